@@ -1,0 +1,25 @@
+# Install rules: headers, the exported ctattn::ctattn target, a package config and a version file.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(CTATTN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/ctattn" CACHE STRING
+    "Where ctattnConfig.cmake is installed (header-only: architecture-independent)")
+
+install(TARGETS ctattn ctattn_boost_headers
+  EXPORT ctattnTargets
+  FILE_SET HEADERS DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
+install(EXPORT ctattnTargets
+  NAMESPACE ctattn::
+  DESTINATION "${CTATTN_INSTALL_CMAKEDIR}")
+
+configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/ctattnConfig.cmake.in"
+  "${PROJECT_BINARY_DIR}/ctattnConfig.cmake"
+  INSTALL_DESTINATION "${CTATTN_INSTALL_CMAKEDIR}")
+# Header-only: any architecture may use it.
+write_basic_package_version_file("${PROJECT_BINARY_DIR}/ctattnConfigVersion.cmake"
+  COMPATIBILITY SameMajorVersion
+  ARCH_INDEPENDENT)
+install(FILES
+  "${PROJECT_BINARY_DIR}/ctattnConfig.cmake"
+  "${PROJECT_BINARY_DIR}/ctattnConfigVersion.cmake"
+  DESTINATION "${CTATTN_INSTALL_CMAKEDIR}")

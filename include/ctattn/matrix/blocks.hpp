@@ -1,0 +1,171 @@
+#ifndef CTATTN_MATRIX_BLOCKS_HPP
+#define CTATTN_MATRIX_BLOCKS_HPP
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/matrix.hpp"
+#include "ctattn/shape/shape_error.hpp"
+
+namespace ctattn {
+
+namespace detail {
+// Block extents default to a plain size; 0 (never a valid extent) stands for "not given".
+template <auto Given, std::size_t Default>
+inline constexpr auto block_extent_or = [] {
+  if constexpr (std::is_integral_v<decltype(Given)>) {
+    if constexpr (Given == 0) {
+      return Default;
+    } else {
+      return normalize_extent<Given>;
+    }
+  } else {
+    return normalize_extent<Given>;
+  }
+}();
+}  // namespace detail
+
+/// Columns `[Start, Start + Width)` as a matrix of their own.
+///
+/// | operand | shape       |
+/// |---------|-------------|
+/// | `a`     | M x N       |
+/// | result  | M x Width   |
+///
+/// Rule: Start + Width <= N. `Width` may be named (`d_head{8}`) to name the block's columns.
+///
+/// Example:
+/// \code
+///   constexpr auto head_1 = ctattn::column_block<8, 8>(queries);   // columns 8..15
+/// \endcode
+template <std::size_t Start, auto Width, typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, normalize_extent<Width>> column_block(
+    const basic_matrix<T, M, N>& a) noexcept {
+  constexpr std::size_t end = Start + extent_size(normalize_extent<Width>);
+  static_assert(detail::shape_rule<(end <= extent_size(N)),
+                                   shape_error::block_must_fit_dimension<op::column_block, count<end>, dim_of<N>>>,
+                "ctattn::column_block<Start, Width>(a): the block must lie inside a's columns");
+  basic_matrix<T, M, normalize_extent<Width>> result{};
+  if constexpr (end <= extent_size(N)) {
+    for (std::size_t i = 0; i < extent_size(M); ++i) {
+      for (std::size_t j = 0; j < extent_size(Width); ++j) result.elements[i][j] = a.elements[i][Start + j];
+    }
+  }
+  return result;
+}
+
+/// Splits the columns into `Parts` equal blocks: the head split of multi-head attention.
+///
+/// | operand | shape                                      |
+/// |---------|--------------------------------------------|
+/// | `a`     | M x N                                      |
+/// | result  | `std::array` of Parts matrices M x (N / Parts) |
+///
+/// Rule: Parts divides N. `Block` optionally names the block width (e.g. `d_head{8}`); its size times Parts
+/// must then equal N.
+///
+/// Example:
+/// \code
+///   auto heads = ctattn::split_columns<4>(queries);             // 4 blocks of d_model / 4 columns
+///   auto named = ctattn::split_columns<4, d_head{4}>(queries);  // the same, columns named d_head
+/// \endcode
+template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, auto N>
+[[nodiscard]] constexpr auto split_columns(const basic_matrix<T, M, N>& a) noexcept {
+  static_assert(Parts > 0, "ctattn::split_columns<Parts>(a): Parts must be at least 1");
+  static_assert(detail::shape_rule<(extent_size(N) % (Parts == 0 ? 1 : Parts) == 0),
+                                   shape_error::parts_must_divide_dimension<op::split_columns, count<Parts>,
+                                                                            dim_of<N>>>,
+                "ctattn::split_columns<Parts>(a): Parts must divide the number of columns of a");
+  constexpr std::size_t width = extent_size(N) / (Parts == 0 ? 1 : Parts);
+  constexpr auto block = detail::block_extent_or<Block, (width == 0 ? 1 : width)>;
+  static_assert(detail::shape_rule<(extent_size(block) * Parts == extent_size(N)),
+                                   shape_error::parts_times_block_must_equal_dimension<
+                                       op::split_columns, count<Parts>, dim_of<block>, dim_of<N>>>,
+                "ctattn::split_columns<Parts, Block>(a): Parts blocks of Block columns must cover a's columns");
+  std::array<basic_matrix<T, M, block>, Parts> result{};
+  if constexpr (extent_size(block) * Parts == extent_size(N)) {
+    for (std::size_t p = 0; p < Parts; ++p) {
+      for (std::size_t i = 0; i < extent_size(M); ++i) {
+        for (std::size_t j = 0; j < extent_size(block); ++j) {
+          result[p].elements[i][j] = a.elements[i][p * extent_size(block) + j];
+        }
+      }
+    }
+  }
+  return result;
+}
+
+/// Joins equal blocks side by side: the inverse of `split_columns`, the "concat" of multi-head attention.
+///
+/// | operand  | shape                          |
+/// |----------|--------------------------------|
+/// | `blocks` | `std::array` of P matrices M x W |
+/// | result   | M x (P * W)                    |
+///
+/// `Result` optionally names the joined columns (e.g. `d_model{16}`); its size must be P * W.
+///
+/// Example:
+/// \code
+///   auto joined = ctattn::concat_columns<d_model{16}>(heads);
+/// \endcode
+template <auto Result = std::size_t{0}, typename T, auto M, auto W, std::size_t P>
+[[nodiscard]] constexpr auto concat_columns(const std::array<basic_matrix<T, M, W>, P>& blocks) noexcept {
+  constexpr auto joined = detail::block_extent_or<Result, P * extent_size(W)>;
+  static_assert(detail::shape_rule<(extent_size(joined) == P * extent_size(W)),
+                                   shape_error::parts_times_block_must_equal_dimension<
+                                       op::concat_columns, count<P>, dim_of<W>, dim_of<joined>>>,
+                "ctattn::concat_columns<Result>(blocks): Result must have as many columns as the blocks together");
+  basic_matrix<T, M, joined> result{};
+  if constexpr (extent_size(joined) == P * extent_size(W)) {
+    for (std::size_t p = 0; p < P; ++p) {
+      for (std::size_t i = 0; i < extent_size(M); ++i) {
+        for (std::size_t j = 0; j < extent_size(W); ++j) {
+          result.elements[i][p * extent_size(W) + j] = blocks[p].elements[i][j];
+        }
+      }
+    }
+  }
+  return result;
+}
+
+/// Joins matrices of any widths side by side (their rows must match; same element type).
+///
+/// | operand | shape              |
+/// |---------|--------------------|
+/// | `a`     | M x N1             |
+/// | `rest`  | M x N2, M x N3 ... |
+/// | result  | M x (N1 + N2 + ...)|
+///
+/// Example:
+/// \code
+///   auto qkv = ctattn::concat_columns(q, k, v);
+/// \endcode
+template <FixedMatrix A, FixedMatrix... Rest>
+  requires(sizeof...(Rest) >= 1)
+[[nodiscard]] constexpr auto concat_columns(const A& a, const Rest&... rest) noexcept {
+  static_assert((detail::same_element_rule<op::concat_columns, A, Rest> && ...),
+                "ctattn::concat_columns(a, b, ...): all blocks must hold the same element type");
+  static_assert((detail::rows_rule<op::concat_columns, A, Rest> && ...),
+                "ctattn::concat_columns(a, b, ...): all blocks must have matching rows");
+  constexpr std::size_t total = (A::cols + ... + Rest::cols);
+  basic_matrix<typename A::value_type, A::row_extent, total> result{};
+  std::size_t offset = 0;
+  auto append = [&](const auto& block) {
+    using B = std::remove_cvref_t<decltype(block)>;
+    if constexpr (B::rows == A::rows && std::is_same_v<typename B::value_type, typename A::value_type>) {
+      for (std::size_t i = 0; i < A::rows; ++i) {
+        for (std::size_t j = 0; j < B::cols; ++j) result.elements[i][offset + j] = block.elements[i][j];
+      }
+    }
+    offset += B::cols;
+  };
+  append(a);
+  (append(rest), ...);
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_BLOCKS_HPP

@@ -1,0 +1,164 @@
+#ifndef CTATTN_MATRIX_ELEMENTWISE_HPP
+#define CTATTN_MATRIX_ELEMENTWISE_HPP
+
+#include <cstddef>
+#include <type_traits>
+
+#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/matrix.hpp"
+
+namespace ctattn {
+
+/// Whether `a` and `b` can be combined element by element: same element type, matching rows and columns.
+/// The result takes the named extent wherever one operand names it.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::SameShape<ctattn::matrix<float, 2, 3>, ctattn::matrix<float, 2, 3>>);
+/// \endcode
+template <typename A, typename B>
+concept SameShape = FixedMatrix<A> && FixedMatrix<B> &&
+                    std::is_same_v<typename std::remove_cvref_t<A>::value_type,
+                                   typename std::remove_cvref_t<B>::value_type> &&
+                    detail::same_shape<std::remove_cvref_t<A>, std::remove_cvref_t<B>>;
+
+namespace detail {
+
+// The shared body of every element-wise binary operation: the rules, then f applied at each position.
+template <typename Op, typename A, typename B, typename F>
+constexpr auto zip_elements(const A& a, const B& b, F f) noexcept {
+  static_assert(same_element_rule<Op, A, B>,
+                "ctattn: an element-wise operation needs both operands to hold the same element type; convert "
+                "one with ctattn::cast<T>(m)");
+  static_assert(rows_rule<Op, A, B> && columns_rule<Op, A, B>,
+                "ctattn: an element-wise operation needs operands of the same shape (equal sizes, and equal "
+                "names when both are named)");
+  using value = std::remove_cvref_t<decltype(f(a.elements[0][0], b.elements[0][0]))>;
+  basic_matrix<value, unify_extents(A::row_extent, B::row_extent),
+               unify_extents(A::column_extent, B::column_extent)>
+      result{};
+  if constexpr (same_shape<A, B>) {
+    for (std::size_t i = 0; i < A::rows; ++i) {
+      for (std::size_t j = 0; j < A::cols; ++j) {
+        result.elements[i][j] = f(a.elements[i][j], b.elements[i][j]);
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace detail
+
+/// Applies `f` to every element: `map(a, f)(i, j) == f(a(i, j))`. The result's element type is f's.
+///
+/// | operand | shape |
+/// |---------|-------|
+/// | `a`     | M x N |
+/// | result  | M x N |
+///
+/// Example:
+/// \code
+///   constexpr auto doubled = ctattn::map(a, [](float x) { return 2 * x; });
+/// \endcode
+template <typename T, auto M, auto N, typename F>
+[[nodiscard]] constexpr auto map(const basic_matrix<T, M, N>& a, F f) noexcept {
+  using value = std::remove_cvref_t<decltype(f(a.elements[0][0]))>;
+  static_assert(Scalar<value>, "ctattn::map(a, f): f must return float or double");
+  basic_matrix<value, M, N> result{};
+  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) {
+      result.elements[i][j] = f(a.elements[i][j]);
+    }
+  }
+  return result;
+}
+
+/// Combines two same-shaped matrices element by element: `zip_map(a, b, f)(i, j) == f(a(i, j), b(i, j))`.
+///
+/// | operand | shape   |
+/// |---------|---------|
+/// | `a`     | M x N   |
+/// | `b`     | M' x N' |
+/// | result  | M x N   |
+///
+/// Rule: M matches M' and N matches N'; same element type.
+///
+/// Example:
+/// \code
+///   auto larger = ctattn::zip_map(a, b, [](float x, float y) { return x > y ? x : y; });
+/// \endcode
+template <FixedMatrix A, FixedMatrix B, typename F>
+[[nodiscard]] constexpr auto zip_map(const A& a, const B& b, F f) noexcept {
+  return detail::zip_elements<op::zip_map>(a, b, f);
+}
+
+/// The sum `a + b`. Rule: same shape, same element type. Example: `static_assert((a + a)(0, 0) == 2 * a(0, 0));`
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept {
+  return detail::zip_elements<op::add>(a, b, [](auto x, auto y) { return x + y; });
+}
+
+/// The difference `a - b`. Rule: same shape, same element type. Example: `static_assert((a - a) == zero);`
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto subtract(const A& a, const B& b) noexcept {
+  return detail::zip_elements<op::subtract>(a, b, [](auto x, auto y) { return x - y; });
+}
+
+/// The element-wise (Hadamard) product. Rule: same shape, same element type.
+/// Example: `static_assert(ctattn::hadamard(a, a)(0, 1) == a(0, 1) * a(0, 1));`
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto hadamard(const A& a, const B& b) noexcept {
+  return detail::zip_elements<op::hadamard>(a, b, [](auto x, auto y) { return x * y; });
+}
+
+/// Every element times `s`: `scale(a, s)`, also `s * a` and `a * s`.
+/// Example: `static_assert(ctattn::scale(a, 2.0f)(0, 0) == 2 * a(0, 0));`
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> scale(const basic_matrix<T, M, N>& a,
+                                                     std::type_identity_t<T> s) noexcept {
+  return map(a, [s](T x) { return x * s; });
+}
+
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto operator+(const A& a, const B& b) noexcept {
+  return add(a, b);
+}
+
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto operator-(const A& a, const B& b) noexcept {
+  return subtract(a, b);
+}
+
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> operator-(const basic_matrix<T, M, N>& a) noexcept {
+  return map(a, [](T x) { return -x; });
+}
+
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> operator*(const basic_matrix<T, M, N>& a,
+                                                         std::type_identity_t<T> s) noexcept {
+  return scale(a, s);
+}
+
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> operator*(std::type_identity_t<T> s,
+                                                         const basic_matrix<T, M, N>& a) noexcept {
+  return scale(a, s);
+}
+
+/// Every element divided by `s` (a true division, not a multiplication by 1/s).
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> operator/(const basic_matrix<T, M, N>& a,
+                                                         std::type_identity_t<T> s) noexcept {
+  return map(a, [s](T x) { return x / s; });
+}
+
+/// The same values in another element type: `cast<double>(m)`.
+template <Scalar U, typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<U, M, N> cast(const basic_matrix<T, M, N>& a) noexcept {
+  return map(a, [](T x) { return static_cast<U>(x); });
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_ELEMENTWISE_HPP

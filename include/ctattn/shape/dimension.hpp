@@ -1,0 +1,182 @@
+#ifndef CTATTN_SHAPE_DIMENSION_HPP
+#define CTATTN_SHAPE_DIMENSION_HPP
+
+#include <concepts>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+
+#include "ctattn/shape/fixed_string.hpp"
+
+namespace ctattn {
+
+/// Base of a named dimension: derive a tag type from it to give an axis a name of its own.
+///
+/// A named dimension is a type (its name) plus a size (its value). Two named dimensions are the same axis only
+/// when their types are the same; `d_k{64}` and `d_v{64}` have equal sizes but are different axes, so a product
+/// that contracts one against the other does not compile.
+///
+/// | expression            | meaning                                     |
+/// |-----------------------|---------------------------------------------|
+/// | `struct seq : ctattn::dimension<"seq"> {};` | declares the axis `seq`  |
+/// | `seq{6}`              | the axis `seq` with 6 entries (an extent)   |
+/// | `seq::name.view()`    | `"seq"`, for printing                       |
+///
+/// Example:
+/// \code
+///   struct seq : ctattn::dimension<"seq"> {};
+///   struct d_model : ctattn::dimension<"d_model"> {};
+///   ctattn::matrix<float, seq{6}, d_model{16}> x{};   // 6 tokens of width 16
+/// \endcode
+template <fixed_string Name>
+struct dimension {
+  using ctattn_dimension_tag = void;
+  static constexpr auto name = Name;
+
+  std::size_t size;
+};
+
+/// An axis with a name: a class derived from `ctattn::dimension<"...">`.
+template <typename T>
+concept NamedExtent = std::is_class_v<T> && requires {
+  typename T::ctattn_dimension_tag;
+  { T::name.view() } -> std::convertible_to<std::string_view>;
+  { T{}.size } -> std::convertible_to<std::size_t>;
+};
+
+/// What a matrix dimension may be: a plain size (any integer type) or a named extent such as `seq{6}`.
+template <typename T>
+concept Extent = std::integral<T> || NamedExtent<T>;
+
+/// The tag of a plain (unnamed) size in diagnostics: `ctattn::dim<ctattn::unnamed, 64>`.
+struct unnamed {};
+
+/// A dimension as a type, for diagnostics: the compiler prints `ctattn::dim<d_k, 64>`.
+template <typename Tag, std::size_t Size>
+struct dim {
+  using tag = Tag;
+  static constexpr std::size_t size = Size;
+};
+
+/// The number of entries along an extent: `extent_size(6) == 6`, `extent_size(seq{6}) == 6`.
+template <Extent E>
+[[nodiscard]] constexpr std::size_t extent_size(E e) noexcept {
+  if constexpr (NamedExtent<E>) {
+    return e.size;
+  } else {
+    return static_cast<std::size_t>(e);
+  }
+}
+
+/// The name of an extent for printing: `"seq"` for `seq{6}`, empty for a plain size.
+template <Extent E>
+[[nodiscard]] constexpr std::string_view extent_name(E) noexcept {
+  if constexpr (NamedExtent<E>) {
+    return E::name.view();
+  } else {
+    return {};
+  }
+}
+
+/// Whether an extent carries a name.
+template <Extent E>
+[[nodiscard]] constexpr bool is_named(E) noexcept {
+  return NamedExtent<E>;
+}
+
+/// The rule that joins two extents along one axis (inner dimensions of a product, shapes of a sum, ...):
+/// the sizes are equal, and when both are named the names are the same. A plain size is a wildcard for the
+/// name: `16` matches `d_model{16}`.
+///
+/// | a          | b          | match |
+/// |------------|------------|-------|
+/// | `16`       | `16`       | yes   |
+/// | `16`       | `d_k{16}`  | yes   |
+/// | `d_k{16}`  | `d_k{16}`  | yes   |
+/// | `d_k{16}`  | `d_v{16}`  | no    |
+/// | `d_k{16}`  | `d_k{8}`   | no    |
+///
+/// Example:
+/// \code
+///   static_assert(!ctattn::extents_match(d_k{64}, d_v{64}));
+/// \endcode
+template <Extent A, Extent B>
+[[nodiscard]] constexpr bool extents_match(A a, B b) noexcept {
+  if (extent_size(a) != extent_size(b)) return false;
+  if constexpr (NamedExtent<A> && NamedExtent<B>) {
+    return std::is_same_v<A, B>;
+  } else {
+    return true;
+  }
+}
+
+/// The extent two matching extents stand for together: the named one when exactly one is named.
+///
+/// Example:
+/// \code
+///   static_assert(std::is_same_v<decltype(ctattn::unify_extents(std::size_t{16}, d_k{16})), d_k>);
+/// \endcode
+template <Extent A, Extent B>
+[[nodiscard]] constexpr auto unify_extents(A a, B b) noexcept {
+  if constexpr (NamedExtent<A>) {
+    (void)b;
+    return a;
+  } else if constexpr (NamedExtent<B>) {
+    (void)a;
+    return b;
+  } else {
+    (void)b;
+    return static_cast<std::size_t>(a);
+  }
+}
+
+namespace detail {
+
+template <auto E>
+struct normalized_extent {
+  static_assert(Extent<std::remove_cv_t<decltype(E)>>,
+                "ctattn: a matrix dimension must be an integer size or a named extent such as seq{6}");
+  static constexpr auto value = E;
+};
+
+template <auto E>
+  requires std::integral<std::remove_cv_t<decltype(E)>>
+struct normalized_extent<E> {
+  static_assert(E > 0, "ctattn: a matrix dimension must have at least one entry");
+  static constexpr std::size_t value = static_cast<std::size_t>(E);
+};
+
+template <auto E>
+  requires NamedExtent<std::remove_cv_t<decltype(E)>>
+struct normalized_extent<E> {
+  static_assert(E.size > 0, "ctattn: a matrix dimension must have at least one entry");
+  static constexpr std::remove_cv_t<decltype(E)> value = E;
+};
+
+template <typename E>
+struct dim_tag {
+  using type = unnamed;
+};
+template <NamedExtent E>
+struct dim_tag<E> {
+  using type = E;
+};
+
+}  // namespace detail
+
+/// One spelling per extent: every integer type becomes `std::size_t`, so `matrix<float, 6, 16>` and
+/// `matrix<float, 6u, 16u>` are the same type.
+// Rationale: the variable's type is spelled out; GCC 12 sometimes fails to deduce an `auto` variable
+// template used inside another template's signature ("type 'const auto' ... is not literal").
+template <auto E>
+inline constexpr std::remove_cv_t<decltype(detail::normalized_extent<E>::value)> normalize_extent =
+    detail::normalized_extent<E>::value;
+
+/// The diagnostic type of an extent value: `dim_of<d_k{64}>` is `dim<d_k, 64>`, `dim_of<64>` is
+/// `dim<unnamed, 64>`.
+template <auto E>
+using dim_of = dim<typename detail::dim_tag<std::remove_cv_t<decltype(E)>>::type, extent_size(E)>;
+
+}  // namespace ctattn
+
+#endif  // CTATTN_SHAPE_DIMENSION_HPP

@@ -1,0 +1,15 @@
+// Rule: element-wise operations need matching rows
+// expected-error: shape_error::rows_must_match<ctattn::op::add, ctattn::dim<ctattn::unnamed, 2>, ctattn::dim<ctattn::unnamed, 3> ?>
+#include <ctattn/ctattn.hpp>
+
+const ctattn::matrix<float, 2, 4> a{};
+const ctattn::matrix<float, 3, 4> b{};
+
+float use() {
+#ifdef CTATTN_COMPILE_FAIL
+  const auto r = a + b;
+#else
+  const auto r = a + a;
+#endif
+  return r(0, 0);
+}

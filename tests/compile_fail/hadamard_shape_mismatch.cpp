@@ -1,0 +1,15 @@
+// Rule: the element-wise product needs operands of the same shape
+// expected-error: shape_error::columns_must_match<ctattn::op::hadamard, ctattn::dim<ctattn::unnamed, 4>, ctattn::dim<ctattn::unnamed, 5> ?>
+#include <ctattn/ctattn.hpp>
+
+const ctattn::matrix<float, 2, 4> a{};
+const ctattn::matrix<float, 2, 5> b{};
+
+float use() {
+#ifdef CTATTN_COMPILE_FAIL
+  const auto r = ctattn::hadamard(a, b);
+#else
+  const auto r = ctattn::hadamard(a, a);
+#endif
+  return r(0, 0);
+}
