@@ -2,8 +2,8 @@
 // expected-error: shape_error::rows_must_match<ctattn::op::add, ctattn::dim<ctattn::unnamed, 2>, ctattn::dim<ctattn::unnamed, 3> ?>
 #include <ctattn/ctattn.hpp>
 
-const ctattn::matrix<float, 2, 4> a{};
-const ctattn::matrix<float, 3, 4> b{};
+inline const ctattn::matrix<float, 2, 4> a{};
+inline const ctattn::matrix<float, 3, 4> b{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL

@@ -2,8 +2,8 @@
 // expected-error: shape_error::columns_must_match<ctattn::op::approx_equal, ctattn::dim<ctattn::unnamed, 3>, ctattn::dim<ctattn::unnamed, 2> ?>
 #include <ctattn/ctattn.hpp>
 
-const ctattn::matrix<float, 2, 3> a{};
-const ctattn::matrix<float, 2, 2> b{};
+inline const ctattn::matrix<float, 2, 3> a{};
+inline const ctattn::matrix<float, 2, 2> b{};
 inline ctattn::matrix<float, 1, 1> as_matrix(bool x) { return {{{x ? 1.0f : 0.0f}}}; }
 
 float use() {

@@ -7,7 +7,7 @@ struct d_model : ctattn::dimension<"d_model"> {};
 struct d_k : ctattn::dimension<"d_k"> {};
 struct d_v : ctattn::dimension<"d_v"> {};
 #include <array>
-const std::array<ctattn::matrix<float, seq{6}, 4>, 4> heads{};
+inline const std::array<ctattn::matrix<float, seq{6}, 4>, 4> heads{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL

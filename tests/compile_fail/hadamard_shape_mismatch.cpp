@@ -2,8 +2,8 @@
 // expected-error: shape_error::columns_must_match<ctattn::op::hadamard, ctattn::dim<ctattn::unnamed, 4>, ctattn::dim<ctattn::unnamed, 5> ?>
 #include <ctattn/ctattn.hpp>
 
-const ctattn::matrix<float, 2, 4> a{};
-const ctattn::matrix<float, 2, 5> b{};
+inline const ctattn::matrix<float, 2, 4> a{};
+inline const ctattn::matrix<float, 2, 5> b{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL

@@ -2,8 +2,8 @@
 // expected-error: shape_error::element_types_must_match<ctattn::op::multiply, float, double ?>
 #include <ctattn/ctattn.hpp>
 
-const ctattn::matrix<float, 2, 3> a{};
-const ctattn::matrix<double, 3, 2> b{};
+inline const ctattn::matrix<float, 2, 3> a{};
+inline const ctattn::matrix<double, 3, 2> b{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL

@@ -2,8 +2,8 @@
 // expected-error: shape_error::inner_dimensions_must_match<ctattn::op::multiply, ctattn::dim<ctattn::unnamed, 16>, ctattn::dim<ctattn::unnamed, 24> ?>
 #include <ctattn/ctattn.hpp>
 
-const ctattn::matrix<float, 6, 16> x{};
-const ctattn::matrix<float, 24, 16> w_torch_layout{};
+inline const ctattn::matrix<float, 6, 16> x{};
+inline const ctattn::matrix<float, 24, 16> w_torch_layout{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL

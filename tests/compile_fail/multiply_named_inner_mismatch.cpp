@@ -6,9 +6,9 @@ struct seq : ctattn::dimension<"seq"> {};
 struct d_model : ctattn::dimension<"d_model"> {};
 struct d_k : ctattn::dimension<"d_k"> {};
 struct d_v : ctattn::dimension<"d_v"> {};
-const ctattn::matrix<float, seq{6}, d_k{64}> q{};
-const ctattn::matrix<float, seq{6}, d_k{64}> k{};
-const ctattn::matrix<float, seq{6}, d_v{64}> v{};
+inline const ctattn::matrix<float, seq{6}, d_k{64}> q{};
+inline const ctattn::matrix<float, seq{6}, d_k{64}> k{};
+inline const ctattn::matrix<float, seq{6}, d_v{64}> v{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL

@@ -6,7 +6,7 @@ struct seq : ctattn::dimension<"seq"> {};
 struct d_model : ctattn::dimension<"d_model"> {};
 struct d_k : ctattn::dimension<"d_k"> {};
 struct d_v : ctattn::dimension<"d_v"> {};
-const ctattn::matrix<float, seq{6}, d_model{16}> x{};
+inline const ctattn::matrix<float, seq{6}, d_model{16}> x{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL

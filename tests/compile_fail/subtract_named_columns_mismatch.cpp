@@ -6,8 +6,8 @@ struct seq : ctattn::dimension<"seq"> {};
 struct d_model : ctattn::dimension<"d_model"> {};
 struct d_k : ctattn::dimension<"d_k"> {};
 struct d_v : ctattn::dimension<"d_v"> {};
-const ctattn::matrix<float, seq{2}, d_k{8}> a{};
-const ctattn::matrix<float, seq{2}, d_v{8}> b{};
+inline const ctattn::matrix<float, seq{2}, d_k{8}> a{};
+inline const ctattn::matrix<float, seq{2}, d_v{8}> b{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
