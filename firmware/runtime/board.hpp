@@ -1,0 +1,67 @@
+#ifndef CTATTN_FIRMWARE_RUNTIME_BOARD_HPP
+#define CTATTN_FIRMWARE_RUNTIME_BOARD_HPP
+
+/// \file
+/// What the firmware images measure on the target: the stack they use (by painting it) and the SysTick
+/// counter (CPU cycles on hardware; guest instructions under `qemu-system-arm -icount shift=0`, once
+/// calibrated). The board's name and memory layout come from the toolchain file through the build.
+
+#include <cstdint>
+
+#ifndef CTATTN_FIRMWARE_BOARD_NAME
+#define CTATTN_FIRMWARE_BOARD_NAME "unknown board"
+#endif
+
+namespace ctattn_firmware {
+
+/// The core and QEMU machine the image was built for, e.g. "Cortex-M4F (mps2-an386)".
+inline constexpr const char* board_name = CTATTN_FIRMWARE_BOARD_NAME;
+
+namespace stack {
+
+/// The current stack pointer.
+inline std::uintptr_t pointer() noexcept {
+  std::uintptr_t sp;
+  asm volatile("mov %0, sp" : "=r"(sp));
+  return sp;
+}
+
+/// Fills the stack region below the caller's frame with a pattern.
+void paint() noexcept;
+
+/// Bytes from `top` down to the lowest stack word changed since the last `paint()`.
+[[nodiscard]] std::uint32_t used_below(std::uintptr_t top) noexcept;
+
+/// The stack that `f()` uses, measured by painting: a lower bound of the worst case (a frame that is
+/// reserved but never written does not show); the static call-graph figure is the upper bound.
+template <typename F>
+[[nodiscard]] std::uint32_t peak_of(F&& f) noexcept {
+  const std::uintptr_t top = pointer();
+  paint();
+  f();
+  return used_below(top);
+}
+
+}  // namespace stack
+
+namespace systick {
+
+/// Starts SysTick as a free-running 24-bit down-counter on the processor clock, with no interrupt.
+void start() noexcept;
+
+/// The counter's current value (it counts down).
+[[nodiscard]] std::uint32_t now() noexcept;
+
+/// Ticks from `earlier` to `later` (at most one wrap of the 24-bit counter).
+[[nodiscard]] constexpr std::uint32_t elapsed(std::uint32_t earlier, std::uint32_t later) noexcept {
+  return (earlier - later) & 0x00FF'FFFFu;
+}
+
+/// Runs a loop of exactly `2 * iterations` instructions (subs, bne), for calibration.
+void spin(std::uint32_t iterations) noexcept;
+
+}  // namespace systick
+
+}  // namespace ctattn_firmware
+
+#endif  // CTATTN_FIRMWARE_RUNTIME_BOARD_HPP

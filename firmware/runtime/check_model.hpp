@@ -1,0 +1,191 @@
+#ifndef CTATTN_FIRMWARE_RUNTIME_CHECK_MODEL_HPP
+#define CTATTN_FIRMWARE_RUNTIME_CHECK_MODEL_HPP
+
+/// \file
+/// The firmware images' check: evaluate a model at run time on the target and compare every output element,
+/// bit for bit, with the same computation evaluated by the compiler and embedded in the image.
+///
+///   int main() { return ctattn_firmware::check_model<ctattn_firmware::models::matrix_chain>(); }
+///
+/// What the image holds and does:
+///   - `inputs`:   `Model::example()`, a constexpr table in flash (.rodata);
+///   - `expected`: `Model::evaluate(inputs)` in a constexpr variable, so the compiler computed it (.rodata);
+///   - at run time: the inputs are read through a pointer the compiler cannot see through, so
+///     `Model::evaluate` really runs on the target (the build checks the disassembly for FP multiplies);
+///   - each output element's bits are compared; a mismatch prints where and both bit patterns;
+///   - reports the stack one inference uses (painted) and the instructions per inference (SysTick,
+///     calibrated; exact under `qemu-system-arm -icount shift=0`).
+/// The model interface is described in firmware/models/matrix_chain.hpp.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <type_traits>
+
+#include <ctattn/shape/dimension.hpp>
+
+#include "board.hpp"
+#include "report.hpp"
+
+namespace ctattn_firmware {
+
+/// The same pointer, but the compiler no longer knows where it points: loads through it cannot be
+/// constant-folded.
+template <typename T>
+[[nodiscard]] const T* opaque(const T* p) noexcept {
+  asm volatile("" : "+r"(p));
+  return p;
+}
+
+/// One inference at run time, kept out of line so that it can be timed, measured and disassembled.
+// Rationale: placement new from a prvalue constructs the result directly in `out` (guaranteed copy
+// elision), so no temporary copy of the outputs lands on the stack. This is not a heap allocation.
+template <typename Model>
+[[gnu::noinline]] void evaluate_at_run_time(const typename Model::inputs& in, typename Model::outputs& out) noexcept {
+  ::new (static_cast<void*>(&out)) typename Model::outputs(Model::evaluate(in));
+}
+
+namespace detail {
+
+template <typename T>
+[[nodiscard]] std::uint32_t low_bits(T value) noexcept {
+  if constexpr (sizeof(T) == 4) {
+    return std::bit_cast<std::uint32_t>(value);
+  } else {
+    return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(value));
+  }
+}
+
+template <typename T>
+[[nodiscard]] bool same_bits(T a, T b) noexcept {
+  if constexpr (sizeof(T) == 4) {
+    return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
+  } else {
+    return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+  }
+}
+
+template <auto Extent>
+void print_extent(report_line& line) noexcept {
+  line << static_cast<std::uint32_t>(ctattn::extent_size(Extent));
+  if constexpr (ctattn::is_named(Extent)) line << " " << ctattn::extent_name(Extent);
+}
+
+// Compares one output matrix; prints one line; returns the number of elements whose bits differ.
+template <typename M>
+std::uint32_t compare_output(const char* name, const M& got, const M& want) noexcept {
+  using T = typename M::value_type;
+  std::uint32_t mismatches = 0;
+  std::size_t first_row = 0;
+  std::size_t first_col = 0;
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) {
+      if (!same_bits<T>(got(i, j), want(i, j))) {
+        if (mismatches == 0) {
+          first_row = i;
+          first_col = j;
+        }
+        ++mismatches;
+      }
+    }
+  }
+  report_line line;
+  line << "  " << name << " [";
+  print_extent<M::row_extent>(line);
+  line << " x ";
+  print_extent<M::column_extent>(line);
+  line << "]: " << static_cast<std::uint32_t>(M::size - mismatches) << "/" << static_cast<std::uint32_t>(M::size)
+       << " elements bit-identical";
+  if (mismatches != 0) {
+    line << "; MISMATCH first at (" << static_cast<std::uint32_t>(first_row) << ", "
+         << static_cast<std::uint32_t>(first_col) << "): run time " << hex{low_bits(got(first_row, first_col))}
+         << ", compile time " << hex{low_bits(want(first_row, first_col))};
+  }
+  line.end();
+  return mismatches;
+}
+
+}  // namespace detail
+
+/// What one check found.
+struct check_result {
+  std::uint32_t mismatches;        // output elements whose bits differ
+  std::uint32_t stack_bytes;       // stack of one inference (painted)
+  std::uint32_t instructions;      // per inference (calibrated SysTick)
+  std::uint32_t ticks;             // SysTick ticks per inference (CPU cycles on hardware)
+};
+
+/// How the inputs reach the run-time evaluation.
+enum class input_mode {
+  as_built,   // the constexpr table in flash
+  perturbed,  // a RAM copy with the lowest bit of its first byte flipped: the harness's self-test
+};
+
+/// Runs `Model` at run time and compares it with its compile-time evaluation; prints a report.
+/// `timed_runs` inferences are timed for the instruction count.
+template <typename Model, input_mode Mode = input_mode::as_built>
+check_result run_check(std::uint32_t timed_runs = 64) noexcept {
+  using inputs_t = typename Model::inputs;
+  using outputs_t = typename Model::outputs;
+  static_assert(std::is_trivially_copyable_v<inputs_t> && std::is_trivially_copyable_v<outputs_t>,
+                "a firmware model's inputs and outputs must be plain tables of numbers");
+
+  static constexpr inputs_t inputs = Model::example();
+  [[maybe_unused]] static constexpr outputs_t expected = Model::evaluate(inputs);
+  static outputs_t computed;
+
+  const inputs_t* in = opaque(&inputs);
+  if constexpr (Mode == input_mode::perturbed) {
+    static inputs_t perturbed;
+    perturbed = *in;
+    reinterpret_cast<unsigned char*>(&perturbed)[0] ^= 1u;
+    in = opaque(&perturbed);
+  }
+
+  (report_line{} << "ctattn firmware check on " << board_name).end();
+  (report_line{} << "model: " << Model::name).end();
+
+  check_result result{};
+  result.stack_bytes = stack::peak_of([&] { evaluate_at_run_time<Model>(*in, computed); });
+  Model::for_each_output([&](const char* name, auto member) {
+    result.mismatches += detail::compare_output(name, computed.*member, expected.*member);
+  });
+
+  // Instructions per inference: SysTick ticks of the timed runs, scaled by a loop of known length.
+  constexpr std::uint32_t calibration_iterations = 1'000'000;
+  systick::start();
+  const std::uint32_t t0 = systick::now();
+  systick::spin(calibration_iterations);
+  const std::uint32_t t1 = systick::now();
+  for (std::uint32_t r = 0; r < timed_runs; ++r) evaluate_at_run_time<Model>(*in, computed);
+  const std::uint32_t t2 = systick::now();
+  const std::uint32_t calibration_ticks = systick::elapsed(t0, t1);
+  const std::uint32_t runs_ticks = systick::elapsed(t1, t2);
+  result.ticks = runs_ticks / timed_runs;
+  if (calibration_ticks != 0) {
+    const std::uint64_t scaled = std::uint64_t{runs_ticks} * (2u * calibration_iterations);
+    const std::uint64_t divisor = std::uint64_t{calibration_ticks} * timed_runs;
+    result.instructions = static_cast<std::uint32_t>((scaled + divisor / 2) / divisor);
+  }
+
+  (report_line{} << "  stack of one inference: " << result.stack_bytes << " bytes (painted)").end();
+  (report_line{} << "  instructions per inference: " << result.instructions << " (SysTick " << result.ticks
+                 << " ticks; exact under qemu-system-arm -icount shift=0)")
+      .end();
+  return result;
+}
+
+/// The image's main(): 0 when every output element matches bit for bit, 1 otherwise.
+template <typename Model>
+int check_model() noexcept {
+  const check_result result = run_check<Model>();
+  (report_line{} << (result.mismatches == 0 ? "PASS: run time == compile time, bit for bit"
+                                            : "FAIL: run time != compile time"))
+      .end();
+  return result.mismatches == 0 ? 0 : 1;
+}
+
+}  // namespace ctattn_firmware
+
+#endif  // CTATTN_FIRMWARE_RUNTIME_CHECK_MODEL_HPP

@@ -1,0 +1,148 @@
+// Minimal Cortex-M startup for the ctattn firmware images, without newlib's crt0 or stdio:
+//   vector table -> reset handler (FPU/MVE on) -> start(): .bss zeroed, static constructors, main(), exit.
+// Code and data are loaded into RAM by QEMU at their link addresses (no .data copy from flash).
+#include <cstdint>
+
+#include "board.hpp"
+#include "report.hpp"
+#include "semihosting.hpp"
+
+// Symbols from the linker: the stack (-Wl,--defsym, see firmware/CMakeLists.txt) and the default linker
+// script's section bounds.
+extern "C" {
+extern std::uint32_t ctattn_stack_top[];
+extern std::uint32_t ctattn_stack_limit[];
+extern std::uint32_t __bss_start__[];
+extern std::uint32_t __bss_end__[];
+extern void (*__init_array_start[])();
+extern void (*__init_array_end[])();
+
+[[noreturn]] void ctattn_reset_handler();
+[[noreturn]] void ctattn_start();
+[[noreturn]] void ctattn_fault_handler();
+}
+
+// The image's main(), called by its symbol name (C++ does not let a program call ::main itself).
+int ctattn_image_main() __asm__("main");
+
+namespace {
+
+using handler = void (*)();
+
+// The first 16 entries of the Armv7-M / Armv8-M vector table: initial SP, reset, and the system exceptions.
+// No interrupts are enabled, so no external vectors are needed.
+struct vector_table {
+  void* initial_stack_pointer;
+  handler reset;
+  handler system[14];
+};
+
+constexpr std::uint32_t pattern = 0xC7A7'7E57u;
+
+}  // namespace
+
+// Placed at the board's reset vector address (-Wl,--section-start=.vectors=...) and kept by
+// -Wl,--undefined=ctattn_vector_table.
+extern "C" [[gnu::section(".vectors"), gnu::used]] const vector_table ctattn_vector_table{
+    ctattn_stack_top,
+    ctattn_reset_handler,
+    {ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
+     ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
+     ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
+     ctattn_fault_handler, ctattn_fault_handler}};
+
+// Rationale: CPACR is 0 at reset, so the first floating-point (or MVE) instruction would fault. The handler
+// is naked assembly so that the compiler cannot schedule any FP code (a register save, a memcpy through
+// d-registers) before CP10/CP11 are on; dsb/isb make the change visible before the next instruction.
+extern "C" [[gnu::naked, noreturn]] void ctattn_reset_handler() {
+  asm volatile(
+      "ldr r0, =0xE000ED88\n\t"  // CPACR
+      "ldr r1, [r0]\n\t"
+      "orr r1, r1, #(0xF << 20)\n\t"  // CP10 and CP11: full access (FPU; MVE on the M55)
+      "str r1, [r0]\n\t"
+      "dsb\n\t"
+      "isb\n\t"
+      "b ctattn_start\n\t"
+      ".ltorg");
+}
+
+extern "C" void ctattn_start() {
+#if defined(__ARM_ARCH_8M_MAIN__) || defined(__ARM_ARCH_8_1M_MAIN__)
+  // Armv8-M checks the stack limit in hardware: an overflow faults instead of overwriting memory.
+  asm volatile("msr msplim, %0" ::"r"(ctattn_stack_limit));
+#endif
+  for (auto p = reinterpret_cast<std::uintptr_t>(__bss_start__); p < reinterpret_cast<std::uintptr_t>(__bss_end__);
+       p += sizeof(std::uint32_t)) {
+    *reinterpret_cast<volatile std::uint32_t*>(p) = 0;
+  }
+  for (auto f = __init_array_start; f != __init_array_end; ++f) (*f)();
+
+  const std::uintptr_t top = ctattn_firmware::stack::pointer();
+  ctattn_firmware::stack::paint();
+  const int code = ctattn_image_main();
+  const std::uint32_t used = ctattn_firmware::stack::used_below(top);
+  (ctattn_firmware::report_line{} << "stack high-water mark of main(): " << used << " bytes; exit code "
+                                  << static_cast<std::uint32_t>(code))
+      .end();
+  ctattn_firmware::semihosting::exit(code);
+}
+
+// Every fault ends the run with exit code 3 and the exception number, instead of a lockup that only a
+// timeout would end.
+extern "C" void ctattn_fault_handler() {
+  std::uint32_t ipsr;
+  asm volatile("mrs %0, ipsr" : "=r"(ipsr));
+  (ctattn_firmware::report_line{} << "FAULT: exception " << (ipsr & 0x1FFu)).end();
+  ctattn_firmware::semihosting::exit(3);
+}
+
+namespace ctattn_firmware {
+
+namespace stack {
+
+// Rationale: a leaf function with volatile stores, so that no call (memset) and no spill lands in the region
+// being painted, which ends at this function's own stack pointer.
+[[gnu::noinline]] void paint() noexcept {
+  const std::uintptr_t end = pointer() & ~std::uintptr_t{3};
+  for (auto p = reinterpret_cast<std::uintptr_t>(ctattn_stack_limit); p < end; p += sizeof(std::uint32_t)) {
+    *reinterpret_cast<volatile std::uint32_t*>(p) = pattern;
+  }
+}
+
+std::uint32_t used_below(std::uintptr_t top) noexcept {
+  auto p = reinterpret_cast<std::uintptr_t>(ctattn_stack_limit);
+  while (p < top && *reinterpret_cast<const volatile std::uint32_t*>(p) == pattern) p += sizeof(std::uint32_t);
+  return static_cast<std::uint32_t>(top - p);
+}
+
+}  // namespace stack
+
+namespace systick {
+namespace {
+// SysTick registers (Armv7-M and Armv8-M system control space).
+volatile std::uint32_t& csr() noexcept { return *reinterpret_cast<volatile std::uint32_t*>(0xE000'E010u); }
+volatile std::uint32_t& rvr() noexcept { return *reinterpret_cast<volatile std::uint32_t*>(0xE000'E014u); }
+volatile std::uint32_t& cvr() noexcept { return *reinterpret_cast<volatile std::uint32_t*>(0xE000'E018u); }
+}  // namespace
+
+void start() noexcept {
+  rvr() = 0x00FF'FFFFu;
+  cvr() = 0;                      // any write clears the counter
+  csr() = (1u << 2) | (1u << 0);  // processor clock, enabled, no interrupt
+}
+
+std::uint32_t now() noexcept { return cvr(); }
+
+[[gnu::noinline]] void spin(std::uint32_t iterations) noexcept {
+  asm volatile(
+      "1:\n\t"
+      "subs %0, %0, #1\n\t"
+      "bne 1b"
+      : "+r"(iterations)
+      :
+      : "cc");
+}
+
+}  // namespace systick
+
+}  // namespace ctattn_firmware
