@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Cost of ctattn's firmware images per Cortex-M board, as a markdown table:
+#   - text / data / bss of each image (arm-none-eabi-size, Berkeley format: text includes read-only data and
+#     the vector table), and what a model image adds beyond the startup-only image;
+#   - worst-case stack from GCC's call graph (-fcallgraph-info=su; library routines from the disassembly),
+#     for the whole image (from the startup's C entry) and for one inference;
+#   - stack measured on the target by painting (main, one inference) and instructions per inference, both
+#     printed by the image when CTest runs it under qemu-system-arm -icount shift=0.
+# Usage: benchmarks/firmware_size.sh [board...]   (default: m4f m7 m33 m55)
+# Reuses build-firmware-<board> (made by scripts/run-firmware-tests), configuring and building it if needed.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+boards=("$@")
+[[ ${#boards[@]} -eq 0 ]] && boards=(m4f m7 m33 m55)
+
+section_size() {  # section_size <elf> <section>
+  arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'
+}
+
+stack_figures() {  # stack_figures <build dir> <image>: "<image worst case> <inference worst case> <notes>"
+  local fw="$1/firmware" image="$2" dis
+  dis=$(mktemp)
+  arm-none-eabi-objdump -d --no-show-raw-insn "$fw/$image.elf" > "$dis"
+  mapfile -t cis < <(find "$fw/CMakeFiles/$image.dir" "$fw/CMakeFiles/ctattn_firmware_runtime.dir" -name '*.ci')
+  awk -v dis="$dis" -v roots="ctattn_start evaluate_at_run_time" -f "$here/firmware_stack.awk" "$dis" "${cis[@]}" |
+    awk '{ bytes[$1] = $2; flags[$1] = $4 }
+         END { i = bytes["evaluate_at_run_time"]; if (i == "-" || i == "") i = "n/a"
+               print bytes["ctattn_start"], i, flags["evaluate_at_run_time"] }'
+  rm -f "$dis"
+}
+
+run_figures() {  # run_figures <build dir> <image>: "<main stack> <inference stack> <instructions>"
+  local log
+  log=$(ctest --test-dir "$1" -R "^firmware_$2\$" -V 2>&1) || { echo "FAILED FAILED FAILED"; return; }
+  awk '/stack high-water mark of main\(\):/ { for (i = 1; i <= NF; i++) if ($i == "bytes;") main = $(i - 1) }
+       /stack of one inference:/ { for (i = 1; i <= NF; i++) if ($i == "bytes") inf = $(i - 1) }
+       /instructions per inference:/ { for (i = 1; i <= NF; i++) if ($i == "inference:") n = $(i + 1) }
+       END { print (main == "" ? "n/a" : main), (inf == "" ? "n/a" : inf), (n == "" ? "n/a" : n) }' <<< "$log"
+}
+
+echo "| Core | Image | text | data | bss | text beyond startup (code + read-only data) | worst-case stack, call graph: image / one inference | measured stack: main / one inference | instructions per inference |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+status=0
+for board in "${boards[@]}"; do
+  build="$root/build-firmware-$board"
+  if [[ ! -f "$build/CMakeCache.txt" ]]; then
+    cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/arm-none-eabi.cmake" \
+      -DCTATTN_BOARD="$board" -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null 2>&1
+  fi
+  if ! build_log=$(cmake --build "$build" -j2 2>&1); then
+    echo "$build_log" >&2
+    exit 1
+  fi
+  case $board in
+    m4f) core="Cortex-M4F" ;; m7) core="Cortex-M7" ;; m33) core="Cortex-M33" ;; m55) core="Cortex-M55" ;;
+    *) core="$board" ;;
+  esac
+  read -r -a models < "$build/firmware/model_images.txt"
+  base="$build/firmware/startup_only.elf"
+  read -r base_text _ < <(arm-none-eabi-size -B "$base" | awk 'NR == 2 { print $1 }')
+  base_code=$(section_size "$base" .text)
+  for image in startup_only "${models[@]}"; do
+    elf="$build/firmware/$image.elf"
+    read -r text data bss < <(arm-none-eabi-size -B "$elf" | awk 'NR == 2 { print $1, $2, $3 }')
+    read -r stack_image stack_inference _ < <(stack_figures "$build" "$image")
+    read -r run_main run_inference instructions < <(run_figures "$build" "$image")
+    [[ $run_main == FAILED ]] && status=1
+    if [[ $image == startup_only ]]; then
+      beyond="(baseline)"
+      stack_inference="-"
+      run_inference="-"
+      instructions="-"
+    else
+      code=$(($(section_size "$elf" .text) - base_code))
+      beyond="$((text - base_text)) ($code + $((text - base_text - code)))"
+    fi
+    echo "| $core | $image | $text | $data | $bss | $beyond | $stack_image / $stack_inference | $run_main / $run_inference | $instructions |"
+  done
+done
+exit $status

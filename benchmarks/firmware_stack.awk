@@ -1,0 +1,175 @@
+# Worst-case stack of a firmware image's call tree, for benchmarks/firmware_size.sh.
+#   awk -v dis=<objdump -d output> -v roots="ctattn_start evaluate_at_run_time" -f firmware_stack.awk \
+#       <dis file> <object>.ci...
+# Frames and calls come from GCC's -fcallgraph-info=su files (<object>.ci); functions without one (newlib's
+# memcpy/memset, libgcc) are read from the image's disassembly: pushes, vpushes and `sub sp` make the frame,
+# bl/b to a symbol the calls. For each root (a substring of a symbol), prints one line:
+#   <root> <bytes> <number of functions on the deepest path> <flags>
+# flags: "recursive" if a cycle was cut, "indirect" if a call through a pointer was seen (counted as 0),
+# "unknown=<names>" for callees found in neither source (counted as 0), "asm=<names>" for callees measured
+# from the disassembly.
+
+# Symbol key: GCC titles local and COMDAT functions "<source path>:<symbol>"; the linker keeps one copy.
+# An asm label (main, for the startup) is titled "*<symbol>".
+function key(title) {
+  if (title ~ /^\//) sub(/^[^:]*:/, "", title)
+  sub(/^\*/, "", title)
+  return title
+}
+
+function add_call(table, from, to) {
+  if (table == "ci") {
+    ci_ncalls[from]++
+    ci_callee[from, ci_ncalls[from]] = to
+  } else {
+    dis_ncalls[from]++
+    dis_callee[from, dis_ncalls[from]] = to
+  }
+}
+
+# Registers in a push/vpush list such as "{r4, r5, r6, lr}" or "{d8-d9}".
+function list_bytes(list,    n, i, item, parts, lo, hi, size, total) {
+  gsub(/[{} ]/, "", list)
+  n = split(list, parts, ",")
+  total = 0
+  for (i = 1; i <= n; i++) {
+    item = parts[i]
+    size = (item ~ /^d/) ? 8 : 4
+    if (item ~ /-/) {
+      lo = item; sub(/-.*/, "", lo); gsub(/[^0-9]/, "", lo)
+      hi = item; sub(/.*-/, "", hi); gsub(/[^0-9]/, "", hi)
+      total += (hi - lo + 1) * size
+    } else {
+      total += size
+    }
+  }
+  return total
+}
+
+FILENAME == dis {
+  if ($0 ~ /^[0-9a-f]+ <[^>]+>:$/) {
+    fn = $0
+    sub(/^[0-9a-f]+ </, "", fn)
+    sub(/>:$/, "", fn)
+    dis_known[fn] = 1
+    dis_frame[fn] = 0
+    next
+  }
+  if (fn == "") next
+  n = split($0, f, "\t")
+  if (n < 3) next
+  op = f[2]
+  args = f[3]
+  if (op ~ /^(push|vpush)(\.w)?$/ || (op ~ /^(stmdb|stmfd|vstmdb)(\.w)?$/ && args ~ /^sp!/)) {
+    list = args
+    sub(/^[^{]*/, "", list)
+    sub(/}.*/, "}", list)
+    dis_frame[fn] += list_bytes(list)
+  } else if (op ~ /^sub(\.w|w)?$/ && args ~ /^sp, (sp, )?#[0-9]+/) {
+    imm = args
+    sub(/^sp, (sp, )?#/, "", imm)
+    sub(/[^0-9].*/, "", imm)
+    dis_frame[fn] += imm + 0
+  } else if (op ~ /^(bl|blx|b|b\.w|b\.n)$/ && args ~ /<[^>+]+>$/) {
+    target = args
+    sub(/.*</, "", target)
+    sub(/>$/, "", target)
+    if (target != fn) add_call("dis", fn, target)
+  }
+  next
+}
+
+/^node:/ {
+  title = $0
+  sub(/^node: \{ title: "/, "", title)
+  sub(/".*/, "", title)
+  k = key(title)
+  if ($0 ~ /[0-9]+ bytes \(/) {
+    label = $0
+    sub(/ bytes \(.*/, "", label)
+    sub(/.*[^0-9]/, "", label)
+    if (!(k in ci_frame) || label + 0 > ci_frame[k]) ci_frame[k] = label + 0
+    if ($0 ~ /bytes \(dynamic/) ci_dynamic[k] = 1
+  }
+  next
+}
+
+/^edge:/ {
+  src = $0
+  sub(/^edge: \{ sourcename: "/, "", src)
+  sub(/".*/, "", src)
+  dst = $0
+  sub(/.*targetname: "/, "", dst)
+  sub(/".*/, "", dst)
+  add_call("ci", key(src), key(dst))
+  next
+}
+
+function worst(k,    own, best, i, v, n, c, from_ci) {
+  if (k in memo) return memo[k]
+  if (k in active) {
+    recursive = 1
+    return 0
+  }
+  if (k == "__indirect_call") {
+    indirect = 1
+    return 0
+  }
+  active[k] = 1
+  from_ci = (k in ci_frame)
+  if (from_ci) {
+    own = ci_frame[k]
+    n = ci_ncalls[k]
+  } else if (k in dis_known) {
+    own = dis_frame[k]
+    n = dis_ncalls[k]
+    asm_used[k] = 1
+  } else {
+    own = 0
+    n = 0
+    unknown[k] = 1
+  }
+  best = 0
+  deepest[k] = ""
+  for (i = 1; i <= n; i++) {
+    c = from_ci ? ci_callee[k, i] : dis_callee[k, i]
+    v = worst(c)
+    if (v > best) {
+      best = v
+      deepest[k] = c
+    }
+  }
+  delete active[k]
+  memo[k] = own + best
+  return memo[k]
+}
+
+END {
+  nroots = split(roots, r, " ")
+  for (j = 1; j <= nroots; j++) {
+    root = ""
+    for (k in ci_frame) if (index(k, r[j]) && (root == "" || length(k) < length(root))) root = k
+    if (root == "") {
+      print r[j], "-", 0, "missing"
+      continue
+    }
+    recursive = 0
+    indirect = 0
+    for (k in unknown) delete unknown[k]
+    for (k in asm_used) delete asm_used[k]
+    for (k in memo) delete memo[k]
+    bytes = worst(root)
+    depth = 0
+    for (k = root; k != ""; k = deepest[k]) depth++
+    flags = ""
+    if (recursive) flags = flags " recursive"
+    if (indirect) flags = flags " indirect"
+    names = ""
+    for (k in asm_used) names = names (names == "" ? "" : ",") k
+    if (names != "") flags = flags " asm=" names
+    names = ""
+    for (k in unknown) names = names (names == "" ? "" : ",") k
+    if (names != "") flags = flags " unknown=" names
+    print r[j], bytes, depth, (flags == "" ? "-" : substr(flags, 2))
+  }
+}
