@@ -11,21 +11,6 @@
 
 namespace ctattn {
 
-namespace detail {
-// Block extents default to a plain size; 0 (never a valid extent) stands for "not given".
-template <auto Given, std::size_t Default>
-inline constexpr auto block_extent_or = [] {
-  if constexpr (std::is_integral_v<decltype(Given)>) {
-    if constexpr (Given == 0) {
-      return Default;
-    } else {
-      return normalize_extent<Given>;
-    }
-  } else {
-    return normalize_extent<Given>;
-  }
-}();
-}  // namespace detail
 
 /// Columns `[Start, Start + Width)` as a matrix of their own.
 ///
@@ -79,7 +64,7 @@ template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, au
                                                                             dim_of<N>>>,
                 "ctattn::split_columns<Parts>(a): Parts must divide the number of columns of a");
   constexpr std::size_t width = extent_size(N) / (Parts == 0 ? 1 : Parts);
-  constexpr auto block = detail::block_extent_or<Block, (width == 0 ? 1 : width)>;
+  constexpr auto block = detail::extent_or<Block, (width == 0 ? 1 : width)>;
   static_assert(detail::shape_rule<(extent_size(block) * Parts == extent_size(N)),
                                    shape_error::parts_times_block_must_equal_dimension<
                                        op::split_columns, count<Parts>, dim_of<block>, dim_of<N>>>,
@@ -112,7 +97,7 @@ template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, au
 /// \endcode
 template <auto Result = std::size_t{0}, typename T, auto M, auto W, std::size_t P>
 [[nodiscard]] constexpr auto concat_columns(const std::array<basic_matrix<T, M, W>, P>& blocks) noexcept {
-  constexpr auto joined = detail::block_extent_or<Result, P * extent_size(W)>;
+  constexpr auto joined = detail::extent_or<Result, P * extent_size(W)>;
   static_assert(detail::shape_rule<(extent_size(joined) == P * extent_size(W)),
                                    shape_error::parts_times_block_must_equal_dimension<
                                        op::concat_columns, count<P>, dim_of<W>, dim_of<joined>>>,

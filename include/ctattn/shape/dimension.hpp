@@ -172,6 +172,23 @@ template <auto E>
 inline constexpr std::remove_cv_t<decltype(detail::normalized_extent<E>::value)> normalize_extent =
     detail::normalized_extent<E>::value;
 
+namespace detail {
+// An optional extent template argument: 0 (never a valid extent) stands for "not given", and then Default is
+// used.
+template <auto Given, std::size_t Default>
+inline constexpr auto extent_or = [] {
+  if constexpr (std::is_integral_v<decltype(Given)>) {
+    if constexpr (Given == 0) {
+      return Default;
+    } else {
+      return normalize_extent<Given>;
+    }
+  } else {
+    return normalize_extent<Given>;
+  }
+}();
+}  // namespace detail
+
 /// The diagnostic type of an extent value: `dim_of<d_k{64}>` is `dim<d_k, 64>`, `dim_of<64>` is
 /// `dim<unnamed, 64>`.
 template <auto E>

@@ -36,6 +36,11 @@ struct concat_columns {};
 struct column_block {};
 struct row {};
 struct with_extents {};
+struct scaled_dot_product_attention {};
+struct softmax {};
+struct mask {};
+struct projection {};
+struct multi_head_attention {};
 }  // namespace op
 
 /// The rules. These types are never defined: naming one in a failed check is what prints the rule.
@@ -76,6 +81,67 @@ struct index_must_be_inside_dimension;
 /// Relabelling a dimension must keep its size.
 template <typename Operation, typename From, typename To>
 struct relabelled_dimension_must_keep_its_size;
+
+// Attention (ctattn/attention/).
+
+/// Queries and keys are compared by a dot product: their widths (d_q and d_k) must match.
+template <typename Operation, typename QueryWidth, typename KeyWidth>
+struct query_and_key_widths_must_match;
+
+/// Every key has a value: the number of keys and the number of values (n_kv) must match.
+template <typename Operation, typename KeyCount, typename ValueCount>
+struct key_and_value_counts_must_match;
+
+/// A mask or bias has one row per query: its rows must match the number of queries.
+template <typename Operation, typename MaskRows, typename QueryCount>
+struct mask_rows_must_match_queries;
+
+/// A mask or bias has one column per key: its columns must match the number of keys.
+template <typename Operation, typename MaskColumns, typename KeyCount>
+struct mask_columns_must_match_keys;
+
+/// A window centred on each query (restricted attention) needs as many queries as keys.
+template <typename Operation, typename QueryCount, typename KeyCount>
+struct sliding_window_needs_as_many_queries_as_keys;
+
+/// A projection maps the input's width: the input's columns must match the weight's input side.
+template <typename Operation, typename InputWidth, typename WeightInput>
+struct input_width_must_match_weight;
+
+/// A bias adds one value per output feature: its width must match the weight's output side.
+template <typename Operation, typename BiasWidth, typename WeightOutput>
+struct bias_width_must_match_weight;
+
+/// Heads share d_model equally: the number of heads must divide it.
+template <typename Operation, typename Heads, typename ModelWidth>
+struct heads_must_divide_model_width;
+
+/// Grouped-query attention: each key/value head serves the same number of query heads.
+template <typename Operation, typename KeyValueHeads, typename QueryHeads>
+struct key_value_heads_must_divide_query_heads;
+
+}  // namespace shape_error
+
+// Position information (ctattn/position/) and gradients (ctattn/attention/gradient.hpp).
+namespace op {
+struct sinusoidal_encoding {};
+struct token_embedding {};
+struct position_embedding {};
+struct rotary_embedding {};
+struct softmax_jacobian {};
+struct softmax_backward {};
+struct attention_backward {};
+}  // namespace op
+
+namespace shape_error {
+
+/// Sines and cosines fill the columns in pairs (sinusoidal encoding, rotary embedding): the width must be even.
+template <typename Operation, typename Dimension>
+struct dimension_must_be_even;
+
+/// A position table has one row per position: the sequence must not be longer than the table.
+template <typename Operation, typename SequenceLength, typename TableLength>
+struct sequence_must_fit_position_table;
 
 }  // namespace shape_error
 
