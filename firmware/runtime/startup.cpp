@@ -37,6 +37,7 @@ struct vector_table {
   handler system[14];
 };
 
+// The stack paint; paint() below spells it out in its assembly.
 constexpr std::uint32_t pattern = 0xC7A7'7E57u;
 
 }  // namespace
@@ -100,13 +101,21 @@ namespace ctattn_firmware {
 
 namespace stack {
 
-// Rationale: a leaf function with volatile stores, so that no call (memset) and no spill lands in the region
-// being painted, which ends at this function's own stack pointer.
-[[gnu::noinline]] void paint() noexcept {
-  const std::uintptr_t end = pointer() & ~std::uintptr_t{3};
-  for (auto p = reinterpret_cast<std::uintptr_t>(ctattn_stack_limit); p < end; p += sizeof(std::uint32_t)) {
-    *reinterpret_cast<volatile std::uint32_t*>(p) = pattern;
-  }
+// Rationale: assembly, because compiled code may save registers below the stack pointer it has just read
+// (shrink-wrapping does so at -O3), and the paint would overwrite them. This uses only r1-r3 and no stack.
+[[gnu::naked]] void paint() noexcept {
+  asm volatile(
+      "ldr r1, =ctattn_stack_limit\n\t"
+      "ldr r2, =0xC7A77E57\n\t"  // the pattern above
+      "mov r3, sp\n"
+      "1:\n\t"
+      "cmp r1, r3\n\t"
+      "bhs 2f\n\t"
+      "str r2, [r1], #4\n\t"
+      "b 1b\n"
+      "2:\n\t"
+      "bx lr\n\t"
+      ".ltorg");
 }
 
 std::uint32_t used_below(std::uintptr_t top) noexcept {
