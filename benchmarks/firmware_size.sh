@@ -18,16 +18,22 @@ section_size() {  # section_size <elf> <section>
   arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'
 }
 
-stack_figures() {  # stack_figures <build dir> <image>: "<image worst case> <inference worst case> <notes>"
-  local fw="$1/firmware" image="$2" dis
+# stack_figures <build dir> <image>:
+#   "<image worst-case stack> <inference worst-case stack> <inference code bytes> <notes>"
+stack_figures() {
+  local fw="$1/firmware" image="$2" dis syms
   dis=$(mktemp)
+  syms=$(mktemp)
   arm-none-eabi-objdump -d --no-show-raw-insn "$fw/$image.elf" > "$dis"
+  arm-none-eabi-nm -S --defined-only "$fw/$image.elf" > "$syms"
   mapfile -t cis < <(find "$fw/CMakeFiles/$image.dir" "$fw/CMakeFiles/ctattn_firmware_runtime.dir" -name '*.ci')
-  awk -v dis="$dis" -v roots="ctattn_start evaluate_at_run_time" -f "$here/firmware_stack.awk" "$dis" "${cis[@]}" |
-    awk '{ bytes[$1] = $2; flags[$1] = $4 }
-         END { i = bytes["evaluate_at_run_time"]; if (i == "-" || i == "") i = "n/a"
-               print bytes["ctattn_start"], i, flags["evaluate_at_run_time"] }'
-  rm -f "$dis"
+  awk -v dis="$dis" -v syms="$syms" -v roots="ctattn_start evaluate_at_run_time" -f "$here/firmware_stack.awk" \
+      "$dis" "$syms" "${cis[@]}" |
+    awk '{ bytes[$1] = $2; code[$1] = $4; flags[$1] = $5 }
+         END { i = bytes["evaluate_at_run_time"]; c = code["evaluate_at_run_time"]
+               if (i == "-" || i == "") { i = "n/a"; c = "n/a" }
+               print bytes["ctattn_start"], i, c, flags["evaluate_at_run_time"] }'
+  rm -f "$dis" "$syms"
 }
 
 run_figures() {  # run_figures <build dir> <image>: "<main stack> <inference stack> <instructions>"
@@ -39,8 +45,8 @@ run_figures() {  # run_figures <build dir> <image>: "<main stack> <inference sta
        END { print (main == "" ? "n/a" : main), (inf == "" ? "n/a" : inf), (n == "" ? "n/a" : n) }' <<< "$log"
 }
 
-echo "| Core | Image | text | data | bss | text beyond startup (code + read-only data) | worst-case stack, call graph: image / one inference | measured stack: main / one inference | instructions per inference |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| Core | Image | text | data | bss | text beyond startup (code + read-only data) | code of one inference | worst-case stack, call graph: image / one inference | measured stack: main / one inference | instructions per inference |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 status=0
 for board in "${boards[@]}"; do
   build="$root/build-firmware-$board"
@@ -63,7 +69,7 @@ for board in "${boards[@]}"; do
   for image in startup_only "${models[@]}"; do
     elf="$build/firmware/$image.elf"
     read -r text data bss < <(arm-none-eabi-size -B "$elf" | awk 'NR == 2 { print $1, $2, $3 }')
-    read -r stack_image stack_inference _ < <(stack_figures "$build" "$image")
+    read -r stack_image stack_inference inference_code _ < <(stack_figures "$build" "$image")
     read -r run_main run_inference instructions < <(run_figures "$build" "$image")
     [[ $run_main == FAILED ]] && status=1
     if [[ $image == startup_only ]]; then
@@ -71,11 +77,12 @@ for board in "${boards[@]}"; do
       stack_inference="-"
       run_inference="-"
       instructions="-"
+      inference_code="-"
     else
       code=$(($(section_size "$elf" .text) - base_code))
       beyond="$((text - base_text)) ($code + $((text - base_text - code)))"
     fi
-    echo "| $core | $image | $text | $data | $bss | $beyond | $stack_image / $stack_inference | $run_main / $run_inference | $instructions |"
+    echo "| $core | $image | $text | $data | $bss | $beyond | $inference_code | $stack_image / $stack_inference | $run_main / $run_inference | $instructions |"
   done
 done
 exit $status

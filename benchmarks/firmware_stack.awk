@@ -1,10 +1,10 @@
 # Worst-case stack of a firmware image's call tree, for benchmarks/firmware_size.sh.
-#   awk -v dis=<objdump -d output> -v roots="ctattn_start evaluate_at_run_time" -f firmware_stack.awk \
-#       <dis file> <object>.ci...
+#   awk -v dis=<objdump -d output> -v syms=<nm -S output> -v roots="ctattn_start evaluate_at_run_time" \
+#       -f firmware_stack.awk <dis file> <syms file> <object>.ci...
 # Frames and calls come from GCC's -fcallgraph-info=su files (<object>.ci); functions without one (newlib's
 # memcpy/memset, libgcc) are read from the image's disassembly: pushes, vpushes and `sub sp` make the frame,
 # bl/b to a symbol the calls. For each root (a substring of a symbol), prints one line:
-#   <root> <bytes> <number of functions on the deepest path> <flags>
+#   <root> <stack bytes> <functions on the deepest path> <code bytes of every function it reaches> <flags>
 # flags: "recursive" if a cycle was cut, "indirect" if a call through a pointer was seen (counted as 0),
 # "unknown=<names>" for callees found in neither source (counted as 0), "asm=<names>" for callees measured
 # from the disassembly.
@@ -15,6 +15,13 @@ function key(title) {
   if (title ~ /^\//) sub(/^[^:]*:/, "", title)
   sub(/^\*/, "", title)
   return title
+}
+
+function hex(digits,    i, value) {
+  value = 0
+  digits = tolower(digits)
+  for (i = 1; i <= length(digits); i++) value = value * 16 + index("0123456789abcdef", substr(digits, i, 1)) - 1
+  return value
 }
 
 function add_call(table, from, to) {
@@ -79,6 +86,12 @@ FILENAME == dis {
   next
 }
 
+FILENAME == syms {
+  # "<address> <size> <type> <name>" from nm -S: the code size of each function.
+  if (NF == 4 && $3 ~ /^[tTwW]$/) code_size[$4] = hex($2)
+  next
+}
+
 /^node:/ {
   title = $0
   sub(/^node: \{ title: "/, "", title)
@@ -116,6 +129,7 @@ function worst(k,    own, best, i, v, n, c, from_ci) {
     return 0
   }
   active[k] = 1
+  reached[k] = 1
   from_ci = (k in ci_frame)
   if (from_ci) {
     own = ci_frame[k]
@@ -150,7 +164,7 @@ END {
     root = ""
     for (k in ci_frame) if (index(k, r[j]) && (root == "" || length(k) < length(root))) root = k
     if (root == "") {
-      print r[j], "-", 0, "missing"
+      print r[j], "-", 0, 0, "missing"
       continue
     }
     recursive = 0
@@ -158,7 +172,10 @@ END {
     for (k in unknown) delete unknown[k]
     for (k in asm_used) delete asm_used[k]
     for (k in memo) delete memo[k]
+    for (k in reached) delete reached[k]
     bytes = worst(root)
+    code = 0
+    for (k in reached) code += code_size[k]
     depth = 0
     for (k = root; k != ""; k = deepest[k]) depth++
     flags = ""
@@ -170,6 +187,6 @@ END {
     names = ""
     for (k in unknown) names = names (names == "" ? "" : ",") k
     if (names != "") flags = flags " unknown=" names
-    print r[j], bytes, depth, (flags == "" ? "-" : substr(flags, 2))
+    print r[j], bytes, depth, code, (flags == "" ? "-" : substr(flags, 2))
   }
 }
