@@ -1,0 +1,150 @@
+#ifndef CTATTN_MATH_DETAIL_FP_HPP
+#define CTATTN_MATH_DETAIL_FP_HPP
+
+/// \file
+/// Building blocks shared by ctattn's constexpr math functions: the binary layout of float and double,
+/// exact power-of-two scaling, rounding to an integer, and the error-free transformations (two-sum,
+/// two-product) behind the float-float and double-double steps. Everything is plain arithmetic and integer
+/// bit manipulation, so it gives the same bits in constant evaluation and at run time.
+
+#include <bit>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+
+// Rationale: bit-identical results need every operation rounded to its own type. x87 code (32-bit x86 without
+// SSE) evaluates float and double in extended precision and would silently break that guarantee.
+#if defined(__FLT_EVAL_METHOD__)
+static_assert(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == -1,
+              "ctattn::math needs float and double arithmetic evaluated in their own precision "
+              "(FLT_EVAL_METHOD 0): on 32-bit x86 compile with -msse2 -mfpmath=sse");
+#endif
+
+namespace ctattn::math::detail {
+
+/// The IEEE-754 binary formats that ctattn::math supports.
+template <class T>
+concept binary_float = std::same_as<T, float> || std::same_as<T, double>;
+
+template <binary_float T>
+struct format;
+
+template <>
+struct format<float> {
+  using bits = std::uint32_t;
+  static constexpr int mantissa_bits = 23;  // stored fraction bits
+  static constexpr int bias = 127;
+};
+
+template <>
+struct format<double> {
+  using bits = std::uint64_t;
+  static constexpr int mantissa_bits = 52;
+  static constexpr int bias = 1023;
+};
+
+template <binary_float T>
+using bits_t = typename format<T>::bits;
+
+template <binary_float T>
+constexpr bits_t<T> to_bits(T x) noexcept {
+  return std::bit_cast<bits_t<T>>(x);
+}
+
+template <binary_float T>
+constexpr T from_bits(bits_t<T> b) noexcept {
+  return std::bit_cast<T>(b);
+}
+
+template <binary_float T>
+constexpr bool is_nan(T x) noexcept {
+  return x != x;
+}
+
+template <binary_float T>
+constexpr bool sign_bit(T x) noexcept {
+  return (to_bits(x) >> (sizeof(T) * 8 - 1)) != 0;
+}
+
+template <binary_float T>
+constexpr T infinity() noexcept {
+  return std::numeric_limits<T>::infinity();
+}
+
+template <binary_float T>
+constexpr T quiet_nan() noexcept {
+  return std::numeric_limits<T>::quiet_NaN();
+}
+
+template <binary_float T>
+constexpr T abs(T x) noexcept {
+  return from_bits<T>(to_bits(x) & ~(bits_t<T>{1} << (sizeof(T) * 8 - 1)));
+}
+
+/// 2^k for k in the normal exponent range [1 - bias, bias].
+template <binary_float T>
+constexpr T pow2(int k) noexcept {
+  return from_bits<T>(static_cast<bits_t<T>>(k + format<T>::bias) << format<T>::mantissa_bits);
+}
+
+/// x * 2^k for x in [0.5, 2] and any k whose result is finite, rounded once (gradual underflow included).
+// Rationale: below the normal range the scaling is split into an exact step and one rounding step, so a
+// subnormal result is rounded once, like the correctly rounded value would be.
+template <binary_float T>
+constexpr T scale(T x, int k) noexcept {
+  constexpr int bias = format<T>::bias;
+  if (k > bias - 1) return x * pow2<T>(k - 1) * T(2);
+  if (k < 2 - bias) return x * pow2<T>(k + bias - 1) * pow2<T>(1 - bias);
+  return x * pow2<T>(k);
+}
+
+/// Round to the nearest integer (ties to even) for |x| < 2^(mantissa_bits - 1), returned as T.
+template <binary_float T>
+constexpr T round_to_integer(T x) noexcept {
+  constexpr T shifter = T(1.5) * pow2<T>(format<T>::mantissa_bits);
+  return (x + shifter) - shifter;
+}
+
+/// An unevaluated sum hi + lo with |lo| at most half an ulp of hi: a float-float or double-double value.
+template <binary_float T>
+struct twofold {
+  T hi;
+  T lo;
+};
+
+/// Exact sum of a and b when |a| >= |b| (or a == 0): a + b == hi + lo exactly.
+template <binary_float T>
+constexpr twofold<T> fast_two_sum(T a, T b) noexcept {
+  const T s = a + b;
+  return {s, b - (s - a)};
+}
+
+/// Exact product: a * b == hi + lo, barring overflow and underflow (Dekker's algorithm with Veltkamp's split;
+/// no fused multiply-add, which constant evaluation does not have).
+template <binary_float T>
+constexpr twofold<T> two_product(T a, T b) noexcept {
+  constexpr T splitter = pow2<T>((format<T>::mantissa_bits + 2) / 2) + T(1);
+  const T ca = splitter * a;
+  const T a_hi = ca - (ca - a);
+  const T a_lo = a - a_hi;
+  const T cb = splitter * b;
+  const T b_hi = cb - (cb - b);
+  const T b_lo = b - b_hi;
+  const T p = a * b;
+  return {p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo};
+}
+
+/// Horner evaluation of c[0] + c[1] t + ... + c[N-1] t^(N-1).
+// Rationale: a loop over a constant array is one call per polynomial (GCC caches every constexpr call, so
+// fewer calls keep compile-time memory down) and compiles to the same straight-line code at run time.
+template <binary_float T, std::size_t N>
+constexpr T horner(const T (&c)[N], T t) noexcept {
+  T acc = c[N - 1];
+  for (std::size_t i = N - 1; i-- > 0;) acc = acc * t + c[i];
+  return acc;
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_FP_HPP
