@@ -16,11 +16,25 @@
 #include "ctattn/matrix/blocks.hpp"
 #include "ctattn/matrix/compare.hpp"
 #include "ctattn/matrix/elementwise.hpp"
+#include "ctattn/matrix/from_array.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/matrix/multiply.hpp"
 #include "ctattn/matrix/reduce.hpp"
 #include "ctattn/matrix/row.hpp"
 #include "ctattn/matrix/transpose.hpp"
 #include "ctattn/matrix/with_extents.hpp"
+
+// Constexpr math: the same bits in constant evaluation and at run time.
+#include "ctattn/math/exp.hpp"
+#include "ctattn/math/log.hpp"
+#include "ctattn/math/sqrt.hpp"
+
+// Attention: softmax, masks, projections, scaled dot-product attention, heads.
+#include "ctattn/attention/attention_head.hpp"
+#include "ctattn/attention/mask.hpp"
+#include "ctattn/attention/multi_head.hpp"
+#include "ctattn/attention/projection.hpp"
+#include "ctattn/attention/scaled_dot_product.hpp"
+#include "ctattn/attention/softmax.hpp"
 
 #endif  // CTATTN_CTATTN_HPP

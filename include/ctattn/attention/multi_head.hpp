@@ -1,0 +1,286 @@
+#ifndef CTATTN_ATTENTION_MULTI_HEAD_HPP
+#define CTATTN_ATTENTION_MULTI_HEAD_HPP
+
+/// \file
+/// Multi-head attention in the reference text's two forms and PyTorch's:
+///   - narrow (`multi_head_attention`): d_model is projected once and split into h heads of d_model / h
+///     columns; the heads' outputs are concatenated and projected by W_O. With biases and kdim / vdim this is
+///     PyTorch's nn.MultiheadAttention (see `from_torch_multihead`).
+///   - grouped-query (`grouped_query_attention`): h_q query heads share h_kv key/value heads (multi-query when
+///     h_kv = 1).
+///   - wide (`wide_multi_head_attention`): each head projects the full input with its own W_Q, W_K, W_V.
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+#include "ctattn/attention/attention_head.hpp"
+#include "ctattn/attention/detail/mask_rules.hpp"
+#include "ctattn/attention/mask.hpp"
+#include "ctattn/attention/projection.hpp"
+#include "ctattn/attention/scaled_dot_product.hpp"
+#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/matrix.hpp"
+#include "ctattn/shape/shape_error.hpp"
+
+namespace ctattn {
+
+/// The output of multi-head attention with the attention weights of every head and their mean (PyTorch's
+/// `average_attn_weights=True`).
+///
+/// | member            | shape                     |
+/// |-------------------|---------------------------|
+/// | `output`          | n_q x d_out               |
+/// | `head_weights[h]` | n_q x n_kv, one per head  |
+/// | `mean_weights`    | n_q x n_kv                |
+template <typename Output, typename Weights, std::size_t Heads>
+struct multi_head_result {
+  Output output;
+  std::array<Weights, Heads> head_weights;
+  Weights mean_weights;
+};
+
+/// The weights of grouped-query attention: h_q query heads and h_kv key/value heads of `HeadDim` columns each,
+/// and W_O. `multi_head_attention_weights` is the case h_kv = h_q.
+///
+/// | member   | projection                       |
+/// |----------|----------------------------------|
+/// | `query`  | DModel -> h_q * HeadDim          |
+/// | `key`    | KDim -> h_kv * HeadDim           |
+/// | `value`  | VDim -> h_kv * HeadDim           |
+/// | `output` | h_q * HeadDim -> DModel          |
+///
+/// Rule: h_kv divides h_q (each key/value head serves h_q / h_kv query heads: query head h uses key/value head
+/// h / (h_q / h_kv)).
+///
+/// Example:
+/// \code
+///   ctattn::grouped_query_attention_weights<float, 4, 2, d_model{16}, 4, ctattn::out_by_in> w{...};
+///   auto y = ctattn::grouped_query_attention(x, x, x, w, ctattn::causal);
+/// \endcode
+template <Scalar T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
+          WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
+struct grouped_query_attention_weights {
+  static_assert(QueryHeads > 0 && KeyValueHeads > 0 && HeadDim > 0,
+                "ctattn::grouped_query_attention_weights: heads and head width must be at least 1");
+  static_assert(detail::shape_rule<(QueryHeads % (KeyValueHeads == 0 ? 1 : KeyValueHeads) == 0),
+                                   shape_error::key_value_heads_must_divide_query_heads<
+                                       op::multi_head_attention, count<KeyValueHeads>, count<QueryHeads>>>,
+                "ctattn::grouped_query_attention_weights: the key/value heads must divide the query heads");
+  using value_type = T;
+  static constexpr std::size_t query_heads = QueryHeads;
+  static constexpr std::size_t key_value_heads = KeyValueHeads;
+  static constexpr std::size_t head_dim = HeadDim;
+
+  linear<T, DModel, QueryHeads * HeadDim, Layout, HasBias> query;
+  linear<T, KDim, KeyValueHeads * HeadDim, Layout, HasBias> key;
+  linear<T, VDim, KeyValueHeads * HeadDim, Layout, HasBias> value;
+  linear<T, QueryHeads * HeadDim, DModel, Layout, HasBias> output;
+};
+
+namespace detail {
+template <std::size_t Size, std::size_t Heads>
+inline constexpr std::size_t head_width = Size / (Heads == 0 ? 1 : Heads);
+}  // namespace detail
+
+/// The weights of narrow multi-head attention: d_model split into `Heads` heads of d_model / Heads columns.
+/// With `out_by_in` and biases, and KDim / VDim for keys and values of other widths, it holds exactly
+/// PyTorch's nn.MultiheadAttention parameters.
+///
+/// | member   | projection           |
+/// |----------|----------------------|
+/// | `query`  | DModel -> DModel     |
+/// | `key`    | KDim -> DModel       |
+/// | `value`  | VDim -> DModel       |
+/// | `output` | DModel -> DModel (W_O) |
+///
+/// Rule: Heads divides DModel (a compile error naming both numbers).
+///
+/// Example (the reference text's 7 tokens, d_model = 512, 8 heads, Q = X W_Q):
+/// \code
+///   ctattn::multi_head_attention_weights<float, 8, d_model{512}> w{...};
+///   auto y = ctattn::multi_head_attention(x, x, x, w);   // 7 x 512
+/// \endcode
+template <Scalar T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
+          auto KDim = DModel, auto VDim = DModel>
+struct multi_head_attention_weights {
+  static_assert(Heads > 0, "ctattn::multi_head_attention_weights: at least one head");
+  static_assert(detail::shape_rule<(extent_size(normalize_extent<DModel>) % (Heads == 0 ? 1 : Heads) == 0),
+                                   shape_error::heads_must_divide_model_width<op::multi_head_attention, count<Heads>,
+                                                                              dim_of<normalize_extent<DModel>>>>,
+                "ctattn::multi_head_attention_weights<T, Heads, DModel>: the number of heads must divide d_model");
+  using value_type = T;
+  static constexpr std::size_t query_heads = Heads;
+  static constexpr std::size_t key_value_heads = Heads;
+  static constexpr std::size_t head_dim = detail::head_width<extent_size(normalize_extent<DModel>), Heads>;
+
+  linear<T, DModel, DModel, Layout, HasBias> query;
+  linear<T, KDim, DModel, Layout, HasBias> key;
+  linear<T, VDim, DModel, Layout, HasBias> value;
+  linear<T, DModel, DModel, Layout, HasBias> output;
+};
+
+namespace detail {
+
+template <typename XQ, typename XK, typename XV, typename W, typename Mask>
+inline constexpr bool multi_head_rules =
+    shape_rule<extents_match(XK::row_extent, XV::row_extent),
+               shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
+                                                            dim_of<XV::row_extent>>> &&
+    mask_fits<op::multi_head_attention, typename W::value_type, XQ::row_extent, XK::row_extent, Mask>;
+
+template <bool KeepWeights, typename XQ, typename XK, typename XV, typename W, typename Mask>
+constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const W& w, const Mask& mask) noexcept {
+  using T = typename W::value_type;
+  constexpr std::size_t heads = W::query_heads;
+  constexpr std::size_t group = W::query_heads / W::key_value_heads;
+  constexpr std::size_t head_dim = W::head_dim;
+  const auto q = project(query, w.query);
+  const auto k = project(key, w.key);
+  const auto v = project(value, w.value);
+  using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
+  basic_matrix<T, XQ::row_extent, heads * head_dim> concat{};
+  multi_head_result<decltype(project(concat, w.output)), weights_type, heads> result{};
+  for (std::size_t h = 0; h < heads; ++h) {
+    const std::size_t kv = h / group;
+    const head_columns columns{h * head_dim, kv * head_dim, head_dim, kv * head_dim, head_dim, h * head_dim};
+    if constexpr (KeepWeights) {
+      attend<true>(q, k, v, mask, concat, &result.head_weights[h], columns, score_divisor<T, head_dim>);
+    } else {
+      weights_type* none = nullptr;
+      attend<false>(q, k, v, mask, concat, none, columns, score_divisor<T, head_dim>);
+    }
+  }
+  result.output = project(concat, w.output);
+  if constexpr (KeepWeights) {
+    for (std::size_t i = 0; i < weights_type::rows; ++i) {
+      for (std::size_t j = 0; j < weights_type::cols; ++j) {
+        T total{0};
+        for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
+        result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace detail
+
+/// Multi-head attention (narrow, or grouped-query when the weights say so): Q = query W_Q, K = key W_K,
+/// V = value W_V (plus biases), split into heads of d_model / h columns, attention per head, heads
+/// concatenated, then W_O. The mask applies to every head.
+///
+/// | operand  | shape          |
+/// |----------|----------------|
+/// | `query`  | n_q x DModel   |
+/// | `key`    | n_kv x KDim    |
+/// | `value`  | n_kv x VDim    |
+/// | result   | n_q x DModel   |
+///
+/// Rules: each input's width matches its projection; key and value have matching rows; the mask fits
+/// n_q x n_kv. Self-attention passes the same matrix three times.
+///
+/// Example:
+/// \code
+///   auto y = ctattn::multi_head_attention(x, x, x, weights, ctattn::causal);
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto multi_head_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
+                                                  const Mask& mask = {}) noexcept {
+  static_assert(detail::multi_head_rules<XQ, XK, XV, W, Mask>,
+                "ctattn::multi_head_attention(query, key, value, weights, mask): key and value must have the same "
+                "number of rows, and the mask the shape n_q x n_kv");
+  return detail::multi_head<false>(query, key, value, weights, mask).output;
+}
+
+/// Multi-head attention that also returns every head's attention weights and their mean; the `output` is the
+/// same bits as `multi_head_attention`'s.
+/// Example: `auto r = ctattn::multi_head_attention_with_weights(x, x, x, w); use(r.head_weights[0]);`
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto multi_head_attention_with_weights(const XQ& query, const XK& key, const XV& value,
+                                                               const W& weights, const Mask& mask = {}) noexcept {
+  static_assert(detail::multi_head_rules<XQ, XK, XV, W, Mask>,
+                "ctattn::multi_head_attention_with_weights(query, key, value, weights, mask): key and value must "
+                "have the same number of rows, and the mask the shape n_q x n_kv");
+  return detail::multi_head<true>(query, key, value, weights, mask);
+}
+
+/// Grouped-query (and multi-query) attention: `multi_head_attention` with `grouped_query_attention_weights`.
+/// Example: `auto y = ctattn::grouped_query_attention(x, x, x, gqa_weights, ctattn::causal);`
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto grouped_query_attention(const XQ& query, const XK& key, const XV& value,
+                                                     const W& weights, const Mask& mask = {}) noexcept {
+  return multi_head_attention(query, key, value, weights, mask);
+}
+
+/// PyTorch's nn.MultiheadAttention parameters as ctattn weights (embed_dim = E, kdim = vdim = E): the packed
+/// `in_proj_weight` (3E x E) and `in_proj_bias` (3E) are split into W_Q, W_K, W_V in torch's out x in layout.
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::from_torch_multihead<2>(in_proj_weight, in_proj_bias, out_proj_weight,
+///                                                      out_proj_bias);
+/// \endcode
+template <std::size_t Heads, Scalar T, std::size_t E>
+[[nodiscard]] constexpr multi_head_attention_weights<T, Heads, E, out_by_in, true> from_torch_multihead(
+    const T (&in_proj_weight)[3 * E][E], const T (&in_proj_bias)[3 * E], const T (&out_proj_weight)[E][E],
+    const T (&out_proj_bias)[E]) noexcept {
+  multi_head_attention_weights<T, Heads, E, out_by_in, true> w{};
+  for (std::size_t o = 0; o < E; ++o) {
+    for (std::size_t c = 0; c < E; ++c) {
+      w.query.weight.elements[o][c] = in_proj_weight[o][c];
+      w.key.weight.elements[o][c] = in_proj_weight[E + o][c];
+      w.value.weight.elements[o][c] = in_proj_weight[2 * E + o][c];
+      w.output.weight.elements[o][c] = out_proj_weight[o][c];
+    }
+    w.query.bias.elements[0][o] = in_proj_bias[o];
+    w.key.bias.elements[0][o] = in_proj_bias[E + o];
+    w.value.bias.elements[0][o] = in_proj_bias[2 * E + o];
+    w.output.bias.elements[0][o] = out_proj_bias[o];
+  }
+  return w;
+}
+
+/// Wide multi-head attention (the reference text's h x d_q x d form): every head projects the full input with
+/// its own W_Q, W_K, W_V; the heads' outputs are concatenated.
+///
+/// | operand | shape                 |
+/// |---------|-----------------------|
+/// | `x_q`   | n_q x d_model         |
+/// | `x_kv`  | n_kv x d_model        |
+/// | `heads` | h attention heads (d_model -> d_k, d_k, d_v) |
+/// | result  | n_q x (h * d_v)       |
+///
+/// Example:
+/// \code
+///   auto stacked = ctattn::wide_multi_head_attention(x, x, heads);            // 6 x (3 * 28)
+///   auto y = ctattn::wide_multi_head_attention(x, x, heads, w_o);             // then W_O
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
+                                                       const std::array<Head, H>& heads,
+                                                       const Mask& mask = {}) noexcept {
+  using context = decltype(cross_attention(x_q, x_kv, heads[0], mask));
+  constexpr std::size_t d_v = context::cols;
+  basic_matrix<typename context::value_type, context::row_extent, H * d_v> concat{};
+  for (std::size_t h = 0; h < H; ++h) {
+    const context c = cross_attention(x_q, x_kv, heads[h], mask);
+    for (std::size_t i = 0; i < context::rows; ++i) {
+      for (std::size_t j = 0; j < d_v; ++j) concat.elements[i][h * d_v + j] = c.elements[i][j];
+    }
+  }
+  return concat;
+}
+
+/// Wide multi-head attention followed by the output projection W_O (h * d_v -> d_out).
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Projection P,
+          AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
+                                                       const std::array<Head, H>& heads, const P& output,
+                                                       const Mask& mask = {}) noexcept {
+  return project(wide_multi_head_attention(x_q, x_kv, heads, mask), output);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_MULTI_HEAD_HPP

@@ -1,0 +1,129 @@
+#ifndef CTATTN_ATTENTION_PROJECTION_HPP
+#define CTATTN_ATTENTION_PROJECTION_HPP
+
+#include <cstddef>
+#include <type_traits>
+
+#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/matrix.hpp"
+#include "ctattn/shape/shape_error.hpp"
+
+namespace ctattn {
+
+/// Weight layout of the reference text: y = x W (+ b), W stored d_in x d_out (Q = X W_Q).
+struct in_by_out {};
+/// Weight layout of PyTorch's nn.Linear: y = x W^T + b, W stored d_out x d_in (`linear.weight`).
+struct out_by_in {};
+
+/// A projection's layout: `in_by_out` or `out_by_in`.
+template <typename L>
+concept WeightLayout = std::is_same_v<L, in_by_out> || std::is_same_v<L, out_by_in>;
+
+/// The bias of a projection without one (takes no space).
+struct no_bias {};
+
+/// A linear projection from In features to Out features, its layout named in its type, so that weights
+/// imported from PyTorch (out x in) are never silently taken for the reference text's in x out, or back.
+///
+/// | member   | shape (`in_by_out`) | shape (`out_by_in`, PyTorch) |
+/// |----------|---------------------|------------------------------|
+/// | `weight` | In x Out            | Out x In                     |
+/// | `bias`   | 1 x Out (when HasBias), else `no_bias` | 1 x Out (when HasBias) |
+///
+/// Example:
+/// \code
+///   // q_i = W_query x_i with W_query as torch.rand(24, 16) stores it:
+///   ctattn::linear<float, d_model{16}, d_k{24}, ctattn::out_by_in> w_query{.weight = w};
+///   auto q = ctattn::project(x, w_query);    // seq x d_k
+/// \endcode
+template <Scalar T, auto In, auto Out, WeightLayout Layout = in_by_out, bool HasBias = false>
+struct linear {
+  using value_type = T;
+  using layout = Layout;
+  static constexpr auto input_extent = normalize_extent<In>;
+  static constexpr auto output_extent = normalize_extent<Out>;
+  static constexpr bool has_bias = HasBias;
+  using weight_type = std::conditional_t<std::is_same_v<Layout, in_by_out>, basic_matrix<T, input_extent, output_extent>,
+                                         basic_matrix<T, output_extent, input_extent>>;
+  using bias_type = std::conditional_t<HasBias, basic_matrix<T, std::size_t{1}, output_extent>, no_bias>;
+
+  weight_type weight{};
+  [[no_unique_address]] bias_type bias{};
+};
+
+namespace detail {
+template <typename P>
+struct is_linear : std::false_type {};
+template <typename T, auto In, auto Out, typename Layout, bool HasBias>
+struct is_linear<linear<T, In, Out, Layout, HasBias>> : std::true_type {};
+}  // namespace detail
+
+/// Any `ctattn::linear`.
+template <typename P>
+concept Projection = detail::is_linear<std::remove_cvref_t<P>>::value;
+
+namespace detail {
+template <typename X, typename P>
+inline constexpr bool projection_rules =
+    shape_rule<std::is_same_v<typename X::value_type, typename P::value_type>,
+               shape_error::element_types_must_match<op::projection, typename X::value_type, typename P::value_type>> &&
+    shape_rule<extents_match(X::column_extent, P::input_extent),
+               shape_error::input_width_must_match_weight<op::projection, dim_of<X::column_extent>,
+                                                          dim_of<P::input_extent>>>;
+}  // namespace detail
+
+/// Applies a projection to every row of x: y = x W (+ b) or y = x W^T + b, as the layout says.
+///
+/// | operand | shape       |
+/// |---------|-------------|
+/// | `x`     | n x In'     |
+/// | `p`     | In -> Out   |
+/// | result  | n x Out     |
+///
+/// Rule: In' matches In (sizes, and names when both are named); one element type. Each output is the sum over
+/// the input features in order, starting from +0, then the bias is added.
+///
+/// Example:
+/// \code
+///   auto k = ctattn::project(x, w_key);
+/// \endcode
+template <FixedMatrix X, Projection P>
+[[nodiscard]] constexpr auto project(const X& x, const P& p) noexcept {
+  static_assert(detail::projection_rules<X, P>,
+                "ctattn::project(x, p): x's columns must match the projection's input features, in one element type");
+  using T = typename X::value_type;
+  basic_matrix<T, X::row_extent, P::output_extent> y{};
+  if constexpr (extents_match(X::column_extent, P::input_extent) && std::is_same_v<T, typename P::value_type>) {
+    constexpr std::size_t n = X::rows;
+    constexpr std::size_t d_in = X::cols;
+    constexpr std::size_t d_out = extent_size(P::output_extent);
+    if constexpr (std::is_same_v<typename P::layout, in_by_out>) {
+      // Row i of x times W: the same i-k-j loop as ctattn::multiply.
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t c = 0; c < d_in; ++c) {
+          const T x_ic = x.elements[i][c];
+          for (std::size_t o = 0; o < d_out; ++o) y.elements[i][o] += x_ic * p.weight.elements[c][o];
+        }
+      }
+    } else {
+      // Row i of x against row o of W: a dot product over contiguous memory on both sides.
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t o = 0; o < d_out; ++o) {
+          T acc{0};
+          for (std::size_t c = 0; c < d_in; ++c) acc += x.elements[i][c] * p.weight.elements[o][c];
+          y.elements[i][o] = acc;
+        }
+      }
+    }
+    if constexpr (P::has_bias) {
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t o = 0; o < d_out; ++o) y.elements[i][o] += p.bias.elements[0][o];
+      }
+    }
+  }
+  return y;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_PROJECTION_HPP

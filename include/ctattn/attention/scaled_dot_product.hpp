@@ -1,0 +1,189 @@
+#ifndef CTATTN_ATTENTION_SCALED_DOT_PRODUCT_HPP
+#define CTATTN_ATTENTION_SCALED_DOT_PRODUCT_HPP
+
+#include <cstddef>
+#include <limits>
+#include <type_traits>
+
+#include "ctattn/attention/detail/mask_rules.hpp"
+#include "ctattn/attention/detail/softmax_row.hpp"
+#include "ctattn/attention/mask.hpp"
+#include "ctattn/math/sqrt.hpp"
+#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/matrix.hpp"
+#include "ctattn/shape/shape_error.hpp"
+
+namespace ctattn {
+
+/// Whether queries Q, keys K and values V can meet in scaled dot-product attention: the same element type,
+/// Q's width (d_q) matches K's width (d_k), and K and V have matching rows (n_kv). n_q, n_kv and d_v are free.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::AttentionCompatible<ctattn::matrix<float, 6, 24>, ctattn::matrix<float, 9, 24>,
+///                                             ctattn::matrix<float, 9, 28>>);
+/// \endcode
+template <typename Q, typename K, typename V>
+concept AttentionCompatible =
+    FixedMatrix<Q> && FixedMatrix<K> && FixedMatrix<V> &&
+    std::is_same_v<typename std::remove_cvref_t<Q>::value_type, typename std::remove_cvref_t<K>::value_type> &&
+    std::is_same_v<typename std::remove_cvref_t<K>::value_type, typename std::remove_cvref_t<V>::value_type> &&
+    extents_match(std::remove_cvref_t<Q>::column_extent, std::remove_cvref_t<K>::column_extent) &&
+    extents_match(std::remove_cvref_t<K>::row_extent, std::remove_cvref_t<V>::row_extent);
+
+/// The output of attention together with its attention weights (for study and pictures).
+///
+/// | member    | shape       |
+/// |-----------|-------------|
+/// | `output`  | n_q x d_v   |
+/// | `weights` | n_q x n_kv  (rows sum to 1, or are zero for a query that sees no key) |
+template <typename Output, typename Weights>
+struct attention_result {
+  Output output;
+  Weights weights;
+};
+
+namespace detail {
+
+template <typename Q, typename K, typename V, typename Mask>
+inline constexpr bool attention_rules =
+    same_element_rule<op::scaled_dot_product_attention, Q, K> &&
+    same_element_rule<op::scaled_dot_product_attention, K, V> &&
+    shape_rule<extents_match(Q::column_extent, K::column_extent),
+               shape_error::query_and_key_widths_must_match<op::scaled_dot_product_attention,
+                                                            dim_of<Q::column_extent>, dim_of<K::column_extent>>> &&
+    shape_rule<extents_match(K::row_extent, V::row_extent),
+               shape_error::key_and_value_counts_must_match<op::scaled_dot_product_attention,
+                                                            dim_of<K::row_extent>, dim_of<V::row_extent>>> &&
+    mask_fits<op::scaled_dot_product_attention, typename Q::value_type, Q::row_extent, K::row_extent, Mask>;
+
+/// Where one head's columns sit inside the projected Q, K and V, and where its output goes.
+struct head_columns {
+  std::size_t query_offset;   // first column of this head in Q
+  std::size_t key_offset;     // first column of its key/value head in K
+  std::size_t d_k;            // the width of both
+  std::size_t value_offset;   // first column of its key/value head in V
+  std::size_t d_v;            // its width in V
+  std::size_t output_offset;  // first column of its output
+};
+
+// Rationale: the kernel is written for the constant evaluator as much as for the CPU. It works one query row
+// at a time with raw element access and no helper calls in the inner loops (GCC caches every constexpr call,
+// so calls there cost memory per multiply-add), visits only the keys the mask's range allows (sliding
+// windows cost O(r N)), and never reads the value row of a key whose weight is 0. Heads are column windows of
+// the projected matrices, so multi-head attention runs the same code with no copies.
+template <bool KeepWeights, typename Q, typename K, typename V, typename Out, typename Weights, typename Mask>
+constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                      const head_columns& columns, typename Q::value_type scale) noexcept {
+  using T = typename Q::value_type;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  constexpr T minus_infinity = -std::numeric_limits<T>::infinity();
+  const std::size_t q_begin = columns.query_offset;
+  const std::size_t k_begin = columns.key_offset;
+  const std::size_t d_k = columns.d_k;
+  const std::size_t v_begin = columns.value_offset;
+  const std::size_t o_begin = columns.output_offset;
+  const std::size_t d_v = columns.d_v;
+  T scores[n_kv]{};
+  T probabilities[n_kv]{};
+  for (std::size_t i = 0; i < n_q; ++i) {
+    const key_range range = mask.keys(i, n_q, n_kv);
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      if constexpr (Mask::checks_each_key) {
+        if (!mask.allowed(i, j)) {
+          scores[j] = minus_infinity;
+          continue;
+        }
+      }
+      T dot{0};
+      for (std::size_t c = 0; c < d_k; ++c) dot += q.elements[i][q_begin + c] * k.elements[j][k_begin + c];
+      T score = dot / scale;
+      if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
+      scores[j] = score;
+    }
+    softmax_row(scores, probabilities, range.begin, range.end);
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      const T p = probabilities[j];
+      if (p == T{0}) continue;
+      for (std::size_t c = 0; c < d_v; ++c) out.elements[i][o_begin + c] += p * v.elements[j][v_begin + c];
+    }
+    if constexpr (KeepWeights) {
+      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+    }
+  }
+}
+
+/// The divisor of the scores: sqrt(d_k), correctly rounded. The reference text divides by sqrt(d_k); so do
+/// we (a true division), rather than multiplying by a rounded reciprocal.
+template <typename T, std::size_t DK>
+inline constexpr T score_divisor = math::sqrt(static_cast<T>(DK));
+
+}  // namespace detail
+
+/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V, with an optional mask.
+///
+/// | operand | shape       |
+/// |---------|-------------|
+/// | `q`     | n_q x d_k   |
+/// | `k`     | n_kv x d_k  |
+/// | `v`     | n_kv x d_v  |
+/// | `mask`  | see ctattn/attention/mask.hpp; checked against n_q x n_kv |
+/// | result  | n_q x d_v   |
+///
+/// Rules (compile errors naming both dimensions): d_q = d_k (sizes, and names when both are named); K and V
+/// have matching rows; one element type; the mask fits the scores. n_q may differ from n_kv (cross-attention);
+/// d_v is free. The softmax is numerically stable, and a query that sees no key gets a zero row.
+///
+/// Each score is the dot product summed over d_k in order, divided by sqrt(d_k); each output row is the sum over
+/// keys in order of weight times value row.
+///
+/// Example:
+/// \code
+///   auto context = ctattn::scaled_dot_product_attention(q, k, v);               // self- or cross-attention
+///   auto causal  = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal);
+/// \endcode
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
+                                                          const Mask& mask = {}) noexcept {
+  static_assert(detail::attention_rules<Q, K, V, Mask>,
+                "ctattn::scaled_dot_product_attention(q, k, v, mask): q and k must have the same width (d_q = d_k), "
+                "k and v the same number of rows (n_kv), all one element type, and the mask the shape of the "
+                "scores (n_q x n_kv)");
+  basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent> output{};
+  if constexpr (AttentionCompatible<Q, K, V>) {
+    basic_matrix<typename Q::value_type, Q::row_extent, K::row_extent>* no_weights = nullptr;
+    detail::attend<false>(q, k, v, mask, output, no_weights, {0, 0, Q::cols, 0, V::cols, 0},
+                          detail::score_divisor<typename Q::value_type, Q::cols>);
+  }
+  return output;
+}
+
+/// Scaled dot-product attention that also returns the attention weights softmax(Q K^T / sqrt(d_k)) (n_q x n_kv,
+/// zero where the mask hides a key). Same rules and arithmetic as `scaled_dot_product_attention`: its `output`
+/// is the same bits.
+///
+/// Example:
+/// \code
+///   auto [context, weights] = ctattn::scaled_dot_product_attention_with_weights(q, k, v, ctattn::causal);
+/// \endcode
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto scaled_dot_product_attention_with_weights(const Q& q, const K& k, const V& v,
+                                                                       const Mask& mask = {}) noexcept {
+  static_assert(detail::attention_rules<Q, K, V, Mask>,
+                "ctattn::scaled_dot_product_attention_with_weights(q, k, v, mask): q and k must have the same width "
+                "(d_q = d_k), k and v the same number of rows (n_kv), all one element type, and the mask the shape "
+                "of the scores (n_q x n_kv)");
+  using T = typename Q::value_type;
+  attention_result<basic_matrix<T, Q::row_extent, V::column_extent>, basic_matrix<T, Q::row_extent, K::row_extent>>
+      result{};
+  if constexpr (AttentionCompatible<Q, K, V>) {
+    detail::attend<true>(q, k, v, mask, result.output, &result.weights, {0, 0, Q::cols, 0, V::cols, 0},
+                         detail::score_divisor<T, Q::cols>);
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_SCALED_DOT_PRODUCT_HPP

@@ -1,0 +1,16 @@
+// Rule: an additive bias holds the attention's element type
+// expected-error: shape_error::element_types_must_match<ctattn::op::scaled_dot_product_attention, float, double ?>
+#include <ctattn/ctattn.hpp>
+
+inline const ctattn::matrix<float, 4, 8> q{};
+inline const ctattn::matrix<float, 6, 8> k{};
+inline const ctattn::matrix<double, 4, 6> bias{};
+
+float use() {
+#ifdef CTATTN_COMPILE_FAIL
+  const auto r = ctattn::scaled_dot_product_attention(q, k, k, ctattn::additive_bias(bias));
+#else
+  const auto r = ctattn::scaled_dot_product_attention(q, k, k, ctattn::additive_bias(ctattn::cast<float>(bias)));
+#endif
+  return r(0, 0);
+}

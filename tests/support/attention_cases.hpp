@@ -1,0 +1,85 @@
+// Every scaled dot-product attention fixture case with its ctattn mask, as constexpr functions, so the static
+// tests and the run-time tests check the same list.
+#ifndef CTATTN_TESTS_SUPPORT_ATTENTION_CASES_HPP
+#define CTATTN_TESTS_SUPPORT_ATTENTION_CASES_HPP
+
+#include "fixtures/attention/sdpa.hpp"
+#include "support/attention_check.hpp"
+
+#include <ctattn/attention/mask.hpp>
+
+namespace ctattn_test::attention_cases {
+
+namespace fx = ctattn_fixtures::sdpa;
+
+#define CTATTN_TEST_CASE_ARGS(ns, weights, output, mask, double_mask)                                         \
+  check_attention(fx::ns::q, fx::ns::k, fx::ns::v, mask, double_mask, fx::ns::weights, fx::ns::output,       \
+                  fx::ns::weights##_f64, fx::ns::output##_f64)
+
+constexpr attention_check self_attention() {
+  return CTATTN_TEST_CASE_ARGS(self_attention, weights, output, ctattn::no_mask, ctattn::no_mask);
+}
+constexpr attention_check cross_attention() {
+  return CTATTN_TEST_CASE_ARGS(cross_attention, weights, output, ctattn::no_mask, ctattn::no_mask);
+}
+constexpr attention_check causal_square() {
+  return CTATTN_TEST_CASE_ARGS(causal_square, weights, output, ctattn::causal, ctattn::causal);
+}
+constexpr attention_check causal_wide_top_left() {
+  return CTATTN_TEST_CASE_ARGS(causal_wide, weights_top_left, output_top_left, ctattn::causal, ctattn::causal);
+}
+constexpr attention_check causal_wide_bottom_right() {
+  return CTATTN_TEST_CASE_ARGS(causal_wide, weights_bottom_right, output_bottom_right, ctattn::causal_bottom_right,
+                               ctattn::causal_bottom_right);
+}
+constexpr attention_check causal_tall_top_left() {
+  return CTATTN_TEST_CASE_ARGS(causal_tall, weights_top_left, output_top_left, ctattn::causal, ctattn::causal);
+}
+constexpr attention_check causal_tall_bottom_right() {
+  return CTATTN_TEST_CASE_ARGS(causal_tall, weights_bottom_right, output_bottom_right, ctattn::causal_bottom_right,
+                               ctattn::causal_bottom_right);
+}
+constexpr attention_check key_padding_length() {
+  const ctattn::key_padding_length mask{fx::key_padding_length::valid_length};
+  return CTATTN_TEST_CASE_ARGS(key_padding_length, weights, output, mask, mask);
+}
+constexpr attention_check key_padding_flags() {
+  ctattn::key_padding_flags<fx::key_padding_flags::n_kv> mask{};
+  for (std::size_t j = 0; j < fx::key_padding_flags::n_kv; ++j) mask.valid[j] = fx::key_padding_flags::key_valid[j];
+  return CTATTN_TEST_CASE_ARGS(key_padding_flags, weights, output, mask, mask);
+}
+constexpr attention_check sliding_window_r1() {
+  return CTATTN_TEST_CASE_ARGS(sliding_window, weights_r1, output_r1, ctattn::sliding_window<1>,
+                               ctattn::sliding_window<1>);
+}
+constexpr attention_check sliding_window_r2() {
+  return CTATTN_TEST_CASE_ARGS(sliding_window, weights_r2, output_r2, ctattn::sliding_window<2>,
+                               ctattn::sliding_window<2>);
+}
+constexpr attention_check boolean_mask() {
+  ctattn::boolean_mask<fx::bool_mask::n_q, fx::bool_mask::n_kv> mask{};
+  for (std::size_t i = 0; i < fx::bool_mask::n_q; ++i) {
+    for (std::size_t j = 0; j < fx::bool_mask::n_kv; ++j) mask.allowed_keys[i][j] = fx::bool_mask::allowed[i][j];
+  }
+  return CTATTN_TEST_CASE_ARGS(bool_mask, weights, output, mask, mask);
+}
+constexpr attention_check additive_bias() {
+  const auto bias = ctattn::from_array(fx::additive_bias::bias);
+  return CTATTN_TEST_CASE_ARGS(additive_bias, weights, output, ctattn::additive_bias(bias),
+                               ctattn::additive_bias(ctattn::cast<double>(bias)));
+}
+constexpr attention_check fully_masked_row() {
+  ctattn::boolean_mask<fx::fully_masked_row::n_q, fx::fully_masked_row::n_kv> mask{};
+  for (std::size_t i = 0; i < fx::fully_masked_row::n_q; ++i) {
+    for (std::size_t j = 0; j < fx::fully_masked_row::n_kv; ++j) {
+      mask.allowed_keys[i][j] = fx::fully_masked_row::allowed[i][j];
+    }
+  }
+  return CTATTN_TEST_CASE_ARGS(fully_masked_row, weights, output, mask, mask);
+}
+
+#undef CTATTN_TEST_CASE_ARGS
+
+}  // namespace ctattn_test::attention_cases
+
+#endif  // CTATTN_TESTS_SUPPORT_ATTENTION_CASES_HPP
