@@ -72,27 +72,28 @@ inline constexpr bool projection_rules =
                                                           dim_of<P::input_extent>>>;
 }  // namespace detail
 
-/// Applies a projection to every row of x: y = x W (+ b) or y = x W^T + b, as the layout says.
+/// Applies a projection to every row of x, writing into `y` (no result on the stack: firmware keeps y in static
+/// storage). Same rules and arithmetic as `project`.
 ///
 /// | operand | shape       |
 /// |---------|-------------|
+/// | `y`     | n x Out (overwritten) |
 /// | `x`     | n x In'     |
 /// | `p`     | In -> Out   |
-/// | result  | n x Out     |
-///
-/// Rule: In' matches In (sizes, and names when both are named); one element type. Each output is the sum over
-/// the input features in order, starting from +0, then the bias is added.
 ///
 /// Example:
 /// \code
-///   auto k = ctattn::project(x, w_key);
+///   static ctattn::matrix<float, seq{6}, d_k{24}> q;   // .bss, not the stack
+///   ctattn::project_into(q, x, w_query);
 /// \endcode
-template <FixedMatrix X, Projection P>
-[[nodiscard]] constexpr auto project(const X& x, const P& p) noexcept {
+template <FixedMatrix Y, FixedMatrix X, Projection P>
+constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
   static_assert(detail::projection_rules<X, P>,
-                "ctattn::project(x, p): x's columns must match the projection's input features, in one element type");
+                "ctattn::project_into(y, x, p): x's columns must match the projection's input features, in one "
+                "element type");
+  static_assert(std::is_same_v<Y, basic_matrix<typename X::value_type, X::row_extent, P::output_extent>>,
+                "ctattn::project_into(y, x, p): y must be the projection's result type, x's rows by p's outputs");
   using T = typename X::value_type;
-  basic_matrix<T, X::row_extent, P::output_extent> y{};
   if constexpr (extents_match(X::column_extent, P::input_extent) && std::is_same_v<T, typename P::value_type>) {
     constexpr std::size_t n = X::rows;
     constexpr std::size_t d_in = X::cols;
@@ -100,6 +101,7 @@ template <FixedMatrix X, Projection P>
     if constexpr (std::is_same_v<typename P::layout, in_by_out>) {
       // Row i of x times W: the same i-k-j loop as ctattn::multiply.
       for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t o = 0; o < d_out; ++o) y.elements[i][o] = T{0};
         for (std::size_t c = 0; c < d_in; ++c) {
           const T x_ic = x.elements[i][c];
           for (std::size_t o = 0; o < d_out; ++o) y.elements[i][o] += x_ic * p.weight.elements[c][o];
@@ -121,6 +123,29 @@ template <FixedMatrix X, Projection P>
       }
     }
   }
+}
+
+/// Applies a projection to every row of x: y = x W (+ b) or y = x W^T + b, as the layout says.
+///
+/// | operand | shape       |
+/// |---------|-------------|
+/// | `x`     | n x In'     |
+/// | `p`     | In -> Out   |
+/// | result  | n x Out     |
+///
+/// Rule: In' matches In (sizes, and names when both are named); one element type. Each output is the sum over
+/// the input features in order, starting from +0, then the bias is added.
+///
+/// Example:
+/// \code
+///   auto k = ctattn::project(x, w_key);
+/// \endcode
+template <FixedMatrix X, Projection P>
+[[nodiscard]] constexpr auto project(const X& x, const P& p) noexcept {
+  static_assert(detail::projection_rules<X, P>,
+                "ctattn::project(x, p): x's columns must match the projection's input features, in one element type");
+  basic_matrix<typename X::value_type, X::row_extent, P::output_extent> y{};
+  if constexpr (extents_match(X::column_extent, P::input_extent)) project_into(y, x, p);
   return y;
 }
 
