@@ -115,6 +115,20 @@ template <auto Result = std::size_t{0}, typename T, auto M, auto W, std::size_t 
   return result;
 }
 
+namespace detail {
+// Copies `part` into `result` starting at column `offset`, then advances the offset. A function, not a lambda:
+// see the rationale in ctattn/matrix/elementwise.hpp.
+template <typename Result, typename Part>
+constexpr void append_columns(Result& result, const Part& part, std::size_t& offset) noexcept {
+  if constexpr (Part::rows == Result::rows && std::is_same_v<typename Part::value_type, typename Result::value_type>) {
+    for (std::size_t i = 0; i < Result::rows; ++i) {
+      for (std::size_t j = 0; j < Part::cols; ++j) result.elements[i][offset + j] = part.elements[i][j];
+    }
+  }
+  offset += Part::cols;
+}
+}  // namespace detail
+
 /// Joins matrices of any widths side by side (their rows must match; same element type).
 ///
 /// | operand | shape              |
@@ -137,17 +151,8 @@ template <FixedMatrix A, FixedMatrix... Rest>
   constexpr std::size_t total = (A::cols + ... + Rest::cols);
   basic_matrix<typename A::value_type, A::row_extent, total> result{};
   std::size_t offset = 0;
-  auto append = [&](const auto& block) {
-    using B = std::remove_cvref_t<decltype(block)>;
-    if constexpr (B::rows == A::rows && std::is_same_v<typename B::value_type, typename A::value_type>) {
-      for (std::size_t i = 0; i < A::rows; ++i) {
-        for (std::size_t j = 0; j < B::cols; ++j) result.elements[i][offset + j] = block.elements[i][j];
-      }
-    }
-    offset += B::cols;
-  };
-  append(a);
-  (append(rest), ...);
+  detail::append_columns(result, a, offset);
+  (detail::append_columns(result, rest, offset), ...);
   return result;
 }
 

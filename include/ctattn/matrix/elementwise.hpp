@@ -47,6 +47,51 @@ constexpr auto zip_elements(const A& a, const B& b, F f) noexcept {
   return result;
 }
 
+// Rationale: named function objects rather than lambdas. GCC's -Wshadow reports a lambda parameter in a header
+// template as shadowing any user global of the same name (a global `x` is common in examples); member functions
+// of a named class are not reported.
+struct add_elements {
+  template <typename T>
+  constexpr T operator()(T lhs, T rhs) const noexcept {
+    return lhs + rhs;
+  }
+};
+struct subtract_elements {
+  template <typename T>
+  constexpr T operator()(T lhs, T rhs) const noexcept {
+    return lhs - rhs;
+  }
+};
+struct multiply_elements {
+  template <typename T>
+  constexpr T operator()(T lhs, T rhs) const noexcept {
+    return lhs * rhs;
+  }
+};
+struct negate_element {
+  template <typename T>
+  constexpr T operator()(T element) const noexcept {
+    return -element;
+  }
+};
+template <typename T>
+struct multiply_by {
+  T factor;
+  constexpr T operator()(T element) const noexcept { return element * factor; }
+};
+template <typename T>
+struct divide_by {
+  T divisor;
+  constexpr T operator()(T element) const noexcept { return element / divisor; }
+};
+template <typename U>
+struct convert_to {
+  template <typename T>
+  constexpr U operator()(T element) const noexcept {
+    return static_cast<U>(element);
+  }
+};
+
 }  // namespace detail
 
 /// Applies `f` to every element: `map(a, f)(i, j) == f(a(i, j))`. The result's element type is f's.
@@ -95,20 +140,20 @@ template <FixedMatrix A, FixedMatrix B, typename F>
 /// The sum `a + b`. Rule: same shape, same element type. Example: `static_assert((a + a)(0, 0) == 2 * a(0, 0));`
 template <FixedMatrix A, FixedMatrix B>
 [[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept {
-  return detail::zip_elements<op::add>(a, b, [](auto x, auto y) { return x + y; });
+  return detail::zip_elements<op::add>(a, b, detail::add_elements{});
 }
 
 /// The difference `a - b`. Rule: same shape, same element type. Example: `static_assert((a - a) == zero);`
 template <FixedMatrix A, FixedMatrix B>
 [[nodiscard]] constexpr auto subtract(const A& a, const B& b) noexcept {
-  return detail::zip_elements<op::subtract>(a, b, [](auto x, auto y) { return x - y; });
+  return detail::zip_elements<op::subtract>(a, b, detail::subtract_elements{});
 }
 
 /// The element-wise (Hadamard) product. Rule: same shape, same element type.
 /// Example: `static_assert(ctattn::hadamard(a, a)(0, 1) == a(0, 1) * a(0, 1));`
 template <FixedMatrix A, FixedMatrix B>
 [[nodiscard]] constexpr auto hadamard(const A& a, const B& b) noexcept {
-  return detail::zip_elements<op::hadamard>(a, b, [](auto x, auto y) { return x * y; });
+  return detail::zip_elements<op::hadamard>(a, b, detail::multiply_elements{});
 }
 
 /// Every element times `s`: `scale(a, s)`, also `s * a` and `a * s`.
@@ -116,7 +161,7 @@ template <FixedMatrix A, FixedMatrix B>
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> scale(const basic_matrix<T, M, N>& a,
                                                      std::type_identity_t<T> s) noexcept {
-  return map(a, [s](T x) { return x * s; });
+  return map(a, detail::multiply_by<T>{s});
 }
 
 template <FixedMatrix A, FixedMatrix B>
@@ -131,7 +176,7 @@ template <FixedMatrix A, FixedMatrix B>
 
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> operator-(const basic_matrix<T, M, N>& a) noexcept {
-  return map(a, [](T x) { return -x; });
+  return map(a, detail::negate_element{});
 }
 
 template <typename T, auto M, auto N>
@@ -150,13 +195,13 @@ template <typename T, auto M, auto N>
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> operator/(const basic_matrix<T, M, N>& a,
                                                          std::type_identity_t<T> s) noexcept {
-  return map(a, [s](T x) { return x / s; });
+  return map(a, detail::divide_by<T>{s});
 }
 
 /// The same values in another element type: `cast<double>(m)`.
 template <Scalar U, typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<U, M, N> cast(const basic_matrix<T, M, N>& a) noexcept {
-  return map(a, [](T x) { return static_cast<U>(x); });
+  return map(a, detail::convert_to<U>{});
 }
 
 }  // namespace ctattn

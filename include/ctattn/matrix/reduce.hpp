@@ -7,6 +7,22 @@
 
 namespace ctattn {
 
+namespace detail {
+// Named function objects, not lambdas: see the rationale in ctattn/matrix/elementwise.hpp.
+struct larger_skipping_nan {
+  template <typename T>
+  constexpr T operator()(T largest, T element) const noexcept {
+    return (element > largest || largest != largest) ? element : largest;
+  }
+};
+struct running_sum {
+  template <typename T>
+  constexpr T operator()(T total, T element) const noexcept {
+    return total + element;
+  }
+};
+}  // namespace detail
+
 /// Folds each row from left to right: `reduce_rows(a, init, f)(i, 0) == f(...f(f(init, a(i,0)), a(i,1))..., a(i,N-1))`.
 ///
 /// | operand | shape  |
@@ -34,14 +50,14 @@ template <typename T, auto M, auto N, typename F>
 /// Example: `static_assert(ctattn::row_max(a)(0, 0) == 3.0f);`
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> row_max(const basic_matrix<T, M, N>& a) noexcept {
-  return reduce_rows(a, a.elements[0][0], [](T acc, T x) { return (x > acc || acc != acc) ? x : acc; });
+  return reduce_rows(a, a.elements[0][0], detail::larger_skipping_nan{});
 }
 
 /// The sum of each row (M x 1), added from left to right starting at +0.
 /// Example: `static_assert(ctattn::row_sum(a)(1, 0) == 15.0f);`
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> row_sum(const basic_matrix<T, M, N>& a) noexcept {
-  return reduce_rows(a, T{0}, [](T acc, T x) { return acc + x; });
+  return reduce_rows(a, T{0}, detail::running_sum{});
 }
 
 /// The sum of all elements, row by row, left to right, starting at +0.
