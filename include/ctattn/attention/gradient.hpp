@@ -1,0 +1,263 @@
+#ifndef CTATTN_ATTENTION_GRADIENT_HPP
+#define CTATTN_ATTENTION_GRADIENT_HPP
+
+/// \file
+/// Gradients: the softmax Jacobian, the backward pass of a row-wise softmax, and the backward pass of
+/// single-head scaled dot-product attention, in constant expressions and at run time with the same bits.
+
+#include <cstddef>
+#include <type_traits>
+
+#include "ctattn/attention/detail/softmax_row.hpp"
+#include "ctattn/math/sqrt.hpp"
+#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/matrix.hpp"
+#include "ctattn/shape/dimension.hpp"
+#include "ctattn/shape/shape_error.hpp"
+
+namespace ctattn {
+
+namespace detail::gradient {
+
+// dL/dx for one row y = softmax(x), given w = y and u = dL/dy: w_j (u_j - sum_k w_k u_k).
+template <typename T, std::size_t N>
+constexpr void softmax_row_backward(const T (&w)[N], const T (&u)[N], T (&result)[N]) noexcept {
+  T dot{0};
+  for (std::size_t j = 0; j < N; ++j) dot += w[j] * u[j];
+  for (std::size_t j = 0; j < N; ++j) result[j] = w[j] * (u[j] - dot);
+}
+
+}  // namespace detail::gradient
+
+/// The Jacobian of the softmax at a point, from the softmax's output s (a 1 x N row):
+/// J(i, k) = d s_i / d z_k = s_i (delta_ik - s_k), that is diag(s) - s s^T. Symmetric; each row sums to 0
+/// (up to rounding), because the outputs always sum to 1.
+///
+/// | operand         | shape                        |
+/// |-----------------|------------------------------|
+/// | `probabilities` | 1 x N (a softmax output s)   |
+/// | result          | N x N                        |
+///
+/// Rule: one row (`rows_must_match<op::softmax_jacobian, dim<..., M>, dim<unnamed, 1>>`). For the Jacobian at
+/// the logits z, use `softmax_jacobian_from_logits(z)`.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<double, 1, 2> s{{{0.25, 0.75}}};
+///   constexpr auto j = ctattn::softmax_jacobian(s);
+///   static_assert(j(0, 0) == 0.1875 && j(0, 1) == -0.1875);   // 0.25 - 0.25^2, -0.25 * 0.75
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, N, N> softmax_jacobian(const basic_matrix<T, M, N>& probabilities) noexcept {
+  static_assert(detail::shape_rule<(extent_size(M) == 1),
+                                   shape_error::rows_must_match<op::softmax_jacobian, dim_of<M>, dim<unnamed, 1>>>,
+                "ctattn::softmax_jacobian(s): s must be a single row (1 x N); take one row with ctattn::row<i>(m)");
+  basic_matrix<T, N, N> jacobian{};
+  constexpr std::size_t n = extent_size(N);
+  for (std::size_t i = 0; i < n; ++i) {
+    const T s_i = probabilities.elements[0][i];
+    for (std::size_t k = 0; k < n; ++k) {
+      const T diagonal = i == k ? s_i : T{0};
+      jacobian.elements[i][k] = diagonal - s_i * probabilities.elements[0][k];
+    }
+  }
+  return jacobian;
+}
+
+/// The Jacobian of the softmax at the logits z (a 1 x N row): `softmax_jacobian(softmax_rows(z))`, with the
+/// library's stable softmax (the row maximum subtracted before ctattn::math::exp).
+///
+/// | operand  | shape  |
+/// |----------|--------|
+/// | `logits` | 1 x N  |
+/// | result   | N x N  |
+///
+/// Rule: one row, as for `softmax_jacobian`.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<float, 1, 3> z{{{1000, 1001, 999}}};
+///   constexpr auto j = ctattn::softmax_jacobian_from_logits(z);   // finite: no exp(1000) is ever taken
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, N, N> softmax_jacobian_from_logits(
+    const basic_matrix<T, M, N>& logits) noexcept {
+  static_assert(detail::shape_rule<(extent_size(M) == 1),
+                                   shape_error::rows_must_match<op::softmax_jacobian, dim_of<M>, dim<unnamed, 1>>>,
+                "ctattn::softmax_jacobian_from_logits(z): z must be a single row (1 x N); take one row with "
+                "ctattn::row<i>(m)");
+  basic_matrix<T, std::size_t{1}, N> probabilities{};
+  if constexpr (extent_size(M) == 1) {
+    detail::softmax_row(logits.elements[0], probabilities.elements[0], 0, extent_size(N));
+  }
+  return softmax_jacobian(probabilities);
+}
+
+/// The backward pass of a row-wise softmax W = softmax_rows(X): given W and the upstream gradient U = dL/dW,
+/// returns dL/dX, row by row dL/dx = u J(w) = w * (u - <w, u>) (element-wise), without forming any Jacobian.
+///
+/// | operand    | shape               |
+/// |------------|---------------------|
+/// | `weights`  | M x N (the softmax output W) |
+/// | `upstream` | M x N (dL/dW)       |
+/// | result     | M x N (dL/dX, the extents of `weights`) |
+///
+/// Rule: same shape and element type (`rows_must_match` / `columns_must_match` with `op::softmax_backward`).
+///
+/// Example:
+/// \code
+///   const auto d_scores = ctattn::softmax_rows_backward(weights, upstream);
+/// \endcode
+template <FixedMatrix W, FixedMatrix U>
+[[nodiscard]] constexpr W softmax_rows_backward(const W& weights, const U& upstream) noexcept {
+  static_assert(detail::same_element_rule<op::softmax_backward, W, U>,
+                "ctattn::softmax_rows_backward(weights, upstream): both must hold the same element type");
+  static_assert(detail::rows_rule<op::softmax_backward, W, U> && detail::columns_rule<op::softmax_backward, W, U>,
+                "ctattn::softmax_rows_backward(weights, upstream): both must have the same shape");
+  W result{};
+  if constexpr (detail::same_shape<W, U> && std::is_same_v<typename W::value_type, typename U::value_type>) {
+    for (std::size_t i = 0; i < W::rows; ++i) {
+      detail::gradient::softmax_row_backward(weights.elements[i], upstream.elements[i], result.elements[i]);
+    }
+  }
+  return result;
+}
+
+/// The gradients of a loss L with respect to the three inputs of scaled dot-product attention; each member has
+/// exactly the type (shape and extents) of the input it belongs to.
+///
+/// | member    | meaning | shape        |
+/// |-----------|---------|--------------|
+/// | `queries` | dL/dQ   | n_q x d_k    |
+/// | `keys`    | dL/dK   | n_kv x d_k   |
+/// | `values`  | dL/dV   | n_kv x d_v   |
+///
+/// Example: `const auto grad = ctattn::attention_backward(q, k, v, g); use(grad.queries);`
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V>
+struct attention_gradients {
+  Q queries;
+  K keys;
+  V values;
+};
+
+/// The backward pass of single-head scaled dot-product attention O = softmax(Q K^T / sqrt(d_k)) V: given the
+/// inputs and the upstream gradient G = dL/dO, returns dL/dQ, dL/dK and dL/dV.
+///
+///     S  = Q K^T / sqrt(d_k)          P  = softmax_rows(S)       (recomputed, stably)
+///     dV = P^T G                      dP = G V^T
+///     dS = P * (dP - rowsum(P * dP))  (element-wise; the softmax backward)
+///     dQ = dS K / sqrt(d_k)           dK = dS^T Q / sqrt(d_k)
+///
+/// | operand    | shape        |
+/// |------------|--------------|
+/// | `queries`  | n_q x d_k    |
+/// | `keys`     | n_kv x d_k   |
+/// | `values`   | n_kv x d_v   |
+/// | `upstream` | n_q x d_v (G = dL/dO) |
+/// | result     | `attention_gradients` {queries: n_q x d_k, keys: n_kv x d_k, values: n_kv x d_v} |
+///
+/// Rules, those of the forward pass plus the shape of G (same element type everywhere): Q's columns match K's
+/// columns (`query_and_key_widths_must_match<op::attention_backward, ...>`); K's rows match V's rows
+/// (`key_and_value_counts_must_match`); G's rows match Q's rows (`rows_must_match`) and G's columns match V's
+/// columns (`columns_must_match`). Matching means equal sizes, and equal names when both are named.
+///
+/// No mask: every query attends to every key. The weights P are recomputed exactly as
+/// `scaled_dot_product_attention` computes them (same sums, same division by sqrt(d_k), same stable softmax),
+/// so they are bit for bit the forward pass's weights. Every sum runs in ascending index order and the
+/// gradients of Q and K are divided by sqrt(d_k) (true divisions): the result is the same in constant
+/// evaluation and at run time. These are the gradients of any loss L whose gradient with respect to O is G
+/// (for L = sum(O * G) exactly what PyTorch autograd gives).
+///
+/// Example:
+/// \code
+///   constexpr auto grad = ctattn::attention_backward(q, k, v, g);   // q 4x6, k 5x6, v 5x3, g 4x3
+///   static_assert(grad.keys.rows == 5);
+/// \endcode
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
+[[nodiscard]] constexpr attention_gradients<Q, K, V> attention_backward(const Q& queries, const K& keys,
+                                                                         const V& values,
+                                                                         const G& upstream) noexcept {
+  using op_tag = op::attention_backward;
+  static_assert(detail::same_element_rule<op_tag, Q, K> && detail::same_element_rule<op_tag, Q, V> &&
+                    detail::same_element_rule<op_tag, Q, G>,
+                "ctattn::attention_backward(q, k, v, g): q, k, v and g must hold the same element type");
+  static_assert(detail::shape_rule<extents_match(Q::column_extent, K::column_extent),
+                                   shape_error::query_and_key_widths_must_match<op_tag, dim_of<Q::column_extent>,
+                                                                                dim_of<K::column_extent>>>,
+                "ctattn::attention_backward(q, k, v, g): the queries' width d_q must match the keys' width d_k");
+  static_assert(detail::shape_rule<extents_match(K::row_extent, V::row_extent),
+                                   shape_error::key_and_value_counts_must_match<op_tag, dim_of<K::row_extent>,
+                                                                                dim_of<V::row_extent>>>,
+                "ctattn::attention_backward(q, k, v, g): there must be as many values as keys (n_kv)");
+  static_assert(detail::rows_rule<op_tag, G, Q>,
+                "ctattn::attention_backward(q, k, v, g): the upstream gradient g = dL/dO has one row per query");
+  static_assert(detail::columns_rule<op_tag, G, V>,
+                "ctattn::attention_backward(q, k, v, g): the upstream gradient g = dL/dO has one column per "
+                "value feature (d_v)");
+  using T = typename Q::value_type;
+  attention_gradients<Q, K, V> grad{};
+  constexpr bool same_types = std::is_same_v<T, typename K::value_type> &&
+                              std::is_same_v<T, typename V::value_type> &&
+                              std::is_same_v<T, typename G::value_type>;
+  if constexpr (same_types && extents_match(Q::column_extent, K::column_extent) &&
+                extents_match(K::row_extent, V::row_extent) && extents_match(G::row_extent, Q::row_extent) &&
+                extents_match(G::column_extent, V::column_extent)) {
+    constexpr std::size_t n_q = Q::rows;
+    constexpr std::size_t n_kv = K::rows;
+    constexpr std::size_t d_k = Q::cols;
+    constexpr std::size_t d_v = V::cols;
+    const T scale = math::sqrt(static_cast<T>(d_k));
+
+    // Forward: scores and weights (n_q x n_kv).
+    matrix<T, n_q, n_kv> weights{};
+    for (std::size_t i = 0; i < n_q; ++i) {
+      T scores[n_kv]{};
+      for (std::size_t j = 0; j < n_kv; ++j) {
+        T dot{0};
+        for (std::size_t c = 0; c < d_k; ++c) dot += queries.elements[i][c] * keys.elements[j][c];
+        scores[j] = dot / scale;
+      }
+      detail::softmax_row(scores, weights.elements[i], 0, n_kv);
+    }
+
+    // dV = P^T G, and dS = softmax backward of dP = G V^T, row by row.
+    matrix<T, n_q, n_kv> d_scores{};
+    for (std::size_t i = 0; i < n_q; ++i) {
+      T d_weights[n_kv]{};
+      for (std::size_t j = 0; j < n_kv; ++j) {
+        T dot{0};
+        for (std::size_t c = 0; c < d_v; ++c) dot += upstream.elements[i][c] * values.elements[j][c];
+        d_weights[j] = dot;
+      }
+      detail::gradient::softmax_row_backward(weights.elements[i], d_weights, d_scores.elements[i]);
+    }
+    for (std::size_t j = 0; j < n_kv; ++j) {
+      for (std::size_t c = 0; c < d_v; ++c) {
+        T sum{0};
+        for (std::size_t i = 0; i < n_q; ++i) sum += weights.elements[i][j] * upstream.elements[i][c];
+        grad.values.elements[j][c] = sum;
+      }
+    }
+
+    // dQ = dS K / sqrt(d_k), dK = dS^T Q / sqrt(d_k).
+    for (std::size_t i = 0; i < n_q; ++i) {
+      for (std::size_t c = 0; c < d_k; ++c) {
+        T sum{0};
+        for (std::size_t j = 0; j < n_kv; ++j) sum += d_scores.elements[i][j] * keys.elements[j][c];
+        grad.queries.elements[i][c] = sum / scale;
+      }
+    }
+    for (std::size_t j = 0; j < n_kv; ++j) {
+      for (std::size_t c = 0; c < d_k; ++c) {
+        T sum{0};
+        for (std::size_t i = 0; i < n_q; ++i) sum += d_scores.elements[i][j] * queries.elements[i][c];
+        grad.keys.elements[j][c] = sum / scale;
+      }
+    }
+  }
+  return grad;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_GRADIENT_HPP

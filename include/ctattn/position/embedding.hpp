@@ -1,0 +1,172 @@
+#ifndef CTATTN_POSITION_EMBEDDING_HPP
+#define CTATTN_POSITION_EMBEDDING_HPP
+
+/// \file
+/// Learned lookups: token embeddings (a row of a vocabulary table per token id) and learned position
+/// embeddings (a row of a position table added to each token).
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <type_traits>
+
+#include "ctattn/detail/config.hpp"
+#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/matrix.hpp"
+#include "ctattn/shape/dimension.hpp"
+#include "ctattn/shape/shape_error.hpp"
+
+namespace ctattn {
+
+namespace detail {
+
+// Whether every id in Ids lies in [0, Vocabulary), and the first one that does not (as std::size_t).
+struct id_check {
+  bool all_inside;
+  std::size_t first_outside;
+};
+
+template <auto Ids, std::size_t Vocabulary>
+constexpr id_check check_ids() noexcept {
+  for (const auto id : Ids) {
+    if constexpr (std::is_signed_v<std::remove_cv_t<decltype(id)>>) {
+      if (id < 0) return {false, static_cast<std::size_t>(id)};
+    }
+    if (static_cast<std::size_t>(id) >= Vocabulary) return {false, static_cast<std::size_t>(id)};
+  }
+  return {true, 0};
+}
+
+template <typename T, auto Vocabulary, auto D, typename Id, std::size_t N>
+constexpr basic_matrix<T, N, D> gather_rows(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
+  using table_type = basic_matrix<T, Vocabulary, D>;
+  basic_matrix<T, N, D> result{};
+  for (std::size_t r = 0; r < N; ++r) {
+    const auto id = ids[r];
+    if constexpr (std::is_signed_v<Id>) detail::expects(id >= 0);
+    const auto row = static_cast<std::size_t>(id);
+    detail::expects(row < table_type::rows);
+    for (std::size_t j = 0; j < table_type::cols; ++j) result.elements[r][j] = table.elements[row][j];
+  }
+  return result;
+}
+
+}  // namespace detail
+
+/// Token embedding with ids known at run time: row r of the result is row `ids[r]` of the table.
+///
+/// | operand  | shape                                            |
+/// |----------|--------------------------------------------------|
+/// | `table`  | Vocabulary x D (one learned row per token id)    |
+/// | `ids`    | `std::array<I, N>` or `const I (&)[N]`, I an integer type |
+/// | result   | N x D                                            |
+///
+/// Precondition: 0 <= ids[r] < Vocabulary for every r (a compile error in constant evaluation; a trap at run
+/// time when CTATTN_CHECK_PRECONDITIONS is on). The rows are copied exactly, as torch.nn.Embedding does.
+///
+/// Example:
+/// \code
+///   // "Life is short, eat dessert first": ids of the words in the sorted vocabulary
+///   const std::array<std::size_t, 6> ids{0, 4, 5, 2, 1, 3};
+///   const auto x = ctattn::embed_tokens(embedding_table, ids);   // 6 x 16 from a 6 x 16 table
+/// \endcode
+template <typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
+[[nodiscard]] constexpr basic_matrix<T, N, D> embed_tokens(const basic_matrix<T, Vocabulary, D>& table,
+                                                           const std::array<I, N>& ids) noexcept {
+  static_assert(N > 0, "ctattn::embed_tokens(table, ids): ids must hold at least one token");
+  return detail::gather_rows<T, Vocabulary, D, I, N>(table, ids.data());
+}
+
+/// \copydoc embed_tokens(const basic_matrix<T, Vocabulary, D>&, const std::array<I, N>&)
+template <typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
+[[nodiscard]] constexpr basic_matrix<T, N, D> embed_tokens(const basic_matrix<T, Vocabulary, D>& table,
+                                                           const I (&ids)[N]) noexcept {
+  return detail::gather_rows<T, Vocabulary, D, I, N>(table, ids);
+}
+
+/// Token embedding with ids known at compile time (a `std::array` template argument): an id outside the
+/// vocabulary is a compile error that names it and the vocabulary,
+/// `shape_error::index_must_be_inside_dimension<op::token_embedding, count<id>, dim<..., Vocabulary>>`.
+///
+/// | operand  | shape                                               |
+/// |----------|-----------------------------------------------------|
+/// | `Ids`    | `std::array<I, N>` template argument, I an integer type |
+/// | `table`  | Vocabulary x D                                      |
+/// | result   | N x D                                               |
+///
+/// Rule: every id is in [0, Vocabulary). (A negative id is reported as its value converted to std::size_t.)
+///
+/// Example:
+/// \code
+///   constexpr std::array<std::size_t, 6> sentence{0, 4, 5, 2, 1, 3};
+///   constexpr auto x = ctattn::embed_tokens<sentence>(embedding_table);
+/// \endcode
+template <auto Ids, typename T, auto Vocabulary, auto D>
+  requires requires { std::tuple_size<std::remove_cv_t<decltype(Ids)>>::value; }
+[[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table) noexcept {
+  using ids_type = std::remove_cv_t<decltype(Ids)>;
+  using id_type = typename ids_type::value_type;
+  constexpr std::size_t n = std::tuple_size<ids_type>::value;
+  constexpr std::size_t vocabulary = basic_matrix<T, Vocabulary, D>::rows;
+  constexpr detail::id_check ids_checked = detail::check_ids<Ids, vocabulary>();
+  static_assert(std::is_integral_v<id_type>, "ctattn::embed_tokens<Ids>(table): Ids must hold integers");
+  static_assert(n > 0, "ctattn::embed_tokens<Ids>(table): Ids must hold at least one token");
+  static_assert(detail::shape_rule<ids_checked.all_inside,
+                                   shape_error::index_must_be_inside_dimension<
+                                       op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>>,
+                "ctattn::embed_tokens<Ids>(table): every token id must be smaller than the vocabulary size (the "
+                "table's rows)");
+  if constexpr (ids_checked.all_inside) {
+    return detail::gather_rows<T, Vocabulary, D, id_type, n>(table, Ids.data());
+  } else {
+    return basic_matrix<T, n, D>{};
+  }
+}
+
+/// Learned (absolute) position embeddings: adds row `first_position + r` of the position table to row r of x.
+///
+/// | operand          | shape                                             |
+/// |------------------|---------------------------------------------------|
+/// | `x`              | N x D (embedded tokens)                           |
+/// | `table`          | MaxLength x D' (one learned row per position)     |
+/// | `first_position` | position of row 0 (default 0)                     |
+/// | result           | N x D (the named extent wins where one side names it) |
+///
+/// Rules (compile time): D matches D' (`columns_must_match<op::position_embedding, ...>`), N <= MaxLength
+/// (`sequence_must_fit_position_table<op::position_embedding, N, MaxLength>`), same element type.
+/// Precondition (run time): first_position + N <= MaxLength.
+///
+/// Example:
+/// \code
+///   // GPT-2 style: x = token_embedding + position_embedding[0 .. n-1]
+///   const auto x = ctattn::add_position_embeddings(ctattn::embed_tokens(wte, ids), wpe);   // wpe: 1024 x 768
+/// \endcode
+template <FixedMatrix X, FixedMatrix Table>
+[[nodiscard]] constexpr auto add_position_embeddings(const X& x, const Table& table,
+                                                     std::size_t first_position = 0) noexcept {
+  static_assert(detail::same_element_rule<op::position_embedding, X, Table>,
+                "ctattn::add_position_embeddings(x, table): x and the table must hold the same element type");
+  static_assert(detail::columns_rule<op::position_embedding, X, Table>,
+                "ctattn::add_position_embeddings(x, table): x and the table must have the same width (d_model)");
+  static_assert(detail::shape_rule<(X::rows <= Table::rows),
+                                   shape_error::sequence_must_fit_position_table<
+                                       op::position_embedding, dim_of<X::row_extent>, dim_of<Table::row_extent>>>,
+                "ctattn::add_position_embeddings(x, table): x has more rows (positions) than the table; learned "
+                "position embeddings cannot go past the longest sequence they were trained for");
+  using T = typename X::value_type;
+  basic_matrix<T, X::row_extent, unify_extents(X::column_extent, Table::column_extent)> result{};
+  if constexpr (std::is_same_v<T, typename Table::value_type> &&
+                extents_match(X::column_extent, Table::column_extent) && X::rows <= Table::rows) {
+    detail::expects(first_position <= Table::rows - X::rows);
+    for (std::size_t r = 0; r < X::rows; ++r) {
+      for (std::size_t j = 0; j < X::cols; ++j) {
+        result.elements[r][j] = x.elements[r][j] + table.elements[first_position + r][j];
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_POSITION_EMBEDDING_HPP
