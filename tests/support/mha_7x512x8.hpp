@@ -10,6 +10,7 @@
 #include <ctattn/attention/multi_head.hpp>
 
 #include <cstddef>
+#include <cstdint>
 
 namespace ctattn_test::mha_7x512x8 {
 
@@ -21,11 +22,18 @@ struct d_model : ctattn::dimension<"d_model"> {};
 using input_type = ctattn::matrix<float, seq{7}, d_model{512}>;
 using weights_type = ctattn::multi_head_attention_weights<float, 8, d_model{512}>;
 
+// Rationale: the LCG step is written out here rather than calling lcg::next(): this runs a million times inside
+// the constant evaluator, where a call per value costs more than the arithmetic.
 template <typename M>
 constexpr void fill(M& m, lcg& g, float scale) {
+  std::uint32_t state = g.state;
   for (std::size_t i = 0; i < M::rows; ++i) {
-    for (std::size_t j = 0; j < M::cols; ++j) m.elements[i][j] = g.next() * scale;
+    for (std::size_t j = 0; j < M::cols; ++j) {
+      state = state * 1664525u + 1013904223u;
+      m.elements[i][j] = (static_cast<float>(state >> 8) * 0x1p-24f - 0.5f) * scale;
+    }
   }
+  g.state = state;
 }
 
 /// X and the four weight matrices, drawn from one stream in the fixture's order.

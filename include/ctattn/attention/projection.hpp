@@ -101,18 +101,22 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
     if constexpr (std::is_same_v<typename P::layout, in_by_out>) {
       // Row i of x times W: the same i-k-j loop as ctattn::multiply.
       for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t o = 0; o < d_out; ++o) y.elements[i][o] = T{0};
+        T(&y_row)[d_out] = y.elements[i];
+        for (std::size_t o = 0; o < d_out; ++o) y_row[o] = T{0};
         for (std::size_t c = 0; c < d_in; ++c) {
           const T x_ic = x.elements[i][c];
-          for (std::size_t o = 0; o < d_out; ++o) y.elements[i][o] += x_ic * p.weight.elements[c][o];
+          const T(&w_row)[d_out] = p.weight.elements[c];
+          for (std::size_t o = 0; o < d_out; ++o) y_row[o] += x_ic * w_row[o];
         }
       }
     } else {
       // Row i of x against row o of W: a dot product over contiguous memory on both sides.
       for (std::size_t i = 0; i < n; ++i) {
+        const T(&x_row)[d_in] = x.elements[i];
         for (std::size_t o = 0; o < d_out; ++o) {
+          const T(&w_row)[d_in] = p.weight.elements[o];
           T acc{0};
-          for (std::size_t c = 0; c < d_in; ++c) acc += x.elements[i][c] * p.weight.elements[o][c];
+          for (std::size_t c = 0; c < d_in; ++c) acc += x_row[c] * w_row[c];
           y.elements[i][o] = acc;
         }
       }

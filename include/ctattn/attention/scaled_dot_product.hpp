@@ -88,6 +88,8 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
   T scores[n_kv]{};
   T probabilities[n_kv]{};
   for (std::size_t i = 0; i < n_q; ++i) {
+    const T(&q_row)[Q::cols] = q.elements[i];
+    T(&out_row)[Out::cols] = out.elements[i];
     const key_range range = mask.keys(i, n_q, n_kv);
     for (std::size_t j = range.begin; j < range.end; ++j) {
       if constexpr (Mask::checks_each_key) {
@@ -96,8 +98,9 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
           continue;
         }
       }
+      const T(&k_row)[K::cols] = k.elements[j];
       T dot{0};
-      for (std::size_t c = 0; c < d_k; ++c) dot += q.elements[i][q_begin + c] * k.elements[j][k_begin + c];
+      for (std::size_t c = 0; c < d_k; ++c) dot += q_row[q_begin + c] * k_row[k_begin + c];
       T score = dot / scale;
       if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
       scores[j] = score;
@@ -106,7 +109,8 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];
       if (p == T{0}) continue;
-      for (std::size_t c = 0; c < d_v; ++c) out.elements[i][o_begin + c] += p * v.elements[j][v_begin + c];
+      const T(&v_row)[V::cols] = v.elements[j];
+      for (std::size_t c = 0; c < d_v; ++c) out_row[o_begin + c] += p * v_row[v_begin + c];
     }
     if constexpr (KeepWeights) {
       for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
