@@ -219,9 +219,9 @@ TEST_CASE("ALiBi slopes and biases at run time equal the fixtures and the consta
     CHECK(ulp_distance(slopes12_constant[8 + h], std::pow(2.0, -0.5 - static_cast<double>(h))) <= 1);
   }
   for (std::size_t h = 0; h < 6; ++h) {
-    const auto linear = ctattn::alibi_bias<alibi_form::linear, 5, 5>(opaque(slopes6[h]));
-    const auto symmetric = ctattn::alibi_bias<alibi_form::symmetric, 5, 5>(opaque(slopes6[h]));
-    const auto causal = ctattn::alibi_bias<alibi_form::causal, 5, 5>(opaque(slopes6[h]));
+    const auto linear = ctattn::alibi_bias<alibi_form::linear_bias, 5, 5>(opaque(slopes6[h]));
+    const auto symmetric = ctattn::alibi_bias<alibi_form::symmetric_bias, 5, 5>(opaque(slopes6[h]));
+    const auto causal = ctattn::alibi_bias<alibi_form::causal_bias, 5, 5>(opaque(slopes6[h]));
     CHECK(linear == to_matrix<float>(fx::alibi::h6::bias_linear[h]));
     CHECK(symmetric == to_matrix<float>(fx::alibi::h6::bias_symmetric[h]));
     CHECK(bit_identical(causal, ctattn::alibi_biases<float, 6, 5, 5>()[h]));

@@ -1,5 +1,7 @@
 // Static tests of the position encodings (ctattn/position/), evaluated by the compiler against the PyTorch
 // fixtures in tests/fixtures/attention/position.hpp and worked_example.hpp.
+#include <ctattn/attention/mask.hpp>
+#include <ctattn/attention/scaled_dot_product.hpp>
 #include <ctattn/matrix/compare.hpp>
 #include <ctattn/matrix/elementwise.hpp>
 #include <ctattn/matrix/multiply.hpp>
@@ -199,14 +201,14 @@ constexpr bool biases_match(const Fixture& expected) {
   }
   return true;
 }
-static_assert(biases_match<8, alibi_form::linear>(alibi_fx::h8::bias_linear));
-static_assert(biases_match<6, alibi_form::linear>(alibi_fx::h6::bias_linear));
-static_assert(biases_match<8, alibi_form::symmetric>(alibi_fx::h8::bias_symmetric));
-static_assert(biases_match<6, alibi_form::symmetric>(alibi_fx::h6::bias_symmetric));
+static_assert(biases_match<8, alibi_form::linear_bias>(alibi_fx::h8::bias_linear));
+static_assert(biases_match<6, alibi_form::linear_bias>(alibi_fx::h6::bias_linear));
+static_assert(biases_match<8, alibi_form::symmetric_bias>(alibi_fx::h8::bias_symmetric));
+static_assert(biases_match<6, alibi_form::symmetric_bias>(alibi_fx::h6::bias_symmetric));
 
 // The causal form: the linear form on and below the diagonal, -inf above it.
 static_assert([] {
-  const auto causal = ctattn::alibi_biases<float, 6, 5, 5>();  // causal is the default
+  const auto causal = ctattn::alibi_biases<float, 6, 5, 5>();  // causal_bias is the default
   for (std::size_t h = 0; h < 6; ++h) {
     for (std::size_t i = 0; i < 5; ++i) {
       for (std::size_t j = 0; j < 5; ++j) {
@@ -218,14 +220,52 @@ static_assert([] {
   return true;
 }());
 // Bottom-right alignment (3 queries, 5 keys): query i sits at position i + 2.
-constexpr auto bottom_right = ctattn::alibi_bias<alibi_form::causal, 3, 5, alibi_alignment::bottom_right>(0.5f);
+constexpr auto bottom_right = ctattn::alibi_bias<alibi_form::causal_bias, 3, 5, alibi_alignment::bottom_right>(0.5f);
 static_assert(bottom_right(0, 0) == -1.0f && bottom_right(0, 2) == 0.0f && bottom_right(2, 4) == 0.0f &&
               bottom_right(0, 3) == -std::numeric_limits<float>::infinity() && bottom_right(2, 0) == -2.0f);
-constexpr auto top_left = ctattn::alibi_bias<alibi_form::linear, seq{3}, seq{5}>(0.5f);
+constexpr auto top_left = ctattn::alibi_bias<alibi_form::linear_bias, seq{3}, seq{5}>(0.5f);
 static_assert(std::is_same_v<std::remove_cv_t<decltype(top_left)>, ctattn::matrix<float, seq{3}, seq{5}>>);
 static_assert(top_left(0, 4) == 2.0f && top_left(2, 0) == -1.0f);
 // A zero distance is +0 in every form.
-static_assert(std::bit_cast<std::uint32_t>(ctattn::alibi_bias<alibi_form::symmetric, 2, 2>(0.5f)(1, 1)) == 0u);
+static_assert(std::bit_cast<std::uint32_t>(ctattn::alibi_bias<alibi_form::symmetric_bias, 2, 2>(0.5f)(1, 1)) == 0u);
+
+// With the attention kernels: the causal form as an additive bias is the causal mask plus the linear form,
+// bit for bit (masked keys get weight 0 either way), in both alignments.
+constexpr auto v = to_matrix<float>(rope_fx::k);  // any 6 x 8 values
+constexpr auto alibi_causal = ctattn::alibi_bias<alibi_form::causal_bias, 6, 6>(0.25f);
+constexpr auto alibi_linear = ctattn::alibi_bias<alibi_form::linear_bias, 6, 6>(0.25f);
+static_assert(ctattn::scaled_dot_product_attention(q, k, v, ctattn::additive_bias(alibi_causal)) ==
+              ctattn::scaled_dot_product_attention(
+                  q, k, v, ctattn::combine_masks(ctattn::causal, ctattn::additive_bias(alibi_linear))));
+constexpr auto q_last3 = ctattn::matrix<float, 3, 8>{{{q(3, 0), q(3, 1), q(3, 2), q(3, 3), q(3, 4), q(3, 5), q(3, 6),
+                                                      q(3, 7)},
+                                                     {q(4, 0), q(4, 1), q(4, 2), q(4, 3), q(4, 4), q(4, 5), q(4, 6),
+                                                      q(4, 7)},
+                                                     {q(5, 0), q(5, 1), q(5, 2), q(5, 3), q(5, 4), q(5, 5), q(5, 6),
+                                                      q(5, 7)}}};
+static_assert(
+    ctattn::scaled_dot_product_attention(
+        q_last3, k, v,
+        ctattn::additive_bias(ctattn::alibi_bias<alibi_form::causal_bias, 3, 6, alibi_alignment::bottom_right>(0.25f))) ==
+    ctattn::scaled_dot_product_attention(
+        q_last3, k, v,
+        ctattn::combine_masks(ctattn::causal_bottom_right,
+                              ctattn::additive_bias(
+                                  ctattn::alibi_bias<alibi_form::linear_bias, 3, 6, alibi_alignment::bottom_right>(0.25f)))));
+// A KV cache: the last 3 queries against all 6 keys, bottom-right aligned, give the last 3 rows of the full
+// causal ALiBi attention (the same scores, biases and keys for each of those rows).
+static_assert([] {
+  const auto full = ctattn::scaled_dot_product_attention(q, k, v, ctattn::additive_bias(alibi_causal));
+  const auto cached = ctattn::scaled_dot_product_attention(
+      q_last3, k, v,
+      ctattn::additive_bias(ctattn::alibi_bias<alibi_form::causal_bias, 3, 6, alibi_alignment::bottom_right>(0.25f)));
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t c = 0; c < 8; ++c) {
+      if (cached(i, c) != full(3 + i, c)) return false;
+    }
+  }
+  return true;
+}());
 
 // --- token and position embeddings --------------------------------------------------------------------------
 // The worked example: "Life is short, eat dessert first" embedded by id is exactly torch.nn.Embedding's x.

@@ -71,28 +71,36 @@ template <typename T, std::size_t Heads>
 /// Which ALiBi bias to build; d = j - (i + offset) is the signed distance from query i to key j (negative for
 /// keys in the past; offset from `alibi_alignment`).
 ///
-/// | form        | bias(i, j)                              | use with                          |
-/// |-------------|-----------------------------------------|-----------------------------------|
-/// | `linear`    | slope * d                               | a causal mask (the paper's form; entries above the diagonal are positive and must be masked) |
-/// | `causal`    | slope * d for d <= 0, -inf for d > 0    | nothing else: it is the causal mask and the bias in one |
-/// | `symmetric` | -slope * abs(d)                         | no mask (bidirectional encoders)  |
+/// | form             | bias(i, j)                           | use with                                  |
+/// |------------------|--------------------------------------|-------------------------------------------|
+/// | `linear_bias`    | slope * d                            | a causal mask: the paper's form; entries above the diagonal are positive and must be masked (fixture `bias_linear`) |
+/// | `causal_bias`    | slope * d for d <= 0, -inf for d > 0 | nothing else: the causal mask and the bias in one matrix |
+/// | `symmetric_bias` | -slope * abs(d)                      | no mask: bidirectional encoders (fixture `bias_symmetric`) |
 ///
-/// Below the diagonal all three give -slope * (i - j): the further back the key, the larger the penalty.
-enum class alibi_form { linear, causal, symmetric };
+/// On and below the diagonal all three give -slope * (i - j): the further back the key, the larger the penalty.
+/// `causal_bias` as an additive bias gives bit for bit what `linear_bias` gives under the causal mask.
+///
+/// Example: `ctattn::alibi_bias<ctattn::alibi_form::symmetric_bias, 5, 5>(0.5f)`.
+// Rationale: the enumerators carry a suffix because `ctattn::causal` (a mask) and `ctattn::linear` (a
+// projection) already name other things; GCC's -Wshadow flags an enumerator that reuses such a name.
+enum class alibi_form { linear_bias, causal_bias, symmetric_bias };
 
 /// How queries line up with keys when their counts differ (the same two conventions as the causal masks).
 ///
 /// | alignment      | query i sits at position             |
 /// |----------------|--------------------------------------|
-/// | `top_left`     | i (PyTorch's is_causal)              |
-/// | `bottom_right` | i + n_kv - n_q (the last query is the last key: a KV cache) |
+/// | `top_left`     | i (PyTorch's is_causal, the mask `ctattn::causal`) |
+/// | `bottom_right` | i + n_kv - n_q (the last query is the last key: a KV cache; `ctattn::causal_bottom_right`) |
+///
+/// Example: `ctattn::alibi_bias<ctattn::alibi_form::causal_bias, 1, 128, ctattn::alibi_alignment::bottom_right>(s)`
+/// is the bias row of the 128th token decoded against its cache.
 enum class alibi_alignment { top_left, bottom_right };
 
 /// The ALiBi bias matrix of one head, to add to its scaled scores (the attention kernels' additive bias).
 ///
 /// | parameter  | meaning                                                |
 /// |------------|--------------------------------------------------------|
-/// | `Form`     | `alibi_form::linear`, `causal` or `symmetric` (table above) |
+/// | `Form`     | `alibi_form::linear_bias`, `causal_bias` or `symmetric_bias` (table above) |
 /// | `NQ`, `NKV`| number of queries and keys: sizes or named extents     |
 /// | `Align`    | `alibi_alignment::top_left` (default) or `bottom_right`|
 /// | `slope`    | the head's slope (from `alibi_slopes`)                 |
@@ -104,7 +112,7 @@ enum class alibi_alignment { top_left, bottom_right };
 /// Example:
 /// \code
 ///   constexpr auto slopes = ctattn::alibi_slopes<float, 8>();
-///   constexpr auto b = ctattn::alibi_bias<ctattn::alibi_form::causal, 5, 5>(slopes[0]);
+///   constexpr auto b = ctattn::alibi_bias<ctattn::alibi_form::causal_bias, 5, 5>(slopes[0]);
 ///   static_assert(b(4, 1) == -1.5f);   // -0.5 * (4 - 1)
 /// \endcode
 template <alibi_form Form, auto NQ, auto NKV, alibi_alignment Align = alibi_alignment::top_left, typename T>
@@ -119,9 +127,9 @@ template <alibi_form Form, auto NQ, auto NKV, alibi_alignment Align = alibi_alig
     for (long long j = 0; j < n_kv; ++j) {
       const long long d = j - (i + offset);
       T value{};
-      if constexpr (Form == alibi_form::symmetric) {
+      if constexpr (Form == alibi_form::symmetric_bias) {
         value = slope * static_cast<T>(d < 0 ? d : -d);
-      } else if constexpr (Form == alibi_form::causal) {
+      } else if constexpr (Form == alibi_form::causal_bias) {
         value = d > 0 ? -std::numeric_limits<T>::infinity() : slope * static_cast<T>(d);
       } else {
         value = slope * static_cast<T>(d);
@@ -137,7 +145,7 @@ template <alibi_form Form, auto NQ, auto NKV, alibi_alignment Align = alibi_alig
 /// | parameter  | meaning                                       |
 /// |------------|-----------------------------------------------|
 /// | `T`, `Heads` | as in `alibi_slopes`                        |
-/// | `NQ`, `NKV`, `Form`, `Align` | as in `alibi_bias` (Form defaults to `causal`) |
+/// | `NQ`, `NKV`, `Form`, `Align` | as in `alibi_bias` (Form defaults to `causal_bias`) |
 /// | result     | `std::array` of Heads matrices NQ x NKV       |
 ///
 /// Example:
@@ -145,7 +153,7 @@ template <alibi_form Form, auto NQ, auto NKV, alibi_alignment Align = alibi_alig
 ///   static constexpr auto biases = ctattn::alibi_biases<float, 8, seq{5}, seq{5}>();   // causal
 ///   // head h: ctattn::scaled_dot_product_attention(q[h], k[h], v[h], ctattn::additive_bias(biases[h]))
 /// \endcode
-template <typename T, std::size_t Heads, auto NQ, auto NKV, alibi_form Form = alibi_form::causal,
+template <typename T, std::size_t Heads, auto NQ, auto NKV, alibi_form Form = alibi_form::causal_bias,
           alibi_alignment Align = alibi_alignment::top_left>
   requires detail::position_scalar<T>
 [[nodiscard]] constexpr std::array<basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>>, Heads>
