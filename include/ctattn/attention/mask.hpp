@@ -24,6 +24,7 @@
 /// | `combine_masks(a, b)`             | both a and b allow it; biases add          | both               |
 
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 #include "ctattn/detail/config.hpp"
@@ -222,6 +223,44 @@ struct combined_mask {
 template <AttentionMask A, AttentionMask B>
 [[nodiscard]] constexpr combined_mask<A, B> combine_masks(const A& a, const B& b) noexcept {
   return {a, b};
+}
+
+/// A mask as the reference text writes it: the n_q x n_kv matrix M added to the scaled scores, 0 where query i
+/// sees key j and -inf where it does not, plus the mask's bias where it has one. Attention with `mask` equals
+/// softmax(Q K^T / sqrt(d_k) + M) V; the kernels never build M (a sliding window visits only its keys).
+///
+/// | operand | shape        |
+/// |---------|--------------|
+/// | `mask`  | any mask     |
+/// | result  | NQ x NKV     |
+///
+/// Rule: a mask with a shape must fit NQ x NKV (as in attention).
+///
+/// Example:
+/// \code
+///   constexpr auto m = ctattn::mask_matrix<float, 4, 4>(ctattn::causal);   // -inf above the diagonal
+/// \endcode
+template <Scalar T, auto NQ, auto NKV, AttentionMask Mask>
+[[nodiscard]] constexpr auto mask_matrix(const Mask& mask) noexcept {
+  using result_type = basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>>;
+  constexpr std::size_t n_q = result_type::rows;
+  constexpr std::size_t n_kv = result_type::cols;
+  result_type m{};
+  for (std::size_t i = 0; i < n_q; ++i) {
+    const key_range range = mask.keys(i, n_q, n_kv);
+    for (std::size_t j = 0; j < n_kv; ++j) {
+      bool visible = j >= range.begin && j < range.end;
+      if constexpr (Mask::checks_each_key) {
+        if (visible) visible = mask.allowed(i, j);
+      }
+      if (!visible) {
+        m.elements[i][j] = -std::numeric_limits<T>::infinity();
+      } else if constexpr (Mask::adds_bias) {
+        m.elements[i][j] = mask.template bias<T>(i, j);
+      }
+    }
+  }
+  return m;
 }
 
 }  // namespace ctattn
