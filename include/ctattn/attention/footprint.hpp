@@ -1,0 +1,190 @@
+#ifndef CTATTN_ATTENTION_FOOTPRINT_HPP
+#define CTATTN_ATTENTION_FOOTPRINT_HPP
+
+/// \file
+/// What an attention configuration costs in memory, known at compile time, so that firmware can
+/// `static_assert` it against its flash and RAM budgets before anything is flashed:
+///
+/// \code
+///   constexpr ctattn::footprint fp = ctattn::self_attention_footprint<decltype(x), head_type>;
+///   static_assert(fp.weight_bytes <= 8 * 1024, "the weights must fit the flash budget");
+///   static_assert(fp.ram_bytes() <= 4 * 1024, "activations, workspace and kernel stack must fit the RAM budget");
+/// \endcode
+///
+/// The figures are the sizes of the objects the `_into` functions of ctattn/attention/workspace.hpp work on
+/// (the firmware build checks them against the linker's symbol sizes). Footprints compose: `a + b` is a
+/// program that holds both configurations' storage and runs them one after the other.
+
+#include <array>
+#include <cstddef>
+#include <type_traits>
+
+#include "ctattn/attention/projection.hpp"
+#include "ctattn/attention/workspace.hpp"
+#include "ctattn/matrix/matrix.hpp"
+
+namespace ctattn {
+
+/// Memory of an attention configuration, in bytes.
+///
+/// | member            | what                                                             | usually in |
+/// |-------------------|------------------------------------------------------------------|------------|
+/// | `weight_bytes`    | the parameters: weights and biases of every projection           | flash      |
+/// | `input_bytes`     | the activations read: x (x_q and x_kv for cross-attention)       | RAM or flash |
+/// | `output_bytes`    | the activations written: the output matrix                       | RAM (.bss) |
+/// | `workspace_bytes` | the intermediates: the workspace's Q, K and V                    | RAM (.bss) |
+/// | `stack_bytes`     | the kernel's stack scratch: two row buffers of n_kv elements     | stack      |
+///
+/// `stack_bytes` is what the attention kernel itself puts on the stack; the call frames around it (saved
+/// registers, a few locals) come on top and depend on the compiler (docs/firmware.md measures them).
+///
+/// Example:
+/// \code
+///   constexpr auto fp = ctattn::self_attention_footprint<decltype(x), head_type>;   // the worked example:
+///   static_assert(fp.weight_bytes == 4864 && fp.workspace_bytes == 1824 && fp.stack_bytes == 48);
+/// \endcode
+struct footprint {
+  std::size_t weight_bytes = 0;
+  std::size_t input_bytes = 0;
+  std::size_t output_bytes = 0;
+  std::size_t workspace_bytes = 0;
+  std::size_t stack_bytes = 0;
+
+  /// Input and output activations: `input_bytes + output_bytes`.
+  [[nodiscard]] constexpr std::size_t activation_bytes() const noexcept { return input_bytes + output_bytes; }
+
+  /// Everything but the weights (which firmware keeps in flash): activations, workspace and kernel stack.
+  [[nodiscard]] constexpr std::size_t ram_bytes() const noexcept {
+    return input_bytes + output_bytes + workspace_bytes + stack_bytes;
+  }
+
+  /// Everything: `weight_bytes + ram_bytes()`.
+  [[nodiscard]] constexpr std::size_t total_bytes() const noexcept { return weight_bytes + ram_bytes(); }
+
+  /// Two configurations in one program, each with its own weights, activations and workspace, run one after
+  /// the other: storage adds up, the stack scratch is the larger of the two (never live at once).
+  /// Example: `constexpr auto model = encoder_fp + decoder_fp;`
+  [[nodiscard]] friend constexpr footprint operator+(const footprint& a, const footprint& b) noexcept {
+    return {a.weight_bytes + b.weight_bytes, a.input_bytes + b.input_bytes, a.output_bytes + b.output_bytes,
+            a.workspace_bytes + b.workspace_bytes, a.stack_bytes > b.stack_bytes ? a.stack_bytes : b.stack_bytes};
+  }
+
+  /// Adds `other` in place (see `operator+`).
+  constexpr footprint& operator+=(const footprint& other) noexcept { return *this = *this + other; }
+
+  friend constexpr bool operator==(const footprint&, const footprint&) = default;
+};
+
+namespace detail {
+
+template <typename P>
+inline constexpr std::size_t projection_bytes =
+    sizeof(typename P::weight_type) + (P::has_bias ? sizeof(typename P::bias_type) : 0);
+
+template <typename Head>
+inline constexpr std::size_t head_weight_bytes = projection_bytes<query_projection<Head>> +
+                                                 projection_bytes<key_projection<Head>> +
+                                                 projection_bytes<value_projection<Head>>;
+
+// The kernel's two row buffers (scores and probabilities) of n_kv elements.
+template <typename T, std::size_t NKV>
+inline constexpr std::size_t kernel_stack_bytes = 2 * NKV * sizeof(T);
+
+template <typename XQ, typename XKV, typename Head, std::size_t Heads, std::size_t Inputs>
+inline constexpr footprint heads_footprint = [] {
+  using W = head_workspace<XQ, XKV, Head>;
+  footprint f{};
+  f.weight_bytes = Heads * head_weight_bytes<Head>;
+  f.input_bytes = Inputs == 1 ? sizeof(XQ) : sizeof(XQ) + sizeof(XKV);
+  f.output_bytes = sizeof(matrix<typename W::value_type, XQ::row_extent, Heads * W::values_type::cols>);
+  f.workspace_bytes = sizeof(W);
+  f.stack_bytes = kernel_stack_bytes<typename W::value_type, W::keys_type::rows>;
+  return f;
+}();
+
+}  // namespace detail
+
+/// The footprint of `scaled_dot_product_attention_into(output, q, k, v)`: no weights, no workspace.
+///
+/// | field             | value                   |
+/// |-------------------|-------------------------|
+/// | `weight_bytes`    | 0                       |
+/// | `input_bytes`     | sizeof(Q) + sizeof(K) + sizeof(V) |
+/// | `output_bytes`    | n_q x d_v elements      |
+/// | `workspace_bytes` | 0                       |
+/// | `stack_bytes`     | 2 n_kv elements         |
+///
+/// Example: `static_assert(ctattn::scaled_dot_product_attention_footprint<Q, K, V>.ram_bytes() <= 2048);`
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V>
+inline constexpr footprint scaled_dot_product_attention_footprint{
+    0, sizeof(Q) + sizeof(K) + sizeof(V),
+    sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>), 0,
+    detail::kernel_stack_bytes<typename Q::value_type, K::rows>};
+
+/// The footprint of `self_attention_into(output, x, head, workspace)`.
+///
+/// | field             | value                                            |
+/// |-------------------|--------------------------------------------------|
+/// | `weight_bytes`    | W_Q, W_K, W_V (and biases): d_model (2 d_k + d_v) elements without biases |
+/// | `input_bytes`     | sizeof(X): n x d_model elements                  |
+/// | `output_bytes`    | n x d_v elements                                 |
+/// | `workspace_bytes` | sizeof(self_attention_workspace<X, Head>): n (2 d_k + d_v) elements |
+/// | `stack_bytes`     | 2 n elements                                     |
+///
+/// Example (the worked example: 4864 bytes of weights, 384 of input, 672 of output, 1824 of workspace, 48 of
+/// kernel stack):
+/// \code
+///   constexpr auto fp = ctattn::self_attention_footprint<decltype(x), head_type>;
+///   static_assert(fp.ram_bytes() <= 3 * 1024);
+/// \endcode
+template <FixedMatrix X, detail::head_projections Head>
+inline constexpr footprint self_attention_footprint =
+    detail::heads_footprint<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head, 1, 1>;
+
+/// The footprint of `cross_attention_into(output, x_q, x_kv, head, workspace)`.
+///
+/// | field             | value                                            |
+/// |-------------------|--------------------------------------------------|
+/// | `weight_bytes`    | W_Q, W_K, W_V (and biases)                       |
+/// | `input_bytes`     | sizeof(XQ) + sizeof(XKV)                         |
+/// | `output_bytes`    | n_q x d_v elements                               |
+/// | `workspace_bytes` | sizeof(cross_attention_workspace<XQ, XKV, Head>) |
+/// | `stack_bytes`     | 2 n_kv elements                                  |
+///
+/// Example: `static_assert(ctattn::cross_attention_footprint<XQ, XKV, head_type>.workspace_bytes <= 4096);`
+template <FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head>
+inline constexpr footprint cross_attention_footprint =
+    detail::heads_footprint<std::remove_cvref_t<XQ>, std::remove_cvref_t<XKV>, Head, 1, 2>;
+
+/// The footprint of `wide_multi_head_attention_into(output, x_q, x_kv, heads, workspace)` with H heads of type
+/// Head, where x_q and x_kv are two matrices. One workspace serves every head.
+///
+/// | field             | value                                            |
+/// |-------------------|--------------------------------------------------|
+/// | `weight_bytes`    | H heads' W_Q, W_K, W_V (and biases)              |
+/// | `input_bytes`     | sizeof(XQ) + sizeof(XKV)                         |
+/// | `output_bytes`    | n_q x (H d_v) elements                           |
+/// | `workspace_bytes` | sizeof(cross_attention_workspace<XQ, XKV, Head>) (one head's) |
+/// | `stack_bytes`     | 2 n_kv elements                                  |
+///
+/// Example: `constexpr auto fp = ctattn::wide_multi_head_attention_footprint<XQ, XKV, head_type, 3>;`
+template <FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head, std::size_t H>
+inline constexpr footprint wide_multi_head_attention_footprint =
+    detail::heads_footprint<std::remove_cvref_t<XQ>, std::remove_cvref_t<XKV>, Head, H, 2>;
+
+/// `wide_multi_head_attention_footprint` for self-attention, where one matrix x is passed as both x_q and x_kv
+/// (counted once in `input_bytes`).
+///
+/// Example (the worked example with 3 heads: 14592 bytes of weights, 384 of input, 2016 of output, 1824 of
+/// workspace):
+/// \code
+///   constexpr auto fp = ctattn::wide_multi_head_self_attention_footprint<decltype(x), head_type, 3>;
+///   static_assert(fp.weight_bytes == 3 * 4864);
+/// \endcode
+template <FixedMatrix X, detail::head_projections Head, std::size_t H>
+inline constexpr footprint wide_multi_head_self_attention_footprint =
+    detail::heads_footprint<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head, H, 1>;
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_FOOTPRINT_HPP
