@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Cost of ctattn's firmware images per Cortex-M board, as a markdown table:
 #   - text / data / bss of each image (arm-none-eabi-size, Berkeley format: text includes read-only data and
-#     the vector table), and what a model image adds beyond the startup-only image;
+#     the vector table), and what a model image adds beyond the startup-only image, split into code (.text)
+#     and read-only data (the rest of text: weights, inputs, expected outputs, strings), with the weights
+#     (the image's ctattn_weights symbol, where it has one) named separately;
 #   - worst-case stack from GCC's call graph (-fcallgraph-info=su; library routines from the disassembly),
 #     for the whole image (from the startup's C entry) and for one inference;
 #   - stack measured on the target by painting (main, one inference) and instructions per inference, both
@@ -45,8 +47,14 @@ run_figures() {  # run_figures <build dir> <image>: "<main stack> <inference sta
        END { print (main == "" ? "n/a" : main), (inf == "" ? "n/a" : inf), (n == "" ? "n/a" : n) }' <<< "$log"
 }
 
-echo "| Core | Image | text | data | bss | text beyond startup (code + read-only data) | code of one inference | worst-case stack, call graph: image / one inference | measured stack: main / one inference | instructions per inference |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|"
+symbol_size() {  # symbol_size <elf> <symbol>: its size in bytes, or "-"
+  local hex
+  hex=$(arm-none-eabi-nm -S --defined-only "$1" | awk -v s="$2" '$4 == s { print $2 }')
+  if [[ -n $hex ]]; then echo $((16#$hex)); else echo "-"; fi
+}
+
+echo "| Core | Image | text | data | bss | code beyond startup | read-only data beyond startup (of which weights) | code of one inference | worst-case stack, call graph: image / one inference | measured stack: main / one inference | instructions per inference |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 status=0
 for board in "${boards[@]}"; do
   build="$root/build-firmware-$board"
@@ -73,16 +81,19 @@ for board in "${boards[@]}"; do
     read -r run_main run_inference instructions < <(run_figures "$build" "$image")
     [[ $run_main == FAILED ]] && status=1
     if [[ $image == startup_only ]]; then
-      beyond="(baseline)"
+      code="(baseline)"
+      rodata="(baseline)"
       stack_inference="-"
       run_inference="-"
       instructions="-"
       inference_code="-"
     else
       code=$(($(section_size "$elf" .text) - base_code))
-      beyond="$((text - base_text)) ($code + $((text - base_text - code)))"
+      rodata="$((text - base_text - code))"
+      weights=$(symbol_size "$elf" ctattn_weights)
+      [[ $weights != - ]] && rodata="$rodata ($weights)"
     fi
-    echo "| $core | $image | $text | $data | $bss | $beyond | $inference_code | $stack_image / $stack_inference | $run_main / $run_inference | $instructions |"
+    echo "| $core | $image | $text | $data | $bss | $code | $rodata | $inference_code | $stack_image / $stack_inference | $run_main / $run_inference | $instructions |"
   done
 done
 exit $status

@@ -7,6 +7,13 @@
 ///
 ///   int main() { return ctattn_firmware::check_model<ctattn_firmware::models::matrix_chain>(); }
 ///
+/// Models come in two kinds:
+///   - by value (firmware/models/matrix_chain.hpp): `evaluate(inputs)` returns the outputs;
+///   - into storage (firmware/models/worked_example.hpp): `evaluate(output, input, parameters, workspace)`
+///     writes into objects the image defines as named globals (weights and input in flash, workspace and
+///     output in .bss), checked by `check_model_into`. This is how ctattn's attention runs in firmware: the
+///     `_into` functions of ctattn/attention/workspace.hpp, with no matrix on the stack.
+///
 /// What the image holds and does:
 ///   - `inputs`:   `Model::example()`, a constexpr table in flash (.rodata);
 ///   - `expected`: `Model::evaluate(inputs)` in a constexpr variable, so the compiler computed it (.rodata);
@@ -44,6 +51,24 @@ template <typename T>
 template <typename Model>
 [[gnu::noinline]] void evaluate_at_run_time(const typename Model::inputs& in, typename Model::outputs& out) noexcept {
   ::new (static_cast<void*>(&out)) typename Model::outputs(Model::evaluate(in));
+}
+
+/// One inference of a model that writes into storage, kept out of line for the same reasons.
+template <typename Model>
+[[gnu::noinline]] void evaluate_at_run_time(typename Model::output& output, const typename Model::input& input,
+                                            const typename Model::parameters& parameters,
+                                            typename Model::workspace& workspace) noexcept {
+  Model::evaluate(output, input, parameters, workspace);
+}
+
+/// The output of a model that writes into storage, evaluated by the compiler: the same `Model::evaluate` with a
+/// workspace and an output that live in constant evaluation.
+template <typename Model>
+[[nodiscard]] constexpr typename Model::output constant_evaluated() noexcept {
+  typename Model::workspace workspace{};
+  typename Model::output output{};
+  Model::evaluate(output, Model::example_input(), Model::example_parameters(), workspace);
+  return output;
 }
 
 namespace detail {
@@ -116,6 +141,37 @@ struct check_result {
   std::uint32_t ticks;             // SysTick ticks per inference (CPU cycles on hardware)
 };
 
+namespace detail {
+
+// Instructions per inference: SysTick ticks of `timed_runs` inferences, scaled by a loop of known length.
+template <typename Run>
+void time_inference(check_result& result, Run&& run_once, std::uint32_t timed_runs) noexcept {
+  constexpr std::uint32_t calibration_iterations = 1'000'000;
+  systick::start();
+  const std::uint32_t t0 = systick::now();
+  systick::spin(calibration_iterations);
+  const std::uint32_t t1 = systick::now();
+  for (std::uint32_t r = 0; r < timed_runs; ++r) run_once();
+  const std::uint32_t t2 = systick::now();
+  const std::uint32_t calibration_ticks = systick::elapsed(t0, t1);
+  const std::uint32_t runs_ticks = systick::elapsed(t1, t2);
+  result.ticks = runs_ticks / timed_runs;
+  if (calibration_ticks != 0) {
+    const std::uint64_t scaled = std::uint64_t{runs_ticks} * (2u * calibration_iterations);
+    const std::uint64_t divisor = std::uint64_t{calibration_ticks} * timed_runs;
+    result.instructions = static_cast<std::uint32_t>((scaled + divisor / 2) / divisor);
+  }
+}
+
+inline void print_measurements(const check_result& result) noexcept {
+  (report_line{} << "  stack of one inference: " << result.stack_bytes << " bytes (painted)").end();
+  (report_line{} << "  instructions per inference: " << result.instructions << " (SysTick " << result.ticks
+                 << " ticks; exact under qemu-system-arm -icount shift=0)")
+      .end();
+}
+
+}  // namespace detail
+
 /// How the inputs reach the run-time evaluation.
 enum class input_mode {
   as_built,   // the constexpr table in flash
@@ -152,27 +208,8 @@ check_result run_check(std::uint32_t timed_runs = 64) noexcept {
     result.mismatches += detail::compare_output(name, computed.*member, expected.*member);
   });
 
-  // Instructions per inference: SysTick ticks of the timed runs, scaled by a loop of known length.
-  constexpr std::uint32_t calibration_iterations = 1'000'000;
-  systick::start();
-  const std::uint32_t t0 = systick::now();
-  systick::spin(calibration_iterations);
-  const std::uint32_t t1 = systick::now();
-  for (std::uint32_t r = 0; r < timed_runs; ++r) evaluate_at_run_time<Model>(*in, computed);
-  const std::uint32_t t2 = systick::now();
-  const std::uint32_t calibration_ticks = systick::elapsed(t0, t1);
-  const std::uint32_t runs_ticks = systick::elapsed(t1, t2);
-  result.ticks = runs_ticks / timed_runs;
-  if (calibration_ticks != 0) {
-    const std::uint64_t scaled = std::uint64_t{runs_ticks} * (2u * calibration_iterations);
-    const std::uint64_t divisor = std::uint64_t{calibration_ticks} * timed_runs;
-    result.instructions = static_cast<std::uint32_t>((scaled + divisor / 2) / divisor);
-  }
-
-  (report_line{} << "  stack of one inference: " << result.stack_bytes << " bytes (painted)").end();
-  (report_line{} << "  instructions per inference: " << result.instructions << " (SysTick " << result.ticks
-                 << " ticks; exact under qemu-system-arm -icount shift=0)")
-      .end();
+  detail::time_inference(result, [&] { evaluate_at_run_time<Model>(*in, computed); }, timed_runs);
+  detail::print_measurements(result);
   return result;
 }
 
@@ -180,6 +217,60 @@ check_result run_check(std::uint32_t timed_runs = 64) noexcept {
 template <typename Model>
 int check_model() noexcept {
   const check_result result = run_check<Model>();
+  (report_line{} << (result.mismatches == 0 ? "PASS: run time == compile time, bit for bit"
+                                            : "FAIL: run time != compile time"))
+      .end();
+  return result.mismatches == 0 ? 0 : 1;
+}
+
+/// Runs a model that writes into storage and compares its output with its compile-time evaluation; prints a
+/// report. The image owns the storage (named globals, so that the linker's symbol sizes can be checked against
+/// `Model::footprint`): `input` and `parameters` in flash, `output` and `workspace` in .bss.
+template <typename Model, input_mode Mode = input_mode::as_built>
+check_result run_check_into(const typename Model::input& input, const typename Model::parameters& parameters,
+                            typename Model::output& output, typename Model::workspace& workspace,
+                            std::uint32_t timed_runs = 64) noexcept {
+  using input_t = typename Model::input;
+  using output_t = typename Model::output;
+  static_assert(std::is_trivially_copyable_v<input_t> && std::is_trivially_copyable_v<output_t>,
+                "a firmware model's input and output must be plain tables of numbers");
+  static constexpr output_t expected = constant_evaluated<Model>();
+
+  // The compiler sees the tables' initializers: launder the pointers so that it cannot fold the inference.
+  const input_t* in = opaque(&input);
+  const typename Model::parameters* weights = opaque(&parameters);
+  if constexpr (Mode == input_mode::perturbed) {
+    static input_t perturbed;
+    perturbed = *in;
+    reinterpret_cast<unsigned char*>(&perturbed)[0] ^= 1u;
+    in = opaque(&perturbed);
+  }
+
+  (report_line{} << "ctattn firmware check on " << board_name).end();
+  (report_line{} << "model: " << Model::name).end();
+  constexpr auto fp = Model::footprint;
+  (report_line{} << "  footprint: weights " << static_cast<std::uint32_t>(fp.weight_bytes) << " B, input "
+                 << static_cast<std::uint32_t>(fp.input_bytes) << " B (flash); output "
+                 << static_cast<std::uint32_t>(fp.output_bytes) << " B, workspace "
+                 << static_cast<std::uint32_t>(fp.workspace_bytes) << " B (.bss); kernel stack "
+                 << static_cast<std::uint32_t>(fp.stack_bytes) << " B")
+      .end();
+
+  check_result result{};
+  result.stack_bytes = stack::peak_of([&] { evaluate_at_run_time<Model>(output, *in, *weights, workspace); });
+  result.mismatches = detail::compare_output(Model::output_name, output, expected);
+  detail::time_inference(result, [&] { evaluate_at_run_time<Model>(output, *in, *weights, workspace); },
+                         timed_runs);
+  detail::print_measurements(result);
+  return result;
+}
+
+/// The main() of an image of a model that writes into storage: 0 when every output element matches bit for
+/// bit, 1 otherwise.
+template <typename Model>
+int check_model_into(const typename Model::input& input, const typename Model::parameters& parameters,
+                     typename Model::output& output, typename Model::workspace& workspace) noexcept {
+  const check_result result = run_check_into<Model>(input, parameters, output, workspace);
   (report_line{} << (result.mismatches == 0 ? "PASS: run time == compile time, bit for bit"
                                             : "FAIL: run time != compile time"))
       .end();
