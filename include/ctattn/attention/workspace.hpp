@@ -43,6 +43,20 @@ struct wide_multi_head_attention_into {};
 
 /// How an attention workspace's shape reads in a diagnostic: element type, then n_q, n_kv, d_k and d_v as
 /// `ctattn::dim<name, size>`. Never defined.
+///
+/// | argument     | shape part |
+/// |--------------|------------|
+/// | `QueryCount` | n_q        |
+/// | `KeyCount`   | n_kv       |
+/// | `KeyWidth`   | d_k        |
+/// | `ValueWidth` | d_v        |
+///
+/// Example (a workspace declared for 7 tokens, used with 6):
+/// \code
+///   workspace_must_match_attention<ctattn::op::self_attention_into,
+///       ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>, ...>,
+///       ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ...>>
+/// \endcode
 template <typename T, typename QueryCount, typename KeyCount, typename KeyWidth, typename ValueWidth>
 struct workspace_shape;
 
@@ -122,6 +136,11 @@ using head_workspace = attention_workspace<typename XQ::value_type, XQ::row_exte
 }  // namespace detail
 
 /// Any `ctattn::attention_workspace`.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::AttentionWorkspace<ctattn::self_attention_workspace<decltype(x), head_type>>);
+/// \endcode
 template <typename W>
 concept AttentionWorkspace = detail::is_attention_workspace<std::remove_cvref_t<W>>::value;
 
