@@ -25,16 +25,28 @@
 #include "ctattn/matrix/with_extents.hpp"
 
 // Constexpr math: the same bits in constant evaluation and at run time.
+#include "ctattn/math/erf.hpp"
 #include "ctattn/math/exp.hpp"
 #include "ctattn/math/log.hpp"
+#include "ctattn/math/sin_cos.hpp"
 #include "ctattn/math/sqrt.hpp"
+#include "ctattn/math/tanh.hpp"
 
-// Attention: softmax, masks, projections, scaled dot-product attention, heads.
+// Attention: softmax, masks, projections, scaled dot-product attention, heads, gradients.
 #include "ctattn/attention/attention_head.hpp"
+#include "ctattn/attention/footprint.hpp"
+#include "ctattn/attention/gradient.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/multi_head.hpp"
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/attention/scaled_dot_product.hpp"
 #include "ctattn/attention/softmax.hpp"
+#include "ctattn/attention/workspace.hpp"
+
+// Position information: sinusoidal tables, embeddings, rotary embeddings, ALiBi.
+#include "ctattn/position/alibi.hpp"
+#include "ctattn/position/embedding.hpp"
+#include "ctattn/position/rotary.hpp"
+#include "ctattn/position/sinusoidal.hpp"
 
 #endif  // CTATTN_CTATTN_HPP
