@@ -8,6 +8,7 @@
 #include "ctattn/attention/detail/mask_rules.hpp"
 #include "ctattn/attention/detail/softmax_row.hpp"
 #include "ctattn/attention/mask.hpp"
+#include "ctattn/detail/chained.hpp"
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
@@ -98,10 +99,14 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
           continue;
         }
       }
+#if CTATTN_CHAINED_KERNELS
+      T score = chained_dot(&q_row[q_begin], &k.elements[j][k_begin], d_k) / scale;
+#else
       const T(&k_row)[K::cols] = k.elements[j];
       T dot{0};
       for (std::size_t c = 0; c < d_k; ++c) dot += q_row[q_begin + c] * k_row[k_begin + c];
       T score = dot / scale;
+#endif
       if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
       scores[j] = score;
     }
@@ -109,8 +114,12 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];
       if (p == T{0}) continue;
+#if CTATTN_CHAINED_KERNELS
+      chained_axpy(&out_row[o_begin], p, &v.elements[j][v_begin], d_v);
+#else
       const T(&v_row)[V::cols] = v.elements[j];
       for (std::size_t c = 0; c < d_v; ++c) out_row[o_begin + c] += p * v_row[v_begin + c];
+#endif
     }
     if constexpr (KeepWeights) {
       for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];

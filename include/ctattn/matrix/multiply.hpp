@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "ctattn/detail/chained.hpp"
 #include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
@@ -61,8 +62,12 @@ template <typename T, auto M, auto K, auto K2, auto N>
       T(&result_row)[B::cols] = result.elements[i];
       for (std::size_t k = 0; k < A::cols; ++k) {
         const T a_ik = a.elements[i][k];
+#if CTATTN_CHAINED_KERNELS
+        detail::chained_axpy(&result_row[0], a_ik, &b.elements[k][0], B::cols);
+#else
         const T(&b_row)[B::cols] = b.elements[k];
         for (std::size_t j = 0; j < B::cols; ++j) result_row[j] += a_ik * b_row[j];
+#endif
       }
     }
   }
