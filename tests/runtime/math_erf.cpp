@@ -1,91 +1,34 @@
-// ctattn::math::erf at run time: every reference point within the accuracy bound, the same bits as in
-// constant evaluation (reference points and edges), and the edges.
-#include "catch.hpp"
+// ctattn::math::erf at run time: every reference point within the accuracy bound, and the same bits
+// as in constant evaluation (reference points and edges).
+#include "support/math_check.hpp"
+
+#include <type_traits>
 
 #include "ctattn/math/erf.hpp"
 
-#include <cstddef>
-#include <limits>
-#include <sstream>
-#include <string>
-
-#include "fixtures/math/math_reference.hpp"
-
 namespace {
 
-namespace ref = ctattn_test::math_reference;
+namespace check = ctattn_test::math_check;
 
-// Hides a value from the optimizer, so that the call below really runs at run time.
-template <class T>
-T opaque(T x) {
-  volatile T v = x;
-  return v;
-}
-
-template <class T>
-std::string hex(T x) {
-  std::ostringstream out;
-  out << std::hexfloat << x;
-  return out.str();
-}
-
-// Arguments whose results are special: zeros, subnormals, the extremes, infinities, NaNs of both signs.
-template <class T>
-constexpr ref::point<T> edge_points[] = {
-    {T(0), T(0)},
-    {-T(0), T(0)},
-    {std::numeric_limits<T>::denorm_min(), T(0)},
-    {-std::numeric_limits<T>::denorm_min(), T(0)},
-    {std::numeric_limits<T>::min(), T(0)},
-    {-std::numeric_limits<T>::min(), T(0)},
-    {std::numeric_limits<T>::max(), T(0)},
-    {-std::numeric_limits<T>::max(), T(0)},
-    {std::numeric_limits<T>::infinity(), T(0)},
-    {-std::numeric_limits<T>::infinity(), T(0)},
-    {std::numeric_limits<T>::quiet_NaN(), T(0)},
-    {-std::numeric_limits<T>::quiet_NaN(), T(0)},
-    {T(1), T(0)},
-    {T(-1), T(0)},
-};
-
-}  // namespace
-
-namespace {
-
-template <class T>
-struct erf_data;
-template <>
-struct erf_data<float> {
-  static constexpr const auto& points = ref::erf_float;
-  static constexpr long long bound = 1;
-};
-template <>
-struct erf_data<double> {
-  static constexpr const auto& points = ref::erf_double;
-  static constexpr long long bound = 2;
-};
-
-constexpr auto erf_call = [](auto x) { return ctattn::math::erf(x); };
-
-}  // namespace
-
-TEMPLATE_TEST_CASE("erf: every reference point within the accuracy bound at run time", "[math][erf]", float, double) {
-  for (const auto& p : erf_data<TestType>::points) {
-    INFO("erf(" << hex(p.x) << "): got " << hex(erf_call(opaque(p.x))) << ", correctly rounded " << hex(p.y));
-    CHECK(ref::ulp_distance(erf_call(opaque(p.x)), p.y) <= erf_data<TestType>::bound);
+struct erf_function {
+  static constexpr const char* name = "erf";
+  template <class T>
+  static constexpr long long bound = std::is_same_v<T, float> ? 1 : 2;
+  template <class T>
+  static constexpr const auto& points() {
+    if constexpr (std::is_same_v<T, float>) return check::ref::erf_float; else return check::ref::erf_double;
   }
+  template <class T>
+  constexpr T operator()(T x) const { return ctattn::math::erf(x); }
+};
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("erf: every reference point within the accuracy bound at run time", "[math][erf]", float,
+                   double) {
+  check::check_reference_points<TestType, erf_function>();
 }
 
 TEMPLATE_TEST_CASE("erf: the same bits in constant evaluation and at run time", "[math][erf]", float, double) {
-  static constexpr auto& points = erf_data<TestType>::points;
-  static constexpr auto compile_time = ref::apply(points, erf_call);
-  static constexpr auto compile_time_edges = ref::apply(edge_points<TestType>, erf_call);
-  for (std::size_t i = 0; i < compile_time.size(); ++i) {
-    INFO("erf(" << hex(points[i].x) << ")");
-    CHECK(ref::bits_of(erf_call(opaque(points[i].x))) == ref::bits_of(compile_time[i]));
-  }
-  for (std::size_t i = 0; i < compile_time_edges.size(); ++i) {
-    INFO("erf(" << hex(edge_points<TestType>[i].x) << ")");
-    CHECK(ref::bits_of(erf_call(opaque(edge_points<TestType>[i].x))) == ref::bits_of(compile_time_edges[i]));
-  }
+  check::check_same_bits_as_constant_evaluation<TestType, erf_function>();
 }
