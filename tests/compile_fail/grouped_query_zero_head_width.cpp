@@ -1,0 +1,16 @@
+// Rule: grouped-query heads have at least one column
+// expected-error: heads and head width must be at least 1
+#include <ctattn/ctattn.hpp>
+
+#include <array>
+
+
+
+float use() {
+#ifdef CTATTN_COMPILE_FAIL
+  const auto r = ctattn::grouped_query_attention_weights<float, 4, 2, 16, 0>{}.head_dim == 0 ? 0.0f : 1.0f;
+#else
+  const auto r = ctattn::grouped_query_attention_weights<float, 4, 2, 16, 4>{}.head_dim == 0 ? 0.0f : 1.0f;
+#endif
+  return r;
+}
