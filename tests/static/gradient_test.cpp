@@ -1,5 +1,7 @@
 // Static tests of the gradients (ctattn/attention/gradient.hpp), evaluated by the compiler against the PyTorch
 // autograd fixtures in tests/fixtures/attention/gradients.hpp.
+#include "support/test_data.hpp"
+
 #include <ctattn/attention/gradient.hpp>
 #include <ctattn/attention/scaled_dot_product.hpp>
 #include <ctattn/matrix/compare.hpp>
@@ -15,6 +17,9 @@
 
 namespace {
 
+using ctattn_test::to_matrix;
+using ctattn_test::to_row;
+
 namespace jac = ctattn_fixtures::gradients::softmax_jacobian;
 namespace att = ctattn_fixtures::gradients::attention;
 
@@ -22,22 +27,6 @@ struct seq_q : ctattn::dimension<"seq_q"> {};
 struct seq_kv : ctattn::dimension<"seq_kv"> {};
 struct d_k : ctattn::dimension<"d_k"> {};
 struct d_v : ctattn::dimension<"d_v"> {};
-
-template <typename T, std::size_t R, std::size_t C, typename U>
-constexpr ctattn::matrix<T, R, C> to_matrix(const U (&a)[R][C]) {
-  ctattn::matrix<T, R, C> m{};
-  for (std::size_t i = 0; i < R; ++i) {
-    for (std::size_t j = 0; j < C; ++j) m(i, j) = static_cast<T>(a[i][j]);
-  }
-  return m;
-}
-
-template <typename T, std::size_t N, typename U>
-constexpr ctattn::matrix<T, 1, N> to_row(const U (&a)[N]) {
-  ctattn::matrix<T, 1, N> m{};
-  for (std::size_t j = 0; j < N; ++j) m(0, j) = static_cast<T>(a[j]);
-  return m;
-}
 
 template <typename T>
 constexpr T magnitude(T x) {

@@ -1,5 +1,7 @@
 // Static tests of the position encodings (ctattn/position/), evaluated by the compiler against the PyTorch
 // fixtures in tests/fixtures/attention/position.hpp and worked_example.hpp.
+#include "support/test_data.hpp"
+
 #include <ctattn/attention/mask.hpp>
 #include <ctattn/attention/scaled_dot_product.hpp>
 #include <ctattn/matrix/compare.hpp>
@@ -25,21 +27,14 @@
 
 namespace {
 
+using ctattn_test::to_matrix;
+
 namespace fx = ctattn_fixtures::position;
 namespace we = ctattn_fixtures::worked_example;
 
 struct seq : ctattn::dimension<"seq"> {};
 struct d_model : ctattn::dimension<"d_model"> {};
 struct d_head : ctattn::dimension<"d_head"> {};
-
-template <typename T, std::size_t R, std::size_t C, typename U>
-constexpr ctattn::matrix<T, R, C> to_matrix(const U (&a)[R][C]) {
-  ctattn::matrix<T, R, C> m{};
-  for (std::size_t i = 0; i < R; ++i) {
-    for (std::size_t j = 0; j < C; ++j) m(i, j) = static_cast<T>(a[i][j]);
-  }
-  return m;
-}
 
 // Distance in units in the last place between two finite values of the same sign class (the order of the
 // bit patterns, mapped to a monotonic integer line).

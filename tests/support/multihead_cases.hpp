@@ -6,6 +6,7 @@
 
 #include "fixtures/attention/multihead.hpp"
 #include "fixtures/attention/worked_example_three_heads.hpp"
+#include "support/test_data.hpp"
 
 #include <ctattn/attention/multi_head.hpp>
 #include <ctattn/matrix/compare.hpp>
@@ -17,6 +18,8 @@
 namespace ctattn_test::multihead_cases {
 
 namespace fx = ctattn_fixtures::multihead;
+using ctattn_test::to_matrix;
+using ctattn_test::to_row;
 
 struct check {
   bool float_output;
@@ -37,22 +40,6 @@ inline constexpr float float_absolute = 5e-7f;
 inline constexpr float float_relative = 5e-7f;
 inline constexpr double double_absolute = 2e-15;
 inline constexpr double double_relative = 1e-14;
-
-template <typename T, std::size_t R, std::size_t C>
-constexpr ctattn::matrix<T, R, C> as(const float (&a)[R][C]) {
-  ctattn::matrix<T, R, C> m{};
-  for (std::size_t i = 0; i < R; ++i) {
-    for (std::size_t j = 0; j < C; ++j) m.elements[i][j] = static_cast<T>(a[i][j]);
-  }
-  return m;
-}
-
-template <typename T, std::size_t C>
-constexpr ctattn::matrix<T, 1, C> as_row(const float (&a)[C], std::size_t offset = 0) {
-  ctattn::matrix<T, 1, C> m{};
-  for (std::size_t j = 0; j < C; ++j) m.elements[0][j] = static_cast<T>(a[offset + j]);
-  return m;
-}
 
 template <typename T, std::size_t R, std::size_t C, std::size_t AR>
 constexpr ctattn::matrix<T, R, C> rows_of(const float (&a)[AR][C], std::size_t first) {
@@ -102,7 +89,7 @@ constexpr auto torch_packed_weights() {
   w.query = {rows_of<T, 8, 8>(Case::in_proj_weight, 0), bias_block<T, 8>(Case::in_proj_bias, 0)};
   w.key = {rows_of<T, 8, 8>(Case::in_proj_weight, 8), bias_block<T, 8>(Case::in_proj_bias, 1)};
   w.value = {rows_of<T, 8, 8>(Case::in_proj_weight, 16), bias_block<T, 8>(Case::in_proj_bias, 2)};
-  w.output = {as<T>(Case::out_proj_weight), as_row<T>(Case::out_proj_bias)};
+  w.output = {to_matrix<T>(Case::out_proj_weight), to_row<T>(Case::out_proj_bias)};
   return w;
 }
 
@@ -121,8 +108,8 @@ struct causal_case {
 
 constexpr check torch_self_attention() {
   namespace c = fx::self_attention;
-  const auto xf = as<float>(c::x);
-  const auto xd = as<double>(c::x);
+  const auto xf = to_matrix<float>(c::x);
+  const auto xd = to_matrix<double>(c::x);
   const auto single = ctattn::multi_head_attention_with_weights(xf, xf, xf, torch_packed_weights<float, self_attention_case>());
   const auto dual = ctattn::multi_head_attention_with_weights(xd, xd, xd, torch_packed_weights<double, self_attention_case>());
   // The packed import helper gives the same weights as the hand split above.
@@ -136,8 +123,8 @@ constexpr check torch_self_attention() {
 
 constexpr check torch_causal_self_attention() {
   namespace c = fx::causal_self_attention;
-  const auto xf = as<float>(c::x);
-  const auto xd = as<double>(c::x);
+  const auto xf = to_matrix<float>(c::x);
+  const auto xd = to_matrix<double>(c::x);
   const auto single = ctattn::multi_head_attention_with_weights(xf, xf, xf, torch_packed_weights<float, causal_case>(),
                                                                 ctattn::causal);
   const auto dual = ctattn::multi_head_attention_with_weights(xd, xd, xd, torch_packed_weights<double, causal_case>(),
@@ -150,19 +137,19 @@ template <typename T>
 constexpr auto torch_kdim_vdim_weights() {
   namespace c = fx::cross_attention_kdim_vdim;
   ctattn::multi_head_attention_weights<T, 2, std::size_t{8}, ctattn::out_by_in, true, std::size_t{6}, std::size_t{4}> w{};
-  w.query = {as<T>(c::q_proj_weight), bias_block<T, 8>(c::in_proj_bias, 0)};
-  w.key = {as<T>(c::k_proj_weight), bias_block<T, 8>(c::in_proj_bias, 1)};
-  w.value = {as<T>(c::v_proj_weight), bias_block<T, 8>(c::in_proj_bias, 2)};
-  w.output = {as<T>(c::out_proj_weight), as_row<T>(c::out_proj_bias)};
+  w.query = {to_matrix<T>(c::q_proj_weight), bias_block<T, 8>(c::in_proj_bias, 0)};
+  w.key = {to_matrix<T>(c::k_proj_weight), bias_block<T, 8>(c::in_proj_bias, 1)};
+  w.value = {to_matrix<T>(c::v_proj_weight), bias_block<T, 8>(c::in_proj_bias, 2)};
+  w.output = {to_matrix<T>(c::out_proj_weight), to_row<T>(c::out_proj_bias)};
   return w;
 }
 
 constexpr check torch_cross_attention_kdim_vdim() {
   namespace c = fx::cross_attention_kdim_vdim;
-  const auto single = ctattn::multi_head_attention_with_weights(as<float>(c::query), as<float>(c::key),
-                                                                as<float>(c::value), torch_kdim_vdim_weights<float>());
-  const auto dual = ctattn::multi_head_attention_with_weights(as<double>(c::query), as<double>(c::key),
-                                                              as<double>(c::value), torch_kdim_vdim_weights<double>());
+  const auto single = ctattn::multi_head_attention_with_weights(to_matrix<float>(c::query), to_matrix<float>(c::key),
+                                                                to_matrix<float>(c::value), torch_kdim_vdim_weights<float>());
+  const auto dual = ctattn::multi_head_attention_with_weights(to_matrix<double>(c::query), to_matrix<double>(c::key),
+                                                              to_matrix<double>(c::value), torch_kdim_vdim_weights<double>());
   return compare(single, dual, c::output, c::output_f64, c::weights_per_head, c::weights_per_head_f64,
                  &c::weights_average);
 }
@@ -170,17 +157,17 @@ constexpr check torch_cross_attention_kdim_vdim() {
 template <typename T, typename Case, std::size_t KVHeads>
 constexpr auto grouped_weights() {
   ctattn::grouped_query_attention_weights<T, 4, KVHeads, std::size_t{16}, 4, ctattn::out_by_in> w{};
-  w.query = {as<T>(Case::w_q)};
-  w.key = {as<T>(Case::w_k)};
-  w.value = {as<T>(Case::w_v)};
-  w.output = {as<T>(Case::w_o)};
+  w.query = {to_matrix<T>(Case::w_q)};
+  w.key = {to_matrix<T>(Case::w_k)};
+  w.value = {to_matrix<T>(Case::w_v)};
+  w.output = {to_matrix<T>(Case::w_o)};
   return w;
 }
 
 template <typename Case, std::size_t KVHeads>
 constexpr check grouped() {
-  const auto xf = as<float>(Case::x);
-  const auto xd = as<double>(Case::x);
+  const auto xf = to_matrix<float>(Case::x);
+  const auto xd = to_matrix<double>(Case::x);
   const auto single = ctattn::multi_head_attention_with_weights(xf, xf, xf, grouped_weights<float, Case, KVHeads>());
   const auto dual = ctattn::multi_head_attention_with_weights(xd, xd, xd, grouped_weights<double, Case, KVHeads>());
   const float (*no_mean)[Case::n][Case::n] = nullptr;

@@ -30,6 +30,24 @@ constexpr M random_matrix(std::uint32_t seed) noexcept {
   return m;
 }
 
+/// A fixture's C array as a matrix of element type T (the fixture is float or double; tests run both).
+template <typename T, std::size_t R, std::size_t C, typename U>
+constexpr ctattn::matrix<T, R, C> to_matrix(const U (&a)[R][C]) noexcept {
+  ctattn::matrix<T, R, C> m{};
+  for (std::size_t i = 0; i < R; ++i) {
+    for (std::size_t j = 0; j < C; ++j) m.elements[i][j] = static_cast<T>(a[i][j]);
+  }
+  return m;
+}
+
+/// A fixture's 1-D C array as a 1 x N row of element type T.
+template <typename T, std::size_t N, typename U>
+constexpr ctattn::matrix<T, 1, N> to_row(const U (&a)[N]) noexcept {
+  ctattn::matrix<T, 1, N> m{};
+  for (std::size_t j = 0; j < N; ++j) m.elements[0][j] = static_cast<T>(a[j]);
+  return m;
+}
+
 /// Whether two matrices hold the same bits (distinguishes -0 from +0, compares NaN payloads).
 template <typename M>
 bool bit_identical(const M& a, const M& b) noexcept {
