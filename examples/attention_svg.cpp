@@ -11,7 +11,7 @@
 #include <ctattn/position/embedding.hpp>
 #include <ctattn/position/sinusoidal.hpp>
 
-#include "data/worked_example_weights.hpp"
+#include "fixtures/attention/worked_example.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace data = worked_example_data;
+namespace data = ctattn_fixtures::worked_example;
 
 struct vocab : ctattn::dimension<"vocab"> {};
 struct seq : ctattn::dimension<"seq"> {};

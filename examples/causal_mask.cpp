@@ -8,14 +8,14 @@
 #include <ctattn/ctattn.hpp>
 #include <ctattn/position/embedding.hpp>
 
-#include "data/worked_example_weights.hpp"
+#include "fixtures/attention/worked_example.hpp"
 
 #include <cstddef>
 #include <cstdio>
 #include <limits>
 #include <string_view>
 
-namespace data = worked_example_data;
+namespace data = ctattn_fixtures::worked_example;
 
 struct vocab : ctattn::dimension<"vocab"> {};
 struct seq : ctattn::dimension<"seq"> {};

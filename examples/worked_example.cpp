@@ -5,20 +5,20 @@
 // static_assert: if this file compiles, ctattn reproduces them. At run time the program prints each step with
 // the words as row labels, then computes the whole example again at run time and checks it gets the same bits.
 //
-// The inputs (embedding table, W_query, W_key, W_value) are torch's values, copied into
-// examples/data/worked_example_weights.hpp from the test fixture by examples/data/extract_worked_example.py.
+// The inputs (embedding table, W_query, W_key, W_value) are torch's values, read from the same committed fixture
+// the tests and the firmware images use (tests/fixtures/attention/worked_example.hpp).
 #include <ctattn/ctattn.hpp>
 #include <ctattn/math/sqrt.hpp>
 #include <ctattn/position/embedding.hpp>
 
-#include "data/worked_example_weights.hpp"
+#include "fixtures/attention/worked_example.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <string_view>
 
-namespace data = worked_example_data;
+namespace data = ctattn_fixtures::worked_example;
 
 // The axes of the example. d_k and d_v are different axes even where their sizes would agree.
 struct vocab : ctattn::dimension<"vocab"> {};

@@ -8,7 +8,6 @@
 #include "fixtures/attention/softmax_hard_rows.hpp"
 #include "fixtures/attention/worked_example.hpp"
 #include "fixtures/attention/worked_example_three_heads.hpp"
-#include "fixtures/attention/worked_example_three_heads_text_stream.hpp"
 
 #include <cstddef>
 #include <cstdint>
@@ -89,7 +88,6 @@ static_assert(has_shape<decltype(we3::concat), 6, 84>());
 static_assert(we3::w_query[0][23][15] == we::w_query[23][15] && we3::w_query[1][0][0] == we::w_key[0][0]);
 static_assert(we3::concat[2][28 + 5] == we3::context[1][2][5]);
 static_assert(rows_sum_to_one(we3::weights[2], 1e-6f));
-static_assert(has_shape<decltype(fx::worked_example_three_heads_text_stream::context), 3, 6, 28>());
 
 // --- scaled dot-product attention and masks -------------------------------------------------------------------
 namespace sd = fx::sdpa;
