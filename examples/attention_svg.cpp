@@ -11,7 +11,7 @@
 #include <ctattn/position/embedding.hpp>
 #include <ctattn/position/sinusoidal.hpp>
 
-#include "fixtures/attention/worked_example.hpp"
+#include "worked_example_model.hpp"
 
 #include <cstdio>
 #include <filesystem>
@@ -19,23 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace data = ctattn_fixtures::worked_example;
-
-struct vocab : ctattn::dimension<"vocab"> {};
-struct seq : ctattn::dimension<"seq"> {};
-struct d_model : ctattn::dimension<"d_model"> {};
-struct d_k : ctattn::dimension<"d_k"> {};
-struct d_v : ctattn::dimension<"d_v"> {};
 struct position : ctattn::dimension<"position"> {};
-
-// The worked example (see examples/worked_example.cpp for it step by step).
-constexpr auto embedded_sentence = ctattn::with_extents<seq{6}, d_model{16}>(
-    ctattn::embed_tokens(ctattn::from_array<vocab{6}, d_model{16}>(data::embedding_table), data::token_ids));
-constexpr ctattn::attention_head<float, d_model{16}, d_k{24}, d_v{28}, ctattn::out_by_in> head{
-    .query = {ctattn::from_array<d_k{24}, d_model{16}>(data::w_query)},
-    .key = {ctattn::from_array<d_k{24}, d_model{16}>(data::w_key)},
-    .value = {ctattn::from_array<d_v{28}, d_model{16}>(data::w_value)},
-};
 constexpr auto attention_weights = ctattn::self_attention_with_weights(embedded_sentence, head).weights;
 
 // PE(t, 2i) = sin(t / 10000^(2i/D)), PE(t, 2i + 1) = cos(t / 10000^(2i/D)), for t < 50 and D = 128.

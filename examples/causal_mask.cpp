@@ -8,28 +8,13 @@
 #include <ctattn/ctattn.hpp>
 #include <ctattn/position/embedding.hpp>
 
-#include "fixtures/attention/worked_example.hpp"
+#include "worked_example_model.hpp"
 
 #include <cstddef>
 #include <cstdio>
 #include <limits>
 #include <string_view>
 
-namespace data = ctattn_fixtures::worked_example;
-
-struct vocab : ctattn::dimension<"vocab"> {};
-struct seq : ctattn::dimension<"seq"> {};
-struct d_model : ctattn::dimension<"d_model"> {};
-struct d_k : ctattn::dimension<"d_k"> {};
-struct d_v : ctattn::dimension<"d_v"> {};
-
-constexpr auto embedded_sentence = ctattn::with_extents<seq{6}, d_model{16}>(
-    ctattn::embed_tokens(ctattn::from_array<vocab{6}, d_model{16}>(data::embedding_table), data::token_ids));
-constexpr ctattn::attention_head<float, d_model{16}, d_k{24}, d_v{28}, ctattn::out_by_in> head{
-    .query = {ctattn::from_array<d_k{24}, d_model{16}>(data::w_query)},
-    .key = {ctattn::from_array<d_k{24}, d_model{16}>(data::w_key)},
-    .value = {ctattn::from_array<d_v{28}, d_model{16}>(data::w_value)},
-};
 constexpr auto q = ctattn::project(embedded_sentence, head.query);
 constexpr auto k = ctattn::project(embedded_sentence, head.key);
 constexpr auto v = ctattn::project(embedded_sentence, head.value);

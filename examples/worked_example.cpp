@@ -11,35 +11,14 @@
 #include <ctattn/math/sqrt.hpp>
 #include <ctattn/position/embedding.hpp>
 
-#include "fixtures/attention/worked_example.hpp"
+#include "worked_example_model.hpp"
 
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
 #include <string_view>
 
-namespace data = ctattn_fixtures::worked_example;
-
-// The axes of the example. d_k and d_v are different axes even where their sizes would agree.
-struct vocab : ctattn::dimension<"vocab"> {};
-struct seq : ctattn::dimension<"seq"> {};
-struct d_model : ctattn::dimension<"d_model"> {};
-struct d_k : ctattn::dimension<"d_k"> {};
-struct d_v : ctattn::dimension<"d_v"> {};
-
-// Step 1: the sentence as token ids, then one embedding row per token: X, the embedded sentence, is
-// seq x d_model (6 x 16).
-constexpr auto embedding_table = ctattn::from_array<vocab{6}, d_model{16}>(data::embedding_table);
-constexpr auto embedded_sentence = ctattn::with_extents<seq{6}, d_model{16}>(ctattn::embed_tokens(embedding_table, data::token_ids));
-
-// Step 2: the projections. torch.rand(24, 16) is d_k x d_model (out x in); `out_by_in` says so, so that
-// q_i = W_query x_i exactly as in the text, and no weight is silently transposed.
-using head_type = ctattn::attention_head<float, d_model{16}, d_k{24}, d_v{28}, ctattn::out_by_in>;
-constexpr head_type head{
-    .query = {ctattn::from_array<d_k{24}, d_model{16}>(data::w_query)},
-    .key = {ctattn::from_array<d_k{24}, d_model{16}>(data::w_key)},
-    .value = {ctattn::from_array<d_v{28}, d_model{16}>(data::w_value)},
-};
+// Steps 1 and 2 (the axes, the embedded sentence X and the head W_Q, W_K, W_V) are in worked_example_model.hpp.
 
 // Step 3: queries, keys and values, one row per token.
 constexpr auto q = ctattn::project(embedded_sentence, head.query);  // seq x d_k
