@@ -3,20 +3,14 @@
 // the image. Exit code 0 when every element matches.
 #include "../models/worked_example.hpp"
 #include "../runtime/check_model.hpp"
+#include "../runtime/image_storage.hpp"
 #include "../runtime/footprint_symbols.hpp"
 
 using model = ctattn_firmware::models::worked_example;
 
 // The image's storage, under fixed names so that the footprint test finds them in the symbol table: the
 // weights and the input in flash (.rodata), the workspace and the output in .bss.
-extern "C" {
-extern const model::parameters ctattn_weights;
-extern const model::input ctattn_input;
-constinit const model::parameters ctattn_weights = model::example_parameters();
-constinit const model::input ctattn_input = model::example_input();
-model::workspace ctattn_workspace;
-model::output ctattn_output;
-}
+CTATTN_FIRMWARE_IMAGE_STORAGE(model)
 
 int main() {
   ctattn_firmware::publish_footprint<model>();

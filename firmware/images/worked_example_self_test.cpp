@@ -3,17 +3,11 @@
 // comparison of the attention output reports a mismatch.
 #include "../models/worked_example.hpp"
 #include "../runtime/check_model.hpp"
+#include "../runtime/image_storage.hpp"
 
 using model = ctattn_firmware::models::worked_example;
 
-extern "C" {
-extern const model::parameters ctattn_weights;
-extern const model::input ctattn_input;
-constinit const model::parameters ctattn_weights = model::example_parameters();
-constinit const model::input ctattn_input = model::example_input();
-model::workspace ctattn_workspace;
-model::output ctattn_output;
-}
+CTATTN_FIRMWARE_IMAGE_STORAGE(model)
 
 int main() {
   using namespace ctattn_firmware;
