@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "ctattn/detail/chained.hpp"
+#include "ctattn/detail/unrolled.hpp"
 #include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/shape/shape_error.hpp"
@@ -106,12 +106,12 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
         for (std::size_t o = 0; o < d_out; ++o) y_row[o] = T{0};
         for (std::size_t c = 0; c < d_in; ++c) {
           const T x_ic = x.elements[i][c];
-#if CTATTN_CHAINED_KERNELS
-          detail::chained_axpy(&y_row[0], x_ic, &p.weight.elements[c][0], d_out);
-#else
-          const T(&w_row)[d_out] = p.weight.elements[c];
-          for (std::size_t o = 0; o < d_out; ++o) y_row[o] += x_ic * w_row[o];
-#endif
+          if (std::is_constant_evaluated()) {
+            detail::unrolled_axpy(y_row, x_ic, p.weight.elements[c]);
+          } else {
+            const T(&w_row)[d_out] = p.weight.elements[c];
+            for (std::size_t o = 0; o < d_out; ++o) y_row[o] += x_ic * w_row[o];
+          }
         }
       }
     } else {
@@ -119,14 +119,14 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
       for (std::size_t i = 0; i < n; ++i) {
         const T(&x_row)[d_in] = x.elements[i];
         for (std::size_t o = 0; o < d_out; ++o) {
-#if CTATTN_CHAINED_KERNELS
-          y.elements[i][o] = detail::chained_dot(&x_row[0], &p.weight.elements[o][0], d_in);
-#else
-          const T(&w_row)[d_in] = p.weight.elements[o];
-          T acc{0};
-          for (std::size_t c = 0; c < d_in; ++c) acc += x_row[c] * w_row[c];
-          y.elements[i][o] = acc;
-#endif
+          if (std::is_constant_evaluated()) {
+            y.elements[i][o] = detail::unrolled_dot(x_row, p.weight.elements[o]);
+          } else {
+            const T(&w_row)[d_in] = p.weight.elements[o];
+            T acc{0};
+            for (std::size_t c = 0; c < d_in; ++c) acc += x_row[c] * w_row[c];
+            y.elements[i][o] = acc;
+          }
         }
       }
     }

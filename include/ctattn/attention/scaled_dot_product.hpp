@@ -8,7 +8,7 @@
 #include "ctattn/attention/detail/mask_rules.hpp"
 #include "ctattn/attention/detail/softmax_row.hpp"
 #include "ctattn/attention/mask.hpp"
-#include "ctattn/detail/chained.hpp"
+#include "ctattn/detail/unrolled.hpp"
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
@@ -58,34 +58,88 @@ inline constexpr bool attention_rules =
                                                             dim_of<K::row_extent>, dim_of<V::row_extent>>> &&
     mask_fits<op::scaled_dot_product_attention, typename Q::value_type, Q::row_extent, K::row_extent, Mask>;
 
-/// Where one head's columns sit inside the projected Q, K and V, and where its output goes.
+/// Where one head's columns sit inside the projected Q, K and V, and where its output goes. The head's widths
+/// (d_k, d_v) are template arguments of the kernel.
 struct head_columns {
   std::size_t query_offset;   // first column of this head in Q
   std::size_t key_offset;     // first column of its key/value head in K
-  std::size_t d_k;            // the width of both
   std::size_t value_offset;   // first column of its key/value head in V
-  std::size_t d_v;            // its width in V
   std::size_t output_offset;  // first column of its output
 };
 
-// Rationale: the kernel is written for the constant evaluator as much as for the CPU. It works one query row
-// at a time with raw element access and no helper calls in the inner loops (GCC caches every constexpr call,
-// so calls there cost memory per multiply-add), visits only the keys the mask's range allows (sliding
-// windows cost O(r N)), and never reads the value row of a key whose weight is 0. Heads are column windows of
-// the projected matrices, so multi-head attention runs the same code with no copies.
-template <bool KeepWeights, typename Q, typename K, typename V, typename Out, typename Weights, typename Mask>
+// The constant-evaluated form of `attend`: the same arithmetic in the same order, so the same bits.
+// Rationale: the constant evaluators read an element of an array local to the evaluation faster than one of a
+// constexpr variable, and fold expressions with literal indices faster than loops (see detail/unrolled.hpp). So
+// this head's keys and values, and each query row, are first copied into exact-size local arrays (O(n d) copies
+// against O(n^2 d) multiply-adds), and every score and every context row is one unrolled expression. Each
+// context row is summed from +0 into a local row and then added to the output's +0, which changes no bit.
+template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
+          typename Weights, typename Mask>
+constexpr void attend_unrolled(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                               const head_columns& columns, typename Q::value_type scale) noexcept {
+  using T = typename Q::value_type;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  constexpr T minus_infinity = -std::numeric_limits<T>::infinity();
+  T keys[n_kv][DK]{};
+  T values[n_kv][DV]{};
+  for (std::size_t j = 0; j < n_kv; ++j) {
+    for (std::size_t c = 0; c < DK; ++c) keys[j][c] = k.elements[j][columns.key_offset + c];
+    for (std::size_t c = 0; c < DV; ++c) values[j][c] = v.elements[j][columns.value_offset + c];
+  }
+  T query[DK]{};
+  T context[DV]{};
+  T scores[n_kv]{};
+  T probabilities[n_kv]{};
+  for (std::size_t i = 0; i < n_q; ++i) {
+    for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
+    const key_range range = mask.keys(i, n_q, n_kv);
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      if constexpr (Mask::checks_each_key) {
+        if (!mask.allowed(i, j)) {
+          scores[j] = minus_infinity;
+          continue;
+        }
+      }
+      T score = unrolled_dot(query, keys[j]) / scale;
+      if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
+      scores[j] = score;
+    }
+    softmax_row(scores, probabilities, range.begin, range.end);
+    for (std::size_t c = 0; c < DV; ++c) context[c] = T{0};
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      const T p = probabilities[j];
+      if (p == T{0}) continue;
+      unrolled_axpy(context, p, values[j]);
+    }
+    for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output_offset + c] += context[c];
+    if constexpr (KeepWeights) {
+      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+    }
+  }
+}
+
+// Rationale: the kernel works one query row at a time, visits only the keys the mask's range allows (sliding
+// windows cost O(r N)), and never reads the value row of a key whose weight is 0. Heads are column windows of the
+// projected matrices, so multi-head attention runs the same code with no copies. The output's columns
+// [output_offset, output_offset + DV) must hold +0: the kernel accumulates. At run time it is plain loops with
+// row references; constant-evaluated, `attend_unrolled` does the same arithmetic in the evaluators' fast form.
+template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
+          typename Weights, typename Mask>
 constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
                       const head_columns& columns, typename Q::value_type scale) noexcept {
+  if (std::is_constant_evaluated()) {
+    attend_unrolled<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
+    return;
+  }
   using T = typename Q::value_type;
   constexpr std::size_t n_q = Q::rows;
   constexpr std::size_t n_kv = K::rows;
   constexpr T minus_infinity = -std::numeric_limits<T>::infinity();
   const std::size_t q_begin = columns.query_offset;
   const std::size_t k_begin = columns.key_offset;
-  const std::size_t d_k = columns.d_k;
   const std::size_t v_begin = columns.value_offset;
   const std::size_t o_begin = columns.output_offset;
-  const std::size_t d_v = columns.d_v;
   T scores[n_kv]{};
   T probabilities[n_kv]{};
   for (std::size_t i = 0; i < n_q; ++i) {
@@ -99,14 +153,10 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
           continue;
         }
       }
-#if CTATTN_CHAINED_KERNELS
-      T score = chained_dot(&q_row[q_begin], &k.elements[j][k_begin], d_k) / scale;
-#else
       const T(&k_row)[K::cols] = k.elements[j];
       T dot{0};
-      for (std::size_t c = 0; c < d_k; ++c) dot += q_row[q_begin + c] * k_row[k_begin + c];
+      for (std::size_t c = 0; c < DK; ++c) dot += q_row[q_begin + c] * k_row[k_begin + c];
       T score = dot / scale;
-#endif
       if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
       scores[j] = score;
     }
@@ -114,12 +164,8 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];
       if (p == T{0}) continue;
-#if CTATTN_CHAINED_KERNELS
-      chained_axpy(&out_row[o_begin], p, &v.elements[j][v_begin], d_v);
-#else
       const T(&v_row)[V::cols] = v.elements[j];
-      for (std::size_t c = 0; c < d_v; ++c) out_row[o_begin + c] += p * v_row[v_begin + c];
-#endif
+      for (std::size_t c = 0; c < DV; ++c) out_row[o_begin + c] += p * v_row[v_begin + c];
     }
     if constexpr (KeepWeights) {
       for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
@@ -166,7 +212,7 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_m
   basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent> output{};
   if constexpr (AttentionCompatible<Q, K, V>) {
     basic_matrix<typename Q::value_type, Q::row_extent, K::row_extent>* no_weights = nullptr;
-    detail::attend<false>(q, k, v, mask, output, no_weights, {0, 0, Q::cols, 0, V::cols, 0},
+    detail::attend<false, Q::cols, V::cols>(q, k, v, mask, output, no_weights, {0, 0, 0, 0},
                           detail::score_divisor<typename Q::value_type, Q::cols>);
   }
   return output;
@@ -191,7 +237,7 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_m
   attention_result<basic_matrix<T, Q::row_extent, V::column_extent>, basic_matrix<T, Q::row_extent, K::row_extent>>
       result{};
   if constexpr (AttentionCompatible<Q, K, V>) {
-    detail::attend<true>(q, k, v, mask, result.output, &result.weights, {0, 0, Q::cols, 0, V::cols, 0},
+    detail::attend<true, Q::cols, V::cols>(q, k, v, mask, result.output, &result.weights, {0, 0, 0, 0},
                          detail::score_divisor<T, Q::cols>);
   }
   return result;

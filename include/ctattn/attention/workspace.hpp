@@ -257,8 +257,8 @@ constexpr void attend_head(Out& output, const W& workspace, const Mask& mask, st
   using Q = typename W::queries_type;
   using V = typename W::values_type;
   basic_matrix<T, Q::row_extent, W::keys_type::row_extent>* no_weights = nullptr;
-  attend<false>(workspace.queries, workspace.keys, workspace.values, mask, output, no_weights,
-                {0, 0, Q::cols, 0, V::cols, output_offset}, score_divisor<T, Q::cols>);
+  attend<false, Q::cols, V::cols>(workspace.queries, workspace.keys, workspace.values, mask, output, no_weights,
+                                  {0, 0, 0, output_offset}, score_divisor<T, Q::cols>);
 }
 
 template <typename Out>
@@ -316,7 +316,7 @@ constexpr void scaled_dot_product_attention_into(Out& output, const Q& q, const 
     using T = typename Q::value_type;
     detail::zero(output);
     basic_matrix<T, Q::row_extent, K::row_extent>* no_weights = nullptr;
-    detail::attend<false>(q, k, v, mask, output, no_weights, {0, 0, Q::cols, 0, V::cols, 0},
+    detail::attend<false, Q::cols, V::cols>(q, k, v, mask, output, no_weights, {0, 0, 0, 0},
                           detail::score_divisor<T, Q::cols>);
   }
 }

