@@ -6,9 +6,9 @@
 #   benchmarks/compile_time_attention.sh limits        the largest n (step 8) each compiler evaluates at d = 64
 #                                                      with its default constexpr limits
 # Each measurement is one compiler run (-fsyntax-only: evaluation is the whole cost); run on an idle machine.
-# The machine's speed is printed before and after (the calibration: GCC's time for the N = 64 product of
-# benchmarks/compile_time_product.cpp, 1.3 s on this project's VM in a quiet hour), so that runs on a busy or
-# slower machine can be compared.
+# The machine's speed is printed before and after (the calibration: GCC's time for
+# benchmarks/compile_time_calibration.cpp, which uses nothing of ctattn), so that runs on a busy or slower machine
+# can be compared.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -43,9 +43,8 @@ run_pair() {  # label, source, extra defines..., then both compilers with defaul
 calibrate() {
   local log
   log=$(mktemp)
-  /usr/bin/time -f "%e" -o "$log" g++ -std=c++20 -fsyntax-only -I"$root/include" -DCTATTN_N=64 \
-    "$here/compile_time_product.cpp"
-  echo "calibration ($1): $(cat "$log") s"
+  /usr/bin/time -f "%e" -o "$log" g++ -std=c++20 -fsyntax-only "$here/compile_time_calibration.cpp"
+  echo "calibration ($1): $(cat "$log") s (benchmarks/compile_time_calibration.cpp with GCC)"
   rm -f "$log"
 }
 

@@ -10,6 +10,15 @@ sizes=("${@:-32 64 96}")
 # Clang's default budget is 1,048,576 constexpr steps; GCC's is 2^25 operations.
 clang_flags="-fconstexpr-steps=100000000"
 gcc_flags="-fconstexpr-ops-limit=1000000000"
+calibrate() {
+  local log
+  log=$(mktemp)
+  /usr/bin/time -f "%e" -o "$log" g++ -std=c++20 -fsyntax-only "$here/compile_time_calibration.cpp"
+  echo "calibration ($1): $(cat "$log") s (benchmarks/compile_time_calibration.cpp with GCC)"
+  rm -f "$log"
+}
+calibrate before
+trap 'calibrate after' EXIT
 echo "| N | multiply-adds | GCC 12 s | GCC peak MB | Clang 14 s | Clang peak MB |"
 echo "|---|---|---|---|---|---|"
 for n in "${sizes[@]}"; do

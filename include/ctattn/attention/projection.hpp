@@ -100,15 +100,15 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
     constexpr std::size_t d_in = X::cols;
     constexpr std::size_t d_out = extent_size(P::output_extent);
     if constexpr (std::is_same_v<typename P::layout, in_by_out>) {
-      // Row i of x times W: the same i-k-j loop as ctattn::multiply.
-      for (std::size_t i = 0; i < n; ++i) {
-        T(&y_row)[d_out] = y.elements[i];
-        for (std::size_t o = 0; o < d_out; ++o) y_row[o] = T{0};
-        for (std::size_t c = 0; c < d_in; ++c) {
-          const T x_ic = x.elements[i][c];
-          if (std::is_constant_evaluated()) {
-            detail::unrolled_axpy(y_row, x_ic, p.weight.elements[c]);
-          } else {
+      // Row i of x times W: the same i-k-j loop as ctattn::multiply (and, constant-evaluated, its form).
+      if (std::is_constant_evaluated()) {
+        detail::unrolled_product(y.elements, x.elements, p.weight.elements);
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          T(&y_row)[d_out] = y.elements[i];
+          for (std::size_t o = 0; o < d_out; ++o) y_row[o] = T{0};
+          for (std::size_t c = 0; c < d_in; ++c) {
+            const T x_ic = x.elements[i][c];
             const T(&w_row)[d_out] = p.weight.elements[c];
             for (std::size_t o = 0; o < d_out; ++o) y_row[o] += x_ic * w_row[o];
           }
@@ -116,12 +116,12 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
       }
     } else {
       // Row i of x against row o of W: a dot product over contiguous memory on both sides.
-      for (std::size_t i = 0; i < n; ++i) {
-        const T(&x_row)[d_in] = x.elements[i];
-        for (std::size_t o = 0; o < d_out; ++o) {
-          if (std::is_constant_evaluated()) {
-            y.elements[i][o] = detail::unrolled_dot(x_row, p.weight.elements[o]);
-          } else {
+      if (std::is_constant_evaluated()) {
+        detail::unrolled_product_transposed(y.elements, x.elements, p.weight.elements);
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          const T(&x_row)[d_in] = x.elements[i];
+          for (std::size_t o = 0; o < d_out; ++o) {
             const T(&w_row)[d_in] = p.weight.elements[o];
             T acc{0};
             for (std::size_t c = 0; c < d_in; ++c) acc += x_row[c] * w_row[c];

@@ -56,18 +56,18 @@ template <typename T, auto M, auto K, auto K2, auto N>
     // Rationale: the i-k-j order streams rows of b and of the result, so the innermost loop is independent
     // across j: compilers vectorize it without reordering any sum. Every element is still summed over k in
     // ascending order, so the result is the same bit for bit as the textbook i-j-k loop. Constant-evaluated,
-    // each row update is one unrolled expression instead (the same additions in the same order, in the
-    // evaluators' fast form: see detail/unrolled.hpp).
+    // the same sums are formed as unrolled dot products over local copies instead (the evaluators' fast form:
+    // see detail/unrolled.hpp).
+    if (std::is_constant_evaluated()) {
+      detail::unrolled_product(result.elements, a.elements, b.elements);
+      return result;
+    }
     for (std::size_t i = 0; i < A::rows; ++i) {
       T(&result_row)[B::cols] = result.elements[i];
       for (std::size_t k = 0; k < A::cols; ++k) {
         const T a_ik = a.elements[i][k];
-        if (std::is_constant_evaluated()) {
-          detail::unrolled_axpy(result_row, a_ik, b.elements[k]);
-        } else {
-          const T(&b_row)[B::cols] = b.elements[k];
-          for (std::size_t j = 0; j < B::cols; ++j) result_row[j] += a_ik * b_row[j];
-        }
+        const T(&b_row)[B::cols] = b.elements[k];
+        for (std::size_t j = 0; j < B::cols; ++j) result_row[j] += a_ik * b_row[j];
       }
     }
   }
