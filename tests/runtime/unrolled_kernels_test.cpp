@@ -85,6 +85,30 @@ TEST_CASE("constant-evaluated attention has the bits of run-time attention, for 
   SECTION("sliding windows, double") { check_square_masks<double>(); }
 }
 
+TEST_CASE("constant-evaluated attention over long key rows has the run-time bits", "[unrolled]") {
+  // 130 keys: the causal masks give key ranges from 1 to 130 keys, the padding and the window others.
+  static constexpr auto q = random_matrix<ctattn::matrix<float, 12, 8>>(61);
+  static constexpr auto k = random_matrix<ctattn::matrix<float, 130, 8>>(62);
+  static constexpr auto v = random_matrix<ctattn::matrix<float, 130, 5>>(63);
+  static constexpr auto plain = ctattn::scaled_dot_product_attention(q, k, v);
+  static constexpr auto top_left = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal);
+  static constexpr auto bottom_right = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal_bottom_right);
+  static constexpr auto padded = ctattn::scaled_dot_product_attention(q, k, v, ctattn::key_padding_length{70});
+  const auto qr = opaque(q);
+  const auto kr = opaque(k);
+  const auto vr = opaque(v);
+  CHECK(bit_identical(ctattn::scaled_dot_product_attention(qr, kr, vr), plain));
+  CHECK(bit_identical(ctattn::scaled_dot_product_attention(qr, kr, vr, ctattn::causal), top_left));
+  CHECK(bit_identical(ctattn::scaled_dot_product_attention(qr, kr, vr, ctattn::causal_bottom_right), bottom_right));
+  CHECK(bit_identical(ctattn::scaled_dot_product_attention(qr, kr, vr, opaque(ctattn::key_padding_length{70})),
+                      padded));
+
+  static constexpr auto x = random_matrix<ctattn::matrix<double, 130, 4>>(64);
+  static constexpr auto window = ctattn::scaled_dot_product_attention(x, x, x, ctattn::sliding_window<30>);
+  CHECK(bit_identical(ctattn::scaled_dot_product_attention(opaque(x), opaque(x), opaque(x), ctattn::sliding_window<30>),
+                      window));
+}
+
 TEST_CASE("a key masked out is never read, in either form", "[unrolled]") {
   // Key 1 holds +inf in its value row; the mask hides it from every query. 0 * inf would be NaN, so a kernel
   // that multiplied instead of skipping would be caught here.
