@@ -3,6 +3,8 @@
 // must sum to 1 within n float ulp. Run by benchmarks/compile_time_attention.sh.
 #include <ctattn/attention/scaled_dot_product.hpp>
 
+#include "compile_time_inputs.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -19,20 +21,9 @@ constexpr std::size_t n = CTATTN_N;
 constexpr std::size_t d = CTATTN_D;
 using tokens = ctattn::matrix<float, n, d>;
 
-constexpr tokens filled(std::uint32_t state) {
-  tokens m{};
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < d; ++j) {
-      state = state * 1664525u + 1013904223u;
-      m.elements[i][j] = static_cast<float>(state >> 8) * 0x1p-24f - 0.5f;
-    }
-  }
-  return m;
-}
-
-constexpr tokens q = filled(1);
-constexpr tokens k = filled(2);
-constexpr tokens v = filled(3);
+constexpr tokens q = lcg_filled<tokens>(1);
+constexpr tokens k = lcg_filled<tokens>(2);
+constexpr tokens v = lcg_filled<tokens>(3);
 constexpr auto result = ctattn::scaled_dot_product_attention_with_weights(q, k, v);
 
 constexpr bool rows_sum_to_one() {

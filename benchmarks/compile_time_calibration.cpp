@@ -2,6 +2,8 @@
 // ctattn (a 64 x 64 by 64 x 64 float product written as three plain loops), so its time changes with the machine
 // and its load, never with the library. benchmarks/compile_time_attention.sh and compile_time_product.sh time it
 // with GCC before and after their measurements.
+#include "compile_time_inputs.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -12,17 +14,6 @@ constexpr std::size_t n = 64;
 struct square {
   float elements[n][n];
 };
-
-constexpr square filled(std::uint32_t state) {
-  square m{};
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      state = state * 1664525u + 1013904223u;
-      m.elements[i][j] = static_cast<float>(state >> 8) * 0x1p-24f - 0.5f;
-    }
-  }
-  return m;
-}
 
 constexpr square product(const square& a, const square& b) {
   square c{};
@@ -36,7 +27,7 @@ constexpr square product(const square& a, const square& b) {
   return c;
 }
 
-constexpr square c = product(filled(1), filled(2));
+constexpr square c = product(lcg_filled<square>(1), lcg_filled<square>(2));
 static_assert(c.elements[0][0] == c.elements[0][0]);
 
 }  // namespace

@@ -2,6 +2,8 @@
 // Run by benchmarks/compile_time_product.sh, which times the compiler and reads its peak memory.
 #include <ctattn/matrix/multiply.hpp>
 
+#include "compile_time_inputs.hpp"
+
 #include <cstddef>
 #include <cstdint>
 
@@ -14,20 +16,8 @@ namespace {
 constexpr std::size_t n = CTATTN_N;
 using square = ctattn::matrix<float, n, n>;
 
-constexpr square filled(std::uint32_t seed) {
-  square m{};
-  std::uint32_t state = seed;
-  for (std::size_t i = 0; i < n; ++i) {
-    for (std::size_t j = 0; j < n; ++j) {
-      state = state * 1664525u + 1013904223u;
-      m.elements[i][j] = static_cast<float>(state >> 8) * 0x1p-24f - 0.5f;
-    }
-  }
-  return m;
-}
-
-constexpr square a = filled(1);
-constexpr square b = filled(2);
+constexpr square a = lcg_filled<square>(1);
+constexpr square b = lcg_filled<square>(2);
 constexpr square c = ctattn::multiply(a, b);
 
 // The identity a (b e_j) = (a b) e_j for one column j, summed in the same order, checks the whole product ran.

@@ -10,28 +10,18 @@ sizes=("${@:-32 64 96}")
 # Clang's default budget is 1,048,576 constexpr steps; GCC's is 2^25 operations.
 clang_flags="-fconstexpr-steps=100000000"
 gcc_flags="-fconstexpr-ops-limit=1000000000"
-calibrate() {
-  local log
-  log=$(mktemp)
-  /usr/bin/time -f "%e" -o "$log" g++ -std=c++20 -fsyntax-only "$here/compile_time_calibration.cpp"
-  echo "calibration ($1): $(cat "$log") s (benchmarks/compile_time_calibration.cpp with GCC)"
-  rm -f "$log"
-}
+source "$here/compile_time_common.sh"
 calibrate before
 trap 'calibrate after' EXIT
-echo "| N | multiply-adds | GCC 12 s | GCC peak MB | Clang 14 s | Clang peak MB |"
-echo "|---|---|---|---|---|---|"
+echo "| N | multiply-adds | GCC 12 s | GCC peak MB | GCC G instr | Clang 14 s | Clang peak MB | Clang G instr |"
+echo "|---|---|---|---|---|---|---|---|"
 for n in "${sizes[@]}"; do
   row="| $n | $((n * n * n))"
   for compiler in g++ clang++; do
     extra=$gcc_flags
     [[ $compiler == clang++ ]] && extra=$clang_flags
-    log=$(mktemp)
-    /usr/bin/time -f "%e %M" -o "$log" "$compiler" -std=c++20 -fsyntax-only $extra -I"$root/include" \
-      -DCTATTN_N="$n" "$here/compile_time_product.cpp"
-    read -r seconds kilobytes < "$log"
-    rm -f "$log"
-    row="$row | $seconds | $((kilobytes / 1024))"
+    row="$row | $(measure "$compiler" -std=c++20 -fsyntax-only $extra -I"$root/include" -DCTATTN_N="$n" \
+                          "$here/compile_time_product.cpp")"
   done
   echo "$row |"
 done

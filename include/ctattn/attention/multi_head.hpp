@@ -145,7 +145,8 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
     const std::size_t kv = h / group;
     const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
     if constexpr (KeepWeights) {
-      attend<true, head_dim, head_dim>(q, k, v, mask, concat, &result.head_weights[h], columns, score_divisor<T, head_dim>);
+      attend<true, head_dim, head_dim>(q, k, v, mask, concat, &result.head_weights[h], columns,
+                                       score_divisor<T, head_dim>);
     } else {
       weights_type* none = nullptr;
       attend<false, head_dim, head_dim>(q, k, v, mask, concat, none, columns, score_divisor<T, head_dim>);

@@ -67,6 +67,24 @@ struct head_columns {
   std::size_t output_offset;  // first column of its output
 };
 
+// The scores of query i against the keys of its range: dot(j) / scale, plus the mask's bias, or -inf for a key
+// the mask hides. Both forms of the kernel score through here, so they apply a mask identically.
+template <typename T, typename Mask, typename Dot>
+constexpr void score_row(const Mask& mask, std::size_t i, const key_range& range, T scale, T* scores,
+                         const Dot& dot) noexcept {
+  for (std::size_t j = range.begin; j < range.end; ++j) {
+    if constexpr (Mask::checks_each_key) {
+      if (!mask.allowed(i, j)) {
+        scores[j] = -std::numeric_limits<T>::infinity();
+        continue;
+      }
+    }
+    T score = dot(j) / scale;
+    if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
+    scores[j] = score;
+  }
+}
+
 // The constant-evaluated form of `attend`: the same arithmetic in the same order, so the same bits.
 // Rationale: the constant evaluators read an element of an array local to the evaluation faster than one of a
 // constexpr variable, and fold expressions with literal indices faster than loops (see detail/unrolled.hpp). So
@@ -80,7 +98,6 @@ constexpr void attend_unrolled(const Q& q, const K& k, const V& v, const Mask& m
   using T = typename Q::value_type;
   constexpr std::size_t n_q = Q::rows;
   constexpr std::size_t n_kv = K::rows;
-  constexpr T minus_infinity = -std::numeric_limits<T>::infinity();
   T keys[n_kv][DK]{};
   T values[n_kv][DV]{};
   for (std::size_t j = 0; j < n_kv; ++j) {
@@ -94,17 +111,7 @@ constexpr void attend_unrolled(const Q& q, const K& k, const V& v, const Mask& m
   for (std::size_t i = 0; i < n_q; ++i) {
     for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
     const key_range range = mask.keys(i, n_q, n_kv);
-    for (std::size_t j = range.begin; j < range.end; ++j) {
-      if constexpr (Mask::checks_each_key) {
-        if (!mask.allowed(i, j)) {
-          scores[j] = minus_infinity;
-          continue;
-        }
-      }
-      T score = unrolled_dot(query, keys[j]) / scale;
-      if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
-      scores[j] = score;
-    }
+    score_row(mask, i, range, scale, scores, [&](std::size_t key) { return unrolled_dot(query, keys[key]); });
     softmax_row(scores, probabilities, range.begin, range.end);
     for (std::size_t c = 0; c < DV; ++c) context[c] = T{0};
     for (std::size_t j = range.begin; j < range.end; ++j) {
@@ -135,7 +142,6 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
   using T = typename Q::value_type;
   constexpr std::size_t n_q = Q::rows;
   constexpr std::size_t n_kv = K::rows;
-  constexpr T minus_infinity = -std::numeric_limits<T>::infinity();
   const std::size_t q_begin = columns.query_offset;
   const std::size_t k_begin = columns.key_offset;
   const std::size_t v_begin = columns.value_offset;
@@ -146,20 +152,14 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
     const T(&q_row)[Q::cols] = q.elements[i];
     T(&out_row)[Out::cols] = out.elements[i];
     const key_range range = mask.keys(i, n_q, n_kv);
-    for (std::size_t j = range.begin; j < range.end; ++j) {
-      if constexpr (Mask::checks_each_key) {
-        if (!mask.allowed(i, j)) {
-          scores[j] = minus_infinity;
-          continue;
-        }
-      }
-      const T(&k_row)[K::cols] = k.elements[j];
-      T dot{0};
-      for (std::size_t c = 0; c < DK; ++c) dot += q_row[q_begin + c] * k_row[k_begin + c];
-      T score = dot / scale;
-      if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
-      scores[j] = score;
-    }
+    // Rationale: the lambda's names are not the short ones users pick for globals (GCC's -Wshadow reports
+    // those); see tests/static/user_names_test.cpp.
+    score_row(mask, i, range, scale, scores, [&](std::size_t key) {
+      const T(&k_row)[K::cols] = k.elements[key];
+      T key_dot{0};
+      for (std::size_t column = 0; column < DK; ++column) key_dot += q_row[q_begin + column] * k_row[k_begin + column];
+      return key_dot;
+    });
     softmax_row(scores, probabilities, range.begin, range.end);
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];

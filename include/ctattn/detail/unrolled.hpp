@@ -5,26 +5,26 @@
 /// Dot products and multiply-adds over whole rows, written for the constant evaluators: one expression per row
 /// (a fold over a compile-time index pack) instead of a loop.
 ///
-/// | helper                    | operands                          | result                                    |
-/// |---------------------------|-----------------------------------|-------------------------------------------|
-/// | `unrolled_dot(a, b)`      | `const T (&)[N]`, `const T (&)[N]`| ((+0 + a[0] b[0]) + a[1] b[1]) + ...      |
-/// | `unrolled_axpy(y, s, x)`  | `T (&)[N]`, `T`, `const T (&)[N]` | y[c] += s x[c] for c = 0 ... N-1          |
-/// | `unrolled_product(y, a, b)` | `T (&)[R][C]`, `const T (&)[R][K]`, `const T (&)[K][C]` | y = a b, each element a dot product |
-/// | `unrolled_product_transposed(y, a, b)` | `T (&)[R][C]`, `const T (&)[R][K]`, `const T (&)[C][K]` | y = a b^T |
+/// | helper                                 | operands (y, then the inputs)         | result                         |
+/// |----------------------------------------|---------------------------------------|--------------------------------|
+/// | `unrolled_dot(a, b)`                   | a, b: `const T (&)[N]`                | (+0 + a[0] b[0]) + a[1] b[1].. |
+/// | `unrolled_axpy(y, s, x)`               | `T (&)[N]`, `T`, `const T (&)[N]`     | y[c] += s x[c], c = 0 ... N-1  |
+/// | `unrolled_product(y, a, b)`            | R x C, R x K, K x C (`T (&)[.][.]`)   | y = a b                        |
+/// | `unrolled_product_transposed(y, a, b)` | R x C, R x K, C x K                   | y = a b^T                      |
 ///
-/// Both do every addition in exactly the order of the plain loops `acc += a[c] * b[c]` and
+/// All do every addition in exactly the order of the plain loops `acc += a[c] * b[c]` and
 /// `y[c] += s * x[c]`, so they give the same bits as those loops: the kernels use these helpers when
 /// constant-evaluated and the loops at run time.
 ///
-/// Rationale: both compilers evaluate constant expressions at a cost per loop iteration, per index computation
-/// and per statement that is larger than the cost of the arithmetic. A fold over an index pack has none of
-/// those: its indices are literals fixed at instantiation. Measured on one 64 x 64 product of 64-element rows
-/// (`perf stat -e instructions`, instructions per multiply-add): Clang 14 takes 16 thousand for the folded dot
-/// product against 22-24 thousand for loops of eight multiply-adds per statement; GCC 12 takes 34 thousand
-/// against 85 thousand for a plain loop, and half the memory. Reading operands from arrays local to the
-/// evaluation is cheaper still on Clang (12.5 thousand), which is why the attention kernel copies its operands
-/// first. Clang limits a fold to 256 operands (its expression nesting limit), so long rows are folded in chunks
-/// of 64, one after the other, which keeps the order.
+/// Rationale: both compilers evaluate constant expressions at a cost per loop iteration, per index computation,
+/// per statement and per read through a reference that is larger than the cost of the arithmetic. A fold over an
+/// index pack has no loop and no index computation: its indices are literals fixed at instantiation. Instructions
+/// per multiply-add (`benchmarks/compile_time_forms.sh`, docs/compile_time.md): Clang 14 takes 28 thousand in a
+/// plain loop, 24 thousand with eight multiply-adds per statement, 16 thousand as a fold, and 12 thousand as a fold
+/// over arrays local to the evaluation; GCC 12 takes 85, 79, 34 and 27 thousand. That is why the kernels copy
+/// their operands first, and why products are formed as dot products (a fold over two local rows) rather than as
+/// row updates. Clang limits a fold to 256 operands (its expression nesting limit), so long rows are folded in
+/// chunks of 64, one after the other, which keeps the order.
 ///
 /// Example:
 /// \code
@@ -108,9 +108,9 @@ constexpr void dot_rows(T (&y)[R][C], const T (&a)[R][K], const T (&columns)[C][
 /// y = a b: y[i][c] = a[i][0] b[0][c] + a[i][1] b[1][c] + ... + a[i][K-1] b[K-1][c], added left to right from
 /// +0, the same order as the i-k-j loop `y[i][c] += a[i][k] * b[k][c]` over rows of b.
 // Rationale: as dot products over local copies (b's columns as rows, and a's current row), every term reads two
-// arrays local to the evaluation with literal indices: GCC 12 evaluates that form in about 25% fewer
-// instructions than a row update (`unrolled_axpy`) and Clang 14 in about 20% fewer. The copies cost one read
-// and one write per element of b, against R reads of each in the product.
+// arrays local to the evaluation with literal indices: 14% fewer instructions than row updates on GCC 12 and 17%
+// fewer on Clang 14 (`benchmarks/compile_time_forms.sh`). The copies cost one read and one write per element of
+// b, against R reads of each in the product.
 template <typename T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void unrolled_product(T (&y)[R][C], const T (&a)[R][K], const T (&b)[K][C]) noexcept {
   T columns[C][K]{};
