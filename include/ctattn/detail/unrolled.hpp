@@ -20,7 +20,7 @@
 /// per statement and per read through a reference that is larger than the cost of the arithmetic. A fold over an
 /// index pack has no loop and no index computation: its indices are literals fixed at instantiation. Instructions
 /// per multiply-add (`benchmarks/compile_time_forms.sh`, docs/compile_time.md): Clang 14 takes 28 thousand in a
-/// plain loop, 24 thousand with eight multiply-adds per statement, 16 thousand as a fold, and 12 thousand as a fold
+/// plain loop, 24 thousand with eight multiply-adds per statement, 15 thousand as a fold, and 12 thousand as a fold
 /// over arrays local to the evaluation; GCC 12 takes 85, 79, 34 and 27 thousand. That is why the kernels copy
 /// their operands first, and why products are formed as dot products (a fold over two local rows) rather than as
 /// row updates. Clang limits a fold to 256 operands (its expression nesting limit), so long rows are folded in
@@ -108,7 +108,7 @@ constexpr void dot_rows(T (&y)[R][C], const T (&a)[R][K], const T (&columns)[C][
 /// y = a b: y[i][c] = a[i][0] b[0][c] + a[i][1] b[1][c] + ... + a[i][K-1] b[K-1][c], added left to right from
 /// +0, the same order as the i-k-j loop `y[i][c] += a[i][k] * b[k][c]` over rows of b.
 // Rationale: as dot products over local copies (b's columns as rows, and a's current row), every term reads two
-// arrays local to the evaluation with literal indices: 14% fewer instructions than row updates on GCC 12 and 17%
+// arrays local to the evaluation with literal indices: 14% fewer instructions than row updates on GCC 12 and 16%
 // fewer on Clang 14 (`benchmarks/compile_time_forms.sh`). The copies cost one read and one write per element of
 // b, against R reads of each in the product.
 template <typename T, std::size_t R, std::size_t K, std::size_t C>
