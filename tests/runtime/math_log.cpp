@@ -2,22 +2,14 @@
 // as in constant evaluation (reference points and edges).
 #include "support/math_check.hpp"
 
-#include <type_traits>
-
 #include "ctattn/math/log.hpp"
 
 namespace {
 
 namespace check = ctattn_test::math_check;
 
-struct log_function {
+struct log_function : check::reference_points<check::ref::log_float, check::ref::log_double, 1, 2> {
   static constexpr const char* name = "log";
-  template <class T>
-  static constexpr long long bound = std::is_same_v<T, float> ? 1 : 2;
-  template <class T>
-  static constexpr const auto& points() {
-    if constexpr (std::is_same_v<T, float>) return check::ref::log_float; else return check::ref::log_double;
-  }
   template <class T>
   constexpr T operator()(T x) const { return ctattn::math::log(x); }
 };

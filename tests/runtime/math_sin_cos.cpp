@@ -2,34 +2,20 @@
 // as in constant evaluation (reference points and edges).
 #include "support/math_check.hpp"
 
-#include <type_traits>
-
 #include "ctattn/math/sin_cos.hpp"
 
 namespace {
 
 namespace check = ctattn_test::math_check;
 
-struct sin_function {
+struct sin_function : check::reference_points<check::ref::sin_float, check::ref::sin_double, 1, 2> {
   static constexpr const char* name = "sin";
-  template <class T>
-  static constexpr long long bound = std::is_same_v<T, float> ? 1 : 2;
-  template <class T>
-  static constexpr const auto& points() {
-    if constexpr (std::is_same_v<T, float>) return check::ref::sin_float; else return check::ref::sin_double;
-  }
   template <class T>
   constexpr T operator()(T x) const { return ctattn::math::sin(x); }
 };
 
-struct cos_function {
+struct cos_function : check::reference_points<check::ref::cos_float, check::ref::cos_double, 1, 2> {
   static constexpr const char* name = "cos";
-  template <class T>
-  static constexpr long long bound = std::is_same_v<T, float> ? 1 : 2;
-  template <class T>
-  static constexpr const auto& points() {
-    if constexpr (std::is_same_v<T, float>) return check::ref::cos_float; else return check::ref::cos_double;
-  }
   template <class T>
   constexpr T operator()(T x) const { return ctattn::math::cos(x); }
 };

@@ -2,8 +2,6 @@
 // as in constant evaluation (reference points and edges).
 #include "support/math_check.hpp"
 
-#include <type_traits>
-
 #include "ctattn/math/sqrt.hpp"
 
 #include <bit>
@@ -15,14 +13,9 @@ namespace check = ctattn_test::math_check;
 namespace ref = ctattn_test::math_reference;
 using check::opaque;
 
-struct sqrt_function {
+// A bound of 0 ulp: sqrt is correctly rounded.
+struct sqrt_function : check::reference_points<check::ref::sqrt_float, check::ref::sqrt_double, 0, 0> {
   static constexpr const char* name = "sqrt";
-  template <class T>
-  static constexpr long long bound = std::is_same_v<T, float> ? 0 : 0;  // correctly rounded
-  template <class T>
-  static constexpr const auto& points() {
-    if constexpr (std::is_same_v<T, float>) return check::ref::sqrt_float; else return check::ref::sqrt_double;
-  }
   template <class T>
   constexpr T operator()(T x) const { return ctattn::math::sqrt(x); }
 };

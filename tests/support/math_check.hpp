@@ -10,6 +10,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <type_traits>
 
 namespace ctattn_test::math_check {
 
@@ -46,6 +47,23 @@ constexpr ref::point<T> edge_points[] = {
     {-std::numeric_limits<T>::quiet_NaN(), T(0)},
     {T(1), T(0)},
     {T(-1), T(0)},
+};
+
+/// The part of a checked function that is the same for all of them: its reference points and ulp bound per type.
+/// A checked function derives from it and adds `name` and a call operator:
+///   struct erf_function : reference_points<ref::erf_float, ref::erf_double, 1, 2> { ... };
+template <const auto& FloatPoints, const auto& DoublePoints, long long FloatBound, long long DoubleBound>
+struct reference_points {
+  template <class T>
+  static constexpr long long bound = std::is_same_v<T, float> ? FloatBound : DoubleBound;
+  template <class T>
+  static constexpr const auto& points() {
+    if constexpr (std::is_same_v<T, float>) {
+      return FloatPoints;
+    } else {
+      return DoublePoints;
+    }
+  }
 };
 
 /// Every reference point of `Function` (a type with `name`, `points<T>()`, `bound<T>` and a call operator) is
