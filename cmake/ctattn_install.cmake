@@ -5,7 +5,7 @@ include(CMakePackageConfigHelpers)
 set(CTATTN_INSTALL_CMAKEDIR "${CMAKE_INSTALL_DATADIR}/cmake/ctattn" CACHE STRING
     "Where ctattnConfig.cmake is installed (header-only: architecture-independent)")
 
-install(TARGETS ctattn ctattn_boost_headers
+install(TARGETS ctattn
   EXPORT ctattnTargets
   FILE_SET HEADERS DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(EXPORT ctattnTargets
