@@ -1,5 +1,5 @@
-// ctattn's first example: a projection X W_Q with named dimensions, checked by the compiler, evaluated at
-// compile time, and run again at run time with the same result.
+// ctattn's first example: attention scores Q K^T and one attention call, with named dimensions, checked and
+// evaluated by the compiler, then computed again at run time with the same bits.
 #include <ctattn/ctattn.hpp>
 #include <ctattn/host/print.hpp>
 
@@ -11,22 +11,26 @@ struct d_model : ctattn::dimension<"d_model"> {};
 struct d_k : ctattn::dimension<"d_k"> {};
 struct d_v : ctattn::dimension<"d_v"> {};
 
-// Three tokens of width 4, and the query and value projections.
+// Three tokens of width 4, and the query, key and value projections.
 constexpr ctattn::matrix<float, seq{3}, d_model{4}> x{{
     {1.0f, 0.0f, 1.0f, 0.0f},
     {0.0f, 2.0f, 0.0f, 2.0f},
     {1.0f, 1.0f, 1.0f, 1.0f},
 }};
 constexpr ctattn::matrix<float, d_model{4}, d_k{2}> w_q{{{1, 0}, {0, 1}, {1, 0}, {0, 1}}};
+constexpr ctattn::matrix<float, d_model{4}, d_k{2}> w_k{{{1, 0}, {0, 1}, {0, 0}, {1, 0}}};
 constexpr ctattn::matrix<float, d_model{4}, d_v{2}> w_v{{{0, 1}, {1, 0}, {0, 1}, {1, 0}}};
 
-// Q = X W_Q is a seq x d_k matrix, computed by the compiler.
-constexpr auto q = x * w_q;
-static_assert(q(1, 1) == 4.0f);
-constexpr auto v = x * w_v;
+constexpr auto q = x * w_q;   // seq x d_k, computed by the compiler
+constexpr auto k = x * w_k;   // seq x d_k
+constexpr auto v = x * w_v;   // seq x d_v
 
-// Q K^T contracts d_k against d_k: fine. Q V^T would contract d_k against d_v: both have size 2, so plain
-// sizes could not tell them apart, but named dimensions can. Uncomment to see the compiler refuse:
+// The scores Q K^T contract d_k with d_k: seq x seq, one row per query, one column per key.
+constexpr auto scores = q * ctattn::transpose(k);
+static_assert(scores(1, 2) == 4.0f);   // query 1 is (0, 4), key 2 is (2, 1)
+
+// Taking the values for the keys, Q V^T, would contract d_k with d_v. Both have size 2, so plain sizes cannot
+// tell this mistake from Q K^T; named dimensions can. Uncomment to see the compiler refuse:
 //
 //   constexpr auto wrong = q * ctattn::transpose(v);
 //
@@ -35,15 +39,20 @@ constexpr auto v = x * w_v;
 // Clang 14: error: implicit instantiation of undefined template 'ctattn::shape_error::
 //           inner_dimensions_must_match<ctattn::op::multiply, ctattn::dim<d_k, 2>, ctattn::dim<d_v, 2>>'
 // (tests/compile_fail/multiply_named_inner_mismatch.cpp checks this message on every build.)
-constexpr auto scores = q * ctattn::transpose(x * w_q);
+
+// The whole of attention, softmax(Q K^T / sqrt(d_k)) V: seq x d_v, also computed by the compiler.
+constexpr auto context = ctattn::scaled_dot_product_attention(q, k, v);
 
 int main() {
-  // The same product at run time gives the same bits as the compile-time one.
+  // The same steps at run time give the same bits as the compile-time ones.
   ctattn::matrix<float, seq{3}, d_model{4}> x_runtime = x;
   const auto q_runtime = x_runtime * w_q;
-  std::cout << "Q = X W_Q (seq x d_k), computed at run time:\n" << q_runtime << '\n';
-  std::cout << "V = X W_V (seq x d_v), computed at compile time:\n" << v << '\n';
-  std::cout << "Q Q^T (seq x seq), computed at compile time:\n" << scores << '\n';
-  std::cout << (q_runtime == q ? "run time and compile time agree\n" : "MISMATCH\n");
-  return q_runtime == q ? 0 : 1;
+  const auto k_runtime = x_runtime * w_k;
+  const auto scores_runtime = q_runtime * ctattn::transpose(k_runtime);
+  const auto context_runtime = ctattn::scaled_dot_product_attention(q_runtime, k_runtime, x_runtime * w_v);
+  std::cout << "scores Q K^T (seq x seq), computed at run time:\n" << scores_runtime << '\n';
+  std::cout << "attention softmax(Q K^T / sqrt(d_k)) V (seq x d_v), computed at compile time:\n" << context << '\n';
+  const bool same = scores_runtime == scores && context_runtime == context;
+  std::cout << (same ? "run time and compile time agree\n" : "MISMATCH between run time and compile time\n");
+  return same ? 0 : 1;
 }

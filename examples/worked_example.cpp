@@ -108,8 +108,11 @@ int main() {
   print_step("softmax(omega / sqrt(d_k)): attention weights, each row sums to 1", weights, true);
   print_step("Z = weights V: one context vector per word (seq x d_v)", context);
 
-  std::printf("The text's figures for query 2 (\"is\"), checked by static_assert in this file:\n");
-  std::printf("  omega_24 = query_2 . keys[4] (\"dessert\") = %.4f\n", static_cast<double>(omega(query_2, key_5)));
+  // The text counts words from 1 ("query 2", "key 5") and indexes arrays from 0 (keys[4]); so does this output.
+  std::printf("The text's figures for query 2, the second word \"is\" (index 1, counting from 0), checked by\n"
+              "static_assert in this file:\n");
+  std::printf("  omega_24 = query_2 . keys[4], the score against key 5, the fifth word \"dessert\" (index 4) = %.4f\n",
+              static_cast<double>(omega(query_2, key_5)));
   std::printf("  attention_weights_2 = [");
   for (std::size_t j = 0; j < 6; ++j) std::printf("%s%.4f", j == 0 ? "" : ", ", static_cast<double>(weights(query_2, j)));
   std::printf("]\n  context_vector_2 starts %.4f, %.4f, %.4f\n\n", static_cast<double>(context(query_2, 0)),
