@@ -90,12 +90,10 @@ static_assert(ctattn::scaled_dot_product_attention(q, k, v) == context);
 //   constexpr auto k_wrong = ctattn::project(decoder_tokens, head.key);        // seq_q x d_k: the wrong sequence
 //   constexpr auto wrong = ctattn::scaled_dot_product_attention(q, k_wrong, v);
 //
-// GCC 12:   error: invalid application of 'sizeof' to incomplete type 'ctattn::shape_error::
-//           key_and_value_counts_must_match<ctattn::op::scaled_dot_product_attention, ctattn::dim<seq_q, 3>,
-//           ctattn::dim<seq_kv, 5> >'
-// Clang 14: error: implicit instantiation of undefined template 'ctattn::shape_error::
-//           key_and_value_counts_must_match<ctattn::op::scaled_dot_product_attention, ctattn::dim<seq_q, 3>,
-//           ctattn::dim<seq_kv, 5>>'
+// GCC 12 and Clang 14, first error line: "ctattn: every key needs its value, so keys and values must have the
+// same number of rows (n_kv); take both from the same sequence"; next to it, the rule with both dimensions:
+//           ctattn::shape_error::key_and_value_counts_must_match<ctattn::op::scaled_dot_product_attention,
+//           ctattn::dim<seq_q, 3>, ctattn::dim<seq_kv, 5>>
 //
 // Swapping the two sequences in the call, cross_attention(encoder_tokens, decoder_tokens, head), is legal
 // cross-attention too (the encoder would attend to the decoder), so it compiles, but its result is

@@ -34,10 +34,13 @@ static_assert(scores(1, 2) == 4.0f);   // query 1 is (0, 4), key 2 is (2, 1)
 //
 //   constexpr auto wrong = q * ctattn::transpose(v);
 //
-// GCC 12:   error: invalid application of 'sizeof' to incomplete type 'ctattn::shape_error::
-//           inner_dimensions_must_match<ctattn::op::multiply, ctattn::dim<d_k, 2>, ctattn::dim<d_v, 2> >'
-// Clang 14: error: implicit instantiation of undefined template 'ctattn::shape_error::
-//           inner_dimensions_must_match<ctattn::op::multiply, ctattn::dim<d_k, 2>, ctattn::dim<d_v, 2>>'
+// GCC 12:   error: static assertion failed: ctattn: in a product a * b the columns of a must match the rows of
+//           b (equal sizes, and equal names when both are named); transpose an operand, or relabel ...
+//           note: 'ctattn::shape_error::inner_dimensions_must_match<ctattn::op::multiply, ctattn::dim<d_k, 2>,
+//           ctattn::dim<d_v, 2> >::holds' evaluates to false
+// Clang 14: error: static_assert failed due to requirement 'holds' "ctattn: in a product a * b the columns ..."
+//           note: in instantiation of member function 'ctattn::shape_error::inner_dimensions_must_match<
+//           ctattn::op::multiply, ctattn::dim<d_k, 2>, ctattn::dim<d_v, 2>>::check' requested here
 // (tests/compile_fail/multiply_named_inner_mismatch.cpp checks this message on every build.)
 
 // The whole of attention, softmax(Q K^T / sqrt(d_k)) V: seq x d_v, also computed by the compiler.

@@ -10,7 +10,7 @@
 // Shapes: dimensions, named extents, and how shape mistakes are reported.
 #include "ctattn/shape/dimension.hpp"
 #include "ctattn/shape/fixed_string.hpp"
-#include "ctattn/shape/shape_error.hpp"
+#include "ctattn/shape/rule.hpp"
 
 // Matrices and their operations.
 #include "ctattn/matrix/blocks.hpp"
@@ -21,6 +21,7 @@
 #include "ctattn/matrix/multiply.hpp"
 #include "ctattn/matrix/reduce.hpp"
 #include "ctattn/matrix/row.hpp"
+#include "ctattn/matrix/rules.hpp"
 #include "ctattn/matrix/transpose.hpp"
 #include "ctattn/matrix/with_extents.hpp"
 
@@ -39,6 +40,7 @@
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/multi_head.hpp"
 #include "ctattn/attention/projection.hpp"
+#include "ctattn/attention/rules.hpp"
 #include "ctattn/attention/scaled_dot_product.hpp"
 #include "ctattn/attention/softmax.hpp"
 #include "ctattn/attention/workspace.hpp"
@@ -47,6 +49,7 @@
 #include "ctattn/position/alibi.hpp"
 #include "ctattn/position/embedding.hpp"
 #include "ctattn/position/rotary.hpp"
+#include "ctattn/position/rules.hpp"
 #include "ctattn/position/sinusoidal.hpp"
 
 #endif  // CTATTN_CTATTN_HPP

@@ -1,5 +1,6 @@
 // Rule: an additive bias holds the attention's element type
-// expected-error: shape_error::element_types_must_match<ctattn::op::scaled_dot_product_attention, float, double ?>
+// expected-error: ctattn: the operands hold different element types \(float
+// expected-rule: shape_error::element_types_must_match<ctattn::op::scaled_dot_product_attention, float, double ?>
 #include <ctattn/ctattn.hpp>
 
 inline const ctattn::matrix<float, 4, 8> q{};
@@ -8,7 +9,7 @@ inline const ctattn::matrix<double, 4, 6> bias{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::scaled_dot_product_attention(q, k, k, ctattn::additive_bias(bias));
+  const auto r = ctattn::scaled_dot_product_attention(q, k, k, ctattn::additive_bias(bias));  // <- mistake
 #else
   const auto r = ctattn::scaled_dot_product_attention(q, k, k, ctattn::additive_bias(ctattn::cast<float>(bias)));
 #endif

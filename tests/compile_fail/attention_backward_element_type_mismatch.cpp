@@ -1,5 +1,6 @@
 // Rule: the backward pass of attention needs one element type throughout
-// expected-error: shape_error::element_types_must_match<ctattn::op::attention_backward, float, double ?>
+// expected-error: ctattn: the operands hold different element types \(float
+// expected-rule: shape_error::element_types_must_match<ctattn::op::attention_backward, double, float ?>
 #include <ctattn/attention/gradient.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -21,5 +22,5 @@ float use() {
 #else
   const ctattn::matrix<float, seq_q{4}, d_v{3}> upstream{};
 #endif
-  return ctattn::attention_backward(q, k, v, upstream).values(0, 0);
+  return ctattn::attention_backward(q, k, v, upstream).values(0, 0);  // <- mistake
 }

@@ -1,5 +1,6 @@
 // Rule: the backward pass of attention needs one value per key
-// expected-error: shape_error::key_and_value_counts_must_match<ctattn::op::attention_backward, ctattn::dim<seq_kv, 5>, ctattn::dim<seq_kv, 4> ?>
+// expected-error: ctattn: every key needs its value, so keys
+// expected-rule: shape_error::key_and_value_counts_must_match<ctattn::op::attention_backward, ctattn::dim<seq_kv, 5>, ctattn::dim<seq_kv, 4> ?>
 #include <ctattn/attention/gradient.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -21,5 +22,5 @@ float use() {
 #else
   const ctattn::matrix<float, seq_kv{5}, d_v{3}> values{};
 #endif
-  return ctattn::attention_backward(q, k, values, g).keys(0, 0);
+  return ctattn::attention_backward(q, k, values, g).keys(0, 0);  // <- mistake
 }

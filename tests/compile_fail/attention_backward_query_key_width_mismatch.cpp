@@ -1,5 +1,6 @@
 // Rule: the backward pass of attention needs the queries' width d_q to match the keys' width d_k
-// expected-error: shape_error::query_and_key_widths_must_match<ctattn::op::attention_backward, ctattn::dim<d_k, 8>, ctattn::dim<d_k, 6> ?>
+// expected-error: ctattn: queries and keys are compared by dot
+// expected-rule: shape_error::query_and_key_widths_must_match<ctattn::op::attention_backward, ctattn::dim<d_k, 8>, ctattn::dim<d_k, 6> ?>
 #include <ctattn/attention/gradient.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -21,5 +22,5 @@ float use() {
 #else
   const ctattn::matrix<float, seq_q{4}, d_k{6}> queries{};
 #endif
-  return ctattn::attention_backward(queries, k, v, g).queries(0, 0);
+  return ctattn::attention_backward(queries, k, v, g).queries(0, 0);  // <- mistake
 }

@@ -1,5 +1,6 @@
 // Rule: the upstream gradient dL/dO has one column per value feature
-// expected-error: shape_error::columns_must_match<ctattn::op::attention_backward, ctattn::dim<d_v, 2>, ctattn::dim<d_v, 3> ?>
+// expected-error: ctattn: the operands must have matching columns \(equal
+// expected-rule: shape_error::columns_must_match<ctattn::op::attention_backward, ctattn::dim<d_v, 2>, ctattn::dim<d_v, 3> ?>
 #include <ctattn/attention/gradient.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -21,5 +22,5 @@ float use() {
 #else
   const ctattn::matrix<float, seq_q{4}, d_v{3}> upstream{};
 #endif
-  return ctattn::attention_backward(q, k, v, upstream).values(0, 0);
+  return ctattn::attention_backward(q, k, v, upstream).values(0, 0);  // <- mistake
 }

@@ -1,5 +1,6 @@
 // Rule: the upstream gradient dL/dO has one row per query
-// expected-error: shape_error::rows_must_match<ctattn::op::attention_backward, ctattn::dim<seq_q, 3>, ctattn::dim<seq_q, 4> ?>
+// expected-error: ctattn: the operands must have matching rows \(equal
+// expected-rule: shape_error::rows_must_match<ctattn::op::attention_backward, ctattn::dim<seq_q, 3>, ctattn::dim<seq_q, 4> ?>
 #include <ctattn/attention/gradient.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -21,5 +22,5 @@ float use() {
 #else
   const ctattn::matrix<float, seq_q{4}, d_v{3}> upstream{};
 #endif
-  return ctattn::attention_backward(q, k, v, upstream).values(0, 0);
+  return ctattn::attention_backward(q, k, v, upstream).values(0, 0);  // <- mistake
 }

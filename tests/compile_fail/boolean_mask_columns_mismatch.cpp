@@ -1,5 +1,6 @@
 // Rule: a boolean mask has one column per key, names included
-// expected-error: shape_error::mask_columns_must_match_keys<ctattn::op::scaled_dot_product_attention, ctattn::dim<d_model, 6>, ctattn::dim<seq, 6> ?>
+// expected-error: ctattn: a mask or bias has one column
+// expected-rule: shape_error::mask_columns_must_match_keys<ctattn::op::scaled_dot_product_attention, ctattn::dim<d_model, 6>, ctattn::dim<seq, 6> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -12,7 +13,7 @@ inline const ctattn::boolean_mask<seq{6}, seq{6}> right{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::scaled_dot_product_attention(x, x, x, wrong);
+  const auto r = ctattn::scaled_dot_product_attention(x, x, x, wrong);  // <- mistake
 #else
   const auto r = ctattn::scaled_dot_product_attention(x, x, x, right);
 #endif

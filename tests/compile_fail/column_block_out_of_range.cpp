@@ -1,5 +1,6 @@
 // Rule: a column block must lie inside the matrix
-// expected-error: shape_error::block_must_fit_dimension<ctattn::op::column_block, ctattn::count<18>, ctattn::dim<d_model, 16> ?>
+// expected-error: ctattn: the block reaches past the end of
+// expected-rule: shape_error::block_must_fit_dimension<ctattn::op::column_block, ctattn::count<18>, ctattn::dim<d_model, 16> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -10,7 +11,7 @@ inline const ctattn::matrix<float, seq{6}, d_model{16}> x{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::column_block<12, 6>(x);
+  const auto r = ctattn::column_block<12, 6>(x);  // <- mistake
 #else
   const auto r = ctattn::column_block<12, 4>(x);
 #endif

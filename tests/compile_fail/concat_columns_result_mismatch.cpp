@@ -1,5 +1,6 @@
 // Rule: concatenated heads must fill the named result exactly
-// expected-error: shape_error::parts_times_block_must_equal_dimension<ctattn::op::concat_columns, ctattn::count<4>, ctattn::dim<ctattn::unnamed, 4>, ctattn::dim<d_model, 12> ?>
+// expected-error: ctattn: the blocks together must be exactly as
+// expected-rule: shape_error::parts_times_block_must_equal_dimension<ctattn::op::concat_columns, ctattn::count<4>, ctattn::dim<ctattn::unnamed, 4>, ctattn::dim<d_model, 12> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -11,7 +12,7 @@ inline const std::array<ctattn::matrix<float, seq{6}, 4>, 4> heads{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::concat_columns<d_model{12}>(heads);
+  const auto r = ctattn::concat_columns<d_model{12}>(heads);  // <- mistake
 #else
   const auto r = ctattn::concat_columns<d_model{16}>(heads);
 #endif

@@ -1,5 +1,6 @@
 // Rule: blocks joined side by side need matching rows
-// expected-error: shape_error::rows_must_match<ctattn::op::concat_columns, ctattn::dim<ctattn::unnamed, 2>, ctattn::dim<ctattn::unnamed, 3> ?>
+// expected-error: ctattn: the operands must have matching rows \(equal
+// expected-rule: shape_error::rows_must_match<ctattn::op::concat_columns, ctattn::dim<ctattn::unnamed, 2>, ctattn::dim<ctattn::unnamed, 3> ?>
 #include <ctattn/ctattn.hpp>
 
 inline const ctattn::matrix<float, 2, 4> a{};
@@ -7,7 +8,7 @@ inline const ctattn::matrix<float, 3, 4> b{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::concat_columns(a, b);
+  const auto r = ctattn::concat_columns(a, b);  // <- mistake
 #else
   const auto r = ctattn::concat_columns(a, a);
 #endif

@@ -1,5 +1,6 @@
 // Rule: grouped-query heads have at least one column
-// expected-error: heads and head width must be at least 1
+// expected-error: ctattn: the count \(parts, heads, tokens\) must be
+// expected-rule: shape_error::count_must_be_positive<ctattn::op::grouped_query_attention, ctattn::count<0> ?>
 #include <ctattn/ctattn.hpp>
 
 #include <array>
@@ -8,7 +9,7 @@
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::grouped_query_attention_weights<float, 4, 2, 16, 0>{}.head_dim == 0 ? 0.0f : 1.0f;
+  const auto r = ctattn::grouped_query_attention_weights<float, 4, 2, 16, 0>{}.head_dim == 0 ? 0.0f : 1.0f;  // <- mistake
 #else
   const auto r = ctattn::grouped_query_attention_weights<float, 4, 2, 16, 4>{}.head_dim == 0 ? 0.0f : 1.0f;
 #endif

@@ -1,5 +1,6 @@
 // Rule: the element-wise product needs operands of the same shape
-// expected-error: shape_error::columns_must_match<ctattn::op::hadamard, ctattn::dim<ctattn::unnamed, 4>, ctattn::dim<ctattn::unnamed, 5> ?>
+// expected-error: ctattn: the operands must have matching columns \(equal
+// expected-rule: shape_error::columns_must_match<ctattn::op::hadamard, ctattn::dim<ctattn::unnamed, 4>, ctattn::dim<ctattn::unnamed, 5> ?>
 #include <ctattn/ctattn.hpp>
 
 inline const ctattn::matrix<float, 2, 4> a{};
@@ -7,7 +8,7 @@ inline const ctattn::matrix<float, 2, 5> b{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::hadamard(a, b);
+  const auto r = ctattn::hadamard(a, b);  // <- mistake
 #else
   const auto r = ctattn::hadamard(a, a);
 #endif

@@ -1,5 +1,6 @@
 // Rule: narrow multi-head attention splits d_model into equal heads: h divides d_model
-// expected-error: shape_error::heads_must_divide_model_width<ctattn::op::multi_head_attention, ctattn::count<3>, ctattn::dim<d_model, 16> ?>
+// expected-error: ctattn: the heads split d_model into equal parts,
+// expected-rule: shape_error::heads_must_divide_model_width<ctattn::op::multi_head_attention, ctattn::count<3>, ctattn::dim<d_model, 16> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -7,7 +8,7 @@ struct d_model : ctattn::dimension<"d_model"> {};
 struct d_k : ctattn::dimension<"d_k"> {};
 struct d_v : ctattn::dimension<"d_v"> {};
 #ifdef CTATTN_COMPILE_FAIL
-inline const ctattn::multi_head_attention_weights<float, 3, d_model{16}> w{};
+inline const ctattn::multi_head_attention_weights<float, 3, d_model{16}> w{};  // <- mistake
 #else
 inline const ctattn::multi_head_attention_weights<float, 4, d_model{16}> w{};
 #endif

@@ -1,5 +1,6 @@
 // Rule: a product contracts an axis with itself: Q V^T fails when d_k and d_v are different axes, even at equal sizes
-// expected-error: shape_error::inner_dimensions_must_match<ctattn::op::multiply, ctattn::dim<d_k, 64>, ctattn::dim<d_v, 64> ?>
+// expected-error: ctattn: in a product a \* b the
+// expected-rule: shape_error::inner_dimensions_must_match<ctattn::op::multiply, ctattn::dim<d_k, 64>, ctattn::dim<d_v, 64> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -12,7 +13,7 @@ inline const ctattn::matrix<float, seq{6}, d_v{64}> v{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = q * ctattn::transpose(v);
+  const auto r = q * ctattn::transpose(v);  // <- mistake
 #else
   const auto r = q * ctattn::transpose(k);
 #endif

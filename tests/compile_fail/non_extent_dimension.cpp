@@ -1,5 +1,6 @@
 // Rule: a dimension is an integer size or a named extent (a class derived from ctattn::dimension<"...">).
-// expected-error: a matrix dimension must be an integer size or a named extent
+// expected-error: ctattn: a matrix dimension must be an integer
+// expected-rule: shape_error::dimension_must_be_a_size_or_a_named_extent<ctattn::op::matrix, 
 #include <ctattn/ctattn.hpp>
 
 #include <cstddef>
@@ -11,7 +12,7 @@ struct tokens {
 struct seq : ctattn::dimension<"seq"> {};
 
 #ifdef CTATTN_COMPILE_FAIL
-ctattn::matrix<float, tokens{2}, 4> x{};
+ctattn::matrix<float, tokens{2}, 4> x{};  // <- mistake
 #else
 ctattn::matrix<float, seq{2}, 4> x{};
 #endif

@@ -1,5 +1,6 @@
 // Rule: learned position embeddings cannot go past the table's longest sequence
-// expected-error: shape_error::sequence_must_fit_position_table<ctattn::op::position_embedding, ctattn::dim<seq, 6>, ctattn::dim<ctattn::unnamed, 4> ?>
+// expected-error: ctattn: the sequence has more positions than the
+// expected-rule: shape_error::sequence_must_fit_position_table<ctattn::op::position_embedding, ctattn::dim<seq, 6>, ctattn::dim<ctattn::unnamed, 4> ?>
 #include <ctattn/position/embedding.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -18,5 +19,5 @@ float use() {
 #else
   const ctattn::matrix<float, 8, d_model{16}> positions{};
 #endif
-  return ctattn::add_position_embeddings(x, positions)(0, 0);
+  return ctattn::add_position_embeddings(x, positions)(0, 0);  // <- mistake
 }

@@ -1,5 +1,6 @@
 // Rule: a position table must have the width of the embedded tokens
-// expected-error: shape_error::columns_must_match<ctattn::op::position_embedding, ctattn::dim<d_model, 16>, ctattn::dim<d_k, 16> ?>
+// expected-error: ctattn: the operands must have matching columns \(equal
+// expected-rule: shape_error::columns_must_match<ctattn::op::position_embedding, ctattn::dim<d_model, 16>, ctattn::dim<d_k, 16> ?>
 #include <ctattn/position/embedding.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -18,5 +19,5 @@ float use() {
 #else
   const ctattn::matrix<float, 8, d_model{16}> positions{};
 #endif
-  return ctattn::add_position_embeddings(x, positions)(0, 0);
+  return ctattn::add_position_embeddings(x, positions)(0, 0);  // <- mistake
 }

@@ -1,5 +1,6 @@
 // Rule: a projection's input features match the input's width
-// expected-error: shape_error::input_width_must_match_weight<ctattn::op::projection, ctattn::dim<d_model, 16>, ctattn::dim<ctattn::unnamed, 24> ?>
+// expected-error: ctattn: a projection's input must have as many
+// expected-rule: shape_error::input_width_must_match_weight<ctattn::op::projection, ctattn::dim<d_model, 16>, ctattn::dim<ctattn::unnamed, 24> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -12,7 +13,7 @@ inline const ctattn::linear<float, d_model{16}, d_k{24}> right{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::project(x, wrong);
+  const auto r = ctattn::project(x, wrong);  // <- mistake
 #else
   const auto r = ctattn::project(x, right);
 #endif

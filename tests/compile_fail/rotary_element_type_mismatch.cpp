@@ -1,5 +1,6 @@
 // Rule: RoPE needs the table and the queries in the same element type
-// expected-error: shape_error::element_types_must_match<ctattn::op::rotary_embedding, double, float ?>
+// expected-error: ctattn: the operands hold different element types \(float
+// expected-rule: shape_error::element_types_must_match<ctattn::op::rotary_embedding, double, float ?>
 #include <ctattn/position/rotary.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -18,5 +19,5 @@ double use() {
 #else
   static constexpr auto rope = ctattn::make_rotary_table<double, 6, 8>();
 #endif
-  return ctattn::apply_rotary<ctattn::rotary_layout::interleaved>(q, rope)(0, 0);
+  return ctattn::apply_rotary<ctattn::rotary_layout::interleaved>(q, rope)(0, 0);  // <- mistake
 }

@@ -1,5 +1,6 @@
 // Rule: a rotary table rotates pairs of features: its width must be even
-// expected-error: shape_error::dimension_must_be_even<ctattn::op::rotary_embedding, ctattn::dim<ctattn::unnamed, 7> ?>
+// expected-error: ctattn: sines and cosines fill the columns in
+// expected-rule: shape_error::dimension_must_be_even<ctattn::op::rotary_embedding, ctattn::dim<ctattn::unnamed, 7> ?>
 #include <ctattn/position/rotary.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -13,7 +14,7 @@ struct vocab : ctattn::dimension<"vocab"> {};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  constexpr auto rope = ctattn::make_rotary_table<float, 6, 7>();
+  constexpr auto rope = ctattn::make_rotary_table<float, 6, 7>();  // <- mistake
 #else
   constexpr auto rope = ctattn::make_rotary_table<float, 6, 8>();
 #endif

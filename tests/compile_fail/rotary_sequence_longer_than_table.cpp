@@ -1,5 +1,6 @@
 // Rule: a rotary table must cover every position of the sequence
-// expected-error: shape_error::sequence_must_fit_position_table<ctattn::op::rotary_embedding, ctattn::dim<seq, 6>, ctattn::dim<ctattn::unnamed, 4> ?>
+// expected-error: ctattn: the sequence has more positions than the
+// expected-rule: shape_error::sequence_must_fit_position_table<ctattn::op::rotary_embedding, ctattn::dim<seq, 6>, ctattn::dim<ctattn::unnamed, 4> ?>
 #include <ctattn/position/rotary.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -18,5 +19,5 @@ float use() {
 #else
   static constexpr auto rope = ctattn::make_rotary_table<float, 6, 8>();
 #endif
-  return ctattn::apply_rotary<ctattn::rotary_layout::rotate_half>(q, rope)(0, 0);
+  return ctattn::apply_rotary<ctattn::rotary_layout::rotate_half>(q, rope)(0, 0);  // <- mistake
 }

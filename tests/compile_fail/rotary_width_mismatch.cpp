@@ -1,5 +1,6 @@
 // Rule: RoPE needs a table built for the head width of the queries or keys
-// expected-error: shape_error::columns_must_match<ctattn::op::rotary_embedding, ctattn::dim<d_head, 8>, ctattn::dim<ctattn::unnamed, 16> ?>
+// expected-error: ctattn: the operands must have matching columns \(equal
+// expected-rule: shape_error::columns_must_match<ctattn::op::rotary_embedding, ctattn::dim<d_head, 8>, ctattn::dim<ctattn::unnamed, 16> ?>
 #include <ctattn/position/rotary.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -18,5 +19,5 @@ float use() {
 #else
   static constexpr auto rope = ctattn::make_rotary_table<float, 6, 8>();
 #endif
-  return ctattn::apply_rotary<ctattn::rotary_layout::interleaved>(q, rope)(0, 0);
+  return ctattn::apply_rotary<ctattn::rotary_layout::interleaved>(q, rope)(0, 0);  // <- mistake
 }

@@ -1,5 +1,6 @@
 // Rule: the sinusoidal encoding needs an even model width (a sine and a cosine per frequency)
-// expected-error: shape_error::dimension_must_be_even<ctattn::op::sinusoidal_encoding, ctattn::dim<d_model, 15> ?>
+// expected-error: ctattn: sines and cosines fill the columns in
+// expected-rule: shape_error::dimension_must_be_even<ctattn::op::sinusoidal_encoding, ctattn::dim<d_model, 15> ?>
 #include <ctattn/position/sinusoidal.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -13,7 +14,7 @@ struct vocab : ctattn::dimension<"vocab"> {};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  constexpr auto pe = ctattn::sinusoidal_position_encoding<float, seq{6}, d_model{15}>();
+  constexpr auto pe = ctattn::sinusoidal_position_encoding<float, seq{6}, d_model{15}>();  // <- mistake
 #else
   constexpr auto pe = ctattn::sinusoidal_position_encoding<float, seq{6}, d_model{16}>();
 #endif

@@ -1,5 +1,6 @@
 // Rule: the softmax backward pass needs the upstream gradient in the shape of the weights
-// expected-error: shape_error::columns_must_match<ctattn::op::softmax_backward, ctattn::dim<seq_kv, 5>, ctattn::dim<seq_kv, 6> ?>
+// expected-error: ctattn: the operands must have matching columns \(equal
+// expected-rule: shape_error::columns_must_match<ctattn::op::softmax_backward, ctattn::dim<seq_kv, 5>, ctattn::dim<seq_kv, 6> ?>
 #include <ctattn/attention/gradient.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -18,5 +19,5 @@ float use() {
 #else
   const ctattn::matrix<float, seq_q{4}, seq_kv{5}> upstream{};
 #endif
-  return ctattn::softmax_rows_backward(weights, upstream)(0, 0);
+  return ctattn::softmax_rows_backward(weights, upstream)(0, 0);  // <- mistake
 }

@@ -1,5 +1,6 @@
 // Rule: the softmax Jacobian is taken at one row
-// expected-error: shape_error::rows_must_match<ctattn::op::softmax_jacobian, ctattn::dim<ctattn::unnamed, 2>, ctattn::dim<ctattn::unnamed, 1> ?>
+// expected-error: ctattn: the operand must be a single row
+// expected-rule: shape_error::must_be_a_single_row<ctattn::op::softmax_jacobian, ctattn::dim<ctattn::unnamed, 2> ?>
 #include <ctattn/attention/gradient.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -17,5 +18,5 @@ float use() {
 #else
   const ctattn::matrix<float, 1, 5> s{};
 #endif
-  return ctattn::softmax_jacobian(s)(0, 0);
+  return ctattn::softmax_jacobian(s)(0, 0);  // <- mistake
 }

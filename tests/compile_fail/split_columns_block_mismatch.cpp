@@ -1,5 +1,6 @@
 // Rule: named head blocks must cover d_model exactly
-// expected-error: shape_error::parts_times_block_must_equal_dimension<ctattn::op::split_columns, ctattn::count<4>, ctattn::dim<d_k, 8>, ctattn::dim<d_model, 16> ?>
+// expected-error: ctattn: the blocks together must be exactly as
+// expected-rule: shape_error::parts_times_block_must_equal_dimension<ctattn::op::split_columns, ctattn::count<4>, ctattn::dim<d_k, 8>, ctattn::dim<d_model, 16> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -10,7 +11,7 @@ inline const ctattn::matrix<float, seq{6}, d_model{16}> x{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::split_columns<4, d_k{8}>(x)[0];
+  const auto r = ctattn::split_columns<4, d_k{8}>(x)[0];  // <- mistake
 #else
   const auto r = ctattn::split_columns<4, d_k{4}>(x)[0];
 #endif

@@ -1,5 +1,6 @@
 // Rule: splitting d_model into heads needs the number of heads to divide d_model
-// expected-error: shape_error::parts_must_divide_dimension<ctattn::op::split_columns, ctattn::count<3>, ctattn::dim<d_model, 16> ?>
+// expected-error: ctattn: the number of parts must divide the
+// expected-rule: shape_error::parts_must_divide_dimension<ctattn::op::split_columns, ctattn::count<3>, ctattn::dim<d_model, 16> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -10,7 +11,7 @@ inline const ctattn::matrix<float, seq{6}, d_model{16}> x{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::split_columns<3>(x)[0];
+  const auto r = ctattn::split_columns<3>(x)[0];  // <- mistake
 #else
   const auto r = ctattn::split_columns<4>(x)[0];
 #endif

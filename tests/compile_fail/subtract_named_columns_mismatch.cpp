@@ -1,5 +1,6 @@
 // Rule: element-wise operations need matching columns, names included
-// expected-error: shape_error::columns_must_match<ctattn::op::subtract, ctattn::dim<d_k, 8>, ctattn::dim<d_v, 8> ?>
+// expected-error: ctattn: the operands must have matching columns \(equal
+// expected-rule: shape_error::columns_must_match<ctattn::op::subtract, ctattn::dim<d_k, 8>, ctattn::dim<d_v, 8> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -11,7 +12,7 @@ inline const ctattn::matrix<float, seq{2}, d_v{8}> b{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = a - b;
+  const auto r = a - b;  // <- mistake
 #else
   const auto r = a - ctattn::with_extents<seq{2}, d_k{8}>(b);
 #endif

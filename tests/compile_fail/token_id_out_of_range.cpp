@@ -1,5 +1,6 @@
 // Rule: a token id known at compile time must be inside the vocabulary
-// expected-error: shape_error::index_must_be_inside_dimension<ctattn::op::token_embedding, ctattn::count<6>, ctattn::dim<vocab, 6> ?>
+// expected-error: ctattn: the index is past the end of
+// expected-rule: shape_error::index_must_be_inside_dimension<ctattn::op::token_embedding, ctattn::count<6>, ctattn::dim<vocab, 6> ?>
 #include <ctattn/position/embedding.hpp>
 #include <array>
 #include <cstddef>
@@ -20,5 +21,5 @@ float use() {
 #else
   constexpr std::array<std::size_t, 3> ids{0, 5, 2};
 #endif
-  return ctattn::embed_tokens<ids>(table)(0, 0);
+  return ctattn::embed_tokens<ids>(table)(0, 0);  // <- mistake
 }

@@ -1,5 +1,6 @@
 // Rule: relabelling keeps a dimension's size
-// expected-error: shape_error::relabelled_dimension_must_keep_its_size<ctattn::op::with_extents, ctattn::dim<ctattn::unnamed, 8>, ctattn::dim<d_k, 4> ?>
+// expected-error: ctattn: a new extent for existing data must
+// expected-rule: shape_error::relabelled_dimension_must_keep_its_size<ctattn::op::with_extents, ctattn::dim<ctattn::unnamed, 8>, ctattn::dim<d_k, 4> ?>
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -10,7 +11,7 @@ inline const ctattn::matrix<float, 2, 8> a{};
 
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::with_extents<seq{2}, d_k{4}>(a);
+  const auto r = ctattn::with_extents<seq{2}, d_k{4}>(a);  // <- mistake
 #else
   const auto r = ctattn::with_extents<seq{2}, d_k{8}>(a);
 #endif

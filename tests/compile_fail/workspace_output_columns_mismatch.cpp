@@ -1,5 +1,6 @@
 // Rule: an output written in place has the values' width, d_v
-// expected-error: shape_error::output_columns_must_match_values<ctattn::op::self_attention_into, ctattn::dim<d_k, 24>, ctattn::dim<d_v, 28> ?>
+// expected-error: ctattn: the output holds the weighted values, so
+// expected-rule: shape_error::output_columns_must_match_values<ctattn::op::self_attention_into, ctattn::dim<d_k, 24>, ctattn::dim<d_v, 28> ?>
 #include <ctattn/attention/attention_head.hpp>
 #include <ctattn/attention/workspace.hpp>
 
@@ -18,6 +19,6 @@ float use() {
 #else
   static ctattn::matrix<float, seq{6}, d_v{28}> context;
 #endif
-  ctattn::self_attention_into(context, x, head, workspace);
+  ctattn::self_attention_into(context, x, head, workspace);  // <- mistake
   return context(0, 0);
 }

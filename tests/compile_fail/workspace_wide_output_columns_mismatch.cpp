@@ -1,5 +1,6 @@
 // Rule: wide multi-head attention writes h * d_v columns (3 heads of d_v = 28: 84, not 28)
-// expected-error: shape_error::output_columns_must_match_values<ctattn::op::wide_multi_head_attention_into, ctattn::dim<d_v, 28>, ctattn::dim<ctattn::unnamed, 84> ?>
+// expected-error: ctattn: the output holds the weighted values, so
+// expected-rule: shape_error::output_columns_must_match_values<ctattn::op::wide_multi_head_attention_into, ctattn::dim<d_v, 28>, ctattn::dim<ctattn::unnamed, 84> ?>
 #include <array>
 
 #include <ctattn/attention/attention_head.hpp>
@@ -20,6 +21,6 @@ float use() {
 #else
   static ctattn::matrix<float, seq{6}, 84> concat;
 #endif
-  ctattn::wide_multi_head_attention_into(concat, x, x, heads, workspace);
+  ctattn::wide_multi_head_attention_into(concat, x, x, heads, workspace);  // <- mistake
   return concat(0, 0);
 }

@@ -10,10 +10,10 @@
 
 #include "ctattn/attention/detail/softmax_row.hpp"
 #include "ctattn/math/sqrt.hpp"
-#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/attention/mask.hpp"
+#include "ctattn/attention/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/shape/dimension.hpp"
-#include "ctattn/shape/shape_error.hpp"
 
 namespace ctattn {
 
@@ -49,16 +49,15 @@ constexpr void softmax_row_backward(const T (&w)[N], const T (&u)[N], T (&result
 /// \endcode
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, N, N> softmax_jacobian(const basic_matrix<T, M, N>& probabilities) noexcept {
-  static_assert(detail::shape_rule<(extent_size(M) == 1),
-                                   shape_error::rows_must_match<op::softmax_jacobian, dim_of<M>, dim<unnamed, 1>>>,
-                "ctattn::softmax_jacobian(s): s must be a single row (1 x N); take one row with ctattn::row<i>(m)");
   basic_matrix<T, N, N> jacobian{};
-  constexpr std::size_t n = extent_size(N);
-  for (std::size_t i = 0; i < n; ++i) {
-    const T s_i = probabilities.elements[0][i];
-    for (std::size_t k = 0; k < n; ++k) {
-      const T diagonal = i == k ? s_i : T{0};
-      jacobian.elements[i][k] = diagonal - s_i * probabilities.elements[0][k];
+  if constexpr (shape_error::must_be_a_single_row<op::softmax_jacobian, dim_of<M>>::check()) {
+    constexpr std::size_t n = extent_size(N);
+    for (std::size_t i = 0; i < n; ++i) {
+      const T s_i = probabilities.elements[0][i];
+      for (std::size_t k = 0; k < n; ++k) {
+        const T diagonal = i == k ? s_i : T{0};
+        jacobian.elements[i][k] = diagonal - s_i * probabilities.elements[0][k];
+      }
     }
   }
   return jacobian;
@@ -82,12 +81,8 @@ template <typename T, auto M, auto N>
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, N, N> softmax_jacobian_from_logits(
     const basic_matrix<T, M, N>& logits) noexcept {
-  static_assert(detail::shape_rule<(extent_size(M) == 1),
-                                   shape_error::rows_must_match<op::softmax_jacobian, dim_of<M>, dim<unnamed, 1>>>,
-                "ctattn::softmax_jacobian_from_logits(z): z must be a single row (1 x N); take one row with "
-                "ctattn::row<i>(m)");
   basic_matrix<T, std::size_t{1}, N> probabilities{};
-  if constexpr (extent_size(M) == 1) {
+  if constexpr (shape_error::must_be_a_single_row<op::softmax_jacobian, dim_of<M>>::check()) {
     detail::softmax_row(logits.elements[0], probabilities.elements[0], 0, extent_size(N));
   }
   return softmax_jacobian(probabilities);
@@ -110,12 +105,8 @@ template <typename T, auto M, auto N>
 /// \endcode
 template <FixedMatrix W, FixedMatrix U>
 [[nodiscard]] constexpr W softmax_rows_backward(const W& weights, const U& upstream) noexcept {
-  static_assert(detail::same_element_rule<op::softmax_backward, W, U>,
-                "ctattn::softmax_rows_backward(weights, upstream): both must hold the same element type");
-  static_assert(detail::rows_rule<op::softmax_backward, W, U> && detail::columns_rule<op::softmax_backward, W, U>,
-                "ctattn::softmax_rows_backward(weights, upstream): both must have the same shape");
   W result{};
-  if constexpr (detail::same_shape<W, U> && std::is_same_v<typename W::value_type, typename U::value_type>) {
+  if constexpr (detail::first_broken<detail::same_shape_rules<op::softmax_backward, W, U>>::check()) {
     for (std::size_t i = 0; i < W::rows; ++i) {
       detail::gradient::softmax_row_backward(weights.elements[i], upstream.elements[i], result.elements[i]);
     }
@@ -178,30 +169,12 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
                                                                          const V& values,
                                                                          const G& upstream) noexcept {
   using op_tag = op::attention_backward;
-  static_assert(detail::same_element_rule<op_tag, Q, K> && detail::same_element_rule<op_tag, Q, V> &&
-                    detail::same_element_rule<op_tag, Q, G>,
-                "ctattn::attention_backward(q, k, v, g): q, k, v and g must hold the same element type");
-  static_assert(detail::shape_rule<extents_match(Q::column_extent, K::column_extent),
-                                   shape_error::query_and_key_widths_must_match<op_tag, dim_of<Q::column_extent>,
-                                                                                dim_of<K::column_extent>>>,
-                "ctattn::attention_backward(q, k, v, g): the queries' width d_q must match the keys' width d_k");
-  static_assert(detail::shape_rule<extents_match(K::row_extent, V::row_extent),
-                                   shape_error::key_and_value_counts_must_match<op_tag, dim_of<K::row_extent>,
-                                                                                dim_of<V::row_extent>>>,
-                "ctattn::attention_backward(q, k, v, g): there must be as many values as keys (n_kv)");
-  static_assert(detail::rows_rule<op_tag, G, Q>,
-                "ctattn::attention_backward(q, k, v, g): the upstream gradient g = dL/dO has one row per query");
-  static_assert(detail::columns_rule<op_tag, G, V>,
-                "ctattn::attention_backward(q, k, v, g): the upstream gradient g = dL/dO has one column per "
-                "value feature (d_v)");
+  // The forward pass's rules, then the upstream gradient dL/dO: one row per query, one column per value feature.
+  using rules = rule_list<detail::attention_rules<op_tag, Q, K, V, no_mask_type>, detail::same_element_rule<op_tag, G, Q>,
+                          detail::rows_rule<op_tag, G, Q>, detail::columns_rule<op_tag, G, V>>;
   using T = typename Q::value_type;
   attention_gradients<Q, K, V> grad{};
-  constexpr bool same_types = std::is_same_v<T, typename K::value_type> &&
-                              std::is_same_v<T, typename V::value_type> &&
-                              std::is_same_v<T, typename G::value_type>;
-  if constexpr (same_types && extents_match(Q::column_extent, K::column_extent) &&
-                extents_match(K::row_extent, V::row_extent) && extents_match(G::row_extent, Q::row_extent) &&
-                extents_match(G::column_extent, V::column_extent)) {
+  if constexpr (detail::first_broken<rules>::check()) {
     constexpr std::size_t n_q = Q::rows;
     constexpr std::size_t n_kv = K::rows;
     constexpr std::size_t d_k = Q::cols;

@@ -27,6 +27,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "ctattn/attention/rules.hpp"
 #include "ctattn/detail/config.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/shape/dimension.hpp"
@@ -193,6 +194,8 @@ template <typename T, auto NQ, auto NKV>
 /// Example: `ctattn::combine_masks(ctattn::causal, ctattn::key_padding_length{5})`.
 template <AttentionMask A, AttentionMask B>
 struct combined_mask {
+  using first_mask = A;
+  using second_mask = B;
   static constexpr bool checks_each_key = A::checks_each_key || B::checks_each_key;
   static constexpr bool adds_bias = A::adds_bias || B::adds_bias;
   A first;
@@ -240,12 +243,16 @@ template <AttentionMask A, AttentionMask B>
 /// \code
 ///   constexpr auto m = ctattn::mask_matrix<float, 4, 4>(ctattn::causal);   // -inf above the diagonal
 /// \endcode
-template <Scalar T, auto NQ, auto NKV, AttentionMask Mask>
+template <typename T, auto NQ, auto NKV, AttentionMask Mask>
 [[nodiscard]] constexpr auto mask_matrix(const Mask& mask) noexcept {
   using result_type = basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>>;
   constexpr std::size_t n_q = result_type::rows;
   constexpr std::size_t n_kv = result_type::cols;
   result_type m{};
+  if constexpr (!detail::first_broken<detail::mask_rules<op::mask, T, normalize_extent<NQ>, normalize_extent<NKV>,
+                                                         Mask>>::check()) {
+    return m;
+  }
   for (std::size_t i = 0; i < n_q; ++i) {
     const key_range range = mask.keys(i, n_q, n_kv);
     for (std::size_t j = 0; j < n_kv; ++j) {

@@ -15,13 +15,11 @@
 #include <type_traits>
 
 #include "ctattn/attention/attention_head.hpp"
-#include "ctattn/attention/detail/mask_rules.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/projection.hpp"
+#include "ctattn/attention/rules.hpp"
 #include "ctattn/attention/scaled_dot_product.hpp"
-#include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
-#include "ctattn/shape/shape_error.hpp"
 
 namespace ctattn {
 
@@ -58,24 +56,30 @@ struct multi_head_result {
 ///   ctattn::grouped_query_attention_weights<float, 4, 2, d_model{16}, 4, ctattn::out_by_in> w{...};
 ///   auto y = ctattn::grouped_query_attention(x, x, x, w, ctattn::causal);
 /// \endcode
-template <Scalar T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
+template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
           WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
 struct grouped_query_attention_weights {
-  static_assert(QueryHeads > 0 && KeyValueHeads > 0 && HeadDim > 0,
-                "ctattn::grouped_query_attention_weights: heads and head width must be at least 1");
-  static_assert(detail::shape_rule<(QueryHeads % (KeyValueHeads == 0 ? 1 : KeyValueHeads) == 0),
-                                   shape_error::key_value_heads_must_divide_query_heads<
-                                       op::multi_head_attention, count<KeyValueHeads>, count<QueryHeads>>>,
-                "ctattn::grouped_query_attention_weights: the key/value heads must divide the query heads");
+  /// The rules of the configuration; the attention functions check them again (no second error).
+  using rules = rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
+                          shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
+                          shape_error::count_must_be_positive<op::grouped_query_attention, count<HeadDim>>,
+                          shape_error::key_value_heads_must_divide_query_heads<
+                              op::grouped_query_attention, count<KeyValueHeads>, count<QueryHeads>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
   using value_type = T;
   static constexpr std::size_t query_heads = QueryHeads;
   static constexpr std::size_t key_value_heads = KeyValueHeads;
   static constexpr std::size_t head_dim = HeadDim;
 
-  linear<T, DModel, QueryHeads * HeadDim, Layout, HasBias> query;
-  linear<T, KDim, KeyValueHeads * HeadDim, Layout, HasBias> key;
-  linear<T, VDim, KeyValueHeads * HeadDim, Layout, HasBias> value;
-  linear<T, QueryHeads * HeadDim, DModel, Layout, HasBias> output;
+  // Rationale: with a broken rule the widths fall back to 1, so that the members stay valid types and the rule's
+  // sentence is the only error.
+  static constexpr std::size_t query_width = rules_hold<rules> ? QueryHeads * HeadDim : 1;
+  static constexpr std::size_t key_value_width = rules_hold<rules> ? KeyValueHeads * HeadDim : 1;
+
+  linear<T, DModel, query_width, Layout, HasBias> query;
+  linear<T, KDim, key_value_width, Layout, HasBias> key;
+  linear<T, VDim, key_value_width, Layout, HasBias> value;
+  linear<T, query_width, DModel, Layout, HasBias> output;
 };
 
 namespace detail {
@@ -101,14 +105,14 @@ inline constexpr std::size_t head_width = Size / (Heads == 0 ? 1 : Heads);
 ///   ctattn::multi_head_attention_weights<float, 8, d_model{512}> w{...};
 ///   auto y = ctattn::multi_head_attention(x, x, x, w);   // 7 x 512
 /// \endcode
-template <Scalar T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
+template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
           auto KDim = DModel, auto VDim = DModel>
 struct multi_head_attention_weights {
-  static_assert(Heads > 0, "ctattn::multi_head_attention_weights: at least one head");
-  static_assert(detail::shape_rule<(extent_size(normalize_extent<DModel>) % (Heads == 0 ? 1 : Heads) == 0),
-                                   shape_error::heads_must_divide_model_width<op::multi_head_attention, count<Heads>,
-                                                                              dim_of<normalize_extent<DModel>>>>,
-                "ctattn::multi_head_attention_weights<T, Heads, DModel>: the number of heads must divide d_model");
+  /// The rules of the configuration; the attention functions check them again (no second error).
+  using rules = rule_list<shape_error::count_must_be_positive<op::multi_head_attention, count<Heads>>,
+                          shape_error::heads_must_divide_model_width<op::multi_head_attention, count<Heads>,
+                                                                     dim_of<normalize_extent<DModel>>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
   using value_type = T;
   static constexpr std::size_t query_heads = Heads;
   static constexpr std::size_t key_value_heads = Heads;
@@ -122,43 +126,50 @@ struct multi_head_attention_weights {
 
 namespace detail {
 
+/// The rules of multi-head attention: the weights' own, each input against its projection, as many values as
+/// keys, and the mask against n_q x n_kv.
 template <typename XQ, typename XK, typename XV, typename W, typename Mask>
-inline constexpr bool multi_head_rules =
-    shape_rule<extents_match(XK::row_extent, XV::row_extent),
-               shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
-                                                            dim_of<XV::row_extent>>> &&
-    mask_fits<op::multi_head_attention, typename W::value_type, XQ::row_extent, XK::row_extent, Mask>;
+using multi_head_rules =
+    rule_list<typename W::rules, projection_rules<XQ, std::remove_cvref_t<decltype(W::query)>>,
+              projection_rules<XK, std::remove_cvref_t<decltype(W::key)>>,
+              projection_rules<XV, std::remove_cvref_t<decltype(W::value)>>,
+              shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
+                                                           dim_of<XV::row_extent>>,
+              mask_rules<op::multi_head_attention, typename W::value_type, XQ::row_extent, XK::row_extent, Mask>>;
 
 template <bool KeepWeights, typename XQ, typename XK, typename XV, typename W, typename Mask>
 constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const W& w, const Mask& mask) noexcept {
   using T = typename W::value_type;
   constexpr std::size_t heads = W::query_heads;
-  constexpr std::size_t group = W::query_heads / W::key_value_heads;
   constexpr std::size_t head_dim = W::head_dim;
-  const auto q = project(query, w.query);
-  const auto k = project(key, w.key);
-  const auto v = project(value, w.value);
   using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
-  basic_matrix<T, XQ::row_extent, heads * head_dim> concat{};
-  multi_head_result<decltype(project(concat, w.output)), weights_type, heads> result{};
-  for (std::size_t h = 0; h < heads; ++h) {
-    const std::size_t kv = h / group;
-    const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
-    if constexpr (KeepWeights) {
-      attend<true, head_dim, head_dim>(q, k, v, mask, concat, &result.head_weights[h], columns,
-                                       score_divisor<T, head_dim>);
-    } else {
-      weights_type* none = nullptr;
-      attend<false, head_dim, head_dim>(q, k, v, mask, concat, none, columns, score_divisor<T, head_dim>);
+  using output_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::output_extent>;
+  multi_head_result<output_type, weights_type, heads> result{};
+  if constexpr (first_broken<multi_head_rules<XQ, XK, XV, W, Mask>>::check()) {
+    constexpr std::size_t group = W::query_heads / W::key_value_heads;
+    const auto q = project(query, w.query);
+    const auto k = project(key, w.key);
+    const auto v = project(value, w.value);
+    basic_matrix<T, XQ::row_extent, heads * head_dim> concat{};
+    for (std::size_t h = 0; h < heads; ++h) {
+      const std::size_t kv = h / group;
+      const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
+      if constexpr (KeepWeights) {
+        attend<true, head_dim, head_dim>(q, k, v, mask, concat, &result.head_weights[h], columns,
+                                         score_divisor<T, head_dim>);
+      } else {
+        weights_type* none = nullptr;
+        attend<false, head_dim, head_dim>(q, k, v, mask, concat, none, columns, score_divisor<T, head_dim>);
+      }
     }
-  }
-  result.output = project(concat, w.output);
-  if constexpr (KeepWeights) {
-    for (std::size_t i = 0; i < weights_type::rows; ++i) {
-      for (std::size_t j = 0; j < weights_type::cols; ++j) {
-        T total{0};
-        for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
-        result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
+    result.output = project(concat, w.output);
+    if constexpr (KeepWeights) {
+      for (std::size_t i = 0; i < weights_type::rows; ++i) {
+        for (std::size_t j = 0; j < weights_type::cols; ++j) {
+          T total{0};
+          for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
+          result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
+        }
       }
     }
   }
@@ -188,9 +199,6 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
 template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
 [[nodiscard]] constexpr auto multi_head_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
                                                   const Mask& mask = {}) noexcept {
-  static_assert(detail::multi_head_rules<XQ, XK, XV, W, Mask>,
-                "ctattn::multi_head_attention(query, key, value, weights, mask): key and value must have the same "
-                "number of rows, and the mask the shape n_q x n_kv");
   return detail::multi_head<false>(query, key, value, weights, mask).output;
 }
 
@@ -200,9 +208,6 @@ template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionM
 template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
 [[nodiscard]] constexpr auto multi_head_attention_with_weights(const XQ& query, const XK& key, const XV& value,
                                                                const W& weights, const Mask& mask = {}) noexcept {
-  static_assert(detail::multi_head_rules<XQ, XK, XV, W, Mask>,
-                "ctattn::multi_head_attention_with_weights(query, key, value, weights, mask): key and value must "
-                "have the same number of rows, and the mask the shape n_q x n_kv");
   return detail::multi_head<true>(query, key, value, weights, mask);
 }
 
@@ -222,7 +227,7 @@ template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionM
 ///   constexpr auto w = ctattn::from_torch_multihead<2>(in_proj_weight, in_proj_bias, out_proj_weight,
 ///                                                      out_proj_bias);
 /// \endcode
-template <std::size_t Heads, Scalar T, std::size_t E>
+template <std::size_t Heads, typename T, std::size_t E>
 [[nodiscard]] constexpr multi_head_attention_weights<T, Heads, E, out_by_in, true> from_torch_multihead(
     const T (&in_proj_weight)[3 * E][E], const T (&in_proj_bias)[3 * E], const T (&out_proj_weight)[E][E],
     const T (&out_proj_bias)[E]) noexcept {

@@ -4,10 +4,9 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "ctattn/attention/rules.hpp"
 #include "ctattn/detail/unrolled.hpp"
-#include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
-#include "ctattn/shape/shape_error.hpp"
 
 namespace ctattn {
 
@@ -37,7 +36,7 @@ struct no_bias {};
 ///   ctattn::linear<float, d_model{16}, d_k{24}, ctattn::out_by_in> w_query{.weight = w};
 ///   auto q = ctattn::project(x, w_query);    // seq x d_k
 /// \endcode
-template <Scalar T, auto In, auto Out, WeightLayout Layout = in_by_out, bool HasBias = false>
+template <typename T, auto In, auto Out, WeightLayout Layout = in_by_out, bool HasBias = false>
 struct linear {
   using value_type = T;
   using layout = Layout;
@@ -64,14 +63,29 @@ template <typename P>
 concept Projection = detail::is_linear<std::remove_cvref_t<P>>::value;
 
 namespace detail {
+/// The rules of applying projection P to the rows of X: one element type, X's columns match P's input side.
 template <typename X, typename P>
-inline constexpr bool projection_rules =
-    shape_rule<std::is_same_v<typename X::value_type, typename P::value_type>,
-               shape_error::element_types_must_match<op::projection, typename X::value_type, typename P::value_type>> &&
-    shape_rule<extents_match(X::column_extent, P::input_extent),
-               shape_error::input_width_must_match_weight<op::projection, dim_of<X::column_extent>,
-                                                          dim_of<P::input_extent>>>;
+using projection_rules =
+    rule_list<shape_error::element_types_must_match<op::projection, typename X::value_type, typename P::value_type>,
+              shape_error::input_width_must_match_weight<op::projection, dim_of<X::column_extent>,
+                                                         dim_of<P::input_extent>>>;
+
+/// The rules of writing that projection into Y: Y has X's rows and P's outputs, in X's element type.
+template <typename Y, typename X, typename P>
+using projection_into_rules =
+    rule_list<projection_rules<X, P>, same_element_rule<op::projection, Y, X>, rows_rule<op::projection, Y, X>,
+              shape_error::columns_must_match<op::projection, dim_of<Y::column_extent>, dim_of<P::output_extent>>>;
 }  // namespace detail
+
+/// Whether projection P applies to the rows of X: one element type, and X's columns match P's input features.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::Projectable<ctattn::matrix<float, 6, 16>, ctattn::linear<float, 16, 24>>);
+/// \endcode
+template <typename X, typename P>
+concept Projectable = FixedMatrix<X> && Projection<P> &&
+                      rules_hold<detail::projection_rules<std::remove_cvref_t<X>, std::remove_cvref_t<P>>>;
 
 /// Applies a projection to every row of x, writing into `y` (no result on the stack: firmware keeps y in static
 /// storage). Same rules and arithmetic as `project`.
@@ -89,13 +103,8 @@ inline constexpr bool projection_rules =
 /// \endcode
 template <FixedMatrix Y, FixedMatrix X, Projection P>
 constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
-  static_assert(detail::projection_rules<X, P>,
-                "ctattn::project_into(y, x, p): x's columns must match the projection's input features, in one "
-                "element type");
-  static_assert(std::is_same_v<Y, basic_matrix<typename X::value_type, X::row_extent, P::output_extent>>,
-                "ctattn::project_into(y, x, p): y must be the projection's result type, x's rows by p's outputs");
   using T = typename X::value_type;
-  if constexpr (extents_match(X::column_extent, P::input_extent) && std::is_same_v<T, typename P::value_type>) {
+  if constexpr (detail::first_broken<detail::projection_into_rules<Y, X, P>>::check()) {
     constexpr std::size_t n = X::rows;
     constexpr std::size_t d_in = X::cols;
     constexpr std::size_t d_out = extent_size(P::output_extent);
@@ -155,10 +164,8 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
 /// \endcode
 template <FixedMatrix X, Projection P>
 [[nodiscard]] constexpr auto project(const X& x, const P& p) noexcept {
-  static_assert(detail::projection_rules<X, P>,
-                "ctattn::project(x, p): x's columns must match the projection's input features, in one element type");
   basic_matrix<typename X::value_type, X::row_extent, P::output_extent> y{};
-  if constexpr (extents_match(X::column_extent, P::input_extent)) project_into(y, x, p);
+  if constexpr (detail::first_broken<detail::projection_rules<X, P>>::check()) project_into(y, x, p);
   return y;
 }
 

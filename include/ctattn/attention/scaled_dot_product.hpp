@@ -5,32 +5,29 @@
 #include <limits>
 #include <type_traits>
 
-#include "ctattn/attention/detail/mask_rules.hpp"
 #include "ctattn/attention/detail/softmax_row.hpp"
 #include "ctattn/attention/mask.hpp"
+#include "ctattn/attention/rules.hpp"
 #include "ctattn/detail/unrolled.hpp"
 #include "ctattn/math/sqrt.hpp"
-#include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
-#include "ctattn/shape/shape_error.hpp"
 
 namespace ctattn {
 
 /// Whether queries Q, keys K and values V can meet in scaled dot-product attention: the same element type,
 /// Q's width (d_q) matches K's width (d_k), and K and V have matching rows (n_kv). n_q, n_kv and d_v are free.
+/// The rules are `detail::attention_rules` (ctattn/attention/rules.hpp).
 ///
 /// Example:
 /// \code
 ///   static_assert(ctattn::AttentionCompatible<ctattn::matrix<float, 6, 24>, ctattn::matrix<float, 9, 24>,
 ///                                             ctattn::matrix<float, 9, 28>>);
 /// \endcode
-template <typename Q, typename K, typename V>
+template <typename Q, typename K, typename V, typename Mask = no_mask_type>
 concept AttentionCompatible =
-    FixedMatrix<Q> && FixedMatrix<K> && FixedMatrix<V> &&
-    std::is_same_v<typename std::remove_cvref_t<Q>::value_type, typename std::remove_cvref_t<K>::value_type> &&
-    std::is_same_v<typename std::remove_cvref_t<K>::value_type, typename std::remove_cvref_t<V>::value_type> &&
-    extents_match(std::remove_cvref_t<Q>::column_extent, std::remove_cvref_t<K>::column_extent) &&
-    extents_match(std::remove_cvref_t<K>::row_extent, std::remove_cvref_t<V>::row_extent);
+    FixedMatrix<Q> && FixedMatrix<K> && FixedMatrix<V> && AttentionMask<Mask> &&
+    rules_hold<detail::attention_rules<op::scaled_dot_product_attention, std::remove_cvref_t<Q>,
+                                       std::remove_cvref_t<K>, std::remove_cvref_t<V>, Mask>>;
 
 /// The output of attention together with its attention weights (for study and pictures).
 ///
@@ -45,18 +42,6 @@ struct attention_result {
 };
 
 namespace detail {
-
-template <typename Q, typename K, typename V, typename Mask>
-inline constexpr bool attention_rules =
-    same_element_rule<op::scaled_dot_product_attention, Q, K> &&
-    same_element_rule<op::scaled_dot_product_attention, K, V> &&
-    shape_rule<extents_match(Q::column_extent, K::column_extent),
-               shape_error::query_and_key_widths_must_match<op::scaled_dot_product_attention,
-                                                            dim_of<Q::column_extent>, dim_of<K::column_extent>>> &&
-    shape_rule<extents_match(K::row_extent, V::row_extent),
-               shape_error::key_and_value_counts_must_match<op::scaled_dot_product_attention,
-                                                            dim_of<K::row_extent>, dim_of<V::row_extent>>> &&
-    mask_fits<op::scaled_dot_product_attention, typename Q::value_type, Q::row_extent, K::row_extent, Mask>;
 
 /// Where one head's columns sit inside the projected Q, K and V, and where its output goes. The head's widths
 /// (d_k, d_v) are template arguments of the kernel.
@@ -205,12 +190,8 @@ inline constexpr T score_divisor = math::sqrt(static_cast<T>(DK));
 template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
 [[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
                                                           const Mask& mask = {}) noexcept {
-  static_assert(detail::attention_rules<Q, K, V, Mask>,
-                "ctattn::scaled_dot_product_attention(q, k, v, mask): q and k must have the same width (d_q = d_k), "
-                "k and v the same number of rows (n_kv), all one element type, and the mask the shape of the "
-                "scores (n_q x n_kv)");
   basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent> output{};
-  if constexpr (AttentionCompatible<Q, K, V>) {
+  if constexpr (detail::first_broken<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>>::check()) {
     basic_matrix<typename Q::value_type, Q::row_extent, K::row_extent>* no_weights = nullptr;
     detail::attend<false, Q::cols, V::cols>(q, k, v, mask, output, no_weights, {0, 0, 0, 0},
                           detail::score_divisor<typename Q::value_type, Q::cols>);
@@ -229,14 +210,10 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_m
 template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
 [[nodiscard]] constexpr auto scaled_dot_product_attention_with_weights(const Q& q, const K& k, const V& v,
                                                                        const Mask& mask = {}) noexcept {
-  static_assert(detail::attention_rules<Q, K, V, Mask>,
-                "ctattn::scaled_dot_product_attention_with_weights(q, k, v, mask): q and k must have the same width "
-                "(d_q = d_k), k and v the same number of rows (n_kv), all one element type, and the mask the shape "
-                "of the scores (n_q x n_kv)");
   using T = typename Q::value_type;
   attention_result<basic_matrix<T, Q::row_extent, V::column_extent>, basic_matrix<T, Q::row_extent, K::row_extent>>
       result{};
-  if constexpr (AttentionCompatible<Q, K, V>) {
+  if constexpr (detail::first_broken<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>>::check()) {
     detail::attend<true, Q::cols, V::cols>(q, k, v, mask, result.output, &result.weights, {0, 0, 0, 0},
                          detail::score_divisor<T, Q::cols>);
   }

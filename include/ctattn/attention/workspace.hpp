@@ -23,59 +23,13 @@
 
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/projection.hpp"
+#include "ctattn/attention/rules.hpp"
 #include "ctattn/attention/scaled_dot_product.hpp"
 #include "ctattn/detail/config.hpp"
-#include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/shape/dimension.hpp"
-#include "ctattn/shape/shape_error.hpp"
 
 namespace ctattn {
-
-/// Operation tags of the functions that write into caller-provided storage (first argument of their shape
-/// errors).
-namespace op {
-struct scaled_dot_product_attention_into {};
-struct self_attention_into {};
-struct cross_attention_into {};
-struct wide_multi_head_attention_into {};
-}  // namespace op
-
-/// How an attention workspace's shape reads in a diagnostic: element type, then n_q, n_kv, d_k and d_v as
-/// `ctattn::dim<name, size>`. Never defined.
-///
-/// | argument     | shape part |
-/// |--------------|------------|
-/// | `QueryCount` | n_q        |
-/// | `KeyCount`   | n_kv       |
-/// | `KeyWidth`   | d_k        |
-/// | `ValueWidth` | d_v        |
-///
-/// Example (a workspace declared for 7 tokens, used with 6):
-/// \code
-///   workspace_must_match_attention<ctattn::op::self_attention_into,
-///       ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>, ...>,
-///       ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ...>>
-/// \endcode
-template <typename T, typename QueryCount, typename KeyCount, typename KeyWidth, typename ValueWidth>
-struct workspace_shape;
-
-namespace shape_error {
-
-/// An output written in place has one row per query: its rows must match the queries' (n_q).
-template <typename Operation, typename OutputRows, typename QueryCount>
-struct output_rows_must_match_queries;
-
-/// An output written in place has the values' width (d_v; h * d_v for wide multi-head attention).
-template <typename Operation, typename OutputColumns, typename ValueWidth>
-struct output_columns_must_match_values;
-
-/// A workspace is declared for one attention configuration (element type, n_q, n_kv, d_k, d_v): use
-/// `self_attention_workspace<X, Head>` or `cross_attention_workspace<XQ, XKV, Head>` for the call's operands.
-template <typename Operation, typename GivenWorkspace, typename RequiredWorkspace>
-struct workspace_must_match_attention;
-
-}  // namespace shape_error
 
 /// The intermediates of one attention head, in storage the caller owns: the projected queries, keys and values.
 /// Declare it static (or global) in firmware so that it sits in .bss; reuse it for every call of the same
@@ -94,7 +48,7 @@ struct workspace_must_match_attention;
 /// \code
 ///   static ctattn::attention_workspace<float, seq{6}, seq{6}, d_k{24}, d_v{28}> ws;   // 6*24 + 6*24 + 6*28 floats
 /// \endcode
-template <Scalar T, auto NQ, auto NKV, auto DK, auto DV>
+template <typename T, auto NQ, auto NKV, auto DK, auto DV>
 struct attention_workspace {
   using value_type = T;
   using queries_type = matrix<T, NQ, DK>;
@@ -183,63 +137,35 @@ namespace detail {
 
 // The output of attention over Q and V: n_q x d_v (h * d_v when `Heads` heads are concatenated).
 template <typename Op, typename Out, typename Q, typename V, std::size_t Heads = 1>
-inline constexpr bool output_rules =
-    same_element_rule<Op, Out, Q> &&
-    shape_rule<extents_match(Out::row_extent, Q::row_extent),
-               shape_error::output_rows_must_match_queries<Op, dim_of<Out::row_extent>, dim_of<Q::row_extent>>> &&
-    shape_rule<(Heads == 1 ? extents_match(Out::column_extent, V::column_extent) : Out::cols == Heads * V::cols),
-               shape_error::output_columns_must_match_values<
-                   Op, dim_of<Out::column_extent>,
-                   std::conditional_t<Heads == 1, dim_of<V::column_extent>, dim<unnamed, Heads * V::cols>>>>;
+using output_rules =
+    rule_list<same_element_rule<Op, Out, Q>,
+              shape_error::output_rows_must_match_queries<Op, dim_of<Out::row_extent>, dim_of<Q::row_extent>>,
+              shape_error::output_columns_must_match_values<
+                  Op, dim_of<Out::column_extent>,
+                  std::conditional_t<Heads == 1, dim_of<V::column_extent>, dim<unnamed, Heads * V::cols>>>>;
 
-template <typename Out, typename Q, typename V, std::size_t Heads = 1>
-inline constexpr bool output_fits =
-    std::is_same_v<typename Out::value_type, typename Q::value_type> &&
-    extents_match(Out::row_extent, Q::row_extent) &&
-    (Heads == 1 ? extents_match(Out::column_extent, V::column_extent) : Out::cols == Heads * V::cols);
-
+// Two workspaces are interchangeable when their members have the same types (`attention_workspace<float, 6, ...>`
+// and `attention_workspace<float, std::size_t{6}, ...>` are): their shapes, as named in a diagnostic.
 template <typename W>
 using workspace_shape_of = workspace_shape<typename W::value_type, dim_of<W::queries_type::row_extent>,
                                            dim_of<W::keys_type::row_extent>, dim_of<W::keys_type::column_extent>,
                                            dim_of<W::values_type::column_extent>>;
 
-// Two workspaces are interchangeable when their members have the same types (`attention_workspace<float, 6, ...>`
-// and `attention_workspace<float, std::size_t{6}, ...>` are).
-template <typename A, typename B>
-inline constexpr bool same_workspace = std::is_same_v<typename A::queries_type, typename B::queries_type> &&
-                                       std::is_same_v<typename A::keys_type, typename B::keys_type> &&
-                                       std::is_same_v<typename A::values_type, typename B::values_type>;
-
-template <typename Op, typename Given, typename Required>
-inline constexpr bool workspace_rule =
-    shape_rule<same_workspace<Given, Required>,
-               shape_error::workspace_must_match_attention<Op, workspace_shape_of<Given>, workspace_shape_of<Required>>>;
-
-template <typename X, typename P>
-inline constexpr bool projection_fits =
-    std::is_same_v<typename X::value_type, typename P::value_type> && extents_match(X::column_extent, P::input_extent);
-
 // Every rule of `cross_attention(x_q, x_kv, head, mask)` (self-attention passes x twice), then the output's
-// and the workspace's. A variable template, so that the first error line names the failing rule.
+// and the workspace's.
 template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
           std::size_t Heads = 1>
-inline constexpr bool head_into_rules =
-    projection_rules<XQ, query_projection<Head>> && projection_rules<XKV, key_projection<Head>> &&
-    projection_rules<XKV, value_projection<Head>> &&
-    attention_rules<typename head_workspace<XQ, XKV, Head>::queries_type,
-                    matrix<typename XKV::value_type, XKV::row_extent, key_projection<Head>::output_extent>,
-                    typename head_workspace<XQ, XKV, Head>::values_type, Mask> &&
-    output_rules<Op, Out, typename head_workspace<XQ, XKV, Head>::queries_type,
-                 typename head_workspace<XQ, XKV, Head>::values_type, Heads> &&
-    workspace_rule<Op, W, head_workspace<XQ, XKV, Head>>;
-
-// The same rules as plain booleans, to skip the body after a failed static_assert (one error, not a cascade).
-template <typename Out, typename XQ, typename XKV, typename Head, typename W, std::size_t Heads = 1>
-inline constexpr bool head_into_fits =
-    projection_fits<XQ, query_projection<Head>> && projection_fits<XKV, key_projection<Head>> &&
-    projection_fits<XKV, value_projection<Head>> && same_workspace<W, head_workspace<XQ, XKV, Head>> &&
-    AttentionCompatible<typename W::queries_type, typename W::keys_type, typename W::values_type> &&
-    output_fits<Out, typename W::queries_type, typename W::values_type, Heads>;
+using head_into_rules =
+    rule_list<projection_rules<XQ, query_projection<Head>>, projection_rules<XKV, key_projection<Head>>,
+              projection_rules<XKV, value_projection<Head>>,
+              attention_rules<op::scaled_dot_product_attention, typename head_workspace<XQ, XKV, Head>::queries_type,
+                              basic_matrix<typename XKV::value_type, XKV::row_extent,
+                                           key_projection<Head>::output_extent>,
+                              typename head_workspace<XQ, XKV, Head>::values_type, Mask>,
+              output_rules<Op, Out, typename head_workspace<XQ, XKV, Head>::queries_type,
+                           typename head_workspace<XQ, XKV, Head>::values_type, Heads>,
+              shape_error::workspace_must_match_attention<Op, workspace_shape_of<W>,
+                                                          workspace_shape_of<head_workspace<XQ, XKV, Head>>>>;
 
 // One head's Q, K and V into the workspace.
 template <typename XQ, typename XKV, typename Head, typename W>
@@ -306,12 +232,9 @@ constexpr bool same_object(const A& a, const B& b) noexcept {
 template <FixedMatrix Out, FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
 constexpr void scaled_dot_product_attention_into(Out& output, const Q& q, const K& k, const V& v,
                                                  const Mask& mask = {}) noexcept {
-  static_assert(detail::attention_rules<Q, K, V, Mask> &&
-                    detail::output_rules<op::scaled_dot_product_attention_into, Out, Q, V>,
-                "ctattn::scaled_dot_product_attention_into(output, q, k, v, mask): q and k must have the same "
-                "width (d_q = d_k), k and v the same number of rows (n_kv), all one element type, the mask the "
-                "shape of the scores (n_q x n_kv), and the output the result's shape (n_q x d_v)");
-  if constexpr (AttentionCompatible<Q, K, V> && detail::output_fits<Out, Q, V>) {
+  using rules = rule_list<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>,
+                          detail::output_rules<op::scaled_dot_product_attention_into, Out, Q, V>>;
+  if constexpr (detail::first_broken<rules>::check()) {
     detail::expects(!detail::same_object(output, v) && !detail::same_object(output, q));
     using T = typename Q::value_type;
     detail::zero(output);
@@ -347,11 +270,7 @@ template <FixedMatrix Out, FixedMatrix X, detail::head_projections Head, Attenti
           AttentionMask Mask = no_mask_type>
 constexpr void self_attention_into(Out& output, const X& x, const Head& head, W& workspace,
                                    const Mask& mask = {}) noexcept {
-  static_assert(detail::head_into_rules<op::self_attention_into, Out, X, X, Head, W, Mask>,
-                "ctattn::self_attention_into(output, x, head, workspace, mask): x's columns must match the head's "
-                "input features, the mask the scores (n x n), the output the result (n x d_v, one element type), "
-                "and the workspace must be ctattn::self_attention_workspace<X, Head>");
-  if constexpr (detail::head_into_fits<Out, X, X, Head, W>) {
+  if constexpr (detail::first_broken<detail::head_into_rules<op::self_attention_into, Out, X, X, Head, W, Mask>>::check()) {
     detail::project_head(x, x, head, workspace);
     detail::zero(output);
     detail::attend_head(output, workspace, mask, 0);
@@ -384,12 +303,7 @@ template <FixedMatrix Out, FixedMatrix XQ, FixedMatrix XKV, detail::head_project
           AttentionMask Mask = no_mask_type>
 constexpr void cross_attention_into(Out& output, const XQ& x_q, const XKV& x_kv, const Head& head, W& workspace,
                                     const Mask& mask = {}) noexcept {
-  static_assert(detail::head_into_rules<op::cross_attention_into, Out, XQ, XKV, Head, W, Mask>,
-                "ctattn::cross_attention_into(output, x_q, x_kv, head, workspace, mask): x_q's and x_kv's columns "
-                "must match the head's input features, the mask the scores (n_q x n_kv), the output the result "
-                "(n_q x d_v, one element type), and the workspace must be "
-                "ctattn::cross_attention_workspace<XQ, XKV, Head>");
-  if constexpr (detail::head_into_fits<Out, XQ, XKV, Head, W>) {
+  if constexpr (detail::first_broken<detail::head_into_rules<op::cross_attention_into, Out, XQ, XKV, Head, W, Mask>>::check()) {
     detail::project_head(x_q, x_kv, head, workspace);
     detail::zero(output);
     detail::attend_head(output, workspace, mask, 0);
@@ -426,13 +340,9 @@ template <FixedMatrix Out, FixedMatrix XQ, FixedMatrix XKV, detail::head_project
 constexpr void wide_multi_head_attention_into(Out& output, const XQ& x_q, const XKV& x_kv,
                                               const std::array<Head, H>& heads, W& workspace,
                                               const Mask& mask = {}) noexcept {
-  static_assert(H > 0, "ctattn::wide_multi_head_attention_into: at least one head");
-  static_assert(detail::head_into_rules<op::wide_multi_head_attention_into, Out, XQ, XKV, Head, W, Mask, H>,
-                "ctattn::wide_multi_head_attention_into(output, x_q, x_kv, heads, workspace, mask): the inputs' "
-                "columns must match the heads' input features, the mask the scores (n_q x n_kv), the output the "
-                "concatenated result (n_q x h * d_v, one element type), and the workspace must be "
-                "ctattn::cross_attention_workspace<XQ, XKV, Head>");
-  if constexpr (H > 0 && detail::head_into_fits<Out, XQ, XKV, Head, W, H>) {
+  using rules = rule_list<shape_error::count_must_be_positive<op::wide_multi_head_attention_into, count<H>>,
+                          detail::head_into_rules<op::wide_multi_head_attention_into, Out, XQ, XKV, Head, W, Mask, H>>;
+  if constexpr (detail::first_broken<rules>::check()) {
     detail::expects(!detail::same_object(output, x_q) && !detail::same_object(output, x_kv));
     constexpr std::size_t d_v = W::values_type::cols;
     detail::zero(output);

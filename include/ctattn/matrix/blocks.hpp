@@ -5,9 +5,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
-#include "ctattn/shape/shape_error.hpp"
 
 namespace ctattn {
 
@@ -29,11 +28,8 @@ template <std::size_t Start, auto Width, typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, normalize_extent<Width>> column_block(
     const basic_matrix<T, M, N>& a) noexcept {
   constexpr std::size_t end = Start + extent_size(normalize_extent<Width>);
-  static_assert(detail::shape_rule<(end <= extent_size(N)),
-                                   shape_error::block_must_fit_dimension<op::column_block, count<end>, dim_of<N>>>,
-                "ctattn::column_block<Start, Width>(a): the block must lie inside a's columns");
   basic_matrix<T, M, normalize_extent<Width>> result{};
-  if constexpr (end <= extent_size(N)) {
+  if constexpr (shape_error::block_must_fit_dimension<op::column_block, count<end>, dim_of<N>>::check()) {
     for (std::size_t i = 0; i < extent_size(M); ++i) {
       for (std::size_t j = 0; j < extent_size(Width); ++j) result.elements[i][j] = a.elements[i][Start + j];
     }
@@ -58,19 +54,14 @@ template <std::size_t Start, auto Width, typename T, auto M, auto N>
 /// \endcode
 template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, auto N>
 [[nodiscard]] constexpr auto split_columns(const basic_matrix<T, M, N>& a) noexcept {
-  static_assert(Parts > 0, "ctattn::split_columns<Parts>(a): Parts must be at least 1");
-  static_assert(detail::shape_rule<(extent_size(N) % (Parts == 0 ? 1 : Parts) == 0),
-                                   shape_error::parts_must_divide_dimension<op::split_columns, count<Parts>,
-                                                                            dim_of<N>>>,
-                "ctattn::split_columns<Parts>(a): Parts must divide the number of columns of a");
   constexpr std::size_t width = extent_size(N) / (Parts == 0 ? 1 : Parts);
   constexpr auto block = detail::extent_or<Block, (width == 0 ? 1 : width)>;
-  static_assert(detail::shape_rule<(extent_size(block) * Parts == extent_size(N)),
-                                   shape_error::parts_times_block_must_equal_dimension<
-                                       op::split_columns, count<Parts>, dim_of<block>, dim_of<N>>>,
-                "ctattn::split_columns<Parts, Block>(a): Parts blocks of Block columns must cover a's columns");
+  using rules = rule_list<shape_error::count_must_be_positive<op::split_columns, count<Parts>>,
+                          shape_error::parts_must_divide_dimension<op::split_columns, count<Parts>, dim_of<N>>,
+                          shape_error::parts_times_block_must_equal_dimension<op::split_columns, count<Parts>,
+                                                                              dim_of<block>, dim_of<N>>>;
   std::array<basic_matrix<T, M, block>, Parts> result{};
-  if constexpr (extent_size(block) * Parts == extent_size(N)) {
+  if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t p = 0; p < Parts; ++p) {
       for (std::size_t i = 0; i < extent_size(M); ++i) {
         for (std::size_t j = 0; j < extent_size(block); ++j) {
@@ -98,12 +89,9 @@ template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, au
 template <auto Result = std::size_t{0}, typename T, auto M, auto W, std::size_t P>
 [[nodiscard]] constexpr auto concat_columns(const std::array<basic_matrix<T, M, W>, P>& blocks) noexcept {
   constexpr auto joined = detail::extent_or<Result, P * extent_size(W)>;
-  static_assert(detail::shape_rule<(extent_size(joined) == P * extent_size(W)),
-                                   shape_error::parts_times_block_must_equal_dimension<
-                                       op::concat_columns, count<P>, dim_of<W>, dim_of<joined>>>,
-                "ctattn::concat_columns<Result>(blocks): Result must have as many columns as the blocks together");
   basic_matrix<T, M, joined> result{};
-  if constexpr (extent_size(joined) == P * extent_size(W)) {
+  if constexpr (shape_error::parts_times_block_must_equal_dimension<op::concat_columns, count<P>, dim_of<W>,
+                                                                    dim_of<joined>>::check()) {
     for (std::size_t p = 0; p < P; ++p) {
       for (std::size_t i = 0; i < extent_size(M); ++i) {
         for (std::size_t j = 0; j < extent_size(W); ++j) {
@@ -120,10 +108,8 @@ namespace detail {
 // see the rationale in ctattn/matrix/elementwise.hpp.
 template <typename Result, typename Part>
 constexpr void append_columns(Result& result, const Part& part, std::size_t& offset) noexcept {
-  if constexpr (Part::rows == Result::rows && std::is_same_v<typename Part::value_type, typename Result::value_type>) {
-    for (std::size_t i = 0; i < Result::rows; ++i) {
-      for (std::size_t j = 0; j < Part::cols; ++j) result.elements[i][offset + j] = part.elements[i][j];
-    }
+  for (std::size_t i = 0; i < Result::rows; ++i) {
+    for (std::size_t j = 0; j < Part::cols; ++j) result.elements[i][offset + j] = part.elements[i][j];
   }
   offset += Part::cols;
 }
@@ -144,15 +130,15 @@ constexpr void append_columns(Result& result, const Part& part, std::size_t& off
 template <FixedMatrix A, FixedMatrix... Rest>
   requires(sizeof...(Rest) >= 1)
 [[nodiscard]] constexpr auto concat_columns(const A& a, const Rest&... rest) noexcept {
-  static_assert((detail::same_element_rule<op::concat_columns, A, Rest> && ...),
-                "ctattn::concat_columns(a, b, ...): all blocks must hold the same element type");
-  static_assert((detail::rows_rule<op::concat_columns, A, Rest> && ...),
-                "ctattn::concat_columns(a, b, ...): all blocks must have matching rows");
   constexpr std::size_t total = (A::cols + ... + Rest::cols);
+  using rules = rule_list<rule_list<detail::same_element_rule<op::concat_columns, A, Rest>,
+                                    detail::rows_rule<op::concat_columns, A, Rest>>...>;
   basic_matrix<typename A::value_type, A::row_extent, total> result{};
-  std::size_t offset = 0;
-  detail::append_columns(result, a, offset);
-  (detail::append_columns(result, rest, offset), ...);
+  if constexpr (detail::first_broken<rules>::check()) {
+    std::size_t offset = 0;
+    detail::append_columns(result, a, offset);
+    (detail::append_columns(result, rest, offset), ...);
+  }
   return result;
 }
 

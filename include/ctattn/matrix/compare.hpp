@@ -3,7 +3,7 @@
 
 #include <cstddef>
 
-#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
 namespace ctattn {
@@ -23,13 +23,9 @@ namespace ctattn {
 /// \endcode
 template <FixedMatrix A, FixedMatrix B>
 [[nodiscard]] constexpr auto max_abs_difference(const A& a, const B& b) noexcept {
-  static_assert(detail::same_element_rule<op::approx_equal, A, B>,
-                "ctattn::max_abs_difference(a, b): a and b must hold the same element type");
-  static_assert(detail::rows_rule<op::approx_equal, A, B> && detail::columns_rule<op::approx_equal, A, B>,
-                "ctattn::max_abs_difference(a, b): a and b must have the same shape");
   using T = typename A::value_type;
   T largest{0};
-  if constexpr (detail::same_shape<A, B> && std::is_same_v<T, typename B::value_type>) {
+  if constexpr (detail::first_broken<detail::same_shape_rules<op::approx_equal, A, B>>::check()) {
     for (std::size_t i = 0; i < A::rows; ++i) {
       for (std::size_t j = 0; j < A::cols; ++j) {
         const T d = a.elements[i][j] > b.elements[i][j] ? a.elements[i][j] - b.elements[i][j]
@@ -59,12 +55,8 @@ template <FixedMatrix A, FixedMatrix B>
 template <FixedMatrix A, FixedMatrix B>
 [[nodiscard]] constexpr bool approx_equal(const A& a, const B& b, typename A::value_type absolute,
                                           typename A::value_type relative = 0) noexcept {
-  static_assert(detail::same_element_rule<op::approx_equal, A, B>,
-                "ctattn::approx_equal(a, b, tolerance): a and b must hold the same element type");
-  static_assert(detail::rows_rule<op::approx_equal, A, B> && detail::columns_rule<op::approx_equal, A, B>,
-                "ctattn::approx_equal(a, b, tolerance): a and b must have the same shape");
   using T = typename A::value_type;
-  if constexpr (detail::same_shape<A, B> && std::is_same_v<T, typename B::value_type>) {
+  if constexpr (detail::first_broken<detail::same_shape_rules<op::approx_equal, A, B>>::check()) {
     for (std::size_t i = 0; i < A::rows; ++i) {
       for (std::size_t j = 0; j < A::cols; ++j) {
         const T x = a.elements[i][j];

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "ctattn/matrix/detail/rules.hpp"
+#include "ctattn/matrix/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
 namespace ctattn {
@@ -17,27 +17,20 @@ namespace ctattn {
 ///   static_assert(ctattn::SameShape<ctattn::matrix<float, 2, 3>, ctattn::matrix<float, 2, 3>>);
 /// \endcode
 template <typename A, typename B>
-concept SameShape = FixedMatrix<A> && FixedMatrix<B> &&
-                    std::is_same_v<typename std::remove_cvref_t<A>::value_type,
-                                   typename std::remove_cvref_t<B>::value_type> &&
-                    detail::same_shape<std::remove_cvref_t<A>, std::remove_cvref_t<B>>;
+concept SameShape =
+    FixedMatrix<A> && FixedMatrix<B> &&
+    rules_hold<detail::same_shape_rules<op::add, std::remove_cvref_t<A>, std::remove_cvref_t<B>>>;
 
 namespace detail {
 
 // The shared body of every element-wise binary operation: the rules, then f applied at each position.
 template <typename Op, typename A, typename B, typename F>
 constexpr auto zip_elements(const A& a, const B& b, F f) noexcept {
-  static_assert(same_element_rule<Op, A, B>,
-                "ctattn: an element-wise operation needs both operands to hold the same element type; convert "
-                "one with ctattn::cast<T>(m)");
-  static_assert(rows_rule<Op, A, B> && columns_rule<Op, A, B>,
-                "ctattn: an element-wise operation needs operands of the same shape (equal sizes, and equal "
-                "names when both are named)");
-  using value = std::remove_cvref_t<decltype(f(a.elements[0][0], b.elements[0][0]))>;
+  using value = std::remove_cvref_t<decltype(f(a.elements[0][0], a.elements[0][0]))>;
   basic_matrix<value, unify_extents(A::row_extent, B::row_extent),
                unify_extents(A::column_extent, B::column_extent)>
       result{};
-  if constexpr (same_shape<A, B>) {
+  if constexpr (first_broken<same_shape_rules<Op, A, B>>::check()) {
     for (std::size_t i = 0; i < A::rows; ++i) {
       for (std::size_t j = 0; j < A::cols; ++j) {
         result.elements[i][j] = f(a.elements[i][j], b.elements[i][j]);
@@ -108,14 +101,17 @@ struct convert_to {
 template <typename T, auto M, auto N, typename F>
 [[nodiscard]] constexpr auto map(const basic_matrix<T, M, N>& a, F f) noexcept {
   using value = std::remove_cvref_t<decltype(f(a.elements[0][0]))>;
-  static_assert(Scalar<value>, "ctattn::map(a, f): f must return float or double");
-  basic_matrix<value, M, N> result{};
-  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
-    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) {
-      result.elements[i][j] = f(a.elements[i][j]);
+  if constexpr (shape_error::element_type_must_be_float_or_double<op::map, value>::check()) {
+    basic_matrix<value, M, N> result{};
+    for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+      for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) {
+        result.elements[i][j] = f(a.elements[i][j]);
+      }
     }
+    return result;
+  } else {
+    return a;
   }
-  return result;
 }
 
 /// Combines two same-shaped matrices element by element: `zip_map(a, b, f)(i, j) == f(a(i, j), b(i, j))`.
@@ -199,8 +195,8 @@ template <typename T, auto M, auto N>
 }
 
 /// The same values in another element type: `cast<double>(m)`.
-template <Scalar U, typename T, auto M, auto N>
-[[nodiscard]] constexpr basic_matrix<U, M, N> cast(const basic_matrix<T, M, N>& a) noexcept {
+template <typename U, typename T, auto M, auto N>
+[[nodiscard]] constexpr auto cast(const basic_matrix<T, M, N>& a) noexcept {
   return map(a, detail::convert_to<U>{});
 }
 

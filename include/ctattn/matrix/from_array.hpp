@@ -4,7 +4,7 @@
 #include <cstddef>
 
 #include "ctattn/matrix/matrix.hpp"
-#include "ctattn/shape/shape_error.hpp"
+#include "ctattn/matrix/rules.hpp"
 
 namespace ctattn {
 
@@ -24,20 +24,14 @@ namespace ctattn {
 ///   constexpr auto m = ctattn::from_array(table);                        // matrix<float, 2, 3>
 ///   constexpr auto x = ctattn::from_array<seq{2}, d_model{3}>(table);    // named
 /// \endcode
-template <auto Rows = std::size_t{0}, auto Cols = std::size_t{0}, Scalar T, std::size_t R, std::size_t C>
+template <auto Rows = std::size_t{0}, auto Cols = std::size_t{0}, typename T, std::size_t R, std::size_t C>
 [[nodiscard]] constexpr auto from_array(const T (&array)[R][C]) noexcept {
   constexpr auto rows = detail::extent_or<Rows, R>;
   constexpr auto cols = detail::extent_or<Cols, C>;
-  static_assert(detail::shape_rule<(extent_size(rows) == R),
-                                   shape_error::relabelled_dimension_must_keep_its_size<op::with_extents,
-                                                                                         dim<unnamed, R>, dim_of<rows>>>,
-                "ctattn::from_array<Rows, Cols>(array): Rows must have the array's number of rows");
-  static_assert(detail::shape_rule<(extent_size(cols) == C),
-                                   shape_error::relabelled_dimension_must_keep_its_size<op::with_extents,
-                                                                                         dim<unnamed, C>, dim_of<cols>>>,
-                "ctattn::from_array<Rows, Cols>(array): Cols must have the array's number of columns");
+  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, R>, dim_of<rows>>,
+                          shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, C>, dim_of<cols>>>;
   basic_matrix<T, rows, cols> result{};
-  if constexpr (extent_size(rows) == R && extent_size(cols) == C) {
+  if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t i = 0; i < R; ++i) {
       for (std::size_t j = 0; j < C; ++j) result.elements[i][j] = array[i][j];
     }
@@ -47,15 +41,12 @@ template <auto Rows = std::size_t{0}, auto Cols = std::size_t{0}, Scalar T, std:
 
 /// A 1 x N row vector copied from a C array `T[N]` (a bias, a single token), optionally under a named extent.
 /// Example: `constexpr auto b = ctattn::row_from_array(bias);`
-template <auto Cols = std::size_t{0}, Scalar T, std::size_t N>
+template <auto Cols = std::size_t{0}, typename T, std::size_t N>
 [[nodiscard]] constexpr auto row_from_array(const T (&array)[N]) noexcept {
   constexpr auto cols = detail::extent_or<Cols, N>;
-  static_assert(detail::shape_rule<(extent_size(cols) == N),
-                                   shape_error::relabelled_dimension_must_keep_its_size<op::with_extents,
-                                                                                         dim<unnamed, N>, dim_of<cols>>>,
-                "ctattn::row_from_array<Cols>(array): Cols must have the array's length");
   basic_matrix<T, std::size_t{1}, cols> result{};
-  if constexpr (extent_size(cols) == N) {
+  if constexpr (shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, N>,
+                                                                     dim_of<cols>>::check()) {
     for (std::size_t j = 0; j < N; ++j) result.elements[0][j] = array[j];
   }
   return result;

@@ -7,12 +7,9 @@
 
 #include "ctattn/detail/config.hpp"
 #include "ctattn/shape/dimension.hpp"
+#include "ctattn/shape/rule.hpp"
 
 namespace ctattn {
-
-/// Element types ctattn computes with: `float` and `double` (and `long double` on hosts).
-template <typename T>
-concept Scalar = std::floating_point<T>;
 
 /// A fixed-size, row-major, contiguous matrix whose dimensions are part of its type.
 ///
@@ -40,8 +37,11 @@ concept Scalar = std::floating_point<T>;
 ///   struct seq : ctattn::dimension<"seq"> {};
 ///   ctattn::matrix<float, seq{6}, 16> x{};   // rows named seq, 16 plain columns
 /// \endcode
-template <Scalar T, auto Rows, auto Cols>
+template <typename T, auto Rows, auto Cols>
 struct basic_matrix {
+  // Rationale: T is checked here rather than constrained, so that `matrix<long double, 2, 2>` is reported with
+  // the rule's sentence instead of a bare "constraints not satisfied".
+  static_assert((shape_error::element_type_must_be_float_or_double<op::matrix, T>::check(), true));
   using value_type = T;
   static constexpr auto row_extent = Rows;
   static constexpr auto column_extent = Cols;
@@ -79,15 +79,15 @@ struct basic_matrix {
 /// \code
 ///   ctattn::matrix<float, 6, 16> x{};
 /// \endcode
-template <Scalar T, auto Rows, auto Cols>
+template <typename T, auto Rows, auto Cols>
 using matrix = basic_matrix<T, normalize_extent<Rows>, normalize_extent<Cols>>;
 
 /// A row vector: `row_vector<T, N>` is `matrix<T, 1, N>`.
-template <Scalar T, auto N>
+template <typename T, auto N>
 using row_vector = matrix<T, 1, N>;
 
 /// A column vector: `column_vector<T, N>` is `matrix<T, N, 1>`.
-template <Scalar T, auto N>
+template <typename T, auto N>
 using column_vector = matrix<T, N, 1>;
 
 namespace detail {

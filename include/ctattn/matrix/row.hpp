@@ -5,7 +5,7 @@
 
 #include "ctattn/detail/config.hpp"
 #include "ctattn/matrix/matrix.hpp"
-#include "ctattn/shape/shape_error.hpp"
+#include "ctattn/matrix/rules.hpp"
 
 namespace ctattn {
 
@@ -24,11 +24,8 @@ namespace ctattn {
 /// \endcode
 template <std::size_t I, typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a) noexcept {
-  static_assert(detail::shape_rule<(I < basic_matrix<T, M, N>::rows),
-                                   shape_error::index_must_be_inside_dimension<op::row, count<I>, dim_of<M>>>,
-                "ctattn::row<I>(a): I must be smaller than the number of rows of a");
   basic_matrix<T, std::size_t{1}, N> result{};
-  if constexpr (I < basic_matrix<T, M, N>::rows) {
+  if constexpr (shape_error::index_must_be_inside_dimension<op::row, count<I>, dim_of<M>>::check()) {
     for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) result.elements[0][j] = a.elements[I][j];
   }
   return result;

@@ -4,7 +4,7 @@
 #include <cstddef>
 
 #include "ctattn/matrix/matrix.hpp"
-#include "ctattn/shape/shape_error.hpp"
+#include "ctattn/matrix/rules.hpp"
 
 namespace ctattn {
 
@@ -27,16 +27,10 @@ template <auto Rows, auto Cols, typename T, auto M, auto N>
     const basic_matrix<T, M, N>& a) noexcept {
   constexpr auto rows = normalize_extent<Rows>;
   constexpr auto cols = normalize_extent<Cols>;
-  static_assert(detail::shape_rule<(extent_size(rows) == extent_size(M)),
-                                   shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<M>,
-                                                                                         dim_of<rows>>>,
-                "ctattn::with_extents<Rows, Cols>(a): the new row extent must have a's number of rows");
-  static_assert(detail::shape_rule<(extent_size(cols) == extent_size(N)),
-                                   shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<N>,
-                                                                                         dim_of<cols>>>,
-                "ctattn::with_extents<Rows, Cols>(a): the new column extent must have a's number of columns");
+  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<M>, dim_of<rows>>,
+                          shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<N>, dim_of<cols>>>;
   basic_matrix<T, rows, cols> result{};
-  if constexpr (extent_size(rows) == extent_size(M) && extent_size(cols) == extent_size(N)) {
+  if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t i = 0; i < extent_size(M); ++i) {
       for (std::size_t j = 0; j < extent_size(N); ++j) result.elements[i][j] = a.elements[i][j];
     }

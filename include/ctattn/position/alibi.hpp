@@ -12,7 +12,7 @@
 
 #include "ctattn/math/exp.hpp"
 #include "ctattn/matrix/matrix.hpp"
-#include "ctattn/position/detail/scalar.hpp"
+#include "ctattn/position/rules.hpp"
 #include "ctattn/shape/dimension.hpp"
 
 namespace ctattn {
@@ -60,11 +60,12 @@ constexpr double alibi_slope(std::size_t head, std::size_t heads) noexcept {
 ///   static_assert(slopes[0] == 0.5f && slopes[7] == 0x1p-8f);
 /// \endcode
 template <typename T, std::size_t Heads>
-  requires detail::position_scalar<T>
+  requires Scalar<T>
 [[nodiscard]] constexpr std::array<T, Heads> alibi_slopes() noexcept {
-  static_assert(Heads > 0, "ctattn::alibi_slopes<T, Heads>(): Heads must be at least 1");
   std::array<T, Heads> slopes{};
-  for (std::size_t k = 0; k < Heads; ++k) slopes[k] = static_cast<T>(detail::alibi_slope(k, Heads));
+  if constexpr (shape_error::count_must_be_positive<op::alibi, count<Heads>>::check()) {
+    for (std::size_t k = 0; k < Heads; ++k) slopes[k] = static_cast<T>(detail::alibi_slope(k, Heads));
+  }
   return slopes;
 }
 
@@ -116,7 +117,7 @@ enum class alibi_alignment { top_left, bottom_right };
 ///   static_assert(b(4, 1) == -1.5f);   // -0.5 * (4 - 1)
 /// \endcode
 template <alibi_form Form, auto NQ, auto NKV, alibi_alignment Align = alibi_alignment::top_left, typename T>
-  requires detail::position_scalar<T>
+  requires Scalar<T>
 [[nodiscard]] constexpr basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>> alibi_bias(T slope) noexcept {
   using result_type = basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>>;
   constexpr auto n_q = static_cast<long long>(result_type::rows);
@@ -155,7 +156,7 @@ template <alibi_form Form, auto NQ, auto NKV, alibi_alignment Align = alibi_alig
 /// \endcode
 template <typename T, std::size_t Heads, auto NQ, auto NKV, alibi_form Form = alibi_form::causal_bias,
           alibi_alignment Align = alibi_alignment::top_left>
-  requires detail::position_scalar<T>
+  requires Scalar<T>
 [[nodiscard]] constexpr std::array<basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>>, Heads>
 alibi_biases() noexcept {
   const std::array<T, Heads> slopes = alibi_slopes<T, Heads>();

@@ -11,10 +11,9 @@
 #include <type_traits>
 
 #include "ctattn/detail/config.hpp"
-#include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/shape/dimension.hpp"
-#include "ctattn/shape/shape_error.hpp"
+#include "ctattn/position/rules.hpp"
 
 namespace ctattn {
 
@@ -73,8 +72,11 @@ constexpr basic_matrix<T, N, D> gather_rows(const basic_matrix<T, Vocabulary, D>
 template <typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
 [[nodiscard]] constexpr basic_matrix<T, N, D> embed_tokens(const basic_matrix<T, Vocabulary, D>& table,
                                                            const std::array<I, N>& ids) noexcept {
-  static_assert(N > 0, "ctattn::embed_tokens(table, ids): ids must hold at least one token");
-  return detail::gather_rows<T, Vocabulary, D, I, N>(table, ids.data());
+  basic_matrix<T, N, D> result{};
+  if constexpr (shape_error::count_must_be_positive<op::token_embedding, count<N>>::check()) {
+    result = detail::gather_rows<T, Vocabulary, D, I, N>(table, ids.data());
+  }
+  return result;
 }
 
 /// \copydoc embed_tokens(const basic_matrix<T, Vocabulary, D>&, const std::array<I, N>&)
@@ -109,14 +111,11 @@ template <auto Ids, typename T, auto Vocabulary, auto D>
   constexpr std::size_t n = std::tuple_size<ids_type>::value;
   constexpr std::size_t vocabulary = basic_matrix<T, Vocabulary, D>::rows;
   constexpr detail::id_check ids_checked = detail::check_ids<Ids, vocabulary>();
-  static_assert(std::is_integral_v<id_type>, "ctattn::embed_tokens<Ids>(table): Ids must hold integers");
-  static_assert(n > 0, "ctattn::embed_tokens<Ids>(table): Ids must hold at least one token");
-  static_assert(detail::shape_rule<ids_checked.all_inside,
-                                   shape_error::index_must_be_inside_dimension<
-                                       op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>>,
-                "ctattn::embed_tokens<Ids>(table): every token id must be smaller than the vocabulary size (the "
-                "table's rows)");
-  if constexpr (ids_checked.all_inside) {
+  using rules = rule_list<shape_error::token_ids_must_be_integers<op::token_embedding, id_type>,
+                          shape_error::count_must_be_positive<op::token_embedding, count<n>>,
+                          shape_error::index_must_be_inside_dimension<
+                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>>;
+  if constexpr (detail::first_broken<rules>::check()) {
     return detail::gather_rows<T, Vocabulary, D, id_type, n>(table, Ids.data());
   } else {
     return basic_matrix<T, n, D>{};
@@ -144,19 +143,13 @@ template <auto Ids, typename T, auto Vocabulary, auto D>
 template <FixedMatrix X, FixedMatrix Table>
 [[nodiscard]] constexpr auto add_position_embeddings(const X& x, const Table& table,
                                                      std::size_t first_position = 0) noexcept {
-  static_assert(detail::same_element_rule<op::position_embedding, X, Table>,
-                "ctattn::add_position_embeddings(x, table): x and the table must hold the same element type");
-  static_assert(detail::columns_rule<op::position_embedding, X, Table>,
-                "ctattn::add_position_embeddings(x, table): x and the table must have the same width (d_model)");
-  static_assert(detail::shape_rule<(X::rows <= Table::rows),
-                                   shape_error::sequence_must_fit_position_table<
-                                       op::position_embedding, dim_of<X::row_extent>, dim_of<Table::row_extent>>>,
-                "ctattn::add_position_embeddings(x, table): x has more rows (positions) than the table; learned "
-                "position embeddings cannot go past the longest sequence they were trained for");
+  using rules = rule_list<detail::same_element_rule<op::position_embedding, X, Table>,
+                          detail::columns_rule<op::position_embedding, X, Table>,
+                          shape_error::sequence_must_fit_position_table<op::position_embedding, dim_of<X::row_extent>,
+                                                                        dim_of<Table::row_extent>>>;
   using T = typename X::value_type;
   basic_matrix<T, X::row_extent, unify_extents(X::column_extent, Table::column_extent)> result{};
-  if constexpr (std::is_same_v<T, typename Table::value_type> &&
-                extents_match(X::column_extent, Table::column_extent) && X::rows <= Table::rows) {
+  if constexpr (detail::first_broken<rules>::check()) {
     detail::expects(first_position <= Table::rows - X::rows);
     for (std::size_t r = 0; r < X::rows; ++r) {
       for (std::size_t j = 0; j < X::cols; ++j) {

@@ -9,11 +9,10 @@
 
 #include "ctattn/detail/config.hpp"
 #include "ctattn/math/sin_cos.hpp"
-#include "ctattn/matrix/detail/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/position/detail/frequency.hpp"
 #include "ctattn/shape/dimension.hpp"
-#include "ctattn/shape/shape_error.hpp"
+#include "ctattn/position/rules.hpp"
 
 namespace ctattn {
 
@@ -47,13 +46,13 @@ enum class rotary_layout { interleaved, rotate_half };
 ///   static constexpr auto rope = ctattn::make_rotary_table<float, 128, 64>();   // 128 positions, d = 64
 /// \endcode
 template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base = 10000>
-  requires detail::position_scalar<T>
+  requires Scalar<T>
 struct rotary_table {
-  static_assert(detail::shape_rule<(Width % 2 == 0),
-                                   shape_error::dimension_must_be_even<op::rotary_embedding, dim_of<Width>>>,
-                "ctattn::rotary_table<T, Positions, Width>: Width must be even (RoPE rotates pairs of features)");
-  static_assert(Positions > 0, "ctattn::rotary_table: the table needs at least one position");
-  static_assert(Base > 1, "ctattn::rotary_table: Base must be larger than 1");
+  /// The rules of the table's parameters.
+  using rules = rule_list<shape_error::dimension_must_be_even<op::rotary_embedding, dim_of<Width>>,
+                          shape_error::count_must_be_positive<op::rotary_embedding, count<Positions>>,
+                          shape_error::base_must_be_larger_than_one<op::rotary_embedding, count<Base>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
 
   using value_type = T;
   static constexpr std::size_t positions = Positions;
@@ -85,10 +84,10 @@ struct rotary_table {
 // Rationale: the angle is divided by Base^(2p/d) rather than multiplied by Base^(-2p/d), the same form as the
 // sinusoidal encoding; computed in double, both agree with a float64 reference after rounding to float.
 template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base = 10000>
-  requires detail::position_scalar<T>
+  requires Scalar<T>
 [[nodiscard]] constexpr rotary_table<T, Positions, Width, Base> make_rotary_table() noexcept {
   rotary_table<T, Positions, Width, Base> table{};
-  if constexpr (Width % 2 == 0) {
+  if constexpr (rules_hold<typename rotary_table<T, Positions, Width, Base>::rules>) {
     for (std::size_t p = 0; p < Width / 2; ++p) {
       const double power = detail::frequency_power(p, Width, Base);
       for (std::size_t t = 0; t < Positions; ++t) {
@@ -133,21 +132,13 @@ template <rotary_layout Layout, typename T, auto N, auto D, typename U, std::siz
                                                             const rotary_table<U, Positions, Width, Base>& table,
                                                             std::size_t first_position = 0) noexcept {
   using x_type = basic_matrix<T, N, D>;
-  static_assert(detail::shape_rule<std::is_same_v<T, U>,
-                                   shape_error::element_types_must_match<op::rotary_embedding, T, U>>,
-                "ctattn::apply_rotary(x, table): x and the table must hold the same element type");
-  static_assert(detail::shape_rule<(x_type::cols == Width),
-                                   shape_error::columns_must_match<op::rotary_embedding, dim_of<D>, dim_of<Width>>>,
-                "ctattn::apply_rotary(x, table): x must have as many columns as the table's Width; build the "
-                "table with make_rotary_table<T, Positions, d>() for the head width d");
-  static_assert(detail::shape_rule<(x_type::rows <= Positions),
-                                   shape_error::sequence_must_fit_position_table<op::rotary_embedding, dim_of<N>,
-                                                                                 dim_of<Positions>>>,
-                "ctattn::apply_rotary(x, table): the table must cover every row of x; build it with more "
-                "positions");
+  using rules = rule_list<typename rotary_table<U, Positions, Width, Base>::rules,
+                          shape_error::element_types_must_match<op::rotary_embedding, T, U>,
+                          shape_error::columns_must_match<op::rotary_embedding, dim_of<D>, dim_of<Width>>,
+                          shape_error::sequence_must_fit_position_table<op::rotary_embedding, dim_of<N>,
+                                                                        dim_of<Positions>>>;
   basic_matrix<T, N, D> result{};
-  if constexpr (std::is_same_v<T, U> && x_type::cols == Width &&
-                x_type::rows <= Positions) {
+  if constexpr (detail::first_broken<rules>::check()) {
     detail::expects(first_position <= Positions - x_type::rows);
     constexpr std::size_t half = x_type::cols / 2;
     for (std::size_t r = 0; r < x_type::rows; ++r) {

@@ -10,7 +10,7 @@
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/position/detail/frequency.hpp"
 #include "ctattn/shape/dimension.hpp"
-#include "ctattn/shape/shape_error.hpp"
+#include "ctattn/position/rules.hpp"
 
 namespace ctattn {
 
@@ -45,17 +45,14 @@ namespace ctattn {
 ///   auto encoded = x + pe;                      // x: 6 x 16 embedded tokens
 /// \endcode
 template <typename T, auto Positions, auto D, std::size_t Base = 10000>
-  requires detail::position_scalar<T>
+  requires Scalar<T>
 [[nodiscard]] constexpr basic_matrix<T, normalize_extent<Positions>, normalize_extent<D>>
 sinusoidal_position_encoding() noexcept {
   using result_type = basic_matrix<T, normalize_extent<Positions>, normalize_extent<D>>;
-  static_assert(detail::shape_rule<(result_type::cols % 2 == 0),
-                                   shape_error::dimension_must_be_even<op::sinusoidal_encoding, dim_of<D>>>,
-                "ctattn::sinusoidal_position_encoding<T, Positions, D>(): D must be even (a sine and a cosine "
-                "per frequency); use an even model width");
-  static_assert(Base > 1, "ctattn::sinusoidal_position_encoding: Base must be larger than 1");
+  using rules = rule_list<shape_error::dimension_must_be_even<op::sinusoidal_encoding, dim_of<normalize_extent<D>>>,
+                          shape_error::base_must_be_larger_than_one<op::sinusoidal_encoding, count<Base>>>;
   result_type table{};
-  if constexpr (result_type::cols % 2 == 0) {
+  if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t i = 0; i < result_type::cols / 2; ++i) {
       const double power = detail::frequency_power(i, result_type::cols, Base);
       for (std::size_t t = 0; t < result_type::rows; ++t) {
@@ -81,7 +78,7 @@ sinusoidal_position_encoding() noexcept {
 ///   static_assert(ctattn::sinusoidal_table<float, 50, 8>(0, 0) == 0.0f);
 /// \endcode
 template <typename T, auto Positions, auto D, std::size_t Base = 10000>
-  requires detail::position_scalar<T>
+  requires Scalar<T>
 inline constexpr basic_matrix<T, normalize_extent<Positions>, normalize_extent<D>> sinusoidal_table =
     sinusoidal_position_encoding<T, Positions, D, Base>();
 

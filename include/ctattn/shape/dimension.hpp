@@ -7,6 +7,7 @@
 #include <type_traits>
 
 #include "ctattn/shape/fixed_string.hpp"
+#include "ctattn/shape/rule.hpp"
 
 namespace ctattn {
 
@@ -110,6 +111,18 @@ template <Extent A, Extent B>
   }
 }
 
+namespace detail {
+
+/// `extents_match` on the diagnostic form of two extents (`dim<Tag, Size>`, `unnamed` for a plain size): what
+/// the shape rules compare.
+template <typename A, typename B>
+inline constexpr bool dims_match = false;
+template <typename TagA, std::size_t SizeA, typename TagB, std::size_t SizeB>
+inline constexpr bool dims_match<dim<TagA, SizeA>, dim<TagB, SizeB>> =
+    SizeA == SizeB && (std::is_same_v<TagA, TagB> || std::is_same_v<TagA, unnamed> || std::is_same_v<TagB, unnamed>);
+
+}  // namespace detail
+
 /// The extent two matching extents stand for together: the named one when exactly one is named.
 ///
 /// Example:
@@ -130,27 +143,55 @@ template <Extent A, Extent B>
   }
 }
 
+namespace shape_error {
+
+/// A matrix dimension is an integer size or a named extent (`seq{6}`).
+template <typename Operation, typename Given>
+struct dimension_must_be_a_size_or_a_named_extent {
+  static constexpr bool holds = Extent<Given>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a matrix dimension must be an integer size or a named extent such as seq{6}; declare "
+                  "the axis as struct seq : ctattn::dimension<\"seq\"> {} and write seq{6}");
+    return holds;
+  }
+};
+
+/// A matrix dimension has at least one entry.
+template <typename Operation, typename Dimension>
+struct extent_must_have_an_entry {
+  static constexpr bool holds = Dimension::size > 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds, "ctattn: a matrix dimension must have at least one entry; give it a size of 1 or more");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
 namespace detail {
 
 template <auto E>
 struct normalized_extent {
-  static_assert(Extent<std::remove_cv_t<decltype(E)>>,
-                "ctattn: a matrix dimension must be an integer size or a named extent such as seq{6}");
-  static constexpr auto value = E;
+  static_assert((shape_error::dimension_must_be_a_size_or_a_named_extent<
+                    op::matrix, std::remove_cv_t<decltype(E)>>::check(), true));
+  static constexpr std::size_t value = 1;
 };
 
 template <auto E>
   requires std::integral<std::remove_cv_t<decltype(E)>>
 struct normalized_extent<E> {
-  static_assert(E > 0, "ctattn: a matrix dimension must have at least one entry");
-  static constexpr std::size_t value = static_cast<std::size_t>(E);
+  static_assert((shape_error::extent_must_have_an_entry<
+                    op::matrix, dim<unnamed, (E > 0 ? static_cast<std::size_t>(E) : std::size_t{0})>>::check(), true));
+  static constexpr std::size_t value = E > 0 ? static_cast<std::size_t>(E) : 1;
 };
 
 template <auto E>
   requires NamedExtent<std::remove_cv_t<decltype(E)>>
 struct normalized_extent<E> {
-  static_assert(E.size > 0, "ctattn: a matrix dimension must have at least one entry");
-  static constexpr std::remove_cv_t<decltype(E)> value = E;
+  using extent = std::remove_cv_t<decltype(E)>;
+  static_assert((shape_error::extent_must_have_an_entry<op::matrix, dim<extent, E.size>>::check(), true));
+  static constexpr extent value = E.size > 0 ? E : extent{1};
 };
 
 template <typename E>

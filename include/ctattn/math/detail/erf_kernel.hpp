@@ -10,7 +10,7 @@
 
 namespace ctattn::math::detail {
 
-template <binary_float T>
+template <Scalar T>
 struct erf_constants;
 
 // Rationale: the coefficients are Chebyshev fits rounded to the type (generate_math_reference.py
@@ -77,7 +77,7 @@ struct erf_constants<double> {
       -0x1.06d18cc2dbb2fp+5};
 };
 
-template <binary_float T>
+template <Scalar T>
 constexpr T erf(T x) noexcept {
   using c = erf_constants<T>;
   constexpr int up = format<T>::mantissa_bits + 2;

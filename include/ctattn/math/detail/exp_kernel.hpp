@@ -9,7 +9,7 @@
 
 namespace ctattn::math::detail {
 
-template <binary_float T>
+template <Scalar T>
 struct exp_constants;
 
 // Rationale (both types): x = k ln2 + r with |r| <= ln2/2, exp(x) = 2^k exp(r). ln2 is split Cody-Waite style
@@ -46,14 +46,14 @@ struct exp_constants<double> {
 
 /// exp(x) = (hi + lo) * 2^k with hi in [0.70, 1.42] and hi + lo accurate to about 2^-(p + 4), for
 /// underflow <= x <= overflow.
-template <binary_float T>
+template <Scalar T>
 struct exp_split {
   T hi;
   T lo;
   int k;
 };
 
-template <binary_float T>
+template <Scalar T>
 constexpr exp_split<T> exp_reduce(T x) noexcept {
   using c = exp_constants<T>;
   const T kf = round_to_integer(x * c::inv_ln2);
@@ -70,7 +70,7 @@ constexpr exp_split<T> exp_reduce(T x) noexcept {
   return {e.hi, e.lo + u.lo, static_cast<int>(kf)};
 }
 
-template <binary_float T>
+template <Scalar T>
 constexpr T exp(T x) noexcept {
   using c = exp_constants<T>;
   if (is_nan(x)) return x;

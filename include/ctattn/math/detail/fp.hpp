@@ -14,6 +14,8 @@
 #include <limits>
 #include <utility>
 
+#include "ctattn/shape/rule.hpp"
+
 // Rationale: bit-identical results need every operation rounded to its own type. x87 code (32-bit x86 without
 // SSE) evaluates float and double in extended precision and would silently break that guarantee.
 #if defined(__FLT_EVAL_METHOD__)
@@ -24,11 +26,7 @@ static_assert(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == -1,
 
 namespace ctattn::math::detail {
 
-/// The IEEE-754 binary formats that ctattn::math supports.
-template <class T>
-concept binary_float = std::same_as<T, float> || std::same_as<T, double>;
-
-template <binary_float T>
+template <Scalar T>
 struct format;
 
 template <>
@@ -45,46 +43,46 @@ struct format<double> {
   static constexpr int bias = 1023;
 };
 
-template <binary_float T>
+template <Scalar T>
 using bits_t = typename format<T>::bits;
 
-template <binary_float T>
+template <Scalar T>
 constexpr bits_t<T> to_bits(T x) noexcept {
   return std::bit_cast<bits_t<T>>(x);
 }
 
-template <binary_float T>
+template <Scalar T>
 constexpr T from_bits(bits_t<T> b) noexcept {
   return std::bit_cast<T>(b);
 }
 
-template <binary_float T>
+template <Scalar T>
 constexpr bool is_nan(T x) noexcept {
   return x != x;
 }
 
-template <binary_float T>
+template <Scalar T>
 constexpr bool sign_bit(T x) noexcept {
   return (to_bits(x) >> (sizeof(T) * 8 - 1)) != 0;
 }
 
-template <binary_float T>
+template <Scalar T>
 constexpr T infinity() noexcept {
   return std::numeric_limits<T>::infinity();
 }
 
-template <binary_float T>
+template <Scalar T>
 constexpr T quiet_nan() noexcept {
   return std::numeric_limits<T>::quiet_NaN();
 }
 
-template <binary_float T>
+template <Scalar T>
 constexpr T abs(T x) noexcept {
   return from_bits<T>(to_bits(x) & ~(bits_t<T>{1} << (sizeof(T) * 8 - 1)));
 }
 
 /// 2^k for k in the normal exponent range [1 - bias, bias].
-template <binary_float T>
+template <Scalar T>
 constexpr T pow2(int k) noexcept {
   return from_bits<T>(static_cast<bits_t<T>>(k + format<T>::bias) << format<T>::mantissa_bits);
 }
@@ -92,7 +90,7 @@ constexpr T pow2(int k) noexcept {
 /// x * 2^k for x in [0.5, 2] and any k whose result is finite, rounded once (gradual underflow included).
 // Rationale: below the normal range the scaling is split into an exact step and one rounding step, so a
 // subnormal result is rounded once, like the correctly rounded value would be.
-template <binary_float T>
+template <Scalar T>
 constexpr T scale(T x, int k) noexcept {
   constexpr int bias = format<T>::bias;
   if (k > bias - 1) return x * pow2<T>(k - 1) * T(2);
@@ -103,23 +101,23 @@ constexpr T scale(T x, int k) noexcept {
 /// Round to the nearest integer (ties to even) for |x| < 2^(mantissa_bits - 1), returned as T.
 // Rationale: the constants of these helpers are variable templates, evaluated once per translation unit; a
 // constexpr local would be evaluated again on every call by Clang's constant evaluator.
-template <binary_float T>
+template <Scalar T>
 inline constexpr T integer_shifter = T(1.5) * pow2<T>(format<T>::mantissa_bits);
 
-template <binary_float T>
+template <Scalar T>
 constexpr T round_to_integer(T x) noexcept {
   return (x + integer_shifter<T>) - integer_shifter<T>;
 }
 
 /// An unevaluated sum hi + lo with |lo| at most half an ulp of hi: a float-float or double-double value.
-template <binary_float T>
+template <Scalar T>
 struct twofold {
   T hi;
   T lo;
 };
 
 /// Exact sum of a and b when |a| >= |b| (or a == 0): a + b == hi + lo exactly.
-template <binary_float T>
+template <Scalar T>
 constexpr twofold<T> fast_two_sum(T a, T b) noexcept {
   const T s = a + b;
   return {s, b - (s - a)};
@@ -127,10 +125,10 @@ constexpr twofold<T> fast_two_sum(T a, T b) noexcept {
 
 /// Exact product: a * b == hi + lo, barring overflow and underflow (Dekker's algorithm with Veltkamp's split;
 /// no fused multiply-add, which constant evaluation does not have).
-template <binary_float T>
+template <Scalar T>
 inline constexpr T veltkamp_splitter = pow2<T>((format<T>::mantissa_bits + 2) / 2) + T(1);
 
-template <binary_float T>
+template <Scalar T>
 constexpr twofold<T> two_product(T a, T b) noexcept {
   const T ca = veltkamp_splitter<T> * a;
   const T a_hi = ca - (ca - a);
@@ -147,7 +145,7 @@ constexpr std::index_sequence<(sizeof...(I) - 1 - I)...> reversed(std::index_seq
   return {};
 }
 
-template <binary_float T, std::size_t N, std::size_t... I>
+template <Scalar T, std::size_t N, std::size_t... I>
 constexpr T horner_steps(const T (&c)[N], T t, std::index_sequence<I...>) noexcept {
   T acc = c[N - 1];
   ((acc = acc * t + c[I]), ...);
@@ -160,7 +158,7 @@ constexpr T horner_steps(const T (&c)[N], T t, std::index_sequence<I...>) noexce
 // down), and its steps are one fold over a reversed index pack rather than a loop: the constant evaluators pay
 // per loop iteration and per index computation more than for the arithmetic (Clang 14 evaluates a degree-5
 // polynomial about 4 times faster this way). Run time: the same straight-line code.
-template <binary_float T, std::size_t N>
+template <Scalar T, std::size_t N>
 constexpr T horner(const T (&c)[N], T t) noexcept {
   return horner_steps(c, t, reversed(std::make_index_sequence<N - 1>{}));
 }

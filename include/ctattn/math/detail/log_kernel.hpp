@@ -9,7 +9,7 @@
 
 namespace ctattn::math::detail {
 
-template <binary_float T>
+template <Scalar T>
 struct log_constants;
 
 // Rationale (both types): x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), s = f / (2 + f), so
@@ -32,7 +32,7 @@ struct log_constants<double> {
                                     0x1.2b5f68a50d903p-3};
 };
 
-template <binary_float T>
+template <Scalar T>
 constexpr T log(T x) noexcept {
   using fmt = format<T>;
   using e = exp_constants<T>;

@@ -9,7 +9,7 @@
 
 namespace ctattn::math::detail {
 
-template <binary_float T>
+template <Scalar T>
 struct sin_cos_constants;
 
 // Rationale: sin t = t + t^3 S(t^2) and cos t = 1 - t^2/2 + t^4 C(t^2) on |t| <= pi/4; S and C are Chebyshev
@@ -37,7 +37,7 @@ struct sin_cos_constants<double> {
 };
 
 /// sin(hi + lo) for |hi| <= pi/4 (plus rounding), |lo| <= ulp(hi).
-template <binary_float T>
+template <Scalar T>
 constexpr T sin_kernel(T hi, T lo) noexcept {
   const T z = hi * hi;
   // sin(hi + lo) = sin(hi) + lo cos(hi) ~ hi + (hi z S(z) + lo (1 - z/2))
@@ -45,7 +45,7 @@ constexpr T sin_kernel(T hi, T lo) noexcept {
 }
 
 /// cos(hi + lo) for |hi| <= pi/4 (plus rounding), |lo| <= ulp(hi).
-template <binary_float T>
+template <Scalar T>
 constexpr T cos_kernel(T hi, T lo) noexcept {
   // Rationale: z = hi^2 exactly (as a two-fold value), because the rounding of hi^2/2 alone would cost up to a
   // quarter of an ulp of the result near |t| = pi/4; 1 - z/2 is then rounded once, its error recovered.
@@ -59,7 +59,7 @@ constexpr T cos_kernel(T hi, T lo) noexcept {
 
 enum class trig_function { sin, cos };
 
-template <trig_function F, binary_float T>
+template <trig_function F, Scalar T>
 constexpr T sin_cos(T x) noexcept {
   using c = sin_cos_constants<T>;
   if (is_nan(x)) return x;

@@ -13,7 +13,7 @@ namespace ctattn::math::detail {
 // the square of a (p+1)-bit odd number never has only p significant bits). It needs p + 1 iterations of a
 // few integer operations and no wider integer than the type's own bits (a 128-bit type is not available on
 // 32-bit targets).
-template <binary_float T>
+template <Scalar T>
 constexpr T sqrt_exact(T x) noexcept {
   using fmt = format<T>;
   using bits = bits_t<T>;

@@ -9,7 +9,7 @@
 
 namespace ctattn::math::detail {
 
-template <binary_float T>
+template <Scalar T>
 struct tanh_constants;
 
 // Rationale: for |x| < 0.55 (where tanh x < 1/2) tanh x = x + x^3 P(x^2), P a Chebyshev fit of
@@ -37,7 +37,7 @@ struct tanh_constants<double> {
                                     0x1.64fd88e9900a4p-14, -0x1.59a834187ce22p-16};
 };
 
-template <binary_float T>
+template <Scalar T>
 constexpr T tanh(T x) noexcept {
   using c = tanh_constants<T>;
   if (is_nan(x)) return x;

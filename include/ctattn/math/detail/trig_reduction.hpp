@@ -24,7 +24,7 @@ inline constexpr std::uint32_t two_over_pi_words[] = {
     0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b,
     0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046, 0xfc7b6bab};
 
-template <binary_float T>
+template <Scalar T>
 struct trig_reduction_constants;
 
 // Rationale: the window of 2/pi bits multiplied by the significand has W words. Bits of 2/pi that make
@@ -47,7 +47,7 @@ struct trig_reduction_constants<double> {
   static constexpr double pio2_lo = 0x1.1a62633145c07p-54;
 };
 
-template <binary_float T>
+template <Scalar T>
 struct reduced_argument {
   int quadrant;  // n mod 4
   T hi;          // r = hi + lo, |r| <= pi/4 (plus rounding)
@@ -67,7 +67,7 @@ constexpr std::uint32_t bits_at(const std::uint32_t (&s)[N], int pos) noexcept {
 }
 
 /// Reduces a finite |x| >= pi/4 (positive).
-template <binary_float T>
+template <Scalar T>
 constexpr reduced_argument<T> reduce_pio2(T x) noexcept {
   using fmt = format<T>;
   using c = trig_reduction_constants<T>;

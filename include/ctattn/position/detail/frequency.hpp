@@ -8,7 +8,7 @@
 
 #include "ctattn/math/exp.hpp"
 #include "ctattn/math/log.hpp"
-#include "ctattn/position/detail/scalar.hpp"
+#include "ctattn/shape/rule.hpp"
 
 namespace ctattn::detail {
 
