@@ -68,7 +68,7 @@ static_assert(ctattn::row(a, 0) == ctattn::matrix<float, 1, 3>{{{1, 2, 3}}});
 constexpr ctattn::matrix<float, seq{2}, d_model{4}> x{{{1, 2, 3, 4}, {5, 6, 7, 8}}};
 constexpr auto heads = ctattn::split_columns<2>(x);
 static_assert(heads.size() == 2);
-static_assert(heads[1] == ctattn::matrix<float, seq{2}, 2>{{{3, 4}, {7, 8}}});
+static_assert(heads[1] == ctattn::matrix<float, seq{2}, ctattn::part_of<d_model, 2>{2}>{{{3, 4}, {7, 8}}});
 static_assert(ctattn::concat_columns<d_model{4}>(heads) == x);
 static_assert(ctattn::concat_columns(heads)(1, 3) == 8.0f);
 constexpr auto named_heads = ctattn::split_columns<2, d_head{2}>(x);

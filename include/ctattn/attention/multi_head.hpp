@@ -150,7 +150,8 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
     const auto q = project(query, w.query);
     const auto k = project(key, w.key);
     const auto v = project(value, w.value);
-    basic_matrix<T, XQ::row_extent, heads * head_dim> concat{};
+    // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
+    basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::input_extent> concat{};
     for (std::size_t h = 0; h < heads; ++h) {
       const std::size_t kv = h / group;
       const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};

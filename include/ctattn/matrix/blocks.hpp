@@ -44,18 +44,25 @@ template <std::size_t Start, auto Width, typename T, auto M, auto N>
 /// | `a`     | M x N                                      |
 /// | result  | `std::array` of Parts matrices M x (N / Parts) |
 ///
-/// Rule: Parts divides N. `Block` optionally names the block width (e.g. `d_head{8}`); its size times Parts
-/// must then equal N.
+/// Rule: Parts divides N. The blocks' columns keep a name: when N is named (`d_model{16}`), they are
+/// `ctattn::part_of<d_model, Parts>` ("d_model/4"), which `concat_columns` turns back into `d_model`; `Block`
+/// names them otherwise (e.g. `d_head{4}`), its size times Parts then equal to N.
 ///
 /// Example:
 /// \code
-///   auto heads = ctattn::split_columns<4>(queries);             // 4 blocks of d_model / 4 columns
+///   auto heads = ctattn::split_columns<4>(queries);             // 4 blocks of seq x part_of<d_model, 4>{4}
 ///   auto named = ctattn::split_columns<4, d_head{4}>(queries);  // the same, columns named d_head
 /// \endcode
 template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, auto N>
 [[nodiscard]] constexpr auto split_columns(const basic_matrix<T, M, N>& a) noexcept {
   constexpr std::size_t width = extent_size(N) / (Parts == 0 ? 1 : Parts);
-  constexpr auto block = detail::extent_or<Block, (width == 0 ? 1 : width)>;
+  constexpr auto block = [] {
+    if constexpr (detail::extent_given<Block>) {
+      return normalize_extent<Block>;
+    } else {
+      return detail::part_extent<N, (Parts == 0 ? 1 : Parts), (width == 0 ? 1 : width)>();
+    }
+  }();
   using rules = rule_list<shape_error::count_must_be_positive<op::split_columns, count<Parts>>,
                           shape_error::parts_must_divide_dimension<op::split_columns, count<Parts>, dim_of<N>>,
                           shape_error::parts_times_block_must_equal_dimension<op::split_columns, count<Parts>,
@@ -80,15 +87,23 @@ template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, au
 /// | `blocks` | `std::array` of P matrices M x W |
 /// | result   | M x (P * W)                    |
 ///
-/// `Result` optionally names the joined columns (e.g. `d_model{16}`); its size must be P * W.
+/// The joined columns are the whole axis again when the blocks are its P parts (`part_of<d_model, P>` gives
+/// `d_model`), a plain size otherwise; `Result` names them explicitly (e.g. `d_model{16}`), its size P * W.
 ///
 /// Example:
 /// \code
-///   auto joined = ctattn::concat_columns<d_model{16}>(heads);
+///   auto joined = ctattn::concat_columns(ctattn::split_columns<4>(queries));   // seq x d_model{16} again
+///   auto named = ctattn::concat_columns<d_model{16}>(d_head_blocks);
 /// \endcode
 template <auto Result = std::size_t{0}, typename T, auto M, auto W, std::size_t P>
 [[nodiscard]] constexpr auto concat_columns(const std::array<basic_matrix<T, M, W>, P>& blocks) noexcept {
-  constexpr auto joined = detail::extent_or<Result, P * extent_size(W)>;
+  constexpr auto joined = [] {
+    if constexpr (detail::extent_given<Result>) {
+      return normalize_extent<Result>;
+    } else {
+      return detail::joined_extent<W, P>();
+    }
+  }();
   basic_matrix<T, M, joined> result{};
   if constexpr (shape_error::parts_times_block_must_equal_dimension<op::concat_columns, count<P>, dim_of<W>,
                                                                     dim_of<joined>>::check()) {

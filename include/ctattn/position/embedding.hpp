@@ -36,17 +36,29 @@ constexpr id_check check_ids() noexcept {
   return {true, 0};
 }
 
-template <typename T, auto Vocabulary, auto D, typename Id, std::size_t N>
-constexpr basic_matrix<T, N, D> gather_rows(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
+template <auto Rows, typename T, auto Vocabulary, auto D, typename Id>
+constexpr basic_matrix<T, Rows, D> gather_rows(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
   using table_type = basic_matrix<T, Vocabulary, D>;
-  basic_matrix<T, N, D> result{};
-  for (std::size_t r = 0; r < N; ++r) {
+  basic_matrix<T, Rows, D> result{};
+  for (std::size_t r = 0; r < extent_size(Rows); ++r) {
     const auto id = ids[r];
     if constexpr (std::is_signed_v<Id>) detail::expects(id >= 0);
     const auto row = static_cast<std::size_t>(id);
     detail::expects(row < table_type::rows);
     for (std::size_t j = 0; j < table_type::cols; ++j) result.elements[r][j] = table.elements[row][j];
   }
+  return result;
+}
+
+// Run-time ids: N of them, the result's rows named by `Rows` when given.
+template <auto Rows, std::size_t N, typename T, auto Vocabulary, auto D, typename Id>
+constexpr auto embed_run_time_ids(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
+  constexpr auto rows = extent_or<Rows, (N == 0 ? 1 : N)>;
+  using rules = rule_list<shape_error::count_must_be_positive<op::token_embedding, count<N>>,
+                          shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, N>,
+                                                                               dim_of<rows>>>;
+  basic_matrix<T, rows, D> result{};
+  if constexpr (first_broken<rules>::check()) result = gather_rows<rows>(table, ids);
   return result;
 }
 
@@ -58,32 +70,28 @@ constexpr basic_matrix<T, N, D> gather_rows(const basic_matrix<T, Vocabulary, D>
 /// |----------|--------------------------------------------------|
 /// | `table`  | Vocabulary x D (one learned row per token id)    |
 /// | `ids`    | `std::array<I, N>` or `const I (&)[N]`, I an integer type |
-/// | result   | N x D                                            |
+/// | result   | N x D, or Rows x D (`embed_tokens<seq{6}>(...)`: the rows named, N entries) |
 ///
 /// Precondition: 0 <= ids[r] < Vocabulary for every r (a compile error in constant evaluation; a trap at run
-/// time when CTATTN_CHECK_PRECONDITIONS is on). The rows are copied exactly, as torch.nn.Embedding does.
+/// time when CTATTN_CHECK_PRECONDITIONS is on). The rows are copied exactly, as torch.nn.Embedding does. D keeps
+/// the table's name; `Rows` names the sequence axis (its size must be N).
 ///
 /// Example:
 /// \code
 ///   // "Life is short, eat dessert first": ids of the words in the sorted vocabulary
 ///   const std::array<std::size_t, 6> ids{0, 4, 5, 2, 1, 3};
-///   const auto x = ctattn::embed_tokens(embedding_table, ids);   // 6 x 16 from a 6 x 16 table
+///   const auto x = ctattn::embed_tokens<seq{6}>(embedding_table, ids);   // seq x d_model from a vocab x d_model table
 /// \endcode
-template <typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
-[[nodiscard]] constexpr basic_matrix<T, N, D> embed_tokens(const basic_matrix<T, Vocabulary, D>& table,
-                                                           const std::array<I, N>& ids) noexcept {
-  basic_matrix<T, N, D> result{};
-  if constexpr (shape_error::count_must_be_positive<op::token_embedding, count<N>>::check()) {
-    result = detail::gather_rows<T, Vocabulary, D, I, N>(table, ids.data());
-  }
-  return result;
+template <auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
+[[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table,
+                                          const std::array<I, N>& ids) noexcept {
+  return detail::embed_run_time_ids<Rows, N>(table, ids.data());
 }
 
 /// \copydoc embed_tokens(const basic_matrix<T, Vocabulary, D>&, const std::array<I, N>&)
-template <typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
-[[nodiscard]] constexpr basic_matrix<T, N, D> embed_tokens(const basic_matrix<T, Vocabulary, D>& table,
-                                                           const I (&ids)[N]) noexcept {
-  return detail::gather_rows<T, Vocabulary, D, I, N>(table, ids);
+template <auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
+[[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table, const I (&ids)[N]) noexcept {
+  return detail::embed_run_time_ids<Rows, N>(table, ids);
 }
 
 /// Token embedding with ids known at compile time (a `std::array` template argument): an id outside the
@@ -94,16 +102,18 @@ template <typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
 /// |----------|-----------------------------------------------------|
 /// | `Ids`    | `std::array<I, N>` template argument, I an integer type |
 /// | `table`  | Vocabulary x D                                      |
-/// | result   | N x D                                               |
+/// | `Rows`   | optional: names the rows (`seq{6}`; its size must be N) |
+/// | result   | N x D, or Rows x D                                  |
 ///
 /// Rule: every id is in [0, Vocabulary). (A negative id is reported as its value converted to std::size_t.)
 ///
 /// Example:
 /// \code
 ///   constexpr std::array<std::size_t, 6> sentence{0, 4, 5, 2, 1, 3};
-///   constexpr auto x = ctattn::embed_tokens<sentence>(embedding_table);
+///   constexpr auto x = ctattn::embed_tokens<sentence>(embedding_table);            // 6 x d_model
+///   constexpr auto named = ctattn::embed_tokens<sentence, seq{6}>(embedding_table);  // seq x d_model
 /// \endcode
-template <auto Ids, typename T, auto Vocabulary, auto D>
+template <auto Ids, auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D>
   requires requires { std::tuple_size<std::remove_cv_t<decltype(Ids)>>::value; }
 [[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table) noexcept {
   using ids_type = std::remove_cv_t<decltype(Ids)>;
@@ -111,15 +121,16 @@ template <auto Ids, typename T, auto Vocabulary, auto D>
   constexpr std::size_t n = std::tuple_size<ids_type>::value;
   constexpr std::size_t vocabulary = basic_matrix<T, Vocabulary, D>::rows;
   constexpr detail::id_check ids_checked = detail::check_ids<Ids, vocabulary>();
+  constexpr auto rows = detail::extent_or<Rows, (n == 0 ? 1 : n)>;
   using rules = rule_list<shape_error::token_ids_must_be_integers<op::token_embedding, id_type>,
                           shape_error::count_must_be_positive<op::token_embedding, count<n>>,
                           shape_error::index_must_be_inside_dimension<
-                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>>;
-  if constexpr (detail::first_broken<rules>::check()) {
-    return detail::gather_rows<T, Vocabulary, D, id_type, n>(table, Ids.data());
-  } else {
-    return basic_matrix<T, n, D>{};
-  }
+                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>,
+                          shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, n>,
+                                                                               dim_of<rows>>>;
+  basic_matrix<T, rows, D> result{};
+  if constexpr (detail::first_broken<rules>::check()) result = detail::gather_rows<rows>(table, Ids.data());
+  return result;
 }
 
 /// Learned (absolute) position embeddings: adds row `first_position + r` of the position table to row r of x.

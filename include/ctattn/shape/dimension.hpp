@@ -9,6 +9,14 @@
 #include "ctattn/shape/fixed_string.hpp"
 #include "ctattn/shape/rule.hpp"
 
+/// Strict names (opt-in): with `CTATTN_STRICT_NAMES` defined to 1, a plain size no longer matches a named
+/// extent (`16` against `d_model{16}`), so every axis that meets a named one must be named too. Define it the
+/// same way in every translation unit of a program (the CMake option `CTATTN_STRICT_NAMES` does that for
+/// `ctattn::ctattn`'s users).
+#ifndef CTATTN_STRICT_NAMES
+#define CTATTN_STRICT_NAMES 0
+#endif
+
 namespace ctattn {
 
 /// Base of a named dimension: derive a tag type from it to give an axis a name of its own.
@@ -87,7 +95,7 @@ template <Extent E>
 
 /// The rule that joins two extents along one axis (inner dimensions of a product, shapes of a sum, ...):
 /// the sizes are equal, and when both are named the names are the same. A plain size is a wildcard for the
-/// name: `16` matches `d_model{16}`.
+/// name: `16` matches `d_model{16}` (except in strict mode, `CTATTN_STRICT_NAMES`).
 ///
 /// | a          | b          | match |
 /// |------------|------------|-------|
@@ -107,7 +115,7 @@ template <Extent A, Extent B>
   if constexpr (NamedExtent<A> && NamedExtent<B>) {
     return std::is_same_v<A, B>;
   } else {
-    return true;
+    return !CTATTN_STRICT_NAMES || NamedExtent<A> == NamedExtent<B>;
   }
 }
 
@@ -119,7 +127,9 @@ template <typename A, typename B>
 inline constexpr bool dims_match = false;
 template <typename TagA, std::size_t SizeA, typename TagB, std::size_t SizeB>
 inline constexpr bool dims_match<dim<TagA, SizeA>, dim<TagB, SizeB>> =
-    SizeA == SizeB && (std::is_same_v<TagA, TagB> || std::is_same_v<TagA, unnamed> || std::is_same_v<TagB, unnamed>);
+    SizeA == SizeB &&
+    (std::is_same_v<TagA, TagB> ||
+     (!CTATTN_STRICT_NAMES && (std::is_same_v<TagA, unnamed> || std::is_same_v<TagB, unnamed>)));
 
 }  // namespace detail
 
@@ -214,6 +224,13 @@ inline constexpr std::remove_cv_t<decltype(detail::normalized_extent<E>::value)>
     detail::normalized_extent<E>::value;
 
 namespace detail {
+// Whether an optional extent template argument was given: 0 (never a valid extent) stands for "not given".
+template <auto Given>
+inline constexpr bool extent_given = true;
+template <auto Given>
+  requires std::is_integral_v<decltype(Given)>
+inline constexpr bool extent_given<Given> = Given != 0;
+
 // An optional extent template argument: 0 (never a valid extent) stands for "not given", and then Default is
 // used.
 template <auto Given, std::size_t Default>
@@ -228,6 +245,87 @@ inline constexpr auto extent_or = [] {
     return normalize_extent<Given>;
   }
 }();
+}  // namespace detail
+
+namespace detail {
+
+constexpr std::size_t decimal_digits(std::size_t n) noexcept {
+  std::size_t digits = 1;
+  while (n >= 10) {
+    n /= 10;
+    ++digits;
+  }
+  return digits;
+}
+
+// "<name>/<parts>": the name of one of `Parts` equal parts of the axis `Name`.
+template <fixed_string Name, std::size_t Parts>
+constexpr auto part_name() noexcept {
+  constexpr std::size_t digits = decimal_digits(Parts);
+  fixed_string<Name.length + 1 + digits + 1> result{};
+  for (std::size_t i = 0; i < Name.length; ++i) result.chars[i] = Name.chars[i];
+  result.chars[Name.length] = '/';
+  std::size_t n = Parts;
+  for (std::size_t i = 0; i < digits; ++i) {
+    result.chars[Name.length + digits - i] = static_cast<char>('0' + n % 10);
+    n /= 10;
+  }
+  return result;
+}
+
+}  // namespace detail
+
+/// The axis of one of `Parts` equal parts of the named axis `Whole`: the head axis of a head split. Its name reads
+/// `"d_model/4"`, and concatenating `Parts` blocks of it gives back `Whole` (see `split_columns` and
+/// `concat_columns`), so a name survives a split and a join.
+///
+/// | expression                 | meaning                                 |
+/// |----------------------------|-----------------------------------------|
+/// | `part_of<d_model, 4>{4}`   | a quarter of `d_model{16}`: 4 columns   |
+/// | `part_of<d_model, 4>::name`| `"d_model/4"`                           |
+/// | `part_of<...>::whole`      | `d_model`                               |
+///
+/// Example:
+/// \code
+///   auto heads = ctattn::split_columns<4>(x);          // x: seq x d_model{16}
+///   // heads[h]: seq x ctattn::part_of<d_model, 4>{4}
+///   auto back = ctattn::concat_columns(heads);         // seq x d_model{16} again
+/// \endcode
+template <NamedExtent Whole, std::size_t Parts>
+struct part_of : dimension<detail::part_name<Whole::name, Parts>()> {
+  using whole = Whole;
+  static constexpr std::size_t parts = Parts;
+};
+
+namespace detail {
+
+// The extent of `Parts` equal parts of `E` (`Width` entries each): `part_of<E, Parts>` when E is named, else the
+// plain width.
+template <auto E, std::size_t Parts, std::size_t Width>
+constexpr auto part_extent() noexcept {
+  if constexpr (NamedExtent<std::remove_cv_t<decltype(E)>>) {
+    return part_of<std::remove_cv_t<decltype(E)>, Parts>{Width};
+  } else {
+    return Width;
+  }
+}
+
+// The extent that `Parts` blocks of extent B form side by side: the whole axis back when B is one of `Parts` parts
+// of it, else a plain size.
+template <auto B, std::size_t Parts>
+constexpr auto joined_extent() noexcept {
+  using block = std::remove_cv_t<decltype(B)>;
+  if constexpr (requires { typename block::whole; block::parts; }) {
+    if constexpr (block::parts == Parts) {
+      return typename block::whole{Parts * extent_size(B)};
+    } else {
+      return Parts * extent_size(B);
+    }
+  } else {
+    return Parts * extent_size(B);
+  }
+}
+
 }  // namespace detail
 
 /// The diagnostic type of an extent value: `dim_of<d_k{64}>` is `dim<d_k, 64>`, `dim_of<64>` is

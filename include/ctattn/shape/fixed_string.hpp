@@ -29,6 +29,9 @@ struct fixed_string {
     for (std::size_t i = 0; i < N; ++i) chars[i] = literal[i];
   }
 
+  /// An empty string of N - 1 characters to fill in (building derived names at compile time).
+  constexpr fixed_string() noexcept = default;
+
   [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars, length}; }
 
   template <std::size_t M>
