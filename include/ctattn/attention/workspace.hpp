@@ -156,8 +156,8 @@ using workspace_shape_of = workspace_shape<typename W::value_type, dim_of<W::que
 template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
           std::size_t Heads = 1>
 using head_into_rules =
-    rule_list<projection_rules<XQ, query_projection<Head>>, projection_rules<XKV, key_projection<Head>>,
-              projection_rules<XKV, value_projection<Head>>,
+    rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>, projection_rules<XQ, query_projection<Head>>,
+              projection_rules<XKV, key_projection<Head>>, projection_rules<XKV, value_projection<Head>>,
               attention_rules<op::scaled_dot_product_attention, typename head_workspace<XQ, XKV, Head>::queries_type,
                               basic_matrix<typename XKV::value_type, XKV::row_extent,
                                            key_projection<Head>::output_extent>,
