@@ -13,6 +13,7 @@
 #include "ctattn/shape/rule.hpp"
 
 // Matrices and their operations.
+#include "ctattn/matrix/batch.hpp"
 #include "ctattn/matrix/blocks.hpp"
 #include "ctattn/matrix/compare.hpp"
 #include "ctattn/matrix/elementwise.hpp"

@@ -1,5 +1,6 @@
 // The attention reference fixtures (tests/fixtures/attention/*.hpp) compile, have the shapes their tests rely
 // on, and hold together: a broken or truncated regeneration fails the build here.
+#include "fixtures/attention/batched.hpp"
 #include "fixtures/attention/gradients.hpp"
 #include "fixtures/attention/mha_7x512x8.hpp"
 #include "fixtures/attention/multihead.hpp"
@@ -194,3 +195,10 @@ static_assert(lcg_value(big::final_state, big::scale_w) == big::w_o_last);
 static_assert(rows_sum_to_one(big::weights[0], 1e-6f));
 
 }  // namespace
+
+// Attention over a batch with heads (reference text 004): B x h x n x d.
+namespace bt = ctattn_fixtures::batched;
+static_assert(bt::batch == 2 && bt::heads == 3 && bt::n == 4 && bt::d_k == 5 && bt::d_v == 6);
+static_assert(std::is_same_v<decltype(bt::q), const float[2][3][4][5]>);
+static_assert(std::is_same_v<decltype(bt::v), const float[2][3][4][6]>);
+static_assert(std::is_same_v<decltype(bt::output_causal_f64), const double[2][3][4][6]>);
