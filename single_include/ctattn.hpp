@@ -1,0 +1,5916 @@
+// ctattn.hpp: ctattn 0.1.0, header-only C++20 transformer attention on fixed-size matrices, as one header.
+//
+// GENERATED FILE, do not edit. Made by scripts/make-single-header from include/ctattn/ctattn.hpp and every
+// ctattn header it includes (the core; the host-only helpers under ctattn/host/ are not in it). Regenerate with
+//   scripts/make-single-header single_include/ctattn.hpp
+//
+// Use: #include "ctattn.hpp" and compile with -std=c++20 (GCC 12, Clang 14 or later). Add -ffp-contract=off for
+// compile-time and run-time results that agree bit for bit: without it the compiler may fuse a*b+c at run time,
+// which the constant evaluator never does (README.md, "Using it").
+
+#include <array>
+#include <bit>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+// ---------------------------------------- ctattn/ctattn.hpp
+#ifndef CTATTN_CTATTN_HPP
+#define CTATTN_CTATTN_HPP
+
+/// \file
+/// The whole of ctattn's core: include this, or the one header you need.
+/// Host-only helpers (printing) are not included here; see ctattn/host/.
+
+// ---------------------------------------- ctattn/version.hpp
+#ifndef CTATTN_VERSION_HPP
+#define CTATTN_VERSION_HPP
+
+/// \file
+/// The library version, the single source that CMake's project() reads.
+
+#define CTATTN_VERSION_MAJOR 0
+#define CTATTN_VERSION_MINOR 1
+#define CTATTN_VERSION_PATCH 0
+
+/// The version as one number: major * 10000 + minor * 100 + patch.
+#define CTATTN_VERSION (CTATTN_VERSION_MAJOR * 10000 + CTATTN_VERSION_MINOR * 100 + CTATTN_VERSION_PATCH)
+
+#endif  // CTATTN_VERSION_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+
+// Shapes: dimensions, named extents, and how shape mistakes are reported.
+// ---------------------------------------- ctattn/shape/dimension.hpp
+#ifndef CTATTN_SHAPE_DIMENSION_HPP
+#define CTATTN_SHAPE_DIMENSION_HPP
+
+
+// ---------------------------------------- ctattn/shape/fixed_string.hpp
+#ifndef CTATTN_SHAPE_FIXED_STRING_HPP
+#define CTATTN_SHAPE_FIXED_STRING_HPP
+
+
+namespace ctattn {
+
+/// A string literal usable as a template argument: the name of a dimension.
+///
+/// | member   | meaning                                 |
+/// |----------|-----------------------------------------|
+/// | `length` | characters, without the terminating NUL |
+/// | `view()` | the characters as a `std::string_view`  |
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::fixed_string{"d_model"}.view() == "d_model");
+/// \endcode
+template <std::size_t N>
+struct fixed_string {
+  static_assert(N >= 1, "ctattn::fixed_string holds a NUL-terminated literal");
+  static constexpr std::size_t length = N - 1;
+
+  char chars[N]{};
+
+  // Rationale: implicit, so that `dimension<"seq">` accepts a plain literal.
+  constexpr fixed_string(const char (&literal)[N]) noexcept {  // NOLINT(google-explicit-constructor)
+    for (std::size_t i = 0; i < N; ++i) chars[i] = literal[i];
+  }
+
+  /// An empty string of N - 1 characters to fill in (building derived names at compile time).
+  constexpr fixed_string() noexcept = default;
+
+  [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars, length}; }
+
+  template <std::size_t M>
+  [[nodiscard]] constexpr bool operator==(const fixed_string<M>& other) const noexcept {
+    return view() == other.view();
+  }
+};
+
+}  // namespace ctattn
+
+#endif  // CTATTN_SHAPE_FIXED_STRING_HPP
+// ---------------------------------------- ctattn/shape/dimension.hpp (continued)
+// ---------------------------------------- ctattn/shape/rule.hpp
+#ifndef CTATTN_SHAPE_RULE_HPP
+#define CTATTN_SHAPE_RULE_HPP
+
+
+
+/// \file
+/// How a shape rule is defined once and used three ways.
+///
+/// A rule is a class template in `ctattn::shape_error` whose name says what must hold and whose template
+/// arguments are the operation that was called and the dimensions (or types, or counts) it compares. It has
+/// two members:
+///
+/// | member                     | what it is                                                                 |
+/// |----------------------------|----------------------------------------------------------------------------|
+/// | `static constexpr bool holds` | the predicate, computed from the template arguments                     |
+/// | `static constexpr bool check()` | `static_assert(holds, "<what is wrong and what to do>")`, then `holds` |
+///
+/// From that one definition come:
+/// - the concept: `ctattn::rules_hold<List>` is the predicate of a list of rules, usable in `requires` clauses
+///   (`Multipliable`, `AttentionCompatible` and the other public concepts are defined from it);
+/// - the diagnostic: `detail::first_broken<List>::check()` instantiates the `check()` of the first rule that
+///   does not hold, so the first error line is that rule's sentence, and the lines next to it name the rule
+///   type with its operation and both dimensions;
+/// - the guard against follow-on errors: the same call is the condition of the `if constexpr` around the
+///   operation's body, so nothing past a broken rule is compiled. At class scope, where nothing can be guarded,
+///   `static_assert((detail::first_broken<List>::check(), true));` reports the first broken rule and asserts
+///   nothing more itself (one error, and the class stays usable, so its users see no follow-on error).
+///
+/// What a user sees for `q * transpose(v)` with `d_k{64}` against `d_v{64}`:
+///
+///     error: static assertion failed: ctattn: the columns of the left operand must match the rows of the
+///            right one ...                                                                   (GCC 12)
+///     note: 'ctattn::shape_error::inner_dimensions_must_match<ctattn::op::multiply, ctattn::dim<d_k, 64>,
+///            ctattn::dim<d_v, 64> >::holds' evaluates to false
+///
+///     error: static_assert failed due to requirement 'holds' "ctattn: the columns of the left operand ..."
+///     note: in instantiation of member function 'ctattn::shape_error::inner_dimensions_must_match<
+///            ctattn::op::multiply, ctattn::dim<d_k, 64>, ctattn::dim<d_v, 64>>::check' requested here
+///                                                                                            (Clang 14)
+///
+/// Rationale: a `static_assert` message must be a string literal, so the sentence can only be written where the
+/// assertion is; putting that assertion in a member of the rule itself keeps the sentence next to the predicate
+/// (one definition), and the compilers then print the rule's full type, with its dimensions, right beside it.
+/// Rules are checked in order and only the first broken one reports: a later rule computed from an earlier one
+/// (a head width from a head count that does not divide d_model) never adds a false second error.
+
+namespace ctattn {
+
+/// A count or an index in a diagnostic: `ctattn::count<3>`.
+template <std::size_t N>
+struct count {
+  static constexpr std::size_t value = N;
+};
+
+/// A shape rule: `R::holds` and `R::check()` as described in this header.
+template <typename R>
+concept ShapeRule = requires {
+  { R::holds } -> std::convertible_to<bool>;
+  { R::check() } -> std::same_as<bool>;
+};
+
+/// An ordered list of shape rules; an element may itself be a `rule_list` (it is spliced in place).
+///
+/// Example:
+/// \code
+///   using rules = ctattn::rule_list<ctattn::shape_error::element_types_must_match<ctattn::op::multiply, float, float>>;
+///   static_assert(ctattn::rules_hold<rules>);
+/// \endcode
+template <typename... Rules>
+struct rule_list {};
+
+namespace detail {
+
+// What `first_broken` names when every rule holds.
+struct no_broken_rule {
+  static constexpr bool holds = true;
+  static constexpr bool check() noexcept { return true; }
+};
+
+template <typename List>
+struct first_broken_in;
+
+template <>
+struct first_broken_in<rule_list<>> {
+  using type = no_broken_rule;
+};
+
+template <typename... Inner, typename... Rest>
+struct first_broken_in<rule_list<rule_list<Inner...>, Rest...>> : first_broken_in<rule_list<Inner..., Rest...>> {};
+
+// Rationale: std::conditional_t only names the two bases; only the chosen one is instantiated, so the rules after
+// a broken one are never evaluated.
+template <typename Rule, typename... Rest>
+struct first_broken_in<rule_list<Rule, Rest...>>
+    : std::conditional_t<Rule::holds, first_broken_in<rule_list<Rest...>>, std::type_identity<Rule>> {};
+
+/// The first rule of `List` that does not hold (`no_broken_rule` when all hold). Call `::check()` on it: the
+/// diagnostic when a rule is broken, and the guard's condition.
+///
+/// Example:
+/// \code
+///   if constexpr (detail::first_broken<detail::multiply_rules<A, B>>::check()) { /* the operation */ }
+/// \endcode
+template <typename List>
+using first_broken = typename first_broken_in<List>::type;
+
+}  // namespace detail
+
+/// Whether every rule in `List` holds: the predicate behind ctattn's concepts.
+///
+/// Example:
+/// \code
+///   template <typename A, typename B>
+///   concept Multipliable = ... && ctattn::rules_hold<ctattn::detail::multiply_rules<A, B>>;
+/// \endcode
+template <typename List>
+inline constexpr bool rules_hold = std::is_same_v<detail::first_broken<List>, detail::no_broken_rule>;
+
+/// Operation tags: the first template argument of a rule names the operation that was called. Each tier
+/// declares the tags of its own operations (ctattn/matrix/rules.hpp, ctattn/attention/rules.hpp, ...).
+namespace op {
+/// Declaring a matrix (its element type is checked).
+struct matrix {};
+}  // namespace op
+
+namespace shape_error {
+
+/// Both operands hold the same element type: no silent float/double mixing.
+template <typename Operation, typename LhsElement, typename RhsElement>
+struct element_types_must_match {
+  static constexpr bool holds = std::is_same_v<LhsElement, RhsElement>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the operands hold different element types (float and double do not mix silently); "
+                  "convert one with ctattn::cast<T>(m)");
+    return holds;
+  }
+};
+
+/// ctattn computes in `float` or `double`: the types its constexpr math is exact for.
+template <typename Operation, typename Element>
+struct element_type_must_be_float_or_double {
+  static constexpr bool holds = std::is_same_v<Element, float> || std::is_same_v<Element, double>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the element type must be float or double (ctattn's constexpr math is defined for those "
+                  "two only); store the data as float or double, converting with ctattn::cast<T>(m) if needed");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+/// The element types ctattn computes with: `float` and `double`. Everything else is rejected; where a type is
+/// given as a template argument, with the sentence of `shape_error::element_type_must_be_float_or_double`.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::Scalar<float> && !ctattn::Scalar<long double>);
+/// \endcode
+template <typename T>
+concept Scalar = shape_error::element_type_must_be_float_or_double<op::matrix, T>::holds;
+
+}  // namespace ctattn
+
+#endif  // CTATTN_SHAPE_RULE_HPP
+// ---------------------------------------- ctattn/shape/dimension.hpp (continued)
+
+/// Strict names (opt-in): with `CTATTN_STRICT_NAMES` defined to 1, a plain size no longer matches a named
+/// extent (`16` against `d_model{16}`), so every axis that meets a named one must be named too. Define it the
+/// same way in every translation unit of a program (the CMake option `CTATTN_STRICT_NAMES` does that for
+/// `ctattn::ctattn`'s users).
+#ifndef CTATTN_STRICT_NAMES
+#define CTATTN_STRICT_NAMES 0
+#endif
+
+namespace ctattn {
+
+/// Base of a named dimension: derive a tag type from it to give an axis a name of its own.
+///
+/// A named dimension is a type (its name) plus a size (its value). Two named dimensions are the same axis only
+/// when their types are the same; `d_k{64}` and `d_v{64}` have equal sizes but are different axes, so a product
+/// that contracts one against the other does not compile.
+///
+/// | expression            | meaning                                     |
+/// |-----------------------|---------------------------------------------|
+/// | `struct seq : ctattn::dimension<"seq"> {};` | declares the axis `seq`  |
+/// | `seq{6}`              | the axis `seq` with 6 entries (an extent)   |
+/// | `seq::name.view()`    | `"seq"`, for printing                       |
+///
+/// Example:
+/// \code
+///   struct seq : ctattn::dimension<"seq"> {};
+///   struct d_model : ctattn::dimension<"d_model"> {};
+///   ctattn::matrix<float, seq{6}, d_model{16}> x{};   // 6 tokens of width 16
+/// \endcode
+template <fixed_string Name>
+struct dimension {
+  using ctattn_dimension_tag = void;
+  static constexpr auto name = Name;
+
+  std::size_t size;
+};
+
+/// An axis with a name: a class derived from `ctattn::dimension<"...">`.
+template <typename T>
+concept NamedExtent = std::is_class_v<T> && requires {
+  typename T::ctattn_dimension_tag;
+  { T::name.view() } -> std::convertible_to<std::string_view>;
+  { T{}.size } -> std::convertible_to<std::size_t>;
+};
+
+/// What a matrix dimension may be: a plain size (any integer type) or a named extent such as `seq{6}`.
+template <typename T>
+concept Extent = std::integral<T> || NamedExtent<T>;
+
+/// The tag of a plain (unnamed) size in diagnostics: `ctattn::dim<ctattn::unnamed, 64>`.
+struct unnamed {};
+
+/// A dimension as a type, for diagnostics: the compiler prints `ctattn::dim<d_k, 64>`.
+template <typename Tag, std::size_t Size>
+struct dim {
+  using tag = Tag;
+  static constexpr std::size_t size = Size;
+};
+
+/// The number of entries along an extent: `extent_size(6) == 6`, `extent_size(seq{6}) == 6`.
+template <Extent E>
+[[nodiscard]] constexpr std::size_t extent_size(E e) noexcept {
+  if constexpr (NamedExtent<E>) {
+    return e.size;
+  } else {
+    return static_cast<std::size_t>(e);
+  }
+}
+
+/// The name of an extent for printing: `"seq"` for `seq{6}`, empty for a plain size.
+template <Extent E>
+[[nodiscard]] constexpr std::string_view extent_name(E) noexcept {
+  if constexpr (NamedExtent<E>) {
+    return E::name.view();
+  } else {
+    return {};
+  }
+}
+
+/// Whether an extent carries a name.
+template <Extent E>
+[[nodiscard]] constexpr bool is_named(E) noexcept {
+  return NamedExtent<E>;
+}
+
+/// The rule that joins two extents along one axis (inner dimensions of a product, shapes of a sum, ...):
+/// the sizes are equal, and when both are named the names are the same. A plain size is a wildcard for the
+/// name: `16` matches `d_model{16}` (except in strict mode, `CTATTN_STRICT_NAMES`).
+///
+/// | a          | b          | match |
+/// |------------|------------|-------|
+/// | `16`       | `16`       | yes   |
+/// | `16`       | `d_k{16}`  | yes   |
+/// | `d_k{16}`  | `d_k{16}`  | yes   |
+/// | `d_k{16}`  | `d_v{16}`  | no    |
+/// | `d_k{16}`  | `d_k{8}`   | no    |
+///
+/// Example:
+/// \code
+///   static_assert(!ctattn::extents_match(d_k{64}, d_v{64}));
+/// \endcode
+template <Extent A, Extent B>
+[[nodiscard]] constexpr bool extents_match(A a, B b) noexcept {
+  if (extent_size(a) != extent_size(b)) return false;
+  if constexpr (NamedExtent<A> && NamedExtent<B>) {
+    return std::is_same_v<A, B>;
+  } else {
+    return !CTATTN_STRICT_NAMES || NamedExtent<A> == NamedExtent<B>;
+  }
+}
+
+namespace detail {
+
+/// `extents_match` on the diagnostic form of two extents (`dim<Tag, Size>`, `unnamed` for a plain size): what
+/// the shape rules compare.
+template <typename A, typename B>
+inline constexpr bool dims_match = false;
+template <typename TagA, std::size_t SizeA, typename TagB, std::size_t SizeB>
+inline constexpr bool dims_match<dim<TagA, SizeA>, dim<TagB, SizeB>> =
+    SizeA == SizeB &&
+    (std::is_same_v<TagA, TagB> ||
+     (!CTATTN_STRICT_NAMES && (std::is_same_v<TagA, unnamed> || std::is_same_v<TagB, unnamed>)));
+
+}  // namespace detail
+
+/// The extent two matching extents stand for together: the named one when exactly one is named.
+///
+/// Example:
+/// \code
+///   static_assert(std::is_same_v<decltype(ctattn::unify_extents(std::size_t{16}, d_k{16})), d_k>);
+/// \endcode
+template <Extent A, Extent B>
+[[nodiscard]] constexpr auto unify_extents(A a, B b) noexcept {
+  if constexpr (NamedExtent<A>) {
+    (void)b;
+    return a;
+  } else if constexpr (NamedExtent<B>) {
+    (void)a;
+    return b;
+  } else {
+    (void)b;
+    return static_cast<std::size_t>(a);
+  }
+}
+
+namespace shape_error {
+
+/// A matrix dimension is an integer size or a named extent (`seq{6}`).
+template <typename Operation, typename Given>
+struct dimension_must_be_a_size_or_a_named_extent {
+  static constexpr bool holds = Extent<Given>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a matrix dimension must be an integer size or a named extent such as seq{6}; declare "
+                  "the axis as struct seq : ctattn::dimension<\"seq\"> {} and write seq{6}");
+    return holds;
+  }
+};
+
+/// A matrix dimension has at least one entry.
+template <typename Operation, typename Dimension>
+struct extent_must_have_an_entry {
+  static constexpr bool holds = Dimension::size > 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds, "ctattn: a matrix dimension must have at least one entry; give it a size of 1 or more");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+namespace detail {
+
+template <auto E>
+struct normalized_extent {
+  static_assert((shape_error::dimension_must_be_a_size_or_a_named_extent<
+                    op::matrix, std::remove_cv_t<decltype(E)>>::check(), true));
+  static constexpr std::size_t value = 1;
+};
+
+template <auto E>
+  requires std::integral<std::remove_cv_t<decltype(E)>>
+struct normalized_extent<E> {
+  static_assert((shape_error::extent_must_have_an_entry<
+                    op::matrix, dim<unnamed, (E > 0 ? static_cast<std::size_t>(E) : std::size_t{0})>>::check(), true));
+  static constexpr std::size_t value = E > 0 ? static_cast<std::size_t>(E) : 1;
+};
+
+template <auto E>
+  requires NamedExtent<std::remove_cv_t<decltype(E)>>
+struct normalized_extent<E> {
+  using extent = std::remove_cv_t<decltype(E)>;
+  static_assert((shape_error::extent_must_have_an_entry<op::matrix, dim<extent, E.size>>::check(), true));
+  static constexpr extent value = E.size > 0 ? E : extent{1};
+};
+
+template <typename E>
+struct dim_tag {
+  using type = unnamed;
+};
+template <NamedExtent E>
+struct dim_tag<E> {
+  using type = E;
+};
+
+}  // namespace detail
+
+/// One spelling per extent: every integer type becomes `std::size_t`, so `matrix<float, 6, 16>` and
+/// `matrix<float, 6u, 16u>` are the same type.
+// Rationale: the variable's type is spelled out; GCC 12 sometimes fails to deduce an `auto` variable
+// template used inside another template's signature ("type 'const auto' ... is not literal").
+template <auto E>
+inline constexpr std::remove_cv_t<decltype(detail::normalized_extent<E>::value)> normalize_extent =
+    detail::normalized_extent<E>::value;
+
+namespace detail {
+// Whether an optional extent template argument was given: 0 (never a valid extent) stands for "not given".
+template <auto Given>
+inline constexpr bool extent_given = true;
+template <auto Given>
+  requires std::is_integral_v<decltype(Given)>
+inline constexpr bool extent_given<Given> = Given != 0;
+
+// An optional extent template argument: 0 (never a valid extent) stands for "not given", and then Default is
+// used.
+template <auto Given, std::size_t Default>
+inline constexpr auto extent_or = [] {
+  if constexpr (std::is_integral_v<decltype(Given)>) {
+    if constexpr (Given == 0) {
+      return Default;
+    } else {
+      return normalize_extent<Given>;
+    }
+  } else {
+    return normalize_extent<Given>;
+  }
+}();
+}  // namespace detail
+
+namespace detail {
+
+constexpr std::size_t decimal_digits(std::size_t n) noexcept {
+  std::size_t digits = 1;
+  while (n >= 10) {
+    n /= 10;
+    ++digits;
+  }
+  return digits;
+}
+
+// "<name>/<parts>": the name of one of `Parts` equal parts of the axis `Name`.
+template <fixed_string Name, std::size_t Parts>
+constexpr auto part_name() noexcept {
+  constexpr std::size_t digits = decimal_digits(Parts);
+  fixed_string<Name.length + 1 + digits + 1> result{};
+  for (std::size_t i = 0; i < Name.length; ++i) result.chars[i] = Name.chars[i];
+  result.chars[Name.length] = '/';
+  std::size_t n = Parts;
+  for (std::size_t i = 0; i < digits; ++i) {
+    result.chars[Name.length + digits - i] = static_cast<char>('0' + n % 10);
+    n /= 10;
+  }
+  return result;
+}
+
+}  // namespace detail
+
+/// The axis of one of `Parts` equal parts of the named axis `Whole`: the head axis of a head split. Its name reads
+/// `"d_model/4"`, and concatenating `Parts` blocks of it gives back `Whole` (see `split_columns` and
+/// `concat_columns`), so a name survives a split and a join.
+///
+/// | expression                 | meaning                                 |
+/// |----------------------------|-----------------------------------------|
+/// | `part_of<d_model, 4>{4}`   | a quarter of `d_model{16}`: 4 columns   |
+/// | `part_of<d_model, 4>::name`| `"d_model/4"`                           |
+/// | `part_of<...>::whole`      | `d_model`                               |
+///
+/// Example:
+/// \code
+///   auto heads = ctattn::split_columns<4>(x);          // x: seq x d_model{16}
+///   // heads[h]: seq x ctattn::part_of<d_model, 4>{4}
+///   auto back = ctattn::concat_columns(heads);         // seq x d_model{16} again
+/// \endcode
+template <NamedExtent Whole, std::size_t Parts>
+struct part_of : dimension<detail::part_name<Whole::name, Parts>()> {
+  using whole = Whole;
+  static constexpr std::size_t parts = Parts;
+};
+
+namespace detail {
+
+// The extent of `Parts` equal parts of `E` (`Width` entries each): `part_of<E, Parts>` when E is named, else the
+// plain width.
+template <auto E, std::size_t Parts, std::size_t Width>
+constexpr auto part_extent() noexcept {
+  if constexpr (NamedExtent<std::remove_cv_t<decltype(E)>>) {
+    return part_of<std::remove_cv_t<decltype(E)>, Parts>{Width};
+  } else {
+    return Width;
+  }
+}
+
+// The extent that `Parts` blocks of extent B form side by side: the whole axis back when B is one of `Parts` parts
+// of it, else a plain size.
+template <auto B, std::size_t Parts>
+constexpr auto joined_extent() noexcept {
+  using block = std::remove_cv_t<decltype(B)>;
+  if constexpr (requires { typename block::whole; block::parts; }) {
+    if constexpr (block::parts == Parts) {
+      return typename block::whole{Parts * extent_size(B)};
+    } else {
+      return Parts * extent_size(B);
+    }
+  } else {
+    return Parts * extent_size(B);
+  }
+}
+
+}  // namespace detail
+
+/// The diagnostic type of an extent value: `dim_of<d_k{64}>` is `dim<d_k, 64>`, `dim_of<64>` is
+/// `dim<unnamed, 64>`.
+template <auto E>
+using dim_of = dim<typename detail::dim_tag<std::remove_cv_t<decltype(E)>>::type, extent_size(E)>;
+
+}  // namespace ctattn
+
+#endif  // CTATTN_SHAPE_DIMENSION_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+
+// Matrices and their operations.
+// ---------------------------------------- ctattn/matrix/batch.hpp
+#ifndef CTATTN_MATRIX_BATCH_HPP
+#define CTATTN_MATRIX_BATCH_HPP
+
+/// \file
+/// Batches: a fixed number of items along a batch axis that is an extent like any other (plain or named), and
+/// `batch_map`, which runs any operation item by item. Batches nest: the reference text's B x h x n x d tensors
+/// are a batch (axis B) of batches (axis h) of n x d matrices.
+
+
+// ---------------------------------------- ctattn/matrix/matrix.hpp
+#ifndef CTATTN_MATRIX_MATRIX_HPP
+#define CTATTN_MATRIX_MATRIX_HPP
+
+
+// ---------------------------------------- ctattn/detail/config.hpp
+#ifndef CTATTN_DETAIL_CONFIG_HPP
+#define CTATTN_DETAIL_CONFIG_HPP
+
+/// \file
+/// Preconditions that cannot be checked from types alone (run-time indices, lengths).
+///
+/// In constant evaluation a broken precondition is a compile error that names `precondition_failed`. At run
+/// time it traps when `CTATTN_CHECK_PRECONDITIONS` is 1 (the default unless `NDEBUG` is defined) and is not
+/// checked otherwise. No exception, no message, no iostream: fit for firmware.
+
+#ifndef CTATTN_CHECK_PRECONDITIONS
+#ifdef NDEBUG
+#define CTATTN_CHECK_PRECONDITIONS 0
+#else
+#define CTATTN_CHECK_PRECONDITIONS 1
+#endif
+#endif
+
+namespace ctattn::detail {
+
+// Not constexpr on purpose: reaching it during constant evaluation makes the expression non-constant, and the
+// compiler's note names this function.
+inline void precondition_failed() noexcept {
+#if CTATTN_CHECK_PRECONDITIONS
+  __builtin_trap();
+#endif
+}
+
+constexpr void expects(bool condition) noexcept {
+  if (!condition) precondition_failed();
+}
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_DETAIL_CONFIG_HPP
+// ---------------------------------------- ctattn/matrix/matrix.hpp (continued)
+
+namespace ctattn {
+
+/// A fixed-size, row-major, contiguous matrix whose dimensions are part of its type.
+///
+/// Write it as `ctattn::matrix<T, Rows, Cols>`; `basic_matrix` is the normalized form that functions deduce.
+/// Each dimension is a plain size or a named extent (see `ctattn::dimension`). It is an aggregate: brace-
+/// initialize it row by row or flat, use it as a `constexpr` variable, and inside `static_assert`. Every
+/// element starts at zero when no initializer is given.
+///
+/// | member            | meaning                                                  |
+/// |-------------------|----------------------------------------------------------|
+/// | `value_type`      | `T`                                                      |
+/// | `row_extent`      | the row dimension (`6` or `seq{6}`)                      |
+/// | `column_extent`   | the column dimension                                     |
+/// | `rows`, `cols`    | sizes as `std::size_t`                                   |
+/// | `size`            | `rows * cols`                                            |
+/// | `elements[r][c]`  | the storage, public so that the type is an aggregate     |
+/// | `(r, c)`          | element access                                           |
+/// | `[r]`             | row `r` as a `T[cols]` array                             |
+/// | `data()`          | pointer to `rows * cols` contiguous elements (run time)  |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<float, 2, 3> a{{{1, 2, 3}, {4, 5, 6}}};
+///   static_assert(a(1, 2) == 6.0f);
+///   struct seq : ctattn::dimension<"seq"> {};
+///   ctattn::matrix<float, seq{6}, 16> x{};   // rows named seq, 16 plain columns
+/// \endcode
+template <typename T, auto Rows, auto Cols>
+struct basic_matrix {
+  // Rationale: T is checked here rather than constrained, so that `matrix<long double, 2, 2>` is reported with
+  // the rule's sentence instead of a bare "constraints not satisfied".
+  static_assert((shape_error::element_type_must_be_float_or_double<op::matrix, T>::check(), true));
+  using value_type = T;
+  static constexpr auto row_extent = Rows;
+  static constexpr auto column_extent = Cols;
+  static constexpr std::size_t rows = extent_size(Rows);
+  static constexpr std::size_t cols = extent_size(Cols);
+  static constexpr std::size_t size = rows * cols;
+
+  T elements[rows][cols]{};
+
+  [[nodiscard]] constexpr T& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
+  [[nodiscard]] constexpr const T& operator()(std::size_t r, std::size_t c) const noexcept {
+    return elements[r][c];
+  }
+  [[nodiscard]] constexpr T (&operator[](std::size_t r) noexcept)[cols] { return elements[r]; }
+  [[nodiscard]] constexpr const T (&operator[](std::size_t r) const noexcept)[cols] { return elements[r]; }
+
+  /// Run-time view of the contiguous storage, for SIMD kernels and I/O.
+  // Rationale: reading past one row through this pointer is what every BLAS-like library does with a
+  // contiguous 2-D array; constant-evaluated code indexes `elements[r][c]` instead.
+  [[nodiscard]] T* data() noexcept { return &elements[0][0]; }
+  [[nodiscard]] const T* data() const noexcept { return &elements[0][0]; }
+
+  friend constexpr bool operator==(const basic_matrix&, const basic_matrix&) = default;
+};
+
+/// `matrix<T, Rows, Cols>`: the type users write. Dimensions are normalized (`6` and `6u` name the same type).
+///
+/// | parameter | meaning                                        |
+/// |-----------|------------------------------------------------|
+/// | `T`       | `float` or `double`                            |
+/// | `Rows`    | plain size (`6`) or named extent (`seq{6}`)    |
+/// | `Cols`    | plain size (`16`) or named extent (`d_model{16}`) |
+///
+/// Example:
+/// \code
+///   ctattn::matrix<float, 6, 16> x{};
+/// \endcode
+template <typename T, auto Rows, auto Cols>
+using matrix = basic_matrix<T, normalize_extent<Rows>, normalize_extent<Cols>>;
+
+/// A row vector: `row_vector<T, N>` is `matrix<T, 1, N>`.
+template <typename T, auto N>
+using row_vector = matrix<T, 1, N>;
+
+/// A column vector: `column_vector<T, N>` is `matrix<T, N, 1>`.
+template <typename T, auto N>
+using column_vector = matrix<T, N, 1>;
+
+namespace detail {
+template <typename T>
+struct is_basic_matrix : std::false_type {};
+template <typename T, auto R, auto C>
+struct is_basic_matrix<basic_matrix<T, R, C>> : std::true_type {};
+}  // namespace detail
+
+/// Any `ctattn::matrix` (cv-qualifiers and references ignored).
+template <typename M>
+concept FixedMatrix = detail::is_basic_matrix<std::remove_cvref_t<M>>::value;
+
+/// The same shape as `M` with another element type or other extents.
+template <FixedMatrix M, Scalar T = typename std::remove_cvref_t<M>::value_type,
+          auto Rows = std::remove_cvref_t<M>::row_extent, auto Cols = std::remove_cvref_t<M>::column_extent>
+using rebind_matrix = basic_matrix<T, Rows, Cols>;
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_MATRIX_HPP
+// ---------------------------------------- ctattn/matrix/batch.hpp (continued)
+
+namespace ctattn {
+
+namespace op {
+struct batch_map {};
+}  // namespace op
+
+namespace shape_error {
+
+/// Batches combined item by item have matching batch axes (equal sizes; equal names when both are named).
+template <typename Operation, typename LhsAxis, typename RhsAxis>
+struct batch_axes_must_match {
+  static constexpr bool holds = detail::dims_match<LhsAxis, RhsAxis>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: batches combined item by item must have matching batch axes (equal sizes, and equal "
+                  "names when both are named); pass batches of the same axis, e.g. the same batch and head counts");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+/// A fixed-size batch of items along the batch axis `Axis`: usually written `ctattn::batch<Item, Axis>`.
+///
+/// | member          | meaning                                              |
+/// |-----------------|------------------------------------------------------|
+/// | `item_type`     | the items' type (a matrix, or a batch for nesting)   |
+/// | `batch_extent`  | the batch axis (`2` or `batch_axis{2}`)              |
+/// | `size`          | the number of items                                  |
+/// | `items[b]`, `[b]` | item b                                             |
+///
+/// It is an aggregate like `ctattn::matrix`: usable in `static_assert`, zero when not initialized.
+///
+/// Example (the reference text's B x h x n x d queries, B = 2 sequences, h = 3 heads):
+/// \code
+///   struct batch_axis : ctattn::dimension<"batch"> {};
+///   struct heads : ctattn::dimension<"heads"> {};
+///   using queries = ctattn::batch<ctattn::batch<ctattn::matrix<float, seq{4}, d_k{5}>, heads{3}>, batch_axis{2}>;
+/// \endcode
+template <typename Item, auto Axis>
+struct basic_batch {
+  using item_type = Item;
+  static constexpr auto batch_extent = Axis;
+  static constexpr std::size_t size = extent_size(Axis);
+
+  Item items[size]{};
+
+  [[nodiscard]] constexpr Item& operator[](std::size_t b) noexcept { return items[b]; }
+  [[nodiscard]] constexpr const Item& operator[](std::size_t b) const noexcept { return items[b]; }
+
+  friend constexpr bool operator==(const basic_batch&, const basic_batch&) = default;
+};
+
+/// `batch<Item, Axis>`: `Axis` is normalized like a matrix dimension (`2`, `2u` and `std::size_t{2}` are one type).
+template <typename Item, auto Axis>
+using batch = basic_batch<Item, normalize_extent<Axis>>;
+
+namespace detail {
+template <typename T>
+struct is_basic_batch : std::false_type {};
+template <typename Item, auto Axis>
+struct is_basic_batch<basic_batch<Item, Axis>> : std::true_type {};
+}  // namespace detail
+
+/// Any `ctattn::batch` (cv-qualifiers and references ignored).
+template <typename B>
+concept Batch = detail::is_basic_batch<std::remove_cvref_t<B>>::value;
+
+namespace detail {
+
+template <typename A, typename... Rest>
+using batch_map_rules =
+    rule_list<shape_error::batch_axes_must_match<op::batch_map, dim_of<A::batch_extent>, dim_of<Rest::batch_extent>>...>;
+
+// One position of `batch_map`: f on the items, or one axis deeper when every item is a batch itself.
+template <typename F, typename... Items>
+constexpr auto batch_item(F& f, const Items&... items) noexcept;
+
+}  // namespace detail
+
+/// Runs `f` over batches item by item: `result[b] = f(a[b], rest[b]...)`. When every argument's items are batches
+/// too, it goes on to their items, down to the first level where an argument's items are not batches, so that
+/// one call runs attention over B x h x n x d tensors. The result is a batch (of batches) along the arguments'
+/// axes.
+///
+/// | operand   | shape                                  |
+/// |-----------|----------------------------------------|
+/// | `a`       | B x (h x ...) items                    |
+/// | `rest...` | B' x (h' x ...) items                  |
+/// | result    | B x (h x ...) items of f's result      |
+///
+/// Rule: at every level the batch axes match (`batch_axes_must_match`: equal sizes, and equal names when both
+/// are named); f's own rules apply to the items.
+///
+/// Example (multi-head attention over a batch, B x h x n x d, as the reference text writes it):
+/// \code
+///   auto out = ctattn::batch_map([](const auto& q, const auto& k, const auto& v) {
+///     return ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal);
+///   }, queries, keys, values);   // batch<batch<matrix<float, seq{4}, d_v{5}>, heads{3}>, batch_axis{2}>
+/// \endcode
+template <typename F, Batch A, Batch... Rest>
+[[nodiscard]] constexpr auto batch_map(F f, const A& a, const Rest&... rest) noexcept {
+  using item = std::remove_cvref_t<decltype(detail::batch_item(f, a.items[0], rest.items[0]...))>;
+  basic_batch<item, A::batch_extent> result{};
+  if constexpr (detail::first_broken<detail::batch_map_rules<A, Rest...>>::check()) {
+    for (std::size_t b = 0; b < A::size; ++b) result.items[b] = detail::batch_item(f, a.items[b], rest.items[b]...);
+  }
+  return result;
+}
+
+namespace detail {
+template <typename F, typename... Items>
+constexpr auto batch_item(F& f, const Items&... items) noexcept {
+  if constexpr ((Batch<Items> && ...)) {
+    return batch_map(f, items...);
+  } else {
+    return f(items...);
+  }
+}
+}  // namespace detail
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_BATCH_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/blocks.hpp
+#ifndef CTATTN_MATRIX_BLOCKS_HPP
+#define CTATTN_MATRIX_BLOCKS_HPP
+
+
+// ---------------------------------------- ctattn/matrix/rules.hpp
+#ifndef CTATTN_MATRIX_RULES_HPP
+#define CTATTN_MATRIX_RULES_HPP
+
+/// \file
+/// The matrix tier's shape rules and operation tags. Each rule is defined once (see ctattn/shape/rule.hpp): its
+/// predicate, and the sentence the user reads first when it is broken.
+///
+/// | rule                                      | arguments after the operation     |
+/// |-------------------------------------------|-----------------------------------|
+/// | `inner_dimensions_must_match`             | a's columns, b's rows             |
+/// | `rows_must_match`, `columns_must_match`   | a's, b's                          |
+/// | `parts_must_divide_dimension`             | `count<parts>`, the dimension     |
+/// | `parts_times_block_must_equal_dimension`  | `count<parts>`, block, dimension  |
+/// | `block_must_fit_dimension`                | `count<block end>`, dimension     |
+/// | `index_must_be_inside_dimension`          | `count<index>`, dimension         |
+/// | `relabelled_dimension_must_keep_its_size` | from, to                          |
+/// | `count_must_be_positive`                  | `count<n>`                        |
+
+
+
+namespace ctattn {
+
+namespace op {
+struct multiply {};
+struct add {};
+struct subtract {};
+struct hadamard {};
+struct zip_map {};
+struct map {};
+struct approx_equal {};
+struct split_columns {};
+struct concat_columns {};
+struct column_block {};
+struct row {};
+struct with_extents {};
+struct from_array {};
+}  // namespace op
+
+namespace shape_error {
+
+/// A product A B contracts A's columns with B's rows: they must match (equal sizes; equal names when both are
+/// named, so `d_k{64}` never meets `d_v{64}`).
+template <typename Operation, typename LhsColumns, typename RhsRows>
+struct inner_dimensions_must_match {
+  static constexpr bool holds = detail::dims_match<LhsColumns, RhsRows>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: in a product a * b the columns of a must match the rows of b (equal sizes, and equal "
+                  "names when both are named); transpose an operand, or relabel an axis with ctattn::with_extents "
+                  "if the two really are one axis");
+    return holds;
+  }
+};
+
+/// Operands combined element by element (or stacked side by side) have matching rows.
+template <typename Operation, typename LhsRows, typename RhsRows>
+struct rows_must_match {
+  static constexpr bool holds = detail::dims_match<LhsRows, RhsRows>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the operands must have matching rows (equal sizes, and equal names when both are "
+                  "named); pass matrices of the same shape, or relabel an axis with ctattn::with_extents");
+    return holds;
+  }
+};
+
+/// Operands combined element by element have matching columns.
+template <typename Operation, typename LhsColumns, typename RhsColumns>
+struct columns_must_match {
+  static constexpr bool holds = detail::dims_match<LhsColumns, RhsColumns>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the operands must have matching columns (equal sizes, and equal names when both are "
+                  "named); pass matrices of the same width, or relabel an axis with ctattn::with_extents");
+    return holds;
+  }
+};
+
+/// A split into `Parts` equal blocks needs `Parts` to divide the dimension.
+template <typename Operation, typename Parts, typename Dimension>
+struct parts_must_divide_dimension {
+  static constexpr bool holds = Parts::value != 0 && Dimension::size % Parts::value == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the number of parts must divide the dimension being split into equal blocks; choose a "
+                  "divisor of its size");
+    return holds;
+  }
+};
+
+/// `Parts` blocks of the given width exactly cover the dimension they split or form.
+template <typename Operation, typename Parts, typename Block, typename Dimension>
+struct parts_times_block_must_equal_dimension {
+  static constexpr bool holds = Parts::value * Block::size == Dimension::size;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the blocks together must be exactly as wide as the dimension they split or form (parts "
+                  "times block width); fix the block's or the result's extent");
+    return holds;
+  }
+};
+
+/// A block taken from a dimension lies inside it: its end is at most the dimension's size.
+template <typename Operation, typename BlockEnd, typename Dimension>
+struct block_must_fit_dimension {
+  static constexpr bool holds = BlockEnd::value <= Dimension::size;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the block reaches past the end of the dimension it is taken from; lower its start or "
+                  "its width");
+    return holds;
+  }
+};
+
+/// A compile-time index is smaller than the size of the dimension it indexes.
+template <typename Operation, typename Index, typename Dimension>
+struct index_must_be_inside_dimension {
+  static constexpr bool holds = Index::value < Dimension::size;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the index is past the end of the dimension (indices count from 0 to size - 1); use a "
+                  "smaller index");
+    return holds;
+  }
+};
+
+/// Relabelling (or importing) a dimension keeps its size: only the name may change.
+template <typename Operation, typename From, typename To>
+struct relabelled_dimension_must_keep_its_size {
+  static constexpr bool holds = From::size == To::size;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a new extent for existing data must have the data's size (only the name may change); "
+                  "give the extent the size the data has");
+    return holds;
+  }
+};
+
+/// A count of parts, heads or tokens is at least 1.
+template <typename Operation, typename Count>
+struct count_must_be_positive {
+  static constexpr bool holds = Count::value > 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds, "ctattn: the count (parts, heads, tokens) must be at least 1; pass a positive count");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+namespace detail {
+
+template <typename Op, typename A, typename B>
+using same_element_rule = shape_error::element_types_must_match<Op, typename A::value_type, typename B::value_type>;
+
+template <typename Op, typename A, typename B>
+using rows_rule = shape_error::rows_must_match<Op, dim_of<A::row_extent>, dim_of<B::row_extent>>;
+
+template <typename Op, typename A, typename B>
+using columns_rule = shape_error::columns_must_match<Op, dim_of<A::column_extent>, dim_of<B::column_extent>>;
+
+/// The rules of a product a b: one element type, a's columns match b's rows.
+template <typename A, typename B>
+using multiply_rules = rule_list<same_element_rule<op::multiply, A, B>,
+                                 shape_error::inner_dimensions_must_match<op::multiply, dim_of<A::column_extent>,
+                                                                          dim_of<B::row_extent>>>;
+
+/// The rules of an element-wise operation: one element type, matching rows and columns.
+template <typename Op, typename A, typename B>
+using same_shape_rules = rule_list<same_element_rule<Op, A, B>, rows_rule<Op, A, B>, columns_rule<Op, A, B>>;
+
+/// The shape that two matching operands stand for together (named extents win over plain sizes).
+template <typename A, typename B>
+using unified_matrix = basic_matrix<typename A::value_type, unify_extents(A::row_extent, B::row_extent),
+                                    unify_extents(A::column_extent, B::column_extent)>;
+
+}  // namespace detail
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_RULES_HPP
+// ---------------------------------------- ctattn/matrix/blocks.hpp (continued)
+
+namespace ctattn {
+
+
+/// Columns `[Start, Start + Width)` as a matrix of their own.
+///
+/// | operand | shape       |
+/// |---------|-------------|
+/// | `a`     | M x N       |
+/// | result  | M x Width   |
+///
+/// Rule: Start + Width <= N. `Width` may be named (`d_head{8}`) to name the block's columns.
+///
+/// Example:
+/// \code
+///   constexpr auto head_1 = ctattn::column_block<8, 8>(queries);   // columns 8..15
+/// \endcode
+template <std::size_t Start, auto Width, typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, normalize_extent<Width>> column_block(
+    const basic_matrix<T, M, N>& a) noexcept {
+  constexpr std::size_t end = Start + extent_size(normalize_extent<Width>);
+  basic_matrix<T, M, normalize_extent<Width>> result{};
+  if constexpr (shape_error::block_must_fit_dimension<op::column_block, count<end>, dim_of<N>>::check()) {
+    for (std::size_t i = 0; i < extent_size(M); ++i) {
+      for (std::size_t j = 0; j < extent_size(Width); ++j) result.elements[i][j] = a.elements[i][Start + j];
+    }
+  }
+  return result;
+}
+
+/// Splits the columns into `Parts` equal blocks: the head split of multi-head attention.
+///
+/// | operand | shape                                      |
+/// |---------|--------------------------------------------|
+/// | `a`     | M x N                                      |
+/// | result  | `std::array` of Parts matrices M x (N / Parts) |
+///
+/// Rule: Parts divides N. The blocks' columns keep a name: when N is named (`d_model{16}`), they are
+/// `ctattn::part_of<d_model, Parts>` ("d_model/4"), which `concat_columns` turns back into `d_model`; `Block`
+/// names them otherwise (e.g. `d_head{4}`), its size times Parts then equal to N.
+///
+/// Example:
+/// \code
+///   auto heads = ctattn::split_columns<4>(queries);             // 4 blocks of seq x part_of<d_model, 4>{4}
+///   auto named = ctattn::split_columns<4, d_head{4}>(queries);  // the same, columns named d_head
+/// \endcode
+template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, auto N>
+[[nodiscard]] constexpr auto split_columns(const basic_matrix<T, M, N>& a) noexcept {
+  constexpr std::size_t width = extent_size(N) / (Parts == 0 ? 1 : Parts);
+  constexpr auto block = [] {
+    if constexpr (detail::extent_given<Block>) {
+      return normalize_extent<Block>;
+    } else {
+      return detail::part_extent<N, (Parts == 0 ? 1 : Parts), (width == 0 ? 1 : width)>();
+    }
+  }();
+  using rules = rule_list<shape_error::count_must_be_positive<op::split_columns, count<Parts>>,
+                          shape_error::parts_must_divide_dimension<op::split_columns, count<Parts>, dim_of<N>>,
+                          shape_error::parts_times_block_must_equal_dimension<op::split_columns, count<Parts>,
+                                                                              dim_of<block>, dim_of<N>>>;
+  std::array<basic_matrix<T, M, block>, Parts> result{};
+  if constexpr (detail::first_broken<rules>::check()) {
+    for (std::size_t p = 0; p < Parts; ++p) {
+      for (std::size_t i = 0; i < extent_size(M); ++i) {
+        for (std::size_t j = 0; j < extent_size(block); ++j) {
+          result[p].elements[i][j] = a.elements[i][p * extent_size(block) + j];
+        }
+      }
+    }
+  }
+  return result;
+}
+
+/// Joins equal blocks side by side: the inverse of `split_columns`, the "concat" of multi-head attention.
+///
+/// | operand  | shape                          |
+/// |----------|--------------------------------|
+/// | `blocks` | `std::array` of P matrices M x W |
+/// | result   | M x (P * W)                    |
+///
+/// The joined columns are the whole axis again when the blocks are its P parts (`part_of<d_model, P>` gives
+/// `d_model`), a plain size otherwise; `Result` names them explicitly (e.g. `d_model{16}`), its size P * W.
+///
+/// Example:
+/// \code
+///   auto joined = ctattn::concat_columns(ctattn::split_columns<4>(queries));   // seq x d_model{16} again
+///   auto named = ctattn::concat_columns<d_model{16}>(d_head_blocks);
+/// \endcode
+template <auto Result = std::size_t{0}, typename T, auto M, auto W, std::size_t P>
+[[nodiscard]] constexpr auto concat_columns(const std::array<basic_matrix<T, M, W>, P>& blocks) noexcept {
+  constexpr auto joined = [] {
+    if constexpr (detail::extent_given<Result>) {
+      return normalize_extent<Result>;
+    } else {
+      return detail::joined_extent<W, P>();
+    }
+  }();
+  basic_matrix<T, M, joined> result{};
+  if constexpr (shape_error::parts_times_block_must_equal_dimension<op::concat_columns, count<P>, dim_of<W>,
+                                                                    dim_of<joined>>::check()) {
+    for (std::size_t p = 0; p < P; ++p) {
+      for (std::size_t i = 0; i < extent_size(M); ++i) {
+        for (std::size_t j = 0; j < extent_size(W); ++j) {
+          result.elements[i][p * extent_size(W) + j] = blocks[p].elements[i][j];
+        }
+      }
+    }
+  }
+  return result;
+}
+
+namespace detail {
+// Copies `part` into `result` starting at column `offset`, then advances the offset. A function, not a lambda:
+// see the rationale in ctattn/matrix/elementwise.hpp.
+template <typename Result, typename Part>
+constexpr void append_columns(Result& result, const Part& part, std::size_t& offset) noexcept {
+  for (std::size_t i = 0; i < Result::rows; ++i) {
+    for (std::size_t j = 0; j < Part::cols; ++j) result.elements[i][offset + j] = part.elements[i][j];
+  }
+  offset += Part::cols;
+}
+}  // namespace detail
+
+/// Joins matrices of any widths side by side (their rows must match; same element type).
+///
+/// | operand | shape              |
+/// |---------|--------------------|
+/// | `a`     | M x N1             |
+/// | `rest`  | M x N2, M x N3 ... |
+/// | result  | M x (N1 + N2 + ...)|
+///
+/// Example:
+/// \code
+///   auto qkv = ctattn::concat_columns(q, k, v);
+/// \endcode
+template <FixedMatrix A, FixedMatrix... Rest>
+  requires(sizeof...(Rest) >= 1)
+[[nodiscard]] constexpr auto concat_columns(const A& a, const Rest&... rest) noexcept {
+  constexpr std::size_t total = (A::cols + ... + Rest::cols);
+  using rules = rule_list<rule_list<detail::same_element_rule<op::concat_columns, A, Rest>,
+                                    detail::rows_rule<op::concat_columns, A, Rest>>...>;
+  basic_matrix<typename A::value_type, A::row_extent, total> result{};
+  if constexpr (detail::first_broken<rules>::check()) {
+    std::size_t offset = 0;
+    detail::append_columns(result, a, offset);
+    (detail::append_columns(result, rest, offset), ...);
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_BLOCKS_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/compare.hpp
+#ifndef CTATTN_MATRIX_COMPARE_HPP
+#define CTATTN_MATRIX_COMPARE_HPP
+
+
+
+namespace ctattn {
+
+/// The largest |a(i,j) - b(i,j)|; NaN if any element of either is NaN.
+///
+/// | operand | shape   |
+/// |---------|---------|
+/// | `a`     | M x N   |
+/// | `b`     | M' x N' |
+///
+/// Rule: same shape, same element type.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::max_abs_difference(a, a) == 0.0f);
+/// \endcode
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto max_abs_difference(const A& a, const B& b) noexcept {
+  using T = typename A::value_type;
+  T largest{0};
+  if constexpr (detail::first_broken<detail::same_shape_rules<op::approx_equal, A, B>>::check()) {
+    for (std::size_t i = 0; i < A::rows; ++i) {
+      for (std::size_t j = 0; j < A::cols; ++j) {
+        const T d = a.elements[i][j] > b.elements[i][j] ? a.elements[i][j] - b.elements[i][j]
+                                                          : b.elements[i][j] - a.elements[i][j];
+        if (d != d) return d;  // a NaN in either operand makes the difference NaN
+        if (!(d <= largest)) largest = d;
+      }
+    }
+  }
+  return largest;
+}
+
+/// Whether every element of `a` is within `absolute + relative * |b(i,j)|` of the same element of `b`.
+/// A NaN anywhere makes the answer false; infinities compare equal only to the same infinity.
+///
+/// | operand | shape   |
+/// |---------|---------|
+/// | `a`     | M x N   |
+/// | `b`     | M' x N' (the reference) |
+///
+/// Rule: same shape, same element type.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::approx_equal(computed, expected, 1e-6f, 1e-5f));
+/// \endcode
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr bool approx_equal(const A& a, const B& b, typename A::value_type absolute,
+                                          typename A::value_type relative = 0) noexcept {
+  using T = typename A::value_type;
+  if constexpr (detail::first_broken<detail::same_shape_rules<op::approx_equal, A, B>>::check()) {
+    for (std::size_t i = 0; i < A::rows; ++i) {
+      for (std::size_t j = 0; j < A::cols; ++j) {
+        const T x = a.elements[i][j];
+        const T y = b.elements[i][j];
+        if (x == y) continue;  // equal values, including equal infinities
+        const T d = x > y ? x - y : y - x;
+        const T magnitude = y < 0 ? -y : y;
+        if (!(d <= absolute + relative * magnitude)) return false;  // also false for NaN and infinities
+      }
+    }
+    return true;
+  } else {
+    return false;
+  }
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_COMPARE_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/elementwise.hpp
+#ifndef CTATTN_MATRIX_ELEMENTWISE_HPP
+#define CTATTN_MATRIX_ELEMENTWISE_HPP
+
+
+
+namespace ctattn {
+
+/// Whether `a` and `b` can be combined element by element: same element type, matching rows and columns.
+/// The result takes the named extent wherever one operand names it.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::SameShape<ctattn::matrix<float, 2, 3>, ctattn::matrix<float, 2, 3>>);
+/// \endcode
+template <typename A, typename B>
+concept SameShape =
+    FixedMatrix<A> && FixedMatrix<B> &&
+    rules_hold<detail::same_shape_rules<op::add, std::remove_cvref_t<A>, std::remove_cvref_t<B>>>;
+
+namespace detail {
+
+// The shared body of every element-wise binary operation: the rules, then f applied at each position.
+template <typename Op, typename A, typename B, typename F>
+constexpr auto zip_elements(const A& a, const B& b, F f) noexcept {
+  using value = std::remove_cvref_t<decltype(f(a.elements[0][0], a.elements[0][0]))>;
+  basic_matrix<value, unify_extents(A::row_extent, B::row_extent),
+               unify_extents(A::column_extent, B::column_extent)>
+      result{};
+  if constexpr (first_broken<same_shape_rules<Op, A, B>>::check()) {
+    for (std::size_t i = 0; i < A::rows; ++i) {
+      for (std::size_t j = 0; j < A::cols; ++j) {
+        result.elements[i][j] = f(a.elements[i][j], b.elements[i][j]);
+      }
+    }
+  }
+  return result;
+}
+
+// Rationale: named function objects rather than lambdas. GCC's -Wshadow reports a lambda parameter in a header
+// template as shadowing any user global of the same name (a global `x` is common in examples); member functions
+// of a named class are not reported.
+struct add_elements {
+  template <typename T>
+  constexpr T operator()(T lhs, T rhs) const noexcept {
+    return lhs + rhs;
+  }
+};
+struct subtract_elements {
+  template <typename T>
+  constexpr T operator()(T lhs, T rhs) const noexcept {
+    return lhs - rhs;
+  }
+};
+struct multiply_elements {
+  template <typename T>
+  constexpr T operator()(T lhs, T rhs) const noexcept {
+    return lhs * rhs;
+  }
+};
+struct negate_element {
+  template <typename T>
+  constexpr T operator()(T element) const noexcept {
+    return -element;
+  }
+};
+template <typename T>
+struct multiply_by {
+  T factor;
+  constexpr T operator()(T element) const noexcept { return element * factor; }
+};
+template <typename T>
+struct divide_by {
+  T divisor;
+  constexpr T operator()(T element) const noexcept { return element / divisor; }
+};
+template <typename U>
+struct convert_to {
+  template <typename T>
+  constexpr U operator()(T element) const noexcept {
+    return static_cast<U>(element);
+  }
+};
+
+}  // namespace detail
+
+/// Applies `f` to every element: `map(a, f)(i, j) == f(a(i, j))`. The result's element type is f's.
+///
+/// | operand | shape |
+/// |---------|-------|
+/// | `a`     | M x N |
+/// | result  | M x N |
+///
+/// Example:
+/// \code
+///   constexpr auto doubled = ctattn::map(a, [](float x) { return 2 * x; });
+/// \endcode
+template <typename T, auto M, auto N, typename F>
+[[nodiscard]] constexpr auto map(const basic_matrix<T, M, N>& a, F f) noexcept {
+  using value = std::remove_cvref_t<decltype(f(a.elements[0][0]))>;
+  if constexpr (shape_error::element_type_must_be_float_or_double<op::map, value>::check()) {
+    basic_matrix<value, M, N> result{};
+    for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+      for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) {
+        result.elements[i][j] = f(a.elements[i][j]);
+      }
+    }
+    return result;
+  } else {
+    return a;
+  }
+}
+
+/// Combines two same-shaped matrices element by element: `zip_map(a, b, f)(i, j) == f(a(i, j), b(i, j))`.
+///
+/// | operand | shape   |
+/// |---------|---------|
+/// | `a`     | M x N   |
+/// | `b`     | M' x N' |
+/// | result  | M x N   |
+///
+/// Rule: M matches M' and N matches N'; same element type.
+///
+/// Example:
+/// \code
+///   auto larger = ctattn::zip_map(a, b, [](float x, float y) { return x > y ? x : y; });
+/// \endcode
+template <FixedMatrix A, FixedMatrix B, typename F>
+[[nodiscard]] constexpr auto zip_map(const A& a, const B& b, F f) noexcept {
+  return detail::zip_elements<op::zip_map>(a, b, f);
+}
+
+/// The sum `a + b`. Rule: same shape, same element type. Example: `static_assert((a + a)(0, 0) == 2 * a(0, 0));`
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept {
+  return detail::zip_elements<op::add>(a, b, detail::add_elements{});
+}
+
+/// The difference `a - b`. Rule: same shape, same element type. Example: `static_assert((a - a) == zero);`
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto subtract(const A& a, const B& b) noexcept {
+  return detail::zip_elements<op::subtract>(a, b, detail::subtract_elements{});
+}
+
+/// The element-wise (Hadamard) product. Rule: same shape, same element type.
+/// Example: `static_assert(ctattn::hadamard(a, a)(0, 1) == a(0, 1) * a(0, 1));`
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto hadamard(const A& a, const B& b) noexcept {
+  return detail::zip_elements<op::hadamard>(a, b, detail::multiply_elements{});
+}
+
+/// Every element times `s`: `scale(a, s)`, also `s * a` and `a * s`.
+/// Example: `static_assert(ctattn::scale(a, 2.0f)(0, 0) == 2 * a(0, 0));`
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> scale(const basic_matrix<T, M, N>& a,
+                                                     std::type_identity_t<T> s) noexcept {
+  return map(a, detail::multiply_by<T>{s});
+}
+
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto operator+(const A& a, const B& b) noexcept {
+  return add(a, b);
+}
+
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto operator-(const A& a, const B& b) noexcept {
+  return subtract(a, b);
+}
+
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> operator-(const basic_matrix<T, M, N>& a) noexcept {
+  return map(a, detail::negate_element{});
+}
+
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> operator*(const basic_matrix<T, M, N>& a,
+                                                         std::type_identity_t<T> s) noexcept {
+  return scale(a, s);
+}
+
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> operator*(std::type_identity_t<T> s,
+                                                         const basic_matrix<T, M, N>& a) noexcept {
+  return scale(a, s);
+}
+
+/// Every element divided by `s` (a true division, not a multiplication by 1/s).
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> operator/(const basic_matrix<T, M, N>& a,
+                                                         std::type_identity_t<T> s) noexcept {
+  return map(a, detail::divide_by<T>{s});
+}
+
+/// The same values in another element type: `cast<double>(m)`.
+template <typename U, typename T, auto M, auto N>
+[[nodiscard]] constexpr auto cast(const basic_matrix<T, M, N>& a) noexcept {
+  return map(a, detail::convert_to<U>{});
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_ELEMENTWISE_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/from_array.hpp
+#ifndef CTATTN_MATRIX_FROM_ARRAY_HPP
+#define CTATTN_MATRIX_FROM_ARRAY_HPP
+
+
+
+namespace ctattn {
+
+/// A matrix copied from a C array `T[R][C]` (weights exported from Python, tables in flash), optionally
+/// under named extents of the same sizes.
+///
+/// | operand | shape          |
+/// |---------|----------------|
+/// | `array` | `T[R][C]`      |
+/// | result  | Rows x Cols (default R x C) |
+///
+/// Rule: the extents' sizes are R and C.
+///
+/// Example:
+/// \code
+///   constexpr float table[2][3] = {{1, 2, 3}, {4, 5, 6}};
+///   constexpr auto m = ctattn::from_array(table);                        // matrix<float, 2, 3>
+///   constexpr auto x = ctattn::from_array<seq{2}, d_model{3}>(table);    // named
+/// \endcode
+template <auto Rows = std::size_t{0}, auto Cols = std::size_t{0}, typename T, std::size_t R, std::size_t C>
+[[nodiscard]] constexpr auto from_array(const T (&array)[R][C]) noexcept {
+  constexpr auto rows = detail::extent_or<Rows, R>;
+  constexpr auto cols = detail::extent_or<Cols, C>;
+  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, R>, dim_of<rows>>,
+                          shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, C>, dim_of<cols>>>;
+  basic_matrix<T, rows, cols> result{};
+  if constexpr (detail::first_broken<rules>::check()) {
+    for (std::size_t i = 0; i < R; ++i) {
+      for (std::size_t j = 0; j < C; ++j) result.elements[i][j] = array[i][j];
+    }
+  }
+  return result;
+}
+
+/// A 1 x N row vector copied from a C array `T[N]` (a bias, a single token), optionally under a named extent.
+/// Example: `constexpr auto b = ctattn::row_from_array(bias);`
+template <auto Cols = std::size_t{0}, typename T, std::size_t N>
+[[nodiscard]] constexpr auto row_from_array(const T (&array)[N]) noexcept {
+  constexpr auto cols = detail::extent_or<Cols, N>;
+  basic_matrix<T, std::size_t{1}, cols> result{};
+  if constexpr (shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, N>,
+                                                                     dim_of<cols>>::check()) {
+    for (std::size_t j = 0; j < N; ++j) result.elements[0][j] = array[j];
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_FROM_ARRAY_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/multiply.hpp
+#ifndef CTATTN_MATRIX_MULTIPLY_HPP
+#define CTATTN_MATRIX_MULTIPLY_HPP
+
+
+// ---------------------------------------- ctattn/detail/unrolled.hpp
+#ifndef CTATTN_DETAIL_UNROLLED_HPP
+#define CTATTN_DETAIL_UNROLLED_HPP
+
+/// \file
+/// Dot products and multiply-adds over whole rows, written for the constant evaluators: one expression per row
+/// (a fold over a compile-time index pack) instead of a loop.
+///
+/// | helper                                 | operands (y, then the inputs)         | result                         |
+/// |----------------------------------------|---------------------------------------|--------------------------------|
+/// | `unrolled_dot(a, b)`                   | a, b: `const T (&)[N]`                | (+0 + a[0] b[0]) + a[1] b[1].. |
+/// | `unrolled_axpy(y, s, x)`               | `T (&)[N]`, `T`, `const T (&)[N]`     | y[c] += s x[c], c = 0 ... N-1  |
+/// | `unrolled_product(y, a, b)`            | R x C, R x K, K x C (`T (&)[.][.]`)   | y = a b                        |
+/// | `unrolled_product_transposed(y, a, b)` | R x C, R x K, C x K                   | y = a b^T                      |
+///
+/// All do every addition in exactly the order of the plain loops `acc += a[c] * b[c]` and
+/// `y[c] += s * x[c]`, so they give the same bits as those loops: the kernels use these helpers when
+/// constant-evaluated and the loops at run time.
+///
+/// Rationale: both compilers evaluate constant expressions at a cost per loop iteration, per index computation,
+/// per statement and per read through a reference that is larger than the cost of the arithmetic. A fold over an
+/// index pack has no loop and no index computation: its indices are literals fixed at instantiation. Instructions
+/// per multiply-add (`benchmarks/compile_time_forms.sh`, docs/compile_time.md): Clang 14 takes 28 thousand in a
+/// plain loop, 24 thousand with eight multiply-adds per statement, 15 thousand as a fold, and 12 thousand as a fold
+/// over arrays local to the evaluation; GCC 12 takes 85, 79, 34 and 27 thousand. That is why the kernels copy
+/// their operands first, and why products are formed as dot products (a fold over two local rows) rather than as
+/// row updates. Clang limits a fold to 256 operands (its expression nesting limit), so long rows are folded in
+/// chunks of 64, one after the other, which keeps the order.
+///
+/// Example:
+/// \code
+///   constexpr float a[3]{1, 2, 3}, b[3]{4, 5, 6};
+///   static_assert(ctattn::detail::unrolled_dot(a, b) == 32.0f);
+/// \endcode
+
+
+namespace ctattn::detail {
+
+/// The largest number of terms folded into one expression.
+inline constexpr std::size_t unrolled_chunk = 64;
+
+template <std::size_t Offset, std::size_t... I>
+constexpr std::index_sequence<(Offset + I)...> offset_indices(std::index_sequence<I...>) noexcept {
+  return {};
+}
+
+/// The indices of chunk C of a row of N elements: C * 64, ..., min(N, (C + 1) * 64) - 1.
+template <std::size_t C, std::size_t N>
+using chunk_indices = decltype(offset_indices<C * unrolled_chunk>(
+    std::make_index_sequence<(N - C * unrolled_chunk < unrolled_chunk ? N - C * unrolled_chunk : unrolled_chunk)>{}));
+
+template <std::size_t N>
+using chunk_numbers = std::make_index_sequence<(N + unrolled_chunk - 1) / unrolled_chunk>;
+
+template <typename T, std::size_t N, std::size_t... J>
+constexpr T dot_terms(T acc, const T (&a)[N], const T (&b)[N], std::index_sequence<J...>) noexcept {
+  return (acc + ... + (a[J] * b[J]));
+}
+
+template <typename T, std::size_t N, std::size_t... C>
+constexpr T dot_chunks(const T (&a)[N], const T (&b)[N], std::index_sequence<C...>) noexcept {
+  T acc{0};
+  ((acc = dot_terms(acc, a, b, chunk_indices<C, N>{})), ...);
+  return acc;
+}
+
+/// a[0] b[0] + a[1] b[1] + ... + a[N-1] b[N-1], added left to right starting from +0.
+template <typename T, std::size_t N>
+constexpr T unrolled_dot(const T (&a)[N], const T (&b)[N]) noexcept {
+  if constexpr (N <= unrolled_chunk) {
+    return dot_terms(T{0}, a, b, std::make_index_sequence<N>{});
+  } else {
+    return dot_chunks(a, b, chunk_numbers<N>{});
+  }
+}
+
+template <typename T, std::size_t N, std::size_t... J>
+constexpr void axpy_terms(T (&y)[N], T s, const T (&x)[N], std::index_sequence<J...>) noexcept {
+  ((y[J] += s * x[J]), ...);
+}
+
+template <typename T, std::size_t N, std::size_t... C>
+constexpr void axpy_chunks(T (&y)[N], T s, const T (&x)[N], std::index_sequence<C...>) noexcept {
+  (axpy_terms(y, s, x, chunk_indices<C, N>{}), ...);
+}
+
+/// y[c] += s x[c] for c = 0, 1, ..., N-1.
+template <typename T, std::size_t N>
+constexpr void unrolled_axpy(T (&y)[N], T s, const T (&x)[N]) noexcept {
+  if constexpr (N <= unrolled_chunk) {
+    axpy_terms(y, s, x, std::make_index_sequence<N>{});
+  } else {
+    axpy_chunks(y, s, x, chunk_numbers<N>{});
+  }
+}
+
+// y[i][c] = unrolled_dot(a[i], columns[c]), with a's current row copied into a local array first.
+template <typename T, std::size_t R, std::size_t K, std::size_t C>
+constexpr void dot_rows(T (&y)[R][C], const T (&a)[R][K], const T (&columns)[C][K]) noexcept {
+  T row[K]{};
+  for (std::size_t i = 0; i < R; ++i) {
+    for (std::size_t k = 0; k < K; ++k) row[k] = a[i][k];
+    for (std::size_t c = 0; c < C; ++c) y[i][c] = unrolled_dot(row, columns[c]);
+  }
+}
+
+/// y = a b: y[i][c] = a[i][0] b[0][c] + a[i][1] b[1][c] + ... + a[i][K-1] b[K-1][c], added left to right from
+/// +0, the same order as the i-k-j loop `y[i][c] += a[i][k] * b[k][c]` over rows of b.
+// Rationale: as dot products over local copies (b's columns as rows, and a's current row), every term reads two
+// arrays local to the evaluation with literal indices: 14% fewer instructions than row updates on GCC 12 and 16%
+// fewer on Clang 14 (`benchmarks/compile_time_forms.sh`). The copies cost one read and one write per element of
+// b, against R reads of each in the product.
+template <typename T, std::size_t R, std::size_t K, std::size_t C>
+constexpr void unrolled_product(T (&y)[R][C], const T (&a)[R][K], const T (&b)[K][C]) noexcept {
+  T columns[C][K]{};
+  for (std::size_t k = 0; k < K; ++k) {
+    for (std::size_t c = 0; c < C; ++c) columns[c][k] = b[k][c];
+  }
+  dot_rows(y, a, columns);
+}
+
+/// y = a b^T for b given as its C rows of K elements (nn.Linear's layout): y[i][c] = unrolled_dot(a[i], b[c]).
+template <typename T, std::size_t R, std::size_t K, std::size_t C>
+constexpr void unrolled_product_transposed(T (&y)[R][C], const T (&a)[R][K], const T (&b)[C][K]) noexcept {
+  T columns[C][K]{};
+  for (std::size_t c = 0; c < C; ++c) {
+    for (std::size_t k = 0; k < K; ++k) columns[c][k] = b[c][k];
+  }
+  dot_rows(y, a, columns);
+}
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_DETAIL_UNROLLED_HPP
+// ---------------------------------------- ctattn/matrix/multiply.hpp (continued)
+
+namespace ctattn {
+
+/// Whether `A * B` is a valid product: same element type, and A's columns match B's rows (equal sizes, and
+/// equal names when both are named). The rules are `detail::multiply_rules` (ctattn/matrix/rules.hpp).
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::Multipliable<ctattn::matrix<float, 6, 16>, ctattn::matrix<float, 16, 24>>);
+///   static_assert(!ctattn::Multipliable<ctattn::matrix<float, 6, d_k{64}>, ctattn::matrix<float, d_v{64}, 6>>);
+/// \endcode
+template <typename A, typename B>
+concept Multipliable = FixedMatrix<A> && FixedMatrix<B> &&
+                       rules_hold<detail::multiply_rules<std::remove_cvref_t<A>, std::remove_cvref_t<B>>>;
+
+/// The matrix product `a b`.
+///
+/// | operand | shape    |
+/// |---------|----------|
+/// | `a`     | M x K    |
+/// | `b`     | K' x N   |
+/// | result  | M x N    |
+///
+/// Rules: both hold the same element type (`element_types_must_match`), and K and K' match
+/// (`inner_dimensions_must_match`: equal sizes; equal names when both are named, so `d_k{64}` never meets
+/// `d_v{64}`). The result keeps a's row extent and b's column extent.
+///
+/// Each result element is summed in the order k = 0, 1, ..., K-1, starting from +0.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<float, 2, 2> a{{{1, 2}, {3, 4}}};
+///   static_assert(ctattn::multiply(a, a)(1, 1) == 22.0f);   // also a * a
+/// \endcode
+template <typename T, auto M, auto K, typename U, auto K2, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> multiply(const basic_matrix<T, M, K>& a,
+                                                        const basic_matrix<U, K2, N>& b) noexcept {
+  using A = basic_matrix<T, M, K>;
+  using B = basic_matrix<U, K2, N>;
+  basic_matrix<T, M, N> result{};
+  if constexpr (detail::first_broken<detail::multiply_rules<A, B>>::check()) {
+    // Rationale: the i-k-j order streams rows of b and of the result, so the innermost loop is independent
+    // across j: compilers vectorize it without reordering any sum. Every element is still summed over k in
+    // ascending order, so the result is the same bit for bit as the textbook i-j-k loop. Constant-evaluated,
+    // the same sums are formed as unrolled dot products over local copies instead (the evaluators' fast form:
+    // see detail/unrolled.hpp).
+    if (std::is_constant_evaluated()) {
+      detail::unrolled_product(result.elements, a.elements, b.elements);
+      return result;
+    }
+    for (std::size_t i = 0; i < A::rows; ++i) {
+      T(&result_row)[B::cols] = result.elements[i];
+      for (std::size_t k = 0; k < A::cols; ++k) {
+        const T a_ik = a.elements[i][k];
+        const T(&b_row)[B::cols] = b.elements[k];
+        for (std::size_t j = 0; j < B::cols; ++j) result_row[j] += a_ik * b_row[j];
+      }
+    }
+  }
+  return result;
+}
+
+/// `a * b` is `multiply(a, b)`.
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto operator*(const A& a, const B& b) noexcept {
+  return multiply(a, b);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_MULTIPLY_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/reduce.hpp
+#ifndef CTATTN_MATRIX_REDUCE_HPP
+#define CTATTN_MATRIX_REDUCE_HPP
+
+
+
+namespace ctattn {
+
+namespace detail {
+// Named function objects, not lambdas: see the rationale in ctattn/matrix/elementwise.hpp.
+struct larger_skipping_nan {
+  template <typename T>
+  constexpr T operator()(T largest, T element) const noexcept {
+    return (element > largest || largest != largest) ? element : largest;
+  }
+};
+struct running_sum {
+  template <typename T>
+  constexpr T operator()(T total, T element) const noexcept {
+    return total + element;
+  }
+};
+}  // namespace detail
+
+/// Folds each row from left to right: `reduce_rows(a, init, f)(i, 0) == f(...f(f(init, a(i,0)), a(i,1))..., a(i,N-1))`.
+///
+/// | operand | shape  |
+/// |---------|--------|
+/// | `a`     | M x N  |
+/// | result  | M x 1  |
+///
+/// Example:
+/// \code
+///   auto sums = ctattn::reduce_rows(a, 0.0f, [](float acc, float x) { return acc + x; });
+/// \endcode
+template <typename T, auto M, auto N, typename F>
+[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> reduce_rows(const basic_matrix<T, M, N>& a, T init,
+                                                                        F f) noexcept {
+  basic_matrix<T, M, std::size_t{1}> result{};
+  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+    T acc = init;
+    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) acc = f(acc, a.elements[i][j]);
+    result.elements[i][0] = acc;
+  }
+  return result;
+}
+
+/// The largest element of each row (M x 1). A NaN element is skipped unless the whole row is NaN.
+/// Example: `static_assert(ctattn::row_max(a)(0, 0) == 3.0f);`
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> row_max(const basic_matrix<T, M, N>& a) noexcept {
+  return reduce_rows(a, a.elements[0][0], detail::larger_skipping_nan{});
+}
+
+/// The sum of each row (M x 1), added from left to right starting at +0.
+/// Example: `static_assert(ctattn::row_sum(a)(1, 0) == 15.0f);`
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> row_sum(const basic_matrix<T, M, N>& a) noexcept {
+  return reduce_rows(a, T{0}, detail::running_sum{});
+}
+
+/// The sum of all elements, row by row, left to right, starting at +0.
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr T sum(const basic_matrix<T, M, N>& a) noexcept {
+  T acc{0};
+  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) acc += a.elements[i][j];
+  }
+  return acc;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_REDUCE_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/row.hpp
+#ifndef CTATTN_MATRIX_ROW_HPP
+#define CTATTN_MATRIX_ROW_HPP
+
+
+
+namespace ctattn {
+
+/// Row `I` as a 1 x N matrix, the index checked at compile time.
+///
+/// | operand | shape |
+/// |---------|-------|
+/// | `a`     | M x N |
+/// | result  | 1 x N |
+///
+/// Rule: I < M.
+///
+/// Example:
+/// \code
+///   constexpr auto second_query = ctattn::row<1>(queries);
+/// \endcode
+template <std::size_t I, typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a) noexcept {
+  basic_matrix<T, std::size_t{1}, N> result{};
+  if constexpr (shape_error::index_must_be_inside_dimension<op::row, count<I>, dim_of<M>>::check()) {
+    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) result.elements[0][j] = a.elements[I][j];
+  }
+  return result;
+}
+
+/// Row `i` as a 1 x N matrix, the index known only at run time. Precondition: i < M (a compile error in
+/// constant evaluation; a trap at run time when CTATTN_CHECK_PRECONDITIONS is on).
+///
+/// Example:
+/// \code
+///   for (std::size_t i = 0; i < 6; ++i) use(ctattn::row(queries, i));
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a,
+                                                                std::size_t i) noexcept {
+  detail::expects(i < basic_matrix<T, M, N>::rows);
+  basic_matrix<T, std::size_t{1}, N> result{};
+  for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) result.elements[0][j] = a.elements[i][j];
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_ROW_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/transpose.hpp
+#ifndef CTATTN_MATRIX_TRANSPOSE_HPP
+#define CTATTN_MATRIX_TRANSPOSE_HPP
+
+
+
+namespace ctattn {
+
+/// The transpose: rows become columns, and the extents (with their names) swap places.
+///
+/// | operand | shape  |
+/// |---------|--------|
+/// | `a`     | M x N  |
+/// | result  | N x M  |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<float, 2, 3> a{{{1, 2, 3}, {4, 5, 6}}};
+///   static_assert(ctattn::transpose(a)(2, 1) == 6.0f);
+///   // keys: seq_kv x d_k  ->  transpose(keys): d_k x seq_kv, so queries * transpose(keys) is seq_q x seq_kv
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, N, M> transpose(const basic_matrix<T, M, N>& a) noexcept {
+  basic_matrix<T, N, M> result{};
+  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) {
+      result.elements[j][i] = a.elements[i][j];
+    }
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_TRANSPOSE_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/with_extents.hpp
+#ifndef CTATTN_MATRIX_WITH_EXTENTS_HPP
+#define CTATTN_MATRIX_WITH_EXTENTS_HPP
+
+
+
+namespace ctattn {
+
+/// The same values under other extents of the same sizes: names a plain axis, renames one, or drops a name.
+/// This is the one explicit way to say "these two axes are the same"; nothing else converts between names.
+///
+/// | operand | shape     |
+/// |---------|-----------|
+/// | `a`     | M x N     |
+/// | result  | Rows x Cols, with size(Rows) = M and size(Cols) = N |
+///
+/// Rule: the sizes are kept.
+///
+/// Example:
+/// \code
+///   auto x = ctattn::with_extents<seq{6}, d_model{16}>(plain_6_by_16);
+/// \endcode
+template <auto Rows, auto Cols, typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, normalize_extent<Rows>, normalize_extent<Cols>> with_extents(
+    const basic_matrix<T, M, N>& a) noexcept {
+  constexpr auto rows = normalize_extent<Rows>;
+  constexpr auto cols = normalize_extent<Cols>;
+  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<M>, dim_of<rows>>,
+                          shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<N>, dim_of<cols>>>;
+  basic_matrix<T, rows, cols> result{};
+  if constexpr (detail::first_broken<rules>::check()) {
+    for (std::size_t i = 0; i < extent_size(M); ++i) {
+      for (std::size_t j = 0; j < extent_size(N); ++j) result.elements[i][j] = a.elements[i][j];
+    }
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_WITH_EXTENTS_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+
+// Constexpr math: the same bits in constant evaluation and at run time.
+// ---------------------------------------- ctattn/math/erf.hpp
+#ifndef CTATTN_MATH_ERF_HPP
+#define CTATTN_MATH_ERF_HPP
+
+/// \file
+/// ctattn::math::erf: the error function, in constant expressions and at run time with identical results.
+
+// ---------------------------------------- ctattn/math/detail/erf_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
+
+/// \file
+/// The error function on three intervals: a polynomial in x^2 near 0, a polynomial around erf(1), and
+/// 1 - erfc(x) with erfc(x) = e^(-x^2) F(1/x) / x beyond.
+
+// ---------------------------------------- ctattn/math/detail/exp_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_EXP_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_EXP_KERNEL_HPP
+
+/// \file
+/// The reduction and polynomial behind ctattn::math::exp, shared with tanh and erf (which need exp(x) to a
+/// little more than working precision, as an unevaluated sum hi + lo).
+
+// ---------------------------------------- ctattn/math/detail/fp.hpp
+#ifndef CTATTN_MATH_DETAIL_FP_HPP
+#define CTATTN_MATH_DETAIL_FP_HPP
+
+/// \file
+/// Building blocks shared by ctattn's constexpr math functions: the binary layout of float and double,
+/// exact power-of-two scaling, rounding to an integer, and the error-free transformations (two-sum,
+/// two-product) behind the float-float and double-double steps. Everything is plain arithmetic and integer
+/// bit manipulation, so it gives the same bits in constant evaluation and at run time.
+
+
+
+// Rationale: bit-identical results need every operation rounded to its own type. x87 code (32-bit x86 without
+// SSE) evaluates float and double in extended precision and would silently break that guarantee.
+#if defined(__FLT_EVAL_METHOD__)
+static_assert(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == -1,
+              "ctattn::math needs float and double arithmetic evaluated in their own precision "
+              "(FLT_EVAL_METHOD 0): on 32-bit x86 compile with -msse2 -mfpmath=sse");
+#endif
+
+namespace ctattn::math::detail {
+
+template <Scalar T>
+struct format;
+
+template <>
+struct format<float> {
+  using bits = std::uint32_t;
+  static constexpr int mantissa_bits = 23;  // stored fraction bits
+  static constexpr int bias = 127;
+};
+
+template <>
+struct format<double> {
+  using bits = std::uint64_t;
+  static constexpr int mantissa_bits = 52;
+  static constexpr int bias = 1023;
+};
+
+template <Scalar T>
+using bits_t = typename format<T>::bits;
+
+template <Scalar T>
+constexpr bits_t<T> to_bits(T x) noexcept {
+  return std::bit_cast<bits_t<T>>(x);
+}
+
+template <Scalar T>
+constexpr T from_bits(bits_t<T> b) noexcept {
+  return std::bit_cast<T>(b);
+}
+
+template <Scalar T>
+constexpr bool is_nan(T x) noexcept {
+  return x != x;
+}
+
+template <Scalar T>
+constexpr bool sign_bit(T x) noexcept {
+  return (to_bits(x) >> (sizeof(T) * 8 - 1)) != 0;
+}
+
+template <Scalar T>
+constexpr T infinity() noexcept {
+  return std::numeric_limits<T>::infinity();
+}
+
+template <Scalar T>
+constexpr T quiet_nan() noexcept {
+  return std::numeric_limits<T>::quiet_NaN();
+}
+
+template <Scalar T>
+constexpr T abs(T x) noexcept {
+  return from_bits<T>(to_bits(x) & ~(bits_t<T>{1} << (sizeof(T) * 8 - 1)));
+}
+
+/// 2^k for k in the normal exponent range [1 - bias, bias].
+template <Scalar T>
+constexpr T pow2(int k) noexcept {
+  return from_bits<T>(static_cast<bits_t<T>>(k + format<T>::bias) << format<T>::mantissa_bits);
+}
+
+/// x * 2^k for x in [0.5, 2] and any k whose result is finite, rounded once (gradual underflow included).
+// Rationale: below the normal range the scaling is split into an exact step and one rounding step, so a
+// subnormal result is rounded once, like the correctly rounded value would be.
+template <Scalar T>
+constexpr T scale(T x, int k) noexcept {
+  constexpr int bias = format<T>::bias;
+  if (k > bias - 1) return x * pow2<T>(k - 1) * T(2);
+  if (k < 2 - bias) return x * pow2<T>(k + bias - 1) * pow2<T>(1 - bias);
+  return x * pow2<T>(k);
+}
+
+/// Round to the nearest integer (ties to even) for |x| < 2^(mantissa_bits - 1), returned as T.
+// Rationale: the constants of these helpers are variable templates, evaluated once per translation unit; a
+// constexpr local would be evaluated again on every call by Clang's constant evaluator.
+template <Scalar T>
+inline constexpr T integer_shifter = T(1.5) * pow2<T>(format<T>::mantissa_bits);
+
+template <Scalar T>
+constexpr T round_to_integer(T x) noexcept {
+  return (x + integer_shifter<T>) - integer_shifter<T>;
+}
+
+/// An unevaluated sum hi + lo with |lo| at most half an ulp of hi: a float-float or double-double value.
+template <Scalar T>
+struct twofold {
+  T hi;
+  T lo;
+};
+
+/// Exact sum of a and b when |a| >= |b| (or a == 0): a + b == hi + lo exactly.
+template <Scalar T>
+constexpr twofold<T> fast_two_sum(T a, T b) noexcept {
+  const T s = a + b;
+  return {s, b - (s - a)};
+}
+
+/// Exact product: a * b == hi + lo, barring overflow and underflow (Dekker's algorithm with Veltkamp's split;
+/// no fused multiply-add, which constant evaluation does not have).
+template <Scalar T>
+inline constexpr T veltkamp_splitter = pow2<T>((format<T>::mantissa_bits + 2) / 2) + T(1);
+
+template <Scalar T>
+constexpr twofold<T> two_product(T a, T b) noexcept {
+  const T ca = veltkamp_splitter<T> * a;
+  const T a_hi = ca - (ca - a);
+  const T a_lo = a - a_hi;
+  const T cb = veltkamp_splitter<T> * b;
+  const T b_hi = cb - (cb - b);
+  const T b_lo = b - b_hi;
+  const T p = a * b;
+  return {p, ((a_hi * b_hi - p) + a_hi * b_lo + a_lo * b_hi) + a_lo * b_lo};
+}
+
+template <std::size_t... I>
+constexpr std::index_sequence<(sizeof...(I) - 1 - I)...> reversed(std::index_sequence<I...>) noexcept {
+  return {};
+}
+
+template <Scalar T, std::size_t N, std::size_t... I>
+constexpr T horner_steps(const T (&c)[N], T t, std::index_sequence<I...>) noexcept {
+  T acc = c[N - 1];
+  ((acc = acc * t + c[I]), ...);
+  return acc;
+}
+
+/// Horner evaluation of c[0] + c[1] t + ... + c[N-1] t^(N-1): acc = c[N-1], then acc = acc t + c[i] for
+/// i = N-2 down to 0.
+// Rationale: one call per polynomial (GCC caches every constexpr call, so fewer calls keep compile-time memory
+// down), and its steps are one fold over a reversed index pack rather than a loop: the constant evaluators pay
+// per loop iteration and per index computation more than for the arithmetic (Clang 14 evaluates a degree-5
+// polynomial about 4 times faster this way). Run time: the same straight-line code.
+template <Scalar T, std::size_t N>
+constexpr T horner(const T (&c)[N], T t) noexcept {
+  return horner_steps(c, t, reversed(std::make_index_sequence<N - 1>{}));
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_FP_HPP
+// ---------------------------------------- ctattn/math/detail/exp_kernel.hpp (continued)
+
+namespace ctattn::math::detail {
+
+template <Scalar T>
+struct exp_constants;
+
+// Rationale (both types): x = k ln2 + r with |r| <= ln2/2, exp(x) = 2^k exp(r). ln2 is split Cody-Waite style
+// into ln2_hi with trailing zero bits (16 significant bits for float, 42 for double) so that k * ln2_hi is
+// exact for every k that reaches a finite nonzero result (|k| <= 150 for float, <= 1075 for double), and
+// x - k * ln2_hi is exact by Sterbenz's lemma; ln2_lo carries the rest. The polynomial approximates
+// q(r) = (e^r - 1 - r) / r^2 on |r| <= ln2/2 (plus a margin for the rounding of k): a Chebyshev fit with
+// coefficients rounded to the type (generate_math_reference.py --coefficients prints the fit and its error:
+// 2^-30.9 for float at degree 5, 2^-56.1 for double at degree 9, relative to exp(r)). The thresholds are the
+// exact values of the type where the correctly rounded result becomes infinite or zero (same script).
+template <>
+struct exp_constants<float> {
+  static constexpr float inv_ln2 = 0x1.715476p+0f;
+  static constexpr float ln2_hi = 0x1.62e4p-1f;
+  static constexpr float ln2_lo = 0x1.7f7d1cp-20f;
+  static constexpr float poly[] = {0x1p-1f, 0x1.555556p-3f, 0x1.5554eap-5f, 0x1.1110ep-7f, 0x1.6d4316p-10f,
+                                   0x1.a124e4p-13f};
+  static constexpr float overflow = 0x1.62e42ep+6f;    // largest x with a finite result, 88.7228
+  static constexpr float underflow = -0x1.9fe368p+6f;  // smallest x with a nonzero result, -103.9721
+};
+
+template <>
+struct exp_constants<double> {
+  static constexpr double inv_ln2 = 0x1.71547652b82fep+0;
+  static constexpr double ln2_hi = 0x1.62e42fefa38p-1;
+  static constexpr double ln2_lo = 0x1.ef35793c7673p-45;
+  static constexpr double poly[] = {0x1.0000000000001p-1, 0x1.5555555555556p-3, 0x1.5555555553d68p-5,
+                                    0x1.11111111109b5p-7, 0x1.6c16c17889f3cp-10, 0x1.a01a01a7c2f2cp-13,
+                                    0x1.a019b914881bap-16, 0x1.71de0db2eb873p-19, 0x1.28917c9f3a495p-22,
+                                    0x1.af389eea54156p-26};
+  static constexpr double overflow = 0x1.62e42fefa39efp+9;    // 709.7827
+  static constexpr double underflow = -0x1.74910d52d3051p+9;  // -745.1332
+};
+
+/// exp(x) = (hi + lo) * 2^k with hi in [0.70, 1.42] and hi + lo accurate to about 2^-(p + 4), for
+/// underflow <= x <= overflow.
+template <Scalar T>
+struct exp_split {
+  T hi;
+  T lo;
+  int k;
+};
+
+template <Scalar T>
+constexpr exp_split<T> exp_reduce(T x) noexcept {
+  using c = exp_constants<T>;
+  const T kf = round_to_integer(x * c::inv_ln2);
+  const T r_hi = x - kf * c::ln2_hi;  // exact
+  const T k_lo = kf * c::ln2_lo;
+  const T r = r_hi - k_lo;
+  const T r_lo = (r_hi - r) - k_lo;  // the rounding error of r (when it matters, |r_hi| >= |k_lo|)
+  // e^(r + r_lo) = 1 + r + r^2 q(r) + r_lo (1 + r) + O(r_lo^2)
+  // Rationale: the last two additions are error-free (fast two-sum), so the only roundings that reach the
+  // result are those of the small tail (at most 2^-5 of an ulp of the result) and the final one.
+  const T tail = r * r * horner(c::poly, r) + (r_lo + r * r_lo);
+  const twofold<T> u = fast_two_sum(r, tail);
+  const twofold<T> e = fast_two_sum(T(1), u.hi);
+  return {e.hi, e.lo + u.lo, static_cast<int>(kf)};
+}
+
+template <Scalar T>
+constexpr T exp(T x) noexcept {
+  using c = exp_constants<T>;
+  if (is_nan(x)) return x;
+  if (x > c::overflow) return infinity<T>();
+  if (x < c::underflow) return T(0);
+  const exp_split<T> s = exp_reduce(x);
+  return scale(s.hi + s.lo, s.k);
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_EXP_KERNEL_HPP
+// ---------------------------------------- ctattn/math/detail/erf_kernel.hpp (continued)
+
+namespace ctattn::math::detail {
+
+template <Scalar T>
+struct erf_constants;
+
+// Rationale: the coefficients are Chebyshev fits rounded to the type (generate_math_reference.py
+// --coefficients prints each fit and its error after rounding):
+// - |x| < 0.84375: erf x = x + x R(x^2), R(z) = erf(x)/x - 1 (2^-27.4 float degree 6, 2^-56.1 double degree 11).
+//   Below `tiny` R is its constant term, and x is scaled up first so that a subnormal result is rounded once.
+// - 0.84375 <= |x| < 1.25: erf x = erx + P(|x| - 1), erx = erf(1) rounded to the type, P fitted to
+//   erf(1 + s) - erx, relative error 2^-28.2 float degree 7, 2^-57.4 double degree 14.
+// - 1.25 <= |x| < one: erfc x = e^(-x^2) F(1/x) / x, F(u) = erfc(1/u) e^(1/u^2) / u, fitted in u - centre
+//   (relative error 2^-26.5 float, degree 9 on one interval; 2^-55.9 and 2^-54.3 double, degree 16 on x in
+//   [1.25, 2.5) and [2.5, one)). x^2 is split exactly (two-product) so that e^(-x^2) does not inherit the
+//   rounding of x^2, which is magnified by x^2 itself.
+// - |x| >= one (the smallest x whose correctly rounded erf is 1): +-1.
+template <>
+struct erf_constants<float> {
+  static constexpr float tiny = 0x1p-14f;
+  static constexpr float small_limit = 0.84375f;
+  static constexpr float mid_limit = 1.25f;
+  static constexpr float one = 0x1.f5a88ap+1f;  // 3.9192
+  static constexpr float small_poly[] = {0x1.06eba8p-3f,  -0x1.812746p-2f, 0x1.ce2eb6p-4f, -0x1.b81e9p-6f,
+                                         0x1.5572acp-8f, -0x1.b0c752p-11f, 0x1.74beecp-14f};
+  static constexpr float erx = 0x1.af767ap-1f;
+  static constexpr float mid_poly[] = {0x1.cf1306p-27f, 0x1.a911fp-2f,   -0x1.a911eep-2f, 0x1.1b60ap-3f,
+                                       0x1.1b5f86p-4f,  -0x1.1b00b8p-4f, 0x1.28a552p-8f,  0x1.adf8fap-7f};
+  static constexpr float tail_split = 3.0e38f;  // one interval for float
+  static constexpr float tail_centre_near = 0x1.0e1e8ep-1f;
+  static constexpr float tail_poly_near[] = {0x1.0326b8p-1f,  -0x1.5a0c74p-3f, -0x1.beedf4p-6f, 0x1.b784a8p-4f,
+                                             -0x1.a3dc1ep-4f, 0x1.86dc6cp-5f,  0x1.77aeb8p-6f,  -0x1.4ae26ap-4f,
+                                             0x1.a361f4p-4f,  -0x1.0b99p-4f};
+  static constexpr float tail_centre_far = tail_centre_near;
+  static constexpr const float (&tail_poly_far)[10] = tail_poly_near;
+};
+
+template <>
+struct erf_constants<double> {
+  static constexpr double tiny = 0x1p-28;
+  static constexpr double small_limit = 0.84375;
+  static constexpr double mid_limit = 1.25;
+  static constexpr double one = 0x1.7afb48dc96627p+2;  // 5.9215
+  static constexpr double small_poly[] = {
+      0x1.06eba8214db69p-3,   -0x1.812746b0379e6p-2, 0x1.ce2f21a042accp-4,  -0x1.b82ce31281975p-6,
+      0x1.565bcd0ce826fp-8,   -0x1.c02db39f8dab6p-11, 0x1.f9a3179a72999p-14, -0x1.f4d0bf8c2a865p-17,
+      0x1.b9c9d17cf321fp-20,  -0x1.5e1a435c34b45p-23, 0x1.e8104e5048f8ap-27, -0x1.e8026404074f9p-31};
+  static constexpr double erx = 0x1.af767a741088bp-1;
+  static constexpr double mid_poly[] = {
+      -0x1.c99a6bef27697p-56, 0x1.a911f096fbc26p-2,  -0x1.a911f096fbc25p-2, 0x1.1b614b0f527f0p-3,
+      0x1.1b614b0f5266cp-4,   -0x1.1b614b0f4cc5fp-4, 0x1.2e45a5663a0f0p-8,  0x1.f096fd59dac7ap-7,
+      -0x1.39114696e74a7p-8,  -0x1.ee30af1146398p-10, 0x1.417655df98da9p-10, 0x1.666ba569cd698p-14,
+      -0x1.a2ec14ff6578ep-13, 0x1.43b3789a9ac60p-16, 0x1.4160efc00cbc1p-16};
+  static constexpr double tail_split = 2.5;
+  static constexpr double tail_centre_near = 0x1.3333333333333p-1;
+  static constexpr double tail_poly_near[] = {
+      0x1.f9a9f95f6f1bdp-2,  -0x1.5efce00ff7b38p-3, -0x1.caecf71ee67c4p-8, 0x1.4893856aee932p-4,
+      -0x1.595e44b954196p-4, 0x1.9fc00bab10726p-5,  -0x1.44f82d83f71bap-8, -0x1.1afcff3c5586cp-5,
+      0x1.cf13a4c20d06bp-5,  -0x1.d1268c7768529p-5, 0x1.3110cdb78ab42p-5,  -0x1.2bc2da570a724p-8,
+      -0x1.039d7e9548e92p-5, 0x1.f91866cee6cd2p-5,  -0x1.38d6d3e23b908p-4, 0x1.07aac00053c7ep-4,
+      -0x1.96286a163da45p-6};
+  static constexpr double tail_centre_far = 0x1.234367f5713b6p-2;
+  static constexpr double tail_poly_far[] = {
+      0x1.165f1c8f67ddap-1,  -0x1.0ab5310d9e6a3p-3, -0x1.29cd2fba788c8p-3, 0x1.b3b05f279a99dp-3,
+      -0x1.164837ac101adp-4, -0x1.8875abf8ebbdfp-3, 0x1.79936ad26821fp-2,  -0x1.e250f34542c60p-3,
+      -0x1.4079021e38a42p-2, 0x1.0e1cb4251260ap+0,  -0x1.4fecdc3d9ce66p+0, 0x1.d50055005415fp-4,
+      0x1.8b7197416f4d4p+1,  -0x1.cc5f3e5f7e805p+2, 0x1.edd30a0dcebcep+2,  0x1.8d4f37bf1df33p+2,
+      -0x1.06d18cc2dbb2fp+5};
+};
+
+template <Scalar T>
+constexpr T erf(T x) noexcept {
+  using c = erf_constants<T>;
+  constexpr int up = format<T>::mantissa_bits + 2;
+  if (is_nan(x)) return x;
+  const T ax = abs(x);
+  if (ax >= c::one) return sign_bit(x) ? T(-1) : T(1);
+  if (ax < c::tiny) {
+    const T y = x * pow2<T>(up);  // exact; keeps -0
+    return (y + y * c::small_poly[0]) * pow2<T>(-up);
+  }
+  if (ax < c::small_limit) {
+    const T z = x * x;
+    return x + x * horner(c::small_poly, z);
+  }
+  T v{};
+  if (ax < c::mid_limit) {
+    v = c::erx + horner(c::mid_poly, ax - T(1));
+  } else {
+    const T u = T(1) / ax;
+    const T f = ax < c::tail_split ? horner(c::tail_poly_near, u - c::tail_centre_near)
+                                   : horner(c::tail_poly_far, u - c::tail_centre_far);
+    const twofold<T> x2 = two_product(ax, ax);
+    const exp_split<T> e = exp_reduce(-x2.hi);  // e^(-x^2) = (hi + lo)(1 - x2.lo) 2^k
+    const T g = e.hi + (e.lo - e.hi * x2.lo);
+    const T erfc = g * f * u * pow2<T>(e.k);
+    v = T(1) - erfc;
+  }
+  return sign_bit(x) ? -v : v;
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
+// ---------------------------------------- ctattn/math/erf.hpp (continued)
+
+namespace ctattn::math {
+
+/// The error function erf x = 2/sqrt(pi) * integral of e^(-t^2) from 0 to x, for float and double (GELU is
+/// x/2 (1 + erf(x/sqrt 2))); the same bits in constant evaluation and at run time.
+///
+/// | x                                         | result                              |
+/// |-------------------------------------------|-------------------------------------|
+/// | NaN                                       | the same NaN                        |
+/// | +-0                                       | +-0 (sign kept)                     |
+/// | subnormal x                               | 2x/sqrt(pi), rounded once           |
+/// | +-inf                                     | +-1                                 |
+/// | abs(x) >= 3.9192 (float), 5.9215 (double) | +-1 exactly (the rounded value)     |
+/// | accuracy (all x)                          | float <= 1 ulp, double <= 2 ulp     |
+///
+/// \code
+/// static_assert(ctattn::math::erf(-0.0) == 0.0 && ctattn::math::erf(10.0f) == 1.0f);
+/// constexpr double e = ctattn::math::erf(1.0);  // 0x1.af767a741088bp-1
+/// \endcode
+constexpr float erf(float x) noexcept { return detail::erf(x); }
+
+/// \copydoc erf(float)
+constexpr double erf(double x) noexcept { return detail::erf(x); }
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_ERF_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/math/exp.hpp
+#ifndef CTATTN_MATH_EXP_HPP
+#define CTATTN_MATH_EXP_HPP
+
+/// \file
+/// ctattn::math::exp: the exponential, in constant expressions and at run time with identical results.
+
+
+namespace ctattn::math {
+
+/// The exponential e^x, for float and double; the same bits in constant evaluation and at run time.
+///
+/// | x                                   | float                | double                |
+/// |-------------------------------------|----------------------|-----------------------|
+/// | NaN                                 | the same NaN         | the same NaN          |
+/// | +-0                                 | 1                    | 1                     |
+/// | x > 88.72283 (0x1.62e42ep+6)        | +inf                 |                       |
+/// | x > 709.78271 (0x1.62e42fefa39efp+9)|                      | +inf                  |
+/// | x < -103.97208 (-0x1.9fe368p+6)     | +0                   |                       |
+/// | x < -745.13322                      |                      | +0                    |
+/// | -inf, +inf                          | +0, +inf             | +0, +inf              |
+/// | accuracy (all finite x)             | <= 1 ulp             | <= 2 ulp              |
+///
+/// Results below the normal range are subnormal (gradual underflow), rounded once. Accuracy is measured
+/// against the correctly rounded value; docs/math.md has the measured maximum and the sweep.
+///
+/// \code
+/// static_assert(ctattn::math::exp(0.0f) == 1.0f);
+/// constexpr double e = ctattn::math::exp(1.0);  // 0x1.5bf0a8b145769p+1
+/// \endcode
+constexpr float exp(float x) noexcept { return detail::exp(x); }
+
+/// \copydoc exp(float)
+constexpr double exp(double x) noexcept { return detail::exp(x); }
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_EXP_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/math/log.hpp
+#ifndef CTATTN_MATH_LOG_HPP
+#define CTATTN_MATH_LOG_HPP
+
+/// \file
+/// ctattn::math::log: the natural logarithm, in constant expressions and at run time with identical results.
+
+// ---------------------------------------- ctattn/math/detail/log_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_LOG_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_LOG_KERNEL_HPP
+
+/// \file
+/// The reduction and polynomial behind ctattn::math::log.
+
+
+namespace ctattn::math::detail {
+
+template <Scalar T>
+struct log_constants;
+
+// Rationale (both types): x = 2^k m with m in [sqrt(1/2), sqrt(2)), f = m - 1 (exact), s = f / (2 + f), so
+// log(1 + f) = 2 atanh(s) = f - f^2/2 + s (f^2/2 + R(s^2)). R(z) = z P(z), P a Chebyshev fit of
+// (2 atanh(s)/s - 2) / s^2 for s^2 <= 0.0295 (|s| <= 0.1716), coefficients rounded to the type
+// (generate_math_reference.py --coefficients: 2^-30.1 for float at degree 2, 2^-59.1 for double at degree
+// 6, weighted by s^3, the size of their contribution). k ln2 uses the Cody-Waite split of exp (k * ln2_hi is
+// exact for every k that occurs, |k| <= 152 for float, <= 1077 for double).
+template <>
+struct log_constants<float> {
+  static constexpr float sqrt2 = 0x1.6a09e6p+0f;
+  static constexpr float poly[] = {0x1.55555cp-1f, 0x1.997c22p-2f, 0x1.2ee8c8p-2f};
+};
+
+template <>
+struct log_constants<double> {
+  static constexpr double sqrt2 = 0x1.6a09e667f3bcdp+0;
+  static constexpr double poly[] = {0x1.5555555555558p-1, 0x1.9999999995273p-2, 0x1.2492492dfd86cp-2,
+                                    0x1.c71c62d5e53e0p-3, 0x1.7462b91b8df65p-3, 0x1.39fdcceb4bb45p-3,
+                                    0x1.2b5f68a50d903p-3};
+};
+
+template <Scalar T>
+constexpr T log(T x) noexcept {
+  using fmt = format<T>;
+  using e = exp_constants<T>;
+  if (is_nan(x)) return x;
+  if (x < T(0)) return quiet_nan<T>();
+  if (x == T(0)) return -infinity<T>();
+  if (x == infinity<T>()) return x;
+  int k = 0;
+  if (x < std::numeric_limits<T>::min()) {  // subnormal: scale into the normal range (exact)
+    x = x * pow2<T>(fmt::mantissa_bits + 2);
+    k = -(fmt::mantissa_bits + 2);
+  }
+  const bits_t<T> b = to_bits(x);
+  constexpr bits_t<T> mantissa_mask = (bits_t<T>{1} << fmt::mantissa_bits) - 1;
+  k += static_cast<int>(b >> fmt::mantissa_bits) - fmt::bias;
+  T m = from_bits<T>((b & mantissa_mask) | (static_cast<bits_t<T>>(fmt::bias) << fmt::mantissa_bits));
+  if (m >= log_constants<T>::sqrt2) {
+    m = m * T(0.5);
+    ++k;
+  }
+  const T f = m - T(1);
+  const T s = f / (T(2) + f);
+  const T z = s * s;
+  const T half_f2 = T(0.5) * f * f;
+  const T r = z * horner(log_constants<T>::poly, z);
+  const T kf = static_cast<T>(k);
+  // Rationale: the order of the additions keeps the large terms (k ln2_hi, f) last, so their sum is rounded
+  // once and the small terms' errors stay far below an ulp.
+  return kf * e::ln2_hi - ((half_f2 - (s * (half_f2 + r) + kf * e::ln2_lo)) - f);
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_LOG_KERNEL_HPP
+// ---------------------------------------- ctattn/math/log.hpp (continued)
+
+namespace ctattn::math {
+
+/// The natural logarithm ln x, for float and double; the same bits in constant evaluation and at run time.
+///
+/// | x                         | result                   |
+/// |---------------------------|--------------------------|
+/// | NaN                       | the same NaN             |
+/// | x < 0, -inf               | NaN (quiet, positive)    |
+/// | +-0                       | -inf (pole)              |
+/// | 1                         | +0                       |
+/// | +inf                      | +inf                     |
+/// | subnormal x               | finite, full accuracy    |
+/// | accuracy (all x > 0)      | float <= 1 ulp, double <= 2 ulp |
+///
+/// \code
+/// static_assert(ctattn::math::log(1.0f) == 0.0f);
+/// constexpr double ln2 = ctattn::math::log(2.0);  // 0x1.62e42fefa39efp-1
+/// \endcode
+constexpr float log(float x) noexcept { return detail::log(x); }
+
+/// \copydoc log(float)
+constexpr double log(double x) noexcept { return detail::log(x); }
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_LOG_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/math/sin_cos.hpp
+#ifndef CTATTN_MATH_SIN_COS_HPP
+#define CTATTN_MATH_SIN_COS_HPP
+
+/// \file
+/// ctattn::math::sin and ctattn::math::cos, in constant expressions and at run time with identical results,
+/// accurate over the whole finite range (exact argument reduction).
+
+// ---------------------------------------- ctattn/math/detail/sin_cos_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_SIN_COS_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_SIN_COS_KERNEL_HPP
+
+/// \file
+/// sin and cos on [-pi/4, pi/4] for an argument given as hi + lo, and the quadrant dispatch.
+
+// ---------------------------------------- ctattn/math/detail/trig_reduction.hpp
+#ifndef CTATTN_MATH_DETAIL_TRIG_REDUCTION_HPP
+#define CTATTN_MATH_DETAIL_TRIG_REDUCTION_HPP
+
+/// \file
+/// Argument reduction for sin and cos over the whole finite range: x = (4n + q + f) pi/2 with |f| <= 1/2,
+/// computed exactly in integer arithmetic from a table of the bits of 2/pi (Payne-Hanek), then r = f pi/2 as
+/// an unevaluated sum hi + lo.
+
+
+
+namespace ctattn::math::detail {
+
+// The binary expansion of 2/pi, 32 bits a word, most significant first: 2/pi = sum_j w[j] 2^(-32 (j + 1)).
+// Printed by generate_math_reference.py --coefficients (mpmath at 1400 bits). 38 words (1216 bits) cover
+// every double: the largest exponent needs words up to index 30 + 7.
+inline constexpr std::uint32_t two_over_pi_words[] = {
+    0xa2f9836e, 0x4e441529, 0xfc2757d1, 0xf534ddc0, 0xdb629599, 0x3c439041, 0xfe5163ab, 0xdebbc561,
+    0xb7246e3a, 0x424dd2e0, 0x06492eea, 0x09d1921c, 0xfe1deb1c, 0xb129a73e, 0xe88235f5, 0x2ebb4484,
+    0xe99c7026, 0xb45f7e41, 0x3991d639, 0x835339f4, 0x9c845f8b, 0xbdf9283b, 0x1ff897ff, 0xde05980f,
+    0xef2f118b, 0x5a0a6d1f, 0x6d367ecf, 0x27cb09b7, 0x4f463f66, 0x9e5fea2d, 0x7527bac7, 0xebe5f17b,
+    0x3d0739f7, 0x8a5292ea, 0x6bfb5fb1, 0x1f8d5d08, 0x56033046, 0xfc7b6bab};
+
+template <Scalar T>
+struct trig_reduction_constants;
+
+// Rationale: the window of 2/pi bits multiplied by the significand has W words. Bits of 2/pi that make
+// x 2/pi an integer multiple of 4 are skipped (they do not change sin or cos); after the window, the
+// neglected bits change x 2/pi by less than 2^(p + 33 - 32 W). The smallest |x 2/pi mod 1| over all finite
+// arguments is about 2^-30 for float and 2^-61 for double (the classic worst cases, which the reference
+// fixture includes), so W = 4 (error < 2^-71) and W = 7 (error < 2^-138) leave more than p + 10 correct bits
+// of the reduced argument in the worst case. pi/2 is split into a sum of two values of the type.
+template <>
+struct trig_reduction_constants<float> {
+  static constexpr int window_words = 4;
+  static constexpr float pio2_hi = 0x1.921fb6p+0f;
+  static constexpr float pio2_lo = -0x1.777a5cp-25f;
+};
+
+template <>
+struct trig_reduction_constants<double> {
+  static constexpr int window_words = 7;
+  static constexpr double pio2_hi = 0x1.921fb54442d18p+0;
+  static constexpr double pio2_lo = 0x1.1a62633145c07p-54;
+};
+
+template <Scalar T>
+struct reduced_argument {
+  int quadrant;  // n mod 4
+  T hi;          // r = hi + lo, |r| <= pi/4 (plus rounding)
+  T lo;
+};
+
+// 32 bits of the little-endian integer s[0..n) starting at bit pos (which may be negative or past the end).
+template <std::size_t N>
+constexpr std::uint32_t bits_at(const std::uint32_t (&s)[N], int pos) noexcept {
+  if (pos <= -32 || pos >= 32 * static_cast<int>(N)) return 0;
+  if (pos < 0) return s[0] << (-pos);
+  const auto limb = static_cast<std::size_t>(pos / 32);
+  const int offset = pos % 32;
+  std::uint64_t v = s[limb];
+  if (limb + 1 < N) v |= static_cast<std::uint64_t>(s[limb + 1]) << 32;
+  return static_cast<std::uint32_t>(v >> offset);
+}
+
+/// Reduces a finite |x| >= pi/4 (positive).
+template <Scalar T>
+constexpr reduced_argument<T> reduce_pio2(T x) noexcept {
+  using fmt = format<T>;
+  using c = trig_reduction_constants<T>;
+  constexpr int mb = fmt::mantissa_bits;
+  constexpr int w = c::window_words;
+  const auto b = static_cast<std::uint64_t>(to_bits(x));
+  // x = m 2^e with m an integer of mb + 1 bits (x >= pi/4 is normal)
+  const std::uint64_t m = (b & ((std::uint64_t{1} << mb) - 1)) | (std::uint64_t{1} << mb);
+  const int e = static_cast<int>(b >> mb) - fmt::bias - mb;
+  const int j0 = e > 1 ? (e - 2) / 32 : 0;  // words before j0 contribute multiples of 4
+  // s = m * (words j0 .. j0 + w - 1), little-endian 32-bit limbs
+  std::uint32_t s[static_cast<std::size_t>(w) + 2] = {};
+  const std::uint32_t m_limbs[2] = {static_cast<std::uint32_t>(m), static_cast<std::uint32_t>(m >> 32)};
+  for (int i = 0; i < w; ++i) {
+    const std::uint64_t word = two_over_pi_words[j0 + w - 1 - i];
+    std::uint64_t carry = 0;
+    for (int j = 0; j < 2; ++j) {
+      const std::uint64_t t = word * m_limbs[j] + s[i + j] + carry;
+      s[i + j] = static_cast<std::uint32_t>(t);
+      carry = t >> 32;
+    }
+    s[i + 2] = static_cast<std::uint32_t>(carry);
+  }
+  // x 2/pi = s 2^-point (mod 4): two integer bits above the point, 128 fraction bits below it
+  const int point = 32 * (j0 + w) - e;
+  int quadrant = static_cast<int>(bits_at(s, point) & 3);
+  std::uint64_t f_hi = (static_cast<std::uint64_t>(bits_at(s, point - 32)) << 32) | bits_at(s, point - 64);
+  std::uint64_t f_lo = (static_cast<std::uint64_t>(bits_at(s, point - 96)) << 32) | bits_at(s, point - 128);
+  bool negative = false;
+  if ((f_hi >> 63) != 0) {  // f >= 1/2: use f - 1 and the next quadrant
+    negative = true;
+    quadrant = (quadrant + 1) & 3;
+    f_lo = ~f_lo + 1;
+    f_hi = ~f_hi + (f_lo == 0 ? 1 : 0);
+  }
+  if (f_hi == 0 && f_lo == 0) return {quadrant, T(0), T(0)};
+  // normalize the 128-bit fraction, then split it into hi (p bits, exact) and lo (the next bits, rounded)
+  const int lz = f_hi != 0 ? std::countl_zero(f_hi) : 64 + std::countl_zero(f_lo);
+  if (lz >= 64) {
+    f_hi = f_lo << (lz - 64);
+    f_lo = 0;
+  } else if (lz > 0) {
+    f_hi = (f_hi << lz) | (f_lo >> (64 - lz));
+    f_lo <<= lz;
+  }
+  constexpr int p = mb + 1;
+  const std::uint64_t top = f_hi >> (64 - p);
+  const std::uint64_t next = (f_hi << p) | (f_lo >> (64 - p));  // the following 64 bits
+  // Rationale: float's lo part uses the top 32 of those bits, so that every conversion is from a 32-bit integer
+  // (a single instruction on Cortex-M4F) and every power of two stays in float's normal range.
+  const T f_top = static_cast<T>(static_cast<bits_t<T>>(top)) * pow2<T>(-p - lz);
+  T f_next{};
+  if constexpr (sizeof(T) == 4) {
+    f_next = static_cast<T>(static_cast<std::uint32_t>(next >> 32)) * pow2<T>(-p - 32 - lz);
+  } else {
+    f_next = static_cast<T>(next) * pow2<T>(-p - 64 - lz);
+  }
+  // r = f pi/2 in double-length arithmetic
+  const twofold<T> prod = two_product(f_top, c::pio2_hi);
+  const T tail = prod.lo + (f_top * c::pio2_lo + f_next * c::pio2_hi);
+  const twofold<T> r = fast_two_sum(prod.hi, tail);
+  if (negative) return {quadrant, -r.hi, -r.lo};
+  return {quadrant, r.hi, r.lo};
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_TRIG_REDUCTION_HPP
+// ---------------------------------------- ctattn/math/detail/sin_cos_kernel.hpp (continued)
+
+namespace ctattn::math::detail {
+
+template <Scalar T>
+struct sin_cos_constants;
+
+// Rationale: sin t = t + t^3 S(t^2) and cos t = 1 - t^2/2 + t^4 C(t^2) on |t| <= pi/4; S and C are Chebyshev
+// fits of (sin t - t)/t^3 and (cos t - 1 + t^2/2)/t^4 in z = t^2, coefficients rounded to the type
+// (generate_math_reference.py --coefficients: sin 2^-28.3 float degree 3, 2^-57.3 double degree 6; cos 2^-31.0
+// float degree 3, 2^-60.0 double degree 5, each relative to the result). Below `tiny` sin t rounds to t and
+// cos t to 1 (t^2/6 and t^2/2 are under half an ulp).
+template <>
+struct sin_cos_constants<float> {
+  static constexpr float tiny = 0x1p-12f;
+  static constexpr float pio4 = 0x1.921fb6p-1f;
+  static constexpr float sin_poly[] = {-0x1.555556p-3f, 0x1.11110ep-7f, -0x1.a013a4p-13f, 0x1.6dbcfcp-19f};
+  static constexpr float cos_poly[] = {0x1.555556p-5f, -0x1.6c16cp-10f, 0x1.a015c2p-16f, -0x1.25239ap-22f};
+};
+
+template <>
+struct sin_cos_constants<double> {
+  static constexpr double tiny = 0x1p-27;
+  static constexpr double pio4 = 0x1.921fb54442d18p-1;
+  static constexpr double sin_poly[] = {-0x1.5555555555555p-3, 0x1.111111111111p-7,   -0x1.a01a01a01992fp-13,
+                                        0x1.71de3a545f836p-19, -0x1.ae645410e937bp-26, 0x1.61217d9252c03p-33,
+                                        -0x1.ab16f5caa198ap-41};
+  static constexpr double cos_poly[] = {0x1.5555555555555p-5,   -0x1.6c16c16c16963p-10, 0x1.a01a019f4ddfdp-16,
+                                        -0x1.27e4fa16cc2d1p-22, 0x1.1eeb67d026ec6p-29,  -0x1.907cd8ff5ede7p-37};
+};
+
+/// sin(hi + lo) for |hi| <= pi/4 (plus rounding), |lo| <= ulp(hi).
+template <Scalar T>
+constexpr T sin_kernel(T hi, T lo) noexcept {
+  const T z = hi * hi;
+  // sin(hi + lo) = sin(hi) + lo cos(hi) ~ hi + (hi z S(z) + lo (1 - z/2))
+  return hi + (hi * z * horner(sin_cos_constants<T>::sin_poly, z) + (lo - T(0.5) * z * lo));
+}
+
+/// cos(hi + lo) for |hi| <= pi/4 (plus rounding), |lo| <= ulp(hi).
+template <Scalar T>
+constexpr T cos_kernel(T hi, T lo) noexcept {
+  // Rationale: z = hi^2 exactly (as a two-fold value), because the rounding of hi^2/2 alone would cost up to a
+  // quarter of an ulp of the result near |t| = pi/4; 1 - z/2 is then rounded once, its error recovered.
+  const twofold<T> z = two_product(hi, hi);
+  const T half_hi = T(0.5) * z.hi;
+  const T w = T(1) - half_hi;
+  const T w_err = (T(1) - w) - half_hi;  // exact (|half_hi| <= 1)
+  const T tail = z.hi * z.hi * horner(sin_cos_constants<T>::cos_poly, z.hi) - (T(0.5) * z.lo + hi * lo);
+  return w + (w_err + tail);
+}
+
+enum class trig_function { sin, cos };
+
+template <trig_function F, Scalar T>
+constexpr T sin_cos(T x) noexcept {
+  using c = sin_cos_constants<T>;
+  if (is_nan(x)) return x;
+  const T ax = abs(x);
+  if (ax == infinity<T>()) return quiet_nan<T>();
+  if (ax < c::tiny) {
+    if constexpr (F == trig_function::sin) return x;  // also keeps -0 and subnormals
+    return T(1);
+  }
+  if (ax <= c::pio4) {
+    if constexpr (F == trig_function::sin) return sin_kernel(x, T(0));
+    return cos_kernel(x, T(0));
+  }
+  const reduced_argument<T> r = reduce_pio2(ax);
+  // sin(-x) = -sin(x), cos(-x) = cos(x); sin and cos of (q + f) pi/2 by quadrant
+  int q = r.quadrant;
+  bool negate = false;
+  if constexpr (F == trig_function::sin) {
+    negate = sign_bit(x) != (q >= 2);
+  } else {
+    negate = q == 1 || q == 2;
+    ++q;  // cos(t) = sin(t + pi/2)
+  }
+  const T v = (q & 1) != 0 ? cos_kernel(r.hi, r.lo) : sin_kernel(r.hi, r.lo);
+  return negate ? -v : v;
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_SIN_COS_KERNEL_HPP
+// ---------------------------------------- ctattn/math/sin_cos.hpp (continued)
+
+namespace ctattn::math {
+
+/// The sine of x (radians), for float and double; the same bits in constant evaluation and at run time.
+///
+/// | x                        | result                                   |
+/// |--------------------------|------------------------------------------|
+/// | NaN                      | the same NaN                             |
+/// | +-0                      | +-0 (sign kept; so are subnormal x)      |
+/// | +-inf                    | NaN (quiet, positive)                    |
+/// | any finite x             | float <= 1 ulp, double <= 2 ulp          |
+///
+/// Argument reduction is exact for every finite x (Payne-Hanek with the bits of 2/pi), so there is no range
+/// limit: sin(1e22) and sin(FLT_MAX) are as accurate as sin(1). Arguments above pi/4 cost an integer
+/// multiplication of the significand by a window of 2/pi (4 words for float, 7 for double).
+///
+/// \code
+/// static_assert(ctattn::math::sin(-0.0f) == 0.0f && ctattn::math::sin(0.5f) > 0.479f);
+/// constexpr double s = ctattn::math::sin(1e22);  // -0x1.b453ab76bf397p-1
+/// \endcode
+constexpr float sin(float x) noexcept { return detail::sin_cos<detail::trig_function::sin>(x); }
+
+/// \copydoc sin(float)
+constexpr double sin(double x) noexcept { return detail::sin_cos<detail::trig_function::sin>(x); }
+
+/// The cosine of x (radians), for float and double; the same bits in constant evaluation and at run time.
+///
+/// | x                        | result                                   |
+/// |--------------------------|------------------------------------------|
+/// | NaN                      | the same NaN                             |
+/// | +-0                      | 1                                        |
+/// | +-inf                    | NaN (quiet, positive)                    |
+/// | any finite x             | float <= 1 ulp, double <= 2 ulp          |
+///
+/// Same exact argument reduction as sin: no range limit.
+///
+/// \code
+/// static_assert(ctattn::math::cos(0.0f) == 1.0f);
+/// constexpr double c = ctattn::math::cos(3.0);  // -0x1.fae04be85e5d2p-1
+/// \endcode
+constexpr float cos(float x) noexcept { return detail::sin_cos<detail::trig_function::cos>(x); }
+
+/// \copydoc cos(float)
+constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_function::cos>(x); }
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_SIN_COS_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/math/sqrt.hpp
+#ifndef CTATTN_MATH_SQRT_HPP
+#define CTATTN_MATH_SQRT_HPP
+
+/// \file
+/// ctattn::math::sqrt: the correctly rounded square root, in constant expressions and at run time.
+
+
+// ---------------------------------------- ctattn/math/detail/sqrt_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_SQRT_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_SQRT_KERNEL_HPP
+
+/// \file
+/// Correctly rounded square root by exact integer arithmetic (usable in constant evaluation).
+
+
+namespace ctattn::math::detail {
+
+// Rationale: the digit-by-digit (restoring) integer square root gives floor(sqrt(A)) and the exact remainder
+// A - root^2, so rounding to nearest is exact: round up when the remainder exceeds root (a tie is impossible,
+// the square of a (p+1)-bit odd number never has only p significant bits). It needs p + 1 iterations of a
+// few integer operations and no wider integer than the type's own bits (a 128-bit type is not available on
+// 32-bit targets).
+template <Scalar T>
+constexpr T sqrt_exact(T x) noexcept {
+  using fmt = format<T>;
+  using bits = bits_t<T>;
+  constexpr int mb = fmt::mantissa_bits;
+  if (is_nan(x)) return x;
+  if (x == T(0)) return x;  // keeps the sign of zero
+  if (x < T(0)) return quiet_nan<T>();
+  if (x == infinity<T>()) return x;
+  const bits b = to_bits(x);
+  bits m = b & ((bits{1} << mb) - 1);
+  int e = static_cast<int>(b >> mb);
+  if (e == 0) {  // subnormal: normalize
+    const int shift = std::countl_zero(m) - (static_cast<int>(sizeof(T)) * 8 - 1 - mb);
+    m <<= shift;
+    e = 1 - shift;
+  } else {
+    m |= bits{1} << mb;
+  }
+  int ue = e - fmt::bias;  // x = m 2^(ue - mb), m in [2^mb, 2^(mb+1))
+  if ((ue & 1) != 0) {
+    m <<= 1;
+    --ue;
+  }
+  // sqrt(x) = sqrt(m 2^mb) 2^(ue/2 - mb); A = m 2^mb has 2 mb + 2 bits, taken two at a time from the top.
+  bits root = 0;
+  bits rem = 0;
+  for (int shift = 2 * mb; shift >= 0; shift -= 2) {
+    bits pair = 0;
+    if (shift >= mb) {
+      pair = (m >> (shift - mb)) & 3;
+    } else if (shift == mb - 1) {
+      pair = (m & 1) << 1;
+    }
+    rem = (rem << 2) | pair;
+    root <<= 1;
+    const bits trial = (root << 1) | 1;
+    if (rem >= trial) {
+      rem -= trial;
+      root |= 1;
+    }
+  }
+  if (rem > root) ++root;  // round to nearest; root may become 2^(mb+1): the carry reaches the exponent
+  const bits exponent = static_cast<bits>(ue / 2 + fmt::bias) << mb;
+  return from_bits<T>(exponent + (root - (bits{1} << mb)));
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_SQRT_KERNEL_HPP
+// ---------------------------------------- ctattn/math/sqrt.hpp (continued)
+
+namespace ctattn::math {
+
+/// The square root, correctly rounded (round to nearest even), for float and double.
+///
+/// | x                     | result                                 |
+/// |-----------------------|----------------------------------------|
+/// | NaN                   | the same NaN                           |
+/// | +-0                   | +-0                                    |
+/// | x < 0, -inf           | NaN (quiet, positive)                  |
+/// | +inf                  | +inf                                   |
+/// | subnormal x           | correctly rounded (the result is normal) |
+/// | accuracy              | 0 ulp: correctly rounded               |
+///
+/// \code
+/// static_assert(ctattn::math::sqrt(2.0f) == 0x1.6a09e6p+0f);
+/// static_assert(ctattn::math::sqrt(64.0) == 8.0);
+/// \endcode
+// Rationale: IEEE 754 requires the hardware square root to be correctly rounded, and so is the integer
+// algorithm used in constant evaluation: both give the same bits for every x >= 0, so at run time the
+// instruction (sqrtss/sqrtsd, vsqrt.f32; a correctly rounded libm call for double on a single-precision FPU)
+// replaces the loop. Negative and NaN arguments stay on the portable path: hardware NaNs differ in sign and
+// payload from quiet_NaN(), and the results must be the same bits in both evaluations.
+constexpr float sqrt(float x) noexcept {
+  if (std::is_constant_evaluated() || !(x >= 0.0f)) return detail::sqrt_exact(x);
+  return __builtin_sqrtf(x);
+}
+
+/// \copydoc sqrt(float)
+constexpr double sqrt(double x) noexcept {
+  if (std::is_constant_evaluated() || !(x >= 0.0)) return detail::sqrt_exact(x);
+  return __builtin_sqrt(x);
+}
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_SQRT_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/math/tanh.hpp
+#ifndef CTATTN_MATH_TANH_HPP
+#define CTATTN_MATH_TANH_HPP
+
+/// \file
+/// ctattn::math::tanh: the hyperbolic tangent, in constant expressions and at run time with identical results.
+
+// ---------------------------------------- ctattn/math/detail/tanh_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_TANH_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_TANH_KERNEL_HPP
+
+/// \file
+/// The hyperbolic tangent: a polynomial near 0, 1 - 2 / (e^(2|x|) + 1) with extra precision beyond.
+
+
+namespace ctattn::math::detail {
+
+template <Scalar T>
+struct tanh_constants;
+
+// Rationale: for |x| < 0.55 (where tanh x < 1/2) tanh x = x + x^3 P(x^2), P a Chebyshev fit of
+// (tanh x - x)/x^3 in z = x^2 (generate_math_reference.py --coefficients: 2^-28.0 float degree 5, 2^-57.6
+// double degree 10, relative to the result). Above, tanh x = 1 - 2/(e^(2x) + 1) with e^(2x) and the quotient
+// carried to about twice the working precision (the plain formula loses up to an ulp in float). `one` is the
+// smallest x whose correctly rounded tanh is 1; below `tiny`, tanh x rounds to x.
+template <>
+struct tanh_constants<float> {
+  static constexpr float tiny = 0x1p-12f;
+  static constexpr float poly_limit = 0.55f;
+  static constexpr float one = 0x1.205968p+3f;  // 9.0109
+  static constexpr float poly[] = {-0x1.555556p-2f, 0x1.111104p-3f,  -0x1.ba142ep-5f,
+                                   0x1.657936p-6f,  -0x1.17641p-7f, 0x1.4b239ap-9f};
+};
+
+template <>
+struct tanh_constants<double> {
+  static constexpr double tiny = 0x1p-27;
+  static constexpr double poly_limit = 0.55;
+  static constexpr double one = 0x1.30fc1931f09cap+4;  // 19.0617
+  static constexpr double poly[] = {-0x1.5555555555555p-2, 0x1.1111111111032p-3,  -0x1.ba1ba1b9fec84p-5,
+                                    0x1.664f487713373p-6,  -0x1.226e32f00cf0cp-7, 0x1.d6d339333f329p-9,
+                                    -0x1.7d97cfd138c28p-10, 0x1.34c5a8a996cd4p-11, -0x1.ec1091436eb2ap-13,
+                                    0x1.64fd88e9900a4p-14, -0x1.59a834187ce22p-16};
+};
+
+template <Scalar T>
+constexpr T tanh(T x) noexcept {
+  using c = tanh_constants<T>;
+  if (is_nan(x)) return x;
+  const T ax = abs(x);
+  if (ax < c::tiny) return x;  // keeps -0 and subnormals
+  if (ax >= c::one) return sign_bit(x) ? T(-1) : T(1);
+  if (ax < c::poly_limit) {
+    const T z = x * x;
+    return x + x * z * horner(c::poly, z);
+  }
+  const exp_split<T> e = exp_reduce(T(2) * ax);  // e^(2|x|) = (hi + lo) 2^k, 1 <= k <= 56
+  const T e_hi = e.hi * pow2<T>(e.k);
+  const T e_lo = e.lo * pow2<T>(e.k);
+  const twofold<T> d = fast_two_sum(e_hi, T(1));  // d = e^(2|x|) + 1 >= 4
+  const T d_lo = d.lo + e_lo;
+  // q = 2 / d to about 2p bits: a first quotient, then the exact residual 2 - q0 d divided by d
+  const T q0 = T(2) / d.hi;
+  const twofold<T> p = two_product(q0, d.hi);
+  const T q1 = (((T(2) - p.hi) - p.lo) - q0 * d_lo) / d.hi;
+  const twofold<T> t = fast_two_sum(T(1), -q0);  // 1 - q0 exactly
+  const T v = t.hi + (t.lo - q1);
+  return sign_bit(x) ? -v : v;
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_TANH_KERNEL_HPP
+// ---------------------------------------- ctattn/math/tanh.hpp (continued)
+
+namespace ctattn::math {
+
+/// The hyperbolic tangent, for float and double; the same bits in constant evaluation and at run time.
+///
+/// | x                                         | result                              |
+/// |-------------------------------------------|-------------------------------------|
+/// | NaN                                       | the same NaN                        |
+/// | +-0                                       | +-0 (sign kept; so are subnormal x) |
+/// | +-inf                                     | +-1                                 |
+/// | abs(x) >= 9.0109 (float), 19.0617 (double)| +-1 exactly (the rounded value)     |
+/// | accuracy (all x)                          | float <= 1 ulp, double <= 2 ulp     |
+///
+/// \code
+/// static_assert(ctattn::math::tanh(-0.0f) == 0.0f && ctattn::math::tanh(20.0) == 1.0);
+/// constexpr float t = ctattn::math::tanh(0.5f);  // 0x1.d9353ep-2f
+/// \endcode
+constexpr float tanh(float x) noexcept { return detail::tanh(x); }
+
+/// \copydoc tanh(float)
+constexpr double tanh(double x) noexcept { return detail::tanh(x); }
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_TANH_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+
+// Attention: softmax, masks, projections, scaled dot-product attention, heads, gradients.
+// ---------------------------------------- ctattn/attention/attention_head.hpp
+#ifndef CTATTN_ATTENTION_ATTENTION_HEAD_HPP
+#define CTATTN_ATTENTION_ATTENTION_HEAD_HPP
+
+// ---------------------------------------- ctattn/attention/mask.hpp
+#ifndef CTATTN_ATTENTION_MASK_HPP
+#define CTATTN_ATTENTION_MASK_HPP
+
+/// \file
+/// Masks as types. A mask tells the attention kernel, for each query i, which keys it may see:
+///   - `keys(i, n_q, n_kv)` gives the range [begin, end) of keys to visit at all (the kernel never touches the
+///     others, which is what makes a sliding window O(r N) instead of O(N^2));
+///   - when `checks_each_key` is true, `allowed(i, j)` filters keys inside that range;
+///   - when `adds_bias` is true, `bias(i, j)` is added to the scaled score (an additive mask, ALiBi, ...).
+/// A mask with a shape (`row_extent`, `column_extent`) is checked against the score matrix at compile time.
+/// A query that sees no key gets a zero output row and zero weights (never NaN).
+///
+/// | mask                              | query i sees key j when                    | shape checked      |
+/// |-----------------------------------|--------------------------------------------|--------------------|
+/// | `no_mask`                         | always                                     | -                  |
+/// | `causal`                          | j <= i (top-left aligned, PyTorch's is_causal) | -              |
+/// | `causal_bottom_right`             | j <= i + n_kv - n_q (the last query sees every key) | -         |
+/// | `key_padding_length{len}`         | j < len (len known at run time)            | len <= n_kv at run time |
+/// | `key_padding_flags<N>{...}`       | valid[j]                                   | N matches n_kv     |
+/// | `sliding_window<r>`               | abs(i - j) <= r                            | n_q matches n_kv   |
+/// | `causal_sliding_window<r>`        | i - r <= j <= i                            | n_q matches n_kv   |
+/// | `boolean_mask<NQ, NKV>{...}`      | allowed[i][j]                              | NQ x NKV matches   |
+/// | `additive_bias(b)`                | always; b(i, j) added to the scaled score  | b's shape matches  |
+/// | `combine_masks(a, b)`             | both a and b allow it; biases add          | both               |
+
+
+// ---------------------------------------- ctattn/attention/rules.hpp
+#ifndef CTATTN_ATTENTION_RULES_HPP
+#define CTATTN_ATTENTION_RULES_HPP
+
+/// \file
+/// The attention tier's shape rules and operation tags (see ctattn/shape/rule.hpp for how a rule is defined once
+/// and reported). The matrix tier's rules (ctattn/matrix/rules.hpp) apply here too.
+///
+/// | rule                                           | arguments after the operation                  |
+/// |------------------------------------------------|------------------------------------------------|
+/// | `query_and_key_widths_must_match`              | d_q, d_k                                       |
+/// | `key_and_value_counts_must_match`              | n_kv of the keys, of the values                |
+/// | `mask_rows_must_match_queries`                 | the mask's rows, n_q                           |
+/// | `mask_columns_must_match_keys`                 | the mask's columns, n_kv                       |
+/// | `sliding_window_needs_as_many_queries_as_keys` | n_q, n_kv                                      |
+/// | `input_width_must_match_weight`                | the input's columns, the weight's input side   |
+/// | `heads_must_divide_model_width`                | `count<h>`, d_model                            |
+/// | `key_value_heads_must_divide_query_heads`      | `count<h_kv>`, `count<h_q>`                    |
+/// | `output_rows_must_match_queries`               | the output's rows, n_q                         |
+/// | `output_columns_must_match_values`             | the output's columns, d_v (h * d_v)            |
+/// | `workspace_must_match_attention`               | the given workspace's shape, the required one  |
+/// | `must_be_a_single_row`                         | the rows given                                 |
+/// | `argument_must_be_one_attention_head`          | the type given                                 |
+
+
+
+namespace ctattn {
+
+namespace op {
+struct scaled_dot_product_attention {};
+struct softmax {};
+struct mask {};
+struct projection {};
+struct multi_head_attention {};
+struct grouped_query_attention {};
+struct scaled_dot_product_attention_into {};
+struct self_attention_into {};
+struct cross_attention_into {};
+struct wide_multi_head_attention_into {};
+struct softmax_jacobian {};
+struct softmax_backward {};
+struct attention_backward {};
+struct self_attention {};
+struct cross_attention {};
+}  // namespace op
+
+/// How an attention workspace's shape reads in a diagnostic: element type, then n_q, n_kv, d_k and d_v as
+/// `ctattn::dim<name, size>`. Never defined.
+///
+/// | argument     | shape part |
+/// |--------------|------------|
+/// | `QueryCount` | n_q        |
+/// | `KeyCount`   | n_kv       |
+/// | `KeyWidth`   | d_k        |
+/// | `ValueWidth` | d_v        |
+///
+/// Example (a workspace declared for 7 tokens, used with 6):
+/// \code
+///   workspace_must_match_attention<ctattn::op::self_attention_into,
+///       ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>, ...>,
+///       ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ...>>
+/// \endcode
+template <typename T, typename QueryCount, typename KeyCount, typename KeyWidth, typename ValueWidth>
+struct workspace_shape;
+
+namespace shape_error {
+
+/// Queries and keys are compared by dot products: their widths d_q and d_k must match.
+template <typename Operation, typename QueryWidth, typename KeyWidth>
+struct query_and_key_widths_must_match {
+  static constexpr bool holds = detail::dims_match<QueryWidth, KeyWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: queries and keys are compared by dot products, so their widths must match (d_q = d_k); "
+                  "project both with weights of the same output width, or check that the keys are not the values");
+    return holds;
+  }
+};
+
+/// Every key has a value: the keys and the values have the same number of rows (n_kv).
+template <typename Operation, typename KeyCount, typename ValueCount>
+struct key_and_value_counts_must_match {
+  static constexpr bool holds = detail::dims_match<KeyCount, ValueCount>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: every key needs its value, so keys and values must have the same number of rows (n_kv); "
+                  "take both from the same sequence");
+    return holds;
+  }
+};
+
+/// A mask or bias has one row per query.
+template <typename Operation, typename MaskRows, typename QueryCount>
+struct mask_rows_must_match_queries {
+  static constexpr bool holds = detail::dims_match<MaskRows, QueryCount>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a mask or bias has one row per query, so its rows must match the number of queries "
+                  "(n_q); build it for the scores' shape n_q x n_kv");
+    return holds;
+  }
+};
+
+/// A mask or bias has one column per key.
+template <typename Operation, typename MaskColumns, typename KeyCount>
+struct mask_columns_must_match_keys {
+  static constexpr bool holds = detail::dims_match<MaskColumns, KeyCount>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a mask or bias has one column per key, so its columns must match the number of keys "
+                  "(n_kv); build it for the scores' shape n_q x n_kv");
+    return holds;
+  }
+};
+
+/// A window centred on each query (restricted attention) needs as many queries as keys.
+template <typename Operation, typename QueryCount, typename KeyCount>
+struct sliding_window_needs_as_many_queries_as_keys {
+  static constexpr bool holds = detail::dims_match<QueryCount, KeyCount>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a sliding window is centred on each query's own position, so it needs as many queries "
+                  "as keys (self-attention); for cross-attention use a boolean_mask or an additive_bias");
+    return holds;
+  }
+};
+
+/// A projection maps the input's features: the input's columns match the weight's input side.
+template <typename Operation, typename InputWidth, typename WeightInput>
+struct input_width_must_match_weight {
+  static constexpr bool holds = detail::dims_match<InputWidth, WeightInput>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a projection's input must have as many columns as the weight has input features; pass "
+                  "the input the weight was made for (x, not its transpose), and check the weight's layout "
+                  "(ctattn::in_by_out or ctattn::out_by_in)");
+    return holds;
+  }
+};
+
+/// Heads share d_model equally: the number of heads divides it.
+template <typename Operation, typename Heads, typename ModelWidth>
+struct heads_must_divide_model_width {
+  static constexpr bool holds = Heads::value != 0 && ModelWidth::size % Heads::value == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the heads split d_model into equal parts, so the number of heads must divide d_model; "
+                  "choose a divisor (for d_model = 512: 1, 2, 4, 8, 16, ...)");
+    return holds;
+  }
+};
+
+/// Grouped-query attention: each key/value head serves the same number of query heads.
+template <typename Operation, typename KeyValueHeads, typename QueryHeads>
+struct key_value_heads_must_divide_query_heads {
+  static constexpr bool holds = KeyValueHeads::value != 0 && QueryHeads::value % KeyValueHeads::value == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: in grouped-query attention each key/value head serves the same number of query heads, "
+                  "so the key/value heads must divide the query heads; choose a divisor");
+    return holds;
+  }
+};
+
+/// An output written in place has one row per query.
+template <typename Operation, typename OutputRows, typename QueryCount>
+struct output_rows_must_match_queries {
+  static constexpr bool holds = detail::dims_match<OutputRows, QueryCount>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the output has one row per query, so its rows must match the number of queries (n_q); "
+                  "declare it with the queries' row extent");
+    return holds;
+  }
+};
+
+/// An output written in place has the values' width (d_v; h * d_v for wide multi-head attention).
+template <typename Operation, typename OutputColumns, typename ValueWidth>
+struct output_columns_must_match_values {
+  static constexpr bool holds = detail::dims_match<OutputColumns, ValueWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the output holds the weighted values, so its columns must match the values' width (d_v, "
+                  "or h * d_v for concatenated heads); declare it with that width");
+    return holds;
+  }
+};
+
+/// A workspace is declared for one attention configuration (element type, n_q, n_kv, d_k, d_v).
+template <typename Operation, typename GivenWorkspace, typename RequiredWorkspace>
+struct workspace_must_match_attention {
+  static constexpr bool holds = std::is_same_v<GivenWorkspace, RequiredWorkspace>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the workspace was declared for another attention configuration; declare it as "
+                  "ctattn::self_attention_workspace<X, Head> or ctattn::cross_attention_workspace<XQ, XKV, Head> "
+                  "for this call's operands");
+    return holds;
+  }
+};
+
+/// One attention head is three projections, query, key and value (as `ctattn::attention_head`); multi-head
+/// weights, which also hold the output projection W_O, are not one head.
+template <typename Operation, typename Head>
+struct argument_must_be_one_attention_head {
+  static constexpr bool holds = requires {
+    Head::query;
+    Head::key;
+    Head::value;
+  } && !requires { Head::output; };
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: this call takes one attention head (query, key and value projections, as "
+                  "ctattn::attention_head); multi-head weights also hold W_O: pass them to "
+                  "ctattn::multi_head_attention instead");
+    return holds;
+  }
+};
+
+/// The softmax Jacobian is taken of one row of probabilities.
+template <typename Operation, typename Rows>
+struct must_be_a_single_row {
+  static constexpr bool holds = Rows::size == 1;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the operand must be a single row (1 x N); take one row of a matrix with ctattn::row<i>(m)");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+namespace detail {
+
+// What a mask declares about itself: its rows, its columns, its element type (each `void` when it has none), and
+// whether it needs square scores.
+template <typename Mask>
+struct mask_rows {
+  using type = void;
+};
+template <typename Mask>
+  requires requires { Mask::row_extent; }
+struct mask_rows<Mask> {
+  using type = dim_of<Mask::row_extent>;
+};
+template <typename Mask>
+struct mask_columns {
+  using type = void;
+};
+template <typename Mask>
+  requires requires { Mask::column_extent; }
+struct mask_columns<Mask> {
+  using type = dim_of<Mask::column_extent>;
+};
+template <typename Mask>
+struct mask_element {
+  using type = void;
+};
+template <typename Mask>
+  requires requires { typename Mask::value_type; }
+struct mask_element<Mask> {
+  using type = typename Mask::value_type;
+};
+
+// A rule that applies only when the mask declares what it checks; an empty list otherwise.
+template <typename Declared, typename Rule>
+using if_declared = std::conditional_t<std::is_void_v<Declared>, rule_list<>, Rule>;
+
+template <typename Op, typename T, auto NQ, auto NKV, typename Mask>
+struct mask_rules_of {
+  using rows = typename mask_rows<Mask>::type;
+  using columns = typename mask_columns<Mask>::type;
+  using element = typename mask_element<Mask>::type;
+  using type = rule_list<
+      if_declared<element, shape_error::element_types_must_match<Op, T, element>>,
+      if_declared<rows, shape_error::mask_rows_must_match_queries<Op, rows, dim_of<NQ>>>,
+      if_declared<columns, shape_error::mask_columns_must_match_keys<Op, columns, dim_of<NKV>>>,
+      std::conditional_t<requires { Mask::needs_square_scores; },
+                         shape_error::sliding_window_needs_as_many_queries_as_keys<Op, dim_of<NQ>, dim_of<NKV>>,
+                         rule_list<>>>;
+};
+
+template <typename Op, typename T, auto NQ, auto NKV, typename Mask>
+  requires requires {
+    typename Mask::first_mask;
+    typename Mask::second_mask;
+  }
+struct mask_rules_of<Op, T, NQ, NKV, Mask> {
+  using type = rule_list<typename mask_rules_of<Op, T, NQ, NKV, typename Mask::first_mask>::type,
+                         typename mask_rules_of<Op, T, NQ, NKV, typename Mask::second_mask>::type>;
+};
+
+/// The rules between a mask and scores of NQ queries x NKV keys in element type T (a combined mask: both parts').
+template <typename Op, typename T, auto NQ, auto NKV, typename Mask>
+using mask_rules = typename mask_rules_of<Op, T, NQ, NKV, Mask>::type;
+
+/// The rules of scaled dot-product attention over Q, K, V with a mask.
+template <typename Op, typename Q, typename K, typename V, typename Mask>
+using attention_rules =
+    rule_list<same_element_rule<Op, Q, K>, same_element_rule<Op, K, V>,
+              shape_error::query_and_key_widths_must_match<Op, dim_of<Q::column_extent>, dim_of<K::column_extent>>,
+              shape_error::key_and_value_counts_must_match<Op, dim_of<K::row_extent>, dim_of<V::row_extent>>,
+              mask_rules<Op, typename Q::value_type, Q::row_extent, K::row_extent, Mask>>;
+
+}  // namespace detail
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_RULES_HPP
+// ---------------------------------------- ctattn/attention/mask.hpp (continued)
+
+namespace ctattn {
+
+/// The keys a query visits: [begin, end).
+struct key_range {
+  std::size_t begin;
+  std::size_t end;
+};
+
+/// What the attention kernels accept as a mask (see the table in this header).
+template <typename M>
+concept AttentionMask = requires(const M& mask, std::size_t i) {
+  { mask.keys(i, i, i) } -> std::same_as<key_range>;
+  { M::checks_each_key } -> std::convertible_to<bool>;
+  { M::adds_bias } -> std::convertible_to<bool>;
+};
+
+/// Every query sees every key.
+/// Example: `ctattn::scaled_dot_product_attention(q, k, v, ctattn::no_mask)`.
+struct no_mask_type {
+  static constexpr bool checks_each_key = false;
+  static constexpr bool adds_bias = false;
+  [[nodiscard]] constexpr key_range keys(std::size_t, std::size_t, std::size_t n_kv) const noexcept {
+    return {0, n_kv};
+  }
+};
+inline constexpr no_mask_type no_mask{};
+
+/// The causal mask M of the reference text (-inf above the diagonal): query i sees keys j <= i. For n_q != n_kv
+/// it stays aligned to the top left, as PyTorch's `is_causal=True`: query i sees the first i + 1 keys.
+/// Example: `ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal)`.
+struct causal_mask {
+  static constexpr bool checks_each_key = false;
+  static constexpr bool adds_bias = false;
+  [[nodiscard]] constexpr key_range keys(std::size_t i, std::size_t, std::size_t n_kv) const noexcept {
+    return {0, i + 1 < n_kv ? i + 1 : n_kv};
+  }
+};
+inline constexpr causal_mask causal{};
+
+/// The causal mask aligned to the bottom right: query i sees keys j <= i + n_kv - n_q, so the last query sees
+/// every key (decoding n_q new tokens after n_kv - n_q cached ones). Equal to `causal` when n_q = n_kv.
+/// Queries with i + n_kv < n_q see no key and get zeros.
+/// Example: `ctattn::scaled_dot_product_attention(new_q, cached_k, cached_v, ctattn::causal_bottom_right)`.
+struct causal_bottom_right_mask {
+  static constexpr bool checks_each_key = false;
+  static constexpr bool adds_bias = false;
+  [[nodiscard]] constexpr key_range keys(std::size_t i, std::size_t n_q, std::size_t n_kv) const noexcept {
+    const std::size_t end = i + 1 + n_kv;  // i + 1 + n_kv - n_q, kept unsigned
+    return {0, end <= n_q ? 0 : (end - n_q < n_kv ? end - n_q : n_kv)};
+  }
+};
+inline constexpr causal_bottom_right_mask causal_bottom_right{};
+
+/// Key padding by length, known at run time: every query sees keys j < valid_keys. Precondition:
+/// valid_keys <= n_kv. A length of 0 gives zero outputs.
+/// Example: `ctattn::scaled_dot_product_attention(q, k, v, ctattn::key_padding_length{received})`.
+struct key_padding_length {
+  static constexpr bool checks_each_key = false;
+  static constexpr bool adds_bias = false;
+  std::size_t valid_keys;
+  [[nodiscard]] constexpr key_range keys(std::size_t, std::size_t, std::size_t n_kv) const noexcept {
+    detail::expects(valid_keys <= n_kv);
+    return {0, valid_keys < n_kv ? valid_keys : n_kv};
+  }
+};
+
+/// Key padding by flags, one per key: every query sees the keys whose flag is true. `N` is the number of keys
+/// (a plain size or a named extent), checked against the keys at compile time; the flags may change at run
+/// time.
+/// Example: `ctattn::key_padding_flags<7> pad{{true, true, true, true, true, false, false}};`
+template <auto N>
+struct key_padding_flags {
+  static constexpr bool checks_each_key = true;
+  static constexpr bool adds_bias = false;
+  static constexpr auto column_extent = normalize_extent<N>;
+  bool valid[extent_size(column_extent)];
+  [[nodiscard]] constexpr key_range keys(std::size_t, std::size_t, std::size_t n_kv) const noexcept {
+    return {0, n_kv};
+  }
+  [[nodiscard]] constexpr bool allowed(std::size_t, std::size_t j) const noexcept { return valid[j]; }
+};
+
+/// Restricted attention (the reference text's window of radius r): query i sees keys with |i - j| <= r. The
+/// kernel visits only those 2r + 1 keys, so the work is O(r N), not O(N^2). Needs n_q = n_kv.
+/// Example: `ctattn::scaled_dot_product_attention(q, k, v, ctattn::sliding_window<2>)`.
+template <std::size_t Radius>
+struct sliding_window_mask {
+  static constexpr bool checks_each_key = false;
+  static constexpr bool adds_bias = false;
+  static constexpr bool needs_square_scores = true;
+  static constexpr std::size_t radius = Radius;
+  [[nodiscard]] constexpr key_range keys(std::size_t i, std::size_t, std::size_t n_kv) const noexcept {
+    const std::size_t end = i + Radius + 1;
+    return {i > Radius ? i - Radius : 0, end < n_kv ? end : n_kv};
+  }
+};
+template <std::size_t Radius>
+inline constexpr sliding_window_mask<Radius> sliding_window{};
+
+/// A causal window: query i sees keys i - r <= j <= i (local attention for streaming). O(r N) work;
+/// needs n_q = n_kv.
+/// Example: `ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal_sliding_window<16>)`.
+template <std::size_t Radius>
+struct causal_sliding_window_mask {
+  static constexpr bool checks_each_key = false;
+  static constexpr bool adds_bias = false;
+  static constexpr bool needs_square_scores = true;
+  static constexpr std::size_t radius = Radius;
+  [[nodiscard]] constexpr key_range keys(std::size_t i, std::size_t, std::size_t n_kv) const noexcept {
+    return {i > Radius ? i - Radius : 0, i + 1 < n_kv ? i + 1 : n_kv};
+  }
+};
+template <std::size_t Radius>
+inline constexpr causal_sliding_window_mask<Radius> causal_sliding_window{};
+
+/// An arbitrary boolean mask, n_q x n_kv: query i sees key j when `allowed[i][j]`. Usable as a constexpr
+/// table; its shape (sizes and names) is checked against the scores.
+/// Example: `constexpr ctattn::boolean_mask<2, 3> m{{{true, false, true}, {false, true, true}}};`
+template <auto NQ, auto NKV>
+struct boolean_mask {
+  static constexpr bool checks_each_key = true;
+  static constexpr bool adds_bias = false;
+  static constexpr auto row_extent = normalize_extent<NQ>;
+  static constexpr auto column_extent = normalize_extent<NKV>;
+  bool allowed_keys[extent_size(row_extent)][extent_size(column_extent)];
+  [[nodiscard]] constexpr key_range keys(std::size_t, std::size_t, std::size_t n_kv) const noexcept {
+    return {0, n_kv};
+  }
+  [[nodiscard]] constexpr bool allowed(std::size_t i, std::size_t j) const noexcept { return allowed_keys[i][j]; }
+};
+
+/// An additive mask: `bias(i, j)` is added to the scaled score of query i and key j before the softmax
+/// (ALiBi, relative-position biases, or -inf entries as a float mask). Its shape is checked against the scores,
+/// and its element type must be the attention's.
+/// Example: `ctattn::scaled_dot_product_attention(q, k, v, ctattn::additive_bias(alibi))`.
+template <typename T, auto NQ, auto NKV>
+struct additive_bias_mask {
+  static constexpr bool checks_each_key = false;
+  static constexpr bool adds_bias = true;
+  static constexpr auto row_extent = NQ;
+  static constexpr auto column_extent = NKV;
+  using value_type = T;
+  basic_matrix<T, NQ, NKV> values;
+  [[nodiscard]] constexpr key_range keys(std::size_t, std::size_t, std::size_t n_kv) const noexcept {
+    return {0, n_kv};
+  }
+  template <typename U = T>
+  [[nodiscard]] constexpr U bias(std::size_t i, std::size_t j) const noexcept {
+    return values.elements[i][j];
+  }
+};
+
+/// Wraps a bias matrix (n_q x n_kv) as a mask. Example: `ctattn::additive_bias(bias_matrix)`.
+template <typename T, auto NQ, auto NKV>
+[[nodiscard]] constexpr additive_bias_mask<T, NQ, NKV> additive_bias(const basic_matrix<T, NQ, NKV>& b) noexcept {
+  return {b};
+}
+
+/// Two masks at once: a key is visible when both allow it, and their biases add.
+/// Example: `ctattn::combine_masks(ctattn::causal, ctattn::key_padding_length{5})`.
+template <AttentionMask A, AttentionMask B>
+struct combined_mask {
+  using first_mask = A;
+  using second_mask = B;
+  static constexpr bool checks_each_key = A::checks_each_key || B::checks_each_key;
+  static constexpr bool adds_bias = A::adds_bias || B::adds_bias;
+  A first;
+  B second;
+  [[nodiscard]] constexpr key_range keys(std::size_t i, std::size_t n_q, std::size_t n_kv) const noexcept {
+    const key_range a = first.keys(i, n_q, n_kv);
+    const key_range b = second.keys(i, n_q, n_kv);
+    const std::size_t begin = a.begin > b.begin ? a.begin : b.begin;
+    const std::size_t end = a.end < b.end ? a.end : b.end;
+    return {begin, end > begin ? end : begin};
+  }
+  [[nodiscard]] constexpr bool allowed(std::size_t i, std::size_t j) const noexcept {
+    bool result = true;
+    if constexpr (A::checks_each_key) result = result && first.allowed(i, j);
+    if constexpr (B::checks_each_key) result = result && second.allowed(i, j);
+    return result;
+  }
+  template <typename T>
+  [[nodiscard]] constexpr T bias(std::size_t i, std::size_t j) const noexcept {
+    T result{0};
+    if constexpr (A::adds_bias) result += first.bias(i, j);
+    if constexpr (B::adds_bias) result += second.bias(i, j);
+    return result;
+  }
+};
+
+/// Combines two masks (see `combined_mask`).
+template <AttentionMask A, AttentionMask B>
+[[nodiscard]] constexpr combined_mask<A, B> combine_masks(const A& a, const B& b) noexcept {
+  return {a, b};
+}
+
+/// A mask as the reference text writes it: the n_q x n_kv matrix M added to the scaled scores, 0 where query i
+/// sees key j and -inf where it does not, plus the mask's bias where it has one. Attention with `mask` equals
+/// softmax(Q K^T / sqrt(d_k) + M) V; the kernels never build M (a sliding window visits only its keys).
+///
+/// | operand | shape        |
+/// |---------|--------------|
+/// | `mask`  | any mask     |
+/// | result  | NQ x NKV     |
+///
+/// Rule: a mask with a shape must fit NQ x NKV (as in attention).
+///
+/// Example:
+/// \code
+///   constexpr auto m = ctattn::mask_matrix<float, 4, 4>(ctattn::causal);   // -inf above the diagonal
+/// \endcode
+template <typename T, auto NQ, auto NKV, AttentionMask Mask>
+[[nodiscard]] constexpr auto mask_matrix(const Mask& mask) noexcept {
+  using result_type = basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>>;
+  constexpr std::size_t n_q = result_type::rows;
+  constexpr std::size_t n_kv = result_type::cols;
+  result_type m{};
+  if constexpr (!detail::first_broken<detail::mask_rules<op::mask, T, normalize_extent<NQ>, normalize_extent<NKV>,
+                                                         Mask>>::check()) {
+    return m;
+  }
+  for (std::size_t i = 0; i < n_q; ++i) {
+    const key_range range = mask.keys(i, n_q, n_kv);
+    for (std::size_t j = 0; j < n_kv; ++j) {
+      bool visible = j >= range.begin && j < range.end;
+      if constexpr (Mask::checks_each_key) {
+        if (visible) visible = mask.allowed(i, j);
+      }
+      if (!visible) {
+        m.elements[i][j] = -std::numeric_limits<T>::infinity();
+      } else if constexpr (Mask::adds_bias) {
+        m.elements[i][j] = mask.template bias<T>(i, j);
+      }
+    }
+  }
+  return m;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_MASK_HPP
+// ---------------------------------------- ctattn/attention/attention_head.hpp (continued)
+// ---------------------------------------- ctattn/attention/projection.hpp
+#ifndef CTATTN_ATTENTION_PROJECTION_HPP
+#define CTATTN_ATTENTION_PROJECTION_HPP
+
+
+
+namespace ctattn {
+
+/// Weight layout of the reference text: y = x W (+ b), W stored d_in x d_out (Q = X W_Q).
+struct in_by_out {};
+/// Weight layout of PyTorch's nn.Linear: y = x W^T + b, W stored d_out x d_in (`linear.weight`).
+struct out_by_in {};
+
+/// A projection's layout: `in_by_out` or `out_by_in`.
+template <typename L>
+concept WeightLayout = std::is_same_v<L, in_by_out> || std::is_same_v<L, out_by_in>;
+
+/// The bias of a projection without one (takes no space).
+struct no_bias {};
+
+/// A linear projection from In features to Out features, its layout named in its type, so that weights
+/// imported from PyTorch (out x in) are never silently taken for the reference text's in x out, or back.
+///
+/// | member   | shape (`in_by_out`) | shape (`out_by_in`, PyTorch) |
+/// |----------|---------------------|------------------------------|
+/// | `weight` | In x Out            | Out x In                     |
+/// | `bias`   | 1 x Out (when HasBias), else `no_bias` | 1 x Out (when HasBias) |
+///
+/// Example:
+/// \code
+///   // q_i = W_query x_i with W_query as torch.rand(24, 16) stores it:
+///   ctattn::linear<float, d_model{16}, d_k{24}, ctattn::out_by_in> w_query{.weight = w};
+///   auto q = ctattn::project(x, w_query);    // seq x d_k
+/// \endcode
+template <typename T, auto In, auto Out, WeightLayout Layout = in_by_out, bool HasBias = false>
+struct linear {
+  using value_type = T;
+  using layout = Layout;
+  static constexpr auto input_extent = normalize_extent<In>;
+  static constexpr auto output_extent = normalize_extent<Out>;
+  static constexpr bool has_bias = HasBias;
+  using weight_type = std::conditional_t<std::is_same_v<Layout, in_by_out>, basic_matrix<T, input_extent, output_extent>,
+                                         basic_matrix<T, output_extent, input_extent>>;
+  using bias_type = std::conditional_t<HasBias, basic_matrix<T, std::size_t{1}, output_extent>, no_bias>;
+
+  weight_type weight{};
+  [[no_unique_address]] bias_type bias{};
+};
+
+namespace detail {
+template <typename P>
+struct is_linear : std::false_type {};
+template <typename T, auto In, auto Out, typename Layout, bool HasBias>
+struct is_linear<linear<T, In, Out, Layout, HasBias>> : std::true_type {};
+}  // namespace detail
+
+/// Any `ctattn::linear`.
+template <typename P>
+concept Projection = detail::is_linear<std::remove_cvref_t<P>>::value;
+
+namespace detail {
+/// The rules of applying projection P to the rows of X: one element type, X's columns match P's input side.
+template <typename X, typename P>
+using projection_rules =
+    rule_list<shape_error::element_types_must_match<op::projection, typename X::value_type, typename P::value_type>,
+              shape_error::input_width_must_match_weight<op::projection, dim_of<X::column_extent>,
+                                                         dim_of<P::input_extent>>>;
+
+/// The rules of writing that projection into Y: Y has X's rows and P's outputs, in X's element type.
+template <typename Y, typename X, typename P>
+using projection_into_rules =
+    rule_list<projection_rules<X, P>, same_element_rule<op::projection, Y, X>, rows_rule<op::projection, Y, X>,
+              shape_error::columns_must_match<op::projection, dim_of<Y::column_extent>, dim_of<P::output_extent>>>;
+}  // namespace detail
+
+/// Whether projection P applies to the rows of X: one element type, and X's columns match P's input features.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::Projectable<ctattn::matrix<float, 6, 16>, ctattn::linear<float, 16, 24>>);
+/// \endcode
+template <typename X, typename P>
+concept Projectable = FixedMatrix<X> && Projection<P> &&
+                      rules_hold<detail::projection_rules<std::remove_cvref_t<X>, std::remove_cvref_t<P>>>;
+
+/// Applies a projection to every row of x, writing into `y` (no result on the stack: firmware keeps y in static
+/// storage). Same rules and arithmetic as `project`.
+///
+/// | operand | shape       |
+/// |---------|-------------|
+/// | `y`     | n x Out (overwritten) |
+/// | `x`     | n x In'     |
+/// | `p`     | In -> Out   |
+///
+/// Example:
+/// \code
+///   static ctattn::matrix<float, seq{6}, d_k{24}> q;   // .bss, not the stack
+///   ctattn::project_into(q, x, w_query);
+/// \endcode
+template <FixedMatrix Y, FixedMatrix X, Projection P>
+constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
+  using T = typename X::value_type;
+  if constexpr (detail::first_broken<detail::projection_into_rules<Y, X, P>>::check()) {
+    constexpr std::size_t n = X::rows;
+    constexpr std::size_t d_in = X::cols;
+    constexpr std::size_t d_out = extent_size(P::output_extent);
+    if constexpr (std::is_same_v<typename P::layout, in_by_out>) {
+      // Row i of x times W: the same i-k-j loop as ctattn::multiply (and, constant-evaluated, its form).
+      if (std::is_constant_evaluated()) {
+        detail::unrolled_product(y.elements, x.elements, p.weight.elements);
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          T(&y_row)[d_out] = y.elements[i];
+          for (std::size_t o = 0; o < d_out; ++o) y_row[o] = T{0};
+          for (std::size_t c = 0; c < d_in; ++c) {
+            const T x_ic = x.elements[i][c];
+            const T(&w_row)[d_out] = p.weight.elements[c];
+            for (std::size_t o = 0; o < d_out; ++o) y_row[o] += x_ic * w_row[o];
+          }
+        }
+      }
+    } else {
+      // Row i of x against row o of W: a dot product over contiguous memory on both sides.
+      if (std::is_constant_evaluated()) {
+        detail::unrolled_product_transposed(y.elements, x.elements, p.weight.elements);
+      } else {
+        for (std::size_t i = 0; i < n; ++i) {
+          const T(&x_row)[d_in] = x.elements[i];
+          for (std::size_t o = 0; o < d_out; ++o) {
+            const T(&w_row)[d_in] = p.weight.elements[o];
+            T acc{0};
+            for (std::size_t c = 0; c < d_in; ++c) acc += x_row[c] * w_row[c];
+            y.elements[i][o] = acc;
+          }
+        }
+      }
+    }
+    if constexpr (P::has_bias) {
+      for (std::size_t i = 0; i < n; ++i) {
+        for (std::size_t o = 0; o < d_out; ++o) y.elements[i][o] += p.bias.elements[0][o];
+      }
+    }
+  }
+}
+
+/// Applies a projection to every row of x: y = x W (+ b) or y = x W^T + b, as the layout says.
+///
+/// | operand | shape       |
+/// |---------|-------------|
+/// | `x`     | n x In'     |
+/// | `p`     | In -> Out   |
+/// | result  | n x Out     |
+///
+/// Rule: In' matches In (sizes, and names when both are named); one element type. Each output is the sum over
+/// the input features in order, starting from +0, then the bias is added.
+///
+/// Example:
+/// \code
+///   auto k = ctattn::project(x, w_key);
+/// \endcode
+template <FixedMatrix X, Projection P>
+[[nodiscard]] constexpr auto project(const X& x, const P& p) noexcept {
+  basic_matrix<typename X::value_type, X::row_extent, P::output_extent> y{};
+  if constexpr (detail::first_broken<detail::projection_rules<X, P>>::check()) project_into(y, x, p);
+  return y;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_PROJECTION_HPP
+// ---------------------------------------- ctattn/attention/attention_head.hpp (continued)
+// ---------------------------------------- ctattn/attention/scaled_dot_product.hpp
+#ifndef CTATTN_ATTENTION_SCALED_DOT_PRODUCT_HPP
+#define CTATTN_ATTENTION_SCALED_DOT_PRODUCT_HPP
+
+
+// ---------------------------------------- ctattn/attention/detail/softmax_row.hpp
+#ifndef CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
+#define CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
+
+
+
+namespace ctattn::detail {
+
+/// The softmax of `values[begin, end)` written to `weights[begin, end)`; the entries outside that range are
+/// left alone. The rules, shared by `softmax_rows` and every attention kernel:
+///   - -inf entries (masked) get weight 0 and are never passed to exp;
+///   - a row with no entry above -inf (fully masked, or empty) gets all zeros, never NaN;
+///   - +inf entries share the weight equally (the limit), every other entry gets 0;
+///   - a NaN anywhere makes the whole row NaN;
+///   - otherwise w_j = exp(x_j - max) / sum_k exp(x_k - max): subtracting the row maximum keeps every
+///     exponent <= 0, so no row overflows, and the largest entry contributes exactly 1 to the sum.
+// Rationale: one function for every caller keeps compile-time and run-time results, and every mask kind,
+// on the same arithmetic. It takes raw arrays so that the kernels can hand it a row buffer.
+template <typename T>
+constexpr void softmax_row(const T* values, T* weights, std::size_t begin, std::size_t end) noexcept {
+  constexpr T infinity = std::numeric_limits<T>::infinity();
+  T largest = -infinity;
+  std::size_t infinite = 0;
+  for (std::size_t j = begin; j < end; ++j) {
+    const T x = values[j];
+    if (x != x) {  // NaN
+      for (std::size_t m = begin; m < end; ++m) weights[m] = std::numeric_limits<T>::quiet_NaN();
+      return;
+    }
+    if (x == infinity) ++infinite;
+    if (x > largest) largest = x;
+  }
+  if (largest == -infinity) {
+    for (std::size_t j = begin; j < end; ++j) weights[j] = T{0};
+    return;
+  }
+  if (infinite > 0) {
+    const T share = T{1} / static_cast<T>(infinite);
+    for (std::size_t j = begin; j < end; ++j) weights[j] = values[j] == infinity ? share : T{0};
+    return;
+  }
+  T total{0};
+  for (std::size_t j = begin; j < end; ++j) {
+    const T e = values[j] == -infinity ? T{0} : math::exp(values[j] - largest);
+    weights[j] = e;
+    total += e;
+  }
+  for (std::size_t j = begin; j < end; ++j) weights[j] = weights[j] / total;
+}
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
+// ---------------------------------------- ctattn/attention/scaled_dot_product.hpp (continued)
+
+namespace ctattn {
+
+/// Whether queries Q, keys K and values V can meet in scaled dot-product attention: the same element type,
+/// Q's width (d_q) matches K's width (d_k), and K and V have matching rows (n_kv). n_q, n_kv and d_v are free.
+/// The rules are `detail::attention_rules` (ctattn/attention/rules.hpp).
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::AttentionCompatible<ctattn::matrix<float, 6, 24>, ctattn::matrix<float, 9, 24>,
+///                                             ctattn::matrix<float, 9, 28>>);
+/// \endcode
+template <typename Q, typename K, typename V, typename Mask = no_mask_type>
+concept AttentionCompatible =
+    FixedMatrix<Q> && FixedMatrix<K> && FixedMatrix<V> && AttentionMask<Mask> &&
+    rules_hold<detail::attention_rules<op::scaled_dot_product_attention, std::remove_cvref_t<Q>,
+                                       std::remove_cvref_t<K>, std::remove_cvref_t<V>, Mask>>;
+
+/// The output of attention together with its attention weights (for study and pictures).
+///
+/// | member    | shape       |
+/// |-----------|-------------|
+/// | `output`  | n_q x d_v   |
+/// | `weights` | n_q x n_kv  (rows sum to 1, or are zero for a query that sees no key) |
+template <typename Output, typename Weights>
+struct attention_result {
+  Output output;
+  Weights weights;
+};
+
+namespace detail {
+
+/// Where one head's columns sit inside the projected Q, K and V, and where its output goes. The head's widths
+/// (d_k, d_v) are template arguments of the kernel.
+struct head_columns {
+  std::size_t query_offset;   // first column of this head in Q
+  std::size_t key_offset;     // first column of its key/value head in K
+  std::size_t value_offset;   // first column of its key/value head in V
+  std::size_t output_offset;  // first column of its output
+};
+
+// The scores of query i against the keys of its range: dot(j) / scale, plus the mask's bias, or -inf for a key
+// the mask hides. Both forms of the kernel score through here, so they apply a mask identically.
+template <typename T, typename Mask, typename Dot>
+constexpr void score_row(const Mask& mask, std::size_t i, const key_range& range, T scale, T* scores,
+                         const Dot& dot) noexcept {
+  for (std::size_t j = range.begin; j < range.end; ++j) {
+    if constexpr (Mask::checks_each_key) {
+      if (!mask.allowed(i, j)) {
+        scores[j] = -std::numeric_limits<T>::infinity();
+        continue;
+      }
+    }
+    T score = dot(j) / scale;
+    if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
+    scores[j] = score;
+  }
+}
+
+// The constant-evaluated form of `attend`: the same arithmetic in the same order, so the same bits.
+// Rationale: the constant evaluators read an element of an array local to the evaluation faster than one of a
+// constexpr variable, and fold expressions with literal indices faster than loops (see detail/unrolled.hpp). So
+// this head's keys and values, and each query row, are first copied into exact-size local arrays (O(n d) copies
+// against O(n^2 d) multiply-adds), and every score and every context row is one unrolled expression. Each
+// context row is summed from +0 into a local row and then added to the output's +0, which changes no bit.
+template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
+          typename Weights, typename Mask>
+constexpr void attend_unrolled(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                               const head_columns& columns, typename Q::value_type scale) noexcept {
+  using T = typename Q::value_type;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  T keys[n_kv][DK]{};
+  T values[n_kv][DV]{};
+  for (std::size_t j = 0; j < n_kv; ++j) {
+    for (std::size_t c = 0; c < DK; ++c) keys[j][c] = k.elements[j][columns.key_offset + c];
+    for (std::size_t c = 0; c < DV; ++c) values[j][c] = v.elements[j][columns.value_offset + c];
+  }
+  T query[DK]{};
+  T context[DV]{};
+  T scores[n_kv]{};
+  T probabilities[n_kv]{};
+  for (std::size_t i = 0; i < n_q; ++i) {
+    for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
+    const key_range range = mask.keys(i, n_q, n_kv);
+    score_row(mask, i, range, scale, scores, [&](std::size_t key) { return unrolled_dot(query, keys[key]); });
+    softmax_row(scores, probabilities, range.begin, range.end);
+    for (std::size_t c = 0; c < DV; ++c) context[c] = T{0};
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      const T p = probabilities[j];
+      if (p == T{0}) continue;
+      unrolled_axpy(context, p, values[j]);
+    }
+    for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output_offset + c] += context[c];
+    if constexpr (KeepWeights) {
+      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+    }
+  }
+}
+
+// Rationale: the kernel works one query row at a time, visits only the keys the mask's range allows (sliding
+// windows cost O(r N)), and never reads the value row of a key whose weight is 0. Heads are column windows of the
+// projected matrices, so multi-head attention runs the same code with no copies. The output's columns
+// [output_offset, output_offset + DV) must hold +0: the kernel accumulates. At run time it is plain loops with
+// row references; constant-evaluated, `attend_unrolled` does the same arithmetic in the evaluators' fast form.
+template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
+          typename Weights, typename Mask>
+constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                      const head_columns& columns, typename Q::value_type scale) noexcept {
+  if (std::is_constant_evaluated()) {
+    attend_unrolled<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
+    return;
+  }
+  using T = typename Q::value_type;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  const std::size_t q_begin = columns.query_offset;
+  const std::size_t k_begin = columns.key_offset;
+  const std::size_t v_begin = columns.value_offset;
+  const std::size_t o_begin = columns.output_offset;
+  T scores[n_kv]{};
+  T probabilities[n_kv]{};
+  for (std::size_t i = 0; i < n_q; ++i) {
+    const T(&q_row)[Q::cols] = q.elements[i];
+    T(&out_row)[Out::cols] = out.elements[i];
+    const key_range range = mask.keys(i, n_q, n_kv);
+    // Rationale: the lambda's names are not the short ones users pick for globals (GCC's -Wshadow reports
+    // those); see tests/static/user_names_test.cpp.
+    score_row(mask, i, range, scale, scores, [&](std::size_t key) {
+      const T(&k_row)[K::cols] = k.elements[key];
+      T key_dot{0};
+      for (std::size_t column = 0; column < DK; ++column) key_dot += q_row[q_begin + column] * k_row[k_begin + column];
+      return key_dot;
+    });
+    softmax_row(scores, probabilities, range.begin, range.end);
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      const T p = probabilities[j];
+      if (p == T{0}) continue;
+      const T(&v_row)[V::cols] = v.elements[j];
+      for (std::size_t c = 0; c < DV; ++c) out_row[o_begin + c] += p * v_row[v_begin + c];
+    }
+    if constexpr (KeepWeights) {
+      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+    }
+  }
+}
+
+/// The divisor of the scores: sqrt(d_k), correctly rounded. The reference text divides by sqrt(d_k); so do
+/// we (a true division), rather than multiplying by a rounded reciprocal.
+template <typename T, std::size_t DK>
+inline constexpr T score_divisor = math::sqrt(static_cast<T>(DK));
+
+}  // namespace detail
+
+/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V, with an optional mask.
+///
+/// | operand | shape       |
+/// |---------|-------------|
+/// | `q`     | n_q x d_k   |
+/// | `k`     | n_kv x d_k  |
+/// | `v`     | n_kv x d_v  |
+/// | `mask`  | see ctattn/attention/mask.hpp; checked against n_q x n_kv |
+/// | result  | n_q x d_v   |
+///
+/// Rules (compile errors naming both dimensions): d_q = d_k (sizes, and names when both are named); K and V
+/// have matching rows; one element type; the mask fits the scores. n_q may differ from n_kv (cross-attention);
+/// d_v is free. The softmax is numerically stable, and a query that sees no key gets a zero row.
+///
+/// Each score is the dot product summed over d_k in order, divided by sqrt(d_k); each output row is the sum over
+/// keys in order of weight times value row.
+///
+/// Example:
+/// \code
+///   auto context = ctattn::scaled_dot_product_attention(q, k, v);               // self- or cross-attention
+///   auto causal  = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal);
+/// \endcode
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
+                                                          const Mask& mask = {}) noexcept {
+  basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent> output{};
+  if constexpr (detail::first_broken<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>>::check()) {
+    basic_matrix<typename Q::value_type, Q::row_extent, K::row_extent>* no_weights = nullptr;
+    detail::attend<false, Q::cols, V::cols>(q, k, v, mask, output, no_weights, {0, 0, 0, 0},
+                          detail::score_divisor<typename Q::value_type, Q::cols>);
+  }
+  return output;
+}
+
+/// Scaled dot-product attention that also returns the attention weights softmax(Q K^T / sqrt(d_k)) (n_q x n_kv,
+/// zero where the mask hides a key). Same rules and arithmetic as `scaled_dot_product_attention`: its `output`
+/// is the same bits.
+///
+/// Example:
+/// \code
+///   auto [context, weights] = ctattn::scaled_dot_product_attention_with_weights(q, k, v, ctattn::causal);
+/// \endcode
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto scaled_dot_product_attention_with_weights(const Q& q, const K& k, const V& v,
+                                                                       const Mask& mask = {}) noexcept {
+  using T = typename Q::value_type;
+  attention_result<basic_matrix<T, Q::row_extent, V::column_extent>, basic_matrix<T, Q::row_extent, K::row_extent>>
+      result{};
+  if constexpr (detail::first_broken<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>>::check()) {
+    detail::attend<true, Q::cols, V::cols>(q, k, v, mask, result.output, &result.weights, {0, 0, 0, 0},
+                         detail::score_divisor<T, Q::cols>);
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_SCALED_DOT_PRODUCT_HPP
+// ---------------------------------------- ctattn/attention/attention_head.hpp (continued)
+
+namespace ctattn {
+
+/// Whether `Head` is one attention head: query, key and value projections and no output projection (multi-head
+/// weights are not one head). The rule is `shape_error::argument_must_be_one_attention_head`.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::AttentionHead<ctattn::attention_head<float, 16, 24, 28>>);
+///   static_assert(!ctattn::AttentionHead<ctattn::multi_head_attention_weights<float, 4, 16>>);
+/// \endcode
+template <typename Head>
+concept AttentionHead =
+    rules_hold<rule_list<shape_error::argument_must_be_one_attention_head<op::self_attention, std::remove_cvref_t<Head>>>>;
+
+namespace detail {
+// The rules of attention through one head: it is one head, then each input against its projection.
+template <typename Op, typename XQ, typename XKV, typename Head>
+using head_rules = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>,
+                             projection_rules<XQ, std::remove_cvref_t<decltype(Head::query)>>,
+                             projection_rules<XKV, std::remove_cvref_t<decltype(Head::key)>>,
+                             projection_rules<XKV, std::remove_cvref_t<decltype(Head::value)>>>;
+}  // namespace detail
+
+/// One attention head: the projections W_Q, W_K (d_model -> d_k) and W_V (d_model -> d_v), with optional
+/// biases, in a named weight layout.
+///
+/// | member  | projection         |
+/// |---------|--------------------|
+/// | `query` | d_model -> d_k     |
+/// | `key`   | d_model -> d_k     |
+/// | `value` | d_model -> d_v     |
+///
+/// Example (the reference text's worked example, weights as torch.rand(24, 16) stores them):
+/// \code
+///   ctattn::attention_head<float, d_model{16}, d_k{24}, d_v{28}, ctattn::out_by_in> head{
+///       .query = {ctattn::from_array(w_query)}, .key = {...}, .value = {...}};
+///   auto context = ctattn::self_attention(x, head);   // seq x d_v
+/// \endcode
+template <Scalar T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
+struct attention_head {
+  linear<T, DModel, DK, Layout, HasBias> query;
+  linear<T, DModel, DK, Layout, HasBias> key;
+  linear<T, DModel, DV, Layout, HasBias> value;
+};
+
+/// Self-attention: Q = X W_Q, K = X W_K, V = X W_V, then softmax(Q K^T / sqrt(d_k)) V.
+///
+/// | operand | shape          |
+/// |---------|----------------|
+/// | `x`     | n x d_model    |
+/// | result  | n x d_v        |
+///
+/// Example: `auto context = ctattn::self_attention(x, head, ctattn::causal);`
+template <FixedMatrix X, typename Head, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto self_attention(const X& x, const Head& head, const Mask& mask = {}) noexcept {
+  if constexpr (detail::first_broken<detail::head_rules<op::self_attention, X, X, Head>>::check()) {
+    return scaled_dot_product_attention(project(x, head.query), project(x, head.key), project(x, head.value), mask);
+  } else {
+    return basic_matrix<typename X::value_type, X::row_extent, std::size_t{1}>{};
+  }
+}
+
+/// Self-attention that also returns the attention weights (n x n); see `self_attention`.
+/// Example: `auto [context, weights] = ctattn::self_attention_with_weights(x, head);`
+template <FixedMatrix X, AttentionHead Head, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto self_attention_with_weights(const X& x, const Head& head, const Mask& mask = {}) noexcept {
+  return scaled_dot_product_attention_with_weights(project(x, head.query), project(x, head.key),
+                                                   project(x, head.value), mask);
+}
+
+/// Cross-attention: queries from one sequence, keys and values from another of a different length but the same
+/// width. Q = X_q W_Q, K = X_kv W_K, V = X_kv W_V.
+///
+/// | operand | shape            |
+/// |---------|------------------|
+/// | `x_q`   | n_q x d_model    |
+/// | `x_kv`  | n_kv x d_model   |
+/// | result  | n_q x d_v        |
+///
+/// Example: `auto context = ctattn::cross_attention(decoder_tokens, encoder_tokens, head);`
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto cross_attention(const XQ& x_q, const XKV& x_kv, const Head& head,
+                                             const Mask& mask = {}) noexcept {
+  if constexpr (detail::first_broken<detail::head_rules<op::cross_attention, XQ, XKV, Head>>::check()) {
+    return scaled_dot_product_attention(project(x_q, head.query), project(x_kv, head.key), project(x_kv, head.value),
+                                        mask);
+  } else {
+    return basic_matrix<typename XQ::value_type, XQ::row_extent, std::size_t{1}>{};
+  }
+}
+
+/// Cross-attention that also returns the attention weights (n_q x n_kv); see `cross_attention`.
+template <FixedMatrix XQ, FixedMatrix XKV, AttentionHead Head, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto cross_attention_with_weights(const XQ& x_q, const XKV& x_kv, const Head& head,
+                                                          const Mask& mask = {}) noexcept {
+  return scaled_dot_product_attention_with_weights(project(x_q, head.query), project(x_kv, head.key),
+                                                   project(x_kv, head.value), mask);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_ATTENTION_HEAD_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/attention/footprint.hpp
+#ifndef CTATTN_ATTENTION_FOOTPRINT_HPP
+#define CTATTN_ATTENTION_FOOTPRINT_HPP
+
+/// \file
+/// What an attention configuration costs in memory, known at compile time, so that firmware can
+/// `static_assert` it against its flash and RAM budgets before anything is flashed:
+///
+/// \code
+///   constexpr ctattn::footprint fp = ctattn::self_attention_footprint<decltype(x), head_type>;
+///   static_assert(fp.weight_bytes <= 8 * 1024, "the weights must fit the flash budget");
+///   static_assert(fp.ram_bytes() <= 4 * 1024, "activations, workspace and kernel stack must fit the RAM budget");
+/// \endcode
+///
+/// The figures are the sizes of the objects the `_into` functions of ctattn/attention/workspace.hpp work on
+/// (the firmware build checks them against the linker's symbol sizes). Footprints compose: `a + b` is a
+/// program that holds both configurations' storage and runs them one after the other.
+
+
+// ---------------------------------------- ctattn/attention/workspace.hpp
+#ifndef CTATTN_ATTENTION_WORKSPACE_HPP
+#define CTATTN_ATTENTION_WORKSPACE_HPP
+
+/// \file
+/// Attention that writes into storage the caller provides: the output and a workspace for the intermediates
+/// (the projected queries, keys and values). Nothing is returned by value, so nothing of matrix size lands on
+/// the stack: firmware keeps the workspace and the output in static storage (.bss) and the weights in flash.
+/// The only stack the kernel needs is two row buffers of n_kv elements (see ctattn/attention/footprint.hpp).
+///
+/// | call                                                      | the same bits as                      |
+/// |-----------------------------------------------------------|---------------------------------------|
+/// | `scaled_dot_product_attention_into(out, q, k, v, mask)`   | `scaled_dot_product_attention`        |
+/// | `self_attention_into(out, x, head, ws, mask)`             | `self_attention`                      |
+/// | `cross_attention_into(out, x_q, x_kv, head, ws, mask)`    | `cross_attention`                     |
+/// | `wide_multi_head_attention_into(out, x_q, x_kv, heads, ws, mask)` | `wide_multi_head_attention`   |
+///
+/// They follow the value-returning functions' rules (the same diagnostics), plus two of their own: the output
+/// has the result's shape and element type, and the workspace was declared for this configuration.
+
+
+
+namespace ctattn {
+
+/// The intermediates of one attention head, in storage the caller owns: the projected queries, keys and values.
+/// Declare it static (or global) in firmware so that it sits in .bss; reuse it for every call of the same
+/// configuration. Usually spelled through `self_attention_workspace` or `cross_attention_workspace`.
+///
+/// | member    | shape       |
+/// |-----------|-------------|
+/// | `queries` | n_q x d_k   |
+/// | `keys`    | n_kv x d_k  |
+/// | `values`  | n_kv x d_v  |
+///
+/// Its contents after a call are the call's Q, K and V (useful for study and tests); their previous values
+/// are never read.
+///
+/// Example:
+/// \code
+///   static ctattn::attention_workspace<float, seq{6}, seq{6}, d_k{24}, d_v{28}> ws;   // 6*24 + 6*24 + 6*28 floats
+/// \endcode
+template <typename T, auto NQ, auto NKV, auto DK, auto DV>
+struct attention_workspace {
+  using value_type = T;
+  using queries_type = matrix<T, NQ, DK>;
+  using keys_type = matrix<T, NKV, DK>;
+  using values_type = matrix<T, NKV, DV>;
+
+  queries_type queries;
+  keys_type keys;
+  values_type values;
+};
+
+namespace detail {
+
+template <typename W>
+struct is_attention_workspace : std::false_type {};
+template <typename T, auto NQ, auto NKV, auto DK, auto DV>
+struct is_attention_workspace<attention_workspace<T, NQ, NKV, DK, DV>> : std::true_type {};
+
+// What `self_attention` and friends need of a head: three projections named query, key and value.
+template <typename Head>
+concept head_projections = requires {
+  requires Projection<decltype(Head::query)>;
+  requires Projection<decltype(Head::key)>;
+  requires Projection<decltype(Head::value)>;
+};
+
+template <typename Head>
+using query_projection = std::remove_cvref_t<decltype(Head::query)>;
+template <typename Head>
+using key_projection = std::remove_cvref_t<decltype(Head::key)>;
+template <typename Head>
+using value_projection = std::remove_cvref_t<decltype(Head::value)>;
+
+// The workspace of a head applied to queries from XQ and keys and values from XKV: what `project` returns.
+template <typename XQ, typename XKV, typename Head>
+using head_workspace = attention_workspace<typename XQ::value_type, XQ::row_extent, XKV::row_extent,
+                                           query_projection<Head>::output_extent, value_projection<Head>::output_extent>;
+
+}  // namespace detail
+
+/// Any `ctattn::attention_workspace`.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::AttentionWorkspace<ctattn::self_attention_workspace<decltype(x), head_type>>);
+/// \endcode
+template <typename W>
+concept AttentionWorkspace = detail::is_attention_workspace<std::remove_cvref_t<W>>::value;
+
+/// The workspace of self-attention of X (n x d_model) through Head (d_model -> d_k, d_k, d_v): Q is n x d_k,
+/// K n x d_k, V n x d_v, with X's and the head's named dimensions.
+///
+/// | member    | shape      |
+/// |-----------|------------|
+/// | `queries` | n x d_k    |
+/// | `keys`    | n x d_k    |
+/// | `values`  | n x d_v    |
+///
+/// Example (the worked example: 6 x 16 input, d_k = 24, d_v = 28; 1824 bytes in .bss):
+/// \code
+///   static ctattn::self_attention_workspace<decltype(x), head_type> workspace;
+///   static ctattn::matrix<float, seq{6}, d_v{28}> context;
+///   ctattn::self_attention_into(context, x, head, workspace);
+/// \endcode
+template <FixedMatrix X, detail::head_projections Head>
+using self_attention_workspace = detail::head_workspace<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head>;
+
+/// The workspace of cross-attention: queries from XQ (n_q x d_model), keys and values from XKV (n_kv x d_model).
+/// Also the workspace of wide multi-head attention, whose heads use it one after another.
+///
+/// | member    | shape        |
+/// |-----------|--------------|
+/// | `queries` | n_q x d_k    |
+/// | `keys`    | n_kv x d_k   |
+/// | `values`  | n_kv x d_v   |
+///
+/// Example:
+/// \code
+///   static ctattn::cross_attention_workspace<decltype(decoder_tokens), decltype(encoder_tokens), head_type> ws;
+///   ctattn::cross_attention_into(context, decoder_tokens, encoder_tokens, head, ws);
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head>
+using cross_attention_workspace = detail::head_workspace<std::remove_cvref_t<XQ>, std::remove_cvref_t<XKV>, Head>;
+
+namespace detail {
+
+// The output of attention over Q and V: n_q x d_v (h * d_v when `Heads` heads are concatenated).
+template <typename Op, typename Out, typename Q, typename V, std::size_t Heads = 1>
+using output_rules =
+    rule_list<same_element_rule<Op, Out, Q>,
+              shape_error::output_rows_must_match_queries<Op, dim_of<Out::row_extent>, dim_of<Q::row_extent>>,
+              shape_error::output_columns_must_match_values<
+                  Op, dim_of<Out::column_extent>,
+                  std::conditional_t<Heads == 1, dim_of<V::column_extent>, dim<unnamed, Heads * V::cols>>>>;
+
+// Two workspaces are interchangeable when their members have the same types (`attention_workspace<float, 6, ...>`
+// and `attention_workspace<float, std::size_t{6}, ...>` are): their shapes, as named in a diagnostic.
+template <typename W>
+using workspace_shape_of = workspace_shape<typename W::value_type, dim_of<W::queries_type::row_extent>,
+                                           dim_of<W::keys_type::row_extent>, dim_of<W::keys_type::column_extent>,
+                                           dim_of<W::values_type::column_extent>>;
+
+// Every rule of `cross_attention(x_q, x_kv, head, mask)` (self-attention passes x twice), then the output's
+// and the workspace's.
+template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
+          std::size_t Heads = 1>
+using head_into_rules =
+    rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>, projection_rules<XQ, query_projection<Head>>,
+              projection_rules<XKV, key_projection<Head>>, projection_rules<XKV, value_projection<Head>>,
+              attention_rules<op::scaled_dot_product_attention, typename head_workspace<XQ, XKV, Head>::queries_type,
+                              basic_matrix<typename XKV::value_type, XKV::row_extent,
+                                           key_projection<Head>::output_extent>,
+                              typename head_workspace<XQ, XKV, Head>::values_type, Mask>,
+              output_rules<Op, Out, typename head_workspace<XQ, XKV, Head>::queries_type,
+                           typename head_workspace<XQ, XKV, Head>::values_type, Heads>,
+              shape_error::workspace_must_match_attention<Op, workspace_shape_of<W>,
+                                                          workspace_shape_of<head_workspace<XQ, XKV, Head>>>>;
+
+// One head's Q, K and V into the workspace.
+template <typename XQ, typename XKV, typename Head, typename W>
+constexpr void project_head(const XQ& x_q, const XKV& x_kv, const Head& head, W& workspace) noexcept {
+  project_into(workspace.queries, x_q, head.query);
+  project_into(workspace.keys, x_kv, head.key);
+  project_into(workspace.values, x_kv, head.value);
+}
+
+// Attention over the workspace's Q, K and V into the output's columns [offset, offset + d_v), which must hold +0
+// (the kernel accumulates).
+template <typename Out, typename W, typename Mask>
+constexpr void attend_head(Out& output, const W& workspace, const Mask& mask, std::size_t output_offset) noexcept {
+  using T = typename W::value_type;
+  using Q = typename W::queries_type;
+  using V = typename W::values_type;
+  basic_matrix<T, Q::row_extent, W::keys_type::row_extent>* no_weights = nullptr;
+  attend<false, Q::cols, V::cols>(workspace.queries, workspace.keys, workspace.values, mask, output, no_weights,
+                                  {0, 0, 0, output_offset}, score_divisor<T, Q::cols>);
+}
+
+template <typename Out>
+constexpr void zero(Out& output) noexcept {
+  for (std::size_t i = 0; i < Out::rows; ++i) {
+    for (std::size_t j = 0; j < Out::cols; ++j) output.elements[i][j] = typename Out::value_type{0};
+  }
+}
+
+// Whether `a` and `b` are one object (only possible when their types are the same).
+template <typename A, typename B>
+constexpr bool same_object(const A& a, const B& b) noexcept {
+  if constexpr (std::is_same_v<A, B>) {
+    return &a == &b;
+  } else {
+    (void)a;
+    (void)b;
+    return false;
+  }
+}
+
+}  // namespace detail
+
+/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V written into `output`: the same rules, arithmetic
+/// and bits as `scaled_dot_product_attention(q, k, v, mask)`, with no matrix on the stack (only the kernel's
+/// two row buffers of n_kv elements).
+///
+/// | operand  | shape       |
+/// |----------|-------------|
+/// | `output` | n_q x d_v (overwritten; the same element type) |
+/// | `q`      | n_q x d_k   |
+/// | `k`      | n_kv x d_k  |
+/// | `v`      | n_kv x d_v  |
+/// | `mask`   | see ctattn/attention/mask.hpp; checked against n_q x n_kv |
+///
+/// Rules: those of `scaled_dot_product_attention`, and the output's rows match n_q and its columns d_v
+/// (`output_rows_must_match_queries`, `output_columns_must_match_values`, `element_types_must_match`).
+/// Precondition: `output` is not `v` (it is zeroed before the values are read).
+///
+/// Example:
+/// \code
+///   static ctattn::matrix<float, seq{6}, d_v{28}> context;   // .bss
+///   ctattn::scaled_dot_product_attention_into(context, q, k, v, ctattn::causal);
+/// \endcode
+template <FixedMatrix Out, FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
+constexpr void scaled_dot_product_attention_into(Out& output, const Q& q, const K& k, const V& v,
+                                                 const Mask& mask = {}) noexcept {
+  using rules = rule_list<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>,
+                          detail::output_rules<op::scaled_dot_product_attention_into, Out, Q, V>>;
+  if constexpr (detail::first_broken<rules>::check()) {
+    detail::expects(!detail::same_object(output, v) && !detail::same_object(output, q));
+    using T = typename Q::value_type;
+    detail::zero(output);
+    basic_matrix<T, Q::row_extent, K::row_extent>* no_weights = nullptr;
+    detail::attend<false, Q::cols, V::cols>(q, k, v, mask, output, no_weights, {0, 0, 0, 0},
+                          detail::score_divisor<T, Q::cols>);
+  }
+}
+
+/// Self-attention written into `output`, its intermediates into `workspace`: Q = X W_Q, K = X W_K, V = X W_V
+/// (plus biases) into `workspace.queries/keys/values`, then softmax(Q K^T / sqrt(d_k)) V into `output`. The same
+/// rules, arithmetic and bits as `self_attention(x, head, mask)`.
+///
+/// | operand     | shape                                    |
+/// |-------------|------------------------------------------|
+/// | `output`    | n x d_v (overwritten)                    |
+/// | `x`         | n x d_model                              |
+/// | `head`      | d_model -> d_k (query, key), d_v (value) |
+/// | `workspace` | `self_attention_workspace<X, Head>`: Q n x d_k, K n x d_k, V n x d_v (overwritten) |
+/// | `mask`      | checked against n x n                    |
+///
+/// Rules: those of `self_attention` (x's width matches each projection; the mask fits), the output's shape
+/// (n x d_v, one element type) and the workspace's type (`workspace_must_match_attention`, naming both shapes).
+/// `output` may be `x` itself (x is read only before the output is written).
+///
+/// Example (the worked example: flash holds x and the head, .bss the workspace and the context):
+/// \code
+///   static ctattn::self_attention_workspace<decltype(x), head_type> workspace;
+///   static ctattn::matrix<float, seq{6}, d_v{28}> context;
+///   ctattn::self_attention_into(context, x, head, workspace);          // == ctattn::self_attention(x, head)
+/// \endcode
+template <FixedMatrix Out, FixedMatrix X, detail::head_projections Head, AttentionWorkspace W,
+          AttentionMask Mask = no_mask_type>
+constexpr void self_attention_into(Out& output, const X& x, const Head& head, W& workspace,
+                                   const Mask& mask = {}) noexcept {
+  if constexpr (detail::first_broken<detail::head_into_rules<op::self_attention_into, Out, X, X, Head, W, Mask>>::check()) {
+    detail::project_head(x, x, head, workspace);
+    detail::zero(output);
+    detail::attend_head(output, workspace, mask, 0);
+  }
+}
+
+/// Cross-attention written into `output`, its intermediates into `workspace`: Q = X_q W_Q, K = X_kv W_K,
+/// V = X_kv W_V (plus biases), then softmax(Q K^T / sqrt(d_k)) V. The same rules, arithmetic and bits as
+/// `cross_attention(x_q, x_kv, head, mask)`.
+///
+/// | operand     | shape                                    |
+/// |-------------|------------------------------------------|
+/// | `output`    | n_q x d_v (overwritten)                  |
+/// | `x_q`       | n_q x d_model                            |
+/// | `x_kv`      | n_kv x d_model                           |
+/// | `head`      | d_model -> d_k (query, key), d_v (value) |
+/// | `workspace` | `cross_attention_workspace<XQ, XKV, Head>`: Q n_q x d_k, K n_kv x d_k, V n_kv x d_v |
+/// | `mask`      | checked against n_q x n_kv               |
+///
+/// Rules: those of `cross_attention`, the output's shape (n_q x d_v) and the workspace's type. `output` may be
+/// `x_q` or `x_kv` (both are read only before the output is written).
+///
+/// Example:
+/// \code
+///   static ctattn::cross_attention_workspace<decltype(decoder_tokens), decltype(encoder_tokens), head_type> ws;
+///   static ctattn::matrix<float, target{5}, d_v{28}> context;
+///   ctattn::cross_attention_into(context, decoder_tokens, encoder_tokens, head, ws);
+/// \endcode
+template <FixedMatrix Out, FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head, AttentionWorkspace W,
+          AttentionMask Mask = no_mask_type>
+constexpr void cross_attention_into(Out& output, const XQ& x_q, const XKV& x_kv, const Head& head, W& workspace,
+                                    const Mask& mask = {}) noexcept {
+  if constexpr (detail::first_broken<detail::head_into_rules<op::cross_attention_into, Out, XQ, XKV, Head, W, Mask>>::check()) {
+    detail::project_head(x_q, x_kv, head, workspace);
+    detail::zero(output);
+    detail::attend_head(output, workspace, mask, 0);
+  }
+}
+
+/// Wide multi-head attention (the reference text's h x d_q x d form) written into `output`: each head projects
+/// the full input with its own W_Q, W_K, W_V into the one workspace, then writes its context into its own
+/// columns of `output`, [h * d_v, (h + 1) * d_v). The same rules, arithmetic and bits as
+/// `wide_multi_head_attention(x_q, x_kv, heads, mask)`, without the concatenation copy; the workspace is one
+/// head's, reused by every head.
+///
+/// | operand     | shape                                    |
+/// |-------------|------------------------------------------|
+/// | `output`    | n_q x (h * d_v) (overwritten)            |
+/// | `x_q`       | n_q x d_model                            |
+/// | `x_kv`      | n_kv x d_model (may be x_q: self-attention) |
+/// | `heads`     | h attention heads (d_model -> d_k, d_k, d_v) |
+/// | `workspace` | `cross_attention_workspace<XQ, XKV, Head>` (one head's Q, K, V) |
+/// | `mask`      | checked against n_q x n_kv, applied to every head |
+///
+/// Rules: those of `cross_attention` for the head type, the output's shape (n_q x h * d_v) and the workspace's
+/// type. Precondition: `output` is neither `x_q` nor `x_kv` (later heads read them after earlier heads wrote).
+/// For the output projection W_O, project the result: `ctattn::project_into(y, output, w_o)`.
+///
+/// Example (the worked example with 3 heads: 6 x 84):
+/// \code
+///   static ctattn::cross_attention_workspace<decltype(x), decltype(x), head_type> workspace;
+///   static ctattn::matrix<float, seq{6}, 84> concat;
+///   ctattn::wide_multi_head_attention_into(concat, x, x, heads, workspace);   // heads: std::array<head_type, 3>
+/// \endcode
+template <FixedMatrix Out, FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head, std::size_t H,
+          AttentionWorkspace W, AttentionMask Mask = no_mask_type>
+constexpr void wide_multi_head_attention_into(Out& output, const XQ& x_q, const XKV& x_kv,
+                                              const std::array<Head, H>& heads, W& workspace,
+                                              const Mask& mask = {}) noexcept {
+  using rules = rule_list<shape_error::count_must_be_positive<op::wide_multi_head_attention_into, count<H>>,
+                          detail::head_into_rules<op::wide_multi_head_attention_into, Out, XQ, XKV, Head, W, Mask, H>>;
+  if constexpr (detail::first_broken<rules>::check()) {
+    detail::expects(!detail::same_object(output, x_q) && !detail::same_object(output, x_kv));
+    constexpr std::size_t d_v = W::values_type::cols;
+    detail::zero(output);
+    for (std::size_t h = 0; h < H; ++h) {
+      detail::project_head(x_q, x_kv, heads[h], workspace);
+      detail::attend_head(output, workspace, mask, h * d_v);
+    }
+  }
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_WORKSPACE_HPP
+// ---------------------------------------- ctattn/attention/footprint.hpp (continued)
+
+namespace ctattn {
+
+/// Memory of an attention configuration, in bytes.
+///
+/// | member            | what                                                             | usually in |
+/// |-------------------|------------------------------------------------------------------|------------|
+/// | `weight_bytes`    | the parameters: weights and biases of every projection           | flash      |
+/// | `input_bytes`     | the activations read: x (x_q and x_kv for cross-attention)       | RAM or flash |
+/// | `output_bytes`    | the activations written: the output matrix                       | RAM (.bss) |
+/// | `workspace_bytes` | the intermediates: the workspace's Q, K and V                    | RAM (.bss) |
+/// | `stack_bytes`     | the kernel's stack scratch: two row buffers of n_kv elements     | stack      |
+///
+/// `stack_bytes` is what the attention kernel itself puts on the stack; the call frames around it (saved
+/// registers, a few locals) come on top and depend on the compiler (docs/firmware.md measures them).
+///
+/// Example:
+/// \code
+///   constexpr auto fp = ctattn::self_attention_footprint<decltype(x), head_type>;   // the worked example:
+///   static_assert(fp.weight_bytes == 4864 && fp.workspace_bytes == 1824 && fp.stack_bytes == 48);
+/// \endcode
+struct footprint {
+  std::size_t weight_bytes = 0;
+  std::size_t input_bytes = 0;
+  std::size_t output_bytes = 0;
+  std::size_t workspace_bytes = 0;
+  std::size_t stack_bytes = 0;
+
+  /// Input and output activations: `input_bytes + output_bytes`.
+  [[nodiscard]] constexpr std::size_t activation_bytes() const noexcept { return input_bytes + output_bytes; }
+
+  /// Everything but the weights (which firmware keeps in flash): activations, workspace and kernel stack.
+  [[nodiscard]] constexpr std::size_t ram_bytes() const noexcept {
+    return input_bytes + output_bytes + workspace_bytes + stack_bytes;
+  }
+
+  /// Everything: `weight_bytes + ram_bytes()`.
+  [[nodiscard]] constexpr std::size_t total_bytes() const noexcept { return weight_bytes + ram_bytes(); }
+
+  /// Two configurations in one program, each with its own weights, activations and workspace, run one after
+  /// the other: storage adds up, the stack scratch is the larger of the two (never live at once).
+  /// Example: `constexpr auto model = encoder_fp + decoder_fp;`
+  [[nodiscard]] friend constexpr footprint operator+(const footprint& a, const footprint& b) noexcept {
+    return {a.weight_bytes + b.weight_bytes, a.input_bytes + b.input_bytes, a.output_bytes + b.output_bytes,
+            a.workspace_bytes + b.workspace_bytes, a.stack_bytes > b.stack_bytes ? a.stack_bytes : b.stack_bytes};
+  }
+
+  /// Adds `other` in place (see `operator+`).
+  constexpr footprint& operator+=(const footprint& other) noexcept { return *this = *this + other; }
+
+  friend constexpr bool operator==(const footprint&, const footprint&) = default;
+};
+
+namespace detail {
+
+template <typename P>
+inline constexpr std::size_t projection_bytes =
+    sizeof(typename P::weight_type) + (P::has_bias ? sizeof(typename P::bias_type) : 0);
+
+template <typename Head>
+inline constexpr std::size_t head_weight_bytes = projection_bytes<query_projection<Head>> +
+                                                 projection_bytes<key_projection<Head>> +
+                                                 projection_bytes<value_projection<Head>>;
+
+// The kernel's two row buffers (scores and probabilities) of n_kv elements.
+template <typename T, std::size_t NKV>
+inline constexpr std::size_t kernel_stack_bytes = 2 * NKV * sizeof(T);
+
+template <typename XQ, typename XKV, typename Head, std::size_t Heads, std::size_t Inputs>
+inline constexpr footprint heads_footprint = [] {
+  using W = head_workspace<XQ, XKV, Head>;
+  footprint f{};
+  f.weight_bytes = Heads * head_weight_bytes<Head>;
+  f.input_bytes = Inputs == 1 ? sizeof(XQ) : sizeof(XQ) + sizeof(XKV);
+  f.output_bytes = sizeof(matrix<typename W::value_type, XQ::row_extent, Heads * W::values_type::cols>);
+  f.workspace_bytes = sizeof(W);
+  f.stack_bytes = kernel_stack_bytes<typename W::value_type, W::keys_type::rows>;
+  return f;
+}();
+
+}  // namespace detail
+
+/// The footprint of `scaled_dot_product_attention_into(output, q, k, v)`: no weights, no workspace.
+///
+/// | field             | value                   |
+/// |-------------------|-------------------------|
+/// | `weight_bytes`    | 0                       |
+/// | `input_bytes`     | sizeof(Q) + sizeof(K) + sizeof(V) |
+/// | `output_bytes`    | n_q x d_v elements      |
+/// | `workspace_bytes` | 0                       |
+/// | `stack_bytes`     | 2 n_kv elements         |
+///
+/// Example: `static_assert(ctattn::scaled_dot_product_attention_footprint<Q, K, V>.ram_bytes() <= 2048);`
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V>
+inline constexpr footprint scaled_dot_product_attention_footprint{
+    0, sizeof(Q) + sizeof(K) + sizeof(V),
+    sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>), 0,
+    detail::kernel_stack_bytes<typename Q::value_type, K::rows>};
+
+/// The footprint of `self_attention_into(output, x, head, workspace)`.
+///
+/// | field             | value                                            |
+/// |-------------------|--------------------------------------------------|
+/// | `weight_bytes`    | W_Q, W_K, W_V (and biases): d_model (2 d_k + d_v) elements without biases |
+/// | `input_bytes`     | sizeof(X): n x d_model elements                  |
+/// | `output_bytes`    | n x d_v elements                                 |
+/// | `workspace_bytes` | sizeof(self_attention_workspace<X, Head>): n (2 d_k + d_v) elements |
+/// | `stack_bytes`     | 2 n elements                                     |
+///
+/// Example (the worked example: 4864 bytes of weights, 384 of input, 672 of output, 1824 of workspace, 48 of
+/// kernel stack):
+/// \code
+///   constexpr auto fp = ctattn::self_attention_footprint<decltype(x), head_type>;
+///   static_assert(fp.ram_bytes() <= 3 * 1024);
+/// \endcode
+template <FixedMatrix X, detail::head_projections Head>
+inline constexpr footprint self_attention_footprint =
+    detail::heads_footprint<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head, 1, 1>;
+
+/// The footprint of `cross_attention_into(output, x_q, x_kv, head, workspace)`.
+///
+/// | field             | value                                            |
+/// |-------------------|--------------------------------------------------|
+/// | `weight_bytes`    | W_Q, W_K, W_V (and biases)                       |
+/// | `input_bytes`     | sizeof(XQ) + sizeof(XKV)                         |
+/// | `output_bytes`    | n_q x d_v elements                               |
+/// | `workspace_bytes` | sizeof(cross_attention_workspace<XQ, XKV, Head>) |
+/// | `stack_bytes`     | 2 n_kv elements                                  |
+///
+/// Example: `static_assert(ctattn::cross_attention_footprint<XQ, XKV, head_type>.workspace_bytes <= 4096);`
+template <FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head>
+inline constexpr footprint cross_attention_footprint =
+    detail::heads_footprint<std::remove_cvref_t<XQ>, std::remove_cvref_t<XKV>, Head, 1, 2>;
+
+/// The footprint of `wide_multi_head_attention_into(output, x_q, x_kv, heads, workspace)` with H heads of type
+/// Head, where x_q and x_kv are two matrices. One workspace serves every head.
+///
+/// | field             | value                                            |
+/// |-------------------|--------------------------------------------------|
+/// | `weight_bytes`    | H heads' W_Q, W_K, W_V (and biases)              |
+/// | `input_bytes`     | sizeof(XQ) + sizeof(XKV)                         |
+/// | `output_bytes`    | n_q x (H d_v) elements                           |
+/// | `workspace_bytes` | sizeof(cross_attention_workspace<XQ, XKV, Head>) (one head's) |
+/// | `stack_bytes`     | 2 n_kv elements                                  |
+///
+/// Example: `constexpr auto fp = ctattn::wide_multi_head_attention_footprint<XQ, XKV, head_type, 3>;`
+template <FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head, std::size_t H>
+inline constexpr footprint wide_multi_head_attention_footprint =
+    detail::heads_footprint<std::remove_cvref_t<XQ>, std::remove_cvref_t<XKV>, Head, H, 2>;
+
+/// `wide_multi_head_attention_footprint` for self-attention, where one matrix x is passed as both x_q and x_kv
+/// (counted once in `input_bytes`).
+///
+/// Example (the worked example with 3 heads: 14592 bytes of weights, 384 of input, 2016 of output, 1824 of
+/// workspace):
+/// \code
+///   constexpr auto fp = ctattn::wide_multi_head_self_attention_footprint<decltype(x), head_type, 3>;
+///   static_assert(fp.weight_bytes == 3 * 4864);
+/// \endcode
+template <FixedMatrix X, detail::head_projections Head, std::size_t H>
+inline constexpr footprint wide_multi_head_self_attention_footprint =
+    detail::heads_footprint<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head, H, 1>;
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_FOOTPRINT_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/attention/gradient.hpp
+#ifndef CTATTN_ATTENTION_GRADIENT_HPP
+#define CTATTN_ATTENTION_GRADIENT_HPP
+
+/// \file
+/// Gradients: the softmax Jacobian, the backward pass of a row-wise softmax, and the backward pass of
+/// single-head scaled dot-product attention, in constant expressions and at run time with the same bits.
+
+
+
+namespace ctattn {
+
+namespace detail::gradient {
+
+// dL/dx for one row y = softmax(x), given w = y and u = dL/dy: w_j (u_j - sum_k w_k u_k).
+template <typename T, std::size_t N>
+constexpr void softmax_row_backward(const T (&w)[N], const T (&u)[N], T (&result)[N]) noexcept {
+  T dot{0};
+  for (std::size_t j = 0; j < N; ++j) dot += w[j] * u[j];
+  for (std::size_t j = 0; j < N; ++j) result[j] = w[j] * (u[j] - dot);
+}
+
+}  // namespace detail::gradient
+
+/// The Jacobian of the softmax at a point, from the softmax's output s (a 1 x N row):
+/// J(i, k) = d s_i / d z_k = s_i (delta_ik - s_k), that is diag(s) - s s^T. Symmetric; each row sums to 0
+/// (up to rounding), because the outputs always sum to 1.
+///
+/// | operand         | shape                        |
+/// |-----------------|------------------------------|
+/// | `probabilities` | 1 x N (a softmax output s)   |
+/// | result          | N x N                        |
+///
+/// Rule: one row (`rows_must_match<op::softmax_jacobian, dim<..., M>, dim<unnamed, 1>>`). For the Jacobian at
+/// the logits z, use `softmax_jacobian_from_logits(z)`.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<double, 1, 2> s{{{0.25, 0.75}}};
+///   constexpr auto j = ctattn::softmax_jacobian(s);
+///   static_assert(j(0, 0) == 0.1875 && j(0, 1) == -0.1875);   // 0.25 - 0.25^2, -0.25 * 0.75
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, N, N> softmax_jacobian(const basic_matrix<T, M, N>& probabilities) noexcept {
+  basic_matrix<T, N, N> jacobian{};
+  if constexpr (shape_error::must_be_a_single_row<op::softmax_jacobian, dim_of<M>>::check()) {
+    constexpr std::size_t n = extent_size(N);
+    for (std::size_t i = 0; i < n; ++i) {
+      const T s_i = probabilities.elements[0][i];
+      for (std::size_t k = 0; k < n; ++k) {
+        const T diagonal = i == k ? s_i : T{0};
+        jacobian.elements[i][k] = diagonal - s_i * probabilities.elements[0][k];
+      }
+    }
+  }
+  return jacobian;
+}
+
+/// The Jacobian of the softmax at the logits z (a 1 x N row): `softmax_jacobian(softmax_rows(z))`, with the
+/// library's stable softmax (the row maximum subtracted before ctattn::math::exp).
+///
+/// | operand  | shape  |
+/// |----------|--------|
+/// | `logits` | 1 x N  |
+/// | result   | N x N  |
+///
+/// Rule: one row, as for `softmax_jacobian`.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<float, 1, 3> z{{{1000, 1001, 999}}};
+///   constexpr auto j = ctattn::softmax_jacobian_from_logits(z);   // finite: no exp(1000) is ever taken
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, N, N> softmax_jacobian_from_logits(
+    const basic_matrix<T, M, N>& logits) noexcept {
+  basic_matrix<T, std::size_t{1}, N> probabilities{};
+  if constexpr (shape_error::must_be_a_single_row<op::softmax_jacobian, dim_of<M>>::check()) {
+    detail::softmax_row(logits.elements[0], probabilities.elements[0], 0, extent_size(N));
+  }
+  return softmax_jacobian(probabilities);
+}
+
+/// The backward pass of a row-wise softmax W = softmax_rows(X): given W and the upstream gradient U = dL/dW,
+/// returns dL/dX, row by row dL/dx = u J(w) = w * (u - <w, u>) (element-wise), without forming any Jacobian.
+///
+/// | operand    | shape               |
+/// |------------|---------------------|
+/// | `weights`  | M x N (the softmax output W) |
+/// | `upstream` | M x N (dL/dW)       |
+/// | result     | M x N (dL/dX, the extents of `weights`) |
+///
+/// Rule: same shape and element type (`rows_must_match` / `columns_must_match` with `op::softmax_backward`).
+///
+/// Example:
+/// \code
+///   const auto d_scores = ctattn::softmax_rows_backward(weights, upstream);
+/// \endcode
+template <FixedMatrix W, FixedMatrix U>
+[[nodiscard]] constexpr W softmax_rows_backward(const W& weights, const U& upstream) noexcept {
+  W result{};
+  if constexpr (detail::first_broken<detail::same_shape_rules<op::softmax_backward, W, U>>::check()) {
+    for (std::size_t i = 0; i < W::rows; ++i) {
+      detail::gradient::softmax_row_backward(weights.elements[i], upstream.elements[i], result.elements[i]);
+    }
+  }
+  return result;
+}
+
+/// The gradients of a loss L with respect to the three inputs of scaled dot-product attention; each member has
+/// exactly the type (shape and extents) of the input it belongs to.
+///
+/// | member    | meaning | shape        |
+/// |-----------|---------|--------------|
+/// | `queries` | dL/dQ   | n_q x d_k    |
+/// | `keys`    | dL/dK   | n_kv x d_k   |
+/// | `values`  | dL/dV   | n_kv x d_v   |
+///
+/// Example: `const auto grad = ctattn::attention_backward(q, k, v, g); use(grad.queries);`
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V>
+struct attention_gradients {
+  Q queries;
+  K keys;
+  V values;
+};
+
+/// The backward pass of single-head scaled dot-product attention O = softmax(Q K^T / sqrt(d_k)) V: given the
+/// inputs and the upstream gradient G = dL/dO, returns dL/dQ, dL/dK and dL/dV.
+///
+///     S  = Q K^T / sqrt(d_k)          P  = softmax_rows(S)       (recomputed, stably)
+///     dV = P^T G                      dP = G V^T
+///     dS = P * (dP - rowsum(P * dP))  (element-wise; the softmax backward)
+///     dQ = dS K / sqrt(d_k)           dK = dS^T Q / sqrt(d_k)
+///
+/// | operand    | shape        |
+/// |------------|--------------|
+/// | `queries`  | n_q x d_k    |
+/// | `keys`     | n_kv x d_k   |
+/// | `values`   | n_kv x d_v   |
+/// | `upstream` | n_q x d_v (G = dL/dO) |
+/// | result     | `attention_gradients` {queries: n_q x d_k, keys: n_kv x d_k, values: n_kv x d_v} |
+///
+/// Rules, those of the forward pass plus the shape of G (same element type everywhere): Q's columns match K's
+/// columns (`query_and_key_widths_must_match<op::attention_backward, ...>`); K's rows match V's rows
+/// (`key_and_value_counts_must_match`); G's rows match Q's rows (`rows_must_match`) and G's columns match V's
+/// columns (`columns_must_match`). Matching means equal sizes, and equal names when both are named.
+///
+/// No mask: every query attends to every key. The weights P are recomputed exactly as
+/// `scaled_dot_product_attention` computes them (same sums, same division by sqrt(d_k), same stable softmax),
+/// so they are bit for bit the forward pass's weights. Every sum runs in ascending index order and the
+/// gradients of Q and K are divided by sqrt(d_k) (true divisions): the result is the same in constant
+/// evaluation and at run time. These are the gradients of any loss L whose gradient with respect to O is G
+/// (for L = sum(O * G) exactly what PyTorch autograd gives).
+///
+/// Example:
+/// \code
+///   constexpr auto grad = ctattn::attention_backward(q, k, v, g);   // q 4x6, k 5x6, v 5x3, g 4x3
+///   static_assert(grad.keys.rows == 5);
+/// \endcode
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
+[[nodiscard]] constexpr attention_gradients<Q, K, V> attention_backward(const Q& queries, const K& keys,
+                                                                         const V& values,
+                                                                         const G& upstream) noexcept {
+  using op_tag = op::attention_backward;
+  // The forward pass's rules, then the upstream gradient dL/dO: one row per query, one column per value feature.
+  using rules = rule_list<detail::attention_rules<op_tag, Q, K, V, no_mask_type>, detail::same_element_rule<op_tag, G, Q>,
+                          detail::rows_rule<op_tag, G, Q>, detail::columns_rule<op_tag, G, V>>;
+  using T = typename Q::value_type;
+  attention_gradients<Q, K, V> grad{};
+  if constexpr (detail::first_broken<rules>::check()) {
+    constexpr std::size_t n_q = Q::rows;
+    constexpr std::size_t n_kv = K::rows;
+    constexpr std::size_t d_k = Q::cols;
+    constexpr std::size_t d_v = V::cols;
+    const T scale = math::sqrt(static_cast<T>(d_k));
+
+    // Forward: scores and weights (n_q x n_kv).
+    matrix<T, n_q, n_kv> weights{};
+    for (std::size_t i = 0; i < n_q; ++i) {
+      T scores[n_kv]{};
+      for (std::size_t j = 0; j < n_kv; ++j) {
+        T dot{0};
+        for (std::size_t c = 0; c < d_k; ++c) dot += queries.elements[i][c] * keys.elements[j][c];
+        scores[j] = dot / scale;
+      }
+      detail::softmax_row(scores, weights.elements[i], 0, n_kv);
+    }
+
+    // dV = P^T G, and dS = softmax backward of dP = G V^T, row by row.
+    matrix<T, n_q, n_kv> d_scores{};
+    for (std::size_t i = 0; i < n_q; ++i) {
+      T d_weights[n_kv]{};
+      for (std::size_t j = 0; j < n_kv; ++j) {
+        T dot{0};
+        for (std::size_t c = 0; c < d_v; ++c) dot += upstream.elements[i][c] * values.elements[j][c];
+        d_weights[j] = dot;
+      }
+      detail::gradient::softmax_row_backward(weights.elements[i], d_weights, d_scores.elements[i]);
+    }
+    for (std::size_t j = 0; j < n_kv; ++j) {
+      for (std::size_t c = 0; c < d_v; ++c) {
+        T sum{0};
+        for (std::size_t i = 0; i < n_q; ++i) sum += weights.elements[i][j] * upstream.elements[i][c];
+        grad.values.elements[j][c] = sum;
+      }
+    }
+
+    // dQ = dS K / sqrt(d_k), dK = dS^T Q / sqrt(d_k).
+    for (std::size_t i = 0; i < n_q; ++i) {
+      for (std::size_t c = 0; c < d_k; ++c) {
+        T sum{0};
+        for (std::size_t j = 0; j < n_kv; ++j) sum += d_scores.elements[i][j] * keys.elements[j][c];
+        grad.queries.elements[i][c] = sum / scale;
+      }
+    }
+    for (std::size_t j = 0; j < n_kv; ++j) {
+      for (std::size_t c = 0; c < d_k; ++c) {
+        T sum{0};
+        for (std::size_t i = 0; i < n_q; ++i) sum += d_scores.elements[i][j] * queries.elements[i][c];
+        grad.keys.elements[j][c] = sum / scale;
+      }
+    }
+  }
+  return grad;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_GRADIENT_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/attention/multi_head.hpp
+#ifndef CTATTN_ATTENTION_MULTI_HEAD_HPP
+#define CTATTN_ATTENTION_MULTI_HEAD_HPP
+
+/// \file
+/// Multi-head attention in the reference text's two forms and PyTorch's:
+///   - narrow (`multi_head_attention`): d_model is projected once and split into h heads of d_model / h
+///     columns; the heads' outputs are concatenated and projected by W_O. With biases and kdim / vdim this is
+///     PyTorch's nn.MultiheadAttention (see `from_torch_multihead`).
+///   - grouped-query (`grouped_query_attention`): h_q query heads share h_kv key/value heads (multi-query when
+///     h_kv = 1).
+///   - wide (`wide_multi_head_attention`): each head projects the full input with its own W_Q, W_K, W_V.
+
+
+
+namespace ctattn {
+
+/// The output of multi-head attention with the attention weights of every head and their mean (PyTorch's
+/// `average_attn_weights=True`).
+///
+/// | member            | shape                     |
+/// |-------------------|---------------------------|
+/// | `output`          | n_q x d_out               |
+/// | `head_weights[h]` | n_q x n_kv, one per head  |
+/// | `mean_weights`    | n_q x n_kv                |
+template <typename Output, typename Weights, std::size_t Heads>
+struct multi_head_result {
+  Output output;
+  std::array<Weights, Heads> head_weights;
+  Weights mean_weights;
+};
+
+/// The weights of grouped-query attention: h_q query heads and h_kv key/value heads of `HeadDim` columns each,
+/// and W_O. `multi_head_attention_weights` is the case h_kv = h_q.
+///
+/// | member   | projection                       |
+/// |----------|----------------------------------|
+/// | `query`  | DModel -> h_q * HeadDim          |
+/// | `key`    | KDim -> h_kv * HeadDim           |
+/// | `value`  | VDim -> h_kv * HeadDim           |
+/// | `output` | h_q * HeadDim -> DModel          |
+///
+/// Rule: h_kv divides h_q (each key/value head serves h_q / h_kv query heads: query head h uses key/value head
+/// h / (h_q / h_kv)).
+///
+/// Example:
+/// \code
+///   ctattn::grouped_query_attention_weights<float, 4, 2, d_model{16}, 4, ctattn::out_by_in> w{...};
+///   auto y = ctattn::grouped_query_attention(x, x, x, w, ctattn::causal);
+/// \endcode
+template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
+          WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
+struct grouped_query_attention_weights {
+  /// The rules of the configuration; the attention functions check them again (no second error).
+  using rules = rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
+                          shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
+                          shape_error::count_must_be_positive<op::grouped_query_attention, count<HeadDim>>,
+                          shape_error::key_value_heads_must_divide_query_heads<
+                              op::grouped_query_attention, count<KeyValueHeads>, count<QueryHeads>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
+  using value_type = T;
+  static constexpr std::size_t query_heads = QueryHeads;
+  static constexpr std::size_t key_value_heads = KeyValueHeads;
+  static constexpr std::size_t head_dim = HeadDim;
+
+  // Rationale: with a broken rule the widths fall back to 1, so that the members stay valid types and the rule's
+  // sentence is the only error.
+  static constexpr std::size_t query_width = rules_hold<rules> ? QueryHeads * HeadDim : 1;
+  static constexpr std::size_t key_value_width = rules_hold<rules> ? KeyValueHeads * HeadDim : 1;
+
+  linear<T, DModel, query_width, Layout, HasBias> query;
+  linear<T, KDim, key_value_width, Layout, HasBias> key;
+  linear<T, VDim, key_value_width, Layout, HasBias> value;
+  linear<T, query_width, DModel, Layout, HasBias> output;
+};
+
+namespace detail {
+template <std::size_t Size, std::size_t Heads>
+inline constexpr std::size_t head_width = Size / (Heads == 0 ? 1 : Heads);
+}  // namespace detail
+
+/// The weights of narrow multi-head attention: d_model split into `Heads` heads of d_model / Heads columns.
+/// With `out_by_in` and biases, and KDim / VDim for keys and values of other widths, it holds exactly
+/// PyTorch's nn.MultiheadAttention parameters.
+///
+/// | member   | projection           |
+/// |----------|----------------------|
+/// | `query`  | DModel -> DModel     |
+/// | `key`    | KDim -> DModel       |
+/// | `value`  | VDim -> DModel       |
+/// | `output` | DModel -> DModel (W_O) |
+///
+/// Rule: Heads divides DModel (a compile error naming both numbers).
+///
+/// Example (the reference text's 7 tokens, d_model = 512, 8 heads, Q = X W_Q):
+/// \code
+///   ctattn::multi_head_attention_weights<float, 8, d_model{512}> w{...};
+///   auto y = ctattn::multi_head_attention(x, x, x, w);   // 7 x 512
+/// \endcode
+template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
+          auto KDim = DModel, auto VDim = DModel>
+struct multi_head_attention_weights {
+  /// The rules of the configuration; the attention functions check them again (no second error).
+  using rules = rule_list<shape_error::count_must_be_positive<op::multi_head_attention, count<Heads>>,
+                          shape_error::heads_must_divide_model_width<op::multi_head_attention, count<Heads>,
+                                                                     dim_of<normalize_extent<DModel>>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
+  using value_type = T;
+  static constexpr std::size_t query_heads = Heads;
+  static constexpr std::size_t key_value_heads = Heads;
+  static constexpr std::size_t head_dim = detail::head_width<extent_size(normalize_extent<DModel>), Heads>;
+
+  linear<T, DModel, DModel, Layout, HasBias> query;
+  linear<T, KDim, DModel, Layout, HasBias> key;
+  linear<T, VDim, DModel, Layout, HasBias> value;
+  linear<T, DModel, DModel, Layout, HasBias> output;
+};
+
+namespace detail {
+
+/// The rules of multi-head attention: the weights' own, each input against its projection, as many values as
+/// keys, and the mask against n_q x n_kv.
+template <typename XQ, typename XK, typename XV, typename W, typename Mask>
+using multi_head_rules =
+    rule_list<typename W::rules, projection_rules<XQ, std::remove_cvref_t<decltype(W::query)>>,
+              projection_rules<XK, std::remove_cvref_t<decltype(W::key)>>,
+              projection_rules<XV, std::remove_cvref_t<decltype(W::value)>>,
+              shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
+                                                           dim_of<XV::row_extent>>,
+              mask_rules<op::multi_head_attention, typename W::value_type, XQ::row_extent, XK::row_extent, Mask>>;
+
+template <bool KeepWeights, typename XQ, typename XK, typename XV, typename W, typename Mask>
+constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const W& w, const Mask& mask) noexcept {
+  using T = typename W::value_type;
+  constexpr std::size_t heads = W::query_heads;
+  constexpr std::size_t head_dim = W::head_dim;
+  using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
+  using output_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::output_extent>;
+  multi_head_result<output_type, weights_type, heads> result{};
+  if constexpr (first_broken<multi_head_rules<XQ, XK, XV, W, Mask>>::check()) {
+    constexpr std::size_t group = W::query_heads / W::key_value_heads;
+    const auto q = project(query, w.query);
+    const auto k = project(key, w.key);
+    const auto v = project(value, w.value);
+    // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
+    basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::input_extent> concat{};
+    for (std::size_t h = 0; h < heads; ++h) {
+      const std::size_t kv = h / group;
+      const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
+      if constexpr (KeepWeights) {
+        attend<true, head_dim, head_dim>(q, k, v, mask, concat, &result.head_weights[h], columns,
+                                         score_divisor<T, head_dim>);
+      } else {
+        weights_type* none = nullptr;
+        attend<false, head_dim, head_dim>(q, k, v, mask, concat, none, columns, score_divisor<T, head_dim>);
+      }
+    }
+    result.output = project(concat, w.output);
+    if constexpr (KeepWeights) {
+      for (std::size_t i = 0; i < weights_type::rows; ++i) {
+        for (std::size_t j = 0; j < weights_type::cols; ++j) {
+          T total{0};
+          for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
+          result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
+        }
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace detail
+
+/// Multi-head attention (narrow, or grouped-query when the weights say so): Q = query W_Q, K = key W_K,
+/// V = value W_V (plus biases), split into heads of d_model / h columns, attention per head, heads
+/// concatenated, then W_O. The mask applies to every head.
+///
+/// | operand  | shape          |
+/// |----------|----------------|
+/// | `query`  | n_q x DModel   |
+/// | `key`    | n_kv x KDim    |
+/// | `value`  | n_kv x VDim    |
+/// | result   | n_q x DModel   |
+///
+/// Rules: each input's width matches its projection; key and value have matching rows; the mask fits
+/// n_q x n_kv. Self-attention passes the same matrix three times.
+///
+/// Example:
+/// \code
+///   auto y = ctattn::multi_head_attention(x, x, x, weights, ctattn::causal);
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto multi_head_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
+                                                  const Mask& mask = {}) noexcept {
+  return detail::multi_head<false>(query, key, value, weights, mask).output;
+}
+
+/// Multi-head attention that also returns every head's attention weights and their mean; the `output` is the
+/// same bits as `multi_head_attention`'s.
+/// Example: `auto r = ctattn::multi_head_attention_with_weights(x, x, x, w); use(r.head_weights[0]);`
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto multi_head_attention_with_weights(const XQ& query, const XK& key, const XV& value,
+                                                               const W& weights, const Mask& mask = {}) noexcept {
+  return detail::multi_head<true>(query, key, value, weights, mask);
+}
+
+/// Grouped-query (and multi-query) attention: `multi_head_attention` with `grouped_query_attention_weights`.
+/// Example: `auto y = ctattn::grouped_query_attention(x, x, x, gqa_weights, ctattn::causal);`
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto grouped_query_attention(const XQ& query, const XK& key, const XV& value,
+                                                     const W& weights, const Mask& mask = {}) noexcept {
+  return multi_head_attention(query, key, value, weights, mask);
+}
+
+/// PyTorch's nn.MultiheadAttention parameters as ctattn weights (embed_dim = E, kdim = vdim = E): the packed
+/// `in_proj_weight` (3E x E) and `in_proj_bias` (3E) are split into W_Q, W_K, W_V in torch's out x in layout.
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::from_torch_multihead<2>(in_proj_weight, in_proj_bias, out_proj_weight,
+///                                                      out_proj_bias);
+/// \endcode
+template <std::size_t Heads, typename T, std::size_t E>
+[[nodiscard]] constexpr multi_head_attention_weights<T, Heads, E, out_by_in, true> from_torch_multihead(
+    const T (&in_proj_weight)[3 * E][E], const T (&in_proj_bias)[3 * E], const T (&out_proj_weight)[E][E],
+    const T (&out_proj_bias)[E]) noexcept {
+  multi_head_attention_weights<T, Heads, E, out_by_in, true> w{};
+  for (std::size_t o = 0; o < E; ++o) {
+    for (std::size_t c = 0; c < E; ++c) {
+      w.query.weight.elements[o][c] = in_proj_weight[o][c];
+      w.key.weight.elements[o][c] = in_proj_weight[E + o][c];
+      w.value.weight.elements[o][c] = in_proj_weight[2 * E + o][c];
+      w.output.weight.elements[o][c] = out_proj_weight[o][c];
+    }
+    w.query.bias.elements[0][o] = in_proj_bias[o];
+    w.key.bias.elements[0][o] = in_proj_bias[E + o];
+    w.value.bias.elements[0][o] = in_proj_bias[2 * E + o];
+    w.output.bias.elements[0][o] = out_proj_bias[o];
+  }
+  return w;
+}
+
+/// Wide multi-head attention (the reference text's h x d_q x d form): every head projects the full input with
+/// its own W_Q, W_K, W_V; the heads' outputs are concatenated.
+///
+/// | operand | shape                 |
+/// |---------|-----------------------|
+/// | `x_q`   | n_q x d_model         |
+/// | `x_kv`  | n_kv x d_model        |
+/// | `heads` | h attention heads (d_model -> d_k, d_k, d_v) |
+/// | result  | n_q x (h * d_v)       |
+///
+/// Example:
+/// \code
+///   auto stacked = ctattn::wide_multi_head_attention(x, x, heads);            // 6 x (3 * 28)
+///   auto y = ctattn::wide_multi_head_attention(x, x, heads, w_o);             // then W_O
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
+                                                       const std::array<Head, H>& heads,
+                                                       const Mask& mask = {}) noexcept {
+  using context = decltype(cross_attention(x_q, x_kv, heads[0], mask));
+  constexpr std::size_t d_v = context::cols;
+  basic_matrix<typename context::value_type, context::row_extent, H * d_v> concat{};
+  for (std::size_t h = 0; h < H; ++h) {
+    const context c = cross_attention(x_q, x_kv, heads[h], mask);
+    for (std::size_t i = 0; i < context::rows; ++i) {
+      for (std::size_t j = 0; j < d_v; ++j) concat.elements[i][h * d_v + j] = c.elements[i][j];
+    }
+  }
+  return concat;
+}
+
+/// Wide multi-head attention followed by the output projection W_O (h * d_v -> d_out).
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Projection P,
+          AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
+                                                       const std::array<Head, H>& heads, const P& output,
+                                                       const Mask& mask = {}) noexcept {
+  return project(wide_multi_head_attention(x_q, x_kv, heads, mask), output);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_MULTI_HEAD_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/attention/softmax.hpp
+#ifndef CTATTN_ATTENTION_SOFTMAX_HPP
+#define CTATTN_ATTENTION_SOFTMAX_HPP
+
+
+
+namespace ctattn {
+
+/// The softmax of every row: w(i, j) = exp(x(i, j) - max_k x(i, k)) / sum_k exp(x(i, k) - max_k x(i, k)).
+///
+/// | operand | shape |
+/// |---------|-------|
+/// | `x`     | M x N |
+/// | result  | M x N, each row summing to 1 (or all zeros) |
+///
+/// Numerically stable: rows like [1000, 1001, 999] or [88, 89, 90, 100] in float give the exact softmax
+/// rounded, not inf or NaN. Edges: -inf entries (masked) get weight 0; a row whose entries are all -inf gets
+/// zeros (ctattn's documented value for a fully masked row; PyTorch gives NaN there); +inf entries share the
+/// weight equally; a NaN makes the whole row NaN.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<float, 1, 3> x{{{1000, 1001, 999}}};
+///   constexpr auto w = ctattn::softmax_rows(x);   // {0.2447, 0.6652, 0.0900}
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> softmax_rows(const basic_matrix<T, M, N>& x) noexcept {
+  basic_matrix<T, M, N> weights{};
+  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+    detail::softmax_row(x.elements[i], weights.elements[i], 0, basic_matrix<T, M, N>::cols);
+  }
+  return weights;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_SOFTMAX_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+
+// Position information: sinusoidal tables, embeddings, rotary embeddings, ALiBi.
+// ---------------------------------------- ctattn/position/alibi.hpp
+#ifndef CTATTN_POSITION_ALIBI_HPP
+#define CTATTN_POSITION_ALIBI_HPP
+
+/// \file
+/// ALiBi, attention with linear biases (Press, Smith and Lewis, "Train Short, Test Long"): no position
+/// embedding at all; each head adds to its scores a penalty proportional to the query-key distance, with a
+/// fixed slope per head. The biases are plain matrices, for the attention kernels' additive-bias mask.
+
+
+// ---------------------------------------- ctattn/position/rules.hpp
+#ifndef CTATTN_POSITION_RULES_HPP
+#define CTATTN_POSITION_RULES_HPP
+
+/// \file
+/// The position tier's shape rules and operation tags (see ctattn/shape/rule.hpp). The matrix tier's rules
+/// (ctattn/matrix/rules.hpp) apply here too.
+///
+/// | rule                              | arguments after the operation          |
+/// |-----------------------------------|----------------------------------------|
+/// | `dimension_must_be_even`          | the width                              |
+/// | `sequence_must_fit_position_table`| the sequence's length, the table's     |
+/// | `base_must_be_larger_than_one`    | `count<base>`                          |
+/// | `token_ids_must_be_integers`      | the id type                            |
+
+
+
+namespace ctattn {
+
+namespace op {
+struct sinusoidal_encoding {};
+struct token_embedding {};
+struct position_embedding {};
+struct rotary_embedding {};
+struct alibi {};
+}  // namespace op
+
+namespace shape_error {
+
+/// Sines and cosines fill the columns in pairs (sinusoidal encoding, rotary embedding): the width is even.
+template <typename Operation, typename Dimension>
+struct dimension_must_be_even {
+  static constexpr bool holds = Dimension::size % 2 == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: sines and cosines fill the columns in pairs, so the width must be even; use an even "
+                  "model (or head) width");
+    return holds;
+  }
+};
+
+/// A position table has one row per position: the sequence is not longer than the table.
+template <typename Operation, typename SequenceLength, typename TableLength>
+struct sequence_must_fit_position_table {
+  static constexpr bool holds = SequenceLength::size <= TableLength::size;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the sequence has more positions than the position table; build the table with at least "
+                  "as many positions (learned embeddings cannot go past the longest sequence they were trained for)");
+    return holds;
+  }
+};
+
+/// The frequencies of sinusoidal and rotary encodings are powers of the base: it must be larger than 1.
+template <typename Operation, typename Base>
+struct base_must_be_larger_than_one {
+  static constexpr bool holds = Base::value > 1;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the base of the frequencies must be larger than 1 (10000 in the reference text); pass a "
+                  "larger base");
+    return holds;
+  }
+};
+
+/// Token ids index the rows of an embedding table: they are integers.
+template <typename Operation, typename Id>
+struct token_ids_must_be_integers {
+  static constexpr bool holds = std::is_integral_v<Id>;
+  static constexpr bool check() noexcept {
+    static_assert(holds, "ctattn: token ids index the embedding table's rows, so they must be integers");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+}  // namespace ctattn
+
+#endif  // CTATTN_POSITION_RULES_HPP
+// ---------------------------------------- ctattn/position/alibi.hpp (continued)
+
+namespace ctattn {
+
+namespace detail {
+
+// 2^(-8k/h) in double: an exact power of two times exp(-(r/h) ln 2) for the fractional part r/h.
+constexpr double alibi_power_of_two_slope(std::size_t k, std::size_t heads) noexcept {
+  const std::size_t whole = 8 * k / heads;
+  const std::size_t remainder = 8 * k % heads;
+  constexpr double ln2 = 0x1.62e42fefa39efp-1;
+  double slope =
+      remainder == 0 ? 1.0 : math::exp(-(static_cast<double>(remainder) / static_cast<double>(heads)) * ln2);
+  for (std::size_t e = 0; e < whole; ++e) slope *= 0.5;  // exact
+  return slope;
+}
+
+// Slope of head `head` (0-based) of `heads`, by the paper's rule.
+constexpr double alibi_slope(std::size_t head, std::size_t heads) noexcept {
+  std::size_t below = 1;  // the largest power of two <= heads
+  while (below * 2 <= heads) below *= 2;
+  if (head < below) return alibi_power_of_two_slope(head + 1, below);
+  // the rest: every other slope (the 1st, 3rd, 5th, ...) of the 2 * below power-of-two sequence
+  return alibi_power_of_two_slope(2 * (head - below) + 1, 2 * below);
+}
+
+}  // namespace detail
+
+/// The ALiBi slope of each of `Heads` heads, by the paper's rule:
+///   - Heads a power of two: slope_k = 2^(-8 (k+1) / Heads), k = 0 .. Heads-1 (8 heads: 1/2, 1/4, ..., 1/256);
+///   - otherwise, with c the largest power of two below Heads: the c slopes for c heads, followed by the
+///     1st, 3rd, 5th, ... slopes for 2c heads, Heads - c of them (6 heads: 1/4, 1/16, 1/64, 1/256, 1/2, 1/8).
+///
+/// | parameter | meaning                 |
+/// |-----------|-------------------------|
+/// | `T`       | `float` or `double`     |
+/// | `Heads`   | number of heads, >= 1   |
+/// | result    | `std::array<T, Heads>`  |
+///
+/// Computed in double and rounded once to T (exact whenever 8k/Heads is an integer, e.g. every Heads <= 8).
+///
+/// Example:
+/// \code
+///   constexpr auto slopes = ctattn::alibi_slopes<float, 8>();
+///   static_assert(slopes[0] == 0.5f && slopes[7] == 0x1p-8f);
+/// \endcode
+template <typename T, std::size_t Heads>
+  requires Scalar<T>
+[[nodiscard]] constexpr std::array<T, Heads> alibi_slopes() noexcept {
+  std::array<T, Heads> slopes{};
+  if constexpr (shape_error::count_must_be_positive<op::alibi, count<Heads>>::check()) {
+    for (std::size_t k = 0; k < Heads; ++k) slopes[k] = static_cast<T>(detail::alibi_slope(k, Heads));
+  }
+  return slopes;
+}
+
+/// Which ALiBi bias to build; d = j - (i + offset) is the signed distance from query i to key j (negative for
+/// keys in the past; offset from `alibi_alignment`).
+///
+/// | form             | bias(i, j)                           | use with                                  |
+/// |------------------|--------------------------------------|-------------------------------------------|
+/// | `linear_bias`    | slope * d                            | a causal mask: the paper's form; entries above the diagonal are positive and must be masked (fixture `bias_linear`) |
+/// | `causal_bias`    | slope * d for d <= 0, -inf for d > 0 | nothing else: the causal mask and the bias in one matrix |
+/// | `symmetric_bias` | -slope * abs(d)                      | no mask: bidirectional encoders (fixture `bias_symmetric`) |
+///
+/// On and below the diagonal all three give -slope * (i - j): the further back the key, the larger the penalty.
+/// `causal_bias` as an additive bias gives bit for bit what `linear_bias` gives under the causal mask.
+///
+/// Example: `ctattn::alibi_bias<ctattn::alibi_form::symmetric_bias, 5, 5>(0.5f)`.
+// Rationale: the enumerators carry a suffix because `ctattn::causal` (a mask) and `ctattn::linear` (a
+// projection) already name other things; GCC's -Wshadow flags an enumerator that reuses such a name.
+enum class alibi_form { linear_bias, causal_bias, symmetric_bias };
+
+/// How queries line up with keys when their counts differ (the same two conventions as the causal masks).
+///
+/// | alignment      | query i sits at position             |
+/// |----------------|--------------------------------------|
+/// | `top_left`     | i (PyTorch's is_causal, the mask `ctattn::causal`) |
+/// | `bottom_right` | i + n_kv - n_q (the last query is the last key: a KV cache; `ctattn::causal_bottom_right`) |
+///
+/// Example: `ctattn::alibi_bias<ctattn::alibi_form::causal_bias, 1, 128, ctattn::alibi_alignment::bottom_right>(s)`
+/// is the bias row of the 128th token decoded against its cache.
+enum class alibi_alignment { top_left, bottom_right };
+
+/// The ALiBi bias matrix of one head, to add to its scaled scores (the attention kernels' additive bias).
+///
+/// | parameter  | meaning                                                |
+/// |------------|--------------------------------------------------------|
+/// | `Form`     | `alibi_form::linear_bias`, `causal_bias` or `symmetric_bias` (table above) |
+/// | `NQ`, `NKV`| number of queries and keys: sizes or named extents     |
+/// | `Align`    | `alibi_alignment::top_left` (default) or `bottom_right`|
+/// | `slope`    | the head's slope (from `alibi_slopes`)                 |
+/// | result     | NQ x NKV                                               |
+///
+/// Each entry is slope * d rounded once (exact for the power-of-two slopes of up to 8 heads); a distance of 0
+/// gives +0.
+///
+/// Example:
+/// \code
+///   constexpr auto slopes = ctattn::alibi_slopes<float, 8>();
+///   constexpr auto b = ctattn::alibi_bias<ctattn::alibi_form::causal_bias, 5, 5>(slopes[0]);
+///   static_assert(b(4, 1) == -1.5f);   // -0.5 * (4 - 1)
+/// \endcode
+template <alibi_form Form, auto NQ, auto NKV, alibi_alignment Align = alibi_alignment::top_left, typename T>
+  requires Scalar<T>
+[[nodiscard]] constexpr basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>> alibi_bias(T slope) noexcept {
+  using result_type = basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>>;
+  constexpr auto n_q = static_cast<long long>(result_type::rows);
+  constexpr auto n_kv = static_cast<long long>(result_type::cols);
+  constexpr long long offset = Align == alibi_alignment::top_left ? 0 : n_kv - n_q;
+  result_type bias{};
+  for (long long i = 0; i < n_q; ++i) {
+    for (long long j = 0; j < n_kv; ++j) {
+      const long long d = j - (i + offset);
+      T value{};
+      if constexpr (Form == alibi_form::symmetric_bias) {
+        value = slope * static_cast<T>(d < 0 ? d : -d);
+      } else if constexpr (Form == alibi_form::causal_bias) {
+        value = d > 0 ? -std::numeric_limits<T>::infinity() : slope * static_cast<T>(d);
+      } else {
+        value = slope * static_cast<T>(d);
+      }
+      bias.elements[static_cast<std::size_t>(i)][static_cast<std::size_t>(j)] = value == 0 ? T{0} : value;
+    }
+  }
+  return bias;
+}
+
+/// The ALiBi bias matrices of all `Heads` heads, head k with slope `alibi_slopes<T, Heads>()[k]`.
+///
+/// | parameter  | meaning                                       |
+/// |------------|-----------------------------------------------|
+/// | `T`, `Heads` | as in `alibi_slopes`                        |
+/// | `NQ`, `NKV`, `Form`, `Align` | as in `alibi_bias` (Form defaults to `causal_bias`) |
+/// | result     | `std::array` of Heads matrices NQ x NKV       |
+///
+/// Example:
+/// \code
+///   static constexpr auto biases = ctattn::alibi_biases<float, 8, seq{5}, seq{5}>();   // causal
+///   // head h: ctattn::scaled_dot_product_attention(q[h], k[h], v[h], ctattn::additive_bias(biases[h]))
+/// \endcode
+template <typename T, std::size_t Heads, auto NQ, auto NKV, alibi_form Form = alibi_form::causal_bias,
+          alibi_alignment Align = alibi_alignment::top_left>
+  requires Scalar<T>
+[[nodiscard]] constexpr std::array<basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>>, Heads>
+alibi_biases() noexcept {
+  const std::array<T, Heads> slopes = alibi_slopes<T, Heads>();
+  std::array<basic_matrix<T, normalize_extent<NQ>, normalize_extent<NKV>>, Heads> biases{};
+  for (std::size_t k = 0; k < Heads; ++k) biases[k] = alibi_bias<Form, NQ, NKV, Align>(slopes[k]);
+  return biases;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_POSITION_ALIBI_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/position/embedding.hpp
+#ifndef CTATTN_POSITION_EMBEDDING_HPP
+#define CTATTN_POSITION_EMBEDDING_HPP
+
+/// \file
+/// Learned lookups: token embeddings (a row of a vocabulary table per token id) and learned position
+/// embeddings (a row of a position table added to each token).
+
+
+
+namespace ctattn {
+
+namespace detail {
+
+// Whether every id in Ids lies in [0, Vocabulary), and the first one that does not (as std::size_t).
+struct id_check {
+  bool all_inside;
+  std::size_t first_outside;
+};
+
+template <auto Ids, std::size_t Vocabulary>
+constexpr id_check check_ids() noexcept {
+  for (const auto id : Ids) {
+    if constexpr (std::is_signed_v<std::remove_cv_t<decltype(id)>>) {
+      if (id < 0) return {false, static_cast<std::size_t>(id)};
+    }
+    if (static_cast<std::size_t>(id) >= Vocabulary) return {false, static_cast<std::size_t>(id)};
+  }
+  return {true, 0};
+}
+
+template <auto Rows, typename T, auto Vocabulary, auto D, typename Id>
+constexpr basic_matrix<T, Rows, D> gather_rows(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
+  using table_type = basic_matrix<T, Vocabulary, D>;
+  basic_matrix<T, Rows, D> result{};
+  for (std::size_t r = 0; r < extent_size(Rows); ++r) {
+    const auto id = ids[r];
+    if constexpr (std::is_signed_v<Id>) detail::expects(id >= 0);
+    const auto row = static_cast<std::size_t>(id);
+    detail::expects(row < table_type::rows);
+    for (std::size_t j = 0; j < table_type::cols; ++j) result.elements[r][j] = table.elements[row][j];
+  }
+  return result;
+}
+
+// Run-time ids: N of them, the result's rows named by `Rows` when given.
+template <auto Rows, std::size_t N, typename T, auto Vocabulary, auto D, typename Id>
+constexpr auto embed_run_time_ids(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
+  constexpr auto rows = extent_or<Rows, (N == 0 ? 1 : N)>;
+  using rules = rule_list<shape_error::count_must_be_positive<op::token_embedding, count<N>>,
+                          shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, N>,
+                                                                               dim_of<rows>>>;
+  basic_matrix<T, rows, D> result{};
+  if constexpr (first_broken<rules>::check()) result = gather_rows<rows>(table, ids);
+  return result;
+}
+
+}  // namespace detail
+
+/// Token embedding with ids known at run time: row r of the result is row `ids[r]` of the table.
+///
+/// | operand  | shape                                            |
+/// |----------|--------------------------------------------------|
+/// | `table`  | Vocabulary x D (one learned row per token id)    |
+/// | `ids`    | `std::array<I, N>` or `const I (&)[N]`, I an integer type |
+/// | result   | N x D, or Rows x D (`embed_tokens<seq{6}>(...)`: the rows named, N entries) |
+///
+/// Precondition: 0 <= ids[r] < Vocabulary for every r (a compile error in constant evaluation; a trap at run
+/// time when CTATTN_CHECK_PRECONDITIONS is on). The rows are copied exactly, as torch.nn.Embedding does. D keeps
+/// the table's name; `Rows` names the sequence axis (its size must be N).
+///
+/// Example:
+/// \code
+///   // "Life is short, eat dessert first": ids of the words in the sorted vocabulary
+///   const std::array<std::size_t, 6> ids{0, 4, 5, 2, 1, 3};
+///   const auto x = ctattn::embed_tokens<seq{6}>(embedding_table, ids);   // seq x d_model from a vocab x d_model table
+/// \endcode
+template <auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
+[[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table,
+                                          const std::array<I, N>& ids) noexcept {
+  return detail::embed_run_time_ids<Rows, N>(table, ids.data());
+}
+
+/// \copydoc embed_tokens(const basic_matrix<T, Vocabulary, D>&, const std::array<I, N>&)
+template <auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
+[[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table, const I (&ids)[N]) noexcept {
+  return detail::embed_run_time_ids<Rows, N>(table, ids);
+}
+
+/// Token embedding with ids known at compile time (a `std::array` template argument): an id outside the
+/// vocabulary is a compile error that names it and the vocabulary,
+/// `shape_error::index_must_be_inside_dimension<op::token_embedding, count<id>, dim<..., Vocabulary>>`.
+///
+/// | operand  | shape                                               |
+/// |----------|-----------------------------------------------------|
+/// | `Ids`    | `std::array<I, N>` template argument, I an integer type |
+/// | `table`  | Vocabulary x D                                      |
+/// | `Rows`   | optional: names the rows (`seq{6}`; its size must be N) |
+/// | result   | N x D, or Rows x D                                  |
+///
+/// Rule: every id is in [0, Vocabulary). (A negative id is reported as its value converted to std::size_t.)
+///
+/// Example:
+/// \code
+///   constexpr std::array<std::size_t, 6> sentence{0, 4, 5, 2, 1, 3};
+///   constexpr auto x = ctattn::embed_tokens<sentence>(embedding_table);            // 6 x d_model
+///   constexpr auto named = ctattn::embed_tokens<sentence, seq{6}>(embedding_table);  // seq x d_model
+/// \endcode
+template <auto Ids, auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D>
+  requires requires { std::tuple_size<std::remove_cv_t<decltype(Ids)>>::value; }
+[[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table) noexcept {
+  using ids_type = std::remove_cv_t<decltype(Ids)>;
+  using id_type = typename ids_type::value_type;
+  constexpr std::size_t n = std::tuple_size<ids_type>::value;
+  constexpr std::size_t vocabulary = basic_matrix<T, Vocabulary, D>::rows;
+  constexpr detail::id_check ids_checked = detail::check_ids<Ids, vocabulary>();
+  constexpr auto rows = detail::extent_or<Rows, (n == 0 ? 1 : n)>;
+  using rules = rule_list<shape_error::token_ids_must_be_integers<op::token_embedding, id_type>,
+                          shape_error::count_must_be_positive<op::token_embedding, count<n>>,
+                          shape_error::index_must_be_inside_dimension<
+                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>,
+                          shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, n>,
+                                                                               dim_of<rows>>>;
+  basic_matrix<T, rows, D> result{};
+  if constexpr (detail::first_broken<rules>::check()) result = detail::gather_rows<rows>(table, Ids.data());
+  return result;
+}
+
+/// Learned (absolute) position embeddings: adds row `first_position + r` of the position table to row r of x.
+///
+/// | operand          | shape                                             |
+/// |------------------|---------------------------------------------------|
+/// | `x`              | N x D (embedded tokens)                           |
+/// | `table`          | MaxLength x D' (one learned row per position)     |
+/// | `first_position` | position of row 0 (default 0)                     |
+/// | result           | N x D (the named extent wins where one side names it) |
+///
+/// Rules (compile time): D matches D' (`columns_must_match<op::position_embedding, ...>`), N <= MaxLength
+/// (`sequence_must_fit_position_table<op::position_embedding, N, MaxLength>`), same element type.
+/// Precondition (run time): first_position + N <= MaxLength.
+///
+/// Example:
+/// \code
+///   // GPT-2 style: x = token_embedding + position_embedding[0 .. n-1]
+///   const auto x = ctattn::add_position_embeddings(ctattn::embed_tokens(wte, ids), wpe);   // wpe: 1024 x 768
+/// \endcode
+template <FixedMatrix X, FixedMatrix Table>
+[[nodiscard]] constexpr auto add_position_embeddings(const X& x, const Table& table,
+                                                     std::size_t first_position = 0) noexcept {
+  using rules = rule_list<detail::same_element_rule<op::position_embedding, X, Table>,
+                          detail::columns_rule<op::position_embedding, X, Table>,
+                          shape_error::sequence_must_fit_position_table<op::position_embedding, dim_of<X::row_extent>,
+                                                                        dim_of<Table::row_extent>>>;
+  using T = typename X::value_type;
+  basic_matrix<T, X::row_extent, unify_extents(X::column_extent, Table::column_extent)> result{};
+  if constexpr (detail::first_broken<rules>::check()) {
+    detail::expects(first_position <= Table::rows - X::rows);
+    for (std::size_t r = 0; r < X::rows; ++r) {
+      for (std::size_t j = 0; j < X::cols; ++j) {
+        result.elements[r][j] = x.elements[r][j] + table.elements[first_position + r][j];
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_POSITION_EMBEDDING_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/position/rotary.hpp
+#ifndef CTATTN_POSITION_ROTARY_HPP
+#define CTATTN_POSITION_ROTARY_HPP
+
+/// \file
+/// Rotary position embedding (RoPE, Su et al., "RoFormer"): queries and keys rotated in 2-D planes by an angle
+/// proportional to their position, so that their dot product depends on positions only through the offset.
+
+
+// ---------------------------------------- ctattn/position/detail/frequency.hpp
+#ifndef CTATTN_POSITION_DETAIL_FREQUENCY_HPP
+#define CTATTN_POSITION_DETAIL_FREQUENCY_HPP
+
+/// \file
+/// The angles behind the sinusoidal encoding and the rotary embedding, computed in double.
+
+
+
+namespace ctattn::detail {
+
+/// base^(2i / width) in double, for column pair i of a table `width` columns wide.
+// Rationale: evaluated as exp((2i / width) ln base) in double whatever the table's element type (ctattn::math's
+// exp and log, so the same bits at compile time and at run time). The exponent is at most ln base (9.21 for
+// 10000), off by a few units of 2^-53 relative, so the power is off by at most about 2^-48 relative. A float
+// table rounds that away: it equals the float64 reference rounded to float except where a value lies within
+// about 2^-48 of a float rounding boundary (measured: every element of PyTorch's tables, and all but one of the
+// 262144 elements of a 2048 x 128 table, identical). In a double table the angle t / power carries t times that
+// error, about as much as rounding the angle itself to double already costs (t * 2^-53).
+constexpr double frequency_power(std::size_t pair, std::size_t width, std::size_t base) noexcept {
+  const double exponent = static_cast<double>(2 * pair) / static_cast<double>(width);
+  return math::exp(exponent * math::log(static_cast<double>(base)));
+}
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_POSITION_DETAIL_FREQUENCY_HPP
+// ---------------------------------------- ctattn/position/rotary.hpp (continued)
+
+namespace ctattn {
+
+/// Which features RoPE rotates together. Both rotate pair p by the angle t * Base^(-2p/d) at position t; they
+/// differ in which two columns form pair p (one is a fixed permutation of the other, so weights trained for one
+/// layout do not work with the other).
+///
+/// | layout        | pair p         | used by                                  |
+/// |---------------|----------------|------------------------------------------|
+/// | `interleaved` | (2p, 2p + 1)   | the RoFormer paper, GPT-J, Meta's Llama reference code |
+/// | `rotate_half` | (p, p + d/2)   | GPT-NeoX, Hugging Face's Llama (`rotate_half`) |
+///
+/// Example: `ctattn::apply_rotary<ctattn::rotary_layout::rotate_half>(queries, table)`.
+enum class rotary_layout { interleaved, rotate_half };
+
+/// The cosines and sines RoPE rotates by, one row per position: `cos_table(t, p) = cos(t * theta_p)` and
+/// `sin_table(t, p) = sin(t * theta_p)`, with theta_p = Base^(-2p / Width).
+///
+/// | member                  | shape / meaning                                   |
+/// |-------------------------|---------------------------------------------------|
+/// | `cos_table`, `sin_table`| Positions x Width/2                               |
+/// | `positions`             | how many positions the table covers (0 .. Positions-1) |
+/// | `width`                 | the head width d it rotates (even)                |
+/// | `base`                  | Base (10000 in the paper)                         |
+///
+/// Build it with `make_rotary_table` (at compile time, as a `constexpr` variable). It is an aggregate of two
+/// matrices and can sit in flash.
+///
+/// Example:
+/// \code
+///   static constexpr auto rope = ctattn::make_rotary_table<float, 128, 64>();   // 128 positions, d = 64
+/// \endcode
+template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base = 10000>
+  requires Scalar<T>
+struct rotary_table {
+  /// The rules of the table's parameters.
+  using rules = rule_list<shape_error::dimension_must_be_even<op::rotary_embedding, dim_of<Width>>,
+                          shape_error::count_must_be_positive<op::rotary_embedding, count<Positions>>,
+                          shape_error::base_must_be_larger_than_one<op::rotary_embedding, count<Base>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
+
+  using value_type = T;
+  static constexpr std::size_t positions = Positions;
+  static constexpr std::size_t width = Width;
+  static constexpr std::size_t pairs = Width / 2 > 0 ? Width / 2 : 1;
+  static constexpr std::size_t base = Base;
+
+  matrix<T, Positions, pairs> cos_table;
+  matrix<T, Positions, pairs> sin_table;
+};
+
+/// Computes a `rotary_table`: every angle t / Base^(2p / Width) in double, its cosine and sine with
+/// ctattn::math in double, each rounded once to T.
+///
+/// | parameter   | meaning                                          |
+/// |-------------|--------------------------------------------------|
+/// | `T`         | `float` or `double`                              |
+/// | `Positions` | positions 0 .. Positions-1                       |
+/// | `Width`     | the head width d of the queries and keys (even)  |
+/// | `Base`      | 10000 in the paper                               |
+///
+/// Rule: Width is even (`shape_error::dimension_must_be_even<op::rotary_embedding, dim<unnamed, Width>>`).
+///
+/// Example:
+/// \code
+///   constexpr auto rope = ctattn::make_rotary_table<float, 6, 8>();
+///   static_assert(rope.cos_table(0, 3) == 1.0f);   // position 0 is not rotated
+/// \endcode
+// Rationale: the angle is divided by Base^(2p/d) rather than multiplied by Base^(-2p/d), the same form as the
+// sinusoidal encoding; computed in double, both agree with a float64 reference after rounding to float.
+template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base = 10000>
+  requires Scalar<T>
+[[nodiscard]] constexpr rotary_table<T, Positions, Width, Base> make_rotary_table() noexcept {
+  rotary_table<T, Positions, Width, Base> table{};
+  if constexpr (rules_hold<typename rotary_table<T, Positions, Width, Base>::rules>) {
+    for (std::size_t p = 0; p < Width / 2; ++p) {
+      const double power = detail::frequency_power(p, Width, Base);
+      for (std::size_t t = 0; t < Positions; ++t) {
+        const double angle = static_cast<double>(t) / power;
+        table.cos_table.elements[t][p] = static_cast<T>(math::cos(angle));
+        table.sin_table.elements[t][p] = static_cast<T>(math::sin(angle));
+      }
+    }
+  }
+  return table;
+}
+
+/// Rotates every row of `x` (queries or keys, one per row) by its position: row r is at position
+/// `first_position + r`. For pair p = (a, b) of the layout, with c = cos_table(t, p) and s = sin_table(t, p):
+///
+///     out[a] = x[a] c - x[b] s
+///     out[b] = x[a] s + x[b] c
+///
+/// | operand          | shape                                          |
+/// |------------------|------------------------------------------------|
+/// | `x`              | N x D (queries or keys of one head)            |
+/// | `table`          | `rotary_table<T, Positions, Width>`            |
+/// | `first_position` | position of row 0 (default 0; a KV cache passes the number of tokens before) |
+/// | result           | N x D, the same type as `x`                    |
+///
+/// Rules (compile time): D equals the table's Width (`columns_must_match`; the table's Width is even),
+/// N <= Positions (`sequence_must_fit_position_table`), same element type. Precondition (run time):
+/// first_position + N <= Positions.
+///
+/// Apply it to the queries and to the keys with the same table and layout, before the scores Q K^T.
+///
+/// Example:
+/// \code
+///   static constexpr auto rope = ctattn::make_rotary_table<float, 6, 8>();
+///   const auto q_rot = ctattn::apply_rotary<ctattn::rotary_layout::interleaved>(q, rope);   // q: 6 x 8
+///   const auto k_rot = ctattn::apply_rotary<ctattn::rotary_layout::interleaved>(k, rope);
+///   const auto scores = q_rot * ctattn::transpose(k_rot);
+/// \endcode
+template <rotary_layout Layout, typename T, auto N, auto D, typename U, std::size_t Positions, std::size_t Width,
+          std::size_t Base>
+[[nodiscard]] constexpr basic_matrix<T, N, D> apply_rotary(const basic_matrix<T, N, D>& x,
+                                                            const rotary_table<U, Positions, Width, Base>& table,
+                                                            std::size_t first_position = 0) noexcept {
+  using x_type = basic_matrix<T, N, D>;
+  using rules = rule_list<typename rotary_table<U, Positions, Width, Base>::rules,
+                          shape_error::element_types_must_match<op::rotary_embedding, T, U>,
+                          shape_error::columns_must_match<op::rotary_embedding, dim_of<D>, dim_of<Width>>,
+                          shape_error::sequence_must_fit_position_table<op::rotary_embedding, dim_of<N>,
+                                                                        dim_of<Positions>>>;
+  basic_matrix<T, N, D> result{};
+  if constexpr (detail::first_broken<rules>::check()) {
+    detail::expects(first_position <= Positions - x_type::rows);
+    constexpr std::size_t half = x_type::cols / 2;
+    for (std::size_t r = 0; r < x_type::rows; ++r) {
+      const std::size_t t = first_position + r;
+      for (std::size_t p = 0; p < half; ++p) {
+        const std::size_t a = Layout == rotary_layout::interleaved ? 2 * p : p;
+        const std::size_t b = Layout == rotary_layout::interleaved ? 2 * p + 1 : p + half;
+        const T c = table.cos_table.elements[t][p];
+        const T s = table.sin_table.elements[t][p];
+        const T xa = x.elements[r][a];
+        const T xb = x.elements[r][b];
+        result.elements[r][a] = xa * c - xb * s;
+        result.elements[r][b] = xa * s + xb * c;
+      }
+    }
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_POSITION_ROTARY_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/position/sinusoidal.hpp
+#ifndef CTATTN_POSITION_SINUSOIDAL_HPP
+#define CTATTN_POSITION_SINUSOIDAL_HPP
+
+/// \file
+/// The sinusoidal position encoding of "Attention Is All You Need", as a table computed by the compiler.
+
+
+
+namespace ctattn {
+
+/// The sinusoidal position encoding table, one row per position t and one column per feature:
+///
+///     PE(t, 2i)     = sin(t / Base^(2i / D))
+///     PE(t, 2i + 1) = cos(t / Base^(2i / D))        t = 0 .. Positions - 1,  i = 0 .. D/2 - 1
+///
+/// | parameter   | meaning                                                  |
+/// |-------------|----------------------------------------------------------|
+/// | `T`         | `float` or `double`                                      |
+/// | `Positions` | number of positions (rows): a size or a named extent     |
+/// | `D`         | model width (columns): a size or a named extent          |
+/// | `Base`      | 10000 in the paper                                       |
+/// | result      | Positions x D                                            |
+///
+/// Rule: D is even (`shape_error::dimension_must_be_even<op::sinusoidal_encoding, dim<..., D>>`).
+///
+/// Every element is computed in double (the angle t / Base^(2i/D), then its sine or cosine with ctattn::math)
+/// and rounded once to T. Measured against PyTorch's float64 tables rounded to float (6 x 16, 7 x 512 and
+/// 50 x 8): identical, 0 ulp. Against a long double reference, a 2048 x 128 float table is identical
+/// but for one element (1 ulp). A double table is within about t * 2^-52 of the exact value, the precision
+/// of a double angle. The result is the same in constant evaluation and at run time; `sinusoidal_table`
+/// holds it as a constant.
+///
+/// Example:
+/// \code
+///   struct seq : ctattn::dimension<"seq"> {};
+///   struct d_model : ctattn::dimension<"d_model"> {};
+///   constexpr auto pe = ctattn::sinusoidal_position_encoding<float, seq{6}, d_model{16}>();
+///   static_assert(pe(0, 1) == 1.0f);            // cos(0)
+///   auto encoded = x + pe;                      // x: 6 x 16 embedded tokens
+/// \endcode
+template <typename T, auto Positions, auto D, std::size_t Base = 10000>
+  requires Scalar<T>
+[[nodiscard]] constexpr basic_matrix<T, normalize_extent<Positions>, normalize_extent<D>>
+sinusoidal_position_encoding() noexcept {
+  using result_type = basic_matrix<T, normalize_extent<Positions>, normalize_extent<D>>;
+  using rules = rule_list<shape_error::dimension_must_be_even<op::sinusoidal_encoding, dim_of<normalize_extent<D>>>,
+                          shape_error::base_must_be_larger_than_one<op::sinusoidal_encoding, count<Base>>>;
+  result_type table{};
+  if constexpr (detail::first_broken<rules>::check()) {
+    for (std::size_t i = 0; i < result_type::cols / 2; ++i) {
+      const double power = detail::frequency_power(i, result_type::cols, Base);
+      for (std::size_t t = 0; t < result_type::rows; ++t) {
+        const double angle = static_cast<double>(t) / power;
+        table.elements[t][2 * i] = static_cast<T>(math::sin(angle));
+        table.elements[t][2 * i + 1] = static_cast<T>(math::cos(angle));
+      }
+    }
+  }
+  return table;
+}
+
+/// The sinusoidal table as a constant: `sinusoidal_table<T, Positions, D>` is
+/// `sinusoidal_position_encoding<T, Positions, D>()`, always evaluated by the compiler (it can live in flash).
+///
+/// | parameter                | meaning                   |
+/// |--------------------------|---------------------------|
+/// | `T`, `Positions`, `D`, `Base` | as in `sinusoidal_position_encoding` |
+/// | value                    | Positions x D             |
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::sinusoidal_table<float, 50, 8>(0, 0) == 0.0f);
+/// \endcode
+template <typename T, auto Positions, auto D, std::size_t Base = 10000>
+  requires Scalar<T>
+inline constexpr basic_matrix<T, normalize_extent<Positions>, normalize_extent<D>> sinusoidal_table =
+    sinusoidal_position_encoding<T, Positions, D, Base>();
+
+}  // namespace ctattn
+
+#endif  // CTATTN_POSITION_SINUSOIDAL_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+
+#endif  // CTATTN_CTATTN_HPP

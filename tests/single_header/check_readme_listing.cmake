@@ -1,0 +1,26 @@
+# cmake -DREADME=<README.md> -DSOURCE=<try_it.cpp> -P check_readme_listing.cmake
+# Fails unless the first ```cpp listing after the README's heading "## Try it without installing" is the source
+# file, character for character: the build compiles that file against the single header.
+cmake_minimum_required(VERSION 3.24)
+set(_heading "## Try it without installing\n")
+file(READ "${README}" _readme)
+file(READ "${SOURCE}" _source)
+string(FIND "${_readme}" "${_heading}" _section)
+if(_section EQUAL -1)
+  message(FATAL_ERROR "${README} has no section \"${_heading}\"")
+endif()
+string(SUBSTRING "${_readme}" ${_section} -1 _rest)
+string(FIND "${_rest}" "```cpp\n" _start)
+if(_start EQUAL -1)
+  message(FATAL_ERROR "The README's section \"Try it without installing\" has no ```cpp listing")
+endif()
+math(EXPR _start "${_start} + 7")
+string(SUBSTRING "${_rest}" ${_start} -1 _rest)
+string(FIND "${_rest}" "\n```" _end)
+math(EXPR _end "${_end} + 1")
+string(SUBSTRING "${_rest}" 0 ${_end} _listing)
+if(NOT _listing STREQUAL _source)
+  message(FATAL_ERROR "The README's \"Try it without installing\" listing differs from ${SOURCE}: copy the file "
+                      "into the README again")
+endif()
+message(STATUS "The README's \"Try it without installing\" listing is ${SOURCE}")
