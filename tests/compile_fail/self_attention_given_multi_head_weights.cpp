@@ -1,7 +1,7 @@
 // Rule: self-attention through one head takes one head: multi-head weights (which also hold W_O) are rejected
 // instead of having their W_O silently ignored
 // expected-error: ctattn: this call takes one attention head
-// expected-rule: shape_error::argument_must_be_one_attention_head<ctattn::op::self_attention, ctattn::multi_head_attention_weights<float, 4, (d_model\{|\{\{16)
+// expected-rule: shape_error::argument_must_be_one_attention_head<ctattn::op::self_attention, ctattn::basic_multi_head_attention_weights<float, 4, (d_model\{|\{\{16)
 #include <ctattn/ctattn.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};

@@ -5,8 +5,11 @@
 
 #include <ctattn/ctattn.hpp>
 
+#include <array>
 #include <cmath>
 #include <cstddef>
+#include <span>
+#include <vector>
 
 namespace {
 
@@ -102,4 +105,24 @@ TEST_CASE("approx_equal rejects NaN and accepts values within the tolerance", "[
   CHECK_FALSE(ctattn::approx_equal(a, b, 1e30f));
   a(0, 2) = b(0, 2);
   CHECK(ctattn::approx_equal(a, b, 1e-6f));
+}
+
+TEST_CASE("from_span takes run-time data of the right length only", "[matrix]") {
+  using weights = ctattn::matrix<float, seq{2}, d_model{3}>;
+  const std::vector<float> buffer{1, 2, 3, 4, 5, 6};
+  const auto w = ctattn::from_span<weights>(buffer);
+  REQUIRE(w.has_value());
+  CHECK((*w)(0, 2) == 3.0f);
+  CHECK((*w)(1, 0) == 4.0f);
+  CHECK(*w == ctattn::from_array<seq{2}, d_model{3}>({{1.0f, 2.0f, 3.0f}, {4.0f, 5.0f, 6.0f}}));
+  // Too short, too long, empty: no matrix at all, and nothing past the end is read.
+  const std::vector<float> short_buffer{1, 2, 3, 4, 5};
+  CHECK_FALSE(ctattn::from_span<weights>(short_buffer).has_value());
+  CHECK_FALSE(ctattn::from_span<weights>(std::span<const float>(buffer.data(), 0)).has_value());
+  const std::vector<float> long_buffer{1, 2, 3, 4, 5, 6, 7};
+  CHECK_FALSE(ctattn::from_span<weights>(long_buffer).has_value());
+  // A fixed-size array is checked at compile time and converts directly.
+  constexpr std::array<float, 6> fixed{6, 5, 4, 3, 2, 1};
+  static_assert(ctattn::from_span<weights>(fixed)->operator()(1, 2) == 1.0f);
+  CHECK(ctattn::from_span<weights>(fixed)->operator()(0, 0) == 6.0f);
 }

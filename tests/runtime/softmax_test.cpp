@@ -39,3 +39,22 @@ TEST_CASE("a NaN makes its row NaN and leaves the other rows alone", "[softmax]"
   for (std::size_t j = 0; j < 3; ++j) CHECK(std::isnan(w(0, j)));
   CHECK(std::fabs(w(1, 0) + w(1, 1) + w(1, 2) - 1.0f) < 1e-6f);
 }
+
+TEST_CASE("logsumexp of hard rows at run time matches PyTorch and the constant-evaluated bits", "[softmax]") {
+  const auto check = [](const auto& input, const auto& expected) {
+    const auto lse = ctattn::logsumexp_rows(ctattn_test::opaque(ctattn::row_from_array(input)));
+    INFO("computed " << lse(0, 0) << ", torch " << expected[0]);
+    CHECK(ctattn::approx_equal(lse, ctattn::from_array<1, 1>({{expected[0]}}), 0.0f, 2.4e-7f));
+  };
+  check(fx::large_positive::input, fx::large_positive::logsumexp);
+  check(fx::large_negative::input, fx::large_negative::logsumexp);
+  check(fx::overflow_float::input, fx::overflow_float::logsumexp);
+  check(fx::with_neg_inf::input, fx::with_neg_inf::logsumexp);
+  check(fx::equal::input, fx::equal::logsumexp);
+  check(fx::mixed_scale::input, fx::mixed_scale::logsumexp);
+  static constexpr auto x = ctattn_test::random_matrix<ctattn::matrix<float, 8, 33>>(37);
+  static constexpr auto compile_time = ctattn::logsumexp_rows(ctattn::scale(x, 40.0f));
+  CHECK(ctattn_test::bit_identical(ctattn::logsumexp_rows(ctattn::scale(ctattn_test::opaque(x), 40.0f)), compile_time));
+  ctattn::matrix<float, 1, 2> with_nan{{{1.0f, std::nanf("")}}};
+  CHECK(std::isnan(ctattn::logsumexp_rows(with_nan)(0, 0)));
+}

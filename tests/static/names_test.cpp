@@ -73,6 +73,21 @@ static_assert(ctattn::Projectable<decltype(x), ctattn::linear<float, d_model{8},
 static_assert(!ctattn::Projectable<decltype(x), ctattn::linear<float, d_k{8}, d_k{4}>>);
 static_assert(!ctattn::Projectable<decltype(x), ctattn::linear<double, d_model{8}, d_k{4}>>);
 
+// One shape is one type, however its extents are spelled: every template taking an extent normalizes it (the
+// weights from_torch_multihead returns, with std::size_t extents, are the type a user declares with 32).
+static_assert(std::is_same_v<ctattn::multi_head_attention_weights<float, 4, 32, ctattn::out_by_in, true>,
+                             ctattn::multi_head_attention_weights<float, 4, std::size_t{32}, ctattn::out_by_in, true>>);
+static_assert(std::is_same_v<ctattn::multi_head_attention_weights<float, 4, 32>,
+                             ctattn::multi_head_attention_weights<float, 4, 32u, ctattn::in_by_out, false, 32l, 32>>);
+static_assert(std::is_same_v<ctattn::grouped_query_attention_weights<float, 4, 2, 16, 4>,
+                             ctattn::grouped_query_attention_weights<float, 4, 2, std::size_t{16}, 4>>);
+static_assert(std::is_same_v<ctattn::linear<float, 16, 24>, ctattn::linear<float, 16u, std::size_t{24}>>);
+static_assert(std::is_same_v<ctattn::attention_head<float, 16, 24, 28>, ctattn::attention_head<float, 16u, 24l, 28ul>>);
+static_assert(std::is_same_v<ctattn::attention_workspace<float, 6, 6, 24, 28>,
+                             ctattn::attention_workspace<float, 6u, 6u, 24u, 28u>>);
+static_assert(std::is_same_v<ctattn::boolean_mask<2, 3>, ctattn::boolean_mask<2u, std::size_t{3}>>);
+static_assert(std::is_same_v<ctattn::key_padding_flags<7>, ctattn::key_padding_flags<7u>>);
+
 // One element-type concept: float and double only.
 static_assert(ctattn::Scalar<float> && ctattn::Scalar<double>);
 static_assert(!ctattn::Scalar<long double> && !ctattn::Scalar<int> && !ctattn::Scalar<const float>);

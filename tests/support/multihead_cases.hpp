@@ -118,6 +118,10 @@ constexpr check torch_self_attention() {
   check result = compare(single, dual, c::output, c::output_f64, c::weights_per_head, c::weights_per_head_f64,
                          &c::weights_average);
   result.float_output = result.float_output && ctattn::multi_head_attention(xf, xf, xf, imported) == single.output;
+  result.float_output = result.float_output && imported == torch_packed_weights<float, self_attention_case>();
+  // The heads' outputs before W_O, as torch computes them.
+  result.float_output = result.float_output && ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat),
+                                                                    float_absolute, float_relative);
   return result;
 }
 
@@ -150,8 +154,16 @@ constexpr check torch_cross_attention_kdim_vdim() {
                                                                 to_matrix<float>(c::value), torch_kdim_vdim_weights<float>());
   const auto dual = ctattn::multi_head_attention_with_weights(to_matrix<double>(c::query), to_matrix<double>(c::key),
                                                               to_matrix<double>(c::value), torch_kdim_vdim_weights<double>());
-  return compare(single, dual, c::output, c::output_f64, c::weights_per_head, c::weights_per_head_f64,
-                 &c::weights_average);
+  check result = compare(single, dual, c::output, c::output_f64, c::weights_per_head, c::weights_per_head_f64,
+                         &c::weights_average);
+  // The import helper for torch's separate q/k/v projection weights gives the same weights as the hand split.
+  const auto imported = ctattn::from_torch_multihead<2>(c::q_proj_weight, c::k_proj_weight, c::v_proj_weight,
+                                                        c::in_proj_bias, c::out_proj_weight, c::out_proj_bias);
+  result.float_output = result.float_output && imported == torch_kdim_vdim_weights<float>();
+  // The heads' outputs before W_O, as torch computes them.
+  result.float_output = result.float_output && ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat),
+                                                                    float_absolute, float_relative);
+  return result;
 }
 
 template <typename T, typename Case, std::size_t KVHeads>

@@ -46,11 +46,19 @@ using head_rules = rule_list<shape_error::argument_must_be_one_attention_head<Op
 ///   auto context = ctattn::self_attention(x, head);   // seq x d_v
 /// \endcode
 template <Scalar T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
-struct attention_head {
+struct basic_attention_head {
   linear<T, DModel, DK, Layout, HasBias> query;
   linear<T, DModel, DK, Layout, HasBias> key;
   linear<T, DModel, DV, Layout, HasBias> value;
+
+  friend constexpr bool operator==(const basic_attention_head&, const basic_attention_head&) = default;
 };
+
+/// `attention_head<T, DModel, DK, DV, Layout, HasBias>`: the head users write; extents normalized (one shape,
+/// one type).
+template <typename T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
+using attention_head =
+    basic_attention_head<T, normalize_extent<DModel>, normalize_extent<DK>, normalize_extent<DV>, Layout, HasBias>;
 
 /// Self-attention: Q = X W_Q, K = X W_K, V = X W_V, then softmax(Q K^T / sqrt(d_k)) V.
 ///

@@ -103,7 +103,7 @@ struct key_padding_length {
 /// time.
 /// Example: `ctattn::key_padding_flags<7> pad{{true, true, true, true, true, false, false}};`
 template <auto N>
-struct key_padding_flags {
+struct basic_key_padding_flags {
   static constexpr bool checks_each_key = true;
   static constexpr bool adds_bias = false;
   static constexpr auto column_extent = normalize_extent<N>;
@@ -113,6 +113,10 @@ struct key_padding_flags {
   }
   [[nodiscard]] constexpr bool allowed(std::size_t, std::size_t j) const noexcept { return valid[j]; }
 };
+
+/// `key_padding_flags<N>`: N normalized (one shape, one type).
+template <auto N>
+using key_padding_flags = basic_key_padding_flags<normalize_extent<N>>;
 
 /// Restricted attention (the reference text's window of radius r): query i sees keys with |i - j| <= r. The
 /// kernel visits only those 2r + 1 keys, so the work is O(r N), not O(N^2). Needs n_q = n_kv.
@@ -151,7 +155,7 @@ inline constexpr causal_sliding_window_mask<Radius> causal_sliding_window{};
 /// table; its shape (sizes and names) is checked against the scores.
 /// Example: `constexpr ctattn::boolean_mask<2, 3> m{{{true, false, true}, {false, true, true}}};`
 template <auto NQ, auto NKV>
-struct boolean_mask {
+struct basic_boolean_mask {
   static constexpr bool checks_each_key = true;
   static constexpr bool adds_bias = false;
   static constexpr auto row_extent = normalize_extent<NQ>;
@@ -162,6 +166,10 @@ struct boolean_mask {
   }
   [[nodiscard]] constexpr bool allowed(std::size_t i, std::size_t j) const noexcept { return allowed_keys[i][j]; }
 };
+
+/// `boolean_mask<NQ, NKV>`: extents normalized (one shape, one type).
+template <auto NQ, auto NKV>
+using boolean_mask = basic_boolean_mask<normalize_extent<NQ>, normalize_extent<NKV>>;
 
 /// An additive mask: `bias(i, j)` is added to the scaled score of query i and key j before the softmax
 /// (ALiBi, relative-position biases, or -inf entries as a float mask). Its shape is checked against the scores,

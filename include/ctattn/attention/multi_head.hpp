@@ -31,11 +31,13 @@ namespace ctattn {
 /// | `output`          | n_q x d_out               |
 /// | `head_weights[h]` | n_q x n_kv, one per head  |
 /// | `mean_weights`    | n_q x n_kv                |
-template <typename Output, typename Weights, std::size_t Heads>
+/// | `heads_concat`    | n_q x (h * d_head): the heads' outputs side by side, the input of W_O |
+template <typename Output, typename Weights, std::size_t Heads, typename Concat = Output>
 struct multi_head_result {
   Output output;
   std::array<Weights, Heads> head_weights;
   Weights mean_weights;
+  Concat heads_concat;  // the heads' outputs side by side, before W_O
 };
 
 /// The weights of grouped-query attention: h_q query heads and h_kv key/value heads of `HeadDim` columns each,
@@ -58,7 +60,7 @@ struct multi_head_result {
 /// \endcode
 template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
           WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
-struct grouped_query_attention_weights {
+struct basic_grouped_query_attention_weights {
   /// The rules of the configuration; the attention functions check them again (no second error).
   using rules = rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
                           shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
@@ -80,7 +82,16 @@ struct grouped_query_attention_weights {
   linear<T, KDim, key_value_width, Layout, HasBias> key;
   linear<T, VDim, key_value_width, Layout, HasBias> value;
   linear<T, query_width, DModel, Layout, HasBias> output;
+
+  friend constexpr bool operator==(const basic_grouped_query_attention_weights&, const basic_grouped_query_attention_weights&) = default;
 };
+
+/// `grouped_query_attention_weights<...>`: extents normalized (one shape, one type).
+template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
+          WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
+using grouped_query_attention_weights =
+    basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, normalize_extent<DModel>, HeadDim, Layout,
+                                          HasBias, normalize_extent<KDim>, normalize_extent<VDim>>;
 
 namespace detail {
 template <std::size_t Size, std::size_t Heads>
@@ -107,7 +118,7 @@ inline constexpr std::size_t head_width = Size / (Heads == 0 ? 1 : Heads);
 /// \endcode
 template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
           auto KDim = DModel, auto VDim = DModel>
-struct multi_head_attention_weights {
+struct basic_multi_head_attention_weights {
   /// The rules of the configuration; the attention functions check them again (no second error).
   using rules = rule_list<shape_error::count_must_be_positive<op::multi_head_attention, count<Heads>>,
                           shape_error::heads_must_divide_model_width<op::multi_head_attention, count<Heads>,
@@ -122,7 +133,17 @@ struct multi_head_attention_weights {
   linear<T, KDim, DModel, Layout, HasBias> key;
   linear<T, VDim, DModel, Layout, HasBias> value;
   linear<T, DModel, DModel, Layout, HasBias> output;
+
+  friend constexpr bool operator==(const basic_multi_head_attention_weights&, const basic_multi_head_attention_weights&) = default;
 };
+
+/// `multi_head_attention_weights<T, Heads, DModel, ...>`: extents normalized, so the weights declared with
+/// `32` and the ones `from_torch_multihead` returns (`std::size_t{32}`) are one type.
+template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
+          auto KDim = DModel, auto VDim = DModel>
+using multi_head_attention_weights =
+    basic_multi_head_attention_weights<T, Heads, normalize_extent<DModel>, Layout, HasBias, normalize_extent<KDim>,
+                                       normalize_extent<VDim>>;
 
 namespace detail {
 
@@ -144,14 +165,15 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
   constexpr std::size_t head_dim = W::head_dim;
   using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
   using output_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::output_extent>;
-  multi_head_result<output_type, weights_type, heads> result{};
+  // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
+  using concat_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::input_extent>;
+  multi_head_result<output_type, weights_type, heads, concat_type> result{};
   if constexpr (first_broken<multi_head_rules<XQ, XK, XV, W, Mask>>::check()) {
     constexpr std::size_t group = W::query_heads / W::key_value_heads;
     const auto q = project(query, w.query);
     const auto k = project(key, w.key);
     const auto v = project(value, w.value);
-    // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
-    basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::input_extent> concat{};
+    concat_type& concat = result.heads_concat;
     for (std::size_t h = 0; h < heads; ++h) {
       const std::size_t kv = h / group;
       const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
@@ -240,6 +262,34 @@ template <std::size_t Heads, typename T, std::size_t E>
       w.value.weight.elements[o][c] = in_proj_weight[2 * E + o][c];
       w.output.weight.elements[o][c] = out_proj_weight[o][c];
     }
+    w.query.bias.elements[0][o] = in_proj_bias[o];
+    w.key.bias.elements[0][o] = in_proj_bias[E + o];
+    w.value.bias.elements[0][o] = in_proj_bias[2 * E + o];
+    w.output.bias.elements[0][o] = out_proj_bias[o];
+  }
+  return w;
+}
+
+/// PyTorch's nn.MultiheadAttention parameters when kdim or vdim differs from embed_dim: torch then keeps
+/// `q_proj_weight` (E x E), `k_proj_weight` (E x kdim) and `v_proj_weight` (E x vdim) apart, with the packed
+/// `in_proj_bias` (3E). The result holds them in torch's out x in layout, key and value inputs of kdim and vdim
+/// features.
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::from_torch_multihead<2>(q_proj_weight, k_proj_weight, v_proj_weight, in_proj_bias,
+///                                                      out_proj_weight, out_proj_bias);   // kdim 6, vdim 4
+/// \endcode
+template <std::size_t Heads, typename T, std::size_t E, std::size_t KDim, std::size_t VDim>
+[[nodiscard]] constexpr multi_head_attention_weights<T, Heads, E, out_by_in, true, KDim, VDim> from_torch_multihead(
+    const T (&q_proj_weight)[E][E], const T (&k_proj_weight)[E][KDim], const T (&v_proj_weight)[E][VDim],
+    const T (&in_proj_bias)[3 * E], const T (&out_proj_weight)[E][E], const T (&out_proj_bias)[E]) noexcept {
+  multi_head_attention_weights<T, Heads, E, out_by_in, true, KDim, VDim> w{};
+  for (std::size_t o = 0; o < E; ++o) {
+    for (std::size_t c = 0; c < E; ++c) w.query.weight.elements[o][c] = q_proj_weight[o][c];
+    for (std::size_t c = 0; c < KDim; ++c) w.key.weight.elements[o][c] = k_proj_weight[o][c];
+    for (std::size_t c = 0; c < VDim; ++c) w.value.weight.elements[o][c] = v_proj_weight[o][c];
+    for (std::size_t c = 0; c < E; ++c) w.output.weight.elements[o][c] = out_proj_weight[o][c];
     w.query.bias.elements[0][o] = in_proj_bias[o];
     w.key.bias.elements[0][o] = in_proj_bias[E + o];
     w.value.bias.elements[0][o] = in_proj_bias[2 * E + o];

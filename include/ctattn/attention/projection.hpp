@@ -20,7 +20,9 @@ template <typename L>
 concept WeightLayout = std::is_same_v<L, in_by_out> || std::is_same_v<L, out_by_in>;
 
 /// The bias of a projection without one (takes no space).
-struct no_bias {};
+struct no_bias {
+  friend constexpr bool operator==(const no_bias&, const no_bias&) = default;
+};
 
 /// A linear projection from In features to Out features, its layout named in its type, so that weights
 /// imported from PyTorch (out x in) are never silently taken for the reference text's in x out, or back.
@@ -37,7 +39,7 @@ struct no_bias {};
 ///   auto q = ctattn::project(x, w_query);    // seq x d_k
 /// \endcode
 template <typename T, auto In, auto Out, WeightLayout Layout = in_by_out, bool HasBias = false>
-struct linear {
+struct basic_linear {
   using value_type = T;
   using layout = Layout;
   static constexpr auto input_extent = normalize_extent<In>;
@@ -49,13 +51,20 @@ struct linear {
 
   weight_type weight{};
   [[no_unique_address]] bias_type bias{};
+
+  friend constexpr bool operator==(const basic_linear&, const basic_linear&) = default;
 };
+
+/// `linear<T, In, Out, Layout, HasBias>`: the projection users write. Extents are normalized, so a projection
+/// spelled with `16`, `16u` or `std::size_t{16}` is one type.
+template <typename T, auto In, auto Out, WeightLayout Layout = in_by_out, bool HasBias = false>
+using linear = basic_linear<T, normalize_extent<In>, normalize_extent<Out>, Layout, HasBias>;
 
 namespace detail {
 template <typename P>
 struct is_linear : std::false_type {};
 template <typename T, auto In, auto Out, typename Layout, bool HasBias>
-struct is_linear<linear<T, In, Out, Layout, HasBias>> : std::true_type {};
+struct is_linear<basic_linear<T, In, Out, Layout, HasBias>> : std::true_type {};
 }  // namespace detail
 
 /// Any `ctattn::linear`.

@@ -49,7 +49,7 @@ namespace ctattn {
 ///   static ctattn::attention_workspace<float, seq{6}, seq{6}, d_k{24}, d_v{28}> ws;   // 6*24 + 6*24 + 6*28 floats
 /// \endcode
 template <typename T, auto NQ, auto NKV, auto DK, auto DV>
-struct attention_workspace {
+struct basic_attention_workspace {
   using value_type = T;
   using queries_type = matrix<T, NQ, DK>;
   using keys_type = matrix<T, NKV, DK>;
@@ -60,12 +60,17 @@ struct attention_workspace {
   values_type values;
 };
 
+/// `attention_workspace<T, NQ, NKV, DK, DV>`: extents normalized (one shape, one type).
+template <typename T, auto NQ, auto NKV, auto DK, auto DV>
+using attention_workspace = basic_attention_workspace<T, normalize_extent<NQ>, normalize_extent<NKV>,
+                                                      normalize_extent<DK>, normalize_extent<DV>>;
+
 namespace detail {
 
 template <typename W>
 struct is_attention_workspace : std::false_type {};
 template <typename T, auto NQ, auto NKV, auto DK, auto DV>
-struct is_attention_workspace<attention_workspace<T, NQ, NKV, DK, DV>> : std::true_type {};
+struct is_attention_workspace<basic_attention_workspace<T, NQ, NKV, DK, DV>> : std::true_type {};
 
 // What `self_attention` and friends need of a head: three projections named query, key and value.
 template <typename Head>
