@@ -14,6 +14,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <optional>
+#include <span>
 #include <string_view>
 #include <type_traits>
 #include <utility>
@@ -1544,6 +1546,51 @@ template <auto Cols = std::size_t{0}, typename T, std::size_t N>
     for (std::size_t j = 0; j < N; ++j) result.elements[0][j] = array[j];
   }
   return result;
+}
+
+/// Data known only at run time (read from a file, received in a buffer) as a matrix of the type you name: the
+/// values fill it row by row. The length is checked: a span of the wrong length gives `std::nullopt`, never a
+/// partly filled matrix or a read past the end. A span whose length is part of its type is checked at compile
+/// time instead (`relabelled_dimension_must_keep_its_size`).
+///
+/// | operand  | shape                                      |
+/// |----------|--------------------------------------------|
+/// | `values` | rows * cols elements of M's element type   |
+/// | result   | `std::optional<M>`                         |
+///
+/// Example:
+/// \code
+///   std::vector<float> buffer = read_weights(file);              // host code
+///   auto w = ctattn::from_span<ctattn::matrix<float, d_model{16}, d_k{24}>>(buffer);
+///   if (!w) return error("expected 16 x 24 floats");
+/// \endcode
+template <FixedMatrix M, std::size_t Extent>
+[[nodiscard]] constexpr std::optional<M> from_span(std::span<const typename M::value_type, Extent> values) noexcept {
+  if constexpr (Extent != std::dynamic_extent) {
+    if constexpr (!shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, Extent>,
+                                                                        dim<unnamed, M::size>>::check()) {
+      return std::nullopt;
+    }
+  }
+  if (values.size() != M::size) return std::nullopt;
+  M result{};
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) result.elements[i][j] = values[i * M::cols + j];
+  }
+  return result;
+}
+
+/// \copydoc from_span
+// Rationale: a std::vector, std::array or C array converts to a span only through this overload; the template
+// above cannot deduce its element type from them.
+template <FixedMatrix M, typename Range>
+  requires std::is_convertible_v<const Range&, std::span<const typename M::value_type>>
+[[nodiscard]] constexpr std::optional<M> from_span(const Range& values) noexcept {
+  if constexpr (requires { std::span{values}; }) {
+    return from_span<M>(std::span<const typename M::value_type, decltype(std::span{values})::extent>(values));
+  } else {
+    return from_span<M>(std::span<const typename M::value_type>(values));
+  }
 }
 
 }  // namespace ctattn
@@ -3418,7 +3465,7 @@ struct key_padding_length {
 /// time.
 /// Example: `ctattn::key_padding_flags<7> pad{{true, true, true, true, true, false, false}};`
 template <auto N>
-struct key_padding_flags {
+struct basic_key_padding_flags {
   static constexpr bool checks_each_key = true;
   static constexpr bool adds_bias = false;
   static constexpr auto column_extent = normalize_extent<N>;
@@ -3428,6 +3475,10 @@ struct key_padding_flags {
   }
   [[nodiscard]] constexpr bool allowed(std::size_t, std::size_t j) const noexcept { return valid[j]; }
 };
+
+/// `key_padding_flags<N>`: N normalized (one shape, one type).
+template <auto N>
+using key_padding_flags = basic_key_padding_flags<normalize_extent<N>>;
 
 /// Restricted attention (the reference text's window of radius r): query i sees keys with |i - j| <= r. The
 /// kernel visits only those 2r + 1 keys, so the work is O(r N), not O(N^2). Needs n_q = n_kv.
@@ -3466,7 +3517,7 @@ inline constexpr causal_sliding_window_mask<Radius> causal_sliding_window{};
 /// table; its shape (sizes and names) is checked against the scores.
 /// Example: `constexpr ctattn::boolean_mask<2, 3> m{{{true, false, true}, {false, true, true}}};`
 template <auto NQ, auto NKV>
-struct boolean_mask {
+struct basic_boolean_mask {
   static constexpr bool checks_each_key = true;
   static constexpr bool adds_bias = false;
   static constexpr auto row_extent = normalize_extent<NQ>;
@@ -3477,6 +3528,10 @@ struct boolean_mask {
   }
   [[nodiscard]] constexpr bool allowed(std::size_t i, std::size_t j) const noexcept { return allowed_keys[i][j]; }
 };
+
+/// `boolean_mask<NQ, NKV>`: extents normalized (one shape, one type).
+template <auto NQ, auto NKV>
+using boolean_mask = basic_boolean_mask<normalize_extent<NQ>, normalize_extent<NKV>>;
 
 /// An additive mask: `bias(i, j)` is added to the scaled score of query i and key j before the softmax
 /// (ALiBi, relative-position biases, or -inf entries as a float mask). Its shape is checked against the scores,
@@ -3607,7 +3662,9 @@ template <typename L>
 concept WeightLayout = std::is_same_v<L, in_by_out> || std::is_same_v<L, out_by_in>;
 
 /// The bias of a projection without one (takes no space).
-struct no_bias {};
+struct no_bias {
+  friend constexpr bool operator==(const no_bias&, const no_bias&) = default;
+};
 
 /// A linear projection from In features to Out features, its layout named in its type, so that weights
 /// imported from PyTorch (out x in) are never silently taken for the reference text's in x out, or back.
@@ -3624,7 +3681,7 @@ struct no_bias {};
 ///   auto q = ctattn::project(x, w_query);    // seq x d_k
 /// \endcode
 template <typename T, auto In, auto Out, WeightLayout Layout = in_by_out, bool HasBias = false>
-struct linear {
+struct basic_linear {
   using value_type = T;
   using layout = Layout;
   static constexpr auto input_extent = normalize_extent<In>;
@@ -3636,13 +3693,20 @@ struct linear {
 
   weight_type weight{};
   [[no_unique_address]] bias_type bias{};
+
+  friend constexpr bool operator==(const basic_linear&, const basic_linear&) = default;
 };
+
+/// `linear<T, In, Out, Layout, HasBias>`: the projection users write. Extents are normalized, so a projection
+/// spelled with `16`, `16u` or `std::size_t{16}` is one type.
+template <typename T, auto In, auto Out, WeightLayout Layout = in_by_out, bool HasBias = false>
+using linear = basic_linear<T, normalize_extent<In>, normalize_extent<Out>, Layout, HasBias>;
 
 namespace detail {
 template <typename P>
 struct is_linear : std::false_type {};
 template <typename T, auto In, auto Out, typename Layout, bool HasBias>
-struct is_linear<linear<T, In, Out, Layout, HasBias>> : std::true_type {};
+struct is_linear<basic_linear<T, In, Out, Layout, HasBias>> : std::true_type {};
 }  // namespace detail
 
 /// Any `ctattn::linear`.
@@ -4072,11 +4136,19 @@ using head_rules = rule_list<shape_error::argument_must_be_one_attention_head<Op
 ///   auto context = ctattn::self_attention(x, head);   // seq x d_v
 /// \endcode
 template <Scalar T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
-struct attention_head {
+struct basic_attention_head {
   linear<T, DModel, DK, Layout, HasBias> query;
   linear<T, DModel, DK, Layout, HasBias> key;
   linear<T, DModel, DV, Layout, HasBias> value;
+
+  friend constexpr bool operator==(const basic_attention_head&, const basic_attention_head&) = default;
 };
+
+/// `attention_head<T, DModel, DK, DV, Layout, HasBias>`: the head users write; extents normalized (one shape,
+/// one type).
+template <typename T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
+using attention_head =
+    basic_attention_head<T, normalize_extent<DModel>, normalize_extent<DK>, normalize_extent<DV>, Layout, HasBias>;
 
 /// Self-attention: Q = X W_Q, K = X W_K, V = X W_V, then softmax(Q K^T / sqrt(d_k)) V.
 ///
@@ -4197,7 +4269,7 @@ namespace ctattn {
 ///   static ctattn::attention_workspace<float, seq{6}, seq{6}, d_k{24}, d_v{28}> ws;   // 6*24 + 6*24 + 6*28 floats
 /// \endcode
 template <typename T, auto NQ, auto NKV, auto DK, auto DV>
-struct attention_workspace {
+struct basic_attention_workspace {
   using value_type = T;
   using queries_type = matrix<T, NQ, DK>;
   using keys_type = matrix<T, NKV, DK>;
@@ -4208,12 +4280,17 @@ struct attention_workspace {
   values_type values;
 };
 
+/// `attention_workspace<T, NQ, NKV, DK, DV>`: extents normalized (one shape, one type).
+template <typename T, auto NQ, auto NKV, auto DK, auto DV>
+using attention_workspace = basic_attention_workspace<T, normalize_extent<NQ>, normalize_extent<NKV>,
+                                                      normalize_extent<DK>, normalize_extent<DV>>;
+
 namespace detail {
 
 template <typename W>
 struct is_attention_workspace : std::false_type {};
 template <typename T, auto NQ, auto NKV, auto DK, auto DV>
-struct is_attention_workspace<attention_workspace<T, NQ, NKV, DK, DV>> : std::true_type {};
+struct is_attention_workspace<basic_attention_workspace<T, NQ, NKV, DK, DV>> : std::true_type {};
 
 // What `self_attention` and friends need of a head: three projections named query, key and value.
 template <typename Head>
@@ -4927,11 +5004,13 @@ namespace ctattn {
 /// | `output`          | n_q x d_out               |
 /// | `head_weights[h]` | n_q x n_kv, one per head  |
 /// | `mean_weights`    | n_q x n_kv                |
-template <typename Output, typename Weights, std::size_t Heads>
+/// | `heads_concat`    | n_q x (h * d_head): the heads' outputs side by side, the input of W_O |
+template <typename Output, typename Weights, std::size_t Heads, typename Concat = Output>
 struct multi_head_result {
   Output output;
   std::array<Weights, Heads> head_weights;
   Weights mean_weights;
+  Concat heads_concat;  // the heads' outputs side by side, before W_O
 };
 
 /// The weights of grouped-query attention: h_q query heads and h_kv key/value heads of `HeadDim` columns each,
@@ -4954,7 +5033,7 @@ struct multi_head_result {
 /// \endcode
 template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
           WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
-struct grouped_query_attention_weights {
+struct basic_grouped_query_attention_weights {
   /// The rules of the configuration; the attention functions check them again (no second error).
   using rules = rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
                           shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
@@ -4976,7 +5055,16 @@ struct grouped_query_attention_weights {
   linear<T, KDim, key_value_width, Layout, HasBias> key;
   linear<T, VDim, key_value_width, Layout, HasBias> value;
   linear<T, query_width, DModel, Layout, HasBias> output;
+
+  friend constexpr bool operator==(const basic_grouped_query_attention_weights&, const basic_grouped_query_attention_weights&) = default;
 };
+
+/// `grouped_query_attention_weights<...>`: extents normalized (one shape, one type).
+template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
+          WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
+using grouped_query_attention_weights =
+    basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, normalize_extent<DModel>, HeadDim, Layout,
+                                          HasBias, normalize_extent<KDim>, normalize_extent<VDim>>;
 
 namespace detail {
 template <std::size_t Size, std::size_t Heads>
@@ -5003,7 +5091,7 @@ inline constexpr std::size_t head_width = Size / (Heads == 0 ? 1 : Heads);
 /// \endcode
 template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
           auto KDim = DModel, auto VDim = DModel>
-struct multi_head_attention_weights {
+struct basic_multi_head_attention_weights {
   /// The rules of the configuration; the attention functions check them again (no second error).
   using rules = rule_list<shape_error::count_must_be_positive<op::multi_head_attention, count<Heads>>,
                           shape_error::heads_must_divide_model_width<op::multi_head_attention, count<Heads>,
@@ -5018,7 +5106,17 @@ struct multi_head_attention_weights {
   linear<T, KDim, DModel, Layout, HasBias> key;
   linear<T, VDim, DModel, Layout, HasBias> value;
   linear<T, DModel, DModel, Layout, HasBias> output;
+
+  friend constexpr bool operator==(const basic_multi_head_attention_weights&, const basic_multi_head_attention_weights&) = default;
 };
+
+/// `multi_head_attention_weights<T, Heads, DModel, ...>`: extents normalized, so the weights declared with
+/// `32` and the ones `from_torch_multihead` returns (`std::size_t{32}`) are one type.
+template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
+          auto KDim = DModel, auto VDim = DModel>
+using multi_head_attention_weights =
+    basic_multi_head_attention_weights<T, Heads, normalize_extent<DModel>, Layout, HasBias, normalize_extent<KDim>,
+                                       normalize_extent<VDim>>;
 
 namespace detail {
 
@@ -5040,14 +5138,15 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
   constexpr std::size_t head_dim = W::head_dim;
   using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
   using output_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::output_extent>;
-  multi_head_result<output_type, weights_type, heads> result{};
+  // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
+  using concat_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::input_extent>;
+  multi_head_result<output_type, weights_type, heads, concat_type> result{};
   if constexpr (first_broken<multi_head_rules<XQ, XK, XV, W, Mask>>::check()) {
     constexpr std::size_t group = W::query_heads / W::key_value_heads;
     const auto q = project(query, w.query);
     const auto k = project(key, w.key);
     const auto v = project(value, w.value);
-    // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
-    basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::input_extent> concat{};
+    concat_type& concat = result.heads_concat;
     for (std::size_t h = 0; h < heads; ++h) {
       const std::size_t kv = h / group;
       const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
@@ -5144,6 +5243,34 @@ template <std::size_t Heads, typename T, std::size_t E>
   return w;
 }
 
+/// PyTorch's nn.MultiheadAttention parameters when kdim or vdim differs from embed_dim: torch then keeps
+/// `q_proj_weight` (E x E), `k_proj_weight` (E x kdim) and `v_proj_weight` (E x vdim) apart, with the packed
+/// `in_proj_bias` (3E). The result holds them in torch's out x in layout, key and value inputs of kdim and vdim
+/// features.
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::from_torch_multihead<2>(q_proj_weight, k_proj_weight, v_proj_weight, in_proj_bias,
+///                                                      out_proj_weight, out_proj_bias);   // kdim 6, vdim 4
+/// \endcode
+template <std::size_t Heads, typename T, std::size_t E, std::size_t KDim, std::size_t VDim>
+[[nodiscard]] constexpr multi_head_attention_weights<T, Heads, E, out_by_in, true, KDim, VDim> from_torch_multihead(
+    const T (&q_proj_weight)[E][E], const T (&k_proj_weight)[E][KDim], const T (&v_proj_weight)[E][VDim],
+    const T (&in_proj_bias)[3 * E], const T (&out_proj_weight)[E][E], const T (&out_proj_bias)[E]) noexcept {
+  multi_head_attention_weights<T, Heads, E, out_by_in, true, KDim, VDim> w{};
+  for (std::size_t o = 0; o < E; ++o) {
+    for (std::size_t c = 0; c < E; ++c) w.query.weight.elements[o][c] = q_proj_weight[o][c];
+    for (std::size_t c = 0; c < KDim; ++c) w.key.weight.elements[o][c] = k_proj_weight[o][c];
+    for (std::size_t c = 0; c < VDim; ++c) w.value.weight.elements[o][c] = v_proj_weight[o][c];
+    for (std::size_t c = 0; c < E; ++c) w.output.weight.elements[o][c] = out_proj_weight[o][c];
+    w.query.bias.elements[0][o] = in_proj_bias[o];
+    w.key.bias.elements[0][o] = in_proj_bias[E + o];
+    w.value.bias.elements[0][o] = in_proj_bias[2 * E + o];
+    w.output.bias.elements[0][o] = out_proj_bias[o];
+  }
+  return w;
+}
+
 /// Wide multi-head attention (the reference text's h x d_q x d form): every head projects the full input with
 /// its own W_Q, W_K, W_V; the heads' outputs are concatenated.
 ///
@@ -5220,6 +5347,52 @@ template <typename T, auto M, auto N>
     detail::softmax_row(x.elements[i], weights.elements[i], 0, basic_matrix<T, M, N>::cols);
   }
   return weights;
+}
+
+/// log(sum_j exp(x(i, j))) of every row, the log of the softmax's normalizer (log-softmax, cross-entropy, the
+/// merging of attention computed in blocks): torch.logsumexp(x, dim=-1, keepdim=True).
+///
+/// | operand | shape |
+/// |---------|-------|
+/// | `x`     | M x N |
+/// | result  | M x 1 |
+///
+/// Computed stably as m + log(sum_j exp(x(i, j) - m)), m the row's largest entry, the sum taken in column order:
+/// [1000, 1001, 999] gives 1001.4076, not inf. Edges: a row of -inf gives -inf (log 0); a +inf entry gives +inf;
+/// a NaN gives NaN.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<float, 1, 3> x{{{1000, 1001, 999}}};
+///   constexpr auto lse = ctattn::logsumexp_rows(x);   // {{1001.4076}}
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> logsumexp_rows(const basic_matrix<T, M, N>& x) noexcept {
+  using input = basic_matrix<T, M, N>;
+  constexpr T infinity = std::numeric_limits<T>::infinity();
+  basic_matrix<T, M, std::size_t{1}> result{};
+  for (std::size_t i = 0; i < input::rows; ++i) {
+    T largest = x.elements[i][0];
+    bool not_a_number = false;
+    for (std::size_t j = 0; j < input::cols; ++j) {
+      const T value = x.elements[i][j];
+      if (value != value) not_a_number = true;
+      if (value > largest) largest = value;
+    }
+    if (not_a_number) {
+      result.elements[i][0] = std::numeric_limits<T>::quiet_NaN();
+    } else if (largest == -infinity || largest == infinity) {
+      result.elements[i][0] = largest;
+    } else {
+      T sum{0};
+      for (std::size_t j = 0; j < input::cols; ++j) {
+        const T value = x.elements[i][j];
+        if (value != -infinity) sum += math::exp(value - largest);
+      }
+      result.elements[i][0] = largest + math::log(sum);
+    }
+  }
+  return result;
 }
 
 }  // namespace ctattn
