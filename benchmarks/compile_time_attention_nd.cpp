@@ -24,7 +24,7 @@ using tokens = ctattn::matrix<float, n, d>;
 constexpr tokens q = lcg_filled<tokens>(1);
 constexpr tokens k = lcg_filled<tokens>(2);
 constexpr tokens v = lcg_filled<tokens>(3);
-constexpr auto result = ctattn::scaled_dot_product_attention_with_weights(q, k, v);
+constexpr auto result = ctattn::scaled_dot_product_attention(q, k, v, ctattn::with_weights);
 
 constexpr bool rows_sum_to_one() {
   for (std::size_t i = 0; i < n; ++i) {

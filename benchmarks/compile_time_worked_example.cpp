@@ -6,7 +6,7 @@
 
 namespace {
 using namespace ctattn_test::worked;
-constexpr auto result = ctattn::self_attention_with_weights(x, head);
+constexpr auto result = ctattn::self_attention(x, head, ctattn::with_weights);
 static_assert(ctattn::approx_equal(result.output, ctattn::from_array<seq{6}, d_v{28}>(fx::context), 1e-5f, 1e-5f));
 static_assert(ctattn::approx_equal(result.weights, ctattn::from_array<seq{6}, seq{6}>(fx::weights), 1e-6f, 1e-5f));
 }  // namespace

@@ -20,7 +20,7 @@
 #include <vector>
 
 struct position : ctattn::dimension<"position"> {};
-constexpr auto attention_weights = ctattn::self_attention_with_weights(embedded_sentence, head).weights;
+constexpr auto attention_weights = ctattn::self_attention(embedded_sentence, head, ctattn::with_weights).weights;
 
 // PE(t, 2i) = sin(t / 10000^(2i/D)), PE(t, 2i + 1) = cos(t / 10000^(2i/D)), for t < 50 and D = 128.
 constexpr auto& encoding = ctattn::sinusoidal_table<float, position{50}, d_model{128}>;

@@ -40,10 +40,10 @@ constexpr auto causal_weights = ctattn::softmax_rows(causal_scores);     // exp(
 
 // ctattn's mask type `ctattn::causal` gives the same weights without building M (and never computes the scores
 // it would hide); M itself also works, as an additive mask.
-constexpr auto causal = ctattn::scaled_dot_product_attention_with_weights(q, k, v, ctattn::causal);
+constexpr auto causal = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal, ctattn::with_weights);
 static_assert(ctattn::approx_equal(causal.weights, causal_weights, 1e-6f, 1e-6f));
-static_assert(ctattn::scaled_dot_product_attention_with_weights(q, k, v, ctattn::additive_bias(causal_m)).weights ==
-              causal_weights);
+static_assert(ctattn::scaled_dot_product_attention(q, k, v, ctattn::additive_bias(causal_m), ctattn::with_weights)
+                  .weights == causal_weights);
 
 constexpr bool lower_triangular(const ctattn::matrix<float, seq{6}, seq{6}>& w) {
   for (std::size_t i = 0; i < 6; ++i) {
@@ -61,7 +61,8 @@ constexpr std::size_t radius = 1;
 constexpr auto window_m =
     mask_matrix([](std::size_t i, std::size_t j) { return (i > j ? i - j : j - i) <= radius; });
 constexpr auto window_scores = scaled_scores + window_m;
-constexpr auto window = ctattn::scaled_dot_product_attention_with_weights(q, k, v, ctattn::sliding_window<radius>);
+constexpr auto window =
+    ctattn::scaled_dot_product_attention(q, k, v, ctattn::sliding_window<radius>, ctattn::with_weights);
 static_assert(ctattn::approx_equal(window.weights, ctattn::softmax_rows(window_scores), 1e-6f, 1e-6f));
 
 namespace {
@@ -92,11 +93,13 @@ int main() {
 
   // Run time gives the same bits as the compiler.
   auto q_runtime = q;
-  const auto causal_runtime = ctattn::scaled_dot_product_attention_with_weights(q_runtime, k, v, ctattn::causal);
+  const auto causal_runtime =
+      ctattn::scaled_dot_product_attention(q_runtime, k, v, ctattn::causal, ctattn::with_weights);
   const auto window_runtime =
-      ctattn::scaled_dot_product_attention_with_weights(q_runtime, k, v, ctattn::sliding_window<radius>);
+      ctattn::scaled_dot_product_attention(q_runtime, k, v, ctattn::sliding_window<radius>, ctattn::with_weights);
   const bool same = causal_runtime.weights == causal.weights && causal_runtime.output == causal.output &&
                     window_runtime.weights == window.weights && window_runtime.output == window.output;
-  std::printf("%s\n", same ? "Computed again at run time: the same bits." : "MISMATCH between run time and compile time");
+  std::printf("%s\n",
+              same ? "Computed again at run time: the same bits." : "MISMATCH between run time and compile time");
   return same ? 0 : 1;
 }

@@ -61,7 +61,7 @@ constexpr head_type head{
 
 // The whole cross-attention, computed by the compiler: queries from the decoder, keys and values from the
 // encoder, in that order.
-constexpr auto attention = ctattn::cross_attention_with_weights(decoder_tokens, encoder_tokens, head);
+constexpr auto attention = ctattn::cross_attention(decoder_tokens, encoder_tokens, head, ctattn::with_weights);
 constexpr auto weights = attention.weights;  // seq_q x seq_kv
 constexpr auto context = attention.output;   // seq_q x d_v
 
@@ -130,8 +130,9 @@ int main() {
   // Run time gives the same bits.
   auto decoder_runtime = decoder_tokens;
   auto encoder_runtime = encoder_tokens;
-  const auto run_time = ctattn::cross_attention_with_weights(decoder_runtime, encoder_runtime, head);
+  const auto run_time = ctattn::cross_attention(decoder_runtime, encoder_runtime, head, ctattn::with_weights);
   const bool same = run_time.weights == weights && run_time.output == context;
-  std::printf("\n%s\n", same ? "Computed again at run time: the same bits." : "MISMATCH between run time and compile time");
+  std::printf("\n%s\n",
+              same ? "Computed again at run time: the same bits." : "MISMATCH between run time and compile time");
   return same ? 0 : 1;
 }

@@ -29,8 +29,8 @@ constexpr auto v = ctattn::project(embedded_sentence, head.value);  // seq x d_v
 constexpr auto omega = q * ctattn::transpose(k);
 
 // Step 5: the attention weights softmax(omega / sqrt(d_k)), and step 6: the context vectors (seq x d_v).
-// ctattn::self_attention_with_weights does steps 3 to 6 in one call.
-constexpr auto attention = ctattn::self_attention_with_weights(embedded_sentence, head);
+// ctattn::self_attention(x, head, ctattn::with_weights) does steps 3 to 6 in one call.
+constexpr auto attention = ctattn::self_attention(embedded_sentence, head, ctattn::with_weights);
 constexpr auto weights = attention.weights;   // seq x seq
 constexpr auto context = attention.output;    // seq x d_v
 
@@ -114,14 +114,15 @@ int main() {
   std::printf("  omega_24 = query_2 . keys[4], the score against key 5, the fifth word \"dessert\" (index 4) = %.4f\n",
               static_cast<double>(omega(query_2, key_5)));
   std::printf("  attention_weights_2 = [");
-  for (std::size_t j = 0; j < 6; ++j) std::printf("%s%.4f", j == 0 ? "" : ", ", static_cast<double>(weights(query_2, j)));
+  for (std::size_t j = 0; j < 6; ++j)
+    std::printf("%s%.4f", j == 0 ? "" : ", ", static_cast<double>(weights(query_2, j)));
   std::printf("]\n  context_vector_2 starts %.4f, %.4f, %.4f\n\n", static_cast<double>(context(query_2, 0)),
               static_cast<double>(context(query_2, 1)), static_cast<double>(context(query_2, 2)));
 
   // The whole example again at run time, from a copy of the inputs that the program could have read from a file.
   auto x_runtime = embedded_sentence;
   auto head_runtime = head;
-  const auto run_time = ctattn::self_attention_with_weights(x_runtime, head_runtime);
+  const auto run_time = ctattn::self_attention(x_runtime, head_runtime, ctattn::with_weights);
   const bool same_bits = run_time.output == context && run_time.weights == weights;
   std::printf("%s\n", same_bits ? "Computed again at run time: the same bits as the compiler's."
                                  : "MISMATCH between run time and compile time");

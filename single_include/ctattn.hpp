@@ -3062,7 +3062,8 @@ constexpr double tanh(double x) noexcept { return detail::tanh(x); }
 #define CTATTN_ATTENTION_MASK_HPP
 
 /// \file
-/// Masks as types. A mask tells the attention kernel, for each query i, which keys it may see:
+/// Masks: values, each of its own mask type (so the kernel is compiled for the mask it gets). A mask tells the
+/// attention kernel, for each query i, which keys it may see:
 ///   - `keys(i, n_q, n_kv)` gives the range [begin, end) of keys to visit at all (the kernel never touches the
 ///     others, which is what makes a sliding window O(r N) instead of O(N^2));
 ///   - when `checks_each_key` is true, `allowed(i, j)` filters keys inside that range;
@@ -3119,10 +3120,7 @@ struct mask {};
 struct projection {};
 struct multi_head_attention {};
 struct grouped_query_attention {};
-struct scaled_dot_product_attention_into {};
-struct self_attention_into {};
-struct cross_attention_into {};
-struct wide_multi_head_attention_into {};
+struct wide_multi_head_attention {};
 struct softmax_jacobian {};
 struct softmax_backward {};
 struct attention_backward {};
@@ -3142,7 +3140,7 @@ struct cross_attention {};
 ///
 /// Example (a workspace declared for 7 tokens, used with 6):
 /// \code
-///   workspace_must_match_attention<ctattn::op::self_attention_into,
+///   workspace_must_match_attention<ctattn::op::self_attention,
 ///       ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>, ...>,
 ///       ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ...>>
 /// \endcode
@@ -3387,6 +3385,16 @@ using attention_rules =
               shape_error::query_and_key_widths_must_match<Op, dim_of<Q::column_extent>, dim_of<K::column_extent>>,
               shape_error::key_and_value_counts_must_match<Op, dim_of<K::row_extent>, dim_of<V::row_extent>>,
               mask_rules<Op, typename Q::value_type, Q::row_extent, K::row_extent, Mask>>;
+
+
+// The output of attention over Q and V: n_q x d_v (h * d_v when `Heads` heads are concatenated).
+template <typename Op, typename Out, typename Q, typename V, std::size_t Heads = 1>
+using output_rules =
+    rule_list<same_element_rule<Op, Out, Q>,
+              shape_error::output_rows_must_match_queries<Op, dim_of<Out::row_extent>, dim_of<Q::row_extent>>,
+              shape_error::output_columns_must_match_values<
+                  Op, dim_of<Out::column_extent>,
+                  std::conditional_t<Heads == 1, dim_of<V::column_extent>, dim<unnamed, Heads * V::cols>>>>;
 
 }  // namespace detail
 }  // namespace ctattn
@@ -3883,6 +3891,146 @@ constexpr void softmax_row(const T* values, T* weights, std::size_t begin, std::
 
 #endif  // CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
 // ---------------------------------------- ctattn/attention/scaled_dot_product.hpp (continued)
+// ---------------------------------------- ctattn/attention/options.hpp
+#ifndef CTATTN_ATTENTION_OPTIONS_HPP
+#define CTATTN_ATTENTION_OPTIONS_HPP
+
+/// \file
+/// The options of an attention call, after its operands and in any order: at most one mask, and at most one
+/// result form. One function per operation; the form of its result is an argument, not another function.
+///
+/// | option                              | the call                                                          |
+/// |-------------------------------------|-------------------------------------------------------------------|
+/// | (none)                              | returns the output                                                |
+/// | `ctattn::causal`, any mask          | applies the mask (default: none)                                  |
+/// | `ctattn::with_weights`              | returns the output with the attention weights (`.output`, `.weights`) |
+/// | `ctattn::into(output)`              | writes the output into `output` and returns nothing               |
+/// | `ctattn::into(output, workspace)`   | the same, with the intermediates (Q, K, V, ...) in `workspace`    |
+///
+/// Example:
+/// \code
+///   auto context = ctattn::self_attention(x, head, ctattn::causal);
+///   auto [context_again, weights] = ctattn::self_attention(x, head, ctattn::causal, ctattn::with_weights);
+///   ctattn::self_attention(x, head, ctattn::causal, ctattn::into(context_storage, workspace));   // firmware
+/// \endcode
+
+
+
+namespace ctattn {
+
+/// The result form that also returns the attention weights.
+struct with_weights_t {};
+/// `ctattn::with_weights`: see ctattn/attention/options.hpp.
+inline constexpr with_weights_t with_weights{};
+
+/// No workspace given to `into`.
+struct no_workspace {};
+
+/// The result form that writes into caller storage: made by `ctattn::into(output[, workspace])`.
+template <typename Output, typename Workspace = no_workspace>
+struct into_storage {
+  Output* output;
+  Workspace* workspace;
+};
+
+/// Writes the call's output into `output` (n_q x d_v, checked at compile time) instead of returning it.
+/// Example: `ctattn::scaled_dot_product_attention(q, k, v, ctattn::into(context));`
+template <FixedMatrix Output>
+[[nodiscard]] constexpr into_storage<Output> into(Output& output) noexcept {
+  return {&output, nullptr};
+}
+
+/// Writes the call's output into `output` and its intermediates into `workspace` (for firmware: both in .bss).
+/// Example: `ctattn::self_attention(x, head, ctattn::into(context, workspace));`
+template <FixedMatrix Output, typename Workspace>
+[[nodiscard]] constexpr into_storage<Output, Workspace> into(Output& output, Workspace& workspace) noexcept {
+  return {&output, &workspace};
+}
+
+namespace detail {
+
+template <typename T>
+inline constexpr bool is_result_form = false;
+template <>
+inline constexpr bool is_result_form<with_weights_t> = true;
+template <typename Output, typename Workspace>
+inline constexpr bool is_result_form<into_storage<Output, Workspace>> = true;
+
+template <typename T>
+inline constexpr bool is_into = false;
+template <typename Output, typename Workspace>
+inline constexpr bool is_into<into_storage<Output, Workspace>> = true;
+
+// The first option that satisfies Pick, or Default.
+template <template <typename> class Pick, typename Default, typename... Options>
+struct first_option {
+  using type = Default;
+};
+template <template <typename> class Pick, typename Default, typename Option, typename... Options>
+struct first_option<Pick, Default, Option, Options...>
+    : std::conditional_t<Pick<Option>::value, std::type_identity<Option>, first_option<Pick, Default, Options...>> {};
+
+template <typename T>
+struct is_mask_option : std::bool_constant<AttentionMask<T>> {};
+template <typename T>
+struct is_result_option : std::bool_constant<is_result_form<T>> {};
+
+}  // namespace detail
+
+namespace shape_error {
+
+/// After its operands an attention call takes at most one mask and at most one result form, and nothing else.
+template <typename Operation, typename... Options>
+struct options_must_be_one_mask_and_one_result_form {
+  static constexpr std::size_t masks = (std::size_t{0} + ... + (AttentionMask<Options> ? 1 : 0));
+  static constexpr std::size_t forms = (std::size_t{0} + ... + (detail::is_result_form<Options> ? 1 : 0));
+  static constexpr bool holds = masks <= 1 && forms <= 1 && masks + forms == sizeof...(Options);
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: after its operands an attention call takes at most one mask (ctattn::causal, ...) and at "
+                  "most one result form (ctattn::with_weights, or ctattn::into(output[, workspace])), in any order");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+namespace detail {
+
+/// What the options of a call say: its mask type and its result form.
+template <typename... Options>
+struct call_options {
+  using mask_type = typename first_option<is_mask_option, no_mask_type, Options...>::type;
+  using form_type = typename first_option<is_result_option, void, Options...>::type;
+  static constexpr bool returns_weights = std::is_same_v<form_type, with_weights_t>;
+  static constexpr bool writes_into = is_into<form_type>;
+};
+
+/// The first option of type T (one must be there).
+template <typename T, typename First, typename... Rest>
+constexpr const T& find_option(const First& first, const Rest&... rest) noexcept {
+  if constexpr (std::is_same_v<First, T>) {
+    return first;
+  } else {
+    return find_option<T>(rest...);
+  }
+}
+
+/// The mask among the options (`no_mask` when none is given).
+template <typename... Options>
+constexpr const auto& mask_of(const Options&... options) noexcept {
+  if constexpr ((AttentionMask<Options> || ...)) {
+    return find_option<typename call_options<Options...>::mask_type>(options...);
+  } else {
+    return no_mask;
+  }
+}
+
+}  // namespace detail
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_OPTIONS_HPP
+// ---------------------------------------- ctattn/attention/scaled_dot_product.hpp (continued)
 
 namespace ctattn {
 
@@ -4037,19 +4185,115 @@ inline constexpr T score_divisor = math::sqrt(static_cast<T>(DK));
 
 }  // namespace detail
 
-/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V, with an optional mask.
+namespace detail {
+
+template <typename Out>
+constexpr void zero(Out& output) noexcept {
+  for (std::size_t i = 0; i < Out::rows; ++i) {
+    for (std::size_t j = 0; j < Out::cols; ++j) output.elements[i][j] = typename Out::value_type{0};
+  }
+}
+
+// Whether `a` and `b` are one object (only possible when their types are the same).
+template <typename A, typename B>
+constexpr bool same_object(const A& a, const B& b) noexcept {
+  if constexpr (std::is_same_v<A, B>) {
+    return &a == &b;
+  } else {
+    (void)a;
+    (void)b;
+    return false;
+  }
+}
+
+// The output written by an `into` form: its shape and element type against the queries (n_q) and values (d_v,
+// h * d_v when `Heads` outputs are concatenated); no rule when the call returns its result.
+template <typename Op, typename Form, typename Q, typename V, std::size_t Heads = 1>
+struct into_output_rules_of {
+  using type = rule_list<>;
+};
+template <typename Op, typename Output, typename Workspace, typename Q, typename V, std::size_t Heads>
+struct into_output_rules_of<Op, into_storage<Output, Workspace>, Q, V, Heads> {
+  using type = output_rules<Op, Output, Q, V, Heads>;
+};
+template <typename Op, typename Form, typename Q, typename V, std::size_t Heads = 1>
+using into_output_rules = typename into_output_rules_of<Op, Form, Q, V, Heads>::type;
+
+// The workspace an `into` form brings, against the one the operation needs (`no_workspace` for attention over
+// given Q, K and V).
+template <typename Form>
+struct into_workspace {
+  using type = no_workspace;
+};
+template <typename Output, typename Workspace>
+struct into_workspace<into_storage<Output, Workspace>> {
+  using type = Workspace;
+};
+
+/// The rules of `scaled_dot_product_attention(q, k, v, options...)`.
+template <typename Q, typename K, typename V, typename... Options>
+using scaled_dot_product_rules =
+    rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::scaled_dot_product_attention, Options...>,
+              attention_rules<op::scaled_dot_product_attention, Q, K, V, typename call_options<Options...>::mask_type>,
+              into_output_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V>,
+              shape_error::workspace_must_match_attention<
+                  op::scaled_dot_product_attention,
+                  typename into_workspace<typename call_options<Options...>::form_type>::type, no_workspace>>;
+
+template <typename Q, typename K, typename V, typename... Options>
+constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Options&... options) noexcept {
+  using form = call_options<Options...>;
+  using T = typename Q::value_type;
+  using output_type = basic_matrix<T, Q::row_extent, V::column_extent>;
+  using weights_type = basic_matrix<T, Q::row_extent, K::row_extent>;
+  constexpr bool rules_hold = first_broken<scaled_dot_product_rules<Q, K, V, Options...>>::check();
+  constexpr head_columns whole{0, 0, 0, 0};
+  if constexpr (form::writes_into) {
+    if constexpr (rules_hold) {
+      auto& output = *find_option<typename form::form_type>(options...).output;
+      expects(!same_object(output, v) && !same_object(output, q));
+      zero(output);
+      weights_type* no_weights = nullptr;
+      attend<false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights, whole,
+                                      score_divisor<T, Q::cols>);
+    }
+  } else if constexpr (form::returns_weights) {
+    attention_result<output_type, weights_type> result{};
+    if constexpr (rules_hold) {
+      attend<true, Q::cols, V::cols>(q, k, v, mask_of(options...), result.output, &result.weights, whole,
+                                     score_divisor<T, Q::cols>);
+    }
+    return result;
+  } else {
+    output_type output{};
+    if constexpr (rules_hold) {
+      weights_type* no_weights = nullptr;
+      attend<false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights, whole,
+                                      score_divisor<T, Q::cols>);
+    }
+    return output;
+  }
+}
+
+}  // namespace detail
+
+/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V. After the operands, in any order: a mask, and the
+/// result's form (see ctattn/attention/options.hpp).
 ///
-/// | operand | shape       |
-/// |---------|-------------|
-/// | `q`     | n_q x d_k   |
-/// | `k`     | n_kv x d_k  |
-/// | `v`     | n_kv x d_v  |
-/// | `mask`  | see ctattn/attention/mask.hpp; checked against n_q x n_kv |
-/// | result  | n_q x d_v   |
+/// | operand / option        | shape                                                        |
+/// |-------------------------|--------------------------------------------------------------|
+/// | `q`                     | n_q x d_k                                                    |
+/// | `k`                     | n_kv x d_k                                                   |
+/// | `v`                     | n_kv x d_v                                                   |
+/// | a mask                  | see ctattn/attention/mask.hpp; checked against n_q x n_kv    |
+/// | result                  | n_q x d_v                                                    |
+/// | `ctattn::with_weights`  | result `{.output = n_q x d_v, .weights = n_q x n_kv}` (rows sum to 1, or are zero for a query that sees no key) |
+/// | `ctattn::into(output)`  | writes n_q x d_v into `output` (not `q` or `v`), returns nothing; nothing of matrix size on the stack |
 ///
 /// Rules (compile errors naming both dimensions): d_q = d_k (sizes, and names when both are named); K and V
-/// have matching rows; one element type; the mask fits the scores. n_q may differ from n_kv (cross-attention);
-/// d_v is free. The softmax is numerically stable, and a query that sees no key gets a zero row.
+/// have matching rows; one element type; the mask fits the scores; an `into` output has the result's shape.
+/// n_q may differ from n_kv (cross-attention); d_v is free. The softmax is numerically stable, and a query that
+/// sees no key gets a zero row. Every form computes the same bits.
 ///
 /// Each score is the dot product summed over d_k in order, divided by sqrt(d_k); each output row is the sum over
 /// keys in order of weight times value row.
@@ -4058,193 +4302,49 @@ inline constexpr T score_divisor = math::sqrt(static_cast<T>(DK));
 /// \code
 ///   auto context = ctattn::scaled_dot_product_attention(q, k, v);               // self- or cross-attention
 ///   auto causal  = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal);
+///   auto [out, weights] = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal, ctattn::with_weights);
+///   ctattn::scaled_dot_product_attention(q, k, v, ctattn::into(context_in_bss));
 /// \endcode
-template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
 [[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
-                                                          const Mask& mask = {}) noexcept {
-  basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent> output{};
-  if constexpr (detail::first_broken<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>>::check()) {
-    basic_matrix<typename Q::value_type, Q::row_extent, K::row_extent>* no_weights = nullptr;
-    detail::attend<false, Q::cols, V::cols>(q, k, v, mask, output, no_weights, {0, 0, 0, 0},
-                          detail::score_divisor<typename Q::value_type, Q::cols>);
-  }
-  return output;
+                                                          const Options&... options) noexcept {
+  return detail::scaled_dot_product(q, k, v, options...);
 }
 
-/// Scaled dot-product attention that also returns the attention weights softmax(Q K^T / sqrt(d_k)) (n_q x n_kv,
-/// zero where the mask hides a key). Same rules and arithmetic as `scaled_dot_product_attention`: its `output`
-/// is the same bits.
-///
-/// Example:
-/// \code
-///   auto [context, weights] = ctattn::scaled_dot_product_attention_with_weights(q, k, v, ctattn::causal);
-/// \endcode
-template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto scaled_dot_product_attention_with_weights(const Q& q, const K& k, const V& v,
-                                                                       const Mask& mask = {}) noexcept {
-  using T = typename Q::value_type;
-  attention_result<basic_matrix<T, Q::row_extent, V::column_extent>, basic_matrix<T, Q::row_extent, K::row_extent>>
-      result{};
-  if constexpr (detail::first_broken<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>>::check()) {
-    detail::attend<true, Q::cols, V::cols>(q, k, v, mask, result.output, &result.weights, {0, 0, 0, 0},
-                         detail::score_divisor<T, Q::cols>);
-  }
-  return result;
+/// \copydoc scaled_dot_product_attention
+// Rationale: the `into` form returns nothing, and [[nodiscard]] cannot depend on an argument; this overload is
+// the same call without it.
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void scaled_dot_product_attention(const Q& q, const K& k, const V& v, const Options&... options) noexcept {
+  detail::scaled_dot_product(q, k, v, options...);
 }
 
 }  // namespace ctattn
 
 #endif  // CTATTN_ATTENTION_SCALED_DOT_PRODUCT_HPP
 // ---------------------------------------- ctattn/attention/attention_head.hpp (continued)
-
-namespace ctattn {
-
-/// Whether `Head` is one attention head: query, key and value projections and no output projection (multi-head
-/// weights are not one head). The rule is `shape_error::argument_must_be_one_attention_head`.
-///
-/// Example:
-/// \code
-///   static_assert(ctattn::AttentionHead<ctattn::attention_head<float, 16, 24, 28>>);
-///   static_assert(!ctattn::AttentionHead<ctattn::multi_head_attention_weights<float, 4, 16>>);
-/// \endcode
-template <typename Head>
-concept AttentionHead =
-    rules_hold<rule_list<shape_error::argument_must_be_one_attention_head<op::self_attention, std::remove_cvref_t<Head>>>>;
-
-namespace detail {
-// The rules of attention through one head: it is one head, then each input against its projection.
-template <typename Op, typename XQ, typename XKV, typename Head>
-using head_rules = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>,
-                             projection_rules<XQ, std::remove_cvref_t<decltype(Head::query)>>,
-                             projection_rules<XKV, std::remove_cvref_t<decltype(Head::key)>>,
-                             projection_rules<XKV, std::remove_cvref_t<decltype(Head::value)>>>;
-}  // namespace detail
-
-/// One attention head: the projections W_Q, W_K (d_model -> d_k) and W_V (d_model -> d_v), with optional
-/// biases, in a named weight layout.
-///
-/// | member  | projection         |
-/// |---------|--------------------|
-/// | `query` | d_model -> d_k     |
-/// | `key`   | d_model -> d_k     |
-/// | `value` | d_model -> d_v     |
-///
-/// Example (the reference text's worked example, weights as torch.rand(24, 16) stores them):
-/// \code
-///   ctattn::attention_head<float, d_model{16}, d_k{24}, d_v{28}, ctattn::out_by_in> head{
-///       .query = {ctattn::from_array(w_query)}, .key = {...}, .value = {...}};
-///   auto context = ctattn::self_attention(x, head);   // seq x d_v
-/// \endcode
-template <Scalar T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
-struct basic_attention_head {
-  linear<T, DModel, DK, Layout, HasBias> query;
-  linear<T, DModel, DK, Layout, HasBias> key;
-  linear<T, DModel, DV, Layout, HasBias> value;
-
-  friend constexpr bool operator==(const basic_attention_head&, const basic_attention_head&) = default;
-};
-
-/// `attention_head<T, DModel, DK, DV, Layout, HasBias>`: the head users write; extents normalized (one shape,
-/// one type).
-template <typename T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
-using attention_head =
-    basic_attention_head<T, normalize_extent<DModel>, normalize_extent<DK>, normalize_extent<DV>, Layout, HasBias>;
-
-/// Self-attention: Q = X W_Q, K = X W_K, V = X W_V, then softmax(Q K^T / sqrt(d_k)) V.
-///
-/// | operand | shape          |
-/// |---------|----------------|
-/// | `x`     | n x d_model    |
-/// | result  | n x d_v        |
-///
-/// Example: `auto context = ctattn::self_attention(x, head, ctattn::causal);`
-template <FixedMatrix X, typename Head, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto self_attention(const X& x, const Head& head, const Mask& mask = {}) noexcept {
-  if constexpr (detail::first_broken<detail::head_rules<op::self_attention, X, X, Head>>::check()) {
-    return scaled_dot_product_attention(project(x, head.query), project(x, head.key), project(x, head.value), mask);
-  } else {
-    return basic_matrix<typename X::value_type, X::row_extent, std::size_t{1}>{};
-  }
-}
-
-/// Self-attention that also returns the attention weights (n x n); see `self_attention`.
-/// Example: `auto [context, weights] = ctattn::self_attention_with_weights(x, head);`
-template <FixedMatrix X, AttentionHead Head, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto self_attention_with_weights(const X& x, const Head& head, const Mask& mask = {}) noexcept {
-  return scaled_dot_product_attention_with_weights(project(x, head.query), project(x, head.key),
-                                                   project(x, head.value), mask);
-}
-
-/// Cross-attention: queries from one sequence, keys and values from another of a different length but the same
-/// width. Q = X_q W_Q, K = X_kv W_K, V = X_kv W_V.
-///
-/// | operand | shape            |
-/// |---------|------------------|
-/// | `x_q`   | n_q x d_model    |
-/// | `x_kv`  | n_kv x d_model   |
-/// | result  | n_q x d_v        |
-///
-/// Example: `auto context = ctattn::cross_attention(decoder_tokens, encoder_tokens, head);`
-template <FixedMatrix XQ, FixedMatrix XKV, typename Head, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto cross_attention(const XQ& x_q, const XKV& x_kv, const Head& head,
-                                             const Mask& mask = {}) noexcept {
-  if constexpr (detail::first_broken<detail::head_rules<op::cross_attention, XQ, XKV, Head>>::check()) {
-    return scaled_dot_product_attention(project(x_q, head.query), project(x_kv, head.key), project(x_kv, head.value),
-                                        mask);
-  } else {
-    return basic_matrix<typename XQ::value_type, XQ::row_extent, std::size_t{1}>{};
-  }
-}
-
-/// Cross-attention that also returns the attention weights (n_q x n_kv); see `cross_attention`.
-template <FixedMatrix XQ, FixedMatrix XKV, AttentionHead Head, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto cross_attention_with_weights(const XQ& x_q, const XKV& x_kv, const Head& head,
-                                                          const Mask& mask = {}) noexcept {
-  return scaled_dot_product_attention_with_weights(project(x_q, head.query), project(x_kv, head.key),
-                                                   project(x_kv, head.value), mask);
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_ATTENTION_ATTENTION_HEAD_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/attention/footprint.hpp
-#ifndef CTATTN_ATTENTION_FOOTPRINT_HPP
-#define CTATTN_ATTENTION_FOOTPRINT_HPP
-
-/// \file
-/// What an attention configuration costs in memory, known at compile time, so that firmware can
-/// `static_assert` it against its flash and RAM budgets before anything is flashed:
-///
-/// \code
-///   constexpr ctattn::footprint fp = ctattn::self_attention_footprint<decltype(x), head_type>;
-///   static_assert(fp.weight_bytes <= 8 * 1024, "the weights must fit the flash budget");
-///   static_assert(fp.ram_bytes() <= 4 * 1024, "activations, workspace and kernel stack must fit the RAM budget");
-/// \endcode
-///
-/// The figures are the sizes of the objects the `_into` functions of ctattn/attention/workspace.hpp work on
-/// (the firmware build checks them against the linker's symbol sizes). Footprints compose: `a + b` is a
-/// program that holds both configurations' storage and runs them one after the other.
-
-
 // ---------------------------------------- ctattn/attention/workspace.hpp
 #ifndef CTATTN_ATTENTION_WORKSPACE_HPP
 #define CTATTN_ATTENTION_WORKSPACE_HPP
 
 /// \file
-/// Attention that writes into storage the caller provides: the output and a workspace for the intermediates
-/// (the projected queries, keys and values). Nothing is returned by value, so nothing of matrix size lands on
-/// the stack: firmware keeps the workspace and the output in static storage (.bss) and the weights in flash.
-/// The only stack the kernel needs is two row buffers of n_kv elements (see ctattn/attention/footprint.hpp).
+/// The workspaces of attention that writes into storage the caller provides, `ctattn::into(output, workspace)`
+/// (see ctattn/attention/options.hpp): the projected queries, keys and values of one head. Nothing is returned by
+/// value, so nothing of matrix size lands on the stack: firmware keeps the workspace and the output in static
+/// storage (.bss) and the weights in flash. The only stack the kernel needs is two row buffers of n_kv elements
+/// (see ctattn/attention/footprint.hpp).
 ///
-/// | call                                                      | the same bits as                      |
-/// |-----------------------------------------------------------|---------------------------------------|
-/// | `scaled_dot_product_attention_into(out, q, k, v, mask)`   | `scaled_dot_product_attention`        |
-/// | `self_attention_into(out, x, head, ws, mask)`             | `self_attention`                      |
-/// | `cross_attention_into(out, x_q, x_kv, head, ws, mask)`    | `cross_attention`                     |
-/// | `wide_multi_head_attention_into(out, x_q, x_kv, heads, ws, mask)` | `wide_multi_head_attention`   |
+/// | call                                                                  | workspace                                  |
+/// |-----------------------------------------------------------------------|--------------------------------------------|
+/// | `scaled_dot_product_attention(q, k, v, mask, into(out))`              | none                                       |
+/// | `self_attention(x, head, mask, into(out, ws))`                        | `self_attention_workspace<X, Head>`        |
+/// | `cross_attention(x_q, x_kv, head, mask, into(out, ws))`               | `cross_attention_workspace<XQ, XKV, Head>` |
+/// | `wide_multi_head_attention(x_q, x_kv, heads, mask, into(out, ws))`    | `cross_attention_workspace<XQ, XKV, Head>` |
+/// | `multi_head_attention(q_in, k_in, v_in, w, mask, into(out, ws))`      | `multi_head_workspace<XQ, XKV, W>`         |
 ///
-/// They follow the value-returning functions' rules (the same diagnostics), plus two of their own: the output
+/// The calls follow the value-returning forms' rules (the same diagnostics), plus two of their own: the output
 /// has the result's shape and element type, and the workspace was declared for this configuration.
 
 
@@ -4309,8 +4409,9 @@ using value_projection = std::remove_cvref_t<decltype(Head::value)>;
 
 // The workspace of a head applied to queries from XQ and keys and values from XKV: what `project` returns.
 template <typename XQ, typename XKV, typename Head>
-using head_workspace = attention_workspace<typename XQ::value_type, XQ::row_extent, XKV::row_extent,
-                                           query_projection<Head>::output_extent, value_projection<Head>::output_extent>;
+using head_workspace =
+    attention_workspace<typename XQ::value_type, XQ::row_extent, XKV::row_extent, query_projection<Head>::output_extent,
+                        value_projection<Head>::output_extent>;
 
 }  // namespace detail
 
@@ -4336,7 +4437,7 @@ concept AttentionWorkspace = detail::is_attention_workspace<std::remove_cvref_t<
 /// \code
 ///   static ctattn::self_attention_workspace<decltype(x), head_type> workspace;
 ///   static ctattn::matrix<float, seq{6}, d_v{28}> context;
-///   ctattn::self_attention_into(context, x, head, workspace);
+///   ctattn::self_attention(x, head, ctattn::into(context, workspace));
 /// \endcode
 template <FixedMatrix X, detail::head_projections Head>
 using self_attention_workspace = detail::head_workspace<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head>;
@@ -4353,44 +4454,52 @@ using self_attention_workspace = detail::head_workspace<std::remove_cvref_t<X>, 
 /// Example:
 /// \code
 ///   static ctattn::cross_attention_workspace<decltype(decoder_tokens), decltype(encoder_tokens), head_type> ws;
-///   ctattn::cross_attention_into(context, decoder_tokens, encoder_tokens, head, ws);
+///   ctattn::cross_attention(decoder_tokens, encoder_tokens, head, ctattn::into(context, ws));
 /// \endcode
 template <FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head>
 using cross_attention_workspace = detail::head_workspace<std::remove_cvref_t<XQ>, std::remove_cvref_t<XKV>, Head>;
 
 namespace detail {
 
-// The output of attention over Q and V: n_q x d_v (h * d_v when `Heads` heads are concatenated).
-template <typename Op, typename Out, typename Q, typename V, std::size_t Heads = 1>
-using output_rules =
-    rule_list<same_element_rule<Op, Out, Q>,
-              shape_error::output_rows_must_match_queries<Op, dim_of<Out::row_extent>, dim_of<Q::row_extent>>,
-              shape_error::output_columns_must_match_values<
-                  Op, dim_of<Out::column_extent>,
-                  std::conditional_t<Heads == 1, dim_of<V::column_extent>, dim<unnamed, Heads * V::cols>>>>;
-
 // Two workspaces are interchangeable when their members have the same types (`attention_workspace<float, 6, ...>`
 // and `attention_workspace<float, std::size_t{6}, ...>` are): their shapes, as named in a diagnostic.
 template <typename W>
-using workspace_shape_of = workspace_shape<typename W::value_type, dim_of<W::queries_type::row_extent>,
-                                           dim_of<W::keys_type::row_extent>, dim_of<W::keys_type::column_extent>,
-                                           dim_of<W::values_type::column_extent>>;
+struct workspace_shape_of_impl {
+  using type = W;  // `no_workspace`, or a type that is no attention workspace: named as it is
+};
+template <typename T, auto NQ, auto NKV, auto DK, auto DV>
+struct workspace_shape_of_impl<basic_attention_workspace<T, NQ, NKV, DK, DV>> {
+  using W = basic_attention_workspace<T, NQ, NKV, DK, DV>;
+  using type = workspace_shape<typename W::value_type, dim_of<W::queries_type::row_extent>,
+                               dim_of<W::keys_type::row_extent>, dim_of<W::keys_type::column_extent>,
+                               dim_of<W::values_type::column_extent>>;
+};
+template <typename W>
+using workspace_shape_of = typename workspace_shape_of_impl<W>::type;
 
 // Every rule of `cross_attention(x_q, x_kv, head, mask)` (self-attention passes x twice), then the output's
 // and the workspace's.
 template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
+          std::size_t Heads = 1, bool = head_projections<Head>>
+struct head_into_rules_of {
+  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>>;
+};
+template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
+          std::size_t Heads>
+struct head_into_rules_of<Op, Out, XQ, XKV, Head, W, Mask, Heads, true> {
+  using workspace = head_workspace<XQ, XKV, Head>;
+  using keys = basic_matrix<typename XKV::value_type, XKV::row_extent, key_projection<Head>::output_extent>;
+  using type = rule_list<
+      shape_error::argument_must_be_one_attention_head<Op, Head>, projection_rules<XQ, query_projection<Head>>,
+      projection_rules<XKV, key_projection<Head>>, projection_rules<XKV, value_projection<Head>>,
+      attention_rules<op::scaled_dot_product_attention, typename workspace::queries_type, keys,
+                      typename workspace::values_type, Mask>,
+      output_rules<Op, Out, typename workspace::queries_type, typename workspace::values_type, Heads>,
+      shape_error::workspace_must_match_attention<Op, workspace_shape_of<W>, workspace_shape_of<workspace>>>;
+};
+template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
           std::size_t Heads = 1>
-using head_into_rules =
-    rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>, projection_rules<XQ, query_projection<Head>>,
-              projection_rules<XKV, key_projection<Head>>, projection_rules<XKV, value_projection<Head>>,
-              attention_rules<op::scaled_dot_product_attention, typename head_workspace<XQ, XKV, Head>::queries_type,
-                              basic_matrix<typename XKV::value_type, XKV::row_extent,
-                                           key_projection<Head>::output_extent>,
-                              typename head_workspace<XQ, XKV, Head>::values_type, Mask>,
-              output_rules<Op, Out, typename head_workspace<XQ, XKV, Head>::queries_type,
-                           typename head_workspace<XQ, XKV, Head>::values_type, Heads>,
-              shape_error::workspace_must_match_attention<Op, workspace_shape_of<W>,
-                                                          workspace_shape_of<head_workspace<XQ, XKV, Head>>>>;
+using head_into_rules = typename head_into_rules_of<Op, Out, XQ, XKV, Head, W, Mask, Heads>::type;
 
 // One head's Q, K and V into the workspace.
 template <typename XQ, typename XKV, typename Head, typename W>
@@ -4412,175 +4521,726 @@ constexpr void attend_head(Out& output, const W& workspace, const Mask& mask, st
                                   {0, 0, 0, output_offset}, score_divisor<T, Q::cols>);
 }
 
-template <typename Out>
-constexpr void zero(Out& output) noexcept {
-  for (std::size_t i = 0; i < Out::rows; ++i) {
-    for (std::size_t j = 0; j < Out::cols; ++j) output.elements[i][j] = typename Out::value_type{0};
-  }
-}
+}  // namespace detail
 
-// Whether `a` and `b` are one object (only possible when their types are the same).
-template <typename A, typename B>
-constexpr bool same_object(const A& a, const B& b) noexcept {
-  if constexpr (std::is_same_v<A, B>) {
-    return &a == &b;
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_WORKSPACE_HPP
+// ---------------------------------------- ctattn/attention/attention_head.hpp (continued)
+
+namespace ctattn {
+
+/// Whether `Head` is one attention head: query, key and value projections and no output projection (multi-head
+/// weights are not one head). The rule is `shape_error::argument_must_be_one_attention_head`.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::AttentionHead<ctattn::attention_head<float, 16, 24, 28>>);
+///   static_assert(!ctattn::AttentionHead<ctattn::multi_head_attention_weights<float, 4, 16>>);
+/// \endcode
+template <typename Head>
+concept AttentionHead = rules_hold<
+    rule_list<shape_error::argument_must_be_one_attention_head<op::self_attention, std::remove_cvref_t<Head>>>>;
+
+namespace detail {
+// The rules of attention through one head: it is one head, then each input against its projection.
+// Rationale: a struct rather than an alias, so that the projection rules are formed only for a type that has
+// projections; anything else gets the head rule alone, and with it one error.
+template <typename Op, typename XQ, typename XKV, typename Head, bool = head_projections<Head>>
+struct head_rules_of {
+  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>>;
+};
+template <typename Op, typename XQ, typename XKV, typename Head>
+struct head_rules_of<Op, XQ, XKV, Head, true> {
+  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>,
+                         projection_rules<XQ, query_projection<Head>>, projection_rules<XKV, key_projection<Head>>,
+                         projection_rules<XKV, value_projection<Head>>>;
+};
+template <typename Op, typename XQ, typename XKV, typename Head>
+using head_rules = typename head_rules_of<Op, XQ, XKV, Head>::type;
+}  // namespace detail
+
+/// One attention head: the projections W_Q, W_K (d_model -> d_k) and W_V (d_model -> d_v), with optional
+/// biases, in a named weight layout.
+///
+/// | member  | projection         |
+/// |---------|--------------------|
+/// | `query` | d_model -> d_k     |
+/// | `key`   | d_model -> d_k     |
+/// | `value` | d_model -> d_v     |
+///
+/// Example (the reference text's worked example, weights as torch.rand(24, 16) stores them):
+/// \code
+///   ctattn::attention_head<float, d_model{16}, d_k{24}, d_v{28}, ctattn::out_by_in> head{
+///       .query = {ctattn::from_array(w_query)}, .key = {...}, .value = {...}};
+///   auto context = ctattn::self_attention(x, head);   // seq x d_v
+/// \endcode
+template <Scalar T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
+struct basic_attention_head {
+  linear<T, DModel, DK, Layout, HasBias> query;
+  linear<T, DModel, DK, Layout, HasBias> key;
+  linear<T, DModel, DV, Layout, HasBias> value;
+
+  friend constexpr bool operator==(const basic_attention_head&, const basic_attention_head&) = default;
+};
+
+/// `attention_head<T, DModel, DK, DV, Layout, HasBias>`: the head users write; extents normalized (one shape,
+/// one type).
+template <typename T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
+using attention_head =
+    basic_attention_head<T, normalize_extent<DModel>, normalize_extent<DK>, normalize_extent<DV>, Layout, HasBias>;
+
+namespace detail {
+
+// The workspace an `into` form brings, as a diagnostic names it; `no_workspace` when it brings none.
+template <typename Form>
+using into_workspace_t = typename into_workspace<Form>::type;
+
+// Attention through one head: Q = X_q W_Q, K = X_kv W_K, V = X_kv W_V, then attention. Returned, returned with
+// the weights, or written into caller storage with the intermediates in a workspace.
+template <typename Op, typename XQ, typename XKV, typename Head, typename... Options>
+constexpr auto head_attention(const XQ& x_q, const XKV& x_kv, const Head& head, const Options&... options) noexcept {
+  using form = call_options<Options...>;
+  if constexpr (form::writes_into) {
+    using into_type = typename form::form_type;
+    using output_type = std::remove_pointer_t<decltype(into_type::output)>;
+    using workspace_type = std::remove_pointer_t<decltype(into_type::workspace)>;
+    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+                            shape_error::argument_must_be_one_attention_head<Op, Head>,
+                            head_into_rules<Op, output_type, XQ, XKV, Head, workspace_type, typename form::mask_type>>;
+    if constexpr (first_broken<rules>::check()) {
+      const into_type& into = find_option<into_type>(options...);
+      project_head(x_q, x_kv, head, *into.workspace);
+      zero(*into.output);
+      attend_head(*into.output, *into.workspace, mask_of(options...), 0);
+    }
   } else {
-    (void)a;
-    (void)b;
-    return false;
+    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+                            head_rules<Op, XQ, XKV, Head>>;
+    if constexpr (first_broken<rules>::check()) {
+      return scaled_dot_product_attention(project(x_q, head.query), project(x_kv, head.key),
+                                          project(x_kv, head.value), options...);
+    } else {
+      return basic_matrix<typename XQ::value_type, XQ::row_extent, std::size_t{1}>{};
+    }
   }
 }
 
 }  // namespace detail
 
-/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V written into `output`: the same rules, arithmetic
-/// and bits as `scaled_dot_product_attention(q, k, v, mask)`, with no matrix on the stack (only the kernel's
-/// two row buffers of n_kv elements).
+/// Self-attention: Q = X W_Q, K = X W_K, V = X W_V, then softmax(Q K^T / sqrt(d_k)) V. After the operands, in
+/// any order: a mask and the result's form (ctattn/attention/options.hpp).
 ///
-/// | operand  | shape       |
-/// |----------|-------------|
-/// | `output` | n_q x d_v (overwritten; the same element type) |
-/// | `q`      | n_q x d_k   |
-/// | `k`      | n_kv x d_k  |
-/// | `v`      | n_kv x d_v  |
-/// | `mask`   | see ctattn/attention/mask.hpp; checked against n_q x n_kv |
+/// | operand / option                   | shape                                              |
+/// |------------------------------------|----------------------------------------------------|
+/// | `x`                                | n x d_model                                        |
+/// | `head`                             | one attention head: d_model -> d_k, d_k, d_v       |
+/// | result                             | n x d_v                                            |
+/// | `ctattn::with_weights`             | `{.output = n x d_v, .weights = n x n}`            |
+/// | `ctattn::into(output, workspace)`  | writes n x d_v into `output` (may be `x`), Q, K, V into `workspace` (`self_attention_workspace<X, Head>`); returns nothing |
 ///
-/// Rules: those of `scaled_dot_product_attention`, and the output's rows match n_q and its columns d_v
-/// (`output_rows_must_match_queries`, `output_columns_must_match_values`, `element_types_must_match`).
-/// Precondition: `output` is not `v` (it is zeroed before the values are read).
-///
-/// Example:
-/// \code
-///   static ctattn::matrix<float, seq{6}, d_v{28}> context;   // .bss
-///   ctattn::scaled_dot_product_attention_into(context, q, k, v, ctattn::causal);
-/// \endcode
-template <FixedMatrix Out, FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
-constexpr void scaled_dot_product_attention_into(Out& output, const Q& q, const K& k, const V& v,
-                                                 const Mask& mask = {}) noexcept {
-  using rules = rule_list<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>,
-                          detail::output_rules<op::scaled_dot_product_attention_into, Out, Q, V>>;
-  if constexpr (detail::first_broken<rules>::check()) {
-    detail::expects(!detail::same_object(output, v) && !detail::same_object(output, q));
-    using T = typename Q::value_type;
-    detail::zero(output);
-    basic_matrix<T, Q::row_extent, K::row_extent>* no_weights = nullptr;
-    detail::attend<false, Q::cols, V::cols>(q, k, v, mask, output, no_weights, {0, 0, 0, 0},
-                          detail::score_divisor<T, Q::cols>);
-  }
-}
-
-/// Self-attention written into `output`, its intermediates into `workspace`: Q = X W_Q, K = X W_K, V = X W_V
-/// (plus biases) into `workspace.queries/keys/values`, then softmax(Q K^T / sqrt(d_k)) V into `output`. The same
-/// rules, arithmetic and bits as `self_attention(x, head, mask)`.
-///
-/// | operand     | shape                                    |
-/// |-------------|------------------------------------------|
-/// | `output`    | n x d_v (overwritten)                    |
-/// | `x`         | n x d_model                              |
-/// | `head`      | d_model -> d_k (query, key), d_v (value) |
-/// | `workspace` | `self_attention_workspace<X, Head>`: Q n x d_k, K n x d_k, V n x d_v (overwritten) |
-/// | `mask`      | checked against n x n                    |
-///
-/// Rules: those of `self_attention` (x's width matches each projection; the mask fits), the output's shape
-/// (n x d_v, one element type) and the workspace's type (`workspace_must_match_attention`, naming both shapes).
-/// `output` may be `x` itself (x is read only before the output is written).
-///
-/// Example (the worked example: flash holds x and the head, .bss the workspace and the context):
-/// \code
-///   static ctattn::self_attention_workspace<decltype(x), head_type> workspace;
-///   static ctattn::matrix<float, seq{6}, d_v{28}> context;
-///   ctattn::self_attention_into(context, x, head, workspace);          // == ctattn::self_attention(x, head)
-/// \endcode
-template <FixedMatrix Out, FixedMatrix X, detail::head_projections Head, AttentionWorkspace W,
-          AttentionMask Mask = no_mask_type>
-constexpr void self_attention_into(Out& output, const X& x, const Head& head, W& workspace,
-                                   const Mask& mask = {}) noexcept {
-  if constexpr (detail::first_broken<detail::head_into_rules<op::self_attention_into, Out, X, X, Head, W, Mask>>::check()) {
-    detail::project_head(x, x, head, workspace);
-    detail::zero(output);
-    detail::attend_head(output, workspace, mask, 0);
-  }
-}
-
-/// Cross-attention written into `output`, its intermediates into `workspace`: Q = X_q W_Q, K = X_kv W_K,
-/// V = X_kv W_V (plus biases), then softmax(Q K^T / sqrt(d_k)) V. The same rules, arithmetic and bits as
-/// `cross_attention(x_q, x_kv, head, mask)`.
-///
-/// | operand     | shape                                    |
-/// |-------------|------------------------------------------|
-/// | `output`    | n_q x d_v (overwritten)                  |
-/// | `x_q`       | n_q x d_model                            |
-/// | `x_kv`      | n_kv x d_model                           |
-/// | `head`      | d_model -> d_k (query, key), d_v (value) |
-/// | `workspace` | `cross_attention_workspace<XQ, XKV, Head>`: Q n_q x d_k, K n_kv x d_k, V n_kv x d_v |
-/// | `mask`      | checked against n_q x n_kv               |
-///
-/// Rules: those of `cross_attention`, the output's shape (n_q x d_v) and the workspace's type. `output` may be
-/// `x_q` or `x_kv` (both are read only before the output is written).
+/// Rules: `head` is one head (multi-head weights are refused: `argument_must_be_one_attention_head`); x's width
+/// matches each projection; the mask fits n x n; an `into` output and workspace have the call's shapes. Every
+/// form computes the same bits.
 ///
 /// Example:
 /// \code
-///   static ctattn::cross_attention_workspace<decltype(decoder_tokens), decltype(encoder_tokens), head_type> ws;
-///   static ctattn::matrix<float, target{5}, d_v{28}> context;
-///   ctattn::cross_attention_into(context, decoder_tokens, encoder_tokens, head, ws);
+///   auto context = ctattn::self_attention(x, head, ctattn::causal);
+///   auto [out, weights] = ctattn::self_attention(x, head, ctattn::with_weights);
+///   static ctattn::self_attention_workspace<decltype(x), head_type> workspace;   // firmware: .bss
+///   ctattn::self_attention(x, head, ctattn::into(context, workspace));
 /// \endcode
-template <FixedMatrix Out, FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head, AttentionWorkspace W,
-          AttentionMask Mask = no_mask_type>
-constexpr void cross_attention_into(Out& output, const XQ& x_q, const XKV& x_kv, const Head& head, W& workspace,
-                                    const Mask& mask = {}) noexcept {
-  if constexpr (detail::first_broken<detail::head_into_rules<op::cross_attention_into, Out, XQ, XKV, Head, W, Mask>>::check()) {
-    detail::project_head(x_q, x_kv, head, workspace);
-    detail::zero(output);
-    detail::attend_head(output, workspace, mask, 0);
-  }
+template <FixedMatrix X, typename Head, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
+[[nodiscard]] constexpr auto self_attention(const X& x, const Head& head, const Options&... options) noexcept {
+  return detail::head_attention<op::self_attention>(x, x, head, options...);
 }
 
-/// Wide multi-head attention (the reference text's h x d_q x d form) written into `output`: each head projects
-/// the full input with its own W_Q, W_K, W_V into the one workspace, then writes its context into its own
-/// columns of `output`, [h * d_v, (h + 1) * d_v). The same rules, arithmetic and bits as
-/// `wide_multi_head_attention(x_q, x_kv, heads, mask)`, without the concatenation copy; the workspace is one
-/// head's, reused by every head.
+/// \copydoc self_attention
+template <FixedMatrix X, typename Head, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void self_attention(const X& x, const Head& head, const Options&... options) noexcept {
+  detail::head_attention<op::self_attention>(x, x, head, options...);
+}
+
+/// Cross-attention: queries from one sequence, keys and values from another of a different length but the same
+/// width. Q = X_q W_Q, K = X_kv W_K, V = X_kv W_V. Options as for `self_attention`.
 ///
-/// | operand     | shape                                    |
-/// |-------------|------------------------------------------|
-/// | `output`    | n_q x (h * d_v) (overwritten)            |
-/// | `x_q`       | n_q x d_model                            |
-/// | `x_kv`      | n_kv x d_model (may be x_q: self-attention) |
-/// | `heads`     | h attention heads (d_model -> d_k, d_k, d_v) |
-/// | `workspace` | `cross_attention_workspace<XQ, XKV, Head>` (one head's Q, K, V) |
-/// | `mask`      | checked against n_q x n_kv, applied to every head |
+/// | operand / option                   | shape                                              |
+/// |------------------------------------|----------------------------------------------------|
+/// | `x_q`                              | n_q x d_model                                      |
+/// | `x_kv`                             | n_kv x d_model                                     |
+/// | result                             | n_q x d_v                                          |
+/// | `ctattn::with_weights`             | `{.output = n_q x d_v, .weights = n_q x n_kv}`     |
+/// | `ctattn::into(output, workspace)`  | writes n_q x d_v into `output` (may be `x_q` or `x_kv`), Q, K, V into `workspace` (`cross_attention_workspace<XQ, XKV, Head>`) |
 ///
-/// Rules: those of `cross_attention` for the head type, the output's shape (n_q x h * d_v) and the workspace's
-/// type. Precondition: `output` is neither `x_q` nor `x_kv` (later heads read them after earlier heads wrote).
-/// For the output projection W_O, project the result: `ctattn::project_into(y, output, w_o)`.
-///
-/// Example (the worked example with 3 heads: 6 x 84):
+/// Example:
 /// \code
-///   static ctattn::cross_attention_workspace<decltype(x), decltype(x), head_type> workspace;
-///   static ctattn::matrix<float, seq{6}, 84> concat;
-///   ctattn::wide_multi_head_attention_into(concat, x, x, heads, workspace);   // heads: std::array<head_type, 3>
+///   auto context = ctattn::cross_attention(decoder_tokens, encoder_tokens, head);
+///   ctattn::cross_attention(decoder_tokens, encoder_tokens, head, ctattn::into(context, workspace));
 /// \endcode
-template <FixedMatrix Out, FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head, std::size_t H,
-          AttentionWorkspace W, AttentionMask Mask = no_mask_type>
-constexpr void wide_multi_head_attention_into(Out& output, const XQ& x_q, const XKV& x_kv,
-                                              const std::array<Head, H>& heads, W& workspace,
-                                              const Mask& mask = {}) noexcept {
-  using rules = rule_list<shape_error::count_must_be_positive<op::wide_multi_head_attention_into, count<H>>,
-                          detail::head_into_rules<op::wide_multi_head_attention_into, Out, XQ, XKV, Head, W, Mask, H>>;
-  if constexpr (detail::first_broken<rules>::check()) {
-    detail::expects(!detail::same_object(output, x_q) && !detail::same_object(output, x_kv));
-    constexpr std::size_t d_v = W::values_type::cols;
-    detail::zero(output);
-    for (std::size_t h = 0; h < H; ++h) {
-      detail::project_head(x_q, x_kv, heads[h], workspace);
-      detail::attend_head(output, workspace, mask, h * d_v);
-    }
-  }
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
+[[nodiscard]] constexpr auto cross_attention(const XQ& x_q, const XKV& x_kv, const Head& head,
+                                             const Options&... options) noexcept {
+  return detail::head_attention<op::cross_attention>(x_q, x_kv, head, options...);
+}
+
+/// \copydoc cross_attention
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void cross_attention(const XQ& x_q, const XKV& x_kv, const Head& head, const Options&... options) noexcept {
+  detail::head_attention<op::cross_attention>(x_q, x_kv, head, options...);
 }
 
 }  // namespace ctattn
 
-#endif  // CTATTN_ATTENTION_WORKSPACE_HPP
+#endif  // CTATTN_ATTENTION_ATTENTION_HEAD_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/attention/footprint.hpp
+#ifndef CTATTN_ATTENTION_FOOTPRINT_HPP
+#define CTATTN_ATTENTION_FOOTPRINT_HPP
+
+/// \file
+/// What an attention configuration costs in memory, known at compile time, so that firmware can
+/// `static_assert` it against its flash and RAM budgets before anything is flashed:
+///
+/// \code
+///   constexpr ctattn::footprint fp = ctattn::self_attention_footprint<decltype(x), head_type>;
+///   static_assert(fp.weight_bytes <= 8 * 1024, "the weights must fit the flash budget");
+///   static_assert(fp.ram_bytes() <= 4 * 1024, "activations, workspace and kernel stack must fit the RAM budget");
+/// \endcode
+///
+/// The figures are the sizes of the objects the `ctattn::into(output, workspace)` form of the attention calls works on
+/// (the firmware build checks them against the linker's symbol sizes). Footprints compose: `a + b` is a
+/// program that holds both configurations' storage and runs them one after the other.
+
+
+// ---------------------------------------- ctattn/attention/multi_head.hpp
+#ifndef CTATTN_ATTENTION_MULTI_HEAD_HPP
+#define CTATTN_ATTENTION_MULTI_HEAD_HPP
+
+/// \file
+/// Multi-head attention in the reference text's two forms and PyTorch's:
+///   - narrow (`multi_head_attention`): d_model is projected once and split into h heads of d_model / h
+///     columns; the heads' outputs are concatenated and projected by W_O. With biases and kdim / vdim this is
+///     PyTorch's nn.MultiheadAttention (see `from_torch_multihead`).
+///   - grouped-query (`grouped_query_attention`): h_q query heads share h_kv key/value heads (multi-query when
+///     h_kv = 1).
+///   - wide (`wide_multi_head_attention`): each head projects the full input with its own W_Q, W_K, W_V.
+
+
+
+namespace ctattn {
+
+/// The output of multi-head attention with the attention weights of every head and their mean (PyTorch's
+/// `average_attn_weights=True`).
+///
+/// | member            | shape                     |
+/// |-------------------|---------------------------|
+/// | `output`          | n_q x d_out               |
+/// | `head_weights[h]` | n_q x n_kv, one per head  |
+/// | `mean_weights`    | n_q x n_kv                |
+/// | `heads_concat`    | n_q x (h * d_head): the heads' outputs side by side, the input of W_O |
+template <typename Output, typename Weights, std::size_t Heads, typename Concat = Output>
+struct multi_head_result {
+  Output output;
+  std::array<Weights, Heads> head_weights;
+  Weights mean_weights;
+  Concat heads_concat;  // the heads' outputs side by side, before W_O
+};
+
+/// The weights of grouped-query attention: h_q query heads and h_kv key/value heads of `HeadDim` columns each,
+/// and W_O. `multi_head_attention_weights` is the case h_kv = h_q.
+///
+/// | member   | projection                       |
+/// |----------|----------------------------------|
+/// | `query`  | DModel -> h_q * HeadDim          |
+/// | `key`    | KDim -> h_kv * HeadDim           |
+/// | `value`  | VDim -> h_kv * HeadDim           |
+/// | `output` | h_q * HeadDim -> DModel          |
+///
+/// Rule: h_kv divides h_q (each key/value head serves h_q / h_kv query heads: query head h uses key/value head
+/// h / (h_q / h_kv)).
+///
+/// Example:
+/// \code
+///   ctattn::grouped_query_attention_weights<float, 4, 2, d_model{16}, 4, ctattn::out_by_in> w{...};
+///   auto y = ctattn::grouped_query_attention(x, x, x, w, ctattn::causal);
+/// \endcode
+template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
+          WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
+struct basic_grouped_query_attention_weights {
+  /// The rules of the configuration; the attention functions check them again (no second error).
+  using rules = rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
+                          shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
+                          shape_error::count_must_be_positive<op::grouped_query_attention, count<HeadDim>>,
+                          shape_error::key_value_heads_must_divide_query_heads<
+                              op::grouped_query_attention, count<KeyValueHeads>, count<QueryHeads>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
+  using value_type = T;
+  static constexpr std::size_t query_heads = QueryHeads;
+  static constexpr std::size_t key_value_heads = KeyValueHeads;
+  static constexpr std::size_t head_dim = HeadDim;
+
+  // Rationale: with a broken rule the widths fall back to 1, so that the members stay valid types and the rule's
+  // sentence is the only error.
+  static constexpr std::size_t query_width = rules_hold<rules> ? QueryHeads * HeadDim : 1;
+  static constexpr std::size_t key_value_width = rules_hold<rules> ? KeyValueHeads * HeadDim : 1;
+
+  linear<T, DModel, query_width, Layout, HasBias> query;
+  linear<T, KDim, key_value_width, Layout, HasBias> key;
+  linear<T, VDim, key_value_width, Layout, HasBias> value;
+  linear<T, query_width, DModel, Layout, HasBias> output;
+
+  friend constexpr bool operator==(const basic_grouped_query_attention_weights&,
+                                   const basic_grouped_query_attention_weights&) = default;
+};
+
+/// `grouped_query_attention_weights<...>`: extents normalized (one shape, one type).
+template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
+          WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
+using grouped_query_attention_weights =
+    basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, normalize_extent<DModel>, HeadDim, Layout,
+                                          HasBias, normalize_extent<KDim>, normalize_extent<VDim>>;
+
+namespace detail {
+template <std::size_t Size, std::size_t Heads>
+inline constexpr std::size_t head_width = Size / (Heads == 0 ? 1 : Heads);
+}  // namespace detail
+
+/// The weights of narrow multi-head attention: d_model split into `Heads` heads of d_model / Heads columns.
+/// With `out_by_in` and biases, and KDim / VDim for keys and values of other widths, it holds exactly
+/// PyTorch's nn.MultiheadAttention parameters.
+///
+/// | member   | projection           |
+/// |----------|----------------------|
+/// | `query`  | DModel -> DModel     |
+/// | `key`    | KDim -> DModel       |
+/// | `value`  | VDim -> DModel       |
+/// | `output` | DModel -> DModel (W_O) |
+///
+/// Rule: Heads divides DModel (a compile error naming both numbers).
+///
+/// Example (the reference text's 7 tokens, d_model = 512, 8 heads, Q = X W_Q):
+/// \code
+///   ctattn::multi_head_attention_weights<float, 8, d_model{512}> w{...};
+///   auto y = ctattn::multi_head_attention(x, x, x, w);   // 7 x 512
+/// \endcode
+template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
+          auto KDim = DModel, auto VDim = DModel>
+struct basic_multi_head_attention_weights {
+  /// The rules of the configuration; the attention functions check them again (no second error).
+  using rules = rule_list<shape_error::count_must_be_positive<op::multi_head_attention, count<Heads>>,
+                          shape_error::heads_must_divide_model_width<op::multi_head_attention, count<Heads>,
+                                                                     dim_of<normalize_extent<DModel>>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
+  using value_type = T;
+  static constexpr std::size_t query_heads = Heads;
+  static constexpr std::size_t key_value_heads = Heads;
+  static constexpr std::size_t head_dim = detail::head_width<extent_size(normalize_extent<DModel>), Heads>;
+
+  linear<T, DModel, DModel, Layout, HasBias> query;
+  linear<T, KDim, DModel, Layout, HasBias> key;
+  linear<T, VDim, DModel, Layout, HasBias> value;
+  linear<T, DModel, DModel, Layout, HasBias> output;
+
+  friend constexpr bool operator==(const basic_multi_head_attention_weights&,
+                                   const basic_multi_head_attention_weights&) = default;
+};
+
+/// `multi_head_attention_weights<T, Heads, DModel, ...>`: extents normalized, so the weights declared with
+/// `32` and the ones `from_torch_multihead` returns (`std::size_t{32}`) are one type.
+template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
+          auto KDim = DModel, auto VDim = DModel>
+using multi_head_attention_weights =
+    basic_multi_head_attention_weights<T, Heads, normalize_extent<DModel>, Layout, HasBias, normalize_extent<KDim>,
+                                       normalize_extent<VDim>>;
+
+namespace detail {
+
+/// The rules of multi-head attention: the weights' own, each input against its projection, as many values as
+/// keys, and the mask against n_q x n_kv.
+template <typename XQ, typename XK, typename XV, typename W, typename Mask>
+using multi_head_rules =
+    rule_list<typename W::rules, projection_rules<XQ, std::remove_cvref_t<decltype(W::query)>>,
+              projection_rules<XK, std::remove_cvref_t<decltype(W::key)>>,
+              projection_rules<XV, std::remove_cvref_t<decltype(W::value)>>,
+              shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
+                                                           dim_of<XV::row_extent>>,
+              mask_rules<op::multi_head_attention, typename W::value_type, XQ::row_extent, XK::row_extent, Mask>>;
+
+// The projection types of multi-head weights.
+template <typename W>
+using query_weights = std::remove_cvref_t<decltype(W::query)>;
+template <typename W>
+using key_weights = std::remove_cvref_t<decltype(W::key)>;
+template <typename W>
+using value_weights = std::remove_cvref_t<decltype(W::value)>;
+template <typename W>
+using output_weights = std::remove_cvref_t<decltype(W::output)>;
+
+}  // namespace detail
+
+/// The intermediates of multi-head attention in storage the caller owns (`ctattn::into(output, workspace)`): the
+/// projected queries, keys and values of every head, and the heads' outputs side by side before W_O. Declare it
+/// static in firmware; usually spelled `multi_head_workspace<XQ, XKV, W>`.
+///
+/// | member         | shape                         |
+/// |----------------|-------------------------------|
+/// | `queries`      | n_q x (h_q * d_head)          |
+/// | `keys`         | n_kv x (h_kv * d_head)        |
+/// | `values`       | n_kv x (h_kv * d_head)        |
+/// | `heads_concat` | n_q x (h_q * d_head), W_O's input |
+///
+/// Example:
+/// \code
+///   static ctattn::multi_head_workspace<decltype(x), decltype(x), decltype(weights)> workspace;
+///   ctattn::multi_head_attention(x, x, x, weights, ctattn::into(y, workspace));
+/// \endcode
+template <typename T, auto NQ, auto NKV, auto QueryWidth, auto KeyWidth, auto ValueWidth, auto ConcatWidth>
+struct basic_multi_head_workspace {
+  using value_type = T;
+  basic_matrix<T, NQ, QueryWidth> queries;
+  basic_matrix<T, NKV, KeyWidth> keys;
+  basic_matrix<T, NKV, ValueWidth> values;
+  basic_matrix<T, NQ, ConcatWidth> heads_concat;
+};
+
+/// The workspace of `multi_head_attention(x_q, x_kv, x_kv, W, ..., into(output, workspace))`: queries from XQ,
+/// keys and values from sequences with XKV's rows.
+template <FixedMatrix XQ, FixedMatrix XKV, typename W>
+using multi_head_workspace =
+    basic_multi_head_workspace<typename W::value_type, std::remove_cvref_t<XQ>::row_extent,
+                               std::remove_cvref_t<XKV>::row_extent, detail::query_weights<W>::output_extent,
+                               detail::key_weights<W>::output_extent, detail::value_weights<W>::output_extent,
+                               detail::output_weights<W>::input_extent>;
+
+namespace detail {
+
+template <typename Op, typename Form, typename XQ, typename XK, typename W>
+struct multi_head_into_rules_of {
+  using type = rule_list<>;
+};
+template <typename Op, typename Output, typename Workspace, typename XQ, typename XK, typename W>
+struct multi_head_into_rules_of<Op, into_storage<Output, Workspace>, XQ, XK, W> {
+  using result_type = basic_matrix<typename W::value_type, XQ::row_extent, output_weights<W>::output_extent>;
+  using type = rule_list<output_rules<Op, Output, result_type, result_type>,
+                         shape_error::workspace_must_match_attention<Op, Workspace, multi_head_workspace<XQ, XK, W>>>;
+};
+
+/// The rules of `multi_head_attention(query, key, value, weights, options...)`.
+template <typename XQ, typename XK, typename XV, typename W, typename... Options>
+using multi_head_call_rules =
+    rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::multi_head_attention, Options...>,
+              multi_head_rules<XQ, XK, XV, W, typename call_options<Options...>::mask_type>,
+              typename multi_head_into_rules_of<op::multi_head_attention, typename call_options<Options...>::form_type,
+                                                XQ, XK, W>::type>;
+
+// Every head's attention from projected Q, K, V into the heads' concatenation (which must hold +0).
+template <bool KeepWeights, typename W, typename Q, typename K, typename V, typename Concat, typename Mask,
+          typename Weights>
+constexpr void attend_heads(const Q& q, const K& k, const V& v, const Mask& mask, Concat& concat,
+                            Weights* head_weights) noexcept {
+  using T = typename W::value_type;
+  constexpr std::size_t head_dim = W::head_dim;
+  constexpr std::size_t group = W::query_heads / W::key_value_heads;
+  for (std::size_t h = 0; h < W::query_heads; ++h) {
+    const std::size_t kv = h / group;
+    const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
+    if constexpr (KeepWeights) {
+      attend<true, head_dim, head_dim>(q, k, v, mask, concat, &head_weights[h], columns, score_divisor<T, head_dim>);
+    } else {
+      attend<false, head_dim, head_dim>(q, k, v, mask, concat, head_weights, columns, score_divisor<T, head_dim>);
+    }
+  }
+}
+
+template <typename XQ, typename XK, typename XV, typename W, typename... Options>
+constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const W& w,
+                          const Options&... options) noexcept {
+  using form = call_options<Options...>;
+  using T = typename W::value_type;
+  constexpr std::size_t heads = W::query_heads;
+  using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
+  using output_type = basic_matrix<T, XQ::row_extent, output_weights<W>::output_extent>;
+  // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
+  using concat_type = basic_matrix<T, XQ::row_extent, output_weights<W>::input_extent>;
+  constexpr bool rules_hold = first_broken<multi_head_call_rules<XQ, XK, XV, W, Options...>>::check();
+  if constexpr (form::writes_into) {
+    if constexpr (rules_hold) {
+      const auto& into = find_option<typename form::form_type>(options...);
+      auto& workspace = *into.workspace;
+      project_into(workspace.queries, query, w.query);
+      project_into(workspace.keys, key, w.key);
+      project_into(workspace.values, value, w.value);
+      zero(workspace.heads_concat);
+      weights_type* none = nullptr;
+      attend_heads<false, W>(workspace.queries, workspace.keys, workspace.values, mask_of(options...),
+                             workspace.heads_concat, none);
+      project_into(*into.output, workspace.heads_concat, w.output);
+    }
+  } else {
+    multi_head_result<output_type, weights_type, heads, concat_type> result{};
+    if constexpr (rules_hold) {
+      const auto q = project(query, w.query);
+      const auto k = project(key, w.key);
+      const auto v = project(value, w.value);
+      if constexpr (form::returns_weights) {
+        attend_heads<true, W>(q, k, v, mask_of(options...), result.heads_concat, result.head_weights.data());
+        for (std::size_t i = 0; i < weights_type::rows; ++i) {
+          for (std::size_t j = 0; j < weights_type::cols; ++j) {
+            T total{0};
+            for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
+            result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
+          }
+        }
+      } else {
+        weights_type* none = nullptr;
+        attend_heads<false, W>(q, k, v, mask_of(options...), result.heads_concat, none);
+      }
+      result.output = project(result.heads_concat, w.output);
+    }
+    if constexpr (form::returns_weights) {
+      return result;
+    } else {
+      return result.output;
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Multi-head attention (narrow, or grouped-query when the weights say so): Q = query W_Q, K = key W_K,
+/// V = value W_V (plus biases), split into heads of d_model / h columns, attention per head, heads
+/// concatenated, then W_O. After the operands, in any order: a mask (applied to every head) and the result's form
+/// (ctattn/attention/options.hpp).
+///
+/// | operand / option                   | shape                                                      |
+/// |------------------------------------|------------------------------------------------------------|
+/// | `query`                            | n_q x DModel                                               |
+/// | `key`                              | n_kv x KDim                                                |
+/// | `value`                            | n_kv x VDim                                                |
+/// | result                             | n_q x DModel                                               |
+/// | `ctattn::with_weights`             | `multi_head_result`: `.output`, `.head_weights[h]` (n_q x n_kv), `.mean_weights`, `.heads_concat` |
+/// | `ctattn::into(output, workspace)`  | writes n_q x DModel into `output`, the intermediates into `workspace` (`multi_head_workspace<XQ, XKV, W>`) |
+///
+/// Rules: the weights' own (heads divide d_model; key/value heads divide query heads); each input's width
+/// matches its projection; key and value have matching rows; the mask fits n_q x n_kv; an `into` output and
+/// workspace have the call's shapes. Self-attention passes the same matrix three times. Every form computes the
+/// same bits.
+///
+/// Example:
+/// \code
+///   auto y = ctattn::multi_head_attention(x, x, x, weights, ctattn::causal);
+///   auto r = ctattn::multi_head_attention(x, x, x, weights, ctattn::with_weights);   // r.head_weights[0], ...
+///   ctattn::multi_head_attention(x, x, x, weights, ctattn::into(y, workspace));
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
+[[nodiscard]] constexpr auto multi_head_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
+                                                  const Options&... options) noexcept {
+  return detail::multi_head(query, key, value, weights, options...);
+}
+
+/// \copydoc multi_head_attention
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void multi_head_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
+                                    const Options&... options) noexcept {
+  detail::multi_head(query, key, value, weights, options...);
+}
+
+/// Grouped-query (and multi-query) attention: `multi_head_attention` with `grouped_query_attention_weights`, the
+/// same options. Example: `auto y = ctattn::grouped_query_attention(x, x, x, gqa_weights, ctattn::causal);`
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
+[[nodiscard]] constexpr auto grouped_query_attention(const XQ& query, const XK& key, const XV& value,
+                                                     const W& weights, const Options&... options) noexcept {
+  return detail::multi_head(query, key, value, weights, options...);
+}
+
+/// \copydoc grouped_query_attention
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void grouped_query_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
+                                       const Options&... options) noexcept {
+  detail::multi_head(query, key, value, weights, options...);
+}
+
+/// PyTorch's nn.MultiheadAttention parameters as ctattn weights (embed_dim = E, kdim = vdim = E): the packed
+/// `in_proj_weight` (3E x E) and `in_proj_bias` (3E) are split into W_Q, W_K, W_V in torch's out x in layout.
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::from_torch_multihead<2>(in_proj_weight, in_proj_bias, out_proj_weight,
+///                                                      out_proj_bias);
+/// \endcode
+template <std::size_t Heads, typename T, std::size_t E>
+[[nodiscard]] constexpr multi_head_attention_weights<T, Heads, E, out_by_in, true> from_torch_multihead(
+    const T (&in_proj_weight)[3 * E][E], const T (&in_proj_bias)[3 * E], const T (&out_proj_weight)[E][E],
+    const T (&out_proj_bias)[E]) noexcept {
+  multi_head_attention_weights<T, Heads, E, out_by_in, true> w{};
+  for (std::size_t o = 0; o < E; ++o) {
+    for (std::size_t c = 0; c < E; ++c) {
+      w.query.weight.elements[o][c] = in_proj_weight[o][c];
+      w.key.weight.elements[o][c] = in_proj_weight[E + o][c];
+      w.value.weight.elements[o][c] = in_proj_weight[2 * E + o][c];
+      w.output.weight.elements[o][c] = out_proj_weight[o][c];
+    }
+    w.query.bias.elements[0][o] = in_proj_bias[o];
+    w.key.bias.elements[0][o] = in_proj_bias[E + o];
+    w.value.bias.elements[0][o] = in_proj_bias[2 * E + o];
+    w.output.bias.elements[0][o] = out_proj_bias[o];
+  }
+  return w;
+}
+
+/// PyTorch's nn.MultiheadAttention parameters when kdim or vdim differs from embed_dim: torch then keeps
+/// `q_proj_weight` (E x E), `k_proj_weight` (E x kdim) and `v_proj_weight` (E x vdim) apart, with the packed
+/// `in_proj_bias` (3E). The result holds them in torch's out x in layout, key and value inputs of kdim and vdim
+/// features.
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::from_torch_multihead<2>(q_proj_weight, k_proj_weight, v_proj_weight, in_proj_bias,
+///                                                      out_proj_weight, out_proj_bias);   // kdim 6, vdim 4
+/// \endcode
+template <std::size_t Heads, typename T, std::size_t E, std::size_t KDim, std::size_t VDim>
+[[nodiscard]] constexpr multi_head_attention_weights<T, Heads, E, out_by_in, true, KDim, VDim> from_torch_multihead(
+    const T (&q_proj_weight)[E][E], const T (&k_proj_weight)[E][KDim], const T (&v_proj_weight)[E][VDim],
+    const T (&in_proj_bias)[3 * E], const T (&out_proj_weight)[E][E], const T (&out_proj_bias)[E]) noexcept {
+  multi_head_attention_weights<T, Heads, E, out_by_in, true, KDim, VDim> w{};
+  for (std::size_t o = 0; o < E; ++o) {
+    for (std::size_t c = 0; c < E; ++c) w.query.weight.elements[o][c] = q_proj_weight[o][c];
+    for (std::size_t c = 0; c < KDim; ++c) w.key.weight.elements[o][c] = k_proj_weight[o][c];
+    for (std::size_t c = 0; c < VDim; ++c) w.value.weight.elements[o][c] = v_proj_weight[o][c];
+    for (std::size_t c = 0; c < E; ++c) w.output.weight.elements[o][c] = out_proj_weight[o][c];
+    w.query.bias.elements[0][o] = in_proj_bias[o];
+    w.key.bias.elements[0][o] = in_proj_bias[E + o];
+    w.value.bias.elements[0][o] = in_proj_bias[2 * E + o];
+    w.output.bias.elements[0][o] = out_proj_bias[o];
+  }
+  return w;
+}
+
+namespace detail {
+
+template <typename Op, typename XQ, typename XKV, typename Head, std::size_t H, typename... Options>
+constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head, H>& heads,
+                          const Options&... options) noexcept {
+  using form = call_options<Options...>;
+  if constexpr (form::writes_into) {
+    using into_type = typename form::form_type;
+    using output_type = std::remove_pointer_t<decltype(into_type::output)>;
+    using workspace_type = std::remove_pointer_t<decltype(into_type::workspace)>;
+    using rules =
+        rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+                  shape_error::count_must_be_positive<Op, count<H>>,
+                  head_into_rules<Op, output_type, XQ, XKV, Head, workspace_type, typename form::mask_type, H>>;
+    if constexpr (first_broken<rules>::check()) {
+      const into_type& into = find_option<into_type>(options...);
+      expects(!same_object(*into.output, x_q) && !same_object(*into.output, x_kv));
+      constexpr std::size_t d_v = workspace_type::values_type::cols;
+      zero(*into.output);
+      for (std::size_t h = 0; h < H; ++h) {
+        project_head(x_q, x_kv, heads[h], *into.workspace);
+        attend_head(*into.output, *into.workspace, mask_of(options...), h * d_v);
+      }
+    }
+  } else {
+    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+                            shape_error::count_must_be_positive<Op, count<H>>>;
+    using context = decltype(cross_attention(x_q, x_kv, heads[0], mask_of(options...)));
+    using T = typename context::value_type;
+    constexpr std::size_t d_v = context::cols;
+    using concat_type = basic_matrix<T, context::row_extent, H * d_v>;
+    using weights_type = basic_matrix<T, XQ::row_extent, XKV::row_extent>;
+    multi_head_result<concat_type, weights_type, H, concat_type> result{};
+    if constexpr (first_broken<rules>::check()) {
+      for (std::size_t h = 0; h < H; ++h) {
+        context c{};
+        if constexpr (form::returns_weights) {
+          const auto with = cross_attention(x_q, x_kv, heads[h], mask_of(options...), with_weights);
+          c = with.output;
+          result.head_weights[h] = with.weights;
+        } else {
+          c = cross_attention(x_q, x_kv, heads[h], mask_of(options...));
+        }
+        for (std::size_t i = 0; i < context::rows; ++i) {
+          for (std::size_t j = 0; j < d_v; ++j) result.output.elements[i][h * d_v + j] = c.elements[i][j];
+        }
+      }
+      if constexpr (form::returns_weights) {
+        result.heads_concat = result.output;
+        for (std::size_t i = 0; i < weights_type::rows; ++i) {
+          for (std::size_t j = 0; j < weights_type::cols; ++j) {
+            T total{0};
+            for (std::size_t h = 0; h < H; ++h) total += result.head_weights[h].elements[i][j];
+            result.mean_weights.elements[i][j] = total / static_cast<T>(H);
+          }
+        }
+      }
+    }
+    if constexpr (form::returns_weights) {
+      return result;
+    } else {
+      return result.output;
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Wide multi-head attention (the reference text's h x d_q x d form): every head projects the full input with
+/// its own W_Q, W_K, W_V; the heads' outputs are concatenated.
+///
+/// | operand | shape                 |
+/// |---------|-----------------------|
+/// | `x_q`   | n_q x d_model         |
+/// | `x_kv`  | n_kv x d_model        |
+/// | `heads` | h attention heads (d_model -> d_k, d_k, d_v) |
+/// | result  | n_q x (h * d_v)       |
+/// | `ctattn::with_weights` | `multi_head_result`: `.output` (n_q x h * d_v), `.head_weights[h]`, `.mean_weights` |
+/// | `ctattn::into(output, workspace)` | writes n_q x (h * d_v) into `output` (neither input), one head's Q, K, V at a time into `workspace` (`cross_attention_workspace<XQ, XKV, Head>`) |
+///
+/// Options as for `self_attention`: a mask (applied to every head) and the result's form.
+///
+/// Example:
+/// \code
+///   auto stacked = ctattn::wide_multi_head_attention(x, x, heads);            // 6 x (3 * 28)
+///   auto y = ctattn::wide_multi_head_attention(x, x, heads, w_o);             // then W_O
+///   ctattn::wide_multi_head_attention(x, x, heads, ctattn::into(concat, workspace));
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into && !(Projection<Options> || ...))
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
+                                                       const std::array<Head, H>& heads,
+                                                       const Options&... options) noexcept {
+  return detail::wide_heads<op::wide_multi_head_attention>(x_q, x_kv, heads, options...);
+}
+
+/// \copydoc wide_multi_head_attention
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void wide_multi_head_attention(const XQ& x_q, const XKV& x_kv, const std::array<Head, H>& heads,
+                                         const Options&... options) noexcept {
+  detail::wide_heads<op::wide_multi_head_attention>(x_q, x_kv, heads, options...);
+}
+
+/// Wide multi-head attention followed by the output projection W_O (h * d_v -> d_out), with a mask as an option.
+/// To write it into caller storage, write the heads with `into` and project with `ctattn::project_into`.
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Projection P, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
+                                                       const std::array<Head, H>& heads, const P& output,
+                                                       const Options&... options) noexcept {
+  return project(wide_multi_head_attention(x_q, x_kv, heads, options...), output);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_MULTI_HEAD_HPP
 // ---------------------------------------- ctattn/attention/footprint.hpp (continued)
 
 namespace ctattn {
@@ -4664,7 +5324,7 @@ inline constexpr footprint heads_footprint = [] {
 
 }  // namespace detail
 
-/// The footprint of `scaled_dot_product_attention_into(output, q, k, v)`: no weights, no workspace.
+/// The footprint of `scaled_dot_product_attention(q, k, v, ctattn::into(output))`: no weights, no workspace.
 ///
 /// | field             | value                   |
 /// |-------------------|-------------------------|
@@ -4681,7 +5341,7 @@ inline constexpr footprint scaled_dot_product_attention_footprint{
     sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>), 0,
     detail::kernel_stack_bytes<typename Q::value_type, K::rows>};
 
-/// The footprint of `self_attention_into(output, x, head, workspace)`.
+/// The footprint of `self_attention(x, head, ctattn::into(output, workspace))`.
 ///
 /// | field             | value                                            |
 /// |-------------------|--------------------------------------------------|
@@ -4701,7 +5361,7 @@ template <FixedMatrix X, detail::head_projections Head>
 inline constexpr footprint self_attention_footprint =
     detail::heads_footprint<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head, 1, 1>;
 
-/// The footprint of `cross_attention_into(output, x_q, x_kv, head, workspace)`.
+/// The footprint of `cross_attention(x_q, x_kv, head, ctattn::into(output, workspace))`.
 ///
 /// | field             | value                                            |
 /// |-------------------|--------------------------------------------------|
@@ -4716,7 +5376,7 @@ template <FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head>
 inline constexpr footprint cross_attention_footprint =
     detail::heads_footprint<std::remove_cvref_t<XQ>, std::remove_cvref_t<XKV>, Head, 1, 2>;
 
-/// The footprint of `wide_multi_head_attention_into(output, x_q, x_kv, heads, workspace)` with H heads of type
+/// The footprint of `wide_multi_head_attention(x_q, x_kv, heads, ctattn::into(output, workspace))` with H heads of type
 /// Head, where x_q and x_kv are two matrices. One workspace serves every head.
 ///
 /// | field             | value                                            |
@@ -4744,6 +5404,33 @@ inline constexpr footprint wide_multi_head_attention_footprint =
 template <FixedMatrix X, detail::head_projections Head, std::size_t H>
 inline constexpr footprint wide_multi_head_self_attention_footprint =
     detail::heads_footprint<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head, H, 1>;
+
+/// The footprint of `multi_head_attention(x_q, x_kv, x_kv, weights, ..., into(output, workspace))` (narrow or
+/// grouped-query weights W): the four projections' weights, the inputs (x_q, and x_kv once), the output, the
+/// workspace (`multi_head_workspace<XQ, XKV, W>`: Q, K, V of every head and their concatenation) and the kernel's
+/// two row buffers. Pass the same type twice for self-attention with `Inputs = 1`.
+///
+/// Example (7 tokens, d_model = 512, 8 heads, float: 4 MiB of weights):
+/// \code
+///   constexpr auto fp = ctattn::multi_head_attention_footprint<decltype(x), decltype(x), decltype(w), 1>;
+///   static_assert(fp.weight_bytes == 4 * 512 * 512 * sizeof(float));
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XKV, typename W, std::size_t Inputs = 2>
+inline constexpr footprint multi_head_attention_footprint = [] {
+  using xq = std::remove_cvref_t<XQ>;
+  using xkv = std::remove_cvref_t<XKV>;
+  using workspace = multi_head_workspace<xq, xkv, W>;
+  using T = typename W::value_type;
+  footprint f{};
+  f.weight_bytes =
+      detail::projection_bytes<detail::query_weights<W>> + detail::projection_bytes<detail::key_weights<W>> +
+      detail::projection_bytes<detail::value_weights<W>> + detail::projection_bytes<detail::output_weights<W>>;
+  f.input_bytes = Inputs == 1 ? sizeof(xq) : sizeof(xq) + sizeof(xkv);
+  f.output_bytes = sizeof(basic_matrix<T, xq::row_extent, detail::output_weights<W>::output_extent>);
+  f.workspace_bytes = sizeof(workspace);
+  f.stack_bytes = detail::kernel_stack_bytes<T, xkv::rows>;
+  return f;
+}();
 
 }  // namespace ctattn
 
@@ -4978,342 +5665,6 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
 }  // namespace ctattn
 
 #endif  // CTATTN_ATTENTION_GRADIENT_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/attention/multi_head.hpp
-#ifndef CTATTN_ATTENTION_MULTI_HEAD_HPP
-#define CTATTN_ATTENTION_MULTI_HEAD_HPP
-
-/// \file
-/// Multi-head attention in the reference text's two forms and PyTorch's:
-///   - narrow (`multi_head_attention`): d_model is projected once and split into h heads of d_model / h
-///     columns; the heads' outputs are concatenated and projected by W_O. With biases and kdim / vdim this is
-///     PyTorch's nn.MultiheadAttention (see `from_torch_multihead`).
-///   - grouped-query (`grouped_query_attention`): h_q query heads share h_kv key/value heads (multi-query when
-///     h_kv = 1).
-///   - wide (`wide_multi_head_attention`): each head projects the full input with its own W_Q, W_K, W_V.
-
-
-
-namespace ctattn {
-
-/// The output of multi-head attention with the attention weights of every head and their mean (PyTorch's
-/// `average_attn_weights=True`).
-///
-/// | member            | shape                     |
-/// |-------------------|---------------------------|
-/// | `output`          | n_q x d_out               |
-/// | `head_weights[h]` | n_q x n_kv, one per head  |
-/// | `mean_weights`    | n_q x n_kv                |
-/// | `heads_concat`    | n_q x (h * d_head): the heads' outputs side by side, the input of W_O |
-template <typename Output, typename Weights, std::size_t Heads, typename Concat = Output>
-struct multi_head_result {
-  Output output;
-  std::array<Weights, Heads> head_weights;
-  Weights mean_weights;
-  Concat heads_concat;  // the heads' outputs side by side, before W_O
-};
-
-/// The weights of grouped-query attention: h_q query heads and h_kv key/value heads of `HeadDim` columns each,
-/// and W_O. `multi_head_attention_weights` is the case h_kv = h_q.
-///
-/// | member   | projection                       |
-/// |----------|----------------------------------|
-/// | `query`  | DModel -> h_q * HeadDim          |
-/// | `key`    | KDim -> h_kv * HeadDim           |
-/// | `value`  | VDim -> h_kv * HeadDim           |
-/// | `output` | h_q * HeadDim -> DModel          |
-///
-/// Rule: h_kv divides h_q (each key/value head serves h_q / h_kv query heads: query head h uses key/value head
-/// h / (h_q / h_kv)).
-///
-/// Example:
-/// \code
-///   ctattn::grouped_query_attention_weights<float, 4, 2, d_model{16}, 4, ctattn::out_by_in> w{...};
-///   auto y = ctattn::grouped_query_attention(x, x, x, w, ctattn::causal);
-/// \endcode
-template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
-          WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
-struct basic_grouped_query_attention_weights {
-  /// The rules of the configuration; the attention functions check them again (no second error).
-  using rules = rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
-                          shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
-                          shape_error::count_must_be_positive<op::grouped_query_attention, count<HeadDim>>,
-                          shape_error::key_value_heads_must_divide_query_heads<
-                              op::grouped_query_attention, count<KeyValueHeads>, count<QueryHeads>>>;
-  static_assert((detail::first_broken<rules>::check(), true));
-  using value_type = T;
-  static constexpr std::size_t query_heads = QueryHeads;
-  static constexpr std::size_t key_value_heads = KeyValueHeads;
-  static constexpr std::size_t head_dim = HeadDim;
-
-  // Rationale: with a broken rule the widths fall back to 1, so that the members stay valid types and the rule's
-  // sentence is the only error.
-  static constexpr std::size_t query_width = rules_hold<rules> ? QueryHeads * HeadDim : 1;
-  static constexpr std::size_t key_value_width = rules_hold<rules> ? KeyValueHeads * HeadDim : 1;
-
-  linear<T, DModel, query_width, Layout, HasBias> query;
-  linear<T, KDim, key_value_width, Layout, HasBias> key;
-  linear<T, VDim, key_value_width, Layout, HasBias> value;
-  linear<T, query_width, DModel, Layout, HasBias> output;
-
-  friend constexpr bool operator==(const basic_grouped_query_attention_weights&, const basic_grouped_query_attention_weights&) = default;
-};
-
-/// `grouped_query_attention_weights<...>`: extents normalized (one shape, one type).
-template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
-          WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
-using grouped_query_attention_weights =
-    basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, normalize_extent<DModel>, HeadDim, Layout,
-                                          HasBias, normalize_extent<KDim>, normalize_extent<VDim>>;
-
-namespace detail {
-template <std::size_t Size, std::size_t Heads>
-inline constexpr std::size_t head_width = Size / (Heads == 0 ? 1 : Heads);
-}  // namespace detail
-
-/// The weights of narrow multi-head attention: d_model split into `Heads` heads of d_model / Heads columns.
-/// With `out_by_in` and biases, and KDim / VDim for keys and values of other widths, it holds exactly
-/// PyTorch's nn.MultiheadAttention parameters.
-///
-/// | member   | projection           |
-/// |----------|----------------------|
-/// | `query`  | DModel -> DModel     |
-/// | `key`    | KDim -> DModel       |
-/// | `value`  | VDim -> DModel       |
-/// | `output` | DModel -> DModel (W_O) |
-///
-/// Rule: Heads divides DModel (a compile error naming both numbers).
-///
-/// Example (the reference text's 7 tokens, d_model = 512, 8 heads, Q = X W_Q):
-/// \code
-///   ctattn::multi_head_attention_weights<float, 8, d_model{512}> w{...};
-///   auto y = ctattn::multi_head_attention(x, x, x, w);   // 7 x 512
-/// \endcode
-template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
-          auto KDim = DModel, auto VDim = DModel>
-struct basic_multi_head_attention_weights {
-  /// The rules of the configuration; the attention functions check them again (no second error).
-  using rules = rule_list<shape_error::count_must_be_positive<op::multi_head_attention, count<Heads>>,
-                          shape_error::heads_must_divide_model_width<op::multi_head_attention, count<Heads>,
-                                                                     dim_of<normalize_extent<DModel>>>>;
-  static_assert((detail::first_broken<rules>::check(), true));
-  using value_type = T;
-  static constexpr std::size_t query_heads = Heads;
-  static constexpr std::size_t key_value_heads = Heads;
-  static constexpr std::size_t head_dim = detail::head_width<extent_size(normalize_extent<DModel>), Heads>;
-
-  linear<T, DModel, DModel, Layout, HasBias> query;
-  linear<T, KDim, DModel, Layout, HasBias> key;
-  linear<T, VDim, DModel, Layout, HasBias> value;
-  linear<T, DModel, DModel, Layout, HasBias> output;
-
-  friend constexpr bool operator==(const basic_multi_head_attention_weights&, const basic_multi_head_attention_weights&) = default;
-};
-
-/// `multi_head_attention_weights<T, Heads, DModel, ...>`: extents normalized, so the weights declared with
-/// `32` and the ones `from_torch_multihead` returns (`std::size_t{32}`) are one type.
-template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
-          auto KDim = DModel, auto VDim = DModel>
-using multi_head_attention_weights =
-    basic_multi_head_attention_weights<T, Heads, normalize_extent<DModel>, Layout, HasBias, normalize_extent<KDim>,
-                                       normalize_extent<VDim>>;
-
-namespace detail {
-
-/// The rules of multi-head attention: the weights' own, each input against its projection, as many values as
-/// keys, and the mask against n_q x n_kv.
-template <typename XQ, typename XK, typename XV, typename W, typename Mask>
-using multi_head_rules =
-    rule_list<typename W::rules, projection_rules<XQ, std::remove_cvref_t<decltype(W::query)>>,
-              projection_rules<XK, std::remove_cvref_t<decltype(W::key)>>,
-              projection_rules<XV, std::remove_cvref_t<decltype(W::value)>>,
-              shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
-                                                           dim_of<XV::row_extent>>,
-              mask_rules<op::multi_head_attention, typename W::value_type, XQ::row_extent, XK::row_extent, Mask>>;
-
-template <bool KeepWeights, typename XQ, typename XK, typename XV, typename W, typename Mask>
-constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const W& w, const Mask& mask) noexcept {
-  using T = typename W::value_type;
-  constexpr std::size_t heads = W::query_heads;
-  constexpr std::size_t head_dim = W::head_dim;
-  using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
-  using output_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::output_extent>;
-  // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
-  using concat_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::input_extent>;
-  multi_head_result<output_type, weights_type, heads, concat_type> result{};
-  if constexpr (first_broken<multi_head_rules<XQ, XK, XV, W, Mask>>::check()) {
-    constexpr std::size_t group = W::query_heads / W::key_value_heads;
-    const auto q = project(query, w.query);
-    const auto k = project(key, w.key);
-    const auto v = project(value, w.value);
-    concat_type& concat = result.heads_concat;
-    for (std::size_t h = 0; h < heads; ++h) {
-      const std::size_t kv = h / group;
-      const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
-      if constexpr (KeepWeights) {
-        attend<true, head_dim, head_dim>(q, k, v, mask, concat, &result.head_weights[h], columns,
-                                         score_divisor<T, head_dim>);
-      } else {
-        weights_type* none = nullptr;
-        attend<false, head_dim, head_dim>(q, k, v, mask, concat, none, columns, score_divisor<T, head_dim>);
-      }
-    }
-    result.output = project(concat, w.output);
-    if constexpr (KeepWeights) {
-      for (std::size_t i = 0; i < weights_type::rows; ++i) {
-        for (std::size_t j = 0; j < weights_type::cols; ++j) {
-          T total{0};
-          for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
-          result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
-        }
-      }
-    }
-  }
-  return result;
-}
-
-}  // namespace detail
-
-/// Multi-head attention (narrow, or grouped-query when the weights say so): Q = query W_Q, K = key W_K,
-/// V = value W_V (plus biases), split into heads of d_model / h columns, attention per head, heads
-/// concatenated, then W_O. The mask applies to every head.
-///
-/// | operand  | shape          |
-/// |----------|----------------|
-/// | `query`  | n_q x DModel   |
-/// | `key`    | n_kv x KDim    |
-/// | `value`  | n_kv x VDim    |
-/// | result   | n_q x DModel   |
-///
-/// Rules: each input's width matches its projection; key and value have matching rows; the mask fits
-/// n_q x n_kv. Self-attention passes the same matrix three times.
-///
-/// Example:
-/// \code
-///   auto y = ctattn::multi_head_attention(x, x, x, weights, ctattn::causal);
-/// \endcode
-template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto multi_head_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
-                                                  const Mask& mask = {}) noexcept {
-  return detail::multi_head<false>(query, key, value, weights, mask).output;
-}
-
-/// Multi-head attention that also returns every head's attention weights and their mean; the `output` is the
-/// same bits as `multi_head_attention`'s.
-/// Example: `auto r = ctattn::multi_head_attention_with_weights(x, x, x, w); use(r.head_weights[0]);`
-template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto multi_head_attention_with_weights(const XQ& query, const XK& key, const XV& value,
-                                                               const W& weights, const Mask& mask = {}) noexcept {
-  return detail::multi_head<true>(query, key, value, weights, mask);
-}
-
-/// Grouped-query (and multi-query) attention: `multi_head_attention` with `grouped_query_attention_weights`.
-/// Example: `auto y = ctattn::grouped_query_attention(x, x, x, gqa_weights, ctattn::causal);`
-template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto grouped_query_attention(const XQ& query, const XK& key, const XV& value,
-                                                     const W& weights, const Mask& mask = {}) noexcept {
-  return multi_head_attention(query, key, value, weights, mask);
-}
-
-/// PyTorch's nn.MultiheadAttention parameters as ctattn weights (embed_dim = E, kdim = vdim = E): the packed
-/// `in_proj_weight` (3E x E) and `in_proj_bias` (3E) are split into W_Q, W_K, W_V in torch's out x in layout.
-///
-/// Example:
-/// \code
-///   constexpr auto w = ctattn::from_torch_multihead<2>(in_proj_weight, in_proj_bias, out_proj_weight,
-///                                                      out_proj_bias);
-/// \endcode
-template <std::size_t Heads, typename T, std::size_t E>
-[[nodiscard]] constexpr multi_head_attention_weights<T, Heads, E, out_by_in, true> from_torch_multihead(
-    const T (&in_proj_weight)[3 * E][E], const T (&in_proj_bias)[3 * E], const T (&out_proj_weight)[E][E],
-    const T (&out_proj_bias)[E]) noexcept {
-  multi_head_attention_weights<T, Heads, E, out_by_in, true> w{};
-  for (std::size_t o = 0; o < E; ++o) {
-    for (std::size_t c = 0; c < E; ++c) {
-      w.query.weight.elements[o][c] = in_proj_weight[o][c];
-      w.key.weight.elements[o][c] = in_proj_weight[E + o][c];
-      w.value.weight.elements[o][c] = in_proj_weight[2 * E + o][c];
-      w.output.weight.elements[o][c] = out_proj_weight[o][c];
-    }
-    w.query.bias.elements[0][o] = in_proj_bias[o];
-    w.key.bias.elements[0][o] = in_proj_bias[E + o];
-    w.value.bias.elements[0][o] = in_proj_bias[2 * E + o];
-    w.output.bias.elements[0][o] = out_proj_bias[o];
-  }
-  return w;
-}
-
-/// PyTorch's nn.MultiheadAttention parameters when kdim or vdim differs from embed_dim: torch then keeps
-/// `q_proj_weight` (E x E), `k_proj_weight` (E x kdim) and `v_proj_weight` (E x vdim) apart, with the packed
-/// `in_proj_bias` (3E). The result holds them in torch's out x in layout, key and value inputs of kdim and vdim
-/// features.
-///
-/// Example:
-/// \code
-///   constexpr auto w = ctattn::from_torch_multihead<2>(q_proj_weight, k_proj_weight, v_proj_weight, in_proj_bias,
-///                                                      out_proj_weight, out_proj_bias);   // kdim 6, vdim 4
-/// \endcode
-template <std::size_t Heads, typename T, std::size_t E, std::size_t KDim, std::size_t VDim>
-[[nodiscard]] constexpr multi_head_attention_weights<T, Heads, E, out_by_in, true, KDim, VDim> from_torch_multihead(
-    const T (&q_proj_weight)[E][E], const T (&k_proj_weight)[E][KDim], const T (&v_proj_weight)[E][VDim],
-    const T (&in_proj_bias)[3 * E], const T (&out_proj_weight)[E][E], const T (&out_proj_bias)[E]) noexcept {
-  multi_head_attention_weights<T, Heads, E, out_by_in, true, KDim, VDim> w{};
-  for (std::size_t o = 0; o < E; ++o) {
-    for (std::size_t c = 0; c < E; ++c) w.query.weight.elements[o][c] = q_proj_weight[o][c];
-    for (std::size_t c = 0; c < KDim; ++c) w.key.weight.elements[o][c] = k_proj_weight[o][c];
-    for (std::size_t c = 0; c < VDim; ++c) w.value.weight.elements[o][c] = v_proj_weight[o][c];
-    for (std::size_t c = 0; c < E; ++c) w.output.weight.elements[o][c] = out_proj_weight[o][c];
-    w.query.bias.elements[0][o] = in_proj_bias[o];
-    w.key.bias.elements[0][o] = in_proj_bias[E + o];
-    w.value.bias.elements[0][o] = in_proj_bias[2 * E + o];
-    w.output.bias.elements[0][o] = out_proj_bias[o];
-  }
-  return w;
-}
-
-/// Wide multi-head attention (the reference text's h x d_q x d form): every head projects the full input with
-/// its own W_Q, W_K, W_V; the heads' outputs are concatenated.
-///
-/// | operand | shape                 |
-/// |---------|-----------------------|
-/// | `x_q`   | n_q x d_model         |
-/// | `x_kv`  | n_kv x d_model        |
-/// | `heads` | h attention heads (d_model -> d_k, d_k, d_v) |
-/// | result  | n_q x (h * d_v)       |
-///
-/// Example:
-/// \code
-///   auto stacked = ctattn::wide_multi_head_attention(x, x, heads);            // 6 x (3 * 28)
-///   auto y = ctattn::wide_multi_head_attention(x, x, heads, w_o);             // then W_O
-/// \endcode
-template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
-                                                       const std::array<Head, H>& heads,
-                                                       const Mask& mask = {}) noexcept {
-  using context = decltype(cross_attention(x_q, x_kv, heads[0], mask));
-  constexpr std::size_t d_v = context::cols;
-  basic_matrix<typename context::value_type, context::row_extent, H * d_v> concat{};
-  for (std::size_t h = 0; h < H; ++h) {
-    const context c = cross_attention(x_q, x_kv, heads[h], mask);
-    for (std::size_t i = 0; i < context::rows; ++i) {
-      for (std::size_t j = 0; j < d_v; ++j) concat.elements[i][h * d_v + j] = c.elements[i][j];
-    }
-  }
-  return concat;
-}
-
-/// Wide multi-head attention followed by the output projection W_O (h * d_v -> d_out).
-template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Projection P,
-          AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
-                                                       const std::array<Head, H>& heads, const P& output,
-                                                       const Mask& mask = {}) noexcept {
-  return project(wide_multi_head_attention(x_q, x_kv, heads, mask), output);
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_ATTENTION_MULTI_HEAD_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/attention/softmax.hpp
 #ifndef CTATTN_ATTENTION_SOFTMAX_HPP

@@ -1,5 +1,5 @@
 // Firmware image: the reference text's worked example (one head, 6 x 16, d_k = 24, d_v = 28) evaluated on the
-// target with ctattn::self_attention_into and compared bit for bit with the compiler's evaluation embedded in
+// target with ctattn::self_attention(..., ctattn::into(context, workspace)) and compared bit for bit with the compiler's evaluation embedded in
 // the image. Exit code 0 when every element matches.
 #include "../models/worked_example.hpp"
 #include "../runtime/check_model.hpp"

@@ -1,5 +1,5 @@
 // Firmware image: the worked example with 3 wide heads (6 x 16 -> 6 x 84) evaluated on the target with
-// ctattn::wide_multi_head_attention_into and compared bit for bit with the compiler's evaluation embedded in
+// ctattn::wide_multi_head_attention(..., ctattn::into(concat, workspace)) and compared bit for bit with the compiler's evaluation embedded in
 // the image. Exit code 0 when every element matches.
 #include "../models/worked_example_three_heads.hpp"
 #include "../runtime/check_model.hpp"

@@ -4,7 +4,7 @@
 /// \file
 /// The reference text's worked example as a firmware model: "Life is short, eat dessert first" embedded in 16
 /// dimensions (6 tokens), one attention head with d_q = d_k = 24 and d_v = 28, weights as PyTorch stores them
-/// (out x in). One inference is `ctattn::self_attention_into`: the weights and the input stay in flash, Q, K, V
+/// (out x in). One inference is `ctattn::self_attention(x, head, ctattn::into(context, workspace))`: the weights and the input stay in flash, Q, K, V
 /// go to the workspace and the context to the output, both in .bss; the stack holds only the kernel's two row
 /// buffers and the call frames.
 ///
@@ -73,7 +73,7 @@ struct worked_example {
   }
 
   static constexpr void evaluate(output& context, const input& x, const parameters& head, workspace& ws) noexcept {
-    ctattn::self_attention_into(context, x, head, ws);
+    ctattn::self_attention(x, head, ctattn::into(context, ws));
   }
 };
 

@@ -4,7 +4,7 @@
 /// \file
 /// The worked example with 3 wide heads as a firmware model (issue 3's definition: after
 /// torch.manual_seed(123), W_Q = torch.rand(3, 24, 16), W_K likewise, W_V = torch.rand(3, 28, 16); every head
-/// projects the full 16-dimensional input). One inference is `ctattn::wide_multi_head_attention_into`: the
+/// projects the full 16-dimensional input). One inference is `ctattn::wide_multi_head_attention(x, x, heads, ctattn::into(concat, workspace))`: the
 /// heads run one after another through one head's workspace and write their contexts side by side.
 ///
 /// | value       | shape                       | where  |
@@ -69,7 +69,7 @@ struct worked_example_three_heads {
   }
 
   static constexpr void evaluate(output& concat, const input& x, const parameters& p, workspace& ws) noexcept {
-    ctattn::wide_multi_head_attention_into(concat, x, x, p, ws);
+    ctattn::wide_multi_head_attention(x, x, p, ctattn::into(concat, ws));
   }
 };
 
@@ -85,7 +85,8 @@ constexpr bool worked_example_three_heads_holds() noexcept {
   m::output concat{};
   m::evaluate(concat, x, p, ws);
   return same_bits(concat, ctattn::wide_multi_head_attention(x, x, p)) &&
-         ctattn::approx_equal(concat, ctattn::from_array<m::seq{6}, 84>(ctattn_fixtures::worked_example_three_heads::concat),
+         ctattn::approx_equal(concat,
+                              ctattn::from_array<m::seq{6}, 84>(ctattn_fixtures::worked_example_three_heads::concat),
                               1e-6f, 1e-6f);
 }
 static_assert(worked_example_three_heads_holds(),

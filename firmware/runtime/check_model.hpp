@@ -12,7 +12,7 @@
 ///   - into storage (firmware/models/worked_example.hpp): `evaluate(output, input, parameters, workspace)`
 ///     writes into objects the image defines as named globals (weights and input in flash, workspace and
 ///     output in .bss), checked by `check_model_into`. This is how ctattn's attention runs in firmware: the
-///     `_into` functions of ctattn/attention/workspace.hpp, with no matrix on the stack.
+///     `ctattn::into(output, workspace)` form of the attention calls, with no matrix on the stack.
 ///
 /// What the image holds and does:
 ///   - `inputs`:   `Model::example()`, a constexpr table in flash (.rodata);

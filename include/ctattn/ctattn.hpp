@@ -40,6 +40,7 @@
 #include "ctattn/attention/gradient.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/multi_head.hpp"
+#include "ctattn/attention/options.hpp"
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/attention/rules.hpp"
 #include "ctattn/attention/scaled_dot_product.hpp"

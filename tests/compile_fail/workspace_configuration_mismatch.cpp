@@ -1,6 +1,9 @@
 // Rule: a workspace is declared for one attention configuration (here for 7 tokens, used with 6)
 // expected-error: ctattn: the workspace was declared for another attention
-// expected-rule: shape_error::workspace_must_match_attention<ctattn::op::self_attention_into, ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>, ctattn::dim<d_v, 28> ?>, ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ctattn::dim<seq, 6>, ctattn::dim<d_k, 24>, ctattn::dim<d_v, 28> ?> ?>
+// expected-rule: shape_error::workspace_must_match_attention<ctattn::op::self_attention, ctattn::workspace_shape<float,
+// ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>, ctattn::dim<d_v, 28> ?>,
+// ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ctattn::dim<seq, 6>, ctattn::dim<d_k, 24>, ctattn::dim<d_v, 28>
+// ?> ?>
 #include <ctattn/attention/attention_head.hpp>
 #include <ctattn/attention/workspace.hpp>
 
@@ -20,6 +23,6 @@ float use() {
   static ctattn::self_attention_workspace<decltype(x), head_type> workspace;
 #endif
   static ctattn::matrix<float, seq{6}, d_v{28}> context;
-  ctattn::self_attention_into(context, x, head, workspace);  // <- mistake
+  ctattn::self_attention(x, head, ctattn::into(context, workspace));  // <- mistake
   return context(0, 0);
 }

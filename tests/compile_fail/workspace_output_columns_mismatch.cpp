@@ -1,6 +1,7 @@
 // Rule: an output written in place has the values' width, d_v
 // expected-error: ctattn: the output holds the weighted values, so
-// expected-rule: shape_error::output_columns_must_match_values<ctattn::op::self_attention_into, ctattn::dim<d_k, 24>, ctattn::dim<d_v, 28> ?>
+// expected-rule: shape_error::output_columns_must_match_values<ctattn::op::self_attention, ctattn::dim<d_k, 24>,
+// ctattn::dim<d_v, 28> ?>
 #include <ctattn/attention/attention_head.hpp>
 #include <ctattn/attention/workspace.hpp>
 
@@ -19,6 +20,6 @@ float use() {
 #else
   static ctattn::matrix<float, seq{6}, d_v{28}> context;
 #endif
-  ctattn::self_attention_into(context, x, head, workspace);  // <- mistake
+  ctattn::self_attention(x, head, ctattn::into(context, workspace));  // <- mistake
   return context(0, 0);
 }

@@ -1,6 +1,7 @@
 // Rule: an output written in place has one row per query
 // expected-error: ctattn: the output has one row per query,
-// expected-rule: shape_error::output_rows_must_match_queries<ctattn::op::scaled_dot_product_attention_into, ctattn::dim<ctattn::unnamed, 5>, ctattn::dim<seq, 6> ?>
+// expected-rule: shape_error::output_rows_must_match_queries<ctattn::op::scaled_dot_product_attention,
+// ctattn::dim<ctattn::unnamed, 5>, ctattn::dim<seq, 6> ?>
 #include <ctattn/attention/workspace.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -16,6 +17,6 @@ float use() {
 #else
   static ctattn::matrix<float, seq{6}, d_v{4}> out;
 #endif
-  ctattn::scaled_dot_product_attention_into(out, q, k, v);  // <- mistake
+  ctattn::scaled_dot_product_attention(q, k, v, ctattn::into(out));  // <- mistake
   return out(0, 0);
 }

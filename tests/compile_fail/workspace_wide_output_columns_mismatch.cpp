@@ -1,9 +1,11 @@
 // Rule: wide multi-head attention writes h * d_v columns (3 heads of d_v = 28: 84, not 28)
 // expected-error: ctattn: the output holds the weighted values, so
-// expected-rule: shape_error::output_columns_must_match_values<ctattn::op::wide_multi_head_attention_into, ctattn::dim<d_v, 28>, ctattn::dim<ctattn::unnamed, 84> ?>
+// expected-rule: shape_error::output_columns_must_match_values<ctattn::op::wide_multi_head_attention, ctattn::dim<d_v,
+// 28>, ctattn::dim<ctattn::unnamed, 84> ?>
 #include <array>
 
 #include <ctattn/attention/attention_head.hpp>
+#include <ctattn/attention/multi_head.hpp>
 #include <ctattn/attention/workspace.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
@@ -21,6 +23,6 @@ float use() {
 #else
   static ctattn::matrix<float, seq{6}, 84> concat;
 #endif
-  ctattn::wide_multi_head_attention_into(concat, x, x, heads, workspace);  // <- mistake
+  ctattn::wide_multi_head_attention(x, x, heads, ctattn::into(concat, workspace));  // <- mistake
   return concat(0, 0);
 }

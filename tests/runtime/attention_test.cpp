@@ -47,8 +47,8 @@ TEST_CASE("attention matches PyTorch at run time, for every mask kind", "[attent
 
 TEST_CASE("the worked example computed at run time has the bits of the constant-evaluated one", "[attention]") {
   using namespace ctattn_test::worked;
-  static constexpr auto compile_time = ctattn::self_attention_with_weights(x, head);
-  const auto run_time = ctattn::self_attention_with_weights(opaque(x), opaque(head));
+  static constexpr auto compile_time = ctattn::self_attention(x, head, ctattn::with_weights);
+  const auto run_time = ctattn::self_attention(opaque(x), opaque(head), ctattn::with_weights);
   CHECK(bit_identical(run_time.output, compile_time.output));
   CHECK(bit_identical(run_time.weights, compile_time.weights));
   CHECK(ctattn::approx_equal(run_time.output, ctattn::from_array<seq{6}, d_v{28}>(fx::context), 1e-5f, 1e-5f));
@@ -62,7 +62,8 @@ TEST_CASE("a run-time key padding length changes what the queries see", "[attent
   const auto k = random_matrix<ctattn::matrix<float, 5, 4>>(12);
   const auto v = random_matrix<ctattn::matrix<float, 5, 2>>(13);
   for (std::size_t valid = 0; valid <= 5; ++valid) {
-    const auto result = ctattn::scaled_dot_product_attention_with_weights(q, k, v, ctattn::key_padding_length{valid});
+    const auto result =
+        ctattn::scaled_dot_product_attention(q, k, v, ctattn::key_padding_length{valid}, ctattn::with_weights);
     for (std::size_t i = 0; i < 3; ++i) {
       float total = 0.0f;
       for (std::size_t j = 0; j < 5; ++j) {

@@ -30,7 +30,7 @@ TEST_CASE("7 tokens, d_model 512, 8 heads with W_O match PyTorch", "[multihead][
   CHECK(model.weights.value.weight(0, 1) == m::fx::w_v_first[1]);
   CHECK(model.weights.output.weight(511, 511) == m::fx::w_o_last);
 
-  const auto result = ctattn::multi_head_attention_with_weights(model.x, model.x, model.x, model.weights);
+  const auto result = ctattn::multi_head_attention(model.x, model.x, model.x, model.weights, ctattn::with_weights);
   const auto expected = ctattn::from_array<m::seq{7}, m::d_model{512}>(m::fx::output);
   INFO("max difference " << ctattn::max_abs_difference(result.output, expected));
   // Float against float64 rounded: the fixture measured 2.4e-6 for a plain float loop; allow 4x that.

@@ -37,9 +37,10 @@ TEST_CASE("multi-head attention at run time has the bits of the constant-evaluat
   static constexpr auto x = ctattn_test::to_matrix<float>(c::x);
   static constexpr auto w = ctattn::from_torch_multihead<2>(c::in_proj_weight, c::in_proj_bias, c::out_proj_weight,
                                                             c::out_proj_bias);
-  static constexpr auto compile_time = ctattn::multi_head_attention_with_weights(x, x, x, w, ctattn::causal);
+  static constexpr auto compile_time = ctattn::multi_head_attention(x, x, x, w, ctattn::causal, ctattn::with_weights);
   const auto xr = ctattn_test::opaque(x);
-  const auto run_time = ctattn::multi_head_attention_with_weights(xr, xr, xr, ctattn_test::opaque(w), ctattn::causal);
+  const auto run_time =
+      ctattn::multi_head_attention(xr, xr, xr, ctattn_test::opaque(w), ctattn::causal, ctattn::with_weights);
   CHECK(ctattn_test::bit_identical(run_time.output, compile_time.output));
   CHECK(ctattn_test::bit_identical(run_time.mean_weights, compile_time.mean_weights));
   static constexpr auto wide_compile_time = ctattn::wide_multi_head_attention(

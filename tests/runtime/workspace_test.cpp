@@ -1,4 +1,4 @@
-// Run-time tests of attention into caller-provided storage: the `_into` functions give, at run time, the bits
+// Run-time tests of attention into caller-provided storage: the `into` forms give, at run time, the bits
 // of the value-returning functions (at run time and in constant evaluation), with the output and the workspace
 // in static storage as firmware keeps them; and the footprint query states the sizes of those objects.
 #include "catch.hpp"
@@ -40,13 +40,13 @@ ctattn::matrix<float, 6, 84> concat;
 
 }  // namespace
 
-TEST_CASE("self_attention_into has the bits of self_attention", "[workspace]") {
+TEST_CASE("self_attention into caller storage has the bits of the returned form", "[workspace]") {
   static constexpr auto compile_time = ctattn::self_attention(x, head);
   static constexpr auto compile_time_causal = ctattn::self_attention(x, head, ctattn::causal);
   const auto xr = opaque(x);
   const auto hr = opaque(head);
 
-  ctattn::self_attention_into(context, xr, hr, workspace);
+  ctattn::self_attention(xr, hr, ctattn::into(context, workspace));
   CHECK(bit_identical(context, compile_time));
   CHECK(bit_identical(context, ctattn::self_attention(xr, hr)));
   CHECK(bit_identical(workspace.queries, ctattn::project(xr, hr.query)));
@@ -55,23 +55,23 @@ TEST_CASE("self_attention_into has the bits of self_attention", "[workspace]") {
   // PyTorch's context, within the worked example test's tolerance.
   CHECK(ctattn::approx_equal(context, ctattn::from_array<seq{6}, d_v{28}>(fx::context), 1e-5f, 1e-5f));
 
-  ctattn::self_attention_into(context, xr, hr, workspace, ctattn::causal);
+  ctattn::self_attention(xr, hr, ctattn::causal, ctattn::into(context, workspace));
   CHECK(bit_identical(context, compile_time_causal));
   CHECK(bit_identical(context, ctattn::self_attention(xr, hr, ctattn::causal)));
 }
 
-TEST_CASE("the constant-evaluated _into result equals the run-time one", "[workspace]") {
+TEST_CASE("the constant-evaluated into result equals the run-time one", "[workspace]") {
   static constexpr auto compile_time_into = [] {
     workspace_type ws{};
     context_type out{};
-    ctattn::self_attention_into(out, x, head, ws);
+    ctattn::self_attention(x, head, ctattn::into(out, ws));
     return out;
   }();
-  ctattn::self_attention_into(context, opaque(x), opaque(head), workspace);
+  ctattn::self_attention(opaque(x), opaque(head), ctattn::into(context, workspace));
   CHECK(bit_identical(context, compile_time_into));
 }
 
-TEST_CASE("cross_attention_into and scaled_dot_product_attention_into have the value functions' bits",
+TEST_CASE("cross_attention and scaled_dot_product_attention into caller storage have the returned forms' bits",
           "[workspace]") {
   struct target : ctattn::dimension<"target"> {};
   using target_type = ctattn::matrix<float, target{4}, d_model{16}>;
@@ -82,9 +82,9 @@ TEST_CASE("cross_attention_into and scaled_dot_product_attention_into have the v
 
   // A run-time mask: the number of valid keys is not known to the compiler.
   const ctattn::key_padding_length valid{opaque(std::size_t{4})};
-  ctattn::cross_attention_into(cross_context, x_q, x_kv, head, cross_workspace, valid);
+  ctattn::cross_attention(x_q, x_kv, head, valid, ctattn::into(cross_context, cross_workspace));
   CHECK(bit_identical(cross_context, ctattn::cross_attention(x_q, x_kv, head, valid)));
-  ctattn::cross_attention_into(cross_context, x_q, x_kv, head, cross_workspace, ctattn::causal_bottom_right);
+  ctattn::cross_attention(x_q, x_kv, head, ctattn::causal_bottom_right, ctattn::into(cross_context, cross_workspace));
   CHECK(bit_identical(cross_context, ctattn::cross_attention(x_q, x_kv, head, ctattn::causal_bottom_right)));
 
   const auto q = opaque(ctattn_test::random_matrix<ctattn::matrix<double, 5, 8>>(31));
@@ -92,23 +92,38 @@ TEST_CASE("cross_attention_into and scaled_dot_product_attention_into have the v
   const auto v = opaque(ctattn_test::random_matrix<ctattn::matrix<double, 7, 3>>(33));
   static ctattn::matrix<double, 5, 3> output;
   output(0, 0) = 9.0;  // overwritten
-  ctattn::scaled_dot_product_attention_into(output, q, k, v, ctattn::causal);
+  ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal, ctattn::into(output));
   CHECK(bit_identical(output, ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal)));
-  ctattn::scaled_dot_product_attention_into(output, q, k, v);
+  ctattn::scaled_dot_product_attention(q, k, v, ctattn::into(output));
   CHECK(bit_identical(output, ctattn::scaled_dot_product_attention(q, k, v)));
 }
 
-TEST_CASE("wide_multi_head_attention_into has the bits of wide_multi_head_attention", "[workspace]") {
+TEST_CASE("wide_multi_head_attention into caller storage has the bits of the returned form", "[workspace]") {
   static constexpr wide_x cx = ctattn::from_array(cases::three::x);
   static constexpr auto compile_time = ctattn::wide_multi_head_attention(cx, cx, cases::three_heads());
   const auto wx = opaque(cx);
   const auto heads = opaque(cases::three_heads());
-  ctattn::wide_multi_head_attention_into(concat, wx, wx, heads, wide_workspace);
+  ctattn::wide_multi_head_attention(wx, wx, heads, ctattn::into(concat, wide_workspace));
   CHECK(bit_identical(concat, compile_time));
   CHECK(bit_identical(concat, ctattn::wide_multi_head_attention(wx, wx, heads)));
   CHECK(ctattn::approx_equal(concat, ctattn::from_array(cases::three::concat), 1e-6f, 1e-6f));
   // The workspace holds the last head's projections.
   CHECK(bit_identical(wide_workspace.queries, ctattn::project(wx, heads[2].query)));
+}
+
+TEST_CASE("multi_head_attention into caller storage has the bits of the returned form", "[workspace]") {
+  namespace mh = ctattn_test::multihead_cases;
+  static constexpr auto weights = mh::torch_packed_weights<float, mh::self_attention_case>();
+  static constexpr auto input = ctattn::from_array(ctattn_fixtures::multihead::self_attention::x);
+  using input_type = std::remove_cv_t<decltype(input)>;
+  static ctattn::multi_head_workspace<input_type, input_type, std::remove_cv_t<decltype(weights)>> workspace;
+  static input_type output;
+  const auto x_run = ctattn_test::opaque(input);
+  ctattn::multi_head_attention(x_run, x_run, x_run, ctattn_test::opaque(weights), ctattn::causal,
+                               ctattn::into(output, workspace));
+  static constexpr auto compile_time = ctattn::multi_head_attention(input, input, input, weights, ctattn::causal);
+  CHECK(ctattn_test::bit_identical(output, compile_time));
+  CHECK(ctattn_test::bit_identical(output, ctattn::multi_head_attention(x_run, x_run, x_run, weights, ctattn::causal)));
 }
 
 TEST_CASE("the footprint query states the sizes of the objects", "[workspace][footprint]") {

@@ -5,7 +5,8 @@
 // two outputs byte for byte. The static_asserts run the constant evaluator through whichever header was included.
 #if defined(CTATTN_TEST_SINGLE_HEADER)
 #if __has_include(<ctattn/ctattn.hpp>)
-#error "the single-header build must not see the multi-header library: only the single header's directory belongs on its include path"
+#error \
+    "the single-header build must not see the multi-header library: only the single header's directory belongs on its include path"
 #endif
 #include <ctattn.hpp>
 #else
@@ -42,7 +43,7 @@ constexpr ctattn::attention_head<float, d_model{16}, d_k{24}, d_v{28}, ctattn::o
 
 // Compile-time evaluation through the header under test: the text's published score and weight of query 2
 // (row 1) against key 5 (column 4), and the library's version.
-constexpr auto compile_time = ctattn::self_attention_with_weights(embedded_sentence, head);
+constexpr auto compile_time = ctattn::self_attention(embedded_sentence, head, ctattn::with_weights);
 constexpr float omega_2_5 = (ctattn::project(embedded_sentence, head.query) *
                              ctattn::transpose(ctattn::project(embedded_sentence, head.key)))(1, 4);
 static_assert(omega_2_5 > 11.1465f && omega_2_5 < 11.1467f, "omega_24 = 11.1466, as the reference text prints");
@@ -78,7 +79,7 @@ int main() {
   print("worked example, compile-time context", compile_time.output);
   print("worked example, compile-time weights", compile_time.weights);
   const auto x = opaque(embedded_sentence);
-  const auto run_time = ctattn::self_attention_with_weights(x, opaque(head));
+  const auto run_time = ctattn::self_attention(x, opaque(head), ctattn::with_weights);
   print("worked example, run-time context", run_time.output);
   print("worked example, run-time weights", run_time.weights);
 
@@ -89,7 +90,7 @@ int main() {
   const auto mha_x = opaque(ctattn::from_array(mha::x));
   const auto mha_w = opaque(ctattn::from_torch_multihead<2>(mha::in_proj_weight, mha::in_proj_bias,
                                                             mha::out_proj_weight, mha::out_proj_bias));
-  const auto mha_out = ctattn::multi_head_attention_with_weights(mha_x, mha_x, mha_x, mha_w);
+  const auto mha_out = ctattn::multi_head_attention(mha_x, mha_x, mha_x, mha_w, ctattn::with_weights);
   print("multi-head attention, output", mha_out.output);
   print("multi-head attention, mean weights", mha_out.mean_weights);
 

@@ -95,8 +95,8 @@ static_assert(ctattn::approx_equal(grad_double.keys, to_matrix<double>(att::dk_f
 static_assert(ctattn::approx_equal(grad_double.values, to_matrix<double>(att::dv_f64), 1e-15));
 
 // The backward pass recomputes the forward pass's weights bit for bit: dV = P^T G summed in the same order as
-// the library's product, with P from ctattn::scaled_dot_product_attention_with_weights.
-constexpr auto forward = ctattn::scaled_dot_product_attention_with_weights(q, k, v);
+// the library's product, with P from ctattn::scaled_dot_product_attention(..., ctattn::with_weights).
+constexpr auto forward = ctattn::scaled_dot_product_attention(q, k, v, ctattn::with_weights);
 static_assert(grad.values == ctattn::transpose(forward.weights) * g);
 static_assert(ctattn::approx_equal(forward.output, to_matrix<float>(att::output), 2e-7f));
 

@@ -15,8 +15,8 @@ constexpr float offset = 0.0f, factor = 0.0f, divisor = 0.0f, value = 0.0f, scor
 constexpr float q = 0.0f, k = 0.0f, v = 0.0f, w = 0.0f, h = 0.0f, i = 0.0f, j = 0.0f, c = 0.0f, o = 0.0f, e = 0.0f;
 
 constexpr float use_names() {
-  return y + s + acc + lhs + rhs + element + total + largest + block + part + offset + factor + divisor + value + score +
-         dot + p + q + k + v + w + h + i + j + c + o + e;
+  return y + s + acc + lhs + rhs + element + total + largest + block + part + offset + factor + divisor + value +
+         score + dot + p + q + k + v + w + h + i + j + c + o + e;
 }
 static_assert(use_names() == 6.0f);
 
@@ -26,8 +26,8 @@ constexpr auto r3 = ctattn::row_max(x) + ctattn::row_sum(x);
 constexpr auto r4 = ctattn::concat_columns(x, x);
 constexpr auto r5 = ctattn::concat_columns(ctattn::split_columns<2>(x));
 constexpr auto r6 = ctattn::scaled_dot_product_attention(x, x, x, ctattn::causal);
-constexpr auto r7 = ctattn::scaled_dot_product_attention_with_weights(
-    x, x, x, ctattn::combine_masks(ctattn::sliding_window<1>, ctattn::additive_bias(x)));
+constexpr auto r7 = ctattn::scaled_dot_product_attention(
+    x, x, x, ctattn::combine_masks(ctattn::sliding_window<1>, ctattn::additive_bias(x)), ctattn::with_weights);
 constexpr auto r8 = ctattn::softmax_rows(x);
 constexpr auto r9 = ctattn::multi_head_attention(x, x, x, ctattn::multi_head_attention_weights<float, 2, 2>{});
 constexpr auto r10 = ctattn::zip_map(x, x, ctattn::detail::add_elements{});

@@ -16,7 +16,7 @@ constexpr auto q = ctattn::project(x, head.query);
 constexpr auto k = ctattn::project(x, head.key);
 constexpr auto v = ctattn::project(x, head.value);
 constexpr auto scores = q * ctattn::transpose(k);
-constexpr auto result = ctattn::self_attention_with_weights(x, head);
+constexpr auto result = ctattn::self_attention(x, head, ctattn::with_weights);
 
 // Named dimensions flow through: Q is seq x d_k, the scores seq x seq, the context seq x d_v.
 static_assert(std::is_same_v<std::remove_cv_t<decltype(q)>, ctattn::matrix<float, seq{6}, d_k{24}>>);

@@ -1,6 +1,6 @@
-// Static tests of attention into caller-provided storage (ctattn/attention/workspace.hpp) and of the footprint
-// query (ctattn/attention/footprint.hpp): the `_into` functions give the value-returning functions' bits, in
-// constant evaluation, and the footprint's figures are the sizes of the objects they work on.
+// Static tests of attention into caller-provided storage (`ctattn::into(output[, workspace])`, workspaces in
+// ctattn/attention/workspace.hpp) and of the footprint query (ctattn/attention/footprint.hpp): every form of a call
+// gives the same bits, in constant evaluation, and the footprint's figures are the sizes of the objects it works on.
 #include "support/multihead_cases.hpp"
 #include "support/test_data.hpp"
 #include "support/worked_example.hpp"
@@ -54,7 +54,7 @@ template <typename Mask>
 constexpr bool worked_example_matches(const Mask& mask) {
   workspace_type workspace{};
   context_type context{};
-  ctattn::self_attention_into(context, x, head, workspace, mask);
+  ctattn::self_attention(x, head, mask, ctattn::into(context, workspace));
   return same_bits(context, ctattn::self_attention(x, head, mask)) &&
          same_bits(workspace.queries, ctattn::project(x, head.query)) &&
          same_bits(workspace.keys, ctattn::project(x, head.key)) &&
@@ -72,8 +72,8 @@ constexpr bool overwrites_stale_storage() {
     for (std::size_t j = 0; j < 28; ++j) context(i, j) = -1.5f;
     for (std::size_t j = 0; j < 24; ++j) workspace.queries(i, j) = 7.0f;
   }
-  ctattn::self_attention_into(context, x, head, workspace);
-  ctattn::self_attention_into(context, x, head, workspace);  // twice: the same result
+  ctattn::self_attention(x, head, ctattn::into(context, workspace));
+  ctattn::self_attention(x, head, ctattn::into(context, workspace));  // twice: the same result
   return same_bits(context, ctattn::self_attention(x, head));
 }
 static_assert(overwrites_stale_storage());
@@ -87,10 +87,11 @@ constexpr bool plain_sizes_fit() {
                       {ctattn::from_array(fx::w_value)}};
   ctattn::attention_workspace<float, 6, 6, 24, 28> workspace{};
   ctattn::matrix<float, 6, 28> context{};
-  ctattn::self_attention_into(context, px, ph, workspace);
+  ctattn::self_attention(px, ph, ctattn::into(context, workspace));
   ctattn::matrix<float, 6, 28> named_context_as_plain{};
   workspace_type named_workspace{};
-  ctattn::self_attention_into(named_context_as_plain, x, head, named_workspace);  // unnamed output, named operands
+  ctattn::self_attention(x, head,
+                         ctattn::into(named_context_as_plain, named_workspace));  // unnamed output, named operands
   return same_bits(context, ctattn::self_attention(x, head)) &&
          same_bits(named_context_as_plain, ctattn::self_attention(x, head));
 }
@@ -108,10 +109,10 @@ constexpr bool in_place() {
   h.value.bias = ctattn_test::random_matrix<decltype(h.value.bias)>(16);
   auto y = x;
   ctattn::self_attention_workspace<x_type, square_head> workspace{};
-  ctattn::self_attention_into(y, y, h, workspace, ctattn::causal);
+  ctattn::self_attention(y, h, ctattn::causal, ctattn::into(y, workspace));
   auto z = x;
   ctattn::cross_attention_workspace<x_type, x_type, square_head> cross_workspace{};
-  ctattn::cross_attention_into(z, z, x, h, cross_workspace);
+  ctattn::cross_attention(z, x, h, ctattn::into(z, cross_workspace));
   return same_bits(y, ctattn::self_attention(x, h, ctattn::causal)) &&
          same_bits(z, ctattn::cross_attention(x, x, h));
 }
@@ -125,7 +126,7 @@ constexpr bool cross_attention_matches(const Mask& mask) {
   const auto x_q = ctattn_test::random_matrix<target_type>(21);
   ctattn::cross_attention_workspace<target_type, x_type, head_type> workspace{};
   ctattn::matrix<float, target{4}, d_v{28}> context{};
-  ctattn::cross_attention_into(context, x_q, x, head, workspace, mask);
+  ctattn::cross_attention(x_q, x, head, mask, ctattn::into(context, workspace));
   return same_bits(context, ctattn::cross_attention(x_q, x, head, mask));
 }
 static_assert(cross_attention_matches(ctattn::no_mask));
@@ -141,7 +142,7 @@ constexpr bool scaled_dot_product_matches(const Mask& mask) {
   const auto v = ctattn_test::random_matrix<ctattn::matrix<T, 7, 3>>(33);
   ctattn::matrix<T, 5, 3> output{};
   output(0, 0) = T{9};
-  ctattn::scaled_dot_product_attention_into(output, q, k, v, mask);
+  ctattn::scaled_dot_product_attention(q, k, v, mask, ctattn::into(output));
   return same_bits(output, ctattn::scaled_dot_product_attention(q, k, v, mask));
 }
 static_assert(scaled_dot_product_matches<float>(ctattn::no_mask));
@@ -159,7 +160,7 @@ constexpr bool wide_matches(const Mask& mask) {
   const auto heads = cases::three_heads();
   ctattn::cross_attention_workspace<wide_x, wide_x, cases::wide_head> workspace{};
   ctattn::matrix<float, 6, 84> concat{};
-  ctattn::wide_multi_head_attention_into(concat, wx, wx, heads, workspace, mask);
+  ctattn::wide_multi_head_attention(wx, wx, heads, mask, ctattn::into(concat, workspace));
   return same_bits(concat, ctattn::wide_multi_head_attention(wx, wx, heads, mask));
 }
 static_assert(wide_matches(ctattn::no_mask));
@@ -175,7 +176,8 @@ static_assert(worked.stack_bytes == 2 * 6 * sizeof(float));
 static_assert(worked.activation_bytes() == 384 + 672);
 static_assert(worked.ram_bytes() == 384 + 672 + 1824 + 48);
 static_assert(worked.total_bytes() == 4864 + worked.ram_bytes());
-static_assert(std::is_same_v<decltype(ctattn::self_attention_footprint<const x_type&, head_type>), const ctattn::footprint>);
+static_assert(
+    std::is_same_v<decltype(ctattn::self_attention_footprint<const x_type&, head_type>), const ctattn::footprint>);
 static_assert(ctattn::self_attention_footprint<const x_type&, head_type> == worked);
 
 // Biases count as weights.
@@ -229,16 +231,35 @@ static_assert(accumulated.stack_bytes == 2 * 7 * sizeof(float) && accumulated.we
 // A budget check as users write it.
 static_assert(worked.weight_bytes <= 8 * 1024 && worked.ram_bytes() <= 3 * 1024);
 
-// The head must have query, key and value projections (a requires-clause: no viable function otherwise).
-template <typename Head>
-constexpr bool takes_head = requires(context_type& out, workspace_type& ws, const Head& h) {
-  ctattn::self_attention_into(out, x, h, ws);
-};
-static_assert(takes_head<head_type>);
-static_assert(!takes_head<context_type>);
-template <typename W>
-constexpr bool takes_workspace = requires(context_type& out, W& ws) { ctattn::self_attention_into(out, x, head, ws); };
-static_assert(takes_workspace<workspace_type>);
-static_assert(!takes_workspace<context_type>);
+// Multi-head attention into caller storage: nn.MultiheadAttention's weights (2 heads, biases) and grouped-query
+// weights (4 query heads sharing 2 key/value heads), the same bits as the returned form, with a causal mask.
+template <typename W, typename X>
+constexpr bool multi_head_into_matches(const W& weights, const X& input) {
+  ctattn::multi_head_workspace<X, X, W> workspace{};
+  decltype(ctattn::multi_head_attention(input, input, input, weights)) output{};
+  ctattn::multi_head_attention(input, input, input, weights, ctattn::into(output, workspace), ctattn::causal);
+  const auto returned =
+      ctattn::multi_head_attention(input, input, input, weights, ctattn::causal, ctattn::with_weights);
+  return same_bits(output, returned.output) && same_bits(workspace.heads_concat, returned.heads_concat);
+}
+namespace mh = ctattn_test::multihead_cases;
+static_assert(multi_head_into_matches(mh::torch_packed_weights<float, mh::self_attention_case>(),
+                                      ctattn::from_array(ctattn_fixtures::multihead::self_attention::x)));
+static_assert(multi_head_into_matches(mh::grouped_weights<float, mh::grouped_query_case, 2>(),
+                                      ctattn::from_array(ctattn_fixtures::multihead::grouped_query::x)));
+// Its footprint: the objects' sizes.
+using mha_weights = decltype(mh::torch_packed_weights<float, mh::self_attention_case>());
+using mha_x = ctattn::matrix<float, 5, 8>;
+constexpr ctattn::footprint mha = ctattn::multi_head_attention_footprint<mha_x, mha_x, mha_weights, 1>;
+static_assert(mha.weight_bytes == sizeof(mha_weights) && mha.input_bytes == sizeof(mha_x) &&
+              mha.output_bytes == sizeof(mha_x));
+static_assert(mha.workspace_bytes == sizeof(ctattn::multi_head_workspace<mha_x, mha_x, mha_weights>) &&
+              mha.workspace_bytes == 4 * sizeof(mha_x));
+static_assert(mha.stack_bytes == 2 * 5 * sizeof(float));
+
+// What a head and a workspace are, as concepts (passing anything else is a compile error naming the rule:
+// tests/compile_fail/self_attention_given_multi_head_weights.cpp, workspace_configuration_mismatch.cpp).
+static_assert(ctattn::AttentionHead<head_type> && !ctattn::AttentionHead<context_type>);
+static_assert(ctattn::AttentionWorkspace<workspace_type> && !ctattn::AttentionWorkspace<context_type>);
 
 }  // namespace

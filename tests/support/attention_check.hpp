@@ -23,7 +23,7 @@ struct attention_check {
   bool float_weights;
   bool double_output;
   bool double_weights;
-  bool output_matches_output_of_with_weights;  // the two entry points give the same bits
+  bool output_matches_output_of_with_weights;  // the two result forms give the same bits
   float float_output_difference;
   float float_weights_difference;
   double double_output_difference;
@@ -41,10 +41,10 @@ constexpr attention_check check_attention(const float (&q)[NQ][DK], const float 
   const auto qf = ctattn::from_array(q);
   const auto kf = ctattn::from_array(k);
   const auto vf = ctattn::from_array(v);
-  const auto single = ctattn::scaled_dot_product_attention_with_weights(qf, kf, vf, mask);
+  const auto single = ctattn::scaled_dot_product_attention(qf, kf, vf, mask, ctattn::with_weights);
   const auto plain = ctattn::scaled_dot_product_attention(qf, kf, vf, mask);
-  const auto dual = ctattn::scaled_dot_product_attention_with_weights(
-      ctattn::cast<double>(qf), ctattn::cast<double>(kf), ctattn::cast<double>(vf), double_mask);
+  const auto dual = ctattn::scaled_dot_product_attention(
+      ctattn::cast<double>(qf), ctattn::cast<double>(kf), ctattn::cast<double>(vf), double_mask, ctattn::with_weights);
   attention_check c{};
   c.float_output = ctattn::approx_equal(single.output, ctattn::from_array(output), float_absolute, float_relative);
   c.float_weights = ctattn::approx_equal(single.weights, ctattn::from_array(weights), float_absolute, float_relative);

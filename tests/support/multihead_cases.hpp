@@ -110,8 +110,10 @@ constexpr check torch_self_attention() {
   namespace c = fx::self_attention;
   const auto xf = to_matrix<float>(c::x);
   const auto xd = to_matrix<double>(c::x);
-  const auto single = ctattn::multi_head_attention_with_weights(xf, xf, xf, torch_packed_weights<float, self_attention_case>());
-  const auto dual = ctattn::multi_head_attention_with_weights(xd, xd, xd, torch_packed_weights<double, self_attention_case>());
+  const auto single = ctattn::multi_head_attention(xf, xf, xf, torch_packed_weights<float, self_attention_case>(),
+                                                   ctattn::with_weights);
+  const auto dual = ctattn::multi_head_attention(xd, xd, xd, torch_packed_weights<double, self_attention_case>(),
+                                                 ctattn::with_weights);
   // The packed import helper gives the same weights as the hand split above.
   const auto imported = ctattn::from_torch_multihead<2>(c::in_proj_weight, c::in_proj_bias, c::out_proj_weight,
                                                         c::out_proj_bias);
@@ -120,8 +122,9 @@ constexpr check torch_self_attention() {
   result.float_output = result.float_output && ctattn::multi_head_attention(xf, xf, xf, imported) == single.output;
   result.float_output = result.float_output && imported == torch_packed_weights<float, self_attention_case>();
   // The heads' outputs before W_O, as torch computes them.
-  result.float_output = result.float_output && ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat),
-                                                                    float_absolute, float_relative);
+  result.float_output =
+      result.float_output &&
+      ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat), float_absolute, float_relative);
   return result;
 }
 
@@ -129,10 +132,10 @@ constexpr check torch_causal_self_attention() {
   namespace c = fx::causal_self_attention;
   const auto xf = to_matrix<float>(c::x);
   const auto xd = to_matrix<double>(c::x);
-  const auto single = ctattn::multi_head_attention_with_weights(xf, xf, xf, torch_packed_weights<float, causal_case>(),
-                                                                ctattn::causal);
-  const auto dual = ctattn::multi_head_attention_with_weights(xd, xd, xd, torch_packed_weights<double, causal_case>(),
-                                                              ctattn::causal);
+  const auto single = ctattn::multi_head_attention(xf, xf, xf, torch_packed_weights<float, causal_case>(),
+                                                   ctattn::causal, ctattn::with_weights);
+  const auto dual = ctattn::multi_head_attention(xd, xd, xd, torch_packed_weights<double, causal_case>(),
+                                                 ctattn::causal, ctattn::with_weights);
   return compare(single, dual, c::output, c::output_f64, c::weights_per_head, c::weights_per_head_f64,
                  &c::weights_average);
 }
@@ -140,7 +143,8 @@ constexpr check torch_causal_self_attention() {
 template <typename T>
 constexpr auto torch_kdim_vdim_weights() {
   namespace c = fx::cross_attention_kdim_vdim;
-  ctattn::multi_head_attention_weights<T, 2, std::size_t{8}, ctattn::out_by_in, true, std::size_t{6}, std::size_t{4}> w{};
+  ctattn::multi_head_attention_weights<T, 2, std::size_t{8}, ctattn::out_by_in, true, std::size_t{6}, std::size_t{4}>
+      w{};
   w.query = {to_matrix<T>(c::q_proj_weight), bias_block<T, 8>(c::in_proj_bias, 0)};
   w.key = {to_matrix<T>(c::k_proj_weight), bias_block<T, 8>(c::in_proj_bias, 1)};
   w.value = {to_matrix<T>(c::v_proj_weight), bias_block<T, 8>(c::in_proj_bias, 2)};
@@ -150,10 +154,12 @@ constexpr auto torch_kdim_vdim_weights() {
 
 constexpr check torch_cross_attention_kdim_vdim() {
   namespace c = fx::cross_attention_kdim_vdim;
-  const auto single = ctattn::multi_head_attention_with_weights(to_matrix<float>(c::query), to_matrix<float>(c::key),
-                                                                to_matrix<float>(c::value), torch_kdim_vdim_weights<float>());
-  const auto dual = ctattn::multi_head_attention_with_weights(to_matrix<double>(c::query), to_matrix<double>(c::key),
-                                                              to_matrix<double>(c::value), torch_kdim_vdim_weights<double>());
+  const auto single =
+      ctattn::multi_head_attention(to_matrix<float>(c::query), to_matrix<float>(c::key), to_matrix<float>(c::value),
+                                   torch_kdim_vdim_weights<float>(), ctattn::with_weights);
+  const auto dual =
+      ctattn::multi_head_attention(to_matrix<double>(c::query), to_matrix<double>(c::key), to_matrix<double>(c::value),
+                                   torch_kdim_vdim_weights<double>(), ctattn::with_weights);
   check result = compare(single, dual, c::output, c::output_f64, c::weights_per_head, c::weights_per_head_f64,
                          &c::weights_average);
   // The import helper for torch's separate q/k/v projection weights gives the same weights as the hand split.
@@ -161,8 +167,9 @@ constexpr check torch_cross_attention_kdim_vdim() {
                                                         c::in_proj_bias, c::out_proj_weight, c::out_proj_bias);
   result.float_output = result.float_output && imported == torch_kdim_vdim_weights<float>();
   // The heads' outputs before W_O, as torch computes them.
-  result.float_output = result.float_output && ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat),
-                                                                    float_absolute, float_relative);
+  result.float_output =
+      result.float_output &&
+      ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat), float_absolute, float_relative);
   return result;
 }
 
@@ -180,9 +187,11 @@ template <typename Case, std::size_t KVHeads>
 constexpr check grouped() {
   const auto xf = to_matrix<float>(Case::x);
   const auto xd = to_matrix<double>(Case::x);
-  const auto single = ctattn::multi_head_attention_with_weights(xf, xf, xf, grouped_weights<float, Case, KVHeads>());
-  const auto dual = ctattn::multi_head_attention_with_weights(xd, xd, xd, grouped_weights<double, Case, KVHeads>());
-  const float (*no_mean)[Case::n][Case::n] = nullptr;
+  const auto single =
+      ctattn::multi_head_attention(xf, xf, xf, grouped_weights<float, Case, KVHeads>(), ctattn::with_weights);
+  const auto dual =
+      ctattn::multi_head_attention(xd, xd, xd, grouped_weights<double, Case, KVHeads>(), ctattn::with_weights);
+  const float(*no_mean)[Case::n][Case::n] = nullptr;
   check result = compare(single, dual, Case::output, Case::output_f64, Case::weights_per_head,
                          Case::weights_per_head_f64, no_mean);
   result.float_output = result.float_output &&
@@ -250,7 +259,7 @@ constexpr wide_check three_wide_heads() {
   c.concat_difference = ctattn::max_abs_difference(concat, ctattn::from_array(three::concat));
   c.weights = true;
   for (std::size_t h = 0; h < 3; ++h) {
-    const auto r = ctattn::self_attention_with_weights(x, heads[h]);
+    const auto r = ctattn::self_attention(x, heads[h], ctattn::with_weights);
     c.weights = c.weights && ctattn::approx_equal(r.weights, ctattn::from_array(three::weights[h]), 1e-6f, 1e-5f);
   }
   return c;

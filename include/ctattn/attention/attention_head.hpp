@@ -5,6 +5,7 @@
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/attention/rules.hpp"
 #include "ctattn/attention/scaled_dot_product.hpp"
+#include "ctattn/attention/workspace.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
 namespace ctattn {
@@ -18,16 +19,25 @@ namespace ctattn {
 ///   static_assert(!ctattn::AttentionHead<ctattn::multi_head_attention_weights<float, 4, 16>>);
 /// \endcode
 template <typename Head>
-concept AttentionHead =
-    rules_hold<rule_list<shape_error::argument_must_be_one_attention_head<op::self_attention, std::remove_cvref_t<Head>>>>;
+concept AttentionHead = rules_hold<
+    rule_list<shape_error::argument_must_be_one_attention_head<op::self_attention, std::remove_cvref_t<Head>>>>;
 
 namespace detail {
 // The rules of attention through one head: it is one head, then each input against its projection.
+// Rationale: a struct rather than an alias, so that the projection rules are formed only for a type that has
+// projections; anything else gets the head rule alone, and with it one error.
+template <typename Op, typename XQ, typename XKV, typename Head, bool = head_projections<Head>>
+struct head_rules_of {
+  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>>;
+};
 template <typename Op, typename XQ, typename XKV, typename Head>
-using head_rules = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>,
-                             projection_rules<XQ, std::remove_cvref_t<decltype(Head::query)>>,
-                             projection_rules<XKV, std::remove_cvref_t<decltype(Head::key)>>,
-                             projection_rules<XKV, std::remove_cvref_t<decltype(Head::value)>>>;
+struct head_rules_of<Op, XQ, XKV, Head, true> {
+  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>,
+                         projection_rules<XQ, query_projection<Head>>, projection_rules<XKV, key_projection<Head>>,
+                         projection_rules<XKV, value_projection<Head>>>;
+};
+template <typename Op, typename XQ, typename XKV, typename Head>
+using head_rules = typename head_rules_of<Op, XQ, XKV, Head>::type;
 }  // namespace detail
 
 /// One attention head: the projections W_Q, W_K (d_model -> d_k) and W_V (d_model -> d_v), with optional
@@ -60,58 +70,107 @@ template <typename T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by
 using attention_head =
     basic_attention_head<T, normalize_extent<DModel>, normalize_extent<DK>, normalize_extent<DV>, Layout, HasBias>;
 
-/// Self-attention: Q = X W_Q, K = X W_K, V = X W_V, then softmax(Q K^T / sqrt(d_k)) V.
-///
-/// | operand | shape          |
-/// |---------|----------------|
-/// | `x`     | n x d_model    |
-/// | result  | n x d_v        |
-///
-/// Example: `auto context = ctattn::self_attention(x, head, ctattn::causal);`
-template <FixedMatrix X, typename Head, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto self_attention(const X& x, const Head& head, const Mask& mask = {}) noexcept {
-  if constexpr (detail::first_broken<detail::head_rules<op::self_attention, X, X, Head>>::check()) {
-    return scaled_dot_product_attention(project(x, head.query), project(x, head.key), project(x, head.value), mask);
+namespace detail {
+
+// The workspace an `into` form brings, as a diagnostic names it; `no_workspace` when it brings none.
+template <typename Form>
+using into_workspace_t = typename into_workspace<Form>::type;
+
+// Attention through one head: Q = X_q W_Q, K = X_kv W_K, V = X_kv W_V, then attention. Returned, returned with
+// the weights, or written into caller storage with the intermediates in a workspace.
+template <typename Op, typename XQ, typename XKV, typename Head, typename... Options>
+constexpr auto head_attention(const XQ& x_q, const XKV& x_kv, const Head& head, const Options&... options) noexcept {
+  using form = call_options<Options...>;
+  if constexpr (form::writes_into) {
+    using into_type = typename form::form_type;
+    using output_type = std::remove_pointer_t<decltype(into_type::output)>;
+    using workspace_type = std::remove_pointer_t<decltype(into_type::workspace)>;
+    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+                            shape_error::argument_must_be_one_attention_head<Op, Head>,
+                            head_into_rules<Op, output_type, XQ, XKV, Head, workspace_type, typename form::mask_type>>;
+    if constexpr (first_broken<rules>::check()) {
+      const into_type& into = find_option<into_type>(options...);
+      project_head(x_q, x_kv, head, *into.workspace);
+      zero(*into.output);
+      attend_head(*into.output, *into.workspace, mask_of(options...), 0);
+    }
   } else {
-    return basic_matrix<typename X::value_type, X::row_extent, std::size_t{1}>{};
+    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+                            head_rules<Op, XQ, XKV, Head>>;
+    if constexpr (first_broken<rules>::check()) {
+      return scaled_dot_product_attention(project(x_q, head.query), project(x_kv, head.key),
+                                          project(x_kv, head.value), options...);
+    } else {
+      return basic_matrix<typename XQ::value_type, XQ::row_extent, std::size_t{1}>{};
+    }
   }
 }
 
-/// Self-attention that also returns the attention weights (n x n); see `self_attention`.
-/// Example: `auto [context, weights] = ctattn::self_attention_with_weights(x, head);`
-template <FixedMatrix X, AttentionHead Head, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto self_attention_with_weights(const X& x, const Head& head, const Mask& mask = {}) noexcept {
-  return scaled_dot_product_attention_with_weights(project(x, head.query), project(x, head.key),
-                                                   project(x, head.value), mask);
+}  // namespace detail
+
+/// Self-attention: Q = X W_Q, K = X W_K, V = X W_V, then softmax(Q K^T / sqrt(d_k)) V. After the operands, in
+/// any order: a mask and the result's form (ctattn/attention/options.hpp).
+///
+/// | operand / option                   | shape                                              |
+/// |------------------------------------|----------------------------------------------------|
+/// | `x`                                | n x d_model                                        |
+/// | `head`                             | one attention head: d_model -> d_k, d_k, d_v       |
+/// | result                             | n x d_v                                            |
+/// | `ctattn::with_weights`             | `{.output = n x d_v, .weights = n x n}`            |
+/// | `ctattn::into(output, workspace)`  | writes n x d_v into `output` (may be `x`), Q, K, V into `workspace` (`self_attention_workspace<X, Head>`); returns nothing |
+///
+/// Rules: `head` is one head (multi-head weights are refused: `argument_must_be_one_attention_head`); x's width
+/// matches each projection; the mask fits n x n; an `into` output and workspace have the call's shapes. Every
+/// form computes the same bits.
+///
+/// Example:
+/// \code
+///   auto context = ctattn::self_attention(x, head, ctattn::causal);
+///   auto [out, weights] = ctattn::self_attention(x, head, ctattn::with_weights);
+///   static ctattn::self_attention_workspace<decltype(x), head_type> workspace;   // firmware: .bss
+///   ctattn::self_attention(x, head, ctattn::into(context, workspace));
+/// \endcode
+template <FixedMatrix X, typename Head, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
+[[nodiscard]] constexpr auto self_attention(const X& x, const Head& head, const Options&... options) noexcept {
+  return detail::head_attention<op::self_attention>(x, x, head, options...);
+}
+
+/// \copydoc self_attention
+template <FixedMatrix X, typename Head, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void self_attention(const X& x, const Head& head, const Options&... options) noexcept {
+  detail::head_attention<op::self_attention>(x, x, head, options...);
 }
 
 /// Cross-attention: queries from one sequence, keys and values from another of a different length but the same
-/// width. Q = X_q W_Q, K = X_kv W_K, V = X_kv W_V.
+/// width. Q = X_q W_Q, K = X_kv W_K, V = X_kv W_V. Options as for `self_attention`.
 ///
-/// | operand | shape            |
-/// |---------|------------------|
-/// | `x_q`   | n_q x d_model    |
-/// | `x_kv`  | n_kv x d_model   |
-/// | result  | n_q x d_v        |
+/// | operand / option                   | shape                                              |
+/// |------------------------------------|----------------------------------------------------|
+/// | `x_q`                              | n_q x d_model                                      |
+/// | `x_kv`                             | n_kv x d_model                                     |
+/// | result                             | n_q x d_v                                          |
+/// | `ctattn::with_weights`             | `{.output = n_q x d_v, .weights = n_q x n_kv}`     |
+/// | `ctattn::into(output, workspace)`  | writes n_q x d_v into `output` (may be `x_q` or `x_kv`), Q, K, V into `workspace` (`cross_attention_workspace<XQ, XKV, Head>`) |
 ///
-/// Example: `auto context = ctattn::cross_attention(decoder_tokens, encoder_tokens, head);`
-template <FixedMatrix XQ, FixedMatrix XKV, typename Head, AttentionMask Mask = no_mask_type>
+/// Example:
+/// \code
+///   auto context = ctattn::cross_attention(decoder_tokens, encoder_tokens, head);
+///   ctattn::cross_attention(decoder_tokens, encoder_tokens, head, ctattn::into(context, workspace));
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
 [[nodiscard]] constexpr auto cross_attention(const XQ& x_q, const XKV& x_kv, const Head& head,
-                                             const Mask& mask = {}) noexcept {
-  if constexpr (detail::first_broken<detail::head_rules<op::cross_attention, XQ, XKV, Head>>::check()) {
-    return scaled_dot_product_attention(project(x_q, head.query), project(x_kv, head.key), project(x_kv, head.value),
-                                        mask);
-  } else {
-    return basic_matrix<typename XQ::value_type, XQ::row_extent, std::size_t{1}>{};
-  }
+                                             const Options&... options) noexcept {
+  return detail::head_attention<op::cross_attention>(x_q, x_kv, head, options...);
 }
 
-/// Cross-attention that also returns the attention weights (n_q x n_kv); see `cross_attention`.
-template <FixedMatrix XQ, FixedMatrix XKV, AttentionHead Head, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto cross_attention_with_weights(const XQ& x_q, const XKV& x_kv, const Head& head,
-                                                          const Mask& mask = {}) noexcept {
-  return scaled_dot_product_attention_with_weights(project(x_q, head.query), project(x_kv, head.key),
-                                                   project(x_kv, head.value), mask);
+/// \copydoc cross_attention
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void cross_attention(const XQ& x_q, const XKV& x_kv, const Head& head, const Options&... options) noexcept {
+  detail::head_attention<op::cross_attention>(x_q, x_kv, head, options...);
 }
 
 }  // namespace ctattn

@@ -11,7 +11,7 @@
 ///   static_assert(fp.ram_bytes() <= 4 * 1024, "activations, workspace and kernel stack must fit the RAM budget");
 /// \endcode
 ///
-/// The figures are the sizes of the objects the `_into` functions of ctattn/attention/workspace.hpp work on
+/// The figures are the sizes of the objects the `ctattn::into(output, workspace)` form of the attention calls works on
 /// (the firmware build checks them against the linker's symbol sizes). Footprints compose: `a + b` is a
 /// program that holds both configurations' storage and runs them one after the other.
 
@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "ctattn/attention/multi_head.hpp"
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/attention/workspace.hpp"
 #include "ctattn/matrix/matrix.hpp"
@@ -104,7 +105,7 @@ inline constexpr footprint heads_footprint = [] {
 
 }  // namespace detail
 
-/// The footprint of `scaled_dot_product_attention_into(output, q, k, v)`: no weights, no workspace.
+/// The footprint of `scaled_dot_product_attention(q, k, v, ctattn::into(output))`: no weights, no workspace.
 ///
 /// | field             | value                   |
 /// |-------------------|-------------------------|
@@ -121,7 +122,7 @@ inline constexpr footprint scaled_dot_product_attention_footprint{
     sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>), 0,
     detail::kernel_stack_bytes<typename Q::value_type, K::rows>};
 
-/// The footprint of `self_attention_into(output, x, head, workspace)`.
+/// The footprint of `self_attention(x, head, ctattn::into(output, workspace))`.
 ///
 /// | field             | value                                            |
 /// |-------------------|--------------------------------------------------|
@@ -141,7 +142,7 @@ template <FixedMatrix X, detail::head_projections Head>
 inline constexpr footprint self_attention_footprint =
     detail::heads_footprint<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head, 1, 1>;
 
-/// The footprint of `cross_attention_into(output, x_q, x_kv, head, workspace)`.
+/// The footprint of `cross_attention(x_q, x_kv, head, ctattn::into(output, workspace))`.
 ///
 /// | field             | value                                            |
 /// |-------------------|--------------------------------------------------|
@@ -156,7 +157,7 @@ template <FixedMatrix XQ, FixedMatrix XKV, detail::head_projections Head>
 inline constexpr footprint cross_attention_footprint =
     detail::heads_footprint<std::remove_cvref_t<XQ>, std::remove_cvref_t<XKV>, Head, 1, 2>;
 
-/// The footprint of `wide_multi_head_attention_into(output, x_q, x_kv, heads, workspace)` with H heads of type
+/// The footprint of `wide_multi_head_attention(x_q, x_kv, heads, ctattn::into(output, workspace))` with H heads of type
 /// Head, where x_q and x_kv are two matrices. One workspace serves every head.
 ///
 /// | field             | value                                            |
@@ -184,6 +185,33 @@ inline constexpr footprint wide_multi_head_attention_footprint =
 template <FixedMatrix X, detail::head_projections Head, std::size_t H>
 inline constexpr footprint wide_multi_head_self_attention_footprint =
     detail::heads_footprint<std::remove_cvref_t<X>, std::remove_cvref_t<X>, Head, H, 1>;
+
+/// The footprint of `multi_head_attention(x_q, x_kv, x_kv, weights, ..., into(output, workspace))` (narrow or
+/// grouped-query weights W): the four projections' weights, the inputs (x_q, and x_kv once), the output, the
+/// workspace (`multi_head_workspace<XQ, XKV, W>`: Q, K, V of every head and their concatenation) and the kernel's
+/// two row buffers. Pass the same type twice for self-attention with `Inputs = 1`.
+///
+/// Example (7 tokens, d_model = 512, 8 heads, float: 4 MiB of weights):
+/// \code
+///   constexpr auto fp = ctattn::multi_head_attention_footprint<decltype(x), decltype(x), decltype(w), 1>;
+///   static_assert(fp.weight_bytes == 4 * 512 * 512 * sizeof(float));
+/// \endcode
+template <FixedMatrix XQ, FixedMatrix XKV, typename W, std::size_t Inputs = 2>
+inline constexpr footprint multi_head_attention_footprint = [] {
+  using xq = std::remove_cvref_t<XQ>;
+  using xkv = std::remove_cvref_t<XKV>;
+  using workspace = multi_head_workspace<xq, xkv, W>;
+  using T = typename W::value_type;
+  footprint f{};
+  f.weight_bytes =
+      detail::projection_bytes<detail::query_weights<W>> + detail::projection_bytes<detail::key_weights<W>> +
+      detail::projection_bytes<detail::value_weights<W>> + detail::projection_bytes<detail::output_weights<W>>;
+  f.input_bytes = Inputs == 1 ? sizeof(xq) : sizeof(xq) + sizeof(xkv);
+  f.output_bytes = sizeof(basic_matrix<T, xq::row_extent, detail::output_weights<W>::output_extent>);
+  f.workspace_bytes = sizeof(workspace);
+  f.stack_bytes = detail::kernel_stack_bytes<T, xkv::rows>;
+  return f;
+}();
 
 }  // namespace ctattn
 

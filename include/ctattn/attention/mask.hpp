@@ -2,7 +2,8 @@
 #define CTATTN_ATTENTION_MASK_HPP
 
 /// \file
-/// Masks as types. A mask tells the attention kernel, for each query i, which keys it may see:
+/// Masks: values, each of its own mask type (so the kernel is compiled for the mask it gets). A mask tells the
+/// attention kernel, for each query i, which keys it may see:
 ///   - `keys(i, n_q, n_kv)` gives the range [begin, end) of keys to visit at all (the kernel never touches the
 ///     others, which is what makes a sliding window O(r N) instead of O(N^2));
 ///   - when `checks_each_key` is true, `allowed(i, j)` filters keys inside that range;

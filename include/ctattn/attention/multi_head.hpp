@@ -83,7 +83,8 @@ struct basic_grouped_query_attention_weights {
   linear<T, VDim, key_value_width, Layout, HasBias> value;
   linear<T, query_width, DModel, Layout, HasBias> output;
 
-  friend constexpr bool operator==(const basic_grouped_query_attention_weights&, const basic_grouped_query_attention_weights&) = default;
+  friend constexpr bool operator==(const basic_grouped_query_attention_weights&,
+                                   const basic_grouped_query_attention_weights&) = default;
 };
 
 /// `grouped_query_attention_weights<...>`: extents normalized (one shape, one type).
@@ -134,7 +135,8 @@ struct basic_multi_head_attention_weights {
   linear<T, VDim, DModel, Layout, HasBias> value;
   linear<T, DModel, DModel, Layout, HasBias> output;
 
-  friend constexpr bool operator==(const basic_multi_head_attention_weights&, const basic_multi_head_attention_weights&) = default;
+  friend constexpr bool operator==(const basic_multi_head_attention_weights&,
+                                   const basic_multi_head_attention_weights&) = default;
 };
 
 /// `multi_head_attention_weights<T, Heads, DModel, ...>`: extents normalized, so the weights declared with
@@ -158,88 +160,202 @@ using multi_head_rules =
                                                            dim_of<XV::row_extent>>,
               mask_rules<op::multi_head_attention, typename W::value_type, XQ::row_extent, XK::row_extent, Mask>>;
 
-template <bool KeepWeights, typename XQ, typename XK, typename XV, typename W, typename Mask>
-constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const W& w, const Mask& mask) noexcept {
+// The projection types of multi-head weights.
+template <typename W>
+using query_weights = std::remove_cvref_t<decltype(W::query)>;
+template <typename W>
+using key_weights = std::remove_cvref_t<decltype(W::key)>;
+template <typename W>
+using value_weights = std::remove_cvref_t<decltype(W::value)>;
+template <typename W>
+using output_weights = std::remove_cvref_t<decltype(W::output)>;
+
+}  // namespace detail
+
+/// The intermediates of multi-head attention in storage the caller owns (`ctattn::into(output, workspace)`): the
+/// projected queries, keys and values of every head, and the heads' outputs side by side before W_O. Declare it
+/// static in firmware; usually spelled `multi_head_workspace<XQ, XKV, W>`.
+///
+/// | member         | shape                         |
+/// |----------------|-------------------------------|
+/// | `queries`      | n_q x (h_q * d_head)          |
+/// | `keys`         | n_kv x (h_kv * d_head)        |
+/// | `values`       | n_kv x (h_kv * d_head)        |
+/// | `heads_concat` | n_q x (h_q * d_head), W_O's input |
+///
+/// Example:
+/// \code
+///   static ctattn::multi_head_workspace<decltype(x), decltype(x), decltype(weights)> workspace;
+///   ctattn::multi_head_attention(x, x, x, weights, ctattn::into(y, workspace));
+/// \endcode
+template <typename T, auto NQ, auto NKV, auto QueryWidth, auto KeyWidth, auto ValueWidth, auto ConcatWidth>
+struct basic_multi_head_workspace {
+  using value_type = T;
+  basic_matrix<T, NQ, QueryWidth> queries;
+  basic_matrix<T, NKV, KeyWidth> keys;
+  basic_matrix<T, NKV, ValueWidth> values;
+  basic_matrix<T, NQ, ConcatWidth> heads_concat;
+};
+
+/// The workspace of `multi_head_attention(x_q, x_kv, x_kv, W, ..., into(output, workspace))`: queries from XQ,
+/// keys and values from sequences with XKV's rows.
+template <FixedMatrix XQ, FixedMatrix XKV, typename W>
+using multi_head_workspace =
+    basic_multi_head_workspace<typename W::value_type, std::remove_cvref_t<XQ>::row_extent,
+                               std::remove_cvref_t<XKV>::row_extent, detail::query_weights<W>::output_extent,
+                               detail::key_weights<W>::output_extent, detail::value_weights<W>::output_extent,
+                               detail::output_weights<W>::input_extent>;
+
+namespace detail {
+
+template <typename Op, typename Form, typename XQ, typename XK, typename W>
+struct multi_head_into_rules_of {
+  using type = rule_list<>;
+};
+template <typename Op, typename Output, typename Workspace, typename XQ, typename XK, typename W>
+struct multi_head_into_rules_of<Op, into_storage<Output, Workspace>, XQ, XK, W> {
+  using result_type = basic_matrix<typename W::value_type, XQ::row_extent, output_weights<W>::output_extent>;
+  using type = rule_list<output_rules<Op, Output, result_type, result_type>,
+                         shape_error::workspace_must_match_attention<Op, Workspace, multi_head_workspace<XQ, XK, W>>>;
+};
+
+/// The rules of `multi_head_attention(query, key, value, weights, options...)`.
+template <typename XQ, typename XK, typename XV, typename W, typename... Options>
+using multi_head_call_rules =
+    rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::multi_head_attention, Options...>,
+              multi_head_rules<XQ, XK, XV, W, typename call_options<Options...>::mask_type>,
+              typename multi_head_into_rules_of<op::multi_head_attention, typename call_options<Options...>::form_type,
+                                                XQ, XK, W>::type>;
+
+// Every head's attention from projected Q, K, V into the heads' concatenation (which must hold +0).
+template <bool KeepWeights, typename W, typename Q, typename K, typename V, typename Concat, typename Mask,
+          typename Weights>
+constexpr void attend_heads(const Q& q, const K& k, const V& v, const Mask& mask, Concat& concat,
+                            Weights* head_weights) noexcept {
   using T = typename W::value_type;
-  constexpr std::size_t heads = W::query_heads;
   constexpr std::size_t head_dim = W::head_dim;
-  using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
-  using output_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::output_extent>;
-  // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
-  using concat_type = basic_matrix<T, XQ::row_extent, std::remove_cvref_t<decltype(w.output)>::input_extent>;
-  multi_head_result<output_type, weights_type, heads, concat_type> result{};
-  if constexpr (first_broken<multi_head_rules<XQ, XK, XV, W, Mask>>::check()) {
-    constexpr std::size_t group = W::query_heads / W::key_value_heads;
-    const auto q = project(query, w.query);
-    const auto k = project(key, w.key);
-    const auto v = project(value, w.value);
-    concat_type& concat = result.heads_concat;
-    for (std::size_t h = 0; h < heads; ++h) {
-      const std::size_t kv = h / group;
-      const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
-      if constexpr (KeepWeights) {
-        attend<true, head_dim, head_dim>(q, k, v, mask, concat, &result.head_weights[h], columns,
-                                         score_divisor<T, head_dim>);
-      } else {
-        weights_type* none = nullptr;
-        attend<false, head_dim, head_dim>(q, k, v, mask, concat, none, columns, score_divisor<T, head_dim>);
-      }
-    }
-    result.output = project(concat, w.output);
+  constexpr std::size_t group = W::query_heads / W::key_value_heads;
+  for (std::size_t h = 0; h < W::query_heads; ++h) {
+    const std::size_t kv = h / group;
+    const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
     if constexpr (KeepWeights) {
-      for (std::size_t i = 0; i < weights_type::rows; ++i) {
-        for (std::size_t j = 0; j < weights_type::cols; ++j) {
-          T total{0};
-          for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
-          result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
-        }
-      }
+      attend<true, head_dim, head_dim>(q, k, v, mask, concat, &head_weights[h], columns, score_divisor<T, head_dim>);
+    } else {
+      attend<false, head_dim, head_dim>(q, k, v, mask, concat, head_weights, columns, score_divisor<T, head_dim>);
     }
   }
-  return result;
+}
+
+template <typename XQ, typename XK, typename XV, typename W, typename... Options>
+constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const W& w,
+                          const Options&... options) noexcept {
+  using form = call_options<Options...>;
+  using T = typename W::value_type;
+  constexpr std::size_t heads = W::query_heads;
+  using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
+  using output_type = basic_matrix<T, XQ::row_extent, output_weights<W>::output_extent>;
+  // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
+  using concat_type = basic_matrix<T, XQ::row_extent, output_weights<W>::input_extent>;
+  constexpr bool rules_hold = first_broken<multi_head_call_rules<XQ, XK, XV, W, Options...>>::check();
+  if constexpr (form::writes_into) {
+    if constexpr (rules_hold) {
+      const auto& into = find_option<typename form::form_type>(options...);
+      auto& workspace = *into.workspace;
+      project_into(workspace.queries, query, w.query);
+      project_into(workspace.keys, key, w.key);
+      project_into(workspace.values, value, w.value);
+      zero(workspace.heads_concat);
+      weights_type* none = nullptr;
+      attend_heads<false, W>(workspace.queries, workspace.keys, workspace.values, mask_of(options...),
+                             workspace.heads_concat, none);
+      project_into(*into.output, workspace.heads_concat, w.output);
+    }
+  } else {
+    multi_head_result<output_type, weights_type, heads, concat_type> result{};
+    if constexpr (rules_hold) {
+      const auto q = project(query, w.query);
+      const auto k = project(key, w.key);
+      const auto v = project(value, w.value);
+      if constexpr (form::returns_weights) {
+        attend_heads<true, W>(q, k, v, mask_of(options...), result.heads_concat, result.head_weights.data());
+        for (std::size_t i = 0; i < weights_type::rows; ++i) {
+          for (std::size_t j = 0; j < weights_type::cols; ++j) {
+            T total{0};
+            for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
+            result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
+          }
+        }
+      } else {
+        weights_type* none = nullptr;
+        attend_heads<false, W>(q, k, v, mask_of(options...), result.heads_concat, none);
+      }
+      result.output = project(result.heads_concat, w.output);
+    }
+    if constexpr (form::returns_weights) {
+      return result;
+    } else {
+      return result.output;
+    }
+  }
 }
 
 }  // namespace detail
 
 /// Multi-head attention (narrow, or grouped-query when the weights say so): Q = query W_Q, K = key W_K,
 /// V = value W_V (plus biases), split into heads of d_model / h columns, attention per head, heads
-/// concatenated, then W_O. The mask applies to every head.
+/// concatenated, then W_O. After the operands, in any order: a mask (applied to every head) and the result's form
+/// (ctattn/attention/options.hpp).
 ///
-/// | operand  | shape          |
-/// |----------|----------------|
-/// | `query`  | n_q x DModel   |
-/// | `key`    | n_kv x KDim    |
-/// | `value`  | n_kv x VDim    |
-/// | result   | n_q x DModel   |
+/// | operand / option                   | shape                                                      |
+/// |------------------------------------|------------------------------------------------------------|
+/// | `query`                            | n_q x DModel                                               |
+/// | `key`                              | n_kv x KDim                                                |
+/// | `value`                            | n_kv x VDim                                                |
+/// | result                             | n_q x DModel                                               |
+/// | `ctattn::with_weights`             | `multi_head_result`: `.output`, `.head_weights[h]` (n_q x n_kv), `.mean_weights`, `.heads_concat` |
+/// | `ctattn::into(output, workspace)`  | writes n_q x DModel into `output`, the intermediates into `workspace` (`multi_head_workspace<XQ, XKV, W>`) |
 ///
-/// Rules: each input's width matches its projection; key and value have matching rows; the mask fits
-/// n_q x n_kv. Self-attention passes the same matrix three times.
+/// Rules: the weights' own (heads divide d_model; key/value heads divide query heads); each input's width
+/// matches its projection; key and value have matching rows; the mask fits n_q x n_kv; an `into` output and
+/// workspace have the call's shapes. Self-attention passes the same matrix three times. Every form computes the
+/// same bits.
 ///
 /// Example:
 /// \code
 ///   auto y = ctattn::multi_head_attention(x, x, x, weights, ctattn::causal);
+///   auto r = ctattn::multi_head_attention(x, x, x, weights, ctattn::with_weights);   // r.head_weights[0], ...
+///   ctattn::multi_head_attention(x, x, x, weights, ctattn::into(y, workspace));
 /// \endcode
-template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
 [[nodiscard]] constexpr auto multi_head_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
-                                                  const Mask& mask = {}) noexcept {
-  return detail::multi_head<false>(query, key, value, weights, mask).output;
+                                                  const Options&... options) noexcept {
+  return detail::multi_head(query, key, value, weights, options...);
 }
 
-/// Multi-head attention that also returns every head's attention weights and their mean; the `output` is the
-/// same bits as `multi_head_attention`'s.
-/// Example: `auto r = ctattn::multi_head_attention_with_weights(x, x, x, w); use(r.head_weights[0]);`
-template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto multi_head_attention_with_weights(const XQ& query, const XK& key, const XV& value,
-                                                               const W& weights, const Mask& mask = {}) noexcept {
-  return detail::multi_head<true>(query, key, value, weights, mask);
+/// \copydoc multi_head_attention
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void multi_head_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
+                                    const Options&... options) noexcept {
+  detail::multi_head(query, key, value, weights, options...);
 }
 
-/// Grouped-query (and multi-query) attention: `multi_head_attention` with `grouped_query_attention_weights`.
-/// Example: `auto y = ctattn::grouped_query_attention(x, x, x, gqa_weights, ctattn::causal);`
-template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, AttentionMask Mask = no_mask_type>
+/// Grouped-query (and multi-query) attention: `multi_head_attention` with `grouped_query_attention_weights`, the
+/// same options. Example: `auto y = ctattn::grouped_query_attention(x, x, x, gqa_weights, ctattn::causal);`
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
 [[nodiscard]] constexpr auto grouped_query_attention(const XQ& query, const XK& key, const XV& value,
-                                                     const W& weights, const Mask& mask = {}) noexcept {
-  return multi_head_attention(query, key, value, weights, mask);
+                                                     const W& weights, const Options&... options) noexcept {
+  return detail::multi_head(query, key, value, weights, options...);
+}
+
+/// \copydoc grouped_query_attention
+template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void grouped_query_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
+                                       const Options&... options) noexcept {
+  detail::multi_head(query, key, value, weights, options...);
 }
 
 /// PyTorch's nn.MultiheadAttention parameters as ctattn weights (embed_dim = E, kdim = vdim = E): the packed
@@ -298,6 +414,74 @@ template <std::size_t Heads, typename T, std::size_t E, std::size_t KDim, std::s
   return w;
 }
 
+namespace detail {
+
+template <typename Op, typename XQ, typename XKV, typename Head, std::size_t H, typename... Options>
+constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head, H>& heads,
+                          const Options&... options) noexcept {
+  using form = call_options<Options...>;
+  if constexpr (form::writes_into) {
+    using into_type = typename form::form_type;
+    using output_type = std::remove_pointer_t<decltype(into_type::output)>;
+    using workspace_type = std::remove_pointer_t<decltype(into_type::workspace)>;
+    using rules =
+        rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+                  shape_error::count_must_be_positive<Op, count<H>>,
+                  head_into_rules<Op, output_type, XQ, XKV, Head, workspace_type, typename form::mask_type, H>>;
+    if constexpr (first_broken<rules>::check()) {
+      const into_type& into = find_option<into_type>(options...);
+      expects(!same_object(*into.output, x_q) && !same_object(*into.output, x_kv));
+      constexpr std::size_t d_v = workspace_type::values_type::cols;
+      zero(*into.output);
+      for (std::size_t h = 0; h < H; ++h) {
+        project_head(x_q, x_kv, heads[h], *into.workspace);
+        attend_head(*into.output, *into.workspace, mask_of(options...), h * d_v);
+      }
+    }
+  } else {
+    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+                            shape_error::count_must_be_positive<Op, count<H>>>;
+    using context = decltype(cross_attention(x_q, x_kv, heads[0], mask_of(options...)));
+    using T = typename context::value_type;
+    constexpr std::size_t d_v = context::cols;
+    using concat_type = basic_matrix<T, context::row_extent, H * d_v>;
+    using weights_type = basic_matrix<T, XQ::row_extent, XKV::row_extent>;
+    multi_head_result<concat_type, weights_type, H, concat_type> result{};
+    if constexpr (first_broken<rules>::check()) {
+      for (std::size_t h = 0; h < H; ++h) {
+        context c{};
+        if constexpr (form::returns_weights) {
+          const auto with = cross_attention(x_q, x_kv, heads[h], mask_of(options...), with_weights);
+          c = with.output;
+          result.head_weights[h] = with.weights;
+        } else {
+          c = cross_attention(x_q, x_kv, heads[h], mask_of(options...));
+        }
+        for (std::size_t i = 0; i < context::rows; ++i) {
+          for (std::size_t j = 0; j < d_v; ++j) result.output.elements[i][h * d_v + j] = c.elements[i][j];
+        }
+      }
+      if constexpr (form::returns_weights) {
+        result.heads_concat = result.output;
+        for (std::size_t i = 0; i < weights_type::rows; ++i) {
+          for (std::size_t j = 0; j < weights_type::cols; ++j) {
+            T total{0};
+            for (std::size_t h = 0; h < H; ++h) total += result.head_weights[h].elements[i][j];
+            result.mean_weights.elements[i][j] = total / static_cast<T>(H);
+          }
+        }
+      }
+    }
+    if constexpr (form::returns_weights) {
+      return result;
+    } else {
+      return result.output;
+    }
+  }
+}
+
+}  // namespace detail
+
 /// Wide multi-head attention (the reference text's h x d_q x d form): every head projects the full input with
 /// its own W_Q, W_K, W_V; the heads' outputs are concatenated.
 ///
@@ -307,35 +491,41 @@ template <std::size_t Heads, typename T, std::size_t E, std::size_t KDim, std::s
 /// | `x_kv`  | n_kv x d_model        |
 /// | `heads` | h attention heads (d_model -> d_k, d_k, d_v) |
 /// | result  | n_q x (h * d_v)       |
+/// | `ctattn::with_weights` | `multi_head_result`: `.output` (n_q x h * d_v), `.head_weights[h]`, `.mean_weights` |
+/// | `ctattn::into(output, workspace)` | writes n_q x (h * d_v) into `output` (neither input), one head's Q, K, V at a time into `workspace` (`cross_attention_workspace<XQ, XKV, Head>`) |
+///
+/// Options as for `self_attention`: a mask (applied to every head) and the result's form.
 ///
 /// Example:
 /// \code
 ///   auto stacked = ctattn::wide_multi_head_attention(x, x, heads);            // 6 x (3 * 28)
 ///   auto y = ctattn::wide_multi_head_attention(x, x, heads, w_o);             // then W_O
+///   ctattn::wide_multi_head_attention(x, x, heads, ctattn::into(concat, workspace));
 /// \endcode
-template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, AttentionMask Mask = no_mask_type>
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into && !(Projection<Options> || ...))
 [[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
                                                        const std::array<Head, H>& heads,
-                                                       const Mask& mask = {}) noexcept {
-  using context = decltype(cross_attention(x_q, x_kv, heads[0], mask));
-  constexpr std::size_t d_v = context::cols;
-  basic_matrix<typename context::value_type, context::row_extent, H * d_v> concat{};
-  for (std::size_t h = 0; h < H; ++h) {
-    const context c = cross_attention(x_q, x_kv, heads[h], mask);
-    for (std::size_t i = 0; i < context::rows; ++i) {
-      for (std::size_t j = 0; j < d_v; ++j) concat.elements[i][h * d_v + j] = c.elements[i][j];
-    }
-  }
-  return concat;
+                                                       const Options&... options) noexcept {
+  return detail::wide_heads<op::wide_multi_head_attention>(x_q, x_kv, heads, options...);
 }
 
-/// Wide multi-head attention followed by the output projection W_O (h * d_v -> d_out).
-template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Projection P,
-          AttentionMask Mask = no_mask_type>
+/// \copydoc wide_multi_head_attention
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void wide_multi_head_attention(const XQ& x_q, const XKV& x_kv, const std::array<Head, H>& heads,
+                                         const Options&... options) noexcept {
+  detail::wide_heads<op::wide_multi_head_attention>(x_q, x_kv, heads, options...);
+}
+
+/// Wide multi-head attention followed by the output projection W_O (h * d_v -> d_out), with a mask as an option.
+/// To write it into caller storage, write the heads with `into` and project with `ctattn::project_into`.
+template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Projection P, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
 [[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
                                                        const std::array<Head, H>& heads, const P& output,
-                                                       const Mask& mask = {}) noexcept {
-  return project(wide_multi_head_attention(x_q, x_kv, heads, mask), output);
+                                                       const Options&... options) noexcept {
+  return project(wide_multi_head_attention(x_q, x_kv, heads, options...), output);
 }
 
 }  // namespace ctattn

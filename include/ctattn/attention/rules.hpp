@@ -37,10 +37,7 @@ struct mask {};
 struct projection {};
 struct multi_head_attention {};
 struct grouped_query_attention {};
-struct scaled_dot_product_attention_into {};
-struct self_attention_into {};
-struct cross_attention_into {};
-struct wide_multi_head_attention_into {};
+struct wide_multi_head_attention {};
 struct softmax_jacobian {};
 struct softmax_backward {};
 struct attention_backward {};
@@ -60,7 +57,7 @@ struct cross_attention {};
 ///
 /// Example (a workspace declared for 7 tokens, used with 6):
 /// \code
-///   workspace_must_match_attention<ctattn::op::self_attention_into,
+///   workspace_must_match_attention<ctattn::op::self_attention,
 ///       ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>, ...>,
 ///       ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ...>>
 /// \endcode
@@ -305,6 +302,16 @@ using attention_rules =
               shape_error::query_and_key_widths_must_match<Op, dim_of<Q::column_extent>, dim_of<K::column_extent>>,
               shape_error::key_and_value_counts_must_match<Op, dim_of<K::row_extent>, dim_of<V::row_extent>>,
               mask_rules<Op, typename Q::value_type, Q::row_extent, K::row_extent, Mask>>;
+
+
+// The output of attention over Q and V: n_q x d_v (h * d_v when `Heads` heads are concatenated).
+template <typename Op, typename Out, typename Q, typename V, std::size_t Heads = 1>
+using output_rules =
+    rule_list<same_element_rule<Op, Out, Q>,
+              shape_error::output_rows_must_match_queries<Op, dim_of<Out::row_extent>, dim_of<Q::row_extent>>,
+              shape_error::output_columns_must_match_values<
+                  Op, dim_of<Out::column_extent>,
+                  std::conditional_t<Heads == 1, dim_of<V::column_extent>, dim<unnamed, Heads * V::cols>>>>;
 
 }  // namespace detail
 }  // namespace ctattn

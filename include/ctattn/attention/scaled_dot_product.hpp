@@ -7,6 +7,7 @@
 
 #include "ctattn/attention/detail/softmax_row.hpp"
 #include "ctattn/attention/mask.hpp"
+#include "ctattn/attention/options.hpp"
 #include "ctattn/attention/rules.hpp"
 #include "ctattn/detail/unrolled.hpp"
 #include "ctattn/math/sqrt.hpp"
@@ -165,19 +166,115 @@ inline constexpr T score_divisor = math::sqrt(static_cast<T>(DK));
 
 }  // namespace detail
 
-/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V, with an optional mask.
+namespace detail {
+
+template <typename Out>
+constexpr void zero(Out& output) noexcept {
+  for (std::size_t i = 0; i < Out::rows; ++i) {
+    for (std::size_t j = 0; j < Out::cols; ++j) output.elements[i][j] = typename Out::value_type{0};
+  }
+}
+
+// Whether `a` and `b` are one object (only possible when their types are the same).
+template <typename A, typename B>
+constexpr bool same_object(const A& a, const B& b) noexcept {
+  if constexpr (std::is_same_v<A, B>) {
+    return &a == &b;
+  } else {
+    (void)a;
+    (void)b;
+    return false;
+  }
+}
+
+// The output written by an `into` form: its shape and element type against the queries (n_q) and values (d_v,
+// h * d_v when `Heads` outputs are concatenated); no rule when the call returns its result.
+template <typename Op, typename Form, typename Q, typename V, std::size_t Heads = 1>
+struct into_output_rules_of {
+  using type = rule_list<>;
+};
+template <typename Op, typename Output, typename Workspace, typename Q, typename V, std::size_t Heads>
+struct into_output_rules_of<Op, into_storage<Output, Workspace>, Q, V, Heads> {
+  using type = output_rules<Op, Output, Q, V, Heads>;
+};
+template <typename Op, typename Form, typename Q, typename V, std::size_t Heads = 1>
+using into_output_rules = typename into_output_rules_of<Op, Form, Q, V, Heads>::type;
+
+// The workspace an `into` form brings, against the one the operation needs (`no_workspace` for attention over
+// given Q, K and V).
+template <typename Form>
+struct into_workspace {
+  using type = no_workspace;
+};
+template <typename Output, typename Workspace>
+struct into_workspace<into_storage<Output, Workspace>> {
+  using type = Workspace;
+};
+
+/// The rules of `scaled_dot_product_attention(q, k, v, options...)`.
+template <typename Q, typename K, typename V, typename... Options>
+using scaled_dot_product_rules =
+    rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::scaled_dot_product_attention, Options...>,
+              attention_rules<op::scaled_dot_product_attention, Q, K, V, typename call_options<Options...>::mask_type>,
+              into_output_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V>,
+              shape_error::workspace_must_match_attention<
+                  op::scaled_dot_product_attention,
+                  typename into_workspace<typename call_options<Options...>::form_type>::type, no_workspace>>;
+
+template <typename Q, typename K, typename V, typename... Options>
+constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Options&... options) noexcept {
+  using form = call_options<Options...>;
+  using T = typename Q::value_type;
+  using output_type = basic_matrix<T, Q::row_extent, V::column_extent>;
+  using weights_type = basic_matrix<T, Q::row_extent, K::row_extent>;
+  constexpr bool rules_hold = first_broken<scaled_dot_product_rules<Q, K, V, Options...>>::check();
+  constexpr head_columns whole{0, 0, 0, 0};
+  if constexpr (form::writes_into) {
+    if constexpr (rules_hold) {
+      auto& output = *find_option<typename form::form_type>(options...).output;
+      expects(!same_object(output, v) && !same_object(output, q));
+      zero(output);
+      weights_type* no_weights = nullptr;
+      attend<false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights, whole,
+                                      score_divisor<T, Q::cols>);
+    }
+  } else if constexpr (form::returns_weights) {
+    attention_result<output_type, weights_type> result{};
+    if constexpr (rules_hold) {
+      attend<true, Q::cols, V::cols>(q, k, v, mask_of(options...), result.output, &result.weights, whole,
+                                     score_divisor<T, Q::cols>);
+    }
+    return result;
+  } else {
+    output_type output{};
+    if constexpr (rules_hold) {
+      weights_type* no_weights = nullptr;
+      attend<false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights, whole,
+                                      score_divisor<T, Q::cols>);
+    }
+    return output;
+  }
+}
+
+}  // namespace detail
+
+/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V. After the operands, in any order: a mask, and the
+/// result's form (see ctattn/attention/options.hpp).
 ///
-/// | operand | shape       |
-/// |---------|-------------|
-/// | `q`     | n_q x d_k   |
-/// | `k`     | n_kv x d_k  |
-/// | `v`     | n_kv x d_v  |
-/// | `mask`  | see ctattn/attention/mask.hpp; checked against n_q x n_kv |
-/// | result  | n_q x d_v   |
+/// | operand / option        | shape                                                        |
+/// |-------------------------|--------------------------------------------------------------|
+/// | `q`                     | n_q x d_k                                                    |
+/// | `k`                     | n_kv x d_k                                                   |
+/// | `v`                     | n_kv x d_v                                                   |
+/// | a mask                  | see ctattn/attention/mask.hpp; checked against n_q x n_kv    |
+/// | result                  | n_q x d_v                                                    |
+/// | `ctattn::with_weights`  | result `{.output = n_q x d_v, .weights = n_q x n_kv}` (rows sum to 1, or are zero for a query that sees no key) |
+/// | `ctattn::into(output)`  | writes n_q x d_v into `output` (not `q` or `v`), returns nothing; nothing of matrix size on the stack |
 ///
 /// Rules (compile errors naming both dimensions): d_q = d_k (sizes, and names when both are named); K and V
-/// have matching rows; one element type; the mask fits the scores. n_q may differ from n_kv (cross-attention);
-/// d_v is free. The softmax is numerically stable, and a query that sees no key gets a zero row.
+/// have matching rows; one element type; the mask fits the scores; an `into` output has the result's shape.
+/// n_q may differ from n_kv (cross-attention); d_v is free. The softmax is numerically stable, and a query that
+/// sees no key gets a zero row. Every form computes the same bits.
 ///
 /// Each score is the dot product summed over d_k in order, divided by sqrt(d_k); each output row is the sum over
 /// keys in order of weight times value row.
@@ -186,38 +283,23 @@ inline constexpr T score_divisor = math::sqrt(static_cast<T>(DK));
 /// \code
 ///   auto context = ctattn::scaled_dot_product_attention(q, k, v);               // self- or cross-attention
 ///   auto causal  = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal);
+///   auto [out, weights] = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal, ctattn::with_weights);
+///   ctattn::scaled_dot_product_attention(q, k, v, ctattn::into(context_in_bss));
 /// \endcode
-template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, typename... Options>
+  requires(!detail::call_options<Options...>::writes_into)
 [[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
-                                                          const Mask& mask = {}) noexcept {
-  basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent> output{};
-  if constexpr (detail::first_broken<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>>::check()) {
-    basic_matrix<typename Q::value_type, Q::row_extent, K::row_extent>* no_weights = nullptr;
-    detail::attend<false, Q::cols, V::cols>(q, k, v, mask, output, no_weights, {0, 0, 0, 0},
-                          detail::score_divisor<typename Q::value_type, Q::cols>);
-  }
-  return output;
+                                                          const Options&... options) noexcept {
+  return detail::scaled_dot_product(q, k, v, options...);
 }
 
-/// Scaled dot-product attention that also returns the attention weights softmax(Q K^T / sqrt(d_k)) (n_q x n_kv,
-/// zero where the mask hides a key). Same rules and arithmetic as `scaled_dot_product_attention`: its `output`
-/// is the same bits.
-///
-/// Example:
-/// \code
-///   auto [context, weights] = ctattn::scaled_dot_product_attention_with_weights(q, k, v, ctattn::causal);
-/// \endcode
-template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto scaled_dot_product_attention_with_weights(const Q& q, const K& k, const V& v,
-                                                                       const Mask& mask = {}) noexcept {
-  using T = typename Q::value_type;
-  attention_result<basic_matrix<T, Q::row_extent, V::column_extent>, basic_matrix<T, Q::row_extent, K::row_extent>>
-      result{};
-  if constexpr (detail::first_broken<detail::attention_rules<op::scaled_dot_product_attention, Q, K, V, Mask>>::check()) {
-    detail::attend<true, Q::cols, V::cols>(q, k, v, mask, result.output, &result.weights, {0, 0, 0, 0},
-                         detail::score_divisor<T, Q::cols>);
-  }
-  return result;
+/// \copydoc scaled_dot_product_attention
+// Rationale: the `into` form returns nothing, and [[nodiscard]] cannot depend on an argument; this overload is
+// the same call without it.
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, typename... Options>
+  requires(detail::call_options<Options...>::writes_into)
+constexpr void scaled_dot_product_attention(const Q& q, const K& k, const V& v, const Options&... options) noexcept {
+  detail::scaled_dot_product(q, k, v, options...);
 }
 
 }  // namespace ctattn

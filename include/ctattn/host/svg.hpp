@@ -480,8 +480,8 @@ inline void write_heatmap(std::ostream& out, std::span<const double> values, std
   }
   if (!options.column_axis_label.empty()) {
     out << "<text class=\"axis-label\" x=\"" << coordinate(grid_x + std::max(grid_width, empty_note_width) / 2)
-        << "\" y=\"" << coordinate(margin + title_height + font_size) << "\" text-anchor=\"middle\" font-style=\"italic\">"
-        << escape(options.column_axis_label) << "</text>\n";
+        << "\" y=\"" << coordinate(margin + title_height + font_size)
+        << "\" text-anchor=\"middle\" font-style=\"italic\">" << escape(options.column_axis_label) << "</text>\n";
   }
   if (!options.row_axis_label.empty()) {
     const double x = margin + font_size;
@@ -529,8 +529,8 @@ inline void write_heatmap(std::ostream& out, std::span<const double> values, std
   for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < cols; ++j) {
       const double v = values[i * cols + j];
-      const std::string fill =
-          std::isfinite(v) ? hex_colour(colour_at(options.colours, (v - low) / (high - low))) : std::string(non_finite_fill);
+      const std::string fill = std::isfinite(v) ? hex_colour(colour_at(options.colours, (v - low) / (high - low)))
+                                                : std::string(non_finite_fill);
       out << "<rect class=\"cell\" x=\"" << coordinate(grid_x + cw * static_cast<double>(j)) << "\" y=\""
           << coordinate(grid_y + ch * static_cast<double>(i)) << "\" width=\"" << coordinate(cw) << "\" height=\""
           << coordinate(ch) << "\" fill=\"" << fill << '"';
@@ -586,7 +586,8 @@ inline void write_heatmap(std::ostream& out, std::span<const double> values, std
           << coordinate(bar_x + scale_bar_width + 3.0) << "\" y2=\"" << coordinate(y)
           << "\" stroke=\"#444444\" stroke-width=\"0.5\"/>\n";
       out << "<text x=\"" << coordinate(bar_x + scale_bar_width + 5.0) << "\" y=\"" << coordinate(y)
-          << "\" dy=\"0.35em\" fill=\"#222222\">" << scale_label(low + (high - low) * fraction, decimals) << "</text>\n";
+          << "\" dy=\"0.35em\" fill=\"#222222\">" << scale_label(low + (high - low) * fraction, decimals)
+          << "</text>\n";
     }
     if (any_non_finite) {
       const double y = bar_y + scale_height + 2 * gap;
@@ -635,7 +636,7 @@ void write_span(std::ostream& out, std::span<const T> values, std::size_t rows, 
 ///
 /// Example:
 /// \code
-///   auto [context, weights] = ctattn::self_attention_with_weights(x, head);   // weights: seq x seq
+///   auto [context, weights] = ctattn::self_attention(x, head, ctattn::with_weights);   // weights: seq x seq
 ///   std::ofstream file("weights.svg");
 ///   ctattn::write_svg_heatmap(file, weights, {.title = "Attention weights", .show_values = true});
 /// \endcode
