@@ -430,12 +430,15 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
                   head_into_rules<Op, output_type, XQ, XKV, Head, workspace_type, typename form::mask_type, H>>;
     if constexpr (first_broken<rules>::check()) {
       const into_type& into = find_option<into_type>(options...);
-      expects(!same_object(*into.output, x_q) && !same_object(*into.output, x_kv));
+      output_type& output = *into.output;
+      workspace_type& workspace = *into.workspace;
+      const auto& mask = mask_of(options...);
+      expects(!same_object(output, x_q) && !same_object(output, x_kv));
       constexpr std::size_t d_v = workspace_type::values_type::cols;
-      zero(*into.output);
+      zero(output);
       for (std::size_t h = 0; h < H; ++h) {
-        project_head(x_q, x_kv, heads[h], *into.workspace);
-        attend_head(*into.output, *into.workspace, mask_of(options...), h * d_v);
+        project_head(x_q, x_kv, heads[h], workspace);
+        attend_head(output, workspace, mask, h * d_v);
       }
     }
   } else {
