@@ -1,0 +1,28 @@
+# cmake -DREADME=<README.md> -DSOURCE=<file.cpp> [-DSECTION=<heading>] -P check_readme_listing.cmake
+# Fails unless the README's first ```cpp listing (after the heading SECTION, e.g. "## Try it without installing",
+# when given) is the source file, character for character: the README says it shows that file, and the build
+# compiles and runs it.
+file(READ "${README}" _readme)
+file(READ "${SOURCE}" _source)
+set(_where "the README's first listing")
+if(DEFINED SECTION)
+  string(FIND "${_readme}" "${SECTION}\n" _section)
+  if(_section EQUAL -1)
+    message(FATAL_ERROR "${README} has no section \"${SECTION}\"")
+  endif()
+  string(SUBSTRING "${_readme}" ${_section} -1 _readme)
+  set(_where "the first listing of the README's section \"${SECTION}\"")
+endif()
+string(FIND "${_readme}" "```cpp\n" _start)
+if(_start EQUAL -1)
+  message(FATAL_ERROR "${_where}: there is no ```cpp listing")
+endif()
+math(EXPR _start "${_start} + 7")
+string(SUBSTRING "${_readme}" ${_start} -1 _rest)
+string(FIND "${_rest}" "\n```" _end)
+math(EXPR _end "${_end} + 1")
+string(SUBSTRING "${_rest}" 0 ${_end} _listing)
+if(NOT _listing STREQUAL _source)
+  message(FATAL_ERROR "${_where} differs from ${SOURCE}: copy the file into the README again")
+endif()
+message(STATUS "${_where} is ${SOURCE}")
