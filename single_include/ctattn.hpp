@@ -349,6 +349,26 @@ template <Extent E>
   return NamedExtent<E>;
 }
 
+namespace detail {
+
+/// The name half of the matching rule, on the tags of two extents (`unnamed` for a plain size): the same name, or
+/// (unless names are strict) a plain size on either side. `extents_match` and `dims_match` both use it.
+template <typename TagA, typename TagB>
+inline constexpr bool names_match =
+    std::is_same_v<TagA, TagB> ||
+    (!CTATTN_STRICT_NAMES && (std::is_same_v<TagA, unnamed> || std::is_same_v<TagB, unnamed>));
+
+template <typename E>
+struct dim_tag {
+  using type = unnamed;
+};
+template <NamedExtent E>
+struct dim_tag<E> {
+  using type = E;
+};
+
+}  // namespace detail
+
 /// The rule that joins two extents along one axis (inner dimensions of a product, shapes of a sum, ...):
 /// the sizes are equal, and when both are named the names are the same. A plain size is a wildcard for the
 /// name: `16` matches `d_model{16}` (except in strict mode, `CTATTN_STRICT_NAMES`).
@@ -367,25 +387,17 @@ template <Extent E>
 /// \endcode
 template <Extent A, Extent B>
 [[nodiscard]] constexpr bool extents_match(A a, B b) noexcept {
-  if (extent_size(a) != extent_size(b)) return false;
-  if constexpr (NamedExtent<A> && NamedExtent<B>) {
-    return std::is_same_v<A, B>;
-  } else {
-    return !CTATTN_STRICT_NAMES || NamedExtent<A> == NamedExtent<B>;
-  }
+  return extent_size(a) == extent_size(b) &&
+         detail::names_match<typename detail::dim_tag<A>::type, typename detail::dim_tag<B>::type>;
 }
 
 namespace detail {
 
-/// `extents_match` on the diagnostic form of two extents (`dim<Tag, Size>`, `unnamed` for a plain size): what
-/// the shape rules compare.
+/// `extents_match` on the diagnostic form of two extents (`dim<Tag, Size>`): what the shape rules compare.
 template <typename A, typename B>
 inline constexpr bool dims_match = false;
 template <typename TagA, std::size_t SizeA, typename TagB, std::size_t SizeB>
-inline constexpr bool dims_match<dim<TagA, SizeA>, dim<TagB, SizeB>> =
-    SizeA == SizeB &&
-    (std::is_same_v<TagA, TagB> ||
-     (!CTATTN_STRICT_NAMES && (std::is_same_v<TagA, unnamed> || std::is_same_v<TagB, unnamed>)));
+inline constexpr bool dims_match<dim<TagA, SizeA>, dim<TagB, SizeB>> = SizeA == SizeB && names_match<TagA, TagB>;
 
 }  // namespace detail
 
@@ -460,14 +472,6 @@ struct normalized_extent<E> {
   static constexpr extent value = E.size > 0 ? E : extent{1};
 };
 
-template <typename E>
-struct dim_tag {
-  using type = unnamed;
-};
-template <NamedExtent E>
-struct dim_tag<E> {
-  using type = E;
-};
 
 }  // namespace detail
 
@@ -3107,7 +3111,7 @@ constexpr double tanh(double x) noexcept { return detail::tanh(x); }
 /// | `output_columns_must_match_values`             | the output's columns, d_v (h * d_v)            |
 /// | `workspace_must_match_attention`               | the given workspace's shape, the required one  |
 /// | `must_be_a_single_row`                         | the rows given                                 |
-/// | `argument_must_be_one_attention_head`          | the type given                                 |
+/// | `argument_must_be_one_attention_head`          | the type given (in workspace.hpp, beside what a head is) |
 
 
 
@@ -3279,24 +3283,6 @@ struct workspace_must_match_attention {
                   "ctattn: the workspace was declared for another attention configuration; declare it as "
                   "ctattn::self_attention_workspace<X, Head> or ctattn::cross_attention_workspace<XQ, XKV, Head> "
                   "for this call's operands");
-    return holds;
-  }
-};
-
-/// One attention head is three projections, query, key and value (as `ctattn::attention_head`); multi-head
-/// weights, which also hold the output projection W_O, are not one head.
-template <typename Operation, typename Head>
-struct argument_must_be_one_attention_head {
-  static constexpr bool holds = requires {
-    Head::query;
-    Head::key;
-    Head::value;
-  } && !requires { Head::output; };
-  static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: this call takes one attention head (query, key and value projections, as "
-                  "ctattn::attention_head); multi-head weights also hold W_O: pass them to "
-                  "ctattn::multi_head_attention instead");
     return holds;
   }
 };
@@ -4206,39 +4192,29 @@ constexpr bool same_object(const A& a, const B& b) noexcept {
   }
 }
 
-// The output written by an `into` form: its shape and element type against the queries (n_q) and values (d_v,
-// h * d_v when `Heads` outputs are concatenated); no rule when the call returns its result.
-template <typename Op, typename Form, typename Q, typename V, std::size_t Heads = 1>
-struct into_output_rules_of {
+// The rules of an `into` form: the output against the result (n_q rows; d_v columns, h * d_v when `Heads`
+// outputs are concatenated; one element type), and the workspace against the one the operation needs. No rule
+// when the call returns its result.
+template <typename Op, typename Form, typename Q, typename V, typename RequiredWorkspace, std::size_t Heads = 1>
+struct into_rules_of {
   using type = rule_list<>;
 };
-template <typename Op, typename Output, typename Workspace, typename Q, typename V, std::size_t Heads>
-struct into_output_rules_of<Op, into_storage<Output, Workspace>, Q, V, Heads> {
-  using type = output_rules<Op, Output, Q, V, Heads>;
+template <typename Op, typename Output, typename Workspace, typename Q, typename V, typename RequiredWorkspace,
+          std::size_t Heads>
+struct into_rules_of<Op, into_storage<Output, Workspace>, Q, V, RequiredWorkspace, Heads> {
+  using type = rule_list<output_rules<Op, Output, Q, V, Heads>,
+                         shape_error::workspace_must_match_attention<Op, Workspace, RequiredWorkspace>>;
 };
-template <typename Op, typename Form, typename Q, typename V, std::size_t Heads = 1>
-using into_output_rules = typename into_output_rules_of<Op, Form, Q, V, Heads>::type;
-
-// The workspace an `into` form brings, against the one the operation needs (`no_workspace` for attention over
-// given Q, K and V).
-template <typename Form>
-struct into_workspace {
-  using type = no_workspace;
-};
-template <typename Output, typename Workspace>
-struct into_workspace<into_storage<Output, Workspace>> {
-  using type = Workspace;
-};
+template <typename Op, typename Form, typename Q, typename V, typename RequiredWorkspace, std::size_t Heads = 1>
+using into_rules = typename into_rules_of<Op, Form, Q, V, RequiredWorkspace, Heads>::type;
 
 /// The rules of `scaled_dot_product_attention(q, k, v, options...)`.
 template <typename Q, typename K, typename V, typename... Options>
 using scaled_dot_product_rules =
     rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::scaled_dot_product_attention, Options...>,
               attention_rules<op::scaled_dot_product_attention, Q, K, V, typename call_options<Options...>::mask_type>,
-              into_output_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V>,
-              shape_error::workspace_must_match_attention<
-                  op::scaled_dot_product_attention,
-                  typename into_workspace<typename call_options<Options...>::form_type>::type, no_workspace>>;
+              into_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V,
+                         no_workspace>>;
 
 template <typename Q, typename K, typename V, typename... Options>
 constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Options&... options) noexcept {
@@ -4400,12 +4376,37 @@ concept head_projections = requires {
   requires Projection<decltype(Head::value)>;
 };
 
+}  // namespace detail
+
+namespace shape_error {
+
+/// One attention head is three projections, query, key and value (as `ctattn::attention_head`); multi-head
+/// weights, which also hold the output projection W_O, are not one head.
+template <typename Operation, typename Head>
+struct argument_must_be_one_attention_head {
+  static constexpr bool holds = detail::head_projections<Head> && !requires { Head::output; };
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: this call takes one attention head (query, key and value projections, as "
+                  "ctattn::attention_head); multi-head weights also hold W_O: pass them to "
+                  "ctattn::multi_head_attention instead");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+namespace detail {
+
 template <typename Head>
 using query_projection = std::remove_cvref_t<decltype(Head::query)>;
 template <typename Head>
 using key_projection = std::remove_cvref_t<decltype(Head::key)>;
 template <typename Head>
 using value_projection = std::remove_cvref_t<decltype(Head::value)>;
+// The output projection W_O of multi-head weights.
+template <typename W>
+using output_projection = std::remove_cvref_t<decltype(W::output)>;
 
 // The workspace of a head applied to queries from XQ and keys and values from XKV: what `project` returns.
 template <typename XQ, typename XKV, typename Head>
@@ -4477,12 +4478,28 @@ struct workspace_shape_of_impl<basic_attention_workspace<T, NQ, NKV, DK, DV>> {
 template <typename W>
 using workspace_shape_of = typename workspace_shape_of_impl<W>::type;
 
-// Every rule of `cross_attention(x_q, x_kv, head, mask)` (self-attention passes x twice), then the output's
-// and the workspace's.
+// The rules of attention through one head: it is one head, then each input against its projection.
+// Rationale: a struct rather than an alias, so that the projection rules are formed only for a type that has
+// projections; anything else gets the head rule alone, and with it one error.
+template <typename Op, typename XQ, typename XKV, typename Head, bool = head_projections<Head>>
+struct head_rules_of {
+  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>>;
+};
+template <typename Op, typename XQ, typename XKV, typename Head>
+struct head_rules_of<Op, XQ, XKV, Head, true> {
+  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>,
+                         projection_rules<XQ, query_projection<Head>>, projection_rules<XKV, key_projection<Head>>,
+                         projection_rules<XKV, value_projection<Head>>>;
+};
+template <typename Op, typename XQ, typename XKV, typename Head>
+using head_rules = typename head_rules_of<Op, XQ, XKV, Head>::type;
+
+// Every rule of attention through one head into caller storage: the head's (above), the attention's over its Q, K
+// and V, then the output's and the workspace's. For a type that is no head, the head rule alone.
 template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
           std::size_t Heads = 1, bool = head_projections<Head>>
 struct head_into_rules_of {
-  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>>;
+  using type = head_rules<Op, XQ, XKV, Head>;
 };
 template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
           std::size_t Heads>
@@ -4490,8 +4507,7 @@ struct head_into_rules_of<Op, Out, XQ, XKV, Head, W, Mask, Heads, true> {
   using workspace = head_workspace<XQ, XKV, Head>;
   using keys = basic_matrix<typename XKV::value_type, XKV::row_extent, key_projection<Head>::output_extent>;
   using type = rule_list<
-      shape_error::argument_must_be_one_attention_head<Op, Head>, projection_rules<XQ, query_projection<Head>>,
-      projection_rules<XKV, key_projection<Head>>, projection_rules<XKV, value_projection<Head>>,
+      head_rules<Op, XQ, XKV, Head>,
       attention_rules<op::scaled_dot_product_attention, typename workspace::queries_type, keys,
                       typename workspace::values_type, Mask>,
       output_rules<Op, Out, typename workspace::queries_type, typename workspace::values_type, Heads>,
@@ -4542,24 +4558,6 @@ template <typename Head>
 concept AttentionHead = rules_hold<
     rule_list<shape_error::argument_must_be_one_attention_head<op::self_attention, std::remove_cvref_t<Head>>>>;
 
-namespace detail {
-// The rules of attention through one head: it is one head, then each input against its projection.
-// Rationale: a struct rather than an alias, so that the projection rules are formed only for a type that has
-// projections; anything else gets the head rule alone, and with it one error.
-template <typename Op, typename XQ, typename XKV, typename Head, bool = head_projections<Head>>
-struct head_rules_of {
-  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>>;
-};
-template <typename Op, typename XQ, typename XKV, typename Head>
-struct head_rules_of<Op, XQ, XKV, Head, true> {
-  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>,
-                         projection_rules<XQ, query_projection<Head>>, projection_rules<XKV, key_projection<Head>>,
-                         projection_rules<XKV, value_projection<Head>>>;
-};
-template <typename Op, typename XQ, typename XKV, typename Head>
-using head_rules = typename head_rules_of<Op, XQ, XKV, Head>::type;
-}  // namespace detail
-
 /// One attention head: the projections W_Q, W_K (d_model -> d_k) and W_V (d_model -> d_v), with optional
 /// biases, in a named weight layout.
 ///
@@ -4591,10 +4589,6 @@ using attention_head =
     basic_attention_head<T, normalize_extent<DModel>, normalize_extent<DK>, normalize_extent<DV>, Layout, HasBias>;
 
 namespace detail {
-
-// The workspace an `into` form brings, as a diagnostic names it; `no_workspace` when it brings none.
-template <typename Form>
-using into_workspace_t = typename into_workspace<Form>::type;
 
 // Attention through one head: Q = X_q W_Q, K = X_kv W_K, V = X_kv W_V, then attention. Returned, returned with
 // the weights, or written into caller storage with the intermediates in a workspace.
@@ -4863,22 +4857,12 @@ namespace detail {
 /// keys, and the mask against n_q x n_kv.
 template <typename XQ, typename XK, typename XV, typename W, typename Mask>
 using multi_head_rules =
-    rule_list<typename W::rules, projection_rules<XQ, std::remove_cvref_t<decltype(W::query)>>,
-              projection_rules<XK, std::remove_cvref_t<decltype(W::key)>>,
-              projection_rules<XV, std::remove_cvref_t<decltype(W::value)>>,
+    rule_list<typename W::rules, projection_rules<XQ, query_projection<W>>,
+              projection_rules<XK, key_projection<W>>,
+              projection_rules<XV, value_projection<W>>,
               shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
                                                            dim_of<XV::row_extent>>,
               mask_rules<op::multi_head_attention, typename W::value_type, XQ::row_extent, XK::row_extent, Mask>>;
-
-// The projection types of multi-head weights.
-template <typename W>
-using query_weights = std::remove_cvref_t<decltype(W::query)>;
-template <typename W>
-using key_weights = std::remove_cvref_t<decltype(W::key)>;
-template <typename W>
-using value_weights = std::remove_cvref_t<decltype(W::value)>;
-template <typename W>
-using output_weights = std::remove_cvref_t<decltype(W::output)>;
 
 }  // namespace detail
 
@@ -4912,30 +4896,36 @@ struct basic_multi_head_workspace {
 template <FixedMatrix XQ, FixedMatrix XKV, typename W>
 using multi_head_workspace =
     basic_multi_head_workspace<typename W::value_type, std::remove_cvref_t<XQ>::row_extent,
-                               std::remove_cvref_t<XKV>::row_extent, detail::query_weights<W>::output_extent,
-                               detail::key_weights<W>::output_extent, detail::value_weights<W>::output_extent,
-                               detail::output_weights<W>::input_extent>;
+                               std::remove_cvref_t<XKV>::row_extent, detail::query_projection<W>::output_extent,
+                               detail::key_projection<W>::output_extent, detail::value_projection<W>::output_extent,
+                               detail::output_projection<W>::input_extent>;
 
 namespace detail {
 
-template <typename Op, typename Form, typename XQ, typename XK, typename W>
-struct multi_head_into_rules_of {
-  using type = rule_list<>;
-};
-template <typename Op, typename Output, typename Workspace, typename XQ, typename XK, typename W>
-struct multi_head_into_rules_of<Op, into_storage<Output, Workspace>, XQ, XK, W> {
-  using result_type = basic_matrix<typename W::value_type, XQ::row_extent, output_weights<W>::output_extent>;
-  using type = rule_list<output_rules<Op, Output, result_type, result_type>,
-                         shape_error::workspace_must_match_attention<Op, Workspace, multi_head_workspace<XQ, XK, W>>>;
-};
+// What multi-head attention returns: n_q x W_O's output axis.
+template <typename XQ, typename W>
+using multi_head_output = basic_matrix<typename W::value_type, XQ::row_extent, output_projection<W>::output_extent>;
 
 /// The rules of `multi_head_attention(query, key, value, weights, options...)`.
 template <typename XQ, typename XK, typename XV, typename W, typename... Options>
 using multi_head_call_rules =
     rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::multi_head_attention, Options...>,
               multi_head_rules<XQ, XK, XV, W, typename call_options<Options...>::mask_type>,
-              typename multi_head_into_rules_of<op::multi_head_attention, typename call_options<Options...>::form_type,
-                                                XQ, XK, W>::type>;
+              into_rules<op::multi_head_attention, typename call_options<Options...>::form_type,
+                         multi_head_output<XQ, W>, multi_head_output<XQ, W>, multi_head_workspace<XQ, XK, W>>>;
+
+// The mean of every head's attention weights (PyTorch's average_attn_weights=True), summed over heads in order.
+template <typename Output, typename Weights, std::size_t Heads, typename Concat>
+constexpr void average_head_weights(multi_head_result<Output, Weights, Heads, Concat>& result) noexcept {
+  using T = typename Weights::value_type;
+  for (std::size_t i = 0; i < Weights::rows; ++i) {
+    for (std::size_t j = 0; j < Weights::cols; ++j) {
+      T total{0};
+      for (std::size_t h = 0; h < Heads; ++h) total += result.head_weights[h].elements[i][j];
+      result.mean_weights.elements[i][j] = total / static_cast<T>(Heads);
+    }
+  }
+}
 
 // Every head's attention from projected Q, K, V into the heads' concatenation (which must hold +0).
 template <bool KeepWeights, typename W, typename Q, typename K, typename V, typename Concat, typename Mask,
@@ -4963,9 +4953,9 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
   using T = typename W::value_type;
   constexpr std::size_t heads = W::query_heads;
   using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
-  using output_type = basic_matrix<T, XQ::row_extent, output_weights<W>::output_extent>;
+  using output_type = multi_head_output<XQ, W>;
   // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
-  using concat_type = basic_matrix<T, XQ::row_extent, output_weights<W>::input_extent>;
+  using concat_type = basic_matrix<T, XQ::row_extent, output_projection<W>::input_extent>;
   constexpr bool rules_hold = first_broken<multi_head_call_rules<XQ, XK, XV, W, Options...>>::check();
   if constexpr (form::writes_into) {
     if constexpr (rules_hold) {
@@ -4988,13 +4978,7 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
       const auto v = project(value, w.value);
       if constexpr (form::returns_weights) {
         attend_heads<true, W>(q, k, v, mask_of(options...), result.heads_concat, result.head_weights.data());
-        for (std::size_t i = 0; i < weights_type::rows; ++i) {
-          for (std::size_t j = 0; j < weights_type::cols; ++j) {
-            T total{0};
-            for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
-            result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
-          }
-        }
+        average_head_weights(result);
       } else {
         weights_type* none = nullptr;
         attend_heads<false, W>(q, k, v, mask_of(options...), result.heads_concat, none);
@@ -5176,13 +5160,7 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
       }
       if constexpr (form::returns_weights) {
         result.heads_concat = result.output;
-        for (std::size_t i = 0; i < weights_type::rows; ++i) {
-          for (std::size_t j = 0; j < weights_type::cols; ++j) {
-            T total{0};
-            for (std::size_t h = 0; h < H; ++h) total += result.head_weights[h].elements[i][j];
-            result.mean_weights.elements[i][j] = total / static_cast<T>(H);
-          }
-        }
+        average_head_weights(result);
       }
     }
     if constexpr (form::returns_weights) {
@@ -5426,10 +5404,10 @@ inline constexpr footprint multi_head_attention_footprint = [] {
   using T = typename W::value_type;
   footprint f{};
   f.weight_bytes =
-      detail::projection_bytes<detail::query_weights<W>> + detail::projection_bytes<detail::key_weights<W>> +
-      detail::projection_bytes<detail::value_weights<W>> + detail::projection_bytes<detail::output_weights<W>>;
+      detail::projection_bytes<detail::query_projection<W>> + detail::projection_bytes<detail::key_projection<W>> +
+      detail::projection_bytes<detail::value_projection<W>> + detail::projection_bytes<detail::output_projection<W>>;
   f.input_bytes = Inputs == 1 ? sizeof(xq) : sizeof(xq) + sizeof(xkv);
-  f.output_bytes = sizeof(basic_matrix<T, xq::row_extent, detail::output_weights<W>::output_extent>);
+  f.output_bytes = sizeof(basic_matrix<T, xq::row_extent, detail::output_projection<W>::output_extent>);
   f.workspace_bytes = sizeof(workspace);
   f.stack_bytes = detail::kernel_stack_bytes<T, xkv::rows>;
   return f;
@@ -6045,10 +6023,14 @@ constexpr basic_matrix<T, Rows, D> gather_rows(const basic_matrix<T, Vocabulary,
   return result;
 }
 
-// Run-time ids: N of them, the result's rows named by `Rows` when given.
+// The rows of N embedded tokens: `Rows` when given, else N (1 stands in for 0, which its rule reports).
+template <auto Rows, std::size_t N>
+inline constexpr auto embedded_rows = extent_or<Rows, (N == 0 ? 1 : N)>;
+
+// N ids (known at run time or not): the count and the rows' extent checked, then one table row per id.
 template <auto Rows, std::size_t N, typename T, auto Vocabulary, auto D, typename Id>
-constexpr auto embed_run_time_ids(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
-  constexpr auto rows = extent_or<Rows, (N == 0 ? 1 : N)>;
+constexpr auto embed_ids(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
+  constexpr auto rows = embedded_rows<Rows, N>;
   using rules = rule_list<shape_error::count_must_be_positive<op::token_embedding, count<N>>,
                           shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, N>,
                                                                                dim_of<rows>>>;
@@ -6080,13 +6062,13 @@ constexpr auto embed_run_time_ids(const basic_matrix<T, Vocabulary, D>& table, c
 template <auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
 [[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table,
                                           const std::array<I, N>& ids) noexcept {
-  return detail::embed_run_time_ids<Rows, N>(table, ids.data());
+  return detail::embed_ids<Rows, N>(table, ids.data());
 }
 
 /// \copydoc embed_tokens(const basic_matrix<T, Vocabulary, D>&, const std::array<I, N>&)
 template <auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
 [[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table, const I (&ids)[N]) noexcept {
-  return detail::embed_run_time_ids<Rows, N>(table, ids);
+  return detail::embed_ids<Rows, N>(table, ids);
 }
 
 /// Token embedding with ids known at compile time (a `std::array` template argument): an id outside the
@@ -6116,16 +6098,14 @@ template <auto Ids, auto Rows = std::size_t{0}, typename T, auto Vocabulary, aut
   constexpr std::size_t n = std::tuple_size<ids_type>::value;
   constexpr std::size_t vocabulary = basic_matrix<T, Vocabulary, D>::rows;
   constexpr detail::id_check ids_checked = detail::check_ids<Ids, vocabulary>();
-  constexpr auto rows = detail::extent_or<Rows, (n == 0 ? 1 : n)>;
   using rules = rule_list<shape_error::token_ids_must_be_integers<op::token_embedding, id_type>,
-                          shape_error::count_must_be_positive<op::token_embedding, count<n>>,
                           shape_error::index_must_be_inside_dimension<
-                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>,
-                          shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, n>,
-                                                                               dim_of<rows>>>;
-  basic_matrix<T, rows, D> result{};
-  if constexpr (detail::first_broken<rules>::check()) result = detail::gather_rows<rows>(table, Ids.data());
-  return result;
+                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>>;
+  if constexpr (detail::first_broken<rules>::check()) {
+    return detail::embed_ids<Rows, n>(table, Ids.data());
+  } else {
+    return basic_matrix<T, detail::embedded_rows<Rows, n>, D>{};
+  }
 }
 
 /// Learned (absolute) position embeddings: adds row `first_position + r` of the position table to row r of x.

@@ -22,24 +22,6 @@ template <typename Head>
 concept AttentionHead = rules_hold<
     rule_list<shape_error::argument_must_be_one_attention_head<op::self_attention, std::remove_cvref_t<Head>>>>;
 
-namespace detail {
-// The rules of attention through one head: it is one head, then each input against its projection.
-// Rationale: a struct rather than an alias, so that the projection rules are formed only for a type that has
-// projections; anything else gets the head rule alone, and with it one error.
-template <typename Op, typename XQ, typename XKV, typename Head, bool = head_projections<Head>>
-struct head_rules_of {
-  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>>;
-};
-template <typename Op, typename XQ, typename XKV, typename Head>
-struct head_rules_of<Op, XQ, XKV, Head, true> {
-  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>,
-                         projection_rules<XQ, query_projection<Head>>, projection_rules<XKV, key_projection<Head>>,
-                         projection_rules<XKV, value_projection<Head>>>;
-};
-template <typename Op, typename XQ, typename XKV, typename Head>
-using head_rules = typename head_rules_of<Op, XQ, XKV, Head>::type;
-}  // namespace detail
-
 /// One attention head: the projections W_Q, W_K (d_model -> d_k) and W_V (d_model -> d_v), with optional
 /// biases, in a named weight layout.
 ///
@@ -71,10 +53,6 @@ using attention_head =
     basic_attention_head<T, normalize_extent<DModel>, normalize_extent<DK>, normalize_extent<DV>, Layout, HasBias>;
 
 namespace detail {
-
-// The workspace an `into` form brings, as a diagnostic names it; `no_workspace` when it brings none.
-template <typename Form>
-using into_workspace_t = typename into_workspace<Form>::type;
 
 // Attention through one head: Q = X_q W_Q, K = X_kv W_K, V = X_kv W_V, then attention. Returned, returned with
 // the weights, or written into caller storage with the intermediates in a workspace.

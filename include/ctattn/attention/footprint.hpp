@@ -204,10 +204,10 @@ inline constexpr footprint multi_head_attention_footprint = [] {
   using T = typename W::value_type;
   footprint f{};
   f.weight_bytes =
-      detail::projection_bytes<detail::query_weights<W>> + detail::projection_bytes<detail::key_weights<W>> +
-      detail::projection_bytes<detail::value_weights<W>> + detail::projection_bytes<detail::output_weights<W>>;
+      detail::projection_bytes<detail::query_projection<W>> + detail::projection_bytes<detail::key_projection<W>> +
+      detail::projection_bytes<detail::value_projection<W>> + detail::projection_bytes<detail::output_projection<W>>;
   f.input_bytes = Inputs == 1 ? sizeof(xq) : sizeof(xq) + sizeof(xkv);
-  f.output_bytes = sizeof(basic_matrix<T, xq::row_extent, detail::output_weights<W>::output_extent>);
+  f.output_bytes = sizeof(basic_matrix<T, xq::row_extent, detail::output_projection<W>::output_extent>);
   f.workspace_bytes = sizeof(workspace);
   f.stack_bytes = detail::kernel_stack_bytes<T, xkv::rows>;
   return f;

@@ -19,6 +19,7 @@
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/attention/rules.hpp"
 #include "ctattn/attention/scaled_dot_product.hpp"
+#include "ctattn/attention/workspace.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
 namespace ctattn {
@@ -153,22 +154,12 @@ namespace detail {
 /// keys, and the mask against n_q x n_kv.
 template <typename XQ, typename XK, typename XV, typename W, typename Mask>
 using multi_head_rules =
-    rule_list<typename W::rules, projection_rules<XQ, std::remove_cvref_t<decltype(W::query)>>,
-              projection_rules<XK, std::remove_cvref_t<decltype(W::key)>>,
-              projection_rules<XV, std::remove_cvref_t<decltype(W::value)>>,
+    rule_list<typename W::rules, projection_rules<XQ, query_projection<W>>,
+              projection_rules<XK, key_projection<W>>,
+              projection_rules<XV, value_projection<W>>,
               shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
                                                            dim_of<XV::row_extent>>,
               mask_rules<op::multi_head_attention, typename W::value_type, XQ::row_extent, XK::row_extent, Mask>>;
-
-// The projection types of multi-head weights.
-template <typename W>
-using query_weights = std::remove_cvref_t<decltype(W::query)>;
-template <typename W>
-using key_weights = std::remove_cvref_t<decltype(W::key)>;
-template <typename W>
-using value_weights = std::remove_cvref_t<decltype(W::value)>;
-template <typename W>
-using output_weights = std::remove_cvref_t<decltype(W::output)>;
 
 }  // namespace detail
 
@@ -202,30 +193,36 @@ struct basic_multi_head_workspace {
 template <FixedMatrix XQ, FixedMatrix XKV, typename W>
 using multi_head_workspace =
     basic_multi_head_workspace<typename W::value_type, std::remove_cvref_t<XQ>::row_extent,
-                               std::remove_cvref_t<XKV>::row_extent, detail::query_weights<W>::output_extent,
-                               detail::key_weights<W>::output_extent, detail::value_weights<W>::output_extent,
-                               detail::output_weights<W>::input_extent>;
+                               std::remove_cvref_t<XKV>::row_extent, detail::query_projection<W>::output_extent,
+                               detail::key_projection<W>::output_extent, detail::value_projection<W>::output_extent,
+                               detail::output_projection<W>::input_extent>;
 
 namespace detail {
 
-template <typename Op, typename Form, typename XQ, typename XK, typename W>
-struct multi_head_into_rules_of {
-  using type = rule_list<>;
-};
-template <typename Op, typename Output, typename Workspace, typename XQ, typename XK, typename W>
-struct multi_head_into_rules_of<Op, into_storage<Output, Workspace>, XQ, XK, W> {
-  using result_type = basic_matrix<typename W::value_type, XQ::row_extent, output_weights<W>::output_extent>;
-  using type = rule_list<output_rules<Op, Output, result_type, result_type>,
-                         shape_error::workspace_must_match_attention<Op, Workspace, multi_head_workspace<XQ, XK, W>>>;
-};
+// What multi-head attention returns: n_q x W_O's output axis.
+template <typename XQ, typename W>
+using multi_head_output = basic_matrix<typename W::value_type, XQ::row_extent, output_projection<W>::output_extent>;
 
 /// The rules of `multi_head_attention(query, key, value, weights, options...)`.
 template <typename XQ, typename XK, typename XV, typename W, typename... Options>
 using multi_head_call_rules =
     rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::multi_head_attention, Options...>,
               multi_head_rules<XQ, XK, XV, W, typename call_options<Options...>::mask_type>,
-              typename multi_head_into_rules_of<op::multi_head_attention, typename call_options<Options...>::form_type,
-                                                XQ, XK, W>::type>;
+              into_rules<op::multi_head_attention, typename call_options<Options...>::form_type,
+                         multi_head_output<XQ, W>, multi_head_output<XQ, W>, multi_head_workspace<XQ, XK, W>>>;
+
+// The mean of every head's attention weights (PyTorch's average_attn_weights=True), summed over heads in order.
+template <typename Output, typename Weights, std::size_t Heads, typename Concat>
+constexpr void average_head_weights(multi_head_result<Output, Weights, Heads, Concat>& result) noexcept {
+  using T = typename Weights::value_type;
+  for (std::size_t i = 0; i < Weights::rows; ++i) {
+    for (std::size_t j = 0; j < Weights::cols; ++j) {
+      T total{0};
+      for (std::size_t h = 0; h < Heads; ++h) total += result.head_weights[h].elements[i][j];
+      result.mean_weights.elements[i][j] = total / static_cast<T>(Heads);
+    }
+  }
+}
 
 // Every head's attention from projected Q, K, V into the heads' concatenation (which must hold +0).
 template <bool KeepWeights, typename W, typename Q, typename K, typename V, typename Concat, typename Mask,
@@ -253,9 +250,9 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
   using T = typename W::value_type;
   constexpr std::size_t heads = W::query_heads;
   using weights_type = basic_matrix<T, XQ::row_extent, XK::row_extent>;
-  using output_type = basic_matrix<T, XQ::row_extent, output_weights<W>::output_extent>;
+  using output_type = multi_head_output<XQ, W>;
   // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
-  using concat_type = basic_matrix<T, XQ::row_extent, output_weights<W>::input_extent>;
+  using concat_type = basic_matrix<T, XQ::row_extent, output_projection<W>::input_extent>;
   constexpr bool rules_hold = first_broken<multi_head_call_rules<XQ, XK, XV, W, Options...>>::check();
   if constexpr (form::writes_into) {
     if constexpr (rules_hold) {
@@ -278,13 +275,7 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
       const auto v = project(value, w.value);
       if constexpr (form::returns_weights) {
         attend_heads<true, W>(q, k, v, mask_of(options...), result.heads_concat, result.head_weights.data());
-        for (std::size_t i = 0; i < weights_type::rows; ++i) {
-          for (std::size_t j = 0; j < weights_type::cols; ++j) {
-            T total{0};
-            for (std::size_t h = 0; h < heads; ++h) total += result.head_weights[h].elements[i][j];
-            result.mean_weights.elements[i][j] = total / static_cast<T>(heads);
-          }
-        }
+        average_head_weights(result);
       } else {
         weights_type* none = nullptr;
         attend_heads<false, W>(q, k, v, mask_of(options...), result.heads_concat, none);
@@ -466,13 +457,7 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
       }
       if constexpr (form::returns_weights) {
         result.heads_concat = result.output;
-        for (std::size_t i = 0; i < weights_type::rows; ++i) {
-          for (std::size_t j = 0; j < weights_type::cols; ++j) {
-            T total{0};
-            for (std::size_t h = 0; h < H; ++h) total += result.head_weights[h].elements[i][j];
-            result.mean_weights.elements[i][j] = total / static_cast<T>(H);
-          }
-        }
+        average_head_weights(result);
       }
     }
     if constexpr (form::returns_weights) {

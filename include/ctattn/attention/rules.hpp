@@ -19,7 +19,7 @@
 /// | `output_columns_must_match_values`             | the output's columns, d_v (h * d_v)            |
 /// | `workspace_must_match_attention`               | the given workspace's shape, the required one  |
 /// | `must_be_a_single_row`                         | the rows given                                 |
-/// | `argument_must_be_one_attention_head`          | the type given                                 |
+/// | `argument_must_be_one_attention_head`          | the type given (in workspace.hpp, beside what a head is) |
 
 #include <cstddef>
 #include <type_traits>
@@ -196,24 +196,6 @@ struct workspace_must_match_attention {
                   "ctattn: the workspace was declared for another attention configuration; declare it as "
                   "ctattn::self_attention_workspace<X, Head> or ctattn::cross_attention_workspace<XQ, XKV, Head> "
                   "for this call's operands");
-    return holds;
-  }
-};
-
-/// One attention head is three projections, query, key and value (as `ctattn::attention_head`); multi-head
-/// weights, which also hold the output projection W_O, are not one head.
-template <typename Operation, typename Head>
-struct argument_must_be_one_attention_head {
-  static constexpr bool holds = requires {
-    Head::query;
-    Head::key;
-    Head::value;
-  } && !requires { Head::output; };
-  static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: this call takes one attention head (query, key and value projections, as "
-                  "ctattn::attention_head); multi-head weights also hold W_O: pass them to "
-                  "ctattn::multi_head_attention instead");
     return holds;
   }
 };

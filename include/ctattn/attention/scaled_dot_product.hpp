@@ -187,39 +187,29 @@ constexpr bool same_object(const A& a, const B& b) noexcept {
   }
 }
 
-// The output written by an `into` form: its shape and element type against the queries (n_q) and values (d_v,
-// h * d_v when `Heads` outputs are concatenated); no rule when the call returns its result.
-template <typename Op, typename Form, typename Q, typename V, std::size_t Heads = 1>
-struct into_output_rules_of {
+// The rules of an `into` form: the output against the result (n_q rows; d_v columns, h * d_v when `Heads`
+// outputs are concatenated; one element type), and the workspace against the one the operation needs. No rule
+// when the call returns its result.
+template <typename Op, typename Form, typename Q, typename V, typename RequiredWorkspace, std::size_t Heads = 1>
+struct into_rules_of {
   using type = rule_list<>;
 };
-template <typename Op, typename Output, typename Workspace, typename Q, typename V, std::size_t Heads>
-struct into_output_rules_of<Op, into_storage<Output, Workspace>, Q, V, Heads> {
-  using type = output_rules<Op, Output, Q, V, Heads>;
+template <typename Op, typename Output, typename Workspace, typename Q, typename V, typename RequiredWorkspace,
+          std::size_t Heads>
+struct into_rules_of<Op, into_storage<Output, Workspace>, Q, V, RequiredWorkspace, Heads> {
+  using type = rule_list<output_rules<Op, Output, Q, V, Heads>,
+                         shape_error::workspace_must_match_attention<Op, Workspace, RequiredWorkspace>>;
 };
-template <typename Op, typename Form, typename Q, typename V, std::size_t Heads = 1>
-using into_output_rules = typename into_output_rules_of<Op, Form, Q, V, Heads>::type;
-
-// The workspace an `into` form brings, against the one the operation needs (`no_workspace` for attention over
-// given Q, K and V).
-template <typename Form>
-struct into_workspace {
-  using type = no_workspace;
-};
-template <typename Output, typename Workspace>
-struct into_workspace<into_storage<Output, Workspace>> {
-  using type = Workspace;
-};
+template <typename Op, typename Form, typename Q, typename V, typename RequiredWorkspace, std::size_t Heads = 1>
+using into_rules = typename into_rules_of<Op, Form, Q, V, RequiredWorkspace, Heads>::type;
 
 /// The rules of `scaled_dot_product_attention(q, k, v, options...)`.
 template <typename Q, typename K, typename V, typename... Options>
 using scaled_dot_product_rules =
     rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::scaled_dot_product_attention, Options...>,
               attention_rules<op::scaled_dot_product_attention, Q, K, V, typename call_options<Options...>::mask_type>,
-              into_output_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V>,
-              shape_error::workspace_must_match_attention<
-                  op::scaled_dot_product_attention,
-                  typename into_workspace<typename call_options<Options...>::form_type>::type, no_workspace>>;
+              into_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V,
+                         no_workspace>>;
 
 template <typename Q, typename K, typename V, typename... Options>
 constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Options&... options) noexcept {

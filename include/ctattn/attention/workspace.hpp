@@ -82,12 +82,37 @@ concept head_projections = requires {
   requires Projection<decltype(Head::value)>;
 };
 
+}  // namespace detail
+
+namespace shape_error {
+
+/// One attention head is three projections, query, key and value (as `ctattn::attention_head`); multi-head
+/// weights, which also hold the output projection W_O, are not one head.
+template <typename Operation, typename Head>
+struct argument_must_be_one_attention_head {
+  static constexpr bool holds = detail::head_projections<Head> && !requires { Head::output; };
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: this call takes one attention head (query, key and value projections, as "
+                  "ctattn::attention_head); multi-head weights also hold W_O: pass them to "
+                  "ctattn::multi_head_attention instead");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+namespace detail {
+
 template <typename Head>
 using query_projection = std::remove_cvref_t<decltype(Head::query)>;
 template <typename Head>
 using key_projection = std::remove_cvref_t<decltype(Head::key)>;
 template <typename Head>
 using value_projection = std::remove_cvref_t<decltype(Head::value)>;
+// The output projection W_O of multi-head weights.
+template <typename W>
+using output_projection = std::remove_cvref_t<decltype(W::output)>;
 
 // The workspace of a head applied to queries from XQ and keys and values from XKV: what `project` returns.
 template <typename XQ, typename XKV, typename Head>
@@ -159,12 +184,28 @@ struct workspace_shape_of_impl<basic_attention_workspace<T, NQ, NKV, DK, DV>> {
 template <typename W>
 using workspace_shape_of = typename workspace_shape_of_impl<W>::type;
 
-// Every rule of `cross_attention(x_q, x_kv, head, mask)` (self-attention passes x twice), then the output's
-// and the workspace's.
+// The rules of attention through one head: it is one head, then each input against its projection.
+// Rationale: a struct rather than an alias, so that the projection rules are formed only for a type that has
+// projections; anything else gets the head rule alone, and with it one error.
+template <typename Op, typename XQ, typename XKV, typename Head, bool = head_projections<Head>>
+struct head_rules_of {
+  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>>;
+};
+template <typename Op, typename XQ, typename XKV, typename Head>
+struct head_rules_of<Op, XQ, XKV, Head, true> {
+  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>,
+                         projection_rules<XQ, query_projection<Head>>, projection_rules<XKV, key_projection<Head>>,
+                         projection_rules<XKV, value_projection<Head>>>;
+};
+template <typename Op, typename XQ, typename XKV, typename Head>
+using head_rules = typename head_rules_of<Op, XQ, XKV, Head>::type;
+
+// Every rule of attention through one head into caller storage: the head's (above), the attention's over its Q, K
+// and V, then the output's and the workspace's. For a type that is no head, the head rule alone.
 template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
           std::size_t Heads = 1, bool = head_projections<Head>>
 struct head_into_rules_of {
-  using type = rule_list<shape_error::argument_must_be_one_attention_head<Op, Head>>;
+  using type = head_rules<Op, XQ, XKV, Head>;
 };
 template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
           std::size_t Heads>
@@ -172,8 +213,7 @@ struct head_into_rules_of<Op, Out, XQ, XKV, Head, W, Mask, Heads, true> {
   using workspace = head_workspace<XQ, XKV, Head>;
   using keys = basic_matrix<typename XKV::value_type, XKV::row_extent, key_projection<Head>::output_extent>;
   using type = rule_list<
-      shape_error::argument_must_be_one_attention_head<Op, Head>, projection_rules<XQ, query_projection<Head>>,
-      projection_rules<XKV, key_projection<Head>>, projection_rules<XKV, value_projection<Head>>,
+      head_rules<Op, XQ, XKV, Head>,
       attention_rules<op::scaled_dot_product_attention, typename workspace::queries_type, keys,
                       typename workspace::values_type, Mask>,
       output_rules<Op, Out, typename workspace::queries_type, typename workspace::values_type, Heads>,

@@ -50,10 +50,14 @@ constexpr basic_matrix<T, Rows, D> gather_rows(const basic_matrix<T, Vocabulary,
   return result;
 }
 
-// Run-time ids: N of them, the result's rows named by `Rows` when given.
+// The rows of N embedded tokens: `Rows` when given, else N (1 stands in for 0, which its rule reports).
+template <auto Rows, std::size_t N>
+inline constexpr auto embedded_rows = extent_or<Rows, (N == 0 ? 1 : N)>;
+
+// N ids (known at run time or not): the count and the rows' extent checked, then one table row per id.
 template <auto Rows, std::size_t N, typename T, auto Vocabulary, auto D, typename Id>
-constexpr auto embed_run_time_ids(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
-  constexpr auto rows = extent_or<Rows, (N == 0 ? 1 : N)>;
+constexpr auto embed_ids(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
+  constexpr auto rows = embedded_rows<Rows, N>;
   using rules = rule_list<shape_error::count_must_be_positive<op::token_embedding, count<N>>,
                           shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, N>,
                                                                                dim_of<rows>>>;
@@ -85,13 +89,13 @@ constexpr auto embed_run_time_ids(const basic_matrix<T, Vocabulary, D>& table, c
 template <auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
 [[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table,
                                           const std::array<I, N>& ids) noexcept {
-  return detail::embed_run_time_ids<Rows, N>(table, ids.data());
+  return detail::embed_ids<Rows, N>(table, ids.data());
 }
 
 /// \copydoc embed_tokens(const basic_matrix<T, Vocabulary, D>&, const std::array<I, N>&)
 template <auto Rows = std::size_t{0}, typename T, auto Vocabulary, auto D, std::integral I, std::size_t N>
 [[nodiscard]] constexpr auto embed_tokens(const basic_matrix<T, Vocabulary, D>& table, const I (&ids)[N]) noexcept {
-  return detail::embed_run_time_ids<Rows, N>(table, ids);
+  return detail::embed_ids<Rows, N>(table, ids);
 }
 
 /// Token embedding with ids known at compile time (a `std::array` template argument): an id outside the
@@ -121,16 +125,14 @@ template <auto Ids, auto Rows = std::size_t{0}, typename T, auto Vocabulary, aut
   constexpr std::size_t n = std::tuple_size<ids_type>::value;
   constexpr std::size_t vocabulary = basic_matrix<T, Vocabulary, D>::rows;
   constexpr detail::id_check ids_checked = detail::check_ids<Ids, vocabulary>();
-  constexpr auto rows = detail::extent_or<Rows, (n == 0 ? 1 : n)>;
   using rules = rule_list<shape_error::token_ids_must_be_integers<op::token_embedding, id_type>,
-                          shape_error::count_must_be_positive<op::token_embedding, count<n>>,
                           shape_error::index_must_be_inside_dimension<
-                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>,
-                          shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, n>,
-                                                                               dim_of<rows>>>;
-  basic_matrix<T, rows, D> result{};
-  if constexpr (detail::first_broken<rules>::check()) result = detail::gather_rows<rows>(table, Ids.data());
-  return result;
+                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>>;
+  if constexpr (detail::first_broken<rules>::check()) {
+    return detail::embed_ids<Rows, n>(table, Ids.data());
+  } else {
+    return basic_matrix<T, detail::embedded_rows<Rows, n>, D>{};
+  }
 }
 
 /// Learned (absolute) position embeddings: adds row `first_position + r` of the position table to row r of x.

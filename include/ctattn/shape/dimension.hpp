@@ -93,6 +93,26 @@ template <Extent E>
   return NamedExtent<E>;
 }
 
+namespace detail {
+
+/// The name half of the matching rule, on the tags of two extents (`unnamed` for a plain size): the same name, or
+/// (unless names are strict) a plain size on either side. `extents_match` and `dims_match` both use it.
+template <typename TagA, typename TagB>
+inline constexpr bool names_match =
+    std::is_same_v<TagA, TagB> ||
+    (!CTATTN_STRICT_NAMES && (std::is_same_v<TagA, unnamed> || std::is_same_v<TagB, unnamed>));
+
+template <typename E>
+struct dim_tag {
+  using type = unnamed;
+};
+template <NamedExtent E>
+struct dim_tag<E> {
+  using type = E;
+};
+
+}  // namespace detail
+
 /// The rule that joins two extents along one axis (inner dimensions of a product, shapes of a sum, ...):
 /// the sizes are equal, and when both are named the names are the same. A plain size is a wildcard for the
 /// name: `16` matches `d_model{16}` (except in strict mode, `CTATTN_STRICT_NAMES`).
@@ -111,25 +131,17 @@ template <Extent E>
 /// \endcode
 template <Extent A, Extent B>
 [[nodiscard]] constexpr bool extents_match(A a, B b) noexcept {
-  if (extent_size(a) != extent_size(b)) return false;
-  if constexpr (NamedExtent<A> && NamedExtent<B>) {
-    return std::is_same_v<A, B>;
-  } else {
-    return !CTATTN_STRICT_NAMES || NamedExtent<A> == NamedExtent<B>;
-  }
+  return extent_size(a) == extent_size(b) &&
+         detail::names_match<typename detail::dim_tag<A>::type, typename detail::dim_tag<B>::type>;
 }
 
 namespace detail {
 
-/// `extents_match` on the diagnostic form of two extents (`dim<Tag, Size>`, `unnamed` for a plain size): what
-/// the shape rules compare.
+/// `extents_match` on the diagnostic form of two extents (`dim<Tag, Size>`): what the shape rules compare.
 template <typename A, typename B>
 inline constexpr bool dims_match = false;
 template <typename TagA, std::size_t SizeA, typename TagB, std::size_t SizeB>
-inline constexpr bool dims_match<dim<TagA, SizeA>, dim<TagB, SizeB>> =
-    SizeA == SizeB &&
-    (std::is_same_v<TagA, TagB> ||
-     (!CTATTN_STRICT_NAMES && (std::is_same_v<TagA, unnamed> || std::is_same_v<TagB, unnamed>)));
+inline constexpr bool dims_match<dim<TagA, SizeA>, dim<TagB, SizeB>> = SizeA == SizeB && names_match<TagA, TagB>;
 
 }  // namespace detail
 
@@ -204,14 +216,6 @@ struct normalized_extent<E> {
   static constexpr extent value = E.size > 0 ? E : extent{1};
 };
 
-template <typename E>
-struct dim_tag {
-  using type = unnamed;
-};
-template <NamedExtent E>
-struct dim_tag<E> {
-  using type = E;
-};
 
 }  // namespace detail
 
