@@ -7,7 +7,7 @@
 //   4  the same fold on copies of the rows in arrays local to the evaluation (the form ctattn's kernels use)
 //   5  row updates y += s x as one fold each (ctattn::detail::unrolled_axpy), on local arrays
 // Run by benchmarks/compile_time_forms.sh, which counts the compiler's instructions per multiply-add.
-#include <ctattn/detail/unrolled.hpp>
+#include <ctattn/kernels/constant.hpp>
 
 #include "compile_time_inputs.hpp"
 

@@ -1606,13 +1606,432 @@ template <FixedMatrix M, typename Range>
 #define CTATTN_MATRIX_MULTIPLY_HPP
 
 
-// ---------------------------------------- ctattn/detail/unrolled.hpp
-#ifndef CTATTN_DETAIL_UNROLLED_HPP
-#define CTATTN_DETAIL_UNROLLED_HPP
+// ---------------------------------------- ctattn/kernels/dispatch.hpp
+#ifndef CTATTN_KERNELS_DISPATCH_HPP
+#define CTATTN_KERNELS_DISPATCH_HPP
 
 /// \file
-/// Dot products and multiply-adds over whole rows, written for the constant evaluators: one expression per row
-/// (a fold over a compile-time index pack) instead of a loop.
+/// The kernel tier's one interface: the few primitives every operation computes with, and the one place that
+/// decides how each is computed.
+///
+/// | primitive                                | operands                          | result                       |
+/// |------------------------------------------|-----------------------------------|------------------------------|
+/// | `kernels::product<A>(c, a, b)`           | c M x N, a M x K, b K x N         | c = a b                      |
+/// | `kernels::product_transposed<A>(c, a, b)`| c M x N, a M x K, b N x K         | c = a b^T                    |
+/// | `kernels::product_left_transposed<A>(..)`| c M x N, a K x M, b K x N         | c = a^T b                    |
+/// | `kernels::softmax_row<A>(x, w, b, e)`    | x, w: arrays; [b, e) a range      | w[b, e) = softmax(x[b, e))   |
+/// | `kernels::attend<A, W, DK, DV>(...)`     | Q, K, V column windows, a mask    | out += softmax(Q K^T / s) V  |
+///
+/// The choice, made here and nowhere else:
+///   1. constant evaluation: kernels/constant.hpp (the exact arithmetic in the evaluators' fast form);
+///   2. run time, exact arithmetic, or double, or no SIMD backend: kernels/scalar.hpp (the same bits);
+///   3. run time, fast arithmetic on float: the build's SIMD backend through kernels/detail/simd.hpp.
+/// `A` is a `ctattn::arithmetic`, by default `ctattn::default_arithmetic` (kernels/backend.hpp).
+///
+/// Example:
+/// \code
+///   float c[2][2]; const float a[2][2]{{1, 2}, {3, 4}};
+///   ctattn::detail::kernels::product(c, a, a);   // {{7, 10}, {15, 22}}
+/// \endcode
+
+
+// ---------------------------------------- ctattn/kernels/backend.hpp
+#ifndef CTATTN_KERNELS_BACKEND_HPP
+#define CTATTN_KERNELS_BACKEND_HPP
+
+/// \file
+/// Which code computes at run time, decided once, from the target the compiler builds for and one switch.
+///
+/// | target macros (set by `-march` / `-mcpu`)         | backend  | file                    | float lanes |
+/// |---------------------------------------------------|----------|-------------------------|-------------|
+/// | `__AVX512F__`                                     | AVX-512  | kernels/avx512.hpp      | 16          |
+/// | `__AVX2__` and `__FMA__`                          | AVX2+FMA | kernels/avx2.hpp        | 8           |
+/// | `__aarch64__` and `__ARM_NEON`                    | NEON     | kernels/neon.hpp        | 4           |
+/// | `__ARM_FEATURE_MVE` with floating point (bit 2)   | Helium   | kernels/helium.hpp      | 4           |
+/// | anything else                                     | scalar   | kernels/scalar.hpp      | -           |
+///
+/// Two kinds of arithmetic:
+///   - **exact**: the scalar loops of kernels/scalar.hpp. Every sum runs in index order with every step rounded,
+///     so a run-time result has the same bits as the same call evaluated inside `static_assert` (the firmware
+///     guarantee). Constant evaluation always computes this way.
+///   - **fast**: the SIMD backend (float only; double always runs exact). Sums are reassociated across vector
+///     lanes, a*b+c is one fused multiply-add and exp is a vector polynomial, so results differ from exact in the
+///     last bits: see docs/kernels.md for the bound each kernel is tested against.
+///
+/// Fast is the default wherever a SIMD backend exists. Define `CTATTN_EXACT_ARITHMETIC=1` (CMake option of the
+/// same name) to make exact the default for a whole build; per call, pass `ctattn::exact_arithmetic` or
+/// `ctattn::fast_arithmetic` (ctattn/attention/options.hpp).
+// Rationale: fast by default because a user who compiles with -mavx2 or -march=native asked for vector code, and
+// that user judges ctattn against Eigen; the firmware user who needs static_assert's bits names that need once.
+// Targets without a backend (Cortex-M4, M7, M33) compute exact either way.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::simd_backend_name[0] != '\0');   // "avx512", "avx2", "neon", "helium" or "scalar"
+/// \endcode
+
+#ifndef CTATTN_EXACT_ARITHMETIC
+#define CTATTN_EXACT_ARITHMETIC 0
+#endif
+
+
+// Each backend's header is empty unless the target has its instructions.
+// ---------------------------------------- ctattn/kernels/avx2.hpp
+#ifndef CTATTN_KERNELS_AVX2_HPP
+#define CTATTN_KERNELS_AVX2_HPP
+
+/// \file
+/// The AVX2+FMA backend (x86-64): the vector operations of kernels/detail/simd.hpp on 8 float lanes in ymm
+/// registers. The operations and their contracts are those of kernels/avx512.hpp; tails are `vmaskmovps`.
+///
+/// Example: `ctattn::detail::avx2_ops::reduce_add(ctattn::detail::avx2_ops::broadcast(1.0f)) == 8.0f`.
+
+
+// ---------------------------------------- ctattn/kernels/detail/exp_constants.hpp
+#ifndef CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
+#define CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
+
+/// \file
+/// The constants of every backend's vector exp (float): e^x = 2^n e^r, n = round(x log2 e), r = x - n ln 2 with
+/// ln 2 split so that n ln2_high is exact for |n| < 2^8, and e^r = 1 + r + r^2/2! + ... + r^7/7!. On
+/// |r| <= ln2/2 the truncated term is below 6e-9 of the result, so the roundings decide: the result is within
+/// 2 ulp of e^x (tests/backend/ checks it against e^x in double over the softmax's range).
+
+namespace ctattn::detail::exp_constants {
+
+inline constexpr float log2e = 1.44269504088896341f;
+inline constexpr float ln2_high = 0.693359375f;            // 355/512: 9 significant bits
+inline constexpr float ln2_low = -2.12194440e-4f;          // ln 2 - ln2_high
+inline constexpr float c2 = 1.0f / 2.0f;
+inline constexpr float c3 = 1.0f / 6.0f;
+inline constexpr float c4 = 1.0f / 24.0f;
+inline constexpr float c5 = 1.0f / 120.0f;
+inline constexpr float c6 = 1.0f / 720.0f;
+inline constexpr float c7 = 1.0f / 5040.0f;
+// Below this, e^x is under the smallest normal float (2^-126): the vector exp gives 0 (the exact one a subnormal
+// under 1.2e-38, which no softmax weight can tell from 0 once divided by a sum >= 1).
+inline constexpr float lowest = -87.33654f;
+
+}  // namespace ctattn::detail::exp_constants
+
+#endif  // CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
+// ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
+
+// Empty unless the target has AVX2 and FMA (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
+#if defined(__AVX2__) && defined(__FMA__)
+
+#include <immintrin.h>
+
+namespace ctattn::detail {
+
+struct avx2_ops {
+  using reg = __m256;
+  static constexpr std::size_t lanes = 8;
+  // 16 registers: 6 x 2 accumulators, two loads and a broadcast.
+  static constexpr std::size_t tile_rows = 6;
+  static constexpr std::size_t tile_vectors = 2;
+  static constexpr std::size_t dot_rows = 2;
+  static constexpr std::size_t key_buffer_floats = 16384;
+
+  static reg zero() noexcept { return _mm256_setzero_ps(); }
+  static reg broadcast(float x) noexcept { return _mm256_set1_ps(x); }
+  static reg load(const float* p) noexcept { return _mm256_loadu_ps(p); }
+  static void store(float* p, reg x) noexcept { _mm256_storeu_ps(p, x); }
+  static __m256i first(std::size_t n) noexcept {
+    // Lane l is selected (sign bit set) when l < n.
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    const __m256i mask = first(n);
+    return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(p, mask), _mm256_castsi256_ps(mask));
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept { _mm256_maskstore_ps(p, first(n), x); }
+  static reg add(reg a, reg b) noexcept { return _mm256_add_ps(a, b); }
+  static reg mul(reg a, reg b) noexcept { return _mm256_mul_ps(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
+  static reg max(reg a, reg b) noexcept { return _mm256_max_ps(a, b); }
+  static float reduce_add(reg x) noexcept {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+  static float reduce_max(reg x) noexcept {
+    __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_max_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+
+  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
+  // below `lowest` (n < -126) are replaced by 0 and inputs are at most 0 in every caller (clamped to 88 here).
+  static reg exp(reg x) noexcept {
+    // Rationale: min(88, x) with x second returns x when x is NaN, so NaN still reaches the result.
+    const reg clamped = _mm256_min_ps(_mm256_set1_ps(88.0f), x);
+    const reg n = _mm256_round_ps(_mm256_mul_ps(clamped, _mm256_set1_ps(exp_constants::log2e)),
+                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    reg r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_constants::ln2_high), clamped);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_constants::ln2_low), r);
+    reg p = _mm256_set1_ps(exp_constants::c7);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c6));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c5));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c4));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c3));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c2));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    const reg result = _mm256_mul_ps(p, _mm256_castsi256_ps(bits));
+    const reg underflow = _mm256_cmp_ps(x, _mm256_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
+    return _mm256_blendv_ps(result, _mm256_setzero_ps(), underflow);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__) && defined(__FMA__)
+
+#endif  // CTATTN_KERNELS_AVX2_HPP
+// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
+// ---------------------------------------- ctattn/kernels/avx512.hpp
+#ifndef CTATTN_KERNELS_AVX512_HPP
+#define CTATTN_KERNELS_AVX512_HPP
+
+/// \file
+/// The AVX-512 backend (x86-64 with AVX512F): the vector operations that kernels/detail/simd.hpp builds every
+/// fast kernel from, on 16 float lanes in zmm registers. Tails are masked loads and stores.
+///
+/// | operation                     | meaning                                                          |
+/// |-------------------------------|------------------------------------------------------------------|
+/// | `load(p)`, `store(p, x)`      | 16 floats, unaligned                                             |
+/// | `load_partial(p, n, fill)`    | the first n floats; the other lanes hold `fill`                  |
+/// | `store_partial(p, x, n)`      | the first n lanes                                                |
+/// | `fma(a, b, c)`                | a b + c, one rounding                                            |
+/// | `exp(x)`                      | e^x for x <= 0 within 2 ulp; 0 below -87.33; NaN stays NaN       |
+/// | `reduce_add`, `reduce_max`    | across the lanes                                                 |
+///
+/// Example: `ctattn::detail::avx512_ops::reduce_add(ctattn::detail::avx512_ops::broadcast(1.0f)) == 16.0f`.
+
+
+
+// Empty unless the target has AVX512F (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
+#if defined(__AVX512F__)
+
+#include <immintrin.h>
+
+namespace ctattn::detail {
+
+struct avx512_ops {
+  using reg = __m512;
+  static constexpr std::size_t lanes = 16;
+  // The product tile: rows x vectors of accumulators, with one broadcast and `tile_vectors` loads in flight, out
+  // of 32 registers.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t tile_vectors = 3;
+  // The transposed product's tile: up to 8 rows of a against `dot_rows` rows of b, reduced across lanes at the end.
+  static constexpr std::size_t dot_rows = 3;
+  // Floats of packed keys the fused attention kernel keeps on the stack (64 KiB).
+  static constexpr std::size_t key_buffer_floats = 16384;
+
+  static reg zero() noexcept { return _mm512_setzero_ps(); }
+  static reg broadcast(float x) noexcept { return _mm512_set1_ps(x); }
+  static reg load(const float* p) noexcept { return _mm512_loadu_ps(p); }
+  static void store(float* p, reg x) noexcept { _mm512_storeu_ps(p, x); }
+  static __mmask16 first(std::size_t n) noexcept { return static_cast<__mmask16>((1u << n) - 1u); }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), first(n), p);
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept { _mm512_mask_storeu_ps(p, first(n), x); }
+  static reg add(reg a, reg b) noexcept { return _mm512_add_ps(a, b); }
+  static reg mul(reg a, reg b) noexcept { return _mm512_mul_ps(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return _mm512_fmadd_ps(a, b, c); }
+  // Rationale: the zero-masking forms (all lanes selected) are the plain operations; GCC 12's plain forms start
+  // from a self-initialized register that -Wmaybe-uninitialized reports in every caller.
+  static constexpr __mmask16 all = 0xFFFF;
+  static reg max(reg a, reg b) noexcept { return _mm512_maskz_max_ps(all, a, b); }
+  static __m256 half(reg x, int which) noexcept {
+    return which == 0 ? _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 0))
+                      : _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 1));
+  }
+  static float reduce_add(reg x) noexcept {
+    const __m256 h = _mm256_add_ps(half(x, 0), half(x, 1));
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+  static float reduce_max(reg x) noexcept {
+    const __m256 h = _mm256_max_ps(half(x, 0), half(x, 1));
+    __m128 s = _mm_max_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_max_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+
+  // e^x = 2^n e^r with n = round(x / ln 2) and r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 split in two parts so r is
+  // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and
+  // 2^n applied by scalef, which gives 0 for large negative n and keeps NaN.
+  static reg exp(reg x) noexcept {
+    const reg n = _mm512_maskz_roundscale_ps(all, _mm512_mul_ps(x, _mm512_set1_ps(exp_constants::log2e)),
+                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    reg r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_high), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_low), r);
+    reg p = _mm512_set1_ps(exp_constants::c7);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c6));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c5));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c4));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c3));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c2));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    const reg result = _mm512_maskz_scalef_ps(all, p, n);
+    // Below the smallest normal result the answer is 0 (as for -inf, where r would be NaN).
+    const __mmask16 underflow = _mm512_cmp_ps_mask(x, _mm512_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
+    return _mm512_mask_blend_ps(underflow, result, _mm512_setzero_ps());
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512F__)
+
+#endif  // CTATTN_KERNELS_AVX512_HPP
+// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
+// ---------------------------------------- ctattn/kernels/neon.hpp
+#ifndef CTATTN_KERNELS_NEON_HPP
+#define CTATTN_KERNELS_NEON_HPP
+
+/// \file
+/// The AArch64 NEON backend: the vector operations of kernels/detail/simd.hpp on 4 float lanes in q registers.
+/// The operations and their contracts are those of kernels/avx512.hpp. NEON has no masked loads: a partial vector
+/// goes through a 4-float buffer.
+///
+/// Example: `ctattn::detail::neon_ops::reduce_add(ctattn::detail::neon_ops::broadcast(1.0f)) == 4.0f`.
+
+
+
+// Empty unless the target is AArch64 with NEON: kernels/backend.hpp includes it then.
+#if defined(__aarch64__) && defined(__ARM_NEON)
+
+#include <arm_neon.h>
+
+namespace ctattn::detail {
+
+struct neon_ops {
+  using reg = float32x4_t;
+  static constexpr std::size_t lanes = 4;
+  // 32 registers: 8 x 3 accumulators, three loads and a broadcast.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t tile_vectors = 3;
+  static constexpr std::size_t dot_rows = 3;
+  static constexpr std::size_t key_buffer_floats = 16384;
+
+  static reg zero() noexcept { return vdupq_n_f32(0.0f); }
+  static reg broadcast(float x) noexcept { return vdupq_n_f32(x); }
+  static reg load(const float* p) noexcept { return vld1q_f32(p); }
+  static void store(float* p, reg x) noexcept { vst1q_f32(p, x); }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    float buffer[4] = {fill, fill, fill, fill};
+    for (std::size_t l = 0; l < n; ++l) buffer[l] = p[l];
+    return vld1q_f32(buffer);
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept {
+    float buffer[4];
+    vst1q_f32(buffer, x);
+    for (std::size_t l = 0; l < n; ++l) p[l] = buffer[l];
+  }
+  static reg add(reg a, reg b) noexcept { return vaddq_f32(a, b); }
+  static reg mul(reg a, reg b) noexcept { return vmulq_f32(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return vfmaq_f32(c, a, b); }
+  static reg max(reg a, reg b) noexcept { return vmaxq_f32(a, b); }
+  static float reduce_add(reg x) noexcept { return vaddvq_f32(x); }
+  static float reduce_max(reg x) noexcept { return vmaxvq_f32(x); }
+
+  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23). vminq keeps NaN.
+  static reg exp(reg x) noexcept {
+    const reg clamped = vminq_f32(x, vdupq_n_f32(88.0f));
+    const reg n = vrndnq_f32(vmulq_f32(clamped, vdupq_n_f32(exp_constants::log2e)));
+    reg r = vfmsq_f32(clamped, n, vdupq_n_f32(exp_constants::ln2_high));
+    r = vfmsq_f32(r, n, vdupq_n_f32(exp_constants::ln2_low));
+    reg p = vdupq_n_f32(exp_constants::c7);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c6), p, r);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c5), p, r);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c4), p, r);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c3), p, r);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c2), p, r);
+    p = vfmaq_f32(vdupq_n_f32(1.0f), p, r);
+    p = vfmaq_f32(vdupq_n_f32(1.0f), p, r);
+    const int32x4_t bits = vshlq_n_s32(vaddq_s32(vcvtq_s32_f32(n), vdupq_n_s32(127)), 23);
+    const reg result = vmulq_f32(p, vreinterpretq_f32_s32(bits));
+    const uint32x4_t underflow = vcltq_f32(x, vdupq_n_f32(exp_constants::lowest));
+    return vbslq_f32(underflow, vdupq_n_f32(0.0f), result);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__aarch64__) && defined(__ARM_NEON)
+
+#endif  // CTATTN_KERNELS_NEON_HPP
+// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
+
+#if defined(__AVX512F__)
+#define CTATTN_SIMD_AVX512 1
+#elif defined(__AVX2__) && defined(__FMA__)
+#define CTATTN_SIMD_AVX2 1
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define CTATTN_SIMD_NEON 1
+#endif
+
+namespace ctattn {
+
+/// How a run-time call computes: `exact` (the scalar loops, static_assert's bits) or `fast` (the SIMD backend).
+enum class arithmetic { exact, fast };
+
+/// The arithmetic of a call that names none: fast, unless the build defines `CTATTN_EXACT_ARITHMETIC=1`.
+inline constexpr arithmetic default_arithmetic = CTATTN_EXACT_ARITHMETIC ? arithmetic::exact : arithmetic::fast;
+
+namespace detail {
+/// The operations of the SIMD backend this build targets (`void` when there is none).
+#if defined(CTATTN_SIMD_AVX512)
+using simd_ops = avx512_ops;
+#elif defined(CTATTN_SIMD_AVX2)
+using simd_ops = avx2_ops;
+#elif defined(CTATTN_SIMD_NEON)
+using simd_ops = neon_ops;
+#else
+using simd_ops = void;
+#endif
+
+/// Whether a run-time call on elements of type T with arithmetic A runs the SIMD backend.
+template <arithmetic A, typename T>
+inline constexpr bool runs_simd = A == arithmetic::fast && !std::is_void_v<simd_ops> && std::is_same_v<T, float>;
+}  // namespace detail
+
+/// The SIMD backend of this build: "avx512", "avx2", "neon", "helium", or "scalar" when there is none.
+inline constexpr const char* simd_backend_name =
+#if defined(CTATTN_SIMD_AVX512)
+    "avx512";
+#elif defined(CTATTN_SIMD_AVX2)
+    "avx2";
+#elif defined(CTATTN_SIMD_NEON)
+    "neon";
+#else
+    "scalar";
+#endif
+
+}  // namespace ctattn
+
+#endif  // CTATTN_KERNELS_BACKEND_HPP
+// ---------------------------------------- ctattn/kernels/dispatch.hpp (continued)
+// ---------------------------------------- ctattn/kernels/constant.hpp
+#ifndef CTATTN_KERNELS_CONSTANT_HPP
+#define CTATTN_KERNELS_CONSTANT_HPP
+
+/// \file
+/// The constant-evaluated backend: the exact arithmetic of kernels/scalar.hpp in the form the constant evaluators
+/// run fastest. Dot products and multiply-adds over whole rows are one expression per row (a fold over a
+/// compile-time index pack) instead of a loop, and the attention kernel works on local copies of its operands.
 ///
 /// | helper                                 | operands (y, then the inputs)         | result                         |
 /// |----------------------------------------|---------------------------------------|--------------------------------|
@@ -1620,10 +2039,11 @@ template <FixedMatrix M, typename Range>
 /// | `unrolled_axpy(y, s, x)`               | `T (&)[N]`, `T`, `const T (&)[N]`     | y[c] += s x[c], c = 0 ... N-1  |
 /// | `unrolled_product(y, a, b)`            | R x C, R x K, K x C (`T (&)[.][.]`)   | y = a b                        |
 /// | `unrolled_product_transposed(y, a, b)` | R x C, R x K, C x K                   | y = a b^T                      |
+/// | `constant::attend<W, DK, DV>(...)`      | as `scalar::attend`                   | as `scalar::attend`            |
 ///
 /// All do every addition in exactly the order of the plain loops `acc += a[c] * b[c]` and
-/// `y[c] += s * x[c]`, so they give the same bits as those loops: the kernels use these helpers when
-/// constant-evaluated and the loops at run time.
+/// `y[c] += s * x[c]`, so they give the same bits as those loops: kernels/dispatch.hpp uses these when
+/// constant-evaluated and the scalar loops for exact arithmetic at run time.
 ///
 /// Rationale: both compilers evaluate constant expressions at a cost per loop iteration, per index computation,
 /// per statement and per read through a reference that is larger than the cost of the arithmetic. A fold over an
@@ -1642,396 +2062,42 @@ template <FixedMatrix M, typename Range>
 /// \endcode
 
 
-namespace ctattn::detail {
-
-/// The largest number of terms folded into one expression.
-inline constexpr std::size_t unrolled_chunk = 64;
-
-template <std::size_t Offset, std::size_t... I>
-constexpr std::index_sequence<(Offset + I)...> offset_indices(std::index_sequence<I...>) noexcept {
-  return {};
-}
-
-/// The indices of chunk C of a row of N elements: C * 64, ..., min(N, (C + 1) * 64) - 1.
-template <std::size_t C, std::size_t N>
-using chunk_indices = decltype(offset_indices<C * unrolled_chunk>(
-    std::make_index_sequence<(N - C * unrolled_chunk < unrolled_chunk ? N - C * unrolled_chunk : unrolled_chunk)>{}));
-
-template <std::size_t N>
-using chunk_numbers = std::make_index_sequence<(N + unrolled_chunk - 1) / unrolled_chunk>;
-
-template <typename T, std::size_t N, std::size_t... J>
-constexpr T dot_terms(T acc, const T (&a)[N], const T (&b)[N], std::index_sequence<J...>) noexcept {
-  return (acc + ... + (a[J] * b[J]));
-}
-
-template <typename T, std::size_t N, std::size_t... C>
-constexpr T dot_chunks(const T (&a)[N], const T (&b)[N], std::index_sequence<C...>) noexcept {
-  T acc{0};
-  ((acc = dot_terms(acc, a, b, chunk_indices<C, N>{})), ...);
-  return acc;
-}
-
-/// a[0] b[0] + a[1] b[1] + ... + a[N-1] b[N-1], added left to right starting from +0.
-template <typename T, std::size_t N>
-constexpr T unrolled_dot(const T (&a)[N], const T (&b)[N]) noexcept {
-  if constexpr (N <= unrolled_chunk) {
-    return dot_terms(T{0}, a, b, std::make_index_sequence<N>{});
-  } else {
-    return dot_chunks(a, b, chunk_numbers<N>{});
-  }
-}
-
-template <typename T, std::size_t N, std::size_t... J>
-constexpr void axpy_terms(T (&y)[N], T s, const T (&x)[N], std::index_sequence<J...>) noexcept {
-  ((y[J] += s * x[J]), ...);
-}
-
-template <typename T, std::size_t N, std::size_t... C>
-constexpr void axpy_chunks(T (&y)[N], T s, const T (&x)[N], std::index_sequence<C...>) noexcept {
-  (axpy_terms(y, s, x, chunk_indices<C, N>{}), ...);
-}
-
-/// y[c] += s x[c] for c = 0, 1, ..., N-1.
-template <typename T, std::size_t N>
-constexpr void unrolled_axpy(T (&y)[N], T s, const T (&x)[N]) noexcept {
-  if constexpr (N <= unrolled_chunk) {
-    axpy_terms(y, s, x, std::make_index_sequence<N>{});
-  } else {
-    axpy_chunks(y, s, x, chunk_numbers<N>{});
-  }
-}
-
-// y[i][c] = unrolled_dot(a[i], columns[c]), with a's current row copied into a local array first.
-template <typename T, std::size_t R, std::size_t K, std::size_t C>
-constexpr void dot_rows(T (&y)[R][C], const T (&a)[R][K], const T (&columns)[C][K]) noexcept {
-  T row[K]{};
-  for (std::size_t i = 0; i < R; ++i) {
-    for (std::size_t k = 0; k < K; ++k) row[k] = a[i][k];
-    for (std::size_t c = 0; c < C; ++c) y[i][c] = unrolled_dot(row, columns[c]);
-  }
-}
-
-/// y = a b: y[i][c] = a[i][0] b[0][c] + a[i][1] b[1][c] + ... + a[i][K-1] b[K-1][c], added left to right from
-/// +0, the same order as the i-k-j loop `y[i][c] += a[i][k] * b[k][c]` over rows of b.
-// Rationale: as dot products over local copies (b's columns as rows, and a's current row), every term reads two
-// arrays local to the evaluation with literal indices: 14% fewer instructions than row updates on GCC 12 and 16%
-// fewer on Clang 14 (`benchmarks/compile_time_forms.sh`). The copies cost one read and one write per element of
-// b, against R reads of each in the product.
-template <typename T, std::size_t R, std::size_t K, std::size_t C>
-constexpr void unrolled_product(T (&y)[R][C], const T (&a)[R][K], const T (&b)[K][C]) noexcept {
-  T columns[C][K]{};
-  for (std::size_t k = 0; k < K; ++k) {
-    for (std::size_t c = 0; c < C; ++c) columns[c][k] = b[k][c];
-  }
-  dot_rows(y, a, columns);
-}
-
-/// y = a b^T for b given as its C rows of K elements (nn.Linear's layout): y[i][c] = unrolled_dot(a[i], b[c]).
-template <typename T, std::size_t R, std::size_t K, std::size_t C>
-constexpr void unrolled_product_transposed(T (&y)[R][C], const T (&a)[R][K], const T (&b)[C][K]) noexcept {
-  T columns[C][K]{};
-  for (std::size_t c = 0; c < C; ++c) {
-    for (std::size_t k = 0; k < K; ++k) columns[c][k] = b[c][k];
-  }
-  dot_rows(y, a, columns);
-}
-
-}  // namespace ctattn::detail
-
-#endif  // CTATTN_DETAIL_UNROLLED_HPP
-// ---------------------------------------- ctattn/matrix/multiply.hpp (continued)
-
-namespace ctattn {
-
-/// Whether `A * B` is a valid product: same element type, and A's columns match B's rows (equal sizes, and
-/// equal names when both are named). The rules are `detail::multiply_rules` (ctattn/matrix/rules.hpp).
-///
-/// Example:
-/// \code
-///   static_assert(ctattn::Multipliable<ctattn::matrix<float, 6, 16>, ctattn::matrix<float, 16, 24>>);
-///   static_assert(!ctattn::Multipliable<ctattn::matrix<float, 6, d_k{64}>, ctattn::matrix<float, d_v{64}, 6>>);
-/// \endcode
-template <typename A, typename B>
-concept Multipliable = FixedMatrix<A> && FixedMatrix<B> &&
-                       rules_hold<detail::multiply_rules<std::remove_cvref_t<A>, std::remove_cvref_t<B>>>;
-
-/// The matrix product `a b`.
-///
-/// | operand | shape    |
-/// |---------|----------|
-/// | `a`     | M x K    |
-/// | `b`     | K' x N   |
-/// | result  | M x N    |
-///
-/// Rules: both hold the same element type (`element_types_must_match`), and K and K' match
-/// (`inner_dimensions_must_match`: equal sizes; equal names when both are named, so `d_k{64}` never meets
-/// `d_v{64}`). The result keeps a's row extent and b's column extent.
-///
-/// Each result element is summed in the order k = 0, 1, ..., K-1, starting from +0.
-///
-/// Example:
-/// \code
-///   constexpr ctattn::matrix<float, 2, 2> a{{{1, 2}, {3, 4}}};
-///   static_assert(ctattn::multiply(a, a)(1, 1) == 22.0f);   // also a * a
-/// \endcode
-template <typename T, auto M, auto K, typename U, auto K2, auto N>
-[[nodiscard]] constexpr basic_matrix<T, M, N> multiply(const basic_matrix<T, M, K>& a,
-                                                        const basic_matrix<U, K2, N>& b) noexcept {
-  using A = basic_matrix<T, M, K>;
-  using B = basic_matrix<U, K2, N>;
-  basic_matrix<T, M, N> result{};
-  if constexpr (detail::first_broken<detail::multiply_rules<A, B>>::check()) {
-    // Rationale: the i-k-j order streams rows of b and of the result, so the innermost loop is independent
-    // across j: compilers vectorize it without reordering any sum. Every element is still summed over k in
-    // ascending order, so the result is the same bit for bit as the textbook i-j-k loop. Constant-evaluated,
-    // the same sums are formed as unrolled dot products over local copies instead (the evaluators' fast form:
-    // see detail/unrolled.hpp).
-    if (std::is_constant_evaluated()) {
-      detail::unrolled_product(result.elements, a.elements, b.elements);
-      return result;
-    }
-    for (std::size_t i = 0; i < A::rows; ++i) {
-      T(&result_row)[B::cols] = result.elements[i];
-      for (std::size_t k = 0; k < A::cols; ++k) {
-        const T a_ik = a.elements[i][k];
-        const T(&b_row)[B::cols] = b.elements[k];
-        for (std::size_t j = 0; j < B::cols; ++j) result_row[j] += a_ik * b_row[j];
-      }
-    }
-  }
-  return result;
-}
-
-/// `a * b` is `multiply(a, b)`.
-template <FixedMatrix A, FixedMatrix B>
-[[nodiscard]] constexpr auto operator*(const A& a, const B& b) noexcept {
-  return multiply(a, b);
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_MATRIX_MULTIPLY_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/matrix/reduce.hpp
-#ifndef CTATTN_MATRIX_REDUCE_HPP
-#define CTATTN_MATRIX_REDUCE_HPP
-
-
-
-namespace ctattn {
-
-namespace detail {
-// Named function objects, not lambdas: see the rationale in ctattn/matrix/elementwise.hpp.
-struct larger_skipping_nan {
-  template <typename T>
-  constexpr T operator()(T largest, T element) const noexcept {
-    return (element > largest || largest != largest) ? element : largest;
-  }
-};
-struct running_sum {
-  template <typename T>
-  constexpr T operator()(T total, T element) const noexcept {
-    return total + element;
-  }
-};
-}  // namespace detail
-
-/// Folds each row from left to right: `reduce_rows(a, init, f)(i, 0) == f(...f(f(init, a(i,0)), a(i,1))..., a(i,N-1))`.
-///
-/// | operand | shape  |
-/// |---------|--------|
-/// | `a`     | M x N  |
-/// | result  | M x 1  |
-///
-/// Example:
-/// \code
-///   auto sums = ctattn::reduce_rows(a, 0.0f, [](float acc, float x) { return acc + x; });
-/// \endcode
-template <typename T, auto M, auto N, typename F>
-[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> reduce_rows(const basic_matrix<T, M, N>& a, T init,
-                                                                        F f) noexcept {
-  basic_matrix<T, M, std::size_t{1}> result{};
-  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
-    T acc = init;
-    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) acc = f(acc, a.elements[i][j]);
-    result.elements[i][0] = acc;
-  }
-  return result;
-}
-
-/// The largest element of each row (M x 1). A NaN element is skipped unless the whole row is NaN.
-/// Example: `static_assert(ctattn::row_max(a)(0, 0) == 3.0f);`
-template <typename T, auto M, auto N>
-[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> row_max(const basic_matrix<T, M, N>& a) noexcept {
-  return reduce_rows(a, a.elements[0][0], detail::larger_skipping_nan{});
-}
-
-/// The sum of each row (M x 1), added from left to right starting at +0.
-/// Example: `static_assert(ctattn::row_sum(a)(1, 0) == 15.0f);`
-template <typename T, auto M, auto N>
-[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> row_sum(const basic_matrix<T, M, N>& a) noexcept {
-  return reduce_rows(a, T{0}, detail::running_sum{});
-}
-
-/// The sum of all elements, row by row, left to right, starting at +0.
-template <typename T, auto M, auto N>
-[[nodiscard]] constexpr T sum(const basic_matrix<T, M, N>& a) noexcept {
-  T acc{0};
-  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
-    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) acc += a.elements[i][j];
-  }
-  return acc;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_MATRIX_REDUCE_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/matrix/row.hpp
-#ifndef CTATTN_MATRIX_ROW_HPP
-#define CTATTN_MATRIX_ROW_HPP
-
-
-
-namespace ctattn {
-
-/// Row `I` as a 1 x N matrix, the index checked at compile time.
-///
-/// | operand | shape |
-/// |---------|-------|
-/// | `a`     | M x N |
-/// | result  | 1 x N |
-///
-/// Rule: I < M.
-///
-/// Example:
-/// \code
-///   constexpr auto second_query = ctattn::row<1>(queries);
-/// \endcode
-template <std::size_t I, typename T, auto M, auto N>
-[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a) noexcept {
-  basic_matrix<T, std::size_t{1}, N> result{};
-  if constexpr (shape_error::index_must_be_inside_dimension<op::row, count<I>, dim_of<M>>::check()) {
-    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) result.elements[0][j] = a.elements[I][j];
-  }
-  return result;
-}
-
-/// Row `i` as a 1 x N matrix, the index known only at run time. Precondition: i < M (a compile error in
-/// constant evaluation; a trap at run time when CTATTN_CHECK_PRECONDITIONS is on).
-///
-/// Example:
-/// \code
-///   for (std::size_t i = 0; i < 6; ++i) use(ctattn::row(queries, i));
-/// \endcode
-template <typename T, auto M, auto N>
-[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a,
-                                                                std::size_t i) noexcept {
-  detail::expects(i < basic_matrix<T, M, N>::rows);
-  basic_matrix<T, std::size_t{1}, N> result{};
-  for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) result.elements[0][j] = a.elements[i][j];
-  return result;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_MATRIX_ROW_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/matrix/transpose.hpp
-#ifndef CTATTN_MATRIX_TRANSPOSE_HPP
-#define CTATTN_MATRIX_TRANSPOSE_HPP
-
-
-
-namespace ctattn {
-
-/// The transpose: rows become columns, and the extents (with their names) swap places.
-///
-/// | operand | shape  |
-/// |---------|--------|
-/// | `a`     | M x N  |
-/// | result  | N x M  |
-///
-/// Example:
-/// \code
-///   constexpr ctattn::matrix<float, 2, 3> a{{{1, 2, 3}, {4, 5, 6}}};
-///   static_assert(ctattn::transpose(a)(2, 1) == 6.0f);
-///   // keys: seq_kv x d_k  ->  transpose(keys): d_k x seq_kv, so queries * transpose(keys) is seq_q x seq_kv
-/// \endcode
-template <typename T, auto M, auto N>
-[[nodiscard]] constexpr basic_matrix<T, N, M> transpose(const basic_matrix<T, M, N>& a) noexcept {
-  basic_matrix<T, N, M> result{};
-  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
-    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) {
-      result.elements[j][i] = a.elements[i][j];
-    }
-  }
-  return result;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_MATRIX_TRANSPOSE_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/matrix/with_extents.hpp
-#ifndef CTATTN_MATRIX_WITH_EXTENTS_HPP
-#define CTATTN_MATRIX_WITH_EXTENTS_HPP
-
-
-
-namespace ctattn {
-
-/// The same values under other extents of the same sizes: names a plain axis, renames one, or drops a name.
-/// This is the one explicit way to say "these two axes are the same"; nothing else converts between names.
-///
-/// | operand | shape     |
-/// |---------|-----------|
-/// | `a`     | M x N     |
-/// | result  | Rows x Cols, with size(Rows) = M and size(Cols) = N |
-///
-/// Rule: the sizes are kept.
-///
-/// Example:
-/// \code
-///   auto x = ctattn::with_extents<seq{6}, d_model{16}>(plain_6_by_16);
-/// \endcode
-template <auto Rows, auto Cols, typename T, auto M, auto N>
-[[nodiscard]] constexpr basic_matrix<T, normalize_extent<Rows>, normalize_extent<Cols>> with_extents(
-    const basic_matrix<T, M, N>& a) noexcept {
-  constexpr auto rows = normalize_extent<Rows>;
-  constexpr auto cols = normalize_extent<Cols>;
-  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<M>, dim_of<rows>>,
-                          shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<N>, dim_of<cols>>>;
-  basic_matrix<T, rows, cols> result{};
-  if constexpr (detail::first_broken<rules>::check()) {
-    for (std::size_t i = 0; i < extent_size(M); ++i) {
-      for (std::size_t j = 0; j < extent_size(N); ++j) result.elements[i][j] = a.elements[i][j];
-    }
-  }
-  return result;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_MATRIX_WITH_EXTENTS_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-
-// Constexpr math: the same bits in constant evaluation and at run time.
-// ---------------------------------------- ctattn/math/erf.hpp
-#ifndef CTATTN_MATH_ERF_HPP
-#define CTATTN_MATH_ERF_HPP
+// ---------------------------------------- ctattn/kernels/scalar.hpp
+#ifndef CTATTN_KERNELS_SCALAR_HPP
+#define CTATTN_KERNELS_SCALAR_HPP
 
 /// \file
-/// ctattn::math::erf: the error function, in constant expressions and at run time with identical results.
+/// The scalar backend: the exact arithmetic. Plain loops in which every sum runs in ascending index order from +0
+/// and every product and sum is rounded on its own, so that a result at run time has the bits of the same
+/// computation in a constant expression (the forms in kernels/constant.hpp do the same additions in the same
+/// order). These loops also serve targets without a SIMD backend, double everywhere, and any call that asks for
+/// `ctattn::exact_arithmetic`.
+///
+/// | kernel                          | operands                              | result                       |
+/// |---------------------------------|---------------------------------------|------------------------------|
+/// | `product(c, a, b)`              | c M x N, a M x K, b K x N             | c = a b                      |
+/// | `product_transposed(c, a, b)`   | c M x N, a M x K, b N x K             | c = a b^T                    |
+/// | `product_left_transposed(c,a,b)`| c M x N, a K x M, b K x N             | c = a^T b                    |
+/// | `attend<W, DK, DV>(...)`        | Q, K, V column windows, a mask        | out += softmax(Q K^T / s) V  |
+///
+/// Example:
+/// \code
+///   float c[2][2]{}; const float a[2][1]{{1}, {2}}, b[1][2]{{3, 4}};
+///   ctattn::detail::scalar::product(c, a, b);   // {{3, 4}, {6, 8}}
+/// \endcode
 
-// ---------------------------------------- ctattn/math/detail/erf_kernel.hpp
-#ifndef CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
-#define CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
+
+// ---------------------------------------- ctattn/kernels/softmax_row.hpp
+#ifndef CTATTN_KERNELS_SOFTMAX_ROW_HPP
+#define CTATTN_KERNELS_SOFTMAX_ROW_HPP
+
+
+// ---------------------------------------- ctattn/math/exp.hpp
+#ifndef CTATTN_MATH_EXP_HPP
+#define CTATTN_MATH_EXP_HPP
 
 /// \file
-/// The error function on three intervals: a polynomial in x^2 near 0, a polynomial around erf(1), and
-/// 1 - erfc(x) with erfc(x) = e^(-x^2) F(1/x) / x beyond.
+/// ctattn::math::exp: the exponential, in constant expressions and at run time with identical results.
 
 // ---------------------------------------- ctattn/math/detail/exp_kernel.hpp
 #ifndef CTATTN_MATH_DETAIL_EXP_KERNEL_HPP
@@ -2281,7 +2347,1157 @@ constexpr T exp(T x) noexcept {
 }  // namespace ctattn::math::detail
 
 #endif  // CTATTN_MATH_DETAIL_EXP_KERNEL_HPP
-// ---------------------------------------- ctattn/math/detail/erf_kernel.hpp (continued)
+// ---------------------------------------- ctattn/math/exp.hpp (continued)
+
+namespace ctattn::math {
+
+/// The exponential e^x, for float and double; the same bits in constant evaluation and at run time.
+///
+/// | x                                   | float                | double                |
+/// |-------------------------------------|----------------------|-----------------------|
+/// | NaN                                 | the same NaN         | the same NaN          |
+/// | +-0                                 | 1                    | 1                     |
+/// | x > 88.72283 (0x1.62e42ep+6)        | +inf                 |                       |
+/// | x > 709.78271 (0x1.62e42fefa39efp+9)|                      | +inf                  |
+/// | x < -103.97208 (-0x1.9fe368p+6)     | +0                   |                       |
+/// | x < -745.13322                      |                      | +0                    |
+/// | -inf, +inf                          | +0, +inf             | +0, +inf              |
+/// | accuracy (all finite x)             | <= 1 ulp             | <= 2 ulp              |
+///
+/// Results below the normal range are subnormal (gradual underflow), rounded once. Accuracy is measured
+/// against the correctly rounded value; docs/math.md has the measured maximum and the sweep.
+///
+/// \code
+/// static_assert(ctattn::math::exp(0.0f) == 1.0f);
+/// constexpr double e = ctattn::math::exp(1.0);  // 0x1.5bf0a8b145769p+1
+/// \endcode
+constexpr float exp(float x) noexcept { return detail::exp(x); }
+
+/// \copydoc exp(float)
+constexpr double exp(double x) noexcept { return detail::exp(x); }
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_EXP_HPP
+// ---------------------------------------- ctattn/kernels/softmax_row.hpp (continued)
+
+namespace ctattn::detail {
+
+/// The softmax of `values[begin, end)` written to `weights[begin, end)`; the entries outside that range are
+/// left alone. The rules, shared by `softmax_rows` and every attention kernel:
+///   - -inf entries (masked) get weight 0 and are never passed to exp;
+///   - a row with no entry above -inf (fully masked, or empty) gets all zeros, never NaN;
+///   - +inf entries share the weight equally (the limit), every other entry gets 0;
+///   - a NaN anywhere makes the whole row NaN;
+///   - otherwise w_j = exp(x_j - max) / sum_k exp(x_k - max): subtracting the row maximum keeps every
+///     exponent <= 0, so no row overflows, and the largest entry contributes exactly 1 to the sum.
+// Rationale: one function for every caller keeps compile-time and run-time results, and every mask kind,
+// on the same arithmetic. It takes raw arrays so that the kernels can hand it a row buffer.
+template <typename T>
+constexpr void softmax_row(const T* values, T* weights, std::size_t begin, std::size_t end) noexcept {
+  constexpr T infinity = std::numeric_limits<T>::infinity();
+  T largest = -infinity;
+  std::size_t infinite = 0;
+  for (std::size_t j = begin; j < end; ++j) {
+    const T x = values[j];
+    if (x != x) {  // NaN
+      for (std::size_t m = begin; m < end; ++m) weights[m] = std::numeric_limits<T>::quiet_NaN();
+      return;
+    }
+    if (x == infinity) ++infinite;
+    if (x > largest) largest = x;
+  }
+  if (largest == -infinity) {
+    for (std::size_t j = begin; j < end; ++j) weights[j] = T{0};
+    return;
+  }
+  if (infinite > 0) {
+    const T share = T{1} / static_cast<T>(infinite);
+    for (std::size_t j = begin; j < end; ++j) weights[j] = values[j] == infinity ? share : T{0};
+    return;
+  }
+  T total{0};
+  for (std::size_t j = begin; j < end; ++j) {
+    const T e = values[j] == -infinity ? T{0} : math::exp(values[j] - largest);
+    weights[j] = e;
+    total += e;
+  }
+  for (std::size_t j = begin; j < end; ++j) weights[j] = weights[j] / total;
+}
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_KERNELS_SOFTMAX_ROW_HPP
+// ---------------------------------------- ctattn/kernels/scalar.hpp (continued)
+
+namespace ctattn::detail {
+
+/// Where one head's columns sit inside the projected Q, K and V, and where its output goes. The head's widths
+/// (d_k, d_v) are template arguments of the kernel.
+struct head_columns {
+  std::size_t query_offset;   // first column of this head in Q
+  std::size_t key_offset;     // first column of its key/value head in K
+  std::size_t value_offset;   // first column of its key/value head in V
+  std::size_t output_offset;  // first column of its output
+};
+
+// The scores of query i against the keys of its range: dot(j) / scale, plus the mask's bias, or -inf for a key
+// the mask hides. The exact kernels (constant-evaluated and scalar) score through here, so they apply a mask
+// identically.
+template <typename T, typename Mask, typename Range, typename Dot>
+constexpr void score_row(const Mask& mask, std::size_t i, const Range& range, T scale, T* scores,
+                         const Dot& dot) noexcept {
+  for (std::size_t j = range.begin; j < range.end; ++j) {
+    if constexpr (Mask::checks_each_key) {
+      if (!mask.allowed(i, j)) {
+        scores[j] = -std::numeric_limits<T>::infinity();
+        continue;
+      }
+    }
+    T score = dot(j) / scale;
+    if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
+    scores[j] = score;
+  }
+}
+
+namespace scalar {
+
+/// c = a b, each element summed over k = 0, 1, ..., K-1 from +0.
+// Rationale: the i-k-j order streams rows of b and of c, so the innermost loop is independent across j: compilers
+// vectorize it without reordering any sum, and each element still gets the textbook order's bits.
+template <typename T, std::size_t M, std::size_t K, std::size_t N>
+constexpr void product(T (&c)[M][N], const T (&a)[M][K], const T (&b)[K][N]) noexcept {
+  for (std::size_t i = 0; i < M; ++i) {
+    T(&c_row)[N] = c[i];
+    for (std::size_t j = 0; j < N; ++j) c_row[j] = T{0};
+    for (std::size_t k = 0; k < K; ++k) {
+      const T a_ik = a[i][k];
+      const T(&b_row)[N] = b[k];
+      for (std::size_t j = 0; j < N; ++j) c_row[j] += a_ik * b_row[j];
+    }
+  }
+}
+
+/// c = a b^T for b given as N rows of K (nn.Linear's layout, or keys): dot products over contiguous rows.
+template <typename T, std::size_t M, std::size_t K, std::size_t N>
+constexpr void product_transposed(T (&c)[M][N], const T (&a)[M][K], const T (&b)[N][K]) noexcept {
+  for (std::size_t i = 0; i < M; ++i) {
+    const T(&a_row)[K] = a[i];
+    for (std::size_t j = 0; j < N; ++j) {
+      const T(&b_row)[K] = b[j];
+      T acc{0};
+      for (std::size_t k = 0; k < K; ++k) acc += a_row[k] * b_row[k];
+      c[i][j] = acc;
+    }
+  }
+}
+
+/// c = a^T b for a given as K rows of M: c(m, n) = sum over k = 0, 1, ... of a(k, m) b(k, n), from +0.
+template <typename T, std::size_t M, std::size_t K, std::size_t N>
+constexpr void product_left_transposed(T (&c)[M][N], const T (&a)[K][M], const T (&b)[K][N]) noexcept {
+  for (std::size_t m = 0; m < M; ++m) {
+    for (std::size_t n = 0; n < N; ++n) c[m][n] = T{0};
+  }
+  for (std::size_t k = 0; k < K; ++k) {
+    const T(&b_row)[N] = b[k];
+    for (std::size_t m = 0; m < M; ++m) {
+      const T a_km = a[k][m];
+      T(&c_row)[N] = c[m];
+      for (std::size_t n = 0; n < N; ++n) c_row[n] += a_km * b_row[n];
+    }
+  }
+}
+
+/// Attention of the queries [row_begin, row_end) of one head: for each, the scores against the keys its mask's
+/// range allows, their softmax, and the weighted sum of value rows added to the output's columns
+/// [output_offset, output_offset + DV), which must hold +0. With KeepWeights, the weights are written too.
+// Rationale: one query row at a time; only the keys in the mask's range are visited (a sliding window costs
+// O(r N)), and a value row whose weight is 0 is never read. Heads are column windows of the projected matrices,
+// so multi-head attention runs this with no copies.
+template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
+          typename Weights, typename Mask>
+constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                      const head_columns& columns, typename Q::value_type scale, std::size_t row_begin = 0,
+                      std::size_t row_end = Q::rows) noexcept {
+  using T = typename Q::value_type;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  const std::size_t q_begin = columns.query_offset;
+  const std::size_t k_begin = columns.key_offset;
+  const std::size_t v_begin = columns.value_offset;
+  const std::size_t o_begin = columns.output_offset;
+  T scores[n_kv]{};
+  T probabilities[n_kv]{};
+  for (std::size_t i = row_begin; i < row_end; ++i) {
+    const T(&q_row)[Q::cols] = q.elements[i];
+    T(&out_row)[Out::cols] = out.elements[i];
+    const auto range = mask.keys(i, n_q, n_kv);
+    // Rationale: the lambda's names are not the short ones users pick for globals (GCC's -Wshadow reports
+    // those); see tests/static/user_names_test.cpp.
+    score_row(mask, i, range, scale, scores, [&](std::size_t key) {
+      const T(&k_row)[K::cols] = k.elements[key];
+      T key_dot{0};
+      for (std::size_t column = 0; column < DK; ++column) key_dot += q_row[q_begin + column] * k_row[k_begin + column];
+      return key_dot;
+    });
+    softmax_row(scores, probabilities, range.begin, range.end);
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      const T p = probabilities[j];
+      if (p == T{0}) continue;
+      const T(&v_row)[V::cols] = v.elements[j];
+      for (std::size_t c = 0; c < DV; ++c) out_row[o_begin + c] += p * v_row[v_begin + c];
+    }
+    if constexpr (KeepWeights) {
+      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+    }
+  }
+}
+
+}  // namespace scalar
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_KERNELS_SCALAR_HPP
+// ---------------------------------------- ctattn/kernels/constant.hpp (continued)
+
+namespace ctattn::detail {
+
+/// The largest number of terms folded into one expression.
+inline constexpr std::size_t unrolled_chunk = 64;
+
+template <std::size_t Offset, std::size_t... I>
+constexpr std::index_sequence<(Offset + I)...> offset_indices(std::index_sequence<I...>) noexcept {
+  return {};
+}
+
+/// The indices of chunk C of a row of N elements: C * 64, ..., min(N, (C + 1) * 64) - 1.
+template <std::size_t C, std::size_t N>
+using chunk_indices = decltype(offset_indices<C * unrolled_chunk>(
+    std::make_index_sequence<(N - C * unrolled_chunk < unrolled_chunk ? N - C * unrolled_chunk : unrolled_chunk)>{}));
+
+template <std::size_t N>
+using chunk_numbers = std::make_index_sequence<(N + unrolled_chunk - 1) / unrolled_chunk>;
+
+template <typename T, std::size_t N, std::size_t... J>
+constexpr T dot_terms(T acc, const T (&a)[N], const T (&b)[N], std::index_sequence<J...>) noexcept {
+  return (acc + ... + (a[J] * b[J]));
+}
+
+template <typename T, std::size_t N, std::size_t... C>
+constexpr T dot_chunks(const T (&a)[N], const T (&b)[N], std::index_sequence<C...>) noexcept {
+  T acc{0};
+  ((acc = dot_terms(acc, a, b, chunk_indices<C, N>{})), ...);
+  return acc;
+}
+
+/// a[0] b[0] + a[1] b[1] + ... + a[N-1] b[N-1], added left to right starting from +0.
+template <typename T, std::size_t N>
+constexpr T unrolled_dot(const T (&a)[N], const T (&b)[N]) noexcept {
+  if constexpr (N <= unrolled_chunk) {
+    return dot_terms(T{0}, a, b, std::make_index_sequence<N>{});
+  } else {
+    return dot_chunks(a, b, chunk_numbers<N>{});
+  }
+}
+
+template <typename T, std::size_t N, std::size_t... J>
+constexpr void axpy_terms(T (&y)[N], T s, const T (&x)[N], std::index_sequence<J...>) noexcept {
+  ((y[J] += s * x[J]), ...);
+}
+
+template <typename T, std::size_t N, std::size_t... C>
+constexpr void axpy_chunks(T (&y)[N], T s, const T (&x)[N], std::index_sequence<C...>) noexcept {
+  (axpy_terms(y, s, x, chunk_indices<C, N>{}), ...);
+}
+
+/// y[c] += s x[c] for c = 0, 1, ..., N-1.
+template <typename T, std::size_t N>
+constexpr void unrolled_axpy(T (&y)[N], T s, const T (&x)[N]) noexcept {
+  if constexpr (N <= unrolled_chunk) {
+    axpy_terms(y, s, x, std::make_index_sequence<N>{});
+  } else {
+    axpy_chunks(y, s, x, chunk_numbers<N>{});
+  }
+}
+
+// y[i][c] = unrolled_dot(a[i], columns[c]), with a's current row copied into a local array first.
+template <typename T, std::size_t R, std::size_t K, std::size_t C>
+constexpr void dot_rows(T (&y)[R][C], const T (&a)[R][K], const T (&columns)[C][K]) noexcept {
+  T row[K]{};
+  for (std::size_t i = 0; i < R; ++i) {
+    for (std::size_t k = 0; k < K; ++k) row[k] = a[i][k];
+    for (std::size_t c = 0; c < C; ++c) y[i][c] = unrolled_dot(row, columns[c]);
+  }
+}
+
+/// y = a b: y[i][c] = a[i][0] b[0][c] + a[i][1] b[1][c] + ... + a[i][K-1] b[K-1][c], added left to right from
+/// +0, the same order as the i-k-j loop `y[i][c] += a[i][k] * b[k][c]` over rows of b.
+// Rationale: as dot products over local copies (b's columns as rows, and a's current row), every term reads two
+// arrays local to the evaluation with literal indices: 14% fewer instructions than row updates on GCC 12 and 16%
+// fewer on Clang 14 (`benchmarks/compile_time_forms.sh`). The copies cost one read and one write per element of
+// b, against R reads of each in the product.
+template <typename T, std::size_t R, std::size_t K, std::size_t C>
+constexpr void unrolled_product(T (&y)[R][C], const T (&a)[R][K], const T (&b)[K][C]) noexcept {
+  T columns[C][K]{};
+  for (std::size_t k = 0; k < K; ++k) {
+    for (std::size_t c = 0; c < C; ++c) columns[c][k] = b[k][c];
+  }
+  dot_rows(y, a, columns);
+}
+
+/// y = a b^T for b given as its C rows of K elements (nn.Linear's layout): y[i][c] = unrolled_dot(a[i], b[c]).
+template <typename T, std::size_t R, std::size_t K, std::size_t C>
+constexpr void unrolled_product_transposed(T (&y)[R][C], const T (&a)[R][K], const T (&b)[C][K]) noexcept {
+  T columns[C][K]{};
+  for (std::size_t c = 0; c < C; ++c) {
+    for (std::size_t k = 0; k < K; ++k) columns[c][k] = b[c][k];
+  }
+  dot_rows(y, a, columns);
+}
+
+namespace constant {
+
+/// The constant-evaluated form of `scalar::attend`: the same arithmetic in the same order, so the same bits.
+// Rationale: the constant evaluators read an element of an array local to the evaluation faster than one of a
+// constexpr variable, and fold expressions with literal indices faster than loops (see above). So this head's keys
+// and values, and each query row, are first copied into exact-size local arrays (O(n d) copies against O(n^2 d)
+// multiply-adds), and every score and every context row is one unrolled expression. Each context row is summed
+// from +0 into a local row and then added to the output's +0, which changes no bit.
+template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
+          typename Weights, typename Mask>
+constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                      const head_columns& columns, typename Q::value_type scale) noexcept {
+  using T = typename Q::value_type;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  T keys[n_kv][DK]{};
+  T values[n_kv][DV]{};
+  for (std::size_t j = 0; j < n_kv; ++j) {
+    for (std::size_t c = 0; c < DK; ++c) keys[j][c] = k.elements[j][columns.key_offset + c];
+    for (std::size_t c = 0; c < DV; ++c) values[j][c] = v.elements[j][columns.value_offset + c];
+  }
+  T query[DK]{};
+  T context[DV]{};
+  T scores[n_kv]{};
+  T probabilities[n_kv]{};
+  for (std::size_t i = 0; i < n_q; ++i) {
+    for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
+    const auto range = mask.keys(i, n_q, n_kv);
+    score_row(mask, i, range, scale, scores, [&](std::size_t key) { return unrolled_dot(query, keys[key]); });
+    softmax_row(scores, probabilities, range.begin, range.end);
+    for (std::size_t c = 0; c < DV; ++c) context[c] = T{0};
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      const T p = probabilities[j];
+      if (p == T{0}) continue;
+      unrolled_axpy(context, p, values[j]);
+    }
+    for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output_offset + c] += context[c];
+    if constexpr (KeepWeights) {
+      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+    }
+  }
+}
+
+}  // namespace constant
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_KERNELS_CONSTANT_HPP
+// ---------------------------------------- ctattn/kernels/dispatch.hpp (continued)
+// ---------------------------------------- ctattn/kernels/detail/simd.hpp
+#ifndef CTATTN_KERNELS_DETAIL_SIMD_HPP
+#define CTATTN_KERNELS_DETAIL_SIMD_HPP
+
+/// \file
+/// The fast kernels, written once for every SIMD backend. `V` is a backend's operations (kernels/avx512.hpp,
+/// avx2.hpp, neon.hpp, helium.hpp): a register type of `V::lanes` floats, loads and stores (whole and partial),
+/// add, mul, fma, max, exp and reductions across lanes, plus the backend's tile sizes. Only float.
+///
+/// | kernel                                  | computes                                                  |
+/// |-----------------------------------------|-----------------------------------------------------------|
+/// | `product<V, M, N, Acc>(a, ..., c, ...)` | C (+)= A B, A read with any strides (so A^T B too)        |
+/// | `product_transposed<V, M, N, K>(...)`   | C = A B^T, B given by rows (nn.Linear weights, keys)       |
+/// | `softmax_row<V>(x, w, begin, end)`      | the softmax of x[begin, end) into w                        |
+/// | `attend<V, W, DK, DV, NQ, NKV>(...)`    | fused attention: out += softmax(Q K^T / s + mask) V        |
+///
+/// Results differ from the exact kernels (kernels/scalar.hpp) by reassociated sums, fused multiply-adds and the
+/// vector exp; docs/kernels.md gives the bounds that tests/backend/ checks. Non-finite inputs keep the exact
+/// kernels' meaning: a row with NaN or +inf scores is handed back to the exact kernel.
+
+
+
+namespace ctattn::detail::simd {
+
+inline constexpr float infinity = std::numeric_limits<float>::infinity();
+
+constexpr std::size_t round_up(std::size_t n, std::size_t step) noexcept { return (n + step - 1) / step * step; }
+constexpr std::size_t round_down(std::size_t n, std::size_t step) noexcept { return n / step * step; }
+constexpr std::size_t smaller(std::size_t a, std::size_t b) noexcept { return a < b ? a : b; }
+constexpr std::size_t larger(std::size_t a, std::size_t b) noexcept { return a > b ? a : b; }
+
+/// One tile of a product: C[MR][NV vectors] (+)= A[MR][depth] B[depth][NV vectors], with a(i, k) at
+/// a[i * a_row + k * a_col]. The last vector has `Tail` valid lanes (0: all), for B's loads and C's loads and
+/// stores; the lanes past it are neither read nor written.
+// Rationale: MR x NV accumulators stay in registers for the whole depth; each step loads NV vectors of B once
+// and uses each MR times, with one broadcast of A per row.
+template <typename V, std::size_t MR, std::size_t NV, std::size_t Tail, bool Accumulate>
+inline void product_tile(const float* a, std::size_t a_row, std::size_t a_col, const float* b, std::size_t ldb,
+                         float* c, std::size_t ldc, std::size_t depth) noexcept {
+  using reg = typename V::reg;
+  constexpr std::size_t lanes = V::lanes;
+  constexpr auto is_tail = [](std::size_t j) { return Tail != 0 && j == NV - 1; };
+  reg acc[MR][NV];
+  for (std::size_t i = 0; i < MR; ++i) {
+    for (std::size_t j = 0; j < NV; ++j) {
+      if constexpr (Accumulate) {
+        acc[i][j] = is_tail(j) ? V::load_partial(c + i * ldc + j * lanes, Tail, 0.0f) : V::load(c + i * ldc + j * lanes);
+      } else {
+        acc[i][j] = V::zero();
+      }
+    }
+  }
+  for (std::size_t k = 0; k < depth; ++k) {
+    const float* b_row = b + k * ldb;
+    reg b_vectors[NV];
+    for (std::size_t j = 0; j < NV; ++j) {
+      b_vectors[j] = is_tail(j) ? V::load_partial(b_row + j * lanes, Tail, 0.0f) : V::load(b_row + j * lanes);
+    }
+    for (std::size_t i = 0; i < MR; ++i) {
+      const reg a_ik = V::broadcast(a[i * a_row + k * a_col]);
+      for (std::size_t j = 0; j < NV; ++j) acc[i][j] = V::fma(a_ik, b_vectors[j], acc[i][j]);
+    }
+  }
+  for (std::size_t i = 0; i < MR; ++i) {
+    for (std::size_t j = 0; j < NV; ++j) {
+      if (is_tail(j)) {
+        V::store_partial(c + i * ldc + j * lanes, acc[i][j], Tail);
+      } else {
+        V::store(c + i * ldc + j * lanes, acc[i][j]);
+      }
+    }
+  }
+}
+
+// Every row of C for one panel of NV vectors: tiles of V::tile_rows rows, then the rest.
+template <typename V, std::size_t M, std::size_t NV, std::size_t Tail, bool Accumulate>
+inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, const float* b, std::size_t ldb,
+                          float* c, std::size_t ldc, std::size_t depth) noexcept {
+  constexpr std::size_t rows = V::tile_rows;
+  for (std::size_t i = 0; i + rows <= M; i += rows) {
+    product_tile<V, rows, NV, Tail, Accumulate>(a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, depth);
+  }
+  if constexpr (M % rows != 0) {
+    constexpr std::size_t i = M - M % rows;
+    product_tile<V, M % rows, NV, Tail, Accumulate>(a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, depth);
+  }
+}
+
+/// C (+)= A B for C M x N (row stride ldc), B depth x N (row stride ldb), a(i, k) = a[i * a_row + k * a_col].
+template <typename V, std::size_t M, std::size_t N, bool Accumulate>
+inline void product(const float* a, std::size_t a_row, std::size_t a_col, const float* b, std::size_t ldb, float* c,
+                    std::size_t ldc, std::size_t depth) noexcept {
+  constexpr std::size_t lanes = V::lanes;
+  constexpr std::size_t panel = V::tile_vectors * lanes;
+  constexpr std::size_t full = N / panel * panel;
+  for (std::size_t j = 0; j < full; j += panel) {
+    product_panel<V, M, V::tile_vectors, 0, Accumulate>(a, a_row, a_col, b + j, ldb, c + j, ldc, depth);
+  }
+  if constexpr (N % panel != 0) {
+    constexpr std::size_t rest = N % panel;
+    product_panel<V, M, (rest + lanes - 1) / lanes, rest % lanes, Accumulate>(a, a_row, a_col, b + full, ldb, c + full,
+                                                                            ldc, depth);
+  }
+}
+
+/// One tile of C = A B^T: MR rows of A against NR rows of B, each a dot product over K summed in vectors and
+/// reduced across lanes at the end.
+template <typename V, std::size_t MR, std::size_t NR, std::size_t K>
+inline void dot_tile(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
+                     std::size_t ldc) noexcept {
+  using reg = typename V::reg;
+  constexpr std::size_t lanes = V::lanes;
+  reg acc[MR][NR];
+  for (std::size_t i = 0; i < MR; ++i) {
+    for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::zero();
+  }
+  constexpr std::size_t full = K / lanes * lanes;
+  for (std::size_t k = 0; k < full; k += lanes) {
+    reg b_vectors[NR];
+    for (std::size_t r = 0; r < NR; ++r) b_vectors[r] = V::load(b + r * ldb + k);
+    for (std::size_t i = 0; i < MR; ++i) {
+      const reg a_vector = V::load(a + i * lda + k);
+      for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::fma(a_vector, b_vectors[r], acc[i][r]);
+    }
+  }
+  if constexpr (K % lanes != 0) {
+    reg b_vectors[NR];
+    for (std::size_t r = 0; r < NR; ++r) b_vectors[r] = V::load_partial(b + r * ldb + full, K % lanes, 0.0f);
+    for (std::size_t i = 0; i < MR; ++i) {
+      const reg a_vector = V::load_partial(a + i * lda + full, K % lanes, 0.0f);
+      for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::fma(a_vector, b_vectors[r], acc[i][r]);
+    }
+  }
+  for (std::size_t i = 0; i < MR; ++i) {
+    for (std::size_t r = 0; r < NR; ++r) c[i * ldc + r] = V::reduce_add(acc[i][r]);
+  }
+}
+
+template <typename V, std::size_t MR, std::size_t N, std::size_t K>
+inline void dot_rows(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
+                     std::size_t ldc) noexcept {
+  constexpr std::size_t nr = V::dot_rows;
+  for (std::size_t r = 0; r + nr <= N; r += nr) dot_tile<V, MR, nr, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
+  if constexpr (N % nr != 0) {
+    constexpr std::size_t r = N - N % nr;
+    dot_tile<V, MR, N % nr, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
+  }
+}
+
+/// C = A B^T for A M x K, B N x K (rows), C M x N.
+// Rationale: with A's rows in one tile (M <= tile_rows, the case of a projection of a few tokens), every row of B
+// is read from memory once: the projection streams its weights, which is what limits it.
+template <typename V, std::size_t M, std::size_t N, std::size_t K>
+inline void product_transposed(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
+                               std::size_t ldc) noexcept {
+  constexpr std::size_t mr = V::tile_rows;
+  for (std::size_t i = 0; i + mr <= M; i += mr) dot_rows<V, mr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+  if constexpr (M % mr != 0) {
+    constexpr std::size_t i = M - M % mr;
+    dot_rows<V, M % mr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+  }
+}
+
+/// x[0, n) *= s.
+template <typename V>
+inline void scale(float* x, std::size_t n, float s) noexcept {
+  const typename V::reg factor = V::broadcast(s);
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) V::store(x + j, V::mul(V::load(x + j), factor));
+  if (j < n) V::store_partial(x + j, V::mul(V::load_partial(x + j, n - j, 0.0f), factor), n - j);
+}
+
+/// The largest of x[0, n), or -inf for n = 0 (NaN entries may or may not be seen).
+template <typename V>
+inline float largest(const float* x, std::size_t n) noexcept {
+  typename V::reg m = V::broadcast(-infinity);
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) m = V::max(m, V::load(x + j));
+  if (j < n) m = V::max(m, V::load_partial(x + j, n - j, -infinity));
+  return V::reduce_max(m);
+}
+
+/// w[j] = e^(x[j] - m) for j in [0, n); returns their sum (NaN when an x is NaN).
+template <typename V>
+inline float exp_shifted(const float* x, float* w, std::size_t n, float m) noexcept {
+  const typename V::reg minus_m = V::broadcast(-m);
+  typename V::reg sum = V::zero();
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) {
+    const typename V::reg e = V::exp(V::add(V::load(x + j), minus_m));
+    V::store(w + j, e);
+    sum = V::add(sum, e);
+  }
+  if (j < n) {
+    const typename V::reg e = V::exp(V::add(V::load_partial(x + j, n - j, -infinity), minus_m));
+    V::store_partial(w + j, e, n - j);
+    sum = V::add(sum, e);
+  }
+  return V::reduce_add(sum);
+}
+
+/// e^x for one float, by the backend's vector exp.
+template <typename V>
+inline float exp_one(float x) noexcept {
+  float result = 0.0f;
+  V::store_partial(&result, V::exp(V::broadcast(x)), 1);
+  return result;
+}
+
+/// The softmax of x[begin, end) into w[begin, end), with the meaning of kernels/softmax_row.hpp: -inf entries get
+/// 0, a row with nothing above -inf gets zeros; rows with +inf or NaN go to the exact kernel.
+template <typename V>
+inline void softmax_row(const float* x, float* w, std::size_t begin, std::size_t end) noexcept {
+  if (begin >= end) return;
+  const std::size_t n = end - begin;
+  const float m = largest<V>(x + begin, n);
+  if (m == -infinity) {
+    for (std::size_t j = begin; j < end; ++j) w[j] = 0.0f;
+    return;
+  }
+  if (m == infinity || m != m) {
+    detail::softmax_row(x, w, begin, end);
+    return;
+  }
+  const float sum = exp_shifted<V>(x + begin, w + begin, n, m);
+  if (sum != sum) {
+    detail::softmax_row(x, w, begin, end);
+    return;
+  }
+  scale<V>(w + begin, n, 1.0f / sum);
+}
+
+/// Fused attention of one head: out[i][0, DV) += softmax_j(q_i . k_j / scale + mask(i, j)) v_j for every query i,
+/// without the n_q x n_kv score matrix. Q is NQ x DK (row stride ldq), K NKV x DK, V NKV x DV, out NQ x DV; the
+/// output must hold +0. `weights` (NQ x NKV, contiguous) receives the weights when KeepWeights. `redo_row(i)`
+/// recomputes row i with the exact kernel (for NaN and +inf scores).
+// Rationale: keys are taken in chunks whose transposed copy (DK x chunk floats) fits the backend's key buffer;
+// each chunk is packed once, so that a score tile is a plain product (queries broadcast, keys in vectors). For each
+// block of tile_rows queries the kernel scores only the keys the block's mask ranges reach (a sliding window
+// costs O(r N)), takes e^(s - running max), rescales the output row when the max rises (online softmax), and adds
+// P V with the product tile. At the end each row is divided by its sum. One chunk covers n_kv up to 256 at
+// d_k = 64, so the common case never rescales.
+template <typename V, bool KeepWeights, std::size_t DK, std::size_t DV, std::size_t NQ, std::size_t NKV>
+struct attention_kernel {
+  static constexpr std::size_t lanes = V::lanes;
+  static constexpr std::size_t block = V::tile_rows;
+  // At most 512 keys, so that the score block stays small when d_k is.
+  static constexpr std::size_t chunk =
+      smaller(round_up(NKV, lanes), larger(lanes, round_down(smaller(512, V::key_buffer_floats / DK), lanes)));
+
+  const float* q;
+  std::size_t ldq;
+  const float* k;
+  std::size_t ldk;
+  const float* v;
+  std::size_t ldv;
+  float* out;
+  std::size_t ldo;
+  float* weights;
+  float inv_scale;
+
+  float packed_keys[DK * chunk];
+  float scores[block * chunk];
+  float row_max[NQ];
+  float row_sum[NQ];
+  bool special[NQ];
+
+  // packed_keys[c][j] = k[kc + j][c] for j < len; the columns up to the next whole vector are 0.
+  void pack(std::size_t kc, std::size_t len) noexcept {
+    if (len % lanes != 0) {
+      for (std::size_t c = 0; c < DK; ++c) V::store(packed_keys + c * chunk + round_down(len, lanes), V::zero());
+    }
+    for (std::size_t j = 0; j < len; ++j) {
+      const float* key = k + (kc + j) * ldk;
+      for (std::size_t c = 0; c < DK; ++c) packed_keys[c * chunk + j] = key[c];
+    }
+  }
+
+  // scores[r][cs, ce) = q_(r0 + r) . packed_keys[.][cs, ce) for Rows rows; ce - cs is a multiple of lanes.
+  template <std::size_t Rows>
+  void score(std::size_t r0, std::size_t cs, std::size_t ce) noexcept {
+    constexpr std::size_t panel = V::tile_vectors * lanes;
+    const float* a = q + r0 * ldq;
+    std::size_t j = cs;
+    for (; j + panel <= ce; j += panel) {
+      product_tile<V, Rows, V::tile_vectors, 0, false>(a, ldq, 1, packed_keys + j, chunk, scores + j, chunk, DK);
+    }
+    score_rest<Rows, V::tile_vectors - 1>(a, j, (ce - j) / lanes);
+  }
+  template <std::size_t Rows, std::size_t NV>
+  void score_rest(const float* a, std::size_t j, std::size_t vectors) noexcept {
+    if constexpr (NV > 0) {
+      if (vectors == NV) {
+        product_tile<V, Rows, NV, 0, false>(a, ldq, 1, packed_keys + j, chunk, scores + j, chunk, DK);
+      } else {
+        score_rest<Rows, NV - 1>(a, j, vectors);
+      }
+    }
+  }
+
+  template <typename Mask>
+  void run(const Mask& mask) noexcept {
+    for (std::size_t i = 0; i < NQ; ++i) {
+      row_max[i] = -infinity;
+      row_sum[i] = 0.0f;
+      special[i] = false;
+    }
+    if constexpr (KeepWeights) {
+      for (std::size_t e = 0; e < NQ * NKV; ++e) weights[e] = -infinity;
+    }
+    for (std::size_t kc = 0; kc < NKV; kc += chunk) {
+      const std::size_t len = smaller(chunk, NKV - kc);
+      pack(kc, len);
+      std::size_t r0 = 0;
+      for (; r0 + block <= NQ; r0 += block) run_block<block>(mask, r0, kc, len);
+      if constexpr (NQ % block != 0) run_block<NQ % block>(mask, NQ - NQ % block, kc, len);
+    }
+    if constexpr (KeepWeights) {
+      for (std::size_t i = 0; i < NQ; ++i) softmax_row<V>(weights + i * NKV, weights + i * NKV, 0, NKV);
+      product<V, NQ, DV, true>(weights, NKV, 1, v, ldv, out, ldo, NKV);
+    }
+  }
+
+  template <std::size_t Rows, typename Mask>
+  void run_block(const Mask& mask, std::size_t r0, std::size_t kc, std::size_t len) noexcept {
+    // The keys of this chunk that any query of the block may see.
+    std::size_t lo = kc + len;
+    std::size_t hi = kc;
+    for (std::size_t r = 0; r < Rows; ++r) {
+      const auto range = mask.keys(r0 + r, NQ, NKV);
+      if (range.begin >= range.end) continue;
+      lo = smaller(lo, larger(range.begin, kc));
+      hi = larger(hi, smaller(range.end, kc + len));
+    }
+    if (lo >= hi) return;
+    const std::size_t cs = round_down(lo - kc, lanes);
+    const std::size_t ce = round_up(hi - kc, lanes);
+    score<Rows>(r0, cs, ce);
+    for (std::size_t r = 0; r < Rows; ++r) finish_scores(mask, r0 + r, scores + r * chunk, kc, cs, ce, len);
+    if constexpr (!KeepWeights) {
+      product<V, Rows, DV, true>(scores + cs, chunk, 1, v + (kc + cs) * ldv, ldv, out + r0 * ldo, ldo,
+                                 smaller(ce, len) - cs);
+    }
+  }
+
+  // Row i's scores in [cs, ce): scaled, masked, then (online softmax) replaced by e^(s - running max); or, with
+  // KeepWeights, copied into the weights.
+  template <typename Mask>
+  void finish_scores(const Mask& mask, std::size_t i, float* row, std::size_t kc, std::size_t cs, std::size_t ce,
+                     std::size_t len) noexcept {
+    const auto range = mask.keys(i, NQ, NKV);
+    const std::size_t begin = larger(range.begin, kc + cs) - kc;
+    const std::size_t end = range.end > kc ? smaller(range.end - kc, smaller(ce, len)) : 0;
+    if (begin >= end || special[i]) {
+      for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
+      return;
+    }
+    scale<V>(row + cs, ce - cs, inv_scale);
+    for (std::size_t j = cs; j < begin; ++j) row[j] = -infinity;
+    for (std::size_t j = end; j < ce; ++j) row[j] = -infinity;
+    if constexpr (Mask::checks_each_key || Mask::adds_bias) {
+      for (std::size_t j = begin; j < end; ++j) {
+        if constexpr (Mask::checks_each_key) {
+          if (!mask.allowed(i, kc + j)) {
+            row[j] = -infinity;
+            continue;
+          }
+        }
+        if constexpr (Mask::adds_bias) row[j] += mask.template bias<float>(i, kc + j);
+      }
+    }
+    if constexpr (KeepWeights) {
+      for (std::size_t j = begin; j < end; ++j) weights[i * NKV + kc + j] = row[j];
+    } else {
+      const float chunk_max = largest<V>(row + cs, ce - cs);
+      if (chunk_max == -infinity) {
+        for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
+        return;
+      }
+      const float new_max = chunk_max > row_max[i] ? chunk_max : row_max[i];
+      // A +inf or NaN score makes the sum NaN: the row is then the exact kernel's (finish).
+      float sum = std::numeric_limits<float>::quiet_NaN();
+      if (new_max != infinity && chunk_max == chunk_max) sum = exp_shifted<V>(row + cs, row + cs, ce - cs, new_max);
+      if (sum != sum) {
+        special[i] = true;
+        for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
+        return;
+      }
+      if (new_max > row_max[i] && row_max[i] != -infinity) {
+        const float alpha = exp_one<V>(row_max[i] - new_max);
+        scale<V>(out + i * ldo, DV, alpha);
+        row_sum[i] *= alpha;
+      }
+      row_max[i] = new_max;
+      row_sum[i] += sum;
+    }
+  }
+
+  template <typename RedoRow>
+  void finish(const RedoRow& redo_row) noexcept {
+    if constexpr (!KeepWeights) {
+      for (std::size_t i = 0; i < NQ; ++i) {
+        if (special[i]) {
+          redo_row(i);
+        } else if (row_sum[i] > 0.0f) {
+          scale<V>(out + i * ldo, DV, 1.0f / row_sum[i]);
+        }
+      }
+    } else {
+      (void)redo_row;
+    }
+  }
+};
+
+template <typename V, bool KeepWeights, std::size_t DK, std::size_t DV, std::size_t NQ, std::size_t NKV,
+          typename Mask, typename RedoRow>
+inline void attend(const float* q, std::size_t ldq, const float* k, std::size_t ldk, const float* v, std::size_t ldv,
+                   const Mask& mask, float* out, std::size_t ldo, float* weights, float scale,
+                   const RedoRow& redo_row) noexcept {
+  attention_kernel<V, KeepWeights, DK, DV, NQ, NKV> kernel;
+  kernel.q = q;
+  kernel.ldq = ldq;
+  kernel.k = k;
+  kernel.ldk = ldk;
+  kernel.v = v;
+  kernel.ldv = ldv;
+  kernel.out = out;
+  kernel.ldo = ldo;
+  kernel.weights = weights;
+  kernel.inv_scale = 1.0f / scale;
+  kernel.run(mask);
+  kernel.finish(redo_row);
+}
+
+}  // namespace ctattn::detail::simd
+
+#endif  // CTATTN_KERNELS_DETAIL_SIMD_HPP
+// ---------------------------------------- ctattn/kernels/dispatch.hpp (continued)
+
+namespace ctattn::detail::kernels {
+
+/// c = a b.
+template <arithmetic A = default_arithmetic, typename T, std::size_t M, std::size_t K, std::size_t N>
+constexpr void product(T (&c)[M][N], const T (&a)[M][K], const T (&b)[K][N]) noexcept {
+  if (std::is_constant_evaluated()) {
+    unrolled_product(c, a, b);
+  } else if constexpr (runs_simd<A, T>) {
+    simd::product<simd_ops, M, N, false>(&a[0][0], K, 1, &b[0][0], N, &c[0][0], N, K);
+  } else {
+    scalar::product(c, a, b);
+  }
+}
+
+/// c = a b^T, b given as N rows of K.
+template <arithmetic A = default_arithmetic, typename T, std::size_t M, std::size_t K, std::size_t N>
+constexpr void product_transposed(T (&c)[M][N], const T (&a)[M][K], const T (&b)[N][K]) noexcept {
+  if (std::is_constant_evaluated()) {
+    unrolled_product_transposed(c, a, b);
+  } else if constexpr (runs_simd<A, T>) {
+    simd::product_transposed<simd_ops, M, N, K>(&a[0][0], K, &b[0][0], K, &c[0][0], N);
+  } else {
+    scalar::product_transposed(c, a, b);
+  }
+}
+
+/// c = a^T b, a given as K rows of M.
+template <arithmetic A = default_arithmetic, typename T, std::size_t M, std::size_t K, std::size_t N>
+constexpr void product_left_transposed(T (&c)[M][N], const T (&a)[K][M], const T (&b)[K][N]) noexcept {
+  if constexpr (runs_simd<A, T>) {
+    if (!std::is_constant_evaluated()) {
+      simd::product<simd_ops, M, N, false>(&a[0][0], 1, M, &b[0][0], N, &c[0][0], N, K);
+      return;
+    }
+  }
+  scalar::product_left_transposed(c, a, b);
+}
+
+/// weights[begin, end) = the softmax of values[begin, end) (kernels/softmax_row.hpp gives its meaning).
+template <arithmetic A = default_arithmetic, typename T>
+constexpr void softmax_row(const T* values, T* weights, std::size_t begin, std::size_t end) noexcept {
+  if constexpr (runs_simd<A, T>) {
+    if (!std::is_constant_evaluated()) {
+      simd::softmax_row<simd_ops>(values, weights, begin, end);
+      return;
+    }
+  }
+  detail::softmax_row(values, weights, begin, end);
+}
+
+/// Attention of one head (kernels/scalar.hpp's `attend` gives the contract): out's columns
+/// [output_offset, output_offset + DV) must hold +0 and receive softmax(Q K^T / scale + mask) V.
+template <arithmetic A, bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V,
+          typename Out, typename Weights, typename Mask>
+constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                      const head_columns& columns, typename Q::value_type scale) noexcept {
+  if (std::is_constant_evaluated()) {
+    constant::attend<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
+  } else if constexpr (runs_simd<A, typename Q::value_type>) {
+    float* weight_storage = nullptr;
+    if constexpr (KeepWeights) weight_storage = &weights->elements[0][0];
+    // A row whose scores hold NaN or +inf is recomputed by the exact kernel, which gives those their meaning.
+    const auto redo_row = [&](std::size_t row) {
+      for (std::size_t c = 0; c < DV; ++c) out.elements[row][columns.output_offset + c] = 0.0f;
+      scalar::attend<false, DK, DV>(q, k, v, mask, out, weights, columns, scale, row, row + 1);
+    };
+    simd::attend<simd_ops, KeepWeights, DK, DV, Q::rows, K::rows>(
+        &q.elements[0][0] + columns.query_offset, Q::cols, &k.elements[0][0] + columns.key_offset, K::cols,
+        &v.elements[0][0] + columns.value_offset, V::cols, mask, &out.elements[0][0] + columns.output_offset,
+        Out::cols, weight_storage, scale, redo_row);
+  } else {
+    scalar::attend<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
+  }
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DISPATCH_HPP
+// ---------------------------------------- ctattn/matrix/multiply.hpp (continued)
+
+namespace ctattn {
+
+/// Whether `A * B` is a valid product: same element type, and A's columns match B's rows (equal sizes, and
+/// equal names when both are named). The rules are `detail::multiply_rules` (ctattn/matrix/rules.hpp).
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::Multipliable<ctattn::matrix<float, 6, 16>, ctattn::matrix<float, 16, 24>>);
+///   static_assert(!ctattn::Multipliable<ctattn::matrix<float, 6, d_k{64}>, ctattn::matrix<float, d_v{64}, 6>>);
+/// \endcode
+template <typename A, typename B>
+concept Multipliable = FixedMatrix<A> && FixedMatrix<B> &&
+                       rules_hold<detail::multiply_rules<std::remove_cvref_t<A>, std::remove_cvref_t<B>>>;
+
+/// The matrix product `a b`.
+///
+/// | operand | shape    |
+/// |---------|----------|
+/// | `a`     | M x K    |
+/// | `b`     | K' x N   |
+/// | result  | M x N    |
+///
+/// Rules: both hold the same element type (`element_types_must_match`), and K and K' match
+/// (`inner_dimensions_must_match`: equal sizes; equal names when both are named, so `d_k{64}` never meets
+/// `d_v{64}`). The result keeps a's row extent and b's column extent.
+///
+/// Each result element is summed in the order k = 0, 1, ..., K-1, starting from +0, with exact arithmetic (in
+/// constant evaluation, and at run time with `CTATTN_EXACT_ARITHMETIC=1`); fast arithmetic on float runs the SIMD
+/// backend's product (ctattn/kernels/backend.hpp).
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<float, 2, 2> a{{{1, 2}, {3, 4}}};
+///   static_assert(ctattn::multiply(a, a)(1, 1) == 22.0f);   // also a * a
+/// \endcode
+template <typename T, auto M, auto K, typename U, auto K2, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, N> multiply(const basic_matrix<T, M, K>& a,
+                                                        const basic_matrix<U, K2, N>& b) noexcept {
+  using A = basic_matrix<T, M, K>;
+  using B = basic_matrix<U, K2, N>;
+  basic_matrix<T, M, N> result{};
+  if constexpr (detail::first_broken<detail::multiply_rules<A, B>>::check()) {
+    detail::kernels::product(result.elements, a.elements, b.elements);
+  }
+  return result;
+}
+
+/// `a * b` is `multiply(a, b)`.
+template <FixedMatrix A, FixedMatrix B>
+[[nodiscard]] constexpr auto operator*(const A& a, const B& b) noexcept {
+  return multiply(a, b);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_MULTIPLY_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/reduce.hpp
+#ifndef CTATTN_MATRIX_REDUCE_HPP
+#define CTATTN_MATRIX_REDUCE_HPP
+
+
+
+namespace ctattn {
+
+namespace detail {
+// Named function objects, not lambdas: see the rationale in ctattn/matrix/elementwise.hpp.
+struct larger_skipping_nan {
+  template <typename T>
+  constexpr T operator()(T largest, T element) const noexcept {
+    return (element > largest || largest != largest) ? element : largest;
+  }
+};
+struct running_sum {
+  template <typename T>
+  constexpr T operator()(T total, T element) const noexcept {
+    return total + element;
+  }
+};
+}  // namespace detail
+
+/// Folds each row from left to right: `reduce_rows(a, init, f)(i, 0) == f(...f(f(init, a(i,0)), a(i,1))..., a(i,N-1))`.
+///
+/// | operand | shape  |
+/// |---------|--------|
+/// | `a`     | M x N  |
+/// | result  | M x 1  |
+///
+/// Example:
+/// \code
+///   auto sums = ctattn::reduce_rows(a, 0.0f, [](float acc, float x) { return acc + x; });
+/// \endcode
+template <typename T, auto M, auto N, typename F>
+[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> reduce_rows(const basic_matrix<T, M, N>& a, T init,
+                                                                        F f) noexcept {
+  basic_matrix<T, M, std::size_t{1}> result{};
+  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+    T acc = init;
+    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) acc = f(acc, a.elements[i][j]);
+    result.elements[i][0] = acc;
+  }
+  return result;
+}
+
+/// The largest element of each row (M x 1). A NaN element is skipped unless the whole row is NaN.
+/// Example: `static_assert(ctattn::row_max(a)(0, 0) == 3.0f);`
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> row_max(const basic_matrix<T, M, N>& a) noexcept {
+  return reduce_rows(a, a.elements[0][0], detail::larger_skipping_nan{});
+}
+
+/// The sum of each row (M x 1), added from left to right starting at +0.
+/// Example: `static_assert(ctattn::row_sum(a)(1, 0) == 15.0f);`
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> row_sum(const basic_matrix<T, M, N>& a) noexcept {
+  return reduce_rows(a, T{0}, detail::running_sum{});
+}
+
+/// The sum of all elements, row by row, left to right, starting at +0.
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr T sum(const basic_matrix<T, M, N>& a) noexcept {
+  T acc{0};
+  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) acc += a.elements[i][j];
+  }
+  return acc;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_REDUCE_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/row.hpp
+#ifndef CTATTN_MATRIX_ROW_HPP
+#define CTATTN_MATRIX_ROW_HPP
+
+
+
+namespace ctattn {
+
+/// Row `I` as a 1 x N matrix, the index checked at compile time.
+///
+/// | operand | shape |
+/// |---------|-------|
+/// | `a`     | M x N |
+/// | result  | 1 x N |
+///
+/// Rule: I < M.
+///
+/// Example:
+/// \code
+///   constexpr auto second_query = ctattn::row<1>(queries);
+/// \endcode
+template <std::size_t I, typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a) noexcept {
+  basic_matrix<T, std::size_t{1}, N> result{};
+  if constexpr (shape_error::index_must_be_inside_dimension<op::row, count<I>, dim_of<M>>::check()) {
+    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) result.elements[0][j] = a.elements[I][j];
+  }
+  return result;
+}
+
+/// Row `i` as a 1 x N matrix, the index known only at run time. Precondition: i < M (a compile error in
+/// constant evaluation; a trap at run time when CTATTN_CHECK_PRECONDITIONS is on).
+///
+/// Example:
+/// \code
+///   for (std::size_t i = 0; i < 6; ++i) use(ctattn::row(queries, i));
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a,
+                                                                std::size_t i) noexcept {
+  detail::expects(i < basic_matrix<T, M, N>::rows);
+  basic_matrix<T, std::size_t{1}, N> result{};
+  for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) result.elements[0][j] = a.elements[i][j];
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_ROW_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/transpose.hpp
+#ifndef CTATTN_MATRIX_TRANSPOSE_HPP
+#define CTATTN_MATRIX_TRANSPOSE_HPP
+
+
+
+namespace ctattn {
+
+/// The transpose: rows become columns, and the extents (with their names) swap places.
+///
+/// | operand | shape  |
+/// |---------|--------|
+/// | `a`     | M x N  |
+/// | result  | N x M  |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::matrix<float, 2, 3> a{{{1, 2, 3}, {4, 5, 6}}};
+///   static_assert(ctattn::transpose(a)(2, 1) == 6.0f);
+///   // keys: seq_kv x d_k  ->  transpose(keys): d_k x seq_kv, so queries * transpose(keys) is seq_q x seq_kv
+/// \endcode
+template <typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, N, M> transpose(const basic_matrix<T, M, N>& a) noexcept {
+  basic_matrix<T, N, M> result{};
+  for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
+    for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) {
+      result.elements[j][i] = a.elements[i][j];
+    }
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_TRANSPOSE_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/matrix/with_extents.hpp
+#ifndef CTATTN_MATRIX_WITH_EXTENTS_HPP
+#define CTATTN_MATRIX_WITH_EXTENTS_HPP
+
+
+
+namespace ctattn {
+
+/// The same values under other extents of the same sizes: names a plain axis, renames one, or drops a name.
+/// This is the one explicit way to say "these two axes are the same"; nothing else converts between names.
+///
+/// | operand | shape     |
+/// |---------|-----------|
+/// | `a`     | M x N     |
+/// | result  | Rows x Cols, with size(Rows) = M and size(Cols) = N |
+///
+/// Rule: the sizes are kept.
+///
+/// Example:
+/// \code
+///   auto x = ctattn::with_extents<seq{6}, d_model{16}>(plain_6_by_16);
+/// \endcode
+template <auto Rows, auto Cols, typename T, auto M, auto N>
+[[nodiscard]] constexpr basic_matrix<T, normalize_extent<Rows>, normalize_extent<Cols>> with_extents(
+    const basic_matrix<T, M, N>& a) noexcept {
+  constexpr auto rows = normalize_extent<Rows>;
+  constexpr auto cols = normalize_extent<Cols>;
+  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<M>, dim_of<rows>>,
+                          shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<N>, dim_of<cols>>>;
+  basic_matrix<T, rows, cols> result{};
+  if constexpr (detail::first_broken<rules>::check()) {
+    for (std::size_t i = 0; i < extent_size(M); ++i) {
+      for (std::size_t j = 0; j < extent_size(N); ++j) result.elements[i][j] = a.elements[i][j];
+    }
+  }
+  return result;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_MATRIX_WITH_EXTENTS_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+
+// Constexpr math: the same bits in constant evaluation and at run time.
+// ---------------------------------------- ctattn/math/erf.hpp
+#ifndef CTATTN_MATH_ERF_HPP
+#define CTATTN_MATH_ERF_HPP
+
+/// \file
+/// ctattn::math::erf: the error function, in constant expressions and at run time with identical results.
+
+// ---------------------------------------- ctattn/math/detail/erf_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
+
+/// \file
+/// The error function on three intervals: a polynomial in x^2 near 0, a polynomial around erf(1), and
+/// 1 - erfc(x) with erfc(x) = e^(-x^2) F(1/x) / x beyond.
+
 
 namespace ctattn::math::detail {
 
@@ -2414,45 +3630,6 @@ constexpr double erf(double x) noexcept { return detail::erf(x); }
 }  // namespace ctattn::math
 
 #endif  // CTATTN_MATH_ERF_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/math/exp.hpp
-#ifndef CTATTN_MATH_EXP_HPP
-#define CTATTN_MATH_EXP_HPP
-
-/// \file
-/// ctattn::math::exp: the exponential, in constant expressions and at run time with identical results.
-
-
-namespace ctattn::math {
-
-/// The exponential e^x, for float and double; the same bits in constant evaluation and at run time.
-///
-/// | x                                   | float                | double                |
-/// |-------------------------------------|----------------------|-----------------------|
-/// | NaN                                 | the same NaN         | the same NaN          |
-/// | +-0                                 | 1                    | 1                     |
-/// | x > 88.72283 (0x1.62e42ep+6)        | +inf                 |                       |
-/// | x > 709.78271 (0x1.62e42fefa39efp+9)|                      | +inf                  |
-/// | x < -103.97208 (-0x1.9fe368p+6)     | +0                   |                       |
-/// | x < -745.13322                      |                      | +0                    |
-/// | -inf, +inf                          | +0, +inf             | +0, +inf              |
-/// | accuracy (all finite x)             | <= 1 ulp             | <= 2 ulp              |
-///
-/// Results below the normal range are subnormal (gradual underflow), rounded once. Accuracy is measured
-/// against the correctly rounded value; docs/math.md has the measured maximum and the sweep.
-///
-/// \code
-/// static_assert(ctattn::math::exp(0.0f) == 1.0f);
-/// constexpr double e = ctattn::math::exp(1.0);  // 0x1.5bf0a8b145769p+1
-/// \endcode
-constexpr float exp(float x) noexcept { return detail::exp(x); }
-
-/// \copydoc exp(float)
-constexpr double exp(double x) noexcept { return detail::exp(x); }
-
-}  // namespace ctattn::math
-
-#endif  // CTATTN_MATH_EXP_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/math/log.hpp
 #ifndef CTATTN_MATH_LOG_HPP
@@ -3055,6 +4232,8 @@ constexpr double tanh(double x) noexcept { return detail::tanh(x); }
 
 #endif  // CTATTN_MATH_TANH_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
+
+// Kernels: how every operation computes (constant-evaluated, exact scalar loops, or the build's SIMD backend).
 
 // Attention: softmax, masks, projections, scaled dot-product attention, heads, gradients.
 // ---------------------------------------- ctattn/attention/attention_head.hpp
@@ -3732,6 +4911,31 @@ template <typename X, typename P>
 concept Projectable = FixedMatrix<X> && Projection<P> &&
                       rules_hold<detail::projection_rules<std::remove_cvref_t<X>, std::remove_cvref_t<P>>>;
 
+namespace detail {
+// y = x W (+ b) or x W^T (+ b), with arithmetic A; the rules are the caller's.
+template <arithmetic A, typename Y, typename X, typename P>
+constexpr void project_rows(Y& y, const X& x, const P& p) noexcept {
+  if constexpr (std::is_same_v<typename P::layout, in_by_out>) {
+    kernels::product<A>(y.elements, x.elements, p.weight.elements);
+  } else {
+    kernels::product_transposed<A>(y.elements, x.elements, p.weight.elements);
+  }
+  if constexpr (P::has_bias) {
+    for (std::size_t i = 0; i < Y::rows; ++i) {
+      for (std::size_t o = 0; o < Y::cols; ++o) y.elements[i][o] += p.bias.elements[0][o];
+    }
+  }
+}
+
+// The projection of x's rows as a new matrix, with arithmetic A; the rules are the caller's.
+template <arithmetic A, typename X, typename P>
+constexpr auto projected(const X& x, const P& p) noexcept {
+  basic_matrix<typename X::value_type, X::row_extent, P::output_extent> y{};
+  project_rows<A>(y, x, p);
+  return y;
+}
+}  // namespace detail
+
 /// Applies a projection to every row of x, writing into `y` (no result on the stack: firmware keeps y in static
 /// storage). Same rules and arithmetic as `project`.
 ///
@@ -3748,47 +4952,8 @@ concept Projectable = FixedMatrix<X> && Projection<P> &&
 /// \endcode
 template <FixedMatrix Y, FixedMatrix X, Projection P>
 constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
-  using T = typename X::value_type;
   if constexpr (detail::first_broken<detail::projection_into_rules<Y, X, P>>::check()) {
-    constexpr std::size_t n = X::rows;
-    constexpr std::size_t d_in = X::cols;
-    constexpr std::size_t d_out = extent_size(P::output_extent);
-    if constexpr (std::is_same_v<typename P::layout, in_by_out>) {
-      // Row i of x times W: the same i-k-j loop as ctattn::multiply (and, constant-evaluated, its form).
-      if (std::is_constant_evaluated()) {
-        detail::unrolled_product(y.elements, x.elements, p.weight.elements);
-      } else {
-        for (std::size_t i = 0; i < n; ++i) {
-          T(&y_row)[d_out] = y.elements[i];
-          for (std::size_t o = 0; o < d_out; ++o) y_row[o] = T{0};
-          for (std::size_t c = 0; c < d_in; ++c) {
-            const T x_ic = x.elements[i][c];
-            const T(&w_row)[d_out] = p.weight.elements[c];
-            for (std::size_t o = 0; o < d_out; ++o) y_row[o] += x_ic * w_row[o];
-          }
-        }
-      }
-    } else {
-      // Row i of x against row o of W: a dot product over contiguous memory on both sides.
-      if (std::is_constant_evaluated()) {
-        detail::unrolled_product_transposed(y.elements, x.elements, p.weight.elements);
-      } else {
-        for (std::size_t i = 0; i < n; ++i) {
-          const T(&x_row)[d_in] = x.elements[i];
-          for (std::size_t o = 0; o < d_out; ++o) {
-            const T(&w_row)[d_in] = p.weight.elements[o];
-            T acc{0};
-            for (std::size_t c = 0; c < d_in; ++c) acc += x_row[c] * w_row[c];
-            y.elements[i][o] = acc;
-          }
-        }
-      }
-    }
-    if constexpr (P::has_bias) {
-      for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t o = 0; o < d_out; ++o) y.elements[i][o] += p.bias.elements[0][o];
-      }
-    }
+    detail::project_rows<default_arithmetic>(y, x, p);
   }
 }
 
@@ -3801,7 +4966,8 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
 /// | result  | n x Out     |
 ///
 /// Rule: In' matches In (sizes, and names when both are named); one element type. Each output is the sum over
-/// the input features in order, starting from +0, then the bias is added.
+/// the input features in order, starting from +0, then the bias is added (exact arithmetic; fast arithmetic runs
+/// the SIMD backend's product, see ctattn/kernels/backend.hpp).
 ///
 /// Example:
 /// \code
@@ -3809,9 +4975,11 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
 /// \endcode
 template <FixedMatrix X, Projection P>
 [[nodiscard]] constexpr auto project(const X& x, const P& p) noexcept {
-  basic_matrix<typename X::value_type, X::row_extent, P::output_extent> y{};
-  if constexpr (detail::first_broken<detail::projection_rules<X, P>>::check()) project_into(y, x, p);
-  return y;
+  if constexpr (detail::first_broken<detail::projection_rules<X, P>>::check()) {
+    return detail::projected<default_arithmetic>(x, p);
+  } else {
+    return basic_matrix<typename X::value_type, X::row_extent, P::output_extent>{};
+  }
 }
 
 }  // namespace ctattn
@@ -3823,67 +4991,14 @@ template <FixedMatrix X, Projection P>
 #define CTATTN_ATTENTION_SCALED_DOT_PRODUCT_HPP
 
 
-// ---------------------------------------- ctattn/attention/detail/softmax_row.hpp
-#ifndef CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
-#define CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
-
-
-
-namespace ctattn::detail {
-
-/// The softmax of `values[begin, end)` written to `weights[begin, end)`; the entries outside that range are
-/// left alone. The rules, shared by `softmax_rows` and every attention kernel:
-///   - -inf entries (masked) get weight 0 and are never passed to exp;
-///   - a row with no entry above -inf (fully masked, or empty) gets all zeros, never NaN;
-///   - +inf entries share the weight equally (the limit), every other entry gets 0;
-///   - a NaN anywhere makes the whole row NaN;
-///   - otherwise w_j = exp(x_j - max) / sum_k exp(x_k - max): subtracting the row maximum keeps every
-///     exponent <= 0, so no row overflows, and the largest entry contributes exactly 1 to the sum.
-// Rationale: one function for every caller keeps compile-time and run-time results, and every mask kind,
-// on the same arithmetic. It takes raw arrays so that the kernels can hand it a row buffer.
-template <typename T>
-constexpr void softmax_row(const T* values, T* weights, std::size_t begin, std::size_t end) noexcept {
-  constexpr T infinity = std::numeric_limits<T>::infinity();
-  T largest = -infinity;
-  std::size_t infinite = 0;
-  for (std::size_t j = begin; j < end; ++j) {
-    const T x = values[j];
-    if (x != x) {  // NaN
-      for (std::size_t m = begin; m < end; ++m) weights[m] = std::numeric_limits<T>::quiet_NaN();
-      return;
-    }
-    if (x == infinity) ++infinite;
-    if (x > largest) largest = x;
-  }
-  if (largest == -infinity) {
-    for (std::size_t j = begin; j < end; ++j) weights[j] = T{0};
-    return;
-  }
-  if (infinite > 0) {
-    const T share = T{1} / static_cast<T>(infinite);
-    for (std::size_t j = begin; j < end; ++j) weights[j] = values[j] == infinity ? share : T{0};
-    return;
-  }
-  T total{0};
-  for (std::size_t j = begin; j < end; ++j) {
-    const T e = values[j] == -infinity ? T{0} : math::exp(values[j] - largest);
-    weights[j] = e;
-    total += e;
-  }
-  for (std::size_t j = begin; j < end; ++j) weights[j] = weights[j] / total;
-}
-
-}  // namespace ctattn::detail
-
-#endif  // CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
-// ---------------------------------------- ctattn/attention/scaled_dot_product.hpp (continued)
 // ---------------------------------------- ctattn/attention/options.hpp
 #ifndef CTATTN_ATTENTION_OPTIONS_HPP
 #define CTATTN_ATTENTION_OPTIONS_HPP
 
 /// \file
-/// The options of an attention call, after its operands and in any order: at most one mask, and at most one
-/// result form. One function per operation; the form of its result is an argument, not another function.
+/// The options of an attention call, after its operands and in any order: at most one mask, at most one result
+/// form and at most one arithmetic. One function per operation; the form of its result, and how it computes,
+/// are arguments, not other functions.
 ///
 /// | option                              | the call                                                          |
 /// |-------------------------------------|-------------------------------------------------------------------|
@@ -3892,6 +5007,11 @@ constexpr void softmax_row(const T* values, T* weights, std::size_t begin, std::
 /// | `ctattn::with_weights`              | returns the output with the attention weights (`.output`, `.weights`) |
 /// | `ctattn::into(output)`              | writes the output into `output` and returns nothing               |
 /// | `ctattn::into(output, workspace)`   | the same, with the intermediates (Q, K, V, ...) in `workspace`    |
+/// | `ctattn::exact_arithmetic`          | at run time, static_assert's bits (the scalar kernels)            |
+/// | `ctattn::fast_arithmetic`           | at run time, the SIMD backend where there is one (float)          |
+///
+/// Without an arithmetic option a call computes with `ctattn::default_arithmetic` (ctattn/kernels/backend.hpp):
+/// fast, unless the build defines `CTATTN_EXACT_ARITHMETIC=1`. Constant evaluation is always exact.
 ///
 /// Example:
 /// \code
@@ -3933,6 +5053,18 @@ template <FixedMatrix Output, typename Workspace>
   return {&output, &workspace};
 }
 
+/// How a call computes at run time: `ctattn::exact_arithmetic` or `ctattn::fast_arithmetic`.
+template <arithmetic A>
+struct arithmetic_option {
+  static constexpr arithmetic value = A;
+};
+/// Run-time results with static_assert's bits: the scalar kernels, every sum in order (the firmware guarantee).
+/// Example: `ctattn::scaled_dot_product_attention(q, k, v, ctattn::exact_arithmetic)`.
+inline constexpr arithmetic_option<arithmetic::exact> exact_arithmetic{};
+/// The SIMD backend (float), within the bounds of docs/kernels.md of the exact result.
+/// Example: `ctattn::multi_head_attention(x, x, x, w, ctattn::fast_arithmetic)`.
+inline constexpr arithmetic_option<arithmetic::fast> fast_arithmetic{};
+
 namespace detail {
 
 template <typename T>
@@ -3960,21 +5092,31 @@ template <typename T>
 struct is_mask_option : std::bool_constant<AttentionMask<T>> {};
 template <typename T>
 struct is_result_option : std::bool_constant<is_result_form<T>> {};
+template <typename T>
+inline constexpr bool is_arithmetic_option = false;
+template <arithmetic A>
+inline constexpr bool is_arithmetic_option<arithmetic_option<A>> = true;
+template <typename T>
+struct is_arithmetic_choice : std::bool_constant<is_arithmetic_option<T>> {};
 
 }  // namespace detail
 
 namespace shape_error {
 
-/// After its operands an attention call takes at most one mask and at most one result form, and nothing else.
+/// After its operands an attention call takes at most one mask, at most one result form and at most one
+/// arithmetic, and nothing else.
 template <typename Operation, typename... Options>
-struct options_must_be_one_mask_and_one_result_form {
+struct options_must_be_one_of_each_kind {
   static constexpr std::size_t masks = (std::size_t{0} + ... + (AttentionMask<Options> ? 1 : 0));
   static constexpr std::size_t forms = (std::size_t{0} + ... + (detail::is_result_form<Options> ? 1 : 0));
-  static constexpr bool holds = masks <= 1 && forms <= 1 && masks + forms == sizeof...(Options);
+  static constexpr std::size_t arithmetics = (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
+  static constexpr bool holds =
+      masks <= 1 && forms <= 1 && arithmetics <= 1 && masks + forms + arithmetics == sizeof...(Options);
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: after its operands an attention call takes at most one mask (ctattn::causal, ...) and at "
-                  "most one result form (ctattn::with_weights, or ctattn::into(output[, workspace])), in any order");
+                  "ctattn: after its operands an attention call takes at most one mask (ctattn::causal, ...), at most "
+                  "one result form (ctattn::with_weights, or ctattn::into(output[, workspace])) and at most one "
+                  "arithmetic (ctattn::exact_arithmetic or ctattn::fast_arithmetic), in any order");
     return holds;
   }
 };
@@ -3983,11 +5125,13 @@ struct options_must_be_one_mask_and_one_result_form {
 
 namespace detail {
 
-/// What the options of a call say: its mask type and its result form.
+/// What the options of a call say: its mask type, its result form and its arithmetic.
 template <typename... Options>
 struct call_options {
   using mask_type = typename first_option<is_mask_option, no_mask_type, Options...>::type;
   using form_type = typename first_option<is_result_option, void, Options...>::type;
+  static constexpr arithmetic arithmetic_kind =
+      first_option<is_arithmetic_choice, arithmetic_option<default_arithmetic>, Options...>::type::value;
   static constexpr bool returns_weights = std::is_same_v<form_type, with_weights_t>;
   static constexpr bool writes_into = is_into<form_type>;
 };
@@ -4049,121 +5193,6 @@ struct attention_result {
 
 namespace detail {
 
-/// Where one head's columns sit inside the projected Q, K and V, and where its output goes. The head's widths
-/// (d_k, d_v) are template arguments of the kernel.
-struct head_columns {
-  std::size_t query_offset;   // first column of this head in Q
-  std::size_t key_offset;     // first column of its key/value head in K
-  std::size_t value_offset;   // first column of its key/value head in V
-  std::size_t output_offset;  // first column of its output
-};
-
-// The scores of query i against the keys of its range: dot(j) / scale, plus the mask's bias, or -inf for a key
-// the mask hides. Both forms of the kernel score through here, so they apply a mask identically.
-template <typename T, typename Mask, typename Dot>
-constexpr void score_row(const Mask& mask, std::size_t i, const key_range& range, T scale, T* scores,
-                         const Dot& dot) noexcept {
-  for (std::size_t j = range.begin; j < range.end; ++j) {
-    if constexpr (Mask::checks_each_key) {
-      if (!mask.allowed(i, j)) {
-        scores[j] = -std::numeric_limits<T>::infinity();
-        continue;
-      }
-    }
-    T score = dot(j) / scale;
-    if constexpr (Mask::adds_bias) score += mask.template bias<T>(i, j);
-    scores[j] = score;
-  }
-}
-
-// The constant-evaluated form of `attend`: the same arithmetic in the same order, so the same bits.
-// Rationale: the constant evaluators read an element of an array local to the evaluation faster than one of a
-// constexpr variable, and fold expressions with literal indices faster than loops (see detail/unrolled.hpp). So
-// this head's keys and values, and each query row, are first copied into exact-size local arrays (O(n d) copies
-// against O(n^2 d) multiply-adds), and every score and every context row is one unrolled expression. Each
-// context row is summed from +0 into a local row and then added to the output's +0, which changes no bit.
-template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
-          typename Weights, typename Mask>
-constexpr void attend_unrolled(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
-                               const head_columns& columns, typename Q::value_type scale) noexcept {
-  using T = typename Q::value_type;
-  constexpr std::size_t n_q = Q::rows;
-  constexpr std::size_t n_kv = K::rows;
-  T keys[n_kv][DK]{};
-  T values[n_kv][DV]{};
-  for (std::size_t j = 0; j < n_kv; ++j) {
-    for (std::size_t c = 0; c < DK; ++c) keys[j][c] = k.elements[j][columns.key_offset + c];
-    for (std::size_t c = 0; c < DV; ++c) values[j][c] = v.elements[j][columns.value_offset + c];
-  }
-  T query[DK]{};
-  T context[DV]{};
-  T scores[n_kv]{};
-  T probabilities[n_kv]{};
-  for (std::size_t i = 0; i < n_q; ++i) {
-    for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
-    const key_range range = mask.keys(i, n_q, n_kv);
-    score_row(mask, i, range, scale, scores, [&](std::size_t key) { return unrolled_dot(query, keys[key]); });
-    softmax_row(scores, probabilities, range.begin, range.end);
-    for (std::size_t c = 0; c < DV; ++c) context[c] = T{0};
-    for (std::size_t j = range.begin; j < range.end; ++j) {
-      const T p = probabilities[j];
-      if (p == T{0}) continue;
-      unrolled_axpy(context, p, values[j]);
-    }
-    for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output_offset + c] += context[c];
-    if constexpr (KeepWeights) {
-      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
-    }
-  }
-}
-
-// Rationale: the kernel works one query row at a time, visits only the keys the mask's range allows (sliding
-// windows cost O(r N)), and never reads the value row of a key whose weight is 0. Heads are column windows of the
-// projected matrices, so multi-head attention runs the same code with no copies. The output's columns
-// [output_offset, output_offset + DV) must hold +0: the kernel accumulates. At run time it is plain loops with
-// row references; constant-evaluated, `attend_unrolled` does the same arithmetic in the evaluators' fast form.
-template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
-          typename Weights, typename Mask>
-constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
-                      const head_columns& columns, typename Q::value_type scale) noexcept {
-  if (std::is_constant_evaluated()) {
-    attend_unrolled<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
-    return;
-  }
-  using T = typename Q::value_type;
-  constexpr std::size_t n_q = Q::rows;
-  constexpr std::size_t n_kv = K::rows;
-  const std::size_t q_begin = columns.query_offset;
-  const std::size_t k_begin = columns.key_offset;
-  const std::size_t v_begin = columns.value_offset;
-  const std::size_t o_begin = columns.output_offset;
-  T scores[n_kv]{};
-  T probabilities[n_kv]{};
-  for (std::size_t i = 0; i < n_q; ++i) {
-    const T(&q_row)[Q::cols] = q.elements[i];
-    T(&out_row)[Out::cols] = out.elements[i];
-    const key_range range = mask.keys(i, n_q, n_kv);
-    // Rationale: the lambda's names are not the short ones users pick for globals (GCC's -Wshadow reports
-    // those); see tests/static/user_names_test.cpp.
-    score_row(mask, i, range, scale, scores, [&](std::size_t key) {
-      const T(&k_row)[K::cols] = k.elements[key];
-      T key_dot{0};
-      for (std::size_t column = 0; column < DK; ++column) key_dot += q_row[q_begin + column] * k_row[k_begin + column];
-      return key_dot;
-    });
-    softmax_row(scores, probabilities, range.begin, range.end);
-    for (std::size_t j = range.begin; j < range.end; ++j) {
-      const T p = probabilities[j];
-      if (p == T{0}) continue;
-      const T(&v_row)[V::cols] = v.elements[j];
-      for (std::size_t c = 0; c < DV; ++c) out_row[o_begin + c] += p * v_row[v_begin + c];
-    }
-    if constexpr (KeepWeights) {
-      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
-    }
-  }
-}
-
 /// The divisor of the scores: sqrt(d_k), correctly rounded. The reference text divides by sqrt(d_k); so do
 /// we (a true division), rather than multiplying by a rounded reciprocal.
 template <typename T, std::size_t DK>
@@ -4211,7 +5240,7 @@ using into_rules = typename into_rules_of<Op, Form, Q, V, RequiredWorkspace, Hea
 /// The rules of `scaled_dot_product_attention(q, k, v, options...)`.
 template <typename Q, typename K, typename V, typename... Options>
 using scaled_dot_product_rules =
-    rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::scaled_dot_product_attention, Options...>,
+    rule_list<shape_error::options_must_be_one_of_each_kind<op::scaled_dot_product_attention, Options...>,
               attention_rules<op::scaled_dot_product_attention, Q, K, V, typename call_options<Options...>::mask_type>,
               into_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V,
                          no_workspace>>;
@@ -4230,22 +5259,22 @@ constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Opti
       expects(!same_object(output, v) && !same_object(output, q));
       zero(output);
       weights_type* no_weights = nullptr;
-      attend<false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights, whole,
-                                      score_divisor<T, Q::cols>);
+      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output,
+                                                                      no_weights, whole, score_divisor<T, Q::cols>);
     }
   } else if constexpr (form::returns_weights) {
     attention_result<output_type, weights_type> result{};
     if constexpr (rules_hold) {
-      attend<true, Q::cols, V::cols>(q, k, v, mask_of(options...), result.output, &result.weights, whole,
-                                     score_divisor<T, Q::cols>);
+      kernels::attend<form::arithmetic_kind, true, Q::cols, V::cols>(q, k, v, mask_of(options...), result.output,
+                                                                     &result.weights, whole, score_divisor<T, Q::cols>);
     }
     return result;
   } else {
     output_type output{};
     if constexpr (rules_hold) {
       weights_type* no_weights = nullptr;
-      attend<false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights, whole,
-                                      score_divisor<T, Q::cols>);
+      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output,
+                                                                      no_weights, whole, score_divisor<T, Q::cols>);
     }
     return output;
   }
@@ -4253,8 +5282,8 @@ constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Opti
 
 }  // namespace detail
 
-/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V. After the operands, in any order: a mask, and the
-/// result's form (see ctattn/attention/options.hpp).
+/// Scaled dot-product attention softmax(Q K^T / sqrt(d_k)) V. After the operands, in any order: a mask, the
+/// result's form and the arithmetic (see ctattn/attention/options.hpp).
 ///
 /// | operand / option        | shape                                                        |
 /// |-------------------------|--------------------------------------------------------------|
@@ -4269,10 +5298,13 @@ constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Opti
 /// Rules (compile errors naming both dimensions): d_q = d_k (sizes, and names when both are named); K and V
 /// have matching rows; one element type; the mask fits the scores; an `into` output has the result's shape.
 /// n_q may differ from n_kv (cross-attention); d_v is free. The softmax is numerically stable, and a query that
-/// sees no key gets a zero row. Every form computes the same bits.
+/// sees no key gets a zero row.
 ///
-/// Each score is the dot product summed over d_k in order, divided by sqrt(d_k); each output row is the sum over
-/// keys in order of weight times value row.
+/// Exact arithmetic (constant evaluation; at run time `ctattn::exact_arithmetic` or `CTATTN_EXACT_ARITHMETIC=1`):
+/// each score is the dot product summed over d_k in order, divided by sqrt(d_k); each output row is the sum over
+/// keys in order of weight times value row; every form computes the same bits. Fast arithmetic (the default at run
+/// time where a SIMD backend exists, float): one fused pass per block of queries with an online softmax, never the
+/// n_q x n_kv scores (except into the weights `with_weights` returns), within docs/kernels.md's bound of exact.
 ///
 /// Example:
 /// \code
@@ -4518,23 +5550,23 @@ template <typename Op, typename Out, typename XQ, typename XKV, typename Head, t
 using head_into_rules = typename head_into_rules_of<Op, Out, XQ, XKV, Head, W, Mask, Heads>::type;
 
 // One head's Q, K and V into the workspace.
-template <typename XQ, typename XKV, typename Head, typename W>
+template <arithmetic A, typename XQ, typename XKV, typename Head, typename W>
 constexpr void project_head(const XQ& x_q, const XKV& x_kv, const Head& head, W& workspace) noexcept {
-  project_into(workspace.queries, x_q, head.query);
-  project_into(workspace.keys, x_kv, head.key);
-  project_into(workspace.values, x_kv, head.value);
+  project_rows<A>(workspace.queries, x_q, head.query);
+  project_rows<A>(workspace.keys, x_kv, head.key);
+  project_rows<A>(workspace.values, x_kv, head.value);
 }
 
 // Attention over the workspace's Q, K and V into the output's columns [offset, offset + d_v), which must hold +0
 // (the kernel accumulates).
-template <typename Out, typename W, typename Mask>
+template <arithmetic A, typename Out, typename W, typename Mask>
 constexpr void attend_head(Out& output, const W& workspace, const Mask& mask, std::size_t output_offset) noexcept {
   using T = typename W::value_type;
   using Q = typename W::queries_type;
   using V = typename W::values_type;
   basic_matrix<T, Q::row_extent, W::keys_type::row_extent>* no_weights = nullptr;
-  attend<false, Q::cols, V::cols>(workspace.queries, workspace.keys, workspace.values, mask, output, no_weights,
-                                  {0, 0, 0, output_offset}, score_divisor<T, Q::cols>);
+  kernels::attend<A, false, Q::cols, V::cols>(workspace.queries, workspace.keys, workspace.values, mask, output,
+                                              no_weights, {0, 0, 0, output_offset}, score_divisor<T, Q::cols>);
 }
 
 }  // namespace detail
@@ -4599,21 +5631,22 @@ constexpr auto head_attention(const XQ& x_q, const XKV& x_kv, const Head& head, 
     using into_type = typename form::form_type;
     using output_type = std::remove_pointer_t<decltype(into_type::output)>;
     using workspace_type = std::remove_pointer_t<decltype(into_type::workspace)>;
-    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+    using rules = rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
                             shape_error::argument_must_be_one_attention_head<Op, Head>,
                             head_into_rules<Op, output_type, XQ, XKV, Head, workspace_type, typename form::mask_type>>;
     if constexpr (first_broken<rules>::check()) {
       const into_type& into = find_option<into_type>(options...);
-      project_head(x_q, x_kv, head, *into.workspace);
+      project_head<form::arithmetic_kind>(x_q, x_kv, head, *into.workspace);
       zero(*into.output);
-      attend_head(*into.output, *into.workspace, mask_of(options...), 0);
+      attend_head<form::arithmetic_kind>(*into.output, *into.workspace, mask_of(options...), 0);
     }
   } else {
-    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+    using rules = rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
                             head_rules<Op, XQ, XKV, Head>>;
     if constexpr (first_broken<rules>::check()) {
-      return scaled_dot_product_attention(project(x_q, head.query), project(x_kv, head.key),
-                                          project(x_kv, head.value), options...);
+      constexpr arithmetic a = form::arithmetic_kind;
+      return scaled_dot_product_attention(projected<a>(x_q, head.query), projected<a>(x_kv, head.key),
+                                          projected<a>(x_kv, head.value), options...);
     } else {
       return basic_matrix<typename XQ::value_type, XQ::row_extent, std::size_t{1}>{};
     }
@@ -4909,7 +5942,7 @@ using multi_head_output = basic_matrix<typename W::value_type, XQ::row_extent, o
 /// The rules of `multi_head_attention(query, key, value, weights, options...)`.
 template <typename XQ, typename XK, typename XV, typename W, typename... Options>
 using multi_head_call_rules =
-    rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::multi_head_attention, Options...>,
+    rule_list<shape_error::options_must_be_one_of_each_kind<op::multi_head_attention, Options...>,
               multi_head_rules<XQ, XK, XV, W, typename call_options<Options...>::mask_type>,
               into_rules<op::multi_head_attention, typename call_options<Options...>::form_type,
                          multi_head_output<XQ, W>, multi_head_output<XQ, W>, multi_head_workspace<XQ, XK, W>>>;
@@ -4928,8 +5961,8 @@ constexpr void average_head_weights(multi_head_result<Output, Weights, Heads, Co
 }
 
 // Every head's attention from projected Q, K, V into the heads' concatenation (which must hold +0).
-template <bool KeepWeights, typename W, typename Q, typename K, typename V, typename Concat, typename Mask,
-          typename Weights>
+template <arithmetic A, bool KeepWeights, typename W, typename Q, typename K, typename V, typename Concat,
+          typename Mask, typename Weights>
 constexpr void attend_heads(const Q& q, const K& k, const V& v, const Mask& mask, Concat& concat,
                             Weights* head_weights) noexcept {
   using T = typename W::value_type;
@@ -4939,9 +5972,11 @@ constexpr void attend_heads(const Q& q, const K& k, const V& v, const Mask& mask
     const std::size_t kv = h / group;
     const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
     if constexpr (KeepWeights) {
-      attend<true, head_dim, head_dim>(q, k, v, mask, concat, &head_weights[h], columns, score_divisor<T, head_dim>);
+      kernels::attend<A, true, head_dim, head_dim>(q, k, v, mask, concat, &head_weights[h], columns,
+                                                   score_divisor<T, head_dim>);
     } else {
-      attend<false, head_dim, head_dim>(q, k, v, mask, concat, head_weights, columns, score_divisor<T, head_dim>);
+      kernels::attend<A, false, head_dim, head_dim>(q, k, v, mask, concat, head_weights, columns,
+                                                    score_divisor<T, head_dim>);
     }
   }
 }
@@ -4956,34 +5991,35 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
   using output_type = multi_head_output<XQ, W>;
   // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
   using concat_type = basic_matrix<T, XQ::row_extent, output_projection<W>::input_extent>;
+  constexpr arithmetic a = form::arithmetic_kind;
   constexpr bool rules_hold = first_broken<multi_head_call_rules<XQ, XK, XV, W, Options...>>::check();
   if constexpr (form::writes_into) {
     if constexpr (rules_hold) {
       const auto& into = find_option<typename form::form_type>(options...);
       auto& workspace = *into.workspace;
-      project_into(workspace.queries, query, w.query);
-      project_into(workspace.keys, key, w.key);
-      project_into(workspace.values, value, w.value);
+      project_rows<a>(workspace.queries, query, w.query);
+      project_rows<a>(workspace.keys, key, w.key);
+      project_rows<a>(workspace.values, value, w.value);
       zero(workspace.heads_concat);
       weights_type* none = nullptr;
-      attend_heads<false, W>(workspace.queries, workspace.keys, workspace.values, mask_of(options...),
-                             workspace.heads_concat, none);
-      project_into(*into.output, workspace.heads_concat, w.output);
+      attend_heads<a, false, W>(workspace.queries, workspace.keys, workspace.values, mask_of(options...),
+                                workspace.heads_concat, none);
+      project_rows<a>(*into.output, workspace.heads_concat, w.output);
     }
   } else {
     multi_head_result<output_type, weights_type, heads, concat_type> result{};
     if constexpr (rules_hold) {
-      const auto q = project(query, w.query);
-      const auto k = project(key, w.key);
-      const auto v = project(value, w.value);
+      const auto q = projected<a>(query, w.query);
+      const auto k = projected<a>(key, w.key);
+      const auto v = projected<a>(value, w.value);
       if constexpr (form::returns_weights) {
-        attend_heads<true, W>(q, k, v, mask_of(options...), result.heads_concat, result.head_weights.data());
+        attend_heads<a, true, W>(q, k, v, mask_of(options...), result.heads_concat, result.head_weights.data());
         average_head_weights(result);
       } else {
         weights_type* none = nullptr;
-        attend_heads<false, W>(q, k, v, mask_of(options...), result.heads_concat, none);
+        attend_heads<a, false, W>(q, k, v, mask_of(options...), result.heads_concat, none);
       }
-      result.output = project(result.heads_concat, w.output);
+      project_rows<a>(result.output, result.heads_concat, w.output);
     }
     if constexpr (form::returns_weights) {
       return result;
@@ -5119,7 +6155,7 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
     using output_type = std::remove_pointer_t<decltype(into_type::output)>;
     using workspace_type = std::remove_pointer_t<decltype(into_type::workspace)>;
     using rules =
-        rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+        rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
                   shape_error::count_must_be_positive<Op, count<H>>,
                   head_into_rules<Op, output_type, XQ, XKV, Head, workspace_type, typename form::mask_type, H>>;
     if constexpr (first_broken<rules>::check()) {
@@ -5131,14 +6167,15 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
       constexpr std::size_t d_v = workspace_type::values_type::cols;
       zero(output);
       for (std::size_t h = 0; h < H; ++h) {
-        project_head(x_q, x_kv, heads[h], workspace);
-        attend_head(output, workspace, mask, h * d_v);
+        project_head<form::arithmetic_kind>(x_q, x_kv, heads[h], workspace);
+        attend_head<form::arithmetic_kind>(output, workspace, mask, h * d_v);
       }
     }
   } else {
-    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+    using rules = rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
                             shape_error::count_must_be_positive<Op, count<H>>>;
-    using context = decltype(cross_attention(x_q, x_kv, heads[0], mask_of(options...)));
+    constexpr arithmetic_option<form::arithmetic_kind> how{};
+    using context = decltype(cross_attention(x_q, x_kv, heads[0], mask_of(options...), how));
     using T = typename context::value_type;
     constexpr std::size_t d_v = context::cols;
     using concat_type = basic_matrix<T, context::row_extent, H * d_v>;
@@ -5148,11 +6185,11 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
       for (std::size_t h = 0; h < H; ++h) {
         context c{};
         if constexpr (form::returns_weights) {
-          const auto with = cross_attention(x_q, x_kv, heads[h], mask_of(options...), with_weights);
+          const auto with = cross_attention(x_q, x_kv, heads[h], mask_of(options...), with_weights, how);
           c = with.output;
           result.head_weights[h] = with.weights;
         } else {
-          c = cross_attention(x_q, x_kv, heads[h], mask_of(options...));
+          c = cross_attention(x_q, x_kv, heads[h], mask_of(options...), how);
         }
         for (std::size_t i = 0; i < context::rows; ++i) {
           for (std::size_t j = 0; j < d_v; ++j) result.output.elements[i][h * d_v + j] = c.elements[i][j];
@@ -5216,7 +6253,13 @@ template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Project
 [[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
                                                        const std::array<Head, H>& heads, const P& output,
                                                        const Options&... options) noexcept {
-  return project(wide_multi_head_attention(x_q, x_kv, heads, options...), output);
+  using concat = decltype(wide_multi_head_attention(x_q, x_kv, heads, options...));
+  if constexpr (rules_hold<detail::projection_rules<concat, P>>) {
+    return detail::projected<detail::call_options<Options...>::arithmetic_kind>(
+        wide_multi_head_attention(x_q, x_kv, heads, options...), output);
+  } else {
+    return project(wide_multi_head_attention(x_q, x_kv, heads, options...), output);  // reports the broken rule
+  }
 }
 
 }  // namespace ctattn
@@ -5431,7 +6474,7 @@ namespace ctattn {
 
 namespace detail::gradient {
 
-// dL/dx for one row y = softmax(x), given w = y and u = dL/dy: w_j (u_j - sum_k w_k u_k).
+// dL/dx for one row y = softmax(x), given w = y and u = dL/dy: w_j (u_j - sum_k w_k u_k). `result` may be `u`.
 template <typename T, std::size_t N>
 constexpr void softmax_row_backward(const T (&w)[N], const T (&u)[N], T (&result)[N]) noexcept {
   T dot{0};
@@ -5567,9 +6610,10 @@ struct attention_gradients {
 /// No mask: every query attends to every key. The weights P are recomputed exactly as
 /// `scaled_dot_product_attention` computes them (same sums, same division by sqrt(d_k), same stable softmax),
 /// so they are bit for bit the forward pass's weights. Every sum runs in ascending index order and the
-/// gradients of Q and K are divided by sqrt(d_k) (true divisions): the result is the same in constant
-/// evaluation and at run time. These are the gradients of any loss L whose gradient with respect to O is G
-/// (for L = sum(O * G) exactly what PyTorch autograd gives).
+/// gradients of Q and K are divided by sqrt(d_k) (true divisions): with exact arithmetic the result is the same
+/// in constant evaluation and at run time. At run time on float the products and the softmax run the SIMD backend
+/// unless the build defines `CTATTN_EXACT_ARITHMETIC=1` (docs/kernels.md gives the bound). These are the gradients
+/// of any loss L whose gradient with respect to O is G (for L = sum(O * G) exactly what PyTorch autograd gives).
 ///
 /// Example:
 /// \code
@@ -5590,54 +6634,33 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
     constexpr std::size_t n_q = Q::rows;
     constexpr std::size_t n_kv = K::rows;
     constexpr std::size_t d_k = Q::cols;
-    constexpr std::size_t d_v = V::cols;
     const T scale = math::sqrt(static_cast<T>(d_k));
+    constexpr arithmetic a = default_arithmetic;
 
-    // Forward: scores and weights (n_q x n_kv).
+    // Forward: P = softmax_rows(Q K^T / sqrt(d_k)), in place of the scores.
     matrix<T, n_q, n_kv> weights{};
+    detail::kernels::product_transposed<a>(weights.elements, queries.elements, keys.elements);
     for (std::size_t i = 0; i < n_q; ++i) {
-      T scores[n_kv]{};
-      for (std::size_t j = 0; j < n_kv; ++j) {
-        T dot{0};
-        for (std::size_t c = 0; c < d_k; ++c) dot += queries.elements[i][c] * keys.elements[j][c];
-        scores[j] = dot / scale;
-      }
-      detail::softmax_row(scores, weights.elements[i], 0, n_kv);
+      for (std::size_t j = 0; j < n_kv; ++j) weights.elements[i][j] = weights.elements[i][j] / scale;
+      detail::kernels::softmax_row<a>(weights.elements[i], weights.elements[i], 0, n_kv);
     }
 
-    // dV = P^T G, and dS = softmax backward of dP = G V^T, row by row.
+    // dP = G V^T, then dS = the softmax backward of each row, in place; dV = P^T G.
     matrix<T, n_q, n_kv> d_scores{};
+    detail::kernels::product_transposed<a>(d_scores.elements, upstream.elements, values.elements);
     for (std::size_t i = 0; i < n_q; ++i) {
-      T d_weights[n_kv]{};
-      for (std::size_t j = 0; j < n_kv; ++j) {
-        T dot{0};
-        for (std::size_t c = 0; c < d_v; ++c) dot += upstream.elements[i][c] * values.elements[j][c];
-        d_weights[j] = dot;
-      }
-      detail::gradient::softmax_row_backward(weights.elements[i], d_weights, d_scores.elements[i]);
+      detail::gradient::softmax_row_backward(weights.elements[i], d_scores.elements[i], d_scores.elements[i]);
     }
-    for (std::size_t j = 0; j < n_kv; ++j) {
-      for (std::size_t c = 0; c < d_v; ++c) {
-        T sum{0};
-        for (std::size_t i = 0; i < n_q; ++i) sum += weights.elements[i][j] * upstream.elements[i][c];
-        grad.values.elements[j][c] = sum;
-      }
-    }
+    detail::kernels::product_left_transposed<a>(grad.values.elements, weights.elements, upstream.elements);
 
     // dQ = dS K / sqrt(d_k), dK = dS^T Q / sqrt(d_k).
+    detail::kernels::product<a>(grad.queries.elements, d_scores.elements, keys.elements);
+    detail::kernels::product_left_transposed<a>(grad.keys.elements, d_scores.elements, queries.elements);
     for (std::size_t i = 0; i < n_q; ++i) {
-      for (std::size_t c = 0; c < d_k; ++c) {
-        T sum{0};
-        for (std::size_t j = 0; j < n_kv; ++j) sum += d_scores.elements[i][j] * keys.elements[j][c];
-        grad.queries.elements[i][c] = sum / scale;
-      }
+      for (std::size_t c = 0; c < d_k; ++c) grad.queries.elements[i][c] = grad.queries.elements[i][c] / scale;
     }
     for (std::size_t j = 0; j < n_kv; ++j) {
-      for (std::size_t c = 0; c < d_k; ++c) {
-        T sum{0};
-        for (std::size_t i = 0; i < n_q; ++i) sum += d_scores.elements[i][j] * queries.elements[i][c];
-        grad.keys.elements[j][c] = sum / scale;
-      }
+      for (std::size_t c = 0; c < d_k; ++c) grad.keys.elements[j][c] = grad.keys.elements[j][c] / scale;
     }
   }
   return grad;
@@ -5665,7 +6688,8 @@ namespace ctattn {
 /// Numerically stable: rows like [1000, 1001, 999] or [88, 89, 90, 100] in float give the exact softmax
 /// rounded, not inf or NaN. Edges: -inf entries (masked) get weight 0; a row whose entries are all -inf gets
 /// zeros (ctattn's documented value for a fully masked row; PyTorch gives NaN there); +inf entries share the
-/// weight equally; a NaN makes the whole row NaN.
+/// weight equally; a NaN makes the whole row NaN. At run time on float the SIMD backend computes it (vector exp,
+/// within docs/kernels.md's bound) unless the build defines `CTATTN_EXACT_ARITHMETIC=1`.
 ///
 /// Example:
 /// \code
@@ -5676,7 +6700,7 @@ template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> softmax_rows(const basic_matrix<T, M, N>& x) noexcept {
   basic_matrix<T, M, N> weights{};
   for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
-    detail::softmax_row(x.elements[i], weights.elements[i], 0, basic_matrix<T, M, N>::cols);
+    detail::kernels::softmax_row(x.elements[i], weights.elements[i], 0, basic_matrix<T, M, N>::cols);
   }
   return weights;
 }

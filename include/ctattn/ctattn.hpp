@@ -34,6 +34,10 @@
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/math/tanh.hpp"
 
+// Kernels: how every operation computes (constant-evaluated, exact scalar loops, or the build's SIMD backend).
+#include "ctattn/kernels/backend.hpp"
+#include "ctattn/kernels/dispatch.hpp"
+
 // Attention: softmax, masks, projections, scaled dot-product attention, heads, gradients.
 #include "ctattn/attention/attention_head.hpp"
 #include "ctattn/attention/footprint.hpp"

@@ -1,7 +1,7 @@
 // Rule: after its operands an attention call takes at most one mask and one result form (combine masks with
 // ctattn::combine_masks)
 // expected-error: ctattn: after its operands an attention call
-// expected-rule: shape_error::options_must_be_one_mask_and_one_result_form<ctattn::op::scaled_dot_product_attention,
+// expected-rule: shape_error::options_must_be_one_of_each_kind<ctattn::op::scaled_dot_product_attention,
 // ctattn::causal_mask, ctattn::basic_key_padding_flags<
 #include <ctattn/ctattn.hpp>
 

@@ -1,5 +1,5 @@
 // The kernels take a different form when constant-evaluated (unrolled folds over local copies: see
-// ctattn/detail/unrolled.hpp) from the loops they run at run time. These tests hold the two forms to the same
+// ctattn/kernels/constant.hpp) from the loops they run at run time. These tests hold the two forms to the same
 // bits: every kernel, every mask kind, float and double, on widths that exercise the 64-term chunks of the folds
 // (100 = 64 + 36, 130 = 64 + 64 + 2) and on multi-head column windows.
 #include "catch.hpp"

@@ -1,7 +1,7 @@
-// The unrolled helpers of the constant-evaluated kernels (ctattn/detail/unrolled.hpp) against the plain loops
+// The unrolled helpers of the constant-evaluated kernels (ctattn/kernels/constant.hpp) against the plain loops
 // whose order they promise to keep: equal values, in constant evaluation, for rows shorter than one fold, exactly
 // one fold, and longer (64 + 36, 64 + 64 + 2).
-#include <ctattn/detail/unrolled.hpp>
+#include <ctattn/kernels/constant.hpp>
 
 #include "support/test_data.hpp"
 

@@ -63,21 +63,22 @@ constexpr auto head_attention(const XQ& x_q, const XKV& x_kv, const Head& head, 
     using into_type = typename form::form_type;
     using output_type = std::remove_pointer_t<decltype(into_type::output)>;
     using workspace_type = std::remove_pointer_t<decltype(into_type::workspace)>;
-    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+    using rules = rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
                             shape_error::argument_must_be_one_attention_head<Op, Head>,
                             head_into_rules<Op, output_type, XQ, XKV, Head, workspace_type, typename form::mask_type>>;
     if constexpr (first_broken<rules>::check()) {
       const into_type& into = find_option<into_type>(options...);
-      project_head(x_q, x_kv, head, *into.workspace);
+      project_head<form::arithmetic_kind>(x_q, x_kv, head, *into.workspace);
       zero(*into.output);
-      attend_head(*into.output, *into.workspace, mask_of(options...), 0);
+      attend_head<form::arithmetic_kind>(*into.output, *into.workspace, mask_of(options...), 0);
     }
   } else {
-    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+    using rules = rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
                             head_rules<Op, XQ, XKV, Head>>;
     if constexpr (first_broken<rules>::check()) {
-      return scaled_dot_product_attention(project(x_q, head.query), project(x_kv, head.key),
-                                          project(x_kv, head.value), options...);
+      constexpr arithmetic a = form::arithmetic_kind;
+      return scaled_dot_product_attention(projected<a>(x_q, head.query), projected<a>(x_kv, head.key),
+                                          projected<a>(x_kv, head.value), options...);
     } else {
       return basic_matrix<typename XQ::value_type, XQ::row_extent, std::size_t{1}>{};
     }

@@ -8,10 +8,10 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "ctattn/attention/detail/softmax_row.hpp"
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/rules.hpp"
+#include "ctattn/kernels/dispatch.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/shape/dimension.hpp"
 
@@ -19,7 +19,7 @@ namespace ctattn {
 
 namespace detail::gradient {
 
-// dL/dx for one row y = softmax(x), given w = y and u = dL/dy: w_j (u_j - sum_k w_k u_k).
+// dL/dx for one row y = softmax(x), given w = y and u = dL/dy: w_j (u_j - sum_k w_k u_k). `result` may be `u`.
 template <typename T, std::size_t N>
 constexpr void softmax_row_backward(const T (&w)[N], const T (&u)[N], T (&result)[N]) noexcept {
   T dot{0};
@@ -155,9 +155,10 @@ struct attention_gradients {
 /// No mask: every query attends to every key. The weights P are recomputed exactly as
 /// `scaled_dot_product_attention` computes them (same sums, same division by sqrt(d_k), same stable softmax),
 /// so they are bit for bit the forward pass's weights. Every sum runs in ascending index order and the
-/// gradients of Q and K are divided by sqrt(d_k) (true divisions): the result is the same in constant
-/// evaluation and at run time. These are the gradients of any loss L whose gradient with respect to O is G
-/// (for L = sum(O * G) exactly what PyTorch autograd gives).
+/// gradients of Q and K are divided by sqrt(d_k) (true divisions): with exact arithmetic the result is the same
+/// in constant evaluation and at run time. At run time on float the products and the softmax run the SIMD backend
+/// unless the build defines `CTATTN_EXACT_ARITHMETIC=1` (docs/kernels.md gives the bound). These are the gradients
+/// of any loss L whose gradient with respect to O is G (for L = sum(O * G) exactly what PyTorch autograd gives).
 ///
 /// Example:
 /// \code
@@ -178,54 +179,33 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
     constexpr std::size_t n_q = Q::rows;
     constexpr std::size_t n_kv = K::rows;
     constexpr std::size_t d_k = Q::cols;
-    constexpr std::size_t d_v = V::cols;
     const T scale = math::sqrt(static_cast<T>(d_k));
+    constexpr arithmetic a = default_arithmetic;
 
-    // Forward: scores and weights (n_q x n_kv).
+    // Forward: P = softmax_rows(Q K^T / sqrt(d_k)), in place of the scores.
     matrix<T, n_q, n_kv> weights{};
+    detail::kernels::product_transposed<a>(weights.elements, queries.elements, keys.elements);
     for (std::size_t i = 0; i < n_q; ++i) {
-      T scores[n_kv]{};
-      for (std::size_t j = 0; j < n_kv; ++j) {
-        T dot{0};
-        for (std::size_t c = 0; c < d_k; ++c) dot += queries.elements[i][c] * keys.elements[j][c];
-        scores[j] = dot / scale;
-      }
-      detail::softmax_row(scores, weights.elements[i], 0, n_kv);
+      for (std::size_t j = 0; j < n_kv; ++j) weights.elements[i][j] = weights.elements[i][j] / scale;
+      detail::kernels::softmax_row<a>(weights.elements[i], weights.elements[i], 0, n_kv);
     }
 
-    // dV = P^T G, and dS = softmax backward of dP = G V^T, row by row.
+    // dP = G V^T, then dS = the softmax backward of each row, in place; dV = P^T G.
     matrix<T, n_q, n_kv> d_scores{};
+    detail::kernels::product_transposed<a>(d_scores.elements, upstream.elements, values.elements);
     for (std::size_t i = 0; i < n_q; ++i) {
-      T d_weights[n_kv]{};
-      for (std::size_t j = 0; j < n_kv; ++j) {
-        T dot{0};
-        for (std::size_t c = 0; c < d_v; ++c) dot += upstream.elements[i][c] * values.elements[j][c];
-        d_weights[j] = dot;
-      }
-      detail::gradient::softmax_row_backward(weights.elements[i], d_weights, d_scores.elements[i]);
+      detail::gradient::softmax_row_backward(weights.elements[i], d_scores.elements[i], d_scores.elements[i]);
     }
-    for (std::size_t j = 0; j < n_kv; ++j) {
-      for (std::size_t c = 0; c < d_v; ++c) {
-        T sum{0};
-        for (std::size_t i = 0; i < n_q; ++i) sum += weights.elements[i][j] * upstream.elements[i][c];
-        grad.values.elements[j][c] = sum;
-      }
-    }
+    detail::kernels::product_left_transposed<a>(grad.values.elements, weights.elements, upstream.elements);
 
     // dQ = dS K / sqrt(d_k), dK = dS^T Q / sqrt(d_k).
+    detail::kernels::product<a>(grad.queries.elements, d_scores.elements, keys.elements);
+    detail::kernels::product_left_transposed<a>(grad.keys.elements, d_scores.elements, queries.elements);
     for (std::size_t i = 0; i < n_q; ++i) {
-      for (std::size_t c = 0; c < d_k; ++c) {
-        T sum{0};
-        for (std::size_t j = 0; j < n_kv; ++j) sum += d_scores.elements[i][j] * keys.elements[j][c];
-        grad.queries.elements[i][c] = sum / scale;
-      }
+      for (std::size_t c = 0; c < d_k; ++c) grad.queries.elements[i][c] = grad.queries.elements[i][c] / scale;
     }
     for (std::size_t j = 0; j < n_kv; ++j) {
-      for (std::size_t c = 0; c < d_k; ++c) {
-        T sum{0};
-        for (std::size_t i = 0; i < n_q; ++i) sum += d_scores.elements[i][j] * queries.elements[i][c];
-        grad.keys.elements[j][c] = sum / scale;
-      }
+      for (std::size_t c = 0; c < d_k; ++c) grad.keys.elements[j][c] = grad.keys.elements[j][c] / scale;
     }
   }
   return grad;

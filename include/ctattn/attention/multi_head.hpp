@@ -206,7 +206,7 @@ using multi_head_output = basic_matrix<typename W::value_type, XQ::row_extent, o
 /// The rules of `multi_head_attention(query, key, value, weights, options...)`.
 template <typename XQ, typename XK, typename XV, typename W, typename... Options>
 using multi_head_call_rules =
-    rule_list<shape_error::options_must_be_one_mask_and_one_result_form<op::multi_head_attention, Options...>,
+    rule_list<shape_error::options_must_be_one_of_each_kind<op::multi_head_attention, Options...>,
               multi_head_rules<XQ, XK, XV, W, typename call_options<Options...>::mask_type>,
               into_rules<op::multi_head_attention, typename call_options<Options...>::form_type,
                          multi_head_output<XQ, W>, multi_head_output<XQ, W>, multi_head_workspace<XQ, XK, W>>>;
@@ -225,8 +225,8 @@ constexpr void average_head_weights(multi_head_result<Output, Weights, Heads, Co
 }
 
 // Every head's attention from projected Q, K, V into the heads' concatenation (which must hold +0).
-template <bool KeepWeights, typename W, typename Q, typename K, typename V, typename Concat, typename Mask,
-          typename Weights>
+template <arithmetic A, bool KeepWeights, typename W, typename Q, typename K, typename V, typename Concat,
+          typename Mask, typename Weights>
 constexpr void attend_heads(const Q& q, const K& k, const V& v, const Mask& mask, Concat& concat,
                             Weights* head_weights) noexcept {
   using T = typename W::value_type;
@@ -236,9 +236,11 @@ constexpr void attend_heads(const Q& q, const K& k, const V& v, const Mask& mask
     const std::size_t kv = h / group;
     const head_columns columns{h * head_dim, kv * head_dim, kv * head_dim, h * head_dim};
     if constexpr (KeepWeights) {
-      attend<true, head_dim, head_dim>(q, k, v, mask, concat, &head_weights[h], columns, score_divisor<T, head_dim>);
+      kernels::attend<A, true, head_dim, head_dim>(q, k, v, mask, concat, &head_weights[h], columns,
+                                                   score_divisor<T, head_dim>);
     } else {
-      attend<false, head_dim, head_dim>(q, k, v, mask, concat, head_weights, columns, score_divisor<T, head_dim>);
+      kernels::attend<A, false, head_dim, head_dim>(q, k, v, mask, concat, head_weights, columns,
+                                                    score_divisor<T, head_dim>);
     }
   }
 }
@@ -253,34 +255,35 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
   using output_type = multi_head_output<XQ, W>;
   // The heads' outputs side by side: W_O's input axis (d_model for narrow heads), so its name is kept.
   using concat_type = basic_matrix<T, XQ::row_extent, output_projection<W>::input_extent>;
+  constexpr arithmetic a = form::arithmetic_kind;
   constexpr bool rules_hold = first_broken<multi_head_call_rules<XQ, XK, XV, W, Options...>>::check();
   if constexpr (form::writes_into) {
     if constexpr (rules_hold) {
       const auto& into = find_option<typename form::form_type>(options...);
       auto& workspace = *into.workspace;
-      project_into(workspace.queries, query, w.query);
-      project_into(workspace.keys, key, w.key);
-      project_into(workspace.values, value, w.value);
+      project_rows<a>(workspace.queries, query, w.query);
+      project_rows<a>(workspace.keys, key, w.key);
+      project_rows<a>(workspace.values, value, w.value);
       zero(workspace.heads_concat);
       weights_type* none = nullptr;
-      attend_heads<false, W>(workspace.queries, workspace.keys, workspace.values, mask_of(options...),
-                             workspace.heads_concat, none);
-      project_into(*into.output, workspace.heads_concat, w.output);
+      attend_heads<a, false, W>(workspace.queries, workspace.keys, workspace.values, mask_of(options...),
+                                workspace.heads_concat, none);
+      project_rows<a>(*into.output, workspace.heads_concat, w.output);
     }
   } else {
     multi_head_result<output_type, weights_type, heads, concat_type> result{};
     if constexpr (rules_hold) {
-      const auto q = project(query, w.query);
-      const auto k = project(key, w.key);
-      const auto v = project(value, w.value);
+      const auto q = projected<a>(query, w.query);
+      const auto k = projected<a>(key, w.key);
+      const auto v = projected<a>(value, w.value);
       if constexpr (form::returns_weights) {
-        attend_heads<true, W>(q, k, v, mask_of(options...), result.heads_concat, result.head_weights.data());
+        attend_heads<a, true, W>(q, k, v, mask_of(options...), result.heads_concat, result.head_weights.data());
         average_head_weights(result);
       } else {
         weights_type* none = nullptr;
-        attend_heads<false, W>(q, k, v, mask_of(options...), result.heads_concat, none);
+        attend_heads<a, false, W>(q, k, v, mask_of(options...), result.heads_concat, none);
       }
-      result.output = project(result.heads_concat, w.output);
+      project_rows<a>(result.output, result.heads_concat, w.output);
     }
     if constexpr (form::returns_weights) {
       return result;
@@ -416,7 +419,7 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
     using output_type = std::remove_pointer_t<decltype(into_type::output)>;
     using workspace_type = std::remove_pointer_t<decltype(into_type::workspace)>;
     using rules =
-        rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+        rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
                   shape_error::count_must_be_positive<Op, count<H>>,
                   head_into_rules<Op, output_type, XQ, XKV, Head, workspace_type, typename form::mask_type, H>>;
     if constexpr (first_broken<rules>::check()) {
@@ -428,14 +431,15 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
       constexpr std::size_t d_v = workspace_type::values_type::cols;
       zero(output);
       for (std::size_t h = 0; h < H; ++h) {
-        project_head(x_q, x_kv, heads[h], workspace);
-        attend_head(output, workspace, mask, h * d_v);
+        project_head<form::arithmetic_kind>(x_q, x_kv, heads[h], workspace);
+        attend_head<form::arithmetic_kind>(output, workspace, mask, h * d_v);
       }
     }
   } else {
-    using rules = rule_list<shape_error::options_must_be_one_mask_and_one_result_form<Op, Options...>,
+    using rules = rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
                             shape_error::count_must_be_positive<Op, count<H>>>;
-    using context = decltype(cross_attention(x_q, x_kv, heads[0], mask_of(options...)));
+    constexpr arithmetic_option<form::arithmetic_kind> how{};
+    using context = decltype(cross_attention(x_q, x_kv, heads[0], mask_of(options...), how));
     using T = typename context::value_type;
     constexpr std::size_t d_v = context::cols;
     using concat_type = basic_matrix<T, context::row_extent, H * d_v>;
@@ -445,11 +449,11 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
       for (std::size_t h = 0; h < H; ++h) {
         context c{};
         if constexpr (form::returns_weights) {
-          const auto with = cross_attention(x_q, x_kv, heads[h], mask_of(options...), with_weights);
+          const auto with = cross_attention(x_q, x_kv, heads[h], mask_of(options...), with_weights, how);
           c = with.output;
           result.head_weights[h] = with.weights;
         } else {
-          c = cross_attention(x_q, x_kv, heads[h], mask_of(options...));
+          c = cross_attention(x_q, x_kv, heads[h], mask_of(options...), how);
         }
         for (std::size_t i = 0; i < context::rows; ++i) {
           for (std::size_t j = 0; j < d_v; ++j) result.output.elements[i][h * d_v + j] = c.elements[i][j];
@@ -513,7 +517,13 @@ template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Project
 [[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
                                                        const std::array<Head, H>& heads, const P& output,
                                                        const Options&... options) noexcept {
-  return project(wide_multi_head_attention(x_q, x_kv, heads, options...), output);
+  using concat = decltype(wide_multi_head_attention(x_q, x_kv, heads, options...));
+  if constexpr (rules_hold<detail::projection_rules<concat, P>>) {
+    return detail::projected<detail::call_options<Options...>::arithmetic_kind>(
+        wide_multi_head_attention(x_q, x_kv, heads, options...), output);
+  } else {
+    return project(wide_multi_head_attention(x_q, x_kv, heads, options...), output);  // reports the broken rule
+  }
 }
 
 }  // namespace ctattn

@@ -2,8 +2,9 @@
 #define CTATTN_ATTENTION_OPTIONS_HPP
 
 /// \file
-/// The options of an attention call, after its operands and in any order: at most one mask, and at most one
-/// result form. One function per operation; the form of its result is an argument, not another function.
+/// The options of an attention call, after its operands and in any order: at most one mask, at most one result
+/// form and at most one arithmetic. One function per operation; the form of its result, and how it computes,
+/// are arguments, not other functions.
 ///
 /// | option                              | the call                                                          |
 /// |-------------------------------------|-------------------------------------------------------------------|
@@ -12,6 +13,11 @@
 /// | `ctattn::with_weights`              | returns the output with the attention weights (`.output`, `.weights`) |
 /// | `ctattn::into(output)`              | writes the output into `output` and returns nothing               |
 /// | `ctattn::into(output, workspace)`   | the same, with the intermediates (Q, K, V, ...) in `workspace`    |
+/// | `ctattn::exact_arithmetic`          | at run time, static_assert's bits (the scalar kernels)            |
+/// | `ctattn::fast_arithmetic`           | at run time, the SIMD backend where there is one (float)          |
+///
+/// Without an arithmetic option a call computes with `ctattn::default_arithmetic` (ctattn/kernels/backend.hpp):
+/// fast, unless the build defines `CTATTN_EXACT_ARITHMETIC=1`. Constant evaluation is always exact.
 ///
 /// Example:
 /// \code
@@ -24,6 +30,7 @@
 #include <type_traits>
 
 #include "ctattn/attention/mask.hpp"
+#include "ctattn/kernels/backend.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/shape/rule.hpp"
 
@@ -58,6 +65,18 @@ template <FixedMatrix Output, typename Workspace>
   return {&output, &workspace};
 }
 
+/// How a call computes at run time: `ctattn::exact_arithmetic` or `ctattn::fast_arithmetic`.
+template <arithmetic A>
+struct arithmetic_option {
+  static constexpr arithmetic value = A;
+};
+/// Run-time results with static_assert's bits: the scalar kernels, every sum in order (the firmware guarantee).
+/// Example: `ctattn::scaled_dot_product_attention(q, k, v, ctattn::exact_arithmetic)`.
+inline constexpr arithmetic_option<arithmetic::exact> exact_arithmetic{};
+/// The SIMD backend (float), within the bounds of docs/kernels.md of the exact result.
+/// Example: `ctattn::multi_head_attention(x, x, x, w, ctattn::fast_arithmetic)`.
+inline constexpr arithmetic_option<arithmetic::fast> fast_arithmetic{};
+
 namespace detail {
 
 template <typename T>
@@ -85,21 +104,31 @@ template <typename T>
 struct is_mask_option : std::bool_constant<AttentionMask<T>> {};
 template <typename T>
 struct is_result_option : std::bool_constant<is_result_form<T>> {};
+template <typename T>
+inline constexpr bool is_arithmetic_option = false;
+template <arithmetic A>
+inline constexpr bool is_arithmetic_option<arithmetic_option<A>> = true;
+template <typename T>
+struct is_arithmetic_choice : std::bool_constant<is_arithmetic_option<T>> {};
 
 }  // namespace detail
 
 namespace shape_error {
 
-/// After its operands an attention call takes at most one mask and at most one result form, and nothing else.
+/// After its operands an attention call takes at most one mask, at most one result form and at most one
+/// arithmetic, and nothing else.
 template <typename Operation, typename... Options>
-struct options_must_be_one_mask_and_one_result_form {
+struct options_must_be_one_of_each_kind {
   static constexpr std::size_t masks = (std::size_t{0} + ... + (AttentionMask<Options> ? 1 : 0));
   static constexpr std::size_t forms = (std::size_t{0} + ... + (detail::is_result_form<Options> ? 1 : 0));
-  static constexpr bool holds = masks <= 1 && forms <= 1 && masks + forms == sizeof...(Options);
+  static constexpr std::size_t arithmetics = (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
+  static constexpr bool holds =
+      masks <= 1 && forms <= 1 && arithmetics <= 1 && masks + forms + arithmetics == sizeof...(Options);
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: after its operands an attention call takes at most one mask (ctattn::causal, ...) and at "
-                  "most one result form (ctattn::with_weights, or ctattn::into(output[, workspace])), in any order");
+                  "ctattn: after its operands an attention call takes at most one mask (ctattn::causal, ...), at most "
+                  "one result form (ctattn::with_weights, or ctattn::into(output[, workspace])) and at most one "
+                  "arithmetic (ctattn::exact_arithmetic or ctattn::fast_arithmetic), in any order");
     return holds;
   }
 };
@@ -108,11 +137,13 @@ struct options_must_be_one_mask_and_one_result_form {
 
 namespace detail {
 
-/// What the options of a call say: its mask type and its result form.
+/// What the options of a call say: its mask type, its result form and its arithmetic.
 template <typename... Options>
 struct call_options {
   using mask_type = typename first_option<is_mask_option, no_mask_type, Options...>::type;
   using form_type = typename first_option<is_result_option, void, Options...>::type;
+  static constexpr arithmetic arithmetic_kind =
+      first_option<is_arithmetic_choice, arithmetic_option<default_arithmetic>, Options...>::type::value;
   static constexpr bool returns_weights = std::is_same_v<form_type, with_weights_t>;
   static constexpr bool writes_into = is_into<form_type>;
 };

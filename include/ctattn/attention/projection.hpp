@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "ctattn/attention/rules.hpp"
-#include "ctattn/detail/unrolled.hpp"
+#include "ctattn/kernels/dispatch.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
 namespace ctattn {
@@ -96,6 +96,31 @@ template <typename X, typename P>
 concept Projectable = FixedMatrix<X> && Projection<P> &&
                       rules_hold<detail::projection_rules<std::remove_cvref_t<X>, std::remove_cvref_t<P>>>;
 
+namespace detail {
+// y = x W (+ b) or x W^T (+ b), with arithmetic A; the rules are the caller's.
+template <arithmetic A, typename Y, typename X, typename P>
+constexpr void project_rows(Y& y, const X& x, const P& p) noexcept {
+  if constexpr (std::is_same_v<typename P::layout, in_by_out>) {
+    kernels::product<A>(y.elements, x.elements, p.weight.elements);
+  } else {
+    kernels::product_transposed<A>(y.elements, x.elements, p.weight.elements);
+  }
+  if constexpr (P::has_bias) {
+    for (std::size_t i = 0; i < Y::rows; ++i) {
+      for (std::size_t o = 0; o < Y::cols; ++o) y.elements[i][o] += p.bias.elements[0][o];
+    }
+  }
+}
+
+// The projection of x's rows as a new matrix, with arithmetic A; the rules are the caller's.
+template <arithmetic A, typename X, typename P>
+constexpr auto projected(const X& x, const P& p) noexcept {
+  basic_matrix<typename X::value_type, X::row_extent, P::output_extent> y{};
+  project_rows<A>(y, x, p);
+  return y;
+}
+}  // namespace detail
+
 /// Applies a projection to every row of x, writing into `y` (no result on the stack: firmware keeps y in static
 /// storage). Same rules and arithmetic as `project`.
 ///
@@ -112,47 +137,8 @@ concept Projectable = FixedMatrix<X> && Projection<P> &&
 /// \endcode
 template <FixedMatrix Y, FixedMatrix X, Projection P>
 constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
-  using T = typename X::value_type;
   if constexpr (detail::first_broken<detail::projection_into_rules<Y, X, P>>::check()) {
-    constexpr std::size_t n = X::rows;
-    constexpr std::size_t d_in = X::cols;
-    constexpr std::size_t d_out = extent_size(P::output_extent);
-    if constexpr (std::is_same_v<typename P::layout, in_by_out>) {
-      // Row i of x times W: the same i-k-j loop as ctattn::multiply (and, constant-evaluated, its form).
-      if (std::is_constant_evaluated()) {
-        detail::unrolled_product(y.elements, x.elements, p.weight.elements);
-      } else {
-        for (std::size_t i = 0; i < n; ++i) {
-          T(&y_row)[d_out] = y.elements[i];
-          for (std::size_t o = 0; o < d_out; ++o) y_row[o] = T{0};
-          for (std::size_t c = 0; c < d_in; ++c) {
-            const T x_ic = x.elements[i][c];
-            const T(&w_row)[d_out] = p.weight.elements[c];
-            for (std::size_t o = 0; o < d_out; ++o) y_row[o] += x_ic * w_row[o];
-          }
-        }
-      }
-    } else {
-      // Row i of x against row o of W: a dot product over contiguous memory on both sides.
-      if (std::is_constant_evaluated()) {
-        detail::unrolled_product_transposed(y.elements, x.elements, p.weight.elements);
-      } else {
-        for (std::size_t i = 0; i < n; ++i) {
-          const T(&x_row)[d_in] = x.elements[i];
-          for (std::size_t o = 0; o < d_out; ++o) {
-            const T(&w_row)[d_in] = p.weight.elements[o];
-            T acc{0};
-            for (std::size_t c = 0; c < d_in; ++c) acc += x_row[c] * w_row[c];
-            y.elements[i][o] = acc;
-          }
-        }
-      }
-    }
-    if constexpr (P::has_bias) {
-      for (std::size_t i = 0; i < n; ++i) {
-        for (std::size_t o = 0; o < d_out; ++o) y.elements[i][o] += p.bias.elements[0][o];
-      }
-    }
+    detail::project_rows<default_arithmetic>(y, x, p);
   }
 }
 
@@ -165,7 +151,8 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
 /// | result  | n x Out     |
 ///
 /// Rule: In' matches In (sizes, and names when both are named); one element type. Each output is the sum over
-/// the input features in order, starting from +0, then the bias is added.
+/// the input features in order, starting from +0, then the bias is added (exact arithmetic; fast arithmetic runs
+/// the SIMD backend's product, see ctattn/kernels/backend.hpp).
 ///
 /// Example:
 /// \code
@@ -173,9 +160,11 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
 /// \endcode
 template <FixedMatrix X, Projection P>
 [[nodiscard]] constexpr auto project(const X& x, const P& p) noexcept {
-  basic_matrix<typename X::value_type, X::row_extent, P::output_extent> y{};
-  if constexpr (detail::first_broken<detail::projection_rules<X, P>>::check()) project_into(y, x, p);
-  return y;
+  if constexpr (detail::first_broken<detail::projection_rules<X, P>>::check()) {
+    return detail::projected<default_arithmetic>(x, p);
+  } else {
+    return basic_matrix<typename X::value_type, X::row_extent, P::output_extent>{};
+  }
 }
 
 }  // namespace ctattn

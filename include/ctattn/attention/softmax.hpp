@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <limits>
 
-#include "ctattn/attention/detail/softmax_row.hpp"
+#include "ctattn/kernels/dispatch.hpp"
 #include "ctattn/math/exp.hpp"
 #include "ctattn/math/log.hpp"
 #include "ctattn/matrix/matrix.hpp"
@@ -21,7 +21,8 @@ namespace ctattn {
 /// Numerically stable: rows like [1000, 1001, 999] or [88, 89, 90, 100] in float give the exact softmax
 /// rounded, not inf or NaN. Edges: -inf entries (masked) get weight 0; a row whose entries are all -inf gets
 /// zeros (ctattn's documented value for a fully masked row; PyTorch gives NaN there); +inf entries share the
-/// weight equally; a NaN makes the whole row NaN.
+/// weight equally; a NaN makes the whole row NaN. At run time on float the SIMD backend computes it (vector exp,
+/// within docs/kernels.md's bound) unless the build defines `CTATTN_EXACT_ARITHMETIC=1`.
 ///
 /// Example:
 /// \code
@@ -32,7 +33,7 @@ template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> softmax_rows(const basic_matrix<T, M, N>& x) noexcept {
   basic_matrix<T, M, N> weights{};
   for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
-    detail::softmax_row(x.elements[i], weights.elements[i], 0, basic_matrix<T, M, N>::cols);
+    detail::kernels::softmax_row(x.elements[i], weights.elements[i], 0, basic_matrix<T, M, N>::cols);
   }
   return weights;
 }

@@ -224,23 +224,23 @@ template <typename Op, typename Out, typename XQ, typename XKV, typename Head, t
 using head_into_rules = typename head_into_rules_of<Op, Out, XQ, XKV, Head, W, Mask, Heads>::type;
 
 // One head's Q, K and V into the workspace.
-template <typename XQ, typename XKV, typename Head, typename W>
+template <arithmetic A, typename XQ, typename XKV, typename Head, typename W>
 constexpr void project_head(const XQ& x_q, const XKV& x_kv, const Head& head, W& workspace) noexcept {
-  project_into(workspace.queries, x_q, head.query);
-  project_into(workspace.keys, x_kv, head.key);
-  project_into(workspace.values, x_kv, head.value);
+  project_rows<A>(workspace.queries, x_q, head.query);
+  project_rows<A>(workspace.keys, x_kv, head.key);
+  project_rows<A>(workspace.values, x_kv, head.value);
 }
 
 // Attention over the workspace's Q, K and V into the output's columns [offset, offset + d_v), which must hold +0
 // (the kernel accumulates).
-template <typename Out, typename W, typename Mask>
+template <arithmetic A, typename Out, typename W, typename Mask>
 constexpr void attend_head(Out& output, const W& workspace, const Mask& mask, std::size_t output_offset) noexcept {
   using T = typename W::value_type;
   using Q = typename W::queries_type;
   using V = typename W::values_type;
   basic_matrix<T, Q::row_extent, W::keys_type::row_extent>* no_weights = nullptr;
-  attend<false, Q::cols, V::cols>(workspace.queries, workspace.keys, workspace.values, mask, output, no_weights,
-                                  {0, 0, 0, output_offset}, score_divisor<T, Q::cols>);
+  kernels::attend<A, false, Q::cols, V::cols>(workspace.queries, workspace.keys, workspace.values, mask, output,
+                                              no_weights, {0, 0, 0, output_offset}, score_divisor<T, Q::cols>);
 }
 
 }  // namespace detail

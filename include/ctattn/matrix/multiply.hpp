@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "ctattn/detail/unrolled.hpp"
+#include "ctattn/kernels/dispatch.hpp"
 #include "ctattn/matrix/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
@@ -34,7 +34,9 @@ concept Multipliable = FixedMatrix<A> && FixedMatrix<B> &&
 /// (`inner_dimensions_must_match`: equal sizes; equal names when both are named, so `d_k{64}` never meets
 /// `d_v{64}`). The result keeps a's row extent and b's column extent.
 ///
-/// Each result element is summed in the order k = 0, 1, ..., K-1, starting from +0.
+/// Each result element is summed in the order k = 0, 1, ..., K-1, starting from +0, with exact arithmetic (in
+/// constant evaluation, and at run time with `CTATTN_EXACT_ARITHMETIC=1`); fast arithmetic on float runs the SIMD
+/// backend's product (ctattn/kernels/backend.hpp).
 ///
 /// Example:
 /// \code
@@ -48,23 +50,7 @@ template <typename T, auto M, auto K, typename U, auto K2, auto N>
   using B = basic_matrix<U, K2, N>;
   basic_matrix<T, M, N> result{};
   if constexpr (detail::first_broken<detail::multiply_rules<A, B>>::check()) {
-    // Rationale: the i-k-j order streams rows of b and of the result, so the innermost loop is independent
-    // across j: compilers vectorize it without reordering any sum. Every element is still summed over k in
-    // ascending order, so the result is the same bit for bit as the textbook i-j-k loop. Constant-evaluated,
-    // the same sums are formed as unrolled dot products over local copies instead (the evaluators' fast form:
-    // see detail/unrolled.hpp).
-    if (std::is_constant_evaluated()) {
-      detail::unrolled_product(result.elements, a.elements, b.elements);
-      return result;
-    }
-    for (std::size_t i = 0; i < A::rows; ++i) {
-      T(&result_row)[B::cols] = result.elements[i];
-      for (std::size_t k = 0; k < A::cols; ++k) {
-        const T a_ik = a.elements[i][k];
-        const T(&b_row)[B::cols] = b.elements[k];
-        for (std::size_t j = 0; j < B::cols; ++j) result_row[j] += a_ik * b_row[j];
-      }
-    }
+    detail::kernels::product(result.elements, a.elements, b.elements);
   }
   return result;
 }

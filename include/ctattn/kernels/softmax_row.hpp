@@ -1,5 +1,5 @@
-#ifndef CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
-#define CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
+#ifndef CTATTN_KERNELS_SOFTMAX_ROW_HPP
+#define CTATTN_KERNELS_SOFTMAX_ROW_HPP
 
 #include <cstddef>
 #include <limits>
@@ -52,4 +52,4 @@ constexpr void softmax_row(const T* values, T* weights, std::size_t begin, std::
 
 }  // namespace ctattn::detail
 
-#endif  // CTATTN_ATTENTION_DETAIL_SOFTMAX_ROW_HPP
+#endif  // CTATTN_KERNELS_SOFTMAX_ROW_HPP

@@ -1,9 +1,10 @@
-#ifndef CTATTN_DETAIL_UNROLLED_HPP
-#define CTATTN_DETAIL_UNROLLED_HPP
+#ifndef CTATTN_KERNELS_CONSTANT_HPP
+#define CTATTN_KERNELS_CONSTANT_HPP
 
 /// \file
-/// Dot products and multiply-adds over whole rows, written for the constant evaluators: one expression per row
-/// (a fold over a compile-time index pack) instead of a loop.
+/// The constant-evaluated backend: the exact arithmetic of kernels/scalar.hpp in the form the constant evaluators
+/// run fastest. Dot products and multiply-adds over whole rows are one expression per row (a fold over a
+/// compile-time index pack) instead of a loop, and the attention kernel works on local copies of its operands.
 ///
 /// | helper                                 | operands (y, then the inputs)         | result                         |
 /// |----------------------------------------|---------------------------------------|--------------------------------|
@@ -11,10 +12,11 @@
 /// | `unrolled_axpy(y, s, x)`               | `T (&)[N]`, `T`, `const T (&)[N]`     | y[c] += s x[c], c = 0 ... N-1  |
 /// | `unrolled_product(y, a, b)`            | R x C, R x K, K x C (`T (&)[.][.]`)   | y = a b                        |
 /// | `unrolled_product_transposed(y, a, b)` | R x C, R x K, C x K                   | y = a b^T                      |
+/// | `constant::attend<W, DK, DV>(...)`      | as `scalar::attend`                   | as `scalar::attend`            |
 ///
 /// All do every addition in exactly the order of the plain loops `acc += a[c] * b[c]` and
-/// `y[c] += s * x[c]`, so they give the same bits as those loops: the kernels use these helpers when
-/// constant-evaluated and the loops at run time.
+/// `y[c] += s * x[c]`, so they give the same bits as those loops: kernels/dispatch.hpp uses these when
+/// constant-evaluated and the scalar loops for exact arithmetic at run time.
 ///
 /// Rationale: both compilers evaluate constant expressions at a cost per loop iteration, per index computation,
 /// per statement and per read through a reference that is larger than the cost of the arithmetic. A fold over an
@@ -34,6 +36,8 @@
 
 #include <cstddef>
 #include <utility>
+
+#include "ctattn/kernels/scalar.hpp"
 
 namespace ctattn::detail {
 
@@ -130,6 +134,50 @@ constexpr void unrolled_product_transposed(T (&y)[R][C], const T (&a)[R][K], con
   dot_rows(y, a, columns);
 }
 
+namespace constant {
+
+/// The constant-evaluated form of `scalar::attend`: the same arithmetic in the same order, so the same bits.
+// Rationale: the constant evaluators read an element of an array local to the evaluation faster than one of a
+// constexpr variable, and fold expressions with literal indices faster than loops (see above). So this head's keys
+// and values, and each query row, are first copied into exact-size local arrays (O(n d) copies against O(n^2 d)
+// multiply-adds), and every score and every context row is one unrolled expression. Each context row is summed
+// from +0 into a local row and then added to the output's +0, which changes no bit.
+template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
+          typename Weights, typename Mask>
+constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                      const head_columns& columns, typename Q::value_type scale) noexcept {
+  using T = typename Q::value_type;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  T keys[n_kv][DK]{};
+  T values[n_kv][DV]{};
+  for (std::size_t j = 0; j < n_kv; ++j) {
+    for (std::size_t c = 0; c < DK; ++c) keys[j][c] = k.elements[j][columns.key_offset + c];
+    for (std::size_t c = 0; c < DV; ++c) values[j][c] = v.elements[j][columns.value_offset + c];
+  }
+  T query[DK]{};
+  T context[DV]{};
+  T scores[n_kv]{};
+  T probabilities[n_kv]{};
+  for (std::size_t i = 0; i < n_q; ++i) {
+    for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
+    const auto range = mask.keys(i, n_q, n_kv);
+    score_row(mask, i, range, scale, scores, [&](std::size_t key) { return unrolled_dot(query, keys[key]); });
+    softmax_row(scores, probabilities, range.begin, range.end);
+    for (std::size_t c = 0; c < DV; ++c) context[c] = T{0};
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      const T p = probabilities[j];
+      if (p == T{0}) continue;
+      unrolled_axpy(context, p, values[j]);
+    }
+    for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output_offset + c] += context[c];
+    if constexpr (KeepWeights) {
+      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+    }
+  }
+}
+
+}  // namespace constant
 }  // namespace ctattn::detail
 
-#endif  // CTATTN_DETAIL_UNROLLED_HPP
+#endif  // CTATTN_KERNELS_CONSTANT_HPP

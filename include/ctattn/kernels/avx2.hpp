@@ -1,0 +1,88 @@
+#ifndef CTATTN_KERNELS_AVX2_HPP
+#define CTATTN_KERNELS_AVX2_HPP
+
+/// \file
+/// The AVX2+FMA backend (x86-64): the vector operations of kernels/detail/simd.hpp on 8 float lanes in ymm
+/// registers. The operations and their contracts are those of kernels/avx512.hpp; tails are `vmaskmovps`.
+///
+/// Example: `ctattn::detail::avx2_ops::reduce_add(ctattn::detail::avx2_ops::broadcast(1.0f)) == 8.0f`.
+
+#include <cstddef>
+
+#include "ctattn/kernels/detail/exp_constants.hpp"
+
+// Empty unless the target has AVX2 and FMA (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
+#if defined(__AVX2__) && defined(__FMA__)
+
+#include <immintrin.h>
+
+namespace ctattn::detail {
+
+struct avx2_ops {
+  using reg = __m256;
+  static constexpr std::size_t lanes = 8;
+  // 16 registers: 6 x 2 accumulators, two loads and a broadcast.
+  static constexpr std::size_t tile_rows = 6;
+  static constexpr std::size_t tile_vectors = 2;
+  static constexpr std::size_t dot_rows = 2;
+  static constexpr std::size_t key_buffer_floats = 16384;
+
+  static reg zero() noexcept { return _mm256_setzero_ps(); }
+  static reg broadcast(float x) noexcept { return _mm256_set1_ps(x); }
+  static reg load(const float* p) noexcept { return _mm256_loadu_ps(p); }
+  static void store(float* p, reg x) noexcept { _mm256_storeu_ps(p, x); }
+  static __m256i first(std::size_t n) noexcept {
+    // Lane l is selected (sign bit set) when l < n.
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    const __m256i mask = first(n);
+    return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(p, mask), _mm256_castsi256_ps(mask));
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept { _mm256_maskstore_ps(p, first(n), x); }
+  static reg add(reg a, reg b) noexcept { return _mm256_add_ps(a, b); }
+  static reg mul(reg a, reg b) noexcept { return _mm256_mul_ps(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
+  static reg max(reg a, reg b) noexcept { return _mm256_max_ps(a, b); }
+  static float reduce_add(reg x) noexcept {
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+  static float reduce_max(reg x) noexcept {
+    __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_max_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+
+  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
+  // below `lowest` (n < -126) are replaced by 0 and inputs are at most 0 in every caller (clamped to 88 here).
+  static reg exp(reg x) noexcept {
+    // Rationale: min(88, x) with x second returns x when x is NaN, so NaN still reaches the result.
+    const reg clamped = _mm256_min_ps(_mm256_set1_ps(88.0f), x);
+    const reg n = _mm256_round_ps(_mm256_mul_ps(clamped, _mm256_set1_ps(exp_constants::log2e)),
+                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    reg r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_constants::ln2_high), clamped);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_constants::ln2_low), r);
+    reg p = _mm256_set1_ps(exp_constants::c7);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c6));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c5));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c4));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c3));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c2));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    const reg result = _mm256_mul_ps(p, _mm256_castsi256_ps(bits));
+    const reg underflow = _mm256_cmp_ps(x, _mm256_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
+    return _mm256_blendv_ps(result, _mm256_setzero_ps(), underflow);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__) && defined(__FMA__)
+
+#endif  // CTATTN_KERNELS_AVX2_HPP

@@ -1,0 +1,104 @@
+#ifndef CTATTN_KERNELS_AVX512_HPP
+#define CTATTN_KERNELS_AVX512_HPP
+
+/// \file
+/// The AVX-512 backend (x86-64 with AVX512F): the vector operations that kernels/detail/simd.hpp builds every
+/// fast kernel from, on 16 float lanes in zmm registers. Tails are masked loads and stores.
+///
+/// | operation                     | meaning                                                          |
+/// |-------------------------------|------------------------------------------------------------------|
+/// | `load(p)`, `store(p, x)`      | 16 floats, unaligned                                             |
+/// | `load_partial(p, n, fill)`    | the first n floats; the other lanes hold `fill`                  |
+/// | `store_partial(p, x, n)`      | the first n lanes                                                |
+/// | `fma(a, b, c)`                | a b + c, one rounding                                            |
+/// | `exp(x)`                      | e^x for x <= 0 within 2 ulp; 0 below -87.33; NaN stays NaN       |
+/// | `reduce_add`, `reduce_max`    | across the lanes                                                 |
+///
+/// Example: `ctattn::detail::avx512_ops::reduce_add(ctattn::detail::avx512_ops::broadcast(1.0f)) == 16.0f`.
+
+#include <cstddef>
+
+#include "ctattn/kernels/detail/exp_constants.hpp"
+
+// Empty unless the target has AVX512F (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
+#if defined(__AVX512F__)
+
+#include <immintrin.h>
+
+namespace ctattn::detail {
+
+struct avx512_ops {
+  using reg = __m512;
+  static constexpr std::size_t lanes = 16;
+  // The product tile: rows x vectors of accumulators, with one broadcast and `tile_vectors` loads in flight, out
+  // of 32 registers.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t tile_vectors = 3;
+  // The transposed product's tile: up to 8 rows of a against `dot_rows` rows of b, reduced across lanes at the end.
+  static constexpr std::size_t dot_rows = 3;
+  // Floats of packed keys the fused attention kernel keeps on the stack (64 KiB).
+  static constexpr std::size_t key_buffer_floats = 16384;
+
+  static reg zero() noexcept { return _mm512_setzero_ps(); }
+  static reg broadcast(float x) noexcept { return _mm512_set1_ps(x); }
+  static reg load(const float* p) noexcept { return _mm512_loadu_ps(p); }
+  static void store(float* p, reg x) noexcept { _mm512_storeu_ps(p, x); }
+  static __mmask16 first(std::size_t n) noexcept { return static_cast<__mmask16>((1u << n) - 1u); }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), first(n), p);
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept { _mm512_mask_storeu_ps(p, first(n), x); }
+  static reg add(reg a, reg b) noexcept { return _mm512_add_ps(a, b); }
+  static reg mul(reg a, reg b) noexcept { return _mm512_mul_ps(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return _mm512_fmadd_ps(a, b, c); }
+  // Rationale: the zero-masking forms (all lanes selected) are the plain operations; GCC 12's plain forms start
+  // from a self-initialized register that -Wmaybe-uninitialized reports in every caller.
+  static constexpr __mmask16 all = 0xFFFF;
+  static reg max(reg a, reg b) noexcept { return _mm512_maskz_max_ps(all, a, b); }
+  static __m256 half(reg x, int which) noexcept {
+    return which == 0 ? _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 0))
+                      : _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 1));
+  }
+  static float reduce_add(reg x) noexcept {
+    const __m256 h = _mm256_add_ps(half(x, 0), half(x, 1));
+    __m128 s = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_add_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+  static float reduce_max(reg x) noexcept {
+    const __m256 h = _mm256_max_ps(half(x, 0), half(x, 1));
+    __m128 s = _mm_max_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+    s = _mm_max_ss(s, _mm_movehdup_ps(s));
+    return _mm_cvtss_f32(s);
+  }
+
+  // e^x = 2^n e^r with n = round(x / ln 2) and r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 split in two parts so r is
+  // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and
+  // 2^n applied by scalef, which gives 0 for large negative n and keeps NaN.
+  static reg exp(reg x) noexcept {
+    const reg n = _mm512_maskz_roundscale_ps(all, _mm512_mul_ps(x, _mm512_set1_ps(exp_constants::log2e)),
+                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    reg r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_high), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_low), r);
+    reg p = _mm512_set1_ps(exp_constants::c7);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c6));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c5));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c4));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c3));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c2));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    const reg result = _mm512_maskz_scalef_ps(all, p, n);
+    // Below the smallest normal result the answer is 0 (as for -inf, where r would be NaN).
+    const __mmask16 underflow = _mm512_cmp_ps_mask(x, _mm512_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
+    return _mm512_mask_blend_ps(underflow, result, _mm512_setzero_ps());
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512F__)
+
+#endif  // CTATTN_KERNELS_AVX512_HPP

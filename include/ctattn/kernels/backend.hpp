@@ -1,0 +1,93 @@
+#ifndef CTATTN_KERNELS_BACKEND_HPP
+#define CTATTN_KERNELS_BACKEND_HPP
+
+/// \file
+/// Which code computes at run time, decided once, from the target the compiler builds for and one switch.
+///
+/// | target macros (set by `-march` / `-mcpu`)         | backend  | file                    | float lanes |
+/// |---------------------------------------------------|----------|-------------------------|-------------|
+/// | `__AVX512F__`                                     | AVX-512  | kernels/avx512.hpp      | 16          |
+/// | `__AVX2__` and `__FMA__`                          | AVX2+FMA | kernels/avx2.hpp        | 8           |
+/// | `__aarch64__` and `__ARM_NEON`                    | NEON     | kernels/neon.hpp        | 4           |
+/// | `__ARM_FEATURE_MVE` with floating point (bit 2)   | Helium   | kernels/helium.hpp      | 4           |
+/// | anything else                                     | scalar   | kernels/scalar.hpp      | -           |
+///
+/// Two kinds of arithmetic:
+///   - **exact**: the scalar loops of kernels/scalar.hpp. Every sum runs in index order with every step rounded,
+///     so a run-time result has the same bits as the same call evaluated inside `static_assert` (the firmware
+///     guarantee). Constant evaluation always computes this way.
+///   - **fast**: the SIMD backend (float only; double always runs exact). Sums are reassociated across vector
+///     lanes, a*b+c is one fused multiply-add and exp is a vector polynomial, so results differ from exact in the
+///     last bits: see docs/kernels.md for the bound each kernel is tested against.
+///
+/// Fast is the default wherever a SIMD backend exists. Define `CTATTN_EXACT_ARITHMETIC=1` (CMake option of the
+/// same name) to make exact the default for a whole build; per call, pass `ctattn::exact_arithmetic` or
+/// `ctattn::fast_arithmetic` (ctattn/attention/options.hpp).
+// Rationale: fast by default because a user who compiles with -mavx2 or -march=native asked for vector code, and
+// that user judges ctattn against Eigen; the firmware user who needs static_assert's bits names that need once.
+// Targets without a backend (Cortex-M4, M7, M33) compute exact either way.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::simd_backend_name[0] != '\0');   // "avx512", "avx2", "neon", "helium" or "scalar"
+/// \endcode
+
+#ifndef CTATTN_EXACT_ARITHMETIC
+#define CTATTN_EXACT_ARITHMETIC 0
+#endif
+
+#include <type_traits>
+
+// Each backend's header is empty unless the target has its instructions.
+#include "ctattn/kernels/avx2.hpp"
+#include "ctattn/kernels/avx512.hpp"
+#include "ctattn/kernels/neon.hpp"
+
+#if defined(__AVX512F__)
+#define CTATTN_SIMD_AVX512 1
+#elif defined(__AVX2__) && defined(__FMA__)
+#define CTATTN_SIMD_AVX2 1
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define CTATTN_SIMD_NEON 1
+#endif
+
+namespace ctattn {
+
+/// How a run-time call computes: `exact` (the scalar loops, static_assert's bits) or `fast` (the SIMD backend).
+enum class arithmetic { exact, fast };
+
+/// The arithmetic of a call that names none: fast, unless the build defines `CTATTN_EXACT_ARITHMETIC=1`.
+inline constexpr arithmetic default_arithmetic = CTATTN_EXACT_ARITHMETIC ? arithmetic::exact : arithmetic::fast;
+
+namespace detail {
+/// The operations of the SIMD backend this build targets (`void` when there is none).
+#if defined(CTATTN_SIMD_AVX512)
+using simd_ops = avx512_ops;
+#elif defined(CTATTN_SIMD_AVX2)
+using simd_ops = avx2_ops;
+#elif defined(CTATTN_SIMD_NEON)
+using simd_ops = neon_ops;
+#else
+using simd_ops = void;
+#endif
+
+/// Whether a run-time call on elements of type T with arithmetic A runs the SIMD backend.
+template <arithmetic A, typename T>
+inline constexpr bool runs_simd = A == arithmetic::fast && !std::is_void_v<simd_ops> && std::is_same_v<T, float>;
+}  // namespace detail
+
+/// The SIMD backend of this build: "avx512", "avx2", "neon", "helium", or "scalar" when there is none.
+inline constexpr const char* simd_backend_name =
+#if defined(CTATTN_SIMD_AVX512)
+    "avx512";
+#elif defined(CTATTN_SIMD_AVX2)
+    "avx2";
+#elif defined(CTATTN_SIMD_NEON)
+    "neon";
+#else
+    "scalar";
+#endif
+
+}  // namespace ctattn
+
+#endif  // CTATTN_KERNELS_BACKEND_HPP

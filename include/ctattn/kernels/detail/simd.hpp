@@ -1,0 +1,439 @@
+#ifndef CTATTN_KERNELS_DETAIL_SIMD_HPP
+#define CTATTN_KERNELS_DETAIL_SIMD_HPP
+
+/// \file
+/// The fast kernels, written once for every SIMD backend. `V` is a backend's operations (kernels/avx512.hpp,
+/// avx2.hpp, neon.hpp, helium.hpp): a register type of `V::lanes` floats, loads and stores (whole and partial),
+/// add, mul, fma, max, exp and reductions across lanes, plus the backend's tile sizes. Only float.
+///
+/// | kernel                                  | computes                                                  |
+/// |-----------------------------------------|-----------------------------------------------------------|
+/// | `product<V, M, N, Acc>(a, ..., c, ...)` | C (+)= A B, A read with any strides (so A^T B too)        |
+/// | `product_transposed<V, M, N, K>(...)`   | C = A B^T, B given by rows (nn.Linear weights, keys)       |
+/// | `softmax_row<V>(x, w, begin, end)`      | the softmax of x[begin, end) into w                        |
+/// | `attend<V, W, DK, DV, NQ, NKV>(...)`    | fused attention: out += softmax(Q K^T / s + mask) V        |
+///
+/// Results differ from the exact kernels (kernels/scalar.hpp) by reassociated sums, fused multiply-adds and the
+/// vector exp; docs/kernels.md gives the bounds that tests/backend/ checks. Non-finite inputs keep the exact
+/// kernels' meaning: a row with NaN or +inf scores is handed back to the exact kernel.
+
+#include <cstddef>
+#include <limits>
+
+#include "ctattn/kernels/softmax_row.hpp"
+
+namespace ctattn::detail::simd {
+
+inline constexpr float infinity = std::numeric_limits<float>::infinity();
+
+constexpr std::size_t round_up(std::size_t n, std::size_t step) noexcept { return (n + step - 1) / step * step; }
+constexpr std::size_t round_down(std::size_t n, std::size_t step) noexcept { return n / step * step; }
+constexpr std::size_t smaller(std::size_t a, std::size_t b) noexcept { return a < b ? a : b; }
+constexpr std::size_t larger(std::size_t a, std::size_t b) noexcept { return a > b ? a : b; }
+
+/// One tile of a product: C[MR][NV vectors] (+)= A[MR][depth] B[depth][NV vectors], with a(i, k) at
+/// a[i * a_row + k * a_col]. The last vector has `Tail` valid lanes (0: all), for B's loads and C's loads and
+/// stores; the lanes past it are neither read nor written.
+// Rationale: MR x NV accumulators stay in registers for the whole depth; each step loads NV vectors of B once
+// and uses each MR times, with one broadcast of A per row.
+template <typename V, std::size_t MR, std::size_t NV, std::size_t Tail, bool Accumulate>
+inline void product_tile(const float* a, std::size_t a_row, std::size_t a_col, const float* b, std::size_t ldb,
+                         float* c, std::size_t ldc, std::size_t depth) noexcept {
+  using reg = typename V::reg;
+  constexpr std::size_t lanes = V::lanes;
+  constexpr auto is_tail = [](std::size_t j) { return Tail != 0 && j == NV - 1; };
+  reg acc[MR][NV];
+  for (std::size_t i = 0; i < MR; ++i) {
+    for (std::size_t j = 0; j < NV; ++j) {
+      if constexpr (Accumulate) {
+        acc[i][j] = is_tail(j) ? V::load_partial(c + i * ldc + j * lanes, Tail, 0.0f) : V::load(c + i * ldc + j * lanes);
+      } else {
+        acc[i][j] = V::zero();
+      }
+    }
+  }
+  for (std::size_t k = 0; k < depth; ++k) {
+    const float* b_row = b + k * ldb;
+    reg b_vectors[NV];
+    for (std::size_t j = 0; j < NV; ++j) {
+      b_vectors[j] = is_tail(j) ? V::load_partial(b_row + j * lanes, Tail, 0.0f) : V::load(b_row + j * lanes);
+    }
+    for (std::size_t i = 0; i < MR; ++i) {
+      const reg a_ik = V::broadcast(a[i * a_row + k * a_col]);
+      for (std::size_t j = 0; j < NV; ++j) acc[i][j] = V::fma(a_ik, b_vectors[j], acc[i][j]);
+    }
+  }
+  for (std::size_t i = 0; i < MR; ++i) {
+    for (std::size_t j = 0; j < NV; ++j) {
+      if (is_tail(j)) {
+        V::store_partial(c + i * ldc + j * lanes, acc[i][j], Tail);
+      } else {
+        V::store(c + i * ldc + j * lanes, acc[i][j]);
+      }
+    }
+  }
+}
+
+// Every row of C for one panel of NV vectors: tiles of V::tile_rows rows, then the rest.
+template <typename V, std::size_t M, std::size_t NV, std::size_t Tail, bool Accumulate>
+inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, const float* b, std::size_t ldb,
+                          float* c, std::size_t ldc, std::size_t depth) noexcept {
+  constexpr std::size_t rows = V::tile_rows;
+  for (std::size_t i = 0; i + rows <= M; i += rows) {
+    product_tile<V, rows, NV, Tail, Accumulate>(a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, depth);
+  }
+  if constexpr (M % rows != 0) {
+    constexpr std::size_t i = M - M % rows;
+    product_tile<V, M % rows, NV, Tail, Accumulate>(a + i * a_row, a_row, a_col, b, ldb, c + i * ldc, ldc, depth);
+  }
+}
+
+/// C (+)= A B for C M x N (row stride ldc), B depth x N (row stride ldb), a(i, k) = a[i * a_row + k * a_col].
+template <typename V, std::size_t M, std::size_t N, bool Accumulate>
+inline void product(const float* a, std::size_t a_row, std::size_t a_col, const float* b, std::size_t ldb, float* c,
+                    std::size_t ldc, std::size_t depth) noexcept {
+  constexpr std::size_t lanes = V::lanes;
+  constexpr std::size_t panel = V::tile_vectors * lanes;
+  constexpr std::size_t full = N / panel * panel;
+  for (std::size_t j = 0; j < full; j += panel) {
+    product_panel<V, M, V::tile_vectors, 0, Accumulate>(a, a_row, a_col, b + j, ldb, c + j, ldc, depth);
+  }
+  if constexpr (N % panel != 0) {
+    constexpr std::size_t rest = N % panel;
+    product_panel<V, M, (rest + lanes - 1) / lanes, rest % lanes, Accumulate>(a, a_row, a_col, b + full, ldb, c + full,
+                                                                            ldc, depth);
+  }
+}
+
+/// One tile of C = A B^T: MR rows of A against NR rows of B, each a dot product over K summed in vectors and
+/// reduced across lanes at the end.
+template <typename V, std::size_t MR, std::size_t NR, std::size_t K>
+inline void dot_tile(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
+                     std::size_t ldc) noexcept {
+  using reg = typename V::reg;
+  constexpr std::size_t lanes = V::lanes;
+  reg acc[MR][NR];
+  for (std::size_t i = 0; i < MR; ++i) {
+    for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::zero();
+  }
+  constexpr std::size_t full = K / lanes * lanes;
+  for (std::size_t k = 0; k < full; k += lanes) {
+    reg b_vectors[NR];
+    for (std::size_t r = 0; r < NR; ++r) b_vectors[r] = V::load(b + r * ldb + k);
+    for (std::size_t i = 0; i < MR; ++i) {
+      const reg a_vector = V::load(a + i * lda + k);
+      for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::fma(a_vector, b_vectors[r], acc[i][r]);
+    }
+  }
+  if constexpr (K % lanes != 0) {
+    reg b_vectors[NR];
+    for (std::size_t r = 0; r < NR; ++r) b_vectors[r] = V::load_partial(b + r * ldb + full, K % lanes, 0.0f);
+    for (std::size_t i = 0; i < MR; ++i) {
+      const reg a_vector = V::load_partial(a + i * lda + full, K % lanes, 0.0f);
+      for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::fma(a_vector, b_vectors[r], acc[i][r]);
+    }
+  }
+  for (std::size_t i = 0; i < MR; ++i) {
+    for (std::size_t r = 0; r < NR; ++r) c[i * ldc + r] = V::reduce_add(acc[i][r]);
+  }
+}
+
+template <typename V, std::size_t MR, std::size_t N, std::size_t K>
+inline void dot_rows(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
+                     std::size_t ldc) noexcept {
+  constexpr std::size_t nr = V::dot_rows;
+  for (std::size_t r = 0; r + nr <= N; r += nr) dot_tile<V, MR, nr, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
+  if constexpr (N % nr != 0) {
+    constexpr std::size_t r = N - N % nr;
+    dot_tile<V, MR, N % nr, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
+  }
+}
+
+/// C = A B^T for A M x K, B N x K (rows), C M x N.
+// Rationale: with A's rows in one tile (M <= tile_rows, the case of a projection of a few tokens), every row of B
+// is read from memory once: the projection streams its weights, which is what limits it.
+template <typename V, std::size_t M, std::size_t N, std::size_t K>
+inline void product_transposed(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
+                               std::size_t ldc) noexcept {
+  constexpr std::size_t mr = V::tile_rows;
+  for (std::size_t i = 0; i + mr <= M; i += mr) dot_rows<V, mr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+  if constexpr (M % mr != 0) {
+    constexpr std::size_t i = M - M % mr;
+    dot_rows<V, M % mr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+  }
+}
+
+/// x[0, n) *= s.
+template <typename V>
+inline void scale(float* x, std::size_t n, float s) noexcept {
+  const typename V::reg factor = V::broadcast(s);
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) V::store(x + j, V::mul(V::load(x + j), factor));
+  if (j < n) V::store_partial(x + j, V::mul(V::load_partial(x + j, n - j, 0.0f), factor), n - j);
+}
+
+/// The largest of x[0, n), or -inf for n = 0 (NaN entries may or may not be seen).
+template <typename V>
+inline float largest(const float* x, std::size_t n) noexcept {
+  typename V::reg m = V::broadcast(-infinity);
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) m = V::max(m, V::load(x + j));
+  if (j < n) m = V::max(m, V::load_partial(x + j, n - j, -infinity));
+  return V::reduce_max(m);
+}
+
+/// w[j] = e^(x[j] - m) for j in [0, n); returns their sum (NaN when an x is NaN).
+template <typename V>
+inline float exp_shifted(const float* x, float* w, std::size_t n, float m) noexcept {
+  const typename V::reg minus_m = V::broadcast(-m);
+  typename V::reg sum = V::zero();
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) {
+    const typename V::reg e = V::exp(V::add(V::load(x + j), minus_m));
+    V::store(w + j, e);
+    sum = V::add(sum, e);
+  }
+  if (j < n) {
+    const typename V::reg e = V::exp(V::add(V::load_partial(x + j, n - j, -infinity), minus_m));
+    V::store_partial(w + j, e, n - j);
+    sum = V::add(sum, e);
+  }
+  return V::reduce_add(sum);
+}
+
+/// e^x for one float, by the backend's vector exp.
+template <typename V>
+inline float exp_one(float x) noexcept {
+  float result = 0.0f;
+  V::store_partial(&result, V::exp(V::broadcast(x)), 1);
+  return result;
+}
+
+/// The softmax of x[begin, end) into w[begin, end), with the meaning of kernels/softmax_row.hpp: -inf entries get
+/// 0, a row with nothing above -inf gets zeros; rows with +inf or NaN go to the exact kernel.
+template <typename V>
+inline void softmax_row(const float* x, float* w, std::size_t begin, std::size_t end) noexcept {
+  if (begin >= end) return;
+  const std::size_t n = end - begin;
+  const float m = largest<V>(x + begin, n);
+  if (m == -infinity) {
+    for (std::size_t j = begin; j < end; ++j) w[j] = 0.0f;
+    return;
+  }
+  if (m == infinity || m != m) {
+    detail::softmax_row(x, w, begin, end);
+    return;
+  }
+  const float sum = exp_shifted<V>(x + begin, w + begin, n, m);
+  if (sum != sum) {
+    detail::softmax_row(x, w, begin, end);
+    return;
+  }
+  scale<V>(w + begin, n, 1.0f / sum);
+}
+
+/// Fused attention of one head: out[i][0, DV) += softmax_j(q_i . k_j / scale + mask(i, j)) v_j for every query i,
+/// without the n_q x n_kv score matrix. Q is NQ x DK (row stride ldq), K NKV x DK, V NKV x DV, out NQ x DV; the
+/// output must hold +0. `weights` (NQ x NKV, contiguous) receives the weights when KeepWeights. `redo_row(i)`
+/// recomputes row i with the exact kernel (for NaN and +inf scores).
+// Rationale: keys are taken in chunks whose transposed copy (DK x chunk floats) fits the backend's key buffer;
+// each chunk is packed once, so that a score tile is a plain product (queries broadcast, keys in vectors). For each
+// block of tile_rows queries the kernel scores only the keys the block's mask ranges reach (a sliding window
+// costs O(r N)), takes e^(s - running max), rescales the output row when the max rises (online softmax), and adds
+// P V with the product tile. At the end each row is divided by its sum. One chunk covers n_kv up to 256 at
+// d_k = 64, so the common case never rescales.
+template <typename V, bool KeepWeights, std::size_t DK, std::size_t DV, std::size_t NQ, std::size_t NKV>
+struct attention_kernel {
+  static constexpr std::size_t lanes = V::lanes;
+  static constexpr std::size_t block = V::tile_rows;
+  // At most 512 keys, so that the score block stays small when d_k is.
+  static constexpr std::size_t chunk =
+      smaller(round_up(NKV, lanes), larger(lanes, round_down(smaller(512, V::key_buffer_floats / DK), lanes)));
+
+  const float* q;
+  std::size_t ldq;
+  const float* k;
+  std::size_t ldk;
+  const float* v;
+  std::size_t ldv;
+  float* out;
+  std::size_t ldo;
+  float* weights;
+  float inv_scale;
+
+  float packed_keys[DK * chunk];
+  float scores[block * chunk];
+  float row_max[NQ];
+  float row_sum[NQ];
+  bool special[NQ];
+
+  // packed_keys[c][j] = k[kc + j][c] for j < len; the columns up to the next whole vector are 0.
+  void pack(std::size_t kc, std::size_t len) noexcept {
+    if (len % lanes != 0) {
+      for (std::size_t c = 0; c < DK; ++c) V::store(packed_keys + c * chunk + round_down(len, lanes), V::zero());
+    }
+    for (std::size_t j = 0; j < len; ++j) {
+      const float* key = k + (kc + j) * ldk;
+      for (std::size_t c = 0; c < DK; ++c) packed_keys[c * chunk + j] = key[c];
+    }
+  }
+
+  // scores[r][cs, ce) = q_(r0 + r) . packed_keys[.][cs, ce) for Rows rows; ce - cs is a multiple of lanes.
+  template <std::size_t Rows>
+  void score(std::size_t r0, std::size_t cs, std::size_t ce) noexcept {
+    constexpr std::size_t panel = V::tile_vectors * lanes;
+    const float* a = q + r0 * ldq;
+    std::size_t j = cs;
+    for (; j + panel <= ce; j += panel) {
+      product_tile<V, Rows, V::tile_vectors, 0, false>(a, ldq, 1, packed_keys + j, chunk, scores + j, chunk, DK);
+    }
+    score_rest<Rows, V::tile_vectors - 1>(a, j, (ce - j) / lanes);
+  }
+  template <std::size_t Rows, std::size_t NV>
+  void score_rest(const float* a, std::size_t j, std::size_t vectors) noexcept {
+    if constexpr (NV > 0) {
+      if (vectors == NV) {
+        product_tile<V, Rows, NV, 0, false>(a, ldq, 1, packed_keys + j, chunk, scores + j, chunk, DK);
+      } else {
+        score_rest<Rows, NV - 1>(a, j, vectors);
+      }
+    }
+  }
+
+  template <typename Mask>
+  void run(const Mask& mask) noexcept {
+    for (std::size_t i = 0; i < NQ; ++i) {
+      row_max[i] = -infinity;
+      row_sum[i] = 0.0f;
+      special[i] = false;
+    }
+    if constexpr (KeepWeights) {
+      for (std::size_t e = 0; e < NQ * NKV; ++e) weights[e] = -infinity;
+    }
+    for (std::size_t kc = 0; kc < NKV; kc += chunk) {
+      const std::size_t len = smaller(chunk, NKV - kc);
+      pack(kc, len);
+      std::size_t r0 = 0;
+      for (; r0 + block <= NQ; r0 += block) run_block<block>(mask, r0, kc, len);
+      if constexpr (NQ % block != 0) run_block<NQ % block>(mask, NQ - NQ % block, kc, len);
+    }
+    if constexpr (KeepWeights) {
+      for (std::size_t i = 0; i < NQ; ++i) softmax_row<V>(weights + i * NKV, weights + i * NKV, 0, NKV);
+      product<V, NQ, DV, true>(weights, NKV, 1, v, ldv, out, ldo, NKV);
+    }
+  }
+
+  template <std::size_t Rows, typename Mask>
+  void run_block(const Mask& mask, std::size_t r0, std::size_t kc, std::size_t len) noexcept {
+    // The keys of this chunk that any query of the block may see.
+    std::size_t lo = kc + len;
+    std::size_t hi = kc;
+    for (std::size_t r = 0; r < Rows; ++r) {
+      const auto range = mask.keys(r0 + r, NQ, NKV);
+      if (range.begin >= range.end) continue;
+      lo = smaller(lo, larger(range.begin, kc));
+      hi = larger(hi, smaller(range.end, kc + len));
+    }
+    if (lo >= hi) return;
+    const std::size_t cs = round_down(lo - kc, lanes);
+    const std::size_t ce = round_up(hi - kc, lanes);
+    score<Rows>(r0, cs, ce);
+    for (std::size_t r = 0; r < Rows; ++r) finish_scores(mask, r0 + r, scores + r * chunk, kc, cs, ce, len);
+    if constexpr (!KeepWeights) {
+      product<V, Rows, DV, true>(scores + cs, chunk, 1, v + (kc + cs) * ldv, ldv, out + r0 * ldo, ldo,
+                                 smaller(ce, len) - cs);
+    }
+  }
+
+  // Row i's scores in [cs, ce): scaled, masked, then (online softmax) replaced by e^(s - running max); or, with
+  // KeepWeights, copied into the weights.
+  template <typename Mask>
+  void finish_scores(const Mask& mask, std::size_t i, float* row, std::size_t kc, std::size_t cs, std::size_t ce,
+                     std::size_t len) noexcept {
+    const auto range = mask.keys(i, NQ, NKV);
+    const std::size_t begin = larger(range.begin, kc + cs) - kc;
+    const std::size_t end = range.end > kc ? smaller(range.end - kc, smaller(ce, len)) : 0;
+    if (begin >= end || special[i]) {
+      for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
+      return;
+    }
+    scale<V>(row + cs, ce - cs, inv_scale);
+    for (std::size_t j = cs; j < begin; ++j) row[j] = -infinity;
+    for (std::size_t j = end; j < ce; ++j) row[j] = -infinity;
+    if constexpr (Mask::checks_each_key || Mask::adds_bias) {
+      for (std::size_t j = begin; j < end; ++j) {
+        if constexpr (Mask::checks_each_key) {
+          if (!mask.allowed(i, kc + j)) {
+            row[j] = -infinity;
+            continue;
+          }
+        }
+        if constexpr (Mask::adds_bias) row[j] += mask.template bias<float>(i, kc + j);
+      }
+    }
+    if constexpr (KeepWeights) {
+      for (std::size_t j = begin; j < end; ++j) weights[i * NKV + kc + j] = row[j];
+    } else {
+      const float chunk_max = largest<V>(row + cs, ce - cs);
+      if (chunk_max == -infinity) {
+        for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
+        return;
+      }
+      const float new_max = chunk_max > row_max[i] ? chunk_max : row_max[i];
+      // A +inf or NaN score makes the sum NaN: the row is then the exact kernel's (finish).
+      float sum = std::numeric_limits<float>::quiet_NaN();
+      if (new_max != infinity && chunk_max == chunk_max) sum = exp_shifted<V>(row + cs, row + cs, ce - cs, new_max);
+      if (sum != sum) {
+        special[i] = true;
+        for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
+        return;
+      }
+      if (new_max > row_max[i] && row_max[i] != -infinity) {
+        const float alpha = exp_one<V>(row_max[i] - new_max);
+        scale<V>(out + i * ldo, DV, alpha);
+        row_sum[i] *= alpha;
+      }
+      row_max[i] = new_max;
+      row_sum[i] += sum;
+    }
+  }
+
+  template <typename RedoRow>
+  void finish(const RedoRow& redo_row) noexcept {
+    if constexpr (!KeepWeights) {
+      for (std::size_t i = 0; i < NQ; ++i) {
+        if (special[i]) {
+          redo_row(i);
+        } else if (row_sum[i] > 0.0f) {
+          scale<V>(out + i * ldo, DV, 1.0f / row_sum[i]);
+        }
+      }
+    } else {
+      (void)redo_row;
+    }
+  }
+};
+
+template <typename V, bool KeepWeights, std::size_t DK, std::size_t DV, std::size_t NQ, std::size_t NKV,
+          typename Mask, typename RedoRow>
+inline void attend(const float* q, std::size_t ldq, const float* k, std::size_t ldk, const float* v, std::size_t ldv,
+                   const Mask& mask, float* out, std::size_t ldo, float* weights, float scale,
+                   const RedoRow& redo_row) noexcept {
+  attention_kernel<V, KeepWeights, DK, DV, NQ, NKV> kernel;
+  kernel.q = q;
+  kernel.ldq = ldq;
+  kernel.k = k;
+  kernel.ldk = ldk;
+  kernel.v = v;
+  kernel.ldv = ldv;
+  kernel.out = out;
+  kernel.ldo = ldo;
+  kernel.weights = weights;
+  kernel.inv_scale = 1.0f / scale;
+  kernel.run(mask);
+  kernel.finish(redo_row);
+}
+
+}  // namespace ctattn::detail::simd
+
+#endif  // CTATTN_KERNELS_DETAIL_SIMD_HPP

@@ -1,0 +1,114 @@
+#ifndef CTATTN_KERNELS_DISPATCH_HPP
+#define CTATTN_KERNELS_DISPATCH_HPP
+
+/// \file
+/// The kernel tier's one interface: the few primitives every operation computes with, and the one place that
+/// decides how each is computed.
+///
+/// | primitive                                | operands                          | result                       |
+/// |------------------------------------------|-----------------------------------|------------------------------|
+/// | `kernels::product<A>(c, a, b)`           | c M x N, a M x K, b K x N         | c = a b                      |
+/// | `kernels::product_transposed<A>(c, a, b)`| c M x N, a M x K, b N x K         | c = a b^T                    |
+/// | `kernels::product_left_transposed<A>(..)`| c M x N, a K x M, b K x N         | c = a^T b                    |
+/// | `kernels::softmax_row<A>(x, w, b, e)`    | x, w: arrays; [b, e) a range      | w[b, e) = softmax(x[b, e))   |
+/// | `kernels::attend<A, W, DK, DV>(...)`     | Q, K, V column windows, a mask    | out += softmax(Q K^T / s) V  |
+///
+/// The choice, made here and nowhere else:
+///   1. constant evaluation: kernels/constant.hpp (the exact arithmetic in the evaluators' fast form);
+///   2. run time, exact arithmetic, or double, or no SIMD backend: kernels/scalar.hpp (the same bits);
+///   3. run time, fast arithmetic on float: the build's SIMD backend through kernels/detail/simd.hpp.
+/// `A` is a `ctattn::arithmetic`, by default `ctattn::default_arithmetic` (kernels/backend.hpp).
+///
+/// Example:
+/// \code
+///   float c[2][2]; const float a[2][2]{{1, 2}, {3, 4}};
+///   ctattn::detail::kernels::product(c, a, a);   // {{7, 10}, {15, 22}}
+/// \endcode
+
+#include <cstddef>
+#include <type_traits>
+
+#include "ctattn/kernels/backend.hpp"
+#include "ctattn/kernels/constant.hpp"
+#include "ctattn/kernels/scalar.hpp"
+#include "ctattn/kernels/detail/simd.hpp"
+#include "ctattn/kernels/softmax_row.hpp"
+
+namespace ctattn::detail::kernels {
+
+/// c = a b.
+template <arithmetic A = default_arithmetic, typename T, std::size_t M, std::size_t K, std::size_t N>
+constexpr void product(T (&c)[M][N], const T (&a)[M][K], const T (&b)[K][N]) noexcept {
+  if (std::is_constant_evaluated()) {
+    unrolled_product(c, a, b);
+  } else if constexpr (runs_simd<A, T>) {
+    simd::product<simd_ops, M, N, false>(&a[0][0], K, 1, &b[0][0], N, &c[0][0], N, K);
+  } else {
+    scalar::product(c, a, b);
+  }
+}
+
+/// c = a b^T, b given as N rows of K.
+template <arithmetic A = default_arithmetic, typename T, std::size_t M, std::size_t K, std::size_t N>
+constexpr void product_transposed(T (&c)[M][N], const T (&a)[M][K], const T (&b)[N][K]) noexcept {
+  if (std::is_constant_evaluated()) {
+    unrolled_product_transposed(c, a, b);
+  } else if constexpr (runs_simd<A, T>) {
+    simd::product_transposed<simd_ops, M, N, K>(&a[0][0], K, &b[0][0], K, &c[0][0], N);
+  } else {
+    scalar::product_transposed(c, a, b);
+  }
+}
+
+/// c = a^T b, a given as K rows of M.
+template <arithmetic A = default_arithmetic, typename T, std::size_t M, std::size_t K, std::size_t N>
+constexpr void product_left_transposed(T (&c)[M][N], const T (&a)[K][M], const T (&b)[K][N]) noexcept {
+  if constexpr (runs_simd<A, T>) {
+    if (!std::is_constant_evaluated()) {
+      simd::product<simd_ops, M, N, false>(&a[0][0], 1, M, &b[0][0], N, &c[0][0], N, K);
+      return;
+    }
+  }
+  scalar::product_left_transposed(c, a, b);
+}
+
+/// weights[begin, end) = the softmax of values[begin, end) (kernels/softmax_row.hpp gives its meaning).
+template <arithmetic A = default_arithmetic, typename T>
+constexpr void softmax_row(const T* values, T* weights, std::size_t begin, std::size_t end) noexcept {
+  if constexpr (runs_simd<A, T>) {
+    if (!std::is_constant_evaluated()) {
+      simd::softmax_row<simd_ops>(values, weights, begin, end);
+      return;
+    }
+  }
+  detail::softmax_row(values, weights, begin, end);
+}
+
+/// Attention of one head (kernels/scalar.hpp's `attend` gives the contract): out's columns
+/// [output_offset, output_offset + DV) must hold +0 and receive softmax(Q K^T / scale + mask) V.
+template <arithmetic A, bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V,
+          typename Out, typename Weights, typename Mask>
+constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                      const head_columns& columns, typename Q::value_type scale) noexcept {
+  if (std::is_constant_evaluated()) {
+    constant::attend<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
+  } else if constexpr (runs_simd<A, typename Q::value_type>) {
+    float* weight_storage = nullptr;
+    if constexpr (KeepWeights) weight_storage = &weights->elements[0][0];
+    // A row whose scores hold NaN or +inf is recomputed by the exact kernel, which gives those their meaning.
+    const auto redo_row = [&](std::size_t row) {
+      for (std::size_t c = 0; c < DV; ++c) out.elements[row][columns.output_offset + c] = 0.0f;
+      scalar::attend<false, DK, DV>(q, k, v, mask, out, weights, columns, scale, row, row + 1);
+    };
+    simd::attend<simd_ops, KeepWeights, DK, DV, Q::rows, K::rows>(
+        &q.elements[0][0] + columns.query_offset, Q::cols, &k.elements[0][0] + columns.key_offset, K::cols,
+        &v.elements[0][0] + columns.value_offset, V::cols, mask, &out.elements[0][0] + columns.output_offset,
+        Out::cols, weight_storage, scale, redo_row);
+  } else {
+    scalar::attend<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
+  }
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DISPATCH_HPP
