@@ -211,8 +211,8 @@ void every_mask(std::uint32_t seed) {
   if constexpr (NQ == NKV) {
     attention_against_exact<NQ, NKV, DK, DV>(ctattn::sliding_window<3>, seed);
     attention_against_exact<NQ, NKV, DK, DV>(ctattn::causal_sliding_window<5>, seed);
-    attention_against_exact<NQ, NKV, DK, DV>(ctattn::combine_masks(ctattn::sliding_window<2>, ctattn::additive_bias(bias)),
-                                             seed);
+    const auto window_and_bias = ctattn::combine_masks(ctattn::sliding_window<2>, ctattn::additive_bias(bias));
+    attention_against_exact<NQ, NKV, DK, DV>(window_and_bias, seed);
   }
 }
 }  // namespace
@@ -346,8 +346,9 @@ TEST_CASE("the fast backward pass is within its bound of exact and matches autog
   CHECK(std::isfinite(big.queries(63, 63)));
 
   namespace att = ctattn_fixtures::gradients::attention;
-  const auto grad = ctattn::attention_backward(opaque(ctattn::from_array(att::q)), opaque(ctattn::from_array(att::k)),
-                                               opaque(ctattn::from_array(att::v)), opaque(ctattn::from_array(att::upstream)));
+  const auto grad =
+      ctattn::attention_backward(opaque(ctattn::from_array(att::q)), opaque(ctattn::from_array(att::k)),
+                                 opaque(ctattn::from_array(att::v)), opaque(ctattn::from_array(att::upstream)));
   CHECK(ctattn::approx_equal(grad.queries, ctattn::from_array(att::dq), 2e-6f, 2e-6f));
   CHECK(ctattn::approx_equal(grad.keys, ctattn::from_array(att::dk), 2e-6f, 2e-6f));
   CHECK(ctattn::approx_equal(grad.values, ctattn::from_array(att::dv), 2e-6f, 2e-6f));

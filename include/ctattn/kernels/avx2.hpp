@@ -24,8 +24,10 @@ struct avx2_ops {
   // 16 registers: 6 x 2 accumulators, two loads and a broadcast.
   static constexpr std::size_t tile_rows = 6;
   static constexpr std::size_t tile_vectors = 2;
-  static constexpr std::size_t dot_rows = 2;
-  static constexpr std::size_t key_buffer_floats = 16384;
+  // The transposed product's tile: 2 rows of a against 4 rows of b, 8 dot products reduced by one transpose_sum.
+  static constexpr std::size_t dot_tile_rows = 2;
+  static constexpr std::size_t dot_rows = 4;
+  static constexpr std::size_t key_buffer_floats = 8192;
 
   static reg zero() noexcept { return _mm256_setzero_ps(); }
   static reg broadcast(float x) noexcept { return _mm256_set1_ps(x); }
@@ -56,6 +58,24 @@ struct avx2_ops {
     s = _mm_max_ss(s, _mm_movehdup_ps(s));
     return _mm_cvtss_f32(s);
   }
+
+  // Lane l of the result is the sum of x[l]'s lanes (as avx512_ops::transpose_sum): halves, then pairs of lanes;
+  // the network leaves the sum of its input m in lane 4 (m % 2) + m / 2, so input m is x[order(m)].
+  static reg transpose_sum(const reg (&x)[8]) noexcept {
+    reg t[4];
+    for (std::size_t m = 0; m < 4; ++m) {
+      const reg a = x[order(2 * m)];
+      const reg b = x[order(2 * m + 1)];
+      t[m] = _mm256_add_ps(_mm256_permute2f128_ps(a, b, 0x20), _mm256_permute2f128_ps(a, b, 0x31));
+    }
+    reg u[2];
+    for (std::size_t m = 0; m < 2; ++m) {
+      u[m] = _mm256_add_ps(_mm256_shuffle_ps(t[2 * m], t[2 * m + 1], 0x44),
+                           _mm256_shuffle_ps(t[2 * m], t[2 * m + 1], 0xEE));
+    }
+    return _mm256_add_ps(_mm256_shuffle_ps(u[0], u[1], 0x88), _mm256_shuffle_ps(u[0], u[1], 0xDD));
+  }
+  static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 2) + m / 2; }
 
   // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
   // below `lowest` (n < -126) are replaced by 0 and inputs are at most 0 in every caller (clamped to 88 here).

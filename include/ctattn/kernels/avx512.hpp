@@ -33,11 +33,12 @@ struct avx512_ops {
   // The product tile: rows x vectors of accumulators, with one broadcast and `tile_vectors` loads in flight, out
   // of 32 registers.
   static constexpr std::size_t tile_rows = 8;
-  static constexpr std::size_t tile_vectors = 3;
-  // The transposed product's tile: up to 8 rows of a against `dot_rows` rows of b, reduced across lanes at the end.
-  static constexpr std::size_t dot_rows = 3;
+  static constexpr std::size_t tile_vectors = 2;
+  // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products reduced by one transpose_sum.
+  static constexpr std::size_t dot_tile_rows = 4;
+  static constexpr std::size_t dot_rows = 4;
   // Floats of packed keys the fused attention kernel keeps on the stack (64 KiB).
-  static constexpr std::size_t key_buffer_floats = 16384;
+  static constexpr std::size_t key_buffer_floats = 8192;
 
   static reg zero() noexcept { return _mm512_setzero_ps(); }
   static reg broadcast(float x) noexcept { return _mm512_set1_ps(x); }
@@ -73,6 +74,32 @@ struct avx512_ops {
     s = _mm_max_ss(s, _mm_movehdup_ps(s));
     return _mm_cvtss_f32(s);
   }
+
+  // Lane l of the result is the sum of x[l]'s lanes: pairs of registers folded by halves, then quarters, then
+  // pairs of lanes (45 operations for 16 sums). The network leaves the sum of its input m in lane
+  // 4 (m % 4) + m / 4, so input m is x[order(m)].
+  static reg transpose_sum(const reg (&x)[16]) noexcept {
+    reg t[8];
+    for (std::size_t m = 0; m < 8; ++m) {
+      const reg a = x[order(2 * m)];
+      const reg b = x[order(2 * m + 1)];
+      t[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, a, b, 0x44),
+                           _mm512_maskz_shuffle_f32x4(all, a, b, 0xEE));
+    }
+    reg u[4];
+    for (std::size_t m = 0; m < 4; ++m) {
+      u[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, t[2 * m], t[2 * m + 1], 0x88),
+                           _mm512_maskz_shuffle_f32x4(all, t[2 * m], t[2 * m + 1], 0xDD));
+    }
+    reg w[2];
+    for (std::size_t m = 0; m < 2; ++m) {
+      w[m] = _mm512_add_ps(_mm512_maskz_shuffle_ps(all, u[2 * m], u[2 * m + 1], 0x44),
+                           _mm512_maskz_shuffle_ps(all, u[2 * m], u[2 * m + 1], 0xEE));
+    }
+    return _mm512_add_ps(_mm512_maskz_shuffle_ps(all, w[0], w[1], 0x88),
+                         _mm512_maskz_shuffle_ps(all, w[0], w[1], 0xDD));
+  }
+  static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 4) + m / 4; }
 
   // e^x = 2^n e^r with n = round(x / ln 2) and r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 split in two parts so r is
   // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and

@@ -96,8 +96,10 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
     float* weight_storage = nullptr;
     if constexpr (KeepWeights) weight_storage = &weights->elements[0][0];
     // A row whose scores hold NaN or +inf is recomputed by the exact kernel, which gives those their meaning.
+    // Rationale: no short names inside the lambda: GCC's -Wshadow reports a lambda's declarations against user
+    // globals of the same name (tests/static/user_names_test.cpp declares c, i, j, ...).
     const auto redo_row = [&](std::size_t row) {
-      for (std::size_t c = 0; c < DV; ++c) out.elements[row][columns.output_offset + c] = 0.0f;
+      for (std::size_t column = 0; column < DV; ++column) out.elements[row][columns.output_offset + column] = 0.0f;
       scalar::attend<false, DK, DV>(q, k, v, mask, out, weights, columns, scale, row, row + 1);
     };
     simd::attend<simd_ops, KeepWeights, DK, DV, Q::rows, K::rows>(

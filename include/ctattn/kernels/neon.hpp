@@ -25,8 +25,10 @@ struct neon_ops {
   // 32 registers: 8 x 3 accumulators, three loads and a broadcast.
   static constexpr std::size_t tile_rows = 8;
   static constexpr std::size_t tile_vectors = 3;
-  static constexpr std::size_t dot_rows = 3;
-  static constexpr std::size_t key_buffer_floats = 16384;
+  // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products in 4 transpose_sums.
+  static constexpr std::size_t dot_tile_rows = 4;
+  static constexpr std::size_t dot_rows = 4;
+  static constexpr std::size_t key_buffer_floats = 8192;
 
   static reg zero() noexcept { return vdupq_n_f32(0.0f); }
   static reg broadcast(float x) noexcept { return vdupq_n_f32(x); }
@@ -48,6 +50,11 @@ struct neon_ops {
   static reg max(reg a, reg b) noexcept { return vmaxq_f32(a, b); }
   static float reduce_add(reg x) noexcept { return vaddvq_f32(x); }
   static float reduce_max(reg x) noexcept { return vmaxvq_f32(x); }
+
+  // Lane l of the result is the sum of x[l]'s lanes: pairwise adds of pairwise adds.
+  static reg transpose_sum(const reg (&x)[4]) noexcept {
+    return vpaddq_f32(vpaddq_f32(x[0], x[1]), vpaddq_f32(x[2], x[3]));
+  }
 
   // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23). vminq keeps NaN.
   static reg exp(reg x) noexcept {

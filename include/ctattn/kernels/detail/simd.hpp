@@ -41,12 +41,13 @@ inline void product_tile(const float* a, std::size_t a_row, std::size_t a_col, c
                          float* c, std::size_t ldc, std::size_t depth) noexcept {
   using reg = typename V::reg;
   constexpr std::size_t lanes = V::lanes;
-  constexpr auto is_tail = [](std::size_t j) { return Tail != 0 && j == NV - 1; };
+  constexpr auto is_tail = [](std::size_t vector_index) { return Tail != 0 && vector_index == NV - 1; };
   reg acc[MR][NV];
   for (std::size_t i = 0; i < MR; ++i) {
     for (std::size_t j = 0; j < NV; ++j) {
       if constexpr (Accumulate) {
-        acc[i][j] = is_tail(j) ? V::load_partial(c + i * ldc + j * lanes, Tail, 0.0f) : V::load(c + i * ldc + j * lanes);
+        const float* c_ij = c + i * ldc + j * lanes;
+        acc[i][j] = is_tail(j) ? V::load_partial(c_ij, Tail, 0.0f) : V::load(c_ij);
       } else {
         acc[i][j] = V::zero();
       }
@@ -105,24 +106,46 @@ inline void product(const float* a, std::size_t a_row, std::size_t a_col, const 
   }
 }
 
+// The dot tile's rows of A: the backend's `dot_tile_rows` where it names one, else its product tile's rows.
+template <typename V>
+constexpr std::size_t dot_tile_rows() noexcept {
+  if constexpr (requires { V::dot_tile_rows; }) {
+    return V::dot_tile_rows;
+  } else {
+    return V::tile_rows;
+  }
+}
+
+/// sums[l] = the sum of the lanes of x[l], for `lanes` registers at once: the backend's `transpose_sum` (a tree of
+/// shuffles and adds, a few operations per sum) where it has one, else one reduction per register.
+template <typename V>
+inline typename V::reg transpose_sum(const typename V::reg (&x)[V::lanes]) noexcept {
+  if constexpr (requires { V::transpose_sum(x); }) {
+    return V::transpose_sum(x);
+  } else {
+    float sums[V::lanes];
+    for (std::size_t l = 0; l < V::lanes; ++l) sums[l] = V::reduce_add(x[l]);
+    return V::load(sums);
+  }
+}
+
 /// One tile of C = A B^T: MR rows of A against NR rows of B, each a dot product over K summed in vectors and
-/// reduced across lanes at the end.
+/// reduced across lanes at the end: when MR x NR is a multiple of the lanes, `lanes` sums at a time by
+/// `transpose_sum`.
 template <typename V, std::size_t MR, std::size_t NR, std::size_t K>
 inline void dot_tile(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
                      std::size_t ldc) noexcept {
   using reg = typename V::reg;
   constexpr std::size_t lanes = V::lanes;
-  reg acc[MR][NR];
-  for (std::size_t i = 0; i < MR; ++i) {
-    for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::zero();
-  }
+  reg acc[MR * NR];
+  for (std::size_t e = 0; e < MR * NR; ++e) acc[e] = V::zero();
   constexpr std::size_t full = K / lanes * lanes;
   for (std::size_t k = 0; k < full; k += lanes) {
     reg b_vectors[NR];
     for (std::size_t r = 0; r < NR; ++r) b_vectors[r] = V::load(b + r * ldb + k);
     for (std::size_t i = 0; i < MR; ++i) {
       const reg a_vector = V::load(a + i * lda + k);
-      for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::fma(a_vector, b_vectors[r], acc[i][r]);
+      for (std::size_t r = 0; r < NR; ++r) acc[i * NR + r] = V::fma(a_vector, b_vectors[r], acc[i * NR + r]);
     }
   }
   if constexpr (K % lanes != 0) {
@@ -130,36 +153,54 @@ inline void dot_tile(const float* a, std::size_t lda, const float* b, std::size_
     for (std::size_t r = 0; r < NR; ++r) b_vectors[r] = V::load_partial(b + r * ldb + full, K % lanes, 0.0f);
     for (std::size_t i = 0; i < MR; ++i) {
       const reg a_vector = V::load_partial(a + i * lda + full, K % lanes, 0.0f);
-      for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::fma(a_vector, b_vectors[r], acc[i][r]);
+      for (std::size_t r = 0; r < NR; ++r) acc[i * NR + r] = V::fma(a_vector, b_vectors[r], acc[i * NR + r]);
     }
   }
-  for (std::size_t i = 0; i < MR; ++i) {
-    for (std::size_t r = 0; r < NR; ++r) c[i * ldc + r] = V::reduce_add(acc[i][r]);
+  if constexpr (MR * NR % lanes == 0) {
+    for (std::size_t group = 0; group < MR * NR; group += lanes) {
+      reg part[lanes];
+      for (std::size_t l = 0; l < lanes; ++l) part[l] = acc[group + l];
+      float sums[lanes];
+      V::store(sums, transpose_sum<V>(part));
+      for (std::size_t l = 0; l < lanes; ++l) c[(group + l) / NR * ldc + (group + l) % NR] = sums[l];
+    }
+  } else {
+    for (std::size_t i = 0; i < MR; ++i) {
+      for (std::size_t r = 0; r < NR; ++r) c[i * ldc + r] = V::reduce_add(acc[i * NR + r]);
+    }
   }
 }
 
-template <typename V, std::size_t MR, std::size_t N, std::size_t K>
+template <typename V, std::size_t MR, std::size_t NR, std::size_t N, std::size_t K>
 inline void dot_rows(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
                      std::size_t ldc) noexcept {
-  constexpr std::size_t nr = V::dot_rows;
-  for (std::size_t r = 0; r + nr <= N; r += nr) dot_tile<V, MR, nr, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
-  if constexpr (N % nr != 0) {
-    constexpr std::size_t r = N - N % nr;
-    dot_tile<V, MR, N % nr, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
+  for (std::size_t r = 0; r + NR <= N; r += NR) dot_tile<V, MR, NR, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
+  if constexpr (N % NR != 0) {
+    constexpr std::size_t r = N - N % NR;
+    dot_tile<V, MR, N % NR, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
   }
 }
 
 /// C = A B^T for A M x K, B N x K (rows), C M x N.
-// Rationale: with A's rows in one tile (M <= tile_rows, the case of a projection of a few tokens), every row of B
-// is read from memory once: the projection streams its weights, which is what limits it.
+// Rationale: up to tile_rows rows of A form one tile, so that every row of B is read from memory once (a
+// projection of a few tokens streams its weights, which is what limits it); its sums are reduced one at a time,
+// which K long enough to be memory-bound pays for. More rows go in tiles of dot_tile_rows x dot_rows, whose sums
+// transpose_sum reduces a register at a time: with a head's K of 16 or 64 the reductions would otherwise cost
+// more than the multiply-adds.
 template <typename V, std::size_t M, std::size_t N, std::size_t K>
 inline void product_transposed(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
                                std::size_t ldc) noexcept {
-  constexpr std::size_t mr = V::tile_rows;
-  for (std::size_t i = 0; i + mr <= M; i += mr) dot_rows<V, mr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
-  if constexpr (M % mr != 0) {
-    constexpr std::size_t i = M - M % mr;
-    dot_rows<V, M % mr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+  if constexpr (M <= V::tile_rows) {
+    constexpr std::size_t nr = larger(1, smaller(V::tile_rows * V::tile_vectors + V::tile_vectors, 24) / M);
+    dot_rows<V, M, nr, N, K>(a, lda, b, ldb, c, ldc);
+  } else {
+    constexpr std::size_t mr = dot_tile_rows<V>();
+    constexpr std::size_t nr = V::dot_rows;
+    for (std::size_t i = 0; i + mr <= M; i += mr) dot_rows<V, mr, nr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+    if constexpr (M % mr != 0) {
+      constexpr std::size_t i = M - M % mr;
+      dot_rows<V, M % mr, nr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+    }
   }
 }
 
@@ -313,8 +354,9 @@ struct attention_kernel {
     for (std::size_t kc = 0; kc < NKV; kc += chunk) {
       const std::size_t len = smaller(chunk, NKV - kc);
       pack(kc, len);
-      std::size_t r0 = 0;
-      for (; r0 + block <= NQ; r0 += block) run_block<block>(mask, r0, kc, len);
+      if constexpr (NQ >= block) {
+        for (std::size_t r0 = 0; r0 + block <= NQ; r0 += block) run_block<block>(mask, r0, kc, len);
+      }
       if constexpr (NQ % block != 0) run_block<NQ % block>(mask, NQ - NQ % block, kc, len);
     }
     if constexpr (KeepWeights) {
@@ -338,25 +380,56 @@ struct attention_kernel {
     const std::size_t cs = round_down(lo - kc, lanes);
     const std::size_t ce = round_up(hi - kc, lanes);
     score<Rows>(r0, cs, ce);
-    for (std::size_t r = 0; r < Rows; ++r) finish_scores(mask, r0 + r, scores + r * chunk, kc, cs, ce, len);
+    // Rationale: each step runs over the block's rows before the next step starts, so that the rows' independent
+    // chains of reductions and exps overlap in the core instead of waiting for one another.
+    float chunk_max[Rows];
+    for (std::size_t r = 0; r < Rows; ++r) {
+      chunk_max[r] = mask_scores(mask, r0 + r, scores + r * chunk, kc, cs, ce, len);
+    }
     if constexpr (!KeepWeights) {
+      float sums[Rows];
+      float new_max[Rows];
+      for (std::size_t r = 0; r < Rows; ++r) {
+        const std::size_t i = r0 + r;
+        new_max[r] = chunk_max[r] > row_max[i] ? chunk_max[r] : row_max[i];
+        // A +inf or NaN score makes the sum NaN: the row is then the exact kernel's (finish). A row that sees no
+        // key of this chunk (max -inf) gets weights 0.
+        sums[r] = chunk_max[r] == -infinity ? 0.0f : std::numeric_limits<float>::quiet_NaN();
+        if (chunk_max[r] != -infinity && new_max[r] != infinity && chunk_max[r] == chunk_max[r]) {
+          sums[r] = exp_shifted<V>(scores + r * chunk + cs, scores + r * chunk + cs, ce - cs, new_max[r]);
+        }
+      }
+      for (std::size_t r = 0; r < Rows; ++r) {
+        const std::size_t i = r0 + r;
+        float* row = scores + r * chunk;
+        if (chunk_max[r] == -infinity || sums[r] != sums[r]) {
+          if (sums[r] != sums[r]) special[i] = true;
+          for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
+          continue;
+        }
+        if (new_max[r] > row_max[i] && row_max[i] != -infinity) {
+          const float alpha = exp_one<V>(row_max[i] - new_max[r]);
+          scale<V>(out + i * ldo, DV, alpha);
+          row_sum[i] *= alpha;
+        }
+        row_max[i] = new_max[r];
+        row_sum[i] += sums[r];
+      }
       product<V, Rows, DV, true>(scores + cs, chunk, 1, v + (kc + cs) * ldv, ldv, out + r0 * ldo, ldo,
                                  smaller(ce, len) - cs);
     }
   }
 
-  // Row i's scores in [cs, ce): scaled, masked, then (online softmax) replaced by e^(s - running max); or, with
-  // KeepWeights, copied into the weights.
+  // Row i's scores in [cs, ce): scaled and masked (-inf where the row does not look); with KeepWeights also copied
+  // into the weights. Returns their largest, -inf for a row that sees no key here or was handed to the exact
+  // kernel.
   template <typename Mask>
-  void finish_scores(const Mask& mask, std::size_t i, float* row, std::size_t kc, std::size_t cs, std::size_t ce,
-                     std::size_t len) noexcept {
+  float mask_scores(const Mask& mask, std::size_t i, float* row, std::size_t kc, std::size_t cs, std::size_t ce,
+                    std::size_t len) noexcept {
     const auto range = mask.keys(i, NQ, NKV);
     const std::size_t begin = larger(range.begin, kc + cs) - kc;
     const std::size_t end = range.end > kc ? smaller(range.end - kc, smaller(ce, len)) : 0;
-    if (begin >= end || special[i]) {
-      for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
-      return;
-    }
+    if (begin >= end || special[i]) return -infinity;
     scale<V>(row + cs, ce - cs, inv_scale);
     for (std::size_t j = cs; j < begin; ++j) row[j] = -infinity;
     for (std::size_t j = end; j < ce; ++j) row[j] = -infinity;
@@ -373,28 +446,9 @@ struct attention_kernel {
     }
     if constexpr (KeepWeights) {
       for (std::size_t j = begin; j < end; ++j) weights[i * NKV + kc + j] = row[j];
+      return -infinity;
     } else {
-      const float chunk_max = largest<V>(row + cs, ce - cs);
-      if (chunk_max == -infinity) {
-        for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
-        return;
-      }
-      const float new_max = chunk_max > row_max[i] ? chunk_max : row_max[i];
-      // A +inf or NaN score makes the sum NaN: the row is then the exact kernel's (finish).
-      float sum = std::numeric_limits<float>::quiet_NaN();
-      if (new_max != infinity && chunk_max == chunk_max) sum = exp_shifted<V>(row + cs, row + cs, ce - cs, new_max);
-      if (sum != sum) {
-        special[i] = true;
-        for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
-        return;
-      }
-      if (new_max > row_max[i] && row_max[i] != -infinity) {
-        const float alpha = exp_one<V>(row_max[i] - new_max);
-        scale<V>(out + i * ldo, DV, alpha);
-        row_sum[i] *= alpha;
-      }
-      row_max[i] = new_max;
-      row_sum[i] += sum;
+      return largest<V>(row + cs, ce - cs);
     }
   }
 
