@@ -163,6 +163,7 @@ struct attention_case {
     }
   }
   void run_ctattn() { ctattn::scaled_dot_product_attention(q, k, v, ctattn::into(out)); }
+  void run_exact() { ctattn::scaled_dot_product_attention(q, k, v, ctattn::into(out), ctattn::exact_arithmetic); }
   void run_naive() {
     naive_attention<N, N, D>(&plain.q[0][0], D, &plain.k[0][0], D, &plain.v[0][0], D, &plain.out[0][0], D);
   }
@@ -227,6 +228,7 @@ struct multi_head_case {
   }
 
   void run_ctattn() { ctattn::multi_head_attention(x, x, x, w, ctattn::into(y, workspace)); }
+  void run_exact() { ctattn::multi_head_attention(x, x, x, w, ctattn::into(y, workspace), ctattn::exact_arithmetic); }
 
   void run_naive() {
     naive_linear(plain.x, plain.w_q, plain.b_q, plain.q);
@@ -388,6 +390,22 @@ void read_bandwidth(benchmark::State& state, std::size_t bytes) {
 // ---------------------------------------------------------------------------------------------------------------
 // Registration, checks and the table
 
+// The backward pass's operands, random in [-1, 1), and its result.
+struct backward_case {
+  using m = ctattn::matrix<float, 64, 64>;
+  m q{}, k{}, v{}, g{};
+  ctattn::attention_gradients<m, m, m> grad{};
+  backward_case() {
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+    for (m* x : {&q, &k, &v, &g}) {
+      for (auto& row : x->elements) {
+        for (float& e : row) e = d(rng);
+      }
+    }
+  }
+};
+
 struct table_row {
   std::string label;
   std::string prefix;  // benchmark names are prefix + "/ctattn", "/naive", "/eigen"
@@ -441,6 +459,7 @@ bool add_case(std::vector<table_row>& rows, const std::string& label, const std:
   Case& c = instance<Case>();
   const bool agree = outputs_agree(label, c);
   register_kernel(prefix + "/ctattn", Case::flops, [&c] { c.run_ctattn(); });
+  register_kernel(prefix + "/exact", Case::flops, [&c] { c.run_exact(); });
   register_kernel(prefix + "/naive", Case::flops, [&c] { c.run_naive(); });
   register_kernel(prefix + "/eigen", Case::flops, [&c] { c.run_eigen(); });
   const std::string note = Case::eigen_note;
@@ -513,18 +532,25 @@ void print_table(const median_reporter& reporter, const std::vector<table_row>& 
     std::printf("\nMedians of %s repetitions, real time per call, one thread, float32.\n\n", repetitions);
   }
   std::printf("| case | ctattn | naive | Eigen | ctattn vs Eigen (Eigen time / ctattn time) | ctattn GFLOP/s "
-              "| %% of FMA peak |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
+              "| %% of FMA peak | ctattn exact | naive / exact |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const table_row& row : rows) {
     const double ctattn = reporter.seconds(row.prefix + "/ctattn");
     const double naive = reporter.seconds(row.prefix + "/naive");
     const double eigen = reporter.seconds(row.prefix + "/eigen");
+    const double exact = reporter.seconds(row.prefix + "/exact");
     const double gflops = row.flops / ctattn * 1e-9;
-    std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
                 format_time(naive).c_str(), format_time(eigen).c_str(),
                 format_number("%.2fx", eigen / ctattn).c_str(), format_number("%.2f", gflops).c_str(),
-                format_number("%.1f%%", 100.0 * gflops / peak).c_str());
+                format_number("%.1f%%", 100.0 * gflops / peak).c_str(), format_time(exact).c_str(),
+                format_number("%.2fx", naive / exact).c_str());
   }
+  const double backward_fast = reporter.seconds("backward/n64_d64/ctattn");
+  const double backward_exact = reporter.seconds("backward/n64_d64/exact");
+  std::printf("\nBackward pass (attention_backward) at n=64, d=64: %s fast, %s exact arithmetic: %s faster.\n",
+              format_time(backward_fast).c_str(), format_time(backward_exact).c_str(),
+              format_number("%.2fx", backward_exact / backward_fast).c_str());
   std::printf("\nFP32 FMA peak of one core (%s vectors, %zu independent chains): %s GFLOP/s.\n", vector_name,
               fma_chains, format_number("%.1f", peak).c_str());
   std::printf("Read bandwidth of one core: %s GB/s over 4 MiB (L3 on most servers), %s GB/s over 32 MiB.\n",
@@ -595,6 +621,24 @@ int main(int argc, char** argv) {
   agree &= add_case<attention_case<256, 64>>(rows, "attention n=256, d=64", "attention/n256_d64");
   agree &= add_case<multi_head_case<16, 64, 4>>(rows, "MHA 16 tokens, d_model=64, 4 heads", "mha/n16_dmodel64_h4");
   agree &= add_case<mha_large>(rows, "MHA 7 tokens, d_model=512, 8 heads", mha_large_prefix);
+  // The backward pass at (64, 64): fast against exact arithmetic (dQ, dK, dV: 5 products of 2 n^2 d flops each).
+  {
+    static backward_case backward{};
+    const auto fast = ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g);
+    const auto exact = ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g,
+                                                  ctattn::exact_arithmetic);
+    const float difference = max_difference(fast.queries.data(), exact.queries.data(), 64 * 64);
+    std::printf("check backward n=64, d=64: max |fast - exact| of dQ %.1e\n", static_cast<double>(difference));
+    agree &= difference <= 1e-4f;
+    constexpr double flops = 5 * 2.0 * 64 * 64 * 64;
+    register_kernel("backward/n64_d64/ctattn", flops, [] {
+      backward.grad = ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g);
+    });
+    register_kernel("backward/n64_d64/exact", flops, [] {
+      backward.grad = ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g,
+                                                 ctattn::exact_arithmetic);
+    });
+  }
   if (!agree) {
     std::printf("the implementations disagree: no timings\n");
     return 1;

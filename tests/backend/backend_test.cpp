@@ -315,6 +315,10 @@ TEST_CASE("fast multi-head attention is within its bound of exact, with every he
   CHECK(worst_relative_excess(fast.mean_weights, exact.mean_weights, attention_bound) <= 1.0f);
   const auto plain = ctattn::multi_head_attention(opaque(x), opaque(x), opaque(x), w, ctattn::causal);
   CHECK(worst_relative_excess(plain, exact.output, attention_bound) <= 1.0f);
+  // The weights in the reference text's in x out layout run the broadcast product instead of dot products.
+  static const auto text_layout = ctattn::relayout<ctattn::in_by_out>(w);
+  const auto relaid = ctattn::multi_head_attention(opaque(x), opaque(x), opaque(x), text_layout, ctattn::causal);
+  CHECK(worst_relative_excess(relaid, exact.output, attention_bound) <= 1.0f);
 
   using grouped_type = ctattn::grouped_query_attention_weights<float, 4, 2, 64, 16>;
   grouped_type g{};

@@ -10,6 +10,7 @@
 
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/attention/mask.hpp"
+#include "ctattn/attention/options.hpp"
 #include "ctattn/attention/rules.hpp"
 #include "ctattn/kernels/dispatch.hpp"
 #include "ctattn/matrix/matrix.hpp"
@@ -157,18 +158,20 @@ struct attention_gradients {
 /// so they are bit for bit the forward pass's weights. Every sum runs in ascending index order and the
 /// gradients of Q and K are divided by sqrt(d_k) (true divisions): with exact arithmetic the result is the same
 /// in constant evaluation and at run time. At run time on float the products and the softmax run the SIMD backend
-/// unless the build defines `CTATTN_EXACT_ARITHMETIC=1` (docs/kernels.md gives the bound). These are the gradients
+/// (docs/kernels.md gives the bound) unless the call passes `ctattn::exact_arithmetic` last or the build defines
+/// `CTATTN_EXACT_ARITHMETIC=1`. These are the gradients
 /// of any loss L whose gradient with respect to O is G (for L = sum(O * G) exactly what PyTorch autograd gives).
 ///
 /// Example:
 /// \code
 ///   constexpr auto grad = ctattn::attention_backward(q, k, v, g);   // q 4x6, k 5x6, v 5x3, g 4x3
 ///   static_assert(grad.keys.rows == 5);
+///   const auto same_bits = ctattn::attention_backward(q, k, v, g, ctattn::exact_arithmetic);   // at run time
 /// \endcode
-template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G, arithmetic A = default_arithmetic>
 [[nodiscard]] constexpr attention_gradients<Q, K, V> attention_backward(const Q& queries, const K& keys,
-                                                                         const V& values,
-                                                                         const G& upstream) noexcept {
+                                                                         const V& values, const G& upstream,
+                                                                         arithmetic_option<A> = {}) noexcept {
   using op_tag = op::attention_backward;
   // The forward pass's rules, then the upstream gradient dL/dO: one row per query, one column per value feature.
   using rules = rule_list<detail::attention_rules<op_tag, Q, K, V, no_mask_type>, detail::same_element_rule<op_tag, G, Q>,
@@ -180,7 +183,7 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
     constexpr std::size_t n_kv = K::rows;
     constexpr std::size_t d_k = Q::cols;
     const T scale = math::sqrt(static_cast<T>(d_k));
-    constexpr arithmetic a = default_arithmetic;
+    constexpr arithmetic a = A;
 
     // Forward: P = softmax_rows(Q K^T / sqrt(d_k)), in place of the scores.
     matrix<T, n_q, n_kv> weights{};

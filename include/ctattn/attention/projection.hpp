@@ -142,6 +142,36 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
   }
 }
 
+/// The same projection with its weight stored in layout `L`: W transposed when L differs from the layout it has,
+/// the bias as it is. Results are unchanged (each output still sums the input features in order). Evaluated at
+/// compile time on a `constexpr` projection, it costs nothing at run time: import PyTorch's out x in weights and
+/// let the compiler store them in x out, the layout the fast product streams row by row (docs/kernels.md says what
+/// that buys).
+///
+/// | operand | layout            | result layout |
+/// |---------|-------------------|---------------|
+/// | `p`     | `in_by_out` or `out_by_in` | `L`  |
+///
+/// Example:
+/// \code
+///   constexpr auto w_query = ctattn::relayout<ctattn::in_by_out>(torch_query);   // transposed by the compiler
+/// \endcode
+template <WeightLayout L, typename T, auto In, auto Out, typename Layout, bool HasBias>
+[[nodiscard]] constexpr basic_linear<T, In, Out, L, HasBias> relayout(
+    const basic_linear<T, In, Out, Layout, HasBias>& p) noexcept {
+  basic_linear<T, In, Out, L, HasBias> result{};
+  if constexpr (std::is_same_v<L, Layout>) {
+    result.weight = p.weight;
+  } else {
+    using from = typename basic_linear<T, In, Out, Layout, HasBias>::weight_type;
+    for (std::size_t r = 0; r < from::rows; ++r) {
+      for (std::size_t c = 0; c < from::cols; ++c) result.weight.elements[c][r] = p.weight.elements[r][c];
+    }
+  }
+  result.bias = p.bias;
+  return result;
+}
+
 /// Applies a projection to every row of x: y = x W (+ b) or y = x W^T + b, as the layout says.
 ///
 /// | operand | shape       |

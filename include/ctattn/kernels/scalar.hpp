@@ -77,9 +77,26 @@ constexpr void product(T (&c)[M][N], const T (&a)[M][K], const T (&b)[K][N]) noe
 /// c = a b^T for b given as N rows of K (nn.Linear's layout, or keys): dot products over contiguous rows.
 template <typename T, std::size_t M, std::size_t K, std::size_t N>
 constexpr void product_transposed(T (&c)[M][N], const T (&a)[M][K], const T (&b)[N][K]) noexcept {
+  // Rationale: four rows of b at a time, each dot product still summed in order (the same bits): four
+  // independent chains of additions instead of one.
   for (std::size_t i = 0; i < M; ++i) {
     const T(&a_row)[K] = a[i];
-    for (std::size_t j = 0; j < N; ++j) {
+    std::size_t j = 0;
+    for (; j + 4 <= N; j += 4) {
+      T acc0{0}, acc1{0}, acc2{0}, acc3{0};
+      for (std::size_t k = 0; k < K; ++k) {
+        const T a_ik = a_row[k];
+        acc0 += a_ik * b[j][k];
+        acc1 += a_ik * b[j + 1][k];
+        acc2 += a_ik * b[j + 2][k];
+        acc3 += a_ik * b[j + 3][k];
+      }
+      c[i][j] = acc0;
+      c[i][j + 1] = acc1;
+      c[i][j + 2] = acc2;
+      c[i][j + 3] = acc3;
+    }
+    for (; j < N; ++j) {
       const T(&b_row)[K] = b[j];
       T acc{0};
       for (std::size_t k = 0; k < K; ++k) acc += a_row[k] * b_row[k];
@@ -122,20 +139,43 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
   const std::size_t k_begin = columns.key_offset;
   const std::size_t v_begin = columns.value_offset;
   const std::size_t o_begin = columns.output_offset;
+  T dots[n_kv]{};
   T scores[n_kv]{};
   T probabilities[n_kv]{};
   for (std::size_t i = row_begin; i < row_end; ++i) {
     const T(&q_row)[Q::cols] = q.elements[i];
     T(&out_row)[Out::cols] = out.elements[i];
     const auto range = mask.keys(i, n_q, n_kv);
-    // Rationale: the lambda's names are not the short ones users pick for globals (GCC's -Wshadow reports
-    // those); see tests/static/user_names_test.cpp.
-    score_row(mask, i, range, scale, scores, [&](std::size_t key) {
+    // Rationale: four keys' dot products at a time, each still summed over d_k in order (the same bits as one at a
+    // time): a lone sum is one chain of dependent additions, four independent chains keep the core busy. The
+    // lambda's names are not the short ones users pick for globals (GCC's -Wshadow reports those); see
+    // tests/static/user_names_test.cpp.
+    std::size_t key = range.begin;
+    for (; key + 4 <= range.end; key += 4) {
+      const T(&k0)[K::cols] = k.elements[key];
+      const T(&k1)[K::cols] = k.elements[key + 1];
+      const T(&k2)[K::cols] = k.elements[key + 2];
+      const T(&k3)[K::cols] = k.elements[key + 3];
+      T d0{0}, d1{0}, d2{0}, d3{0};
+      for (std::size_t column = 0; column < DK; ++column) {
+        const T query = q_row[q_begin + column];
+        d0 += query * k0[k_begin + column];
+        d1 += query * k1[k_begin + column];
+        d2 += query * k2[k_begin + column];
+        d3 += query * k3[k_begin + column];
+      }
+      dots[key] = d0;
+      dots[key + 1] = d1;
+      dots[key + 2] = d2;
+      dots[key + 3] = d3;
+    }
+    for (; key < range.end; ++key) {
       const T(&k_row)[K::cols] = k.elements[key];
       T key_dot{0};
       for (std::size_t column = 0; column < DK; ++column) key_dot += q_row[q_begin + column] * k_row[k_begin + column];
-      return key_dot;
-    });
+      dots[key] = key_dot;
+    }
+    score_row(mask, i, range, scale, scores, [&](std::size_t key_index) { return dots[key_index]; });
     softmax_row(scores, probabilities, range.begin, range.end);
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];
