@@ -4,17 +4,18 @@
 #     the vector table), and what a model image adds beyond the startup-only image, split into code (.text)
 #     and read-only data (the rest of text: weights, inputs, expected outputs, strings), with the weights
 #     (the image's ctattn_weights symbol, where it has one) named separately;
-#   - worst-case stack from GCC's call graph (-fcallgraph-info=su; library routines from the disassembly),
-#     for the whole image (from the startup's C entry) and for one inference;
+#   - worst-case stack from GCC's call graph (-fcallgraph-info=su; library routines from the disassembly; for
+#     the Clang board m55-helium every function from the disassembly), for the whole image (from the startup's
+#     C entry) and for one inference;
 #   - stack measured on the target by painting (main, one inference) and instructions per inference, both
 #     printed by the image when CTest runs it under qemu-system-arm -icount shift=0.
-# Usage: benchmarks/firmware_size.sh [board...]   (default: m4f m7 m33 m55)
+# Usage: benchmarks/firmware_size.sh [board...]   (default: m4f m7 m33 m55 m55-helium)
 # Reuses build-firmware-<board> (made by scripts/run-firmware-tests), configuring and building it if needed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 boards=("$@")
-[[ ${#boards[@]} -eq 0 ]] && boards=(m4f m7 m33 m55)
+[[ ${#boards[@]} -eq 0 ]] && boards=(m4f m7 m33 m55 m55-helium)
 
 section_size() {  # section_size <elf> <section>
   arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'
@@ -26,7 +27,8 @@ stack_figures() {
   local fw="$1/firmware" image="$2" dis syms
   dis=$(mktemp)
   syms=$(mktemp)
-  arm-none-eabi-objdump -d --no-show-raw-insn "$fw/$image.elf" > "$dis"
+  # shellcheck disable=SC2086  # the board's flags, word-split on purpose
+  arm-none-eabi-objdump $objdump_flags -d --no-show-raw-insn "$fw/$image.elf" > "$dis"
   arm-none-eabi-nm -S --defined-only "$fw/$image.elf" > "$syms"
   mapfile -t cis < <(find "$fw/CMakeFiles/$image.dir" "$fw/CMakeFiles/ctattn_firmware_runtime.dir" -name '*.ci')
   awk -v dis="$dis" -v syms="$syms" -v roots="ctattn_start evaluate_at_run_time" -f "$here/firmware_stack.awk" \
@@ -68,9 +70,12 @@ for board in "${boards[@]}"; do
   fi
   case $board in
     m4f) core="Cortex-M4F" ;; m7) core="Cortex-M7" ;; m33) core="Cortex-M33" ;; m55) core="Cortex-M55" ;;
+    m55-helium) core="Cortex-M55 Helium (Clang)" ;;
     *) core="$board" ;;
   esac
   read -r -a models < "$build/firmware/model_images.txt"
+  objdump_flags=""
+  [[ -f $build/firmware/objdump_flags.txt ]] && objdump_flags=$(cat "$build/firmware/objdump_flags.txt")
   base="$build/firmware/startup_only.elf"
   read -r base_text _ < <(arm-none-eabi-size -B "$base" | awk 'NR == 2 { print $1 }')
   base_code=$(section_size "$base" .text)

@@ -2,8 +2,9 @@
 #   awk -v dis=<objdump -d output> -v syms=<nm -S output> -v roots="ctattn_start evaluate_at_run_time" \
 #       -f firmware_stack.awk <dis file> <syms file> <object>.ci...
 # Frames and calls come from GCC's -fcallgraph-info=su files (<object>.ci); functions without one (newlib's
-# memcpy/memset, libgcc) are read from the image's disassembly: pushes, vpushes and `sub sp` make the frame,
-# bl/b to a symbol the calls. For each root (a substring of a symbol), prints one line:
+# memcpy/memset, libgcc; every function of a Clang build, which writes no .ci) are read from the image's
+# disassembly: pushes, vpushes and `sub sp` make the frame, bl/b to a symbol the calls, blx to a register an
+# indirect call. For each root (a substring of a symbol), prints one line:
 #   <root> <stack bytes> <functions on the deepest path> <code bytes of every function it reaches> <flags>
 # flags: "recursive" if a cycle was cut, "indirect" if a call through a pointer was seen (counted as 0),
 # "unknown=<names>" for callees found in neither source (counted as 0), "asm=<names>" for callees measured
@@ -82,6 +83,8 @@ FILENAME == dis {
     sub(/.*</, "", target)
     sub(/>$/, "", target)
     if (target != fn) add_call("dis", fn, target)
+  } else if (op == "blx" && args ~ /^(r[0-9]+|ip|lr)$/) {
+    add_call("dis", fn, "__indirect_call")
   }
   next
 }
@@ -163,6 +166,8 @@ END {
   for (j = 1; j <= nroots; j++) {
     root = ""
     for (k in ci_frame) if (index(k, r[j]) && (root == "" || length(k) < length(root))) root = k
+    # Without call-graph data (a Clang build), the root is a function of the disassembly.
+    if (root == "") for (k in dis_known) if (index(k, r[j]) && (root == "" || length(k) < length(root))) root = k
     if (root == "") {
       print r[j], "-", 0, 0, "missing"
       continue

@@ -1647,8 +1647,15 @@ template <FixedMatrix M, typename Range>
 /// | `__AVX512F__`                                     | AVX-512  | kernels/avx512.hpp      | 16          |
 /// | `__AVX2__` and `__FMA__`                          | AVX2+FMA | kernels/avx2.hpp        | 8           |
 /// | `__aarch64__` and `__ARM_NEON`                    | NEON     | kernels/neon.hpp        | 4           |
-/// | `__ARM_FEATURE_MVE` with floating point (bit 2)   | Helium   | kernels/helium.hpp      | 4           |
-/// | anything else                                     | scalar   | kernels/scalar.hpp      | -           |
+/// | `__ARM_FEATURE_MVE` with floating point (bit 2),  | Helium   | kernels/helium.hpp      | 4           |
+/// | compiled by Clang or by GCC 13 or later           |          |                         |             |
+/// | anything else (also MVE with GCC 12 or older)     | scalar   | kernels/scalar.hpp      | -           |
+///
+/// On a Cortex-M55 (`-mcpu=cortex-m55 -mfloat-abi=hard`) Clang therefore builds Helium code and GCC 12 scalar
+/// code; docs/firmware.md has a board for each.
+// Rationale: GCC 12.2 (Debian's arm-none-eabi-gcc) has internal compiler errors on MVE intrinsics (CMSIS-NN
+// switches its MVE code off for that version). ctattn's kernels compiled with it in a trial, but no test runs
+// GCC 12's MVE code, so an M55 build with GCC 12 stays on the scalar path, which the firmware images prove.
 ///
 /// Two kinds of arithmetic:
 ///   - **exact**: the scalar loops of kernels/scalar.hpp. Every sum runs in index order with every step rounded,
@@ -1663,7 +1670,7 @@ template <FixedMatrix M, typename Range>
 /// `ctattn::fast_arithmetic` (ctattn/attention/options.hpp).
 // Rationale: fast by default because a user who compiles with -mavx2 or -march=native asked for vector code, and
 // that user judges ctattn against Eigen; the firmware user who needs static_assert's bits names that need once.
-// Targets without a backend (Cortex-M4, M7, M33) compute exact either way.
+// Targets without a backend (Cortex-M4, M7, M33; the M55 with GCC 12) compute exact either way.
 ///
 /// Example:
 /// \code
@@ -1730,8 +1737,10 @@ struct avx2_ops {
   // 16 registers: 6 x 2 accumulators, two loads and a broadcast.
   static constexpr std::size_t tile_rows = 6;
   static constexpr std::size_t tile_vectors = 2;
-  static constexpr std::size_t dot_rows = 2;
-  static constexpr std::size_t key_buffer_floats = 16384;
+  // The transposed product's tile: 2 rows of a against 4 rows of b, 8 dot products reduced by one transpose_sum.
+  static constexpr std::size_t dot_tile_rows = 2;
+  static constexpr std::size_t dot_rows = 4;
+  static constexpr std::size_t key_buffer_floats = 8192;
 
   static reg zero() noexcept { return _mm256_setzero_ps(); }
   static reg broadcast(float x) noexcept { return _mm256_set1_ps(x); }
@@ -1762,6 +1771,24 @@ struct avx2_ops {
     s = _mm_max_ss(s, _mm_movehdup_ps(s));
     return _mm_cvtss_f32(s);
   }
+
+  // Lane l of the result is the sum of x[l]'s lanes (as avx512_ops::transpose_sum): halves, then pairs of lanes;
+  // the network leaves the sum of its input m in lane 4 (m % 2) + m / 2, so input m is x[order(m)].
+  static reg transpose_sum(const reg (&x)[8]) noexcept {
+    reg t[4];
+    for (std::size_t m = 0; m < 4; ++m) {
+      const reg a = x[order(2 * m)];
+      const reg b = x[order(2 * m + 1)];
+      t[m] = _mm256_add_ps(_mm256_permute2f128_ps(a, b, 0x20), _mm256_permute2f128_ps(a, b, 0x31));
+    }
+    reg u[2];
+    for (std::size_t m = 0; m < 2; ++m) {
+      u[m] = _mm256_add_ps(_mm256_shuffle_ps(t[2 * m], t[2 * m + 1], 0x44),
+                           _mm256_shuffle_ps(t[2 * m], t[2 * m + 1], 0xEE));
+    }
+    return _mm256_add_ps(_mm256_shuffle_ps(u[0], u[1], 0x88), _mm256_shuffle_ps(u[0], u[1], 0xDD));
+  }
+  static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 2) + m / 2; }
 
   // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
   // below `lowest` (n < -126) are replaced by 0 and inputs are at most 0 in every caller (clamped to 88 here).
@@ -1827,11 +1854,12 @@ struct avx512_ops {
   // The product tile: rows x vectors of accumulators, with one broadcast and `tile_vectors` loads in flight, out
   // of 32 registers.
   static constexpr std::size_t tile_rows = 8;
-  static constexpr std::size_t tile_vectors = 3;
-  // The transposed product's tile: up to 8 rows of a against `dot_rows` rows of b, reduced across lanes at the end.
-  static constexpr std::size_t dot_rows = 3;
+  static constexpr std::size_t tile_vectors = 2;
+  // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products reduced by one transpose_sum.
+  static constexpr std::size_t dot_tile_rows = 4;
+  static constexpr std::size_t dot_rows = 4;
   // Floats of packed keys the fused attention kernel keeps on the stack (64 KiB).
-  static constexpr std::size_t key_buffer_floats = 16384;
+  static constexpr std::size_t key_buffer_floats = 8192;
 
   static reg zero() noexcept { return _mm512_setzero_ps(); }
   static reg broadcast(float x) noexcept { return _mm512_set1_ps(x); }
@@ -1868,6 +1896,32 @@ struct avx512_ops {
     return _mm_cvtss_f32(s);
   }
 
+  // Lane l of the result is the sum of x[l]'s lanes: pairs of registers folded by halves, then quarters, then
+  // pairs of lanes (45 operations for 16 sums). The network leaves the sum of its input m in lane
+  // 4 (m % 4) + m / 4, so input m is x[order(m)].
+  static reg transpose_sum(const reg (&x)[16]) noexcept {
+    reg t[8];
+    for (std::size_t m = 0; m < 8; ++m) {
+      const reg a = x[order(2 * m)];
+      const reg b = x[order(2 * m + 1)];
+      t[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, a, b, 0x44),
+                           _mm512_maskz_shuffle_f32x4(all, a, b, 0xEE));
+    }
+    reg u[4];
+    for (std::size_t m = 0; m < 4; ++m) {
+      u[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, t[2 * m], t[2 * m + 1], 0x88),
+                           _mm512_maskz_shuffle_f32x4(all, t[2 * m], t[2 * m + 1], 0xDD));
+    }
+    reg w[2];
+    for (std::size_t m = 0; m < 2; ++m) {
+      w[m] = _mm512_add_ps(_mm512_maskz_shuffle_ps(all, u[2 * m], u[2 * m + 1], 0x44),
+                           _mm512_maskz_shuffle_ps(all, u[2 * m], u[2 * m + 1], 0xEE));
+    }
+    return _mm512_add_ps(_mm512_maskz_shuffle_ps(all, w[0], w[1], 0x88),
+                         _mm512_maskz_shuffle_ps(all, w[0], w[1], 0xDD));
+  }
+  static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 4) + m / 4; }
+
   // e^x = 2^n e^r with n = round(x / ln 2) and r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 split in two parts so r is
   // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and
   // 2^n applied by scalef, which gives 0 for large negative n and keeps NaN.
@@ -1897,6 +1951,134 @@ struct avx512_ops {
 
 #endif  // CTATTN_KERNELS_AVX512_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
+// ---------------------------------------- ctattn/kernels/helium.hpp
+#ifndef CTATTN_KERNELS_HELIUM_HPP
+#define CTATTN_KERNELS_HELIUM_HPP
+
+/// \file
+/// The Helium backend (Arm M-profile Vector Extension with floating point, e.g. Cortex-M55): the vector operations
+/// of kernels/detail/simd.hpp on 4 float lanes in q registers. The operations and their contracts are those of
+/// kernels/avx512.hpp. Tails are tail-predicated: `vctp32q(n)` enables the first n lanes of a load or a store, and
+/// the lanes it disables are neither read nor written.
+///
+/// | operation                  | Helium                                                   | note                  |
+/// |----------------------------|----------------------------------------------------------|-----------------------|
+/// | `load_partial(p, n, fill)` | `vctp32q(n)`, `vldrwq_z_f32`, `vpselq_f32` with `fill`   | lanes past n unread   |
+/// | `store_partial(p, x, n)`   | `vctp32q(n)`, `vstrwq_p_f32`                             | lanes past n kept     |
+/// | `fma(a, b, c)`             | `vfmaq_f32`: a b + c, one rounding                       |                       |
+/// | `max`, `reduce_max`        | `vmaxnmq_f32`, `vmaxnmvq_f32`; NaN found in the bits     | NaN wins, as in NEON  |
+/// | `reduce_add`               | (x0 + x1) + (x2 + x3) on the q register's s lanes        | no float VADDV in MVE |
+/// | `exp(x)`                   | avx512_ops::exp's method; NaN lanes put back at the end  | NaN stays NaN         |
+///
+/// Sizes for a microcontroller: 8 q registers hold a product tile of 3 rows x 2 vectors (6 accumulators and 2
+/// loads; the row's factor of A is a scalar operand of `vfma`), and the fused attention kernel packs at most
+/// `key_buffer_floats` = 1024 floats (4 KiB) of keys on the stack per chunk of keys.
+///
+/// Built only where the compiler defines `__ARM_FEATURE_MVE` with its floating-point bit (2); kernels/backend.hpp
+/// selects it with Clang or GCC 13 and later (its table says why not GCC 12). Tested on the target by the
+/// firmware board `m55-helium` (Clang 14, QEMU mps3-an547; docs/firmware.md).
+///
+/// Example: `ctattn::detail::helium_ops::reduce_add(ctattn::detail::helium_ops::broadcast(1.0f)) == 4.0f`.
+
+
+
+// Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp).
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+
+#include <arm_mve.h>
+
+#include <cstdint>
+#include <limits>
+
+namespace ctattn::detail {
+
+// Rationale: the intrinsics are called by their __arm_ names, which arm_mve.h always declares; the short names
+// disappear when a program defines __ARM_MVE_PRESERVE_USER_NAMESPACE.
+struct helium_ops {
+  using reg = float32x4_t;
+  static constexpr std::size_t lanes = 4;
+  // 8 q registers: 3 x 2 accumulators and two loads; the broadcast factor stays in a core register.
+  static constexpr std::size_t tile_rows = 3;
+  static constexpr std::size_t tile_vectors = 2;
+  // The transposed product's tile: 2 rows of a against 2 rows of b, 4 accumulators, two loads of b and one of a.
+  static constexpr std::size_t dot_tile_rows = 2;
+  static constexpr std::size_t dot_rows = 2;
+  // Floats of packed keys the fused attention kernel keeps on the stack (4 KiB).
+  static constexpr std::size_t key_buffer_floats = 1024;
+
+  static reg zero() noexcept { return __arm_vdupq_n_f32(0.0f); }
+  static reg broadcast(float x) noexcept { return __arm_vdupq_n_f32(x); }
+  static reg load(const float* p) noexcept { return __arm_vld1q_f32(p); }
+  static void store(float* p, reg x) noexcept { __arm_vst1q_f32(p, x); }
+  static mve_pred16_t first(std::size_t n) noexcept { return __arm_vctp32q(static_cast<std::uint32_t>(n)); }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    const mve_pred16_t lanes_read = first(n);
+    return __arm_vpselq_f32(__arm_vldrwq_z_f32(p, lanes_read), __arm_vdupq_n_f32(fill), lanes_read);
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept { __arm_vstrwq_p_f32(p, x, first(n)); }
+  static reg add(reg a, reg b) noexcept { return __arm_vaddq_f32(a, b); }
+  static reg mul(reg a, reg b) noexcept { return __arm_vmulq_f32(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return __arm_vfmaq_f32(c, a, b); }
+
+  // The lanes whose magnitude is above infinity's bits: NaN.
+  // Rationale: NaN is found by an integer compare of the bits, not by a float compare, whose NaN lanes are not
+  // portable: VCMP LT and LE hold for NaN, Clang 14 gives the intrinsics IEEE meaning instead, and with Clang 14
+  // vcmpneq_f32(x, x) found no NaN lane in [1, NaN, NaN, NaN] (under QEMU).
+  static uint32x4_t magnitude_bits(reg x) noexcept {
+    return __arm_vandq_u32(__arm_vreinterpretq_u32_f32(x), __arm_vdupq_n_u32(0x7FFF'FFFFu));
+  }
+  static mve_pred16_t nan_lanes(uint32x4_t magnitude) noexcept {
+    return __arm_vcmphiq_n_u32(magnitude, 0x7F80'0000u);
+  }
+
+  // Rationale: MVE's only float maximum is IEEE maxNum, which returns the number when one operand is NaN. The
+  // fast softmax reads a NaN maximum as "hand the row to the exact kernel"; a row of NaN and -inf would
+  // otherwise look fully masked and get zeros. So a NaN lane gives NaN (a + b), as NEON's vmaxq does.
+  static reg max(reg a, reg b) noexcept {
+    const mve_pred16_t either_nan = nan_lanes(__arm_vmaxq_u32(magnitude_bits(a), magnitude_bits(b)));
+    return __arm_vpselq_f32(__arm_vaddq_f32(a, b), __arm_vmaxnmq_f32(a, b), either_nan);
+  }
+  static float reduce_add(reg x) noexcept {
+    return (__arm_vgetq_lane_f32(x, 0) + __arm_vgetq_lane_f32(x, 1)) +
+           (__arm_vgetq_lane_f32(x, 2) + __arm_vgetq_lane_f32(x, 3));
+  }
+  static float reduce_max(reg x) noexcept {
+    if (nan_lanes(magnitude_bits(x)) != 0) return std::numeric_limits<float>::quiet_NaN();
+    return __arm_vmaxnmvq_f32(-std::numeric_limits<float>::infinity(), x);
+  }
+
+  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
+  // below `lowest` (n < -126) are replaced by 0 and inputs above 88 are clamped to 88. The Horner steps take their
+  // constants as scalar operands (vfmas: p r + c), so that the polynomial needs 3 q registers. NaN lanes (which
+  // vminnmq would clamp to 88 and the compare with `lowest` send to 0) are put back at the end.
+  static reg exp(reg x) noexcept {
+    const reg clamped = __arm_vminnmq_f32(x, __arm_vdupq_n_f32(88.0f));
+    const reg n = __arm_vrndnq_f32(__arm_vmulq_n_f32(clamped, exp_constants::log2e));
+    reg r = __arm_vfmaq_n_f32(clamped, n, -exp_constants::ln2_high);
+    r = __arm_vfmaq_n_f32(r, n, -exp_constants::ln2_low);
+    reg p = __arm_vdupq_n_f32(exp_constants::c7);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c6);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c5);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c4);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c3);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c2);
+    p = __arm_vfmasq_n_f32(p, r, 1.0f);
+    p = __arm_vfmasq_n_f32(p, r, 1.0f);
+    const int32x4_t bits = __arm_vshlq_n_s32(__arm_vaddq_n_s32(__arm_vcvtq_s32_f32(n), 127), 23);
+    const reg result = __arm_vmulq_f32(p, __arm_vreinterpretq_f32_s32(bits));
+    // x >= lowest: false for -inf, and for NaN under both meanings of the compare.
+    const mve_pred16_t normal = __arm_vcmpgeq_n_f32(x, exp_constants::lowest);
+    const reg in_range = __arm_vpselq_f32(result, __arm_vdupq_n_f32(0.0f), normal);
+    return __arm_vpselq_f32(x, in_range, nan_lanes(magnitude_bits(x)));
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+
+#endif  // CTATTN_KERNELS_HELIUM_HPP
+// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
 // ---------------------------------------- ctattn/kernels/neon.hpp
 #ifndef CTATTN_KERNELS_NEON_HPP
 #define CTATTN_KERNELS_NEON_HPP
@@ -1923,8 +2105,10 @@ struct neon_ops {
   // 32 registers: 8 x 3 accumulators, three loads and a broadcast.
   static constexpr std::size_t tile_rows = 8;
   static constexpr std::size_t tile_vectors = 3;
-  static constexpr std::size_t dot_rows = 3;
-  static constexpr std::size_t key_buffer_floats = 16384;
+  // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products in 4 transpose_sums.
+  static constexpr std::size_t dot_tile_rows = 4;
+  static constexpr std::size_t dot_rows = 4;
+  static constexpr std::size_t key_buffer_floats = 8192;
 
   static reg zero() noexcept { return vdupq_n_f32(0.0f); }
   static reg broadcast(float x) noexcept { return vdupq_n_f32(x); }
@@ -1946,6 +2130,11 @@ struct neon_ops {
   static reg max(reg a, reg b) noexcept { return vmaxq_f32(a, b); }
   static float reduce_add(reg x) noexcept { return vaddvq_f32(x); }
   static float reduce_max(reg x) noexcept { return vmaxvq_f32(x); }
+
+  // Lane l of the result is the sum of x[l]'s lanes: pairwise adds of pairwise adds.
+  static reg transpose_sum(const reg (&x)[4]) noexcept {
+    return vpaddq_f32(vpaddq_f32(x[0], x[1]), vpaddq_f32(x[2], x[3]));
+  }
 
   // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23). vminq keeps NaN.
   static reg exp(reg x) noexcept {
@@ -1981,6 +2170,8 @@ struct neon_ops {
 #define CTATTN_SIMD_AVX2 1
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 #define CTATTN_SIMD_NEON 1
+#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (defined(__clang__) || __GNUC__ >= 13)
+#define CTATTN_SIMD_HELIUM 1
 #endif
 
 namespace ctattn {
@@ -1999,6 +2190,8 @@ using simd_ops = avx512_ops;
 using simd_ops = avx2_ops;
 #elif defined(CTATTN_SIMD_NEON)
 using simd_ops = neon_ops;
+#elif defined(CTATTN_SIMD_HELIUM)
+using simd_ops = helium_ops;
 #else
 using simd_ops = void;
 #endif
@@ -2016,6 +2209,8 @@ inline constexpr const char* simd_backend_name =
     "avx2";
 #elif defined(CTATTN_SIMD_NEON)
     "neon";
+#elif defined(CTATTN_SIMD_HELIUM)
+    "helium";
 #else
     "scalar";
 #endif
@@ -2481,9 +2676,26 @@ constexpr void product(T (&c)[M][N], const T (&a)[M][K], const T (&b)[K][N]) noe
 /// c = a b^T for b given as N rows of K (nn.Linear's layout, or keys): dot products over contiguous rows.
 template <typename T, std::size_t M, std::size_t K, std::size_t N>
 constexpr void product_transposed(T (&c)[M][N], const T (&a)[M][K], const T (&b)[N][K]) noexcept {
+  // Rationale: four rows of b at a time, each dot product still summed in order (the same bits): four
+  // independent chains of additions instead of one.
   for (std::size_t i = 0; i < M; ++i) {
     const T(&a_row)[K] = a[i];
-    for (std::size_t j = 0; j < N; ++j) {
+    std::size_t j = 0;
+    for (; j + 4 <= N; j += 4) {
+      T acc0{0}, acc1{0}, acc2{0}, acc3{0};
+      for (std::size_t k = 0; k < K; ++k) {
+        const T a_ik = a_row[k];
+        acc0 += a_ik * b[j][k];
+        acc1 += a_ik * b[j + 1][k];
+        acc2 += a_ik * b[j + 2][k];
+        acc3 += a_ik * b[j + 3][k];
+      }
+      c[i][j] = acc0;
+      c[i][j + 1] = acc1;
+      c[i][j + 2] = acc2;
+      c[i][j + 3] = acc3;
+    }
+    for (; j < N; ++j) {
       const T(&b_row)[K] = b[j];
       T acc{0};
       for (std::size_t k = 0; k < K; ++k) acc += a_row[k] * b_row[k];
@@ -2526,20 +2738,43 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
   const std::size_t k_begin = columns.key_offset;
   const std::size_t v_begin = columns.value_offset;
   const std::size_t o_begin = columns.output_offset;
+  T dots[n_kv]{};
   T scores[n_kv]{};
   T probabilities[n_kv]{};
   for (std::size_t i = row_begin; i < row_end; ++i) {
     const T(&q_row)[Q::cols] = q.elements[i];
     T(&out_row)[Out::cols] = out.elements[i];
     const auto range = mask.keys(i, n_q, n_kv);
-    // Rationale: the lambda's names are not the short ones users pick for globals (GCC's -Wshadow reports
-    // those); see tests/static/user_names_test.cpp.
-    score_row(mask, i, range, scale, scores, [&](std::size_t key) {
+    // Rationale: four keys' dot products at a time, each still summed over d_k in order (the same bits as one at a
+    // time): a lone sum is one chain of dependent additions, four independent chains keep the core busy. The
+    // lambda's names are not the short ones users pick for globals (GCC's -Wshadow reports those); see
+    // tests/static/user_names_test.cpp.
+    std::size_t key = range.begin;
+    for (; key + 4 <= range.end; key += 4) {
+      const T(&k0)[K::cols] = k.elements[key];
+      const T(&k1)[K::cols] = k.elements[key + 1];
+      const T(&k2)[K::cols] = k.elements[key + 2];
+      const T(&k3)[K::cols] = k.elements[key + 3];
+      T d0{0}, d1{0}, d2{0}, d3{0};
+      for (std::size_t column = 0; column < DK; ++column) {
+        const T query = q_row[q_begin + column];
+        d0 += query * k0[k_begin + column];
+        d1 += query * k1[k_begin + column];
+        d2 += query * k2[k_begin + column];
+        d3 += query * k3[k_begin + column];
+      }
+      dots[key] = d0;
+      dots[key + 1] = d1;
+      dots[key + 2] = d2;
+      dots[key + 3] = d3;
+    }
+    for (; key < range.end; ++key) {
       const T(&k_row)[K::cols] = k.elements[key];
       T key_dot{0};
       for (std::size_t column = 0; column < DK; ++column) key_dot += q_row[q_begin + column] * k_row[k_begin + column];
-      return key_dot;
-    });
+      dots[key] = key_dot;
+    }
+    score_row(mask, i, range, scale, scores, [&](std::size_t key_index) { return dots[key_index]; });
     softmax_row(scores, probabilities, range.begin, range.end);
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];
@@ -2743,12 +2978,13 @@ inline void product_tile(const float* a, std::size_t a_row, std::size_t a_col, c
                          float* c, std::size_t ldc, std::size_t depth) noexcept {
   using reg = typename V::reg;
   constexpr std::size_t lanes = V::lanes;
-  constexpr auto is_tail = [](std::size_t j) { return Tail != 0 && j == NV - 1; };
+  constexpr auto is_tail = [](std::size_t vector_index) { return Tail != 0 && vector_index == NV - 1; };
   reg acc[MR][NV];
   for (std::size_t i = 0; i < MR; ++i) {
     for (std::size_t j = 0; j < NV; ++j) {
       if constexpr (Accumulate) {
-        acc[i][j] = is_tail(j) ? V::load_partial(c + i * ldc + j * lanes, Tail, 0.0f) : V::load(c + i * ldc + j * lanes);
+        const float* c_ij = c + i * ldc + j * lanes;
+        acc[i][j] = is_tail(j) ? V::load_partial(c_ij, Tail, 0.0f) : V::load(c_ij);
       } else {
         acc[i][j] = V::zero();
       }
@@ -2807,24 +3043,46 @@ inline void product(const float* a, std::size_t a_row, std::size_t a_col, const 
   }
 }
 
+// The dot tile's rows of A: the backend's `dot_tile_rows` where it names one, else its product tile's rows.
+template <typename V>
+constexpr std::size_t dot_tile_rows() noexcept {
+  if constexpr (requires { V::dot_tile_rows; }) {
+    return V::dot_tile_rows;
+  } else {
+    return V::tile_rows;
+  }
+}
+
+/// sums[l] = the sum of the lanes of x[l], for `lanes` registers at once: the backend's `transpose_sum` (a tree of
+/// shuffles and adds, a few operations per sum) where it has one, else one reduction per register.
+template <typename V>
+inline typename V::reg transpose_sum(const typename V::reg (&x)[V::lanes]) noexcept {
+  if constexpr (requires { V::transpose_sum(x); }) {
+    return V::transpose_sum(x);
+  } else {
+    float sums[V::lanes];
+    for (std::size_t l = 0; l < V::lanes; ++l) sums[l] = V::reduce_add(x[l]);
+    return V::load(sums);
+  }
+}
+
 /// One tile of C = A B^T: MR rows of A against NR rows of B, each a dot product over K summed in vectors and
-/// reduced across lanes at the end.
+/// reduced across lanes at the end: when MR x NR is a multiple of the lanes, `lanes` sums at a time by
+/// `transpose_sum`.
 template <typename V, std::size_t MR, std::size_t NR, std::size_t K>
 inline void dot_tile(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
                      std::size_t ldc) noexcept {
   using reg = typename V::reg;
   constexpr std::size_t lanes = V::lanes;
-  reg acc[MR][NR];
-  for (std::size_t i = 0; i < MR; ++i) {
-    for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::zero();
-  }
+  reg acc[MR * NR];
+  for (std::size_t e = 0; e < MR * NR; ++e) acc[e] = V::zero();
   constexpr std::size_t full = K / lanes * lanes;
   for (std::size_t k = 0; k < full; k += lanes) {
     reg b_vectors[NR];
     for (std::size_t r = 0; r < NR; ++r) b_vectors[r] = V::load(b + r * ldb + k);
     for (std::size_t i = 0; i < MR; ++i) {
       const reg a_vector = V::load(a + i * lda + k);
-      for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::fma(a_vector, b_vectors[r], acc[i][r]);
+      for (std::size_t r = 0; r < NR; ++r) acc[i * NR + r] = V::fma(a_vector, b_vectors[r], acc[i * NR + r]);
     }
   }
   if constexpr (K % lanes != 0) {
@@ -2832,36 +3090,54 @@ inline void dot_tile(const float* a, std::size_t lda, const float* b, std::size_
     for (std::size_t r = 0; r < NR; ++r) b_vectors[r] = V::load_partial(b + r * ldb + full, K % lanes, 0.0f);
     for (std::size_t i = 0; i < MR; ++i) {
       const reg a_vector = V::load_partial(a + i * lda + full, K % lanes, 0.0f);
-      for (std::size_t r = 0; r < NR; ++r) acc[i][r] = V::fma(a_vector, b_vectors[r], acc[i][r]);
+      for (std::size_t r = 0; r < NR; ++r) acc[i * NR + r] = V::fma(a_vector, b_vectors[r], acc[i * NR + r]);
     }
   }
-  for (std::size_t i = 0; i < MR; ++i) {
-    for (std::size_t r = 0; r < NR; ++r) c[i * ldc + r] = V::reduce_add(acc[i][r]);
+  if constexpr (MR * NR % lanes == 0) {
+    for (std::size_t group = 0; group < MR * NR; group += lanes) {
+      reg part[lanes];
+      for (std::size_t l = 0; l < lanes; ++l) part[l] = acc[group + l];
+      float sums[lanes];
+      V::store(sums, transpose_sum<V>(part));
+      for (std::size_t l = 0; l < lanes; ++l) c[(group + l) / NR * ldc + (group + l) % NR] = sums[l];
+    }
+  } else {
+    for (std::size_t i = 0; i < MR; ++i) {
+      for (std::size_t r = 0; r < NR; ++r) c[i * ldc + r] = V::reduce_add(acc[i * NR + r]);
+    }
   }
 }
 
-template <typename V, std::size_t MR, std::size_t N, std::size_t K>
+template <typename V, std::size_t MR, std::size_t NR, std::size_t N, std::size_t K>
 inline void dot_rows(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
                      std::size_t ldc) noexcept {
-  constexpr std::size_t nr = V::dot_rows;
-  for (std::size_t r = 0; r + nr <= N; r += nr) dot_tile<V, MR, nr, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
-  if constexpr (N % nr != 0) {
-    constexpr std::size_t r = N - N % nr;
-    dot_tile<V, MR, N % nr, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
+  for (std::size_t r = 0; r + NR <= N; r += NR) dot_tile<V, MR, NR, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
+  if constexpr (N % NR != 0) {
+    constexpr std::size_t r = N - N % NR;
+    dot_tile<V, MR, N % NR, K>(a, lda, b + r * ldb, ldb, c + r, ldc);
   }
 }
 
 /// C = A B^T for A M x K, B N x K (rows), C M x N.
-// Rationale: with A's rows in one tile (M <= tile_rows, the case of a projection of a few tokens), every row of B
-// is read from memory once: the projection streams its weights, which is what limits it.
+// Rationale: up to tile_rows rows of A form one tile, so that every row of B is read from memory once (a
+// projection of a few tokens streams its weights, which is what limits it); its sums are reduced one at a time,
+// which K long enough to be memory-bound pays for. More rows go in tiles of dot_tile_rows x dot_rows, whose sums
+// transpose_sum reduces a register at a time: with a head's K of 16 or 64 the reductions would otherwise cost
+// more than the multiply-adds.
 template <typename V, std::size_t M, std::size_t N, std::size_t K>
 inline void product_transposed(const float* a, std::size_t lda, const float* b, std::size_t ldb, float* c,
                                std::size_t ldc) noexcept {
-  constexpr std::size_t mr = V::tile_rows;
-  for (std::size_t i = 0; i + mr <= M; i += mr) dot_rows<V, mr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
-  if constexpr (M % mr != 0) {
-    constexpr std::size_t i = M - M % mr;
-    dot_rows<V, M % mr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+  if constexpr (M <= V::tile_rows) {
+    constexpr std::size_t nr = larger(1, smaller(V::tile_rows * V::tile_vectors + V::tile_vectors, 24) / M);
+    dot_rows<V, M, nr, N, K>(a, lda, b, ldb, c, ldc);
+  } else {
+    constexpr std::size_t mr = dot_tile_rows<V>();
+    constexpr std::size_t nr = V::dot_rows;
+    for (std::size_t i = 0; i + mr <= M; i += mr) dot_rows<V, mr, nr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+    if constexpr (M % mr != 0) {
+      constexpr std::size_t i = M - M % mr;
+      dot_rows<V, M % mr, nr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
+    }
   }
 }
 
@@ -3015,8 +3291,9 @@ struct attention_kernel {
     for (std::size_t kc = 0; kc < NKV; kc += chunk) {
       const std::size_t len = smaller(chunk, NKV - kc);
       pack(kc, len);
-      std::size_t r0 = 0;
-      for (; r0 + block <= NQ; r0 += block) run_block<block>(mask, r0, kc, len);
+      if constexpr (NQ >= block) {
+        for (std::size_t r0 = 0; r0 + block <= NQ; r0 += block) run_block<block>(mask, r0, kc, len);
+      }
       if constexpr (NQ % block != 0) run_block<NQ % block>(mask, NQ - NQ % block, kc, len);
     }
     if constexpr (KeepWeights) {
@@ -3040,25 +3317,56 @@ struct attention_kernel {
     const std::size_t cs = round_down(lo - kc, lanes);
     const std::size_t ce = round_up(hi - kc, lanes);
     score<Rows>(r0, cs, ce);
-    for (std::size_t r = 0; r < Rows; ++r) finish_scores(mask, r0 + r, scores + r * chunk, kc, cs, ce, len);
+    // Rationale: each step runs over the block's rows before the next step starts, so that the rows' independent
+    // chains of reductions and exps overlap in the core instead of waiting for one another.
+    float chunk_max[Rows];
+    for (std::size_t r = 0; r < Rows; ++r) {
+      chunk_max[r] = mask_scores(mask, r0 + r, scores + r * chunk, kc, cs, ce, len);
+    }
     if constexpr (!KeepWeights) {
+      float sums[Rows];
+      float new_max[Rows];
+      for (std::size_t r = 0; r < Rows; ++r) {
+        const std::size_t i = r0 + r;
+        new_max[r] = chunk_max[r] > row_max[i] ? chunk_max[r] : row_max[i];
+        // A +inf or NaN score makes the sum NaN: the row is then the exact kernel's (finish). A row that sees no
+        // key of this chunk (max -inf) gets weights 0.
+        sums[r] = chunk_max[r] == -infinity ? 0.0f : std::numeric_limits<float>::quiet_NaN();
+        if (chunk_max[r] != -infinity && new_max[r] != infinity && chunk_max[r] == chunk_max[r]) {
+          sums[r] = exp_shifted<V>(scores + r * chunk + cs, scores + r * chunk + cs, ce - cs, new_max[r]);
+        }
+      }
+      for (std::size_t r = 0; r < Rows; ++r) {
+        const std::size_t i = r0 + r;
+        float* row = scores + r * chunk;
+        if (chunk_max[r] == -infinity || sums[r] != sums[r]) {
+          if (sums[r] != sums[r]) special[i] = true;
+          for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
+          continue;
+        }
+        if (new_max[r] > row_max[i] && row_max[i] != -infinity) {
+          const float alpha = exp_one<V>(row_max[i] - new_max[r]);
+          scale<V>(out + i * ldo, DV, alpha);
+          row_sum[i] *= alpha;
+        }
+        row_max[i] = new_max[r];
+        row_sum[i] += sums[r];
+      }
       product<V, Rows, DV, true>(scores + cs, chunk, 1, v + (kc + cs) * ldv, ldv, out + r0 * ldo, ldo,
                                  smaller(ce, len) - cs);
     }
   }
 
-  // Row i's scores in [cs, ce): scaled, masked, then (online softmax) replaced by e^(s - running max); or, with
-  // KeepWeights, copied into the weights.
+  // Row i's scores in [cs, ce): scaled and masked (-inf where the row does not look); with KeepWeights also copied
+  // into the weights. Returns their largest, -inf for a row that sees no key here or was handed to the exact
+  // kernel.
   template <typename Mask>
-  void finish_scores(const Mask& mask, std::size_t i, float* row, std::size_t kc, std::size_t cs, std::size_t ce,
-                     std::size_t len) noexcept {
+  float mask_scores(const Mask& mask, std::size_t i, float* row, std::size_t kc, std::size_t cs, std::size_t ce,
+                    std::size_t len) noexcept {
     const auto range = mask.keys(i, NQ, NKV);
     const std::size_t begin = larger(range.begin, kc + cs) - kc;
     const std::size_t end = range.end > kc ? smaller(range.end - kc, smaller(ce, len)) : 0;
-    if (begin >= end || special[i]) {
-      for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
-      return;
-    }
+    if (begin >= end || special[i]) return -infinity;
     scale<V>(row + cs, ce - cs, inv_scale);
     for (std::size_t j = cs; j < begin; ++j) row[j] = -infinity;
     for (std::size_t j = end; j < ce; ++j) row[j] = -infinity;
@@ -3075,28 +3383,9 @@ struct attention_kernel {
     }
     if constexpr (KeepWeights) {
       for (std::size_t j = begin; j < end; ++j) weights[i * NKV + kc + j] = row[j];
+      return -infinity;
     } else {
-      const float chunk_max = largest<V>(row + cs, ce - cs);
-      if (chunk_max == -infinity) {
-        for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
-        return;
-      }
-      const float new_max = chunk_max > row_max[i] ? chunk_max : row_max[i];
-      // A +inf or NaN score makes the sum NaN: the row is then the exact kernel's (finish).
-      float sum = std::numeric_limits<float>::quiet_NaN();
-      if (new_max != infinity && chunk_max == chunk_max) sum = exp_shifted<V>(row + cs, row + cs, ce - cs, new_max);
-      if (sum != sum) {
-        special[i] = true;
-        for (std::size_t j = cs; j < ce; ++j) row[j] = 0.0f;
-        return;
-      }
-      if (new_max > row_max[i] && row_max[i] != -infinity) {
-        const float alpha = exp_one<V>(row_max[i] - new_max);
-        scale<V>(out + i * ldo, DV, alpha);
-        row_sum[i] *= alpha;
-      }
-      row_max[i] = new_max;
-      row_sum[i] += sum;
+      return largest<V>(row + cs, ce - cs);
     }
   }
 
@@ -3203,8 +3492,10 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
     float* weight_storage = nullptr;
     if constexpr (KeepWeights) weight_storage = &weights->elements[0][0];
     // A row whose scores hold NaN or +inf is recomputed by the exact kernel, which gives those their meaning.
+    // Rationale: no short names inside the lambda: GCC's -Wshadow reports a lambda's declarations against user
+    // globals of the same name (tests/static/user_names_test.cpp declares c, i, j, ...).
     const auto redo_row = [&](std::size_t row) {
-      for (std::size_t c = 0; c < DV; ++c) out.elements[row][columns.output_offset + c] = 0.0f;
+      for (std::size_t column = 0; column < DV; ++column) out.elements[row][columns.output_offset + column] = 0.0f;
       scalar::attend<false, DK, DV>(q, k, v, mask, out, weights, columns, scale, row, row + 1);
     };
     simd::attend<simd_ops, KeepWeights, DK, DV, Q::rows, K::rows>(
@@ -4957,6 +5248,36 @@ constexpr void project_into(Y& y, const X& x, const P& p) noexcept {
   }
 }
 
+/// The same projection with its weight stored in layout `L`: W transposed when L differs from the layout it has,
+/// the bias as it is. Results are unchanged (each output still sums the input features in order). Evaluated at
+/// compile time on a `constexpr` projection, it costs nothing at run time: import PyTorch's out x in weights and
+/// let the compiler store them in x out, the layout the fast product streams row by row (docs/kernels.md says what
+/// that buys).
+///
+/// | operand | layout            | result layout |
+/// |---------|-------------------|---------------|
+/// | `p`     | `in_by_out` or `out_by_in` | `L`  |
+///
+/// Example:
+/// \code
+///   constexpr auto w_query = ctattn::relayout<ctattn::in_by_out>(torch_query);   // transposed by the compiler
+/// \endcode
+template <WeightLayout L, typename T, auto In, auto Out, typename Layout, bool HasBias>
+[[nodiscard]] constexpr basic_linear<T, In, Out, L, HasBias> relayout(
+    const basic_linear<T, In, Out, Layout, HasBias>& p) noexcept {
+  basic_linear<T, In, Out, L, HasBias> result{};
+  if constexpr (std::is_same_v<L, Layout>) {
+    result.weight = p.weight;
+  } else {
+    using from = typename basic_linear<T, In, Out, Layout, HasBias>::weight_type;
+    for (std::size_t r = 0; r < from::rows; ++r) {
+      for (std::size_t c = 0; c < from::cols; ++c) result.weight.elements[c][r] = p.weight.elements[r][c];
+    }
+  }
+  result.bias = p.bias;
+  return result;
+}
+
 /// Applies a projection to every row of x: y = x W (+ b) or y = x W^T + b, as the layout says.
 ///
 /// | operand | shape       |
@@ -5884,6 +6205,31 @@ using multi_head_attention_weights =
     basic_multi_head_attention_weights<T, Heads, normalize_extent<DModel>, Layout, HasBias, normalize_extent<KDim>,
                                        normalize_extent<VDim>>;
 
+/// Multi-head weights with every projection stored in layout `L` (see `ctattn::relayout` for one projection): the
+/// same attention, the same exact results; on `constexpr` weights the compiler does the transposing.
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::relayout<ctattn::in_by_out>(ctattn::from_torch_multihead<4>(in_w, in_b, out_w, out_b));
+/// \endcode
+template <WeightLayout L, typename T, std::size_t Heads, auto DModel, typename Layout, bool HasBias, auto KDim,
+          auto VDim>
+[[nodiscard]] constexpr auto relayout(
+    const basic_multi_head_attention_weights<T, Heads, DModel, Layout, HasBias, KDim, VDim>& w) noexcept {
+  return basic_multi_head_attention_weights<T, Heads, DModel, L, HasBias, KDim, VDim>{
+      relayout<L>(w.query), relayout<L>(w.key), relayout<L>(w.value), relayout<L>(w.output)};
+}
+
+/// \copydoc relayout
+template <WeightLayout L, typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel,
+          std::size_t HeadDim, typename Layout, bool HasBias, auto KDim, auto VDim>
+[[nodiscard]] constexpr auto relayout(const basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel,
+                                                                                  HeadDim, Layout, HasBias, KDim,
+                                                                                  VDim>& w) noexcept {
+  return basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel, HeadDim, L, HasBias, KDim, VDim>{
+      relayout<L>(w.query), relayout<L>(w.key), relayout<L>(w.value), relayout<L>(w.output)};
+}
+
 namespace detail {
 
 /// The rules of multi-head attention: the weights' own, each input against its projection, as many values as
@@ -6612,18 +6958,20 @@ struct attention_gradients {
 /// so they are bit for bit the forward pass's weights. Every sum runs in ascending index order and the
 /// gradients of Q and K are divided by sqrt(d_k) (true divisions): with exact arithmetic the result is the same
 /// in constant evaluation and at run time. At run time on float the products and the softmax run the SIMD backend
-/// unless the build defines `CTATTN_EXACT_ARITHMETIC=1` (docs/kernels.md gives the bound). These are the gradients
+/// (docs/kernels.md gives the bound) unless the call passes `ctattn::exact_arithmetic` last or the build defines
+/// `CTATTN_EXACT_ARITHMETIC=1`. These are the gradients
 /// of any loss L whose gradient with respect to O is G (for L = sum(O * G) exactly what PyTorch autograd gives).
 ///
 /// Example:
 /// \code
 ///   constexpr auto grad = ctattn::attention_backward(q, k, v, g);   // q 4x6, k 5x6, v 5x3, g 4x3
 ///   static_assert(grad.keys.rows == 5);
+///   const auto same_bits = ctattn::attention_backward(q, k, v, g, ctattn::exact_arithmetic);   // at run time
 /// \endcode
-template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
+template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G, arithmetic A = default_arithmetic>
 [[nodiscard]] constexpr attention_gradients<Q, K, V> attention_backward(const Q& queries, const K& keys,
-                                                                         const V& values,
-                                                                         const G& upstream) noexcept {
+                                                                         const V& values, const G& upstream,
+                                                                         arithmetic_option<A> = {}) noexcept {
   using op_tag = op::attention_backward;
   // The forward pass's rules, then the upstream gradient dL/dO: one row per query, one column per value feature.
   using rules = rule_list<detail::attention_rules<op_tag, Q, K, V, no_mask_type>, detail::same_element_rule<op_tag, G, Q>,
@@ -6635,7 +6983,7 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G>
     constexpr std::size_t n_kv = K::rows;
     constexpr std::size_t d_k = Q::cols;
     const T scale = math::sqrt(static_cast<T>(d_k));
-    constexpr arithmetic a = default_arithmetic;
+    constexpr arithmetic a = A;
 
     // Forward: P = softmax_rows(Q K^T / sqrt(d_k)), in place of the scores.
     matrix<T, n_q, n_kv> weights{};

@@ -1,25 +1,36 @@
-# Cross toolchain for bare-metal Arm Cortex-M with Debian's arm-none-eabi-gcc (GCC 12, newlib).
+# Cross toolchain for bare-metal Arm Cortex-M with Debian's arm-none-eabi-gcc (GCC 12, newlib), and Debian's
+# Clang for the Helium board.
 #
 #   cmake -S . -B build-m4f --toolchain cmake/toolchains/arm-none-eabi.cmake -DCTATTN_BOARD=m4f
 #   cmake --build build-m4f -j2 && ctest --test-dir build-m4f --output-on-failure
 #
-# CTATTN_BOARD picks the core, and with it the CPU flags (hence newlib's multilib), the QEMU machine that
-# runs the tests, and the two addresses a firmware image needs without a linker script:
+# CTATTN_BOARD picks the core, and with it the compiler, the CPU flags (hence newlib's multilib), the QEMU
+# machine that runs the tests, and the two addresses a firmware image needs without a linker script:
 #
-# | CTATTN_BOARD | core              | QEMU machine | vector table | stack top  |
-# |--------------|-------------------|--------------|--------------|------------|
-# | m4f          | Cortex-M4F        | mps2-an386   | 0x00000000   | 0x20400000 |
-# | m7           | Cortex-M7 (DP FPU)| mps2-an500   | 0x00000000   | 0x20400000 |
-# | m33          | Cortex-M33        | mps2-an505   | 0x10000000   | 0x38200000 |
-# | m55          | Cortex-M55 (MVE)  | mps3-an547   | 0x00000000   | 0x30080000 |
+# | CTATTN_BOARD | core              | compiler | SIMD backend | QEMU machine | vector table | stack top  |
+# |--------------|-------------------|----------|--------------|--------------|--------------|------------|
+# | m4f          | Cortex-M4F        | GCC      | scalar       | mps2-an386   | 0x00000000   | 0x20400000 |
+# | m7           | Cortex-M7 (DP FPU)| GCC      | scalar       | mps2-an500   | 0x00000000   | 0x20400000 |
+# | m33          | Cortex-M33        | GCC      | scalar       | mps2-an505   | 0x10000000   | 0x38200000 |
+# | m55          | Cortex-M55 (MVE)  | GCC      | scalar       | mps3-an547   | 0x00000000   | 0x30080000 |
+# | m55-helium   | Cortex-M55 (MVE)  | Clang    | helium       | mps3-an547   | 0x00000000   | 0x30080000 |
 #
 # Code and data stay at the linker's default address (0x8000), which is RAM on all four machines: QEMU
 # loads the whole image there. The an505 and an547 boot in the Secure state and read their reset vector at
 # INITSVTOR, hence 0x10000000 on the an505 (a table at 0x0 locks up there).
 #
+# The two M55 boards are the same core: GCC 12 builds it scalar (kernels/backend.hpp selects no Helium backend
+# with GCC before 13, which has internal compiler errors on MVE intrinsics), Clang builds ctattn's Helium backend.
+# The Clang board compiles with `clang++ --target=arm-none-eabi` against the headers of the arm-none-eabi GCC
+# packages (libstdc++, newlib; their directories asked from arm-none-eabi-g++ for the same CPU flags) and links
+# with arm-none-eabi-g++, so that its images have the libraries, linker and layout of the GCC boards.
+#
 # Variables this file sets for firmware/CMakeLists.txt:
 #   CTATTN_BOARD_CPU_FLAGS        the -mcpu/-mfpu/-mfloat-abi/-mthumb flags (also in CMAKE_<LANG>_FLAGS_INIT)
+#   CTATTN_BOARD_COMPILE_FLAGS    flags only the compiler takes (Clang: target and include directories)
 #   CTATTN_BOARD_CORE             human-readable core name
+#   CTATTN_BOARD_SIMD_BACKEND     ctattn::simd_backend_name this board's build must select
+#   CTATTN_BOARD_OBJDUMP_FLAGS    arm-none-eabi-objdump flags that decode every instruction of the core (MVE)
 #   CTATTN_QEMU_MACHINE           the qemu-system-arm -machine value
 #   CTATTN_BOARD_VECTOR_TABLE     address of the vector table (reset SP, reset PC, ...)
 #   CTATTN_BOARD_STACK_TOP        initial stack pointer
@@ -29,8 +40,8 @@
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 
-set(CTATTN_BOARD "m4f" CACHE STRING "Cortex-M board for firmware builds: m4f, m7, m33 or m55")
-set_property(CACHE CTATTN_BOARD PROPERTY STRINGS m4f m7 m33 m55)
+set(CTATTN_BOARD "m4f" CACHE STRING "Cortex-M board for firmware builds: m4f, m7, m33, m55 or m55-helium")
+set_property(CACHE CTATTN_BOARD PROPERTY STRINGS m4f m7 m33 m55 m55-helium)
 # try_compile projects re-read this file: hand them the board so that they test the same flags.
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES CTATTN_BOARD)
 
@@ -52,21 +63,81 @@ elseif(CTATTN_BOARD STREQUAL "m33")
   set(CTATTN_QEMU_MACHINE "mps2-an505")
   set(CTATTN_BOARD_VECTOR_TABLE "0x10000000")
   set(CTATTN_BOARD_STACK_TOP "0x38200000")
-elseif(CTATTN_BOARD STREQUAL "m55")
-  set(CTATTN_BOARD_CORE "Cortex-M55")
-  # The M55's FPU and MVE (Helium) come with -mcpu alone; the scalar path is what runs today.
+elseif(CTATTN_BOARD STREQUAL "m55" OR CTATTN_BOARD STREQUAL "m55-helium")
+  # The M55's FPU and MVE (Helium) come with -mcpu alone.
   set(CTATTN_BOARD_CPU_FLAGS "-mcpu=cortex-m55 -mfloat-abi=hard -mthumb")
   set(CTATTN_QEMU_MACHINE "mps3-an547")
   set(CTATTN_BOARD_VECTOR_TABLE "0x00000000")
   set(CTATTN_BOARD_STACK_TOP "0x30080000")
+  # Without a machine, objdump shows MVE instructions as coprocessor operations.
+  set(CTATTN_BOARD_OBJDUMP_FLAGS "-m;armv8.1-m.main")
+  if(CTATTN_BOARD STREQUAL "m55")
+    set(CTATTN_BOARD_CORE "Cortex-M55")
+  else()
+    set(CTATTN_BOARD_CORE "Cortex-M55 Helium")
+    set(CTATTN_BOARD_COMPILER clang)
+    set(CTATTN_BOARD_SIMD_BACKEND helium)
+  endif()
 else()
-  message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose one of m4f, m7, m33, m55")
+  message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose one of m4f, m7, m33, m55, m55-helium")
+endif()
+if(NOT DEFINED CTATTN_BOARD_SIMD_BACKEND)
+  set(CTATTN_BOARD_SIMD_BACKEND scalar)
 endif()
 
-set(CMAKE_C_COMPILER arm-none-eabi-gcc)
-set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
-set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
-# CMake finds arm-none-eabi-ar, -nm, -objdump from the compiler's prefix.
+if(CTATTN_BOARD_COMPILER STREQUAL "clang")
+  find_program(CTATTN_ARM_GXX arm-none-eabi-g++ REQUIRED)
+  # libstdc++'s and newlib's include directories for these CPU flags: arm-none-eabi-g++'s search list, without
+  # GCC's own directory (include, include-fixed: Clang brings its own stddef.h, arm_mve.h, ...).
+  separate_arguments(_ctattn_cpu_list UNIX_COMMAND "${CTATTN_BOARD_CPU_FLAGS}")
+  execute_process(COMMAND "${CTATTN_ARM_GXX}" ${_ctattn_cpu_list} -x c++ -E -v /dev/null
+                  OUTPUT_QUIET ERROR_VARIABLE _ctattn_gxx_search RESULT_VARIABLE _ctattn_rc)
+  if(NOT _ctattn_rc EQUAL 0 OR
+     NOT _ctattn_gxx_search MATCHES "#include <...> search starts here:\n(.*)\nEnd of search list")
+    message(FATAL_ERROR "arm-none-eabi-g++ did not list its include directories: ${_ctattn_gxx_search}")
+  endif()
+  string(REPLACE "\n" ";" _ctattn_gxx_dirs "${CMAKE_MATCH_1}")
+  # -fshort-enums: the enum size of arm-none-eabi-gcc's ABI, which newlib and libgcc are built with (Clang's
+  # default for this target is int, and GNU ld warns about every library object then).
+  # Rationale: -fno-vectorize -fno-slp-vectorize: ctattn's Helium code is written with intrinsics, which these
+  # flags leave alone; Clang 14's auto-vectorizer turns a NaN test (x != x) in a loop into an MVE compare pair
+  # (vpt ge; vcmpt lt; vpnot) that calls every number NaN (seen in this board's images), and vectorized exact
+  # loops would compute with MVE, which under QEMU flushes subnormals, not with the FPU static_assert's bits need.
+  set(CTATTN_BOARD_COMPILE_FLAGS "-fshort-enums -fno-vectorize -fno-slp-vectorize -nostdlibinc")
+  foreach(_dir IN LISTS _ctattn_gxx_dirs)
+    string(STRIP "${_dir}" _dir)
+    cmake_path(NORMAL_PATH _dir)
+    if(_dir MATCHES "/c\\+\\+/")
+      string(APPEND CTATTN_BOARD_COMPILE_FLAGS " -isystem ${_dir}")
+    elseif(NOT _dir MATCHES "/lib/gcc/")
+      # The C library after Clang's own headers, as GCC orders it.
+      string(APPEND CTATTN_BOARD_COMPILE_FLAGS " -idirafter ${_dir}")
+    endif()
+  endforeach()
+  set(CMAKE_C_COMPILER clang)
+  set(CMAKE_CXX_COMPILER clang++)
+  set(CMAKE_ASM_COMPILER clang)
+  foreach(_lang C CXX ASM)
+    set(CMAKE_${_lang}_COMPILER_TARGET arm-none-eabi)
+  endforeach()
+  # Rationale: arm-none-eabi-g++ links, with the link flags alone (no compile flags: it knows neither --target
+  # nor -nostdlibinc): it picks newlib's and libgcc's multilib from the CPU flags and runs GNU ld with the
+  # default script the startup code relies on (0x8000, __bss_start__), as on the GCC boards.
+  foreach(_lang C CXX)
+    set(CMAKE_${_lang}_LINK_EXECUTABLE
+        "${CTATTN_ARM_GXX} <CMAKE_${_lang}_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+  endforeach()
+  # The binary tools of the GCC packages, which read Arm objects (the host's do not).
+  foreach(_tool AR NM OBJDUMP RANLIB OBJCOPY SIZE)
+    string(TOLOWER "${_tool}" _name)
+    find_program(CMAKE_${_tool} arm-none-eabi-${_name} REQUIRED)
+  endforeach()
+else()
+  set(CMAKE_C_COMPILER arm-none-eabi-gcc)
+  set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
+  set(CMAKE_ASM_COMPILER arm-none-eabi-gcc)
+  # CMake finds arm-none-eabi-ar, -nm, -objdump from the compiler's prefix.
+endif()
 
 # Nothing can be linked before the firmware's startup code exists: test the compiler with a static library.
 set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
@@ -75,10 +146,15 @@ set(CMAKE_EXECUTABLE_SUFFIX_CXX ".elf")
 set(CMAKE_EXECUTABLE_SUFFIX_C ".elf")
 
 foreach(_lang C CXX ASM)
-  set(CMAKE_${_lang}_FLAGS_INIT "${CTATTN_BOARD_CPU_FLAGS}")
+  set(CMAKE_${_lang}_FLAGS_INIT "${CTATTN_BOARD_CPU_FLAGS} ${CTATTN_BOARD_COMPILE_FLAGS}")
 endforeach()
 # The linker driver needs the CPU flags too: they select newlib's and libgcc's multilib.
 set(CMAKE_EXE_LINKER_FLAGS_INIT "${CTATTN_BOARD_CPU_FLAGS}")
+if(CTATTN_BOARD_COMPILER STREQUAL "clang")
+  # Clang marks its objects' stack non-executable (.note.GNU-stack), newlib's objects have no mark, and GNU ld
+  # then warns that the stack becomes executable: say that it does not (a Cortex-M has no such notion).
+  string(APPEND CMAKE_EXE_LINKER_FLAGS_INIT " -Wl,-z,noexecstack")
+endif()
 
 # Programs (QEMU, size, nm) come from the host; libraries and headers only from the cross sysroot.
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)

@@ -1,6 +1,7 @@
 # Checks a firmware image's compile-time footprint query against the linker's figures.
 #   cmake -DNM=arm-none-eabi-nm -DELF=image.elf
-#         [-DOBJDUMP=arm-none-eabi-objdump -DAWK=awk -DSTACK_AWK=benchmarks/firmware_stack.awk
+#         [-DOBJDUMP=arm-none-eabi-objdump "-DOBJDUMP_FLAGS=-m|armv8.1-m.main" (the board's, '|'-separated)
+#          -DAWK=awk -DSTACK_AWK=benchmarks/firmware_stack.awk
 #          "-DCI_DIRS=dir1|dir2" -DSTACK_BUDGET=1024] [-DPERTURB=<figure>] -P check_footprint.cmake
 #
 # The image publishes `Model::footprint` as absolute symbols ctattn_footprint_<figure> (see
@@ -9,10 +10,12 @@
 #   ctattn_input      size == input_bytes,     in read-only data (flash)
 #   ctattn_output     size == output_bytes,    in .bss
 #   ctattn_workspace  size == workspace_bytes, in .bss
-# With STACK_AWK: the worst-case stack of one inference (GCC's call graph, as benchmarks/firmware_size.sh
-# computes it) holds the kernel's stack scratch (>= stack_bytes) and stays within STACK_BUDGET bytes.
+# With STACK_AWK: the worst-case stack of one inference (GCC's call graph, or for Clang's images the
+# disassembly, as benchmarks/firmware_size.sh computes it) holds the kernel's stack scratch (>= stack_bytes) and
+# stays within STACK_BUDGET bytes.
 # PERTURB adds 4 to one published figure before comparing: the self-test that a mismatch fails.
 cmake_minimum_required(VERSION 3.24)
+string(REPLACE "|" ";" _objdump_flags "${OBJDUMP_FLAGS}")
 if(NOT NM OR NOT ELF)
   message(FATAL_ERROR "usage: cmake -DNM=<nm> -DELF=<image> [...] -P check_footprint.cmake")
 endif()
@@ -78,7 +81,8 @@ if(STACK_AWK)
   endif()
   set(_dis "${ELF}.footprint-dis.txt")
   set(_syms "${ELF}.footprint-syms.txt")
-  execute_process(COMMAND "${OBJDUMP}" -d --no-show-raw-insn "${ELF}" OUTPUT_FILE "${_dis}" RESULT_VARIABLE _rc)
+  execute_process(COMMAND "${OBJDUMP}" ${_objdump_flags} -d --no-show-raw-insn "${ELF}" OUTPUT_FILE "${_dis}"
+                  RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR "check_footprint: ${OBJDUMP} failed on ${ELF}")
   endif()

@@ -1,12 +1,15 @@
 # Checks in the disassembly that a firmware image really computes at run time: a floating-point multiply
 # must be reachable (through calls and tail calls) from the function that runs one inference, so the
 # compiler did not fold the run-time evaluation into constants.
-#   cmake -DOBJDUMP=arm-none-eabi-objdump -DELF=image.elf -DENTRY=evaluate_at_run_time -P check_runtime_path.cmake
+#   cmake -DOBJDUMP=arm-none-eabi-objdump ["-DOBJDUMP_FLAGS=-m|armv8.1-m.main"] -DELF=image.elf
+#         -DENTRY=evaluate_at_run_time -P check_runtime_path.cmake
+# (OBJDUMP_FLAGS: the board's, '|'-separated, so that MVE's vfma.f32 q<n> is decoded as such.)
 cmake_minimum_required(VERSION 3.24)
+string(REPLACE "|" ";" _objdump_flags "${OBJDUMP_FLAGS}")
 if(NOT OBJDUMP OR NOT ELF OR NOT ENTRY)
   message(FATAL_ERROR "usage: cmake -DOBJDUMP=<objdump> -DELF=<image> -DENTRY=<name part> -P check_runtime_path.cmake")
 endif()
-execute_process(COMMAND "${OBJDUMP}" -d --no-show-raw-insn "${ELF}"
+execute_process(COMMAND "${OBJDUMP}" ${_objdump_flags} -d --no-show-raw-insn "${ELF}"
                 OUTPUT_VARIABLE _asm RESULT_VARIABLE _rc ERROR_VARIABLE _err)
 if(NOT _rc EQUAL 0)
   message(FATAL_ERROR "check_runtime_path: ${OBJDUMP} failed on ${ELF}: ${_err}")

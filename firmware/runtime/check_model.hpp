@@ -23,19 +23,57 @@
 ///   - reports the stack one inference uses (painted) and the instructions per inference (SysTick,
 ///     calibrated; exact under `qemu-system-arm -icount shift=0`).
 /// The model interface is described in firmware/models/matrix_chain.hpp.
+///
+/// How the run-time output is compared with the compiler's (`comparison`, a template argument of the checks):
+///
+/// | comparison       | the run time computes with              | each element must be                            |
+/// |------------------|-----------------------------------------|-------------------------------------------------|
+/// | `bit_for_bit`    | exact arithmetic (every board's images) | bit-identical                                   |
+/// | `within_bound`   | the SIMD backend's fast arithmetic      | within 2^-17 (1 + abs(exact)), as tests/backend |
+///
+/// Every image that includes this header also checks, at compile time, that ctattn selected the SIMD backend the
+/// board's toolchain entry names (`CTATTN_FIRMWARE_SIMD_BACKEND`: "helium" for m55-helium, else "scalar").
 
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <new>
 #include <type_traits>
 
+#include <ctattn/kernels/backend.hpp>
 #include <ctattn/shape/dimension.hpp>
 
 #include "board.hpp"
 #include "report.hpp"
 
 namespace ctattn_firmware {
+
+namespace detail {
+[[nodiscard]] constexpr bool same_text(const char* a, const char* b) noexcept {
+  while (*a != '\0' && *a == *b) {
+    ++a;
+    ++b;
+  }
+  return *a == *b;
+}
+}  // namespace detail
+
+#ifdef CTATTN_FIRMWARE_SIMD_BACKEND
+static_assert(detail::same_text(ctattn::simd_backend_name, CTATTN_FIRMWARE_SIMD_BACKEND),
+              "ctattn selected another SIMD backend than the board's entry in cmake/toolchains/arm-none-eabi.cmake "
+              "names (kernels/backend.hpp decides from the compiler and its target macros)");
+#endif
+
+/// How a check compares the run-time output with the compile-time one (the table above).
+enum class comparison {
+  bit_for_bit,   // exact arithmetic: static_assert's bits
+  within_bound,  // fast arithmetic: |run time - compile time| <= 2^-17 (1 + |compile time|) per element
+};
+
+/// The fast arithmetic's bound per element, relative to 1 + |exact| (tests/backend/backend_test.cpp's
+/// attention_bound; docs/kernels.md).
+inline constexpr float fast_bound = 0x1p-17f;
 
 /// The same pointer, but the compiler no longer knows where it points: loads through it cannot be
 /// constant-folded.
@@ -97,16 +135,38 @@ void print_extent(report_line& line) noexcept {
   if constexpr (ctattn::is_named(Extent)) line << " " << ctattn::extent_name(Extent);
 }
 
-// Compares one output matrix; prints one line; returns the number of elements whose bits differ.
-template <typename M>
+template <typename T>
+[[nodiscard]] T magnitude(T x) noexcept {
+  return x < T{0} ? -x : x;
+}
+
+// |got - want| / (1 + |want|), the fast arithmetic's measure of a difference; +inf when exactly one is NaN.
+template <typename T>
+[[nodiscard]] T relative_difference(T got, T want) noexcept {
+  if ((got != got) || (want != want)) return (got != got) == (want != want) ? T{0} : std::numeric_limits<T>::infinity();
+  return magnitude(got - want) / (T{1} + magnitude(want));
+}
+
+// Compares one output matrix; prints one line; returns the number of elements that fail the comparison: whose
+// bits differ (bit_for_bit), or whose difference is above the fast bound (within_bound).
+template <comparison C, typename M>
 std::uint32_t compare_output(const char* name, const M& got, const M& want) noexcept {
   using T = typename M::value_type;
   std::uint32_t mismatches = 0;
+  std::uint32_t identical = 0;
+  T largest = T{0};
   std::size_t first_row = 0;
   std::size_t first_col = 0;
   for (std::size_t i = 0; i < M::rows; ++i) {
     for (std::size_t j = 0; j < M::cols; ++j) {
-      if (!same_bits<T>(got(i, j), want(i, j))) {
+      bool fails = !same_bits<T>(got(i, j), want(i, j));
+      if constexpr (C == comparison::within_bound) {
+        if (!fails) ++identical;
+        const T difference = relative_difference(got(i, j), want(i, j));
+        if (difference > largest) largest = difference;
+        fails = !(difference <= T{fast_bound});
+      }
+      if (fails) {
         if (mismatches == 0) {
           first_row = i;
           first_col = j;
@@ -120,8 +180,21 @@ std::uint32_t compare_output(const char* name, const M& got, const M& want) noex
   print_extent<M::row_extent>(line);
   line << " x ";
   print_extent<M::column_extent>(line);
-  line << "]: " << static_cast<std::uint32_t>(M::size - mismatches) << "/" << static_cast<std::uint32_t>(M::size)
-       << " elements bit-identical";
+  line << "]: " << static_cast<std::uint32_t>(M::size - mismatches) << "/" << static_cast<std::uint32_t>(M::size);
+  if constexpr (C == comparison::bit_for_bit) {
+    line << " elements bit-identical";
+  } else {
+    // The largest difference in units of 2^-24 (1 + |exact|), rounded up: the bound is 128 of them.
+    const T units = largest * T{0x1p24f};
+    std::uint32_t shown = 0xFFFF'FFFFu;
+    if (units < T{4e9f}) {
+      shown = static_cast<std::uint32_t>(units);
+      if (static_cast<T>(shown) < units) ++shown;
+    }
+    line << " within 2^-17 (1 + |exact|), " << identical << " bit-identical";
+    line.end();
+    line << "    largest difference " << shown << " x 2^-24 (1 + |exact|), bound 128";
+  }
   if (mismatches != 0) {
     line << "; MISMATCH first at (" << static_cast<std::uint32_t>(first_row) << ", "
          << static_cast<std::uint32_t>(first_col) << "): run time " << hex{low_bits(got(first_row, first_col))}
@@ -174,9 +247,25 @@ inline void print_measurements(const check_result& result) noexcept {
 
 /// How the inputs reach the run-time evaluation.
 enum class input_mode {
-  as_built,   // the constexpr table in flash
-  perturbed,  // a RAM copy with the lowest bit of its first byte flipped: the harness's self-test
+  as_built,          // the constexpr table in flash
+  perturbed,         // a RAM copy with the lowest bit of its first byte flipped: the harness's self-test
+  perturbed_coarse,  // a RAM copy with bit 16 of its first word flipped (2^-7 of a float): the bound's self-test
 };
+
+namespace detail {
+// The input the run-time evaluation reads: `in` itself, or a perturbed RAM copy (input_mode).
+template <input_mode Mode, typename T>
+[[nodiscard]] const T* run_time_input(const T* in) noexcept {
+  if constexpr (Mode == input_mode::as_built) {
+    return in;
+  } else {
+    static T perturbed;
+    perturbed = *in;
+    reinterpret_cast<unsigned char*>(&perturbed)[Mode == input_mode::perturbed ? 0 : 2] ^= 1u;
+    return opaque(&perturbed);
+  }
+}
+}  // namespace detail
 
 /// Runs `Model` at run time and compares it with its compile-time evaluation; prints a report.
 /// `timed_runs` inferences are timed for the instruction count.
@@ -191,13 +280,7 @@ check_result run_check(std::uint32_t timed_runs = 64) noexcept {
   [[maybe_unused]] static constexpr outputs_t expected = Model::evaluate(inputs);
   static outputs_t computed;
 
-  const inputs_t* in = opaque(&inputs);
-  if constexpr (Mode == input_mode::perturbed) {
-    static inputs_t perturbed;
-    perturbed = *in;
-    reinterpret_cast<unsigned char*>(&perturbed)[0] ^= 1u;
-    in = opaque(&perturbed);
-  }
+  const inputs_t* in = detail::run_time_input<Mode>(opaque(&inputs));
 
   (report_line{} << "ctattn firmware check on " << board_name).end();
   (report_line{} << "model: " << Model::name).end();
@@ -205,7 +288,7 @@ check_result run_check(std::uint32_t timed_runs = 64) noexcept {
   check_result result{};
   result.stack_bytes = stack::peak_of([&] { evaluate_at_run_time<Model>(*in, computed); });
   Model::for_each_output([&](const char* name, auto member) {
-    result.mismatches += detail::compare_output(name, computed.*member, expected.*member);
+    result.mismatches += detail::compare_output<comparison::bit_for_bit>(name, computed.*member, expected.*member);
   });
 
   detail::time_inference(result, [&] { evaluate_at_run_time<Model>(*in, computed); }, timed_runs);
@@ -223,10 +306,10 @@ int check_model() noexcept {
   return result.mismatches == 0 ? 0 : 1;
 }
 
-/// Runs a model that writes into storage and compares its output with its compile-time evaluation; prints a
-/// report. The image owns the storage (named globals, so that the linker's symbol sizes can be checked against
+/// Runs a model that writes into storage and compares its output with its compile-time evaluation (`C`); prints
+/// a report. The image owns the storage (named globals, so that the linker's symbol sizes can be checked against
 /// `Model::footprint`): `input` and `parameters` in flash, `output` and `workspace` in .bss.
-template <typename Model, input_mode Mode = input_mode::as_built>
+template <typename Model, input_mode Mode = input_mode::as_built, comparison C = comparison::bit_for_bit>
 check_result run_check_into(const typename Model::input& input, const typename Model::parameters& parameters,
                             typename Model::output& output, typename Model::workspace& workspace,
                             std::uint32_t timed_runs = 64) noexcept {
@@ -237,17 +320,15 @@ check_result run_check_into(const typename Model::input& input, const typename M
   static constexpr output_t expected = constant_evaluated<Model>();
 
   // The compiler sees the tables' initializers: launder the pointers so that it cannot fold the inference.
-  const input_t* in = opaque(&input);
+  const input_t* in = detail::run_time_input<Mode>(opaque(&input));
   const typename Model::parameters* weights = opaque(&parameters);
-  if constexpr (Mode == input_mode::perturbed) {
-    static input_t perturbed;
-    perturbed = *in;
-    reinterpret_cast<unsigned char*>(&perturbed)[0] ^= 1u;
-    in = opaque(&perturbed);
-  }
 
   (report_line{} << "ctattn firmware check on " << board_name).end();
   (report_line{} << "model: " << Model::name).end();
+  if constexpr (C == comparison::within_bound) {
+    (report_line{} << "  arithmetic: fast, SIMD backend " << ctattn::simd_backend_name
+                   << "; compile time: exact").end();
+  }
   constexpr auto fp = Model::footprint;
   (report_line{} << "  footprint: weights " << static_cast<std::uint32_t>(fp.weight_bytes) << " B, input "
                  << static_cast<std::uint32_t>(fp.input_bytes) << " B (flash); output "
@@ -258,22 +339,28 @@ check_result run_check_into(const typename Model::input& input, const typename M
 
   check_result result{};
   result.stack_bytes = stack::peak_of([&] { evaluate_at_run_time<Model>(output, *in, *weights, workspace); });
-  result.mismatches = detail::compare_output(Model::output_name, output, expected);
+  result.mismatches = detail::compare_output<C>(Model::output_name, output, expected);
   detail::time_inference(result, [&] { evaluate_at_run_time<Model>(output, *in, *weights, workspace); },
                          timed_runs);
   detail::print_measurements(result);
   return result;
 }
 
-/// The main() of an image of a model that writes into storage: 0 when every output element matches bit for
-/// bit, 1 otherwise.
-template <typename Model>
+/// The main() of an image of a model that writes into storage: 0 when every output element passes the
+/// comparison `C` (bit for bit, or within the fast bound), 1 otherwise.
+template <typename Model, comparison C = comparison::bit_for_bit>
 int check_model_into(const typename Model::input& input, const typename Model::parameters& parameters,
                      typename Model::output& output, typename Model::workspace& workspace) noexcept {
-  const check_result result = run_check_into<Model>(input, parameters, output, workspace);
-  (report_line{} << (result.mismatches == 0 ? "PASS: run time == compile time, bit for bit"
-                                            : "FAIL: run time != compile time"))
-      .end();
+  const check_result result = run_check_into<Model, input_mode::as_built, C>(input, parameters, output, workspace);
+  if constexpr (C == comparison::bit_for_bit) {
+    (report_line{} << (result.mismatches == 0 ? "PASS: run time == compile time, bit for bit"
+                                              : "FAIL: run time != compile time"))
+        .end();
+  } else {
+    (report_line{} << (result.mismatches == 0 ? "PASS: run time (fast) within 2^-17 (1 + |exact|) of compile time"
+                                              : "FAIL: run time (fast) outside 2^-17 (1 + |exact|) of compile time"))
+        .end();
+  }
   return result.mismatches == 0 ? 0 : 1;
 }
 

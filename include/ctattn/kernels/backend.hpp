@@ -9,8 +9,15 @@
 /// | `__AVX512F__`                                     | AVX-512  | kernels/avx512.hpp      | 16          |
 /// | `__AVX2__` and `__FMA__`                          | AVX2+FMA | kernels/avx2.hpp        | 8           |
 /// | `__aarch64__` and `__ARM_NEON`                    | NEON     | kernels/neon.hpp        | 4           |
-/// | `__ARM_FEATURE_MVE` with floating point (bit 2)   | Helium   | kernels/helium.hpp      | 4           |
-/// | anything else                                     | scalar   | kernels/scalar.hpp      | -           |
+/// | `__ARM_FEATURE_MVE` with floating point (bit 2),  | Helium   | kernels/helium.hpp      | 4           |
+/// | compiled by Clang or by GCC 13 or later           |          |                         |             |
+/// | anything else (also MVE with GCC 12 or older)     | scalar   | kernels/scalar.hpp      | -           |
+///
+/// On a Cortex-M55 (`-mcpu=cortex-m55 -mfloat-abi=hard`) Clang therefore builds Helium code and GCC 12 scalar
+/// code; docs/firmware.md has a board for each.
+// Rationale: GCC 12.2 (Debian's arm-none-eabi-gcc) has internal compiler errors on MVE intrinsics (CMSIS-NN
+// switches its MVE code off for that version). ctattn's kernels compiled with it in a trial, but no test runs
+// GCC 12's MVE code, so an M55 build with GCC 12 stays on the scalar path, which the firmware images prove.
 ///
 /// Two kinds of arithmetic:
 ///   - **exact**: the scalar loops of kernels/scalar.hpp. Every sum runs in index order with every step rounded,
@@ -25,7 +32,7 @@
 /// `ctattn::fast_arithmetic` (ctattn/attention/options.hpp).
 // Rationale: fast by default because a user who compiles with -mavx2 or -march=native asked for vector code, and
 // that user judges ctattn against Eigen; the firmware user who needs static_assert's bits names that need once.
-// Targets without a backend (Cortex-M4, M7, M33) compute exact either way.
+// Targets without a backend (Cortex-M4, M7, M33; the M55 with GCC 12) compute exact either way.
 ///
 /// Example:
 /// \code
@@ -41,6 +48,7 @@
 // Each backend's header is empty unless the target has its instructions.
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/avx512.hpp"
+#include "ctattn/kernels/helium.hpp"
 #include "ctattn/kernels/neon.hpp"
 
 #if defined(__AVX512F__)
@@ -49,6 +57,8 @@
 #define CTATTN_SIMD_AVX2 1
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 #define CTATTN_SIMD_NEON 1
+#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (defined(__clang__) || __GNUC__ >= 13)
+#define CTATTN_SIMD_HELIUM 1
 #endif
 
 namespace ctattn {
@@ -67,6 +77,8 @@ using simd_ops = avx512_ops;
 using simd_ops = avx2_ops;
 #elif defined(CTATTN_SIMD_NEON)
 using simd_ops = neon_ops;
+#elif defined(CTATTN_SIMD_HELIUM)
+using simd_ops = helium_ops;
 #else
 using simd_ops = void;
 #endif
@@ -84,6 +96,8 @@ inline constexpr const char* simd_backend_name =
     "avx2";
 #elif defined(CTATTN_SIMD_NEON)
     "neon";
+#elif defined(CTATTN_SIMD_HELIUM)
+    "helium";
 #else
     "scalar";
 #endif
