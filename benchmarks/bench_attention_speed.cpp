@@ -188,6 +188,10 @@ struct multi_head_case {
   tokens x, y;
   weights w;
   ctattn::multi_head_workspace<tokens, tokens, weights> workspace;
+  // The same weights stored in x out (ctattn::relayout; the compiler does it for constexpr weights).
+  using text_weights = ctattn::multi_head_attention_weights<float, H, E, ctattn::in_by_out, true>;
+  text_weights w_text;
+  ctattn::multi_head_workspace<tokens, tokens, text_weights> workspace_text;
 
   struct plain_storage {
     float x[N][E];
@@ -225,10 +229,12 @@ struct multi_head_case {
       fill(b, E, seed, weight_scale);
       fill(c, E, seed, weight_scale);
     }
+    w_text = ctattn::relayout<ctattn::in_by_out>(w);
   }
 
   void run_ctattn() { ctattn::multi_head_attention(x, x, x, w, ctattn::into(y, workspace)); }
   void run_exact() { ctattn::multi_head_attention(x, x, x, w, ctattn::into(y, workspace), ctattn::exact_arithmetic); }
+  void run_relaid() { ctattn::multi_head_attention(x, x, x, w_text, ctattn::into(y, workspace_text)); }
 
   void run_naive() {
     naive_linear(plain.x, plain.w_q, plain.b_q, plain.q);
@@ -460,6 +466,9 @@ bool add_case(std::vector<table_row>& rows, const std::string& label, const std:
   const bool agree = outputs_agree(label, c);
   register_kernel(prefix + "/ctattn", Case::flops, [&c] { c.run_ctattn(); });
   register_kernel(prefix + "/exact", Case::flops, [&c] { c.run_exact(); });
+  if constexpr (requires { c.run_relaid(); }) {
+    register_kernel(prefix + "/in_by_out", Case::flops, [&c] { c.run_relaid(); });
+  }
   register_kernel(prefix + "/naive", Case::flops, [&c] { c.run_naive(); });
   register_kernel(prefix + "/eigen", Case::flops, [&c] { c.run_eigen(); });
   const std::string note = Case::eigen_note;
@@ -546,6 +555,14 @@ void print_table(const median_reporter& reporter, const std::vector<table_row>& 
                 format_number("%.1f%%", 100.0 * gflops / peak).c_str(), format_time(exact).c_str(),
                 format_number("%.2fx", naive / exact).c_str());
   }
+  for (const table_row& row : rows) {
+    const double relaid = reporter.seconds(row.prefix + "/in_by_out");
+    if (row.prefix.rfind("mha/", 0) != 0 || std::isnan(relaid)) continue;
+    std::printf("\n%s, weights relaid out in x out (ctattn::relayout): %s, %s Eigen's speed.", row.label.c_str(),
+                format_time(relaid).c_str(),
+                format_number("%.2fx", reporter.seconds(row.prefix + "/eigen") / relaid).c_str());
+  }
+  std::printf("\n");
   const double backward_fast = reporter.seconds("backward/n64_d64/ctattn");
   const double backward_exact = reporter.seconds("backward/n64_d64/exact");
   std::printf("\nBackward pass (attention_backward) at n=64, d=64: %s fast, %s exact arithmetic: %s faster.\n",

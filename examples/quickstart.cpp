@@ -47,7 +47,8 @@ static_assert(scores(1, 2) == 4.0f);   // query 1 is (0, 4), key 2 is (2, 1)
 constexpr auto context = ctattn::scaled_dot_product_attention(q, k, v);
 
 int main() {
-  // The same steps at run time give the same bits as the compile-time ones.
+  // The same steps at run time give the same bits as the compile-time ones (exact arithmetic: the examples build
+  // with CTATTN_EXACT_ARITHMETIC=1; without it, a SIMD target computes within docs/kernels.md's bounds).
   ctattn::matrix<float, seq{3}, d_model{4}> x_runtime = x;
   const auto q_runtime = x_runtime * w_q;
   const auto k_runtime = x_runtime * w_k;

@@ -122,7 +122,8 @@ int main() {
   // The whole example again at run time, from a copy of the inputs that the program could have read from a file.
   auto x_runtime = embedded_sentence;
   auto head_runtime = head;
-  const auto run_time = ctattn::self_attention(x_runtime, head_runtime, ctattn::with_weights);
+  // exact_arithmetic: the scalar kernels, whose sums run in the compiler's order (docs/kernels.md).
+  const auto run_time = ctattn::self_attention(x_runtime, head_runtime, ctattn::with_weights, ctattn::exact_arithmetic);
   const bool same_bits = run_time.output == context && run_time.weights == weights;
   std::printf("%s\n", same_bits ? "Computed again at run time: the same bits as the compiler's."
                                  : "MISMATCH between run time and compile time");

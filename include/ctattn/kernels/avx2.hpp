@@ -77,6 +77,26 @@ struct avx2_ops {
   }
   static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 2) + m / 2; }
 
+  // x becomes its transpose (as avx512_ops::transpose): pairs of lanes, pairs of pairs, then 128-bit halves.
+  static void transpose(reg (&x)[8]) noexcept {
+    reg t[8];
+    for (std::size_t m = 0; m < 8; m += 2) {
+      t[m] = _mm256_unpacklo_ps(x[m], x[m + 1]);
+      t[m + 1] = _mm256_unpackhi_ps(x[m], x[m + 1]);
+    }
+    for (std::size_t m = 0; m < 8; m += 4) {
+      x[m] = _mm256_shuffle_ps(t[m], t[m + 2], 0x44);
+      x[m + 1] = _mm256_shuffle_ps(t[m], t[m + 2], 0xEE);
+      x[m + 2] = _mm256_shuffle_ps(t[m + 1], t[m + 3], 0x44);
+      x[m + 3] = _mm256_shuffle_ps(t[m + 1], t[m + 3], 0xEE);
+    }
+    for (std::size_t q = 0; q < 4; ++q) {
+      t[q] = _mm256_permute2f128_ps(x[q], x[q + 4], 0x20);
+      t[q + 4] = _mm256_permute2f128_ps(x[q], x[q + 4], 0x31);
+    }
+    for (std::size_t m = 0; m < 8; ++m) x[m] = t[m];
+  }
+
   // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
   // below `lowest` (n < -126) are replaced by 0 and inputs are at most 0 in every caller (clamped to 88 here).
   static reg exp(reg x) noexcept {

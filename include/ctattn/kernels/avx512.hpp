@@ -60,19 +60,23 @@ struct avx512_ops {
     return which == 0 ? _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 0))
                       : _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 1));
   }
+  // The lanes folded by `wide` (8 lanes), `narrow` (4) and `single` (the lowest lane) of one operation.
+  template <typename Wide, typename Narrow, typename Single>
+  static float fold(reg x, Wide wide, Narrow narrow, Single single) noexcept {
+    const __m256 h = wide(half(x, 0), half(x, 1));
+    __m128 s = narrow(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+    s = narrow(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(single(s, _mm_movehdup_ps(s)));
+  }
   static float reduce_add(reg x) noexcept {
-    const __m256 h = _mm256_add_ps(half(x, 0), half(x, 1));
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
+    return fold(x, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); },
+                [](__m128 a, __m128 b) { return _mm_add_ps(a, b); },
+                [](__m128 a, __m128 b) { return _mm_add_ss(a, b); });
   }
   static float reduce_max(reg x) noexcept {
-    const __m256 h = _mm256_max_ps(half(x, 0), half(x, 1));
-    __m128 s = _mm_max_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_max_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
+    return fold(x, [](__m256 a, __m256 b) { return _mm256_max_ps(a, b); },
+                [](__m128 a, __m128 b) { return _mm_max_ps(a, b); },
+                [](__m128 a, __m128 b) { return _mm_max_ss(a, b); });
   }
 
   // Lane l of the result is the sum of x[l]'s lanes: pairs of registers folded by halves, then quarters, then
@@ -100,6 +104,32 @@ struct avx512_ops {
                          _mm512_maskz_shuffle_ps(all, w[0], w[1], 0xDD));
   }
   static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 4) + m / 4; }
+
+  // x becomes its transpose: lane c of x[r] goes to lane r of x[c] (pairs of lanes, then pairs of pairs, then
+  // 128-bit quarters twice).
+  static void transpose(reg (&x)[16]) noexcept {
+    reg t[16];
+    for (std::size_t m = 0; m < 16; m += 2) {
+      t[m] = _mm512_maskz_unpacklo_ps(all, x[m], x[m + 1]);
+      t[m + 1] = _mm512_maskz_unpackhi_ps(all, x[m], x[m + 1]);
+    }
+    for (std::size_t m = 0; m < 16; m += 4) {
+      x[m] = _mm512_maskz_shuffle_ps(all, t[m], t[m + 2], 0x44);
+      x[m + 1] = _mm512_maskz_shuffle_ps(all, t[m], t[m + 2], 0xEE);
+      x[m + 2] = _mm512_maskz_shuffle_ps(all, t[m + 1], t[m + 3], 0x44);
+      x[m + 3] = _mm512_maskz_shuffle_ps(all, t[m + 1], t[m + 3], 0xEE);
+    }
+    for (std::size_t m = 0; m < 16; m += 8) {
+      for (std::size_t q = 0; q < 4; ++q) {
+        t[m + q] = _mm512_maskz_shuffle_f32x4(all, x[m + q], x[m + q + 4], 0x88);
+        t[m + q + 4] = _mm512_maskz_shuffle_f32x4(all, x[m + q], x[m + q + 4], 0xDD);
+      }
+    }
+    for (std::size_t q = 0; q < 8; ++q) {
+      x[q] = _mm512_maskz_shuffle_f32x4(all, t[q], t[q + 8], 0x88);
+      x[q + 8] = _mm512_maskz_shuffle_f32x4(all, t[q], t[q + 8], 0xDD);
+    }
+  }
 
   // e^x = 2^n e^r with n = round(x / ln 2) and r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 split in two parts so r is
   // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and

@@ -309,13 +309,29 @@ struct attention_kernel {
   bool special[NQ];
 
   // packed_keys[c][j] = k[kc + j][c] for j < len; the columns up to the next whole vector are 0.
+  // Rationale: where the backend transposes a lanes x lanes block in registers, whole blocks go that way (about a
+  // tenth of the cost of moving the floats one by one); the rest, and backends without `transpose`, one by one.
   void pack(std::size_t kc, std::size_t len) noexcept {
     if (len % lanes != 0) {
       for (std::size_t c = 0; c < DK; ++c) V::store(packed_keys + c * chunk + round_down(len, lanes), V::zero());
     }
+    std::size_t whole_keys = 0;
+    constexpr std::size_t whole_columns = round_down(DK, lanes);
+    if constexpr (requires(typename V::reg (&block)[lanes]) { V::transpose(block); }) {
+      whole_keys = round_down(len, lanes);
+      typename V::reg square[lanes];
+      for (std::size_t j = 0; j < whole_keys; j += lanes) {
+        for (std::size_t c = 0; c < whole_columns; c += lanes) {
+          for (std::size_t r = 0; r < lanes; ++r) square[r] = V::load(k + (kc + j + r) * ldk + c);
+          V::transpose(square);
+          for (std::size_t r = 0; r < lanes; ++r) V::store(packed_keys + (c + r) * chunk + j, square[r]);
+        }
+      }
+    }
     for (std::size_t j = 0; j < len; ++j) {
       const float* key = k + (kc + j) * ldk;
-      for (std::size_t c = 0; c < DK; ++c) packed_keys[c * chunk + j] = key[c];
+      const std::size_t first_column = j < whole_keys ? whole_columns : 0;
+      for (std::size_t c = first_column; c < DK; ++c) packed_keys[c * chunk + j] = key[c];
     }
   }
 
