@@ -1790,6 +1790,26 @@ struct avx2_ops {
   }
   static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 2) + m / 2; }
 
+  // x becomes its transpose (as avx512_ops::transpose): pairs of lanes, pairs of pairs, then 128-bit halves.
+  static void transpose(reg (&x)[8]) noexcept {
+    reg t[8];
+    for (std::size_t m = 0; m < 8; m += 2) {
+      t[m] = _mm256_unpacklo_ps(x[m], x[m + 1]);
+      t[m + 1] = _mm256_unpackhi_ps(x[m], x[m + 1]);
+    }
+    for (std::size_t m = 0; m < 8; m += 4) {
+      x[m] = _mm256_shuffle_ps(t[m], t[m + 2], 0x44);
+      x[m + 1] = _mm256_shuffle_ps(t[m], t[m + 2], 0xEE);
+      x[m + 2] = _mm256_shuffle_ps(t[m + 1], t[m + 3], 0x44);
+      x[m + 3] = _mm256_shuffle_ps(t[m + 1], t[m + 3], 0xEE);
+    }
+    for (std::size_t q = 0; q < 4; ++q) {
+      t[q] = _mm256_permute2f128_ps(x[q], x[q + 4], 0x20);
+      t[q + 4] = _mm256_permute2f128_ps(x[q], x[q + 4], 0x31);
+    }
+    for (std::size_t m = 0; m < 8; ++m) x[m] = t[m];
+  }
+
   // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
   // below `lowest` (n < -126) are replaced by 0 and inputs are at most 0 in every caller (clamped to 88 here).
   static reg exp(reg x) noexcept {
@@ -1881,19 +1901,23 @@ struct avx512_ops {
     return which == 0 ? _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 0))
                       : _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 1));
   }
+  // The lanes folded by `wide` (8 lanes), `narrow` (4) and `single` (the lowest lane) of one operation.
+  template <typename Wide, typename Narrow, typename Single>
+  static float fold(reg x, Wide wide, Narrow narrow, Single single) noexcept {
+    const __m256 h = wide(half(x, 0), half(x, 1));
+    __m128 s = narrow(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
+    s = narrow(s, _mm_movehl_ps(s, s));
+    return _mm_cvtss_f32(single(s, _mm_movehdup_ps(s)));
+  }
   static float reduce_add(reg x) noexcept {
-    const __m256 h = _mm256_add_ps(half(x, 0), half(x, 1));
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
+    return fold(x, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); },
+                [](__m128 a, __m128 b) { return _mm_add_ps(a, b); },
+                [](__m128 a, __m128 b) { return _mm_add_ss(a, b); });
   }
   static float reduce_max(reg x) noexcept {
-    const __m256 h = _mm256_max_ps(half(x, 0), half(x, 1));
-    __m128 s = _mm_max_ps(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_max_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
+    return fold(x, [](__m256 a, __m256 b) { return _mm256_max_ps(a, b); },
+                [](__m128 a, __m128 b) { return _mm_max_ps(a, b); },
+                [](__m128 a, __m128 b) { return _mm_max_ss(a, b); });
   }
 
   // Lane l of the result is the sum of x[l]'s lanes: pairs of registers folded by halves, then quarters, then
@@ -1921,6 +1945,32 @@ struct avx512_ops {
                          _mm512_maskz_shuffle_ps(all, w[0], w[1], 0xDD));
   }
   static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 4) + m / 4; }
+
+  // x becomes its transpose: lane c of x[r] goes to lane r of x[c] (pairs of lanes, then pairs of pairs, then
+  // 128-bit quarters twice).
+  static void transpose(reg (&x)[16]) noexcept {
+    reg t[16];
+    for (std::size_t m = 0; m < 16; m += 2) {
+      t[m] = _mm512_maskz_unpacklo_ps(all, x[m], x[m + 1]);
+      t[m + 1] = _mm512_maskz_unpackhi_ps(all, x[m], x[m + 1]);
+    }
+    for (std::size_t m = 0; m < 16; m += 4) {
+      x[m] = _mm512_maskz_shuffle_ps(all, t[m], t[m + 2], 0x44);
+      x[m + 1] = _mm512_maskz_shuffle_ps(all, t[m], t[m + 2], 0xEE);
+      x[m + 2] = _mm512_maskz_shuffle_ps(all, t[m + 1], t[m + 3], 0x44);
+      x[m + 3] = _mm512_maskz_shuffle_ps(all, t[m + 1], t[m + 3], 0xEE);
+    }
+    for (std::size_t m = 0; m < 16; m += 8) {
+      for (std::size_t q = 0; q < 4; ++q) {
+        t[m + q] = _mm512_maskz_shuffle_f32x4(all, x[m + q], x[m + q + 4], 0x88);
+        t[m + q + 4] = _mm512_maskz_shuffle_f32x4(all, x[m + q], x[m + q + 4], 0xDD);
+      }
+    }
+    for (std::size_t q = 0; q < 8; ++q) {
+      x[q] = _mm512_maskz_shuffle_f32x4(all, t[q], t[q + 8], 0x88);
+      x[q + 8] = _mm512_maskz_shuffle_f32x4(all, t[q], t[q + 8], 0xDD);
+    }
+  }
 
   // e^x = 2^n e^r with n = round(x / ln 2) and r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 split in two parts so r is
   // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and
@@ -2738,7 +2788,6 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
   const std::size_t k_begin = columns.key_offset;
   const std::size_t v_begin = columns.value_offset;
   const std::size_t o_begin = columns.output_offset;
-  T dots[n_kv]{};
   T scores[n_kv]{};
   T probabilities[n_kv]{};
   for (std::size_t i = row_begin; i < row_end; ++i) {
@@ -2763,18 +2812,19 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
         d2 += query * k2[k_begin + column];
         d3 += query * k3[k_begin + column];
       }
-      dots[key] = d0;
-      dots[key + 1] = d1;
-      dots[key + 2] = d2;
-      dots[key + 3] = d3;
+      scores[key] = d0;
+      scores[key + 1] = d1;
+      scores[key + 2] = d2;
+      scores[key + 3] = d3;
     }
     for (; key < range.end; ++key) {
       const T(&k_row)[K::cols] = k.elements[key];
       T key_dot{0};
       for (std::size_t column = 0; column < DK; ++column) key_dot += q_row[q_begin + column] * k_row[k_begin + column];
-      dots[key] = key_dot;
+      scores[key] = key_dot;
     }
-    score_row(mask, i, range, scale, scores, [&](std::size_t key_index) { return dots[key_index]; });
+    // The dot products are in `scores`; score_row reads each before it writes the score in its place.
+    score_row(mask, i, range, scale, scores, [&](std::size_t key_index) { return scores[key_index]; });
     softmax_row(scores, probabilities, range.begin, range.end);
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];
@@ -3246,13 +3296,29 @@ struct attention_kernel {
   bool special[NQ];
 
   // packed_keys[c][j] = k[kc + j][c] for j < len; the columns up to the next whole vector are 0.
+  // Rationale: where the backend transposes a lanes x lanes block in registers, whole blocks go that way (about a
+  // tenth of the cost of moving the floats one by one); the rest, and backends without `transpose`, one by one.
   void pack(std::size_t kc, std::size_t len) noexcept {
     if (len % lanes != 0) {
       for (std::size_t c = 0; c < DK; ++c) V::store(packed_keys + c * chunk + round_down(len, lanes), V::zero());
     }
+    std::size_t whole_keys = 0;
+    constexpr std::size_t whole_columns = round_down(DK, lanes);
+    if constexpr (requires(typename V::reg (&block)[lanes]) { V::transpose(block); }) {
+      whole_keys = round_down(len, lanes);
+      typename V::reg square[lanes];
+      for (std::size_t j = 0; j < whole_keys; j += lanes) {
+        for (std::size_t c = 0; c < whole_columns; c += lanes) {
+          for (std::size_t r = 0; r < lanes; ++r) square[r] = V::load(k + (kc + j + r) * ldk + c);
+          V::transpose(square);
+          for (std::size_t r = 0; r < lanes; ++r) V::store(packed_keys + (c + r) * chunk + j, square[r]);
+        }
+      }
+    }
     for (std::size_t j = 0; j < len; ++j) {
       const float* key = k + (kc + j) * ldk;
-      for (std::size_t c = 0; c < DK; ++c) packed_keys[c * chunk + j] = key[c];
+      const std::size_t first_column = j < whole_keys ? whole_columns : 0;
+      for (std::size_t c = first_column; c < DK; ++c) packed_keys[c * chunk + j] = key[c];
     }
   }
 
@@ -6623,9 +6689,11 @@ namespace ctattn {
 /// | `input_bytes`     | the activations read: x (x_q and x_kv for cross-attention)       | RAM or flash |
 /// | `output_bytes`    | the activations written: the output matrix                       | RAM (.bss) |
 /// | `workspace_bytes` | the intermediates: the workspace's Q, K and V                    | RAM (.bss) |
-/// | `stack_bytes`     | the kernel's stack scratch: two row buffers of n_kv elements     | stack      |
+/// | `stack_bytes`     | the kernel's stack scratch: two row buffers of n_kv elements (exact arithmetic), or the fused SIMD kernel's state (fast) | stack |
 ///
-/// `stack_bytes` is what the attention kernel itself puts on the stack; the call frames around it (saved
+/// `stack_bytes` is what the attention kernel itself puts on the stack with the build's default arithmetic
+/// (ctattn/kernels/backend.hpp): exact, two rows of n_kv elements; fast, the fused kernel's packed key chunk, block
+/// of scores and three numbers per query (on Helium up to 4 KiB of keys). The call frames around it (saved
 /// registers, a few locals) come on top and depend on the compiler (docs/firmware.md measures them).
 ///
 /// Example:
@@ -6676,9 +6744,17 @@ inline constexpr std::size_t head_weight_bytes = projection_bytes<query_projecti
                                                  projection_bytes<key_projection<Head>> +
                                                  projection_bytes<value_projection<Head>>;
 
-// The kernel's two row buffers (scores and probabilities) of n_kv elements.
-template <typename T, std::size_t NKV>
-inline constexpr std::size_t kernel_stack_bytes = 2 * NKV * sizeof(T);
+// The attention kernel's stack scratch for n_q queries of d_k against n_kv keys, with the build's default
+// arithmetic: the exact kernel's two row buffers (scores and probabilities) of n_kv elements, or the fused SIMD
+// kernel's state (its packed key chunk, a block of scores, three numbers per query; kernels/detail/simd.hpp).
+template <typename T, std::size_t NQ, std::size_t NKV, std::size_t DK>
+inline constexpr std::size_t kernel_stack_bytes = [] {
+  if constexpr (runs_simd<default_arithmetic, T>) {
+    return sizeof(simd::attention_kernel<simd_ops, false, DK, 1, NQ, NKV>);
+  } else {
+    return 2 * NKV * sizeof(T);
+  }
+}();
 
 template <typename XQ, typename XKV, typename Head, std::size_t Heads, std::size_t Inputs>
 inline constexpr footprint heads_footprint = [] {
@@ -6688,7 +6764,7 @@ inline constexpr footprint heads_footprint = [] {
   f.input_bytes = Inputs == 1 ? sizeof(XQ) : sizeof(XQ) + sizeof(XKV);
   f.output_bytes = sizeof(matrix<typename W::value_type, XQ::row_extent, Heads * W::values_type::cols>);
   f.workspace_bytes = sizeof(W);
-  f.stack_bytes = kernel_stack_bytes<typename W::value_type, W::keys_type::rows>;
+  f.stack_bytes = kernel_stack_bytes<typename W::value_type, XQ::rows, W::keys_type::rows, W::keys_type::cols>;
   return f;
 }();
 
@@ -6709,7 +6785,7 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V>
 inline constexpr footprint scaled_dot_product_attention_footprint{
     0, sizeof(Q) + sizeof(K) + sizeof(V),
     sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>), 0,
-    detail::kernel_stack_bytes<typename Q::value_type, K::rows>};
+    detail::kernel_stack_bytes<typename Q::value_type, Q::rows, K::rows, Q::cols>};
 
 /// The footprint of `self_attention(x, head, ctattn::into(output, workspace))`.
 ///
@@ -6798,7 +6874,7 @@ inline constexpr footprint multi_head_attention_footprint = [] {
   f.input_bytes = Inputs == 1 ? sizeof(xq) : sizeof(xq) + sizeof(xkv);
   f.output_bytes = sizeof(basic_matrix<T, xq::row_extent, detail::output_projection<W>::output_extent>);
   f.workspace_bytes = sizeof(workspace);
-  f.stack_bytes = detail::kernel_stack_bytes<T, xkv::rows>;
+  f.stack_bytes = detail::kernel_stack_bytes<T, xq::rows, xkv::rows, W::head_dim>;
   return f;
 }();
 

@@ -22,6 +22,7 @@
 #include "ctattn/attention/multi_head.hpp"
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/attention/workspace.hpp"
+#include "ctattn/kernels/dispatch.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
 namespace ctattn {
@@ -34,9 +35,11 @@ namespace ctattn {
 /// | `input_bytes`     | the activations read: x (x_q and x_kv for cross-attention)       | RAM or flash |
 /// | `output_bytes`    | the activations written: the output matrix                       | RAM (.bss) |
 /// | `workspace_bytes` | the intermediates: the workspace's Q, K and V                    | RAM (.bss) |
-/// | `stack_bytes`     | the kernel's stack scratch: two row buffers of n_kv elements     | stack      |
+/// | `stack_bytes`     | the kernel's stack scratch: two row buffers of n_kv elements (exact arithmetic), or the fused SIMD kernel's state (fast) | stack |
 ///
-/// `stack_bytes` is what the attention kernel itself puts on the stack; the call frames around it (saved
+/// `stack_bytes` is what the attention kernel itself puts on the stack with the build's default arithmetic
+/// (ctattn/kernels/backend.hpp): exact, two rows of n_kv elements; fast, the fused kernel's packed key chunk, block
+/// of scores and three numbers per query (on Helium up to 4 KiB of keys). The call frames around it (saved
 /// registers, a few locals) come on top and depend on the compiler (docs/firmware.md measures them).
 ///
 /// Example:
@@ -87,9 +90,17 @@ inline constexpr std::size_t head_weight_bytes = projection_bytes<query_projecti
                                                  projection_bytes<key_projection<Head>> +
                                                  projection_bytes<value_projection<Head>>;
 
-// The kernel's two row buffers (scores and probabilities) of n_kv elements.
-template <typename T, std::size_t NKV>
-inline constexpr std::size_t kernel_stack_bytes = 2 * NKV * sizeof(T);
+// The attention kernel's stack scratch for n_q queries of d_k against n_kv keys, with the build's default
+// arithmetic: the exact kernel's two row buffers (scores and probabilities) of n_kv elements, or the fused SIMD
+// kernel's state (its packed key chunk, a block of scores, three numbers per query; kernels/detail/simd.hpp).
+template <typename T, std::size_t NQ, std::size_t NKV, std::size_t DK>
+inline constexpr std::size_t kernel_stack_bytes = [] {
+  if constexpr (runs_simd<default_arithmetic, T>) {
+    return sizeof(simd::attention_kernel<simd_ops, false, DK, 1, NQ, NKV>);
+  } else {
+    return 2 * NKV * sizeof(T);
+  }
+}();
 
 template <typename XQ, typename XKV, typename Head, std::size_t Heads, std::size_t Inputs>
 inline constexpr footprint heads_footprint = [] {
@@ -99,7 +110,7 @@ inline constexpr footprint heads_footprint = [] {
   f.input_bytes = Inputs == 1 ? sizeof(XQ) : sizeof(XQ) + sizeof(XKV);
   f.output_bytes = sizeof(matrix<typename W::value_type, XQ::row_extent, Heads * W::values_type::cols>);
   f.workspace_bytes = sizeof(W);
-  f.stack_bytes = kernel_stack_bytes<typename W::value_type, W::keys_type::rows>;
+  f.stack_bytes = kernel_stack_bytes<typename W::value_type, XQ::rows, W::keys_type::rows, W::keys_type::cols>;
   return f;
 }();
 
@@ -120,7 +131,7 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V>
 inline constexpr footprint scaled_dot_product_attention_footprint{
     0, sizeof(Q) + sizeof(K) + sizeof(V),
     sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>), 0,
-    detail::kernel_stack_bytes<typename Q::value_type, K::rows>};
+    detail::kernel_stack_bytes<typename Q::value_type, Q::rows, K::rows, Q::cols>};
 
 /// The footprint of `self_attention(x, head, ctattn::into(output, workspace))`.
 ///
@@ -209,7 +220,7 @@ inline constexpr footprint multi_head_attention_footprint = [] {
   f.input_bytes = Inputs == 1 ? sizeof(xq) : sizeof(xq) + sizeof(xkv);
   f.output_bytes = sizeof(basic_matrix<T, xq::row_extent, detail::output_projection<W>::output_extent>);
   f.workspace_bytes = sizeof(workspace);
-  f.stack_bytes = detail::kernel_stack_bytes<T, xkv::rows>;
+  f.stack_bytes = detail::kernel_stack_bytes<T, xq::rows, xkv::rows, W::head_dim>;
   return f;
 }();
 

@@ -139,7 +139,6 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
   const std::size_t k_begin = columns.key_offset;
   const std::size_t v_begin = columns.value_offset;
   const std::size_t o_begin = columns.output_offset;
-  T dots[n_kv]{};
   T scores[n_kv]{};
   T probabilities[n_kv]{};
   for (std::size_t i = row_begin; i < row_end; ++i) {
@@ -164,18 +163,19 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
         d2 += query * k2[k_begin + column];
         d3 += query * k3[k_begin + column];
       }
-      dots[key] = d0;
-      dots[key + 1] = d1;
-      dots[key + 2] = d2;
-      dots[key + 3] = d3;
+      scores[key] = d0;
+      scores[key + 1] = d1;
+      scores[key + 2] = d2;
+      scores[key + 3] = d3;
     }
     for (; key < range.end; ++key) {
       const T(&k_row)[K::cols] = k.elements[key];
       T key_dot{0};
       for (std::size_t column = 0; column < DK; ++column) key_dot += q_row[q_begin + column] * k_row[k_begin + column];
-      dots[key] = key_dot;
+      scores[key] = key_dot;
     }
-    score_row(mask, i, range, scale, scores, [&](std::size_t key_index) { return dots[key_index]; });
+    // The dot products are in `scores`; score_row reads each before it writes the score in its place.
+    score_row(mask, i, range, scale, scores, [&](std::size_t key_index) { return scores[key_index]; });
     softmax_row(scores, probabilities, range.begin, range.end);
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];
