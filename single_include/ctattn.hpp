@@ -3304,7 +3304,7 @@ struct attention_kernel {
     }
     std::size_t whole_keys = 0;
     constexpr std::size_t whole_columns = round_down(DK, lanes);
-    if constexpr (requires(typename V::reg (&block)[lanes]) { V::transpose(block); }) {
+    if constexpr (requires(typename V::reg (&registers)[lanes]) { V::transpose(registers); }) {
       whole_keys = round_down(len, lanes);
       typename V::reg square[lanes];
       for (std::size_t j = 0; j < whole_keys; j += lanes) {
