@@ -1618,7 +1618,7 @@ template <FixedMatrix M, typename Range>
 /// |------------------------------------------|-----------------------------------|------------------------------|
 /// | `kernels::product<A>(c, a, b)`           | c M x N, a M x K, b K x N         | c = a b                      |
 /// | `kernels::product_transposed<A>(c, a, b)`| c M x N, a M x K, b N x K         | c = a b^T                    |
-/// | `kernels::product_left_transposed<A>(..)`| c M x N, a K x M, b K x N         | c = a^T b                    |
+/// | `kernels::product_left_transposed<A>(..)`| c M x N, a K x M, b K x N         | c = a^T b (or c += a^T b)    |
 /// | `kernels::softmax_row<A>(x, w, b, e)`    | x, w: arrays; [b, e) a range      | w[b, e) = softmax(x[b, e))   |
 /// | `kernels::attend<A, W, DK, DV>(...)`     | Q, K, V column windows, a mask    | out += softmax(Q K^T / s) V  |
 ///
@@ -1976,8 +1976,11 @@ struct avx512_ops {
   // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and
   // 2^n applied by scalef, which gives 0 for large negative n and keeps NaN.
   static reg exp(reg x) noexcept {
-    const reg n = _mm512_maskz_roundscale_ps(all, _mm512_mul_ps(x, _mm512_set1_ps(exp_constants::log2e)),
-                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    // Rationale: round to nearest by adding and taking away 1.5 * 2^23 (exact for |x log2 e| < 2^22, and -inf and
+    // NaN stay what they are), rather than roundscale, whose macro form (unoptimized GCC) trips -Wsign-conversion.
+    const reg rounding = _mm512_set1_ps(0x1.8p23f);
+    const reg scaled = _mm512_mul_ps(x, _mm512_set1_ps(exp_constants::log2e));
+    const reg n = _mm512_sub_ps(_mm512_add_ps(scaled, rounding), rounding);
     reg r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_high), x);
     r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_low), r);
     reg p = _mm512_set1_ps(exp_constants::c7);
@@ -2754,11 +2757,14 @@ constexpr void product_transposed(T (&c)[M][N], const T (&a)[M][K], const T (&b)
   }
 }
 
-/// c = a^T b for a given as K rows of M: c(m, n) = sum over k = 0, 1, ... of a(k, m) b(k, n), from +0.
-template <typename T, std::size_t M, std::size_t K, std::size_t N>
+/// c = a^T b for a given as K rows of M: c(m, n) = sum over k = 0, 1, ... of a(k, m) b(k, n), from +0; with
+/// Accumulate, the sums go on from c's values (so a^T b taken in blocks of rows adds in the same order).
+template <bool Accumulate = false, typename T, std::size_t M, std::size_t K, std::size_t N>
 constexpr void product_left_transposed(T (&c)[M][N], const T (&a)[K][M], const T (&b)[K][N]) noexcept {
-  for (std::size_t m = 0; m < M; ++m) {
-    for (std::size_t n = 0; n < N; ++n) c[m][n] = T{0};
+  if constexpr (!Accumulate) {
+    for (std::size_t m = 0; m < M; ++m) {
+      for (std::size_t n = 0; n < N; ++n) c[m][n] = T{0};
+    }
   }
   for (std::size_t k = 0; k < K; ++k) {
     const T(&b_row)[N] = b[k];
@@ -3522,16 +3528,17 @@ constexpr void product_transposed(T (&c)[M][N], const T (&a)[M][K], const T (&b)
   }
 }
 
-/// c = a^T b, a given as K rows of M.
-template <arithmetic A = default_arithmetic, typename T, std::size_t M, std::size_t K, std::size_t N>
+/// c = a^T b, a given as K rows of M; with Accumulate, c += a^T b.
+template <arithmetic A = default_arithmetic, bool Accumulate = false, typename T, std::size_t M, std::size_t K,
+          std::size_t N>
 constexpr void product_left_transposed(T (&c)[M][N], const T (&a)[K][M], const T (&b)[K][N]) noexcept {
   if constexpr (runs_simd<A, T>) {
     if (!std::is_constant_evaluated()) {
-      simd::product<simd_ops, M, N, false>(&a[0][0], 1, M, &b[0][0], N, &c[0][0], N, K);
+      simd::product<simd_ops, M, N, Accumulate>(&a[0][0], 1, M, &b[0][0], N, &c[0][0], N, K);
       return;
     }
   }
-  scalar::product_left_transposed(c, a, b);
+  scalar::product_left_transposed<Accumulate>(c, a, b);
 }
 
 /// weights[begin, end) = the softmax of values[begin, end) (kernels/softmax_row.hpp gives its meaning).
@@ -6904,6 +6911,44 @@ constexpr void softmax_row_backward(const T (&w)[N], const T (&u)[N], T (&result
   for (std::size_t j = 0; j < N; ++j) result[j] = w[j] * (u[j] - dot);
 }
 
+/// Query rows per block of the backward pass.
+inline constexpr std::size_t backward_block = 16;
+
+// Rows [r0, r0 + Rows) of the backward pass: their P = softmax(Q K^T / scale) and dS recomputed in Rows x n_kv
+// buffers, their rows of dQ (divided by the scale), and their terms of dV and dK (not yet divided) added on.
+template <arithmetic A, std::size_t Rows, typename Q, typename K, typename V, typename G, typename Grad, typename T>
+constexpr void backward_rows(const Q& queries, const K& keys, const V& values, const G& upstream, Grad& grad,
+                             std::size_t r0, T scale) noexcept {
+  constexpr std::size_t n_kv = K::rows;
+  constexpr std::size_t d_k = Q::cols;
+  constexpr std::size_t d_v = V::cols;
+  T query_rows[Rows][d_k]{};
+  T upstream_rows[Rows][d_v]{};
+  for (std::size_t r = 0; r < Rows; ++r) {
+    for (std::size_t c = 0; c < d_k; ++c) query_rows[r][c] = queries.elements[r0 + r][c];
+    for (std::size_t c = 0; c < d_v; ++c) upstream_rows[r][c] = upstream.elements[r0 + r][c];
+  }
+  // P, in place of the scores.
+  T weights[Rows][n_kv]{};
+  kernels::product_transposed<A>(weights, query_rows, keys.elements);
+  for (std::size_t r = 0; r < Rows; ++r) {
+    for (std::size_t j = 0; j < n_kv; ++j) weights[r][j] = weights[r][j] / scale;
+    kernels::softmax_row<A>(weights[r], weights[r], 0, n_kv);
+  }
+  // dP = G V^T, then dS = the softmax backward of each row, in place; dV += P^T G.
+  T d_scores[Rows][n_kv]{};
+  kernels::product_transposed<A>(d_scores, upstream_rows, values.elements);
+  for (std::size_t r = 0; r < Rows; ++r) softmax_row_backward(weights[r], d_scores[r], d_scores[r]);
+  kernels::product_left_transposed<A, true>(grad.values.elements, weights, upstream_rows);
+  // dQ = dS K / scale for these rows; dK += dS^T Q.
+  T query_gradient[Rows][d_k]{};
+  kernels::product<A>(query_gradient, d_scores, keys.elements);
+  for (std::size_t r = 0; r < Rows; ++r) {
+    for (std::size_t c = 0; c < d_k; ++c) grad.queries.elements[r0 + r][c] = query_gradient[r][c] / scale;
+  }
+  kernels::product_left_transposed<A, true>(grad.keys.elements, d_scores, query_rows);
+}
+
 }  // namespace detail::gradient
 
 /// The Jacobian of the softmax at a point, from the softmax's output s (a 1 x N row):
@@ -7029,7 +7074,8 @@ struct attention_gradients {
 /// (`key_and_value_counts_must_match`); G's rows match Q's rows (`rows_must_match`) and G's columns match V's
 /// columns (`columns_must_match`). Matching means equal sizes, and equal names when both are named.
 ///
-/// No mask: every query attends to every key. The weights P are recomputed exactly as
+/// No mask: every query attends to every key. P and dS are recomputed for 16 query rows at a time, so the stack
+/// holds 2 x 16 x n_kv elements of them, never n_q x n_kv. The weights P are recomputed exactly as
 /// `scaled_dot_product_attention` computes them (same sums, same division by sqrt(d_k), same stable softmax),
 /// so they are bit for bit the forward pass's weights. Every sum runs in ascending index order and the
 /// gradients of Q and K are divided by sqrt(d_k) (true divisions): with exact arithmetic the result is the same
@@ -7059,29 +7105,16 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G, arithmetic
     constexpr std::size_t n_kv = K::rows;
     constexpr std::size_t d_k = Q::cols;
     const T scale = math::sqrt(static_cast<T>(d_k));
-    constexpr arithmetic a = A;
-
-    // Forward: P = softmax_rows(Q K^T / sqrt(d_k)), in place of the scores.
-    matrix<T, n_q, n_kv> weights{};
-    detail::kernels::product_transposed<a>(weights.elements, queries.elements, keys.elements);
-    for (std::size_t i = 0; i < n_q; ++i) {
-      for (std::size_t j = 0; j < n_kv; ++j) weights.elements[i][j] = weights.elements[i][j] / scale;
-      detail::kernels::softmax_row<a>(weights.elements[i], weights.elements[i], 0, n_kv);
+    // Rationale: blocks of query rows, so that the recomputed P and dS take 2 x block x n_kv elements of stack,
+    // not 2 n_q n_kv; dV and dK add each block's terms in row order, the same sums as one pass over all rows.
+    constexpr std::size_t block = detail::gradient::backward_block;
+    if constexpr (n_q >= block) {
+      for (std::size_t r0 = 0; r0 + block <= n_q; r0 += block) {
+        detail::gradient::backward_rows<A, block>(queries, keys, values, upstream, grad, r0, scale);
+      }
     }
-
-    // dP = G V^T, then dS = the softmax backward of each row, in place; dV = P^T G.
-    matrix<T, n_q, n_kv> d_scores{};
-    detail::kernels::product_transposed<a>(d_scores.elements, upstream.elements, values.elements);
-    for (std::size_t i = 0; i < n_q; ++i) {
-      detail::gradient::softmax_row_backward(weights.elements[i], d_scores.elements[i], d_scores.elements[i]);
-    }
-    detail::kernels::product_left_transposed<a>(grad.values.elements, weights.elements, upstream.elements);
-
-    // dQ = dS K / sqrt(d_k), dK = dS^T Q / sqrt(d_k).
-    detail::kernels::product<a>(grad.queries.elements, d_scores.elements, keys.elements);
-    detail::kernels::product_left_transposed<a>(grad.keys.elements, d_scores.elements, queries.elements);
-    for (std::size_t i = 0; i < n_q; ++i) {
-      for (std::size_t c = 0; c < d_k; ++c) grad.queries.elements[i][c] = grad.queries.elements[i][c] / scale;
+    if constexpr (n_q % block != 0) {
+      detail::gradient::backward_rows<A, n_q % block>(queries, keys, values, upstream, grad, n_q - n_q % block, scale);
     }
     for (std::size_t j = 0; j < n_kv; ++j) {
       for (std::size_t c = 0; c < d_k; ++c) grad.keys.elements[j][c] = grad.keys.elements[j][c] / scale;

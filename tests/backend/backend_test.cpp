@@ -348,6 +348,16 @@ TEST_CASE("the fast backward pass is within its bound of exact and matches autog
   CHECK(worst_relative_excess(fast.values, exact.values, attention_bound) <= 1.0f);
   const auto big = ctattn::attention_backward(opaque(q), opaque(k), opaque(v), opaque(g));
   CHECK(std::isfinite(big.queries(63, 63)));
+  // 37 queries: two blocks of 16 and a rest of 5, each adding its terms of dK and dV.
+  static constexpr auto q37 = random_matrix<ctattn::matrix<float, 37, 12>>(79);
+  static constexpr auto k37 = random_matrix<ctattn::matrix<float, 17, 12>>(80);
+  static constexpr auto v37 = random_matrix<ctattn::matrix<float, 17, 5>>(81);
+  static constexpr auto g37 = random_matrix<ctattn::matrix<float, 37, 5>>(82);
+  static constexpr auto exact37 = ctattn::attention_backward(q37, k37, v37, g37);
+  const auto fast37 = ctattn::attention_backward(opaque(q37), opaque(k37), opaque(v37), opaque(g37));
+  CHECK(worst_relative_excess(fast37.queries, exact37.queries, attention_bound) <= 1.0f);
+  CHECK(worst_relative_excess(fast37.keys, exact37.keys, attention_bound) <= 1.0f);
+  CHECK(worst_relative_excess(fast37.values, exact37.values, attention_bound) <= 1.0f);
 
   namespace att = ctattn_fixtures::gradients::attention;
   const auto grad =

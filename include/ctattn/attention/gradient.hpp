@@ -28,6 +28,44 @@ constexpr void softmax_row_backward(const T (&w)[N], const T (&u)[N], T (&result
   for (std::size_t j = 0; j < N; ++j) result[j] = w[j] * (u[j] - dot);
 }
 
+/// Query rows per block of the backward pass.
+inline constexpr std::size_t backward_block = 16;
+
+// Rows [r0, r0 + Rows) of the backward pass: their P = softmax(Q K^T / scale) and dS recomputed in Rows x n_kv
+// buffers, their rows of dQ (divided by the scale), and their terms of dV and dK (not yet divided) added on.
+template <arithmetic A, std::size_t Rows, typename Q, typename K, typename V, typename G, typename Grad, typename T>
+constexpr void backward_rows(const Q& queries, const K& keys, const V& values, const G& upstream, Grad& grad,
+                             std::size_t r0, T scale) noexcept {
+  constexpr std::size_t n_kv = K::rows;
+  constexpr std::size_t d_k = Q::cols;
+  constexpr std::size_t d_v = V::cols;
+  T query_rows[Rows][d_k]{};
+  T upstream_rows[Rows][d_v]{};
+  for (std::size_t r = 0; r < Rows; ++r) {
+    for (std::size_t c = 0; c < d_k; ++c) query_rows[r][c] = queries.elements[r0 + r][c];
+    for (std::size_t c = 0; c < d_v; ++c) upstream_rows[r][c] = upstream.elements[r0 + r][c];
+  }
+  // P, in place of the scores.
+  T weights[Rows][n_kv]{};
+  kernels::product_transposed<A>(weights, query_rows, keys.elements);
+  for (std::size_t r = 0; r < Rows; ++r) {
+    for (std::size_t j = 0; j < n_kv; ++j) weights[r][j] = weights[r][j] / scale;
+    kernels::softmax_row<A>(weights[r], weights[r], 0, n_kv);
+  }
+  // dP = G V^T, then dS = the softmax backward of each row, in place; dV += P^T G.
+  T d_scores[Rows][n_kv]{};
+  kernels::product_transposed<A>(d_scores, upstream_rows, values.elements);
+  for (std::size_t r = 0; r < Rows; ++r) softmax_row_backward(weights[r], d_scores[r], d_scores[r]);
+  kernels::product_left_transposed<A, true>(grad.values.elements, weights, upstream_rows);
+  // dQ = dS K / scale for these rows; dK += dS^T Q.
+  T query_gradient[Rows][d_k]{};
+  kernels::product<A>(query_gradient, d_scores, keys.elements);
+  for (std::size_t r = 0; r < Rows; ++r) {
+    for (std::size_t c = 0; c < d_k; ++c) grad.queries.elements[r0 + r][c] = query_gradient[r][c] / scale;
+  }
+  kernels::product_left_transposed<A, true>(grad.keys.elements, d_scores, query_rows);
+}
+
 }  // namespace detail::gradient
 
 /// The Jacobian of the softmax at a point, from the softmax's output s (a 1 x N row):
@@ -153,7 +191,8 @@ struct attention_gradients {
 /// (`key_and_value_counts_must_match`); G's rows match Q's rows (`rows_must_match`) and G's columns match V's
 /// columns (`columns_must_match`). Matching means equal sizes, and equal names when both are named.
 ///
-/// No mask: every query attends to every key. The weights P are recomputed exactly as
+/// No mask: every query attends to every key. P and dS are recomputed for 16 query rows at a time, so the stack
+/// holds 2 x 16 x n_kv elements of them, never n_q x n_kv. The weights P are recomputed exactly as
 /// `scaled_dot_product_attention` computes them (same sums, same division by sqrt(d_k), same stable softmax),
 /// so they are bit for bit the forward pass's weights. Every sum runs in ascending index order and the
 /// gradients of Q and K are divided by sqrt(d_k) (true divisions): with exact arithmetic the result is the same
@@ -183,29 +222,16 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G, arithmetic
     constexpr std::size_t n_kv = K::rows;
     constexpr std::size_t d_k = Q::cols;
     const T scale = math::sqrt(static_cast<T>(d_k));
-    constexpr arithmetic a = A;
-
-    // Forward: P = softmax_rows(Q K^T / sqrt(d_k)), in place of the scores.
-    matrix<T, n_q, n_kv> weights{};
-    detail::kernels::product_transposed<a>(weights.elements, queries.elements, keys.elements);
-    for (std::size_t i = 0; i < n_q; ++i) {
-      for (std::size_t j = 0; j < n_kv; ++j) weights.elements[i][j] = weights.elements[i][j] / scale;
-      detail::kernels::softmax_row<a>(weights.elements[i], weights.elements[i], 0, n_kv);
+    // Rationale: blocks of query rows, so that the recomputed P and dS take 2 x block x n_kv elements of stack,
+    // not 2 n_q n_kv; dV and dK add each block's terms in row order, the same sums as one pass over all rows.
+    constexpr std::size_t block = detail::gradient::backward_block;
+    if constexpr (n_q >= block) {
+      for (std::size_t r0 = 0; r0 + block <= n_q; r0 += block) {
+        detail::gradient::backward_rows<A, block>(queries, keys, values, upstream, grad, r0, scale);
+      }
     }
-
-    // dP = G V^T, then dS = the softmax backward of each row, in place; dV = P^T G.
-    matrix<T, n_q, n_kv> d_scores{};
-    detail::kernels::product_transposed<a>(d_scores.elements, upstream.elements, values.elements);
-    for (std::size_t i = 0; i < n_q; ++i) {
-      detail::gradient::softmax_row_backward(weights.elements[i], d_scores.elements[i], d_scores.elements[i]);
-    }
-    detail::kernels::product_left_transposed<a>(grad.values.elements, weights.elements, upstream.elements);
-
-    // dQ = dS K / sqrt(d_k), dK = dS^T Q / sqrt(d_k).
-    detail::kernels::product<a>(grad.queries.elements, d_scores.elements, keys.elements);
-    detail::kernels::product_left_transposed<a>(grad.keys.elements, d_scores.elements, queries.elements);
-    for (std::size_t i = 0; i < n_q; ++i) {
-      for (std::size_t c = 0; c < d_k; ++c) grad.queries.elements[i][c] = grad.queries.elements[i][c] / scale;
+    if constexpr (n_q % block != 0) {
+      detail::gradient::backward_rows<A, n_q % block>(queries, keys, values, upstream, grad, n_q - n_q % block, scale);
     }
     for (std::size_t j = 0; j < n_kv; ++j) {
       for (std::size_t c = 0; c < d_k; ++c) grad.keys.elements[j][c] = grad.keys.elements[j][c] / scale;

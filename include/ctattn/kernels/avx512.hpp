@@ -135,8 +135,11 @@ struct avx512_ops {
   // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and
   // 2^n applied by scalef, which gives 0 for large negative n and keeps NaN.
   static reg exp(reg x) noexcept {
-    const reg n = _mm512_maskz_roundscale_ps(all, _mm512_mul_ps(x, _mm512_set1_ps(exp_constants::log2e)),
-                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    // Rationale: round to nearest by adding and taking away 1.5 * 2^23 (exact for |x log2 e| < 2^22, and -inf and
+    // NaN stay what they are), rather than roundscale, whose macro form (unoptimized GCC) trips -Wsign-conversion.
+    const reg rounding = _mm512_set1_ps(0x1.8p23f);
+    const reg scaled = _mm512_mul_ps(x, _mm512_set1_ps(exp_constants::log2e));
+    const reg n = _mm512_sub_ps(_mm512_add_ps(scaled, rounding), rounding);
     reg r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_high), x);
     r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_low), r);
     reg p = _mm512_set1_ps(exp_constants::c7);

@@ -9,7 +9,7 @@
 /// |------------------------------------------|-----------------------------------|------------------------------|
 /// | `kernels::product<A>(c, a, b)`           | c M x N, a M x K, b K x N         | c = a b                      |
 /// | `kernels::product_transposed<A>(c, a, b)`| c M x N, a M x K, b N x K         | c = a b^T                    |
-/// | `kernels::product_left_transposed<A>(..)`| c M x N, a K x M, b K x N         | c = a^T b                    |
+/// | `kernels::product_left_transposed<A>(..)`| c M x N, a K x M, b K x N         | c = a^T b (or c += a^T b)    |
 /// | `kernels::softmax_row<A>(x, w, b, e)`    | x, w: arrays; [b, e) a range      | w[b, e) = softmax(x[b, e))   |
 /// | `kernels::attend<A, W, DK, DV>(...)`     | Q, K, V column windows, a mask    | out += softmax(Q K^T / s) V  |
 ///
@@ -60,16 +60,17 @@ constexpr void product_transposed(T (&c)[M][N], const T (&a)[M][K], const T (&b)
   }
 }
 
-/// c = a^T b, a given as K rows of M.
-template <arithmetic A = default_arithmetic, typename T, std::size_t M, std::size_t K, std::size_t N>
+/// c = a^T b, a given as K rows of M; with Accumulate, c += a^T b.
+template <arithmetic A = default_arithmetic, bool Accumulate = false, typename T, std::size_t M, std::size_t K,
+          std::size_t N>
 constexpr void product_left_transposed(T (&c)[M][N], const T (&a)[K][M], const T (&b)[K][N]) noexcept {
   if constexpr (runs_simd<A, T>) {
     if (!std::is_constant_evaluated()) {
-      simd::product<simd_ops, M, N, false>(&a[0][0], 1, M, &b[0][0], N, &c[0][0], N, K);
+      simd::product<simd_ops, M, N, Accumulate>(&a[0][0], 1, M, &b[0][0], N, &c[0][0], N, K);
       return;
     }
   }
-  scalar::product_left_transposed(c, a, b);
+  scalar::product_left_transposed<Accumulate>(c, a, b);
 }
 
 /// weights[begin, end) = the softmax of values[begin, end) (kernels/softmax_row.hpp gives its meaning).

@@ -105,11 +105,14 @@ constexpr void product_transposed(T (&c)[M][N], const T (&a)[M][K], const T (&b)
   }
 }
 
-/// c = a^T b for a given as K rows of M: c(m, n) = sum over k = 0, 1, ... of a(k, m) b(k, n), from +0.
-template <typename T, std::size_t M, std::size_t K, std::size_t N>
+/// c = a^T b for a given as K rows of M: c(m, n) = sum over k = 0, 1, ... of a(k, m) b(k, n), from +0; with
+/// Accumulate, the sums go on from c's values (so a^T b taken in blocks of rows adds in the same order).
+template <bool Accumulate = false, typename T, std::size_t M, std::size_t K, std::size_t N>
 constexpr void product_left_transposed(T (&c)[M][N], const T (&a)[K][M], const T (&b)[K][N]) noexcept {
-  for (std::size_t m = 0; m < M; ++m) {
-    for (std::size_t n = 0; n < N; ++n) c[m][n] = T{0};
+  if constexpr (!Accumulate) {
+    for (std::size_t m = 0; m < M; ++m) {
+      for (std::size_t n = 0; n < N; ++n) c[m][n] = T{0};
+    }
   }
   for (std::size_t k = 0; k < K; ++k) {
     const T(&b_row)[N] = b[k];
