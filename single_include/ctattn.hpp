@@ -1724,10 +1724,31 @@ inline constexpr float lowest = -87.33654f;
 #endif  // CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
 // ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
 
-// Empty unless the target has AVX2 and FMA (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
-#if defined(__AVX2__) && defined(__FMA__)
+// Empty unless the target has AVX (the 8-lane reductions, which avx512.hpp uses too) and AVX2 and FMA (the
+// backend): -mavx2 -mfma, -mavx512f, -march=...; kernels/backend.hpp includes it then.
+#if defined(__AVX__)
 
 #include <immintrin.h>
+
+namespace ctattn::detail {
+
+/// The sum and the largest of a ymm register's 8 lanes: halves, then pairs, then the last two.
+inline float sum_of_lanes(__m256 x) noexcept {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+}
+inline float largest_of_lanes(__m256 x) noexcept {
+  __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+  return _mm_cvtss_f32(_mm_max_ss(s, _mm_movehdup_ps(s)));
+}
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX__)
+
+#if defined(__AVX2__) && defined(__FMA__)
 
 namespace ctattn::detail {
 
@@ -1759,18 +1780,8 @@ struct avx2_ops {
   static reg mul(reg a, reg b) noexcept { return _mm256_mul_ps(a, b); }
   static reg fma(reg a, reg b, reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
   static reg max(reg a, reg b) noexcept { return _mm256_max_ps(a, b); }
-  static float reduce_add(reg x) noexcept {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-  }
-  static float reduce_max(reg x) noexcept {
-    __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
-    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_max_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-  }
+  static float reduce_add(reg x) noexcept { return sum_of_lanes(x); }
+  static float reduce_max(reg x) noexcept { return largest_of_lanes(x); }
 
   // Lane l of the result is the sum of x[l]'s lanes (as avx512_ops::transpose_sum): halves, then pairs of lanes;
   // the network leaves the sum of its input m in lane 4 (m % 2) + m / 2, so input m is x[order(m)].
@@ -1901,24 +1912,9 @@ struct avx512_ops {
     return which == 0 ? _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 0))
                       : _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 1));
   }
-  // The lanes folded by `wide` (8 lanes), `narrow` (4) and `single` (the lowest lane) of one operation.
-  template <typename Wide, typename Narrow, typename Single>
-  static float fold(reg x, Wide wide, Narrow narrow, Single single) noexcept {
-    const __m256 h = wide(half(x, 0), half(x, 1));
-    __m128 s = narrow(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-    s = narrow(s, _mm_movehl_ps(s, s));
-    return _mm_cvtss_f32(single(s, _mm_movehdup_ps(s)));
-  }
-  static float reduce_add(reg x) noexcept {
-    return fold(x, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); },
-                [](__m128 a, __m128 b) { return _mm_add_ps(a, b); },
-                [](__m128 a, __m128 b) { return _mm_add_ss(a, b); });
-  }
-  static float reduce_max(reg x) noexcept {
-    return fold(x, [](__m256 a, __m256 b) { return _mm256_max_ps(a, b); },
-                [](__m128 a, __m128 b) { return _mm_max_ps(a, b); },
-                [](__m128 a, __m128 b) { return _mm_max_ss(a, b); });
-  }
+  // The two 256-bit halves combined, then the 8-lane reductions of avx2.hpp (an AVX-512F target has AVX).
+  static float reduce_add(reg x) noexcept { return sum_of_lanes(_mm256_add_ps(half(x, 0), half(x, 1))); }
+  static float reduce_max(reg x) noexcept { return largest_of_lanes(_mm256_max_ps(half(x, 0), half(x, 1))); }
 
   // Lane l of the result is the sum of x[l]'s lanes: pairs of registers folded by halves, then quarters, then
   // pairs of lanes (45 operations for 16 sums). The network leaves the sum of its input m in lane
@@ -3002,6 +2998,11 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
 /// avx2.hpp, neon.hpp, helium.hpp): a register type of `V::lanes` floats, loads and stores (whole and partial),
 /// add, mul, fma, max, exp and reductions across lanes, plus the backend's tile sizes. Only float.
 ///
+/// Two operations are optional, because they are shuffles some cores do cheaply and others (Helium) have no
+/// instructions for: `transpose_sum(x)` (a register of sums of `lanes` registers at once; without it, one
+/// reduction per register) and `transpose(x)` (a lanes x lanes block transposed in registers, for packing keys;
+/// without it, the keys are packed one float at a time). Each is looked up in one place below.
+///
 /// | kernel                                  | computes                                                  |
 /// |-----------------------------------------|-----------------------------------------------------------|
 /// | `product<V, M, N, Acc>(a, ..., c, ...)` | C (+)= A B, A read with any strides (so A^T B too)        |
@@ -3099,16 +3100,6 @@ inline void product(const float* a, std::size_t a_row, std::size_t a_col, const 
   }
 }
 
-// The dot tile's rows of A: the backend's `dot_tile_rows` where it names one, else its product tile's rows.
-template <typename V>
-constexpr std::size_t dot_tile_rows() noexcept {
-  if constexpr (requires { V::dot_tile_rows; }) {
-    return V::dot_tile_rows;
-  } else {
-    return V::tile_rows;
-  }
-}
-
 /// sums[l] = the sum of the lanes of x[l], for `lanes` registers at once: the backend's `transpose_sum` (a tree of
 /// shuffles and adds, a few operations per sum) where it has one, else one reduction per register.
 template <typename V>
@@ -3187,7 +3178,7 @@ inline void product_transposed(const float* a, std::size_t lda, const float* b, 
     constexpr std::size_t nr = larger(1, smaller(V::tile_rows * V::tile_vectors + V::tile_vectors, 24) / M);
     dot_rows<V, M, nr, N, K>(a, lda, b, ldb, c, ldc);
   } else {
-    constexpr std::size_t mr = dot_tile_rows<V>();
+    constexpr std::size_t mr = V::dot_tile_rows;
     constexpr std::size_t nr = V::dot_rows;
     for (std::size_t i = 0; i + mr <= M; i += mr) dot_rows<V, mr, nr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
     if constexpr (M % mr != 0) {
@@ -6278,29 +6269,37 @@ using multi_head_attention_weights =
     basic_multi_head_attention_weights<T, Heads, normalize_extent<DModel>, Layout, HasBias, normalize_extent<KDim>,
                                        normalize_extent<VDim>>;
 
-/// Multi-head weights with every projection stored in layout `L` (see `ctattn::relayout` for one projection): the
-/// same attention, the same exact results; on `constexpr` weights the compiler does the transposing.
+namespace detail {
+// The same multi-head or grouped-query weights type with layout L.
+template <typename W, typename L>
+struct with_layout_of;
+template <typename L, typename T, std::size_t Heads, auto DModel, typename Layout, bool HasBias, auto KDim, auto VDim>
+struct with_layout_of<basic_multi_head_attention_weights<T, Heads, DModel, Layout, HasBias, KDim, VDim>, L> {
+  using type = basic_multi_head_attention_weights<T, Heads, DModel, L, HasBias, KDim, VDim>;
+};
+template <typename L, typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
+          typename Layout, bool HasBias, auto KDim, auto VDim>
+struct with_layout_of<
+    basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel, HeadDim, Layout, HasBias, KDim, VDim>,
+    L> {
+  using type =
+      basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel, HeadDim, L, HasBias, KDim, VDim>;
+};
+}  // namespace detail
+
+/// Multi-head (or grouped-query) weights with every projection stored in layout `L` (see `ctattn::relayout` for
+/// one projection): the same attention, the same exact results; on `constexpr` weights the compiler does the
+/// transposing.
 ///
 /// Example:
 /// \code
 ///   constexpr auto w = ctattn::relayout<ctattn::in_by_out>(ctattn::from_torch_multihead<4>(in_w, in_b, out_w, out_b));
 /// \endcode
-template <WeightLayout L, typename T, std::size_t Heads, auto DModel, typename Layout, bool HasBias, auto KDim,
-          auto VDim>
-[[nodiscard]] constexpr auto relayout(
-    const basic_multi_head_attention_weights<T, Heads, DModel, Layout, HasBias, KDim, VDim>& w) noexcept {
-  return basic_multi_head_attention_weights<T, Heads, DModel, L, HasBias, KDim, VDim>{
-      relayout<L>(w.query), relayout<L>(w.key), relayout<L>(w.value), relayout<L>(w.output)};
-}
-
-/// \copydoc relayout
-template <WeightLayout L, typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel,
-          std::size_t HeadDim, typename Layout, bool HasBias, auto KDim, auto VDim>
-[[nodiscard]] constexpr auto relayout(const basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel,
-                                                                                  HeadDim, Layout, HasBias, KDim,
-                                                                                  VDim>& w) noexcept {
-  return basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel, HeadDim, L, HasBias, KDim, VDim>{
-      relayout<L>(w.query), relayout<L>(w.key), relayout<L>(w.value), relayout<L>(w.output)};
+template <WeightLayout L, typename W>
+  requires requires { typename detail::with_layout_of<W, L>::type; }
+[[nodiscard]] constexpr auto relayout(const W& w) noexcept {
+  return typename detail::with_layout_of<W, L>::type{relayout<L>(w.query), relayout<L>(w.key), relayout<L>(w.value),
+                                                     relayout<L>(w.output)};
 }
 
 namespace detail {

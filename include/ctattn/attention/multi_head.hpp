@@ -148,29 +148,37 @@ using multi_head_attention_weights =
     basic_multi_head_attention_weights<T, Heads, normalize_extent<DModel>, Layout, HasBias, normalize_extent<KDim>,
                                        normalize_extent<VDim>>;
 
-/// Multi-head weights with every projection stored in layout `L` (see `ctattn::relayout` for one projection): the
-/// same attention, the same exact results; on `constexpr` weights the compiler does the transposing.
+namespace detail {
+// The same multi-head or grouped-query weights type with layout L.
+template <typename W, typename L>
+struct with_layout_of;
+template <typename L, typename T, std::size_t Heads, auto DModel, typename Layout, bool HasBias, auto KDim, auto VDim>
+struct with_layout_of<basic_multi_head_attention_weights<T, Heads, DModel, Layout, HasBias, KDim, VDim>, L> {
+  using type = basic_multi_head_attention_weights<T, Heads, DModel, L, HasBias, KDim, VDim>;
+};
+template <typename L, typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
+          typename Layout, bool HasBias, auto KDim, auto VDim>
+struct with_layout_of<
+    basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel, HeadDim, Layout, HasBias, KDim, VDim>,
+    L> {
+  using type =
+      basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel, HeadDim, L, HasBias, KDim, VDim>;
+};
+}  // namespace detail
+
+/// Multi-head (or grouped-query) weights with every projection stored in layout `L` (see `ctattn::relayout` for
+/// one projection): the same attention, the same exact results; on `constexpr` weights the compiler does the
+/// transposing.
 ///
 /// Example:
 /// \code
 ///   constexpr auto w = ctattn::relayout<ctattn::in_by_out>(ctattn::from_torch_multihead<4>(in_w, in_b, out_w, out_b));
 /// \endcode
-template <WeightLayout L, typename T, std::size_t Heads, auto DModel, typename Layout, bool HasBias, auto KDim,
-          auto VDim>
-[[nodiscard]] constexpr auto relayout(
-    const basic_multi_head_attention_weights<T, Heads, DModel, Layout, HasBias, KDim, VDim>& w) noexcept {
-  return basic_multi_head_attention_weights<T, Heads, DModel, L, HasBias, KDim, VDim>{
-      relayout<L>(w.query), relayout<L>(w.key), relayout<L>(w.value), relayout<L>(w.output)};
-}
-
-/// \copydoc relayout
-template <WeightLayout L, typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel,
-          std::size_t HeadDim, typename Layout, bool HasBias, auto KDim, auto VDim>
-[[nodiscard]] constexpr auto relayout(const basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel,
-                                                                                  HeadDim, Layout, HasBias, KDim,
-                                                                                  VDim>& w) noexcept {
-  return basic_grouped_query_attention_weights<T, QueryHeads, KeyValueHeads, DModel, HeadDim, L, HasBias, KDim, VDim>{
-      relayout<L>(w.query), relayout<L>(w.key), relayout<L>(w.value), relayout<L>(w.output)};
+template <WeightLayout L, typename W>
+  requires requires { typename detail::with_layout_of<W, L>::type; }
+[[nodiscard]] constexpr auto relayout(const W& w) noexcept {
+  return typename detail::with_layout_of<W, L>::type{relayout<L>(w.query), relayout<L>(w.key), relayout<L>(w.value),
+                                                     relayout<L>(w.output)};
 }
 
 namespace detail {

@@ -11,10 +11,31 @@
 
 #include "ctattn/kernels/detail/exp_constants.hpp"
 
-// Empty unless the target has AVX2 and FMA (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
-#if defined(__AVX2__) && defined(__FMA__)
+// Empty unless the target has AVX (the 8-lane reductions, which avx512.hpp uses too) and AVX2 and FMA (the
+// backend): -mavx2 -mfma, -mavx512f, -march=...; kernels/backend.hpp includes it then.
+#if defined(__AVX__)
 
 #include <immintrin.h>
+
+namespace ctattn::detail {
+
+/// The sum and the largest of a ymm register's 8 lanes: halves, then pairs, then the last two.
+inline float sum_of_lanes(__m256 x) noexcept {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+}
+inline float largest_of_lanes(__m256 x) noexcept {
+  __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+  return _mm_cvtss_f32(_mm_max_ss(s, _mm_movehdup_ps(s)));
+}
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX__)
+
+#if defined(__AVX2__) && defined(__FMA__)
 
 namespace ctattn::detail {
 
@@ -46,18 +67,8 @@ struct avx2_ops {
   static reg mul(reg a, reg b) noexcept { return _mm256_mul_ps(a, b); }
   static reg fma(reg a, reg b, reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
   static reg max(reg a, reg b) noexcept { return _mm256_max_ps(a, b); }
-  static float reduce_add(reg x) noexcept {
-    __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
-    s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_add_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-  }
-  static float reduce_max(reg x) noexcept {
-    __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
-    s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-    s = _mm_max_ss(s, _mm_movehdup_ps(s));
-    return _mm_cvtss_f32(s);
-  }
+  static float reduce_add(reg x) noexcept { return sum_of_lanes(x); }
+  static float reduce_max(reg x) noexcept { return largest_of_lanes(x); }
 
   // Lane l of the result is the sum of x[l]'s lanes (as avx512_ops::transpose_sum): halves, then pairs of lanes;
   // the network leaves the sum of its input m in lane 4 (m % 2) + m / 2, so input m is x[order(m)].

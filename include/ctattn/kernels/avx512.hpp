@@ -18,6 +18,7 @@
 
 #include <cstddef>
 
+#include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/detail/exp_constants.hpp"
 
 // Empty unless the target has AVX512F (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
@@ -60,24 +61,9 @@ struct avx512_ops {
     return which == 0 ? _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 0))
                       : _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 1));
   }
-  // The lanes folded by `wide` (8 lanes), `narrow` (4) and `single` (the lowest lane) of one operation.
-  template <typename Wide, typename Narrow, typename Single>
-  static float fold(reg x, Wide wide, Narrow narrow, Single single) noexcept {
-    const __m256 h = wide(half(x, 0), half(x, 1));
-    __m128 s = narrow(_mm256_castps256_ps128(h), _mm256_extractf128_ps(h, 1));
-    s = narrow(s, _mm_movehl_ps(s, s));
-    return _mm_cvtss_f32(single(s, _mm_movehdup_ps(s)));
-  }
-  static float reduce_add(reg x) noexcept {
-    return fold(x, [](__m256 a, __m256 b) { return _mm256_add_ps(a, b); },
-                [](__m128 a, __m128 b) { return _mm_add_ps(a, b); },
-                [](__m128 a, __m128 b) { return _mm_add_ss(a, b); });
-  }
-  static float reduce_max(reg x) noexcept {
-    return fold(x, [](__m256 a, __m256 b) { return _mm256_max_ps(a, b); },
-                [](__m128 a, __m128 b) { return _mm_max_ps(a, b); },
-                [](__m128 a, __m128 b) { return _mm_max_ss(a, b); });
-  }
+  // The two 256-bit halves combined, then the 8-lane reductions of avx2.hpp (an AVX-512F target has AVX).
+  static float reduce_add(reg x) noexcept { return sum_of_lanes(_mm256_add_ps(half(x, 0), half(x, 1))); }
+  static float reduce_max(reg x) noexcept { return largest_of_lanes(_mm256_max_ps(half(x, 0), half(x, 1))); }
 
   // Lane l of the result is the sum of x[l]'s lanes: pairs of registers folded by halves, then quarters, then
   // pairs of lanes (45 operations for 16 sums). The network leaves the sum of its input m in lane

@@ -6,6 +6,11 @@
 /// avx2.hpp, neon.hpp, helium.hpp): a register type of `V::lanes` floats, loads and stores (whole and partial),
 /// add, mul, fma, max, exp and reductions across lanes, plus the backend's tile sizes. Only float.
 ///
+/// Two operations are optional, because they are shuffles some cores do cheaply and others (Helium) have no
+/// instructions for: `transpose_sum(x)` (a register of sums of `lanes` registers at once; without it, one
+/// reduction per register) and `transpose(x)` (a lanes x lanes block transposed in registers, for packing keys;
+/// without it, the keys are packed one float at a time). Each is looked up in one place below.
+///
 /// | kernel                                  | computes                                                  |
 /// |-----------------------------------------|-----------------------------------------------------------|
 /// | `product<V, M, N, Acc>(a, ..., c, ...)` | C (+)= A B, A read with any strides (so A^T B too)        |
@@ -106,16 +111,6 @@ inline void product(const float* a, std::size_t a_row, std::size_t a_col, const 
   }
 }
 
-// The dot tile's rows of A: the backend's `dot_tile_rows` where it names one, else its product tile's rows.
-template <typename V>
-constexpr std::size_t dot_tile_rows() noexcept {
-  if constexpr (requires { V::dot_tile_rows; }) {
-    return V::dot_tile_rows;
-  } else {
-    return V::tile_rows;
-  }
-}
-
 /// sums[l] = the sum of the lanes of x[l], for `lanes` registers at once: the backend's `transpose_sum` (a tree of
 /// shuffles and adds, a few operations per sum) where it has one, else one reduction per register.
 template <typename V>
@@ -194,7 +189,7 @@ inline void product_transposed(const float* a, std::size_t lda, const float* b, 
     constexpr std::size_t nr = larger(1, smaller(V::tile_rows * V::tile_vectors + V::tile_vectors, 24) / M);
     dot_rows<V, M, nr, N, K>(a, lda, b, ldb, c, ldc);
   } else {
-    constexpr std::size_t mr = dot_tile_rows<V>();
+    constexpr std::size_t mr = V::dot_tile_rows;
     constexpr std::size_t nr = V::dot_rows;
     for (std::size_t i = 0; i + mr <= M; i += mr) dot_rows<V, mr, nr, N, K>(a + i * lda, lda, b, ldb, c + i * ldc, ldc);
     if constexpr (M % mr != 0) {
