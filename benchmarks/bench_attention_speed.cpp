@@ -192,6 +192,11 @@ struct multi_head_case {
   using text_weights = ctattn::multi_head_attention_weights<float, H, E, ctattn::in_by_out, true>;
   text_weights w_text;
   ctattn::multi_head_workspace<tokens, tokens, text_weights> workspace_text;
+  // Q, K and V projected by one stacked nn.Linear (3E x E, PyTorch's in_proj_weight), against the three
+  // projections multi_head_attention makes: does one packed projection buy anything?
+  static constexpr double projection_flops = 6.0 * static_cast<double>(N * E * E);
+  ctattn::linear<float, E, 3 * E, ctattn::out_by_in, true> stacked;
+  ctattn::matrix<float, N, 3 * E> stacked_out;
 
   struct plain_storage {
     float x[N][E];
@@ -230,11 +235,39 @@ struct multi_head_case {
       fill(c, E, seed, weight_scale);
     }
     w_text = ctattn::relayout<ctattn::in_by_out>(w);
+    for (std::size_t p = 0; p < 3; ++p) {
+      const auto& part = p == 0 ? w.query : p == 1 ? w.key : w.value;
+      for (std::size_t o = 0; o < E; ++o) {
+        for (std::size_t c = 0; c < E; ++c) stacked.weight.elements[p * E + o][c] = part.weight.elements[o][c];
+        stacked.bias.elements[0][p * E + o] = part.bias.elements[0][o];
+      }
+    }
   }
 
   void run_ctattn() { ctattn::multi_head_attention(x, x, x, w, ctattn::into(y, workspace)); }
   void run_exact() { ctattn::multi_head_attention(x, x, x, w, ctattn::into(y, workspace), ctattn::exact_arithmetic); }
   void run_relaid() { ctattn::multi_head_attention(x, x, x, w_text, ctattn::into(y, workspace_text)); }
+  void run_projections() {
+    ctattn::project_into(workspace.queries, x, w.query);
+    ctattn::project_into(workspace.keys, x, w.key);
+    ctattn::project_into(workspace.values, x, w.value);
+  }
+  void run_stacked() { ctattn::project_into(stacked_out, x, stacked); }
+  // The largest difference between the two ways of projecting (they compute the same sums in the same order).
+  float stacked_difference() {
+    run_projections();
+    run_stacked();
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t o = 0; o < E; ++o) {
+        for (const auto& [p, m] : {std::pair{0u, &workspace.queries}, std::pair{1u, &workspace.keys},
+                                   std::pair{2u, &workspace.values}}) {
+          worst = std::max(worst, std::fabs(stacked_out.elements[i][p * E + o] - m->elements[i][o]));
+        }
+      }
+    }
+    return worst;
+  }
 
   void run_naive() {
     naive_linear(plain.x, plain.w_q, plain.b_q, plain.q);
@@ -463,11 +496,19 @@ bool outputs_agree(const std::string& label, Case& c) {
 template <typename Case>
 bool add_case(std::vector<table_row>& rows, const std::string& label, const std::string& prefix) {
   Case& c = instance<Case>();
-  const bool agree = outputs_agree(label, c);
+  bool agree = outputs_agree(label, c);
   register_kernel(prefix + "/ctattn", Case::flops, [&c] { c.run_ctattn(); });
   register_kernel(prefix + "/exact", Case::flops, [&c] { c.run_exact(); });
   if constexpr (requires { c.run_relaid(); }) {
     register_kernel(prefix + "/in_by_out", Case::flops, [&c] { c.run_relaid(); });
+  }
+  if constexpr (requires { c.run_stacked(); }) {
+    const float difference = c.stacked_difference();
+    std::printf("check %s: max |stacked - separate projections| %.1e\n", label.c_str(),
+                static_cast<double>(difference));
+    agree &= difference == 0.0f;
+    register_kernel(prefix + "/projections/separate", Case::projection_flops, [&c] { c.run_projections(); });
+    register_kernel(prefix + "/projections/stacked", Case::projection_flops, [&c] { c.run_stacked(); });
   }
   register_kernel(prefix + "/naive", Case::flops, [&c] { c.run_naive(); });
   register_kernel(prefix + "/eigen", Case::flops, [&c] { c.run_eigen(); });
@@ -561,6 +602,14 @@ void print_table(const median_reporter& reporter, const std::vector<table_row>& 
     std::printf("\n%s, weights relaid out in x out (ctattn::relayout): %s, %s Eigen's speed.", row.label.c_str(),
                 format_time(relaid).c_str(),
                 format_number("%.2fx", reporter.seconds(row.prefix + "/eigen") / relaid).c_str());
+  }
+  for (const table_row& row : rows) {
+    const double separate = reporter.seconds(row.prefix + "/projections/separate");
+    const double stacked = reporter.seconds(row.prefix + "/projections/stacked");
+    if (std::isnan(separate) || std::isnan(stacked)) continue;
+    std::printf("\n%s, Q, K, V projections: three calls %s, one stacked 3E x E projection %s (separate / stacked "
+                "%s).", row.label.c_str(), format_time(separate).c_str(), format_time(stacked).c_str(),
+                format_number("%.2fx", separate / stacked).c_str());
   }
   std::printf("\n");
   const double backward_fast = reporter.seconds("backward/n64_d64/ctattn");
