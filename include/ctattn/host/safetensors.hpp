@@ -678,6 +678,13 @@ inline read_result file_access::parse(std::string name, std::vector<unsigned cha
   }
 
   const unsigned char* header = bytes.data() + 8;
+  // nlohmann's lexer takes a 0 byte for the end of the input, which would let a header end early with anything
+  // after it unread. JSON allows no 0 byte anywhere (not even inside a string), so it is refused here.
+  const unsigned char* zero = std::find(header, header + header_size, std::uint8_t{0});
+  if (zero != header + header_size) {
+    return failure(static_cast<std::uint64_t>(zero - bytes.data()),
+                   "header is not valid JSON: it holds a 0 byte (the header may be padded with spaces only)");
+  }
   detail::header_handler handler(header, static_cast<std::size_t>(header_size));
   detail::tracking_iterator first{header, handler.read_position()};
   detail::tracking_iterator last{header + header_size, handler.read_position()};
