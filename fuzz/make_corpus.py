@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Writes the fuzzer's seed corpus, fuzz/corpus/safetensors/: small safetensors files, valid and not, built with
 the standard library (struct and json) so that the fuzzer starts from the format's shapes instead of random bytes.
 
