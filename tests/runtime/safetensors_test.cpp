@@ -329,11 +329,15 @@ TEST_CASE("valid: padding after the JSON, no tensors, scalars, empty tensors at 
   CHECK(read_ok(file_bytes("{}")).data_offset() == 10);
 }
 
-TEST_CASE("a file that cannot be opened is an error at offset 0", "[safetensors]") {
+TEST_CASE("a file that cannot be opened, or a directory, is an error at offset 0", "[safetensors]") {
   const host::read_result r = host::read_safetensors(fixture("no-such-file.safetensors"));
   REQUIRE_FALSE(r);
   CHECK(r.error->offset == 0);
   CHECK(r.error->reason == "cannot open the file");
+  const std::string directory = fixture("");
+  const host::read_result d = host::read_safetensors(directory);
+  REQUIRE_FALSE(d);
+  CHECK(d.error->reason == "not a regular file");
 }
 
 // --- malformed files: one test per rule ---------------------------------------------------------------------

@@ -20,12 +20,13 @@
 /// \code
 ///   const ctattn::host::read_result r = ctattn::host::read_safetensors("model.safetensors");
 ///   if (!r) { std::cerr << r.error->message() << '\n'; return 1; }
-///   std::array<float, 16 * 4> w{};
+///   std::array<float, 16 * 4> values{};
 ///   const std::array<std::size_t, 2> shape{16, 4};
-///   if (auto e = ctattn::host::copy_tensor(*r.file, "layers.0.linear1.weight", shape, std::span{w})) {
+///   if (auto e = ctattn::host::copy_tensor(*r.file, "layers.0.linear1.weight", shape, std::span{values})) {
 ///     std::cerr << e->message() << '\n';   // model.safetensors:120: tensor 'layers.0...' has shape [4, 16] ...
 ///     return 1;
 ///   }
+///   const auto w = ctattn::from_span<ctattn::matrix<float, 16, 4>>(values);   // row-major, as stored
 /// \endcode
 
 #include <algorithm>
@@ -34,6 +35,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <ios>
 #include <iterator>
@@ -43,6 +45,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <system_error>
 #include <type_traits>
 #include <unordered_set>
 #include <utility>
@@ -90,7 +93,9 @@ struct load_error {
 /// \code
 ///   static_assert(ctattn::host::dtype_size(ctattn::host::dtype::bf16) == 2);
 /// \endcode
-enum class dtype : std::uint8_t { f32, f64, f16, bf16, f8_e4m3, f8_e5m2, boolean, u8, i8, i16, u16, i32, u32, i64, u64 };
+enum class dtype : std::uint8_t {
+  f32, f64, f16, bf16, f8_e4m3, f8_e5m2, boolean, u8, i8, i16, u16, i32, u32, i64, u64
+};
 
 namespace detail {
 struct dtype_entry {
@@ -433,7 +438,10 @@ class header_handler {
         return true;
       case state::tensor: {
         tensor_info& t = current();
-        const char* missing = !seen_dtype_ ? "dtype" : !seen_shape_ ? "shape" : !seen_offsets_ ? "data_offsets" : nullptr;
+        const char* missing = !seen_dtype_    ? "dtype"
+                              : !seen_shape_   ? "shape"
+                              : !seen_offsets_ ? "data_offsets"
+                                               : nullptr;
         if (missing != nullptr) {
           return fail(t.header_offset, "tensor " + quote_name(t.name) + ": entry has no \"" + missing + "\"");
         }
@@ -517,7 +525,9 @@ class header_handler {
           return fail(at, "tensor " + quote_name(current().name) + ": unknown field " + quote_name(name) +
                               " (an entry holds \"dtype\", \"shape\" and \"data_offsets\")");
         }
-        if (*seen) return fail(at, "tensor " + quote_name(current().name) + ": field " + quote_name(name) + " appears twice");
+        if (*seen) {
+          return fail(at, "tensor " + quote_name(current().name) + ": field " + quote_name(name) + " appears twice");
+        }
         *seen = true;
         return true;
       }
@@ -586,8 +596,8 @@ class header_handler {
       ++offsets_count_;
       return true;
     }
-    return fail(offsets_positions_.back(),
-                "tensor " + quote_name(current().name) + ": \"data_offsets\" must hold two integers [begin, end], not more");
+    return fail(offsets_positions_.back(), "tensor " + quote_name(current().name) +
+                                               ": \"data_offsets\" must hold two integers [begin, end], not more");
   }
 
   bool unexpected(std::string_view what, std::uint64_t at) {
@@ -749,11 +759,10 @@ inline read_result file_access::parse(std::string name, std::vector<unsigned cha
   for (const std::size_t i : order) {
     const tensor_info& t = tensors[i];
     if (t.begin < covered) {
-      return failure(data_start + t.begin, "tensor " + detail::quote_name(t.name) + ": data_offsets [" +
-                                               std::to_string(t.begin) + ", " + std::to_string(t.end) +
-                                               "] overlap those of tensor " + detail::quote_name(previous->name) + " [" +
-                                               std::to_string(previous->begin) + ", " +
-                                               std::to_string(previous->end) + "]");
+      return failure(data_start + t.begin,
+                     "tensor " + detail::quote_name(t.name) + ": data_offsets [" + std::to_string(t.begin) + ", " +
+                         std::to_string(t.end) + "] overlap those of tensor " + detail::quote_name(previous->name) +
+                         " [" + std::to_string(previous->begin) + ", " + std::to_string(previous->end) + "]");
     }
     if (t.begin > covered) {
       return failure(data_start + covered,
@@ -828,12 +837,18 @@ inline read_result file_access::parse(std::string name, std::vector<unsigned cha
 /// \endcode
 [[nodiscard]] inline read_result read_safetensors(const std::string& path) {
   try {
+    std::error_code code;
+    if (!std::filesystem::is_regular_file(path, code)) {
+      return read_result{std::nullopt, load_error{path, 0, code ? "cannot open the file" : "not a regular file"}};
+    }
     std::ifstream in(path, std::ios::binary);
     if (!in) return read_result{std::nullopt, load_error{path, 0, "cannot open the file"}};
     in.seekg(0, std::ios::end);
     const std::streamoff size = in.tellg();
     in.seekg(0, std::ios::beg);
-    if (size < 0 || !in) return read_result{std::nullopt, load_error{path, 0, "cannot read the file's size"}};
+    if (size < 0 || !in || static_cast<std::uint64_t>(size) > std::vector<unsigned char>().max_size()) {
+      return read_result{std::nullopt, load_error{path, 0, "cannot read the file's size"}};
+    }
     std::vector<unsigned char> bytes(static_cast<std::size_t>(size));
     in.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(size));
     if (in.gcount() != static_cast<std::streamsize>(size)) {
@@ -903,9 +918,9 @@ inline read_result file_access::parse(std::string name, std::vector<unsigned cha
 ///
 /// Example:
 /// \code
-///   ctattn::matrix<float, 4, 16> w{};
+///   std::vector<double> values(4 * 16);
 ///   const std::array<std::size_t, 2> shape{4, 16};
-///   auto e = ctattn::host::copy_tensor(file, "linear.weight", shape, std::span{&w.elements[0][0], 64});
+///   if (auto e = ctattn::host::copy_tensor(file, "linear.weight", shape, std::span{values})) return *e;
 /// \endcode
 template <typename T>
   requires std::is_same_v<T, float> || std::is_same_v<T, double>
