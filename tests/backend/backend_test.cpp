@@ -7,6 +7,7 @@
 #include "fixtures/math/math_reference.hpp"
 #include "support/attention_cases.hpp"
 #include "support/fast_bounds.hpp"
+#include "support/layer_cases.hpp"
 #include "support/mha_7x512x8.hpp"
 #include "support/multihead_cases.hpp"
 #include "support/test_data.hpp"
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <string>
 
 namespace {
 
@@ -370,4 +372,11 @@ TEST_CASE("the fast backward pass is within its bound of exact and matches autog
   CHECK(ctattn::approx_equal(grad.queries, ctattn::from_array(att::dq), 2e-6f, 2e-6f));
   CHECK(ctattn::approx_equal(grad.keys, ctattn::from_array(att::dk), 2e-6f, 2e-6f));
   CHECK(ctattn::approx_equal(grad.values, ctattn::from_array(att::dv), 2e-6f, 2e-6f));
+}
+
+TEST_CASE("every layer matches PyTorch with this backend's fast arithmetic", "[backend][layers]") {
+  for (const ctattn_test::layer_cases::result& r : ctattn_test::layer_cases::results()) {
+    INFO(std::string(r.name) << ": error " << r.error << ", bound " << r.bound);
+    CHECK(r.error <= r.bound);
+  }
 }

@@ -1,0 +1,30 @@
+#ifndef CTATTN_LAYERS_HPP
+#define CTATTN_LAYERS_HPP
+
+/// \file
+/// The layers tier, on top of attention: layers with PyTorch's semantics and parameter names, composed with
+/// Boost.Hana (`ctattn::sequential`). It needs Boost.Hana's headers (Debian: libboost-dev); ctattn/ctattn.hpp
+/// does not include it, so users of attention alone need no Boost.
+///
+/// | header                           | what                                                              |
+/// |----------------------------------|-------------------------------------------------------------------|
+/// | ctattn/layers/layer.hpp          | what a layer is; `ctattn::forward`; `linear` as a layer            |
+/// | ctattn/layers/parameters.hpp     | parameters by PyTorch name: `for_each_parameter`, counts, views    |
+/// | ctattn/layers/activation.hpp     | `relu`, `gelu`, `gelu_tanh`, `silu`                                |
+/// | ctattn/layers/norm.hpp           | `layer_norm`, `rms_norm`                                          |
+/// | ctattn/layers/feed_forward.hpp   | `feed_forward`, `gated_feed_forward`, `residual`                  |
+/// | ctattn/layers/attention.hpp      | `multi_head_attention_layer`; multi-head weights' PyTorch names   |
+/// | ctattn/layers/transformer.hpp    | `transformer_encoder_layer`, `transformer_decoder_layer`          |
+/// | ctattn/layers/sequential.hpp     | `sequential`                                                      |
+
+#include "ctattn/layers/activation.hpp"
+#include "ctattn/layers/attention.hpp"
+#include "ctattn/layers/feed_forward.hpp"
+#include "ctattn/layers/layer.hpp"
+#include "ctattn/layers/norm.hpp"
+#include "ctattn/layers/parameters.hpp"
+#include "ctattn/layers/rules.hpp"
+#include "ctattn/layers/sequential.hpp"
+#include "ctattn/layers/transformer.hpp"
+
+#endif  // CTATTN_LAYERS_HPP

@@ -1,0 +1,148 @@
+#ifndef CTATTN_LAYERS_FEED_FORWARD_HPP
+#define CTATTN_LAYERS_FEED_FORWARD_HPP
+
+/// \file
+/// Position-wise feed-forward blocks and residual connections.
+
+#include <cstddef>
+
+#include <boost/hana/tuple.hpp>
+
+#include "ctattn/layers/activation.hpp"
+#include "ctattn/layers/layer.hpp"
+#include "ctattn/matrix/elementwise.hpp"
+
+namespace ctattn {
+
+/// The transformer's feed-forward block: linear2(activation(linear1(x))), as in nn.TransformerEncoderLayer
+/// (whose parameters it names `linear1` and `linear2`).
+///
+/// | operand / member | shape                                                |
+/// |------------------|------------------------------------------------------|
+/// | input, result    | n x DModel                                           |
+/// | `linear1`        | DModel -> Hidden (`ctattn::linear`, weights in `Layout`) |
+/// | `linear2`        | Hidden -> DModel                                     |
+///
+/// Example:
+/// \code
+///   ctattn::feed_forward<float, 64, 256, ctattn::gelu> ff{};   // PyTorch's out x in weights, with biases
+///   auto y = ctattn::forward(ff, x);                           // x, y: n x 64
+/// \endcode
+template <typename T, auto DModel, auto Hidden, typename Activation = relu, WeightLayout Layout = out_by_in,
+          bool HasBias = true>
+struct feed_forward {
+  using value_type = T;
+  static constexpr auto input_extent = normalize_extent<DModel>;
+  static constexpr auto output_extent = normalize_extent<DModel>;
+
+  linear<T, DModel, Hidden, Layout, HasBias> linear1{};
+  linear<T, Hidden, DModel, Layout, HasBias> linear2{};
+  [[no_unique_address]] Activation activation{};
+
+  template <FixedMatrix X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    if constexpr (detail::first_broken<detail::layer_input_rules<feed_forward, X>>::check()) {
+      return ctattn::forward(linear2, ctattn::forward(activation, ctattn::forward(linear1, x, options...)),
+                             options...);
+    } else {
+      return basic_matrix<T, X::row_extent, output_extent>{};
+    }
+  }
+
+  template <detail::SameLayer<feed_forward> Self>
+  friend constexpr auto parameters(Self& self) noexcept {
+    return boost::hana::make_tuple(sublayer("linear1", self.linear1), sublayer("linear2", self.linear2));
+  }
+  friend constexpr bool operator==(const feed_forward&, const feed_forward&) = default;
+};
+
+/// The gated feed-forward block of LLaMA and PaLM (SwiGLU with `silu`, GEGLU with `gelu`):
+/// w2(activation(w1(x)) * w3(x)), the product element by element; parameters named `w1`, `w2`, `w3`.
+///
+/// | operand / member | shape                 |
+/// |------------------|-----------------------|
+/// | input, result    | n x DModel            |
+/// | `w1`, `w3`       | DModel -> Hidden      |
+/// | `w2`             | Hidden -> DModel      |
+///
+/// Example:
+/// \code
+///   ctattn::gated_feed_forward<float, 64, 172> ff{};   // SwiGLU, no biases, out x in weights
+///   auto y = ctattn::forward(ff, x);
+/// \endcode
+template <typename T, auto DModel, auto Hidden, typename Activation = silu, WeightLayout Layout = out_by_in,
+          bool HasBias = false>
+struct gated_feed_forward {
+  using value_type = T;
+  static constexpr auto input_extent = normalize_extent<DModel>;
+  static constexpr auto output_extent = normalize_extent<DModel>;
+
+  linear<T, DModel, Hidden, Layout, HasBias> w1{};
+  linear<T, Hidden, DModel, Layout, HasBias> w2{};
+  linear<T, DModel, Hidden, Layout, HasBias> w3{};
+  [[no_unique_address]] Activation activation{};
+
+  template <FixedMatrix X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    if constexpr (detail::first_broken<detail::layer_input_rules<gated_feed_forward, X>>::check()) {
+      auto gate = ctattn::forward(activation, ctattn::forward(w1, x, options...));
+      const auto up = ctattn::forward(w3, x, options...);
+      for (std::size_t i = 0; i < decltype(gate)::rows; ++i) {
+        for (std::size_t j = 0; j < decltype(gate)::cols; ++j) gate.elements[i][j] *= up.elements[i][j];
+      }
+      return ctattn::forward(w2, gate, options...);
+    } else {
+      return basic_matrix<T, X::row_extent, output_extent>{};
+    }
+  }
+
+  template <detail::SameLayer<gated_feed_forward> Self>
+  friend constexpr auto parameters(Self& self) noexcept {
+    return boost::hana::make_tuple(sublayer("w1", self.w1), sublayer("w2", self.w2), sublayer("w3", self.w3));
+  }
+  friend constexpr bool operator==(const gated_feed_forward&, const gated_feed_forward&) = default;
+};
+
+/// A residual connection around a layer that keeps the width: x + layer(x). Its parameters are the layer's,
+/// under the same names.
+///
+/// | operand | shape      |
+/// |---------|------------|
+/// | input   | n x d      |
+/// | result  | n x d      |
+///
+/// Example:
+/// \code
+///   ctattn::residual<ctattn::feed_forward<float, 64, 256>> block{};
+///   auto y = ctattn::forward(block, x);   // x + ff(x)
+/// \endcode
+template <typename Inner>
+struct residual {
+  static_assert(detail::dims_match<dim_of<Inner::input_extent>, dim_of<Inner::output_extent>>,
+                "ctattn: a residual connection adds a layer's output to its input, so the layer must keep the width; "
+                "wrap a layer whose output width equals its input width");
+  using value_type = typename Inner::value_type;
+  static constexpr auto input_extent = Inner::input_extent;
+  static constexpr auto output_extent = Inner::output_extent;
+
+  Inner inner{};
+
+  template <FixedMatrix X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    auto y = ctattn::forward(inner, x, options...);
+    for (std::size_t i = 0; i < X::rows; ++i) {
+      for (std::size_t j = 0; j < X::cols; ++j) y.elements[i][j] = x.elements[i][j] + y.elements[i][j];
+    }
+    return y;
+  }
+
+  template <detail::SameLayer<residual> Self>
+  friend constexpr auto parameters(Self& self) noexcept {
+    return boost::hana::make_tuple(sublayer("", self.inner));
+  }
+  friend constexpr bool operator==(const residual&, const residual&) = default;
+};
+
+}  // namespace ctattn
+
+#endif  // CTATTN_LAYERS_FEED_FORWARD_HPP

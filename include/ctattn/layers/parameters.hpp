@@ -1,0 +1,308 @@
+#ifndef CTATTN_LAYERS_PARAMETERS_HPP
+#define CTATTN_LAYERS_PARAMETERS_HPP
+
+/// \file
+/// A model's parameters by PyTorch's `state_dict` names: every layer lists its parameters and its sublayers as a
+/// Boost.Hana tuple (`ctattn::parameters(layer)`), and `ctattn::for_each_parameter` walks them depth first, in
+/// the order PyTorch's `state_dict()` lists them, building names such as `layers.0.self_attn.in_proj_weight`.
+/// Each parameter is a tensor view in PyTorch's shape over ctattn's storage:
+///
+/// | view                       | PyTorch shape | over                                                        |
+/// |----------------------------|---------------|-------------------------------------------------------------|
+/// | `matrix_tensor<M, false>`  | [rows, cols]  | a matrix stored as PyTorch stores it (out x in)             |
+/// | `matrix_tensor<M, true>`   | [cols, rows]  | a matrix stored transposed (ctattn::in_by_out weights)      |
+/// | `vector_tensor<M>`         | [cols]        | a 1 x cols matrix (a bias, a norm's weight)                 |
+/// | `stacked_tensor<P...>`     | [sum of rows, cols] or [sum of sizes] | views stacked on dimension 0 (in_proj_weight) |
+///
+/// Every view has `rank`, `shape`, `size` and `operator[](i)`, the i-th element in PyTorch's row-major order.
+/// Everything is constexpr and allocates nothing.
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+
+#include <tuple>
+#include <utility>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/for_each.hpp>
+#include <boost/hana/length.hpp>
+#include <boost/hana/tuple.hpp>
+
+#include "ctattn/matrix/matrix.hpp"
+
+namespace ctattn {
+
+/// A matrix as a PyTorch tensor of rank 2: as stored (`Transposed` false), or transposed.
+///
+/// | member        | value                                            |
+/// |---------------|--------------------------------------------------|
+/// | `shape`       | {rows, cols}, or {cols, rows} when `Transposed`  |
+/// | `operator[]`  | element i in PyTorch's row-major order           |
+///
+/// Example:
+/// \code
+///   ctattn::matrix<float, 2, 3> m{};
+///   ctattn::matrix_tensor<ctattn::matrix<float, 2, 3>, true> t{&m};   // shape {3, 2}; t[1] is m(1, 0)
+/// \endcode
+template <typename M, bool Transposed>
+struct matrix_tensor {
+  using value_type = typename std::remove_const_t<M>::value_type;
+  static constexpr std::size_t rank = 2;
+  static constexpr std::size_t rows = Transposed ? std::remove_const_t<M>::cols : std::remove_const_t<M>::rows;
+  static constexpr std::size_t cols = Transposed ? std::remove_const_t<M>::rows : std::remove_const_t<M>::cols;
+  static constexpr std::array<std::size_t, 2> shape{rows, cols};
+  static constexpr std::size_t size = rows * cols;
+  M* matrix;
+  [[nodiscard]] constexpr auto& operator[](std::size_t i) const noexcept {
+    if constexpr (Transposed) {
+      return matrix->elements[i % cols][i / cols];
+    } else {
+      return matrix->elements[i / cols][i % cols];
+    }
+  }
+};
+
+/// A 1 x N matrix as a PyTorch tensor of rank 1, shape {N}: biases, norm weights.
+///
+/// Example:
+/// \code
+///   ctattn::matrix<float, 1, 4> b{};
+///   ctattn::vector_tensor<ctattn::matrix<float, 1, 4>> t{&b};   // shape {4}
+/// \endcode
+template <typename M>
+struct vector_tensor {
+  using value_type = typename std::remove_const_t<M>::value_type;
+  static constexpr std::size_t rank = 1;
+  static constexpr std::size_t rows = 1;
+  static constexpr std::size_t cols = std::remove_const_t<M>::cols;
+  static constexpr std::array<std::size_t, 2> shape{cols, 0};
+  static constexpr std::size_t size = cols;
+  M* matrix;
+  [[nodiscard]] constexpr auto& operator[](std::size_t i) const noexcept { return matrix->elements[0][i]; }
+};
+
+/// Views of one rank and one trailing width stacked on PyTorch's dimension 0: nn.MultiheadAttention's
+/// `in_proj_weight` (W_Q, W_K, W_V, 3E x E) and `in_proj_bias` (3E).
+///
+/// Example:
+/// \code
+///   ctattn::stacked_tensor<Q, K, V> in_proj{{q, k, v}};   // shape {3E, E}
+/// \endcode
+template <typename... Parts>
+struct stacked_tensor {
+  static_assert(sizeof...(Parts) > 0);
+  using first = std::tuple_element_t<0, std::tuple<Parts...>>;
+  using value_type = typename first::value_type;
+  static constexpr std::size_t rank = first::rank;
+  static_assert(((Parts::rank == rank) && ...), "ctattn: stacked tensors have one rank");
+  static_assert(rank == 1 || ((Parts::cols == first::cols) && ...), "ctattn: stacked matrices have one width");
+  static constexpr std::size_t size = (Parts::size + ...);
+  static constexpr std::array<std::size_t, 2> shape =
+      rank == 1 ? std::array<std::size_t, 2>{size, 0} : std::array<std::size_t, 2>{size / first::cols, first::cols};
+  std::tuple<Parts...> parts;
+  [[nodiscard]] constexpr auto& operator[](std::size_t i) const noexcept { return element<0>(i); }
+
+ private:
+  template <std::size_t P>
+  [[nodiscard]] constexpr auto& element(std::size_t i) const noexcept {
+    using part = std::tuple_element_t<P, std::tuple<Parts...>>;
+    if constexpr (P + 1 == sizeof...(Parts)) {
+      return std::get<P>(parts)[i];
+    } else {
+      return i < part::size ? std::get<P>(parts)[i] : element<P + 1>(i - part::size);
+    }
+  }
+};
+
+/// A named parameter of a layer: what `ctattn::parameters(layer)` lists.
+template <typename Tensor>
+struct parameter_entry {
+  std::string_view name;
+  Tensor tensor;
+};
+
+/// A named sublayer; an empty name splices the sublayer's parameters into its parent's (a feed-forward block's
+/// `linear1` is the encoder layer's `linear1`).
+template <typename Layer>
+struct sublayer_entry {
+  std::string_view name;
+  Layer* layer;
+};
+
+/// `parameter("weight", m)`: m viewed as PyTorch stores it (rank 1 for a 1 x N matrix when `Vector`).
+///
+/// Example:
+/// \code
+///   return boost::hana::make_tuple(ctattn::parameter("weight", self.weight),
+///                                  ctattn::vector_parameter("bias", self.bias));
+/// \endcode
+template <bool Transposed = false, typename M>
+[[nodiscard]] constexpr auto parameter(std::string_view name, M& m) noexcept {
+  return parameter_entry<matrix_tensor<M, Transposed>>{name, {&m}};
+}
+
+/// `vector_parameter("bias", b)`: a 1 x N matrix as a PyTorch tensor of shape {N}.
+template <typename M>
+[[nodiscard]] constexpr auto vector_parameter(std::string_view name, M& m) noexcept {
+  return parameter_entry<vector_tensor<M>>{name, {&m}};
+}
+
+/// `stacked_parameter("in_proj_weight", a, b, c)`: tensor views stacked on dimension 0 under one name.
+template <typename... Parts>
+[[nodiscard]] constexpr auto stacked_parameter(std::string_view name, const Parts&... parts) noexcept {
+  return parameter_entry<stacked_tensor<Parts...>>{name, {std::tuple<Parts...>{parts...}}};
+}
+
+/// `sublayer("self_attn", layer)`: a layer inside a layer; its parameters are named `self_attn.<name>`.
+template <typename Layer>
+[[nodiscard]] constexpr auto sublayer(std::string_view name, Layer& layer) noexcept {
+  return sublayer_entry<Layer>{name, &layer};
+}
+
+/// A parameter's full name, built without allocating (at most 255 characters; longer names are cut, which
+/// `truncated` reports).
+struct parameter_name {
+  std::array<char, 256> chars{};
+  std::size_t length = 0;
+  bool truncated = false;
+
+  constexpr void append(std::string_view text) noexcept {
+    for (const char c : text) {
+      if (length + 1 < chars.size()) {
+        chars[length++] = c;
+      } else {
+        truncated = true;
+      }
+    }
+  }
+  constexpr void append(std::size_t index) noexcept {
+    char digits[20]{};
+    std::size_t count = 0;
+    do {
+      digits[count++] = static_cast<char>('0' + index % 10);
+      index /= 10;
+    } while (index != 0);
+    while (count != 0) append(std::string_view(&digits[--count], 1));
+  }
+  [[nodiscard]] constexpr std::string_view view() const noexcept { return {chars.data(), length}; }
+};
+
+namespace detail {
+/// `Self` is `L` or `const L`: the constraint of a layer's `parameters` friend, which serves both.
+template <typename Self, typename L>
+concept SameLayer = std::is_same_v<std::remove_const_t<Self>, L>;
+
+template <typename T>
+inline constexpr bool is_sublayer_entry = false;
+template <typename L>
+inline constexpr bool is_sublayer_entry<sublayer_entry<L>> = true;
+
+template <typename Layer, typename F>
+constexpr void walk_parameters(Layer& layer, const parameter_name& prefix, F& f) noexcept {
+  boost::hana::for_each(parameters(layer), [&](const auto& entry) {
+    parameter_name name = prefix;
+    name.append(entry.name);
+    if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry)>>) {
+      if (!entry.name.empty()) name.append(".");
+      walk_parameters(*entry.layer, name, f);
+    } else {
+      f(name.view(), entry.tensor);
+    }
+  });
+}
+
+template <typename LayerA, typename LayerB, typename F>
+constexpr void walk_parameter_pairs(LayerA& a, LayerB& b, const parameter_name& prefix, F& f) noexcept {
+  const auto entries_a = parameters(a);
+  const auto entries_b = parameters(b);
+  constexpr std::size_t count = decltype(boost::hana::length(entries_a))::value;
+  [&]<std::size_t... I>(std::index_sequence<I...>) {
+    (
+        [&] {
+          const auto& entry_a = boost::hana::at_c<I>(entries_a);
+          const auto& entry_b = boost::hana::at_c<I>(entries_b);
+          parameter_name name = prefix;
+          name.append(entry_a.name);
+          if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry_a)>>) {
+            if (!entry_a.name.empty()) name.append(".");
+            walk_parameter_pairs(*entry_a.layer, *entry_b.layer, name, f);
+          } else {
+            f(name.view(), entry_a.tensor, entry_b.tensor);
+          }
+        }(),
+        ...);
+  }(std::make_index_sequence<count>{});
+}
+}  // namespace detail
+
+/// Calls `f(name, tensor)` for every parameter of `layer` (a layer, a model, ctattn::sequential), in PyTorch's
+/// `state_dict()` order, with PyTorch's names; `tensor` is one of this header's views (const when `layer` is).
+///
+/// Example:
+/// \code
+///   std::size_t floats = 0;
+///   ctattn::for_each_parameter(model, [&](std::string_view name, const auto& tensor) { floats += tensor.size; });
+/// \endcode
+template <typename Layer, typename F>
+constexpr void for_each_parameter(Layer& layer, F&& f) noexcept {
+  detail::walk_parameters(layer, parameter_name{}, f);
+}
+
+/// How many scalars a layer or model holds (PyTorch's `sum(p.numel() for p in model.parameters())`).
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::parameter_count(model) == 2 * 64 * 64 + 2 * 64);
+/// \endcode
+template <typename Layer>
+[[nodiscard]] constexpr std::size_t parameter_count(const Layer& layer) noexcept {
+  std::size_t total = 0;
+  for_each_parameter(layer, [&](std::string_view, const auto& tensor) { total += tensor.size; });
+  return total;
+}
+
+/// How many named tensors a layer or model holds (the length of PyTorch's `state_dict()`).
+template <typename Layer>
+[[nodiscard]] constexpr std::size_t parameter_tensor_count(const Layer& layer) noexcept {
+  std::size_t total = 0;
+  for_each_parameter(layer, [&](std::string_view, const auto&) { ++total; });
+  return total;
+}
+
+/// The name of the `index`-th tensor of `for_each_parameter`'s walk (empty past the end).
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::parameter_name_at(layer, 0).view() == "self_attn.in_proj_weight");
+/// \endcode
+template <typename Layer>
+[[nodiscard]] constexpr parameter_name parameter_name_at(const Layer& layer, std::size_t index) noexcept {
+  parameter_name found{};
+  std::size_t i = 0;
+  for_each_parameter(layer, [&](std::string_view name, const auto&) {
+    if (i++ == index) found.append(name);
+  });
+  return found;
+}
+
+/// Calls `f(name, tensor_a, tensor_b)` for every parameter of two layers or models of one type, side by side:
+/// comparing a model loaded at run time with the one verified at compile time, or copying one into the other.
+///
+/// Example:
+/// \code
+///   double worst = 0;
+///   ctattn::for_each_parameter_pair(loaded, reference, [&](std::string_view, const auto& a, const auto& b) {
+///     for (std::size_t i = 0; i < a.size; ++i) worst = std::max(worst, std::fabs(double(a[i]) - double(b[i])));
+///   });
+/// \endcode
+template <typename LayerA, typename LayerB, typename F>
+  requires std::is_same_v<std::remove_const_t<LayerA>, std::remove_const_t<LayerB>>
+constexpr void for_each_parameter_pair(LayerA& a, LayerB& b, F&& f) noexcept {
+  detail::walk_parameter_pairs(a, b, parameter_name{}, f);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_LAYERS_PARAMETERS_HPP

@@ -1,0 +1,84 @@
+#ifndef CTATTN_LAYERS_RULES_HPP
+#define CTATTN_LAYERS_RULES_HPP
+
+/// \file
+/// The rules of the layers tier (ctattn/shape/rule.hpp says how a rule is defined once and used three ways):
+///
+/// | rule                                   | what it compares                                              |
+/// |----------------------------------------|---------------------------------------------------------------|
+/// | `input_width_must_match_layer`         | the input's columns, the layer's input width                   |
+/// | `layer_output_must_match_next_input`   | `count<k>`, layer k, layer k + 1, k's output width, k + 1's input width |
+/// | `memory_width_must_match_layer`        | the encoder output's columns, the decoder's d_model            |
+/// | `sequence_must_not_be_empty`           | `count<layers>`                                                |
+
+#include <cstddef>
+
+#include "ctattn/matrix/rules.hpp"
+#include "ctattn/shape/dimension.hpp"
+#include "ctattn/shape/rule.hpp"
+
+namespace ctattn {
+
+namespace op {
+/// Calling a layer (ctattn::forward, or a layer's own call operator).
+struct layer {};
+/// Composing layers into ctattn::sequential.
+struct sequential {};
+/// A transformer decoder layer (its cross-attention reads the encoder's output).
+struct transformer_decoder_layer {};
+}  // namespace op
+
+namespace shape_error {
+
+/// A layer takes inputs of the width it was made for: d_model for a norm, in_features for a linear layer.
+template <typename Operation, typename InputWidth, typename LayerWidth>
+struct input_width_must_match_layer {
+  static constexpr bool holds = detail::dims_match<InputWidth, LayerWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer's input must have as many columns as the layer's input width (d_model, or a "
+                  "linear layer's in_features); pass the activations the layer was made for");
+    return holds;
+  }
+};
+
+/// In a sequence of layers, layer k's output width is layer k + 1's input width (layers that keep the width, such
+/// as activations, pass it through, so k + 1 is the next layer with an input width of its own).
+template <typename Position, typename Layer, typename NextLayer, typename OutputWidth, typename NextInputWidth>
+struct layer_output_must_match_next_input {
+  static constexpr bool holds = detail::dims_match<OutputWidth, NextInputWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: in ctattn::sequential, a layer's output width must match the next layer's input width; "
+                  "change one of the two widths or put a linear layer between them (the rule below names k, "
+                  "layer k, layer k + 1 and both widths)");
+    return holds;
+  }
+};
+
+/// A decoder layer's cross-attention reads the encoder's output, which has the decoder's width d_model.
+template <typename Operation, typename MemoryWidth, typename ModelWidth>
+struct memory_width_must_match_layer {
+  static constexpr bool holds = detail::dims_match<MemoryWidth, ModelWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the memory a decoder layer attends to (the encoder's output) must have d_model columns; "
+                  "pass the encoder's output, or give the decoder's cross-attention kdim and vdim");
+    return holds;
+  }
+};
+
+/// A sequential model has at least one layer.
+template <typename Operation, typename Layers>
+struct sequence_must_not_be_empty {
+  static constexpr bool holds = Layers::value > 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds, "ctattn: ctattn::sequential needs at least one layer; pass the layers to compose");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+}  // namespace ctattn
+
+#endif  // CTATTN_LAYERS_RULES_HPP

@@ -1,0 +1,158 @@
+#ifndef CTATTN_LAYERS_SEQUENTIAL_HPP
+#define CTATTN_LAYERS_SEQUENTIAL_HPP
+
+/// \file
+/// `ctattn::sequential`: layers composed in order (nn.Sequential), held in a Boost.Hana tuple, with every width
+/// checked where the model is declared.
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include <boost/hana/fold_left.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/at.hpp>
+
+#include "ctattn/layers/layer.hpp"
+
+namespace ctattn {
+
+namespace detail {
+template <typename... Layers>
+inline constexpr std::array<bool, sizeof...(Layers)> fixed_width_layers{!keeps_width<Layers>...};
+
+// The index of the first layer at or after `from` with widths of its own (`count` when there is none).
+template <typename... Layers>
+constexpr std::size_t next_fixed(std::size_t from) noexcept {
+  constexpr auto fixed = fixed_width_layers<Layers...>;
+  for (std::size_t i = from; i < fixed.size(); ++i) {
+    if (fixed[i]) return i;
+  }
+  return fixed.size();
+}
+
+template <std::size_t I, typename... Layers>
+using layer_at = std::tuple_element_t<I, std::tuple<Layers...>>;
+
+// The rules between layer K (with widths) and the next layer with widths, if any: element types, then widths.
+template <std::size_t K, typename... Layers>
+struct link_rules {
+  using type = rule_list<>;
+};
+template <std::size_t K, typename... Layers>
+  requires(!keeps_width<layer_at<K, Layers...>> && next_fixed<Layers...>(K + 1) < sizeof...(Layers))
+struct link_rules<K, Layers...> {
+  using layer = layer_at<K, Layers...>;
+  using next = layer_at<next_fixed<Layers...>(K + 1), Layers...>;
+  using type = rule_list<
+      shape_error::element_types_must_match<op::sequential, typename layer::value_type, typename next::value_type>,
+      shape_error::layer_output_must_match_next_input<count<K>, layer, next, dim_of<layer::output_extent>,
+                                                      dim_of<next::input_extent>>>;
+};
+
+template <typename Indices, typename... Layers>
+struct sequence_rules_of;
+template <std::size_t... K, typename... Layers>
+struct sequence_rules_of<std::index_sequence<K...>, Layers...> {
+  using type = rule_list<shape_error::sequence_must_not_be_empty<op::sequential, count<sizeof...(Layers)>>,
+                         typename link_rules<K, Layers...>::type...>;
+};
+
+/// The rules of `sequential<Layers...>`: at least one layer; each layer with widths feeds the next one.
+template <typename... Layers>
+using sequence_rules = typename sequence_rules_of<std::index_sequence_for<Layers...>, Layers...>::type;
+
+// Names "0", "1", ... of a sequence's layers (nn.Sequential's), for up to 100 layers.
+inline constexpr auto index_names = [] {
+  std::array<std::array<char, 3>, 100> names{};
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i < 10) {
+      names[i] = {static_cast<char>('0' + i), 0, 0};
+    } else {
+      names[i] = {static_cast<char>('0' + i / 10), static_cast<char>('0' + i % 10), 0};
+    }
+  }
+  return names;
+}();
+constexpr std::string_view index_name(std::size_t i) noexcept {
+  return {index_names[i].data(), i < 10 ? std::size_t{1} : std::size_t{2}};
+}
+
+// A sequence's element type and widths: its first layer with widths' input, its last one's output. A sequence of
+// activations only keeps the width.
+template <bool KeepsWidth, typename... Layers>
+struct sequence_shape {
+  static constexpr bool keeps_width = true;
+};
+template <typename... Layers>
+struct sequence_shape<false, Layers...> {
+  static constexpr std::size_t last_fixed = [] {
+    constexpr auto fixed = fixed_width_layers<Layers...>;
+    std::size_t last = 0;
+    for (std::size_t i = 0; i < fixed.size(); ++i) {
+      if (fixed[i]) last = i;
+    }
+    return last;
+  }();
+  using first_layer = layer_at<next_fixed<Layers...>(0), Layers...>;
+  using last_layer = layer_at<last_fixed, Layers...>;
+  using value_type = typename first_layer::value_type;
+  static constexpr auto input_extent = first_layer::input_extent;
+  static constexpr auto output_extent = last_layer::output_extent;
+};
+}  // namespace detail
+
+/// Layers applied in order, like nn.Sequential: y = layer_{n-1}(... layer_1(layer_0(x))). Widths are checked
+/// where the type is formed: layer k's output width must be the input width of the next layer that has widths
+/// (activations pass the width through), with one error naming k, both layers and both widths.
+///
+/// | operand / member | shape                                                          |
+/// |------------------|----------------------------------------------------------------|
+/// | input            | n x (the first layer with widths)'s input width                |
+/// | result           | n x (the last layer with widths)'s output width                |
+/// | `layers`         | `boost::hana::tuple<Layers...>`; parameters named "0.", "1.", ... |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::sequential mlp{ctattn::linear<float, 4, 8, ctattn::out_by_in, true>{...}, ctattn::relu{},
+///                                    ctattn::linear<float, 8, 2, ctattn::out_by_in, true>{...}};
+///   constexpr auto y = ctattn::forward(mlp, x);   // x: n x 4, y: n x 2
+/// \endcode
+template <typename... Layers>
+struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == sizeof...(Layers), Layers...> {
+  static_assert((detail::first_broken<detail::sequence_rules<Layers...>>::check(), true));
+  static constexpr bool well_formed = rules_hold<detail::sequence_rules<Layers...>>;
+
+  boost::hana::tuple<Layers...> layers;
+
+  constexpr sequential() noexcept = default;
+  constexpr explicit sequential(const Layers&... given) noexcept : layers(given...) {}
+
+  template <FixedMatrix X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    if constexpr (well_formed) {
+      return boost::hana::fold_left(layers, x, [&](const auto& activations, const auto& layer) {
+        return ctattn::forward(layer, activations, options...);
+      });
+    } else {
+      return x;
+    }
+  }
+
+  template <detail::SameLayer<sequential> Self>
+  friend constexpr auto parameters(Self& self) noexcept {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return boost::hana::make_tuple(sublayer(detail::index_name(I), boost::hana::at_c<I>(self.layers))...);
+    }(std::index_sequence_for<Layers...>{});
+  }
+  friend constexpr bool operator==(const sequential&, const sequential&) = default;
+};
+
+template <typename... Layers>
+sequential(const Layers&...) -> sequential<Layers...>;
+
+}  // namespace ctattn
+
+#endif  // CTATTN_LAYERS_SEQUENTIAL_HPP

@@ -1,0 +1,176 @@
+#ifndef CTATTN_LAYERS_TRANSFORMER_HPP
+#define CTATTN_LAYERS_TRANSFORMER_HPP
+
+/// \file
+/// Transformer layers with PyTorch's semantics and parameter names: `transformer_encoder_layer`
+/// (nn.TransformerEncoderLayer) and `transformer_decoder_layer` (nn.TransformerDecoderLayer), both
+/// `batch_first=True`, in eval mode (dropout is the identity), with `norm_first` false (post-norm, the default)
+/// or true (pre-norm), and a relu or gelu activation.
+
+#include <cstddef>
+#include <type_traits>
+
+#include <boost/hana/tuple.hpp>
+
+#include "ctattn/layers/activation.hpp"
+#include "ctattn/layers/attention.hpp"
+#include "ctattn/layers/feed_forward.hpp"
+#include "ctattn/layers/layer.hpp"
+#include "ctattn/layers/norm.hpp"
+
+namespace ctattn {
+
+namespace detail {
+// a + b, row by row (the residual additions of a transformer layer).
+template <typename M>
+constexpr M plus(const M& a, const M& b) noexcept {
+  M y{};
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t j = 0; j < M::cols; ++j) y.elements[i][j] = a.elements[i][j] + b.elements[i][j];
+  }
+  return y;
+}
+}  // namespace detail
+
+/// nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward, activation, norm_first, batch_first=True) in eval
+/// mode, with `Mask` on its self-attention (none by default; `ctattn::causal_mask` for a decoder-only model):
+///
+///     norm_first:  x = x + self_attn(norm1(x));  x = x + ff(norm2(x))
+///     otherwise:   x = norm1(x + self_attn(x));  x = norm2(x + ff(x))
+///
+/// with ff(x) = linear2(activation(linear1(x))).
+///
+/// | operand / member           | shape / meaning                                         |
+/// |----------------------------|---------------------------------------------------------|
+/// | input, result              | n x DModel                                              |
+/// | `self_attn`                | `multi_head_attention_weights<T, Heads, DModel, Layout, true>` |
+/// | `linear1`, `linear2`       | DModel -> FeedForward -> DModel, with biases            |
+/// | `norm1`, `norm2`           | `layer_norm<T, DModel>` (eps 1e-5 unless set)           |
+///
+/// Parameters in `state_dict` order: self_attn.in_proj_weight, self_attn.in_proj_bias, self_attn.out_proj.weight,
+/// self_attn.out_proj.bias, linear1.weight, linear1.bias, linear2.weight, linear2.bias, norm1.weight, norm1.bias,
+/// norm2.weight, norm2.bias.
+///
+/// Example:
+/// \code
+///   ctattn::transformer_encoder_layer<float, 32, 4, 64, ctattn::gelu, true> layer{};   // pre-norm, gelu
+///   auto y = ctattn::forward(layer, x);                                               // x, y: n x 32
+/// \endcode
+template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation = relu,
+          bool NormFirst = false, typename Mask = no_mask_type, WeightLayout Layout = out_by_in>
+struct transformer_encoder_layer {
+  using value_type = T;
+  static constexpr auto input_extent = normalize_extent<DModel>;
+  static constexpr auto output_extent = normalize_extent<DModel>;
+  static constexpr bool norm_first = NormFirst;
+
+  multi_head_attention_layer<multi_head_attention_weights<T, Heads, DModel, Layout, true>, Mask> self_attn{};
+  feed_forward<T, DModel, FeedForward, Activation, Layout, true> ff{};
+  layer_norm<T, DModel> norm1{};
+  layer_norm<T, DModel> norm2{};
+
+  template <FixedMatrix X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    using result = basic_matrix<T, X::row_extent, output_extent>;
+    if constexpr (detail::first_broken<detail::layer_input_rules<transformer_encoder_layer, X>>::check()) {
+      const result input = detail::copy_as<result>(x);
+      if constexpr (NormFirst) {
+        const result h = detail::plus(input, ctattn::forward(self_attn, ctattn::forward(norm1, input), options...));
+        return detail::plus(h, ctattn::forward(ff, ctattn::forward(norm2, h), options...));
+      } else {
+        const result h = ctattn::forward(norm1, detail::plus(input, ctattn::forward(self_attn, input, options...)));
+        return ctattn::forward(norm2, detail::plus(h, ctattn::forward(ff, h, options...)));
+      }
+    } else {
+      return result{};
+    }
+  }
+
+  template <detail::SameLayer<transformer_encoder_layer> Self>
+  friend constexpr auto parameters(Self& self) noexcept {
+    return boost::hana::make_tuple(sublayer("self_attn", self.self_attn), sublayer("", self.ff),
+                                   sublayer("norm1", self.norm1), sublayer("norm2", self.norm2));
+  }
+  friend constexpr bool operator==(const transformer_encoder_layer&, const transformer_encoder_layer&) = default;
+};
+
+/// nn.TransformerDecoderLayer(d_model, nhead, dim_feedforward, activation, norm_first, batch_first=True) in eval
+/// mode, its self-attention causal (PyTorch's `tgt_mask` = the causal mask), its cross-attention unmasked over
+/// the encoder's output `memory`:
+///
+///     norm_first:  x = x + self_attn(norm1(x));  x = x + cross(norm2(x), memory);  x = x + ff(norm3(x))
+///     otherwise:   x = norm1(x + self_attn(x));  x = norm2(x + cross(x, memory));  x = norm3(x + ff(x))
+///
+/// | operand / member                | shape / meaning                                 |
+/// |---------------------------------|-------------------------------------------------|
+/// | `x` (tgt)                       | n x DModel                                      |
+/// | `memory`                        | m x DModel (the encoder's output)               |
+/// | result                          | n x DModel                                      |
+/// | `self_attn`, `multihead_attn`   | multi-head weights, with biases                 |
+/// | `linear1`, `linear2`            | DModel -> FeedForward -> DModel                 |
+/// | `norm1`, `norm2`, `norm3`       | `layer_norm<T, DModel>`                         |
+///
+/// Rules: x and memory hold T and have DModel columns.
+///
+/// Example:
+/// \code
+///   ctattn::transformer_decoder_layer<float, 32, 4, 64> layer{};
+///   auto y = layer.forward(tgt, memory);   // tgt: n x 32, memory: m x 32
+/// \endcode
+template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation = relu,
+          bool NormFirst = false, WeightLayout Layout = out_by_in>
+struct transformer_decoder_layer {
+  using value_type = T;
+  static constexpr auto input_extent = normalize_extent<DModel>;
+  static constexpr auto output_extent = normalize_extent<DModel>;
+  static constexpr bool norm_first = NormFirst;
+  using weights = multi_head_attention_weights<T, Heads, DModel, Layout, true>;
+
+  multi_head_attention_layer<weights, causal_mask> self_attn{};
+  weights multihead_attn{};
+  feed_forward<T, DModel, FeedForward, Activation, Layout, true> ff{};
+  layer_norm<T, DModel> norm1{};
+  layer_norm<T, DModel> norm2{};
+  layer_norm<T, DModel> norm3{};
+
+  template <FixedMatrix X, FixedMatrix Memory, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept {
+    using result = basic_matrix<T, X::row_extent, output_extent>;
+    using rules = rule_list<detail::layer_input_rules<transformer_decoder_layer, X>,
+                            shape_error::element_types_must_match<op::transformer_decoder_layer,
+                                                                  typename Memory::value_type, T>,
+                            shape_error::memory_width_must_match_layer<op::transformer_decoder_layer,
+                                                                       dim_of<Memory::column_extent>,
+                                                                       dim_of<input_extent>>>;
+    if constexpr (detail::first_broken<rules>::check()) {
+      const result input = detail::copy_as<result>(x);
+      const auto cross = [&](const result& q) {
+        return multi_head_attention(q, memory, memory, multihead_attn, options...);
+      };
+      if constexpr (NormFirst) {
+        const result a = detail::plus(input, ctattn::forward(self_attn, ctattn::forward(norm1, input), options...));
+        const result b = detail::plus(a, cross(ctattn::forward(norm2, a)));
+        return detail::plus(b, ctattn::forward(ff, ctattn::forward(norm3, b), options...));
+      } else {
+        const result a = ctattn::forward(norm1, detail::plus(input, ctattn::forward(self_attn, input, options...)));
+        const result b = ctattn::forward(norm2, detail::plus(a, cross(a)));
+        return ctattn::forward(norm3, detail::plus(b, ctattn::forward(ff, b, options...)));
+      }
+    } else {
+      return result{};
+    }
+  }
+
+  template <detail::SameLayer<transformer_decoder_layer> Self>
+  friend constexpr auto parameters(Self& self) noexcept {
+    return boost::hana::make_tuple(sublayer("self_attn", self.self_attn),
+                                   sublayer("multihead_attn", self.multihead_attn), sublayer("", self.ff),
+                                   sublayer("norm1", self.norm1), sublayer("norm2", self.norm2),
+                                   sublayer("norm3", self.norm3));
+  }
+  friend constexpr bool operator==(const transformer_decoder_layer&, const transformer_decoder_layer&) = default;
+};
+
+}  // namespace ctattn
+
+#endif  // CTATTN_LAYERS_TRANSFORMER_HPP

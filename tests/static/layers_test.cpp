@@ -1,0 +1,36 @@
+// The layers tier at compile time: every layer loaded from PyTorch's state_dict through the parameter walk (names,
+// order and shapes must be PyTorch's) and its forward pass checked against PyTorch's output, in float and double.
+#include "support/layer_cases.hpp"
+
+#include <ctattn/layers.hpp>
+
+namespace {
+
+namespace cases = ctattn_test::layer_cases;
+
+// Every layer against PyTorch; a failure names the index of the first case off its bound (layer_cases.hpp).
+constexpr auto results = cases::results();
+static_assert(cases::first_failure(results) == results.size());
+
+// The parameter walk: PyTorch's names, counts and views.
+constexpr cases::encoder<float, ctattn::relu, false> an_encoder{};
+static_assert(ctattn::parameter_tensor_count(an_encoder) == 12);
+static_assert(ctattn::parameter_count(an_encoder) == 3 * 8 * 8 + 3 * 8 + 8 * 8 + 8 + 16 * 8 + 16 + 8 * 16 + 8 + 4 * 8);
+static_assert(ctattn::parameter_name_at(an_encoder, 0).view() == "self_attn.in_proj_weight");
+static_assert(ctattn::parameter_name_at(an_encoder, 11).view() == "norm2.bias");
+static_assert(ctattn::parameter_name_at(an_encoder, 12).view().empty());
+constexpr ctattn::sequential two_layers{an_encoder, an_encoder};
+static_assert(ctattn::parameter_name_at(two_layers, 13).view() == "1.self_attn.in_proj_bias");
+// Weights stored in x out are viewed transposed: the same names and PyTorch's shapes.
+constexpr ctattn::linear<float, 3, 2, ctattn::in_by_out, true> text_linear{{{{1, 2}, {3, 4}, {5, 6}}}, {{{7, 8}}}};
+static_assert([] {
+  float first_row[3]{};
+  ctattn::for_each_parameter(text_linear, [&](std::string_view name, const auto& view) {
+    if (name == "weight" && view.shape[0] == 2 && view.shape[1] == 3) {
+      for (std::size_t i = 0; i < 3; ++i) first_row[i] = view[i];
+    }
+  });
+  return first_row[0] == 1 && first_row[1] == 3 && first_row[2] == 5;
+}());
+
+}  // namespace

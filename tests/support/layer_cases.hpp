@@ -1,0 +1,145 @@
+// Every layer of the layers tier against its PyTorch fixture (tests/fixtures/layers/layers.hpp), in float and
+// double: one list of results, asserted at compile time (tests/static/layers_test.cpp), checked at run time with
+// exact arithmetic (tests/runtime/layers_test.cpp) and with each SIMD backend's fast arithmetic
+// (tests/backend/backend_test.cpp).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+
+#include "fixtures/layers/layers.hpp"
+#include "support/layer_check.hpp"
+
+namespace ctattn_test::layer_cases {
+
+struct result {
+  std::string_view name;
+  double error;  // the largest |ctattn - PyTorch| / (1 + |PyTorch|)
+  double bound;
+};
+
+// Bounds, relative to 1 + |PyTorch's value|: float results as close to PyTorch's float32 as two float32
+// computations of the same formula get (sums in another order, another erf or exp; the largest seen is 3e-7, with
+// exact and with fast arithmetic alike), double results within a few ulps. LayerNorm's fixtures have a row far from
+// zero where PyTorch's own results are off (float32 by 3e-3, float64 by 5e-13): ctattn is held to PyTorch's
+// float64 output there, with room for that output's own error.
+inline constexpr double float_bound = 2e-6;
+inline constexpr double double_bound = 1e-13;
+inline constexpr double layer_norm_double_bound = 1e-12;
+
+template <typename T, typename Activation, bool NormFirst>
+using encoder = ctattn::transformer_encoder_layer<T, 8, 2, 16, Activation, NormFirst>;
+template <typename T, typename Activation, bool NormFirst>
+using decoder = ctattn::transformer_decoder_layer<T, 8, 2, 16, Activation, NormFirst>;
+template <typename T>
+using mlp = ctattn::sequential<ctattn::linear<T, 8, 16, ctattn::out_by_in, true>, ctattn::gelu_tanh,
+                               ctattn::linear<T, 16, 3, ctattn::out_by_in, true>>;
+
+// The activation `A` on the fixture's 4 x 12 input against PyTorch's output.
+template <typename A, typename T, std::size_t R, std::size_t C>
+constexpr double activation_error(const T (&input)[R][C], const T (&output)[R][C]) noexcept {
+  return largest_error(ctattn::forward(A{}, ctattn::from_array(input)), output);
+}
+
+constexpr auto results() noexcept {
+  namespace fx = ctattn_fixtures::layers;
+  namespace act = fx::activations;
+  namespace ln = fx::layer_norm;
+  namespace ln_plain = fx::layer_norm_plain;
+  const double f = float_bound;
+  const double d = double_bound;
+  return std::array{
+      result{"relu, float", activation_error<ctattn::relu>(act::input_f32, act::relu_f32), 0},
+      result{"relu, double", activation_error<ctattn::relu>(act::input_f64, act::relu_f64), 0},
+      result{"gelu, float", activation_error<ctattn::gelu>(act::input_f32, act::gelu_f32), f},
+      result{"gelu, double", activation_error<ctattn::gelu>(act::input_f64, act::gelu_f64), d},
+      result{"gelu tanh, float", activation_error<ctattn::gelu_tanh>(act::input_f32, act::gelu_tanh_f32), f},
+      result{"gelu tanh, double", activation_error<ctattn::gelu_tanh>(act::input_f64, act::gelu_tanh_f64), d},
+      result{"silu, float", activation_error<ctattn::silu>(act::input_f32, act::silu_f32), f},
+      result{"silu, double", activation_error<ctattn::silu>(act::input_f64, act::silu_f64), d},
+      result{"layer_norm, float",
+             layer_error<ctattn::layer_norm<float, 8>>(ln::params_f32, ln::names, ln::sizes, ln::ranks, ln::input_f32,
+                                                       ln::output_f64),
+             f},
+      result{"layer_norm, double", layer_error<ctattn::layer_norm<double, 8>>(CTATTN_LAYER_FIXTURE(ln, f64)),
+             layer_norm_double_bound},
+      result{"layer_norm without affine, float",
+             ln_plain::parameter_tensors == 0
+                 ? layer_error<ctattn::layer_norm<float, 8, false>>(ln_plain::input_f32, ln_plain::output_f64)
+                 : 1e300,
+             f},
+      result{"layer_norm without affine, double",
+             layer_error<ctattn::layer_norm<double, 8, false>>(ln_plain::input_f64, ln_plain::output_f64),
+             layer_norm_double_bound},
+      result{"rms_norm, float", layer_error<ctattn::rms_norm<float, 8>>(CTATTN_LAYER_FIXTURE(fx::rms_norm, f32)), f},
+      result{"rms_norm, double", layer_error<ctattn::rms_norm<double, 8>>(CTATTN_LAYER_FIXTURE(fx::rms_norm, f64)), d},
+      result{"feed_forward relu, float",
+             layer_error<ctattn::feed_forward<float, 8, 16>>(CTATTN_LAYER_FIXTURE(fx::feed_forward_relu, f32)), f},
+      result{"feed_forward relu, double",
+             layer_error<ctattn::feed_forward<double, 8, 16>>(CTATTN_LAYER_FIXTURE(fx::feed_forward_relu, f64)), d},
+      result{"feed_forward gelu, float",
+             layer_error<ctattn::feed_forward<float, 8, 16, ctattn::gelu>>(
+                 CTATTN_LAYER_FIXTURE(fx::feed_forward_gelu, f32)),
+             f},
+      result{"feed_forward gelu, double",
+             layer_error<ctattn::feed_forward<double, 8, 16, ctattn::gelu>>(
+                 CTATTN_LAYER_FIXTURE(fx::feed_forward_gelu, f64)),
+             d},
+      result{"gated_feed_forward, float",
+             layer_error<ctattn::gated_feed_forward<float, 8, 12>>(CTATTN_LAYER_FIXTURE(fx::gated_feed_forward, f32)),
+             f},
+      result{"gated_feed_forward, double",
+             layer_error<ctattn::gated_feed_forward<double, 8, 12>>(CTATTN_LAYER_FIXTURE(fx::gated_feed_forward, f64)),
+             d},
+      result{"sequential mlp, float", layer_error<mlp<float>>(CTATTN_LAYER_FIXTURE(fx::mlp, f32)), f},
+      result{"sequential mlp, double", layer_error<mlp<double>>(CTATTN_LAYER_FIXTURE(fx::mlp, f64)), d},
+      result{"encoder post-norm relu, float",
+             layer_error<encoder<float, ctattn::relu, false>>(CTATTN_LAYER_FIXTURE(fx::encoder_post_relu, f32)), f},
+      result{"encoder post-norm relu, double",
+             layer_error<encoder<double, ctattn::relu, false>>(CTATTN_LAYER_FIXTURE(fx::encoder_post_relu, f64)), d},
+      result{"encoder post-norm gelu, float",
+             layer_error<encoder<float, ctattn::gelu, false>>(CTATTN_LAYER_FIXTURE(fx::encoder_post_gelu, f32)), f},
+      result{"encoder post-norm gelu, double",
+             layer_error<encoder<double, ctattn::gelu, false>>(CTATTN_LAYER_FIXTURE(fx::encoder_post_gelu, f64)), d},
+      result{"encoder pre-norm relu, float",
+             layer_error<encoder<float, ctattn::relu, true>>(CTATTN_LAYER_FIXTURE(fx::encoder_pre_relu, f32)), f},
+      result{"encoder pre-norm relu, double",
+             layer_error<encoder<double, ctattn::relu, true>>(CTATTN_LAYER_FIXTURE(fx::encoder_pre_relu, f64)), d},
+      result{"encoder pre-norm gelu, float",
+             layer_error<encoder<float, ctattn::gelu, true>>(CTATTN_LAYER_FIXTURE(fx::encoder_pre_gelu, f32)), f},
+      result{"encoder pre-norm gelu, double",
+             layer_error<encoder<double, ctattn::gelu, true>>(CTATTN_LAYER_FIXTURE(fx::encoder_pre_gelu, f64)), d},
+      result{"decoder post-norm relu, float",
+             decoder_error<decoder<float, ctattn::relu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_relu, f32)),
+             f},
+      result{"decoder post-norm relu, double",
+             decoder_error<decoder<double, ctattn::relu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_relu, f64)),
+             d},
+      result{"decoder post-norm gelu, float",
+             decoder_error<decoder<float, ctattn::gelu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_gelu, f32)),
+             f},
+      result{"decoder post-norm gelu, double",
+             decoder_error<decoder<double, ctattn::gelu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_gelu, f64)),
+             d},
+      result{"decoder pre-norm relu, float",
+             decoder_error<decoder<float, ctattn::relu, true>>(CTATTN_DECODER_FIXTURE(fx::decoder_pre_relu, f32)), f},
+      result{"decoder pre-norm relu, double",
+             decoder_error<decoder<double, ctattn::relu, true>>(CTATTN_DECODER_FIXTURE(fx::decoder_pre_relu, f64)), d},
+      result{"decoder pre-norm gelu, float",
+             decoder_error<decoder<float, ctattn::gelu, true>>(CTATTN_DECODER_FIXTURE(fx::decoder_pre_gelu, f32)), f},
+      result{"decoder pre-norm gelu, double",
+             decoder_error<decoder<double, ctattn::gelu, true>>(CTATTN_DECODER_FIXTURE(fx::decoder_pre_gelu, f64)), d},
+  };
+}
+
+// The index of the first result beyond its bound, or the number of results when all hold.
+template <std::size_t N>
+constexpr std::size_t first_failure(const std::array<result, N>& all) noexcept {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (!(all[i].error <= all[i].bound)) return i;
+  }
+  return N;
+}
+
+}  // namespace ctattn_test::layer_cases
