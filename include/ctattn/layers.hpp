@@ -11,6 +11,7 @@
 /// | ctattn/layers/layer.hpp          | what a layer is; `ctattn::forward`; `linear` as a layer            |
 /// | ctattn/layers/parameters.hpp     | parameters by PyTorch name: `for_each_parameter`, counts, views    |
 /// | ctattn/layers/activation.hpp     | `relu`, `gelu`, `gelu_tanh`, `silu`                                |
+/// | ctattn/layers/embedding.hpp      | `token_embedding`, `position_embedding`                           |
 /// | ctattn/layers/norm.hpp           | `layer_norm`, `rms_norm`                                          |
 /// | ctattn/layers/feed_forward.hpp   | `feed_forward`, `gated_feed_forward`, `residual`                  |
 /// | ctattn/layers/attention.hpp      | `multi_head_attention_layer`; multi-head weights' PyTorch names   |
@@ -19,6 +20,7 @@
 
 #include "ctattn/layers/activation.hpp"
 #include "ctattn/layers/attention.hpp"
+#include "ctattn/layers/embedding.hpp"
 #include "ctattn/layers/feed_forward.hpp"
 #include "ctattn/layers/layer.hpp"
 #include "ctattn/layers/norm.hpp"

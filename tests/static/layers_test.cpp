@@ -33,4 +33,17 @@ static_assert([] {
   return first_row[0] == 1 && first_row[1] == 3 && first_row[2] == 5;
 }());
 
+// Imported weights: from_parameters fills a model in state_dict order; parameter_names_match is the check an
+// imported header makes.
+constexpr float norm_values[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+constexpr auto norm = ctattn::from_parameters<ctattn::layer_norm<float, 4>>(norm_values);
+static_assert(norm.weight(0, 3) == 4 && norm.bias(0, 0) == 5 && norm.bias(0, 3) == 8);
+constexpr const char* norm_names[] = {"weight", "bias"};
+constexpr const char* swapped_names[] = {"bias", "weight"};
+constexpr const char* too_few_names[] = {"weight"};
+static_assert(ctattn::parameter_names_match<ctattn::layer_norm<float, 4>>(norm_names));
+static_assert(!ctattn::parameter_names_match<ctattn::layer_norm<float, 4>>(swapped_names));
+static_assert(!ctattn::parameter_names_match<ctattn::layer_norm<float, 4>>(too_few_names));
+static_assert(!ctattn::parameter_names_match<ctattn::rms_norm<float, 4>>(norm_names));
+
 }  // namespace

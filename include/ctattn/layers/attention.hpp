@@ -2,8 +2,8 @@
 #define CTATTN_LAYERS_ATTENTION_HPP
 
 /// \file
-/// Attention as a layer: `multi_head_attention_layer` (self-attention: query = key = value = x) over ctattn's multi-head weights, and those
-/// weights' parameters by nn.MultiheadAttention's names.
+/// Attention as a layer: `multi_head_attention_layer` (self-attention: query = key = value = x) over ctattn's
+/// multi-head weights, and those weights' parameters by nn.MultiheadAttention's names.
 
 #include <cstddef>
 #include <type_traits>

@@ -10,7 +10,7 @@
 /// | member / function                 | meaning                                                              |
 /// |-----------------------------------|----------------------------------------------------------------------|
 /// | `value_type`                      | float or double                                                      |
-/// | `input_extent`, `output_extent`   | its widths (plain sizes or named extents); or `keeps_width = true` (an activation) |
+/// | `input_extent`, `output_extent`   | its widths (sizes or named extents); `keeps_width = true` instead |
 /// | `forward(x, options...)`          | the computation: constexpr, noexcept, allocation-free                |
 /// | `parameters(layer)` (found by ADL)| its parameters and sublayers, by PyTorch name (ctattn/layers/parameters.hpp) |
 ///

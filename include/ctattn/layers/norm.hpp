@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include <boost/hana/tuple.hpp>
 
@@ -15,6 +16,23 @@
 namespace ctattn {
 
 namespace detail {
+// A norm's weight or bias: a 1 x Width row, or nothing when the norm has no affine parameters.
+struct no_norm_parameter {
+  friend constexpr bool operator==(const no_norm_parameter&, const no_norm_parameter&) = default;
+};
+template <typename T, auto Width, bool Affine>
+using norm_parameter = std::conditional_t<Affine, basic_matrix<T, std::size_t{1}, Width>, no_norm_parameter>;
+
+// PyTorch's initial weight: ones.
+template <typename T, auto Width, bool Affine>
+constexpr norm_parameter<T, Width, Affine> ones() noexcept {
+  norm_parameter<T, Width, Affine> w{};
+  if constexpr (Affine) {
+    for (std::size_t j = 0; j < extent_size(Width); ++j) w.elements[0][j] = T(1);
+  }
+  return w;
+}
+
 // y = x * scale (* weight) (+ bias) for one row, the shared tail of both norms.
 template <bool Affine, bool HasBias, typename T, std::size_t N, typename W, typename B>
 constexpr void scale_row(const T (&x)[N], T shift, T scale, const W& weight, const B& bias, T (&y)[N]) noexcept {
@@ -54,13 +72,10 @@ struct layer_norm {
   static constexpr auto input_extent = normalize_extent<Width>;
   static constexpr auto output_extent = normalize_extent<Width>;
   static constexpr std::size_t width = extent_size(input_extent);
-  using vector = basic_matrix<T, std::size_t{1}, input_extent>;
-  struct none {
-    friend constexpr bool operator==(const none&, const none&) = default;
-  };
 
-  [[no_unique_address]] std::conditional_t<Affine, vector, none> weight = ones();
-  [[no_unique_address]] std::conditional_t<Affine, vector, none> bias{};
+  [[no_unique_address]] detail::norm_parameter<T, input_extent, Affine> weight =
+      detail::ones<T, input_extent, Affine>();
+  [[no_unique_address]] detail::norm_parameter<T, input_extent, Affine> bias{};
   T eps = T(1e-5);
 
   template <FixedMatrix X, typename... Options>
@@ -103,16 +118,6 @@ struct layer_norm {
 
   friend constexpr bool operator==(const layer_norm&, const layer_norm&) = default;
 
- private:
-  static constexpr auto ones() noexcept {
-    if constexpr (Affine) {
-      vector v{};
-      for (std::size_t j = 0; j < width; ++j) v.elements[0][j] = T(1);
-      return v;
-    } else {
-      return none{};
-    }
-  }
 };
 
 /// Root-mean-square normalization over each row (PyTorch's nn.RMSNorm(width, eps, elementwise_affine), as in
@@ -135,12 +140,9 @@ struct rms_norm {
   static constexpr auto input_extent = normalize_extent<Width>;
   static constexpr auto output_extent = normalize_extent<Width>;
   static constexpr std::size_t width = extent_size(input_extent);
-  using vector = basic_matrix<T, std::size_t{1}, input_extent>;
-  struct none {
-    friend constexpr bool operator==(const none&, const none&) = default;
-  };
 
-  [[no_unique_address]] std::conditional_t<Affine, vector, none> weight = ones();
+  [[no_unique_address]] detail::norm_parameter<T, input_extent, Affine> weight =
+      detail::ones<T, input_extent, Affine>();
   T eps = std::numeric_limits<T>::epsilon();
 
   template <FixedMatrix X, typename... Options>
@@ -151,7 +153,7 @@ struct rms_norm {
         T squares{0};
         for (std::size_t j = 0; j < width; ++j) squares += x.elements[i][j] * x.elements[i][j];
         const T scale = T(1) / math::sqrt(squares / static_cast<T>(width) + eps);
-        detail::scale_row<Affine, false>(x.elements[i], T(0), scale, weight, none{}, y.elements[i]);
+        detail::scale_row<Affine, false>(x.elements[i], T(0), scale, weight, weight, y.elements[i]);
       }
     }
     return y;
@@ -169,16 +171,6 @@ struct rms_norm {
 
   friend constexpr bool operator==(const rms_norm&, const rms_norm&) = default;
 
- private:
-  static constexpr auto ones() noexcept {
-    if constexpr (Affine) {
-      vector v{};
-      for (std::size_t j = 0; j < width; ++j) v.elements[0][j] = T(1);
-      return v;
-    } else {
-      return none{};
-    }
-  }
 };
 
 }  // namespace ctattn

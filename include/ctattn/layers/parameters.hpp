@@ -12,7 +12,7 @@
 /// | `matrix_tensor<M, false>`  | [rows, cols]  | a matrix stored as PyTorch stores it (out x in)             |
 /// | `matrix_tensor<M, true>`   | [cols, rows]  | a matrix stored transposed (ctattn::in_by_out weights)      |
 /// | `vector_tensor<M>`         | [cols]        | a 1 x cols matrix (a bias, a norm's weight)                 |
-/// | `stacked_tensor<P...>`     | [sum of rows, cols] or [sum of sizes] | views stacked on dimension 0 (in_proj_weight) |
+/// | `stacked_tensor<P...>`     | [rows..., cols] | views stacked on dimension 0 (in_proj_weight)               |
 ///
 /// Every view has `rank`, `shape`, `size` and `operator[](i)`, the i-th element in PyTorch's row-major order.
 /// Everything is constexpr and allocates nothing.
@@ -30,6 +30,7 @@
 #include <boost/hana/length.hpp>
 #include <boost/hana/tuple.hpp>
 
+#include "ctattn/layers/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
 namespace ctattn {
@@ -301,6 +302,44 @@ template <typename LayerA, typename LayerB, typename F>
   requires std::is_same_v<std::remove_const_t<LayerA>, std::remove_const_t<LayerB>>
 constexpr void for_each_parameter_pair(LayerA& a, LayerB& b, F&& f) noexcept {
   detail::walk_parameter_pairs(a, b, parameter_name{}, f);
+}
+
+/// Whether a model's parameters are named `names`, in order and no more (the check an imported weights header makes,
+/// ctattn/host/import.hpp).
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::parameter_names_match<ctattn::layer_norm<float, 4>>({"weight", "bias"}));
+/// \endcode
+template <typename Model, std::size_t N>
+[[nodiscard]] constexpr bool parameter_names_match(const char* const (&names)[N]) noexcept {
+  const Model model{};
+  bool match = true;
+  std::size_t i = 0;
+  for_each_parameter(model, [&](std::string_view name, const auto&) {
+    match = match && i < N && name == std::string_view(names[i]);
+    ++i;
+  });
+  return match && i == N;
+}
+
+/// A `Model` with its parameters taken from `values`, every tensor flattened in `state_dict` order (as an
+/// imported weights header holds them). A count that is not the model's is a compile error.
+///
+/// Example:
+/// \code
+///   constexpr auto norm = ctattn::from_parameters<ctattn::layer_norm<float, 2>>({1.0f, 1.0f, 0.0f, 0.0f});
+/// \endcode
+template <typename Model, typename T, std::size_t N>
+[[nodiscard]] constexpr Model from_parameters(const T (&values)[N]) noexcept {
+  Model model{};
+  static_assert((shape_error::imported_parameters_must_match_model<count<N>, count<parameter_count(Model{})>>::check(),
+                 true));
+  std::size_t offset = 0;
+  for_each_parameter(model, [&](std::string_view, const auto& view) {
+    for (std::size_t i = 0; i < view.size && offset < N; ++i) view[i] = values[offset++];
+  });
+  return model;
 }
 
 }  // namespace ctattn

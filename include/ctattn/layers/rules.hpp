@@ -10,6 +10,7 @@
 /// | `layer_output_must_match_next_input`   | `count<k>`, layer k, layer k + 1, k's output width, k + 1's input width |
 /// | `memory_width_must_match_layer`        | the encoder output's columns, the decoder's d_model            |
 /// | `sequence_must_not_be_empty`           | `count<layers>`                                                |
+/// | `imported_parameters_must_match_model` | `count<values given>`, `count<parameters of the model>`        |
 
 #include <cstddef>
 
@@ -64,6 +65,18 @@ struct memory_width_must_match_layer {
     static_assert(holds,
                   "ctattn: the memory a decoder layer attends to (the encoder's output) must have d_model columns; "
                   "pass the encoder's output, or give the decoder's cross-attention kdim and vdim");
+    return holds;
+  }
+};
+
+/// Imported weights hold as many values as the model has parameters.
+template <typename Given, typename Expected>
+struct imported_parameters_must_match_model {
+  static constexpr bool holds = Given::value == Expected::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the imported weights hold another number of values than the model has parameters; "
+                  "regenerate them from the model's .safetensors file (the rule below gives both counts)");
     return holds;
   }
 };

@@ -1,0 +1,227 @@
+#ifndef CTATTN_HOST_IMPORT_HPP
+#define CTATTN_HOST_IMPORT_HPP
+
+/// \file
+/// Host-only: PyTorch weights into ctattn models, by the model's `state_dict` names (ctattn/layers/parameters.hpp).
+///
+/// | step | function |
+/// |------|----------|
+/// | load a `.safetensors` file into a model at run time | `load_parameters(model, path)` |
+/// | write a header of `constexpr` weights for a model | `write_weights_header(model, path, options)` |
+/// | a model's parameters as `.safetensors` bytes | `safetensors_bytes(model)` |
+/// | the import tool's `main` (cmake/ctattn_import.cmake builds one per model) | `import_main<Model>(...)` |
+///
+/// Every check of ctattn/host/safetensors.hpp applies, and against the model: each parameter must be in the file
+/// under its name, with PyTorch's shape and a floating-point dtype; a tensor in the file that the model does not
+/// have is an error too (a file for another model, or a model missing a layer). Each error names the file, the
+/// byte offset and the tensor. A failed load leaves the model as it was.
+
+#include <array>
+#include <bit>
+#include <cstdint>
+#include <cstddef>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <type_traits>
+#include <memory>
+#include <new>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ctattn/host/safetensors.hpp"
+#include "ctattn/layers/parameters.hpp"
+
+namespace ctattn::host {
+
+/// Copies every parameter of `model` from `file`, converting to the model's element type (rounding as
+/// docs/safetensors.md says). On an error `model` is unchanged.
+///
+/// Example:
+/// \code
+///   auto model = std::make_unique<my_model>();
+///   if (auto e = ctattn::host::load_parameters(*model, "model.safetensors")) {
+///     std::fprintf(stderr, "%s\n", e->message().c_str());   // model.safetensors:93: tensor 'head.weight' ...
+///   }
+/// \endcode
+template <typename Model>
+[[nodiscard]] std::optional<load_error> load_parameters(Model& model, const safetensors_file& file) {
+  std::optional<load_error> error;
+  try {
+    // Rationale: loaded into a copy, assigned only when every tensor is in, so a bad file loses nothing.
+    auto staged = std::make_unique<Model>(model);
+    std::vector<std::string> names;
+    for_each_parameter(*staged, [&](std::string_view name, const auto& view) {
+      if (error) return;
+      names.emplace_back(name);
+      using T = std::remove_cvref_t<decltype(view[0])>;
+      std::vector<T> values(view.size);
+      const std::array<std::size_t, 2> shape{view.shape[0], view.shape[1]};
+      error = copy_tensor(file, name, std::span<const std::size_t>(shape.data(), view.rank), std::span<T>(values));
+      if (!error) {
+        for (std::size_t i = 0; i < view.size; ++i) view[i] = values[i];
+      }
+    });
+    if (!error) {
+      for (const tensor_info& t : file.tensors()) {
+        bool known = false;
+        for (const std::string& name : names) known = known || name == t.name;
+        if (!known) {
+          error = load_error{file.name(), t.header_offset,
+                             "tensor " + detail::quote_name(t.name) + " is not a parameter of the model (" +
+                                 std::to_string(names.size()) + " parameters, named as PyTorch's state_dict)"};
+          break;
+        }
+      }
+    }
+    if (!error) model = *staged;
+  } catch (const std::bad_alloc&) {
+    error = load_error{file.name(), 0, "out of memory while loading the parameters"};
+  }
+  return error;
+}
+
+/// `load_parameters(model, read_safetensors(path))`: the file's own errors first, then the model's.
+template <typename Model>
+[[nodiscard]] std::optional<load_error> load_parameters(Model& model, const std::string& path) {
+  const read_result r = read_safetensors(path);
+  if (!r) return *r.error;
+  return load_parameters(model, *r.file);
+}
+
+/// The bytes of a `.safetensors` file holding `model`'s parameters under their PyTorch names and shapes, in the
+/// model's element type (F32 or F64), in `state_dict` order: what PyTorch's `safetensors.torch.load_file` reads
+/// back into the module (exporting a model, or making test files).
+///
+/// Example:
+/// \code
+///   const std::vector<unsigned char> bytes = ctattn::host::safetensors_bytes(model);
+///   std::ofstream("model.safetensors", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()),
+///                                                              static_cast<std::streamsize>(bytes.size()));
+/// \endcode
+template <typename Model>
+[[nodiscard]] std::vector<unsigned char> safetensors_bytes(const Model& model) {
+  std::string header = "{";
+  std::vector<unsigned char> data;
+  for_each_parameter(model, [&](std::string_view name, const auto& view) {
+    using T = std::remove_cvref_t<decltype(view[0])>;
+    const std::size_t begin = data.size();
+    for (std::size_t i = 0; i < view.size; ++i) {
+      const auto bits = std::bit_cast<std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>>(view[i]);
+      for (std::size_t b = 0; b < sizeof(T); ++b) data.push_back(static_cast<unsigned char>(bits >> (8 * b)));
+    }
+    if (header.size() > 1) header += ",";
+    header += "\"" + std::string(name) + "\":{\"dtype\":\"" + (sizeof(T) == 4 ? "F32" : "F64") + "\",\"shape\":[";
+    for (std::size_t d = 0; d < view.rank; ++d) header += (d ? "," : "") + std::to_string(view.shape[d]);
+    header += "],\"data_offsets\":[" + std::to_string(begin) + "," + std::to_string(data.size()) + "]}";
+  });
+  header += "}";
+  header.append((8 - header.size() % 8) % 8, ' ');
+  std::vector<unsigned char> bytes;
+  const std::uint64_t length = header.size();
+  for (int b = 0; b < 8; ++b) bytes.push_back(static_cast<unsigned char>(length >> (8 * b)));
+  bytes.insert(bytes.end(), header.begin(), header.end());
+  bytes.insert(bytes.end(), data.begin(), data.end());
+  return bytes;
+}
+
+/// What `write_weights_header` writes around the numbers.
+///
+/// | member          | example                    |
+/// |-----------------|----------------------------|
+/// | `model_include` | `"sorter.hpp"`             |
+/// | `model_type`    | `"toy::sorter"`            |
+/// | `name`          | `"trained"` (the constant) |
+/// | `source`        | the weights file's name, for the header's comment |
+struct header_options {
+  std::string model_include;
+  std::string model_type;
+  std::string name;
+  std::string source;
+};
+
+namespace detail {
+// An exact C++ literal of x: a hexadecimal floating literal (with an f suffix for float).
+template <typename T>
+std::string exact_literal(T x) {
+  char text[64];
+  if (x != x) return "std::numeric_limits<" + std::string(sizeof(T) == 4 ? "float" : "double") + ">::quiet_NaN()";
+  if (x == std::numeric_limits<T>::infinity()) return sizeof(T) == 4 ? "std::numeric_limits<float>::infinity()"
+                                                                      : "std::numeric_limits<double>::infinity()";
+  if (x == -std::numeric_limits<T>::infinity()) return sizeof(T) == 4 ? "-std::numeric_limits<float>::infinity()"
+                                                                       : "-std::numeric_limits<double>::infinity()";
+  std::snprintf(text, sizeof text, "%a", static_cast<double>(x));
+  return std::string(text) + (sizeof(T) == 4 ? "f" : "");
+}
+}  // namespace detail
+
+/// Writes a header that defines `inline constexpr <model_type> <name>`: the model with `model`'s parameters, as
+/// exact hexadecimal literals in `state_dict` order, loaded by `ctattn::from_parameters`. The header also lists
+/// the names, and a `static_assert` checks them against the model's: a header written for another model (or
+/// before the model changed) does not compile.
+template <typename Model>
+[[nodiscard]] std::optional<load_error> write_weights_header(const Model& model, const std::string& path,
+                                                             const header_options& options) {
+  std::ofstream out(path, std::ios::binary);
+  if (!out) return load_error{path, 0, "cannot open the header for writing"};
+  std::string value_type;
+  std::size_t count = 0;
+  std::vector<std::string> names;
+  std::string numbers;
+  for_each_parameter(model, [&](std::string_view name, const auto& view) {
+    using T = std::remove_cvref_t<decltype(view[0])>;
+    value_type = sizeof(T) == 4 ? "float" : "double";
+    names.emplace_back(name);
+    for (std::size_t i = 0; i < view.size; ++i) {
+      numbers += (count % 6 == 0 ? "\n    " : " ") + detail::exact_literal(view[i]) + ",";
+      ++count;
+    }
+  });
+  out << "// " << options.name << ": the parameters of a " << options.model_type << ", imported from "
+      << options.source << ".\n"
+      << "// GENERATED by ctattn's import tool (cmake/ctattn_import.cmake): do not edit, regenerate.\n"
+      << "#pragma once\n\n#include <limits>\n\n#include <ctattn/layers/parameters.hpp>\n\n#include \""
+      << options.model_include << "\"\n\n";
+  out << "inline constexpr const char* " << options.name << "_names[" << names.size() << "] = {\n";
+  for (const std::string& n : names) out << "    \"" << n << "\",\n";
+  out << "};\n\n";
+  out << "inline constexpr " << value_type << " " << options.name << "_parameters[" << count << "] = {" << numbers
+      << "\n};\n\n";
+  out << "static_assert(ctattn::parameter_names_match<" << options.model_type << ">(" << options.name << "_names),\n"
+      << "              \"ctattn: these imported weights were written for another model (names, order or count of "
+         "parameters differ); regenerate them from the model's .safetensors file\");\n\n";
+  out << "inline constexpr " << options.model_type << " " << options.name << " = ctattn::from_parameters<"
+      << options.model_type << ">(" << options.name << "_parameters);\n";
+  out.close();
+  if (!out) return load_error{path, 0, "could not write the header"};
+  return std::nullopt;
+}
+
+/// The import tool: `import <weights.safetensors> <output.hpp> <name>`. Loads the weights into a `Model` (every
+/// check of `load_parameters`), then writes the header (`write_weights_header`). Errors go to stderr as
+/// `file:offset: reason`, and the exit status is 1.
+template <typename Model>
+int import_main(int argc, char** argv, std::string_view model_type, std::string_view model_include) {
+  if (argc != 4) {
+    std::fprintf(stderr, "usage: %s <weights.safetensors> <output.hpp> <name>\n", argc > 0 ? argv[0] : "import");
+    return 2;
+  }
+  auto model = std::make_unique<Model>();
+  if (auto e = load_parameters(*model, std::string(argv[1]))) {
+    std::fprintf(stderr, "%s: error: %s\n", argv[0], e->message().c_str());
+    return 1;
+  }
+  const header_options options{std::string(model_include), std::string(model_type), argv[3], argv[1]};
+  if (auto e = write_weights_header(*model, argv[2], options)) {
+    std::fprintf(stderr, "%s: error: %s\n", argv[0], e->message().c_str());
+    return 1;
+  }
+  return 0;
+}
+
+}  // namespace ctattn::host
+
+#endif  // CTATTN_HOST_IMPORT_HPP

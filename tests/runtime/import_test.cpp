@@ -1,0 +1,112 @@
+// Run-time import of PyTorch weights (ctattn/host/import.hpp): a model's parameters loaded from .safetensors bytes
+// by name, every mismatch with the model an error naming the tensor that leaves the model as it was, and the
+// trained model of examples/verified_model/ loaded from its committed file and answering its golden inputs.
+#include "catch.hpp"
+#include "support/layer_cases.hpp"
+
+#include <ctattn/host/import.hpp>
+
+#include "../examples/verified_model/golden.hpp"
+#include "../examples/verified_model/sorter.hpp"
+
+#include <memory>
+#include <span>
+#include <string>
+
+namespace {
+
+namespace host = ctattn::host;
+namespace cases = ctattn_test::layer_cases;
+namespace fx = ctattn_fixtures::layers;
+
+using encoder = cases::encoder<float, ctattn::gelu, true>;
+using decoder = cases::decoder<float, ctattn::relu, false>;
+
+encoder trained_encoder() {
+  encoder layer{};
+  REQUIRE(ctattn_test::load_in_order(layer, fx::encoder_pre_gelu::params_f32, fx::encoder_pre_gelu::names,
+                                     fx::encoder_pre_gelu::sizes, fx::encoder_pre_gelu::ranks));
+  return layer;
+}
+
+host::read_result read(const std::vector<unsigned char>& bytes) {
+  return host::read_safetensors_bytes("layer.safetensors", std::span<const unsigned char>(bytes));
+}
+
+// The trained model's directory, from this file's path (CMake passes absolute paths).
+std::string example_file(std::string_view name) {
+  std::string here = __FILE__;
+  here.erase(here.find_last_of('/') + 1);
+  return here + "../../examples/verified_model/" + std::string(name);
+}
+
+}  // namespace
+
+TEST_CASE("a model's parameters round-trip through .safetensors by name", "[import]") {
+  const encoder original = trained_encoder();
+  const auto r = read(host::safetensors_bytes(original));
+  REQUIRE(r);
+  REQUIRE(r.file->tensors().size() == 12);
+  CHECK(r.file->tensors()[0].name == "self_attn.in_proj_weight");
+  CHECK(r.file->tensors()[0].shape == std::vector<std::uint64_t>{24, 8});
+  encoder loaded{};
+  REQUIRE_FALSE(host::load_parameters(loaded, *r.file));
+  CHECK(loaded == original);
+  // The double model reads the same F32 file exactly.
+  cases::encoder<double, ctattn::gelu, true> wide{};
+  REQUIRE_FALSE(host::load_parameters(wide, *r.file));
+  CHECK(wide.norm2.bias(0, 3) == static_cast<double>(original.norm2.bias(0, 3)));
+}
+
+TEST_CASE("a file that does not fit the model is an error naming the tensor, and loses nothing", "[import]") {
+  const encoder original = trained_encoder();
+
+  SECTION("a tensor of the model is missing from the file") {
+    const auto r = read(host::safetensors_bytes(original));
+    decoder target{};
+    const auto error = host::load_parameters(target, *r.file);
+    REQUIRE(error);
+    CHECK(error->reason == "no tensor named 'multihead_attn.in_proj_weight'");
+    CHECK(error->file == "layer.safetensors");
+    CHECK(target == decoder{});
+  }
+  SECTION("the file holds a tensor the model does not have") {
+    const auto r = read(host::safetensors_bytes(decoder{}));
+    encoder target = original;
+    const auto error = host::load_parameters(target, *r.file);
+    REQUIRE(error);
+    CHECK(error->reason.find("tensor 'multihead_attn.in_proj_weight' is not a parameter of the model") == 0);
+    CHECK(error->offset > 8);
+    CHECK(target == original);
+  }
+  SECTION("a tensor has another shape") {
+    const auto r = read(host::safetensors_bytes(original));
+    ctattn::transformer_encoder_layer<float, 8, 2, 32, ctattn::gelu, true> wider{};
+    const auto error = host::load_parameters(wider, *r.file);
+    REQUIRE(error);
+    CHECK(error->reason == "tensor 'linear1.weight' has shape [16, 8], expected [32, 8]");
+    CHECK(error->message().find("layer.safetensors:") == 0);
+  }
+  SECTION("a file that is not a safetensors file") {
+    encoder target = original;
+    const auto error = host::load_parameters(target, example_file("no_such_file.safetensors"));
+    REQUIRE(error);
+    CHECK(target == original);
+  }
+}
+
+TEST_CASE("the trained model loads from its .safetensors file at run time and sorts its golden inputs", "[import]") {
+  auto model = std::make_unique<toy::sorter>();
+  const auto error = host::load_parameters(*model, example_file("sorter.safetensors"));
+  INFO((error ? error->message() : std::string("loaded")));
+  REQUIRE_FALSE(error);
+  for (std::size_t g = 0; g < golden::count; ++g) {
+    const auto logits = model->forward(golden::inputs[g]);
+    CHECK(toy::answer(logits) == toy::sorted(golden::inputs[g]));
+    for (std::size_t i = 0; i < toy::length; ++i) {
+      for (std::size_t c = 0; c < toy::digits; ++c) {
+        CHECK(std::abs(logits(i, c) - golden::logits[g][i][c]) <= 1e-5f * (1 + std::abs(golden::logits[g][i][c])));
+      }
+    }
+  }
+}
