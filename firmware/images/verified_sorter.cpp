@@ -1,0 +1,7 @@
+// Firmware image: the verified model (a transformer trained in PyTorch, weights imported from .safetensors) run on
+// the target for its four golden inputs and compared bit for bit with the compiler's evaluation embedded in the
+// image. Exit code 0 when every logit matches.
+#include "../models/verified_sorter.hpp"
+#include "../runtime/check_model.hpp"
+
+int main() { return ctattn_firmware::check_model<ctattn_firmware::models::verified_sorter>(); }
