@@ -42,6 +42,7 @@
 #include "ctattn/attention/attention_head.hpp"
 #include "ctattn/attention/footprint.hpp"
 #include "ctattn/attention/gradient.hpp"
+#include "ctattn/attention/kv_cache.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/multi_head.hpp"
 #include "ctattn/attention/options.hpp"

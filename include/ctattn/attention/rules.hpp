@@ -19,6 +19,7 @@
 /// | `output_columns_must_match_values`             | the output's columns, d_v (h * d_v)            |
 /// | `workspace_must_match_attention`               | the given workspace's shape, the required one  |
 /// | `must_be_a_single_row`                         | the rows given                                 |
+/// | `position_must_fit_cache`                      | `count<position>`, `count<capacity>`           |
 /// | `argument_must_be_one_attention_head`          | the type given (in workspace.hpp, beside what a head is) |
 
 #include <cstddef>
@@ -43,6 +44,7 @@ struct softmax_backward {};
 struct attention_backward {};
 struct self_attention {};
 struct cross_attention {};
+struct kv_cache {};
 }  // namespace op
 
 /// How an attention workspace's shape reads in a diagnostic: element type, then n_q, n_kv, d_k and d_v as
@@ -196,6 +198,18 @@ struct workspace_must_match_attention {
                   "ctattn: the workspace was declared for another attention configuration; declare it as "
                   "ctattn::self_attention_workspace<X, Head> or ctattn::cross_attention_workspace<XQ, XKV, Head> "
                   "for this call's operands");
+    return holds;
+  }
+};
+
+/// A key/value cache holds `Capacity` tokens: positions 0 to Capacity - 1.
+template <typename Operation, typename Position, typename Capacity>
+struct position_must_fit_cache {
+  static constexpr bool holds = Position::value < Capacity::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a key/value cache holds Capacity tokens, at positions 0 to Capacity - 1; append at a "
+                  "position below the capacity, or declare the cache with a larger capacity");
     return holds;
   }
 };

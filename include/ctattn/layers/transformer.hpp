@@ -12,6 +12,7 @@
 
 #include <boost/hana/tuple.hpp>
 
+#include "ctattn/attention/kv_cache.hpp"
 #include "ctattn/layers/activation.hpp"
 #include "ctattn/layers/attention.hpp"
 #include "ctattn/layers/feed_forward.hpp"
@@ -84,6 +85,39 @@ struct transformer_encoder_layer {
     } else {
       return result{};
     }
+  }
+
+  /// One token of autoregressive decoding through a causal layer (`Mask` = `ctattn::causal_mask`): `x` is the
+  /// token's row, `cache` holds the keys and values of the tokens before it (and receives its own); writes the
+  /// token's output row into `out`, which equals the row of `forward` over the whole sequence. False, with nothing
+  /// changed, when the cache is full.
+  ///
+  /// | operand | shape                                 |
+  /// |---------|---------------------------------------|
+  /// | `x`     | 1 x DModel                            |
+  /// | `cache` | `kv_cache<T, Capacity, DModel>`       |
+  /// | `out`   | 1 x DModel                            |
+  template <FixedMatrix X, KeyValueCache Cache, typename... Options>
+  [[nodiscard]] constexpr bool step(const X& x, Cache& cache, basic_matrix<T, std::size_t{1}, output_extent>& out,
+                                    const Options&... options) const noexcept {
+    static_assert(std::is_same_v<Mask, causal_mask>,
+                  "ctattn: decoding token by token needs a causal layer, whose tokens see only the ones before them; "
+                  "declare the layer with Mask = ctattn::causal_mask");
+    using row = basic_matrix<T, std::size_t{1}, output_extent>;
+    const row input = detail::copy_as<row>(x);
+    row attended{};
+    if constexpr (NormFirst) {
+      if (!multi_head_attention_step(ctattn::forward(norm1, input), self_attn.weights, cache, attended, options...)) {
+        return false;
+      }
+      const row h = detail::plus(input, attended);
+      out = detail::plus(h, ctattn::forward(ff, ctattn::forward(norm2, h), options...));
+    } else {
+      if (!multi_head_attention_step(input, self_attn.weights, cache, attended, options...)) return false;
+      const row h = ctattn::forward(norm1, detail::plus(input, attended));
+      out = ctattn::forward(norm2, detail::plus(h, ctattn::forward(ff, h, options...)));
+    }
+    return true;
   }
 
   template <detail::SameLayer<transformer_encoder_layer> Self>

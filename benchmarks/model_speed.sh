@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Run-time speed of the verified models (examples/verified_model/) on one core, float32: ctattn with fast and
+# exact arithmetic (benchmarks/bench_model_speed.cpp: one inference of the encoder-only sorter; one decoding
+# step of the decoder-only sorter with its key/value caches, against recomputing the prefix; greedy decoding of
+# six digits), then the same models in PyTorch (benchmarks/model_speed_torch.py, Debian's python3-torch).
+#   benchmarks/model_speed.sh [build dir] [Google Benchmark flags...]   (default build dir /tmp/ctattn-bench)
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-bench}}"
+[[ $# -gt 0 ]] && shift
+
+"$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libboost-dev nlohmann-json3-dev python3-torch
+cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCTATTN_BUILD_BENCHMARKS=ON -DCTATTN_BUILD_TESTS=OFF \
+  -DCTATTN_BUILD_EXAMPLES=OFF >/dev/null
+cmake --build "$build" --target bench_model_speed -j2
+pin=()
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then pin=(taskset -c 0); fi
+"${pin[@]}" "$build/benchmarks/bench_model_speed" --benchmark_repetitions=11 \
+  --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 "$@"
+"${pin[@]}" /usr/bin/python3 "$here/model_speed_torch.py"
