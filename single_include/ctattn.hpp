@@ -4645,6 +4645,7 @@ constexpr double tanh(double x) noexcept { return detail::tanh(x); }
 /// | `output_columns_must_match_values`             | the output's columns, d_v (h * d_v)            |
 /// | `workspace_must_match_attention`               | the given workspace's shape, the required one  |
 /// | `must_be_a_single_row`                         | the rows given                                 |
+/// | `position_must_fit_cache`                      | `count<position>`, `count<capacity>`           |
 /// | `argument_must_be_one_attention_head`          | the type given (in workspace.hpp, beside what a head is) |
 
 
@@ -4664,6 +4665,7 @@ struct softmax_backward {};
 struct attention_backward {};
 struct self_attention {};
 struct cross_attention {};
+struct kv_cache {};
 }  // namespace op
 
 /// How an attention workspace's shape reads in a diagnostic: element type, then n_q, n_kv, d_k and d_v as
@@ -4817,6 +4819,18 @@ struct workspace_must_match_attention {
                   "ctattn: the workspace was declared for another attention configuration; declare it as "
                   "ctattn::self_attention_workspace<X, Head> or ctattn::cross_attention_workspace<XQ, XKV, Head> "
                   "for this call's operands");
+    return holds;
+  }
+};
+
+/// A key/value cache holds `Capacity` tokens: positions 0 to Capacity - 1.
+template <typename Operation, typename Position, typename Capacity>
+struct position_must_fit_cache {
+  static constexpr bool holds = Position::value < Capacity::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a key/value cache holds Capacity tokens, at positions 0 to Capacity - 1; append at a "
+                  "position below the capacity, or declare the cache with a larger capacity");
     return holds;
   }
 };
@@ -7125,6 +7139,183 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G, arithmetic
 }  // namespace ctattn
 
 #endif  // CTATTN_ATTENTION_GRADIENT_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/attention/kv_cache.hpp
+#ifndef CTATTN_ATTENTION_KV_CACHE_HPP
+#define CTATTN_ATTENTION_KV_CACHE_HPP
+
+/// \file
+/// Autoregressive decoding: a key/value cache of static capacity, and attention of one new token over it.
+///
+/// | entity                                   | what                                                          |
+/// |------------------------------------------|---------------------------------------------------------------|
+/// | `kv_cache<T, Capacity, KWidth, VWidth>`  | the keys and values of the tokens so far, and how many        |
+/// | `attend_cached(q, cache, options...)`    | one query over the cache's keys (single head)                 |
+/// | `multi_head_attention_step(x, w, cache, out)` | one token of multi-head self-attention, cached  |
+///
+/// Decoding token by token gives what causal attention over the whole sequence gives, row by row (the same bits
+/// with exact arithmetic: the same sums in the same order). Positional information that attention sees (RoPE,
+/// ALiBi) is the caller's, as in full attention: rotate a token's query and key at its position before they meet
+/// the cache, and pass ALiBi's bias row for the query's position as a mask.
+///
+/// A full cache is an error, never undefined behaviour: at a constant position (`append<P>`) a compile error; at
+/// run time `append` and the step functions return false and change nothing.
+
+
+
+namespace ctattn {
+
+/// The keys and values of the first `length` tokens of a sequence, in rows 0 to length - 1, for at most
+/// `Capacity` tokens: the memory of autoregressive decoding, sized at compile time (no allocation).
+///
+/// | member    | shape / meaning                                   |
+/// |-----------|---------------------------------------------------|
+/// | `keys`    | Capacity x KeyWidth (rows past `length` unused)   |
+/// | `values`  | Capacity x ValueWidth                             |
+/// | `length`  | tokens held, 0 to Capacity                        |
+///
+/// Example:
+/// \code
+///   ctattn::kv_cache<float, 16, 32> cache{};              // 16 tokens of d_model 32
+///   if (!cache.append(k_row, v_row)) { /* full: nothing changed */ }
+///   cache.append<0>(k_row, v_row);                         // a constant position past 15 does not compile
+/// \endcode
+template <typename T, std::size_t Capacity, auto KeyWidth, auto ValueWidth = KeyWidth>
+struct kv_cache {
+  using value_type = T;
+  static constexpr std::size_t capacity = Capacity;
+  static constexpr auto key_extent = normalize_extent<KeyWidth>;
+  static constexpr auto value_extent = normalize_extent<ValueWidth>;
+  using key_row = basic_matrix<T, std::size_t{1}, key_extent>;
+  using value_row = basic_matrix<T, std::size_t{1}, value_extent>;
+
+  basic_matrix<T, Capacity, key_extent> keys{};
+  basic_matrix<T, Capacity, value_extent> values{};
+  std::size_t length = 0;
+
+  /// Whether another token fits.
+  [[nodiscard]] constexpr bool full() const noexcept { return length >= Capacity; }
+
+  /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
+  [[nodiscard]] constexpr bool append(const key_row& key, const value_row& value) noexcept {
+    if (full()) return false;
+    for (std::size_t j = 0; j < key_row::cols; ++j) keys.elements[length][j] = key.elements[0][j];
+    for (std::size_t j = 0; j < value_row::cols; ++j) values.elements[length][j] = value.elements[0][j];
+    ++length;
+    return true;
+  }
+
+  /// Appends at the constant position `Position`: a position at or past the capacity is a compile error (rule
+  /// `position_must_fit_cache`); the position must be `length` (a precondition, checked with
+  /// CTATTN_CHECK_PRECONDITIONS).
+  template <std::size_t Position>
+  constexpr void append(const key_row& key, const value_row& value) noexcept {
+    if constexpr (shape_error::position_must_fit_cache<op::kv_cache, count<Position>, count<Capacity>>::check()) {
+      detail::expects(Position == length);
+      (void)append(key, value);
+    }
+  }
+
+  /// Forgets every token (the next one is at position 0).
+  constexpr void clear() noexcept { length = 0; }
+
+  friend constexpr bool operator==(const kv_cache&, const kv_cache&) = default;
+};
+
+namespace detail {
+template <typename C>
+inline constexpr bool is_kv_cache = false;
+template <typename T, std::size_t Capacity, auto K, auto V>
+inline constexpr bool is_kv_cache<kv_cache<T, Capacity, K, V>> = true;
+
+// The mask of a step: the cache's tokens, and whatever mask the call adds (ALiBi's bias row, say).
+template <typename Cache, typename... Options>
+constexpr auto step_mask(const Cache& cache, const Options&... options) noexcept {
+  return combine_masks(key_padding_length{cache.length}, mask_of(options...));
+}
+
+template <typename... Options>
+constexpr auto arithmetic_option_of() noexcept {
+  return arithmetic_option<call_options<Options...>::arithmetic_kind>{};
+}
+}  // namespace detail
+
+/// A key/value cache (any `kv_cache`).
+template <typename C>
+concept KeyValueCache = detail::is_kv_cache<std::remove_cvref_t<C>>;
+
+/// Attention of queries over the tokens in a cache: softmax(q K^T / sqrt(d_k) + mask) V over its first `length`
+/// keys and values, as `scaled_dot_product_attention` computes it. Options: a mask added to the cache's own (an
+/// ALiBi bias row for the query's position), an arithmetic.
+///
+/// | operand | shape                                |
+/// |---------|--------------------------------------|
+/// | `q`     | n_q x KeyWidth (usually one query)   |
+/// | `cache` | `kv_cache<T, Capacity, KeyWidth, ValueWidth>` |
+/// | result  | n_q x ValueWidth                     |
+///
+/// Example:
+/// \code
+///   (void)cache.append(k_t, v_t);
+///   const auto out_t = ctattn::attend_cached(q_t, cache);   // row t of causal attention
+/// \endcode
+template <FixedMatrix Q, KeyValueCache Cache, typename... Options>
+[[nodiscard]] constexpr auto attend_cached(const Q& q, const Cache& cache, const Options&... options) noexcept {
+  return scaled_dot_product_attention(q, cache.keys, cache.values, detail::step_mask(cache, options...),
+                                      detail::arithmetic_option_of<Options...>());
+}
+
+/// One token of multi-head self-attention in decoding: projects the token `x` (1 x d_model) into its query, key
+/// and value, appends the key and value to `cache`, attends the query over every cached token (each head over its
+/// columns; grouped-query heads share theirs), and writes the output projection into `out` (1 x d_model). Returns
+/// false, changing nothing, when the cache is full.
+///
+/// | operand  | shape                                                            |
+/// |----------|------------------------------------------------------------------|
+/// | `x`      | 1 x d_model                                                      |
+/// | `w`      | multi-head or grouped-query weights                              |
+/// | `cache`  | `kv_cache<T, Capacity, key width, value width>` (d_model and d_model for narrow heads) |
+/// | `out`    | 1 x d_model                                                      |
+///
+/// Token t's output is row t of `multi_head_attention(X, X, X, w, ctattn::causal)`.
+///
+/// Example:
+/// \code
+///   ctattn::kv_cache<float, 16, 32> cache{};
+///   ctattn::matrix<float, 1, 32> y{};
+///   for (const auto& x_t : tokens) if (!ctattn::multi_head_attention_step(x_t, w, cache, y)) break;
+/// \endcode
+template <FixedMatrix X, typename W, KeyValueCache Cache, FixedMatrix Out, typename... Options>
+[[nodiscard]] constexpr bool multi_head_attention_step(const X& x, const W& w, Cache& cache, Out& out,
+                                                       const Options&... options) noexcept {
+  using T = typename W::value_type;
+  using rules = rule_list<
+      shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
+      detail::projection_rules<X, detail::query_projection<W>>,
+      shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
+                                      dim_of<detail::key_projection<W>::output_extent>>,
+      shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
+                                      dim_of<detail::value_projection<W>::output_extent>>,
+      shape_error::element_types_must_match<op::kv_cache, typename Cache::value_type, T>,
+      detail::projection_into_rules<Out, basic_matrix<T, std::size_t{1}, detail::output_projection<W>::input_extent>,
+                                    detail::output_projection<W>>>;
+  if constexpr (detail::first_broken<rules>::check()) {
+    constexpr arithmetic a = detail::call_options<Options...>::arithmetic_kind;
+    if (cache.full()) return false;
+    const auto q = detail::projected<a>(x, w.query);
+    (void)cache.append(detail::projected<a>(x, w.key), detail::projected<a>(x, w.value));
+    basic_matrix<T, std::size_t{1}, detail::output_projection<W>::input_extent> concat{};
+    basic_matrix<T, std::size_t{1}, Cache::capacity>* none = nullptr;
+    detail::attend_heads<a, false, W>(q, cache.keys, cache.values, detail::step_mask(cache, options...), concat,
+                                      none);
+    detail::project_rows<a>(out, concat, w.output);
+  }
+  return true;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_ATTENTION_KV_CACHE_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/attention/softmax.hpp
 #ifndef CTATTN_ATTENTION_SOFTMAX_HPP
