@@ -70,14 +70,19 @@ struct causal_sorter {
     (void)step(separator, s, logits, options...);
     std::array<int, 6> answer{};
     for (std::size_t i = 0; i < 6; ++i) {
-      int best = 0;
-      for (int c = 1; c < 10; ++c) {
-        if (logits(0, static_cast<std::size_t>(c)) > logits(0, static_cast<std::size_t>(best))) best = c;
-      }
-      answer[i] = best;
-      if (i + 1 < 6) (void)step(best, s, logits, options...);
+      answer[i] = most_likely_digit(logits);
+      if (i + 1 < 6) (void)step(answer[i], s, logits, options...);
     }
     return answer;
+  }
+
+  /// The digit (not the separator) with the largest logit: greedy decoding's choice.
+  [[nodiscard]] static constexpr int most_likely_digit(const logits_row& logits) noexcept {
+    int best = 0;
+    for (int c = 1; c < 10; ++c) {
+      if (logits(0, static_cast<std::size_t>(c)) > logits(0, static_cast<std::size_t>(best))) best = c;
+    }
+    return best;
   }
 
   template <typename Self>

@@ -96,13 +96,9 @@ int main() {
     std::printf("  ->  ");
     std::array<int, 6> answer{};
     for (std::size_t i = 0; i < 6; ++i) {
-      int best = 0;
-      for (int c = 1; c < 10; ++c) {
-        if (logits(0, static_cast<std::size_t>(c)) > logits(0, static_cast<std::size_t>(best))) best = c;
-      }
-      answer[i] = best;
-      std::printf("%d", best);
-      if (i + 1 < 6 && !model.step(best, state, logits, ctattn::exact_arithmetic)) ++failures;
+      answer[i] = toy::causal_sorter::most_likely_digit(logits);
+      std::printf("%d", answer[i]);
+      if (i + 1 < 6 && !model.step(answer[i], state, logits, ctattn::exact_arithmetic)) ++failures;
     }
     std::printf("   (%zu tokens in the caches)\n", state.length());
     if (answer != sorted(causal_golden::prompts[g])) ++failures;
