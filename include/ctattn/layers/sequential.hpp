@@ -128,7 +128,9 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
   boost::hana::tuple<Layers...> layers;
 
   constexpr sequential() noexcept = default;
-  constexpr explicit sequential(const Layers&... given) noexcept : layers(given...) {}
+  constexpr explicit sequential(const Layers&... given) noexcept
+    requires(sizeof...(Layers) > 0)
+      : layers(given...) {}
 
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
