@@ -118,9 +118,9 @@ struct gated_feed_forward {
 /// \endcode
 template <typename Inner>
 struct residual {
-  static_assert(detail::dims_match<dim_of<Inner::input_extent>, dim_of<Inner::output_extent>>,
-                "ctattn: a residual connection adds a layer's output to its input, so the layer must keep the width; "
-                "wrap a layer whose output width equals its input width");
+  static_assert((shape_error::residual_layer_must_keep_width<op::residual, dim_of<Inner::input_extent>,
+                                                             dim_of<Inner::output_extent>>::check(),
+                 true));
   using value_type = typename Inner::value_type;
   static constexpr auto input_extent = Inner::input_extent;
   static constexpr auto output_extent = Inner::output_extent;

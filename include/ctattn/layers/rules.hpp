@@ -11,8 +11,13 @@
 /// | `memory_width_must_match_layer`        | the encoder output's columns, the decoder's d_model            |
 /// | `sequence_must_not_be_empty`           | `count<layers>`                                                |
 /// | `imported_parameters_must_match_model` | `count<values given>`, `count<parameters of the model>`        |
+/// | `residual_layer_must_keep_width`       | the layer's input width, its output width                      |
+/// | `decoding_layer_must_be_causal`        | the layer's mask type                                          |
 
 #include <cstddef>
+#include <type_traits>
+
+#include "ctattn/attention/mask.hpp"
 
 #include "ctattn/matrix/rules.hpp"
 #include "ctattn/shape/dimension.hpp"
@@ -27,6 +32,10 @@ struct layer {};
 struct sequential {};
 /// A transformer decoder layer (its cross-attention reads the encoder's output).
 struct transformer_decoder_layer {};
+/// A residual connection around a layer.
+struct residual {};
+/// One token of decoding through a layer (`step`).
+struct decoding_step {};
 }  // namespace op
 
 namespace shape_error {
@@ -77,6 +86,30 @@ struct imported_parameters_must_match_model {
     static_assert(holds,
                   "ctattn: the imported weights hold another number of values than the model has parameters; "
                   "regenerate them from the model's .safetensors file (the rule below gives both counts)");
+    return holds;
+  }
+};
+
+/// A residual connection adds a layer's output to its input: the layer keeps the width.
+template <typename Operation, typename InputWidth, typename OutputWidth>
+struct residual_layer_must_keep_width {
+  static constexpr bool holds = detail::dims_match<InputWidth, OutputWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a residual connection adds a layer's output to its input, so the layer must keep the "
+                  "width; wrap a layer whose output width equals its input width");
+    return holds;
+  }
+};
+
+/// Decoding token by token needs a causal layer, whose tokens see only the ones before them.
+template <typename Operation, typename Mask>
+struct decoding_layer_must_be_causal {
+  static constexpr bool holds = std::is_same_v<Mask, causal_mask>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: decoding token by token needs a causal layer, whose tokens see only the ones before "
+                  "them; declare the layer with Mask = ctattn::causal_mask");
     return holds;
   }
 };

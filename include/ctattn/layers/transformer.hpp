@@ -100,9 +100,7 @@ struct transformer_encoder_layer {
   template <FixedMatrix X, KeyValueCache Cache, typename... Options>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, basic_matrix<T, std::size_t{1}, output_extent>& out,
                                     const Options&... options) const noexcept {
-    static_assert(std::is_same_v<Mask, causal_mask>,
-                  "ctattn: decoding token by token needs a causal layer, whose tokens see only the ones before them; "
-                  "declare the layer with Mask = ctattn::causal_mask");
+    static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
     using row = basic_matrix<T, std::size_t{1}, output_extent>;
     const row input = detail::copy_as<row>(x);
     row attended{};
