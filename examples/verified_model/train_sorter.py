@@ -133,6 +133,28 @@ def literal(x):
     return text + "f"
 
 
+def write_golden(name, head, inputs_name, golden, logits, split):
+    """<name>.hpp: the `head` lines, then the golden inputs and PyTorch's logits for them (each row of logits
+    over two lines, `split` values on the first), in namespace `name`."""
+    lines = list(head)
+    lines.append("inline constexpr std::array<std::array<int, %d>, %d> %s{{" % (LENGTH, len(golden), inputs_name))
+    for row in golden.tolist():
+        lines.append("    {%s}," % ", ".join(str(v) for v in row))
+    lines.append("}};")
+    lines.append("inline constexpr float logits[%d][%d][%d] = {" % tuple(logits.shape))
+    for sample in logits:
+        lines.append("    {")
+        for row in sample:
+            values = [literal(v) for v in row]
+            lines.append("        {%s," % ", ".join(values[:split]))
+            lines.append("         %s}," % ", ".join(values[split:]))
+        lines.append("    },")
+    lines.append("};")
+    lines += ["", "}  // namespace %s" % name, ""]
+    with open(os.path.join(HERE, name + ".hpp"), "w") as f:
+        f.write("\n".join(lines))
+
+
 def train_sorter():
     torch.manual_seed(2026)
     model = Sorter()
@@ -165,23 +187,8 @@ def train_sorter():
              "inline constexpr std::size_t count = %d;" % len(golden),
              "// Test set: 10000 random sequences, sorted exactly by the float32 model in PyTorch.",
              "inline constexpr double test_sequences_sorted = %.6f;" % sequences,
-             "inline constexpr double test_positions_right = %.6f;" % positions,
-             "inline constexpr std::array<std::array<int, %d>, %d> inputs{{" % (LENGTH, len(golden))]
-    for row in golden.tolist():
-        lines.append("    {%s}," % ", ".join(str(v) for v in row))
-    lines.append("}};")
-    lines.append("inline constexpr float logits[%d][%d][%d] = {" % (len(golden), LENGTH, DIGITS))
-    for sample in logits:
-        lines.append("    {")
-        for row in sample:
-            values = [literal(v) for v in row]
-            lines.append("        {%s," % ", ".join(values[:5]))
-            lines.append("         %s}," % ", ".join(values[5:]))
-        lines.append("    },")
-    lines.append("};")
-    lines += ["", "}  // namespace golden", ""]
-    with open(os.path.join(HERE, "golden.hpp"), "w") as f:
-        f.write("\n".join(lines))
+             "inline constexpr double test_positions_right = %.6f;" % positions]
+    write_golden("golden", lines, "inputs", golden, logits, 5)
 
 
 def train_causal():
@@ -220,24 +227,8 @@ def train_causal():
              "#pragma once", "", "#include <array>", "#include <cstddef>", "", "namespace causal_golden {", "",
              "inline constexpr std::size_t count = %d;" % len(golden),
              "// Test set: 2000 random sequences, sorted exactly by greedy decoding of the float32 model in PyTorch.",
-             "inline constexpr double test_sequences_sorted = %.6f;" % sequences,
-             "inline constexpr std::array<std::array<int, %d>, %d> prompts{{" % (LENGTH, len(golden))]
-    for row in golden.tolist():
-        lines.append("    {%s}," % ", ".join(str(v) for v in row))
-    lines.append("}};")
-    rows, classes = logits.shape[1], logits.shape[2]
-    lines.append("inline constexpr float logits[%d][%d][%d] = {" % (len(golden), rows, classes))
-    for sample in logits:
-        lines.append("    {")
-        for row in sample:
-            values = [literal(v) for v in row]
-            lines.append("        {%s," % ", ".join(values[:6]))
-            lines.append("         %s}," % ", ".join(values[6:]))
-        lines.append("    },")
-    lines.append("};")
-    lines += ["", "}  // namespace causal_golden", ""]
-    with open(os.path.join(HERE, "causal_golden.hpp"), "w") as f:
-        f.write("\n".join(lines))
+             "inline constexpr double test_sequences_sorted = %.6f;" % sequences]
+    write_golden("causal_golden", lines, "prompts", golden, logits, 6)
 
 
 if __name__ == "__main__":
