@@ -85,12 +85,8 @@ struct gated_feed_forward {
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
     if constexpr (detail::first_broken<detail::layer_input_rules<gated_feed_forward, X>>::check()) {
-      auto gate = ctattn::forward(activation, ctattn::forward(w1, x, options...));
-      const auto up = ctattn::forward(w3, x, options...);
-      for (std::size_t i = 0; i < decltype(gate)::rows; ++i) {
-        for (std::size_t j = 0; j < decltype(gate)::cols; ++j) gate.elements[i][j] *= up.elements[i][j];
-      }
-      return ctattn::forward(w2, gate, options...);
+      const auto gate = ctattn::forward(activation, ctattn::forward(w1, x, options...));
+      return ctattn::forward(w2, hadamard(gate, ctattn::forward(w3, x, options...)), options...);
     } else {
       return basic_matrix<T, X::row_extent, output_extent>{};
     }
@@ -129,11 +125,7 @@ struct residual {
 
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    auto y = ctattn::forward(inner, x, options...);
-    for (std::size_t i = 0; i < X::rows; ++i) {
-      for (std::size_t j = 0; j < X::cols; ++j) y.elements[i][j] = x.elements[i][j] + y.elements[i][j];
-    }
-    return y;
+    return add(x, ctattn::forward(inner, x, options...));
   }
 
   template <detail::SameLayer<residual> Self>

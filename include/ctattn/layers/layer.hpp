@@ -60,16 +60,6 @@ using layer_input_rules =
     rule_list<shape_error::element_types_must_match<op::layer, typename X::value_type, typename L::value_type>,
               shape_error::input_width_must_match_layer<op::layer, dim_of<X::column_extent>, dim_of<L::input_extent>>>;
 
-// x's elements in a matrix of type To (the same sizes; To may name its extents otherwise).
-template <typename To, typename From>
-constexpr To copy_as(const From& x) noexcept {
-  To y{};
-  for (std::size_t i = 0; i < To::rows; ++i) {
-    for (std::size_t j = 0; j < To::cols; ++j) y.elements[i][j] = x.elements[i][j];
-  }
-  return y;
-}
-
 // The arithmetic a call's options ask for.
 template <typename... Options>
 inline constexpr arithmetic arithmetic_of = call_options<Options...>::arithmetic_kind;

@@ -18,20 +18,11 @@
 #include "ctattn/layers/feed_forward.hpp"
 #include "ctattn/layers/layer.hpp"
 #include "ctattn/layers/norm.hpp"
+#include "ctattn/matrix/elementwise.hpp"
+#include "ctattn/matrix/with_extents.hpp"
 
 namespace ctattn {
 
-namespace detail {
-// a + b, row by row (the residual additions of a transformer layer).
-template <typename M>
-constexpr M plus(const M& a, const M& b) noexcept {
-  M y{};
-  for (std::size_t i = 0; i < M::rows; ++i) {
-    for (std::size_t j = 0; j < M::cols; ++j) y.elements[i][j] = a.elements[i][j] + b.elements[i][j];
-  }
-  return y;
-}
-}  // namespace detail
 
 /// nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward, activation, norm_first, batch_first=True) in eval
 /// mode, with `Mask` on its self-attention (none by default; `ctattn::causal_mask` for a decoder-only model):
@@ -74,13 +65,13 @@ struct transformer_encoder_layer {
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
     using result = basic_matrix<T, X::row_extent, output_extent>;
     if constexpr (detail::first_broken<detail::layer_input_rules<transformer_encoder_layer, X>>::check()) {
-      const result input = detail::copy_as<result>(x);
+      const result input = with_extents<X::row_extent, output_extent>(x);
       if constexpr (NormFirst) {
-        const result h = detail::plus(input, ctattn::forward(self_attn, ctattn::forward(norm1, input), options...));
-        return detail::plus(h, ctattn::forward(ff, ctattn::forward(norm2, h), options...));
+        const result h = ctattn::add(input, ctattn::forward(self_attn, ctattn::forward(norm1, input), options...));
+        return ctattn::add(h, ctattn::forward(ff, ctattn::forward(norm2, h), options...));
       } else {
-        const result h = ctattn::forward(norm1, detail::plus(input, ctattn::forward(self_attn, input, options...)));
-        return ctattn::forward(norm2, detail::plus(h, ctattn::forward(ff, h, options...)));
+        const result h = ctattn::forward(norm1, ctattn::add(input, ctattn::forward(self_attn, input, options...)));
+        return ctattn::forward(norm2, ctattn::add(h, ctattn::forward(ff, h, options...)));
       }
     } else {
       return result{};
@@ -102,18 +93,18 @@ struct transformer_encoder_layer {
                                     const Options&... options) const noexcept {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
     using row = basic_matrix<T, std::size_t{1}, output_extent>;
-    const row input = detail::copy_as<row>(x);
+    const row input = with_extents<std::size_t{1}, output_extent>(x);
     row attended{};
     if constexpr (NormFirst) {
       if (!multi_head_attention_step(ctattn::forward(norm1, input), self_attn.weights, cache, attended, options...)) {
         return false;
       }
-      const row h = detail::plus(input, attended);
-      out = detail::plus(h, ctattn::forward(ff, ctattn::forward(norm2, h), options...));
+      const row h = ctattn::add(input, attended);
+      out = ctattn::add(h, ctattn::forward(ff, ctattn::forward(norm2, h), options...));
     } else {
       if (!multi_head_attention_step(input, self_attn.weights, cache, attended, options...)) return false;
-      const row h = ctattn::forward(norm1, detail::plus(input, attended));
-      out = ctattn::forward(norm2, detail::plus(h, ctattn::forward(ff, h, options...)));
+      const row h = ctattn::forward(norm1, ctattn::add(input, attended));
+      out = ctattn::forward(norm2, ctattn::add(h, ctattn::forward(ff, h, options...)));
     }
     return true;
   }
@@ -175,18 +166,18 @@ struct transformer_decoder_layer {
                                                                        dim_of<Memory::column_extent>,
                                                                        dim_of<input_extent>>>;
     if constexpr (detail::first_broken<rules>::check()) {
-      const result input = detail::copy_as<result>(x);
+      const result input = with_extents<X::row_extent, output_extent>(x);
       const auto cross = [&](const result& q) {
         return multi_head_attention(q, memory, memory, multihead_attn, options...);
       };
       if constexpr (NormFirst) {
-        const result a = detail::plus(input, ctattn::forward(self_attn, ctattn::forward(norm1, input), options...));
-        const result b = detail::plus(a, cross(ctattn::forward(norm2, a)));
-        return detail::plus(b, ctattn::forward(ff, ctattn::forward(norm3, b), options...));
+        const result a = ctattn::add(input, ctattn::forward(self_attn, ctattn::forward(norm1, input), options...));
+        const result b = ctattn::add(a, cross(ctattn::forward(norm2, a)));
+        return ctattn::add(b, ctattn::forward(ff, ctattn::forward(norm3, b), options...));
       } else {
-        const result a = ctattn::forward(norm1, detail::plus(input, ctattn::forward(self_attn, input, options...)));
-        const result b = ctattn::forward(norm2, detail::plus(a, cross(a)));
-        return ctattn::forward(norm3, detail::plus(b, ctattn::forward(ff, b, options...)));
+        const result a = ctattn::forward(norm1, ctattn::add(input, ctattn::forward(self_attn, input, options...)));
+        const result b = ctattn::forward(norm2, ctattn::add(a, cross(a)));
+        return ctattn::forward(norm3, ctattn::add(b, ctattn::forward(ff, b, options...)));
       }
     } else {
       return result{};
