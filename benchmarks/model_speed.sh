@@ -2,7 +2,9 @@
 # Run-time speed of the verified models (examples/verified_model/) on one core, float32: ctattn with fast and
 # exact arithmetic (benchmarks/bench_model_speed.cpp: one inference of the encoder-only sorter; one decoding
 # step of the decoder-only sorter with its key/value caches, against recomputing the prefix; greedy decoding of
-# six digits), then the same models in PyTorch (benchmarks/model_speed_torch.py, Debian's python3-torch).
+# six digits), the sorter's inference in hand-written Eigen (benchmarks/eigen_sorter.hpp, Debian's libeigen3-dev;
+# its logits checked against ctattn's exact arithmetic first), then the same models in PyTorch
+# (benchmarks/model_speed_torch.py, Debian's python3-torch).
 #   benchmarks/model_speed.sh [build dir] [Google Benchmark flags...]   (default build dir /tmp/ctattn-bench)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -10,7 +12,8 @@ root="$(dirname "$here")"
 build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-bench}}"
 [[ $# -gt 0 ]] && shift
 
-"$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libboost-dev nlohmann-json3-dev python3-torch
+"$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libboost-dev libeigen3-dev nlohmann-json3-dev \
+  python3-torch
 cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCTATTN_BUILD_BENCHMARKS=ON -DCTATTN_BUILD_TESTS=OFF \
   -DCTATTN_BUILD_EXAMPLES=OFF >/dev/null
 cmake --build "$build" --target bench_model_speed -j2
