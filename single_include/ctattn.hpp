@@ -1621,6 +1621,9 @@ template <FixedMatrix M, typename Range>
 /// | `kernels::product_left_transposed<A>(..)`| c M x N, a K x M, b K x N         | c = a^T b (or c += a^T b)    |
 /// | `kernels::softmax_row<A>(x, w, b, e)`    | x, w: arrays; [b, e) a range      | w[b, e) = softmax(x[b, e))   |
 /// | `kernels::attend<A, W, DK, DV>(...)`     | Q, K, V column windows, a mask    | out += softmax(Q K^T / s) V  |
+/// | `kernels::activate<A, F>(x, y)`          | x, y: R x C arrays                | y = F(x) element by element  |
+/// | `kernels::layer_norm_rows<A, W, B>(...)` | x, y: R x C arrays; weight, bias  | each row layer-normalized    |
+/// | `kernels::rms_norm_rows<A, W>(...)`      | x, y: R x C arrays; weight        | each row RMS-normalized      |
 ///
 /// The choice, made here and nowhere else:
 ///   1. constant evaluation: kernels/constant.hpp (the exact arithmetic in the evaluators' fast form);
@@ -1635,713 +1638,41 @@ template <FixedMatrix M, typename Range>
 /// \endcode
 
 
-// ---------------------------------------- ctattn/kernels/backend.hpp
-#ifndef CTATTN_KERNELS_BACKEND_HPP
-#define CTATTN_KERNELS_BACKEND_HPP
+// ---------------------------------------- ctattn/kernels/activation.hpp
+#ifndef CTATTN_KERNELS_ACTIVATION_HPP
+#define CTATTN_KERNELS_ACTIVATION_HPP
 
 /// \file
-/// Which code computes at run time, decided once, from the target the compiler builds for and one switch.
+/// The element-wise activations and the row normalizations of the layers tier, in their exact form: what constant
+/// evaluation and the exact arithmetic compute (kernels/dispatch.hpp chooses; the fast forms are in
+/// kernels/detail/simd.hpp).
 ///
-/// | target macros (set by `-march` / `-mcpu`)         | backend  | file                    | float lanes |
-/// |---------------------------------------------------|----------|-------------------------|-------------|
-/// | `__AVX512F__`                                     | AVX-512  | kernels/avx512.hpp      | 16          |
-/// | `__AVX2__` and `__FMA__`                          | AVX2+FMA | kernels/avx2.hpp        | 8           |
-/// | `__aarch64__` and `__ARM_NEON`                    | NEON     | kernels/neon.hpp        | 4           |
-/// | `__ARM_FEATURE_MVE` with floating point (bit 2),  | Helium   | kernels/helium.hpp      | 4           |
-/// | compiled by Clang or by GCC 13 or later           |          |                         |             |
-/// | anything else (also MVE with GCC 12 or older)     | scalar   | kernels/scalar.hpp      | -           |
+/// | function                              | computes, per element or per row of n                          |
+/// |---------------------------------------|----------------------------------------------------------------|
+/// | `activate<activation::relu>(x)`       | max(x, 0)                                                      |
+/// | `activate<activation::gelu>(x)`       | x Phi(x) = x (1 + erf(x / sqrt 2)) / 2 (PyTorch's exact form)  |
+/// | `activate<activation::gelu_tanh>(x)`  | x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) / 2                |
+/// | `activate<activation::silu>(x)`       | x / (1 + e^-x)                                                 |
+/// | `layer_norm_row<Affine, Bias>(...)`   | (x - mean) / sqrt(var + eps) (* w) (+ b), var biased           |
+/// | `rms_norm_row<Affine>(...)`           | x / sqrt(mean(x^2) + eps) (* w)                                |
 ///
-/// On a Cortex-M55 (`-mcpu=cortex-m55 -mfloat-abi=hard`) Clang therefore builds Helium code and GCC 12 scalar
-/// code; docs/firmware.md has a board for each.
-// Rationale: GCC 12.2 (Debian's arm-none-eabi-gcc) has internal compiler errors on MVE intrinsics (CMSIS-NN
-// switches its MVE code off for that version). ctattn's kernels compiled with it in a trial, but no test runs
-// GCC 12's MVE code, so an M55 build with GCC 12 stays on the scalar path, which the firmware images prove.
-///
-/// Two kinds of arithmetic:
-///   - **exact**: the scalar loops of kernels/scalar.hpp. Every sum runs in index order with every step rounded,
-///     so a run-time result has the same bits as the same call evaluated inside `static_assert` (the firmware
-///     guarantee). Constant evaluation always computes this way.
-///   - **fast**: the SIMD backend (float only; double always runs exact). Sums are reassociated across vector
-///     lanes, a*b+c is one fused multiply-add and exp is a vector polynomial, so results differ from exact in the
-///     last bits: see docs/kernels.md for the bound each kernel is tested against.
-///
-/// Fast is the default wherever a SIMD backend exists. Define `CTATTN_EXACT_ARITHMETIC=1` (CMake option of the
-/// same name) to make exact the default for a whole build; per call, pass `ctattn::exact_arithmetic` or
-/// `ctattn::fast_arithmetic` (ctattn/attention/options.hpp).
-// Rationale: fast by default because a user who compiles with -mavx2 or -march=native asked for vector code, and
-// that user judges ctattn against Eigen; the firmware user who needs static_assert's bits names that need once.
-// Targets without a backend (Cortex-M4, M7, M33; the M55 with GCC 12) compute exact either way.
-///
-/// Example:
-/// \code
-///   static_assert(ctattn::simd_backend_name[0] != '\0');   // "avx512", "avx2", "neon", "helium" or "scalar"
-/// \endcode
-
-#ifndef CTATTN_EXACT_ARITHMETIC
-#define CTATTN_EXACT_ARITHMETIC 0
-#endif
+/// Example: `static_assert(ctattn::detail::kernels::activate<ctattn::detail::kernels::activation::relu>(-2.0f) == 0);`
 
 
-// Each backend's header is empty unless the target has its instructions.
-// ---------------------------------------- ctattn/kernels/avx2.hpp
-#ifndef CTATTN_KERNELS_AVX2_HPP
-#define CTATTN_KERNELS_AVX2_HPP
+// ---------------------------------------- ctattn/math/erf.hpp
+#ifndef CTATTN_MATH_ERF_HPP
+#define CTATTN_MATH_ERF_HPP
 
 /// \file
-/// The AVX2+FMA backend (x86-64): the vector operations of kernels/detail/simd.hpp on 8 float lanes in ymm
-/// registers. The operations and their contracts are those of kernels/avx512.hpp; tails are `vmaskmovps`.
-///
-/// Example: `ctattn::detail::avx2_ops::reduce_add(ctattn::detail::avx2_ops::broadcast(1.0f)) == 8.0f`.
+/// ctattn::math::erf: the error function, in constant expressions and at run time with identical results.
 
-
-// ---------------------------------------- ctattn/kernels/detail/exp_constants.hpp
-#ifndef CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
-#define CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
+// ---------------------------------------- ctattn/math/detail/erf_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
 
 /// \file
-/// The constants of every backend's vector exp (float): e^x = 2^n e^r, n = round(x log2 e), r = x - n ln 2 with
-/// ln 2 split so that n ln2_high is exact for |n| < 2^8, and e^r = 1 + r + r^2/2! + ... + r^7/7!. On
-/// |r| <= ln2/2 the truncated term is below 6e-9 of the result, so the roundings decide: the result is within
-/// 2 ulp of e^x (tests/backend/ checks it against e^x in double over the softmax's range).
-
-namespace ctattn::detail::exp_constants {
-
-inline constexpr float log2e = 1.44269504088896341f;
-inline constexpr float ln2_high = 0.693359375f;            // 355/512: 9 significant bits
-inline constexpr float ln2_low = -2.12194440e-4f;          // ln 2 - ln2_high
-inline constexpr float c2 = 1.0f / 2.0f;
-inline constexpr float c3 = 1.0f / 6.0f;
-inline constexpr float c4 = 1.0f / 24.0f;
-inline constexpr float c5 = 1.0f / 120.0f;
-inline constexpr float c6 = 1.0f / 720.0f;
-inline constexpr float c7 = 1.0f / 5040.0f;
-// Below this, e^x is under the smallest normal float (2^-126): the vector exp gives 0 (the exact one a subnormal
-// under 1.2e-38, which no softmax weight can tell from 0 once divided by a sum >= 1).
-inline constexpr float lowest = -87.33654f;
-
-}  // namespace ctattn::detail::exp_constants
-
-#endif  // CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
-// ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
-
-// Empty unless the target has AVX (the 8-lane reductions, which avx512.hpp uses too) and AVX2 and FMA (the
-// backend): -mavx2 -mfma, -mavx512f, -march=...; kernels/backend.hpp includes it then.
-#if defined(__AVX__)
-
-#include <immintrin.h>
-
-namespace ctattn::detail {
-
-/// The sum and the largest of a ymm register's 8 lanes: halves, then pairs, then the last two.
-inline float sum_of_lanes(__m256 x) noexcept {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
-}
-inline float largest_of_lanes(__m256 x) noexcept {
-  __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
-  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-  return _mm_cvtss_f32(_mm_max_ss(s, _mm_movehdup_ps(s)));
-}
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__AVX__)
-
-#if defined(__AVX2__) && defined(__FMA__)
-
-namespace ctattn::detail {
-
-struct avx2_ops {
-  using reg = __m256;
-  static constexpr std::size_t lanes = 8;
-  // 16 registers: 6 x 2 accumulators, two loads and a broadcast.
-  static constexpr std::size_t tile_rows = 6;
-  static constexpr std::size_t tile_vectors = 2;
-  // The transposed product's tile: 2 rows of a against 4 rows of b, 8 dot products reduced by one transpose_sum.
-  static constexpr std::size_t dot_tile_rows = 2;
-  static constexpr std::size_t dot_rows = 4;
-  static constexpr std::size_t key_buffer_floats = 8192;
-
-  static reg zero() noexcept { return _mm256_setzero_ps(); }
-  static reg broadcast(float x) noexcept { return _mm256_set1_ps(x); }
-  static reg load(const float* p) noexcept { return _mm256_loadu_ps(p); }
-  static void store(float* p, reg x) noexcept { _mm256_storeu_ps(p, x); }
-  static __m256i first(std::size_t n) noexcept {
-    // Lane l is selected (sign bit set) when l < n.
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-  }
-  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
-    const __m256i mask = first(n);
-    return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(p, mask), _mm256_castsi256_ps(mask));
-  }
-  static void store_partial(float* p, reg x, std::size_t n) noexcept { _mm256_maskstore_ps(p, first(n), x); }
-  static reg add(reg a, reg b) noexcept { return _mm256_add_ps(a, b); }
-  static reg mul(reg a, reg b) noexcept { return _mm256_mul_ps(a, b); }
-  static reg fma(reg a, reg b, reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
-  static reg max(reg a, reg b) noexcept { return _mm256_max_ps(a, b); }
-  static float reduce_add(reg x) noexcept { return sum_of_lanes(x); }
-  static float reduce_max(reg x) noexcept { return largest_of_lanes(x); }
-
-  // Lane l of the result is the sum of x[l]'s lanes (as avx512_ops::transpose_sum): halves, then pairs of lanes;
-  // the network leaves the sum of its input m in lane 4 (m % 2) + m / 2, so input m is x[order(m)].
-  static reg transpose_sum(const reg (&x)[8]) noexcept {
-    reg t[4];
-    for (std::size_t m = 0; m < 4; ++m) {
-      const reg a = x[order(2 * m)];
-      const reg b = x[order(2 * m + 1)];
-      t[m] = _mm256_add_ps(_mm256_permute2f128_ps(a, b, 0x20), _mm256_permute2f128_ps(a, b, 0x31));
-    }
-    reg u[2];
-    for (std::size_t m = 0; m < 2; ++m) {
-      u[m] = _mm256_add_ps(_mm256_shuffle_ps(t[2 * m], t[2 * m + 1], 0x44),
-                           _mm256_shuffle_ps(t[2 * m], t[2 * m + 1], 0xEE));
-    }
-    return _mm256_add_ps(_mm256_shuffle_ps(u[0], u[1], 0x88), _mm256_shuffle_ps(u[0], u[1], 0xDD));
-  }
-  static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 2) + m / 2; }
-
-  // x becomes its transpose (as avx512_ops::transpose): pairs of lanes, pairs of pairs, then 128-bit halves.
-  static void transpose(reg (&x)[8]) noexcept {
-    reg t[8];
-    for (std::size_t m = 0; m < 8; m += 2) {
-      t[m] = _mm256_unpacklo_ps(x[m], x[m + 1]);
-      t[m + 1] = _mm256_unpackhi_ps(x[m], x[m + 1]);
-    }
-    for (std::size_t m = 0; m < 8; m += 4) {
-      x[m] = _mm256_shuffle_ps(t[m], t[m + 2], 0x44);
-      x[m + 1] = _mm256_shuffle_ps(t[m], t[m + 2], 0xEE);
-      x[m + 2] = _mm256_shuffle_ps(t[m + 1], t[m + 3], 0x44);
-      x[m + 3] = _mm256_shuffle_ps(t[m + 1], t[m + 3], 0xEE);
-    }
-    for (std::size_t q = 0; q < 4; ++q) {
-      t[q] = _mm256_permute2f128_ps(x[q], x[q + 4], 0x20);
-      t[q + 4] = _mm256_permute2f128_ps(x[q], x[q + 4], 0x31);
-    }
-    for (std::size_t m = 0; m < 8; ++m) x[m] = t[m];
-  }
-
-  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
-  // below `lowest` (n < -126) are replaced by 0 and inputs are at most 0 in every caller (clamped to 88 here).
-  static reg exp(reg x) noexcept {
-    // Rationale: min(88, x) with x second returns x when x is NaN, so NaN still reaches the result.
-    const reg clamped = _mm256_min_ps(_mm256_set1_ps(88.0f), x);
-    const reg n = _mm256_round_ps(_mm256_mul_ps(clamped, _mm256_set1_ps(exp_constants::log2e)),
-                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    reg r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_constants::ln2_high), clamped);
-    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_constants::ln2_low), r);
-    reg p = _mm256_set1_ps(exp_constants::c7);
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c6));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c5));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c4));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c3));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c2));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
-    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
-    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
-    const reg result = _mm256_mul_ps(p, _mm256_castsi256_ps(bits));
-    const reg underflow = _mm256_cmp_ps(x, _mm256_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
-    return _mm256_blendv_ps(result, _mm256_setzero_ps(), underflow);
-  }
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__AVX2__) && defined(__FMA__)
-
-#endif  // CTATTN_KERNELS_AVX2_HPP
-// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
-// ---------------------------------------- ctattn/kernels/avx512.hpp
-#ifndef CTATTN_KERNELS_AVX512_HPP
-#define CTATTN_KERNELS_AVX512_HPP
-
-/// \file
-/// The AVX-512 backend (x86-64 with AVX512F): the vector operations that kernels/detail/simd.hpp builds every
-/// fast kernel from, on 16 float lanes in zmm registers. Tails are masked loads and stores.
-///
-/// | operation                     | meaning                                                          |
-/// |-------------------------------|------------------------------------------------------------------|
-/// | `load(p)`, `store(p, x)`      | 16 floats, unaligned                                             |
-/// | `load_partial(p, n, fill)`    | the first n floats; the other lanes hold `fill`                  |
-/// | `store_partial(p, x, n)`      | the first n lanes                                                |
-/// | `fma(a, b, c)`                | a b + c, one rounding                                            |
-/// | `exp(x)`                      | e^x for x <= 0 within 2 ulp; 0 below -87.33; NaN stays NaN       |
-/// | `reduce_add`, `reduce_max`    | across the lanes                                                 |
-///
-/// Example: `ctattn::detail::avx512_ops::reduce_add(ctattn::detail::avx512_ops::broadcast(1.0f)) == 16.0f`.
-
-
-
-// Empty unless the target has AVX512F (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
-#if defined(__AVX512F__)
-
-#include <immintrin.h>
-
-namespace ctattn::detail {
-
-struct avx512_ops {
-  using reg = __m512;
-  static constexpr std::size_t lanes = 16;
-  // The product tile: rows x vectors of accumulators, with one broadcast and `tile_vectors` loads in flight, out
-  // of 32 registers.
-  static constexpr std::size_t tile_rows = 8;
-  static constexpr std::size_t tile_vectors = 2;
-  // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products reduced by one transpose_sum.
-  static constexpr std::size_t dot_tile_rows = 4;
-  static constexpr std::size_t dot_rows = 4;
-  // Floats of packed keys the fused attention kernel keeps on the stack (64 KiB).
-  static constexpr std::size_t key_buffer_floats = 8192;
-
-  static reg zero() noexcept { return _mm512_setzero_ps(); }
-  static reg broadcast(float x) noexcept { return _mm512_set1_ps(x); }
-  static reg load(const float* p) noexcept { return _mm512_loadu_ps(p); }
-  static void store(float* p, reg x) noexcept { _mm512_storeu_ps(p, x); }
-  static __mmask16 first(std::size_t n) noexcept { return static_cast<__mmask16>((1u << n) - 1u); }
-  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
-    return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), first(n), p);
-  }
-  static void store_partial(float* p, reg x, std::size_t n) noexcept { _mm512_mask_storeu_ps(p, first(n), x); }
-  static reg add(reg a, reg b) noexcept { return _mm512_add_ps(a, b); }
-  static reg mul(reg a, reg b) noexcept { return _mm512_mul_ps(a, b); }
-  static reg fma(reg a, reg b, reg c) noexcept { return _mm512_fmadd_ps(a, b, c); }
-  // Rationale: the zero-masking forms (all lanes selected) are the plain operations; GCC 12's plain forms start
-  // from a self-initialized register that -Wmaybe-uninitialized reports in every caller.
-  static constexpr __mmask16 all = 0xFFFF;
-  static reg max(reg a, reg b) noexcept { return _mm512_maskz_max_ps(all, a, b); }
-  static __m256 half(reg x, int which) noexcept {
-    return which == 0 ? _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 0))
-                      : _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 1));
-  }
-  // The two 256-bit halves combined, then the 8-lane reductions of avx2.hpp (an AVX-512F target has AVX).
-  static float reduce_add(reg x) noexcept { return sum_of_lanes(_mm256_add_ps(half(x, 0), half(x, 1))); }
-  static float reduce_max(reg x) noexcept { return largest_of_lanes(_mm256_max_ps(half(x, 0), half(x, 1))); }
-
-  // Lane l of the result is the sum of x[l]'s lanes: pairs of registers folded by halves, then quarters, then
-  // pairs of lanes (45 operations for 16 sums). The network leaves the sum of its input m in lane
-  // 4 (m % 4) + m / 4, so input m is x[order(m)].
-  static reg transpose_sum(const reg (&x)[16]) noexcept {
-    reg t[8];
-    for (std::size_t m = 0; m < 8; ++m) {
-      const reg a = x[order(2 * m)];
-      const reg b = x[order(2 * m + 1)];
-      t[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, a, b, 0x44),
-                           _mm512_maskz_shuffle_f32x4(all, a, b, 0xEE));
-    }
-    reg u[4];
-    for (std::size_t m = 0; m < 4; ++m) {
-      u[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, t[2 * m], t[2 * m + 1], 0x88),
-                           _mm512_maskz_shuffle_f32x4(all, t[2 * m], t[2 * m + 1], 0xDD));
-    }
-    reg w[2];
-    for (std::size_t m = 0; m < 2; ++m) {
-      w[m] = _mm512_add_ps(_mm512_maskz_shuffle_ps(all, u[2 * m], u[2 * m + 1], 0x44),
-                           _mm512_maskz_shuffle_ps(all, u[2 * m], u[2 * m + 1], 0xEE));
-    }
-    return _mm512_add_ps(_mm512_maskz_shuffle_ps(all, w[0], w[1], 0x88),
-                         _mm512_maskz_shuffle_ps(all, w[0], w[1], 0xDD));
-  }
-  static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 4) + m / 4; }
-
-  // x becomes its transpose: lane c of x[r] goes to lane r of x[c] (pairs of lanes, then pairs of pairs, then
-  // 128-bit quarters twice).
-  static void transpose(reg (&x)[16]) noexcept {
-    reg t[16];
-    for (std::size_t m = 0; m < 16; m += 2) {
-      t[m] = _mm512_maskz_unpacklo_ps(all, x[m], x[m + 1]);
-      t[m + 1] = _mm512_maskz_unpackhi_ps(all, x[m], x[m + 1]);
-    }
-    for (std::size_t m = 0; m < 16; m += 4) {
-      x[m] = _mm512_maskz_shuffle_ps(all, t[m], t[m + 2], 0x44);
-      x[m + 1] = _mm512_maskz_shuffle_ps(all, t[m], t[m + 2], 0xEE);
-      x[m + 2] = _mm512_maskz_shuffle_ps(all, t[m + 1], t[m + 3], 0x44);
-      x[m + 3] = _mm512_maskz_shuffle_ps(all, t[m + 1], t[m + 3], 0xEE);
-    }
-    for (std::size_t m = 0; m < 16; m += 8) {
-      for (std::size_t q = 0; q < 4; ++q) {
-        t[m + q] = _mm512_maskz_shuffle_f32x4(all, x[m + q], x[m + q + 4], 0x88);
-        t[m + q + 4] = _mm512_maskz_shuffle_f32x4(all, x[m + q], x[m + q + 4], 0xDD);
-      }
-    }
-    for (std::size_t q = 0; q < 8; ++q) {
-      x[q] = _mm512_maskz_shuffle_f32x4(all, t[q], t[q + 8], 0x88);
-      x[q + 8] = _mm512_maskz_shuffle_f32x4(all, t[q], t[q + 8], 0xDD);
-    }
-  }
-
-  // e^x = 2^n e^r with n = round(x / ln 2) and r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 split in two parts so r is
-  // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and
-  // 2^n applied by scalef, which gives 0 for large negative n and keeps NaN.
-  static reg exp(reg x) noexcept {
-    // Rationale: round to nearest by adding and taking away 1.5 * 2^23 (exact for |x log2 e| < 2^22, and -inf and
-    // NaN stay what they are), rather than roundscale, whose macro form (unoptimized GCC) trips -Wsign-conversion.
-    const reg rounding = _mm512_set1_ps(0x1.8p23f);
-    const reg scaled = _mm512_mul_ps(x, _mm512_set1_ps(exp_constants::log2e));
-    const reg n = _mm512_sub_ps(_mm512_add_ps(scaled, rounding), rounding);
-    reg r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_high), x);
-    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_low), r);
-    reg p = _mm512_set1_ps(exp_constants::c7);
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c6));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c5));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c4));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c3));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c2));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-    const reg result = _mm512_maskz_scalef_ps(all, p, n);
-    // Below the smallest normal result the answer is 0 (as for -inf, where r would be NaN).
-    const __mmask16 underflow = _mm512_cmp_ps_mask(x, _mm512_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
-    return _mm512_mask_blend_ps(underflow, result, _mm512_setzero_ps());
-  }
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__AVX512F__)
-
-#endif  // CTATTN_KERNELS_AVX512_HPP
-// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
-// ---------------------------------------- ctattn/kernels/helium.hpp
-#ifndef CTATTN_KERNELS_HELIUM_HPP
-#define CTATTN_KERNELS_HELIUM_HPP
-
-/// \file
-/// The Helium backend (Arm M-profile Vector Extension with floating point, e.g. Cortex-M55): the vector operations
-/// of kernels/detail/simd.hpp on 4 float lanes in q registers. The operations and their contracts are those of
-/// kernels/avx512.hpp. Tails are tail-predicated: `vctp32q(n)` enables the first n lanes of a load or a store, and
-/// the lanes it disables are neither read nor written.
-///
-/// | operation                  | Helium                                                   | note                  |
-/// |----------------------------|----------------------------------------------------------|-----------------------|
-/// | `load_partial(p, n, fill)` | `vctp32q(n)`, `vldrwq_z_f32`, `vpselq_f32` with `fill`   | lanes past n unread   |
-/// | `store_partial(p, x, n)`   | `vctp32q(n)`, `vstrwq_p_f32`                             | lanes past n kept     |
-/// | `fma(a, b, c)`             | `vfmaq_f32`: a b + c, one rounding                       |                       |
-/// | `max`, `reduce_max`        | `vmaxnmq_f32`, `vmaxnmvq_f32`; NaN found in the bits     | NaN wins, as in NEON  |
-/// | `reduce_add`               | (x0 + x1) + (x2 + x3) on the q register's s lanes        | no float VADDV in MVE |
-/// | `exp(x)`                   | avx512_ops::exp's method; NaN lanes put back at the end  | NaN stays NaN         |
-///
-/// Sizes for a microcontroller: 8 q registers hold a product tile of 3 rows x 2 vectors (6 accumulators and 2
-/// loads; the row's factor of A is a scalar operand of `vfma`), and the fused attention kernel packs at most
-/// `key_buffer_floats` = 1024 floats (4 KiB) of keys on the stack per chunk of keys.
-///
-/// Built only where the compiler defines `__ARM_FEATURE_MVE` with its floating-point bit (2); kernels/backend.hpp
-/// selects it with Clang or GCC 13 and later (its table says why not GCC 12). Tested on the target by the
-/// firmware board `m55-helium` (Clang 14, QEMU mps3-an547; docs/firmware.md).
-///
-/// Example: `ctattn::detail::helium_ops::reduce_add(ctattn::detail::helium_ops::broadcast(1.0f)) == 4.0f`.
-
-
-
-// Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp).
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
-
-#include <arm_mve.h>
-
-#include <cstdint>
-#include <limits>
-
-namespace ctattn::detail {
-
-// Rationale: the intrinsics are called by their __arm_ names, which arm_mve.h always declares; the short names
-// disappear when a program defines __ARM_MVE_PRESERVE_USER_NAMESPACE.
-struct helium_ops {
-  using reg = float32x4_t;
-  static constexpr std::size_t lanes = 4;
-  // 8 q registers: 3 x 2 accumulators and two loads; the broadcast factor stays in a core register.
-  static constexpr std::size_t tile_rows = 3;
-  static constexpr std::size_t tile_vectors = 2;
-  // The transposed product's tile: 2 rows of a against 2 rows of b, 4 accumulators, two loads of b and one of a.
-  static constexpr std::size_t dot_tile_rows = 2;
-  static constexpr std::size_t dot_rows = 2;
-  // Floats of packed keys the fused attention kernel keeps on the stack (4 KiB).
-  static constexpr std::size_t key_buffer_floats = 1024;
-
-  static reg zero() noexcept { return __arm_vdupq_n_f32(0.0f); }
-  static reg broadcast(float x) noexcept { return __arm_vdupq_n_f32(x); }
-  static reg load(const float* p) noexcept { return __arm_vld1q_f32(p); }
-  static void store(float* p, reg x) noexcept { __arm_vst1q_f32(p, x); }
-  static mve_pred16_t first(std::size_t n) noexcept { return __arm_vctp32q(static_cast<std::uint32_t>(n)); }
-  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
-    const mve_pred16_t lanes_read = first(n);
-    return __arm_vpselq_f32(__arm_vldrwq_z_f32(p, lanes_read), __arm_vdupq_n_f32(fill), lanes_read);
-  }
-  static void store_partial(float* p, reg x, std::size_t n) noexcept { __arm_vstrwq_p_f32(p, x, first(n)); }
-  static reg add(reg a, reg b) noexcept { return __arm_vaddq_f32(a, b); }
-  static reg mul(reg a, reg b) noexcept { return __arm_vmulq_f32(a, b); }
-  static reg fma(reg a, reg b, reg c) noexcept { return __arm_vfmaq_f32(c, a, b); }
-
-  // The lanes whose magnitude is above infinity's bits: NaN.
-  // Rationale: NaN is found by an integer compare of the bits, not by a float compare, whose NaN lanes are not
-  // portable: VCMP LT and LE hold for NaN, Clang 14 gives the intrinsics IEEE meaning instead, and with Clang 14
-  // vcmpneq_f32(x, x) found no NaN lane in [1, NaN, NaN, NaN] (under QEMU).
-  static uint32x4_t magnitude_bits(reg x) noexcept {
-    return __arm_vandq_u32(__arm_vreinterpretq_u32_f32(x), __arm_vdupq_n_u32(0x7FFF'FFFFu));
-  }
-  static mve_pred16_t nan_lanes(uint32x4_t magnitude) noexcept {
-    return __arm_vcmphiq_n_u32(magnitude, 0x7F80'0000u);
-  }
-
-  // Rationale: MVE's only float maximum is IEEE maxNum, which returns the number when one operand is NaN. The
-  // fast softmax reads a NaN maximum as "hand the row to the exact kernel"; a row of NaN and -inf would
-  // otherwise look fully masked and get zeros. So a NaN lane gives NaN (a + b), as NEON's vmaxq does.
-  static reg max(reg a, reg b) noexcept {
-    const mve_pred16_t either_nan = nan_lanes(__arm_vmaxq_u32(magnitude_bits(a), magnitude_bits(b)));
-    return __arm_vpselq_f32(__arm_vaddq_f32(a, b), __arm_vmaxnmq_f32(a, b), either_nan);
-  }
-  static float reduce_add(reg x) noexcept {
-    return (__arm_vgetq_lane_f32(x, 0) + __arm_vgetq_lane_f32(x, 1)) +
-           (__arm_vgetq_lane_f32(x, 2) + __arm_vgetq_lane_f32(x, 3));
-  }
-  static float reduce_max(reg x) noexcept {
-    if (nan_lanes(magnitude_bits(x)) != 0) return std::numeric_limits<float>::quiet_NaN();
-    return __arm_vmaxnmvq_f32(-std::numeric_limits<float>::infinity(), x);
-  }
-
-  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
-  // below `lowest` (n < -126) are replaced by 0 and inputs above 88 are clamped to 88. The Horner steps take their
-  // constants as scalar operands (vfmas: p r + c), so that the polynomial needs 3 q registers. NaN lanes (which
-  // vminnmq would clamp to 88 and the compare with `lowest` send to 0) are put back at the end.
-  static reg exp(reg x) noexcept {
-    const reg clamped = __arm_vminnmq_f32(x, __arm_vdupq_n_f32(88.0f));
-    const reg n = __arm_vrndnq_f32(__arm_vmulq_n_f32(clamped, exp_constants::log2e));
-    reg r = __arm_vfmaq_n_f32(clamped, n, -exp_constants::ln2_high);
-    r = __arm_vfmaq_n_f32(r, n, -exp_constants::ln2_low);
-    reg p = __arm_vdupq_n_f32(exp_constants::c7);
-    p = __arm_vfmasq_n_f32(p, r, exp_constants::c6);
-    p = __arm_vfmasq_n_f32(p, r, exp_constants::c5);
-    p = __arm_vfmasq_n_f32(p, r, exp_constants::c4);
-    p = __arm_vfmasq_n_f32(p, r, exp_constants::c3);
-    p = __arm_vfmasq_n_f32(p, r, exp_constants::c2);
-    p = __arm_vfmasq_n_f32(p, r, 1.0f);
-    p = __arm_vfmasq_n_f32(p, r, 1.0f);
-    const int32x4_t bits = __arm_vshlq_n_s32(__arm_vaddq_n_s32(__arm_vcvtq_s32_f32(n), 127), 23);
-    const reg result = __arm_vmulq_f32(p, __arm_vreinterpretq_f32_s32(bits));
-    // x >= lowest: false for -inf, and for NaN under both meanings of the compare.
-    const mve_pred16_t normal = __arm_vcmpgeq_n_f32(x, exp_constants::lowest);
-    const reg in_range = __arm_vpselq_f32(result, __arm_vdupq_n_f32(0.0f), normal);
-    return __arm_vpselq_f32(x, in_range, nan_lanes(magnitude_bits(x)));
-  }
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
-
-#endif  // CTATTN_KERNELS_HELIUM_HPP
-// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
-// ---------------------------------------- ctattn/kernels/neon.hpp
-#ifndef CTATTN_KERNELS_NEON_HPP
-#define CTATTN_KERNELS_NEON_HPP
-
-/// \file
-/// The AArch64 NEON backend: the vector operations of kernels/detail/simd.hpp on 4 float lanes in q registers.
-/// The operations and their contracts are those of kernels/avx512.hpp. NEON has no masked loads: a partial vector
-/// goes through a 4-float buffer.
-///
-/// Example: `ctattn::detail::neon_ops::reduce_add(ctattn::detail::neon_ops::broadcast(1.0f)) == 4.0f`.
-
-
-
-// Empty unless the target is AArch64 with NEON: kernels/backend.hpp includes it then.
-#if defined(__aarch64__) && defined(__ARM_NEON)
-
-#include <arm_neon.h>
-
-namespace ctattn::detail {
-
-struct neon_ops {
-  using reg = float32x4_t;
-  static constexpr std::size_t lanes = 4;
-  // 32 registers: 8 x 3 accumulators, three loads and a broadcast.
-  static constexpr std::size_t tile_rows = 8;
-  static constexpr std::size_t tile_vectors = 3;
-  // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products in 4 transpose_sums.
-  static constexpr std::size_t dot_tile_rows = 4;
-  static constexpr std::size_t dot_rows = 4;
-  static constexpr std::size_t key_buffer_floats = 8192;
-
-  static reg zero() noexcept { return vdupq_n_f32(0.0f); }
-  static reg broadcast(float x) noexcept { return vdupq_n_f32(x); }
-  static reg load(const float* p) noexcept { return vld1q_f32(p); }
-  static void store(float* p, reg x) noexcept { vst1q_f32(p, x); }
-  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
-    float buffer[4] = {fill, fill, fill, fill};
-    for (std::size_t l = 0; l < n; ++l) buffer[l] = p[l];
-    return vld1q_f32(buffer);
-  }
-  static void store_partial(float* p, reg x, std::size_t n) noexcept {
-    float buffer[4];
-    vst1q_f32(buffer, x);
-    for (std::size_t l = 0; l < n; ++l) p[l] = buffer[l];
-  }
-  static reg add(reg a, reg b) noexcept { return vaddq_f32(a, b); }
-  static reg mul(reg a, reg b) noexcept { return vmulq_f32(a, b); }
-  static reg fma(reg a, reg b, reg c) noexcept { return vfmaq_f32(c, a, b); }
-  static reg max(reg a, reg b) noexcept { return vmaxq_f32(a, b); }
-  static float reduce_add(reg x) noexcept { return vaddvq_f32(x); }
-  static float reduce_max(reg x) noexcept { return vmaxvq_f32(x); }
-
-  // Lane l of the result is the sum of x[l]'s lanes: pairwise adds of pairwise adds.
-  static reg transpose_sum(const reg (&x)[4]) noexcept {
-    return vpaddq_f32(vpaddq_f32(x[0], x[1]), vpaddq_f32(x[2], x[3]));
-  }
-
-  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23). vminq keeps NaN.
-  static reg exp(reg x) noexcept {
-    const reg clamped = vminq_f32(x, vdupq_n_f32(88.0f));
-    const reg n = vrndnq_f32(vmulq_f32(clamped, vdupq_n_f32(exp_constants::log2e)));
-    reg r = vfmsq_f32(clamped, n, vdupq_n_f32(exp_constants::ln2_high));
-    r = vfmsq_f32(r, n, vdupq_n_f32(exp_constants::ln2_low));
-    reg p = vdupq_n_f32(exp_constants::c7);
-    p = vfmaq_f32(vdupq_n_f32(exp_constants::c6), p, r);
-    p = vfmaq_f32(vdupq_n_f32(exp_constants::c5), p, r);
-    p = vfmaq_f32(vdupq_n_f32(exp_constants::c4), p, r);
-    p = vfmaq_f32(vdupq_n_f32(exp_constants::c3), p, r);
-    p = vfmaq_f32(vdupq_n_f32(exp_constants::c2), p, r);
-    p = vfmaq_f32(vdupq_n_f32(1.0f), p, r);
-    p = vfmaq_f32(vdupq_n_f32(1.0f), p, r);
-    const int32x4_t bits = vshlq_n_s32(vaddq_s32(vcvtq_s32_f32(n), vdupq_n_s32(127)), 23);
-    const reg result = vmulq_f32(p, vreinterpretq_f32_s32(bits));
-    const uint32x4_t underflow = vcltq_f32(x, vdupq_n_f32(exp_constants::lowest));
-    return vbslq_f32(underflow, vdupq_n_f32(0.0f), result);
-  }
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__aarch64__) && defined(__ARM_NEON)
-
-#endif  // CTATTN_KERNELS_NEON_HPP
-// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
-
-#if defined(__AVX512F__)
-#define CTATTN_SIMD_AVX512 1
-#elif defined(__AVX2__) && defined(__FMA__)
-#define CTATTN_SIMD_AVX2 1
-#elif defined(__aarch64__) && defined(__ARM_NEON)
-#define CTATTN_SIMD_NEON 1
-#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (defined(__clang__) || __GNUC__ >= 13)
-#define CTATTN_SIMD_HELIUM 1
-#endif
-
-namespace ctattn {
-
-/// How a run-time call computes: `exact` (the scalar loops, static_assert's bits) or `fast` (the SIMD backend).
-enum class arithmetic { exact, fast };
-
-/// The arithmetic of a call that names none: fast, unless the build defines `CTATTN_EXACT_ARITHMETIC=1`.
-inline constexpr arithmetic default_arithmetic = CTATTN_EXACT_ARITHMETIC ? arithmetic::exact : arithmetic::fast;
-
-namespace detail {
-/// The operations of the SIMD backend this build targets (`void` when there is none).
-#if defined(CTATTN_SIMD_AVX512)
-using simd_ops = avx512_ops;
-#elif defined(CTATTN_SIMD_AVX2)
-using simd_ops = avx2_ops;
-#elif defined(CTATTN_SIMD_NEON)
-using simd_ops = neon_ops;
-#elif defined(CTATTN_SIMD_HELIUM)
-using simd_ops = helium_ops;
-#else
-using simd_ops = void;
-#endif
-
-/// Whether a run-time call on elements of type T with arithmetic A runs the SIMD backend.
-template <arithmetic A, typename T>
-inline constexpr bool runs_simd = A == arithmetic::fast && !std::is_void_v<simd_ops> && std::is_same_v<T, float>;
-}  // namespace detail
-
-/// The SIMD backend of this build: "avx512", "avx2", "neon", "helium", or "scalar" when there is none.
-inline constexpr const char* simd_backend_name =
-#if defined(CTATTN_SIMD_AVX512)
-    "avx512";
-#elif defined(CTATTN_SIMD_AVX2)
-    "avx2";
-#elif defined(CTATTN_SIMD_NEON)
-    "neon";
-#elif defined(CTATTN_SIMD_HELIUM)
-    "helium";
-#else
-    "scalar";
-#endif
-
-}  // namespace ctattn
-
-#endif  // CTATTN_KERNELS_BACKEND_HPP
-// ---------------------------------------- ctattn/kernels/dispatch.hpp (continued)
-// ---------------------------------------- ctattn/kernels/constant.hpp
-#ifndef CTATTN_KERNELS_CONSTANT_HPP
-#define CTATTN_KERNELS_CONSTANT_HPP
-
-/// \file
-/// The constant-evaluated backend: the exact arithmetic of kernels/scalar.hpp in the form the constant evaluators
-/// run fastest. Dot products and multiply-adds over whole rows are one expression per row (a fold over a
-/// compile-time index pack) instead of a loop, and the attention kernel works on local copies of its operands.
-///
-/// | helper                                 | operands (y, then the inputs)         | result                         |
-/// |----------------------------------------|---------------------------------------|--------------------------------|
-/// | `unrolled_dot(a, b)`                   | a, b: `const T (&)[N]`                | (+0 + a[0] b[0]) + a[1] b[1].. |
-/// | `unrolled_axpy(y, s, x)`               | `T (&)[N]`, `T`, `const T (&)[N]`     | y[c] += s x[c], c = 0 ... N-1  |
-/// | `unrolled_product(y, a, b)`            | R x C, R x K, K x C (`T (&)[.][.]`)   | y = a b                        |
-/// | `unrolled_product_transposed(y, a, b)` | R x C, R x K, C x K                   | y = a b^T                      |
-/// | `constant::attend<W, DK, DV>(...)`      | as `scalar::attend`                   | as `scalar::attend`            |
-///
-/// All do every addition in exactly the order of the plain loops `acc += a[c] * b[c]` and
-/// `y[c] += s * x[c]`, so they give the same bits as those loops: kernels/dispatch.hpp uses these when
-/// constant-evaluated and the scalar loops for exact arithmetic at run time.
-///
-/// Rationale: both compilers evaluate constant expressions at a cost per loop iteration, per index computation,
-/// per statement and per read through a reference that is larger than the cost of the arithmetic. A fold over an
-/// index pack has no loop and no index computation: its indices are literals fixed at instantiation. Instructions
-/// per multiply-add (`benchmarks/compile_time_forms.sh`, docs/compile_time.md): Clang 14 takes 28 thousand in a
-/// plain loop, 24 thousand with eight multiply-adds per statement, 15 thousand as a fold, and 12 thousand as a fold
-/// over arrays local to the evaluation; GCC 12 takes 85, 79, 34 and 27 thousand. That is why the kernels copy
-/// their operands first, and why products are formed as dot products (a fold over two local rows) rather than as
-/// row updates. Clang limits a fold to 256 operands (its expression nesting limit), so long rows are folded in
-/// chunks of 64, one after the other, which keeps the order.
-///
-/// Example:
-/// \code
-///   constexpr float a[3]{1, 2, 3}, b[3]{4, 5, 6};
-///   static_assert(ctattn::detail::unrolled_dot(a, b) == 32.0f);
-/// \endcode
-
-
-// ---------------------------------------- ctattn/kernels/scalar.hpp
-#ifndef CTATTN_KERNELS_SCALAR_HPP
-#define CTATTN_KERNELS_SCALAR_HPP
-
-/// \file
-/// The scalar backend: the exact arithmetic. Plain loops in which every sum runs in ascending index order from +0
-/// and every product and sum is rounded on its own, so that a result at run time has the bits of the same
-/// computation in a constant expression (the forms in kernels/constant.hpp do the same additions in the same
-/// order). These loops also serve targets without a SIMD backend, double everywhere, and any call that asks for
-/// `ctattn::exact_arithmetic`.
-///
-/// | kernel                          | operands                              | result                       |
-/// |---------------------------------|---------------------------------------|------------------------------|
-/// | `product(c, a, b)`              | c M x N, a M x K, b K x N             | c = a b                      |
-/// | `product_transposed(c, a, b)`   | c M x N, a M x K, b N x K             | c = a b^T                    |
-/// | `product_left_transposed(c,a,b)`| c M x N, a K x M, b K x N             | c = a^T b                    |
-/// | `attend<W, DK, DV>(...)`        | Q, K, V column windows, a mask        | out += softmax(Q K^T / s) V  |
-///
-/// Example:
-/// \code
-///   float c[2][2]{}; const float a[2][1]{{1}, {2}}, b[1][2]{{3, 4}};
-///   ctattn::detail::scalar::product(c, a, b);   // {{3, 4}, {6, 8}}
-/// \endcode
-
-
-// ---------------------------------------- ctattn/kernels/softmax_row.hpp
-#ifndef CTATTN_KERNELS_SOFTMAX_ROW_HPP
-#define CTATTN_KERNELS_SOFTMAX_ROW_HPP
-
-
-// ---------------------------------------- ctattn/math/exp.hpp
-#ifndef CTATTN_MATH_EXP_HPP
-#define CTATTN_MATH_EXP_HPP
-
-/// \file
-/// ctattn::math::exp: the exponential, in constant expressions and at run time with identical results.
+/// The error function on three intervals: a polynomial in x^2 near 0, a polynomial around erf(1), and
+/// 1 - erfc(x) with erfc(x) = e^(-x^2) F(1/x) / x beyond.
 
 // ---------------------------------------- ctattn/math/detail/exp_kernel.hpp
 #ifndef CTATTN_MATH_DETAIL_EXP_KERNEL_HPP
@@ -2591,7 +1922,147 @@ constexpr T exp(T x) noexcept {
 }  // namespace ctattn::math::detail
 
 #endif  // CTATTN_MATH_DETAIL_EXP_KERNEL_HPP
-// ---------------------------------------- ctattn/math/exp.hpp (continued)
+// ---------------------------------------- ctattn/math/detail/erf_kernel.hpp (continued)
+
+namespace ctattn::math::detail {
+
+template <Scalar T>
+struct erf_constants;
+
+// Rationale: the coefficients are Chebyshev fits rounded to the type (generate_math_reference.py
+// --coefficients prints each fit and its error after rounding):
+// - |x| < 0.84375: erf x = x + x R(x^2), R(z) = erf(x)/x - 1 (2^-27.4 float degree 6, 2^-56.1 double degree 11).
+//   Below `tiny` R is its constant term, and x is scaled up first so that a subnormal result is rounded once.
+// - 0.84375 <= |x| < 1.25: erf x = erx + P(|x| - 1), erx = erf(1) rounded to the type, P fitted to
+//   erf(1 + s) - erx, relative error 2^-28.2 float degree 7, 2^-57.4 double degree 14.
+// - 1.25 <= |x| < one: erfc x = e^(-x^2) F(1/x) / x, F(u) = erfc(1/u) e^(1/u^2) / u, fitted in u - centre
+//   (relative error 2^-26.5 float, degree 9 on one interval; 2^-55.9 and 2^-54.3 double, degree 16 on x in
+//   [1.25, 2.5) and [2.5, one)). x^2 is split exactly (two-product) so that e^(-x^2) does not inherit the
+//   rounding of x^2, which is magnified by x^2 itself.
+// - |x| >= one (the smallest x whose correctly rounded erf is 1): +-1.
+template <>
+struct erf_constants<float> {
+  static constexpr float tiny = 0x1p-14f;
+  static constexpr float small_limit = 0.84375f;
+  static constexpr float mid_limit = 1.25f;
+  static constexpr float one = 0x1.f5a88ap+1f;  // 3.9192
+  static constexpr float small_poly[] = {0x1.06eba8p-3f,  -0x1.812746p-2f, 0x1.ce2eb6p-4f, -0x1.b81e9p-6f,
+                                         0x1.5572acp-8f, -0x1.b0c752p-11f, 0x1.74beecp-14f};
+  static constexpr float erx = 0x1.af767ap-1f;
+  static constexpr float mid_poly[] = {0x1.cf1306p-27f, 0x1.a911fp-2f,   -0x1.a911eep-2f, 0x1.1b60ap-3f,
+                                       0x1.1b5f86p-4f,  -0x1.1b00b8p-4f, 0x1.28a552p-8f,  0x1.adf8fap-7f};
+  static constexpr float tail_split = 3.0e38f;  // one interval for float
+  static constexpr float tail_centre_near = 0x1.0e1e8ep-1f;
+  static constexpr float tail_poly_near[] = {0x1.0326b8p-1f,  -0x1.5a0c74p-3f, -0x1.beedf4p-6f, 0x1.b784a8p-4f,
+                                             -0x1.a3dc1ep-4f, 0x1.86dc6cp-5f,  0x1.77aeb8p-6f,  -0x1.4ae26ap-4f,
+                                             0x1.a361f4p-4f,  -0x1.0b99p-4f};
+  static constexpr float tail_centre_far = tail_centre_near;
+  static constexpr const float (&tail_poly_far)[10] = tail_poly_near;
+};
+
+template <>
+struct erf_constants<double> {
+  static constexpr double tiny = 0x1p-28;
+  static constexpr double small_limit = 0.84375;
+  static constexpr double mid_limit = 1.25;
+  static constexpr double one = 0x1.7afb48dc96627p+2;  // 5.9215
+  static constexpr double small_poly[] = {
+      0x1.06eba8214db69p-3,   -0x1.812746b0379e6p-2, 0x1.ce2f21a042accp-4,  -0x1.b82ce31281975p-6,
+      0x1.565bcd0ce826fp-8,   -0x1.c02db39f8dab6p-11, 0x1.f9a3179a72999p-14, -0x1.f4d0bf8c2a865p-17,
+      0x1.b9c9d17cf321fp-20,  -0x1.5e1a435c34b45p-23, 0x1.e8104e5048f8ap-27, -0x1.e8026404074f9p-31};
+  static constexpr double erx = 0x1.af767a741088bp-1;
+  static constexpr double mid_poly[] = {
+      -0x1.c99a6bef27697p-56, 0x1.a911f096fbc26p-2,  -0x1.a911f096fbc25p-2, 0x1.1b614b0f527f0p-3,
+      0x1.1b614b0f5266cp-4,   -0x1.1b614b0f4cc5fp-4, 0x1.2e45a5663a0f0p-8,  0x1.f096fd59dac7ap-7,
+      -0x1.39114696e74a7p-8,  -0x1.ee30af1146398p-10, 0x1.417655df98da9p-10, 0x1.666ba569cd698p-14,
+      -0x1.a2ec14ff6578ep-13, 0x1.43b3789a9ac60p-16, 0x1.4160efc00cbc1p-16};
+  static constexpr double tail_split = 2.5;
+  static constexpr double tail_centre_near = 0x1.3333333333333p-1;
+  static constexpr double tail_poly_near[] = {
+      0x1.f9a9f95f6f1bdp-2,  -0x1.5efce00ff7b38p-3, -0x1.caecf71ee67c4p-8, 0x1.4893856aee932p-4,
+      -0x1.595e44b954196p-4, 0x1.9fc00bab10726p-5,  -0x1.44f82d83f71bap-8, -0x1.1afcff3c5586cp-5,
+      0x1.cf13a4c20d06bp-5,  -0x1.d1268c7768529p-5, 0x1.3110cdb78ab42p-5,  -0x1.2bc2da570a724p-8,
+      -0x1.039d7e9548e92p-5, 0x1.f91866cee6cd2p-5,  -0x1.38d6d3e23b908p-4, 0x1.07aac00053c7ep-4,
+      -0x1.96286a163da45p-6};
+  static constexpr double tail_centre_far = 0x1.234367f5713b6p-2;
+  static constexpr double tail_poly_far[] = {
+      0x1.165f1c8f67ddap-1,  -0x1.0ab5310d9e6a3p-3, -0x1.29cd2fba788c8p-3, 0x1.b3b05f279a99dp-3,
+      -0x1.164837ac101adp-4, -0x1.8875abf8ebbdfp-3, 0x1.79936ad26821fp-2,  -0x1.e250f34542c60p-3,
+      -0x1.4079021e38a42p-2, 0x1.0e1cb4251260ap+0,  -0x1.4fecdc3d9ce66p+0, 0x1.d50055005415fp-4,
+      0x1.8b7197416f4d4p+1,  -0x1.cc5f3e5f7e805p+2, 0x1.edd30a0dcebcep+2,  0x1.8d4f37bf1df33p+2,
+      -0x1.06d18cc2dbb2fp+5};
+};
+
+template <Scalar T>
+constexpr T erf(T x) noexcept {
+  using c = erf_constants<T>;
+  constexpr int up = format<T>::mantissa_bits + 2;
+  if (is_nan(x)) return x;
+  const T ax = abs(x);
+  if (ax >= c::one) return sign_bit(x) ? T(-1) : T(1);
+  if (ax < c::tiny) {
+    const T y = x * pow2<T>(up);  // exact; keeps -0
+    return (y + y * c::small_poly[0]) * pow2<T>(-up);
+  }
+  if (ax < c::small_limit) {
+    const T z = x * x;
+    return x + x * horner(c::small_poly, z);
+  }
+  T v{};
+  if (ax < c::mid_limit) {
+    v = c::erx + horner(c::mid_poly, ax - T(1));
+  } else {
+    const T u = T(1) / ax;
+    const T f = ax < c::tail_split ? horner(c::tail_poly_near, u - c::tail_centre_near)
+                                   : horner(c::tail_poly_far, u - c::tail_centre_far);
+    const twofold<T> x2 = two_product(ax, ax);
+    const exp_split<T> e = exp_reduce(-x2.hi);  // e^(-x^2) = (hi + lo)(1 - x2.lo) 2^k
+    const T g = e.hi + (e.lo - e.hi * x2.lo);
+    const T erfc = g * f * u * pow2<T>(e.k);
+    v = T(1) - erfc;
+  }
+  return sign_bit(x) ? -v : v;
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
+// ---------------------------------------- ctattn/math/erf.hpp (continued)
+
+namespace ctattn::math {
+
+/// The error function erf x = 2/sqrt(pi) * integral of e^(-t^2) from 0 to x, for float and double (GELU is
+/// x/2 (1 + erf(x/sqrt 2))); the same bits in constant evaluation and at run time.
+///
+/// | x                                         | result                              |
+/// |-------------------------------------------|-------------------------------------|
+/// | NaN                                       | the same NaN                        |
+/// | +-0                                       | +-0 (sign kept)                     |
+/// | subnormal x                               | 2x/sqrt(pi), rounded once           |
+/// | +-inf                                     | +-1                                 |
+/// | abs(x) >= 3.9192 (float), 5.9215 (double) | +-1 exactly (the rounded value)     |
+/// | accuracy (all x)                          | float <= 1 ulp, double <= 2 ulp     |
+///
+/// \code
+/// static_assert(ctattn::math::erf(-0.0) == 0.0 && ctattn::math::erf(10.0f) == 1.0f);
+/// constexpr double e = ctattn::math::erf(1.0);  // 0x1.af767a741088bp-1
+/// \endcode
+constexpr float erf(float x) noexcept { return detail::erf(x); }
+
+/// \copydoc erf(float)
+constexpr double erf(double x) noexcept { return detail::erf(x); }
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_ERF_HPP
+// ---------------------------------------- ctattn/kernels/activation.hpp (continued)
+// ---------------------------------------- ctattn/math/exp.hpp
+#ifndef CTATTN_MATH_EXP_HPP
+#define CTATTN_MATH_EXP_HPP
+
+/// \file
+/// ctattn::math::exp: the exponential, in constant expressions and at run time with identical results.
+
 
 namespace ctattn::math {
 
@@ -2623,7 +2094,1008 @@ constexpr double exp(double x) noexcept { return detail::exp(x); }
 }  // namespace ctattn::math
 
 #endif  // CTATTN_MATH_EXP_HPP
-// ---------------------------------------- ctattn/kernels/softmax_row.hpp (continued)
+// ---------------------------------------- ctattn/kernels/activation.hpp (continued)
+// ---------------------------------------- ctattn/math/sqrt.hpp
+#ifndef CTATTN_MATH_SQRT_HPP
+#define CTATTN_MATH_SQRT_HPP
+
+/// \file
+/// ctattn::math::sqrt: the correctly rounded square root, in constant expressions and at run time.
+
+
+// ---------------------------------------- ctattn/math/detail/sqrt_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_SQRT_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_SQRT_KERNEL_HPP
+
+/// \file
+/// Correctly rounded square root by exact integer arithmetic (usable in constant evaluation).
+
+
+namespace ctattn::math::detail {
+
+// Rationale: the digit-by-digit (restoring) integer square root gives floor(sqrt(A)) and the exact remainder
+// A - root^2, so rounding to nearest is exact: round up when the remainder exceeds root (a tie is impossible,
+// the square of a (p+1)-bit odd number never has only p significant bits). It needs p + 1 iterations of a
+// few integer operations and no wider integer than the type's own bits (a 128-bit type is not available on
+// 32-bit targets).
+template <Scalar T>
+constexpr T sqrt_exact(T x) noexcept {
+  using fmt = format<T>;
+  using bits = bits_t<T>;
+  constexpr int mb = fmt::mantissa_bits;
+  if (is_nan(x)) return x;
+  if (x == T(0)) return x;  // keeps the sign of zero
+  if (x < T(0)) return quiet_nan<T>();
+  if (x == infinity<T>()) return x;
+  const bits b = to_bits(x);
+  bits m = b & ((bits{1} << mb) - 1);
+  int e = static_cast<int>(b >> mb);
+  if (e == 0) {  // subnormal: normalize
+    const int shift = std::countl_zero(m) - (static_cast<int>(sizeof(T)) * 8 - 1 - mb);
+    m <<= shift;
+    e = 1 - shift;
+  } else {
+    m |= bits{1} << mb;
+  }
+  int ue = e - fmt::bias;  // x = m 2^(ue - mb), m in [2^mb, 2^(mb+1))
+  if ((ue & 1) != 0) {
+    m <<= 1;
+    --ue;
+  }
+  // sqrt(x) = sqrt(m 2^mb) 2^(ue/2 - mb); A = m 2^mb has 2 mb + 2 bits, taken two at a time from the top.
+  bits root = 0;
+  bits rem = 0;
+  for (int shift = 2 * mb; shift >= 0; shift -= 2) {
+    bits pair = 0;
+    if (shift >= mb) {
+      pair = (m >> (shift - mb)) & 3;
+    } else if (shift == mb - 1) {
+      pair = (m & 1) << 1;
+    }
+    rem = (rem << 2) | pair;
+    root <<= 1;
+    const bits trial = (root << 1) | 1;
+    if (rem >= trial) {
+      rem -= trial;
+      root |= 1;
+    }
+  }
+  if (rem > root) ++root;  // round to nearest; root may become 2^(mb+1): the carry reaches the exponent
+  const bits exponent = static_cast<bits>(ue / 2 + fmt::bias) << mb;
+  return from_bits<T>(exponent + (root - (bits{1} << mb)));
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_SQRT_KERNEL_HPP
+// ---------------------------------------- ctattn/math/sqrt.hpp (continued)
+
+namespace ctattn::math {
+
+/// The square root, correctly rounded (round to nearest even), for float and double.
+///
+/// | x                     | result                                 |
+/// |-----------------------|----------------------------------------|
+/// | NaN                   | the same NaN                           |
+/// | +-0                   | +-0                                    |
+/// | x < 0, -inf           | NaN (quiet, positive)                  |
+/// | +inf                  | +inf                                   |
+/// | subnormal x           | correctly rounded (the result is normal) |
+/// | accuracy              | 0 ulp: correctly rounded               |
+///
+/// \code
+/// static_assert(ctattn::math::sqrt(2.0f) == 0x1.6a09e6p+0f);
+/// static_assert(ctattn::math::sqrt(64.0) == 8.0);
+/// \endcode
+// Rationale: IEEE 754 requires the hardware square root to be correctly rounded, and so is the integer
+// algorithm used in constant evaluation: both give the same bits for every x >= 0, so at run time the
+// instruction (sqrtss/sqrtsd, vsqrt.f32; a correctly rounded libm call for double on a single-precision FPU)
+// replaces the loop. Negative and NaN arguments stay on the portable path: hardware NaNs differ in sign and
+// payload from quiet_NaN(), and the results must be the same bits in both evaluations.
+constexpr float sqrt(float x) noexcept {
+  if (std::is_constant_evaluated() || !(x >= 0.0f)) return detail::sqrt_exact(x);
+  return __builtin_sqrtf(x);
+}
+
+/// \copydoc sqrt(float)
+constexpr double sqrt(double x) noexcept {
+  if (std::is_constant_evaluated() || !(x >= 0.0)) return detail::sqrt_exact(x);
+  return __builtin_sqrt(x);
+}
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_SQRT_HPP
+// ---------------------------------------- ctattn/kernels/activation.hpp (continued)
+// ---------------------------------------- ctattn/math/tanh.hpp
+#ifndef CTATTN_MATH_TANH_HPP
+#define CTATTN_MATH_TANH_HPP
+
+/// \file
+/// ctattn::math::tanh: the hyperbolic tangent, in constant expressions and at run time with identical results.
+
+// ---------------------------------------- ctattn/math/detail/tanh_kernel.hpp
+#ifndef CTATTN_MATH_DETAIL_TANH_KERNEL_HPP
+#define CTATTN_MATH_DETAIL_TANH_KERNEL_HPP
+
+/// \file
+/// The hyperbolic tangent: a polynomial near 0, 1 - 2 / (e^(2|x|) + 1) with extra precision beyond.
+
+
+namespace ctattn::math::detail {
+
+template <Scalar T>
+struct tanh_constants;
+
+// Rationale: for |x| < 0.55 (where tanh x < 1/2) tanh x = x + x^3 P(x^2), P a Chebyshev fit of
+// (tanh x - x)/x^3 in z = x^2 (generate_math_reference.py --coefficients: 2^-28.0 float degree 5, 2^-57.6
+// double degree 10, relative to the result). Above, tanh x = 1 - 2/(e^(2x) + 1) with e^(2x) and the quotient
+// carried to about twice the working precision (the plain formula loses up to an ulp in float). `one` is the
+// smallest x whose correctly rounded tanh is 1; below `tiny`, tanh x rounds to x.
+template <>
+struct tanh_constants<float> {
+  static constexpr float tiny = 0x1p-12f;
+  static constexpr float poly_limit = 0.55f;
+  static constexpr float one = 0x1.205968p+3f;  // 9.0109
+  static constexpr float poly[] = {-0x1.555556p-2f, 0x1.111104p-3f,  -0x1.ba142ep-5f,
+                                   0x1.657936p-6f,  -0x1.17641p-7f, 0x1.4b239ap-9f};
+};
+
+template <>
+struct tanh_constants<double> {
+  static constexpr double tiny = 0x1p-27;
+  static constexpr double poly_limit = 0.55;
+  static constexpr double one = 0x1.30fc1931f09cap+4;  // 19.0617
+  static constexpr double poly[] = {-0x1.5555555555555p-2, 0x1.1111111111032p-3,  -0x1.ba1ba1b9fec84p-5,
+                                    0x1.664f487713373p-6,  -0x1.226e32f00cf0cp-7, 0x1.d6d339333f329p-9,
+                                    -0x1.7d97cfd138c28p-10, 0x1.34c5a8a996cd4p-11, -0x1.ec1091436eb2ap-13,
+                                    0x1.64fd88e9900a4p-14, -0x1.59a834187ce22p-16};
+};
+
+template <Scalar T>
+constexpr T tanh(T x) noexcept {
+  using c = tanh_constants<T>;
+  if (is_nan(x)) return x;
+  const T ax = abs(x);
+  if (ax < c::tiny) return x;  // keeps -0 and subnormals
+  if (ax >= c::one) return sign_bit(x) ? T(-1) : T(1);
+  if (ax < c::poly_limit) {
+    const T z = x * x;
+    return x + x * z * horner(c::poly, z);
+  }
+  const exp_split<T> e = exp_reduce(T(2) * ax);  // e^(2|x|) = (hi + lo) 2^k, 1 <= k <= 56
+  const T e_hi = e.hi * pow2<T>(e.k);
+  const T e_lo = e.lo * pow2<T>(e.k);
+  const twofold<T> d = fast_two_sum(e_hi, T(1));  // d = e^(2|x|) + 1 >= 4
+  const T d_lo = d.lo + e_lo;
+  // q = 2 / d to about 2p bits: a first quotient, then the exact residual 2 - q0 d divided by d
+  const T q0 = T(2) / d.hi;
+  const twofold<T> p = two_product(q0, d.hi);
+  const T q1 = (((T(2) - p.hi) - p.lo) - q0 * d_lo) / d.hi;
+  const twofold<T> t = fast_two_sum(T(1), -q0);  // 1 - q0 exactly
+  const T v = t.hi + (t.lo - q1);
+  return sign_bit(x) ? -v : v;
+}
+
+}  // namespace ctattn::math::detail
+
+#endif  // CTATTN_MATH_DETAIL_TANH_KERNEL_HPP
+// ---------------------------------------- ctattn/math/tanh.hpp (continued)
+
+namespace ctattn::math {
+
+/// The hyperbolic tangent, for float and double; the same bits in constant evaluation and at run time.
+///
+/// | x                                         | result                              |
+/// |-------------------------------------------|-------------------------------------|
+/// | NaN                                       | the same NaN                        |
+/// | +-0                                       | +-0 (sign kept; so are subnormal x) |
+/// | +-inf                                     | +-1                                 |
+/// | abs(x) >= 9.0109 (float), 19.0617 (double)| +-1 exactly (the rounded value)     |
+/// | accuracy (all x)                          | float <= 1 ulp, double <= 2 ulp     |
+///
+/// \code
+/// static_assert(ctattn::math::tanh(-0.0f) == 0.0f && ctattn::math::tanh(20.0) == 1.0);
+/// constexpr float t = ctattn::math::tanh(0.5f);  // 0x1.d9353ep-2f
+/// \endcode
+constexpr float tanh(float x) noexcept { return detail::tanh(x); }
+
+/// \copydoc tanh(float)
+constexpr double tanh(double x) noexcept { return detail::tanh(x); }
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_TANH_HPP
+// ---------------------------------------- ctattn/kernels/activation.hpp (continued)
+
+namespace ctattn::detail::kernels {
+
+/// The activations the layers tier offers.
+enum class activation { relu, gelu, gelu_tanh, silu };
+
+/// The activation F of one element, exactly.
+template <activation F, typename T>
+[[nodiscard]] constexpr T activate(T x) noexcept {
+  if constexpr (F == activation::relu) {
+    return x < T(0) ? T(0) : x;
+  } else if constexpr (F == activation::gelu) {
+    constexpr T inverse_sqrt2 = T(0.70710678118654752440L);
+    return T(0.5) * x * (T(1) + math::erf(x * inverse_sqrt2));
+  } else if constexpr (F == activation::gelu_tanh) {
+    constexpr T sqrt_2_over_pi = T(0.79788456080286535588L);
+    constexpr T cubic = T(0.044715L);
+    return T(0.5) * x * (T(1) + math::tanh(sqrt_2_over_pi * (x + cubic * x * x * x)));
+  } else {
+    return x / (T(1) + math::exp(-x));
+  }
+}
+
+/// y[0, n) = the activation F of x[0, n), exactly.
+template <activation F, typename T>
+constexpr void activate_all(const T* x, T* y, std::size_t n) noexcept {
+  for (std::size_t j = 0; j < n; ++j) y[j] = activate<F>(x[j]);
+}
+
+/// One row of LayerNorm, exactly: the row as offsets from its first entry (exact for entries near it, so a row far
+/// from zero keeps its digits), their mean, the mean of squared deviations (two passes, in column order), then
+/// y = (offset - mean) / sqrt(var + eps), times the weight (`Affine`), plus the bias (`Bias`).
+template <bool Affine, bool Bias, typename T, std::size_t N>
+constexpr void layer_norm_row(const T (&x)[N], T (&y)[N], const T* weight, const T* bias, T eps) noexcept {
+  const T shift = x[0];
+  T offsets[N]{};
+  T sum{0};
+  for (std::size_t j = 0; j < N; ++j) {
+    offsets[j] = x[j] - shift;
+    sum += offsets[j];
+  }
+  const T mean = sum / static_cast<T>(N);
+  T squares{0};
+  for (std::size_t j = 0; j < N; ++j) {
+    const T d = offsets[j] - mean;
+    squares += d * d;
+  }
+  const T scale = T(1) / math::sqrt(squares / static_cast<T>(N) + eps);
+  for (std::size_t j = 0; j < N; ++j) {
+    T value = (offsets[j] - mean) * scale;
+    if constexpr (Affine) value = value * weight[j];
+    if constexpr (Bias) value = value + bias[j];
+    y[j] = value;
+  }
+}
+
+/// One row of RMSNorm, exactly: y = x / sqrt(mean(x^2) + eps), times the weight (`Affine`).
+template <bool Affine, typename T, std::size_t N>
+constexpr void rms_norm_row(const T (&x)[N], T (&y)[N], const T* weight, T eps) noexcept {
+  T squares{0};
+  for (std::size_t j = 0; j < N; ++j) squares += x[j] * x[j];
+  const T scale = T(1) / math::sqrt(squares / static_cast<T>(N) + eps);
+  for (std::size_t j = 0; j < N; ++j) {
+    T value = x[j] * scale;
+    if constexpr (Affine) value = value * weight[j];
+    y[j] = value;
+  }
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_ACTIVATION_HPP
+// ---------------------------------------- ctattn/kernels/dispatch.hpp (continued)
+// ---------------------------------------- ctattn/kernels/backend.hpp
+#ifndef CTATTN_KERNELS_BACKEND_HPP
+#define CTATTN_KERNELS_BACKEND_HPP
+
+/// \file
+/// Which code computes at run time, decided once, from the target the compiler builds for and one switch.
+///
+/// | target macros (set by `-march` / `-mcpu`)         | backend  | file                    | float lanes |
+/// |---------------------------------------------------|----------|-------------------------|-------------|
+/// | `__AVX512F__`                                     | AVX-512  | kernels/avx512.hpp      | 16          |
+/// | `__AVX2__` and `__FMA__`                          | AVX2+FMA | kernels/avx2.hpp        | 8           |
+/// | `__aarch64__` and `__ARM_NEON`                    | NEON     | kernels/neon.hpp        | 4           |
+/// | `__ARM_FEATURE_MVE` with floating point (bit 2),  | Helium   | kernels/helium.hpp      | 4           |
+/// | compiled by Clang or by GCC 13 or later           |          |                         |             |
+/// | anything else (also MVE with GCC 12 or older)     | scalar   | kernels/scalar.hpp      | -           |
+///
+/// On a Cortex-M55 (`-mcpu=cortex-m55 -mfloat-abi=hard`) Clang therefore builds Helium code and GCC 12 scalar
+/// code; docs/firmware.md has a board for each.
+// Rationale: GCC 12.2 (Debian's arm-none-eabi-gcc) has internal compiler errors on MVE intrinsics (CMSIS-NN
+// switches its MVE code off for that version). ctattn's kernels compiled with it in a trial, but no test runs
+// GCC 12's MVE code, so an M55 build with GCC 12 stays on the scalar path, which the firmware images prove.
+///
+/// Two kinds of arithmetic:
+///   - **exact**: the scalar loops of kernels/scalar.hpp. Every sum runs in index order with every step rounded,
+///     so a run-time result has the same bits as the same call evaluated inside `static_assert` (the firmware
+///     guarantee). Constant evaluation always computes this way.
+///   - **fast**: the SIMD backend (float only; double always runs exact). Sums are reassociated across vector
+///     lanes, a*b+c is one fused multiply-add and exp is a vector polynomial, so results differ from exact in the
+///     last bits: see docs/kernels.md for the bound each kernel is tested against.
+///
+/// Fast is the default wherever a SIMD backend exists. Define `CTATTN_EXACT_ARITHMETIC=1` (CMake option of the
+/// same name) to make exact the default for a whole build; per call, pass `ctattn::exact_arithmetic` or
+/// `ctattn::fast_arithmetic` (ctattn/attention/options.hpp).
+// Rationale: fast by default because a user who compiles with -mavx2 or -march=native asked for vector code, and
+// that user judges ctattn against Eigen; the firmware user who needs static_assert's bits names that need once.
+// Targets without a backend (Cortex-M4, M7, M33; the M55 with GCC 12) compute exact either way.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::simd_backend_name[0] != '\0');   // "avx512", "avx2", "neon", "helium" or "scalar"
+/// \endcode
+
+#ifndef CTATTN_EXACT_ARITHMETIC
+#define CTATTN_EXACT_ARITHMETIC 0
+#endif
+
+
+// Each backend's header is empty unless the target has its instructions.
+// ---------------------------------------- ctattn/kernels/avx2.hpp
+#ifndef CTATTN_KERNELS_AVX2_HPP
+#define CTATTN_KERNELS_AVX2_HPP
+
+/// \file
+/// The AVX2+FMA backend (x86-64): the vector operations of kernels/detail/simd.hpp on 8 float lanes in ymm
+/// registers. The operations and their contracts are those of kernels/avx512.hpp; tails are `vmaskmovps`.
+///
+/// Example: `ctattn::detail::avx2_ops::reduce_add(ctattn::detail::avx2_ops::broadcast(1.0f)) == 8.0f`.
+
+
+// ---------------------------------------- ctattn/kernels/detail/exp_constants.hpp
+#ifndef CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
+#define CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
+
+/// \file
+/// The constants of every backend's vector exp (float): e^x = 2^n e^r, n = round(x log2 e), r = x - n ln 2 with
+/// ln 2 split so that n ln2_high is exact for |n| < 2^8, and e^r = 1 + r + r^2/2! + ... + r^7/7!. On
+/// |r| <= ln2/2 the truncated term is below 6e-9 of the result, so the roundings decide: the result is within
+/// 2 ulp of e^x (tests/backend/ checks it against e^x in double over the softmax's range).
+
+namespace ctattn::detail::exp_constants {
+
+inline constexpr float log2e = 1.44269504088896341f;
+inline constexpr float ln2_high = 0.693359375f;            // 355/512: 9 significant bits
+inline constexpr float ln2_low = -2.12194440e-4f;          // ln 2 - ln2_high
+inline constexpr float c2 = 1.0f / 2.0f;
+inline constexpr float c3 = 1.0f / 6.0f;
+inline constexpr float c4 = 1.0f / 24.0f;
+inline constexpr float c5 = 1.0f / 120.0f;
+inline constexpr float c6 = 1.0f / 720.0f;
+inline constexpr float c7 = 1.0f / 5040.0f;
+// Below this, e^x is under the smallest normal float (2^-126): the vector exp gives 0 (the exact one a subnormal
+// under 1.2e-38, which no softmax weight can tell from 0 once divided by a sum >= 1).
+inline constexpr float lowest = -87.33654f;
+
+}  // namespace ctattn::detail::exp_constants
+
+#endif  // CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
+// ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
+
+// Empty unless the target has AVX (the 8-lane reductions, which avx512.hpp uses too) and AVX2 and FMA (the
+// backend): -mavx2 -mfma, -mavx512f, -march=...; kernels/backend.hpp includes it then.
+#if defined(__AVX__)
+
+#include <immintrin.h>
+
+namespace ctattn::detail {
+
+/// The sum and the largest of a ymm register's 8 lanes: halves, then pairs, then the last two.
+inline float sum_of_lanes(__m256 x) noexcept {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+}
+inline float largest_of_lanes(__m256 x) noexcept {
+  __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+  return _mm_cvtss_f32(_mm_max_ss(s, _mm_movehdup_ps(s)));
+}
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX__)
+
+#if defined(__AVX2__) && defined(__FMA__)
+
+namespace ctattn::detail {
+
+struct avx2_ops {
+  using reg = __m256;
+  static constexpr std::size_t lanes = 8;
+  // 16 registers: 6 x 2 accumulators, two loads and a broadcast.
+  static constexpr std::size_t tile_rows = 6;
+  static constexpr std::size_t tile_vectors = 2;
+  // The transposed product's tile: 2 rows of a against 4 rows of b, 8 dot products reduced by one transpose_sum.
+  static constexpr std::size_t dot_tile_rows = 2;
+  static constexpr std::size_t dot_rows = 4;
+  static constexpr std::size_t key_buffer_floats = 8192;
+
+  static reg zero() noexcept { return _mm256_setzero_ps(); }
+  static reg broadcast(float x) noexcept { return _mm256_set1_ps(x); }
+  static reg load(const float* p) noexcept { return _mm256_loadu_ps(p); }
+  static void store(float* p, reg x) noexcept { _mm256_storeu_ps(p, x); }
+  static __m256i first(std::size_t n) noexcept {
+    // Lane l is selected (sign bit set) when l < n.
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<int>(n)), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+  }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    const __m256i mask = first(n);
+    return _mm256_blendv_ps(_mm256_set1_ps(fill), _mm256_maskload_ps(p, mask), _mm256_castsi256_ps(mask));
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept { _mm256_maskstore_ps(p, first(n), x); }
+  static reg add(reg a, reg b) noexcept { return _mm256_add_ps(a, b); }
+  static reg mul(reg a, reg b) noexcept { return _mm256_mul_ps(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
+  static reg div(reg a, reg b) noexcept { return _mm256_div_ps(a, b); }
+  static reg max(reg a, reg b) noexcept { return _mm256_max_ps(a, b); }
+  static float reduce_add(reg x) noexcept { return sum_of_lanes(x); }
+  static float reduce_max(reg x) noexcept { return largest_of_lanes(x); }
+
+  // Lane l of the result is the sum of x[l]'s lanes (as avx512_ops::transpose_sum): halves, then pairs of lanes;
+  // the network leaves the sum of its input m in lane 4 (m % 2) + m / 2, so input m is x[order(m)].
+  static reg transpose_sum(const reg (&x)[8]) noexcept {
+    reg t[4];
+    for (std::size_t m = 0; m < 4; ++m) {
+      const reg a = x[order(2 * m)];
+      const reg b = x[order(2 * m + 1)];
+      t[m] = _mm256_add_ps(_mm256_permute2f128_ps(a, b, 0x20), _mm256_permute2f128_ps(a, b, 0x31));
+    }
+    reg u[2];
+    for (std::size_t m = 0; m < 2; ++m) {
+      u[m] = _mm256_add_ps(_mm256_shuffle_ps(t[2 * m], t[2 * m + 1], 0x44),
+                           _mm256_shuffle_ps(t[2 * m], t[2 * m + 1], 0xEE));
+    }
+    return _mm256_add_ps(_mm256_shuffle_ps(u[0], u[1], 0x88), _mm256_shuffle_ps(u[0], u[1], 0xDD));
+  }
+  static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 2) + m / 2; }
+
+  // x becomes its transpose (as avx512_ops::transpose): pairs of lanes, pairs of pairs, then 128-bit halves.
+  static void transpose(reg (&x)[8]) noexcept {
+    reg t[8];
+    for (std::size_t m = 0; m < 8; m += 2) {
+      t[m] = _mm256_unpacklo_ps(x[m], x[m + 1]);
+      t[m + 1] = _mm256_unpackhi_ps(x[m], x[m + 1]);
+    }
+    for (std::size_t m = 0; m < 8; m += 4) {
+      x[m] = _mm256_shuffle_ps(t[m], t[m + 2], 0x44);
+      x[m + 1] = _mm256_shuffle_ps(t[m], t[m + 2], 0xEE);
+      x[m + 2] = _mm256_shuffle_ps(t[m + 1], t[m + 3], 0x44);
+      x[m + 3] = _mm256_shuffle_ps(t[m + 1], t[m + 3], 0xEE);
+    }
+    for (std::size_t q = 0; q < 4; ++q) {
+      t[q] = _mm256_permute2f128_ps(x[q], x[q + 4], 0x20);
+      t[q + 4] = _mm256_permute2f128_ps(x[q], x[q + 4], 0x31);
+    }
+    for (std::size_t m = 0; m < 8; ++m) x[m] = t[m];
+  }
+
+  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
+  // below `lowest` (n < -126) are replaced by 0 and inputs are at most 0 in every caller (clamped to 88 here).
+  static reg exp(reg x) noexcept {
+    // Rationale: min(88, x) with x second returns x when x is NaN, so NaN still reaches the result.
+    const reg clamped = _mm256_min_ps(_mm256_set1_ps(88.0f), x);
+    const reg n = _mm256_round_ps(_mm256_mul_ps(clamped, _mm256_set1_ps(exp_constants::log2e)),
+                                  _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    reg r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_constants::ln2_high), clamped);
+    r = _mm256_fnmadd_ps(n, _mm256_set1_ps(exp_constants::ln2_low), r);
+    reg p = _mm256_set1_ps(exp_constants::c7);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c6));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c5));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c4));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c3));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(exp_constants::c2));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.0f));
+    const __m256i bits = _mm256_slli_epi32(_mm256_add_epi32(_mm256_cvtps_epi32(n), _mm256_set1_epi32(127)), 23);
+    const reg result = _mm256_mul_ps(p, _mm256_castsi256_ps(bits));
+    const reg underflow = _mm256_cmp_ps(x, _mm256_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
+    return _mm256_blendv_ps(result, _mm256_setzero_ps(), underflow);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__) && defined(__FMA__)
+
+#endif  // CTATTN_KERNELS_AVX2_HPP
+// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
+// ---------------------------------------- ctattn/kernels/avx512.hpp
+#ifndef CTATTN_KERNELS_AVX512_HPP
+#define CTATTN_KERNELS_AVX512_HPP
+
+/// \file
+/// The AVX-512 backend (x86-64 with AVX512F): the vector operations that kernels/detail/simd.hpp builds every
+/// fast kernel from, on 16 float lanes in zmm registers. Tails are masked loads and stores.
+///
+/// | operation                     | meaning                                                          |
+/// |-------------------------------|------------------------------------------------------------------|
+/// | `load(p)`, `store(p, x)`      | 16 floats, unaligned                                             |
+/// | `load_partial(p, n, fill)`    | the first n floats; the other lanes hold `fill`                  |
+/// | `store_partial(p, x, n)`      | the first n lanes                                                |
+/// | `fma(a, b, c)`                | a b + c, one rounding                                            |
+/// | `exp(x)`                      | e^x for x <= 0 within 2 ulp; 0 below -87.33; NaN stays NaN       |
+/// | `reduce_add`, `reduce_max`    | across the lanes                                                 |
+/// | `div`                         | a / b (correctly rounded; Helium: within 2 ulp for b in [1, 2^126]) |
+///
+/// Example: `ctattn::detail::avx512_ops::reduce_add(ctattn::detail::avx512_ops::broadcast(1.0f)) == 16.0f`.
+
+
+
+// Empty unless the target has AVX512F (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
+#if defined(__AVX512F__)
+
+#include <immintrin.h>
+
+namespace ctattn::detail {
+
+struct avx512_ops {
+  using reg = __m512;
+  static constexpr std::size_t lanes = 16;
+  // The product tile: rows x vectors of accumulators, with one broadcast and `tile_vectors` loads in flight, out
+  // of 32 registers.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t tile_vectors = 2;
+  // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products reduced by one transpose_sum.
+  static constexpr std::size_t dot_tile_rows = 4;
+  static constexpr std::size_t dot_rows = 4;
+  // Floats of packed keys the fused attention kernel keeps on the stack (64 KiB).
+  static constexpr std::size_t key_buffer_floats = 8192;
+
+  static reg zero() noexcept { return _mm512_setzero_ps(); }
+  static reg broadcast(float x) noexcept { return _mm512_set1_ps(x); }
+  static reg load(const float* p) noexcept { return _mm512_loadu_ps(p); }
+  static void store(float* p, reg x) noexcept { _mm512_storeu_ps(p, x); }
+  static __mmask16 first(std::size_t n) noexcept { return static_cast<__mmask16>((1u << n) - 1u); }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    return _mm512_mask_loadu_ps(_mm512_set1_ps(fill), first(n), p);
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept { _mm512_mask_storeu_ps(p, first(n), x); }
+  static reg add(reg a, reg b) noexcept { return _mm512_add_ps(a, b); }
+  static reg mul(reg a, reg b) noexcept { return _mm512_mul_ps(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return _mm512_fmadd_ps(a, b, c); }
+  static reg div(reg a, reg b) noexcept { return _mm512_div_ps(a, b); }
+  // Rationale: the zero-masking forms (all lanes selected) are the plain operations; GCC 12's plain forms start
+  // from a self-initialized register that -Wmaybe-uninitialized reports in every caller.
+  static constexpr __mmask16 all = 0xFFFF;
+  static reg max(reg a, reg b) noexcept { return _mm512_maskz_max_ps(all, a, b); }
+  static __m256 half(reg x, int which) noexcept {
+    return which == 0 ? _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 0))
+                      : _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 1));
+  }
+  // The two 256-bit halves combined, then the 8-lane reductions of avx2.hpp (an AVX-512F target has AVX).
+  static float reduce_add(reg x) noexcept { return sum_of_lanes(_mm256_add_ps(half(x, 0), half(x, 1))); }
+  static float reduce_max(reg x) noexcept { return largest_of_lanes(_mm256_max_ps(half(x, 0), half(x, 1))); }
+
+  // Lane l of the result is the sum of x[l]'s lanes: pairs of registers folded by halves, then quarters, then
+  // pairs of lanes (45 operations for 16 sums). The network leaves the sum of its input m in lane
+  // 4 (m % 4) + m / 4, so input m is x[order(m)].
+  static reg transpose_sum(const reg (&x)[16]) noexcept {
+    reg t[8];
+    for (std::size_t m = 0; m < 8; ++m) {
+      const reg a = x[order(2 * m)];
+      const reg b = x[order(2 * m + 1)];
+      t[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, a, b, 0x44),
+                           _mm512_maskz_shuffle_f32x4(all, a, b, 0xEE));
+    }
+    reg u[4];
+    for (std::size_t m = 0; m < 4; ++m) {
+      u[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, t[2 * m], t[2 * m + 1], 0x88),
+                           _mm512_maskz_shuffle_f32x4(all, t[2 * m], t[2 * m + 1], 0xDD));
+    }
+    reg w[2];
+    for (std::size_t m = 0; m < 2; ++m) {
+      w[m] = _mm512_add_ps(_mm512_maskz_shuffle_ps(all, u[2 * m], u[2 * m + 1], 0x44),
+                           _mm512_maskz_shuffle_ps(all, u[2 * m], u[2 * m + 1], 0xEE));
+    }
+    return _mm512_add_ps(_mm512_maskz_shuffle_ps(all, w[0], w[1], 0x88),
+                         _mm512_maskz_shuffle_ps(all, w[0], w[1], 0xDD));
+  }
+  static constexpr std::size_t order(std::size_t m) noexcept { return 4 * (m % 4) + m / 4; }
+
+  // x becomes its transpose: lane c of x[r] goes to lane r of x[c] (pairs of lanes, then pairs of pairs, then
+  // 128-bit quarters twice).
+  static void transpose(reg (&x)[16]) noexcept {
+    reg t[16];
+    for (std::size_t m = 0; m < 16; m += 2) {
+      t[m] = _mm512_maskz_unpacklo_ps(all, x[m], x[m + 1]);
+      t[m + 1] = _mm512_maskz_unpackhi_ps(all, x[m], x[m + 1]);
+    }
+    for (std::size_t m = 0; m < 16; m += 4) {
+      x[m] = _mm512_maskz_shuffle_ps(all, t[m], t[m + 2], 0x44);
+      x[m + 1] = _mm512_maskz_shuffle_ps(all, t[m], t[m + 2], 0xEE);
+      x[m + 2] = _mm512_maskz_shuffle_ps(all, t[m + 1], t[m + 3], 0x44);
+      x[m + 3] = _mm512_maskz_shuffle_ps(all, t[m + 1], t[m + 3], 0xEE);
+    }
+    for (std::size_t m = 0; m < 16; m += 8) {
+      for (std::size_t q = 0; q < 4; ++q) {
+        t[m + q] = _mm512_maskz_shuffle_f32x4(all, x[m + q], x[m + q + 4], 0x88);
+        t[m + q + 4] = _mm512_maskz_shuffle_f32x4(all, x[m + q], x[m + q + 4], 0xDD);
+      }
+    }
+    for (std::size_t q = 0; q < 8; ++q) {
+      x[q] = _mm512_maskz_shuffle_f32x4(all, t[q], t[q + 8], 0x88);
+      x[q + 8] = _mm512_maskz_shuffle_f32x4(all, t[q], t[q + 8], 0xDD);
+    }
+  }
+
+  // e^x = 2^n e^r with n = round(x / ln 2) and r = x - n ln 2 in [-ln2/2, ln2/2] (ln 2 split in two parts so r is
+  // exact to float precision), e^r by its Taylor polynomial of degree 7 (truncation below 6e-9 relative), and
+  // 2^n applied by scalef, which gives 0 for large negative n and keeps NaN.
+  static reg exp(reg x) noexcept {
+    // Rationale: round to nearest by adding and taking away 1.5 * 2^23 (exact for |x log2 e| < 2^22, and -inf and
+    // NaN stay what they are), rather than roundscale, whose macro form (unoptimized GCC) trips -Wsign-conversion.
+    const reg rounding = _mm512_set1_ps(0x1.8p23f);
+    const reg scaled = _mm512_mul_ps(x, _mm512_set1_ps(exp_constants::log2e));
+    const reg n = _mm512_sub_ps(_mm512_add_ps(scaled, rounding), rounding);
+    reg r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_high), x);
+    r = _mm512_fnmadd_ps(n, _mm512_set1_ps(exp_constants::ln2_low), r);
+    reg p = _mm512_set1_ps(exp_constants::c7);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c6));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c5));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c4));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c3));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(exp_constants::c2));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
+    const reg result = _mm512_maskz_scalef_ps(all, p, n);
+    // Below the smallest normal result the answer is 0 (as for -inf, where r would be NaN).
+    const __mmask16 underflow = _mm512_cmp_ps_mask(x, _mm512_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
+    return _mm512_mask_blend_ps(underflow, result, _mm512_setzero_ps());
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512F__)
+
+#endif  // CTATTN_KERNELS_AVX512_HPP
+// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
+// ---------------------------------------- ctattn/kernels/helium.hpp
+#ifndef CTATTN_KERNELS_HELIUM_HPP
+#define CTATTN_KERNELS_HELIUM_HPP
+
+/// \file
+/// The Helium backend (Arm M-profile Vector Extension with floating point, e.g. Cortex-M55): the vector operations
+/// of kernels/detail/simd.hpp on 4 float lanes in q registers. The operations and their contracts are those of
+/// kernels/avx512.hpp. Tails are tail-predicated: `vctp32q(n)` enables the first n lanes of a load or a store, and
+/// the lanes it disables are neither read nor written.
+///
+/// | operation                  | Helium                                                   | note                  |
+/// |----------------------------|----------------------------------------------------------|-----------------------|
+/// | `load_partial(p, n, fill)` | `vctp32q(n)`, `vldrwq_z_f32`, `vpselq_f32` with `fill`   | lanes past n unread   |
+/// | `store_partial(p, x, n)`   | `vctp32q(n)`, `vstrwq_p_f32`                             | lanes past n kept     |
+/// | `fma(a, b, c)`             | `vfmaq_f32`: a b + c, one rounding                       |                       |
+/// | `max`, `reduce_max`        | `vmaxnmq_f32`, `vmaxnmvq_f32`; NaN found in the bits     | NaN wins, as in NEON  |
+/// | `reduce_add`               | (x0 + x1) + (x2 + x3) on the q register's s lanes        | no float VADDV in MVE |
+/// | `exp(x)`                   | avx512_ops::exp's method; NaN lanes put back at the end  | NaN stays NaN         |
+///
+/// Sizes for a microcontroller: 8 q registers hold a product tile of 3 rows x 2 vectors (6 accumulators and 2
+/// loads; the row's factor of A is a scalar operand of `vfma`), and the fused attention kernel packs at most
+/// `key_buffer_floats` = 1024 floats (4 KiB) of keys on the stack per chunk of keys.
+///
+/// Built only where the compiler defines `__ARM_FEATURE_MVE` with its floating-point bit (2); kernels/backend.hpp
+/// selects it with Clang or GCC 13 and later (its table says why not GCC 12). Tested on the target by the
+/// firmware board `m55-helium` (Clang 14, QEMU mps3-an547; docs/firmware.md).
+///
+/// Example: `ctattn::detail::helium_ops::reduce_add(ctattn::detail::helium_ops::broadcast(1.0f)) == 4.0f`.
+
+
+
+// Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp).
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+
+#include <arm_mve.h>
+
+#include <cstdint>
+#include <limits>
+
+namespace ctattn::detail {
+
+// Rationale: the intrinsics are called by their __arm_ names, which arm_mve.h always declares; the short names
+// disappear when a program defines __ARM_MVE_PRESERVE_USER_NAMESPACE.
+struct helium_ops {
+  using reg = float32x4_t;
+  static constexpr std::size_t lanes = 4;
+  // 8 q registers: 3 x 2 accumulators and two loads; the broadcast factor stays in a core register.
+  static constexpr std::size_t tile_rows = 3;
+  static constexpr std::size_t tile_vectors = 2;
+  // The transposed product's tile: 2 rows of a against 2 rows of b, 4 accumulators, two loads of b and one of a.
+  static constexpr std::size_t dot_tile_rows = 2;
+  static constexpr std::size_t dot_rows = 2;
+  // Floats of packed keys the fused attention kernel keeps on the stack (4 KiB).
+  static constexpr std::size_t key_buffer_floats = 1024;
+
+  static reg zero() noexcept { return __arm_vdupq_n_f32(0.0f); }
+  static reg broadcast(float x) noexcept { return __arm_vdupq_n_f32(x); }
+  static reg load(const float* p) noexcept { return __arm_vld1q_f32(p); }
+  static void store(float* p, reg x) noexcept { __arm_vst1q_f32(p, x); }
+  static mve_pred16_t first(std::size_t n) noexcept { return __arm_vctp32q(static_cast<std::uint32_t>(n)); }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    const mve_pred16_t lanes_read = first(n);
+    return __arm_vpselq_f32(__arm_vldrwq_z_f32(p, lanes_read), __arm_vdupq_n_f32(fill), lanes_read);
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept { __arm_vstrwq_p_f32(p, x, first(n)); }
+  static reg add(reg a, reg b) noexcept { return __arm_vaddq_f32(a, b); }
+  static reg mul(reg a, reg b) noexcept { return __arm_vmulq_f32(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return __arm_vfmaq_f32(c, a, b); }
+  // a / b for b in [1, 2^126] (the fast activations' denominators), within 2 ulp.
+  // Rationale: MVE has no float division and no reciprocal estimate. 1 / b starts from its bits subtracted from a
+  // constant (the exponent negated, the mantissa's reciprocal guessed linearly: at most 10% off), then three Newton
+  // steps r = r (2 - b r), each squaring the relative error (10% -> 1% -> 1e-4 -> rounding).
+  static reg div(reg a, reg b) noexcept {
+    const reg two = __arm_vdupq_n_f32(2.0f);
+    const uint32x4_t guess = __arm_vsubq_u32(__arm_vdupq_n_u32(0x7EF3'11C3u), __arm_vreinterpretq_u32_f32(b));
+    reg r = __arm_vreinterpretq_f32_u32(guess);
+    for (int step = 0; step < 3; ++step) r = __arm_vmulq_f32(r, __arm_vfmsq_f32(two, b, r));
+    return __arm_vmulq_f32(a, r);
+  }
+
+  // The lanes whose magnitude is above infinity's bits: NaN.
+  // Rationale: NaN is found by an integer compare of the bits, not by a float compare, whose NaN lanes are not
+  // portable: VCMP LT and LE hold for NaN, Clang 14 gives the intrinsics IEEE meaning instead, and with Clang 14
+  // vcmpneq_f32(x, x) found no NaN lane in [1, NaN, NaN, NaN] (under QEMU).
+  static uint32x4_t magnitude_bits(reg x) noexcept {
+    return __arm_vandq_u32(__arm_vreinterpretq_u32_f32(x), __arm_vdupq_n_u32(0x7FFF'FFFFu));
+  }
+  static mve_pred16_t nan_lanes(uint32x4_t magnitude) noexcept {
+    return __arm_vcmphiq_n_u32(magnitude, 0x7F80'0000u);
+  }
+
+  // Rationale: MVE's only float maximum is IEEE maxNum, which returns the number when one operand is NaN. The
+  // fast softmax reads a NaN maximum as "hand the row to the exact kernel"; a row of NaN and -inf would
+  // otherwise look fully masked and get zeros. So a NaN lane gives NaN (a + b), as NEON's vmaxq does.
+  static reg max(reg a, reg b) noexcept {
+    const mve_pred16_t either_nan = nan_lanes(__arm_vmaxq_u32(magnitude_bits(a), magnitude_bits(b)));
+    return __arm_vpselq_f32(__arm_vaddq_f32(a, b), __arm_vmaxnmq_f32(a, b), either_nan);
+  }
+  static float reduce_add(reg x) noexcept {
+    return (__arm_vgetq_lane_f32(x, 0) + __arm_vgetq_lane_f32(x, 1)) +
+           (__arm_vgetq_lane_f32(x, 2) + __arm_vgetq_lane_f32(x, 3));
+  }
+  static float reduce_max(reg x) noexcept {
+    if (nan_lanes(magnitude_bits(x)) != 0) return std::numeric_limits<float>::quiet_NaN();
+    return __arm_vmaxnmvq_f32(-std::numeric_limits<float>::infinity(), x);
+  }
+
+  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23), valid because inputs
+  // below `lowest` (n < -126) are replaced by 0 and inputs above 88 are clamped to 88. The Horner steps take their
+  // constants as scalar operands (vfmas: p r + c), so that the polynomial needs 3 q registers. NaN lanes (which
+  // vminnmq would clamp to 88 and the compare with `lowest` send to 0) are put back at the end.
+  static reg exp(reg x) noexcept {
+    const reg clamped = __arm_vminnmq_f32(x, __arm_vdupq_n_f32(88.0f));
+    const reg n = __arm_vrndnq_f32(__arm_vmulq_n_f32(clamped, exp_constants::log2e));
+    reg r = __arm_vfmaq_n_f32(clamped, n, -exp_constants::ln2_high);
+    r = __arm_vfmaq_n_f32(r, n, -exp_constants::ln2_low);
+    reg p = __arm_vdupq_n_f32(exp_constants::c7);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c6);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c5);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c4);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c3);
+    p = __arm_vfmasq_n_f32(p, r, exp_constants::c2);
+    p = __arm_vfmasq_n_f32(p, r, 1.0f);
+    p = __arm_vfmasq_n_f32(p, r, 1.0f);
+    const int32x4_t bits = __arm_vshlq_n_s32(__arm_vaddq_n_s32(__arm_vcvtq_s32_f32(n), 127), 23);
+    const reg result = __arm_vmulq_f32(p, __arm_vreinterpretq_f32_s32(bits));
+    // x >= lowest: false for -inf, and for NaN under both meanings of the compare.
+    const mve_pred16_t normal = __arm_vcmpgeq_n_f32(x, exp_constants::lowest);
+    const reg in_range = __arm_vpselq_f32(result, __arm_vdupq_n_f32(0.0f), normal);
+    return __arm_vpselq_f32(x, in_range, nan_lanes(magnitude_bits(x)));
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+
+#endif  // CTATTN_KERNELS_HELIUM_HPP
+// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
+// ---------------------------------------- ctattn/kernels/neon.hpp
+#ifndef CTATTN_KERNELS_NEON_HPP
+#define CTATTN_KERNELS_NEON_HPP
+
+/// \file
+/// The AArch64 NEON backend: the vector operations of kernels/detail/simd.hpp on 4 float lanes in q registers.
+/// The operations and their contracts are those of kernels/avx512.hpp. NEON has no masked loads: a partial vector
+/// goes through a 4-float buffer.
+///
+/// Example: `ctattn::detail::neon_ops::reduce_add(ctattn::detail::neon_ops::broadcast(1.0f)) == 4.0f`.
+
+
+
+// Empty unless the target is AArch64 with NEON: kernels/backend.hpp includes it then.
+#if defined(__aarch64__) && defined(__ARM_NEON)
+
+#include <arm_neon.h>
+
+namespace ctattn::detail {
+
+struct neon_ops {
+  using reg = float32x4_t;
+  static constexpr std::size_t lanes = 4;
+  // 32 registers: 8 x 3 accumulators, three loads and a broadcast.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t tile_vectors = 3;
+  // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products in 4 transpose_sums.
+  static constexpr std::size_t dot_tile_rows = 4;
+  static constexpr std::size_t dot_rows = 4;
+  static constexpr std::size_t key_buffer_floats = 8192;
+
+  static reg zero() noexcept { return vdupq_n_f32(0.0f); }
+  static reg broadcast(float x) noexcept { return vdupq_n_f32(x); }
+  static reg load(const float* p) noexcept { return vld1q_f32(p); }
+  static void store(float* p, reg x) noexcept { vst1q_f32(p, x); }
+  static reg load_partial(const float* p, std::size_t n, float fill) noexcept {
+    float buffer[4] = {fill, fill, fill, fill};
+    for (std::size_t l = 0; l < n; ++l) buffer[l] = p[l];
+    return vld1q_f32(buffer);
+  }
+  static void store_partial(float* p, reg x, std::size_t n) noexcept {
+    float buffer[4];
+    vst1q_f32(buffer, x);
+    for (std::size_t l = 0; l < n; ++l) p[l] = buffer[l];
+  }
+  static reg add(reg a, reg b) noexcept { return vaddq_f32(a, b); }
+  static reg mul(reg a, reg b) noexcept { return vmulq_f32(a, b); }
+  static reg fma(reg a, reg b, reg c) noexcept { return vfmaq_f32(c, a, b); }
+  static reg div(reg a, reg b) noexcept { return vdivq_f32(a, b); }
+  static reg max(reg a, reg b) noexcept { return vmaxq_f32(a, b); }
+  static float reduce_add(reg x) noexcept { return vaddvq_f32(x); }
+  static float reduce_max(reg x) noexcept { return vmaxvq_f32(x); }
+
+  // Lane l of the result is the sum of x[l]'s lanes: pairwise adds of pairwise adds.
+  static reg transpose_sum(const reg (&x)[4]) noexcept {
+    return vpaddq_f32(vpaddq_f32(x[0], x[1]), vpaddq_f32(x[2], x[3]));
+  }
+
+  // The method of avx512_ops::exp; 2^n is built in the exponent field ((n + 127) << 23). vminq keeps NaN.
+  static reg exp(reg x) noexcept {
+    const reg clamped = vminq_f32(x, vdupq_n_f32(88.0f));
+    const reg n = vrndnq_f32(vmulq_f32(clamped, vdupq_n_f32(exp_constants::log2e)));
+    reg r = vfmsq_f32(clamped, n, vdupq_n_f32(exp_constants::ln2_high));
+    r = vfmsq_f32(r, n, vdupq_n_f32(exp_constants::ln2_low));
+    reg p = vdupq_n_f32(exp_constants::c7);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c6), p, r);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c5), p, r);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c4), p, r);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c3), p, r);
+    p = vfmaq_f32(vdupq_n_f32(exp_constants::c2), p, r);
+    p = vfmaq_f32(vdupq_n_f32(1.0f), p, r);
+    p = vfmaq_f32(vdupq_n_f32(1.0f), p, r);
+    const int32x4_t bits = vshlq_n_s32(vaddq_s32(vcvtq_s32_f32(n), vdupq_n_s32(127)), 23);
+    const reg result = vmulq_f32(p, vreinterpretq_f32_s32(bits));
+    const uint32x4_t underflow = vcltq_f32(x, vdupq_n_f32(exp_constants::lowest));
+    return vbslq_f32(underflow, vdupq_n_f32(0.0f), result);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__aarch64__) && defined(__ARM_NEON)
+
+#endif  // CTATTN_KERNELS_NEON_HPP
+// ---------------------------------------- ctattn/kernels/backend.hpp (continued)
+
+#if defined(__AVX512F__)
+#define CTATTN_SIMD_AVX512 1
+#elif defined(__AVX2__) && defined(__FMA__)
+#define CTATTN_SIMD_AVX2 1
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define CTATTN_SIMD_NEON 1
+#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (defined(__clang__) || __GNUC__ >= 13)
+#define CTATTN_SIMD_HELIUM 1
+#endif
+
+namespace ctattn {
+
+/// How a run-time call computes: `exact` (the scalar loops, static_assert's bits) or `fast` (the SIMD backend).
+enum class arithmetic { exact, fast };
+
+/// The arithmetic of a call that names none: fast, unless the build defines `CTATTN_EXACT_ARITHMETIC=1`.
+inline constexpr arithmetic default_arithmetic = CTATTN_EXACT_ARITHMETIC ? arithmetic::exact : arithmetic::fast;
+
+namespace detail {
+/// The operations of the SIMD backend this build targets (`void` when there is none).
+#if defined(CTATTN_SIMD_AVX512)
+using simd_ops = avx512_ops;
+#elif defined(CTATTN_SIMD_AVX2)
+using simd_ops = avx2_ops;
+#elif defined(CTATTN_SIMD_NEON)
+using simd_ops = neon_ops;
+#elif defined(CTATTN_SIMD_HELIUM)
+using simd_ops = helium_ops;
+#else
+using simd_ops = void;
+#endif
+
+/// Whether a run-time call on elements of type T with arithmetic A runs the SIMD backend.
+template <arithmetic A, typename T>
+inline constexpr bool runs_simd = A == arithmetic::fast && !std::is_void_v<simd_ops> && std::is_same_v<T, float>;
+}  // namespace detail
+
+/// The SIMD backend of this build: "avx512", "avx2", "neon", "helium", or "scalar" when there is none.
+inline constexpr const char* simd_backend_name =
+#if defined(CTATTN_SIMD_AVX512)
+    "avx512";
+#elif defined(CTATTN_SIMD_AVX2)
+    "avx2";
+#elif defined(CTATTN_SIMD_NEON)
+    "neon";
+#elif defined(CTATTN_SIMD_HELIUM)
+    "helium";
+#else
+    "scalar";
+#endif
+
+}  // namespace ctattn
+
+#endif  // CTATTN_KERNELS_BACKEND_HPP
+// ---------------------------------------- ctattn/kernels/dispatch.hpp (continued)
+// ---------------------------------------- ctattn/kernels/constant.hpp
+#ifndef CTATTN_KERNELS_CONSTANT_HPP
+#define CTATTN_KERNELS_CONSTANT_HPP
+
+/// \file
+/// The constant-evaluated backend: the exact arithmetic of kernels/scalar.hpp in the form the constant evaluators
+/// run fastest. Dot products and multiply-adds over whole rows are one expression per row (a fold over a
+/// compile-time index pack) instead of a loop, and the attention kernel works on local copies of its operands.
+///
+/// | helper                                 | operands (y, then the inputs)         | result                         |
+/// |----------------------------------------|---------------------------------------|--------------------------------|
+/// | `unrolled_dot(a, b)`                   | a, b: `const T (&)[N]`                | (+0 + a[0] b[0]) + a[1] b[1].. |
+/// | `unrolled_axpy(y, s, x)`               | `T (&)[N]`, `T`, `const T (&)[N]`     | y[c] += s x[c], c = 0 ... N-1  |
+/// | `unrolled_product(y, a, b)`            | R x C, R x K, K x C (`T (&)[.][.]`)   | y = a b                        |
+/// | `unrolled_product_transposed(y, a, b)` | R x C, R x K, C x K                   | y = a b^T                      |
+/// | `constant::attend<W, DK, DV>(...)`      | as `scalar::attend`                   | as `scalar::attend`            |
+///
+/// All do every addition in exactly the order of the plain loops `acc += a[c] * b[c]` and
+/// `y[c] += s * x[c]`, so they give the same bits as those loops: kernels/dispatch.hpp uses these when
+/// constant-evaluated and the scalar loops for exact arithmetic at run time.
+///
+/// Rationale: both compilers evaluate constant expressions at a cost per loop iteration, per index computation,
+/// per statement and per read through a reference that is larger than the cost of the arithmetic. A fold over an
+/// index pack has no loop and no index computation: its indices are literals fixed at instantiation. Instructions
+/// per multiply-add (`benchmarks/compile_time_forms.sh`, docs/compile_time.md): Clang 14 takes 28 thousand in a
+/// plain loop, 24 thousand with eight multiply-adds per statement, 15 thousand as a fold, and 12 thousand as a fold
+/// over arrays local to the evaluation; GCC 12 takes 85, 79, 34 and 27 thousand. That is why the kernels copy
+/// their operands first, and why products are formed as dot products (a fold over two local rows) rather than as
+/// row updates. Clang limits a fold to 256 operands (its expression nesting limit), so long rows are folded in
+/// chunks of 64, one after the other, which keeps the order.
+///
+/// Example:
+/// \code
+///   constexpr float a[3]{1, 2, 3}, b[3]{4, 5, 6};
+///   static_assert(ctattn::detail::unrolled_dot(a, b) == 32.0f);
+/// \endcode
+
+
+// ---------------------------------------- ctattn/kernels/scalar.hpp
+#ifndef CTATTN_KERNELS_SCALAR_HPP
+#define CTATTN_KERNELS_SCALAR_HPP
+
+/// \file
+/// The scalar backend: the exact arithmetic. Plain loops in which every sum runs in ascending index order from +0
+/// and every product and sum is rounded on its own, so that a result at run time has the bits of the same
+/// computation in a constant expression (the forms in kernels/constant.hpp do the same additions in the same
+/// order). These loops also serve targets without a SIMD backend, double everywhere, and any call that asks for
+/// `ctattn::exact_arithmetic`.
+///
+/// | kernel                          | operands                              | result                       |
+/// |---------------------------------|---------------------------------------|------------------------------|
+/// | `product(c, a, b)`              | c M x N, a M x K, b K x N             | c = a b                      |
+/// | `product_transposed(c, a, b)`   | c M x N, a M x K, b N x K             | c = a b^T                    |
+/// | `product_left_transposed(c,a,b)`| c M x N, a K x M, b K x N             | c = a^T b                    |
+/// | `attend<W, DK, DV>(...)`        | Q, K, V column windows, a mask        | out += softmax(Q K^T / s) V  |
+///
+/// Example:
+/// \code
+///   float c[2][2]{}; const float a[2][1]{{1}, {2}}, b[1][2]{{3, 4}};
+///   ctattn::detail::scalar::product(c, a, b);   // {{3, 4}, {6, 8}}
+/// \endcode
+
+
+// ---------------------------------------- ctattn/kernels/softmax_row.hpp
+#ifndef CTATTN_KERNELS_SOFTMAX_ROW_HPP
+#define CTATTN_KERNELS_SOFTMAX_ROW_HPP
+
+
 
 namespace ctattn::detail {
 
@@ -3488,6 +3960,153 @@ inline void attend(const float* q, std::size_t ldq, const float* k, std::size_t 
   kernel.finish(redo_row);
 }
 
+
+/// |x| as max(x, -x).
+template <typename V>
+inline typename V::reg magnitude(typename V::reg x) noexcept {
+  return V::max(x, V::mul(x, V::broadcast(-1.0f)));
+}
+
+// GELU's erfc: erfc(z) = t e^(-z^2 + P(t)) with t = 1 / (1 + z / 2), for z >= 0. P is a degree-9 polynomial fitted
+// by least squares in Chebyshev nodes of t in (0, 1] (z from 0 to infinity) to log(erfc(z) / t) + z^2; in exact
+// arithmetic it puts GELU within 1.2e-8 (1 + |GELU|) of its true value for every x.
+inline constexpr float gelu_erfc_coefficients[10] = {
+    -1.2655117751f, 1.0000286917f, 0.37384115855f, 0.099322040125f, -0.19842694442f,
+    0.31139802182f, -1.1867860905f, 1.5365931263f,  -0.84650490120f, 0.17604675225f};
+
+/// The activation F of a register of floats, fast (kernels/activation.hpp gives the exact meaning; finite x only):
+///   relu       max(x, 0)
+///   gelu       max(x, 0) - a h(a) with a = min(|x|, 16) and h(a) = erfc(a / sqrt 2) / 2 (x Phi(x) for either sign;
+///              beyond 16, h is below 1e-57 and GELU is max(x, 0))
+///   gelu_tanh  x / (1 + e^(-2 u)), u = sqrt(2/pi) (x + 0.044715 x^3) (as (1 + tanh u) / 2 = 1 / (1 + e^(-2 u)))
+///   silu       x / (1 + e^-x)
+template <typename V, kernels::activation F>
+inline typename V::reg activate(typename V::reg x) noexcept {
+  using reg = typename V::reg;
+  const reg one = V::broadcast(1.0f);
+  if constexpr (F == kernels::activation::relu) {
+    return V::max(x, V::zero());
+  } else if constexpr (F == kernels::activation::gelu) {
+    const reg minus_a = V::max(V::mul(magnitude<V>(x), V::broadcast(-1.0f)), V::broadcast(-16.0f));
+    const reg z = V::mul(minus_a, V::broadcast(-0.70710678118654752f));
+    const reg t = V::div(one, V::fma(z, V::broadcast(0.5f), one));
+    reg p = V::broadcast(gelu_erfc_coefficients[9]);
+    for (std::size_t k = 9; k-- > 0;) p = V::fma(p, t, V::broadcast(gelu_erfc_coefficients[k]));
+    const reg minus_z_squared = V::mul(V::mul(z, z), V::broadcast(-1.0f));
+    const reg h = V::mul(V::mul(V::broadcast(0.5f), t), V::exp(V::add(minus_z_squared, p)));
+    return V::fma(minus_a, h, V::max(x, V::zero()));
+  } else if constexpr (F == kernels::activation::gelu_tanh) {
+    const reg x_squared = V::mul(x, x);
+    const reg cubic = V::mul(x_squared, V::broadcast(0.044715f));
+    const reg u = V::mul(V::broadcast(0.79788456080286535588f), V::fma(cubic, x, x));
+    return V::div(x, V::add(one, V::exp(V::mul(u, V::broadcast(-2.0f)))));
+  } else {
+    return V::div(x, V::add(one, V::exp(V::mul(x, V::broadcast(-1.0f)))));
+  }
+}
+
+/// y[0, n) = the activation F of x[0, n), fast. False, with nothing kept, when an x is infinite or NaN: the
+/// caller then computes the exact activation, which gives those their meaning.
+template <typename V, kernels::activation F>
+inline bool activate_all(const float* x, float* y, std::size_t n) noexcept {
+  // x * 0 is NaN exactly for infinite and NaN x; their sum finds one.
+  typename V::reg finite = V::zero();
+  const typename V::reg zero = V::zero();
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) {
+    const typename V::reg v = V::load(x + j);
+    finite = V::fma(v, zero, finite);
+    V::store(y + j, activate<V, F>(v));
+  }
+  if (j < n) {
+    const typename V::reg v = V::load_partial(x + j, n - j, 0.0f);
+    finite = V::fma(v, zero, finite);
+    V::store_partial(y + j, activate<V, F>(v), n - j);
+  }
+  return V::reduce_add(finite) == 0.0f;
+}
+
+
+/// The sum of x[0, n) + c: across lanes, the last n % lanes entries one by one.
+template <typename V>
+inline float shifted_sum(const float* x, std::size_t n, float c) noexcept {
+  const typename V::reg shift = V::broadcast(c);
+  typename V::reg sum = V::zero();
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) sum = V::add(sum, V::add(V::load(x + j), shift));
+  float total = V::reduce_add(sum);
+  for (; j < n; ++j) total += x[j] + c;
+  return total;
+}
+
+/// The sum of ((x[0, n) + c) + d)^2 (two shifts, each rounded: the offsets of LayerNorm, then their deviations).
+template <typename V>
+inline float shifted_squares(const float* x, std::size_t n, float c, float d) noexcept {
+  const typename V::reg first = V::broadcast(c);
+  const typename V::reg second = V::broadcast(d);
+  typename V::reg sum = V::zero();
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) {
+    const typename V::reg v = V::add(V::add(V::load(x + j), first), second);
+    sum = V::fma(v, v, sum);
+  }
+  float total = V::reduce_add(sum);
+  for (; j < n; ++j) {
+    const float v = (x[j] + c) + d;
+    total += v * v;
+  }
+  return total;
+}
+
+/// y[0, n) = ((x + c) + d) s (* weight) (+ bias).
+template <typename V, bool Affine, bool Bias>
+inline void shift_scale(const float* x, float* y, std::size_t n, float c, float d, float s, const float* weight,
+                        const float* bias) noexcept {
+  using reg = typename V::reg;
+  const reg first = V::broadcast(c);
+  const reg second = V::broadcast(d);
+  const reg scale = V::broadcast(s);
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) {
+    reg v = V::mul(V::add(V::add(V::load(x + j), first), second), scale);
+    if constexpr (Affine) v = V::mul(v, V::load(weight + j));
+    if constexpr (Bias) v = V::add(v, V::load(bias + j));
+    V::store(y + j, v);
+  }
+  for (; j < n; ++j) {
+    float v = ((x[j] + c) + d) * s;
+    if constexpr (Affine) v = v * weight[j];
+    if constexpr (Bias) v = v + bias[j];
+    y[j] = v;
+  }
+}
+
+/// One row of LayerNorm (kernels::layer_norm_row's steps: offsets from the first entry, their mean, the mean of
+/// squared deviations, one scale per row), fast: sums across lanes, fused multiply-adds. False, with y
+/// unspecified, when a sum is not finite (an infinite or NaN entry, or an overflow): the caller then computes the
+/// exact row, which gives those their meaning.
+template <typename V, bool Affine, bool Bias>
+inline bool layer_norm_row(const float* x, float* y, std::size_t n, const float* weight, const float* bias,
+                           float eps) noexcept {
+  const float shift = x[0];
+  const float mean = shifted_sum<V>(x, n, -shift) / static_cast<float>(n);
+  const float squares = shifted_squares<V>(x, n, -shift, -mean);
+  if (!(squares - squares == 0.0f)) return false;
+  const float scale = 1.0f / math::sqrt(squares / static_cast<float>(n) + eps);
+  shift_scale<V, Affine, Bias>(x, y, n, -shift, -mean, scale, weight, bias);
+  return true;
+}
+
+/// One row of RMSNorm, fast; false when the sum of squares is not finite (as layer_norm_row).
+template <typename V, bool Affine>
+inline bool rms_norm_row(const float* x, float* y, std::size_t n, const float* weight, float eps) noexcept {
+  const float squares = shifted_squares<V>(x, n, 0.0f, 0.0f);
+  if (!(squares - squares == 0.0f)) return false;
+  const float scale = 1.0f / math::sqrt(squares / static_cast<float>(n) + eps);
+  shift_scale<V, Affine, false>(x, y, n, 0.0f, 0.0f, scale, weight, weight);
+  return true;
+}
+
 }  // namespace ctattn::detail::simd
 
 #endif  // CTATTN_KERNELS_DETAIL_SIMD_HPP
@@ -3568,6 +4187,41 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
         Out::cols, weight_storage, scale, redo_row);
   } else {
     scalar::attend<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
+  }
+}
+
+/// y = the activation F of x, element by element (kernels/activation.hpp). Fast arithmetic hands a block holding an
+/// infinite or NaN entry to the exact loop.
+template <arithmetic A, activation F, typename T, std::size_t R, std::size_t C>
+constexpr void activate(const T (&x)[R][C], T (&y)[R][C]) noexcept {
+  if constexpr (runs_simd<A, T>) {
+    if (!std::is_constant_evaluated() && simd::activate_all<simd_ops, F>(&x[0][0], &y[0][0], R * C)) return;
+  }
+  for (std::size_t i = 0; i < R; ++i) activate_all<F>(x[i], y[i], C);
+}
+
+/// Each row of x layer-normalized into y (kernels/activation.hpp): times `weight` when `Affine`, plus `bias` when
+/// `Bias` (1 x C each; unused otherwise). Fast arithmetic hands a row whose sums are not finite to the exact loop.
+template <arithmetic A, bool Affine, bool Bias, typename T, std::size_t R, std::size_t C>
+constexpr void layer_norm_rows(const T (&x)[R][C], T (&y)[R][C], const T* weight, const T* bias, T eps) noexcept {
+  for (std::size_t i = 0; i < R; ++i) {
+    if constexpr (runs_simd<A, T>) {
+      const bool done = !std::is_constant_evaluated() &&
+                        simd::layer_norm_row<simd_ops, Affine, Bias>(x[i], y[i], C, weight, bias, eps);
+      if (done) continue;
+    }
+    layer_norm_row<Affine, Bias>(x[i], y[i], weight, bias, eps);
+  }
+}
+
+/// Each row of x RMS-normalized into y, times `weight` when `Affine`; as `layer_norm_rows`.
+template <arithmetic A, bool Affine, typename T, std::size_t R, std::size_t C>
+constexpr void rms_norm_rows(const T (&x)[R][C], T (&y)[R][C], const T* weight, T eps) noexcept {
+  for (std::size_t i = 0; i < R; ++i) {
+    if constexpr (runs_simd<A, T>) {
+      if (!std::is_constant_evaluated() && simd::rms_norm_row<simd_ops, Affine>(x[i], y[i], C, weight, eps)) continue;
+    }
+    rms_norm_row<Affine>(x[i], y[i], weight, eps);
   }
 }
 
@@ -3838,154 +4492,6 @@ template <auto Rows, auto Cols, typename T, auto M, auto N>
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Constexpr math: the same bits in constant evaluation and at run time.
-// ---------------------------------------- ctattn/math/erf.hpp
-#ifndef CTATTN_MATH_ERF_HPP
-#define CTATTN_MATH_ERF_HPP
-
-/// \file
-/// ctattn::math::erf: the error function, in constant expressions and at run time with identical results.
-
-// ---------------------------------------- ctattn/math/detail/erf_kernel.hpp
-#ifndef CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
-#define CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
-
-/// \file
-/// The error function on three intervals: a polynomial in x^2 near 0, a polynomial around erf(1), and
-/// 1 - erfc(x) with erfc(x) = e^(-x^2) F(1/x) / x beyond.
-
-
-namespace ctattn::math::detail {
-
-template <Scalar T>
-struct erf_constants;
-
-// Rationale: the coefficients are Chebyshev fits rounded to the type (generate_math_reference.py
-// --coefficients prints each fit and its error after rounding):
-// - |x| < 0.84375: erf x = x + x R(x^2), R(z) = erf(x)/x - 1 (2^-27.4 float degree 6, 2^-56.1 double degree 11).
-//   Below `tiny` R is its constant term, and x is scaled up first so that a subnormal result is rounded once.
-// - 0.84375 <= |x| < 1.25: erf x = erx + P(|x| - 1), erx = erf(1) rounded to the type, P fitted to
-//   erf(1 + s) - erx, relative error 2^-28.2 float degree 7, 2^-57.4 double degree 14.
-// - 1.25 <= |x| < one: erfc x = e^(-x^2) F(1/x) / x, F(u) = erfc(1/u) e^(1/u^2) / u, fitted in u - centre
-//   (relative error 2^-26.5 float, degree 9 on one interval; 2^-55.9 and 2^-54.3 double, degree 16 on x in
-//   [1.25, 2.5) and [2.5, one)). x^2 is split exactly (two-product) so that e^(-x^2) does not inherit the
-//   rounding of x^2, which is magnified by x^2 itself.
-// - |x| >= one (the smallest x whose correctly rounded erf is 1): +-1.
-template <>
-struct erf_constants<float> {
-  static constexpr float tiny = 0x1p-14f;
-  static constexpr float small_limit = 0.84375f;
-  static constexpr float mid_limit = 1.25f;
-  static constexpr float one = 0x1.f5a88ap+1f;  // 3.9192
-  static constexpr float small_poly[] = {0x1.06eba8p-3f,  -0x1.812746p-2f, 0x1.ce2eb6p-4f, -0x1.b81e9p-6f,
-                                         0x1.5572acp-8f, -0x1.b0c752p-11f, 0x1.74beecp-14f};
-  static constexpr float erx = 0x1.af767ap-1f;
-  static constexpr float mid_poly[] = {0x1.cf1306p-27f, 0x1.a911fp-2f,   -0x1.a911eep-2f, 0x1.1b60ap-3f,
-                                       0x1.1b5f86p-4f,  -0x1.1b00b8p-4f, 0x1.28a552p-8f,  0x1.adf8fap-7f};
-  static constexpr float tail_split = 3.0e38f;  // one interval for float
-  static constexpr float tail_centre_near = 0x1.0e1e8ep-1f;
-  static constexpr float tail_poly_near[] = {0x1.0326b8p-1f,  -0x1.5a0c74p-3f, -0x1.beedf4p-6f, 0x1.b784a8p-4f,
-                                             -0x1.a3dc1ep-4f, 0x1.86dc6cp-5f,  0x1.77aeb8p-6f,  -0x1.4ae26ap-4f,
-                                             0x1.a361f4p-4f,  -0x1.0b99p-4f};
-  static constexpr float tail_centre_far = tail_centre_near;
-  static constexpr const float (&tail_poly_far)[10] = tail_poly_near;
-};
-
-template <>
-struct erf_constants<double> {
-  static constexpr double tiny = 0x1p-28;
-  static constexpr double small_limit = 0.84375;
-  static constexpr double mid_limit = 1.25;
-  static constexpr double one = 0x1.7afb48dc96627p+2;  // 5.9215
-  static constexpr double small_poly[] = {
-      0x1.06eba8214db69p-3,   -0x1.812746b0379e6p-2, 0x1.ce2f21a042accp-4,  -0x1.b82ce31281975p-6,
-      0x1.565bcd0ce826fp-8,   -0x1.c02db39f8dab6p-11, 0x1.f9a3179a72999p-14, -0x1.f4d0bf8c2a865p-17,
-      0x1.b9c9d17cf321fp-20,  -0x1.5e1a435c34b45p-23, 0x1.e8104e5048f8ap-27, -0x1.e8026404074f9p-31};
-  static constexpr double erx = 0x1.af767a741088bp-1;
-  static constexpr double mid_poly[] = {
-      -0x1.c99a6bef27697p-56, 0x1.a911f096fbc26p-2,  -0x1.a911f096fbc25p-2, 0x1.1b614b0f527f0p-3,
-      0x1.1b614b0f5266cp-4,   -0x1.1b614b0f4cc5fp-4, 0x1.2e45a5663a0f0p-8,  0x1.f096fd59dac7ap-7,
-      -0x1.39114696e74a7p-8,  -0x1.ee30af1146398p-10, 0x1.417655df98da9p-10, 0x1.666ba569cd698p-14,
-      -0x1.a2ec14ff6578ep-13, 0x1.43b3789a9ac60p-16, 0x1.4160efc00cbc1p-16};
-  static constexpr double tail_split = 2.5;
-  static constexpr double tail_centre_near = 0x1.3333333333333p-1;
-  static constexpr double tail_poly_near[] = {
-      0x1.f9a9f95f6f1bdp-2,  -0x1.5efce00ff7b38p-3, -0x1.caecf71ee67c4p-8, 0x1.4893856aee932p-4,
-      -0x1.595e44b954196p-4, 0x1.9fc00bab10726p-5,  -0x1.44f82d83f71bap-8, -0x1.1afcff3c5586cp-5,
-      0x1.cf13a4c20d06bp-5,  -0x1.d1268c7768529p-5, 0x1.3110cdb78ab42p-5,  -0x1.2bc2da570a724p-8,
-      -0x1.039d7e9548e92p-5, 0x1.f91866cee6cd2p-5,  -0x1.38d6d3e23b908p-4, 0x1.07aac00053c7ep-4,
-      -0x1.96286a163da45p-6};
-  static constexpr double tail_centre_far = 0x1.234367f5713b6p-2;
-  static constexpr double tail_poly_far[] = {
-      0x1.165f1c8f67ddap-1,  -0x1.0ab5310d9e6a3p-3, -0x1.29cd2fba788c8p-3, 0x1.b3b05f279a99dp-3,
-      -0x1.164837ac101adp-4, -0x1.8875abf8ebbdfp-3, 0x1.79936ad26821fp-2,  -0x1.e250f34542c60p-3,
-      -0x1.4079021e38a42p-2, 0x1.0e1cb4251260ap+0,  -0x1.4fecdc3d9ce66p+0, 0x1.d50055005415fp-4,
-      0x1.8b7197416f4d4p+1,  -0x1.cc5f3e5f7e805p+2, 0x1.edd30a0dcebcep+2,  0x1.8d4f37bf1df33p+2,
-      -0x1.06d18cc2dbb2fp+5};
-};
-
-template <Scalar T>
-constexpr T erf(T x) noexcept {
-  using c = erf_constants<T>;
-  constexpr int up = format<T>::mantissa_bits + 2;
-  if (is_nan(x)) return x;
-  const T ax = abs(x);
-  if (ax >= c::one) return sign_bit(x) ? T(-1) : T(1);
-  if (ax < c::tiny) {
-    const T y = x * pow2<T>(up);  // exact; keeps -0
-    return (y + y * c::small_poly[0]) * pow2<T>(-up);
-  }
-  if (ax < c::small_limit) {
-    const T z = x * x;
-    return x + x * horner(c::small_poly, z);
-  }
-  T v{};
-  if (ax < c::mid_limit) {
-    v = c::erx + horner(c::mid_poly, ax - T(1));
-  } else {
-    const T u = T(1) / ax;
-    const T f = ax < c::tail_split ? horner(c::tail_poly_near, u - c::tail_centre_near)
-                                   : horner(c::tail_poly_far, u - c::tail_centre_far);
-    const twofold<T> x2 = two_product(ax, ax);
-    const exp_split<T> e = exp_reduce(-x2.hi);  // e^(-x^2) = (hi + lo)(1 - x2.lo) 2^k
-    const T g = e.hi + (e.lo - e.hi * x2.lo);
-    const T erfc = g * f * u * pow2<T>(e.k);
-    v = T(1) - erfc;
-  }
-  return sign_bit(x) ? -v : v;
-}
-
-}  // namespace ctattn::math::detail
-
-#endif  // CTATTN_MATH_DETAIL_ERF_KERNEL_HPP
-// ---------------------------------------- ctattn/math/erf.hpp (continued)
-
-namespace ctattn::math {
-
-/// The error function erf x = 2/sqrt(pi) * integral of e^(-t^2) from 0 to x, for float and double (GELU is
-/// x/2 (1 + erf(x/sqrt 2))); the same bits in constant evaluation and at run time.
-///
-/// | x                                         | result                              |
-/// |-------------------------------------------|-------------------------------------|
-/// | NaN                                       | the same NaN                        |
-/// | +-0                                       | +-0 (sign kept)                     |
-/// | subnormal x                               | 2x/sqrt(pi), rounded once           |
-/// | +-inf                                     | +-1                                 |
-/// | abs(x) >= 3.9192 (float), 5.9215 (double) | +-1 exactly (the rounded value)     |
-/// | accuracy (all x)                          | float <= 1 ulp, double <= 2 ulp     |
-///
-/// \code
-/// static_assert(ctattn::math::erf(-0.0) == 0.0 && ctattn::math::erf(10.0f) == 1.0f);
-/// constexpr double e = ctattn::math::erf(1.0);  // 0x1.af767a741088bp-1
-/// \endcode
-constexpr float erf(float x) noexcept { return detail::erf(x); }
-
-/// \copydoc erf(float)
-constexpr double erf(double x) noexcept { return detail::erf(x); }
-
-}  // namespace ctattn::math
-
-#endif  // CTATTN_MATH_ERF_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/math/log.hpp
 #ifndef CTATTN_MATH_LOG_HPP
 #define CTATTN_MATH_LOG_HPP
@@ -4375,218 +4881,6 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 
 #endif  // CTATTN_MATH_SIN_COS_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/math/sqrt.hpp
-#ifndef CTATTN_MATH_SQRT_HPP
-#define CTATTN_MATH_SQRT_HPP
-
-/// \file
-/// ctattn::math::sqrt: the correctly rounded square root, in constant expressions and at run time.
-
-
-// ---------------------------------------- ctattn/math/detail/sqrt_kernel.hpp
-#ifndef CTATTN_MATH_DETAIL_SQRT_KERNEL_HPP
-#define CTATTN_MATH_DETAIL_SQRT_KERNEL_HPP
-
-/// \file
-/// Correctly rounded square root by exact integer arithmetic (usable in constant evaluation).
-
-
-namespace ctattn::math::detail {
-
-// Rationale: the digit-by-digit (restoring) integer square root gives floor(sqrt(A)) and the exact remainder
-// A - root^2, so rounding to nearest is exact: round up when the remainder exceeds root (a tie is impossible,
-// the square of a (p+1)-bit odd number never has only p significant bits). It needs p + 1 iterations of a
-// few integer operations and no wider integer than the type's own bits (a 128-bit type is not available on
-// 32-bit targets).
-template <Scalar T>
-constexpr T sqrt_exact(T x) noexcept {
-  using fmt = format<T>;
-  using bits = bits_t<T>;
-  constexpr int mb = fmt::mantissa_bits;
-  if (is_nan(x)) return x;
-  if (x == T(0)) return x;  // keeps the sign of zero
-  if (x < T(0)) return quiet_nan<T>();
-  if (x == infinity<T>()) return x;
-  const bits b = to_bits(x);
-  bits m = b & ((bits{1} << mb) - 1);
-  int e = static_cast<int>(b >> mb);
-  if (e == 0) {  // subnormal: normalize
-    const int shift = std::countl_zero(m) - (static_cast<int>(sizeof(T)) * 8 - 1 - mb);
-    m <<= shift;
-    e = 1 - shift;
-  } else {
-    m |= bits{1} << mb;
-  }
-  int ue = e - fmt::bias;  // x = m 2^(ue - mb), m in [2^mb, 2^(mb+1))
-  if ((ue & 1) != 0) {
-    m <<= 1;
-    --ue;
-  }
-  // sqrt(x) = sqrt(m 2^mb) 2^(ue/2 - mb); A = m 2^mb has 2 mb + 2 bits, taken two at a time from the top.
-  bits root = 0;
-  bits rem = 0;
-  for (int shift = 2 * mb; shift >= 0; shift -= 2) {
-    bits pair = 0;
-    if (shift >= mb) {
-      pair = (m >> (shift - mb)) & 3;
-    } else if (shift == mb - 1) {
-      pair = (m & 1) << 1;
-    }
-    rem = (rem << 2) | pair;
-    root <<= 1;
-    const bits trial = (root << 1) | 1;
-    if (rem >= trial) {
-      rem -= trial;
-      root |= 1;
-    }
-  }
-  if (rem > root) ++root;  // round to nearest; root may become 2^(mb+1): the carry reaches the exponent
-  const bits exponent = static_cast<bits>(ue / 2 + fmt::bias) << mb;
-  return from_bits<T>(exponent + (root - (bits{1} << mb)));
-}
-
-}  // namespace ctattn::math::detail
-
-#endif  // CTATTN_MATH_DETAIL_SQRT_KERNEL_HPP
-// ---------------------------------------- ctattn/math/sqrt.hpp (continued)
-
-namespace ctattn::math {
-
-/// The square root, correctly rounded (round to nearest even), for float and double.
-///
-/// | x                     | result                                 |
-/// |-----------------------|----------------------------------------|
-/// | NaN                   | the same NaN                           |
-/// | +-0                   | +-0                                    |
-/// | x < 0, -inf           | NaN (quiet, positive)                  |
-/// | +inf                  | +inf                                   |
-/// | subnormal x           | correctly rounded (the result is normal) |
-/// | accuracy              | 0 ulp: correctly rounded               |
-///
-/// \code
-/// static_assert(ctattn::math::sqrt(2.0f) == 0x1.6a09e6p+0f);
-/// static_assert(ctattn::math::sqrt(64.0) == 8.0);
-/// \endcode
-// Rationale: IEEE 754 requires the hardware square root to be correctly rounded, and so is the integer
-// algorithm used in constant evaluation: both give the same bits for every x >= 0, so at run time the
-// instruction (sqrtss/sqrtsd, vsqrt.f32; a correctly rounded libm call for double on a single-precision FPU)
-// replaces the loop. Negative and NaN arguments stay on the portable path: hardware NaNs differ in sign and
-// payload from quiet_NaN(), and the results must be the same bits in both evaluations.
-constexpr float sqrt(float x) noexcept {
-  if (std::is_constant_evaluated() || !(x >= 0.0f)) return detail::sqrt_exact(x);
-  return __builtin_sqrtf(x);
-}
-
-/// \copydoc sqrt(float)
-constexpr double sqrt(double x) noexcept {
-  if (std::is_constant_evaluated() || !(x >= 0.0)) return detail::sqrt_exact(x);
-  return __builtin_sqrt(x);
-}
-
-}  // namespace ctattn::math
-
-#endif  // CTATTN_MATH_SQRT_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/math/tanh.hpp
-#ifndef CTATTN_MATH_TANH_HPP
-#define CTATTN_MATH_TANH_HPP
-
-/// \file
-/// ctattn::math::tanh: the hyperbolic tangent, in constant expressions and at run time with identical results.
-
-// ---------------------------------------- ctattn/math/detail/tanh_kernel.hpp
-#ifndef CTATTN_MATH_DETAIL_TANH_KERNEL_HPP
-#define CTATTN_MATH_DETAIL_TANH_KERNEL_HPP
-
-/// \file
-/// The hyperbolic tangent: a polynomial near 0, 1 - 2 / (e^(2|x|) + 1) with extra precision beyond.
-
-
-namespace ctattn::math::detail {
-
-template <Scalar T>
-struct tanh_constants;
-
-// Rationale: for |x| < 0.55 (where tanh x < 1/2) tanh x = x + x^3 P(x^2), P a Chebyshev fit of
-// (tanh x - x)/x^3 in z = x^2 (generate_math_reference.py --coefficients: 2^-28.0 float degree 5, 2^-57.6
-// double degree 10, relative to the result). Above, tanh x = 1 - 2/(e^(2x) + 1) with e^(2x) and the quotient
-// carried to about twice the working precision (the plain formula loses up to an ulp in float). `one` is the
-// smallest x whose correctly rounded tanh is 1; below `tiny`, tanh x rounds to x.
-template <>
-struct tanh_constants<float> {
-  static constexpr float tiny = 0x1p-12f;
-  static constexpr float poly_limit = 0.55f;
-  static constexpr float one = 0x1.205968p+3f;  // 9.0109
-  static constexpr float poly[] = {-0x1.555556p-2f, 0x1.111104p-3f,  -0x1.ba142ep-5f,
-                                   0x1.657936p-6f,  -0x1.17641p-7f, 0x1.4b239ap-9f};
-};
-
-template <>
-struct tanh_constants<double> {
-  static constexpr double tiny = 0x1p-27;
-  static constexpr double poly_limit = 0.55;
-  static constexpr double one = 0x1.30fc1931f09cap+4;  // 19.0617
-  static constexpr double poly[] = {-0x1.5555555555555p-2, 0x1.1111111111032p-3,  -0x1.ba1ba1b9fec84p-5,
-                                    0x1.664f487713373p-6,  -0x1.226e32f00cf0cp-7, 0x1.d6d339333f329p-9,
-                                    -0x1.7d97cfd138c28p-10, 0x1.34c5a8a996cd4p-11, -0x1.ec1091436eb2ap-13,
-                                    0x1.64fd88e9900a4p-14, -0x1.59a834187ce22p-16};
-};
-
-template <Scalar T>
-constexpr T tanh(T x) noexcept {
-  using c = tanh_constants<T>;
-  if (is_nan(x)) return x;
-  const T ax = abs(x);
-  if (ax < c::tiny) return x;  // keeps -0 and subnormals
-  if (ax >= c::one) return sign_bit(x) ? T(-1) : T(1);
-  if (ax < c::poly_limit) {
-    const T z = x * x;
-    return x + x * z * horner(c::poly, z);
-  }
-  const exp_split<T> e = exp_reduce(T(2) * ax);  // e^(2|x|) = (hi + lo) 2^k, 1 <= k <= 56
-  const T e_hi = e.hi * pow2<T>(e.k);
-  const T e_lo = e.lo * pow2<T>(e.k);
-  const twofold<T> d = fast_two_sum(e_hi, T(1));  // d = e^(2|x|) + 1 >= 4
-  const T d_lo = d.lo + e_lo;
-  // q = 2 / d to about 2p bits: a first quotient, then the exact residual 2 - q0 d divided by d
-  const T q0 = T(2) / d.hi;
-  const twofold<T> p = two_product(q0, d.hi);
-  const T q1 = (((T(2) - p.hi) - p.lo) - q0 * d_lo) / d.hi;
-  const twofold<T> t = fast_two_sum(T(1), -q0);  // 1 - q0 exactly
-  const T v = t.hi + (t.lo - q1);
-  return sign_bit(x) ? -v : v;
-}
-
-}  // namespace ctattn::math::detail
-
-#endif  // CTATTN_MATH_DETAIL_TANH_KERNEL_HPP
-// ---------------------------------------- ctattn/math/tanh.hpp (continued)
-
-namespace ctattn::math {
-
-/// The hyperbolic tangent, for float and double; the same bits in constant evaluation and at run time.
-///
-/// | x                                         | result                              |
-/// |-------------------------------------------|-------------------------------------|
-/// | NaN                                       | the same NaN                        |
-/// | +-0                                       | +-0 (sign kept; so are subnormal x) |
-/// | +-inf                                     | +-1                                 |
-/// | abs(x) >= 9.0109 (float), 19.0617 (double)| +-1 exactly (the rounded value)     |
-/// | accuracy (all x)                          | float <= 1 ulp, double <= 2 ulp     |
-///
-/// \code
-/// static_assert(ctattn::math::tanh(-0.0f) == 0.0f && ctattn::math::tanh(20.0) == 1.0);
-/// constexpr float t = ctattn::math::tanh(0.5f);  // 0x1.d9353ep-2f
-/// \endcode
-constexpr float tanh(float x) noexcept { return detail::tanh(x); }
-
-/// \copydoc tanh(float)
-constexpr double tanh(double x) noexcept { return detail::tanh(x); }
-
-}  // namespace ctattn::math
-
-#endif  // CTATTN_MATH_TANH_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Kernels: how every operation computes (constant-evaluated, exact scalar loops, or the build's SIMD backend).
 
@@ -4646,6 +4940,7 @@ constexpr double tanh(double x) noexcept { return detail::tanh(x); }
 /// | `workspace_must_match_attention`               | the given workspace's shape, the required one  |
 /// | `must_be_a_single_row`                         | the rows given                                 |
 /// | `position_must_fit_cache`                      | `count<position>`, `count<capacity>`           |
+/// | `memory_must_fit_cache`                        | `count<memory rows>`, `count<capacity>`        |
 /// | `argument_must_be_one_attention_head`          | the type given (in workspace.hpp, beside what a head is) |
 
 
@@ -4831,6 +5126,18 @@ struct position_must_fit_cache {
     static_assert(holds,
                   "ctattn: a key/value cache holds Capacity tokens, at positions 0 to Capacity - 1; append at a "
                   "position below the capacity, or declare the cache with a larger capacity");
+    return holds;
+  }
+};
+
+/// The keys and values of an encoder's output (the memory of cross-attention) fit the cache they are projected into.
+template <typename Operation, typename Rows, typename Capacity>
+struct memory_must_fit_cache {
+  static constexpr bool holds = Rows::value <= Capacity::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the memory (the encoder's output) has more rows than the key/value cache holds; declare "
+                  "the cache with a capacity of at least the memory's rows");
     return holds;
   }
 };
@@ -6753,6 +7060,39 @@ struct footprint {
   friend constexpr bool operator==(const footprint&, const footprint&) = default;
 };
 
+/// Calls nested in one expression, `c(b(a(x)))`, as a model's forward and the layers pass activations: each
+/// call's result is a temporary on the caller's stack, live until the expression ends, and feeds the next call.
+///
+/// | field             | value                                                        |
+/// |-------------------|--------------------------------------------------------------|
+/// | `weight_bytes`    | the sum of the calls'                                        |
+/// | `input_bytes`     | the first call's                                             |
+/// | `output_bytes`    | the last call's                                              |
+/// | `workspace_bytes` | the sum of the calls'                                        |
+/// | `stack_bytes`     | every result but the last (the intermediates), plus the largest stack of the calls |
+///
+/// Example (a model's forward `head(norm(layers(x)))`):
+/// \code
+///   constexpr auto fp = ctattn::composed(ctattn::layer_footprint<layers_type, X>,
+///                                        ctattn::layer_footprint<norm_type, Y>, ctattn::layer_footprint<head_type, Y>);
+/// \endcode
+template <std::same_as<footprint>... More>
+[[nodiscard]] constexpr footprint composed(const footprint& first, const More&... more) noexcept {
+  footprint f = first;
+  std::size_t intermediates = 0;
+  std::size_t deepest = first.stack_bytes;
+  [[maybe_unused]] const auto feed = [&](const footprint& next) {
+    intermediates += f.output_bytes;
+    deepest = deepest > next.stack_bytes ? deepest : next.stack_bytes;
+    f.weight_bytes += next.weight_bytes;
+    f.workspace_bytes += next.workspace_bytes;
+    f.output_bytes = next.output_bytes;
+  };
+  (feed(more), ...);
+  f.stack_bytes = intermediates + deepest;
+  return f;
+}
+
 namespace detail {
 
 template <typename P>
@@ -7152,6 +7492,8 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G, arithmetic
 /// | `kv_cache<T, Capacity, KWidth, VWidth>`  | the keys and values of the tokens so far, and how many        |
 /// | `attend_cached(q, cache, options...)`    | one query over the cache's keys (single head)                 |
 /// | `multi_head_attention_step(x, w, cache, out)` | one token of multi-head self-attention, cached  |
+/// | `cache_memory(memory, w, cache)`         | an encoder's output projected once into a cache, for cross-attention |
+/// | `multi_head_attention_cached(x, w, c, out)` | one token of multi-head attention over a cache, no append |
 ///
 /// Decoding token by token gives what causal attention over the whole sequence gives, row by row (the same bits
 /// with exact arithmetic: the same sums in the same order). Positional information that attention sees (RoPE,
@@ -7265,6 +7607,30 @@ template <FixedMatrix Q, KeyValueCache Cache, typename... Options>
                                       detail::arithmetic_option_of<Options...>());
 }
 
+namespace detail {
+// The rules of one query row x over a cache with weights W, writing into Out.
+template <typename X, typename W, typename Cache, typename Out>
+using cached_attention_rules = rule_list<
+    shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
+    projection_rules<X, query_projection<W>>,
+    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>, dim_of<key_projection<W>::output_extent>>,
+    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
+                                    dim_of<value_projection<W>::output_extent>>,
+    shape_error::element_types_must_match<op::kv_cache, typename Cache::value_type, typename W::value_type>,
+    projection_into_rules<Out, basic_matrix<typename W::value_type, std::size_t{1}, output_projection<W>::input_extent>,
+                          output_projection<W>>>;
+
+// Query row q over every token of the cache, each head over its columns, then W_O into out.
+template <arithmetic A, typename W, typename Q, typename Cache, typename Out, typename... Options>
+constexpr void attend_cached_heads(const Q& q, const W& w, const Cache& cache, Out& out,
+                                   const Options&... options) noexcept {
+  basic_matrix<typename W::value_type, std::size_t{1}, output_projection<W>::input_extent> concat{};
+  basic_matrix<typename W::value_type, std::size_t{1}, Cache::capacity>* none = nullptr;
+  attend_heads<A, false, W>(q, cache.keys, cache.values, step_mask(cache, options...), concat, none);
+  project_rows<A>(out, concat, w.output);
+}
+}  // namespace detail
+
 /// One token of multi-head self-attention in decoding: projects the token `x` (1 x d_model) into its query, key
 /// and value, appends the key and value to `cache`, attends the query over every cached token (each head over its
 /// columns; grouped-query heads share theirs), and writes the output projection into `out` (1 x d_model). Returns
@@ -7288,29 +7654,79 @@ template <FixedMatrix Q, KeyValueCache Cache, typename... Options>
 template <FixedMatrix X, typename W, KeyValueCache Cache, FixedMatrix Out, typename... Options>
 [[nodiscard]] constexpr bool multi_head_attention_step(const X& x, const W& w, Cache& cache, Out& out,
                                                        const Options&... options) noexcept {
-  using T = typename W::value_type;
-  using rules = rule_list<
-      shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
-      detail::projection_rules<X, detail::query_projection<W>>,
-      shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
-                                      dim_of<detail::key_projection<W>::output_extent>>,
-      shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
-                                      dim_of<detail::value_projection<W>::output_extent>>,
-      shape_error::element_types_must_match<op::kv_cache, typename Cache::value_type, T>,
-      detail::projection_into_rules<Out, basic_matrix<T, std::size_t{1}, detail::output_projection<W>::input_extent>,
-                                    detail::output_projection<W>>>;
-  if constexpr (detail::first_broken<rules>::check()) {
+  if constexpr (detail::first_broken<detail::cached_attention_rules<X, W, Cache, Out>>::check()) {
     constexpr arithmetic a = detail::call_options<Options...>::arithmetic_kind;
     if (cache.full()) return false;
     const auto q = detail::projected<a>(x, w.query);
     (void)cache.append(detail::projected<a>(x, w.key), detail::projected<a>(x, w.value));
-    basic_matrix<T, std::size_t{1}, detail::output_projection<W>::input_extent> concat{};
-    basic_matrix<T, std::size_t{1}, Cache::capacity>* none = nullptr;
-    detail::attend_heads<a, false, W>(q, cache.keys, cache.values, detail::step_mask(cache, options...), concat,
-                                      none);
-    detail::project_rows<a>(out, concat, w.output);
+    detail::attend_cached_heads<a>(q, w, cache, out, options...);
   }
   return true;
+}
+
+/// Projects an encoder's output once into a cache, for the cross-attention of decoding: row i of `memory` gives
+/// the cache's key and value i (through W's W_K and W_V, as `multi_head_attention(q, memory, memory, w)`
+/// projects them); the cache then holds exactly the memory's rows. A memory with more rows than the cache's
+/// capacity is a compile error (rule `memory_must_fit_cache`).
+///
+/// | operand  | shape                                      |
+/// |----------|--------------------------------------------|
+/// | `memory` | m x d_model (m <= Capacity)                |
+/// | `w`      | the cross-attention's multi-head weights   |
+/// | `cache`  | `kv_cache<T, Capacity, key width, value width>` |
+///
+/// Example:
+/// \code
+///   ctattn::kv_cache<float, 8, 32> source{};
+///   ctattn::cache_memory(encoder_output, cross_weights, source);   // once per source sequence
+/// \endcode
+template <FixedMatrix Memory, typename W, KeyValueCache Cache, typename... Options>
+constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache, const Options&...) noexcept {
+  using rules =
+      rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
+                detail::projection_rules<Memory, detail::key_projection<W>>,
+                detail::projection_rules<Memory, detail::value_projection<W>>,
+                shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
+                                                dim_of<detail::key_projection<W>::output_extent>>,
+                shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
+                                                dim_of<detail::value_projection<W>::output_extent>>,
+                shape_error::element_types_must_match<op::kv_cache, typename Cache::value_type,
+                                                      typename W::value_type>>;
+  if constexpr (detail::first_broken<rules>::check()) {
+    constexpr arithmetic a = detail::call_options<Options...>::arithmetic_kind;
+    const auto keys = detail::projected<a>(memory, w.key);
+    const auto values = detail::projected<a>(memory, w.value);
+    cache = Cache{};
+    for (std::size_t i = 0; i < Memory::rows; ++i) {
+      for (std::size_t j = 0; j < Cache::key_row::cols; ++j) cache.keys.elements[i][j] = keys.elements[i][j];
+      for (std::size_t j = 0; j < Cache::value_row::cols; ++j) cache.values.elements[i][j] = values.elements[i][j];
+    }
+    cache.length = Memory::rows;
+  }
+}
+
+/// One token of multi-head attention over the tokens a cache holds, appending nothing: the cross-attention of a
+/// decoding step over the memory `cache_memory` projected. Projects `x` into its query, attends every head over
+/// the cached keys and values, writes the output projection into `out`. Options: a mask added to the cache's own,
+/// an arithmetic.
+///
+/// | operand  | shape                                   |
+/// |----------|-----------------------------------------|
+/// | `x`      | 1 x d_model                             |
+/// | `w`      | multi-head weights                      |
+/// | `cache`  | `kv_cache` holding the memory's keys and values |
+/// | `out`    | 1 x d_model                             |
+///
+/// Token t's output is row t of `multi_head_attention(X, memory, memory, w)`.
+///
+/// Example: `ctattn::multi_head_attention_cached(x_t, cross_weights, source, y_t);`
+template <FixedMatrix X, typename W, KeyValueCache Cache, FixedMatrix Out, typename... Options>
+constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& cache, Out& out,
+                                           const Options&... options) noexcept {
+  if constexpr (detail::first_broken<detail::cached_attention_rules<X, W, Cache, Out>>::check()) {
+    constexpr arithmetic a = detail::call_options<Options...>::arithmetic_kind;
+    detail::attend_cached_heads<a>(detail::projected<a>(x, w.query), w, cache, out, options...);
+  }
 }
 
 }  // namespace ctattn

@@ -43,7 +43,7 @@ struct causal_sorter {
   template <std::size_t N, typename... Options>
   [[nodiscard]] constexpr auto forward(const std::array<int, N>& ids, const Options&... options) const noexcept {
     const auto x = ctattn::forward(pos, embed.forward(ids));
-    return ctattn::forward(head, ctattn::forward(norm, ctattn::forward(layers, x, options...)), options...);
+    return ctattn::forward(head, ctattn::forward(norm, ctattn::forward(layers, x, options...), options...), options...);
   }
 
   /// The next token's logits after `token`, which takes position state.length(); false when the caches are full.
@@ -55,7 +55,7 @@ struct causal_sorter {
     if (!boost::hana::at_c<0>(layers.layers).step(x, s.caches[0], h, options...)) return false;
     ctattn::matrix<float, 1, 32> y{};
     if (!boost::hana::at_c<1>(layers.layers).step(h, s.caches[1], y, options...)) return false;
-    out = ctattn::forward(head, ctattn::forward(norm, y), options...);
+    out = ctattn::forward(head, ctattn::forward(norm, y, options...), options...);
     return true;
   }
 

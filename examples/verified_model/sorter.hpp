@@ -34,8 +34,18 @@ struct sorter {
   [[nodiscard]] constexpr ctattn::matrix<float, length, digits> forward(const std::array<int, length>& ids,
                                                                         const Options&... options) const noexcept {
     const auto x = ctattn::forward(pos, embed.forward(ids));
-    return ctattn::forward(head, ctattn::forward(norm, ctattn::forward(layers, x, options...)), options...);
+    return ctattn::forward(head, ctattn::forward(norm, ctattn::forward(layers, x, options...), options...), options...);
   }
+
+  /// The memory of one inference (ctattn::footprint): the model's object (weights, in flash when constexpr),
+  /// the six ids, the logits, and on the stack the four intermediate activations of `forward` and the deepest
+  /// layer's own (`ctattn::composed` of the five calls). Firmware checks it against its budget with static_assert.
+  static constexpr ctattn::footprint footprint = [] {
+    using x = ctattn::matrix<float, length, width>;
+    return ctattn::composed(ctattn::layer_footprint<decltype(embed), std::array<int, length>>,
+                            ctattn::layer_footprint<decltype(pos), x>, ctattn::layer_footprint<decltype(layers), x>,
+                            ctattn::layer_footprint<decltype(norm), x>, ctattn::layer_footprint<decltype(head), x>);
+  }();
 
   // The parameters under the PyTorch module's names: embed.weight, pos.weight, layers.0.self_attn.in_proj_weight,
   // ..., norm.weight, norm.bias, head.weight, head.bias.

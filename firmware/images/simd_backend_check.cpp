@@ -7,7 +7,9 @@
 //     kernel instead of reading it as fully masked;
 //   - the fast softmax keeps the exact softmax's meaning of the hard rows, and is within 2^-20 max(w, 2^-126) of it;
 //   - fused attention, with and without a causal mask and with a NaN and a +inf query, is within 2^-17 (1 + |exact|)
-//     of exact attention, with NaN where exact has NaN.
+//     of exact attention, with NaN where exact has NaN;
+//   - the fast activations and row norms of the layers tier are within their bounds of exact and keep the exact
+//     meaning of +inf, -inf and NaN entries (tests/support/fast_layer_cases.hpp, as tests/backend on the host).
 // Prints one line per check; exit code 0 when all hold.
 #include <bit>
 #include <cstddef>
@@ -19,6 +21,8 @@
 #include <ctattn/kernels/dispatch.hpp>
 #include <ctattn/math/exp.hpp>
 #include <ctattn/matrix/matrix.hpp>
+
+#include "support/fast_layer_cases.hpp"
 
 #include "../runtime/check_model.hpp"
 #include "../runtime/report.hpp"
@@ -192,6 +196,22 @@ std::uint32_t check_attention(const char* what, const Mask& mask) noexcept {
   return report(what, holds);
 }
 
+// The layers tier's fast kernels: one line per activation and norm, with its largest difference in 2^-24 units.
+std::uint32_t check_layer_kernels() noexcept {
+  std::uint32_t failures = 0;
+  for (const auto& r : ctattn_test::fast_layer_cases::results()) {
+    const bool holds = r.worst <= r.bound && r.meaning_kept && r.fast_ran;
+    (report_line{} << "  fast " << r.name << ": largest difference "
+                   << static_cast<std::uint32_t>(r.worst * 0x1p24 + 0.999) << " x 2^-24 (1 + |exact|), bound "
+                   << static_cast<std::uint32_t>(r.bound * 0x1p24) << "; +inf, -inf, NaN as exact: "
+                   << (r.meaning_kept ? "yes" : "NO") << (r.fast_ran ? "" : "; the fast path did not run")
+                   << (holds ? ": ok" : ": FAILED"))
+        .end();
+    failures += holds ? 0u : 1u;
+  }
+  return failures;
+}
+
 }  // namespace
 
 int main() {
@@ -201,7 +221,8 @@ int main() {
   const std::uint32_t failures =
       check_exp() + check_lanes() + check_softmax() +
       check_attention("attention, a NaN and a +inf query: within 2^-17 (1 + |exact|), NaN as exact", ctattn::no_mask) +
-      check_attention("causal attention, the same queries: within 2^-17 (1 + |exact|), NaN as exact", ctattn::causal);
+      check_attention("causal attention, the same queries: within 2^-17 (1 + |exact|), NaN as exact", ctattn::causal) +
+      check_layer_kernels();
   (report_line{} << (failures == 0 ? "PASS: every contract holds" : "FAIL: a contract does not hold")).end();
   return failures == 0 ? 0 : 1;
 }

@@ -26,6 +26,15 @@ struct verified_sorter {
 
   using logits = ctattn::matrix<float, toy::length, toy::digits>;
 
+  /// One inference's memory: the weights (the model object `sorter_weights`, in flash) and, on the stack, the
+  /// activations the layers return by value; the test firmware_verified_sorter_footprint holds the weights to the
+  /// linker's symbol size and the stack figure to GCC's call graph (it must bound it).
+  static constexpr ctattn::footprint footprint = toy::sorter::footprint;
+  // The budgets of a small Cortex-M part, checked before anything is flashed: 80 KiB of flash for the weights,
+  // 16 KiB of RAM for one inference (input, logits, stack).
+  static_assert(footprint.weight_bytes <= 80 * 1024, "the verified model's weights must fit 80 KiB of flash");
+  static_assert(footprint.ram_bytes() <= 16 * 1024, "one inference of the verified model must fit 16 KiB of RAM");
+
   struct inputs {
     std::array<std::array<int, toy::length>, golden::count> digits;
   };

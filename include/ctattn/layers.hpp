@@ -8,7 +8,8 @@
 ///
 /// | header                           | what                                                              |
 /// |----------------------------------|-------------------------------------------------------------------|
-/// | ctattn/layers/layer.hpp          | what a layer is; `ctattn::forward`; `linear` as a layer            |
+/// | ctattn/layers/layer.hpp          | what a layer is; `ctattn::forward`; `ctattn::layer_footprint`      |
+/// | ctattn/layers/linear.hpp         | `linear` as a layer (nn.Linear's parameter names)                 |
 /// | ctattn/layers/parameters.hpp     | parameters by PyTorch name: `for_each_parameter`, counts, views    |
 /// | ctattn/layers/activation.hpp     | `relu`, `gelu`, `gelu_tanh`, `silu`                                |
 /// | ctattn/layers/embedding.hpp      | `token_embedding`, `position_embedding`                           |
@@ -23,6 +24,7 @@
 #include "ctattn/layers/embedding.hpp"
 #include "ctattn/layers/feed_forward.hpp"
 #include "ctattn/layers/layer.hpp"
+#include "ctattn/layers/linear.hpp"
 #include "ctattn/layers/norm.hpp"
 #include "ctattn/layers/parameters.hpp"
 #include "ctattn/layers/rules.hpp"

@@ -7,6 +7,7 @@
 #include "fixtures/math/math_reference.hpp"
 #include "support/attention_cases.hpp"
 #include "support/fast_bounds.hpp"
+#include "support/fast_layer_cases.hpp"
 #include "support/layer_cases.hpp"
 #include "support/mha_7x512x8.hpp"
 #include "support/multihead_cases.hpp"
@@ -378,5 +379,15 @@ TEST_CASE("every layer matches PyTorch with this backend's fast arithmetic", "[b
   for (const ctattn_test::layer_cases::result& r : ctattn_test::layer_cases::results()) {
     INFO(std::string(r.name) << ": error " << r.error << ", bound " << r.bound);
     CHECK(r.error <= r.bound);
+  }
+}
+
+TEST_CASE("the fast activations and norms are within their bounds of exact, non-finite entries as exact",
+          "[backend][layers]") {
+  for (const ctattn_test::fast_layer_cases::outcome& r : ctattn_test::fast_layer_cases::results()) {
+    INFO(r.name << ": largest difference " << r.worst << " (1 + |exact|), bound " << r.bound);
+    CHECK(r.worst <= r.bound);
+    CHECK(r.meaning_kept);
+    CHECK(r.fast_ran);
   }
 }

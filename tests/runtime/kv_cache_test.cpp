@@ -9,6 +9,7 @@ TEST_CASE("decoding with a key/value cache gives causal attention row by row at 
   CHECK(cases::rotary_decoding_matches());
   CHECK(cases::alibi_decoding_matches());
   CHECK(cases::encoder_layer_decoding_matches());
+  CHECK(cases::decoder_layers_decoding_match());
 }
 
 TEST_CASE("a full key/value cache refuses a token and changes nothing", "[kv_cache]") {

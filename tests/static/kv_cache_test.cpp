@@ -9,4 +9,5 @@ static_assert(cases::rotary_decoding_matches());
 static_assert(cases::alibi_decoding_matches());
 static_assert(cases::constant_positions());
 static_assert(cases::encoder_layer_decoding_matches());
+static_assert(cases::decoder_layers_decoding_match());
 }  // namespace

@@ -123,4 +123,47 @@ constexpr bool encoder_layer_decoding_matches() {
   return !layer.step(row_of(x, 0), cache, y);  // full: refused
 }
 
+// A decoder layer (PyTorch's nn.TransformerDecoderLayer parameters, post-norm relu and pre-norm gelu) decoded token by
+// token, its encoder output projected once into a source cache == its forward pass over the whole target, row by
+// row; and a source cache larger than the memory (its unused rows masked) gives the same bits.
+template <typename Layer, typename T, std::size_t P, std::size_t N, std::size_t R, std::size_t C, std::size_t RM,
+          std::size_t CM, std::size_t RO, std::size_t CO>
+constexpr bool decoder_layer_decoding_matches(const T (&params)[P], const char* const (&names)[N],
+                                              const std::size_t (&sizes)[N], const std::size_t (&ranks)[N],
+                                              const T (&input)[R][C], const T (&memory)[RM][CM],
+                                              const T (&)[RO][CO]) {
+  Layer layer{};
+  if (!load_in_order(layer, params, names, sizes, ranks)) return false;
+  const auto x = ctattn::from_array(input);
+  const auto m = ctattn::from_array(memory);
+  const auto full = layer.forward(x, m);
+  ctattn::kv_cache<T, R, C> cache{};
+  ctattn::kv_cache<T, RM, CM> source{};
+  ctattn::kv_cache<T, RM + 3, CM> roomy_source{};
+  layer.prepare(m, source);
+  layer.prepare(m, roomy_source);
+  if (source.length != RM || roomy_source.length != RM) return false;
+  ctattn::kv_cache<T, R, C> roomy_cache{};
+  for (std::size_t t = 0; t < R; ++t) {
+    ctattn::matrix<T, 1, C> y{};
+    ctattn::matrix<T, 1, C> roomy_y{};
+    if (!layer.step(row_of(x, t), cache, source, y)) return false;
+    if (!layer.step(row_of(x, t), roomy_cache, roomy_source, roomy_y)) return false;
+    for (std::size_t j = 0; j < C; ++j) {
+      if (y(0, j) != full(t, j) || roomy_y(0, j) != full(t, j)) return false;
+    }
+  }
+  ctattn::matrix<T, 1, C> y{};
+  const auto before = cache;
+  return !layer.step(row_of(x, 0), cache, source, y) && cache == before;  // full: refused, nothing changed
+}
+
+constexpr bool decoder_layers_decoding_match() {
+  namespace fx = ctattn_fixtures::layers;
+  using post_relu = ctattn::transformer_decoder_layer<float, 8, 2, 16, ctattn::relu, false>;
+  using pre_gelu = ctattn::transformer_decoder_layer<float, 8, 2, 16, ctattn::gelu, true>;
+  return decoder_layer_decoding_matches<post_relu>(CTATTN_DECODER_FIXTURE(fx::decoder_post_relu, f32)) &&
+         decoder_layer_decoding_matches<pre_gelu>(CTATTN_DECODER_FIXTURE(fx::decoder_pre_gelu, f32));
+}
+
 }  // namespace ctattn_test::kv_cache_cases

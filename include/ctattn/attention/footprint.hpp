@@ -16,6 +16,7 @@
 /// program that holds both configurations' storage and runs them one after the other.
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <type_traits>
 
@@ -78,6 +79,39 @@ struct footprint {
 
   friend constexpr bool operator==(const footprint&, const footprint&) = default;
 };
+
+/// Calls nested in one expression, `c(b(a(x)))`, as a model's forward and the layers pass activations: each
+/// call's result is a temporary on the caller's stack, live until the expression ends, and feeds the next call.
+///
+/// | field             | value                                                        |
+/// |-------------------|--------------------------------------------------------------|
+/// | `weight_bytes`    | the sum of the calls'                                        |
+/// | `input_bytes`     | the first call's                                             |
+/// | `output_bytes`    | the last call's                                              |
+/// | `workspace_bytes` | the sum of the calls'                                        |
+/// | `stack_bytes`     | every result but the last (the intermediates), plus the largest stack of the calls |
+///
+/// Example (a model's forward `head(norm(layers(x)))`):
+/// \code
+///   constexpr auto fp = ctattn::composed(ctattn::layer_footprint<layers_type, X>,
+///                                        ctattn::layer_footprint<norm_type, Y>, ctattn::layer_footprint<head_type, Y>);
+/// \endcode
+template <std::same_as<footprint>... More>
+[[nodiscard]] constexpr footprint composed(const footprint& first, const More&... more) noexcept {
+  footprint f = first;
+  std::size_t intermediates = 0;
+  std::size_t deepest = first.stack_bytes;
+  [[maybe_unused]] const auto feed = [&](const footprint& next) {
+    intermediates += f.output_bytes;
+    deepest = deepest > next.stack_bytes ? deepest : next.stack_bytes;
+    f.weight_bytes += next.weight_bytes;
+    f.workspace_bytes += next.workspace_bytes;
+    f.output_bytes = next.output_bytes;
+  };
+  (feed(more), ...);
+  f.stack_bytes = intermediates + deepest;
+  return f;
+}
 
 namespace detail {
 

@@ -20,6 +20,7 @@
 /// | `workspace_must_match_attention`               | the given workspace's shape, the required one  |
 /// | `must_be_a_single_row`                         | the rows given                                 |
 /// | `position_must_fit_cache`                      | `count<position>`, `count<capacity>`           |
+/// | `memory_must_fit_cache`                        | `count<memory rows>`, `count<capacity>`        |
 /// | `argument_must_be_one_attention_head`          | the type given (in workspace.hpp, beside what a head is) |
 
 #include <cstddef>
@@ -210,6 +211,18 @@ struct position_must_fit_cache {
     static_assert(holds,
                   "ctattn: a key/value cache holds Capacity tokens, at positions 0 to Capacity - 1; append at a "
                   "position below the capacity, or declare the cache with a larger capacity");
+    return holds;
+  }
+};
+
+/// The keys and values of an encoder's output (the memory of cross-attention) fit the cache they are projected into.
+template <typename Operation, typename Rows, typename Capacity>
+struct memory_must_fit_cache {
+  static constexpr bool holds = Rows::value <= Capacity::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the memory (the encoder's output) has more rows than the key/value cache holds; declare "
+                  "the cache with a capacity of at least the memory's rows");
     return holds;
   }
 };

@@ -66,6 +66,7 @@ struct avx2_ops {
   static reg add(reg a, reg b) noexcept { return _mm256_add_ps(a, b); }
   static reg mul(reg a, reg b) noexcept { return _mm256_mul_ps(a, b); }
   static reg fma(reg a, reg b, reg c) noexcept { return _mm256_fmadd_ps(a, b, c); }
+  static reg div(reg a, reg b) noexcept { return _mm256_div_ps(a, b); }
   static reg max(reg a, reg b) noexcept { return _mm256_max_ps(a, b); }
   static float reduce_add(reg x) noexcept { return sum_of_lanes(x); }
   static float reduce_max(reg x) noexcept { return largest_of_lanes(x); }

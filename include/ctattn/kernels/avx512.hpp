@@ -13,6 +13,7 @@
 /// | `fma(a, b, c)`                | a b + c, one rounding                                            |
 /// | `exp(x)`                      | e^x for x <= 0 within 2 ulp; 0 below -87.33; NaN stays NaN       |
 /// | `reduce_add`, `reduce_max`    | across the lanes                                                 |
+/// | `div`                         | a / b (correctly rounded; Helium: within 2 ulp for b in [1, 2^126]) |
 ///
 /// Example: `ctattn::detail::avx512_ops::reduce_add(ctattn::detail::avx512_ops::broadcast(1.0f)) == 16.0f`.
 
@@ -53,6 +54,7 @@ struct avx512_ops {
   static reg add(reg a, reg b) noexcept { return _mm512_add_ps(a, b); }
   static reg mul(reg a, reg b) noexcept { return _mm512_mul_ps(a, b); }
   static reg fma(reg a, reg b, reg c) noexcept { return _mm512_fmadd_ps(a, b, c); }
+  static reg div(reg a, reg b) noexcept { return _mm512_div_ps(a, b); }
   // Rationale: the zero-masking forms (all lanes selected) are the plain operations; GCC 12's plain forms start
   // from a self-initialized register that -Wmaybe-uninitialized reports in every caller.
   static constexpr __mmask16 all = 0xFFFF;

@@ -12,6 +12,9 @@
 /// | `kernels::product_left_transposed<A>(..)`| c M x N, a K x M, b K x N         | c = a^T b (or c += a^T b)    |
 /// | `kernels::softmax_row<A>(x, w, b, e)`    | x, w: arrays; [b, e) a range      | w[b, e) = softmax(x[b, e))   |
 /// | `kernels::attend<A, W, DK, DV>(...)`     | Q, K, V column windows, a mask    | out += softmax(Q K^T / s) V  |
+/// | `kernels::activate<A, F>(x, y)`          | x, y: R x C arrays                | y = F(x) element by element  |
+/// | `kernels::layer_norm_rows<A, W, B>(...)` | x, y: R x C arrays; weight, bias  | each row layer-normalized    |
+/// | `kernels::rms_norm_rows<A, W>(...)`      | x, y: R x C arrays; weight        | each row RMS-normalized      |
 ///
 /// The choice, made here and nowhere else:
 ///   1. constant evaluation: kernels/constant.hpp (the exact arithmetic in the evaluators' fast form);
@@ -28,6 +31,7 @@
 #include <cstddef>
 #include <type_traits>
 
+#include "ctattn/kernels/activation.hpp"
 #include "ctattn/kernels/backend.hpp"
 #include "ctattn/kernels/constant.hpp"
 #include "ctattn/kernels/scalar.hpp"
@@ -109,6 +113,41 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
         Out::cols, weight_storage, scale, redo_row);
   } else {
     scalar::attend<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
+  }
+}
+
+/// y = the activation F of x, element by element (kernels/activation.hpp). Fast arithmetic hands a block holding an
+/// infinite or NaN entry to the exact loop.
+template <arithmetic A, activation F, typename T, std::size_t R, std::size_t C>
+constexpr void activate(const T (&x)[R][C], T (&y)[R][C]) noexcept {
+  if constexpr (runs_simd<A, T>) {
+    if (!std::is_constant_evaluated() && simd::activate_all<simd_ops, F>(&x[0][0], &y[0][0], R * C)) return;
+  }
+  for (std::size_t i = 0; i < R; ++i) activate_all<F>(x[i], y[i], C);
+}
+
+/// Each row of x layer-normalized into y (kernels/activation.hpp): times `weight` when `Affine`, plus `bias` when
+/// `Bias` (1 x C each; unused otherwise). Fast arithmetic hands a row whose sums are not finite to the exact loop.
+template <arithmetic A, bool Affine, bool Bias, typename T, std::size_t R, std::size_t C>
+constexpr void layer_norm_rows(const T (&x)[R][C], T (&y)[R][C], const T* weight, const T* bias, T eps) noexcept {
+  for (std::size_t i = 0; i < R; ++i) {
+    if constexpr (runs_simd<A, T>) {
+      const bool done = !std::is_constant_evaluated() &&
+                        simd::layer_norm_row<simd_ops, Affine, Bias>(x[i], y[i], C, weight, bias, eps);
+      if (done) continue;
+    }
+    layer_norm_row<Affine, Bias>(x[i], y[i], weight, bias, eps);
+  }
+}
+
+/// Each row of x RMS-normalized into y, times `weight` when `Affine`; as `layer_norm_rows`.
+template <arithmetic A, bool Affine, typename T, std::size_t R, std::size_t C>
+constexpr void rms_norm_rows(const T (&x)[R][C], T (&y)[R][C], const T* weight, T eps) noexcept {
+  for (std::size_t i = 0; i < R; ++i) {
+    if constexpr (runs_simd<A, T>) {
+      if (!std::is_constant_evaluated() && simd::rms_norm_row<simd_ops, Affine>(x[i], y[i], C, weight, eps)) continue;
+    }
+    rms_norm_row<Affine>(x[i], y[i], weight, eps);
   }
 }
 

@@ -67,6 +67,17 @@ struct helium_ops {
   static reg add(reg a, reg b) noexcept { return __arm_vaddq_f32(a, b); }
   static reg mul(reg a, reg b) noexcept { return __arm_vmulq_f32(a, b); }
   static reg fma(reg a, reg b, reg c) noexcept { return __arm_vfmaq_f32(c, a, b); }
+  // a / b for b in [1, 2^126] (the fast activations' denominators), within 2 ulp.
+  // Rationale: MVE has no float division and no reciprocal estimate. 1 / b starts from its bits subtracted from a
+  // constant (the exponent negated, the mantissa's reciprocal guessed linearly: at most 10% off), then three Newton
+  // steps r = r (2 - b r), each squaring the relative error (10% -> 1% -> 1e-4 -> rounding).
+  static reg div(reg a, reg b) noexcept {
+    const reg two = __arm_vdupq_n_f32(2.0f);
+    const uint32x4_t guess = __arm_vsubq_u32(__arm_vdupq_n_u32(0x7EF3'11C3u), __arm_vreinterpretq_u32_f32(b));
+    reg r = __arm_vreinterpretq_f32_u32(guess);
+    for (int step = 0; step < 3; ++step) r = __arm_vmulq_f32(r, __arm_vfmsq_f32(two, b, r));
+    return __arm_vmulq_f32(a, r);
+  }
 
   // The lanes whose magnitude is above infinity's bits: NaN.
   // Rationale: NaN is found by an integer compare of the bits, not by a float compare, whose NaN lanes are not

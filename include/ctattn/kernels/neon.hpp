@@ -47,6 +47,7 @@ struct neon_ops {
   static reg add(reg a, reg b) noexcept { return vaddq_f32(a, b); }
   static reg mul(reg a, reg b) noexcept { return vmulq_f32(a, b); }
   static reg fma(reg a, reg b, reg c) noexcept { return vfmaq_f32(c, a, b); }
+  static reg div(reg a, reg b) noexcept { return vdivq_f32(a, b); }
   static reg max(reg a, reg b) noexcept { return vmaxq_f32(a, b); }
   static float reduce_add(reg x) noexcept { return vaddvq_f32(x); }
   static float reduce_max(reg x) noexcept { return vmaxvq_f32(x); }

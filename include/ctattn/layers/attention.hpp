@@ -111,6 +111,15 @@ struct multi_head_attention_layer {
     }
   }
 
+  /// The footprint of one forward on an X (`ctattn::layer_footprint`): on the stack, Q, K, V, the heads'
+  /// concatenation and the output of `multi_head_attention`'s value-returning form, and the kernel's scratch.
+  template <FixedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    constexpr footprint attention = multi_head_attention_footprint<X, X, Weights, 1>;
+    return detail::call_footprint<multi_head_attention_layer, X, detail::layer_result<multi_head_attention_layer, X>>(
+        attention.workspace_bytes + attention.output_bytes + attention.stack_bytes);
+  }
+
   template <detail::SameLayer<multi_head_attention_layer> Self>
   friend constexpr auto parameters(Self& self) noexcept {
     return boost::hana::make_tuple(sublayer("", self.weights));

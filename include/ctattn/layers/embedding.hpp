@@ -8,6 +8,7 @@
 #include <array>
 #include <concepts>
 #include <cstddef>
+#include <utility>
 
 #include <boost/hana/tuple.hpp>
 
@@ -46,6 +47,13 @@ struct token_embedding {
     return embed_tokens(weight, ids);
   }
 
+  /// The footprint of one forward on N ids (`ctattn::layer_footprint<token_embedding, std::array<I, N>>`).
+  template <typename Ids>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using result = decltype(std::declval<const token_embedding&>().forward(std::declval<const Ids&>()));
+    return detail::call_footprint<token_embedding, Ids, result>(0);
+  }
+
   template <detail::SameLayer<token_embedding> Self>
   friend constexpr auto parameters(Self& self) noexcept {
     return boost::hana::make_tuple(parameter("weight", self.weight));
@@ -77,6 +85,12 @@ struct position_embedding {
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&...) const noexcept {
     return add_position_embeddings(x, weight);
+  }
+
+  /// The footprint of one forward on an X (`ctattn::layer_footprint`): nothing on the stack.
+  template <FixedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return detail::call_footprint<position_embedding, X, detail::layer_result<position_embedding, X>>(0);
   }
 
   template <detail::SameLayer<position_embedding> Self>

@@ -10,6 +10,7 @@
 
 #include "ctattn/layers/activation.hpp"
 #include "ctattn/layers/layer.hpp"
+#include "ctattn/layers/linear.hpp"
 #include "ctattn/matrix/elementwise.hpp"
 
 namespace ctattn {
@@ -42,11 +43,22 @@ struct feed_forward {
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
     if constexpr (detail::first_broken<detail::layer_input_rules<feed_forward, X>>::check()) {
-      return ctattn::forward(linear2, ctattn::forward(activation, ctattn::forward(linear1, x, options...)),
+      return ctattn::forward(linear2, ctattn::forward(activation, ctattn::forward(linear1, x, options...), options...),
                              options...);
     } else {
       return basic_matrix<T, X::row_extent, output_extent>{};
     }
+  }
+
+  /// The footprint of one forward on an X (`ctattn::layer_footprint`): the hidden n x Hidden results of
+  /// linear1 and of the activation on the stack.
+  template <FixedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using first = linear<T, DModel, Hidden, Layout, HasBias>;
+    using hidden = detail::layer_result<first, X>;
+    const footprint inner = composed(layer_footprint<first, X>, layer_footprint<Activation, hidden>,
+                                     layer_footprint<linear<T, Hidden, DModel, Layout, HasBias>, hidden>);
+    return detail::call_footprint<feed_forward, X, basic_matrix<T, X::row_extent, output_extent>>(inner.stack_bytes);
   }
 
   template <detail::SameLayer<feed_forward> Self>
@@ -85,11 +97,24 @@ struct gated_feed_forward {
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
     if constexpr (detail::first_broken<detail::layer_input_rules<gated_feed_forward, X>>::check()) {
-      const auto gate = ctattn::forward(activation, ctattn::forward(w1, x, options...));
+      const auto gate = ctattn::forward(activation, ctattn::forward(w1, x, options...), options...);
       return ctattn::forward(w2, hadamard(gate, ctattn::forward(w3, x, options...)), options...);
     } else {
       return basic_matrix<T, X::row_extent, output_extent>{};
     }
+  }
+
+  /// The footprint of one forward on an X (`ctattn::layer_footprint`): four n x Hidden results on the stack
+  /// (w1's, the gate, w3's and the product).
+  template <FixedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using in = linear<T, DModel, Hidden, Layout, HasBias>;
+    using hidden = detail::layer_result<in, X>;
+    const std::size_t deepest =
+        detail::largest(layer_footprint<in, X>.stack_bytes, layer_footprint<Activation, hidden>.stack_bytes,
+                        layer_footprint<linear<T, Hidden, DModel, Layout, HasBias>, hidden>.stack_bytes);
+    return detail::call_footprint<gated_feed_forward, X, basic_matrix<T, X::row_extent, output_extent>>(
+        4 * sizeof(hidden) + deepest);
   }
 
   template <detail::SameLayer<gated_feed_forward> Self>
@@ -126,6 +151,13 @@ struct residual {
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
     return add(x, ctattn::forward(inner, x, options...));
+  }
+
+  /// The footprint of one forward on an X (`ctattn::layer_footprint`): the inner layer's, and its result held
+  /// for the sum.
+  template <FixedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return detail::call_footprint<residual, X, detail::layer_result<Inner, X>>(detail::held(layer_footprint<Inner, X>));
   }
 
   template <detail::SameLayer<residual> Self>

@@ -13,16 +13,17 @@
 /// | `input_extent`, `output_extent`   | its widths (sizes or named extents); `keeps_width = true` instead |
 /// | `forward(x, options...)`          | the computation: constexpr, noexcept, allocation-free                |
 /// | `parameters(layer)` (found by ADL)| its parameters and sublayers, by PyTorch name (ctattn/layers/parameters.hpp) |
+/// | `footprint_of<X>()` (static)      | the memory one `forward` on an X holds (`ctattn::layer_footprint`)    |
 ///
-/// `ctattn::linear` (ctattn/attention/projection.hpp) is a layer too: `forward` projects with it. The options are
+/// `ctattn::linear` is a layer too (ctattn/layers/linear.hpp): `forward` projects with it. The options are
 /// `ctattn::exact_arithmetic` or `ctattn::fast_arithmetic` (ctattn/attention/options.hpp); a layer passes them on
 /// to every operation inside it.
 
 #include <cstddef>
 #include <type_traits>
+#include <utility>
 
-#include <boost/hana/tuple.hpp>
-
+#include "ctattn/attention/footprint.hpp"
 #include "ctattn/attention/options.hpp"
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/layers/parameters.hpp"
@@ -92,19 +93,64 @@ template <Layer L, FixedMatrix X, typename... Options>
   }
 }
 
-/// A `linear` layer's parameters by PyTorch's nn.Linear names: `weight` (out x in; viewed transposed when stored
-/// in x out) and `bias` (when it has one).
-template <typename P>
-  requires Projection<P>
-[[nodiscard]] constexpr auto parameters(P& p) noexcept {
-  using plain = std::remove_const_t<P>;
-  constexpr bool transposed = std::is_same_v<typename plain::layout, in_by_out>;
-  if constexpr (plain::has_bias) {
-    return boost::hana::make_tuple(parameter<transposed>("weight", p.weight), vector_parameter("bias", p.bias));
-  } else {
-    return boost::hana::make_tuple(parameter<transposed>("weight", p.weight));
-  }
+namespace detail {
+// The result of running layer L on an X.
+template <typename L, typename X>
+using layer_result = std::remove_cvref_t<decltype(ctattn::forward(std::declval<const L&>(), std::declval<const X&>()))>;
+
+// The footprint of one call of layer L on an X giving a Y: the layer's object (its parameters; an empty layer
+// holds none), X in, Y out, and `stack` bytes of intermediate results and scratch on the stack.
+template <typename L, typename X, typename Y>
+[[nodiscard]] constexpr footprint call_footprint(std::size_t stack) noexcept {
+  return {std::is_empty_v<L> ? 0 : sizeof(L), sizeof(X), sizeof(Y), 0, stack};
 }
+
+// The stack a call needs when its caller holds its result in a temporary: the result and the call's own stack.
+[[nodiscard]] constexpr std::size_t held(const footprint& f) noexcept { return f.output_bytes + f.stack_bytes; }
+
+template <typename... Sizes>
+[[nodiscard]] constexpr std::size_t largest(std::size_t first, Sizes... more) noexcept {
+  ((first = first > more ? first : more), ...);
+  return first;
+}
+}  // namespace detail
+
+/// The memory one `ctattn::forward(layer, x)` holds, known at compile time, so that firmware can `static_assert`
+/// a model against its flash and RAM budgets (the fields are those of `ctattn::footprint`,
+/// ctattn/attention/footprint.hpp):
+///
+/// | field             | a layer's call                                                               |
+/// |-------------------|------------------------------------------------------------------------------|
+/// | `weight_bytes`    | the layer object: its parameters (and a norm's eps), what flash holds        |
+/// | `input_bytes`     | x                                                                            |
+/// | `output_bytes`    | the result                                                                   |
+/// | `workspace_bytes` | 0: layers keep no storage of the caller's                                    |
+/// | `stack_bytes`     | the intermediates the forward holds (layers return results by value), the kernels' scratch |
+///
+/// Rationale: `stack_bytes` counts every named result and every temporary of a forward as if none shared
+/// storage, and the deepest sublayer's stack on top: an upper bound of what the C++ abstract machine holds at
+/// once. Compilers share the storage of temporaries of different statements (less) and add call frames and
+/// spills (more); firmware/CMakeLists.txt checks the verified model's figure against GCC's call graph.
+///
+/// A layer gives its figure by a static member `footprint_of<X>()`; `ctattn::linear`'s is here. Models compose
+/// the figures of the calls in their forward with `ctattn::composed`.
+///
+/// Example:
+/// \code
+///   using ff = ctattn::feed_forward<float, 32, 64>;
+///   constexpr auto fp = ctattn::layer_footprint<ff, ctattn::matrix<float, 6, 32>>;
+///   static_assert(fp.weight_bytes == sizeof(ff) && fp.stack_bytes == 2 * 6 * 64 * sizeof(float));
+/// \endcode
+template <typename L, typename X>
+inline constexpr footprint layer_footprint = [] {
+  using layer = std::remove_cvref_t<L>;
+  using x = std::remove_cvref_t<X>;
+  if constexpr (Projection<layer>) {
+    return detail::call_footprint<layer, x, detail::layer_result<layer, x>>(0);
+  } else {
+    return layer::template footprint_of<x>();
+  }
+}();
 
 }  // namespace ctattn
 

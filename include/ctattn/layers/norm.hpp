@@ -11,7 +11,7 @@
 #include <boost/hana/tuple.hpp>
 
 #include "ctattn/layers/layer.hpp"
-#include "ctattn/math/sqrt.hpp"
+#include "ctattn/kernels/dispatch.hpp"
 
 namespace ctattn {
 
@@ -23,6 +23,16 @@ struct no_norm_parameter {
 template <typename T, auto Width, bool Affine>
 using norm_parameter = std::conditional_t<Affine, basic_matrix<T, std::size_t{1}, Width>, no_norm_parameter>;
 
+// A norm parameter's entries for the kernels (nullptr when the norm has none).
+template <typename T, typename P>
+constexpr const T* norm_row(const P& p) noexcept {
+  if constexpr (std::is_same_v<P, no_norm_parameter>) {
+    return nullptr;
+  } else {
+    return &p.elements[0][0];
+  }
+}
+
 // PyTorch's initial weight: ones.
 template <typename T, auto Width, bool Affine>
 constexpr norm_parameter<T, Width, Affine> ones() noexcept {
@@ -33,16 +43,6 @@ constexpr norm_parameter<T, Width, Affine> ones() noexcept {
   return w;
 }
 
-// y = x * scale (* weight) (+ bias) for one row, the shared tail of both norms.
-template <bool Affine, bool HasBias, typename T, std::size_t N, typename W, typename B>
-constexpr void scale_row(const T (&x)[N], T shift, T scale, const W& weight, const B& bias, T (&y)[N]) noexcept {
-  for (std::size_t j = 0; j < N; ++j) {
-    T value = (x[j] - shift) * scale;
-    if constexpr (Affine) value = value * weight.elements[0][j];
-    if constexpr (HasBias) value = value + bias.elements[0][j];
-    y[j] = value;
-  }
-}
 }  // namespace detail
 
 /// Layer normalization over each row (PyTorch's nn.LayerNorm(width, eps, elementwise_affine)):
@@ -55,10 +55,12 @@ constexpr void scale_row(const T (&x)[N], T shift, T scale, const W& weight, con
 /// | `weight`, `bias` | 1 x Width (only when `Affine`)          |
 /// | `eps`            | a scalar, PyTorch's default 1e-5        |
 ///
-/// Computed in T, in column order, on offsets from the row's first entry: their mean, then the mean of squared
-/// deviations (two passes), then 1 / sqrt(var + eps) once per row. A row of equal values gives zeros (then
-/// the bias). A row far from zero keeps its precision: on the fixture's row of 1000 + 0.01 N(0, 1), float results
-/// are within 1e-7 of the float64 result, where PyTorch's float32 LayerNorm is 3e-3 off.
+/// Computed in T on offsets from the row's first entry: their mean, then the mean of squared deviations (two
+/// passes), then 1 / sqrt(var + eps) once per row (ctattn/kernels/activation.hpp; exact arithmetic sums in column
+/// order, fast arithmetic across the SIMD backend's lanes, `ctattn::forward`'s options choose). A row of equal
+/// values gives zeros (then the bias). A row far from zero keeps its precision: on the fixture's row of
+/// 1000 + 0.01 N(0, 1), float results are within 1e-7 of the float64 result, where PyTorch's float32 LayerNorm is
+/// 3e-3 off.
 ///
 /// Example:
 /// \code
@@ -82,28 +84,16 @@ struct layer_norm {
   [[nodiscard]] constexpr auto forward(const X& x, const Options&...) const noexcept {
     basic_matrix<T, X::row_extent, output_extent> y{};
     if constexpr (detail::first_broken<detail::layer_input_rules<layer_norm, X>>::check()) {
-      for (std::size_t i = 0; i < X::rows; ++i) {
-        // Rationale: the row is handled as offsets from its first entry, which are exact for entries close to it
-        // (Sterbenz's lemma): a row far from zero (1000 +- 0.01) keeps its digits, where a mean rounded to the
-        // spacing of floats near 1000 would cost 0.3% of every output.
-        const T shift = x.elements[i][0];
-        T offsets[width]{};
-        T sum{0};
-        for (std::size_t j = 0; j < width; ++j) {
-          offsets[j] = x.elements[i][j] - shift;
-          sum += offsets[j];
-        }
-        const T mean = sum / static_cast<T>(width);
-        T squares{0};
-        for (std::size_t j = 0; j < width; ++j) {
-          const T d = offsets[j] - mean;
-          squares += d * d;
-        }
-        const T scale = T(1) / math::sqrt(squares / static_cast<T>(width) + eps);
-        detail::scale_row<Affine, Affine>(offsets, mean, scale, weight, bias, y.elements[i]);
-      }
+      detail::kernels::layer_norm_rows<detail::arithmetic_of<Options...>, Affine, Affine>(
+          x.elements, y.elements, detail::norm_row<T>(weight), detail::norm_row<T>(bias), eps);
     }
     return y;
+  }
+
+  /// The footprint of one forward on an X (`ctattn::layer_footprint`): the row of offsets on the stack.
+  template <FixedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return detail::call_footprint<layer_norm, X, basic_matrix<T, X::row_extent, output_extent>>(width * sizeof(T));
   }
 
   /// nn.LayerNorm's parameters: `weight` and `bias` (none without `Affine`).
@@ -149,14 +139,16 @@ struct rms_norm {
   [[nodiscard]] constexpr auto forward(const X& x, const Options&...) const noexcept {
     basic_matrix<T, X::row_extent, output_extent> y{};
     if constexpr (detail::first_broken<detail::layer_input_rules<rms_norm, X>>::check()) {
-      for (std::size_t i = 0; i < X::rows; ++i) {
-        T squares{0};
-        for (std::size_t j = 0; j < width; ++j) squares += x.elements[i][j] * x.elements[i][j];
-        const T scale = T(1) / math::sqrt(squares / static_cast<T>(width) + eps);
-        detail::scale_row<Affine, false>(x.elements[i], T(0), scale, weight, weight, y.elements[i]);
-      }
+      detail::kernels::rms_norm_rows<detail::arithmetic_of<Options...>, Affine>(x.elements, y.elements,
+                                                                               detail::norm_row<T>(weight), eps);
     }
     return y;
+  }
+
+  /// The footprint of one forward on an X (`ctattn::layer_footprint`): nothing on the stack.
+  template <FixedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return detail::call_footprint<rms_norm, X, basic_matrix<T, X::row_extent, output_extent>>(0);
   }
 
   /// nn.RMSNorm's parameters: `weight` (none without `Affine`).

@@ -16,6 +16,7 @@
 #include <boost/hana/at.hpp>
 
 #include "ctattn/layers/layer.hpp"
+#include "ctattn/layers/linear.hpp"
 
 namespace ctattn {
 
@@ -102,6 +103,22 @@ struct sequence_shape<false, Layers...> {
   static constexpr auto input_extent = first_layer::input_extent;
   static constexpr auto output_extent = last_layer::output_extent;
 };
+
+// The footprints of a sequence's calls, each layer on the previous one's result, composed.
+template <typename X, typename... Layers>
+struct sequence_footprint {
+  template <typename... Done>
+  static constexpr footprint of(const Done&... done) noexcept {
+    return composed(done...);
+  }
+};
+template <typename X, typename Layer, typename... Rest>
+struct sequence_footprint<X, Layer, Rest...> {
+  template <typename... Done>
+  static constexpr footprint of(const Done&... done) noexcept {
+    return sequence_footprint<layer_result<Layer, X>, Rest...>::of(done..., layer_footprint<Layer, X>);
+  }
+};
 }  // namespace detail
 
 /// Layers applied in order, like nn.Sequential: y = layer_{n-1}(... layer_1(layer_0(x))). Widths are checked
@@ -141,6 +158,15 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
     } else {
       return x;
     }
+  }
+
+  /// The footprint of one forward on an X (`ctattn::layer_footprint`): the layers' calls composed
+  /// (`ctattn::composed`: every layer's result but the last held on the stack, and the deepest layer's stack).
+  template <FixedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept
+    requires(sizeof...(Layers) > 0)
+  {
+    return detail::sequence_footprint<X, Layers...>::of();
   }
 
   template <detail::SameLayer<sequential> Self>

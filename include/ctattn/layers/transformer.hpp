@@ -67,11 +67,13 @@ struct transformer_encoder_layer {
     if constexpr (detail::first_broken<detail::layer_input_rules<transformer_encoder_layer, X>>::check()) {
       const result input = with_extents<X::row_extent, output_extent>(x);
       if constexpr (NormFirst) {
-        const result h = ctattn::add(input, ctattn::forward(self_attn, ctattn::forward(norm1, input), options...));
-        return ctattn::add(h, ctattn::forward(ff, ctattn::forward(norm2, h), options...));
+        const result h =
+            ctattn::add(input, ctattn::forward(self_attn, ctattn::forward(norm1, input, options...), options...));
+        return ctattn::add(h, ctattn::forward(ff, ctattn::forward(norm2, h, options...), options...));
       } else {
-        const result h = ctattn::forward(norm1, ctattn::add(input, ctattn::forward(self_attn, input, options...)));
-        return ctattn::forward(norm2, ctattn::add(h, ctattn::forward(ff, h, options...)));
+        const result h =
+            ctattn::forward(norm1, ctattn::add(input, ctattn::forward(self_attn, input, options...)), options...);
+        return ctattn::forward(norm2, ctattn::add(h, ctattn::forward(ff, h, options...)), options...);
       }
     } else {
       return result{};
@@ -96,17 +98,29 @@ struct transformer_encoder_layer {
     const row input = with_extents<std::size_t{1}, output_extent>(x);
     row attended{};
     if constexpr (NormFirst) {
-      if (!multi_head_attention_step(ctattn::forward(norm1, input), self_attn.weights, cache, attended, options...)) {
+      const row normed = ctattn::forward(norm1, input, options...);
+      if (!multi_head_attention_step(normed, self_attn.weights, cache, attended, options...)) {
         return false;
       }
       const row h = ctattn::add(input, attended);
-      out = ctattn::add(h, ctattn::forward(ff, ctattn::forward(norm2, h), options...));
+      out = ctattn::add(h, ctattn::forward(ff, ctattn::forward(norm2, h, options...), options...));
     } else {
       if (!multi_head_attention_step(input, self_attn.weights, cache, attended, options...)) return false;
-      const row h = ctattn::forward(norm1, ctattn::add(input, attended));
-      out = ctattn::forward(norm2, ctattn::add(h, ctattn::forward(ff, h, options...)));
+      const row h = ctattn::forward(norm1, ctattn::add(input, attended), options...);
+      out = ctattn::forward(norm2, ctattn::add(h, ctattn::forward(ff, h, options...)), options...);
     }
     return true;
+  }
+
+  /// The footprint of one forward on an X (`ctattn::layer_footprint`): on the stack, six n x DModel results
+  /// (`input` and `h`; per half, the sublayer's result and a norm's or a sum's) and the deepest sublayer's stack.
+  template <FixedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using result = basic_matrix<T, X::row_extent, output_extent>;
+    const std::size_t deepest = detail::largest(layer_footprint<decltype(self_attn), result>.stack_bytes,
+                                                layer_footprint<decltype(ff), result>.stack_bytes,
+                                                layer_footprint<layer_norm<T, DModel>, result>.stack_bytes);
+    return detail::call_footprint<transformer_encoder_layer, X, result>(6 * sizeof(result) + deepest);
   }
 
   template <detail::SameLayer<transformer_encoder_layer> Self>
@@ -171,17 +185,94 @@ struct transformer_decoder_layer {
         return multi_head_attention(q, memory, memory, multihead_attn, options...);
       };
       if constexpr (NormFirst) {
-        const result a = ctattn::add(input, ctattn::forward(self_attn, ctattn::forward(norm1, input), options...));
-        const result b = ctattn::add(a, cross(ctattn::forward(norm2, a)));
-        return ctattn::add(b, ctattn::forward(ff, ctattn::forward(norm3, b), options...));
+        const result a =
+            ctattn::add(input, ctattn::forward(self_attn, ctattn::forward(norm1, input, options...), options...));
+        const result b = ctattn::add(a, cross(ctattn::forward(norm2, a, options...)));
+        return ctattn::add(b, ctattn::forward(ff, ctattn::forward(norm3, b, options...), options...));
       } else {
-        const result a = ctattn::forward(norm1, ctattn::add(input, ctattn::forward(self_attn, input, options...)));
-        const result b = ctattn::forward(norm2, ctattn::add(a, cross(a)));
-        return ctattn::forward(norm3, ctattn::add(b, ctattn::forward(ff, b, options...)));
+        const result a =
+            ctattn::forward(norm1, ctattn::add(input, ctattn::forward(self_attn, input, options...)), options...);
+        const result b = ctattn::forward(norm2, ctattn::add(a, cross(a)), options...);
+        return ctattn::forward(norm3, ctattn::add(b, ctattn::forward(ff, b, options...)), options...);
       }
     } else {
       return result{};
     }
+  }
+
+  /// Projects the encoder's output once into `source`, the cache `step`'s cross-attention reads
+  /// (`ctattn::cache_memory` with `multihead_attn`'s W_K and W_V). Call once per source sequence.
+  ///
+  /// | operand  | shape                                            |
+  /// |----------|--------------------------------------------------|
+  /// | `memory` | m x DModel (the encoder's output), m <= Capacity |
+  /// | `source` | `kv_cache<T, Capacity, DModel>`                  |
+  template <FixedMatrix Memory, KeyValueCache Cache, typename... Options>
+  constexpr void prepare(const Memory& memory, Cache& source, const Options&... options) const noexcept {
+    cache_memory(memory, multihead_attn, source, options...);
+  }
+
+  /// One token of autoregressive decoding: `x` is the token's row; `cache` holds the keys and values of the
+  /// tokens before it (and receives its own), `source` the encoder's output as `prepare` projected it. Writes the
+  /// token's output row into `out`, which equals the row of `forward(tgt, memory)` over the whole target (the same
+  /// bits with exact arithmetic). False, with nothing changed, when `cache` is full.
+  ///
+  /// | operand  | shape                                 |
+  /// |----------|---------------------------------------|
+  /// | `x`      | 1 x DModel                            |
+  /// | `cache`  | `kv_cache<T, Capacity, DModel>`       |
+  /// | `source` | `kv_cache<T, M, DModel>` from `prepare` |
+  /// | `out`    | 1 x DModel                            |
+  ///
+  /// Example:
+  /// \code
+  ///   ctattn::kv_cache<float, 16, 32> cache{}, source{};
+  ///   layer.prepare(memory, source);
+  ///   for (...) if (!layer.step(x_t, cache, source, y_t)) break;
+  /// \endcode
+  template <FixedMatrix X, KeyValueCache Cache, KeyValueCache Source, typename... Options>
+  [[nodiscard]] constexpr bool step(const X& x, Cache& cache, const Source& source,
+                                    basic_matrix<T, std::size_t{1}, output_extent>& out,
+                                    const Options&... options) const noexcept {
+    using row = basic_matrix<T, std::size_t{1}, output_extent>;
+    const row input = with_extents<std::size_t{1}, output_extent>(x);
+    row attended{};
+    row crossed{};
+    if constexpr (NormFirst) {
+      const row normed = ctattn::forward(norm1, input, options...);
+      if (!multi_head_attention_step(normed, self_attn.weights, cache, attended, options...)) {
+        return false;
+      }
+      const row a = ctattn::add(input, attended);
+      multi_head_attention_cached(ctattn::forward(norm2, a, options...), multihead_attn, source, crossed, options...);
+      const row b = ctattn::add(a, crossed);
+      out = ctattn::add(b, ctattn::forward(ff, ctattn::forward(norm3, b, options...), options...));
+    } else {
+      if (!multi_head_attention_step(input, self_attn.weights, cache, attended, options...)) return false;
+      const row a = ctattn::forward(norm1, ctattn::add(input, attended), options...);
+      multi_head_attention_cached(a, multihead_attn, source, crossed, options...);
+      const row b = ctattn::forward(norm2, ctattn::add(a, crossed), options...);
+      out = ctattn::forward(norm3, ctattn::add(b, ctattn::forward(ff, b, options...)), options...);
+    }
+    return true;
+  }
+
+  /// The footprint of one forward on an X with an encoder output Memory: `input_bytes` counts both; on the
+  /// stack, nine n x DModel results (`input`, `a`, `b`; per third, the sublayer's result and a norm's or a sum's)
+  /// and the deepest sublayer's stack (the cross-attention's Q, K, V, concatenation and output among them).
+  ///
+  /// Example: `constexpr auto fp = decoder_type::footprint_of<decltype(tgt), decltype(memory)>();`
+  template <FixedMatrix X, FixedMatrix Memory>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using result = basic_matrix<T, X::row_extent, output_extent>;
+    constexpr footprint cross = multi_head_attention_footprint<result, Memory, weights, 2>;
+    const std::size_t deepest = detail::largest(layer_footprint<decltype(self_attn), result>.stack_bytes,
+                                                cross.workspace_bytes + cross.output_bytes + cross.stack_bytes,
+                                                layer_footprint<decltype(ff), result>.stack_bytes,
+                                                layer_footprint<layer_norm<T, DModel>, result>.stack_bytes);
+    footprint f = detail::call_footprint<transformer_decoder_layer, X, result>(9 * sizeof(result) + deepest);
+    f.input_bytes += sizeof(Memory);
+    return f;
   }
 
   template <detail::SameLayer<transformer_decoder_layer> Self>

@@ -25,6 +25,7 @@
 #include <cstddef>
 #include <limits>
 
+#include "ctattn/kernels/activation.hpp"
 #include "ctattn/kernels/softmax_row.hpp"
 
 namespace ctattn::detail::simd {
@@ -497,6 +498,153 @@ inline void attend(const float* q, std::size_t ldq, const float* k, std::size_t 
   kernel.inv_scale = 1.0f / scale;
   kernel.run(mask);
   kernel.finish(redo_row);
+}
+
+
+/// |x| as max(x, -x).
+template <typename V>
+inline typename V::reg magnitude(typename V::reg x) noexcept {
+  return V::max(x, V::mul(x, V::broadcast(-1.0f)));
+}
+
+// GELU's erfc: erfc(z) = t e^(-z^2 + P(t)) with t = 1 / (1 + z / 2), for z >= 0. P is a degree-9 polynomial fitted
+// by least squares in Chebyshev nodes of t in (0, 1] (z from 0 to infinity) to log(erfc(z) / t) + z^2; in exact
+// arithmetic it puts GELU within 1.2e-8 (1 + |GELU|) of its true value for every x.
+inline constexpr float gelu_erfc_coefficients[10] = {
+    -1.2655117751f, 1.0000286917f, 0.37384115855f, 0.099322040125f, -0.19842694442f,
+    0.31139802182f, -1.1867860905f, 1.5365931263f,  -0.84650490120f, 0.17604675225f};
+
+/// The activation F of a register of floats, fast (kernels/activation.hpp gives the exact meaning; finite x only):
+///   relu       max(x, 0)
+///   gelu       max(x, 0) - a h(a) with a = min(|x|, 16) and h(a) = erfc(a / sqrt 2) / 2 (x Phi(x) for either sign;
+///              beyond 16, h is below 1e-57 and GELU is max(x, 0))
+///   gelu_tanh  x / (1 + e^(-2 u)), u = sqrt(2/pi) (x + 0.044715 x^3) (as (1 + tanh u) / 2 = 1 / (1 + e^(-2 u)))
+///   silu       x / (1 + e^-x)
+template <typename V, kernels::activation F>
+inline typename V::reg activate(typename V::reg x) noexcept {
+  using reg = typename V::reg;
+  const reg one = V::broadcast(1.0f);
+  if constexpr (F == kernels::activation::relu) {
+    return V::max(x, V::zero());
+  } else if constexpr (F == kernels::activation::gelu) {
+    const reg minus_a = V::max(V::mul(magnitude<V>(x), V::broadcast(-1.0f)), V::broadcast(-16.0f));
+    const reg z = V::mul(minus_a, V::broadcast(-0.70710678118654752f));
+    const reg t = V::div(one, V::fma(z, V::broadcast(0.5f), one));
+    reg p = V::broadcast(gelu_erfc_coefficients[9]);
+    for (std::size_t k = 9; k-- > 0;) p = V::fma(p, t, V::broadcast(gelu_erfc_coefficients[k]));
+    const reg minus_z_squared = V::mul(V::mul(z, z), V::broadcast(-1.0f));
+    const reg h = V::mul(V::mul(V::broadcast(0.5f), t), V::exp(V::add(minus_z_squared, p)));
+    return V::fma(minus_a, h, V::max(x, V::zero()));
+  } else if constexpr (F == kernels::activation::gelu_tanh) {
+    const reg x_squared = V::mul(x, x);
+    const reg cubic = V::mul(x_squared, V::broadcast(0.044715f));
+    const reg u = V::mul(V::broadcast(0.79788456080286535588f), V::fma(cubic, x, x));
+    return V::div(x, V::add(one, V::exp(V::mul(u, V::broadcast(-2.0f)))));
+  } else {
+    return V::div(x, V::add(one, V::exp(V::mul(x, V::broadcast(-1.0f)))));
+  }
+}
+
+/// y[0, n) = the activation F of x[0, n), fast. False, with nothing kept, when an x is infinite or NaN: the
+/// caller then computes the exact activation, which gives those their meaning.
+template <typename V, kernels::activation F>
+inline bool activate_all(const float* x, float* y, std::size_t n) noexcept {
+  // x * 0 is NaN exactly for infinite and NaN x; their sum finds one.
+  typename V::reg finite = V::zero();
+  const typename V::reg zero = V::zero();
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) {
+    const typename V::reg v = V::load(x + j);
+    finite = V::fma(v, zero, finite);
+    V::store(y + j, activate<V, F>(v));
+  }
+  if (j < n) {
+    const typename V::reg v = V::load_partial(x + j, n - j, 0.0f);
+    finite = V::fma(v, zero, finite);
+    V::store_partial(y + j, activate<V, F>(v), n - j);
+  }
+  return V::reduce_add(finite) == 0.0f;
+}
+
+
+/// The sum of x[0, n) + c: across lanes, the last n % lanes entries one by one.
+template <typename V>
+inline float shifted_sum(const float* x, std::size_t n, float c) noexcept {
+  const typename V::reg shift = V::broadcast(c);
+  typename V::reg sum = V::zero();
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) sum = V::add(sum, V::add(V::load(x + j), shift));
+  float total = V::reduce_add(sum);
+  for (; j < n; ++j) total += x[j] + c;
+  return total;
+}
+
+/// The sum of ((x[0, n) + c) + d)^2 (two shifts, each rounded: the offsets of LayerNorm, then their deviations).
+template <typename V>
+inline float shifted_squares(const float* x, std::size_t n, float c, float d) noexcept {
+  const typename V::reg first = V::broadcast(c);
+  const typename V::reg second = V::broadcast(d);
+  typename V::reg sum = V::zero();
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) {
+    const typename V::reg v = V::add(V::add(V::load(x + j), first), second);
+    sum = V::fma(v, v, sum);
+  }
+  float total = V::reduce_add(sum);
+  for (; j < n; ++j) {
+    const float v = (x[j] + c) + d;
+    total += v * v;
+  }
+  return total;
+}
+
+/// y[0, n) = ((x + c) + d) s (* weight) (+ bias).
+template <typename V, bool Affine, bool Bias>
+inline void shift_scale(const float* x, float* y, std::size_t n, float c, float d, float s, const float* weight,
+                        const float* bias) noexcept {
+  using reg = typename V::reg;
+  const reg first = V::broadcast(c);
+  const reg second = V::broadcast(d);
+  const reg scale = V::broadcast(s);
+  std::size_t j = 0;
+  for (; j + V::lanes <= n; j += V::lanes) {
+    reg v = V::mul(V::add(V::add(V::load(x + j), first), second), scale);
+    if constexpr (Affine) v = V::mul(v, V::load(weight + j));
+    if constexpr (Bias) v = V::add(v, V::load(bias + j));
+    V::store(y + j, v);
+  }
+  for (; j < n; ++j) {
+    float v = ((x[j] + c) + d) * s;
+    if constexpr (Affine) v = v * weight[j];
+    if constexpr (Bias) v = v + bias[j];
+    y[j] = v;
+  }
+}
+
+/// One row of LayerNorm (kernels::layer_norm_row's steps: offsets from the first entry, their mean, the mean of
+/// squared deviations, one scale per row), fast: sums across lanes, fused multiply-adds. False, with y
+/// unspecified, when a sum is not finite (an infinite or NaN entry, or an overflow): the caller then computes the
+/// exact row, which gives those their meaning.
+template <typename V, bool Affine, bool Bias>
+inline bool layer_norm_row(const float* x, float* y, std::size_t n, const float* weight, const float* bias,
+                           float eps) noexcept {
+  const float shift = x[0];
+  const float mean = shifted_sum<V>(x, n, -shift) / static_cast<float>(n);
+  const float squares = shifted_squares<V>(x, n, -shift, -mean);
+  if (!(squares - squares == 0.0f)) return false;
+  const float scale = 1.0f / math::sqrt(squares / static_cast<float>(n) + eps);
+  shift_scale<V, Affine, Bias>(x, y, n, -shift, -mean, scale, weight, bias);
+  return true;
+}
+
+/// One row of RMSNorm, fast; false when the sum of squares is not finite (as layer_norm_row).
+template <typename V, bool Affine>
+inline bool rms_norm_row(const float* x, float* y, std::size_t n, const float* weight, float eps) noexcept {
+  const float squares = shifted_squares<V>(x, n, 0.0f, 0.0f);
+  if (!(squares - squares == 0.0f)) return false;
+  const float scale = 1.0f / math::sqrt(squares / static_cast<float>(n) + eps);
+  shift_scale<V, Affine, false>(x, y, n, 0.0f, 0.0f, scale, weight, weight);
+  return true;
 }
 
 }  // namespace ctattn::detail::simd
