@@ -132,9 +132,9 @@ template <arithmetic A, bool Affine, bool Bias, typename T, std::size_t R, std::
 constexpr void layer_norm_rows(const T (&x)[R][C], T (&y)[R][C], const T* weight, const T* bias, T eps) noexcept {
   for (std::size_t i = 0; i < R; ++i) {
     if constexpr (runs_simd<A, T>) {
-      const bool done = !std::is_constant_evaluated() &&
-                        simd::layer_norm_row<simd_ops, Affine, Bias>(x[i], y[i], C, weight, bias, eps);
-      if (done) continue;
+      if (!std::is_constant_evaluated()) {
+        if (simd::layer_norm_row<simd_ops, Affine, Bias>(x[i], y[i], C, weight, bias, eps)) continue;
+      }
     }
     layer_norm_row<Affine, Bias>(x[i], y[i], weight, bias, eps);
   }
