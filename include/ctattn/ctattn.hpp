@@ -29,6 +29,7 @@
 // Constexpr math: the same bits in constant evaluation and at run time.
 #include "ctattn/math/erf.hpp"
 #include "ctattn/math/exp.hpp"
+#include "ctattn/math/fixed_point.hpp"
 #include "ctattn/math/log.hpp"
 #include "ctattn/math/sin_cos.hpp"
 #include "ctattn/math/sqrt.hpp"
