@@ -4990,6 +4990,65 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Kernels: how every operation computes (constant-evaluated, exact scalar loops, or the build's SIMD backend).
+// ---------------------------------------- ctattn/kernels/int8.hpp
+#ifndef CTATTN_KERNELS_INT8_HPP
+#define CTATTN_KERNELS_INT8_HPP
+
+/// \file
+/// The int8 kernels: integer sums, so every order gives the same result, and constant evaluation, the scalar loops
+/// and any SIMD form agree bit for bit. kernels/dispatch.hpp is where a backend's form will be chosen.
+///
+/// | kernel                                         | computes                                             |
+/// |------------------------------------------------|------------------------------------------------------|
+/// | `int8_product(c, a, b, a_zero, b_zero)`        | c[i][j] = sum_k (a[i][k] - a_zero) (b[k][j] - b_zero), in int32 |
+/// | `requantize(c, multiplier, zero, out)`         | out = clamp(c times the multiplier, rounded, + zero, -128, 127) |
+///
+/// Example:
+/// \code
+///   std::int32_t c[1][1]{}; const std::int8_t a[1][2]{{1, 2}}, b[2][1]{{3}, {4}};
+///   ctattn::detail::kernels::int8_product(c, a, b, 0, 0);   // {{11}}
+/// \endcode
+
+
+
+namespace ctattn::detail::kernels {
+
+/// c = (a - a_zero)(b - b_zero) in int32 (the rules keep K small enough that no sum overflows).
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_product(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K], const std::int8_t (&b)[K][N],
+                            std::int32_t a_zero, std::int32_t b_zero) noexcept {
+  for (std::size_t i = 0; i < M; ++i) {
+    for (std::size_t j = 0; j < N; ++j) {
+      std::int32_t sum = 0;
+      for (std::size_t k = 0; k < K; ++k) sum += (std::int32_t{a[i][k]} - a_zero) * (std::int32_t{b[k][j]} - b_zero);
+      c[i][j] = sum;
+    }
+  }
+}
+
+/// One int32 accumulator to int8: multiply_by_quantized_multiplier, plus the output's zero point, clamped.
+constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
+                                 std::int32_t zero) noexcept {
+  std::int32_t v = math::multiply_by_quantized_multiplier(accumulator, multiplier);
+  // Rationale: the zero point is added after clamping v to what cannot overflow (|v| may be near 2^31).
+  v = v < -256 ? -256 : (v > 256 ? 256 : v);
+  v += zero;
+  return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+/// out = requantize(c) for every element.
+template <std::size_t M, std::size_t N>
+constexpr void requantize(const std::int32_t (&c)[M][N], math::quantized_multiplier multiplier, std::int32_t zero,
+                          std::int8_t (&out)[M][N]) noexcept {
+  for (std::size_t i = 0; i < M; ++i) {
+    for (std::size_t j = 0; j < N; ++j) out[i][j] = requantize(c[i][j], multiplier, zero);
+  }
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_INT8_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Attention: softmax, masks, projections, scaled dot-product attention, heads, gradients.
 // ---------------------------------------- ctattn/attention/attention_head.hpp
@@ -8612,6 +8671,323 @@ inline constexpr basic_matrix<T, normalize_extent<Positions>, normalize_extent<D
 }  // namespace ctattn
 
 #endif  // CTATTN_POSITION_SINUSOIDAL_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+
+// Int8: matrices quantized with their scale and zero point in the type, integer products (the same bits everywhere).
+// ---------------------------------------- ctattn/quantized/multiply.hpp
+#ifndef CTATTN_QUANTIZED_MULTIPLY_HPP
+#define CTATTN_QUANTIZED_MULTIPLY_HPP
+
+/// \file
+/// The product of two int8 matrices into a third quantization, as int8 inference computes it: the sum of
+/// (a - a_zero)(b - b_zero) in int32, then requantized by the fixed-point multiplier a_scale b_scale / out_scale
+/// (ctattn/math/fixed_point.hpp), derived by the compiler.
+
+
+// ---------------------------------------- ctattn/quantized/qmatrix.hpp
+#ifndef CTATTN_QUANTIZED_QMATRIX_HPP
+#define CTATTN_QUANTIZED_QMATRIX_HPP
+
+/// \file
+/// `ctattn::qmatrix`: an int8 matrix whose quantization (scale and zero point) is part of its type, and the
+/// conversions between it and float matrices: `ctattn::quantize<Q>(x)` and `ctattn::dequantize(q)`.
+
+
+// ---------------------------------------- ctattn/quantized/quantization.hpp
+#ifndef CTATTN_QUANTIZED_QUANTIZATION_HPP
+#define CTATTN_QUANTIZED_QUANTIZATION_HPP
+
+/// \file
+/// `ctattn::quantization`: the affine map of int8 inference, real = scale x (q - zero_point), as a value that can
+/// be a template argument, so that a quantized matrix carries its scale and zero point in its type.
+
+
+namespace ctattn {
+
+/// Per-tensor affine quantization: real = scale x (q - zero_point), q an int8. A structural type, so it is a
+/// template argument (`ctattn::qmatrix<6, 16, ctattn::quantization{0.05, -3}>`).
+///
+/// | member             | meaning                                                                 |
+/// |--------------------|-------------------------------------------------------------------------|
+/// | `scale()`          | the scale, a positive double                                            |
+/// | `zero_point`       | the int8 value that stands for real 0                                   |
+/// | `scale_bits`       | the scale's bits (how the type stores it)                               |
+///
+/// Rationale: the scale is kept as the bits of a double because Clang 14 takes no floating-point template
+/// arguments; two quantizations are the same type exactly when their scales are the same double.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::quantization q{0.05, -3};
+///   static_assert(q.scale() == 0.05 && q.zero_point == -3);
+/// \endcode
+struct quantization {
+  std::uint64_t scale_bits = 0;
+  std::int32_t zero_point = 0;
+
+  constexpr quantization(double scale, std::int32_t zero = 0) noexcept
+      : scale_bits(std::bit_cast<std::uint64_t>(scale)), zero_point(zero) {}
+
+  [[nodiscard]] constexpr double scale() const noexcept { return std::bit_cast<double>(scale_bits); }
+
+  friend constexpr bool operator==(const quantization&, const quantization&) = default;
+};
+
+/// A quantization as a type, for diagnostics: a broken rule shows `quantization_constant<{scale bits, zero point}>`.
+template <quantization Q>
+struct quantization_constant {
+  static constexpr quantization value = Q;
+};
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_QUANTIZATION_HPP
+// ---------------------------------------- ctattn/quantized/qmatrix.hpp (continued)
+// ---------------------------------------- ctattn/quantized/rules.hpp
+#ifndef CTATTN_QUANTIZED_RULES_HPP
+#define CTATTN_QUANTIZED_RULES_HPP
+
+/// \file
+/// The rules of the quantized tier (ctattn/shape/rule.hpp says how a rule is defined once and used three ways):
+///
+/// | rule                                  | what it compares                                               |
+/// |---------------------------------------|----------------------------------------------------------------|
+/// | `scale_must_be_positive`              | `quantization_constant<Q>`                                     |
+/// | `zero_point_must_fit_int8`            | `quantization_constant<Q>`                                     |
+/// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
+
+
+
+namespace ctattn {
+
+namespace op {
+/// Declaring a quantized matrix (its quantization is checked).
+struct quantized_matrix {};
+/// A product of quantized matrices.
+struct quantized_multiply {};
+}  // namespace op
+
+namespace shape_error {
+
+/// real = scale x (q - zero_point): the scale is a positive, finite number.
+template <typename Operation, typename Quantization>
+struct scale_must_be_positive {
+  static constexpr bool holds = Quantization::value.scale() > 0.0 && Quantization::value.scale() < 1e300;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a quantization's scale must be a positive finite number (real = scale x (q - "
+                  "zero_point)); take it from the tensor's range, (max - min) / 255 for int8");
+    return holds;
+  }
+};
+
+/// The zero point is the int8 value that stands for real 0, so it is an int8.
+template <typename Operation, typename Quantization>
+struct zero_point_must_fit_int8 {
+  static constexpr bool holds = Quantization::value.zero_point >= -128 && Quantization::value.zero_point <= 127;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: an int8 quantization's zero point must lie in [-128, 127] (it is the int8 value of real "
+                  "0); choose a range that contains 0, or clamp the zero point");
+    return holds;
+  }
+};
+
+/// A product sums K terms of at most 255 x 255 into an int32: K <= 33025.
+template <typename Operation, typename Length, typename Limit>
+struct int8_accumulator_must_not_overflow {
+  static constexpr bool holds = Length::value <= Limit::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: an int8 product sums its K terms of up to 255 x 255 in an int32, which holds K <= 33025; "
+                  "split the product along K and add the int32 partial sums in a wider type");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+namespace detail {
+/// The rules of declaring a quantized matrix with quantization Q.
+template <quantization Q>
+using quantization_rules =
+    rule_list<shape_error::scale_must_be_positive<op::quantized_matrix, quantization_constant<Q>>,
+              shape_error::zero_point_must_fit_int8<op::quantized_matrix, quantization_constant<Q>>>;
+}  // namespace detail
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_RULES_HPP
+// ---------------------------------------- ctattn/quantized/qmatrix.hpp (continued)
+
+namespace ctattn {
+
+/// A fixed-size, row-major int8 matrix quantized with Q: element (r, c) stands for
+/// Q.scale() x (elements[r][c] - Q.zero_point). Dimensions as in `ctattn::matrix` (sizes or named extents).
+/// Usually written `ctattn::qmatrix<Rows, Cols, Q>`.
+///
+/// | member                | meaning                                                        |
+/// |-----------------------|----------------------------------------------------------------|
+/// | `value_type`          | `std::int8_t`                                                  |
+/// | `quantization_type`   | `quantization_constant<Q>`; `quant` is Q itself                |
+/// | `row_extent`, `column_extent`, `rows`, `cols`, `size` | as `ctattn::matrix`            |
+/// | `elements[r][c]`      | the int8 storage (zeros unless initialized: real -scale x zero_point) |
+/// | `(r, c)`              | element access                                                 |
+/// | `real(r, c)`          | the real value it stands for, as a double                      |
+///
+/// Rules: the scale is positive and finite (`scale_must_be_positive`), the zero point an int8
+/// (`zero_point_must_fit_int8`).
+///
+/// Example:
+/// \code
+///   constexpr ctattn::qmatrix<2, 2, ctattn::quantization{0.5, 1}> q{{{1, 3}, {-1, 5}}};
+///   static_assert(q.real(0, 1) == 1.0 && q.real(1, 0) == -1.0);
+/// \endcode
+template <auto Rows, auto Cols, quantization Q>
+struct basic_qmatrix {
+  static_assert((detail::first_broken<detail::quantization_rules<Q>>::check(), true));
+  using value_type = std::int8_t;
+  using quantization_type = quantization_constant<Q>;
+  static constexpr quantization quant = Q;
+  static constexpr auto row_extent = Rows;
+  static constexpr auto column_extent = Cols;
+  static constexpr std::size_t rows = extent_size(Rows);
+  static constexpr std::size_t cols = extent_size(Cols);
+  static constexpr std::size_t size = rows * cols;
+
+  std::int8_t elements[rows][cols]{};
+
+  [[nodiscard]] constexpr std::int8_t& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
+  [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept {
+    return elements[r][c];
+  }
+  [[nodiscard]] constexpr double real(std::size_t r, std::size_t c) const noexcept {
+    return Q.scale() * static_cast<double>(std::int32_t{elements[r][c]} - Q.zero_point);
+  }
+
+  friend constexpr bool operator==(const basic_qmatrix&, const basic_qmatrix&) = default;
+};
+
+/// `qmatrix<Rows, Cols, Q>`: extents normalized, as `ctattn::matrix`.
+template <auto Rows, auto Cols, quantization Q>
+using qmatrix = basic_qmatrix<normalize_extent<Rows>, normalize_extent<Cols>, Q>;
+
+namespace detail {
+template <typename T>
+struct is_basic_qmatrix : std::false_type {};
+template <auto R, auto C, quantization Q>
+struct is_basic_qmatrix<basic_qmatrix<R, C, Q>> : std::true_type {};
+
+// round(v) with ties away from zero, saturated to [-2^31, 2^31 - 1]: exact (no v + 0.5, which rounds up the double
+// just below 0.5), for constant evaluation and run time alike. NaN gives 0.
+constexpr std::int64_t round_away(double v) noexcept {
+  if (!(v == v)) return 0;
+  const double magnitude = v < 0 ? -v : v;
+  if (magnitude >= 2147483648.0) return v < 0 ? -2147483648LL : 2147483647LL;
+  const auto whole = static_cast<std::int64_t>(magnitude);  // truncation: floor of a non-negative value
+  const std::int64_t rounded = whole + (magnitude - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+  return v < 0 ? -rounded : rounded;
+}
+}  // namespace detail
+
+/// A quantized matrix (any `qmatrix`).
+template <typename M>
+concept QuantizedMatrix = detail::is_basic_qmatrix<std::remove_cvref_t<M>>::value;
+
+/// x quantized with Q, TFLite's quantize: q = clamp(round(x / scale) + zero_point, -128, 127), the division in
+/// double and ties away from zero. NaN becomes the zero point (real 0); infinities saturate.
+///
+/// | operand | shape                            |
+/// |---------|----------------------------------|
+/// | `x`     | R x C, float or double           |
+/// | result  | `qmatrix<R, C, Q>` (x's extents) |
+///
+/// Example:
+/// \code
+///   constexpr auto q = ctattn::quantize<ctattn::quantization{0.5, 1}>(ctattn::matrix<float, 1, 3>{{{1.0f, -0.25f, 100}}});
+///   static_assert(q(0, 0) == 3 && q(0, 1) == 0 && q(0, 2) == 127);   // -0.5 rounds away from zero to -1
+/// \endcode
+template <quantization Q, FixedMatrix X>
+[[nodiscard]] constexpr auto quantize(const X& x) noexcept {
+  basic_qmatrix<X::row_extent, X::column_extent, Q> q{};
+  for (std::size_t r = 0; r < X::rows; ++r) {
+    for (std::size_t c = 0; c < X::cols; ++c) {
+      const std::int64_t v = detail::round_away(static_cast<double>(x.elements[r][c]) / Q.scale()) + Q.zero_point;
+      q.elements[r][c] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+    }
+  }
+  return q;
+}
+
+/// The float matrix a quantized one stands for: scale x (q - zero_point), computed in double, rounded to float.
+///
+/// | operand | shape               |
+/// |---------|---------------------|
+/// | `q`     | `qmatrix<R, C, Q>`  |
+/// | result  | `matrix<float, R, C>` (q's extents) |
+///
+/// Example: `constexpr auto x = ctattn::dequantize(q);`
+template <QuantizedMatrix M>
+[[nodiscard]] constexpr auto dequantize(const M& q) noexcept {
+  basic_matrix<float, M::row_extent, M::column_extent> x{};
+  for (std::size_t r = 0; r < M::rows; ++r) {
+    for (std::size_t c = 0; c < M::cols; ++c) x.elements[r][c] = static_cast<float>(q.real(r, c));
+  }
+  return x;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_QMATRIX_HPP
+// ---------------------------------------- ctattn/quantized/multiply.hpp (continued)
+
+namespace ctattn {
+
+namespace detail {
+/// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
+/// the output's quantization is one.
+template <typename A, typename B, quantization Out>
+using quantized_multiply_rules =
+    rule_list<shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>,
+                                                       dim_of<B::row_extent>>,
+              shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
+              quantization_rules<Out>>;
+}  // namespace detail
+
+/// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
+/// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
+/// requantization. The same bits in constant evaluation and at run time, on every target.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `a`     | `qmatrix<M, K, QA>`                |
+/// | `b`     | `qmatrix<K, N, QB>`                |
+/// | result  | `qmatrix<M, N, Out>`               |
+///
+/// Rules: K matches (`inner_dimensions_must_match`, names included); K <= 33025
+/// (`int8_accumulator_must_not_overflow`); Out is a quantization (`scale_must_be_positive`,
+/// `zero_point_must_fit_int8`).
+///
+/// Example:
+/// \code
+///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
+/// \endcode
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept {
+  basic_qmatrix<A::row_extent, B::column_extent, Out> out{};
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+    std::int32_t sums[A::rows][B::cols]{};
+    detail::kernels::int8_product(sums, a.elements, b.elements, A::quant.zero_point, B::quant.zero_point);
+    detail::kernels::requantize(sums, multiplier, Out.zero_point, out.elements);
+  }
+  return out;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 #endif  // CTATTN_CTATTN_HPP

@@ -38,6 +38,7 @@
 // Kernels: how every operation computes (constant-evaluated, exact scalar loops, or the build's SIMD backend).
 #include "ctattn/kernels/backend.hpp"
 #include "ctattn/kernels/dispatch.hpp"
+#include "ctattn/kernels/int8.hpp"
 
 // Attention: softmax, masks, projections, scaled dot-product attention, heads, gradients.
 #include "ctattn/attention/attention_head.hpp"
@@ -59,5 +60,11 @@
 #include "ctattn/position/rotary.hpp"
 #include "ctattn/position/rules.hpp"
 #include "ctattn/position/sinusoidal.hpp"
+
+// Int8: matrices quantized with their scale and zero point in the type, integer products (the same bits everywhere).
+#include "ctattn/quantized/multiply.hpp"
+#include "ctattn/quantized/qmatrix.hpp"
+#include "ctattn/quantized/quantization.hpp"
+#include "ctattn/quantized/rules.hpp"
 
 #endif  // CTATTN_CTATTN_HPP

@@ -1,0 +1,63 @@
+#ifndef CTATTN_QUANTIZED_MULTIPLY_HPP
+#define CTATTN_QUANTIZED_MULTIPLY_HPP
+
+/// \file
+/// The product of two int8 matrices into a third quantization, as int8 inference computes it: the sum of
+/// (a - a_zero)(b - b_zero) in int32, then requantized by the fixed-point multiplier a_scale b_scale / out_scale
+/// (ctattn/math/fixed_point.hpp), derived by the compiler.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ctattn/kernels/int8.hpp"
+#include "ctattn/matrix/rules.hpp"
+#include "ctattn/quantized/qmatrix.hpp"
+#include "ctattn/quantized/rules.hpp"
+
+namespace ctattn {
+
+namespace detail {
+/// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
+/// the output's quantization is one.
+template <typename A, typename B, quantization Out>
+using quantized_multiply_rules =
+    rule_list<shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>,
+                                                       dim_of<B::row_extent>>,
+              shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
+              quantization_rules<Out>>;
+}  // namespace detail
+
+/// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
+/// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
+/// requantization. The same bits in constant evaluation and at run time, on every target.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `a`     | `qmatrix<M, K, QA>`                |
+/// | `b`     | `qmatrix<K, N, QB>`                |
+/// | result  | `qmatrix<M, N, Out>`               |
+///
+/// Rules: K matches (`inner_dimensions_must_match`, names included); K <= 33025
+/// (`int8_accumulator_must_not_overflow`); Out is a quantization (`scale_must_be_positive`,
+/// `zero_point_must_fit_int8`).
+///
+/// Example:
+/// \code
+///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
+/// \endcode
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept {
+  basic_qmatrix<A::row_extent, B::column_extent, Out> out{};
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+    std::int32_t sums[A::rows][B::cols]{};
+    detail::kernels::int8_product(sums, a.elements, b.elements, A::quant.zero_point, B::quant.zero_point);
+    detail::kernels::requantize(sums, multiplier, Out.zero_point, out.elements);
+  }
+  return out;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_MULTIPLY_HPP

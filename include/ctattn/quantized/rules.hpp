@@ -1,0 +1,78 @@
+#ifndef CTATTN_QUANTIZED_RULES_HPP
+#define CTATTN_QUANTIZED_RULES_HPP
+
+/// \file
+/// The rules of the quantized tier (ctattn/shape/rule.hpp says how a rule is defined once and used three ways):
+///
+/// | rule                                  | what it compares                                               |
+/// |---------------------------------------|----------------------------------------------------------------|
+/// | `scale_must_be_positive`              | `quantization_constant<Q>`                                     |
+/// | `zero_point_must_fit_int8`            | `quantization_constant<Q>`                                     |
+/// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ctattn/quantized/quantization.hpp"
+#include "ctattn/shape/rule.hpp"
+
+namespace ctattn {
+
+namespace op {
+/// Declaring a quantized matrix (its quantization is checked).
+struct quantized_matrix {};
+/// A product of quantized matrices.
+struct quantized_multiply {};
+}  // namespace op
+
+namespace shape_error {
+
+/// real = scale x (q - zero_point): the scale is a positive, finite number.
+template <typename Operation, typename Quantization>
+struct scale_must_be_positive {
+  static constexpr bool holds = Quantization::value.scale() > 0.0 && Quantization::value.scale() < 1e300;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a quantization's scale must be a positive finite number (real = scale x (q - "
+                  "zero_point)); take it from the tensor's range, (max - min) / 255 for int8");
+    return holds;
+  }
+};
+
+/// The zero point is the int8 value that stands for real 0, so it is an int8.
+template <typename Operation, typename Quantization>
+struct zero_point_must_fit_int8 {
+  static constexpr bool holds = Quantization::value.zero_point >= -128 && Quantization::value.zero_point <= 127;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: an int8 quantization's zero point must lie in [-128, 127] (it is the int8 value of real "
+                  "0); choose a range that contains 0, or clamp the zero point");
+    return holds;
+  }
+};
+
+/// A product sums K terms of at most 255 x 255 into an int32: K <= 33025.
+template <typename Operation, typename Length, typename Limit>
+struct int8_accumulator_must_not_overflow {
+  static constexpr bool holds = Length::value <= Limit::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: an int8 product sums its K terms of up to 255 x 255 in an int32, which holds K <= 33025; "
+                  "split the product along K and add the int32 partial sums in a wider type");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+namespace detail {
+/// The rules of declaring a quantized matrix with quantization Q.
+template <quantization Q>
+using quantization_rules =
+    rule_list<shape_error::scale_must_be_positive<op::quantized_matrix, quantization_constant<Q>>,
+              shape_error::zero_point_must_fit_int8<op::quantized_matrix, quantization_constant<Q>>>;
+}  // namespace detail
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_RULES_HPP

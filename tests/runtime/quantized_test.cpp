@@ -1,0 +1,15 @@
+// The int8 tier at run time: the cases of tests/static/quantized_test.cpp, each float input read through a copy the
+// optimizer cannot see through, so quantization and the products run as compiled code.
+#include "catch.hpp"
+#include "support/quantized_cases.hpp"
+#include "support/test_data.hpp"
+
+namespace {
+namespace cases = ctattn_test::quantized_cases;
+constexpr auto at_run_time = [](const auto& value) { return ctattn_test::opaque(value); };
+}  // namespace
+
+TEST_CASE("int8 quantization and products match their definition at run time", "[quantized]") {
+  CHECK(cases::quantize_mismatches(at_run_time) == 0);
+  CHECK(cases::all_product_mismatches(at_run_time) == 0);
+}

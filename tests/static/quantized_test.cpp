@@ -1,0 +1,29 @@
+// The int8 tier at compile time: quantization and products against the exact reference
+// (tests/support/quantized_cases.hpp), and the types' own facts.
+#include "support/quantized_cases.hpp"
+
+#include <type_traits>
+
+namespace {
+namespace cases = ctattn_test::quantized_cases;
+
+static_assert(cases::quantize_mismatches(cases::as_is) == 0);
+static_assert(cases::all_product_mismatches(cases::as_is) == 0);
+
+// The quantization is part of the type: two scales, two types; the same scale spelled twice, one type.
+using q05 = ctattn::qmatrix<2, 3, ctattn::quantization{0.5, 1}>;
+static_assert(!std::is_same_v<q05, ctattn::qmatrix<2, 3, ctattn::quantization{0.25, 1}>>);
+static_assert(!std::is_same_v<q05, ctattn::qmatrix<2, 3, ctattn::quantization{0.5, 0}>>);
+static_assert(std::is_same_v<q05, ctattn::qmatrix<2u, std::size_t{3}, ctattn::quantization{1.0 / 2, 1}>>);
+static_assert(ctattn::QuantizedMatrix<q05> && !ctattn::QuantizedMatrix<ctattn::matrix<float, 2, 3>>);
+
+// The examples of the documentation.
+constexpr ctattn::qmatrix<2, 2, ctattn::quantization{0.5, 1}> q{{{1, 3}, {-1, 5}}};
+static_assert(q.real(0, 1) == 1.0 && q.real(1, 0) == -1.0);
+constexpr auto x = ctattn::quantize<ctattn::quantization{0.5, 1}>(ctattn::matrix<float, 1, 3>{{{1.0f, -0.25f, 100}}});
+static_assert(x(0, 0) == 3 && x(0, 1) == 0 && x(0, 2) == 127);
+// real {{0, 1}, {-1, 2}} squared is {{-1, 2}, {-2, 3}}: in steps of 0.25, {{-4, 8}, {-8, 12}}.
+constexpr auto square = ctattn::multiply<ctattn::quantization{0.25, 0}>(q, q);
+static_assert(square(0, 0) == -4 && square(0, 1) == 8 && square(1, 0) == -8 && square(1, 1) == 12);
+static_assert(ctattn::dequantize(square)(1, 1) == 3.0f);
+}  // namespace

@@ -1,0 +1,81 @@
+// ctattn's int8 tier (include/ctattn/quantized/) against the reference values computed from the definitions with
+// exact integers (tests/fixtures/quantized/quantized.hpp): quantization of float inputs and int8 products,
+// counted as the number of int8 results that differ. Asserted at compile time (tests/static/quantized_test.cpp) and
+// checked at run time (tests/runtime/quantized_test.cpp), where `Read` hides each input from the optimizer.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <ctattn/matrix/from_array.hpp>
+#include <ctattn/quantized/multiply.hpp>
+#include <ctattn/quantized/qmatrix.hpp>
+
+#include "fixtures/quantized/quantized.hpp"
+
+namespace ctattn_test::quantized_cases {
+
+namespace fx = ctattn_fixtures::quantized;
+
+template <typename Q, std::size_t R, std::size_t C>
+constexpr std::size_t differing(const Q& q, const std::int32_t (&want)[R][C]) noexcept {
+  static_assert(Q::rows == R && Q::cols == C);
+  std::size_t bad = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) bad += std::int32_t{q(r, c)} == want[r][c] ? 0u : 1u;
+  }
+  return bad;
+}
+
+template <ctattn::quantization Q, std::size_t R, std::size_t C>
+constexpr ctattn::qmatrix<R, C, Q> from_ints(const std::int32_t (&values)[R][C]) noexcept {
+  ctattn::qmatrix<R, C, Q> q{};
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) q(r, c) = static_cast<std::int8_t>(values[r][c]);
+  }
+  return q;
+}
+
+// quantize<{0.05, -3}>(x) against the reference.
+template <typename Read>
+constexpr std::size_t quantize_mismatches(Read read) noexcept {
+  return differing(ctattn::quantize<ctattn::quantization{0.05, -3}>(read(ctattn::from_array(fx::quantize_case::x))),
+                   fx::quantize_case::q);
+}
+
+// One product case: the float inputs quantized by ctattn (must give the reference's int8 a and b), then multiplied.
+template <ctattn::quantization QA, ctattn::quantization QB, ctattn::quantization Out, typename Case, typename Read>
+constexpr std::size_t product_mismatches(Case, Read read) noexcept {
+  const auto a = ctattn::quantize<QA>(read(ctattn::from_array(Case::a_real())));
+  const auto b = ctattn::quantize<QB>(read(ctattn::from_array(Case::b_real())));
+  return differing(a, Case::a()) + differing(b, Case::b()) +
+         differing(ctattn::multiply<Out>(a, b), Case::product());
+}
+
+#define CTATTN_QUANTIZED_CASE(NS)                                                                    \
+  struct NS##_case {                                                                                 \
+    static constexpr const auto& a_real() noexcept { return fx::NS::a_real; }                        \
+    static constexpr const auto& b_real() noexcept { return fx::NS::b_real; }                        \
+    static constexpr const auto& a() noexcept { return fx::NS::a; }                                  \
+    static constexpr const auto& b() noexcept { return fx::NS::b; }                                  \
+    static constexpr const auto& product() noexcept { return fx::NS::product; }                      \
+  };
+CTATTN_QUANTIZED_CASE(small_product)
+CTATTN_QUANTIZED_CASE(long_product)
+CTATTN_QUANTIZED_CASE(saturating_product)
+#undef CTATTN_QUANTIZED_CASE
+
+template <typename Read>
+constexpr std::size_t all_product_mismatches(Read read) noexcept {
+  using ctattn::quantization;
+  return product_mismatches<quantization{0.02, 5}, quantization{0.015, -2}, quantization{0.04, 3}>(
+             small_product_case{}, read) +
+         product_mismatches<quantization{0.05, 0}, quantization{0.03, 7}, quantization{0.5, -10}>(
+             long_product_case{}, read) +
+         product_mismatches<quantization{0.1, -1}, quantization{0.1, 2}, quantization{0.15, 0}>(
+             saturating_product_case{}, read);
+}
+
+inline constexpr auto as_is = [](const auto& value) { return value; };
+
+}  // namespace ctattn_test::quantized_cases
