@@ -12,4 +12,6 @@ constexpr auto at_run_time = [](const auto& value) { return ctattn_test::opaque(
 TEST_CASE("int8 quantization and products match their definition at run time", "[quantized]") {
   CHECK(cases::quantize_mismatches(at_run_time) == 0);
   CHECK(cases::all_product_mismatches(at_run_time) == 0);
+  CHECK(cases::calibration_mismatches(at_run_time) == 0);
+  CHECK(cases::calibrated_quantize_mismatches(at_run_time) == 0);
 }

@@ -9,6 +9,12 @@ namespace cases = ctattn_test::quantized_cases;
 
 static_assert(cases::quantize_mismatches(cases::as_is) == 0);
 static_assert(cases::all_product_mismatches(cases::as_is) == 0);
+static_assert(cases::calibration_mismatches(cases::as_is) == 0);
+static_assert(cases::calibrated_quantize_mismatches(cases::as_is) == 0);
+static_assert(ctattn::quantization_for_range(-1.0, 3.0) == ctattn::quantization{4.0 / 255.0, -64});
+static_assert(ctattn::quantization_for_range(0.5, 3.0).zero_point == -128);   // widened to contain 0
+static_assert(ctattn::quantization_for_range(-3.0, -1.0).zero_point == 127);
+static_assert(ctattn::symmetric_quantization(2.54) == ctattn::quantization{0.02, 0});
 
 // The quantization is part of the type: two scales, two types; the same scale spelled twice, one type.
 using q05 = ctattn::qmatrix<2, 3, ctattn::quantization{0.5, 1}>;

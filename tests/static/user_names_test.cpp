@@ -35,3 +35,8 @@ static_assert(r1(0, 0) + r3(0, 0) + r4(0, 0) + r5(0, 0) + r6(0, 0) + r7.output(0
                   r10(0, 0) >
               -1e30f);
 static_assert(r2(0, 0) == 1.0);
+
+// The int8 tier under the same names.
+constexpr ctattn::quantization q8 = ctattn::quantization_for_range(ctattn::observed_range(x));
+constexpr auto r11 = ctattn::multiply<q8>(ctattn::quantize<q8>(x), ctattn::quantize<q8>(x));
+static_assert(ctattn::dequantize(r11)(0, 0) > -1e30f && ctattn::largest_magnitude(x) == 4.0);

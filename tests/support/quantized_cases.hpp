@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include <ctattn/matrix/from_array.hpp>
+#include <ctattn/quantized/calibrate.hpp>
 #include <ctattn/quantized/multiply.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
 
@@ -74,6 +75,38 @@ constexpr std::size_t all_product_mismatches(Read read) noexcept {
              long_product_case{}, read) +
          product_mismatches<quantization{0.1, -1}, quantization{0.1, 2}, quantization{0.15, 0}>(
              saturating_product_case{}, read);
+}
+
+// Calibration: the observed range, the quantizations chosen from it, and a batch quantized with the calibrated one.
+// Mismatches are counted (the scales must be the same doubles).
+template <typename Read>
+constexpr std::size_t calibration_mismatches(Read read) noexcept {
+  namespace cal = fx::calibration;
+  const auto b0 = read(ctattn::from_array(cal::batch0));
+  const auto b1 = read(ctattn::from_array(cal::batch1));
+  const auto b2 = read(ctattn::from_array(cal::batch2));
+  const ctattn::value_range range = ctattn::observed_range(b0, b1, b2);
+  const ctattn::quantization q = ctattn::quantization_for_range(range);
+  const ctattn::quantization w = ctattn::symmetric_quantization(ctattn::largest_magnitude(b0, b1, b2));
+  std::size_t bad = 0;
+  bad += range.lo == cal::lo ? 0u : 1u;
+  bad += range.hi == cal::hi ? 0u : 1u;
+  bad += q.scale() == cal::scale ? 0u : 1u;
+  bad += q.zero_point == cal::zero_point[0] ? 0u : 1u;
+  bad += w.scale() == cal::symmetric_scale && w.zero_point == 0 ? 0u : 1u;
+  return bad;
+}
+
+// The batch quantized with the calibration's quantization, which the compiler derives (so only at compile time can
+// it be a template argument; the run-time test reads the batch at run time and quantizes with the same type).
+inline constexpr ctattn::quantization calibrated = ctattn::quantization_for_range(ctattn::observed_range(
+    ctattn::from_array(fx::calibration::batch0), ctattn::from_array(fx::calibration::batch1),
+    ctattn::from_array(fx::calibration::batch2)));
+
+template <typename Read>
+constexpr std::size_t calibrated_quantize_mismatches(Read read) noexcept {
+  return differing(ctattn::quantize<calibrated>(read(ctattn::from_array(fx::calibration::batch0))),
+                   fx::calibration::batch0_quantized);
 }
 
 inline constexpr auto as_is = [](const auto& value) { return value; };

@@ -1,0 +1,101 @@
+#ifndef CTATTN_QUANTIZED_CALIBRATE_HPP
+#define CTATTN_QUANTIZED_CALIBRATE_HPP
+
+/// \file
+/// Choosing a quantization at compile time: from the range of calibration data (activations, asymmetric) or from
+/// the largest magnitude (weights, symmetric, zero point 0), as TensorFlow Lite's converter chooses them.
+///
+/// | function                                   | gives                                                        |
+/// |--------------------------------------------|--------------------------------------------------------------|
+/// | `observed_range(xs...)`                    | the smallest and largest element of the matrices `xs`        |
+/// | `quantization_for_range(lo, hi)`           | scale (hi - lo) / 255 over [lo, hi] widened to contain 0; the zero point that maps lo to -128 |
+/// | `symmetric_quantization(largest)`          | scale largest / 127, zero point 0                            |
+/// | `largest_magnitude(xs...)`                 | the largest magnitude among the elements of `xs`             |
+///
+/// Example:
+/// \code
+///   constexpr auto q = ctattn::quantization_for_range(-1.0, 3.0);   // scale 4/255, zero point -64
+///   constexpr auto x_q = ctattn::quantize<q>(x);
+/// \endcode
+
+#include <cstdint>
+
+#include "ctattn/matrix/matrix.hpp"
+#include "ctattn/quantized/qmatrix.hpp"
+#include "ctattn/quantized/quantization.hpp"
+
+namespace ctattn {
+
+/// The smallest and the largest value seen.
+struct value_range {
+  double lo = 0.0;
+  double hi = 0.0;
+  friend constexpr bool operator==(const value_range&, const value_range&) = default;
+};
+
+namespace detail {
+// Widens `range` (empty while `seen` is false) by the elements of one matrix.
+template <typename X>
+constexpr void widen(value_range& range, bool& seen, const X& m) noexcept {
+  for (std::size_t r = 0; r < X::rows; ++r) {
+    for (std::size_t col = 0; col < X::cols; ++col) {
+      const double element_value = static_cast<double>(m.elements[r][col]);
+      if (!(element_value == element_value)) continue;
+      if (!seen || element_value < range.lo) range.lo = element_value;
+      if (!seen || element_value > range.hi) range.hi = element_value;
+      seen = true;
+    }
+  }
+}
+}  // namespace detail
+
+/// The range of every element of the matrices `xs` (calibration data: a layer's inputs over a calibration set).
+/// NaN elements are skipped.
+///
+/// Example: `constexpr auto r = ctattn::observed_range(batch0, batch1);   // r.lo, r.hi`
+template <FixedMatrix... Xs>
+[[nodiscard]] constexpr value_range observed_range(const Xs&... xs) noexcept {
+  value_range range{};
+  bool seen = false;
+  (detail::widen(range, seen, xs), ...);
+  return range;
+}
+
+/// The asymmetric int8 quantization of [lo, hi], TFLite's choice for activations: the range is widened to contain 0
+/// (so that real 0, padding and ReLU's floor, is exact), scale = (hi - lo) / 255, and the zero point
+/// round(-128 - lo / scale) (ties away from zero), clamped to [-128, 127]. An empty range (lo = hi = 0) gets scale 1.
+///
+/// Example: `static_assert(ctattn::quantization_for_range(-1.0, 3.0).zero_point == -64);`
+[[nodiscard]] constexpr quantization quantization_for_range(double lo, double hi) noexcept {
+  lo = lo < 0.0 ? lo : 0.0;
+  hi = hi > 0.0 ? hi : 0.0;
+  if (!(hi > lo)) return quantization{1.0, 0};
+  const double scale = (hi - lo) / 255.0;
+  const std::int64_t zero = detail::round_away(-128.0 - lo / scale);
+  return quantization{scale, static_cast<std::int32_t>(zero < -128 ? -128 : (zero > 127 ? 127 : zero))};
+}
+
+/// \copydoc quantization_for_range(double, double)
+[[nodiscard]] constexpr quantization quantization_for_range(value_range r) noexcept {
+  return quantization_for_range(r.lo, r.hi);
+}
+
+/// The symmetric int8 quantization of [-largest, largest], TFLite's choice for weights: scale largest / 127, zero
+/// point 0, so that -127 to 127 are used and the product needs no zero-point terms. largest = 0 gets scale 1.
+///
+/// Example: `static_assert(ctattn::symmetric_quantization(2.54).scale() == 0.02);`
+[[nodiscard]] constexpr quantization symmetric_quantization(double largest) noexcept {
+  largest = largest < 0.0 ? -largest : largest;
+  return largest > 0.0 ? quantization{largest / 127.0, 0} : quantization{1.0, 0};
+}
+
+/// The largest magnitude among the elements of `xs` (for `symmetric_quantization`).
+template <FixedMatrix... Xs>
+[[nodiscard]] constexpr double largest_magnitude(const Xs&... xs) noexcept {
+  const value_range range = observed_range(xs...);
+  return -range.lo > range.hi ? -range.lo : range.hi;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_CALIBRATE_HPP
