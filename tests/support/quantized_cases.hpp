@@ -9,6 +9,7 @@
 
 #include <ctattn/matrix/from_array.hpp>
 #include <ctattn/quantized/calibrate.hpp>
+#include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
 
@@ -107,6 +108,37 @@ template <typename Read>
 constexpr std::size_t calibrated_quantize_mismatches(Read read) noexcept {
   return differing(ctattn::quantize<calibrated>(read(ctattn::from_array(fx::calibration::batch0))),
                    fx::calibration::batch0_quantized);
+}
+
+// The int8 linear layer: nn.Linear(16, 6) quantized per channel by the compiler, its input and output
+// quantizations calibrated on the fixture's x and float output y.
+namespace lin = fx::linear;
+using float_linear = ctattn::linear<float, 16, 6, ctattn::out_by_in, true>;
+inline constexpr float_linear float_layer = [] {
+  float_linear l{};
+  for (std::size_t c = 0; c < 6; ++c) {
+    for (std::size_t k = 0; k < 16; ++k) l.weight(c, k) = lin::weight[c][k];
+    l.bias(0, c) = lin::bias[c];
+  }
+  return l;
+}();
+inline constexpr ctattn::quantization linear_in =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(lin::x)));
+inline constexpr ctattn::quantization linear_out =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(lin::y)));
+inline constexpr auto linear_scales = ctattn::weight_scales(float_layer.weight);
+
+template <typename Read>
+constexpr std::size_t linear_mismatches(Read read) noexcept {
+  const auto layer = ctattn::quantize_linear<linear_in, linear_out, linear_scales>(read(float_layer));
+  std::size_t bad = 0;
+  for (std::size_t c = 0; c < 6; ++c) {
+    bad += linear_scales[c] == lin::scales[c] ? 0u : 1u;
+    bad += layer.bias[c] == lin::bias_q[c] ? 0u : 1u;
+    for (std::size_t k = 0; k < 16; ++k) bad += std::int32_t{layer.weight[c][k]} == lin::weight_q[c][k] ? 0u : 1u;
+  }
+  const auto x = ctattn::quantize<linear_in>(read(ctattn::from_array(lin::x)));
+  return bad + differing(x, lin::x_q) + differing(ctattn::project(x, layer), lin::y_q);
 }
 
 inline constexpr auto as_is = [](const auto& value) { return value; };

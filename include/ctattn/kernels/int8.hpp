@@ -8,6 +8,7 @@
 /// | kernel                                         | computes                                             |
 /// |------------------------------------------------|------------------------------------------------------|
 /// | `int8_product(c, a, b, a_zero, b_zero)`        | c[i][j] = sum_k (a[i][k] - a_zero) (b[k][j] - b_zero), in int32 |
+/// | `int8_product_transposed(c, a, b, a_zero)`     | c[i][j] = sum_k (a[i][k] - a_zero) b[j][k], in int32 |
 /// | `requantize(c, multiplier, zero, out)`         | out = clamp(c times the multiplier, rounded, + zero, -128, 127) |
 ///
 /// Example:
@@ -31,6 +32,19 @@ constexpr void int8_product(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K
     for (std::size_t j = 0; j < N; ++j) {
       std::int32_t sum = 0;
       for (std::size_t k = 0; k < K; ++k) sum += (std::int32_t{a[i][k]} - a_zero) * (std::int32_t{b[k][j]} - b_zero);
+      c[i][j] = sum;
+    }
+  }
+}
+
+/// c = (a - a_zero) b^T in int32, b given as N rows of K (PyTorch's out x in weights, zero point 0).
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_product_transposed(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K],
+                                       const std::int8_t (&b)[N][K], std::int32_t a_zero) noexcept {
+  for (std::size_t i = 0; i < M; ++i) {
+    for (std::size_t j = 0; j < N; ++j) {
+      std::int32_t sum = 0;
+      for (std::size_t k = 0; k < K; ++k) sum += (std::int32_t{a[i][k]} - a_zero) * std::int32_t{b[j][k]};
       c[i][j] = sum;
     }
   }

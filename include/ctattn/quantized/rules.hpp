@@ -9,6 +9,7 @@
 /// | `scale_must_be_positive`              | `quantization_constant<Q>`                                     |
 /// | `zero_point_must_fit_int8`            | `quantization_constant<Q>`                                     |
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
+/// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 
 #include <cstddef>
 #include <cstdint>
@@ -23,6 +24,8 @@ namespace op {
 struct quantized_matrix {};
 /// A product of quantized matrices.
 struct quantized_multiply {};
+/// An int8 linear layer applied to int8 rows.
+struct quantized_projection {};
 }  // namespace op
 
 namespace shape_error {
@@ -59,6 +62,18 @@ struct int8_accumulator_must_not_overflow {
     static_assert(holds,
                   "ctattn: an int8 product sums its K terms of up to 255 x 255 in an int32, which holds K <= 33025; "
                   "split the product along K and add the int32 partial sums in a wider type");
+    return holds;
+  }
+};
+
+/// An int8 layer's multipliers were derived for one input quantization; its input must have it.
+template <typename Operation, typename InputQuantization, typename LayerQuantization>
+struct input_quantization_must_match_layer {
+  static constexpr bool holds = InputQuantization::value == LayerQuantization::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
+                  "for; requantize the input, or quantize the layer for this input's quantization");
     return holds;
   }
 };
