@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include <ctattn/matrix/from_array.hpp>
+#include <ctattn/quantized/add.hpp>
 #include <ctattn/quantized/calibrate.hpp>
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
@@ -108,6 +109,14 @@ template <typename Read>
 constexpr std::size_t calibrated_quantize_mismatches(Read read) noexcept {
   return differing(ctattn::quantize<calibrated>(read(ctattn::from_array(fx::calibration::batch0))),
                    fx::calibration::batch0_quantized);
+}
+
+// The int8 sum of two differently quantized inputs.
+template <typename Read>
+constexpr std::size_t add_mismatches(Read read) noexcept {
+  const auto a = ctattn::quantize<ctattn::quantization{0.05, -3}>(read(ctattn::from_array(fx::sum::a_real)));
+  const auto b = ctattn::quantize<ctattn::quantization{0.02, 10}>(read(ctattn::from_array(fx::sum::b_real)));
+  return differing(ctattn::add<ctattn::quantization{0.06, 2}>(a, b), fx::sum::sum);
 }
 
 // The int8 linear layer: nn.Linear(16, 6) quantized per channel by the compiler, its input and output

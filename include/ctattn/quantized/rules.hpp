@@ -26,6 +26,8 @@ struct quantized_matrix {};
 struct quantized_multiply {};
 /// An int8 linear layer applied to int8 rows.
 struct quantized_projection {};
+/// The element-wise sum of int8 matrices.
+struct quantized_add {};
 }  // namespace op
 
 namespace shape_error {

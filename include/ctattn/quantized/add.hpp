@@ -1,0 +1,73 @@
+#ifndef CTATTN_QUANTIZED_ADD_HPP
+#define CTATTN_QUANTIZED_ADD_HPP
+
+/// \file
+/// The element-wise sum of two int8 matrices into a third quantization (a residual connection in int8), as
+/// TensorFlow Lite's int8 ADD computes it: both inputs brought to a common scale, twice the larger input scale
+/// divided by 2^20, then summed in int32 and requantized. The multipliers are derived by the compiler.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ctattn/kernels/int8.hpp"
+#include "ctattn/math/fixed_point.hpp"
+#include "ctattn/matrix/rules.hpp"
+#include "ctattn/quantized/qmatrix.hpp"
+#include "ctattn/quantized/rules.hpp"
+
+namespace ctattn {
+
+namespace detail {
+// The fixed-point constants of an int8 sum of inputs quantized QA and QB into Out.
+template <quantization QA, quantization QB, quantization Out>
+struct quantized_add_constants {
+  static constexpr int left_shift = 20;
+  static constexpr double twice_larger_scale = 2.0 * (QA.scale() > QB.scale() ? QA.scale() : QB.scale());
+  static constexpr math::quantized_multiplier a = math::quantize_multiplier(QA.scale() / twice_larger_scale);
+  static constexpr math::quantized_multiplier b = math::quantize_multiplier(QB.scale() / twice_larger_scale);
+  static constexpr math::quantized_multiplier out =
+      math::quantize_multiplier(twice_larger_scale / (static_cast<double>(1 << left_shift) * Out.scale()));
+};
+
+template <typename A, typename B, quantization Out>
+using quantized_add_rules = rule_list<rows_rule<op::quantized_add, A, B>, columns_rule<op::quantized_add, A, B>,
+                                      quantization_rules<Out>>;
+}  // namespace detail
+
+/// a + b element by element, quantized with `Out` (TFLite's int8 ADD): each input, less its zero point, shifted
+/// left by 20 bits and scaled to the common scale 2 max(a_scale, b_scale) / 2^20, the two summed in int32, then
+/// requantized to Out. The same bits in constant evaluation and at run time, on every target.
+///
+/// | operand | shape                 |
+/// |---------|-----------------------|
+/// | `a`     | `qmatrix<R, C, QA>`   |
+/// | `b`     | `qmatrix<R, C, QB>`   |
+/// | result  | `qmatrix<R, C, Out>`  |
+///
+/// Rules: a and b have the same rows and columns (`rows_must_match`, `columns_must_match`); Out is a quantization.
+///
+/// Example:
+/// \code
+///   constexpr auto h = ctattn::add<ctattn::quantization{0.1, 0}>(x_q, attention_q);   // x + attention(x), in int8
+/// \endcode
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept {
+  basic_qmatrix<A::row_extent, A::column_extent, Out> out{};
+  if constexpr (detail::first_broken<detail::quantized_add_rules<A, B, Out>>::check()) {
+    using k = detail::quantized_add_constants<A::quant, B::quant, Out>;
+    for (std::size_t r = 0; r < A::rows; ++r) {
+      for (std::size_t c = 0; c < A::cols; ++c) {
+        const std::int32_t shifted_a = (std::int32_t{a.elements[r][c]} - A::quant.zero_point) * (1 << k::left_shift);
+        const std::int32_t shifted_b = (std::int32_t{b.elements[r][c]} - B::quant.zero_point) * (1 << k::left_shift);
+        const std::int32_t sum = math::multiply_by_quantized_multiplier(shifted_a, k::a) +
+                                 math::multiply_by_quantized_multiplier(shifted_b, k::b);
+        out.elements[r][c] = detail::kernels::requantize(sum, k::out, Out.zero_point);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_ADD_HPP
