@@ -69,5 +69,6 @@
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/quantization.hpp"
 #include "ctattn/quantized/rules.hpp"
+#include "ctattn/quantized/softmax.hpp"
 
 #endif  // CTATTN_CTATTN_HPP

@@ -40,3 +40,4 @@ static_assert(r2(0, 0) == 1.0);
 constexpr ctattn::quantization q8 = ctattn::quantization_for_range(ctattn::observed_range(x));
 constexpr auto r11 = ctattn::multiply<q8>(ctattn::quantize<q8>(x), ctattn::quantize<q8>(x));
 static_assert(ctattn::dequantize(r11)(0, 0) > -1e30f && ctattn::largest_magnitude(x) == 4.0);
+static_assert(ctattn::softmax_rows(ctattn::quantize<q8>(x)).real(0, 0) < 1.0);

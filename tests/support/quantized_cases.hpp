@@ -13,6 +13,8 @@
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
+#include <ctattn/quantized/softmax.hpp>
+#include <ctattn/math/exp.hpp>
 
 #include "fixtures/quantized/quantized.hpp"
 
@@ -117,6 +119,29 @@ constexpr std::size_t add_mismatches(Read read) noexcept {
   const auto a = ctattn::quantize<ctattn::quantization{0.05, -3}>(read(ctattn::from_array(fx::sum::a_real)));
   const auto b = ctattn::quantize<ctattn::quantization{0.02, 10}>(read(ctattn::from_array(fx::sum::b_real)));
   return differing(ctattn::add<ctattn::quantization{0.06, 2}>(a, b), fx::sum::sum);
+}
+
+// The int8 softmax: its exp table and its weights against the reference, and each weight within one output step
+// (1/256) of the exact softmax of the int8 input's real values (computed here in double).
+template <typename Read>
+constexpr std::size_t softmax_mismatches(Read read) noexcept {
+  constexpr ctattn::quantization q{0.08, 3};
+  const auto x = ctattn::quantize<q>(read(ctattn::from_array(fx::softmax::x)));
+  const auto w = ctattn::softmax_rows(x);
+  std::size_t bad = differing(w, fx::softmax::weights);
+  for (std::size_t d = 0; d < 256; ++d) {
+    bad += ctattn::detail::softmax_exp_table<q>[d] == fx::softmax::table[d] ? 0u : 1u;
+  }
+  for (std::size_t r = 0; r < decltype(x)::rows; ++r) {
+    double total = 0;
+    for (std::size_t c = 0; c < decltype(x)::cols; ++c) total += ctattn::math::exp(x.real(r, c));
+    for (std::size_t c = 0; c < decltype(x)::cols; ++c) {
+      const double exact = ctattn::math::exp(x.real(r, c)) / total;
+      const double difference = w.real(r, c) - exact;
+      bad += (difference < 0 ? -difference : difference) <= 1.0 / 256 ? 0u : 1u;
+    }
+  }
+  return bad;
 }
 
 // The int8 linear layer: nn.Linear(16, 6) quantized per channel by the compiler, its input and output
