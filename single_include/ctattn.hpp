@@ -8784,6 +8784,8 @@ struct quantized_multiply {};
 struct quantized_projection {};
 /// The element-wise sum of int8 matrices.
 struct quantized_add {};
+/// Scaled dot-product attention of int8 queries, keys and values.
+struct quantized_attention {};
 }  // namespace op
 
 namespace shape_error {
@@ -9028,6 +9030,165 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_ADD_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/attention.hpp
+#ifndef CTATTN_QUANTIZED_ATTENTION_HPP
+#define CTATTN_QUANTIZED_ATTENTION_HPP
+
+/// \file
+/// Scaled dot-product attention in int8: softmax(Q K^T / sqrt(d_k)) V with int8 operands, int32 sums and the
+/// fixed-point requantizations of ctattn/math/fixed_point.hpp, the scale 1 / sqrt(d_k) folded by the compiler into
+/// the scores' multiplier. Integers only, so constant evaluation and every target give the same bits.
+
+
+// ---------------------------------------- ctattn/quantized/softmax.hpp
+#ifndef CTATTN_QUANTIZED_SOFTMAX_HPP
+#define CTATTN_QUANTIZED_SOFTMAX_HPP
+
+/// \file
+/// The int8 softmax of each row, in integers only, with TensorFlow Lite's output quantization (scale 1/256, zero
+/// point -128, so that the weights 0 to 1 use the whole int8 range).
+///
+/// How: the input's int8 values differ from their row's maximum by d = 0 to 255, and e^(-scale d) for each d is a
+/// table of 256 integers in Q20 (2^20 stands for 1), computed by the compiler from ctattn::math::exp and rounded to
+/// nearest. A row's weights are its table entries divided by their int64 sum, times 256, rounded to nearest, less
+/// 128. Integers only after the table, so constant evaluation and every target give the same bits.
+///
+/// Rationale: TFLite computes the same quantity with gemmlowp's fixed-point exp; a table for the input's own scale
+/// is as exact (1/2^20 of the largest term, against an output step of 1/256), costs 1 KiB of flash per input
+/// quantization, and is what CMSIS-NN's newer softmax kernels do. The results are not TFLite's bit for bit, but
+/// have its quantization and are within one output step of the exact softmax of the int8 input
+/// (tests/static/quantized_test.cpp).
+
+
+
+namespace ctattn {
+
+/// The quantization of int8 softmax outputs (TFLite's): weight w is round(256 w) - 128.
+inline constexpr quantization softmax_output_quantization{1.0 / 256.0, -128};
+
+namespace detail {
+/// e^(-Q.scale() d) in Q20 for d = 0 to 255, rounded to nearest (ties away from zero).
+template <quantization Q>
+inline constexpr std::array<std::int32_t, 256> softmax_exp_table = [] {
+  std::array<std::int32_t, 256> table{};
+  for (std::size_t d = 0; d < table.size(); ++d) {
+    table[d] = static_cast<std::int32_t>(round_away(math::exp(-Q.scale() * static_cast<double>(d)) * 1048576.0));
+  }
+  return table;
+}();
+}  // namespace detail
+
+/// The softmax of each row of an int8 matrix, as int8 weights quantized with `softmax_output_quantization`:
+/// w_j = e^(x_j) / sum_k e^(x_k) over the real values the row stands for.
+///
+/// | operand | shape                                        |
+/// |---------|----------------------------------------------|
+/// | `x`     | `qmatrix<R, C, Q>`                           |
+/// | result  | `qmatrix<R, C, softmax_output_quantization>` |
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::softmax_rows(scores_q);   // w(i, j) + 128 is 256 times the weight, rounded
+/// \endcode
+template <QuantizedMatrix X>
+[[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept {
+  constexpr const auto& table = detail::softmax_exp_table<X::quant>;
+  basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w{};
+  for (std::size_t r = 0; r < X::rows; ++r) {
+    std::int32_t largest = x.elements[r][0];
+    for (std::size_t c = 1; c < X::cols; ++c) largest = x.elements[r][c] > largest ? x.elements[r][c] : largest;
+    std::int64_t sum = 0;
+    for (std::size_t c = 0; c < X::cols; ++c) sum += table[static_cast<std::size_t>(largest - x.elements[r][c])];
+    for (std::size_t c = 0; c < X::cols; ++c) {
+      const std::int64_t term = table[static_cast<std::size_t>(largest - x.elements[r][c])];
+      // round(256 term / sum), ties away from zero (all positive), then the zero point.
+      const std::int64_t v = (512 * term + sum) / (2 * sum) - 128;
+      w.elements[r][c] = static_cast<std::int8_t>(v > 127 ? 127 : v);
+    }
+  }
+  return w;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_SOFTMAX_HPP
+// ---------------------------------------- ctattn/quantized/attention.hpp (continued)
+
+namespace ctattn {
+
+namespace detail {
+template <typename Q, typename K, typename V, quantization Scores, quantization Out>
+using quantized_attention_rules =
+    rule_list<shape_error::inner_dimensions_must_match<op::quantized_attention, dim_of<Q::column_extent>,
+                                                       dim_of<K::column_extent>>,
+              shape_error::rows_must_match<op::quantized_attention, dim_of<K::row_extent>, dim_of<V::row_extent>>,
+              shape_error::int8_accumulator_must_not_overflow<op::quantized_attention, count<Q::cols>, count<33025>>,
+              shape_error::int8_accumulator_must_not_overflow<op::quantized_attention, count<K::rows>, count<33025>>,
+              quantization_rules<Scores>, quantization_rules<Out>>;
+}  // namespace detail
+
+/// softmax(Q K^T / sqrt(d_k)) V in int8:
+///   1. scores: sum_k (q - q_zero)(k - k_zero) in int32, requantized to `Scores` with the multiplier
+///      q_scale k_scale / (sqrt(d_k) scores_scale);
+///   2. weights: `softmax_rows` of the scores (scale 1/256, zero point -128);
+///   3. output: sum_j (w + 128)(v - v_zero) in int32, requantized to `Out` with (1/256) v_scale / out_scale.
+///
+/// | operand | shape                     |
+/// |---------|---------------------------|
+/// | `q`     | `qmatrix<n_q, d_k, QQ>`   |
+/// | `k`     | `qmatrix<n_kv, d_k, QK>`  |
+/// | `v`     | `qmatrix<n_kv, d_v, QV>`  |
+/// | result  | `qmatrix<n_q, d_v, Out>`  |
+///
+/// Rules: q and k have one width d_k (`inner_dimensions_must_match`, names included); k and v have one number of
+/// rows (`rows_must_match`); the sums fit an int32; `Scores` and `Out` are quantizations. `Scores` should cover the
+/// range of Q K^T / sqrt(d_k) (calibrate it like any activation): scores beyond it saturate, and the softmax sees
+/// the saturated values.
+///
+/// Example:
+/// \code
+///   constexpr auto context = ctattn::scaled_dot_product_attention<q_scores, q_context>(q_q, k_q, v_q);
+/// \endcode
+template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMatrix K, QuantizedMatrix V>
+[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v) noexcept {
+  basic_qmatrix<Q::row_extent, V::column_extent, Out> out{};
+  if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Scores, Out>>::check()) {
+    constexpr math::quantized_multiplier score_multiplier = math::quantize_multiplier(
+        Q::quant.scale() * K::quant.scale() / (math::sqrt(static_cast<double>(Q::cols)) * Scores.scale()));
+    constexpr math::quantized_multiplier output_multiplier =
+        math::quantize_multiplier(softmax_output_quantization.scale() * V::quant.scale() / Out.scale());
+    basic_qmatrix<Q::row_extent, K::row_extent, Scores> scores{};
+    for (std::size_t i = 0; i < Q::rows; ++i) {
+      for (std::size_t j = 0; j < K::rows; ++j) {
+        std::int32_t sum = 0;
+        for (std::size_t c = 0; c < Q::cols; ++c) {
+          sum += (std::int32_t{q.elements[i][c]} - Q::quant.zero_point) *
+                 (std::int32_t{k.elements[j][c]} - K::quant.zero_point);
+        }
+        scores.elements[i][j] = detail::kernels::requantize(sum, score_multiplier, Scores.zero_point);
+      }
+    }
+    const auto weights = softmax_rows(scores);
+    std::int32_t sums[Q::rows][V::cols]{};
+    for (std::size_t i = 0; i < Q::rows; ++i) {
+      for (std::size_t c = 0; c < V::cols; ++c) {
+        std::int32_t sum = 0;
+        for (std::size_t j = 0; j < K::rows; ++j) {
+          sum += (std::int32_t{weights.elements[i][j]} - softmax_output_quantization.zero_point) *
+                 (std::int32_t{v.elements[j][c]} - V::quant.zero_point);
+        }
+        sums[i][c] = sum;
+      }
+    }
+    detail::kernels::requantize(sums, output_multiplier, Out.zero_point, out.elements);
+  }
+  return out;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_ATTENTION_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/calibrate.hpp
 #ifndef CTATTN_QUANTIZED_CALIBRATE_HPP
@@ -9349,79 +9510,6 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/softmax.hpp
-#ifndef CTATTN_QUANTIZED_SOFTMAX_HPP
-#define CTATTN_QUANTIZED_SOFTMAX_HPP
-
-/// \file
-/// The int8 softmax of each row, in integers only, with TensorFlow Lite's output quantization (scale 1/256, zero
-/// point -128, so that the weights 0 to 1 use the whole int8 range).
-///
-/// How: the input's int8 values differ from their row's maximum by d = 0 to 255, and e^(-scale d) for each d is a
-/// table of 256 integers in Q20 (2^20 stands for 1), computed by the compiler from ctattn::math::exp and rounded to
-/// nearest. A row's weights are its table entries divided by their int64 sum, times 256, rounded to nearest, less
-/// 128. Integers only after the table, so constant evaluation and every target give the same bits.
-///
-/// Rationale: TFLite computes the same quantity with gemmlowp's fixed-point exp; a table for the input's own scale
-/// is as exact (1/2^20 of the largest term, against an output step of 1/256), costs 1 KiB of flash per input
-/// quantization, and is what CMSIS-NN's newer softmax kernels do. The results are not TFLite's bit for bit, but
-/// have its quantization and are within one output step of the exact softmax of the int8 input
-/// (tests/static/quantized_test.cpp).
-
-
-
-namespace ctattn {
-
-/// The quantization of int8 softmax outputs (TFLite's): weight w is round(256 w) - 128.
-inline constexpr quantization softmax_output_quantization{1.0 / 256.0, -128};
-
-namespace detail {
-/// e^(-Q.scale() d) in Q20 for d = 0 to 255, rounded to nearest (ties away from zero).
-template <quantization Q>
-inline constexpr std::array<std::int32_t, 256> softmax_exp_table = [] {
-  std::array<std::int32_t, 256> table{};
-  for (std::size_t d = 0; d < table.size(); ++d) {
-    table[d] = static_cast<std::int32_t>(round_away(math::exp(-Q.scale() * static_cast<double>(d)) * 1048576.0));
-  }
-  return table;
-}();
-}  // namespace detail
-
-/// The softmax of each row of an int8 matrix, as int8 weights quantized with `softmax_output_quantization`:
-/// w_j = e^(x_j) / sum_k e^(x_k) over the real values the row stands for.
-///
-/// | operand | shape                                        |
-/// |---------|----------------------------------------------|
-/// | `x`     | `qmatrix<R, C, Q>`                           |
-/// | result  | `qmatrix<R, C, softmax_output_quantization>` |
-///
-/// Example:
-/// \code
-///   constexpr auto w = ctattn::softmax_rows(scores_q);   // w(i, j) + 128 is 256 times the weight, rounded
-/// \endcode
-template <QuantizedMatrix X>
-[[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept {
-  constexpr const auto& table = detail::softmax_exp_table<X::quant>;
-  basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w{};
-  for (std::size_t r = 0; r < X::rows; ++r) {
-    std::int32_t largest = x.elements[r][0];
-    for (std::size_t c = 1; c < X::cols; ++c) largest = x.elements[r][c] > largest ? x.elements[r][c] : largest;
-    std::int64_t sum = 0;
-    for (std::size_t c = 0; c < X::cols; ++c) sum += table[static_cast<std::size_t>(largest - x.elements[r][c])];
-    for (std::size_t c = 0; c < X::cols; ++c) {
-      const std::int64_t term = table[static_cast<std::size_t>(largest - x.elements[r][c])];
-      // round(256 term / sum), ties away from zero (all positive), then the zero point.
-      const std::int64_t v = (512 * term + sum) / (2 * sum) - 128;
-      w.elements[r][c] = static_cast<std::int8_t>(v > 127 ? 127 : v);
-    }
-  }
-  return w;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_SOFTMAX_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 #endif  // CTATTN_CTATTN_HPP

@@ -14,6 +14,7 @@ static_assert(cases::calibrated_quantize_mismatches(cases::as_is) == 0);
 static_assert(cases::linear_mismatches(cases::as_is) == 0);
 static_assert(cases::add_mismatches(cases::as_is) == 0);
 static_assert(cases::softmax_mismatches(cases::as_is) == 0);
+static_assert(cases::attention_mismatches(cases::as_is) == 0);
 static_assert(ctattn::quantization_for_range(-1.0, 3.0) == ctattn::quantization{4.0 / 255.0, -64});
 static_assert(ctattn::quantization_for_range(0.5, 3.0).zero_point == -128);   // widened to contain 0
 static_assert(ctattn::quantization_for_range(-3.0, -1.0).zero_point == 127);

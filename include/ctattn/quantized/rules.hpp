@@ -28,6 +28,8 @@ struct quantized_multiply {};
 struct quantized_projection {};
 /// The element-wise sum of int8 matrices.
 struct quantized_add {};
+/// Scaled dot-product attention of int8 queries, keys and values.
+struct quantized_attention {};
 }  // namespace op
 
 namespace shape_error {
