@@ -113,7 +113,9 @@ namespace detail {
 
 template <typename T>
 [[nodiscard]] std::uint32_t low_bits(T value) noexcept {
-  if constexpr (sizeof(T) == 4) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<std::uint32_t>(static_cast<std::make_unsigned_t<T>>(value));
+  } else if constexpr (sizeof(T) == 4) {
     return std::bit_cast<std::uint32_t>(value);
   } else {
     return static_cast<std::uint32_t>(std::bit_cast<std::uint64_t>(value));
@@ -122,7 +124,9 @@ template <typename T>
 
 template <typename T>
 [[nodiscard]] bool same_bits(T a, T b) noexcept {
-  if constexpr (sizeof(T) == 4) {
+  if constexpr (std::is_integral_v<T>) {
+    return a == b;
+  } else if constexpr (sizeof(T) == 4) {
     return std::bit_cast<std::uint32_t>(a) == std::bit_cast<std::uint32_t>(b);
   } else {
     return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
