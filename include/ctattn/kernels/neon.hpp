@@ -17,6 +17,8 @@
 
 #include <arm_neon.h>
 
+#include <cstdint>
+
 namespace ctattn::detail {
 
 struct neon_ops {
@@ -76,6 +78,22 @@ struct neon_ops {
     const uint32x4_t underflow = vcltq_f32(x, vdupq_n_f32(exp_constants::lowest));
     return vbslq_f32(underflow, vdupq_n_f32(0.0f), result);
   }
+};
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `ssubl` widens 8 int8 to int16 less
+/// the zero point (an int8 itself), `smlal` and `smlal2` multiply and add the low and high halves into 4 int32 lanes.
+struct neon_int8_ops {
+  static constexpr std::size_t step = 8;
+  using offset = int8x8_t;
+  using widened = int16x8_t;
+  using accumulator = int32x4_t;
+  static offset make_offset(std::int32_t zero_point) noexcept { return vdup_n_s8(static_cast<std::int8_t>(zero_point)); }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept { return vsubl_s8(vld1_s8(p), zero_point); }
+  static accumulator zero() noexcept { return vdupq_n_s32(0); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return vmlal_high_s16(vmlal_s16(sum, vget_low_s16(x), vget_low_s16(y)), x, y);
+  }
+  static std::int32_t total(accumulator sum) noexcept { return vaddvq_s32(sum); }
 };
 
 }  // namespace ctattn::detail

@@ -1,0 +1,74 @@
+#ifndef CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+
+/// \file
+/// The int8 kernel, written once over a backend's integer operations (kernels/int8.hpp chooses the backend): one
+/// row of a against n rows of b, each term (a - a_zero)(b - b_zero) widened to 16 bits before it is multiplied, the
+/// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
+/// bits of the scalar loop and of constant evaluation.
+///
+/// What a backend `Ops` provides:
+///
+/// | member                         | meaning                                                               |
+/// |--------------------------------|-----------------------------------------------------------------------|
+/// | `step`                         | int8 terms per step                                                    |
+/// | `offset`, `make_offset(z)`     | a zero point as the backend subtracts it                               |
+/// | `widened`, `widen(p, offset)`  | `step` int8 values at p, each less the zero point, in 16-bit lanes     |
+/// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
+/// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
+/// | `total(acc)`                   | the sum of acc's lanes                                                 |
+///
+/// No sum can overflow: a term is at most 255 x 255 in magnitude, and the rule `int8_accumulator_must_not_overflow`
+/// keeps the length K at most 33,025, so every partial sum lies within [-2^31, 2^31).
+
+#include <cstddef>
+#include <cstdint>
+
+namespace ctattn::detail::int8_simd {
+
+// Rationale: four rows of b per pass share each widened chunk of a (one load and widening for four products), and
+// four accumulators plus two widened operands fit every backend's registers, the DSP extension's 13 included.
+inline constexpr std::size_t rows_per_pass = 4;
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k.
+template <typename Ops>
+void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  const typename Ops::offset a_offset = Ops::make_offset(a_zero);
+  const typename Ops::offset b_offset = Ops::make_offset(b_zero);
+  const std::size_t whole = k - k % Ops::step;
+  // The terms past the last whole step, in the scalar loop's arithmetic.
+  const auto rest = [&](const std::int8_t* row) noexcept {
+    std::int32_t sum = 0;
+    for (std::size_t t = whole; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
+    return sum;
+  };
+  std::size_t j = 0;
+  for (; j + rows_per_pass <= n; j += rows_per_pass) {
+    const std::int8_t* rows[rows_per_pass];
+    typename Ops::accumulator sums[rows_per_pass];
+    for (std::size_t r = 0; r < rows_per_pass; ++r) {
+      rows[r] = b + (j + r) * b_stride;
+      sums[r] = Ops::zero();
+    }
+    for (std::size_t t = 0; t < whole; t += Ops::step) {
+      const typename Ops::widened x = Ops::widen(a + t, a_offset);
+      for (std::size_t r = 0; r < rows_per_pass; ++r) {
+        sums[r] = Ops::multiply_add(sums[r], x, Ops::widen(rows[r] + t, b_offset));
+      }
+    }
+    for (std::size_t r = 0; r < rows_per_pass; ++r) out[j + r] = Ops::total(sums[r]) + rest(rows[r]);
+  }
+  for (; j < n; ++j) {
+    const std::int8_t* row = b + j * b_stride;
+    typename Ops::accumulator sum = Ops::zero();
+    for (std::size_t t = 0; t < whole; t += Ops::step) {
+      sum = Ops::multiply_add(sum, Ops::widen(a + t, a_offset), Ops::widen(row + t, b_offset));
+    }
+    out[j] = Ops::total(sum) + rest(row);
+  }
+}
+
+}  // namespace ctattn::detail::int8_simd
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
