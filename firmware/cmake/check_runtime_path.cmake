@@ -5,10 +5,10 @@
 #         -DENTRY=evaluate_at_run_time [-DMODE=integer] -P check_runtime_path.cmake
 # (OBJDUMP_FLAGS: the board's, '|'-separated, so that MVE's vfma.f32 q<n> is decoded as such.)
 #
-# | MODE            | must be reachable from ENTRY        | must not be reachable                              |
-# |-----------------|-------------------------------------|----------------------------------------------------|
-# | float (default) | a floating-point multiply           | -                                                  |
-# | integer         | an integer multiply (mul, mla, smull, smlad, MVE vmul.i/vmla, ...) | any floating-point instruction, or a call to a soft-float routine of libgcc (__aeabi_fmul, __aeabi_i2d, __addsf3, ...) |
+# MODE float (the default): a floating-point multiply must be reachable from ENTRY.
+# MODE integer: an integer multiply must be reachable (mul, mla, smull, smlad, MVE's vmul.i8, vmla.s32, ...), and no
+#   floating point at all: no instruction with a .f16/.f32/.f64 type, no call to a soft-float routine of libgcc
+#   (__aeabi_fmul, __aeabi_i2d, __addsf3, ...).
 #
 # The integer mode is the int8 images' check: their inference runs in integers only, so it costs the same on a
 # core without an FPU (the Cortex-M3), where floats would be libgcc's soft-float calls.
@@ -41,6 +41,11 @@ set(_current "")
 # libgcc's soft-float routines, by their __aeabi_ names (__aeabi_fmul, __aeabi_dcmplt, __aeabi_cfcmple,
 # __aeabi_i2f, __aeabi_f2iz, ...) or their GCC names (__mulsf3, __ltdf2, __floatsisf, __fixsfsi, ...).
 set(_soft_float "^__aeabi_(c?[fd][a-z0-9]+|[a-z0-9]+2[fd])$|^__([a-z]+[sdt]f[23]|float[a-z]+|fix[a-z]+)$")
+# Integer multiplies: Armv7-M's and the DSP extension's (mul, mla, mls, smull, umlal, smlabb, smlad, smuad, smmul,
+# ...) and MVE's integer forms (vmul.i8, vmla.s32, vmladav.s8, ...).
+set(_integer_multiply "\t(mul|mla|mls|[su]mull|[su]mlal|smla[a-z]*|smls[a-z]*|smu[a-z]*|smm[a-z]*)(s|\\.w|\\.n)?\t")
+string(CONCAT _mve_integer_multiply "\tv(mul|mla|mlas|mlav|mlava|mladav[a-z]*|mlsdav[a-z]*|mlaldav[a-z]*"
+                                    "|mulh|rmulh|qdmulh|qrdmulh|mull[bt])\\.[isu](8|16|32)")
 foreach(_line IN LISTS _lines)
   if(_line MATCHES "^[0-9a-f]+ <([^>]+)>:$")
     string(MAKE_C_IDENTIFIER "${CMAKE_MATCH_1}" _current)
@@ -58,10 +63,7 @@ foreach(_line IN LISTS _lines)
     if(_line MATCHES "\tv(mul|mla|mls|nmul|nmla|nmls|fma|fms|fnma|fnms)\\.f(32|64)")
       math(EXPR _fp_${_current} "${_fp_${_current}} + 1")
     endif()
-    # Integer multiplies: Armv7-M's and the DSP extension's (mul, mla, mls, smull, umlal, smlabb, smlad, smuad,
-    # smmul, ...) and MVE's integer forms (vmul.i8, vmla.s32, vmladav.s8, ...).
-    if(_line MATCHES "\t(mul|mla|mls|[su]mull|[su]mlal|smla[a-z]*|smls[a-z]*|smu[a-z]*|smm[a-z]*)(s|\\.w|\\.n)?\t" OR
-       _line MATCHES "\tv(mul|mla|mlas|mlav|mlava|mladav[a-z]*|mlsdav[a-z]*|mlaldav[a-z]*|mulh|rmulh|qdmulh|qrdmulh|mull[bt])\\.[isu](8|16|32)")
+    if(_line MATCHES "${_integer_multiply}" OR _line MATCHES "${_mve_integer_multiply}")
       math(EXPR _int_${_current} "${_int_${_current}} + 1")
     endif()
     # Any floating-point data-processing or conversion instruction (a .f16/.f32/.f64 type among its suffixes).

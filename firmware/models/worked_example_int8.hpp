@@ -22,7 +22,7 @@
 ///
 /// The image (images/worked_example_int8.cpp) reads the int8 input and weights through the harness's opaque
 /// pointer, computes on the target and compares each output element with the compiler's result. Below, the compiler
-/// also holds the dequantized context to the float worked example (`context_error_bound`).
+/// also holds the dequantized context to the float worked example (`context_error_bound_steps`).
 ///
 /// Example:
 /// \code
@@ -140,8 +140,8 @@ struct worked_example_int8 {
 };
 
 // Checked by the compiler: the int8 worked example is right, not only self-consistent. Its dequantized context is
-// within `context_error_bound_steps` output steps of the float worked example's on every element (tests/static/
-// worked_example_int8_test.cpp states the same on the host compilers, with the figures behind the bound).
+// within `context_error_bound_steps` output steps of the float worked example's on every element
+// (tests/static/worked_example_int8_test.cpp holds it on the host compilers too, against PyTorch's contexts as well).
 static_assert(worked_example_int8::largest_context_error() <= worked_example_int8::context_error_bound_steps,
               "the int8 worked example must stay within its stated bound of the float worked example");
 
