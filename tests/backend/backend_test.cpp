@@ -66,7 +66,7 @@ TEST_CASE("this build computes with the backend it was built for", "[backend]") 
 
 TEST_CASE("this backend's int8 kernel gives the loop's sums, bit for bit", "[backend][int8]") {
   INFO("ctattn::int8_backend_name is " << ctattn::int8_backend_name);
-  CHECK(std::strcmp(ctattn::int8_backend_name, CTATTN_TEST_BACKEND) == 0);
+  CHECK(std::strcmp(ctattn::int8_backend_name, CTATTN_TEST_INT8_BACKEND) == 0);
   CHECK(ctattn_test::int8_kernel_cases::all_mismatches([](const auto& v) { return opaque(v); }) == 0);
 }
 

@@ -22,6 +22,7 @@
 /// |--------------------------------------------------------|------------|-----------------------|----------------|
 /// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
 /// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
+/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)      | neon_dotprod | kernels/neon.hpp    | 16             |
 /// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
 /// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
@@ -49,6 +50,8 @@
 #define CTATTN_INT8_AVX512 1
 #elif defined(__AVX2__)
 #define CTATTN_INT8_AVX2 1
+#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
+#define CTATTN_INT8_NEON_DOTPROD 1
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 #define CTATTN_INT8_NEON 1
 #elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
@@ -59,7 +62,8 @@
 
 namespace ctattn {
 
-/// The int8 backend of this build: "avx512", "avx2", "neon", "helium", "arm_dsp", or "scalar" when there is none.
+/// The int8 backend of this build: "avx512", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
+/// there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name =
@@ -67,6 +71,8 @@ inline constexpr const char* int8_backend_name =
     "avx512";
 #elif defined(CTATTN_INT8_AVX2)
     "avx2";
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+    "neon_dotprod";
 #elif defined(CTATTN_INT8_NEON)
     "neon";
 #elif defined(CTATTN_INT8_HELIUM)
@@ -83,6 +89,8 @@ namespace detail {
 using int8_ops = avx512_int8_ops;
 #elif defined(CTATTN_INT8_AVX2)
 using int8_ops = avx2_int8_ops;
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+using int8_ops = neon_dotprod_int8_ops;
 #elif defined(CTATTN_INT8_NEON)
 using int8_ops = neon_int8_ops;
 #elif defined(CTATTN_INT8_HELIUM)

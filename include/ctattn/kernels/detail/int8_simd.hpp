@@ -7,7 +7,7 @@
 /// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
 /// bits of the scalar loop and of constant evaluation.
 ///
-/// What a backend `Ops` provides:
+/// What a backend `Ops` provides (or, instead, its own `dot_rows`: see `own_kernel`):
 ///
 /// | member                         | meaning                                                               |
 /// |--------------------------------|-----------------------------------------------------------------------|
@@ -30,9 +30,16 @@ namespace ctattn::detail::int8_simd {
 // four accumulators plus two widened operands fit every backend's registers, the DSP extension's 13 included.
 inline constexpr std::size_t rows_per_pass = 4;
 
-/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k.
+/// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
+/// form) rather than the operations above.
 template <typename Ops>
-void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size_t n) {
+  Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
+};
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations.
+template <typename Ops>
+void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
               std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
   const typename Ops::offset a_offset = Ops::make_offset(a_zero);
   const typename Ops::offset b_offset = Ops::make_offset(b_zero);
@@ -66,6 +73,18 @@ void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, s
       sum = Ops::multiply_add(sum, Ops::widen(a + t, a_offset), Ops::widen(row + t, b_offset));
     }
     out[j] = Ops::total(sum) + rest(row);
+  }
+}
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
+/// one, else the tiling.
+template <typename Ops>
+void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  if constexpr (own_kernel<Ops>) {
+    Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out);
+  } else {
+    tiled_dot_rows<Ops>(a, a_zero, b, b_stride, b_zero, k, n, out);
   }
 }
 
