@@ -197,14 +197,27 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
   for (std::size_t j = begin; j < end; ++j) {
     if (takes_part(j)) sum += table[static_cast<std::size_t>(largest - x[j])];
   }
+  // round(256 term / sum) = floor((512 term + sum) / (2 sum)), ties away from zero (all positive), then the zero
+  // point. Rationale: one division per row, not per weight (a 64-bit division is a library call of a hundred
+  // cycles or more on a 32-bit core). With r = floor(2^40 / d), d = 2 sum, the guess (n r) >> 40 for a numerator
+  // n < 2^40 is the quotient or one less (its error is n (2^40 / d - r) / 2^40 < 1), and one comparison settles
+  // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
+  if (sum == 0) {  // no visible entry (a visible one adds table[0] = 2^20): every weight 0
+    for (std::size_t j = begin; j < end; ++j) w[j] = -128;
+    return;
+  }
+  const auto divisor = static_cast<std::uint64_t>(2 * sum);
+  const std::uint64_t reciprocal = (std::uint64_t{1} << 40) / divisor;
   for (std::size_t j = begin; j < end; ++j) {
     if (!takes_part(j)) {
       w[j] = -128;
       continue;
     }
-    // round(256 term / sum), ties away from zero (all positive), then the zero point.
-    const std::int64_t term = table[static_cast<std::size_t>(largest - x[j])];
-    const std::int64_t v = (512 * term + sum) / (2 * sum) - 128;
+    const auto term = static_cast<std::uint64_t>(table[static_cast<std::size_t>(largest - x[j])]);
+    const std::uint64_t numerator = 512 * term + static_cast<std::uint64_t>(sum);
+    std::uint64_t quotient = (numerator * reciprocal) >> 40;
+    if ((quotient + 1) * divisor <= numerator) ++quotient;
+    const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
     w[j] = static_cast<std::int8_t>(v > 127 ? 127 : v);
   }
 }
