@@ -53,7 +53,7 @@ struct arm_dsp_int8_ops {
     std::memcpy(&word, p, sizeof word);
     const auto offsets = std::bit_cast<std::int32_t>(zero_point);
     return {__sxtab16(offsets, std::bit_cast<std::int32_t>(word)),
-            __sxtab16(offsets, std::bit_cast<std::int32_t>(__ror(word, 8)))};
+            __sxtab16(offsets, std::bit_cast<std::int32_t>(std::rotr(word, 8)))};
   }
   static accumulator zero() noexcept { return 0; }
   static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {

@@ -64,10 +64,12 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   for (std::size_t i = 0; i < n_q; ++i) {
     const key_range range = mask.keys(i, n_q, n_kv);
     const std::size_t seen = range.end > range.begin ? range.end - range.begin : 0;
-    std::int32_t sums[n_kv > DV ? n_kv : DV]{};
-    std::int8_t scores[n_kv]{};
-    std::int8_t weights[1][n_kv]{};
-    bool visible[n_kv]{};
+    // Rationale: left uninitialized (C++20 allows it in constant evaluation): each entry is written before it is
+    // read, and only within the query's range of keys; zeroing them for every query cost more than the softmax.
+    std::int32_t sums[n_kv > DV ? n_kv : DV];
+    std::int8_t scores[n_kv];
+    std::int8_t weights[1][n_kv];
+    bool visible[n_kv];
     if (seen > 0) {
       kernels::int8_dot_rows(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin, columns.key,
                              K::quant.zero_point, DK, seen, sums);

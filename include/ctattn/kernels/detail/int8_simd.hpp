@@ -23,6 +23,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <utility>
 
 namespace ctattn::detail::int8_simd {
 
@@ -37,42 +38,50 @@ concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size
   Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
 };
 
+/// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
+/// loop's arithmetic.
+inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* row, std::int32_t b_zero,
+                                std::size_t first, std::size_t k) noexcept {
+  std::int32_t sum = 0;
+  for (std::size_t t = first; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
+  return sum;
+}
+
+/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass`).
+// Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
+// of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
+template <typename Ops, std::size_t... R>
+void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std::int8_t* const* rows,
+                 typename Ops::offset b_offset, std::size_t whole, std::int32_t* out,
+                 std::index_sequence<R...>) noexcept {
+  typename Ops::accumulator sums[sizeof...(R)]{(static_cast<void>(R), Ops::zero())...};
+  for (std::size_t t = 0; t < whole; t += Ops::step) {
+    const typename Ops::widened x = Ops::widen(a + t, a_offset);
+    ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
+  }
+  ((out[R] = Ops::total(sums[R])), ...);
+}
+
 /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations.
 template <typename Ops>
 void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+                    std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
   const typename Ops::offset a_offset = Ops::make_offset(a_zero);
   const typename Ops::offset b_offset = Ops::make_offset(b_zero);
   const std::size_t whole = k - k % Ops::step;
-  // The terms past the last whole step, in the scalar loop's arithmetic.
-  const auto rest = [&](const std::int8_t* row) noexcept {
-    std::int32_t sum = 0;
-    for (std::size_t t = whole; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
-    return sum;
-  };
   std::size_t j = 0;
   for (; j + rows_per_pass <= n; j += rows_per_pass) {
     const std::int8_t* rows[rows_per_pass];
-    typename Ops::accumulator sums[rows_per_pass];
-    for (std::size_t r = 0; r < rows_per_pass; ++r) {
-      rows[r] = b + (j + r) * b_stride;
-      sums[r] = Ops::zero();
+    for (std::size_t r = 0; r < rows_per_pass; ++r) rows[r] = b + (j + r) * b_stride;
+    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<rows_per_pass>{});
+    if (whole < k) {
+      for (std::size_t r = 0; r < rows_per_pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
     }
-    for (std::size_t t = 0; t < whole; t += Ops::step) {
-      const typename Ops::widened x = Ops::widen(a + t, a_offset);
-      for (std::size_t r = 0; r < rows_per_pass; ++r) {
-        sums[r] = Ops::multiply_add(sums[r], x, Ops::widen(rows[r] + t, b_offset));
-      }
-    }
-    for (std::size_t r = 0; r < rows_per_pass; ++r) out[j + r] = Ops::total(sums[r]) + rest(rows[r]);
   }
   for (; j < n; ++j) {
     const std::int8_t* row = b + j * b_stride;
-    typename Ops::accumulator sum = Ops::zero();
-    for (std::size_t t = 0; t < whole; t += Ops::step) {
-      sum = Ops::multiply_add(sum, Ops::widen(a + t, a_offset), Ops::widen(row + t, b_offset));
-    }
-    out[j] = Ops::total(sum) + rest(row);
+    whole_steps<Ops>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
+    if (whole < k) out[j] += rest_of_row(a, a_zero, row, b_zero, whole, k);
   }
 }
 
