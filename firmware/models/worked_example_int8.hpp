@@ -75,14 +75,10 @@ struct worked_example_int8 {
   static constexpr ctattn::quantization q_context =
       ctattn::quantization_for_range(ctattn::observed_range(float_context));
 
-  static constexpr auto query_scales = ctattn::weight_scales(float_head.query.weight);
-  static constexpr auto key_scales = ctattn::weight_scales(float_head.key.weight);
-  static constexpr auto value_scales = ctattn::weight_scales(float_head.value.weight);
-
   // The int8 projections, quantized by the compiler from the float head.
-  using query_layer = decltype(ctattn::quantize_linear<q_x, q_query, query_scales>(float_head.query));
-  using key_layer = decltype(ctattn::quantize_linear<q_x, q_key, key_scales>(float_head.key));
-  using value_layer = decltype(ctattn::quantize_linear<q_x, q_value, value_scales>(float_head.value));
+  using query_layer = decltype(ctattn::quantize_linear<q_x, q_query>(float_head.query));
+  using key_layer = decltype(ctattn::quantize_linear<q_x, q_key>(float_head.key));
+  using value_layer = decltype(ctattn::quantize_linear<q_x, q_value>(float_head.value));
 
   // Rationale: the weights are inputs of the check, not constants of evaluate(): the image reads them, like x,
   // through a pointer the compiler cannot see through, so no weight is folded into an instruction and the
@@ -99,9 +95,8 @@ struct worked_example_int8 {
   };
 
   static constexpr inputs example() noexcept {
-    return {ctattn::quantize<q_x>(float_x), ctattn::quantize_linear<q_x, q_query, query_scales>(float_head.query),
-            ctattn::quantize_linear<q_x, q_key, key_scales>(float_head.key),
-            ctattn::quantize_linear<q_x, q_value, value_scales>(float_head.value)};
+    return {ctattn::quantize<q_x>(float_x), ctattn::quantize_linear<q_x, q_query>(float_head.query),
+            ctattn::quantize_linear<q_x, q_key>(float_head.key), ctattn::quantize_linear<q_x, q_value>(float_head.value)};
   }
 
   static constexpr outputs evaluate(const inputs& in) noexcept {

@@ -5,7 +5,7 @@
 
 inline constexpr ctattn::quantization q_in{0.02, -5}, q_other{0.03, -5}, q_out{0.05, 3};
 inline constexpr ctattn::linear<float, 3, 2, ctattn::out_by_in, true> head{};
-inline constexpr auto head_q = ctattn::quantize_linear<q_in, q_out, ctattn::weight_scales(head.weight)>(head);
+inline constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);
 inline const ctattn::qmatrix<1, 3, q_other> other_x{};
 inline const ctattn::qmatrix<1, 3, q_in> x{};
 

@@ -4,8 +4,7 @@
 #include <ctattn/quantized/attention.hpp>
 
 inline constexpr ctattn::quantization q8{0.05, 0};
-inline constexpr ctattn::channel_scales<16> scales{};
-using projection = ctattn::qlinear<16, 16, q8, q8, scales>;
+using projection = ctattn::qlinear<16, 16, q8, q8>;
 inline const ctattn::qmatrix<6, 16, q8> x{};
 inline const projection p{};
 

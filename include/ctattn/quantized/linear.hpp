@@ -8,18 +8,17 @@
 ///
 /// | entity                                   | what                                                          |
 /// |------------------------------------------|---------------------------------------------------------------|
-/// | `channel_scales<N>`                      | N positive scales, a template argument                        |
+/// | `channel_scales<N>`                      | N positive scales (kept as the bits of doubles)               |
 /// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
-/// | `qlinear<In, Out, QIn, QOut, Scales>`    | the int8 layer: `weight` (Out x In int8), `bias` (Out int32)  |
-/// | `quantize_linear<QIn, QOut, Scales>(l)`  | a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
+/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: `weight` (Out x In int8), `bias` (Out int32), per-channel `scales` and `multipliers` |
+/// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
 ///
 /// Example:
 /// \code
 ///   constexpr auto q_in = ctattn::quantization_for_range(ctattn::observed_range(calibration_inputs));
 ///   constexpr auto q_out = ctattn::quantization_for_range(ctattn::observed_range(calibration_outputs));
-///   constexpr auto scales = ctattn::weight_scales(head.weight);
-///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out, scales>(head);
+///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);   // scales: weight_scales(head.weight)
 ///   const auto y = ctattn::project(ctattn::quantize<q_in>(x), head_q);
 /// \endcode
 
@@ -35,7 +34,8 @@
 
 namespace ctattn {
 
-/// The symmetric scales of N output channels (zero point 0), as the bits of doubles: a template argument.
+/// The symmetric scales of N output channels (zero point 0), as the bits of doubles (a structural type, so usable as
+/// a template argument too).
 ///
 /// Example: `constexpr ctattn::channel_scales<2> s{{0.01, 0.02}}; static_assert(s[1] == 0.02);`
 template <std::size_t N>
@@ -69,15 +69,28 @@ template <FixedMatrix W>
   return scales;
 }
 
-/// An int8 linear layer, y = x W^T + b, for inputs quantized with QIn and outputs with QOut: weights int8 with the
-/// per-channel scales `Scales` (zero point 0), the bias int32 with scale QIn.scale() x Scales[c] (zero point 0).
+/// An int8 linear layer, y = x W^T + b, for inputs quantized with QIn and outputs with QOut: weights int8 with one
+/// symmetric scale per output channel (zero point 0), the bias int32 with scale QIn.scale() x scale_c (zero point
+/// 0), and each channel's fixed-point multiplier QIn.scale() x scale_c / QOut.scale(), which the constructor derives
+/// from the scales (TFLite stores the same per-channel multipliers and shifts with its weights).
 ///
-/// | member / operand | shape / meaning                                                  |
-/// |------------------|------------------------------------------------------------------|
-/// | `weight`         | Out x In int8 (PyTorch's layout)                                 |
-/// | `bias`           | Out int32                                                        |
-/// | `multipliers`    | per channel, QIn.scale() x Scales[c] / QOut.scale() in fixed point |
-template <auto In, auto Out, quantization QIn, quantization QOut, channel_scales<extent_size(Out)> Scales>
+/// | member / operand | shape / meaning                                                   |
+/// |------------------|-------------------------------------------------------------------|
+/// | `weight`         | Out x In int8 (PyTorch's layout)                                  |
+/// | `bias`           | Out int32                                                         |
+/// | `scales`         | Out per-channel weight scales                                     |
+/// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and `scales` |
+///
+/// Rationale: the multipliers are data, computed once where the layer is made (by the compiler, for a constexpr
+/// layer), rather than template arguments, so that a model's many layers need no scales in their types; they are
+/// set by the constructor only, so that weights and scales cannot disagree with them.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::qlinear<2, 1, q_in, q_out> layer{{{64, -127}}, {10}, ctattn::channel_scales<1>{{0.01}}};
+///   constexpr auto y = ctattn::project(x_q, layer);    // x_q: qmatrix<n, 2, q_in>
+/// \endcode
+template <auto In, auto Out, quantization QIn, quantization QOut>
 struct qlinear {
   static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
   static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
@@ -87,40 +100,58 @@ struct qlinear {
   static constexpr std::size_t outputs = extent_size(Out);
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
-  static constexpr channel_scales<outputs> scales = Scales;
-  static constexpr auto multipliers = [] {
-    struct table {
-      math::quantized_multiplier values[outputs];
-    } t{};
-    for (std::size_t c = 0; c < outputs; ++c) {
-      t.values[c] = math::quantize_multiplier(QIn.scale() * Scales[c] / QOut.scale());
-    }
-    return t;
-  }();
 
   std::int8_t weight[outputs][inputs]{};
   std::int32_t bias[outputs]{};
+  channel_scales<outputs> scales{};
+  math::quantized_multiplier multipliers[outputs]{};
+
+  /// All weights and biases 0 (every output is QOut's zero point).
+  constexpr qlinear() noexcept = default;
+
+  /// The layer of these int8 weights, int32 biases and per-channel weight scales.
+  constexpr qlinear(const std::int8_t (&w)[outputs][inputs], const std::int32_t (&b)[outputs],
+                    const channel_scales<outputs>& s) noexcept
+      : scales(s) {
+    for (std::size_t c = 0; c < outputs; ++c) {
+      for (std::size_t k = 0; k < inputs; ++k) weight[c][k] = w[c][k];
+      bias[c] = b[c];
+      multipliers[c] = math::quantize_multiplier(QIn.scale() * s[c] / QOut.scale());
+    }
+  }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
 };
 
-/// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs QOut
-/// with the per-channel weight scales `Scales` (usually `weight_scales(l.weight)`): each weight
+/// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs
+/// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight)`): each weight
 /// round(w / scale_c) clamped to [-127, 127], each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
-template <quantization QIn, quantization QOut, auto Scales, typename T, auto In, auto Out, bool HasBias>
-[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
-  qlinear<In, Out, QIn, QOut, Scales> q{};
-  for (std::size_t c = 0; c < q.outputs; ++c) {
-    for (std::size_t k = 0; k < q.inputs; ++k) {
-      const std::int64_t v = detail::round_away(static_cast<double>(l.weight.elements[c][k]) / Scales[c]);
-      q.weight[c][k] = static_cast<std::int8_t>(v < -127 ? -127 : (v > 127 ? 127 : v));
+///
+/// Example: `constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);`
+template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
+                                             const channel_scales<extent_size(Out)>& scales) noexcept {
+  constexpr std::size_t outputs = extent_size(Out);
+  constexpr std::size_t inputs = extent_size(In);
+  std::int8_t w[outputs][inputs]{};
+  std::int32_t b[outputs]{};
+  for (std::size_t c = 0; c < outputs; ++c) {
+    for (std::size_t k = 0; k < inputs; ++k) {
+      const std::int64_t v = detail::round_away(static_cast<double>(l.weight.elements[c][k]) / scales[c]);
+      w[c][k] = static_cast<std::int8_t>(v < -127 ? -127 : (v > 127 ? 127 : v));
     }
     if constexpr (HasBias) {
-      q.bias[c] = static_cast<std::int32_t>(
-          detail::round_away(static_cast<double>(l.bias.elements[0][c]) / (QIn.scale() * Scales[c])));
+      b[c] = static_cast<std::int32_t>(
+          detail::round_away(static_cast<double>(l.bias.elements[0][c]) / (QIn.scale() * scales[c])));
     }
   }
-  return q;
+  return qlinear<In, Out, QIn, QOut>{w, b, scales};
+}
+
+/// \copydoc quantize_linear
+template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
+  return quantize_linear<QIn, QOut>(l, weight_scales(l.weight));
 }
 
 namespace detail {
@@ -142,14 +173,14 @@ using quantized_projection_rules =
 /// | operand | shape                              |
 /// |---------|------------------------------------|
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut, ...>` |
+/// | `layer` | `qlinear<In, Out, QIn, QOut>`      |
 /// | result  | `qmatrix<n, Out, QOut>`            |
 ///
 /// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
 /// (`input_quantization_must_match_layer`), In <= 33025.
-template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, auto Scales>
-[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut, Scales>& layer) noexcept {
-  using L = qlinear<In, Out, QIn, QOut, Scales>;
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
+[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept {
+  using L = qlinear<In, Out, QIn, QOut>;
   basic_qmatrix<X::row_extent, Out, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
     std::int32_t sums[X::rows][L::outputs]{};
@@ -157,7 +188,7 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
     for (std::size_t i = 0; i < X::rows; ++i) {
       for (std::size_t c = 0; c < L::outputs; ++c) {
         y.elements[i][c] =
-            detail::kernels::requantize(sums[i][c] + layer.bias[c], L::multipliers.values[c], QOut.zero_point);
+            detail::kernels::requantize(sums[i][c] + layer.bias[c], layer.multipliers[c], QOut.zero_point);
       }
     }
   }
