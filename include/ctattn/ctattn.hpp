@@ -30,6 +30,7 @@
 #include "ctattn/math/erf.hpp"
 #include "ctattn/math/exp.hpp"
 #include "ctattn/math/fixed_point.hpp"
+#include "ctattn/math/isqrt.hpp"
 #include "ctattn/math/log.hpp"
 #include "ctattn/math/sin_cos.hpp"
 #include "ctattn/math/sqrt.hpp"

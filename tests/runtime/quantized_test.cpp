@@ -18,4 +18,5 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::add_mismatches(at_run_time) == 0);
   CHECK(cases::softmax_mismatches(at_run_time) == 0);
   CHECK(cases::attention_mismatches(at_run_time) == 0);
+  CHECK(cases::isqrt_mismatches(at_run_time) == 0);
 }

@@ -15,6 +15,7 @@ static_assert(cases::linear_mismatches(cases::as_is) == 0);
 static_assert(cases::add_mismatches(cases::as_is) == 0);
 static_assert(cases::softmax_mismatches(cases::as_is) == 0);
 static_assert(cases::attention_mismatches(cases::as_is) == 0);
+static_assert(cases::isqrt_mismatches(cases::as_is) == 0);
 static_assert(ctattn::quantization_for_range(-1.0, 3.0) == ctattn::quantization{4.0 / 255.0, -64});
 static_assert(ctattn::quantization_for_range(0.5, 3.0).zero_point == -128);   // widened to contain 0
 static_assert(ctattn::quantization_for_range(-3.0, -1.0).zero_point == 127);
@@ -36,4 +37,6 @@ static_assert(x(0, 0) == 3 && x(0, 1) == 0 && x(0, 2) == 127);
 constexpr auto square = ctattn::multiply<ctattn::quantization{0.25, 0}>(q, q);
 static_assert(square(0, 0) == -4 && square(0, 1) == 8 && square(1, 0) == -8 && square(1, 1) == 12);
 static_assert(ctattn::dequantize(square)(1, 1) == 3.0f);
+static_assert(ctattn::math::isqrt(99) == 9 && ctattn::math::isqrt(100) == 10);
+static_assert(ctattn::math::isqrt(0xFFFF'FFFF'FFFF'FFFF) == 0xFFFF'FFFF);
 }  // namespace

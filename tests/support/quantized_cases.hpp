@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <ctattn/math/isqrt.hpp>
 #include <ctattn/matrix/from_array.hpp>
 #include <ctattn/quantized/add.hpp>
 #include <ctattn/quantized/attention.hpp>
@@ -202,6 +203,20 @@ constexpr std::size_t linear_mismatches(Read read) noexcept {
   }
   const auto x = ctattn::quantize<linear_in>(read(ctattn::from_array(lin::x)));
   return bad + differing(x, lin::x_q) + differing(ctattn::project(x, layer), lin::y_q);
+}
+
+// math::isqrt against Python's math.isqrt, and its definition, r^2 <= v <= r^2 + 2r, for every v below 2048.
+template <typename Read>
+constexpr std::size_t isqrt_mismatches(Read read) noexcept {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < std::size(fx::isqrt::v); ++i) {
+    bad += ctattn::math::isqrt(read(fx::isqrt::v[i])) == fx::isqrt::root[i] ? 0u : 1u;
+  }
+  for (std::uint64_t v = 0; v < 2048; ++v) {
+    const std::uint64_t r = ctattn::math::isqrt(read(v));
+    bad += r * r <= v && v - r * r <= 2 * r ? 0u : 1u;
+  }
+  return bad;
 }
 
 inline constexpr auto as_is = [](const auto& value) { return value; };
