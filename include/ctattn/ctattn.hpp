@@ -63,6 +63,7 @@
 #include "ctattn/position/sinusoidal.hpp"
 
 // Int8: matrices quantized with their scale and zero point in the type, integer products (the same bits everywhere).
+#include "ctattn/quantized/activation.hpp"
 #include "ctattn/quantized/add.hpp"
 #include "ctattn/quantized/attention.hpp"
 #include "ctattn/quantized/calibrate.hpp"

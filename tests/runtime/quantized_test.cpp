@@ -20,3 +20,7 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::attention_mismatches(at_run_time) == 0);
   CHECK(cases::isqrt_mismatches(at_run_time) == 0);
 }
+
+TEST_CASE("int8 activations match their definition at run time", "[quantized]") {
+  CHECK(cases::all_activation_mismatches(at_run_time) == 0);
+}

@@ -16,6 +16,7 @@ static_assert(cases::add_mismatches(cases::as_is) == 0);
 static_assert(cases::softmax_mismatches(cases::as_is) == 0);
 static_assert(cases::attention_mismatches(cases::as_is) == 0);
 static_assert(cases::isqrt_mismatches(cases::as_is) == 0);
+static_assert(cases::all_activation_mismatches(cases::as_is) == 0);
 static_assert(ctattn::quantization_for_range(-1.0, 3.0) == ctattn::quantization{4.0 / 255.0, -64});
 static_assert(ctattn::quantization_for_range(0.5, 3.0).zero_point == -128);   // widened to contain 0
 static_assert(ctattn::quantization_for_range(-3.0, -1.0).zero_point == 127);
@@ -39,4 +40,7 @@ static_assert(square(0, 0) == -4 && square(0, 1) == 8 && square(1, 0) == -8 && s
 static_assert(ctattn::dequantize(square)(1, 1) == 3.0f);
 static_assert(ctattn::math::isqrt(99) == 9 && ctattn::math::isqrt(100) == 10);
 static_assert(ctattn::math::isqrt(0xFFFF'FFFF'FFFF'FFFF) == 0xFFFF'FFFF);
+constexpr auto relu_q =
+    ctattn::quantize_activation<ctattn::quantization{0.1, 0}, ctattn::quantization{0.1, -128}>(ctattn::relu{});
+static_assert(relu_q(-5) == -128 && relu_q(7) == -121);   // real -0.5 -> 0, real 0.7 -> 0.7
 }  // namespace

@@ -7,8 +7,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <ctattn/layers/activation.hpp>
 #include <ctattn/math/isqrt.hpp>
 #include <ctattn/matrix/from_array.hpp>
+#include <ctattn/quantized/activation.hpp>
 #include <ctattn/quantized/add.hpp>
 #include <ctattn/quantized/attention.hpp>
 #include <ctattn/quantized/calibrate.hpp>
@@ -217,6 +219,61 @@ constexpr std::size_t isqrt_mismatches(Read read) noexcept {
     bad += r * r <= v && v - r * r <= 2 * r ? 0u : 1u;
   }
   return bad;
+}
+
+// Outputs farther than (1/2 + slack) output steps from the float reference, unless the reference lies beyond the
+// output's range and the output is the end it saturates to.
+template <typename Y, std::size_t R, std::size_t C>
+constexpr std::size_t beyond_half_step(const Y& y, const double (&reference)[R][C], double slack) noexcept {
+  static_assert(Y::rows == R && Y::cols == C);
+  const double allowed = (0.5 + slack) * Y::quant.scale();
+  std::size_t bad = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const double difference = y.real(r, c) - reference[r][c];
+      const bool near = difference <= allowed && difference >= -allowed;
+      const bool saturated = (y(r, c) == 127 && difference <= allowed) || (y(r, c) == -128 && difference >= -allowed);
+      bad += near || saturated ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+// Int8 activations: for relu, gelu, gelu_tanh and silu, the table quantize_activation makes (the input's
+// quantization calibrated on x, the output's on torch's float output) against the reference, the outputs of
+// activate, and each output within half an output step of torch's float64 activation of the dequantized input
+// (the table is the rounding of the exact value: nothing but double's last bits may be added).
+namespace act = fx::activations;
+inline constexpr ctattn::quantization activation_in =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(act::x)));
+
+#define CTATTN_ACTIVATION_CASE(NAME)                                                                          \
+  struct NAME##_activation {                                                                                  \
+    using layer = ctattn::NAME;                                                                               \
+    static constexpr ctattn::quantization out = ctattn::quantization_for_range(act::NAME::out_lo, act::NAME::out_hi); \
+    static constexpr const auto& table() noexcept { return act::NAME::table; }                                \
+    static constexpr const auto& output() noexcept { return act::NAME::output; }                              \
+    static constexpr const auto& float_output() noexcept { return act::NAME::float_output; }                  \
+  };
+CTATTN_ACTIVATION_CASE(relu)
+CTATTN_ACTIVATION_CASE(gelu)
+CTATTN_ACTIVATION_CASE(gelu_tanh)
+CTATTN_ACTIVATION_CASE(silu)
+#undef CTATTN_ACTIVATION_CASE
+
+template <typename Case, typename Read>
+constexpr std::size_t activation_mismatches(Case, Read read) noexcept {
+  const auto f = ctattn::quantize_activation<activation_in, Case::out>(read(typename Case::layer{}));
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < 256; ++i) bad += std::int32_t{f.table[i]} == Case::table()[i] ? 0u : 1u;
+  const auto y = ctattn::activate(ctattn::quantize<activation_in>(read(ctattn::from_array(act::x))), f);
+  return bad + differing(y, Case::output()) + beyond_half_step(y, Case::float_output(), 1e-9);
+}
+
+template <typename Read>
+constexpr std::size_t all_activation_mismatches(Read read) noexcept {
+  return activation_mismatches(relu_activation{}, read) + activation_mismatches(gelu_activation{}, read) +
+         activation_mismatches(gelu_tanh_activation{}, read) + activation_mismatches(silu_activation{}, read);
 }
 
 inline constexpr auto as_is = [](const auto& value) { return value; };

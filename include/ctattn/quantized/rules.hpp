@@ -30,6 +30,8 @@ struct quantized_projection {};
 struct quantized_add {};
 /// Scaled dot-product attention of int8 queries, keys and values.
 struct quantized_attention {};
+/// An int8 activation (a table lookup) applied to an int8 matrix.
+struct quantized_activation {};
 }  // namespace op
 
 namespace shape_error {
