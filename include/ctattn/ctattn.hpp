@@ -67,6 +67,7 @@
 #include "ctattn/quantized/add.hpp"
 #include "ctattn/quantized/attention.hpp"
 #include "ctattn/quantized/calibrate.hpp"
+#include "ctattn/quantized/layer_norm.hpp"
 #include "ctattn/quantized/linear.hpp"
 #include "ctattn/quantized/multiply.hpp"
 #include "ctattn/quantized/qmatrix.hpp"

@@ -16,7 +16,19 @@ static_assert(cases::add_mismatches(cases::as_is) == 0);
 static_assert(cases::softmax_mismatches(cases::as_is) == 0);
 static_assert(cases::attention_mismatches(cases::as_is) == 0);
 static_assert(cases::isqrt_mismatches(cases::as_is) == 0);
+static_assert(cases::rounding_shift_mismatches(cases::as_is) == 0);
 static_assert(cases::all_activation_mismatches(cases::as_is) == 0);
+static_assert(cases::layer_norm_mismatches(cases::as_is) == 0);
+static_assert(cases::plain_layer_norm_mismatches(cases::as_is) == 0);
+static_assert(cases::all_extreme_layer_norm_mismatches(cases::as_is) == 0);
+// The widest rows int8 LayerNorm allows, one evaluation each (a signed overflow would not be a constant expression).
+constexpr auto wide_norm = cases::wide_norm_of(cases::as_is);
+static_assert(cases::wide_constant_mismatches(wide_norm) == 0);
+static_assert(cases::wide_row_mismatches(wide_norm, 0, cases::as_is) == 0);
+static_assert(cases::wide_row_mismatches(wide_norm, 1, cases::as_is) == 0);
+static_assert(cases::wide_row_mismatches(wide_norm, 2, cases::as_is) == 0);
+// What an int8 LayerNorm holds (docs/quantized.md): 12 bytes per channel and 16 more.
+static_assert(sizeof(ctattn::qlayer_norm<32, cases::layer_norm_in, cases::layer_norm_out>) == 32 * 12 + 16);
 static_assert(ctattn::quantization_for_range(-1.0, 3.0) == ctattn::quantization{4.0 / 255.0, -64});
 static_assert(ctattn::quantization_for_range(0.5, 3.0).zero_point == -128);   // widened to contain 0
 static_assert(ctattn::quantization_for_range(-3.0, -1.0).zero_point == 127);

@@ -10,6 +10,7 @@
 /// | `zero_point_must_fit_int8`            | `quantization_constant<Q>`                                     |
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
+/// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 
 #include <cstddef>
 #include <cstdint>
@@ -32,6 +33,8 @@ struct quantized_add {};
 struct quantized_attention {};
 /// An int8 activation (a table lookup) applied to an int8 matrix.
 struct quantized_activation {};
+/// Int8 layer normalization of each row.
+struct quantized_layer_norm {};
 }  // namespace op
 
 namespace shape_error {
@@ -80,6 +83,19 @@ struct input_quantization_must_match_layer {
     static_assert(holds,
                   "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
                   "for; requantize the input, or quantize the layer for this input's quantization");
+    return holds;
+  }
+};
+
+/// Int8 LayerNorm holds each normalized value, at most sqrt(C - 1) in magnitude, with 24 fractional bits in an
+/// int32: rows of C <= 16384 (ctattn/quantized/layer_norm.hpp derives it).
+template <typename Operation, typename Width, typename Limit>
+struct int8_layer_norm_must_not_overflow {
+  static constexpr bool holds = Width::value <= Limit::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude, with 24 "
+                  "fractional bits in an int32, which holds rows of C <= 16384; normalize wider rows in float");
     return holds;
   }
 };
