@@ -164,6 +164,31 @@ struct attention_case {
   }
   void run_ctattn() { ctattn::scaled_dot_product_attention(q, k, v, ctattn::into(out)); }
   void run_exact() { ctattn::scaled_dot_product_attention(q, k, v, ctattn::into(out), ctattn::exact_arithmetic); }
+
+  // The same attention in int8: Q, K, V (uniform in [-1, 1)) quantized over [-1, 1]; the scores Q K^T / sqrt(d),
+  // of standard deviation 1/3 here, over [-2, 2]; the output, an average of values, over [-1, 1].
+  static constexpr ctattn::quantization int8_input = ctattn::quantization_for_range(-1.0, 1.0);
+  static constexpr ctattn::quantization int8_scores = ctattn::quantization_for_range(-2.0, 2.0);
+  static constexpr ctattn::quantization int8_output = ctattn::quantization_for_range(-1.0, 1.0);
+  ctattn::qmatrix<N, D, int8_input> q8, k8, v8;
+  ctattn::qmatrix<N, D, int8_output> out8;
+  void prepare_int8() {
+    q8 = ctattn::quantize<int8_input>(q);
+    k8 = ctattn::quantize<int8_input>(k);
+    v8 = ctattn::quantize<int8_input>(v);
+  }
+  void run_int8() { out8 = ctattn::scaled_dot_product_attention<int8_scores, int8_output>(q8, k8, v8); }
+  // The largest |dequantized int8 output - float output| (the float output must be computed first).
+  float int8_difference() const {
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < N; ++i) {
+      for (std::size_t j = 0; j < D; ++j) {
+        worst = std::fmax(worst, std::fabs(static_cast<float>(out8.real(i, j)) - out(i, j)));
+      }
+    }
+    return worst;
+  }
+
   void run_naive() {
     naive_attention<N, N, D>(&plain.q[0][0], D, &plain.k[0][0], D, &plain.v[0][0], D, &plain.out[0][0], D);
   }
@@ -510,6 +535,16 @@ bool add_case(std::vector<table_row>& rows, const std::string& label, const std:
     register_kernel(prefix + "/projections/separate", Case::projection_flops, [&c] { c.run_projections(); });
     register_kernel(prefix + "/projections/stacked", Case::projection_flops, [&c] { c.run_stacked(); });
   }
+  if constexpr (requires { c.run_int8(); }) {
+    c.prepare_int8();
+    c.run_ctattn();
+    c.run_int8();
+    const float difference = c.int8_difference();
+    std::printf("check %s: max |int8 (dequantized) - float| %.1e (the output's int8 step: %.1e)\n", label.c_str(),
+                static_cast<double>(difference), Case::int8_output.scale());
+    agree &= difference <= 0.05f;
+    register_kernel(prefix + "/int8", Case::flops, [&c] { c.run_int8(); });
+  }
   register_kernel(prefix + "/naive", Case::flops, [&c] { c.run_naive(); });
   register_kernel(prefix + "/eigen", Case::flops, [&c] { c.run_eigen(); });
   const std::string note = Case::eigen_note;
@@ -610,6 +645,16 @@ void print_table(const median_reporter& reporter, const std::vector<table_row>& 
     std::printf("\n%s, Q, K, V projections: three calls %s, one stacked 3E x E projection %s (separate / stacked "
                 "%s).", row.label.c_str(), format_time(separate).c_str(), format_time(stacked).c_str(),
                 format_number("%.2fx", separate / stacked).c_str());
+  }
+  for (const table_row& row : rows) {
+    const double int8 = reporter.seconds(row.prefix + "/int8");
+    if (std::isnan(int8)) continue;
+    std::printf("\n%s in int8 (ctattn::int8_backend_name \"%s\"): %s, against float %s fast (float / int8 %s) and "
+                "%s exact (%s).", row.label.c_str(), ctattn::int8_backend_name, format_time(int8).c_str(),
+                format_time(reporter.seconds(row.prefix + "/ctattn")).c_str(),
+                format_number("%.2fx", reporter.seconds(row.prefix + "/ctattn") / int8).c_str(),
+                format_time(reporter.seconds(row.prefix + "/exact")).c_str(),
+                format_number("%.2fx", reporter.seconds(row.prefix + "/exact") / int8).c_str());
   }
   std::printf("\n");
   const double backward_fast = reporter.seconds("backward/n64_d64/ctattn");

@@ -2595,6 +2595,42 @@ struct avx2_ops {
 
 #endif  // defined(__AVX2__) && defined(__FMA__)
 
+// The int8 operations need AVX2 only (no FMA): kernels/int8.hpp selects them on an AVX2 target without AVX-512BW.
+#if defined(__AVX2__)
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 16 terms per step: `vpmovsxbw` widens 16 int8 to int16,
+/// `vpsubw` subtracts the zero point (|a - z| <= 255 fits), `vpmaddwd` multiplies and adds pairs into 8 int32 lanes.
+struct avx2_int8_ops {
+  static constexpr std::size_t step = 16;
+  using offset = __m256i;
+  using widened = __m256i;
+  using accumulator = __m256i;
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return _mm256_set1_epi16(static_cast<short>(zero_point));
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), zero_point);
+  }
+  static accumulator zero() noexcept { return _mm256_setzero_si256(); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+  }
+  static std::int32_t total(accumulator sum) noexcept {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__)
+
 #endif  // CTATTN_KERNELS_AVX2_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
 // ---------------------------------------- ctattn/kernels/avx512.hpp
@@ -2746,6 +2782,46 @@ struct avx512_ops {
 
 #endif  // defined(__AVX512F__)
 
+// The int8 operations need AVX-512BW (16-bit lanes in zmm registers): kernels/int8.hpp selects them then.
+#if defined(__AVX512BW__)
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 32 terms per step: `vpmovsxbw` widens 32 int8 to int16,
+/// `vpsubw` subtracts the zero point, `vpmaddwd` multiplies and adds pairs into 16 int32 lanes (as avx2_int8_ops,
+/// twice as wide).
+struct avx512_int8_ops {
+  static constexpr std::size_t step = 32;
+  using offset = __m512i;
+  using widened = __m512i;
+  using accumulator = __m512i;
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return _mm512_set1_epi16(static_cast<short>(zero_point));
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return _mm512_sub_epi16(_mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),
+                            zero_point);
+  }
+  static accumulator zero() noexcept { return _mm512_setzero_si512(); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return _mm512_add_epi32(sum, _mm512_madd_epi16(x, y));
+  }
+  // The two halves added, then avx2_int8_ops's reduction. Rationale: the masked extract, as in avx512_ops, because
+  // GCC 12 warns that the unmasked one's undefined source may be used uninitialized.
+  static std::int32_t total(accumulator sum) noexcept {
+    return avx2_int8_ops::total(
+        _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1)));
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512BW__)
+
 #endif  // CTATTN_KERNELS_AVX512_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
 // ---------------------------------------- ctattn/kernels/helium.hpp
@@ -2885,6 +2961,38 @@ struct helium_ops {
 
 #endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 
+// The int8 operations need MVE's integer instructions only (bit 1): kernels/int8.hpp selects them with Clang or GCC
+// 13 and later, as kernels/backend.hpp does the float ones.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+
+#include <arm_mve.h>
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `vldrb.s16` loads 8 int8 widened to
+/// int16, `vsub` subtracts the zero point, `vmladava` multiplies the 8 lanes and adds the products to one int32.
+struct helium_int8_ops {
+  static constexpr std::size_t step = 8;
+  using offset = std::int16_t;
+  using widened = int16x8_t;
+  using accumulator = std::int32_t;
+  static offset make_offset(std::int32_t zero_point) noexcept { return static_cast<std::int16_t>(zero_point); }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return __arm_vsubq_n_s16(__arm_vldrbq_s16(p), zero_point);
+  }
+  static accumulator zero() noexcept { return 0; }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return __arm_vmladavaq_s16(sum, x, y);
+  }
+  static std::int32_t total(accumulator sum) noexcept { return sum; }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+
 #endif  // CTATTN_KERNELS_HELIUM_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
 // ---------------------------------------- ctattn/kernels/neon.hpp
@@ -2904,6 +3012,8 @@ struct helium_ops {
 #if defined(__aarch64__) && defined(__ARM_NEON)
 
 #include <arm_neon.h>
+
+#include <cstdint>
 
 namespace ctattn::detail {
 
@@ -2965,6 +3075,74 @@ struct neon_ops {
     return vbslq_f32(underflow, vdupq_n_f32(0.0f), result);
   }
 };
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `ssubl` widens 8 int8 to int16 less
+/// the zero point (an int8 itself), `smlal` and `smlal2` multiply and add the low and high halves into 4 int32 lanes.
+struct neon_int8_ops {
+  static constexpr std::size_t step = 8;
+  using offset = int8x8_t;
+  using widened = int16x8_t;
+  using accumulator = int32x4_t;
+  static offset make_offset(std::int32_t zero_point) noexcept { return vdup_n_s8(static_cast<std::int8_t>(zero_point)); }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept { return vsubl_s8(vld1_s8(p), zero_point); }
+  static accumulator zero() noexcept { return vdupq_n_s32(0); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return vmlal_high_s16(vmlal_s16(sum, vget_low_s16(x), vget_low_s16(y)), x, y);
+  }
+  static std::int32_t total(accumulator sum) noexcept { return vaddvq_s32(sum); }
+};
+
+#if defined(__ARM_FEATURE_DOTPROD)
+/// The int8 kernel with the dot-product instructions (Armv8.2-A's optional DotProd, `-march=armv8.2-a+dotprod`):
+/// `sdot` adds the products of four int8 pairs into each 32-bit lane, 16 terms per instruction, on the raw int8
+/// values. The zero points come in afterwards, exactly:
+///   sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + k za zb,
+/// where sum a and sum b are `sdot`s against a vector of ones. Four rows of b per pass share each load of a (a last
+/// pass of fewer rows computes its first row again in the unused places and keeps only its own). Every
+/// partial sum stays within int32 (|sum a b| <= 2^14 k and k <= 33,025), and the four terms are combined in int64.
+/// It replaces kernels/detail/int8_simd.hpp's tiling (`dot_rows` is the whole kernel).
+struct neon_dotprod_int8_ops {
+  static constexpr std::size_t step = 16;
+
+  static void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                       std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+    constexpr std::size_t pass = 4;
+    const std::size_t whole = k - k % step;
+    const int8x16_t ones = vdupq_n_s8(1);
+    int32x4_t a_lanes = vdupq_n_s32(0);
+    for (std::size_t t = 0; t < whole; t += step) a_lanes = vdotq_s32(a_lanes, vld1q_s8(a + t), ones);
+    const std::int64_t sum_a = vaddvq_s32(a_lanes);
+    // sum over the whole steps, less the zero points, plus the rest of the terms as the scalar loop adds them.
+    const auto finish = [&](const std::int8_t* row, int32x4_t products, int32x4_t row_lanes) noexcept {
+      std::int64_t total = std::int64_t{vaddvq_s32(products)} - std::int64_t{b_zero} * sum_a -
+                           std::int64_t{a_zero} * vaddvq_s32(row_lanes) +
+                           static_cast<std::int64_t>(whole) * a_zero * b_zero;
+      for (std::size_t t = whole; t < k; ++t) total += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
+      return static_cast<std::int32_t>(total);
+    };
+    for (std::size_t j = 0; j < n; j += pass) {
+      const std::size_t count = n - j < pass ? n - j : pass;  // the last pass may hold fewer rows
+      const std::int8_t* rows[pass]{};
+      int32x4_t products[pass];
+      int32x4_t row_lanes[pass];
+      for (std::size_t r = 0; r < pass; ++r) {
+        rows[r] = b + (j + (r < count ? r : 0)) * b_stride;
+        products[r] = vdupq_n_s32(0);
+        row_lanes[r] = vdupq_n_s32(0);
+      }
+      for (std::size_t t = 0; t < whole; t += step) {
+        const int8x16_t x = vld1q_s8(a + t);
+        for (std::size_t r = 0; r < pass; ++r) {
+          const int8x16_t y = vld1q_s8(rows[r] + t);
+          products[r] = vdotq_s32(products[r], x, y);
+          row_lanes[r] = vdotq_s32(row_lanes[r], y, ones);
+        }
+      }
+      for (std::size_t r = 0; r < count; ++r) out[j + r] = finish(rows[r], products[r], row_lanes[r]);
+    }
+  }
+};
+#endif  // defined(__ARM_FEATURE_DOTPROD)
 
 }  // namespace ctattn::detail
 
@@ -4565,10 +4743,12 @@ constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std
   constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
   if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
   const std::int64_t product = std::int64_t{a} * std::int64_t{b};
-  const std::int64_t nudge = product >= 0 ? (std::int64_t{1} << 30) : (1 - (std::int64_t{1} << 30));
-  // Division truncates toward zero; with the nudge (1/2, or 1/2 - 2^-31 below zero) that is rounding to nearest
-  // with ties upward: 3.5 -> 4, -3.5 -> -3.
-  return static_cast<std::int32_t>((product + nudge) / (std::int64_t{1} << 31));
+  // TFLite writes it (product + nudge) / 2^31, truncating toward zero, with nudge 2^30 for product >= 0 and
+  // 1 - 2^30 below; for product < 0 that truncation is a ceiling, ceil((p + 1 - 2^30) / 2^31) =
+  // floor((p + 2^30) / 2^31), so both cases are floor((p + 2^30) / 2^31): rounding to nearest with ties upward
+  // (3.5 -> 4, -3.5 -> -3). Rationale: the shift form has no branch and no 64-bit division, a few instructions on a
+  // 32-bit core (C++20 defines >> of a negative value as the floor).
+  return static_cast<std::int32_t>((product + (std::int64_t{1} << 30)) >> 31);
 }
 
 /// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
@@ -5044,14 +5224,31 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 #define CTATTN_KERNELS_INT8_HPP
 
 /// \file
-/// The int8 kernels: integer sums, so every order gives the same result, and constant evaluation, the scalar loops
-/// and any SIMD form agree bit for bit. kernels/dispatch.hpp is where a backend's form will be chosen.
+/// The int8 kernels, and the one place that decides how they compute. Their sums are integers, so every order
+/// gives the same result: constant evaluation, the scalar loops and every backend agree bit for bit, and there is
+/// no exact or fast arithmetic to choose (an int8 call takes no `ctattn::arithmetic`).
 ///
-/// | kernel                                         | computes                                             |
-/// |------------------------------------------------|------------------------------------------------------|
-/// | `int8_product(c, a, b, a_zero, b_zero)`        | c[i][j] = sum_k (a[i][k] - a_zero) (b[k][j] - b_zero), in int32 |
-/// | `int8_product_transposed(c, a, b, a_zero)`     | c[i][j] = sum_k (a[i][k] - a_zero) b[j][k], in int32 |
-/// | `requantize(c, multiplier, zero, out)`         | out = clamp(c times the multiplier, rounded, + zero, -128, 127) |
+/// | kernel                                                     | computes                                       |
+/// |------------------------------------------------------------|------------------------------------------------|
+/// | `int8_dot_rows(a, i, .., b, j0, .., k, n, out)`            | out[j] = sum_t (a_i[t] - a_zero)(b_j0+j[t] - b_zero), j < n, in int32 |
+/// | `int8_product(c, a, b, a_zero, b_zero)`                    | c = (a - a_zero)(b - b_zero), in int32          |
+/// | `int8_product_transposed(c, a, b, a_zero, b_zero)`         | c = (a - a_zero)(b - b_zero)^T, b given as N rows of K |
+/// | `requantize(c, multiplier, zero, out)`                     | out = clamp(c times the multiplier, rounded, + zero, -128, 127) |
+/// | `int8_softmax_row(x, w, begin, end, table, visible)`       | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
+///
+/// How `int8_dot_rows`, which every product reaches, computes:
+///   1. constant evaluation: the scalar loop;
+///   2. run time: the build's int8 backend through kernels/detail/int8_simd.hpp, where the target has one:
+///
+/// | target macros                                          | backend    | file                  | terms per step |
+/// |--------------------------------------------------------|------------|-----------------------|----------------|
+/// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
+/// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
+/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)      | neon_dotprod | kernels/neon.hpp    | 16             |
+/// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
+/// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
+/// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
+/// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
 ///
 /// Example:
 /// \code
@@ -5060,30 +5257,290 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// \endcode
 
 
+// ---------------------------------------- ctattn/kernels/arm_dsp.hpp
+#ifndef CTATTN_KERNELS_ARM_DSP_HPP
+#define CTATTN_KERNELS_ARM_DSP_HPP
 
-namespace ctattn::detail::kernels {
+/// \file
+/// The Cortex-M DSP extension's int8 backend (Cortex-M4, M7, M33 with DSP, M55): the int8 operations of
+/// kernels/detail/int8_simd.hpp on 4 terms per step in one 32-bit register, through the ACLE intrinsics of
+/// <arm_acle.h>:
+///
+/// | step                              | instruction | what it does                                               |
+/// |-----------------------------------|-------------|------------------------------------------------------------|
+/// | load 4 int8                       | `ldr`       | one word (unaligned loads are allowed on these cores)      |
+/// | bytes 0 and 2, less the zero point| `sxtab16`   | sign-extends two bytes into 16-bit halves and adds -zero   |
+/// | bytes 1 and 3, less the zero point| `sxtab16` with `ror #8` | the same for the odd bytes                     |
+/// | multiply and add                  | `smlad`     | acc + x.lo y.lo + x.hi y.hi, two products per instruction  |
+///
+/// So 4 terms cost 2 loads, 4 extensions and 2 multiply-adds, against 4 loads each of a and b, 8 extensions and 4
+/// multiply-adds in the scalar loop. Each byte less its zero point lies in [-255, 255], which a 16-bit half holds.
+///
+/// Built only where the compiler defines `__ARM_FEATURE_DSP` (-mcpu=cortex-m4, cortex-m7, cortex-m33, cortex-m55);
+/// kernels/int8.hpp selects it where no wider backend (Helium) is selected. Tested on the target by the firmware
+/// boards (docs/firmware.md): every int8 image compares its results with the compiler's, bit for bit.
+///
+/// Example: `ctattn::detail::arm_dsp_int8_ops::total(ctattn::detail::arm_dsp_int8_ops::zero()) == 0`.
 
-/// c = (a - a_zero)(b - b_zero) in int32 (the rules keep K small enough that no sum overflows).
-template <std::size_t M, std::size_t K, std::size_t N>
-constexpr void int8_product(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K], const std::int8_t (&b)[K][N],
-                            std::int32_t a_zero, std::int32_t b_zero) noexcept {
-  for (std::size_t i = 0; i < M; ++i) {
-    for (std::size_t j = 0; j < N; ++j) {
-      std::int32_t sum = 0;
-      for (std::size_t k = 0; k < K; ++k) sum += (std::int32_t{a[i][k]} - a_zero) * (std::int32_t{b[k][j]} - b_zero);
-      c[i][j] = sum;
+
+#if defined(__ARM_FEATURE_DSP)
+
+#include <arm_acle.h>
+
+#include <bit>
+#include <cstdint>
+#include <cstring>
+
+namespace ctattn::detail {
+
+struct arm_dsp_int8_ops {
+  static constexpr std::size_t step = 4;
+  /// -zero_point in both 16-bit halves.
+  using offset = std::uint32_t;
+  /// The even bytes (0, 2) and the odd bytes (1, 3), each widened to 16-bit halves less the zero point.
+  struct widened {
+    std::int32_t even;
+    std::int32_t odd;
+  };
+  using accumulator = std::int32_t;
+
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return (static_cast<std::uint32_t>(-zero_point) & 0xFFFFu) * 0x10001u;
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    std::uint32_t word = 0;
+    std::memcpy(&word, p, sizeof word);
+    const auto offsets = std::bit_cast<std::int32_t>(zero_point);
+    return {__sxtab16(offsets, std::bit_cast<std::int32_t>(word)),
+            __sxtab16(offsets, std::bit_cast<std::int32_t>(std::rotr(word, 8)))};
+  }
+  static accumulator zero() noexcept { return 0; }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return __smlad(x.odd, y.odd, __smlad(x.even, y.even, sum));
+  }
+  static std::int32_t total(accumulator sum) noexcept { return sum; }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_DSP)
+
+#endif  // CTATTN_KERNELS_ARM_DSP_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/detail/int8_simd.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+
+/// \file
+/// The int8 kernel, written once over a backend's integer operations (kernels/int8.hpp chooses the backend): one
+/// row of a against n rows of b, each term (a - a_zero)(b - b_zero) widened to 16 bits before it is multiplied, the
+/// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
+/// bits of the scalar loop and of constant evaluation.
+///
+/// What a backend `Ops` provides (or, instead, its own `dot_rows`: see `own_kernel`):
+///
+/// | member                         | meaning                                                               |
+/// |--------------------------------|-----------------------------------------------------------------------|
+/// | `step`                         | int8 terms per step                                                    |
+/// | `offset`, `make_offset(z)`     | a zero point as the backend subtracts it                               |
+/// | `widened`, `widen(p, offset)`  | `step` int8 values at p, each less the zero point, in 16-bit lanes     |
+/// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
+/// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
+/// | `total(acc)`                   | the sum of acc's lanes                                                 |
+///
+/// No sum can overflow: a term is at most 255 x 255 in magnitude, and the rule `int8_accumulator_must_not_overflow`
+/// keeps the length K at most 33,025, so every partial sum lies within [-2^31, 2^31).
+
+
+namespace ctattn::detail::int8_simd {
+
+// Rationale: four rows of b per pass share each widened chunk of a (one load and widening for four products), and
+// four accumulators plus two widened operands fit every backend's registers, the DSP extension's 13 included.
+inline constexpr std::size_t rows_per_pass = 4;
+
+/// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
+/// form) rather than the operations above.
+template <typename Ops>
+concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size_t n) {
+  Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
+};
+
+/// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
+/// loop's arithmetic.
+inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* row, std::int32_t b_zero,
+                                std::size_t first, std::size_t k) noexcept {
+  std::int32_t sum = 0;
+  for (std::size_t t = first; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
+  return sum;
+}
+
+/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass`).
+// Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
+// of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
+template <typename Ops, std::size_t... R>
+void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std::int8_t* const* rows,
+                 typename Ops::offset b_offset, std::size_t whole, std::int32_t* out,
+                 std::index_sequence<R...>) noexcept {
+  typename Ops::accumulator sums[sizeof...(R)]{(static_cast<void>(R), Ops::zero())...};
+  for (std::size_t t = 0; t < whole; t += Ops::step) {
+    const typename Ops::widened x = Ops::widen(a + t, a_offset);
+    ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
+  }
+  ((out[R] = Ops::total(sums[R])), ...);
+}
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations.
+template <typename Ops>
+void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                    std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  const typename Ops::offset a_offset = Ops::make_offset(a_zero);
+  const typename Ops::offset b_offset = Ops::make_offset(b_zero);
+  const std::size_t whole = k - k % Ops::step;
+  std::size_t j = 0;
+  for (; j + rows_per_pass <= n; j += rows_per_pass) {
+    const std::int8_t* rows[rows_per_pass];
+    for (std::size_t r = 0; r < rows_per_pass; ++r) rows[r] = b + (j + r) * b_stride;
+    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<rows_per_pass>{});
+    if (whole < k) {
+      for (std::size_t r = 0; r < rows_per_pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
     }
+  }
+  for (; j < n; ++j) {
+    const std::int8_t* row = b + j * b_stride;
+    whole_steps<Ops>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
+    if (whole < k) out[j] += rest_of_row(a, a_zero, row, b_zero, whole, k);
   }
 }
 
-/// c = (a - a_zero) b^T in int32, b given as N rows of K (PyTorch's out x in weights, zero point 0).
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
+/// one, else the tiling.
+template <typename Ops>
+void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  if constexpr (own_kernel<Ops>) {
+    Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out);
+  } else {
+    tiled_dot_rows<Ops>(a, a_zero, b, b_stride, b_zero, k, n, out);
+  }
+}
+
+}  // namespace ctattn::detail::int8_simd
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+
+#if defined(__AVX512BW__)
+#define CTATTN_INT8_AVX512 1
+#elif defined(__AVX2__)
+#define CTATTN_INT8_AVX2 1
+#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
+#define CTATTN_INT8_NEON_DOTPROD 1
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define CTATTN_INT8_NEON 1
+#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
+#define CTATTN_INT8_HELIUM 1
+#elif defined(__ARM_FEATURE_DSP)
+#define CTATTN_INT8_ARM_DSP 1
+#endif
+
+namespace ctattn {
+
+/// The int8 backend of this build: "avx512", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
+/// there is none.
+///
+/// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
+inline constexpr const char* int8_backend_name =
+#if defined(CTATTN_INT8_AVX512)
+    "avx512";
+#elif defined(CTATTN_INT8_AVX2)
+    "avx2";
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+    "neon_dotprod";
+#elif defined(CTATTN_INT8_NEON)
+    "neon";
+#elif defined(CTATTN_INT8_HELIUM)
+    "helium";
+#elif defined(CTATTN_INT8_ARM_DSP)
+    "arm_dsp";
+#else
+    "scalar";
+#endif
+
+namespace detail {
+/// The int8 operations of the backend this build targets (`void` when there is none).
+#if defined(CTATTN_INT8_AVX512)
+using int8_ops = avx512_int8_ops;
+#elif defined(CTATTN_INT8_AVX2)
+using int8_ops = avx2_int8_ops;
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+using int8_ops = neon_dotprod_int8_ops;
+#elif defined(CTATTN_INT8_NEON)
+using int8_ops = neon_int8_ops;
+#elif defined(CTATTN_INT8_HELIUM)
+using int8_ops = helium_int8_ops;
+#elif defined(CTATTN_INT8_ARM_DSP)
+using int8_ops = arm_dsp_int8_ops;
+#else
+using int8_ops = void;
+#endif
+}  // namespace detail
+
+namespace detail::kernels {
+
+/// out[j] = sum_t (a[a_row][a_column + t] - a_zero)(b[b_row + j][b_column + t] - b_zero) for j < n and t < k,
+/// in int32: one row of a against n rows of b, both read along a window of k columns (the rules keep k at most
+/// 33,025, so no sum overflows). Zero points are int8 values.
+// Rationale: the operands are whole arrays with indices, not pointers, because constant evaluation does not let a
+// pointer into one row of a two-dimensional array walk on into the next.
+template <std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB>
+constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
+                             std::int32_t a_zero, const std::int8_t (&b)[RB][CB], std::size_t b_row,
+                             std::size_t b_column, std::int32_t b_zero, std::size_t k, std::size_t n,
+                             std::int32_t* out) noexcept {
+  if (n == 0) return;
+  if constexpr (!std::is_void_v<int8_ops>) {
+    if (!std::is_constant_evaluated()) {
+      int8_simd::dot_rows<int8_ops>(&a[a_row][a_column], a_zero, &b[b_row][b_column], CB, b_zero, k, n, out);
+      return;
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < k; ++t) {
+      sum += (std::int32_t{a[a_row][a_column + t]} - a_zero) * (std::int32_t{b[b_row + j][b_column + t]} - b_zero);
+    }
+    out[j] = sum;
+  }
+}
+
+/// c = (a - a_zero)(b - b_zero)^T in int32, b given as N rows of K (PyTorch's out x in weights, or keys).
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_product_transposed(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K],
-                                       const std::int8_t (&b)[N][K], std::int32_t a_zero) noexcept {
+                                       const std::int8_t (&b)[N][K], std::int32_t a_zero,
+                                       std::int32_t b_zero = 0) noexcept {
+  for (std::size_t i = 0; i < M; ++i) int8_dot_rows(a, i, 0, a_zero, b, 0, 0, b_zero, K, N, c[i]);
+}
+
+/// c = (a - a_zero)(b - b_zero) in int32, b given as K rows of N.
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_product(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K], const std::int8_t (&b)[K][N],
+                            std::int32_t a_zero, std::int32_t b_zero) noexcept {
+  if constexpr (!std::is_void_v<int8_ops>) {
+    if (!std::is_constant_evaluated()) {
+      // Rationale: the backends read both operands along K; b's transpose is N x K bytes, a quarter of a float
+      // matrix's, and each of its rows is then read once per row of a.
+      std::int8_t b_transposed[N][K];
+      for (std::size_t t = 0; t < K; ++t) {
+        for (std::size_t j = 0; j < N; ++j) b_transposed[j][t] = b[t][j];
+      }
+      int8_product_transposed(c, a, b_transposed, a_zero, b_zero);
+      return;
+    }
+  }
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t j = 0; j < N; ++j) {
       std::int32_t sum = 0;
-      for (std::size_t k = 0; k < K; ++k) sum += (std::int32_t{a[i][k]} - a_zero) * std::int32_t{b[j][k]};
+      for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{a[i][t]} - a_zero) * (std::int32_t{b[t][j]} - b_zero);
       c[i][j] = sum;
     }
   }
@@ -5108,7 +5565,48 @@ constexpr void requantize(const std::int32_t (&c)[M][N], math::quantized_multipl
   }
 }
 
-}  // namespace ctattn::detail::kernels
+/// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
+/// (ctattn/quantized/softmax.hpp gives the method): `table[d]` is e^(-scale d) in Q20 for d = 0 to 255. When
+/// `visible` is not null, only the entries j with visible[j] take part; the others get weight 0 (-128). A range
+/// with no visible entry gets weight 0 everywhere. Entries outside [begin, end) are not touched.
+constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                                const std::int32_t* table, const bool* visible) noexcept {
+  const auto takes_part = [visible](std::size_t j) { return visible == nullptr || visible[j]; };
+  std::int32_t largest = -129;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (takes_part(j) && x[j] > largest) largest = x[j];
+  }
+  std::int64_t sum = 0;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (takes_part(j)) sum += table[static_cast<std::size_t>(largest - x[j])];
+  }
+  // round(256 term / sum) = floor((512 term + sum) / (2 sum)), ties away from zero (all positive), then the zero
+  // point. Rationale: one division per row, not per weight (a 64-bit division is a library call of a hundred
+  // cycles or more on a 32-bit core). With r = floor(2^40 / d), d = 2 sum, the guess (n r) >> 40 for a numerator
+  // n < 2^40 is the quotient or one less (its error is n (2^40 / d - r) / 2^40 < 1), and one comparison settles
+  // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
+  if (sum == 0) {  // no visible entry (a visible one adds table[0] = 2^20): every weight 0
+    for (std::size_t j = begin; j < end; ++j) w[j] = -128;
+    return;
+  }
+  const auto divisor = static_cast<std::uint64_t>(2 * sum);
+  const std::uint64_t reciprocal = (std::uint64_t{1} << 40) / divisor;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (!takes_part(j)) {
+      w[j] = -128;
+      continue;
+    }
+    const auto term = static_cast<std::uint64_t>(table[static_cast<std::size_t>(largest - x[j])]);
+    const std::uint64_t numerator = 512 * term + static_cast<std::uint64_t>(sum);
+    std::uint64_t quotient = (numerator * reciprocal) >> 40;
+    if ((quotient + 1) * divisor <= numerator) ++quotient;
+    const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
+    w[j] = static_cast<std::int8_t>(v > 127 ? 127 : v);
+  }
+}
+
+}  // namespace detail::kernels
+}  // namespace ctattn
 
 #endif  // CTATTN_KERNELS_INT8_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
@@ -8833,6 +9331,7 @@ struct quantization_constant {
 /// | `zero_point_must_fit_int8`            | `quantization_constant<Q>`                                     |
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
+/// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 
 
@@ -8850,6 +9349,8 @@ struct quantized_projection {};
 struct quantized_add {};
 /// Scaled dot-product attention of int8 queries, keys and values.
 struct quantized_attention {};
+/// Multi-head attention on int8 rows with int8 projections.
+struct quantized_multi_head_attention {};
 /// An int8 activation (a table lookup) applied to an int8 matrix.
 struct quantized_activation {};
 /// Int8 layer normalization of each row.
@@ -8902,6 +9403,19 @@ struct input_quantization_must_match_layer {
     static_assert(holds,
                   "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
                   "for; requantize the input, or quantize the layer for this input's quantization");
+    return holds;
+  }
+};
+
+/// An int8 attention's mask hides keys (causal, padding, windows, boolean masks); it adds no real-valued bias to the
+/// int8 scores, whose quantization has no room for it.
+template <typename Operation, typename Mask>
+struct int8_mask_must_hide_keys {
+  static constexpr bool holds = !Mask::adds_bias;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: int8 attention takes masks that hide keys (causal, key padding, windows, boolean masks), "
+                  "not an additive bias; add the bias in the float model, or express it as a boolean mask");
     return holds;
   }
 };
@@ -9246,11 +9760,176 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 #define CTATTN_QUANTIZED_ATTENTION_HPP
 
 /// \file
-/// Scaled dot-product attention in int8: softmax(Q K^T / sqrt(d_k)) V with int8 operands, int32 sums and the
-/// fixed-point requantizations of ctattn/math/fixed_point.hpp, the scale 1 / sqrt(d_k) folded by the compiler into
-/// the scores' multiplier. Integers only, so constant evaluation and every target give the same bits.
+/// Attention in int8: softmax(Q K^T / sqrt(d_k)) V with int8 operands, int32 sums and the fixed-point
+/// requantizations of ctattn/math/fixed_point.hpp, the scale 1 / sqrt(d_k) folded by the compiler into the scores'
+/// multiplier; masks that hide keys; and multi-head attention over int8 projections. Integers only, so constant
+/// evaluation and every target give the same bits. The products run through the int8 kernels
+/// (ctattn/kernels/int8.hpp), which choose the target's SIMD or DSP form.
 
 
+// ---------------------------------------- ctattn/quantized/linear.hpp
+#ifndef CTATTN_QUANTIZED_LINEAR_HPP
+#define CTATTN_QUANTIZED_LINEAR_HPP
+
+/// \file
+/// The int8 linear layer of TFLite's fully-connected operator with per-channel weights: int8 weights in PyTorch's
+/// out x in layout, each output channel with its own symmetric scale, an int32 bias, and one fixed-point multiplier
+/// per channel, all derived by the compiler from a float `ctattn::linear`.
+///
+/// | entity                                   | what                                                          |
+/// |------------------------------------------|---------------------------------------------------------------|
+/// | `channel_scales<N>`                      | N positive scales, a template argument                        |
+/// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
+/// | `qlinear<In, Out, QIn, QOut, Scales>`    | the int8 layer: `weight` (Out x In int8), `bias` (Out int32)  |
+/// | `quantize_linear<QIn, QOut, Scales>(l)`  | a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
+/// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
+///
+/// Example:
+/// \code
+///   constexpr auto q_in = ctattn::quantization_for_range(ctattn::observed_range(calibration_inputs));
+///   constexpr auto q_out = ctattn::quantization_for_range(ctattn::observed_range(calibration_outputs));
+///   constexpr auto scales = ctattn::weight_scales(head.weight);
+///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out, scales>(head);
+///   const auto y = ctattn::project(ctattn::quantize<q_in>(x), head_q);
+/// \endcode
+
+
+
+namespace ctattn {
+
+/// The symmetric scales of N output channels (zero point 0), as the bits of doubles: a template argument.
+///
+/// Example: `constexpr ctattn::channel_scales<2> s{{0.01, 0.02}}; static_assert(s[1] == 0.02);`
+template <std::size_t N>
+struct channel_scales {
+  std::uint64_t bits[N]{};
+
+  constexpr channel_scales() noexcept = default;
+  constexpr explicit channel_scales(const double (&scales)[N]) noexcept {
+    for (std::size_t c = 0; c < N; ++c) bits[c] = std::bit_cast<std::uint64_t>(scales[c]);
+  }
+  [[nodiscard]] constexpr double operator[](std::size_t c) const noexcept { return std::bit_cast<double>(bits[c]); }
+  friend constexpr bool operator==(const channel_scales&, const channel_scales&) = default;
+};
+
+/// The per-channel symmetric scales of an out x in weight matrix (PyTorch's layout): max |w_c| / 127 for each row
+/// c, 1 for a row of zeros.
+///
+/// Example: `constexpr auto scales = ctattn::weight_scales(layer.weight);`
+template <FixedMatrix W>
+[[nodiscard]] constexpr channel_scales<W::rows> weight_scales(const W& w) noexcept {
+  channel_scales<W::rows> scales{};
+  for (std::size_t c = 0; c < W::rows; ++c) {
+    double largest = 0.0;
+    for (std::size_t k = 0; k < W::cols; ++k) {
+      const double magnitude = w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k])
+                                                     : static_cast<double>(w.elements[c][k]);
+      largest = magnitude > largest ? magnitude : largest;
+    }
+    scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / 127.0 : 1.0);
+  }
+  return scales;
+}
+
+/// An int8 linear layer, y = x W^T + b, for inputs quantized with QIn and outputs with QOut: weights int8 with the
+/// per-channel scales `Scales` (zero point 0), the bias int32 with scale QIn.scale() x Scales[c] (zero point 0).
+///
+/// | member / operand | shape / meaning                                                  |
+/// |------------------|------------------------------------------------------------------|
+/// | `weight`         | Out x In int8 (PyTorch's layout)                                 |
+/// | `bias`           | Out int32                                                        |
+/// | `multipliers`    | per channel, QIn.scale() x Scales[c] / QOut.scale() in fixed point |
+template <auto In, auto Out, quantization QIn, quantization QOut, channel_scales<extent_size(Out)> Scales>
+struct qlinear {
+  static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
+  static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
+  static constexpr auto input_extent = In;
+  static constexpr auto output_extent = Out;
+  static constexpr std::size_t inputs = extent_size(In);
+  static constexpr std::size_t outputs = extent_size(Out);
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+  static constexpr channel_scales<outputs> scales = Scales;
+  static constexpr auto multipliers = [] {
+    struct table {
+      math::quantized_multiplier values[outputs];
+    } t{};
+    for (std::size_t c = 0; c < outputs; ++c) {
+      t.values[c] = math::quantize_multiplier(QIn.scale() * Scales[c] / QOut.scale());
+    }
+    return t;
+  }();
+
+  std::int8_t weight[outputs][inputs]{};
+  std::int32_t bias[outputs]{};
+
+  friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
+};
+
+/// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs QOut
+/// with the per-channel weight scales `Scales` (usually `weight_scales(l.weight)`): each weight
+/// round(w / scale_c) clamped to [-127, 127], each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
+template <quantization QIn, quantization QOut, auto Scales, typename T, auto In, auto Out, bool HasBias>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
+  qlinear<In, Out, QIn, QOut, Scales> q{};
+  for (std::size_t c = 0; c < q.outputs; ++c) {
+    for (std::size_t k = 0; k < q.inputs; ++k) {
+      const std::int64_t v = detail::round_away(static_cast<double>(l.weight.elements[c][k]) / Scales[c]);
+      q.weight[c][k] = static_cast<std::int8_t>(v < -127 ? -127 : (v > 127 ? 127 : v));
+    }
+    if constexpr (HasBias) {
+      q.bias[c] = static_cast<std::int32_t>(
+          detail::round_away(static_cast<double>(l.bias.elements[0][c]) / (QIn.scale() * Scales[c])));
+    }
+  }
+  return q;
+}
+
+namespace detail {
+template <typename X, typename L>
+using quantized_projection_rules =
+    rule_list<shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
+                                                       dim_of<L::input_extent>>,
+              shape_error::input_quantization_must_match_layer<op::quantized_projection,
+                                                               typename X::quantization_type,
+                                                               quantization_constant<L::input_quantization>>,
+              shape_error::int8_accumulator_must_not_overflow<op::quantized_projection, count<L::inputs>,
+                                                              count<33025>>>;
+}  // namespace detail
+
+/// y = x W^T + b in int8: for each output channel c, the int32 sum of (x - x_zero) w_c plus the bias, times the
+/// channel's multiplier, plus QOut's zero point, clamped (TFLite's per-channel fully-connected). The same bits in
+/// constant evaluation and at run time, on every target.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `x`     | `qmatrix<n, In, QIn>`              |
+/// | `layer` | `qlinear<In, Out, QIn, QOut, ...>` |
+/// | result  | `qmatrix<n, Out, QOut>`            |
+///
+/// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
+/// (`input_quantization_must_match_layer`), In <= 33025.
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, auto Scales>
+[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut, Scales>& layer) noexcept {
+  using L = qlinear<In, Out, QIn, QOut, Scales>;
+  basic_qmatrix<X::row_extent, Out, QOut> y{};
+  if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
+    std::int32_t sums[X::rows][L::outputs]{};
+    detail::kernels::int8_product_transposed(sums, x.elements, layer.weight, QIn.zero_point);
+    for (std::size_t i = 0; i < X::rows; ++i) {
+      for (std::size_t c = 0; c < L::outputs; ++c) {
+        y.elements[i][c] =
+            detail::kernels::requantize(sums[i][c] + layer.bias[c], L::multipliers.values[c], QOut.zero_point);
+      }
+    }
+  }
+  return y;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_LINEAR_HPP
+// ---------------------------------------- ctattn/quantized/attention.hpp (continued)
 // ---------------------------------------- ctattn/quantized/softmax.hpp
 #ifndef CTATTN_QUANTIZED_SOFTMAX_HPP
 #define CTATTN_QUANTIZED_SOFTMAX_HPP
@@ -9306,16 +9985,7 @@ template <QuantizedMatrix X>
   constexpr const auto& table = detail::softmax_exp_table<X::quant>;
   basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w{};
   for (std::size_t r = 0; r < X::rows; ++r) {
-    std::int32_t largest = x.elements[r][0];
-    for (std::size_t c = 1; c < X::cols; ++c) largest = x.elements[r][c] > largest ? x.elements[r][c] : largest;
-    std::int64_t sum = 0;
-    for (std::size_t c = 0; c < X::cols; ++c) sum += table[static_cast<std::size_t>(largest - x.elements[r][c])];
-    for (std::size_t c = 0; c < X::cols; ++c) {
-      const std::int64_t term = table[static_cast<std::size_t>(largest - x.elements[r][c])];
-      // round(256 term / sum), ties away from zero (all positive), then the zero point.
-      const std::int64_t v = (512 * term + sum) / (2 * sum) - 128;
-      w.elements[r][c] = static_cast<std::int8_t>(v > 127 ? 127 : v);
-    }
+    detail::kernels::int8_softmax_row(x.elements[r], w.elements[r], 0, X::cols, table.data(), nullptr);
   }
   return w;
 }
@@ -9328,72 +9998,232 @@ template <QuantizedMatrix X>
 namespace ctattn {
 
 namespace detail {
-template <typename Q, typename K, typename V, quantization Scores, quantization Out>
+
+// The fixed-point multipliers of one int8 attention: scores from q_scale k_scale / (sqrt(d_k) scores_scale), the
+// output from the softmax's 1/256 times v_scale / out_scale.
+template <quantization QQ, quantization QK, quantization QV, quantization Scores, quantization Out, std::size_t DK>
+struct int8_attention_multipliers {
+  static constexpr math::quantized_multiplier scores =
+      math::quantize_multiplier(QQ.scale() * QK.scale() / (math::sqrt(static_cast<double>(DK)) * Scores.scale()));
+  static constexpr math::quantized_multiplier output =
+      math::quantize_multiplier(softmax_output_quantization.scale() * QV.scale() / Out.scale());
+};
+
+// Where one head's columns start in Q, K, V and the output.
+struct int8_head_columns {
+  std::size_t query = 0;
+  std::size_t key = 0;
+  std::size_t value = 0;
+  std::size_t output = 0;
+};
+
+/// One head of int8 attention over column windows: queries q[:, query, query + DK), keys k[:, key, key + DK),
+/// values v[:, value, value + DV), written to out[:, output, output + DV). For each query, only the keys the mask
+/// lets it see are scored; a query that sees no key gets real 0 (the output's zero point).
+template <quantization Scores, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Mask,
+          typename Out>
+constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out,
+                           const int8_head_columns& columns) noexcept {
+  using multipliers = int8_attention_multipliers<Q::quant, K::quant, V::quant, Scores, Out::quant, DK>;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  constexpr const auto& table = softmax_exp_table<Scores>;
+  // The head's values transposed, so that each output column is a dot product along the keys (int8: DV x n_kv
+  // bytes of stack).
+  std::int8_t values[DV][n_kv]{};
+  for (std::size_t j = 0; j < n_kv; ++j) {
+    for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
+  }
+  for (std::size_t i = 0; i < n_q; ++i) {
+    const key_range range = mask.keys(i, n_q, n_kv);
+    const std::size_t seen = range.end > range.begin ? range.end - range.begin : 0;
+    // Rationale: left uninitialized (C++20 allows it in constant evaluation): each entry is written before it is
+    // read, and only within the query's range of keys; zeroing them for every query cost more than the softmax.
+    std::int32_t sums[n_kv > DV ? n_kv : DV];
+    std::int8_t scores[n_kv];
+    std::int8_t weights[1][n_kv];
+    bool visible[n_kv];
+    if (seen > 0) {
+      kernels::int8_dot_rows(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin, columns.key,
+                             K::quant.zero_point, DK, seen, sums);
+    }
+    for (std::size_t j = 0; j < seen; ++j) {
+      scores[range.begin + j] = kernels::requantize(sums[j], multipliers::scores, Scores.zero_point);
+    }
+    const bool* filter = nullptr;
+    if constexpr (Mask::checks_each_key) {
+      for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(i, j);
+      filter = visible;
+    }
+    kernels::int8_softmax_row(scores, weights[0], range.begin, range.end, table.data(), filter);
+    // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
+    if (seen > 0) {
+      kernels::int8_dot_rows(weights, 0, range.begin, softmax_output_quantization.zero_point, values, 0, range.begin,
+                             V::quant.zero_point, seen, DV, sums);
+    } else {
+      for (std::size_t c = 0; c < DV; ++c) sums[c] = 0;
+    }
+    for (std::size_t c = 0; c < DV; ++c) {
+      out.elements[i][columns.output + c] = kernels::requantize(sums[c], multipliers::output, Out::quant.zero_point);
+    }
+  }
+}
+
+template <typename Q, typename K, typename V, typename Mask, quantization Scores, quantization Out>
 using quantized_attention_rules =
     rule_list<shape_error::inner_dimensions_must_match<op::quantized_attention, dim_of<Q::column_extent>,
                                                        dim_of<K::column_extent>>,
               shape_error::rows_must_match<op::quantized_attention, dim_of<K::row_extent>, dim_of<V::row_extent>>,
               shape_error::int8_accumulator_must_not_overflow<op::quantized_attention, count<Q::cols>, count<33025>>,
               shape_error::int8_accumulator_must_not_overflow<op::quantized_attention, count<K::rows>, count<33025>>,
+              shape_error::int8_mask_must_hide_keys<op::quantized_attention, Mask>,
+              mask_rules<op::quantized_attention, std::int8_t, Q::row_extent, K::row_extent, Mask>,
               quantization_rules<Scores>, quantization_rules<Out>>;
 }  // namespace detail
 
-/// softmax(Q K^T / sqrt(d_k)) V in int8:
+/// softmax(Q K^T / sqrt(d_k)) V in int8, each query over the keys `mask` lets it see:
 ///   1. scores: sum_k (q - q_zero)(k - k_zero) in int32, requantized to `Scores` with the multiplier
 ///      q_scale k_scale / (sqrt(d_k) scores_scale);
-///   2. weights: `softmax_rows` of the scores (scale 1/256, zero point -128);
+///   2. weights: the int8 softmax of the scores over the visible keys (`softmax_rows`: scale 1/256, zero point
+///      -128); hidden keys get weight 0;
 ///   3. output: sum_j (w + 128)(v - v_zero) in int32, requantized to `Out` with (1/256) v_scale / out_scale.
+/// A query that sees no key gets real 0 (Out's zero point), as float attention gives 0.
 ///
-/// | operand | shape                     |
-/// |---------|---------------------------|
-/// | `q`     | `qmatrix<n_q, d_k, QQ>`   |
-/// | `k`     | `qmatrix<n_kv, d_k, QK>`  |
-/// | `v`     | `qmatrix<n_kv, d_v, QV>`  |
-/// | result  | `qmatrix<n_q, d_v, Out>`  |
+/// | operand | shape                                      |
+/// |---------|--------------------------------------------|
+/// | `q`     | `qmatrix<n_q, d_k, QQ>`                    |
+/// | `k`     | `qmatrix<n_kv, d_k, QK>`                   |
+/// | `v`     | `qmatrix<n_kv, d_v, QV>`                   |
+/// | `mask`  | a mask that hides keys (ctattn/attention/mask.hpp), by default `no_mask` |
+/// | result  | `qmatrix<n_q, d_v, Out>`                   |
 ///
 /// Rules: q and k have one width d_k (`inner_dimensions_must_match`, names included); k and v have one number of
-/// rows (`rows_must_match`); the sums fit an int32; `Scores` and `Out` are quantizations. `Scores` should cover the
-/// range of Q K^T / sqrt(d_k) (calibrate it like any activation): scores beyond it saturate, and the softmax sees
-/// the saturated values.
+/// rows (`rows_must_match`); the sums fit an int32; the mask hides keys (`int8_mask_must_hide_keys`) and fits the
+/// scores (`mask_rows_must_match_queries`, ...); `Scores` and `Out` are quantizations. `Scores` should cover the
+/// range of Q K^T / sqrt(d_k) (calibrate it like any activation): scores beyond it saturate.
 ///
 /// Example:
 /// \code
 ///   constexpr auto context = ctattn::scaled_dot_product_attention<q_scores, q_context>(q_q, k_q, v_q);
+///   constexpr auto causal = ctattn::scaled_dot_product_attention<q_scores, q_context>(q_q, k_q, v_q, ctattn::causal);
 /// \endcode
-template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMatrix K, QuantizedMatrix V>
-[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v) noexcept {
+template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMatrix K, QuantizedMatrix V,
+          AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
+                                                          const Mask& mask = {}) noexcept {
   basic_qmatrix<Q::row_extent, V::column_extent, Out> out{};
-  if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Scores, Out>>::check()) {
-    constexpr math::quantized_multiplier score_multiplier = math::quantize_multiplier(
-        Q::quant.scale() * K::quant.scale() / (math::sqrt(static_cast<double>(Q::cols)) * Scores.scale()));
-    constexpr math::quantized_multiplier output_multiplier =
-        math::quantize_multiplier(softmax_output_quantization.scale() * V::quant.scale() / Out.scale());
-    basic_qmatrix<Q::row_extent, K::row_extent, Scores> scores{};
-    for (std::size_t i = 0; i < Q::rows; ++i) {
-      for (std::size_t j = 0; j < K::rows; ++j) {
-        std::int32_t sum = 0;
-        for (std::size_t c = 0; c < Q::cols; ++c) {
-          sum += (std::int32_t{q.elements[i][c]} - Q::quant.zero_point) *
-                 (std::int32_t{k.elements[j][c]} - K::quant.zero_point);
-        }
-        scores.elements[i][j] = detail::kernels::requantize(sum, score_multiplier, Scores.zero_point);
-      }
-    }
-    const auto weights = softmax_rows(scores);
-    std::int32_t sums[Q::rows][V::cols]{};
-    for (std::size_t i = 0; i < Q::rows; ++i) {
-      for (std::size_t c = 0; c < V::cols; ++c) {
-        std::int32_t sum = 0;
-        for (std::size_t j = 0; j < K::rows; ++j) {
-          sum += (std::int32_t{weights.elements[i][j]} - softmax_output_quantization.zero_point) *
-                 (std::int32_t{v.elements[j][c]} - V::quant.zero_point);
-        }
-        sums[i][c] = sum;
-      }
-    }
-    detail::kernels::requantize(sums, output_multiplier, Out.zero_point, out.elements);
+  if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Mask, Scores, Out>>::check()) {
+    detail::int8_attend<Scores, Q::cols, V::cols>(q, k, v, mask, out, {});
   }
   return out;
+}
+
+/// The weights of multi-head attention in int8: four `qlinear` projections (PyTorch's out x in layout, per-channel
+/// scales), each made by `quantize_linear` from the float model's. The query, key and value projections take the
+/// input's quantization; their outputs' quantizations are Q's, K's and V's; the output projection W_O takes the
+/// heads' concatenated outputs in its input quantization (the context's) and gives the result's.
+///
+/// | member   | projection                  |
+/// |----------|-----------------------------|
+/// | `query`  | d_model -> d_model          |
+/// | `key`    | d_model -> d_model          |
+/// | `value`  | d_model -> d_model          |
+/// | `output` | d_model -> d_out (W_O)      |
+///
+/// Rules: `Heads` divides the width of Q and of V (`heads_must_divide_model_width`), checked where the type is
+/// formed; where it is used, the widths chain (`multi_head_attention`).
+///
+/// Example:
+/// \code
+///   constexpr ctattn::qmulti_head_attention_weights<4, decltype(wq), decltype(wk), decltype(wv), decltype(wo)> w{
+///       wq, wk, wv, wo};
+///   constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, w, ctattn::causal);
+/// \endcode
+template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
+struct qmulti_head_attention_weights {
+  /// The rules of the configuration; `multi_head_attention` checks them again (no second error).
+  using rules =
+      rule_list<shape_error::count_must_be_positive<op::quantized_multi_head_attention, count<Heads>>,
+                shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
+                                                           dim_of<Query::output_extent>>,
+                shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
+                                                           dim_of<Value::output_extent>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
+  static constexpr std::size_t heads = Heads;
+  Query query;
+  Key key;
+  Value value;
+  Output output;
+
+  friend constexpr bool operator==(const qmulti_head_attention_weights&,
+                                   const qmulti_head_attention_weights&) = default;
+};
+
+/// Builds `qmulti_head_attention_weights<Heads, ...>` from four `qlinear`s, their types deduced.
+///
+/// Example: `constexpr auto w = ctattn::make_qmulti_head_attention_weights<4>(wq, wk, wv, wo);`
+template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
+[[nodiscard]] constexpr auto make_qmulti_head_attention_weights(const Query& query, const Key& key,
+                                                                const Value& value, const Output& output) noexcept {
+  return qmulti_head_attention_weights<Heads, Query, Key, Value, Output>{query, key, value, output};
+}
+
+namespace detail {
+template <typename X, typename W, typename Mask, quantization Scores>
+using quantized_multi_head_rules = rule_list<
+    typename W::rules,
+    shape_error::query_and_key_widths_must_match<op::quantized_multi_head_attention,
+                                                 dim_of<decltype(W::query)::output_extent>,
+                                                 dim_of<decltype(W::key)::output_extent>>,
+    shape_error::inner_dimensions_must_match<op::quantized_multi_head_attention,
+                                             dim_of<decltype(W::value)::output_extent>,
+                                             dim_of<decltype(W::output)::input_extent>>,
+    quantized_projection_rules<X, decltype(W::query)>, quantized_projection_rules<X, decltype(W::key)>,
+    quantized_projection_rules<X, decltype(W::value)>,
+    shape_error::int8_mask_must_hide_keys<op::quantized_multi_head_attention, Mask>,
+    mask_rules<op::quantized_multi_head_attention, std::int8_t, X::row_extent, X::row_extent, Mask>,
+    shape_error::int8_accumulator_must_not_overflow<op::quantized_multi_head_attention, count<X::rows>, count<33025>>,
+    quantization_rules<Scores>>;
+}  // namespace detail
+
+/// Multi-head self-attention in int8 (the narrow form of the reference text, PyTorch's nn.MultiheadAttention):
+/// Q, K and V projected from x by the int8 `qlinear`s, split into `Heads` heads of d_model / Heads columns, each
+/// head's int8 attention (as `scaled_dot_product_attention`, its scores in `Scores`, its output in W_O's input
+/// quantization) written into its columns of the context, then the context projected by W_O.
+///
+/// | operand   | shape                                               |
+/// |-----------|-----------------------------------------------------|
+/// | `x`       | `qmatrix<n, d_model, QX>`                           |
+/// | `weights` | `qmulti_head_attention_weights<Heads, ...>`         |
+/// | `mask`    | a mask that hides keys, by default `no_mask`        |
+/// | result    | `qmatrix<n, d_out, W_O's output quantization>`      |
+///
+/// Rules: `Heads` divides the width of Q, K and V (`heads_must_divide_model_width`); Q and K have one width; V's
+/// width is W_O's input; x has the projections' input width and quantization; the mask hides keys and fits n x n.
+///
+/// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, weights_q, ctattn::causal);`
+template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Query, typename Key, typename Value,
+          typename Output, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto multi_head_attention(const X& x,
+                                                  const qmulti_head_attention_weights<Heads, Query, Key, Value,
+                                                                                      Output>& weights,
+                                                  const Mask& mask = {}) noexcept {
+  using W = qmulti_head_attention_weights<Heads, Query, Key, Value, Output>;
+  basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> y{};
+  if constexpr (detail::first_broken<detail::quantized_multi_head_rules<X, W, Mask, Scores>>::check()) {
+    const auto q = project(x, weights.query);
+    const auto k = project(x, weights.key);
+    const auto v = project(x, weights.value);
+    constexpr std::size_t key_width = Query::outputs / Heads;
+    constexpr std::size_t value_width = Value::outputs / Heads;
+    basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context{};
+    for (std::size_t h = 0; h < Heads; ++h) {
+      detail::int8_attend<Scores, key_width, value_width>(
+          q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+    }
+    y = project(context, weights.output);
+  }
+  return y;
 }
 
 }  // namespace ctattn
@@ -9779,169 +10609,6 @@ template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_LAYER_NORM_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/linear.hpp
-#ifndef CTATTN_QUANTIZED_LINEAR_HPP
-#define CTATTN_QUANTIZED_LINEAR_HPP
-
-/// \file
-/// The int8 linear layer of TFLite's fully-connected operator with per-channel weights: int8 weights in PyTorch's
-/// out x in layout, each output channel with its own symmetric scale, an int32 bias, and one fixed-point multiplier
-/// per channel, all derived by the compiler from a float `ctattn::linear`.
-///
-/// | entity                                   | what                                                          |
-/// |------------------------------------------|---------------------------------------------------------------|
-/// | `channel_scales<N>`                      | N positive scales, a template argument                        |
-/// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
-/// | `qlinear<In, Out, QIn, QOut, Scales>`    | the int8 layer: `weight` (Out x In int8), `bias` (Out int32)  |
-/// | `quantize_linear<QIn, QOut, Scales>(l)`  | a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
-/// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
-///
-/// Example:
-/// \code
-///   constexpr auto q_in = ctattn::quantization_for_range(ctattn::observed_range(calibration_inputs));
-///   constexpr auto q_out = ctattn::quantization_for_range(ctattn::observed_range(calibration_outputs));
-///   constexpr auto scales = ctattn::weight_scales(head.weight);
-///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out, scales>(head);
-///   const auto y = ctattn::project(ctattn::quantize<q_in>(x), head_q);
-/// \endcode
-
-
-
-namespace ctattn {
-
-/// The symmetric scales of N output channels (zero point 0), as the bits of doubles: a template argument.
-///
-/// Example: `constexpr ctattn::channel_scales<2> s{{0.01, 0.02}}; static_assert(s[1] == 0.02);`
-template <std::size_t N>
-struct channel_scales {
-  std::uint64_t bits[N]{};
-
-  constexpr channel_scales() noexcept = default;
-  constexpr explicit channel_scales(const double (&scales)[N]) noexcept {
-    for (std::size_t c = 0; c < N; ++c) bits[c] = std::bit_cast<std::uint64_t>(scales[c]);
-  }
-  [[nodiscard]] constexpr double operator[](std::size_t c) const noexcept { return std::bit_cast<double>(bits[c]); }
-  friend constexpr bool operator==(const channel_scales&, const channel_scales&) = default;
-};
-
-/// The per-channel symmetric scales of an out x in weight matrix (PyTorch's layout): max |w_c| / 127 for each row
-/// c, 1 for a row of zeros.
-///
-/// Example: `constexpr auto scales = ctattn::weight_scales(layer.weight);`
-template <FixedMatrix W>
-[[nodiscard]] constexpr channel_scales<W::rows> weight_scales(const W& w) noexcept {
-  channel_scales<W::rows> scales{};
-  for (std::size_t c = 0; c < W::rows; ++c) {
-    double largest = 0.0;
-    for (std::size_t k = 0; k < W::cols; ++k) {
-      const double magnitude = w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k])
-                                                     : static_cast<double>(w.elements[c][k]);
-      largest = magnitude > largest ? magnitude : largest;
-    }
-    scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / 127.0 : 1.0);
-  }
-  return scales;
-}
-
-/// An int8 linear layer, y = x W^T + b, for inputs quantized with QIn and outputs with QOut: weights int8 with the
-/// per-channel scales `Scales` (zero point 0), the bias int32 with scale QIn.scale() x Scales[c] (zero point 0).
-///
-/// | member / operand | shape / meaning                                                  |
-/// |------------------|------------------------------------------------------------------|
-/// | `weight`         | Out x In int8 (PyTorch's layout)                                 |
-/// | `bias`           | Out int32                                                        |
-/// | `multipliers`    | per channel, QIn.scale() x Scales[c] / QOut.scale() in fixed point |
-template <auto In, auto Out, quantization QIn, quantization QOut, channel_scales<extent_size(Out)> Scales>
-struct qlinear {
-  static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
-  static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
-  static constexpr auto input_extent = In;
-  static constexpr auto output_extent = Out;
-  static constexpr std::size_t inputs = extent_size(In);
-  static constexpr std::size_t outputs = extent_size(Out);
-  static constexpr quantization input_quantization = QIn;
-  static constexpr quantization output_quantization = QOut;
-  static constexpr channel_scales<outputs> scales = Scales;
-  static constexpr auto multipliers = [] {
-    struct table {
-      math::quantized_multiplier values[outputs];
-    } t{};
-    for (std::size_t c = 0; c < outputs; ++c) {
-      t.values[c] = math::quantize_multiplier(QIn.scale() * Scales[c] / QOut.scale());
-    }
-    return t;
-  }();
-
-  std::int8_t weight[outputs][inputs]{};
-  std::int32_t bias[outputs]{};
-
-  friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
-};
-
-/// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs QOut
-/// with the per-channel weight scales `Scales` (usually `weight_scales(l.weight)`): each weight
-/// round(w / scale_c) clamped to [-127, 127], each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
-template <quantization QIn, quantization QOut, auto Scales, typename T, auto In, auto Out, bool HasBias>
-[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
-  qlinear<In, Out, QIn, QOut, Scales> q{};
-  for (std::size_t c = 0; c < q.outputs; ++c) {
-    for (std::size_t k = 0; k < q.inputs; ++k) {
-      const std::int64_t v = detail::round_away(static_cast<double>(l.weight.elements[c][k]) / Scales[c]);
-      q.weight[c][k] = static_cast<std::int8_t>(v < -127 ? -127 : (v > 127 ? 127 : v));
-    }
-    if constexpr (HasBias) {
-      q.bias[c] = static_cast<std::int32_t>(
-          detail::round_away(static_cast<double>(l.bias.elements[0][c]) / (QIn.scale() * Scales[c])));
-    }
-  }
-  return q;
-}
-
-namespace detail {
-template <typename X, typename L>
-using quantized_projection_rules =
-    rule_list<shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
-                                                       dim_of<L::input_extent>>,
-              shape_error::input_quantization_must_match_layer<op::quantized_projection,
-                                                               typename X::quantization_type,
-                                                               quantization_constant<L::input_quantization>>,
-              shape_error::int8_accumulator_must_not_overflow<op::quantized_projection, count<L::inputs>,
-                                                              count<33025>>>;
-}  // namespace detail
-
-/// y = x W^T + b in int8: for each output channel c, the int32 sum of (x - x_zero) w_c plus the bias, times the
-/// channel's multiplier, plus QOut's zero point, clamped (TFLite's per-channel fully-connected). The same bits in
-/// constant evaluation and at run time, on every target.
-///
-/// | operand | shape                              |
-/// |---------|------------------------------------|
-/// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut, ...>` |
-/// | result  | `qmatrix<n, Out, QOut>`            |
-///
-/// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
-/// (`input_quantization_must_match_layer`), In <= 33025.
-template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, auto Scales>
-[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut, Scales>& layer) noexcept {
-  using L = qlinear<In, Out, QIn, QOut, Scales>;
-  basic_qmatrix<X::row_extent, Out, QOut> y{};
-  if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
-    std::int32_t sums[X::rows][L::outputs]{};
-    detail::kernels::int8_product_transposed(sums, x.elements, layer.weight, QIn.zero_point);
-    for (std::size_t i = 0; i < X::rows; ++i) {
-      for (std::size_t c = 0; c < L::outputs; ++c) {
-        y.elements[i][c] =
-            detail::kernels::requantize(sums[i][c] + layer.bias[c], L::multipliers.values[c], QOut.zero_point);
-      }
-    }
-  }
-  return y;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_LINEAR_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/multiply.hpp
 #ifndef CTATTN_QUANTIZED_MULTIPLY_HPP

@@ -9,13 +9,14 @@
 #
 # | CTATTN_BOARD | core              | compiler | SIMD backend | QEMU machine | vector table | stack top  |
 # |--------------|-------------------|----------|--------------|--------------|--------------|------------|
+# | m3           | Cortex-M3 (no FPU)| GCC      | scalar       | mps2-an385   | 0x00000000   | 0x20400000 |
 # | m4f          | Cortex-M4F        | GCC      | scalar       | mps2-an386   | 0x00000000   | 0x20400000 |
 # | m7           | Cortex-M7 (DP FPU)| GCC      | scalar       | mps2-an500   | 0x00000000   | 0x20400000 |
 # | m33          | Cortex-M33        | GCC      | scalar       | mps2-an505   | 0x10000000   | 0x38200000 |
 # | m55          | Cortex-M55 (MVE)  | GCC      | scalar       | mps3-an547   | 0x00000000   | 0x30080000 |
 # | m55-helium   | Cortex-M55 (MVE)  | Clang    | helium       | mps3-an547   | 0x00000000   | 0x30080000 |
 #
-# Code and data stay at the linker's default address (0x8000), which is RAM on all four machines: QEMU
+# Code and data stay at the linker's default address (0x8000), which is RAM on all five machines: QEMU
 # loads the whole image there. The an505 and an547 boot in the Secure state and read their reset vector at
 # INITSVTOR, hence 0x10000000 on the an505 (a table at 0x0 locks up there).
 #
@@ -29,6 +30,8 @@
 #   CTATTN_BOARD_CPU_FLAGS        the -mcpu/-mfpu/-mfloat-abi/-mthumb flags (also in CMAKE_<LANG>_FLAGS_INIT)
 #   CTATTN_BOARD_COMPILE_FLAGS    flags only the compiler takes (Clang: target and include directories)
 #   CTATTN_BOARD_CORE             human-readable core name
+#   CTATTN_BOARD_HAS_FPU          ON when the core computes floats in hardware; OFF on m3 (soft-float ABI), whose
+#                                 images firmware/CMakeLists.txt limits to the int8 tier
 #   CTATTN_BOARD_SIMD_BACKEND     ctattn::simd_backend_name this board's build must select
 #   CTATTN_BOARD_OBJDUMP_FLAGS    arm-none-eabi-objdump flags that decode every instruction of the core (MVE)
 #   CTATTN_QEMU_MACHINE           the qemu-system-arm -machine value
@@ -40,12 +43,21 @@
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 
-set(CTATTN_BOARD "m4f" CACHE STRING "Cortex-M board for firmware builds: m4f, m7, m33, m55 or m55-helium")
-set_property(CACHE CTATTN_BOARD PROPERTY STRINGS m4f m7 m33 m55 m55-helium)
+set(CTATTN_BOARD "m4f" CACHE STRING "Cortex-M board for firmware builds: m3, m4f, m7, m33, m55 or m55-helium")
+set_property(CACHE CTATTN_BOARD PROPERTY STRINGS m3 m4f m7 m33 m55 m55-helium)
 # try_compile projects re-read this file: hand them the board so that they test the same flags.
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES CTATTN_BOARD)
 
-if(CTATTN_BOARD STREQUAL "m4f")
+set(CTATTN_BOARD_HAS_FPU ON)
+if(CTATTN_BOARD STREQUAL "m3")
+  # No FPU: floats would be libgcc's soft-float routines (-mfloat-abi=soft selects newlib's thumb/v7-m/nofp).
+  set(CTATTN_BOARD_CORE "Cortex-M3")
+  set(CTATTN_BOARD_CPU_FLAGS "-mcpu=cortex-m3 -mthumb -mfloat-abi=soft")
+  set(CTATTN_BOARD_HAS_FPU OFF)
+  set(CTATTN_QEMU_MACHINE "mps2-an385")
+  set(CTATTN_BOARD_VECTOR_TABLE "0x00000000")
+  set(CTATTN_BOARD_STACK_TOP "0x20400000")
+elseif(CTATTN_BOARD STREQUAL "m4f")
   set(CTATTN_BOARD_CORE "Cortex-M4F")
   set(CTATTN_BOARD_CPU_FLAGS "-mcpu=cortex-m4 -mfpu=fpv4-sp-d16 -mfloat-abi=hard -mthumb")
   set(CTATTN_QEMU_MACHINE "mps2-an386")
@@ -79,7 +91,7 @@ elseif(CTATTN_BOARD STREQUAL "m55" OR CTATTN_BOARD STREQUAL "m55-helium")
     set(CTATTN_BOARD_SIMD_BACKEND helium)
   endif()
 else()
-  message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose one of m4f, m7, m33, m55, m55-helium")
+  message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose one of m3, m4f, m7, m33, m55, m55-helium")
 endif()
 if(NOT DEFINED CTATTN_BOARD_SIMD_BACKEND)
   set(CTATTN_BOARD_SIMD_BACKEND scalar)

@@ -1,5 +1,6 @@
 // Minimal Cortex-M startup for the ctattn firmware images, without newlib's crt0 or stdio:
-//   vector table -> reset handler (FPU/MVE on) -> start(): .bss zeroed, static constructors, main(), exit.
+//   vector table -> reset handler (FPU/MVE on, where the core has them) -> start(): .bss zeroed, static
+//   constructors, main(), exit.
 // Code and data are loaded into RAM by QEMU at their link addresses (no .data copy from flash).
 #include <cstdint>
 
@@ -55,7 +56,10 @@ extern "C" [[gnu::section(".vectors"), gnu::used]] const vector_table ctattn_vec
 // Rationale: CPACR is 0 at reset, so the first floating-point (or MVE) instruction would fault. The handler
 // is naked assembly so that the compiler cannot schedule any FP code (a register save, a memcpy through
 // d-registers) before CP10/CP11 are on; dsb/isb make the change visible before the next instruction.
+// Rationale: a core built without an FPU (the Cortex-M3, -mfloat-abi=soft: no __ARM_FP) has no CP10/CP11 to
+// enable, and its images contain no FP instruction, so its reset handler leaves CPACR alone.
 extern "C" [[gnu::naked, noreturn]] void ctattn_reset_handler() {
+#if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE)
   asm volatile(
       "ldr r0, =0xE000ED88\n\t"  // CPACR
       "ldr r1, [r0]\n\t"
@@ -65,6 +69,9 @@ extern "C" [[gnu::naked, noreturn]] void ctattn_reset_handler() {
       "isb\n\t"
       "b ctattn_start\n\t"
       ".ltorg");
+#else
+  asm volatile("b ctattn_start");
+#endif
 }
 
 extern "C" void ctattn_start() {

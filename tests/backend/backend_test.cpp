@@ -8,6 +8,7 @@
 #include "support/attention_cases.hpp"
 #include "support/fast_bounds.hpp"
 #include "support/fast_layer_cases.hpp"
+#include "support/int8_kernel_cases.hpp"
 #include "support/layer_cases.hpp"
 #include "support/mha_7x512x8.hpp"
 #include "support/multihead_cases.hpp"
@@ -61,6 +62,12 @@ TEST_CASE("this build computes with the backend it was built for", "[backend]") 
   INFO("ctattn::simd_backend_name is " << ctattn::simd_backend_name);
   CHECK(std::strcmp(ctattn::simd_backend_name, CTATTN_TEST_BACKEND) == 0);
   CHECK(ctattn_test::fast_at_run_time);
+}
+
+TEST_CASE("this backend's int8 kernel gives the loop's sums, bit for bit", "[backend][int8]") {
+  INFO("ctattn::int8_backend_name is " << ctattn::int8_backend_name);
+  CHECK(std::strcmp(ctattn::int8_backend_name, CTATTN_TEST_INT8_BACKEND) == 0);
+  CHECK(ctattn_test::int8_kernel_cases::all_mismatches([](const auto& v) { return opaque(v); }) == 0);
 }
 
 TEST_CASE("the vector exp is within 2 ulp of e^x on the softmax's range", "[backend][exp]") {

@@ -14,6 +14,7 @@ bool supports(const char* feature) {
   if (std::strcmp(feature, "avx2") == 0) return __builtin_cpu_supports("avx2");
   if (std::strcmp(feature, "fma") == 0) return __builtin_cpu_supports("fma");
   if (std::strcmp(feature, "avx512f") == 0) return __builtin_cpu_supports("avx512f");
+  if (std::strcmp(feature, "avx512bw") == 0) return __builtin_cpu_supports("avx512bw");
 #endif
   (void)feature;
   return false;

@@ -1,6 +1,7 @@
 // The int8 tier at run time: the cases of tests/static/quantized_test.cpp, each float input read through a copy the
 // optimizer cannot see through, so quantization and the products run as compiled code.
 #include "catch.hpp"
+#include "support/int8_kernel_cases.hpp"
 #include "support/quantized_cases.hpp"
 #include "support/test_data.hpp"
 
@@ -8,6 +9,11 @@ namespace {
 namespace cases = ctattn_test::quantized_cases;
 constexpr auto at_run_time = [](const auto& value) { return ctattn_test::opaque(value); };
 }  // namespace
+
+TEST_CASE("the int8 kernel gives the loop's sums with this build's int8 backend", "[quantized][int8_kernel]") {
+  INFO("ctattn::int8_backend_name is " << ctattn::int8_backend_name);
+  CHECK(ctattn_test::int8_kernel_cases::all_mismatches(at_run_time) == 0);
+}
 
 TEST_CASE("int8 quantization and products match their definition at run time", "[quantized]") {
   CHECK(cases::quantize_mismatches(at_run_time) == 0);
@@ -18,6 +24,8 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::add_mismatches(at_run_time) == 0);
   CHECK(cases::softmax_mismatches(at_run_time) == 0);
   CHECK(cases::attention_mismatches(at_run_time) == 0);
+  CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
+  CHECK(cases::multi_head_mismatches(at_run_time) == 0);
   CHECK(cases::isqrt_mismatches(at_run_time) == 0);
 }
 

@@ -1,5 +1,6 @@
 // The int8 tier at compile time: quantization and products against the exact reference
 // (tests/support/quantized_cases.hpp), and the types' own facts.
+#include "support/int8_kernel_cases.hpp"
 #include "support/quantized_cases.hpp"
 
 #include <type_traits>
@@ -7,6 +8,9 @@
 namespace {
 namespace cases = ctattn_test::quantized_cases;
 
+// The int8 kernel's constant-evaluated form against its loop (the run-time forms: tests/backend, tests/runtime).
+static_assert(ctattn_test::int8_kernel_cases::all_mismatches(cases::as_is, 1, 20) == 0);
+static_assert(ctattn_test::int8_kernel_cases::all_mismatches(cases::as_is, 61, 70) == 0);
 static_assert(cases::quantize_mismatches(cases::as_is) == 0);
 static_assert(cases::all_product_mismatches(cases::as_is) == 0);
 static_assert(cases::calibration_mismatches(cases::as_is) == 0);
@@ -15,6 +19,8 @@ static_assert(cases::linear_mismatches(cases::as_is) == 0);
 static_assert(cases::add_mismatches(cases::as_is) == 0);
 static_assert(cases::softmax_mismatches(cases::as_is) == 0);
 static_assert(cases::attention_mismatches(cases::as_is) == 0);
+static_assert(cases::masked_attention_mismatches(cases::as_is) == 0);
+static_assert(cases::multi_head_mismatches(cases::as_is) == 0);
 static_assert(cases::isqrt_mismatches(cases::as_is) == 0);
 static_assert(cases::rounding_shift_mismatches(cases::as_is) == 0);
 static_assert(cases::all_activation_mismatches(cases::as_is) == 0);

@@ -209,6 +209,109 @@ constexpr std::size_t linear_mismatches(Read read) noexcept {
   return bad + differing(x, lin::x_q) + differing(ctattn::project(x, layer), lin::y_q);
 }
 
+// Int8 attention with masks against the reference: causal, causal_sliding_window<2> and a boolean mask whose row 2
+// sees no key (its output is real 0); each case's scores calibrated on its visible float scores. The cost of
+// quantizing: the dequantized output within `steps` of its output scale of the float attention (torch, float64).
+namespace matt = fx::masked_attention;
+inline constexpr ctattn::quantization masked_q =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(matt::q)));
+inline constexpr ctattn::quantization masked_k =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(matt::k)));
+inline constexpr ctattn::quantization masked_v =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(matt::v)));
+
+inline constexpr ctattn::boolean_mask<7, 7> masked_pattern = [] {
+  ctattn::boolean_mask<7, 7> m{};
+  for (std::size_t i = 0; i < 7; ++i) {
+    for (std::size_t j = 0; j < 7; ++j) m.allowed_keys[i][j] = matt::pattern[i][j] != 0;
+  }
+  return m;
+}();
+
+// The int8 output's mismatches with the reference, plus its elements farther than `steps` output steps from float.
+template <typename Out, std::size_t R, std::size_t C>
+constexpr std::size_t int8_against(const Out& out, const std::int32_t (&want)[R][C], const double (&real)[R][C],
+                                   double steps) noexcept {
+  std::size_t bad = differing(out, want);
+  for (std::size_t i = 0; i < R; ++i) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const double difference = out.real(i, c) - real[i][c];
+      bad += (difference < 0 ? -difference : difference) <= steps * Out::quant.scale() ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+template <ctattn::quantization Scores, ctattn::quantization Out, typename Mask, typename Read>
+constexpr std::size_t masked_case(const Mask& mask, const std::int32_t (&want)[7][6], const double (&real)[7][6],
+                                  Read read) noexcept {
+  const auto q = ctattn::quantize<masked_q>(read(ctattn::from_array(matt::q)));
+  const auto k = ctattn::quantize<masked_k>(read(ctattn::from_array(matt::k)));
+  const auto v = ctattn::quantize<masked_v>(read(ctattn::from_array(matt::v)));
+  return int8_against(ctattn::scaled_dot_product_attention<Scores, Out>(q, k, v, read(mask)), want, real, 3.0);
+}
+
+template <typename Read>
+constexpr std::size_t masked_attention_mismatches(Read read) noexcept {
+  using ctattn::quantization_for_range;
+  return masked_case<quantization_for_range(matt::causal_scores_lo, matt::causal_scores_hi),
+                     quantization_for_range(matt::causal_out_lo, matt::causal_out_hi)>(
+             ctattn::causal, matt::causal_output, matt::causal_float_output, read) +
+         masked_case<quantization_for_range(matt::causal_window_scores_lo, matt::causal_window_scores_hi),
+                     quantization_for_range(matt::causal_window_out_lo, matt::causal_window_out_hi)>(
+             ctattn::causal_sliding_window<2>, matt::causal_window_output, matt::causal_window_float_output, read) +
+         masked_case<quantization_for_range(matt::boolean_scores_lo, matt::boolean_scores_hi),
+                     quantization_for_range(matt::boolean_out_lo, matt::boolean_out_hi)>(
+             masked_pattern, matt::boolean_output, matt::boolean_float_output, read);
+}
+
+// Int8 multi-head attention: torch's nn.MultiheadAttention(16, 4) with biases, each projection quantized per channel
+// by the compiler, every quantization calibrated on the float computation's ranges; the Q projection, the heads'
+// concatenated outputs and the output against the reference, and the output within 3 steps of PyTorch's.
+namespace mh = fx::multi_head;
+using mha_linear = ctattn::linear<float, 16, 16, ctattn::out_by_in, true>;
+constexpr mha_linear mha_float_linear(const float (&weight)[48][16], const float (&bias)[48], std::size_t part) {
+  mha_linear l{};
+  for (std::size_t c = 0; c < 16; ++c) {
+    for (std::size_t k = 0; k < 16; ++k) l.weight(c, k) = weight[16 * part + c][k];
+    l.bias(0, c) = bias[16 * part + c];
+  }
+  return l;
+}
+inline constexpr mha_linear mha_query = mha_float_linear(mh::in_proj_weight, mh::in_proj_bias, 0);
+inline constexpr mha_linear mha_key = mha_float_linear(mh::in_proj_weight, mh::in_proj_bias, 1);
+inline constexpr mha_linear mha_value = mha_float_linear(mh::in_proj_weight, mh::in_proj_bias, 2);
+inline constexpr mha_linear mha_output = [] {
+  mha_linear l{};
+  for (std::size_t c = 0; c < 16; ++c) {
+    for (std::size_t k = 0; k < 16; ++k) l.weight(c, k) = mh::out_proj_weight[c][k];
+    l.bias(0, c) = mh::out_proj_bias[c];
+  }
+  return l;
+}();
+inline constexpr ctattn::quantization mha_x =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(mh::x)));
+inline constexpr ctattn::quantization mha_context = ctattn::quantization_for_range(mh::context_lo, mh::context_hi);
+inline constexpr ctattn::quantization mha_scores = ctattn::quantization_for_range(mh::scores_lo, mh::scores_hi);
+
+template <typename Read>
+constexpr std::size_t multi_head_mismatches(Read read) noexcept {
+  using ctattn::quantization_for_range;
+  const auto weights = ctattn::make_qmulti_head_attention_weights<4>(
+      ctattn::quantize_linear<mha_x, quantization_for_range(mh::q_lo, mh::q_hi), ctattn::weight_scales(
+                                                                                      mha_query.weight)>(
+          read(mha_query)),
+      ctattn::quantize_linear<mha_x, quantization_for_range(mh::k_lo, mh::k_hi),
+                              ctattn::weight_scales(mha_key.weight)>(read(mha_key)),
+      ctattn::quantize_linear<mha_x, quantization_for_range(mh::v_lo, mh::v_hi),
+                              ctattn::weight_scales(mha_value.weight)>(read(mha_value)),
+      ctattn::quantize_linear<mha_context, quantization_for_range(mh::out_lo, mh::out_hi),
+                              ctattn::weight_scales(mha_output.weight)>(read(mha_output)));
+  const auto x = ctattn::quantize<mha_x>(read(ctattn::from_array(mh::x)));
+  const auto y = ctattn::multi_head_attention<mha_scores>(x, weights, ctattn::causal);
+  return differing(ctattn::project(x, weights.query), mh::q_q) + int8_against(y, mh::output, mh::float_output, 3.0);
+}
+
 // math::isqrt against Python's math.isqrt, and its definition, r^2 <= v <= r^2 + 2r, for every v below 2048.
 template <typename Read>
 constexpr std::size_t isqrt_mismatches(Read read) noexcept {

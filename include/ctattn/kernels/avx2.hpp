@@ -137,4 +137,40 @@ struct avx2_ops {
 
 #endif  // defined(__AVX2__) && defined(__FMA__)
 
+// The int8 operations need AVX2 only (no FMA): kernels/int8.hpp selects them on an AVX2 target without AVX-512BW.
+#if defined(__AVX2__)
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 16 terms per step: `vpmovsxbw` widens 16 int8 to int16,
+/// `vpsubw` subtracts the zero point (|a - z| <= 255 fits), `vpmaddwd` multiplies and adds pairs into 8 int32 lanes.
+struct avx2_int8_ops {
+  static constexpr std::size_t step = 16;
+  using offset = __m256i;
+  using widened = __m256i;
+  using accumulator = __m256i;
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return _mm256_set1_epi16(static_cast<short>(zero_point));
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), zero_point);
+  }
+  static accumulator zero() noexcept { return _mm256_setzero_si256(); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+  }
+  static std::int32_t total(accumulator sum) noexcept {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__)
+
 #endif  // CTATTN_KERNELS_AVX2_HPP

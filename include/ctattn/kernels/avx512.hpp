@@ -149,4 +149,44 @@ struct avx512_ops {
 
 #endif  // defined(__AVX512F__)
 
+// The int8 operations need AVX-512BW (16-bit lanes in zmm registers): kernels/int8.hpp selects them then.
+#if defined(__AVX512BW__)
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 32 terms per step: `vpmovsxbw` widens 32 int8 to int16,
+/// `vpsubw` subtracts the zero point, `vpmaddwd` multiplies and adds pairs into 16 int32 lanes (as avx2_int8_ops,
+/// twice as wide).
+struct avx512_int8_ops {
+  static constexpr std::size_t step = 32;
+  using offset = __m512i;
+  using widened = __m512i;
+  using accumulator = __m512i;
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return _mm512_set1_epi16(static_cast<short>(zero_point));
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return _mm512_sub_epi16(_mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),
+                            zero_point);
+  }
+  static accumulator zero() noexcept { return _mm512_setzero_si512(); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return _mm512_add_epi32(sum, _mm512_madd_epi16(x, y));
+  }
+  // The two halves added, then avx2_int8_ops's reduction. Rationale: the masked extract, as in avx512_ops, because
+  // GCC 12 warns that the unmasked one's undefined source may be used uninitialized.
+  static std::int32_t total(accumulator sum) noexcept {
+    return avx2_int8_ops::total(
+        _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1)));
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512BW__)
+
 #endif  // CTATTN_KERNELS_AVX512_HPP

@@ -136,4 +136,36 @@ struct helium_ops {
 
 #endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
 
+// The int8 operations need MVE's integer instructions only (bit 1): kernels/int8.hpp selects them with Clang or GCC
+// 13 and later, as kernels/backend.hpp does the float ones.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+
+#include <arm_mve.h>
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `vldrb.s16` loads 8 int8 widened to
+/// int16, `vsub` subtracts the zero point, `vmladava` multiplies the 8 lanes and adds the products to one int32.
+struct helium_int8_ops {
+  static constexpr std::size_t step = 8;
+  using offset = std::int16_t;
+  using widened = int16x8_t;
+  using accumulator = std::int32_t;
+  static offset make_offset(std::int32_t zero_point) noexcept { return static_cast<std::int16_t>(zero_point); }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return __arm_vsubq_n_s16(__arm_vldrbq_s16(p), zero_point);
+  }
+  static accumulator zero() noexcept { return 0; }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return __arm_vmladavaq_s16(sum, x, y);
+  }
+  static std::int32_t total(accumulator sum) noexcept { return sum; }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+
 #endif  // CTATTN_KERNELS_HELIUM_HPP

@@ -2,14 +2,31 @@
 #define CTATTN_KERNELS_INT8_HPP
 
 /// \file
-/// The int8 kernels: integer sums, so every order gives the same result, and constant evaluation, the scalar loops
-/// and any SIMD form agree bit for bit. kernels/dispatch.hpp is where a backend's form will be chosen.
+/// The int8 kernels, and the one place that decides how they compute. Their sums are integers, so every order
+/// gives the same result: constant evaluation, the scalar loops and every backend agree bit for bit, and there is
+/// no exact or fast arithmetic to choose (an int8 call takes no `ctattn::arithmetic`).
 ///
-/// | kernel                                         | computes                                             |
-/// |------------------------------------------------|------------------------------------------------------|
-/// | `int8_product(c, a, b, a_zero, b_zero)`        | c[i][j] = sum_k (a[i][k] - a_zero) (b[k][j] - b_zero), in int32 |
-/// | `int8_product_transposed(c, a, b, a_zero)`     | c[i][j] = sum_k (a[i][k] - a_zero) b[j][k], in int32 |
-/// | `requantize(c, multiplier, zero, out)`         | out = clamp(c times the multiplier, rounded, + zero, -128, 127) |
+/// | kernel                                                     | computes                                       |
+/// |------------------------------------------------------------|------------------------------------------------|
+/// | `int8_dot_rows(a, i, .., b, j0, .., k, n, out)`            | out[j] = sum_t (a_i[t] - a_zero)(b_j0+j[t] - b_zero), j < n, in int32 |
+/// | `int8_product(c, a, b, a_zero, b_zero)`                    | c = (a - a_zero)(b - b_zero), in int32          |
+/// | `int8_product_transposed(c, a, b, a_zero, b_zero)`         | c = (a - a_zero)(b - b_zero)^T, b given as N rows of K |
+/// | `requantize(c, multiplier, zero, out)`                     | out = clamp(c times the multiplier, rounded, + zero, -128, 127) |
+/// | `int8_softmax_row(x, w, begin, end, table, visible)`       | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
+///
+/// How `int8_dot_rows`, which every product reaches, computes:
+///   1. constant evaluation: the scalar loop;
+///   2. run time: the build's int8 backend through kernels/detail/int8_simd.hpp, where the target has one:
+///
+/// | target macros                                          | backend    | file                  | terms per step |
+/// |--------------------------------------------------------|------------|-----------------------|----------------|
+/// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
+/// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
+/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)      | neon_dotprod | kernels/neon.hpp    | 16             |
+/// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
+/// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
+/// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
+/// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
 ///
 /// Example:
 /// \code
@@ -19,32 +36,128 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
+#include "ctattn/kernels/arm_dsp.hpp"
+#include "ctattn/kernels/avx2.hpp"
+#include "ctattn/kernels/avx512.hpp"
+#include "ctattn/kernels/detail/int8_simd.hpp"
+#include "ctattn/kernels/helium.hpp"
+#include "ctattn/kernels/neon.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
-namespace ctattn::detail::kernels {
+#if defined(__AVX512BW__)
+#define CTATTN_INT8_AVX512 1
+#elif defined(__AVX2__)
+#define CTATTN_INT8_AVX2 1
+#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
+#define CTATTN_INT8_NEON_DOTPROD 1
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#define CTATTN_INT8_NEON 1
+#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
+#define CTATTN_INT8_HELIUM 1
+#elif defined(__ARM_FEATURE_DSP)
+#define CTATTN_INT8_ARM_DSP 1
+#endif
 
-/// c = (a - a_zero)(b - b_zero) in int32 (the rules keep K small enough that no sum overflows).
-template <std::size_t M, std::size_t K, std::size_t N>
-constexpr void int8_product(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K], const std::int8_t (&b)[K][N],
-                            std::int32_t a_zero, std::int32_t b_zero) noexcept {
-  for (std::size_t i = 0; i < M; ++i) {
-    for (std::size_t j = 0; j < N; ++j) {
-      std::int32_t sum = 0;
-      for (std::size_t k = 0; k < K; ++k) sum += (std::int32_t{a[i][k]} - a_zero) * (std::int32_t{b[k][j]} - b_zero);
-      c[i][j] = sum;
+namespace ctattn {
+
+/// The int8 backend of this build: "avx512", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
+/// there is none.
+///
+/// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
+inline constexpr const char* int8_backend_name =
+#if defined(CTATTN_INT8_AVX512)
+    "avx512";
+#elif defined(CTATTN_INT8_AVX2)
+    "avx2";
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+    "neon_dotprod";
+#elif defined(CTATTN_INT8_NEON)
+    "neon";
+#elif defined(CTATTN_INT8_HELIUM)
+    "helium";
+#elif defined(CTATTN_INT8_ARM_DSP)
+    "arm_dsp";
+#else
+    "scalar";
+#endif
+
+namespace detail {
+/// The int8 operations of the backend this build targets (`void` when there is none).
+#if defined(CTATTN_INT8_AVX512)
+using int8_ops = avx512_int8_ops;
+#elif defined(CTATTN_INT8_AVX2)
+using int8_ops = avx2_int8_ops;
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+using int8_ops = neon_dotprod_int8_ops;
+#elif defined(CTATTN_INT8_NEON)
+using int8_ops = neon_int8_ops;
+#elif defined(CTATTN_INT8_HELIUM)
+using int8_ops = helium_int8_ops;
+#elif defined(CTATTN_INT8_ARM_DSP)
+using int8_ops = arm_dsp_int8_ops;
+#else
+using int8_ops = void;
+#endif
+}  // namespace detail
+
+namespace detail::kernels {
+
+/// out[j] = sum_t (a[a_row][a_column + t] - a_zero)(b[b_row + j][b_column + t] - b_zero) for j < n and t < k,
+/// in int32: one row of a against n rows of b, both read along a window of k columns (the rules keep k at most
+/// 33,025, so no sum overflows). Zero points are int8 values.
+// Rationale: the operands are whole arrays with indices, not pointers, because constant evaluation does not let a
+// pointer into one row of a two-dimensional array walk on into the next.
+template <std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB>
+constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
+                             std::int32_t a_zero, const std::int8_t (&b)[RB][CB], std::size_t b_row,
+                             std::size_t b_column, std::int32_t b_zero, std::size_t k, std::size_t n,
+                             std::int32_t* out) noexcept {
+  if (n == 0) return;
+  if constexpr (!std::is_void_v<int8_ops>) {
+    if (!std::is_constant_evaluated()) {
+      int8_simd::dot_rows<int8_ops>(&a[a_row][a_column], a_zero, &b[b_row][b_column], CB, b_zero, k, n, out);
+      return;
     }
+  }
+  for (std::size_t j = 0; j < n; ++j) {
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < k; ++t) {
+      sum += (std::int32_t{a[a_row][a_column + t]} - a_zero) * (std::int32_t{b[b_row + j][b_column + t]} - b_zero);
+    }
+    out[j] = sum;
   }
 }
 
-/// c = (a - a_zero) b^T in int32, b given as N rows of K (PyTorch's out x in weights, zero point 0).
+/// c = (a - a_zero)(b - b_zero)^T in int32, b given as N rows of K (PyTorch's out x in weights, or keys).
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_product_transposed(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K],
-                                       const std::int8_t (&b)[N][K], std::int32_t a_zero) noexcept {
+                                       const std::int8_t (&b)[N][K], std::int32_t a_zero,
+                                       std::int32_t b_zero = 0) noexcept {
+  for (std::size_t i = 0; i < M; ++i) int8_dot_rows(a, i, 0, a_zero, b, 0, 0, b_zero, K, N, c[i]);
+}
+
+/// c = (a - a_zero)(b - b_zero) in int32, b given as K rows of N.
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_product(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K], const std::int8_t (&b)[K][N],
+                            std::int32_t a_zero, std::int32_t b_zero) noexcept {
+  if constexpr (!std::is_void_v<int8_ops>) {
+    if (!std::is_constant_evaluated()) {
+      // Rationale: the backends read both operands along K; b's transpose is N x K bytes, a quarter of a float
+      // matrix's, and each of its rows is then read once per row of a.
+      std::int8_t b_transposed[N][K];
+      for (std::size_t t = 0; t < K; ++t) {
+        for (std::size_t j = 0; j < N; ++j) b_transposed[j][t] = b[t][j];
+      }
+      int8_product_transposed(c, a, b_transposed, a_zero, b_zero);
+      return;
+    }
+  }
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t j = 0; j < N; ++j) {
       std::int32_t sum = 0;
-      for (std::size_t k = 0; k < K; ++k) sum += (std::int32_t{a[i][k]} - a_zero) * std::int32_t{b[j][k]};
+      for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{a[i][t]} - a_zero) * (std::int32_t{b[t][j]} - b_zero);
       c[i][j] = sum;
     }
   }
@@ -69,6 +182,47 @@ constexpr void requantize(const std::int32_t (&c)[M][N], math::quantized_multipl
   }
 }
 
-}  // namespace ctattn::detail::kernels
+/// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
+/// (ctattn/quantized/softmax.hpp gives the method): `table[d]` is e^(-scale d) in Q20 for d = 0 to 255. When
+/// `visible` is not null, only the entries j with visible[j] take part; the others get weight 0 (-128). A range
+/// with no visible entry gets weight 0 everywhere. Entries outside [begin, end) are not touched.
+constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                                const std::int32_t* table, const bool* visible) noexcept {
+  const auto takes_part = [visible](std::size_t j) { return visible == nullptr || visible[j]; };
+  std::int32_t largest = -129;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (takes_part(j) && x[j] > largest) largest = x[j];
+  }
+  std::int64_t sum = 0;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (takes_part(j)) sum += table[static_cast<std::size_t>(largest - x[j])];
+  }
+  // round(256 term / sum) = floor((512 term + sum) / (2 sum)), ties away from zero (all positive), then the zero
+  // point. Rationale: one division per row, not per weight (a 64-bit division is a library call of a hundred
+  // cycles or more on a 32-bit core). With r = floor(2^40 / d), d = 2 sum, the guess (n r) >> 40 for a numerator
+  // n < 2^40 is the quotient or one less (its error is n (2^40 / d - r) / 2^40 < 1), and one comparison settles
+  // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
+  if (sum == 0) {  // no visible entry (a visible one adds table[0] = 2^20): every weight 0
+    for (std::size_t j = begin; j < end; ++j) w[j] = -128;
+    return;
+  }
+  const auto divisor = static_cast<std::uint64_t>(2 * sum);
+  const std::uint64_t reciprocal = (std::uint64_t{1} << 40) / divisor;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (!takes_part(j)) {
+      w[j] = -128;
+      continue;
+    }
+    const auto term = static_cast<std::uint64_t>(table[static_cast<std::size_t>(largest - x[j])]);
+    const std::uint64_t numerator = 512 * term + static_cast<std::uint64_t>(sum);
+    std::uint64_t quotient = (numerator * reciprocal) >> 40;
+    if ((quotient + 1) * divisor <= numerator) ++quotient;
+    const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
+    w[j] = static_cast<std::int8_t>(v > 127 ? 127 : v);
+  }
+}
+
+}  // namespace detail::kernels
+}  // namespace ctattn
 
 #endif  // CTATTN_KERNELS_INT8_HPP

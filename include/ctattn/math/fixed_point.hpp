@@ -73,10 +73,12 @@ constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std
   constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
   if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
   const std::int64_t product = std::int64_t{a} * std::int64_t{b};
-  const std::int64_t nudge = product >= 0 ? (std::int64_t{1} << 30) : (1 - (std::int64_t{1} << 30));
-  // Division truncates toward zero; with the nudge (1/2, or 1/2 - 2^-31 below zero) that is rounding to nearest
-  // with ties upward: 3.5 -> 4, -3.5 -> -3.
-  return static_cast<std::int32_t>((product + nudge) / (std::int64_t{1} << 31));
+  // TFLite writes it (product + nudge) / 2^31, truncating toward zero, with nudge 2^30 for product >= 0 and
+  // 1 - 2^30 below; for product < 0 that truncation is a ceiling, ceil((p + 1 - 2^30) / 2^31) =
+  // floor((p + 2^30) / 2^31), so both cases are floor((p + 2^30) / 2^31): rounding to nearest with ties upward
+  // (3.5 -> 4, -3.5 -> -3). Rationale: the shift form has no branch and no 64-bit division, a few instructions on a
+  // 32-bit core (C++20 defines >> of a negative value as the floor).
+  return static_cast<std::int32_t>((product + (std::int64_t{1} << 30)) >> 31);
 }
 
 /// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.

@@ -2,17 +2,22 @@
 #define CTATTN_QUANTIZED_ATTENTION_HPP
 
 /// \file
-/// Scaled dot-product attention in int8: softmax(Q K^T / sqrt(d_k)) V with int8 operands, int32 sums and the
-/// fixed-point requantizations of ctattn/math/fixed_point.hpp, the scale 1 / sqrt(d_k) folded by the compiler into
-/// the scores' multiplier. Integers only, so constant evaluation and every target give the same bits.
+/// Attention in int8: softmax(Q K^T / sqrt(d_k)) V with int8 operands, int32 sums and the fixed-point
+/// requantizations of ctattn/math/fixed_point.hpp, the scale 1 / sqrt(d_k) folded by the compiler into the scores'
+/// multiplier; masks that hide keys; and multi-head attention over int8 projections. Integers only, so constant
+/// evaluation and every target give the same bits. The products run through the int8 kernels
+/// (ctattn/kernels/int8.hpp), which choose the target's SIMD or DSP form.
 
 #include <cstddef>
 #include <cstdint>
 
+#include "ctattn/attention/mask.hpp"
+#include "ctattn/attention/rules.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/matrix/rules.hpp"
+#include "ctattn/quantized/linear.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 #include "ctattn/quantized/softmax.hpp"
@@ -20,72 +25,232 @@
 namespace ctattn {
 
 namespace detail {
-template <typename Q, typename K, typename V, quantization Scores, quantization Out>
+
+// The fixed-point multipliers of one int8 attention: scores from q_scale k_scale / (sqrt(d_k) scores_scale), the
+// output from the softmax's 1/256 times v_scale / out_scale.
+template <quantization QQ, quantization QK, quantization QV, quantization Scores, quantization Out, std::size_t DK>
+struct int8_attention_multipliers {
+  static constexpr math::quantized_multiplier scores =
+      math::quantize_multiplier(QQ.scale() * QK.scale() / (math::sqrt(static_cast<double>(DK)) * Scores.scale()));
+  static constexpr math::quantized_multiplier output =
+      math::quantize_multiplier(softmax_output_quantization.scale() * QV.scale() / Out.scale());
+};
+
+// Where one head's columns start in Q, K, V and the output.
+struct int8_head_columns {
+  std::size_t query = 0;
+  std::size_t key = 0;
+  std::size_t value = 0;
+  std::size_t output = 0;
+};
+
+/// One head of int8 attention over column windows: queries q[:, query, query + DK), keys k[:, key, key + DK),
+/// values v[:, value, value + DV), written to out[:, output, output + DV). For each query, only the keys the mask
+/// lets it see are scored; a query that sees no key gets real 0 (the output's zero point).
+template <quantization Scores, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Mask,
+          typename Out>
+constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out,
+                           const int8_head_columns& columns) noexcept {
+  using multipliers = int8_attention_multipliers<Q::quant, K::quant, V::quant, Scores, Out::quant, DK>;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  constexpr const auto& table = softmax_exp_table<Scores>;
+  // The head's values transposed, so that each output column is a dot product along the keys (int8: DV x n_kv
+  // bytes of stack).
+  std::int8_t values[DV][n_kv]{};
+  for (std::size_t j = 0; j < n_kv; ++j) {
+    for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
+  }
+  for (std::size_t i = 0; i < n_q; ++i) {
+    const key_range range = mask.keys(i, n_q, n_kv);
+    const std::size_t seen = range.end > range.begin ? range.end - range.begin : 0;
+    // Rationale: left uninitialized (C++20 allows it in constant evaluation): each entry is written before it is
+    // read, and only within the query's range of keys; zeroing them for every query cost more than the softmax.
+    std::int32_t sums[n_kv > DV ? n_kv : DV];
+    std::int8_t scores[n_kv];
+    std::int8_t weights[1][n_kv];
+    bool visible[n_kv];
+    if (seen > 0) {
+      kernels::int8_dot_rows(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin, columns.key,
+                             K::quant.zero_point, DK, seen, sums);
+    }
+    for (std::size_t j = 0; j < seen; ++j) {
+      scores[range.begin + j] = kernels::requantize(sums[j], multipliers::scores, Scores.zero_point);
+    }
+    const bool* filter = nullptr;
+    if constexpr (Mask::checks_each_key) {
+      for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(i, j);
+      filter = visible;
+    }
+    kernels::int8_softmax_row(scores, weights[0], range.begin, range.end, table.data(), filter);
+    // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
+    if (seen > 0) {
+      kernels::int8_dot_rows(weights, 0, range.begin, softmax_output_quantization.zero_point, values, 0, range.begin,
+                             V::quant.zero_point, seen, DV, sums);
+    } else {
+      for (std::size_t c = 0; c < DV; ++c) sums[c] = 0;
+    }
+    for (std::size_t c = 0; c < DV; ++c) {
+      out.elements[i][columns.output + c] = kernels::requantize(sums[c], multipliers::output, Out::quant.zero_point);
+    }
+  }
+}
+
+template <typename Q, typename K, typename V, typename Mask, quantization Scores, quantization Out>
 using quantized_attention_rules =
     rule_list<shape_error::inner_dimensions_must_match<op::quantized_attention, dim_of<Q::column_extent>,
                                                        dim_of<K::column_extent>>,
               shape_error::rows_must_match<op::quantized_attention, dim_of<K::row_extent>, dim_of<V::row_extent>>,
               shape_error::int8_accumulator_must_not_overflow<op::quantized_attention, count<Q::cols>, count<33025>>,
               shape_error::int8_accumulator_must_not_overflow<op::quantized_attention, count<K::rows>, count<33025>>,
+              shape_error::int8_mask_must_hide_keys<op::quantized_attention, Mask>,
+              mask_rules<op::quantized_attention, std::int8_t, Q::row_extent, K::row_extent, Mask>,
               quantization_rules<Scores>, quantization_rules<Out>>;
 }  // namespace detail
 
-/// softmax(Q K^T / sqrt(d_k)) V in int8:
+/// softmax(Q K^T / sqrt(d_k)) V in int8, each query over the keys `mask` lets it see:
 ///   1. scores: sum_k (q - q_zero)(k - k_zero) in int32, requantized to `Scores` with the multiplier
 ///      q_scale k_scale / (sqrt(d_k) scores_scale);
-///   2. weights: `softmax_rows` of the scores (scale 1/256, zero point -128);
+///   2. weights: the int8 softmax of the scores over the visible keys (`softmax_rows`: scale 1/256, zero point
+///      -128); hidden keys get weight 0;
 ///   3. output: sum_j (w + 128)(v - v_zero) in int32, requantized to `Out` with (1/256) v_scale / out_scale.
+/// A query that sees no key gets real 0 (Out's zero point), as float attention gives 0.
 ///
-/// | operand | shape                     |
-/// |---------|---------------------------|
-/// | `q`     | `qmatrix<n_q, d_k, QQ>`   |
-/// | `k`     | `qmatrix<n_kv, d_k, QK>`  |
-/// | `v`     | `qmatrix<n_kv, d_v, QV>`  |
-/// | result  | `qmatrix<n_q, d_v, Out>`  |
+/// | operand | shape                                      |
+/// |---------|--------------------------------------------|
+/// | `q`     | `qmatrix<n_q, d_k, QQ>`                    |
+/// | `k`     | `qmatrix<n_kv, d_k, QK>`                   |
+/// | `v`     | `qmatrix<n_kv, d_v, QV>`                   |
+/// | `mask`  | a mask that hides keys (ctattn/attention/mask.hpp), by default `no_mask` |
+/// | result  | `qmatrix<n_q, d_v, Out>`                   |
 ///
 /// Rules: q and k have one width d_k (`inner_dimensions_must_match`, names included); k and v have one number of
-/// rows (`rows_must_match`); the sums fit an int32; `Scores` and `Out` are quantizations. `Scores` should cover the
-/// range of Q K^T / sqrt(d_k) (calibrate it like any activation): scores beyond it saturate, and the softmax sees
-/// the saturated values.
+/// rows (`rows_must_match`); the sums fit an int32; the mask hides keys (`int8_mask_must_hide_keys`) and fits the
+/// scores (`mask_rows_must_match_queries`, ...); `Scores` and `Out` are quantizations. `Scores` should cover the
+/// range of Q K^T / sqrt(d_k) (calibrate it like any activation): scores beyond it saturate.
 ///
 /// Example:
 /// \code
 ///   constexpr auto context = ctattn::scaled_dot_product_attention<q_scores, q_context>(q_q, k_q, v_q);
+///   constexpr auto causal = ctattn::scaled_dot_product_attention<q_scores, q_context>(q_q, k_q, v_q, ctattn::causal);
 /// \endcode
-template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMatrix K, QuantizedMatrix V>
-[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v) noexcept {
+template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMatrix K, QuantizedMatrix V,
+          AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
+                                                          const Mask& mask = {}) noexcept {
   basic_qmatrix<Q::row_extent, V::column_extent, Out> out{};
-  if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Scores, Out>>::check()) {
-    constexpr math::quantized_multiplier score_multiplier = math::quantize_multiplier(
-        Q::quant.scale() * K::quant.scale() / (math::sqrt(static_cast<double>(Q::cols)) * Scores.scale()));
-    constexpr math::quantized_multiplier output_multiplier =
-        math::quantize_multiplier(softmax_output_quantization.scale() * V::quant.scale() / Out.scale());
-    basic_qmatrix<Q::row_extent, K::row_extent, Scores> scores{};
-    for (std::size_t i = 0; i < Q::rows; ++i) {
-      for (std::size_t j = 0; j < K::rows; ++j) {
-        std::int32_t sum = 0;
-        for (std::size_t c = 0; c < Q::cols; ++c) {
-          sum += (std::int32_t{q.elements[i][c]} - Q::quant.zero_point) *
-                 (std::int32_t{k.elements[j][c]} - K::quant.zero_point);
-        }
-        scores.elements[i][j] = detail::kernels::requantize(sum, score_multiplier, Scores.zero_point);
-      }
-    }
-    const auto weights = softmax_rows(scores);
-    std::int32_t sums[Q::rows][V::cols]{};
-    for (std::size_t i = 0; i < Q::rows; ++i) {
-      for (std::size_t c = 0; c < V::cols; ++c) {
-        std::int32_t sum = 0;
-        for (std::size_t j = 0; j < K::rows; ++j) {
-          sum += (std::int32_t{weights.elements[i][j]} - softmax_output_quantization.zero_point) *
-                 (std::int32_t{v.elements[j][c]} - V::quant.zero_point);
-        }
-        sums[i][c] = sum;
-      }
-    }
-    detail::kernels::requantize(sums, output_multiplier, Out.zero_point, out.elements);
+  if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Mask, Scores, Out>>::check()) {
+    detail::int8_attend<Scores, Q::cols, V::cols>(q, k, v, mask, out, {});
   }
   return out;
+}
+
+/// The weights of multi-head attention in int8: four `qlinear` projections (PyTorch's out x in layout, per-channel
+/// scales), each made by `quantize_linear` from the float model's. The query, key and value projections take the
+/// input's quantization; their outputs' quantizations are Q's, K's and V's; the output projection W_O takes the
+/// heads' concatenated outputs in its input quantization (the context's) and gives the result's.
+///
+/// | member   | projection                  |
+/// |----------|-----------------------------|
+/// | `query`  | d_model -> d_model          |
+/// | `key`    | d_model -> d_model          |
+/// | `value`  | d_model -> d_model          |
+/// | `output` | d_model -> d_out (W_O)      |
+///
+/// Rules: `Heads` divides the width of Q and of V (`heads_must_divide_model_width`), checked where the type is
+/// formed; where it is used, the widths chain (`multi_head_attention`).
+///
+/// Example:
+/// \code
+///   constexpr ctattn::qmulti_head_attention_weights<4, decltype(wq), decltype(wk), decltype(wv), decltype(wo)> w{
+///       wq, wk, wv, wo};
+///   constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, w, ctattn::causal);
+/// \endcode
+template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
+struct qmulti_head_attention_weights {
+  /// The rules of the configuration; `multi_head_attention` checks them again (no second error).
+  using rules =
+      rule_list<shape_error::count_must_be_positive<op::quantized_multi_head_attention, count<Heads>>,
+                shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
+                                                           dim_of<Query::output_extent>>,
+                shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
+                                                           dim_of<Value::output_extent>>>;
+  static_assert((detail::first_broken<rules>::check(), true));
+  static constexpr std::size_t heads = Heads;
+  Query query;
+  Key key;
+  Value value;
+  Output output;
+
+  friend constexpr bool operator==(const qmulti_head_attention_weights&,
+                                   const qmulti_head_attention_weights&) = default;
+};
+
+/// Builds `qmulti_head_attention_weights<Heads, ...>` from four `qlinear`s, their types deduced.
+///
+/// Example: `constexpr auto w = ctattn::make_qmulti_head_attention_weights<4>(wq, wk, wv, wo);`
+template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
+[[nodiscard]] constexpr auto make_qmulti_head_attention_weights(const Query& query, const Key& key,
+                                                                const Value& value, const Output& output) noexcept {
+  return qmulti_head_attention_weights<Heads, Query, Key, Value, Output>{query, key, value, output};
+}
+
+namespace detail {
+template <typename X, typename W, typename Mask, quantization Scores>
+using quantized_multi_head_rules = rule_list<
+    typename W::rules,
+    shape_error::query_and_key_widths_must_match<op::quantized_multi_head_attention,
+                                                 dim_of<decltype(W::query)::output_extent>,
+                                                 dim_of<decltype(W::key)::output_extent>>,
+    shape_error::inner_dimensions_must_match<op::quantized_multi_head_attention,
+                                             dim_of<decltype(W::value)::output_extent>,
+                                             dim_of<decltype(W::output)::input_extent>>,
+    quantized_projection_rules<X, decltype(W::query)>, quantized_projection_rules<X, decltype(W::key)>,
+    quantized_projection_rules<X, decltype(W::value)>,
+    shape_error::int8_mask_must_hide_keys<op::quantized_multi_head_attention, Mask>,
+    mask_rules<op::quantized_multi_head_attention, std::int8_t, X::row_extent, X::row_extent, Mask>,
+    shape_error::int8_accumulator_must_not_overflow<op::quantized_multi_head_attention, count<X::rows>, count<33025>>,
+    quantization_rules<Scores>>;
+}  // namespace detail
+
+/// Multi-head self-attention in int8 (the narrow form of the reference text, PyTorch's nn.MultiheadAttention):
+/// Q, K and V projected from x by the int8 `qlinear`s, split into `Heads` heads of d_model / Heads columns, each
+/// head's int8 attention (as `scaled_dot_product_attention`, its scores in `Scores`, its output in W_O's input
+/// quantization) written into its columns of the context, then the context projected by W_O.
+///
+/// | operand   | shape                                               |
+/// |-----------|-----------------------------------------------------|
+/// | `x`       | `qmatrix<n, d_model, QX>`                           |
+/// | `weights` | `qmulti_head_attention_weights<Heads, ...>`         |
+/// | `mask`    | a mask that hides keys, by default `no_mask`        |
+/// | result    | `qmatrix<n, d_out, W_O's output quantization>`      |
+///
+/// Rules: `Heads` divides the width of Q, K and V (`heads_must_divide_model_width`); Q and K have one width; V's
+/// width is W_O's input; x has the projections' input width and quantization; the mask hides keys and fits n x n.
+///
+/// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, weights_q, ctattn::causal);`
+template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Query, typename Key, typename Value,
+          typename Output, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto multi_head_attention(const X& x,
+                                                  const qmulti_head_attention_weights<Heads, Query, Key, Value,
+                                                                                      Output>& weights,
+                                                  const Mask& mask = {}) noexcept {
+  using W = qmulti_head_attention_weights<Heads, Query, Key, Value, Output>;
+  basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> y{};
+  if constexpr (detail::first_broken<detail::quantized_multi_head_rules<X, W, Mask, Scores>>::check()) {
+    const auto q = project(x, weights.query);
+    const auto k = project(x, weights.key);
+    const auto v = project(x, weights.value);
+    constexpr std::size_t key_width = Query::outputs / Heads;
+    constexpr std::size_t value_width = Value::outputs / Heads;
+    basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context{};
+    for (std::size_t h = 0; h < Heads; ++h) {
+      detail::int8_attend<Scores, key_width, value_width>(
+          q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+    }
+    y = project(context, weights.output);
+  }
+  return y;
 }
 
 }  // namespace ctattn

@@ -10,6 +10,7 @@
 /// | `zero_point_must_fit_int8`            | `quantization_constant<Q>`                                     |
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
+/// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 
 #include <cstddef>
@@ -31,6 +32,8 @@ struct quantized_projection {};
 struct quantized_add {};
 /// Scaled dot-product attention of int8 queries, keys and values.
 struct quantized_attention {};
+/// Multi-head attention on int8 rows with int8 projections.
+struct quantized_multi_head_attention {};
 /// An int8 activation (a table lookup) applied to an int8 matrix.
 struct quantized_activation {};
 /// Int8 layer normalization of each row.
@@ -83,6 +86,19 @@ struct input_quantization_must_match_layer {
     static_assert(holds,
                   "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
                   "for; requantize the input, or quantize the layer for this input's quantization");
+    return holds;
+  }
+};
+
+/// An int8 attention's mask hides keys (causal, padding, windows, boolean masks); it adds no real-valued bias to the
+/// int8 scores, whose quantization has no room for it.
+template <typename Operation, typename Mask>
+struct int8_mask_must_hide_keys {
+  static constexpr bool holds = !Mask::adds_bias;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: int8 attention takes masks that hide keys (causal, key padding, windows, boolean masks), "
+                  "not an additive bias; add the bias in the float model, or express it as a boolean mask");
     return holds;
   }
 };

@@ -20,6 +20,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/exp.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/quantization.hpp"
@@ -58,16 +59,7 @@ template <QuantizedMatrix X>
   constexpr const auto& table = detail::softmax_exp_table<X::quant>;
   basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w{};
   for (std::size_t r = 0; r < X::rows; ++r) {
-    std::int32_t largest = x.elements[r][0];
-    for (std::size_t c = 1; c < X::cols; ++c) largest = x.elements[r][c] > largest ? x.elements[r][c] : largest;
-    std::int64_t sum = 0;
-    for (std::size_t c = 0; c < X::cols; ++c) sum += table[static_cast<std::size_t>(largest - x.elements[r][c])];
-    for (std::size_t c = 0; c < X::cols; ++c) {
-      const std::int64_t term = table[static_cast<std::size_t>(largest - x.elements[r][c])];
-      // round(256 term / sum), ties away from zero (all positive), then the zero point.
-      const std::int64_t v = (512 * term + sum) / (2 * sum) - 128;
-      w.elements[r][c] = static_cast<std::int8_t>(v > 127 ? 127 : v);
-    }
+    detail::kernels::int8_softmax_row(x.elements[r], w.elements[r], 0, X::cols, table.data(), nullptr);
   }
   return w;
 }

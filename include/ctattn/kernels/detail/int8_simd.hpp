@@ -1,0 +1,102 @@
+#ifndef CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+
+/// \file
+/// The int8 kernel, written once over a backend's integer operations (kernels/int8.hpp chooses the backend): one
+/// row of a against n rows of b, each term (a - a_zero)(b - b_zero) widened to 16 bits before it is multiplied, the
+/// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
+/// bits of the scalar loop and of constant evaluation.
+///
+/// What a backend `Ops` provides (or, instead, its own `dot_rows`: see `own_kernel`):
+///
+/// | member                         | meaning                                                               |
+/// |--------------------------------|-----------------------------------------------------------------------|
+/// | `step`                         | int8 terms per step                                                    |
+/// | `offset`, `make_offset(z)`     | a zero point as the backend subtracts it                               |
+/// | `widened`, `widen(p, offset)`  | `step` int8 values at p, each less the zero point, in 16-bit lanes     |
+/// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
+/// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
+/// | `total(acc)`                   | the sum of acc's lanes                                                 |
+///
+/// No sum can overflow: a term is at most 255 x 255 in magnitude, and the rule `int8_accumulator_must_not_overflow`
+/// keeps the length K at most 33,025, so every partial sum lies within [-2^31, 2^31).
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+namespace ctattn::detail::int8_simd {
+
+// Rationale: four rows of b per pass share each widened chunk of a (one load and widening for four products), and
+// four accumulators plus two widened operands fit every backend's registers, the DSP extension's 13 included.
+inline constexpr std::size_t rows_per_pass = 4;
+
+/// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
+/// form) rather than the operations above.
+template <typename Ops>
+concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size_t n) {
+  Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
+};
+
+/// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
+/// loop's arithmetic.
+inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* row, std::int32_t b_zero,
+                                std::size_t first, std::size_t k) noexcept {
+  std::int32_t sum = 0;
+  for (std::size_t t = first; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
+  return sum;
+}
+
+/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass`).
+// Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
+// of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
+template <typename Ops, std::size_t... R>
+void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std::int8_t* const* rows,
+                 typename Ops::offset b_offset, std::size_t whole, std::int32_t* out,
+                 std::index_sequence<R...>) noexcept {
+  typename Ops::accumulator sums[sizeof...(R)]{(static_cast<void>(R), Ops::zero())...};
+  for (std::size_t t = 0; t < whole; t += Ops::step) {
+    const typename Ops::widened x = Ops::widen(a + t, a_offset);
+    ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
+  }
+  ((out[R] = Ops::total(sums[R])), ...);
+}
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations.
+template <typename Ops>
+void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                    std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  const typename Ops::offset a_offset = Ops::make_offset(a_zero);
+  const typename Ops::offset b_offset = Ops::make_offset(b_zero);
+  const std::size_t whole = k - k % Ops::step;
+  std::size_t j = 0;
+  for (; j + rows_per_pass <= n; j += rows_per_pass) {
+    const std::int8_t* rows[rows_per_pass];
+    for (std::size_t r = 0; r < rows_per_pass; ++r) rows[r] = b + (j + r) * b_stride;
+    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<rows_per_pass>{});
+    if (whole < k) {
+      for (std::size_t r = 0; r < rows_per_pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
+    }
+  }
+  for (; j < n; ++j) {
+    const std::int8_t* row = b + j * b_stride;
+    whole_steps<Ops>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
+    if (whole < k) out[j] += rest_of_row(a, a_zero, row, b_zero, whole, k);
+  }
+}
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
+/// one, else the tiling.
+template <typename Ops>
+void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  if constexpr (own_kernel<Ops>) {
+    Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out);
+  } else {
+    tiled_dot_rows<Ops>(a, a_zero, b, b_stride, b_zero, k, n, out);
+  }
+}
+
+}  // namespace ctattn::detail::int8_simd
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
