@@ -3092,6 +3092,58 @@ struct neon_int8_ops {
   static std::int32_t total(accumulator sum) noexcept { return vaddvq_s32(sum); }
 };
 
+#if defined(__ARM_FEATURE_DOTPROD)
+/// The int8 kernel with the dot-product instructions (Armv8.2-A's optional DotProd, `-march=armv8.2-a+dotprod`):
+/// `sdot` adds the products of four int8 pairs into each 32-bit lane, 16 terms per instruction, on the raw int8
+/// values. The zero points come in afterwards, exactly:
+///   sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + k za zb,
+/// where sum a and sum b are `sdot`s against a vector of ones. Four rows of b per pass share each load of a (a last
+/// pass of fewer rows computes its first row again in the unused places and keeps only its own). Every
+/// partial sum stays within int32 (|sum a b| <= 2^14 k and k <= 33,025), and the four terms are combined in int64.
+/// It replaces kernels/detail/int8_simd.hpp's tiling (`dot_rows` is the whole kernel).
+struct neon_dotprod_int8_ops {
+  static constexpr std::size_t step = 16;
+
+  static void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                       std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+    constexpr std::size_t pass = 4;
+    const std::size_t whole = k - k % step;
+    const int8x16_t ones = vdupq_n_s8(1);
+    int32x4_t a_lanes = vdupq_n_s32(0);
+    for (std::size_t t = 0; t < whole; t += step) a_lanes = vdotq_s32(a_lanes, vld1q_s8(a + t), ones);
+    const std::int64_t sum_a = vaddvq_s32(a_lanes);
+    // sum over the whole steps, less the zero points, plus the rest of the terms as the scalar loop adds them.
+    const auto finish = [&](const std::int8_t* row, int32x4_t products, int32x4_t row_lanes) noexcept {
+      std::int64_t total = std::int64_t{vaddvq_s32(products)} - std::int64_t{b_zero} * sum_a -
+                           std::int64_t{a_zero} * vaddvq_s32(row_lanes) +
+                           static_cast<std::int64_t>(whole) * a_zero * b_zero;
+      for (std::size_t t = whole; t < k; ++t) total += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
+      return static_cast<std::int32_t>(total);
+    };
+    for (std::size_t j = 0; j < n; j += pass) {
+      const std::size_t count = n - j < pass ? n - j : pass;  // the last pass may hold fewer rows
+      const std::int8_t* rows[pass]{};
+      int32x4_t products[pass];
+      int32x4_t row_lanes[pass];
+      for (std::size_t r = 0; r < pass; ++r) {
+        rows[r] = b + (j + (r < count ? r : 0)) * b_stride;
+        products[r] = vdupq_n_s32(0);
+        row_lanes[r] = vdupq_n_s32(0);
+      }
+      for (std::size_t t = 0; t < whole; t += step) {
+        const int8x16_t x = vld1q_s8(a + t);
+        for (std::size_t r = 0; r < pass; ++r) {
+          const int8x16_t y = vld1q_s8(rows[r] + t);
+          products[r] = vdotq_s32(products[r], x, y);
+          row_lanes[r] = vdotq_s32(row_lanes[r], y, ones);
+        }
+      }
+      for (std::size_t r = 0; r < count; ++r) out[j + r] = finish(rows[r], products[r], row_lanes[r]);
+    }
+  }
+};
+#endif  // defined(__ARM_FEATURE_DOTPROD)
+
 }  // namespace ctattn::detail
 
 #endif  // defined(__aarch64__) && defined(__ARM_NEON)
@@ -4691,10 +4743,12 @@ constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std
   constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
   if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
   const std::int64_t product = std::int64_t{a} * std::int64_t{b};
-  const std::int64_t nudge = product >= 0 ? (std::int64_t{1} << 30) : (1 - (std::int64_t{1} << 30));
-  // Division truncates toward zero; with the nudge (1/2, or 1/2 - 2^-31 below zero) that is rounding to nearest
-  // with ties upward: 3.5 -> 4, -3.5 -> -3.
-  return static_cast<std::int32_t>((product + nudge) / (std::int64_t{1} << 31));
+  // TFLite writes it (product + nudge) / 2^31, truncating toward zero, with nudge 2^30 for product >= 0 and
+  // 1 - 2^30 below; for product < 0 that truncation is a ceiling, ceil((p + 1 - 2^30) / 2^31) =
+  // floor((p + 2^30) / 2^31), so both cases are floor((p + 2^30) / 2^31): rounding to nearest with ties upward
+  // (3.5 -> 4, -3.5 -> -3). Rationale: the shift form has no branch and no 64-bit division, a few instructions on a
+  // 32-bit core (C++20 defines >> of a negative value as the floor).
+  return static_cast<std::int32_t>((product + (std::int64_t{1} << 30)) >> 31);
 }
 
 /// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
@@ -4724,6 +4778,55 @@ constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantize
 }  // namespace ctattn::math
 
 #endif  // CTATTN_MATH_FIXED_POINT_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/math/isqrt.hpp
+#ifndef CTATTN_MATH_ISQRT_HPP
+#define CTATTN_MATH_ISQRT_HPP
+
+/// \file
+/// ctattn::math::isqrt: the integer square root floor(sqrt(v)) of a 64-bit unsigned integer, exact, in constant
+/// expressions and at run time (integers only: the same result on every target, with or without an FPU).
+
+
+namespace ctattn::math {
+
+/// floor(sqrt(v)) for every v in [0, 2^64): the largest r with r^2 <= v, so r < 2^32.
+///
+/// | v              | result          |
+/// |----------------|-----------------|
+/// | 0, 1, 2, 3     | 0, 1, 1, 1      |
+/// | n^2 - 1, n^2   | n - 1, n        |
+/// | 2^64 - 1       | 2^32 - 1        |
+///
+/// \code
+/// static_assert(ctattn::math::isqrt(99) == 9 && ctattn::math::isqrt(100) == 10);
+/// static_assert(ctattn::math::isqrt(0xFFFF'FFFF'FFFF'FFFF) == 0xFFFF'FFFF);
+/// \endcode
+// Rationale: the digit-by-digit (restoring) method decides one bit of the root per step, from the top, and keeps
+// the remainder v - r^2 exactly; after the last step the root is floor(sqrt(v)) with nothing left to correct (a
+// Newton iteration needs a division per step and a final check). At most 32 steps of a compare, a subtraction and
+// shifts. No overflow: at the step whose `bit` is 4^m, `root` is the root found so far (r < 2^(31 - m)) times
+// 4^(m + 1), so root + bit < 2^(m + 33) + 4^m, at most 2^63 + 2^60 (m <= 30 once r > 0).
+constexpr std::uint32_t isqrt(std::uint64_t v) noexcept {
+  std::uint64_t root = 0;
+  std::uint64_t bit = std::uint64_t{1} << 62;
+  while (bit > v) bit >>= 2;
+  while (bit != 0) {
+    const std::uint64_t trial = root + bit;
+    if (v >= trial) {
+      v -= trial;
+      root = (root >> 1) + bit;
+    } else {
+      root >>= 1;
+    }
+    bit >>= 2;
+  }
+  return static_cast<std::uint32_t>(root);
+}
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_ISQRT_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/math/log.hpp
 #ifndef CTATTN_MATH_LOG_HPP
@@ -5141,6 +5244,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// |--------------------------------------------------------|------------|-----------------------|----------------|
 /// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
 /// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
+/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)      | neon_dotprod | kernels/neon.hpp    | 16             |
 /// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
 /// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
@@ -5208,7 +5312,7 @@ struct arm_dsp_int8_ops {
     std::memcpy(&word, p, sizeof word);
     const auto offsets = std::bit_cast<std::int32_t>(zero_point);
     return {__sxtab16(offsets, std::bit_cast<std::int32_t>(word)),
-            __sxtab16(offsets, std::bit_cast<std::int32_t>(__ror(word, 8)))};
+            __sxtab16(offsets, std::bit_cast<std::int32_t>(std::rotr(word, 8)))};
   }
   static accumulator zero() noexcept { return 0; }
   static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
@@ -5233,7 +5337,7 @@ struct arm_dsp_int8_ops {
 /// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
 /// bits of the scalar loop and of constant evaluation.
 ///
-/// What a backend `Ops` provides:
+/// What a backend `Ops` provides (or, instead, its own `dot_rows`: see `own_kernel`):
 ///
 /// | member                         | meaning                                                               |
 /// |--------------------------------|-----------------------------------------------------------------------|
@@ -5254,42 +5358,69 @@ namespace ctattn::detail::int8_simd {
 // four accumulators plus two widened operands fit every backend's registers, the DSP extension's 13 included.
 inline constexpr std::size_t rows_per_pass = 4;
 
-/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k.
+/// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
+/// form) rather than the operations above.
 template <typename Ops>
-void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size_t n) {
+  Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
+};
+
+/// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
+/// loop's arithmetic.
+inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* row, std::int32_t b_zero,
+                                std::size_t first, std::size_t k) noexcept {
+  std::int32_t sum = 0;
+  for (std::size_t t = first; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
+  return sum;
+}
+
+/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass`).
+// Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
+// of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
+template <typename Ops, std::size_t... R>
+void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std::int8_t* const* rows,
+                 typename Ops::offset b_offset, std::size_t whole, std::int32_t* out,
+                 std::index_sequence<R...>) noexcept {
+  typename Ops::accumulator sums[sizeof...(R)]{(static_cast<void>(R), Ops::zero())...};
+  for (std::size_t t = 0; t < whole; t += Ops::step) {
+    const typename Ops::widened x = Ops::widen(a + t, a_offset);
+    ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
+  }
+  ((out[R] = Ops::total(sums[R])), ...);
+}
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations.
+template <typename Ops>
+void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                    std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
   const typename Ops::offset a_offset = Ops::make_offset(a_zero);
   const typename Ops::offset b_offset = Ops::make_offset(b_zero);
   const std::size_t whole = k - k % Ops::step;
-  // The terms past the last whole step, in the scalar loop's arithmetic.
-  const auto rest = [&](const std::int8_t* row) noexcept {
-    std::int32_t sum = 0;
-    for (std::size_t t = whole; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
-    return sum;
-  };
   std::size_t j = 0;
   for (; j + rows_per_pass <= n; j += rows_per_pass) {
     const std::int8_t* rows[rows_per_pass];
-    typename Ops::accumulator sums[rows_per_pass];
-    for (std::size_t r = 0; r < rows_per_pass; ++r) {
-      rows[r] = b + (j + r) * b_stride;
-      sums[r] = Ops::zero();
+    for (std::size_t r = 0; r < rows_per_pass; ++r) rows[r] = b + (j + r) * b_stride;
+    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<rows_per_pass>{});
+    if (whole < k) {
+      for (std::size_t r = 0; r < rows_per_pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
     }
-    for (std::size_t t = 0; t < whole; t += Ops::step) {
-      const typename Ops::widened x = Ops::widen(a + t, a_offset);
-      for (std::size_t r = 0; r < rows_per_pass; ++r) {
-        sums[r] = Ops::multiply_add(sums[r], x, Ops::widen(rows[r] + t, b_offset));
-      }
-    }
-    for (std::size_t r = 0; r < rows_per_pass; ++r) out[j + r] = Ops::total(sums[r]) + rest(rows[r]);
   }
   for (; j < n; ++j) {
     const std::int8_t* row = b + j * b_stride;
-    typename Ops::accumulator sum = Ops::zero();
-    for (std::size_t t = 0; t < whole; t += Ops::step) {
-      sum = Ops::multiply_add(sum, Ops::widen(a + t, a_offset), Ops::widen(row + t, b_offset));
-    }
-    out[j] = Ops::total(sum) + rest(row);
+    whole_steps<Ops>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
+    if (whole < k) out[j] += rest_of_row(a, a_zero, row, b_zero, whole, k);
+  }
+}
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
+/// one, else the tiling.
+template <typename Ops>
+void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  if constexpr (own_kernel<Ops>) {
+    Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out);
+  } else {
+    tiled_dot_rows<Ops>(a, a_zero, b, b_stride, b_zero, k, n, out);
   }
 }
 
@@ -5302,6 +5433,8 @@ void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, s
 #define CTATTN_INT8_AVX512 1
 #elif defined(__AVX2__)
 #define CTATTN_INT8_AVX2 1
+#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
+#define CTATTN_INT8_NEON_DOTPROD 1
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 #define CTATTN_INT8_NEON 1
 #elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
@@ -5312,7 +5445,8 @@ void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, s
 
 namespace ctattn {
 
-/// The int8 backend of this build: "avx512", "avx2", "neon", "helium", "arm_dsp", or "scalar" when there is none.
+/// The int8 backend of this build: "avx512", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
+/// there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name =
@@ -5320,6 +5454,8 @@ inline constexpr const char* int8_backend_name =
     "avx512";
 #elif defined(CTATTN_INT8_AVX2)
     "avx2";
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+    "neon_dotprod";
 #elif defined(CTATTN_INT8_NEON)
     "neon";
 #elif defined(CTATTN_INT8_HELIUM)
@@ -5336,6 +5472,8 @@ namespace detail {
 using int8_ops = avx512_int8_ops;
 #elif defined(CTATTN_INT8_AVX2)
 using int8_ops = avx2_int8_ops;
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+using int8_ops = neon_dotprod_int8_ops;
 #elif defined(CTATTN_INT8_NEON)
 using int8_ops = neon_int8_ops;
 #elif defined(CTATTN_INT8_HELIUM)
@@ -5442,14 +5580,27 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
   for (std::size_t j = begin; j < end; ++j) {
     if (takes_part(j)) sum += table[static_cast<std::size_t>(largest - x[j])];
   }
+  // round(256 term / sum) = floor((512 term + sum) / (2 sum)), ties away from zero (all positive), then the zero
+  // point. Rationale: one division per row, not per weight (a 64-bit division is a library call of a hundred
+  // cycles or more on a 32-bit core). With r = floor(2^40 / d), d = 2 sum, the guess (n r) >> 40 for a numerator
+  // n < 2^40 is the quotient or one less (its error is n (2^40 / d - r) / 2^40 < 1), and one comparison settles
+  // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
+  if (sum == 0) {  // no visible entry (a visible one adds table[0] = 2^20): every weight 0
+    for (std::size_t j = begin; j < end; ++j) w[j] = -128;
+    return;
+  }
+  const auto divisor = static_cast<std::uint64_t>(2 * sum);
+  const std::uint64_t reciprocal = (std::uint64_t{1} << 40) / divisor;
   for (std::size_t j = begin; j < end; ++j) {
     if (!takes_part(j)) {
       w[j] = -128;
       continue;
     }
-    // round(256 term / sum), ties away from zero (all positive), then the zero point.
-    const std::int64_t term = table[static_cast<std::size_t>(largest - x[j])];
-    const std::int64_t v = (512 * term + sum) / (2 * sum) - 128;
+    const auto term = static_cast<std::uint64_t>(table[static_cast<std::size_t>(largest - x[j])]);
+    const std::uint64_t numerator = 512 * term + static_cast<std::uint64_t>(sum);
+    std::uint64_t quotient = (numerator * reciprocal) >> 40;
+    if ((quotient + 1) * divisor <= numerator) ++quotient;
+    const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
     w[j] = static_cast<std::int8_t>(v > 127 ? 127 : v);
   }
 }
@@ -9084,14 +9235,28 @@ inline constexpr basic_matrix<T, normalize_extent<Positions>, normalize_extent<D
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Int8: matrices quantized with their scale and zero point in the type, integer products (the same bits everywhere).
-// ---------------------------------------- ctattn/quantized/add.hpp
-#ifndef CTATTN_QUANTIZED_ADD_HPP
-#define CTATTN_QUANTIZED_ADD_HPP
+// ---------------------------------------- ctattn/quantized/activation.hpp
+#ifndef CTATTN_QUANTIZED_ACTIVATION_HPP
+#define CTATTN_QUANTIZED_ACTIVATION_HPP
 
 /// \file
-/// The element-wise sum of two int8 matrices into a third quantization (a residual connection in int8), as
-/// TensorFlow Lite's int8 ADD computes it: both inputs brought to a common scale, twice the larger input scale
-/// divided by 2^20, then summed in int32 and requantized. The multipliers are derived by the compiler.
+/// Int8 activations by lookup table, as int8 inference runners compute element-wise nonlinearities: an int8 input
+/// has 256 possible values, so the compiler computes the activation of each once, exactly in double, quantized to
+/// the output's quantization; at run time each element is one table lookup (integers only, the same bits on every
+/// target and in constant evaluation).
+///
+/// | entity                                   | what                                                          |
+/// |------------------------------------------|---------------------------------------------------------------|
+/// | `qactivation<QIn, QOut>`                 | the table: `table[q + 128]` is the int8 output for input q    |
+/// | `quantize_activation<QIn, QOut>(f)`      | the table of `relu`, `gelu`, `gelu_tanh` or `silu` (the float layers) |
+/// | `activate(x, table)`                     | `qmatrix<R, C, QIn>` to `qmatrix<R, C, QOut>`, element by element |
+///
+/// Example:
+/// \code
+///   #include <ctattn/layers/activation.hpp>   // ctattn::gelu
+///   constexpr auto gelu_q = ctattn::quantize_activation<q_hidden, q_gelu>(ctattn::gelu{});
+///   const auto h = ctattn::activate(hidden_q, gelu_q);   // qmatrix<n, 64, q_gelu>
+/// \endcode
 
 
 // ---------------------------------------- ctattn/quantized/qmatrix.hpp
@@ -9167,6 +9332,7 @@ struct quantization_constant {
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
+/// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 
 
 
@@ -9185,6 +9351,10 @@ struct quantized_add {};
 struct quantized_attention {};
 /// Multi-head attention on int8 rows with int8 projections.
 struct quantized_multi_head_attention {};
+/// An int8 activation (a table lookup) applied to an int8 matrix.
+struct quantized_activation {};
+/// Int8 layer normalization of each row.
+struct quantized_layer_norm {};
 }  // namespace op
 
 namespace shape_error {
@@ -9246,6 +9416,19 @@ struct int8_mask_must_hide_keys {
     static_assert(holds,
                   "ctattn: int8 attention takes masks that hide keys (causal, key padding, windows, boolean masks), "
                   "not an additive bias; add the bias in the float model, or express it as a boolean mask");
+    return holds;
+  }
+};
+
+/// Int8 LayerNorm holds each normalized value, at most sqrt(C - 1) in magnitude, with 24 fractional bits in an
+/// int32: rows of C <= 16384 (ctattn/quantized/layer_norm.hpp derives it).
+template <typename Operation, typename Width, typename Limit>
+struct int8_layer_norm_must_not_overflow {
+  static constexpr bool holds = Width::value <= Limit::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude, with 24 "
+                  "fractional bits in an int32, which holds rows of C <= 16384; normalize wider rows in float");
     return holds;
   }
 };
@@ -9384,7 +9567,136 @@ template <QuantizedMatrix M>
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_QMATRIX_HPP
-// ---------------------------------------- ctattn/quantized/add.hpp (continued)
+// ---------------------------------------- ctattn/quantized/activation.hpp (continued)
+
+namespace ctattn {
+
+namespace detail {
+// The float activation layers (ctattn/layers/activation.hpp) derive from activation_layer<F>; declared, not
+// included.
+// Rationale: the layers tier needs Boost.Hana and the core does not; a declaration is all that deducing F needs,
+// and the layer's type is complete wherever a user names it.
+template <kernels::activation F>
+struct activation_layer;
+
+template <kernels::activation F>
+constexpr kernels::activation activation_function_of(const activation_layer<F>*) noexcept {
+  return F;
+}
+
+// An activation layer of the layers tier: `relu`, `gelu`, `gelu_tanh`, `silu`.
+template <typename A>
+concept activation_layer_type = requires(const A* a) { activation_function_of(a); };
+}  // namespace detail
+
+/// An int8 activation for inputs quantized with QIn and outputs with QOut, as a 256-entry table:
+/// `table[q + 128]` is the output for the input q, for every int8 q.
+///
+/// | member                | meaning                                                        |
+/// |-----------------------|----------------------------------------------------------------|
+/// | `table`               | 256 int8 outputs, 256 bytes                                    |
+/// | `input_quantization`, `output_quantization` | QIn, QOut                                |
+/// | `(q)`                 | the output for one int8 input                                  |
+///
+/// Rules: QIn and QOut are quantizations (`scale_must_be_positive`, `zero_point_must_fit_int8`).
+///
+/// Example:
+/// \code
+///   constexpr ctattn::quantization q_in{0.1, 0}, q_out{0.1, -128};
+///   constexpr auto relu_q = ctattn::quantize_activation<q_in, q_out>(ctattn::relu{});
+///   static_assert(relu_q(-5) == -128 && relu_q(7) == -121);   // real -0.5 -> 0, real 0.7 -> 0.7
+/// \endcode
+template <quantization QIn, quantization QOut>
+struct qactivation {
+  static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
+  static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+
+  std::int8_t table[256]{};
+
+  [[nodiscard]] constexpr std::int8_t operator()(std::int8_t q) const noexcept {
+    return table[static_cast<std::size_t>(std::int32_t{q} + 128)];
+  }
+
+  friend constexpr bool operator==(const qactivation&, const qactivation&) = default;
+};
+
+/// The int8 table of a float activation layer for inputs QIn and outputs QOut:
+/// `table[q + 128]` = quantize_QOut(f(QIn.scale() (q - QIn.zero_point))), f computed in double by the layer's own
+/// definition (ctattn/kernels/activation.hpp, ctattn::math), quantized as `quantize` does (ties away from zero,
+/// saturating). Each output is the int8 nearest to the activation of the input's real value: within half an output
+/// step, unless it saturates.
+///
+/// | operand | what                                          |
+/// |---------|-----------------------------------------------|
+/// | `f`     | `relu{}`, `gelu{}`, `gelu_tanh{}` or `silu{}` (ctattn/layers/activation.hpp) |
+/// | result  | `qactivation<QIn, QOut>`                      |
+///
+/// Example:
+/// \code
+///   constexpr auto gelu_q = ctattn::quantize_activation<q_hidden, q_gelu>(ctattn::gelu{});
+/// \endcode
+template <quantization QIn, quantization QOut, detail::activation_layer_type Activation>
+[[nodiscard]] constexpr qactivation<QIn, QOut> quantize_activation(const Activation& /* f */) noexcept {
+  constexpr detail::kernels::activation function =
+      detail::activation_function_of(static_cast<const Activation*>(nullptr));
+  qactivation<QIn, QOut> q{};
+  for (std::int32_t v = -128; v <= 127; ++v) {
+    const double x = QIn.scale() * static_cast<double>(v - QIn.zero_point);
+    const double y = detail::kernels::activate<function>(x);
+    const std::int64_t quantized = detail::round_away(y / QOut.scale()) + QOut.zero_point;
+    q.table[v + 128] = static_cast<std::int8_t>(quantized < -128 ? -128 : (quantized > 127 ? 127 : quantized));
+  }
+  return q;
+}
+
+namespace detail {
+template <typename X, quantization QIn>
+using quantized_activation_rules =
+    rule_list<shape_error::input_quantization_must_match_layer<op::quantized_activation, typename X::quantization_type,
+                                                               quantization_constant<QIn>>>;
+}  // namespace detail
+
+/// The int8 activation of every element of x: one lookup in the table each.
+///
+/// | operand | shape                     |
+/// |---------|---------------------------|
+/// | `x`     | `qmatrix<R, C, QIn>`      |
+/// | `f`     | `qactivation<QIn, QOut>`  |
+/// | result  | `qmatrix<R, C, QOut>` (x's extents) |
+///
+/// Rules: x is quantized with the table's input quantization (`input_quantization_must_match_layer`).
+///
+/// Example:
+/// \code
+///   const auto h = ctattn::activate(hidden_q, gelu_q);
+/// \endcode
+template <QuantizedMatrix X, quantization QIn, quantization QOut>
+[[nodiscard]] constexpr auto activate(const X& x, const qactivation<QIn, QOut>& f) noexcept {
+  basic_qmatrix<X::row_extent, X::column_extent, QOut> y{};
+  if constexpr (detail::first_broken<detail::quantized_activation_rules<X, QIn>>::check()) {
+    for (std::size_t r = 0; r < X::rows; ++r) {
+      for (std::size_t c = 0; c < X::cols; ++c) y.elements[r][c] = f(x.elements[r][c]);
+    }
+  }
+  return y;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_ACTIVATION_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/add.hpp
+#ifndef CTATTN_QUANTIZED_ADD_HPP
+#define CTATTN_QUANTIZED_ADD_HPP
+
+/// \file
+/// The element-wise sum of two int8 matrices into a third quantization (a residual connection in int8), as
+/// TensorFlow Lite's int8 ADD computes it: both inputs brought to a common scale, twice the larger input scale
+/// divided by 2^20, then summed in int32 and requantized. The multipliers are derived by the compiler.
+
+
 
 namespace ctattn {
 
@@ -9725,10 +10037,12 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   for (std::size_t i = 0; i < n_q; ++i) {
     const key_range range = mask.keys(i, n_q, n_kv);
     const std::size_t seen = range.end > range.begin ? range.end - range.begin : 0;
-    std::int32_t sums[n_kv > DV ? n_kv : DV]{};
-    std::int8_t scores[n_kv]{};
-    std::int8_t weights[1][n_kv]{};
-    bool visible[n_kv]{};
+    // Rationale: left uninitialized (C++20 allows it in constant evaluation): each entry is written before it is
+    // read, and only within the query's range of keys; zeroing them for every query cost more than the softmax.
+    std::int32_t sums[n_kv > DV ? n_kv : DV];
+    std::int8_t scores[n_kv];
+    std::int8_t weights[1][n_kv];
+    bool visible[n_kv];
     if (seen > 0) {
       kernels::int8_dot_rows(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin, columns.key,
                              K::quant.zero_point, DK, seen, sums);
@@ -10014,6 +10328,287 @@ template <FixedMatrix... Xs>
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_CALIBRATE_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/layer_norm.hpp
+#ifndef CTATTN_QUANTIZED_LAYER_NORM_HPP
+#define CTATTN_QUANTIZED_LAYER_NORM_HPP
+
+/// \file
+/// Int8 layer normalization in integers only: the row's sums in int32, its variance term in int64, an exact integer
+/// square root, the normalized values in fixed point, the layer's weight and bias as fixed-point constants derived
+/// by the compiler from a float `ctattn::layer_norm`, then rounded to the output's quantization. The same bits in
+/// constant evaluation and at run time, on every target, with or without an FPU.
+///
+/// | entity                                   | what                                                          |
+/// |------------------------------------------|---------------------------------------------------------------|
+/// | `qlayer_norm<Width, QIn, QOut>`          | the int8 layer: per channel a weight multiplier, a shift, a bias; eps |
+/// | `quantize_layer_norm<QIn, QOut>(norm)`   | a float `layer_norm<T, Width, Affine>` (nn.LayerNorm) quantized  |
+/// | `normalize(x, norm)`                     | `qmatrix<n, Width, QIn>` to `qmatrix<n, Width, QOut>`, row by row |
+///
+/// Example:
+/// \code
+///   #include <ctattn/layers/norm.hpp>   // ctattn::layer_norm
+///   constexpr auto norm1_q = ctattn::quantize_layer_norm<q_x, q_norm1>(model.norm1);
+///   const auto h = ctattn::normalize(x_q, norm1_q);   // qmatrix<n, 32, q_norm1>
+/// \endcode
+///
+/// Rationale (the derivation). A row of C int8 values q_j with quantization (s, z) stands for x_j = s (q_j - z).
+/// With S1 = sum q_j and S2 = sum q_j^2 (integers), the mean is s (S1 / C - z) and the biased variance
+/// s^2 (C S2 - S1^2) / C^2, so
+///
+///     (x_j - mean) / sqrt(var + eps) = N_j / sqrt(V),   N_j = C q_j - S1,   V = D + E,
+///     D = C S2 - S1^2,   E = eps C^2 / s^2:
+///
+/// the zero point and the scale cancel, except in E, which the compiler computes once. D >= 0 exactly (it is C^2
+/// times the variance of the q_j), and D = 0 only for a row of equal values, where every N_j = 0. The output is
+/// round(n_j gamma_j / s_out + beta_j / s_out) + z_out, with n_j = N_j / sqrt(V).
+///
+/// In fixed point (f = `epsilon_shift`, E_f = round(E 2^f), both chosen by the compiler: f is the largest even
+/// number with C^2 2^14 2^f <= 2^60, 18 or more for C <= 16384, lowered by 2 until E 2^f <= 2^61):
+///   1. V_f = D 2^f + E_f; k = (62 - bit_width(V_f)) / 2, so that V_f 4^k lies in [2^60, 2^62);
+///   2. R = isqrt(V_f 4^k), in [2^30, 2^31): 2^(k + f/2) sqrt(V) with a relative error below 2^-30;
+///   3. I = floor((2^61 + floor(R / 2)) / R) = round(2^61 / R), in (2^30, 2^31]: relative error at most 2^-31;
+///   4. n_j = round(N_j I / 2^(37 - k - f/2)): N_j / sqrt(V) with 24 fractional bits (`fraction_bits`);
+///   5. t_j = n_j m_j, m_j the signed mantissa of |gamma_j| / s_out = |m_j| 2^(e_j - 31) (`multiplier`);
+///   6. A_j = round(t_j / 2^(39 - e_j)) + b_j, in 2^-16 output steps (`output_fraction_bits`), b_j =
+///      round(beta_j / s_out 2^16) (`bias`); the shift 39 - e_j is `shift`, capped at 63;
+///   7. q_j = clamp(round(A_j / 2^16) + z_out, -128, 127).
+/// Every round() is to nearest, ties away from zero.
+///
+/// Rationale (no overflow, for any input; C <= 16384 is the rule `int8_layer_norm_must_not_overflow`):
+///   - |q_j| <= 128: |S1| <= 2^21 and S2 <= 2^28 fit int32;
+///   - D <= C^2 (255 / 2)^2 < C^2 2^14 (values within a range of 255 have a variance of at most (255 / 2)^2),
+///     so D 2^f < 2^60 by the choice of f; E_f <= 2^61 (E is saturated at 2^61 only if E > 2^61 itself, with
+///     f = 0): V_f < 2^62, and V_f 4^k < 2^62;
+///   - D >= 1 in step 1 (a row of equal values skips to n_j = 0), so V_f >= 2^f and k + f/2 <= 30: the shift of
+///     step 4 is at least 7;
+///   - |N_j| <= 255 (C - 1) < 2^22 and I <= 2^31: |N_j I| < 2^53;
+///   - |N_j| / sqrt(D) <= sqrt(C - 1) (no value lies further than sqrt(C - 1) biased standard deviations from the
+///     mean), so |n_j| <= 2^24 sqrt(C - 1) (1 + 2^-29) + 1/2 < 2^31 for C <= 16384: n_j is an int32, and this is
+///     what limits the width;
+///   - |gamma_j| / s_out is held at 2^15 at most, so e_j <= 16, the shift 39 - e_j >= 23, |t_j| < 2^31 2^31 = 2^62,
+///     |round(t_j / 2^(39 - e_j))| <= 2^15 2^7 2^16 = 2^38, b_j is an int32: |A_j| < 2^39.
+/// int64 holds every step; int32 holds S1, S2, n_j, m_j and b_j.
+///
+/// Rationale (precision): R and I give n_j a relative error below 2^-29, step 4 an absolute one of 2^-25; E_f's
+/// rounding (half of 2^-f in V) moves n_j by at most 2^-(f + 2) / sqrt(C - 1) < C^1.5 2^-46 <= 2^-25 when f is
+/// not lowered, and by 2^-61 relative when it is (then E 2^f > 2^59). The weight's mantissa adds 2^-31 relative,
+/// step 6 and b_j at most 2^-17 output steps each. For |gamma_j| / s_out <= 2^10 the value rounded in step 7 is
+/// thus within 2^-11 output steps of the exact n_j gamma_j / s_out + beta_j / s_out (|n_j| < 2^7), and each output
+/// within 0.5 + 2^-11 output steps of LayerNorm of the input's real values, unless it saturates
+/// (tests/static/quantized_test.cpp holds it to that bound against torch's nn.LayerNorm). A row of equal values gives
+/// beta_j / s_out rounded, plus z_out, as float LayerNorm does with eps > 0 (with eps = 0 float gives NaN). Beyond
+/// the held limits (|gamma_j| / s_out > 2^15, |beta_j| / s_out >= 2^15, E > 2^61, the last only for a scale s below
+/// sqrt(eps) C 2^-30.5), outputs saturate or differ from float; no real layer comes near them.
+
+
+
+namespace ctattn {
+
+// The float layer (ctattn/layers/norm.hpp), declared, not included.
+// Rationale: the layers tier needs Boost.Hana and the core does not; `quantize_layer_norm` only reads the layer's
+// members, and the layer's type is complete wherever a user names it.
+template <typename T, auto Width, bool Affine>
+struct layer_norm;
+
+namespace detail {
+// The rules of an int8 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
+template <std::size_t Width, quantization QIn, quantization QOut>
+using quantized_layer_norm_type_rules =
+    rule_list<quantization_rules<QIn>, quantization_rules<QOut>,
+              shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>, count<16384>>>;
+
+// round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in layer_norm.hpp's rationale
+// keep |x| + 2^(s - 1) below 2^63).
+constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
+  const std::int64_t half = std::int64_t{1} << (s - 1);
+  return x >= 0 ? (x + half) >> s : -((-x + half) >> s);
+}
+
+// round(v) for v >= 0, ties away from zero, held at `limit` (<= 2^62); NaN and v <= 0 give 0.
+constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
+  if (!(v > 0.0)) return 0;
+  if (v >= static_cast<double>(limit)) return limit;
+  const auto whole = static_cast<std::int64_t>(v);  // exact below 2^62; v - whole is exact
+  return whole + (v - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+}
+}  // namespace detail
+
+/// An int8 LayerNorm over rows of Width values quantized with QIn, giving rows quantized with QOut; made by
+/// `quantize_layer_norm` from a float `layer_norm` (the header's rationale derives each member).
+///
+/// | member             | shape / meaning                                                                  |
+/// |--------------------|----------------------------------------------------------------------------------|
+/// | `multiplier`       | Width int32: abs(gamma_j) / s_out as a mantissa in [2^30, 2^31) (or 0), gamma_j's sign |
+/// | `shift`            | Width int32: 39 - the exponent, in [23, 63]: from n_j multiplier_j to 2^-16 output steps |
+/// | `bias`             | Width int32: beta_j / s_out in 2^-16 output steps                                |
+/// | `epsilon`          | eps C^2 / s_in^2 times 2^epsilon_shift, rounded (int64)                          |
+/// | `epsilon_shift`    | f, even, at most `largest_epsilon_shift`: the fractional bits of the variance term |
+/// | `largest_epsilon_shift` | the largest even f with Width^2 2^14 2^f <= 2^60 (18 for Width 16384, 36 for 32) |
+/// | `fraction_bits`    | 24, of the normalized values                                                     |
+/// | `output_fraction_bits` | 16, of the output before its rounding                                        |
+///
+/// Rules: QIn and QOut are quantizations; Width <= 16384 (`int8_layer_norm_must_not_overflow`).
+template <auto Width, quantization QIn, quantization QOut>
+struct qlayer_norm {
+  static constexpr auto input_extent = Width;
+  static constexpr auto output_extent = Width;
+  static constexpr std::size_t width = extent_size(Width);
+  static_assert((detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut>>::check(), true));
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+  static constexpr int fraction_bits = 24;
+  static constexpr int output_fraction_bits = 16;
+  static constexpr std::int32_t largest_epsilon_shift = [] {
+    std::int32_t f = 0;
+    while (f < 46 && (std::uint64_t{width} * width << (14 + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
+    return f;
+  }();
+
+  std::int32_t multiplier[width]{};
+  std::int32_t shift[width]{};
+  std::int32_t bias[width]{};
+  std::int64_t epsilon = 0;
+  std::int32_t epsilon_shift = 0;
+
+  friend constexpr bool operator==(const qlayer_norm&, const qlayer_norm&) = default;
+};
+
+/// A float LayerNorm (nn.LayerNorm: weight gamma, bias beta, eps; or no affine parameters) quantized for inputs QIn
+/// and outputs QOut: per channel, |gamma_j| / s_out as `math::quantize_multiplier` gives it (held at 2^15) with
+/// gamma_j's sign, the shift 39 - its exponent (at most 63), and round(beta_j / s_out 2^16) (saturating int32);
+/// eps C^2 / s_in^2 with f fractional bits, f the largest even number <= `largest_epsilon_shift` that keeps it
+/// <= 2^61 (f = 0 and 2^61 if none does). Every quotient is computed in double, then rounded to nearest, ties away
+/// from zero.
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `qlayer_norm<Width, QIn, QOut>`              |
+///
+/// Example:
+/// \code
+///   constexpr auto norm_q = ctattn::quantize_layer_norm<q_x, q_norm>(model.norm);
+/// \endcode
+template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
+  using Float = layer_norm<T, Width, Affine>;
+  using Quantized = qlayer_norm<Float::input_extent, QIn, QOut>;
+  Quantized q{};
+  constexpr std::size_t c = Float::width;
+  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
+  for (std::size_t j = 0; j < c; ++j) {
+    double gamma = 1.0;
+    double beta = 0.0;
+    if constexpr (Affine) {
+      gamma = static_cast<double>(norm.weight.elements[0][j]);
+      beta = static_cast<double>(norm.bias.elements[0][j]);
+    }
+    double magnitude = (gamma < 0.0 ? -gamma : gamma) / QOut.scale();
+    magnitude = magnitude > largest_weight ? largest_weight : magnitude;
+    const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
+    q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
+    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
+    q.bias[j] = static_cast<std::int32_t>(detail::round_away(beta / QOut.scale() * 65536.0));
+  }
+  constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
+  const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
+  std::int32_t f = Quantized::largest_epsilon_shift;
+  while (f > 0 && !(e * static_cast<double>(std::int64_t{1} << f) <= static_cast<double>(largest_epsilon))) f -= 2;
+  q.epsilon_shift = f;
+  q.epsilon = detail::round_held(e * static_cast<double>(std::int64_t{1} << f), largest_epsilon);
+  return q;
+}
+
+namespace detail {
+// What steps 1 to 3 leave for a row: C, S1, I and the shift of step 4.
+struct layer_norm_row {
+  std::int64_t width = 0;
+  std::int64_t sum = 0;
+  std::int64_t inverse = 0;  // I = round(2^61 / R); 0 for a row of equal values (D = 0), where every n_j = 0
+  int down = 37;             // 37 - k - f/2
+};
+
+// Steps 1 to 3 for one row of C int8 values (C <= 16384).
+template <std::size_t C>
+constexpr layer_norm_row layer_norm_row_of(const std::int8_t (&x)[C], std::int64_t epsilon,
+                                           std::int32_t epsilon_shift) noexcept {
+  std::int32_t s1 = 0;
+  std::int32_t s2 = 0;
+  for (std::size_t j = 0; j < C; ++j) {
+    const std::int32_t v = x[j];
+    s1 += v;
+    s2 += v * v;
+  }
+  constexpr auto c = static_cast<std::int64_t>(C);
+  layer_norm_row row{c, s1, 0, 37};
+  const std::int64_t d = c * s2 - std::int64_t{s1} * s1;
+  if (d != 0) {
+    const auto v = static_cast<std::uint64_t>((d << epsilon_shift) + epsilon);
+    const int k = (62 - static_cast<int>(std::bit_width(v))) / 2;
+    const std::uint64_t root = math::isqrt(v << (2 * k));
+    row.inverse = static_cast<std::int64_t>(((std::uint64_t{1} << 61) + root / 2) / root);
+    row.down = 37 - k - epsilon_shift / 2;
+  }
+  return row;
+}
+
+// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
+constexpr std::int32_t layer_norm_normalized(std::int8_t q, const layer_norm_row& row) noexcept {
+  return static_cast<std::int32_t>(rounding_shift((row.width * q - row.sum) * row.inverse, row.down));
+}
+
+// Steps 5 and 6: A_j = round(n_j m_j / 2^shift_j) + b_j, in 2^-16 output steps.
+constexpr std::int64_t layer_norm_scaled(std::int32_t n, std::int32_t multiplier, std::int32_t shift,
+                                         std::int32_t bias) noexcept {
+  return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
+}
+
+template <typename X, typename L>
+using quantized_layer_norm_rules =
+    rule_list<shape_error::columns_must_match<op::quantized_layer_norm, dim_of<X::column_extent>,
+                                              dim_of<L::input_extent>>,
+              shape_error::input_quantization_must_match_layer<op::quantized_layer_norm, typename X::quantization_type,
+                                                               quantization_constant<L::input_quantization>>>;
+}  // namespace detail
+
+/// LayerNorm of each row of x in int8, integers only (the header's rationale gives the steps and their bounds):
+/// each output within 0.5 + 2^-11 output steps of nn.LayerNorm of x's real values, unless it saturates.
+///
+/// | operand | shape                                  |
+/// |---------|----------------------------------------|
+/// | `x`     | `qmatrix<n, Width, QIn>`               |
+/// | `norm`  | `qlayer_norm<Width, QIn, QOut>`        |
+/// | result  | `qmatrix<n, Width, QOut>`              |
+///
+/// Rules: x has the layer's width (`columns_must_match`, names included) and its quantization
+/// (`input_quantization_must_match_layer`).
+///
+/// Example:
+/// \code
+///   const auto h = ctattn::normalize(x_q, norm_q);
+/// \endcode
+template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
+[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept {
+  using L = qlayer_norm<Width, QIn, QOut>;
+  basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
+  if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
+    for (std::size_t r = 0; r < X::rows; ++r) {
+      const detail::layer_norm_row row = detail::layer_norm_row_of(x.elements[r], norm.epsilon, norm.epsilon_shift);
+      for (std::size_t j = 0; j < L::width; ++j) {
+        const std::int32_t n = detail::layer_norm_normalized(x.elements[r][j], row);
+        const std::int64_t a = detail::layer_norm_scaled(n, norm.multiplier[j], norm.shift[j], norm.bias[j]);
+        const std::int64_t q = detail::rounding_shift(a, L::output_fraction_bits) + QOut.zero_point;
+        y.elements[r][j] = static_cast<std::int8_t>(q < -128 ? -128 : (q > 127 ? 127 : q));
+      }
+    }
+  }
+  return y;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_LAYER_NORM_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/multiply.hpp
 #ifndef CTATTN_QUANTIZED_MULTIPLY_HPP

@@ -30,6 +30,7 @@
 #include "ctattn/math/erf.hpp"
 #include "ctattn/math/exp.hpp"
 #include "ctattn/math/fixed_point.hpp"
+#include "ctattn/math/isqrt.hpp"
 #include "ctattn/math/log.hpp"
 #include "ctattn/math/sin_cos.hpp"
 #include "ctattn/math/sqrt.hpp"
@@ -62,9 +63,11 @@
 #include "ctattn/position/sinusoidal.hpp"
 
 // Int8: matrices quantized with their scale and zero point in the type, integer products (the same bits everywhere).
+#include "ctattn/quantized/activation.hpp"
 #include "ctattn/quantized/add.hpp"
 #include "ctattn/quantized/attention.hpp"
 #include "ctattn/quantized/calibrate.hpp"
+#include "ctattn/quantized/layer_norm.hpp"
 #include "ctattn/quantized/linear.hpp"
 #include "ctattn/quantized/multiply.hpp"
 #include "ctattn/quantized/qmatrix.hpp"

@@ -26,4 +26,19 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::attention_mismatches(at_run_time) == 0);
   CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
   CHECK(cases::multi_head_mismatches(at_run_time) == 0);
+  CHECK(cases::isqrt_mismatches(at_run_time) == 0);
+}
+
+TEST_CASE("int8 activations and LayerNorm match their definition at run time", "[quantized]") {
+  CHECK(cases::rounding_shift_mismatches(at_run_time) == 0);
+  CHECK(cases::all_activation_mismatches(at_run_time) == 0);
+  CHECK(cases::layer_norm_mismatches(at_run_time) == 0);
+  CHECK(cases::plain_layer_norm_mismatches(at_run_time) == 0);
+  CHECK(cases::all_extreme_layer_norm_mismatches(at_run_time) == 0);
+  // The widest rows, the layer quantized at run time too.
+  static const auto wide_norm = cases::wide_norm_of(at_run_time);
+  CHECK(cases::wide_constant_mismatches(wide_norm) == 0);
+  CHECK(cases::wide_row_mismatches(wide_norm, 0, at_run_time) == 0);
+  CHECK(cases::wide_row_mismatches(wide_norm, 1, at_run_time) == 0);
+  CHECK(cases::wide_row_mismatches(wide_norm, 2, at_run_time) == 0);
 }

@@ -21,6 +21,20 @@ static_assert(cases::softmax_mismatches(cases::as_is) == 0);
 static_assert(cases::attention_mismatches(cases::as_is) == 0);
 static_assert(cases::masked_attention_mismatches(cases::as_is) == 0);
 static_assert(cases::multi_head_mismatches(cases::as_is) == 0);
+static_assert(cases::isqrt_mismatches(cases::as_is) == 0);
+static_assert(cases::rounding_shift_mismatches(cases::as_is) == 0);
+static_assert(cases::all_activation_mismatches(cases::as_is) == 0);
+static_assert(cases::layer_norm_mismatches(cases::as_is) == 0);
+static_assert(cases::plain_layer_norm_mismatches(cases::as_is) == 0);
+static_assert(cases::all_extreme_layer_norm_mismatches(cases::as_is) == 0);
+// The widest rows int8 LayerNorm allows, one evaluation each (a signed overflow would not be a constant expression).
+constexpr auto wide_norm = cases::wide_norm_of(cases::as_is);
+static_assert(cases::wide_constant_mismatches(wide_norm) == 0);
+static_assert(cases::wide_row_mismatches(wide_norm, 0, cases::as_is) == 0);
+static_assert(cases::wide_row_mismatches(wide_norm, 1, cases::as_is) == 0);
+static_assert(cases::wide_row_mismatches(wide_norm, 2, cases::as_is) == 0);
+// What an int8 LayerNorm holds (docs/quantized.md): 12 bytes per channel and 16 more.
+static_assert(sizeof(ctattn::qlayer_norm<32, cases::layer_norm_in, cases::layer_norm_out>) == 32 * 12 + 16);
 static_assert(ctattn::quantization_for_range(-1.0, 3.0) == ctattn::quantization{4.0 / 255.0, -64});
 static_assert(ctattn::quantization_for_range(0.5, 3.0).zero_point == -128);   // widened to contain 0
 static_assert(ctattn::quantization_for_range(-3.0, -1.0).zero_point == 127);
@@ -42,4 +56,9 @@ static_assert(x(0, 0) == 3 && x(0, 1) == 0 && x(0, 2) == 127);
 constexpr auto square = ctattn::multiply<ctattn::quantization{0.25, 0}>(q, q);
 static_assert(square(0, 0) == -4 && square(0, 1) == 8 && square(1, 0) == -8 && square(1, 1) == 12);
 static_assert(ctattn::dequantize(square)(1, 1) == 3.0f);
+static_assert(ctattn::math::isqrt(99) == 9 && ctattn::math::isqrt(100) == 10);
+static_assert(ctattn::math::isqrt(0xFFFF'FFFF'FFFF'FFFF) == 0xFFFF'FFFF);
+constexpr auto relu_q =
+    ctattn::quantize_activation<ctattn::quantization{0.1, 0}, ctattn::quantization{0.1, -128}>(ctattn::relu{});
+static_assert(relu_q(-5) == -128 && relu_q(7) == -121);   // real -0.5 -> 0, real 0.7 -> 0.7
 }  // namespace

@@ -3,6 +3,8 @@
 // whose template declares a lambda parameter of one of these names fails here (GCC reports such parameters as
 // shadowing user globals).
 #include <ctattn/ctattn.hpp>
+#include <ctattn/layers/activation.hpp>  // the float layers the int8 activations and LayerNorm are made from
+#include <ctattn/layers/norm.hpp>
 
 #include <array>
 
@@ -41,3 +43,7 @@ constexpr ctattn::quantization q8 = ctattn::quantization_for_range(ctattn::obser
 constexpr auto r11 = ctattn::multiply<q8>(ctattn::quantize<q8>(x), ctattn::quantize<q8>(x));
 static_assert(ctattn::dequantize(r11)(0, 0) > -1e30f && ctattn::largest_magnitude(x) == 4.0);
 static_assert(ctattn::softmax_rows(ctattn::quantize<q8>(x)).real(0, 0) < 1.0);
+constexpr auto r12 = ctattn::activate(ctattn::quantize<q8>(x), ctattn::quantize_activation<q8, q8>(ctattn::gelu{}));
+constexpr auto r13 =
+    ctattn::normalize(ctattn::quantize<q8>(x), ctattn::quantize_layer_norm<q8, q8>(ctattn::layer_norm<float, 2>{}));
+static_assert(r12.real(1, 1) > 3.5 && r13(0, 0) == -128 && r13.real(0, 1) > 0.9 && ctattn::math::isqrt(17) == 4);

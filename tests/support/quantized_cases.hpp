@@ -7,10 +7,15 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <ctattn/layers/activation.hpp>
+#include <ctattn/layers/norm.hpp>
+#include <ctattn/math/isqrt.hpp>
 #include <ctattn/matrix/from_array.hpp>
+#include <ctattn/quantized/activation.hpp>
 #include <ctattn/quantized/add.hpp>
 #include <ctattn/quantized/attention.hpp>
 #include <ctattn/quantized/calibrate.hpp>
+#include <ctattn/quantized/layer_norm.hpp>
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
@@ -300,6 +305,250 @@ constexpr std::size_t multi_head_mismatches(Read read) noexcept {
   const auto x = ctattn::quantize<mha_x>(read(ctattn::from_array(mh::x)));
   const auto y = ctattn::multi_head_attention<mha_scores>(x, weights, ctattn::causal);
   return differing(ctattn::project(x, weights.query), mh::q_q) + int8_against(y, mh::output, mh::float_output, 3.0);
+}
+
+// math::isqrt against Python's math.isqrt, and its definition, r^2 <= v <= r^2 + 2r, for every v below 2048.
+template <typename Read>
+constexpr std::size_t isqrt_mismatches(Read read) noexcept {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < std::size(fx::isqrt::v); ++i) {
+    bad += ctattn::math::isqrt(read(fx::isqrt::v[i])) == fx::isqrt::root[i] ? 0u : 1u;
+  }
+  for (std::uint64_t v = 0; v < 2048; ++v) {
+    const std::uint64_t r = ctattn::math::isqrt(read(v));
+    bad += r * r <= v && v - r * r <= 2 * r ? 0u : 1u;
+  }
+  return bad;
+}
+
+// The rounding shift of int8 LayerNorm's fixed point against the reference.
+template <typename Read>
+constexpr std::size_t rounding_shift_mismatches(Read read) noexcept {
+  namespace rs = fx::rounding_shift;
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < std::size(rs::x); ++i) {
+    bad += ctattn::detail::rounding_shift(read(rs::x[i]), rs::s[i]) == rs::rounded[i] ? 0u : 1u;
+  }
+  return bad;
+}
+
+// Outputs farther than (1/2 + slack) output steps from the float reference, unless the reference lies beyond the
+// output's range and the output is the end it saturates to.
+template <typename Y, std::size_t R, std::size_t C>
+constexpr std::size_t beyond_half_step(const Y& y, const double (&reference)[R][C], double slack) noexcept {
+  static_assert(Y::rows == R && Y::cols == C);
+  const double allowed = (0.5 + slack) * Y::quant.scale();
+  std::size_t bad = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const double difference = y.real(r, c) - reference[r][c];
+      const bool near = difference <= allowed && difference >= -allowed;
+      const bool saturated = (y(r, c) == 127 && difference <= allowed) || (y(r, c) == -128 && difference >= -allowed);
+      bad += near || saturated ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+// Int8 activations: for relu, gelu, gelu_tanh and silu, the table quantize_activation makes (the input's
+// quantization calibrated on x, the output's on torch's float output) against the reference, the outputs of
+// activate, and each output within half an output step of torch's float64 activation of the dequantized input
+// (the table is the rounding of the exact value: nothing but double's last bits may be added).
+namespace act = fx::activations;
+inline constexpr ctattn::quantization activation_in =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(act::x)));
+
+#define CTATTN_ACTIVATION_CASE(NAME)                                                                          \
+  struct NAME##_activation {                                                                                  \
+    using layer = ctattn::NAME;                                                                               \
+    static constexpr ctattn::quantization out = ctattn::quantization_for_range(act::NAME::out_lo, act::NAME::out_hi); \
+    static constexpr const auto& table() noexcept { return act::NAME::table; }                                \
+    static constexpr const auto& output() noexcept { return act::NAME::output; }                              \
+    static constexpr const auto& float_output() noexcept { return act::NAME::float_output; }                  \
+  };
+CTATTN_ACTIVATION_CASE(relu)
+CTATTN_ACTIVATION_CASE(gelu)
+CTATTN_ACTIVATION_CASE(gelu_tanh)
+CTATTN_ACTIVATION_CASE(silu)
+#undef CTATTN_ACTIVATION_CASE
+
+template <typename Case, typename Read>
+constexpr std::size_t activation_mismatches(Case, Read read) noexcept {
+  const auto f = ctattn::quantize_activation<activation_in, Case::out>(read(typename Case::layer{}));
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < 256; ++i) bad += std::int32_t{f.table[i]} == Case::table()[i] ? 0u : 1u;
+  const auto y = ctattn::activate(ctattn::quantize<activation_in>(read(ctattn::from_array(act::x))), f);
+  return bad + differing(y, Case::output()) + beyond_half_step(y, Case::float_output(), 1e-9);
+}
+
+template <typename Read>
+constexpr std::size_t all_activation_mismatches(Read read) noexcept {
+  return activation_mismatches(relu_activation{}, read) + activation_mismatches(gelu_activation{}, read) +
+         activation_mismatches(gelu_tanh_activation{}, read) + activation_mismatches(silu_activation{}, read);
+}
+
+// Int8 LayerNorm: the constants quantize_layer_norm derives against the reference's.
+template <typename Q, typename Case>
+constexpr std::size_t layer_norm_constant_mismatches(const Q& q, Case) noexcept {
+  std::size_t bad = 0;
+  for (std::size_t j = 0; j < Q::width; ++j) {
+    bad += q.multiplier[j] == Case::multiplier()[j] ? 0u : 1u;
+    bad += q.shift[j] == Case::shift()[j] ? 0u : 1u;
+    bad += q.bias[j] == Case::bias_q()[j] ? 0u : 1u;
+  }
+  bad += q.epsilon == Case::epsilon ? 0u : 1u;
+  bad += q.epsilon_shift == Case::epsilon_shift ? 0u : 1u;
+  return bad;
+}
+
+#define CTATTN_LAYER_NORM_CONSTANTS(NAME, NS)                                       \
+  struct NAME {                                                                     \
+    static constexpr const auto& multiplier() noexcept { return NS::multiplier; }   \
+    static constexpr const auto& shift() noexcept { return NS::shift; }             \
+    static constexpr const auto& bias_q() noexcept { return NS::bias_q; }           \
+    static constexpr std::int64_t epsilon = NS::epsilon;                            \
+    static constexpr std::int32_t epsilon_shift = NS::epsilon_shift;                \
+  };
+CTATTN_LAYER_NORM_CONSTANTS(layer_norm_constants, fx::layer_norm)
+CTATTN_LAYER_NORM_CONSTANTS(plain_layer_norm_constants, fx::plain_layer_norm)
+CTATTN_LAYER_NORM_CONSTANTS(small_eps_constants, fx::extreme_layer_norm::small_eps)
+CTATTN_LAYER_NORM_CONSTANTS(huge_eps_constants, fx::extreme_layer_norm::huge_eps)
+#undef CTATTN_LAYER_NORM_CONSTANTS
+
+// The error bound of int8 LayerNorm against float LayerNorm of its input's real values, beyond half an output step
+// (ctattn/quantized/layer_norm.hpp derives 2^-11 for weights up to 2^10 output steps).
+inline constexpr double layer_norm_slack = 1.0 / 2048;
+
+// nn.LayerNorm(32) with torch's seeded weight and bias, quantized by the compiler for the quantizations calibrated
+// on x and on torch's float output.
+namespace lnf = fx::layer_norm;
+using float_layer_norm = ctattn::layer_norm<float, 32>;
+inline constexpr float_layer_norm float_norm = [] {
+  float_layer_norm l{};
+  for (std::size_t j = 0; j < 32; ++j) {
+    l.weight(0, j) = lnf::weight[j];
+    l.bias(0, j) = lnf::bias[j];
+  }
+  return l;
+}();
+inline constexpr ctattn::quantization layer_norm_in =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(lnf::x)));
+inline constexpr ctattn::quantization layer_norm_out = ctattn::quantization_for_range(lnf::out_lo, lnf::out_hi);
+
+// Each step is checked: the constants, every normalized value n_j and output accumulator A_j, the outputs, and the
+// bound against torch.
+template <typename Read>
+constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
+  const auto norm = ctattn::quantize_layer_norm<layer_norm_in, layer_norm_out>(read(float_norm));
+  const auto x = ctattn::quantize<layer_norm_in>(read(ctattn::from_array(lnf::x)));
+  std::size_t bad = layer_norm_constant_mismatches(norm, layer_norm_constants{});
+  for (std::size_t r = 0; r < decltype(x)::rows; ++r) {
+    const auto row = ctattn::detail::layer_norm_row_of(x.elements[r], norm.epsilon, norm.epsilon_shift);
+    for (std::size_t j = 0; j < decltype(x)::cols; ++j) {
+      const std::int32_t n = ctattn::detail::layer_norm_normalized(x(r, j), row);
+      bad += n == lnf::normalized[r][j] ? 0u : 1u;
+      bad += ctattn::detail::layer_norm_scaled(n, norm.multiplier[j], norm.shift[j], norm.bias[j]) == lnf::scaled[r][j]
+                 ? 0u
+                 : 1u;
+    }
+  }
+  const auto y = ctattn::normalize(x, norm);
+  return bad + differing(y, lnf::output) + beyond_half_step(y, lnf::float_output, layer_norm_slack);
+}
+
+// No affine parameters, eps 1e-3, a row of equal values.
+template <typename Read>
+constexpr std::size_t plain_layer_norm_mismatches(Read read) noexcept {
+  constexpr ctattn::quantization q_in{0.05, 10}, q_out{0.02, -5};
+  ctattn::layer_norm<float, 7, false> plain{};
+  plain.eps = read(1e-3f);  // the layer's only member: a layer without parameters is not passed by value (GCC's
+                            // psabi note on [[no_unique_address]] members on AArch64 and ARM)
+  const auto norm = ctattn::quantize_layer_norm<q_in, q_out>(plain);
+  const auto y = ctattn::normalize(ctattn::quantize<q_in>(read(ctattn::from_array(fx::plain_layer_norm::x))), norm);
+  return layer_norm_constant_mismatches(norm, plain_layer_norm_constants{}) +
+         differing(y, fx::plain_layer_norm::output) +
+         beyond_half_step(y, fx::plain_layer_norm::float_output, layer_norm_slack);
+}
+
+// Parameters past the held limits, with eps 1e-5 and with eps 1e20 (E held at 2^61): constants and outputs.
+template <typename Constants, std::size_t R, typename Read>
+constexpr std::size_t extreme_layer_norm_mismatches(float eps, Constants constants,
+                                                    const std::int32_t (&want)[R][6], Read read) noexcept {
+  namespace ext = fx::extreme_layer_norm;
+  constexpr ctattn::quantization q_in{0.05, 0}, q_out{0.01, 3};
+  ctattn::layer_norm<float, 6> extreme{};
+  for (std::size_t j = 0; j < 6; ++j) {
+    extreme.weight(0, j) = ext::weight[j];
+    extreme.bias(0, j) = ext::bias[j];
+  }
+  extreme.eps = eps;
+  const auto norm = ctattn::quantize_layer_norm<q_in, q_out>(read(extreme));
+  const auto y = ctattn::normalize(ctattn::quantize<q_in>(read(ctattn::from_array(ext::x))), norm);
+  return layer_norm_constant_mismatches(norm, constants) + differing(y, want);
+}
+
+template <typename Read>
+constexpr std::size_t all_extreme_layer_norm_mismatches(Read read) noexcept {
+  namespace ext = fx::extreme_layer_norm;
+  return extreme_layer_norm_mismatches(1e-5f, small_eps_constants{}, ext::small_eps::output, read) +
+         extreme_layer_norm_mismatches(1e20f, huge_eps_constants{}, ext::huge_eps::output, read);
+}
+
+// The widest rows the rule allows, 16384, at the bounds of the fixed point (the outlier row's first value is
+// sqrt(C - 1) standard deviations from the mean), with no affine parameters; row 0 is the outlier, 1 alternates 127
+// and -128, 2 is the ramp j mod 256 - 128. Constants, outputs, and the bound against torch's float64 LayerNorm.
+namespace wide = fx::wide_layer_norm;
+inline constexpr ctattn::quantization wide_in{0.5, 0}, wide_out{0.02, 0};
+using wide_float_norm = ctattn::layer_norm<float, 16384, false>;
+using wide_row = ctattn::qmatrix<1, 16384, wide_in>;
+
+// The layer quantized with its eps read through `read`.
+template <typename Read>
+constexpr auto wide_norm_of(Read read) noexcept {
+  wide_float_norm l{};
+  l.eps = read(l.eps);
+  return ctattn::quantize_layer_norm<wide_in, wide_out>(l);
+}
+
+constexpr wide_row wide_input(int row) noexcept {
+  wide_row x{};
+  for (std::size_t j = 0; j < wide_row::cols; ++j) {
+    const int ramp = static_cast<int>(j % 256) - 128;
+    x(0, j) = static_cast<std::int8_t>(row == 0 ? (j == 0 ? 127 : -128) : row == 1 ? (j % 2 == 0 ? 127 : -128) : ramp);
+  }
+  return x;
+}
+
+// The expected output and float reference of entry j of a row.
+constexpr std::int32_t wide_expected(int row, std::size_t j) noexcept {
+  return row == 0 ? wide::outlier[j == 0 ? 0 : 1] : row == 1 ? wide::alternating[j % 2] : wide::ramp[j % 256];
+}
+constexpr double wide_reference(int row, std::size_t j) noexcept {
+  return row == 0 ? wide::float_outlier[j == 0 ? 0 : 1]
+                  : row == 1 ? wide::float_alternating[j % 2] : wide::float_ramp[j % 256];
+}
+
+template <typename Norm>
+constexpr std::size_t wide_constant_mismatches(const Norm& norm) noexcept {
+  std::size_t bad = norm.epsilon == wide::epsilon && norm.epsilon_shift == wide::epsilon_shift ? 0u : 1u;
+  for (std::size_t j = 0; j < Norm::width; ++j) {
+    bad += norm.multiplier[j] == wide::multiplier && norm.shift[j] == wide::shift && norm.bias[j] == wide::bias_q
+               ? 0u
+               : 1u;
+  }
+  return bad;
+}
+
+template <typename Norm, typename Read>
+constexpr std::size_t wide_row_mismatches(const Norm& norm, int row, Read read) noexcept {
+  const auto y = ctattn::normalize(read(wide_input(row)), norm);
+  std::size_t bad = 0;
+  double reference[1][16384]{};
+  for (std::size_t j = 0; j < wide_row::cols; ++j) {
+    bad += std::int32_t{y(0, j)} == wide_expected(row, j) ? 0u : 1u;
+    reference[0][j] = wide_reference(row, j);
+  }
+  return bad + beyond_half_step(y, reference, layer_norm_slack);
 }
 
 inline constexpr auto as_is = [](const auto& value) { return value; };

@@ -11,6 +11,7 @@
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
+/// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 
 #include <cstddef>
 #include <cstdint>
@@ -33,6 +34,10 @@ struct quantized_add {};
 struct quantized_attention {};
 /// Multi-head attention on int8 rows with int8 projections.
 struct quantized_multi_head_attention {};
+/// An int8 activation (a table lookup) applied to an int8 matrix.
+struct quantized_activation {};
+/// Int8 layer normalization of each row.
+struct quantized_layer_norm {};
 }  // namespace op
 
 namespace shape_error {
@@ -94,6 +99,19 @@ struct int8_mask_must_hide_keys {
     static_assert(holds,
                   "ctattn: int8 attention takes masks that hide keys (causal, key padding, windows, boolean masks), "
                   "not an additive bias; add the bias in the float model, or express it as a boolean mask");
+    return holds;
+  }
+};
+
+/// Int8 LayerNorm holds each normalized value, at most sqrt(C - 1) in magnitude, with 24 fractional bits in an
+/// int32: rows of C <= 16384 (ctattn/quantized/layer_norm.hpp derives it).
+template <typename Operation, typename Width, typename Limit>
+struct int8_layer_norm_must_not_overflow {
+  static constexpr bool holds = Width::value <= Limit::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude, with 24 "
+                  "fractional bits in an int32, which holds rows of C <= 16384; normalize wider rows in float");
     return holds;
   }
 };

@@ -1,0 +1,287 @@
+#ifndef CTATTN_QUANTIZED_LAYER_NORM_HPP
+#define CTATTN_QUANTIZED_LAYER_NORM_HPP
+
+/// \file
+/// Int8 layer normalization in integers only: the row's sums in int32, its variance term in int64, an exact integer
+/// square root, the normalized values in fixed point, the layer's weight and bias as fixed-point constants derived
+/// by the compiler from a float `ctattn::layer_norm`, then rounded to the output's quantization. The same bits in
+/// constant evaluation and at run time, on every target, with or without an FPU.
+///
+/// | entity                                   | what                                                          |
+/// |------------------------------------------|---------------------------------------------------------------|
+/// | `qlayer_norm<Width, QIn, QOut>`          | the int8 layer: per channel a weight multiplier, a shift, a bias; eps |
+/// | `quantize_layer_norm<QIn, QOut>(norm)`   | a float `layer_norm<T, Width, Affine>` (nn.LayerNorm) quantized  |
+/// | `normalize(x, norm)`                     | `qmatrix<n, Width, QIn>` to `qmatrix<n, Width, QOut>`, row by row |
+///
+/// Example:
+/// \code
+///   #include <ctattn/layers/norm.hpp>   // ctattn::layer_norm
+///   constexpr auto norm1_q = ctattn::quantize_layer_norm<q_x, q_norm1>(model.norm1);
+///   const auto h = ctattn::normalize(x_q, norm1_q);   // qmatrix<n, 32, q_norm1>
+/// \endcode
+///
+/// Rationale (the derivation). A row of C int8 values q_j with quantization (s, z) stands for x_j = s (q_j - z).
+/// With S1 = sum q_j and S2 = sum q_j^2 (integers), the mean is s (S1 / C - z) and the biased variance
+/// s^2 (C S2 - S1^2) / C^2, so
+///
+///     (x_j - mean) / sqrt(var + eps) = N_j / sqrt(V),   N_j = C q_j - S1,   V = D + E,
+///     D = C S2 - S1^2,   E = eps C^2 / s^2:
+///
+/// the zero point and the scale cancel, except in E, which the compiler computes once. D >= 0 exactly (it is C^2
+/// times the variance of the q_j), and D = 0 only for a row of equal values, where every N_j = 0. The output is
+/// round(n_j gamma_j / s_out + beta_j / s_out) + z_out, with n_j = N_j / sqrt(V).
+///
+/// In fixed point (f = `epsilon_shift`, E_f = round(E 2^f), both chosen by the compiler: f is the largest even
+/// number with C^2 2^14 2^f <= 2^60, 18 or more for C <= 16384, lowered by 2 until E 2^f <= 2^61):
+///   1. V_f = D 2^f + E_f; k = (62 - bit_width(V_f)) / 2, so that V_f 4^k lies in [2^60, 2^62);
+///   2. R = isqrt(V_f 4^k), in [2^30, 2^31): 2^(k + f/2) sqrt(V) with a relative error below 2^-30;
+///   3. I = floor((2^61 + floor(R / 2)) / R) = round(2^61 / R), in (2^30, 2^31]: relative error at most 2^-31;
+///   4. n_j = round(N_j I / 2^(37 - k - f/2)): N_j / sqrt(V) with 24 fractional bits (`fraction_bits`);
+///   5. t_j = n_j m_j, m_j the signed mantissa of |gamma_j| / s_out = |m_j| 2^(e_j - 31) (`multiplier`);
+///   6. A_j = round(t_j / 2^(39 - e_j)) + b_j, in 2^-16 output steps (`output_fraction_bits`), b_j =
+///      round(beta_j / s_out 2^16) (`bias`); the shift 39 - e_j is `shift`, capped at 63;
+///   7. q_j = clamp(round(A_j / 2^16) + z_out, -128, 127).
+/// Every round() is to nearest, ties away from zero.
+///
+/// Rationale (no overflow, for any input; C <= 16384 is the rule `int8_layer_norm_must_not_overflow`):
+///   - |q_j| <= 128: |S1| <= 2^21 and S2 <= 2^28 fit int32;
+///   - D <= C^2 (255 / 2)^2 < C^2 2^14 (values within a range of 255 have a variance of at most (255 / 2)^2),
+///     so D 2^f < 2^60 by the choice of f; E_f <= 2^61 (E is saturated at 2^61 only if E > 2^61 itself, with
+///     f = 0): V_f < 2^62, and V_f 4^k < 2^62;
+///   - D >= 1 in step 1 (a row of equal values skips to n_j = 0), so V_f >= 2^f and k + f/2 <= 30: the shift of
+///     step 4 is at least 7;
+///   - |N_j| <= 255 (C - 1) < 2^22 and I <= 2^31: |N_j I| < 2^53;
+///   - |N_j| / sqrt(D) <= sqrt(C - 1) (no value lies further than sqrt(C - 1) biased standard deviations from the
+///     mean), so |n_j| <= 2^24 sqrt(C - 1) (1 + 2^-29) + 1/2 < 2^31 for C <= 16384: n_j is an int32, and this is
+///     what limits the width;
+///   - |gamma_j| / s_out is held at 2^15 at most, so e_j <= 16, the shift 39 - e_j >= 23, |t_j| < 2^31 2^31 = 2^62,
+///     |round(t_j / 2^(39 - e_j))| <= 2^15 2^7 2^16 = 2^38, b_j is an int32: |A_j| < 2^39.
+/// int64 holds every step; int32 holds S1, S2, n_j, m_j and b_j.
+///
+/// Rationale (precision): R and I give n_j a relative error below 2^-29, step 4 an absolute one of 2^-25; E_f's
+/// rounding (half of 2^-f in V) moves n_j by at most 2^-(f + 2) / sqrt(C - 1) < C^1.5 2^-46 <= 2^-25 when f is
+/// not lowered, and by 2^-61 relative when it is (then E 2^f > 2^59). The weight's mantissa adds 2^-31 relative,
+/// step 6 and b_j at most 2^-17 output steps each. For |gamma_j| / s_out <= 2^10 the value rounded in step 7 is
+/// thus within 2^-11 output steps of the exact n_j gamma_j / s_out + beta_j / s_out (|n_j| < 2^7), and each output
+/// within 0.5 + 2^-11 output steps of LayerNorm of the input's real values, unless it saturates
+/// (tests/static/quantized_test.cpp holds it to that bound against torch's nn.LayerNorm). A row of equal values gives
+/// beta_j / s_out rounded, plus z_out, as float LayerNorm does with eps > 0 (with eps = 0 float gives NaN). Beyond
+/// the held limits (|gamma_j| / s_out > 2^15, |beta_j| / s_out >= 2^15, E > 2^61, the last only for a scale s below
+/// sqrt(eps) C 2^-30.5), outputs saturate or differ from float; no real layer comes near them.
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+
+#include "ctattn/math/fixed_point.hpp"
+#include "ctattn/math/isqrt.hpp"
+#include "ctattn/matrix/rules.hpp"
+#include "ctattn/quantized/qmatrix.hpp"
+#include "ctattn/quantized/rules.hpp"
+
+namespace ctattn {
+
+// The float layer (ctattn/layers/norm.hpp), declared, not included.
+// Rationale: the layers tier needs Boost.Hana and the core does not; `quantize_layer_norm` only reads the layer's
+// members, and the layer's type is complete wherever a user names it.
+template <typename T, auto Width, bool Affine>
+struct layer_norm;
+
+namespace detail {
+// The rules of an int8 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
+template <std::size_t Width, quantization QIn, quantization QOut>
+using quantized_layer_norm_type_rules =
+    rule_list<quantization_rules<QIn>, quantization_rules<QOut>,
+              shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>, count<16384>>>;
+
+// round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in layer_norm.hpp's rationale
+// keep |x| + 2^(s - 1) below 2^63).
+constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
+  const std::int64_t half = std::int64_t{1} << (s - 1);
+  return x >= 0 ? (x + half) >> s : -((-x + half) >> s);
+}
+
+// round(v) for v >= 0, ties away from zero, held at `limit` (<= 2^62); NaN and v <= 0 give 0.
+constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
+  if (!(v > 0.0)) return 0;
+  if (v >= static_cast<double>(limit)) return limit;
+  const auto whole = static_cast<std::int64_t>(v);  // exact below 2^62; v - whole is exact
+  return whole + (v - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+}
+}  // namespace detail
+
+/// An int8 LayerNorm over rows of Width values quantized with QIn, giving rows quantized with QOut; made by
+/// `quantize_layer_norm` from a float `layer_norm` (the header's rationale derives each member).
+///
+/// | member             | shape / meaning                                                                  |
+/// |--------------------|----------------------------------------------------------------------------------|
+/// | `multiplier`       | Width int32: abs(gamma_j) / s_out as a mantissa in [2^30, 2^31) (or 0), gamma_j's sign |
+/// | `shift`            | Width int32: 39 - the exponent, in [23, 63]: from n_j multiplier_j to 2^-16 output steps |
+/// | `bias`             | Width int32: beta_j / s_out in 2^-16 output steps                                |
+/// | `epsilon`          | eps C^2 / s_in^2 times 2^epsilon_shift, rounded (int64)                          |
+/// | `epsilon_shift`    | f, even, at most `largest_epsilon_shift`: the fractional bits of the variance term |
+/// | `largest_epsilon_shift` | the largest even f with Width^2 2^14 2^f <= 2^60 (18 for Width 16384, 36 for 32) |
+/// | `fraction_bits`    | 24, of the normalized values                                                     |
+/// | `output_fraction_bits` | 16, of the output before its rounding                                        |
+///
+/// Rules: QIn and QOut are quantizations; Width <= 16384 (`int8_layer_norm_must_not_overflow`).
+template <auto Width, quantization QIn, quantization QOut>
+struct qlayer_norm {
+  static constexpr auto input_extent = Width;
+  static constexpr auto output_extent = Width;
+  static constexpr std::size_t width = extent_size(Width);
+  static_assert((detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut>>::check(), true));
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+  static constexpr int fraction_bits = 24;
+  static constexpr int output_fraction_bits = 16;
+  static constexpr std::int32_t largest_epsilon_shift = [] {
+    std::int32_t f = 0;
+    while (f < 46 && (std::uint64_t{width} * width << (14 + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
+    return f;
+  }();
+
+  std::int32_t multiplier[width]{};
+  std::int32_t shift[width]{};
+  std::int32_t bias[width]{};
+  std::int64_t epsilon = 0;
+  std::int32_t epsilon_shift = 0;
+
+  friend constexpr bool operator==(const qlayer_norm&, const qlayer_norm&) = default;
+};
+
+/// A float LayerNorm (nn.LayerNorm: weight gamma, bias beta, eps; or no affine parameters) quantized for inputs QIn
+/// and outputs QOut: per channel, |gamma_j| / s_out as `math::quantize_multiplier` gives it (held at 2^15) with
+/// gamma_j's sign, the shift 39 - its exponent (at most 63), and round(beta_j / s_out 2^16) (saturating int32);
+/// eps C^2 / s_in^2 with f fractional bits, f the largest even number <= `largest_epsilon_shift` that keeps it
+/// <= 2^61 (f = 0 and 2^61 if none does). Every quotient is computed in double, then rounded to nearest, ties away
+/// from zero.
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `qlayer_norm<Width, QIn, QOut>`              |
+///
+/// Example:
+/// \code
+///   constexpr auto norm_q = ctattn::quantize_layer_norm<q_x, q_norm>(model.norm);
+/// \endcode
+template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
+  using Float = layer_norm<T, Width, Affine>;
+  using Quantized = qlayer_norm<Float::input_extent, QIn, QOut>;
+  Quantized q{};
+  constexpr std::size_t c = Float::width;
+  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
+  for (std::size_t j = 0; j < c; ++j) {
+    double gamma = 1.0;
+    double beta = 0.0;
+    if constexpr (Affine) {
+      gamma = static_cast<double>(norm.weight.elements[0][j]);
+      beta = static_cast<double>(norm.bias.elements[0][j]);
+    }
+    double magnitude = (gamma < 0.0 ? -gamma : gamma) / QOut.scale();
+    magnitude = magnitude > largest_weight ? largest_weight : magnitude;
+    const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
+    q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
+    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
+    q.bias[j] = static_cast<std::int32_t>(detail::round_away(beta / QOut.scale() * 65536.0));
+  }
+  constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
+  const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
+  std::int32_t f = Quantized::largest_epsilon_shift;
+  while (f > 0 && !(e * static_cast<double>(std::int64_t{1} << f) <= static_cast<double>(largest_epsilon))) f -= 2;
+  q.epsilon_shift = f;
+  q.epsilon = detail::round_held(e * static_cast<double>(std::int64_t{1} << f), largest_epsilon);
+  return q;
+}
+
+namespace detail {
+// What steps 1 to 3 leave for a row: C, S1, I and the shift of step 4.
+struct layer_norm_row {
+  std::int64_t width = 0;
+  std::int64_t sum = 0;
+  std::int64_t inverse = 0;  // I = round(2^61 / R); 0 for a row of equal values (D = 0), where every n_j = 0
+  int down = 37;             // 37 - k - f/2
+};
+
+// Steps 1 to 3 for one row of C int8 values (C <= 16384).
+template <std::size_t C>
+constexpr layer_norm_row layer_norm_row_of(const std::int8_t (&x)[C], std::int64_t epsilon,
+                                           std::int32_t epsilon_shift) noexcept {
+  std::int32_t s1 = 0;
+  std::int32_t s2 = 0;
+  for (std::size_t j = 0; j < C; ++j) {
+    const std::int32_t v = x[j];
+    s1 += v;
+    s2 += v * v;
+  }
+  constexpr auto c = static_cast<std::int64_t>(C);
+  layer_norm_row row{c, s1, 0, 37};
+  const std::int64_t d = c * s2 - std::int64_t{s1} * s1;
+  if (d != 0) {
+    const auto v = static_cast<std::uint64_t>((d << epsilon_shift) + epsilon);
+    const int k = (62 - static_cast<int>(std::bit_width(v))) / 2;
+    const std::uint64_t root = math::isqrt(v << (2 * k));
+    row.inverse = static_cast<std::int64_t>(((std::uint64_t{1} << 61) + root / 2) / root);
+    row.down = 37 - k - epsilon_shift / 2;
+  }
+  return row;
+}
+
+// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
+constexpr std::int32_t layer_norm_normalized(std::int8_t q, const layer_norm_row& row) noexcept {
+  return static_cast<std::int32_t>(rounding_shift((row.width * q - row.sum) * row.inverse, row.down));
+}
+
+// Steps 5 and 6: A_j = round(n_j m_j / 2^shift_j) + b_j, in 2^-16 output steps.
+constexpr std::int64_t layer_norm_scaled(std::int32_t n, std::int32_t multiplier, std::int32_t shift,
+                                         std::int32_t bias) noexcept {
+  return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
+}
+
+template <typename X, typename L>
+using quantized_layer_norm_rules =
+    rule_list<shape_error::columns_must_match<op::quantized_layer_norm, dim_of<X::column_extent>,
+                                              dim_of<L::input_extent>>,
+              shape_error::input_quantization_must_match_layer<op::quantized_layer_norm, typename X::quantization_type,
+                                                               quantization_constant<L::input_quantization>>>;
+}  // namespace detail
+
+/// LayerNorm of each row of x in int8, integers only (the header's rationale gives the steps and their bounds):
+/// each output within 0.5 + 2^-11 output steps of nn.LayerNorm of x's real values, unless it saturates.
+///
+/// | operand | shape                                  |
+/// |---------|----------------------------------------|
+/// | `x`     | `qmatrix<n, Width, QIn>`               |
+/// | `norm`  | `qlayer_norm<Width, QIn, QOut>`        |
+/// | result  | `qmatrix<n, Width, QOut>`              |
+///
+/// Rules: x has the layer's width (`columns_must_match`, names included) and its quantization
+/// (`input_quantization_must_match_layer`).
+///
+/// Example:
+/// \code
+///   const auto h = ctattn::normalize(x_q, norm_q);
+/// \endcode
+template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
+[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept {
+  using L = qlayer_norm<Width, QIn, QOut>;
+  basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
+  if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
+    for (std::size_t r = 0; r < X::rows; ++r) {
+      const detail::layer_norm_row row = detail::layer_norm_row_of(x.elements[r], norm.epsilon, norm.epsilon_shift);
+      for (std::size_t j = 0; j < L::width; ++j) {
+        const std::int32_t n = detail::layer_norm_normalized(x.elements[r][j], row);
+        const std::int64_t a = detail::layer_norm_scaled(n, norm.multiplier[j], norm.shift[j], norm.bias[j]);
+        const std::int64_t q = detail::rounding_shift(a, L::output_fraction_bits) + QOut.zero_point;
+        y.elements[r][j] = static_cast<std::int8_t>(q < -128 ? -128 : (q > 127 ? 127 : q));
+      }
+    }
+  }
+  return y;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_LAYER_NORM_HPP
