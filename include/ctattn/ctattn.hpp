@@ -74,5 +74,6 @@
 #include "ctattn/quantized/quantization.hpp"
 #include "ctattn/quantized/rules.hpp"
 #include "ctattn/quantized/softmax.hpp"
+#include "ctattn/quantized/transformer.hpp"
 
 #endif  // CTATTN_CTATTN_HPP

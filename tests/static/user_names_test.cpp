@@ -3,7 +3,7 @@
 // whose template declares a lambda parameter of one of these names fails here (GCC reports such parameters as
 // shadowing user globals).
 #include <ctattn/ctattn.hpp>
-#include <ctattn/layers/activation.hpp>  // the float layers the int8 activations and LayerNorm are made from
+#include <ctattn/layers.hpp>  // the float layers the int8 activations and LayerNorm are made from
 #include <ctattn/layers/norm.hpp>
 
 #include <array>
@@ -47,3 +47,13 @@ constexpr auto r12 = ctattn::activate(ctattn::quantize<q8>(x), ctattn::quantize_
 constexpr auto r13 =
     ctattn::normalize(ctattn::quantize<q8>(x), ctattn::quantize_layer_norm<q8, q8>(ctattn::layer_norm<float, 2>{}));
 static_assert(r12.real(1, 1) > 3.5 && r13(0, 0) == -128 && r13.real(0, 1) > 0.9 && ctattn::math::isqrt(17) == 4);
+constexpr auto r14 = ctattn::scaled_dot_product_attention<q8, q8>(ctattn::quantize<q8>(x), ctattn::quantize<q8>(x),
+                                                                  ctattn::quantize<q8>(x), ctattn::causal);
+constexpr ctattn::linear<float, 2, 2, ctattn::out_by_in, true> r15{};
+constexpr auto r16 = ctattn::quantize_linear<q8, q8>(r15);
+constexpr auto r17 = ctattn::multi_head_attention<q8>(ctattn::quantize<q8>(x),
+                                                      ctattn::make_qmulti_head_attention_weights<2>(r16, r16, r16, r16));
+constexpr ctattn::encoder_layer_quantizations r18{q8, q8, q8, q8, q8, q8, q8, q8, q8, q8, q8, q8, q8, q8};
+constexpr auto r19 = ctattn::quantize_encoder_layer<r18>(
+    ctattn::transformer_encoder_layer<float, 2, 1, 4, ctattn::gelu, true>{}).forward(ctattn::quantize<q8>(x));
+static_assert(r14.real(0, 0) > -1e30 && r17.real(0, 0) > -1e30 && r19.real(0, 0) > -1e30);

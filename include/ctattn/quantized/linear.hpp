@@ -110,13 +110,13 @@ struct qlinear {
   constexpr qlinear() noexcept = default;
 
   /// The layer of these int8 weights, int32 biases and per-channel weight scales.
-  constexpr qlinear(const std::int8_t (&w)[outputs][inputs], const std::int32_t (&b)[outputs],
-                    const channel_scales<outputs>& s) noexcept
-      : scales(s) {
-    for (std::size_t c = 0; c < outputs; ++c) {
-      for (std::size_t k = 0; k < inputs; ++k) weight[c][k] = w[c][k];
-      bias[c] = b[c];
-      multipliers[c] = math::quantize_multiplier(QIn.scale() * s[c] / QOut.scale());
+  constexpr qlinear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int32_t (&int32_biases)[outputs],
+                    const channel_scales<outputs>& weight_scale) noexcept
+      : scales(weight_scale) {
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
+      bias[channel] = int32_biases[channel];
+      multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
   }
 
@@ -133,19 +133,20 @@ template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bo
                                              const channel_scales<extent_size(Out)>& scales) noexcept {
   constexpr std::size_t outputs = extent_size(Out);
   constexpr std::size_t inputs = extent_size(In);
-  std::int8_t w[outputs][inputs]{};
-  std::int32_t b[outputs]{};
-  for (std::size_t c = 0; c < outputs; ++c) {
-    for (std::size_t k = 0; k < inputs; ++k) {
-      const std::int64_t v = detail::round_away(static_cast<double>(l.weight.elements[c][k]) / scales[c]);
-      w[c][k] = static_cast<std::int8_t>(v < -127 ? -127 : (v > 127 ? 127 : v));
+  std::int8_t int8_weights[outputs][inputs]{};
+  std::int32_t int32_biases[outputs]{};
+  for (std::size_t channel = 0; channel < outputs; ++channel) {
+    for (std::size_t input = 0; input < inputs; ++input) {
+      const std::int64_t rounded =
+          detail::round_away(static_cast<double>(l.weight.elements[channel][input]) / scales[channel]);
+      int8_weights[channel][input] = static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
     }
     if constexpr (HasBias) {
-      b[c] = static_cast<std::int32_t>(
-          detail::round_away(static_cast<double>(l.bias.elements[0][c]) / (QIn.scale() * scales[c])));
+      int32_biases[channel] = static_cast<std::int32_t>(
+          detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / (QIn.scale() * scales[channel])));
     }
   }
-  return qlinear<In, Out, QIn, QOut>{w, b, scales};
+  return qlinear<In, Out, QIn, QOut>{int8_weights, int32_biases, scales};
 }
 
 /// \copydoc quantize_linear

@@ -1,0 +1,93 @@
+// The verified sorter in int8: the float model (sorter.hpp) quantized by the compiler with the activations'
+// quantizations calibrated by quantize_sorter.py (int8_golden.hpp holds their ranges). Integers only at run time,
+// the same bits in static_assert, on the host and on a microcontroller without an FPU.
+#pragma once
+
+#include <array>
+#include <cstddef>
+
+#include <ctattn/quantized/transformer.hpp>
+
+#include "int8_golden.hpp"
+#include "sorter.hpp"
+
+namespace toy {
+
+namespace calibrated {
+constexpr ctattn::value_range range_of(int8_golden::range r) noexcept { return {r.lo, r.hi}; }
+
+namespace g = int8_golden;
+inline constexpr ctattn::encoder_layer_ranges layer0{
+    range_of(g::embedded),          range_of(g::layers_0_norm1),     range_of(g::layers_0_query),
+    range_of(g::layers_0_key),      range_of(g::layers_0_value),     range_of(g::layers_0_scores),
+    range_of(g::layers_0_context),  range_of(g::layers_0_attention), range_of(g::layers_0_sum1),
+    range_of(g::layers_0_norm2),    range_of(g::layers_0_hidden),    range_of(g::layers_0_activation),
+    range_of(g::layers_0_feed_forward), range_of(g::layers_0_output)};
+inline constexpr ctattn::encoder_layer_ranges layer1{
+    range_of(g::layers_0_output),   range_of(g::layers_1_norm1),     range_of(g::layers_1_query),
+    range_of(g::layers_1_key),      range_of(g::layers_1_value),     range_of(g::layers_1_scores),
+    range_of(g::layers_1_context),  range_of(g::layers_1_attention), range_of(g::layers_1_sum1),
+    range_of(g::layers_1_norm2),    range_of(g::layers_1_hidden),    range_of(g::layers_1_activation),
+    range_of(g::layers_1_feed_forward), range_of(g::layers_1_output)};
+}  // namespace calibrated
+
+/// The sorter in int8: embedding tables -> two int8 pre-norm encoder layers -> integer LayerNorm -> per-channel
+/// head, one row of int8 logits per position.
+///
+/// | operand  | shape                                    |
+/// |----------|------------------------------------------|
+/// | `digits` | six ids in 0..9                          |
+/// | result   | `qmatrix<6, 10, q_logits>`: int8 logits  |
+struct int8_sorter {
+  static constexpr ctattn::quantization q_tokens = ctattn::quantization_for_range(
+      calibrated::range_of(int8_golden::token_table));
+  static constexpr ctattn::quantization q_positions = ctattn::quantization_for_range(
+      calibrated::range_of(int8_golden::position_table));
+  static constexpr ctattn::encoder_layer_quantizations q0 =
+      ctattn::encoder_layer_quantizations_for(calibrated::layer0);
+  static constexpr ctattn::encoder_layer_quantizations q1 =
+      ctattn::encoder_layer_quantizations_for(calibrated::layer1);
+  static constexpr ctattn::quantization q_norm =
+      ctattn::quantization_for_range(calibrated::range_of(int8_golden::norm));
+  static constexpr ctattn::quantization q_logits =
+      ctattn::quantization_for_range(calibrated::range_of(int8_golden::logits));
+
+  ctattn::qembedding<digits, length, width, q_tokens, q_positions, q0.input> embed{};
+  decltype(ctattn::quantize_encoder_layer<q0>(block{})) layer0{};
+  decltype(ctattn::quantize_encoder_layer<q1>(block{})) layer1{};
+  ctattn::qlayer_norm<width, q1.output, q_norm> norm{};
+  ctattn::qlinear<width, digits, q_norm, q_logits> head{};
+
+  [[nodiscard]] constexpr auto forward(const std::array<int, length>& ids) const noexcept {
+    return ctattn::project(ctattn::normalize(layer1.forward(layer0.forward(embed.forward(ids))), norm), head);
+  }
+};
+
+/// The float sorter quantized by the compiler: every linear per channel, every LayerNorm in integers, GELU as a
+/// table, the embedding tables per tensor.
+constexpr int8_sorter quantize_sorter(const sorter& model) noexcept {
+  int8_sorter q{};
+  q.embed = ctattn::quantize_embedding<int8_sorter::q_tokens, int8_sorter::q_positions, int8_sorter::q0.input>(
+      model.embed, model.pos);
+  q.layer0 = ctattn::quantize_encoder_layer<int8_sorter::q0>(boost::hana::at_c<0>(model.layers.layers));
+  q.layer1 = ctattn::quantize_encoder_layer<int8_sorter::q1>(boost::hana::at_c<1>(model.layers.layers));
+  q.norm = ctattn::quantize_layer_norm<int8_sorter::q1.output, int8_sorter::q_norm>(model.norm);
+  q.head = ctattn::quantize_linear<int8_sorter::q_norm, int8_sorter::q_logits>(model.head);
+  return q;
+}
+
+/// The model's answer from int8 logits: the most likely digit at each position (the first of equal logits).
+template <typename Logits>
+constexpr std::array<int, length> int8_answer(const Logits& logits) noexcept {
+  std::array<int, length> result{};
+  for (std::size_t i = 0; i < length; ++i) {
+    std::size_t best = 0;
+    for (std::size_t c = 1; c < digits; ++c) {
+      if (logits(i, c) > logits(i, best)) best = c;
+    }
+    result[i] = static_cast<int>(best);
+  }
+  return result;
+}
+
+}  // namespace toy

@@ -1,0 +1,248 @@
+#ifndef CTATTN_QUANTIZED_TRANSFORMER_HPP
+#define CTATTN_QUANTIZED_TRANSFORMER_HPP
+
+/// \file
+/// A small transformer in int8: the embedding and the pre-norm encoder layer (nn.TransformerEncoderLayer with
+/// norm_first=True) quantized from the layers tier's float layers, every activation with its own quantization, all
+/// chosen at compile time. Integers only at run time, the same bits in constant evaluation and on every target.
+///
+/// | entity                                            | what                                                  |
+/// |---------------------------------------------------|-------------------------------------------------------|
+/// | `encoder_layer_quantizations`                     | the quantization of each activation of one encoder layer |
+/// | `encoder_layer_quantizations_for(ranges)`         | the same, chosen from the activations' calibrated ranges |
+/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask>` | the int8 layer                              |
+/// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` (norm_first) quantized |
+/// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
+/// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float `token_embedding` and `position_embedding` quantized |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::encoder_layer_quantizations q0 = ctattn::encoder_layer_quantizations_for(ranges0);
+///   constexpr auto layer0 = ctattn::quantize_encoder_layer<q0>(model.layers.at<0>());
+///   const auto y = layer0.forward(x_q);   // qmatrix<n, Width, q0.output>
+/// \endcode
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+
+#include "ctattn/attention/mask.hpp"
+#include "ctattn/attention/projection.hpp"
+#include "ctattn/quantized/activation.hpp"
+#include "ctattn/quantized/add.hpp"
+#include "ctattn/quantized/attention.hpp"
+#include "ctattn/quantized/calibrate.hpp"
+#include "ctattn/quantized/layer_norm.hpp"
+#include "ctattn/quantized/linear.hpp"
+#include "ctattn/quantized/qmatrix.hpp"
+#include "ctattn/quantized/rules.hpp"
+
+namespace ctattn {
+
+// The float layers (ctattn/layers/), declared, not included.
+// Rationale: the layers tier needs Boost.Hana and the core does not; quantizing reads the layers' members only, and
+// their types are complete wherever a user names them.
+template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation, bool NormFirst,
+          typename Mask, WeightLayout Layout>
+struct transformer_encoder_layer;
+template <typename T, std::size_t Vocabulary, auto D>
+struct token_embedding;
+template <typename T, std::size_t MaxLength, auto D>
+struct position_embedding;
+
+/// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
+///
+/// | member         | the activation                                   |
+/// |----------------|--------------------------------------------------|
+/// | `input`        | x, the layer's input                             |
+/// | `norm1`        | LayerNorm(x)                                     |
+/// | `query`, `key`, `value` | the projections of norm1                |
+/// | `scores`       | Q K^T / sqrt(d_head), every head's               |
+/// | `context`      | the heads' outputs side by side (W_O's input)    |
+/// | `attention`    | the context times W_O                            |
+/// | `sum1`         | x + attention                                    |
+/// | `norm2`        | LayerNorm(sum1)                                  |
+/// | `hidden`       | the first linear of the feed-forward block       |
+/// | `activation`   | its activation (GELU, ReLU, ...)                 |
+/// | `feed_forward` | the second linear                                |
+/// | `output`       | sum1 + feed_forward, the layer's output          |
+///
+/// A structural type: a template argument of `qtransformer_encoder_layer`.
+struct encoder_layer_quantizations {
+  quantization input{1.0};
+  quantization norm1{1.0};
+  quantization query{1.0};
+  quantization key{1.0};
+  quantization value{1.0};
+  quantization scores{1.0};
+  quantization context{1.0};
+  quantization attention{1.0};
+  quantization sum1{1.0};
+  quantization norm2{1.0};
+  quantization hidden{1.0};
+  quantization activation{1.0};
+  quantization feed_forward{1.0};
+  quantization output{1.0};
+
+  friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
+};
+
+/// The calibrated range of every activation of one encoder layer (the members of `encoder_layer_quantizations`).
+struct encoder_layer_ranges {
+  value_range input, norm1, query, key, value, scores, context, attention, sum1, norm2, hidden, activation,
+      feed_forward, output;
+};
+
+/// The quantizations of a layer chosen from its activations' ranges (`quantization_for_range` for each: TFLite's
+/// asymmetric int8 over the range widened to contain 0).
+///
+/// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_for(ranges);`
+[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_for(
+    const encoder_layer_ranges& r) noexcept {
+  return {quantization_for_range(r.input),     quantization_for_range(r.norm1),     quantization_for_range(r.query),
+          quantization_for_range(r.key),       quantization_for_range(r.value),     quantization_for_range(r.scores),
+          quantization_for_range(r.context),   quantization_for_range(r.attention), quantization_for_range(r.sum1),
+          quantization_for_range(r.norm2),     quantization_for_range(r.hidden),
+          quantization_for_range(r.activation), quantization_for_range(r.feed_forward),
+          quantization_for_range(r.output)};
+}
+
+/// A pre-norm transformer encoder layer in int8 (nn.TransformerEncoderLayer(norm_first=True, batch_first=True)):
+///   h = x + W_O(attention(LayerNorm1(x)));   y = h + linear2(f(linear1(LayerNorm2(h))))
+/// with integer LayerNorms, per-channel int8 projections, int8 multi-head attention (`Mask`, e.g. causal), the int8
+/// ADD for both residual sums and the activation f by table; each activation quantized as `Q` says.
+///
+/// | member      | type                                                                 |
+/// |-------------|----------------------------------------------------------------------|
+/// | `norm1`     | `qlayer_norm<Width, Q.input, Q.norm1>`                               |
+/// | `self_attn` | `qmulti_head_attention_weights<Heads, ...>`: W_Q, W_K, W_V from Q.norm1, W_O from Q.context |
+/// | `norm2`     | `qlayer_norm<Width, Q.sum1, Q.norm2>`                                |
+/// | `linear1`   | `qlinear<Width, Hidden, Q.norm2, Q.hidden>`                          |
+/// | `activation`| `qactivation<Q.hidden, Q.activation>`                                |
+/// | `linear2`   | `qlinear<Hidden, Width, Q.activation, Q.feed_forward>`               |
+///
+/// | operand        | shape                          |
+/// |----------------|--------------------------------|
+/// | `forward(x)`   | `qmatrix<n, Width, Q.input>` -> `qmatrix<n, Width, Q.output>` |
+///
+/// Example: `const auto y = ctattn::quantize_encoder_layer<q0>(float_layer).forward(x_q);`
+template <auto Width, std::size_t Heads, auto Hidden, encoder_layer_quantizations Q, typename Mask = no_mask_type>
+struct qtransformer_encoder_layer {
+  static constexpr auto input_extent = Width;
+  static constexpr auto output_extent = Width;
+  static constexpr quantization input_quantization = Q.input;
+  static constexpr quantization output_quantization = Q.output;
+  static constexpr encoder_layer_quantizations quantizations = Q;
+
+  using attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, Q.norm1, Q.query>,
+                                    qlinear<Width, Width, Q.norm1, Q.key>, qlinear<Width, Width, Q.norm1, Q.value>,
+                                    qlinear<Width, Width, Q.context, Q.attention>>;
+
+  qlayer_norm<Width, Q.input, Q.norm1> norm1{};
+  attention_weights self_attn{};
+  qlayer_norm<Width, Q.sum1, Q.norm2> norm2{};
+  qlinear<Width, Hidden, Q.norm2, Q.hidden> linear1{};
+  qactivation<Q.hidden, Q.activation> activation{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
+  [[no_unique_address]] Mask mask{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    const auto attended = multi_head_attention<Q.scores>(normalize(x, norm1), self_attn, mask);
+    const auto h = add<Q.sum1>(x, attended);
+    const auto ff = project(activate(project(normalize(h, norm2), linear1), activation), linear2);
+    return add<Q.output>(h, ff);
+  }
+
+  friend constexpr bool operator==(const qtransformer_encoder_layer&, const qtransformer_encoder_layer&) = default;
+};
+
+/// A float pre-norm `transformer_encoder_layer` (PyTorch's out x in weights, biases) quantized with the
+/// activations' quantizations `Q`: each linear per channel (`quantize_linear`), each LayerNorm in integers
+/// (`quantize_layer_norm`), the activation as a table (`quantize_activation`); the layer's mask is kept.
+///
+/// | operand | what                                                                      |
+/// |---------|---------------------------------------------------------------------------|
+/// | `layer` | `transformer_encoder_layer<T, Width, Heads, Hidden, Activation, true, Mask, out_by_in>` |
+/// | result  | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask>`               |
+///
+/// Rule: the layer is pre-norm (`int8_encoder_layer_must_be_norm_first`).
+///
+/// Example: `constexpr auto layer0_q = ctattn::quantize_encoder_layer<q0>(model.layers.at<0>());`
+template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Heads, auto Hidden, typename Activation,
+          bool NormFirst, typename Mask>
+[[nodiscard]] constexpr auto quantize_encoder_layer(
+    const transformer_encoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, Mask, out_by_in>& layer) noexcept {
+  using result = qtransformer_encoder_layer<normalize_extent<Width>, Heads, normalize_extent<Hidden>, Q, Mask>;
+  result q{};
+  if constexpr (detail::first_broken<rule_list<shape_error::int8_encoder_layer_must_be_norm_first<
+                    op::quantized_encoder_layer, std::bool_constant<NormFirst>>>>::check()) {
+    const auto& w = layer.self_attn.weights;
+    q.norm1 = quantize_layer_norm<Q.input, Q.norm1>(layer.norm1);
+    q.self_attn = make_qmulti_head_attention_weights<Heads>(
+        quantize_linear<Q.norm1, Q.query>(w.query), quantize_linear<Q.norm1, Q.key>(w.key),
+        quantize_linear<Q.norm1, Q.value>(w.value), quantize_linear<Q.context, Q.attention>(w.output));
+    q.norm2 = quantize_layer_norm<Q.sum1, Q.norm2>(layer.norm2);
+    q.linear1 = quantize_linear<Q.norm2, Q.hidden>(layer.ff.linear1);
+    q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
+    q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
+  }
+  return q;
+}
+
+/// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
+/// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
+///
+/// | operand        | shape                                         |
+/// |----------------|-----------------------------------------------|
+/// | `forward(ids)` | N token ids (N <= Length) -> `qmatrix<N, Width, QOut>` |
+///
+/// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
+///
+/// Example: `const auto x = embedding_q.forward(std::array<int, 6>{3, 1, 4, 1, 5, 9});`
+template <std::size_t Vocabulary, std::size_t Length, auto Width, quantization QTokens, quantization QPositions,
+          quantization QOut>
+struct qembedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<Vocabulary, Width, QTokens> tokens{};
+  qmatrix<Length, Width, QPositions> positions{};
+
+  template <std::integral I, std::size_t N>
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept {
+    static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
+    qmatrix<N, Width, QTokens> rows{};
+    qmatrix<N, Width, QPositions> at{};
+    for (std::size_t i = 0; i < N; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);
+      detail::expects(id < Vocabulary);
+      for (std::size_t c = 0; c < decltype(rows)::cols; ++c) {
+        rows.elements[i][c] = tokens.elements[id][c];
+        at.elements[i][c] = positions.elements[i][c];
+      }
+    }
+    return add<QOut>(rows, at);
+  }
+
+  friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
+};
+
+/// The float `token_embedding` and `position_embedding` quantized: each table with its quantization, their sum with
+/// QOut.
+///
+/// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
+template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary,
+          auto D, std::size_t Length, auto D2>
+[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
+                                                const position_embedding<T, Length, D2>& positions) noexcept {
+  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
+  q.tokens = quantize<QTokens>(tokens.weight);
+  q.positions = quantize<QPositions>(positions.weight);
+  return q;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_TRANSFORMER_HPP
