@@ -46,7 +46,7 @@ constexpr std::size_t dot_rows_mismatches(const operands& o, std::size_t k, std:
   std::size_t bad = 0;
   for (std::size_t i = 0; i < 3; ++i) {
     std::int32_t sums[9]{};
-    ctattn::detail::kernels::int8_dot_rows(o.a, i, 3, a_zero, o.b, 0, 3, b_zero, k, 9, sums);
+    ctattn::detail::kernels::int8_dot_rows<70>(o.a, i, 3, a_zero, o.b, 0, 3, b_zero, k, 9, sums);
     for (std::size_t j = 0; j < 9; ++j) {
       std::int32_t want = 0;
       for (std::size_t t = 3; t < 3 + k; ++t) want += (o.a[i][t] - a_zero) * (o.b[j][t] - b_zero);

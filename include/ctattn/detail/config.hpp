@@ -16,6 +16,15 @@
 #endif
 #endif
 
+/// Marks the few small functions that run once per element in the int8 kernels (the fixed-point requantization):
+/// inlined even where the compiler optimizes for size (-Os outlines them, and the call then costs as much as the
+/// function). Empty for a compiler without the attribute.
+#if defined(__GNUC__) || defined(__clang__)
+#define CTATTN_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define CTATTN_ALWAYS_INLINE inline
+#endif
+
 namespace ctattn::detail {
 
 // Not constexpr on purpose: reaching it during constant evaluation makes the expression non-constant, and the

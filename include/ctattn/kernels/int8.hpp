@@ -41,9 +41,11 @@
 #include "ctattn/kernels/arm_dsp.hpp"
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/avx512.hpp"
+#include "ctattn/kernels/constant.hpp"
 #include "ctattn/kernels/detail/int8_simd.hpp"
 #include "ctattn/kernels/helium.hpp"
 #include "ctattn/kernels/neon.hpp"
+#include "ctattn/detail/config.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
 #if defined(__AVX512BW__)
@@ -104,29 +106,59 @@ using int8_ops = void;
 
 namespace detail::kernels {
 
+/// sum + the terms (x[t] - x_zero)(y[t] - y_zero) of chunk C of KMax (kernels/constant.hpp's chunks), those with
+/// t >= k being 0: one expression, which the constant evaluators run as one step.
+template <std::size_t... T>
+constexpr std::int32_t folded_terms(std::int32_t sum, const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
+                                    std::int32_t y_zero, std::size_t k, std::index_sequence<T...>) noexcept {
+  return (sum + ... + (T < k ? (std::int32_t{x[T]} - x_zero) * (std::int32_t{y[T]} - y_zero) : 0));
+}
+
+/// sum_t (x[t] - x_zero)(y[t] - y_zero) for t < k <= KMax, x and y pointing into one row each, as folds of at most
+/// 64 terms (Clang folds at most 256 operands), in index order.
+template <std::size_t KMax, std::size_t... C>
+constexpr std::int32_t folded_dot(const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
+                                  std::int32_t y_zero, std::size_t k, std::index_sequence<C...>) noexcept {
+  std::int32_t sum = 0;
+  ((sum = folded_terms(sum, x, x_zero, y, y_zero, k, chunk_indices<C, KMax>{})), ...);
+  return sum;
+}
+
+/// The scalar form of `int8_dot_rows` at run time: out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero).
+inline void scalar_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                            std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  for (std::size_t j = 0; j < n; ++j, b += b_stride) {
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{b[t]} - b_zero);
+    out[j] = sum;
+  }
+}
+
 /// out[j] = sum_t (a[a_row][a_column + t] - a_zero)(b[b_row + j][b_column + t] - b_zero) for j < n and t < k,
-/// in int32: one row of a against n rows of b, both read along a window of k columns (the rules keep k at most
-/// 33,025, so no sum overflows). Zero points are int8 values.
+/// in int32: one row of a against n rows of b, both read along a window of k columns, k <= KMax (the rules keep k
+/// at most 33,025, so no sum overflows). Zero points are int8 values.
 // Rationale: the operands are whole arrays with indices, not pointers, because constant evaluation does not let a
-// pointer into one row of a two-dimensional array walk on into the next.
-template <std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB>
+// pointer into one row of a two-dimensional array walk on into the next. Constant-evaluated, each row's sum is a
+// fold over KMax terms (`folded_dot`), those past k zero: the evaluators count a loop's every iteration, and the
+// verified model's four int8 forward passes in loops exceed Clang's default budget of a million steps.
+template <std::size_t KMax, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB>
 constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
                              std::int32_t a_zero, const std::int8_t (&b)[RB][CB], std::size_t b_row,
                              std::size_t b_column, std::int32_t b_zero, std::size_t k, std::size_t n,
                              std::int32_t* out) noexcept {
   if (n == 0) return;
-  if constexpr (!std::is_void_v<int8_ops>) {
-    if (!std::is_constant_evaluated()) {
-      int8_simd::dot_rows<int8_ops>(&a[a_row][a_column], a_zero, &b[b_row][b_column], CB, b_zero, k, n, out);
-      return;
+  if (std::is_constant_evaluated()) {
+    expects(k <= KMax);
+    for (std::size_t j = 0; j < n; ++j) {
+      out[j] =
+          folded_dot<KMax>(&a[a_row][a_column], a_zero, &b[b_row + j][b_column], b_zero, k, chunk_numbers<KMax>{});
     }
+    return;
   }
-  for (std::size_t j = 0; j < n; ++j) {
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < k; ++t) {
-      sum += (std::int32_t{a[a_row][a_column + t]} - a_zero) * (std::int32_t{b[b_row + j][b_column + t]} - b_zero);
-    }
-    out[j] = sum;
+  if constexpr (!std::is_void_v<int8_ops>) {
+    int8_simd::dot_rows<int8_ops>(&a[a_row][a_column], a_zero, &b[b_row][b_column], CB, b_zero, k, n, out);
+  } else {
+    scalar_dot_rows(&a[a_row][a_column], a_zero, &b[b_row][b_column], CB, b_zero, k, n, out);
   }
 }
 
@@ -135,40 +167,28 @@ template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_product_transposed(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K],
                                        const std::int8_t (&b)[N][K], std::int32_t a_zero,
                                        std::int32_t b_zero = 0) noexcept {
-  for (std::size_t i = 0; i < M; ++i) int8_dot_rows(a, i, 0, a_zero, b, 0, 0, b_zero, K, N, c[i]);
+  for (std::size_t i = 0; i < M; ++i) int8_dot_rows<K>(a, i, 0, a_zero, b, 0, 0, b_zero, K, N, c[i]);
 }
 
 /// c = (a - a_zero)(b - b_zero) in int32, b given as K rows of N.
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_product(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K], const std::int8_t (&b)[K][N],
                             std::int32_t a_zero, std::int32_t b_zero) noexcept {
-  if constexpr (!std::is_void_v<int8_ops>) {
-    if (!std::is_constant_evaluated()) {
-      // Rationale: the backends read both operands along K; b's transpose is N x K bytes, a quarter of a float
-      // matrix's, and each of its rows is then read once per row of a.
-      std::int8_t b_transposed[N][K];
-      for (std::size_t t = 0; t < K; ++t) {
-        for (std::size_t j = 0; j < N; ++j) b_transposed[j][t] = b[t][j];
-      }
-      int8_product_transposed(c, a, b_transposed, a_zero, b_zero);
-      return;
-    }
+  // Rationale: every form reads both operands along K; b's transpose is N x K bytes, a quarter of a float
+  // matrix's, and each of its rows is then read once per row of a.
+  std::int8_t b_transposed[N][K];
+  for (std::size_t t = 0; t < K; ++t) {
+    for (std::size_t j = 0; j < N; ++j) b_transposed[j][t] = b[t][j];
   }
-  for (std::size_t i = 0; i < M; ++i) {
-    for (std::size_t j = 0; j < N; ++j) {
-      std::int32_t sum = 0;
-      for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{a[i][t]} - a_zero) * (std::int32_t{b[t][j]} - b_zero);
-      c[i][j] = sum;
-    }
-  }
+  int8_product_transposed(c, a, b_transposed, a_zero, b_zero);
 }
 
 /// One int32 accumulator to int8: multiply_by_quantized_multiplier, plus the output's zero point, clamped.
-constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
+CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
                                  std::int32_t zero) noexcept {
   std::int32_t v = math::multiply_by_quantized_multiplier(accumulator, multiplier);
   // Rationale: the zero point is added after clamping v to what cannot overflow (|v| may be near 2^31).
-  v = v < -256 ? -256 : (v > 256 ? 256 : v);
+  v = v < -256 ? -256 : (v > 255 ? 255 : v);  // 255 + zero >= 127 and -256 + zero <= -128: the same clamped result
   v += zero;
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }

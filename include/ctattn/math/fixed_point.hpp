@@ -27,6 +27,8 @@
 #include <cstdint>
 #include <limits>
 
+#include "ctattn/detail/config.hpp"
+
 namespace ctattn::math {
 
 /// A real multiplier in fixed point: `multiplier` x 2^(shift - 31). A zero multiplier is {0, 0}.
@@ -69,7 +71,7 @@ constexpr quantized_multiplier quantize_multiplier(double real) noexcept {
 /// TFLite's SaturatingRoundingDoublingHighMul. The one product that overflows, (-2^31)(-2^31), gives 2^31 - 1.
 ///
 /// Example: `static_assert(ctattn::math::saturating_rounding_doubling_high_mul(1 << 30, 1 << 30) == 1 << 29);`
-constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
   constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
   if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
   const std::int64_t product = std::int64_t{a} * std::int64_t{b};
@@ -84,7 +86,7 @@ constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std
 /// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
 ///
 /// Example: `static_assert(ctattn::math::rounding_divide_by_power_of_two(-6, 2) == -2);   // -1.5 -> -2`
-constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
   const std::int32_t mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
   const std::int32_t remainder = x & mask;
   const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
@@ -96,7 +98,7 @@ constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int expon
 /// high multiply), the high multiply, then a rounding right shift; TFLite's MultiplyByQuantizedMultiplier.
 ///
 /// Example: `static_assert(ctattn::math::multiply_by_quantized_multiplier(-7, ctattn::math::quantize_multiplier(0.5)) == -3);`
-constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
   const int left = m.shift > 0 ? m.shift : 0;
   const int right = m.shift > 0 ? 0 : -m.shift;
   // x 2^left wraps to int32 when it does not fit (only for multipliers >= 1 and large x; TFLite's int32 product

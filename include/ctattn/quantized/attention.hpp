@@ -71,8 +71,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
     std::int8_t weights[1][n_kv];
     bool visible[n_kv];
     if (seen > 0) {
-      kernels::int8_dot_rows(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin, columns.key,
-                             K::quant.zero_point, DK, seen, sums);
+      kernels::int8_dot_rows<DK>(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin,
+                                 columns.key, K::quant.zero_point, DK, seen, sums);
     }
     for (std::size_t j = 0; j < seen; ++j) {
       scores[range.begin + j] = kernels::requantize(sums[j], multipliers::scores, Scores.zero_point);
@@ -85,8 +85,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
     kernels::int8_softmax_row(scores, weights[0], range.begin, range.end, table.data(), filter);
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
     if (seen > 0) {
-      kernels::int8_dot_rows(weights, 0, range.begin, softmax_output_quantization.zero_point, values, 0, range.begin,
-                             V::quant.zero_point, seen, DV, sums);
+      kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, 0,
+                                   range.begin, V::quant.zero_point, seen, DV, sums);
     } else {
       for (std::size_t c = 0; c < DV; ++c) sums[c] = 0;
     }

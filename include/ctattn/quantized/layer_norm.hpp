@@ -73,6 +73,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ctattn/detail/config.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/math/isqrt.hpp"
 #include "ctattn/matrix/rules.hpp"
@@ -96,7 +97,7 @@ using quantized_layer_norm_type_rules =
 
 // round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in layer_norm.hpp's rationale
 // keep |x| + 2^(s - 1) below 2^63).
-constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
   const std::int64_t half = std::int64_t{1} << (s - 1);
   return x >= 0 ? (x + half) >> s : -((-x + half) >> s);
 }
@@ -230,12 +231,12 @@ constexpr layer_norm_row layer_norm_row_of(const std::int8_t (&x)[C], std::int64
 }
 
 // Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
-constexpr std::int32_t layer_norm_normalized(std::int8_t q, const layer_norm_row& row) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t layer_norm_normalized(std::int8_t q, const layer_norm_row& row) noexcept {
   return static_cast<std::int32_t>(rounding_shift((row.width * q - row.sum) * row.inverse, row.down));
 }
 
 // Steps 5 and 6: A_j = round(n_j m_j / 2^shift_j) + b_j, in 2^-16 output steps.
-constexpr std::int64_t layer_norm_scaled(std::int32_t n, std::int32_t multiplier, std::int32_t shift,
+CTATTN_ALWAYS_INLINE constexpr std::int64_t layer_norm_scaled(std::int32_t n, std::int32_t multiplier, std::int32_t shift,
                                          std::int32_t bias) noexcept {
   return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
 }

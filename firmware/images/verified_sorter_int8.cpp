@@ -1,0 +1,7 @@
+// Firmware image: the verified model in int8 (weights imported from .safetensors and quantized by the compiler) run
+// on the target for its four golden inputs, in integers only, and compared bit for bit with the compiler's int8
+// logits embedded in the image. Exit code 0 when every logit matches.
+#include "../models/verified_sorter_int8.hpp"
+#include "../runtime/check_model.hpp"
+
+int main() { return ctattn_firmware::check_model<ctattn_firmware::models::verified_sorter_int8>(); }
