@@ -8,7 +8,6 @@
 #include "support/attention_cases.hpp"
 #include "support/fast_bounds.hpp"
 #include "support/fast_layer_cases.hpp"
-#include "support/int8_kernel_cases.hpp"
 #include "support/layer_cases.hpp"
 #include "support/mha_7x512x8.hpp"
 #include "support/multihead_cases.hpp"
@@ -64,11 +63,6 @@ TEST_CASE("this build computes with the backend it was built for", "[backend]") 
   CHECK(ctattn_test::fast_at_run_time);
 }
 
-TEST_CASE("this backend's int8 kernel gives the loop's sums, bit for bit", "[backend][int8]") {
-  INFO("ctattn::int8_backend_name is " << ctattn::int8_backend_name);
-  CHECK(std::strcmp(ctattn::int8_backend_name, CTATTN_TEST_INT8_BACKEND) == 0);
-  CHECK(ctattn_test::int8_kernel_cases::all_mismatches([](const auto& v) { return opaque(v); }) == 0);
-}
 
 TEST_CASE("the vector exp is within 2 ulp of e^x on the softmax's range", "[backend][exp]") {
   using ops = ctattn::detail::simd_ops;
