@@ -36,6 +36,7 @@ namespace ctattn::detail {
 
 struct arm_dsp_int8_ops {
   static constexpr std::size_t step = 4;
+  static constexpr std::size_t rows_per_pass = 2;  // kernels/detail/int8_simd.hpp says why
   /// -zero_point in both 16-bit halves.
   using offset = std::uint32_t;
   /// The even bytes (0, 2) and the odd bytes (1, 3), each widened to 16-bit halves less the zero point.

@@ -27,9 +27,15 @@
 
 namespace ctattn::detail::int8_simd {
 
-// Rationale: four rows of b per pass share each widened chunk of a (one load and widening for four products), and
-// four accumulators plus two widened operands fit every backend's registers, the DSP extension's 13 included.
+/// Rows of b per pass: `Ops::rows_per_pass`, else 4.
+// Rationale: the rows of a pass share each widened step of a (one load and widening for all of them). Four rows'
+// accumulators, pointers and widened operands fit the 16 or 32 vector registers of x86 and NEON; on the Cortex-M
+// DSP extension's 13 general registers they spill, so that backend passes over two rows.
+template <typename Ops>
 inline constexpr std::size_t rows_per_pass = 4;
+template <typename Ops>
+  requires requires { Ops::rows_per_pass; }
+inline constexpr std::size_t rows_per_pass<Ops> = Ops::rows_per_pass;
 
 /// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
 /// form) rather than the operations above.
@@ -47,7 +53,7 @@ inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const
   return sum;
 }
 
-/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass`).
+/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass<Ops>`).
 // Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
 // of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
 template <typename Ops, std::size_t... R>
@@ -70,12 +76,13 @@ void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
   const typename Ops::offset b_offset = Ops::make_offset(b_zero);
   const std::size_t whole = k - k % Ops::step;
   std::size_t j = 0;
-  for (; j + rows_per_pass <= n; j += rows_per_pass) {
-    const std::int8_t* rows[rows_per_pass];
-    for (std::size_t r = 0; r < rows_per_pass; ++r) rows[r] = b + (j + r) * b_stride;
-    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<rows_per_pass>{});
+  constexpr std::size_t pass = rows_per_pass<Ops>;
+  for (; j + pass <= n; j += pass) {
+    const std::int8_t* rows[pass];
+    for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + r) * b_stride;
+    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<pass>{});
     if (whole < k) {
-      for (std::size_t r = 0; r < rows_per_pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
+      for (std::size_t r = 0; r < pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
     }
   }
   for (; j < n; ++j) {
