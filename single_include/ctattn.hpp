@@ -633,6 +633,15 @@ using dim_of = dim<typename detail::dim_tag<std::remove_cv_t<decltype(E)>>::type
 #endif
 #endif
 
+/// Marks the few small functions that run once per element in the int8 kernels (the fixed-point requantization):
+/// inlined even where the compiler optimizes for size (-Os outlines them, and the call then costs as much as the
+/// function). Empty for a compiler without the attribute.
+#if defined(__GNUC__) || defined(__clang__)
+#define CTATTN_ALWAYS_INLINE [[gnu::always_inline]] inline
+#else
+#define CTATTN_ALWAYS_INLINE inline
+#endif
+
 namespace ctattn::detail {
 
 // Not constexpr on purpose: reaching it during constant evaluation makes the expression non-constant, and the
@@ -3083,7 +3092,9 @@ struct neon_int8_ops {
   using offset = int8x8_t;
   using widened = int16x8_t;
   using accumulator = int32x4_t;
-  static offset make_offset(std::int32_t zero_point) noexcept { return vdup_n_s8(static_cast<std::int8_t>(zero_point)); }
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return vdup_n_s8(static_cast<std::int8_t>(zero_point));
+  }
   static widened widen(const std::int8_t* p, offset zero_point) noexcept { return vsubl_s8(vld1_s8(p), zero_point); }
   static accumulator zero() noexcept { return vdupq_n_s32(0); }
   static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
@@ -4697,6 +4708,7 @@ template <auto Rows, auto Cols, typename T, auto M, auto N>
 /// \endcode
 
 
+
 namespace ctattn::math {
 
 /// A real multiplier in fixed point: `multiplier` x 2^(shift - 31). A zero multiplier is {0, 0}.
@@ -4739,7 +4751,7 @@ constexpr quantized_multiplier quantize_multiplier(double real) noexcept {
 /// TFLite's SaturatingRoundingDoublingHighMul. The one product that overflows, (-2^31)(-2^31), gives 2^31 - 1.
 ///
 /// Example: `static_assert(ctattn::math::saturating_rounding_doubling_high_mul(1 << 30, 1 << 30) == 1 << 29);`
-constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
   constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
   if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
   const std::int64_t product = std::int64_t{a} * std::int64_t{b};
@@ -4754,7 +4766,7 @@ constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std
 /// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
 ///
 /// Example: `static_assert(ctattn::math::rounding_divide_by_power_of_two(-6, 2) == -2);   // -1.5 -> -2`
-constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
   const std::int32_t mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
   const std::int32_t remainder = x & mask;
   const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
@@ -4766,7 +4778,7 @@ constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int expon
 /// high multiply), the high multiply, then a rounding right shift; TFLite's MultiplyByQuantizedMultiplier.
 ///
 /// Example: `static_assert(ctattn::math::multiply_by_quantized_multiplier(-7, ctattn::math::quantize_multiplier(0.5)) == -3);`
-constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
   const int left = m.shift > 0 ? m.shift : 0;
   const int right = m.shift > 0 ? 0 : -m.shift;
   // x 2^left wraps to int32 when it does not fit (only for multipliers >= 1 and large x; TFLite's int32 product
@@ -5228,13 +5240,13 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// gives the same result: constant evaluation, the scalar loops and every backend agree bit for bit, and there is
 /// no exact or fast arithmetic to choose (an int8 call takes no `ctattn::arithmetic`).
 ///
-/// | kernel                                                     | computes                                       |
-/// |------------------------------------------------------------|------------------------------------------------|
-/// | `int8_dot_rows(a, i, .., b, j0, .., k, n, out)`            | out[j] = sum_t (a_i[t] - a_zero)(b_j0+j[t] - b_zero), j < n, in int32 |
-/// | `int8_product(c, a, b, a_zero, b_zero)`                    | c = (a - a_zero)(b - b_zero), in int32          |
-/// | `int8_product_transposed(c, a, b, a_zero, b_zero)`         | c = (a - a_zero)(b - b_zero)^T, b given as N rows of K |
-/// | `requantize(c, multiplier, zero, out)`                     | out = clamp(c times the multiplier, rounded, + zero, -128, 127) |
-/// | `int8_softmax_row(x, w, begin, end, table, visible)`       | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
+/// | kernel                                        | computes                                                  |
+/// |-----------------------------------------------|-----------------------------------------------------------|
+/// | `int8_dot_rows<KMax>(a, i, .., b, j0, .., k, n, out)` | out[j] = sum_t (a_i[t] - a_zero)(b_{j0+j}[t] - b_zero), int32 |
+/// | `int8_product(c, a, b, a_zero, b_zero)`       | c = (a - a_zero)(b - b_zero), in int32                    |
+/// | `int8_product_transposed(c, a, b, a_zero, b_zero)` | c = (a - a_zero)(b - b_zero)^T, b given as N rows of K |
+/// | `requantize(c, multiplier, zero, out)`        | out = clamp(c times the multiplier, rounded, + zero)      |
+/// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
 ///
 /// How `int8_dot_rows`, which every product reaches, computes:
 ///   1. constant evaluation: the scalar loop;
@@ -5295,6 +5307,7 @@ namespace ctattn::detail {
 
 struct arm_dsp_int8_ops {
   static constexpr std::size_t step = 4;
+  static constexpr std::size_t rows_per_pass = 2;  // kernels/detail/int8_simd.hpp says why
   /// -zero_point in both 16-bit halves.
   using offset = std::uint32_t;
   /// The even bytes (0, 2) and the odd bytes (1, 3), each widened to 16-bit halves less the zero point.
@@ -5354,9 +5367,15 @@ struct arm_dsp_int8_ops {
 
 namespace ctattn::detail::int8_simd {
 
-// Rationale: four rows of b per pass share each widened chunk of a (one load and widening for four products), and
-// four accumulators plus two widened operands fit every backend's registers, the DSP extension's 13 included.
+/// Rows of b per pass: `Ops::rows_per_pass`, else 4.
+// Rationale: the rows of a pass share each widened step of a (one load and widening for all of them). Four rows'
+// accumulators, pointers and widened operands fit the 16 or 32 vector registers of x86 and NEON; on the Cortex-M
+// DSP extension's 13 general registers they spill, so that backend passes over two rows.
+template <typename Ops>
 inline constexpr std::size_t rows_per_pass = 4;
+template <typename Ops>
+  requires requires { Ops::rows_per_pass; }
+inline constexpr std::size_t rows_per_pass<Ops> = Ops::rows_per_pass;
 
 /// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
 /// form) rather than the operations above.
@@ -5374,7 +5393,7 @@ inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const
   return sum;
 }
 
-/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass`).
+/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass<Ops>`).
 // Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
 // of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
 template <typename Ops, std::size_t... R>
@@ -5397,12 +5416,13 @@ void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
   const typename Ops::offset b_offset = Ops::make_offset(b_zero);
   const std::size_t whole = k - k % Ops::step;
   std::size_t j = 0;
-  for (; j + rows_per_pass <= n; j += rows_per_pass) {
-    const std::int8_t* rows[rows_per_pass];
-    for (std::size_t r = 0; r < rows_per_pass; ++r) rows[r] = b + (j + r) * b_stride;
-    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<rows_per_pass>{});
+  constexpr std::size_t pass = rows_per_pass<Ops>;
+  for (; j + pass <= n; j += pass) {
+    const std::int8_t* rows[pass];
+    for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + r) * b_stride;
+    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<pass>{});
     if (whole < k) {
-      for (std::size_t r = 0; r < rows_per_pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
+      for (std::size_t r = 0; r < pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
     }
   }
   for (; j < n; ++j) {
@@ -5487,29 +5507,64 @@ using int8_ops = void;
 
 namespace detail::kernels {
 
+/// sum + the terms (x[t] - x_zero)(y[t] - y_zero) of chunk C of KMax (kernels/constant.hpp's chunks), those with
+/// t >= k being 0: one expression, which the constant evaluators run as one step.
+template <std::size_t... T>
+constexpr std::int32_t folded_terms(std::int32_t sum, const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
+                                    std::int32_t y_zero, std::size_t k, std::index_sequence<T...>) noexcept {
+  return (sum + ... + (T < k ? (std::int32_t{x[T]} - x_zero) * (std::int32_t{y[T]} - y_zero) : 0));
+}
+
+/// sum_t (x[t] - x_zero)(y[t] - y_zero) for t < k <= KMax, x and y pointing into one row each, as folds of at most
+/// 64 terms (Clang folds at most 256 operands), in index order.
+template <std::size_t KMax, std::size_t... C>
+constexpr std::int32_t folded_dot(const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
+                                  std::int32_t y_zero, std::size_t k, std::index_sequence<C...>) noexcept {
+  std::int32_t sum = 0;
+  ((sum = folded_terms(sum, x, x_zero, y, y_zero, k, chunk_indices<C, KMax>{})), ...);
+  return sum;
+}
+
+/// The scalar form of `int8_dot_rows` at run time: out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero).
+// Rationale: the loop runs to an end pointer with the zero point in a local, which GCC's -Os keeps in registers
+// (with the parameters it reloaded two of them from the stack in every iteration, 10 instructions per term).
+inline void scalar_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                            std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  const std::int8_t* const a_end = a + k;
+  const std::int32_t zero = b_zero;
+  for (std::int32_t* const out_end = out + n; out != out_end; ++out, b += b_stride) {
+    std::int32_t sum = 0;
+    const std::int8_t* y = b;
+    for (const std::int8_t* x = a; x != a_end; ++x, ++y) sum += (std::int32_t{*x} - a_zero) * (std::int32_t{*y} - zero);
+    *out = sum;
+  }
+}
+
 /// out[j] = sum_t (a[a_row][a_column + t] - a_zero)(b[b_row + j][b_column + t] - b_zero) for j < n and t < k,
-/// in int32: one row of a against n rows of b, both read along a window of k columns (the rules keep k at most
-/// 33,025, so no sum overflows). Zero points are int8 values.
+/// in int32: one row of a against n rows of b, both read along a window of k columns, k <= KMax (the rules keep k
+/// at most 33,025, so no sum overflows). Zero points are int8 values.
 // Rationale: the operands are whole arrays with indices, not pointers, because constant evaluation does not let a
-// pointer into one row of a two-dimensional array walk on into the next.
-template <std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB>
+// pointer into one row of a two-dimensional array walk on into the next. Constant-evaluated, each row's sum is a
+// fold over KMax terms (`folded_dot`), those past k zero: the evaluators count a loop's every iteration, and the
+// verified model's four int8 forward passes in loops exceed Clang's default budget of a million steps.
+template <std::size_t KMax, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB>
 constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
                              std::int32_t a_zero, const std::int8_t (&b)[RB][CB], std::size_t b_row,
                              std::size_t b_column, std::int32_t b_zero, std::size_t k, std::size_t n,
                              std::int32_t* out) noexcept {
   if (n == 0) return;
-  if constexpr (!std::is_void_v<int8_ops>) {
-    if (!std::is_constant_evaluated()) {
-      int8_simd::dot_rows<int8_ops>(&a[a_row][a_column], a_zero, &b[b_row][b_column], CB, b_zero, k, n, out);
-      return;
+  if (std::is_constant_evaluated()) {
+    expects(k <= KMax);
+    for (std::size_t j = 0; j < n; ++j) {
+      out[j] =
+          folded_dot<KMax>(&a[a_row][a_column], a_zero, &b[b_row + j][b_column], b_zero, k, chunk_numbers<KMax>{});
     }
+    return;
   }
-  for (std::size_t j = 0; j < n; ++j) {
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < k; ++t) {
-      sum += (std::int32_t{a[a_row][a_column + t]} - a_zero) * (std::int32_t{b[b_row + j][b_column + t]} - b_zero);
-    }
-    out[j] = sum;
+  if constexpr (!std::is_void_v<int8_ops>) {
+    int8_simd::dot_rows<int8_ops>(&a[a_row][a_column], a_zero, &b[b_row][b_column], CB, b_zero, k, n, out);
+  } else {
+    scalar_dot_rows(&a[a_row][a_column], a_zero, &b[b_row][b_column], CB, b_zero, k, n, out);
   }
 }
 
@@ -5518,40 +5573,28 @@ template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_product_transposed(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K],
                                        const std::int8_t (&b)[N][K], std::int32_t a_zero,
                                        std::int32_t b_zero = 0) noexcept {
-  for (std::size_t i = 0; i < M; ++i) int8_dot_rows(a, i, 0, a_zero, b, 0, 0, b_zero, K, N, c[i]);
+  for (std::size_t i = 0; i < M; ++i) int8_dot_rows<K>(a, i, 0, a_zero, b, 0, 0, b_zero, K, N, c[i]);
 }
 
 /// c = (a - a_zero)(b - b_zero) in int32, b given as K rows of N.
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_product(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K], const std::int8_t (&b)[K][N],
                             std::int32_t a_zero, std::int32_t b_zero) noexcept {
-  if constexpr (!std::is_void_v<int8_ops>) {
-    if (!std::is_constant_evaluated()) {
-      // Rationale: the backends read both operands along K; b's transpose is N x K bytes, a quarter of a float
-      // matrix's, and each of its rows is then read once per row of a.
-      std::int8_t b_transposed[N][K];
-      for (std::size_t t = 0; t < K; ++t) {
-        for (std::size_t j = 0; j < N; ++j) b_transposed[j][t] = b[t][j];
-      }
-      int8_product_transposed(c, a, b_transposed, a_zero, b_zero);
-      return;
-    }
+  // Rationale: every form reads both operands along K; b's transpose is N x K bytes, a quarter of a float
+  // matrix's, and each of its rows is then read once per row of a.
+  std::int8_t b_transposed[N][K];
+  for (std::size_t t = 0; t < K; ++t) {
+    for (std::size_t j = 0; j < N; ++j) b_transposed[j][t] = b[t][j];
   }
-  for (std::size_t i = 0; i < M; ++i) {
-    for (std::size_t j = 0; j < N; ++j) {
-      std::int32_t sum = 0;
-      for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{a[i][t]} - a_zero) * (std::int32_t{b[t][j]} - b_zero);
-      c[i][j] = sum;
-    }
-  }
+  int8_product_transposed(c, a, b_transposed, a_zero, b_zero);
 }
 
 /// One int32 accumulator to int8: multiply_by_quantized_multiplier, plus the output's zero point, clamped.
-constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
+CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
                                  std::int32_t zero) noexcept {
   std::int32_t v = math::multiply_by_quantized_multiplier(accumulator, multiplier);
   // Rationale: the zero point is added after clamping v to what cannot overflow (|v| may be near 2^31).
-  v = v < -256 ? -256 : (v > 256 ? 256 : v);
+  v = v < -256 ? -256 : (v > 255 ? 255 : v);  // 255 + zero >= 127 and -256 + zero <= -128: the same clamped result
   v += zero;
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
@@ -9333,6 +9376,7 @@ struct quantization_constant {
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
+/// | `int8_encoder_layer_must_be_norm_first` | `std::bool_constant<NormFirst>` of the float layer            |
 
 
 
@@ -9355,6 +9399,8 @@ struct quantized_multi_head_attention {};
 struct quantized_activation {};
 /// Int8 layer normalization of each row.
 struct quantized_layer_norm {};
+/// Quantizing a transformer encoder layer.
+struct quantized_encoder_layer {};
 }  // namespace op
 
 namespace shape_error {
@@ -9429,6 +9475,20 @@ struct int8_layer_norm_must_not_overflow {
     static_assert(holds,
                   "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude, with 24 "
                   "fractional bits in an int32, which holds rows of C <= 16384; normalize wider rows in float");
+    return holds;
+  }
+};
+
+/// The int8 encoder layer is the pre-norm one (nn.TransformerEncoderLayer(norm_first=True)), whose activations
+/// `encoder_layer_quantizations` names.
+template <typename Operation, typename NormFirst>
+struct int8_encoder_layer_must_be_norm_first {
+  static constexpr bool holds = NormFirst::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: int8 encoder layers are pre-norm (norm_first = true: x + attention(LayerNorm(x)), then "
+                  "the same for the feed-forward block); train the model with norm_first=True, or quantize its "
+                  "sublayers one by one");
     return holds;
   }
 };
@@ -9778,18 +9838,17 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 ///
 /// | entity                                   | what                                                          |
 /// |------------------------------------------|---------------------------------------------------------------|
-/// | `channel_scales<N>`                      | N positive scales, a template argument                        |
+/// | `channel_scales<N>`                      | N positive scales (kept as the bits of doubles)               |
 /// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
-/// | `qlinear<In, Out, QIn, QOut, Scales>`    | the int8 layer: `weight` (Out x In int8), `bias` (Out int32)  |
-/// | `quantize_linear<QIn, QOut, Scales>(l)`  | a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
+/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `bias`, `scales`, `multipliers` |
+/// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
 ///
 /// Example:
 /// \code
 ///   constexpr auto q_in = ctattn::quantization_for_range(ctattn::observed_range(calibration_inputs));
 ///   constexpr auto q_out = ctattn::quantization_for_range(ctattn::observed_range(calibration_outputs));
-///   constexpr auto scales = ctattn::weight_scales(head.weight);
-///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out, scales>(head);
+///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);   // scales: weight_scales(head.weight)
 ///   const auto y = ctattn::project(ctattn::quantize<q_in>(x), head_q);
 /// \endcode
 
@@ -9797,7 +9856,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 
 namespace ctattn {
 
-/// The symmetric scales of N output channels (zero point 0), as the bits of doubles: a template argument.
+/// The symmetric scales of N output channels (zero point 0), as the bits of doubles (a structural type, so usable as
+/// a template argument too).
 ///
 /// Example: `constexpr ctattn::channel_scales<2> s{{0.01, 0.02}}; static_assert(s[1] == 0.02);`
 template <std::size_t N>
@@ -9831,15 +9891,28 @@ template <FixedMatrix W>
   return scales;
 }
 
-/// An int8 linear layer, y = x W^T + b, for inputs quantized with QIn and outputs with QOut: weights int8 with the
-/// per-channel scales `Scales` (zero point 0), the bias int32 with scale QIn.scale() x Scales[c] (zero point 0).
+/// An int8 linear layer, y = x W^T + b, for inputs quantized with QIn and outputs with QOut: weights int8 with one
+/// symmetric scale per output channel (zero point 0), the bias int32 with scale QIn.scale() x scale_c (zero point
+/// 0), and each channel's fixed-point multiplier QIn.scale() x scale_c / QOut.scale(), which the constructor derives
+/// from the scales (TFLite stores the same per-channel multipliers and shifts with its weights).
 ///
-/// | member / operand | shape / meaning                                                  |
-/// |------------------|------------------------------------------------------------------|
-/// | `weight`         | Out x In int8 (PyTorch's layout)                                 |
-/// | `bias`           | Out int32                                                        |
-/// | `multipliers`    | per channel, QIn.scale() x Scales[c] / QOut.scale() in fixed point |
-template <auto In, auto Out, quantization QIn, quantization QOut, channel_scales<extent_size(Out)> Scales>
+/// | member / operand | shape / meaning                                                   |
+/// |------------------|-------------------------------------------------------------------|
+/// | `weight`         | Out x In int8 (PyTorch's layout)                                  |
+/// | `bias`           | Out int32                                                         |
+/// | `scales`         | Out per-channel weight scales                                     |
+/// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and `scales` |
+///
+/// Rationale: the multipliers are data, computed once where the layer is made (by the compiler, for a constexpr
+/// layer), rather than template arguments, so that a model's many layers need no scales in their types; they are
+/// set by the constructor only, so that weights and scales cannot disagree with them.
+///
+/// Example:
+/// \code
+///   constexpr ctattn::qlinear<2, 1, q_in, q_out> layer{{{64, -127}}, {10}, ctattn::channel_scales<1>{{0.01}}};
+///   constexpr auto y = ctattn::project(x_q, layer);    // x_q: qmatrix<n, 2, q_in>
+/// \endcode
+template <auto In, auto Out, quantization QIn, quantization QOut>
 struct qlinear {
   static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
   static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
@@ -9849,40 +9922,59 @@ struct qlinear {
   static constexpr std::size_t outputs = extent_size(Out);
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
-  static constexpr channel_scales<outputs> scales = Scales;
-  static constexpr auto multipliers = [] {
-    struct table {
-      math::quantized_multiplier values[outputs];
-    } t{};
-    for (std::size_t c = 0; c < outputs; ++c) {
-      t.values[c] = math::quantize_multiplier(QIn.scale() * Scales[c] / QOut.scale());
-    }
-    return t;
-  }();
 
   std::int8_t weight[outputs][inputs]{};
   std::int32_t bias[outputs]{};
+  channel_scales<outputs> scales{};
+  math::quantized_multiplier multipliers[outputs]{};
+
+  /// All weights and biases 0 (every output is QOut's zero point).
+  constexpr qlinear() noexcept = default;
+
+  /// The layer of these int8 weights, int32 biases and per-channel weight scales.
+  constexpr qlinear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int32_t (&int32_biases)[outputs],
+                    const channel_scales<outputs>& weight_scale) noexcept
+      : scales(weight_scale) {
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
+      bias[channel] = int32_biases[channel];
+      multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
+    }
+  }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
 };
 
-/// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs QOut
-/// with the per-channel weight scales `Scales` (usually `weight_scales(l.weight)`): each weight
+/// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs
+/// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight)`): each weight
 /// round(w / scale_c) clamped to [-127, 127], each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
-template <quantization QIn, quantization QOut, auto Scales, typename T, auto In, auto Out, bool HasBias>
-[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
-  qlinear<In, Out, QIn, QOut, Scales> q{};
-  for (std::size_t c = 0; c < q.outputs; ++c) {
-    for (std::size_t k = 0; k < q.inputs; ++k) {
-      const std::int64_t v = detail::round_away(static_cast<double>(l.weight.elements[c][k]) / Scales[c]);
-      q.weight[c][k] = static_cast<std::int8_t>(v < -127 ? -127 : (v > 127 ? 127 : v));
+///
+/// Example: `constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);`
+template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
+                                             const channel_scales<extent_size(Out)>& scales) noexcept {
+  constexpr std::size_t outputs = extent_size(Out);
+  constexpr std::size_t inputs = extent_size(In);
+  std::int8_t int8_weights[outputs][inputs]{};
+  std::int32_t int32_biases[outputs]{};
+  for (std::size_t channel = 0; channel < outputs; ++channel) {
+    for (std::size_t input = 0; input < inputs; ++input) {
+      const std::int64_t rounded =
+          detail::round_away(static_cast<double>(l.weight.elements[channel][input]) / scales[channel]);
+      int8_weights[channel][input] = static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
     }
     if constexpr (HasBias) {
-      q.bias[c] = static_cast<std::int32_t>(
-          detail::round_away(static_cast<double>(l.bias.elements[0][c]) / (QIn.scale() * Scales[c])));
+      int32_biases[channel] = static_cast<std::int32_t>(
+          detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / (QIn.scale() * scales[channel])));
     }
   }
-  return q;
+  return qlinear<In, Out, QIn, QOut>{int8_weights, int32_biases, scales};
+}
+
+/// \copydoc quantize_linear
+template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
+  return quantize_linear<QIn, QOut>(l, weight_scales(l.weight));
 }
 
 namespace detail {
@@ -9904,14 +9996,14 @@ using quantized_projection_rules =
 /// | operand | shape                              |
 /// |---------|------------------------------------|
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut, ...>` |
+/// | `layer` | `qlinear<In, Out, QIn, QOut>`      |
 /// | result  | `qmatrix<n, Out, QOut>`            |
 ///
 /// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
 /// (`input_quantization_must_match_layer`), In <= 33025.
-template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, auto Scales>
-[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut, Scales>& layer) noexcept {
-  using L = qlinear<In, Out, QIn, QOut, Scales>;
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
+[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept {
+  using L = qlinear<In, Out, QIn, QOut>;
   basic_qmatrix<X::row_extent, Out, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
     std::int32_t sums[X::rows][L::outputs]{};
@@ -9919,7 +10011,7 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
     for (std::size_t i = 0; i < X::rows; ++i) {
       for (std::size_t c = 0; c < L::outputs; ++c) {
         y.elements[i][c] =
-            detail::kernels::requantize(sums[i][c] + layer.bias[c], L::multipliers.values[c], QOut.zero_point);
+            detail::kernels::requantize(sums[i][c] + layer.bias[c], layer.multipliers[c], QOut.zero_point);
       }
     }
   }
@@ -10044,8 +10136,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
     std::int8_t weights[1][n_kv];
     bool visible[n_kv];
     if (seen > 0) {
-      kernels::int8_dot_rows(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin, columns.key,
-                             K::quant.zero_point, DK, seen, sums);
+      kernels::int8_dot_rows<DK>(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin,
+                                 columns.key, K::quant.zero_point, DK, seen, sums);
     }
     for (std::size_t j = 0; j < seen; ++j) {
       scores[range.begin + j] = kernels::requantize(sums[j], multipliers::scores, Scores.zero_point);
@@ -10058,8 +10150,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
     kernels::int8_softmax_row(scores, weights[0], range.begin, range.end, table.data(), filter);
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
     if (seen > 0) {
-      kernels::int8_dot_rows(weights, 0, range.begin, softmax_output_quantization.zero_point, values, 0, range.begin,
-                             V::quant.zero_point, seen, DV, sums);
+      kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, 0,
+                                   range.begin, V::quant.zero_point, seen, DV, sums);
     } else {
       for (std::size_t c = 0; c < DV; ++c) sums[c] = 0;
     }
@@ -10420,7 +10512,7 @@ using quantized_layer_norm_type_rules =
 
 // round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in layer_norm.hpp's rationale
 // keep |x| + 2^(s - 1) below 2^63).
-constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
   const std::int64_t half = std::int64_t{1} << (s - 1);
   return x >= 0 ? (x + half) >> s : -((-x + half) >> s);
 }
@@ -10554,12 +10646,12 @@ constexpr layer_norm_row layer_norm_row_of(const std::int8_t (&x)[C], std::int64
 }
 
 // Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
-constexpr std::int32_t layer_norm_normalized(std::int8_t q, const layer_norm_row& row) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t layer_norm_normalized(std::int8_t q, const layer_norm_row& row) noexcept {
   return static_cast<std::int32_t>(rounding_shift((row.width * q - row.sum) * row.inverse, row.down));
 }
 
 // Steps 5 and 6: A_j = round(n_j m_j / 2^shift_j) + b_j, in 2^-16 output steps.
-constexpr std::int64_t layer_norm_scaled(std::int32_t n, std::int32_t multiplier, std::int32_t shift,
+CTATTN_ALWAYS_INLINE constexpr std::int64_t layer_norm_scaled(std::int32_t n, std::int32_t multiplier, std::int32_t shift,
                                          std::int32_t bias) noexcept {
   return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
 }
@@ -10668,6 +10760,242 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/transformer.hpp
+#ifndef CTATTN_QUANTIZED_TRANSFORMER_HPP
+#define CTATTN_QUANTIZED_TRANSFORMER_HPP
+
+/// \file
+/// A small transformer in int8: the embedding and the pre-norm encoder layer (nn.TransformerEncoderLayer with
+/// norm_first=True) quantized from the layers tier's float layers, every activation with its own quantization, all
+/// chosen at compile time. Integers only at run time, the same bits in constant evaluation and on every target.
+///
+/// | entity                                            | what                                                  |
+/// |---------------------------------------------------|-------------------------------------------------------|
+/// | `encoder_layer_quantizations`                     | the quantization of each activation of one encoder layer |
+/// | `encoder_layer_quantizations_for(ranges)`         | the same, chosen from the activations' calibrated ranges |
+/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask>` | the int8 layer                              |
+/// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` (norm_first) quantized |
+/// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
+/// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float embeddings quantized |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::encoder_layer_quantizations q0 = ctattn::encoder_layer_quantizations_for(ranges0);
+///   constexpr auto layer0 = ctattn::quantize_encoder_layer<q0>(model.layers.at<0>());
+///   const auto y = layer0.forward(x_q);   // qmatrix<n, Width, q0.output>
+/// \endcode
+
+
+
+namespace ctattn {
+
+// The float layers (ctattn/layers/), declared, not included.
+// Rationale: the layers tier needs Boost.Hana and the core does not; quantizing reads the layers' members only, and
+// their types are complete wherever a user names them.
+template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation, bool NormFirst,
+          typename Mask, WeightLayout Layout>
+struct transformer_encoder_layer;
+template <typename T, std::size_t Vocabulary, auto D>
+struct token_embedding;
+template <typename T, std::size_t MaxLength, auto D>
+struct position_embedding;
+
+/// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
+///
+/// | member         | the activation                                   |
+/// |----------------|--------------------------------------------------|
+/// | `input`        | x, the layer's input                             |
+/// | `norm1`        | LayerNorm(x)                                     |
+/// | `query`, `key`, `value` | the projections of norm1                |
+/// | `scores`       | Q K^T / sqrt(d_head), every head's               |
+/// | `context`      | the heads' outputs side by side (W_O's input)    |
+/// | `attention`    | the context times W_O                            |
+/// | `sum1`         | x + attention                                    |
+/// | `norm2`        | LayerNorm(sum1)                                  |
+/// | `hidden`       | the first linear of the feed-forward block       |
+/// | `activation`   | its activation (GELU, ReLU, ...)                 |
+/// | `feed_forward` | the second linear                                |
+/// | `output`       | sum1 + feed_forward, the layer's output          |
+///
+/// A structural type: a template argument of `qtransformer_encoder_layer`.
+struct encoder_layer_quantizations {
+  quantization input{1.0};
+  quantization norm1{1.0};
+  quantization query{1.0};
+  quantization key{1.0};
+  quantization value{1.0};
+  quantization scores{1.0};
+  quantization context{1.0};
+  quantization attention{1.0};
+  quantization sum1{1.0};
+  quantization norm2{1.0};
+  quantization hidden{1.0};
+  quantization activation{1.0};
+  quantization feed_forward{1.0};
+  quantization output{1.0};
+
+  friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
+};
+
+/// The calibrated range of every activation of one encoder layer (the members of `encoder_layer_quantizations`).
+struct encoder_layer_ranges {
+  value_range input, norm1, query, key, value, scores, context, attention, sum1, norm2, hidden, activation,
+      feed_forward, output;
+};
+
+/// The quantizations of a layer chosen from its activations' ranges (`quantization_for_range` for each: TFLite's
+/// asymmetric int8 over the range widened to contain 0).
+///
+/// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_for(ranges);`
+[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_for(
+    const encoder_layer_ranges& r) noexcept {
+  return {quantization_for_range(r.input),     quantization_for_range(r.norm1),     quantization_for_range(r.query),
+          quantization_for_range(r.key),       quantization_for_range(r.value),     quantization_for_range(r.scores),
+          quantization_for_range(r.context),   quantization_for_range(r.attention), quantization_for_range(r.sum1),
+          quantization_for_range(r.norm2),     quantization_for_range(r.hidden),
+          quantization_for_range(r.activation), quantization_for_range(r.feed_forward),
+          quantization_for_range(r.output)};
+}
+
+/// A pre-norm transformer encoder layer in int8 (nn.TransformerEncoderLayer(norm_first=True, batch_first=True)):
+///   h = x + W_O(attention(LayerNorm1(x)));   y = h + linear2(f(linear1(LayerNorm2(h))))
+/// with integer LayerNorms, per-channel int8 projections, int8 multi-head attention (`Mask`, e.g. causal), the int8
+/// ADD for both residual sums and the activation f by table; each activation quantized as `Q` says.
+///
+/// | member      | type                                                                 |
+/// |-------------|----------------------------------------------------------------------|
+/// | `norm1`     | `qlayer_norm<Width, Q.input, Q.norm1>`                               |
+/// | `self_attn` | `qmulti_head_attention_weights<Heads, ...>`: W_Q, W_K, W_V from Q.norm1, W_O from Q.context |
+/// | `norm2`     | `qlayer_norm<Width, Q.sum1, Q.norm2>`                                |
+/// | `linear1`   | `qlinear<Width, Hidden, Q.norm2, Q.hidden>`                          |
+/// | `activation`| `qactivation<Q.hidden, Q.activation>`                                |
+/// | `linear2`   | `qlinear<Hidden, Width, Q.activation, Q.feed_forward>`               |
+///
+/// | operand        | shape                          |
+/// |----------------|--------------------------------|
+/// | `forward(x)`   | `qmatrix<n, Width, Q.input>` -> `qmatrix<n, Width, Q.output>` |
+///
+/// Example: `const auto y = ctattn::quantize_encoder_layer<q0>(float_layer).forward(x_q);`
+template <auto Width, std::size_t Heads, auto Hidden, encoder_layer_quantizations Q, typename Mask = no_mask_type>
+struct qtransformer_encoder_layer {
+  static constexpr auto input_extent = Width;
+  static constexpr auto output_extent = Width;
+  static constexpr quantization input_quantization = Q.input;
+  static constexpr quantization output_quantization = Q.output;
+  static constexpr encoder_layer_quantizations quantizations = Q;
+
+  using attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, Q.norm1, Q.query>,
+                                    qlinear<Width, Width, Q.norm1, Q.key>, qlinear<Width, Width, Q.norm1, Q.value>,
+                                    qlinear<Width, Width, Q.context, Q.attention>>;
+
+  qlayer_norm<Width, Q.input, Q.norm1> norm1{};
+  attention_weights self_attn{};
+  qlayer_norm<Width, Q.sum1, Q.norm2> norm2{};
+  qlinear<Width, Hidden, Q.norm2, Q.hidden> linear1{};
+  qactivation<Q.hidden, Q.activation> activation{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
+  [[no_unique_address]] Mask mask{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    const auto attended = multi_head_attention<Q.scores>(normalize(x, norm1), self_attn, mask);
+    const auto h = add<Q.sum1>(x, attended);
+    const auto ff = project(activate(project(normalize(h, norm2), linear1), activation), linear2);
+    return add<Q.output>(h, ff);
+  }
+
+  friend constexpr bool operator==(const qtransformer_encoder_layer&, const qtransformer_encoder_layer&) = default;
+};
+
+/// A float pre-norm `transformer_encoder_layer` (PyTorch's out x in weights, biases) quantized with the
+/// activations' quantizations `Q`: each linear per channel (`quantize_linear`), each LayerNorm in integers
+/// (`quantize_layer_norm`), the activation as a table (`quantize_activation`); the layer's mask is kept.
+///
+/// | operand | what                                                                      |
+/// |---------|---------------------------------------------------------------------------|
+/// | `layer` | `transformer_encoder_layer<T, Width, Heads, Hidden, Activation, true, Mask, out_by_in>` |
+/// | result  | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask>`               |
+///
+/// Rule: the layer is pre-norm (`int8_encoder_layer_must_be_norm_first`).
+///
+/// Example: `constexpr auto layer0_q = ctattn::quantize_encoder_layer<q0>(model.layers.at<0>());`
+template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Heads, auto Hidden, typename Activation,
+          bool NormFirst, typename Mask>
+[[nodiscard]] constexpr auto quantize_encoder_layer(
+    const transformer_encoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, Mask, out_by_in>& layer) noexcept {
+  using result = qtransformer_encoder_layer<normalize_extent<Width>, Heads, normalize_extent<Hidden>, Q, Mask>;
+  result q{};
+  if constexpr (detail::first_broken<rule_list<shape_error::int8_encoder_layer_must_be_norm_first<
+                    op::quantized_encoder_layer, std::bool_constant<NormFirst>>>>::check()) {
+    const auto& w = layer.self_attn.weights;
+    q.norm1 = quantize_layer_norm<Q.input, Q.norm1>(layer.norm1);
+    q.self_attn = make_qmulti_head_attention_weights<Heads>(
+        quantize_linear<Q.norm1, Q.query>(w.query), quantize_linear<Q.norm1, Q.key>(w.key),
+        quantize_linear<Q.norm1, Q.value>(w.value), quantize_linear<Q.context, Q.attention>(w.output));
+    q.norm2 = quantize_layer_norm<Q.sum1, Q.norm2>(layer.norm2);
+    q.linear1 = quantize_linear<Q.norm2, Q.hidden>(layer.ff.linear1);
+    q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
+    q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
+  }
+  return q;
+}
+
+/// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
+/// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
+///
+/// | operand        | shape                                         |
+/// |----------------|-----------------------------------------------|
+/// | `forward(ids)` | N token ids (N <= Length) -> `qmatrix<N, Width, QOut>` |
+///
+/// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
+///
+/// Example: `const auto x = embedding_q.forward(std::array<int, 6>{3, 1, 4, 1, 5, 9});`
+template <std::size_t Vocabulary, std::size_t Length, auto Width, quantization QTokens, quantization QPositions,
+          quantization QOut>
+struct qembedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<Vocabulary, Width, QTokens> tokens{};
+  qmatrix<Length, Width, QPositions> positions{};
+
+  template <std::integral I, std::size_t N>
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept {
+    static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
+    qmatrix<N, Width, QTokens> rows{};
+    qmatrix<N, Width, QPositions> at{};
+    for (std::size_t i = 0; i < N; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);
+      detail::expects(id < Vocabulary);
+      for (std::size_t c = 0; c < decltype(rows)::cols; ++c) {
+        rows.elements[i][c] = tokens.elements[id][c];
+        at.elements[i][c] = positions.elements[i][c];
+      }
+    }
+    return add<QOut>(rows, at);
+  }
+
+  friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
+};
+
+/// The float `token_embedding` and `position_embedding` quantized: each table with its quantization, their sum with
+/// QOut.
+///
+/// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
+template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary,
+          auto D, std::size_t Length, auto D2>
+[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
+                                                const position_embedding<T, Length, D2>& positions) noexcept {
+  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
+  q.tokens = quantize<QTokens>(tokens.weight);
+  q.positions = quantize<QPositions>(positions.weight);
+  return q;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_TRANSFORMER_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 #endif  // CTATTN_CTATTN_HPP

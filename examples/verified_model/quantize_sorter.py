@@ -366,7 +366,9 @@ def write_header(ranges, golden, checked_ids, checked_logits, figures):
     for name, values in (("golden_logits", golden), ("checked_logits", checked_logits)):
         lines.append("inline constexpr std::int8_t %s[%d][6][10] = {" % (name, len(values)))
         for sample in values.tolist():
-            lines.append("    {%s}," % ", ".join("{%s}" % ", ".join(str(v) for v in row) for row in sample))
+            lines.append("    {")
+            lines += ["        {%s}," % ", ".join(str(v) for v in row) for row in sample]
+            lines.append("    },")
         lines.append("};")
     lines += ["", "}  // namespace int8_golden", ""]
     with open(os.path.join(HERE, "int8_golden.hpp"), "w") as f:

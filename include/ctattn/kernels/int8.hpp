@@ -6,13 +6,13 @@
 /// gives the same result: constant evaluation, the scalar loops and every backend agree bit for bit, and there is
 /// no exact or fast arithmetic to choose (an int8 call takes no `ctattn::arithmetic`).
 ///
-/// | kernel                                                     | computes                                       |
-/// |------------------------------------------------------------|------------------------------------------------|
-/// | `int8_dot_rows(a, i, .., b, j0, .., k, n, out)`            | out[j] = sum_t (a_i[t] - a_zero)(b_j0+j[t] - b_zero), j < n, in int32 |
-/// | `int8_product(c, a, b, a_zero, b_zero)`                    | c = (a - a_zero)(b - b_zero), in int32          |
-/// | `int8_product_transposed(c, a, b, a_zero, b_zero)`         | c = (a - a_zero)(b - b_zero)^T, b given as N rows of K |
-/// | `requantize(c, multiplier, zero, out)`                     | out = clamp(c times the multiplier, rounded, + zero, -128, 127) |
-/// | `int8_softmax_row(x, w, begin, end, table, visible)`       | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
+/// | kernel                                        | computes                                                  |
+/// |-----------------------------------------------|-----------------------------------------------------------|
+/// | `int8_dot_rows<KMax>(a, i, .., b, j0, .., k, n, out)` | out[j] = sum_t (a_i[t] - a_zero)(b_{j0+j}[t] - b_zero), int32 |
+/// | `int8_product(c, a, b, a_zero, b_zero)`       | c = (a - a_zero)(b - b_zero), in int32                    |
+/// | `int8_product_transposed(c, a, b, a_zero, b_zero)` | c = (a - a_zero)(b - b_zero)^T, b given as N rows of K |
+/// | `requantize(c, multiplier, zero, out)`        | out = clamp(c times the multiplier, rounded, + zero)      |
+/// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
 ///
 /// How `int8_dot_rows`, which every product reaches, computes:
 ///   1. constant evaluation: the scalar loop;

@@ -87,7 +87,9 @@ struct neon_int8_ops {
   using offset = int8x8_t;
   using widened = int16x8_t;
   using accumulator = int32x4_t;
-  static offset make_offset(std::int32_t zero_point) noexcept { return vdup_n_s8(static_cast<std::int8_t>(zero_point)); }
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return vdup_n_s8(static_cast<std::int8_t>(zero_point));
+  }
   static widened widen(const std::int8_t* p, offset zero_point) noexcept { return vsubl_s8(vld1_s8(p), zero_point); }
   static accumulator zero() noexcept { return vdupq_n_s32(0); }
   static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {

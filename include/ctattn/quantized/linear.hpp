@@ -10,7 +10,7 @@
 /// |------------------------------------------|---------------------------------------------------------------|
 /// | `channel_scales<N>`                      | N positive scales (kept as the bits of doubles)               |
 /// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
-/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: `weight` (Out x In int8), `bias` (Out int32), per-channel `scales` and `multipliers` |
+/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `bias`, `scales`, `multipliers` |
 /// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
 ///

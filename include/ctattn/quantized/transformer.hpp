@@ -13,7 +13,7 @@
 /// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask>` | the int8 layer                              |
 /// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` (norm_first) quantized |
 /// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
-/// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float `token_embedding` and `position_embedding` quantized |
+/// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float embeddings quantized |
 ///
 /// Example:
 /// \code
