@@ -203,7 +203,11 @@ constexpr std::size_t linear_mismatches(Read read) noexcept {
   const auto layer = ctattn::quantize_linear<linear_in, linear_out>(read(float_layer));
   std::size_t bad = 0;
   for (std::size_t c = 0; c < 6; ++c) {
-    bad += linear_scales[c] == lin::scales[c] && layer.scales[c] == lin::scales[c] ? 0u : 1u;
+    bad += linear_scales[c] == lin::scales[c] ? 0u : 1u;
+    bad += layer.multipliers[c] ==
+                   ctattn::math::quantize_multiplier(linear_in.scale() * lin::scales[c] / linear_out.scale())
+               ? 0u
+               : 1u;
     bad += layer.bias[c] == lin::bias_q[c] ? 0u : 1u;
     for (std::size_t k = 0; k < 16; ++k) bad += std::int32_t{layer.weight[c][k]} == lin::weight_q[c][k] ? 0u : 1u;
   }

@@ -10,7 +10,7 @@
 /// |------------------------------------------|---------------------------------------------------------------|
 /// | `channel_scales<N>`                      | N positive scales (kept as the bits of doubles)               |
 /// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
-/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `bias`, `scales`, `multipliers` |
+/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `bias`, per-channel `multipliers` |
 /// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
 ///
@@ -78,12 +78,12 @@ template <FixedMatrix W>
 /// |------------------|-------------------------------------------------------------------|
 /// | `weight`         | Out x In int8 (PyTorch's layout)                                  |
 /// | `bias`           | Out int32                                                         |
-/// | `scales`         | Out per-channel weight scales                                     |
-/// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and `scales` |
+/// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and the weight scales |
 ///
 /// Rationale: the multipliers are data, computed once where the layer is made (by the compiler, for a constexpr
 /// layer), rather than template arguments, so that a model's many layers need no scales in their types; they are
-/// set by the constructor only, so that weights and scales cannot disagree with them.
+/// set by the constructor only, so that weights and scales cannot disagree with them. The scales themselves are not
+/// kept: inference never reads them, and a firmware image would carry 8 bytes of flash per channel for nothing.
 ///
 /// Example:
 /// \code
@@ -103,7 +103,6 @@ struct qlinear {
 
   std::int8_t weight[outputs][inputs]{};
   std::int32_t bias[outputs]{};
-  channel_scales<outputs> scales{};
   math::quantized_multiplier multipliers[outputs]{};
 
   /// All weights and biases 0 (every output is QOut's zero point).
@@ -111,8 +110,7 @@ struct qlinear {
 
   /// The layer of these int8 weights, int32 biases and per-channel weight scales.
   constexpr qlinear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int32_t (&int32_biases)[outputs],
-                    const channel_scales<outputs>& weight_scale) noexcept
-      : scales(weight_scale) {
+                    const channel_scales<outputs>& weight_scale) noexcept {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
       bias[channel] = int32_biases[channel];
