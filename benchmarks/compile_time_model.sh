@@ -2,7 +2,8 @@
 # Compile time and compiler peak memory of the layers tier, for GCC and Clang. Prints markdown tables:
 #   1. the verified model (examples/verified_model/): its weights imported from sorter.safetensors, then four whole
 #      forward passes checked inside static_assert (-fsyntax-only: evaluation is the whole cost), and the example's
-#      whole build at -O2 (the run-time code as well);
+#      whole build at -O2 (the run-time code as well); the same model quantized to int8 by the compiler and its four
+#      int8 forward passes checked (int8_model.cpp);
 #   2. what the layers tier and Boost.Hana cost a translation unit that only includes them.
 # Run on an idle machine; the calibration (GCC's time for a file that uses nothing of ctattn) is printed before and
 # after, so that runs on a busy or slower machine can be compared.
@@ -43,6 +44,9 @@ echo "| verified_model.cpp, -fsyntax-only (the static_asserts) | $(
 echo "| verified_model.cpp, -O2 -c (with the run-time code) | $(
   measure g++ "${flags[@]}" -O2 -c -o "$work/g.o" "$example/verified_model.cpp") | $(
   measure clang++ "${flags[@]}" -O2 -c -o "$work/c.o" "$example/verified_model.cpp") |"
+echo "| int8_model.cpp, -fsyntax-only (quantizing the 17,994 weights, four int8 forward passes) | $(
+  measure g++ "${flags[@]}" -fsyntax-only "$example/int8_model.cpp") | $(
+  measure clang++ "${flags[@]}" -fsyntax-only "$example/int8_model.cpp") |"
 echo
 echo "What including a tier costs (-fsyntax-only of a file that includes only the header):"
 echo

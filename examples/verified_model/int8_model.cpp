@@ -28,7 +28,7 @@ template <std::size_t G>
 constexpr bool verified() noexcept {
   const auto logits = int8_weights.forward(golden::inputs[G]);
   return differing(logits, int8_golden::golden_logits[G]) == 0 &&
-         toy::int8_answer(logits) == toy::sorted(golden::inputs[G]);
+         toy::answer(logits) == toy::sorted(golden::inputs[G]);
 }
 
 static_assert(verified<0>(), "golden input 0: the int8 logits differ from the reference, or the answer is not sorted");
@@ -44,7 +44,7 @@ int main() {
   int failures = 0;
   for (std::size_t g = 0; g < golden::count; ++g) {
     const auto logits = model.forward(golden::inputs[g]);
-    const auto answer = toy::int8_answer(logits);
+    const auto answer = toy::answer(logits);
     std::printf("input ");
     for (int d : golden::inputs[g]) std::printf("%d", d);
     std::printf("  ->  ");

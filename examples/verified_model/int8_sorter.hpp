@@ -76,18 +76,4 @@ constexpr int8_sorter quantize_sorter(const sorter& model) noexcept {
   return q;
 }
 
-/// The model's answer from int8 logits: the most likely digit at each position (the first of equal logits).
-template <typename Logits>
-constexpr std::array<int, length> int8_answer(const Logits& logits) noexcept {
-  std::array<int, length> result{};
-  for (std::size_t i = 0; i < length; ++i) {
-    std::size_t best = 0;
-    for (std::size_t c = 1; c < digits; ++c) {
-      if (logits(i, c) > logits(i, best)) best = c;
-    }
-    result[i] = static_cast<int>(best);
-  }
-  return result;
-}
-
 }  // namespace toy

@@ -58,8 +58,10 @@ struct sorter {
   }
 };
 
-/// The model's answer: the most likely digit at each position.
-constexpr std::array<int, length> answer(const ctattn::matrix<float, length, digits>& logits) noexcept {
+/// The model's answer: the most likely digit at each position (the first of equal logits), from float logits or
+/// from the int8 model's (int8_sorter.hpp).
+template <typename Logits>
+constexpr std::array<int, length> answer(const Logits& logits) noexcept {
   std::array<int, length> result{};
   for (std::size_t i = 0; i < length; ++i) {
     std::size_t best = 0;
