@@ -5507,22 +5507,40 @@ using int8_ops = void;
 
 namespace detail::kernels {
 
-/// sum + the terms (x[t] - x_zero)(y[t] - y_zero) of chunk C of KMax (kernels/constant.hpp's chunks), those with
-/// t >= k being 0: one expression, which the constant evaluators run as one step.
-template <std::size_t... T>
+/// sum + the terms (x[t] - x_zero)(y[t] - y_zero) for t = base + T, T the pack, those with t >= k left out: one
+/// expression, which the constant evaluators run as one step.
+template <bool Guarded, std::size_t... T>
 constexpr std::int32_t folded_terms(std::int32_t sum, const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
-                                    std::int32_t y_zero, std::size_t k, std::index_sequence<T...>) noexcept {
-  return (sum + ... + (T < k ? (std::int32_t{x[T]} - x_zero) * (std::int32_t{y[T]} - y_zero) : 0));
+                                    std::int32_t y_zero, std::size_t base, std::size_t k,
+                                    std::index_sequence<T...>) noexcept {
+  if constexpr (Guarded) {
+    return (sum + ... + (base + T < k ? (std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero)
+                                      : 0));
+  } else {
+    return (sum + ... + ((std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero)));
+  }
 }
 
-/// sum_t (x[t] - x_zero)(y[t] - y_zero) for t < k <= KMax, x and y pointing into one row each, as folds of at most
-/// 64 terms (Clang folds at most 256 operands), in index order.
-template <std::size_t KMax, std::size_t... C>
+/// sum_t (x[t] - x_zero)(y[t] - y_zero) for t < k <= KMax, x and y pointing into one row each, in index order: one
+/// fold of KMax terms when KMax <= 64; else folds of 64 terms (kernels/constant.hpp's chunk; Clang folds at most 256
+/// operands), then of 8 for the rest.
+template <std::size_t KMax>
 constexpr std::int32_t folded_dot(const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
-                                  std::int32_t y_zero, std::size_t k, std::index_sequence<C...>) noexcept {
-  std::int32_t sum = 0;
-  ((sum = folded_terms(sum, x, x_zero, y, y_zero, k, chunk_indices<C, KMax>{})), ...);
-  return sum;
+                                  std::int32_t y_zero, std::size_t k) noexcept {
+  if constexpr (KMax <= unrolled_chunk) {
+    return folded_terms<true>(0, x, x_zero, y, y_zero, 0, k, std::make_index_sequence<KMax>{});
+  } else {
+    constexpr std::size_t rest_chunk = 8;
+    std::int32_t sum = 0;
+    std::size_t base = 0;
+    for (; base + unrolled_chunk <= k; base += unrolled_chunk) {
+      sum = folded_terms<false>(sum, x, x_zero, y, y_zero, base, k, std::make_index_sequence<unrolled_chunk>{});
+    }
+    for (; base < k; base += rest_chunk) {
+      sum = folded_terms<true>(sum, x, x_zero, y, y_zero, base, k, std::make_index_sequence<rest_chunk>{});
+    }
+    return sum;
+  }
 }
 
 /// The scalar form of `int8_dot_rows` at run time: out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero).
@@ -5541,12 +5559,12 @@ inline void scalar_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std
 }
 
 /// out[j] = sum_t (a[a_row][a_column + t] - a_zero)(b[b_row + j][b_column + t] - b_zero) for j < n and t < k,
-/// in int32: one row of a against n rows of b, both read along a window of k columns, k <= KMax (the rules keep k
-/// at most 33,025, so no sum overflows). Zero points are int8 values.
+/// in int32: one row of a against n rows of b, both read along a window of k <= KMax columns (the rules keep k at
+/// most 33,025, so no sum overflows). Zero points are int8 values.
 // Rationale: the operands are whole arrays with indices, not pointers, because constant evaluation does not let a
-// pointer into one row of a two-dimensional array walk on into the next. Constant-evaluated, each row's sum is a
-// fold over KMax terms (`folded_dot`), those past k zero: the evaluators count a loop's every iteration, and the
-// verified model's four int8 forward passes in loops exceed Clang's default budget of a million steps.
+// pointer into one row of a two-dimensional array walk on into the next. Constant-evaluated, each row's sum is
+// folds of 64 terms (`folded_dot`): the evaluators count a loop's every iteration, and the verified model's four
+// int8 forward passes in plain loops exceed Clang's default budget of a million steps.
 template <std::size_t KMax, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB>
 constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
                              std::int32_t a_zero, const std::int8_t (&b)[RB][CB], std::size_t b_row,
@@ -5556,8 +5574,7 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
   if (std::is_constant_evaluated()) {
     expects(k <= KMax);
     for (std::size_t j = 0; j < n; ++j) {
-      out[j] =
-          folded_dot<KMax>(&a[a_row][a_column], a_zero, &b[b_row + j][b_column], b_zero, k, chunk_numbers<KMax>{});
+      out[j] = folded_dot<KMax>(&a[a_row][a_column], a_zero, &b[b_row + j][b_column], b_zero, k);
     }
     return;
   }
@@ -9840,7 +9857,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 /// |------------------------------------------|---------------------------------------------------------------|
 /// | `channel_scales<N>`                      | N positive scales (kept as the bits of doubles)               |
 /// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
-/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `bias`, `scales`, `multipliers` |
+/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `bias`, per-channel `multipliers` |
 /// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
 ///
@@ -9900,12 +9917,12 @@ template <FixedMatrix W>
 /// |------------------|-------------------------------------------------------------------|
 /// | `weight`         | Out x In int8 (PyTorch's layout)                                  |
 /// | `bias`           | Out int32                                                         |
-/// | `scales`         | Out per-channel weight scales                                     |
-/// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and `scales` |
+/// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and the weight scales |
 ///
 /// Rationale: the multipliers are data, computed once where the layer is made (by the compiler, for a constexpr
 /// layer), rather than template arguments, so that a model's many layers need no scales in their types; they are
-/// set by the constructor only, so that weights and scales cannot disagree with them.
+/// set by the constructor only, so that weights and scales cannot disagree with them. The scales themselves are not
+/// kept: inference never reads them, and a firmware image would carry 8 bytes of flash per channel for nothing.
 ///
 /// Example:
 /// \code
@@ -9925,7 +9942,6 @@ struct qlinear {
 
   std::int8_t weight[outputs][inputs]{};
   std::int32_t bias[outputs]{};
-  channel_scales<outputs> scales{};
   math::quantized_multiplier multipliers[outputs]{};
 
   /// All weights and biases 0 (every output is QOut's zero point).
@@ -9933,8 +9949,7 @@ struct qlinear {
 
   /// The layer of these int8 weights, int32 biases and per-channel weight scales.
   constexpr qlinear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int32_t (&int32_biases)[outputs],
-                    const channel_scales<outputs>& weight_scale) noexcept
-      : scales(weight_scale) {
+                    const channel_scales<outputs>& weight_scale) noexcept {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
       bias[channel] = int32_biases[channel];

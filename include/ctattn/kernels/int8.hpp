@@ -106,22 +106,40 @@ using int8_ops = void;
 
 namespace detail::kernels {
 
-/// sum + the terms (x[t] - x_zero)(y[t] - y_zero) of chunk C of KMax (kernels/constant.hpp's chunks), those with
-/// t >= k being 0: one expression, which the constant evaluators run as one step.
-template <std::size_t... T>
+/// sum + the terms (x[t] - x_zero)(y[t] - y_zero) for t = base + T, T the pack, those with t >= k left out: one
+/// expression, which the constant evaluators run as one step.
+template <bool Guarded, std::size_t... T>
 constexpr std::int32_t folded_terms(std::int32_t sum, const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
-                                    std::int32_t y_zero, std::size_t k, std::index_sequence<T...>) noexcept {
-  return (sum + ... + (T < k ? (std::int32_t{x[T]} - x_zero) * (std::int32_t{y[T]} - y_zero) : 0));
+                                    std::int32_t y_zero, std::size_t base, std::size_t k,
+                                    std::index_sequence<T...>) noexcept {
+  if constexpr (Guarded) {
+    return (sum + ... + (base + T < k ? (std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero)
+                                      : 0));
+  } else {
+    return (sum + ... + ((std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero)));
+  }
 }
 
-/// sum_t (x[t] - x_zero)(y[t] - y_zero) for t < k <= KMax, x and y pointing into one row each, as folds of at most
-/// 64 terms (Clang folds at most 256 operands), in index order.
-template <std::size_t KMax, std::size_t... C>
+/// sum_t (x[t] - x_zero)(y[t] - y_zero) for t < k <= KMax, x and y pointing into one row each, in index order: one
+/// fold of KMax terms when KMax <= 64; else folds of 64 terms (kernels/constant.hpp's chunk; Clang folds at most 256
+/// operands), then of 8 for the rest.
+template <std::size_t KMax>
 constexpr std::int32_t folded_dot(const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
-                                  std::int32_t y_zero, std::size_t k, std::index_sequence<C...>) noexcept {
-  std::int32_t sum = 0;
-  ((sum = folded_terms(sum, x, x_zero, y, y_zero, k, chunk_indices<C, KMax>{})), ...);
-  return sum;
+                                  std::int32_t y_zero, std::size_t k) noexcept {
+  if constexpr (KMax <= unrolled_chunk) {
+    return folded_terms<true>(0, x, x_zero, y, y_zero, 0, k, std::make_index_sequence<KMax>{});
+  } else {
+    constexpr std::size_t rest_chunk = 8;
+    std::int32_t sum = 0;
+    std::size_t base = 0;
+    for (; base + unrolled_chunk <= k; base += unrolled_chunk) {
+      sum = folded_terms<false>(sum, x, x_zero, y, y_zero, base, k, std::make_index_sequence<unrolled_chunk>{});
+    }
+    for (; base < k; base += rest_chunk) {
+      sum = folded_terms<true>(sum, x, x_zero, y, y_zero, base, k, std::make_index_sequence<rest_chunk>{});
+    }
+    return sum;
+  }
 }
 
 /// The scalar form of `int8_dot_rows` at run time: out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero).
@@ -140,12 +158,12 @@ inline void scalar_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std
 }
 
 /// out[j] = sum_t (a[a_row][a_column + t] - a_zero)(b[b_row + j][b_column + t] - b_zero) for j < n and t < k,
-/// in int32: one row of a against n rows of b, both read along a window of k columns, k <= KMax (the rules keep k
-/// at most 33,025, so no sum overflows). Zero points are int8 values.
+/// in int32: one row of a against n rows of b, both read along a window of k <= KMax columns (the rules keep k at
+/// most 33,025, so no sum overflows). Zero points are int8 values.
 // Rationale: the operands are whole arrays with indices, not pointers, because constant evaluation does not let a
-// pointer into one row of a two-dimensional array walk on into the next. Constant-evaluated, each row's sum is a
-// fold over KMax terms (`folded_dot`), those past k zero: the evaluators count a loop's every iteration, and the
-// verified model's four int8 forward passes in loops exceed Clang's default budget of a million steps.
+// pointer into one row of a two-dimensional array walk on into the next. Constant-evaluated, each row's sum is
+// folds of 64 terms (`folded_dot`): the evaluators count a loop's every iteration, and the verified model's four
+// int8 forward passes in plain loops exceed Clang's default budget of a million steps.
 template <std::size_t KMax, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB>
 constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
                              std::int32_t a_zero, const std::int8_t (&b)[RB][CB], std::size_t b_row,
@@ -155,8 +173,7 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
   if (std::is_constant_evaluated()) {
     expects(k <= KMax);
     for (std::size_t j = 0; j < n; ++j) {
-      out[j] =
-          folded_dot<KMax>(&a[a_row][a_column], a_zero, &b[b_row + j][b_column], b_zero, k, chunk_numbers<KMax>{});
+      out[j] = folded_dot<KMax>(&a[a_row][a_column], a_zero, &b[b_row + j][b_column], b_zero, k);
     }
     return;
   }
