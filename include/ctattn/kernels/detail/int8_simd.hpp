@@ -53,7 +53,7 @@ inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const
   return sum;
 }
 
-/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass<Ops>`).
+/// out[r] = sum over the whole steps of row `rows[r]`, for the R = `rows_per_pass<Ops>` rows of one pass.
 // Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
 // of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
 template <typename Ops, std::size_t... R>
@@ -69,26 +69,25 @@ void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std:
 }
 
 /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations.
+// Rationale: one loop over passes, the last of which may hold fewer rows (its unused places compute the pass's first
+// row again, and are dropped), rather than a second loop for the rows left over: GCC 12 at -O3 reported that loop's
+// row pointer as overflowing at an impossible iteration count (-Waggressive-loop-optimizations).
 template <typename Ops>
 void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
                     std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
   const typename Ops::offset a_offset = Ops::make_offset(a_zero);
   const typename Ops::offset b_offset = Ops::make_offset(b_zero);
   const std::size_t whole = k - k % Ops::step;
-  std::size_t j = 0;
   constexpr std::size_t pass = rows_per_pass<Ops>;
-  for (; j + pass <= n; j += pass) {
+  for (std::size_t j = 0; j < n; j += pass) {
+    const std::size_t count = n - j < pass ? n - j : pass;
     const std::int8_t* rows[pass];
-    for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + r) * b_stride;
-    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<pass>{});
-    if (whole < k) {
-      for (std::size_t r = 0; r < pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
+    for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + (r < count ? r : 0)) * b_stride;
+    std::int32_t sums[pass];
+    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, sums, std::make_index_sequence<pass>{});
+    for (std::size_t r = 0; r < count; ++r) {
+      out[j + r] = sums[r] + (whole < k ? rest_of_row(a, a_zero, rows[r], b_zero, whole, k) : 0);
     }
-  }
-  for (; j < n; ++j) {
-    const std::int8_t* row = b + j * b_stride;
-    whole_steps<Ops>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
-    if (whole < k) out[j] += rest_of_row(a, a_zero, row, b_zero, whole, k);
   }
 }
 
