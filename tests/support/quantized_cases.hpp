@@ -100,7 +100,7 @@ constexpr std::size_t calibration_mismatches(Read read) noexcept {
   const ctattn::value_range range = ctattn::observed_range(b0, b1, b2);
   const ctattn::quantization q = ctattn::quantization_for_range(range);
   const ctattn::quantization w = ctattn::symmetric_quantization(ctattn::largest_magnitude(b0, b1, b2));
-  std::size_t bad = 0;
+  std::uint32_t bad = 0;  // 32 bits: see differing()
   bad += range.lo == cal::lo ? 0u : 1u;
   bad += range.hi == cal::hi ? 0u : 1u;
   bad += q.scale() == cal::scale ? 0u : 1u;
@@ -201,7 +201,7 @@ inline constexpr auto linear_scales = ctattn::weight_scales(float_layer.weight);
 template <typename Read>
 constexpr std::size_t linear_mismatches(Read read) noexcept {
   const auto layer = ctattn::quantize_linear<linear_in, linear_out>(read(float_layer));
-  std::size_t bad = 0;
+  std::uint32_t bad = 0;  // 32 bits: see differing()
   for (std::size_t c = 0; c < 6; ++c) {
     bad += linear_scales[c] == lin::scales[c] ? 0u : 1u;
     bad += layer.multipliers[c] ==
@@ -316,7 +316,7 @@ constexpr std::size_t multi_head_mismatches(Read read) noexcept {
 // math::isqrt against Python's math.isqrt, and its definition, r^2 <= v <= r^2 + 2r, for every v below 2048.
 template <typename Read>
 constexpr std::size_t isqrt_mismatches(Read read) noexcept {
-  std::size_t bad = 0;
+  std::uint32_t bad = 0;  // 32 bits: see differing()
   for (std::size_t i = 0; i < std::size(fx::isqrt::v); ++i) {
     bad += ctattn::math::isqrt(read(fx::isqrt::v[i])) == fx::isqrt::root[i] ? 0u : 1u;
   }
@@ -331,7 +331,7 @@ constexpr std::size_t isqrt_mismatches(Read read) noexcept {
 template <typename Read>
 constexpr std::size_t rounding_shift_mismatches(Read read) noexcept {
   namespace rs = fx::rounding_shift;
-  std::size_t bad = 0;
+  std::uint32_t bad = 0;  // 32 bits: see differing()
   for (std::size_t i = 0; i < std::size(rs::x); ++i) {
     bad += ctattn::detail::rounding_shift(read(rs::x[i]), rs::s[i]) == rs::rounded[i] ? 0u : 1u;
   }
@@ -344,7 +344,7 @@ template <typename Y, std::size_t R, std::size_t C>
 constexpr std::size_t beyond_half_step(const Y& y, const double (&reference)[R][C], double slack) noexcept {
   static_assert(Y::rows == R && Y::cols == C);
   const double allowed = (0.5 + slack) * Y::quant.scale();
-  std::size_t bad = 0;
+  std::uint32_t bad = 0;  // 32 bits: see differing()
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c) {
       const double difference = y.real(r, c) - reference[r][c];
@@ -381,7 +381,7 @@ CTATTN_ACTIVATION_CASE(silu)
 template <typename Case, typename Read>
 constexpr std::size_t activation_mismatches(Case, Read read) noexcept {
   const auto f = ctattn::quantize_activation<activation_in, Case::out>(read(typename Case::layer{}));
-  std::size_t bad = 0;
+  std::uint32_t bad = 0;  // 32 bits: see differing()
   for (std::size_t i = 0; i < 256; ++i) bad += std::int32_t{f.table[i]} == Case::table()[i] ? 0u : 1u;
   const auto y = ctattn::activate(ctattn::quantize<activation_in>(read(ctattn::from_array(act::x))), f);
   return bad + differing(y, Case::output()) + beyond_half_step(y, Case::float_output(), 1e-9);
@@ -396,7 +396,7 @@ constexpr std::size_t all_activation_mismatches(Read read) noexcept {
 // Int8 LayerNorm: the constants quantize_layer_norm derives against the reference's.
 template <typename Q, typename Case>
 constexpr std::size_t layer_norm_constant_mismatches(const Q& q, Case) noexcept {
-  std::size_t bad = 0;
+  std::uint32_t bad = 0;  // 32 bits: see differing()
   for (std::size_t j = 0; j < Q::width; ++j) {
     bad += q.multiplier[j] == Case::multiplier()[j] ? 0u : 1u;
     bad += q.shift[j] == Case::shift()[j] ? 0u : 1u;
@@ -548,7 +548,7 @@ constexpr std::size_t wide_constant_mismatches(const Norm& norm) noexcept {
 template <typename Norm, typename Read>
 constexpr std::size_t wide_row_mismatches(const Norm& norm, int row, Read read) noexcept {
   const auto y = ctattn::normalize(read(wide_input(row)), norm);
-  std::size_t bad = 0;
+  std::uint32_t bad = 0;  // 32 bits: see differing()
   double reference[1][16384]{};
   for (std::size_t j = 0; j < wide_row::cols; ++j) {
     bad += std::int32_t{y(0, j)} == wide_expected(row, j) ? 0u : 1u;

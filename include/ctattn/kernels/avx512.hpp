@@ -163,6 +163,7 @@ namespace ctattn::detail {
 /// twice as wide).
 struct avx512_int8_ops {
   static constexpr std::size_t step = 32;
+  using tail_ops = avx2_int8_ops;  // up to 31 terms past the last whole step: 16 of them in one AVX2 step
   using offset = __m512i;
   using widened = __m512i;
   using accumulator = __m512i;
