@@ -2805,6 +2805,7 @@ namespace ctattn::detail {
 /// twice as wide).
 struct avx512_int8_ops {
   static constexpr std::size_t step = 32;
+  using tail_ops = avx2_int8_ops;  // up to 31 terms past the last whole step: 16 of them in one AVX2 step
   using offset = __m512i;
   using widened = __m512i;
   using accumulator = __m512i;
@@ -5360,6 +5361,8 @@ struct arm_dsp_int8_ops {
 /// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
 /// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
 /// | `total(acc)`                   | the sum of acc's lanes                                                 |
+/// | `tail_ops` (optional)          | a narrower backend for the terms past the last whole step              |
+/// | `rows_per_pass` (optional)     | rows of b per pass (default 4)                                         |
 ///
 /// No sum can overflow: a term is at most 255 x 255 in magnitude, and the rule `int8_accumulator_must_not_overflow`
 /// keeps the length K at most 33,025, so every partial sum lies within [-2^31, 2^31).
@@ -5393,7 +5396,7 @@ inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const
   return sum;
 }
 
-/// out[r] = sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is 1 or `rows_per_pass<Ops>`).
+/// out[r] = sum over the whole steps of row `rows[r]`, for the R = `rows_per_pass<Ops>` rows of one pass.
 // Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
 // of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
 template <typename Ops, std::size_t... R>
@@ -5408,27 +5411,37 @@ void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std:
   ((out[R] = Ops::total(sums[R])), ...);
 }
 
-/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations.
-template <typename Ops>
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations;
+/// with Accumulate, added to out[j]. The terms past the last whole step go to `Ops::tail_ops` where the backend names
+/// a narrower one (AVX-512's 32-term steps leave up to 31, which AVX2's 16-term steps take), else to the scalar loop.
+// Rationale: one loop over passes, the last of which may hold fewer rows (its unused places compute the pass's first
+// row again, and are dropped), rather than a second loop for the rows left over: GCC 12 at -O3 reported that loop's
+// row pointer as overflowing at an impossible iteration count (-Waggressive-loop-optimizations).
+template <typename Ops, bool Accumulate = false>
 void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
                     std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
-  const typename Ops::offset a_offset = Ops::make_offset(a_zero);
-  const typename Ops::offset b_offset = Ops::make_offset(b_zero);
   const std::size_t whole = k - k % Ops::step;
-  std::size_t j = 0;
-  constexpr std::size_t pass = rows_per_pass<Ops>;
-  for (; j + pass <= n; j += pass) {
-    const std::int8_t* rows[pass];
-    for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + r) * b_stride;
-    whole_steps<Ops>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<pass>{});
-    if (whole < k) {
-      for (std::size_t r = 0; r < pass; ++r) out[j + r] += rest_of_row(a, a_zero, rows[r], b_zero, whole, k);
+  if (whole > 0) {
+    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
+    const typename Ops::offset b_offset = Ops::make_offset(b_zero);
+    constexpr std::size_t pass = rows_per_pass<Ops>;
+    for (std::size_t j = 0; j < n; j += pass) {
+      const std::size_t count = n - j < pass ? n - j : pass;
+      const std::int8_t* rows[pass];
+      for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + (r < count ? r : 0)) * b_stride;
+      std::int32_t sums[pass];
+      whole_steps<Ops>(a, a_offset, rows, b_offset, whole, sums, std::make_index_sequence<pass>{});
+      for (std::size_t r = 0; r < count; ++r) out[j + r] = (Accumulate ? out[j + r] : 0) + sums[r];
     }
+  } else if constexpr (!Accumulate) {
+    for (std::size_t j = 0; j < n; ++j) out[j] = 0;
   }
-  for (; j < n; ++j) {
-    const std::int8_t* row = b + j * b_stride;
-    whole_steps<Ops>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
-    if (whole < k) out[j] += rest_of_row(a, a_zero, row, b_zero, whole, k);
+  if (whole == k) return;
+  if constexpr (requires { typename Ops::tail_ops; }) {
+    tiled_dot_rows<typename Ops::tail_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n, out);
+  } else {
+    const std::int8_t* row = b;
+    for (std::size_t j = 0; j < n; ++j, row += b_stride) out[j] += rest_of_row(a, a_zero, row, b_zero, whole, k);
   }
 }
 
