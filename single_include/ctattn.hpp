@@ -10837,7 +10837,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 /// Example:
 /// \code
 ///   constexpr ctattn::encoder_layer_quantizations q0 = ctattn::encoder_layer_quantizations_for(ranges0);
-///   constexpr auto layer0 = ctattn::quantize_encoder_layer<q0>(model.layers.at<0>());
+///   constexpr auto layer0 = ctattn::quantize_encoder_layer<q0>(boost::hana::at_c<0>(model.layers.layers));
 ///   const auto y = layer0.forward(x_q);   // qmatrix<n, Width, q0.output>
 /// \endcode
 
@@ -10975,7 +10975,7 @@ struct qtransformer_encoder_layer {
 ///
 /// Rule: the layer is pre-norm (`int8_encoder_layer_must_be_norm_first`).
 ///
-/// Example: `constexpr auto layer0_q = ctattn::quantize_encoder_layer<q0>(model.layers.at<0>());`
+/// Example: `constexpr auto layer0_q = ctattn::quantize_encoder_layer<q0>(boost::hana::at_c<0>(model.layers.layers));`
 template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Heads, auto Hidden, typename Activation,
           bool NormFirst, typename Mask>
 [[nodiscard]] constexpr auto quantize_encoder_layer(
