@@ -183,15 +183,22 @@ constexpr std::size_t attention_mismatches(Read read) noexcept {
 // The int8 linear layer: nn.Linear(16, 6) quantized per channel by the compiler, its input and output
 // quantizations calibrated on the fixture's x and float output y.
 namespace lin = fx::linear;
-using float_linear = ctattn::linear<float, 16, 6, ctattn::out_by_in, true>;
-inline constexpr float_linear float_layer = [] {
-  float_linear l{};
-  for (std::size_t c = 0; c < 6; ++c) {
-    for (std::size_t k = 0; k < 16; ++k) l.weight(c, k) = lin::weight[c][k];
-    l.bias(0, c) = lin::bias[c];
+
+// A float nn.Linear(In, Out) with biases from a fixture's out x in weight and bias arrays, taking Out rows from row
+// `first` on (a part of a stacked weight, such as in_proj_weight).
+template <std::size_t In, std::size_t Out, std::size_t Rows>
+constexpr ctattn::linear<float, In, Out, ctattn::out_by_in, true> torch_linear(const float (&weight)[Rows][In],
+                                                                                const float (&bias)[Rows],
+                                                                                std::size_t first = 0) noexcept {
+  ctattn::linear<float, In, Out, ctattn::out_by_in, true> l{};
+  for (std::size_t c = 0; c < Out; ++c) {
+    for (std::size_t k = 0; k < In; ++k) l.weight(c, k) = weight[first + c][k];
+    l.bias(0, c) = bias[first + c];
   }
   return l;
-}();
+}
+
+inline constexpr auto float_layer = torch_linear<16, 6>(lin::weight, lin::bias);
 inline constexpr ctattn::quantization linear_in =
     ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(lin::x)));
 inline constexpr ctattn::quantization linear_out =
@@ -275,26 +282,10 @@ constexpr std::size_t masked_attention_mismatches(Read read) noexcept {
 // by the compiler, every quantization calibrated on the float computation's ranges; the Q projection, the heads'
 // concatenated outputs and the output against the reference, and the output within 3 steps of PyTorch's.
 namespace mh = fx::multi_head;
-using mha_linear = ctattn::linear<float, 16, 16, ctattn::out_by_in, true>;
-constexpr mha_linear mha_float_linear(const float (&weight)[48][16], const float (&bias)[48], std::size_t part) {
-  mha_linear l{};
-  for (std::size_t c = 0; c < 16; ++c) {
-    for (std::size_t k = 0; k < 16; ++k) l.weight(c, k) = weight[16 * part + c][k];
-    l.bias(0, c) = bias[16 * part + c];
-  }
-  return l;
-}
-inline constexpr mha_linear mha_query = mha_float_linear(mh::in_proj_weight, mh::in_proj_bias, 0);
-inline constexpr mha_linear mha_key = mha_float_linear(mh::in_proj_weight, mh::in_proj_bias, 1);
-inline constexpr mha_linear mha_value = mha_float_linear(mh::in_proj_weight, mh::in_proj_bias, 2);
-inline constexpr mha_linear mha_output = [] {
-  mha_linear l{};
-  for (std::size_t c = 0; c < 16; ++c) {
-    for (std::size_t k = 0; k < 16; ++k) l.weight(c, k) = mh::out_proj_weight[c][k];
-    l.bias(0, c) = mh::out_proj_bias[c];
-  }
-  return l;
-}();
+inline constexpr auto mha_query = torch_linear<16, 16>(mh::in_proj_weight, mh::in_proj_bias, 0);
+inline constexpr auto mha_key = torch_linear<16, 16>(mh::in_proj_weight, mh::in_proj_bias, 16);
+inline constexpr auto mha_value = torch_linear<16, 16>(mh::in_proj_weight, mh::in_proj_bias, 32);
+inline constexpr auto mha_output = torch_linear<16, 16>(mh::out_proj_weight, mh::out_proj_bias);
 inline constexpr ctattn::quantization mha_x =
     ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(mh::x)));
 inline constexpr ctattn::quantization mha_context = ctattn::quantization_for_range(mh::context_lo, mh::context_hi);
@@ -333,7 +324,7 @@ constexpr std::size_t rounding_shift_mismatches(Read read) noexcept {
   namespace rs = fx::rounding_shift;
   std::uint32_t bad = 0;  // 32 bits: see differing()
   for (std::size_t i = 0; i < std::size(rs::x); ++i) {
-    bad += ctattn::detail::rounding_shift(read(rs::x[i]), rs::s[i]) == rs::rounded[i] ? 0u : 1u;
+    bad += ctattn::detail::kernels::rounding_shift(read(rs::x[i]), rs::s[i]) == rs::rounded[i] ? 0u : 1u;
   }
   return bad;
 }
@@ -449,11 +440,11 @@ constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
   const auto x = ctattn::quantize<layer_norm_in>(read(ctattn::from_array(lnf::x)));
   std::size_t bad = layer_norm_constant_mismatches(norm, layer_norm_constants{});
   for (std::size_t r = 0; r < decltype(x)::rows; ++r) {
-    const auto row = ctattn::detail::layer_norm_row_of(x.elements[r], norm.epsilon, norm.epsilon_shift);
+    const auto row = ctattn::detail::kernels::int8_layer_norm_row_of(x.elements[r], norm.epsilon, norm.epsilon_shift);
     for (std::size_t j = 0; j < decltype(x)::cols; ++j) {
-      const std::int32_t n = ctattn::detail::layer_norm_normalized(x(r, j), row);
+      const std::int32_t n = ctattn::detail::kernels::int8_layer_norm_normalized(x(r, j), row);
       bad += n == lnf::normalized[r][j] ? 0u : 1u;
-      bad += ctattn::detail::layer_norm_scaled(n, norm.multiplier[j], norm.shift[j], norm.bias[j]) == lnf::scaled[r][j]
+      bad += ctattn::detail::kernels::int8_layer_norm_scaled(n, norm.multiplier[j], norm.shift[j], norm.bias[j]) == lnf::scaled[r][j]
                  ? 0u
                  : 1u;
     }
