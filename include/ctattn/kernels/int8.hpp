@@ -8,13 +8,17 @@
 ///
 /// | kernel                                        | computes                                                  |
 /// |-----------------------------------------------|-----------------------------------------------------------|
-/// | `int8_dot_rows<KMax>(a, i, .., b, j0, .., k, n, out)` | out[j] = sum_t (a_i[t] - a_zero)(b_{j0+j}[t] - b_zero) |
+/// | `int8_dot_rows<KMax>(a, i, .., b, j0, .., k, n, out)` | out[j] = sum_t (a_i[t] - a_zero)(b_{j0+j}[t] - b_zero)|
 /// | `int8_product(c, a, b, a_zero, b_zero)`       | c = (a - a_zero)(b - b_zero), in int32                    |
 /// | `int8_product_transposed(c, a, b, a_zero, b_zero)` | c = (a - a_zero)(b - b_zero)^T, b given as N rows of K |
 /// | `requantize(c, multiplier, zero, out)`        | out = clamp(c times the multiplier, rounded, + zero)      |
 /// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
+/// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
+/// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
+/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm of each row in integers (quantized/layer_norm.hpp) |
 ///
-/// How `int8_dot_rows`, which every product reaches, computes:
+/// The element-wise kernels have one integer form on every target. How `int8_dot_rows`, which every product
+/// reaches, computes:
 ///   1. constant evaluation: the scalar loop;
 ///   2. run time: the build's int8 backend through kernels/detail/int8_simd.hpp, where the target has one:
 ///
@@ -34,6 +38,7 @@
 ///   ctattn::detail::kernels::int8_product(c, a, b, 0, 0);   // {{11}}
 /// \endcode
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -47,6 +52,7 @@
 #include "ctattn/kernels/neon.hpp"
 #include "ctattn/detail/config.hpp"
 #include "ctattn/math/fixed_point.hpp"
+#include "ctattn/math/isqrt.hpp"
 
 #if defined(__AVX512BW__)
 #define CTATTN_INT8_AVX512 1
@@ -273,6 +279,108 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
     if ((quotient + 1) * divisor <= numerator) ++quotient;
     const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
     w[j] = static_cast<std::int8_t>(v > 127 ? 127 : v);
+  }
+}
+
+/// TFLite's int8 ADD of a and b into out, element by element: each input less its zero point, shifted left by
+/// `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
+/// (ctattn/quantized/add.hpp derives the constants).
+// Rationale: the multipliers are template arguments, compile-time constants as the caller derives them, so that the
+// compiler folds their shifts' branches (as runtime arguments they cost the int8 sorter 4% more instructions).
+template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
+          math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C>
+constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
+                             std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::int32_t shifted_a = (std::int32_t{a[r][c]} - a_zero) * (1 << LeftShift);
+      const std::int32_t shifted_b = (std::int32_t{b[r][c]} - b_zero) * (1 << LeftShift);
+      const std::int32_t sum = math::multiply_by_quantized_multiplier(shifted_a, AMultiplier) +
+                               math::multiply_by_quantized_multiplier(shifted_b, BMultiplier);
+      out[r][c] = requantize(sum, OutMultiplier, out_zero);
+    }
+  }
+}
+
+/// y[r][c] = table[x[r][c] + 128]: an int8 function of one int8 argument, by its 256-entry table.
+template <std::size_t R, std::size_t C>
+constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R][C],
+                                const std::int8_t (&table)[256]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) y[r][c] = table[static_cast<std::size_t>(std::int32_t{x[r][c]} + 128)];
+  }
+}
+
+/// round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in quantized/layer_norm.hpp's
+/// rationale keep |x| + 2^(s - 1) below 2^63).
+CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
+  const std::int64_t half = std::int64_t{1} << (s - 1);
+  return x >= 0 ? (x + half) >> s : -((-x + half) >> s);
+}
+
+/// The fractional bits of the int8 LayerNorm's output before its rounding (step 6).
+inline constexpr int int8_layer_norm_output_fraction_bits = 16;
+
+/// What steps 1 to 3 of the int8 LayerNorm (quantized/layer_norm.hpp's rationale) leave for a row.
+struct int8_layer_norm_row {
+  std::int64_t width = 0;
+  std::int64_t sum = 0;
+  std::int64_t inverse = 0;  // I = round(2^61 / R); 0 for a row of equal values (D = 0), where every n_j = 0
+  int down = 37;             // 37 - k - f/2
+};
+
+/// Steps 1 to 3 for one row of C int8 values (C <= 16384): the sums, the variance term, its exact square root and
+/// the reciprocal.
+template <std::size_t C>
+constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], std::int64_t epsilon,
+                                           std::int32_t epsilon_shift) noexcept {
+  std::int32_t s1 = 0;
+  std::int32_t s2 = 0;
+  for (std::size_t j = 0; j < C; ++j) {
+    const std::int32_t v = x[j];
+    s1 += v;
+    s2 += v * v;
+  }
+  constexpr auto c = static_cast<std::int64_t>(C);
+  int8_layer_norm_row row{c, s1, 0, 37};
+  const std::int64_t d = c * s2 - std::int64_t{s1} * s1;
+  if (d != 0) {
+    const auto v = static_cast<std::uint64_t>((d << epsilon_shift) + epsilon);
+    const int k = (62 - static_cast<int>(std::bit_width(v))) / 2;
+    const std::uint64_t root = math::isqrt(v << (2 * k));
+    row.inverse = static_cast<std::int64_t>(((std::uint64_t{1} << 61) + root / 2) / root);
+    row.down = 37 - k - epsilon_shift / 2;
+  }
+  return row;
+}
+
+/// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
+CTATTN_ALWAYS_INLINE constexpr std::int32_t int8_layer_norm_normalized(std::int8_t q,
+                                                                       const int8_layer_norm_row& row) noexcept {
+  return static_cast<std::int32_t>(rounding_shift((row.width * q - row.sum) * row.inverse, row.down));
+}
+
+/// Steps 5 and 6: A_j = round(n_j m_j / 2^shift_j) + b_j, in 2^-16 output steps.
+CTATTN_ALWAYS_INLINE constexpr std::int64_t int8_layer_norm_scaled(std::int32_t n, std::int32_t multiplier,
+                                                              std::int32_t shift, std::int32_t bias) noexcept {
+  return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
+}
+
+/// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/layer_norm.hpp's rationale): per channel
+/// j the weight's `multiplier[j]` and `shift[j]`, the bias `bias[j]` in 2^-16 output steps; the output's zero point.
+template <std::size_t R, std::size_t C>
+constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R][C],
+                                    const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
+                                    const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
+                                    std::int32_t out_zero) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    const int8_layer_norm_row row = int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
+    for (std::size_t j = 0; j < C; ++j) {
+      const std::int32_t n = int8_layer_norm_normalized(x[r][j], row);
+      const std::int64_t a = int8_layer_norm_scaled(n, multiplier[j], shift[j], bias[j]);
+      const std::int64_t q = rounding_shift(a, int8_layer_norm_output_fraction_bits) + out_zero;
+      y[r][j] = static_cast<std::int8_t>(q < -128 ? -128 : (q > 127 ? 127 : q));
+    }
   }
 }
 

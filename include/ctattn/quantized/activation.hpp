@@ -24,6 +24,7 @@
 #include <cstdint>
 
 #include "ctattn/kernels/activation.hpp"
+#include "ctattn/kernels/int8.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 
@@ -134,9 +135,7 @@ template <QuantizedMatrix X, quantization QIn, quantization QOut>
 [[nodiscard]] constexpr auto activate(const X& x, const qactivation<QIn, QOut>& f) noexcept {
   basic_qmatrix<X::row_extent, X::column_extent, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_activation_rules<X, QIn>>::check()) {
-    for (std::size_t r = 0; r < X::rows; ++r) {
-      for (std::size_t c = 0; c < X::cols; ++c) y.elements[r][c] = f(x.elements[r][c]);
-    }
+    detail::kernels::int8_lookup_rows(x.elements, y.elements, f.table);
   }
   return y;
 }

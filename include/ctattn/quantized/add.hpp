@@ -55,15 +55,9 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   basic_qmatrix<A::row_extent, A::column_extent, Out> out{};
   if constexpr (detail::first_broken<detail::quantized_add_rules<A, B, Out>>::check()) {
     using k = detail::quantized_add_constants<A::quant, B::quant, Out>;
-    for (std::size_t r = 0; r < A::rows; ++r) {
-      for (std::size_t c = 0; c < A::cols; ++c) {
-        const std::int32_t shifted_a = (std::int32_t{a.elements[r][c]} - A::quant.zero_point) * (1 << k::left_shift);
-        const std::int32_t shifted_b = (std::int32_t{b.elements[r][c]} - B::quant.zero_point) * (1 << k::left_shift);
-        const std::int32_t sum = math::multiply_by_quantized_multiplier(shifted_a, k::a) +
-                                 math::multiply_by_quantized_multiplier(shifted_b, k::b);
-        out.elements[r][c] = detail::kernels::requantize(sum, k::out, Out.zero_point);
-      }
-    }
+    detail::kernels::int8_add_rows<k::a, k::b, k::left_shift, k::out>(a.elements, A::quant.zero_point, b.elements,
+                                                                      B::quant.zero_point, Out.zero_point,
+                                                                      out.elements);
   }
   return out;
 }

@@ -73,9 +73,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ctattn/detail/config.hpp"
 #include "ctattn/math/fixed_point.hpp"
-#include "ctattn/math/isqrt.hpp"
+#include "ctattn/kernels/int8.hpp"
 #include "ctattn/matrix/rules.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
@@ -94,13 +93,6 @@ template <std::size_t Width, quantization QIn, quantization QOut>
 using quantized_layer_norm_type_rules =
     rule_list<quantization_rules<QIn>, quantization_rules<QOut>,
               shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>, count<16384>>>;
-
-// round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in layer_norm.hpp's rationale
-// keep |x| + 2^(s - 1) below 2^63).
-CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
-  const std::int64_t half = std::int64_t{1} << (s - 1);
-  return x >= 0 ? (x + half) >> s : -((-x + half) >> s);
-}
 
 // round(v) for v >= 0, ties away from zero, held at `limit` (<= 2^62); NaN and v <= 0 give 0.
 constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
@@ -135,7 +127,7 @@ struct qlayer_norm {
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
   static constexpr int fraction_bits = 24;
-  static constexpr int output_fraction_bits = 16;
+  static constexpr int output_fraction_bits = detail::kernels::int8_layer_norm_output_fraction_bits;
   static constexpr std::int32_t largest_epsilon_shift = [] {
     std::int32_t f = 0;
     while (f < 46 && (std::uint64_t{width} * width << (14 + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
@@ -198,49 +190,6 @@ template <quantization QIn, quantization QOut, typename T, auto Width, bool Affi
 }
 
 namespace detail {
-// What steps 1 to 3 leave for a row: C, S1, I and the shift of step 4.
-struct layer_norm_row {
-  std::int64_t width = 0;
-  std::int64_t sum = 0;
-  std::int64_t inverse = 0;  // I = round(2^61 / R); 0 for a row of equal values (D = 0), where every n_j = 0
-  int down = 37;             // 37 - k - f/2
-};
-
-// Steps 1 to 3 for one row of C int8 values (C <= 16384).
-template <std::size_t C>
-constexpr layer_norm_row layer_norm_row_of(const std::int8_t (&x)[C], std::int64_t epsilon,
-                                           std::int32_t epsilon_shift) noexcept {
-  std::int32_t s1 = 0;
-  std::int32_t s2 = 0;
-  for (std::size_t j = 0; j < C; ++j) {
-    const std::int32_t v = x[j];
-    s1 += v;
-    s2 += v * v;
-  }
-  constexpr auto c = static_cast<std::int64_t>(C);
-  layer_norm_row row{c, s1, 0, 37};
-  const std::int64_t d = c * s2 - std::int64_t{s1} * s1;
-  if (d != 0) {
-    const auto v = static_cast<std::uint64_t>((d << epsilon_shift) + epsilon);
-    const int k = (62 - static_cast<int>(std::bit_width(v))) / 2;
-    const std::uint64_t root = math::isqrt(v << (2 * k));
-    row.inverse = static_cast<std::int64_t>(((std::uint64_t{1} << 61) + root / 2) / root);
-    row.down = 37 - k - epsilon_shift / 2;
-  }
-  return row;
-}
-
-// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
-CTATTN_ALWAYS_INLINE constexpr std::int32_t layer_norm_normalized(std::int8_t q, const layer_norm_row& row) noexcept {
-  return static_cast<std::int32_t>(rounding_shift((row.width * q - row.sum) * row.inverse, row.down));
-}
-
-// Steps 5 and 6: A_j = round(n_j m_j / 2^shift_j) + b_j, in 2^-16 output steps.
-CTATTN_ALWAYS_INLINE constexpr std::int64_t layer_norm_scaled(std::int32_t n, std::int32_t multiplier, std::int32_t shift,
-                                         std::int32_t bias) noexcept {
-  return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
-}
-
 template <typename X, typename L>
 using quantized_layer_norm_rules =
     rule_list<shape_error::columns_must_match<op::quantized_layer_norm, dim_of<X::column_extent>,
@@ -270,15 +219,8 @@ template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
   using L = qlayer_norm<Width, QIn, QOut>;
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
-    for (std::size_t r = 0; r < X::rows; ++r) {
-      const detail::layer_norm_row row = detail::layer_norm_row_of(x.elements[r], norm.epsilon, norm.epsilon_shift);
-      for (std::size_t j = 0; j < L::width; ++j) {
-        const std::int32_t n = detail::layer_norm_normalized(x.elements[r][j], row);
-        const std::int64_t a = detail::layer_norm_scaled(n, norm.multiplier[j], norm.shift[j], norm.bias[j]);
-        const std::int64_t q = detail::rounding_shift(a, L::output_fraction_bits) + QOut.zero_point;
-        y.elements[r][j] = static_cast<std::int8_t>(q < -128 ? -128 : (q > 127 ? 127 : q));
-      }
-    }
+    detail::kernels::int8_layer_norm_rows(x.elements, y.elements, norm.multiplier, norm.shift, norm.bias,
+                                          norm.epsilon, norm.epsilon_shift, QOut.zero_point);
   }
   return y;
 }
