@@ -15,6 +15,12 @@ TEST_CASE("the int8 kernel gives the loop's sums with this build's int8 backend"
   CHECK(ctattn_test::int8_kernel_cases::all_mismatches(at_run_time) == 0);
 }
 
+TEST_CASE("the int8 fully-connected kernel gives TFLite's outputs with this build's int8 backend",
+          "[quantized][int8_kernel]") {
+  INFO("ctattn::int8_backend_name is " << ctattn::int8_backend_name);
+  CHECK(ctattn_test::int8_kernel_cases::all_fully_connected_mismatches(at_run_time) == 0);
+}
+
 TEST_CASE("int8 quantization and products match their definition at run time", "[quantized]") {
   CHECK(cases::quantize_mismatches(at_run_time) == 0);
   CHECK(cases::all_product_mismatches(at_run_time) == 0);

@@ -1,9 +1,15 @@
-// The int8 kernel (ctattn/kernels/int8.hpp) against a plain loop written here: pseudo-random int8 operands, every
-// length K from 1 to 70 (every tail of every backend's step: 4, 8, 16, 32), one row against 9 rows (two passes of
-// four and a rest), a column window that starts at an odd offset, and zero points at both ends of the int8 range.
-// Counted as the number of sums that differ; zero at compile time (tests/static/quantized_test.cpp, the scalar
-// form) and at run time with each backend (tests/backend/backend_test.cpp, tests/runtime/quantized_test.cpp, and
-// the firmware image int8_kernels).
+// The int8 kernels (ctattn/kernels/int8.hpp) against plain loops written here:
+//   - int8_dot_rows: pseudo-random int8 operands, every length K from 1 to 70 (every tail of every backend's step:
+//     4, 8, 16, 32), one row against 9 rows (two passes of four and a rest), a column window that starts at an odd
+//     offset, and zero points at both ends of the int8 range;
+//   - int8_fully_connected: shapes whose rows, inputs and channels are not multiples of any backend's tile (2 x 2
+//     on the Cortex-M DSP, 4 channels and 16 inputs on Helium), input zero points at both ends, per-channel
+//     multipliers with left shifts, no shift and right shifts up to 31, and biases that saturate outputs both ways,
+//     each output against TFLite's formula requantize(sum (x - z_in) w + bias) with the bias folded as a qlinear
+//     folds it.
+// Counted as the number of results that differ; zero at compile time (tests/static/quantized_test.cpp, the scalar
+// form) and at run time with each backend (tests/backend/int8_backend_test.cpp, tests/runtime/quantized_test.cpp,
+// and the firmware image int8_kernel_cases on every board).
 #pragma once
 
 #include <cstddef>
@@ -67,6 +73,87 @@ constexpr std::size_t all_mismatches(Read read, std::size_t first = 1, std::size
     for (const auto& z : zero_points) bad += dot_rows_mismatches(o, k, z[0], z[1]);
   }
   return bad;
+}
+
+// One fully-connected case: M x K inputs, N channels, input zero point z_in, output zero point z_out.
+template <std::size_t M, std::size_t K, std::size_t N>
+struct fully_connected_case {
+  std::int8_t x[M][K]{};
+  std::int8_t w[N][K]{};
+  std::int32_t bias[N]{};
+  std::int32_t folded_bias[N]{};
+  ctattn::math::quantized_multiplier multipliers[N]{};
+};
+
+// Multipliers that reach every branch of the requantization: left shifts, none, right shifts up to 31, mantissas
+// at both ends of [2^30, 2^31).
+inline constexpr ctattn::math::quantized_multiplier fc_multipliers[] = {
+    {1 << 30, -1},          {2147483647, -9},   {1518500250, 0},   {1073741825, 2}, {1800000000, -31},
+    {1234567890, -14},      {2000000000, 1},    {1100000000, -5},  {1500000000, -20}};
+
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t seed, std::int32_t z_in) noexcept {
+  fully_connected_case<M, K, N> f{};
+  std::uint32_t state = seed;
+  const auto next = [&state]() noexcept {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<std::int32_t>(state >> 24) - 128;
+  };
+  for (auto& row : f.x) {
+    for (auto& entry : row) entry = static_cast<std::int8_t>(next());
+  }
+  for (std::size_t c = 0; c < N; ++c) {
+    // Odd channels: weights in {-1, 0, 1} and the multiplier 1/4 ({2^30, -1}), so that most outputs stay in range
+    // and half of them are ties of the final rounding shift, which must go away from zero.
+    for (auto& entry : f.w[c]) entry = static_cast<std::int8_t>(c % 2 == 1 ? next() % 2 : (next() == -128 ? -127 : next()));
+  }
+  f.x[0][0] = -128;
+  f.w[0][0] = 127;
+  if (N > 1) f.w[1][0] = 1;
+  for (std::size_t c = 0; c < N; ++c) {
+    // Mostly small biases; every third one large enough to saturate the output, with alternating signs.
+    f.bias[c] = c % 2 == 1 ? next() : (c % 4 == 2 ? (c % 8 == 2 ? 1 : -1) * 900000000 : next() * 301);
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < K; ++t) sum += f.w[c][t];
+    f.folded_bias[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.bias[c]) -
+                                                 static_cast<std::uint32_t>(z_in * sum));
+    f.multipliers[c] = c % 2 == 1 ? ctattn::math::quantized_multiplier{1 << 30, -1}
+                                  : fc_multipliers[c / 2 % (sizeof fc_multipliers / sizeof fc_multipliers[0])];
+  }
+  return f;
+}
+
+// Outputs of int8_fully_connected that differ from TFLite's formula (the general requantize, checked against the
+// Python reference by the quantized tests).
+template <std::size_t M, std::size_t K, std::size_t N, typename Read>
+constexpr std::size_t fully_connected_mismatches(Read read, std::uint32_t seed) noexcept {
+  std::size_t bad = 0;
+  for (const std::int32_t z_in : {-128, 127, 0, -3}) {
+    const std::int32_t z_out = z_in == 0 ? 5 : -z_in / 2;
+    const fully_connected_case<M, K, N> f = read(make_fully_connected_case<M, K, N>(seed, z_in));
+    std::int8_t y[M][N]{};
+    ctattn::detail::kernels::int8_fully_connected(f.x, f.w, f.folded_bias, f.multipliers, z_out, y);
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t c = 0; c < N; ++c) {
+        std::int32_t sum = f.bias[c];
+        for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{f.x[r][t]} - z_in) * f.w[c][t];
+        bad += y[r][c] == ctattn::detail::kernels::requantize(sum, f.multipliers[c], z_out) ? 0u : 1u;
+      }
+    }
+  }
+  return bad;
+}
+
+// Every fully-connected shape: rows 1 to 3 (a 2 x 2 tile and a rest), inputs 1 to 70 at every tail of a step of 4 and
+// of 16, channels 1 to 9 (passes of 2 and of 4, and rests).
+template <typename Read>
+constexpr std::size_t all_fully_connected_mismatches(Read read) noexcept {
+  return fully_connected_mismatches<1, 1, 1>(read, 1) + fully_connected_mismatches<3, 3, 5>(read, 2) +
+         fully_connected_mismatches<2, 4, 4>(read, 3) + fully_connected_mismatches<3, 5, 9>(read, 4) +
+         fully_connected_mismatches<1, 15, 3>(read, 5) + fully_connected_mismatches<2, 16, 4>(read, 6) +
+         fully_connected_mismatches<3, 17, 9>(read, 7) + fully_connected_mismatches<3, 33, 5>(read, 8) +
+         fully_connected_mismatches<2, 64, 8>(read, 9) + fully_connected_mismatches<3, 70, 9>(read, 10) +
+         fully_connected_mismatches<4, 32, 6>(read, 11);
 }
 
 }  // namespace ctattn_test::int8_kernel_cases

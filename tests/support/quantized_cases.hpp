@@ -215,7 +215,7 @@ constexpr std::size_t linear_mismatches(Read read) noexcept {
                    ctattn::math::quantize_multiplier(linear_in.scale() * lin::scales[c] / linear_out.scale())
                ? 0u
                : 1u;
-    bad += layer.bias[c] == lin::bias_q[c] ? 0u : 1u;
+    bad += layer.bias(c) == lin::bias_q[c] ? 0u : 1u;
     for (std::size_t k = 0; k < 16; ++k) bad += std::int32_t{layer.weight[c][k]} == lin::weight_q[c][k] ? 0u : 1u;
   }
   const auto x = ctattn::quantize<linear_in>(read(ctattn::from_array(lin::x)));

@@ -144,6 +144,9 @@ struct helium_ops {
 
 #include <cstdint>
 
+#include "ctattn/kernels/detail/int8_requantize.hpp"
+#include "ctattn/math/fixed_point.hpp"
+
 namespace ctattn::detail {
 
 /// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `vldrb.s16` loads 8 int8 widened to
@@ -162,6 +165,101 @@ struct helium_int8_ops {
     return __arm_vmladavaq_s16(sum, x, y);
   }
   static std::int32_t total(accumulator sum) noexcept { return sum; }
+
+  /// The channels of w one pass of the fully-connected kernel computes (4 int32 lanes of requantization).
+  static constexpr std::size_t fc_channels = 4;
+
+  /// sum_t x[t] w_c[t] for t < K, the four channels at w (K bytes apart), into a vector's four lanes: `vmladava.s8`
+  /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
+  /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
+  template <std::size_t K>
+  static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
+    // emits the 9 instructions a step needs, not 19 (an address computed for each load).
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + K;
+    const std::int8_t* w2 = w + 2 * K;
+    const std::int8_t* w3 = w + 3 * K;
+#pragma GCC unroll 4
+    for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
+      const int8x16_t xv = __arm_vld1q_s8(x);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vld1q_s8(w0));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vld1q_s8(w1));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vld1q_s8(w2));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vld1q_s8(w3));
+    }
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      const int8x16_t xv = __arm_vldrbq_z_s8(x, lanes);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vldrbq_z_s8(w0, lanes));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vldrbq_z_s8(w1, lanes));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vldrbq_z_s8(w2, lanes));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vldrbq_z_s8(w3, lanes));
+    }
+    int32x4_t sums = __arm_vdupq_n_s32(s0);
+    sums = __arm_vsetq_lane_s32(s1, sums, 1);
+    sums = __arm_vsetq_lane_s32(s2, sums, 2);
+    return __arm_vsetq_lane_s32(s3, sums, 3);
+  }
+
+  /// sum_t x[t] w[t] for one channel.
+  template <std::size_t K>
+  static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      sum = __arm_vmladavaq_s8(sum, __arm_vldrbq_z_s8(x + whole, lanes), __arm_vldrbq_z_s8(w + whole, lanes));
+    }
+    return sum;
+  }
+
+  /// kernels/int8.hpp's `int8_fully_connected` at run time: passes of four channels, whose requantization runs on
+  /// their four lanes at once, then the channels left one by one.
+  ///
+  /// | step                     | instructions (per 4 outputs)                                           |
+  /// |--------------------------|------------------------------------------------------------------------|
+  /// | + folded bias            | `vadd`                                                                 |
+  /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
+  /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
+  /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
+  /// | + zero point, clamp      | `vqadd`, `vmax`, `vmin`                                                |
+  /// | store                    | `vstrb.32`: each lane's low byte                                       |
+  // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
+  // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
+  template <std::size_t M, std::size_t K, std::size_t N>
+  static void fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                              const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                              std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
+    static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
+    std::size_t c = 0;
+    const int32x4_t none = __arm_vdupq_n_s32(0);
+    for (; c + fc_channels <= N; c += fc_channels) {
+      const int32x4x2_t pairs = __arm_vld2q_s32(&multipliers[c].multiplier);
+      const int32x4_t multiplier = pairs.val[0];
+      const int32x4_t left = __arm_vmaxq_s32(pairs.val[1], none);
+      const int32x4_t right = __arm_vminq_s32(pairs.val[1], none);  // minus the right shift
+      const int32x4_t bias = __arm_vld1q_s32(&start[c]);
+      for (std::size_t r = 0; r < M; ++r) {
+        int32x4_t v = __arm_vaddq_s32(four_channels<K>(x[r], w[c]), bias);
+        v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
+        v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
+        v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), zero);
+        v = __arm_vminq_s32(__arm_vmaxq_s32(v, __arm_vdupq_n_s32(-128)), __arm_vdupq_n_s32(127));
+        __arm_vstrbq_s32(&y[r][c], v);
+      }
+    }
+    for (; c < N; ++c) {
+      const kernels::output_requantizer requantize{multipliers[c].multiplier, multipliers[c].shift, zero};
+      for (std::size_t r = 0; r < M; ++r) {
+        const auto sum = static_cast<std::uint32_t>(one_channel<K>(x[r], w[c])) + static_cast<std::uint32_t>(start[c]);
+        y[r][c] = requantize(static_cast<std::int32_t>(sum));
+      }
+    }
+  }
 };
 
 }  // namespace ctattn::detail

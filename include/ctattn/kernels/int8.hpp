@@ -47,12 +47,14 @@
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/avx512.hpp"
 #include "ctattn/kernels/constant.hpp"
+#include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/int8_simd.hpp"
 #include "ctattn/kernels/helium.hpp"
 #include "ctattn/kernels/neon.hpp"
 #include "ctattn/detail/config.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/math/isqrt.hpp"
+
 
 #if defined(__AVX512BW__)
 #define CTATTN_INT8_AVX512 1
@@ -231,6 +233,104 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   v = v < -256 ? -256 : (v > 255 ? 255 : v);  // 255 + zero >= 127 and -256 + zero <= -128: the same clamped result
   v += zero;
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+/// The scalar fully-connected kernel: `int8_fully_connected`'s contract, four channels per pass.
+// Rationale: a pass reads each input once for four channels (four accumulators in registers), the terms in
+// index order; the rest of the channels one at a time.
+template <std::size_t M, std::size_t K, std::size_t N>
+void scalar_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const std::int32_t (&start)[N],
+                            const math::quantized_multiplier (&multipliers)[N], std::int32_t zero,
+                            std::int8_t (&y)[M][N]) noexcept {
+  constexpr std::size_t pass = 4;
+  std::size_t c = 0;
+  for (; c + pass <= N; c += pass) {
+    for (std::size_t r = 0; r < M; ++r) {
+      auto s0 = static_cast<std::uint32_t>(start[c]), s1 = static_cast<std::uint32_t>(start[c + 1]),
+           s2 = static_cast<std::uint32_t>(start[c + 2]), s3 = static_cast<std::uint32_t>(start[c + 3]);
+      const std::int8_t* in = x[r];
+      const std::int8_t* w0 = w[c];
+      for (const std::int8_t* const end = in + K; in != end; ++in, ++w0) {
+        const std::int32_t v = *in;
+        s0 += static_cast<std::uint32_t>(v * w0[0]);
+        s1 += static_cast<std::uint32_t>(v * w0[K]);
+        s2 += static_cast<std::uint32_t>(v * w0[2 * K]);
+        s3 += static_cast<std::uint32_t>(v * w0[3 * K]);
+      }
+      const std::uint32_t sums[pass]{s0, s1, s2, s3};
+      for (std::size_t i = 0; i < pass; ++i) {
+        y[r][c + i] = requantize_output(static_cast<std::int32_t>(sums[i]), multipliers[c + i].multiplier,
+                                        multipliers[c + i].shift, zero);
+      }
+    }
+  }
+  for (; c < N; ++c) {
+    for (std::size_t r = 0; r < M; ++r) {
+      auto sum = static_cast<std::uint32_t>(start[c]);
+      for (std::size_t t = 0; t < K; ++t) sum += static_cast<std::uint32_t>(std::int32_t{x[r][t]} * w[c][t]);
+      y[r][c] = requantize_output(static_cast<std::int32_t>(sum), multipliers[c].multiplier, multipliers[c].shift, zero);
+    }
+  }
+}
+
+/// A backend whose `Ops::fully_connected(x, w, start, multipliers, zero, y)` is its own fully-connected kernel.
+template <typename Ops>
+concept has_fully_connected = requires(const std::int8_t (&x)[1][1], const std::int32_t (&start)[1],
+                                       const math::quantized_multiplier (&m)[1], std::int8_t (&y)[1][1]) {
+  Ops::fully_connected(x, x, start, m, std::int32_t{}, y);
+};
+
+/// `int8_fully_connected` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not taken
+/// are not compiled).
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, typename Requantized>
+void run_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const std::int32_t (&start)[N],
+                         const math::quantized_multiplier (&multipliers)[N], std::int32_t zero, std::int8_t (&y)[M][N],
+                         const Requantized& requantized) noexcept {
+  if constexpr (has_fully_connected<Ops>) {
+    Ops::fully_connected(x, w, start, multipliers, zero, y);
+  } else if constexpr (!std::is_void_v<Ops>) {
+    std::int32_t sums[N];
+    for (std::size_t r = 0; r < M; ++r) {
+      int8_simd::dot_rows<Ops>(x[r], 0, w[0], K, 0, K, N, sums);
+      for (std::size_t c = 0; c < N; ++c) requantized(r, c, sums[c]);
+    }
+  } else {
+    scalar_fully_connected(x, w, start, multipliers, zero, y);
+  }
+}
+
+/// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a layer's
+/// constant weights): y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t], multipliers[c], zero), for every row r
+/// of x and channel c. Each multiplier in [0, 2^31) (`math::quantize_multiplier`'s). The sums wrap modulo 2^32, so
+/// that start = bias - z_in sum_t w[c][t] gives TFLite's sum_t (x - z_in) w + bias exactly whenever that fits an
+/// int32.
+///
+/// | operand       | shape                   |
+/// |---------------|-------------------------|
+/// | `x`           | M x K int8              |
+/// | `w`           | N x K int8 (out x in)   |
+/// | `start`       | N int32                 |
+/// | `multipliers` | N                       |
+/// | `y`           | M x N int8              |
+///
+/// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
+/// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else the scalar kernel.
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
+  const auto requantized = [&](std::size_t row, std::size_t channel, std::int32_t sum) {
+    const auto biased =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(start[channel]) + static_cast<std::uint32_t>(sum));
+    y[row][channel] = requantize_output(biased, multipliers[channel].multiplier, multipliers[channel].shift, zero);
+  };
+  if (std::is_constant_evaluated()) {
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t c = 0; c < N; ++c) requantized(r, c, folded_dot<K>(x[r], 0, w[c], 0, K));
+    }
+    return;
+  }
+  run_fully_connected<int8_ops>(x, w, start, multipliers, zero, y, requantized);
 }
 
 /// out = requantize(c) for every element.

@@ -10,7 +10,7 @@
 /// |------------------------------------------|---------------------------------------------------------------|
 /// | `channel_scales<N>`                      | N positive scales (kept as the bits of doubles)               |
 /// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
-/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `bias`, per-channel `multipliers` |
+/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `folded_bias`, per-channel `multipliers` |
 /// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
 ///
@@ -77,9 +77,14 @@ template <FixedMatrix W>
 /// | member / operand | shape / meaning                                                   |
 /// |------------------|-------------------------------------------------------------------|
 /// | `weight`         | Out x In int8 (PyTorch's layout)                                  |
-/// | `bias`           | Out int32                                                         |
+/// | `folded_bias`    | Out int32: the bias less QIn's zero point times the channel's weight sum |
+/// | `bias(c)`        | TFLite's int32 bias of channel c                                  |
 /// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and the weight scales |
 ///
+/// Rationale: the bias is kept folded, b_c - z_in sum_k w_ck, computed here by the compiler for a constexpr layer:
+/// then sum_k (x_k - z_in) w_ck + b_c = sum_k x_k w_ck + folded_bias_c, and the kernel multiplies the raw int8 inputs
+/// (16 per `vmladava.s8` on Helium, with no widening or zero-point subtraction), where a run-time library sums the
+/// weights at start-up into a RAM buffer. The sums wrap modulo 2^32, exact wherever TFLite's int32 sum is defined.
 /// Rationale: the multipliers are data, computed once where the layer is made (by the compiler, for a constexpr
 /// layer), rather than template arguments, so that a model's many layers need no scales in their types; they are
 /// set by the constructor only, so that weights and scales cannot disagree with them. The scales themselves are not
@@ -102,7 +107,7 @@ struct qlinear {
   static constexpr quantization output_quantization = QOut;
 
   std::int8_t weight[outputs][inputs]{};
-  std::int32_t bias[outputs]{};
+  std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[outputs]{};
 
   /// All weights and biases 0 (every output is QOut's zero point).
@@ -113,9 +118,24 @@ struct qlinear {
                     const channel_scales<outputs>& weight_scale) noexcept {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
-      bias[channel] = int32_biases[channel];
+      folded_bias[channel] = static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
+                                                       static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
       multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
+  }
+
+  /// The int32 bias of channel c as TFLite stores it: folded_bias[c] + QIn's zero point times the channel's weight
+  /// sum.
+  [[nodiscard]] constexpr std::int32_t bias(std::size_t c) const noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(folded_bias[c]) +
+                                     static_cast<std::uint32_t>(QIn.zero_point * weight_sum(c)));
+  }
+
+  /// sum_k weight[c][k] (at most 127 x 33025 in magnitude).
+  [[nodiscard]] constexpr std::int32_t weight_sum(std::size_t c) const noexcept {
+    std::int32_t sum = 0;
+    for (std::size_t k = 0; k < inputs; ++k) sum += weight[c][k];
+    return sum;
   }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
@@ -182,14 +202,8 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
   using L = qlinear<In, Out, QIn, QOut>;
   basic_qmatrix<X::row_extent, Out, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
-    std::int32_t sums[X::rows][L::outputs]{};
-    detail::kernels::int8_product_transposed(sums, x.elements, layer.weight, QIn.zero_point);
-    for (std::size_t i = 0; i < X::rows; ++i) {
-      for (std::size_t c = 0; c < L::outputs; ++c) {
-        y.elements[i][c] =
-            detail::kernels::requantize(sums[i][c] + layer.bias[c], layer.multipliers[c], QOut.zero_point);
-      }
-    }
+    detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
+                                          QOut.zero_point, y.elements);
   }
   return y;
 }

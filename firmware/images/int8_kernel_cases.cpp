@@ -1,0 +1,23 @@
+// Firmware image: the int8 kernels of this board's backend (the Cortex-M DSP tiles, Helium's vmladava and vector
+// requantization, or the scalar loops) against plain loops, over every tail of their tiles
+// (tests/support/int8_kernel_cases.hpp): int8_dot_rows for every length 1 to 70 and extreme zero points, and
+// int8_fully_connected over shapes and multipliers that reach every branch of the requantization. Exit code 0 when
+// every result matches.
+#include "../runtime/check_model.hpp"
+#include "support/int8_kernel_cases.hpp"
+
+namespace {
+// Each operand copied through a pointer the optimizer cannot see through (opaque), so that the kernels run as
+// compiled code on the target rather than being folded by the compiler.
+constexpr auto at_run_time = [](const auto& value) { return *ctattn_firmware::opaque(&value); };
+}  // namespace
+
+int main() {
+  using namespace ctattn_firmware;
+  (report_line{} << "ctattn int8 kernel cases on " << board_name << ", int8 backend " << ctattn::int8_backend_name)
+      .end();
+  const auto dot = static_cast<std::uint32_t>(ctattn_test::int8_kernel_cases::all_mismatches(at_run_time));
+  const auto fc = static_cast<std::uint32_t>(ctattn_test::int8_kernel_cases::all_fully_connected_mismatches(at_run_time));
+  (report_line{} << "  int8_dot_rows mismatches: " << dot << "; int8_fully_connected mismatches: " << fc).end();
+  return dot == 0 && fc == 0 ? 0 : 1;
+}

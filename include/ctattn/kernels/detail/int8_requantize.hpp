@@ -1,0 +1,86 @@
+#ifndef CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
+
+/// \file
+/// The per-output requantization of the int8 kernels, shared by kernels/int8.hpp and the backends' own
+/// fully-connected kernels (kernels/arm_dsp.hpp): an int32 sum, a fixed-point multiplier and shift, the output's
+/// zero point, to int8, with TFLite's rounding.
+///
+/// | function                                   | computes                                                  |
+/// |--------------------------------------------|-----------------------------------------------------------|
+/// | `saturate_int8(v)`                         | v clamped to [-128, 127]                                  |
+/// | `requantize_output(sum, multiplier, shift, zero)` | TFLite's MultiplyByQuantizedMultiplier, + zero, clamped |
+///
+/// Example: `static_assert(ctattn::detail::kernels::requantize_output(100, 1 << 30, 0, 3) == 53);`
+
+#include <cstdint>
+#include <type_traits>
+
+#include "ctattn/detail/config.hpp"
+
+namespace ctattn::detail::kernels {
+
+#if defined(__ARM_FEATURE_SAT)
+/// v saturated to a signed Bits-bit integer by the `ssat` instruction.
+// Rationale: the builtin rather than ACLE's `__ssat`, which GCC 12 defines as a macro whose unsigned result
+// -Wsign-conversion reports at every use.
+template <int Bits>
+CTATTN_ALWAYS_INLINE std::int32_t signed_saturate(std::int32_t v) noexcept {
+  return static_cast<std::int32_t>(__builtin_arm_ssat(v, Bits));
+}
+#endif
+
+/// v clamped to [-128, 127]: `ssat` on a core that has it (Cortex-M3 and up), else two comparisons.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t saturate_int8(std::int32_t v) noexcept {
+#if defined(__ARM_FEATURE_SAT)
+  if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(v));
+#endif
+  return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+/// TFLite's requantization of int32 sums to int8 for one multiplier in [0, 2^31) (as `math::quantize_multiplier`
+/// makes every one) and one output zero point: `requantize(accumulator, {multiplier, shift}, zero)`'s bits in fewer
+/// instructions, with what depends on the shift alone computed once, where the kernel sets up a channel.
+// Rationale: a non-negative multiplier cannot meet the one product the doubling high multiply saturates,
+// (-2^31)(-2^31), so its test goes; the rounding right shift is gemmlowp's (floor, then one up when the remainder
+// passes half plus one for a negative value: ties away from zero) with a 32-bit mask, valid for every shift in
+// [0, 31], and without a branch; the value is saturated to 9 bits before the zero point is added (which cannot
+// change the clamped result) and to 8 after: two `ssat`s where the core has them.
+struct output_requantizer {
+  std::int32_t multiplier;
+  int left;
+  int right;
+  std::uint32_t mask;
+  std::int32_t zero;
+
+  CTATTN_ALWAYS_INLINE constexpr output_requantizer(std::int32_t m, int shift, std::int32_t zero_point) noexcept
+      : multiplier{m},
+        left{shift > 0 ? shift : 0},
+        right{shift > 0 ? 0 : -shift},
+        mask{(std::uint32_t{1} << right) - 1u},
+        zero{zero_point} {}
+
+  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
+    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
+    const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
+    const auto bits = static_cast<std::uint32_t>(high);
+    // threshold - remainder is negative exactly when the remainder passes the threshold (both below 2^31).
+    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
+    std::int32_t v = (high >> right) + static_cast<std::int32_t>(margin >> 31);
+#if defined(__ARM_FEATURE_SAT)
+    if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
+#endif
+    v = v < -256 ? -256 : (v > 255 ? 255 : v);
+    return saturate_int8(v + zero);
+  }
+};
+
+/// One output: `output_requantizer{multiplier, shift, zero}(accumulator)`.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier, int shift,
+                                                          std::int32_t zero) noexcept {
+  return output_requantizer{multiplier, shift, zero}(accumulator);
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
