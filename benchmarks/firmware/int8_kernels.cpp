@@ -496,7 +496,7 @@ measured bench_softmax(const char* name) noexcept {
       if (magnitude > largest) largest = magnitude;
     }
   }
-  (report_line{} << "    CMSIS-NN vs ctattn: " << (differ == 0 ? "bit-identical" : "DIFFERENT ROUNDING, ") << differ
+  (report_line{} << "    CMSIS-NN vs ctattn: " << (differ == 0 ? "bit-identical, " : "DIFFERENT ROUNDING: ") << differ
                  << "/256 weights differ, by at most " << largest << " step(s) of 1/256")
       .end();
   m.pass = outside_one_step<W>("CMSIS-NN", cmsis_out) == 0 && m.pass;
