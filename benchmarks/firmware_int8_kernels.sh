@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# Instructions per call of ctattn's int8 kernels on Cortex-M boards under qemu-system-arm -icount shift=0, beside
+# Arm's CMSIS-NN when CTATTN_CMSIS_NN_DIR names a CMSIS-NN source tree: the image int8_kernels_benchmark
+# (benchmarks/firmware/int8_kernels.cpp; FC, Q K^T, P V, softmax), which also checks every output bit for bit,
+# built at -Os (MinSizeRel) and -O2 (Release with -O2) for each board, as one markdown table: per workload its
+# MACs, and per board and optimization ctattn's instructions, CMSIS-NN's, the ratio ctattn / CMSIS-NN and ctattn's
+# instructions per MAC (per element for the softmax). See docs/firmware.md, "Int8 kernel benchmark".
+# Usage: [CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree>] benchmarks/firmware_int8_kernels.sh [board...]
+#        (default boards: m3 m4f m55-helium; also m7 m33 m55)
+# Build directories: build-bench-<board>-<Os|O2> in the repository root; only the benchmark image is built (-j1).
+# Exits non-zero if a board fails to configure, build or pass its checks.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+boards=("$@")
+[[ ${#boards[@]} -eq 0 ]] && boards=(m3 m4f m55-helium)
+opts=(Os O2)
+cmsis_nn_dir="${CTATTN_CMSIS_NN_DIR:-}"
+image=int8_kernels_benchmark
+
+declare -A ctattn cmsis_nn work unit softmax_note
+workloads=()
+status=0
+for board in "${boards[@]}"; do
+  for opt in "${opts[@]}"; do
+    build="$root/build-bench-$board-$opt"
+    # Rationale: -O2 through Release with its flags replaced (CMake's Release is -O3), for C (CMSIS-NN) as for C++.
+    case $opt in
+      Os) type_args=(-DCMAKE_BUILD_TYPE=MinSizeRel) ;;
+      O2) type_args=(-DCMAKE_BUILD_TYPE=Release "-DCMAKE_CXX_FLAGS_RELEASE=-O2 -DNDEBUG"
+                     "-DCMAKE_C_FLAGS_RELEASE=-O2 -DNDEBUG") ;;
+    esac
+    echo "=== $board -$opt" >&2
+    log=$(mktemp)
+    if ! cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/arm-none-eabi.cmake" \
+           -DCTATTN_BOARD="$board" "${type_args[@]}" -DCTATTN_CMSIS_NN_DIR="$cmsis_nn_dir" >"$log" 2>&1 ||
+       ! cmake --build "$build" --target "$image" -j1 >>"$log" 2>&1; then
+      cat "$log" >&2
+      rm -f "$log"
+      status=1
+      continue
+    fi
+    if ! ctest --test-dir "$build" -R "^firmware_${image}\$" -V --no-tests=error >"$log" 2>&1; then
+      grep -E "MISMATCH|FAIL|more than one step|error" "$log" >&2 || cat "$log" >&2
+      status=1
+    fi
+    # result: workload=<name> macs=<n>|elements=<n> ctattn=<n> cmsis_nn=<n or -> pass=yes|no
+    # result: workload=<name> softmax_differ=<n> softmax_largest=<n>
+    while read -r -a fields; do
+      declare -A kv=()
+      for field in "${fields[@]:1}"; do kv[${field%%=*}]="${field#*=}"; done
+      name="${kv[workload]}"
+      key="$name|$board|$opt"
+      if [[ -n ${kv[softmax_differ]:-} ]]; then
+        if [[ ${kv[softmax_differ]} != 0 ]]; then
+          softmax_note[$key]="${kv[softmax_differ]}/256 weights differ, by at most ${kv[softmax_largest]}"
+        fi
+        continue
+      fi
+      [[ " ${workloads[*]} " == *" $name "* ]] || workloads+=("$name")
+      if [[ -n ${kv[macs]:-} ]]; then work[$name]="${kv[macs]}"; unit[$name]=MAC; else work[$name]="${kv[elements]}"; unit[$name]=element; fi
+      ctattn[$key]="${kv[ctattn]}"
+      cmsis_nn[$key]="${kv[cmsis_nn]}"
+      [[ ${kv[pass]} == yes ]] || { ctattn[$key]="${kv[ctattn]} (FAILED)"; status=1; }
+    done < <(grep -o 'result: .*' "$log")
+    rm -f "$log"
+  done
+done
+
+ratio() {  # ratio <n> <d>: n / d with two decimals, or "-"
+  if [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ && $2 -ne 0 ]]; then awk -v n="$1" -v d="$2" 'BEGIN { printf "%.2f", n / d }'
+  else echo "-"; fi
+}
+
+header="| workload | MACs |"
+rule="|---|---:|"
+for board in "${boards[@]}"; do
+  for opt in "${opts[@]}"; do
+    header+=" $board -$opt ctattn | CMSIS-NN | ratio | ctattn per MAC |"
+    rule+="---:|---:|---:|---:|"
+  done
+done
+echo "$header"
+echo "$rule"
+for name in "${workloads[@]}"; do
+  if [[ ${unit[$name]} == MAC ]]; then row="| $name | ${work[$name]} |"; else row="| $name | (${work[$name]} elements) |"; fi
+  for board in "${boards[@]}"; do
+    for opt in "${opts[@]}"; do
+      key="$name|$board|$opt"
+      a="${ctattn[$key]:-n/a}"
+      b="${cmsis_nn[$key]:--}"
+      per="$(ratio "$a" "${work[$name]}")"
+      [[ ${unit[$name]} == element && $per != - ]] && per="$per per element"
+      row+=" $a | $b | $(ratio "$a" "$b") | $per |"
+    done
+  done
+  echo "$row"
+done
+for key in "${!softmax_note[@]}"; do
+  IFS='|' read -r name board opt <<< "$key"
+  echo "Softmax $name on $board -$opt: CMSIS-NN and ctattn differ: ${softmax_note[$key]} step(s) of 1/256."
+done
+exit $status
