@@ -8,6 +8,11 @@
 # tensor. The header is rebuilt when the weights, the model header or ctattn change. Host builds only (the tool
 # runs on the build machine); it needs nlohmann-json3-dev, like the reader. Several targets in one directory may
 # import the same NAME (the same weights into the same model): the tool runs once, and each target gets the header.
+#
+# Defined by ctattn's CMakeLists.txt (so also for a project that adds ctattn with add_subdirectory) and by the
+# installed package config (find_package(ctattn)). The tool's source is written by this function itself; the one
+# header it includes, ctattn/host/import.hpp, comes with ctattn::layers (installed with the other headers). The
+# model, and so <target>, uses the layers tier: link <target> with ctattn::layers.
 function(ctattn_import_weights target)
   cmake_parse_arguments(PARSE_ARGV 1 ARG "" "MODEL_HEADER;MODEL_TYPE;WEIGHTS;NAME" "")
   foreach(_required IN ITEMS MODEL_HEADER MODEL_TYPE WEIGHTS NAME)
@@ -15,6 +20,12 @@ function(ctattn_import_weights target)
       message(FATAL_ERROR "ctattn_import_weights(${target} ...): ${_required} is required")
     endif()
   endforeach()
+  if(NOT TARGET ctattn::layers)
+    message(FATAL_ERROR "ctattn_import_weights(${target} ...): the import tool needs ctattn::layers (the layers "
+                        "tier, on Boost.Hana), which is defined when Boost is found: install Boost's headers "
+                        "(Debian: libboost-dev), or point CMAKE_PREFIX_PATH at them, and configure again "
+                        "(find_package(ctattn COMPONENTS layers) makes a missing Boost an error of find_package)")
+  endif()
   get_filename_component(_header "${ARG_MODEL_HEADER}" ABSOLUTE)
   get_filename_component(_weights "${ARG_WEIGHTS}" ABSOLUTE)
   set(_dir "${CMAKE_CURRENT_BINARY_DIR}/ctattn_import/${ARG_NAME}")
@@ -38,7 +49,7 @@ int main(int argc, char** argv) {
 }
 ]=] @ONLY)
     add_executable(${_tool} "${_dir}/import_${ARG_NAME}.cpp")
-    target_link_libraries(${_tool} PRIVATE ctattn::ctattn)
+    target_link_libraries(${_tool} PRIVATE ctattn::layers)
     add_custom_command(
       OUTPUT "${_dir}/${ARG_NAME}.hpp"
       COMMAND ${_tool} "${_weights}" "${_dir}/${ARG_NAME}.hpp" ${ARG_NAME}

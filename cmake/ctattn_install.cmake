@@ -1,4 +1,5 @@
-# Install rules: headers, the exported ctattn::ctattn target, a package config and a version file.
+# Install rules: headers, the exported ctattn::ctattn and ctattn::layers targets, a package config and a version file,
+# the CMake function ctattn_import_weights (cmake/ctattn_import.cmake, which the config includes) and the license.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -9,6 +10,11 @@ install(TARGETS ctattn
   EXPORT ctattnTargets
   FILE_SET HEADERS DESTINATION "${CMAKE_INSTALL_INCLUDEDIR}")
 install(EXPORT ctattnTargets
+  NAMESPACE ctattn::
+  DESTINATION "${CTATTN_INSTALL_CMAKEDIR}")
+# ctattn::layers in its own export file: the config includes it only when Boost is found (ctattnConfig.cmake.in).
+install(TARGETS ctattn_layers EXPORT ctattnLayersTargets)
+install(EXPORT ctattnLayersTargets
   NAMESPACE ctattn::
   DESTINATION "${CTATTN_INSTALL_CMAKEDIR}")
 
@@ -22,4 +28,6 @@ write_basic_package_version_file("${PROJECT_BINARY_DIR}/ctattnConfigVersion.cmak
 install(FILES
   "${PROJECT_BINARY_DIR}/ctattnConfig.cmake"
   "${PROJECT_BINARY_DIR}/ctattnConfigVersion.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/ctattn_import.cmake"
   DESTINATION "${CTATTN_INSTALL_CMAKEDIR}")
+install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}")

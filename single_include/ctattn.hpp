@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 // ctattn.hpp: ctattn 0.1.0, header-only C++20 transformer attention on fixed-size matrices, as one header.
 //
 // GENERATED FILE, do not edit. Made by scripts/make-single-header from include/ctattn/ctattn.hpp and every
@@ -7,6 +8,8 @@
 // Use: #include "ctattn.hpp" and compile with -std=c++20 (GCC 12, Clang 14 or later). Add -ffp-contract=off for
 // compile-time and run-time results that agree bit for bit: without it the compiler may fuse a*b+c at run time,
 // which the constant evaluator never does (README.md, "Using it").
+//
+// Distributed under the Boost Software License, Version 1.0 (the LICENSE file of ctattn's repository).
 
 #include <array>
 #include <bit>

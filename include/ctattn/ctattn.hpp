@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_CTATTN_HPP
 #define CTATTN_CTATTN_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_ATTENTION_MASK_HPP
 #define CTATTN_ATTENTION_MASK_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_DETAIL_CONFIG_HPP
 #define CTATTN_DETAIL_CONFIG_HPP
 

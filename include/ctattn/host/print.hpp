@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_HOST_PRINT_HPP
 #define CTATTN_HOST_PRINT_HPP
 

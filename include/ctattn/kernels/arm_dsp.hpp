@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_KERNELS_ARM_DSP_HPP
 #define CTATTN_KERNELS_ARM_DSP_HPP
 

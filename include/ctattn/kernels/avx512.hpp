@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_KERNELS_AVX512_HPP
 #define CTATTN_KERNELS_AVX512_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_KERNELS_SOFTMAX_ROW_HPP
 #define CTATTN_KERNELS_SOFTMAX_ROW_HPP
 

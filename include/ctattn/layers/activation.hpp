@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_LAYERS_ACTIVATION_HPP
 #define CTATTN_LAYERS_ACTIVATION_HPP
 

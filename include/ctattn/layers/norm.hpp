@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_LAYERS_NORM_HPP
 #define CTATTN_LAYERS_NORM_HPP
 

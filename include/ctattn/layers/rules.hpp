@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_LAYERS_RULES_HPP
 #define CTATTN_LAYERS_RULES_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_MATH_ISQRT_HPP
 #define CTATTN_MATH_ISQRT_HPP
 

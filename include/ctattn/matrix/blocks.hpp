@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_MATRIX_BLOCKS_HPP
 #define CTATTN_MATRIX_BLOCKS_HPP
 

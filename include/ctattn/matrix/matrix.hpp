@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_MATRIX_MATRIX_HPP
 #define CTATTN_MATRIX_MATRIX_HPP
 

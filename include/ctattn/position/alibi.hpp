@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_POSITION_ALIBI_HPP
 #define CTATTN_POSITION_ALIBI_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_QUANTIZED_SOFTMAX_HPP
 #define CTATTN_QUANTIZED_SOFTMAX_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_SHAPE_DIMENSION_HPP
 #define CTATTN_SHAPE_DIMENSION_HPP
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_KERNELS_DETAIL_SIMD_HPP
 #define CTATTN_KERNELS_DETAIL_SIMD_HPP
 

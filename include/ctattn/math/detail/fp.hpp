@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSL-1.0
 #ifndef CTATTN_MATH_DETAIL_FP_HPP
 #define CTATTN_MATH_DETAIL_FP_HPP
 

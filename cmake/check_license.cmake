@@ -1,0 +1,35 @@
+# cmake -DSOURCE_DIR=<ctattn's source tree> -P check_license.cmake
+# Fails unless LICENSE is the Boost Software License 1.0 and every header a user receives (include/ctattn/**.hpp and
+# single_include/ctattn.hpp) says so on its first line: "// SPDX-License-Identifier: BSL-1.0". A header added
+# without the line fails here, naming it.
+set(_spdx "// SPDX-License-Identifier: BSL-1.0")
+set(_problems "")
+if(NOT EXISTS "${SOURCE_DIR}/LICENSE")
+  string(APPEND _problems "  LICENSE is missing\n")
+else()
+  file(STRINGS "${SOURCE_DIR}/LICENSE" _first LIMIT_COUNT 1)
+  if(NOT _first STREQUAL "Boost Software License - Version 1.0 - August 17th, 2003")
+    string(APPEND _problems "  LICENSE does not begin with the Boost Software License's title: '${_first}'\n")
+  endif()
+endif()
+file(GLOB_RECURSE _headers RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/include/*.hpp")
+list(APPEND _headers single_include/ctattn.hpp)
+list(LENGTH _headers _count)
+foreach(_header IN LISTS _headers)
+  # Rationale: file(READ ... LIMIT), not file(STRINGS), so that an empty first line is read as one.
+  file(READ "${SOURCE_DIR}/${_header}" _text LIMIT 200)
+  string(FIND "${_text}" "\n" _end)
+  if(_end EQUAL -1)
+    set(_line "${_text}")
+  else()
+    string(SUBSTRING "${_text}" 0 ${_end} _line)
+  endif()
+  if(NOT _line STREQUAL _spdx)
+    string(APPEND _problems "  ${_header}: the first line is '${_line}', not '${_spdx}'\n")
+  endif()
+endforeach()
+if(_problems)
+  message(FATAL_ERROR "License notices:\n${_problems}(single_include/ctattn.hpp: run scripts/make-single-header "
+                      "single_include/ctattn.hpp)")
+endif()
+message(STATUS "LICENSE is the Boost Software License 1.0, and all ${_count} headers carry its SPDX line")
