@@ -2867,6 +2867,201 @@ struct avx512_int8_ops {
 /// Example: `ctattn::detail::helium_ops::reduce_add(ctattn::detail::helium_ops::broadcast(1.0f)) == 4.0f`.
 
 
+// ---------------------------------------- ctattn/kernels/detail/int8_requantize.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
+
+/// \file
+/// The per-output requantization of the int8 kernels, shared by kernels/int8.hpp and the backends' own
+/// fully-connected kernels (kernels/arm_dsp.hpp): an int32 sum, a fixed-point multiplier and shift, the output's
+/// zero point, to int8, with TFLite's rounding.
+///
+/// | function                                   | computes                                                  |
+/// |--------------------------------------------|-----------------------------------------------------------|
+/// | `saturate_int8(v)`                         | v clamped to [-128, 127]                                  |
+/// | `requantize_output(sum, multiplier, shift, zero)` | TFLite's MultiplyByQuantizedMultiplier, + zero, clamped |
+///
+/// Example: `static_assert(ctattn::detail::kernels::requantize_output(100, 1 << 30, 0, 3) == 53);`
+
+
+
+namespace ctattn::detail::kernels {
+
+#if defined(__ARM_FEATURE_SAT)
+/// v saturated to a signed Bits-bit integer by the `ssat` instruction.
+// Rationale: the builtin rather than ACLE's `__ssat`, which GCC 12 defines as a macro whose unsigned result
+// -Wsign-conversion reports at every use.
+template <int Bits>
+CTATTN_ALWAYS_INLINE std::int32_t signed_saturate(std::int32_t v) noexcept {
+  return static_cast<std::int32_t>(__builtin_arm_ssat(v, Bits));
+}
+#endif
+
+/// v clamped to [-128, 127]: `ssat` on a core that has it (Cortex-M3 and up), else two comparisons.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t saturate_int8(std::int32_t v) noexcept {
+#if defined(__ARM_FEATURE_SAT)
+  if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(v));
+#endif
+  return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+/// TFLite's requantization of int32 sums to int8 for one multiplier in [0, 2^31) (as `math::quantize_multiplier`
+/// makes every one) and one output zero point: `requantize(accumulator, {multiplier, shift}, zero)`'s bits in fewer
+/// instructions, with what depends on the shift alone computed once, where the kernel sets up a channel.
+// Rationale: a non-negative multiplier cannot meet the one product the doubling high multiply saturates,
+// (-2^31)(-2^31), so its test goes; the rounding right shift is gemmlowp's (floor, then one up when the remainder
+// passes half plus one for a negative value: ties away from zero) with a 32-bit mask, valid for every shift in
+// [0, 31], and without a branch; the value is saturated to 9 bits before the zero point is added (which cannot
+// change the clamped result) and to 8 after: two `ssat`s where the core has them.
+struct output_requantizer {
+  std::int32_t multiplier;
+  int left;
+  int right;
+  std::uint32_t mask;
+  std::int32_t zero;
+
+  CTATTN_ALWAYS_INLINE constexpr output_requantizer(std::int32_t m, int shift, std::int32_t zero_point) noexcept
+      : multiplier{m},
+        left{shift > 0 ? shift : 0},
+        right{shift > 0 ? 0 : -shift},
+        mask{(std::uint32_t{1} << right) - 1u},
+        zero{zero_point} {}
+
+  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
+    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
+    const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
+    const auto bits = static_cast<std::uint32_t>(high);
+    // threshold - remainder is negative exactly when the remainder passes the threshold (both below 2^31).
+    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
+    std::int32_t v = (high >> right) + static_cast<std::int32_t>(margin >> 31);
+#if defined(__ARM_FEATURE_SAT)
+    if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
+#endif
+    v = v < -256 ? -256 : (v > 255 ? 255 : v);
+    return saturate_int8(v + zero);
+  }
+};
+
+/// One output: `output_requantizer{multiplier, shift, zero}(accumulator)`.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier, int shift,
+                                                          std::int32_t zero) noexcept {
+  return output_requantizer{multiplier, shift, zero}(accumulator);
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
+// ---------------------------------------- ctattn/kernels/helium.hpp (continued)
+// ---------------------------------------- ctattn/math/fixed_point.hpp
+#ifndef CTATTN_MATH_FIXED_POINT_HPP
+#define CTATTN_MATH_FIXED_POINT_HPP
+
+/// \file
+/// The fixed-point arithmetic of int8 inference, as TensorFlow Lite and CMSIS-NN define it, in constant
+/// expressions and at run time with the same bits (integers only: no rounding mode, no FPU):
+///
+/// | function                                      | computes                                                  |
+/// |-----------------------------------------------|-----------------------------------------------------------|
+/// | `quantize_multiplier(m)`                      | a real m > 0 as `multiplier` x 2^(shift - 31), multiplier in [2^30, 2^31) |
+/// | `saturating_rounding_doubling_high_mul(a, b)` | round(a b / 2^31), ties upward; (-2^31)^2 saturates to 2^31 - 1 |
+/// | `rounding_divide_by_power_of_two(x, e)`       | round(x / 2^e), ties away from zero, for e in [0, 31]     |
+/// | `multiply_by_quantized_multiplier(x, m)`      | x times the real multiplier m, rounded by the two above   |
+///
+/// A requantization (an int32 accumulator to the next int8 tensor's scale) is
+/// `multiply_by_quantized_multiplier(accumulator, quantize_multiplier(s_in * s_weight / s_out)) + zero_point_out`,
+/// clamped to [-128, 127]: the figures of tests/fixtures/math/fixed_point.hpp, generated by
+/// tests/fixtures/math/generate_fixed_point_reference.py with Python's integers, hold it to TFLite's definition.
+///
+/// Example:
+/// \code
+///   constexpr auto m = ctattn::math::quantize_multiplier(0.25);         // {1 << 30, -1}
+///   static_assert(ctattn::math::multiply_by_quantized_multiplier(1000, m) == 250);
+/// \endcode
+
+
+
+namespace ctattn::math {
+
+/// A real multiplier in fixed point: `multiplier` x 2^(shift - 31). A zero multiplier is {0, 0}.
+struct quantized_multiplier {
+  std::int32_t multiplier = 0;
+  int shift = 0;
+  friend constexpr bool operator==(const quantized_multiplier&, const quantized_multiplier&) = default;
+};
+
+/// `real` (finite, >= 0) as `quantized_multiplier`: its mantissa in [0.5, 1) rounded to 31 fractional bits (ties
+/// away from zero; a mantissa that rounds up to 1 becomes 0.5 with the shift one higher), its binary exponent as
+/// the shift. Multipliers below 2^-32 become {0, 0}, as in TFLite; NaN, infinities and negative reals give {0, 0}.
+///
+/// Example: `static_assert(ctattn::math::quantize_multiplier(0.75) == ctattn::math::quantized_multiplier{3 << 29, 0});`
+constexpr quantized_multiplier quantize_multiplier(double real) noexcept {
+  if (!(real > 0.0) || real > std::numeric_limits<double>::max()) return {};
+  std::uint64_t bits = std::bit_cast<std::uint64_t>(real);
+  int exponent = static_cast<int>((bits >> 52) & 0x7FF);
+  int adjust = 0;
+  if (exponent == 0) {  // subnormal: scale into the normal range first (exactly)
+    bits = std::bit_cast<std::uint64_t>(real * 0x1p54);
+    exponent = static_cast<int>((bits >> 52) & 0x7FF);
+    adjust = -54;
+  }
+  // The mantissa with 53 bits, 1.f x 2^52: the real is mantissa x 2^(exponent - 1075), and its frexp fraction
+  // q = mantissa / 2^53 lies in [0.5, 1) with binary exponent exponent - 1022.
+  const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+  int shift = exponent - 1022 + adjust;
+  // round(q x 2^31) = round(mantissa / 2^22), ties away from zero.
+  std::uint64_t fixed = (mantissa + (std::uint64_t{1} << 21)) >> 22;
+  if (fixed == (std::uint64_t{1} << 31)) {
+    fixed >>= 1;
+    ++shift;
+  }
+  if (shift < -31) return {};
+  return {static_cast<std::int32_t>(fixed), shift};
+}
+
+/// round(a b / 2^31) with ties upward (toward +infinity), the high half of the doubled product: gemmlowp's and
+/// TFLite's SaturatingRoundingDoublingHighMul. The one product that overflows, (-2^31)(-2^31), gives 2^31 - 1.
+///
+/// Example: `static_assert(ctattn::math::saturating_rounding_doubling_high_mul(1 << 30, 1 << 30) == 1 << 29);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
+  constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
+  if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
+  const std::int64_t product = std::int64_t{a} * std::int64_t{b};
+  // TFLite writes it (product + nudge) / 2^31, truncating toward zero, with nudge 2^30 for product >= 0 and
+  // 1 - 2^30 below; for product < 0 that truncation is a ceiling, ceil((p + 1 - 2^30) / 2^31) =
+  // floor((p + 2^30) / 2^31), so both cases are floor((p + 2^30) / 2^31): rounding to nearest with ties upward
+  // (3.5 -> 4, -3.5 -> -3). Rationale: the shift form has no branch and no 64-bit division, a few instructions on a
+  // 32-bit core (C++20 defines >> of a negative value as the floor).
+  return static_cast<std::int32_t>((product + (std::int64_t{1} << 30)) >> 31);
+}
+
+/// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
+///
+/// Example: `static_assert(ctattn::math::rounding_divide_by_power_of_two(-6, 2) == -2);   // -1.5 -> -2`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
+  const std::int32_t mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
+  const std::int32_t remainder = x & mask;
+  const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  // Rationale: an arithmetic right shift of a negative value, as C++20 defines it (floor division by 2^exponent).
+  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+/// x times the real multiplier m (`quantize_multiplier`): a left shift for a positive shift (saturating in the
+/// high multiply), the high multiply, then a rounding right shift; TFLite's MultiplyByQuantizedMultiplier.
+///
+/// Example: `static_assert(ctattn::math::multiply_by_quantized_multiplier(-7, ctattn::math::quantize_multiplier(0.5)) == -3);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
+  const int left = m.shift > 0 ? m.shift : 0;
+  const int right = m.shift > 0 ? 0 : -m.shift;
+  // x 2^left wraps to int32 when it does not fit (only for multipliers >= 1 and large x; TFLite's int32 product
+  // leaves that overflow undefined). Requantization multipliers are below 1 and never shift left.
+  const auto scaled = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
+  return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
+}
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_FIXED_POINT_HPP
+// ---------------------------------------- ctattn/kernels/helium.hpp (continued)
 
 // Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp).
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
@@ -3000,6 +3195,101 @@ struct helium_int8_ops {
     return __arm_vmladavaq_s16(sum, x, y);
   }
   static std::int32_t total(accumulator sum) noexcept { return sum; }
+
+  /// The channels of w one pass of the fully-connected kernel computes (4 int32 lanes of requantization).
+  static constexpr std::size_t fc_channels = 4;
+
+  /// sum_t x[t] w_c[t] for t < K, the four channels at w (K bytes apart), into a vector's four lanes: `vmladava.s8`
+  /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
+  /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
+  template <std::size_t K>
+  static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
+    // emits the 9 instructions a step needs, not 19 (an address computed for each load).
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + K;
+    const std::int8_t* w2 = w + 2 * K;
+    const std::int8_t* w3 = w + 3 * K;
+#pragma GCC unroll 4
+    for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
+      const int8x16_t xv = __arm_vld1q_s8(x);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vld1q_s8(w0));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vld1q_s8(w1));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vld1q_s8(w2));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vld1q_s8(w3));
+    }
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      const int8x16_t xv = __arm_vldrbq_z_s8(x, lanes);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vldrbq_z_s8(w0, lanes));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vldrbq_z_s8(w1, lanes));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vldrbq_z_s8(w2, lanes));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vldrbq_z_s8(w3, lanes));
+    }
+    int32x4_t sums = __arm_vdupq_n_s32(s0);
+    sums = __arm_vsetq_lane_s32(s1, sums, 1);
+    sums = __arm_vsetq_lane_s32(s2, sums, 2);
+    return __arm_vsetq_lane_s32(s3, sums, 3);
+  }
+
+  /// sum_t x[t] w[t] for one channel.
+  template <std::size_t K>
+  static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      sum = __arm_vmladavaq_s8(sum, __arm_vldrbq_z_s8(x + whole, lanes), __arm_vldrbq_z_s8(w + whole, lanes));
+    }
+    return sum;
+  }
+
+  /// kernels/int8.hpp's `int8_fully_connected` at run time: passes of four channels, whose requantization runs on
+  /// their four lanes at once, then the channels left one by one.
+  ///
+  /// | step                     | instructions (per 4 outputs)                                           |
+  /// |--------------------------|------------------------------------------------------------------------|
+  /// | + folded bias            | `vadd`                                                                 |
+  /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
+  /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
+  /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
+  /// | + zero point, clamp      | `vqadd`, `vmax`, `vmin`                                                |
+  /// | store                    | `vstrb.32`: each lane's low byte                                       |
+  // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
+  // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
+  template <std::size_t M, std::size_t K, std::size_t N>
+  static void fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                              const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                              std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
+    static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
+    std::size_t c = 0;
+    const int32x4_t none = __arm_vdupq_n_s32(0);
+    for (; c + fc_channels <= N; c += fc_channels) {
+      const int32x4x2_t pairs = __arm_vld2q_s32(&multipliers[c].multiplier);
+      const int32x4_t multiplier = pairs.val[0];
+      const int32x4_t left = __arm_vmaxq_s32(pairs.val[1], none);
+      const int32x4_t right = __arm_vminq_s32(pairs.val[1], none);  // minus the right shift
+      const int32x4_t bias = __arm_vld1q_s32(&start[c]);
+      for (std::size_t r = 0; r < M; ++r) {
+        int32x4_t v = __arm_vaddq_s32(four_channels<K>(x[r], w[c]), bias);
+        v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
+        v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
+        v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), zero);
+        v = __arm_vminq_s32(__arm_vmaxq_s32(v, __arm_vdupq_n_s32(-128)), __arm_vdupq_n_s32(127));
+        __arm_vstrbq_s32(&y[r][c], v);
+      }
+    }
+    for (; c < N; ++c) {
+      const kernels::output_requantizer requantize{multipliers[c].multiplier, multipliers[c].shift, zero};
+      for (std::size_t r = 0; r < M; ++r) {
+        const auto sum = static_cast<std::uint32_t>(one_channel<K>(x[r], w[c])) + static_cast<std::uint32_t>(start[c]);
+        y[r][c] = requantize(static_cast<std::int32_t>(sum));
+      }
+    }
+  }
 };
 
 }  // namespace ctattn::detail
@@ -4685,116 +4975,6 @@ template <auto Rows, auto Cols, typename T, auto M, auto N>
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Constexpr math: the same bits in constant evaluation and at run time.
-// ---------------------------------------- ctattn/math/fixed_point.hpp
-#ifndef CTATTN_MATH_FIXED_POINT_HPP
-#define CTATTN_MATH_FIXED_POINT_HPP
-
-/// \file
-/// The fixed-point arithmetic of int8 inference, as TensorFlow Lite and CMSIS-NN define it, in constant
-/// expressions and at run time with the same bits (integers only: no rounding mode, no FPU):
-///
-/// | function                                      | computes                                                  |
-/// |-----------------------------------------------|-----------------------------------------------------------|
-/// | `quantize_multiplier(m)`                      | a real m > 0 as `multiplier` x 2^(shift - 31), multiplier in [2^30, 2^31) |
-/// | `saturating_rounding_doubling_high_mul(a, b)` | round(a b / 2^31), ties upward; (-2^31)^2 saturates to 2^31 - 1 |
-/// | `rounding_divide_by_power_of_two(x, e)`       | round(x / 2^e), ties away from zero, for e in [0, 31]     |
-/// | `multiply_by_quantized_multiplier(x, m)`      | x times the real multiplier m, rounded by the two above   |
-///
-/// A requantization (an int32 accumulator to the next int8 tensor's scale) is
-/// `multiply_by_quantized_multiplier(accumulator, quantize_multiplier(s_in * s_weight / s_out)) + zero_point_out`,
-/// clamped to [-128, 127]: the figures of tests/fixtures/math/fixed_point.hpp, generated by
-/// tests/fixtures/math/generate_fixed_point_reference.py with Python's integers, hold it to TFLite's definition.
-///
-/// Example:
-/// \code
-///   constexpr auto m = ctattn::math::quantize_multiplier(0.25);         // {1 << 30, -1}
-///   static_assert(ctattn::math::multiply_by_quantized_multiplier(1000, m) == 250);
-/// \endcode
-
-
-
-namespace ctattn::math {
-
-/// A real multiplier in fixed point: `multiplier` x 2^(shift - 31). A zero multiplier is {0, 0}.
-struct quantized_multiplier {
-  std::int32_t multiplier = 0;
-  int shift = 0;
-  friend constexpr bool operator==(const quantized_multiplier&, const quantized_multiplier&) = default;
-};
-
-/// `real` (finite, >= 0) as `quantized_multiplier`: its mantissa in [0.5, 1) rounded to 31 fractional bits (ties
-/// away from zero; a mantissa that rounds up to 1 becomes 0.5 with the shift one higher), its binary exponent as
-/// the shift. Multipliers below 2^-32 become {0, 0}, as in TFLite; NaN, infinities and negative reals give {0, 0}.
-///
-/// Example: `static_assert(ctattn::math::quantize_multiplier(0.75) == ctattn::math::quantized_multiplier{3 << 29, 0});`
-constexpr quantized_multiplier quantize_multiplier(double real) noexcept {
-  if (!(real > 0.0) || real > std::numeric_limits<double>::max()) return {};
-  std::uint64_t bits = std::bit_cast<std::uint64_t>(real);
-  int exponent = static_cast<int>((bits >> 52) & 0x7FF);
-  int adjust = 0;
-  if (exponent == 0) {  // subnormal: scale into the normal range first (exactly)
-    bits = std::bit_cast<std::uint64_t>(real * 0x1p54);
-    exponent = static_cast<int>((bits >> 52) & 0x7FF);
-    adjust = -54;
-  }
-  // The mantissa with 53 bits, 1.f x 2^52: the real is mantissa x 2^(exponent - 1075), and its frexp fraction
-  // q = mantissa / 2^53 lies in [0.5, 1) with binary exponent exponent - 1022.
-  const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
-  int shift = exponent - 1022 + adjust;
-  // round(q x 2^31) = round(mantissa / 2^22), ties away from zero.
-  std::uint64_t fixed = (mantissa + (std::uint64_t{1} << 21)) >> 22;
-  if (fixed == (std::uint64_t{1} << 31)) {
-    fixed >>= 1;
-    ++shift;
-  }
-  if (shift < -31) return {};
-  return {static_cast<std::int32_t>(fixed), shift};
-}
-
-/// round(a b / 2^31) with ties upward (toward +infinity), the high half of the doubled product: gemmlowp's and
-/// TFLite's SaturatingRoundingDoublingHighMul. The one product that overflows, (-2^31)(-2^31), gives 2^31 - 1.
-///
-/// Example: `static_assert(ctattn::math::saturating_rounding_doubling_high_mul(1 << 30, 1 << 30) == 1 << 29);`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
-  constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
-  if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
-  const std::int64_t product = std::int64_t{a} * std::int64_t{b};
-  // TFLite writes it (product + nudge) / 2^31, truncating toward zero, with nudge 2^30 for product >= 0 and
-  // 1 - 2^30 below; for product < 0 that truncation is a ceiling, ceil((p + 1 - 2^30) / 2^31) =
-  // floor((p + 2^30) / 2^31), so both cases are floor((p + 2^30) / 2^31): rounding to nearest with ties upward
-  // (3.5 -> 4, -3.5 -> -3). Rationale: the shift form has no branch and no 64-bit division, a few instructions on a
-  // 32-bit core (C++20 defines >> of a negative value as the floor).
-  return static_cast<std::int32_t>((product + (std::int64_t{1} << 30)) >> 31);
-}
-
-/// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
-///
-/// Example: `static_assert(ctattn::math::rounding_divide_by_power_of_two(-6, 2) == -2);   // -1.5 -> -2`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
-  const std::int32_t mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
-  const std::int32_t remainder = x & mask;
-  const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  // Rationale: an arithmetic right shift of a negative value, as C++20 defines it (floor division by 2^exponent).
-  return (x >> exponent) + (remainder > threshold ? 1 : 0);
-}
-
-/// x times the real multiplier m (`quantize_multiplier`): a left shift for a positive shift (saturating in the
-/// high multiply), the high multiply, then a rounding right shift; TFLite's MultiplyByQuantizedMultiplier.
-///
-/// Example: `static_assert(ctattn::math::multiply_by_quantized_multiplier(-7, ctattn::math::quantize_multiplier(0.5)) == -3);`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
-  const int left = m.shift > 0 ? m.shift : 0;
-  const int right = m.shift > 0 ? 0 : -m.shift;
-  // x 2^left wraps to int32 when it does not fit (only for multipliers >= 1 and large x; TFLite's int32 product
-  // leaves that overflow undefined). Requantization multipliers are below 1 and never shift left.
-  const auto scaled = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
-  return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
-}
-
-}  // namespace ctattn::math
-
-#endif  // CTATTN_MATH_FIXED_POINT_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/math/isqrt.hpp
 #ifndef CTATTN_MATH_ISQRT_HPP
 #define CTATTN_MATH_ISQRT_HPP
@@ -5303,6 +5483,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// Example: `ctattn::detail::arm_dsp_int8_ops::total(ctattn::detail::arm_dsp_int8_ops::zero()) == 0`.
 
 
+
 #if defined(__ARM_FEATURE_DSP)
 
 #include <arm_acle.h>
@@ -5340,6 +5521,161 @@ struct arm_dsp_int8_ops {
     return __smlad(x.odd, y.odd, __smlad(x.even, y.even, sum));
   }
   static std::int32_t total(accumulator sum) noexcept { return sum; }
+
+  /// Rows of x and channels of w a fully-connected tile computes: each widened word of x serves `tile_channels`
+  /// channels, each widened word of w `tile_rows` rows.
+  // Rationale: 2 x 2 accumulators, two rows' widened words (4 registers) and one channel's (2) leave the pointers
+  // and the loop counter within the 13 general registers, so that nothing spills; per 4 terms of 4 outputs it
+  // takes 4 loads, 8 extensions and 8 `smlad`: 1.25 instructions per multiply-accumulate, against 1.6 for one row
+  // against two channels.
+  static constexpr std::size_t tile_rows = 2;
+  static constexpr std::size_t tile_channels = 2;
+
+  /// Bytes 1 and 3 of a word sign-extended into two 16-bit halves: `sxtb16` with its own rotation.
+  // Rationale: the ACLE has no rotating form, and GCC 12 does not fold a rotation into `__sxtb16` (one `ror` more
+  // per word).
+  static std::int32_t odd_bytes(std::uint32_t word) noexcept {
+    std::int32_t halves;
+    asm("sxtb16 %0, %1, ror #8" : "=r"(halves) : "r"(word));
+    return halves;
+  }
+  static std::int32_t even_bytes(std::uint32_t word) noexcept { return __sxtb16(std::bit_cast<std::int32_t>(word)); }
+  static std::uint32_t load_word(const std::int8_t* p) noexcept {
+    std::uint32_t word = 0;
+    std::memcpy(&word, p, sizeof word);
+    return word;
+  }
+
+  /// sums[r][c] = start_c + sum_t x_r[t] w_c[t] for the R rows at x and the C channels at w (both of stride K),
+  /// then requantized into y (row stride N).
+  // Rationale: always inlined with its accumulators in local variables, so that they stay in registers for the whole
+  // loop (by reference, -Os loads and stores each one per step).
+  template <std::size_t K, std::size_t N, std::size_t R, std::size_t C>
+  CTATTN_ALWAYS_INLINE static void tile(const std::int8_t* x, const std::int8_t* w, const std::int32_t* start,
+                                        const math::quantized_multiplier* multipliers, std::int32_t zero,
+                                        std::int8_t* y) noexcept {
+    constexpr std::size_t whole = K - K % step;
+    std::int32_t sums[R][C];
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+      for (std::size_t c = 0; c < C; ++c) sums[r][c] = start[c];
+    }
+    if constexpr (R == 2 && C == 2 && whole > 0) {
+      two_by_two<K>(x, w, whole / step, sums);
+    } else {
+      body<K, R, C>(x, w, whole, sums);
+    }
+    if constexpr (whole < K) {
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+        for (std::size_t c = 0; c < C; ++c) {
+          for (std::size_t t = whole; t < K; ++t) sums[r][c] += std::int32_t{x[r * K + t]} * w[c * K + t];
+        }
+      }
+    }
+#pragma GCC unroll 4
+    for (std::size_t c = 0; c < C; ++c) {
+      const kernels::output_requantizer requantize{multipliers[c].multiplier, multipliers[c].shift, zero};
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) y[r * N + c] = requantize(sums[r][c]);
+    }
+  }
+
+  /// The whole steps of a tile in C++: each row's word widened once for the C channels.
+  template <std::size_t K, std::size_t R, std::size_t C>
+  CTATTN_ALWAYS_INLINE static void body(const std::int8_t* x, const std::int8_t* w, std::size_t whole,
+                                        std::int32_t (&sums)[R][C]) noexcept {
+    for (std::size_t t = 0; t < whole; t += step) {
+      std::int32_t even[R];
+      std::int32_t odd[R];
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::uint32_t word = load_word(x + r * K + t);
+        even[r] = even_bytes(word);
+        odd[r] = odd_bytes(word);
+      }
+#pragma GCC unroll 4
+      for (std::size_t c = 0; c < C; ++c) {
+        const std::uint32_t word = load_word(w + c * K + t);
+        const std::int32_t w_even = even_bytes(word);
+        const std::int32_t w_odd = odd_bytes(word);
+#pragma GCC unroll 4
+        for (std::size_t r = 0; r < R; ++r) sums[r][c] = __smlad(odd[r], w_odd, __smlad(even[r], w_even, sums[r][c]));
+      }
+    }
+  }
+
+  /// `steps` whole steps of 4 terms for two rows at x and two channels at w (rows K bytes apart): 20 instructions
+  /// per 16 multiply-accumulates and 2 for the loop.
+  // Rationale: written in assembly because the loop needs 13 registers (4 accumulators, 4 widened halves of x, 2
+  // of w, 2 pointers and the count), exactly what the core has, and GCC 12 at -Os spills 5 of them to the stack
+  // (38 instructions a step instead of 22); the steps are those of `body`, whose C++ form the other tiles use.
+  template <std::size_t K>
+  CTATTN_ALWAYS_INLINE static void two_by_two(const std::int8_t* x, const std::int8_t* w, std::size_t steps,
+                                              std::int32_t (&sums)[2][2]) noexcept {
+    static_assert(K >= 4 && K - 4 <= 4095, "two rows' words are one immediate offset apart");
+    std::int32_t s00 = sums[0][0], s01 = sums[0][1], s10 = sums[1][0], s11 = sums[1][1];
+    std::int32_t x0_even, x0_odd, x1_even, x1_odd, w_even, w_odd;
+    // Two steps per iteration where the count is even (a loop branch less per step).
+    constexpr bool pairs = (K / step) % 2 == 0;
+    steps = pairs ? steps / 2 : steps;
+    asm volatile(
+        "1:\n\t"
+        ".rept %c[unroll]\n\t"
+        "ldr %[x1e], [%[x], #%c[row]]\n\t"
+        "ldr %[x0e], [%[x]], #4\n\t"
+        "sxtb16 %[x0o], %[x0e], ror #8\n\t"
+        "sxtb16 %[x0e], %[x0e]\n\t"
+        "sxtb16 %[x1o], %[x1e], ror #8\n\t"
+        "sxtb16 %[x1e], %[x1e]\n\t"
+        "ldr %[we], [%[w]], #4\n\t"
+        "sxtb16 %[wo], %[we], ror #8\n\t"
+        "sxtb16 %[we], %[we]\n\t"
+        "smlad %[s00], %[x0e], %[we], %[s00]\n\t"
+        "smlad %[s00], %[x0o], %[wo], %[s00]\n\t"
+        "smlad %[s10], %[x1e], %[we], %[s10]\n\t"
+        "smlad %[s10], %[x1o], %[wo], %[s10]\n\t"
+        "ldr %[we], [%[w], #%c[next]]\n\t"
+        "sxtb16 %[wo], %[we], ror #8\n\t"
+        "sxtb16 %[we], %[we]\n\t"
+        "smlad %[s01], %[x0e], %[we], %[s01]\n\t"
+        "smlad %[s01], %[x0o], %[wo], %[s01]\n\t"
+        "smlad %[s11], %[x1e], %[we], %[s11]\n\t"
+        "smlad %[s11], %[x1o], %[wo], %[s11]\n\t"
+        ".endr\n\t"
+        "subs %[steps], %[steps], #1\n\t"
+        "bne 1b\n\t"
+        : [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
+          [steps] "+r"(steps), [x0e] "=&r"(x0_even), [x0o] "=&r"(x0_odd), [x1e] "=&r"(x1_even),
+          [x1o] "=&r"(x1_odd), [we] "=&r"(w_even), [wo] "=&r"(w_odd)
+        : [row] "n"(K), [next] "n"(K - 4), [unroll] "n"(pairs ? 2 : 1)
+        : "cc", "memory");
+    sums[0][0] = s00;
+    sums[0][1] = s01;
+    sums[1][0] = s10;
+    sums[1][1] = s11;
+  }
+
+  /// kernels/int8.hpp's `int8_fully_connected` at run time: tiles of `tile_rows` x `tile_channels`, then the rows
+  /// and channels left in narrower tiles.
+  template <std::size_t M, std::size_t K, std::size_t N>
+  static void fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                              const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                              std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
+    std::size_t c = 0;
+    for (; c + tile_channels <= N; c += tile_channels) {
+      std::size_t r = 0;
+      for (; r + tile_rows <= M; r += tile_rows) {
+        tile<K, N, tile_rows, tile_channels>(x[r], w[c], start + c, multipliers + c, zero, y[r] + c);
+      }
+      for (; r < M; ++r) tile<K, N, 1, tile_channels>(x[r], w[c], start + c, multipliers + c, zero, y[r] + c);
+    }
+    for (; c < N; ++c) {
+      for (std::size_t r = 0; r < M; ++r) tile<K, N, 1, 1>(x[r], w[c], start + c, multipliers + c, zero, y[r] + c);
+    }
+  }
 };
 
 }  // namespace ctattn::detail
@@ -5483,6 +5819,7 @@ void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, s
 
 #endif  // CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+
 
 #if defined(__AVX512BW__)
 #define CTATTN_INT8_AVX512 1
@@ -5661,6 +5998,104 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   v = v < -256 ? -256 : (v > 255 ? 255 : v);  // 255 + zero >= 127 and -256 + zero <= -128: the same clamped result
   v += zero;
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+/// The scalar fully-connected kernel: `int8_fully_connected`'s contract, four channels per pass.
+// Rationale: a pass reads each input once for four channels (four accumulators in registers), the terms in
+// index order; the rest of the channels one at a time.
+template <std::size_t M, std::size_t K, std::size_t N>
+void scalar_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const std::int32_t (&start)[N],
+                            const math::quantized_multiplier (&multipliers)[N], std::int32_t zero,
+                            std::int8_t (&y)[M][N]) noexcept {
+  constexpr std::size_t pass = 4;
+  std::size_t c = 0;
+  for (; c + pass <= N; c += pass) {
+    for (std::size_t r = 0; r < M; ++r) {
+      auto s0 = static_cast<std::uint32_t>(start[c]), s1 = static_cast<std::uint32_t>(start[c + 1]),
+           s2 = static_cast<std::uint32_t>(start[c + 2]), s3 = static_cast<std::uint32_t>(start[c + 3]);
+      const std::int8_t* in = x[r];
+      const std::int8_t* w0 = w[c];
+      for (const std::int8_t* const end = in + K; in != end; ++in, ++w0) {
+        const std::int32_t v = *in;
+        s0 += static_cast<std::uint32_t>(v * w0[0]);
+        s1 += static_cast<std::uint32_t>(v * w0[K]);
+        s2 += static_cast<std::uint32_t>(v * w0[2 * K]);
+        s3 += static_cast<std::uint32_t>(v * w0[3 * K]);
+      }
+      const std::uint32_t sums[pass]{s0, s1, s2, s3};
+      for (std::size_t i = 0; i < pass; ++i) {
+        y[r][c + i] = requantize_output(static_cast<std::int32_t>(sums[i]), multipliers[c + i].multiplier,
+                                        multipliers[c + i].shift, zero);
+      }
+    }
+  }
+  for (; c < N; ++c) {
+    for (std::size_t r = 0; r < M; ++r) {
+      auto sum = static_cast<std::uint32_t>(start[c]);
+      for (std::size_t t = 0; t < K; ++t) sum += static_cast<std::uint32_t>(std::int32_t{x[r][t]} * w[c][t]);
+      y[r][c] = requantize_output(static_cast<std::int32_t>(sum), multipliers[c].multiplier, multipliers[c].shift, zero);
+    }
+  }
+}
+
+/// A backend whose `Ops::fully_connected(x, w, start, multipliers, zero, y)` is its own fully-connected kernel.
+template <typename Ops>
+concept has_fully_connected = requires(const std::int8_t (&x)[1][1], const std::int32_t (&start)[1],
+                                       const math::quantized_multiplier (&m)[1], std::int8_t (&y)[1][1]) {
+  Ops::fully_connected(x, x, start, m, std::int32_t{}, y);
+};
+
+/// `int8_fully_connected` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not taken
+/// are not compiled).
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, typename Requantized>
+void run_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const std::int32_t (&start)[N],
+                         const math::quantized_multiplier (&multipliers)[N], std::int32_t zero, std::int8_t (&y)[M][N],
+                         const Requantized& requantized) noexcept {
+  if constexpr (has_fully_connected<Ops>) {
+    Ops::fully_connected(x, w, start, multipliers, zero, y);
+  } else if constexpr (!std::is_void_v<Ops>) {
+    std::int32_t sums[N];
+    for (std::size_t r = 0; r < M; ++r) {
+      int8_simd::dot_rows<Ops>(x[r], 0, w[0], K, 0, K, N, sums);
+      for (std::size_t c = 0; c < N; ++c) requantized(r, c, sums[c]);
+    }
+  } else {
+    scalar_fully_connected(x, w, start, multipliers, zero, y);
+  }
+}
+
+/// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a layer's
+/// constant weights): y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t], multipliers[c], zero), for every row r
+/// of x and channel c. Each multiplier in [0, 2^31) (`math::quantize_multiplier`'s). The sums wrap modulo 2^32, so
+/// that start = bias - z_in sum_t w[c][t] gives TFLite's sum_t (x - z_in) w + bias exactly whenever that fits an
+/// int32.
+///
+/// | operand       | shape                   |
+/// |---------------|-------------------------|
+/// | `x`           | M x K int8              |
+/// | `w`           | N x K int8 (out x in)   |
+/// | `start`       | N int32                 |
+/// | `multipliers` | N                       |
+/// | `y`           | M x N int8              |
+///
+/// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
+/// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else the scalar kernel.
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
+  const auto requantized = [&](std::size_t row, std::size_t channel, std::int32_t sum) {
+    const auto biased =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(start[channel]) + static_cast<std::uint32_t>(sum));
+    y[row][channel] = requantize_output(biased, multipliers[channel].multiplier, multipliers[channel].shift, zero);
+  };
+  if (std::is_constant_evaluated()) {
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t c = 0; c < N; ++c) requantized(r, c, folded_dot<K>(x[r], 0, w[c], 0, K));
+    }
+    return;
+  }
+  run_fully_connected<int8_ops>(x, w, start, multipliers, zero, y, requantized);
 }
 
 /// out = requantize(c) for every element.
@@ -9998,7 +10433,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 /// |------------------------------------------|---------------------------------------------------------------|
 /// | `channel_scales<N>`                      | N positive scales (kept as the bits of doubles)               |
 /// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
-/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `bias`, per-channel `multipliers` |
+/// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `folded_bias`, per-channel `multipliers` |
 /// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
 ///
@@ -10057,9 +10492,14 @@ template <FixedMatrix W>
 /// | member / operand | shape / meaning                                                   |
 /// |------------------|-------------------------------------------------------------------|
 /// | `weight`         | Out x In int8 (PyTorch's layout)                                  |
-/// | `bias`           | Out int32                                                         |
+/// | `folded_bias`    | Out int32: the bias less QIn's zero point times the channel's weight sum |
+/// | `bias(c)`        | TFLite's int32 bias of channel c                                  |
 /// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and the weight scales |
 ///
+/// Rationale: the bias is kept folded, b_c - z_in sum_k w_ck, computed here by the compiler for a constexpr layer:
+/// then sum_k (x_k - z_in) w_ck + b_c = sum_k x_k w_ck + folded_bias_c, and the kernel multiplies the raw int8 inputs
+/// (16 per `vmladava.s8` on Helium, with no widening or zero-point subtraction), where a run-time library sums the
+/// weights at start-up into a RAM buffer. The sums wrap modulo 2^32, exact wherever TFLite's int32 sum is defined.
 /// Rationale: the multipliers are data, computed once where the layer is made (by the compiler, for a constexpr
 /// layer), rather than template arguments, so that a model's many layers need no scales in their types; they are
 /// set by the constructor only, so that weights and scales cannot disagree with them. The scales themselves are not
@@ -10082,7 +10522,7 @@ struct qlinear {
   static constexpr quantization output_quantization = QOut;
 
   std::int8_t weight[outputs][inputs]{};
-  std::int32_t bias[outputs]{};
+  std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[outputs]{};
 
   /// All weights and biases 0 (every output is QOut's zero point).
@@ -10093,9 +10533,24 @@ struct qlinear {
                     const channel_scales<outputs>& weight_scale) noexcept {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
-      bias[channel] = int32_biases[channel];
+      folded_bias[channel] = static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
+                                                       static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
       multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
+  }
+
+  /// The int32 bias of channel c as TFLite stores it: folded_bias[c] + QIn's zero point times the channel's weight
+  /// sum.
+  [[nodiscard]] constexpr std::int32_t bias(std::size_t c) const noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(folded_bias[c]) +
+                                     static_cast<std::uint32_t>(QIn.zero_point * weight_sum(c)));
+  }
+
+  /// sum_k weight[c][k] (at most 127 x 33025 in magnitude).
+  [[nodiscard]] constexpr std::int32_t weight_sum(std::size_t c) const noexcept {
+    std::int32_t sum = 0;
+    for (std::size_t k = 0; k < inputs; ++k) sum += weight[c][k];
+    return sum;
   }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
@@ -10162,14 +10617,8 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
   using L = qlinear<In, Out, QIn, QOut>;
   basic_qmatrix<X::row_extent, Out, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
-    std::int32_t sums[X::rows][L::outputs]{};
-    detail::kernels::int8_product_transposed(sums, x.elements, layer.weight, QIn.zero_point);
-    for (std::size_t i = 0; i < X::rows; ++i) {
-      for (std::size_t c = 0; c < L::outputs; ++c) {
-        y.elements[i][c] =
-            detail::kernels::requantize(sums[i][c] + layer.bias[c], layer.multipliers[c], QOut.zero_point);
-      }
-    }
+    detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
+                                          QOut.zero_point, y.elements);
   }
   return y;
 }

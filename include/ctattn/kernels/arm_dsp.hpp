@@ -25,6 +25,9 @@
 
 #include <cstddef>
 
+#include "ctattn/kernels/detail/int8_requantize.hpp"
+#include "ctattn/math/fixed_point.hpp"
+
 #if defined(__ARM_FEATURE_DSP)
 
 #include <arm_acle.h>
@@ -32,9 +35,6 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-
-#include "ctattn/kernels/detail/int8_requantize.hpp"
-#include "ctattn/math/fixed_point.hpp"
 
 namespace ctattn::detail {
 

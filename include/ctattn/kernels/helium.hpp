@@ -30,6 +30,8 @@
 #include <cstddef>
 
 #include "ctattn/kernels/detail/exp_constants.hpp"
+#include "ctattn/kernels/detail/int8_requantize.hpp"
+#include "ctattn/math/fixed_point.hpp"
 
 // Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp).
 #if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
@@ -144,9 +146,6 @@ struct helium_ops {
 #include <arm_mve.h>
 
 #include <cstdint>
-
-#include "ctattn/kernels/detail/int8_requantize.hpp"
-#include "ctattn/math/fixed_point.hpp"
 
 namespace ctattn::detail {
 
