@@ -24,6 +24,7 @@
 /// Each result line also starts with `result:` and key=value pairs, which benchmarks/firmware_int8_kernels.sh
 /// reads. Exit code 0 when every check passes.
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -377,14 +378,21 @@ measured bench_fc(const char* name) noexcept {
   const cmsis_nn_dims bias_dims{1, 1, 1, Out};
   const cmsis_nn_dims output_dims{Rows, 1, 1, Out};
   cmsis_nn_context ctx = cmsis_nn_scratch(Out, m.pass);
+  // CMSIS-NN takes TFLite's bias; ctattn keeps it folded with the input zero point (qlinear::bias(c) unfolds it).
+  static constexpr auto tflite_bias = [] {
+    std::array<std::int32_t, W::layer_type::outputs> b{};
+    for (std::size_t c = 0; c < b.size(); ++c) b[c] = W::layer.bias(c);
+    return b;
+  }();
+  const std::int32_t* const bias = opaque(tflite_bias.data());
   // The kernel sums (Helium): computed once here, as TFLite Micro's prepare step does, and not timed.
   if (ctx.buf != nullptr) {
     arm_vector_sum_s8(static_cast<std::int32_t*>(ctx.buf), In, Out, &layer->weight[0][0], fc.input_offset, 0,
-                      layer->bias);
+                      bias);
   }
   const auto run_cmsis_nn = [&] {
     return arm_fully_connected_per_channel_s8(&ctx, &fc, &quant, &input_dims, &x->elements[0][0], &filter_dims,
-                                              &layer->weight[0][0], &bias_dims, layer->bias, &output_dims,
+                                              &layer->weight[0][0], &bias_dims, bias, &output_dims,
                                               &cmsis_out.elements[0][0]);
   };
   scribble(cmsis_out);
