@@ -2884,74 +2884,6 @@ struct avx512_int8_ops {
 /// Example: `static_assert(ctattn::detail::kernels::requantize_output(100, 1 << 30, 0, 3) == 53);`
 
 
-
-namespace ctattn::detail::kernels {
-
-#if defined(__ARM_FEATURE_SAT)
-/// v saturated to a signed Bits-bit integer by the `ssat` instruction.
-// Rationale: the builtin rather than ACLE's `__ssat`, which GCC 12 defines as a macro whose unsigned result
-// -Wsign-conversion reports at every use.
-template <int Bits>
-CTATTN_ALWAYS_INLINE std::int32_t signed_saturate(std::int32_t v) noexcept {
-  return static_cast<std::int32_t>(__builtin_arm_ssat(v, Bits));
-}
-#endif
-
-/// v clamped to [-128, 127]: `ssat` on a core that has it (Cortex-M3 and up), else two comparisons.
-CTATTN_ALWAYS_INLINE constexpr std::int8_t saturate_int8(std::int32_t v) noexcept {
-#if defined(__ARM_FEATURE_SAT)
-  if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(v));
-#endif
-  return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
-}
-
-/// TFLite's requantization of int32 sums to int8 for one multiplier in [0, 2^31) (as `math::quantize_multiplier`
-/// makes every one) and one output zero point: `requantize(accumulator, {multiplier, shift}, zero)`'s bits in fewer
-/// instructions, with what depends on the shift alone computed once, where the kernel sets up a channel.
-// Rationale: a non-negative multiplier cannot meet the one product the doubling high multiply saturates,
-// (-2^31)(-2^31), so its test goes; the rounding right shift is gemmlowp's (floor, then one up when the remainder
-// passes half plus one for a negative value: ties away from zero) with a 32-bit mask, valid for every shift in
-// [0, 31], and without a branch; the value is saturated to 9 bits before the zero point is added (which cannot
-// change the clamped result) and to 8 after: two `ssat`s where the core has them.
-struct output_requantizer {
-  std::int32_t multiplier;
-  int left;
-  int right;
-  std::uint32_t mask;
-  std::int32_t zero;
-
-  CTATTN_ALWAYS_INLINE constexpr output_requantizer(std::int32_t m, int shift, std::int32_t zero_point) noexcept
-      : multiplier{m},
-        left{shift > 0 ? shift : 0},
-        right{shift > 0 ? 0 : -shift},
-        mask{(std::uint32_t{1} << right) - 1u},
-        zero{zero_point} {}
-
-  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
-    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
-    const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
-    const auto bits = static_cast<std::uint32_t>(high);
-    // threshold - remainder is negative exactly when the remainder passes the threshold (both below 2^31).
-    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
-    std::int32_t v = (high >> right) + static_cast<std::int32_t>(margin >> 31);
-#if defined(__ARM_FEATURE_SAT)
-    if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
-#endif
-    v = v < -256 ? -256 : (v > 255 ? 255 : v);
-    return saturate_int8(v + zero);
-  }
-};
-
-/// One output: `output_requantizer{multiplier, shift, zero}(accumulator)`.
-CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier, int shift,
-                                                          std::int32_t zero) noexcept {
-  return output_requantizer{multiplier, shift, zero}(accumulator);
-}
-
-}  // namespace ctattn::detail::kernels
-
-#endif  // CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
-// ---------------------------------------- ctattn/kernels/helium.hpp (continued)
 // ---------------------------------------- ctattn/math/fixed_point.hpp
 #ifndef CTATTN_MATH_FIXED_POINT_HPP
 #define CTATTN_MATH_FIXED_POINT_HPP
@@ -3061,6 +2993,111 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std
 }  // namespace ctattn::math
 
 #endif  // CTATTN_MATH_FIXED_POINT_HPP
+// ---------------------------------------- ctattn/kernels/detail/int8_requantize.hpp (continued)
+
+namespace ctattn::detail::kernels {
+
+#if defined(__ARM_FEATURE_SAT)
+/// v saturated to a signed Bits-bit integer by the `ssat` instruction.
+// Rationale: the builtin rather than ACLE's `__ssat`, which GCC 12 defines as a macro whose unsigned result
+// -Wsign-conversion reports at every use.
+template <int Bits>
+CTATTN_ALWAYS_INLINE std::int32_t signed_saturate(std::int32_t v) noexcept {
+  return static_cast<std::int32_t>(__builtin_arm_ssat(v, Bits));
+}
+#endif
+
+/// v clamped to [-128, 127]: `ssat` on a core that has it (Cortex-M3 and up), else two comparisons.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t saturate_int8(std::int32_t v) noexcept {
+#if defined(__ARM_FEATURE_SAT)
+  if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(v));
+#endif
+  return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+/// TFLite's requantization of int32 sums to int8 for one multiplier in [0, 2^31) (as `math::quantize_multiplier`
+/// makes every one) and one output zero point: `requantize(accumulator, {multiplier, shift}, zero)`'s bits in fewer
+/// instructions, with what depends on the shift alone computed once, where the kernel sets up a channel.
+// Rationale: a non-negative multiplier cannot meet the one product the doubling high multiply saturates,
+// (-2^31)(-2^31), so its test goes; the rounding right shift is gemmlowp's (floor, then one up when the remainder
+// passes half plus one for a negative value: ties away from zero) with a 32-bit mask, valid for every shift in
+// [0, 31], and without a branch; the value is saturated to 9 bits before the zero point is added (which cannot
+// change the clamped result) and to 8 after: two `ssat`s where the core has them.
+struct output_requantizer {
+  std::int32_t multiplier;
+  int left;
+  int right;
+  std::uint32_t mask;
+  std::int32_t zero;
+
+  CTATTN_ALWAYS_INLINE constexpr output_requantizer(std::int32_t m, int shift, std::int32_t zero_point) noexcept
+      : multiplier{m},
+        left{shift > 0 ? shift : 0},
+        right{shift > 0 ? 0 : -shift},
+        mask{(std::uint32_t{1} << right) - 1u},
+        zero{zero_point} {}
+
+  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
+    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
+    const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
+    const auto bits = static_cast<std::uint32_t>(high);
+    // threshold - remainder is negative exactly when the remainder passes the threshold (both below 2^31).
+    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
+    std::int32_t v = (high >> right) + static_cast<std::int32_t>(margin >> 31);
+#if defined(__ARM_FEATURE_SAT)
+    if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
+#endif
+    v = v < -256 ? -256 : (v > 255 ? 255 : v);
+    return saturate_int8(v + zero);
+  }
+};
+
+/// What the int8 product kernels add to each raw sum sum_t x[r][t] w[c][t] and how they requantize it:
+/// y[r][c] = requantize(column_start[c] + row_start[r], the multiplier of c, zero), the additions modulo 2^32.
+///
+/// | member         | meaning                                                                        |
+/// |----------------|--------------------------------------------------------------------------------|
+/// | `column_start` | N int32: a layer's folded bias, or a product's zero-point terms of each column  |
+/// | `row_start`    | M int32 when RowStarts (a product's zero-point term of each row of x), else unused |
+/// | `multipliers`  | N of them when PerChannel, else one for every output                           |
+/// | `zero`         | the output's zero point                                                        |
+template <bool PerChannel, bool RowStarts = false>
+struct int8_epilogue {
+  static constexpr bool per_channel = PerChannel;
+  static constexpr bool row_starts = RowStarts;
+  const std::int32_t* column_start;
+  const std::int32_t* row_start;
+  const math::quantized_multiplier* multipliers;
+  std::int32_t zero;
+
+  /// column_start[c] + row_start[r], wrapping.
+  CTATTN_ALWAYS_INLINE constexpr std::int32_t start(std::size_t r, std::size_t c) const noexcept {
+    const auto column = static_cast<std::uint32_t>(column_start[c]);
+    if constexpr (RowStarts) return static_cast<std::int32_t>(column + static_cast<std::uint32_t>(row_start[r]));
+    return static_cast<std::int32_t>(column);
+  }
+  CTATTN_ALWAYS_INLINE constexpr const math::quantized_multiplier& multiplier(std::size_t c) const noexcept {
+    return multipliers[PerChannel ? c : 0];
+  }
+  CTATTN_ALWAYS_INLINE constexpr output_requantizer requantizer(std::size_t c) const noexcept {
+    return {multiplier(c).multiplier, multiplier(c).shift, zero};
+  }
+  /// The output of raw sum `sum` at (r, c).
+  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::size_t r, std::size_t c, std::int32_t sum) const noexcept {
+    return requantizer(c)(
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(start(r, c)) + static_cast<std::uint32_t>(sum)));
+  }
+};
+
+/// One output: `output_requantizer{multiplier, shift, zero}(accumulator)`.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier, int shift,
+                                                          std::int32_t zero) noexcept {
+  return output_requantizer{multiplier, shift, zero}(accumulator);
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
 // ---------------------------------------- ctattn/kernels/helium.hpp (continued)
 
 // Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp).
@@ -3247,12 +3284,12 @@ struct helium_int8_ops {
     return sum;
   }
 
-  /// kernels/int8.hpp's `int8_fully_connected` at run time: passes of four channels, whose requantization runs on
-  /// their four lanes at once, then the channels left one by one.
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: passes of four channels, whose requantization runs
+  /// on their four lanes at once, then the channels left one by one.
   ///
   /// | step                     | instructions (per 4 outputs)                                           |
   /// |--------------------------|------------------------------------------------------------------------|
-  /// | + folded bias            | `vadd`                                                                 |
+  /// | + column and row starts  | `vadd`, and `vadd` of the row's start when there is one                |
   /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
   /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
   /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
@@ -3260,34 +3297,37 @@ struct helium_int8_ops {
   /// | store                    | `vstrb.32`: each lane's low byte                                       |
   // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
   // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
-  template <std::size_t M, std::size_t K, std::size_t N>
-  static void fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                              const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
-                              std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
+  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+  static void product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
+                                  std::int8_t (&y)[M][N]) noexcept {
     static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
-    std::size_t c = 0;
+    constexpr std::size_t whole = N - N % fc_channels;
     const int32x4_t none = __arm_vdupq_n_s32(0);
-    for (; c + fc_channels <= N; c += fc_channels) {
-      const int32x4x2_t pairs = __arm_vld2q_s32(&multipliers[c].multiplier);
-      const int32x4_t multiplier = pairs.val[0];
-      const int32x4_t left = __arm_vmaxq_s32(pairs.val[1], none);
-      const int32x4_t right = __arm_vminq_s32(pairs.val[1], none);  // minus the right shift
-      const int32x4_t bias = __arm_vld1q_s32(&start[c]);
+    for (std::size_t c = 0; c < whole; c += fc_channels) {
+      int32x4_t multiplier, shift;
+      if constexpr (Epilogue::per_channel) {
+        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
+        multiplier = pairs.val[0];
+        shift = pairs.val[1];
+      } else {
+        multiplier = __arm_vdupq_n_s32(e.multipliers[0].multiplier);
+        shift = __arm_vdupq_n_s32(e.multipliers[0].shift);
+      }
+      const int32x4_t left = __arm_vmaxq_s32(shift, none);
+      const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
+      const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
       for (std::size_t r = 0; r < M; ++r) {
         int32x4_t v = __arm_vaddq_s32(four_channels<K>(x[r], w[c]), bias);
+        if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
         v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
         v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
-        v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), zero);
+        v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), e.zero);
         v = __arm_vminq_s32(__arm_vmaxq_s32(v, __arm_vdupq_n_s32(-128)), __arm_vdupq_n_s32(127));
         __arm_vstrbq_s32(&y[r][c], v);
       }
     }
-    for (; c < N; ++c) {
-      const kernels::output_requantizer requantize{multipliers[c].multiplier, multipliers[c].shift, zero};
-      for (std::size_t r = 0; r < M; ++r) {
-        const auto sum = static_cast<std::uint32_t>(one_channel<K>(x[r], w[c])) + static_cast<std::uint32_t>(start[c]);
-        y[r][c] = requantize(static_cast<std::int32_t>(sum));
-      }
+    for (std::size_t c = whole; c < N; ++c) {
+      for (std::size_t r = 0; r < M; ++r) y[r][c] = e(r, c, one_channel<K>(x[r], w[c]));
     }
   }
 };
@@ -5546,20 +5586,19 @@ struct arm_dsp_int8_ops {
     return word;
   }
 
-  /// sums[r][c] = start_c + sum_t x_r[t] w_c[t] for the R rows at x and the C channels at w (both of stride K),
-  /// then requantized into y (row stride N).
+  /// The R x C outputs of rows r0.. of x and channels c0.. of w: their raw sums, then the epilogue e (y's rows N
+  /// apart).
   // Rationale: always inlined with its accumulators in local variables, so that they stay in registers for the whole
   // loop (by reference, -Os loads and stores each one per step).
-  template <std::size_t K, std::size_t N, std::size_t R, std::size_t C>
-  CTATTN_ALWAYS_INLINE static void tile(const std::int8_t* x, const std::int8_t* w, const std::int32_t* start,
-                                        const math::quantized_multiplier* multipliers, std::int32_t zero,
-                                        std::int8_t* y) noexcept {
+  template <std::size_t K, std::size_t N, std::size_t R, std::size_t C, typename Epilogue>
+  CTATTN_ALWAYS_INLINE static void tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
+                                        Epilogue e, std::int8_t* y) noexcept {
     constexpr std::size_t whole = K - K % step;
     std::int32_t sums[R][C];
 #pragma GCC unroll 4
     for (std::size_t r = 0; r < R; ++r) {
 #pragma GCC unroll 4
-      for (std::size_t c = 0; c < C; ++c) sums[r][c] = start[c];
+      for (std::size_t c = 0; c < C; ++c) sums[r][c] = e.start(r0 + r, c0 + c);
     }
     if constexpr (R == 2 && C == 2 && whole > 0) {
       two_by_two<K>(x, w, whole / step, sums);
@@ -5577,7 +5616,7 @@ struct arm_dsp_int8_ops {
     }
 #pragma GCC unroll 4
     for (std::size_t c = 0; c < C; ++c) {
-      const kernels::output_requantizer requantize{multipliers[c].multiplier, multipliers[c].shift, zero};
+      const kernels::output_requantizer requantize = e.requantizer(c0 + c);
 #pragma GCC unroll 4
       for (std::size_t r = 0; r < R; ++r) y[r * N + c] = requantize(sums[r][c]);
     }
@@ -5658,22 +5697,21 @@ struct arm_dsp_int8_ops {
     sums[1][1] = s11;
   }
 
-  /// kernels/int8.hpp's `int8_fully_connected` at run time: tiles of `tile_rows` x `tile_channels`, then the rows
-  /// and channels left in narrower tiles.
-  template <std::size_t M, std::size_t K, std::size_t N>
-  static void fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                              const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
-                              std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
-    std::size_t c = 0;
-    for (; c + tile_channels <= N; c += tile_channels) {
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: tiles of `tile_rows` x `tile_channels`, then the
+  /// rows and channels left in narrower tiles.
+  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+  static void product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
+                                  std::int8_t (&y)[M][N]) noexcept {
+    // Rationale: e by value, a local whose address is not taken: the int8 stores to y may alias anything, and the
+    // epilogue's members would be loaded again after each of them.
+    constexpr std::size_t whole = N - N % tile_channels;
+    for (std::size_t c = 0; c < whole; c += tile_channels) {
       std::size_t r = 0;
-      for (; r + tile_rows <= M; r += tile_rows) {
-        tile<K, N, tile_rows, tile_channels>(x[r], w[c], start + c, multipliers + c, zero, y[r] + c);
-      }
-      for (; r < M; ++r) tile<K, N, 1, tile_channels>(x[r], w[c], start + c, multipliers + c, zero, y[r] + c);
+      for (; r + tile_rows <= M; r += tile_rows) tile<K, N, tile_rows, tile_channels>(x[r], w[c], r, c, e, y[r] + c);
+      for (; r < M; ++r) tile<K, N, 1, tile_channels>(x[r], w[c], r, c, e, y[r] + c);
     }
-    for (; c < N; ++c) {
-      for (std::size_t r = 0; r < M; ++r) tile<K, N, 1, 1>(x[r], w[c], start + c, multipliers + c, zero, y[r] + c);
+    for (std::size_t c = whole; c < N; ++c) {
+      for (std::size_t r = 0; r < M; ++r) tile<K, N, 1, 1>(x[r], w[c], r, c, e, y[r] + c);
     }
   }
 };
@@ -6000,19 +6038,19 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-/// The scalar fully-connected kernel: `int8_fully_connected`'s contract, four channels per pass.
+/// The scalar product kernel: `int8_product_requantized`'s contract, four channels per pass.
 // Rationale: a pass reads each input once for four channels (four accumulators in registers), the terms in
 // index order; the rest of the channels one at a time.
-template <std::size_t M, std::size_t K, std::size_t N>
-void scalar_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const std::int32_t (&start)[N],
-                            const math::quantized_multiplier (&multipliers)[N], std::int32_t zero,
-                            std::int8_t (&y)[M][N]) noexcept {
+template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+void scalar_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
+                                std::int8_t (&y)[M][N]) noexcept {
   constexpr std::size_t pass = 4;
-  std::size_t c = 0;
-  for (; c + pass <= N; c += pass) {
+  constexpr std::size_t whole = N - N % pass;
+  // Rationale: the channels past the last pass from a constant, not the pass loop's counter: GCC 12 -O2 reported the
+  // rest loop, which runs no iteration when N is a multiple of 4, as overflowing (-Waggressive-loop-optimizations).
+  for (std::size_t c = 0; c < whole; c += pass) {
     for (std::size_t r = 0; r < M; ++r) {
-      auto s0 = static_cast<std::uint32_t>(start[c]), s1 = static_cast<std::uint32_t>(start[c + 1]),
-           s2 = static_cast<std::uint32_t>(start[c + 2]), s3 = static_cast<std::uint32_t>(start[c + 3]);
+      std::uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
       const std::int8_t* in = x[r];
       const std::int8_t* w0 = w[c];
       for (const std::int8_t* const end = in + K; in != end; ++in, ++w0) {
@@ -6023,52 +6061,71 @@ void scalar_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)
         s3 += static_cast<std::uint32_t>(v * w0[3 * K]);
       }
       const std::uint32_t sums[pass]{s0, s1, s2, s3};
-      for (std::size_t i = 0; i < pass; ++i) {
-        y[r][c + i] = requantize_output(static_cast<std::int32_t>(sums[i]), multipliers[c + i].multiplier,
-                                        multipliers[c + i].shift, zero);
-      }
+      for (std::size_t i = 0; i < pass; ++i) y[r][c + i] = e(r, c + i, static_cast<std::int32_t>(sums[i]));
     }
   }
-  for (; c < N; ++c) {
+  for (std::size_t c = whole; c < N; ++c) {
     for (std::size_t r = 0; r < M; ++r) {
-      auto sum = static_cast<std::uint32_t>(start[c]);
+      std::uint32_t sum = 0;
       for (std::size_t t = 0; t < K; ++t) sum += static_cast<std::uint32_t>(std::int32_t{x[r][t]} * w[c][t]);
-      y[r][c] = requantize_output(static_cast<std::int32_t>(sum), multipliers[c].multiplier, multipliers[c].shift, zero);
+      y[r][c] = e(r, c, static_cast<std::int32_t>(sum));
     }
   }
 }
 
-/// A backend whose `Ops::fully_connected(x, w, start, multipliers, zero, y)` is its own fully-connected kernel.
+/// A backend whose `Ops::product_requantized(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
-concept has_fully_connected = requires(const std::int8_t (&x)[1][1], const std::int32_t (&start)[1],
-                                       const math::quantized_multiplier (&m)[1], std::int8_t (&y)[1][1]) {
-  Ops::fully_connected(x, x, start, m, std::int32_t{}, y);
+concept has_product_requantized = requires(const std::int8_t (&x)[1][1], std::int8_t (&y)[1][1]) {
+  Ops::product_requantized(x, x, int8_epilogue<true>{}, y);
 };
 
-/// `int8_fully_connected` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not taken
-/// are not compiled).
-template <typename Ops, std::size_t M, std::size_t K, std::size_t N, typename Requantized>
-void run_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const std::int32_t (&start)[N],
-                         const math::quantized_multiplier (&multipliers)[N], std::int32_t zero, std::int8_t (&y)[M][N],
-                         const Requantized& requantized) noexcept {
-  if constexpr (has_fully_connected<Ops>) {
-    Ops::fully_connected(x, w, start, multipliers, zero, y);
+/// `int8_product_requantized` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not
+/// taken are not compiled).
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+void run_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const Epilogue& e,
+                             std::int8_t (&y)[M][N]) noexcept {
+  if constexpr (has_product_requantized<Ops>) {
+    Ops::product_requantized(x, w, e, y);
   } else if constexpr (!std::is_void_v<Ops>) {
     std::int32_t sums[N];
     for (std::size_t r = 0; r < M; ++r) {
       int8_simd::dot_rows<Ops>(x[r], 0, w[0], K, 0, K, N, sums);
-      for (std::size_t c = 0; c < N; ++c) requantized(r, c, sums[c]);
+      for (std::size_t c = 0; c < N; ++c) y[r][c] = e(r, c, sums[c]);
     }
   } else {
-    scalar_fully_connected(x, w, start, multipliers, zero, y);
+    scalar_product_requantized(x, w, e, y);
   }
 }
 
-/// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a layer's
-/// constant weights): y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t], multipliers[c], zero), for every row r
-/// of x and channel c. Each multiplier in [0, 2^31) (`math::quantize_multiplier`'s). The sums wrap modulo 2^32, so
-/// that start = bias - z_in sum_t w[c][t] gives TFLite's sum_t (x - z_in) w + bias exactly whenever that fits an
-/// int32.
+/// The int8 product of raw int8 operands, each output offset and requantized by the epilogue `e`
+/// (`int8_epilogue`): y[r][c] = requantize(sum_t x[r][t] w[c][t] + column_start[c] + row_start[r]), the sums modulo
+/// 2^32 (exact whenever the true sum fits an int32). Zero points reach it as those starts: a layer's input zero
+/// point folded into its bias by the compiler, a product's (x - zx)(w - zw) as sum x w - zw sum x - zx sum w +
+/// K zx zw. Each multiplier in [0, 2^31) (`math::quantize_multiplier`'s).
+///
+/// | operand | shape                   |
+/// |---------|-------------------------|
+/// | `x`     | M x K int8              |
+/// | `w`     | N x K int8 (out x in)   |
+/// | `y`     | M x N int8              |
+///
+/// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
+/// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else the scalar kernel.
+template <std::size_t M, std::size_t K, std::size_t N, bool PerChannel, bool RowStarts>
+constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[M][N]) noexcept {
+  if (std::is_constant_evaluated()) {
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t c = 0; c < N; ++c) y[r][c] = e(r, c, folded_dot<K>(x[r], 0, w[c], 0, K));
+    }
+    return;
+  }
+  run_product_requantized<int8_ops>(x, w, e, y);
+}
+
+/// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a
+/// layer's constant weights): y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t], multipliers[c], zero), so
+/// that start = bias - z_in sum_t w[c][t] gives TFLite's sum_t (x - z_in) w + bias (`int8_product_requantized`).
 ///
 /// | operand       | shape                   |
 /// |---------------|-------------------------|
@@ -6077,25 +6134,38 @@ void run_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N]
 /// | `start`       | N int32                 |
 /// | `multipliers` | N                       |
 /// | `y`           | M x N int8              |
-///
-/// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
-/// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else the scalar kernel.
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
                                     const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
                                     std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
-  const auto requantized = [&](std::size_t row, std::size_t channel, std::int32_t sum) {
-    const auto biased =
-        static_cast<std::int32_t>(static_cast<std::uint32_t>(start[channel]) + static_cast<std::uint32_t>(sum));
-    y[row][channel] = requantize_output(biased, multipliers[channel].multiplier, multipliers[channel].shift, zero);
-  };
-  if (std::is_constant_evaluated()) {
-    for (std::size_t r = 0; r < M; ++r) {
-      for (std::size_t c = 0; c < N; ++c) requantized(r, c, folded_dot<K>(x[r], 0, w[c], 0, K));
-    }
+  int8_product_requantized(x, w, int8_epilogue<true>{start, nullptr, multipliers, zero}, y);
+}
+
+/// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K: its zero
+/// points as the starts of `int8_product_requantized` (their sums over each row of a and of b, once per call).
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K], const std::int8_t (&b)[N][K],
+                                                   std::int32_t a_zero, std::int32_t b_zero,
+                                                   const math::quantized_multiplier& multiplier, std::int32_t zero,
+                                                   std::int8_t (&y)[M][N]) noexcept {
+  std::int32_t column_start[N];
+  std::int32_t row_start[M];
+  for (std::size_t c = 0; c < N; ++c) {
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < K; ++t) sum += b[c][t];
+    column_start[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero) -
+                                                static_cast<std::uint32_t>(a_zero * sum));
+  }
+  if (b_zero == 0) {
+    int8_product_requantized(a, b, int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y);
     return;
   }
-  run_fully_connected<int8_ops>(x, w, start, multipliers, zero, y, requantized);
+  for (std::size_t r = 0; r < M; ++r) {
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < K; ++t) sum += a[r][t];
+    row_start[r] = -b_zero * sum;
+  }
+  int8_product_requantized(a, b, int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y);
 }
 
 /// out = requantize(c) for every element.
@@ -11298,9 +11368,14 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
     constexpr math::quantized_multiplier multiplier =
         math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
-    std::int32_t sums[A::rows][B::cols]{};
-    detail::kernels::int8_product(sums, a.elements, b.elements, A::quant.zero_point, B::quant.zero_point);
-    detail::kernels::requantize(sums, multiplier, Out.zero_point, out.elements);
+    // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
+    std::int8_t b_transposed[B::cols][A::cols];
+    for (std::size_t t = 0; t < A::cols; ++t) {
+      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
+    }
+    detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point,
+                                                         out.elements);
   }
   return out;
 }

@@ -2,7 +2,8 @@
 //   - int8_dot_rows: pseudo-random int8 operands, every length K from 1 to 70 (every tail of every backend's step:
 //     4, 8, 16, 32), one row against 9 rows (two passes of four and a rest), a column window that starts at an odd
 //     offset, and zero points at both ends of the int8 range;
-//   - int8_fully_connected: shapes whose rows, inputs and channels are not multiples of any backend's tile (2 x 2
+//   - int8_fully_connected, and int8_product_transposed_requantized (multiply's kernel) with zero points on both
+//     operands: shapes whose rows, inputs and channels are not multiples of any backend's tile (2 x 2
 //     on the Cortex-M DSP, 4 channels and 16 inputs on Helium), input zero points at both ends, per-channel
 //     multipliers with left shifts, no shift and right shifts up to 31, and biases that saturate outputs both ways,
 //     each output against TFLite's formula requantize(sum (x - z_in) w + bias) with the bias folded as a qlinear
@@ -144,6 +145,30 @@ constexpr std::size_t fully_connected_mismatches(Read read, std::uint32_t seed) 
   return bad;
 }
 
+// Outputs of int8_product_transposed_requantized (multiply's kernel: both operands with zero points, one
+// multiplier) that differ from requantize(sum (a - za)(b - zb)), for every pair of zero points, with the operands
+// of the fully-connected case (x as a, w as b) and each of its multipliers in turn.
+template <std::size_t M, std::size_t K, std::size_t N, typename Read>
+constexpr std::size_t transposed_product_mismatches(Read read, std::uint32_t seed) noexcept {
+  std::size_t bad = 0;
+  const fully_connected_case<M, K, N> f = read(make_fully_connected_case<M, K, N>(seed, 0));
+  std::size_t which = seed;
+  for (const auto& z : zero_points) {
+    const ctattn::math::quantized_multiplier m = fc_multipliers[which++ % (sizeof fc_multipliers / sizeof fc_multipliers[0])];
+    const std::int32_t z_out = z[0] / 3;
+    std::int8_t y[M][N]{};
+    ctattn::detail::kernels::int8_product_transposed_requantized(f.x, f.w, z[0], z[1], m, z_out, y);
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t c = 0; c < N; ++c) {
+        std::int32_t sum = 0;
+        for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{f.x[r][t]} - z[0]) * (std::int32_t{f.w[c][t]} - z[1]);
+        bad += y[r][c] == ctattn::detail::kernels::requantize(sum, m, z_out) ? 0u : 1u;
+      }
+    }
+  }
+  return bad;
+}
+
 // Every fully-connected shape: rows 1 to 3 (a 2 x 2 tile and a rest), inputs 1 to 70 at every tail of a step of 4 and
 // of 16, channels 1 to 9 (passes of 2 and of 4, and rests).
 template <typename Read>
@@ -153,7 +178,10 @@ constexpr std::size_t all_fully_connected_mismatches(Read read) noexcept {
          fully_connected_mismatches<1, 15, 3>(read, 5) + fully_connected_mismatches<2, 16, 4>(read, 6) +
          fully_connected_mismatches<3, 17, 9>(read, 7) + fully_connected_mismatches<3, 33, 5>(read, 8) +
          fully_connected_mismatches<2, 64, 8>(read, 9) + fully_connected_mismatches<3, 70, 9>(read, 10) +
-         fully_connected_mismatches<4, 32, 6>(read, 11);
+         fully_connected_mismatches<4, 32, 6>(read, 11) + transposed_product_mismatches<1, 1, 1>(read, 12) +
+         transposed_product_mismatches<3, 3, 5>(read, 13) + transposed_product_mismatches<2, 16, 4>(read, 14) +
+         transposed_product_mismatches<3, 17, 9>(read, 15) + transposed_product_mismatches<3, 70, 9>(read, 16) +
+         transposed_product_mismatches<4, 32, 6>(read, 17);
 }
 
 }  // namespace ctattn_test::int8_kernel_cases

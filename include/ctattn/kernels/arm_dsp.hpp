@@ -90,20 +90,19 @@ struct arm_dsp_int8_ops {
     return word;
   }
 
-  /// sums[r][c] = start_c + sum_t x_r[t] w_c[t] for the R rows at x and the C channels at w (both of stride K),
-  /// then requantized into y (row stride N).
+  /// The R x C outputs of rows r0.. of x and channels c0.. of w: their raw sums, then the epilogue e (y's rows N
+  /// apart).
   // Rationale: always inlined with its accumulators in local variables, so that they stay in registers for the whole
   // loop (by reference, -Os loads and stores each one per step).
-  template <std::size_t K, std::size_t N, std::size_t R, std::size_t C>
-  CTATTN_ALWAYS_INLINE static void tile(const std::int8_t* x, const std::int8_t* w, const std::int32_t* start,
-                                        const math::quantized_multiplier* multipliers, std::int32_t zero,
-                                        std::int8_t* y) noexcept {
+  template <std::size_t K, std::size_t N, std::size_t R, std::size_t C, typename Epilogue>
+  CTATTN_ALWAYS_INLINE static void tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
+                                        Epilogue e, std::int8_t* y) noexcept {
     constexpr std::size_t whole = K - K % step;
     std::int32_t sums[R][C];
 #pragma GCC unroll 4
     for (std::size_t r = 0; r < R; ++r) {
 #pragma GCC unroll 4
-      for (std::size_t c = 0; c < C; ++c) sums[r][c] = start[c];
+      for (std::size_t c = 0; c < C; ++c) sums[r][c] = e.start(r0 + r, c0 + c);
     }
     if constexpr (R == 2 && C == 2 && whole > 0) {
       two_by_two<K>(x, w, whole / step, sums);
@@ -121,7 +120,7 @@ struct arm_dsp_int8_ops {
     }
 #pragma GCC unroll 4
     for (std::size_t c = 0; c < C; ++c) {
-      const kernels::output_requantizer requantize{multipliers[c].multiplier, multipliers[c].shift, zero};
+      const kernels::output_requantizer requantize = e.requantizer(c0 + c);
 #pragma GCC unroll 4
       for (std::size_t r = 0; r < R; ++r) y[r * N + c] = requantize(sums[r][c]);
     }
@@ -202,22 +201,21 @@ struct arm_dsp_int8_ops {
     sums[1][1] = s11;
   }
 
-  /// kernels/int8.hpp's `int8_fully_connected` at run time: tiles of `tile_rows` x `tile_channels`, then the rows
-  /// and channels left in narrower tiles.
-  template <std::size_t M, std::size_t K, std::size_t N>
-  static void fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                              const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
-                              std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
-    std::size_t c = 0;
-    for (; c + tile_channels <= N; c += tile_channels) {
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: tiles of `tile_rows` x `tile_channels`, then the
+  /// rows and channels left in narrower tiles.
+  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+  static void product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
+                                  std::int8_t (&y)[M][N]) noexcept {
+    // Rationale: e by value, a local whose address is not taken: the int8 stores to y may alias anything, and the
+    // epilogue's members would be loaded again after each of them.
+    constexpr std::size_t whole = N - N % tile_channels;
+    for (std::size_t c = 0; c < whole; c += tile_channels) {
       std::size_t r = 0;
-      for (; r + tile_rows <= M; r += tile_rows) {
-        tile<K, N, tile_rows, tile_channels>(x[r], w[c], start + c, multipliers + c, zero, y[r] + c);
-      }
-      for (; r < M; ++r) tile<K, N, 1, tile_channels>(x[r], w[c], start + c, multipliers + c, zero, y[r] + c);
+      for (; r + tile_rows <= M; r += tile_rows) tile<K, N, tile_rows, tile_channels>(x[r], w[c], r, c, e, y[r] + c);
+      for (; r < M; ++r) tile<K, N, 1, tile_channels>(x[r], w[c], r, c, e, y[r] + c);
     }
-    for (; c < N; ++c) {
-      for (std::size_t r = 0; r < M; ++r) tile<K, N, 1, 1>(x[r], w[c], start + c, multipliers + c, zero, y[r] + c);
+    for (std::size_t c = whole; c < N; ++c) {
+      for (std::size_t r = 0; r < M; ++r) tile<K, N, 1, 1>(x[r], w[c], r, c, e, y[r] + c);
     }
   }
 };

@@ -217,12 +217,12 @@ struct helium_int8_ops {
     return sum;
   }
 
-  /// kernels/int8.hpp's `int8_fully_connected` at run time: passes of four channels, whose requantization runs on
-  /// their four lanes at once, then the channels left one by one.
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: passes of four channels, whose requantization runs
+  /// on their four lanes at once, then the channels left one by one.
   ///
   /// | step                     | instructions (per 4 outputs)                                           |
   /// |--------------------------|------------------------------------------------------------------------|
-  /// | + folded bias            | `vadd`                                                                 |
+  /// | + column and row starts  | `vadd`, and `vadd` of the row's start when there is one                |
   /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
   /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
   /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
@@ -230,34 +230,37 @@ struct helium_int8_ops {
   /// | store                    | `vstrb.32`: each lane's low byte                                       |
   // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
   // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
-  template <std::size_t M, std::size_t K, std::size_t N>
-  static void fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                              const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
-                              std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
+  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+  static void product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
+                                  std::int8_t (&y)[M][N]) noexcept {
     static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
-    std::size_t c = 0;
+    constexpr std::size_t whole = N - N % fc_channels;
     const int32x4_t none = __arm_vdupq_n_s32(0);
-    for (; c + fc_channels <= N; c += fc_channels) {
-      const int32x4x2_t pairs = __arm_vld2q_s32(&multipliers[c].multiplier);
-      const int32x4_t multiplier = pairs.val[0];
-      const int32x4_t left = __arm_vmaxq_s32(pairs.val[1], none);
-      const int32x4_t right = __arm_vminq_s32(pairs.val[1], none);  // minus the right shift
-      const int32x4_t bias = __arm_vld1q_s32(&start[c]);
+    for (std::size_t c = 0; c < whole; c += fc_channels) {
+      int32x4_t multiplier, shift;
+      if constexpr (Epilogue::per_channel) {
+        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
+        multiplier = pairs.val[0];
+        shift = pairs.val[1];
+      } else {
+        multiplier = __arm_vdupq_n_s32(e.multipliers[0].multiplier);
+        shift = __arm_vdupq_n_s32(e.multipliers[0].shift);
+      }
+      const int32x4_t left = __arm_vmaxq_s32(shift, none);
+      const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
+      const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
       for (std::size_t r = 0; r < M; ++r) {
         int32x4_t v = __arm_vaddq_s32(four_channels<K>(x[r], w[c]), bias);
+        if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
         v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
         v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
-        v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), zero);
+        v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), e.zero);
         v = __arm_vminq_s32(__arm_vmaxq_s32(v, __arm_vdupq_n_s32(-128)), __arm_vdupq_n_s32(127));
         __arm_vstrbq_s32(&y[r][c], v);
       }
     }
-    for (; c < N; ++c) {
-      const kernels::output_requantizer requantize{multipliers[c].multiplier, multipliers[c].shift, zero};
-      for (std::size_t r = 0; r < M; ++r) {
-        const auto sum = static_cast<std::uint32_t>(one_channel<K>(x[r], w[c])) + static_cast<std::uint32_t>(start[c]);
-        y[r][c] = requantize(static_cast<std::int32_t>(sum));
-      }
+    for (std::size_t c = whole; c < N; ++c) {
+      for (std::size_t r = 0; r < M; ++r) y[r][c] = e(r, c, one_channel<K>(x[r], w[c]));
     }
   }
 };

@@ -236,19 +236,19 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-/// The scalar fully-connected kernel: `int8_fully_connected`'s contract, four channels per pass.
+/// The scalar product kernel: `int8_product_requantized`'s contract, four channels per pass.
 // Rationale: a pass reads each input once for four channels (four accumulators in registers), the terms in
 // index order; the rest of the channels one at a time.
-template <std::size_t M, std::size_t K, std::size_t N>
-void scalar_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const std::int32_t (&start)[N],
-                            const math::quantized_multiplier (&multipliers)[N], std::int32_t zero,
-                            std::int8_t (&y)[M][N]) noexcept {
+template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+void scalar_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
+                                std::int8_t (&y)[M][N]) noexcept {
   constexpr std::size_t pass = 4;
-  std::size_t c = 0;
-  for (; c + pass <= N; c += pass) {
+  constexpr std::size_t whole = N - N % pass;
+  // Rationale: the channels past the last pass from a constant, not the pass loop's counter: GCC 12 -O2 reported the
+  // rest loop, which runs no iteration when N is a multiple of 4, as overflowing (-Waggressive-loop-optimizations).
+  for (std::size_t c = 0; c < whole; c += pass) {
     for (std::size_t r = 0; r < M; ++r) {
-      auto s0 = static_cast<std::uint32_t>(start[c]), s1 = static_cast<std::uint32_t>(start[c + 1]),
-           s2 = static_cast<std::uint32_t>(start[c + 2]), s3 = static_cast<std::uint32_t>(start[c + 3]);
+      std::uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
       const std::int8_t* in = x[r];
       const std::int8_t* w0 = w[c];
       for (const std::int8_t* const end = in + K; in != end; ++in, ++w0) {
@@ -259,52 +259,71 @@ void scalar_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)
         s3 += static_cast<std::uint32_t>(v * w0[3 * K]);
       }
       const std::uint32_t sums[pass]{s0, s1, s2, s3};
-      for (std::size_t i = 0; i < pass; ++i) {
-        y[r][c + i] = requantize_output(static_cast<std::int32_t>(sums[i]), multipliers[c + i].multiplier,
-                                        multipliers[c + i].shift, zero);
-      }
+      for (std::size_t i = 0; i < pass; ++i) y[r][c + i] = e(r, c + i, static_cast<std::int32_t>(sums[i]));
     }
   }
-  for (; c < N; ++c) {
+  for (std::size_t c = whole; c < N; ++c) {
     for (std::size_t r = 0; r < M; ++r) {
-      auto sum = static_cast<std::uint32_t>(start[c]);
+      std::uint32_t sum = 0;
       for (std::size_t t = 0; t < K; ++t) sum += static_cast<std::uint32_t>(std::int32_t{x[r][t]} * w[c][t]);
-      y[r][c] = requantize_output(static_cast<std::int32_t>(sum), multipliers[c].multiplier, multipliers[c].shift, zero);
+      y[r][c] = e(r, c, static_cast<std::int32_t>(sum));
     }
   }
 }
 
-/// A backend whose `Ops::fully_connected(x, w, start, multipliers, zero, y)` is its own fully-connected kernel.
+/// A backend whose `Ops::product_requantized(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
-concept has_fully_connected = requires(const std::int8_t (&x)[1][1], const std::int32_t (&start)[1],
-                                       const math::quantized_multiplier (&m)[1], std::int8_t (&y)[1][1]) {
-  Ops::fully_connected(x, x, start, m, std::int32_t{}, y);
+concept has_product_requantized = requires(const std::int8_t (&x)[1][1], std::int8_t (&y)[1][1]) {
+  Ops::product_requantized(x, x, int8_epilogue<true>{}, y);
 };
 
-/// `int8_fully_connected` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not taken
-/// are not compiled).
-template <typename Ops, std::size_t M, std::size_t K, std::size_t N, typename Requantized>
-void run_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const std::int32_t (&start)[N],
-                         const math::quantized_multiplier (&multipliers)[N], std::int32_t zero, std::int8_t (&y)[M][N],
-                         const Requantized& requantized) noexcept {
-  if constexpr (has_fully_connected<Ops>) {
-    Ops::fully_connected(x, w, start, multipliers, zero, y);
+/// `int8_product_requantized` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not
+/// taken are not compiled).
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+void run_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const Epilogue& e,
+                             std::int8_t (&y)[M][N]) noexcept {
+  if constexpr (has_product_requantized<Ops>) {
+    Ops::product_requantized(x, w, e, y);
   } else if constexpr (!std::is_void_v<Ops>) {
     std::int32_t sums[N];
     for (std::size_t r = 0; r < M; ++r) {
       int8_simd::dot_rows<Ops>(x[r], 0, w[0], K, 0, K, N, sums);
-      for (std::size_t c = 0; c < N; ++c) requantized(r, c, sums[c]);
+      for (std::size_t c = 0; c < N; ++c) y[r][c] = e(r, c, sums[c]);
     }
   } else {
-    scalar_fully_connected(x, w, start, multipliers, zero, y);
+    scalar_product_requantized(x, w, e, y);
   }
 }
 
-/// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a layer's
-/// constant weights): y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t], multipliers[c], zero), for every row r
-/// of x and channel c. Each multiplier in [0, 2^31) (`math::quantize_multiplier`'s). The sums wrap modulo 2^32, so
-/// that start = bias - z_in sum_t w[c][t] gives TFLite's sum_t (x - z_in) w + bias exactly whenever that fits an
-/// int32.
+/// The int8 product of raw int8 operands, each output offset and requantized by the epilogue `e`
+/// (`int8_epilogue`): y[r][c] = requantize(sum_t x[r][t] w[c][t] + column_start[c] + row_start[r]), the sums modulo
+/// 2^32 (exact whenever the true sum fits an int32). Zero points reach it as those starts: a layer's input zero
+/// point folded into its bias by the compiler, a product's (x - zx)(w - zw) as sum x w - zw sum x - zx sum w +
+/// K zx zw. Each multiplier in [0, 2^31) (`math::quantize_multiplier`'s).
+///
+/// | operand | shape                   |
+/// |---------|-------------------------|
+/// | `x`     | M x K int8              |
+/// | `w`     | N x K int8 (out x in)   |
+/// | `y`     | M x N int8              |
+///
+/// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
+/// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else the scalar kernel.
+template <std::size_t M, std::size_t K, std::size_t N, bool PerChannel, bool RowStarts>
+constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[M][N]) noexcept {
+  if (std::is_constant_evaluated()) {
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t c = 0; c < N; ++c) y[r][c] = e(r, c, folded_dot<K>(x[r], 0, w[c], 0, K));
+    }
+    return;
+  }
+  run_product_requantized<int8_ops>(x, w, e, y);
+}
+
+/// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a
+/// layer's constant weights): y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t], multipliers[c], zero), so
+/// that start = bias - z_in sum_t w[c][t] gives TFLite's sum_t (x - z_in) w + bias (`int8_product_requantized`).
 ///
 /// | operand       | shape                   |
 /// |---------------|-------------------------|
@@ -313,25 +332,38 @@ void run_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N]
 /// | `start`       | N int32                 |
 /// | `multipliers` | N                       |
 /// | `y`           | M x N int8              |
-///
-/// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
-/// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else the scalar kernel.
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
                                     const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
                                     std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
-  const auto requantized = [&](std::size_t row, std::size_t channel, std::int32_t sum) {
-    const auto biased =
-        static_cast<std::int32_t>(static_cast<std::uint32_t>(start[channel]) + static_cast<std::uint32_t>(sum));
-    y[row][channel] = requantize_output(biased, multipliers[channel].multiplier, multipliers[channel].shift, zero);
-  };
-  if (std::is_constant_evaluated()) {
-    for (std::size_t r = 0; r < M; ++r) {
-      for (std::size_t c = 0; c < N; ++c) requantized(r, c, folded_dot<K>(x[r], 0, w[c], 0, K));
-    }
+  int8_product_requantized(x, w, int8_epilogue<true>{start, nullptr, multipliers, zero}, y);
+}
+
+/// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K: its zero
+/// points as the starts of `int8_product_requantized` (their sums over each row of a and of b, once per call).
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K], const std::int8_t (&b)[N][K],
+                                                   std::int32_t a_zero, std::int32_t b_zero,
+                                                   const math::quantized_multiplier& multiplier, std::int32_t zero,
+                                                   std::int8_t (&y)[M][N]) noexcept {
+  std::int32_t column_start[N];
+  std::int32_t row_start[M];
+  for (std::size_t c = 0; c < N; ++c) {
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < K; ++t) sum += b[c][t];
+    column_start[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero) -
+                                                static_cast<std::uint32_t>(a_zero * sum));
+  }
+  if (b_zero == 0) {
+    int8_product_requantized(a, b, int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y);
     return;
   }
-  run_fully_connected<int8_ops>(x, w, start, multipliers, zero, y, requantized);
+  for (std::size_t r = 0; r < M; ++r) {
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < K; ++t) sum += a[r][t];
+    row_start[r] = -b_zero * sum;
+  }
+  int8_product_requantized(a, b, int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y);
 }
 
 /// out = requantize(c) for every element.

@@ -52,9 +52,14 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
     constexpr math::quantized_multiplier multiplier =
         math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
-    std::int32_t sums[A::rows][B::cols]{};
-    detail::kernels::int8_product(sums, a.elements, b.elements, A::quant.zero_point, B::quant.zero_point);
-    detail::kernels::requantize(sums, multiplier, Out.zero_point, out.elements);
+    // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
+    std::int8_t b_transposed[B::cols][A::cols];
+    for (std::size_t t = 0; t < A::cols; ++t) {
+      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
+    }
+    detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point,
+                                                         out.elements);
   }
   return out;
 }

@@ -14,10 +14,12 @@
 ///
 /// Example: `static_assert(ctattn::detail::kernels::requantize_output(100, 1 << 30, 0, 3) == 53);`
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "ctattn/detail/config.hpp"
+#include "ctattn/math/fixed_point.hpp"
 
 namespace ctattn::detail::kernels {
 
@@ -73,6 +75,43 @@ struct output_requantizer {
 #endif
     v = v < -256 ? -256 : (v > 255 ? 255 : v);
     return saturate_int8(v + zero);
+  }
+};
+
+/// What the int8 product kernels add to each raw sum sum_t x[r][t] w[c][t] and how they requantize it:
+/// y[r][c] = requantize(column_start[c] + row_start[r], the multiplier of c, zero), the additions modulo 2^32.
+///
+/// | member         | meaning                                                                        |
+/// |----------------|--------------------------------------------------------------------------------|
+/// | `column_start` | N int32: a layer's folded bias, or a product's zero-point terms of each column  |
+/// | `row_start`    | M int32 when RowStarts (a product's zero-point term of each row of x), else unused |
+/// | `multipliers`  | N of them when PerChannel, else one for every output                           |
+/// | `zero`         | the output's zero point                                                        |
+template <bool PerChannel, bool RowStarts = false>
+struct int8_epilogue {
+  static constexpr bool per_channel = PerChannel;
+  static constexpr bool row_starts = RowStarts;
+  const std::int32_t* column_start;
+  const std::int32_t* row_start;
+  const math::quantized_multiplier* multipliers;
+  std::int32_t zero;
+
+  /// column_start[c] + row_start[r], wrapping.
+  CTATTN_ALWAYS_INLINE constexpr std::int32_t start(std::size_t r, std::size_t c) const noexcept {
+    const auto column = static_cast<std::uint32_t>(column_start[c]);
+    if constexpr (RowStarts) return static_cast<std::int32_t>(column + static_cast<std::uint32_t>(row_start[r]));
+    return static_cast<std::int32_t>(column);
+  }
+  CTATTN_ALWAYS_INLINE constexpr const math::quantized_multiplier& multiplier(std::size_t c) const noexcept {
+    return multipliers[PerChannel ? c : 0];
+  }
+  CTATTN_ALWAYS_INLINE constexpr output_requantizer requantizer(std::size_t c) const noexcept {
+    return {multiplier(c).multiplier, multiplier(c).shift, zero};
+  }
+  /// The output of raw sum `sum` at (r, c).
+  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::size_t r, std::size_t c, std::int32_t sum) const noexcept {
+    return requantizer(c)(
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(start(r, c)) + static_cast<std::uint32_t>(sum)));
   }
 };
 
