@@ -3271,6 +3271,17 @@ struct helium_int8_ops {
     return __arm_vsetq_lane_s32(s3, sums, 3);
   }
 
+  /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
+  template <std::size_t K>
+  static std::int32_t row_sum(const std::int8_t* p) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+#pragma GCC unroll 4
+    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vaddvaq_s8(sum, __arm_vld1q_s8(p + t));
+    if constexpr (whole < K) sum = __arm_vaddvaq_s8(sum, __arm_vldrbq_z_s8(p + whole, __arm_vctp8q(K - whole)));
+    return sum;
+  }
+
   /// sum_t x[t] w[t] for one channel.
   template <std::size_t K>
   static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
@@ -5586,6 +5597,33 @@ struct arm_dsp_int8_ops {
     return word;
   }
 
+  /// sum_t p[t] for t < K: per word, `sxtab16` adds the even bytes and (rotated) the odd ones into 16-bit halves,
+  /// 3 instructions per 4 bytes; the four halves are added at the end.
+  // Rationale: each half adds at most K / 4 bytes of magnitude 128 or less, so it cannot overflow while K <= 1024;
+  // longer rows take the loop.
+  template <std::size_t K>
+  static std::int32_t row_sum(const std::int8_t* p) noexcept {
+    constexpr std::size_t whole = K - K % step;
+    std::int32_t sum = 0;
+    if constexpr (K <= 1024) {
+      std::int32_t even = 0;
+      std::int32_t odd = 0;
+      for (std::size_t t = 0; t < whole; t += step) {
+        const std::uint32_t word = load_word(p + t);
+        even = __sxtab16(even, std::bit_cast<std::int32_t>(word));
+        odd = __sxtab16(odd, std::bit_cast<std::int32_t>(std::rotr(word, 8)));
+      }
+      const auto half = [](std::int32_t v, int which) {
+        return static_cast<std::int32_t>(static_cast<std::int16_t>(static_cast<std::uint32_t>(v) >> (16 * which)));
+      };
+      sum = half(even, 0) + half(even, 1) + half(odd, 0) + half(odd, 1);
+    } else {
+      for (std::size_t t = 0; t < whole; ++t) sum += p[t];
+    }
+    for (std::size_t t = whole; t < K; ++t) sum += p[t];
+    return sum;
+  }
+
   /// The R x C outputs of rows r0.. of x and channels c0.. of w: their raw sums, then the epilogue e (y's rows N
   /// apart).
   // Rationale: always inlined with its accumulators in local variables, so that they stay in registers for the whole
@@ -6141,6 +6179,18 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
   int8_product_requantized(x, w, int8_epilogue<true>{start, nullptr, multipliers, zero}, y);
 }
 
+/// sum_t p[t] for t < K: the backend's `row_sum<K>` where it has one (Helium's `vaddva`, the DSP's `sxtab16`),
+/// else the loop.
+template <std::size_t K, typename Ops = int8_ops>
+constexpr std::int32_t int8_row_sum(const std::int8_t* p) noexcept {
+  if (!std::is_constant_evaluated()) {
+    if constexpr (requires { Ops::template row_sum<K>(p); }) return Ops::template row_sum<K>(p);
+  }
+  std::int32_t sum = 0;
+  for (std::size_t t = 0; t < K; ++t) sum += p[t];
+  return sum;
+}
+
 /// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K: its zero
 /// points as the starts of `int8_product_requantized` (their sums over each row of a and of b, once per call).
 template <std::size_t M, std::size_t K, std::size_t N>
@@ -6151,8 +6201,7 @@ constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K],
   std::int32_t column_start[N];
   std::int32_t row_start[M];
   for (std::size_t c = 0; c < N; ++c) {
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < K; ++t) sum += b[c][t];
+    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(b[c]);
     column_start[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero) -
                                                 static_cast<std::uint32_t>(a_zero * sum));
   }
@@ -6160,11 +6209,7 @@ constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K],
     int8_product_requantized(a, b, int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y);
     return;
   }
-  for (std::size_t r = 0; r < M; ++r) {
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < K; ++t) sum += a[r][t];
-    row_start[r] = -b_zero * sum;
-  }
+  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(a[r]);
   int8_product_requantized(a, b, int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y);
 }
 
@@ -11362,6 +11407,55 @@ using quantized_multiply_rules =
 /// \code
 ///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
 /// \endcode
+/// The transpose of an int8 matrix as `multiply` reads it: a view of `of` (no copy), of's columns as rows.
+/// `multiply<Out>(q, transpose(k))` computes Q K^T straight from K's rows, the layout the kernels read.
+///
+/// | member / operand | shape                       |
+/// |------------------|-----------------------------|
+/// | `of`             | `qmatrix<R, C, Q>`          |
+/// | the view         | C x R, quantized with Q     |
+///
+/// Example: `constexpr auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <QuantizedMatrix M>
+struct qmatrix_transpose {
+  static constexpr quantization quant = M::quant;
+  static constexpr auto row_extent = M::column_extent;
+  static constexpr auto column_extent = M::row_extent;
+  static constexpr std::size_t rows = M::cols;
+  static constexpr std::size_t cols = M::rows;
+  const M& of;
+};
+
+/// The transpose of an int8 matrix as a view (`qmatrix_transpose`), for `multiply`.
+///
+/// Example: `const auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <QuantizedMatrix M>
+[[nodiscard]] constexpr qmatrix_transpose<M> transpose(const M& m) noexcept {
+  return {m};
+}
+
+/// The int8 product a b^T, b given by its transpose view (`transpose(b)`): `multiply<Out>(a, b)`'s result and
+/// rules, read from b's rows without a copy.
+///
+/// | operand        | shape                   |
+/// |----------------|-------------------------|
+/// | `a`            | `qmatrix<M, K, QA>`     |
+/// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
+/// | result         | `qmatrix<M, N, Out>`    |
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept {
+  using BT = qmatrix_transpose<B>;
+  basic_qmatrix<A::row_extent, BT::column_extent, Out> out{};
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+    detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point,
+                                                         out.elements);
+  }
+  return out;
+}
+
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 [[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept {
   basic_qmatrix<A::row_extent, B::column_extent, Out> out{};

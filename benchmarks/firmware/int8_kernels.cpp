@@ -12,8 +12,8 @@
 /// | workload          | ctattn call                              | CMSIS-NN call                       |
 /// |-------------------|------------------------------------------|-------------------------------------|
 /// | FC rows x in x out| `ctattn::project(x, qlinear)`            | `arm_fully_connected_per_channel_s8` |
-/// | Q K^T 16x32x16    | `ctattn::multiply<Scores>(q, k_t)`       | `arm_batch_matmul_s8` (rhs = K)     |
-/// | P V 16x16x32      | `ctattn::multiply<Out>(p, v)`            | `arm_batch_matmul_s8` (rhs = V^T)   |
+/// | Q K^T 16x32x16    | `ctattn::multiply<Scores>(q, transpose(k))` | `arm_batch_matmul_s8` (rhs = K)  |
+/// | P V 16x16x32      | `ctattn::multiply<Out>(p, transpose(v_t))` | `arm_batch_matmul_s8` (rhs = V^T) |
 /// | softmax 16x16     | `ctattn::softmax_rows(x)`                | `arm_softmax_s8`                    |
 ///
 /// The softmax is not required to be the same bits: ctattn's int8 softmax is a table of e^(-scale d) and one
@@ -122,31 +122,34 @@ struct fc_workload {
   }
 };
 
-/// Q K^T: 16 queries and 16 keys of width 32. ctattn has no transpose of a qmatrix: it multiplies q by K^T given
-/// as a 32 x 16 qmatrix (which its kernel transposes back into rows of K at run time); CMSIS-NN takes K's rows.
+/// Q K^T: 16 queries and 16 keys of width 32. Both sides read K's rows: ctattn through `transpose(k)`, a view;
+/// the expected result is computed by the compiler from K^T given as a 32 x 16 qmatrix (the other form of
+/// `multiply`).
 struct qk_workload {
   static constexpr ctattn::quantization q_q{0.04, 5};
   static constexpr ctattn::quantization q_k{0.05, -9};
   static constexpr ctattn::quantization q_scores{1.5, -3};
   using a_type = ctattn::qmatrix<16, 32, q_q>;
-  using b_type = ctattn::qmatrix<32, 16, q_k>;
-  using rhs_rows_type = ctattn::qmatrix<16, 32, q_k>;  // K, rows of 32
+  using b_type = ctattn::qmatrix<16, 32, q_k>;         // K, rows of 32
+  using k_t_type = ctattn::qmatrix<32, 16, q_k>;       // K^T
+  using rhs_rows_type = b_type;
   using output_type = ctattn::qmatrix<16, 16, q_scores>;
   static constexpr std::uint32_t macs = 16 * 32 * 16;
 
   static constexpr a_type a = random_qmatrix<16, 32, q_q>(101);
   static constexpr rhs_rows_type rhs_rows = random_qmatrix<16, 32, q_k>(202);
-  static constexpr b_type b = [] {
-    b_type t{};
+  static constexpr b_type b = rhs_rows;
+  static constexpr k_t_type k_t = [] {
+    k_t_type t{};
     for (std::size_t r = 0; r < 16; ++r) {
       for (std::size_t c = 0; c < 32; ++c) t.elements[c][r] = rhs_rows.elements[r][c];
     }
     return t;
   }();
-  static constexpr output_type expected = ctattn::multiply<q_scores>(a, b);
+  static constexpr output_type expected = ctattn::multiply<q_scores>(a, k_t);
 
-  [[gnu::noinline]] static void run_ctattn(const a_type& x, const b_type& y, output_type& out) noexcept {
-    ::new (static_cast<void*>(&out)) output_type(ctattn::multiply<q_scores>(x, y));
+  [[gnu::noinline]] static void run_ctattn(const a_type& x, const b_type& k, output_type& out) noexcept {
+    ::new (static_cast<void*>(&out)) output_type(ctattn::multiply<q_scores>(x, ctattn::transpose(k)));
   }
 };
 
@@ -156,25 +159,28 @@ struct pv_workload {
   static constexpr ctattn::quantization q_v{0.05, 7};
   static constexpr ctattn::quantization q_out{0.18, 2};
   using a_type = ctattn::qmatrix<16, 16, q_p>;
-  using b_type = ctattn::qmatrix<16, 32, q_v>;
+  using v_type = ctattn::qmatrix<16, 32, q_v>;
   using rhs_rows_type = ctattn::qmatrix<32, 16, q_v>;  // V^T, rows of 16
+  using b_type = rhs_rows_type;
   using output_type = ctattn::qmatrix<16, 32, q_out>;
   static constexpr std::uint32_t macs = 16 * 16 * 32;
 
   static constexpr a_type a = random_qmatrix<16, 16, q_p>(303);
-  static constexpr b_type b = random_qmatrix<16, 32, q_v>(404);
-  // Read by the CMSIS-NN side only: unused in a build without it, where Clang would report it.
-  [[maybe_unused]] static constexpr rhs_rows_type rhs_rows = [] {
+  static constexpr v_type v = random_qmatrix<16, 32, q_v>(404);
+  static constexpr rhs_rows_type rhs_rows = [] {
     rhs_rows_type t{};
     for (std::size_t r = 0; r < 16; ++r) {
-      for (std::size_t c = 0; c < 32; ++c) t.elements[c][r] = b.elements[r][c];
+      for (std::size_t c = 0; c < 32; ++c) t.elements[c][r] = v.elements[r][c];
     }
     return t;
   }();
-  static constexpr output_type expected = ctattn::multiply<q_out>(a, b);
+  static constexpr b_type b = rhs_rows;
+  static constexpr output_type expected = ctattn::multiply<q_out>(a, v);
 
-  [[gnu::noinline]] static void run_ctattn(const a_type& x, const b_type& y, output_type& out) noexcept {
-    ::new (static_cast<void*>(&out)) output_type(ctattn::multiply<q_out>(x, y));
+  // Both sides are given V^T (CMSIS-NN's batch matmul takes the right operand's rows): ctattn reads it through
+  // `transpose(v_t)`; the expected result is the compiler's from V itself.
+  [[gnu::noinline]] static void run_ctattn(const a_type& x, const b_type& v_t, output_type& out) noexcept {
+    ::new (static_cast<void*>(&out)) output_type(ctattn::multiply<q_out>(x, ctattn::transpose(v_t)));
   }
 };
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctattn/layers/activation.hpp>
 #include <ctattn/layers/norm.hpp>
@@ -56,13 +57,20 @@ constexpr std::size_t quantize_mismatches(Read read) noexcept {
                    fx::quantize_case::q);
 }
 
-// One product case: the float inputs quantized by ctattn (must give the reference's int8 a and b), then multiplied.
+// One product case: the float inputs quantized by ctattn (must give the reference's int8 a and b), then multiplied,
+// once with b and once with b's rows given through the transpose view, multiply(a, transpose(b^T)).
 template <ctattn::quantization QA, ctattn::quantization QB, ctattn::quantization Out, typename Case, typename Read>
 constexpr std::size_t product_mismatches(Case, Read read) noexcept {
   const auto a = ctattn::quantize<QA>(read(ctattn::from_array(Case::a_real())));
   const auto b = ctattn::quantize<QB>(read(ctattn::from_array(Case::b_real())));
+  using b_type = std::remove_cvref_t<decltype(b)>;
+  ctattn::basic_qmatrix<b_type::column_extent, b_type::row_extent, QB> b_rows{};
+  for (std::size_t r = 0; r < b_type::rows; ++r) {
+    for (std::size_t c = 0; c < b_type::cols; ++c) b_rows.elements[c][r] = b.elements[r][c];
+  }
   return differing(a, Case::a()) + differing(b, Case::b()) +
-         differing(ctattn::multiply<Out>(a, b), Case::product());
+         differing(ctattn::multiply<Out>(a, b), Case::product()) +
+         differing(ctattn::multiply<Out>(a, ctattn::transpose(read(b_rows))), Case::product());
 }
 
 #define CTATTN_QUANTIZED_CASE(NS)                                                                    \

@@ -90,6 +90,33 @@ struct arm_dsp_int8_ops {
     return word;
   }
 
+  /// sum_t p[t] for t < K: per word, `sxtab16` adds the even bytes and (rotated) the odd ones into 16-bit halves,
+  /// 3 instructions per 4 bytes; the four halves are added at the end.
+  // Rationale: each half adds at most K / 4 bytes of magnitude 128 or less, so it cannot overflow while K <= 1024;
+  // longer rows take the loop.
+  template <std::size_t K>
+  static std::int32_t row_sum(const std::int8_t* p) noexcept {
+    constexpr std::size_t whole = K - K % step;
+    std::int32_t sum = 0;
+    if constexpr (K <= 1024) {
+      std::int32_t even = 0;
+      std::int32_t odd = 0;
+      for (std::size_t t = 0; t < whole; t += step) {
+        const std::uint32_t word = load_word(p + t);
+        even = __sxtab16(even, std::bit_cast<std::int32_t>(word));
+        odd = __sxtab16(odd, std::bit_cast<std::int32_t>(std::rotr(word, 8)));
+      }
+      const auto half = [](std::int32_t v, int which) {
+        return static_cast<std::int32_t>(static_cast<std::int16_t>(static_cast<std::uint32_t>(v) >> (16 * which)));
+      };
+      sum = half(even, 0) + half(even, 1) + half(odd, 0) + half(odd, 1);
+    } else {
+      for (std::size_t t = 0; t < whole; ++t) sum += p[t];
+    }
+    for (std::size_t t = whole; t < K; ++t) sum += p[t];
+    return sum;
+  }
+
   /// The R x C outputs of rows r0.. of x and channels c0.. of w: their raw sums, then the epilogue e (y's rows N
   /// apart).
   // Rationale: always inlined with its accumulators in local variables, so that they stay in registers for the whole

@@ -204,6 +204,17 @@ struct helium_int8_ops {
     return __arm_vsetq_lane_s32(s3, sums, 3);
   }
 
+  /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
+  template <std::size_t K>
+  static std::int32_t row_sum(const std::int8_t* p) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+#pragma GCC unroll 4
+    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vaddvaq_s8(sum, __arm_vld1q_s8(p + t));
+    if constexpr (whole < K) sum = __arm_vaddvaq_s8(sum, __arm_vldrbq_z_s8(p + whole, __arm_vctp8q(K - whole)));
+    return sum;
+  }
+
   /// sum_t x[t] w[t] for one channel.
   template <std::size_t K>
   static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {

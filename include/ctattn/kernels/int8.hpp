@@ -339,6 +339,18 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
   int8_product_requantized(x, w, int8_epilogue<true>{start, nullptr, multipliers, zero}, y);
 }
 
+/// sum_t p[t] for t < K: the backend's `row_sum<K>` where it has one (Helium's `vaddva`, the DSP's `sxtab16`),
+/// else the loop.
+template <std::size_t K, typename Ops = int8_ops>
+constexpr std::int32_t int8_row_sum(const std::int8_t* p) noexcept {
+  if (!std::is_constant_evaluated()) {
+    if constexpr (requires { Ops::template row_sum<K>(p); }) return Ops::template row_sum<K>(p);
+  }
+  std::int32_t sum = 0;
+  for (std::size_t t = 0; t < K; ++t) sum += p[t];
+  return sum;
+}
+
 /// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K: its zero
 /// points as the starts of `int8_product_requantized` (their sums over each row of a and of b, once per call).
 template <std::size_t M, std::size_t K, std::size_t N>
@@ -349,8 +361,7 @@ constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K],
   std::int32_t column_start[N];
   std::int32_t row_start[M];
   for (std::size_t c = 0; c < N; ++c) {
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < K; ++t) sum += b[c][t];
+    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(b[c]);
     column_start[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero) -
                                                 static_cast<std::uint32_t>(a_zero * sum));
   }
@@ -358,11 +369,7 @@ constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K],
     int8_product_requantized(a, b, int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y);
     return;
   }
-  for (std::size_t r = 0; r < M; ++r) {
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < K; ++t) sum += a[r][t];
-    row_start[r] = -b_zero * sum;
-  }
+  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(a[r]);
   int8_product_requantized(a, b, int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y);
 }
 

@@ -46,6 +46,55 @@ using quantized_multiply_rules =
 /// \code
 ///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
 /// \endcode
+/// The transpose of an int8 matrix as `multiply` reads it: a view of `of` (no copy), of's columns as rows.
+/// `multiply<Out>(q, transpose(k))` computes Q K^T straight from K's rows, the layout the kernels read.
+///
+/// | member / operand | shape                       |
+/// |------------------|-----------------------------|
+/// | `of`             | `qmatrix<R, C, Q>`          |
+/// | the view         | C x R, quantized with Q     |
+///
+/// Example: `constexpr auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <QuantizedMatrix M>
+struct qmatrix_transpose {
+  static constexpr quantization quant = M::quant;
+  static constexpr auto row_extent = M::column_extent;
+  static constexpr auto column_extent = M::row_extent;
+  static constexpr std::size_t rows = M::cols;
+  static constexpr std::size_t cols = M::rows;
+  const M& of;
+};
+
+/// The transpose of an int8 matrix as a view (`qmatrix_transpose`), for `multiply`.
+///
+/// Example: `const auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <QuantizedMatrix M>
+[[nodiscard]] constexpr qmatrix_transpose<M> transpose(const M& m) noexcept {
+  return {m};
+}
+
+/// The int8 product a b^T, b given by its transpose view (`transpose(b)`): `multiply<Out>(a, b)`'s result and
+/// rules, read from b's rows without a copy.
+///
+/// | operand        | shape                   |
+/// |----------------|-------------------------|
+/// | `a`            | `qmatrix<M, K, QA>`     |
+/// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
+/// | result         | `qmatrix<M, N, Out>`    |
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept {
+  using BT = qmatrix_transpose<B>;
+  basic_qmatrix<A::row_extent, BT::column_extent, Out> out{};
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+    detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point,
+                                                         out.elements);
+  }
+  return out;
+}
+
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 [[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept {
   basic_qmatrix<A::row_extent, B::column_extent, Out> out{};
