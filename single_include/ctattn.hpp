@@ -3236,19 +3236,19 @@ struct helium_int8_ops {
   /// The channels of w one pass of the fully-connected kernel computes (4 int32 lanes of requantization).
   static constexpr std::size_t fc_channels = 4;
 
-  /// sum_t x[t] w_c[t] for t < K, the four channels at w (K bytes apart), into a vector's four lanes: `vmladava.s8`
+  /// sum_t x[t] w_c[t] for t < K, the four channels at w (WS bytes apart), into a vector's four lanes: `vmladava.s8`
   /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
   /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
-  template <std::size_t K>
+  template <std::size_t K, std::size_t WS>
   static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
     constexpr std::size_t whole = K - K % 16;
     std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
     // emits the 9 instructions a step needs, not 19 (an address computed for each load).
     const std::int8_t* w0 = w;
-    const std::int8_t* w1 = w + K;
-    const std::int8_t* w2 = w + 2 * K;
-    const std::int8_t* w3 = w + 3 * K;
+    const std::int8_t* w1 = w + WS;
+    const std::int8_t* w2 = w + 2 * WS;
+    const std::int8_t* w3 = w + 3 * WS;
 #pragma GCC unroll 4
     for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
       const int8x16_t xv = __arm_vld1q_s8(x);
@@ -3308,9 +3308,9 @@ struct helium_int8_ops {
   /// | store                    | `vstrb.32`: each lane's low byte                                       |
   // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
   // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
-  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
-  static void product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
-                                  std::int8_t (&y)[M][N]) noexcept {
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
     constexpr std::size_t whole = N - N % fc_channels;
     const int32x4_t none = __arm_vdupq_n_s32(0);
@@ -3328,17 +3328,17 @@ struct helium_int8_ops {
       const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
       const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
       for (std::size_t r = 0; r < M; ++r) {
-        int32x4_t v = __arm_vaddq_s32(four_channels<K>(x[r], w[c]), bias);
+        int32x4_t v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
         if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
         v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
         v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
         v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), e.zero);
         v = __arm_vminq_s32(__arm_vmaxq_s32(v, __arm_vdupq_n_s32(-128)), __arm_vdupq_n_s32(127));
-        __arm_vstrbq_s32(&y[r][c], v);
+        __arm_vstrbq_s32(y + r * YS + c, v);
       }
     }
     for (std::size_t c = whole; c < N; ++c) {
-      for (std::size_t r = 0; r < M; ++r) y[r][c] = e(r, c, one_channel<K>(x[r], w[c]));
+      for (std::size_t r = 0; r < M; ++r) y[r * YS + c] = e(r, c, one_channel<K>(x + r * XS, w + c * WS));
     }
   }
 };
@@ -5624,11 +5624,12 @@ struct arm_dsp_int8_ops {
     return sum;
   }
 
-  /// The R x C outputs of rows r0.. of x and channels c0.. of w: their raw sums, then the epilogue e (y's rows N
-  /// apart).
+  /// The R x C outputs of rows r0.. of x and channels c0.. of w (K terms each; rows XS and WS bytes apart): their
+  /// raw sums, then the epilogue e (y's rows YS apart).
   // Rationale: always inlined with its accumulators in local variables, so that they stay in registers for the whole
   // loop (by reference, -Os loads and stores each one per step).
-  template <std::size_t K, std::size_t N, std::size_t R, std::size_t C, typename Epilogue>
+  template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C,
+            typename Epilogue>
   CTATTN_ALWAYS_INLINE static void tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
                                         Epilogue e, std::int8_t* y) noexcept {
     constexpr std::size_t whole = K - K % step;
@@ -5639,16 +5640,16 @@ struct arm_dsp_int8_ops {
       for (std::size_t c = 0; c < C; ++c) sums[r][c] = e.start(r0 + r, c0 + c);
     }
     if constexpr (R == 2 && C == 2 && whole > 0) {
-      two_by_two<K>(x, w, whole / step, sums);
+      two_by_two<K, XS, WS>(x, w, whole / step, sums);
     } else {
-      body<K, R, C>(x, w, whole, sums);
+      body<XS, WS, R, C>(x, w, whole, sums);
     }
     if constexpr (whole < K) {
 #pragma GCC unroll 4
       for (std::size_t r = 0; r < R; ++r) {
 #pragma GCC unroll 4
         for (std::size_t c = 0; c < C; ++c) {
-          for (std::size_t t = whole; t < K; ++t) sums[r][c] += std::int32_t{x[r * K + t]} * w[c * K + t];
+          for (std::size_t t = whole; t < K; ++t) sums[r][c] += std::int32_t{x[r * XS + t]} * w[c * WS + t];
         }
       }
     }
@@ -5656,12 +5657,12 @@ struct arm_dsp_int8_ops {
     for (std::size_t c = 0; c < C; ++c) {
       const kernels::output_requantizer requantize = e.requantizer(c0 + c);
 #pragma GCC unroll 4
-      for (std::size_t r = 0; r < R; ++r) y[r * N + c] = requantize(sums[r][c]);
+      for (std::size_t r = 0; r < R; ++r) y[r * YS + c] = requantize(sums[r][c]);
     }
   }
 
   /// The whole steps of a tile in C++: each row's word widened once for the C channels.
-  template <std::size_t K, std::size_t R, std::size_t C>
+  template <std::size_t XS, std::size_t WS, std::size_t R, std::size_t C>
   CTATTN_ALWAYS_INLINE static void body(const std::int8_t* x, const std::int8_t* w, std::size_t whole,
                                         std::int32_t (&sums)[R][C]) noexcept {
     for (std::size_t t = 0; t < whole; t += step) {
@@ -5669,13 +5670,13 @@ struct arm_dsp_int8_ops {
       std::int32_t odd[R];
 #pragma GCC unroll 4
       for (std::size_t r = 0; r < R; ++r) {
-        const std::uint32_t word = load_word(x + r * K + t);
+        const std::uint32_t word = load_word(x + r * XS + t);
         even[r] = even_bytes(word);
         odd[r] = odd_bytes(word);
       }
 #pragma GCC unroll 4
       for (std::size_t c = 0; c < C; ++c) {
-        const std::uint32_t word = load_word(w + c * K + t);
+        const std::uint32_t word = load_word(w + c * WS + t);
         const std::int32_t w_even = even_bytes(word);
         const std::int32_t w_odd = odd_bytes(word);
 #pragma GCC unroll 4
@@ -5684,15 +5685,15 @@ struct arm_dsp_int8_ops {
     }
   }
 
-  /// `steps` whole steps of 4 terms for two rows at x and two channels at w (rows K bytes apart): 20 instructions
+  /// `steps` whole steps of 4 terms for two rows at x (XS bytes apart) and two channels at w (WS apart): 20 instructions
   /// per 16 multiply-accumulates and 2 for the loop.
   // Rationale: written in assembly because the loop needs 13 registers (4 accumulators, 4 widened halves of x, 2
   // of w, 2 pointers and the count), exactly what the core has, and GCC 12 at -Os spills 5 of them to the stack
   // (38 instructions a step instead of 22); the steps are those of `body`, whose C++ form the other tiles use.
-  template <std::size_t K>
+  template <std::size_t K, std::size_t XS, std::size_t WS>
   CTATTN_ALWAYS_INLINE static void two_by_two(const std::int8_t* x, const std::int8_t* w, std::size_t steps,
                                               std::int32_t (&sums)[2][2]) noexcept {
-    static_assert(K >= 4 && K - 4 <= 4095, "two rows' words are one immediate offset apart");
+    static_assert(XS <= 4095 && WS >= 4 && WS - 4 <= 4095, "two rows' words are one immediate offset apart");
     std::int32_t s00 = sums[0][0], s01 = sums[0][1], s10 = sums[1][0], s11 = sums[1][1];
     std::int32_t x0_even, x0_odd, x1_even, x1_odd, w_even, w_odd;
     // Two steps per iteration where the count is even (a loop branch less per step).
@@ -5727,7 +5728,7 @@ struct arm_dsp_int8_ops {
         : [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
           [steps] "+r"(steps), [x0e] "=&r"(x0_even), [x0o] "=&r"(x0_odd), [x1e] "=&r"(x1_even),
           [x1o] "=&r"(x1_odd), [we] "=&r"(w_even), [wo] "=&r"(w_odd)
-        : [row] "n"(K), [next] "n"(K - 4), [unroll] "n"(pairs ? 2 : 1)
+        : [row] "n"(XS), [next] "n"(WS - 4), [unroll] "n"(pairs ? 2 : 1)
         : "cc", "memory");
     sums[0][0] = s00;
     sums[0][1] = s01;
@@ -5735,21 +5736,24 @@ struct arm_dsp_int8_ops {
     sums[1][1] = s11;
   }
 
-  /// kernels/int8.hpp's `int8_product_requantized` at run time: tiles of `tile_rows` x `tile_channels`, then the
-  /// rows and channels left in narrower tiles.
-  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
-  static void product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
-                                  std::int8_t (&y)[M][N]) noexcept {
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: M rows of x (XS bytes apart) against N channels of
+  /// w (WS apart), K terms each, into y (rows YS apart); tiles of `tile_rows` x `tile_channels`, then the rows and
+  /// channels left in narrower tiles.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     // Rationale: e by value, a local whose address is not taken: the int8 stores to y may alias anything, and the
     // epilogue's members would be loaded again after each of them.
     constexpr std::size_t whole = N - N % tile_channels;
     for (std::size_t c = 0; c < whole; c += tile_channels) {
       std::size_t r = 0;
-      for (; r + tile_rows <= M; r += tile_rows) tile<K, N, tile_rows, tile_channels>(x[r], w[c], r, c, e, y[r] + c);
-      for (; r < M; ++r) tile<K, N, 1, tile_channels>(x[r], w[c], r, c, e, y[r] + c);
+      for (; r + tile_rows <= M; r += tile_rows) {
+        tile<K, XS, WS, YS, tile_rows, tile_channels>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
+      }
+      for (; r < M; ++r) tile<K, XS, WS, YS, 1, tile_channels>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
     }
     for (std::size_t c = whole; c < N; ++c) {
-      for (std::size_t r = 0; r < M; ++r) tile<K, N, 1, 1>(x[r], w[c], r, c, e, y[r] + c);
+      for (std::size_t r = 0; r < M; ++r) tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
     }
   }
 };
@@ -6076,12 +6080,13 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-/// The scalar product kernel: `int8_product_requantized`'s contract, four channels per pass.
+/// The scalar product kernel: `int8_product_requantized`'s contract at run time, four channels per pass; rows of
+/// x, w and y XS, WS and YS elements apart.
 // Rationale: a pass reads each input once for four channels (four accumulators in registers), the terms in
 // index order; the rest of the channels one at a time.
-template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
-void scalar_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
-                                std::int8_t (&y)[M][N]) noexcept {
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+          typename Epilogue>
+void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
   constexpr std::size_t pass = 4;
   constexpr std::size_t whole = N - N % pass;
   // Rationale: the channels past the last pass from a constant, not the pass loop's counter: GCC 12 -O2 reported the
@@ -6089,76 +6094,91 @@ void scalar_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t 
   for (std::size_t c = 0; c < whole; c += pass) {
     for (std::size_t r = 0; r < M; ++r) {
       std::uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      const std::int8_t* in = x[r];
-      const std::int8_t* w0 = w[c];
+      const std::int8_t* in = x + r * XS;
+      const std::int8_t* w0 = w + c * WS;
       for (const std::int8_t* const end = in + K; in != end; ++in, ++w0) {
         const std::int32_t v = *in;
         s0 += static_cast<std::uint32_t>(v * w0[0]);
-        s1 += static_cast<std::uint32_t>(v * w0[K]);
-        s2 += static_cast<std::uint32_t>(v * w0[2 * K]);
-        s3 += static_cast<std::uint32_t>(v * w0[3 * K]);
+        s1 += static_cast<std::uint32_t>(v * w0[WS]);
+        s2 += static_cast<std::uint32_t>(v * w0[2 * WS]);
+        s3 += static_cast<std::uint32_t>(v * w0[3 * WS]);
       }
       const std::uint32_t sums[pass]{s0, s1, s2, s3};
-      for (std::size_t i = 0; i < pass; ++i) y[r][c + i] = e(r, c + i, static_cast<std::int32_t>(sums[i]));
+      for (std::size_t i = 0; i < pass; ++i) y[r * YS + c + i] = e(r, c + i, static_cast<std::int32_t>(sums[i]));
     }
   }
   for (std::size_t c = whole; c < N; ++c) {
     for (std::size_t r = 0; r < M; ++r) {
       std::uint32_t sum = 0;
-      for (std::size_t t = 0; t < K; ++t) sum += static_cast<std::uint32_t>(std::int32_t{x[r][t]} * w[c][t]);
-      y[r][c] = e(r, c, static_cast<std::int32_t>(sum));
+      for (std::size_t t = 0; t < K; ++t) sum += static_cast<std::uint32_t>(std::int32_t{x[r * XS + t]} * w[c * WS + t]);
+      y[r * YS + c] = e(r, c, static_cast<std::int32_t>(sum));
     }
   }
 }
 
-/// A backend whose `Ops::product_requantized(x, w, epilogue, y)` is its own product kernel.
+/// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
-concept has_product_requantized = requires(const std::int8_t (&x)[1][1], std::int8_t (&y)[1][1]) {
-  Ops::product_requantized(x, x, int8_epilogue<true>{}, y);
+concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {
+  Ops::template product_requantized<1, 1, 1, 1, 1, 1>(x, x, int8_epilogue<true>{}, y);
 };
 
 /// `int8_product_requantized` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not
 /// taken are not compiled).
-template <typename Ops, std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
-void run_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const Epilogue& e,
-                             std::int8_t (&y)[M][N]) noexcept {
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+          typename Epilogue>
+void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const Epilogue& e, std::int8_t* y) noexcept {
   if constexpr (has_product_requantized<Ops>) {
-    Ops::product_requantized(x, w, e, y);
+    Ops::template product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
   } else if constexpr (!std::is_void_v<Ops>) {
     std::int32_t sums[N];
     for (std::size_t r = 0; r < M; ++r) {
-      int8_simd::dot_rows<Ops>(x[r], 0, w[0], K, 0, K, N, sums);
-      for (std::size_t c = 0; c < N; ++c) y[r][c] = e(r, c, sums[c]);
+      int8_simd::dot_rows<Ops>(x + r * XS, 0, w, WS, 0, K, N, sums);
+      for (std::size_t c = 0; c < N; ++c) y[r * YS + c] = e(r, c, sums[c]);
     }
   } else {
-    scalar_product_requantized(x, w, e, y);
+    scalar_product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
   }
 }
 
-/// The int8 product of raw int8 operands, each output offset and requantized by the epilogue `e`
-/// (`int8_epilogue`): y[r][c] = requantize(sum_t x[r][t] w[c][t] + column_start[c] + row_start[r]), the sums modulo
-/// 2^32 (exact whenever the true sum fits an int32). Zero points reach it as those starts: a layer's input zero
-/// point folded into its bias by the compiler, a product's (x - zx)(w - zw) as sum x w - zw sum x - zx sum w +
-/// K zx zw. Each multiplier in [0, 2^31) (`math::quantize_multiplier`'s).
+/// The int8 product of raw int8 operands over windows, each output offset and requantized by the epilogue `e`
+/// (`int8_epilogue`): for r < M, c < N, y[y_row + r][y_column + c] = requantize(sum_{t < K} x[x_row + r][x_column + t]
+/// w[w_row + c][w_column + t] + column_start[c] + row_start[r]), the sums modulo 2^32 (exact whenever the true sum
+/// fits an int32). Zero points reach it as those starts: a layer's input zero point folded into its bias by the
+/// compiler, a product's (x - zx)(w - zw) as sum x w - zw sum x - zx sum w + K zx zw. Each multiplier in [0, 2^31)
+/// (`math::quantize_multiplier`'s).
 ///
-/// | operand | shape                   |
-/// |---------|-------------------------|
-/// | `x`     | M x K int8              |
-/// | `w`     | N x K int8 (out x in)   |
-/// | `y`     | M x N int8              |
+/// | operand | shape                                     |
+/// |---------|-------------------------------------------|
+/// | `x`     | RX x CX int8, read M x K from (x_row, x_column) |
+/// | `w`     | RW x CW int8, read N x K from (w_row, w_column) (out x in) |
+/// | `y`     | RY x CY int8, written M x N from (y_row, y_column) |
 ///
 /// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
 /// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else the scalar kernel.
-template <std::size_t M, std::size_t K, std::size_t N, bool PerChannel, bool RowStarts>
-constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[M][N]) noexcept {
+// Rationale: whole arrays with indices, not pointers, for the reason `int8_dot_rows` gives (constant evaluation).
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW,
+          std::size_t CW, std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
+constexpr void int8_window_product_requantized(const std::int8_t (&x)[RX][CX], std::size_t x_row, std::size_t x_column,
+                                               const std::int8_t (&w)[RW][CW], std::size_t w_row, std::size_t w_column,
+                                               const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[RY][CY],
+                                               std::size_t y_row, std::size_t y_column) noexcept {
   if (std::is_constant_evaluated()) {
     for (std::size_t r = 0; r < M; ++r) {
-      for (std::size_t c = 0; c < N; ++c) y[r][c] = e(r, c, folded_dot<K>(x[r], 0, w[c], 0, K));
+      for (std::size_t c = 0; c < N; ++c) {
+        y[y_row + r][y_column + c] = e(r, c, folded_dot<K>(&x[x_row + r][x_column], 0, &w[w_row + c][w_column], 0, K));
+      }
     }
     return;
   }
-  run_product_requantized<int8_ops>(x, w, e, y);
+  run_product_requantized<int8_ops, M, K, N, CX, CW, CY>(&x[x_row][x_column], &w[w_row][w_column], e,
+                                                         &y[y_row][y_column]);
+}
+
+/// `int8_window_product_requantized` over whole arrays: x M x K, w N x K, y M x N.
+template <std::size_t M, std::size_t K, std::size_t N, bool PerChannel, bool RowStarts>
+constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[M][N]) noexcept {
+  int8_window_product_requantized<M, K, N>(x, 0, 0, w, 0, 0, e, y, 0, 0);
 }
 
 /// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a
@@ -6191,26 +6211,44 @@ constexpr std::int32_t int8_row_sum(const std::int8_t* p) noexcept {
   return sum;
 }
 
-/// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K: its zero
-/// points as the starts of `int8_product_requantized` (their sums over each row of a and of b, once per call).
+/// The int8 product (a - a_zero)(b - b_zero)^T over windows (`int8_window_product_requantized`'s), requantized by
+/// one multiplier: its zero points as the starts of that kernel (their sums over each row of a and of b, once per
+/// call). y[y_row + r][y_column + c] for r < M, c < N, from M rows of a and N rows of b of K terms each.
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB,
+          std::size_t CB, std::size_t RY, std::size_t CY>
+constexpr void int8_window_product_zero_points(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
+                                               const std::int8_t (&b)[RB][CB], std::size_t b_row, std::size_t b_column,
+                                               std::int32_t a_zero, std::int32_t b_zero,
+                                               const math::quantized_multiplier& multiplier, std::int32_t zero,
+                                               std::int8_t (&y)[RY][CY], std::size_t y_row,
+                                               std::size_t y_column) noexcept {
+  std::int32_t column_start[N];
+  std::int32_t row_start[M];
+  const auto k_terms = static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero);
+  for (std::size_t c = 0; c < N; ++c) {
+    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(&b[b_row + c][b_column]);
+    column_start[c] = static_cast<std::int32_t>(k_terms - static_cast<std::uint32_t>(a_zero * sum));
+  }
+  if (b_zero == 0) {
+    int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
+                                             int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y, y_row,
+                                             y_column);
+    return;
+  }
+  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(&a[a_row + r][a_column]);
+  int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
+                                           int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y,
+                                           y_row, y_column);
+}
+
+/// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K
+/// (`int8_window_product_zero_points` over whole arrays).
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K], const std::int8_t (&b)[N][K],
                                                    std::int32_t a_zero, std::int32_t b_zero,
                                                    const math::quantized_multiplier& multiplier, std::int32_t zero,
                                                    std::int8_t (&y)[M][N]) noexcept {
-  std::int32_t column_start[N];
-  std::int32_t row_start[M];
-  for (std::size_t c = 0; c < N; ++c) {
-    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(b[c]);
-    column_start[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero) -
-                                                static_cast<std::uint32_t>(a_zero * sum));
-  }
-  if (b_zero == 0) {
-    int8_product_requantized(a, b, int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y);
-    return;
-  }
-  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(a[r]);
-  int8_product_requantized(a, b, int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y);
+  int8_window_product_zero_points<M, K, N>(a, 0, 0, b, 0, 0, a_zero, b_zero, multiplier, zero, y, 0, 0);
 }
 
 /// out = requantize(c) for every element.
@@ -10829,6 +10867,20 @@ struct int8_head_columns {
   std::size_t output = 0;
 };
 
+/// Whether a mask restricts each query to a window of keys (`sliding_window`, `causal_sliding_window`, or a
+/// combination with one): int8 attention then scores only the keys each query sees, O(r N), instead of all pairs.
+template <typename Mask>
+constexpr bool int8_mask_visits_a_window() noexcept {
+  if constexpr (requires { Mask::radius; }) {
+    return true;
+  } else if constexpr (requires { typename Mask::first_mask; }) {
+    return int8_mask_visits_a_window<typename Mask::first_mask>() ||
+           int8_mask_visits_a_window<typename Mask::second_mask>();
+  } else {
+    return false;
+  }
+}
+
 /// One head of int8 attention over column windows: queries q[:, query, query + DK), keys k[:, key, key + DK),
 /// values v[:, value, value + DV), written to out[:, output, output + DV). For each query, only the keys the mask
 /// lets it see are scored; a query that sees no key gets real 0 (the output's zero point).
@@ -10845,6 +10897,34 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   std::int8_t values[DV][n_kv]{};
   for (std::size_t j = 0; j < n_kv; ++j) {
     for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
+  }
+  if constexpr (!int8_mask_visits_a_window<Mask>()) {
+    // Every pair of query and key in two products (the kernels' tiles, Helium's vmladava.s8): the scores of all
+    // keys, the softmax of each query over the keys it sees, then the weights times V over all keys, where a
+    // hidden key's weight -128 is w + 128 = 0 and adds nothing. A query that sees no key gets the zero point.
+    std::int8_t scores[n_q][n_kv];
+    std::int8_t weights[n_q][n_kv];
+    bool visible[n_kv];
+    kernels::int8_window_product_zero_points<n_q, DK, n_kv>(q.elements, 0, columns.query, k.elements, 0, columns.key,
+                                                            Q::quant.zero_point, K::quant.zero_point,
+                                                            multipliers::scores, Scores.zero_point, scores, 0, 0);
+    for (std::size_t i = 0; i < n_q; ++i) {
+      const key_range range = mask.keys(i, n_q, n_kv);
+      const bool* filter = nullptr;
+      if constexpr (Mask::checks_each_key) {
+        for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(i, j);
+        filter = visible;
+      }
+      for (std::size_t j = 0; j < range.begin && j < n_kv; ++j) weights[i][j] = -128;
+      for (std::size_t j = range.end > range.begin ? range.end : range.begin; j < n_kv; ++j) weights[i][j] = -128;
+      if (range.end > range.begin) {
+        kernels::int8_softmax_row(scores[i], weights[i], range.begin, range.end, table.data(), filter);
+      }
+    }
+    kernels::int8_window_product_zero_points<n_q, n_kv, DV>(
+        weights, 0, 0, values, 0, 0, softmax_output_quantization.zero_point, V::quant.zero_point,
+        multipliers::output, Out::quant.zero_point, out.elements, 0, columns.output);
+    return;
   }
   for (std::size_t i = 0; i < n_q; ++i) {
     const key_range range = mask.keys(i, n_q, n_kv);

@@ -117,11 +117,12 @@ struct arm_dsp_int8_ops {
     return sum;
   }
 
-  /// The R x C outputs of rows r0.. of x and channels c0.. of w: their raw sums, then the epilogue e (y's rows N
-  /// apart).
+  /// The R x C outputs of rows r0.. of x and channels c0.. of w (K terms each; rows XS and WS bytes apart): their
+  /// raw sums, then the epilogue e (y's rows YS apart).
   // Rationale: always inlined with its accumulators in local variables, so that they stay in registers for the whole
   // loop (by reference, -Os loads and stores each one per step).
-  template <std::size_t K, std::size_t N, std::size_t R, std::size_t C, typename Epilogue>
+  template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C,
+            typename Epilogue>
   CTATTN_ALWAYS_INLINE static void tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
                                         Epilogue e, std::int8_t* y) noexcept {
     constexpr std::size_t whole = K - K % step;
@@ -132,16 +133,16 @@ struct arm_dsp_int8_ops {
       for (std::size_t c = 0; c < C; ++c) sums[r][c] = e.start(r0 + r, c0 + c);
     }
     if constexpr (R == 2 && C == 2 && whole > 0) {
-      two_by_two<K>(x, w, whole / step, sums);
+      two_by_two<K, XS, WS>(x, w, whole / step, sums);
     } else {
-      body<K, R, C>(x, w, whole, sums);
+      body<XS, WS, R, C>(x, w, whole, sums);
     }
     if constexpr (whole < K) {
 #pragma GCC unroll 4
       for (std::size_t r = 0; r < R; ++r) {
 #pragma GCC unroll 4
         for (std::size_t c = 0; c < C; ++c) {
-          for (std::size_t t = whole; t < K; ++t) sums[r][c] += std::int32_t{x[r * K + t]} * w[c * K + t];
+          for (std::size_t t = whole; t < K; ++t) sums[r][c] += std::int32_t{x[r * XS + t]} * w[c * WS + t];
         }
       }
     }
@@ -149,12 +150,12 @@ struct arm_dsp_int8_ops {
     for (std::size_t c = 0; c < C; ++c) {
       const kernels::output_requantizer requantize = e.requantizer(c0 + c);
 #pragma GCC unroll 4
-      for (std::size_t r = 0; r < R; ++r) y[r * N + c] = requantize(sums[r][c]);
+      for (std::size_t r = 0; r < R; ++r) y[r * YS + c] = requantize(sums[r][c]);
     }
   }
 
   /// The whole steps of a tile in C++: each row's word widened once for the C channels.
-  template <std::size_t K, std::size_t R, std::size_t C>
+  template <std::size_t XS, std::size_t WS, std::size_t R, std::size_t C>
   CTATTN_ALWAYS_INLINE static void body(const std::int8_t* x, const std::int8_t* w, std::size_t whole,
                                         std::int32_t (&sums)[R][C]) noexcept {
     for (std::size_t t = 0; t < whole; t += step) {
@@ -162,13 +163,13 @@ struct arm_dsp_int8_ops {
       std::int32_t odd[R];
 #pragma GCC unroll 4
       for (std::size_t r = 0; r < R; ++r) {
-        const std::uint32_t word = load_word(x + r * K + t);
+        const std::uint32_t word = load_word(x + r * XS + t);
         even[r] = even_bytes(word);
         odd[r] = odd_bytes(word);
       }
 #pragma GCC unroll 4
       for (std::size_t c = 0; c < C; ++c) {
-        const std::uint32_t word = load_word(w + c * K + t);
+        const std::uint32_t word = load_word(w + c * WS + t);
         const std::int32_t w_even = even_bytes(word);
         const std::int32_t w_odd = odd_bytes(word);
 #pragma GCC unroll 4
@@ -177,15 +178,15 @@ struct arm_dsp_int8_ops {
     }
   }
 
-  /// `steps` whole steps of 4 terms for two rows at x and two channels at w (rows K bytes apart): 20 instructions
+  /// `steps` whole steps of 4 terms for two rows at x (XS bytes apart) and two channels at w (WS apart): 20 instructions
   /// per 16 multiply-accumulates and 2 for the loop.
   // Rationale: written in assembly because the loop needs 13 registers (4 accumulators, 4 widened halves of x, 2
   // of w, 2 pointers and the count), exactly what the core has, and GCC 12 at -Os spills 5 of them to the stack
   // (38 instructions a step instead of 22); the steps are those of `body`, whose C++ form the other tiles use.
-  template <std::size_t K>
+  template <std::size_t K, std::size_t XS, std::size_t WS>
   CTATTN_ALWAYS_INLINE static void two_by_two(const std::int8_t* x, const std::int8_t* w, std::size_t steps,
                                               std::int32_t (&sums)[2][2]) noexcept {
-    static_assert(K >= 4 && K - 4 <= 4095, "two rows' words are one immediate offset apart");
+    static_assert(XS <= 4095 && WS >= 4 && WS - 4 <= 4095, "two rows' words are one immediate offset apart");
     std::int32_t s00 = sums[0][0], s01 = sums[0][1], s10 = sums[1][0], s11 = sums[1][1];
     std::int32_t x0_even, x0_odd, x1_even, x1_odd, w_even, w_odd;
     // Two steps per iteration where the count is even (a loop branch less per step).
@@ -220,7 +221,7 @@ struct arm_dsp_int8_ops {
         : [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
           [steps] "+r"(steps), [x0e] "=&r"(x0_even), [x0o] "=&r"(x0_odd), [x1e] "=&r"(x1_even),
           [x1o] "=&r"(x1_odd), [we] "=&r"(w_even), [wo] "=&r"(w_odd)
-        : [row] "n"(K), [next] "n"(K - 4), [unroll] "n"(pairs ? 2 : 1)
+        : [row] "n"(XS), [next] "n"(WS - 4), [unroll] "n"(pairs ? 2 : 1)
         : "cc", "memory");
     sums[0][0] = s00;
     sums[0][1] = s01;
@@ -228,21 +229,24 @@ struct arm_dsp_int8_ops {
     sums[1][1] = s11;
   }
 
-  /// kernels/int8.hpp's `int8_product_requantized` at run time: tiles of `tile_rows` x `tile_channels`, then the
-  /// rows and channels left in narrower tiles.
-  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
-  static void product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
-                                  std::int8_t (&y)[M][N]) noexcept {
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: M rows of x (XS bytes apart) against N channels of
+  /// w (WS apart), K terms each, into y (rows YS apart); tiles of `tile_rows` x `tile_channels`, then the rows and
+  /// channels left in narrower tiles.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     // Rationale: e by value, a local whose address is not taken: the int8 stores to y may alias anything, and the
     // epilogue's members would be loaded again after each of them.
     constexpr std::size_t whole = N - N % tile_channels;
     for (std::size_t c = 0; c < whole; c += tile_channels) {
       std::size_t r = 0;
-      for (; r + tile_rows <= M; r += tile_rows) tile<K, N, tile_rows, tile_channels>(x[r], w[c], r, c, e, y[r] + c);
-      for (; r < M; ++r) tile<K, N, 1, tile_channels>(x[r], w[c], r, c, e, y[r] + c);
+      for (; r + tile_rows <= M; r += tile_rows) {
+        tile<K, XS, WS, YS, tile_rows, tile_channels>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
+      }
+      for (; r < M; ++r) tile<K, XS, WS, YS, 1, tile_channels>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
     }
     for (std::size_t c = whole; c < N; ++c) {
-      for (std::size_t r = 0; r < M; ++r) tile<K, N, 1, 1>(x[r], w[c], r, c, e, y[r] + c);
+      for (std::size_t r = 0; r < M; ++r) tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
     }
   }
 };

@@ -169,19 +169,19 @@ struct helium_int8_ops {
   /// The channels of w one pass of the fully-connected kernel computes (4 int32 lanes of requantization).
   static constexpr std::size_t fc_channels = 4;
 
-  /// sum_t x[t] w_c[t] for t < K, the four channels at w (K bytes apart), into a vector's four lanes: `vmladava.s8`
+  /// sum_t x[t] w_c[t] for t < K, the four channels at w (WS bytes apart), into a vector's four lanes: `vmladava.s8`
   /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
   /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
-  template <std::size_t K>
+  template <std::size_t K, std::size_t WS>
   static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
     constexpr std::size_t whole = K - K % 16;
     std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
     // emits the 9 instructions a step needs, not 19 (an address computed for each load).
     const std::int8_t* w0 = w;
-    const std::int8_t* w1 = w + K;
-    const std::int8_t* w2 = w + 2 * K;
-    const std::int8_t* w3 = w + 3 * K;
+    const std::int8_t* w1 = w + WS;
+    const std::int8_t* w2 = w + 2 * WS;
+    const std::int8_t* w3 = w + 3 * WS;
 #pragma GCC unroll 4
     for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
       const int8x16_t xv = __arm_vld1q_s8(x);
@@ -241,9 +241,9 @@ struct helium_int8_ops {
   /// | store                    | `vstrb.32`: each lane's low byte                                       |
   // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
   // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
-  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
-  static void product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
-                                  std::int8_t (&y)[M][N]) noexcept {
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
     constexpr std::size_t whole = N - N % fc_channels;
     const int32x4_t none = __arm_vdupq_n_s32(0);
@@ -261,17 +261,17 @@ struct helium_int8_ops {
       const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
       const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
       for (std::size_t r = 0; r < M; ++r) {
-        int32x4_t v = __arm_vaddq_s32(four_channels<K>(x[r], w[c]), bias);
+        int32x4_t v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
         if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
         v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
         v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
         v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), e.zero);
         v = __arm_vminq_s32(__arm_vmaxq_s32(v, __arm_vdupq_n_s32(-128)), __arm_vdupq_n_s32(127));
-        __arm_vstrbq_s32(&y[r][c], v);
+        __arm_vstrbq_s32(y + r * YS + c, v);
       }
     }
     for (std::size_t c = whole; c < N; ++c) {
-      for (std::size_t r = 0; r < M; ++r) y[r][c] = e(r, c, one_channel<K>(x[r], w[c]));
+      for (std::size_t r = 0; r < M; ++r) y[r * YS + c] = e(r, c, one_channel<K>(x + r * XS, w + c * WS));
     }
   }
 };

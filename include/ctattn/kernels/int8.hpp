@@ -236,12 +236,13 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-/// The scalar product kernel: `int8_product_requantized`'s contract, four channels per pass.
+/// The scalar product kernel: `int8_product_requantized`'s contract at run time, four channels per pass; rows of
+/// x, w and y XS, WS and YS elements apart.
 // Rationale: a pass reads each input once for four channels (four accumulators in registers), the terms in
 // index order; the rest of the channels one at a time.
-template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
-void scalar_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], Epilogue e,
-                                std::int8_t (&y)[M][N]) noexcept {
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+          typename Epilogue>
+void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
   constexpr std::size_t pass = 4;
   constexpr std::size_t whole = N - N % pass;
   // Rationale: the channels past the last pass from a constant, not the pass loop's counter: GCC 12 -O2 reported the
@@ -249,76 +250,91 @@ void scalar_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t 
   for (std::size_t c = 0; c < whole; c += pass) {
     for (std::size_t r = 0; r < M; ++r) {
       std::uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      const std::int8_t* in = x[r];
-      const std::int8_t* w0 = w[c];
+      const std::int8_t* in = x + r * XS;
+      const std::int8_t* w0 = w + c * WS;
       for (const std::int8_t* const end = in + K; in != end; ++in, ++w0) {
         const std::int32_t v = *in;
         s0 += static_cast<std::uint32_t>(v * w0[0]);
-        s1 += static_cast<std::uint32_t>(v * w0[K]);
-        s2 += static_cast<std::uint32_t>(v * w0[2 * K]);
-        s3 += static_cast<std::uint32_t>(v * w0[3 * K]);
+        s1 += static_cast<std::uint32_t>(v * w0[WS]);
+        s2 += static_cast<std::uint32_t>(v * w0[2 * WS]);
+        s3 += static_cast<std::uint32_t>(v * w0[3 * WS]);
       }
       const std::uint32_t sums[pass]{s0, s1, s2, s3};
-      for (std::size_t i = 0; i < pass; ++i) y[r][c + i] = e(r, c + i, static_cast<std::int32_t>(sums[i]));
+      for (std::size_t i = 0; i < pass; ++i) y[r * YS + c + i] = e(r, c + i, static_cast<std::int32_t>(sums[i]));
     }
   }
   for (std::size_t c = whole; c < N; ++c) {
     for (std::size_t r = 0; r < M; ++r) {
       std::uint32_t sum = 0;
-      for (std::size_t t = 0; t < K; ++t) sum += static_cast<std::uint32_t>(std::int32_t{x[r][t]} * w[c][t]);
-      y[r][c] = e(r, c, static_cast<std::int32_t>(sum));
+      for (std::size_t t = 0; t < K; ++t) sum += static_cast<std::uint32_t>(std::int32_t{x[r * XS + t]} * w[c * WS + t]);
+      y[r * YS + c] = e(r, c, static_cast<std::int32_t>(sum));
     }
   }
 }
 
-/// A backend whose `Ops::product_requantized(x, w, epilogue, y)` is its own product kernel.
+/// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
-concept has_product_requantized = requires(const std::int8_t (&x)[1][1], std::int8_t (&y)[1][1]) {
-  Ops::product_requantized(x, x, int8_epilogue<true>{}, y);
+concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {
+  Ops::template product_requantized<1, 1, 1, 1, 1, 1>(x, x, int8_epilogue<true>{}, y);
 };
 
 /// `int8_product_requantized` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not
 /// taken are not compiled).
-template <typename Ops, std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
-void run_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K], const Epilogue& e,
-                             std::int8_t (&y)[M][N]) noexcept {
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+          typename Epilogue>
+void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const Epilogue& e, std::int8_t* y) noexcept {
   if constexpr (has_product_requantized<Ops>) {
-    Ops::product_requantized(x, w, e, y);
+    Ops::template product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
   } else if constexpr (!std::is_void_v<Ops>) {
     std::int32_t sums[N];
     for (std::size_t r = 0; r < M; ++r) {
-      int8_simd::dot_rows<Ops>(x[r], 0, w[0], K, 0, K, N, sums);
-      for (std::size_t c = 0; c < N; ++c) y[r][c] = e(r, c, sums[c]);
+      int8_simd::dot_rows<Ops>(x + r * XS, 0, w, WS, 0, K, N, sums);
+      for (std::size_t c = 0; c < N; ++c) y[r * YS + c] = e(r, c, sums[c]);
     }
   } else {
-    scalar_product_requantized(x, w, e, y);
+    scalar_product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
   }
 }
 
-/// The int8 product of raw int8 operands, each output offset and requantized by the epilogue `e`
-/// (`int8_epilogue`): y[r][c] = requantize(sum_t x[r][t] w[c][t] + column_start[c] + row_start[r]), the sums modulo
-/// 2^32 (exact whenever the true sum fits an int32). Zero points reach it as those starts: a layer's input zero
-/// point folded into its bias by the compiler, a product's (x - zx)(w - zw) as sum x w - zw sum x - zx sum w +
-/// K zx zw. Each multiplier in [0, 2^31) (`math::quantize_multiplier`'s).
+/// The int8 product of raw int8 operands over windows, each output offset and requantized by the epilogue `e`
+/// (`int8_epilogue`): for r < M, c < N, y[y_row + r][y_column + c] = requantize(sum_{t < K} x[x_row + r][x_column + t]
+/// w[w_row + c][w_column + t] + column_start[c] + row_start[r]), the sums modulo 2^32 (exact whenever the true sum
+/// fits an int32). Zero points reach it as those starts: a layer's input zero point folded into its bias by the
+/// compiler, a product's (x - zx)(w - zw) as sum x w - zw sum x - zx sum w + K zx zw. Each multiplier in [0, 2^31)
+/// (`math::quantize_multiplier`'s).
 ///
-/// | operand | shape                   |
-/// |---------|-------------------------|
-/// | `x`     | M x K int8              |
-/// | `w`     | N x K int8 (out x in)   |
-/// | `y`     | M x N int8              |
+/// | operand | shape                                     |
+/// |---------|-------------------------------------------|
+/// | `x`     | RX x CX int8, read M x K from (x_row, x_column) |
+/// | `w`     | RW x CW int8, read N x K from (w_row, w_column) (out x in) |
+/// | `y`     | RY x CY int8, written M x N from (y_row, y_column) |
 ///
 /// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
 /// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else the scalar kernel.
-template <std::size_t M, std::size_t K, std::size_t N, bool PerChannel, bool RowStarts>
-constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[M][N]) noexcept {
+// Rationale: whole arrays with indices, not pointers, for the reason `int8_dot_rows` gives (constant evaluation).
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW,
+          std::size_t CW, std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
+constexpr void int8_window_product_requantized(const std::int8_t (&x)[RX][CX], std::size_t x_row, std::size_t x_column,
+                                               const std::int8_t (&w)[RW][CW], std::size_t w_row, std::size_t w_column,
+                                               const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[RY][CY],
+                                               std::size_t y_row, std::size_t y_column) noexcept {
   if (std::is_constant_evaluated()) {
     for (std::size_t r = 0; r < M; ++r) {
-      for (std::size_t c = 0; c < N; ++c) y[r][c] = e(r, c, folded_dot<K>(x[r], 0, w[c], 0, K));
+      for (std::size_t c = 0; c < N; ++c) {
+        y[y_row + r][y_column + c] = e(r, c, folded_dot<K>(&x[x_row + r][x_column], 0, &w[w_row + c][w_column], 0, K));
+      }
     }
     return;
   }
-  run_product_requantized<int8_ops>(x, w, e, y);
+  run_product_requantized<int8_ops, M, K, N, CX, CW, CY>(&x[x_row][x_column], &w[w_row][w_column], e,
+                                                         &y[y_row][y_column]);
+}
+
+/// `int8_window_product_requantized` over whole arrays: x M x K, w N x K, y M x N.
+template <std::size_t M, std::size_t K, std::size_t N, bool PerChannel, bool RowStarts>
+constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[M][N]) noexcept {
+  int8_window_product_requantized<M, K, N>(x, 0, 0, w, 0, 0, e, y, 0, 0);
 }
 
 /// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a
@@ -351,26 +367,44 @@ constexpr std::int32_t int8_row_sum(const std::int8_t* p) noexcept {
   return sum;
 }
 
-/// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K: its zero
-/// points as the starts of `int8_product_requantized` (their sums over each row of a and of b, once per call).
+/// The int8 product (a - a_zero)(b - b_zero)^T over windows (`int8_window_product_requantized`'s), requantized by
+/// one multiplier: its zero points as the starts of that kernel (their sums over each row of a and of b, once per
+/// call). y[y_row + r][y_column + c] for r < M, c < N, from M rows of a and N rows of b of K terms each.
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB,
+          std::size_t CB, std::size_t RY, std::size_t CY>
+constexpr void int8_window_product_zero_points(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
+                                               const std::int8_t (&b)[RB][CB], std::size_t b_row, std::size_t b_column,
+                                               std::int32_t a_zero, std::int32_t b_zero,
+                                               const math::quantized_multiplier& multiplier, std::int32_t zero,
+                                               std::int8_t (&y)[RY][CY], std::size_t y_row,
+                                               std::size_t y_column) noexcept {
+  std::int32_t column_start[N];
+  std::int32_t row_start[M];
+  const auto k_terms = static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero);
+  for (std::size_t c = 0; c < N; ++c) {
+    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(&b[b_row + c][b_column]);
+    column_start[c] = static_cast<std::int32_t>(k_terms - static_cast<std::uint32_t>(a_zero * sum));
+  }
+  if (b_zero == 0) {
+    int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
+                                             int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y, y_row,
+                                             y_column);
+    return;
+  }
+  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(&a[a_row + r][a_column]);
+  int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
+                                           int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y,
+                                           y_row, y_column);
+}
+
+/// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K
+/// (`int8_window_product_zero_points` over whole arrays).
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K], const std::int8_t (&b)[N][K],
                                                    std::int32_t a_zero, std::int32_t b_zero,
                                                    const math::quantized_multiplier& multiplier, std::int32_t zero,
                                                    std::int8_t (&y)[M][N]) noexcept {
-  std::int32_t column_start[N];
-  std::int32_t row_start[M];
-  for (std::size_t c = 0; c < N; ++c) {
-    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(b[c]);
-    column_start[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero) -
-                                                static_cast<std::uint32_t>(a_zero * sum));
-  }
-  if (b_zero == 0) {
-    int8_product_requantized(a, b, int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y);
-    return;
-  }
-  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(a[r]);
-  int8_product_requantized(a, b, int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y);
+  int8_window_product_zero_points<M, K, N>(a, 0, 0, b, 0, 0, a_zero, b_zero, multiplier, zero, y, 0, 0);
 }
 
 /// out = requantize(c) for every element.

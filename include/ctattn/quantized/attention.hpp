@@ -45,6 +45,20 @@ struct int8_head_columns {
   std::size_t output = 0;
 };
 
+/// Whether a mask restricts each query to a window of keys (`sliding_window`, `causal_sliding_window`, or a
+/// combination with one): int8 attention then scores only the keys each query sees, O(r N), instead of all pairs.
+template <typename Mask>
+constexpr bool int8_mask_visits_a_window() noexcept {
+  if constexpr (requires { Mask::radius; }) {
+    return true;
+  } else if constexpr (requires { typename Mask::first_mask; }) {
+    return int8_mask_visits_a_window<typename Mask::first_mask>() ||
+           int8_mask_visits_a_window<typename Mask::second_mask>();
+  } else {
+    return false;
+  }
+}
+
 /// One head of int8 attention over column windows: queries q[:, query, query + DK), keys k[:, key, key + DK),
 /// values v[:, value, value + DV), written to out[:, output, output + DV). For each query, only the keys the mask
 /// lets it see are scored; a query that sees no key gets real 0 (the output's zero point).
@@ -61,6 +75,34 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   std::int8_t values[DV][n_kv]{};
   for (std::size_t j = 0; j < n_kv; ++j) {
     for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
+  }
+  if constexpr (!int8_mask_visits_a_window<Mask>()) {
+    // Every pair of query and key in two products (the kernels' tiles, Helium's vmladava.s8): the scores of all
+    // keys, the softmax of each query over the keys it sees, then the weights times V over all keys, where a
+    // hidden key's weight -128 is w + 128 = 0 and adds nothing. A query that sees no key gets the zero point.
+    std::int8_t scores[n_q][n_kv];
+    std::int8_t weights[n_q][n_kv];
+    bool visible[n_kv];
+    kernels::int8_window_product_zero_points<n_q, DK, n_kv>(q.elements, 0, columns.query, k.elements, 0, columns.key,
+                                                            Q::quant.zero_point, K::quant.zero_point,
+                                                            multipliers::scores, Scores.zero_point, scores, 0, 0);
+    for (std::size_t i = 0; i < n_q; ++i) {
+      const key_range range = mask.keys(i, n_q, n_kv);
+      const bool* filter = nullptr;
+      if constexpr (Mask::checks_each_key) {
+        for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(i, j);
+        filter = visible;
+      }
+      for (std::size_t j = 0; j < range.begin && j < n_kv; ++j) weights[i][j] = -128;
+      for (std::size_t j = range.end > range.begin ? range.end : range.begin; j < n_kv; ++j) weights[i][j] = -128;
+      if (range.end > range.begin) {
+        kernels::int8_softmax_row(scores[i], weights[i], range.begin, range.end, table.data(), filter);
+      }
+    }
+    kernels::int8_window_product_zero_points<n_q, n_kv, DV>(
+        weights, 0, 0, values, 0, 0, softmax_output_quantization.zero_point, V::quant.zero_point,
+        multipliers::output, Out::quant.zero_point, out.elements, 0, columns.output);
+    return;
   }
   for (std::size_t i = 0; i < n_q; ++i) {
     const key_range range = mask.keys(i, n_q, n_kv);
