@@ -63,6 +63,15 @@ struct output_requantizer {
         mask{(std::uint32_t{1} << right) - 1u},
         zero{zero_point} {}
 
+  /// accumulator times the multiplier, with TFLite's two roundings: `math::multiply_by_quantized_multiplier`'s value.
+  CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
+    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
+    const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
+    const auto bits = static_cast<std::uint32_t>(high);
+    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
+    return (high >> right) + static_cast<std::int32_t>(margin >> 31);
+  }
+
   CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
     const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
     const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
