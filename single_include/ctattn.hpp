@@ -3037,6 +3037,15 @@ struct output_requantizer {
         mask{(std::uint32_t{1} << right) - 1u},
         zero{zero_point} {}
 
+  /// accumulator times the multiplier, with TFLite's two roundings: `math::multiply_by_quantized_multiplier`'s value.
+  CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
+    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
+    const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
+    const auto bits = static_cast<std::uint32_t>(high);
+    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
+    return (high >> right) + static_cast<std::int32_t>(margin >> 31);
+  }
+
   CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
     const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
     const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
@@ -3280,6 +3289,53 @@ struct helium_int8_ops {
     for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vaddvaq_s8(sum, __arm_vld1q_s8(p + t));
     if constexpr (whole < K) sum = __arm_vaddvaq_s8(sum, __arm_vldrbq_z_s8(p + whole, __arm_vctp8q(K - whole)));
     return sum;
+  }
+
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
+  /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
+  static constexpr std::size_t softmax_row_limit = 2047;
+
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
+  /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table
+  /// (`vldrw.u32` with shifted offsets), their sum by `vaddva`; each weight's quotient round(256 e / sum) as
+  /// (n r) >> 40 with r = floor(2^40 / (2 sum)), n = 512 e + sum: `vmulh.u32` gives (n r) >> 32, a shift the rest
+  /// (floor of a floor), and the remainder n - q 2 sum (below 2^32: q 2 sum <= n) against 2 sum adds the last one,
+  /// as the scalar form's comparison does. Tails by `vctp`.
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    std::int8_t largest = -128;
+    for (std::size_t t = 0; t < n; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
+      largest = __arm_vmaxvq_p_s8(largest, __arm_vldrbq_z_s8(xs + t, lanes), lanes);
+    }
+    const int32x4_t top = __arm_vdupq_n_s32(largest);
+    const auto offsets = [&](std::size_t t, mve_pred16_t lanes) {
+      return __arm_vreinterpretq_u32_s32(__arm_vsubq_s32(top, __arm_vldrbq_z_s32(xs + t, lanes)));
+    };
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
+    }
+    const auto divisor = static_cast<std::uint32_t>(2 * sum);
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      const uint32x4_t terms = __arm_vreinterpretq_u32_s32(
+          __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes));
+      const uint32x4_t numerators =
+          __arm_vaddq_n_u32(__arm_vshlq_n_u32(terms, 9), static_cast<std::uint32_t>(sum));
+      uint32x4_t quotients = __arm_vshrq_n_u32(__arm_vmulhq_u32(numerators, __arm_vdupq_n_u32(reciprocal)), 8);
+      const uint32x4_t remainders = __arm_vsubq_u32(numerators, __arm_vmulq_u32(quotients, divisors));
+      quotients = __arm_vaddq_m_n_u32(quotients, quotients, 1u, __arm_vcmpcsq_u32(remainders, divisors));
+      const int32x4_t weights =
+          __arm_vminq_s32(__arm_vsubq_n_s32(__arm_vreinterpretq_s32_u32(quotients), 128), __arm_vdupq_n_s32(127));
+      __arm_vstrbq_p_s32(ws + t, weights, lanes);
+    }
   }
 
   /// sum_t x[t] w[t] for one channel.
@@ -6260,12 +6316,27 @@ constexpr void requantize(const std::int32_t (&c)[M][N], math::quantized_multipl
   }
 }
 
+/// The backend's own softmax of a row with every entry visible (Helium), where it has one and the row fits it:
+/// true when it computed the row.
+template <typename Ops = int8_ops>
+bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                         const std::int32_t* table) noexcept {
+  if constexpr (requires { Ops::softmax_row(x, w, begin, end, table); }) {
+    if (end > begin && end - begin <= Ops::softmax_row_limit) {
+      Ops::softmax_row(x, w, begin, end, table);
+      return true;
+    }
+  }
+  return false;
+}
+
 /// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
 /// (ctattn/quantized/softmax.hpp gives the method): `table[d]` is e^(-scale d) in Q20 for d = 0 to 255. When
 /// `visible` is not null, only the entries j with visible[j] take part; the others get weight 0 (-128). A range
 /// with no visible entry gets weight 0 everywhere. Entries outside [begin, end) are not touched.
 constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                                 const std::int32_t* table, const bool* visible) noexcept {
+  if (!std::is_constant_evaluated() && visible == nullptr && backend_softmax_row(x, w, begin, end, table)) return;
   const auto takes_part = [visible](std::size_t j) { return visible == nullptr || visible[j]; };
   std::int32_t largest = -129;
   for (std::size_t j = begin; j < end; ++j) {
@@ -6309,13 +6380,29 @@ template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMu
           math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C>
 constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
                              std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
+  if (std::is_constant_evaluated()) {
+    for (std::size_t r = 0; r < R; ++r) {
+      for (std::size_t c = 0; c < C; ++c) {
+        const std::int32_t shifted_a = (std::int32_t{a[r][c]} - a_zero) * (1 << LeftShift);
+        const std::int32_t shifted_b = (std::int32_t{b[r][c]} - b_zero) * (1 << LeftShift);
+        const std::int32_t sum = math::multiply_by_quantized_multiplier(shifted_a, AMultiplier) +
+                                 math::multiply_by_quantized_multiplier(shifted_b, BMultiplier);
+        out[r][c] = requantize(sum, OutMultiplier, out_zero);
+      }
+    }
+    return;
+  }
+  // Run time: the requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp), the same values,
+  // their shifts constants.
+  static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
+  constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
+  constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
+  const output_requantizer to_out{OutMultiplier.multiplier, OutMultiplier.shift, out_zero};
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c) {
       const std::int32_t shifted_a = (std::int32_t{a[r][c]} - a_zero) * (1 << LeftShift);
       const std::int32_t shifted_b = (std::int32_t{b[r][c]} - b_zero) * (1 << LeftShift);
-      const std::int32_t sum = math::multiply_by_quantized_multiplier(shifted_a, AMultiplier) +
-                               math::multiply_by_quantized_multiplier(shifted_b, BMultiplier);
-      out[r][c] = requantize(sum, OutMultiplier, out_zero);
+      out[r][c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
     }
   }
 }
@@ -6334,6 +6421,26 @@ constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R
 CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
   const std::int64_t half = std::int64_t{1} << (s - 1);
   return x >= 0 ? (x + half) >> s : -((-x + half) >> s);
+}
+
+/// The low 32 bits of v >> s, s in [1, 63], for a value whose result fits 32 bits: one shift of a word, or two and
+/// an `orr` (GCC 12 expands a 64-bit shift by a run-time amount into seven instructions and two results).
+CTATTN_ALWAYS_INLINE constexpr std::uint32_t low_word_shifted(std::uint64_t v, int s) noexcept {
+  const auto high = static_cast<std::uint32_t>(v >> 32);
+  const auto low = static_cast<std::uint32_t>(v);
+  return s >= 32 ? high >> (s - 32) : (low >> s) | (high << (32 - s));
+}
+
+/// v >> s, s in [1, 63], or `limit` when that is larger.
+CTATTN_ALWAYS_INLINE constexpr std::uint32_t saturated_shift(std::uint64_t v, int s, std::uint32_t limit) noexcept {
+  const auto high = static_cast<std::uint32_t>(v >> 32);
+  if (s >= 32) {
+    const std::uint32_t r = high >> (s - 32);
+    return r > limit ? limit : r;
+  }
+  if ((high >> s) != 0) return limit;
+  const std::uint32_t r = (static_cast<std::uint32_t>(v) >> s) | (high << (32 - s));
+  return r > limit ? limit : r;
 }
 
 /// The fractional bits of the int8 LayerNorm's output before its rounding (step 6).
@@ -6393,11 +6500,43 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
                                     std::int32_t out_zero) noexcept {
   for (std::size_t r = 0; r < R; ++r) {
     const int8_layer_norm_row row = int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
+    if (std::is_constant_evaluated()) {
+      for (std::size_t j = 0; j < C; ++j) {
+        const std::int32_t n = int8_layer_norm_normalized(x[r][j], row);
+        const std::int64_t a = int8_layer_norm_scaled(n, multiplier[j], shift[j], bias[j]);
+        const std::int64_t q = rounding_shift(a, int8_layer_norm_output_fraction_bits) + out_zero;
+        y[r][j] = static_cast<std::int8_t>(q < -128 ? -128 : (q > 127 ? 127 : q));
+      }
+      continue;
+    }
+    // Run time: the same steps on magnitudes. Rationale: rounding half away from zero is odd, round(-v) = -round(v),
+    // so each product is formed from magnitudes as an unsigned 32 x 32 -> 64 bit multiply (|N_j| < 2^22 and
+    // I <= 2^31; |n_j|, |m_j| < 2^31) and rounded by adding half and shifting, its sign put back after: no 64-bit
+    // multiply of signed values, no 64-bit negation before the shift, no branch on the sign (85 instructions an
+    // element on the Cortex-M4 before, with GCC 12 -Os).
+    const auto width = static_cast<std::int32_t>(row.width);
+    const auto sum = static_cast<std::int32_t>(row.sum);
+    const auto inverse = static_cast<std::uint32_t>(row.inverse);
+    const int down = row.down;
+    const std::uint64_t half_down = std::uint64_t{1} << (down - 1);
     for (std::size_t j = 0; j < C; ++j) {
-      const std::int32_t n = int8_layer_norm_normalized(x[r][j], row);
-      const std::int64_t a = int8_layer_norm_scaled(n, multiplier[j], shift[j], bias[j]);
-      const std::int64_t q = rounding_shift(a, int8_layer_norm_output_fraction_bits) + out_zero;
-      y[r][j] = static_cast<std::int8_t>(q < -128 ? -128 : (q > 127 ? 127 : q));
+      const std::int32_t centered = width * x[r][j] - sum;
+      const auto centered_magnitude = static_cast<std::uint32_t>(centered < 0 ? -centered : centered);
+      // |n_j| < 2^31: the low word of the shifted sum.
+      const std::uint32_t n_magnitude = low_word_shifted(std::uint64_t{centered_magnitude} * inverse + half_down, down);
+      const std::int32_t m = multiplier[j];
+      const auto m_magnitude = m < 0 ? 0u - static_cast<std::uint32_t>(m) : static_cast<std::uint32_t>(m);
+      const int s = shift[j];
+      const std::uint64_t t = std::uint64_t{n_magnitude} * m_magnitude + (std::uint64_t{1} << (s - 1));
+      // A_j saturated to +-2^30, where every output is saturated (2^30 / 2^16 steps is past any int8 with its zero
+      // point), so that the last rounding is 32-bit.
+      const std::uint32_t scaled = saturated_shift(t, s, std::uint32_t{1} << 30);
+      const std::int64_t a64 = ((centered < 0) != (m < 0) ? -std::int64_t{scaled} : std::int64_t{scaled}) + bias[j];
+      const auto a = static_cast<std::int32_t>(a64 < -(std::int64_t{1} << 30)
+                                                   ? -(std::int64_t{1} << 30)
+                                                   : (a64 > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : a64));
+      const std::int32_t q = ((a + (1 << 15) + (a >> 31)) >> int8_layer_norm_output_fraction_bits) + out_zero;
+      y[r][j] = saturate_int8(q);
     }
   }
 }

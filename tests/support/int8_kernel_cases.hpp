@@ -17,6 +17,7 @@
 #include <cstdint>
 
 #include <ctattn/kernels/int8.hpp>
+#include <ctattn/quantized/softmax.hpp>
 
 namespace ctattn_test::int8_kernel_cases {
 
@@ -110,7 +111,7 @@ constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t 
   }
   f.x[0][0] = -128;
   f.w[0][0] = 127;
-  if (N > 1) f.w[1][0] = 1;
+  if constexpr (N > 1) f.w[1][0] = 1;
   for (std::size_t c = 0; c < N; ++c) {
     // Mostly small biases; every third one large enough to saturate the output, with alternating signs.
     f.bias[c] = c % 2 == 1 ? next() : (c % 4 == 2 ? (c % 8 == 2 ? 1 : -1) * 900000000 : next() * 301);
@@ -164,6 +165,95 @@ constexpr std::size_t transposed_product_mismatches(Read read, std::uint32_t see
         for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{f.x[r][t]} - z[0]) * (std::int32_t{f.w[c][t]} - z[1]);
         bad += y[r][c] == ctattn::detail::kernels::requantize(sum, m, z_out) ? 0u : 1u;
       }
+    }
+  }
+  return bad;
+}
+
+// The int8 softmax of rows of every length from 1 to 40 (every tail of 4 and of 16 lanes), at two input scales,
+// on pseudo-random scores with a row's extremes included, against the same function constant-evaluated (the
+// scalar form, itself checked against the Python reference by the quantized cases): the weights that differ.
+inline constexpr std::size_t softmax_width = 40;
+struct softmax_rows {
+  std::int8_t w[softmax_width][softmax_width]{};
+};
+constexpr operands softmax_scores() noexcept { return make_operands(11); }
+
+// Rows (found by a search over pseudo-random rows) where, with the input scale 0.05, the quotient guess (n r) >> 40
+// of some weight is one short and the remainder's comparison must add it: the first entry of each is its length.
+inline constexpr std::int8_t softmax_short_guess_rows[5][41] = {
+    {17, 56, -61, 24, 75, -47, 109, 10, -23, -107, -116, 59, -108, -65, 91, 27, 109, -45},
+    {32, 112, 112, -80, -64, 80, 0, 96, 0, 112, 96, 16, 80, 0, -80, -16, 64, 80, 32, 48, 0, -80, 0, -64, -80, 16,
+     -112, -64, 32, -96, -16, 96, -112},
+    {22, 7, 6, -104, 95, -1, -7, -14, -61, 34, -76, -15, 72, 19, -47, 103, 25, -19, 114, -78, -76, -53, 66},
+    {38, 96, 64, -80, -16, -16, -64, 48, 0, -96, -32, -80, 32, -64, 32, 64, 64, 64, 0, -48, 48, -48, 64, -80, 96, -64,
+     32, 80, 0, -48, 112, 80, -48, 112, 48, 96, -112, 112, 48},
+    {30, -77, 63, -34, -117, -119, 106, 8, -15, -106, -18, -63, 14, 19, -95, 100, -114, 40, -89, 57, -36, 107, -102, 14,
+     92, -108, -123, 94, 29, 30, -77}};
+
+struct short_guess_rows {
+  std::int8_t x[5][41]{};
+};
+struct short_guess_weights {
+  std::int8_t w[5][40]{};
+};
+template <ctattn::quantization Q>
+constexpr short_guess_weights softmax_of_short_guess_rows(const short_guess_rows& rows) noexcept {
+  short_guess_weights out{};
+  for (std::size_t i = 0; i < 5; ++i) {
+    const auto n = static_cast<std::size_t>(rows.x[i][0]);
+    ctattn::detail::kernels::int8_softmax_row(rows.x[i] + 1, out.w[i], 0, n,
+                                              ctattn::detail::softmax_exp_table<Q>.data(), nullptr);
+  }
+  return out;
+}
+constexpr short_guess_rows make_short_guess_rows() noexcept {
+  short_guess_rows rows{};
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t j = 0; j < 41; ++j) rows.x[i][j] = softmax_short_guess_rows[i][j];
+  }
+  return rows;
+}
+
+template <ctattn::quantization Q>
+constexpr softmax_rows softmax_of(const operands& o) noexcept {
+  softmax_rows out{};
+  for (std::size_t n = 1; n <= softmax_width; ++n) {
+    // Row n - 1 of the result: the softmax of n scores, taken from a's rows (a window that starts at n % 7).
+    const std::int8_t* x = o.a[n % 3] + n % 7;
+    ctattn::detail::kernels::int8_softmax_row(x, out.w[n - 1], 0, n, ctattn::detail::softmax_exp_table<Q>.data(),
+                                              nullptr);
+  }
+  return out;
+}
+
+inline constexpr ctattn::quantization softmax_low{0.05, 3};
+inline constexpr ctattn::quantization softmax_high{0.2, -7};
+inline constexpr softmax_rows softmax_want_low = softmax_of<softmax_low>(softmax_scores());
+inline constexpr softmax_rows softmax_want_high = softmax_of<softmax_high>(softmax_scores());
+inline constexpr short_guess_weights softmax_want_short_guess =
+    softmax_of_short_guess_rows<softmax_low>(make_short_guess_rows());
+
+// At run time only: the constant-evaluated rows are the reference.
+template <typename Read>
+std::size_t softmax_mismatches(Read read) noexcept {
+  constexpr ctattn::quantization low = softmax_low;
+  constexpr ctattn::quantization high = softmax_high;
+  const softmax_rows& want_low = softmax_want_low;
+  const softmax_rows& want_high = softmax_want_high;
+  const softmax_rows got_low = softmax_of<low>(read(softmax_scores()));
+  const softmax_rows got_high = softmax_of<high>(read(softmax_scores()));
+  std::size_t bad = 0;
+  for (std::size_t n = 1; n <= softmax_width; ++n) {
+    for (std::size_t j = 0; j < n; ++j) {
+      bad += got_low.w[n - 1][j] == want_low.w[n - 1][j] ? 0u : 1u;
+      bad += got_high.w[n - 1][j] == want_high.w[n - 1][j] ? 0u : 1u;
+    }
+  }
+  const short_guess_weights got_short = softmax_of_short_guess_rows<low>(read(make_short_guess_rows()));
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t j = 0; j < static_cast<std::size_t>(softmax_short_guess_rows[i][0]); ++j) {
+      bad += got_short.w[i][j] == softmax_want_short_guess.w[i][j] ? 0u : 1u;
     }
   }
   return bad;

@@ -215,6 +215,53 @@ struct helium_int8_ops {
     return sum;
   }
 
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
+  /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
+  static constexpr std::size_t softmax_row_limit = 2047;
+
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
+  /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table
+  /// (`vldrw.u32` with shifted offsets), their sum by `vaddva`; each weight's quotient round(256 e / sum) as
+  /// (n r) >> 40 with r = floor(2^40 / (2 sum)), n = 512 e + sum: `vmulh.u32` gives (n r) >> 32, a shift the rest
+  /// (floor of a floor), and the remainder n - q 2 sum (below 2^32: q 2 sum <= n) against 2 sum adds the last one,
+  /// as the scalar form's comparison does. Tails by `vctp`.
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    std::int8_t largest = -128;
+    for (std::size_t t = 0; t < n; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
+      largest = __arm_vmaxvq_p_s8(largest, __arm_vldrbq_z_s8(xs + t, lanes), lanes);
+    }
+    const int32x4_t top = __arm_vdupq_n_s32(largest);
+    const auto offsets = [&](std::size_t t, mve_pred16_t lanes) {
+      return __arm_vreinterpretq_u32_s32(__arm_vsubq_s32(top, __arm_vldrbq_z_s32(xs + t, lanes)));
+    };
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
+    }
+    const auto divisor = static_cast<std::uint32_t>(2 * sum);
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      const uint32x4_t terms = __arm_vreinterpretq_u32_s32(
+          __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes));
+      const uint32x4_t numerators =
+          __arm_vaddq_n_u32(__arm_vshlq_n_u32(terms, 9), static_cast<std::uint32_t>(sum));
+      uint32x4_t quotients = __arm_vshrq_n_u32(__arm_vmulhq_u32(numerators, __arm_vdupq_n_u32(reciprocal)), 8);
+      const uint32x4_t remainders = __arm_vsubq_u32(numerators, __arm_vmulq_u32(quotients, divisors));
+      quotients = __arm_vaddq_m_n_u32(quotients, quotients, 1u, __arm_vcmpcsq_u32(remainders, divisors));
+      const int32x4_t weights =
+          __arm_vminq_s32(__arm_vsubq_n_s32(__arm_vreinterpretq_s32_u32(quotients), 128), __arm_vdupq_n_s32(127));
+      __arm_vstrbq_p_s32(ws + t, weights, lanes);
+    }
+  }
+
   /// sum_t x[t] w[t] for one channel.
   template <std::size_t K>
   static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {

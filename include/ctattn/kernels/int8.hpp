@@ -416,12 +416,27 @@ constexpr void requantize(const std::int32_t (&c)[M][N], math::quantized_multipl
   }
 }
 
+/// The backend's own softmax of a row with every entry visible (Helium), where it has one and the row fits it:
+/// true when it computed the row.
+template <typename Ops = int8_ops>
+bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                         const std::int32_t* table) noexcept {
+  if constexpr (requires { Ops::softmax_row(x, w, begin, end, table); }) {
+    if (end > begin && end - begin <= Ops::softmax_row_limit) {
+      Ops::softmax_row(x, w, begin, end, table);
+      return true;
+    }
+  }
+  return false;
+}
+
 /// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
 /// (ctattn/quantized/softmax.hpp gives the method): `table[d]` is e^(-scale d) in Q20 for d = 0 to 255. When
 /// `visible` is not null, only the entries j with visible[j] take part; the others get weight 0 (-128). A range
 /// with no visible entry gets weight 0 everywhere. Entries outside [begin, end) are not touched.
 constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                                 const std::int32_t* table, const bool* visible) noexcept {
+  if (!std::is_constant_evaluated() && visible == nullptr && backend_softmax_row(x, w, begin, end, table)) return;
   const auto takes_part = [visible](std::size_t j) { return visible == nullptr || visible[j]; };
   std::int32_t largest = -129;
   for (std::size_t j = begin; j < end; ++j) {
