@@ -236,39 +236,53 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-/// The scalar product kernel: `int8_product_requantized`'s contract at run time, four channels per pass; rows of
-/// x, w and y XS, WS and YS elements apart.
-// Rationale: a pass reads each input once for four channels (four accumulators in registers), the terms in
-// index order; the rest of the channels one at a time.
+/// The R x C outputs of rows r0.. of x and channels c0.. of w, scalar: their raw sums, then the epilogue.
+// Rationale: the accumulators are locals and the terms are read through pointers that advance, so that GCC keeps
+// the tile in registers at -Os and -O2 alike (with an index into arrays, -O2 spilled the row pointer).
+template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C,
+          typename Epilogue>
+CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
+                                      const Epilogue& e, std::int8_t* y) noexcept {
+  std::uint32_t sums[R][C]{};
+  const std::int8_t* in = x;
+  const std::int8_t* weight = w;
+  for (const std::int8_t* const end = x + K; in != end; ++in, ++weight) {
+    std::int32_t values[R];
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) values[r] = in[r * XS];
+#pragma GCC unroll 4
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::int32_t factor = weight[c * WS];
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) sums[r][c] += static_cast<std::uint32_t>(values[r] * factor);
+    }
+  }
+#pragma GCC unroll 4
+  for (std::size_t c = 0; c < C; ++c) {
+    const output_requantizer requantize = e.requantizer(c0 + c);
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) {
+      y[r * YS + c] = requantize(static_cast<std::int32_t>(sums[r][c] + static_cast<std::uint32_t>(e.start(r0 + r, c0 + c))));
+    }
+  }
+}
+
+/// The scalar product kernel: `int8_product_requantized`'s contract at run time in 2 x 2 tiles (each input read
+/// once for two channels, each weight for two rows: 4 loads and 4 multiply-adds per 4 terms), then the rows and
+/// channels left; rows of x, w and y XS, WS and YS elements apart.
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
           typename Epilogue>
 void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
-  constexpr std::size_t pass = 4;
-  constexpr std::size_t whole = N - N % pass;
+  constexpr std::size_t whole = N - N % 2;
   // Rationale: the channels past the last pass from a constant, not the pass loop's counter: GCC 12 -O2 reported the
-  // rest loop, which runs no iteration when N is a multiple of 4, as overflowing (-Waggressive-loop-optimizations).
-  for (std::size_t c = 0; c < whole; c += pass) {
-    for (std::size_t r = 0; r < M; ++r) {
-      std::uint32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-      const std::int8_t* in = x + r * XS;
-      const std::int8_t* w0 = w + c * WS;
-      for (const std::int8_t* const end = in + K; in != end; ++in, ++w0) {
-        const std::int32_t v = *in;
-        s0 += static_cast<std::uint32_t>(v * w0[0]);
-        s1 += static_cast<std::uint32_t>(v * w0[WS]);
-        s2 += static_cast<std::uint32_t>(v * w0[2 * WS]);
-        s3 += static_cast<std::uint32_t>(v * w0[3 * WS]);
-      }
-      const std::uint32_t sums[pass]{s0, s1, s2, s3};
-      for (std::size_t i = 0; i < pass; ++i) y[r * YS + c + i] = e(r, c + i, static_cast<std::int32_t>(sums[i]));
-    }
+  // rest loop, which runs no iteration when N is even, as overflowing (-Waggressive-loop-optimizations).
+  for (std::size_t c = 0; c < whole; c += 2) {
+    std::size_t r = 0;
+    for (; r + 2 <= M; r += 2) scalar_tile<K, XS, WS, YS, 2, 2>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
+    for (; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, 2>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
   }
   for (std::size_t c = whole; c < N; ++c) {
-    for (std::size_t r = 0; r < M; ++r) {
-      std::uint32_t sum = 0;
-      for (std::size_t t = 0; t < K; ++t) sum += static_cast<std::uint32_t>(std::int32_t{x[r * XS + t]} * w[c * WS + t]);
-      y[r * YS + c] = e(r, c, static_cast<std::int32_t>(sum));
-    }
+    for (std::size_t r = 0; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
   }
 }
 
