@@ -10586,6 +10586,12 @@ struct qactivation {
     return table[static_cast<std::size_t>(std::int32_t{q} + 128)];
   }
 
+  /// The memory of `activate(x, table)` on an X (ctattn::footprint): the 256-byte table, X and the result.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qactivation), sizeof(X), sizeof(basic_qmatrix<X::row_extent, X::column_extent, QOut>), 0, 0};
+  }
+
   friend constexpr bool operator==(const qactivation&, const qactivation&) = default;
 };
 
@@ -10857,6 +10863,17 @@ struct qlinear {
     std::int32_t sum = 0;
     for (std::size_t k = 0; k < inputs; ++k) sum += weight[c][k];
     return sum;
+  }
+
+  /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
+  /// object (weights, folded biases, multipliers: flash when constexpr), X and the result, and on the stack the
+  /// kernel's scratch, at most one int32 per output channel (the sums of the x86 and NEON form).
+  ///
+  /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Out, QOut>), 0,
+            outputs * sizeof(std::int32_t)};
   }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
@@ -11200,6 +11217,27 @@ struct qmulti_head_attention_weights {
   Value value;
   Output output;
 
+  /// The memory of `multi_head_attention<Scores>(x, weights, mask)` on an X (ctattn::footprint): the four
+  /// projections' objects, X and the result, and on the stack Q, K, V and the context (each n rows) with the largest
+  /// scratch of the calls inside: a projection's, or a head's (V^T, the scores and the weights of its n x n pairs,
+  /// the zero-point sums of its two products and the visible flags).
+  ///
+  /// Example: `constexpr auto fp = decltype(weights)::footprint_of<decltype(x_q)>();`
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    constexpr std::size_t n = X::rows;
+    constexpr std::size_t key_width = Query::outputs / Heads;
+    constexpr std::size_t value_width = Value::outputs / Heads;
+    constexpr std::size_t activations = n * (Query::outputs + Key::outputs + 2 * Value::outputs);
+    constexpr std::size_t head = value_width * n + 2 * n * n + n +
+                                 sizeof(std::int32_t) * (2 * n + n + key_width + value_width);
+    constexpr std::size_t projection = sizeof(std::int32_t) *
+                                       (Query::outputs > Output::outputs ? Query::outputs : Output::outputs);
+    return {sizeof(qmulti_head_attention_weights), sizeof(X),
+            sizeof(basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization>), 0,
+            activations + (head > projection ? head : projection)};
+  }
+
   friend constexpr bool operator==(const qmulti_head_attention_weights&,
                                    const qmulti_head_attention_weights&) = default;
 };
@@ -11508,6 +11546,14 @@ struct qlayer_norm {
   std::int32_t bias[width]{};
   std::int64_t epsilon = 0;
   std::int32_t epsilon_shift = 0;
+
+  /// The memory of `normalize(x, norm)` on an X (ctattn::footprint): the object, X and the result (the same size),
+  /// and on the stack one row's constants.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0,
+            sizeof(detail::kernels::int8_layer_norm_row)};
+  }
 
   friend constexpr bool operator==(const qlayer_norm&, const qlayer_norm&) = default;
 };
@@ -11856,6 +11902,25 @@ struct qtransformer_encoder_layer {
     return add<Q.output>(h, ff);
   }
 
+  /// The memory of `forward(x)` on an X (ctattn::footprint): the layer's object, X and the result, and on the stack
+  /// the six intermediate activations of `forward` (norm1's, the attention's, the first sum, norm2's, the hidden
+  /// layer's and the activation's, the feed-forward's) with the deepest call's scratch.
+  ///
+  /// Example: `static_assert(decltype(layer_q)::footprint_of<decltype(x_q)>().weight_bytes == sizeof(layer_q));`
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    constexpr std::size_t n = X::rows;
+    constexpr std::size_t width = extent_size(Width);
+    constexpr std::size_t hidden = extent_size(Hidden);
+    constexpr footprint parts[] = {
+        decltype(norm1)::template footprint_of<X>(), attention_weights::template footprint_of<X>(),
+        decltype(linear1)::template footprint_of<X>(), decltype(activation)::template footprint_of<X>(),
+        decltype(linear2)::template footprint_of<basic_qmatrix<X::row_extent, Hidden, Q.activation>>()};
+    std::size_t deepest = 0;
+    for (const footprint& part : parts) deepest = part.stack_bytes > deepest ? part.stack_bytes : deepest;
+    return {sizeof(qtransformer_encoder_layer), sizeof(X), sizeof(X), 0, n * (5 * width + 2 * hidden) + deepest};
+  }
+
   friend constexpr bool operator==(const qtransformer_encoder_layer&, const qtransformer_encoder_layer&) = default;
 };
 
@@ -11924,6 +11989,14 @@ struct qembedding {
       }
     }
     return add<QOut>(rows, at);
+  }
+
+  /// The memory of `forward(ids)` for N ids (ctattn::footprint): the two tables, the ids and the result, and on the
+  /// stack the token and position rows before their sum.
+  template <std::size_t N>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    constexpr std::size_t rows = N * extent_size(Width);
+    return {sizeof(qembedding), N * sizeof(int), rows, 0, 2 * rows};
   }
 
   friend constexpr bool operator==(const qembedding&, const qembedding&) = default;

@@ -64,7 +64,11 @@ int main() {
   std::printf("largest |int8 logit - float logit|: %.3f (%.1f steps of the logits' int8 scale %.4f)\n",
               int8_golden::largest_logit_difference,
               int8_golden::largest_logit_difference / int8_golden::logit_step, int8_golden::logit_step);
-  std::printf("the int8 model's weights and tables: %zu bytes; the float model's: %zu bytes\n",
-              sizeof(toy::int8_sorter), sizeof(toy::sorter));
+  // The footprints (int8_sorter.hpp checks by static_assert that int8 takes less flash and less RAM).
+  constexpr ctattn::footprint int8_memory = toy::int8_sorter::footprint;
+  constexpr ctattn::footprint float_memory = toy::sorter::footprint;
+  std::printf("flash (weights, tables): int8 %zu bytes, float %zu bytes; RAM for one inference: int8 %zu bytes, "
+              "float %zu bytes\n",
+              int8_memory.weight_bytes, float_memory.weight_bytes, int8_memory.ram_bytes(), float_memory.ram_bytes());
   return failures + checked_failures == 0 ? 0 : 1;
 }

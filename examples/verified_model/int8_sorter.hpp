@@ -61,7 +61,27 @@ struct int8_sorter {
   [[nodiscard]] constexpr auto forward(const std::array<int, length>& ids) const noexcept {
     return ctattn::project(ctattn::normalize(layer1.forward(layer0.forward(embed.forward(ids))), norm), head);
   }
+
+  /// The memory of one inference (ctattn::footprint), as the float sorter gives its own: the model's object (int8
+  /// weights, folded biases, multipliers and tables: flash when constexpr), the ids, the logits, and on the stack
+  /// the intermediate activations of `forward` with the deepest layer's scratch.
+  static constexpr ctattn::footprint footprint = [] {
+    using x = ctattn::qmatrix<length, width, q0.input>;
+    using y = ctattn::qmatrix<length, width, q1.output>;
+    using z = ctattn::qmatrix<length, width, q_norm>;
+    return ctattn::composed(decltype(embed)::footprint_of<length>(), decltype(layer0)::footprint_of<x>(),
+                            decltype(layer1)::footprint_of<ctattn::qmatrix<length, width, q1.input>>(),
+                            decltype(norm)::footprint_of<y>(), decltype(head)::footprint_of<z>());
+  }();
 };
+
+// What int8 buys on a microcontroller, checked by the compiler: less flash for the weights and less RAM for one
+// inference than the float sorter.
+static_assert(int8_sorter::footprint.weight_bytes < sorter::footprint.weight_bytes,
+              "the int8 sorter must take less flash than the float one");
+static_assert(int8_sorter::footprint.ram_bytes() < sorter::footprint.ram_bytes(),
+              "the int8 sorter must take less RAM than the float one");
+static_assert(int8_sorter::footprint.weight_bytes == sizeof(int8_sorter));
 
 /// The float sorter quantized by the compiler: every linear per channel, every LayerNorm in integers, GELU as a
 /// table, the embedding tables per tensor.

@@ -62,4 +62,19 @@ static_assert(ctattn::math::isqrt(0xFFFF'FFFF'FFFF'FFFF) == 0xFFFF'FFFF);
 constexpr auto relu_q =
     ctattn::quantize_activation<ctattn::quantization{0.1, 0}, ctattn::quantization{0.1, -128}>(ctattn::relu{});
 static_assert(relu_q(-5) == -128 && relu_q(7) == -121);   // real -0.5 -> 0, real 0.7 -> 0.7
+
+// The transpose view reads b's rows: q (q^T)^T is q q.
+static_assert(ctattn::multiply<ctattn::quantization{0.25, 0}>(q, ctattn::transpose(
+                  ctattn::qmatrix<2, 2, ctattn::quantization{0.5, 1}>{{{1, -1}, {3, 5}}})) == square);
+
+// Int8 footprints: a layer's object is its flash; one inference's activations and scratch its RAM.
+using x_q = ctattn::qmatrix<6, 32, ctattn::quantization{0.1, 3}>;
+using linear_q = ctattn::qlinear<32, 64, ctattn::quantization{0.1, 3}, ctattn::quantization{0.2, -5}>;
+constexpr ctattn::footprint linear_fp = linear_q::footprint_of<x_q>();
+static_assert(linear_fp.weight_bytes == sizeof(linear_q) && sizeof(linear_q) == 32 * 64 + 64 * 4 + 64 * 8);
+static_assert(linear_fp.input_bytes == 6 * 32 && linear_fp.output_bytes == 6 * 64 && linear_fp.stack_bytes == 64 * 4);
+using norm_q = ctattn::qlayer_norm<32, ctattn::quantization{0.1, 3}, ctattn::quantization{0.05, 0}>;
+static_assert(norm_q::footprint_of<x_q>().weight_bytes == sizeof(norm_q));
+using table_q = decltype(relu_q);
+static_assert(table_q::footprint_of<x_q>().weight_bytes == 256 && table_q::footprint_of<x_q>().ram_bytes() == 2 * 6 * 32);
 }  // namespace

@@ -24,6 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ctattn/attention/footprint.hpp"
 #include "ctattn/kernels/activation.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
@@ -77,6 +78,12 @@ struct qactivation {
 
   [[nodiscard]] constexpr std::int8_t operator()(std::int8_t q) const noexcept {
     return table[static_cast<std::size_t>(std::int32_t{q} + 128)];
+  }
+
+  /// The memory of `activate(x, table)` on an X (ctattn::footprint): the 256-byte table, X and the result.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qactivation), sizeof(X), sizeof(basic_qmatrix<X::row_extent, X::column_extent, QOut>), 0, 0};
   }
 
   friend constexpr bool operator==(const qactivation&, const qactivation&) = default;

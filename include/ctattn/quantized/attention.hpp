@@ -225,6 +225,27 @@ struct qmulti_head_attention_weights {
   Value value;
   Output output;
 
+  /// The memory of `multi_head_attention<Scores>(x, weights, mask)` on an X (ctattn::footprint): the four
+  /// projections' objects, X and the result, and on the stack Q, K, V and the context (each n rows) with the largest
+  /// scratch of the calls inside: a projection's, or a head's (V^T, the scores and the weights of its n x n pairs,
+  /// the zero-point sums of its two products and the visible flags).
+  ///
+  /// Example: `constexpr auto fp = decltype(weights)::footprint_of<decltype(x_q)>();`
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    constexpr std::size_t n = X::rows;
+    constexpr std::size_t key_width = Query::outputs / Heads;
+    constexpr std::size_t value_width = Value::outputs / Heads;
+    constexpr std::size_t activations = n * (Query::outputs + Key::outputs + 2 * Value::outputs);
+    constexpr std::size_t head = value_width * n + 2 * n * n + n +
+                                 sizeof(std::int32_t) * (2 * n + n + key_width + value_width);
+    constexpr std::size_t projection = sizeof(std::int32_t) *
+                                       (Query::outputs > Output::outputs ? Query::outputs : Output::outputs);
+    return {sizeof(qmulti_head_attention_weights), sizeof(X),
+            sizeof(basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization>), 0,
+            activations + (head > projection ? head : projection)};
+  }
+
   friend constexpr bool operator==(const qmulti_head_attention_weights&,
                                    const qmulti_head_attention_weights&) = default;
 };

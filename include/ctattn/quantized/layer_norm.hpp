@@ -74,6 +74,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ctattn/attention/footprint.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/matrix/rules.hpp"
@@ -140,6 +141,14 @@ struct qlayer_norm {
   std::int32_t bias[width]{};
   std::int64_t epsilon = 0;
   std::int32_t epsilon_shift = 0;
+
+  /// The memory of `normalize(x, norm)` on an X (ctattn::footprint): the object, X and the result (the same size),
+  /// and on the stack one row's constants.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0,
+            sizeof(detail::kernels::int8_layer_norm_row)};
+  }
 
   friend constexpr bool operator==(const qlayer_norm&, const qlayer_norm&) = default;
 };

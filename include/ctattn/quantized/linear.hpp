@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ctattn/attention/footprint.hpp"
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
@@ -137,6 +138,17 @@ struct qlinear {
     std::int32_t sum = 0;
     for (std::size_t k = 0; k < inputs; ++k) sum += weight[c][k];
     return sum;
+  }
+
+  /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
+  /// object (weights, folded biases, multipliers: flash when constexpr), X and the result, and on the stack the
+  /// kernel's scratch, at most one int32 per output channel (the sums of the x86 and NEON form).
+  ///
+  /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Out, QOut>), 0,
+            outputs * sizeof(std::int32_t)};
   }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;

@@ -28,6 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ctattn/attention/footprint.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/quantized/activation.hpp"
@@ -157,6 +158,25 @@ struct qtransformer_encoder_layer {
     return add<Q.output>(h, ff);
   }
 
+  /// The memory of `forward(x)` on an X (ctattn::footprint): the layer's object, X and the result, and on the stack
+  /// the six intermediate activations of `forward` (norm1's, the attention's, the first sum, norm2's, the hidden
+  /// layer's and the activation's, the feed-forward's) with the deepest call's scratch.
+  ///
+  /// Example: `static_assert(decltype(layer_q)::footprint_of<decltype(x_q)>().weight_bytes == sizeof(layer_q));`
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    constexpr std::size_t n = X::rows;
+    constexpr std::size_t width = extent_size(Width);
+    constexpr std::size_t hidden = extent_size(Hidden);
+    constexpr footprint parts[] = {
+        decltype(norm1)::template footprint_of<X>(), attention_weights::template footprint_of<X>(),
+        decltype(linear1)::template footprint_of<X>(), decltype(activation)::template footprint_of<X>(),
+        decltype(linear2)::template footprint_of<basic_qmatrix<X::row_extent, Hidden, Q.activation>>()};
+    std::size_t deepest = 0;
+    for (const footprint& part : parts) deepest = part.stack_bytes > deepest ? part.stack_bytes : deepest;
+    return {sizeof(qtransformer_encoder_layer), sizeof(X), sizeof(X), 0, n * (5 * width + 2 * hidden) + deepest};
+  }
+
   friend constexpr bool operator==(const qtransformer_encoder_layer&, const qtransformer_encoder_layer&) = default;
 };
 
@@ -225,6 +245,14 @@ struct qembedding {
       }
     }
     return add<QOut>(rows, at);
+  }
+
+  /// The memory of `forward(ids)` for N ids (ctattn::footprint): the two tables, the ids and the result, and on the
+  /// stack the token and position rows before their sum.
+  template <std::size_t N>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    constexpr std::size_t rows = N * extent_size(Width);
+    return {sizeof(qembedding), N * sizeof(int), rows, 0, 2 * rows};
   }
 
   friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
