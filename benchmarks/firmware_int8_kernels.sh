@@ -6,14 +6,14 @@
 # MACs, and per board and optimization ctattn's instructions, CMSIS-NN's, the ratio ctattn / CMSIS-NN and ctattn's
 # instructions per MAC (per element for the softmax). See docs/firmware.md, "Int8 kernel benchmark".
 # Usage: [CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree>] benchmarks/firmware_int8_kernels.sh [board...]
-#        (default boards: m3 m4f m55-helium; also m7 m33 m55)
+#        (default boards: m0 m3 m4f m55-helium; also m7 m33 m55)
 # Build directories: build-bench-<board>-<Os|O2> in the repository root; only the benchmark image is built (-j1).
 # Exits non-zero if a board fails to configure, build or pass its checks.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 boards=("$@")
-[[ ${#boards[@]} -eq 0 ]] && boards=(m3 m4f m55-helium)
+[[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m55-helium)
 opts=(Os O2)
 cmsis_nn_dir="${CTATTN_CMSIS_NN_DIR:-}"
 image=int8_kernels_benchmark

@@ -9,13 +9,13 @@
 #     C entry) and for one inference;
 #   - stack measured on the target by painting (main, one inference) and instructions per inference, both
 #     printed by the image when CTest runs it under qemu-system-arm -icount shift=0.
-# Usage: benchmarks/firmware_size.sh [board...]   (default: m3 m4f m7 m33 m55 m55-helium)
+# Usage: benchmarks/firmware_size.sh [board...]   (default: m0 m3 m4f m7 m33 m55 m55-helium)
 # Reuses build-firmware-<board> (made by scripts/run-firmware-tests), configuring and building it if needed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 boards=("$@")
-[[ ${#boards[@]} -eq 0 ]] && boards=(m3 m4f m7 m33 m55 m55-helium)
+[[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m7 m33 m55 m55-helium)
 
 section_size() {  # section_size <elf> <section>
   arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'
@@ -69,7 +69,7 @@ for board in "${boards[@]}"; do
     exit 1
   fi
   case $board in
-    m3) core="Cortex-M3" ;; m4f) core="Cortex-M4F" ;; m7) core="Cortex-M7" ;; m33) core="Cortex-M33" ;;
+    m0) core="Cortex-M0" ;; m3) core="Cortex-M3" ;; m4f) core="Cortex-M4F" ;; m7) core="Cortex-M7" ;; m33) core="Cortex-M33" ;;
     m55) core="Cortex-M55" ;;
     m55-helium) core="Cortex-M55 Helium (Clang)" ;;
     *) core="$board" ;;

@@ -9,6 +9,7 @@
 #
 # | CTATTN_BOARD | core              | compiler | SIMD backend | QEMU machine | vector table | stack top  |
 # |--------------|-------------------|----------|--------------|--------------|--------------|------------|
+# | m0           | Cortex-M0 (no FPU)| GCC      | scalar       | microbit     | 0x00000000   | 0x20004000 |
 # | m3           | Cortex-M3 (no FPU)| GCC      | scalar       | mps2-an385   | 0x00000000   | 0x20400000 |
 # | m4f          | Cortex-M4F        | GCC      | scalar       | mps2-an386   | 0x00000000   | 0x20400000 |
 # | m7           | Cortex-M7 (DP FPU)| GCC      | scalar       | mps2-an500   | 0x00000000   | 0x20400000 |
@@ -16,8 +17,10 @@
 # | m55          | Cortex-M55 (MVE)  | GCC      | scalar       | mps3-an547   | 0x00000000   | 0x30080000 |
 # | m55-helium   | Cortex-M55 (MVE)  | Clang    | helium       | mps3-an547   | 0x00000000   | 0x30080000 |
 #
-# Code and data stay at the linker's default address (0x8000), which is RAM on all five machines: QEMU
-# loads the whole image there. The an505 and an547 boot in the Secure state and read their reset vector at
+# Code and data stay at the linker's default address (0x8000), which is RAM on the MPS2 and MPS3 machines: QEMU
+# loads the whole image there. The micro:bit (nRF51, a Cortex-M0 with 256 KB of flash at 0 and 16 KB of RAM at
+# 0x20000000) keeps code and constants at 0x8000 in flash and its data and .bss in RAM (CTATTN_BOARD_DATA_START),
+# which QEMU loads directly: no copy at start-up. The an505 and an547 boot in the Secure state and read their reset vector at
 # INITSVTOR, hence 0x10000000 on the an505 (a table at 0x0 locks up there).
 #
 # The two M55 boards are the same core: GCC 12 builds it scalar (kernels/backend.hpp selects no Helium backend
@@ -43,13 +46,24 @@
 set(CMAKE_SYSTEM_NAME Generic)
 set(CMAKE_SYSTEM_PROCESSOR arm)
 
-set(CTATTN_BOARD "m4f" CACHE STRING "Cortex-M board for firmware builds: m3, m4f, m7, m33, m55 or m55-helium")
-set_property(CACHE CTATTN_BOARD PROPERTY STRINGS m3 m4f m7 m33 m55 m55-helium)
+set(CTATTN_BOARD "m4f" CACHE STRING "Cortex-M board for firmware builds: m0, m3, m4f, m7, m33, m55 or m55-helium")
+set_property(CACHE CTATTN_BOARD PROPERTY STRINGS m0 m3 m4f m7 m33 m55 m55-helium)
 # try_compile projects re-read this file: hand them the board so that they test the same flags.
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES CTATTN_BOARD)
 
 set(CTATTN_BOARD_HAS_FPU ON)
-if(CTATTN_BOARD STREQUAL "m3")
+if(CTATTN_BOARD STREQUAL "m0")
+  # Armv6-M: no FPU, no DSP extension, no 32 x 32 -> 64 multiply; 16 KB of RAM (the RP2040's M0+ class).
+  set(CTATTN_BOARD_CORE "Cortex-M0")
+  # -masm-syntax-unified: inline assembly in the syntax of the other boards (GCC reads Thumb-1 asm as divided).
+  set(CTATTN_BOARD_CPU_FLAGS "-mcpu=cortex-m0 -mthumb -mfloat-abi=soft -masm-syntax-unified")
+  set(CTATTN_BOARD_HAS_FPU OFF)
+  set(CTATTN_QEMU_MACHINE "microbit")
+  set(CTATTN_BOARD_VECTOR_TABLE "0x00000000")
+  set(CTATTN_BOARD_STACK_TOP "0x20004000")
+  set(CTATTN_BOARD_DATA_START "0x20000000")
+  set(CTATTN_BOARD_RAM_BYTES 16384)
+elseif(CTATTN_BOARD STREQUAL "m3")
   # No FPU: floats would be libgcc's soft-float routines (-mfloat-abi=soft selects newlib's thumb/v7-m/nofp).
   set(CTATTN_BOARD_CORE "Cortex-M3")
   set(CTATTN_BOARD_CPU_FLAGS "-mcpu=cortex-m3 -mthumb -mfloat-abi=soft")
@@ -91,7 +105,7 @@ elseif(CTATTN_BOARD STREQUAL "m55" OR CTATTN_BOARD STREQUAL "m55-helium")
     set(CTATTN_BOARD_SIMD_BACKEND helium)
   endif()
 else()
-  message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose one of m3, m4f, m7, m33, m55, m55-helium")
+  message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose one of m0, m3, m4f, m7, m33, m55, m55-helium")
 endif()
 if(NOT DEFINED CTATTN_BOARD_SIMD_BACKEND)
   set(CTATTN_BOARD_SIMD_BACKEND scalar)

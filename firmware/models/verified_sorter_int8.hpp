@@ -26,6 +26,13 @@ namespace ctattn_firmware::models {
 
 inline constexpr toy::int8_sorter int8_sorter_weights = toy::quantize_sorter(sorter_weights);
 
+#if defined(CTATTN_FIRMWARE_STACK_BYTES)
+// One inference's activations and scratch (the int8 footprint's RAM) within the stack this board's images reserve:
+// 8 KB of the Cortex-M0's 16 KB of RAM, 16 KB elsewhere.
+static_assert(toy::int8_sorter::footprint.ram_bytes() <= CTATTN_FIRMWARE_STACK_BYTES,
+              "the int8 sorter's RAM for one inference must fit the board's stack");
+#endif
+
 struct verified_sorter_int8 {
   static constexpr const char* name = "verified model in int8: 2 encoder layers, integers only (d_model 32)";
 

@@ -118,7 +118,7 @@ namespace stack {
       "1:\n\t"
       "cmp r1, r3\n\t"
       "bhs 2f\n\t"
-      "str r2, [r1], #4\n\t"
+      "stmia r1!, {r2}\n\t"  // one word, r1 advanced (Armv6-M has no post-indexed str)
       "b 1b\n"
       "2:\n\t"
       "bx lr\n\t"

@@ -259,6 +259,43 @@ std::size_t softmax_mismatches(Read read) noexcept {
   return bad;
 }
 
+// The kernels' requantizer (output_requantizer: its doubling high product, which the Cortex-M0 builds from 16-bit
+// multiplies, and its rounding shift) against math::multiply_by_quantized_multiplier and requantize, for
+// accumulators at the int32 extremes, near powers of two and pseudo-random, with every multiplier of the cases.
+struct requantizer_inputs {
+  std::int32_t accumulators[40]{};
+};
+constexpr requantizer_inputs make_requantizer_inputs() noexcept {
+  requantizer_inputs in{};
+  const std::int32_t fixed[] = {0, 1, -1, 2, -2, 3, -3, 1 << 30, -(1 << 30), 2147483647, -2147483647 - 1,
+                                (1 << 30) - 1, -(1 << 30) + 1, 12345678, -12345678, 65535, -65536, 65536, 255, -256};
+  std::size_t i = 0;
+  for (const std::int32_t v : fixed) in.accumulators[i++] = v;
+  std::uint32_t state = 5;
+  for (; i < 40; ++i) {
+    state = state * 1664525u + 1013904223u;
+    in.accumulators[i] = static_cast<std::int32_t>(state) >> (i % 9);
+  }
+  return in;
+}
+
+template <typename Read>
+constexpr std::size_t requantizer_mismatches(Read read) noexcept {
+  const requantizer_inputs in = read(make_requantizer_inputs());
+  std::size_t bad = 0;
+  const ctattn::math::quantized_multiplier extra[] = {{2147483647, -1}, {1 << 30, 0}, {1 << 30, -31}, {0, 0}};
+  const auto check = [&](ctattn::math::quantized_multiplier m) {
+    const ctattn::detail::kernels::output_requantizer r{m.multiplier, m.shift, -3};
+    for (const std::int32_t a : in.accumulators) {
+      bad += r.scaled(a) == ctattn::math::multiply_by_quantized_multiplier(a, m) ? 0u : 1u;
+      bad += r(a) == ctattn::detail::kernels::requantize(a, m, -3) ? 0u : 1u;
+    }
+  };
+  for (const auto& m : fc_multipliers) check(m);
+  for (const auto& m : extra) check(m);
+  return bad;
+}
+
 // Every fully-connected shape: rows 1 to 3 (a 2 x 2 tile and a rest), inputs 1 to 70 at every tail of a step of 4 and
 // of 16, channels 1 to 9 (passes of 2 and of 4, and rests).
 template <typename Read>
@@ -271,7 +308,7 @@ constexpr std::size_t all_fully_connected_mismatches(Read read) noexcept {
          fully_connected_mismatches<4, 32, 6>(read, 11) + transposed_product_mismatches<1, 1, 1>(read, 12) +
          transposed_product_mismatches<3, 3, 5>(read, 13) + transposed_product_mismatches<2, 16, 4>(read, 14) +
          transposed_product_mismatches<3, 17, 9>(read, 15) + transposed_product_mismatches<3, 70, 9>(read, 16) +
-         transposed_product_mismatches<4, 32, 6>(read, 17);
+         transposed_product_mismatches<4, 32, 6>(read, 17) + requantizer_mismatches(read);
 }
 
 }  // namespace ctattn_test::int8_kernel_cases

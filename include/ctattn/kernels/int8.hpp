@@ -273,13 +273,15 @@ CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
           typename Epilogue>
 void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
-  constexpr std::size_t whole = N - N % 2;
+  constexpr std::size_t TR = 2;  // rows and channels of a tile
+  constexpr std::size_t TC = 2;
+  constexpr std::size_t whole = N - N % TC;
   // Rationale: the channels past the last pass from a constant, not the pass loop's counter: GCC 12 -O2 reported the
   // rest loop, which runs no iteration when N is even, as overflowing (-Waggressive-loop-optimizations).
-  for (std::size_t c = 0; c < whole; c += 2) {
+  for (std::size_t c = 0; c < whole; c += TC) {
     std::size_t r = 0;
-    for (; r + 2 <= M; r += 2) scalar_tile<K, XS, WS, YS, 2, 2>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
-    for (; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, 2>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
+    for (; r + TR <= M; r += TR) scalar_tile<K, XS, WS, YS, TR, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
+    for (; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
   }
   for (std::size_t c = whole; c < N; ++c) {
     for (std::size_t r = 0; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);

@@ -41,6 +41,37 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t saturate_int8(std::int32_t v) noexcep
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
+/// floor((x m + 2^30) / 2^31) for m in [0, 2^31): TFLite's doubling high multiply, which cannot saturate for such
+/// an m. On Armv6-M (Cortex-M0, M0+: no 32 x 32 -> 64 multiply) the product is built from four 16 x 16 -> 32
+/// multiplies of |x| and m; elsewhere it is the int64 product (one `smull` or `smlal`).
+// Rationale: on the M0, GCC calls libgcc's general 64 x 64 multiply for the int64 form. Here the product's
+// magnitude u = |x| m < 2^62 is summed from its 16-bit partial products with explicit carries, and the rounding
+// follows the sign: floor((u + 2^30) / 2^31) for x >= 0, -floor((u + 2^30 - 1) / 2^31) for x < 0 (the same
+// floor of a negative value, as ceil((u - 2^30) / 2^31) = floor((u - 2^30 + 2^31 - 1) / 2^31)).
+CTATTN_ALWAYS_INLINE constexpr std::int32_t doubling_high_product(std::int32_t x, std::int32_t m) noexcept {
+#if defined(__ARM_ARCH_6M__)
+  if (!std::is_constant_evaluated()) {
+    const std::uint32_t a = x < 0 ? 0u - static_cast<std::uint32_t>(x) : static_cast<std::uint32_t>(x);
+    const auto b = static_cast<std::uint32_t>(m);
+    const std::uint32_t al = a & 0xFFFFu, ah = a >> 16, bl = b & 0xFFFFu, bh = b >> 16;
+    const std::uint32_t low_low = al * bl;
+    const std::uint32_t low_high = al * bh;
+    const std::uint32_t high_low = ah * bl;
+    // a <= 2^31 and b < 2^31, so ah <= 2^15 and bh < 2^15: each cross product is below 2^31 and their sum cannot
+    // carry out of 32 bits.
+    const std::uint32_t middle = low_high + high_low;
+    const std::uint32_t low = low_low + (middle << 16);
+    std::uint32_t high = ah * bh + (middle >> 16) + (low < low_low ? 1u : 0u);
+    const std::uint32_t rounding = x < 0 ? (1u << 30) - 1u : 1u << 30;
+    const std::uint32_t rounded = low + rounding;
+    high += rounded < low ? 1u : 0u;
+    const std::uint32_t magnitude = (high << 1) | (rounded >> 31);
+    return static_cast<std::int32_t>(x < 0 ? 0u - magnitude : magnitude);
+  }
+#endif
+  return static_cast<std::int32_t>((std::int64_t{x} * m + (std::int64_t{1} << 30)) >> 31);
+}
+
 /// TFLite's requantization of int32 sums to int8 for one multiplier in [0, 2^31) (as `math::quantize_multiplier`
 /// makes every one) and one output zero point: `requantize(accumulator, {multiplier, shift}, zero)`'s bits in fewer
 /// instructions, with what depends on the shift alone computed once, where the kernel sets up a channel.
@@ -66,7 +97,7 @@ struct output_requantizer {
   /// accumulator times the multiplier, with TFLite's two roundings: `math::multiply_by_quantized_multiplier`'s value.
   CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
     const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
-    const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
+    const std::int32_t high = doubling_high_product(x, multiplier);
     const auto bits = static_cast<std::uint32_t>(high);
     const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
     return (high >> right) + static_cast<std::int32_t>(margin >> 31);
@@ -74,7 +105,7 @@ struct output_requantizer {
 
   CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
     const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
-    const auto high = static_cast<std::int32_t>((std::int64_t{x} * multiplier + (std::int64_t{1} << 30)) >> 31);
+    const std::int32_t high = doubling_high_product(x, multiplier);
     const auto bits = static_cast<std::uint32_t>(high);
     // threshold - remainder is negative exactly when the remainder passes the threshold (both below 2^31).
     const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
