@@ -96,6 +96,11 @@ for name in "${workloads[@]}"; do
   done
   echo "$row"
 done
+# The floor of each core: the fewest instructions a multiply-accumulate can take, one multiply instruction doing as
+# many as the core allows (loads, widening and requantization come on top).
+echo
+echo "Floors, instructions per MAC: m0, m3: 1 (muls/mla, one product); m4f, m7, m33, m55: 0.5 (smlad, two"
+echo "products); m55-helium: 0.0625 (vmladava.s8, sixteen products)."
 for key in "${!softmax_note[@]}"; do
   IFS='|' read -r name board opt <<< "$key"
   echo "Softmax $name on $board -$opt: CMSIS-NN and ctattn differ: ${softmax_note[$key]} step(s) of 1/256."
