@@ -5568,6 +5568,11 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `int8_product(c, a, b, a_zero, b_zero)`       | c = (a - a_zero)(b - b_zero), in int32                    |
 /// | `int8_product_transposed(c, a, b, a_zero, b_zero)` | c = (a - a_zero)(b - b_zero)^T, b given as N rows of K |
 /// | `requantize(c, multiplier, zero, out)`        | out = clamp(c times the multiplier, rounded, + zero)      |
+/// | `int8_window_product_requantized<M, K, N>(x, .., w, .., epilogue, y, ..)` | raw int8 products over windows, offset and requantized (docs/kernels.md) |
+/// | `int8_product_requantized(x, w, epilogue, y)` | the same over whole arrays                                |
+/// | `int8_fully_connected(x, w, start, multipliers, zero, y)` | a layer: the input zero point folded into start |
+/// | `int8_window_product_zero_points<M, K, N>(..)`| (a - za)(b - zb)^T over windows, one multiplier           |
+/// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
 /// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
@@ -8715,6 +8720,17 @@ template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Project
 
 #endif  // CTATTN_ATTENTION_MULTI_HEAD_HPP
 // ---------------------------------------- ctattn/attention/footprint.hpp (continued)
+// ---------------------------------------- ctattn/detail/footprint_type.hpp
+#ifndef CTATTN_DETAIL_FOOTPRINT_TYPE_HPP
+#define CTATTN_DETAIL_FOOTPRINT_TYPE_HPP
+
+/// \file
+/// `ctattn::footprint` and `ctattn::composed`, documented with the attention footprints in
+/// ctattn/attention/footprint.hpp, which includes this header.
+// Rationale: a header of their own, with nothing but the standard library, so that the int8 layers can give their
+// footprints without including the float attention tier: a shape error in an int8 call then shows the includes of
+// the int8 headers only, and its first lines stay the rule's sentence.
+
 
 namespace ctattn {
 
@@ -8802,6 +8818,13 @@ template <std::same_as<footprint>... More>
   f.stack_bytes = intermediates + deepest;
   return f;
 }
+
+}  // namespace ctattn
+
+#endif  // CTATTN_DETAIL_FOOTPRINT_TYPE_HPP
+// ---------------------------------------- ctattn/attention/footprint.hpp (continued)
+
+namespace ctattn {
 
 namespace detail {
 

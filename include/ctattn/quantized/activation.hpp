@@ -24,7 +24,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ctattn/attention/footprint.hpp"
+#include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/kernels/activation.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/quantized/qmatrix.hpp"

@@ -27,7 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ctattn/attention/footprint.hpp"
+#include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"

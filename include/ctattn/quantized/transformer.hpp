@@ -28,7 +28,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ctattn/attention/footprint.hpp"
+#include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/quantized/activation.hpp"
