@@ -5565,9 +5565,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | kernel                                        | computes                                                  |
 /// |-----------------------------------------------|-----------------------------------------------------------|
 /// | `int8_dot_rows<KMax>(a, i, .., b, j0, .., k, n, out)` | out[j] = sum_t (a_i[t] - a_zero)(b_{j0+j}[t] - b_zero)|
-/// | `int8_product(c, a, b, a_zero, b_zero)`       | c = (a - a_zero)(b - b_zero), in int32                    |
-/// | `int8_product_transposed(c, a, b, a_zero, b_zero)` | c = (a - a_zero)(b - b_zero)^T, b given as N rows of K |
-/// | `requantize(c, multiplier, zero, out)`        | out = clamp(c times the multiplier, rounded, + zero)      |
+/// | `requantize(c, multiplier, zero)`             | clamp(c times the multiplier, rounded, + zero): one value |
 /// | `int8_window_product_requantized<M, K, N>(x, .., w, .., epilogue, y, ..)` | raw int8 products over windows, offset and requantized (docs/kernels.md) |
 /// | `int8_product_requantized(x, w, epilogue, y)` | the same over whole arrays                                |
 /// | `int8_fully_connected(x, w, start, multipliers, zero, y)` | a layer: the input zero point folded into start |
@@ -5578,8 +5576,9 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm of each row in integers (quantized/layer_norm.hpp) |
 ///
-/// The element-wise kernels have one integer form on every target. How `int8_dot_rows`, which every product
-/// reaches, computes:
+/// The element-wise kernels have one integer form on every target. The products go through
+/// `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
+/// form of the products, and int8 attention over sliding windows) computes:
 ///   1. constant evaluation: the scalar loop;
 ///   2. run time: the build's int8 backend through kernels/detail/int8_simd.hpp, where the target has one:
 ///
@@ -5595,8 +5594,10 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 ///
 /// Example:
 /// \code
-///   std::int32_t c[1][1]{}; const std::int8_t a[1][2]{{1, 2}}, b[2][1]{{3}, {4}};
-///   ctattn::detail::kernels::int8_product(c, a, b, 0, 0);   // {{11}}
+///   const std::int8_t a[1][2]{{1, 2}}, b[1][2]{{3, 4}};   // b as rows of K
+///   std::int8_t c[1][1]{};
+///   constexpr ctattn::math::quantized_multiplier one_half{1 << 30, 0};
+///   ctattn::detail::kernels::int8_product_transposed_requantized(a, b, 0, 0, one_half, 0, c);   // {{6}}: 11 / 2
 /// \endcode
 
 
@@ -6141,27 +6142,6 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
 #pragma GCC diagnostic pop
 #endif
 
-/// c = (a - a_zero)(b - b_zero)^T in int32, b given as N rows of K (PyTorch's out x in weights, or keys).
-template <std::size_t M, std::size_t K, std::size_t N>
-constexpr void int8_product_transposed(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K],
-                                       const std::int8_t (&b)[N][K], std::int32_t a_zero,
-                                       std::int32_t b_zero = 0) noexcept {
-  for (std::size_t i = 0; i < M; ++i) int8_dot_rows<K>(a, i, 0, a_zero, b, 0, 0, b_zero, K, N, c[i]);
-}
-
-/// c = (a - a_zero)(b - b_zero) in int32, b given as K rows of N.
-template <std::size_t M, std::size_t K, std::size_t N>
-constexpr void int8_product(std::int32_t (&c)[M][N], const std::int8_t (&a)[M][K], const std::int8_t (&b)[K][N],
-                            std::int32_t a_zero, std::int32_t b_zero) noexcept {
-  // Rationale: every form reads both operands along K; b's transpose is N x K bytes, a quarter of a float
-  // matrix's, and each of its rows is then read once per row of a.
-  std::int8_t b_transposed[N][K];
-  for (std::size_t t = 0; t < K; ++t) {
-    for (std::size_t j = 0; j < N; ++j) b_transposed[j][t] = b[t][j];
-  }
-  int8_product_transposed(c, a, b_transposed, a_zero, b_zero);
-}
-
 /// One int32 accumulator to int8: multiply_by_quantized_multiplier, plus the output's zero point, clamped.
 CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
                                  std::int32_t zero) noexcept {
@@ -6357,15 +6337,6 @@ constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K],
                                                    const math::quantized_multiplier& multiplier, std::int32_t zero,
                                                    std::int8_t (&y)[M][N]) noexcept {
   int8_window_product_zero_points<M, K, N>(a, 0, 0, b, 0, 0, a_zero, b_zero, multiplier, zero, y, 0, 0);
-}
-
-/// out = requantize(c) for every element.
-template <std::size_t M, std::size_t N>
-constexpr void requantize(const std::int32_t (&c)[M][N], math::quantized_multiplier multiplier, std::int32_t zero,
-                          std::int8_t (&out)[M][N]) noexcept {
-  for (std::size_t i = 0; i < M; ++i) {
-    for (std::size_t j = 0; j < N; ++j) out[i][j] = requantize(c[i][j], multiplier, zero);
-  }
 }
 
 /// The backend's own softmax of a row with every entry visible (Helium), where it has one and the row fits it:
