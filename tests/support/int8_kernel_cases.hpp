@@ -70,7 +70,7 @@ inline constexpr std::int32_t zero_points[][2] = {{0, 0}, {-128, 127}, {127, -12
 template <typename Read>
 constexpr std::size_t all_mismatches(Read read, std::size_t first = 1, std::size_t last = 70) noexcept {
   const operands o = read(make_operands(7));
-  std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
+  std::size_t bad = 0;
   for (std::size_t k = first; k <= last; ++k) {
     for (const auto& z : zero_points) bad += dot_rows_mismatches(o, k, z[0], z[1]);
   }
