@@ -472,20 +472,8 @@ template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMu
           math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C>
 constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
                              std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
-  if (std::is_constant_evaluated()) {
-    for (std::size_t r = 0; r < R; ++r) {
-      for (std::size_t c = 0; c < C; ++c) {
-        const std::int32_t shifted_a = (std::int32_t{a[r][c]} - a_zero) * (1 << LeftShift);
-        const std::int32_t shifted_b = (std::int32_t{b[r][c]} - b_zero) * (1 << LeftShift);
-        const std::int32_t sum = math::multiply_by_quantized_multiplier(shifted_a, AMultiplier) +
-                                 math::multiply_by_quantized_multiplier(shifted_b, BMultiplier);
-        out[r][c] = requantize(sum, OutMultiplier, out_zero);
-      }
-    }
-    return;
-  }
-  // Run time: the requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp), the same values,
-  // their shifts constants.
+  // The requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp): the values of
+  // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
   constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
   constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
