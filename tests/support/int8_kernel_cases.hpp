@@ -113,8 +113,9 @@ constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t 
   f.w[0][0] = 127;
   if constexpr (N > 1) f.w[1][0] = 1;
   for (std::size_t c = 0; c < N; ++c) {
-    // Mostly small biases; every third one large enough to saturate the output, with alternating signs.
-    f.bias[c] = c % 2 == 1 ? next() : (c % 4 == 2 ? (c % 8 == 2 ? 1 : -1) * 900000000 : next() * 301);
+    // Mostly small biases; every fourth one large enough to saturate the output, with alternating signs, the
+    // negative ones near the int32 limit.
+    f.bias[c] = c % 2 == 1 ? next() : (c % 4 == 2 ? (c % 8 == 2 ? 900000000 : -2000000000) : next() * 301);
     std::int32_t sum = 0;
     for (std::size_t t = 0; t < K; ++t) sum += f.w[c][t];
     f.folded_bias[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.bias[c]) -
@@ -296,7 +297,8 @@ constexpr std::size_t requantizer_mismatches(Read read) noexcept {
   return bad;
 }
 
-// Every fully-connected shape: rows 1 to 3 (a 2 x 2 tile and a rest), inputs 1 to 70 at every tail of a step of 4 and
+// Every fully-connected shape: rows 1 to 16 (a 2 x 2 tile and a rest; widened blocks of 1 to 6 rows, one or
+// several, equal or not, over an even and an odd count of steps), inputs 1 to 70 at every tail of a step of 4 and
 // of 16, channels 1 to 9 (passes of 2 and of 4, and rests).
 template <typename Read>
 constexpr std::size_t all_fully_connected_mismatches(Read read) noexcept {
@@ -305,10 +307,13 @@ constexpr std::size_t all_fully_connected_mismatches(Read read) noexcept {
          fully_connected_mismatches<1, 15, 3>(read, 5) + fully_connected_mismatches<2, 16, 4>(read, 6) +
          fully_connected_mismatches<3, 17, 9>(read, 7) + fully_connected_mismatches<3, 33, 5>(read, 8) +
          fully_connected_mismatches<2, 64, 8>(read, 9) + fully_connected_mismatches<3, 70, 9>(read, 10) +
-         fully_connected_mismatches<4, 32, 6>(read, 11) + transposed_product_mismatches<1, 1, 1>(read, 12) +
+         fully_connected_mismatches<4, 32, 6>(read, 11) + fully_connected_mismatches<7, 12, 3>(read, 18) +
+         fully_connected_mismatches<16, 8, 3>(read, 19) + fully_connected_mismatches<13, 20, 2>(read, 20) +
+         transposed_product_mismatches<1, 1, 1>(read, 12) +
          transposed_product_mismatches<3, 3, 5>(read, 13) + transposed_product_mismatches<2, 16, 4>(read, 14) +
          transposed_product_mismatches<3, 17, 9>(read, 15) + transposed_product_mismatches<3, 70, 9>(read, 16) +
-         transposed_product_mismatches<4, 32, 6>(read, 17) + requantizer_mismatches(read);
+         transposed_product_mismatches<4, 32, 6>(read, 17) + transposed_product_mismatches<16, 8, 3>(read, 21) +
+         requantizer_mismatches(read);
 }
 
 }  // namespace ctattn_test::int8_kernel_cases

@@ -229,14 +229,192 @@ struct arm_dsp_int8_ops {
     sums[1][1] = s11;
   }
 
+  /// The most rows of x one widened block holds: each word of w, loaded and widened once, serves all of them.
+  // Rationale: 6 accumulators, one channel's widened word (2 registers), one row's pair of widened words (2, by
+  // `ldrd`), the two pointers and the count are 13 registers, what the core has. Per 4 terms of 6 outputs: 1 load
+  // and 2 extensions of w, 6 `ldrd` and 12 `smlad`, 21 instructions for 24 multiply-accumulates (0.875 each,
+  // against 1.25 for the 2 x 2 tile that widens both operands in its loop).
+  static constexpr std::size_t block_rows = 6;
+  /// The longest rows (K) the widened blocks take: a block's widened rows, block_rows * K * 2 bytes, are on the
+  /// stack (3 KiB at most); longer rows take the 2 x 2 tiles.
+  static constexpr std::size_t widened_max_terms = 256;
+  /// Whether a product of K terms takes the widened blocks.
+  template <std::size_t K>
+  static constexpr bool widens = K % step == 0 && K >= step && K <= widened_max_terms;
+  /// The stack bytes `product_requantized` needs for M rows of K terms beyond its locals: the widened block.
+  template <std::size_t M, std::size_t K>
+  static constexpr std::size_t product_scratch_bytes =
+      widens<K> ? (M < block_rows ? M : block_rows) * K * sizeof(std::int16_t) : 0;
+
+  /// R rows of x (XS bytes apart, K a multiple of 4) widened into `out` in the order the block's loop reads them:
+  /// for each step of 4 terms, row by row, the even bytes' halves then the odd bytes'.
+  template <std::size_t K, std::size_t XS, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void widen_rows(const std::int8_t* x, std::int32_t* out) noexcept {
+    for (std::size_t t = 0; t < K; t += step) {
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::uint32_t word = load_word(x + r * XS + t);
+        out[0] = even_bytes(word);
+        out[1] = odd_bytes(word);
+        out += 2;
+      }
+    }
+  }
+
+  /// The raw sums of R <= 6 widened rows at xw (`widen_rows`) against one channel at w, K terms, added to s.
+  // Rationale: in assembly for the reason `two_by_two` gives; the rows past R are left out by the assembler
+  // (`.if`), their accumulators unused.
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void block_column(const std::int32_t* xw, const std::int8_t* w,
+                                                std::int32_t (&s)[block_rows]) noexcept {
+    static_assert(R >= 1 && R <= block_rows);
+    constexpr bool pairs = (K / step) % 2 == 0;
+    std::size_t steps = pairs ? K / step / 2 : K / step;
+    std::int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], s4 = s[4], s5 = s[5];
+    std::int32_t w_even, w_odd, x_even, x_odd;
+    asm volatile(
+        "1:\n\t"
+        ".rept %c[unroll]\n\t"
+        "ldr %[we], [%[w]], #4\n\t"
+        "sxtb16 %[wo], %[we], ror #8\n\t"
+        "sxtb16 %[we], %[we]\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s0], %[xe], %[we], %[s0]\n\t"
+        "smlad %[s0], %[xo], %[wo], %[s0]\n\t"
+        ".if %c[rows] > 1\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s1], %[xe], %[we], %[s1]\n\t"
+        "smlad %[s1], %[xo], %[wo], %[s1]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 2\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s2], %[xe], %[we], %[s2]\n\t"
+        "smlad %[s2], %[xo], %[wo], %[s2]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 3\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s3], %[xe], %[we], %[s3]\n\t"
+        "smlad %[s3], %[xo], %[wo], %[s3]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 4\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s4], %[xe], %[we], %[s4]\n\t"
+        "smlad %[s4], %[xo], %[wo], %[s4]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 5\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s5], %[xe], %[we], %[s5]\n\t"
+        "smlad %[s5], %[xo], %[wo], %[s5]\n\t"
+        ".endif\n\t"
+        ".endr\n\t"
+        "subs %[steps], %[steps], #1\n\t"
+        "bne 1b\n\t"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4), [s5] "+r"(s5), [x] "+r"(xw),
+          [w] "+r"(w), [steps] "+r"(steps), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even),
+          [xo] "=&r"(x_odd)
+        : [rows] "n"(R), [unroll] "n"(pairs ? 2 : 1)
+        : "cc", "memory");
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+    s[4] = s4;
+    s[5] = s5;
+  }
+
+  /// (a + b 2^32 + 2^31) >> 32 of the 64-bit sum: `smmlar`.
+  static std::int32_t rounded_high_add(std::int32_t a, std::int32_t b, std::int32_t c) noexcept {
+    std::int32_t high;
+    asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(a), "r"(b), "r"(c));
+    return high;
+  }
+
+  /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
+  /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the shift is to the
+  /// right by 1 to 22 (every layer's, in practice).
+  // Rationale: the doubling high multiply floor((x m + 2^30) / 2^31) is one `smmlar` of x, 2m - 2^32 (the
+  // multiplier doubled, read as a signed word) and x: x 2^32 + x (2m - 2^32) + 2^31 = 2 x m + 2^31 in the
+  // instruction's 64-bit sum, exact for every x and every m in [0, 2^31). Its result h is at least -2^31 + 1, so
+  // h - (h < 0) cannot wrap; adding 2^(e-1) + zero 2^e with `qadd` and shifting right by e rounds half away from
+  // zero and adds the zero point in one go (the constant fits while e <= 22), and where `qadd` saturates the true
+  // value is past 2^(31 - e) >= 512 in magnitude, which `ssat` clamps the same way.
+  template <std::size_t R>
+  CTATTN_ALWAYS_INLINE static void requantize_column(const std::int32_t (&sums)[block_rows],
+                                                     const math::quantized_multiplier& q, std::int32_t zero,
+                                                     std::int8_t* y, std::size_t ys) noexcept {
+    const auto doubled = static_cast<std::int32_t>(static_cast<std::uint32_t>(q.multiplier) << 1);
+    if (q.shift >= 0) {
+      const int left = q.shift;
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[r]) << left);
+        y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(
+            __builtin_arm_qadd(rounded_high_add(v, doubled, v), zero)));
+      }
+    } else if (q.shift >= -22) {
+      const int right = -q.shift;
+      const std::int32_t offset = (1 << (right - 1)) + zero * (1 << right);
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::int32_t h = rounded_high_add(sums[r], doubled, sums[r]);
+        const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(h) - (static_cast<std::uint32_t>(h) >> 31));
+        y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(__builtin_arm_qadd(t, offset) >> right));
+      }
+    } else {
+      const kernels::output_requantizer requantize{q.multiplier, q.shift, zero};
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) y[r * ys] = requantize(sums[r]);
+    }
+  }
+
+  /// R <= 6 rows of x from row r0, widened once, against all N channels of w, into y.
+  template <std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R,
+            typename Epilogue>
+  static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0, const Epilogue& e,
+                            std::int8_t* y) noexcept {
+    alignas(8) std::int32_t xw[K / step * R * 2];
+    widen_rows<K, XS, R>(x, xw);
+    for (std::size_t c = 0; c < N; ++c) {
+      std::int32_t sums[block_rows]{};
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) sums[r] = e.start(r0 + r, c);
+      block_column<K, R>(xw, w + c * WS, sums);
+      requantize_column<R>(sums, e.multiplier(c), e.zero, y + c, YS);
+    }
+  }
+
   /// kernels/int8.hpp's `int8_product_requantized` at run time: M rows of x (XS bytes apart) against N channels of
-  /// w (WS apart), K terms each, into y (rows YS apart); tiles of `tile_rows` x `tile_channels`, then the rows and
-  /// channels left in narrower tiles.
+  /// w (WS apart), K terms each, into y (rows YS apart). Where K is a multiple of 4 up to `widened_max_terms`, blocks
+  /// of at most 6 rows of x widened once (as equal as the rows allow), each against every channel in the order w
+  /// is stored; else tiles of `tile_rows` x `tile_channels`, then the rows and channels left in narrower tiles.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
             typename Epilogue>
   static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     // Rationale: e by value, a local whose address is not taken: the int8 stores to y may alias anything, and the
     // epilogue's members would be loaded again after each of them.
+    if constexpr (widens<K>) {
+      constexpr std::size_t blocks = (M + block_rows - 1) / block_rows;
+      constexpr std::size_t larger = (M + blocks - 1) / blocks;  // rows of the first M % blocks blocks (or all)
+      constexpr std::size_t smaller = M / blocks;
+      constexpr std::size_t larger_blocks = M % blocks == 0 ? blocks : M % blocks;
+      std::size_t r = 0;
+      for (std::size_t b = 0; b < larger_blocks; ++b, r += larger) {
+        widened_block<K, N, XS, WS, YS, larger>(x + r * XS, w, r, e, y + r * YS);
+      }
+      if constexpr (larger_blocks < blocks) {
+        for (std::size_t b = larger_blocks; b < blocks; ++b, r += smaller) {
+          widened_block<K, N, XS, WS, YS, smaller>(x + r * XS, w, r, e, y + r * YS);
+        }
+      }
+    } else {
+      tiled_product<M, K, N, XS, WS, YS>(x, w, e, y);
+    }
+  }
+
+  /// The 2 x 2 tiles of `product_requantized`, for rows that are not widened.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void tiled_product(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     constexpr std::size_t whole = N - N % tile_channels;
     for (std::size_t c = 0; c < whole; c += tile_channels) {
       std::size_t r = 0;
