@@ -5829,14 +5829,192 @@ struct arm_dsp_int8_ops {
     sums[1][1] = s11;
   }
 
+  /// The most rows of x one widened block holds: each word of w, loaded and widened once, serves all of them.
+  // Rationale: 6 accumulators, one channel's widened word (2 registers), one row's pair of widened words (2, by
+  // `ldrd`), the two pointers and the count are 13 registers, what the core has. Per 4 terms of 6 outputs: 1 load
+  // and 2 extensions of w, 6 `ldrd` and 12 `smlad`, 21 instructions for 24 multiply-accumulates (0.875 each,
+  // against 1.25 for the 2 x 2 tile that widens both operands in its loop).
+  static constexpr std::size_t block_rows = 6;
+  /// The longest rows (K) the widened blocks take: a block's widened rows, block_rows * K * 2 bytes, are on the
+  /// stack (3 KiB at most); longer rows take the 2 x 2 tiles.
+  static constexpr std::size_t widened_max_terms = 256;
+  /// Whether a product of K terms takes the widened blocks.
+  template <std::size_t K>
+  static constexpr bool widens = K % step == 0 && K >= step && K <= widened_max_terms;
+  /// The stack bytes `product_requantized` needs for M rows of K terms beyond its locals: the widened block.
+  template <std::size_t M, std::size_t K>
+  static constexpr std::size_t product_scratch_bytes =
+      widens<K> ? (M < block_rows ? M : block_rows) * K * sizeof(std::int16_t) : 0;
+
+  /// R rows of x (XS bytes apart, K a multiple of 4) widened into `out` in the order the block's loop reads them:
+  /// for each step of 4 terms, row by row, the even bytes' halves then the odd bytes'.
+  template <std::size_t K, std::size_t XS, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void widen_rows(const std::int8_t* x, std::int32_t* out) noexcept {
+    for (std::size_t t = 0; t < K; t += step) {
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::uint32_t word = load_word(x + r * XS + t);
+        out[0] = even_bytes(word);
+        out[1] = odd_bytes(word);
+        out += 2;
+      }
+    }
+  }
+
+  /// The raw sums of R <= 6 widened rows at xw (`widen_rows`) against one channel at w, K terms, added to s.
+  // Rationale: in assembly for the reason `two_by_two` gives; the rows past R are left out by the assembler
+  // (`.if`), their accumulators unused.
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void block_column(const std::int32_t* xw, const std::int8_t* w,
+                                                std::int32_t (&s)[block_rows]) noexcept {
+    static_assert(R >= 1 && R <= block_rows);
+    constexpr bool pairs = (K / step) % 2 == 0;
+    std::size_t steps = pairs ? K / step / 2 : K / step;
+    std::int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], s4 = s[4], s5 = s[5];
+    std::int32_t w_even, w_odd, x_even, x_odd;
+    asm volatile(
+        "1:\n\t"
+        ".rept %c[unroll]\n\t"
+        "ldr %[we], [%[w]], #4\n\t"
+        "sxtb16 %[wo], %[we], ror #8\n\t"
+        "sxtb16 %[we], %[we]\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s0], %[xe], %[we], %[s0]\n\t"
+        "smlad %[s0], %[xo], %[wo], %[s0]\n\t"
+        ".if %c[rows] > 1\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s1], %[xe], %[we], %[s1]\n\t"
+        "smlad %[s1], %[xo], %[wo], %[s1]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 2\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s2], %[xe], %[we], %[s2]\n\t"
+        "smlad %[s2], %[xo], %[wo], %[s2]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 3\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s3], %[xe], %[we], %[s3]\n\t"
+        "smlad %[s3], %[xo], %[wo], %[s3]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 4\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s4], %[xe], %[we], %[s4]\n\t"
+        "smlad %[s4], %[xo], %[wo], %[s4]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 5\n\t"
+        "ldrd %[xe], %[xo], [%[x]], #8\n\t"
+        "smlad %[s5], %[xe], %[we], %[s5]\n\t"
+        "smlad %[s5], %[xo], %[wo], %[s5]\n\t"
+        ".endif\n\t"
+        ".endr\n\t"
+        "subs %[steps], %[steps], #1\n\t"
+        "bne 1b\n\t"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4), [s5] "+r"(s5), [x] "+r"(xw),
+          [w] "+r"(w), [steps] "+r"(steps), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even),
+          [xo] "=&r"(x_odd)
+        : [rows] "n"(R), [unroll] "n"(pairs ? 2 : 1)
+        : "cc", "memory");
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+    s[4] = s4;
+    s[5] = s5;
+  }
+
+  /// (a + b 2^32 + 2^31) >> 32 of the 64-bit sum: `smmlar`.
+  static std::int32_t rounded_high_add(std::int32_t a, std::int32_t b, std::int32_t c) noexcept {
+    std::int32_t high;
+    asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(a), "r"(b), "r"(c));
+    return high;
+  }
+
+  /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
+  /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the shift is to the
+  /// right by 1 to 22 (every layer's, in practice).
+  // Rationale: the doubling high multiply floor((x m + 2^30) / 2^31) is one `smmlar` of x, 2m - 2^32 (the
+  // multiplier doubled, read as a signed word) and x: x 2^32 + x (2m - 2^32) + 2^31 = 2 x m + 2^31 in the
+  // instruction's 64-bit sum, exact for every x and every m in [0, 2^31). Its result h is at least -2^31 + 1, so
+  // h - (h < 0) cannot wrap; adding 2^(e-1) + zero 2^e with `qadd` and shifting right by e rounds half away from
+  // zero and adds the zero point in one go (the constant fits while e <= 22), and where `qadd` saturates the true
+  // value is past 2^(31 - e) >= 512 in magnitude, which `ssat` clamps the same way.
+  template <std::size_t R>
+  CTATTN_ALWAYS_INLINE static void requantize_column(const std::int32_t (&sums)[block_rows],
+                                                     const math::quantized_multiplier& q, std::int32_t zero,
+                                                     std::int8_t* y, std::size_t ys) noexcept {
+    const auto doubled = static_cast<std::int32_t>(static_cast<std::uint32_t>(q.multiplier) << 1);
+    if (q.shift >= 0) {
+      const int left = q.shift;
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[r]) << left);
+        y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(
+            __builtin_arm_qadd(rounded_high_add(v, doubled, v), zero)));
+      }
+    } else if (q.shift >= -22) {
+      const int right = -q.shift;
+      const std::int32_t offset = (1 << (right - 1)) + zero * (1 << right);
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::int32_t h = rounded_high_add(sums[r], doubled, sums[r]);
+        const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(h) - (static_cast<std::uint32_t>(h) >> 31));
+        y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(__builtin_arm_qadd(t, offset) >> right));
+      }
+    } else {
+      const kernels::output_requantizer requantize{q.multiplier, q.shift, zero};
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) y[r * ys] = requantize(sums[r]);
+    }
+  }
+
+  /// R <= 6 rows of x from row r0, widened once, against all N channels of w, into y.
+  template <std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R,
+            typename Epilogue>
+  static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0, const Epilogue& e,
+                            std::int8_t* y) noexcept {
+    alignas(8) std::int32_t xw[K / step * R * 2];
+    widen_rows<K, XS, R>(x, xw);
+    for (std::size_t c = 0; c < N; ++c) {
+      std::int32_t sums[block_rows]{};
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) sums[r] = e.start(r0 + r, c);
+      block_column<K, R>(xw, w + c * WS, sums);
+      requantize_column<R>(sums, e.multiplier(c), e.zero, y + c, YS);
+    }
+  }
+
   /// kernels/int8.hpp's `int8_product_requantized` at run time: M rows of x (XS bytes apart) against N channels of
-  /// w (WS apart), K terms each, into y (rows YS apart); tiles of `tile_rows` x `tile_channels`, then the rows and
-  /// channels left in narrower tiles.
+  /// w (WS apart), K terms each, into y (rows YS apart). Where K is a multiple of 4 up to `widened_max_terms`, blocks
+  /// of at most 6 rows of x widened once (as equal as the rows allow), each against every channel in the order w
+  /// is stored; else tiles of `tile_rows` x `tile_channels`, then the rows and channels left in narrower tiles.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
             typename Epilogue>
   static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     // Rationale: e by value, a local whose address is not taken: the int8 stores to y may alias anything, and the
     // epilogue's members would be loaded again after each of them.
+    if constexpr (widens<K>) {
+      constexpr std::size_t blocks = (M + block_rows - 1) / block_rows;
+      constexpr std::size_t larger = (M + blocks - 1) / blocks;  // rows of the first M % blocks blocks (or all)
+      constexpr std::size_t smaller = M / blocks;
+      constexpr std::size_t larger_blocks = M % blocks == 0 ? blocks : M % blocks;
+      std::size_t r = 0;
+      for (std::size_t b = 0; b < larger_blocks; ++b, r += larger) {
+        widened_block<K, N, XS, WS, YS, larger>(x + r * XS, w, r, e, y + r * YS);
+      }
+      if constexpr (larger_blocks < blocks) {
+        for (std::size_t b = larger_blocks; b < blocks; ++b, r += smaller) {
+          widened_block<K, N, XS, WS, YS, smaller>(x + r * XS, w, r, e, y + r * YS);
+        }
+      }
+    } else {
+      tiled_product<M, K, N, XS, WS, YS>(x, w, e, y);
+    }
+  }
+
+  /// The 2 x 2 tiles of `product_requantized`, for rows that are not widened.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void tiled_product(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     constexpr std::size_t whole = N - N % tile_channels;
     for (std::size_t c = 0; c < whole; c += tile_channels) {
       std::size_t r = 0;
@@ -6434,26 +6612,6 @@ CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s
   return x >= 0 ? (x + half) >> s : -((-x + half) >> s);
 }
 
-/// The low 32 bits of v >> s, s in [1, 63], for a value whose result fits 32 bits: one shift of a word, or two and
-/// an `orr` (GCC 12 expands a 64-bit shift by a run-time amount into seven instructions and two results).
-CTATTN_ALWAYS_INLINE constexpr std::uint32_t low_word_shifted(std::uint64_t v, int s) noexcept {
-  const auto high = static_cast<std::uint32_t>(v >> 32);
-  const auto low = static_cast<std::uint32_t>(v);
-  return s >= 32 ? high >> (s - 32) : (low >> s) | (high << (32 - s));
-}
-
-/// v >> s, s in [1, 63], or `limit` when that is larger.
-CTATTN_ALWAYS_INLINE constexpr std::uint32_t saturated_shift(std::uint64_t v, int s, std::uint32_t limit) noexcept {
-  const auto high = static_cast<std::uint32_t>(v >> 32);
-  if (s >= 32) {
-    const std::uint32_t r = high >> (s - 32);
-    return r > limit ? limit : r;
-  }
-  if ((high >> s) != 0) return limit;
-  const std::uint32_t r = (static_cast<std::uint32_t>(v) >> s) | (high << (32 - s));
-  return r > limit ? limit : r;
-}
-
 /// The fractional bits of the int8 LayerNorm's output before its rounding (step 6).
 inline constexpr int int8_layer_norm_output_fraction_bits = 16;
 
@@ -6502,6 +6660,77 @@ CTATTN_ALWAYS_INLINE constexpr std::int64_t int8_layer_norm_scaled(std::int32_t 
   return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
 }
 
+/// a + b for |a| <= 2^30, held within about +-2^30 (`int8_layer_norm_row_at_run_time` says why that is enough).
+CTATTN_ALWAYS_INLINE std::int32_t held_sum(std::int32_t a, std::int32_t b) noexcept {
+#if defined(__ARM_FEATURE_DSP)
+  return signed_saturate<31>(__builtin_arm_qadd(a, b));
+#else
+  const std::int64_t sum = std::int64_t{a} + b;
+  return static_cast<std::int32_t>(sum < -(std::int64_t{1} << 30)
+                                       ? -(std::int64_t{1} << 30)
+                                       : (sum > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : sum));
+#endif
+}
+
+/// Steps 4 to 7 of the int8 LayerNorm for one row at run time, `int8_layer_norm_rows`'s bits: DownHigh when step
+/// 4's shift is 32 or more (chosen once a row).
+// Rationale: rounding half away from zero is odd, round(-v) = -round(v), so each product is formed from magnitudes as
+// an unsigned 32 x 32 -> 64 bit multiply (|N_j| < 2^22 and I <= 2^31; |n_j|, |m_j| < 2^31) and rounded by adding
+// half and shifting, its sign put back after. In step 6 the product is below 2^62, so its high word is below 2^30:
+// for a shift s of 33 or more, half (2^(s - 1)) is 2^(s - 33) in the high word alone and the low word cannot carry
+// into the result, for s = 32 the carry is the low word's top bit, and either way |A_j - b_j| <= 2^30. A_j is then
+// held near +-2^30 by a saturating add (`qadd`, then `ssat` to 31 bits, where the core has them; else an int64
+// sum and a clamp): past 2^30 - 1 in magnitude every A_j gives the saturated output, 2^30 / 2^16 steps being beyond
+// any int8 with its zero point, so the holds give the reference's bits. Shifts below 32 (weights past 2^8 output
+// steps) take int64 sums. The zero point joins the last rounding's constant (|A_j| + 2^15 + 2^23 < 2^31). About 35
+// instructions an element on the Cortex-M4 with GCC 12 -Os, against 70 for the form with 64-bit shifts by a
+// variable amount.
+template <bool DownHigh, std::size_t C>
+void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
+                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
+                                     const std::int32_t (&bias)[C], std::int32_t out_zero) noexcept {
+  const auto width = static_cast<std::int32_t>(row.width);
+  const auto sum = static_cast<std::int32_t>(row.sum);
+  const auto inverse = static_cast<std::uint32_t>(row.inverse);
+  const int down = row.down;
+  const std::uint64_t half_down = std::uint64_t{1} << (down - 1);
+  const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << int8_layer_norm_output_fraction_bits);
+  for (std::size_t j = 0; j < C; ++j) {
+    const std::int32_t centered = width * x[j] - sum;
+    const auto centered_magnitude = static_cast<std::uint32_t>(centered < 0 ? -centered : centered);
+    const std::uint64_t p = std::uint64_t{centered_magnitude} * inverse + half_down;
+    // |n_j| < 2^31: the low word of the shifted sum.
+    std::uint32_t n_magnitude;
+    if constexpr (DownHigh) {
+      n_magnitude = static_cast<std::uint32_t>(p >> 32) >> (down - 32);
+    } else {
+      n_magnitude = (static_cast<std::uint32_t>(p) >> down) | (static_cast<std::uint32_t>(p >> 32) << (32 - down));
+    }
+    const std::int32_t m = multiplier[j];
+    const auto m_magnitude = m < 0 ? 0u - static_cast<std::uint32_t>(m) : static_cast<std::uint32_t>(m);
+    const int s = shift[j];
+    const std::uint64_t t = std::uint64_t{n_magnitude} * m_magnitude;
+    const auto high = static_cast<std::uint32_t>(t >> 32);
+    const bool negative = (centered ^ m) < 0;
+    std::int32_t a;
+    if (s >= 32) {
+      const std::uint32_t scaled =
+          s == 32 ? high + (static_cast<std::uint32_t>(t) >> 31) : (high + (std::uint32_t{1} << (s - 33))) >> (s - 32);
+      a = held_sum(static_cast<std::int32_t>(negative ? 0u - scaled : scaled), bias[j]);
+    } else {
+      // A weight past 2^8 output steps: the quotient may pass 2^31 (below 2^40), and a bias of the other sign may
+      // bring the sum back into range, so both are added in int64.
+      const std::uint64_t scaled = (t + (std::uint64_t{1} << (s - 1))) >> s;
+      const std::int64_t held =
+          (negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + bias[j];
+      a = static_cast<std::int32_t>(held < -(std::int64_t{1} << 30)
+                                        ? -(std::int64_t{1} << 30)
+                                        : (held > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : held));
+    }
+    y[j] = saturate_int8((a + last_rounding + (a >> 31)) >> int8_layer_norm_output_fraction_bits);
+  }
+}
+
 /// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/layer_norm.hpp's rationale): per channel
 /// j the weight's `multiplier[j]` and `shift[j]`, the bias `bias[j]` in 2^-16 output steps; the output's zero point.
 template <std::size_t R, std::size_t C>
@@ -6520,34 +6749,10 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
-    // Run time: the same steps on magnitudes. Rationale: rounding half away from zero is odd, round(-v) = -round(v),
-    // so each product is formed from magnitudes as an unsigned 32 x 32 -> 64 bit multiply (|N_j| < 2^22 and
-    // I <= 2^31; |n_j|, |m_j| < 2^31) and rounded by adding half and shifting, its sign put back after: no 64-bit
-    // multiply of signed values, no 64-bit negation before the shift, no branch on the sign (85 instructions an
-    // element on the Cortex-M4 before, with GCC 12 -Os).
-    const auto width = static_cast<std::int32_t>(row.width);
-    const auto sum = static_cast<std::int32_t>(row.sum);
-    const auto inverse = static_cast<std::uint32_t>(row.inverse);
-    const int down = row.down;
-    const std::uint64_t half_down = std::uint64_t{1} << (down - 1);
-    for (std::size_t j = 0; j < C; ++j) {
-      const std::int32_t centered = width * x[r][j] - sum;
-      const auto centered_magnitude = static_cast<std::uint32_t>(centered < 0 ? -centered : centered);
-      // |n_j| < 2^31: the low word of the shifted sum.
-      const std::uint32_t n_magnitude = low_word_shifted(std::uint64_t{centered_magnitude} * inverse + half_down, down);
-      const std::int32_t m = multiplier[j];
-      const auto m_magnitude = m < 0 ? 0u - static_cast<std::uint32_t>(m) : static_cast<std::uint32_t>(m);
-      const int s = shift[j];
-      const std::uint64_t t = std::uint64_t{n_magnitude} * m_magnitude + (std::uint64_t{1} << (s - 1));
-      // A_j saturated to +-2^30, where every output is saturated (2^30 / 2^16 steps is past any int8 with its zero
-      // point), so that the last rounding is 32-bit.
-      const std::uint32_t scaled = saturated_shift(t, s, std::uint32_t{1} << 30);
-      const std::int64_t a64 = ((centered < 0) != (m < 0) ? -std::int64_t{scaled} : std::int64_t{scaled}) + bias[j];
-      const auto a = static_cast<std::int32_t>(a64 < -(std::int64_t{1} << 30)
-                                                   ? -(std::int64_t{1} << 30)
-                                                   : (a64 > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : a64));
-      const std::int32_t q = ((a + (1 << 15) + (a >> 31)) >> int8_layer_norm_output_fraction_bits) + out_zero;
-      y[r][j] = saturate_int8(q);
+    if (row.down >= 32) {
+      int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
+    } else {
+      int8_layer_norm_row_at_run_time<false>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     }
   }
 }

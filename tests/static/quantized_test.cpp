@@ -12,6 +12,7 @@ namespace cases = ctattn_test::quantized_cases;
 static_assert(ctattn_test::int8_kernel_cases::all_mismatches(cases::as_is, 1, 20) == 0);
 static_assert(ctattn_test::int8_kernel_cases::all_mismatches(cases::as_is, 61, 70) == 0);
 static_assert(ctattn_test::int8_kernel_cases::all_fully_connected_mismatches(cases::as_is) == 0);
+static_assert(ctattn_test::int8_kernel_cases::layer_norm_mismatches(cases::as_is) == 0);
 static_assert(cases::quantize_mismatches(cases::as_is) == 0);
 static_assert(cases::all_product_mismatches(cases::as_is) == 0);
 static_assert(cases::calibration_mismatches(cases::as_is) == 0);

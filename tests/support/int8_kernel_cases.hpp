@@ -7,7 +7,8 @@
 //     on the Cortex-M DSP, 4 channels and 16 inputs on Helium), input zero points at both ends, per-channel
 //     multipliers with left shifts, no shift and right shifts up to 31, and biases that saturate outputs both ways,
 //     each output against TFLite's formula requantize(sum (x - z_in) w + bias) with the bias folded as a qlinear
-//     folds it.
+//     folds it;
+//   - int8_layer_norm_rows at run time against its steps as constant evaluation runs them.
 // Counted as the number of results that differ; zero at compile time (tests/static/quantized_test.cpp, the scalar
 // form) and at run time with each backend (tests/backend/int8_backend_test.cpp, tests/runtime/quantized_test.cpp,
 // and the firmware image int8_kernel_cases on every board).
@@ -314,6 +315,92 @@ constexpr std::size_t all_fully_connected_mismatches(Read read) noexcept {
          transposed_product_mismatches<3, 17, 9>(read, 15) + transposed_product_mismatches<3, 70, 9>(read, 16) +
          transposed_product_mismatches<4, 32, 6>(read, 17) + transposed_product_mismatches<16, 8, 3>(read, 21) +
          requantizer_mismatches(read);
+}
+
+// Int8 LayerNorm (int8_layer_norm_rows) against its steps as written for constant evaluation
+// (int8_layer_norm_normalized, int8_layer_norm_scaled, the last rounding), over rows of 18 values: pseudo-random,
+// extreme, a row of equal values; per channel multipliers of both signs and zero, shifts from 23 to 63 (below,
+// at and above 32) and biases at both int32 extremes, so that A_j saturates both ways; with a small variance term
+// (step 4's shift below 32) and one held at 2^61 (32 or more).
+inline constexpr std::size_t norm_width = 18;
+inline constexpr std::int64_t layer_norm_epsilons[][2] = {{12345, 16}, {std::int64_t{1} << 61, 0}};
+struct layer_norm_case {
+  std::int8_t x[5][norm_width]{};
+  std::int32_t multiplier[norm_width]{};
+  std::int32_t shift[norm_width]{};
+  std::int32_t bias[norm_width]{};
+};
+
+constexpr layer_norm_case make_layer_norm_case() noexcept {
+  layer_norm_case c{};
+  std::uint32_t state = 11;
+  const auto next = [&state]() noexcept {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<std::int32_t>(state >> 24) - 128;
+  };
+  for (std::size_t r = 0; r < 3; ++r) {
+    for (auto& v : c.x[r]) v = static_cast<std::int8_t>(next() >> r);
+  }
+  for (std::size_t j = 0; j < norm_width; ++j) {
+    c.x[3][j] = static_cast<std::int8_t>(j % 3 == 0 ? 127 : -128);
+    c.x[4][j] = -7;
+  }
+  const std::int32_t multipliers[] = {1 << 30, -2147483647, 1518500250, 0, -1234567890, 2000000000};
+  const std::int32_t shifts[] = {23, 31, 32, 33, 40, 63, 24, 32, 36, 28, 45, 30};
+  const std::int32_t biases[] = {0, 2147483647, -2147483647 - 1, 1 << 20, -(1 << 25), 65536 * 40 + 32768};
+  for (std::size_t j = 0; j < 12; ++j) {
+    c.multiplier[j] = multipliers[j % 6];
+    c.shift[j] = shifts[j];
+    c.bias[j] = biases[(j + j / 6) % 6];
+  }
+  // Channels 12 to 17: shifts below, at and above 32, each bias putting one output (row 0, 1 or 2, with the first
+  // variance term) exactly on a tie of the last rounding where step 6 rounds its product up, one step below the tie
+  // where it does not: an A_j one off either way changes that output.
+  namespace k = ctattn::detail::kernels;
+  const std::int32_t tie_shifts[] = {32, 32, 33, 36, 28, 23};
+  for (std::size_t j = 12; j < norm_width; ++j) {
+    c.shift[j] = tie_shifts[j - 12];
+    bool found = false;
+    for (std::size_t candidate = 0; candidate < 6 && !found; ++candidate) {
+      const std::int32_t m = multipliers[(j + candidate) % 6] == 0 ? 1234567891 : multipliers[(j + candidate) % 6];
+      for (std::size_t r = 0; r < 4 && !found; ++r) {
+        const k::int8_layer_norm_row row = k::int8_layer_norm_row_of(
+            c.x[r], layer_norm_epsilons[0][0], static_cast<std::int32_t>(layer_norm_epsilons[0][1]));
+        const std::int64_t n = k::int8_layer_norm_normalized(c.x[r][j], row);
+        const std::int64_t magnitude = (n < 0 ? -n : n) * (m < 0 ? -std::int64_t{m} : m);
+        const std::int64_t scaled = k::int8_layer_norm_scaled(static_cast<std::int32_t>(n), m, c.shift[j], 0);
+        found = (j % 2 == 0) == (((magnitude >> (c.shift[j] - 1)) & 1) == 1) && scaled > -(1 << 29) &&
+                scaled < (1 << 29);
+        c.multiplier[j] = m;
+        c.bias[j] = static_cast<std::int32_t>(3 * 65536 + 32768 - (j % 2 == 0 ? 0 : 1) - scaled);
+      }
+    }
+  }
+  return c;
+}
+
+template <typename Read>
+constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
+  namespace k = ctattn::detail::kernels;
+  const layer_norm_case c = read(make_layer_norm_case());
+  std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
+  for (const auto& epsilon : layer_norm_epsilons) {
+    for (const std::int32_t zero : {-128, 0, 127}) {
+      std::int8_t y[5][norm_width]{};
+      k::int8_layer_norm_rows(c.x, y, c.multiplier, c.shift, c.bias, epsilon[0], static_cast<std::int32_t>(epsilon[1]),
+                              zero);
+      for (std::size_t r = 0; r < 5; ++r) {
+        const k::int8_layer_norm_row row = k::int8_layer_norm_row_of(c.x[r], epsilon[0], static_cast<std::int32_t>(epsilon[1]));
+        for (std::size_t j = 0; j < norm_width; ++j) {
+          const std::int32_t n = k::int8_layer_norm_normalized(c.x[r][j], row);
+          const std::int64_t a = k::int8_layer_norm_scaled(n, c.multiplier[j], c.shift[j], c.bias[j]);
+          const std::int64_t q = k::rounding_shift(a, k::int8_layer_norm_output_fraction_bits) + zero;
+          bad += y[r][j] == (q < -128 ? -128 : (q > 127 ? 127 : q)) ? 0u : 1u;
+        }
+      }
+    }
+  }
+  return bad;
 }
 
 }  // namespace ctattn_test::int8_kernel_cases

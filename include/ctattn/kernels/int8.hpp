@@ -503,26 +503,6 @@ CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s
   return x >= 0 ? (x + half) >> s : -((-x + half) >> s);
 }
 
-/// The low 32 bits of v >> s, s in [1, 63], for a value whose result fits 32 bits: one shift of a word, or two and
-/// an `orr` (GCC 12 expands a 64-bit shift by a run-time amount into seven instructions and two results).
-CTATTN_ALWAYS_INLINE constexpr std::uint32_t low_word_shifted(std::uint64_t v, int s) noexcept {
-  const auto high = static_cast<std::uint32_t>(v >> 32);
-  const auto low = static_cast<std::uint32_t>(v);
-  return s >= 32 ? high >> (s - 32) : (low >> s) | (high << (32 - s));
-}
-
-/// v >> s, s in [1, 63], or `limit` when that is larger.
-CTATTN_ALWAYS_INLINE constexpr std::uint32_t saturated_shift(std::uint64_t v, int s, std::uint32_t limit) noexcept {
-  const auto high = static_cast<std::uint32_t>(v >> 32);
-  if (s >= 32) {
-    const std::uint32_t r = high >> (s - 32);
-    return r > limit ? limit : r;
-  }
-  if ((high >> s) != 0) return limit;
-  const std::uint32_t r = (static_cast<std::uint32_t>(v) >> s) | (high << (32 - s));
-  return r > limit ? limit : r;
-}
-
 /// The fractional bits of the int8 LayerNorm's output before its rounding (step 6).
 inline constexpr int int8_layer_norm_output_fraction_bits = 16;
 
@@ -571,6 +551,77 @@ CTATTN_ALWAYS_INLINE constexpr std::int64_t int8_layer_norm_scaled(std::int32_t 
   return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
 }
 
+/// a + b for |a| <= 2^30, held within about +-2^30 (`int8_layer_norm_row_at_run_time` says why that is enough).
+CTATTN_ALWAYS_INLINE std::int32_t held_sum(std::int32_t a, std::int32_t b) noexcept {
+#if defined(__ARM_FEATURE_DSP)
+  return signed_saturate<31>(__builtin_arm_qadd(a, b));
+#else
+  const std::int64_t sum = std::int64_t{a} + b;
+  return static_cast<std::int32_t>(sum < -(std::int64_t{1} << 30)
+                                       ? -(std::int64_t{1} << 30)
+                                       : (sum > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : sum));
+#endif
+}
+
+/// Steps 4 to 7 of the int8 LayerNorm for one row at run time, `int8_layer_norm_rows`'s bits: DownHigh when step
+/// 4's shift is 32 or more (chosen once a row).
+// Rationale: rounding half away from zero is odd, round(-v) = -round(v), so each product is formed from magnitudes as
+// an unsigned 32 x 32 -> 64 bit multiply (|N_j| < 2^22 and I <= 2^31; |n_j|, |m_j| < 2^31) and rounded by adding
+// half and shifting, its sign put back after. In step 6 the product is below 2^62, so its high word is below 2^30:
+// for a shift s of 33 or more, half (2^(s - 1)) is 2^(s - 33) in the high word alone and the low word cannot carry
+// into the result, for s = 32 the carry is the low word's top bit, and either way |A_j - b_j| <= 2^30. A_j is then
+// held near +-2^30 by a saturating add (`qadd`, then `ssat` to 31 bits, where the core has them; else an int64
+// sum and a clamp): past 2^30 - 1 in magnitude every A_j gives the saturated output, 2^30 / 2^16 steps being beyond
+// any int8 with its zero point, so the holds give the reference's bits. Shifts below 32 (weights past 2^8 output
+// steps) take int64 sums. The zero point joins the last rounding's constant (|A_j| + 2^15 + 2^23 < 2^31). About 35
+// instructions an element on the Cortex-M4 with GCC 12 -Os, against 70 for the form with 64-bit shifts by a
+// variable amount.
+template <bool DownHigh, std::size_t C>
+void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
+                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
+                                     const std::int32_t (&bias)[C], std::int32_t out_zero) noexcept {
+  const auto width = static_cast<std::int32_t>(row.width);
+  const auto sum = static_cast<std::int32_t>(row.sum);
+  const auto inverse = static_cast<std::uint32_t>(row.inverse);
+  const int down = row.down;
+  const std::uint64_t half_down = std::uint64_t{1} << (down - 1);
+  const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << int8_layer_norm_output_fraction_bits);
+  for (std::size_t j = 0; j < C; ++j) {
+    const std::int32_t centered = width * x[j] - sum;
+    const auto centered_magnitude = static_cast<std::uint32_t>(centered < 0 ? -centered : centered);
+    const std::uint64_t p = std::uint64_t{centered_magnitude} * inverse + half_down;
+    // |n_j| < 2^31: the low word of the shifted sum.
+    std::uint32_t n_magnitude;
+    if constexpr (DownHigh) {
+      n_magnitude = static_cast<std::uint32_t>(p >> 32) >> (down - 32);
+    } else {
+      n_magnitude = (static_cast<std::uint32_t>(p) >> down) | (static_cast<std::uint32_t>(p >> 32) << (32 - down));
+    }
+    const std::int32_t m = multiplier[j];
+    const auto m_magnitude = m < 0 ? 0u - static_cast<std::uint32_t>(m) : static_cast<std::uint32_t>(m);
+    const int s = shift[j];
+    const std::uint64_t t = std::uint64_t{n_magnitude} * m_magnitude;
+    const auto high = static_cast<std::uint32_t>(t >> 32);
+    const bool negative = (centered ^ m) < 0;
+    std::int32_t a;
+    if (s >= 32) {
+      const std::uint32_t scaled =
+          s == 32 ? high + (static_cast<std::uint32_t>(t) >> 31) : (high + (std::uint32_t{1} << (s - 33))) >> (s - 32);
+      a = held_sum(static_cast<std::int32_t>(negative ? 0u - scaled : scaled), bias[j]);
+    } else {
+      // A weight past 2^8 output steps: the quotient may pass 2^31 (below 2^40), and a bias of the other sign may
+      // bring the sum back into range, so both are added in int64.
+      const std::uint64_t scaled = (t + (std::uint64_t{1} << (s - 1))) >> s;
+      const std::int64_t held =
+          (negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + bias[j];
+      a = static_cast<std::int32_t>(held < -(std::int64_t{1} << 30)
+                                        ? -(std::int64_t{1} << 30)
+                                        : (held > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : held));
+    }
+    y[j] = saturate_int8((a + last_rounding + (a >> 31)) >> int8_layer_norm_output_fraction_bits);
+  }
+}
+
 /// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/layer_norm.hpp's rationale): per channel
 /// j the weight's `multiplier[j]` and `shift[j]`, the bias `bias[j]` in 2^-16 output steps; the output's zero point.
 template <std::size_t R, std::size_t C>
@@ -589,34 +640,10 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
-    // Run time: the same steps on magnitudes. Rationale: rounding half away from zero is odd, round(-v) = -round(v),
-    // so each product is formed from magnitudes as an unsigned 32 x 32 -> 64 bit multiply (|N_j| < 2^22 and
-    // I <= 2^31; |n_j|, |m_j| < 2^31) and rounded by adding half and shifting, its sign put back after: no 64-bit
-    // multiply of signed values, no 64-bit negation before the shift, no branch on the sign (85 instructions an
-    // element on the Cortex-M4 before, with GCC 12 -Os).
-    const auto width = static_cast<std::int32_t>(row.width);
-    const auto sum = static_cast<std::int32_t>(row.sum);
-    const auto inverse = static_cast<std::uint32_t>(row.inverse);
-    const int down = row.down;
-    const std::uint64_t half_down = std::uint64_t{1} << (down - 1);
-    for (std::size_t j = 0; j < C; ++j) {
-      const std::int32_t centered = width * x[r][j] - sum;
-      const auto centered_magnitude = static_cast<std::uint32_t>(centered < 0 ? -centered : centered);
-      // |n_j| < 2^31: the low word of the shifted sum.
-      const std::uint32_t n_magnitude = low_word_shifted(std::uint64_t{centered_magnitude} * inverse + half_down, down);
-      const std::int32_t m = multiplier[j];
-      const auto m_magnitude = m < 0 ? 0u - static_cast<std::uint32_t>(m) : static_cast<std::uint32_t>(m);
-      const int s = shift[j];
-      const std::uint64_t t = std::uint64_t{n_magnitude} * m_magnitude + (std::uint64_t{1} << (s - 1));
-      // A_j saturated to +-2^30, where every output is saturated (2^30 / 2^16 steps is past any int8 with its zero
-      // point), so that the last rounding is 32-bit.
-      const std::uint32_t scaled = saturated_shift(t, s, std::uint32_t{1} << 30);
-      const std::int64_t a64 = ((centered < 0) != (m < 0) ? -std::int64_t{scaled} : std::int64_t{scaled}) + bias[j];
-      const auto a = static_cast<std::int32_t>(a64 < -(std::int64_t{1} << 30)
-                                                   ? -(std::int64_t{1} << 30)
-                                                   : (a64 > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : a64));
-      const std::int32_t q = ((a + (1 << 15) + (a >> 31)) >> int8_layer_norm_output_fraction_bits) + out_zero;
-      y[r][j] = saturate_int8(q);
+    if (row.down >= 32) {
+      int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
+    } else {
+      int8_layer_norm_row_at_run_time<false>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     }
   }
 }
