@@ -89,10 +89,11 @@ struct fully_connected_case {
 };
 
 // Multipliers that reach every branch of the requantization: left shifts, none, right shifts up to 31, mantissas
-// at both ends of [2^30, 2^31).
+// at both ends of [2^30, 2^31), one below 2^30 and 0.
 inline constexpr ctattn::math::quantized_multiplier fc_multipliers[] = {
     {1 << 30, -1},          {2147483647, -9},   {1518500250, 0},   {1073741825, 2}, {1800000000, -31},
-    {1234567890, -14},      {2000000000, 1},    {1100000000, -5},  {1500000000, -20}};
+    {1234567890, -14},      {2000000000, 1},    {1100000000, -5},  {1500000000, -20}, {536870913, -3},
+    {0, -2}};
 
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t seed, std::int32_t z_in) noexcept {
@@ -310,6 +311,7 @@ constexpr std::size_t all_fully_connected_mismatches(Read read) noexcept {
          fully_connected_mismatches<2, 64, 8>(read, 9) + fully_connected_mismatches<3, 70, 9>(read, 10) +
          fully_connected_mismatches<4, 32, 6>(read, 11) + fully_connected_mismatches<7, 12, 3>(read, 18) +
          fully_connected_mismatches<16, 8, 3>(read, 19) + fully_connected_mismatches<13, 20, 2>(read, 20) +
+         fully_connected_mismatches<9, 7, 4>(read, 22) +
          transposed_product_mismatches<1, 1, 1>(read, 12) +
          transposed_product_mismatches<3, 3, 5>(read, 13) + transposed_product_mismatches<2, 16, 4>(read, 14) +
          transposed_product_mismatches<3, 17, 9>(read, 15) + transposed_product_mismatches<3, 70, 9>(read, 16) +

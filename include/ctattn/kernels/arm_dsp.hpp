@@ -240,20 +240,37 @@ struct arm_dsp_int8_ops {
   static constexpr std::size_t widened_max_terms = 256;
   /// Whether a product of K terms takes the widened blocks.
   template <std::size_t K>
-  static constexpr bool widens = K % step == 0 && K >= step && K <= widened_max_terms;
+  static constexpr bool widens = K >= 1 && K <= widened_max_terms;
   /// The stack bytes `product_requantized` needs for M rows of K terms beyond its locals: the widened block.
   template <std::size_t M, std::size_t K>
   static constexpr std::size_t product_scratch_bytes =
-      widens<K> ? (M < block_rows ? M : block_rows) * K * sizeof(std::int16_t) : 0;
+      widens<K> ? (M < block_rows ? M : block_rows) * ((K + step - 1) / step) * step * sizeof(std::int16_t) : 0;
 
-  /// R rows of x (XS bytes apart, K a multiple of 4) widened into `out` in the order the block's loop reads them:
-  /// for each step of 4 terms, row by row, the even bytes' halves then the odd bytes'.
+  /// The K % 4 bytes at p after the whole steps, in the low bytes of a word (the rest 0).
+  template <std::size_t K>
+  static std::uint32_t load_tail(const std::int8_t* p) noexcept {
+    std::uint32_t word = 0;
+    std::memcpy(&word, p, K % step);
+    return word;
+  }
+
+  /// R rows of x (XS bytes apart) widened into `out` in the order the block's loop reads them: for each step of 4
+  /// terms, row by row, the even bytes' halves then the odd bytes'; a last step of K % 4 terms padded with zeros.
   template <std::size_t K, std::size_t XS, std::size_t R>
   CTATTN_ALWAYS_INLINE static void widen_rows(const std::int8_t* x, std::int32_t* out) noexcept {
-    for (std::size_t t = 0; t < K; t += step) {
+    for (std::size_t t = 0; t + step <= K; t += step) {
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
         const std::uint32_t word = load_word(x + r * XS + t);
+        out[0] = even_bytes(word);
+        out[1] = odd_bytes(word);
+        out += 2;
+      }
+    }
+    if constexpr (K % step != 0) {
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::uint32_t word = load_tail<K>(x + r * XS + K - K % step);
         out[0] = even_bytes(word);
         out[1] = odd_bytes(word);
         out += 2;
@@ -263,11 +280,27 @@ struct arm_dsp_int8_ops {
 
   /// The raw sums of R <= 6 widened rows at xw (`widen_rows`) against one channel at w, K terms, added to s.
   // Rationale: in assembly for the reason `two_by_two` gives; the rows past R are left out by the assembler
-  // (`.if`), their accumulators unused.
+  // (`.if`), their accumulators unused. The K % 4 terms left are one more step in C++, w's bytes read one by one
+  // (a whole word could reach past the end of w) against x's zero padding.
   template <std::size_t K, std::size_t R>
   CTATTN_ALWAYS_INLINE static void block_column(const std::int32_t* xw, const std::int8_t* w,
                                                 std::int32_t (&s)[block_rows]) noexcept {
     static_assert(R >= 1 && R <= block_rows);
+    if constexpr (K >= step) block_steps<K, R>(xw, w, s);
+    if constexpr (K % step != 0) {
+      xw += K / step * R * 2;
+      const std::uint32_t word = load_tail<K>(w + K - K % step);
+      const std::int32_t w_even = even_bytes(word);
+      const std::int32_t w_odd = odd_bytes(word);
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) s[r] = __smlad(xw[2 * r + 1], w_odd, __smlad(xw[2 * r], w_even, s[r]));
+    }
+  }
+
+  /// The whole steps of `block_column` (K >= 4).
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void block_steps(const std::int32_t* xw, const std::int8_t* w,
+                                               std::int32_t (&s)[block_rows]) noexcept {
     constexpr bool pairs = (K / step) % 2 == 0;
     std::size_t steps = pairs ? K / step / 2 : K / step;
     std::int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], s4 = s[4], s5 = s[5];
@@ -330,11 +363,12 @@ struct arm_dsp_int8_ops {
   }
 
   /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
-  /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the shift is to the
-  /// right by 1 to 22 (every layer's, in practice).
+  /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the multiplier is
+  /// normalized and the shift is to the right by 1 to 22 (every layer's, in practice).
   // Rationale: the doubling high multiply floor((x m + 2^30) / 2^31) is one `smmlar` of x, 2m - 2^32 (the
   // multiplier doubled, read as a signed word) and x: x 2^32 + x (2m - 2^32) + 2^31 = 2 x m + 2^31 in the
-  // instruction's 64-bit sum, exact for every x and every m in [0, 2^31). Its result h is at least -2^31 + 1, so
+  // instruction's 64-bit sum, exact for every x and every m in [2^30, 2^31), the normalized multipliers (a smaller
+  // one, such as 0, takes the general requantizer). Its result h is at least -2^31 + 1, so
   // h - (h < 0) cannot wrap; adding 2^(e-1) + zero 2^e with `qadd` and shifting right by e rounds half away from
   // zero and adds the zero point in one go (the constant fits while e <= 22), and where `qadd` saturates the true
   // value is past 2^(31 - e) >= 512 in magnitude, which `ssat` clamps the same way.
@@ -343,7 +377,11 @@ struct arm_dsp_int8_ops {
                                                      const math::quantized_multiplier& q, std::int32_t zero,
                                                      std::int8_t* y, std::size_t ys) noexcept {
     const auto doubled = static_cast<std::int32_t>(static_cast<std::uint32_t>(q.multiplier) << 1);
-    if (q.shift >= 0) {
+    if (q.multiplier < (1 << 30)) {
+      const kernels::output_requantizer requantize{q.multiplier, q.shift, zero};
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) y[r * ys] = requantize(sums[r]);
+    } else if (q.shift >= 0) {
       const int left = q.shift;
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
@@ -372,7 +410,7 @@ struct arm_dsp_int8_ops {
             typename Epilogue>
   static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0, const Epilogue& e,
                             std::int8_t* y) noexcept {
-    alignas(8) std::int32_t xw[K / step * R * 2];
+    alignas(8) std::int32_t xw[(K + step - 1) / step * R * 2];
     widen_rows<K, XS, R>(x, xw);
     for (std::size_t c = 0; c < N; ++c) {
       std::int32_t sums[block_rows]{};
@@ -384,9 +422,9 @@ struct arm_dsp_int8_ops {
   }
 
   /// kernels/int8.hpp's `int8_product_requantized` at run time: M rows of x (XS bytes apart) against N channels of
-  /// w (WS apart), K terms each, into y (rows YS apart). Where K is a multiple of 4 up to `widened_max_terms`, blocks
-  /// of at most 6 rows of x widened once (as equal as the rows allow), each against every channel in the order w
-  /// is stored; else tiles of `tile_rows` x `tile_channels`, then the rows and channels left in narrower tiles.
+  /// w (WS apart), K terms each, into y (rows YS apart). Where K is at most `widened_max_terms`, blocks of at most 6
+  /// rows of x widened once (as equal as the rows allow), each against every channel in the order w is stored;
+  /// else tiles of `tile_rows` x `tile_channels`, then the rows and channels left in narrower tiles.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
             typename Epilogue>
   static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {

@@ -69,6 +69,20 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t doubling_high_product(std::int32_t x
     return static_cast<std::int32_t>(x < 0 ? 0u - magnitude : magnitude);
   }
 #endif
+#if defined(__ARM_FEATURE_DSP)
+  if (!std::is_constant_evaluated()) {
+    // Rationale: one `smmlar`, whose 64-bit sum a 2^32 + x d + 2^31 has the value as its high word when it equals
+    // 2 x m + 2^31: for m in [2^30, 2^31) (every normalized multiplier) d = 2m read as a signed word is 2m - 2^32
+    // and a = x; for m below 2^30, d = 2m and a = 0. Exact for every x (against `smull`, two adds with carry, a
+    // shift and an `orr` for the int64 form).
+    std::int32_t high;
+    const std::int32_t base = m >= (1 << 30) ? x : 0;
+    asm("smmlar %0, %1, %2, %3"
+        : "=r"(high)
+        : "r"(x), "r"(static_cast<std::int32_t>(static_cast<std::uint32_t>(m) << 1)), "r"(base));
+    return high;
+  }
+#endif
   return static_cast<std::int32_t>((std::int64_t{x} * m + (std::int64_t{1} << 30)) >> 31);
 }
 
@@ -76,40 +90,49 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t doubling_high_product(std::int32_t x
 /// makes every one) and one output zero point: `requantize(accumulator, {multiplier, shift}, zero)`'s bits in fewer
 /// instructions, with what depends on the shift alone computed once, where the kernel sets up a channel.
 // Rationale: a non-negative multiplier cannot meet the one product the doubling high multiply saturates,
-// (-2^31)(-2^31), so its test goes; the rounding right shift is gemmlowp's (floor, then one up when the remainder
-// passes half plus one for a negative value: ties away from zero) with a 32-bit mask, valid for every shift in
-// [0, 31], and without a branch; the value is saturated to 9 bits before the zero point is added (which cannot
-// change the clamped result) and to 8 after: two `ssat`s where the core has them.
+// (-2^31)(-2^31), so its test goes; the rounding right shift (ties away from zero, as gemmlowp's) is `scaled`'s;
+// the value is saturated to 9 bits before the zero point is added (which cannot change the clamped result) and to
+// 8 after: two `ssat`s where the core has them.
 struct output_requantizer {
   std::int32_t multiplier;
   int left;
   int right;
-  std::uint32_t mask;
   std::int32_t zero;
+  std::int32_t doubled;     // the multiplier times 2, modulo 2^32
+  std::int32_t normalized;  // all ones when the multiplier is at least 2^30, else 0
 
   CTATTN_ALWAYS_INLINE constexpr output_requantizer(std::int32_t m, int shift, std::int32_t zero_point) noexcept
       : multiplier{m},
         left{shift > 0 ? shift : 0},
         right{shift > 0 ? 0 : -shift},
-        mask{(std::uint32_t{1} << right) - 1u},
-        zero{zero_point} {}
+        zero{zero_point},
+        doubled{static_cast<std::int32_t>(static_cast<std::uint32_t>(m) << 1)},
+        normalized{m >= (1 << 30) ? -1 : 0} {}
 
   /// accumulator times the multiplier, with TFLite's two roundings: `math::multiply_by_quantized_multiplier`'s value.
+  // Rationale: for a shift e >= 1, rounding half away from zero is floor((h - (h < 0) + 2^(e-1)) / 2^e), which is
+  // (t >> e) plus bit e - 1 of t for t = h - (h < 0): no addition that could overflow (h >= -2^31 + 1, so t cannot
+  // wrap), 4 instructions, and none where the shift is a constant 0.
   CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
     const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
-    const std::int32_t high = doubling_high_product(x, multiplier);
-    const auto bits = static_cast<std::uint32_t>(high);
-    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
-    return (high >> right) + static_cast<std::int32_t>(margin >> 31);
+    std::int32_t high = 0;
+#if defined(__ARM_FEATURE_DSP)
+    if (!std::is_constant_evaluated()) {
+      // doubling_high_product's `smmlar` with its operands prepared once, where the kernel sets up a channel.
+      asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(x), "r"(doubled), "r"(x & normalized));
+    } else {
+      high = doubling_high_product(x, multiplier);
+    }
+#else
+    high = doubling_high_product(x, multiplier);
+#endif
+    if (right == 0) return high;
+    const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
+    return (t >> right) + ((t >> (right - 1)) & 1);
   }
 
   CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
-    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
-    const std::int32_t high = doubling_high_product(x, multiplier);
-    const auto bits = static_cast<std::uint32_t>(high);
-    // threshold - remainder is negative exactly when the remainder passes the threshold (both below 2^31).
-    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
-    std::int32_t v = (high >> right) + static_cast<std::int32_t>(margin >> 31);
+    std::int32_t v = scaled(accumulator);
 #if defined(__ARM_FEATURE_SAT)
     if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
 #endif
