@@ -3043,6 +3043,20 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t doubling_high_product(std::int32_t x
     return static_cast<std::int32_t>(x < 0 ? 0u - magnitude : magnitude);
   }
 #endif
+#if defined(__ARM_FEATURE_DSP)
+  if (!std::is_constant_evaluated()) {
+    // Rationale: one `smmlar`, whose 64-bit sum a 2^32 + x d + 2^31 has the value as its high word when it equals
+    // 2 x m + 2^31: for m in [2^30, 2^31) (every normalized multiplier) d = 2m read as a signed word is 2m - 2^32
+    // and a = x; for m below 2^30, d = 2m and a = 0. Exact for every x (against `smull`, two adds with carry, a
+    // shift and an `orr` for the int64 form).
+    std::int32_t high;
+    const std::int32_t base = m >= (1 << 30) ? x : 0;
+    asm("smmlar %0, %1, %2, %3"
+        : "=r"(high)
+        : "r"(x), "r"(static_cast<std::int32_t>(static_cast<std::uint32_t>(m) << 1)), "r"(base));
+    return high;
+  }
+#endif
   return static_cast<std::int32_t>((std::int64_t{x} * m + (std::int64_t{1} << 30)) >> 31);
 }
 
@@ -3050,40 +3064,49 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t doubling_high_product(std::int32_t x
 /// makes every one) and one output zero point: `requantize(accumulator, {multiplier, shift}, zero)`'s bits in fewer
 /// instructions, with what depends on the shift alone computed once, where the kernel sets up a channel.
 // Rationale: a non-negative multiplier cannot meet the one product the doubling high multiply saturates,
-// (-2^31)(-2^31), so its test goes; the rounding right shift is gemmlowp's (floor, then one up when the remainder
-// passes half plus one for a negative value: ties away from zero) with a 32-bit mask, valid for every shift in
-// [0, 31], and without a branch; the value is saturated to 9 bits before the zero point is added (which cannot
-// change the clamped result) and to 8 after: two `ssat`s where the core has them.
+// (-2^31)(-2^31), so its test goes; the rounding right shift (ties away from zero, as gemmlowp's) is `scaled`'s;
+// the value is saturated to 9 bits before the zero point is added (which cannot change the clamped result) and to
+// 8 after: two `ssat`s where the core has them.
 struct output_requantizer {
   std::int32_t multiplier;
   int left;
   int right;
-  std::uint32_t mask;
   std::int32_t zero;
+  std::int32_t doubled;     // the multiplier times 2, modulo 2^32
+  std::int32_t normalized;  // all ones when the multiplier is at least 2^30, else 0
 
   CTATTN_ALWAYS_INLINE constexpr output_requantizer(std::int32_t m, int shift, std::int32_t zero_point) noexcept
       : multiplier{m},
         left{shift > 0 ? shift : 0},
         right{shift > 0 ? 0 : -shift},
-        mask{(std::uint32_t{1} << right) - 1u},
-        zero{zero_point} {}
+        zero{zero_point},
+        doubled{static_cast<std::int32_t>(static_cast<std::uint32_t>(m) << 1)},
+        normalized{m >= (1 << 30) ? -1 : 0} {}
 
   /// accumulator times the multiplier, with TFLite's two roundings: `math::multiply_by_quantized_multiplier`'s value.
+  // Rationale: for a shift e >= 1, rounding half away from zero is floor((h - (h < 0) + 2^(e-1)) / 2^e), which is
+  // (t >> e) plus bit e - 1 of t for t = h - (h < 0): no addition that could overflow (h >= -2^31 + 1, so t cannot
+  // wrap), 4 instructions, and none where the shift is a constant 0.
   CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
     const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
-    const std::int32_t high = doubling_high_product(x, multiplier);
-    const auto bits = static_cast<std::uint32_t>(high);
-    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
-    return (high >> right) + static_cast<std::int32_t>(margin >> 31);
+    std::int32_t high = 0;
+#if defined(__ARM_FEATURE_DSP)
+    if (!std::is_constant_evaluated()) {
+      // doubling_high_product's `smmlar` with its operands prepared once, where the kernel sets up a channel.
+      asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(x), "r"(doubled), "r"(x & normalized));
+    } else {
+      high = doubling_high_product(x, multiplier);
+    }
+#else
+    high = doubling_high_product(x, multiplier);
+#endif
+    if (right == 0) return high;
+    const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
+    return (t >> right) + ((t >> (right - 1)) & 1);
   }
 
   CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
-    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
-    const std::int32_t high = doubling_high_product(x, multiplier);
-    const auto bits = static_cast<std::uint32_t>(high);
-    // threshold - remainder is negative exactly when the remainder passes the threshold (both below 2^31).
-    const std::uint32_t margin = (mask >> 1) + (bits >> 31) - (bits & mask);
-    std::int32_t v = (high >> right) + static_cast<std::int32_t>(margin >> 31);
+    std::int32_t v = scaled(accumulator);
 #if defined(__ARM_FEATURE_SAT)
     if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
 #endif
@@ -5840,20 +5863,37 @@ struct arm_dsp_int8_ops {
   static constexpr std::size_t widened_max_terms = 256;
   /// Whether a product of K terms takes the widened blocks.
   template <std::size_t K>
-  static constexpr bool widens = K % step == 0 && K >= step && K <= widened_max_terms;
+  static constexpr bool widens = K >= 1 && K <= widened_max_terms;
   /// The stack bytes `product_requantized` needs for M rows of K terms beyond its locals: the widened block.
   template <std::size_t M, std::size_t K>
   static constexpr std::size_t product_scratch_bytes =
-      widens<K> ? (M < block_rows ? M : block_rows) * K * sizeof(std::int16_t) : 0;
+      widens<K> ? (M < block_rows ? M : block_rows) * ((K + step - 1) / step) * step * sizeof(std::int16_t) : 0;
 
-  /// R rows of x (XS bytes apart, K a multiple of 4) widened into `out` in the order the block's loop reads them:
-  /// for each step of 4 terms, row by row, the even bytes' halves then the odd bytes'.
+  /// The K % 4 bytes at p after the whole steps, in the low bytes of a word (the rest 0).
+  template <std::size_t K>
+  static std::uint32_t load_tail(const std::int8_t* p) noexcept {
+    std::uint32_t word = 0;
+    std::memcpy(&word, p, K % step);
+    return word;
+  }
+
+  /// R rows of x (XS bytes apart) widened into `out` in the order the block's loop reads them: for each step of 4
+  /// terms, row by row, the even bytes' halves then the odd bytes'; a last step of K % 4 terms padded with zeros.
   template <std::size_t K, std::size_t XS, std::size_t R>
   CTATTN_ALWAYS_INLINE static void widen_rows(const std::int8_t* x, std::int32_t* out) noexcept {
-    for (std::size_t t = 0; t < K; t += step) {
+    for (std::size_t t = 0; t + step <= K; t += step) {
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
         const std::uint32_t word = load_word(x + r * XS + t);
+        out[0] = even_bytes(word);
+        out[1] = odd_bytes(word);
+        out += 2;
+      }
+    }
+    if constexpr (K % step != 0) {
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::uint32_t word = load_tail<K>(x + r * XS + K - K % step);
         out[0] = even_bytes(word);
         out[1] = odd_bytes(word);
         out += 2;
@@ -5863,11 +5903,27 @@ struct arm_dsp_int8_ops {
 
   /// The raw sums of R <= 6 widened rows at xw (`widen_rows`) against one channel at w, K terms, added to s.
   // Rationale: in assembly for the reason `two_by_two` gives; the rows past R are left out by the assembler
-  // (`.if`), their accumulators unused.
+  // (`.if`), their accumulators unused. The K % 4 terms left are one more step in C++, w's bytes read one by one
+  // (a whole word could reach past the end of w) against x's zero padding.
   template <std::size_t K, std::size_t R>
   CTATTN_ALWAYS_INLINE static void block_column(const std::int32_t* xw, const std::int8_t* w,
                                                 std::int32_t (&s)[block_rows]) noexcept {
     static_assert(R >= 1 && R <= block_rows);
+    if constexpr (K >= step) block_steps<K, R>(xw, w, s);
+    if constexpr (K % step != 0) {
+      xw += K / step * R * 2;
+      const std::uint32_t word = load_tail<K>(w + K - K % step);
+      const std::int32_t w_even = even_bytes(word);
+      const std::int32_t w_odd = odd_bytes(word);
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) s[r] = __smlad(xw[2 * r + 1], w_odd, __smlad(xw[2 * r], w_even, s[r]));
+    }
+  }
+
+  /// The whole steps of `block_column` (K >= 4).
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void block_steps(const std::int32_t* xw, const std::int8_t* w,
+                                               std::int32_t (&s)[block_rows]) noexcept {
     constexpr bool pairs = (K / step) % 2 == 0;
     std::size_t steps = pairs ? K / step / 2 : K / step;
     std::int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3], s4 = s[4], s5 = s[5];
@@ -5930,11 +5986,12 @@ struct arm_dsp_int8_ops {
   }
 
   /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
-  /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the shift is to the
-  /// right by 1 to 22 (every layer's, in practice).
+  /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the multiplier is
+  /// normalized and the shift is to the right by 1 to 22 (every layer's, in practice).
   // Rationale: the doubling high multiply floor((x m + 2^30) / 2^31) is one `smmlar` of x, 2m - 2^32 (the
   // multiplier doubled, read as a signed word) and x: x 2^32 + x (2m - 2^32) + 2^31 = 2 x m + 2^31 in the
-  // instruction's 64-bit sum, exact for every x and every m in [0, 2^31). Its result h is at least -2^31 + 1, so
+  // instruction's 64-bit sum, exact for every x and every m in [2^30, 2^31), the normalized multipliers (a smaller
+  // one, such as 0, takes the general requantizer). Its result h is at least -2^31 + 1, so
   // h - (h < 0) cannot wrap; adding 2^(e-1) + zero 2^e with `qadd` and shifting right by e rounds half away from
   // zero and adds the zero point in one go (the constant fits while e <= 22), and where `qadd` saturates the true
   // value is past 2^(31 - e) >= 512 in magnitude, which `ssat` clamps the same way.
@@ -5943,7 +6000,11 @@ struct arm_dsp_int8_ops {
                                                      const math::quantized_multiplier& q, std::int32_t zero,
                                                      std::int8_t* y, std::size_t ys) noexcept {
     const auto doubled = static_cast<std::int32_t>(static_cast<std::uint32_t>(q.multiplier) << 1);
-    if (q.shift >= 0) {
+    if (q.multiplier < (1 << 30)) {
+      const kernels::output_requantizer requantize{q.multiplier, q.shift, zero};
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) y[r * ys] = requantize(sums[r]);
+    } else if (q.shift >= 0) {
       const int left = q.shift;
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
@@ -5972,7 +6033,7 @@ struct arm_dsp_int8_ops {
             typename Epilogue>
   static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0, const Epilogue& e,
                             std::int8_t* y) noexcept {
-    alignas(8) std::int32_t xw[K / step * R * 2];
+    alignas(8) std::int32_t xw[(K + step - 1) / step * R * 2];
     widen_rows<K, XS, R>(x, xw);
     for (std::size_t c = 0; c < N; ++c) {
       std::int32_t sums[block_rows]{};
@@ -5984,9 +6045,9 @@ struct arm_dsp_int8_ops {
   }
 
   /// kernels/int8.hpp's `int8_product_requantized` at run time: M rows of x (XS bytes apart) against N channels of
-  /// w (WS apart), K terms each, into y (rows YS apart). Where K is a multiple of 4 up to `widened_max_terms`, blocks
-  /// of at most 6 rows of x widened once (as equal as the rows allow), each against every channel in the order w
-  /// is stored; else tiles of `tile_rows` x `tile_channels`, then the rows and channels left in narrower tiles.
+  /// w (WS apart), K terms each, into y (rows YS apart). Where K is at most `widened_max_terms`, blocks of at most 6
+  /// rows of x widened once (as equal as the rows allow), each against every channel in the order w is stored;
+  /// else tiles of `tile_rows` x `tile_channels`, then the rows and channels left in narrower tiles.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
             typename Epilogue>
   static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
@@ -6673,12 +6734,12 @@ CTATTN_ALWAYS_INLINE std::int32_t held_sum(std::int32_t a, std::int32_t b) noexc
 }
 
 /// Steps 4 to 7 of the int8 LayerNorm for one row at run time, `int8_layer_norm_rows`'s bits: DownHigh when step
-/// 4's shift is 32 or more (chosen once a row).
+/// 4's shift is 33 or more (chosen once a row).
 // Rationale: rounding half away from zero is odd, round(-v) = -round(v), so each product is formed from magnitudes as
 // an unsigned 32 x 32 -> 64 bit multiply (|N_j| < 2^22 and I <= 2^31; |n_j|, |m_j| < 2^31) and rounded by adding
 // half and shifting, its sign put back after. In step 6 the product is below 2^62, so its high word is below 2^30:
-// for a shift s of 33 or more, half (2^(s - 1)) is 2^(s - 33) in the high word alone and the low word cannot carry
-// into the result, for s = 32 the carry is the low word's top bit, and either way |A_j - b_j| <= 2^30. A_j is then
+// for a shift s of 33 or more, the low word cannot change floor(p / 2^(s - 1)), so the quotient rounded is the high
+// word shifted by s - 33, plus 1, halved, and for s = 32 the carry is the low word's top bit, and either way |A_j - b_j| <= 2^30. A_j is then
 // held near +-2^30 by a saturating add (`qadd`, then `ssat` to 31 bits, where the core has them; else an int64
 // sum and a clamp): past 2^30 - 1 in magnitude every A_j gives the saturated output, 2^30 / 2^16 steps being beyond
 // any int8 with its zero point, so the holds give the reference's bits. Shifts below 32 (weights past 2^8 output
@@ -6689,45 +6750,53 @@ template <bool DownHigh, std::size_t C>
 void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                                      const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                      const std::int32_t (&bias)[C], std::int32_t out_zero) noexcept {
-  const auto width = static_cast<std::int32_t>(row.width);
   const auto sum = static_cast<std::int32_t>(row.sum);
   const auto inverse = static_cast<std::uint32_t>(row.inverse);
-  const int down = row.down;
-  const std::uint64_t half_down = std::uint64_t{1} << (down - 1);
+  // Step 4's rounding as floor(floor(v / 2^(d - 1)) / 2 + 1/2): the product shifted by d - 1, plus 1, halved.
+  const int first = row.down - 1;
   const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << int8_layer_norm_output_fraction_bits);
-  for (std::size_t j = 0; j < C; ++j) {
-    const std::int32_t centered = width * x[j] - sum;
-    const auto centered_magnitude = static_cast<std::uint32_t>(centered < 0 ? -centered : centered);
-    const std::uint64_t p = std::uint64_t{centered_magnitude} * inverse + half_down;
-    // |n_j| < 2^31: the low word of the shifted sum.
-    std::uint32_t n_magnitude;
+  const std::int32_t* m_at = multiplier;
+  const std::int32_t* s_at = shift;
+  const std::int32_t* b_at = bias;
+  std::int8_t* out = y;
+  for (const std::int8_t* in = x; in != x + C; ++in, ++out, ++m_at, ++s_at, ++b_at) {
+    const std::int32_t centered = static_cast<std::int32_t>(C) * *in - sum;
+    const auto centered_bits = static_cast<std::uint32_t>(centered);
+    const std::uint32_t centered_magnitude = centered < 0 ? 0u - centered_bits : centered_bits;
+    const std::uint64_t p = std::uint64_t{centered_magnitude} * inverse;
+    // |n_j| < 2^31, so p >> (d - 1) < 2^32.
+    std::uint32_t halves;
     if constexpr (DownHigh) {
-      n_magnitude = static_cast<std::uint32_t>(p >> 32) >> (down - 32);
+      halves = static_cast<std::uint32_t>(p >> 32) >> (first - 32);
     } else {
-      n_magnitude = (static_cast<std::uint32_t>(p) >> down) | (static_cast<std::uint32_t>(p >> 32) << (32 - down));
+      halves = (static_cast<std::uint32_t>(p) >> first) | (static_cast<std::uint32_t>(p >> 32) << (32 - first));
     }
-    const std::int32_t m = multiplier[j];
-    const auto m_magnitude = m < 0 ? 0u - static_cast<std::uint32_t>(m) : static_cast<std::uint32_t>(m);
-    const int s = shift[j];
+    const std::uint32_t n_magnitude = (halves + 1) >> 1;
+    const std::int32_t m = *m_at;
+    const auto m_bits = static_cast<std::uint32_t>(m);
+    const std::uint32_t m_magnitude = m < 0 ? 0u - m_bits : m_bits;
+    const int s = *s_at;
     const std::uint64_t t = std::uint64_t{n_magnitude} * m_magnitude;
     const auto high = static_cast<std::uint32_t>(t >> 32);
     const bool negative = (centered ^ m) < 0;
     std::int32_t a;
-    if (s >= 32) {
-      const std::uint32_t scaled =
-          s == 32 ? high + (static_cast<std::uint32_t>(t) >> 31) : (high + (std::uint32_t{1} << (s - 33))) >> (s - 32);
-      a = held_sum(static_cast<std::int32_t>(negative ? 0u - scaled : scaled), bias[j]);
+    if (s > 32) {
+      const std::uint32_t scaled = ((high >> (s - 33)) + 1) >> 1;
+      a = held_sum(static_cast<std::int32_t>(negative ? 0u - scaled : scaled), *b_at);
+    } else if (s == 32) {
+      const std::uint32_t scaled = high + (static_cast<std::uint32_t>(t) >> 31);
+      a = held_sum(static_cast<std::int32_t>(negative ? 0u - scaled : scaled), *b_at);
     } else {
       // A weight past 2^8 output steps: the quotient may pass 2^31 (below 2^40), and a bias of the other sign may
       // bring the sum back into range, so both are added in int64.
       const std::uint64_t scaled = (t + (std::uint64_t{1} << (s - 1))) >> s;
       const std::int64_t held =
-          (negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + bias[j];
+          (negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + *b_at;
       a = static_cast<std::int32_t>(held < -(std::int64_t{1} << 30)
                                         ? -(std::int64_t{1} << 30)
                                         : (held > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : held));
     }
-    y[j] = saturate_int8((a + last_rounding + (a >> 31)) >> int8_layer_norm_output_fraction_bits);
+    *out = saturate_int8((a + last_rounding + (a >> 31)) >> int8_layer_norm_output_fraction_bits);
   }
 }
 
@@ -6749,7 +6818,7 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
-    if (row.down >= 32) {
+    if (row.down >= 33) {
       int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     } else {
       int8_layer_norm_row_at_run_time<false>(x[r], y[r], row, multiplier, shift, bias, out_zero);

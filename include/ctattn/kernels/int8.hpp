@@ -564,12 +564,12 @@ CTATTN_ALWAYS_INLINE std::int32_t held_sum(std::int32_t a, std::int32_t b) noexc
 }
 
 /// Steps 4 to 7 of the int8 LayerNorm for one row at run time, `int8_layer_norm_rows`'s bits: DownHigh when step
-/// 4's shift is 32 or more (chosen once a row).
+/// 4's shift is 33 or more (chosen once a row).
 // Rationale: rounding half away from zero is odd, round(-v) = -round(v), so each product is formed from magnitudes as
 // an unsigned 32 x 32 -> 64 bit multiply (|N_j| < 2^22 and I <= 2^31; |n_j|, |m_j| < 2^31) and rounded by adding
 // half and shifting, its sign put back after. In step 6 the product is below 2^62, so its high word is below 2^30:
-// for a shift s of 33 or more, half (2^(s - 1)) is 2^(s - 33) in the high word alone and the low word cannot carry
-// into the result, for s = 32 the carry is the low word's top bit, and either way |A_j - b_j| <= 2^30. A_j is then
+// for a shift s of 33 or more, the low word cannot change floor(p / 2^(s - 1)), so the quotient rounded is the high
+// word shifted by s - 33, plus 1, halved, and for s = 32 the carry is the low word's top bit, and either way |A_j - b_j| <= 2^30. A_j is then
 // held near +-2^30 by a saturating add (`qadd`, then `ssat` to 31 bits, where the core has them; else an int64
 // sum and a clamp): past 2^30 - 1 in magnitude every A_j gives the saturated output, 2^30 / 2^16 steps being beyond
 // any int8 with its zero point, so the holds give the reference's bits. Shifts below 32 (weights past 2^8 output
@@ -580,45 +580,53 @@ template <bool DownHigh, std::size_t C>
 void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                                      const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                      const std::int32_t (&bias)[C], std::int32_t out_zero) noexcept {
-  const auto width = static_cast<std::int32_t>(row.width);
   const auto sum = static_cast<std::int32_t>(row.sum);
   const auto inverse = static_cast<std::uint32_t>(row.inverse);
-  const int down = row.down;
-  const std::uint64_t half_down = std::uint64_t{1} << (down - 1);
+  // Step 4's rounding as floor(floor(v / 2^(d - 1)) / 2 + 1/2): the product shifted by d - 1, plus 1, halved.
+  const int first = row.down - 1;
   const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << int8_layer_norm_output_fraction_bits);
-  for (std::size_t j = 0; j < C; ++j) {
-    const std::int32_t centered = width * x[j] - sum;
-    const auto centered_magnitude = static_cast<std::uint32_t>(centered < 0 ? -centered : centered);
-    const std::uint64_t p = std::uint64_t{centered_magnitude} * inverse + half_down;
-    // |n_j| < 2^31: the low word of the shifted sum.
-    std::uint32_t n_magnitude;
+  const std::int32_t* m_at = multiplier;
+  const std::int32_t* s_at = shift;
+  const std::int32_t* b_at = bias;
+  std::int8_t* out = y;
+  for (const std::int8_t* in = x; in != x + C; ++in, ++out, ++m_at, ++s_at, ++b_at) {
+    const std::int32_t centered = static_cast<std::int32_t>(C) * *in - sum;
+    const auto centered_bits = static_cast<std::uint32_t>(centered);
+    const std::uint32_t centered_magnitude = centered < 0 ? 0u - centered_bits : centered_bits;
+    const std::uint64_t p = std::uint64_t{centered_magnitude} * inverse;
+    // |n_j| < 2^31, so p >> (d - 1) < 2^32.
+    std::uint32_t halves;
     if constexpr (DownHigh) {
-      n_magnitude = static_cast<std::uint32_t>(p >> 32) >> (down - 32);
+      halves = static_cast<std::uint32_t>(p >> 32) >> (first - 32);
     } else {
-      n_magnitude = (static_cast<std::uint32_t>(p) >> down) | (static_cast<std::uint32_t>(p >> 32) << (32 - down));
+      halves = (static_cast<std::uint32_t>(p) >> first) | (static_cast<std::uint32_t>(p >> 32) << (32 - first));
     }
-    const std::int32_t m = multiplier[j];
-    const auto m_magnitude = m < 0 ? 0u - static_cast<std::uint32_t>(m) : static_cast<std::uint32_t>(m);
-    const int s = shift[j];
+    const std::uint32_t n_magnitude = (halves + 1) >> 1;
+    const std::int32_t m = *m_at;
+    const auto m_bits = static_cast<std::uint32_t>(m);
+    const std::uint32_t m_magnitude = m < 0 ? 0u - m_bits : m_bits;
+    const int s = *s_at;
     const std::uint64_t t = std::uint64_t{n_magnitude} * m_magnitude;
     const auto high = static_cast<std::uint32_t>(t >> 32);
     const bool negative = (centered ^ m) < 0;
     std::int32_t a;
-    if (s >= 32) {
-      const std::uint32_t scaled =
-          s == 32 ? high + (static_cast<std::uint32_t>(t) >> 31) : (high + (std::uint32_t{1} << (s - 33))) >> (s - 32);
-      a = held_sum(static_cast<std::int32_t>(negative ? 0u - scaled : scaled), bias[j]);
+    if (s > 32) {
+      const std::uint32_t scaled = ((high >> (s - 33)) + 1) >> 1;
+      a = held_sum(static_cast<std::int32_t>(negative ? 0u - scaled : scaled), *b_at);
+    } else if (s == 32) {
+      const std::uint32_t scaled = high + (static_cast<std::uint32_t>(t) >> 31);
+      a = held_sum(static_cast<std::int32_t>(negative ? 0u - scaled : scaled), *b_at);
     } else {
       // A weight past 2^8 output steps: the quotient may pass 2^31 (below 2^40), and a bias of the other sign may
       // bring the sum back into range, so both are added in int64.
       const std::uint64_t scaled = (t + (std::uint64_t{1} << (s - 1))) >> s;
       const std::int64_t held =
-          (negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + bias[j];
+          (negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + *b_at;
       a = static_cast<std::int32_t>(held < -(std::int64_t{1} << 30)
                                         ? -(std::int64_t{1} << 30)
                                         : (held > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : held));
     }
-    y[j] = saturate_int8((a + last_rounding + (a >> 31)) >> int8_layer_norm_output_fraction_bits);
+    *out = saturate_int8((a + last_rounding + (a >> 31)) >> int8_layer_norm_output_fraction_bits);
   }
 }
 
@@ -640,7 +648,7 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
-    if (row.down >= 32) {
+    if (row.down >= 33) {
       int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     } else {
       int8_layer_norm_row_at_run_time<false>(x[r], y[r], row, multiplier, shift, bias, out_zero);
