@@ -20,7 +20,8 @@ int main() {
   const auto dot = static_cast<std::uint32_t>(ctattn_test::int8_kernel_cases::all_mismatches(at_run_time));
   const auto fc = static_cast<std::uint32_t>(ctattn_test::int8_kernel_cases::all_fully_connected_mismatches(at_run_time));
   const auto softmax = static_cast<std::uint32_t>(ctattn_test::int8_kernel_cases::softmax_mismatches(at_run_time));
-  const auto norm = static_cast<std::uint32_t>(ctattn_test::int8_kernel_cases::layer_norm_mismatches(at_run_time));
+  const auto norm = static_cast<std::uint32_t>(ctattn_test::int8_kernel_cases::layer_norm_mismatches(at_run_time) +
+                                               ctattn_test::int8_kernel_cases::arithmetic_mismatches(at_run_time));
   (report_line{} << "  int8_dot_rows mismatches: " << dot << "; products: " << fc << "; softmax: " << softmax
                  << "; layer norm: " << norm)
       .end();

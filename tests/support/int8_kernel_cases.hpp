@@ -8,7 +8,8 @@
 //     multipliers with left shifts, no shift and right shifts up to 31, and biases that saturate outputs both ways,
 //     each output against TFLite's formula requantize(sum (x - z_in) w + bias) with the bias folded as a qlinear
 //     folds it;
-//   - int8_layer_norm_rows at run time against its steps as constant evaluation runs them.
+//   - int8_layer_norm_rows at run time against its steps as constant evaluation runs them, and the square root and
+//     division it uses.
 // Counted as the number of results that differ; zero at compile time (tests/static/quantized_test.cpp, the scalar
 // form) and at run time with each backend (tests/backend/int8_backend_test.cpp, tests/runtime/quantized_test.cpp,
 // and the firmware image int8_kernel_cases on every board).
@@ -401,6 +402,60 @@ constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
         }
       }
     }
+  }
+  return bad;
+}
+
+// math::isqrt and math::narrow_quotient (LayerNorm's square root and reciprocal; on 32-bit Arm with a divide
+// instruction, Newton's iteration and two-digit division) against their definitions: r^2 <= v < (r + 1)^2, and
+// the 64-bit division, for edge values (0, squares and their neighbours, powers of two, the largest) and
+// pseudo-random ones.
+struct arithmetic_inputs {
+  std::uint64_t values[64]{};
+  std::uint32_t divisors[16]{};
+};
+constexpr arithmetic_inputs make_arithmetic_inputs() noexcept {
+  arithmetic_inputs in{};
+  std::size_t i = 0;
+  const std::uint64_t fixed[] = {0, 1, 2, 3, 4, 15, 16, 17, 0xFFFF'FFFFu, std::uint64_t{1} << 32,
+                                 std::uint64_t{1} << 60, (std::uint64_t{1} << 60) + 1, (std::uint64_t{1} << 62) - 1,
+                                 std::uint64_t{1} << 62, ~std::uint64_t{0}};
+  for (const std::uint64_t v : fixed) in.values[i++] = v;
+  const std::uint64_t roots[] = {46341, 65535, 65536, std::uint64_t{1} << 30, (std::uint64_t{1} << 31) - 1,
+                                 3037000499u};
+  for (const std::uint64_t r : roots) {
+    in.values[i++] = r * r - 1;
+    in.values[i++] = r * r;
+    in.values[i++] = r * r + 1;
+  }
+  std::uint64_t state = 3;
+  for (; i < 64; ++i) {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    in.values[i] = state >> (i % 37);
+  }
+  const std::uint32_t divisors[] = {1, 3, 0xFFFF, 0x10000, 0x10001, 1u << 30, (1u << 31) - 1, 1u << 31,
+                                    0xFFFF'FFFFu, 1518500250, 77, 123456789, 0x8000'0001u, 46341, 2, 1u << 16};
+  for (std::size_t j = 0; j < 16; ++j) in.divisors[j] = divisors[j];
+  return in;
+}
+
+template <typename Read>
+constexpr std::size_t arithmetic_mismatches(Read read) noexcept {
+  const arithmetic_inputs in = read(make_arithmetic_inputs());
+  std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
+  for (const std::uint64_t v : in.values) {
+    const std::uint64_t r = ctattn::math::isqrt(v);
+    const bool above = r == 0xFFFF'FFFFu || (r + 1) * (r + 1) > v;
+    bad += r * r <= v && above ? 0u : 1u;
+  }
+  for (const std::uint32_t d : in.divisors) {
+    for (const std::uint64_t v : in.values) {
+      // Numerators below d 2^32: the value itself where it is, else reduced; and the largest one.
+      const std::uint64_t n = (v >> 32) < d ? v : v % (std::uint64_t{d} << 32);
+      bad += ctattn::math::narrow_quotient(n, d) == n / d ? 0u : 1u;
+    }
+    const std::uint64_t largest = (std::uint64_t{d} << 32) - 1;
+    bad += ctattn::math::narrow_quotient(largest, d) == largest / d ? 0u : 1u;
   }
   return bad;
 }

@@ -533,7 +533,8 @@ constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], 
     const auto v = static_cast<std::uint64_t>((d << epsilon_shift) + epsilon);
     const int k = (62 - static_cast<int>(std::bit_width(v))) / 2;
     const std::uint64_t root = math::isqrt(v << (2 * k));
-    row.inverse = static_cast<std::int64_t>(((std::uint64_t{1} << 61) + root / 2) / root);
+    // R in [2^30, 2^31): the quotient, in (2^30, 2^31], fits 32 bits.
+    row.inverse = math::narrow_quotient((std::uint64_t{1} << 61) + root / 2, static_cast<std::uint32_t>(root));
     row.down = 37 - k - epsilon_shift / 2;
   }
   return row;

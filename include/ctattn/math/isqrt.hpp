@@ -4,11 +4,63 @@
 
 /// \file
 /// ctattn::math::isqrt: the integer square root floor(sqrt(v)) of a 64-bit unsigned integer, exact, in constant
-/// expressions and at run time (integers only: the same result on every target, with or without an FPU).
+/// expressions and at run time (integers only: the same result on every target, with or without an FPU); and
+/// ctattn::math::narrow_quotient, a 64-bit value divided by a 32-bit one where the quotient fits 32 bits.
+///
+/// | function                 | computes                          | on 32-bit Arm with a divide instruction      |
+/// |--------------------------|-----------------------------------|----------------------------------------------|
+/// | `narrow_quotient(n, d)`  | floor(n / d), n / d < 2^32        | two 16-bit digits by `udiv` (no library call) |
+/// | `isqrt(v)`               | floor(sqrt(v))                    | Newton's iteration on `narrow_quotient`      |
 
+#include <bit>
 #include <cstdint>
+#include <type_traits>
 
 namespace ctattn::math {
+
+/// floor(n / d) for d >= 1 and n < d 2^32 (so that the quotient fits 32 bits).
+///
+/// | n, d                       | result         |
+/// |----------------------------|----------------|
+/// | 2^61 + 2^29, 2^30          | 2^31           |
+/// | d 2^32 - 1, d              | 2^32 - 1       |
+///
+/// \code
+/// static_assert(ctattn::math::narrow_quotient((std::uint64_t{1} << 61) + (1u << 29), 1u << 30) == 1u << 31);
+/// \endcode
+// Rationale: on the Cortex-M3 and up (32-bit Arm with `udiv`) a 64-bit division is a call to the C library's
+// general routine, about 120 instructions; here the divisor is normalized (its top bit set) and the quotient found
+// as two 16-bit digits, each estimated by one `udiv` of the partial remainder by the divisor's top half and lowered
+// while its product with the divisor's low half shows it too large (at most twice, Knuth's algorithm D): about 40.
+constexpr std::uint32_t narrow_quotient(std::uint64_t n, std::uint32_t d) noexcept {
+#if defined(__arm__) && defined(__ARM_FEATURE_IDIV)
+  if (!std::is_constant_evaluated()) {
+    const int s = std::countl_zero(d);
+    const std::uint32_t divisor = d << s;
+    const std::uint64_t shifted = n << s;  // n < d 2^32, so n 2^s < 2^64
+    const std::uint32_t high = divisor >> 16;
+    const std::uint32_t low = divisor & 0xFFFFu;
+    // One digit: floor((rest 2^16 + next) / divisor), rest < divisor, and the new remainder.
+    const auto digit = [high, low, divisor](std::uint32_t rest, std::uint32_t next, std::uint32_t& remainder) {
+      std::uint32_t q = rest / high;
+      std::uint32_t r = rest - q * high;
+      while (q > 0xFFFFu || q * low > ((r << 16) | next)) {
+        --q;
+        r += high;
+        if (r > 0xFFFFu) break;
+      }
+      remainder = (rest << 16) + next - q * divisor;  // modulo 2^32: the true remainder is below the divisor
+      return q;
+    };
+    const auto word = static_cast<std::uint32_t>(shifted);
+    std::uint32_t remainder = 0;
+    const std::uint32_t upper = digit(static_cast<std::uint32_t>(shifted >> 32), word >> 16, remainder);
+    const std::uint32_t lower = digit(remainder, word & 0xFFFFu, remainder);
+    return (upper << 16) | lower;
+  }
+#endif
+  return static_cast<std::uint32_t>(n / d);
+}
 
 /// floor(sqrt(v)) for every v in [0, 2^64): the largest r with r^2 <= v, so r < 2^32.
 ///
@@ -27,7 +79,32 @@ namespace ctattn::math {
 // Newton iteration needs a division per step and a final check). At most 32 steps of a compare, a subtraction and
 // shifts. No overflow: at the step whose `bit` is 4^m, `root` is the root found so far (r < 2^(31 - m)) times
 // 4^(m + 1), so root + bit < 2^(m + 33) + 4^m, at most 2^63 + 2^60 (m <= 30 once r > 0).
+// Rationale (32-bit Arm with `udiv`, v below 2^62): Newton's iteration x <- floor((x + floor(v / x)) / 2) from any
+// x >= floor(sqrt(v)) decreases until it stops at floor(sqrt(v)) (the first x whose quotient is not below it);
+// starting from (isqrt(v >> 32) + 1) 2^16, itself found by the same iteration on 32 bits, it takes about three
+// `narrow_quotient`s for the normalized values of int8 LayerNorm, against 31 steps of the digit-by-digit method.
 constexpr std::uint32_t isqrt(std::uint64_t v) noexcept {
+#if defined(__arm__) && defined(__ARM_FEATURE_IDIV)
+  if (!std::is_constant_evaluated() && v != 0 && v < (std::uint64_t{1} << 62)) {
+    const auto top = static_cast<std::uint32_t>(v >> 32);  // below 2^30
+    std::uint32_t x = 1u << 15;                            // >= sqrt(top)
+    for (;;) {
+      if (top == 0) {
+        x = 0;
+        break;
+      }
+      const std::uint32_t q = top / x;
+      if (q >= x) break;
+      x = (x + q) >> 1;
+    }
+    x = (x + 1) << 16;  // >= sqrt(v), below 2^32
+    for (;;) {
+      const std::uint32_t q = narrow_quotient(v, x);  // v < 2^62 and x >= sqrt(v): below 2^31
+      if (q >= x) return x;
+      x = (x + q) >> 1;
+    }
+  }
+#endif
   std::uint64_t root = 0;
   std::uint64_t bit = std::uint64_t{1} << 62;
   while (bit > v) bit >>= 2;
