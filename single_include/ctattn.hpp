@@ -5726,6 +5726,20 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 
 
 
+namespace ctattn::detail {
+/// The int8 product blocks of the DSP backend (`arm_dsp_int8_ops::product_requantized`), known on every target so
+/// that footprints can bound them: at most `arm_dsp_block_rows` rows of x widened once per block, for rows of up to
+/// `arm_dsp_widened_max_terms` terms.
+inline constexpr std::size_t arm_dsp_block_rows = 6;
+inline constexpr std::size_t arm_dsp_widened_max_terms = 256;
+/// The stack bytes of the widened block for M rows of K terms: min(M, 6) rows of K rounded up to 4, in int16.
+template <std::size_t M, std::size_t K>
+inline constexpr std::size_t arm_dsp_product_scratch_bytes =
+    K >= 1 && K <= arm_dsp_widened_max_terms
+        ? (M < arm_dsp_block_rows ? M : arm_dsp_block_rows) * ((K + 3) / 4) * 4 * sizeof(std::int16_t)
+        : 0;
+}  // namespace ctattn::detail
+
 #if defined(__ARM_FEATURE_DSP)
 
 #include <arm_acle.h>
@@ -5932,17 +5946,13 @@ struct arm_dsp_int8_ops {
   // `ldrd`), the two pointers and the count are 13 registers, what the core has. Per 4 terms of 6 outputs: 1 load
   // and 2 extensions of w, 6 `ldrd` and 12 `smlad`, 21 instructions for 24 multiply-accumulates (0.875 each,
   // against 1.25 for the 2 x 2 tile that widens both operands in its loop).
-  static constexpr std::size_t block_rows = 6;
+  static constexpr std::size_t block_rows = arm_dsp_block_rows;
   /// The longest rows (K) the widened blocks take: a block's widened rows, block_rows * K * 2 bytes, are on the
-  /// stack (3 KiB at most); longer rows take the 2 x 2 tiles.
-  static constexpr std::size_t widened_max_terms = 256;
+  /// stack (3 KiB at most, `arm_dsp_product_scratch_bytes`); longer rows take the 2 x 2 tiles.
+  static constexpr std::size_t widened_max_terms = arm_dsp_widened_max_terms;
   /// Whether a product of K terms takes the widened blocks.
   template <std::size_t K>
   static constexpr bool widens = K >= 1 && K <= widened_max_terms;
-  /// The stack bytes `product_requantized` needs for M rows of K terms beyond its locals: the widened block.
-  template <std::size_t M, std::size_t K>
-  static constexpr std::size_t product_scratch_bytes =
-      widens<K> ? (M < block_rows ? M : block_rows) * ((K + step - 1) / step) * step * sizeof(std::int16_t) : 0;
 
   /// The K % 4 bytes at p after the whole steps, in the low bytes of a word (the rest 0).
   template <std::size_t K>
@@ -6517,6 +6527,15 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
     for (std::size_t r = 0; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
   }
 }
+
+/// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
+/// any backend: the larger of the x86 and NEON form's N int32 sums and the Cortex-M DSP form's widened block.
+///
+/// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
+template <std::size_t M, std::size_t K, std::size_t N>
+inline constexpr std::size_t int8_product_stack_bytes =
+    N * sizeof(std::int32_t) > arm_dsp_product_scratch_bytes<M, K> ? N * sizeof(std::int32_t)
+                                                                   : arm_dsp_product_scratch_bytes<M, K>;
 
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
@@ -11232,13 +11251,14 @@ struct qlinear {
 
   /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
   /// object (weights, folded biases, multipliers: flash when constexpr), X and the result, and on the stack the
-  /// kernel's scratch, at most one int32 per output channel (the sums of the x86 and NEON form).
+  /// product kernel's scratch on any backend (`detail::kernels::int8_product_stack_bytes`: one int32 per output
+  /// channel on x86 and NEON, the rows of X widened to int16 in blocks of up to 6 on the Cortex-M DSP).
   ///
   /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Out, QOut>), 0,
-            outputs * sizeof(std::int32_t)};
+            detail::kernels::int8_product_stack_bytes<X::rows, inputs, outputs>};
   }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
@@ -11584,8 +11604,9 @@ struct qmulti_head_attention_weights {
 
   /// The memory of `multi_head_attention<Scores>(x, weights, mask)` on an X (ctattn::footprint): the four
   /// projections' objects, X and the result, and on the stack Q, K, V and the context (each n rows) with the largest
-  /// scratch of the calls inside: a projection's, or a head's (V^T, the scores and the weights of its n x n pairs,
-  /// the zero-point sums of its two products and the visible flags).
+  /// scratch of the calls inside: a projection's kernel (`detail::kernels::int8_product_stack_bytes`), or a head's
+  /// (V^T, the scores and the weights of its n x n pairs, the zero-point sums of its two products, the visible flags
+  /// and the larger of its two products' kernel scratch).
   ///
   /// Example: `constexpr auto fp = decltype(weights)::footprint_of<decltype(x_q)>();`
   template <QuantizedMatrix X>
@@ -11594,10 +11615,15 @@ struct qmulti_head_attention_weights {
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
     constexpr std::size_t activations = n * (Query::outputs + Key::outputs + 2 * Value::outputs);
+    constexpr std::size_t scores_product = detail::kernels::int8_product_stack_bytes<n, key_width, n>;
+    constexpr std::size_t context_product = detail::kernels::int8_product_stack_bytes<n, n, value_width>;
     constexpr std::size_t head = value_width * n + 2 * n * n + n +
-                                 sizeof(std::int32_t) * (2 * n + n + key_width + value_width);
-    constexpr std::size_t projection = sizeof(std::int32_t) *
-                                       (Query::outputs > Output::outputs ? Query::outputs : Output::outputs);
+                                 sizeof(std::int32_t) * (2 * n + n + key_width + value_width) +
+                                 (scores_product > context_product ? scores_product : context_product);
+    constexpr std::size_t input_projection = detail::kernels::int8_product_stack_bytes<n, Query::inputs, Query::outputs>;
+    constexpr std::size_t output_projection =
+        detail::kernels::int8_product_stack_bytes<n, Output::inputs, Output::outputs>;
+    constexpr std::size_t projection = input_projection > output_projection ? input_projection : output_projection;
     return {sizeof(qmulti_head_attention_weights), sizeof(X),
             sizeof(basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization>), 0,
             activations + (head > projection ? head : projection)};

@@ -28,6 +28,20 @@
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
+namespace ctattn::detail {
+/// The int8 product blocks of the DSP backend (`arm_dsp_int8_ops::product_requantized`), known on every target so
+/// that footprints can bound them: at most `arm_dsp_block_rows` rows of x widened once per block, for rows of up to
+/// `arm_dsp_widened_max_terms` terms.
+inline constexpr std::size_t arm_dsp_block_rows = 6;
+inline constexpr std::size_t arm_dsp_widened_max_terms = 256;
+/// The stack bytes of the widened block for M rows of K terms: min(M, 6) rows of K rounded up to 4, in int16.
+template <std::size_t M, std::size_t K>
+inline constexpr std::size_t arm_dsp_product_scratch_bytes =
+    K >= 1 && K <= arm_dsp_widened_max_terms
+        ? (M < arm_dsp_block_rows ? M : arm_dsp_block_rows) * ((K + 3) / 4) * 4 * sizeof(std::int16_t)
+        : 0;
+}  // namespace ctattn::detail
+
 #if defined(__ARM_FEATURE_DSP)
 
 #include <arm_acle.h>
@@ -234,17 +248,13 @@ struct arm_dsp_int8_ops {
   // `ldrd`), the two pointers and the count are 13 registers, what the core has. Per 4 terms of 6 outputs: 1 load
   // and 2 extensions of w, 6 `ldrd` and 12 `smlad`, 21 instructions for 24 multiply-accumulates (0.875 each,
   // against 1.25 for the 2 x 2 tile that widens both operands in its loop).
-  static constexpr std::size_t block_rows = 6;
+  static constexpr std::size_t block_rows = arm_dsp_block_rows;
   /// The longest rows (K) the widened blocks take: a block's widened rows, block_rows * K * 2 bytes, are on the
-  /// stack (3 KiB at most); longer rows take the 2 x 2 tiles.
-  static constexpr std::size_t widened_max_terms = 256;
+  /// stack (3 KiB at most, `arm_dsp_product_scratch_bytes`); longer rows take the 2 x 2 tiles.
+  static constexpr std::size_t widened_max_terms = arm_dsp_widened_max_terms;
   /// Whether a product of K terms takes the widened blocks.
   template <std::size_t K>
   static constexpr bool widens = K >= 1 && K <= widened_max_terms;
-  /// The stack bytes `product_requantized` needs for M rows of K terms beyond its locals: the widened block.
-  template <std::size_t M, std::size_t K>
-  static constexpr std::size_t product_scratch_bytes =
-      widens<K> ? (M < block_rows ? M : block_rows) * ((K + step - 1) / step) * step * sizeof(std::int16_t) : 0;
 
   /// The K % 4 bytes at p after the whole steps, in the low bytes of a word (the rest 0).
   template <std::size_t K>

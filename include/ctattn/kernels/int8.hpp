@@ -273,6 +273,15 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
   }
 }
 
+/// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
+/// any backend: the larger of the x86 and NEON form's N int32 sums and the Cortex-M DSP form's widened block.
+///
+/// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
+template <std::size_t M, std::size_t K, std::size_t N>
+inline constexpr std::size_t int8_product_stack_bytes =
+    N * sizeof(std::int32_t) > arm_dsp_product_scratch_bytes<M, K> ? N * sizeof(std::int32_t)
+                                                                   : arm_dsp_product_scratch_bytes<M, K>;
+
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
 concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {

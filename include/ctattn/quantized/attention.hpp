@@ -227,8 +227,9 @@ struct qmulti_head_attention_weights {
 
   /// The memory of `multi_head_attention<Scores>(x, weights, mask)` on an X (ctattn::footprint): the four
   /// projections' objects, X and the result, and on the stack Q, K, V and the context (each n rows) with the largest
-  /// scratch of the calls inside: a projection's, or a head's (V^T, the scores and the weights of its n x n pairs,
-  /// the zero-point sums of its two products and the visible flags).
+  /// scratch of the calls inside: a projection's kernel (`detail::kernels::int8_product_stack_bytes`), or a head's
+  /// (V^T, the scores and the weights of its n x n pairs, the zero-point sums of its two products, the visible flags
+  /// and the larger of its two products' kernel scratch).
   ///
   /// Example: `constexpr auto fp = decltype(weights)::footprint_of<decltype(x_q)>();`
   template <QuantizedMatrix X>
@@ -237,10 +238,15 @@ struct qmulti_head_attention_weights {
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
     constexpr std::size_t activations = n * (Query::outputs + Key::outputs + 2 * Value::outputs);
+    constexpr std::size_t scores_product = detail::kernels::int8_product_stack_bytes<n, key_width, n>;
+    constexpr std::size_t context_product = detail::kernels::int8_product_stack_bytes<n, n, value_width>;
     constexpr std::size_t head = value_width * n + 2 * n * n + n +
-                                 sizeof(std::int32_t) * (2 * n + n + key_width + value_width);
-    constexpr std::size_t projection = sizeof(std::int32_t) *
-                                       (Query::outputs > Output::outputs ? Query::outputs : Output::outputs);
+                                 sizeof(std::int32_t) * (2 * n + n + key_width + value_width) +
+                                 (scores_product > context_product ? scores_product : context_product);
+    constexpr std::size_t input_projection = detail::kernels::int8_product_stack_bytes<n, Query::inputs, Query::outputs>;
+    constexpr std::size_t output_projection =
+        detail::kernels::int8_product_stack_bytes<n, Output::inputs, Output::outputs>;
+    constexpr std::size_t projection = input_projection > output_projection ? input_projection : output_projection;
     return {sizeof(qmulti_head_attention_weights), sizeof(X),
             sizeof(basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization>), 0,
             activations + (head > projection ? head : projection)};

@@ -142,13 +142,14 @@ struct qlinear {
 
   /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
   /// object (weights, folded biases, multipliers: flash when constexpr), X and the result, and on the stack the
-  /// kernel's scratch, at most one int32 per output channel (the sums of the x86 and NEON form).
+  /// product kernel's scratch on any backend (`detail::kernels::int8_product_stack_bytes`: one int32 per output
+  /// channel on x86 and NEON, the rows of X widened to int16 in blocks of up to 6 on the Cortex-M DSP).
   ///
   /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Out, QOut>), 0,
-            outputs * sizeof(std::int32_t)};
+            detail::kernels::int8_product_stack_bytes<X::rows, inputs, outputs>};
   }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
