@@ -75,11 +75,12 @@ using linear_q = ctattn::qlinear<32, 64, ctattn::quantization{0.1, 3}, ctattn::q
 constexpr ctattn::footprint linear_fp = linear_q::footprint_of<x_q>();
 static_assert(linear_fp.weight_bytes == sizeof(linear_q) && sizeof(linear_q) == 32 * 64 + 64 * 4 + 64 * 8);
 static_assert(linear_fp.input_bytes == 6 * 32 && linear_fp.output_bytes == 6 * 64);
-// The kernel's scratch on any backend: 64 int32 sums (x86, NEON) against 6 rows of 32 int16 (the Cortex-M DSP).
-static_assert(linear_fp.stack_bytes == 64 * 4 && ctattn::qlinear<64, 32, ctattn::quantization{0.1, 3},
-                                                                 ctattn::quantization{0.2, -5}>::footprint_of<
-                                                     ctattn::qmatrix<6, 64, ctattn::quantization{0.1, 3}>>()
-                                                         .stack_bytes == 6 * 64 * 2);
+// The kernel's scratch on any backend: the larger of N int32 sums (x86, NEON) and 6 rows of K int16 (the Cortex-M
+// DSP's widened block).
+static_assert(linear_fp.stack_bytes == 6 * 32 * 2);
+static_assert(ctattn::qlinear<8, 64, ctattn::quantization{0.1, 3}, ctattn::quantization{0.2, -5}>::footprint_of<
+                  ctattn::qmatrix<6, 8, ctattn::quantization{0.1, 3}>>()
+                  .stack_bytes == 64 * 4);
 using norm_q = ctattn::qlayer_norm<32, ctattn::quantization{0.1, 3}, ctattn::quantization{0.05, 0}>;
 static_assert(norm_q::footprint_of<x_q>().weight_bytes == sizeof(norm_q));
 using table_q = decltype(relu_q);
