@@ -51,6 +51,7 @@
 #include <type_traits>
 
 #include "ctattn/kernels/arm_dsp.hpp"
+#include "ctattn/kernels/armv6m.hpp"
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/avx512.hpp"
 #include "ctattn/kernels/constant.hpp"
@@ -302,7 +303,11 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
       for (std::size_t c = 0; c < N; ++c) y[r * YS + c] = e(r, c, sums[c]);
     }
   } else {
+#if defined(__ARM_ARCH_6M__)
+    armv6m_int8_ops::product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
+#else
     scalar_product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
+#endif
   }
 }
 
@@ -320,7 +325,8 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
 /// | `y`     | RY x CY int8, written M x N from (y_row, y_column) |
 ///
 /// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
-/// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else the scalar kernel.
+/// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else Armv6-M's
+/// (`armv6m`) or the scalar kernel.
 // Rationale: whole arrays with indices, not pointers, for the reason `int8_dot_rows` gives (constant evaluation).
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW,
           std::size_t CW, std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
