@@ -266,6 +266,7 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
   // rest loop, which runs no iteration when N is even, as overflowing (-Waggressive-loop-optimizations).
   for (std::size_t c = 0; c < whole; c += TC) {
     std::size_t r = 0;
+#pragma GCC unroll 1
     for (; r + TR <= M; r += TR) scalar_tile<K, XS, WS, YS, TR, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
     for (; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
   }
