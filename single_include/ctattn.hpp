@@ -3043,20 +3043,6 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t doubling_high_product(std::int32_t x
     return static_cast<std::int32_t>(x < 0 ? 0u - magnitude : magnitude);
   }
 #endif
-#if defined(__ARM_FEATURE_DSP)
-  if (!std::is_constant_evaluated()) {
-    // Rationale: one `smmlar`, whose 64-bit sum a 2^32 + x d + 2^31 has the value as its high word when it equals
-    // 2 x m + 2^31: for m in [2^30, 2^31) (every normalized multiplier) d = 2m read as a signed word is 2m - 2^32
-    // and a = x; for m below 2^30, d = 2m and a = 0. Exact for every x (against `smull`, two adds with carry, a
-    // shift and an `orr` for the int64 form).
-    std::int32_t high;
-    const std::int32_t base = m >= (1 << 30) ? x : 0;
-    asm("smmlar %0, %1, %2, %3"
-        : "=r"(high)
-        : "r"(x), "r"(static_cast<std::int32_t>(static_cast<std::uint32_t>(m) << 1)), "r"(base));
-    return high;
-  }
-#endif
   return static_cast<std::int32_t>((std::int64_t{x} * m + (std::int64_t{1} << 30)) >> 31);
 }
 
@@ -3087,22 +3073,29 @@ struct output_requantizer {
   // Rationale: for a shift e >= 1, rounding half away from zero is floor((h - (h < 0) + 2^(e-1)) / 2^e), which is
   // (t >> e) plus bit e - 1 of t for t = h - (h < 0): no addition that could overflow (h >= -2^31 + 1, so t cannot
   // wrap), 4 instructions, and none where the shift is a constant 0.
+  // Rationale: each function is a few full-expressions, as constant evaluation counts them (the int8 sorter's
+  // compile-time inference runs it about 20,000 times within Clang's default budget).
   CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
-    const auto x = static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left);
-    std::int32_t high = 0;
+    const std::int32_t high = high_product(static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left));
+    const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
+    return right == 0 ? high : (t >> right) + ((t >> (right - 1)) & 1);
+  }
+
+  /// doubling_high_product(x, multiplier): where the core has `smmlar`, with its operands prepared once, where the
+  /// kernel sets up a channel.
+  // Rationale: one `smmlar`, whose 64-bit sum a 2^32 + x d + 2^31 has the value as its high word when it equals
+  // 2 x m + 2^31: for m in [2^30, 2^31) (every normalized multiplier) d = 2m read as a signed word is 2m - 2^32
+  // and a = x; for m below 2^30, d = 2m and a = 0. Exact for every x (against `smull`, two adds with carry, a
+  // shift and an `orr` for the int64 form).
+  CTATTN_ALWAYS_INLINE constexpr std::int32_t high_product(std::int32_t x) const noexcept {
 #if defined(__ARM_FEATURE_DSP)
     if (!std::is_constant_evaluated()) {
-      // doubling_high_product's `smmlar` with its operands prepared once, where the kernel sets up a channel.
+      std::int32_t high;
       asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(x), "r"(doubled), "r"(x & normalized));
-    } else {
-      high = doubling_high_product(x, multiplier);
+      return high;
     }
-#else
-    high = doubling_high_product(x, multiplier);
 #endif
-    if (right == 0) return high;
-    const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
-    return (t >> right) + ((t >> (right - 1)) & 1);
+    return doubling_high_product(x, multiplier);
   }
 
   CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
