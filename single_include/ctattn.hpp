@@ -3296,7 +3296,7 @@ struct helium_int8_ops {
   /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
   /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
   template <std::size_t K, std::size_t WS>
-  static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
+  CTATTN_ALWAYS_INLINE static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
     constexpr std::size_t whole = K - K % 16;
     std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
     // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
@@ -3387,7 +3387,7 @@ struct helium_int8_ops {
 
   /// sum_t x[t] w[t] for one channel.
   template <std::size_t K>
-  static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
+  CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
     constexpr std::size_t whole = K - K % 16;
     std::int32_t sum = 0;
     for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
