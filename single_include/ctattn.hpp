@@ -5711,6 +5711,10 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// So 4 terms cost 2 loads, 4 extensions and 2 multiply-adds, against 4 loads each of a and b, 8 extensions and 4
 /// multiply-adds in the scalar loop. Each byte less its zero point lies in [-255, 255], which a 16-bit half holds.
 ///
+/// The product kernel (`product_requantized`, docs/kernels.md "The product kernels") widens up to 6 rows of x once
+/// and runs each channel of w against all of them (21 instructions per 24 multiply-accumulates), then requantizes
+/// each output in 5 instructions (`smmlar`, `qadd`, `ssat`).
+///
 /// Built only where the compiler defines `__ARM_FEATURE_DSP` (-mcpu=cortex-m4, cortex-m7, cortex-m33, cortex-m55);
 /// kernels/int8.hpp selects it where no wider backend (Helium) is selected. Tested on the target by the firmware
 /// boards (docs/firmware.md): every int8 image compares its results with the compiler's, bit for bit.
