@@ -24,7 +24,11 @@ void check(std::span<const unsigned char> bytes) {
   const host::read_result result = host::read_safetensors_bytes("fuzz", bytes);
   if (!result) {
     if (!result.error) std::abort();  // exactly one of the two is set
-    (void)result.error->message();
+    // Every message is printable ASCII (bytes quoted from the file escaped) and names a byte within the file.
+    if (result.error->offset > size) std::abort();
+    for (const char c : result.error->message()) {
+      if (c < 0x20 || c > 0x7e) std::abort();
+    }
     return;
   }
   const host::safetensors_file& file = *result.file;
@@ -32,6 +36,7 @@ void check(std::span<const unsigned char> bytes) {
   std::uint64_t covered = 0;
   for (const host::tensor_info& t : file.tensors()) {
     if (t.begin < file.data_offset() || t.begin > t.end || t.end > size) std::abort();
+    if (t.header_offset < 8 || t.header_offset >= file.data_offset()) std::abort();  // the name, in the header
     if (file.data(t).size() != t.end - t.begin) std::abort();
     if (t.end - t.begin != t.element_count() * host::dtype_size(t.type)) std::abort();
     covered += t.end - t.begin;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -182,6 +183,10 @@ TEST_CASE("copy_tensor: an unknown name, another shape or a destination of anoth
   REQUIRE(r);
   const host::safetensors_file& file = *r.file;
   const std::uint64_t weight_offset = file.find("encoder.linear.weight")->header_offset;
+  // The offset of the tensor's name in the file (its opening quote), counted from the file's start as every
+  // offset is: 8 bytes of length, then the header.
+  const std::string header(reinterpret_cast<const char*>(file.bytes().data()) + 8, file.header_size());
+  CHECK(weight_offset == 8 + header.find("\"encoder.linear.weight\""));
   std::vector<float> out(12, 7.0f);
 
   const std::array<std::size_t, 2> shape{3, 4};
@@ -396,10 +401,24 @@ TEST_CASE("rule: the header is not valid JSON", "[safetensors][malformed]") {
   e = read_error(file_bytes("{\"\xff\":1}"));
   CHECK(e.offset == 10);
   CHECK(e.reason.find("invalid string: ill-formed UTF-8 byte") != std::string::npos);
-  // A number too large for a double (nlohmann reports it through the same path).
+  // The bytes the parser quotes from the file are escaped: the message is printable ASCII.
+  CHECK(e.reason.find("\\xff") != std::string::npos);
+  CHECK(std::all_of(e.reason.begin(), e.reason.end(), [](char c) { return c >= 0x20 && c < 0x7f; }));
+  // A number too large for a double (nlohmann reports it through the same path), as a size and as an offset:
+  // the message is the reader's, without the JSON library's "[json.exception...]" prefix.
   header = entry("F32", "[1e999]", "[0,4]");
   e = read_error(file_bytes(header, zeros(4)));
-  CHECK(e.reason.find("number overflow") != std::string::npos);
+  CHECK(e.reason == "header is not valid JSON: number overflow parsing '1e999'");
+  header = entry("F32", "[1]", "[0,1e400]");
+  e = read_error(file_bytes(header, zeros(4)));
+  CHECK(e.reason == "header is not valid JSON: number overflow parsing '1e400'");
+  CHECK(e.reason.find("json.exception") == std::string::npos);
+}
+
+TEST_CASE("rule: a byte-order mark before the header", "[safetensors][malformed]") {
+  const host::load_error e = read_error(file_bytes("\xEF\xBB\xBF{}"));
+  CHECK(e.offset == 8);
+  CHECK(e.reason == "header starts with a UTF-8 byte-order mark (EF BB BF); a safetensors header starts with '{'");
 }
 
 TEST_CASE("rule: the header is not a JSON object", "[safetensors][malformed]") {

@@ -305,6 +305,24 @@ inline std::string quote_name(std::string_view text) {
   return out;
 }
 
+// text with every byte that is not printable ASCII (control characters, DEL, and every byte of 0x80 and above,
+// which may not be valid UTF-8) written as \xNN: for text that quotes bytes of a file.
+inline std::string printable(std::string_view text) {
+  static constexpr char hex[] = "0123456789abcdef";
+  std::string out;
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte >= 0x20 && byte < 0x7f) {
+      out += c;
+    } else {
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 0xf];
+    }
+  }
+  return out;
+}
+
 inline std::string shape_text(std::span<const std::uint64_t> shape) {
   std::string out = "[";
   for (std::size_t i = 0; i < shape.size(); ++i) {
@@ -444,7 +462,7 @@ class header_handler {
                               : !seen_offsets_ ? "data_offsets"
                                                : nullptr;
         if (missing != nullptr) {
-          return fail(t.header_offset, "tensor " + quote_name(t.name) + ": entry has no \"" + missing + "\"");
+          return fail(t.header_offset - 8, "tensor " + quote_name(t.name) + ": entry has no \"" + missing + "\"");
         }
         state_ = state::root;
         return true;
@@ -496,7 +514,7 @@ class header_handler {
         if (name != "__metadata__") {
           tensor_info t;
           t.name = name;
-          t.header_offset = at;
+          t.header_offset = 8 + at;  // from the file's start, as every offset a load_error carries
           tensors_.push_back(std::move(t));
           shape_positions_.push_back(at);
           offsets_positions_.push_back(at);
@@ -540,10 +558,19 @@ class header_handler {
     if (error_) return false;
     // nlohmann's position counts from 1 the bytes the parser has read; its message starts with its own prefix
     // "[json.exception.parse_error.101] parse error at line 1, column 5: ", which the offset replaces.
+    // Out-of-range numbers come through here too, with "[json.exception.out_of_range.406] " alone. Both prefixes
+    // go, so that every message reads as the reader's, and the bytes the parser quotes from the file (its "last
+    // read" token) are escaped where they are not printable ASCII.
     std::string text = e.what();
-    const std::size_t colon = text.find(": ");
-    if (colon != std::string::npos) text.erase(0, colon + 2);
-    error_ = load_error{{}, 8 + (position > 0 ? position - 1 : 0), "header is not valid JSON: " + text};
+    if (text.starts_with("[json.exception.")) {
+      const std::size_t bracket = text.find("] ");
+      if (bracket != std::string::npos) text.erase(0, bracket + 2);
+    }
+    if (text.starts_with("parse error")) {
+      const std::size_t colon = text.find(": ");
+      if (colon != std::string::npos) text.erase(0, colon + 2);
+    }
+    error_ = load_error{{}, 8 + (position > 0 ? position - 1 : 0), "header is not valid JSON: " + printable(text)};
     return false;
   }
 
@@ -695,6 +722,10 @@ inline read_result file_access::parse(std::string name, std::vector<unsigned cha
   if (zero != header + header_size) {
     return failure(static_cast<std::uint64_t>(zero - bytes.data()),
                    "header is not valid JSON: it holds a 0 byte (the header may be padded with spaces only)");
+  }
+  // Rationale: nlohmann's parser skips a UTF-8 byte-order mark; the format's header starts with '{' (0x7B).
+  if (header_size >= 3 && header[0] == 0xEF && header[1] == 0xBB && header[2] == 0xBF) {
+    return failure(8, "header starts with a UTF-8 byte-order mark (EF BB BF); a safetensors header starts with '{'");
   }
   detail::header_handler handler(header, static_cast<std::size_t>(header_size));
   detail::tracking_iterator first{header, handler.read_position()};
