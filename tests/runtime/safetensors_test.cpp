@@ -489,11 +489,23 @@ TEST_CASE("rule: an unknown field in a tensor entry", "[safetensors][malformed]"
 }
 
 TEST_CASE("rule: an unknown dtype is named", "[safetensors][malformed]") {
-  for (const std::string_view dtype : {"F33", "f32", "float32", "F4", ""}) {
+  for (const std::string_view dtype : {"F33", "f32", "float32", "F5", ""}) {
     const std::string header = entry(dtype, "[1]", "[0,4]");
     const host::load_error e = read_error(file_bytes(header, zeros(4)));
     CHECK(e.offset == at(header, "\"" + std::string(dtype) + "\""));
     CHECK(e.reason.starts_with("tensor 't': unknown dtype '" + std::string(dtype) + "' (the format's dtypes are"));
+  }
+}
+
+TEST_CASE("rule: the format's newer dtypes are named as known, not read, with the list of those read",
+          "[safetensors][malformed]") {
+  for (const std::string_view dtype : {"F8_E8M0", "F6_E2M3", "F6_E3M2", "F4", "C64"}) {
+    const std::string header = entry(dtype, "[1]", "[0,4]");
+    const host::load_error e = read_error(file_bytes(header, zeros(4)));
+    CHECK(e.offset == at(header, "\"" + std::string(dtype) + "\""));
+    CHECK(e.reason == "tensor 't': dtype '" + std::string(dtype) +
+                          "' is a safetensors dtype this reader does not support (it reads F64, F32, F16, BF16, "
+                          "F8_E5M2, F8_E4M3, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)");
   }
 }
 

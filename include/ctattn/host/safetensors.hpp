@@ -419,9 +419,14 @@ class header_handler {
     if (state_ == state::tensor && field_ == field::dtype) {
       const std::optional<dtype> type = dtype_from_name(value);
       if (!type) {
-        return fail(at, "tensor " + quote_name(current().name) + ": unknown dtype " + quote_name(value) +
-                            " (the format's dtypes are F64, F32, F16, BF16, F8_E5M2, F8_E4M3, I64, I32, I16, I8, "
-                            "U64, U32, U16, U8, BOOL)");
+        // The format's newer dtypes (sub-byte floats, the E8M0 scale, complex) are known by name, not read.
+        constexpr std::string_view known[] = {"F8_E8M0", "F6_E2M3", "F6_E3M2", "F4", "C64"};
+        const bool is_known = std::find(std::begin(known), std::end(known), value) != std::end(known);
+        return fail(at, "tensor " + quote_name(current().name) + ": " +
+                            (is_known ? "dtype " + quote_name(value) + " is a safetensors dtype this reader does not "
+                                                                        "support (it reads "
+                                      : "unknown dtype " + quote_name(value) + " (the format's dtypes are ") +
+                            "F64, F32, F16, BF16, F8_E5M2, F8_E4M3, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)");
       }
       current().type = *type;
       return true;
