@@ -9,6 +9,9 @@
 #include "../examples/verified_model/golden.hpp"
 #include "../examples/verified_model/sorter.hpp"
 
+#include <bit>
+#include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <string>
@@ -111,4 +114,16 @@ TEST_CASE("the trained model loads from its .safetensors file at run time and so
       }
     }
   }
+}
+
+TEST_CASE("the written header keeps a NaN's sign and payload bits, as the run-time loader does", "[import]") {
+  using ctattn::host::detail::exact_literal;
+  CHECK(exact_literal(std::bit_cast<float>(0x7fc00123u)) == "std::bit_cast<float>(0x7fc00123u)");
+  CHECK(exact_literal(std::bit_cast<float>(0xff800001u)) == "std::bit_cast<float>(0xff800001u)");
+  CHECK(exact_literal(std::bit_cast<double>(0x7ff0000000000abcull)) == "std::bit_cast<double>(0x7ff0000000000abcull)");
+  CHECK(exact_literal(-std::numeric_limits<float>::infinity()) == "-std::numeric_limits<float>::infinity()");
+  CHECK(exact_literal(0.5f) == "0x1p-1f");
+  // The form is a constant expression with those bits (what the generated header's constexpr model holds).
+  static_assert(std::bit_cast<std::uint32_t>(std::bit_cast<float>(0x7fc00123u)) == 0x7fc00123u);
+  static_assert(std::bit_cast<std::uint64_t>(std::bit_cast<double>(0x7ff0000000000abcull)) == 0x7ff0000000000abcull);
 }
