@@ -3,8 +3,9 @@
 //     4, 8, 16, 32), one row against 9 rows (two passes of four and a rest), a column window that starts at an odd
 //     offset, and zero points at both ends of the int8 range;
 //   - int8_fully_connected, and int8_product_transposed_requantized (multiply's kernel) with zero points on both
-//     operands: shapes whose rows, inputs and channels are not multiples of any backend's tile (2 x 2
-//     on the Cortex-M DSP, 4 channels and 16 inputs on Helium), input zero points at both ends, per-channel
+//     operands: shapes whose rows, inputs and channels are not multiples of any backend's tile (blocks of up to 6
+//     rows and 2 x 2 tiles on the Cortex-M DSP, 2 channels on Armv6-M, 4 channels and 16 inputs on Helium), input
+//     zero points at both ends, per-channel
 //     multipliers with left shifts, no shift and right shifts up to 31, and biases that saturate outputs both ways,
 //     each output against TFLite's formula requantize(sum (x - z_in) w + bias) with the bias folded as a qlinear
 //     folds it;
