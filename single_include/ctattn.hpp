@@ -3007,6 +3007,16 @@ CTATTN_ALWAYS_INLINE std::int32_t signed_saturate(std::int32_t v) noexcept {
 }
 #endif
 
+#if defined(__ARM_FEATURE_DSP)
+/// floor((a 2^32 + b c + 2^31) / 2^32), the 64-bit sum's rounded high word: one `smmlar`. The requantizers' doubling
+/// high multiply (`output_requantizer::high_product`, the DSP product kernel's columns).
+CTATTN_ALWAYS_INLINE std::int32_t rounded_high_sum(std::int32_t a, std::int32_t b, std::int32_t c) noexcept {
+  std::int32_t high;
+  asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(b), "r"(c), "r"(a));
+  return high;
+}
+#endif
+
 /// v clamped to [-128, 127]: `ssat` on a core that has it (Cortex-M3 and up), else two comparisons.
 CTATTN_ALWAYS_INLINE constexpr std::int8_t saturate_int8(std::int32_t v) noexcept {
 #if defined(__ARM_FEATURE_SAT)
@@ -3089,11 +3099,7 @@ struct output_requantizer {
   // shift and an `orr` for the int64 form).
   CTATTN_ALWAYS_INLINE constexpr std::int32_t high_product(std::int32_t x) const noexcept {
 #if defined(__ARM_FEATURE_DSP)
-    if (!std::is_constant_evaluated()) {
-      std::int32_t high;
-      asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(x), "r"(doubled), "r"(x & normalized));
-      return high;
-    }
+    if (!std::is_constant_evaluated()) return rounded_high_sum(x & normalized, x, doubled);
 #endif
     return doubling_high_product(x, multiplier);
   }
@@ -6060,13 +6066,6 @@ struct arm_dsp_int8_ops {
     s[5] = s5;
   }
 
-  /// (a + b 2^32 + 2^31) >> 32 of the 64-bit sum: `smmlar`.
-  static std::int32_t rounded_high_add(std::int32_t a, std::int32_t b, std::int32_t c) noexcept {
-    std::int32_t high;
-    asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(a), "r"(b), "r"(c));
-    return high;
-  }
-
   /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
   /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the multiplier is
   /// normalized and the shift is to the right by 1 to 22 (every layer's, in practice).
@@ -6092,14 +6091,14 @@ struct arm_dsp_int8_ops {
       for (std::size_t r = 0; r < R; ++r) {
         const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[r]) << left);
         y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(
-            __builtin_arm_qadd(rounded_high_add(v, doubled, v), zero)));
+            __builtin_arm_qadd(kernels::rounded_high_sum(v, v, doubled), zero)));
       }
     } else if (q.shift >= -22) {
       const int right = -q.shift;
       const std::int32_t offset = (1 << (right - 1)) + zero * (1 << right);
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
-        const std::int32_t h = rounded_high_add(sums[r], doubled, sums[r]);
+        const std::int32_t h = kernels::rounded_high_sum(sums[r], sums[r], doubled);
         const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(h) - (static_cast<std::uint32_t>(h) >> 31));
         y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(__builtin_arm_qadd(t, offset) >> right));
       }

@@ -369,13 +369,6 @@ struct arm_dsp_int8_ops {
     s[5] = s5;
   }
 
-  /// (a + b 2^32 + 2^31) >> 32 of the 64-bit sum: `smmlar`.
-  static std::int32_t rounded_high_add(std::int32_t a, std::int32_t b, std::int32_t c) noexcept {
-    std::int32_t high;
-    asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(a), "r"(b), "r"(c));
-    return high;
-  }
-
   /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
   /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the multiplier is
   /// normalized and the shift is to the right by 1 to 22 (every layer's, in practice).
@@ -401,14 +394,14 @@ struct arm_dsp_int8_ops {
       for (std::size_t r = 0; r < R; ++r) {
         const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[r]) << left);
         y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(
-            __builtin_arm_qadd(rounded_high_add(v, doubled, v), zero)));
+            __builtin_arm_qadd(kernels::rounded_high_sum(v, v, doubled), zero)));
       }
     } else if (q.shift >= -22) {
       const int right = -q.shift;
       const std::int32_t offset = (1 << (right - 1)) + zero * (1 << right);
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
-        const std::int32_t h = rounded_high_add(sums[r], doubled, sums[r]);
+        const std::int32_t h = kernels::rounded_high_sum(sums[r], sums[r], doubled);
         const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(h) - (static_cast<std::uint32_t>(h) >> 31));
         y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(__builtin_arm_qadd(t, offset) >> right));
       }

@@ -33,6 +33,16 @@ CTATTN_ALWAYS_INLINE std::int32_t signed_saturate(std::int32_t v) noexcept {
 }
 #endif
 
+#if defined(__ARM_FEATURE_DSP)
+/// floor((a 2^32 + b c + 2^31) / 2^32), the 64-bit sum's rounded high word: one `smmlar`. The requantizers' doubling
+/// high multiply (`output_requantizer::high_product`, the DSP product kernel's columns).
+CTATTN_ALWAYS_INLINE std::int32_t rounded_high_sum(std::int32_t a, std::int32_t b, std::int32_t c) noexcept {
+  std::int32_t high;
+  asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(b), "r"(c), "r"(a));
+  return high;
+}
+#endif
+
 /// v clamped to [-128, 127]: `ssat` on a core that has it (Cortex-M3 and up), else two comparisons.
 CTATTN_ALWAYS_INLINE constexpr std::int8_t saturate_int8(std::int32_t v) noexcept {
 #if defined(__ARM_FEATURE_SAT)
@@ -115,11 +125,7 @@ struct output_requantizer {
   // shift and an `orr` for the int64 form).
   CTATTN_ALWAYS_INLINE constexpr std::int32_t high_product(std::int32_t x) const noexcept {
 #if defined(__ARM_FEATURE_DSP)
-    if (!std::is_constant_evaluated()) {
-      std::int32_t high;
-      asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(x), "r"(doubled), "r"(x & normalized));
-      return high;
-    }
+    if (!std::is_constant_evaluated()) return rounded_high_sum(x & normalized, x, doubled);
 #endif
     return doubling_high_product(x, multiplier);
   }
