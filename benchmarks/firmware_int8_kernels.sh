@@ -4,7 +4,9 @@
 # (benchmarks/firmware/int8_kernels.cpp; FC, Q K^T, P V, softmax), which also checks every output bit for bit,
 # built at -Os (MinSizeRel) and -O2 (Release with -O2) for each board, as one markdown table: per workload its
 # MACs, and per board and optimization ctattn's instructions, CMSIS-NN's, the ratio ctattn / CMSIS-NN and ctattn's
-# instructions per MAC (per element for the softmax). See docs/firmware.md, "Int8 kernel benchmark".
+# instructions per MAC (per element for the softmax). Then one sequence of the int8 sorter: the image
+# verified_sorter_int8 built and run in the same build directory, against the sorter composed of CMSIS-NN's kernels
+# at its shapes (ctattn's LayerNorm and GELU on both sides). See docs/firmware.md, "Int8 kernel benchmark".
 # Usage: [CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree>] benchmarks/firmware_int8_kernels.sh [board...]
 #        (default boards: m0 m3 m4f m55-helium; also m7 m33 m55)
 # Build directories: build-bench-<board>-<Os|O2> in the repository root; only the benchmark image is built (-j1).
@@ -18,7 +20,7 @@ opts=(Os O2)
 cmsis_nn_dir="${CTATTN_CMSIS_NN_DIR:-}"
 image=int8_kernels_benchmark
 
-declare -A ctattn cmsis_nn work unit softmax_note
+declare -A ctattn cmsis_nn work unit softmax_note sorter
 workloads=()
 status=0
 for board in "${boards[@]}"; do
@@ -39,6 +41,15 @@ for board in "${boards[@]}"; do
       rm -f "$log"
       status=1
       continue
+    fi
+    # The int8 sorter itself (firmware/images/verified_sorter_int8.cpp), built with the same flags: instructions per
+    # inference of its four sequences.
+    if cmake --build "$build" --target verified_sorter_int8 -j1 >"$log" 2>&1 &&
+       ctest --test-dir "$build" -R "^firmware_verified_sorter_int8\$" -V --no-tests=error >"$log" 2>&1; then
+      sorter[$board|$opt]=$(grep -o 'instructions per inference: [0-9]*' "$log" | grep -o '[0-9]*$' || true)
+    else
+      grep -E "MISMATCH|FAIL|error" "$log" >&2 || cat "$log" >&2
+      status=1
     fi
     if ! ctest --test-dir "$build" -R "^firmware_${image}\$" -V --no-tests=error >"$log" 2>&1; then
       grep -E "MISMATCH|FAIL|more than one step|error" "$log" >&2 || cat "$log" >&2
@@ -101,6 +112,48 @@ done
 echo
 echo "Floors, instructions per MAC: m0, m3: 1 (muls/mla, one product); m4f, m7, m33, m55: 0.5 (smlad, two"
 echo "products); m55-helium: 0.0625 (vmladava.s8, sixteen products)."
+
+# The int8 sorter (examples/verified_model/int8_sorter.hpp), one sequence, against the same model composed of
+# CMSIS-NN's kernels at its shapes: per sequence, 8 FC 6x32x32 (Q, K, V, W_O in two layers), 2 FC 6x32x64, 2 FC
+# 6x64x32, the head's FC 6x32x10, 8 heads' Q K^T 6x8x6, softmax 6x6 and P V 6x6x8, 5 ADDs of 6x32 (positions and
+# two residuals a layer), and, where CMSIS-NN has no kernel, ctattn's 5 LayerNorms 6x32 and 2 GELU tables 6x64.
+sorter_ops=(fc_6x32x32:8 fc_6x32x64:2 fc_6x64x32:2 fc_6x32x10:1 qk_6x8x6:8 softmax_6x6_s0.2:8 pv_6x6x8:8 add_6x32:5
+            layer_norm_6x32:5 gelu_6x64:2)
+header="| one sequence of the int8 sorter |"
+rule="|---|"
+measured_row="| ctattn's int8 sorter (a quarter of verified_sorter_int8's four) |"
+parts_row="| ctattn's kernels at its shapes, one call each, summed |"
+cmsis_row="| CMSIS-NN's kernels at its shapes (+ ctattn's LayerNorm and GELU) |"
+ratio_row="| ctattn's sorter / CMSIS-NN's |"
+for board in "${boards[@]}"; do
+  for opt in "${opts[@]}"; do
+    header+=" $board -$opt |"
+    rule+="---:|"
+    parts=0 composed=0 complete=yes
+    for op in "${sorter_ops[@]}"; do
+      name=${op%%:*} count=${op##*:}
+      a="${ctattn[$name|$board|$opt]:-}" b="${cmsis_nn[$name|$board|$opt]:--}"
+      [[ $a =~ ^[0-9]+$ ]] || { complete=no; break; }
+      [[ $b =~ ^[0-9]+$ ]] || b=$a   # no CMSIS-NN kernel: ctattn's on both sides
+      parts=$((parts + count * a)) composed=$((composed + count * b))
+    done
+    whole="${sorter[$board|$opt]:-}"
+    if [[ $complete == yes && $whole =~ ^[0-9]+$ ]]; then
+      one=$(( (whole + 2) / 4 ))
+      measured_row+=" $one |" parts_row+=" $parts |" cmsis_row+=" $composed |"
+      ratio_row+=" $(ratio "$one" "$composed") |"
+    else
+      measured_row+=" n/a |" parts_row+=" n/a |" cmsis_row+=" n/a |" ratio_row+=" - |"
+    fi
+  done
+done
+echo
+echo "$header"
+echo "$rule"
+echo "$measured_row"
+echo "$parts_row"
+echo "$cmsis_row"
+echo "$ratio_row"
 for key in "${!softmax_note[@]}"; do
   IFS='|' read -r name board opt <<< "$key"
   echo "Softmax $name on $board -$opt: CMSIS-NN and ctattn differ: ${softmax_note[$key]} step(s) of 1/256."

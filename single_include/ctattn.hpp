@@ -3413,8 +3413,10 @@ struct helium_int8_ops {
   /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
   /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
   /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
-  /// | + zero point, clamp      | `vqadd`, `vmax`, `vmin`                                                |
+  /// | + zero point, clamp      | `vqadd`; `vqshl #24`, `vshr #24`: saturated to [-128, 127] in 2 shifts  |
   /// | store                    | `vstrb.32`: each lane's low byte                                       |
+  // Rationale: the clamp to [-128, 127] by a saturating shift left by 24 and back needs no constant registers,
+  // where `vmax`/`vmin` with -128 and 127 held two q registers that the loop then shuffled (4 `vmov` a pass).
   // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
   // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
@@ -3442,8 +3444,7 @@ struct helium_int8_ops {
         v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
         v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
         v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), e.zero);
-        v = __arm_vminq_s32(__arm_vmaxq_s32(v, __arm_vdupq_n_s32(-128)), __arm_vdupq_n_s32(127));
-        __arm_vstrbq_s32(y + r * YS + c, v);
+        __arm_vstrbq_s32(y + r * YS + c, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(v, 24), 24));
       }
     }
     for (std::size_t c = whole; c < N; ++c) {
@@ -10999,8 +11000,11 @@ concept QuantizedMatrix = detail::is_basic_qmatrix<std::remove_cvref_t<M>>::valu
 ///   constexpr auto q = ctattn::quantize<ctattn::quantization{0.5, 1}>(ctattn::matrix<float, 1, 3>{{{1.0f, -0.25f, 100}}});
 ///   static_assert(q(0, 0) == 3 && q(0, 1) == 0 && q(0, 2) == 127);   // -0.5 rounds away from zero to -1
 /// \endcode
+// Rationale: the functions of the quantized tier that return a named result spell out its type. With a deduced
+// (`auto`) return type, Clang 14 builds the named result of a function template in a temporary and copies it out
+// (no NRVO): a `memcpy` of the whole result per call, 5-10% of a small product on the Cortex-M55.
 template <quantization Q, FixedMatrix X>
-[[nodiscard]] constexpr auto quantize(const X& x) noexcept {
+[[nodiscard]] constexpr auto quantize(const X& x) noexcept -> basic_qmatrix<X::row_extent, X::column_extent, Q> {
   basic_qmatrix<X::row_extent, X::column_extent, Q> q{};
   for (std::size_t r = 0; r < X::rows; ++r) {
     for (std::size_t c = 0; c < X::cols; ++c) {
@@ -11020,7 +11024,8 @@ template <quantization Q, FixedMatrix X>
 ///
 /// Example: `constexpr auto x = ctattn::dequantize(q);`
 template <QuantizedMatrix M>
-[[nodiscard]] constexpr auto dequantize(const M& q) noexcept {
+[[nodiscard]] constexpr auto dequantize(const M& q) noexcept
+    -> basic_matrix<float, M::row_extent, M::column_extent> {
   basic_matrix<float, M::row_extent, M::column_extent> x{};
   for (std::size_t r = 0; r < M::rows; ++r) {
     for (std::size_t c = 0; c < M::cols; ++c) x.elements[r][c] = static_cast<float>(q.real(r, c));
@@ -11143,7 +11148,8 @@ using quantized_activation_rules =
 ///   const auto h = ctattn::activate(hidden_q, gelu_q);
 /// \endcode
 template <QuantizedMatrix X, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto activate(const X& x, const qactivation<QIn, QOut>& f) noexcept {
+[[nodiscard]] constexpr auto activate(const X& x, const qactivation<QIn, QOut>& f) noexcept
+    -> basic_qmatrix<X::row_extent, X::column_extent, QOut> {
   basic_qmatrix<X::row_extent, X::column_extent, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_activation_rules<X, QIn>>::check()) {
     detail::kernels::int8_lookup_rows(x.elements, y.elements, f.table);
@@ -11202,7 +11208,8 @@ using quantized_add_rules = rule_list<rows_rule<op::quantized_add, A, B>, column
 ///   constexpr auto h = ctattn::add<ctattn::quantization{0.1, 0}>(x_q, attention_q);   // x + attention(x), in int8
 /// \endcode
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept {
+[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept
+    -> basic_qmatrix<A::row_extent, A::column_extent, Out> {
   basic_qmatrix<A::row_extent, A::column_extent, Out> out{};
   if constexpr (detail::first_broken<detail::quantized_add_rules<A, B, Out>>::check()) {
     using k = detail::quantized_add_constants<A::quant, B::quant, Out>;
@@ -11323,8 +11330,8 @@ template <auto In, auto Out, quantization QIn, quantization QOut>
 struct qlinear {
   static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
   static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
-  static constexpr auto input_extent = In;
-  static constexpr auto output_extent = Out;
+  static constexpr auto input_extent = normalize_extent<In>;
+  static constexpr auto output_extent = normalize_extent<Out>;
   static constexpr std::size_t inputs = extent_size(In);
   static constexpr std::size_t outputs = extent_size(Out);
   static constexpr quantization input_quantization = QIn;
@@ -11370,7 +11377,7 @@ struct qlinear {
   /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Out, QOut>), 0,
+    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
             detail::kernels::int8_product_stack_bytes<X::rows, inputs, outputs>};
   }
 
@@ -11434,9 +11441,10 @@ using quantized_projection_rules =
 /// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
 /// (`input_quantization_must_match_layer`), In <= 33025.
 template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept {
+[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
+    -> basic_qmatrix<X::row_extent, normalize_extent<Out>, QOut> {
   using L = qlinear<In, Out, QIn, QOut>;
-  basic_qmatrix<X::row_extent, Out, QOut> y{};
+  basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
     detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
                                           QOut.zero_point, y.elements);
@@ -11499,7 +11507,8 @@ inline constexpr std::array<std::int32_t, 256> softmax_exp_table = [] {
 ///   constexpr auto w = ctattn::softmax_rows(scores_q);   // w(i, j) + 128 is 256 times the weight, rounded
 /// \endcode
 template <QuantizedMatrix X>
-[[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept {
+[[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept
+    -> basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> {
   constexpr const auto& table = detail::softmax_exp_table<X::quant>;
   basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w{};
   for (std::size_t r = 0; r < X::rows; ++r) {
@@ -11670,7 +11679,8 @@ using quantized_attention_rules =
 template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMatrix K, QuantizedMatrix V,
           AttentionMask Mask = no_mask_type>
 [[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
-                                                          const Mask& mask = {}) noexcept {
+                                                          const Mask& mask = {}) noexcept
+    -> basic_qmatrix<Q::row_extent, V::column_extent, Out> {
   basic_qmatrix<Q::row_extent, V::column_extent, Out> out{};
   if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Mask, Scores, Out>>::check()) {
     detail::int8_attend<Scores, Q::cols, V::cols>(q, k, v, mask, out, {});
@@ -11794,10 +11804,12 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
 [[nodiscard]] constexpr auto multi_head_attention(const X& x,
                                                   const qmulti_head_attention_weights<Heads, Query, Key, Value,
                                                                                       Output>& weights,
-                                                  const Mask& mask = {}) noexcept {
+                                                  const Mask& mask = {}) noexcept
+    -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   using W = qmulti_head_attention_weights<Heads, Query, Key, Value, Output>;
-  basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> y{};
-  if constexpr (detail::first_broken<detail::quantized_multi_head_rules<X, W, Mask, Scores>>::check()) {
+  if constexpr (!detail::first_broken<detail::quantized_multi_head_rules<X, W, Mask, Scores>>::check()) {
+    return {};
+  } else {
     const auto q = project(x, weights.query);
     const auto k = project(x, weights.key);
     const auto v = project(x, weights.value);
@@ -11808,9 +11820,8 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
       detail::int8_attend<Scores, key_width, value_width>(
           q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
     }
-    y = project(context, weights.output);
+    return project(context, weights.output);
   }
-  return y;
 }
 
 }  // namespace ctattn
@@ -12031,8 +12042,8 @@ constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
 /// Rules: QIn and QOut are quantizations; Width <= 16384 (`int8_layer_norm_must_not_overflow`).
 template <auto Width, quantization QIn, quantization QOut>
 struct qlayer_norm {
-  static constexpr auto input_extent = Width;
-  static constexpr auto output_extent = Width;
+  static constexpr auto input_extent = normalize_extent<Width>;
+  static constexpr auto output_extent = normalize_extent<Width>;
   static constexpr std::size_t width = extent_size(Width);
   static_assert((detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut>>::check(), true));
   static constexpr quantization input_quantization = QIn;
@@ -12055,7 +12066,7 @@ struct qlayer_norm {
   /// and on the stack one row's constants.
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0,
+    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
             sizeof(detail::kernels::int8_layer_norm_row)};
   }
 
@@ -12134,7 +12145,8 @@ using quantized_layer_norm_rules =
 ///   const auto h = ctattn::normalize(x_q, norm_q);
 /// \endcode
 template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept {
+[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept
+    -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut>::output_extent, QOut> {
   using L = qlayer_norm<Width, QIn, QOut>;
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
@@ -12226,7 +12238,8 @@ template <QuantizedMatrix M>
 /// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
 /// | result         | `qmatrix<M, N, Out>`    |
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept {
+[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
+    -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
   using BT = qmatrix_transpose<B>;
   basic_qmatrix<A::row_extent, BT::column_extent, Out> out{};
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
@@ -12240,7 +12253,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 }
 
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept {
+[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
+    -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
   basic_qmatrix<A::row_extent, B::column_extent, Out> out{};
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
     constexpr math::quantized_multiplier multiplier =

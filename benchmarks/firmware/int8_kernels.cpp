@@ -6,8 +6,8 @@
 ///
 /// Built with CTATTN_BENCHMARK_CMSIS_NN=1 (CMake: -DCTATTN_CMSIS_NN_DIR=<a CMSIS-NN source tree>), the image also
 /// runs Arm's CMSIS-NN on the same inputs (arm_fully_connected_per_channel_s8, arm_batch_matmul_s8,
-/// arm_softmax_s8), requires its outputs to equal ctattn's bit for bit (the softmax: see below), and prints its
-/// instructions per call and the ratio ctattn / CMSIS-NN.
+/// arm_softmax_s8, arm_elementwise_add_s8), requires its outputs to equal ctattn's bit for bit (the softmax: see
+/// below), and prints its instructions per call and the ratio ctattn / CMSIS-NN.
 ///
 /// | workload          | ctattn call                              | CMSIS-NN call                       |
 /// |-------------------|------------------------------------------|-------------------------------------|
@@ -15,6 +15,11 @@
 /// | Q K^T 16x32x16    | `ctattn::multiply<Scores>(q, transpose(k))` | `arm_batch_matmul_s8` (rhs = K)  |
 /// | P V 16x16x32      | `ctattn::multiply<Out>(p, transpose(v_t))` | `arm_batch_matmul_s8` (rhs = V^T) |
 /// | softmax 16x16     | `ctattn::softmax_rows(x)`                | `arm_softmax_s8`                    |
+/// | ADD 6x32          | `ctattn::add<Out>(a, b)`                 | `arm_elementwise_add_s8`            |
+/// | LayerNorm, GELU   | `ctattn::normalize`, `ctattn::activate`  | none (ctattn alone)                 |
+///
+/// FC, the products and the softmax are also run at the int8 sorter's shapes (6 rows, d_model 32, heads of 8),
+/// from which benchmarks/firmware_int8_kernels.sh composes the sorter as CMSIS-NN's kernels would run it.
 ///
 /// The softmax is not required to be the same bits: ctattn's int8 softmax is a table of e^(-scale d) and one
 /// exact division per weight (quantized/softmax.hpp), TFLite's (hence CMSIS-NN's) is gemmlowp's fixed-point exp
@@ -31,6 +36,9 @@
 
 #include <ctattn/math/exp.hpp>
 #include <ctattn/math/fixed_point.hpp>
+#include <ctattn/quantized/activation.hpp>
+#include <ctattn/quantized/add.hpp>
+#include <ctattn/quantized/layer_norm.hpp>
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
@@ -44,6 +52,13 @@
 #endif
 #if CTATTN_BENCHMARK_CMSIS_NN
 #include <arm_nnfunctions.h>
+#endif
+#ifndef CTATTN_BENCHMARK_LAYERS
+#define CTATTN_BENCHMARK_LAYERS 0  // set where Boost.Hana is found (benchmarks/firmware/CMakeLists.txt)
+#endif
+#if CTATTN_BENCHMARK_LAYERS
+#include <ctattn/layers/activation.hpp>
+#include <ctattn/layers/norm.hpp>
 #endif
 
 namespace {
@@ -122,27 +137,27 @@ struct fc_workload {
   }
 };
 
-/// Q K^T: 16 queries and 16 keys of width 32. Both sides read K's rows: ctattn through `transpose(k)`, a view;
-/// the expected result is computed by the compiler from K^T given as a 32 x 16 qmatrix (the other form of
-/// `multiply`).
+/// Q K^T: M queries and N keys of width K. Both sides read K's rows: ctattn through `transpose(k)`, a view; the
+/// expected result is computed by the compiler from K^T given as a K x N qmatrix (the other form of `multiply`).
+template <std::size_t M, std::size_t K, std::size_t N, std::uint32_t Seed>
 struct qk_workload {
   static constexpr ctattn::quantization q_q{0.04, 5};
   static constexpr ctattn::quantization q_k{0.05, -9};
   static constexpr ctattn::quantization q_scores{1.5, -3};
-  using a_type = ctattn::qmatrix<16, 32, q_q>;
-  using b_type = ctattn::qmatrix<16, 32, q_k>;         // K, rows of 32
-  using k_t_type = ctattn::qmatrix<32, 16, q_k>;       // K^T
+  using a_type = ctattn::qmatrix<M, K, q_q>;
+  using b_type = ctattn::qmatrix<N, K, q_k>;         // K, rows of K
+  using k_t_type = ctattn::qmatrix<K, N, q_k>;       // K^T
   using rhs_rows_type = b_type;
-  using output_type = ctattn::qmatrix<16, 16, q_scores>;
-  static constexpr std::uint32_t macs = 16 * 32 * 16;
+  using output_type = ctattn::qmatrix<M, N, q_scores>;
+  static constexpr std::uint32_t macs = M * K * N;
 
-  static constexpr a_type a = random_qmatrix<16, 32, q_q>(101);
-  static constexpr rhs_rows_type rhs_rows = random_qmatrix<16, 32, q_k>(202);
+  static constexpr a_type a = random_qmatrix<M, K, q_q>(Seed);
+  static constexpr rhs_rows_type rhs_rows = random_qmatrix<N, K, q_k>(Seed + 101);
   static constexpr b_type b = rhs_rows;
   static constexpr k_t_type k_t = [] {
     k_t_type t{};
-    for (std::size_t r = 0; r < 16; ++r) {
-      for (std::size_t c = 0; c < 32; ++c) t.elements[c][r] = rhs_rows.elements[r][c];
+    for (std::size_t r = 0; r < N; ++r) {
+      for (std::size_t c = 0; c < K; ++c) t.elements[c][r] = rhs_rows.elements[r][c];
     }
     return t;
   }();
@@ -153,24 +168,25 @@ struct qk_workload {
   }
 };
 
-/// P V: 16 x 16 attention weights (softmax's quantization) times 16 x 32 values. CMSIS-NN takes V^T's rows.
+/// P V: M x K attention weights (softmax's quantization) times K x N values. CMSIS-NN takes V^T's rows.
+template <std::size_t M, std::size_t K, std::size_t N, std::uint32_t Seed>
 struct pv_workload {
   static constexpr ctattn::quantization q_p = ctattn::softmax_output_quantization;
   static constexpr ctattn::quantization q_v{0.05, 7};
   static constexpr ctattn::quantization q_out{0.18, 2};
-  using a_type = ctattn::qmatrix<16, 16, q_p>;
-  using v_type = ctattn::qmatrix<16, 32, q_v>;
-  using rhs_rows_type = ctattn::qmatrix<32, 16, q_v>;  // V^T, rows of 16
+  using a_type = ctattn::qmatrix<M, K, q_p>;
+  using v_type = ctattn::qmatrix<K, N, q_v>;
+  using rhs_rows_type = ctattn::qmatrix<N, K, q_v>;  // V^T, rows of K
   using b_type = rhs_rows_type;
-  using output_type = ctattn::qmatrix<16, 32, q_out>;
-  static constexpr std::uint32_t macs = 16 * 16 * 32;
+  using output_type = ctattn::qmatrix<M, N, q_out>;
+  static constexpr std::uint32_t macs = M * K * N;
 
-  static constexpr a_type a = random_qmatrix<16, 16, q_p>(303);
-  static constexpr v_type v = random_qmatrix<16, 32, q_v>(404);
+  static constexpr a_type a = random_qmatrix<M, K, q_p>(Seed);
+  static constexpr v_type v = random_qmatrix<K, N, q_v>(Seed + 101);
   static constexpr rhs_rows_type rhs_rows = [] {
     rhs_rows_type t{};
-    for (std::size_t r = 0; r < 16; ++r) {
-      for (std::size_t c = 0; c < 32; ++c) t.elements[c][r] = v.elements[r][c];
+    for (std::size_t r = 0; r < K; ++r) {
+      for (std::size_t c = 0; c < N; ++c) t.elements[c][r] = v.elements[r][c];
     }
     return t;
   }();
@@ -184,34 +200,36 @@ struct pv_workload {
   }
 };
 
-/// Softmax of 16 rows of 16 scores quantized with input scale Q.scale().
-template <ctattn::quantization Q, std::uint32_t Seed>
+/// Softmax of R rows of C scores quantized with input scale Q.scale().
+template <ctattn::quantization Q, std::uint32_t Seed, std::size_t R = 16, std::size_t C = 16>
 struct softmax_workload {
-  using input_type = ctattn::qmatrix<16, 16, Q>;
-  using output_type = ctattn::qmatrix<16, 16, ctattn::softmax_output_quantization>;
-  static constexpr std::uint32_t elements = 16 * 16;
+  static constexpr std::size_t rows = R;
+  static constexpr std::size_t cols = C;
+  using input_type = ctattn::qmatrix<R, C, Q>;
+  using output_type = ctattn::qmatrix<R, C, ctattn::softmax_output_quantization>;
+  static constexpr std::uint32_t elements = R * C;
 
-  static constexpr input_type input = random_qmatrix<16, 16, Q>(Seed);
+  static constexpr input_type input = random_qmatrix<R, C, Q>(Seed);
   static constexpr output_type expected = ctattn::softmax_rows(input);
 
   /// The weights an int8 output may take within one output step of the exact softmax x: floor(256 x) - 128 and
   /// ceil(256 x) - 128 (the same when 256 x is an integer), computed by the compiler in double.
   struct allowed_range {
-    std::int8_t low[16][16]{};
-    std::int8_t high[16][16]{};
+    std::int8_t low[R][C]{};
+    std::int8_t high[R][C]{};
   };
   static constexpr allowed_range allowed = [] {
     allowed_range a{};
-    for (std::size_t r = 0; r < 16; ++r) {
-      double terms[16]{};
+    for (std::size_t r = 0; r < R; ++r) {
+      double terms[C]{};
       double sum = 0.0;
       std::int32_t largest = -128;
-      for (std::size_t c = 0; c < 16; ++c) largest = input.elements[r][c] > largest ? input.elements[r][c] : largest;
-      for (std::size_t c = 0; c < 16; ++c) {
+      for (std::size_t c = 0; c < C; ++c) largest = input.elements[r][c] > largest ? input.elements[r][c] : largest;
+      for (std::size_t c = 0; c < C; ++c) {
         terms[c] = ctattn::math::exp(-Q.scale() * static_cast<double>(largest - input.elements[r][c]));
         sum += terms[c];
       }
-      for (std::size_t c = 0; c < 16; ++c) {
+      for (std::size_t c = 0; c < C; ++c) {
         const double x = 256.0 * terms[c] / sum;
         auto floor_x = static_cast<std::int32_t>(x);  // x >= 0
         const std::int32_t ceil_x = static_cast<double>(floor_x) < x ? floor_x + 1 : floor_x;
@@ -228,12 +246,88 @@ struct softmax_workload {
   }
 };
 
+/// Element-wise a + b (TFLite's ADD) of two R x C matrices of different quantizations.
+template <std::size_t R, std::size_t C, std::uint32_t Seed>
+struct add_workload {
+  static constexpr ctattn::quantization q_a{0.05, 11};
+  static constexpr ctattn::quantization q_b{0.08, -9};
+  static constexpr ctattn::quantization q_out{0.1, 3};
+  using a_type = ctattn::qmatrix<R, C, q_a>;
+  using b_type = ctattn::qmatrix<R, C, q_b>;
+  using output_type = ctattn::qmatrix<R, C, q_out>;
+  static constexpr std::uint32_t elements = R * C;
+
+  static constexpr a_type a = random_qmatrix<R, C, q_a>(Seed);
+  static constexpr b_type b = random_qmatrix<R, C, q_b>(Seed + 101);
+  static constexpr output_type expected = ctattn::add<q_out>(a, b);
+
+  [[gnu::noinline]] static void run_ctattn(const a_type& x, const b_type& y, output_type& out) noexcept {
+    ::new (static_cast<void*>(&out)) output_type(ctattn::add<q_out>(x, y));
+  }
+};
+
+#if CTATTN_BENCHMARK_LAYERS
+/// An int8 LayerNorm over rows of C (gamma 1, beta 0, as nn.LayerNorm starts): CMSIS-NN has none.
+template <std::size_t R, std::size_t C, std::uint32_t Seed>
+struct layer_norm_workload {
+  static constexpr ctattn::quantization q_in{0.06, -4};
+  static constexpr ctattn::quantization q_out{0.03, 2};
+  using input_type = ctattn::qmatrix<R, C, q_in>;
+  using output_type = ctattn::qmatrix<R, C, q_out>;
+  static constexpr std::uint32_t elements = R * C;
+
+  static constexpr input_type input = random_qmatrix<R, C, q_in>(Seed);
+  static constexpr auto norm = ctattn::quantize_layer_norm<q_in, q_out>(ctattn::layer_norm<float, C>{});
+  static constexpr output_type expected = ctattn::normalize(input, norm);
+
+  [[gnu::noinline]] static void run_ctattn(const input_type& x, output_type& y) noexcept {
+    ::new (static_cast<void*>(&y)) output_type(ctattn::normalize(x, *opaque(&norm)));
+  }
+};
+
+/// GELU by its 256-entry table (`ctattn::activate`): CMSIS-NN has no int8 GELU.
+template <std::size_t R, std::size_t C, std::uint32_t Seed>
+struct gelu_workload {
+  static constexpr ctattn::quantization q_in{0.05, -20};
+  static constexpr ctattn::quantization q_out{0.03, -100};
+  using input_type = ctattn::qmatrix<R, C, q_in>;
+  using output_type = ctattn::qmatrix<R, C, q_out>;
+  static constexpr std::uint32_t elements = R * C;
+
+  static constexpr input_type input = random_qmatrix<R, C, q_in>(Seed);
+  static constexpr auto table = ctattn::quantize_activation<q_in, q_out>(ctattn::gelu{});
+  static constexpr output_type expected = ctattn::activate(input, table);
+
+  [[gnu::noinline]] static void run_ctattn(const input_type& x, output_type& y) noexcept {
+    ::new (static_cast<void*>(&y)) output_type(ctattn::activate(x, *opaque(&table)));
+  }
+};
+#endif
+
 using fc_16x32x64 = fc_workload<16, 32, 64, ctattn::quantization{0.35, -7}, 1>;
 using fc_16x64x32 = fc_workload<16, 64, 32, ctattn::quantization{0.5, -7}, 2>;
 using fc_4x32x32 = fc_workload<4, 32, 32, ctattn::quantization{0.35, -7}, 3>;
 using fc_4x32x64 = fc_workload<4, 32, 64, ctattn::quantization{0.35, -7}, 4>;
 using softmax_005 = softmax_workload<ctattn::quantization{0.05, 3}, 505>;
 using softmax_02 = softmax_workload<ctattn::quantization{0.2, 3}, 606>;
+using qk_16x32x16 = qk_workload<16, 32, 16, 101>;
+using pv_16x16x32 = pv_workload<16, 16, 32, 303>;
+
+// The int8 sorter's operations at its shapes (examples/verified_model/int8_sorter.hpp): 6 positions, d_model 32,
+// 4 heads of 8, a hidden layer of 64, 10 logits. benchmarks/firmware_int8_kernels.sh composes one sequence of them.
+using fc_6x32x32 = fc_workload<6, 32, 32, ctattn::quantization{0.35, -7}, 7>;
+using fc_6x32x64 = fc_workload<6, 32, 64, ctattn::quantization{0.35, -7}, 8>;
+using fc_6x64x32 = fc_workload<6, 64, 32, ctattn::quantization{0.5, -7}, 9>;
+using fc_6x32x10 = fc_workload<6, 32, 10, ctattn::quantization{0.35, -7}, 10>;
+using qk_6x8x6 = qk_workload<6, 8, 6, 111>;
+using pv_6x6x8 = pv_workload<6, 6, 8, 313>;
+// Rationale: the larger of the two softmax scales measured above, at which CMSIS-NN's softmax is faster.
+using softmax_6x6 = softmax_workload<ctattn::quantization{0.2, 3}, 707, 6, 6>;
+using add_6x32 = add_workload<6, 32, 808>;
+#if CTATTN_BENCHMARK_LAYERS
+using layer_norm_6x32 = layer_norm_workload<6, 32, 909>;
+using gelu_6x64 = gelu_workload<6, 64, 1010>;
+#endif
 
 // ---------------------------------------------------------------------------------------------------------------
 // Measuring and printing.
@@ -457,12 +551,58 @@ measured bench_matmul(const char* name) noexcept {
   return m;
 }
 
+template <typename W>
+measured bench_add(const char* name) noexcept {
+  static typename W::output_type ctattn_out;
+  const auto* a = opaque(&W::a);
+  const auto* b = opaque(&W::b);
+  measured m{};
+  scribble(ctattn_out);
+  W::run_ctattn(*a, *b, ctattn_out);
+  m.pass = count_mismatches("ctattn vs compile time", ctattn_out, W::expected) == 0;
+  m.ctattn = instructions_per_call([&] { W::run_ctattn(*a, *b, ctattn_out); });
+#if CTATTN_BENCHMARK_CMSIS_NN
+  static typename W::output_type cmsis_out;
+  // TFLite's ADD parameters, as ctattn computes them (quantized/add.hpp): offsets are minus the zero points.
+  using k = ctattn::detail::quantized_add_constants<W::q_a, W::q_b, W::q_out>;
+  const auto run_cmsis_nn = [&] {
+    return arm_elementwise_add_s8(&a->elements[0][0], &b->elements[0][0], -W::q_a.zero_point, k::a.multiplier,
+                                  k::a.shift, -W::q_b.zero_point, k::b.multiplier, k::b.shift, k::left_shift,
+                                  &cmsis_out.elements[0][0], W::q_out.zero_point, k::out.multiplier, k::out.shift,
+                                  -128, 127, static_cast<std::int32_t>(W::elements));
+  };
+  scribble(cmsis_out);
+  if (run_cmsis_nn() != ARM_CMSIS_NN_SUCCESS) {
+    (report_line{} << "    arm_elementwise_add_s8 returned an error").end();
+    m.pass = false;
+  }
+  m.pass = count_mismatches("CMSIS-NN vs ctattn", cmsis_out, W::expected) == 0 && m.pass;
+  m.cmsis_nn = instructions_per_call(run_cmsis_nn);
+#endif
+  print_result(name, "elements", W::elements, m);
+  return m;
+}
+
+/// A workload CMSIS-NN has no kernel for: ctattn alone, checked against the compiler's result.
+template <typename W>
+measured bench_ctattn_alone(const char* name) noexcept {
+  static typename W::output_type ctattn_out;
+  const auto* x = opaque(&W::input);
+  measured m{};
+  scribble(ctattn_out);
+  W::run_ctattn(*x, ctattn_out);
+  m.pass = count_mismatches("ctattn vs compile time", ctattn_out, W::expected) == 0;
+  m.ctattn = instructions_per_call([&] { W::run_ctattn(*x, ctattn_out); });
+  print_result(name, "elements", W::elements, m);
+  return m;
+}
+
 /// Weights outside one output step of the exact softmax.
 template <typename W>
 std::uint32_t outside_one_step(const char* who, const typename W::output_type& w) noexcept {
   std::uint32_t outside = 0;
-  for (std::size_t i = 0; i < 16; ++i) {
-    for (std::size_t j = 0; j < 16; ++j) {
+  for (std::size_t i = 0; i < W::rows; ++i) {
+    for (std::size_t j = 0; j < W::cols; ++j) {
       if (w.elements[i][j] < W::allowed.low[i][j] || w.elements[i][j] > W::allowed.high[i][j]) ++outside;
     }
   }
@@ -496,15 +636,15 @@ measured bench_softmax(const char* name) noexcept {
   constexpr std::int32_t diff_min =
       -static_cast<std::int32_t>((std::int64_t{31} << 26) >> input_multiplier.shift);
   const auto run_cmsis_nn = [&] {
-    arm_softmax_s8(&x->elements[0][0], 16, 16, input_multiplier.multiplier, input_multiplier.shift, diff_min,
+    arm_softmax_s8(&x->elements[0][0], W::rows, W::cols, input_multiplier.multiplier, input_multiplier.shift, diff_min,
                    &cmsis_out.elements[0][0]);
   };
   scribble(cmsis_out);
   run_cmsis_nn();
   std::uint32_t differ = 0;
   std::uint32_t largest = 0;
-  for (std::size_t i = 0; i < 16; ++i) {
-    for (std::size_t j = 0; j < 16; ++j) {
+  for (std::size_t i = 0; i < W::rows; ++i) {
+    for (std::size_t j = 0; j < W::cols; ++j) {
       const std::int32_t d = std::int32_t{cmsis_out.elements[i][j]} - std::int32_t{W::expected.elements[i][j]};
       const auto magnitude = static_cast<std::uint32_t>(d < 0 ? -d : d);
       if (magnitude != 0) ++differ;
@@ -512,12 +652,13 @@ measured bench_softmax(const char* name) noexcept {
     }
   }
   (report_line{} << "    CMSIS-NN vs ctattn: " << (differ == 0 ? "bit-identical, " : "DIFFERENT: ") << differ
-                 << "/256 weights differ, by at most " << largest << " step(s) of 1/256")
+                 << "/" << W::elements << " weights differ, by at most " << largest << " step(s) of 1/256")
       .end();
   m.pass = outside_one_step<W>("CMSIS-NN", cmsis_out) == 0 && m.pass;
   m.cmsis_nn = instructions_per_call(run_cmsis_nn);
   report_line differences;
-  differences << "result: workload=" << name << " softmax_differ=" << differ << " softmax_largest=" << largest;
+  differences << "result: workload=" << name << " softmax_differ=" << differ << " softmax_largest=" << largest
+              << " softmax_elements=" << W::elements;
   differences.end();
 #endif
   print_result(name, "elements", W::elements, m);
@@ -540,10 +681,22 @@ int main() {
   pass = bench_fc<fc_16x64x32>("fc_16x64x32").pass && pass;
   pass = bench_fc<fc_4x32x32>("fc_4x32x32").pass && pass;
   pass = bench_fc<fc_4x32x64>("fc_4x32x64").pass && pass;
-  pass = bench_matmul<qk_workload>("qk_16x32x16").pass && pass;
-  pass = bench_matmul<pv_workload>("pv_16x16x32").pass && pass;
+  pass = bench_matmul<qk_16x32x16>("qk_16x32x16").pass && pass;
+  pass = bench_matmul<pv_16x16x32>("pv_16x16x32").pass && pass;
   pass = bench_softmax<softmax_005>("softmax_16x16_s0.05").pass && pass;
   pass = bench_softmax<softmax_02>("softmax_16x16_s0.2").pass && pass;
+  pass = bench_fc<fc_6x32x32>("fc_6x32x32").pass && pass;
+  pass = bench_fc<fc_6x32x64>("fc_6x32x64").pass && pass;
+  pass = bench_fc<fc_6x64x32>("fc_6x64x32").pass && pass;
+  pass = bench_fc<fc_6x32x10>("fc_6x32x10").pass && pass;
+  pass = bench_matmul<qk_6x8x6>("qk_6x8x6").pass && pass;
+  pass = bench_matmul<pv_6x6x8>("pv_6x6x8").pass && pass;
+  pass = bench_softmax<softmax_6x6>("softmax_6x6_s0.2").pass && pass;
+  pass = bench_add<add_6x32>("add_6x32").pass && pass;
+#if CTATTN_BENCHMARK_LAYERS
+  pass = bench_ctattn_alone<layer_norm_6x32>("layer_norm_6x32").pass && pass;
+  pass = bench_ctattn_alone<gelu_6x64>("gelu_6x64").pass && pass;
+#endif
   (report_line{} << (pass ? "PASS: every output as required" : "FAIL: see the lines above")).end();
   return pass ? 0 : 1;
 }

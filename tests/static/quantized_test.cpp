@@ -83,6 +83,12 @@ static_assert(ctattn::qlinear<8, 64, ctattn::quantization{0.1, 3}, ctattn::quant
                   .stack_bytes == 64 * 4);
 using norm_q = ctattn::qlayer_norm<32, ctattn::quantization{0.1, 3}, ctattn::quantization{0.05, 0}>;
 static_assert(norm_q::footprint_of<x_q>().weight_bytes == sizeof(norm_q));
+// A layer's sizes written as int literals give the same result types as a qmatrix's (extents normalized), so the
+// results assign to the types a user spells.
+static_assert(std::is_same_v<decltype(ctattn::project(x_q{}, linear_q{})),
+                             ctattn::qmatrix<6, 64, ctattn::quantization{0.2, -5}>>);
+static_assert(std::is_same_v<decltype(ctattn::normalize(x_q{}, norm_q{})),
+                             ctattn::qmatrix<6, 32, ctattn::quantization{0.05, 0}>>);
 using table_q = decltype(relu_q);
 static_assert(table_q::footprint_of<x_q>().weight_bytes == 256 && table_q::footprint_of<x_q>().ram_bytes() == 2 * 6 * 32);
 }  // namespace

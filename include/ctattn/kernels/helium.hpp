@@ -284,8 +284,10 @@ struct helium_int8_ops {
   /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
   /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
   /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
-  /// | + zero point, clamp      | `vqadd`, `vmax`, `vmin`                                                |
+  /// | + zero point, clamp      | `vqadd`; `vqshl #24`, `vshr #24`: saturated to [-128, 127] in 2 shifts  |
   /// | store                    | `vstrb.32`: each lane's low byte                                       |
+  // Rationale: the clamp to [-128, 127] by a saturating shift left by 24 and back needs no constant registers,
+  // where `vmax`/`vmin` with -128 and 127 held two q registers that the loop then shuffled (4 `vmov` a pass).
   // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
   // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
@@ -313,8 +315,7 @@ struct helium_int8_ops {
         v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
         v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
         v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), e.zero);
-        v = __arm_vminq_s32(__arm_vmaxq_s32(v, __arm_vdupq_n_s32(-128)), __arm_vdupq_n_s32(127));
-        __arm_vstrbq_s32(y + r * YS + c, v);
+        __arm_vstrbq_s32(y + r * YS + c, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(v, 24), 24));
       }
     }
     for (std::size_t c = whole; c < N; ++c) {

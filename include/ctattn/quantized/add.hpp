@@ -52,7 +52,8 @@ using quantized_add_rules = rule_list<rows_rule<op::quantized_add, A, B>, column
 ///   constexpr auto h = ctattn::add<ctattn::quantization{0.1, 0}>(x_q, attention_q);   // x + attention(x), in int8
 /// \endcode
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept {
+[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept
+    -> basic_qmatrix<A::row_extent, A::column_extent, Out> {
   basic_qmatrix<A::row_extent, A::column_extent, Out> out{};
   if constexpr (detail::first_broken<detail::quantized_add_rules<A, B, Out>>::check()) {
     using k = detail::quantized_add_constants<A::quant, B::quant, Out>;

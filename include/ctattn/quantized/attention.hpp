@@ -180,7 +180,8 @@ using quantized_attention_rules =
 template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMatrix K, QuantizedMatrix V,
           AttentionMask Mask = no_mask_type>
 [[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
-                                                          const Mask& mask = {}) noexcept {
+                                                          const Mask& mask = {}) noexcept
+    -> basic_qmatrix<Q::row_extent, V::column_extent, Out> {
   basic_qmatrix<Q::row_extent, V::column_extent, Out> out{};
   if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Mask, Scores, Out>>::check()) {
     detail::int8_attend<Scores, Q::cols, V::cols>(q, k, v, mask, out, {});
@@ -304,10 +305,12 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
 [[nodiscard]] constexpr auto multi_head_attention(const X& x,
                                                   const qmulti_head_attention_weights<Heads, Query, Key, Value,
                                                                                       Output>& weights,
-                                                  const Mask& mask = {}) noexcept {
+                                                  const Mask& mask = {}) noexcept
+    -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   using W = qmulti_head_attention_weights<Heads, Query, Key, Value, Output>;
-  basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> y{};
-  if constexpr (detail::first_broken<detail::quantized_multi_head_rules<X, W, Mask, Scores>>::check()) {
+  if constexpr (!detail::first_broken<detail::quantized_multi_head_rules<X, W, Mask, Scores>>::check()) {
+    return {};
+  } else {
     const auto q = project(x, weights.query);
     const auto k = project(x, weights.key);
     const auto v = project(x, weights.value);
@@ -318,9 +321,8 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
       detail::int8_attend<Scores, key_width, value_width>(
           q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
     }
-    y = project(context, weights.output);
+    return project(context, weights.output);
   }
-  return y;
 }
 
 }  // namespace ctattn

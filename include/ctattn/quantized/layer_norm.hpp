@@ -122,8 +122,8 @@ constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
 /// Rules: QIn and QOut are quantizations; Width <= 16384 (`int8_layer_norm_must_not_overflow`).
 template <auto Width, quantization QIn, quantization QOut>
 struct qlayer_norm {
-  static constexpr auto input_extent = Width;
-  static constexpr auto output_extent = Width;
+  static constexpr auto input_extent = normalize_extent<Width>;
+  static constexpr auto output_extent = normalize_extent<Width>;
   static constexpr std::size_t width = extent_size(Width);
   static_assert((detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut>>::check(), true));
   static constexpr quantization input_quantization = QIn;
@@ -146,7 +146,7 @@ struct qlayer_norm {
   /// and on the stack one row's constants.
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0,
+    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
             sizeof(detail::kernels::int8_layer_norm_row)};
   }
 
@@ -225,7 +225,8 @@ using quantized_layer_norm_rules =
 ///   const auto h = ctattn::normalize(x_q, norm_q);
 /// \endcode
 template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept {
+[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept
+    -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut>::output_extent, QOut> {
   using L = qlayer_norm<Width, QIn, QOut>;
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {

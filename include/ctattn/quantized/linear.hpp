@@ -101,8 +101,8 @@ template <auto In, auto Out, quantization QIn, quantization QOut>
 struct qlinear {
   static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
   static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
-  static constexpr auto input_extent = In;
-  static constexpr auto output_extent = Out;
+  static constexpr auto input_extent = normalize_extent<In>;
+  static constexpr auto output_extent = normalize_extent<Out>;
   static constexpr std::size_t inputs = extent_size(In);
   static constexpr std::size_t outputs = extent_size(Out);
   static constexpr quantization input_quantization = QIn;
@@ -148,7 +148,7 @@ struct qlinear {
   /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Out, QOut>), 0,
+    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
             detail::kernels::int8_product_stack_bytes<X::rows, inputs, outputs>};
   }
 
@@ -212,9 +212,10 @@ using quantized_projection_rules =
 /// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
 /// (`input_quantization_must_match_layer`), In <= 33025.
 template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept {
+[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
+    -> basic_qmatrix<X::row_extent, normalize_extent<Out>, QOut> {
   using L = qlinear<In, Out, QIn, QOut>;
-  basic_qmatrix<X::row_extent, Out, QOut> y{};
+  basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
     detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
                                           QOut.zero_point, y.elements);

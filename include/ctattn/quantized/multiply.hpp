@@ -82,7 +82,8 @@ template <QuantizedMatrix M>
 /// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
 /// | result         | `qmatrix<M, N, Out>`    |
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept {
+[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
+    -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
   using BT = qmatrix_transpose<B>;
   basic_qmatrix<A::row_extent, BT::column_extent, Out> out{};
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
@@ -96,7 +97,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 }
 
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept {
+[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
+    -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
   basic_qmatrix<A::row_extent, B::column_extent, Out> out{};
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
     constexpr math::quantized_multiplier multiplier =

@@ -56,7 +56,8 @@ inline constexpr std::array<std::int32_t, 256> softmax_exp_table = [] {
 ///   constexpr auto w = ctattn::softmax_rows(scores_q);   // w(i, j) + 128 is 256 times the weight, rounded
 /// \endcode
 template <QuantizedMatrix X>
-[[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept {
+[[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept
+    -> basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> {
   constexpr const auto& table = detail::softmax_exp_table<X::quant>;
   basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w{};
   for (std::size_t r = 0; r < X::rows; ++r) {
