@@ -461,4 +461,67 @@ constexpr std::size_t arithmetic_mismatches(Read read) noexcept {
   return bad;
 }
 
+// Int8 ADD (int8_add_rows: 4 lanes on Helium, the requantizers elsewhere) against TFLite's steps written with
+// math::multiply_by_quantized_multiplier and saturation, over 3 x 7 and 9 x 5 blocks of the operands (elements in
+// steps of 4 and tails of 1), with input shifts 0 to -31, output shifts from 3 to -31, multipliers below and at
+// 2^30, zero points at their extremes, sums that saturate, and ties at every rounding shift.
+template <ctattn::math::quantized_multiplier A, ctattn::math::quantized_multiplier B,
+          ctattn::math::quantized_multiplier Out, std::size_t R, std::size_t C>
+constexpr std::uint32_t add_case_mismatches(const std::int8_t (&a)[R][C], const std::int8_t (&b)[R][C],
+                                            std::int32_t a_zero, std::int32_t b_zero, std::int32_t out_zero) noexcept {
+  constexpr int left_shift = 20;
+  std::int8_t got[R][C]{};
+  ctattn::detail::kernels::int8_add_rows<A, B, left_shift, Out>(a, a_zero, b, b_zero, out_zero, got);
+  std::uint32_t bad = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::int32_t x = ctattn::math::multiply_by_quantized_multiplier((a[r][c] - a_zero) * (1 << left_shift), A);
+      const std::int32_t y = ctattn::math::multiply_by_quantized_multiplier((b[r][c] - b_zero) * (1 << left_shift), B);
+      const std::int32_t v = ctattn::math::multiply_by_quantized_multiplier(x + y, Out) + out_zero;
+      bad += got[r][c] == static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v)) ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+template <std::size_t R, std::size_t C>
+struct add_operands {
+  std::int8_t a[R][C]{};
+  std::int8_t b[R][C]{};
+};
+template <std::size_t R, std::size_t C>
+constexpr add_operands<R, C> make_add_operands(std::uint32_t seed) noexcept {
+  const operands o = make_operands(seed);
+  add_operands<R, C> p{};
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      p.a[r][c] = o.a[r % 3][r * C + c];
+      p.b[r][c] = o.b[r % 9][c];
+    }
+  }
+  p.a[0][0] = -128;
+  p.b[0][0] = 127;
+  return p;
+}
+
+template <typename Read>
+constexpr std::size_t add_mismatches(Read read) noexcept {
+  using m = ctattn::math::quantized_multiplier;
+  const auto small = read(make_add_operands<3, 7>(31));
+  const auto large = read(make_add_operands<9, 5>(32));
+  std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
+  // Inputs at half the larger scale (shift -1) and below it; outputs scaling down and up.
+  bad += add_case_mismatches<m{1073741824, -1}, m{1503238554, -2}, m{1717986918, -18}>(small.a, small.b, 3, -7, 5);
+  bad += add_case_mismatches<m{1073741824, -1}, m{858993459, -3}, m{1288490189, -13}>(large.a, large.b, -128, 127,
+                                                                                       -128);
+  bad += add_case_mismatches<m{1073741824, 0}, m{536870912, -31}, m{1932735283, 3}>(small.a, small.b, 127, -128, 127);
+  bad += add_case_mismatches<m{2147483647, -20}, m{1073741824, -1}, m{1073741824, -31}>(large.a, large.b, 0, 0, 0);
+  bad += add_case_mismatches<m{1374389535, -1}, m{1073741824, -1}, m{1073741824, -20}>(large.a, large.b, -3, 17, -9);
+  // Halves and quarters of the inputs, summed and passed through (x 2 x 0.5) or halved: a tie in every other
+  // element at each rounding shift, where rounding half up and half away from zero differ for negative values.
+  bad += add_case_mismatches<m{1073741824, -20}, m{1073741824, -21}, m{1073741824, 1}>(small.a, small.b, 3, -4, 0);
+  bad += add_case_mismatches<m{1073741824, -20}, m{1073741824, -20}, m{1073741824, -1}>(large.a, large.b, 0, 0, -5);
+  return bad;
+}
+
 }  // namespace ctattn_test::int8_kernel_cases

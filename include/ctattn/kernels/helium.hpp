@@ -262,6 +262,36 @@ struct helium_int8_ops {
     }
   }
 
+  /// x times a non-negative multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift,
+  /// `vqrdmulh` (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a
+  /// negative value) then `vrshr` (rounding right shift): ties away from zero. M's shift in [-31, 31].
+  template <math::quantized_multiplier M>
+  CTATTN_ALWAYS_INLINE static int32x4_t scaled(int32x4_t x) noexcept {
+    static_assert(M.multiplier >= 0 && M.shift >= -31 && M.shift <= 31);
+    if constexpr (M.shift > 0) x = __arm_vshlq_n_s32(x, M.shift);
+    x = __arm_vqrdmulhq_n_s32(x, M.multiplier);
+    if constexpr (M.shift < 0) {
+      // The high product is above -2^31 (M below 2^31), so subtracting 1 cannot wrap.
+      x = __arm_vaddq_s32(x, __arm_vshrq_n_s32(x, 31));
+      x = __arm_vrshrq_n_s32(x, -M.shift);
+    }
+    return x;
+  }
+
+  /// kernels/int8.hpp's `int8_add_rows` at run time over n elements, 4 a step (`vldrb.s32` loads 4 int8 into int32
+  /// lanes), the last n % 4 by tail-predicated loads and stores.
+  template <math::quantized_multiplier A, math::quantized_multiplier B, int LeftShift, math::quantized_multiplier Out>
+  static void add(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                  std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
+      const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
+      const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
+      const int32x4_t v = __arm_vqaddq_n_s32(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero);
+      __arm_vstrbq_p_s32(out + i, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(v, 24), 24), lanes);
+    }
+  }
+
   /// sum_t x[t] w[t] for one channel.
   template <std::size_t K>
   CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {

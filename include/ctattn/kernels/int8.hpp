@@ -21,8 +21,8 @@
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm of each row in integers (quantized/layer_norm.hpp) |
 ///
-/// The element-wise kernels have one integer form on every target. The products go through
-/// `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
+/// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
+/// The products go through `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
 /// form of the products, and int8 attention over sliding windows) computes:
 ///   1. constant evaluation: the scalar loop;
 ///   2. run time: the build's int8 backend through kernels/detail/int8_simd.hpp, where the target has one:
@@ -481,16 +481,28 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
 
 /// TFLite's int8 ADD of a and b into out, element by element: each input less its zero point, shifted left by
 /// `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
-/// (ctattn/quantized/add.hpp derives the constants).
+/// (ctattn/quantized/add.hpp derives the constants). At run time on Helium `helium_int8_ops::add` (4 lanes), where
+/// each shift is within [-31, 31].
 // Rationale: the multipliers are template arguments, compile-time constants as the caller derives them, so that the
 // compiler folds their shifts' branches (as runtime arguments they cost the int8 sorter 4% more instructions).
 template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
-          math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C>
+          math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
 constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
                              std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
   // The requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp): the values of
   // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
+  if (!std::is_constant_evaluated()) {
+    constexpr auto in_range = [](math::quantized_multiplier m) { return m.shift >= -31 && m.shift <= 31; };
+    if constexpr (requires {
+                    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(
+                        &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C);
+                  } && in_range(AMultiplier) && in_range(BMultiplier) && in_range(OutMultiplier)) {
+      Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(&a[0][0], a_zero, &b[0][0], b_zero,
+                                                                             out_zero, &out[0][0], R * C);
+      return;
+    }
+  }
   constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
   constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
   const output_requantizer to_out{OutMultiplier.multiplier, OutMultiplier.shift, out_zero};
