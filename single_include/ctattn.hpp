@@ -3391,12 +3391,25 @@ struct helium_int8_ops {
     }
   }
 
-  /// x times a non-negative multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift,
-  /// `vqrdmulh` (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a
-  /// negative value) then `vrshr` (rounding right shift): ties away from zero. M's shift in [-31, 31].
+  /// The output of 4 requantized lanes: v plus the zero point, saturated to [-128, 127] (`vqadd`, then `vqshl #24`
+  /// and `vshr #24`), for a `vstrb.32` of each lane's low byte.
+  // Rationale: the clamp by a saturating shift left by 24 and back needs no constant registers, where `vmax`/`vmin`
+  // with -128 and 127 held two q registers that the product's loop then shuffled (4 `vmov` a pass).
+  CTATTN_ALWAYS_INLINE static int32x4_t output_lanes(int32x4_t v, std::int32_t zero) noexcept {
+    return __arm_vshrq_n_s32(__arm_vqshlq_n_s32(__arm_vqaddq_n_s32(v, zero), 24), 24);
+  }
+
+  /// Whether `scaled<M>` takes M: a non-negative multiplier whose shift is in [-31, 31].
+  static constexpr bool takes(math::quantized_multiplier m) noexcept {
+    return m.multiplier >= 0 && m.shift >= -31 && m.shift <= 31;
+  }
+
+  /// x times the multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift, `vqrdmulh`
+  /// (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a negative value)
+  /// then `vrshr` (rounding right shift): ties away from zero.
   template <math::quantized_multiplier M>
+    requires(takes(M))
   CTATTN_ALWAYS_INLINE static int32x4_t scaled(int32x4_t x) noexcept {
-    static_assert(M.multiplier >= 0 && M.shift >= -31 && M.shift <= 31);
     if constexpr (M.shift > 0) x = __arm_vshlq_n_s32(x, M.shift);
     x = __arm_vqrdmulhq_n_s32(x, M.multiplier);
     if constexpr (M.shift < 0) {
@@ -3410,14 +3423,15 @@ struct helium_int8_ops {
   /// kernels/int8.hpp's `int8_add_rows` at run time over n elements, 4 a step (`vldrb.s32` loads 4 int8 into int32
   /// lanes), the last n % 4 by tail-predicated loads and stores.
   template <math::quantized_multiplier A, math::quantized_multiplier B, int LeftShift, math::quantized_multiplier Out>
+    requires(takes(A) && takes(B) && takes(Out))
   static void add(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
                   std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
     for (std::size_t i = 0; i < n; i += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
       const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
       const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
-      const int32x4_t v = __arm_vqaddq_n_s32(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero);
-      __arm_vstrbq_p_s32(out + i, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(v, 24), 24), lanes);
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero),
+                         lanes);
     }
   }
 
@@ -3443,10 +3457,8 @@ struct helium_int8_ops {
   /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
   /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
   /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
-  /// | + zero point, clamp      | `vqadd`; `vqshl #24`, `vshr #24`: saturated to [-128, 127] in 2 shifts  |
+  /// | + zero point, clamp      | `output_lanes`: `vqadd`; `vqshl #24`, `vshr #24` saturate to [-128, 127] |
   /// | store                    | `vstrb.32`: each lane's low byte                                       |
-  // Rationale: the clamp to [-128, 127] by a saturating shift left by 24 and back needs no constant registers,
-  // where `vmax`/`vmin` with -128 and 127 held two q registers that the loop then shuffled (4 `vmov` a pass).
   // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
   // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
@@ -3473,8 +3485,7 @@ struct helium_int8_ops {
         if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
         v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
         v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
-        v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), e.zero);
-        __arm_vstrbq_s32(y + r * YS + c, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(v, 24), 24));
+        __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
       }
     }
     for (std::size_t c = whole; c < N; ++c) {
@@ -6873,8 +6884,8 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
 
 /// TFLite's int8 ADD of a and b into out, element by element: each input less its zero point, shifted left by
 /// `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
-/// (ctattn/quantized/add.hpp derives the constants). At run time on Helium `helium_int8_ops::add` (4 lanes), where
-/// each shift is within [-31, 31].
+/// (ctattn/quantized/add.hpp derives the constants). At run time the backend's `Ops::add` where it has one for these
+/// multipliers (Helium's, 4 lanes).
 // Rationale: the multipliers are template arguments, compile-time constants as the caller derives them, so that the
 // compiler folds their shifts' branches (as runtime arguments they cost the int8 sorter 4% more instructions).
 template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
@@ -6885,11 +6896,10 @@ constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, 
   // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
   if (!std::is_constant_evaluated()) {
-    constexpr auto in_range = [](math::quantized_multiplier m) { return m.shift >= -31 && m.shift <= 31; };
     if constexpr (requires {
                     Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(
                         &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C);
-                  } && in_range(AMultiplier) && in_range(BMultiplier) && in_range(OutMultiplier)) {
+                  }) {
       Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(&a[0][0], a_zero, &b[0][0], b_zero,
                                                                              out_zero, &out[0][0], R * C);
       return;
@@ -6972,15 +6982,19 @@ CTATTN_ALWAYS_INLINE constexpr std::int64_t int8_layer_norm_scaled(std::int32_t 
   return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
 }
 
-/// a + b for |a| <= 2^30, held within about +-2^30 (`int8_layer_norm_row_at_run_time` says why that is enough).
+/// v clamped to [-2^30, 2^30]: LayerNorm's A_j held (`int8_layer_norm_row_at_run_time` says why that is enough).
+CTATTN_ALWAYS_INLINE std::int32_t held(std::int64_t v) noexcept {
+  constexpr std::int64_t limit = std::int64_t{1} << 30;
+  return static_cast<std::int32_t>(v < -limit ? -limit : (v > limit ? limit : v));
+}
+
+/// a + b for |a| <= 2^30, held within about +-2^30: `qadd` and `ssat` to 31 bits where the core has them, else
+/// `held` of the int64 sum.
 CTATTN_ALWAYS_INLINE std::int32_t held_sum(std::int32_t a, std::int32_t b) noexcept {
 #if defined(__ARM_FEATURE_DSP)
   return signed_saturate<31>(__builtin_arm_qadd(a, b));
 #else
-  const std::int64_t sum = std::int64_t{a} + b;
-  return static_cast<std::int32_t>(sum < -(std::int64_t{1} << 30)
-                                       ? -(std::int64_t{1} << 30)
-                                       : (sum > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : sum));
+  return held(std::int64_t{a} + b);
 #endif
 }
 
@@ -6990,8 +7004,8 @@ CTATTN_ALWAYS_INLINE std::int32_t held_sum(std::int32_t a, std::int32_t b) noexc
 // an unsigned 32 x 32 -> 64 bit multiply (|N_j| < 2^22 and I <= 2^31; |n_j|, |m_j| < 2^31) and rounded by adding
 // half and shifting, its sign put back after. In step 6 the product is below 2^62, so its high word is below 2^30:
 // for a shift s of 33 or more, the low word cannot change floor(p / 2^(s - 1)), so the quotient rounded is the high
-// word shifted by s - 33, plus 1, halved, and for s = 32 the carry is the low word's top bit, and either way |A_j - b_j| <= 2^30. A_j is then
-// held near +-2^30 by a saturating add (`qadd`, then `ssat` to 31 bits, where the core has them; else an int64
+// word shifted by s - 33, plus 1, halved, and for s = 32 the carry is the low word's top bit, and either way
+// |A_j - b_j| <= 2^30. A_j is then held near +-2^30 by a saturating add (`qadd`, then `ssat` to 31 bits, where the core has them; else an int64
 // sum and a clamp): past 2^30 - 1 in magnitude every A_j gives the saturated output, 2^30 / 2^16 steps being beyond
 // any int8 with its zero point, so the holds give the reference's bits. Shifts below 32 (weights past 2^8 output
 // steps) take int64 sums. The zero point joins the last rounding's constant (|A_j| + 2^15 + 2^23 < 2^31). About 35
@@ -7041,11 +7055,7 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
       // A weight past 2^8 output steps: the quotient may pass 2^31 (below 2^40), and a bias of the other sign may
       // bring the sum back into range, so both are added in int64.
       const std::uint64_t scaled = (t + (std::uint64_t{1} << (s - 1))) >> s;
-      const std::int64_t held =
-          (negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + *b_at;
-      a = static_cast<std::int32_t>(held < -(std::int64_t{1} << 30)
-                                        ? -(std::int64_t{1} << 30)
-                                        : (held > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : held));
+      a = held((negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + *b_at);
     }
     *out = saturate_int8((a + last_rounding + (a >> 31)) >> int8_layer_norm_output_fraction_bits);
   }
@@ -11484,7 +11494,7 @@ using quantized_projection_rules =
 /// (`input_quantization_must_match_layer`), In <= 33025.
 template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
 [[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
-    -> basic_qmatrix<X::row_extent, normalize_extent<Out>, QOut> {
+    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> {
   using L = qlinear<In, Out, QIn, QOut>;
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {

@@ -455,16 +455,38 @@ constexpr channel_requantization<W::layer_type::outputs> channel_requantization_
 // ---------------------------------------------------------------------------------------------------------------
 // One function per kind of workload: check, time, print.
 
+/// ctattn's side of a workload: `run(out)` once on a scribbled output, its bits against the compiler's `expected`,
+/// then its instructions per call.
+template <typename Out, typename Run>
+void measure_ctattn(measured& m, Out& out, const Out& expected, Run run) noexcept {
+  scribble(out);
+  run(out);
+  m.pass = count_mismatches("ctattn vs compile time", out, expected) == 0 && m.pass;
+  m.ctattn = instructions_per_call([&] { run(out); });
+}
+
+#if CTATTN_BENCHMARK_CMSIS_NN
+/// CMSIS-NN's side: `run()` once on a scribbled output (its status must be success, its bits ctattn's), then its
+/// instructions per call.
+template <typename Out, typename Run>
+void measure_cmsis_nn(measured& m, const char* function, Out& out, const Out& expected, Run run) noexcept {
+  scribble(out);
+  if (run() != ARM_CMSIS_NN_SUCCESS) {
+    (report_line{} << "    " << function << " returned an error").end();
+    m.pass = false;
+  }
+  m.pass = count_mismatches("CMSIS-NN vs ctattn", out, expected) == 0 && m.pass;
+  m.cmsis_nn = instructions_per_call(run);
+}
+#endif
+
 template <typename W>
 measured bench_fc(const char* name) noexcept {
   static typename W::output_type ctattn_out;
   const auto* x = opaque(&W::input);
   const auto* layer = opaque(&W::layer);
   measured m{};
-  scribble(ctattn_out);
-  W::run_ctattn(*x, *layer, ctattn_out);
-  m.pass = count_mismatches("ctattn vs compile time", ctattn_out, W::expected) == 0;
-  m.ctattn = instructions_per_call([&] { W::run_ctattn(*x, *layer, ctattn_out); });
+  measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*x, *layer, out); });
 #if CTATTN_BENCHMARK_CMSIS_NN
   static typename W::output_type cmsis_out;
   static constexpr auto requantization = channel_requantization_of<W>();
@@ -496,13 +518,7 @@ measured bench_fc(const char* name) noexcept {
                                               &layer->weight[0][0], &bias_dims, bias, &output_dims,
                                               &cmsis_out.elements[0][0]);
   };
-  scribble(cmsis_out);
-  if (run_cmsis_nn() != ARM_CMSIS_NN_SUCCESS) {
-    (report_line{} << "    arm_fully_connected_per_channel_s8 returned an error").end();
-    m.pass = false;
-  }
-  m.pass = count_mismatches("CMSIS-NN vs ctattn", cmsis_out, W::expected) == 0 && m.pass;
-  m.cmsis_nn = instructions_per_call(run_cmsis_nn);
+  measure_cmsis_nn(m, "arm_fully_connected_per_channel_s8", cmsis_out, W::expected, run_cmsis_nn);
 #endif
   print_result(name, "MACs", W::macs, m);
   return m;
@@ -514,10 +530,7 @@ measured bench_matmul(const char* name) noexcept {
   const auto* a = opaque(&W::a);
   const auto* b = opaque(&W::b);
   measured m{};
-  scribble(ctattn_out);
-  W::run_ctattn(*a, *b, ctattn_out);
-  m.pass = count_mismatches("ctattn vs compile time", ctattn_out, W::expected) == 0;
-  m.ctattn = instructions_per_call([&] { W::run_ctattn(*a, *b, ctattn_out); });
+  measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*a, *b, out); });
 #if CTATTN_BENCHMARK_CMSIS_NN
   static typename W::output_type cmsis_out;
   const auto* rhs = opaque(&W::rhs_rows);
@@ -539,13 +552,7 @@ measured bench_matmul(const char* name) noexcept {
     return arm_batch_matmul_s8(&ctx, &bmm, &quant, &lhs_dims, &a->elements[0][0], &rhs_dims, &rhs->elements[0][0],
                                &output_dims, &cmsis_out.elements[0][0]);
   };
-  scribble(cmsis_out);
-  if (run_cmsis_nn() != ARM_CMSIS_NN_SUCCESS) {
-    (report_line{} << "    arm_batch_matmul_s8 returned an error").end();
-    m.pass = false;
-  }
-  m.pass = count_mismatches("CMSIS-NN vs ctattn", cmsis_out, W::expected) == 0 && m.pass;
-  m.cmsis_nn = instructions_per_call(run_cmsis_nn);
+  measure_cmsis_nn(m, "arm_batch_matmul_s8", cmsis_out, W::expected, run_cmsis_nn);
 #endif
   print_result(name, "MACs", W::macs, m);
   return m;
@@ -557,10 +564,7 @@ measured bench_add(const char* name) noexcept {
   const auto* a = opaque(&W::a);
   const auto* b = opaque(&W::b);
   measured m{};
-  scribble(ctattn_out);
-  W::run_ctattn(*a, *b, ctattn_out);
-  m.pass = count_mismatches("ctattn vs compile time", ctattn_out, W::expected) == 0;
-  m.ctattn = instructions_per_call([&] { W::run_ctattn(*a, *b, ctattn_out); });
+  measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*a, *b, out); });
 #if CTATTN_BENCHMARK_CMSIS_NN
   static typename W::output_type cmsis_out;
   // TFLite's ADD parameters, as ctattn computes them (quantized/add.hpp): offsets are minus the zero points.
@@ -571,13 +575,7 @@ measured bench_add(const char* name) noexcept {
                                   &cmsis_out.elements[0][0], W::q_out.zero_point, k::out.multiplier, k::out.shift,
                                   -128, 127, static_cast<std::int32_t>(W::elements));
   };
-  scribble(cmsis_out);
-  if (run_cmsis_nn() != ARM_CMSIS_NN_SUCCESS) {
-    (report_line{} << "    arm_elementwise_add_s8 returned an error").end();
-    m.pass = false;
-  }
-  m.pass = count_mismatches("CMSIS-NN vs ctattn", cmsis_out, W::expected) == 0 && m.pass;
-  m.cmsis_nn = instructions_per_call(run_cmsis_nn);
+  measure_cmsis_nn(m, "arm_elementwise_add_s8", cmsis_out, W::expected, run_cmsis_nn);
 #endif
   print_result(name, "elements", W::elements, m);
   return m;
@@ -589,10 +587,7 @@ measured bench_ctattn_alone(const char* name) noexcept {
   static typename W::output_type ctattn_out;
   const auto* x = opaque(&W::input);
   measured m{};
-  scribble(ctattn_out);
-  W::run_ctattn(*x, ctattn_out);
-  m.pass = count_mismatches("ctattn vs compile time", ctattn_out, W::expected) == 0;
-  m.ctattn = instructions_per_call([&] { W::run_ctattn(*x, ctattn_out); });
+  measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*x, out); });
   print_result(name, "elements", W::elements, m);
   return m;
 }
@@ -618,11 +613,8 @@ measured bench_softmax(const char* name) noexcept {
   static typename W::output_type ctattn_out;
   const auto* x = opaque(&W::input);
   measured m{};
-  scribble(ctattn_out);
-  W::run_ctattn(*x, ctattn_out);
-  m.pass = count_mismatches("ctattn vs compile time", ctattn_out, W::expected) == 0;
+  measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*x, out); });
   m.pass = outside_one_step<W>("ctattn", ctattn_out) == 0 && m.pass;
-  m.ctattn = instructions_per_call([&] { W::run_ctattn(*x, ctattn_out); });
 #if CTATTN_BENCHMARK_CMSIS_NN
   static typename W::output_type cmsis_out;
   // TFLite's softmax prepare for beta 1 and 5 integer bits of the scaled difference: the input multiplier is

@@ -262,12 +262,25 @@ struct helium_int8_ops {
     }
   }
 
-  /// x times a non-negative multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift,
-  /// `vqrdmulh` (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a
-  /// negative value) then `vrshr` (rounding right shift): ties away from zero. M's shift in [-31, 31].
+  /// The output of 4 requantized lanes: v plus the zero point, saturated to [-128, 127] (`vqadd`, then `vqshl #24`
+  /// and `vshr #24`), for a `vstrb.32` of each lane's low byte.
+  // Rationale: the clamp by a saturating shift left by 24 and back needs no constant registers, where `vmax`/`vmin`
+  // with -128 and 127 held two q registers that the product's loop then shuffled (4 `vmov` a pass).
+  CTATTN_ALWAYS_INLINE static int32x4_t output_lanes(int32x4_t v, std::int32_t zero) noexcept {
+    return __arm_vshrq_n_s32(__arm_vqshlq_n_s32(__arm_vqaddq_n_s32(v, zero), 24), 24);
+  }
+
+  /// Whether `scaled<M>` takes M: a non-negative multiplier whose shift is in [-31, 31].
+  static constexpr bool takes(math::quantized_multiplier m) noexcept {
+    return m.multiplier >= 0 && m.shift >= -31 && m.shift <= 31;
+  }
+
+  /// x times the multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift, `vqrdmulh`
+  /// (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a negative value)
+  /// then `vrshr` (rounding right shift): ties away from zero.
   template <math::quantized_multiplier M>
+    requires(takes(M))
   CTATTN_ALWAYS_INLINE static int32x4_t scaled(int32x4_t x) noexcept {
-    static_assert(M.multiplier >= 0 && M.shift >= -31 && M.shift <= 31);
     if constexpr (M.shift > 0) x = __arm_vshlq_n_s32(x, M.shift);
     x = __arm_vqrdmulhq_n_s32(x, M.multiplier);
     if constexpr (M.shift < 0) {
@@ -281,14 +294,15 @@ struct helium_int8_ops {
   /// kernels/int8.hpp's `int8_add_rows` at run time over n elements, 4 a step (`vldrb.s32` loads 4 int8 into int32
   /// lanes), the last n % 4 by tail-predicated loads and stores.
   template <math::quantized_multiplier A, math::quantized_multiplier B, int LeftShift, math::quantized_multiplier Out>
+    requires(takes(A) && takes(B) && takes(Out))
   static void add(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
                   std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
     for (std::size_t i = 0; i < n; i += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
       const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
       const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
-      const int32x4_t v = __arm_vqaddq_n_s32(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero);
-      __arm_vstrbq_p_s32(out + i, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(v, 24), 24), lanes);
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero),
+                         lanes);
     }
   }
 
@@ -314,10 +328,8 @@ struct helium_int8_ops {
   /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
   /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
   /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
-  /// | + zero point, clamp      | `vqadd`; `vqshl #24`, `vshr #24`: saturated to [-128, 127] in 2 shifts  |
+  /// | + zero point, clamp      | `output_lanes`: `vqadd`; `vqshl #24`, `vshr #24` saturate to [-128, 127] |
   /// | store                    | `vstrb.32`: each lane's low byte                                       |
-  // Rationale: the clamp to [-128, 127] by a saturating shift left by 24 and back needs no constant registers,
-  // where `vmax`/`vmin` with -128 and 127 held two q registers that the loop then shuffled (4 `vmov` a pass).
   // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
   // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
@@ -344,8 +356,7 @@ struct helium_int8_ops {
         if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
         v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
         v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
-        v = __arm_vqaddq_n_s32(__arm_vrshlq_s32(v, right), e.zero);
-        __arm_vstrbq_s32(y + r * YS + c, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(v, 24), 24));
+        __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
       }
     }
     for (std::size_t c = whole; c < N; ++c) {

@@ -481,8 +481,8 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
 
 /// TFLite's int8 ADD of a and b into out, element by element: each input less its zero point, shifted left by
 /// `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
-/// (ctattn/quantized/add.hpp derives the constants). At run time on Helium `helium_int8_ops::add` (4 lanes), where
-/// each shift is within [-31, 31].
+/// (ctattn/quantized/add.hpp derives the constants). At run time the backend's `Ops::add` where it has one for these
+/// multipliers (Helium's, 4 lanes).
 // Rationale: the multipliers are template arguments, compile-time constants as the caller derives them, so that the
 // compiler folds their shifts' branches (as runtime arguments they cost the int8 sorter 4% more instructions).
 template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
@@ -493,11 +493,10 @@ constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, 
   // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
   if (!std::is_constant_evaluated()) {
-    constexpr auto in_range = [](math::quantized_multiplier m) { return m.shift >= -31 && m.shift <= 31; };
     if constexpr (requires {
                     Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(
                         &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C);
-                  } && in_range(AMultiplier) && in_range(BMultiplier) && in_range(OutMultiplier)) {
+                  }) {
       Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(&a[0][0], a_zero, &b[0][0], b_zero,
                                                                              out_zero, &out[0][0], R * C);
       return;
@@ -580,15 +579,19 @@ CTATTN_ALWAYS_INLINE constexpr std::int64_t int8_layer_norm_scaled(std::int32_t 
   return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
 }
 
-/// a + b for |a| <= 2^30, held within about +-2^30 (`int8_layer_norm_row_at_run_time` says why that is enough).
+/// v clamped to [-2^30, 2^30]: LayerNorm's A_j held (`int8_layer_norm_row_at_run_time` says why that is enough).
+CTATTN_ALWAYS_INLINE std::int32_t held(std::int64_t v) noexcept {
+  constexpr std::int64_t limit = std::int64_t{1} << 30;
+  return static_cast<std::int32_t>(v < -limit ? -limit : (v > limit ? limit : v));
+}
+
+/// a + b for |a| <= 2^30, held within about +-2^30: `qadd` and `ssat` to 31 bits where the core has them, else
+/// `held` of the int64 sum.
 CTATTN_ALWAYS_INLINE std::int32_t held_sum(std::int32_t a, std::int32_t b) noexcept {
 #if defined(__ARM_FEATURE_DSP)
   return signed_saturate<31>(__builtin_arm_qadd(a, b));
 #else
-  const std::int64_t sum = std::int64_t{a} + b;
-  return static_cast<std::int32_t>(sum < -(std::int64_t{1} << 30)
-                                       ? -(std::int64_t{1} << 30)
-                                       : (sum > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : sum));
+  return held(std::int64_t{a} + b);
 #endif
 }
 
@@ -598,8 +601,8 @@ CTATTN_ALWAYS_INLINE std::int32_t held_sum(std::int32_t a, std::int32_t b) noexc
 // an unsigned 32 x 32 -> 64 bit multiply (|N_j| < 2^22 and I <= 2^31; |n_j|, |m_j| < 2^31) and rounded by adding
 // half and shifting, its sign put back after. In step 6 the product is below 2^62, so its high word is below 2^30:
 // for a shift s of 33 or more, the low word cannot change floor(p / 2^(s - 1)), so the quotient rounded is the high
-// word shifted by s - 33, plus 1, halved, and for s = 32 the carry is the low word's top bit, and either way |A_j - b_j| <= 2^30. A_j is then
-// held near +-2^30 by a saturating add (`qadd`, then `ssat` to 31 bits, where the core has them; else an int64
+// word shifted by s - 33, plus 1, halved, and for s = 32 the carry is the low word's top bit, and either way
+// |A_j - b_j| <= 2^30. A_j is then held near +-2^30 by a saturating add (`qadd`, then `ssat` to 31 bits, where the core has them; else an int64
 // sum and a clamp): past 2^30 - 1 in magnitude every A_j gives the saturated output, 2^30 / 2^16 steps being beyond
 // any int8 with its zero point, so the holds give the reference's bits. Shifts below 32 (weights past 2^8 output
 // steps) take int64 sums. The zero point joins the last rounding's constant (|A_j| + 2^15 + 2^23 < 2^31). About 35
@@ -649,11 +652,7 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
       // A weight past 2^8 output steps: the quotient may pass 2^31 (below 2^40), and a bias of the other sign may
       // bring the sum back into range, so both are added in int64.
       const std::uint64_t scaled = (t + (std::uint64_t{1} << (s - 1))) >> s;
-      const std::int64_t held =
-          (negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + *b_at;
-      a = static_cast<std::int32_t>(held < -(std::int64_t{1} << 30)
-                                        ? -(std::int64_t{1} << 30)
-                                        : (held > (std::int64_t{1} << 30) ? (std::int64_t{1} << 30) : held));
+      a = held((negative ? -static_cast<std::int64_t>(scaled) : static_cast<std::int64_t>(scaled)) + *b_at);
     }
     *out = saturate_int8((a + last_rounding + (a >> 31)) >> int8_layer_norm_output_fraction_bits);
   }

@@ -213,7 +213,7 @@ using quantized_projection_rules =
 /// (`input_quantization_must_match_layer`), In <= 33025.
 template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
 [[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
-    -> basic_qmatrix<X::row_extent, normalize_extent<Out>, QOut> {
+    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> {
   using L = qlinear<In, Out, QIn, QOut>;
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
