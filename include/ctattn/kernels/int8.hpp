@@ -222,14 +222,16 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-/// The R x C outputs of rows r0.. of x and channels c0.. of w, scalar: their raw sums, then the epilogue.
+/// The raw sums of an R x C tile, rows of x against channels of w, K terms: `scalar_tile`'s first step.
 // Rationale: the accumulators are locals and the terms are read through pointers that advance, so that GCC keeps
-// the tile in registers at -Os and -O2 alike (with an index into arrays, -O2 spilled the row pointer).
-template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C,
-          typename Epilogue>
-CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
-                                      const Epilogue& e, std::int8_t* y) noexcept {
-  std::uint32_t sums[R][C]{};
+// the tile in registers at -Os and -O2 alike (with an index into arrays, -O2 spilled the row pointer). The loop is a
+// function of its own so that the caller's loops do not compete for its registers: inlined, GCC 12 -O2 spilled two
+// of the loaded terms in every step on the Cortex-M3 (15 instructions per 4 multiply-adds, not 10), and how many it
+// spilled changed with code elsewhere in the caller; the call costs about 15 instructions a tile of 2 x 2 x K.
+template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t R, std::size_t C>
+[[gnu::noinline]] void scalar_tile_sums(const std::int8_t* x, const std::int8_t* w,
+                                        std::uint32_t (&sums)[R][C]) noexcept {
+  std::uint32_t s[R][C]{};
   const std::int8_t* in = x;
   const std::int8_t* weight = w;
   for (const std::int8_t* const end = x + K; in != end; ++in, ++weight) {
@@ -240,9 +242,23 @@ CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w
     for (std::size_t c = 0; c < C; ++c) {
       const std::int32_t factor = weight[c * WS];
 #pragma GCC unroll 4
-      for (std::size_t r = 0; r < R; ++r) sums[r][c] += static_cast<std::uint32_t>(values[r] * factor);
+      for (std::size_t r = 0; r < R; ++r) s[r][c] += static_cast<std::uint32_t>(values[r] * factor);
     }
   }
+#pragma GCC unroll 4
+  for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (std::size_t c = 0; c < C; ++c) sums[r][c] = s[r][c];
+  }
+}
+
+/// The R x C outputs of rows r0.. of x and channels c0.. of w, scalar: their raw sums, then the epilogue.
+template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C,
+          typename Epilogue>
+CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
+                                      const Epilogue& e, std::int8_t* y) noexcept {
+  std::uint32_t sums[R][C];
+  scalar_tile_sums<K, XS, WS, R, C>(x, w, sums);
 #pragma GCC unroll 4
   for (std::size_t c = 0; c < C; ++c) {
     const output_requantizer requantize = e.requantizer(c0 + c);
