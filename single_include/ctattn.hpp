@@ -5712,6 +5712,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
 /// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
+/// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm of each row in integers (quantized/layer_norm.hpp) |
 ///
@@ -6152,9 +6153,12 @@ struct arm_dsp_int8_ops {
   }
 
   /// R <= 6 rows of x from row r0, widened once, against all N channels of w, into y.
+  // Rationale: never inlined, so that the widened rows (up to 6 x K int16) are on the stack only while the block
+  // runs. Inlined into a model's forward (GCC inlines a block used once), they joined that function's frame and were
+  // live during every other layer's call too: 384 bytes more than the int8 sorter's footprint counts on the M4F.
   template <std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R,
             typename Epilogue>
-  static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0, const Epilogue& e,
+  [[gnu::noinline]] static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0, const Epilogue& e,
                             std::int8_t* y) noexcept {
     alignas(8) std::int32_t xw[(K + step - 1) / step * R * 2];
     widen_rows<K, XS, R>(x, xw);
@@ -6898,19 +6902,44 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
   }
 }
 
-/// TFLite's int8 ADD of a and b into out, element by element: each input less its zero point, shifted left by
-/// `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
+/// TFLite's int8 ADD of one row a and one row b (C elements each) into out: each input less its zero point, shifted
+/// left by `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
 /// (ctattn/quantized/add.hpp derives the constants). At run time the backend's `Ops::add` where it has one for these
 /// multipliers (Helium's, 4 lanes).
 // Rationale: the multipliers are template arguments, compile-time constants as the caller derives them, so that the
 // compiler folds their shifts' branches (as runtime arguments they cost the int8 sorter 4% more instructions).
 template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
-          math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
-constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
-                             std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
+          math::quantized_multiplier OutMultiplier, std::size_t C, typename Ops = int8_ops>
+constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, const std::int8_t (&b)[C],
+                            std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[C]) noexcept {
   // The requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp): the values of
   // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
+  if (!std::is_constant_evaluated()) {
+    if constexpr (requires {
+                    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero,
+                                                                                           out_zero, out, C);
+                  }) {
+      Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, C);
+      return;
+    }
+  }
+  constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
+  constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
+  const output_requantizer to_out{OutMultiplier.multiplier, OutMultiplier.shift, out_zero};
+  for (std::size_t c = 0; c < C; ++c) {
+    const std::int32_t shifted_a = (std::int32_t{a[c]} - a_zero) * (1 << LeftShift);
+    const std::int32_t shifted_b = (std::int32_t{b[c]} - b_zero) * (1 << LeftShift);
+    out[c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
+  }
+}
+
+/// `int8_add_row` over R rows: at run time one call of the backend's `Ops::add` over all R x C elements where it
+/// has one, else row by row.
+template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
+          math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
+constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
+                             std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
   if (!std::is_constant_evaluated()) {
     if constexpr (requires {
                     Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(
@@ -6921,15 +6950,9 @@ constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, 
       return;
     }
   }
-  constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
-  constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
-  const output_requantizer to_out{OutMultiplier.multiplier, OutMultiplier.shift, out_zero};
   for (std::size_t r = 0; r < R; ++r) {
-    for (std::size_t c = 0; c < C; ++c) {
-      const std::int32_t shifted_a = (std::int32_t{a[r][c]} - a_zero) * (1 << LeftShift);
-      const std::int32_t shifted_b = (std::int32_t{b[r][c]} - b_zero) * (1 << LeftShift);
-      out[r][c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
-    }
+    int8_add_row<AMultiplier, BMultiplier, LeftShift, OutMultiplier, C, Ops>(a[r], a_zero, b[r], b_zero, out_zero,
+                                                                              out[r]);
   }
 }
 
@@ -10800,7 +10823,7 @@ namespace ctattn {
 ///
 /// | member             | meaning                                                                 |
 /// |--------------------|-------------------------------------------------------------------------|
-/// | `scale()`          | the scale, a positive double                                            |
+/// | `scale()`          | the scale, a positive double (a float32 scale is kept exactly)           |
 /// | `zero_point`       | the int8 value that stands for real 0                                   |
 /// | `scale_bits`       | the scale's bits (how the type stores it)                               |
 ///
@@ -10818,6 +10841,14 @@ struct quantization {
 
   constexpr quantization(double scale, std::int32_t zero = 0) noexcept
       : scale_bits(std::bit_cast<std::uint64_t>(scale)), zero_point(zero) {}
+
+  /// From a float32 scale, as a .tflite file stores it, kept exactly (`quantization{1.39032352f, -84}`): the
+  /// operations then take TFLite's float32 steps (docs/quantized.md, "TFLite, bit for bit").
+  // Rationale: a constructor of its own (a template, so that an int literal still picks the double one) widens the
+  // float explicitly: no -Wdouble-promotion warning where a user copies scales from a .tflite file.
+  template <std::same_as<float> F>
+  constexpr quantization(F scale, std::int32_t zero = 0) noexcept
+      : quantization(static_cast<double>(scale), zero) {}
 
   [[nodiscard]] constexpr double scale() const noexcept { return std::bit_cast<double>(scale_bits); }
 
@@ -10992,7 +11023,7 @@ namespace ctattn {
 /// | `value_type`          | `std::int8_t`                                                  |
 /// | `quantization_type`   | `quantization_constant<Q>`; `quant` is Q itself                |
 /// | `row_extent`, `column_extent`, `rows`, `cols`, `size` | as `ctattn::matrix`            |
-/// | `elements[r][c]`      | the int8 storage (zeros unless initialized: real -scale x zero_point) |
+/// | `elements[r][c]`      | the int8 storage: `qmatrix q{}` zeros it (real -scale x zero_point), `qmatrix q;` leaves it uninitialized, as a C array |
 /// | `(r, c)`              | element access                                                 |
 /// | `real(r, c)`          | the real value it stands for, as a double                      |
 ///
@@ -11016,7 +11047,11 @@ struct basic_qmatrix {
   static constexpr std::size_t cols = extent_size(Cols);
   static constexpr std::size_t size = rows * cols;
 
-  std::int8_t elements[rows][cols]{};
+  // Rationale: no default member initializer. The int8 operations write every element of their result, and a
+  // zero-fill first was a `memset` per call (2-4% of the int8 sorter on the Cortex-M4F and the M55); `qmatrix{}`
+  // still zeros the elements (aggregate value-initialization), and constant evaluation rejects a result with an
+  // element left unwritten.
+  std::int8_t elements[rows][cols];
 
   [[nodiscard]] constexpr std::int8_t& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
   [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept {
@@ -11049,14 +11084,43 @@ constexpr std::int64_t round_away(double v) noexcept {
   const std::int64_t rounded = whole + (magnitude - static_cast<double>(whole) >= 0.5 ? 1 : 0);
   return v < 0 ? -rounded : rounded;
 }
+
+// Whether v is a float32 value: a scale a .tflite file can hold (its scales are float32).
+constexpr bool is_float32(double v) noexcept {
+  return v == v && v <= 3.4028234663852886e38 && v >= -3.4028234663852886e38 &&
+         static_cast<double>(static_cast<float>(v)) == v;
+}
+
+// round(x / scale), ties away from zero, saturated to [-2^31, 2^31 - 1] (NaN gives 0): TFLite's quotient. For a
+// float32 x and a float32 scale (one a .tflite file holds) the division is in float32, as TFLite's QUANTIZE and
+// PerChannelQuantize divide; otherwise (a double x or a scale no float32 holds, which no TFLite model has) exactly
+// rounded in double.
+// Rationale: float32 division, then rounding, is what TFLite computes: x = -9.0371027f over 1.39032352f is exactly
+// -6.5 in float32 (TFLite's q is then -7 before the zero point) but -6.4999... in double.
+template <typename T>
+constexpr std::int64_t rounded_quotient(T x, double scale) noexcept {
+  if constexpr (std::is_same_v<T, float>) {
+    if (is_float32(scale)) return round_away(static_cast<double>(x / static_cast<float>(scale)));
+  }
+  return round_away(static_cast<double>(x) / scale);
+}
+
+// The product of two scales as TFLite's BATCH_MATMUL and per-tensor FULLY_CONNECTED take it before dividing by the
+// output's scale: in float32 (then widened) when both are float32 values, else exact in double.
+constexpr double scale_product(double a, double b) noexcept {
+  if (is_float32(a) && is_float32(b)) return static_cast<double>(static_cast<float>(a) * static_cast<float>(b));
+  return a * b;
+}
 }  // namespace detail
 
 /// A quantized matrix (any `qmatrix`).
 template <typename M>
 concept QuantizedMatrix = detail::is_basic_qmatrix<std::remove_cvref_t<M>>::value;
 
-/// x quantized with Q, TFLite's quantize: q = clamp(round(x / scale) + zero_point, -128, 127), the division in
-/// double and ties away from zero. NaN becomes the zero point (real 0); infinities saturate.
+/// x quantized with Q, TFLite's QUANTIZE bit for bit: q = clamp(round(x / scale) + zero_point, -128, 127), ties
+/// away from zero. For float x and a scale that is a float32 value (every scale of a .tflite file) the division is
+/// in float32, as TFLite's; otherwise exactly rounded in double. NaN becomes the zero point (real 0); infinities
+/// saturate.
 ///
 /// | operand | shape                            |
 /// |---------|----------------------------------|
@@ -11073,10 +11137,10 @@ concept QuantizedMatrix = detail::is_basic_qmatrix<std::remove_cvref_t<M>>::valu
 // (no NRVO): a `memcpy` of the whole result per call, 5-10% of a small product on the Cortex-M55.
 template <quantization Q, FixedMatrix X>
 [[nodiscard]] constexpr auto quantize(const X& x) noexcept -> basic_qmatrix<X::row_extent, X::column_extent, Q> {
-  basic_qmatrix<X::row_extent, X::column_extent, Q> q{};
+  basic_qmatrix<X::row_extent, X::column_extent, Q> q;
   for (std::size_t r = 0; r < X::rows; ++r) {
     for (std::size_t c = 0; c < X::cols; ++c) {
-      const std::int64_t v = detail::round_away(static_cast<double>(x.elements[r][c]) / Q.scale()) + Q.zero_point;
+      const std::int64_t v = detail::rounded_quotient(x.elements[r][c], Q.scale()) + Q.zero_point;
       q.elements[r][c] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
     }
   }
@@ -11218,7 +11282,7 @@ using quantized_activation_rules =
 template <QuantizedMatrix X, quantization QIn, quantization QOut>
 [[nodiscard]] constexpr auto activate(const X& x, const qactivation<QIn, QOut>& f) noexcept
     -> basic_qmatrix<X::row_extent, X::column_extent, QOut> {
-  basic_qmatrix<X::row_extent, X::column_extent, QOut> y{};
+  basic_qmatrix<X::row_extent, X::column_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_activation_rules<X, QIn>>::check()) {
     detail::kernels::int8_lookup_rows(x.elements, y.elements, f.table);
   }
@@ -11278,7 +11342,7 @@ using quantized_add_rules = rule_list<rows_rule<op::quantized_add, A, B>, column
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 [[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept
     -> basic_qmatrix<A::row_extent, A::column_extent, Out> {
-  basic_qmatrix<A::row_extent, A::column_extent, Out> out{};
+  basic_qmatrix<A::row_extent, A::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_add_rules<A, B, Out>>::check()) {
     using k = detail::quantized_add_constants<A::quant, B::quant, Out>;
     detail::kernels::int8_add_rows<k::a, k::b, k::left_shift, k::out>(a.elements, A::quant.zero_point, b.elements,
@@ -11344,6 +11408,10 @@ struct channel_scales {
   constexpr channel_scales() noexcept = default;
   constexpr explicit channel_scales(const double (&scales)[N]) noexcept {
     for (std::size_t c = 0; c < N; ++c) bits[c] = std::bit_cast<std::uint64_t>(scales[c]);
+  }
+  /// From float32 scales, as a .tflite file stores a per-channel quantization's (each kept exactly).
+  constexpr explicit channel_scales(const float (&scales)[N]) noexcept {
+    for (std::size_t c = 0; c < N; ++c) bits[c] = std::bit_cast<std::uint64_t>(static_cast<double>(scales[c]));
   }
   [[nodiscard]] constexpr double operator[](std::size_t c) const noexcept { return std::bit_cast<double>(bits[c]); }
   friend constexpr bool operator==(const channel_scales&, const channel_scales&) = default;
@@ -11454,7 +11522,9 @@ struct qlinear {
 
 /// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs
 /// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight)`): each weight
-/// round(w / scale_c) clamped to [-127, 127], each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
+/// round(w / scale_c) clamped to [-127, 127] (the division in float32 for float weights and float32 scales, as
+/// TFLite's PerChannelQuantize divides), each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
+/// Scales copied from a .tflite file: `channel_scales<N>{{0.0123f, ...}}` keeps each float32 exactly.
 ///
 /// Example: `constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);`
 template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
@@ -11466,8 +11536,7 @@ template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bo
   std::int32_t int32_biases[outputs]{};
   for (std::size_t channel = 0; channel < outputs; ++channel) {
     for (std::size_t input = 0; input < inputs; ++input) {
-      const std::int64_t rounded =
-          detail::round_away(static_cast<double>(l.weight.elements[channel][input]) / scales[channel]);
+      const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scales[channel]);
       int8_weights[channel][input] = static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
     }
     if constexpr (HasBias) {
@@ -11512,7 +11581,7 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
 [[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
     -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> {
   using L = qlinear<In, Out, QIn, QOut>;
-  basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
+  basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
     detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
                                           QOut.zero_point, y.elements);
@@ -11578,7 +11647,7 @@ template <QuantizedMatrix X>
 [[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept
     -> basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> {
   constexpr const auto& table = detail::softmax_exp_table<X::quant>;
-  basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w{};
+  basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w;
   for (std::size_t r = 0; r < X::rows; ++r) {
     detail::kernels::int8_softmax_row(x.elements[r], w.elements[r], 0, X::cols, table.data(), nullptr);
   }
@@ -11639,7 +11708,7 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   constexpr const auto& table = softmax_exp_table<Scores>;
   // The head's values transposed, so that each output column is a dot product along the keys (int8: DV x n_kv
   // bytes of stack).
-  std::int8_t values[DV][n_kv]{};
+  std::int8_t values[DV][n_kv];
   for (std::size_t j = 0; j < n_kv; ++j) {
     for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
   }
@@ -11749,7 +11818,7 @@ template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMat
 [[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
                                                           const Mask& mask = {}) noexcept
     -> basic_qmatrix<Q::row_extent, V::column_extent, Out> {
-  basic_qmatrix<Q::row_extent, V::column_extent, Out> out{};
+  basic_qmatrix<Q::row_extent, V::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Mask, Scores, Out>>::check()) {
     detail::int8_attend<Scores, Q::cols, V::cols>(q, k, v, mask, out, {});
   }
@@ -11883,7 +11952,7 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
     const auto v = project(x, weights.value);
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
-    basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context{};
+    basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context;
     for (std::size_t h = 0; h < Heads; ++h) {
       detail::int8_attend<Scores, key_width, value_width>(
           q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
@@ -12216,7 +12285,7 @@ template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
 [[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept
     -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut>::output_extent, QOut> {
   using L = qlayer_norm<Width, QIn, QOut>;
-  basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
+  basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
     detail::kernels::int8_layer_norm_rows(x.elements, y.elements, norm.multiplier, norm.shift, norm.bias,
                                           norm.epsilon, norm.epsilon_shift, QOut.zero_point);
@@ -12254,7 +12323,9 @@ using quantized_multiply_rules =
 
 /// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
 /// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
-/// requantization. The same bits in constant evaluation and at run time, on every target.
+/// requantization: TFLite's BATCH_MATMUL bit for bit, whose multiplier takes a_scale b_scale in float32 when both
+/// are float32 values (as a .tflite file's are), then divides in double. The same bits in constant evaluation and at
+/// run time, on every target.
 ///
 /// | operand | shape                              |
 /// |---------|------------------------------------|
@@ -12309,10 +12380,10 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 [[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
     -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
   using BT = qmatrix_transpose<B>;
-  basic_qmatrix<A::row_extent, BT::column_extent, Out> out{};
+  basic_qmatrix<A::row_extent, BT::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
     constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
     detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
                                                          B::quant.zero_point, multiplier, Out.zero_point,
                                                          out.elements);
@@ -12323,10 +12394,10 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 [[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
     -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
-  basic_qmatrix<A::row_extent, B::column_extent, Out> out{};
+  basic_qmatrix<A::row_extent, B::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
     constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
     // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
     std::int8_t b_transposed[B::cols][A::cols];
     for (std::size_t t = 0; t < A::cols; ++t) {
@@ -12562,27 +12633,27 @@ struct qembedding {
   qmatrix<Length, Width, QPositions> positions{};
 
   template <std::integral I, std::size_t N>
-  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept {
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, QOut> {
     static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
-    qmatrix<N, Width, QTokens> rows{};
-    qmatrix<N, Width, QPositions> at{};
+    using k = detail::quantized_add_constants<QTokens, QPositions, QOut>;
+    // Rationale: each token's row and its position's row are added where they are, in the tables (flash), into the
+    // result's row: no copy of them on the stack first.
+    qmatrix<N, Width, QOut> out;
     for (std::size_t i = 0; i < N; ++i) {
       const auto id = static_cast<std::size_t>(ids[i]);
       detail::expects(id < Vocabulary);
-      for (std::size_t c = 0; c < decltype(rows)::cols; ++c) {
-        rows.elements[i][c] = tokens.elements[id][c];
-        at.elements[i][c] = positions.elements[i][c];
-      }
+      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(tokens.elements[id], QTokens.zero_point,
+                                                                       positions.elements[i], QPositions.zero_point,
+                                                                       QOut.zero_point, out.elements[i]);
     }
-    return add<QOut>(rows, at);
+    return out;
   }
 
-  /// The memory of `forward(ids)` for N ids (ctattn::footprint): the two tables, the ids and the result, and on the
-  /// stack the token and position rows before their sum.
+  /// The memory of `forward(ids)` for N ids (ctattn::footprint): the two tables, the ids and the result; no stack
+  /// (each sum reads its rows from the tables).
   template <std::size_t N>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    constexpr std::size_t rows = N * extent_size(Width);
-    return {sizeof(qembedding), N * sizeof(int), rows, 0, 2 * rows};
+    return {sizeof(qembedding), N * sizeof(int), N * extent_size(Width), 0, 0};
   }
 
   friend constexpr bool operator==(const qembedding&, const qembedding&) = default;

@@ -3,5 +3,9 @@
 // logits embedded in the image. Exit code 0 when every logit matches.
 #include "../models/verified_sorter_int8.hpp"
 #include "../runtime/check_model.hpp"
+#include "../runtime/footprint_symbols.hpp"
 
-int main() { return ctattn_firmware::check_model<ctattn_firmware::models::verified_sorter_int8>(); }
+int main() {
+  ctattn_firmware::publish_footprint<ctattn_firmware::models::verified_sorter_int8>();
+  return ctattn_firmware::check_model<ctattn_firmware::models::verified_sorter_int8>();
+}

@@ -38,6 +38,12 @@ struct verified_sorter_int8 {
 
   using logits = decltype(int8_sorter_weights.forward(golden::inputs[0]));
 
+  /// One inference's memory: the weights (the model object `int8_sorter_weights`: int8 weights, folded biases,
+  /// multipliers and tables, in flash) and, on the stack, the activations the layers return by value with the
+  /// deepest layer's scratch; the test firmware_verified_sorter_int8_footprint holds the weights to the linker's
+  /// symbol size and the stack figure to the call graph's worst case (it must bound it).
+  static constexpr ctattn::footprint footprint = toy::int8_sorter::footprint;
+
   struct inputs {
     std::array<std::array<int, toy::length>, golden::count> digits;
   };

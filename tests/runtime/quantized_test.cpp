@@ -31,6 +31,7 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::calibration_mismatches(at_run_time) == 0);
   CHECK(cases::calibrated_quantize_mismatches(at_run_time) == 0);
   CHECK(cases::linear_mismatches(at_run_time) == 0);
+  CHECK(cases::tflite_float32_mismatches(at_run_time) == 0);
   CHECK(cases::add_mismatches(at_run_time) == 0);
   CHECK(cases::softmax_mismatches(at_run_time) == 0);
   CHECK(cases::attention_mismatches(at_run_time) == 0);

@@ -20,6 +20,7 @@ static_assert(cases::all_product_mismatches(cases::as_is) == 0);
 static_assert(cases::calibration_mismatches(cases::as_is) == 0);
 static_assert(cases::calibrated_quantize_mismatches(cases::as_is) == 0);
 static_assert(cases::linear_mismatches(cases::as_is) == 0);
+static_assert(cases::tflite_float32_mismatches(cases::as_is) == 0);
 static_assert(cases::add_mismatches(cases::as_is) == 0);
 static_assert(cases::softmax_mismatches(cases::as_is) == 0);
 static_assert(cases::attention_mismatches(cases::as_is) == 0);
@@ -93,3 +94,14 @@ static_assert(std::is_same_v<decltype(ctattn::normalize(x_q{}, norm_q{})),
 using table_q = decltype(relu_q);
 static_assert(table_q::footprint_of<x_q>().weight_bytes == 256 && table_q::footprint_of<x_q>().ram_bytes() == 2 * 6 * 32);
 }  // namespace
+
+// docs/quantized.md's "TFLite, bit for bit" example: a float32 scale as a .tflite file holds it, and TFLite's
+// float32 division (-6.5 exactly), where the double quotient (-6.4999...) would round to -90.
+static_assert([] {
+  constexpr ctattn::quantization from_tflite{1.39032352f, -84};
+  constexpr auto quantized = ctattn::quantize<from_tflite>(ctattn::matrix<float, 1, 1>{{{-9.0371027f}}});
+  return quantized(0, 0) == -91;
+}());
+// The outside check's BATCH_MATMUL scales: TFLite's multiplier from the float32 product of the input scales.
+static_assert(ctattn::math::quantize_multiplier(ctattn::detail::scale_product(0x1.6c6e46p-4, 0x1.9d988ep-5) /
+                                                0x1.219caap+1) == ctattn::math::quantized_multiplier{1091452106, -8});

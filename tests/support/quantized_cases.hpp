@@ -230,6 +230,52 @@ constexpr std::size_t linear_mismatches(Read read) noexcept {
   return bad + differing(x, lin::x_q) + differing(ctattn::project(x, layer), lin::y_q);
 }
 
+// TFLite's float32 steps with float32 scales, as a .tflite file holds them (fx::tflite_float32): quantize's division
+// for four quantizations, per-channel weights divided by their channel's float32 scale, and a product whose
+// BATCH_MATMUL multiplier takes the float32 product of the input scales. The fixture has values where a double step
+// gives another int8 in each part.
+namespace tfl = fx::tflite_float32;
+
+template <std::size_t G, typename Read>
+constexpr std::size_t tflite_quantize_row_mismatches(Read read) noexcept {
+  const auto q =
+      ctattn::quantize<ctattn::quantization{tfl::scales[G], tfl::zeros[G]}>(read(ctattn::from_array(tfl::x)));
+  std::uint32_t bad = 0;  // 32 bits: see differing()
+  for (std::size_t i = 0; i < 16; ++i) bad += std::int32_t{q(G, i)} == tfl::q[G][i] ? 0u : 1u;
+  return bad;
+}
+
+template <typename Read>
+constexpr std::size_t tflite_float32_mismatches(Read read) noexcept {
+  std::size_t bad = tflite_quantize_row_mismatches<0>(read) + tflite_quantize_row_mismatches<1>(read) +
+                    tflite_quantize_row_mismatches<2>(read) + tflite_quantize_row_mismatches<3>(read);
+  ctattn::linear<float, 10, 6, ctattn::out_by_in, false> l{};
+  for (std::size_t c = 0; c < 6; ++c) {
+    for (std::size_t k = 0; k < 10; ++k) l.weight(c, k) = tfl::weight[c][k];
+  }
+  constexpr ctattn::quantization any_in{0.02f, 0};
+  constexpr ctattn::quantization any_out{0.05f, 0};
+  const auto layer =
+      ctattn::quantize_linear<any_in, any_out>(read(l), ctattn::channel_scales<6>{tfl::channel_scales});
+  std::uint32_t weights_bad = 0;  // 32 bits: see differing()
+  for (std::size_t c = 0; c < 6; ++c) {
+    for (std::size_t k = 0; k < 10; ++k) {
+      weights_bad += std::int32_t{layer.weight[c][k]} == tfl::weight_q[c][k] ? 0u : 1u;
+    }
+  }
+  constexpr ctattn::quantization qa{tfl::a_scale, tfl::zero_points[0]};
+  constexpr ctattn::quantization qb{tfl::b_scale, tfl::zero_points[1]};
+  constexpr ctattn::quantization qo{tfl::out_scale, tfl::zero_points[2]};
+  const auto a = read(from_ints<qa>(tfl::a));
+  const auto b = read(from_ints<qb>(tfl::b));
+  ctattn::qmatrix<5, 24, qb> b_rows{};
+  for (std::size_t r = 0; r < 24; ++r) {
+    for (std::size_t c = 0; c < 5; ++c) b_rows.elements[c][r] = b.elements[r][c];
+  }
+  return bad + weights_bad + differing(ctattn::multiply<qo>(a, b), tfl::product) +
+         differing(ctattn::multiply<qo>(a, ctattn::transpose(read(b_rows))), tfl::product);
+}
+
 // Int8 attention with masks against the reference: causal, causal_sliding_window<2> and a boolean mask whose row 2
 // sees no key (its output is real 0); each case's scores calibrated on its visible float scores. The cost of
 // quantizing: the dequantized output within `steps` of its output scale of the float attention (torch, float64).

@@ -18,6 +18,7 @@
 /// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
 /// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
+/// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm of each row in integers (quantized/layer_norm.hpp) |
 ///
@@ -495,19 +496,44 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
   }
 }
 
-/// TFLite's int8 ADD of a and b into out, element by element: each input less its zero point, shifted left by
-/// `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
+/// TFLite's int8 ADD of one row a and one row b (C elements each) into out: each input less its zero point, shifted
+/// left by `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
 /// (ctattn/quantized/add.hpp derives the constants). At run time the backend's `Ops::add` where it has one for these
 /// multipliers (Helium's, 4 lanes).
 // Rationale: the multipliers are template arguments, compile-time constants as the caller derives them, so that the
 // compiler folds their shifts' branches (as runtime arguments they cost the int8 sorter 4% more instructions).
 template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
-          math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
-constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
-                             std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
+          math::quantized_multiplier OutMultiplier, std::size_t C, typename Ops = int8_ops>
+constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, const std::int8_t (&b)[C],
+                            std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[C]) noexcept {
   // The requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp): the values of
   // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
+  if (!std::is_constant_evaluated()) {
+    if constexpr (requires {
+                    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero,
+                                                                                           out_zero, out, C);
+                  }) {
+      Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, C);
+      return;
+    }
+  }
+  constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
+  constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
+  const output_requantizer to_out{OutMultiplier.multiplier, OutMultiplier.shift, out_zero};
+  for (std::size_t c = 0; c < C; ++c) {
+    const std::int32_t shifted_a = (std::int32_t{a[c]} - a_zero) * (1 << LeftShift);
+    const std::int32_t shifted_b = (std::int32_t{b[c]} - b_zero) * (1 << LeftShift);
+    out[c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
+  }
+}
+
+/// `int8_add_row` over R rows: at run time one call of the backend's `Ops::add` over all R x C elements where it
+/// has one, else row by row.
+template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
+          math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
+constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
+                             std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
   if (!std::is_constant_evaluated()) {
     if constexpr (requires {
                     Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(
@@ -518,15 +544,9 @@ constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, 
       return;
     }
   }
-  constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
-  constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
-  const output_requantizer to_out{OutMultiplier.multiplier, OutMultiplier.shift, out_zero};
   for (std::size_t r = 0; r < R; ++r) {
-    for (std::size_t c = 0; c < C; ++c) {
-      const std::int32_t shifted_a = (std::int32_t{a[r][c]} - a_zero) * (1 << LeftShift);
-      const std::int32_t shifted_b = (std::int32_t{b[r][c]} - b_zero) * (1 << LeftShift);
-      out[r][c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
-    }
+    int8_add_row<AMultiplier, BMultiplier, LeftShift, OutMultiplier, C, Ops>(a[r], a_zero, b[r], b_zero, out_zero,
+                                                                              out[r]);
   }
 }
 

@@ -142,7 +142,7 @@ using quantized_activation_rules =
 template <QuantizedMatrix X, quantization QIn, quantization QOut>
 [[nodiscard]] constexpr auto activate(const X& x, const qactivation<QIn, QOut>& f) noexcept
     -> basic_qmatrix<X::row_extent, X::column_extent, QOut> {
-  basic_qmatrix<X::row_extent, X::column_extent, QOut> y{};
+  basic_qmatrix<X::row_extent, X::column_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_activation_rules<X, QIn>>::check()) {
     detail::kernels::int8_lookup_rows(x.elements, y.elements, f.table);
   }

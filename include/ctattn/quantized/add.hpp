@@ -54,7 +54,7 @@ using quantized_add_rules = rule_list<rows_rule<op::quantized_add, A, B>, column
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 [[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept
     -> basic_qmatrix<A::row_extent, A::column_extent, Out> {
-  basic_qmatrix<A::row_extent, A::column_extent, Out> out{};
+  basic_qmatrix<A::row_extent, A::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_add_rules<A, B, Out>>::check()) {
     using k = detail::quantized_add_constants<A::quant, B::quant, Out>;
     detail::kernels::int8_add_rows<k::a, k::b, k::left_shift, k::out>(a.elements, A::quant.zero_point, b.elements,

@@ -72,7 +72,7 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   constexpr const auto& table = softmax_exp_table<Scores>;
   // The head's values transposed, so that each output column is a dot product along the keys (int8: DV x n_kv
   // bytes of stack).
-  std::int8_t values[DV][n_kv]{};
+  std::int8_t values[DV][n_kv];
   for (std::size_t j = 0; j < n_kv; ++j) {
     for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
   }
@@ -182,7 +182,7 @@ template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMat
 [[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
                                                           const Mask& mask = {}) noexcept
     -> basic_qmatrix<Q::row_extent, V::column_extent, Out> {
-  basic_qmatrix<Q::row_extent, V::column_extent, Out> out{};
+  basic_qmatrix<Q::row_extent, V::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Mask, Scores, Out>>::check()) {
     detail::int8_attend<Scores, Q::cols, V::cols>(q, k, v, mask, out, {});
   }
@@ -316,7 +316,7 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
     const auto v = project(x, weights.value);
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
-    basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context{};
+    basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context;
     for (std::size_t h = 0; h < Heads; ++h) {
       detail::int8_attend<Scores, key_width, value_width>(
           q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});

@@ -228,7 +228,7 @@ template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
 [[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept
     -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut>::output_extent, QOut> {
   using L = qlayer_norm<Width, QIn, QOut>;
-  basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
+  basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
     detail::kernels::int8_layer_norm_rows(x.elements, y.elements, norm.multiplier, norm.shift, norm.bias,
                                           norm.epsilon, norm.epsilon_shift, QOut.zero_point);

@@ -48,6 +48,10 @@ struct channel_scales {
   constexpr explicit channel_scales(const double (&scales)[N]) noexcept {
     for (std::size_t c = 0; c < N; ++c) bits[c] = std::bit_cast<std::uint64_t>(scales[c]);
   }
+  /// From float32 scales, as a .tflite file stores a per-channel quantization's (each kept exactly).
+  constexpr explicit channel_scales(const float (&scales)[N]) noexcept {
+    for (std::size_t c = 0; c < N; ++c) bits[c] = std::bit_cast<std::uint64_t>(static_cast<double>(scales[c]));
+  }
   [[nodiscard]] constexpr double operator[](std::size_t c) const noexcept { return std::bit_cast<double>(bits[c]); }
   friend constexpr bool operator==(const channel_scales&, const channel_scales&) = default;
 };
@@ -157,7 +161,9 @@ struct qlinear {
 
 /// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs
 /// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight)`): each weight
-/// round(w / scale_c) clamped to [-127, 127], each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
+/// round(w / scale_c) clamped to [-127, 127] (the division in float32 for float weights and float32 scales, as
+/// TFLite's PerChannelQuantize divides), each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
+/// Scales copied from a .tflite file: `channel_scales<N>{{0.0123f, ...}}` keeps each float32 exactly.
 ///
 /// Example: `constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);`
 template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
@@ -169,8 +175,7 @@ template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bo
   std::int32_t int32_biases[outputs]{};
   for (std::size_t channel = 0; channel < outputs; ++channel) {
     for (std::size_t input = 0; input < inputs; ++input) {
-      const std::int64_t rounded =
-          detail::round_away(static_cast<double>(l.weight.elements[channel][input]) / scales[channel]);
+      const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scales[channel]);
       int8_weights[channel][input] = static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
     }
     if constexpr (HasBias) {
@@ -215,7 +220,7 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
 [[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
     -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> {
   using L = qlinear<In, Out, QIn, QOut>;
-  basic_qmatrix<X::row_extent, L::output_extent, QOut> y{};
+  basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
     detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
                                           QOut.zero_point, y.elements);

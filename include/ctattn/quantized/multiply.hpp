@@ -30,7 +30,9 @@ using quantized_multiply_rules =
 
 /// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
 /// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
-/// requantization. The same bits in constant evaluation and at run time, on every target.
+/// requantization: TFLite's BATCH_MATMUL bit for bit, whose multiplier takes a_scale b_scale in float32 when both
+/// are float32 values (as a .tflite file's are), then divides in double. The same bits in constant evaluation and at
+/// run time, on every target.
 ///
 /// | operand | shape                              |
 /// |---------|------------------------------------|
@@ -85,10 +87,10 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 [[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
     -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
   using BT = qmatrix_transpose<B>;
-  basic_qmatrix<A::row_extent, BT::column_extent, Out> out{};
+  basic_qmatrix<A::row_extent, BT::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
     constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
     detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
                                                          B::quant.zero_point, multiplier, Out.zero_point,
                                                          out.elements);
@@ -99,10 +101,10 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 [[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
     -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
-  basic_qmatrix<A::row_extent, B::column_extent, Out> out{};
+  basic_qmatrix<A::row_extent, B::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
     constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
     // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
     std::int8_t b_transposed[B::cols][A::cols];
     for (std::size_t t = 0; t < A::cols; ++t) {

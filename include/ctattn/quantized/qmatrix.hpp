@@ -26,7 +26,7 @@ namespace ctattn {
 /// | `value_type`          | `std::int8_t`                                                  |
 /// | `quantization_type`   | `quantization_constant<Q>`; `quant` is Q itself                |
 /// | `row_extent`, `column_extent`, `rows`, `cols`, `size` | as `ctattn::matrix`            |
-/// | `elements[r][c]`      | the int8 storage (zeros unless initialized: real -scale x zero_point) |
+/// | `elements[r][c]`      | the int8 storage: `qmatrix q{}` zeros it (real -scale x zero_point), `qmatrix q;` leaves it uninitialized, as a C array |
 /// | `(r, c)`              | element access                                                 |
 /// | `real(r, c)`          | the real value it stands for, as a double                      |
 ///
@@ -50,7 +50,11 @@ struct basic_qmatrix {
   static constexpr std::size_t cols = extent_size(Cols);
   static constexpr std::size_t size = rows * cols;
 
-  std::int8_t elements[rows][cols]{};
+  // Rationale: no default member initializer. The int8 operations write every element of their result, and a
+  // zero-fill first was a `memset` per call (2-4% of the int8 sorter on the Cortex-M4F and the M55); `qmatrix{}`
+  // still zeros the elements (aggregate value-initialization), and constant evaluation rejects a result with an
+  // element left unwritten.
+  std::int8_t elements[rows][cols];
 
   [[nodiscard]] constexpr std::int8_t& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
   [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept {
@@ -83,14 +87,43 @@ constexpr std::int64_t round_away(double v) noexcept {
   const std::int64_t rounded = whole + (magnitude - static_cast<double>(whole) >= 0.5 ? 1 : 0);
   return v < 0 ? -rounded : rounded;
 }
+
+// Whether v is a float32 value: a scale a .tflite file can hold (its scales are float32).
+constexpr bool is_float32(double v) noexcept {
+  return v == v && v <= 3.4028234663852886e38 && v >= -3.4028234663852886e38 &&
+         static_cast<double>(static_cast<float>(v)) == v;
+}
+
+// round(x / scale), ties away from zero, saturated to [-2^31, 2^31 - 1] (NaN gives 0): TFLite's quotient. For a
+// float32 x and a float32 scale (one a .tflite file holds) the division is in float32, as TFLite's QUANTIZE and
+// PerChannelQuantize divide; otherwise (a double x or a scale no float32 holds, which no TFLite model has) exactly
+// rounded in double.
+// Rationale: float32 division, then rounding, is what TFLite computes: x = -9.0371027f over 1.39032352f is exactly
+// -6.5 in float32 (TFLite's q is then -7 before the zero point) but -6.4999... in double.
+template <typename T>
+constexpr std::int64_t rounded_quotient(T x, double scale) noexcept {
+  if constexpr (std::is_same_v<T, float>) {
+    if (is_float32(scale)) return round_away(static_cast<double>(x / static_cast<float>(scale)));
+  }
+  return round_away(static_cast<double>(x) / scale);
+}
+
+// The product of two scales as TFLite's BATCH_MATMUL and per-tensor FULLY_CONNECTED take it before dividing by the
+// output's scale: in float32 (then widened) when both are float32 values, else exact in double.
+constexpr double scale_product(double a, double b) noexcept {
+  if (is_float32(a) && is_float32(b)) return static_cast<double>(static_cast<float>(a) * static_cast<float>(b));
+  return a * b;
+}
 }  // namespace detail
 
 /// A quantized matrix (any `qmatrix`).
 template <typename M>
 concept QuantizedMatrix = detail::is_basic_qmatrix<std::remove_cvref_t<M>>::value;
 
-/// x quantized with Q, TFLite's quantize: q = clamp(round(x / scale) + zero_point, -128, 127), the division in
-/// double and ties away from zero. NaN becomes the zero point (real 0); infinities saturate.
+/// x quantized with Q, TFLite's QUANTIZE bit for bit: q = clamp(round(x / scale) + zero_point, -128, 127), ties
+/// away from zero. For float x and a scale that is a float32 value (every scale of a .tflite file) the division is
+/// in float32, as TFLite's; otherwise exactly rounded in double. NaN becomes the zero point (real 0); infinities
+/// saturate.
 ///
 /// | operand | shape                            |
 /// |---------|----------------------------------|
@@ -107,10 +140,10 @@ concept QuantizedMatrix = detail::is_basic_qmatrix<std::remove_cvref_t<M>>::valu
 // (no NRVO): a `memcpy` of the whole result per call, 5-10% of a small product on the Cortex-M55.
 template <quantization Q, FixedMatrix X>
 [[nodiscard]] constexpr auto quantize(const X& x) noexcept -> basic_qmatrix<X::row_extent, X::column_extent, Q> {
-  basic_qmatrix<X::row_extent, X::column_extent, Q> q{};
+  basic_qmatrix<X::row_extent, X::column_extent, Q> q;
   for (std::size_t r = 0; r < X::rows; ++r) {
     for (std::size_t c = 0; c < X::cols; ++c) {
-      const std::int64_t v = detail::round_away(static_cast<double>(x.elements[r][c]) / Q.scale()) + Q.zero_point;
+      const std::int64_t v = detail::rounded_quotient(x.elements[r][c], Q.scale()) + Q.zero_point;
       q.elements[r][c] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
     }
   }

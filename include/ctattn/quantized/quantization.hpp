@@ -7,6 +7,7 @@
 /// be a template argument, so that a quantized matrix carries its scale and zero point in its type.
 
 #include <bit>
+#include <concepts>
 #include <cstdint>
 
 namespace ctattn {
@@ -16,7 +17,7 @@ namespace ctattn {
 ///
 /// | member             | meaning                                                                 |
 /// |--------------------|-------------------------------------------------------------------------|
-/// | `scale()`          | the scale, a positive double                                            |
+/// | `scale()`          | the scale, a positive double (a float32 scale is kept exactly)           |
 /// | `zero_point`       | the int8 value that stands for real 0                                   |
 /// | `scale_bits`       | the scale's bits (how the type stores it)                               |
 ///
@@ -34,6 +35,14 @@ struct quantization {
 
   constexpr quantization(double scale, std::int32_t zero = 0) noexcept
       : scale_bits(std::bit_cast<std::uint64_t>(scale)), zero_point(zero) {}
+
+  /// From a float32 scale, as a .tflite file stores it, kept exactly (`quantization{1.39032352f, -84}`): the
+  /// operations then take TFLite's float32 steps (docs/quantized.md, "TFLite, bit for bit").
+  // Rationale: a constructor of its own (a template, so that an int literal still picks the double one) widens the
+  // float explicitly: no -Wdouble-promotion warning where a user copies scales from a .tflite file.
+  template <std::same_as<float> F>
+  constexpr quantization(F scale, std::int32_t zero = 0) noexcept
+      : quantization(static_cast<double>(scale), zero) {}
 
   [[nodiscard]] constexpr double scale() const noexcept { return std::bit_cast<double>(scale_bits); }
 

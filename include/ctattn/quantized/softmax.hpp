@@ -59,7 +59,7 @@ template <QuantizedMatrix X>
 [[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept
     -> basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> {
   constexpr const auto& table = detail::softmax_exp_table<X::quant>;
-  basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w{};
+  basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w;
   for (std::size_t r = 0; r < X::rows; ++r) {
     detail::kernels::int8_softmax_row(x.elements[r], w.elements[r], 0, X::cols, table.data(), nullptr);
   }

@@ -232,27 +232,27 @@ struct qembedding {
   qmatrix<Length, Width, QPositions> positions{};
 
   template <std::integral I, std::size_t N>
-  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept {
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, QOut> {
     static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
-    qmatrix<N, Width, QTokens> rows{};
-    qmatrix<N, Width, QPositions> at{};
+    using k = detail::quantized_add_constants<QTokens, QPositions, QOut>;
+    // Rationale: each token's row and its position's row are added where they are, in the tables (flash), into the
+    // result's row: no copy of them on the stack first.
+    qmatrix<N, Width, QOut> out;
     for (std::size_t i = 0; i < N; ++i) {
       const auto id = static_cast<std::size_t>(ids[i]);
       detail::expects(id < Vocabulary);
-      for (std::size_t c = 0; c < decltype(rows)::cols; ++c) {
-        rows.elements[i][c] = tokens.elements[id][c];
-        at.elements[i][c] = positions.elements[i][c];
-      }
+      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(tokens.elements[id], QTokens.zero_point,
+                                                                       positions.elements[i], QPositions.zero_point,
+                                                                       QOut.zero_point, out.elements[i]);
     }
-    return add<QOut>(rows, at);
+    return out;
   }
 
-  /// The memory of `forward(ids)` for N ids (ctattn::footprint): the two tables, the ids and the result, and on the
-  /// stack the token and position rows before their sum.
+  /// The memory of `forward(ids)` for N ids (ctattn::footprint): the two tables, the ids and the result; no stack
+  /// (each sum reads its rows from the tables).
   template <std::size_t N>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    constexpr std::size_t rows = N * extent_size(Width);
-    return {sizeof(qembedding), N * sizeof(int), rows, 0, 2 * rows};
+    return {sizeof(qembedding), N * sizeof(int), N * extent_size(Width), 0, 0};
   }
 
   friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
