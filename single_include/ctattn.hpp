@@ -199,9 +199,14 @@ struct first_broken_in<rule_list<Rule, Rest...>>
 /// The first rule of `List` that does not hold (`no_broken_rule` when all hold). Call `::check()` on it: the
 /// diagnostic when a rule is broken, and the guard's condition.
 ///
-/// Example:
+/// Example (an operation guarded by its rules: a broken rule is reported once, and the operation not compiled):
 /// \code
-///   if constexpr (detail::first_broken<detail::multiply_rules<A, B>>::check()) { /* the operation */ }
+///   template <typename A, typename B>
+///   constexpr void guarded_operation(const A&, const B&) {
+///     if constexpr (ctattn::detail::first_broken<ctattn::detail::multiply_rules<A, B>>::check()) {
+///       /* the operation */
+///     }
+///   }
 /// \endcode
 template <typename List>
 using first_broken = typename first_broken_in<List>::type;
@@ -213,7 +218,8 @@ using first_broken = typename first_broken_in<List>::type;
 /// Example:
 /// \code
 ///   template <typename A, typename B>
-///   concept Multipliable = ... && ctattn::rules_hold<ctattn::detail::multiply_rules<A, B>>;
+///   concept Multipliable = ctattn::FixedMatrix<A> && ctattn::FixedMatrix<B> &&
+///                          ctattn::rules_hold<ctattn::detail::multiply_rules<A, B>>;
 /// \endcode
 template <typename List>
 inline constexpr bool rules_hold = std::is_same_v<detail::first_broken<List>, detail::no_broken_rule>;
@@ -1578,7 +1584,7 @@ template <auto Cols = std::size_t{0}, typename T, std::size_t N>
 /// \code
 ///   std::vector<float> buffer = read_weights(file);              // host code
 ///   auto w = ctattn::from_span<ctattn::matrix<float, d_model{16}, d_k{24}>>(buffer);
-///   if (!w) return error("expected 16 x 24 floats");
+///   if (!w) std::fputs("expected 16 x 24 floats\n", stderr);
 /// \endcode
 template <FixedMatrix M, std::size_t Extent>
 [[nodiscard]] constexpr std::optional<M> from_span(std::span<const typename M::value_type, Extent> values) noexcept {
@@ -7221,11 +7227,14 @@ struct kv_cache {};
 /// | `KeyWidth`   | d_k        |
 /// | `ValueWidth` | d_v        |
 ///
-/// Example (a workspace declared for 7 tokens, used with 6):
+/// Example (a workspace declared for 7 tokens, used with 6: the rule the diagnostic names):
 /// \code
-///   workspace_must_match_attention<ctattn::op::self_attention,
-///       ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>, ...>,
-///       ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ...>>
+///   using declared = ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>,
+///                                            ctattn::dim<d_v, 28>>;
+///   using required = ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ctattn::dim<seq, 6>, ctattn::dim<d_k, 24>,
+///                                            ctattn::dim<d_v, 28>>;
+///   static_assert(!ctattn::shape_error::workspace_must_match_attention<ctattn::op::self_attention, declared,
+///                                                                      required>::holds);
 /// \endcode
 template <typename T, typename QueryCount, typename KeyCount, typename KeyWidth, typename ValueWidth>
 struct workspace_shape;
@@ -8556,7 +8565,9 @@ concept AttentionHead = rules_hold<
 /// Example (the reference text's worked example, weights as torch.rand(24, 16) stores them):
 /// \code
 ///   ctattn::attention_head<float, d_model{16}, d_k{24}, d_v{28}, ctattn::out_by_in> head{
-///       .query = {ctattn::from_array(w_query)}, .key = {...}, .value = {...}};
+///       .query = {ctattn::from_array<d_k{24}, d_model{16}>(w_query)},
+///       .key = {ctattn::from_array<d_k{24}, d_model{16}>(w_key)},
+///       .value = {ctattn::from_array<d_v{28}, d_model{16}>(w_value)}};
 ///   auto context = ctattn::self_attention(x, head);   // seq x d_v
 /// \endcode
 template <Scalar T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>
@@ -8746,7 +8757,7 @@ struct multi_head_result {
 ///
 /// Example:
 /// \code
-///   ctattn::grouped_query_attention_weights<float, 4, 2, d_model{16}, 4, ctattn::out_by_in> w{...};
+///   ctattn::grouped_query_attention_weights<float, 4, 2, d_model{16}, 4, ctattn::out_by_in> w{};
 ///   auto y = ctattn::grouped_query_attention(x, x, x, w, ctattn::causal);
 /// \endcode
 template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
@@ -8805,7 +8816,8 @@ inline constexpr std::size_t head_width = Size / (Heads == 0 ? 1 : Heads);
 ///
 /// Example (the reference text's 7 tokens, d_model = 512, 8 heads, Q = X W_Q):
 /// \code
-///   ctattn::multi_head_attention_weights<float, 8, d_model{512}> w{...};
+///   static ctattn::multi_head_attention_weights<float, 8, d_model{512}> w;   // 4 MiB: static, not the stack
+///   static ctattn::matrix<float, seq{7}, d_model{512}> x;
 ///   auto y = ctattn::multi_head_attention(x, x, x, w);   // 7 x 512
 /// \endcode
 template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
@@ -9215,6 +9227,7 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
 /// \code
 ///   auto stacked = ctattn::wide_multi_head_attention(x, x, heads);            // 6 x (3 * 28)
 ///   auto y = ctattn::wide_multi_head_attention(x, x, heads, w_o);             // then W_O
+///   static ctattn::cross_attention_workspace<decltype(x), decltype(x), head_type> workspace;   // a head at a time
 ///   ctattn::wide_multi_head_attention(x, x, heads, ctattn::into(concat, workspace));
 /// \endcode
 template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, typename... Options>
@@ -9330,10 +9343,11 @@ struct footprint {
 /// | `workspace_bytes` | the sum of the calls'                                        |
 /// | `stack_bytes`     | every result but the last (the intermediates), plus the largest stack of the calls |
 ///
-/// Example (a model's forward `head(norm(layers(x)))`):
+/// Example (a model's forward `head(norm(layers(x)))`, x of type X, each layer keeping its input's shape):
 /// \code
-///   constexpr auto fp = ctattn::composed(ctattn::layer_footprint<layers_type, X>,
-///                                        ctattn::layer_footprint<norm_type, Y>, ctattn::layer_footprint<head_type, Y>);
+///   constexpr auto fp = ctattn::composed(ctattn::layer_footprint<decltype(model.layers), X>,
+///                                        ctattn::layer_footprint<decltype(model.norm), X>,
+///                                        ctattn::layer_footprint<decltype(model.head), X>);
 /// \endcode
 template <std::same_as<footprint>... More>
 [[nodiscard]] constexpr footprint composed(const footprint& first, const More&... more) noexcept {
@@ -9484,7 +9498,9 @@ inline constexpr footprint wide_multi_head_self_attention_footprint =
 ///
 /// Example (7 tokens, d_model = 512, 8 heads, float: 4 MiB of weights):
 /// \code
-///   constexpr auto fp = ctattn::multi_head_attention_footprint<decltype(x), decltype(x), decltype(w), 1>;
+///   using x_type = ctattn::matrix<float, 7, 512>;
+///   using w_type = ctattn::multi_head_attention_weights<float, 8, 512>;
+///   constexpr auto fp = ctattn::multi_head_attention_footprint<x_type, x_type, w_type, 1>;
 ///   static_assert(fp.weight_bytes == 4 * 512 * 512 * sizeof(float));
 /// \endcode
 template <FixedMatrix XQ, FixedMatrix XKV, typename W, std::size_t Inputs = 2>
@@ -9785,8 +9801,8 @@ namespace ctattn {
 /// Example:
 /// \code
 ///   ctattn::kv_cache<float, 16, 32> cache{};              // 16 tokens of d_model 32
-///   if (!cache.append(k_row, v_row)) { /* full: nothing changed */ }
 ///   cache.append<0>(k_row, v_row);                         // a constant position past 15 does not compile
+///   if (!cache.append(k_row, v_row)) { /* full: nothing changed */ }
 /// \endcode
 template <typename T, std::size_t Capacity, auto KeyWidth, auto ValueWidth = KeyWidth>
 struct kv_cache {
@@ -10568,9 +10584,10 @@ enum class rotary_layout { interleaved, rotate_half };
 /// Build it with `make_rotary_table` (at compile time, as a `constexpr` variable). It is an aggregate of two
 /// matrices and can sit in flash.
 ///
-/// Example:
+/// Example (Clang 14's default constexpr budget holds up to 104 positions of width 64; docs/compile_time.md says how
+/// to raise it):
 /// \code
-///   static constexpr auto rope = ctattn::make_rotary_table<float, 128, 64>();   // 128 positions, d = 64
+///   static constexpr auto rope = ctattn::make_rotary_table<float, 96, 64>();   // 96 positions, d = 64
 /// \endcode
 template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base = 10000>
   requires Scalar<T>
@@ -12440,6 +12457,148 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 /// \endcode
 
 
+// ---------------------------------------- ctattn/layers/rules.hpp
+#ifndef CTATTN_LAYERS_RULES_HPP
+#define CTATTN_LAYERS_RULES_HPP
+
+/// \file
+/// The rules of the layers tier (ctattn/shape/rule.hpp says how a rule is defined once and used three ways):
+///
+/// | rule                                   | what it compares                                              |
+/// |----------------------------------------|---------------------------------------------------------------|
+/// | `input_width_must_match_layer`         | the input's columns, the layer's input width                   |
+/// | `layer_output_must_match_next_input`   | `count<k>`, layer k, layer k + 1, k's output width, k + 1's input width |
+/// | `memory_width_must_match_layer`        | the encoder output's columns, the decoder's d_model            |
+/// | `sequence_must_not_be_empty`           | `count<layers>`                                                |
+/// | `imported_parameters_must_match_model` | `count<values given>`, `count<parameters of the model>`        |
+/// | `residual_layer_must_keep_width`       | the layer's input width, its output width                      |
+/// | `decoding_layer_must_be_causal`        | the layer's mask type                                          |
+/// | `layer_mask_must_hold_no_state`        | the layer's mask type                                          |
+
+
+
+
+namespace ctattn {
+
+namespace op {
+/// Calling a layer (ctattn::forward, or a layer's own call operator).
+struct layer {};
+/// Composing layers into ctattn::sequential.
+struct sequential {};
+/// A transformer decoder layer (its cross-attention reads the encoder's output).
+struct transformer_decoder_layer {};
+/// A residual connection around a layer.
+struct residual {};
+/// One token of decoding through a layer (`step`).
+struct decoding_step {};
+}  // namespace op
+
+namespace shape_error {
+
+/// A layer takes inputs of the width it was made for: d_model for a norm, in_features for a linear layer.
+template <typename Operation, typename InputWidth, typename LayerWidth>
+struct input_width_must_match_layer {
+  static constexpr bool holds = detail::dims_match<InputWidth, LayerWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer's input must have as many columns as the layer's input width (d_model, or a "
+                  "linear layer's in_features); pass the activations the layer was made for");
+    return holds;
+  }
+};
+
+/// In a sequence of layers, layer k's output width is layer k + 1's input width (layers that keep the width, such
+/// as activations, pass it through, so k + 1 is the next layer with an input width of its own).
+template <typename Position, typename Layer, typename NextLayer, typename OutputWidth, typename NextInputWidth>
+struct layer_output_must_match_next_input {
+  static constexpr bool holds = detail::dims_match<OutputWidth, NextInputWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: in ctattn::sequential, a layer's output width must match the next layer's input width; "
+                  "change one of the two widths or put a linear layer between them (the rule below names k, "
+                  "layer k, layer k + 1 and both widths)");
+    return holds;
+  }
+};
+
+/// A decoder layer's cross-attention reads the encoder's output, which has the decoder's width d_model.
+template <typename Operation, typename MemoryWidth, typename ModelWidth>
+struct memory_width_must_match_layer {
+  static constexpr bool holds = detail::dims_match<MemoryWidth, ModelWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the memory a decoder layer attends to (the encoder's output) must have d_model columns; "
+                  "pass the encoder's output, or give the decoder's cross-attention kdim and vdim");
+    return holds;
+  }
+};
+
+/// Imported weights hold as many values as the model has parameters.
+template <typename Given, typename Expected>
+struct imported_parameters_must_match_model {
+  static constexpr bool holds = Given::value == Expected::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the imported weights hold another number of values than the model has parameters; "
+                  "regenerate them from the model's .safetensors file (the rule below gives both counts)");
+    return holds;
+  }
+};
+
+/// A residual connection adds a layer's output to its input: the layer keeps the width.
+template <typename Operation, typename InputWidth, typename OutputWidth>
+struct residual_layer_must_keep_width {
+  static constexpr bool holds = detail::dims_match<InputWidth, OutputWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a residual connection adds a layer's output to its input, so the layer must keep the "
+                  "width; wrap a layer whose output width equals its input width");
+    return holds;
+  }
+};
+
+/// Decoding token by token needs a causal layer, whose tokens see only the ones before them.
+template <typename Operation, typename Mask>
+struct decoding_layer_must_be_causal {
+  static constexpr bool holds = std::is_same_v<Mask, causal_mask>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: decoding token by token needs a causal layer, whose tokens see only the ones before "
+                  "them; declare the layer with Mask = ctattn::causal_mask");
+    return holds;
+  }
+};
+
+/// A layer's `Mask` type is made empty (`Mask{}`) at every call, so it must hold nothing: a mask with run-time
+/// state (`key_padding_length`, `key_padding_flags`, `boolean_mask`) would be made with no valid key and hide them
+/// all, which zeroes the attention. Such masks go to the call: `ctattn::forward(layer, x, ctattn::key_padding_length{n})`.
+template <typename Operation, typename Mask>
+struct layer_mask_must_hold_no_state {
+  static constexpr bool holds = std::is_empty_v<Mask>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer's Mask type must hold no run-time state (it is made empty at every call, with "
+                  "no valid key); pass a key padding or boolean mask to the call instead: "
+                  "ctattn::forward(layer, x, mask)");
+    return holds;
+  }
+};
+
+/// A sequential model has at least one layer.
+template <typename Operation, typename Layers>
+struct sequence_must_not_be_empty {
+  static constexpr bool holds = Layers::value > 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds, "ctattn: ctattn::sequential needs at least one layer; pass the layers to compose");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+}  // namespace ctattn
+
+#endif  // CTATTN_LAYERS_RULES_HPP
+// ---------------------------------------- ctattn/quantized/transformer.hpp (continued)
 
 namespace ctattn {
 
@@ -12532,6 +12691,7 @@ struct encoder_layer_ranges {
 /// Example: `const auto y = ctattn::quantize_encoder_layer<q0>(float_layer).forward(x_q);`
 template <auto Width, std::size_t Heads, auto Hidden, encoder_layer_quantizations Q, typename Mask = no_mask_type>
 struct qtransformer_encoder_layer {
+  static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
   static constexpr auto input_extent = Width;
   static constexpr auto output_extent = Width;
   static constexpr quantization input_quantization = Q.input;

@@ -35,7 +35,9 @@ concept AttentionHead = rules_hold<
 /// Example (the reference text's worked example, weights as torch.rand(24, 16) stores them):
 /// \code
 ///   ctattn::attention_head<float, d_model{16}, d_k{24}, d_v{28}, ctattn::out_by_in> head{
-///       .query = {ctattn::from_array(w_query)}, .key = {...}, .value = {...}};
+///       .query = {ctattn::from_array<d_k{24}, d_model{16}>(w_query)},
+///       .key = {ctattn::from_array<d_k{24}, d_model{16}>(w_key)},
+///       .value = {ctattn::from_array<d_v{28}, d_model{16}>(w_value)}};
 ///   auto context = ctattn::self_attention(x, head);   // seq x d_v
 /// \endcode
 template <Scalar T, auto DModel, auto DK, auto DV, WeightLayout Layout = in_by_out, bool HasBias = false>

@@ -155,7 +155,9 @@ inline constexpr footprint wide_multi_head_self_attention_footprint =
 ///
 /// Example (7 tokens, d_model = 512, 8 heads, float: 4 MiB of weights):
 /// \code
-///   constexpr auto fp = ctattn::multi_head_attention_footprint<decltype(x), decltype(x), decltype(w), 1>;
+///   using x_type = ctattn::matrix<float, 7, 512>;
+///   using w_type = ctattn::multi_head_attention_weights<float, 8, 512>;
+///   constexpr auto fp = ctattn::multi_head_attention_footprint<x_type, x_type, w_type, 1>;
 ///   static_assert(fp.weight_bytes == 4 * 512 * 512 * sizeof(float));
 /// \endcode
 template <FixedMatrix XQ, FixedMatrix XKV, typename W, std::size_t Inputs = 2>

@@ -45,8 +45,8 @@ namespace ctattn {
 /// Example:
 /// \code
 ///   ctattn::kv_cache<float, 16, 32> cache{};              // 16 tokens of d_model 32
-///   if (!cache.append(k_row, v_row)) { /* full: nothing changed */ }
 ///   cache.append<0>(k_row, v_row);                         // a constant position past 15 does not compile
+///   if (!cache.append(k_row, v_row)) { /* full: nothing changed */ }
 /// \endcode
 template <typename T, std::size_t Capacity, auto KeyWidth, auto ValueWidth = KeyWidth>
 struct kv_cache {

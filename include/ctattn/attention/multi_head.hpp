@@ -57,7 +57,7 @@ struct multi_head_result {
 ///
 /// Example:
 /// \code
-///   ctattn::grouped_query_attention_weights<float, 4, 2, d_model{16}, 4, ctattn::out_by_in> w{...};
+///   ctattn::grouped_query_attention_weights<float, 4, 2, d_model{16}, 4, ctattn::out_by_in> w{};
 ///   auto y = ctattn::grouped_query_attention(x, x, x, w, ctattn::causal);
 /// \endcode
 template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DModel, std::size_t HeadDim,
@@ -116,7 +116,8 @@ inline constexpr std::size_t head_width = Size / (Heads == 0 ? 1 : Heads);
 ///
 /// Example (the reference text's 7 tokens, d_model = 512, 8 heads, Q = X W_Q):
 /// \code
-///   ctattn::multi_head_attention_weights<float, 8, d_model{512}> w{...};
+///   static ctattn::multi_head_attention_weights<float, 8, d_model{512}> w;   // 4 MiB: static, not the stack
+///   static ctattn::matrix<float, seq{7}, d_model{512}> x;
 ///   auto y = ctattn::multi_head_attention(x, x, x, w);   // 7 x 512
 /// \endcode
 template <typename T, std::size_t Heads, auto DModel, WeightLayout Layout = in_by_out, bool HasBias = false,
@@ -526,6 +527,7 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
 /// \code
 ///   auto stacked = ctattn::wide_multi_head_attention(x, x, heads);            // 6 x (3 * 28)
 ///   auto y = ctattn::wide_multi_head_attention(x, x, heads, w_o);             // then W_O
+///   static ctattn::cross_attention_workspace<decltype(x), decltype(x), head_type> workspace;   // a head at a time
 ///   ctattn::wide_multi_head_attention(x, x, heads, ctattn::into(concat, workspace));
 /// \endcode
 template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, typename... Options>

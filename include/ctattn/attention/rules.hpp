@@ -59,11 +59,14 @@ struct kv_cache {};
 /// | `KeyWidth`   | d_k        |
 /// | `ValueWidth` | d_v        |
 ///
-/// Example (a workspace declared for 7 tokens, used with 6):
+/// Example (a workspace declared for 7 tokens, used with 6: the rule the diagnostic names):
 /// \code
-///   workspace_must_match_attention<ctattn::op::self_attention,
-///       ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>, ...>,
-///       ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ...>>
+///   using declared = ctattn::workspace_shape<float, ctattn::dim<seq, 7>, ctattn::dim<seq, 7>, ctattn::dim<d_k, 24>,
+///                                            ctattn::dim<d_v, 28>>;
+///   using required = ctattn::workspace_shape<float, ctattn::dim<seq, 6>, ctattn::dim<seq, 6>, ctattn::dim<d_k, 24>,
+///                                            ctattn::dim<d_v, 28>>;
+///   static_assert(!ctattn::shape_error::workspace_must_match_attention<ctattn::op::self_attention, declared,
+///                                                                      required>::holds);
 /// \endcode
 template <typename T, typename QueryCount, typename KeyCount, typename KeyWidth, typename ValueWidth>
 struct workspace_shape;

@@ -77,10 +77,11 @@ struct footprint {
 /// | `workspace_bytes` | the sum of the calls'                                        |
 /// | `stack_bytes`     | every result but the last (the intermediates), plus the largest stack of the calls |
 ///
-/// Example (a model's forward `head(norm(layers(x)))`):
+/// Example (a model's forward `head(norm(layers(x)))`, x of type X, each layer keeping its input's shape):
 /// \code
-///   constexpr auto fp = ctattn::composed(ctattn::layer_footprint<layers_type, X>,
-///                                        ctattn::layer_footprint<norm_type, Y>, ctattn::layer_footprint<head_type, Y>);
+///   constexpr auto fp = ctattn::composed(ctattn::layer_footprint<decltype(model.layers), X>,
+///                                        ctattn::layer_footprint<decltype(model.norm), X>,
+///                                        ctattn::layer_footprint<decltype(model.head), X>);
 /// \endcode
 template <std::same_as<footprint>... More>
 [[nodiscard]] constexpr footprint composed(const footprint& first, const More&... more) noexcept {

@@ -20,12 +20,11 @@
 /// Example:
 /// \code
 ///   const ctattn::host::read_result r = ctattn::host::read_safetensors("model.safetensors");
-///   if (!r) { std::cerr << r.error->message() << '\n'; return 1; }
+///   if (!r) throw std::runtime_error(r.error->message());
 ///   std::array<float, 16 * 4> values{};
 ///   const std::array<std::size_t, 2> shape{16, 4};
-///   if (auto e = ctattn::host::copy_tensor(*r.file, "layers.0.linear1.weight", shape, std::span{values})) {
-///     std::cerr << e->message() << '\n';   // model.safetensors:120: tensor 'layers.0...' has shape [4, 16] ...
-///     return 1;
+///   if (auto e = ctattn::host::copy_tensor(*r.file, "layers.0.linear1.weight", shape, std::span<float>{values})) {
+///     throw std::runtime_error(e->message());   // model.safetensors:120: tensor 'layers.0...' has shape [4, 16] ...
 ///   }
 ///   const auto w = ctattn::from_span<ctattn::matrix<float, 16, 4>>(values);   // row-major, as stored
 /// \endcode
@@ -68,7 +67,7 @@ namespace ctattn::host {
 /// Example:
 /// \code
 ///   ctattn::host::load_error e{"w.safetensors", 8, "header is not a JSON object"};
-///   e.message();   // "w.safetensors:8: header is not a JSON object"
+///   const std::string text = e.message();   // "w.safetensors:8: header is not a JSON object"
 /// \endcode
 struct load_error {
   std::string file;
@@ -178,7 +177,7 @@ inline constexpr dtype_entry dtype_table[] = {
 /// Example:
 /// \code
 ///   const ctattn::host::tensor_info* t = file.find("bias");
-///   if (t != nullptr && t->type == ctattn::host::dtype::f32) { std::printf("%llu\n", t->element_count()); }
+///   if (t != nullptr && t->type == ctattn::host::dtype::f32) std::cout << t->element_count() << " floats\n";
 /// \endcode
 struct tensor_info {
   std::string name;
@@ -957,7 +956,9 @@ inline read_result file_access::parse(std::string name, std::vector<unsigned cha
 /// \code
 ///   std::vector<double> values(4 * 16);
 ///   const std::array<std::size_t, 2> shape{4, 16};
-///   if (auto e = ctattn::host::copy_tensor(file, "linear.weight", shape, std::span{values})) return *e;
+///   if (auto e = ctattn::host::copy_tensor(file, "linear.weight", shape, std::span{values})) {
+///     throw std::runtime_error(e->message());
+///   }
 /// \endcode
 template <typename T>
   requires std::is_same_v<T, float> || std::is_same_v<T, double>

@@ -97,6 +97,7 @@ template <typename W>
 /// \endcode
 template <typename Weights, typename Mask = no_mask_type>
 struct multi_head_attention_layer {
+  static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
   using value_type = typename Weights::value_type;
   static constexpr auto input_extent = detail::query_projection<Weights>::input_extent;
   static constexpr auto output_extent = detail::output_projection<Weights>::output_extent;

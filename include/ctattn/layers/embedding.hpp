@@ -28,7 +28,7 @@ namespace ctattn {
 ///
 /// An id outside the table is a compile error in constant evaluation and a trap at run time with
 /// CTATTN_CHECK_PRECONDITIONS (ctattn::embed_tokens). It is the first layer of a model, so it is not a width-checked
-/// layer of `ctattn::sequential`: a model calls it, then the sequence (see examples/verified_model.cpp).
+/// layer of `ctattn::sequential`: a model calls it, then the sequence (see examples/verified_model/sorter.hpp).
 ///
 /// Example:
 /// \code

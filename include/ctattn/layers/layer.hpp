@@ -78,7 +78,8 @@ inline constexpr arithmetic arithmetic_of = call_options<Options...>::arithmetic
 ///
 /// Example:
 /// \code
-///   constexpr ctattn::linear<float, 4, 2, ctattn::out_by_in, true> head{...};
+///   constexpr ctattn::linear<float, 4, 2, ctattn::out_by_in, true> head{.weight = {{{1, 0, 0, 0}, {0, 1, 0, 0}}},
+///                                                                     .bias = {{{0.5f, -0.5f}}}};
 ///   constexpr auto y = ctattn::forward(head, x);   // x: n x 4, y: n x 2
 /// \endcode
 template <Layer L, FixedMatrix X, typename... Options>
@@ -144,12 +145,14 @@ template <typename... Sizes>
 /// \endcode
 template <typename L, typename X>
 inline constexpr footprint layer_footprint = [] {
-  using layer = std::remove_cvref_t<L>;
-  using x = std::remove_cvref_t<X>;
-  if constexpr (Projection<layer>) {
-    return detail::call_footprint<layer, x, detail::layer_result<layer, x>>(0);
+  // Rationale: names a user's code is unlikely to have at namespace scope (GCC's -Wshadow would warn here about a
+  // user's global `x` or `layer`).
+  using layer_type = std::remove_cvref_t<L>;
+  using input_type = std::remove_cvref_t<X>;
+  if constexpr (Projection<layer_type>) {
+    return detail::call_footprint<layer_type, input_type, detail::layer_result<layer_type, input_type>>(0);
   } else {
-    return layer::template footprint_of<x>();
+    return layer_type::template footprint_of<input_type>();
   }
 }();
 

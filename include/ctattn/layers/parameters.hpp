@@ -135,10 +135,19 @@ struct sublayer_entry {
 
 /// `parameter("weight", m)`: m viewed as PyTorch stores it (rank 1 for a 1 x N matrix when `Vector`).
 ///
-/// Example:
+/// Example (a layer of one's own, with PyTorch's names for its parameters):
 /// \code
-///   return boost::hana::make_tuple(ctattn::parameter("weight", self.weight),
-///                                  ctattn::vector_parameter("bias", self.bias));
+///   struct my_linear {
+///     ctattn::matrix<float, 8, 4> weight{};   // out x in, as PyTorch stores it
+///     ctattn::matrix<float, 1, 8> bias{};
+///     template <typename Self>
+///       requires std::is_same_v<std::remove_const_t<Self>, my_linear>
+///     friend constexpr auto parameters(Self& self) noexcept {
+///       return boost::hana::make_tuple(ctattn::parameter("weight", self.weight),
+///                                      ctattn::vector_parameter("bias", self.bias));
+///     }
+///   };
+///   static_assert(ctattn::parameter_names_match<my_linear>({"weight", "bias"}));
 /// \endcode
 template <bool Transposed = false, typename M>
 [[nodiscard]] constexpr auto parameter(std::string_view name, M& m) noexcept {
@@ -245,7 +254,7 @@ constexpr void walk_parameter_pairs(LayerA& a, LayerB& b, const parameter_name& 
 /// Example:
 /// \code
 ///   std::size_t floats = 0;
-///   ctattn::for_each_parameter(model, [&](std::string_view name, const auto& tensor) { floats += tensor.size; });
+///   ctattn::for_each_parameter(model, [&](std::string_view, const auto& tensor) { floats += tensor.size; });
 /// \endcode
 template <typename Layer, typename F>
 constexpr void for_each_parameter(Layer& layer, F&& f) noexcept {

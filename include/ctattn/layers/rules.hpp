@@ -14,6 +14,7 @@
 /// | `imported_parameters_must_match_model` | `count<values given>`, `count<parameters of the model>`        |
 /// | `residual_layer_must_keep_width`       | the layer's input width, its output width                      |
 /// | `decoding_layer_must_be_causal`        | the layer's mask type                                          |
+/// | `layer_mask_must_hold_no_state`        | the layer's mask type                                          |
 
 #include <cstddef>
 #include <type_traits>
@@ -111,6 +112,21 @@ struct decoding_layer_must_be_causal {
     static_assert(holds,
                   "ctattn: decoding token by token needs a causal layer, whose tokens see only the ones before "
                   "them; declare the layer with Mask = ctattn::causal_mask");
+    return holds;
+  }
+};
+
+/// A layer's `Mask` type is made empty (`Mask{}`) at every call, so it must hold nothing: a mask with run-time
+/// state (`key_padding_length`, `key_padding_flags`, `boolean_mask`) would be made with no valid key and hide them
+/// all, which zeroes the attention. Such masks go to the call: `ctattn::forward(layer, x, ctattn::key_padding_length{n})`.
+template <typename Operation, typename Mask>
+struct layer_mask_must_hold_no_state {
+  static constexpr bool holds = std::is_empty_v<Mask>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer's Mask type must hold no run-time state (it is made empty at every call, with "
+                  "no valid key); pass a key padding or boolean mask to the call instead: "
+                  "ctattn::forward(layer, x, mask)");
     return holds;
   }
 };

@@ -134,8 +134,8 @@ struct sequence_footprint<X, Layer, Rest...> {
 ///
 /// Example:
 /// \code
-///   constexpr ctattn::sequential mlp{ctattn::linear<float, 4, 8, ctattn::out_by_in, true>{...}, ctattn::relu{},
-///                                    ctattn::linear<float, 8, 2, ctattn::out_by_in, true>{...}};
+///   constexpr ctattn::sequential mlp{ctattn::linear<float, 4, 8, ctattn::out_by_in, true>{}, ctattn::relu{},
+///                                    ctattn::linear<float, 8, 2, ctattn::out_by_in, true>{}};
 ///   constexpr auto y = ctattn::forward(mlp, x);   // x: n x 4, y: n x 2
 /// \endcode
 template <typename... Layers>

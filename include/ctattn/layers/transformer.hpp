@@ -52,6 +52,7 @@ namespace ctattn {
 template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation = relu,
           bool NormFirst = false, typename Mask = no_mask_type, WeightLayout Layout = out_by_in>
 struct transformer_encoder_layer {
+  static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
   using value_type = T;
   static constexpr auto input_extent = normalize_extent<DModel>;
   static constexpr auto output_extent = normalize_extent<DModel>;
@@ -229,7 +230,7 @@ struct transformer_decoder_layer {
   /// \code
   ///   ctattn::kv_cache<float, 16, 32> cache{}, source{};
   ///   layer.prepare(memory, source);
-  ///   for (...) if (!layer.step(x_t, cache, source, y_t)) break;
+  ///   for (const auto& x_t : tokens) if (!layer.step(x_t, cache, source, y_t)) break;
   /// \endcode
   template <FixedMatrix X, KeyValueCache Cache, KeyValueCache Source, typename... Options>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, const Source& source,

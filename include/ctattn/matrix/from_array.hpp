@@ -69,7 +69,7 @@ template <auto Cols = std::size_t{0}, typename T, std::size_t N>
 /// \code
 ///   std::vector<float> buffer = read_weights(file);              // host code
 ///   auto w = ctattn::from_span<ctattn::matrix<float, d_model{16}, d_k{24}>>(buffer);
-///   if (!w) return error("expected 16 x 24 floats");
+///   if (!w) std::fputs("expected 16 x 24 floats\n", stderr);
 /// \endcode
 template <FixedMatrix M, std::size_t Extent>
 [[nodiscard]] constexpr std::optional<M> from_span(std::span<const typename M::value_type, Extent> values) noexcept {

@@ -42,9 +42,10 @@ enum class rotary_layout { interleaved, rotate_half };
 /// Build it with `make_rotary_table` (at compile time, as a `constexpr` variable). It is an aggregate of two
 /// matrices and can sit in flash.
 ///
-/// Example:
+/// Example (Clang 14's default constexpr budget holds up to 104 positions of width 64; docs/compile_time.md says how
+/// to raise it):
 /// \code
-///   static constexpr auto rope = ctattn::make_rotary_table<float, 128, 64>();   // 128 positions, d = 64
+///   static constexpr auto rope = ctattn::make_rotary_table<float, 96, 64>();   // 96 positions, d = 64
 /// \endcode
 template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base = 10000>
   requires Scalar<T>

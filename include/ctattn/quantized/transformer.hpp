@@ -31,6 +31,7 @@
 #include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/projection.hpp"
+#include "ctattn/layers/rules.hpp"
 #include "ctattn/quantized/activation.hpp"
 #include "ctattn/quantized/add.hpp"
 #include "ctattn/quantized/attention.hpp"
@@ -131,6 +132,7 @@ struct encoder_layer_ranges {
 /// Example: `const auto y = ctattn::quantize_encoder_layer<q0>(float_layer).forward(x_q);`
 template <auto Width, std::size_t Heads, auto Hidden, encoder_layer_quantizations Q, typename Mask = no_mask_type>
 struct qtransformer_encoder_layer {
+  static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
   static constexpr auto input_extent = Width;
   static constexpr auto output_extent = Width;
   static constexpr quantization input_quantization = Q.input;

@@ -101,9 +101,14 @@ struct first_broken_in<rule_list<Rule, Rest...>>
 /// The first rule of `List` that does not hold (`no_broken_rule` when all hold). Call `::check()` on it: the
 /// diagnostic when a rule is broken, and the guard's condition.
 ///
-/// Example:
+/// Example (an operation guarded by its rules: a broken rule is reported once, and the operation not compiled):
 /// \code
-///   if constexpr (detail::first_broken<detail::multiply_rules<A, B>>::check()) { /* the operation */ }
+///   template <typename A, typename B>
+///   constexpr void guarded_operation(const A&, const B&) {
+///     if constexpr (ctattn::detail::first_broken<ctattn::detail::multiply_rules<A, B>>::check()) {
+///       /* the operation */
+///     }
+///   }
 /// \endcode
 template <typename List>
 using first_broken = typename first_broken_in<List>::type;
@@ -115,7 +120,8 @@ using first_broken = typename first_broken_in<List>::type;
 /// Example:
 /// \code
 ///   template <typename A, typename B>
-///   concept Multipliable = ... && ctattn::rules_hold<ctattn::detail::multiply_rules<A, B>>;
+///   concept Multipliable = ctattn::FixedMatrix<A> && ctattn::FixedMatrix<B> &&
+///                          ctattn::rules_hold<ctattn::detail::multiply_rules<A, B>>;
 /// \endcode
 template <typename List>
 inline constexpr bool rules_hold = std::is_same_v<detail::first_broken<List>, detail::no_broken_rule>;
