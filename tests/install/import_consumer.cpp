@@ -6,6 +6,7 @@
 
 #include "sorter.hpp"
 #include "sorter_weights.hpp"  // generated: inline constexpr toy::sorter sorter_weights
+#include "first_layer.hpp"     // generated with PREFIX layers.0.: inline constexpr toy::block first_layer
 
 int main() {
   // Rationale: static, as in examples/verified_model/verified_model.cpp (a local copy of the 72 KB model is 18,000
@@ -15,5 +16,8 @@ int main() {
   const auto answer = toy::answer(model.forward(digits));
   for (int d : answer) std::printf("%d", d);
   std::printf("\n");
-  return answer == toy::sorted(digits) ? 0 : 1;
+  // The layer imported under the prefix is the sorter's first layer.
+  const bool same_layer = boost::hana::at_c<0>(model.layers.layers) == first_layer;
+  if (!same_layer) std::printf("the layer imported with PREFIX layers.0. is not the sorter's first layer\n");
+  return answer == toy::sorted(digits) && same_layer ? 0 : 1;
 }

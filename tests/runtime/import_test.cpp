@@ -100,6 +100,64 @@ TEST_CASE("a file that does not fit the model is an error naming the tensor, and
   }
 }
 
+TEST_CASE("load_options map the file's names: a submodule under a prefix, tensors skipped by name", "[import]") {
+  const encoder original = trained_encoder();
+  ctattn::sequential<encoder> stacked{};
+  boost::hana::at_c<0>(stacked.layers) = original;
+  ctattn::sequential<encoder, ctattn::layer_norm<float, 8>> with_norm{};
+  boost::hana::at_c<0>(with_norm.layers) = original;
+
+  SECTION("the model is the file's submodule under a prefix") {
+    const auto r = read(host::safetensors_bytes(stacked));  // 0.self_attn.in_proj_weight, ...
+    encoder loaded{};
+    REQUIRE_FALSE(host::load_parameters(loaded, *r.file, {.prefix = "0.", .ignore = {}}));
+    CHECK(loaded == original);
+    // The file's tensors outside the prefix are not the model's business: the norm's "1.weight" and "1.bias".
+    const auto r2 = read(host::safetensors_bytes(with_norm));
+    encoder again{};
+    REQUIRE_FALSE(host::load_parameters(again, *r2.file, {.prefix = "0.", .ignore = {}}));
+    CHECK(again == original);
+  }
+  SECTION("a missing prefix is named in the error") {
+    const auto r = read(host::safetensors_bytes(stacked));
+    encoder target{};
+    const auto error = host::load_parameters(target, *r.file);
+    REQUIRE(error);
+    CHECK(error->reason ==
+          "no tensor named 'self_attn.in_proj_weight'; the file has '0.self_attn.in_proj_weight': load with the "
+          "prefix '0.' (load_options::prefix, the import tool's --prefix)");
+    CHECK(target == encoder{});
+  }
+  SECTION("a prefix the file does not have is named in the error") {
+    const auto r = read(host::safetensors_bytes(original));
+    encoder target{};
+    const auto error = host::load_parameters(target, *r.file, {.prefix = "0.", .ignore = {}});
+    REQUIRE(error);
+    CHECK(error->reason ==
+          "no tensor named '0.self_attn.in_proj_weight'; the file has 'self_attn.in_proj_weight', without the "
+          "prefix '0.': load with no prefix");
+  }
+  SECTION("tensors the model does not have are skipped by whole name or by a prefix ending in '.'") {
+    const auto r = read(host::safetensors_bytes(with_norm));
+    ctattn::sequential<encoder> target{};
+    const auto error = host::load_parameters(target, *r.file);
+    REQUIRE(error);
+    CHECK(error->reason.find("tensor '1.weight' is not a parameter of the model") == 0);
+    CHECK(error->reason.find("skip it with load_options::ignore") != std::string::npos);
+    CHECK(boost::hana::at_c<0>(target.layers) == encoder{});
+    const auto only_weight = host::load_parameters(target, *r.file, {.prefix = "", .ignore = {"1.weight"}});
+    REQUIRE(only_weight);
+    CHECK(only_weight->reason.find("tensor '1.bias' is not a parameter of the model") == 0);
+    REQUIRE_FALSE(host::load_parameters(target, *r.file, {.prefix = "", .ignore = {"1.weight", "1.bias"}}));
+    CHECK(boost::hana::at_c<0>(target.layers) == original);
+    ctattn::sequential<encoder> by_prefix{};
+    REQUIRE_FALSE(host::load_parameters(by_prefix, *r.file, {.prefix = "", .ignore = {"1."}}));
+    CHECK(boost::hana::at_c<0>(by_prefix.layers) == original);
+    // "1" without the dot is no prefix: only a whole name.
+    CHECK(host::load_parameters(by_prefix, *r.file, {.prefix = "", .ignore = {"1"}}));
+  }
+}
+
 TEST_CASE("the trained model loads from its .safetensors file at run time and sorts its golden inputs", "[import]") {
   auto model = std::make_unique<toy::sorter>();
   const auto error = host::load_parameters(*model, example_file("sorter.safetensors"));

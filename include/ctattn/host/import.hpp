@@ -7,15 +7,18 @@
 ///
 /// | step | function |
 /// |------|----------|
-/// | load a `.safetensors` file into a model at run time | `load_parameters(model, path)` |
+/// | load a `.safetensors` file into a model at run time | `load_parameters(model, path[, options])` |
+/// | load a submodule, or skip tensors the model does not have | `load_options{.prefix, .ignore}` |
 /// | write a header of `constexpr` weights for a model | `write_weights_header(model, path, options)` |
 /// | a model's parameters as `.safetensors` bytes | `safetensors_bytes(model)` |
 /// | the import tool's `main` (cmake/ctattn_import.cmake builds one per model) | `import_main<Model>(...)` |
 ///
 /// Every check of ctattn/host/safetensors.hpp applies, and against the model: each parameter must be in the file
 /// under its name, with PyTorch's shape and a floating-point dtype; a tensor in the file that the model does not
-/// have is an error too (a file for another model, or a model missing a layer). Each error names the file, the
-/// byte offset and the tensor. A failed load leaves the model as it was.
+/// have is an error too (a file for another model, or a model missing a layer), unless `load_options` names it. Each
+/// error names the file, the byte offset and the tensor, and says what to do where a name is only misplaced (the
+/// file's names carry a prefix the model's do not, or the other way round). A failed load leaves the model as it
+/// was.
 
 #include <array>
 #include <bit>
@@ -38,8 +41,55 @@
 
 namespace ctattn::host {
 
+/// How a file's tensor names map to a model's parameters (`load_parameters`, and the import tool's `--prefix` and
+/// `--ignore`, `ctattn_import_weights`'s PREFIX and IGNORE).
+///
+/// | member   | meaning |
+/// |----------|---------|
+/// | `prefix` | the model is the file's submodule under this prefix (`"encoder.layers.0."`): each parameter is read from `prefix + name`, and the file's tensors outside the prefix are not the model's business |
+/// | `ignore` | tensors of the file the model does not have, skipped: a whole name (`"pos_encoder.pe"`, a persistent buffer), or a name ending in '.' for everything under it (`"decoder."`) |
+///
+/// Example:
+/// \code
+///   const ctattn::host::load_options options{.prefix = "", .ignore = {"pos_encoder.pe"}};
+/// \endcode
+struct load_options {
+  std::string prefix;
+  std::vector<std::string> ignore;
+};
+
+namespace detail {
+// Whether `options.ignore` names the file's tensor `name` (a whole name, or a prefix ending in '.').
+inline bool ignored(const load_options& options, std::string_view name) {
+  for (const std::string& pattern : options.ignore) {
+    if (name == pattern) return true;
+    if (!pattern.empty() && pattern.back() == '.' && name.substr(0, pattern.size()) == pattern) return true;
+  }
+  return false;
+}
+
+// What to do when the model's parameter `name` (the file's options.prefix + name) is not in the file: a tensor whose
+// name ends in "." + name says which prefix to give; the name without the prefix says to give none.
+inline std::string missing_hint(const safetensors_file& file, std::string_view name, const load_options& options) {
+  const std::string dotted = "." + std::string(name);
+  for (const tensor_info& t : file.tensors()) {
+    if (t.name.size() > dotted.size() && t.name.compare(t.name.size() - dotted.size(), dotted.size(), dotted) == 0) {
+      return "; the file has " + quote_name(t.name) + ": load with the prefix " +
+             quote_name(std::string_view(t.name).substr(0, t.name.size() - name.size())) +
+             " (load_options::prefix, the import tool's --prefix)";
+    }
+  }
+  if (!options.prefix.empty() && file.find(name) != nullptr) {
+    return "; the file has " + quote_name(name) + ", without the prefix " + quote_name(options.prefix) +
+           ": load with no prefix";
+  }
+  return "";
+}
+}  // namespace detail
+
 /// Copies every parameter of `model` from `file`, converting to the model's element type (rounding as
-/// docs/safetensors.md says). On an error `model` is unchanged.
+/// docs/safetensors.md says), the names mapped by `options` (a prefix, tensors to skip). On an error `model` is
+/// unchanged.
 ///
 /// Example:
 /// \code
@@ -49,7 +99,8 @@ namespace ctattn::host {
 ///   }
 /// \endcode
 template <typename Model>
-[[nodiscard]] std::optional<load_error> load_parameters(Model& model, const safetensors_file& file) {
+[[nodiscard]] std::optional<load_error> load_parameters(Model& model, const safetensors_file& file,
+                                                        const load_options& options = {}) {
   std::optional<load_error> error;
   try {
     // Rationale: loaded into a copy, assigned only when every tensor is in, so a bad file loses nothing.
@@ -57,23 +108,35 @@ template <typename Model>
     std::vector<std::string> names;
     for_each_parameter(*staged, [&](std::string_view name, const auto& view) {
       if (error) return;
-      names.emplace_back(name);
+      names.push_back(options.prefix + std::string(name));
+      const std::string& wanted = names.back();
       using T = std::remove_cvref_t<decltype(view[0])>;
       std::vector<T> values(view.size);
       const std::array<std::size_t, 2> shape{view.shape[0], view.shape[1]};
-      error = copy_tensor(file, name, std::span<const std::size_t>(shape.data(), view.rank), std::span<T>(values));
+      if (file.find(wanted) == nullptr) {
+        error = load_error{file.name(), 8,
+                           "no tensor named " + detail::quote_name(wanted) + detail::missing_hint(file, name, options)};
+        return;
+      }
+      error = copy_tensor(file, wanted, std::span<const std::size_t>(shape.data(), view.rank), std::span<T>(values));
       if (!error) {
         for (std::size_t i = 0; i < view.size; ++i) view[i] = values[i];
       }
     });
     if (!error) {
       for (const tensor_info& t : file.tensors()) {
+        if (t.name.compare(0, options.prefix.size(), options.prefix) != 0 || detail::ignored(options, t.name)) {
+          continue;
+        }
         bool known = false;
         for (const std::string& name : names) known = known || name == t.name;
         if (!known) {
           error = load_error{file.name(), t.header_offset,
                              "tensor " + detail::quote_name(t.name) + " is not a parameter of the model (" +
-                                 std::to_string(names.size()) + " parameters, named as PyTorch's state_dict)"};
+                                 std::to_string(names.size()) +
+                                 " parameters, named as PyTorch's state_dict); if the model should not have it (a "
+                                 "buffer, another part of the module), skip it with load_options::ignore (the "
+                                 "import tool's --ignore)"};
           break;
         }
       }
@@ -85,12 +148,13 @@ template <typename Model>
   return error;
 }
 
-/// `load_parameters(model, read_safetensors(path))`: the file's own errors first, then the model's.
+/// `load_parameters(model, read_safetensors(path), options)`: the file's own errors first, then the model's.
 template <typename Model>
-[[nodiscard]] std::optional<load_error> load_parameters(Model& model, const std::string& path) {
+[[nodiscard]] std::optional<load_error> load_parameters(Model& model, const std::string& path,
+                                                        const load_options& options = {}) {
   const read_result r = read_safetensors(path);
   if (!r) return *r.error;
-  return load_parameters(model, *r.file);
+  return load_parameters(model, *r.file, options);
 }
 
 /// The bytes of a `.safetensors` file holding `model`'s parameters under their PyTorch names and shapes, in the
@@ -211,23 +275,38 @@ template <typename Model>
   return std::nullopt;
 }
 
-/// The import tool: `import <weights.safetensors> <output.hpp> <name>`. Loads the weights into a `Model` (every
-/// check of `load_parameters`), then writes the header (`write_weights_header`). Errors go to stderr as
-/// `file:offset: reason`, and the exit status is 1.
+/// The import tool: `import <weights.safetensors> <output.hpp> <name> [--prefix P] [--ignore NAME]...`. Loads the
+/// weights into a `Model` (every check of `load_parameters`, the names mapped by `--prefix` and `--ignore` as
+/// `load_options` says), then writes the header (`write_weights_header`). Errors go to stderr as
+/// `file:offset: reason`, and the exit status is 1 (2 for a wrong command line).
 template <typename Model>
 int import_main(int argc, char** argv, std::string_view model_type, std::string_view model_include) {
-  if (argc != 4) {
-    std::fprintf(stderr, "usage: %s <weights.safetensors> <output.hpp> <name>\n", argc > 0 ? argv[0] : "import");
+  const char* tool = argc > 0 ? argv[0] : "import";
+  load_options options;
+  bool usage = argc < 4;
+  for (int i = 4; !usage && i < argc; i += 2) {
+    const std::string_view flag = argv[i];
+    usage = i + 1 >= argc || (flag != "--prefix" && flag != "--ignore");
+    if (usage) break;
+    if (flag == "--prefix") {
+      options.prefix = argv[i + 1];
+    } else {
+      options.ignore.emplace_back(argv[i + 1]);
+    }
+  }
+  if (usage) {
+    std::fprintf(stderr, "usage: %s <weights.safetensors> <output.hpp> <name> [--prefix P] [--ignore NAME]...\n",
+                 tool);
     return 2;
   }
   auto model = std::make_unique<Model>();
-  if (auto e = load_parameters(*model, std::string(argv[1]))) {
-    std::fprintf(stderr, "%s: error: %s\n", argv[0], e->message().c_str());
+  if (auto e = load_parameters(*model, std::string(argv[1]), options)) {
+    std::fprintf(stderr, "%s: error: %s\n", tool, e->message().c_str());
     return 1;
   }
-  const header_options options{std::string(model_include), std::string(model_type), argv[3], argv[1]};
-  if (auto e = write_weights_header(*model, argv[2], options)) {
-    std::fprintf(stderr, "%s: error: %s\n", argv[0], e->message().c_str());
+  const header_options header{std::string(model_include), std::string(model_type), argv[3], argv[1]};
+  if (auto e = write_weights_header(*model, argv[2], header)) {
+    std::fprintf(stderr, "%s: error: %s\n", tool, e->message().c_str());
     return 1;
   }
   return 0;
