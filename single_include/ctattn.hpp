@@ -10898,6 +10898,8 @@ struct quantization_constant {
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 /// | `int8_encoder_layer_must_be_norm_first` | `std::bool_constant<NormFirst>` of the float layer            |
+/// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
+/// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 
 
 
@@ -11010,6 +11012,35 @@ struct int8_encoder_layer_must_be_norm_first {
                   "ctattn: int8 encoder layers are pre-norm (norm_first = true: x + attention(LayerNorm(x)), then "
                   "the same for the feed-forward block); train the model with norm_first=True, or quantize its "
                   "sublayers one by one");
+    return holds;
+  }
+};
+
+/// Int8 matrices are added and multiplied by `ctattn::add<Out>(a, b)` and `ctattn::multiply<Out>(a, b)`: the result
+/// needs a quantization of its own, which an operator (`a + b`, `a * b`) or the float `multiply(a, b)` has no way to
+/// take. Never holds: the operators and overloads that check it exist only to say so.
+template <typename Operation, typename A, typename B>
+struct int8_operation_needs_output_quantization {
+  static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: int8 matrices are added and multiplied by ctattn::add<Out>(a, b) and "
+                  "ctattn::multiply<Out>(a, b), which take the result's quantization Out; an operator cannot take "
+                  "it, so name the function and give Out");
+    return holds;
+  }
+};
+
+/// An int8 operation takes int8 operands only: a float operand is quantized first (`ctattn::quantize<Q>(x)`), or the
+/// int8 one dequantized (`ctattn::dequantize(q)`) to compute in float. Never holds (see above).
+template <typename Operation, typename A, typename B>
+struct int8_operands_must_both_be_int8 {
+  static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: an int8 operation takes int8 operands only, and one operand here is a float matrix; "
+                  "quantize it first (ctattn::quantize<Q>(x)), or dequantize the int8 one to compute in float "
+                  "(ctattn::dequantize(q))");
     return holds;
   }
 };
@@ -11367,6 +11398,30 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
                                                                       out.elements);
   }
   return out;
+}
+
+/// `add<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with what
+/// to write instead.
+///
+/// Example: `ctattn::add<q_sum>(x_q, ctattn::quantize<q_x>(residual))` rather than `ctattn::add<q_sum>(x_q, residual)`.
+template <quantization Out, typename A, typename B>
+  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+constexpr void add(const A&, const B&) noexcept {
+  static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_add, A, B>::check(), true));
+}
+
+/// `a + b` with an int8 operand: refused at compile time, with what to write instead (`ctattn::add<Out>(a, b)`;
+/// `int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+///
+/// Example: `ctattn::add<q_sum>(a_q, b_q)` rather than `a_q + b_q`.
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr void operator+(const A&, const B&) noexcept {
+  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
+    static_assert((shape_error::int8_operation_needs_output_quantization<op::quantized_add, A, B>::check(), true));
+  } else {
+    static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_add, A, B>::check(), true));
+  }
 }
 
 }  // namespace ctattn
@@ -12425,6 +12480,38 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
                                                          out.elements);
   }
   return out;
+}
+
+/// `multiply<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with
+/// what to write instead.
+///
+/// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
+template <quantization Out, typename A, typename B>
+  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+constexpr void multiply(const A&, const B&) noexcept {
+  static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_multiply, A, B>::check(), true));
+}
+
+/// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
+/// (`int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+///
+/// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr void multiply(const A&, const B&) noexcept {
+  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
+    static_assert(
+        (shape_error::int8_operation_needs_output_quantization<op::quantized_multiply, A, B>::check(), true));
+  } else {
+    static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_multiply, A, B>::check(), true));
+  }
+}
+
+/// \copydoc multiply(const A&, const B&)
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr void operator*(const A& a, const B& b) noexcept {
+  multiply(a, b);
 }
 
 }  // namespace ctattn

@@ -64,6 +64,30 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   return out;
 }
 
+/// `add<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with what
+/// to write instead.
+///
+/// Example: `ctattn::add<q_sum>(x_q, ctattn::quantize<q_x>(residual))` rather than `ctattn::add<q_sum>(x_q, residual)`.
+template <quantization Out, typename A, typename B>
+  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+constexpr void add(const A&, const B&) noexcept {
+  static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_add, A, B>::check(), true));
+}
+
+/// `a + b` with an int8 operand: refused at compile time, with what to write instead (`ctattn::add<Out>(a, b)`;
+/// `int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+///
+/// Example: `ctattn::add<q_sum>(a_q, b_q)` rather than `a_q + b_q`.
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr void operator+(const A&, const B&) noexcept {
+  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
+    static_assert((shape_error::int8_operation_needs_output_quantization<op::quantized_add, A, B>::check(), true));
+  } else {
+    static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_add, A, B>::check(), true));
+  }
+}
+
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_ADD_HPP

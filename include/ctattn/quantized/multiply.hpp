@@ -117,6 +117,38 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   return out;
 }
 
+/// `multiply<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with
+/// what to write instead.
+///
+/// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
+template <quantization Out, typename A, typename B>
+  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+constexpr void multiply(const A&, const B&) noexcept {
+  static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_multiply, A, B>::check(), true));
+}
+
+/// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
+/// (`int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+///
+/// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr void multiply(const A&, const B&) noexcept {
+  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
+    static_assert(
+        (shape_error::int8_operation_needs_output_quantization<op::quantized_multiply, A, B>::check(), true));
+  } else {
+    static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_multiply, A, B>::check(), true));
+  }
+}
+
+/// \copydoc multiply(const A&, const B&)
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr void operator*(const A& a, const B& b) noexcept {
+  multiply(a, b);
+}
+
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_MULTIPLY_HPP

@@ -1,0 +1,18 @@
+// Rule: int8 matrices are added by ctattn::add<Out>(a, b), which takes the sum's quantization (an operator cannot)
+// expected-error: ctattn: int8 matrices are added and multiplied by ctattn::add<Out>
+// expected-rule: shape_error::int8_operation_needs_output_quantization<ctattn::op::quantized_add, ctattn::basic_qmatrix<2(UL)?, 3(UL)?, (ctattn::quantization)?\{[^}]*\}>, ctattn::basic_qmatrix<2(UL)?, 3(UL)?, (ctattn::quantization)?\{[^}]*\}> ?>
+#include <ctattn/quantized/add.hpp>
+
+inline constexpr ctattn::quantization q_a{0.05, 0};
+inline constexpr ctattn::quantization q_b{0.02, 3};
+inline constexpr ctattn::quantization q_sum{0.06, -1};
+inline const ctattn::qmatrix<2, 3, q_a> a{};
+inline const ctattn::qmatrix<2, 3, q_b> b{};
+
+void use() {
+#ifdef CTATTN_COMPILE_FAIL
+  (void)(a + b);  // <- mistake
+#else
+  (void)ctattn::add<q_sum>(a, b);
+#endif
+}
