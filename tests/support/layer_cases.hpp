@@ -130,6 +130,18 @@ constexpr auto results() noexcept {
              decoder_error<decoder<float, ctattn::gelu, true>>(CTATTN_DECODER_FIXTURE(fx::decoder_pre_gelu, f32)), f},
       result{"decoder pre-norm gelu, double",
              decoder_error<decoder<double, ctattn::gelu, true>>(CTATTN_DECODER_FIXTURE(fx::decoder_pre_gelu, f64)), d},
+      // PyTorch's tgt_key_padding_mask and memory_key_padding_mask: by length for the target, by flags for the
+      // memory.
+      result{"decoder post-norm relu with target and memory masks, float",
+             decoder_error<decoder<float, ctattn::relu, false>>(
+                 CTATTN_DECODER_FIXTURE(fx::decoder_masked, f32), ctattn::tgt_mask(ctattn::key_padding_length{3}),
+                 ctattn::memory_mask(ctattn::key_padding_flags<7>{{true, true, true, true, false, false, false}})),
+             f},
+      result{"decoder post-norm relu with target and memory masks, double",
+             decoder_error<decoder<double, ctattn::relu, false>>(
+                 CTATTN_DECODER_FIXTURE(fx::decoder_masked, f64),
+                 ctattn::memory_mask(ctattn::key_padding_length{4}), ctattn::tgt_mask(ctattn::key_padding_length{3})),
+             d},
   };
 }
 

@@ -68,15 +68,16 @@ constexpr double layer_error(const T (&input)[R][C], const U (&output)[RO][CO]) 
   return largest_error(ctattn::forward(layer, ctattn::from_array(input)), output);
 }
 
-// The same for a decoder layer, whose forward pass also reads the encoder's output `memory`.
+// The same for a decoder layer, whose forward pass also reads the encoder's output `memory`, with the call's
+// options (its masks).
 template <typename Layer, typename T, std::size_t P, std::size_t N, std::size_t R, std::size_t C, std::size_t RM,
-          std::size_t CM, std::size_t RO, std::size_t CO>
+          std::size_t CM, std::size_t RO, std::size_t CO, typename... Options>
 constexpr double decoder_error(const T (&params)[P], const char* const (&names)[N], const std::size_t (&sizes)[N],
                                const std::size_t (&ranks)[N], const T (&input)[R][C], const T (&memory)[RM][CM],
-                               const T (&output)[RO][CO]) noexcept {
+                               const T (&output)[RO][CO], const Options&... options) noexcept {
   Layer layer{};
   if (!load_in_order(layer, params, names, sizes, ranks)) return 1e300;
-  return largest_error(layer.forward(ctattn::from_array(input), ctattn::from_array(memory)), output);
+  return largest_error(layer.forward(ctattn::from_array(input), ctattn::from_array(memory), options...), output);
 }
 
 }  // namespace ctattn_test

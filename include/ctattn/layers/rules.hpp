@@ -15,11 +15,13 @@
 /// | `residual_layer_must_keep_width`       | the layer's input width, its output width                      |
 /// | `decoding_layer_must_be_causal`        | the layer's mask type                                          |
 /// | `layer_mask_must_hold_no_state`        | the layer's mask type                                          |
+/// | `decoder_masks_must_name_their_attention` | the options of a decoder layer's call                      |
 
 #include <cstddef>
 #include <type_traits>
 
 #include "ctattn/attention/mask.hpp"
+#include "ctattn/attention/options.hpp"
 
 #include "ctattn/matrix/rules.hpp"
 #include "ctattn/shape/dimension.hpp"
@@ -39,6 +41,62 @@ struct residual {};
 /// One token of decoding through a layer (`step`).
 struct decoding_step {};
 }  // namespace op
+
+/// A mask for a decoder layer's self-attention over the target, combined with its causal mask: PyTorch's `tgt_mask`
+/// (a `boolean_mask<n, n>`) and `tgt_key_padding_mask` (`key_padding_length`, `key_padding_flags<n>`).
+/// Example: `layer.forward(tgt, memory, ctattn::tgt_mask(ctattn::key_padding_length{3}))`.
+template <typename Mask>
+struct tgt_mask_option {
+  Mask mask;
+};
+/// \copydoc tgt_mask_option
+template <AttentionMask Mask>
+[[nodiscard]] constexpr tgt_mask_option<Mask> tgt_mask(const Mask& mask) noexcept {
+  return {mask};
+}
+
+/// A mask for a decoder layer's attention over the memory (the encoder's output): PyTorch's `memory_mask` (a
+/// `boolean_mask<n, m>`) and `memory_key_padding_mask` (`key_padding_length`, `key_padding_flags<m>`).
+/// Example: `layer.forward(tgt, memory, ctattn::memory_mask(ctattn::key_padding_length{valid_source_tokens}))`.
+template <typename Mask>
+struct memory_mask_option {
+  Mask mask;
+};
+/// \copydoc memory_mask_option
+template <AttentionMask Mask>
+[[nodiscard]] constexpr memory_mask_option<Mask> memory_mask(const Mask& mask) noexcept {
+  return {mask};
+}
+
+namespace detail {
+template <typename T>
+inline constexpr bool is_tgt_mask_option = false;
+template <typename M>
+inline constexpr bool is_tgt_mask_option<tgt_mask_option<M>> = true;
+template <typename T>
+inline constexpr bool is_memory_mask_option = false;
+template <typename M>
+inline constexpr bool is_memory_mask_option<memory_mask_option<M>> = true;
+
+// The call's tgt_mask option (one must be there).
+template <typename First, typename... Rest>
+constexpr const auto& find_tgt_mask(const First& first, const Rest&... rest) noexcept {
+  if constexpr (is_tgt_mask_option<First>) {
+    return first;
+  } else {
+    return find_tgt_mask(rest...);
+  }
+}
+// The call's memory_mask option (one must be there).
+template <typename First, typename... Rest>
+constexpr const auto& find_memory_mask(const First& first, const Rest&... rest) noexcept {
+  if constexpr (is_memory_mask_option<First>) {
+    return first;
+  } else {
+    return find_memory_mask(rest...);
+  }
+}
+}  // namespace detail
 
 namespace shape_error {
 
@@ -127,6 +185,27 @@ struct layer_mask_must_hold_no_state {
                   "ctattn: a layer's Mask type must hold no run-time state (it is made empty at every call, with "
                   "no valid key); pass a key padding or boolean mask to the call instead: "
                   "ctattn::forward(layer, x, mask)");
+    return holds;
+  }
+};
+
+/// A decoder layer has two attentions, so a mask given to its call says which it is for: `ctattn::tgt_mask(m)` for
+/// the self-attention (with its causal mask; PyTorch's tgt_mask and tgt_key_padding_mask), `ctattn::memory_mask(m)`
+/// for the cross-attention over the memory (memory_mask, memory_key_padding_mask). At most one of each, and an
+/// arithmetic; nothing else.
+template <typename Operation, typename... Options>
+struct decoder_masks_must_name_their_attention {
+  static constexpr std::size_t targets = (std::size_t{0} + ... + (detail::is_tgt_mask_option<Options> ? 1 : 0));
+  static constexpr std::size_t memories = (std::size_t{0} + ... + (detail::is_memory_mask_option<Options> ? 1 : 0));
+  static constexpr std::size_t arithmetics =
+      (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
+  static constexpr bool holds =
+      targets <= 1 && memories <= 1 && arithmetics <= 1 && targets + memories + arithmetics == sizeof...(Options);
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a decoder layer has two attentions, so its masks say which they are for: "
+                  "ctattn::tgt_mask(mask) for the self-attention (with its causal mask), ctattn::memory_mask(mask) "
+                  "for the attention over the memory; at most one of each, and an arithmetic");
     return holds;
   }
 };

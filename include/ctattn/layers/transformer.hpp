@@ -151,10 +151,16 @@ struct transformer_encoder_layer {
 ///
 /// Rules: x and memory hold T and have DModel columns.
 ///
+/// Masks after the operands say which attention they are for: `ctattn::tgt_mask(m)` for the self-attention,
+/// combined with its causal mask (PyTorch's tgt_mask and tgt_key_padding_mask), `ctattn::memory_mask(m)` for the
+/// attention over the memory (memory_mask, memory_key_padding_mask); m is any mask of ctattn/attention/mask.hpp.
+///
 /// Example:
 /// \code
 ///   ctattn::transformer_decoder_layer<float, 32, 4, 64> layer{};
 ///   auto y = layer.forward(tgt, memory);   // tgt: n x 32, memory: m x 32
+///   auto padded = layer.forward(tgt, memory, ctattn::tgt_mask(ctattn::key_padding_length{3}),
+///                               ctattn::memory_mask(ctattn::key_padding_length{5}));
 /// \endcode
 template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation = relu,
           bool NormFirst = false, WeightLayout Layout = out_by_in>
@@ -180,22 +186,37 @@ struct transformer_decoder_layer {
                                                                   typename Memory::value_type, T>,
                             shape_error::memory_width_must_match_layer<op::transformer_decoder_layer,
                                                                        dim_of<Memory::column_extent>,
-                                                                       dim_of<input_extent>>>;
+                                                                       dim_of<input_extent>>,
+                            shape_error::decoder_masks_must_name_their_attention<op::transformer_decoder_layer,
+                                                                                 Options...>>;
     if constexpr (detail::first_broken<rules>::check()) {
+      // Rationale: each attention gets its own mask, and every sublayer the call's arithmetic only.
+      constexpr arithmetic_option<detail::arithmetic_of<Options...>> how{};
       const result input = with_extents<X::row_extent, output_extent>(x);
+      const auto self = [&](const result& q) {
+        if constexpr ((detail::is_tgt_mask_option<Options> || ...)) {
+          const auto& target = detail::find_tgt_mask(options...);
+          return multi_head_attention(q, q, q, self_attn.weights, combine_masks(causal, target.mask), how);
+        } else {
+          return multi_head_attention(q, q, q, self_attn.weights, causal, how);
+        }
+      };
       const auto cross = [&](const result& q) {
-        return multi_head_attention(q, memory, memory, multihead_attn, options...);
+        if constexpr ((detail::is_memory_mask_option<Options> || ...)) {
+          return multi_head_attention(q, memory, memory, multihead_attn, detail::find_memory_mask(options...).mask,
+                                      how);
+        } else {
+          return multi_head_attention(q, memory, memory, multihead_attn, how);
+        }
       };
       if constexpr (NormFirst) {
-        const result a =
-            ctattn::add(input, ctattn::forward(self_attn, ctattn::forward(norm1, input, options...), options...));
-        const result b = ctattn::add(a, cross(ctattn::forward(norm2, a, options...)));
-        return ctattn::add(b, ctattn::forward(ff, ctattn::forward(norm3, b, options...), options...));
+        const result a = ctattn::add(input, self(ctattn::forward(norm1, input, how)));
+        const result b = ctattn::add(a, cross(ctattn::forward(norm2, a, how)));
+        return ctattn::add(b, ctattn::forward(ff, ctattn::forward(norm3, b, how), how));
       } else {
-        const result a =
-            ctattn::forward(norm1, ctattn::add(input, ctattn::forward(self_attn, input, options...)), options...);
-        const result b = ctattn::forward(norm2, ctattn::add(a, cross(a)), options...);
-        return ctattn::forward(norm3, ctattn::add(b, ctattn::forward(ff, b, options...)), options...);
+        const result a = ctattn::forward(norm1, ctattn::add(input, self(input)), how);
+        const result b = ctattn::forward(norm2, ctattn::add(a, cross(a)), how);
+        return ctattn::forward(norm3, ctattn::add(b, ctattn::forward(ff, b, how)), how);
       }
     } else {
       return result{};
