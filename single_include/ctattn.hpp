@@ -12607,7 +12607,25 @@ template <AttentionMask Mask>
   return {mask};
 }
 
+/// The memory a decoder layer attends to (the encoder's output), given with the call's options, so that decoder
+/// layers compose in `ctattn::sequential` like encoder layers: `ctattn::forward(decoder_stack, tgt,
+/// ctattn::with_memory(memory))` gives every layer the same memory. It refers to `memory`, which must outlive the call.
+/// Example: `auto y = ctattn::forward(layer, tgt, ctattn::with_memory(memory));`
+template <typename Memory>
+struct memory_option {
+  const Memory* memory;
+};
+/// \copydoc memory_option
+template <FixedMatrix Memory>
+[[nodiscard]] constexpr memory_option<Memory> with_memory(const Memory& memory) noexcept {
+  return {&memory};
+}
+
 namespace detail {
+template <typename T>
+inline constexpr bool is_memory_option = false;
+template <typename M>
+inline constexpr bool is_memory_option<memory_option<M>> = true;
 template <typename T>
 inline constexpr bool is_tgt_mask_option = false;
 template <typename M>
@@ -12624,6 +12642,15 @@ constexpr const auto& find_tgt_mask(const First& first, const Rest&... rest) noe
     return first;
   } else {
     return find_tgt_mask(rest...);
+  }
+}
+// The call's memory option (one must be there).
+template <typename First, typename... Rest>
+constexpr const auto& find_memory(const First& first, const Rest&... rest) noexcept {
+  if constexpr (is_memory_option<First>) {
+    return first;
+  } else {
+    return find_memory(rest...);
   }
 }
 // The call's memory_mask option (one must be there).
@@ -12730,21 +12757,23 @@ struct layer_mask_must_hold_no_state {
 
 /// A decoder layer has two attentions, so a mask given to its call says which it is for: `ctattn::tgt_mask(m)` for
 /// the self-attention (with its causal mask; PyTorch's tgt_mask and tgt_key_padding_mask), `ctattn::memory_mask(m)`
-/// for the cross-attention over the memory (memory_mask, memory_key_padding_mask). At most one of each, and an
-/// arithmetic; nothing else.
+/// for the cross-attention over the memory (memory_mask, memory_key_padding_mask). At most one of each, an
+/// arithmetic, and the memory itself (`ctattn::with_memory`, for a decoder in `ctattn::sequential`); nothing else.
 template <typename Operation, typename... Options>
 struct decoder_masks_must_name_their_attention {
   static constexpr std::size_t targets = (std::size_t{0} + ... + (detail::is_tgt_mask_option<Options> ? 1 : 0));
   static constexpr std::size_t memories = (std::size_t{0} + ... + (detail::is_memory_mask_option<Options> ? 1 : 0));
   static constexpr std::size_t arithmetics =
       (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
-  static constexpr bool holds =
-      targets <= 1 && memories <= 1 && arithmetics <= 1 && targets + memories + arithmetics == sizeof...(Options);
+  static constexpr std::size_t memory_inputs = (std::size_t{0} + ... + (detail::is_memory_option<Options> ? 1 : 0));
+  static constexpr bool holds = targets <= 1 && memories <= 1 && arithmetics <= 1 && memory_inputs <= 1 &&
+                                targets + memories + arithmetics + memory_inputs == sizeof...(Options);
   static constexpr bool check() noexcept {
     static_assert(holds,
                   "ctattn: a decoder layer has two attentions, so its masks say which they are for: "
                   "ctattn::tgt_mask(mask) for the self-attention (with its causal mask), ctattn::memory_mask(mask) "
-                  "for the attention over the memory; at most one of each, and an arithmetic");
+                  "for the attention over the memory; at most one of each, an arithmetic, and in a sequential "
+                  "model the memory (ctattn::with_memory(memory))");
     return holds;
   }
 };

@@ -46,4 +46,15 @@ static_assert(!ctattn::parameter_names_match<ctattn::layer_norm<float, 4>>(swapp
 static_assert(!ctattn::parameter_names_match<ctattn::layer_norm<float, 4>>(too_few_names));
 static_assert(!ctattn::parameter_names_match<ctattn::rms_norm<float, 4>>(norm_names));
 
+// Decoder layers compose in ctattn::sequential (the memory given with the call's options): a stack's result, its
+// footprint (the memory taken as long as the target) and its parameters' names, as nn.TransformerDecoder's.
+using decoder_stack_type = decltype(cases::decoder_stack<float>{}.layers);
+using target_rows = ctattn::matrix<float, 5, 8>;
+static_assert(std::is_same_v<ctattn::detail::layer_result<decoder_stack_type, target_rows>, target_rows>);
+static_assert(ctattn::layer_footprint<decoder_stack_type, target_rows>.weight_bytes == sizeof(decoder_stack_type));
+static_assert(ctattn::layer_footprint<decoder_stack_type, target_rows>.stack_bytes >
+              ctattn::layer_footprint<cases::decoder<float, ctattn::gelu, true>, target_rows>.stack_bytes);
+static_assert(ctattn::parameter_name_at(cases::decoder_stack<float>{}, 18).view() ==
+              "layers.1.self_attn.in_proj_weight");
+
 }  // namespace

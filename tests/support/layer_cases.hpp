@@ -36,6 +36,22 @@ template <typename T>
 using mlp = ctattn::sequential<ctattn::linear<T, 8, 16, ctattn::out_by_in, true>, ctattn::gelu_tanh,
                                ctattn::linear<T, 16, 3, ctattn::out_by_in, true>>;
 
+// nn.TransformerDecoder of two pre-norm gelu layers: a sequential of decoder layers under PyTorch's name "layers",
+// every layer given the same memory.
+template <typename T>
+struct decoder_stack {
+  ctattn::sequential<decoder<T, ctattn::gelu, true>, decoder<T, ctattn::gelu, true>> layers{};
+
+  template <ctattn::FixedMatrix X, ctattn::FixedMatrix Memory, typename... Options>
+  constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept {
+    return ctattn::forward(layers, x, ctattn::with_memory(memory), options...);
+  }
+  template <ctattn::detail::SameLayer<decoder_stack> Self>
+  friend constexpr auto parameters(Self& self) noexcept {
+    return boost::hana::make_tuple(ctattn::sublayer("layers", self.layers));
+  }
+};
+
 // The activation `A` on the fixture's 4 x 12 input against PyTorch's output.
 template <typename A, typename T, std::size_t R, std::size_t C>
 constexpr double activation_error(const T (&input)[R][C], const T (&output)[R][C]) noexcept {
@@ -130,6 +146,10 @@ constexpr auto results() noexcept {
              decoder_error<decoder<float, ctattn::gelu, true>>(CTATTN_DECODER_FIXTURE(fx::decoder_pre_gelu, f32)), f},
       result{"decoder pre-norm gelu, double",
              decoder_error<decoder<double, ctattn::gelu, true>>(CTATTN_DECODER_FIXTURE(fx::decoder_pre_gelu, f64)), d},
+      result{"two decoder layers in sequential (nn.TransformerDecoder), float",
+             decoder_error<decoder_stack<float>>(CTATTN_DECODER_FIXTURE(fx::decoder_stack, f32)), f},
+      result{"two decoder layers in sequential (nn.TransformerDecoder), double",
+             decoder_error<decoder_stack<double>>(CTATTN_DECODER_FIXTURE(fx::decoder_stack, f64)), d},
       // PyTorch's tgt_key_padding_mask and memory_key_padding_mask: by length for the target, by flags for the
       // memory.
       result{"decoder post-norm relu with target and memory masks, float",

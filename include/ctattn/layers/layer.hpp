@@ -96,9 +96,19 @@ template <Layer L, FixedMatrix X, typename... Options>
 }
 
 namespace detail {
-// The result of running layer L on an X.
+// The result of running layer L on an X: its `result_of<X>` where it has one (a decoder layer, whose forward also
+// needs a memory), else the type `forward` returns.
 template <typename L, typename X>
-using layer_result = std::remove_cvref_t<decltype(ctattn::forward(std::declval<const L&>(), std::declval<const X&>()))>;
+struct layer_result_of {
+  using type = std::remove_cvref_t<decltype(ctattn::forward(std::declval<const L&>(), std::declval<const X&>()))>;
+};
+template <typename L, typename X>
+  requires requires { typename L::template result_of<X>; }
+struct layer_result_of<L, X> {
+  using type = typename L::template result_of<X>;
+};
+template <typename L, typename X>
+using layer_result = typename layer_result_of<L, X>::type;
 
 // The footprint of one call of layer L on an X giving a Y: the layer's object (its parameters; an empty layer
 // holds none), X in, Y out, and `stack` bytes of intermediate results and scratch on the stack.

@@ -105,6 +105,14 @@ struct sequence_shape<false, Layers...> {
   static constexpr auto output_extent = last_layer::output_extent;
 };
 
+// The result of a sequence's calls on an X, each layer on the previous one's result.
+template <typename X, typename... Layers>
+struct sequence_result {
+  using type = X;
+};
+template <typename X, typename Layer, typename... Rest>
+struct sequence_result<X, Layer, Rest...> : sequence_result<layer_result<Layer, X>, Rest...> {};
+
 // The footprints of a sequence's calls, each layer on the previous one's result, composed.
 template <typename X, typename... Layers>
 struct sequence_footprint {
@@ -160,6 +168,11 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
       return x;
     }
   }
+
+  /// The result of a forward on an X, layer after layer (known without running one: a decoder layer's forward
+  /// also needs the memory of the call's options).
+  template <typename X>
+  using result_of = typename detail::sequence_result<X, Layers...>::type;
 
   /// The footprint of one forward on an X (`ctattn::layer_footprint`): the layers' calls composed
   /// (`ctattn::composed`: every layer's result but the last held on the stack, and the deepest layer's stack).

@@ -223,6 +223,19 @@ struct transformer_decoder_layer {
     }
   }
 
+  /// `forward(x, memory, options...)` with the memory among the options (`ctattn::with_memory(memory)`): the form
+  /// `ctattn::forward(layer, x, options...)` and `ctattn::sequential` call, so that decoder layers compose like
+  /// encoder layers, every layer of a stack attending to the same memory.
+  template <FixedMatrix X, typename... Options>
+    requires(detail::is_memory_option<Options> || ...)
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    return forward(x, *detail::find_memory(options...).memory, options...);
+  }
+
+  /// The result of a forward on an X (for `ctattn::sequential`, which asks it without a memory at hand).
+  template <typename X>
+  using result_of = basic_matrix<T, X::row_extent, output_extent>;
+
   /// Projects the encoder's output once into `source`, the cache `step`'s cross-attention reads
   /// (`ctattn::cache_memory` with `multihead_attn`'s W_K and W_V). Call once per source sequence.
   ///
@@ -285,7 +298,8 @@ struct transformer_decoder_layer {
   /// and the deepest sublayer's stack (the cross-attention's Q, K, V, concatenation and output among them).
   ///
   /// Example: `constexpr auto fp = decoder_type::footprint_of<decltype(tgt), decltype(memory)>();`
-  template <FixedMatrix X, FixedMatrix Memory>
+  /// In `ctattn::sequential`, which knows X only, Memory is taken to be as long as X.
+  template <FixedMatrix X, FixedMatrix Memory = X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     using result = basic_matrix<T, X::row_extent, output_extent>;
     constexpr footprint cross = multi_head_attention_footprint<result, Memory, weights, 2>;
