@@ -101,6 +101,9 @@ inline std::string missing_hint(const safetensors_file& file, std::string_view n
 template <typename Model>
 [[nodiscard]] std::optional<load_error> load_parameters(Model& model, const safetensors_file& file,
                                                         const load_options& options = {}) {
+  if constexpr (!shape_error::parameters_need_a_model<op::parameters, Model, HasParameters<Model>>::check()) {
+    return load_error{file.name(), 0, "not a model"};  // unreachable: the rule stops the build
+  }
   std::optional<load_error> error;
   try {
     // Rationale: loaded into a copy, assigned only when every tensor is in, so a bad file loses nothing.

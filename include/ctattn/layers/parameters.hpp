@@ -248,6 +248,16 @@ constexpr void walk_parameter_pairs(LayerA& a, LayerB& b, const parameter_name& 
 }
 }  // namespace detail
 
+/// A model object whose parameters can be walked by name: a ctattn layer, or a struct with a friend
+/// `parameters(self)` (found by argument-dependent lookup) that lists its sublayers.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::HasParameters<ctattn::layer_norm<float, 8>> && !ctattn::HasParameters<int>);
+/// \endcode
+template <typename M>
+concept HasParameters = requires(M& m) { parameters(m); };
+
 /// Calls `f(name, tensor)` for every parameter of `layer` (a layer, a model, ctattn::sequential), in PyTorch's
 /// `state_dict()` order, with PyTorch's names; `tensor` is one of this header's views (const when `layer` is).
 ///
@@ -258,7 +268,10 @@ constexpr void walk_parameter_pairs(LayerA& a, LayerB& b, const parameter_name& 
 /// \endcode
 template <typename Layer, typename F>
 constexpr void for_each_parameter(Layer& layer, F&& f) noexcept {
-  detail::walk_parameters(layer, parameter_name{}, f);
+  if constexpr (shape_error::parameters_need_a_model<op::parameters, std::remove_const_t<Layer>,
+                                                     HasParameters<Layer>>::check()) {
+    detail::walk_parameters(layer, parameter_name{}, f);
+  }
 }
 
 /// How many scalars a layer or model holds (PyTorch's `sum(p.numel() for p in model.parameters())`).

@@ -16,6 +16,7 @@
 /// | `decoding_layer_must_be_causal`        | the layer's mask type                                          |
 /// | `layer_mask_must_hold_no_state`        | the layer's mask type                                          |
 /// | `decoder_masks_must_name_their_attention` | the options of a decoder layer's call                      |
+/// | `parameters_need_a_model`              | the type given where a model object is expected                |
 
 #include <cstddef>
 #include <type_traits>
@@ -41,6 +42,8 @@ struct transformer_decoder_layer {};
 struct residual {};
 /// One token of decoding through a layer (`step`).
 struct decoding_step {};
+/// Walking, counting, loading or importing a model's parameters by name.
+struct parameters {};
 }  // namespace op
 
 /// A mask for a decoder layer's self-attention over the target, combined with its causal mask: PyTorch's `tgt_mask`
@@ -236,6 +239,20 @@ struct decoder_masks_must_name_their_attention {
                   "ctattn::tgt_mask(mask) for the self-attention (with its causal mask), ctattn::memory_mask(mask) "
                   "for the attention over the memory; at most one of each, an arithmetic, and in a sequential "
                   "model the memory (ctattn::with_memory(memory))");
+    return holds;
+  }
+};
+
+/// Parameters are walked, counted, loaded and imported on a model object: a ctattn layer, or a struct whose friend
+/// `parameters(self)` lists its sublayers by name (docs/layers.md). `HasParameters` says which types are.
+template <typename Operation, typename Given, bool IsModel>
+struct parameters_need_a_model {
+  static constexpr bool holds = IsModel;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: parameters are walked and loaded on a model object (a ctattn layer, or a struct whose "
+                  "friend parameters(self) names its sublayers); pass the object itself, *model for a pointer or "
+                  "a std::unique_ptr");
     return holds;
   }
 };
