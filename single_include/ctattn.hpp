@@ -6908,6 +6908,23 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
   }
 }
 
+// The backend's `Ops::add` over n elements at run time, where it has one for these multipliers (Helium's, 4 lanes):
+// whether it ran.
+template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
+          math::quantized_multiplier OutMultiplier, typename Ops>
+bool int8_add_on_backend(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                         std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+  if constexpr (requires {
+                  Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero,
+                                                                                         out_zero, out, n);
+                }) {
+    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, n);
+    return true;
+  } else {
+    return false;
+  }
+}
+
 /// TFLite's int8 ADD of one row a and one row b (C elements each) into out: each input less its zero point, shifted
 /// left by `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
 /// (ctattn/quantized/add.hpp derives the constants). At run time the backend's `Ops::add` where it has one for these
@@ -6921,14 +6938,10 @@ constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, cons
   // The requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp): the values of
   // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
-  if (!std::is_constant_evaluated()) {
-    if constexpr (requires {
-                    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero,
-                                                                                           out_zero, out, C);
-                  }) {
-      Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, C);
-      return;
-    }
+  if (!std::is_constant_evaluated() &&
+      int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(a, a_zero, b, b_zero,
+                                                                                           out_zero, out, C)) {
+    return;
   }
   constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
   constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
@@ -6946,15 +6959,10 @@ template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMu
           math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
 constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
                              std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
-  if (!std::is_constant_evaluated()) {
-    if constexpr (requires {
-                    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(
-                        &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C);
-                  }) {
-      Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(&a[0][0], a_zero, &b[0][0], b_zero,
-                                                                             out_zero, &out[0][0], R * C);
-      return;
-    }
+  if (!std::is_constant_evaluated() &&
+      int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(
+          &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C)) {
+    return;
   }
   for (std::size_t r = 0; r < R; ++r) {
     int8_add_row<AMultiplier, BMultiplier, LeftShift, OutMultiplier, C, Ops>(a[r], a_zero, b[r], b_zero, out_zero,
@@ -8099,14 +8107,26 @@ struct call_options {
   static constexpr bool writes_into = is_into<form_type>;
 };
 
-/// The first option of type T (one must be there).
-template <typename T, typename First, typename... Rest>
-constexpr const T& find_option(const First& first, const Rest&... rest) noexcept {
-  if constexpr (std::is_same_v<First, T>) {
+/// The first option whose type satisfies Pick (`Pick<T>::value`; one must be there).
+template <template <typename> class Pick, typename First, typename... Rest>
+constexpr const auto& find_first(const First& first, const Rest&... rest) noexcept {
+  if constexpr (Pick<First>::value) {
     return first;
   } else {
-    return find_option<T>(rest...);
+    return find_first<Pick>(rest...);
   }
+}
+
+template <typename T>
+struct is_option_of_type {
+  template <typename U>
+  using pick = std::is_same<U, T>;
+};
+
+/// The first option of type T (one must be there).
+template <typename T, typename... Options>
+constexpr const T& find_option(const Options&... options) noexcept {
+  return find_first<is_option_of_type<T>::template pick>(options...);
 }
 
 /// The mask among the options (`no_mask` when none is given).
@@ -11165,6 +11185,20 @@ constexpr double scale_product(double a, double b) noexcept {
 template <typename M>
 concept QuantizedMatrix = detail::is_basic_qmatrix<std::remove_cvref_t<M>>::value;
 
+namespace detail {
+// Stops the build at an int8 operation that cannot be: an operator or a product with no output quantization on two
+// int8 matrices (`int8_operation_needs_output_quantization`), or one with a float operand
+// (`int8_operands_must_both_be_int8`).
+template <typename Operation, typename A, typename B>
+constexpr void refuse_int8_operation() noexcept {
+  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
+    static_assert((shape_error::int8_operation_needs_output_quantization<Operation, A, B>::check(), true));
+  } else {
+    static_assert((shape_error::int8_operands_must_both_be_int8<Operation, A, B>::check(), true));
+  }
+}
+}  // namespace detail
+
 /// x quantized with Q, TFLite's QUANTIZE bit for bit: q = clamp(round(x / scale) + zero_point, -128, 127), ties
 /// away from zero. For float x and a scale that is a float32 value (every scale of a .tflite file) the division is
 /// in float32, as TFLite's; otherwise exactly rounded in double. NaN becomes the zero point (real 0); infinities
@@ -11407,7 +11441,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 template <quantization Out, typename A, typename B>
   requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
 constexpr void add(const A&, const B&) noexcept {
-  static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_add, A, B>::check(), true));
+  detail::refuse_int8_operation<op::quantized_add, A, B>();
 }
 
 /// `a + b` with an int8 operand: refused at compile time, with what to write instead (`ctattn::add<Out>(a, b)`;
@@ -11417,11 +11451,7 @@ constexpr void add(const A&, const B&) noexcept {
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
 constexpr void operator+(const A&, const B&) noexcept {
-  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
-    static_assert((shape_error::int8_operation_needs_output_quantization<op::quantized_add, A, B>::check(), true));
-  } else {
-    static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_add, A, B>::check(), true));
-  }
+  detail::refuse_int8_operation<op::quantized_add, A, B>();
 }
 
 }  // namespace ctattn
@@ -12489,7 +12519,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 template <quantization Out, typename A, typename B>
   requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
 constexpr void multiply(const A&, const B&) noexcept {
-  static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_multiply, A, B>::check(), true));
+  detail::refuse_int8_operation<op::quantized_multiply, A, B>();
 }
 
 /// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
@@ -12499,12 +12529,7 @@ constexpr void multiply(const A&, const B&) noexcept {
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
 constexpr void multiply(const A&, const B&) noexcept {
-  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
-    static_assert(
-        (shape_error::int8_operation_needs_output_quantization<op::quantized_multiply, A, B>::check(), true));
-  } else {
-    static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_multiply, A, B>::check(), true));
-  }
+  detail::refuse_int8_operation<op::quantized_multiply, A, B>();
 }
 
 /// \copydoc multiply(const A&, const B&)
@@ -12626,45 +12651,17 @@ template <FixedMatrix Memory>
 
 namespace detail {
 template <typename T>
-inline constexpr bool is_memory_option = false;
+struct is_memory_option : std::false_type {};
 template <typename M>
-inline constexpr bool is_memory_option<memory_option<M>> = true;
+struct is_memory_option<memory_option<M>> : std::true_type {};
 template <typename T>
-inline constexpr bool is_tgt_mask_option = false;
+struct is_tgt_mask_option : std::false_type {};
 template <typename M>
-inline constexpr bool is_tgt_mask_option<tgt_mask_option<M>> = true;
+struct is_tgt_mask_option<tgt_mask_option<M>> : std::true_type {};
 template <typename T>
-inline constexpr bool is_memory_mask_option = false;
+struct is_memory_mask_option : std::false_type {};
 template <typename M>
-inline constexpr bool is_memory_mask_option<memory_mask_option<M>> = true;
-
-// The call's tgt_mask option (one must be there).
-template <typename First, typename... Rest>
-constexpr const auto& find_tgt_mask(const First& first, const Rest&... rest) noexcept {
-  if constexpr (is_tgt_mask_option<First>) {
-    return first;
-  } else {
-    return find_tgt_mask(rest...);
-  }
-}
-// The call's memory option (one must be there).
-template <typename First, typename... Rest>
-constexpr const auto& find_memory(const First& first, const Rest&... rest) noexcept {
-  if constexpr (is_memory_option<First>) {
-    return first;
-  } else {
-    return find_memory(rest...);
-  }
-}
-// The call's memory_mask option (one must be there).
-template <typename First, typename... Rest>
-constexpr const auto& find_memory_mask(const First& first, const Rest&... rest) noexcept {
-  if constexpr (is_memory_mask_option<First>) {
-    return first;
-  } else {
-    return find_memory_mask(rest...);
-  }
-}
+struct is_memory_mask_option<memory_mask_option<M>> : std::true_type {};
 }  // namespace detail
 
 namespace shape_error {
@@ -12764,11 +12761,11 @@ struct layer_mask_must_hold_no_state {
 /// arithmetic, and the memory itself (`ctattn::with_memory`, for a decoder in `ctattn::sequential`); nothing else.
 template <typename Operation, typename... Options>
 struct decoder_masks_must_name_their_attention {
-  static constexpr std::size_t targets = (std::size_t{0} + ... + (detail::is_tgt_mask_option<Options> ? 1 : 0));
-  static constexpr std::size_t memories = (std::size_t{0} + ... + (detail::is_memory_mask_option<Options> ? 1 : 0));
+  static constexpr std::size_t targets = (std::size_t{0} + ... + (detail::is_tgt_mask_option<Options>::value ? 1 : 0));
+  static constexpr std::size_t memories = (std::size_t{0} + ... + (detail::is_memory_mask_option<Options>::value ? 1 : 0));
   static constexpr std::size_t arithmetics =
       (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
-  static constexpr std::size_t memory_inputs = (std::size_t{0} + ... + (detail::is_memory_option<Options> ? 1 : 0));
+  static constexpr std::size_t memory_inputs = (std::size_t{0} + ... + (detail::is_memory_option<Options>::value ? 1 : 0));
   static constexpr bool holds = targets <= 1 && memories <= 1 && arithmetics <= 1 && memory_inputs <= 1 &&
                                 targets + memories + arithmetics + memory_inputs == sizeof...(Options);
   static constexpr bool check() noexcept {

@@ -472,9 +472,15 @@ constexpr std::uint32_t add_case_mismatches(const std::int8_t (&a)[R][C], const 
   constexpr int left_shift = 20;
   std::int8_t got[R][C]{};
   ctattn::detail::kernels::int8_add_rows<A, B, left_shift, Out>(a, a_zero, b, b_zero, out_zero, got);
+  // And row by row (the int8 embedding's form), which must give the same bits.
+  std::int8_t by_row[R][C]{};
+  for (std::size_t r = 0; r < R; ++r) {
+    ctattn::detail::kernels::int8_add_row<A, B, left_shift, Out>(a[r], a_zero, b[r], b_zero, out_zero, by_row[r]);
+  }
   std::uint32_t bad = 0;
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c) {
+      bad += got[r][c] == by_row[r][c] ? 0u : 1u;
       const std::int32_t x = ctattn::math::multiply_by_quantized_multiplier((a[r][c] - a_zero) * (1 << left_shift), A);
       const std::int32_t y = ctattn::math::multiply_by_quantized_multiplier((b[r][c] - b_zero) * (1 << left_shift), B);
       const std::int32_t v = ctattn::math::multiply_by_quantized_multiplier(x + y, Out) + out_zero;

@@ -149,14 +149,26 @@ struct call_options {
   static constexpr bool writes_into = is_into<form_type>;
 };
 
-/// The first option of type T (one must be there).
-template <typename T, typename First, typename... Rest>
-constexpr const T& find_option(const First& first, const Rest&... rest) noexcept {
-  if constexpr (std::is_same_v<First, T>) {
+/// The first option whose type satisfies Pick (`Pick<T>::value`; one must be there).
+template <template <typename> class Pick, typename First, typename... Rest>
+constexpr const auto& find_first(const First& first, const Rest&... rest) noexcept {
+  if constexpr (Pick<First>::value) {
     return first;
   } else {
-    return find_option<T>(rest...);
+    return find_first<Pick>(rest...);
   }
+}
+
+template <typename T>
+struct is_option_of_type {
+  template <typename U>
+  using pick = std::is_same<U, T>;
+};
+
+/// The first option of type T (one must be there).
+template <typename T, typename... Options>
+constexpr const T& find_option(const Options&... options) noexcept {
+  return find_first<is_option_of_type<T>::template pick>(options...);
 }
 
 /// The mask among the options (`no_mask` when none is given).

@@ -116,14 +116,11 @@ template <typename Model>
       using T = std::remove_cvref_t<decltype(view[0])>;
       std::vector<T> values(view.size);
       const std::array<std::size_t, 2> shape{view.shape[0], view.shape[1]};
-      if (file.find(wanted) == nullptr) {
-        error = load_error{file.name(), 8,
-                           "no tensor named " + detail::quote_name(wanted) + detail::missing_hint(file, name, options)};
-        return;
-      }
       error = copy_tensor(file, wanted, std::span<const std::size_t>(shape.data(), view.rank), std::span<T>(values));
       if (!error) {
         for (std::size_t i = 0; i < view.size; ++i) view[i] = values[i];
+      } else if (file.find(wanted) == nullptr) {
+        error->reason += detail::missing_hint(file, name, options);  // copy_tensor's "no tensor named ...", and why
       }
     });
     if (!error) {

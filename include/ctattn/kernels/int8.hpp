@@ -496,6 +496,23 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
   }
 }
 
+// The backend's `Ops::add` over n elements at run time, where it has one for these multipliers (Helium's, 4 lanes):
+// whether it ran.
+template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMultiplier, int LeftShift,
+          math::quantized_multiplier OutMultiplier, typename Ops>
+bool int8_add_on_backend(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                         std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+  if constexpr (requires {
+                  Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero,
+                                                                                         out_zero, out, n);
+                }) {
+    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, n);
+    return true;
+  } else {
+    return false;
+  }
+}
+
 /// TFLite's int8 ADD of one row a and one row b (C elements each) into out: each input less its zero point, shifted
 /// left by `LeftShift` and scaled by its multiplier to the common scale, the two summed in int32 and requantized
 /// (ctattn/quantized/add.hpp derives the constants). At run time the backend's `Ops::add` where it has one for these
@@ -509,14 +526,10 @@ constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, cons
   // The requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp): the values of
   // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
-  if (!std::is_constant_evaluated()) {
-    if constexpr (requires {
-                    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero,
-                                                                                           out_zero, out, C);
-                  }) {
-      Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, C);
-      return;
-    }
+  if (!std::is_constant_evaluated() &&
+      int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(a, a_zero, b, b_zero,
+                                                                                           out_zero, out, C)) {
+    return;
   }
   constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
   constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
@@ -534,15 +547,10 @@ template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMu
           math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
 constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
                              std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
-  if (!std::is_constant_evaluated()) {
-    if constexpr (requires {
-                    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(
-                        &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C);
-                  }) {
-      Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(&a[0][0], a_zero, &b[0][0], b_zero,
-                                                                             out_zero, &out[0][0], R * C);
-      return;
-    }
+  if (!std::is_constant_evaluated() &&
+      int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(
+          &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C)) {
+    return;
   }
   for (std::size_t r = 0; r < R; ++r) {
     int8_add_row<AMultiplier, BMultiplier, LeftShift, OutMultiplier, C, Ops>(a[r], a_zero, b[r], b_zero, out_zero,

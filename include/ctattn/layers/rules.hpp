@@ -88,45 +88,17 @@ template <FixedMatrix Memory>
 
 namespace detail {
 template <typename T>
-inline constexpr bool is_memory_option = false;
+struct is_memory_option : std::false_type {};
 template <typename M>
-inline constexpr bool is_memory_option<memory_option<M>> = true;
+struct is_memory_option<memory_option<M>> : std::true_type {};
 template <typename T>
-inline constexpr bool is_tgt_mask_option = false;
+struct is_tgt_mask_option : std::false_type {};
 template <typename M>
-inline constexpr bool is_tgt_mask_option<tgt_mask_option<M>> = true;
+struct is_tgt_mask_option<tgt_mask_option<M>> : std::true_type {};
 template <typename T>
-inline constexpr bool is_memory_mask_option = false;
+struct is_memory_mask_option : std::false_type {};
 template <typename M>
-inline constexpr bool is_memory_mask_option<memory_mask_option<M>> = true;
-
-// The call's tgt_mask option (one must be there).
-template <typename First, typename... Rest>
-constexpr const auto& find_tgt_mask(const First& first, const Rest&... rest) noexcept {
-  if constexpr (is_tgt_mask_option<First>) {
-    return first;
-  } else {
-    return find_tgt_mask(rest...);
-  }
-}
-// The call's memory option (one must be there).
-template <typename First, typename... Rest>
-constexpr const auto& find_memory(const First& first, const Rest&... rest) noexcept {
-  if constexpr (is_memory_option<First>) {
-    return first;
-  } else {
-    return find_memory(rest...);
-  }
-}
-// The call's memory_mask option (one must be there).
-template <typename First, typename... Rest>
-constexpr const auto& find_memory_mask(const First& first, const Rest&... rest) noexcept {
-  if constexpr (is_memory_mask_option<First>) {
-    return first;
-  } else {
-    return find_memory_mask(rest...);
-  }
-}
+struct is_memory_mask_option<memory_mask_option<M>> : std::true_type {};
 }  // namespace detail
 
 namespace shape_error {
@@ -226,11 +198,11 @@ struct layer_mask_must_hold_no_state {
 /// arithmetic, and the memory itself (`ctattn::with_memory`, for a decoder in `ctattn::sequential`); nothing else.
 template <typename Operation, typename... Options>
 struct decoder_masks_must_name_their_attention {
-  static constexpr std::size_t targets = (std::size_t{0} + ... + (detail::is_tgt_mask_option<Options> ? 1 : 0));
-  static constexpr std::size_t memories = (std::size_t{0} + ... + (detail::is_memory_mask_option<Options> ? 1 : 0));
+  static constexpr std::size_t targets = (std::size_t{0} + ... + (detail::is_tgt_mask_option<Options>::value ? 1 : 0));
+  static constexpr std::size_t memories = (std::size_t{0} + ... + (detail::is_memory_mask_option<Options>::value ? 1 : 0));
   static constexpr std::size_t arithmetics =
       (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
-  static constexpr std::size_t memory_inputs = (std::size_t{0} + ... + (detail::is_memory_option<Options> ? 1 : 0));
+  static constexpr std::size_t memory_inputs = (std::size_t{0} + ... + (detail::is_memory_option<Options>::value ? 1 : 0));
   static constexpr bool holds = targets <= 1 && memories <= 1 && arithmetics <= 1 && memory_inputs <= 1 &&
                                 targets + memories + arithmetics + memory_inputs == sizeof...(Options);
   static constexpr bool check() noexcept {

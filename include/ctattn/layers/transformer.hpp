@@ -194,16 +194,16 @@ struct transformer_decoder_layer {
       constexpr arithmetic_option<detail::arithmetic_of<Options...>> how{};
       const result input = with_extents<X::row_extent, output_extent>(x);
       const auto self = [&](const result& q) {
-        if constexpr ((detail::is_tgt_mask_option<Options> || ...)) {
-          const auto& target = detail::find_tgt_mask(options...);
+        if constexpr ((detail::is_tgt_mask_option<Options>::value || ...)) {
+          const auto& target = detail::find_first<detail::is_tgt_mask_option>(options...);
           return multi_head_attention(q, q, q, self_attn.weights, combine_masks(causal, target.mask), how);
         } else {
           return multi_head_attention(q, q, q, self_attn.weights, causal, how);
         }
       };
       const auto cross = [&](const result& q) {
-        if constexpr ((detail::is_memory_mask_option<Options> || ...)) {
-          return multi_head_attention(q, memory, memory, multihead_attn, detail::find_memory_mask(options...).mask,
+        if constexpr ((detail::is_memory_mask_option<Options>::value || ...)) {
+          return multi_head_attention(q, memory, memory, multihead_attn, detail::find_first<detail::is_memory_mask_option>(options...).mask,
                                       how);
         } else {
           return multi_head_attention(q, memory, memory, multihead_attn, how);
@@ -227,9 +227,9 @@ struct transformer_decoder_layer {
   /// `ctattn::forward(layer, x, options...)` and `ctattn::sequential` call, so that decoder layers compose like
   /// encoder layers, every layer of a stack attending to the same memory.
   template <FixedMatrix X, typename... Options>
-    requires(detail::is_memory_option<Options> || ...)
+    requires(detail::is_memory_option<Options>::value || ...)
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    return forward(x, *detail::find_memory(options...).memory, options...);
+    return forward(x, *detail::find_first<detail::is_memory_option>(options...).memory, options...);
   }
 
   /// The result of a forward on an X (for `ctattn::sequential`, which asks it without a memory at hand).

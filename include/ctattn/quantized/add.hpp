@@ -71,7 +71,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 template <quantization Out, typename A, typename B>
   requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
 constexpr void add(const A&, const B&) noexcept {
-  static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_add, A, B>::check(), true));
+  detail::refuse_int8_operation<op::quantized_add, A, B>();
 }
 
 /// `a + b` with an int8 operand: refused at compile time, with what to write instead (`ctattn::add<Out>(a, b)`;
@@ -81,11 +81,7 @@ constexpr void add(const A&, const B&) noexcept {
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
 constexpr void operator+(const A&, const B&) noexcept {
-  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
-    static_assert((shape_error::int8_operation_needs_output_quantization<op::quantized_add, A, B>::check(), true));
-  } else {
-    static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_add, A, B>::check(), true));
-  }
+  detail::refuse_int8_operation<op::quantized_add, A, B>();
 }
 
 }  // namespace ctattn

@@ -124,7 +124,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 template <quantization Out, typename A, typename B>
   requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
 constexpr void multiply(const A&, const B&) noexcept {
-  static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_multiply, A, B>::check(), true));
+  detail::refuse_int8_operation<op::quantized_multiply, A, B>();
 }
 
 /// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
@@ -134,12 +134,7 @@ constexpr void multiply(const A&, const B&) noexcept {
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
 constexpr void multiply(const A&, const B&) noexcept {
-  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
-    static_assert(
-        (shape_error::int8_operation_needs_output_quantization<op::quantized_multiply, A, B>::check(), true));
-  } else {
-    static_assert((shape_error::int8_operands_must_both_be_int8<op::quantized_multiply, A, B>::check(), true));
-  }
+  detail::refuse_int8_operation<op::quantized_multiply, A, B>();
 }
 
 /// \copydoc multiply(const A&, const B&)
