@@ -20,6 +20,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -11302,6 +11303,12 @@ struct qactivation {
     return table[static_cast<std::size_t>(std::int32_t{q} + 128)];
   }
 
+  /// `ctattn::activate(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return activate(x, *this);
+  }
+
   /// The memory of `activate(x, table)` on an X (ctattn::footprint): the 256-byte table, X and the result.
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
@@ -11605,6 +11612,13 @@ struct qlinear {
     std::int32_t sum = 0;
     for (std::size_t k = 0; k < inputs; ++k) sum += weight[c][k];
     return sum;
+  }
+
+  /// `ctattn::project(x, *this)`: the call of the layer protocol (ctattn/layers/layer.hpp), so that an int8 model
+  /// chains it as a float one chains `ctattn::linear`.
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return project(x, *this);
   }
 
   /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
@@ -12301,6 +12315,12 @@ struct qlayer_norm {
   std::int64_t epsilon = 0;
   std::int32_t epsilon_shift = 0;
 
+  /// `ctattn::normalize(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return normalize(x, *this);
+  }
+
   /// The memory of `normalize(x, norm)` on an X (ctattn::footprint): the object, X and the result (the same size),
   /// and on the stack one row's constants.
   template <QuantizedMatrix X>
@@ -12588,6 +12608,9 @@ constexpr void operator*(const A& a, const B& b) noexcept {
 /// | `layer_mask_must_hold_no_state`        | the layer's mask type                                          |
 /// | `decoder_masks_must_name_their_attention` | the options of a decoder layer's call                      |
 /// | `parameters_need_a_model`              | the type given where a model object is expected                |
+/// | `model_members_must_be_declared`       | the model type                                                 |
+/// | `model_must_have_members`              | the model type, `count<members>`                               |
+/// | `model_member_output_must_match_next_input` | `count<k>`, member k, the next member, both widths        |
 
 
 
@@ -12607,6 +12630,8 @@ struct residual {};
 struct decoding_step {};
 /// Walking, counting, loading or importing a model's parameters by name.
 struct parameters {};
+/// A model declared once (ctattn::model): its members, and its derived forward.
+struct model {};
 }  // namespace op
 
 /// A mask for a decoder layer's self-attention over the target, combined with its causal mask: PyTorch's `tgt_mask`
@@ -12788,6 +12813,44 @@ struct parameters_need_a_model {
                   "ctattn: parameters are walked and loaded on a model object (a ctattn layer, or a struct whose "
                   "friend parameters(self) names its sublayers); pass the object itself, *model for a pointer or "
                   "a std::unique_ptr");
+    return holds;
+  }
+};
+
+/// A model declared once (ctattn::model) lists its members with BOOST_HANA_DEFINE_STRUCT, from which the library
+/// derives its forward, parameters and footprint.
+template <typename Operation, typename Model, bool Declared>
+struct model_members_must_be_declared {
+  static constexpr bool holds = Declared;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a ctattn::model lists its members with BOOST_HANA_DEFINE_STRUCT(model, (type, name)...) "
+                  "inside its struct; declare the members there, not as plain data members");
+    return holds;
+  }
+};
+
+/// A model has at least one member.
+template <typename Operation, typename Model, typename Members>
+struct model_must_have_members {
+  static constexpr bool holds = Members::value > 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds, "ctattn: a ctattn::model needs at least one member; list its layers in "
+                         "BOOST_HANA_DEFINE_STRUCT");
+    return holds;
+  }
+};
+
+/// A model's derived forward runs its members in the order they are declared: member k's output width is the input
+/// width of the next member that has one (activations pass the width on).
+template <typename Position, typename Member, typename NextMember, typename OutputWidth, typename NextInputWidth>
+struct model_member_output_must_match_next_input {
+  static constexpr bool holds = detail::dims_match<OutputWidth, NextInputWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a ctattn::model runs its members in the order they are declared, so a member's output "
+                  "width must match the next member's input width; reorder the members, change a width, or write "
+                  "the model's own forward (the rule below names k, member k, the next member and both widths)");
     return holds;
   }
 };
@@ -13017,11 +13080,11 @@ struct qembedding {
     return out;
   }
 
-  /// The memory of `forward(ids)` for N ids (ctattn::footprint): the two tables, the ids and the result; no stack
-  /// (each sum reads its rows from the tables).
-  template <std::size_t N>
+  /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`; ctattn::footprint, `ctattn::layer_footprint`):
+  /// the two tables, the ids and the result; no stack (each sum reads its rows from the tables).
+  template <typename Ids>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qembedding), N * sizeof(int), N * extent_size(Width), 0, 0};
+    return {sizeof(qembedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
   }
 
   friend constexpr bool operator==(const qembedding&, const qembedding&) = default;

@@ -25,12 +25,12 @@ using causal_block =
 /// | `forward(ids)`             | n token ids (n <= 13) -> n x 11 logits, causal            |
 /// | `step(token, state, out)`  | one token at position `state.length()` -> 1 x 11 logits   |
 /// | `sort(digits)`             | six digits -> six digits, greedy decoding with the caches |
-struct causal_sorter {
-  ctattn::token_embedding<float, causal_vocabulary, 32> embed{};
-  ctattn::position_embedding<float, causal_length, 32> pos{};
-  ctattn::sequential<causal_block, causal_block> layers{};
-  ctattn::layer_norm<float, 32> norm{};
-  ctattn::linear<float, 32, causal_vocabulary, ctattn::out_by_in, true> head{};
+struct causal_sorter : ctattn::model<causal_sorter> {
+  BOOST_HANA_DEFINE_STRUCT(causal_sorter, (ctattn::token_embedding<float, causal_vocabulary, 32>, embed),
+                           (ctattn::position_embedding<float, causal_length, 32>, pos),
+                           (ctattn::sequential<causal_block, causal_block>, layers),
+                           (ctattn::layer_norm<float, 32>, norm),
+                           (ctattn::linear<float, 32, causal_vocabulary, ctattn::out_by_in, true>, head));
 
   using logits_row = ctattn::matrix<float, 1, causal_vocabulary>;
 
@@ -39,12 +39,6 @@ struct causal_sorter {
     std::array<ctattn::kv_cache<float, causal_length, 32>, 2> caches{};
     [[nodiscard]] constexpr std::size_t length() const noexcept { return caches[0].length; }
   };
-
-  template <std::size_t N, typename... Options>
-  [[nodiscard]] constexpr auto forward(const std::array<int, N>& ids, const Options&... options) const noexcept {
-    const auto x = ctattn::forward(pos, embed.forward(ids));
-    return ctattn::forward(head, ctattn::forward(norm, ctattn::forward(layers, x, options...), options...), options...);
-  }
 
   /// The next token's logits after `token`, which takes position state.length(); false when the caches are full.
   template <typename... Options>
@@ -83,14 +77,6 @@ struct causal_sorter {
       if (logits(0, static_cast<std::size_t>(c)) > logits(0, static_cast<std::size_t>(best))) best = c;
     }
     return best;
-  }
-
-  template <typename Self>
-    requires std::is_same_v<std::remove_const_t<Self>, causal_sorter>
-  friend constexpr auto parameters(Self& self) noexcept {
-    return boost::hana::make_tuple(ctattn::sublayer("embed", self.embed), ctattn::sublayer("pos", self.pos),
-                                   ctattn::sublayer("layers", self.layers), ctattn::sublayer("norm", self.norm),
-                                   ctattn::sublayer("head", self.head));
   }
 };
 

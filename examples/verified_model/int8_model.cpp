@@ -65,8 +65,8 @@ int main() {
               int8_golden::largest_logit_difference,
               int8_golden::largest_logit_difference / int8_golden::logit_step, int8_golden::logit_step);
   // The footprints (int8_sorter.hpp checks by static_assert that int8 takes less flash and less RAM).
-  constexpr ctattn::footprint int8_memory = toy::int8_sorter::footprint;
-  constexpr ctattn::footprint float_memory = toy::sorter::footprint;
+  constexpr ctattn::footprint int8_memory = toy::int8_sorter_footprint;
+  constexpr ctattn::footprint float_memory = toy::sorter_footprint;
   std::printf("flash (weights, tables): int8 %zu bytes, float %zu bytes; RAM for one inference: int8 %zu bytes, "
               "float %zu bytes\n",
               int8_memory.weight_bytes, float_memory.weight_bytes, int8_memory.ram_bytes(), float_memory.ram_bytes());

@@ -38,7 +38,7 @@ inline constexpr ctattn::encoder_layer_ranges layer1{
 /// |----------|------------------------------------------|
 /// | `digits` | six ids in 0..9                          |
 /// | result   | `qmatrix<6, 10, q_logits>`: int8 logits  |
-struct int8_sorter {
+struct int8_sorter : ctattn::model<int8_sorter> {
   static constexpr ctattn::quantization q_tokens = ctattn::quantization_for_range(
       calibrated::range_of(int8_golden::token_table));
   static constexpr ctattn::quantization q_positions = ctattn::quantization_for_range(
@@ -52,36 +52,26 @@ struct int8_sorter {
   static constexpr ctattn::quantization q_logits =
       ctattn::quantization_for_range(calibrated::range_of(int8_golden::logits));
 
-  ctattn::qembedding<digits, length, width, q_tokens, q_positions, q0.input> embed{};
-  decltype(ctattn::quantize_encoder_layer<q0>(block{})) layer0{};
-  decltype(ctattn::quantize_encoder_layer<q1>(block{})) layer1{};
-  ctattn::qlayer_norm<width, q1.output, q_norm> norm{};
-  ctattn::qlinear<width, digits, q_norm, q_logits> head{};
-
-  [[nodiscard]] constexpr auto forward(const std::array<int, length>& ids) const noexcept {
-    return ctattn::project(ctattn::normalize(layer1.forward(layer0.forward(embed.forward(ids))), norm), head);
-  }
-
-  /// The memory of one inference (ctattn::footprint), as the float sorter gives its own: the model's object (int8
-  /// weights, folded biases, multipliers and tables: flash when constexpr), the ids, the logits, and on the stack
-  /// the intermediate activations of `forward` with the deepest layer's scratch.
-  static constexpr ctattn::footprint footprint = [] {
-    using x = ctattn::qmatrix<length, width, q0.input>;
-    using y = ctattn::qmatrix<length, width, q1.output>;
-    using z = ctattn::qmatrix<length, width, q_norm>;
-    return ctattn::composed(decltype(embed)::footprint_of<length>(), decltype(layer0)::footprint_of<x>(),
-                            decltype(layer1)::footprint_of<ctattn::qmatrix<length, width, q1.input>>(),
-                            decltype(norm)::footprint_of<y>(), decltype(head)::footprint_of<z>());
-  }();
+  BOOST_HANA_DEFINE_STRUCT(int8_sorter,
+                           (ctattn::qembedding<digits, length, width, q_tokens, q_positions, q0.input>, embed),
+                           (decltype(ctattn::quantize_encoder_layer<q0>(block{})), layer0),
+                           (decltype(ctattn::quantize_encoder_layer<q1>(block{})), layer1),
+                           (ctattn::qlayer_norm<width, q1.output, q_norm>, norm),
+                           (ctattn::qlinear<width, digits, q_norm, q_logits>, head));
 };
+
+/// The memory of one int8 inference (ctattn::footprint), derived as the float sorter's is: the model's object (int8
+/// weights, folded biases, multipliers and tables: flash when constexpr), the ids, the logits, and on the stack the
+/// intermediate activations with the deepest layer's scratch.
+inline constexpr ctattn::footprint int8_sorter_footprint = ctattn::layer_footprint<int8_sorter, digit_ids>;
 
 // What int8 buys on a microcontroller, checked by the compiler: less flash for the weights and less RAM for one
 // inference than the float sorter.
-static_assert(int8_sorter::footprint.weight_bytes < sorter::footprint.weight_bytes,
+static_assert(int8_sorter_footprint.weight_bytes < sorter_footprint.weight_bytes,
               "the int8 sorter must take less flash than the float one");
-static_assert(int8_sorter::footprint.ram_bytes() < sorter::footprint.ram_bytes(),
+static_assert(int8_sorter_footprint.ram_bytes() < sorter_footprint.ram_bytes(),
               "the int8 sorter must take less RAM than the float one");
-static_assert(int8_sorter::footprint.weight_bytes == sizeof(int8_sorter));
+static_assert(int8_sorter_footprint.weight_bytes == sizeof(int8_sorter));
 
 /// The float sorter quantized by the compiler: every linear per channel, every LayerNorm in integers, GELU as a
 /// table, the embedding tables per tensor.

@@ -5,7 +5,6 @@
 
 #include <array>
 #include <cstddef>
-#include <type_traits>
 
 #include <ctattn/layers.hpp>
 
@@ -18,45 +17,27 @@ inline constexpr std::size_t width = 32;  // d_model
 using block = ctattn::transformer_encoder_layer<float, width, 4, 64, ctattn::gelu, /*norm_first=*/true>;
 
 /// embed + learned positions -> two encoder layers -> LayerNorm -> Linear(32, 10): one row of logits per position.
+/// Declared once (ctattn::model): forward runs the members in this order, and the parameters carry the member
+/// names, which are the PyTorch module's attribute names.
 ///
 /// | operand  | shape                      |
 /// |----------|----------------------------|
 /// | `digits` | six ids in 0..9            |
 /// | result   | 6 x 10 logits              |
-struct sorter {
-  ctattn::token_embedding<float, digits, width> embed{};
-  ctattn::position_embedding<float, length, width> pos{};
-  ctattn::sequential<block, block> layers{};
-  ctattn::layer_norm<float, width> norm{};
-  ctattn::linear<float, width, digits, ctattn::out_by_in, true> head{};
-
-  template <typename... Options>
-  [[nodiscard]] constexpr ctattn::matrix<float, length, digits> forward(const std::array<int, length>& ids,
-                                                                        const Options&... options) const noexcept {
-    const auto x = ctattn::forward(pos, embed.forward(ids));
-    return ctattn::forward(head, ctattn::forward(norm, ctattn::forward(layers, x, options...), options...), options...);
-  }
-
-  /// The memory of one inference (ctattn::footprint): the model's object (weights, in flash when constexpr),
-  /// the six ids, the logits, and on the stack the four intermediate activations of `forward` and the deepest
-  /// layer's own (`ctattn::composed` of the five calls). Firmware checks it against its budget with static_assert.
-  static constexpr ctattn::footprint footprint = [] {
-    using x = ctattn::matrix<float, length, width>;
-    return ctattn::composed(ctattn::layer_footprint<decltype(embed), std::array<int, length>>,
-                            ctattn::layer_footprint<decltype(pos), x>, ctattn::layer_footprint<decltype(layers), x>,
-                            ctattn::layer_footprint<decltype(norm), x>, ctattn::layer_footprint<decltype(head), x>);
-  }();
-
-  // The parameters under the PyTorch module's names: embed.weight, pos.weight, layers.0.self_attn.in_proj_weight,
-  // ..., norm.weight, norm.bias, head.weight, head.bias.
-  template <typename Self>
-    requires std::is_same_v<std::remove_const_t<Self>, sorter>
-  friend constexpr auto parameters(Self& self) noexcept {
-    return boost::hana::make_tuple(ctattn::sublayer("embed", self.embed), ctattn::sublayer("pos", self.pos),
-                                   ctattn::sublayer("layers", self.layers), ctattn::sublayer("norm", self.norm),
-                                   ctattn::sublayer("head", self.head));
-  }
+struct sorter : ctattn::model<sorter> {
+  BOOST_HANA_DEFINE_STRUCT(sorter, (ctattn::token_embedding<float, digits, width>, embed),
+                           (ctattn::position_embedding<float, length, width>, pos),
+                           (ctattn::sequential<block, block>, layers), (ctattn::layer_norm<float, width>, norm),
+                           (ctattn::linear<float, width, digits, ctattn::out_by_in, true>, head));
 };
+
+/// Six digits: the sorter's input.
+using digit_ids = std::array<int, length>;
+
+/// The memory of one inference (ctattn::footprint): the model's object (weights, in flash when constexpr), the six
+/// ids, the logits, and on the stack the intermediate activations and the deepest layer's own. Firmware checks it
+/// against its budget with static_assert.
+inline constexpr ctattn::footprint sorter_footprint = ctattn::layer_footprint<sorter, digit_ids>;
 
 /// The model's answer: the most likely digit at each position (the first of equal logits), from float logits or
 /// from the int8 model's (int8_sorter.hpp).

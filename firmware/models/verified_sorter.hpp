@@ -29,7 +29,7 @@ struct verified_sorter {
   /// One inference's memory: the weights (the model object `sorter_weights`, in flash) and, on the stack, the
   /// activations the layers return by value; the test firmware_verified_sorter_footprint holds the weights to the
   /// linker's symbol size and the stack figure to GCC's call graph (it must bound it).
-  static constexpr ctattn::footprint footprint = toy::sorter::footprint;
+  static constexpr ctattn::footprint footprint = toy::sorter_footprint;
   // The budgets of a small Cortex-M part, checked before anything is flashed: 80 KiB of flash for the weights,
   // 16 KiB of RAM for one inference (input, logits, stack).
   static_assert(footprint.weight_bytes <= 80 * 1024, "the verified model's weights must fit 80 KiB of flash");

@@ -29,7 +29,7 @@ inline constexpr toy::int8_sorter int8_sorter_weights = toy::quantize_sorter(sor
 #if defined(CTATTN_FIRMWARE_STACK_BYTES)
 // One inference's activations and scratch (the int8 footprint's RAM) within the stack this board's images reserve:
 // 8 KB of the Cortex-M0's 16 KB of RAM, 16 KB elsewhere.
-static_assert(toy::int8_sorter::footprint.ram_bytes() <= CTATTN_FIRMWARE_STACK_BYTES,
+static_assert(toy::int8_sorter_footprint.ram_bytes() <= CTATTN_FIRMWARE_STACK_BYTES,
               "the int8 sorter's RAM for one inference must fit the board's stack");
 #endif
 
@@ -42,7 +42,7 @@ struct verified_sorter_int8 {
   /// multipliers and tables, in flash) and, on the stack, the activations the layers return by value with the
   /// deepest layer's scratch; the test firmware_verified_sorter_int8_footprint holds the weights to the linker's
   /// symbol size and the stack figure to the call graph's worst case (it must bound it).
-  static constexpr ctattn::footprint footprint = toy::int8_sorter::footprint;
+  static constexpr ctattn::footprint footprint = toy::int8_sorter_footprint;
 
   struct inputs {
     std::array<std::array<int, toy::length>, golden::count> digits;

@@ -26,6 +26,7 @@
 #include "ctattn/layers/feed_forward.hpp"
 #include "ctattn/layers/layer.hpp"
 #include "ctattn/layers/linear.hpp"
+#include "ctattn/layers/model.hpp"
 #include "ctattn/layers/norm.hpp"
 #include "ctattn/layers/parameters.hpp"
 #include "ctattn/layers/rules.hpp"

@@ -56,5 +56,42 @@ static_assert(ctattn::layer_footprint<decoder_stack_type, target_rows>.stack_byt
               ctattn::layer_footprint<cases::decoder<float, ctattn::gelu, true>, target_rows>.stack_bytes);
 static_assert(ctattn::parameter_name_at(cases::decoder_stack<float>{}, 18).view() ==
               "layers.1.self_attn.in_proj_weight");
+// The same stack as a model (ctattn::model): its result and footprint are its one member's.
+static_assert(std::is_same_v<cases::decoder_stack<float>::result_of<target_rows>, target_rows>);
+static_assert(ctattn::layer_footprint<cases::decoder_stack<float>, target_rows> ==
+              ctattn::layer_footprint<decoder_stack_type, target_rows>);
+static_assert(ctattn::Model<cases::decoder_stack<float>> && !ctattn::Model<decoder_stack_type>);
+
+// A model declared once (ctattn::model) against the same layers in ctattn::sequential, with the same weights:
+// the same result, bit for bit; the same footprint; the member names as the parameters' names; the model holds
+// nothing but its members; comparison member by member.
+struct mlp_model : ctattn::model<mlp_model> {
+  BOOST_HANA_DEFINE_STRUCT(mlp_model, (ctattn::linear<float, 8, 16, ctattn::out_by_in, true>, hidden),
+                           (ctattn::gelu_tanh, act), (ctattn::linear<float, 16, 3, ctattn::out_by_in, true>, out));
+};
+template <typename M>
+constexpr M numbered() noexcept {
+  M m{};
+  int k = 0;
+  ctattn::for_each_parameter(m, [&](std::string_view, const auto& view) {
+    for (std::size_t i = 0; i < view.size; ++i, ++k) view[i] = static_cast<float>((k * 37) % 19 - 9) / 16.0f;
+  });
+  return m;
+}
+constexpr float mlp_rows[2][8] = {{0.5f, -1, 2, 0, 1, -0.25f, 3, 1}, {1, 1, -1, 2, 0, 0.5f, -2, 4}};
+constexpr auto mlp_input = ctattn::from_array(mlp_rows);
+static_assert(numbered<mlp_model>().forward(mlp_input) == ctattn::forward(numbered<cases::mlp<float>>(), mlp_input));
+static_assert(ctattn::forward(numbered<mlp_model>(), mlp_input) == numbered<mlp_model>().forward(mlp_input));
+static_assert(!(numbered<mlp_model>().forward(mlp_input) == ctattn::forward(cases::mlp<float>{}, mlp_input)));
+static_assert(ctattn::layer_footprint<mlp_model, decltype(mlp_input)> ==
+              ctattn::layer_footprint<cases::mlp<float>, decltype(mlp_input)>);
+static_assert(ctattn::parameter_name_at(mlp_model{}, 0).view() == "hidden.weight");
+static_assert(ctattn::parameter_name_at(mlp_model{}, 3).view() == "out.bias");
+static_assert(ctattn::parameter_tensor_count(mlp_model{}) == 4);
+// The base holds nothing; the activation member takes one byte, padded to the next member's alignment (the
+// sequential's Hana tuple stores it in none).
+static_assert(sizeof(mlp_model) == sizeof(cases::mlp<float>) + alignof(float));
+static_assert(numbered<mlp_model>() == numbered<mlp_model>() && !(numbered<mlp_model>() == mlp_model{}));
+static_assert(std::is_same_v<mlp_model::result_of<decltype(mlp_input)>, ctattn::matrix<float, 2, 3>>);
 
 }  // namespace

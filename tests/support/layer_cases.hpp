@@ -36,20 +36,12 @@ template <typename T>
 using mlp = ctattn::sequential<ctattn::linear<T, 8, 16, ctattn::out_by_in, true>, ctattn::gelu_tanh,
                                ctattn::linear<T, 16, 3, ctattn::out_by_in, true>>;
 
-// nn.TransformerDecoder of two pre-norm gelu layers: a sequential of decoder layers under PyTorch's name "layers",
-// every layer given the same memory.
+// nn.TransformerDecoder of two pre-norm gelu layers: a model (ctattn::model) whose one member, a sequential of
+// decoder layers under PyTorch's name "layers", runs with the memory the call gives (ctattn::with_memory).
 template <typename T>
-struct decoder_stack {
-  ctattn::sequential<decoder<T, ctattn::gelu, true>, decoder<T, ctattn::gelu, true>> layers{};
-
-  template <ctattn::FixedMatrix X, ctattn::FixedMatrix Memory, typename... Options>
-  constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept {
-    return ctattn::forward(layers, x, ctattn::with_memory(memory), options...);
-  }
-  template <ctattn::detail::SameLayer<decoder_stack> Self>
-  friend constexpr auto parameters(Self& self) noexcept {
-    return boost::hana::make_tuple(ctattn::sublayer("layers", self.layers));
-  }
+struct decoder_stack : ctattn::model<decoder_stack<T>> {
+  BOOST_HANA_DEFINE_STRUCT(decoder_stack,
+                           (ctattn::sequential<decoder<T, ctattn::gelu, true>, decoder<T, ctattn::gelu, true>>, layers));
 };
 
 // The activation `A` on the fixture's 4 x 12 input against PyTorch's output.

@@ -77,7 +77,9 @@ constexpr double decoder_error(const T (&params)[P], const char* const (&names)[
                                const T (&output)[RO][CO], const Options&... options) noexcept {
   Layer layer{};
   if (!load_in_order(layer, params, names, sizes, ranks)) return 1e300;
-  return largest_error(layer.forward(ctattn::from_array(input), ctattn::from_array(memory), options...), output);
+  return largest_error(
+      ctattn::forward(layer, ctattn::from_array(input), ctattn::with_memory(ctattn::from_array(memory)), options...),
+      output);
 }
 
 }  // namespace ctattn_test

@@ -21,6 +21,7 @@
 /// to every operation inside it.
 
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -96,11 +97,25 @@ template <Layer L, FixedMatrix X, typename... Options>
 }
 
 namespace detail {
+// Runs one layer of a chain (ctattn::sequential, ctattn::model) on x: `ctattn::forward` for a layer on a matrix;
+// the object's own `forward` otherwise (an embedding on ids, an int8 layer, a nested model), without the options
+// when it takes none (an embedding's lookup has no arithmetic to choose).
+template <typename L, typename X, typename... Options>
+[[nodiscard]] constexpr auto run_layer(const L& layer, const X& x, const Options&... options) noexcept {
+  if constexpr (FixedMatrix<X> && Layer<L>) {
+    return ctattn::forward(layer, x, options...);
+  } else if constexpr (!requires { layer.forward(x, options...); } && requires { layer.forward(x); }) {
+    return layer.forward(x);
+  } else {
+    return layer.forward(x, options...);
+  }
+}
+
 // The result of running layer L on an X: its `result_of<X>` where it has one (a decoder layer, whose forward also
 // needs a memory), else the type `forward` returns.
 template <typename L, typename X>
 struct layer_result_of {
-  using type = std::remove_cvref_t<decltype(ctattn::forward(std::declval<const L&>(), std::declval<const X&>()))>;
+  using type = std::remove_cvref_t<decltype(detail::run_layer(std::declval<const L&>(), std::declval<const X&>()))>;
 };
 template <typename L, typename X>
   requires requires { typename L::template result_of<X>; }
@@ -125,6 +140,10 @@ template <typename... Sizes>
   ((first = first > more ? first : more), ...);
   return first;
 }
+
+template <std::size_t I, typename... Layers>
+using layer_at = std::tuple_element_t<I, std::tuple<Layers...>>;
+
 }  // namespace detail
 
 /// The memory one `ctattn::forward(layer, x)` holds, known at compile time, so that firmware can `static_assert`
@@ -165,6 +184,44 @@ inline constexpr footprint layer_footprint = [] {
     return layer_type::template footprint_of<input_type>();
   }
 }();
+
+namespace detail {
+// The result of a sequence's calls on an X, each layer on the previous one's result.
+template <typename X, typename... Layers>
+struct sequence_result {
+  using type = X;
+};
+template <typename X, typename Layer, typename... Rest>
+struct sequence_result<X, Layer, Rest...> : sequence_result<layer_result<Layer, X>, Rest...> {};
+
+// The footprints of a sequence's calls, each layer on the previous one's result, composed.
+template <typename X, typename... Layers>
+struct sequence_footprint {
+  template <typename... Done>
+  static constexpr footprint of(const Done&... done) noexcept {
+    return composed(done...);
+  }
+};
+template <typename X, typename Layer, typename... Rest>
+struct sequence_footprint<X, Layer, Rest...> {
+  template <typename... Done>
+  static constexpr footprint of(const Done&... done) noexcept {
+    return sequence_footprint<layer_result<Layer, X>, Rest...>::of(done..., layer_footprint<Layer, X>);
+  }
+};
+
+// The two above as templates of the layers alone, for a list of layers given later (a model's members).
+template <typename X>
+struct sequence_result_of {
+  template <typename... Layers>
+  using apply = typename sequence_result<X, Layers...>::type;
+};
+template <typename X>
+struct sequence_footprint_of {
+  template <typename... Layers>
+  using apply = sequence_footprint<X, Layers...>;
+};
+}  // namespace detail
 
 }  // namespace ctattn
 

@@ -17,6 +17,9 @@
 /// | `layer_mask_must_hold_no_state`        | the layer's mask type                                          |
 /// | `decoder_masks_must_name_their_attention` | the options of a decoder layer's call                      |
 /// | `parameters_need_a_model`              | the type given where a model object is expected                |
+/// | `model_members_must_be_declared`       | the model type                                                 |
+/// | `model_must_have_members`              | the model type, `count<members>`                               |
+/// | `model_member_output_must_match_next_input` | `count<k>`, member k, the next member, both widths        |
 
 #include <cstddef>
 #include <type_traits>
@@ -44,6 +47,8 @@ struct residual {};
 struct decoding_step {};
 /// Walking, counting, loading or importing a model's parameters by name.
 struct parameters {};
+/// A model declared once (ctattn::model): its members, and its derived forward.
+struct model {};
 }  // namespace op
 
 /// A mask for a decoder layer's self-attention over the target, combined with its causal mask: PyTorch's `tgt_mask`
@@ -225,6 +230,44 @@ struct parameters_need_a_model {
                   "ctattn: parameters are walked and loaded on a model object (a ctattn layer, or a struct whose "
                   "friend parameters(self) names its sublayers); pass the object itself, *model for a pointer or "
                   "a std::unique_ptr");
+    return holds;
+  }
+};
+
+/// A model declared once (ctattn::model) lists its members with BOOST_HANA_DEFINE_STRUCT, from which the library
+/// derives its forward, parameters and footprint.
+template <typename Operation, typename Model, bool Declared>
+struct model_members_must_be_declared {
+  static constexpr bool holds = Declared;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a ctattn::model lists its members with BOOST_HANA_DEFINE_STRUCT(model, (type, name)...) "
+                  "inside its struct; declare the members there, not as plain data members");
+    return holds;
+  }
+};
+
+/// A model has at least one member.
+template <typename Operation, typename Model, typename Members>
+struct model_must_have_members {
+  static constexpr bool holds = Members::value > 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds, "ctattn: a ctattn::model needs at least one member; list its layers in "
+                         "BOOST_HANA_DEFINE_STRUCT");
+    return holds;
+  }
+};
+
+/// A model's derived forward runs its members in the order they are declared: member k's output width is the input
+/// width of the next member that has one (activations pass the width on).
+template <typename Position, typename Member, typename NextMember, typename OutputWidth, typename NextInputWidth>
+struct model_member_output_must_match_next_input {
+  static constexpr bool holds = detail::dims_match<OutputWidth, NextInputWidth>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a ctattn::model runs its members in the order they are declared, so a member's output "
+                  "width must match the next member's input width; reorder the members, change a width, or write "
+                  "the model's own forward (the rule below names k, member k, the next member and both widths)");
     return holds;
   }
 };

@@ -35,9 +35,6 @@ constexpr std::size_t next_fixed(std::size_t from) noexcept {
   return fixed.size();
 }
 
-template <std::size_t I, typename... Layers>
-using layer_at = std::tuple_element_t<I, std::tuple<Layers...>>;
-
 // The rules between layer K (with widths) and the next layer with widths, if any: element types, then widths.
 template <std::size_t K, typename... Layers>
 struct link_rules {
@@ -105,29 +102,6 @@ struct sequence_shape<false, Layers...> {
   static constexpr auto output_extent = last_layer::output_extent;
 };
 
-// The result of a sequence's calls on an X, each layer on the previous one's result.
-template <typename X, typename... Layers>
-struct sequence_result {
-  using type = X;
-};
-template <typename X, typename Layer, typename... Rest>
-struct sequence_result<X, Layer, Rest...> : sequence_result<layer_result<Layer, X>, Rest...> {};
-
-// The footprints of a sequence's calls, each layer on the previous one's result, composed.
-template <typename X, typename... Layers>
-struct sequence_footprint {
-  template <typename... Done>
-  static constexpr footprint of(const Done&... done) noexcept {
-    return composed(done...);
-  }
-};
-template <typename X, typename Layer, typename... Rest>
-struct sequence_footprint<X, Layer, Rest...> {
-  template <typename... Done>
-  static constexpr footprint of(const Done&... done) noexcept {
-    return sequence_footprint<layer_result<Layer, X>, Rest...>::of(done..., layer_footprint<Layer, X>);
-  }
-};
 }  // namespace detail
 
 /// Layers applied in order, like nn.Sequential: y = layer_{n-1}(... layer_1(layer_0(x))). Widths are checked
@@ -189,7 +163,12 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
       return boost::hana::make_tuple(sublayer(detail::index_name(I), boost::hana::at_c<I>(self.layers))...);
     }(std::index_sequence_for<Layers...>{});
   }
-  friend constexpr bool operator==(const sequential&, const sequential&) = default;
+  /// Layer by layer.
+  friend constexpr bool operator==(const sequential& a, const sequential& b) noexcept {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return ((boost::hana::at_c<I>(a.layers) == boost::hana::at_c<I>(b.layers)) && ...);
+    }(std::index_sequence_for<Layers...>{});
+  }
 };
 
 template <typename... Layers>

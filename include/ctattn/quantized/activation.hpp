@@ -80,6 +80,12 @@ struct qactivation {
     return table[static_cast<std::size_t>(std::int32_t{q} + 128)];
   }
 
+  /// `ctattn::activate(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return activate(x, *this);
+  }
+
   /// The memory of `activate(x, table)` on an X (ctattn::footprint): the 256-byte table, X and the result.
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {

@@ -142,6 +142,12 @@ struct qlayer_norm {
   std::int64_t epsilon = 0;
   std::int32_t epsilon_shift = 0;
 
+  /// `ctattn::normalize(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return normalize(x, *this);
+  }
+
   /// The memory of `normalize(x, norm)` on an X (ctattn::footprint): the object, X and the result (the same size),
   /// and on the stack one row's constants.
   template <QuantizedMatrix X>

@@ -144,6 +144,13 @@ struct qlinear {
     return sum;
   }
 
+  /// `ctattn::project(x, *this)`: the call of the layer protocol (ctattn/layers/layer.hpp), so that an int8 model
+  /// chains it as a float one chains `ctattn::linear`.
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return project(x, *this);
+  }
+
   /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
   /// object (weights, folded biases, multipliers: flash when constexpr), X and the result, and on the stack the
   /// product kernel's scratch on any backend (`detail::kernels::int8_product_stack_bytes`: one int32 per output

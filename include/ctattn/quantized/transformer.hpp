@@ -27,6 +27,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <tuple>
 
 #include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/attention/mask.hpp"
@@ -250,11 +251,11 @@ struct qembedding {
     return out;
   }
 
-  /// The memory of `forward(ids)` for N ids (ctattn::footprint): the two tables, the ids and the result; no stack
-  /// (each sum reads its rows from the tables).
-  template <std::size_t N>
+  /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`; ctattn::footprint, `ctattn::layer_footprint`):
+  /// the two tables, the ids and the result; no stack (each sum reads its rows from the tables).
+  template <typename Ids>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qembedding), N * sizeof(int), N * extent_size(Width), 0, 0};
+    return {sizeof(qembedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
   }
 
   friend constexpr bool operator==(const qembedding&, const qembedding&) = default;

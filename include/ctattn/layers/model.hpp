@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_LAYERS_MODEL_HPP
+#define CTATTN_LAYERS_MODEL_HPP
+
+/// \file
+/// A model declared once: a struct deriving from `ctattn::model<itself>` lists its members (type and name) with
+/// Boost.Hana's `BOOST_HANA_DEFINE_STRUCT`, and the library derives the rest from that one list.
+///
+/// | derived                         | from the members, in the order they are declared                        |
+/// |---------------------------------|--------------------------------------------------------------------------|
+/// | `forward(x, options...)`        | each member runs on the previous one's result (a chain, like nn.Sequential); options reach every member |
+/// | `result_of<X>`                  | the type `forward` gives on an X (decoders included)                     |
+/// | `footprint_of<X>()` (static)    | the members' calls composed (`ctattn::composed`), for `ctattn::layer_footprint` |
+/// | `parameters(model)` (ADL)       | every member under its own name: PyTorch's state_dict names when the members are named as the module's attributes |
+/// | `==`                            | member by member                                                         |
+///
+/// A model whose flow is not a chain (a residual around two members, a decode step) writes its own `forward` or
+/// any other function beside the members; the parameters and the footprint stay derived. The same base serves
+/// float and int8 models (ctattn/quantized/).
+///
+/// Example (the verified sorter, examples/verified_model/sorter.hpp):
+/// \code
+///   struct sorter : ctattn::model<sorter> {
+///     BOOST_HANA_DEFINE_STRUCT(sorter,
+///         (ctattn::token_embedding<float, 10, 32>, embed),
+///         (ctattn::position_embedding<float, 6, 32>, pos),
+///         (ctattn::sequential<block, block>, layers),
+///         (ctattn::layer_norm<float, 32>, norm),
+///         (ctattn::linear<float, 32, 10, ctattn::out_by_in, true>, head));
+///   };
+///   constexpr auto logits = sorter{}.forward(std::array<int, 6>{3, 1, 4, 1, 5, 9});   // 6 x 10
+///   static_assert(ctattn::layer_footprint<sorter, std::array<int, 6>>.ram_bytes() < 64 * 1024);
+/// \endcode
+
+#include <array>
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <boost/hana/accessors.hpp>
+#include <boost/hana/at.hpp>
+#include <boost/hana/concept/struct.hpp>
+#include <boost/hana/define_struct.hpp>
+#include <boost/hana/pair.hpp>
+#include <boost/hana/tuple.hpp>
+
+#include "ctattn/layers/layer.hpp"
+#include "ctattn/layers/parameters.hpp"
+#include "ctattn/layers/rules.hpp"
+
+namespace ctattn {
+
+template <typename Derived>
+struct model;
+
+/// A model declared with `ctattn::model` (see this header): derived from `ctattn::model<M>`.
+///
+/// Example: `static_assert(ctattn::Model<toy::sorter> && !ctattn::Model<ctattn::relu>);`
+template <typename M>
+concept Model = std::is_base_of_v<model<std::remove_cvref_t<M>>, std::remove_cvref_t<M>>;
+
+namespace detail {
+// The type of the member a Hana accessor (a `member_ptr<T Derived::*, &Derived::m>`) reaches.
+template <typename Accessor, typename Derived>
+using member_type_of = std::remove_cvref_t<decltype(std::declval<const Accessor&>()(std::declval<Derived&>()))>;
+
+// A model's members: their types, their names, their count. `Accessors` is the type of
+// `boost::hana::accessors<Derived>()`: a tuple of (name, accessor) pairs.
+template <typename Derived, typename Accessors>
+struct members_of {
+  static constexpr std::size_t count = 0;
+  template <template <typename...> class F>
+  using apply = F<>;
+};
+template <typename Derived, typename... Names, typename... Accessors>
+struct members_of<Derived, boost::hana::tuple<boost::hana::pair<Names, Accessors>...>> {
+  static constexpr std::size_t count = sizeof...(Names);
+  template <template <typename...> class F>
+  using apply = F<member_type_of<Accessors, Derived>...>;
+  static constexpr std::array<std::string_view, sizeof...(Names)> names{std::string_view(Names::c_str())...};
+};
+
+template <typename Derived, bool Declared = boost::hana::Struct<Derived>::value>
+struct model_members {
+  using type = members_of<Derived, void>;
+};
+template <typename Derived>
+struct model_members<Derived, true> {
+  using type = members_of<Derived, std::remove_cvref_t<decltype(boost::hana::accessors<Derived>())>>;
+};
+template <typename Derived>
+using members = typename model_members<Derived>::type;
+
+// Whether a member has the widths a chain's link compares: an element type and an output width (then it can feed
+// the next member), an input width (then it can be fed).
+template <typename L>
+concept HasOutputWidth = requires {
+  typename L::value_type;
+  L::output_extent;
+};
+template <typename L>
+concept HasInputWidth = requires {
+  typename L::value_type;
+  L::input_extent;
+};
+
+template <typename... Members>
+inline constexpr std::array<bool, sizeof...(Members)> width_keepers{keeps_width<Members>...};
+
+// The link between member K and the next member that does not keep the width: element types, then widths. Members
+// without widths (int8 layers, whose quantizations are checked by their own calls; a nested model) link to nothing.
+template <std::size_t K, typename... Members>
+constexpr std::size_t next_with_width() noexcept {
+  constexpr auto keepers = width_keepers<Members...>;
+  std::size_t i = K + 1;
+  while (i < keepers.size() && keepers[i]) ++i;
+  return i;
+}
+template <std::size_t K, typename... Members>
+struct member_link_rules {
+  using type = rule_list<>;
+};
+template <std::size_t K, typename... Members>
+  requires(next_with_width<K, Members...>() < sizeof...(Members) && HasOutputWidth<layer_at<K, Members...>> &&
+           HasInputWidth<layer_at<next_with_width<K, Members...>(), Members...>>)
+struct member_link_rules<K, Members...> {
+  using member = layer_at<K, Members...>;
+  using next = layer_at<next_with_width<K, Members...>(), Members...>;
+  using type = rule_list<
+      shape_error::element_types_must_match<op::model, typename member::value_type, typename next::value_type>,
+      shape_error::model_member_output_must_match_next_input<count<K>, member, next, dim_of<member::output_extent>,
+                                                             dim_of<next::input_extent>>>;
+};
+template <typename Indices, typename... Members>
+struct chain_rules_of;
+template <std::size_t... K, typename... Members>
+struct chain_rules_of<std::index_sequence<K...>, Members...> {
+  using type = rule_list<typename member_link_rules<K, Members...>::type...>;
+};
+template <typename... Members>
+struct chain_rules {
+  using type = typename chain_rules_of<std::index_sequence_for<Members...>, Members...>::type;
+};
+
+/// The rules of a model: its members declared (a Hana struct with at least one member); then, for the derived
+/// forward, each member feeding the next.
+template <typename Derived>
+using model_rules = rule_list<shape_error::model_members_must_be_declared<op::model, Derived,
+                                                                          boost::hana::Struct<Derived>::value>,
+                              shape_error::model_must_have_members<op::model, Derived, count<members<Derived>::count>>>;
+template <typename Derived>
+using model_chain_rules =
+    rule_list<model_rules<Derived>, typename members<Derived>::template apply<chain_rules>::type>;
+
+// The result of a model's derived forward on an X.
+// Rationale: a struct of Derived and X, so that nothing is looked up in Derived before it is complete (an alias
+// depending on Derived alone would be formed where ctattn::model<Derived> is, inside Derived's base clause).
+template <typename Derived, typename X>
+struct model_result {
+  using type = typename members<Derived>::template apply<sequence_result_of<X>::template apply>;
+};
+
+// The member at index I of a model object (const or not).
+template <std::size_t I, typename Self>
+[[nodiscard]] constexpr auto& member_at(Self& self) noexcept {
+  return boost::hana::second(boost::hana::at_c<I>(boost::hana::accessors<std::remove_const_t<Self>>()))(self);
+}
+
+// The result of members 0 to I run in turn on x.
+// Rationale: each member's input is a local of its own call, whose storage ends before the next member runs, so
+// the stack holds one member's input and result at a time. Always inlined, so that the chain is one frame, the
+// model's forward, whose locals of disjoint lifetimes the compiler stores in the same place; called, each step
+// would keep its frame (its input, and the slot of its result) during the steps it calls. A fold nesting every call
+// in one expression (boost::hana::fold_left) holds every result until the last member returns. Either costs the
+// verified sorter one or two 6 x 32 activations more on the Cortex-M, beyond its footprint figure.
+template <std::size_t I, typename Self, typename X, typename... Options>
+[[nodiscard, gnu::always_inline]] constexpr inline auto run_members(const Self& self, const X& x, const Options&... options) noexcept {
+  if constexpr (I == 0) {
+    return run_layer(member_at<0>(self), x, options...);
+  } else {
+    const auto input = run_members<I - 1>(self, x, options...);
+    return run_layer(member_at<I>(self), input, options...);
+  }
+}
+}  // namespace detail
+
+/// The base of a model declared once (see this header): `struct m : ctattn::model<m> { BOOST_HANA_DEFINE_STRUCT(m,
+/// (type, name)...); };`. It holds nothing (`sizeof(m)` is its members').
+///
+/// | member                   | shape                                                                          |
+/// |--------------------------|--------------------------------------------------------------------------------|
+/// | `forward(x, options...)` | x: the first member's input (ids for an embedding, n x width otherwise); result: the last member's |
+/// | `result_of<X>`           | that result's type                                                              |
+/// | `footprint_of<X>()`      | `ctattn::footprint` of one forward on an X                                      |
+///
+/// Rules: the members are declared with `BOOST_HANA_DEFINE_STRUCT` and there is at least one
+/// (`model_members_must_be_declared`, `model_must_have_members`); in the derived forward, each member's output
+/// width is the next one's input width (`model_member_output_must_match_next_input`; members that keep the width,
+/// activations, pass it on).
+///
+/// Example:
+/// \code
+///   struct classifier : ctattn::model<classifier> {
+///     BOOST_HANA_DEFINE_STRUCT(classifier,
+///         (ctattn::linear<float, 4, 8, ctattn::out_by_in, true>, hidden),
+///         (ctattn::relu, act),
+///         (ctattn::linear<float, 8, 2, ctattn::out_by_in, true>, out));
+///   };
+///   constexpr auto y = classifier{}.forward(ctattn::matrix<float, 3, 4>{});   // 3 x 2
+///   static_assert(ctattn::parameter_name_at(classifier{}, 2).view() == "out.weight");
+/// \endcode
+template <typename Derived>
+struct model {
+  /// Runs the members in the order they are declared, each on the previous one's result, with the call's options
+  /// given to every member.
+  template <typename X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    if constexpr (detail::first_broken<detail::model_chain_rules<Derived>>::check()) {
+      return detail::run_members<detail::members<Derived>::count - 1>(static_cast<const Derived&>(*this), x,
+                                                                      options...);
+    } else {
+      return x;
+    }
+  }
+
+  /// The result of `forward` on an X (known without running it: a decoder member's forward also needs a memory).
+  template <typename X>
+  using result_of = typename detail::model_result<Derived, X>::type;
+
+  /// The footprint of one `forward` on an X (`ctattn::layer_footprint<Derived, X>`): the members' calls composed,
+  /// each on the previous one's result.
+  ///
+  /// Rationale: a model with its own forward keeps this figure. Its members still run one after another on results
+  /// of the same rows, so the composition of their calls (every result but the last held, the deepest member's
+  /// stack on top) bounds it too, unless that forward holds more than one member's result at a time; such a model
+  /// declares its own `footprint_of`.
+  template <typename X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    if constexpr (detail::first_broken<detail::model_chain_rules<Derived>>::check()) {
+      using chain = typename detail::members<Derived>::template apply<detail::sequence_footprint_of<X>::template apply>;
+      return chain::of();
+    } else {
+      return footprint{};
+    }
+  }
+
+  /// Every member under its name (`ctattn::for_each_parameter` walks them as PyTorch's state_dict lists them).
+  template <detail::SameLayer<Derived> Self>
+  friend constexpr auto parameters(Self& self) noexcept {
+    if constexpr (detail::first_broken<detail::model_rules<Derived>>::check()) {
+      return [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return boost::hana::make_tuple(
+            sublayer(detail::members<Derived>::names[I], detail::member_at<I>(self))...);
+      }(std::make_index_sequence<detail::members<Derived>::count>{});
+    } else {
+      return boost::hana::make_tuple();
+    }
+  }
+
+  /// Member by member.
+  friend constexpr bool operator==(const Derived& a, const Derived& b) noexcept {
+    return [&]<std::size_t... I>(std::index_sequence<I...>) {
+      return ((detail::member_at<I>(a) == detail::member_at<I>(b)) && ...);
+    }(std::make_index_sequence<detail::members<Derived>::count>{});
+  }
+};
+
+/// Runs a model: `model.forward(x, options...)`, as `ctattn::forward` runs a layer.
+///
+/// Example: `const auto logits = ctattn::forward(toy::sorter{}, ids);`
+template <Model M, typename X, typename... Options>
+  requires(!Layer<M>)
+[[nodiscard]] constexpr auto forward(const M& m, const X& x, const Options&... options) noexcept {
+  return m.forward(x, options...);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_LAYERS_MODEL_HPP
