@@ -12095,6 +12095,7 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
 /// | `quantization_for_range(lo, hi)`           | scale (hi - lo) / 255 over [lo, hi] widened to contain 0; the zero point that maps lo to -128 |
 /// | `symmetric_quantization(largest)`          | scale largest / 127, zero point 0                            |
 /// | `largest_magnitude(xs...)`                 | the largest magnitude among the elements of `xs`             |
+/// | `range_at(table, name)`                    | the range named `name` in a generated ranges header (ctattn/quantized/ranges.hpp) |
 ///
 /// Example:
 /// \code
@@ -12174,6 +12175,27 @@ template <FixedMatrix... Xs>
 [[nodiscard]] constexpr double largest_magnitude(const Xs&... xs) noexcept {
   const value_range range = observed_range(xs...);
   return -range.lo > range.hi ? -range.lo : range.hi;
+}
+
+/// One named range of a generated ranges header.
+///
+/// Example: `inline constexpr ctattn::named_range ranges[] = {{"norm", {-2.5, 3.0}}, {"head", {-9.0, 11.5}}};`
+struct named_range {
+  std::string_view name;
+  value_range range;
+};
+
+/// The range named `name` in `table`; a name the table lacks is a contract violation (a compile error in a constant
+/// expression: the ranges header is older than the model, or the name is misspelled).
+///
+/// Example: `constexpr auto q_norm = ctattn::quantization_for_range(ctattn::range_at(toy::sorter_ranges, "norm"));`
+template <std::size_t N>
+[[nodiscard]] constexpr value_range range_at(const named_range (&table)[N], std::string_view name) noexcept {
+  for (const named_range& entry : table) {
+    if (entry.name == name) return entry.range;
+  }
+  detail::expects(false);
+  return {};
 }
 
 }  // namespace ctattn
@@ -12939,6 +12961,31 @@ struct encoder_layer_ranges {
           quantization_for_range(r.norm2),     quantization_for_range(r.hidden),
           quantization_for_range(r.activation), quantization_for_range(r.feed_forward),
           quantization_for_range(r.output)};
+}
+
+/// The 14 ranges of the encoder layer recorded under `path`, whose input is the output recorded under `input`
+/// (the member before it: `pos` for `layers.0`, `layers.0` for `layers.1`).
+///
+/// Example: `constexpr auto r0 = ctattn::encoder_layer_ranges_at(toy::sorter_ranges, "layers.0", "pos");`
+template <std::size_t N>
+[[nodiscard]] constexpr encoder_layer_ranges encoder_layer_ranges_at(const named_range (&table)[N],
+                                                                     std::string_view path,
+                                                                     std::string_view input) noexcept {
+  const auto at = [&](std::string_view point) {
+    // `path.point`, compared without building the name.
+    for (const named_range& entry : table) {
+      const std::string_view n = entry.name;
+      if (n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path && n[path.size()] == '.' &&
+          n.substr(path.size() + 1) == point) {
+        return entry.range;
+      }
+    }
+    detail::expects(false);
+    return value_range{};
+  };
+  return {range_at(table, input), at("norm1"),     at("query"),  at("key"),    at("value"),
+          at("scores"),           at("context"),   at("attention"), at("sum1"), at("norm2"),
+          at("hidden"),           at("activation"), at("feed_forward"), range_at(table, path)};
 }
 
 /// A pre-norm transformer encoder layer in int8 (nn.TransformerEncoderLayer(norm_first=True, batch_first=True)):

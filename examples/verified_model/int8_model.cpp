@@ -1,8 +1,8 @@
 // The verified sorter in int8, proved at compile time: the trained weights (sorter.safetensors, imported by the
-// build) are quantized by the compiler with the calibrated quantizations of int8_golden.hpp, and static_assert
-// checks that the int8 logits on the golden inputs are, bit for bit, those that quantize_sorter.py computes from
-// the definitions with exact integers, and that the answers are sorted. At run time the same model computes the
-// same bits, on the golden inputs and on 64 sequences of the test set.
+// build) are quantized by the compiler with the quantizations of the ranges ctattn recorded (sorter_ranges.hpp),
+// and static_assert checks that the int8 logits on the golden inputs are, bit for bit, those that
+// quantize_sorter.py computes from the definitions with exact integers, and that the answers are sorted. At run
+// time the same model computes the same bits, on the golden inputs and on 64 sequences of the test set.
 #include <cstdio>
 
 #include "golden.hpp"

@@ -1,35 +1,20 @@
 // The verified sorter in int8: the float model (sorter.hpp) quantized by the compiler with the activations'
-// quantizations calibrated by quantize_sorter.py (int8_golden.hpp holds their ranges). Integers only at run time,
-// the same bits in static_assert, on the host and on a microcontroller without an FPU.
+// quantizations from the ranges the library recorded (record_sorter_ranges.cpp wrote sorter_ranges.hpp), read by
+// name. Integers only at run time, the same bits in static_assert, on the host and on a microcontroller without an
+// FPU.
 #pragma once
 
 #include <array>
 #include <cstddef>
+#include <string_view>
 
 #include <ctattn/quantized/transformer.hpp>
 
-#include "int8_golden.hpp"
 #include "sorter.hpp"
+#include "sorter_ranges.hpp"
 
 namespace toy {
 
-namespace calibrated {
-constexpr ctattn::value_range range_of(int8_golden::range r) noexcept { return {r.lo, r.hi}; }
-
-namespace g = int8_golden;
-inline constexpr ctattn::encoder_layer_ranges layer0{
-    range_of(g::embedded),          range_of(g::layers_0_norm1),     range_of(g::layers_0_query),
-    range_of(g::layers_0_key),      range_of(g::layers_0_value),     range_of(g::layers_0_scores),
-    range_of(g::layers_0_context),  range_of(g::layers_0_attention), range_of(g::layers_0_sum1),
-    range_of(g::layers_0_norm2),    range_of(g::layers_0_hidden),    range_of(g::layers_0_activation),
-    range_of(g::layers_0_feed_forward), range_of(g::layers_0_output)};
-inline constexpr ctattn::encoder_layer_ranges layer1{
-    range_of(g::layers_0_output),   range_of(g::layers_1_norm1),     range_of(g::layers_1_query),
-    range_of(g::layers_1_key),      range_of(g::layers_1_value),     range_of(g::layers_1_scores),
-    range_of(g::layers_1_context),  range_of(g::layers_1_attention), range_of(g::layers_1_sum1),
-    range_of(g::layers_1_norm2),    range_of(g::layers_1_hidden),    range_of(g::layers_1_activation),
-    range_of(g::layers_1_feed_forward), range_of(g::layers_1_output)};
-}  // namespace calibrated
 
 /// The sorter in int8: embedding tables -> two int8 pre-norm encoder layers -> integer LayerNorm -> per-channel
 /// head, one row of int8 logits per position.
@@ -39,18 +24,18 @@ inline constexpr ctattn::encoder_layer_ranges layer1{
 /// | `digits` | six ids in 0..9                          |
 /// | result   | `qmatrix<6, 10, q_logits>`: int8 logits  |
 struct int8_sorter : ctattn::model<int8_sorter> {
-  static constexpr ctattn::quantization q_tokens = ctattn::quantization_for_range(
-      calibrated::range_of(int8_golden::token_table));
-  static constexpr ctattn::quantization q_positions = ctattn::quantization_for_range(
-      calibrated::range_of(int8_golden::position_table));
+  // The quantizations, from the ranges record_sorter_ranges.cpp recorded, by name (sorter_ranges.hpp).
+  static constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(sorter_ranges, name));
+  };
+  static constexpr ctattn::quantization q_tokens = q_of("embed.weight");
+  static constexpr ctattn::quantization q_positions = q_of("pos.weight");
   static constexpr ctattn::encoder_layer_quantizations q0 =
-      ctattn::encoder_layer_quantizations_for(calibrated::layer0);
+      ctattn::encoder_layer_quantizations_for(ctattn::encoder_layer_ranges_at(sorter_ranges, "layers.0", "pos"));
   static constexpr ctattn::encoder_layer_quantizations q1 =
-      ctattn::encoder_layer_quantizations_for(calibrated::layer1);
-  static constexpr ctattn::quantization q_norm =
-      ctattn::quantization_for_range(calibrated::range_of(int8_golden::norm));
-  static constexpr ctattn::quantization q_logits =
-      ctattn::quantization_for_range(calibrated::range_of(int8_golden::logits));
+      ctattn::encoder_layer_quantizations_for(ctattn::encoder_layer_ranges_at(sorter_ranges, "layers.1", "layers.0"));
+  static constexpr ctattn::quantization q_norm = q_of("norm");
+  static constexpr ctattn::quantization q_logits = q_of("head");
 
   BOOST_HANA_DEFINE_STRUCT(int8_sorter,
                            (ctattn::qembedding<digits, length, width, q_tokens, q_positions, q0.input>, embed),

@@ -6,9 +6,10 @@ Run from the repository root with Debian 12's interpreter (apt-get install -y py
 
     /usr/bin/python3 examples/verified_model/quantize_sorter.py
 
-1. Calibration: the float model (sorter.safetensors, evaluated in float64 from its float32 weights) runs over 512
-   random sequences (seed 123); the range of every activation gives its quantization (range_quantization: the range
-   widened to contain 0, scale (hi - lo) / 255). The token and position tables get their own ranges' quantizations.
+1. Calibration is ctattn's: record_sorter_ranges.cpp runs the float model over 512 sequences and
+   ctattn::record_ranges writes the range of every activation, by name, into sorter_ranges.hpp. This script reads
+   that header; each range gives its quantization (range_quantization: the range widened to contain 0, scale
+   (hi - lo) / 255), the token and position tables theirs (`embed.weight`, `pos.weight`).
 2. The int8 model, as ctattn computes it (include/ctattn/quantized/): embedding rows looked up in int8 tables and
    summed by the int8 ADD; per layer (pre-norm): the integer LayerNorm, the per-channel Q, K, V projections, four
    heads of int8 attention (scores, the table softmax, weights times V) requantized into W_O's input, W_O, the int8
@@ -21,13 +22,14 @@ Run from the repository root with Debian 12's interpreter (apt-get install -y py
    float32 model (PyTorch) and by the int8 model, the share of answers that agree, and the largest difference between
    the dequantized int8 logits and the float logits.
 
-It writes int8_golden.hpp beside this script: the calibrated ranges (the C++ side makes the same quantizations from
-them), the int8 logits of the golden inputs and of 64 more test sequences, and the figures. Deterministic.
+It writes int8_golden.hpp beside this script: the int8 logits of the golden inputs and of 64 more test sequences,
+and the figures. Deterministic. Regenerate it whenever sorter_ranges.hpp changes.
 """
 
 import json
 import math
 import os
+import re
 import struct
 import sys
 from fractions import Fraction
@@ -302,13 +304,59 @@ def check_against_reference(model, ids):
     del q
 
 
+def read_ranges(path):
+    """The named ranges of a header written by ctattn::host::write_ranges_header (hexadecimal bounds, exact)."""
+    entry = re.compile(r'^\s*\{"([^"]+)", \{(\S+), (\S+)\}\},$')
+    ranges = {}
+    with open(path) as f:
+        for line in f:
+            m = entry.match(line)
+            if m:
+                ranges[m.group(1)] = (float.fromhex(m.group(2)), float.fromhex(m.group(3)))
+    assert ranges, "no ranges in " + path
+    return ranges
+
+
+def calibrated_ranges():
+    """sorter_ranges.hpp under the names the int8 model below uses."""
+    r = read_ranges(os.path.join(HERE, "sorter_ranges.hpp"))
+    ranges = {"token_table": r["embed.weight"], "position_table": r["pos.weight"], "embedded": r["pos"],
+              "norm": r["norm"], "logits": r["head"]}
+    for l in range(LAYERS):
+        for point in ("norm1", "query", "key", "value", "scores", "context", "attention", "sum1", "norm2", "hidden",
+                      "activation", "feed_forward"):
+            ranges["layers.%d.%s" % (l, point)] = r["layers.%d.%s" % (l, point)]
+        ranges["layers.%d.output" % l] = r["layers.%d" % l]
+    return ranges
+
+
+def calibration_sequences():
+    """record_sorter_ranges.cpp's 512 sequences: its linear congruential generator, seed 123."""
+    state, rows = 123, []
+    for _ in range(512):
+        row = []
+        for _ in range(LENGTH):
+            state = (state * 1664525 + 1013904223) % 2 ** 32
+            row.append((state >> 16) % DIGITS)
+        rows.append(row)
+    return np.array(rows)
+
+
+def check_recorded_ranges(p, ranges):
+    """ctattn's recorded ranges against the float model evaluated here in float64 over the same sequences: every
+    bound within float32's error of the computation."""
+    _, acts = float_forward(p, calibration_sequences())
+    acts["token_table"], acts["position_table"] = p["embed.weight"], p["pos.weight"]
+    for name, value in acts.items():
+        lo, hi = ranges[name]
+        for mine, theirs in ((lo, float(value.min())), (hi, float(value.max()))):
+            assert abs(mine - theirs) <= 2e-5 * (1 + abs(theirs)), "range %s: %r against %r" % (name, mine, theirs)
+
+
 def main():
     p = read_safetensors(os.path.join(HERE, "sorter.safetensors"))
-    calibration = torch.randint(0, DIGITS, (512, LENGTH), generator=torch.Generator().manual_seed(123)).numpy()
-    _, acts = float_forward(p, calibration)
-    ranges = {name: (float(v.min()), float(v.max())) for name, v in acts.items()}
-    ranges["token_table"] = (float(p["embed.weight"].min()), float(p["embed.weight"].max()))
-    ranges["position_table"] = (float(p["pos.weight"].min()), float(p["pos.weight"].max()))
+    ranges = calibrated_ranges()
+    check_recorded_ranges(p, ranges)
     model = Int8Sorter(p, ranges)
     check_against_reference(model, GOLDEN[0])
 
@@ -338,22 +386,16 @@ def main():
         assert (golden[g].argmax(-1) == sorted(ids)).all(), "the int8 model does not sort golden input %d" % g
     for name, value in figures.items():
         print("%-26s %.6f" % (name, value))
-    write_header(ranges, golden, test_ids[:CHECKED].numpy(), int8_logits[:CHECKED], figures)
+    write_header(golden, test_ids[:CHECKED].numpy(), int8_logits[:CHECKED], figures)
 
 
-def write_header(ranges, golden, checked_ids, checked_logits, figures):
-    lines = ["// int8_golden.hpp: the verified sorter in int8. The calibrated range of every activation (the C++ side",
-             "// makes the same quantizations from them), the int8 logits of the golden inputs and of the first %d"
-             % CHECKED,
-             "// sequences of the test set, computed from the definitions with exact integers, and the cost of",
-             "// quantizing on the test set.",
+def write_header(golden, checked_ids, checked_logits, figures):
+    lines = ["// int8_golden.hpp: the verified sorter in int8, quantized with the ranges of sorter_ranges.hpp. The int8",
+             "// logits of the golden inputs and of the first %d sequences of the test set, computed from the" % CHECKED,
+             "// definitions with exact integers, and the cost of quantizing on the test set.",
              "// GENERATED by examples/verified_model/quantize_sorter.py (torch %s); do not edit." % torch.__version__,
              "#pragma once", "", "#include <array>", "#include <cstddef>", "#include <cstdint>", "",
-             "namespace int8_golden {", "",
-             "/// [lo, hi] of each activation over 512 calibration sequences (float64), and of the two tables.",
-             "struct range {", "  double lo;", "  double hi;", "};"]
-    for name, (lo, hi) in ranges.items():
-        lines.append("inline constexpr range %s{%s, %s};" % (name.replace(".", "_"), repr(lo), repr(hi)))
+             "namespace int8_golden {"]
     lines += ["", "// Test set: 10000 sequences (train_sorter.py's), sorted exactly by the float32 model in PyTorch and",
               "// by the int8 model; answers of both that agree; the largest |dequantized int8 logit - float logit|."]
     for name, value in figures.items():

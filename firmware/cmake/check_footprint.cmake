@@ -90,8 +90,14 @@ if(STACK_AWK)
   if(NOT OBJDUMP OR NOT AWK)
     message(FATAL_ERROR "check_footprint: STACK_AWK needs OBJDUMP and AWK")
   endif()
-  set(_dis "${ELF}.footprint-dis.txt")
-  set(_syms "${ELF}.footprint-syms.txt")
+  # Rationale: names of this run's own (its arguments' digest, and a random part). The check and its perturbed twins
+  # read the same image in parallel (ctest -j2); with one shared name one of them could read a file another was
+  # writing or had removed.
+  string(MD5 _run "${PERTURB}|${STACK_MODE}|${FRAME_ALLOWANCE}|${OBJECTS}")
+  string(RANDOM LENGTH 8 _random)
+  string(APPEND _run "-${_random}")
+  set(_dis "${ELF}.footprint-${_run}-dis.txt")
+  set(_syms "${ELF}.footprint-${_run}-syms.txt")
   execute_process(COMMAND "${OBJDUMP}" ${_objdump_flags} -d --no-show-raw-insn "${ELF}" OUTPUT_FILE "${_dis}"
                   RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0)

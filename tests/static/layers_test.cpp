@@ -3,6 +3,7 @@
 #include "support/layer_cases.hpp"
 
 #include <ctattn/layers.hpp>
+#include <ctattn/quantized/ranges.hpp>
 
 namespace {
 
@@ -93,5 +94,108 @@ static_assert(ctattn::parameter_tensor_count(mlp_model{}) == 4);
 static_assert(sizeof(mlp_model) == sizeof(cases::mlp<float>) + alignof(float));
 static_assert(numbered<mlp_model>() == numbered<mlp_model>() && !(numbered<mlp_model>() == mlp_model{}));
 static_assert(std::is_same_v<mlp_model::result_of<decltype(mlp_input)>, ctattn::matrix<float, 2, 3>>);
+
+// Calibration by the library (ctattn::record_ranges): the model's own output, bit for bit, and the range of every
+// member's output under its name, each the range of what the member's forward gives.
+constexpr bool records_a_chain = [] {
+  const mlp_model m = numbered<mlp_model>();
+  ctattn::activation_ranges<8> ranges{};
+  const auto y = ctattn::record_ranges(m, mlp_input, ranges);
+  const auto hidden = ctattn::forward(m.hidden, mlp_input);
+  return y == m.forward(mlp_input) && ranges.size() == 4 && ranges.name(0) == "hidden" && ranges.name(1) == "act" &&
+         ranges.name(2) == "out" && ranges.name(3) == "output" && *ranges.find("hidden") == ctattn::observed_range(hidden) &&
+         *ranges.find("act") == ctattn::observed_range(ctattn::forward(m.act, hidden)) &&
+         *ranges.find("out") == ctattn::observed_range(y) && !ranges.overflowed;
+}();
+static_assert(records_a_chain);
+// Two samples widen one range; a recorder too small says so.
+static_assert([] {
+  const mlp_model m = numbered<mlp_model>();
+  ctattn::activation_ranges<8> both{}, first{};
+  ctattn::activation_ranges<2> small{};
+  const auto other = ctattn::scale(mlp_input, -2.0f);
+  (void)ctattn::record_ranges(m, mlp_input, both);
+  (void)ctattn::record_ranges(m, other, both);
+  (void)ctattn::record_ranges(m, mlp_input, first);
+  (void)ctattn::record_ranges(m, mlp_input, small);
+  const auto wide = *both.find("hidden");
+  const auto one = *first.find("hidden");
+  const auto two = ctattn::observed_range(ctattn::forward(m.hidden, other));
+  return wide.lo == (one.lo < two.lo ? one.lo : two.lo) && wide.hi == (one.hi > two.hi ? one.hi : two.hi) &&
+         small.overflowed && small.size() == 2;
+}());
+
+// An encoder layer's points under its path, each the range of the float layer's own intermediate; its output the
+// layer's forward, bit for bit. A causal layer's scores cover only the keys each query sees.
+template <typename Encoder>
+struct encoder_model : ctattn::model<encoder_model<Encoder>> {
+  BOOST_HANA_DEFINE_STRUCT(encoder_model, (Encoder, block));
+};
+constexpr float encoder_rows[3][8] = {
+    {0.5f, -1, 2, 0, 1, -0.25f, 3, 1}, {1, 1, -1, 2, 0, 0.5f, -2, 4}, {-3, 0.75f, 1, 1, -1, 2, 0.5f, 0}};
+constexpr auto encoder_input = ctattn::from_array(encoder_rows);
+template <typename Encoder>
+constexpr auto recorded_encoder() noexcept {
+  const auto m = numbered<encoder_model<Encoder>>();
+  ctattn::activation_ranges<32> ranges{};
+  const auto y = ctattn::record_ranges(m, encoder_input, ranges);
+  struct result {
+    ctattn::activation_ranges<32> ranges;
+    bool same_output;
+    ctattn::value_range query;
+  };
+  const auto normed = ctattn::forward(m.block.norm1, encoder_input);
+  return result{ranges, y == m.forward(encoder_input),
+                ctattn::observed_range(ctattn::forward(m.block.self_attn.weights.query, normed))};
+}
+constexpr auto plain_encoder = recorded_encoder<cases::encoder<float, ctattn::gelu, true>>();
+static_assert(plain_encoder.same_output && !plain_encoder.ranges.overflowed);
+static_assert(*plain_encoder.ranges.find("block.query") == plain_encoder.query);
+static_assert([] {
+  for (const char* point : {"block.norm1", "block.key", "block.value", "block.scores", "block.context",
+                            "block.attention", "block.sum1", "block.norm2", "block.hidden", "block.activation",
+                            "block.feed_forward", "block", "output"}) {
+    if (plain_encoder.ranges.find(point) == nullptr) return false;
+  }
+  return plain_encoder.ranges.size() == 14;
+}());
+using causal_encoder = ctattn::transformer_encoder_layer<float, 8, 2, 16, ctattn::gelu, true, ctattn::causal_mask>;
+constexpr auto masked_encoder = recorded_encoder<causal_encoder>();
+static_assert(masked_encoder.same_output);
+static_assert(*masked_encoder.ranges.find("block.query") == *plain_encoder.ranges.find("block.query"));
+// The scores by another route: each head's q_h k_h^T as a float product, times 1/sqrt(4), over the keys j <= i
+// (causal) or all; the recorder sums in double, so the bounds agree to float's rounding.
+constexpr ctattn::value_range head_scores(bool causal) noexcept {
+  const auto m = numbered<encoder_model<causal_encoder>>();
+  const auto normed = ctattn::forward(m.block.norm1, encoder_input);
+  const auto q = ctattn::forward(m.block.self_attn.weights.query, normed);
+  const auto k = ctattn::forward(m.block.self_attn.weights.key, normed);
+  const auto s0 = ctattn::multiply(ctattn::column_block<0, 4>(q), ctattn::transpose(ctattn::column_block<0, 4>(k)));
+  const auto s1 = ctattn::multiply(ctattn::column_block<4, 4>(q), ctattn::transpose(ctattn::column_block<4, 4>(k)));
+  ctattn::value_range r{1e300, -1e300};
+  for (const auto* s : {&s0, &s1}) {
+    for (std::size_t i = 0; i < 3; ++i) {
+      for (std::size_t j = 0; j < 3; ++j) {
+        if (causal && j > i) continue;
+        const double v = 0.5 * static_cast<double>((*s)(i, j));
+        r.lo = v < r.lo ? v : r.lo;
+        r.hi = v > r.hi ? v : r.hi;
+      }
+    }
+  }
+  return r;
+}
+constexpr bool near(ctattn::value_range a, ctattn::value_range b) noexcept {
+  const auto close = [](double x, double y) { return (x - y) * (x - y) <= 1e-10 * (1 + x * x); };
+  return close(a.lo, b.lo) && close(a.hi, b.hi);
+}
+static_assert(near(*masked_encoder.ranges.find("block.scores"), head_scores(true)));
+static_assert(near(*plain_encoder.ranges.find("block.scores"), head_scores(false)));
+
+// A generated ranges table read by name.
+constexpr ctattn::named_range table[] = {{"pos", {-1.0, 2.0}},          {"layers.0.norm1", {-3.0, 3.5}},
+                                         {"layers.0.query", {-1.5, 1.0}}, {"layers.0", {-4.0, 5.0}}};
+static_assert(ctattn::range_at(table, "layers.0.query") == ctattn::value_range{-1.5, 1.0});
+static_assert(ctattn::range_at(table, "pos") == ctattn::value_range{-1.0, 2.0});
 
 }  // namespace

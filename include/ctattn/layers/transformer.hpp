@@ -54,6 +54,8 @@ template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename
 struct transformer_encoder_layer {
   static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
   using value_type = T;
+  /// The mask every call applies (no state: `ctattn::no_mask_type` or `ctattn::causal_mask`).
+  using mask_type = Mask;
   static constexpr auto input_extent = normalize_extent<DModel>;
   static constexpr auto output_extent = normalize_extent<DModel>;
   static constexpr bool norm_first = NormFirst;

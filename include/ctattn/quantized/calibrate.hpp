@@ -12,6 +12,7 @@
 /// | `quantization_for_range(lo, hi)`           | scale (hi - lo) / 255 over [lo, hi] widened to contain 0; the zero point that maps lo to -128 |
 /// | `symmetric_quantization(largest)`          | scale largest / 127, zero point 0                            |
 /// | `largest_magnitude(xs...)`                 | the largest magnitude among the elements of `xs`             |
+/// | `range_at(table, name)`                    | the range named `name` in a generated ranges header (ctattn/quantized/ranges.hpp) |
 ///
 /// Example:
 /// \code
@@ -19,8 +20,11 @@
 ///   constexpr auto x_q = ctattn::quantize<q>(x);
 /// \endcode
 
+#include <cstddef>
 #include <cstdint>
+#include <string_view>
 
+#include "ctattn/detail/config.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/quantization.hpp"
@@ -95,6 +99,27 @@ template <FixedMatrix... Xs>
 [[nodiscard]] constexpr double largest_magnitude(const Xs&... xs) noexcept {
   const value_range range = observed_range(xs...);
   return -range.lo > range.hi ? -range.lo : range.hi;
+}
+
+/// One named range of a generated ranges header.
+///
+/// Example: `inline constexpr ctattn::named_range ranges[] = {{"norm", {-2.5, 3.0}}, {"head", {-9.0, 11.5}}};`
+struct named_range {
+  std::string_view name;
+  value_range range;
+};
+
+/// The range named `name` in `table`; a name the table lacks is a contract violation (a compile error in a constant
+/// expression: the ranges header is older than the model, or the name is misspelled).
+///
+/// Example: `constexpr auto q_norm = ctattn::quantization_for_range(ctattn::range_at(toy::sorter_ranges, "norm"));`
+template <std::size_t N>
+[[nodiscard]] constexpr value_range range_at(const named_range (&table)[N], std::string_view name) noexcept {
+  for (const named_range& entry : table) {
+    if (entry.name == name) return entry.range;
+  }
+  detail::expects(false);
+  return {};
 }
 
 }  // namespace ctattn

@@ -27,6 +27,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 #include <tuple>
 
 #include "ctattn/detail/footprint_type.hpp"
@@ -110,6 +111,31 @@ struct encoder_layer_ranges {
           quantization_for_range(r.norm2),     quantization_for_range(r.hidden),
           quantization_for_range(r.activation), quantization_for_range(r.feed_forward),
           quantization_for_range(r.output)};
+}
+
+/// The 14 ranges of the encoder layer recorded under `path`, whose input is the output recorded under `input`
+/// (the member before it: `pos` for `layers.0`, `layers.0` for `layers.1`).
+///
+/// Example: `constexpr auto r0 = ctattn::encoder_layer_ranges_at(toy::sorter_ranges, "layers.0", "pos");`
+template <std::size_t N>
+[[nodiscard]] constexpr encoder_layer_ranges encoder_layer_ranges_at(const named_range (&table)[N],
+                                                                     std::string_view path,
+                                                                     std::string_view input) noexcept {
+  const auto at = [&](std::string_view point) {
+    // `path.point`, compared without building the name.
+    for (const named_range& entry : table) {
+      const std::string_view n = entry.name;
+      if (n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path && n[path.size()] == '.' &&
+          n.substr(path.size() + 1) == point) {
+        return entry.range;
+      }
+    }
+    detail::expects(false);
+    return value_range{};
+  };
+  return {range_at(table, input), at("norm1"),     at("query"),  at("key"),    at("value"),
+          at("scores"),           at("context"),   at("attention"), at("sum1"), at("norm2"),
+          at("hidden"),           at("activation"), at("feed_forward"), range_at(table, path)};
 }
 
 /// A pre-norm transformer encoder layer in int8 (nn.TransformerEncoderLayer(norm_first=True, batch_first=True)):

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_QUANTIZED_RANGES_HPP
+#define CTATTN_QUANTIZED_RANGES_HPP
+
+/// \file
+/// Calibration by the library: a float model runs over sample inputs and records the range of every activation
+/// that its int8 form quantizes, by name (`layers.0.norm1`), not by position. The ranges go to a header
+/// (`ctattn::host::write_ranges_header`, ctattn/host/ranges.hpp) that the int8 model reads by name.
+///
+/// | entity                                  | what                                                             |
+/// |-----------------------------------------|------------------------------------------------------------------|
+/// | `activation_ranges<Capacity>`           | the recorder: up to Capacity named ranges, widened sample by sample |
+/// | `record_ranges(model, x, ranges)`       | runs `model` on x (its float forward), widens `ranges`, returns the output |
+///
+/// The generated header holds `ctattn::named_range`s, read by `ctattn::range_at` (ctattn/quantized/calibrate.hpp) and
+/// `ctattn::encoder_layer_ranges_at` (ctattn/quantized/transformer.hpp).
+///
+/// The names: each layer's output under its path (the member names of a `ctattn::model`, the indices of a
+/// `ctattn::sequential`, as the parameters are named): `pos`, `layers.0`, `layers` (a chain's output, its last
+/// layer's), `norm`, `head`, and `output` for the whole model's. A layer with points of its own adds them under its
+/// path:
+///
+/// | layer                        | points                                                                      |
+/// |------------------------------|-----------------------------------------------------------------------------|
+/// | `token_embedding`, `position_embedding` | `<path>.weight`: the table (quantized per tensor)                |
+/// | `transformer_encoder_layer`  | `<path>.norm1`, `.query`, `.key`, `.value`, `.scores` (q k^T / sqrt(d_head), the keys the mask lets each query see), `.context` (the heads side by side), `.attention` (W_O's output), `.sum1`, `.norm2`, `.hidden`, `.activation`, `.feed_forward` |
+///
+/// Every computation is the float layer's own (its sublayers' `forward`), so the recorded output is the float
+/// model's; a test holds it to `forward` bit for bit.
+///
+/// Example:
+/// \code
+///   ctattn::activation_ranges<64> ranges{};
+///   for (const auto& ids : samples) (void)ctattn::record_ranges(model, ids, ranges);
+///   // ctattn::host::write_ranges_header("sorter_ranges.hpp", ranges, "toy::sorter_ranges");
+/// \endcode
+
+#include <array>
+#include <cstddef>
+#include <limits>
+#include <string_view>
+#include <type_traits>
+
+#include "ctattn/detail/config.hpp"
+#include "ctattn/layers.hpp"
+#include "ctattn/math/sqrt.hpp"
+#include "ctattn/quantized/calibrate.hpp"
+#include "ctattn/quantized/transformer.hpp"
+
+namespace ctattn {
+
+/// The recorder of `record_ranges`: up to `Capacity` named ranges, in the order they were first seen.
+///
+/// | member            | what                                                   |
+/// |-------------------|--------------------------------------------------------|
+/// | `size()`          | the names recorded                                     |
+/// | `name(i)`, `range(i)` | entry i                                            |
+/// | `find(name)`      | the entry's range, or nullptr                          |
+/// | `overflowed`      | true when a name did not fit (Capacity too small)      |
+///
+/// Example: `ctattn::activation_ranges<64> ranges{}; (void)ctattn::record_ranges(model, x, ranges);`
+template <std::size_t Capacity>
+struct activation_ranges {
+  struct entry {
+    parameter_name name{};
+    value_range range{};
+  };
+  std::array<entry, Capacity> entries{};
+  std::size_t count = 0;
+  bool overflowed = false;
+
+  [[nodiscard]] constexpr std::size_t size() const noexcept { return count; }
+  [[nodiscard]] constexpr std::string_view name(std::size_t i) const noexcept { return entries[i].name.view(); }
+  [[nodiscard]] constexpr value_range range(std::size_t i) const noexcept { return entries[i].range; }
+
+  [[nodiscard]] constexpr const value_range* find(std::string_view name) const noexcept {
+    for (std::size_t i = 0; i < count; ++i) {
+      if (entries[i].name.view() == name) return &entries[i].range;
+    }
+    return nullptr;
+  }
+
+  /// Widens the range named `name` by the elements of `m` (NaN skipped), adding the name when it is new.
+  template <FixedMatrix M>
+  constexpr void widen(std::string_view name, const M& m) noexcept {
+    const value_range seen = observed_range(m);
+    for (std::size_t i = 0; i < count; ++i) {
+      if (entries[i].name.view() == name) {
+        value_range& r = entries[i].range;
+        r.lo = seen.lo < r.lo ? seen.lo : r.lo;
+        r.hi = seen.hi > r.hi ? seen.hi : r.hi;
+        return;
+      }
+    }
+    if (count == Capacity) {
+      overflowed = true;
+      return;
+    }
+    entries[count].name = parameter_name{};
+    entries[count].name.append(name);
+    entries[count].range = seen;
+    ++count;
+  }
+};
+
+namespace detail {
+// `path.point`, or `point` at the top.
+[[nodiscard]] constexpr parameter_name point_name(const parameter_name& path, std::string_view point) noexcept {
+  parameter_name name = path;
+  if (name.length != 0) name.append(".");
+  name.append(point);
+  return name;
+}
+
+template <typename L>
+inline constexpr bool is_encoder_layer = false;
+template <typename T, auto D, std::size_t H, auto F, typename A, bool N, typename M, WeightLayout W>
+inline constexpr bool is_encoder_layer<transformer_encoder_layer<T, D, H, F, A, N, M, W>> = true;
+
+template <typename L>
+inline constexpr bool is_sequential = false;
+template <typename... Layers>
+inline constexpr bool is_sequential<sequential<Layers...>> = true;
+
+template <typename L>
+inline constexpr bool is_embedding_table = false;
+template <typename T, std::size_t V, auto D>
+inline constexpr bool is_embedding_table<token_embedding<T, V, D>> = true;
+template <typename T, std::size_t L, auto D>
+inline constexpr bool is_embedding_table<position_embedding<T, L, D>> = true;
+
+// The scaled scores q_h k_h^T / sqrt(d_head) of every head, over the keys `mask` lets each query see, widened into
+// the range named `name`.
+template <std::size_t Heads, typename Mask, typename Q, typename K, typename Ranges>
+constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, const K& k) noexcept {
+  constexpr std::size_t d = Q::cols / Heads;
+  const double scale = 1.0 / math::sqrt(static_cast<double>(d));
+  basic_matrix<double, Q::rows, K::rows> scores{};
+  for (std::size_t h = 0; h < Heads; ++h) {
+    for (std::size_t i = 0; i < Q::rows; ++i) {
+      const key_range visible = Mask{}.keys(i, Q::rows, K::rows);
+      for (std::size_t j = 0; j < K::rows; ++j) {
+        double s = 0.0;
+        for (std::size_t c = h * d; c < (h + 1) * d; ++c) {
+          s += static_cast<double>(q.elements[i][c]) * static_cast<double>(k.elements[j][c]);
+        }
+        // Rationale: a masked key is NaN, which observed_range skips; the visible ones of every head widen the range.
+        scores.elements[i][j] =
+            (j >= visible.begin && j < visible.end) ? s * scale : std::numeric_limits<double>::quiet_NaN();
+      }
+    }
+    ranges.widen(name, scores);
+  }
+}
+
+template <typename L, typename X, typename Ranges>
+constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept;
+
+// The members of a model, or the layers of a sequential, each under its name, in turn.
+template <std::size_t I, std::size_t Count, typename Get, typename Name, typename X, typename Ranges>
+constexpr auto record_chain(const Get& get, const Name& name_of, const X& x, Ranges& ranges,
+                            const parameter_name& path) noexcept {
+  const auto y = record(get(std::integral_constant<std::size_t, I>{}), x, ranges, point_name(path, name_of(I)));
+  if constexpr (I + 1 == Count) {
+    return y;
+  } else {
+    return record_chain<I + 1, Count>(get, name_of, y, ranges, path);
+  }
+}
+
+// One layer: its output under `path`, and its own points under `path.point`.
+template <typename L, typename X, typename Ranges>
+constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
+  if constexpr (Model<L> || is_sequential<L>) {
+    const auto y = [&] {
+      if constexpr (Model<L>) {
+        return record_chain<0, members<L>::count>(
+            [&](auto i) -> const auto& { return member_at<decltype(i)::value>(layer); },
+            [](std::size_t i) { return members<L>::names[i]; }, x, ranges, path);
+      } else {
+        constexpr std::size_t count = decltype(boost::hana::length(layer.layers))::value;
+        return record_chain<0, count>(
+            [&](auto i) -> const auto& { return boost::hana::at_c<decltype(i)::value>(layer.layers); },
+            [](std::size_t i) { return index_name(i); }, x, ranges, path);
+      }
+    }();
+    // A chain's output is its last layer's, under the chain's own name too (`layers` as `layers.1`): the name the
+    // member after it reads its input quantization by. The whole model's output has the name `output`.
+    ranges.widen(path.length == 0 ? std::string_view("output") : path.view(), y);
+    return y;
+  } else if constexpr (is_encoder_layer<L>) {
+    using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
+    constexpr std::size_t heads = decltype(layer.self_attn.weights)::query_heads;
+    using mask = typename L::mask_type;
+    const result input = with_extents<X::row_extent, L::output_extent>(x);
+    const auto attend = [&](const result& a) {
+      const auto q = ctattn::forward(layer.self_attn.weights.query, a);
+      const auto k = ctattn::forward(layer.self_attn.weights.key, a);
+      ranges.widen(point_name(path, "query").view(), q);
+      ranges.widen(point_name(path, "key").view(), k);
+      ranges.widen(point_name(path, "value").view(), ctattn::forward(layer.self_attn.weights.value, a));
+      widen_scores<heads, mask>(ranges, point_name(path, "scores").view(), q, k);
+      const auto full = [&] {
+        if constexpr (std::is_same_v<mask, no_mask_type>) {
+          return multi_head_attention(a, a, a, layer.self_attn.weights, with_weights);
+        } else {
+          return multi_head_attention(a, a, a, layer.self_attn.weights, mask{}, with_weights);
+        }
+      }();
+      ranges.widen(point_name(path, "context").view(), full.heads_concat);
+      ranges.widen(point_name(path, "attention").view(), full.output);
+      return full.output;
+    };
+    const auto feed = [&](const result& a) {
+      const auto hidden = ctattn::forward(layer.ff.linear1, a);
+      const auto activated = ctattn::forward(layer.ff.activation, hidden);
+      const auto out = ctattn::forward(layer.ff.linear2, activated);
+      ranges.widen(point_name(path, "hidden").view(), hidden);
+      ranges.widen(point_name(path, "activation").view(), activated);
+      ranges.widen(point_name(path, "feed_forward").view(), out);
+      return out;
+    };
+    result y{};
+    if constexpr (L::norm_first) {
+      const result n1 = ctattn::forward(layer.norm1, input);
+      ranges.widen(point_name(path, "norm1").view(), n1);
+      const result h = ctattn::add(input, attend(n1));
+      ranges.widen(point_name(path, "sum1").view(), h);
+      const result n2 = ctattn::forward(layer.norm2, h);
+      ranges.widen(point_name(path, "norm2").view(), n2);
+      y = ctattn::add(h, feed(n2));
+    } else {
+      const result s1 = ctattn::add(input, attend(input));
+      ranges.widen(point_name(path, "sum1").view(), s1);
+      const result h = ctattn::forward(layer.norm1, s1);
+      ranges.widen(point_name(path, "norm1").view(), h);
+      const result s2 = ctattn::add(h, feed(h));
+      ranges.widen(point_name(path, "sum2").view(), s2);
+      y = ctattn::forward(layer.norm2, s2);
+    }
+    ranges.widen(path.view(), y);
+    return y;
+  } else {
+    if constexpr (is_embedding_table<L>) ranges.widen(point_name(path, "weight").view(), layer.weight);
+    const auto y = run_layer(layer, x);
+    ranges.widen(path.view(), y);
+    return y;
+  }
+}
+}  // namespace detail
+
+/// Runs `model` on `x` with its float forward and widens `ranges` by every activation its int8 form quantizes (see
+/// this header for the names); returns the model's output. Constexpr: a small calibration set can run in a
+/// constant expression.
+///
+/// | operand  | shape                                          |
+/// |----------|------------------------------------------------|
+/// | `x`      | the model's input (ids for an embedding)       |
+/// | result   | the model's output, as `forward` gives it      |
+///
+/// Example: `const auto logits = ctattn::record_ranges(toy::sorter_model, ids, ranges);`
+template <typename M, typename X, std::size_t Capacity>
+constexpr auto record_ranges(const M& model, const X& x, activation_ranges<Capacity>& ranges) noexcept {
+  return detail::record(model, x, ranges, parameter_name{});
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_RANGES_HPP
