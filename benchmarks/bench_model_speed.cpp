@@ -32,7 +32,7 @@ namespace {
 // The models in static storage, copied from the constexpr weights, so that the compiler cannot fold anything.
 toy::sorter sorter = sorter_weights;
 // The sorter in int8, quantized by the compiler (examples/verified_model/int8_sorter.hpp).
-toy::int8_sorter int8_model = toy::quantize_sorter(sorter_weights);
+toy::int8_sorter int8_model = ctattn::quantize<toy::sorter_ranges>(sorter_weights);
 toy::causal_sorter causal = causal_weights;
 std::array<int, 6> digits{3, 1, 4, 1, 5, 9};
 

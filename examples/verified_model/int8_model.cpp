@@ -12,7 +12,7 @@
 
 namespace {
 
-constexpr toy::int8_sorter int8_weights = toy::quantize_sorter(sorter_weights);
+constexpr toy::int8_sorter int8_weights = ctattn::quantize<toy::sorter_ranges>(sorter_weights);
 
 // The number of int8 logits that differ from the Python reference's.
 template <typename Logits>

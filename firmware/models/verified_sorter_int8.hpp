@@ -3,8 +3,8 @@
 
 /// \file
 /// The verified model in int8 on the target (examples/verified_model/int8_sorter.hpp): the trained sorter's weights,
-/// imported from sorter.safetensors at configure time, quantized by the compiler with the calibrated quantizations
-/// of int8_golden.hpp, in flash as a constexpr `toy::int8_sorter`. The image runs one inference per golden input in
+/// imported from sorter.safetensors at configure time, quantized by the compiler (`ctattn::quantize`) with the
+/// ranges ctattn recorded (sorter_ranges.hpp), in flash as a constexpr `toy::int8_sorter`. The image runs one inference per golden input in
 /// integers only and compares the int8 logits with the compiler's, which are the Python reference's
 /// (static_assert below and in examples/verified_model/int8_model.cpp).
 ///
@@ -24,7 +24,7 @@
 
 namespace ctattn_firmware::models {
 
-inline constexpr toy::int8_sorter int8_sorter_weights = toy::quantize_sorter(sorter_weights);
+inline constexpr toy::int8_sorter int8_sorter_weights = ctattn::quantize<toy::sorter_ranges>(sorter_weights);
 
 #if defined(CTATTN_FIRMWARE_STACK_BYTES)
 // One inference's activations and scratch (the int8 footprint's RAM) within the stack this board's images reserve:

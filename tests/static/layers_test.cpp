@@ -3,6 +3,7 @@
 #include "support/layer_cases.hpp"
 
 #include <ctattn/layers.hpp>
+#include <ctattn/quantized/model.hpp>
 #include <ctattn/quantized/ranges.hpp>
 
 namespace {
@@ -102,8 +103,10 @@ constexpr bool records_a_chain = [] {
   ctattn::activation_ranges<8> ranges{};
   const auto y = ctattn::record_ranges(m, mlp_input, ranges);
   const auto hidden = ctattn::forward(m.hidden, mlp_input);
-  return y == m.forward(mlp_input) && ranges.size() == 4 && ranges.name(0) == "hidden" && ranges.name(1) == "act" &&
-         ranges.name(2) == "out" && ranges.name(3) == "output" && *ranges.find("hidden") == ctattn::observed_range(hidden) &&
+  return y == m.forward(mlp_input) && ranges.size() == 5 && ranges.name(0) == "input" && ranges.name(1) == "hidden" &&
+         ranges.name(2) == "act" && ranges.name(3) == "out" && ranges.name(4) == "output" &&
+         *ranges.find("input") == ctattn::observed_range(mlp_input) &&
+         *ranges.find("hidden") == ctattn::observed_range(hidden) &&
          *ranges.find("act") == ctattn::observed_range(ctattn::forward(m.act, hidden)) &&
          *ranges.find("out") == ctattn::observed_range(y) && !ranges.overflowed;
 }();
@@ -122,7 +125,7 @@ static_assert([] {
   const auto one = *first.find("hidden");
   const auto two = ctattn::observed_range(ctattn::forward(m.hidden, other));
   return wide.lo == (one.lo < two.lo ? one.lo : two.lo) && wide.hi == (one.hi > two.hi ? one.hi : two.hi) &&
-         small.overflowed && small.size() == 2;
+         small.overflowed && small.size() == 2 && small.name(1) == "hidden";
 }());
 
 // An encoder layer's points under its path, each the range of the float layer's own intermediate; its output the
@@ -157,7 +160,7 @@ static_assert([] {
                             "block.feed_forward", "block", "output"}) {
     if (plain_encoder.ranges.find(point) == nullptr) return false;
   }
-  return plain_encoder.ranges.size() == 14;
+  return plain_encoder.ranges.size() == 15 && plain_encoder.ranges.find("input") != nullptr;
 }());
 using causal_encoder = ctattn::transformer_encoder_layer<float, 8, 2, 16, ctattn::gelu, true, ctattn::causal_mask>;
 constexpr auto masked_encoder = recorded_encoder<causal_encoder>();
@@ -191,6 +194,52 @@ constexpr bool near(ctattn::value_range a, ctattn::value_range b) noexcept {
 }
 static_assert(near(*masked_encoder.ranges.find("block.scores"), head_scores(true)));
 static_assert(near(*plain_encoder.ranges.find("block.scores"), head_scores(false)));
+
+// A whole model quantized by ctattn::quantize: each member's int8 form with its quantization read by name, the
+// same bits as the int8 layers composed by hand; the first member fed by the input's range.
+constexpr ctattn::named_range mlp_ranges[] = {
+    {"input", {-4.0, 4.0}}, {"hidden", {-6.0, 5.0}}, {"act", {-0.2, 5.0}}, {"out", {-3.0, 2.5}}};
+constexpr ctattn::quantization q_input = ctattn::quantization_for_range(-4.0, 4.0);
+constexpr ctattn::quantization q_hidden = ctattn::quantization_for_range(-6.0, 5.0);
+constexpr ctattn::quantization q_act = ctattn::quantization_for_range(-0.2, 5.0);
+constexpr ctattn::quantization q_out = ctattn::quantization_for_range(-3.0, 2.5);
+static_assert([] {
+  const mlp_model m = numbered<mlp_model>();
+  const ctattn::quantized_model<mlp_model, mlp_ranges> q = ctattn::quantize<mlp_ranges>(m);
+  const auto x_q = ctattn::quantize<q_input>(mlp_input);
+  const auto by_hand = ctattn::project(
+      ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<q_input, q_hidden>(m.hidden)),
+                       ctattn::quantize_activation<q_hidden, q_act>(m.act)),
+      ctattn::quantize_linear<q_act, q_out>(m.out));
+  return q.forward(x_q) == by_hand && decltype(q)::output_quantization == q_out;
+}());
+// Calibrated and quantized in one constant expression: ranges recorded over two samples, and the int8 model
+// quantized from them, each member with the quantization of its recorded range.
+constexpr auto mlp_other = ctattn::scale(mlp_input, -0.5f);
+constexpr auto recorded_mlp = [] {
+  ctattn::activation_ranges<8> r{};
+  (void)ctattn::record_ranges(numbered<mlp_model>(), mlp_input, r);
+  (void)ctattn::record_ranges(numbered<mlp_model>(), mlp_other, r);
+  return r;
+}();
+constexpr auto recorded_table = recorded_mlp.table();
+static_assert([] {
+  const mlp_model m = numbered<mlp_model>();
+  const auto q = ctattn::quantize<recorded_table>(m);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(recorded_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), hidden = q_of("hidden"), act = q_of("act"), out = q_of("out");
+  const auto x_q = ctattn::quantize<in>(mlp_other);
+  const auto by_hand =
+      ctattn::project(ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<in, hidden>(m.hidden)),
+                                       ctattn::quantize_activation<hidden, act>(m.act)),
+                      ctattn::quantize_linear<act, out>(m.out));
+  return q.forward(x_q) == by_hand && !(in == hidden);
+}());
+static_assert(ctattn::layer_footprint<ctattn::quantized_model<mlp_model, mlp_ranges>,
+                                      ctattn::qmatrix<2, 8, q_input>>.weight_bytes ==
+              sizeof(ctattn::quantized_model<mlp_model, mlp_ranges>));
 
 // A generated ranges table read by name.
 constexpr ctattn::named_range table[] = {{"pos", {-1.0, 2.0}},          {"layers.0.norm1", {-3.0, 3.5}},

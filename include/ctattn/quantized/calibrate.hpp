@@ -113,8 +113,8 @@ struct named_range {
 /// expression: the ranges header is older than the model, or the name is misspelled).
 ///
 /// Example: `constexpr auto q_norm = ctattn::quantization_for_range(ctattn::range_at(toy::sorter_ranges, "norm"));`
-template <std::size_t N>
-[[nodiscard]] constexpr value_range range_at(const named_range (&table)[N], std::string_view name) noexcept {
+template <typename Table>
+[[nodiscard]] constexpr value_range range_at(const Table& table, std::string_view name) noexcept {
   for (const named_range& entry : table) {
     if (entry.name == name) return entry.range;
   }

@@ -17,7 +17,7 @@
 ///
 /// The names: each layer's output under its path (the member names of a `ctattn::model`, the indices of a
 /// `ctattn::sequential`, as the parameters are named): `pos`, `layers.0`, `layers` (a chain's output, its last
-/// layer's), `norm`, `head`, and `output` for the whole model's. A layer with points of its own adds them under its
+/// layer's), `norm`, `head`, `output` for the whole model's, and `input` for a matrix input. A layer with points of its own adds them under its
 /// path:
 ///
 /// | layer                        | points                                                                      |
@@ -78,6 +78,17 @@ struct activation_ranges {
       if (entries[i].name.view() == name) return &entries[i].range;
     }
     return nullptr;
+  }
+
+  /// The ranges as a table of `named_range`s, as a generated header holds them, for `ctattn::quantize` on ranges
+  /// recorded in a constant expression: the names refer to this object, so it must outlive the table (a constexpr
+  /// variable). The entries past `size()` have empty names.
+  ///
+  /// Example: `static constexpr auto table = recorded.table();   // ctattn::quantize<table>(model)`
+  [[nodiscard]] constexpr std::array<named_range, Capacity> table() const noexcept {
+    std::array<named_range, Capacity> t{};
+    for (std::size_t i = 0; i < count; ++i) t[i] = {entries[i].name.view(), entries[i].range};
+    return t;
   }
 
   /// Widens the range named `name` by the elements of `m` (NaN skipped), adding the name when it is new.
@@ -261,6 +272,7 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
 /// Example: `const auto logits = ctattn::record_ranges(toy::sorter_model, ids, ranges);`
 template <typename M, typename X, std::size_t Capacity>
 constexpr auto record_ranges(const M& model, const X& x, activation_ranges<Capacity>& ranges) noexcept {
+  if constexpr (FixedMatrix<X>) ranges.widen("input", x);
   return detail::record(model, x, ranges, parameter_name{});
 }
 

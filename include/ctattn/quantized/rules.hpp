@@ -16,6 +16,8 @@
 /// | `int8_encoder_layer_must_be_norm_first` | `std::bool_constant<NormFirst>` of the float layer            |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
+/// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
+/// | `token_embedding_needs_positions_after_it` | the token embedding, the member after it                   |
 
 #include <cstddef>
 #include <cstdint>
@@ -44,9 +46,36 @@ struct quantized_activation {};
 struct quantized_layer_norm {};
 /// Quantizing a transformer encoder layer.
 struct quantized_encoder_layer {};
+/// Quantizing a whole float model (`ctattn::quantize<Ranges>(model)`).
+struct quantize {};
 }  // namespace op
 
 namespace shape_error {
+
+/// `ctattn::quantize<Ranges>(model)` maps each float layer to its int8 form; a layer with none stops there.
+template <typename Operation, typename Layer, bool HasForm>
+struct layer_needs_an_int8_form {
+  static constexpr bool holds = HasForm;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: ctattn::quantize has no int8 form of this layer (the layer below); quantize the model's "
+                  "other parts with the quantize_* functions and keep this one in float, or drop it");
+    return holds;
+  }
+};
+
+/// The int8 embedding adds the token's row and the position's row in one step, so a token_embedding is quantized
+/// with the position_embedding right after it.
+template <typename Operation, typename TokenEmbedding, typename Next, bool PositionsFollow>
+struct token_embedding_needs_positions_after_it {
+  static constexpr bool holds = PositionsFollow;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: ctattn::quantize quantizes a token_embedding together with the position_embedding "
+                  "declared right after it; declare the position_embedding as the next member");
+    return holds;
+  }
+};
 
 /// real = scale x (q - zero_point): the scale is a positive, finite number.
 template <typename Operation, typename Quantization>

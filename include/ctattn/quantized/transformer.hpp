@@ -117,8 +117,8 @@ struct encoder_layer_ranges {
 /// (the member before it: `pos` for `layers.0`, `layers.0` for `layers.1`).
 ///
 /// Example: `constexpr auto r0 = ctattn::encoder_layer_ranges_at(toy::sorter_ranges, "layers.0", "pos");`
-template <std::size_t N>
-[[nodiscard]] constexpr encoder_layer_ranges encoder_layer_ranges_at(const named_range (&table)[N],
+template <typename Table>
+[[nodiscard]] constexpr encoder_layer_ranges encoder_layer_ranges_at(const Table& table,
                                                                      std::string_view path,
                                                                      std::string_view input) noexcept {
   const auto at = [&](std::string_view point) {

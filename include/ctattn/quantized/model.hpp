@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_QUANTIZED_MODEL_HPP
+#define CTATTN_QUANTIZED_MODEL_HPP
+
+/// \file
+/// A whole float model quantized by the compiler: `ctattn::quantize<Ranges>(model)` maps a `ctattn::model` (or a
+/// `ctattn::sequential`) and the ranges its calibration recorded (`ctattn::record_ranges`, a generated header of
+/// `ctattn::named_range`s) to its int8 form, every quantization read by name from `Ranges`.
+///
+/// | float layer (at path P, input quantization QIn) | int8 layer                                                   |
+/// |-------------------------------------------------|--------------------------------------------------------------|
+/// | `token_embedding` then `position_embedding`     | `qembedding`: the tables with `P.weight`'s ranges, the sum with the position member's |
+/// | `transformer_encoder_layer` (norm_first)        | `qtransformer_encoder_layer`: its 14 quantizations from QIn and `P.norm1` ... `P.feed_forward`, `P` |
+/// | `layer_norm`                                    | `qlayer_norm<Width, QIn, Q(P)>`                              |
+/// | `linear` (out x in)                             | `qlinear<In, Out, QIn, Q(P)>`, per channel                   |
+/// | `relu`, `gelu`, `gelu_tanh`, `silu`             | `qactivation<QIn, Q(P)>`                                     |
+/// | a `ctattn::model`, a `ctattn::sequential`       | its members' int8 forms, each fed by the one before, in one flat `qchain` (a nested chain's layers spliced in) |
+///
+/// Q(name) is `quantization_for_range(range_at(Ranges, name))`. The first member's QIn is Q(`input`), the range
+/// `record_ranges` gives a model's matrix input (a model on token ids needs none).
+///
+/// The verified sorter in int8 is `ctattn::quantized_model<toy::sorter, toy::sorter_ranges>`, its value
+/// `ctattn::quantize<toy::sorter_ranges>(sorter_weights)` (examples/verified_model/int8_sorter.hpp).
+///
+/// Example (a model on matrices; its ranges as a generated header would hold them):
+/// \code
+///   struct classifier : ctattn::model<classifier> {
+///     BOOST_HANA_DEFINE_STRUCT(classifier, (ctattn::linear<float, 4, 8, ctattn::out_by_in, true>, hidden),
+///                              (ctattn::relu, act), (ctattn::linear<float, 8, 2, ctattn::out_by_in, true>, out));
+///   };
+///   inline constexpr ctattn::named_range classifier_ranges[] = {
+///       {"input", {-1.0, 1.0}}, {"hidden", {-2.0, 3.0}}, {"act", {0.0, 3.0}}, {"out", {-4.0, 4.0}}};
+///   using int8_classifier = ctattn::quantized_model<classifier, classifier_ranges>;
+///   constexpr int8_classifier int8_weights = ctattn::quantize<classifier_ranges>(classifier{});
+///   constexpr auto x_q = ctattn::quantize<ctattn::quantization_for_range(-1.0, 1.0)>(ctattn::matrix<double, 3, 4>{});
+///   constexpr auto y_q = int8_weights.forward(x_q);   // qmatrix<3, 2, Q(out)>
+/// \endcode
+
+#include <cstddef>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include <boost/hana/at.hpp>
+#include <boost/hana/back.hpp>
+#include <boost/hana/concat.hpp>
+#include <boost/hana/length.hpp>
+#include <boost/hana/prepend.hpp>
+#include <boost/hana/tuple.hpp>
+#include <boost/hana/unpack.hpp>
+
+#include "ctattn/layers.hpp"
+#include "ctattn/quantized/ranges.hpp"
+#include "ctattn/quantized/rules.hpp"
+#include "ctattn/quantized/transformer.hpp"
+
+namespace ctattn {
+
+namespace detail {
+// A qchain's storage: each layer a member of a base of its own, so that reaching one takes two steps.
+// Rationale: a constant evaluation reads a weight through every subobject between the model object and the
+// weight; boost::hana::tuple puts four or five between them (its storage, its implementation, an ebo base), which
+// made the int8 sorter's forward passes in static_assert a fifth slower than with named members.
+template <std::size_t I, typename T>
+struct chain_slot {
+  T value;
+  friend constexpr bool operator==(const chain_slot&, const chain_slot&) = default;
+};
+template <typename Indices, typename... Layers>
+struct chain_storage;
+template <std::size_t... I, typename... Layers>
+struct chain_storage<std::index_sequence<I...>, Layers...> : chain_slot<I, Layers>... {
+  friend constexpr bool operator==(const chain_storage&, const chain_storage&) = default;
+};
+template <std::size_t I, typename T>
+[[nodiscard]] constexpr const T& slot(const chain_slot<I, T>& s) noexcept {
+  return s.value;
+}
+template <std::size_t I, typename T>
+[[nodiscard]] constexpr T& slot(chain_slot<I, T>& s) noexcept {
+  return s.value;
+}
+
+// Layers I to the end of a qchain's tuple run in turn on x (as ctattn::model runs its members: one input and one
+// result held at a time, the steps inlined into the chain's forward).
+template <std::size_t I, typename Tuple, typename X>
+[[nodiscard, gnu::always_inline]] constexpr inline auto run_tuple(const Tuple& layers, const X& x) noexcept {
+  if constexpr (I == 0) {
+    return run_layer(slot<0>(layers), x);
+  } else {
+    const auto input = run_tuple<I - 1>(layers, x);
+    return run_layer(slot<I>(layers), input);
+  }
+}
+}  // namespace detail
+
+/// Int8 layers run in order, each on the previous one's result: the int8 form of a `ctattn::model` or a
+/// `ctattn::sequential` (`ctattn::quantize<Ranges>`). It has the layer protocol's verbs.
+///
+/// | member                   | shape                                                              |
+/// |--------------------------|--------------------------------------------------------------------|
+/// | `ctattn::detail::slot<I>(layers)` | layer I                                                   |
+/// | `forward(x)`             | x: the first layer's input (ids, or a `qmatrix`); result: the last layer's |
+/// | `footprint_of<X>()`      | the layers' calls composed (`ctattn::layer_footprint`)             |
+/// | `output_quantization`    | the last layer's                                                   |
+///
+/// Example: `const auto logits = ctattn::quantize<toy::sorter_ranges>(model).forward(ids);`
+template <typename... Layers>
+struct qchain {
+  static_assert(sizeof...(Layers) > 0);
+  using last_layer = detail::layer_at<sizeof...(Layers) - 1, Layers...>;
+  static constexpr quantization output_quantization = last_layer::output_quantization;
+
+  detail::chain_storage<std::index_sequence_for<Layers...>, Layers...> layers;
+
+  template <typename X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return detail::run_tuple<sizeof...(Layers) - 1>(layers, x);
+  }
+
+  template <typename X>
+  using result_of = typename detail::sequence_result<X, Layers...>::type;
+
+  template <typename X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return detail::sequence_footprint<X, Layers...>::of();
+  }
+
+  friend constexpr bool operator==(const qchain&, const qchain&) = default;
+};
+
+namespace detail {
+template <typename L>
+inline constexpr bool is_token_embedding = false;
+template <typename T, std::size_t V, auto D>
+inline constexpr bool is_token_embedding<token_embedding<T, V, D>> = true;
+template <typename L>
+inline constexpr bool is_position_embedding = false;
+template <typename T, std::size_t N, auto D>
+inline constexpr bool is_position_embedding<position_embedding<T, N, D>> = true;
+template <typename L>
+inline constexpr bool is_float_linear = false;
+template <typename T, auto In, auto Out, bool Bias>
+inline constexpr bool is_float_linear<basic_linear<T, In, Out, out_by_in, Bias>> = true;
+template <typename L>
+inline constexpr bool is_float_layer_norm = false;
+template <typename T, auto W, bool Affine>
+inline constexpr bool is_float_layer_norm<layer_norm<T, W, Affine>> = true;
+template <typename L>
+inline constexpr bool is_chain = Model<L> || is_sequential<L>;
+
+// The quantization of the range named `Path` in `Ranges`.
+template <const auto& Ranges, parameter_name Path>
+inline constexpr quantization quantization_at = quantization_for_range(range_at(Ranges, Path.view()));
+
+// A chain's element I (a model's member, a sequential's layer), its type, its name and the chain's length.
+template <std::size_t I, typename C>
+[[nodiscard]] constexpr const auto& chain_element(const C& chain) noexcept {
+  if constexpr (Model<C>) {
+    return member_at<I>(chain);
+  } else {
+    return boost::hana::at_c<I>(chain.layers);
+  }
+}
+template <std::size_t I, typename C>
+using chain_element_type = std::remove_cvref_t<decltype(chain_element<I>(std::declval<const C&>()))>;
+template <typename C>
+[[nodiscard]] constexpr std::size_t chain_length() noexcept {
+  if constexpr (Model<C>) {
+    return members<C>::count;
+  } else {
+    return decltype(boost::hana::length(std::declval<const C&>().layers))::value;
+  }
+}
+template <typename C>
+[[nodiscard]] constexpr std::string_view chain_name(std::size_t i) noexcept {
+  if constexpr (Model<C>) {
+    return members<C>::names[i];
+  } else {
+    return index_name(i);
+  }
+}
+
+// Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
+template <typename L>
+inline constexpr bool has_int8_form = is_chain<L> || is_encoder_layer<L> || is_float_layer_norm<L> ||
+                                      is_float_linear<L> || activation_layer_type<L> || is_token_embedding<L>;
+
+// The rules of quantizing a chain's elements I to the end: each has an int8 form, a token embedding is followed by
+// a position embedding (which the pair consumes), a nested chain's elements in turn.
+template <typename C, std::size_t I = 0>
+struct quantize_rules_of;
+template <typename C, std::size_t I>
+inline constexpr std::size_t next_or_self = I + 1 < chain_length<C>() ? I + 1 : I;
+template <typename C, std::size_t I, typename E, bool Chain = is_chain<E>, bool Token = is_token_embedding<E>>
+struct element_quantize_rules {
+  using type = rule_list<shape_error::layer_needs_an_int8_form<op::quantize, E, has_int8_form<E>>>;
+};
+template <typename C, std::size_t I, typename E, bool Token>
+struct element_quantize_rules<C, I, E, true, Token> {
+  using type = typename quantize_rules_of<E, 0>::type;
+};
+template <typename C, std::size_t I, typename E>
+struct element_quantize_rules<C, I, E, false, true> {
+  using next = chain_element_type<next_or_self<C, I>, C>;
+  using type = rule_list<shape_error::token_embedding_needs_positions_after_it<
+      op::quantize, E, next, (I + 1 < chain_length<C>() && is_position_embedding<next>)>>;
+};
+template <typename C, std::size_t I>
+  requires(I >= chain_length<C>())
+struct quantize_rules_of<C, I> {
+  using type = rule_list<>;
+};
+template <typename C, std::size_t I>
+  requires(I < chain_length<C>())
+struct quantize_rules_of<C, I> {
+  using element = chain_element_type<I, C>;
+  static constexpr bool pair = I + 1 < chain_length<C>() && is_token_embedding<element> &&
+                               is_position_embedding<chain_element_type<next_or_self<C, I>, C>>;
+  using type = rule_list<typename element_quantize_rules<C, I, element>::type,
+                         typename quantize_rules_of<C, (pair ? I + 2 : I + 1)>::type>;
+};
+
+// What a layer without an int8 form becomes after its error: nothing that adds a second error.
+template <quantization Q>
+struct no_int8_form {
+  static constexpr quantization output_quantization = Q;
+  template <typename X>
+  [[nodiscard]] constexpr X forward(const X& x) const noexcept {
+    return x;
+  }
+  template <typename X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {};
+  }
+  friend constexpr bool operator==(const no_int8_form&, const no_int8_form&) = default;
+};
+
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
+constexpr auto quantize_layer(const L& layer) noexcept;
+
+// The int8 forms of a chain's elements I to the end, element I fed by QIn.
+template <const auto& Ranges, parameter_name Path, quantization QIn, std::size_t I, typename C>
+constexpr auto quantize_elements(const C& chain) noexcept {
+  if constexpr (I == chain_length<C>()) {
+    return boost::hana::make_tuple();
+  } else {
+    using element = chain_element_type<I, C>;
+    constexpr parameter_name path = point_name(Path, chain_name<C>(I));
+    if constexpr (is_token_embedding<element>) {
+      constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
+      constexpr quantization q_out = quantization_at<Ranges, positions>;
+      const auto q = quantize_embedding<quantization_at<Ranges, point_name(path, "weight")>,
+                                        quantization_at<Ranges, point_name(positions, "weight")>, q_out>(
+          chain_element<I>(chain), chain_element<I + 1>(chain));
+      return boost::hana::prepend(quantize_elements<Ranges, Path, q_out, I + 2>(chain), q);
+    } else if constexpr (is_chain<element>) {
+      // A nested chain's layers join this one's (see fill_elements).
+      const auto inner = quantize_elements<Ranges, path, QIn, 0>(chain_element<I>(chain));
+      using last = std::remove_cvref_t<decltype(boost::hana::back(inner))>;
+      return boost::hana::concat(inner, quantize_elements<Ranges, Path, last::output_quantization, I + 1>(chain));
+    } else {
+      const auto q = quantize_layer<Ranges, path, QIn>(chain_element<I>(chain));
+      return boost::hana::prepend(
+          quantize_elements<Ranges, Path, std::remove_cvref_t<decltype(q)>::output_quantization, I + 1>(chain), q);
+    }
+  }
+}
+
+// The qchain type of a tuple of int8 layers (quantize_elements defines the types; fill_elements the values).
+template <typename... Layers>
+[[nodiscard]] constexpr qchain<Layers...> make_qchain(const boost::hana::tuple<Layers...>&) noexcept {
+  return {};
+}
+
+// The int8 form of one float layer at Path, fed by QIn (see the table of this header).
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
+constexpr auto quantize_layer(const L& layer) noexcept {
+  if constexpr (is_chain<L>) {
+    return make_qchain(quantize_elements<Ranges, Path, QIn, 0>(layer));
+  } else if constexpr (is_encoder_layer<L>) {
+    constexpr encoder_layer_quantizations q{.input = QIn,
+                                            .norm1 = quantization_at<Ranges, point_name(Path, "norm1")>,
+                                            .query = quantization_at<Ranges, point_name(Path, "query")>,
+                                            .key = quantization_at<Ranges, point_name(Path, "key")>,
+                                            .value = quantization_at<Ranges, point_name(Path, "value")>,
+                                            .scores = quantization_at<Ranges, point_name(Path, "scores")>,
+                                            .context = quantization_at<Ranges, point_name(Path, "context")>,
+                                            .attention = quantization_at<Ranges, point_name(Path, "attention")>,
+                                            .sum1 = quantization_at<Ranges, point_name(Path, "sum1")>,
+                                            .norm2 = quantization_at<Ranges, point_name(Path, "norm2")>,
+                                            .hidden = quantization_at<Ranges, point_name(Path, "hidden")>,
+                                            .activation = quantization_at<Ranges, point_name(Path, "activation")>,
+                                            .feed_forward = quantization_at<Ranges, point_name(Path, "feed_forward")>,
+                                            .output = quantization_at<Ranges, Path>};
+    return quantize_encoder_layer<q>(layer);
+  } else if constexpr (is_float_layer_norm<L>) {
+    return quantize_layer_norm<QIn, quantization_at<Ranges, Path>>(layer);
+  } else if constexpr (is_float_linear<L>) {
+    return quantize_linear<QIn, quantization_at<Ranges, Path>>(layer);
+  } else if constexpr (activation_layer_type<L>) {
+    return quantize_activation<QIn, quantization_at<Ranges, Path>>(layer);
+  } else {
+    return no_int8_form<QIn>{};  // refused by quantize's rules before this is reached
+  }
+}
+
+// Writes the int8 forms of a chain's elements I to the end into elements J to the end of `out`, the storage of the
+// qchain `quantize_elements` gives, each where it lives, by one assignment. A nested chain (a sequential member)
+// has no qchain of its own: its layers are spliced into this one's, one level less between the model and a weight.
+// Rationale: `quantize_elements` builds the same values by prepending to tuples, which copies every layer once per
+// element after it; in a constant expression each copy is interpreted element by element (the int8 sorter's
+// proof took a fifth longer). It stays as the definition of the types.
+template <const auto& Ranges, parameter_name Path, quantization QIn, std::size_t I, std::size_t J, typename C,
+          typename Tuple>
+constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
+  if constexpr (I < chain_length<C>()) {
+    using element = chain_element_type<I, C>;
+    constexpr parameter_name path = point_name(Path, chain_name<C>(I));
+    auto& target = slot<J>(out);
+    using target_type = std::remove_cvref_t<decltype(target)>;
+    if constexpr (is_token_embedding<element>) {
+      if constexpr (I + 1 < chain_length<C>() && is_position_embedding<chain_element_type<I + 1, C>>) {
+        constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
+        target = quantize_embedding<quantization_at<Ranges, point_name(path, "weight")>,
+                                    quantization_at<Ranges, point_name(positions, "weight")>,
+                                    quantization_at<Ranges, positions>>(chain_element<I>(chain),
+                                                                         chain_element<I + 1>(chain));
+        fill_elements<Ranges, Path, target_type::output_quantization, I + 2, J + 1>(chain, out);
+      }
+    } else if constexpr (is_chain<element>) {
+      constexpr std::size_t count =
+          decltype(boost::hana::length(quantize_elements<Ranges, path, QIn, 0>(chain_element<I>(chain))))::value;
+      fill_elements<Ranges, path, QIn, 0, J>(chain_element<I>(chain), out);
+      using last = std::remove_cvref_t<decltype(slot<J + count - 1>(out))>;
+      fill_elements<Ranges, Path, last::output_quantization, I + 1, J + count>(chain, out);
+    } else {
+      target = quantize_layer<Ranges, path, QIn>(chain_element<I>(chain));
+      fill_elements<Ranges, Path, target_type::output_quantization, I + 1, J + 1>(chain, out);
+    }
+  }
+}
+
+// The int8 form of a whole chain, fed by QIn: its type from quantize_layer, its layers written in place.
+template <const auto& Ranges, quantization QIn, typename C>
+[[nodiscard]] constexpr auto quantize_chain(const C& chain) noexcept {
+  decltype(quantize_layer<Ranges, parameter_name{}, QIn>(chain)) result{};
+  fill_elements<Ranges, parameter_name{}, QIn, 0, 0>(chain, result.layers);
+  return result;
+}
+}  // namespace detail
+
+/// The int8 form of a float model (a `ctattn::model` or a `ctattn::sequential`), every quantization read by name
+/// from `Ranges`, the ranges its calibration recorded (see this header). Constexpr: the compiler quantizes a
+/// constexpr model, and the result lives in flash.
+///
+/// | operand  | what                                                                    |
+/// |----------|-------------------------------------------------------------------------|
+/// | `Ranges` | a `ctattn::named_range` array with static storage (a generated header's) |
+/// | `model`  | the float model                                                         |
+/// | result   | a `qchain` of int8 layers (`ctattn::quantized_model<M, Ranges>`)          |
+///
+/// Example: `constexpr auto int8_weights = ctattn::quantize<toy::sorter_ranges>(sorter_weights);`
+template <const auto& Ranges, typename M>
+  requires(Model<M> || detail::is_sequential<M>)
+[[nodiscard]] constexpr auto quantize(const M& model) noexcept {
+  if constexpr (!detail::first_broken<typename detail::quantize_rules_of<M>::type>::check()) {
+    return detail::no_int8_form<quantization{1.0}>{};
+  } else if constexpr (detail::is_token_embedding<detail::chain_element_type<0, M>>) {
+    return detail::quantize_chain<Ranges, quantization{1.0}>(model);
+  } else {
+    constexpr parameter_name input = detail::point_name(parameter_name{}, "input");
+    return detail::quantize_chain<Ranges, detail::quantization_at<Ranges, input>>(model);
+  }
+}
+
+/// The type `ctattn::quantize<Ranges>` gives for a float model of type M.
+///
+/// Example: `using int8_sorter = ctattn::quantized_model<toy::sorter, toy::sorter_ranges>;`
+template <typename M, const auto& Ranges>
+using quantized_model = decltype(quantize<Ranges>(std::declval<const M&>()));
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_MODEL_HPP
