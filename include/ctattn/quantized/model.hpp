@@ -42,12 +42,7 @@
 #include <utility>
 
 #include <boost/hana/at.hpp>
-#include <boost/hana/back.hpp>
-#include <boost/hana/concat.hpp>
 #include <boost/hana/length.hpp>
-#include <boost/hana/prepend.hpp>
-#include <boost/hana/tuple.hpp>
-#include <boost/hana/unpack.hpp>
 
 #include "ctattn/layers.hpp"
 #include "ctattn/quantized/ranges.hpp"
@@ -239,45 +234,67 @@ struct no_int8_form {
 template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
 constexpr auto quantize_layer(const L& layer) noexcept;
 
-// The int8 forms of a chain's elements I to the end, element I fed by QIn.
-template <const auto& Ranges, parameter_name Path, quantization QIn, std::size_t I, typename C>
-constexpr auto quantize_elements(const C& chain) noexcept {
-  if constexpr (I == chain_length<C>()) {
-    return boost::hana::make_tuple();
-  } else {
-    using element = chain_element_type<I, C>;
-    constexpr parameter_name path = point_name(Path, chain_name<C>(I));
-    if constexpr (is_token_embedding<element>) {
-      constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
-      constexpr quantization q_out = quantization_at<Ranges, positions>;
-      const auto q = quantize_embedding<quantization_at<Ranges, point_name(path, "weight")>,
-                                        quantization_at<Ranges, point_name(positions, "weight")>, q_out>(
-          chain_element<I>(chain), chain_element<I + 1>(chain));
-      return boost::hana::prepend(quantize_elements<Ranges, Path, q_out, I + 2>(chain), q);
-    } else if constexpr (is_chain<element>) {
-      // A nested chain's layers join this one's (see fill_elements).
-      const auto inner = quantize_elements<Ranges, path, QIn, 0>(chain_element<I>(chain));
-      using last = std::remove_cvref_t<decltype(boost::hana::back(inner))>;
-      return boost::hana::concat(inner, quantize_elements<Ranges, Path, last::output_quantization, I + 1>(chain));
-    } else {
-      const auto q = quantize_layer<Ranges, path, QIn>(chain_element<I>(chain));
-      return boost::hana::prepend(
-          quantize_elements<Ranges, Path, std::remove_cvref_t<decltype(q)>::output_quantization, I + 1>(chain), q);
-    }
-  }
-}
-
-// The qchain type of a tuple of int8 layers (quantize_elements defines the types; fill_elements the values).
+// The types of the int8 forms of a chain's elements I to the end, element I fed by QIn, as `int8_list<...>`: a
+// token embedding and the position embedding after it as one qembedding, a nested chain's layers spliced in.
 template <typename... Layers>
-[[nodiscard]] constexpr qchain<Layers...> make_qchain(const boost::hana::tuple<Layers...>&) noexcept {
-  return {};
-}
+struct int8_list {};
+template <typename A, typename B>
+struct int8_list_concat;
+template <typename... A, typename... B>
+struct int8_list_concat<int8_list<A...>, int8_list<B...>> {
+  using type = int8_list<A..., B...>;
+};
+template <typename List>
+struct int8_list_info;
+template <typename... Layers>
+struct int8_list_info<int8_list<Layers...>> {
+  static constexpr std::size_t size = sizeof...(Layers);
+  using last = layer_at<sizeof...(Layers) - 1, Layers...>;
+  using chain = qchain<Layers...>;
+};
+
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename C, std::size_t I,
+          bool End = (I >= chain_length<C>())>
+struct int8_elements {
+  using type = int8_list<>;
+};
+template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
+          std::size_t I, typename E, bool Chain = is_chain<E>, bool Token = is_token_embedding<E>>
+struct int8_element {  // a leaf
+  using layer = decltype(quantize_layer<Ranges, ElementPath, QIn>(std::declval<const E&>()));
+  using type = typename int8_list_concat<
+      int8_list<layer>, typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
+};
+template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
+          std::size_t I, typename E, bool Token>
+struct int8_element<Ranges, Path, ElementPath, QIn, C, I, E, true, Token> {  // a nested chain
+  using inner = typename int8_elements<Ranges, ElementPath, QIn, E, 0>::type;
+  using type = typename int8_list_concat<
+      inner, typename int8_elements<Ranges, Path, int8_list_info<inner>::last::output_quantization, C,
+                                    I + 1>::type>::type;
+};
+template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
+          std::size_t I, typename E>
+struct int8_element<Ranges, Path, ElementPath, QIn, C, I, E, false, true> {  // a token embedding and its positions
+  static constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
+  using layer = decltype(quantize_embedding<quantization_at<Ranges, point_name(ElementPath, "weight")>,
+                                            quantization_at<Ranges, point_name(positions, "weight")>,
+                                            quantization_at<Ranges, positions>>(
+      std::declval<const E&>(), std::declval<const chain_element_type<I + 1, C>&>()));
+  using type = typename int8_list_concat<
+      int8_list<layer>, typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 2>::type>::type;
+};
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename C, std::size_t I>
+struct int8_elements<Ranges, Path, QIn, C, I, false> {
+  static constexpr parameter_name path = point_name(Path, chain_name<C>(I));
+  using type = typename int8_element<Ranges, Path, path, QIn, C, I, chain_element_type<I, C>>::type;
+};
 
 // The int8 form of one float layer at Path, fed by QIn (see the table of this header).
 template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
 constexpr auto quantize_layer(const L& layer) noexcept {
   if constexpr (is_chain<L>) {
-    return make_qchain(quantize_elements<Ranges, Path, QIn, 0>(layer));
+    return typename int8_list_info<typename int8_elements<Ranges, Path, QIn, L, 0>::type>::chain{};
   } else if constexpr (is_encoder_layer<L>) {
     constexpr encoder_layer_quantizations q{.input = QIn,
                                             .norm1 = quantization_at<Ranges, point_name(Path, "norm1")>,
@@ -306,11 +323,11 @@ constexpr auto quantize_layer(const L& layer) noexcept {
 }
 
 // Writes the int8 forms of a chain's elements I to the end into elements J to the end of `out`, the storage of the
-// qchain `quantize_elements` gives, each where it lives, by one assignment. A nested chain (a sequential member)
-// has no qchain of its own: its layers are spliced into this one's, one level less between the model and a weight.
-// Rationale: `quantize_elements` builds the same values by prepending to tuples, which copies every layer once per
-// element after it; in a constant expression each copy is interpreted element by element (the int8 sorter's
-// proof took a fifth longer). It stays as the definition of the types.
+// qchain `int8_elements` gives, each where it lives, by one assignment. A nested chain (a sequential member) has no
+// qchain of its own: its layers are spliced into this one's, one level less between the model and a weight.
+// Rationale: the types and the values apart. Building the values as the types are built, by prepending to tuples,
+// copies every layer once per element after it, and in a constant expression each copy is interpreted element by
+// element (the int8 sorter's proof took a fifth longer).
 template <const auto& Ranges, parameter_name Path, quantization QIn, std::size_t I, std::size_t J, typename C,
           typename Tuple>
 constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
@@ -329,8 +346,7 @@ constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
         fill_elements<Ranges, Path, target_type::output_quantization, I + 2, J + 1>(chain, out);
       }
     } else if constexpr (is_chain<element>) {
-      constexpr std::size_t count =
-          decltype(boost::hana::length(quantize_elements<Ranges, path, QIn, 0>(chain_element<I>(chain))))::value;
+      constexpr std::size_t count = int8_list_info<typename int8_elements<Ranges, path, QIn, element, 0>::type>::size;
       fill_elements<Ranges, path, QIn, 0, J>(chain_element<I>(chain), out);
       using last = std::remove_cvref_t<decltype(slot<J + count - 1>(out))>;
       fill_elements<Ranges, Path, last::output_quantization, I + 1, J + count>(chain, out);
