@@ -211,7 +211,9 @@ static_assert([] {
       ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<q_input, q_hidden>(m.hidden)),
                        ctattn::quantize_activation<q_hidden, q_act>(m.act)),
       ctattn::quantize_linear<q_act, q_out>(m.out));
-  return q.forward(x_q) == by_hand && decltype(q)::output_quantization == q_out;
+  return q.forward(x_q) == by_hand && decltype(q)::output_quantization == q_out &&
+         q.layer<0>() == ctattn::quantize_linear<q_input, q_hidden>(m.hidden) &&
+         q.layer<2>() == ctattn::quantize_linear<q_act, q_out>(m.out);
 }());
 // Calibrated and quantized in one constant expression: ranges recorded over two samples, and the int8 model
 // quantized from them, each member with the quantization of its recorded range.

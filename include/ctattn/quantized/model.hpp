@@ -76,8 +76,8 @@ template <std::size_t I, typename T>
   return s.value;
 }
 
-// Layers I to the end of a qchain's tuple run in turn on x (as ctattn::model runs its members: one input and one
-// result held at a time, the steps inlined into the chain's forward).
+// Layers 0 to I of a qchain's storage run in turn on x (as ctattn::model runs its members: one input and one result
+// held at a time, the steps inlined into the chain's forward).
 template <std::size_t I, typename Tuple, typename X>
 [[nodiscard, gnu::always_inline]] constexpr inline auto run_tuple(const Tuple& layers, const X& x) noexcept {
   if constexpr (I == 0) {
@@ -94,7 +94,7 @@ template <std::size_t I, typename Tuple, typename X>
 ///
 /// | member                   | shape                                                              |
 /// |--------------------------|--------------------------------------------------------------------|
-/// | `ctattn::detail::slot<I>(layers)` | layer I                                                   |
+/// | `layer<I>()`             | layer I (`qembedding`, `qtransformer_encoder_layer`, `qlayer_norm`, `qlinear`, ...) |
 /// | `forward(x)`             | x: the first layer's input (ids, or a `qmatrix`); result: the last layer's |
 /// | `footprint_of<X>()`      | the layers' calls composed (`ctattn::layer_footprint`)             |
 /// | `output_quantization`    | the last layer's                                                   |
@@ -111,6 +111,12 @@ struct qchain {
   template <typename X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return detail::run_tuple<sizeof...(Layers) - 1>(layers, x);
+  }
+
+  /// Layer I.
+  template <std::size_t I>
+  [[nodiscard]] constexpr const auto& layer() const noexcept {
+    return detail::slot<I>(layers);
   }
 
   template <typename X>
