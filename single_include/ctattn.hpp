@@ -12992,14 +12992,16 @@ struct encoder_layer_ranges {
           quantization_for_range(r.output)};
 }
 
-/// The 14 ranges of the encoder layer recorded under `path`, whose input is the output recorded under `input`
-/// (the member before it: `pos` for `layers.0`, `layers.0` for `layers.1`).
+/// The quantizations of the encoder layer whose points a calibration recorded under `path`
+/// (`ctattn::record_ranges`: `path.norm1` ... `path.feed_forward`, and its output under `path`), its input
+/// quantized with `input` (the layer before it's output quantization). `ctattn::quantize` reads every encoder
+/// layer's this way.
 ///
-/// Example: `constexpr auto r0 = ctattn::encoder_layer_ranges_at(toy::sorter_ranges, "layers.0", "pos");`
+/// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_at(toy::sorter_ranges, "layers.0", q_pos);`
 template <typename Table>
-[[nodiscard]] constexpr encoder_layer_ranges encoder_layer_ranges_at(const Table& table,
-                                                                     std::string_view path,
-                                                                     std::string_view input) noexcept {
+[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_at(const Table& table,
+                                                                                   std::string_view path,
+                                                                                   quantization input) noexcept {
   const auto at = [&](std::string_view point) {
     // `path.point`, compared without building the name.
     for (const named_range& entry : table) {
@@ -13012,9 +13014,11 @@ template <typename Table>
     detail::expects(false);
     return value_range{};
   };
-  return {range_at(table, input), at("norm1"),     at("query"),  at("key"),    at("value"),
-          at("scores"),           at("context"),   at("attention"), at("sum1"), at("norm2"),
-          at("hidden"),           at("activation"), at("feed_forward"), range_at(table, path)};
+  encoder_layer_quantizations q = encoder_layer_quantizations_for(
+      {{}, at("norm1"), at("query"), at("key"), at("value"), at("scores"), at("context"), at("attention"),
+       at("sum1"), at("norm2"), at("hidden"), at("activation"), at("feed_forward"), range_at(table, path)});
+  q.input = input;
+  return q;
 }
 
 /// A pre-norm transformer encoder layer in int8 (nn.TransformerEncoderLayer(norm_first=True, batch_first=True)):

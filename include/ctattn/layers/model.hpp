@@ -40,6 +40,7 @@
 
 #include <boost/hana/accessors.hpp>
 #include <boost/hana/at.hpp>
+#include <boost/hana/length.hpp>
 #include <boost/hana/concept/struct.hpp>
 #include <boost/hana/define_struct.hpp>
 #include <boost/hana/pair.hpp>
@@ -48,6 +49,7 @@
 #include "ctattn/layers/layer.hpp"
 #include "ctattn/layers/parameters.hpp"
 #include "ctattn/layers/rules.hpp"
+#include "ctattn/layers/sequential.hpp"
 
 namespace ctattn {
 
@@ -93,55 +95,11 @@ struct model_members<Derived, true> {
 template <typename Derived>
 using members = typename model_members<Derived>::type;
 
-// Whether a member has the widths a chain's link compares: an element type and an output width (then it can feed
-// the next member), an input width (then it can be fed).
-template <typename L>
-concept HasOutputWidth = requires {
-  typename L::value_type;
-  L::output_extent;
-};
-template <typename L>
-concept HasInputWidth = requires {
-  typename L::value_type;
-  L::input_extent;
-};
-
-template <typename... Members>
-inline constexpr std::array<bool, sizeof...(Members)> width_keepers{keeps_width<Members>...};
-
-// The link between member K and the next member that does not keep the width: element types, then widths. Members
-// without widths (int8 layers, whose quantizations are checked by their own calls; a nested model) link to nothing.
-template <std::size_t K, typename... Members>
-constexpr std::size_t next_with_width() noexcept {
-  constexpr auto keepers = width_keepers<Members...>;
-  std::size_t i = K + 1;
-  while (i < keepers.size() && keepers[i]) ++i;
-  return i;
-}
-template <std::size_t K, typename... Members>
-struct member_link_rules {
-  using type = rule_list<>;
-};
-template <std::size_t K, typename... Members>
-  requires(next_with_width<K, Members...>() < sizeof...(Members) && HasOutputWidth<layer_at<K, Members...>> &&
-           HasInputWidth<layer_at<next_with_width<K, Members...>(), Members...>>)
-struct member_link_rules<K, Members...> {
-  using member = layer_at<K, Members...>;
-  using next = layer_at<next_with_width<K, Members...>(), Members...>;
-  using type = rule_list<
-      shape_error::element_types_must_match<op::model, typename member::value_type, typename next::value_type>,
-      shape_error::model_member_output_must_match_next_input<count<K>, member, next, dim_of<member::output_extent>,
-                                                             dim_of<next::input_extent>>>;
-};
-template <typename Indices, typename... Members>
-struct chain_rules_of;
-template <std::size_t... K, typename... Members>
-struct chain_rules_of<std::index_sequence<K...>, Members...> {
-  using type = rule_list<typename member_link_rules<K, Members...>::type...>;
-};
+// The links of a model's members, each feeding the next in the derived forward (ctattn::sequential's rule of links,
+// with the model's operation and sentence).
 template <typename... Members>
 struct chain_rules {
-  using type = typename chain_rules_of<std::index_sequence_for<Members...>, Members...>::type;
+  using type = chain_links<op::model, shape_error::model_member_output_must_match_next_input, Members...>;
 };
 
 /// The rules of a model: its members declared (a Hana struct with at least one member); then, for the derived
@@ -168,24 +126,44 @@ template <std::size_t I, typename Self>
   return boost::hana::second(boost::hana::at_c<I>(boost::hana::accessors<std::remove_const_t<Self>>()))(self);
 }
 
-// The result of members 0 to I run in turn on x.
-// Rationale: each member's input is a local of its own call, whose storage ends before the next member runs, so
-// the stack holds one member's input and result at a time. Always inlined, so that the chain is one frame, the
-// model's forward, whose locals of disjoint lifetimes the compiler stores in the same place; called, each step
-// would keep its frame (its input, and the slot of its result) during the steps it calls. A fold nesting every call
-// in one expression (boost::hana::fold_left) holds every result until the last member returns. Either costs the
-// verified sorter one or two 6 x 32 activations more on the Cortex-M, beyond its footprint figure.
-template <std::size_t I, typename Self, typename X, typename... Options>
-[[nodiscard, gnu::always_inline]] constexpr inline auto run_members(const Self& self, const X& x,
-                                                                  const Options&... options) noexcept {
-  if constexpr (I == 0) {
-    return run_layer(member_at<0>(self), x, options...);
+// A chain: a model (its members) or a sequential (its layers). Its length, element I, that element's type and name
+// (the member's, or the index), which calibration (ctattn/quantized/ranges.hpp) and quantization
+// (ctattn/quantized/model.hpp) walk alike.
+template <typename L>
+inline constexpr bool is_sequential = false;
+template <typename... Layers>
+inline constexpr bool is_sequential<sequential<Layers...>> = true;
+template <typename L>
+inline constexpr bool is_chain = Model<L> || is_sequential<L>;
+
+template <std::size_t I, typename C>
+[[nodiscard]] constexpr const auto& chain_element(const C& chain) noexcept {
+  if constexpr (Model<C>) {
+    return member_at<I>(chain);
   } else {
-    const auto input = run_members<I - 1>(self, x, options...);
-    return run_layer(member_at<I>(self), input, options...);
+    return boost::hana::at_c<I>(chain.layers);
+  }
+}
+template <std::size_t I, typename C>
+using chain_element_type = std::remove_cvref_t<decltype(chain_element<I>(std::declval<const C&>()))>;
+template <typename C>
+[[nodiscard]] constexpr std::size_t chain_length() noexcept {
+  if constexpr (Model<C>) {
+    return members<C>::count;
+  } else {
+    return decltype(boost::hana::length(std::declval<const C&>().layers))::value;
+  }
+}
+template <typename C>
+[[nodiscard]] constexpr std::string_view chain_name(std::size_t i) noexcept {
+  if constexpr (Model<C>) {
+    return members<C>::names[i];
+  } else {
+    return index_name(i);
   }
 }
 }  // namespace detail
+
 
 /// The base of a model declared once (see this header): `struct m : ctattn::model<m> { BOOST_HANA_DEFINE_STRUCT(m,
 /// (type, name)...); };`. It holds nothing (`sizeof(m)` is its members').
@@ -223,8 +201,9 @@ struct model {
   template <typename X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
     if constexpr (detail::first_broken<detail::model_chain_rules<Derived>>::check()) {
-      return detail::run_members<detail::members<Derived>::count - 1>(static_cast<const Derived&>(*this), x,
-                                                                      options...);
+      const Derived& self = static_cast<const Derived&>(*this);
+      return detail::run_chain<detail::members<Derived>::count - 1>(
+          [&](auto i) -> const auto& { return detail::member_at<decltype(i)::value>(self); }, x, options...);
     } else {
       return x;
     }

@@ -12,7 +12,6 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/hana/fold_left.hpp>
 #include <boost/hana/tuple.hpp>
 #include <boost/hana/at.hpp>
 
@@ -35,33 +34,64 @@ constexpr std::size_t next_fixed(std::size_t from) noexcept {
   return fixed.size();
 }
 
-// The rules between layer K (with widths) and the next layer with widths, if any: element types, then widths.
-template <std::size_t K, typename... Layers>
+// Whether a layer has the widths a chain's link compares: an element type and an output width (then it can feed
+// the next layer), an input width (then it can be fed).
+template <typename L>
+concept HasOutputWidth = requires {
+  typename L::value_type;
+  L::output_extent;
+};
+template <typename L>
+concept HasInputWidth = requires {
+  typename L::value_type;
+  L::input_extent;
+};
+
+// The rules between element K of a chain (a sequential's layers, a model's members) and the next one with widths of
+// its own (activations pass the width on): element types under `Operation`, then the widths by `WidthRule`, which
+// names k, both elements and both widths. Elements without widths (int8 layers, whose quantizations their own calls
+// check; a nested model) link to nothing.
+template <std::size_t K, typename Operation,
+          template <typename, typename, typename, typename, typename> class WidthRule, typename... Layers>
 struct link_rules {
   using type = rule_list<>;
 };
-template <std::size_t K, typename... Layers>
-  requires(!keeps_width<layer_at<K, Layers...>> && next_fixed<Layers...>(K + 1) < sizeof...(Layers))
-struct link_rules<K, Layers...> {
+template <std::size_t K, typename Operation,
+          template <typename, typename, typename, typename, typename> class WidthRule, typename... Layers>
+  requires(next_fixed<Layers...>(K + 1) < sizeof...(Layers) && HasOutputWidth<layer_at<K, Layers...>> &&
+           HasInputWidth<layer_at<next_fixed<Layers...>(K + 1), Layers...>>)
+struct link_rules<K, Operation, WidthRule, Layers...> {
   using layer = layer_at<K, Layers...>;
   using next = layer_at<next_fixed<Layers...>(K + 1), Layers...>;
-  using type = rule_list<
-      shape_error::element_types_must_match<op::sequential, typename layer::value_type, typename next::value_type>,
-      shape_error::layer_output_must_match_next_input<count<K>, layer, next, dim_of<layer::output_extent>,
-                                                      dim_of<next::input_extent>>>;
+  using type =
+      rule_list<shape_error::element_types_must_match<Operation, typename layer::value_type, typename next::value_type>,
+                WidthRule<count<K>, layer, next, dim_of<layer::output_extent>, dim_of<next::input_extent>>>;
 };
 
-template <typename Indices, typename... Layers>
-struct sequence_rules_of;
-template <std::size_t... K, typename... Layers>
-struct sequence_rules_of<std::index_sequence<K...>, Layers...> {
+template <typename Indices, typename Operation,
+          template <typename, typename, typename, typename, typename> class WidthRule, typename... Layers>
+struct chain_links_of;
+template <std::size_t... K, typename Operation,
+          template <typename, typename, typename, typename, typename> class WidthRule, typename... Layers>
+struct chain_links_of<std::index_sequence<K...>, Operation, WidthRule, Layers...> {
+  using type = rule_list<typename link_rules<K, Operation, WidthRule, Layers...>::type...>;
+};
+
+/// The links of a chain's elements, each feeding the next (see `link_rules`).
+template <typename Operation, template <typename, typename, typename, typename, typename> class WidthRule,
+          typename... Layers>
+using chain_links =
+    typename chain_links_of<std::index_sequence_for<Layers...>, Operation, WidthRule, Layers...>::type;
+
+template <typename... Layers>
+struct sequence_rules_of {
   using type = rule_list<shape_error::sequence_must_not_be_empty<op::sequential, count<sizeof...(Layers)>>,
-                         typename link_rules<K, Layers...>::type...>;
+                         chain_links<op::sequential, shape_error::layer_output_must_match_next_input, Layers...>>;
 };
 
 /// The rules of `sequential<Layers...>`: at least one layer; each layer with widths feeds the next one.
 template <typename... Layers>
-using sequence_rules = typename sequence_rules_of<std::index_sequence_for<Layers...>, Layers...>::type;
+using sequence_rules = typename sequence_rules_of<Layers...>::type;
 
 // Names "0", "1", ... of a sequence's layers (nn.Sequential's), for up to 100 layers.
 inline constexpr auto index_names = [] {
@@ -135,9 +165,8 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
     if constexpr (well_formed) {
-      return boost::hana::fold_left(layers, x, [&](const auto& activations, const auto& layer) {
-        return ctattn::forward(layer, activations, options...);
-      });
+      return detail::run_chain<sizeof...(Layers) - 1>(
+          [&](auto i) -> const auto& { return boost::hana::at_c<decltype(i)::value>(layers); }, x, options...);
     } else {
       return x;
     }

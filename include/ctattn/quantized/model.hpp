@@ -41,8 +41,6 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/hana/at.hpp>
-#include <boost/hana/length.hpp>
 
 #include "ctattn/layers.hpp"
 #include "ctattn/quantized/ranges.hpp"
@@ -76,17 +74,6 @@ template <std::size_t I, typename T>
   return s.value;
 }
 
-// Layers 0 to I of a qchain's storage run in turn on x (as ctattn::model runs its members: one input and one result
-// held at a time, the steps inlined into the chain's forward).
-template <std::size_t I, typename Tuple, typename X>
-[[nodiscard, gnu::always_inline]] constexpr inline auto run_tuple(const Tuple& layers, const X& x) noexcept {
-  if constexpr (I == 0) {
-    return run_layer(slot<0>(layers), x);
-  } else {
-    const auto input = run_tuple<I - 1>(layers, x);
-    return run_layer(slot<I>(layers), input);
-  }
-}
 }  // namespace detail
 
 /// Int8 layers run in order, each on the previous one's result: the int8 form of a `ctattn::model` or a
@@ -110,7 +97,8 @@ struct qchain {
 
   template <typename X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return detail::run_tuple<sizeof...(Layers) - 1>(layers, x);
+    return detail::run_chain<sizeof...(Layers) - 1>(
+        [&](auto i) -> const auto& { return detail::slot<decltype(i)::value>(layers); }, x);
   }
 
   /// Layer I.
@@ -132,14 +120,6 @@ struct qchain {
 
 namespace detail {
 template <typename L>
-inline constexpr bool is_token_embedding = false;
-template <typename T, std::size_t V, auto D>
-inline constexpr bool is_token_embedding<token_embedding<T, V, D>> = true;
-template <typename L>
-inline constexpr bool is_position_embedding = false;
-template <typename T, std::size_t N, auto D>
-inline constexpr bool is_position_embedding<position_embedding<T, N, D>> = true;
-template <typename L>
 inline constexpr bool is_float_linear = false;
 template <typename T, auto In, auto Out, bool Bias>
 inline constexpr bool is_float_linear<basic_linear<T, In, Out, out_by_in, Bias>> = true;
@@ -147,40 +127,10 @@ template <typename L>
 inline constexpr bool is_float_layer_norm = false;
 template <typename T, auto W, bool Affine>
 inline constexpr bool is_float_layer_norm<layer_norm<T, W, Affine>> = true;
-template <typename L>
-inline constexpr bool is_chain = Model<L> || is_sequential<L>;
 
 // The quantization of the range named `Path` in `Ranges`.
 template <const auto& Ranges, parameter_name Path>
 inline constexpr quantization quantization_at = quantization_for_range(range_at(Ranges, Path.view()));
-
-// A chain's element I (a model's member, a sequential's layer), its type, its name and the chain's length.
-template <std::size_t I, typename C>
-[[nodiscard]] constexpr const auto& chain_element(const C& chain) noexcept {
-  if constexpr (Model<C>) {
-    return member_at<I>(chain);
-  } else {
-    return boost::hana::at_c<I>(chain.layers);
-  }
-}
-template <std::size_t I, typename C>
-using chain_element_type = std::remove_cvref_t<decltype(chain_element<I>(std::declval<const C&>()))>;
-template <typename C>
-[[nodiscard]] constexpr std::size_t chain_length() noexcept {
-  if constexpr (Model<C>) {
-    return members<C>::count;
-  } else {
-    return decltype(boost::hana::length(std::declval<const C&>().layers))::value;
-  }
-}
-template <typename C>
-[[nodiscard]] constexpr std::string_view chain_name(std::size_t i) noexcept {
-  if constexpr (Model<C>) {
-    return members<C>::names[i];
-  } else {
-    return index_name(i);
-  }
-}
 
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
@@ -302,20 +252,7 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   if constexpr (is_chain<L>) {
     return typename int8_list_info<typename int8_elements<Ranges, Path, QIn, L, 0>::type>::chain{};
   } else if constexpr (is_encoder_layer<L>) {
-    constexpr encoder_layer_quantizations q{.input = QIn,
-                                            .norm1 = quantization_at<Ranges, point_name(Path, "norm1")>,
-                                            .query = quantization_at<Ranges, point_name(Path, "query")>,
-                                            .key = quantization_at<Ranges, point_name(Path, "key")>,
-                                            .value = quantization_at<Ranges, point_name(Path, "value")>,
-                                            .scores = quantization_at<Ranges, point_name(Path, "scores")>,
-                                            .context = quantization_at<Ranges, point_name(Path, "context")>,
-                                            .attention = quantization_at<Ranges, point_name(Path, "attention")>,
-                                            .sum1 = quantization_at<Ranges, point_name(Path, "sum1")>,
-                                            .norm2 = quantization_at<Ranges, point_name(Path, "norm2")>,
-                                            .hidden = quantization_at<Ranges, point_name(Path, "hidden")>,
-                                            .activation = quantization_at<Ranges, point_name(Path, "activation")>,
-                                            .feed_forward = quantization_at<Ranges, point_name(Path, "feed_forward")>,
-                                            .output = quantization_at<Ranges, Path>};
+    constexpr encoder_layer_quantizations q = encoder_layer_quantizations_at(Ranges, Path.view(), QIn);
     return quantize_encoder_layer<q>(layer);
   } else if constexpr (is_float_layer_norm<L>) {
     return quantize_layer_norm<QIn, quantization_at<Ranges, Path>>(layer);

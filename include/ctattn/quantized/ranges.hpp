@@ -13,7 +13,7 @@
 /// | `record_ranges(model, x, ranges)`       | runs `model` on x (its float forward), widens `ranges`, returns the output |
 ///
 /// The generated header holds `ctattn::named_range`s, read by `ctattn::range_at` (ctattn/quantized/calibrate.hpp) and
-/// `ctattn::encoder_layer_ranges_at` (ctattn/quantized/transformer.hpp).
+/// `ctattn::encoder_layer_quantizations_at` (ctattn/quantized/transformer.hpp).
 ///
 /// The names: each layer's output under its path (the member names of a `ctattn::model`, the indices of a
 /// `ctattn::sequential`, as the parameters are named): `pos`, `layers.0`, `layers` (a chain's output, its last
@@ -129,19 +129,19 @@ template <typename T, auto D, std::size_t H, auto F, typename A, bool N, typenam
 inline constexpr bool is_encoder_layer<transformer_encoder_layer<T, D, H, F, A, N, M, W>> = true;
 
 template <typename L>
-inline constexpr bool is_sequential = false;
-template <typename... Layers>
-inline constexpr bool is_sequential<sequential<Layers...>> = true;
-
-template <typename L>
-inline constexpr bool is_embedding_table = false;
+inline constexpr bool is_token_embedding = false;
 template <typename T, std::size_t V, auto D>
-inline constexpr bool is_embedding_table<token_embedding<T, V, D>> = true;
-template <typename T, std::size_t L, auto D>
-inline constexpr bool is_embedding_table<position_embedding<T, L, D>> = true;
+inline constexpr bool is_token_embedding<token_embedding<T, V, D>> = true;
+template <typename L>
+inline constexpr bool is_position_embedding = false;
+template <typename T, std::size_t N, auto D>
+inline constexpr bool is_position_embedding<position_embedding<T, N, D>> = true;
 
 // The scaled scores q_h k_h^T / sqrt(d_head) of every head, over the keys `mask` lets each query see, widened into
 // the range named `name`.
+// Rationale: sums in double over the float q and k, not through the kernel tier: this is calibration, run once on
+// the host or in a constant expression, where the range's accuracy matters and the attention kernels (which fuse
+// the scores into the softmax) keep no scores to read.
 template <std::size_t Heads, typename Mask, typename Q, typename K, typename Ranges>
 constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, const K& k) noexcept {
   constexpr std::size_t d = Q::cols / Heads;
@@ -167,34 +167,22 @@ constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, c
 template <typename L, typename X, typename Ranges>
 constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept;
 
-// The members of a model, or the layers of a sequential, each under its name, in turn.
-template <std::size_t I, std::size_t Count, typename Get, typename Name, typename X, typename Ranges>
-constexpr auto record_chain(const Get& get, const Name& name_of, const X& x, Ranges& ranges,
-                            const parameter_name& path) noexcept {
-  const auto y = record(get(std::integral_constant<std::size_t, I>{}), x, ranges, point_name(path, name_of(I)));
-  if constexpr (I + 1 == Count) {
+// The elements I to the end of a chain (a model's members, a sequential's layers), each under its name, in turn.
+template <std::size_t I, typename C, typename X, typename Ranges>
+constexpr auto record_chain(const C& chain, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
+  const auto y = record(chain_element<I>(chain), x, ranges, point_name(path, chain_name<C>(I)));
+  if constexpr (I + 1 == chain_length<C>()) {
     return y;
   } else {
-    return record_chain<I + 1, Count>(get, name_of, y, ranges, path);
+    return record_chain<I + 1>(chain, y, ranges, path);
   }
 }
 
 // One layer: its output under `path`, and its own points under `path.point`.
 template <typename L, typename X, typename Ranges>
 constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
-  if constexpr (Model<L> || is_sequential<L>) {
-    const auto y = [&] {
-      if constexpr (Model<L>) {
-        return record_chain<0, members<L>::count>(
-            [&](auto i) -> const auto& { return member_at<decltype(i)::value>(layer); },
-            [](std::size_t i) { return members<L>::names[i]; }, x, ranges, path);
-      } else {
-        constexpr std::size_t count = decltype(boost::hana::length(layer.layers))::value;
-        return record_chain<0, count>(
-            [&](auto i) -> const auto& { return boost::hana::at_c<decltype(i)::value>(layer.layers); },
-            [](std::size_t i) { return index_name(i); }, x, ranges, path);
-      }
-    }();
+  if constexpr (is_chain<L>) {
+    const auto y = record_chain<0>(layer, x, ranges, path);
     // A chain's output is its last layer's, under the chain's own name too (`layers` as `layers.1`): the name the
     // member after it reads its input quantization by. The whole model's output has the name `output`.
     ranges.widen(path.length == 0 ? std::string_view("output") : path.view(), y);
@@ -252,7 +240,7 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     ranges.widen(path.view(), y);
     return y;
   } else {
-    if constexpr (is_embedding_table<L>) ranges.widen(point_name(path, "weight").view(), layer.weight);
+    if constexpr (is_token_embedding<L> || is_position_embedding<L>) ranges.widen(point_name(path, "weight").view(), layer.weight);
     const auto y = run_layer(layer, x);
     ranges.widen(path.view(), y);
     return y;
