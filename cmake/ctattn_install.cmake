@@ -1,5 +1,6 @@
 # Install rules: headers, the exported ctattn::ctattn and ctattn::layers targets, a package config and a version file,
-# the CMake function ctattn_import_weights (cmake/ctattn_import.cmake, which the config includes) and the license.
+# the CMake function ctattn_import_weights (cmake/ctattn_import.cmake, which the config includes), the license and the
+# export tool (bin/ctattn-export).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
@@ -31,3 +32,7 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/ctattn_import.cmake"
   DESTINATION "${CTATTN_INSTALL_CMAKEDIR}")
 install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
+# The PyTorch export tool (docs/export.md): a Python script, run with Debian's python3-torch; it finds the headers
+# at ../include from where it is installed.
+install(PROGRAMS "${PROJECT_SOURCE_DIR}/tools/ctattn_export.py" DESTINATION "${CMAKE_INSTALL_BINDIR}"
+        RENAME ctattn-export)

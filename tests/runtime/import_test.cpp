@@ -185,3 +185,69 @@ TEST_CASE("the written header keeps a NaN's sign and payload bits, as the run-ti
   static_assert(std::bit_cast<std::uint32_t>(std::bit_cast<float>(0x7fc00123u)) == 0x7fc00123u);
   static_assert(std::bit_cast<std::uint64_t>(std::bit_cast<double>(0x7ff0000000000abcull)) == 0x7ff0000000000abcull);
 }
+
+TEST_CASE("a file's __metadata__ settings must be the model's: heads, activation, norm_first, eps", "[import]") {
+  const encoder original = trained_encoder();
+  const std::vector<unsigned char> bytes = host::safetensors_bytes(original);
+  // The file written from the model names every setting, and loads back.
+  const auto r = read(bytes);
+  REQUIRE(r);
+  CHECK(*r.file->find_metadata("self_attn.num_heads") == "2");
+  CHECK(*r.file->find_metadata("activation") == "gelu");
+  CHECK(*r.file->find_metadata("norm_first") == "true");
+  CHECK(*r.file->find_metadata("norm1.eps") == "1e-05");
+  encoder loaded{};
+  REQUIRE_FALSE(host::load_parameters(loaded, *r.file));
+  CHECK(loaded == original);
+
+  // The same tensors with one setting changed in the header (same length, so every offset stays).
+  const auto changed = [&](std::string_view from, std::string_view to) {
+    std::vector<unsigned char> edited = bytes;
+    std::string text(reinterpret_cast<const char*>(edited.data()), edited.size());
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    REQUIRE(from.size() == to.size());
+    std::copy(to.begin(), to.end(), edited.begin() + static_cast<std::ptrdiff_t>(at));
+    return std::pair{edited, at};
+  };
+  struct mistake {
+    std::string_view from, to, key, value, model;
+  };
+  const mistake mistakes[] = {
+      {"\"self_attn.num_heads\":\"2\"", "\"self_attn.num_heads\":\"8\"", "self_attn.num_heads", "8", "2"},
+      {"\"activation\":\"gelu\"", "\"activation\":\"relu\"", "activation", "relu", "gelu"},
+      {"\"norm_first\":\"true\"", "\"norm_first\":\"fals\"", "norm_first", "fals", "true"},
+      {"\"norm2.eps\":\"1e-05\"", "\"norm2.eps\":\"1e-06\"", "norm2.eps", "1e-06", "1e-05"},
+      {"\"norm2.eps\":\"1e-05\"", "\"norm2.eps\":\"1e-5x\"", "norm2.eps", "1e-5x", "1e-05"},
+  };
+  for (const mistake& m : mistakes) {
+    INFO(m.key << " = " << m.value);
+    const auto [edited, at] = changed(m.from, m.to);
+    const auto bad = read(edited);
+    REQUIRE(bad);
+    encoder target = original;
+    target.norm1.eps = 1e-5f;
+    const auto error = host::load_parameters(target, *bad.file);
+    REQUIRE(error);
+    CHECK(error->reason.find("__metadata__ says '" + std::string(m.key) + "' is '" + std::string(m.value) +
+                             "', the model's is '" + std::string(m.model) + "'") == 0);
+    // The offset of the value's string in the file (its opening quote).
+    CHECK(error->offset == at + m.from.size() - m.value.size() - 2);
+    CHECK(target == original);
+  }
+
+  // A model whose eps was set otherwise does not take a file saved with PyTorch's default. (A file without
+  // ctattn's settings, as PyTorch's own save writes it, is checked by its tensors only: the sorter's, below.)
+  const auto norm_file = read(host::safetensors_bytes(ctattn::layer_norm<float, 8>{}));
+  REQUIRE(norm_file);
+  ctattn::layer_norm<float, 8> norm{};
+  norm.eps = 1e-6f;
+  const auto eps_error = host::load_parameters(norm, *norm_file.file);
+  REQUIRE(eps_error);
+  CHECK(eps_error->reason.find("__metadata__ says 'eps' is '1e-05', the model's is '1e-06'") == 0);
+  CHECK(host::detail::setting_matches(ctattn::setting("eps", 1e-5f), "1e-05"));
+  CHECK(host::detail::setting_matches(ctattn::setting("eps", 1e-5), "0.00001"));
+  CHECK_FALSE(host::detail::setting_matches(ctattn::setting("eps", 1e-5), "1e-05 "));
+  CHECK(host::detail::setting_matches(ctattn::setting("num_heads", std::size_t{4}), "4"));
+  CHECK_FALSE(host::detail::setting_matches(ctattn::setting("num_heads", std::size_t{4}), "4.5"));
+}

@@ -249,4 +249,41 @@ constexpr ctattn::named_range table[] = {{"pos", {-1.0, 2.0}},          {"layers
 static_assert(ctattn::range_at(table, "layers.0.query") == ctattn::value_range{-1.5, 1.0});
 static_assert(ctattn::range_at(table, "pos") == ctattn::value_range{-1.0, 2.0});
 
+// Settings beside the tensors (what an exported file's __metadata__ holds), named by path like the parameters.
+struct setting_seen {
+  ctattn::parameter_name name;
+  std::string_view text;
+  double number;
+};
+template <typename L>
+constexpr std::array<setting_seen, 8> settings_of(const L& layer) {
+  std::array<setting_seen, 8> seen{};
+  std::size_t i = 0;
+  ctattn::for_each_setting(layer, [&](std::string_view name, const ctattn::setting_entry& s) {
+    if (i < seen.size()) {
+      seen[i].name.append(name);
+      seen[i].text = s.text;
+      seen[i].number = s.number;
+    }
+    ++i;
+  });
+  return seen;
+}
+constexpr auto encoder_settings = settings_of(ctattn::transformer_encoder_layer<float, 8, 2, 16, ctattn::gelu, true>{});
+static_assert(encoder_settings[0].name.view() == "norm_first" && encoder_settings[0].text == "true");
+static_assert(encoder_settings[1].name.view() == "self_attn.num_heads" && encoder_settings[1].number == 2);
+static_assert(encoder_settings[2].name.view() == "activation" && encoder_settings[2].text == "gelu");
+static_assert(encoder_settings[3].name.view() == "norm1.eps" &&
+              encoder_settings[3].number == static_cast<double>(1e-5f));
+static_assert(encoder_settings[4].name.view() == "norm2.eps" && encoder_settings[5].name.view().empty());
+constexpr auto decoder_settings =
+    settings_of(ctattn::transformer_decoder_layer<float, 8, 4, 16, ctattn::relu, false>{});
+static_assert(decoder_settings[0].text == "false" && decoder_settings[2].name.view() == "multihead_attn.num_heads" &&
+              decoder_settings[2].number == 4 && decoder_settings[3].text == "relu");
+constexpr auto chain_settings =
+    settings_of(ctattn::sequential<ctattn::linear<float, 4, 4>, ctattn::gelu_tanh, ctattn::layer_norm<float, 4>>{});
+static_assert(chain_settings[0].name.view() == "1.activation" && chain_settings[0].text == "gelu_tanh");
+static_assert(chain_settings[1].name.view() == "2.eps" && chain_settings[1].number == static_cast<double>(1e-5f) &&
+              chain_settings[2].name.view().empty());
+
 }  // namespace

@@ -17,11 +17,14 @@
 /// under its name, with PyTorch's shape and a floating-point dtype; a tensor in the file that the model does not
 /// have is an error too (a file for another model, or a model missing a layer), unless `load_options` names it. Each
 /// error names the file, the byte offset and the tensor, and says what to do where a name is only misplaced (the
-/// file's names carry a prefix the model's do not, or the other way round). A failed load leaves the model as it
-/// was.
+/// file's names carry a prefix the model's do not, or the other way round). Where the file's `__metadata__` names
+/// a setting of the model (`<path>.num_heads`, `.eps`, `.activation`, `.norm_first`: `ctattn::for_each_setting`,
+/// written by `safetensors_bytes` and tools/ctattn_export.py), it must be the model's. A failed load leaves the
+/// model as it was.
 
 #include <array>
 #include <bit>
+#include <charconv>
 #include <cstdint>
 #include <cstddef>
 #include <cstdio>
@@ -85,6 +88,33 @@ inline std::string missing_hint(const safetensors_file& file, std::string_view n
   }
   return "";
 }
+
+// A setting's value as a file's __metadata__ holds it: the text, an integer, or the shortest decimal that reads
+// back as the value (in float for a setting held in float).
+inline std::string setting_text(const setting_entry& s) {
+  if (s.kind == setting_entry::kind_type::text) return std::string(s.text);
+  char text[64];
+  std::to_chars_result r{};
+  if (s.kind == setting_entry::kind_type::integer) {
+    r = std::to_chars(text, text + sizeof text, static_cast<long long>(s.number));
+  } else if (s.single) {
+    r = std::to_chars(text, text + sizeof text, static_cast<float>(s.number));
+  } else {
+    r = std::to_chars(text, text + sizeof text, s.number);
+  }
+  return std::string(text, r.ptr);
+}
+
+// Whether a file's __metadata__ value says the setting `s`: the same text, or a number that, read in the setting's
+// precision, is its value (PyTorch's "1e-05" is a float eps of 1e-5f).
+inline bool setting_matches(const setting_entry& s, std::string_view value) {
+  if (s.kind == setting_entry::kind_type::text) return value == s.text;
+  double number = 0;
+  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
+  if (error != std::errc{} || end != value.data() + value.size()) return false;
+  if (s.kind == setting_entry::kind_type::real && s.single) return static_cast<float>(number) == static_cast<float>(s.number);
+  return number == s.number;
+}
 }  // namespace detail
 
 /// Copies every parameter of `model` from `file`, converting to the model's element type (rounding as
@@ -141,6 +171,22 @@ template <typename Model>
         }
       }
     }
+    // Then the settings: a file saved from a module with other settings (8 heads, relu, post-norm) has tensors of
+    // the same shapes, and would load into wrong numbers.
+    if (!error) {
+      for_each_setting(*staged, [&](std::string_view name, const setting_entry& s) {
+        if (error) return;
+        const std::string key = options.prefix + std::string(name);
+        const std::string* value = file.find_metadata(key);
+        if (value != nullptr && !detail::setting_matches(s, *value)) {
+          error = load_error{file.name(), file.metadata_offset(key),
+                             "__metadata__ says " + detail::quote_name(key) + " is " + detail::quote_name(*value) +
+                                 ", the model's is " + detail::quote_name(detail::setting_text(s)) +
+                                 ": the weights were saved from a module configured otherwise; declare the model with "
+                                 "the file's setting, or save the weights again from the module the model declares"};
+        }
+      });
+    }
     if (!error) model = *staged;
   } catch (const std::bad_alloc&) {
     error = load_error{file.name(), 0, "out of memory while loading the parameters"};
@@ -159,7 +205,8 @@ template <typename Model>
 
 /// The bytes of a `.safetensors` file holding `model`'s parameters under their PyTorch names and shapes, in the
 /// model's element type (F32 or F64), in `state_dict` order: what PyTorch's `safetensors.torch.load_file` reads
-/// back into the module (exporting a model, or making test files).
+/// back into the module (exporting a model, or making test files). Its `__metadata__` holds the model's settings
+/// (`ctattn::for_each_setting`: heads, eps, activations, norm_first), which `load_parameters` checks.
 ///
 /// Example:
 /// \code
@@ -170,6 +217,12 @@ template <typename Model>
 template <typename Model>
 [[nodiscard]] std::vector<unsigned char> safetensors_bytes(const Model& model) {
   std::string header = "{";
+  std::string settings;
+  for_each_setting(model, [&](std::string_view name, const setting_entry& s) {
+    settings += (settings.empty() ? "" : ",") + std::string("\"") + std::string(name) + "\":\"" +
+                detail::setting_text(s) + "\"";
+  });
+  if (!settings.empty()) header += "\"__metadata__\":{" + settings + "}";
   std::vector<unsigned char> data;
   for_each_parameter(model, [&](std::string_view name, const auto& view) {
     using T = std::remove_cvref_t<decltype(view[0])>;

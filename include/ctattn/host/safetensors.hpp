@@ -207,6 +207,7 @@ struct tensor_info {
 /// | `tensors()` | every tensor, in the header's order |
 /// | `metadata()` | the `__metadata__` entries (string to string), in the header's order |
 /// | `find(name)`, `find_metadata(key)` | the tensor or metadata value of that name, or `nullptr` |
+/// | `metadata_offset(key)` | the file offset of that metadata value (for messages), or 8 when it has none |
 /// | `data(tensor)` | the tensor's raw little-endian bytes |
 ///
 /// Example:
@@ -244,6 +245,13 @@ class safetensors_file {
     return nullptr;
   }
 
+  [[nodiscard]] std::uint64_t metadata_offset(std::string_view key) const noexcept {
+    for (std::size_t i = 0; i < metadata_.size() && i < metadata_offsets_.size(); ++i) {
+      if (metadata_[i].first == key) return metadata_offsets_[i];
+    }
+    return 8;
+  }
+
   /// The bytes of `t`, which must be one of this file's tensors; an empty span for any other range.
   [[nodiscard]] std::span<const unsigned char> data(const tensor_info& t) const noexcept {
     if (t.begin > t.end || t.end > bytes_.size()) return {};
@@ -258,6 +266,7 @@ class safetensors_file {
   std::uint64_t header_size_ = 0;
   std::vector<tensor_info> tensors_;
   std::vector<std::pair<std::string, std::string>> metadata_;
+  std::vector<std::uint64_t> metadata_offsets_;
 };
 
 /// What the readers return: the checked file, or why it could not be read. Exactly one of the two is set.
@@ -383,6 +392,7 @@ class header_handler {
   std::optional<load_error>& error() noexcept { return error_; }
   std::vector<tensor_info>& tensors() noexcept { return tensors_; }
   std::vector<std::pair<std::string, std::string>>& metadata() noexcept { return metadata_; }
+  std::vector<std::uint64_t>& metadata_offsets() noexcept { return metadata_offsets_; }
   const std::vector<std::uint64_t>& offsets_positions() const noexcept { return offsets_positions_; }
   const std::vector<std::uint64_t>& shape_positions() const noexcept { return shape_positions_; }
 
@@ -413,6 +423,7 @@ class header_handler {
     const std::uint64_t at = string_start();
     if (state_ == state::metadata) {
       metadata_.emplace_back(std::move(key_), std::move(value));
+      metadata_offsets_.push_back(8 + at);  // the value's, from the file's start
       return true;
     }
     if (state_ == state::tensor && field_ == field::dtype) {
@@ -680,6 +691,7 @@ class header_handler {
   std::vector<std::uint64_t> shape_positions_;    // header offset of each tensor's "shape" value
   std::vector<std::uint64_t> offsets_positions_;  // header offset of each tensor's "data_offsets" value
   std::vector<std::pair<std::string, std::string>> metadata_;
+  std::vector<std::uint64_t> metadata_offsets_;
   std::optional<load_error> error_;
 };
 
@@ -827,6 +839,7 @@ inline read_result file_access::parse(std::string name, std::vector<unsigned cha
   file.header_size_ = header_size;
   file.tensors_ = std::move(tensors);
   file.metadata_ = std::move(handler.metadata());
+  file.metadata_offsets_ = std::move(handler.metadata_offsets());
   result.file = std::move(file);
   return result;
 }

@@ -16,7 +16,9 @@
 /// math (ctattn/math/), so run time gives the bits `static_assert` saw; with fast arithmetic on float, in the SIMD
 /// backend's registers (docs/kernels.md gives the bound). The options are those of `ctattn::forward`.
 
+#include <array>
 #include <cstddef>
+#include <string_view>
 #include <type_traits>
 
 #include <boost/hana/tuple.hpp>
@@ -29,9 +31,27 @@ namespace ctattn {
 namespace detail {
 // An activation layer from the kernel tier's activation F (ctattn/kernels/activation.hpp): keeps the width, holds
 // no parameters.
+// PyTorch's name of an activation (nn.TransformerEncoderLayer's `activation`; "gelu_tanh" for
+// nn.GELU(approximate="tanh")).
+constexpr std::string_view activation_name(kernels::activation f) noexcept {
+  switch (f) {
+    case kernels::activation::relu:
+      return "relu";
+    case kernels::activation::gelu:
+      return "gelu";
+    case kernels::activation::gelu_tanh:
+      return "gelu_tanh";
+    case kernels::activation::silu:
+      return "silu";
+  }
+  return "";
+}
+
 template <kernels::activation F>
 struct activation_layer {
   static constexpr bool keeps_width = true;
+  /// The activation, by the kernel tier's name.
+  static constexpr kernels::activation function = F;
 
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr X forward(const X& x, const Options&...) const noexcept {
@@ -49,6 +69,10 @@ struct activation_layer {
     requires std::is_base_of_v<activation_layer, std::remove_const_t<Self>>
   friend constexpr auto parameters(Self&) noexcept {
     return boost::hana::make_tuple();
+  }
+  /// Its setting (ctattn::for_each_setting): `activation`, PyTorch's name of the function.
+  friend constexpr auto settings(const activation_layer&) noexcept {
+    return std::array{setting("activation", activation_name(F))};
   }
   friend constexpr bool operator==(const activation_layer&, const activation_layer&) = default;
 };

@@ -6,6 +6,7 @@
 /// Attention as a layer: `multi_head_attention_layer` (self-attention: query = key = value = x) over ctattn's
 /// multi-head weights, and those weights' parameters by nn.MultiheadAttention's names.
 
+#include <array>
 #include <cstddef>
 #include <type_traits>
 
@@ -78,6 +79,15 @@ template <typename W>
         named("q_proj_weight", torch_weight(w.query)), named("k_proj_weight", torch_weight(w.key)),
         named("v_proj_weight", torch_weight(w.value)), named("out_proj.weight", torch_weight(w.output)));
   }
+}
+
+/// nn.MultiheadAttention's setting beside its tensors (ctattn::for_each_setting): `num_heads`.
+///
+/// Example: `ctattn::for_each_setting(w, f);   // f("num_heads", 4)`
+template <typename W>
+  requires detail::is_multi_head_weights<std::remove_const_t<W>>
+[[nodiscard]] constexpr auto settings(const W&) noexcept {
+  return std::array{setting("num_heads", std::size_t{W::query_heads})};
 }
 
 /// Multi-head self-attention as a layer: multi_head_attention(x, x, x, weights, Mask{}), with nn.MultiheadAttention's

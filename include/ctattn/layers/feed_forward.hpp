@@ -66,6 +66,15 @@ struct feed_forward {
   friend constexpr auto parameters(Self& self) noexcept {
     return boost::hana::make_tuple(sublayer("linear1", self.linear1), sublayer("linear2", self.linear2));
   }
+  /// Its setting (ctattn::for_each_setting): `activation`, as nn.TransformerEncoderLayer names it (none for an
+  /// activation of one's own).
+  friend constexpr auto settings(const feed_forward& self) noexcept {
+    if constexpr (HasSettings<Activation>) {
+      return settings(self.activation);
+    } else {
+      return std::array<setting_entry, 0>{};
+    }
+  }
   friend constexpr bool operator==(const feed_forward&, const feed_forward&) = default;
 };
 

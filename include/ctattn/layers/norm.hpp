@@ -5,6 +5,7 @@
 /// \file
 /// Normalization layers: `layer_norm` (nn.LayerNorm over the last dimension) and `rms_norm` (nn.RMSNorm).
 
+#include <array>
 #include <cstddef>
 #include <limits>
 #include <type_traits>
@@ -97,6 +98,9 @@ struct layer_norm {
     return detail::call_footprint<layer_norm, X, basic_matrix<T, X::row_extent, output_extent>>(width * sizeof(T));
   }
 
+  /// nn.LayerNorm's setting beside its tensors: `eps` (ctattn::for_each_setting).
+  friend constexpr auto settings(const layer_norm& self) noexcept { return std::array{setting("eps", self.eps)}; }
+
   /// nn.LayerNorm's parameters: `weight` and `bias` (none without `Affine`).
   template <detail::SameLayer<layer_norm> Self>
   friend constexpr auto parameters(Self& self) noexcept {
@@ -151,6 +155,9 @@ struct rms_norm {
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     return detail::call_footprint<rms_norm, X, basic_matrix<T, X::row_extent, output_extent>>(0);
   }
+
+  /// nn.RMSNorm's setting beside its tensors: `eps` (ctattn::for_each_setting).
+  friend constexpr auto settings(const rms_norm& self) noexcept { return std::array{setting("eps", self.eps)}; }
 
   /// nn.RMSNorm's parameters: `weight` (none without `Affine`).
   template <detail::SameLayer<rms_norm> Self>

@@ -172,6 +172,55 @@ template <typename Layer>
   return sublayer_entry<Layer>{name, &layer};
 }
 
+/// A layer's setting beside its tensors, under the name of PyTorch's module attribute: nn.MultiheadAttention's
+/// `num_heads`, nn.LayerNorm's `eps`, nn.TransformerEncoderLayer's `norm_first` and `activation`. Nothing in a
+/// tensor's shape says them, so a file of weights for 8 heads fits a model of 4: an exported `.safetensors` file
+/// carries each setting in its `__metadata__` as `<path>.<name>` (ctattn/host/import.hpp writes them and checks
+/// them at load; tools/ctattn_export.py writes them from the module).
+///
+/// | member   | meaning                                                            |
+/// |----------|--------------------------------------------------------------------|
+/// | `name`   | the attribute's name (`num_heads`)                                 |
+/// | `kind`   | `text` ("gelu", "true"), `integer` or `real`                       |
+/// | `text`   | the value, when `kind` is `text`                                   |
+/// | `number` | the value, when `kind` is `integer` or `real`                      |
+/// | `single` | a `real` held in float (its text is the shortest that reads back as that float) |
+///
+/// Example (the settings of a layer of one's own, found by argument-dependent lookup like `parameters`):
+/// \code
+///   struct my_norm {
+///     float eps = 1e-6f;
+///     friend constexpr auto settings(const my_norm& self) noexcept {
+///       return std::array{ctattn::setting("eps", self.eps)};
+///     }
+///   };
+/// \endcode
+struct setting_entry {
+  enum class kind_type : unsigned char { text, integer, real };
+  std::string_view name;
+  kind_type kind = kind_type::text;
+  std::string_view text;
+  double number = 0;
+  bool single = false;
+};
+
+/// `setting("activation", "gelu")`: a setting given as text.
+[[nodiscard]] constexpr setting_entry setting(std::string_view name, std::string_view text) noexcept {
+  return {name, setting_entry::kind_type::text, text, 0, false};
+}
+/// `setting("num_heads", std::size_t{4})`: an integer setting.
+[[nodiscard]] constexpr setting_entry setting(std::string_view name, std::size_t value) noexcept {
+  return {name, setting_entry::kind_type::integer, {}, static_cast<double>(value), false};
+}
+/// `setting("eps", 1e-5f)`: a real setting, held in float or double.
+[[nodiscard]] constexpr setting_entry setting(std::string_view name, float value) noexcept {
+  return {name, setting_entry::kind_type::real, {}, static_cast<double>(value), true};
+}
+/// \copydoc setting(std::string_view, float)
+[[nodiscard]] constexpr setting_entry setting(std::string_view name, double value) noexcept {
+  return {name, setting_entry::kind_type::real, {}, value, false};
+}
+
 /// A parameter's full name, built without allocating (at most 255 characters; longer names are cut, which
 /// `truncated` reports).
 struct parameter_name {
@@ -271,6 +320,50 @@ constexpr void for_each_parameter(Layer& layer, F&& f) noexcept {
   if constexpr (shape_error::parameters_need_a_model<op::parameters, std::remove_const_t<Layer>,
                                                      HasParameters<Layer>>::check()) {
     detail::walk_parameters(layer, parameter_name{}, f);
+  }
+}
+
+/// A layer with settings beside its tensors: a friend `settings(const L&)` returning an array of `setting_entry`.
+template <typename L>
+concept HasSettings = requires(const L& l) { settings(l); };
+
+namespace detail {
+template <typename Layer, typename F>
+constexpr void walk_settings(const Layer& layer, const parameter_name& prefix, F& f) noexcept {
+  if constexpr (HasSettings<Layer>) {
+    for (const setting_entry& entry : settings(layer)) {
+      parameter_name name = prefix;
+      name.append(entry.name);
+      f(name.view(), entry);
+    }
+  }
+  boost::hana::for_each(parameters(layer), [&](const auto& entry) {
+    if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry)>>) {
+      parameter_name name = prefix;
+      name.append(entry.name);
+      if (!entry.name.empty()) name.append(".");
+      walk_settings(*entry.layer, name, f);
+    }
+  });
+}
+}  // namespace detail
+
+/// Calls `f(name, setting)` for every setting of `layer`'s sublayers, depth first, each named by its path like a
+/// parameter (`layers.0.self_attn.num_heads`, `layers.0.norm_first`, `norm.eps`).
+///
+/// Example:
+/// \code
+///   ctattn::transformer_encoder_layer<float, 32, 4, 64, ctattn::gelu, true> layer{};
+///   std::size_t named = 0;
+///   ctattn::for_each_setting(layer, [&](std::string_view name, const ctattn::setting_entry& s) {
+///     named += name.ends_with(s.name);   // norm_first, self_attn.num_heads, activation, norm1.eps, norm2.eps
+///   });
+/// \endcode
+template <typename Layer, typename F>
+constexpr void for_each_setting(const Layer& layer, F&& f) noexcept {
+  if constexpr (shape_error::parameters_need_a_model<op::parameters, std::remove_const_t<Layer>,
+                                                     HasParameters<Layer>>::check()) {
+    detail::walk_settings(layer, parameter_name{}, f);
   }
 }
 

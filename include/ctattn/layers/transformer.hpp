@@ -132,6 +132,10 @@ struct transformer_encoder_layer {
     return boost::hana::make_tuple(sublayer("self_attn", self.self_attn), sublayer("", self.ff),
                                    sublayer("norm1", self.norm1), sublayer("norm2", self.norm2));
   }
+  /// Its setting (ctattn::for_each_setting): `norm_first`; its sublayers give `activation`, the heads and the eps.
+  friend constexpr auto settings(const transformer_encoder_layer&) noexcept {
+    return std::array{setting("norm_first", NormFirst ? "true" : "false")};
+  }
   friend constexpr bool operator==(const transformer_encoder_layer&, const transformer_encoder_layer&) = default;
 };
 
@@ -320,6 +324,10 @@ struct transformer_decoder_layer {
                                    sublayer("multihead_attn", self.multihead_attn), sublayer("", self.ff),
                                    sublayer("norm1", self.norm1), sublayer("norm2", self.norm2),
                                    sublayer("norm3", self.norm3));
+  }
+  /// Its setting (ctattn::for_each_setting): `norm_first`; its sublayers give `activation`, the heads and the eps.
+  friend constexpr auto settings(const transformer_decoder_layer&) noexcept {
+    return std::array{setting("norm_first", NormFirst ? "true" : "false")};
   }
   friend constexpr bool operator==(const transformer_decoder_layer&, const transformer_decoder_layer&) = default;
 };

@@ -1,0 +1,99 @@
+# SPDX-License-Identifier: BSL-1.0
+"""PyTorch modules the export tool must refuse, each with a message that names the module, the option and what to
+do (tests/export/CMakeLists.txt checks the message)."""
+
+import math
+
+import torch
+from torch import nn
+
+
+class WithConvolution(nn.Module):
+    """A layer ctattn does not have."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(8, 8, 3, padding=1)
+        self.head = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.head(self.conv(x.transpose(1, 2)).transpose(1, 2))
+
+
+class Residual(nn.Module):
+    """A forward that is not a chain: the input added to the last layer's output."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Linear(8, 16)
+        self.act = nn.ReLU()
+        self.down = nn.Linear(16, 8)
+
+    def forward(self, x):
+        return x + self.down(self.act(self.up(x)))
+
+
+class ScaledEmbedding(nn.Module):
+    """Token embeddings scaled by sqrt(d) before the next layer: a computation between members."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(10, 8)
+        self.norm = nn.LayerNorm(8)
+
+    def forward(self, ids):
+        return self.norm(self.embed(ids) * math.sqrt(8))
+
+
+class OutOfOrder(nn.Module):
+    """Members declared in another order than forward runs them."""
+
+    def __init__(self):
+        super().__init__()
+        self.head = nn.Linear(16, 3)
+        self.body = nn.Linear(8, 16)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+class SinusoidalPositions(nn.Module):
+    """The tutorial's PositionalEncoding: a computed table held as a buffer."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Embedding(10, 8)
+        self.positions = PositionalEncoding(8, 16)
+
+    def forward(self, ids):
+        return self.positions(self.embed(ids))
+
+
+class PositionalEncoding(nn.Module):
+    def __init__(self, d, length):
+        super().__init__()
+        position = torch.arange(length).unsqueeze(1)
+        angle = torch.exp(torch.arange(0, d, 2) * (-math.log(10000.0) / d))
+        pe = torch.zeros(length, d)
+        pe[:, 0::2] = torch.sin(position * angle)
+        pe[:, 1::2] = torch.cos(position * angle)
+        self.register_buffer("pe", pe)
+
+    def forward(self, x):
+        return x + self.pe[: x.shape[1]]
+
+
+class KeywordName(nn.Module):
+    """An attribute named as a C++ keyword."""
+
+    def __init__(self):
+        super().__init__()
+        self.new = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.new(x)
+
+
+def wide_norm():
+    """A LayerNorm eps the generated model does not take."""
+    return nn.Sequential(nn.Linear(8, 8), nn.LayerNorm(8, eps=1e-6))

@@ -1,0 +1,952 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSL-1.0
+"""ctattn-export: a PyTorch module to a ctattn model, its weights, a golden test and, on request, its int8 ranges.
+
+    ctattn-export MODULE --name NAME --out DIR [--weights FILE] [--input SHAPE] [--memory SHAPE]
+                  [--namespace NS] [--golden N] [--int8 [--samples N]] [--no-check]
+
+MODULE is `file.py:Factory` (a class or function called with no arguments), or `package.module:Factory`;
+--weights loads a state_dict into it (.safetensors or a torch.save file). The module must be built from the torch
+layers ctattn has (see SUPPORTED); its forward must run its children in the order it declares them (the way a
+`ctattn::model` runs its members); the golden test is what proves it.
+
+Written to DIR (every file says it is generated, and by what):
+
+| file                     | what                                                                              |
+|--------------------------|-----------------------------------------------------------------------------------|
+| NAME.hpp                 | the C++ model: `struct NAME : ctattn::model<NAME>` with the module's attribute names |
+| NAME.safetensors         | the weights under their state_dict names, with the configuration in `__metadata__` |
+| NAME_weights.hpp         | `inline constexpr NAME NAME_weights`: the weights as exact literals               |
+| NAME_golden.hpp          | N inputs and PyTorch's float32 outputs for them                                   |
+| NAME_test.cpp            | the golden test: static_assert at compile time, the same at run time, the .safetensors loaded at run time |
+| NAME_samples.hpp, NAME_record_ranges.cpp, NAME_ranges.hpp, NAME_int8.hpp | with --int8: the calibration inputs, the recorder (ctattn::record_ranges), the ranges it wrote, the int8 model |
+| CMakeLists.txt           | the test (and recorder) for a project that has ctattn (find_package)              |
+
+Unless --no-check, the tool then compiles the recorder and the test with the C++ compiler ($CXX, or c++) and runs
+them: one command ends with the model verified, or with the reason it is not.
+
+Also usable from Python: `export(module, out_dir, name, input_shape, ...)`.
+"""
+
+import argparse
+import importlib
+import importlib.util
+import json
+import math
+import os
+import shlex
+import struct
+import subprocess
+import sys
+from pathlib import Path
+
+SUPPORTED = ("nn.Linear, nn.Embedding (tokens, and learned positions right after them), nn.LayerNorm, nn.ReLU, "
+             "nn.GELU, nn.SiLU, nn.MultiheadAttention (as self-attention), nn.TransformerEncoderLayer, "
+             "nn.TransformerEncoder, nn.TransformerDecoderLayer and nn.TransformerDecoder (as the whole model), "
+             "nn.Sequential, nn.ModuleList, nn.Dropout and nn.Identity (skipped), and modules of these whose "
+             "forward runs their children in order")
+
+CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
+char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
+decltype default delete do double dynamic_cast else enum explicit export extern false float for friend goto if
+inline int long mutable namespace new noexcept not not_eq nullptr operator or or_eq private protected public
+register reinterpret_cast requires return short signed sizeof static static_assert static_cast struct switch
+template this thread_local throw true try typedef typeid typename union unsigned using virtual void volatile
+wchar_t while xor xor_eq""".split())
+
+HERE = Path(__file__).resolve().parent
+
+
+class ExportError(Exception):
+    """A module, an option or an input the export cannot take: the message names it and says what to do."""
+
+
+def torch_modules():
+    import torch
+    from torch import nn
+    return torch, nn
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The module tree to C++ types.
+
+def activation_name(path, activation):
+    """ctattn's name of an activation given as a module or as a function (a TransformerEncoderLayer's)."""
+    torch, nn = torch_modules()
+    F = torch.nn.functional
+    if activation is F.relu or isinstance(activation, nn.ReLU):
+        return "relu"
+    if activation is F.gelu:
+        return "gelu"
+    if isinstance(activation, nn.GELU):
+        return "gelu_tanh" if activation.approximate == "tanh" else "gelu"
+    if activation is F.silu or isinstance(activation, nn.SiLU):
+        return "silu"
+    raise ExportError(f"{path}: the activation {activation!r} is not one ctattn has; use relu, gelu (exact or "
+                      f"approximate='tanh') or silu")
+
+
+def skipped(module):
+    _, nn = torch_modules()
+    return isinstance(module, (nn.Dropout, nn.Identity))
+
+
+class Declarations:
+    """The C++ declarations of a module tree: nested model structs first, the top one last."""
+
+    def __init__(self, name):
+        self.name = name
+        self.structs = []        # C++ text of each generated struct, in dependency order
+        self.settings = {}       # safetensors __metadata__: "<path>.<option>" -> value
+        self.decoder = False     # the model takes the encoder's memory (ctattn::with_memory)
+        self.first = None        # the first layer that computes: "ids" (an embedding) or the input width
+        self.quantizable = []    # reasons the int8 form cannot be made, by path
+        self.chains = []         # (path, [(member path, role)]): what must run as a chain (check_chains)
+
+    def identifier(self, path, name):
+        if not name.isidentifier() or name in CPP_KEYWORDS or name.startswith("_"):
+            raise ExportError(f"{path}: the attribute name '{name}' is not a C++ member name (a keyword, or it "
+                              f"starts with '_'); rename the attribute in the module")
+        return name
+
+    def check_norm(self, path, norm):
+        _, nn = torch_modules()
+        if not isinstance(norm, nn.LayerNorm):
+            raise ExportError(f"{path}: {type(norm).__name__} is not a LayerNorm; ctattn's layers take nn.LayerNorm")
+        if len(norm.normalized_shape) != 1:
+            raise ExportError(f"{path}: LayerNorm over {tuple(norm.normalized_shape)}: ctattn normalizes rows, "
+                              f"over one dimension; give normalized_shape as the width")
+        if norm.eps != 1e-5:
+            raise ExportError(f"{path}: LayerNorm eps={norm.eps}: the generated model uses PyTorch's default eps "
+                              f"1e-5; train with eps=1e-5, or set the member's eps after loading")
+        self.settings[f"{path}.eps" if path else "eps"] = repr(float(norm.eps))
+
+    def check_attention(self, path, attn, self_attention=True):
+        if attn.in_proj_weight is None:
+            raise ExportError(f"{path}: MultiheadAttention with kdim or vdim other than embed_dim: ctattn's layers "
+                              f"take it only as self-attention; build it with kdim=vdim=embed_dim")
+        if attn.in_proj_bias is None:
+            raise ExportError(f"{path}: MultiheadAttention(bias=False): the generated layers have biases; build it "
+                              f"with bias=True")
+        if attn.bias_k is not None or attn.add_zero_attn:
+            raise ExportError(f"{path}: MultiheadAttention with add_bias_kv or add_zero_attn: ctattn has neither; "
+                              f"build it without them")
+        self.settings[f"{path}.num_heads"] = str(attn.num_heads)
+
+    def transformer_layer(self, path, layer, decoder):
+        kind = "TransformerDecoderLayer" if decoder else "TransformerEncoderLayer"
+        self.check_attention(f"{path}.self_attn", layer.self_attn)
+        if decoder:
+            self.check_attention(f"{path}.multihead_attn", layer.multihead_attn)
+        norms = ["norm1", "norm2"] + (["norm3"] if decoder else [])
+        for n in norms:
+            self.check_norm(f"{path}.{n}", getattr(layer, n))
+        for lin in ("linear1", "linear2"):
+            if getattr(layer, lin).bias is None:
+                raise ExportError(f"{path}.{lin}: {kind} without biases: the generated layers have biases")
+        activation = activation_name(f"{path}.activation", layer.activation)
+        d = layer.self_attn.embed_dim
+        heads = layer.self_attn.num_heads
+        hidden = layer.linear1.out_features
+        norm_first = bool(layer.norm_first)
+        self.settings[f"{path}.activation"] = activation
+        self.settings[f"{path}.norm_first"] = "true" if norm_first else "false"
+        if decoder:
+            self.decoder = True
+            self.quantizable.append(f"{path}: a decoder layer has no int8 form yet")
+        elif not norm_first:
+            self.quantizable.append(f"{path}: a post-norm encoder layer (norm_first=False) has no int8 form yet")
+        self.note_first(path, d)
+        template = "transformer_decoder_layer" if decoder else "transformer_encoder_layer"
+        return f"ctattn::{template}<float, {d}, {heads}, {hidden}, ctattn::{activation}, {str(norm_first).lower()}>"
+
+    def note_first(self, path, first):
+        if self.first is None:
+            self.first = first
+
+    def chain(self, path, children, struct_name):
+        """A module whose children run in order: a ctattn::model struct of them, or, for a list of layers with
+        index names, a ctattn::sequential."""
+        _, nn = torch_modules()
+        members = []
+        items = [(n, m) for n, m in children if not skipped(m)]
+        for i, (child_name, child) in enumerate(items):
+            child_path = f"{path}.{child_name}" if path else child_name
+            role = None
+            if isinstance(child, nn.Embedding):
+                previous = items[i - 1][1] if i > 0 else None
+                if isinstance(previous, nn.Embedding):
+                    role = "position"
+                elif i == 0 and path == "":
+                    role = "token"
+                else:
+                    raise ExportError(f"{child_path}: an nn.Embedding must be the model's first child (the tokens), "
+                                      f"or come right after it (learned positions); move it there")
+            members.append((self.identifier(child_path, child_name),
+                            self.type_of(child_path, child, role, f"{struct_name}_{child_name}")))
+        if not members:
+            raise ExportError(f"{path or 'the model'}: no layer to export (only Dropout or Identity children)")
+        self.chains.append((path, [(f"{path}.{n}" if path else n, isinstance(m, nn.Embedding) and i > 0
+                                    and isinstance(items[i - 1][1], nn.Embedding)) for i, (n, m) in enumerate(items)]))
+        lines = [f"struct {struct_name} : ctattn::model<{struct_name}> {{",
+                 f"  BOOST_HANA_DEFINE_STRUCT({struct_name},"]
+        for k, (member, cpp) in enumerate(members):
+            lines.append(f"                           ({cpp}, {member}){',' if k + 1 < len(members) else ''}")
+        lines[-1] += ");"
+        lines.append("};")
+        self.structs.append("\n".join(lines))
+        return struct_name
+
+    def sequence(self, path, items):
+        types = []
+        for index, child in items:
+            if skipped(child):
+                raise ExportError(f"{path}.{index}: {type(child).__name__} inside an nn.Sequential or ModuleList "
+                                  f"shifts the state_dict indices ctattn::sequential numbers from 0; remove it")
+            types.append(self.type_of(f"{path}.{index}" if path else str(index), child, None,
+                                      f"{self.name}_{path.replace('.', '_')}_{index}"))
+        self.chains.append((path, [(f"{path}.{index}" if path else str(index), False) for index, _ in items]))
+        if len(types) > 1 and len(set(types)) == 1 and len(types[0]) > 60:
+            # Rationale: a stack of one layer type reads best with the type named once.
+            alias = f"{self.name}_{path.replace('.', '_')}_layer" if path else f"{self.name}_layer"
+            self.structs.append(f"using {alias} = {types[0]};")
+            types = [alias] * len(types)
+        return "ctattn::sequential<" + ", ".join(types) + ">"
+
+    def type_of(self, path, module, role, struct_name):
+        torch, nn = torch_modules()
+        where = path or "the model"
+        if isinstance(module, nn.Linear):
+            self.note_first(path, module.in_features)
+            bias = "true" if module.bias is not None else "false"
+            return f"ctattn::linear<float, {module.in_features}, {module.out_features}, ctattn::out_by_in, {bias}>"
+        if isinstance(module, nn.Embedding):
+            if module.padding_idx is not None or module.max_norm is not None:
+                raise ExportError(f"{where}: nn.Embedding with padding_idx or max_norm: ctattn's tables are plain; "
+                                  f"build it without them")
+            if role == "position":
+                return f"ctattn::position_embedding<float, {module.num_embeddings}, {module.embedding_dim}>"
+            self.note_first(path, "ids")
+            return f"ctattn::token_embedding<float, {module.num_embeddings}, {module.embedding_dim}>"
+        if isinstance(module, nn.LayerNorm):
+            if not module.elementwise_affine:
+                affine = "false"
+            else:
+                affine = "true"
+            self.check_norm(path, module)
+            self.note_first(path, module.normalized_shape[0])
+            return f"ctattn::layer_norm<float, {module.normalized_shape[0]}, {affine}>"
+        if isinstance(module, (nn.ReLU, nn.GELU, nn.SiLU)):
+            return f"ctattn::{activation_name(where, module)}"
+        if isinstance(module, nn.MultiheadAttention):
+            self.check_attention(path, module)
+            self.note_first(path, module.embed_dim)
+            return (f"ctattn::multi_head_attention_layer<ctattn::multi_head_attention_weights<float, "
+                    f"{module.num_heads}, {module.embed_dim}, ctattn::out_by_in, true>>")
+        if isinstance(module, nn.TransformerEncoderLayer):
+            return self.transformer_layer(path, module, decoder=False)
+        if isinstance(module, nn.TransformerDecoderLayer):
+            return self.transformer_layer(path, module, decoder=True)
+        if isinstance(module, (nn.TransformerEncoder, nn.TransformerDecoder)):
+            children = [("layers", module.layers)] + ([("norm", module.norm)] if module.norm is not None else [])
+            return self.chain(path, children, struct_name)
+        if isinstance(module, (nn.Sequential, nn.ModuleList)):
+            return self.sequence(path, list(module.named_children()))
+        if type(module).__module__.startswith("torch."):
+            raise ExportError(f"{where}: {type(module).__name__} is not a layer ctattn exports. Supported: "
+                              f"{SUPPORTED}")
+        if any(True for _ in module.named_buffers(recurse=False)):
+            buffer = next(n for n, _ in module.named_buffers(recurse=False))
+            raise ExportError(f"{where}: {type(module).__name__} holds the buffer '{buffer}' (a computed table such "
+                              f"as a sinusoidal encoding): ctattn's models hold parameters only; learn the positions "
+                              f"with an nn.Embedding, or leave the module out of the export")
+        if any(True for _ in module.named_parameters(recurse=False)):
+            param = next(n for n, _ in module.named_parameters(recurse=False))
+            raise ExportError(f"{where}: {type(module).__name__} holds the parameter '{param}' itself: a module "
+                              f"the export maps holds its parameters in torch layers ({SUPPORTED})")
+        return self.chain(path, list(module.named_children()), struct_name)
+
+
+def check_chains(module, decl, run, example):
+    """Runs the module once with hooks on every member of every chain and checks that the forward is the chain the
+    C++ model runs: each member called once, in declaration order, each fed the output of the one before (the
+    token embedding plus the positions after it), the chain's output the last member's."""
+    torch, nn = torch_modules()
+    modules = dict(module.named_modules())
+    calls = {}
+    order = []
+    handles = []
+
+    def first(value):
+        return value[0] if isinstance(value, tuple) else value
+
+    def hook(path):
+        def record(m, inputs, output):
+            calls.setdefault(path, []).append((inputs, first(output)))
+            order.append(path)
+        return record
+
+    watched = {""} | {p for _, members in decl.chains for p, _ in members} | {p for p, _ in decl.chains}
+    for path in watched:
+        handles.append(modules[path].register_forward_hook(hook(path)))
+    try:
+        run(example)
+    finally:
+        for h in handles:
+            h.remove()
+
+    def same(a, b):
+        return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.shape == b.shape and torch.equal(a, b)
+
+    def io(member):
+        """(inputs, output, position in the call order) of a member's one call; a ModuleList's from its ends."""
+        if isinstance(modules[member], nn.ModuleList):
+            children = [f"{member}.{n}" for n, _ in modules[member].named_children()]
+            if not children or any(c not in calls for c in children):
+                return None
+            return calls[children[0]][0][0], calls[children[-1]][0][1], order.index(children[0])
+        if member not in calls:
+            return None
+        if len(calls[member]) > 1:
+            return "twice"
+        return calls[member][0][0], calls[member][0][1], order.index(member)
+
+    for path, members in decl.chains:
+        where = f"'{path}'" if path else "the model"
+        kind = type(modules[path]).__name__
+        whole = io(path)
+        if whole is None:
+            continue  # not called: the chain around it says so
+        seen = []
+        for member, _ in members:
+            got = io(member)
+            if got is None:
+                raise ExportError(f"{where} ({kind}): its forward does not call '{member}'; ctattn::model runs every "
+                                  f"member: remove the unused module")
+            if got == "twice":
+                raise ExportError(f"{where} ({kind}): its forward calls '{member}' {len(calls[member])} times; "
+                                  f"ctattn::model runs each member once: give each use its own module")
+            seen.append(got)
+        positions = [got[2] for got in seen]
+        if positions != sorted(positions):
+            ran = [m for _, m in sorted(zip(positions, (m for m, _ in members)))]
+            raise ExportError(f"{where} ({kind}): its forward runs its members in another order ({', '.join(ran)}) "
+                              f"than it declares them; ctattn::model runs them in the declared order: declare them "
+                              f"in the order forward runs them")
+        previous, previous_path, token = None, None, None
+        for k, ((member, is_position), (inputs, output, _)) in enumerate(zip(members, seen)):
+            if isinstance(modules[member], nn.MultiheadAttention) and not (
+                    len(inputs) >= 3 and inputs[0] is inputs[1] and inputs[1] is inputs[2]):
+                raise ExportError(f"'{member}': nn.MultiheadAttention is exported as self-attention (query, key and "
+                                  f"value the same rows), and the forward gives it other ones")
+            fed = inputs[0] if inputs else None
+            if is_position:
+                token = previous
+            elif k == 0:
+                if not isinstance(modules[path], nn.ModuleList) and whole[0] and not same(fed, whole[0][0]):
+                    raise ExportError(f"{where} ({kind}): its first member '{member}' takes something other than "
+                                      f"the input; ctattn::model feeds its first member the input")
+            else:
+                expected = previous if token is None else token + previous
+                if not same(fed, expected):
+                    what = (f"the sum of '{members[k - 2][0]}' and '{previous_path}'" if token is not None
+                            else f"the output of '{previous_path}'")
+                    raise ExportError(f"{where} ({kind}): '{member}' takes something other than {what} (a "
+                                      f"residual, a scale or a function between them); ctattn::model runs its members "
+                                      f"one after another: put that computation in a module ctattn has, or leave "
+                                      f"it out")
+                token = None
+            previous, previous_path = output, member
+        if not isinstance(modules[path], nn.ModuleList) and not same(whole[1], previous if token is None
+                                                                      else token + previous):
+            raise ExportError(f"{where} ({kind}): its output is not the output of its last member '{previous_path}' "
+                              f"(something is computed after it); move it into a module ctattn has, or leave it out")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Files.
+
+def float_literal(x):
+    """An exact C++ literal of a float32 value."""
+    x = float(x)
+    if math.isnan(x):
+        bits = struct.unpack("<I", struct.pack("<f", x))[0]
+        return "std::bit_cast<float>(0x%08xu)" % bits
+    if math.isinf(x):
+        return ("-" if x < 0 else "") + "std::numeric_limits<float>::infinity()"
+    return x.hex() + "f"
+
+
+def generated_banner(what, command):
+    return (f"// {what}\n// GENERATED by ctattn-export ({command}); do not edit, export again.\n")
+
+
+def write_safetensors(path, state, metadata):
+    torch, _ = torch_modules()
+    header = {"__metadata__": metadata}
+    data = bytearray()
+    for name, t in state.items():
+        raw = t.detach().to(dtype=torch.float32).contiguous().numpy().astype("<f4").tobytes()
+        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [len(data), len(data) + len(raw)]}
+        data += raw
+    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
+    text += b" " * (-len(text) % 8)
+    path.write_bytes(struct.pack("<Q", len(text)) + text + bytes(data))
+
+
+def read_safetensors(path):
+    torch, _ = torch_modules()
+    raw = Path(path).read_bytes()
+    if len(raw) < 8:
+        raise ExportError(f"{path}: not a .safetensors file (shorter than its 8-byte header length)")
+    (length,) = struct.unpack("<Q", raw[:8])
+    if 8 + length > len(raw):
+        raise ExportError(f"{path}: its header length {length} runs past the end of the file")
+    header = json.loads(raw[8:8 + length])
+    state = {}
+    dtypes = {"F32": torch.float32, "F64": torch.float64, "F16": torch.float16, "BF16": torch.bfloat16}
+    for name, info in header.items():
+        if name == "__metadata__":
+            continue
+        if info["dtype"] not in dtypes:
+            raise ExportError(f"{path}: tensor '{name}' has dtype {info['dtype']}; weights are floating point")
+        begin, end = info["data_offsets"]
+        chunk = bytearray(raw[8 + length + begin:8 + length + end])
+        state[name] = torch.frombuffer(chunk, dtype=dtypes[info["dtype"]]).reshape(info["shape"]).clone()
+    return state
+
+
+def write_text(path, text):
+    path.write_text(text)
+    return path
+
+
+def matrix_literal(rows, indent):
+    lines = []
+    for row in rows:
+        lines.append(indent + "{" + ", ".join(float_literal(v) for v in row) + "},")
+    return "\n".join(lines)
+
+
+def inputs_block(kind, name, inputs, length, width):
+    """A constexpr array of ctattn inputs: std::array<int, n> for ids, ctattn::matrix<float, n, d> otherwise."""
+    if kind == "ids":
+        rows = ",\n".join("    {" + ", ".join(str(int(v)) for v in x.reshape(-1).tolist()) + "}" for x in inputs)
+        return (f"inline constexpr std::array<std::array<int, {length}>, {len(inputs)}> {name}{{{{\n{rows},\n}}}};\n")
+    items = []
+    for x in inputs:
+        items.append("    {{\n" + matrix_literal(x.reshape(length, width).tolist(), "        ") + "\n    }},")
+    return (f"inline constexpr std::array<ctattn::matrix<float, {length}, {width}>, {len(inputs)}> {name}{{{{\n"
+            + "\n".join(items) + "\n}};\n")
+
+
+def outputs_block(name, outputs, length, width):
+    items = []
+    for y in outputs:
+        items.append("    {\n" + matrix_literal(y.reshape(length, width).tolist(), "        ") + "\n    },")
+    return (f"inline constexpr float {name}[{len(outputs)}][{length}][{width}] = {{\n" + "\n".join(items)
+            + "\n};\n")
+
+
+class Plan:
+    """What export() writes: names of the files and of the C++ entities."""
+
+    def __init__(self, out, name, namespace):
+        self.out = Path(out)
+        self.name = name
+        self.ns = namespace
+        self.qualified = f"{namespace}::{name}" if namespace else name
+
+    def file(self, suffix):
+        return self.out / f"{self.name}{suffix}"
+
+
+def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, namespace="", golden=4, int8=False,
+           samples=256, seed=0, tolerance=2e-5, int8_tolerance=0.125, check=True, cxx=None, include_dirs=(),
+           calibration=None, golden_inputs=None,
+           command="ctattn-export", log=print):
+    """Writes the C++ model, the weights, the golden test and (int8=True) the int8 ranges of `module`, then, with
+    `check`, compiles and runs them. Returns the Plan (the files' names). Raises ExportError with the reason.
+
+    The golden and calibration inputs are random (from `seed`: `golden` and `samples` of them) unless given:
+    `golden_inputs` and `calibration` are sequences of tensors (or one tensor, the inputs along dimension 0), each
+    of `input_shape`'s size."""
+    torch, nn = torch_modules()
+    if not name.isidentifier() or name in CPP_KEYWORDS:
+        raise ExportError(f"--name {name}: not a C++ identifier")
+    if namespace and not all(p.isidentifier() and p not in CPP_KEYWORDS for p in namespace.split("::")):
+        raise ExportError(f"--namespace {namespace}: not a C++ namespace name")
+    plan = Plan(out_dir, name, namespace)
+    plan.out.mkdir(parents=True, exist_ok=True)
+    module = module.float().eval()
+    if weights is not None:
+        state = read_safetensors(weights) if str(weights).endswith(".safetensors") else torch.load(weights,
+                                                                                                    map_location="cpu")
+        missing, unexpected = module.load_state_dict(state, strict=False)
+        if missing or unexpected:
+            raise ExportError(f"{weights}: does not fit the module: missing {list(missing)}, unexpected "
+                              f"{list(unexpected)}")
+
+    decl = Declarations(name)
+    top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.MultiheadAttention, nn.TransformerEncoderLayer,
+                                   nn.TransformerDecoderLayer, nn.Sequential, nn.ModuleList))
+    if top_leaf:
+        # Rationale: a single layer or a list of layers is already a ctattn model type; a struct around it would
+        # add a member name to every parameter's.
+        decl.structs.append(f"using {name} = {decl.type_of('', module, None, name)};")
+    else:
+        decl.type_of("", module, None, name)
+
+    # The golden inputs, PyTorch's shapes with every dimension of 1 but the features taken off for C++.
+    gen = torch.Generator().manual_seed(seed)
+    shape = tuple(input_shape)
+    if decl.first == "ids":
+        vocabulary = next(m for m in module.modules() if isinstance(m, nn.Embedding)).num_embeddings
+        length = max(shape)
+        if math.prod(shape) != length:
+            raise ExportError(f"--input {shape}: one sequence of token ids (a batch of 1), such as 1x{length}")
+        kind, width = "ids", None
+
+        def make(count):
+            return [torch.randint(0, vocabulary, shape, generator=gen) for _ in range(count)]
+    else:
+        width = shape[-1]
+        length = math.prod(shape) // width
+        kind = "matrix"
+
+        def make(count):
+            return [torch.randn(shape, generator=gen) for _ in range(count)]
+
+    memory_length = None
+    if decl.decoder:
+        if memory_shape is None:
+            raise ExportError("the model has decoder layers: give the encoder memory's shape with --memory "
+                              "(such as 1x7x32)")
+        memory_length = math.prod(memory_shape) // memory_shape[-1]
+
+    def run(x, memory=None):
+        with torch.no_grad():
+            if decl.decoder:
+                mask = nn.Transformer.generate_square_subsequent_mask(length)
+                return module(x, memory, tgt_mask=mask)
+            return module(x)
+
+    try:
+        check_chains(module, decl, lambda x: run(x, torch.randn(tuple(memory_shape), generator=gen)
+                                                 if decl.decoder else None), make(1)[0])
+    except ExportError:
+        raise
+    except Exception as e:  # the module's own forward failed on the input
+        raise ExportError(f"the module's forward fails on an input of shape {shape}"
+                          f"{' and a memory of shape ' + str(tuple(memory_shape)) if decl.decoder else ''}: "
+                          f"{type(e).__name__}: {e}")
+    if kind == "matrix" and decl.first != width:
+        raise ExportError(f"--input {shape}: the model's first layer takes {decl.first} features, the input gives "
+                          f"{width}")
+    def given(tensors, what):
+        items = list(tensors.unbind(0)) if isinstance(tensors, torch.Tensor) else list(tensors)
+        if not items:
+            raise ExportError(f"{what}: no inputs")
+        out = []
+        for i, t in enumerate(items):
+            t = torch.as_tensor(t)
+            if t.numel() != math.prod(shape):
+                raise ExportError(f"{what}: input {i} has {t.numel()} elements, --input {shape} has "
+                                  f"{math.prod(shape)}")
+            if kind == "ids":
+                if t.is_floating_point() or t.min() < 0 or t.max() >= vocabulary:
+                    raise ExportError(f"{what}: input {i} holds something other than token ids 0..{vocabulary - 1}")
+                out.append(t.reshape(shape).long())
+            else:
+                out.append(t.reshape(shape).float())
+        return out
+
+    golden_inputs = given(golden_inputs, "golden inputs") if golden_inputs is not None else make(golden)
+    golden = len(golden_inputs)
+    golden_memories = [torch.randn(tuple(memory_shape), generator=gen) for _ in golden_inputs] if decl.decoder else None
+    golden_outputs = []
+    for g, x in enumerate(golden_inputs):
+        y = run(x, golden_memories[g] if decl.decoder else None)
+        if isinstance(y, tuple):
+            raise ExportError("the module's forward returns a tuple; export a module that returns one tensor")
+        if y.numel() % length != 0:
+            raise ExportError(f"the output's shape {tuple(y.shape)} is not one row per input position ({length})")
+        golden_outputs.append(y.reshape(length, -1))
+    out_width = golden_outputs[0].shape[1]
+
+    ns_open = f"namespace {namespace} {{\n\n" if namespace else ""
+    ns_close = f"\n}}  // namespace {namespace}\n" if namespace else ""
+    q = (namespace + "::") if namespace else ""
+    input_type = (f"std::array<int, {length}>" if kind == "ids" else f"ctattn::matrix<float, {length}, {width}>")
+
+    # NAME.hpp: the model.
+    model_hpp = (generated_banner(f"{name}: the ctattn model of the PyTorch module {type(module).__name__}, its "
+                                  f"members named as the module's attributes (state_dict names).", command)
+                 + "#pragma once\n\n#include <array>\n#include <cstddef>\n\n#include <ctattn/layers.hpp>\n\n" + ns_open
+                 + "\n\n".join(decl.structs) + "\n\n"
+                 + f"/// The input the export checked: {length} {'token ids' if kind == 'ids' else 'rows'}.\n"
+                 + f"using {name}_input = {input_type};\n\n"
+                 + f"/// The memory of one forward on a {name}_input (weights, input, result, stack).\n"
+                 + (f"inline constexpr ctattn::footprint {name}_footprint = ctattn::layer_footprint<{name}, "
+                    f"{name}_input>;\n" if not decl.decoder else "")
+                 + ns_close)
+    write_text(plan.file(".hpp"), model_hpp)
+
+    # NAME.safetensors: the weights, the configuration in __metadata__.
+    state = {k: v for k, v in module.state_dict().items()}
+    metadata = {"format": "pt", "producer": "ctattn-export"}
+    metadata.update(decl.settings)
+    write_safetensors(plan.file(".safetensors"), state, metadata)
+
+    # NAME_weights.hpp: the same weights as exact literals, loaded by ctattn::from_parameters.
+    names = list(state.keys())
+    values = []
+    for t in state.values():
+        values.extend(float_literal(v) for v in t.detach().float().reshape(-1).tolist())
+    numbers = ""
+    for i, v in enumerate(values):
+        numbers += ("\n    " if i % 6 == 0 else " ") + v + ","
+    weights_hpp = (generated_banner(f"{name}_weights: the parameters of a {plan.qualified}, exported from PyTorch.",
+                                    command)
+                   + "#pragma once\n\n#include <bit>\n#include <limits>\n\n#include <ctattn/layers/parameters.hpp>\n\n"
+                   + f"#include \"{name}.hpp\"\n\n"
+                   + f"inline constexpr const char* {name}_names[{len(names)}] = {{\n"
+                   + "".join(f"    \"{n}\",\n" for n in names) + "};\n\n"
+                   + f"inline constexpr float {name}_parameters[{len(values)}] = {{{numbers}\n}};\n\n"
+                   + f"static_assert(ctattn::parameter_names_match<{plan.qualified}>({name}_names),\n"
+                   + "              \"ctattn: these weights were exported for another model (names, order or count "
+                     "of parameters differ); export again\");\n\n"
+                   + f"inline constexpr {plan.qualified} {name}_weights = ctattn::from_parameters<{plan.qualified}>("
+                     f"{name}_parameters);\n")
+    write_text(plan.file("_weights.hpp"), weights_hpp)
+
+    # NAME_golden.hpp.
+    golden_hpp = (generated_banner(f"{name}_golden: {golden} inputs and PyTorch's float32 outputs for them "
+                                   f"(torch {torch.__version__}).", command)
+                  + "#pragma once\n\n#include <array>\n#include <cstddef>\n\n#include <ctattn/ctattn.hpp>\n\n"
+                  + f"namespace {name}_golden {{\n\n"
+                  + f"inline constexpr std::size_t count = {golden};\n"
+                  + inputs_block(kind, "inputs", golden_inputs, length, width)
+                  + (inputs_block("matrix", "memories", golden_memories, memory_length, memory_shape[-1])
+                     if decl.decoder else "")
+                  + outputs_block("outputs", golden_outputs, length, out_width)
+                  + f"\n}}  // namespace {name}_golden\n")
+    write_text(plan.file("_golden.hpp"), golden_hpp)
+
+    # int8: the calibration inputs and the recorder.
+    if int8 and decl.quantizable:
+        raise ExportError("--int8: " + "; ".join(decl.quantizable) + " (export the float model without --int8)")
+    if int8:
+        sample_inputs = given(calibration, "calibration inputs") if calibration is not None else make(samples)
+        samples = len(sample_inputs)
+        samples_hpp = (generated_banner(f"{name}_samples: {samples} calibration inputs for the int8 ranges.", command)
+                       + "#pragma once\n\n#include <array>\n\n#include <ctattn/ctattn.hpp>\n\n"
+                       + f"namespace {name}_samples {{\n\n"
+                       + inputs_block(kind, "inputs", sample_inputs, length, width)
+                       + f"\n}}  // namespace {name}_samples\n")
+        write_text(plan.file("_samples.hpp"), samples_hpp)
+        recorder = (generated_banner(f"{name}_record_ranges: runs the float {plan.qualified} over the calibration "
+                                     f"inputs and writes the range of every activation the int8 model quantizes "
+                                     f"(ctattn::record_ranges) to a header.  Usage: {name}_record_ranges <out.hpp>",
+                                     command)
+                    + "#include <cstdio>\n\n#include <ctattn/host/ranges.hpp>\n#include <ctattn/quantized/ranges.hpp>"
+                      "\n\n"
+                    + f"#include \"{name}_samples.hpp\"\n#include \"{name}_weights.hpp\"\n\n"
+                    + "int main(int argc, char** argv) {\n"
+                    + "  if (argc != 2) {\n"
+                    + f"    std::fprintf(stderr, \"usage: {name}_record_ranges <output.hpp>\\n\");\n"
+                    + "    return 2;\n  }\n"
+                    + "  static ctattn::activation_ranges<256> ranges{};\n"
+                    + f"  for (const auto& x : {name}_samples::inputs) (void)ctattn::record_ranges({name}_weights, x, "
+                      "ranges);\n"
+                    + "  if (auto error = ctattn::host::write_ranges_header(\n"
+                    + f"          ranges, argv[1], {{\"{q}{name}_ranges\", \"{samples} inputs ({name}_samples.hpp)\"}})) {{\n"
+                    + "    std::fprintf(stderr, \"%s\\n\", error->message().c_str());\n    return 1;\n  }\n"
+                    + "  return 0;\n}\n")
+        write_text(plan.file("_record_ranges.cpp"), recorder)
+        int8_hpp = (generated_banner(f"{name}_int8: the int8 form of {plan.qualified}, quantized by the compiler from "
+                                     f"the recorded ranges.", command)
+                    + "#pragma once\n\n#include <ctattn/quantized/model.hpp>\n\n"
+                    + f"#include \"{name}.hpp\"\n#include \"{name}_ranges.hpp\"\n\n" + ns_open
+                    + f"using {name}_int8 = ctattn::quantized_model<{name}, {name}_ranges>;\n"
+                    + ns_close)
+        write_text(plan.file("_int8.hpp"), int8_hpp)
+
+    # NAME_test.cpp: the golden test.
+    call = (f"{name}_weights.forward(x, ctattn::with_memory({name}_golden::memories[G]))" if decl.decoder
+            else f"{name}_weights.forward(x)")
+    run_call = (f"model.forward({name}_golden::inputs[g], ctattn::with_memory({name}_golden::memories[g]), how)"
+                if decl.decoder else f"model.forward({name}_golden::inputs[g], how)")
+    loaded_call = run_call.replace("model.forward", "loaded->forward")
+    asserts = "".join(f"static_assert(verified<{g}>(), \"golden input {g}: the output differs from PyTorch's by more "
+                      f"than the tolerance\");\n" for g in range(golden))
+    int8_part = ""
+    int8_main = ""
+    if int8:
+        if kind == "ids":
+            quantized_input = "x"
+        else:
+            quantized_input = (f"ctattn::quantize<ctattn::quantization_for_range(ctattn::range_at({q}{name}_ranges, "
+                               f"\"input\"))>(x)")
+        int8_part = (f"\n// The int8 model, quantized by the compiler from the float one and the recorded ranges.\n"
+                     f"constexpr {q}{name}_int8 int8_weights = ctattn::quantize<{q}{name}_ranges>({name}_weights);\n\n"
+                     f"// The largest |int8 - PyTorch's float32| allowed: {int8_tolerance} of the golden outputs' "
+                     f"range.\n"
+                     f"constexpr double int8_tolerance = {int8_tolerance!r} * output_range();\n\n"
+                     f"template <typename X>\n"
+                     f"constexpr double int8_error(const X& x, std::size_t g) noexcept {{\n"
+                     f"  return largest_difference(ctattn::dequantize(int8_weights.forward({quantized_input})), g);\n"
+                     f"}}\n\n"
+                     + "".join(f"static_assert(int8_error({name}_golden::inputs[{g}], {g}) <= int8_tolerance, "
+                               f"\"golden input {g}: the int8 output is further from PyTorch's than the int8 "
+                               f"tolerance\");\n" for g in range(golden)))
+        int8_main = (f"  static {q}{name}_int8 int8_model = int8_weights;\n"
+                     f"  (void)int8_model;\n"
+                     f"  double int8_worst = 0;\n"
+                     f"  for (std::size_t g = 0; g < {name}_golden::count; ++g) {{\n"
+                     f"    const double e = int8_error({name}_golden::inputs[g], g);\n"
+                     f"    int8_worst = e > int8_worst ? e : int8_worst;\n"
+                     f"  }}\n"
+                     f"  std::printf(\"int8: largest |int8 - PyTorch| %.3g (tolerance %.3g), flash %zu bytes against "
+                     f"%zu in float\\n\",\n"
+                     f"              int8_worst, int8_tolerance, sizeof(int8_model), sizeof(model));\n"
+                     f"  if (!(int8_worst <= int8_tolerance)) ++failures;\n")
+    test_cpp = (generated_banner(f"{name}_test: PyTorch's outputs on {golden} golden inputs, checked at compile time "
+                                 f"(static_assert) and at run time; given the exported .safetensors file, the same "
+                                 f"weights loaded at run time (names, shapes and __metadata__ checked) and checked "
+                                 f"again.  Usage: {name}_test [{name}.safetensors]", command)
+                + "#include <cstddef>\n#include <cstdio>\n#include <memory>\n#include <string>\n\n"
+                + "#include <ctattn/host/import.hpp>\n\n"
+                + f"#include \"{name}_golden.hpp\"\n#include \"{name}_weights.hpp\"\n"
+                + (f"#include \"{name}_int8.hpp\"\n" if int8 else "")
+                + "\nnamespace {\n\n"
+                + "// The largest |y - PyTorch's output| over golden output g, relative to 1 + |PyTorch's|.\n"
+                + "template <typename Y>\n"
+                + "constexpr double relative_error(const Y& y, std::size_t g) noexcept {\n"
+                + "  double worst = 0;\n"
+                + f"  for (std::size_t i = 0; i < {length}; ++i) {{\n"
+                + f"    for (std::size_t c = 0; c < {out_width}; ++c) {{\n"
+                + f"      const double want = {name}_golden::outputs[g][i][c];\n"
+                + "      const double d = static_cast<double>(y(i, c)) - want;\n"
+                + "      const double e = (d < 0 ? -d : d) / (1 + (want < 0 ? -want : want));\n"
+                + "      worst = e > worst || e != e ? e : worst;\n"
+                + "    }\n  }\n  return worst;\n}\n\n"
+                + "// The largest |y - PyTorch's output| over golden output g.\n"
+                + "template <typename Y>\n"
+                + "constexpr double largest_difference(const Y& y, std::size_t g) noexcept {\n"
+                + "  double worst = 0;\n"
+                + f"  for (std::size_t i = 0; i < {length}; ++i) {{\n"
+                + f"    for (std::size_t c = 0; c < {out_width}; ++c) {{\n"
+                + f"      const double d = static_cast<double>(y(i, c)) - {name}_golden::outputs[g][i][c];\n"
+                + "      worst = d > worst || -d > worst || d != d ? (d < 0 ? -d : d) : worst;\n"
+                + "    }\n  }\n  return worst;\n}\n\n"
+                + "// The spread of PyTorch's golden outputs (largest - smallest).\n"
+                + "constexpr double output_range() noexcept {\n"
+                + f"  double lo = {name}_golden::outputs[0][0][0], hi = lo;\n"
+                + f"  for (const auto& output : {name}_golden::outputs) {{\n"
+                + "    for (const auto& row : output) {\n"
+                + "      for (const float v : row) {\n"
+                + "        lo = v < lo ? v : lo;\n        hi = v > hi ? v : hi;\n      }\n    }\n  }\n"
+                + "  return hi - lo;\n}\n\n"
+                + f"// PyTorch's float32 and ctattn's float sum in other orders: within {tolerance!r} of PyTorch's "
+                  f"output, relative to 1 + |output|.\n"
+                + f"constexpr double tolerance = {tolerance!r};\n\n"
+                + "template <std::size_t G>\n"
+                + "constexpr bool verified() noexcept {\n"
+                + f"  const auto& x = {name}_golden::inputs[G];\n"
+                + f"  return relative_error({call}, G) <= tolerance;\n"
+                + "}\n\n"
+                + asserts
+                + int8_part
+                + "\n}  // namespace\n\n"
+                + "int main(int argc, char** argv) {\n"
+                + "  // Rationale: static, so that the copy is data the linker lays out, not stores in main().\n"
+                + f"  static {plan.qualified} model = {name}_weights;\n"
+                + "  int failures = 0;\n"
+                + "  const auto check = [&](const char* what, auto&& forward) {\n"
+                + "    double worst = 0;\n"
+                + f"    for (std::size_t g = 0; g < {name}_golden::count; ++g) {{\n"
+                + "      const double e = relative_error(forward(g), g);\n"
+                + "      worst = e > worst || e != e ? e : worst;\n"
+                + "    }\n"
+                + "    const bool ok = worst <= tolerance;\n"
+                + "    std::printf(\"%s: largest relative difference from PyTorch %.3g (tolerance %.3g): %s\\n\", "
+                  "what, worst, tolerance,\n"
+                + "                ok ? \"ok\" : \"FAILED\");\n"
+                + "    if (!ok) ++failures;\n"
+                + "  };\n"
+                + "  constexpr auto how = ctattn::fast_arithmetic;\n"
+                + f"  check(\"run time, constexpr weights\", [&](std::size_t g) {{ return {run_call}; }});\n"
+                + "  if (argc > 1) {\n"
+                + f"    auto loaded = std::make_unique<{plan.qualified}>();\n"
+                + "    if (auto error = ctattn::host::load_parameters(*loaded, std::string(argv[1]))) {\n"
+                + "      std::fprintf(stderr, \"%s\\n\", error->message().c_str());\n"
+                + "      return 1;\n    }\n"
+                + f"    check(\"run time, weights loaded from the .safetensors file\", [&](std::size_t g) {{ return "
+                  f"{loaded_call}; }});\n"
+                + "  }\n"
+                + int8_main
+                + "  return failures == 0 ? 0 : 1;\n}\n")
+    write_text(plan.file("_test.cpp"), test_cpp)
+
+    # CMakeLists.txt for a project with ctattn installed (or added with add_subdirectory before this one).
+    cmake = ("# GENERATED by ctattn-export (" + command + "); do not edit, export again.\n"
+             "# The golden test of " + plan.qualified + " (and its int8 recorder), for a project that has ctattn.\n"
+             "cmake_minimum_required(VERSION 3.20)\n"
+             f"project({name}_export LANGUAGES CXX)\n"
+             "if(NOT TARGET ctattn::layers)\n"
+             "  find_package(ctattn REQUIRED COMPONENTS layers)\n"
+             "endif()\n"
+             "enable_testing()\n"
+             + (f"add_executable({name}_record_ranges {name}_record_ranges.cpp)\n"
+                f"target_link_libraries({name}_record_ranges PRIVATE ctattn::layers)\n"
+                f"target_compile_features({name}_record_ranges PRIVATE cxx_std_20)\n" if int8 else "")
+             + f"add_executable({name}_test {name}_test.cpp)\n"
+             f"target_link_libraries({name}_test PRIVATE ctattn::layers)\n"
+             f"target_compile_features({name}_test PRIVATE cxx_std_20)\n"
+             f"add_test(NAME {name}.golden COMMAND {name}_test \"${{CMAKE_CURRENT_SOURCE_DIR}}/{name}.safetensors\")\n")
+    write_text(plan.out / "CMakeLists.txt", cmake)
+
+    log(f"ctattn-export: wrote {plan.qualified} ({len(names)} tensors, {len(values)} parameters) to {plan.out}")
+    if check:
+        compile_and_run(plan, int8, cxx, include_dirs, log)
+    elif int8:
+        log(f"ctattn-export: --no-check: build and run {name}_record_ranges to write {name}_ranges.hpp")
+    return plan
+
+
+def ctattn_include():
+    """ctattn's headers beside the tool: the source tree's include/, or the installed prefix's include/."""
+    for candidate in (HERE.parent / "include", HERE.parent.parent / "include"):
+        if (candidate / "ctattn" / "layers.hpp").is_file():
+            return candidate
+    return None
+
+
+def compile_and_run(plan, int8, cxx, include_dirs, log):
+    cxx = cxx or os.environ.get("CXX") or "c++"
+    includes = [str(d) for d in include_dirs]
+    found = ctattn_include()
+    if found is not None:
+        includes.append(str(found))
+    flags = ["-std=c++20", "-O1", "-I", str(plan.out)] + [a for d in includes for a in ("-I", d)]
+
+    def build(source, binary):
+        command = shlex.split(cxx) + flags + [str(source), "-o", str(binary)]
+        log("ctattn-export: " + " ".join(shlex.quote(c) for c in command))
+        result = subprocess.run(command, capture_output=True, text=True)
+        if result.returncode != 0:
+            lines = result.stderr.splitlines()
+            raise ExportError(f"{source.name} does not compile ({cxx}); the compiler's first lines:\n"
+                              + "\n".join(lines[:30]))
+
+    def execute(command, what):
+        result = subprocess.run([str(c) for c in command], capture_output=True, text=True)
+        for line in result.stdout.splitlines():
+            log("  " + line)
+        if result.returncode != 0:
+            raise ExportError(f"{what} failed (exit {result.returncode}):\n{result.stderr}")
+
+    if int8:
+        recorder = plan.out / f"{plan.name}_record_ranges"
+        build(plan.file("_record_ranges.cpp"), recorder)
+        execute([recorder, plan.file("_ranges.hpp")], f"{recorder.name}")
+        log(f"ctattn-export: wrote {plan.file('_ranges.hpp').name}")
+    test = plan.out / f"{plan.name}_test"
+    build(plan.file("_test.cpp"), test)
+    execute([test, plan.file(".safetensors")], "the golden test")
+    log(f"ctattn-export: {test.name} passed: the C++ model equals PyTorch's on the golden inputs, at compile time "
+        f"and at run time")
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# The command line.
+
+def load_factory(spec):
+    if ":" not in spec:
+        raise ExportError(f"{spec}: give the module as file.py:Factory or package.module:Factory")
+    where, attribute = spec.rsplit(":", 1)
+    if where.endswith(".py"):
+        path = Path(where).resolve()
+        if not path.is_file():
+            raise ExportError(f"{where}: no such file")
+        sys.path.insert(0, str(path.parent))
+        spec_ = importlib.util.spec_from_file_location(path.stem, path)
+        source = importlib.util.module_from_spec(spec_)
+        spec_.loader.exec_module(source)
+    else:
+        source = importlib.import_module(where)
+    factory = source
+    for part in attribute.split("."):
+        if not hasattr(factory, part):
+            raise ExportError(f"{spec}: {where} has no '{attribute}'")
+        factory = getattr(factory, part)
+    module = factory()
+    _, nn = torch_modules()
+    if not isinstance(module, nn.Module):
+        raise ExportError(f"{spec}: {attribute}() returned a {type(module).__name__}, not an nn.Module")
+    return module
+
+
+def load_inputs(path):
+    if path is None:
+        return None
+    torch, _ = torch_modules()
+    try:
+        return torch.load(path, map_location="cpu")
+    except Exception as e:
+        raise ExportError(f"{path}: not a torch.save file of inputs ({type(e).__name__}: {e})")
+
+
+def parse_shape(text):
+    try:
+        shape = tuple(int(p) for p in text.lower().split("x"))
+    except ValueError:
+        shape = ()
+    if not shape or any(d <= 0 for d in shape):
+        raise ExportError(f"{text}: a shape is sizes joined by 'x', as PyTorch's input has them (1x6, 1x5x32)")
+    return shape
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="ctattn-export", description=__doc__.split("\n\n")[0])
+    parser.add_argument("module", help="file.py:Factory or package.module:Factory (called with no arguments)")
+    parser.add_argument("--name", required=True, help="the C++ model's name (and the files')")
+    parser.add_argument("--out", required=True, help="the directory to write")
+    parser.add_argument("--weights", help="a state_dict to load first (.safetensors, or a torch.save file)")
+    parser.add_argument("--input", required=True, help="PyTorch's input shape for one sequence: 1x6 (token ids), "
+                                                       "1x5x32 (rows)")
+    parser.add_argument("--memory", help="the encoder memory's shape, for a decoder (1x7x32)")
+    parser.add_argument("--namespace", default="", help="the C++ namespace of the model")
+    parser.add_argument("--golden", type=int, default=4, help="golden inputs (default 4)")
+    parser.add_argument("--int8", action="store_true", help="record the int8 ranges and check the int8 model too")
+    parser.add_argument("--samples", type=int, default=256, help="random calibration inputs for --int8 (256)")
+    parser.add_argument("--calibration", help="calibration inputs for --int8 instead: a torch.save file of a tensor "
+                                              "(the inputs along dimension 0) or a list of tensors")
+    parser.add_argument("--golden-inputs", help="golden inputs instead of random ones, as --calibration")
+    parser.add_argument("--seed", type=int, default=0, help="the seed of the golden and calibration inputs")
+    parser.add_argument("--tolerance", type=float, default=2e-5,
+                        help="largest |ctattn - PyTorch| / (1 + |PyTorch|) (default 2e-5)")
+    parser.add_argument("--int8-tolerance", type=float, default=0.125,
+                        help="largest |int8 - PyTorch|, as a fraction of the golden outputs' range (default 0.125)")
+    parser.add_argument("--cxx", help="the C++ compiler for the check (default $CXX, or c++)")
+    parser.add_argument("-I", dest="include", action="append", default=[], help="another include directory")
+    parser.add_argument("--no-check", action="store_true", help="write the files only")
+    args = parser.parse_args(argv)
+    command = "ctattn-export " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    try:
+        module = load_factory(args.module)
+        export(module, args.out, args.name, parse_shape(args.input),
+               memory_shape=parse_shape(args.memory) if args.memory else None, weights=args.weights,
+               namespace=args.namespace, golden=args.golden, int8=args.int8, samples=args.samples, seed=args.seed,
+               tolerance=args.tolerance, int8_tolerance=args.int8_tolerance, check=not args.no_check, cxx=args.cxx,
+               include_dirs=args.include, command=command, calibration=load_inputs(args.calibration),
+               golden_inputs=load_inputs(args.golden_inputs))
+    except ExportError as e:
+        print(f"ctattn-export: error: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
