@@ -10918,7 +10918,6 @@ struct quantization_constant {
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
-/// | `int8_encoder_layer_must_be_norm_first` | `std::bool_constant<NormFirst>` of the float layer            |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
@@ -10945,8 +10944,6 @@ struct quantized_multi_head_attention {};
 struct quantized_activation {};
 /// Int8 layer normalization of each row.
 struct quantized_layer_norm {};
-/// Quantizing a transformer encoder layer.
-struct quantized_encoder_layer {};
 /// Quantizing a whole float model (`ctattn::quantize<Ranges>(model)`).
 struct quantize {};
 }  // namespace op
@@ -11048,20 +11045,6 @@ struct int8_layer_norm_must_not_overflow {
     static_assert(holds,
                   "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude, with 24 "
                   "fractional bits in an int32, which holds rows of C <= 16384; normalize wider rows in float");
-    return holds;
-  }
-};
-
-/// The int8 encoder layer is the pre-norm one (nn.TransformerEncoderLayer(norm_first=True)), whose activations
-/// `encoder_layer_quantizations` names.
-template <typename Operation, typename NormFirst>
-struct int8_encoder_layer_must_be_norm_first {
-  static constexpr bool holds = NormFirst::value;
-  static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: int8 encoder layers are pre-norm (norm_first = true: x + attention(LayerNorm(x)), then "
-                  "the same for the feed-forward block); train the model with norm_first=True, or quantize its "
-                  "sublayers one by one");
     return holds;
   }
 };
@@ -12619,16 +12602,16 @@ constexpr void operator*(const A& a, const B& b) noexcept {
 #define CTATTN_QUANTIZED_TRANSFORMER_HPP
 
 /// \file
-/// A small transformer in int8: the embedding and the pre-norm encoder layer (nn.TransformerEncoderLayer with
-/// norm_first=True) quantized from the layers tier's float layers, every activation with its own quantization, all
+/// A small transformer in int8: the embedding and the encoder layer (nn.TransformerEncoderLayer, pre-norm or
+/// post-norm) quantized from the layers tier's float layers, every activation with its own quantization, all
 /// chosen at compile time. Integers only at run time, the same bits in constant evaluation and on every target.
 ///
 /// | entity                                            | what                                                  |
 /// |---------------------------------------------------|-------------------------------------------------------|
 /// | `encoder_layer_quantizations`                     | the quantization of each activation of one encoder layer |
 /// | `encoder_layer_quantizations_for(ranges)`         | the same, chosen from the activations' calibrated ranges |
-/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask>` | the int8 layer                              |
-/// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` (norm_first) quantized |
+/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>` | the int8 layer                   |
+/// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` quantized         |
 /// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
 /// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float embeddings quantized |
 ///
@@ -12951,6 +12934,11 @@ struct position_embedding;
 /// | `activation`   | its activation (GELU, ReLU, ...)                 |
 /// | `feed_forward` | the second linear                                |
 /// | `output`       | sum1 + feed_forward, the layer's output          |
+/// | `sum2`         | post-norm only: norm1 + feed_forward             |
+///
+/// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
+/// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
+/// block reads `norm1`, and `norm2` is `output`.
 ///
 /// A structural type: a template argument of `qtransformer_encoder_layer`.
 struct encoder_layer_quantizations {
@@ -12968,6 +12956,7 @@ struct encoder_layer_quantizations {
   quantization activation{1.0};
   quantization feed_forward{1.0};
   quantization output{1.0};
+  quantization sum2{1.0};
 
   friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
 };
@@ -12976,6 +12965,7 @@ struct encoder_layer_quantizations {
 struct encoder_layer_ranges {
   value_range input, norm1, query, key, value, scores, context, attention, sum1, norm2, hidden, activation,
       feed_forward, output;
+  value_range sum2{};  // post-norm only
 };
 
 /// The quantizations of a layer chosen from its activations' ranges (`quantization_for_range` for each: TFLite's
@@ -12989,19 +12979,20 @@ struct encoder_layer_ranges {
           quantization_for_range(r.context),   quantization_for_range(r.attention), quantization_for_range(r.sum1),
           quantization_for_range(r.norm2),     quantization_for_range(r.hidden),
           quantization_for_range(r.activation), quantization_for_range(r.feed_forward),
-          quantization_for_range(r.output)};
+          quantization_for_range(r.output),     quantization_for_range(r.sum2)};
 }
 
 /// The quantizations of the encoder layer whose points a calibration recorded under `path`
-/// (`ctattn::record_ranges`: `path.norm1` ... `path.feed_forward`, and its output under `path`), its input
-/// quantized with `input` (the layer before it's output quantization). `ctattn::quantize` reads every encoder
-/// layer's this way.
+/// (`ctattn::record_ranges`: `path.norm1` ... `path.feed_forward`, `path.sum2` for a post-norm layer, and its
+/// output under `path`), its input quantized with `input` (the layer before it's output quantization).
+/// `ctattn::quantize` reads every encoder layer's this way.
 ///
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_at(toy::sorter_ranges, "layers.0", q_pos);`
 template <typename Table>
 [[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_at(const Table& table,
                                                                                    std::string_view path,
-                                                                                   quantization input) noexcept {
+                                                                                   quantization input,
+                                                                                   bool norm_first = true) noexcept {
   const auto at = [&](std::string_view point) {
     // `path.point`, compared without building the name.
     for (const named_range& entry : table) {
@@ -13014,14 +13005,18 @@ template <typename Table>
     detail::expects(false);
     return value_range{};
   };
+  // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
+  const value_range output = range_at(table, path);
   encoder_layer_quantizations q = encoder_layer_quantizations_for(
       {{}, at("norm1"), at("query"), at("key"), at("value"), at("scores"), at("context"), at("attention"),
-       at("sum1"), at("norm2"), at("hidden"), at("activation"), at("feed_forward"), range_at(table, path)});
+       at("sum1"), norm_first ? at("norm2") : output, at("hidden"), at("activation"), at("feed_forward"), output,
+       norm_first ? value_range{} : at("sum2")});
   q.input = input;
   return q;
 }
 
-/// A pre-norm transformer encoder layer in int8 (nn.TransformerEncoderLayer(norm_first=True, batch_first=True)):
+/// A transformer encoder layer in int8 (nn.TransformerEncoderLayer(batch_first=True), pre-norm by default,
+/// post-norm with `NormFirst` false):
 ///   h = x + W_O(attention(LayerNorm1(x)));   y = h + linear2(f(linear1(LayerNorm2(h))))
 /// with integer LayerNorms, per-channel int8 projections, int8 multi-head attention (`Mask`, e.g. causal), the int8
 /// ADD for both residual sums and the activation f by table; each activation quantized as `Q` says.
@@ -13040,7 +13035,8 @@ template <typename Table>
 /// | `forward(x)`   | `qmatrix<n, Width, Q.input>` -> `qmatrix<n, Width, Q.output>` |
 ///
 /// Example: `const auto y = ctattn::quantize_encoder_layer<q0>(float_layer).forward(x_q);`
-template <auto Width, std::size_t Heads, auto Hidden, encoder_layer_quantizations Q, typename Mask = no_mask_type>
+template <auto Width, std::size_t Heads, auto Hidden, encoder_layer_quantizations Q, typename Mask = no_mask_type,
+          bool NormFirst = true>
 struct qtransformer_encoder_layer {
   static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
   static constexpr auto input_extent = Width;
@@ -13048,26 +13044,38 @@ struct qtransformer_encoder_layer {
   static constexpr quantization input_quantization = Q.input;
   static constexpr quantization output_quantization = Q.output;
   static constexpr encoder_layer_quantizations quantizations = Q;
+  static constexpr bool norm_first = NormFirst;
+  /// What each sublayer reads: pre-norm, the attention reads norm1 and the feed-forward block norm2; post-norm, the
+  /// attention reads the input, norm1 the first sum, the feed-forward block norm1 and norm2 the second sum.
+  static constexpr quantization attention_input = NormFirst ? Q.norm1 : Q.input;
+  static constexpr quantization norm1_input = NormFirst ? Q.input : Q.sum1;
+  static constexpr quantization norm2_input = NormFirst ? Q.sum1 : Q.sum2;
+  static constexpr quantization feed_forward_input = NormFirst ? Q.norm2 : Q.norm1;
 
-  using attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, Q.norm1, Q.query>,
-                                    qlinear<Width, Width, Q.norm1, Q.key>, qlinear<Width, Width, Q.norm1, Q.value>,
-                                    qlinear<Width, Width, Q.context, Q.attention>>;
+  using attention_weights = qmulti_head_attention_weights<
+      Heads, qlinear<Width, Width, attention_input, Q.query>, qlinear<Width, Width, attention_input, Q.key>,
+      qlinear<Width, Width, attention_input, Q.value>, qlinear<Width, Width, Q.context, Q.attention>>;
 
-  qlayer_norm<Width, Q.input, Q.norm1> norm1{};
+  qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   attention_weights self_attn{};
-  qlayer_norm<Width, Q.sum1, Q.norm2> norm2{};
-  qlinear<Width, Hidden, Q.norm2, Q.hidden> linear1{};
+  qlayer_norm<Width, norm2_input, Q.norm2> norm2{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
   qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
   [[no_unique_address]] Mask mask{};
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    const auto attended = multi_head_attention<Q.scores>(normalize(x, norm1), self_attn, mask);
-    const auto h = add<Q.sum1>(x, attended);
-    const auto ff = project(activate(project(normalize(h, norm2), linear1), activation), linear2);
-    return add<Q.output>(h, ff);
+    if constexpr (NormFirst) {
+      const auto attended = multi_head_attention<Q.scores>(normalize(x, norm1), self_attn, mask);
+      const auto h = add<Q.sum1>(x, attended);
+      const auto ff = project(activate(project(normalize(h, norm2), linear1), activation), linear2);
+      return add<Q.output>(h, ff);
+    } else {
+      const auto h = normalize(add<Q.sum1>(x, multi_head_attention<Q.scores>(x, self_attn, mask)), norm1);
+      const auto ff = project(activate(project(h, linear1), activation), linear2);
+      return normalize(add<Q.sum2>(h, ff), norm2);
+    }
   }
 
   /// The memory of `forward(x)` on an X (ctattn::footprint): the layer's object, X and the result, and on the stack
@@ -13092,36 +13100,33 @@ struct qtransformer_encoder_layer {
   friend constexpr bool operator==(const qtransformer_encoder_layer&, const qtransformer_encoder_layer&) = default;
 };
 
-/// A float pre-norm `transformer_encoder_layer` (PyTorch's out x in weights, biases) quantized with the
+/// A float `transformer_encoder_layer` (PyTorch's out x in weights, biases; pre- or post-norm) quantized with the
 /// activations' quantizations `Q`: each linear per channel (`quantize_linear`), each LayerNorm in integers
 /// (`quantize_layer_norm`), the activation as a table (`quantize_activation`); the layer's mask is kept.
 ///
 /// | operand | what                                                                      |
 /// |---------|---------------------------------------------------------------------------|
-/// | `layer` | `transformer_encoder_layer<T, Width, Heads, Hidden, Activation, true, Mask, out_by_in>` |
-/// | result  | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask>`               |
-///
-/// Rule: the layer is pre-norm (`int8_encoder_layer_must_be_norm_first`).
+/// | `layer` | `transformer_encoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, Mask, out_by_in>` |
+/// | result  | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>`    |
 ///
 /// Example: `constexpr auto layer0_q = ctattn::quantize_encoder_layer<q0>(boost::hana::at_c<0>(model.layers.layers));`
 template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Heads, auto Hidden, typename Activation,
           bool NormFirst, typename Mask>
 [[nodiscard]] constexpr auto quantize_encoder_layer(
     const transformer_encoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, Mask, out_by_in>& layer) noexcept {
-  using result = qtransformer_encoder_layer<normalize_extent<Width>, Heads, normalize_extent<Hidden>, Q, Mask>;
+  using result =
+      qtransformer_encoder_layer<normalize_extent<Width>, Heads, normalize_extent<Hidden>, Q, Mask, NormFirst>;
+  constexpr quantization q_attention = result::attention_input;
   result q{};
-  if constexpr (detail::first_broken<rule_list<shape_error::int8_encoder_layer_must_be_norm_first<
-                    op::quantized_encoder_layer, std::bool_constant<NormFirst>>>>::check()) {
-    const auto& w = layer.self_attn.weights;
-    q.norm1 = quantize_layer_norm<Q.input, Q.norm1>(layer.norm1);
-    q.self_attn = make_qmulti_head_attention_weights<Heads>(
-        quantize_linear<Q.norm1, Q.query>(w.query), quantize_linear<Q.norm1, Q.key>(w.key),
-        quantize_linear<Q.norm1, Q.value>(w.value), quantize_linear<Q.context, Q.attention>(w.output));
-    q.norm2 = quantize_layer_norm<Q.sum1, Q.norm2>(layer.norm2);
-    q.linear1 = quantize_linear<Q.norm2, Q.hidden>(layer.ff.linear1);
-    q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-    q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
-  }
+  const auto& w = layer.self_attn.weights;
+  q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
+  q.self_attn = make_qmulti_head_attention_weights<Heads>(
+      quantize_linear<q_attention, Q.query>(w.query), quantize_linear<q_attention, Q.key>(w.key),
+      quantize_linear<q_attention, Q.value>(w.value), quantize_linear<Q.context, Q.attention>(w.output));
+  q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
+  q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
+  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
+  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
   return q;
 }
 

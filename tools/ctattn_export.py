@@ -154,8 +154,6 @@ class Declarations:
         if decoder:
             self.decoder = True
             self.quantizable.append(f"{path}: a decoder layer has no int8 form yet")
-        elif not norm_first:
-            self.quantizable.append(f"{path}: a post-norm encoder layer (norm_first=False) has no int8 form yet")
         self.note_first(path, d)
         template = "transformer_decoder_layer" if decoder else "transformer_encoder_layer"
         return f"ctattn::{template}<float, {d}, {heads}, {hidden}, ctattn::{activation}, {str(norm_first).lower()}>"

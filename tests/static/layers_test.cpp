@@ -243,6 +243,55 @@ static_assert(ctattn::layer_footprint<ctattn::quantized_model<mlp_model, mlp_ran
                                       ctattn::qmatrix<2, 8, q_input>>.weight_bytes ==
               sizeof(ctattn::quantized_model<mlp_model, mlp_ranges>));
 
+// A post-norm encoder layer in int8: its points recorded in the float layer's order (sum1, norm1, sum2, its
+// output), quantized by name, the same bits as the int8 operations composed in that order by hand, and within 4%
+// of the output's range of the float layer.
+using post_norm_encoder = ctattn::transformer_encoder_layer<float, 8, 2, 16, ctattn::relu, false>;
+constexpr auto post_norm_recorded = [] {
+  ctattn::activation_ranges<32> r{};
+  (void)ctattn::record_ranges(numbered<encoder_model<post_norm_encoder>>(), encoder_input, r);
+  return r;
+}();
+constexpr auto post_norm_table = post_norm_recorded.table();
+static_assert(post_norm_recorded.find("block.sum2") != nullptr && post_norm_recorded.find("block.norm2") == nullptr);
+static_assert([] {
+  const auto m = numbered<encoder_model<post_norm_encoder>>();
+  const auto q = ctattn::quantize<post_norm_table>(m);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(post_norm_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), query = q_of("block.query"), key = q_of("block.key"),
+                                 value = q_of("block.value"), scores = q_of("block.scores"),
+                                 context = q_of("block.context"), attention = q_of("block.attention"),
+                                 sum1 = q_of("block.sum1"), norm1 = q_of("block.norm1"), hidden = q_of("block.hidden"),
+                                 act = q_of("block.activation"), ff = q_of("block.feed_forward"),
+                                 sum2 = q_of("block.sum2"), out = q_of("block");
+  const auto& w = m.block.self_attn.weights;
+  const auto x_q = ctattn::quantize<in>(encoder_input);
+  const auto weights = ctattn::make_qmulti_head_attention_weights<2>(
+      ctattn::quantize_linear<in, query>(w.query), ctattn::quantize_linear<in, key>(w.key),
+      ctattn::quantize_linear<in, value>(w.value), ctattn::quantize_linear<context, attention>(w.output));
+  const auto h = ctattn::normalize(ctattn::add<sum1>(x_q, ctattn::multi_head_attention<scores>(x_q, weights)),
+                                   ctattn::quantize_layer_norm<sum1, norm1>(m.block.norm1));
+  const auto f = ctattn::project(ctattn::activate(ctattn::project(h, ctattn::quantize_linear<norm1, hidden>(
+                                                                         m.block.ff.linear1)),
+                                                  ctattn::quantize_activation<hidden, act>(ctattn::relu{})),
+                                 ctattn::quantize_linear<act, ff>(m.block.ff.linear2));
+  const auto by_hand = ctattn::normalize(ctattn::add<sum2>(h, f), ctattn::quantize_layer_norm<sum2, out>(m.block.norm2));
+  const auto y = q.forward(x_q);
+  // Against the float layer.
+  const auto y_float = m.forward(encoder_input);
+  const auto r = ctattn::range_at(post_norm_table, "block");
+  double worst = 0;
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t c = 0; c < 8; ++c) {
+      const double d = static_cast<double>(ctattn::dequantize(y)(i, c)) - static_cast<double>(y_float(i, c));
+      worst = d < 0 ? (-d > worst ? -d : worst) : (d > worst ? d : worst);
+    }
+  }
+  return y == by_hand && decltype(q)::output_quantization == out && worst <= 0.04 * (r.hi - r.lo);
+}());
+
 // A generated ranges table read by name.
 constexpr ctattn::named_range table[] = {{"pos", {-1.0, 2.0}},          {"layers.0.norm1", {-3.0, 3.5}},
                                          {"layers.0.query", {-1.5, 1.0}}, {"layers.0", {-4.0, 5.0}}};

@@ -10,7 +10,7 @@
 /// | float layer (at path P, input quantization QIn) | int8 layer                                                   |
 /// |-------------------------------------------------|--------------------------------------------------------------|
 /// | `token_embedding` then `position_embedding`     | `qembedding`: the tables with `P.weight`'s ranges, the sum with the position member's |
-/// | `transformer_encoder_layer` (norm_first)        | `qtransformer_encoder_layer`: its 14 quantizations from QIn and `P.norm1` ... `P.feed_forward`, `P` |
+/// | `transformer_encoder_layer` (pre- or post-norm) | `qtransformer_encoder_layer`: its quantizations from QIn and `P.norm1` ... `P.feed_forward` (`P.sum2` post-norm), `P` |
 /// | `layer_norm`                                    | `qlayer_norm<Width, QIn, Q(P)>`                              |
 /// | `linear` (out x in)                             | `qlinear<In, Out, QIn, Q(P)>`, per channel                   |
 /// | `relu`, `gelu`, `gelu_tanh`, `silu`             | `qactivation<QIn, Q(P)>`                                     |
@@ -252,7 +252,7 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   if constexpr (is_chain<L>) {
     return typename int8_list_info<typename int8_elements<Ranges, Path, QIn, L, 0>::type>::chain{};
   } else if constexpr (is_encoder_layer<L>) {
-    constexpr encoder_layer_quantizations q = encoder_layer_quantizations_at(Ranges, Path.view(), QIn);
+    constexpr encoder_layer_quantizations q = encoder_layer_quantizations_at(Ranges, Path.view(), QIn, L::norm_first);
     return quantize_encoder_layer<q>(layer);
   } else if constexpr (is_float_layer_norm<L>) {
     return quantize_layer_norm<QIn, quantization_at<Ranges, Path>>(layer);

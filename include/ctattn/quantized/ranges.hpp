@@ -23,7 +23,7 @@
 /// | layer                        | points                                                                      |
 /// |------------------------------|-----------------------------------------------------------------------------|
 /// | `token_embedding`, `position_embedding` | `<path>.weight`: the table (quantized per tensor)                |
-/// | `transformer_encoder_layer`  | `<path>.norm1`, `.query`, `.key`, `.value`, `.scores` (q k^T / sqrt(d_head), the keys the mask lets each query see), `.context` (the heads side by side), `.attention` (W_O's output), `.sum1`, `.norm2`, `.hidden`, `.activation`, `.feed_forward` |
+/// | `transformer_encoder_layer`  | `<path>.norm1`, `.query`, `.key`, `.value`, `.scores` (q k^T / sqrt(d_head), the keys the mask lets each query see), `.context` (the heads side by side), `.attention` (W_O's output), `.sum1`, `.norm2`, `.hidden`, `.activation`, `.feed_forward`; post-norm: `.norm1` is LayerNorm(`.sum1`), `.sum2` (norm1 + feed_forward) replaces `.norm2` (whose output is the layer's) |
 ///
 /// Every computation is the float layer's own (its sublayers' `forward`), so the recorded output is the float
 /// model's; a test holds it to `forward` bit for bit.

@@ -13,7 +13,6 @@
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
-/// | `int8_encoder_layer_must_be_norm_first` | `std::bool_constant<NormFirst>` of the float layer            |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
@@ -44,8 +43,6 @@ struct quantized_multi_head_attention {};
 struct quantized_activation {};
 /// Int8 layer normalization of each row.
 struct quantized_layer_norm {};
-/// Quantizing a transformer encoder layer.
-struct quantized_encoder_layer {};
 /// Quantizing a whole float model (`ctattn::quantize<Ranges>(model)`).
 struct quantize {};
 }  // namespace op
@@ -147,20 +144,6 @@ struct int8_layer_norm_must_not_overflow {
     static_assert(holds,
                   "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude, with 24 "
                   "fractional bits in an int32, which holds rows of C <= 16384; normalize wider rows in float");
-    return holds;
-  }
-};
-
-/// The int8 encoder layer is the pre-norm one (nn.TransformerEncoderLayer(norm_first=True)), whose activations
-/// `encoder_layer_quantizations` names.
-template <typename Operation, typename NormFirst>
-struct int8_encoder_layer_must_be_norm_first {
-  static constexpr bool holds = NormFirst::value;
-  static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: int8 encoder layers are pre-norm (norm_first = true: x + attention(LayerNorm(x)), then "
-                  "the same for the feed-forward block); train the model with norm_first=True, or quantize its "
-                  "sublayers one by one");
     return holds;
   }
 };
