@@ -289,7 +289,9 @@ static_assert([] {
       worst = d < 0 ? (-d > worst ? -d : worst) : (d > worst ? d : worst);
     }
   }
-  return y == by_hand && decltype(q)::output_quantization == out && worst <= 0.04 * (r.hi - r.lo);
+  // ctattn::int8_error measures the same, the input quantized with the int8 model's input quantization.
+  return y == by_hand && decltype(q)::output_quantization == out && worst <= 0.04 * (r.hi - r.lo) &&
+         ctattn::int8_error(q, m, encoder_input) == worst;
 }());
 
 // A generated ranges table read by name.

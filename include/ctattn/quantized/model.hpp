@@ -85,12 +85,14 @@ template <std::size_t I, typename T>
 /// | `forward(x)`             | x: the first layer's input (ids, or a `qmatrix`); result: the last layer's |
 /// | `footprint_of<X>()`      | the layers' calls composed (`ctattn::layer_footprint`)             |
 /// | `output_quantization`    | the last layer's                                                   |
+/// | `first_layer`, `last_layer` | the first and last layers' types (`first_layer::input_quantization` quantizes a matrix input) |
 ///
 /// Example: `const auto logits = ctattn::quantize<toy::sorter_ranges>(model).forward(ids);`
 template <typename... Layers>
 struct qchain {
   static_assert(sizeof...(Layers) > 0);
   using last_layer = detail::layer_at<sizeof...(Layers) - 1, Layers...>;
+  using first_layer = detail::layer_at<0, Layers...>;
   static constexpr quantization output_quantization = last_layer::output_quantization;
 
   detail::chain_storage<std::index_sequence_for<Layers...>, Layers...> layers;
@@ -117,6 +119,48 @@ struct qchain {
 
   friend constexpr bool operator==(const qchain&, const qchain&) = default;
 };
+
+namespace detail {
+template <typename L>
+concept HasInputQuantization = requires { L::input_quantization; };
+}  // namespace detail
+
+/// How far an int8 model is from the float model it was quantized from, on one input: the largest
+/// |dequantize(int8_model(x)) - model(x)| over the output. `x` is the float model's input: token ids go to both; a
+/// float matrix is quantized with the int8 model's input quantization first. Constexpr, so a `static_assert` can
+/// bound the int8 model's error on given inputs.
+///
+/// | operand      | what                                                         |
+/// |--------------|--------------------------------------------------------------|
+/// | `int8_model` | `ctattn::quantize<Ranges>(model)` (a `qchain`)               |
+/// | `model`      | the float model                                              |
+/// | `x`          | ids, or an n x d float matrix                                |
+/// | result       | double, in the output's units                                |
+///
+/// Example: `static_assert(ctattn::int8_error(int8_weights, sorter_weights, golden::inputs[0]) < 2.0);`
+template <typename... Layers, typename Model, typename X>
+[[nodiscard]] constexpr double int8_error(const qchain<Layers...>& int8_model, const Model& model,
+                                          const X& x) noexcept {
+  const auto y = model.forward(x);
+  const auto q = [&] {
+    if constexpr (FixedMatrix<X>) {
+      using first = typename qchain<Layers...>::first_layer;
+      static_assert(detail::HasInputQuantization<first>, "ctattn: the int8 model's first layer takes no matrix");
+      return dequantize(int8_model.forward(quantize<first::input_quantization>(x)));
+    } else {
+      return dequantize(int8_model.forward(x));
+    }
+  }();
+  double worst = 0;
+  for (std::size_t i = 0; i < decltype(y)::rows; ++i) {
+    for (std::size_t c = 0; c < decltype(y)::cols; ++c) {
+      const double d = static_cast<double>(q(i, c)) - static_cast<double>(y(i, c));
+      const double e = d < 0 ? -d : d;
+      worst = e > worst || e != e ? e : worst;
+    }
+  }
+  return worst;
+}
 
 namespace detail {
 template <typename L>
