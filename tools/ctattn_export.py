@@ -94,8 +94,9 @@ def skipped(module):
 class Declarations:
     """The C++ declarations of a module tree: nested model structs first, the top one last."""
 
-    def __init__(self, name):
+    def __init__(self, name, causal=frozenset()):
         self.name = name
+        self.causal = causal     # paths of the layers whose forward gets a causal mask (find_causal)
         self.structs = []        # C++ text of each generated struct, in dependency order
         self.settings = {}       # safetensors __metadata__: "<path>.<option>" -> value
         self.decoder = False     # the model takes the encoder's memory (ctattn::with_memory)
@@ -156,7 +157,9 @@ class Declarations:
             self.quantizable.append(f"{path}: a decoder layer has no int8 form yet")
         self.note_first(path, d)
         template = "transformer_decoder_layer" if decoder else "transformer_encoder_layer"
-        return f"ctattn::{template}<float, {d}, {heads}, {hidden}, ctattn::{activation}, {str(norm_first).lower()}>"
+        mask = ", ctattn::causal_mask" if path in self.causal else ""
+        return (f"ctattn::{template}<float, {d}, {heads}, {hidden}, ctattn::{activation}, {str(norm_first).lower()}"
+                f"{mask}>")
 
     def note_first(self, path, first):
         if self.first is None:
@@ -239,8 +242,11 @@ class Declarations:
         if isinstance(module, nn.MultiheadAttention):
             self.check_attention(path, module)
             self.note_first(path, module.embed_dim)
+            mask = ", ctattn::causal_mask" if path in self.causal else ""
+            self.quantizable.append(f"{where}: an nn.MultiheadAttention outside an encoder layer has no int8 form "
+                                    f"yet")
             return (f"ctattn::multi_head_attention_layer<ctattn::multi_head_attention_weights<float, "
-                    f"{module.num_heads}, {module.embed_dim}, ctattn::out_by_in, true>>")
+                    f"{module.num_heads}, {module.embed_dim}, ctattn::out_by_in, true>{mask}>")
         if isinstance(module, nn.TransformerEncoderLayer):
             return self.transformer_layer(path, module, decoder=False)
         if isinstance(module, nn.TransformerDecoderLayer):
@@ -359,6 +365,57 @@ def check_chains(module, decl, run, example):
                                                                       else token + previous):
             raise ExportError(f"{where} ({kind}): its output is not the output of its last member '{previous_path}' "
                               f"(something is computed after it); move it into a module ctattn has, or leave it out")
+
+
+def find_causal(module, run, example):
+    """The paths of the encoder layers and self-attention modules whose forward gets a causal mask (a decoder-only
+    model's), found by running each again on the input it got, without a mask and with PyTorch's causal one, and
+    comparing with what it returned. A mask that is neither is refused."""
+    torch, nn = torch_modules()
+    modules = dict(module.named_modules())
+    layer_types = (nn.TransformerEncoderLayer, nn.TransformerDecoderLayer)
+    watched = [p for p, m in modules.items()
+               if isinstance(m, nn.TransformerEncoderLayer)
+               or (isinstance(m, nn.MultiheadAttention) and not isinstance(modules.get(p.rpartition(".")[0]),
+                                                                           layer_types))]
+    seen = {}
+
+    def hook(path):
+        def record(m, inputs, output):  # returns None: the output stays the module's
+            seen.setdefault(path, (inputs, output[0] if isinstance(output, tuple) else output))
+        return record
+
+    handles = [modules[p].register_forward_hook(hook(p)) for p in watched]
+    try:
+        run(example)
+    finally:
+        for h in handles:
+            h.remove()
+    causal = []
+    for path, (inputs, output) in seen.items():
+        m = modules[path]
+        x = inputs[0]
+        n = x.shape[-2] if x.dim() >= 2 else x.shape[0]
+        mask = nn.Transformer.generate_square_subsequent_mask(n)
+        with torch.no_grad():
+            if isinstance(m, nn.MultiheadAttention):
+                plain = m(x, x, x, need_weights=False)[0]
+                masked = m(x, x, x, need_weights=False, attn_mask=mask)[0]
+            else:
+                plain = m(x)
+                masked = m(x, src_mask=mask)
+
+        def gap(y):
+            return float((y - output).abs().max()) / (1 + float(output.abs().max()))
+        if torch.equal(plain, output) or gap(plain) <= 1e-6:
+            continue
+        if torch.equal(masked, output) or gap(masked) <= 1e-6:
+            causal.append(path)
+            continue
+        raise ExportError(f"'{path}': its forward gets a mask or padding that is not the causal mask (it computes "
+                          f"neither the unmasked nor the causal result); ctattn's layers take the causal mask in "
+                          f"their type and other masks per call: export the model without it")
+    return causal
 
 
 # ---------------------------------------------------------------------------------------------------------------
@@ -485,15 +542,19 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
             raise ExportError(f"{weights}: does not fit the module: missing {list(missing)}, unexpected "
                               f"{list(unexpected)}")
 
-    decl = Declarations(name)
-    top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.MultiheadAttention, nn.TransformerEncoderLayer,
-                                   nn.TransformerDecoderLayer, nn.Sequential, nn.ModuleList))
-    if top_leaf:
-        # Rationale: a single layer or a list of layers is already a ctattn model type; a struct around it would
-        # add a member name to every parameter's.
-        decl.structs.append(f"using {name} = {decl.type_of('', module, None, name)};")
-    else:
-        decl.type_of("", module, None, name)
+    def declare(causal=frozenset()):
+        decl = Declarations(name, causal)
+        top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.MultiheadAttention, nn.TransformerEncoderLayer,
+                                       nn.TransformerDecoderLayer, nn.Sequential, nn.ModuleList))
+        if top_leaf:
+            # Rationale: a single layer or a list of layers is already a ctattn model type; a struct around it
+            # would add a member name to every parameter's.
+            decl.structs.append(f"using {name} = {decl.type_of('', module, None, name)};")
+        else:
+            decl.type_of("", module, None, name)
+        return decl
+
+    decl = declare()
 
     # The golden inputs, PyTorch's shapes with every dimension of 1 but the features taken off for C++.
     gen = torch.Generator().manual_seed(seed)
@@ -530,8 +591,12 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
             return module(x)
 
     try:
-        check_chains(module, decl, lambda x: run(x, torch.randn(tuple(memory_shape), generator=gen)
-                                                 if decl.decoder else None), make(1)[0])
+        example = make(1)[0]
+        example_memory = torch.randn(tuple(memory_shape), generator=gen) if decl.decoder else None
+        check_chains(module, decl, lambda x: run(x, example_memory), example)
+        causal = find_causal(module, lambda x: run(x, example_memory), example)
+        if causal:
+            decl = declare(frozenset(causal))
     except ExportError:
         raise
     except Exception as e:  # the module's own forward failed on the input

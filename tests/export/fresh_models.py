@@ -46,3 +46,19 @@ def decoder():
     torch.manual_seed(5)
     layer = nn.TransformerDecoderLayer(16, 4, 32, dropout=0.0, activation="gelu", batch_first=True)
     return nn.TransformerDecoder(layer, 2, norm=nn.LayerNorm(16))
+
+
+class CausalAttention(nn.Module):
+    """A decoder-only block written with nn.MultiheadAttention and PyTorch's causal mask, between two Linears."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(3)
+        self.up = nn.Linear(6, 16)
+        self.attention = nn.MultiheadAttention(16, 4, batch_first=True)
+        self.head = nn.Linear(16, 3)
+
+    def forward(self, x):
+        h = self.up(x)
+        mask = nn.Transformer.generate_square_subsequent_mask(x.shape[1])
+        return self.head(self.attention(h, h, h, attn_mask=mask, need_weights=False)[0])

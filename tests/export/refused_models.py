@@ -97,3 +97,17 @@ class KeywordName(nn.Module):
 def wide_norm():
     """A LayerNorm eps the generated model does not take."""
     return nn.Sequential(nn.Linear(8, 8), nn.LayerNorm(8, eps=1e-6))
+
+
+class PaddedEncoder(nn.Module):
+    """An encoder layer given a key padding mask in forward: neither no mask nor the causal one."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(4)
+        self.layer = nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0, batch_first=True)
+
+    def forward(self, x):
+        padding = torch.zeros(x.shape[0], x.shape[1], dtype=torch.bool)
+        padding[:, -1] = True
+        return self.layer(x, src_key_padding_mask=padding)
