@@ -12089,6 +12089,45 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
   }
 }
 
+/// nn.MultiheadAttention as self-attention in int8: the int8 form of `multi_head_attention_layer` that
+/// `ctattn::quantize` makes, `multi_head_attention<Scores>(x, weights, mask)` with the layer protocol's verbs.
+///
+/// | operand / member | shape / meaning                                                    |
+/// |------------------|--------------------------------------------------------------------|
+/// | `forward(x)`     | `qmatrix<n, d, Q(x)>` -> `qmatrix<n, d_out, W_O's output quantization>` |
+/// | `weights`        | `qmulti_head_attention_weights<Heads, ...>`, W_Q, W_K, W_V reading Q(x) |
+/// | `Mask`           | the float layer's mask type (none, or `ctattn::causal_mask`)        |
+///
+/// Example: `const auto y = ctattn::qmulti_head_attention_layer<q_scores, decltype(w)>{w}.forward(x_q);`
+template <quantization Scores, typename Weights, typename Mask = no_mask_type>
+struct qmulti_head_attention_layer {
+  using query_type = decltype(Weights::query);
+  using output_type = decltype(Weights::output);
+  static constexpr auto input_extent = query_type::input_extent;
+  static constexpr auto output_extent = output_type::output_extent;
+  static constexpr quantization input_quantization = query_type::input_quantization;
+  static constexpr quantization output_quantization = output_type::output_quantization;
+
+  Weights weights{};
+  [[no_unique_address]] Mask mask{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return multi_head_attention<Scores>(x, weights, mask);
+  }
+
+  /// The memory of `forward(x)` on an X (ctattn::footprint): the weights' (`qmulti_head_attention_weights::
+  /// footprint_of`).
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    footprint f = Weights::template footprint_of<X>();
+    f.weight_bytes = sizeof(qmulti_head_attention_layer);
+    return f;
+  }
+
+  friend constexpr bool operator==(const qmulti_head_attention_layer&, const qmulti_head_attention_layer&) = default;
+};
+
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_ATTENTION_HPP
@@ -12938,7 +12977,7 @@ struct position_embedding;
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
-/// block reads `norm1`, and `norm2` is `output`.
+/// block reads `norm1`, and its norm2 gives `output` (the member `norm2` is not used).
 ///
 /// A structural type: a template argument of `qtransformer_encoder_layer`.
 struct encoder_layer_quantizations {
@@ -13051,6 +13090,8 @@ struct qtransformer_encoder_layer {
   static constexpr quantization norm1_input = NormFirst ? Q.input : Q.sum1;
   static constexpr quantization norm2_input = NormFirst ? Q.sum1 : Q.sum2;
   static constexpr quantization feed_forward_input = NormFirst ? Q.norm2 : Q.norm1;
+  /// Post-norm, norm2 gives the layer's output.
+  static constexpr quantization norm2_output = NormFirst ? Q.norm2 : Q.output;
 
   using attention_weights = qmulti_head_attention_weights<
       Heads, qlinear<Width, Width, attention_input, Q.query>, qlinear<Width, Width, attention_input, Q.key>,
@@ -13058,7 +13099,7 @@ struct qtransformer_encoder_layer {
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   attention_weights self_attn{};
-  qlayer_norm<Width, norm2_input, Q.norm2> norm2{};
+  qlayer_norm<Width, norm2_input, norm2_output> norm2{};
   qlinear<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
   qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
@@ -13123,7 +13164,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.self_attn = make_qmulti_head_attention_weights<Heads>(
       quantize_linear<q_attention, Q.query>(w.query), quantize_linear<q_attention, Q.key>(w.key),
       quantize_linear<q_attention, Q.value>(w.value), quantize_linear<Q.context, Q.attention>(w.output));
-  q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
+  q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
   q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
   q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
   q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);

@@ -103,6 +103,22 @@ class Declarations:
         self.first = None        # the first layer that computes: "ids" (an embedding) or the input width
         self.quantizable = []    # reasons the int8 form cannot be made, by path
         self.chains = []         # (path, [(member path, role)]): what must run as a chain (check_chains)
+        self.names = {f"{name}_{suffix}": "the export's own" for suffix in ("input", "footprint", "weights", "names",
+                                                                          "parameters", "golden", "samples", "int8",
+                                                                          "ranges", "layer")}
+
+    @staticmethod
+    def key(path, option):
+        """The __metadata__ key of a setting: `<path>.<option>`, or the option alone at the top."""
+        return f"{path}.{option}" if path else option
+
+    def struct(self, struct_name, path):
+        """A generated C++ name, refused when another generated name is already the same."""
+        if struct_name in self.names:
+            raise ExportError(f"{path or 'the model'}: the generated name {struct_name} is taken (by {self.names[struct_name]}); "
+                              f"rename the attribute or --name")
+        self.names[struct_name] = path or "the model"
+        return struct_name
 
     def identifier(self, path, name):
         if not name.isidentifier() or name in CPP_KEYWORDS or name.startswith("_"):
@@ -118,11 +134,15 @@ class Declarations:
             raise ExportError(f"{path}: LayerNorm over {tuple(norm.normalized_shape)}: ctattn normalizes rows, "
                               f"over one dimension; give normalized_shape as the width")
         if norm.eps != 1e-5:
-            raise ExportError(f"{path}: LayerNorm eps={norm.eps}: the generated model uses PyTorch's default eps "
-                              f"1e-5; train with eps=1e-5, or set the member's eps after loading")
-        self.settings[f"{path}.eps" if path else "eps"] = repr(float(norm.eps))
+            raise ExportError(f"{path or 'the model'}: LayerNorm eps={norm.eps}: the generated model uses PyTorch's "
+                              f"default eps 1e-5; train the module with eps=1e-5")
+        self.settings[self.key(path, "eps")] = repr(float(norm.eps))
 
     def check_attention(self, path, attn, self_attention=True):
+        if not attn.batch_first:
+            raise ExportError(f"{path or 'the model'}: batch_first=False: ctattn's layers take one sequence as rows "
+                              f"(sequence x features); build the module with batch_first=True (the weights are the "
+                              f"same) and give --input as 1 x sequence x features")
         if attn.in_proj_weight is None:
             raise ExportError(f"{path}: MultiheadAttention with kdim or vdim other than embed_dim: ctattn's layers "
                               f"take it only as self-attention; build it with kdim=vdim=embed_dim")
@@ -132,26 +152,26 @@ class Declarations:
         if attn.bias_k is not None or attn.add_zero_attn:
             raise ExportError(f"{path}: MultiheadAttention with add_bias_kv or add_zero_attn: ctattn has neither; "
                               f"build it without them")
-        self.settings[f"{path}.num_heads"] = str(attn.num_heads)
+        self.settings[self.key(path, "num_heads")] = str(attn.num_heads)
 
     def transformer_layer(self, path, layer, decoder):
         kind = "TransformerDecoderLayer" if decoder else "TransformerEncoderLayer"
-        self.check_attention(f"{path}.self_attn", layer.self_attn)
+        self.check_attention(self.key(path, "self_attn"), layer.self_attn)
         if decoder:
-            self.check_attention(f"{path}.multihead_attn", layer.multihead_attn)
+            self.check_attention(self.key(path, "multihead_attn"), layer.multihead_attn)
         norms = ["norm1", "norm2"] + (["norm3"] if decoder else [])
         for n in norms:
-            self.check_norm(f"{path}.{n}", getattr(layer, n))
+            self.check_norm(self.key(path, n), getattr(layer, n))
         for lin in ("linear1", "linear2"):
             if getattr(layer, lin).bias is None:
-                raise ExportError(f"{path}.{lin}: {kind} without biases: the generated layers have biases")
-        activation = activation_name(f"{path}.activation", layer.activation)
+                raise ExportError(f"{self.key(path, lin)}: {kind} without biases: the generated layers have biases")
+        activation = activation_name(self.key(path, "activation"), layer.activation)
         d = layer.self_attn.embed_dim
         heads = layer.self_attn.num_heads
         hidden = layer.linear1.out_features
         norm_first = bool(layer.norm_first)
-        self.settings[f"{path}.activation"] = activation
-        self.settings[f"{path}.norm_first"] = "true" if norm_first else "false"
+        self.settings[self.key(path, "activation")] = activation
+        self.settings[self.key(path, "norm_first")] = "true" if norm_first else "false"
         if decoder:
             self.decoder = True
             self.quantizable.append(f"{path}: a decoder layer has no int8 form yet")
@@ -180,6 +200,9 @@ class Declarations:
                     role = "position"
                 elif i == 0 and path == "":
                     role = "token"
+                    if not (i + 1 < len(items) and isinstance(items[i + 1][1], nn.Embedding)):
+                        self.quantizable.append(f"{child_path}: a token embedding without learned positions after it "
+                                                f"has no int8 form yet")
                 else:
                     raise ExportError(f"{child_path}: an nn.Embedding must be the model's first child (the tokens), "
                                       f"or come right after it (learned positions); move it there")
@@ -189,6 +212,7 @@ class Declarations:
             raise ExportError(f"{path or 'the model'}: no layer to export (only Dropout or Identity children)")
         self.chains.append((path, [(f"{path}.{n}" if path else n, isinstance(m, nn.Embedding) and i > 0
                                     and isinstance(items[i - 1][1], nn.Embedding)) for i, (n, m) in enumerate(items)]))
+        struct_name = self.struct(struct_name, path)
         lines = [f"struct {struct_name} : ctattn::model<{struct_name}> {{",
                  f"  BOOST_HANA_DEFINE_STRUCT({struct_name},"]
         for k, (member, cpp) in enumerate(members):
@@ -204,12 +228,18 @@ class Declarations:
             if skipped(child):
                 raise ExportError(f"{path}.{index}: {type(child).__name__} inside an nn.Sequential or ModuleList "
                                   f"shifts the state_dict indices ctattn::sequential numbers from 0; remove it")
-            types.append(self.type_of(f"{path}.{index}" if path else str(index), child, None,
-                                      f"{self.name}_{path.replace('.', '_')}_{index}"))
+            child_path = f"{path}.{index}" if path else str(index)
+            types.append(self.type_of(child_path, child, None, f"{self.name}_{child_path.replace('.', '_')}"))
+            if types[-1].startswith(self.name + "_"):
+                # Rationale: ctattn::sequential reads its first and last layers' widths and element type, which a
+                # model struct does not declare.
+                raise ExportError(f"{child_path}: {type(child).__name__} inside an nn.Sequential or ModuleList: the "
+                                  f"export maps only torch layers there; make the list's elements torch layers, or "
+                                  f"make the module a plain attribute of its parent")
         self.chains.append((path, [(f"{path}.{index}" if path else str(index), False) for index, _ in items]))
         if len(types) > 1 and len(set(types)) == 1 and len(types[0]) > 60:
             # Rationale: a stack of one layer type reads best with the type named once.
-            alias = f"{self.name}_{path.replace('.', '_')}_layer" if path else f"{self.name}_layer"
+            alias = self.struct(f"{self.name}_{path.replace('.', '_')}_layer" if path else f"{self.name}_layer", path)
             self.structs.append(f"using {alias} = {types[0]};")
             types = [alias] * len(types)
         return "ctattn::sequential<" + ", ".join(types) + ">"
@@ -243,8 +273,6 @@ class Declarations:
             self.check_attention(path, module)
             self.note_first(path, module.embed_dim)
             mask = ", ctattn::causal_mask" if path in self.causal else ""
-            self.quantizable.append(f"{where}: an nn.MultiheadAttention outside an encoder layer has no int8 form "
-                                    f"yet")
             return (f"ctattn::multi_head_attention_layer<ctattn::multi_head_attention_weights<float, "
                     f"{module.num_heads}, {module.embed_dim}, ctattn::out_by_in, true>{mask}>")
         if isinstance(module, nn.TransformerEncoderLayer):
@@ -284,9 +312,13 @@ def check_chains(module, decl, run, example):
     def first(value):
         return value[0] if isinstance(value, tuple) else value
 
+    def snapshot(value):
+        return value.detach().clone() if isinstance(value, torch.Tensor) else value
+
     def hook(path):
         def record(m, inputs, output):
-            calls.setdefault(path, []).append((inputs, first(output)))
+            # Rationale: copies, so that an in-place operation after the call (y += x) cannot change what is compared.
+            calls.setdefault(path, []).append((tuple(snapshot(i) for i in inputs), snapshot(first(output))))
             order.append(path)
         return record
 
@@ -340,11 +372,17 @@ def check_chains(module, decl, run, example):
         previous, previous_path, token = None, None, None
         for k, ((member, is_position), (inputs, output, _)) in enumerate(zip(members, seen)):
             if isinstance(modules[member], nn.MultiheadAttention) and not (
-                    len(inputs) >= 3 and inputs[0] is inputs[1] and inputs[1] is inputs[2]):
-                raise ExportError(f"'{member}': nn.MultiheadAttention is exported as self-attention (query, key and "
-                                  f"value the same rows), and the forward gives it other ones")
+                    len(inputs) >= 3 and same(inputs[0], inputs[1]) and same(inputs[1], inputs[2])):
+                raise ExportError(f"'{member}': nn.MultiheadAttention is exported as self-attention: the forward must "
+                                  f"give it the same rows as query, key and value, by position "
+                                  f"(attention(h, h, h, ...))")
             fed = inputs[0] if inputs else None
             if is_position:
+                n = fed.shape[-1] if isinstance(fed, torch.Tensor) and fed.dim() > 0 else 0
+                if not (isinstance(fed, torch.Tensor) and same(fed.reshape(-1), torch.arange(n))):
+                    raise ExportError(f"'{member}': an nn.Embedding after the token embedding is exported as learned "
+                                      f"positions, and the forward must give it torch.arange(n); it gives it "
+                                      f"something else")
                 token = previous
             elif k == 0:
                 if not isinstance(modules[path], nn.ModuleList) and whole[0] and not same(fed, whole[0][0]):
@@ -532,8 +570,10 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     if namespace and not all(p.isidentifier() and p not in CPP_KEYWORDS for p in namespace.split("::")):
         raise ExportError(f"--namespace {namespace}: not a C++ namespace name")
     plan = Plan(out_dir, name, namespace)
-    plan.out.mkdir(parents=True, exist_ok=True)
     module = module.float().eval()
+    if isinstance(module, (nn.ModuleList, nn.MultiheadAttention)):
+        raise ExportError(f"the model is an nn.{type(module).__name__}, which ctattn-export cannot call with one "
+                          f"input; export the module that calls it")
     if weights is not None:
         state = read_safetensors(weights) if str(weights).endswith(".safetensors") else torch.load(weights,
                                                                                                     map_location="cpu")
@@ -544,8 +584,11 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
 
     def declare(causal=frozenset()):
         decl = Declarations(name, causal)
-        top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.MultiheadAttention, nn.TransformerEncoderLayer,
-                                       nn.TransformerDecoderLayer, nn.Sequential, nn.ModuleList))
+        top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.Embedding, nn.TransformerEncoderLayer,
+                                       nn.TransformerDecoderLayer, nn.Sequential))
+        if top_leaf and not isinstance(module, nn.Sequential):
+            decl.quantizable.append(f"the model is a single {type(module).__name__}: ctattn::quantize takes a "
+                                    f"model or a sequential; export a module that holds it")
         if top_leaf:
             # Rationale: a single layer or a list of layers is already a ctattn model type; a struct around it
             # would add a member name to every parameter's.
@@ -555,6 +598,12 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
         return decl
 
     decl = declare()
+    if decl.decoder and not isinstance(module, (nn.TransformerDecoder, nn.TransformerDecoderLayer)):
+        raise ExportError(f"decoder layers inside {type(module).__name__}: the export takes an "
+                          f"nn.TransformerDecoder or nn.TransformerDecoderLayer as the whole model (target and memory "
+                          f"in); export the decoder alone")
+    if int8 and decl.quantizable:
+        raise ExportError("--int8: " + "; ".join(decl.quantizable) + " (export the float model without --int8)")
 
     # The golden inputs, PyTorch's shapes with every dimension of 1 but the features taken off for C++.
     gen = torch.Generator().manual_seed(seed)
@@ -572,6 +621,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
         width = shape[-1]
         length = math.prod(shape) // width
         kind = "matrix"
+        if sum(1 for d in shape[:-1] if d > 1) > 1:
+            raise ExportError(f"--input {shape}: one sequence (a batch of 1), such as 1x{max(shape[:-1])}x{width}")
 
         def make(count):
             return [torch.randn(shape, generator=gen) for _ in range(count)]
@@ -626,6 +677,9 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
 
     golden_inputs = given(golden_inputs, "golden inputs") if golden_inputs is not None else make(golden)
     golden = len(golden_inputs)
+    if int8:
+        sample_inputs = given(calibration, "calibration inputs") if calibration is not None else make(samples)
+        samples = len(sample_inputs)
     golden_memories = [torch.randn(tuple(memory_shape), generator=gen) for _ in golden_inputs] if decl.decoder else None
     golden_outputs = []
     for g, x in enumerate(golden_inputs):
@@ -637,6 +691,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
         golden_outputs.append(y.reshape(length, -1))
     out_width = golden_outputs[0].shape[1]
 
+    # Every check is done: from here on the files are written.
+    plan.out.mkdir(parents=True, exist_ok=True)
     ns_open = f"namespace {namespace} {{\n\n" if namespace else ""
     ns_close = f"\n}}  // namespace {namespace}\n" if namespace else ""
     q = (namespace + "::") if namespace else ""
@@ -697,11 +753,9 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     write_text(plan.file("_golden.hpp"), golden_hpp)
 
     # int8: the calibration inputs and the recorder.
-    if int8 and decl.quantizable:
-        raise ExportError("--int8: " + "; ".join(decl.quantizable) + " (export the float model without --int8)")
     if int8:
-        sample_inputs = given(calibration, "calibration inputs") if calibration is not None else make(samples)
-        samples = len(sample_inputs)
+        # Rationale: an encoder layer records 14 points, every other layer one; the count of modules bounds them.
+        ranges_capacity = 16 * (len(list(module.modules())) + 2)
         samples_hpp = (generated_banner(f"{name}_samples: {samples} calibration inputs for the int8 ranges.", command)
                        + "#pragma once\n\n#include <array>\n\n#include <ctattn/ctattn.hpp>\n\n"
                        + f"namespace {name}_samples {{\n\n"
@@ -719,7 +773,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                     + "  if (argc != 2) {\n"
                     + f"    std::fprintf(stderr, \"usage: {name}_record_ranges <output.hpp>\\n\");\n"
                     + "    return 2;\n  }\n"
-                    + "  static ctattn::activation_ranges<256> ranges{};\n"
+                    + f"  static ctattn::activation_ranges<{ranges_capacity}> ranges{{}};\n"
                     + f"  for (const auto& x : {name}_samples::inputs) (void)ctattn::record_ranges({name}_weights, x, "
                       "ranges);\n"
                     + "  if (auto error = ctattn::host::write_ranges_header(\n"
@@ -972,12 +1026,16 @@ def main(argv=None):
     parser.add_argument("--tolerance", type=float, default=2e-5,
                         help="largest |ctattn - PyTorch| / (1 + |PyTorch|) (default 2e-5)")
     parser.add_argument("--int8-tolerance", type=float, default=0.125,
-                        help="largest |int8 - PyTorch|, as a fraction of the golden outputs' range (default 0.125)")
+                        help="largest |int8 - float| (ctattn::int8_error), as a fraction of the spread of PyTorch's "
+                             "golden outputs (default 0.125)")
     parser.add_argument("--cxx", help="the C++ compiler for the check (default $CXX, or c++)")
     parser.add_argument("-I", dest="include", action="append", default=[], help="another include directory")
     parser.add_argument("--no-check", action="store_true", help="write the files only")
     args = parser.parse_args(argv)
-    command = "ctattn-export " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
+    # Rationale: the generated files name the command without directories, so that they are the same on every machine.
+    command = "ctattn-export " + " ".join(
+        shlex.quote(os.path.basename(a) if os.path.sep in a and not a.startswith("-") else a)
+        for a in (argv if argv is not None else sys.argv[1:]))
     try:
         module = load_factory(args.module)
         export(module, args.out, args.name, parse_shape(args.input),

@@ -111,3 +111,49 @@ class PaddedEncoder(nn.Module):
         padding = torch.zeros(x.shape[0], x.shape[1], dtype=torch.bool)
         padding[:, -1] = True
         return self.layer(x, src_key_padding_mask=padding)
+
+
+def sequence_first():
+    """PyTorch's default layout, (sequence, batch, features)."""
+    return nn.TransformerEncoderLayer(8, 2, 16, dropout=0.0)
+
+
+class Block(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.linear = nn.Linear(8, 8)
+
+    def forward(self, x):
+        return self.linear(x)
+
+
+def sequential_of_blocks():
+    """Modules of one's own inside an nn.Sequential."""
+    return nn.Sequential(Block(), nn.Linear(8, 2))
+
+
+class TokenTypes(nn.Module):
+    """A second embedding fed the token ids (token types), not the positions."""
+
+    def __init__(self):
+        super().__init__()
+        self.tokens = nn.Embedding(10, 8)
+        self.types = nn.Embedding(10, 8)
+        self.head = nn.Linear(8, 2)
+
+    def forward(self, ids):
+        return self.head(self.tokens(ids) + self.types(ids))
+
+
+class InPlace(nn.Module):
+    """A residual added in place after the last layer ran."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Linear(8, 8)
+        self.down = nn.Linear(8, 8)
+
+    def forward(self, x):
+        y = self.down(self.up(x))
+        y += x
+        return y

@@ -251,3 +251,26 @@ TEST_CASE("a file's __metadata__ settings must be the model's: heads, activation
   CHECK(host::detail::setting_matches(ctattn::setting("num_heads", std::size_t{4}), "4"));
   CHECK_FALSE(host::detail::setting_matches(ctattn::setting("num_heads", std::size_t{4}), "4.5"));
 }
+
+namespace {
+// A layer of one's own whose setting holds characters JSON escapes.
+struct quoted_layer {
+  ctattn::matrix<float, 1, 2> weight{};
+  template <ctattn::detail::SameLayer<quoted_layer> Self>
+  friend constexpr auto parameters(Self& self) noexcept {
+    return boost::hana::make_tuple(ctattn::vector_parameter("weight", self.weight));
+  }
+  friend constexpr auto settings(const quoted_layer&) noexcept {
+    return std::array{ctattn::setting("note", "say \"hi\" \\ back\n")};
+  }
+};
+}  // namespace
+
+TEST_CASE("settings are written as JSON strings, escaped, and read back the same", "[import]") {
+  const auto r = read(host::safetensors_bytes(quoted_layer{}));
+  REQUIRE(r);
+  REQUIRE(r.file->find_metadata("note") != nullptr);
+  CHECK(*r.file->find_metadata("note") == "say \"hi\" \\ back\n");
+  quoted_layer target{};
+  CHECK_FALSE(host::load_parameters(target, *r.file));
+}

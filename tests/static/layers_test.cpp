@@ -294,6 +294,44 @@ static_assert([] {
          ctattn::int8_error(q, m, encoder_input) == worst;
 }());
 
+// nn.MultiheadAttention as a member, with the causal mask: its points under its path (W_O's output the member's own),
+// quantized to qmulti_head_attention_layer, the same bits as the int8 attention composed by hand, close to float.
+using causal_attention_layer =
+    ctattn::multi_head_attention_layer<ctattn::multi_head_attention_weights<float, 2, 8, ctattn::out_by_in, true>,
+                                       ctattn::causal_mask>;
+struct attention_model : ctattn::model<attention_model> {
+  BOOST_HANA_DEFINE_STRUCT(attention_model, (causal_attention_layer, attention),
+                           (ctattn::linear<float, 8, 3, ctattn::out_by_in, true>, head));
+};
+constexpr auto attention_recorded = [] {
+  ctattn::activation_ranges<16> r{};
+  (void)ctattn::record_ranges(numbered<attention_model>(), encoder_input, r);
+  return r;
+}();
+constexpr auto attention_table = attention_recorded.table();
+static_assert(attention_recorded.size() == 9 && attention_recorded.find("attention.context") != nullptr);
+static_assert([] {
+  const auto m = numbered<attention_model>();
+  const auto q = ctattn::quantize<attention_table>(m);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(attention_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), query = q_of("attention.query"), key = q_of("attention.key"),
+                                 value = q_of("attention.value"), scores = q_of("attention.scores"),
+                                 context = q_of("attention.context"), out = q_of("attention"), head = q_of("head");
+  const auto& w = m.attention.weights;
+  const auto x_q = ctattn::quantize<in>(encoder_input);
+  const auto attended = ctattn::multi_head_attention<scores>(
+      x_q,
+      ctattn::make_qmulti_head_attention_weights<2>(
+          ctattn::quantize_linear<in, query>(w.query), ctattn::quantize_linear<in, key>(w.key),
+          ctattn::quantize_linear<in, value>(w.value), ctattn::quantize_linear<context, out>(w.output)),
+      ctattn::causal);
+  const auto by_hand = ctattn::project(attended, ctattn::quantize_linear<out, head>(m.head));
+  const auto r = ctattn::range_at(attention_table, "head");
+  return q.forward(x_q) == by_hand && ctattn::int8_error(q, m, encoder_input) <= 0.04 * (r.hi - r.lo);
+}());
+
 // A generated ranges table read by name.
 constexpr ctattn::named_range table[] = {{"pos", {-1.0, 2.0}},          {"layers.0.norm1", {-3.0, 3.5}},
                                          {"layers.0.query", {-1.5, 1.0}}, {"layers.0", {-4.0, 5.0}}};

@@ -89,6 +89,25 @@ inline std::string missing_hint(const safetensors_file& file, std::string_view n
   return "";
 }
 
+// `text` as a JSON string: quoted, with '"', '\\' and control characters escaped (a setting of a layer of one's own may
+// hold any of them).
+inline std::string json_string(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      char escaped[8];
+      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
+      out += escaped;
+    } else {
+      out += c;
+    }
+  }
+  return out + "\"";
+}
+
 // A setting's value as a file's __metadata__ holds it: the text, an integer, or the shortest decimal that reads
 // back as the value (in float for a setting held in float).
 inline std::string setting_text(const setting_entry& s) {
@@ -219,8 +238,8 @@ template <typename Model>
   std::string header = "{";
   std::string settings;
   for_each_setting(model, [&](std::string_view name, const setting_entry& s) {
-    settings += (settings.empty() ? "" : ",") + std::string("\"") + std::string(name) + "\":\"" +
-                detail::setting_text(s) + "\"";
+    settings += (settings.empty() ? "" : ",") + detail::json_string(name) + ":" +
+                detail::json_string(detail::setting_text(s));
   });
   if (!settings.empty()) header += "\"__metadata__\":{" + settings + "}";
   std::vector<unsigned char> data;

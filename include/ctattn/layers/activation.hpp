@@ -29,8 +29,6 @@
 namespace ctattn {
 
 namespace detail {
-// An activation layer from the kernel tier's activation F (ctattn/kernels/activation.hpp): keeps the width, holds
-// no parameters.
 // PyTorch's name of an activation (nn.TransformerEncoderLayer's `activation`; "gelu_tanh" for
 // nn.GELU(approximate="tanh")).
 constexpr std::string_view activation_name(kernels::activation f) noexcept {
@@ -47,6 +45,8 @@ constexpr std::string_view activation_name(kernels::activation f) noexcept {
   return "";
 }
 
+// An activation layer from the kernel tier's activation F (ctattn/kernels/activation.hpp): keeps the width, holds
+// no parameters.
 template <kernels::activation F>
 struct activation_layer {
   static constexpr bool keeps_width = true;

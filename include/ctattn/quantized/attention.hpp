@@ -325,6 +325,45 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
   }
 }
 
+/// nn.MultiheadAttention as self-attention in int8: the int8 form of `multi_head_attention_layer` that
+/// `ctattn::quantize` makes, `multi_head_attention<Scores>(x, weights, mask)` with the layer protocol's verbs.
+///
+/// | operand / member | shape / meaning                                                    |
+/// |------------------|--------------------------------------------------------------------|
+/// | `forward(x)`     | `qmatrix<n, d, Q(x)>` -> `qmatrix<n, d_out, W_O's output quantization>` |
+/// | `weights`        | `qmulti_head_attention_weights<Heads, ...>`, W_Q, W_K, W_V reading Q(x) |
+/// | `Mask`           | the float layer's mask type (none, or `ctattn::causal_mask`)        |
+///
+/// Example: `const auto y = ctattn::qmulti_head_attention_layer<q_scores, decltype(w)>{w}.forward(x_q);`
+template <quantization Scores, typename Weights, typename Mask = no_mask_type>
+struct qmulti_head_attention_layer {
+  using query_type = decltype(Weights::query);
+  using output_type = decltype(Weights::output);
+  static constexpr auto input_extent = query_type::input_extent;
+  static constexpr auto output_extent = output_type::output_extent;
+  static constexpr quantization input_quantization = query_type::input_quantization;
+  static constexpr quantization output_quantization = output_type::output_quantization;
+
+  Weights weights{};
+  [[no_unique_address]] Mask mask{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return multi_head_attention<Scores>(x, weights, mask);
+  }
+
+  /// The memory of `forward(x)` on an X (ctattn::footprint): the weights' (`qmulti_head_attention_weights::
+  /// footprint_of`).
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    footprint f = Weights::template footprint_of<X>();
+    f.weight_bytes = sizeof(qmulti_head_attention_layer);
+    return f;
+  }
+
+  friend constexpr bool operator==(const qmulti_head_attention_layer&, const qmulti_head_attention_layer&) = default;
+};
+
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_ATTENTION_HPP

@@ -11,6 +11,7 @@
 /// |-------------------------------------------------|--------------------------------------------------------------|
 /// | `token_embedding` then `position_embedding`     | `qembedding`: the tables with `P.weight`'s ranges, the sum with the position member's |
 /// | `transformer_encoder_layer` (pre- or post-norm) | `qtransformer_encoder_layer`: its quantizations from QIn and `P.norm1` ... `P.feed_forward` (`P.sum2` post-norm), `P` |
+/// | `multi_head_attention_layer` (self-attention)   | `qmulti_head_attention_layer`: W_Q, W_K, W_V from QIn to Q(`P.query`) ..., W_O from Q(`P.context`) to Q(P), the scores Q(`P.scores`), the mask kept |
 /// | `layer_norm`                                    | `qlayer_norm<Width, QIn, Q(P)>`                              |
 /// | `linear` (out x in)                             | `qlinear<In, Out, QIn, Q(P)>`, per channel                   |
 /// | `relu`, `gelu`, `gelu_tanh`, `silu`             | `qactivation<QIn, Q(P)>`                                     |
@@ -178,8 +179,9 @@ inline constexpr quantization quantization_at = quantization_for_range(range_at(
 
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
-inline constexpr bool has_int8_form = is_chain<L> || is_encoder_layer<L> || is_float_layer_norm<L> ||
-                                      is_float_linear<L> || activation_layer_type<L> || is_token_embedding<L>;
+inline constexpr bool has_int8_form = is_chain<L> || is_encoder_layer<L> || is_attention_layer<L> ||
+                                      is_float_layer_norm<L> || is_float_linear<L> || activation_layer_type<L> ||
+                                      is_token_embedding<L>;
 
 // The rules of quantizing a chain's elements I to the end: each has an int8 form, a token embedding is followed by
 // a position embedding (which the pair consumes), a nested chain's elements in turn.
@@ -298,6 +300,18 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   } else if constexpr (is_encoder_layer<L>) {
     constexpr encoder_layer_quantizations q = encoder_layer_quantizations_at(Ranges, Path.view(), QIn, L::norm_first);
     return quantize_encoder_layer<q>(layer);
+  } else if constexpr (is_attention_layer<L>) {
+    const auto& w = layer.weights;
+    constexpr std::size_t heads = std::remove_cvref_t<decltype(w)>::query_heads;
+    const auto weights = make_qmulti_head_attention_weights<heads>(
+        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, "query")>>(w.query),
+        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, "key")>>(w.key),
+        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, "value")>>(w.value),
+        quantize_linear<quantization_at<Ranges, point_name(Path, "context")>, quantization_at<Ranges, Path>>(
+            w.output));
+    return qmulti_head_attention_layer<quantization_at<Ranges, point_name(Path, "scores")>,
+                                       std::remove_cvref_t<decltype(weights)>,
+                                       typename attention_layer_mask<L>::type>{weights, {}};
   } else if constexpr (is_float_layer_norm<L>) {
     return quantize_layer_norm<QIn, quantization_at<Ranges, Path>>(layer);
   } else if constexpr (is_float_linear<L>) {

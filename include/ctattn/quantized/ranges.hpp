@@ -23,6 +23,7 @@
 /// | layer                        | points                                                                      |
 /// |------------------------------|-----------------------------------------------------------------------------|
 /// | `token_embedding`, `position_embedding` | `<path>.weight`: the table (quantized per tensor)                |
+/// | `multi_head_attention_layer` | `<path>.query`, `.key`, `.value`, `.scores`, `.context`; W_O's output is the layer's, under `<path>` |
 /// | `transformer_encoder_layer`  | `<path>.norm1`, `.query`, `.key`, `.value`, `.scores` (q k^T / sqrt(d_head), the keys the mask lets each query see), `.context` (the heads side by side), `.attention` (W_O's output), `.sum1`, `.norm2`, `.hidden`, `.activation`, `.feed_forward`; post-norm: `.norm1` is LayerNorm(`.sum1`), `.sum2` (norm1 + feed_forward) replaces `.norm2` (whose output is the layer's) |
 ///
 /// Every computation is the float layer's own (its sublayers' `forward`), so the recorded output is the float
@@ -129,6 +130,11 @@ template <typename T, auto D, std::size_t H, auto F, typename A, bool N, typenam
 inline constexpr bool is_encoder_layer<transformer_encoder_layer<T, D, H, F, A, N, M, W>> = true;
 
 template <typename L>
+inline constexpr bool is_attention_layer = false;
+template <typename W, typename M>
+inline constexpr bool is_attention_layer<multi_head_attention_layer<W, M>> = true;
+
+template <typename L>
 inline constexpr bool is_token_embedding = false;
 template <typename T, std::size_t V, auto D>
 inline constexpr bool is_token_embedding<token_embedding<T, V, D>> = true;
@@ -167,6 +173,37 @@ constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, c
 template <typename L, typename X, typename Ranges>
 constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept;
 
+// Multi-head self-attention with `weights` on `a`, its points recorded under `path` (`.query`, `.key`, `.value`,
+// `.scores`, `.context`, and W_O's output under `path.output_point`, or under `path` itself when that is empty).
+template <typename Mask, typename W, typename A, typename Ranges>
+constexpr auto record_self_attention(const W& weights, const A& a, Ranges& ranges, const parameter_name& path,
+                                     std::string_view output_point) noexcept {
+  const auto q = ctattn::forward(weights.query, a);
+  const auto k = ctattn::forward(weights.key, a);
+  ranges.widen(point_name(path, "query").view(), q);
+  ranges.widen(point_name(path, "key").view(), k);
+  ranges.widen(point_name(path, "value").view(), ctattn::forward(weights.value, a));
+  widen_scores<W::query_heads, Mask>(ranges, point_name(path, "scores").view(), q, k);
+  const auto full = [&] {
+    if constexpr (std::is_same_v<Mask, no_mask_type>) {
+      return multi_head_attention(a, a, a, weights, with_weights);
+    } else {
+      return multi_head_attention(a, a, a, weights, Mask{}, with_weights);
+    }
+  }();
+  ranges.widen(point_name(path, "context").view(), full.heads_concat);
+  ranges.widen(output_point.empty() ? path.view() : point_name(path, output_point).view(), full.output);
+  return full.output;
+}
+
+// The mask type of a multi_head_attention_layer.
+template <typename L>
+struct attention_layer_mask;
+template <typename W, typename M>
+struct attention_layer_mask<multi_head_attention_layer<W, M>> {
+  using type = M;
+};
+
 // The elements I to the end of a chain (a model's members, a sequential's layers), each under its name, in turn.
 template <std::size_t I, typename C, typename X, typename Ranges>
 constexpr auto record_chain(const C& chain, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
@@ -189,26 +226,10 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     return y;
   } else if constexpr (is_encoder_layer<L>) {
     using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
-    constexpr std::size_t heads = decltype(layer.self_attn.weights)::query_heads;
     using mask = typename L::mask_type;
     const result input = with_extents<X::row_extent, L::output_extent>(x);
     const auto attend = [&](const result& a) {
-      const auto q = ctattn::forward(layer.self_attn.weights.query, a);
-      const auto k = ctattn::forward(layer.self_attn.weights.key, a);
-      ranges.widen(point_name(path, "query").view(), q);
-      ranges.widen(point_name(path, "key").view(), k);
-      ranges.widen(point_name(path, "value").view(), ctattn::forward(layer.self_attn.weights.value, a));
-      widen_scores<heads, mask>(ranges, point_name(path, "scores").view(), q, k);
-      const auto full = [&] {
-        if constexpr (std::is_same_v<mask, no_mask_type>) {
-          return multi_head_attention(a, a, a, layer.self_attn.weights, with_weights);
-        } else {
-          return multi_head_attention(a, a, a, layer.self_attn.weights, mask{}, with_weights);
-        }
-      }();
-      ranges.widen(point_name(path, "context").view(), full.heads_concat);
-      ranges.widen(point_name(path, "attention").view(), full.output);
-      return full.output;
+      return record_self_attention<mask>(layer.self_attn.weights, a, ranges, path, "attention");
     };
     const auto feed = [&](const result& a) {
       const auto hidden = ctattn::forward(layer.ff.linear1, a);
@@ -239,6 +260,10 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     }
     ranges.widen(path.view(), y);
     return y;
+  } else if constexpr (is_attention_layer<L>) {
+    using mask = typename attention_layer_mask<L>::type;
+    return record_self_attention<mask>(layer.weights, with_extents<X::row_extent, L::input_extent>(x), ranges, path,
+                                       "");
   } else {
     if constexpr (is_token_embedding<L> || is_position_embedding<L>) ranges.widen(point_name(path, "weight").view(), layer.weight);
     const auto y = run_layer(layer, x);

@@ -76,7 +76,7 @@ struct position_embedding;
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
-/// block reads `norm1`, and `norm2` is `output`.
+/// block reads `norm1`, and its norm2 gives `output` (the member `norm2` is not used).
 ///
 /// A structural type: a template argument of `qtransformer_encoder_layer`.
 struct encoder_layer_quantizations {
@@ -189,6 +189,8 @@ struct qtransformer_encoder_layer {
   static constexpr quantization norm1_input = NormFirst ? Q.input : Q.sum1;
   static constexpr quantization norm2_input = NormFirst ? Q.sum1 : Q.sum2;
   static constexpr quantization feed_forward_input = NormFirst ? Q.norm2 : Q.norm1;
+  /// Post-norm, norm2 gives the layer's output.
+  static constexpr quantization norm2_output = NormFirst ? Q.norm2 : Q.output;
 
   using attention_weights = qmulti_head_attention_weights<
       Heads, qlinear<Width, Width, attention_input, Q.query>, qlinear<Width, Width, attention_input, Q.key>,
@@ -196,7 +198,7 @@ struct qtransformer_encoder_layer {
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   attention_weights self_attn{};
-  qlayer_norm<Width, norm2_input, Q.norm2> norm2{};
+  qlayer_norm<Width, norm2_input, norm2_output> norm2{};
   qlinear<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
   qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
@@ -261,7 +263,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.self_attn = make_qmulti_head_attention_weights<Heads>(
       quantize_linear<q_attention, Q.query>(w.query), quantize_linear<q_attention, Q.key>(w.key),
       quantize_linear<q_attention, Q.value>(w.value), quantize_linear<Q.context, Q.attention>(w.output));
-  q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
+  q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
   q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
   q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
   q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
