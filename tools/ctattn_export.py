@@ -902,14 +902,23 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
              + f"add_executable({name}_test {name}_test.cpp)\n"
              f"target_link_libraries({name}_test PRIVATE ctattn::layers)\n"
              f"target_compile_features({name}_test PRIVATE cxx_std_20)\n"
-             f"add_test(NAME {name}.golden COMMAND {name}_test \"${{CMAKE_CURRENT_SOURCE_DIR}}/{name}.safetensors\")\n")
+             f"add_test(NAME {name}.golden COMMAND {name}_test \"${{CMAKE_CURRENT_SOURCE_DIR}}/{name}.safetensors\")\n"
+             + (f"# Without the ranges beside the sources (an export with --no-check), the recorder writes them here.\n"
+                f"if(NOT EXISTS \"${{CMAKE_CURRENT_SOURCE_DIR}}/{name}_ranges.hpp\")\n"
+                f"  add_custom_command(OUTPUT \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\"\n"
+                f"    COMMAND {name}_record_ranges \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\"\n"
+                f"    DEPENDS {name}_record_ranges)\n"
+                f"  target_sources({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\")\n"
+                f"  target_include_directories({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}\")\n"
+                f"endif()\n" if int8 else ""))
     write_text(plan.out / "CMakeLists.txt", cmake)
 
     log(f"ctattn-export: wrote {plan.qualified} ({len(names)} tensors, {len(values)} parameters) to {plan.out}")
     if check:
         compile_and_run(plan, int8, cxx, include_dirs, log)
     elif int8:
-        log(f"ctattn-export: --no-check: build and run {name}_record_ranges to write {name}_ranges.hpp")
+        log(f"ctattn-export: --no-check: the generated CMakeLists.txt builds {name}_record_ranges and runs it to "
+            f"write {name}_ranges.hpp")
     return plan
 
 
