@@ -12031,7 +12031,8 @@ template <std::size_t Heads, typename Query, typename Key, typename Value, typen
 }
 
 namespace detail {
-template <typename X, typename W, typename Mask, quantization Scores>
+// The rules of multi-head attention of x over `Memory` (x itself for self-attention).
+template <typename X, typename Memory, typename W, typename Mask, quantization Scores>
 using quantized_multi_head_rules = rule_list<
     typename W::rules,
     shape_error::query_and_key_widths_must_match<op::quantized_multi_head_attention,
@@ -12040,13 +12041,54 @@ using quantized_multi_head_rules = rule_list<
     shape_error::inner_dimensions_must_match<op::quantized_multi_head_attention,
                                              dim_of<decltype(W::value)::output_extent>,
                                              dim_of<decltype(W::output)::input_extent>>,
-    quantized_projection_rules<X, decltype(W::query)>, quantized_projection_rules<X, decltype(W::key)>,
-    quantized_projection_rules<X, decltype(W::value)>,
+    quantized_projection_rules<X, decltype(W::query)>, quantized_projection_rules<Memory, decltype(W::key)>,
+    quantized_projection_rules<Memory, decltype(W::value)>,
     shape_error::int8_mask_must_hide_keys<op::quantized_multi_head_attention, Mask>,
-    mask_rules<op::quantized_multi_head_attention, std::int8_t, X::row_extent, X::row_extent, Mask>,
-    shape_error::int8_accumulator_must_not_overflow<op::quantized_multi_head_attention, count<X::rows>, count<33025>>,
+    mask_rules<op::quantized_multi_head_attention, std::int8_t, X::row_extent, Memory::row_extent, Mask>,
+    shape_error::int8_accumulator_must_not_overflow<op::quantized_multi_head_attention, count<Memory::rows>,
+                                                    count<33025>>,
     quantization_rules<Scores>>;
 }  // namespace detail
+
+/// Multi-head attention of x over a memory in int8 (cross-attention, nn.TransformerDecoderLayer's
+/// `multihead_attn`): Q projected from x, K and V from the memory, each by its int8 `qlinear` (the key and value
+/// projections read the memory's quantization), then each head's int8 attention and W_O as in self-attention.
+///
+/// | operand   | shape                                               |
+/// |-----------|-----------------------------------------------------|
+/// | `x`       | `qmatrix<n, d_model, QX>`                           |
+/// | `memory`  | `qmatrix<m, d_model, QM>`                           |
+/// | `weights` | `qmulti_head_attention_weights<Heads, ...>`: W_Q reads QX, W_K and W_V read QM |
+/// | `mask`    | a mask that hides keys, n x m, by default `no_mask` |
+/// | result    | `qmatrix<n, d_out, W_O's output quantization>`      |
+///
+/// Rules: as self-attention's, with the key and value projections on the memory and the mask fitting n x m.
+///
+/// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, memory_q, cross_weights_q);`
+template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::size_t Heads, typename Query,
+          typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto multi_head_attention(const X& x, const Memory& memory,
+                                                  const qmulti_head_attention_weights<Heads, Query, Key, Value,
+                                                                                      Output>& weights,
+                                                  const Mask& mask = {}) noexcept
+    -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
+  using W = qmulti_head_attention_weights<Heads, Query, Key, Value, Output>;
+  if constexpr (!detail::first_broken<detail::quantized_multi_head_rules<X, Memory, W, Mask, Scores>>::check()) {
+    return {};
+  } else {
+    const auto q = project(x, weights.query);
+    const auto k = project(memory, weights.key);
+    const auto v = project(memory, weights.value);
+    constexpr std::size_t key_width = Query::outputs / Heads;
+    constexpr std::size_t value_width = Value::outputs / Heads;
+    basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context;
+    for (std::size_t h = 0; h < Heads; ++h) {
+      detail::int8_attend<Scores, key_width, value_width>(
+          q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+    }
+    return project(context, weights.output);
+  }
+}
 
 /// Multi-head self-attention in int8 (the narrow form of the reference text, PyTorch's nn.MultiheadAttention):
 /// Q, K and V projected from x by the int8 `qlinear`s, split into `Heads` heads of d_model / Heads columns, each
@@ -12071,22 +12113,8 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
                                                                                       Output>& weights,
                                                   const Mask& mask = {}) noexcept
     -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
-  using W = qmulti_head_attention_weights<Heads, Query, Key, Value, Output>;
-  if constexpr (!detail::first_broken<detail::quantized_multi_head_rules<X, W, Mask, Scores>>::check()) {
-    return {};
-  } else {
-    const auto q = project(x, weights.query);
-    const auto k = project(x, weights.key);
-    const auto v = project(x, weights.value);
-    constexpr std::size_t key_width = Query::outputs / Heads;
-    constexpr std::size_t value_width = Value::outputs / Heads;
-    basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context;
-    for (std::size_t h = 0; h < Heads; ++h) {
-      detail::int8_attend<Scores, key_width, value_width>(
-          q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
-    }
-    return project(context, weights.output);
-  }
+  // Rationale: self-attention is attention over x itself; one definition computes both.
+  return multi_head_attention<Scores>(x, x, weights, mask);
 }
 
 /// nn.MultiheadAttention as self-attention in int8: the int8 form of `multi_head_attention_layer` that

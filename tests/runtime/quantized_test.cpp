@@ -37,6 +37,7 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::attention_mismatches(at_run_time) == 0);
   CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
   CHECK(cases::multi_head_mismatches(at_run_time) == 0);
+  CHECK(cases::cross_attention_mismatches(at_run_time) == 0);
   CHECK(cases::isqrt_mismatches(at_run_time) == 0);
 }
 

@@ -26,6 +26,7 @@ static_assert(cases::softmax_mismatches(cases::as_is) == 0);
 static_assert(cases::attention_mismatches(cases::as_is) == 0);
 static_assert(cases::masked_attention_mismatches(cases::as_is) == 0);
 static_assert(cases::multi_head_mismatches(cases::as_is) == 0);
+static_assert(cases::cross_attention_mismatches(cases::as_is) == 0);
 static_assert(cases::isqrt_mismatches(cases::as_is) == 0);
 static_assert(cases::rounding_shift_mismatches(cases::as_is) == 0);
 static_assert(cases::all_activation_mismatches(cases::as_is) == 0);

@@ -358,6 +358,33 @@ constexpr std::size_t multi_head_mismatches(Read read) noexcept {
   return differing(ctattn::project(x, weights.query), mh::q_q) + int8_against(y, mh::output, mh::float_output, 3.0);
 }
 
+// Int8 cross-attention (5 rows of x over 7 rows of a memory, nn.MultiheadAttention(16, 4)): W_Q on x's
+// quantization, W_K and W_V on the memory's; the output against the reference, bit for bit, and within 3 steps of
+// PyTorch's.
+namespace ca = fx::cross_attention;
+inline constexpr auto cross_query = torch_linear<16, 16>(ca::in_proj_weight, ca::in_proj_bias, 0);
+inline constexpr auto cross_key = torch_linear<16, 16>(ca::in_proj_weight, ca::in_proj_bias, 16);
+inline constexpr auto cross_value = torch_linear<16, 16>(ca::in_proj_weight, ca::in_proj_bias, 32);
+inline constexpr auto cross_output = torch_linear<16, 16>(ca::out_proj_weight, ca::out_proj_bias);
+inline constexpr ctattn::quantization cross_x = ctattn::quantization_for_range(ca::x_lo, ca::x_hi);
+inline constexpr ctattn::quantization cross_memory = ctattn::quantization_for_range(ca::memory_lo, ca::memory_hi);
+inline constexpr ctattn::quantization cross_context = ctattn::quantization_for_range(ca::context_lo, ca::context_hi);
+inline constexpr ctattn::quantization cross_scores = ctattn::quantization_for_range(ca::scores_lo, ca::scores_hi);
+
+template <typename Read>
+constexpr std::size_t cross_attention_mismatches(Read read) noexcept {
+  using ctattn::quantization_for_range;
+  const auto weights = ctattn::make_qmulti_head_attention_weights<4>(
+      ctattn::quantize_linear<cross_x, quantization_for_range(ca::q_lo, ca::q_hi)>(read(cross_query)),
+      ctattn::quantize_linear<cross_memory, quantization_for_range(ca::k_lo, ca::k_hi)>(read(cross_key)),
+      ctattn::quantize_linear<cross_memory, quantization_for_range(ca::v_lo, ca::v_hi)>(read(cross_value)),
+      ctattn::quantize_linear<cross_context, quantization_for_range(ca::out_lo, ca::out_hi)>(read(cross_output)));
+  const auto x = ctattn::quantize<cross_x>(read(ctattn::from_array(ca::x)));
+  const auto memory = ctattn::quantize<cross_memory>(read(ctattn::from_array(ca::memory)));
+  const auto y = ctattn::multi_head_attention<cross_scores>(x, memory, weights);
+  return int8_against(y, ca::output, ca::float_output, 3.0);
+}
+
 // math::isqrt against Python's math.isqrt, and its definition, r^2 <= v <= r^2 + 2r, for every v below 2048.
 template <typename Read>
 constexpr std::size_t isqrt_mismatches(Read read) noexcept {
