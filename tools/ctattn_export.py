@@ -728,7 +728,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     weights_hpp = (generated_banner(f"{name}_weights: the parameters of a {plan.qualified}, exported from PyTorch.",
                                     command)
                    + "#pragma once\n\n#include <bit>\n#include <limits>\n\n#include <ctattn/layers/parameters.hpp>\n\n"
-                   + f"#include \"{name}.hpp\"\n\n"
+                   + f"#include \"{name}.hpp\"\n\n" + ns_open
                    + f"inline constexpr const char* {name}_names[{len(names)}] = {{\n"
                    + "".join(f"    \"{n}\",\n" for n in names) + "};\n\n"
                    + f"inline constexpr float {name}_parameters[{len(values)}] = {{{numbers}\n}};\n\n"
@@ -736,7 +736,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                    + "              \"ctattn: these weights were exported for another model (names, order or count "
                      "of parameters differ); export again\");\n\n"
                    + f"inline constexpr {plan.qualified} {name}_weights = ctattn::from_parameters<{plan.qualified}>("
-                     f"{name}_parameters);\n")
+                     f"{name}_parameters);\n" + ns_close)
     write_text(plan.file("_weights.hpp"), weights_hpp)
 
     # NAME_golden.hpp.
@@ -774,7 +774,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                     + f"    std::fprintf(stderr, \"usage: {name}_record_ranges <output.hpp>\\n\");\n"
                     + "    return 2;\n  }\n"
                     + f"  static ctattn::activation_ranges<{ranges_capacity}> ranges{{}};\n"
-                    + f"  for (const auto& x : {name}_samples::inputs) (void)ctattn::record_ranges({name}_weights, x, "
+                    + f"  for (const auto& x : {name}_samples::inputs) (void)ctattn::record_ranges({q}{name}_weights, x, "
                       "ranges);\n"
                     + "  if (auto error = ctattn::host::write_ranges_header(\n"
                     + f"          ranges, argv[1], {{\"{q}{name}_ranges\", \"{samples} inputs ({name}_samples.hpp)\"}})) {{\n"
@@ -790,8 +790,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
         write_text(plan.file("_int8.hpp"), int8_hpp)
 
     # NAME_test.cpp: the golden test.
-    call = (f"{name}_weights.forward(x, ctattn::with_memory({name}_golden::memories[G]))" if decl.decoder
-            else f"{name}_weights.forward(x)")
+    call = (f"{q}{name}_weights.forward(x, ctattn::with_memory({name}_golden::memories[G]))" if decl.decoder
+            else f"{q}{name}_weights.forward(x)")
     run_call = (f"model.forward({name}_golden::inputs[g], ctattn::with_memory({name}_golden::memories[g]), how)"
                 if decl.decoder else f"model.forward({name}_golden::inputs[g], how)")
     loaded_call = run_call.replace("model.forward", "loaded->forward")
@@ -801,11 +801,11 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     int8_main = ""
     if int8:
         int8_part = (f"\n// The int8 model, quantized by the compiler from the float one and the recorded ranges.\n"
-                     f"constexpr {q}{name}_int8 int8_weights = ctattn::quantize<{q}{name}_ranges>({name}_weights);\n\n"
+                     f"constexpr {q}{name}_int8 int8_weights = ctattn::quantize<{q}{name}_ranges>({q}{name}_weights);\n\n"
                      f"// The largest |int8 - float| allowed (ctattn::int8_error): {int8_tolerance} of the spread of "
                      f"PyTorch's golden outputs.\n"
                      f"constexpr double int8_tolerance = {int8_tolerance!r} * output_range();\n\n"
-                     + "".join(f"static_assert(ctattn::int8_error(int8_weights, {name}_weights, {name}_golden::inputs[{g}])"
+                     + "".join(f"static_assert(ctattn::int8_error(int8_weights, {q}{name}_weights, {name}_golden::inputs[{g}])"
                                f" <= int8_tolerance,\n              \"golden input {g}: the int8 output is further "
                                f"from the float model's than the int8 tolerance\");\n" for g in range(golden)))
         int8_main = (f"  static {q}{name}_int8 int8_model = int8_weights;\n"
@@ -859,7 +859,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                 + "\n}  // namespace\n\n"
                 + "int main(int argc, char** argv) {\n"
                 + "  // Rationale: static, so that the copy is data the linker lays out, not stores in main().\n"
-                + f"  static {plan.qualified} model = {name}_weights;\n"
+                + f"  static {plan.qualified} model = {q}{name}_weights;\n"
                 + "  int failures = 0;\n"
                 + "  const auto check = [&](const char* what, auto&& forward) {\n"
                 + "    double worst = 0;\n"
