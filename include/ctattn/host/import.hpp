@@ -89,23 +89,10 @@ inline std::string missing_hint(const safetensors_file& file, std::string_view n
   return "";
 }
 
-// `text` as a JSON string: quoted, with '"', '\\' and control characters escaped (a setting of a layer of one's own may
-// hold any of them).
+// `text` as a JSON string, quoted and escaped by nlohmann/json (a setting of a layer of one's own may hold any
+// character; bytes that are not UTF-8 become U+FFFD rather than an exception).
 inline std::string json_string(std::string_view text) {
-  std::string out = "\"";
-  for (const char c : text) {
-    if (c == '"' || c == '\\') {
-      out += '\\';
-      out += c;
-    } else if (static_cast<unsigned char>(c) < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", static_cast<unsigned>(static_cast<unsigned char>(c)));
-      out += escaped;
-    } else {
-      out += c;
-    }
-  }
-  return out + "\"";
+  return nlohmann::json(std::string(text)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 // A setting's value as a file's __metadata__ holds it: the text, an integer, or the shortest decimal that reads
