@@ -10917,11 +10917,12 @@ struct quantization_constant {
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
+/// | `decoder_needs_its_memory`            | whether the call gives a memory                                 |
+/// | `int8_cache_must_hold_the_projections_quantization` | the cache's key or value quantization, W_K's or W_V's output's |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
-/// | `token_embedding_needs_positions_after_it` | the token embedding, the member after it                   |
 
 
 
@@ -10944,6 +10945,10 @@ struct quantized_multi_head_attention {};
 struct quantized_activation {};
 /// Int8 layer normalization of each row.
 struct quantized_layer_norm {};
+/// An int8 transformer decoder layer (its masks name their attention).
+struct quantized_decoder_layer {};
+/// Recording the ranges of a float model's activations (`ctattn::record_ranges`).
+struct record_ranges {};
 /// Quantizing a whole float model (`ctattn::quantize<Ranges>(model)`).
 struct quantize {};
 }  // namespace op
@@ -10958,19 +10963,6 @@ struct layer_needs_an_int8_form {
     static_assert(holds,
                   "ctattn: ctattn::quantize has no int8 form of this layer (the layer below); quantize the model's "
                   "other parts with the quantize_* functions and keep this one in float, or drop it");
-    return holds;
-  }
-};
-
-/// The int8 embedding adds the token's row and the position's row in one step, so a token_embedding is quantized
-/// with the position_embedding right after it.
-template <typename Operation, typename TokenEmbedding, typename Next, bool PositionsFollow>
-struct token_embedding_needs_positions_after_it {
-  static constexpr bool holds = PositionsFollow;
-  static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: ctattn::quantize quantizes a token_embedding together with the position_embedding "
-                  "declared right after it; declare the position_embedding as the next member");
     return holds;
   }
 };
@@ -11019,6 +11011,31 @@ struct input_quantization_must_match_layer {
     static_assert(holds,
                   "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
                   "for; requantize the input, or quantize the layer for this input's quantization");
+    return holds;
+  }
+};
+
+/// A decoder layer attends to a memory (the encoder's output), given with the call.
+template <typename Operation, bool MemoryGiven>
+struct decoder_needs_its_memory {
+  static constexpr bool holds = MemoryGiven;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a decoder layer attends to the encoder's memory, and the call gives none; pass it: "
+                  "ctattn::with_memory(memory) after the input (record_ranges, a model's or a decoder's forward)");
+    return holds;
+  }
+};
+
+/// An int8 key/value cache holds the rows W_K and W_V give, in their output quantizations: the attention's
+/// multipliers were derived for them.
+template <typename Operation, typename CacheQuantization, typename ProjectionQuantization>
+struct int8_cache_must_hold_the_projections_quantization {
+  static constexpr bool holds = CacheQuantization::value == ProjectionQuantization::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the int8 cache holds keys or values in another quantization than the attention's W_K or "
+                  "W_V gives; declare the cache with their output quantizations (an int8 layer's `cache_type<N>`)");
     return holds;
   }
 };
@@ -11840,7 +11857,9 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   for (std::size_t j = 0; j < n_kv; ++j) {
     for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
   }
-  if constexpr (!int8_mask_visits_a_window<Mask>()) {
+  // Rationale: one query (a decoding step over a cache) takes the path that scores only the keys it sees, so a step
+  // costs the tokens cached so far, not the cache's capacity.
+  if constexpr (!int8_mask_visits_a_window<Mask>() && n_q > 1) {
     // Every pair of query and key in two products (the kernels' tiles, Helium's vmladava.s8): the scores of all
     // keys, the softmax of each query over the keys it sees, then the weights times V over all keys, where a
     // hidden key's weight -128 is w + 128 = 0 and adds nothing. A query that sees no key gets the zero point.
@@ -12281,6 +12300,210 @@ template <typename Table>
 
 #endif  // CTATTN_QUANTIZED_CALIBRATE_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/kv_cache.hpp
+#ifndef CTATTN_QUANTIZED_KV_CACHE_HPP
+#define CTATTN_QUANTIZED_KV_CACHE_HPP
+
+/// \file
+/// Autoregressive decoding in int8: a key/value cache of int8 rows in the keys' and values' quantizations, and
+/// multi-head attention of one new token over it. Integer arithmetic throughout, so a token's output is the same
+/// bits as its row of int8 attention over the whole sequence (`multi_head_attention<Scores>(x, weights, causal)`).
+///
+/// | entity                                              | what                                                   |
+/// |-----------------------------------------------------|--------------------------------------------------------|
+/// | `qkv_cache<Capacity, KeyWidth, ValueWidth, QK, QV>` | the int8 keys and values of the tokens so far, and how many |
+/// | `multi_head_attention_step<Scores>(x, w, cache, out)` | one token of int8 multi-head self-attention, its key and value appended |
+/// | `cache_memory(memory, w, cache)`                    | a memory projected once into a cache, for cross-attention |
+/// | `multi_head_attention_cached<Scores>(x, w, cache, out)` | one token of int8 multi-head attention over a cache, no append |
+///
+/// The int8 encoder and decoder layers (ctattn/quantized/transformer.hpp) decode with these: `step`, `prepare`.
+///
+/// Example:
+/// \code
+///   ctattn::qkv_cache<16, 32, 32, q_key, q_value> cache{};
+///   ctattn::qmatrix<1, 32, q_out> y{};
+///   for (const auto& x_t : tokens_q) if (!ctattn::multi_head_attention_step<q_scores>(x_t, w, cache, y)) break;
+/// \endcode
+
+
+
+namespace ctattn {
+
+/// The int8 keys and values of the first `length` tokens of a sequence, in rows 0 to length - 1, for at most
+/// `Capacity` tokens, the keys in quantization QK and the values in QV (the key and value projections' outputs).
+///
+/// | member    | shape / meaning                                       |
+/// |-----------|-------------------------------------------------------|
+/// | `keys`    | `qmatrix<Capacity, KeyWidth, QK>` (rows past `length` unused) |
+/// | `values`  | `qmatrix<Capacity, ValueWidth, QV>`                   |
+/// | `length`  | tokens held, 0 to Capacity                            |
+///
+/// Example: `typename decltype(layer_q)::template cache<16> cache{};   // the layer's own cache type`
+template <std::size_t Capacity, auto KeyWidth, auto ValueWidth, quantization QK, quantization QV>
+struct qkv_cache {
+  static constexpr std::size_t capacity = Capacity;
+  static constexpr quantization key_quantization = QK;
+  static constexpr quantization value_quantization = QV;
+  static constexpr auto key_extent = normalize_extent<KeyWidth>;
+  static constexpr auto value_extent = normalize_extent<ValueWidth>;
+  using key_row = basic_qmatrix<std::size_t{1}, key_extent, QK>;
+  using value_row = basic_qmatrix<std::size_t{1}, value_extent, QV>;
+
+  basic_qmatrix<Capacity, key_extent, QK> keys{};
+  basic_qmatrix<Capacity, value_extent, QV> values{};
+  std::size_t length = 0;
+
+  /// Whether another token fits.
+  [[nodiscard]] constexpr bool full() const noexcept { return length >= Capacity; }
+
+  /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
+  [[nodiscard]] constexpr bool append(const key_row& key, const value_row& value) noexcept {
+    if (full()) return false;
+    for (std::size_t j = 0; j < key_row::cols; ++j) keys.elements[length][j] = key.elements[0][j];
+    for (std::size_t j = 0; j < value_row::cols; ++j) values.elements[length][j] = value.elements[0][j];
+    ++length;
+    return true;
+  }
+
+  /// Forgets every token (the next one is at position 0).
+  constexpr void clear() noexcept { length = 0; }
+
+  friend constexpr bool operator==(const qkv_cache&, const qkv_cache&) = default;
+};
+
+namespace detail {
+template <typename C>
+inline constexpr bool is_qkv_cache = false;
+template <std::size_t Capacity, auto K, auto V, quantization QK, quantization QV>
+inline constexpr bool is_qkv_cache<qkv_cache<Capacity, K, V, QK, QV>> = true;
+
+// The cache of the keys and values that multi-head weights W project, for Capacity tokens.
+template <typename W, std::size_t Capacity>
+using qkv_cache_for = qkv_cache<Capacity, decltype(W::key)::output_extent, decltype(W::value)::output_extent,
+                                decltype(W::key)::output_quantization, decltype(W::value)::output_quantization>;
+
+// Every head of one query row q over the cache's first `length` tokens (and `mask`, when it hides more), then W_O.
+template <quantization Scores, typename Q, typename W, typename Cache, typename Mask>
+[[nodiscard]] constexpr auto attend_cached_heads(const Q& q, const W& w, const Cache& cache,
+                                                 const Mask& mask) noexcept {
+  constexpr std::size_t heads = W::heads;
+  constexpr std::size_t key_width = decltype(W::query)::outputs / heads;
+  constexpr std::size_t value_width = decltype(W::value)::outputs / heads;
+  basic_qmatrix<std::size_t{1}, decltype(W::value)::output_extent, decltype(W::output)::input_quantization> context;
+  const auto visible = combine_masks(key_padding_length{cache.length}, mask);
+  for (std::size_t h = 0; h < heads; ++h) {
+    int8_attend<Scores, key_width, value_width>(q, cache.keys, cache.values, visible, context,
+                                               {h * key_width, h * key_width, h * value_width, h * value_width});
+  }
+  return project(context, w.output);
+}
+
+template <typename W, typename Cache>
+using cache_rules = rule_list<
+    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
+                                    dim_of<decltype(W::key)::output_extent>>,
+    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
+                                    dim_of<decltype(W::value)::output_extent>>,
+    shape_error::int8_cache_must_hold_the_projections_quantization<
+        op::kv_cache, quantization_constant<Cache::key_quantization>,
+        quantization_constant<decltype(W::key)::output_quantization>>,
+    shape_error::int8_cache_must_hold_the_projections_quantization<
+        op::kv_cache, quantization_constant<Cache::value_quantization>,
+        quantization_constant<decltype(W::value)::output_quantization>>>;
+
+template <typename X, typename W, typename Cache>
+using quantized_cached_attention_rules =
+    rule_list<typename W::rules, shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
+              quantized_projection_rules<X, decltype(W::query)>,
+              cache_rules<W, Cache>>;
+}  // namespace detail
+
+/// One token of int8 multi-head self-attention with a cache: projects the row `x` into its query, key and value,
+/// appends the key and value to `cache`, attends every head over the cached tokens (its own included) and writes W_O
+/// of the heads into `out`. False, with nothing changed, when the cache is full.
+///
+/// | operand  | shape                                                          |
+/// |----------|----------------------------------------------------------------|
+/// | `x`      | `qmatrix<1, d_model, Q(x)>` (W_Q's input quantization)         |
+/// | `w`      | `qmulti_head_attention_weights<Heads, ...>`                     |
+/// | `cache`  | `qkv_cache<Capacity, d_k, d_v, W_K's output, W_V's output>`     |
+/// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`                 |
+/// | `mask`   | a mask that hides more keys (by default none)                   |
+///
+/// Token t's output is row t of `multi_head_attention<Scores>(X, w, ctattn::causal)`, bit for bit.
+///
+/// Example: `if (!ctattn::multi_head_attention_step<q_scores>(x_t, w, cache, y_t)) { /* full */ }`
+template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
+          AttentionMask Mask = no_mask_type>
+  requires detail::is_qkv_cache<Cache>
+[[nodiscard]] constexpr bool multi_head_attention_step(const X& x, const W& w, Cache& cache, Out& out,
+                                                       const Mask& mask = {}) noexcept {
+  if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
+    if (cache.full()) return false;
+    const auto q = project(x, w.query);
+    (void)cache.append(project(x, w.key), project(x, w.value));
+    out = detail::attend_cached_heads<Scores>(q, w, cache, mask);
+  }
+  return true;
+}
+
+/// Projects a memory (the encoder's output, in int8) once into a cache, for the cross-attention of decoding: row i
+/// of `memory` gives the cache's key and value i through W_K and W_V; the cache then holds exactly the memory's
+/// rows. A memory with more rows than the cache's capacity is a compile error (rule `memory_must_fit_cache`).
+///
+/// | operand  | shape                                                  |
+/// |----------|--------------------------------------------------------|
+/// | `memory` | `qmatrix<m, d_model, W_K's input quantization>`, m <= Capacity |
+/// | `w`      | the cross-attention's `qmulti_head_attention_weights`  |
+/// | `cache`  | `qkv_cache<Capacity, ...>` in W_K's and W_V's output quantizations |
+///
+/// Example: `ctattn::cache_memory(memory_q, cross_weights_q, source);   // once per source sequence`
+template <QuantizedMatrix Memory, typename W, typename Cache>
+  requires detail::is_qkv_cache<Cache>
+constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache) noexcept {
+  using rules = rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
+                          detail::quantized_projection_rules<Memory, decltype(W::key)>,
+                          detail::quantized_projection_rules<Memory, decltype(W::value)>,
+                          detail::cache_rules<W, Cache>>;
+  if constexpr (detail::first_broken<rules>::check()) {
+    const auto keys = project(memory, w.key);
+    const auto values = project(memory, w.value);
+    cache = Cache{};
+    for (std::size_t i = 0; i < Memory::rows; ++i) {
+      for (std::size_t j = 0; j < Cache::key_row::cols; ++j) cache.keys.elements[i][j] = keys.elements[i][j];
+      for (std::size_t j = 0; j < Cache::value_row::cols; ++j) cache.values.elements[i][j] = values.elements[i][j];
+    }
+    cache.length = Memory::rows;
+  }
+}
+
+/// One token of int8 multi-head attention over the tokens a cache holds, appending nothing: the cross-attention of
+/// a decoding step over the memory `cache_memory` projected.
+///
+/// | operand  | shape                                                 |
+/// |----------|-------------------------------------------------------|
+/// | `x`      | `qmatrix<1, d_model, W_Q's input quantization>`       |
+/// | `cache`  | the `qkv_cache` `cache_memory` filled                 |
+/// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`        |
+/// | `mask`   | a mask over the memory's keys (by default none)       |
+///
+/// Token t's output is row t of `multi_head_attention<Scores>(X, memory, w)`, bit for bit.
+///
+/// Example: `ctattn::multi_head_attention_cached<q_cross_scores>(x_t, cross_weights_q, source, y_t);`
+template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
+          AttentionMask Mask = no_mask_type>
+  requires detail::is_qkv_cache<Cache>
+constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& cache, Out& out,
+                                           const Mask& mask = {}) noexcept {
+  if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
+    out = detail::attend_cached_heads<Scores>(project(x, w.query), w, cache, mask);
+  }
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_KV_CACHE_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/layer_norm.hpp
 #ifndef CTATTN_QUANTIZED_LAYER_NORM_HPP
 #define CTATTN_QUANTIZED_LAYER_NORM_HPP
@@ -12681,6 +12904,8 @@ constexpr void operator*(const A& a, const B& b) noexcept {
 /// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` quantized         |
 /// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
 /// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float embeddings quantized |
+/// | `qtoken_embedding<Vocabulary, Width, Q>`, `quantize_token_embedding<Q>(tokens)` | a token table alone in int8 |
+/// | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, NormFirst>`, `quantize_decoder_layer<Q>(layer)` | the decoder layer in int8 |
 ///
 /// Example:
 /// \code
@@ -12980,6 +13205,9 @@ namespace ctattn {
 template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation, bool NormFirst,
           typename Mask, WeightLayout Layout>
 struct transformer_encoder_layer;
+template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation, bool NormFirst,
+          WeightLayout Layout>
+struct transformer_decoder_layer;
 template <typename T, std::size_t Vocabulary, auto D>
 struct token_embedding;
 template <typename T, std::size_t MaxLength, auto D>
@@ -13055,23 +13283,30 @@ struct encoder_layer_ranges {
 /// `ctattn::quantize` reads every encoder layer's this way.
 ///
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_at(toy::sorter_ranges, "layers.0", q_pos);`
+namespace detail {
+// The range `path.point` of a generated table, compared without building the name; a name the table lacks is a
+// contract violation (a compile error in a constant expression).
+template <typename Table>
+[[nodiscard]] constexpr value_range range_at_point(const Table& table, std::string_view path,
+                                                   std::string_view point) noexcept {
+  for (const named_range& entry : table) {
+    const std::string_view n = entry.name;
+    if (n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path && n[path.size()] == '.' &&
+        n.substr(path.size() + 1) == point) {
+      return entry.range;
+    }
+  }
+  detail::expects(false);
+  return value_range{};
+}
+}  // namespace detail
+
 template <typename Table>
 [[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_at(const Table& table,
                                                                                    std::string_view path,
                                                                                    quantization input,
                                                                                    bool norm_first = true) noexcept {
-  const auto at = [&](std::string_view point) {
-    // `path.point`, compared without building the name.
-    for (const named_range& entry : table) {
-      const std::string_view n = entry.name;
-      if (n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path && n[path.size()] == '.' &&
-          n.substr(path.size() + 1) == point) {
-        return entry.range;
-      }
-    }
-    detail::expects(false);
-    return value_range{};
-  };
+  const auto at = [&](std::string_view point) { return detail::range_at_point(table, path, point); };
   // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
   const value_range output = range_at(table, path);
   encoder_layer_quantizations q = encoder_layer_quantizations_for(
@@ -13147,6 +13382,45 @@ struct qtransformer_encoder_layer {
     }
   }
 
+  /// The cache `step` keeps for up to Capacity tokens: the self-attention's int8 keys and values.
+  template <std::size_t Capacity>
+  using cache_type = detail::qkv_cache_for<attention_weights, Capacity>;
+  /// One row of the layer's output.
+  using output_row = basic_qmatrix<std::size_t{1}, Width, Q.output>;
+
+  /// One token of autoregressive decoding (a causal layer): `x` is the token's row; `cache` holds the keys and
+  /// values of the tokens before it and receives its own. Writes the token's output row into `out`: row t of
+  /// `forward` over the whole sequence, bit for bit. False, with nothing changed, when `cache` is full.
+  ///
+  /// | operand | shape                                  |
+  /// |---------|----------------------------------------|
+  /// | `x`     | `qmatrix<1, Width, Q.input>`           |
+  /// | `cache` | `cache_type<Capacity>`                 |
+  /// | `out`   | `output_row`                           |
+  ///
+  /// Example:
+  /// \code
+  ///   typename decltype(causal_layer_q)::template cache_type<16> cache{};
+  ///   typename decltype(causal_layer_q)::output_row y{};
+  ///   for (const auto& x_t : tokens_q) if (!causal_layer_q.step(x_t, cache, y)) break;
+  /// \endcode
+  template <QuantizedMatrix X, typename Cache>
+  [[nodiscard]] constexpr bool step(const X& x, Cache& cache, output_row& out) const noexcept {
+    static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
+    basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
+    const auto feed = [&](const auto& h) { return project(activate(project(h, linear1), activation), linear2); };
+    if constexpr (NormFirst) {
+      if (!multi_head_attention_step<Q.scores>(normalize(x, norm1), self_attn, cache, attended)) return false;
+      const auto h = add<Q.sum1>(x, attended);
+      out = add<Q.output>(h, feed(normalize(h, norm2)));
+    } else {
+      if (!multi_head_attention_step<Q.scores>(x, self_attn, cache, attended)) return false;
+      const auto h = normalize(add<Q.sum1>(x, attended), norm1);
+      out = normalize(add<Q.sum2>(h, feed(h)), norm2);
+    }
+    return true;
+  }
+
   /// The memory of `forward(x)` on an X (ctattn::footprint): the layer's object, X and the result, and on the stack
   /// the six intermediate activations of `forward` (norm1's, the attention's, the first sum, norm2's, the hidden
   /// layer's and the activation's, the feed-forward's) with the deepest call's scratch.
@@ -13199,6 +13473,364 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   return q;
 }
 
+/// The quantization of every activation of one decoder layer (nn.TransformerDecoderLayer), in the order the layer
+/// computes them: the self-attention block as an encoder layer's, then the attention over the memory and the
+/// feed-forward block.
+///
+/// | member            | pre-norm (norm_first = true)            | post-norm (the default of PyTorch)          |
+/// |-------------------|-----------------------------------------|---------------------------------------------|
+/// | `input`           | x, the target                           | x                                           |
+/// | `memory`          | the memory (the encoder's output)       | the memory                                  |
+/// | `norm1`           | LayerNorm1(x)                           | LayerNorm1(sum1)                            |
+/// | `query`, `key`, `value`, `scores`, `context`, `attention` | the causal self-attention of norm1 | of x |
+/// | `sum1`            | x + attention                           | x + attention                               |
+/// | `norm2`           | LayerNorm2(sum1)                        | LayerNorm2(sum2)                            |
+/// | `cross_query`     | norm2 projected by W_Q                  | norm1 projected by W_Q                      |
+/// | `cross_key`, `cross_value` | the memory projected           | the memory projected                        |
+/// | `cross_scores`, `cross_context` | as `scores`, `context`    | as `scores`, `context`                      |
+/// | `cross_attention` | W_O's output                            | W_O's output                                |
+/// | `sum2`            | sum1 + cross_attention                  | norm1 + cross_attention                     |
+/// | `norm3`           | LayerNorm3(sum2)                        | (LayerNorm3 gives `output`)                 |
+/// | `hidden`, `activation`, `feed_forward` | of norm3           | of norm2                                    |
+/// | `output`          | sum2 + feed_forward                     | LayerNorm3(sum3)                            |
+/// | `sum3`            | (not used)                              | norm2 + feed_forward                        |
+///
+/// A structural type: a template argument of `qtransformer_decoder_layer`.
+struct decoder_layer_quantizations {
+  quantization input{1.0};
+  quantization memory{1.0};
+  quantization norm1{1.0};
+  quantization query{1.0};
+  quantization key{1.0};
+  quantization value{1.0};
+  quantization scores{1.0};
+  quantization context{1.0};
+  quantization attention{1.0};
+  quantization sum1{1.0};
+  quantization norm2{1.0};
+  quantization cross_query{1.0};
+  quantization cross_key{1.0};
+  quantization cross_value{1.0};
+  quantization cross_scores{1.0};
+  quantization cross_context{1.0};
+  quantization cross_attention{1.0};
+  quantization sum2{1.0};
+  quantization norm3{1.0};
+  quantization hidden{1.0};
+  quantization activation{1.0};
+  quantization feed_forward{1.0};
+  quantization output{1.0};
+  quantization sum3{1.0};
+
+  friend constexpr bool operator==(const decoder_layer_quantizations&, const decoder_layer_quantizations&) = default;
+};
+
+/// The quantizations of the decoder layer whose points a calibration recorded under `path` (`ctattn::record_ranges`
+/// with `ctattn::with_memory`: `path.norm1` ... `path.feed_forward`, `path.sum3` for a post-norm layer, its output
+/// under `path`), its input quantized with `input` (the layer before it's output quantization) and the memory with
+/// `memory` (the range named `memory`). `ctattn::quantize` reads every decoder layer's this way.
+///
+/// Example: `constexpr auto q0 = ctattn::decoder_layer_quantizations_at(ranges, "layers.0", q_in, q_memory, false);`
+template <typename Table>
+[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_at(const Table& table,
+                                                                                   std::string_view path,
+                                                                                   quantization input,
+                                                                                   quantization memory,
+                                                                                   bool norm_first) noexcept {
+  const auto at = [&](std::string_view point) { return quantization_for_range(detail::range_at_point(table, path, point)); };
+  const quantization output = quantization_for_range(range_at(table, path));
+  // Rationale: a post-norm layer's norm3 gives its output, so it has no norm3 of its own; a pre-norm one no sum3.
+  return {input,
+          memory,
+          at("norm1"),
+          at("query"),
+          at("key"),
+          at("value"),
+          at("scores"),
+          at("context"),
+          at("attention"),
+          at("sum1"),
+          at("norm2"),
+          at("cross_query"),
+          at("cross_key"),
+          at("cross_value"),
+          at("cross_scores"),
+          at("cross_context"),
+          at("cross_attention"),
+          at("sum2"),
+          norm_first ? at("norm3") : output,
+          at("hidden"),
+          at("activation"),
+          at("feed_forward"),
+          output,
+          norm_first ? quantization{1.0} : at("sum3")};
+}
+
+/// A transformer decoder layer in int8 (nn.TransformerDecoderLayer(batch_first=True), post-norm as PyTorch's
+/// default, pre-norm with `NormFirst`): causal self-attention, attention over the memory (the encoder's output, in
+/// its own quantization), the feed-forward block, each with its residual sum and LayerNorm, every activation
+/// quantized as `Q` says (`decoder_layer_quantizations`):
+///   pre-norm:  a = x + SA(LN1(x));   b = a + CA(LN2(a), memory);   y = b + FF(LN3(b))
+///   post-norm: a = LN1(x + SA(x));   b = LN2(a + CA(a, memory));   y = LN3(b + FF(b))
+///
+/// | member           | type                                                              |
+/// |------------------|-------------------------------------------------------------------|
+/// | `self_attn`      | `qmulti_head_attention_weights<Heads, ...>`, causal               |
+/// | `multihead_attn` | `qmulti_head_attention_weights<Heads, ...>`: W_Q from the target, W_K and W_V from Q.memory |
+/// | `norm1`, `norm2`, `norm3` | `qlayer_norm<Width, ...>`                                |
+/// | `linear1`, `activation`, `linear2` | the feed-forward block                          |
+///
+/// | operand                        | shape                                                    |
+/// |--------------------------------|----------------------------------------------------------|
+/// | `x`                            | `qmatrix<n, Width, Q.input>` (the target)                |
+/// | `memory`                       | `qmatrix<m, Width, Q.memory>`                            |
+/// | `forward(x, memory, masks...)` | `qmatrix<n, Width, Q.output>`                            |
+/// | `forward(x, with_memory(memory), masks...)` | the same, the form a `qchain` calls         |
+///
+/// Masks, as the float layer takes them: `ctattn::tgt_mask(m)` combined with the causal mask of the
+/// self-attention, `ctattn::memory_mask(m)` for the attention over the memory; in int8, masks that hide keys.
+///
+/// Example: `const auto y = ctattn::quantize_decoder_layer<q0>(float_layer).forward(tgt_q, memory_q);`
+template <auto Width, std::size_t Heads, auto Hidden, decoder_layer_quantizations Q, bool NormFirst = false>
+struct qtransformer_decoder_layer {
+  static constexpr auto input_extent = Width;
+  static constexpr auto output_extent = Width;
+  static constexpr quantization input_quantization = Q.input;
+  static constexpr quantization memory_quantization = Q.memory;
+  static constexpr quantization output_quantization = Q.output;
+  static constexpr decoder_layer_quantizations quantizations = Q;
+  static constexpr bool norm_first = NormFirst;
+  /// What each sublayer reads (see `decoder_layer_quantizations`).
+  static constexpr quantization self_attention_input = NormFirst ? Q.norm1 : Q.input;
+  static constexpr quantization cross_attention_input = NormFirst ? Q.norm2 : Q.norm1;
+  static constexpr quantization feed_forward_input = NormFirst ? Q.norm3 : Q.norm2;
+  static constexpr quantization norm1_input = NormFirst ? Q.input : Q.sum1;
+  static constexpr quantization norm2_input = NormFirst ? Q.sum1 : Q.sum2;
+  static constexpr quantization norm3_input = NormFirst ? Q.sum2 : Q.sum3;
+  /// Post-norm, norm3 gives the layer's output.
+  static constexpr quantization norm3_output = NormFirst ? Q.norm3 : Q.output;
+
+  using self_attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, self_attention_input, Q.query>,
+                                    qlinear<Width, Width, self_attention_input, Q.key>,
+                                    qlinear<Width, Width, self_attention_input, Q.value>,
+                                    qlinear<Width, Width, Q.context, Q.attention>>;
+  using cross_attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query>,
+                                    qlinear<Width, Width, Q.memory, Q.cross_key>,
+                                    qlinear<Width, Width, Q.memory, Q.cross_value>,
+                                    qlinear<Width, Width, Q.cross_context, Q.cross_attention>>;
+
+  qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
+  self_attention_weights self_attn{};
+  qlayer_norm<Width, norm2_input, Q.norm2> norm2{};
+  cross_attention_weights multihead_attn{};
+  qlayer_norm<Width, norm3_input, norm3_output> norm3{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
+  qactivation<Q.hidden, Q.activation> activation{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
+
+  template <QuantizedMatrix X, QuantizedMatrix Memory, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept
+      -> basic_qmatrix<X::row_extent, Width, Q.output> {
+    if constexpr (!shape_error::decoder_masks_must_name_their_attention<op::quantized_decoder_layer,
+                                                                         Options...>::check()) {
+      return {};
+    } else {
+      const auto self = [&](const auto& q) {
+        if constexpr ((detail::is_tgt_mask_option<Options>::value || ...)) {
+          return multi_head_attention<Q.scores>(
+              q, self_attn, combine_masks(causal, detail::find_first<detail::is_tgt_mask_option>(options...).mask));
+        } else {
+          return multi_head_attention<Q.scores>(q, self_attn, causal);
+        }
+      };
+      const auto cross = [&](const auto& q) {
+        if constexpr ((detail::is_memory_mask_option<Options>::value || ...)) {
+          return multi_head_attention<Q.cross_scores>(
+              q, memory, multihead_attn, detail::find_first<detail::is_memory_mask_option>(options...).mask);
+        } else {
+          return multi_head_attention<Q.cross_scores>(q, memory, multihead_attn);
+        }
+      };
+      const auto feed = [&](const auto& h) {
+        return project(activate(project(h, linear1), activation), linear2);
+      };
+      if constexpr (NormFirst) {
+        const auto a = add<Q.sum1>(x, self(normalize(x, norm1)));
+        const auto b = add<Q.sum2>(a, cross(normalize(a, norm2)));
+        return add<Q.output>(b, feed(normalize(b, norm3)));
+      } else {
+        const auto a = normalize(add<Q.sum1>(x, self(x)), norm1);
+        const auto b = normalize(add<Q.sum2>(a, cross(a)), norm2);
+        return normalize(add<Q.sum3>(b, feed(b)), norm3);
+      }
+    }
+  }
+
+  /// The cache of the self-attention's int8 keys and values `step` keeps, for up to Capacity tokens.
+  template <std::size_t Capacity>
+  using cache_type = detail::qkv_cache_for<self_attention_weights, Capacity>;
+  /// The cache of the memory's keys and values `prepare` projects, for a memory of up to Capacity rows.
+  template <std::size_t Capacity>
+  using source_type = detail::qkv_cache_for<cross_attention_weights, Capacity>;
+  /// One row of the layer's output.
+  using output_row = basic_qmatrix<std::size_t{1}, Width, Q.output>;
+
+  /// Projects the memory (in Q.memory) once into `source`, the cache `step`'s attention over the memory reads.
+  /// Call once per source sequence.
+  ///
+  /// | operand  | shape                                              |
+  /// |----------|----------------------------------------------------|
+  /// | `memory` | `qmatrix<m, Width, Q.memory>`, m <= Capacity        |
+  /// | `source` | `source_type<Capacity>`                            |
+  template <QuantizedMatrix Memory, typename Source>
+  constexpr void prepare(const Memory& memory, Source& source) const noexcept {
+    cache_memory(memory, multihead_attn, source);
+  }
+
+  /// One token of autoregressive decoding: `x` is the token's row; `cache` holds the keys and values of the tokens
+  /// before it (and receives its own), `source` the memory as `prepare` projected it. Writes the token's output row
+  /// into `out`: row t of `forward(tgt, memory)` over the whole target, bit for bit. False, with nothing changed,
+  /// when `cache` is full.
+  ///
+  /// | operand  | shape                                 |
+  /// |----------|---------------------------------------|
+  /// | `x`      | `qmatrix<1, Width, Q.input>`          |
+  /// | `cache`  | `cache_type<Capacity>`                |
+  /// | `source` | `source_type<M>` from `prepare`       |
+  /// | `out`    | `output_row`                          |
+  ///
+  /// Example:
+  /// \code
+  ///   typename decltype(decoder_q)::template cache_type<16> cache{};
+  ///   typename decltype(decoder_q)::template source_type<8> source{};
+  ///   typename decltype(decoder_q)::output_row y{};
+  ///   decoder_q.prepare(memory_q, source);
+  ///   for (const auto& x_t : target_q) if (!decoder_q.step(x_t, cache, source, y)) break;
+  /// \endcode
+  template <QuantizedMatrix X, typename Cache, typename Source>
+  [[nodiscard]] constexpr bool step(const X& x, Cache& cache, const Source& source, output_row& out) const noexcept {
+    basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
+    basic_qmatrix<std::size_t{1}, Width, Q.cross_attention> crossed;
+    const auto feed = [&](const auto& h) { return project(activate(project(h, linear1), activation), linear2); };
+    if constexpr (NormFirst) {
+      if (!multi_head_attention_step<Q.scores>(normalize(x, norm1), self_attn, cache, attended)) return false;
+      const auto a = add<Q.sum1>(x, attended);
+      multi_head_attention_cached<Q.cross_scores>(normalize(a, norm2), multihead_attn, source, crossed);
+      const auto b = add<Q.sum2>(a, crossed);
+      out = add<Q.output>(b, feed(normalize(b, norm3)));
+    } else {
+      if (!multi_head_attention_step<Q.scores>(x, self_attn, cache, attended)) return false;
+      const auto a = normalize(add<Q.sum1>(x, attended), norm1);
+      multi_head_attention_cached<Q.cross_scores>(a, multihead_attn, source, crossed);
+      const auto b = normalize(add<Q.sum2>(a, crossed), norm2);
+      out = normalize(add<Q.sum3>(b, feed(b)), norm3);
+    }
+    return true;
+  }
+
+  /// `forward(x, memory, masks...)` with the memory among the options (`ctattn::with_memory(memory)`): the form
+  /// a `qchain` calls, every decoder layer of a stack attending to the same memory.
+  template <QuantizedMatrix X, typename... Options>
+    requires(detail::is_memory_option<Options>::value || ...)
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    return forward(x, *detail::find_first<detail::is_memory_option>(options...).memory, options...);
+  }
+
+  /// A forward without a memory: the rule `decoder_needs_its_memory` says to give it.
+  template <QuantizedMatrix X, typename... Options>
+    requires(!(detail::is_memory_option<Options>::value || ...) && !(QuantizedMatrix<Options> || ...))
+  [[nodiscard]] constexpr auto forward(const X&, const Options&...) const noexcept
+      -> basic_qmatrix<X::row_extent, Width, Q.output> {
+    (void)shape_error::decoder_needs_its_memory<op::quantized_decoder_layer,
+                                                (detail::is_memory_option<Options>::value || ...)>::check();
+    return {};
+  }
+
+  /// The result of a forward on an X (for `qchain`, which asks it without a memory at hand).
+  template <typename X>
+  using result_of = basic_qmatrix<X::row_extent, Width, Q.output>;
+
+  /// The memory of `forward(x, memory)` on an X and a Memory (ctattn::footprint; in a `qchain`, Memory is taken to
+  /// be as long as X): the layer's object, X and Memory in, the result, and on the stack the intermediate
+  /// activations of `forward` (a, b, and per block its normalized input, its sublayer's result and the feed-forward
+  /// block's hidden and activated rows) with the deepest call's scratch.
+  ///
+  /// Example: `static_assert(decltype(layer_q)::footprint_of<decltype(x_q), decltype(memory_q)>().weight_bytes == sizeof(layer_q));`
+  template <QuantizedMatrix X, QuantizedMatrix Memory = X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    constexpr std::size_t n = X::rows;
+    constexpr std::size_t width = extent_size(Width);
+    constexpr std::size_t hidden = extent_size(Hidden);
+    // The cross-attention's stack: its Q (n rows), K and V (m rows each), the context (n rows), and a head's scratch
+    // over n x m pairs, as `qmulti_head_attention_weights::footprint_of` counts it for self-attention.
+    constexpr std::size_t m = Memory::rows;
+    constexpr std::size_t key_width = width / Heads;
+    constexpr std::size_t scores_product = detail::kernels::int8_product_stack_bytes<n, key_width, m>;
+    constexpr std::size_t context_product = detail::kernels::int8_product_stack_bytes<n, m, key_width>;
+    constexpr std::size_t head = key_width * m + 2 * n * m + m + sizeof(std::int32_t) * (2 * m + n + 2 * key_width) +
+                                 (scores_product > context_product ? scores_product : context_product);
+    constexpr std::size_t projection = detail::kernels::int8_product_stack_bytes<(n > m ? n : m), Width, Width>;
+    constexpr std::size_t cross = width * (2 * n + 2 * m) + (head > projection ? head : projection);
+    constexpr footprint parts[] = {
+        decltype(norm1)::template footprint_of<X>(), self_attention_weights::template footprint_of<X>(),
+        decltype(linear1)::template footprint_of<X>(), decltype(activation)::template footprint_of<X>(),
+        decltype(linear2)::template footprint_of<basic_qmatrix<X::row_extent, Hidden, Q.activation>>()};
+    std::size_t deepest = cross;
+    for (const footprint& part : parts) deepest = part.stack_bytes > deepest ? part.stack_bytes : deepest;
+    return {sizeof(qtransformer_decoder_layer), sizeof(X) + sizeof(Memory), sizeof(X), 0,
+            n * (7 * width + 2 * hidden) + deepest};
+  }
+
+  friend constexpr bool operator==(const qtransformer_decoder_layer&, const qtransformer_decoder_layer&) = default;
+};
+
+/// A float `transformer_decoder_layer` (PyTorch's out x in weights; pre- or post-norm) quantized with the
+/// activations' quantizations `Q`, each sublayer as in `quantize_encoder_layer`; the attention over the memory
+/// reads the memory in `Q.memory`.
+///
+/// | operand | what                                                                      |
+/// |---------|---------------------------------------------------------------------------|
+/// | `layer` | `transformer_decoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, out_by_in>` |
+/// | result  | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, NormFirst>`          |
+///
+/// Example: `constexpr auto layer0_q = ctattn::quantize_decoder_layer<q0>(model.layers.layer0);`
+template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Heads, auto Hidden, typename Activation,
+          bool NormFirst>
+[[nodiscard]] constexpr auto quantize_decoder_layer(
+    const transformer_decoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, out_by_in>& layer) noexcept {
+  using result = qtransformer_decoder_layer<normalize_extent<Width>, Heads, normalize_extent<Hidden>, Q, NormFirst>;
+  constexpr quantization q_self = result::self_attention_input;
+  constexpr quantization q_cross = result::cross_attention_input;
+  result q{};
+  const auto& s = layer.self_attn.weights;
+  const auto& c = layer.multihead_attn;
+  q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
+  q.self_attn = make_qmulti_head_attention_weights<Heads>(
+      quantize_linear<q_self, Q.query>(s.query), quantize_linear<q_self, Q.key>(s.key),
+      quantize_linear<q_self, Q.value>(s.value), quantize_linear<Q.context, Q.attention>(s.output));
+  q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
+  q.multihead_attn = make_qmulti_head_attention_weights<Heads>(
+      quantize_linear<q_cross, Q.cross_query>(c.query), quantize_linear<Q.memory, Q.cross_key>(c.key),
+      quantize_linear<Q.memory, Q.cross_value>(c.value),
+      quantize_linear<Q.cross_context, Q.cross_attention>(c.output));
+  q.norm3 = quantize_layer_norm<result::norm3_input, result::norm3_output>(layer.norm3);
+  q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
+  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
+  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
+  return q;
+}
+
+/// The memory a `qchain` of decoder layers attends to: `ctattn::with_memory` for an int8 memory (a `qmatrix` in
+/// the layers' memory quantization). It refers to `memory`, which must outlive the call.
+///
+/// Example: `const auto y = int8_decoder.forward(tgt_q, ctattn::with_memory(memory_q));`
+template <QuantizedMatrix Memory>
+[[nodiscard]] constexpr memory_option<Memory> with_memory(const Memory& memory) noexcept {
+  return {&memory};
+}
+
 /// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
 /// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
 ///
@@ -13243,6 +13875,52 @@ struct qembedding {
 
   friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
 };
+
+/// A token embedding in int8 without positions after it: the table (Vocabulary x Width) quantized with Q, and each
+/// token's row looked up, so the output has the table's quantization.
+///
+/// | operand        | shape                                   |
+/// |----------------|-----------------------------------------|
+/// | `forward(ids)` | N token ids -> `qmatrix<N, Width, Q>`   |
+///
+/// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
+///
+/// Example: `const auto x = ctattn::quantize_token_embedding<q_table>(model.embed).forward(std::array<int, 3>{2, 7, 1});`
+template <std::size_t Vocabulary, auto Width, quantization Q>
+struct qtoken_embedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = Q;
+  qmatrix<Vocabulary, Width, Q> tokens{};
+
+  template <std::integral I, std::size_t N>
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, Q> {
+    qmatrix<N, Width, Q> out;
+    for (std::size_t i = 0; i < N; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);
+      detail::expects(id < Vocabulary);
+      for (std::size_t c = 0; c < qmatrix<N, Width, Q>::cols; ++c) out.elements[i][c] = tokens.elements[id][c];
+    }
+    return out;
+  }
+
+  /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`): the table, the ids and the result; no stack.
+  template <typename Ids>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qtoken_embedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qtoken_embedding&, const qtoken_embedding&) = default;
+};
+
+/// The float `token_embedding` quantized alone (no position embedding after it): its table with Q.
+///
+/// Example: `constexpr auto e = ctattn::quantize_token_embedding<q_table>(model.embed);`
+template <quantization Q, typename T, std::size_t Vocabulary, auto D>
+[[nodiscard]] constexpr auto quantize_token_embedding(const token_embedding<T, Vocabulary, D>& tokens) noexcept {
+  qtoken_embedding<Vocabulary, normalize_extent<D>, Q> q{};
+  q.tokens = quantize<Q>(tokens.weight);
+  return q;
+}
 
 /// The float `token_embedding` and `position_embedding` quantized: each table with its quantization, their sum with
 /// QOut.

@@ -174,7 +174,6 @@ class Declarations:
         self.settings[self.key(path, "norm_first")] = "true" if norm_first else "false"
         if decoder:
             self.decoder = True
-            self.quantizable.append(f"{path}: a decoder layer has no int8 form yet")
         self.note_first(path, d)
         template = "transformer_decoder_layer" if decoder else "transformer_encoder_layer"
         mask = ", ctattn::causal_mask" if path in self.causal else ""
@@ -200,9 +199,6 @@ class Declarations:
                     role = "position"
                 elif i == 0 and path == "":
                     role = "token"
-                    if not (i + 1 < len(items) and isinstance(items[i + 1][1], nn.Embedding)):
-                        self.quantizable.append(f"{child_path}: a token embedding without learned positions after it "
-                                                f"has no int8 form yet")
                 else:
                     raise ExportError(f"{child_path}: an nn.Embedding must be the model's first child (the tokens), "
                                       f"or come right after it (learned positions); move it there")
@@ -556,14 +552,15 @@ class Plan:
 
 def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, namespace="", golden=4, int8=False,
            samples=256, seed=0, tolerance=2e-5, int8_tolerance=0.125, check=True, cxx=None, include_dirs=(),
-           calibration=None, golden_inputs=None,
+           calibration=None, golden_inputs=None, calibration_memories=None, golden_memories=None,
            command="ctattn-export", log=print):
     """Writes the C++ model, the weights, the golden test and (int8=True) the int8 ranges of `module`, then, with
     `check`, compiles and runs them. Returns the Plan (the files' names). Raises ExportError with the reason.
 
     The golden and calibration inputs are random (from `seed`: `golden` and `samples` of them) unless given:
     `golden_inputs` and `calibration` are sequences of tensors (or one tensor, the inputs along dimension 0), each
-    of `input_shape`'s size."""
+    of `input_shape`'s size; a decoder's `golden_memories` and `calibration_memories`, one per input, of
+    `memory_shape`'s size."""
     torch, nn = torch_modules()
     if not name.isidentifier() or name in CPP_KEYWORDS:
         raise ExportError(f"--name {name}: not a C++ identifier")
@@ -680,7 +677,29 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     if int8:
         sample_inputs = given(calibration, "calibration inputs") if calibration is not None else make(samples)
         samples = len(sample_inputs)
-    golden_memories = [torch.randn(tuple(memory_shape), generator=gen) for _ in golden_inputs] if decl.decoder else None
+
+    def memories(tensors, count, what):
+        """The memories of a decoder: given (one per input), or random."""
+        if not decl.decoder:
+            if tensors is not None:
+                raise ExportError(f"{what}: the model has no decoder layers, so it takes no memory")
+            return None
+        if tensors is None:
+            return [torch.randn(tuple(memory_shape), generator=gen) for _ in range(count)]
+        items = list(tensors.unbind(0)) if isinstance(tensors, torch.Tensor) else list(tensors)
+        if len(items) != count:
+            raise ExportError(f"{what}: {len(items)} memories for {count} inputs; give one per input")
+        out = []
+        for i, t in enumerate(items):
+            t = torch.as_tensor(t)
+            if t.numel() != math.prod(memory_shape):
+                raise ExportError(f"{what}: memory {i} has {t.numel()} elements, --memory {tuple(memory_shape)} has "
+                                  f"{math.prod(memory_shape)}")
+            out.append(t.reshape(tuple(memory_shape)).float())
+        return out
+
+    golden_memories = memories(golden_memories, len(golden_inputs), "golden memories")
+    sample_memories = memories(calibration_memories, samples, "calibration memories") if int8 else None
     golden_outputs = []
     for g, x in enumerate(golden_inputs):
         y = run(x, golden_memories[g] if decl.decoder else None)
@@ -760,6 +779,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                        + "#pragma once\n\n#include <array>\n\n#include <ctattn/ctattn.hpp>\n\n"
                        + f"namespace {name}_samples {{\n\n"
                        + inputs_block(kind, "inputs", sample_inputs, length, width)
+                       + (inputs_block("matrix", "memories", sample_memories, memory_length, memory_shape[-1])
+                          if decl.decoder else "")
                        + f"\n}}  // namespace {name}_samples\n")
         write_text(plan.file("_samples.hpp"), samples_hpp)
         recorder = (generated_banner(f"{name}_record_ranges: runs the float {plan.qualified} over the calibration "
@@ -774,8 +795,12 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                     + f"    std::fprintf(stderr, \"usage: {name}_record_ranges <output.hpp>\\n\");\n"
                     + "    return 2;\n  }\n"
                     + f"  static ctattn::activation_ranges<{ranges_capacity}> ranges{{}};\n"
-                    + f"  for (const auto& x : {name}_samples::inputs) (void)ctattn::record_ranges({q}{name}_weights, x, "
-                      "ranges);\n"
+                    + (f"  for (std::size_t i = 0; i < {name}_samples::inputs.size(); ++i) {{\n"
+                       f"    (void)ctattn::record_ranges({q}{name}_weights, {name}_samples::inputs[i], ranges,\n"
+                       f"                                ctattn::with_memory({name}_samples::memories[i]));\n  }}\n"
+                       if decl.decoder else
+                       f"  for (const auto& x : {name}_samples::inputs) (void)ctattn::record_ranges({q}{name}_weights, x, "
+                       "ranges);\n")
                     + "  if (auto error = ctattn::host::write_ranges_header(\n"
                     + f"          ranges, argv[1], {{\"{q}{name}_ranges\", \"{samples} inputs ({name}_samples.hpp)\"}})) {{\n"
                     + "    std::fprintf(stderr, \"%s\\n\", error->message().c_str());\n    return 1;\n  }\n"
@@ -805,13 +830,15 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                      f"// The largest |int8 - float| allowed (ctattn::int8_error): {int8_tolerance} of the spread of "
                      f"PyTorch's golden outputs.\n"
                      f"constexpr double int8_tolerance = {int8_tolerance!r} * output_range();\n\n"
-                     + "".join(f"static_assert(ctattn::int8_error(int8_weights, {q}{name}_weights, {name}_golden::inputs[{g}])"
-                               f" <= int8_tolerance,\n              \"golden input {g}: the int8 output is further "
+                     + "".join(f"static_assert(ctattn::int8_error(int8_weights, {q}{name}_weights, {name}_golden::inputs[{g}]"
+                               + (f", ctattn::with_memory({name}_golden::memories[{g}])" if decl.decoder else "")
+                               + f") <= int8_tolerance,\n              \"golden input {g}: the int8 output is further "
                                f"from the float model's than the int8 tolerance\");\n" for g in range(golden)))
         int8_main = (f"  static {q}{name}_int8 int8_model = int8_weights;\n"
                      f"  double int8_worst = 0;\n"
                      f"  for (std::size_t g = 0; g < {name}_golden::count; ++g) {{\n"
-                     f"    const double e = ctattn::int8_error(int8_model, model, {name}_golden::inputs[g]);\n"
+                     f"    const double e = ctattn::int8_error(int8_model, model, {name}_golden::inputs[g]"
+                     + (f", ctattn::with_memory({name}_golden::memories[g])" if decl.decoder else "") + ");\n"
                      f"    int8_worst = e > int8_worst || e != e ? e : int8_worst;\n"
                      f"  }}\n"
                      f"  std::printf(\"int8: largest |int8 - float| %.3g (tolerance %.3g), flash %zu bytes against "
@@ -1031,6 +1058,10 @@ def main(argv=None):
     parser.add_argument("--calibration", help="calibration inputs for --int8 instead: a torch.save file of a tensor "
                                               "(the inputs along dimension 0) or a list of tensors")
     parser.add_argument("--golden-inputs", help="golden inputs instead of random ones, as --calibration")
+    parser.add_argument("--calibration-memories", help="a decoder's memories for the calibration inputs, one per "
+                                                       "input, as --calibration (default: random)")
+    parser.add_argument("--golden-memories", help="a decoder's memories for the golden inputs, one per input, as "
+                                                  "--calibration (default: random)")
     parser.add_argument("--seed", type=int, default=0, help="the seed of the golden and calibration inputs")
     parser.add_argument("--tolerance", type=float, default=2e-5,
                         help="largest |ctattn - PyTorch| / (1 + |PyTorch|) (default 2e-5)")
@@ -1052,7 +1083,9 @@ def main(argv=None):
                namespace=args.namespace, golden=args.golden, int8=args.int8, samples=args.samples, seed=args.seed,
                tolerance=args.tolerance, int8_tolerance=args.int8_tolerance, check=not args.no_check, cxx=args.cxx,
                include_dirs=args.include, command=command, calibration=load_inputs(args.calibration),
-               golden_inputs=load_inputs(args.golden_inputs))
+               golden_inputs=load_inputs(args.golden_inputs),
+               calibration_memories=load_inputs(args.calibration_memories),
+               golden_memories=load_inputs(args.golden_memories))
     except ExportError as e:
         print(f"ctattn-export: error: {e}", file=sys.stderr)
         return 1

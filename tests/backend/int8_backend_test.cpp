@@ -3,6 +3,7 @@
 // operation against the Python reference (tests/support/quantized_cases.hpp), bit for bit: integer sums give the
 // same bits on every backend.
 #include "catch.hpp"
+#include "support/int8_decoder_cases.hpp"
 #include "support/int8_kernel_cases.hpp"
 #include "support/quantized_cases.hpp"
 #include "support/test_data.hpp"
@@ -35,4 +36,16 @@ TEST_CASE("every int8 operation gives the Python reference's bits with this back
   CHECK(cases::cross_attention_mismatches(at_run_time) == 0);
   CHECK(cases::layer_norm_mismatches(at_run_time) == 0);
   CHECK(cases::all_activation_mismatches(at_run_time) == 0);
+}
+
+TEST_CASE("int8 decoder layers (post-norm and pre-norm) and int8 decoding steps give the Python reference's bits with this backend", "[backend][int8]") {
+  namespace ref = ctattn_test::int8_decoder_cases;
+  CHECK(ref::recorded_range_mismatches<false>(at_run_time) == 0);
+  CHECK(ref::recorded_range_mismatches<true>(at_run_time) == 0);
+  CHECK(ref::decoder_mismatches<false>(at_run_time) == 0);
+  CHECK(ref::decoder_mismatches<true>(at_run_time) == 0);
+  CHECK(ref::decoder_step_mismatches<false>(at_run_time) == 0);
+  CHECK(ref::decoder_step_mismatches<true>(at_run_time) == 0);
+  CHECK(ref::encoder_step_mismatches<false>(at_run_time) == 0);
+  CHECK(ref::encoder_step_mismatches<true>(at_run_time) == 0);
 }

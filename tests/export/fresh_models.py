@@ -62,3 +62,18 @@ class CausalAttention(nn.Module):
         h = self.up(x)
         mask = nn.Transformer.generate_square_subsequent_mask(x.shape[1])
         return self.head(self.attention(h, h, h, attn_mask=mask, need_weights=False)[0])
+
+
+class TokensWithoutPositions(nn.Module):
+    """Token ids without learned positions (a bag-of-tokens classifier), a pre-norm encoder layer and a Linear head:
+    the token embedding alone in int8."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(13)
+        self.tokens = nn.Embedding(12, 16)
+        self.layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True, norm_first=True)
+        self.head = nn.Linear(16, 4)
+
+    def forward(self, ids):
+        return self.head(self.layer(self.tokens(ids)))

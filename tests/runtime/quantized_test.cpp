@@ -1,6 +1,7 @@
 // The int8 tier at run time: the cases of tests/static/quantized_test.cpp, each float input read through a copy the
 // optimizer cannot see through, so quantization and the products run as compiled code.
 #include "catch.hpp"
+#include "support/int8_decoder_cases.hpp"
 #include "support/int8_kernel_cases.hpp"
 #include "support/quantized_cases.hpp"
 #include "support/test_data.hpp"
@@ -53,4 +54,16 @@ TEST_CASE("int8 activations and LayerNorm match their definition at run time", "
   CHECK(cases::wide_row_mismatches(wide_norm, 0, at_run_time) == 0);
   CHECK(cases::wide_row_mismatches(wide_norm, 1, at_run_time) == 0);
   CHECK(cases::wide_row_mismatches(wide_norm, 2, at_run_time) == 0);
+}
+
+TEST_CASE("int8 decoder layers (post-norm and pre-norm) and int8 decoding steps give the Python reference's bits at run time", "[quantized]") {
+  namespace ref = ctattn_test::int8_decoder_cases;
+  CHECK(ref::recorded_range_mismatches<false>(at_run_time) == 0);
+  CHECK(ref::recorded_range_mismatches<true>(at_run_time) == 0);
+  CHECK(ref::decoder_mismatches<false>(at_run_time) == 0);
+  CHECK(ref::decoder_mismatches<true>(at_run_time) == 0);
+  CHECK(ref::decoder_step_mismatches<false>(at_run_time) == 0);
+  CHECK(ref::decoder_step_mismatches<true>(at_run_time) == 0);
+  CHECK(ref::encoder_step_mismatches<false>(at_run_time) == 0);
+  CHECK(ref::encoder_step_mismatches<true>(at_run_time) == 0);
 }

@@ -71,15 +71,7 @@ struct mlp_model : ctattn::model<mlp_model> {
   BOOST_HANA_DEFINE_STRUCT(mlp_model, (ctattn::linear<float, 8, 16, ctattn::out_by_in, true>, hidden),
                            (ctattn::gelu_tanh, act), (ctattn::linear<float, 16, 3, ctattn::out_by_in, true>, out));
 };
-template <typename M>
-constexpr M numbered() noexcept {
-  M m{};
-  int k = 0;
-  ctattn::for_each_parameter(m, [&](std::string_view, const auto& view) {
-    for (std::size_t i = 0; i < view.size; ++i, ++k) view[i] = static_cast<float>((k * 37) % 19 - 9) / 16.0f;
-  });
-  return m;
-}
+using ctattn_test::numbered;
 constexpr float mlp_rows[2][8] = {{0.5f, -1, 2, 0, 1, -0.25f, 3, 1}, {1, 1, -1, 2, 0, 0.5f, -2, 4}};
 constexpr auto mlp_input = ctattn::from_array(mlp_rows);
 static_assert(numbered<mlp_model>().forward(mlp_input) == ctattn::forward(numbered<cases::mlp<float>>(), mlp_input));
@@ -330,6 +322,40 @@ static_assert([] {
   const auto by_hand = ctattn::project(attended, ctattn::quantize_linear<out, head>(m.head));
   const auto r = ctattn::range_at(attention_table, "head");
   return q.forward(x_q) == by_hand && ctattn::int8_error(q, m, encoder_input) <= 0.04 * (r.hi - r.lo);
+}());
+
+// A token embedding alone (no learned positions after it): quantize looks each token's row up in the table quantized
+// with its `.weight` range, so the next member reads the table's quantization; the same bits as by hand.
+struct lone_tokens_model : ctattn::model<lone_tokens_model> {
+  BOOST_HANA_DEFINE_STRUCT(lone_tokens_model, (ctattn::token_embedding<float, 10, 8>, embed),
+                           (ctattn::layer_norm<float, 8>, norm), (ctattn::linear<float, 8, 3, ctattn::out_by_in, true>, head));
+};
+constexpr std::array<int, 4> lone_ids{3, 9, 0, 3};
+constexpr auto lone_recorded = [] {
+  ctattn::activation_ranges<8> r{};
+  (void)ctattn::record_ranges(numbered<lone_tokens_model>(), lone_ids, r);
+  (void)ctattn::record_ranges(numbered<lone_tokens_model>(), std::array<int, 4>{1, 2, 5, 7}, r);
+  return r;
+}();
+constexpr auto lone_table = lone_recorded.table();
+static_assert([] {
+  const auto m = numbered<lone_tokens_model>();
+  const auto q = ctattn::quantize<lone_table>(m);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(lone_table, name));
+  };
+  constexpr ctattn::quantization table_q = q_of("embed.weight"), normed = q_of("norm"), head = q_of("head");
+  const auto table = ctattn::quantize<table_q>(m.embed.weight);
+  ctattn::qmatrix<4, 8, table_q> looked_up{};
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t c = 0; c < 8; ++c) looked_up.elements[i][c] = table.elements[lone_ids[i]][c];
+  }
+  const auto by_hand =
+      ctattn::project(ctattn::normalize(looked_up, ctattn::quantize_layer_norm<table_q, normed>(m.norm)),
+                      ctattn::quantize_linear<normed, head>(m.head));
+  const auto r = ctattn::range_at(lone_table, "head");
+  return q.forward(lone_ids) == by_hand && q.layer<0>() == ctattn::quantize_token_embedding<table_q>(m.embed) &&
+         ctattn::int8_error(q, m, lone_ids) <= 0.05 * (r.hi - r.lo);
 }());
 
 // A generated ranges table read by name.

@@ -32,6 +32,18 @@ constexpr bool load_in_order(Layer& layer, const T (&params)[P], const char* con
   return ok && tensor == N && offset == P;
 }
 
+// A model of type M with every parameter set to a small distinct-looking value, (k * 37 mod 19 - 9) / 16 for the
+// k-th in walk order: weights that exercise every term without a fixture.
+template <typename M>
+constexpr M numbered() noexcept {
+  M m{};
+  int k = 0;
+  ctattn::for_each_parameter(m, [&](std::string_view, const auto& view) {
+    for (std::size_t i = 0; i < view.size; ++i, ++k) view[i] = static_cast<float>((k * 37) % 19 - 9) / 16.0f;
+  });
+  return m;
+}
+
 // The largest |a - b| / (1 + |b|) over two same-sized matrices, b given as a C array.
 template <typename M, typename T, std::size_t R, std::size_t C>
 constexpr double largest_error(const M& a, const T (&b)[R][C]) noexcept {

@@ -76,7 +76,9 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   for (std::size_t j = 0; j < n_kv; ++j) {
     for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
   }
-  if constexpr (!int8_mask_visits_a_window<Mask>()) {
+  // Rationale: one query (a decoding step over a cache) takes the path that scores only the keys it sees, so a step
+  // costs the tokens cached so far, not the cache's capacity.
+  if constexpr (!int8_mask_visits_a_window<Mask>() && n_q > 1) {
     // Every pair of query and key in two products (the kernels' tiles, Helium's vmladava.s8): the scores of all
     // keys, the softmax of each query over the keys it sees, then the weights times V over all keys, where a
     // hidden key's weight -128 is w + 128 = 0 and adds nothing. A query that sees no key gets the zero point.

@@ -10,7 +10,9 @@
 /// | float layer (at path P, input quantization QIn) | int8 layer                                                   |
 /// |-------------------------------------------------|--------------------------------------------------------------|
 /// | `token_embedding` then `position_embedding`     | `qembedding`: the tables with `P.weight`'s ranges, the sum with the position member's |
+/// | `token_embedding` alone                         | `qtoken_embedding`: the table with `P.weight`'s range, the output in the table's quantization |
 /// | `transformer_encoder_layer` (pre- or post-norm) | `qtransformer_encoder_layer`: its quantizations from QIn and `P.norm1` ... `P.feed_forward` (`P.sum2` post-norm), `P` |
+/// | `transformer_decoder_layer` (pre- or post-norm) | `qtransformer_decoder_layer`: as an encoder layer's, with `P.cross_query` ... `P.cross_attention`, `P.sum2`, `P.norm3` (`P.sum3` post-norm), the memory in Q(`memory`) |
 /// | `multi_head_attention_layer` (self-attention)   | `qmulti_head_attention_layer`: W_Q, W_K, W_V from QIn to Q(`P.query`) ..., W_O from Q(`P.context`) to Q(P), the scores Q(`P.scores`), the mask kept |
 /// | `layer_norm`                                    | `qlayer_norm<Width, QIn, Q(P)>`                              |
 /// | `linear` (out x in)                             | `qlinear<In, Out, QIn, Q(P)>`, per channel                   |
@@ -75,6 +77,21 @@ template <std::size_t I, typename T>
   return s.value;
 }
 
+// The memory quantization of the first layer with one (a decoder layer), else 1.0.
+template <typename... Layers>
+[[nodiscard]] constexpr quantization memory_quantization_of() noexcept {
+  quantization q{1.0};
+  bool found = false;
+  (
+      [&] {
+        if constexpr (requires { Layers::memory_quantization; }) {
+          if (!found) q = Layers::memory_quantization;
+          found = true;
+        }
+      }(),
+      ...);
+  return q;
+}
 }  // namespace detail
 
 /// Int8 layers run in order, each on the previous one's result: the int8 form of a `ctattn::model` or a
@@ -83,7 +100,8 @@ template <std::size_t I, typename T>
 /// | member                   | shape                                                              |
 /// |--------------------------|--------------------------------------------------------------------|
 /// | `layer<I>()`             | layer I (`qembedding`, `qtransformer_encoder_layer`, `qlayer_norm`, `qlinear`, ...) |
-/// | `forward(x)`             | x: the first layer's input (ids, or a `qmatrix`); result: the last layer's |
+/// | `forward(x, options...)` | x: the first layer's input (ids, or a `qmatrix`); result: the last layer's; options: decoder layers' memory (`ctattn::with_memory(memory_q)`) and masks |
+/// | `memory_quantization`    | the quantization of the memory its decoder layers read (the range `memory`) |
 /// | `footprint_of<X>()`      | the layers' calls composed (`ctattn::layer_footprint`)             |
 /// | `output_quantization`    | the last layer's                                                   |
 /// | `first_layer`, `last_layer` | the first and last layers' types (`first_layer::input_quantization` quantizes a matrix input) |
@@ -95,13 +113,24 @@ struct qchain {
   using last_layer = detail::layer_at<sizeof...(Layers) - 1, Layers...>;
   using first_layer = detail::layer_at<0, Layers...>;
   static constexpr quantization output_quantization = last_layer::output_quantization;
+  /// The quantization of the memory its decoder layers attend to (a model without decoder layers: none, 1.0).
+  static constexpr quantization memory_quantization = detail::memory_quantization_of<Layers...>();
 
   detail::chain_storage<std::index_sequence_for<Layers...>, Layers...> layers;
 
-  template <typename X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return detail::run_chain<sizeof...(Layers) - 1>(
-        [&](auto i) -> const auto& { return detail::slot<decltype(i)::value>(layers); }, x);
+  /// The layers in turn on x; `options` go to every layer that takes them: the memory of decoder layers
+  /// (`ctattn::with_memory(memory_q)`, in `memory_quantization`) and their masks.
+  template <typename X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    constexpr bool decoder = (requires { Layers::memory_quantization; } || ...);
+    if constexpr (!shape_error::decoder_needs_its_memory<op::quantized_decoder_layer,
+                                                         !decoder || (detail::is_memory_option<Options>::value ||
+                                                                      ...)>::check()) {
+      return result_of<X>{};
+    } else {
+      return detail::run_chain<sizeof...(Layers) - 1>(
+          [&](auto i) -> const auto& { return detail::slot<decltype(i)::value>(layers); }, x, options...);
+    }
   }
 
   /// Layer I.
@@ -124,6 +153,32 @@ struct qchain {
 namespace detail {
 template <typename L>
 concept HasInputQuantization = requires { L::input_quantization; };
+
+// The largest |dequantize(q) - y| over two results of one shape (NaN counts as the largest).
+template <typename Q, typename Y>
+[[nodiscard]] constexpr double largest_difference(const Q& q, const Y& y) noexcept {
+  double worst = 0;
+  for (std::size_t i = 0; i < Y::rows; ++i) {
+    for (std::size_t c = 0; c < Y::cols; ++c) {
+      const double d = static_cast<double>(q(i, c)) - static_cast<double>(y(i, c));
+      const double e = d < 0 ? -d : d;
+      worst = e > worst || e != e ? e : worst;
+    }
+  }
+  return worst;
+}
+
+// The int8 model's input: ids as they are, a float matrix quantized with its first layer's input quantization.
+template <typename Chain, typename X>
+[[nodiscard]] constexpr auto int8_input(const X& x) noexcept {
+  if constexpr (FixedMatrix<X>) {
+    using first = typename Chain::first_layer;
+    static_assert(HasInputQuantization<first>, "ctattn: the int8 model's first layer takes no matrix");
+    return quantize<first::input_quantization>(x);
+  } else {
+    return x;
+  }
+}
 }  // namespace detail
 
 /// How far an int8 model is from the float model it was quantized from, on one input: the largest
@@ -142,25 +197,21 @@ concept HasInputQuantization = requires { L::input_quantization; };
 template <typename... Layers, typename Model, typename X>
 [[nodiscard]] constexpr double int8_error(const qchain<Layers...>& int8_model, const Model& model,
                                           const X& x) noexcept {
-  const auto y = model.forward(x);
-  const auto q = [&] {
-    if constexpr (FixedMatrix<X>) {
-      using first = typename qchain<Layers...>::first_layer;
-      static_assert(detail::HasInputQuantization<first>, "ctattn: the int8 model's first layer takes no matrix");
-      return dequantize(int8_model.forward(quantize<first::input_quantization>(x)));
-    } else {
-      return dequantize(int8_model.forward(x));
-    }
-  }();
-  double worst = 0;
-  for (std::size_t i = 0; i < decltype(y)::rows; ++i) {
-    for (std::size_t c = 0; c < decltype(y)::cols; ++c) {
-      const double d = static_cast<double>(q(i, c)) - static_cast<double>(y(i, c));
-      const double e = d < 0 ? -d : d;
-      worst = e > worst || e != e ? e : worst;
-    }
-  }
-  return worst;
+  const auto q = dequantize(int8_model.forward(detail::int8_input<qchain<Layers...>>(x)));
+  return detail::largest_difference(q, model.forward(x));
+}
+
+/// The same for a model of decoder layers, on a target x and a float memory (`ctattn::with_memory(memory)`): the
+/// memory goes to the float model as it is and to the int8 model quantized with its `memory_quantization`.
+///
+/// Example: `static_assert(ctattn::int8_error(int8_decoder, decoder, tgt, ctattn::with_memory(memory)) < 0.1);`
+template <typename... Layers, typename Model, typename X, typename Memory>
+[[nodiscard]] constexpr double int8_error(const qchain<Layers...>& int8_model, const Model& model, const X& x,
+                                          const memory_option<Memory>& memory) noexcept {
+  const auto memory_q = quantize<qchain<Layers...>::memory_quantization>(*memory.memory);
+  const auto q =
+      dequantize(int8_model.forward(detail::int8_input<qchain<Layers...>>(x), with_memory(memory_q)));
+  return detail::largest_difference(q, model.forward(x, memory));
 }
 
 namespace detail {
@@ -179,12 +230,12 @@ inline constexpr quantization quantization_at = quantization_for_range(range_at(
 
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
-inline constexpr bool has_int8_form = is_chain<L> || is_encoder_layer<L> || is_attention_layer<L> ||
+inline constexpr bool has_int8_form = is_chain<L> || is_encoder_layer<L> || is_decoder_layer<L> || is_attention_layer<L> ||
                                       is_float_layer_norm<L> || is_float_linear<L> || activation_layer_type<L> ||
                                       is_token_embedding<L>;
 
-// The rules of quantizing a chain's elements I to the end: each has an int8 form, a token embedding is followed by
-// a position embedding (which the pair consumes), a nested chain's elements in turn.
+// The rules of quantizing a chain's elements I to the end: each has an int8 form (a position embedding right after a
+// token embedding is the pair's), a nested chain's elements in turn.
 template <typename C, std::size_t I = 0>
 struct quantize_rules_of;
 template <typename C, std::size_t I>
@@ -198,10 +249,8 @@ struct element_quantize_rules<C, I, E, true, Token> {
   using type = typename quantize_rules_of<E, 0>::type;
 };
 template <typename C, std::size_t I, typename E>
-struct element_quantize_rules<C, I, E, false, true> {
-  using next = chain_element_type<next_or_self<C, I>, C>;
-  using type = rule_list<shape_error::token_embedding_needs_positions_after_it<
-      op::quantize, E, next, (I + 1 < chain_length<C>() && is_position_embedding<next>)>>;
+struct element_quantize_rules<C, I, E, false, true> {  // a token embedding, alone or with its positions
+  using type = rule_list<>;
 };
 template <typename C, std::size_t I>
   requires(I >= chain_length<C>())
@@ -275,9 +324,13 @@ struct int8_element<Ranges, Path, ElementPath, QIn, C, I, E, true, Token> {  // 
       inner, typename int8_elements<Ranges, Path, int8_list_info<inner>::last::output_quantization, C,
                                     I + 1>::type>::type;
 };
+// Whether element I of C is a token embedding with a position embedding right after it (quantized as one).
+template <typename C, std::size_t I>
+inline constexpr bool token_pair_at = I + 1 < chain_length<C>() && is_token_embedding<chain_element_type<I, C>> &&
+                                      is_position_embedding<chain_element_type<next_or_self<C, I>, C>>;
 template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
-          std::size_t I, typename E>
-struct int8_element<Ranges, Path, ElementPath, QIn, C, I, E, false, true> {  // a token embedding and its positions
+          std::size_t I, typename E, bool Pair = token_pair_at<C, I>>
+struct int8_token_element {  // a token embedding and its positions
   static constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
   using layer = decltype(quantize_embedding<quantization_at<Ranges, point_name(ElementPath, "weight")>,
                                             quantization_at<Ranges, point_name(positions, "weight")>,
@@ -286,6 +339,18 @@ struct int8_element<Ranges, Path, ElementPath, QIn, C, I, E, false, true> {  // 
   using type = typename int8_list_concat<
       int8_list<layer>, typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 2>::type>::type;
 };
+template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
+          std::size_t I, typename E>
+struct int8_token_element<Ranges, Path, ElementPath, QIn, C, I, E, false> {  // a token embedding alone
+  using layer = decltype(quantize_token_embedding<quantization_at<Ranges, point_name(ElementPath, "weight")>>(
+      std::declval<const E&>()));
+  using type = typename int8_list_concat<
+      int8_list<layer>, typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
+};
+template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
+          std::size_t I, typename E>
+struct int8_element<Ranges, Path, ElementPath, QIn, C, I, E, false, true>
+    : int8_token_element<Ranges, Path, ElementPath, QIn, C, I, E> {};
 template <const auto& Ranges, parameter_name Path, quantization QIn, typename C, std::size_t I>
 struct int8_elements<Ranges, Path, QIn, C, I, false> {
   static constexpr parameter_name path = point_name(Path, chain_name<C>(I));
@@ -300,6 +365,10 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   } else if constexpr (is_encoder_layer<L>) {
     constexpr encoder_layer_quantizations q = encoder_layer_quantizations_at(Ranges, Path.view(), QIn, L::norm_first);
     return quantize_encoder_layer<q>(layer);
+  } else if constexpr (is_decoder_layer<L>) {
+    constexpr decoder_layer_quantizations q = decoder_layer_quantizations_at(
+        Ranges, Path.view(), QIn, quantization_at<Ranges, point_name(parameter_name{}, "memory")>, L::norm_first);
+    return quantize_decoder_layer<q>(layer);
   } else if constexpr (is_attention_layer<L>) {
     const auto& w = layer.weights;
     constexpr std::size_t heads = std::remove_cvref_t<decltype(w)>::query_heads;
@@ -338,13 +407,16 @@ constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
     auto& target = slot<J>(out);
     using target_type = std::remove_cvref_t<decltype(target)>;
     if constexpr (is_token_embedding<element>) {
-      if constexpr (I + 1 < chain_length<C>() && is_position_embedding<chain_element_type<I + 1, C>>) {
+      if constexpr (token_pair_at<C, I>) {
         constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
         target = quantize_embedding<quantization_at<Ranges, point_name(path, "weight")>,
                                     quantization_at<Ranges, point_name(positions, "weight")>,
                                     quantization_at<Ranges, positions>>(chain_element<I>(chain),
                                                                          chain_element<I + 1>(chain));
         fill_elements<Ranges, Path, target_type::output_quantization, I + 2, J + 1>(chain, out);
+      } else {
+        target = quantize_token_embedding<quantization_at<Ranges, point_name(path, "weight")>>(chain_element<I>(chain));
+        fill_elements<Ranges, Path, target_type::output_quantization, I + 1, J + 1>(chain, out);
       }
     } else if constexpr (is_chain<element>) {
       constexpr std::size_t count = int8_list_info<typename int8_elements<Ranges, path, QIn, element, 0>::type>::size;

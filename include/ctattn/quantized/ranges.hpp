@@ -41,6 +41,7 @@
 #include <limits>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "ctattn/detail/config.hpp"
 #include "ctattn/layers.hpp"
@@ -130,6 +131,25 @@ template <typename T, auto D, std::size_t H, auto F, typename A, bool N, typenam
 inline constexpr bool is_encoder_layer<transformer_encoder_layer<T, D, H, F, A, N, M, W>> = true;
 
 template <typename L>
+inline constexpr bool is_decoder_layer = false;
+template <typename T, auto D, std::size_t H, auto F, typename A, bool N, WeightLayout W>
+inline constexpr bool is_decoder_layer<transformer_decoder_layer<T, D, H, F, A, N, W>> = true;
+
+// Whether L is a decoder layer or a chain that holds one, at any depth.
+template <typename L>
+constexpr bool holds_decoder_layer() noexcept {
+  if constexpr (is_decoder_layer<L>) {
+    return true;
+  } else if constexpr (is_chain<L>) {
+    return []<std::size_t... I>(std::index_sequence<I...>) {
+      return (holds_decoder_layer<chain_element_type<I, L>>() || ...);
+    }(std::make_index_sequence<chain_length<L>()>{});
+  } else {
+    return false;
+  }
+}
+
+template <typename L>
 inline constexpr bool is_attention_layer = false;
 template <typename W, typename M>
 inline constexpr bool is_attention_layer<multi_head_attention_layer<W, M>> = true;
@@ -143,57 +163,83 @@ inline constexpr bool is_position_embedding = false;
 template <typename T, std::size_t N, auto D>
 inline constexpr bool is_position_embedding<position_embedding<T, N, D>> = true;
 
+// `path.<prefix><point>`, or `<prefix><point>` at the top.
+[[nodiscard]] constexpr parameter_name point_name(const parameter_name& path, std::string_view prefix,
+                                                 std::string_view point) noexcept {
+  parameter_name name = point_name(path, prefix);
+  name.append(point);
+  return name;
+}
+
 // The scaled scores q_h k_h^T / sqrt(d_head) of every head, over the keys `mask` lets each query see, widened into
 // the range named `name`.
 // Rationale: sums in double over the float q and k, not through the kernel tier: this is calibration, run once on
 // the host or in a constant expression, where the range's accuracy matters and the attention kernels (which fuse
 // the scores into the softmax) keep no scores to read.
 template <std::size_t Heads, typename Mask, typename Q, typename K, typename Ranges>
-constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, const K& k) noexcept {
+constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, const K& k,
+                            const Mask& mask) noexcept {
   constexpr std::size_t d = Q::cols / Heads;
   const double scale = 1.0 / math::sqrt(static_cast<double>(d));
   basic_matrix<double, Q::rows, K::rows> scores{};
   for (std::size_t h = 0; h < Heads; ++h) {
     for (std::size_t i = 0; i < Q::rows; ++i) {
-      const key_range visible = Mask{}.keys(i, Q::rows, K::rows);
+      const key_range visible = mask.keys(i, Q::rows, K::rows);
       for (std::size_t j = 0; j < K::rows; ++j) {
+        bool seen = j >= visible.begin && j < visible.end;
+        if constexpr (Mask::checks_each_key) seen = seen && mask.allowed(i, j);
         double s = 0.0;
         for (std::size_t c = h * d; c < (h + 1) * d; ++c) {
           s += static_cast<double>(q.elements[i][c]) * static_cast<double>(k.elements[j][c]);
         }
         // Rationale: a masked key is NaN, which observed_range skips; the visible ones of every head widen the range.
-        scores.elements[i][j] =
-            (j >= visible.begin && j < visible.end) ? s * scale : std::numeric_limits<double>::quiet_NaN();
+        scores.elements[i][j] = seen ? s * scale : std::numeric_limits<double>::quiet_NaN();
       }
     }
     ranges.widen(name, scores);
   }
 }
 
-template <typename L, typename X, typename Ranges>
-constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept;
+template <typename L, typename X, typename Ranges, typename... Options>
+constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path,
+                      const Options&... options) noexcept;
 
-// Multi-head self-attention with `weights` on `a`, its points recorded under `path` (`.query`, `.key`, `.value`,
-// `.scores`, `.context`, and W_O's output under `path.output_point`, or under `path` itself when that is empty).
-template <typename Mask, typename W, typename A, typename Ranges>
-constexpr auto record_self_attention(const W& weights, const A& a, Ranges& ranges, const parameter_name& path,
-                                     std::string_view output_point) noexcept {
+// Multi-head attention of `a` over `memory` (`a` itself for self-attention) with `weights` and `mask`, its points
+// recorded under `path` with `prefix` (`.query`, `.key`, `.value`, `.scores`, `.context`; `.cross_query` ... for
+// a decoder's attention over the memory), and W_O's output under `path.output_point`, or under `path` itself when
+// that is empty.
+template <typename W, typename A, typename Memory, typename Mask, typename Ranges>
+constexpr auto record_attention(const W& weights, const A& a, const Memory& memory, const Mask& mask, Ranges& ranges,
+                                const parameter_name& path, std::string_view prefix,
+                                std::string_view output_point) noexcept {
   const auto q = ctattn::forward(weights.query, a);
-  const auto k = ctattn::forward(weights.key, a);
-  ranges.widen(point_name(path, "query").view(), q);
-  ranges.widen(point_name(path, "key").view(), k);
-  ranges.widen(point_name(path, "value").view(), ctattn::forward(weights.value, a));
-  widen_scores<W::query_heads, Mask>(ranges, point_name(path, "scores").view(), q, k);
+  const auto k = ctattn::forward(weights.key, memory);
+  ranges.widen(point_name(path, prefix, "query").view(), q);
+  ranges.widen(point_name(path, prefix, "key").view(), k);
+  ranges.widen(point_name(path, prefix, "value").view(), ctattn::forward(weights.value, memory));
+  widen_scores<W::query_heads>(ranges, point_name(path, prefix, "scores").view(), q, k, mask);
   const auto full = [&] {
     if constexpr (std::is_same_v<Mask, no_mask_type>) {
-      return multi_head_attention(a, a, a, weights, with_weights);
+      return multi_head_attention(a, memory, memory, weights, with_weights);
     } else {
-      return multi_head_attention(a, a, a, weights, Mask{}, with_weights);
+      return multi_head_attention(a, memory, memory, weights, mask, with_weights);
     }
   }();
-  ranges.widen(point_name(path, "context").view(), full.heads_concat);
+  ranges.widen(point_name(path, prefix, "context").view(), full.heads_concat);
   ranges.widen(output_point.empty() ? path.view() : point_name(path, output_point).view(), full.output);
   return full.output;
+}
+
+// A feed-forward block on `a`, its points under `path` (`.hidden`, `.activation`, `.feed_forward`).
+template <typename F, typename A, typename Ranges>
+constexpr auto record_feed_forward(const F& ff, const A& a, Ranges& ranges, const parameter_name& path) noexcept {
+  const auto hidden = ctattn::forward(ff.linear1, a);
+  const auto activated = ctattn::forward(ff.activation, hidden);
+  const auto out = ctattn::forward(ff.linear2, activated);
+  ranges.widen(point_name(path, "hidden").view(), hidden);
+  ranges.widen(point_name(path, "activation").view(), activated);
+  ranges.widen(point_name(path, "feed_forward").view(), out);
+  return out;
 }
 
 // The mask type of a multi_head_attention_layer.
@@ -205,41 +251,36 @@ struct attention_layer_mask<multi_head_attention_layer<W, M>> {
 };
 
 // The elements I to the end of a chain (a model's members, a sequential's layers), each under its name, in turn.
-template <std::size_t I, typename C, typename X, typename Ranges>
-constexpr auto record_chain(const C& chain, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
-  const auto y = record(chain_element<I>(chain), x, ranges, point_name(path, chain_name<C>(I)));
+template <std::size_t I, typename C, typename X, typename Ranges, typename... Options>
+constexpr auto record_chain(const C& chain, const X& x, Ranges& ranges, const parameter_name& path,
+                            const Options&... options) noexcept {
+  const auto y = record(chain_element<I>(chain), x, ranges, point_name(path, chain_name<C>(I)), options...);
   if constexpr (I + 1 == chain_length<C>()) {
     return y;
   } else {
-    return record_chain<I + 1>(chain, y, ranges, path);
+    return record_chain<I + 1>(chain, y, ranges, path, options...);
   }
 }
 
-// One layer: its output under `path`, and its own points under `path.point`.
-template <typename L, typename X, typename Ranges>
-constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
+// One layer: its output under `path`, and its own points under `path.point`. `options` carry a decoder's memory
+// and masks.
+template <typename L, typename X, typename Ranges, typename... Options>
+constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path,
+                      const Options&... options) noexcept {
   if constexpr (is_chain<L>) {
-    const auto y = record_chain<0>(layer, x, ranges, path);
+    const auto y = record_chain<0>(layer, x, ranges, path, options...);
     // A chain's output is its last layer's, under the chain's own name too (`layers` as `layers.1`): the name the
     // member after it reads its input quantization by. The whole model's output has the name `output`.
     ranges.widen(path.length == 0 ? std::string_view("output") : path.view(), y);
     return y;
   } else if constexpr (is_encoder_layer<L>) {
     using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
-    using mask = typename L::mask_type;
     const result input = with_extents<X::row_extent, L::output_extent>(x);
     const auto attend = [&](const result& a) {
-      return record_self_attention<mask>(layer.self_attn.weights, a, ranges, path, "attention");
+      return record_attention(layer.self_attn.weights, a, a, typename L::mask_type{}, ranges, path, "",
+                              "attention");
     };
-    const auto feed = [&](const result& a) {
-      const auto hidden = ctattn::forward(layer.ff.linear1, a);
-      const auto activated = ctattn::forward(layer.ff.activation, hidden);
-      const auto out = ctattn::forward(layer.ff.linear2, activated);
-      ranges.widen(point_name(path, "hidden").view(), hidden);
-      ranges.widen(point_name(path, "activation").view(), activated);
-      ranges.widen(point_name(path, "feed_forward").view(), out);
-      return out;
-    };
+    const auto feed = [&](const result& a) { return record_feed_forward(layer.ff, a, ranges, path); };
     result y{};
     if constexpr (L::norm_first) {
       const result n1 = ctattn::forward(layer.norm1, input);
@@ -260,12 +301,61 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     }
     ranges.widen(path.view(), y);
     return y;
+  } else if constexpr (is_decoder_layer<L>) {
+    using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
+    const auto& memory = *find_first<is_memory_option>(options...).memory;
+    const result input = with_extents<X::row_extent, L::output_extent>(x);
+    const auto self_mask = [&] {
+      if constexpr ((is_tgt_mask_option<Options>::value || ...)) {
+        return combine_masks(causal, find_first<is_tgt_mask_option>(options...).mask);
+      } else {
+        return causal;
+      }
+    }();
+    const auto memory_mask = [&] {
+      if constexpr ((is_memory_mask_option<Options>::value || ...)) {
+        return find_first<is_memory_mask_option>(options...).mask;
+      } else {
+        return no_mask;
+      }
+    }();
+    const auto self = [&](const result& a) {
+      return record_attention(layer.self_attn.weights, a, a, self_mask, ranges, path, "", "attention");
+    };
+    const auto cross = [&](const result& a) {
+      return record_attention(layer.multihead_attn, a, memory, memory_mask, ranges, path, "cross_",
+                              "cross_attention");
+    };
+    const auto norm = [&](const auto& n, const result& a, std::string_view point) {
+      const result y = ctattn::forward(n, a);
+      if (!point.empty()) ranges.widen(point_name(path, point).view(), y);
+      return y;
+    };
+    const auto sum = [&](const result& a, const result& b, std::string_view point) {
+      const result y = ctattn::add(a, b);
+      ranges.widen(point_name(path, point).view(), y);
+      return y;
+    };
+    result y{};
+    if constexpr (L::norm_first) {
+      const result a = sum(input, self(norm(layer.norm1, input, "norm1")), "sum1");
+      const result b = sum(a, cross(norm(layer.norm2, a, "norm2")), "sum2");
+      y = ctattn::add(b, record_feed_forward(layer.ff, norm(layer.norm3, b, "norm3"), ranges, path));
+    } else {
+      const result a = norm(layer.norm1, sum(input, self(input), "sum1"), "norm1");
+      const result b = norm(layer.norm2, sum(a, cross(a), "sum2"), "norm2");
+      y = norm(layer.norm3, sum(b, record_feed_forward(layer.ff, b, ranges, path), "sum3"), "");
+    }
+    ranges.widen(path.view(), y);
+    return y;
   } else if constexpr (is_attention_layer<L>) {
     using mask = typename attention_layer_mask<L>::type;
-    return record_self_attention<mask>(layer.weights, with_extents<X::row_extent, L::input_extent>(x), ranges, path,
-                                       "");
+    const auto a = with_extents<X::row_extent, L::input_extent>(x);
+    return record_attention(layer.weights, a, a, mask{}, ranges, path, "", "");
   } else {
-    if constexpr (is_token_embedding<L> || is_position_embedding<L>) ranges.widen(point_name(path, "weight").view(), layer.weight);
+    if constexpr (is_token_embedding<L> || is_position_embedding<L>) {
+      ranges.widen(point_name(path, "weight").view(), layer.weight);
+    }
     const auto y = run_layer(layer, x);
     ranges.widen(path.view(), y);
     return y;
@@ -283,10 +373,18 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
 /// | result   | the model's output, as `forward` gives it      |
 ///
 /// Example: `const auto logits = ctattn::record_ranges(toy::sorter_model, ids, ranges);`
-template <typename M, typename X, std::size_t Capacity>
-constexpr auto record_ranges(const M& model, const X& x, activation_ranges<Capacity>& ranges) noexcept {
-  if constexpr (FixedMatrix<X>) ranges.widen("input", x);
-  return detail::record(model, x, ranges, parameter_name{});
+template <typename M, typename X, std::size_t Capacity, typename... Options>
+constexpr auto record_ranges(const M& model, const X& x, activation_ranges<Capacity>& ranges,
+                             const Options&... options) noexcept {
+  constexpr bool memory = (detail::is_memory_option<Options>::value || ...);
+  if constexpr (!shape_error::decoder_needs_its_memory<op::record_ranges,
+                                                       memory || !detail::holds_decoder_layer<M>()>::check()) {
+    return x;
+  } else {
+    if constexpr (FixedMatrix<X>) ranges.widen("input", x);
+    if constexpr (memory) ranges.widen("memory", *detail::find_first<detail::is_memory_option>(options...).memory);
+    return detail::record(model, x, ranges, parameter_name{}, options...);
+  }
 }
 
 }  // namespace ctattn

@@ -12,11 +12,12 @@
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
+/// | `decoder_needs_its_memory`            | whether the call gives a memory                                 |
+/// | `int8_cache_must_hold_the_projections_quantization` | the cache's key or value quantization, W_K's or W_V's output's |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
-/// | `token_embedding_needs_positions_after_it` | the token embedding, the member after it                   |
 
 #include <cstddef>
 #include <cstdint>
@@ -43,6 +44,10 @@ struct quantized_multi_head_attention {};
 struct quantized_activation {};
 /// Int8 layer normalization of each row.
 struct quantized_layer_norm {};
+/// An int8 transformer decoder layer (its masks name their attention).
+struct quantized_decoder_layer {};
+/// Recording the ranges of a float model's activations (`ctattn::record_ranges`).
+struct record_ranges {};
 /// Quantizing a whole float model (`ctattn::quantize<Ranges>(model)`).
 struct quantize {};
 }  // namespace op
@@ -57,19 +62,6 @@ struct layer_needs_an_int8_form {
     static_assert(holds,
                   "ctattn: ctattn::quantize has no int8 form of this layer (the layer below); quantize the model's "
                   "other parts with the quantize_* functions and keep this one in float, or drop it");
-    return holds;
-  }
-};
-
-/// The int8 embedding adds the token's row and the position's row in one step, so a token_embedding is quantized
-/// with the position_embedding right after it.
-template <typename Operation, typename TokenEmbedding, typename Next, bool PositionsFollow>
-struct token_embedding_needs_positions_after_it {
-  static constexpr bool holds = PositionsFollow;
-  static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: ctattn::quantize quantizes a token_embedding together with the position_embedding "
-                  "declared right after it; declare the position_embedding as the next member");
     return holds;
   }
 };
@@ -118,6 +110,31 @@ struct input_quantization_must_match_layer {
     static_assert(holds,
                   "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
                   "for; requantize the input, or quantize the layer for this input's quantization");
+    return holds;
+  }
+};
+
+/// A decoder layer attends to a memory (the encoder's output), given with the call.
+template <typename Operation, bool MemoryGiven>
+struct decoder_needs_its_memory {
+  static constexpr bool holds = MemoryGiven;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a decoder layer attends to the encoder's memory, and the call gives none; pass it: "
+                  "ctattn::with_memory(memory) after the input (record_ranges, a model's or a decoder's forward)");
+    return holds;
+  }
+};
+
+/// An int8 key/value cache holds the rows W_K and W_V give, in their output quantizations: the attention's
+/// multipliers were derived for them.
+template <typename Operation, typename CacheQuantization, typename ProjectionQuantization>
+struct int8_cache_must_hold_the_projections_quantization {
+  static constexpr bool holds = CacheQuantization::value == ProjectionQuantization::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the int8 cache holds keys or values in another quantization than the attention's W_K or "
+                  "W_V gives; declare the cache with their output quantizations (an int8 layer's `cache_type<N>`)");
     return holds;
   }
 };

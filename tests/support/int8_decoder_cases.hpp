@@ -1,0 +1,244 @@
+// Int8 decoder layers against the Python reference (tests/fixtures/quantized/quantized.hpp, namespaces
+// decoder_layer_post_norm and decoder_layer_pre_norm): torch's nn.TransformerDecoderLayer loaded through the
+// parameter walk, the ranges ctattn::record_ranges records against the reference's float64 ones, and the int8 layer
+// ctattn::quantize makes from the reference's ranges against the reference's int8 output, bit for bit. Asserted at
+// compile time (tests/static/int8_decoder_test.cpp), checked at run time (tests/runtime/quantized_test.cpp) and
+// with each int8 backend (tests/backend/int8_backend_test.cpp), where `Read` hides each input from the optimizer.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <ctattn/layers.hpp>
+#include <ctattn/matrix/from_array.hpp>
+#include <ctattn/quantized/model.hpp>
+#include <ctattn/quantized/ranges.hpp>
+
+#include "fixtures/quantized/quantized.hpp"
+#include "support/layer_check.hpp"
+
+namespace ctattn_test::int8_decoder_cases {
+
+namespace fx = ctattn_fixtures::quantized;
+
+// One reference case: the activation its layer was built with, and its arrays.
+template <bool NormFirst>
+struct reference;
+template <>
+struct reference<false> {
+  using activation = ctattn::relu;
+  static constexpr const auto& params = fx::decoder_layer_post_norm::params;
+  static constexpr const auto& names = fx::decoder_layer_post_norm::names;
+  static constexpr const auto& sizes = fx::decoder_layer_post_norm::sizes;
+  static constexpr const auto& ranks = fx::decoder_layer_post_norm::ranks;
+  static constexpr const auto& target = fx::decoder_layer_post_norm::target;
+  static constexpr const auto& memory = fx::decoder_layer_post_norm::memory;
+  static constexpr const auto& points = fx::decoder_layer_post_norm::points;
+  static constexpr const auto& lo = fx::decoder_layer_post_norm::lo;
+  static constexpr const auto& hi = fx::decoder_layer_post_norm::hi;
+  static constexpr const auto& output = fx::decoder_layer_post_norm::output;
+  static constexpr const auto& float_output = fx::decoder_layer_post_norm::float_output;
+};
+template <>
+struct reference<true> {
+  using activation = ctattn::gelu;
+  static constexpr const auto& params = fx::decoder_layer_pre_norm::params;
+  static constexpr const auto& names = fx::decoder_layer_pre_norm::names;
+  static constexpr const auto& sizes = fx::decoder_layer_pre_norm::sizes;
+  static constexpr const auto& ranks = fx::decoder_layer_pre_norm::ranks;
+  static constexpr const auto& target = fx::decoder_layer_pre_norm::target;
+  static constexpr const auto& memory = fx::decoder_layer_pre_norm::memory;
+  static constexpr const auto& points = fx::decoder_layer_pre_norm::points;
+  static constexpr const auto& lo = fx::decoder_layer_pre_norm::lo;
+  static constexpr const auto& hi = fx::decoder_layer_pre_norm::hi;
+  static constexpr const auto& output = fx::decoder_layer_pre_norm::output;
+  static constexpr const auto& float_output = fx::decoder_layer_pre_norm::float_output;
+};
+
+template <bool NormFirst>
+using decoder = ctattn::transformer_decoder_layer<float, 16, 4, 32, typename reference<NormFirst>::activation, NormFirst>;
+
+/// The model the points are named under: the decoder layer as the member `block`.
+template <bool NormFirst>
+struct decoder_model : ctattn::model<decoder_model<NormFirst>> {
+  BOOST_HANA_DEFINE_STRUCT(decoder_model, (decoder<NormFirst>, block));
+};
+
+template <bool NormFirst>
+constexpr decoder_model<NormFirst> loaded_model(bool& ok) noexcept {
+  using r = reference<NormFirst>;
+  decoder_model<NormFirst> m{};
+  ok = load_in_order(m.block, r::params, r::names, r::sizes, r::ranks);
+  return m;
+}
+
+// The reference's ranges as a generated header holds them.
+template <bool NormFirst>
+constexpr auto table_of() noexcept {
+  using r = reference<NormFirst>;
+  std::array<ctattn::named_range, std::size(r::points)> t{};
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = {r::points[i], {r::lo[i], r::hi[i]}};
+  return t;
+}
+template <bool NormFirst>
+inline constexpr auto table = table_of<NormFirst>();
+
+template <typename Q, std::size_t R, std::size_t C>
+constexpr std::size_t differing(const Q& q, const std::int32_t (&want)[R][C]) noexcept {
+  static_assert(Q::rows == R && Q::cols == C);
+  std::uint32_t bad = 0;  // 32 bits, as in quantized_cases.hpp
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) bad += std::int32_t{q(r, c)} == want[r][c] ? 0u : 1u;
+  }
+  return bad;
+}
+
+/// The int8 layer ctattn::quantize makes from the reference's ranges, on the target and memory quantized with
+/// their ranges: outputs that differ from the reference's, and those farther than 3 output steps from its float64
+/// output; a model that does not load counts as every output wrong.
+template <bool NormFirst, typename Read>
+constexpr std::size_t decoder_mismatches(Read read) noexcept {
+  bool ok = false;
+  const auto m = loaded_model<NormFirst>(ok);
+  if (!ok) return 5 * 16;
+  const auto q = ctattn::quantize<table<NormFirst>>(read(m));
+  using int8_model = std::remove_cvref_t<decltype(q)>;
+  constexpr ctattn::quantization in = int8_model::first_layer::input_quantization;
+  constexpr ctattn::quantization memory = int8_model::memory_quantization;
+  const auto& target = reference<NormFirst>::target;
+  const auto& source = reference<NormFirst>::memory;
+  const auto& want = reference<NormFirst>::output;
+  const auto& real = reference<NormFirst>::float_output;
+  const auto x_q = ctattn::quantize<in>(read(ctattn::from_array(target)));
+  const auto memory_q = ctattn::quantize<memory>(read(ctattn::from_array(source)));
+  const auto y = q.forward(x_q, ctattn::with_memory(memory_q));
+  std::size_t bad = differing(y, want);
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t c = 0; c < 16; ++c) {
+      const double d = y.real(i, c) - real[i][c];
+      bad += (d < 0 ? -d : d) <= 3.0 * int8_model::output_quantization.scale() ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+/// The ranges ctattn::record_ranges records (float32) against the reference's (float64): every point the
+/// reference names, recorded, with bounds within 1e-4 of its span; and no point the reference lacks (but the
+/// model's own `output`).
+template <bool NormFirst, typename Read>
+constexpr std::size_t recorded_range_mismatches(Read read) noexcept {
+  bool ok = false;
+  const auto m = loaded_model<NormFirst>(ok);
+  if (!ok) return 1000;
+  ctattn::activation_ranges<40> ranges{};
+  const auto memory = read(ctattn::from_array(reference<NormFirst>::memory));
+  (void)ctattn::record_ranges(m, read(ctattn::from_array(reference<NormFirst>::target)), ranges,
+                              ctattn::with_memory(memory));
+  std::size_t bad = ranges.size() == table<NormFirst>.size() + 1 ? 0u : 1u;
+  for (const ctattn::named_range& want : table<NormFirst>) {
+    const ctattn::value_range* got = ranges.find(want.name);
+    if (got == nullptr) {
+      ++bad;
+      continue;
+    }
+    const double span = want.range.hi - want.range.lo;
+    const double lo = got->lo - want.range.lo;
+    const double hi = got->hi - want.range.hi;
+    bad += (lo < 0 ? -lo : lo) <= 1e-4 * span && (hi < 0 ? -hi : hi) <= 1e-4 * span ? 0u : 1u;
+  }
+  return bad;
+}
+
+// Row t of an int8 matrix, as a one-row int8 matrix.
+template <typename M>
+constexpr auto row_of(const M& m, std::size_t t) noexcept {
+  ctattn::basic_qmatrix<std::size_t{1}, M::column_extent, M::quant> row{};
+  for (std::size_t c = 0; c < M::cols; ++c) row.elements[0][c] = m.elements[t][c];
+  return row;
+}
+
+// Elements of `row` that differ from row t of `full`.
+template <typename Row, typename M>
+constexpr std::size_t row_differs(const Row& row, const M& full, std::size_t t) noexcept {
+  std::size_t bad = 0;
+  for (std::size_t c = 0; c < M::cols; ++c) bad += row.elements[0][c] == full.elements[t][c] ? 0u : 1u;
+  return bad;
+}
+
+/// Decoding the reference's int8 decoder layer token by token (`prepare`, then `step` with a cache of 5): each
+/// token's row against the layer's `forward` over the whole target, bit for bit; then a sixth step on the full
+/// cache, which must return false and change neither the cache nor the output row. Counts the differences.
+template <bool NormFirst, typename Read>
+constexpr std::size_t decoder_step_mismatches(Read read) noexcept {
+  bool ok = false;
+  const auto m = loaded_model<NormFirst>(ok);
+  if (!ok) return 1000;
+  const auto q = ctattn::quantize<table<NormFirst>>(m);
+  const auto layer = read(q.template layer<0>());
+  using layer_type = std::remove_cvref_t<decltype(layer)>;
+  const auto x_q = ctattn::quantize<layer_type::input_quantization>(read(ctattn::from_array(reference<NormFirst>::target)));
+  const auto memory_q =
+      ctattn::quantize<layer_type::memory_quantization>(read(ctattn::from_array(reference<NormFirst>::memory)));
+  const auto full = layer.forward(x_q, memory_q);
+  typename layer_type::template cache_type<5> cache{};
+  typename layer_type::template source_type<8> source{};
+  layer.prepare(memory_q, source);
+  std::size_t bad = source.length == 7 ? 0u : 1u;
+  typename layer_type::output_row y{};
+  for (std::size_t t = 0; t < 5; ++t) {
+    bad += layer.step(row_of(x_q, t), cache, source, y) ? 0u : 1u;
+    bad += row_differs(y, full, t);
+  }
+  const auto before = cache;
+  const auto last = y;
+  bad += layer.step(row_of(x_q, 0), cache, source, y) ? 1u : 0u;
+  bad += cache == before && y == last ? 0u : 1u;
+  return bad;
+}
+
+// A causal encoder layer with numbered weights (8 wide, 2 heads), calibrated in a constant expression on 4 rows.
+template <bool NormFirst>
+using causal_encoder = ctattn::transformer_encoder_layer<float, 8, 2, 16, ctattn::gelu, NormFirst, ctattn::causal_mask>;
+template <bool NormFirst>
+struct encoder_model : ctattn::model<encoder_model<NormFirst>> {
+  BOOST_HANA_DEFINE_STRUCT(encoder_model, (causal_encoder<NormFirst>, block));
+};
+inline constexpr float encoder_rows[4][8] = {{0.5f, -1, 2, 0, 1, -0.25f, 3, 1},
+                                             {1, 1, -1, 2, 0, 0.5f, -2, 4},
+                                             {-3, 0.75f, 1, 1, -1, 2, 0.5f, 0},
+                                             {2, -0.5f, 0, 1.5f, -2, 1, 1, -1}};
+template <bool NormFirst>
+inline constexpr auto encoder_recorded = [] {
+  ctattn::activation_ranges<24> r{};
+  (void)ctattn::record_ranges(numbered<encoder_model<NormFirst>>(), ctattn::from_array(encoder_rows), r);
+  return r;
+}();
+template <bool NormFirst>
+inline constexpr auto encoder_table = encoder_recorded<NormFirst>.table();
+
+/// Decoding with an int8 causal encoder layer token by token (a cache of 4): each row against `forward` over the
+/// whole sequence, bit for bit; then a step on the full cache, which must return false and change nothing.
+template <bool NormFirst, typename Read>
+constexpr std::size_t encoder_step_mismatches(Read read) noexcept {
+  const auto q = ctattn::quantize<encoder_table<NormFirst>>(numbered<encoder_model<NormFirst>>());
+  const auto layer = read(q.template layer<0>());
+  using layer_type = std::remove_cvref_t<decltype(layer)>;
+  const auto x_q = ctattn::quantize<layer_type::input_quantization>(read(ctattn::from_array(encoder_rows)));
+  const auto full = layer.forward(x_q);
+  typename layer_type::template cache_type<4> cache{};
+  typename layer_type::output_row y{};
+  std::size_t bad = 0;
+  for (std::size_t t = 0; t < 4; ++t) {
+    bad += layer.step(row_of(x_q, t), cache, y) ? 0u : 1u;
+    bad += row_differs(y, full, t);
+  }
+  const auto before = cache;
+  const auto last = y;
+  bad += layer.step(row_of(x_q, 1), cache, y) ? 1u : 0u;
+  bad += cache == before && y == last ? 0u : 1u;
+  return bad;
+}
+
+}  // namespace ctattn_test::int8_decoder_cases
