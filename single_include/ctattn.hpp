@@ -13284,20 +13284,26 @@ struct encoder_layer_ranges {
 ///
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_at(toy::sorter_ranges, "layers.0", q_pos);`
 namespace detail {
-// The range `path.point` of a generated table, compared without building the name; a name the table lacks is a
-// contract violation (a compile error in a constant expression).
+// The range `path.point` of a generated table (`point` for the empty path of a single layer), compared without
+// building the name; a name the table lacks is a contract violation (a compile error in a constant expression).
+// `range_at_output(table, path)` is the layer's output: `path`, or `output` for a single layer.
 template <typename Table>
 [[nodiscard]] constexpr value_range range_at_point(const Table& table, std::string_view path,
                                                    std::string_view point) noexcept {
   for (const named_range& entry : table) {
     const std::string_view n = entry.name;
-    if (n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path && n[path.size()] == '.' &&
-        n.substr(path.size() + 1) == point) {
+    if (path.empty() ? n == point
+                     : n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path &&
+                           n[path.size()] == '.' && n.substr(path.size() + 1) == point) {
       return entry.range;
     }
   }
   detail::expects(false);
   return value_range{};
+}
+template <typename Table>
+[[nodiscard]] constexpr value_range range_at_output(const Table& table, std::string_view path) noexcept {
+  return range_at(table, path.empty() ? std::string_view("output") : path);
 }
 }  // namespace detail
 
@@ -13308,7 +13314,7 @@ template <typename Table>
                                                                                    bool norm_first = true) noexcept {
   const auto at = [&](std::string_view point) { return detail::range_at_point(table, path, point); };
   // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
-  const value_range output = range_at(table, path);
+  const value_range output = detail::range_at_output(table, path);
   encoder_layer_quantizations q = encoder_layer_quantizations_for(
       {{}, at("norm1"), at("query"), at("key"), at("value"), at("scores"), at("context"), at("attention"),
        at("sum1"), norm_first ? at("norm2") : output, at("hidden"), at("activation"), at("feed_forward"), output,
@@ -13538,7 +13544,7 @@ template <typename Table>
                                                                                    quantization memory,
                                                                                    bool norm_first) noexcept {
   const auto at = [&](std::string_view point) { return quantization_for_range(detail::range_at_point(table, path, point)); };
-  const quantization output = quantization_for_range(range_at(table, path));
+  const quantization output = quantization_for_range(detail::range_at_output(table, path));
   // Rationale: a post-norm layer's norm3 gives its output, so it has no norm3 of its own; a pre-norm one no sum3.
   return {input,
           memory,

@@ -583,9 +583,6 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
         decl = Declarations(name, causal)
         top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.Embedding, nn.TransformerEncoderLayer,
                                        nn.TransformerDecoderLayer, nn.Sequential))
-        if top_leaf and not isinstance(module, nn.Sequential):
-            decl.quantizable.append(f"the model is a single {type(module).__name__}: ctattn::quantize takes a "
-                                    f"model or a sequential; export a module that holds it")
         if top_leaf:
             # Rationale: a single layer or a list of layers is already a ctattn model type; a struct around it
             # would add a member name to every parameter's.

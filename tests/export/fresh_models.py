@@ -77,3 +77,9 @@ class TokensWithoutPositions(nn.Module):
 
     def forward(self, ids):
         return self.head(self.layer(self.tokens(ids)))
+
+
+def decoder_layer():
+    """A single nn.TransformerDecoderLayer (pre-norm, relu) as the whole model: target rows and the memory in."""
+    torch.manual_seed(17)
+    return nn.TransformerDecoderLayer(16, 2, 32, dropout=0.0, batch_first=True, norm_first=True)

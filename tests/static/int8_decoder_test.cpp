@@ -163,6 +163,36 @@ constexpr bool quantized_as_composed() {
 static_assert(quantized_as_composed<true>());
 static_assert(quantized_as_composed<false>());
 
+// A single layer as the whole model: recorded without a path (`norm1` ..., its output as `output`), quantized to a
+// qchain of the one int8 layer, the same bits as the layer inside a model.
+constexpr bool single_layer_as_in_a_model() {
+  const auto m = numbered<decoder_model<false>>();
+  ctattn::activation_ranges<40> r{};
+  const auto y = ctattn::record_ranges(m.block, target, r, ctattn::with_memory(memory));
+  return y == m.block.forward(target, memory) && r.find("norm1") != nullptr && r.find("sum3") != nullptr &&
+         *r.find("output") == *recorded<false>.find("block") && *r.find("norm1") == *recorded<false>.find("block.norm1");
+}
+static_assert(single_layer_as_in_a_model());
+constexpr auto single_recorded = [] {
+  ctattn::activation_ranges<40> r{};
+  (void)ctattn::record_ranges(numbered<decoder_model<false>>().block, target, r, ctattn::with_memory(memory));
+  return r;
+}();
+constexpr auto single_table = single_recorded.table();
+static_assert([] {
+  const auto m = numbered<decoder_model<false>>();
+  const auto single = ctattn::quantize<single_table>(m.block);
+  const auto in_model = ctattn::quantize<table<false>>(m);
+  constexpr ctattn::quantization in = decltype(single)::first_layer::input_quantization;
+  constexpr ctattn::quantization mem = decltype(single)::memory_quantization;
+  const auto x_q = ctattn::quantize<in>(target);
+  const auto memory_q = ctattn::quantize<mem>(memory);
+  return single.layer<0>() == in_model.layer<0>() &&
+         single.forward(x_q, ctattn::with_memory(memory_q)) ==
+             in_model.layer<0>().forward(x_q, memory_q) &&
+         ctattn::int8_error(single, m.block, target, ctattn::with_memory(memory)) < 0.5;
+}());
+
 // The layer's footprint counts its object and both inputs.
 using int8_decoder_model = ctattn::quantized_model<decoder_model<false>, table<false>>;
 using int8_block = std::remove_cvref_t<decltype(int8_decoder_model{}.layer<0>())>;

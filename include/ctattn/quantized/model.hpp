@@ -168,6 +168,16 @@ template <typename Q, typename Y>
   return worst;
 }
 
+// The float model's output on x: a model's (or a single layer's) forward.
+template <typename M, typename X, typename... Options>
+[[nodiscard]] constexpr auto float_output(const M& model, const X& x, const Options&... options) noexcept {
+  if constexpr (Layer<M> && FixedMatrix<X>) {
+    return ctattn::forward(model, x, options...);
+  } else {
+    return model.forward(x, options...);
+  }
+}
+
 // The int8 model's input: ids as they are, a float matrix quantized with its first layer's input quantization.
 template <typename Chain, typename X>
 [[nodiscard]] constexpr auto int8_input(const X& x) noexcept {
@@ -189,7 +199,7 @@ template <typename Chain, typename X>
 /// | operand      | what                                                         |
 /// |--------------|--------------------------------------------------------------|
 /// | `int8_model` | `ctattn::quantize<Ranges>(model)` (a `qchain`)               |
-/// | `model`      | the float model                                              |
+/// | `model`      | the float model (or the single layer `quantize` was given)   |
 /// | `x`          | ids, or an n x d float matrix                                |
 /// | result       | double, in the output's units                                |
 ///
@@ -198,7 +208,7 @@ template <typename... Layers, typename Model, typename X>
 [[nodiscard]] constexpr double int8_error(const qchain<Layers...>& int8_model, const Model& model,
                                           const X& x) noexcept {
   const auto q = dequantize(int8_model.forward(detail::int8_input<qchain<Layers...>>(x)));
-  return detail::largest_difference(q, model.forward(x));
+  return detail::largest_difference(q, detail::float_output(model, x));
 }
 
 /// The same for a model of decoder layers, on a target x and a float memory (`ctattn::with_memory(memory)`): the
@@ -211,7 +221,7 @@ template <typename... Layers, typename Model, typename X, typename Memory>
   const auto memory_q = quantize<qchain<Layers...>::memory_quantization>(*memory.memory);
   const auto q =
       dequantize(int8_model.forward(detail::int8_input<qchain<Layers...>>(x), with_memory(memory_q)));
-  return detail::largest_difference(q, model.forward(x, memory));
+  return detail::largest_difference(q, detail::float_output(model, x, memory));
 }
 
 namespace detail {
@@ -224,9 +234,9 @@ inline constexpr bool is_float_layer_norm = false;
 template <typename T, auto W, bool Affine>
 inline constexpr bool is_float_layer_norm<layer_norm<T, W, Affine>> = true;
 
-// The quantization of the range named `Path` in `Ranges`.
+// The quantization of the range named `Path` in `Ranges` (`output` for the empty path of a single layer).
 template <const auto& Ranges, parameter_name Path>
-inline constexpr quantization quantization_at = quantization_for_range(range_at(Ranges, Path.view()));
+inline constexpr quantization quantization_at = quantization_for_range(range_at_output(Ranges, Path.view()));
 
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
@@ -381,6 +391,8 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return qmulti_head_attention_layer<quantization_at<Ranges, point_name(Path, "scores")>,
                                        std::remove_cvref_t<decltype(weights)>,
                                        typename attention_layer_mask<L>::type>{weights, {}};
+  } else if constexpr (is_token_embedding<L>) {  // alone: a chain quantizes one with positions after it as a pair
+    return quantize_token_embedding<quantization_at<Ranges, point_name(Path, "weight")>>(layer);
   } else if constexpr (is_float_layer_norm<L>) {
     return quantize_layer_norm<QIn, quantization_at<Ranges, Path>>(layer);
   } else if constexpr (is_float_linear<L>) {
@@ -461,6 +473,27 @@ template <const auto& Ranges, typename M>
     constexpr parameter_name input = detail::point_name(parameter_name{}, "input");
     return detail::quantize_chain<Ranges, detail::quantization_at<Ranges, input>>(model);
   }
+}
+
+/// The int8 form of a single float layer as the whole model (an exported `nn.TransformerEncoderLayer`, say): a
+/// `qchain` of its one int8 layer, its points read from `Ranges` without a path (`norm1`, `query`, ...), its output
+/// as `output` and its input as `input`, the names `ctattn::record_ranges` gives a single layer.
+///
+/// Example: `constexpr auto int8_layer = ctattn::quantize<layer_ranges>(encoder_layer_weights);`
+template <const auto& Ranges, typename L>
+  requires(!Model<L> && !detail::is_sequential<L> && detail::has_int8_form<L>)
+[[nodiscard]] constexpr auto quantize(const L& layer) noexcept {
+  constexpr quantization input = [] {
+    if constexpr (detail::is_token_embedding<L>) {
+      return quantization{1.0};
+    } else {
+      return detail::quantization_at<Ranges, detail::point_name(parameter_name{}, "input")>;
+    }
+  }();
+  using int8_layer = decltype(detail::quantize_layer<Ranges, parameter_name{}, input>(layer));
+  qchain<int8_layer> result{};
+  detail::slot<0>(result.layers) = detail::quantize_layer<Ranges, parameter_name{}, input>(layer);
+  return result;
 }
 
 /// The type `ctattn::quantize<Ranges>` gives for a float model of type M.

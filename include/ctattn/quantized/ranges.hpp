@@ -163,6 +163,12 @@ inline constexpr bool is_position_embedding = false;
 template <typename T, std::size_t N, auto D>
 inline constexpr bool is_position_embedding<position_embedding<T, N, D>> = true;
 
+// The name of the output of the layer at `path`: the path itself, or `output` for the whole model (a chain's, or a
+// single layer's given to record_ranges).
+[[nodiscard]] constexpr std::string_view output_name(const parameter_name& path) noexcept {
+  return path.length == 0 ? std::string_view("output") : path.view();
+}
+
 // `path.<prefix><point>`, or `<prefix><point>` at the top.
 [[nodiscard]] constexpr parameter_name point_name(const parameter_name& path, std::string_view prefix,
                                                  std::string_view point) noexcept {
@@ -226,7 +232,7 @@ constexpr auto record_attention(const W& weights, const A& a, const Memory& memo
     }
   }();
   ranges.widen(point_name(path, prefix, "context").view(), full.heads_concat);
-  ranges.widen(output_point.empty() ? path.view() : point_name(path, output_point).view(), full.output);
+  ranges.widen(output_point.empty() ? output_name(path) : point_name(path, output_point).view(), full.output);
   return full.output;
 }
 
@@ -271,7 +277,7 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     const auto y = record_chain<0>(layer, x, ranges, path, options...);
     // A chain's output is its last layer's, under the chain's own name too (`layers` as `layers.1`): the name the
     // member after it reads its input quantization by. The whole model's output has the name `output`.
-    ranges.widen(path.length == 0 ? std::string_view("output") : path.view(), y);
+    ranges.widen(output_name(path), y);
     return y;
   } else if constexpr (is_encoder_layer<L>) {
     using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
@@ -299,7 +305,7 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
       ranges.widen(point_name(path, "sum2").view(), s2);
       y = ctattn::forward(layer.norm2, s2);
     }
-    ranges.widen(path.view(), y);
+    ranges.widen(output_name(path), y);
     return y;
   } else if constexpr (is_decoder_layer<L>) {
     using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
@@ -346,7 +352,7 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
       const result b = norm(layer.norm2, sum(a, cross(a), "sum2"), "norm2");
       y = norm(layer.norm3, sum(b, record_feed_forward(layer.ff, b, ranges, path), "sum3"), "");
     }
-    ranges.widen(path.view(), y);
+    ranges.widen(output_name(path), y);
     return y;
   } else if constexpr (is_attention_layer<L>) {
     using mask = typename attention_layer_mask<L>::type;
@@ -357,7 +363,7 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
       ranges.widen(point_name(path, "weight").view(), layer.weight);
     }
     const auto y = run_layer(layer, x);
-    ranges.widen(path.view(), y);
+    ranges.widen(output_name(path), y);
     return y;
   }
 }
