@@ -358,6 +358,51 @@ static_assert([] {
          ctattn::int8_error(q, m, lone_ids) <= 0.05 * (r.hi - r.lo);
 }());
 
+// A feed-forward block in a residual connection, and one alone: the residual's inner points under `.inner`, the sum
+// under its path; quantized to a qresidual around a qchain of the block's int8 layers and to such a qchain, the same
+// bits as the int8 operations composed by hand, close to float.
+struct block_model : ctattn::model<block_model> {
+  BOOST_HANA_DEFINE_STRUCT(block_model, (ctattn::residual<ctattn::feed_forward<float, 8, 16, ctattn::gelu>>, block),
+                           (ctattn::feed_forward<float, 8, 12>, ff));
+};
+constexpr auto block_recorded = [] {
+  ctattn::activation_ranges<16> r{};
+  (void)ctattn::record_ranges(numbered<block_model>(), encoder_input, r);
+  return r;
+}();
+constexpr auto block_table = block_recorded.table();
+static_assert(block_recorded.size() == 9 && block_recorded.find("block.inner.hidden") != nullptr &&
+              block_recorded.find("block.inner") != nullptr && block_recorded.find("ff.activation") != nullptr);
+static_assert([] {
+  const auto m = numbered<block_model>();
+  const auto q = ctattn::quantize<block_table>(m);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(block_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), hidden = q_of("block.inner.hidden"),
+                                 act = q_of("block.inner.activation"), inner = q_of("block.inner"),
+                                 sum = q_of("block"), hidden2 = q_of("ff.hidden"), act2 = q_of("ff.activation"),
+                                 out = q_of("ff");
+  const auto x_q = ctattn::quantize<in>(encoder_input);
+  const auto& f = m.block.inner;
+  const auto inner_q = ctattn::project(
+      ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<in, hidden>(f.linear1)),
+                       ctattn::quantize_activation<hidden, act>(ctattn::gelu{})),
+      ctattn::quantize_linear<act, inner>(f.linear2));
+  const auto h = ctattn::add<sum>(x_q, inner_q);
+  const auto by_hand = ctattn::project(
+      ctattn::activate(ctattn::project(h, ctattn::quantize_linear<sum, hidden2>(m.ff.linear1)),
+                       ctattn::quantize_activation<hidden2, act2>(ctattn::relu{})),
+      ctattn::quantize_linear<act2, out>(m.ff.linear2));
+  const auto r = ctattn::range_at(block_table, "ff");
+  return q.forward(x_q) == by_hand && decltype(q)::input_quantization == in &&
+         ctattn::int8_error(q, m, encoder_input) <= 0.05 * (r.hi - r.lo);
+}());
+static_assert(ctattn::layer_footprint<ctattn::quantized_model<block_model, block_table>,
+                                      ctattn::qmatrix<3, 8, ctattn::quantization_for_range(
+                                                                ctattn::range_at(block_table, "input"))>>
+                  .weight_bytes == sizeof(ctattn::quantized_model<block_model, block_table>));
+
 // A generated ranges table read by name.
 constexpr ctattn::named_range table[] = {{"pos", {-1.0, 2.0}},          {"layers.0.norm1", {-3.0, 3.5}},
                                          {"layers.0.query", {-1.5, 1.0}}, {"layers.0", {-4.0, 5.0}}};

@@ -14,6 +14,8 @@
 /// | `transformer_encoder_layer` (pre- or post-norm) | `qtransformer_encoder_layer`: its quantizations from QIn and `P.norm1` ... `P.feed_forward` (`P.sum2` post-norm), `P` |
 /// | `transformer_decoder_layer` (pre- or post-norm) | `qtransformer_decoder_layer`: as an encoder layer's, with `P.cross_query` ... `P.cross_attention`, `P.sum2`, `P.norm3` (`P.sum3` post-norm), the memory in Q(`memory`) |
 /// | `multi_head_attention_layer` (self-attention)   | `qmulti_head_attention_layer`: W_Q, W_K, W_V from QIn to Q(`P.query`) ..., W_O from Q(`P.context`) to Q(P), the scores Q(`P.scores`), the mask kept |
+/// | `feed_forward`                                  | a `qchain` of its two per-channel `qlinear`s and the activation's table: Q(`P.hidden`), Q(`P.activation`), Q(P) |
+/// | `residual`                                      | `qresidual`: the inner layer's int8 form at `P.inner`, the sum in Q(P) |
 /// | `layer_norm`                                    | `qlayer_norm<Width, QIn, Q(P)>`                              |
 /// | `linear` (out x in)                             | `qlinear<In, Out, QIn, Q(P)>`, per channel                   |
 /// | `relu`, `gelu`, `gelu_tanh`, `silu`             | `qactivation<QIn, Q(P)>`                                     |
@@ -84,7 +86,7 @@ template <typename... Layers>
   bool found = false;
   (
       [&] {
-        if constexpr (requires { Layers::memory_quantization; }) {
+        if constexpr (needs_memory<Layers>) {
           if (!found) q = Layers::memory_quantization;
           found = true;
         }
@@ -108,11 +110,13 @@ template <typename... Layers>
 ///
 /// Example: `const auto logits = ctattn::quantize<toy::sorter_ranges>(model).forward(ids);`
 template <typename... Layers>
-struct qchain {
+struct qchain : detail::input_quantization_of<detail::layer_at<0, Layers...>> {
   static_assert(sizeof...(Layers) > 0);
   using last_layer = detail::layer_at<sizeof...(Layers) - 1, Layers...>;
   using first_layer = detail::layer_at<0, Layers...>;
   static constexpr quantization output_quantization = last_layer::output_quantization;
+  /// Whether it holds decoder layers, whose forward needs the memory (`ctattn::with_memory`).
+  static constexpr bool needs_memory = (detail::needs_memory<Layers> || ...);
   /// The quantization of the memory its decoder layers attend to (a model without decoder layers: none, 1.0).
   static constexpr quantization memory_quantization = detail::memory_quantization_of<Layers...>();
 
@@ -122,10 +126,9 @@ struct qchain {
   /// (`ctattn::with_memory(memory_q)`, in `memory_quantization`) and their masks.
   template <typename X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    constexpr bool decoder = (requires { Layers::memory_quantization; } || ...);
     if constexpr (!shape_error::decoder_needs_its_memory<op::quantized_decoder_layer,
-                                                         !decoder || (detail::is_memory_option<Options>::value ||
-                                                                      ...)>::check()) {
+                                                         !needs_memory ||
+                                                             (detail::is_memory_option<Options>::value || ...)>::check()) {
       return result_of<X>{};
     } else {
       return detail::run_chain<sizeof...(Layers) - 1>(
@@ -241,6 +244,7 @@ inline constexpr quantization quantization_at = quantization_for_range(range_at_
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
 inline constexpr bool has_int8_form = is_chain<L> || is_encoder_layer<L> || is_decoder_layer<L> || is_attention_layer<L> ||
+                                      is_feed_forward<L> || is_residual<L> ||
                                       is_float_layer_norm<L> || is_float_linear<L> || activation_layer_type<L> ||
                                       is_token_embedding<L>;
 
@@ -391,6 +395,24 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return qmulti_head_attention_layer<quantization_at<Ranges, point_name(Path, "scores")>,
                                        std::remove_cvref_t<decltype(weights)>,
                                        typename attention_layer_mask<L>::type>{weights, {}};
+  } else if constexpr (is_feed_forward<L>) {
+    constexpr quantization hidden = quantization_at<Ranges, point_name(Path, "hidden")>;
+    constexpr quantization activated = quantization_at<Ranges, point_name(Path, "activation")>;
+    const auto linear1 = quantize_linear<QIn, hidden>(layer.linear1);
+    const auto activation = quantize_activation<hidden, activated>(layer.activation);
+    const auto linear2 = quantize_linear<activated, quantization_at<Ranges, Path>>(layer.linear2);
+    qchain<std::remove_cvref_t<decltype(linear1)>, std::remove_cvref_t<decltype(activation)>,
+           std::remove_cvref_t<decltype(linear2)>>
+        block{};
+    slot<0>(block.layers) = linear1;
+    slot<1>(block.layers) = activation;
+    slot<2>(block.layers) = linear2;
+    return block;
+  } else if constexpr (is_residual<L>) {
+    using inner_type = decltype(quantize_layer<Ranges, point_name(Path, "inner"), QIn>(layer.inner));
+    qresidual<inner_type, quantization_at<Ranges, Path>> block{};
+    block.inner = quantize_layer<Ranges, point_name(Path, "inner"), QIn>(layer.inner);
+    return block;
   } else if constexpr (is_token_embedding<L>) {  // alone: a chain quantizes one with positions after it as a pair
     return quantize_token_embedding<quantization_at<Ranges, point_name(Path, "weight")>>(layer);
   } else if constexpr (is_float_layer_norm<L>) {

@@ -24,6 +24,9 @@
 /// |------------------------------|-----------------------------------------------------------------------------|
 /// | `token_embedding`, `position_embedding` | `<path>.weight`: the table (quantized per tensor)                |
 /// | `multi_head_attention_layer` | `<path>.query`, `.key`, `.value`, `.scores`, `.context`; W_O's output is the layer's, under `<path>` |
+/// | `feed_forward`               | `<path>.hidden`, `.activation`; linear2's output is the block's, under `<path>` |
+/// | `residual`                   | the inner layer's points and output under `<path>.inner`; the sum under `<path>` |
+/// | `transformer_decoder_layer`  | as an encoder layer's, then `.cross_query`, `.cross_key`, `.cross_value`, `.cross_scores`, `.cross_context`, `.cross_attention` (the attention over the memory), `.sum2`, `.norm3` (post-norm: `.sum3`); the memory as `memory` (given with `ctattn::with_memory`) |
 /// | `transformer_encoder_layer`  | `<path>.norm1`, `.query`, `.key`, `.value`, `.scores` (q k^T / sqrt(d_head), the keys the mask lets each query see), `.context` (the heads side by side), `.attention` (W_O's output), `.sum1`, `.norm2`, `.hidden`, `.activation`, `.feed_forward`; post-norm: `.norm1` is LayerNorm(`.sum1`), `.sum2` (norm1 + feed_forward) replaces `.norm2` (whose output is the layer's) |
 ///
 /// Every computation is the float layer's own (its sublayers' `forward`), so the recorded output is the float
@@ -148,6 +151,15 @@ constexpr bool holds_decoder_layer() noexcept {
     return false;
   }
 }
+
+template <typename L>
+inline constexpr bool is_feed_forward = false;
+template <typename T, auto D, auto H, typename A, WeightLayout W, bool B>
+inline constexpr bool is_feed_forward<feed_forward<T, D, H, A, W, B>> = true;
+template <typename L>
+inline constexpr bool is_residual = false;
+template <typename Inner>
+inline constexpr bool is_residual<residual<Inner>> = true;
 
 template <typename L>
 inline constexpr bool is_attention_layer = false;
@@ -352,6 +364,18 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
       const result b = norm(layer.norm2, sum(a, cross(a), "sum2"), "norm2");
       y = norm(layer.norm3, sum(b, record_feed_forward(layer.ff, b, ranges, path), "sum3"), "");
     }
+    ranges.widen(output_name(path), y);
+    return y;
+  } else if constexpr (is_feed_forward<L>) {
+    const auto hidden = ctattn::forward(layer.linear1, x);
+    const auto activated = ctattn::forward(layer.activation, hidden);
+    const auto y = ctattn::forward(layer.linear2, activated);
+    ranges.widen(point_name(path, "hidden").view(), hidden);
+    ranges.widen(point_name(path, "activation").view(), activated);
+    ranges.widen(output_name(path), y);
+    return y;
+  } else if constexpr (is_residual<L>) {
+    const auto y = ctattn::add(x, record(layer.inner, x, ranges, point_name(path, "inner"), options...));
     ranges.widen(output_name(path), y);
     return y;
   } else if constexpr (is_attention_layer<L>) {

@@ -452,6 +452,7 @@ struct qtransformer_decoder_layer {
   static constexpr auto output_extent = Width;
   static constexpr quantization input_quantization = Q.input;
   static constexpr quantization memory_quantization = Q.memory;
+  static constexpr bool needs_memory = true;
   static constexpr quantization output_quantization = Q.output;
   static constexpr decoder_layer_quantizations quantizations = Q;
   static constexpr bool norm_first = NormFirst;
@@ -685,6 +686,70 @@ template <QuantizedMatrix Memory>
 [[nodiscard]] constexpr memory_option<Memory> with_memory(const Memory& memory) noexcept {
   return {&memory};
 }
+
+/// A residual connection in int8: x + inner(x) by the int8 ADD, the sum quantized with QSum; the int8 form of
+/// `ctattn::residual` that `ctattn::quantize` makes (the inner layer's own int8 form inside).
+///
+/// | operand / member | shape / meaning                                           |
+/// |------------------|-----------------------------------------------------------|
+/// | `inner`          | the int8 layer (a `qchain` for a feed-forward block), width kept |
+/// | `forward(x)`     | `qmatrix<n, d, Q(x)>` -> `qmatrix<n, d, QSum>`            |
+///
+/// Example: `const auto y = residual_q.forward(x_q);   // x_q + its inner layer on x_q, in QSum`
+namespace detail {
+// Whether an int8 layer reads a decoder's memory (`needs_memory`: a decoder layer, or a layer made of others that
+// holds one).
+template <typename L>
+inline constexpr bool needs_memory = [] {
+  if constexpr (requires { L::needs_memory; }) {
+    return L::needs_memory;
+  } else {
+    return false;
+  }
+}();
+
+// `input_quantization` of a layer made of others (a qchain, a qresidual): its first layer's, where that has one.
+template <typename First>
+struct input_quantization_of {};
+template <typename First>
+  requires requires { First::input_quantization; }
+struct input_quantization_of<First> {
+  static constexpr quantization input_quantization = First::input_quantization;
+};
+}  // namespace detail
+
+template <typename Inner, quantization QSum>
+struct qresidual : detail::input_quantization_of<Inner> {
+  static constexpr quantization output_quantization = QSum;
+  static constexpr bool needs_memory = detail::needs_memory<Inner>;
+  static constexpr quantization memory_quantization = [] {
+    if constexpr (needs_memory) {
+      return Inner::memory_quantization;
+    } else {
+      return quantization{1.0};
+    }
+  }();
+  Inner inner{};
+
+  template <QuantizedMatrix X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    if constexpr (requires { inner.forward(x, options...); }) {
+      return add<QSum>(x, inner.forward(x, options...));
+    } else {
+      return add<QSum>(x, inner.forward(x));
+    }
+  }
+
+  /// The memory of `forward(x)` on an X: the inner layer's call, and its result held for the sum.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    const footprint f = Inner::template footprint_of<X>();
+    return {sizeof(qresidual), sizeof(X), sizeof(basic_qmatrix<X::row_extent, X::column_extent, QSum>), 0,
+            f.output_bytes + f.stack_bytes};
+  }
+
+  friend constexpr bool operator==(const qresidual&, const qresidual&) = default;
+};
 
 /// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
 /// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
