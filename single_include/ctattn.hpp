@@ -4724,8 +4724,11 @@ template <typename V>
 inline float shifted_sum(const float* x, std::size_t n, float c) noexcept {
   const typename V::reg shift = V::broadcast(c);
   typename V::reg sum = V::zero();
+  // Rationale: the vector loop runs to n less its remainder, a bound of its own: with `j + lanes <= n`, GCC 12 for
+  // AArch64 inlined into a row of known width warned of undefined behaviour in the tail loop that never runs.
+  const std::size_t body = n - n % V::lanes;
   std::size_t j = 0;
-  for (; j + V::lanes <= n; j += V::lanes) sum = V::add(sum, V::add(V::load(x + j), shift));
+  for (; j < body; j += V::lanes) sum = V::add(sum, V::add(V::load(x + j), shift));
   float total = V::reduce_add(sum);
   for (; j < n; ++j) total += x[j] + c;
   return total;
@@ -4737,8 +4740,9 @@ inline float shifted_squares(const float* x, std::size_t n, float c, float d) no
   const typename V::reg first = V::broadcast(c);
   const typename V::reg second = V::broadcast(d);
   typename V::reg sum = V::zero();
+  const std::size_t body = n - n % V::lanes;  // as in shifted_sum
   std::size_t j = 0;
-  for (; j + V::lanes <= n; j += V::lanes) {
+  for (; j < body; j += V::lanes) {
     const typename V::reg v = V::add(V::add(V::load(x + j), first), second);
     sum = V::fma(v, v, sum);
   }
@@ -4758,8 +4762,9 @@ inline void shift_scale(const float* x, float* y, std::size_t n, float c, float 
   const reg first = V::broadcast(c);
   const reg second = V::broadcast(d);
   const reg scale = V::broadcast(s);
+  const std::size_t body = n - n % V::lanes;  // as in shifted_sum
   std::size_t j = 0;
-  for (; j + V::lanes <= n; j += V::lanes) {
+  for (; j < body; j += V::lanes) {
     reg v = V::mul(V::add(V::add(V::load(x + j), first), second), scale);
     if constexpr (Affine) v = V::mul(v, V::load(weight + j));
     if constexpr (Bias) v = V::add(v, V::load(bias + j));
@@ -5721,7 +5726,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
-/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm of each row in integers (quantized/layer_norm.hpp) |
+/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/layer_norm.hpp) |
 ///
 /// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
 /// The products go through `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
@@ -6998,6 +7003,20 @@ struct int8_layer_norm_row {
   int down = 37;             // 37 - k - f/2
 };
 
+/// Steps 1 to 3 given D: V_f = D 2^f + E_f, its exact square root and the reciprocal (a row with D = 0 keeps I = 0).
+constexpr int8_layer_norm_row int8_norm_row_from(int8_layer_norm_row row, std::int64_t d, std::int64_t epsilon,
+                                                 std::int32_t epsilon_shift) noexcept {
+  if (d != 0) {
+    const auto v = static_cast<std::uint64_t>((d << epsilon_shift) + epsilon);
+    const int k = (62 - static_cast<int>(std::bit_width(v))) / 2;
+    const std::uint64_t root = math::isqrt(v << (2 * k));
+    // R in [2^30, 2^31): the quotient, in (2^30, 2^31], fits 32 bits.
+    row.inverse = math::narrow_quotient((std::uint64_t{1} << 61) + root / 2, static_cast<std::uint32_t>(root));
+    row.down = 37 - k - epsilon_shift / 2;
+  }
+  return row;
+}
+
 /// Steps 1 to 3 for one row of C int8 values (C <= 16384): the sums, the variance term, its exact square root and
 /// the reciprocal.
 template <std::size_t C>
@@ -7011,17 +7030,22 @@ constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], 
     s2 += v * v;
   }
   constexpr auto c = static_cast<std::int64_t>(C);
-  int8_layer_norm_row row{c, s1, 0, 37};
-  const std::int64_t d = c * s2 - std::int64_t{s1} * s1;
-  if (d != 0) {
-    const auto v = static_cast<std::uint64_t>((d << epsilon_shift) + epsilon);
-    const int k = (62 - static_cast<int>(std::bit_width(v))) / 2;
-    const std::uint64_t root = math::isqrt(v << (2 * k));
-    // R in [2^30, 2^31): the quotient, in (2^30, 2^31], fits 32 bits.
-    row.inverse = math::narrow_quotient((std::uint64_t{1} << 61) + root / 2, static_cast<std::uint32_t>(root));
-    row.down = 37 - k - epsilon_shift / 2;
+  return int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - std::int64_t{s1} * s1, epsilon,
+                            epsilon_shift);
+}
+
+/// Steps 1 to 3 of the int8 RMSNorm for one row of C int8 values with zero point z (C <= 16383): the LayerNorm's
+/// steps with the row centred on z instead of its mean, S1 = C z and D = C sum (q_j - z)^2.
+template <std::size_t C>
+constexpr int8_layer_norm_row int8_rms_norm_row_of(const std::int8_t (&x)[C], std::int32_t zero, std::int64_t epsilon,
+                                                   std::int32_t epsilon_shift) noexcept {
+  std::int32_t s2 = 0;
+  for (std::size_t j = 0; j < C; ++j) {
+    const std::int32_t v = x[j] - zero;
+    s2 += v * v;
   }
-  return row;
+  constexpr auto c = static_cast<std::int64_t>(C);
+  return int8_norm_row_from(int8_layer_norm_row{c, c * zero, 0, 37}, c * s2, epsilon, epsilon_shift);
 }
 
 /// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
@@ -7117,13 +7141,15 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
 
 /// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/layer_norm.hpp's rationale): per channel
 /// j the weight's `multiplier[j]` and `shift[j]`, the bias `bias[j]` in 2^-16 output steps; the output's zero point.
-template <std::size_t R, std::size_t C>
+/// With `RootMeanSquare`, RMSNorm: each row centred on the input's zero point `in_zero` (`int8_rms_norm_row_of`).
+template <bool RootMeanSquare = false, std::size_t R, std::size_t C>
 constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R][C],
                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                     const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
-                                    std::int32_t out_zero) noexcept {
+                                    std::int32_t out_zero, std::int32_t in_zero = 0) noexcept {
   for (std::size_t r = 0; r < R; ++r) {
-    const int8_layer_norm_row row = int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
+    const int8_layer_norm_row row = RootMeanSquare ? int8_rms_norm_row_of(x[r], in_zero, epsilon, epsilon_shift)
+                                                   : int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
     if (std::is_constant_evaluated()) {
       for (std::size_t j = 0; j < C; ++j) {
         const std::int32_t n = int8_layer_norm_normalized(x[r][j], row);
@@ -10937,6 +10963,8 @@ struct quantized_multiply {};
 struct quantized_projection {};
 /// The element-wise sum of int8 matrices.
 struct quantized_add {};
+/// The element-wise product of int8 matrices.
+struct quantized_hadamard {};
 /// Scaled dot-product attention of int8 queries, keys and values.
 struct quantized_attention {};
 /// Multi-head attention on int8 rows with int8 projections.
@@ -11060,8 +11088,9 @@ struct int8_layer_norm_must_not_overflow {
   static constexpr bool holds = Width::value <= Limit::value;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude, with 24 "
-                  "fractional bits in an int32, which holds rows of C <= 16384; normalize wider rows in float");
+                  "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude (sqrt(C) for "
+                  "RMSNorm), with 24 fractional bits in an int32, which holds rows of C <= 16384 (16383 for "
+                  "RMSNorm); normalize wider rows in float");
     return holds;
   }
 };
@@ -12300,6 +12329,65 @@ template <typename Table>
 
 #endif  // CTATTN_QUANTIZED_CALIBRATE_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/hadamard.hpp
+#ifndef CTATTN_QUANTIZED_HADAMARD_HPP
+#define CTATTN_QUANTIZED_HADAMARD_HPP
+
+/// \file
+/// The element-wise product of two int8 matrices into a third quantization (the gate of a gated feed-forward block
+/// in int8), as TensorFlow Lite's int8 MUL computes it: (a - a_zero)(b - b_zero) in int32, requantized with the
+/// multiplier a_scale b_scale / out_scale, which the compiler derives.
+
+
+
+namespace ctattn {
+
+namespace detail {
+template <typename A, typename B, quantization Out>
+using quantized_hadamard_rules = rule_list<rows_rule<op::quantized_hadamard, A, B>,
+                                           columns_rule<op::quantized_hadamard, A, B>, quantization_rules<Out>>;
+}  // namespace detail
+
+/// a * b element by element, quantized with `Out` (TFLite's int8 MUL): each product of the inputs less their zero
+/// points, in int32, times the multiplier a_scale b_scale / out_scale (fixed point), plus Out's zero point, clamped
+/// to int8. The same bits in constant evaluation and at run time, on every target.
+///
+/// | operand | shape                 |
+/// |---------|-----------------------|
+/// | `a`     | `qmatrix<R, C, QA>`   |
+/// | `b`     | `qmatrix<R, C, QB>`   |
+/// | result  | `qmatrix<R, C, Out>`  |
+///
+/// Rules: a and b have the same rows and columns (`rows_must_match`, `columns_must_match`, `op::quantized_hadamard`);
+/// Out is a quantization.
+///
+/// Example:
+/// \code
+///   constexpr auto gated = ctattn::hadamard<ctattn::quantization{0.05, 0}>(x_q, x_q);   // x * x, in int8
+/// \endcode
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto hadamard(const A& a, const B& b) noexcept
+    -> basic_qmatrix<A::row_extent, A::column_extent, Out> {
+  basic_qmatrix<A::row_extent, A::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::quantized_hadamard_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+    for (std::size_t r = 0; r < A::rows; ++r) {
+      for (std::size_t c = 0; c < A::cols; ++c) {
+        // Rationale: |a - a_zero| and |b - b_zero| are at most 255, so the product fits an int32 with room.
+        const std::int32_t product = (std::int32_t{a.elements[r][c]} - A::quant.zero_point) *
+                                     (std::int32_t{b.elements[r][c]} - B::quant.zero_point);
+        out.elements[r][c] = detail::kernels::requantize(product, multiplier, Out.zero_point);
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_HADAMARD_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/kv_cache.hpp
 #ifndef CTATTN_QUANTIZED_KV_CACHE_HPP
 #define CTATTN_QUANTIZED_KV_CACHE_HPP
@@ -12509,7 +12597,7 @@ constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& 
 #define CTATTN_QUANTIZED_LAYER_NORM_HPP
 
 /// \file
-/// Int8 layer normalization in integers only: the row's sums in int32, its variance term in int64, an exact integer
+/// Int8 layer normalization (LayerNorm, and RMSNorm) in integers only: the row's sums in int32, its variance term in int64, an exact integer
 /// square root, the normalized values in fixed point, the layer's weight and bias as fixed-point constants derived
 /// by the compiler from a float `ctattn::layer_norm`, then rounded to the output's quantization. The same bits in
 /// constant evaluation and at run time, on every target, with or without an FPU.
@@ -12518,6 +12606,8 @@ constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& 
 /// |------------------------------------------|---------------------------------------------------------------|
 /// | `qlayer_norm<Width, QIn, QOut>`          | the int8 layer: per channel a weight multiplier, a shift, a bias; eps |
 /// | `quantize_layer_norm<QIn, QOut>(norm)`   | a float `layer_norm<T, Width, Affine>` (nn.LayerNorm) quantized  |
+/// | `qrms_norm<Width, QIn, QOut>`            | the same for RMSNorm (`qlayer_norm<..., true>`): rows centred on QIn's zero point, no bias |
+/// | `quantize_rms_norm<QIn, QOut>(norm)`     | a float `rms_norm<T, Width, Affine>` (nn.RMSNorm) quantized      |
 /// | `normalize(x, norm)`                     | `qmatrix<n, Width, QIn>` to `qmatrix<n, Width, QOut>`, row by row |
 ///
 /// Example:
@@ -12585,13 +12675,16 @@ namespace ctattn {
 // members, and the layer's type is complete wherever a user names it.
 template <typename T, auto Width, bool Affine>
 struct layer_norm;
+template <typename T, auto Width, bool Affine>
+struct rms_norm;
 
 namespace detail {
 // The rules of an int8 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
-template <std::size_t Width, quantization QIn, quantization QOut>
+template <std::size_t Width, quantization QIn, quantization QOut, bool RootMeanSquare>
 using quantized_layer_norm_type_rules =
     rule_list<quantization_rules<QIn>, quantization_rules<QOut>,
-              shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>, count<16384>>>;
+              shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>,
+                                                             count<RootMeanSquare ? 16383 : 16384>>>;
 
 // round(v) for v >= 0, ties away from zero, held at `limit` (<= 2^62); NaN and v <= 0 give 0.
 constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
@@ -12616,20 +12709,28 @@ constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
 /// | `fraction_bits`    | 24, of the normalized values                                                     |
 /// | `output_fraction_bits` | 16, of the output before its rounding                                        |
 ///
-/// Rules: QIn and QOut are quantizations; Width <= 16384 (`int8_layer_norm_must_not_overflow`).
-template <auto Width, quantization QIn, quantization QOut>
+/// With `RootMeanSquare`, RMSNorm (`qrms_norm`, made by `quantize_rms_norm`): each row centred on QIn's zero point
+/// (real 0) instead of its mean, so that N_j = C (q_j - z) and D = C sum (q_j - z)^2 <= C^2 255^2 < C^2 2^16; f the
+/// largest even number with Width^2 2^16 2^f <= 2^60; the bias 0 (nn.RMSNorm has none); |N_j| / sqrt(D) <= sqrt(C),
+/// so Width <= 16383 keeps |n_j| < 2^31. The other steps and bounds are LayerNorm's.
+///
+/// Rules: QIn and QOut are quantizations; Width <= 16384, 16383 for RMSNorm (`int8_layer_norm_must_not_overflow`).
+template <auto Width, quantization QIn, quantization QOut, bool RootMeanSquare = false>
 struct qlayer_norm {
   static constexpr auto input_extent = normalize_extent<Width>;
   static constexpr auto output_extent = normalize_extent<Width>;
   static constexpr std::size_t width = extent_size(Width);
-  static_assert((detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut>>::check(), true));
+  static_assert(
+      (detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut, RootMeanSquare>>::check(), true));
+  static constexpr bool root_mean_square = RootMeanSquare;
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
   static constexpr int fraction_bits = 24;
   static constexpr int output_fraction_bits = detail::kernels::int8_layer_norm_output_fraction_bits;
   static constexpr std::int32_t largest_epsilon_shift = [] {
     std::int32_t f = 0;
-    while (f < 46 && (std::uint64_t{width} * width << (14 + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
+    constexpr int headroom = RootMeanSquare ? 16 : 14;  // D < C^2 2^headroom
+    while (f < 46 && (std::uint64_t{width} * width << (headroom + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
     return f;
   }();
 
@@ -12656,6 +12757,38 @@ struct qlayer_norm {
   friend constexpr bool operator==(const qlayer_norm&, const qlayer_norm&) = default;
 };
 
+namespace detail {
+// The constants of an int8 LayerNorm or RMSNorm from its float layer (`quantize_layer_norm`, `quantize_rms_norm`):
+// `HasBias` says whether the float layer has a bias (LayerNorm with affine parameters).
+template <typename Quantized, bool Affine, bool HasBias, typename Float>
+[[nodiscard]] constexpr Quantized quantized_norm_constants(const Float& norm) noexcept {
+  constexpr quantization QIn = Quantized::input_quantization;
+  constexpr quantization QOut = Quantized::output_quantization;
+  Quantized q{};
+  constexpr std::size_t c = Float::width;
+  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
+  for (std::size_t j = 0; j < c; ++j) {
+    double gamma = 1.0;
+    double beta = 0.0;
+    if constexpr (Affine) gamma = static_cast<double>(norm.weight.elements[0][j]);
+    if constexpr (Affine && HasBias) beta = static_cast<double>(norm.bias.elements[0][j]);
+    double magnitude = (gamma < 0.0 ? -gamma : gamma) / QOut.scale();
+    magnitude = magnitude > largest_weight ? largest_weight : magnitude;
+    const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
+    q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
+    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
+    q.bias[j] = static_cast<std::int32_t>(round_away(beta / QOut.scale() * 65536.0));
+  }
+  constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
+  const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
+  std::int32_t f = Quantized::largest_epsilon_shift;
+  while (f > 0 && !(e * static_cast<double>(std::int64_t{1} << f) <= static_cast<double>(largest_epsilon))) f -= 2;
+  q.epsilon_shift = f;
+  q.epsilon = round_held(e * static_cast<double>(std::int64_t{1} << f), largest_epsilon);
+  return q;
+}
+}  // namespace detail
+
 /// A float LayerNorm (nn.LayerNorm: weight gamma, bias beta, eps; or no affine parameters) quantized for inputs QIn
 /// and outputs QOut: per channel, |gamma_j| / s_out as `math::quantize_multiplier` gives it (held at 2^15) with
 /// gamma_j's sign, the shift 39 - its exponent (at most 63), and round(beta_j / s_out 2^16) (saturating int32);
@@ -12675,31 +12808,27 @@ struct qlayer_norm {
 template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
 [[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
   using Float = layer_norm<T, Width, Affine>;
-  using Quantized = qlayer_norm<Float::input_extent, QIn, QOut>;
-  Quantized q{};
-  constexpr std::size_t c = Float::width;
-  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
-  for (std::size_t j = 0; j < c; ++j) {
-    double gamma = 1.0;
-    double beta = 0.0;
-    if constexpr (Affine) {
-      gamma = static_cast<double>(norm.weight.elements[0][j]);
-      beta = static_cast<double>(norm.bias.elements[0][j]);
-    }
-    double magnitude = (gamma < 0.0 ? -gamma : gamma) / QOut.scale();
-    magnitude = magnitude > largest_weight ? largest_weight : magnitude;
-    const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
-    q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
-    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
-    q.bias[j] = static_cast<std::int32_t>(detail::round_away(beta / QOut.scale() * 65536.0));
-  }
-  constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
-  const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
-  std::int32_t f = Quantized::largest_epsilon_shift;
-  while (f > 0 && !(e * static_cast<double>(std::int64_t{1} << f) <= static_cast<double>(largest_epsilon))) f -= 2;
-  q.epsilon_shift = f;
-  q.epsilon = detail::round_held(e * static_cast<double>(std::int64_t{1} << f), largest_epsilon);
-  return q;
+  return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+}
+
+/// An int8 RMSNorm over rows of Width values quantized with QIn, giving rows quantized with QOut
+/// (`qlayer_norm` with `RootMeanSquare`; its bias is 0).
+template <auto Width, quantization QIn, quantization QOut>
+using qrms_norm = qlayer_norm<Width, QIn, QOut, true>;
+
+/// A float RMSNorm (nn.RMSNorm: weight gamma, eps; or no weight) quantized for inputs QIn and outputs QOut, as
+/// `quantize_layer_norm` quantizes a LayerNorm (no bias): y_j = x_j / sqrt(mean(x^2) + eps) gamma_j in integers.
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `qrms_norm<Width, QIn, QOut>`                |
+///
+/// Example: `constexpr auto norm_q = ctattn::quantize_rms_norm<q_x, q_norm>(model.norm);`
+template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
+  using Float = rms_norm<T, Width, Affine>;
+  return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
 }
 
 namespace detail {
@@ -12727,14 +12856,15 @@ using quantized_layer_norm_rules =
 /// \code
 ///   const auto h = ctattn::normalize(x_q, norm_q);
 /// \endcode
-template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept
-    -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut>::output_extent, QOut> {
-  using L = qlayer_norm<Width, QIn, QOut>;
+template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bool RootMeanSquare>
+[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut, RootMeanSquare>& norm) noexcept
+    -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut, RootMeanSquare>::output_extent, QOut> {
+  using L = qlayer_norm<Width, QIn, QOut, RootMeanSquare>;
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
-    detail::kernels::int8_layer_norm_rows(x.elements, y.elements, norm.multiplier, norm.shift, norm.bias,
-                                          norm.epsilon, norm.epsilon_shift, QOut.zero_point);
+    detail::kernels::int8_layer_norm_rows<RootMeanSquare>(x.elements, y.elements, norm.multiplier, norm.shift,
+                                                          norm.bias, norm.epsilon, norm.epsilon_shift,
+                                                          QOut.zero_point, QIn.zero_point);
   }
   return y;
 }
@@ -13902,6 +14032,46 @@ struct qresidual : detail::input_quantization_of<Inner> {
   friend constexpr bool operator==(const qresidual&, const qresidual&) = default;
 };
 
+/// The gated feed-forward block in int8 (SwiGLU, GEGLU: `ctattn::gated_feed_forward`'s int8 form that
+/// `ctattn::quantize` makes): w2(activation(w1(x)) * w3(x)), the product by the int8 MUL (`hadamard<QProduct>`).
+///
+/// | operand / member      | shape / meaning                                             |
+/// |-----------------------|-------------------------------------------------------------|
+/// | `w1`, `w3`            | `qlinear<D, Hidden, Q(x), ...>`, per channel                |
+/// | `activation`          | `qactivation` on w1's output (the gate)                     |
+/// | `w2`                  | `qlinear<Hidden, D, QProduct, ...>`                          |
+/// | `forward(x)`          | `qmatrix<n, D, Q(x)>` -> `qmatrix<n, D, w2's output quantization>` |
+///
+/// Example: `const auto y = gated_q.forward(x_q);`
+template <typename W1, typename W3, typename Activation, typename W2, quantization QProduct>
+struct qgated_feed_forward {
+  static constexpr quantization input_quantization = W1::input_quantization;
+  static constexpr quantization output_quantization = W2::output_quantization;
+  W1 w1{};
+  W2 w2{};
+  W3 w3{};
+  Activation activation{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return project(hadamard<QProduct>(activate(project(x, w1), activation), project(x, w3)), w2);
+  }
+
+  /// The memory of `forward(x)` on an X: the four n x Hidden rows of int8 (w1's output, the gate, w3's output and
+  /// the product) with the deepest projection's scratch.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using hidden = basic_qmatrix<X::row_extent, W1::output_extent, QProduct>;
+    const footprint in = W1::template footprint_of<X>();
+    const footprint out = W2::template footprint_of<hidden>();
+    return {sizeof(qgated_feed_forward), sizeof(X), sizeof(basic_qmatrix<X::row_extent, W2::output_extent,
+                                                                         W2::output_quantization>),
+            0, 4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
+  }
+
+  friend constexpr bool operator==(const qgated_feed_forward&, const qgated_feed_forward&) = default;
+};
+
 /// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
 /// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
 ///
@@ -13990,6 +14160,52 @@ template <quantization Q, typename T, std::size_t Vocabulary, auto D>
 [[nodiscard]] constexpr auto quantize_token_embedding(const token_embedding<T, Vocabulary, D>& tokens) noexcept {
   qtoken_embedding<Vocabulary, normalize_extent<D>, Q> q{};
   q.tokens = quantize<Q>(tokens.weight);
+  return q;
+}
+
+/// Learned positions added to int8 rows (a `position_embedding` after a layer other than a token embedding): row i
+/// of x plus row i of the position table (quantized with QPositions) by the int8 ADD, quantized with QOut.
+///
+/// | operand       | shape                                                        |
+/// |---------------|--------------------------------------------------------------|
+/// | `forward(x)`  | `qmatrix<N, Width, Q(x)>` (N <= Length) -> `qmatrix<N, Width, QOut>` |
+///
+/// Example: `const auto y = ctattn::quantize_position_embedding<q_table, q_out>(model.pos).forward(x_q);`
+template <std::size_t Length, auto Width, quantization QPositions, quantization QOut>
+struct qposition_embedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<Length, Width, QPositions> positions{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::row_extent, Width, QOut> {
+    static_assert(X::rows <= Length, "ctattn: a sequence longer than the position table; make the table longer");
+    using k = detail::quantized_add_constants<X::quant, QPositions, QOut>;
+    basic_qmatrix<X::row_extent, Width, QOut> out;
+    for (std::size_t i = 0; i < X::rows; ++i) {
+      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(x.elements[i], X::quant.zero_point,
+                                                                       positions.elements[i], QPositions.zero_point,
+                                                                       QOut.zero_point, out.elements[i]);
+    }
+    return out;
+  }
+
+  /// The memory of `forward(x)` on an X: the table, X and the result; no stack.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qposition_embedding), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qposition_embedding&, const qposition_embedding&) = default;
+};
+
+/// The float `position_embedding` quantized alone: its table with QPositions, the sum with QOut.
+///
+/// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`
+template <quantization QPositions, quantization QOut, typename T, std::size_t Length, auto D>
+[[nodiscard]] constexpr auto quantize_position_embedding(const position_embedding<T, Length, D>& positions) noexcept {
+  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
+  q.positions = quantize<QPositions>(positions.weight);
   return q;
 }
 

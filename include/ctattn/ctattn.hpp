@@ -68,6 +68,7 @@
 #include "ctattn/quantized/add.hpp"
 #include "ctattn/quantized/attention.hpp"
 #include "ctattn/quantized/calibrate.hpp"
+#include "ctattn/quantized/hadamard.hpp"
 #include "ctattn/quantized/kv_cache.hpp"
 #include "ctattn/quantized/layer_norm.hpp"
 #include "ctattn/quantized/linear.hpp"

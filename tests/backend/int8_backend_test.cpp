@@ -29,12 +29,14 @@ TEST_CASE("this backend's int8 kernel gives the loop's sums, bit for bit", "[bac
 TEST_CASE("every int8 operation gives the Python reference's bits with this backend", "[backend][int8]") {
   CHECK(cases::all_product_mismatches(at_run_time) == 0);
   CHECK(cases::linear_mismatches(at_run_time) == 0);
+  CHECK(cases::hadamard_mismatches(at_run_time) == 0);
   CHECK(cases::softmax_mismatches(at_run_time) == 0);
   CHECK(cases::attention_mismatches(at_run_time) == 0);
   CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
   CHECK(cases::multi_head_mismatches(at_run_time) == 0);
   CHECK(cases::cross_attention_mismatches(at_run_time) == 0);
   CHECK(cases::layer_norm_mismatches(at_run_time) == 0);
+  CHECK(cases::rms_norm_mismatches(at_run_time) == 0);
   CHECK(cases::all_activation_mismatches(at_run_time) == 0);
 }
 

@@ -1,16 +1,30 @@
 // Rule: ctattn::quantize maps every float layer of a model to its int8 form; a layer without one stops the build
 // expected-error: ctattn: ctattn::quantize has no int8 form of this layer
-// expected-rule: shape_error::layer_needs_an_int8_form<ctattn::op::quantize, ctattn::rms_norm<float, 4(UL)?(, true)?>, false>
+// expected-rule: shape_error::layer_needs_an_int8_form<ctattn::op::quantize, doubling, false>
 #include <ctattn/layers.hpp>
 #include <ctattn/quantized/model.hpp>
 
+// A layer of one's own (x + x): ctattn has no int8 form of it.
+struct doubling {
+  using value_type = float;
+  static constexpr std::size_t input_extent = 4;
+  static constexpr std::size_t output_extent = 4;
+  template <ctattn::FixedMatrix X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&...) const noexcept {
+    return ctattn::add(x, x);
+  }
+  friend constexpr auto parameters(const doubling&) noexcept { return boost::hana::make_tuple(); }
+  friend constexpr auto parameters(doubling&) noexcept { return boost::hana::make_tuple(); }
+  friend constexpr bool operator==(const doubling&, const doubling&) = default;
+};
+
 #ifdef CTATTN_COMPILE_FAIL
-using norm = ctattn::rms_norm<float, 4>;  // no int8 form
+using middle = doubling;  // no int8 form
 #else
-using norm = ctattn::layer_norm<float, 4>;
+using middle = ctattn::layer_norm<float, 4>;
 #endif
 struct classifier : ctattn::model<classifier> {
-  BOOST_HANA_DEFINE_STRUCT(classifier, (norm, normed), (ctattn::linear<float, 4, 2, ctattn::out_by_in, true>, out));
+  BOOST_HANA_DEFINE_STRUCT(classifier, (middle, normed), (ctattn::linear<float, 4, 2, ctattn::out_by_in, true>, out));
 };
 inline constexpr ctattn::named_range ranges[] = {{"input", {-1.0, 1.0}}, {"normed", {-2.0, 2.0}}, {"out", {-3.0, 3.0}}};
 constexpr auto q = ctattn::quantize<ranges>(classifier{});  // <- mistake

@@ -34,6 +34,7 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::linear_mismatches(at_run_time) == 0);
   CHECK(cases::tflite_float32_mismatches(at_run_time) == 0);
   CHECK(cases::add_mismatches(at_run_time) == 0);
+  CHECK(cases::hadamard_mismatches(at_run_time) == 0);
   CHECK(cases::softmax_mismatches(at_run_time) == 0);
   CHECK(cases::attention_mismatches(at_run_time) == 0);
   CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
@@ -48,6 +49,8 @@ TEST_CASE("int8 activations and LayerNorm match their definition at run time", "
   CHECK(cases::layer_norm_mismatches(at_run_time) == 0);
   CHECK(cases::plain_layer_norm_mismatches(at_run_time) == 0);
   CHECK(cases::all_extreme_layer_norm_mismatches(at_run_time) == 0);
+  CHECK(cases::rms_norm_mismatches(at_run_time) == 0);
+  CHECK(cases::wide_rms_norm_mismatches(at_run_time) == 0);
   // The widest rows, the layer quantized at run time too.
   static const auto wide_norm = cases::wide_norm_of(at_run_time);
   CHECK(cases::wide_constant_mismatches(wide_norm) == 0);

@@ -403,6 +403,98 @@ static_assert(ctattn::layer_footprint<ctattn::quantized_model<block_model, block
                                                                 ctattn::range_at(block_table, "input"))>>
                   .weight_bytes == sizeof(ctattn::quantized_model<block_model, block_table>));
 
+// A gated feed-forward block (SwiGLU, no biases): its points w1, the gate, w3 and the product, quantized to
+// qgated_feed_forward, the same bits as the int8 operations (the product by the int8 MUL) composed by hand.
+struct gated_model : ctattn::model<gated_model> {
+  BOOST_HANA_DEFINE_STRUCT(gated_model, (ctattn::gated_feed_forward<float, 8, 12>, ff),
+                           (ctattn::linear<float, 8, 3, ctattn::out_by_in, true>, head));
+};
+constexpr auto gated_recorded = [] {
+  ctattn::activation_ranges<12> r{};
+  (void)ctattn::record_ranges(numbered<gated_model>(), encoder_input, r);
+  return r;
+}();
+constexpr auto gated_table = gated_recorded.table();
+static_assert(gated_recorded.size() == 8 && gated_recorded.find("ff.product") != nullptr);
+static_assert([] {
+  const auto m = numbered<gated_model>();
+  const auto q = ctattn::quantize<gated_table>(m);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(gated_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), first = q_of("ff.w1"), gate = q_of("ff.activation"),
+                                 up = q_of("ff.w3"), product = q_of("ff.product"), out = q_of("ff"),
+                                 head = q_of("head");
+  const auto x_q = ctattn::quantize<in>(encoder_input);
+  const auto gated = ctattn::hadamard<product>(
+      ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<in, first>(m.ff.w1)),
+                       ctattn::quantize_activation<first, gate>(ctattn::silu{})),
+      ctattn::project(x_q, ctattn::quantize_linear<in, up>(m.ff.w3)));
+  const auto by_hand = ctattn::project(ctattn::project(gated, ctattn::quantize_linear<product, out>(m.ff.w2)),
+                                       ctattn::quantize_linear<out, head>(m.head));
+  const auto r = ctattn::range_at(gated_table, "head");
+  return q.forward(x_q) == by_hand && ctattn::int8_error(q, m, encoder_input) <= 0.05 * (r.hi - r.lo);
+}());
+
+// Learned positions after a linear layer (no token embedding before them): the table quantized with its `.weight`
+// range and added to the rows by the int8 ADD.
+struct positions_model : ctattn::model<positions_model> {
+  BOOST_HANA_DEFINE_STRUCT(positions_model, (ctattn::linear<float, 8, 8, ctattn::out_by_in, true>, up),
+                           (ctattn::position_embedding<float, 5, 8>, pos),
+                           (ctattn::linear<float, 8, 3, ctattn::out_by_in, true>, head));
+};
+constexpr auto positions_recorded = [] {
+  ctattn::activation_ranges<8> r{};
+  (void)ctattn::record_ranges(numbered<positions_model>(), encoder_input, r);
+  return r;
+}();
+constexpr auto positions_table = positions_recorded.table();
+static_assert([] {
+  const auto m = numbered<positions_model>();
+  const auto q = ctattn::quantize<positions_table>(m);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(positions_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), up = q_of("up"), table_q = q_of("pos.weight"),
+                                 pos = q_of("pos"), head = q_of("head");
+  const auto x_q = ctattn::quantize<in>(encoder_input);
+  const auto rows = ctattn::project(x_q, ctattn::quantize_linear<in, up>(m.up));
+  const auto table = ctattn::quantize<table_q>(m.pos.weight);
+  ctattn::qmatrix<3, 8, table_q> first_rows{};
+  for (std::size_t i = 0; i < 3; ++i) {
+    for (std::size_t c = 0; c < 8; ++c) first_rows.elements[i][c] = table.elements[i][c];
+  }
+  const auto by_hand =
+      ctattn::project(ctattn::add<pos>(rows, first_rows), ctattn::quantize_linear<pos, head>(m.head));
+  const auto r = ctattn::range_at(positions_table, "head");
+  return q.forward(x_q) == by_hand && ctattn::int8_error(q, m, encoder_input) <= 0.05 * (r.hi - r.lo);
+}());
+
+// RMSNorm (LLaMA's norm) as a member: quantized to qrms_norm from its input's and its output's ranges.
+struct rms_model : ctattn::model<rms_model> {
+  BOOST_HANA_DEFINE_STRUCT(rms_model, (ctattn::rms_norm<float, 8>, norm),
+                           (ctattn::linear<float, 8, 3, ctattn::out_by_in, true>, head));
+};
+constexpr auto rms_recorded = [] {
+  ctattn::activation_ranges<8> r{};
+  (void)ctattn::record_ranges(numbered<rms_model>(), encoder_input, r);
+  return r;
+}();
+constexpr auto rms_table = rms_recorded.table();
+static_assert([] {
+  const auto m = numbered<rms_model>();
+  const auto q = ctattn::quantize<rms_table>(m);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(rms_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), normed = q_of("norm"), head = q_of("head");
+  const auto x_q = ctattn::quantize<in>(encoder_input);
+  const auto by_hand = ctattn::project(ctattn::normalize(x_q, ctattn::quantize_rms_norm<in, normed>(m.norm)),
+                                       ctattn::quantize_linear<normed, head>(m.head));
+  const auto r = ctattn::range_at(rms_table, "head");
+  return q.forward(x_q) == by_hand && ctattn::int8_error(q, m, encoder_input) <= 0.05 * (r.hi - r.lo);
+}());
+
 // A generated ranges table read by name.
 constexpr ctattn::named_range table[] = {{"pos", {-1.0, 2.0}},          {"layers.0.norm1", {-3.0, 3.5}},
                                          {"layers.0.query", {-1.5, 1.0}}, {"layers.0", {-4.0, 5.0}}};

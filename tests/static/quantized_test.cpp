@@ -22,6 +22,7 @@ static_assert(cases::calibrated_quantize_mismatches(cases::as_is) == 0);
 static_assert(cases::linear_mismatches(cases::as_is) == 0);
 static_assert(cases::tflite_float32_mismatches(cases::as_is) == 0);
 static_assert(cases::add_mismatches(cases::as_is) == 0);
+static_assert(cases::hadamard_mismatches(cases::as_is) == 0);
 static_assert(cases::softmax_mismatches(cases::as_is) == 0);
 static_assert(cases::attention_mismatches(cases::as_is) == 0);
 static_assert(cases::masked_attention_mismatches(cases::as_is) == 0);
@@ -33,6 +34,7 @@ static_assert(cases::all_activation_mismatches(cases::as_is) == 0);
 static_assert(cases::layer_norm_mismatches(cases::as_is) == 0);
 static_assert(cases::plain_layer_norm_mismatches(cases::as_is) == 0);
 static_assert(cases::all_extreme_layer_norm_mismatches(cases::as_is) == 0);
+static_assert(cases::rms_norm_mismatches(cases::as_is) == 0);
 // The widest rows int8 LayerNorm allows, one evaluation each (a signed overflow would not be a constant expression).
 constexpr auto wide_norm = cases::wide_norm_of(cases::as_is);
 static_assert(cases::wide_constant_mismatches(wide_norm) == 0);

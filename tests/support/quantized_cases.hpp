@@ -16,6 +16,7 @@
 #include <ctattn/quantized/add.hpp>
 #include <ctattn/quantized/attention.hpp>
 #include <ctattn/quantized/calibrate.hpp>
+#include <ctattn/quantized/hadamard.hpp>
 #include <ctattn/quantized/layer_norm.hpp>
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
@@ -135,6 +136,15 @@ constexpr std::size_t add_mismatches(Read read) noexcept {
   const auto a = ctattn::quantize<ctattn::quantization{0.05, -3}>(read(ctattn::from_array(fx::sum::a_real)));
   const auto b = ctattn::quantize<ctattn::quantization{0.02, 10}>(read(ctattn::from_array(fx::sum::b_real)));
   return differing(ctattn::add<ctattn::quantization{0.06, 2}>(a, b), fx::sum::sum);
+}
+
+// The int8 element-wise product of two differently quantized inputs (TFLite's MUL).
+template <typename Read>
+constexpr std::size_t hadamard_mismatches(Read read) noexcept {
+  namespace ep = fx::elementwise_product;
+  const auto a = ctattn::quantize<ctattn::quantization{0.05, -3}>(read(ctattn::from_array(ep::a_real)));
+  const auto b = ctattn::quantize<ctattn::quantization{0.03, 10}>(read(ctattn::from_array(ep::b_real)));
+  return differing(ctattn::hadamard<ctattn::quantization{0.08, -5}>(a, b), ep::product);
 }
 
 // The int8 softmax: its exp table and its weights against the reference, and each weight within one output step
@@ -491,6 +501,7 @@ CTATTN_LAYER_NORM_CONSTANTS(layer_norm_constants, fx::layer_norm)
 CTATTN_LAYER_NORM_CONSTANTS(plain_layer_norm_constants, fx::plain_layer_norm)
 CTATTN_LAYER_NORM_CONSTANTS(small_eps_constants, fx::extreme_layer_norm::small_eps)
 CTATTN_LAYER_NORM_CONSTANTS(huge_eps_constants, fx::extreme_layer_norm::huge_eps)
+CTATTN_LAYER_NORM_CONSTANTS(rms_norm_constants, fx::rms_norm)
 #undef CTATTN_LAYER_NORM_CONSTANTS
 
 // The error bound of int8 LayerNorm against float LayerNorm of its input's real values, beyond half an output step
@@ -627,6 +638,50 @@ constexpr std::size_t wide_row_mismatches(const Norm& norm, int row, Read read) 
     reference[0][j] = wide_reference(row, j);
   }
   return bad + beyond_half_step(y, reference, layer_norm_slack);
+}
+
+// RMSNorm(32) with a seeded weight and eps float's machine epsilon (nn.RMSNorm's default), quantized by the
+// compiler for the quantizations calibrated on x and on the float output: the constants, the outputs (a row of
+// zeros among them), and the bound against the float64 RMSNorm of the dequantized input.
+template <typename Read>
+constexpr std::size_t rms_norm_mismatches(Read read) noexcept {
+  namespace rn = fx::rms_norm;
+  constexpr ctattn::quantization q_in = ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(rn::x)));
+  constexpr ctattn::quantization q_out = ctattn::quantization_for_range(rn::out_lo, rn::out_hi);
+  ctattn::rms_norm<float, 32> float_rms{};
+  for (std::size_t j = 0; j < 32; ++j) float_rms.weight(0, j) = rn::weight[j];
+  const auto norm = ctattn::quantize_rms_norm<q_in, q_out>(read(float_rms));
+  const auto y = ctattn::normalize(ctattn::quantize<q_in>(read(ctattn::from_array(rn::x))), norm);
+  return layer_norm_constant_mismatches(norm, rms_norm_constants{}) + differing(y, rn::output) +
+         beyond_half_step(y, rn::float_output, layer_norm_slack);
+}
+
+// The widest RMSNorm rows the rule allows, 16383, no weight, eps 1e-5, q_in {0.5, -128}, q_out {1.1, 0}: row 0 one
+// value at 127 and the others at the zero point (its first output sqrt(C) (1 - tiny) in real terms, the largest
+// normalized value), row 1 alternating 127 and -128. Constants, outputs and the bound against float64 RMSNorm.
+template <typename Read>
+constexpr std::size_t wide_rms_norm_mismatches(Read read) noexcept {
+  namespace wr = fx::wide_rms_norm;
+  constexpr ctattn::quantization q_in{0.5, -128}, q_out{1.1, 0};
+  ctattn::rms_norm<float, 16383, false> float_rms{};
+  float_rms.eps = read(1e-5f);
+  const auto norm = ctattn::quantize_rms_norm<q_in, q_out>(float_rms);
+  std::size_t bad = norm.epsilon == wr::epsilon && norm.epsilon_shift == wr::epsilon_shift ? 0u : 1u;
+  for (int row = 0; row < 2; ++row) {
+    ctattn::qmatrix<1, 16383, q_in> x{};
+    double reference[1][16383]{};
+    for (std::size_t j = 0; j < 16383; ++j) {
+      x(0, j) = static_cast<std::int8_t>(row == 0 ? (j == 0 ? 127 : -128) : (j % 2 == 0 ? 127 : -128));
+      reference[0][j] = row == 0 ? wr::float_outlier[j == 0 ? 0 : 1] : wr::float_alternating[j % 2];
+    }
+    const auto y = ctattn::normalize(read(x), norm);
+    for (std::size_t j = 0; j < 16383; ++j) {
+      const std::int32_t want = row == 0 ? wr::outlier[j == 0 ? 0 : 1] : wr::alternating[j % 2];
+      bad += std::int32_t{y(0, j)} == want ? 0u : 1u;
+    }
+    bad += beyond_half_step(y, reference, layer_norm_slack);
+  }
+  return bad;
 }
 
 inline constexpr auto as_is = [](const auto& value) { return value; };

@@ -20,7 +20,7 @@
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
-/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm of each row in integers (quantized/layer_norm.hpp) |
+/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/layer_norm.hpp) |
 ///
 /// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
 /// The products go through `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
@@ -585,6 +585,20 @@ struct int8_layer_norm_row {
   int down = 37;             // 37 - k - f/2
 };
 
+/// Steps 1 to 3 given D: V_f = D 2^f + E_f, its exact square root and the reciprocal (a row with D = 0 keeps I = 0).
+constexpr int8_layer_norm_row int8_norm_row_from(int8_layer_norm_row row, std::int64_t d, std::int64_t epsilon,
+                                                 std::int32_t epsilon_shift) noexcept {
+  if (d != 0) {
+    const auto v = static_cast<std::uint64_t>((d << epsilon_shift) + epsilon);
+    const int k = (62 - static_cast<int>(std::bit_width(v))) / 2;
+    const std::uint64_t root = math::isqrt(v << (2 * k));
+    // R in [2^30, 2^31): the quotient, in (2^30, 2^31], fits 32 bits.
+    row.inverse = math::narrow_quotient((std::uint64_t{1} << 61) + root / 2, static_cast<std::uint32_t>(root));
+    row.down = 37 - k - epsilon_shift / 2;
+  }
+  return row;
+}
+
 /// Steps 1 to 3 for one row of C int8 values (C <= 16384): the sums, the variance term, its exact square root and
 /// the reciprocal.
 template <std::size_t C>
@@ -598,17 +612,22 @@ constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], 
     s2 += v * v;
   }
   constexpr auto c = static_cast<std::int64_t>(C);
-  int8_layer_norm_row row{c, s1, 0, 37};
-  const std::int64_t d = c * s2 - std::int64_t{s1} * s1;
-  if (d != 0) {
-    const auto v = static_cast<std::uint64_t>((d << epsilon_shift) + epsilon);
-    const int k = (62 - static_cast<int>(std::bit_width(v))) / 2;
-    const std::uint64_t root = math::isqrt(v << (2 * k));
-    // R in [2^30, 2^31): the quotient, in (2^30, 2^31], fits 32 bits.
-    row.inverse = math::narrow_quotient((std::uint64_t{1} << 61) + root / 2, static_cast<std::uint32_t>(root));
-    row.down = 37 - k - epsilon_shift / 2;
+  return int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - std::int64_t{s1} * s1, epsilon,
+                            epsilon_shift);
+}
+
+/// Steps 1 to 3 of the int8 RMSNorm for one row of C int8 values with zero point z (C <= 16383): the LayerNorm's
+/// steps with the row centred on z instead of its mean, S1 = C z and D = C sum (q_j - z)^2.
+template <std::size_t C>
+constexpr int8_layer_norm_row int8_rms_norm_row_of(const std::int8_t (&x)[C], std::int32_t zero, std::int64_t epsilon,
+                                                   std::int32_t epsilon_shift) noexcept {
+  std::int32_t s2 = 0;
+  for (std::size_t j = 0; j < C; ++j) {
+    const std::int32_t v = x[j] - zero;
+    s2 += v * v;
   }
-  return row;
+  constexpr auto c = static_cast<std::int64_t>(C);
+  return int8_norm_row_from(int8_layer_norm_row{c, c * zero, 0, 37}, c * s2, epsilon, epsilon_shift);
 }
 
 /// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
@@ -704,13 +723,15 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
 
 /// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/layer_norm.hpp's rationale): per channel
 /// j the weight's `multiplier[j]` and `shift[j]`, the bias `bias[j]` in 2^-16 output steps; the output's zero point.
-template <std::size_t R, std::size_t C>
+/// With `RootMeanSquare`, RMSNorm: each row centred on the input's zero point `in_zero` (`int8_rms_norm_row_of`).
+template <bool RootMeanSquare = false, std::size_t R, std::size_t C>
 constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R][C],
                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                     const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
-                                    std::int32_t out_zero) noexcept {
+                                    std::int32_t out_zero, std::int32_t in_zero = 0) noexcept {
   for (std::size_t r = 0; r < R; ++r) {
-    const int8_layer_norm_row row = int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
+    const int8_layer_norm_row row = RootMeanSquare ? int8_rms_norm_row_of(x[r], in_zero, epsilon, epsilon_shift)
+                                                   : int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
     if (std::is_constant_evaluated()) {
       for (std::size_t j = 0; j < C; ++j) {
         const std::int32_t n = int8_layer_norm_normalized(x[r][j], row);

@@ -3,7 +3,7 @@
 #define CTATTN_QUANTIZED_LAYER_NORM_HPP
 
 /// \file
-/// Int8 layer normalization in integers only: the row's sums in int32, its variance term in int64, an exact integer
+/// Int8 layer normalization (LayerNorm, and RMSNorm) in integers only: the row's sums in int32, its variance term in int64, an exact integer
 /// square root, the normalized values in fixed point, the layer's weight and bias as fixed-point constants derived
 /// by the compiler from a float `ctattn::layer_norm`, then rounded to the output's quantization. The same bits in
 /// constant evaluation and at run time, on every target, with or without an FPU.
@@ -12,6 +12,8 @@
 /// |------------------------------------------|---------------------------------------------------------------|
 /// | `qlayer_norm<Width, QIn, QOut>`          | the int8 layer: per channel a weight multiplier, a shift, a bias; eps |
 /// | `quantize_layer_norm<QIn, QOut>(norm)`   | a float `layer_norm<T, Width, Affine>` (nn.LayerNorm) quantized  |
+/// | `qrms_norm<Width, QIn, QOut>`            | the same for RMSNorm (`qlayer_norm<..., true>`): rows centred on QIn's zero point, no bias |
+/// | `quantize_rms_norm<QIn, QOut>(norm)`     | a float `rms_norm<T, Width, Affine>` (nn.RMSNorm) quantized      |
 /// | `normalize(x, norm)`                     | `qmatrix<n, Width, QIn>` to `qmatrix<n, Width, QOut>`, row by row |
 ///
 /// Example:
@@ -88,13 +90,16 @@ namespace ctattn {
 // members, and the layer's type is complete wherever a user names it.
 template <typename T, auto Width, bool Affine>
 struct layer_norm;
+template <typename T, auto Width, bool Affine>
+struct rms_norm;
 
 namespace detail {
 // The rules of an int8 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
-template <std::size_t Width, quantization QIn, quantization QOut>
+template <std::size_t Width, quantization QIn, quantization QOut, bool RootMeanSquare>
 using quantized_layer_norm_type_rules =
     rule_list<quantization_rules<QIn>, quantization_rules<QOut>,
-              shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>, count<16384>>>;
+              shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>,
+                                                             count<RootMeanSquare ? 16383 : 16384>>>;
 
 // round(v) for v >= 0, ties away from zero, held at `limit` (<= 2^62); NaN and v <= 0 give 0.
 constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
@@ -119,20 +124,28 @@ constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
 /// | `fraction_bits`    | 24, of the normalized values                                                     |
 /// | `output_fraction_bits` | 16, of the output before its rounding                                        |
 ///
-/// Rules: QIn and QOut are quantizations; Width <= 16384 (`int8_layer_norm_must_not_overflow`).
-template <auto Width, quantization QIn, quantization QOut>
+/// With `RootMeanSquare`, RMSNorm (`qrms_norm`, made by `quantize_rms_norm`): each row centred on QIn's zero point
+/// (real 0) instead of its mean, so that N_j = C (q_j - z) and D = C sum (q_j - z)^2 <= C^2 255^2 < C^2 2^16; f the
+/// largest even number with Width^2 2^16 2^f <= 2^60; the bias 0 (nn.RMSNorm has none); |N_j| / sqrt(D) <= sqrt(C),
+/// so Width <= 16383 keeps |n_j| < 2^31. The other steps and bounds are LayerNorm's.
+///
+/// Rules: QIn and QOut are quantizations; Width <= 16384, 16383 for RMSNorm (`int8_layer_norm_must_not_overflow`).
+template <auto Width, quantization QIn, quantization QOut, bool RootMeanSquare = false>
 struct qlayer_norm {
   static constexpr auto input_extent = normalize_extent<Width>;
   static constexpr auto output_extent = normalize_extent<Width>;
   static constexpr std::size_t width = extent_size(Width);
-  static_assert((detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut>>::check(), true));
+  static_assert(
+      (detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut, RootMeanSquare>>::check(), true));
+  static constexpr bool root_mean_square = RootMeanSquare;
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
   static constexpr int fraction_bits = 24;
   static constexpr int output_fraction_bits = detail::kernels::int8_layer_norm_output_fraction_bits;
   static constexpr std::int32_t largest_epsilon_shift = [] {
     std::int32_t f = 0;
-    while (f < 46 && (std::uint64_t{width} * width << (14 + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
+    constexpr int headroom = RootMeanSquare ? 16 : 14;  // D < C^2 2^headroom
+    while (f < 46 && (std::uint64_t{width} * width << (headroom + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
     return f;
   }();
 
@@ -159,6 +172,38 @@ struct qlayer_norm {
   friend constexpr bool operator==(const qlayer_norm&, const qlayer_norm&) = default;
 };
 
+namespace detail {
+// The constants of an int8 LayerNorm or RMSNorm from its float layer (`quantize_layer_norm`, `quantize_rms_norm`):
+// `HasBias` says whether the float layer has a bias (LayerNorm with affine parameters).
+template <typename Quantized, bool Affine, bool HasBias, typename Float>
+[[nodiscard]] constexpr Quantized quantized_norm_constants(const Float& norm) noexcept {
+  constexpr quantization QIn = Quantized::input_quantization;
+  constexpr quantization QOut = Quantized::output_quantization;
+  Quantized q{};
+  constexpr std::size_t c = Float::width;
+  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
+  for (std::size_t j = 0; j < c; ++j) {
+    double gamma = 1.0;
+    double beta = 0.0;
+    if constexpr (Affine) gamma = static_cast<double>(norm.weight.elements[0][j]);
+    if constexpr (Affine && HasBias) beta = static_cast<double>(norm.bias.elements[0][j]);
+    double magnitude = (gamma < 0.0 ? -gamma : gamma) / QOut.scale();
+    magnitude = magnitude > largest_weight ? largest_weight : magnitude;
+    const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
+    q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
+    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
+    q.bias[j] = static_cast<std::int32_t>(round_away(beta / QOut.scale() * 65536.0));
+  }
+  constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
+  const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
+  std::int32_t f = Quantized::largest_epsilon_shift;
+  while (f > 0 && !(e * static_cast<double>(std::int64_t{1} << f) <= static_cast<double>(largest_epsilon))) f -= 2;
+  q.epsilon_shift = f;
+  q.epsilon = round_held(e * static_cast<double>(std::int64_t{1} << f), largest_epsilon);
+  return q;
+}
+}  // namespace detail
+
 /// A float LayerNorm (nn.LayerNorm: weight gamma, bias beta, eps; or no affine parameters) quantized for inputs QIn
 /// and outputs QOut: per channel, |gamma_j| / s_out as `math::quantize_multiplier` gives it (held at 2^15) with
 /// gamma_j's sign, the shift 39 - its exponent (at most 63), and round(beta_j / s_out 2^16) (saturating int32);
@@ -178,31 +223,27 @@ struct qlayer_norm {
 template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
 [[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
   using Float = layer_norm<T, Width, Affine>;
-  using Quantized = qlayer_norm<Float::input_extent, QIn, QOut>;
-  Quantized q{};
-  constexpr std::size_t c = Float::width;
-  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
-  for (std::size_t j = 0; j < c; ++j) {
-    double gamma = 1.0;
-    double beta = 0.0;
-    if constexpr (Affine) {
-      gamma = static_cast<double>(norm.weight.elements[0][j]);
-      beta = static_cast<double>(norm.bias.elements[0][j]);
-    }
-    double magnitude = (gamma < 0.0 ? -gamma : gamma) / QOut.scale();
-    magnitude = magnitude > largest_weight ? largest_weight : magnitude;
-    const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
-    q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
-    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
-    q.bias[j] = static_cast<std::int32_t>(detail::round_away(beta / QOut.scale() * 65536.0));
-  }
-  constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
-  const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
-  std::int32_t f = Quantized::largest_epsilon_shift;
-  while (f > 0 && !(e * static_cast<double>(std::int64_t{1} << f) <= static_cast<double>(largest_epsilon))) f -= 2;
-  q.epsilon_shift = f;
-  q.epsilon = detail::round_held(e * static_cast<double>(std::int64_t{1} << f), largest_epsilon);
-  return q;
+  return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+}
+
+/// An int8 RMSNorm over rows of Width values quantized with QIn, giving rows quantized with QOut
+/// (`qlayer_norm` with `RootMeanSquare`; its bias is 0).
+template <auto Width, quantization QIn, quantization QOut>
+using qrms_norm = qlayer_norm<Width, QIn, QOut, true>;
+
+/// A float RMSNorm (nn.RMSNorm: weight gamma, eps; or no weight) quantized for inputs QIn and outputs QOut, as
+/// `quantize_layer_norm` quantizes a LayerNorm (no bias): y_j = x_j / sqrt(mean(x^2) + eps) gamma_j in integers.
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `qrms_norm<Width, QIn, QOut>`                |
+///
+/// Example: `constexpr auto norm_q = ctattn::quantize_rms_norm<q_x, q_norm>(model.norm);`
+template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
+  using Float = rms_norm<T, Width, Affine>;
+  return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
 }
 
 namespace detail {
@@ -230,14 +271,15 @@ using quantized_layer_norm_rules =
 /// \code
 ///   const auto h = ctattn::normalize(x_q, norm_q);
 /// \endcode
-template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut>& norm) noexcept
-    -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut>::output_extent, QOut> {
-  using L = qlayer_norm<Width, QIn, QOut>;
+template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bool RootMeanSquare>
+[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut, RootMeanSquare>& norm) noexcept
+    -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut, RootMeanSquare>::output_extent, QOut> {
+  using L = qlayer_norm<Width, QIn, QOut, RootMeanSquare>;
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
-    detail::kernels::int8_layer_norm_rows(x.elements, y.elements, norm.multiplier, norm.shift, norm.bias,
-                                          norm.epsilon, norm.epsilon_shift, QOut.zero_point);
+    detail::kernels::int8_layer_norm_rows<RootMeanSquare>(x.elements, y.elements, norm.multiplier, norm.shift,
+                                                          norm.bias, norm.epsilon, norm.epsilon_shift,
+                                                          QOut.zero_point, QIn.zero_point);
   }
   return y;
 }

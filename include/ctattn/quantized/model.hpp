@@ -10,13 +10,16 @@
 /// | float layer (at path P, input quantization QIn) | int8 layer                                                   |
 /// |-------------------------------------------------|--------------------------------------------------------------|
 /// | `token_embedding` then `position_embedding`     | `qembedding`: the tables with `P.weight`'s ranges, the sum with the position member's |
+/// | `position_embedding` after another layer        | `qposition_embedding`: the table with `P.weight`'s range, the int8 ADD into Q(P) |
 /// | `token_embedding` alone                         | `qtoken_embedding`: the table with `P.weight`'s range, the output in the table's quantization |
 /// | `transformer_encoder_layer` (pre- or post-norm) | `qtransformer_encoder_layer`: its quantizations from QIn and `P.norm1` ... `P.feed_forward` (`P.sum2` post-norm), `P` |
 /// | `transformer_decoder_layer` (pre- or post-norm) | `qtransformer_decoder_layer`: as an encoder layer's, with `P.cross_query` ... `P.cross_attention`, `P.sum2`, `P.norm3` (`P.sum3` post-norm), the memory in Q(`memory`) |
 /// | `multi_head_attention_layer` (self-attention)   | `qmulti_head_attention_layer`: W_Q, W_K, W_V from QIn to Q(`P.query`) ..., W_O from Q(`P.context`) to Q(P), the scores Q(`P.scores`), the mask kept |
 /// | `feed_forward`                                  | a `qchain` of its two per-channel `qlinear`s and the activation's table: Q(`P.hidden`), Q(`P.activation`), Q(P) |
+/// | `gated_feed_forward`                            | `qgated_feed_forward`: w1, w3 from QIn to Q(`P.w1`), Q(`P.w3`), the gate's table to Q(`P.activation`), the product in Q(`P.product`), w2 to Q(P) |
 /// | `residual`                                      | `qresidual`: the inner layer's int8 form at `P.inner`, the sum in Q(P) |
 /// | `layer_norm`                                    | `qlayer_norm<Width, QIn, Q(P)>`                              |
+/// | `rms_norm`                                      | `qrms_norm<Width, QIn, Q(P)>`                                |
 /// | `linear` (out x in)                             | `qlinear<In, Out, QIn, Q(P)>`, per channel                   |
 /// | `relu`, `gelu`, `gelu_tanh`, `silu`             | `qactivation<QIn, Q(P)>`                                     |
 /// | a `ctattn::model`, a `ctattn::sequential`       | its members' int8 forms, each fed by the one before, in one flat `qchain` (a nested chain's layers spliced in) |
@@ -236,6 +239,10 @@ template <typename L>
 inline constexpr bool is_float_layer_norm = false;
 template <typename T, auto W, bool Affine>
 inline constexpr bool is_float_layer_norm<layer_norm<T, W, Affine>> = true;
+template <typename L>
+inline constexpr bool is_float_rms_norm = false;
+template <typename T, auto W, bool Affine>
+inline constexpr bool is_float_rms_norm<rms_norm<T, W, Affine>> = true;
 
 // The quantization of the range named `Path` in `Ranges` (`output` for the empty path of a single layer).
 template <const auto& Ranges, parameter_name Path>
@@ -244,8 +251,10 @@ inline constexpr quantization quantization_at = quantization_for_range(range_at_
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
 inline constexpr bool has_int8_form = is_chain<L> || is_encoder_layer<L> || is_decoder_layer<L> || is_attention_layer<L> ||
-                                      is_feed_forward<L> || is_residual<L> ||
-                                      is_float_layer_norm<L> || is_float_linear<L> || activation_layer_type<L> ||
+                                      is_feed_forward<L> || is_gated_feed_forward<L> || is_residual<L> ||
+                                      is_position_embedding<L> ||
+                                      is_float_layer_norm<L> || is_float_rms_norm<L> || is_float_linear<L> ||
+                                      activation_layer_type<L> ||
                                       is_token_embedding<L>;
 
 // The rules of quantizing a chain's elements I to the end: each has an int8 form (a position embedding right after a
@@ -408,15 +417,32 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     slot<1>(block.layers) = activation;
     slot<2>(block.layers) = linear2;
     return block;
+  } else if constexpr (is_gated_feed_forward<L>) {
+    constexpr quantization first = quantization_at<Ranges, point_name(Path, "w1")>;
+    constexpr quantization gate = quantization_at<Ranges, point_name(Path, "activation")>;
+    constexpr quantization up = quantization_at<Ranges, point_name(Path, "w3")>;
+    constexpr quantization product = quantization_at<Ranges, point_name(Path, "product")>;
+    const auto w1 = quantize_linear<QIn, first>(layer.w1);
+    const auto w3 = quantize_linear<QIn, up>(layer.w3);
+    const auto activation = quantize_activation<first, gate>(layer.activation);
+    const auto w2 = quantize_linear<product, quantization_at<Ranges, Path>>(layer.w2);
+    return qgated_feed_forward<std::remove_cvref_t<decltype(w1)>, std::remove_cvref_t<decltype(w3)>,
+                               std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>,
+                               product>{w1, w2, w3, activation};
   } else if constexpr (is_residual<L>) {
     using inner_type = decltype(quantize_layer<Ranges, point_name(Path, "inner"), QIn>(layer.inner));
     qresidual<inner_type, quantization_at<Ranges, Path>> block{};
     block.inner = quantize_layer<Ranges, point_name(Path, "inner"), QIn>(layer.inner);
     return block;
+  } else if constexpr (is_position_embedding<L>) {  // after something other than a token embedding
+    return quantize_position_embedding<quantization_at<Ranges, point_name(Path, "weight")>, quantization_at<Ranges, Path>>(
+        layer);
   } else if constexpr (is_token_embedding<L>) {  // alone: a chain quantizes one with positions after it as a pair
     return quantize_token_embedding<quantization_at<Ranges, point_name(Path, "weight")>>(layer);
   } else if constexpr (is_float_layer_norm<L>) {
     return quantize_layer_norm<QIn, quantization_at<Ranges, Path>>(layer);
+  } else if constexpr (is_float_rms_norm<L>) {
+    return quantize_rms_norm<QIn, quantization_at<Ranges, Path>>(layer);
   } else if constexpr (is_float_linear<L>) {
     return quantize_linear<QIn, quantization_at<Ranges, Path>>(layer);
   } else if constexpr (activation_layer_type<L>) {

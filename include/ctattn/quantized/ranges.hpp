@@ -25,6 +25,7 @@
 /// | `token_embedding`, `position_embedding` | `<path>.weight`: the table (quantized per tensor)                |
 /// | `multi_head_attention_layer` | `<path>.query`, `.key`, `.value`, `.scores`, `.context`; W_O's output is the layer's, under `<path>` |
 /// | `feed_forward`               | `<path>.hidden`, `.activation`; linear2's output is the block's, under `<path>` |
+/// | `gated_feed_forward`         | `<path>.w1`, `.activation` (the gate), `.w3`, `.product`; w2's output under `<path>` |
 /// | `residual`                   | the inner layer's points and output under `<path>.inner`; the sum under `<path>` |
 /// | `transformer_decoder_layer`  | as an encoder layer's, then `.cross_query`, `.cross_key`, `.cross_value`, `.cross_scores`, `.cross_context`, `.cross_attention` (the attention over the memory), `.sum2`, `.norm3` (post-norm: `.sum3`); the memory as `memory` (given with `ctattn::with_memory`) |
 /// | `transformer_encoder_layer`  | `<path>.norm1`, `.query`, `.key`, `.value`, `.scores` (q k^T / sqrt(d_head), the keys the mask lets each query see), `.context` (the heads side by side), `.attention` (W_O's output), `.sum1`, `.norm2`, `.hidden`, `.activation`, `.feed_forward`; post-norm: `.norm1` is LayerNorm(`.sum1`), `.sum2` (norm1 + feed_forward) replaces `.norm2` (whose output is the layer's) |
@@ -156,6 +157,10 @@ template <typename L>
 inline constexpr bool is_feed_forward = false;
 template <typename T, auto D, auto H, typename A, WeightLayout W, bool B>
 inline constexpr bool is_feed_forward<feed_forward<T, D, H, A, W, B>> = true;
+template <typename L>
+inline constexpr bool is_gated_feed_forward = false;
+template <typename T, auto D, auto H, typename A, WeightLayout W, bool B>
+inline constexpr bool is_gated_feed_forward<gated_feed_forward<T, D, H, A, W, B>> = true;
 template <typename L>
 inline constexpr bool is_residual = false;
 template <typename Inner>
@@ -372,6 +377,18 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     const auto y = ctattn::forward(layer.linear2, activated);
     ranges.widen(point_name(path, "hidden").view(), hidden);
     ranges.widen(point_name(path, "activation").view(), activated);
+    ranges.widen(output_name(path), y);
+    return y;
+  } else if constexpr (is_gated_feed_forward<L>) {
+    const auto first = ctattn::forward(layer.w1, x);
+    const auto gate = ctattn::forward(layer.activation, first);
+    const auto up = ctattn::forward(layer.w3, x);
+    const auto product = hadamard(gate, up);
+    const auto y = ctattn::forward(layer.w2, product);
+    ranges.widen(point_name(path, "w1").view(), first);
+    ranges.widen(point_name(path, "activation").view(), gate);
+    ranges.widen(point_name(path, "w3").view(), up);
+    ranges.widen(point_name(path, "product").view(), product);
     ranges.widen(output_name(path), y);
     return y;
   } else if constexpr (is_residual<L>) {

@@ -36,6 +36,8 @@ struct quantized_multiply {};
 struct quantized_projection {};
 /// The element-wise sum of int8 matrices.
 struct quantized_add {};
+/// The element-wise product of int8 matrices.
+struct quantized_hadamard {};
 /// Scaled dot-product attention of int8 queries, keys and values.
 struct quantized_attention {};
 /// Multi-head attention on int8 rows with int8 projections.
@@ -159,8 +161,9 @@ struct int8_layer_norm_must_not_overflow {
   static constexpr bool holds = Width::value <= Limit::value;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude, with 24 "
-                  "fractional bits in an int32, which holds rows of C <= 16384; normalize wider rows in float");
+                  "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude (sqrt(C) for "
+                  "RMSNorm), with 24 fractional bits in an int32, which holds rows of C <= 16384 (16383 for "
+                  "RMSNorm); normalize wider rows in float");
     return holds;
   }
 };

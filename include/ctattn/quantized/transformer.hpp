@@ -40,6 +40,7 @@
 #include "ctattn/quantized/add.hpp"
 #include "ctattn/quantized/attention.hpp"
 #include "ctattn/quantized/calibrate.hpp"
+#include "ctattn/quantized/hadamard.hpp"
 #include "ctattn/quantized/kv_cache.hpp"
 #include "ctattn/quantized/layer_norm.hpp"
 #include "ctattn/quantized/linear.hpp"
@@ -751,6 +752,46 @@ struct qresidual : detail::input_quantization_of<Inner> {
   friend constexpr bool operator==(const qresidual&, const qresidual&) = default;
 };
 
+/// The gated feed-forward block in int8 (SwiGLU, GEGLU: `ctattn::gated_feed_forward`'s int8 form that
+/// `ctattn::quantize` makes): w2(activation(w1(x)) * w3(x)), the product by the int8 MUL (`hadamard<QProduct>`).
+///
+/// | operand / member      | shape / meaning                                             |
+/// |-----------------------|-------------------------------------------------------------|
+/// | `w1`, `w3`            | `qlinear<D, Hidden, Q(x), ...>`, per channel                |
+/// | `activation`          | `qactivation` on w1's output (the gate)                     |
+/// | `w2`                  | `qlinear<Hidden, D, QProduct, ...>`                          |
+/// | `forward(x)`          | `qmatrix<n, D, Q(x)>` -> `qmatrix<n, D, w2's output quantization>` |
+///
+/// Example: `const auto y = gated_q.forward(x_q);`
+template <typename W1, typename W3, typename Activation, typename W2, quantization QProduct>
+struct qgated_feed_forward {
+  static constexpr quantization input_quantization = W1::input_quantization;
+  static constexpr quantization output_quantization = W2::output_quantization;
+  W1 w1{};
+  W2 w2{};
+  W3 w3{};
+  Activation activation{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return project(hadamard<QProduct>(activate(project(x, w1), activation), project(x, w3)), w2);
+  }
+
+  /// The memory of `forward(x)` on an X: the four n x Hidden rows of int8 (w1's output, the gate, w3's output and
+  /// the product) with the deepest projection's scratch.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using hidden = basic_qmatrix<X::row_extent, W1::output_extent, QProduct>;
+    const footprint in = W1::template footprint_of<X>();
+    const footprint out = W2::template footprint_of<hidden>();
+    return {sizeof(qgated_feed_forward), sizeof(X), sizeof(basic_qmatrix<X::row_extent, W2::output_extent,
+                                                                         W2::output_quantization>),
+            0, 4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
+  }
+
+  friend constexpr bool operator==(const qgated_feed_forward&, const qgated_feed_forward&) = default;
+};
+
 /// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
 /// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
 ///
@@ -839,6 +880,52 @@ template <quantization Q, typename T, std::size_t Vocabulary, auto D>
 [[nodiscard]] constexpr auto quantize_token_embedding(const token_embedding<T, Vocabulary, D>& tokens) noexcept {
   qtoken_embedding<Vocabulary, normalize_extent<D>, Q> q{};
   q.tokens = quantize<Q>(tokens.weight);
+  return q;
+}
+
+/// Learned positions added to int8 rows (a `position_embedding` after a layer other than a token embedding): row i
+/// of x plus row i of the position table (quantized with QPositions) by the int8 ADD, quantized with QOut.
+///
+/// | operand       | shape                                                        |
+/// |---------------|--------------------------------------------------------------|
+/// | `forward(x)`  | `qmatrix<N, Width, Q(x)>` (N <= Length) -> `qmatrix<N, Width, QOut>` |
+///
+/// Example: `const auto y = ctattn::quantize_position_embedding<q_table, q_out>(model.pos).forward(x_q);`
+template <std::size_t Length, auto Width, quantization QPositions, quantization QOut>
+struct qposition_embedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<Length, Width, QPositions> positions{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::row_extent, Width, QOut> {
+    static_assert(X::rows <= Length, "ctattn: a sequence longer than the position table; make the table longer");
+    using k = detail::quantized_add_constants<X::quant, QPositions, QOut>;
+    basic_qmatrix<X::row_extent, Width, QOut> out;
+    for (std::size_t i = 0; i < X::rows; ++i) {
+      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(x.elements[i], X::quant.zero_point,
+                                                                       positions.elements[i], QPositions.zero_point,
+                                                                       QOut.zero_point, out.elements[i]);
+    }
+    return out;
+  }
+
+  /// The memory of `forward(x)` on an X: the table, X and the result; no stack.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qposition_embedding), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qposition_embedding&, const qposition_embedding&) = default;
+};
+
+/// The float `position_embedding` quantized alone: its table with QPositions, the sum with QOut.
+///
+/// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`
+template <quantization QPositions, quantization QOut, typename T, std::size_t Length, auto D>
+[[nodiscard]] constexpr auto quantize_position_embedding(const position_embedding<T, Length, D>& positions) noexcept {
+  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
+  q.positions = quantize<QPositions>(positions.weight);
   return q;
 }
 
