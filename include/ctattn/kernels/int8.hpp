@@ -18,6 +18,7 @@
 /// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
 /// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
+/// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/layer_norm.hpp) |
@@ -538,6 +539,20 @@ constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, cons
     const std::int32_t shifted_a = (std::int32_t{a[c]} - a_zero) * (1 << LeftShift);
     const std::int32_t shifted_b = (std::int32_t{b[c]} - b_zero) * (1 << LeftShift);
     out[c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
+  }
+}
+
+/// TFLite's int8 MUL element by element (quantized/hadamard.hpp): out = requantize((a - a_zero)(b - b_zero),
+/// Multiplier, out_zero). The portable loop on every backend: |a - a_zero| and |b - b_zero| are at most 255, so each
+/// product fits an int32, and the compiler vectorizes the loop where the target allows.
+template <math::quantized_multiplier Multiplier, std::size_t R, std::size_t C>
+constexpr void int8_multiply_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
+                                  std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      out[r][c] = requantize((std::int32_t{a[r][c]} - a_zero) * (std::int32_t{b[r][c]} - b_zero), Multiplier,
+                             out_zero);
+    }
   }
 }
 

@@ -48,14 +48,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   if constexpr (detail::first_broken<detail::quantized_hadamard_rules<A, B, Out>>::check()) {
     constexpr math::quantized_multiplier multiplier =
         math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
-    for (std::size_t r = 0; r < A::rows; ++r) {
-      for (std::size_t c = 0; c < A::cols; ++c) {
-        // Rationale: |a - a_zero| and |b - b_zero| are at most 255, so the product fits an int32 with room.
-        const std::int32_t product = (std::int32_t{a.elements[r][c]} - A::quant.zero_point) *
-                                     (std::int32_t{b.elements[r][c]} - B::quant.zero_point);
-        out.elements[r][c] = detail::kernels::requantize(product, multiplier, Out.zero_point);
-      }
-    }
+    detail::kernels::int8_multiply_rows<multiplier>(a.elements, A::quant.zero_point, b.elements, B::quant.zero_point,
+                                                    Out.zero_point, out.elements);
   }
   return out;
 }
