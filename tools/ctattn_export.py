@@ -651,22 +651,30 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     if kind == "matrix" and decl.first != width:
         raise ExportError(f"--input {shape}: the model's first layer takes {decl.first} features, the input gives "
                           f"{width}")
-    def given(tensors, what):
+    def shaped(tensors, what, noun, target, flag):
+        """The tensors given (one tensor, the items along dimension 0, or a sequence), each of `target`'s size."""
         items = list(tensors.unbind(0)) if isinstance(tensors, torch.Tensor) else list(tensors)
+        out = []
+        for i, t in enumerate(items):
+            t = torch.as_tensor(t)
+            if t.numel() != math.prod(target):
+                raise ExportError(f"{what}: {noun} {i} has {t.numel()} elements, {flag} {tuple(target)} has "
+                                  f"{math.prod(target)}")
+            out.append(t.reshape(tuple(target)))
+        return out
+
+    def given(tensors, what):
+        items = shaped(tensors, what, "input", shape, "--input")
         if not items:
             raise ExportError(f"{what}: no inputs")
         out = []
         for i, t in enumerate(items):
-            t = torch.as_tensor(t)
-            if t.numel() != math.prod(shape):
-                raise ExportError(f"{what}: input {i} has {t.numel()} elements, --input {shape} has "
-                                  f"{math.prod(shape)}")
             if kind == "ids":
                 if t.is_floating_point() or t.min() < 0 or t.max() >= vocabulary:
                     raise ExportError(f"{what}: input {i} holds something other than token ids 0..{vocabulary - 1}")
-                out.append(t.reshape(shape).long())
+                out.append(t.long())
             else:
-                out.append(t.reshape(shape).float())
+                out.append(t.float())
         return out
 
     golden_inputs = given(golden_inputs, "golden inputs") if golden_inputs is not None else make(golden)
@@ -683,17 +691,10 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
             return None
         if tensors is None:
             return [torch.randn(tuple(memory_shape), generator=gen) for _ in range(count)]
-        items = list(tensors.unbind(0)) if isinstance(tensors, torch.Tensor) else list(tensors)
+        items = shaped(tensors, what, "memory", memory_shape, "--memory")
         if len(items) != count:
             raise ExportError(f"{what}: {len(items)} memories for {count} inputs; give one per input")
-        out = []
-        for i, t in enumerate(items):
-            t = torch.as_tensor(t)
-            if t.numel() != math.prod(memory_shape):
-                raise ExportError(f"{what}: memory {i} has {t.numel()} elements, --memory {tuple(memory_shape)} has "
-                                  f"{math.prod(memory_shape)}")
-            out.append(t.reshape(tuple(memory_shape)).float())
-        return out
+        return [t.float() for t in items]
 
     golden_memories = memories(golden_memories, len(golden_inputs), "golden memories")
     sample_memories = memories(calibration_memories, samples, "calibration memories") if int8 else None
