@@ -2650,6 +2650,111 @@ struct avx2_int8_ops {
 
 #endif  // defined(__AVX2__)
 
+// The packed int8 fully-connected kernel on a target with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and
+// later) but no AVX-512: kernels/int8.hpp selects it then.
+#if defined(__AVX2__) && defined(__AVXVNNI__)
+
+#include <cstring>
+
+namespace ctattn::detail {
+
+/// kernels/detail/int8_packed.hpp's operations on 8 channels per ymm register: as avx512_vnni_packed_ops (weights
+/// + 128 as the unsigned operand, the row term taken away), with AVX2's instructions for the rest: the 64-bit
+/// products' shift by 31 is a logical one (the low word it leaves is the same), and the saturation to int8 is two
+/// `vpack`s and a permutation.
+struct avx2_vnni_packed_ops {
+  static constexpr std::size_t lanes = 8;
+  static constexpr int weight_offset = 128;
+  // 16 registers: tiles of up to 4 rows with up to 12 accumulators (one row: 6 blocks, 48 channels).
+  static constexpr std::size_t tile_rows = 4;
+  static constexpr std::size_t accumulators = 12;
+  static constexpr std::size_t max_panel = 6;
+
+  using accumulator = __m256i;
+  struct requantizer {
+    __m256i multiplier, left, right, right_less_one, round_bit, zero;
+  };
+
+  /// -128 sum_t x[t] for t < k, modulo 2^32 (`vpsadbw` on x + 128, as avx512_vnni_packed_ops::row_term).
+  static std::int32_t row_term(const std::int8_t* x, std::size_t k) noexcept {
+    const __m256i flip = _mm256_set1_epi8(-128);
+    __m256i total = _mm256_setzero_si256();
+    std::size_t t = 0;
+    for (; t + 32 <= k; t += 32) {
+      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
+      total = _mm256_add_epi64(total, _mm256_sad_epu8(_mm256_xor_si256(bytes, flip), _mm256_setzero_si256()));
+    }
+    alignas(32) std::uint64_t parts[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(parts), total);
+    std::uint64_t sum = 0u - 128u * t;
+    for (const std::uint64_t part : parts) sum += part;
+    for (; t < k; ++t) sum += static_cast<std::uint64_t>(std::int64_t{x[t]});
+    return static_cast<std::int32_t>(0u - (static_cast<std::uint32_t>(sum) << 7));
+  }
+  static accumulator load_start(const std::int32_t* p) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static accumulator add_row_term(accumulator start, std::int32_t term) noexcept {
+    return _mm256_add_epi32(start, _mm256_set1_epi32(term));
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return _mm256_set1_epi32(four);
+  }
+  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
+    std::int8_t four[4]{};
+    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
+    return broadcast_four(four);
+  }
+  // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_four.
+  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(weights), "x"(inputs));
+    return sum;
+#else
+    return _mm256_dpbusd_avx_epi32(sum, weights, inputs);
+#endif
+  }
+  template <typename P>
+  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
+    return {load_start(p.multiplier + c), load_start(p.left + c),      load_start(p.right + c),
+            load_start(p.right_less_one + c), load_start(p.round_bit + c), _mm256_set1_epi32(zero)};
+  }
+  /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
+  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
+    const __m256i x = _mm256_sllv_epi32(sum, r.left);
+    const __m256i rounding = _mm256_set1_epi64x(std::int64_t{1} << 30);
+    const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, r.multiplier), rounding), 31);
+    const __m256i odd = _mm256_srli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(r.multiplier, 32)), rounding),
+        31);
+    const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+    const __m256i t = _mm256_sub_epi32(high, _mm256_and_si256(_mm256_srli_epi32(high, 31), r.round_bit));
+    __m256i v = _mm256_add_epi32(_mm256_srav_epi32(t, r.right),
+                                 _mm256_and_si256(_mm256_srav_epi32(t, r.right_less_one), r.round_bit));
+    v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(-256)), _mm256_set1_epi32(255));
+    v = _mm256_add_epi32(v, r.zero);
+    const __m256i words = _mm256_packs_epi32(v, v);        // per 128-bit half: its 4 values, twice
+    const __m256i bytes = _mm256_packs_epi16(words, words);  // per half: its 4 values, four times
+    const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+    alignas(8) std::int8_t eight[8];
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(eight), _mm256_castsi256_si128(ordered));
+    if (valid == 8) {
+      std::memcpy(y, eight, 8);
+    } else {
+      for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
+    }
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__) && defined(__AVXVNNI__)
+
 #endif  // CTATTN_KERNELS_AVX2_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
 // ---------------------------------------- ctattn/kernels/avx512.hpp
@@ -2841,6 +2946,119 @@ struct avx512_int8_ops {
 }  // namespace ctattn::detail
 
 #endif  // defined(__AVX512BW__)
+
+// The packed int8 fully-connected kernel needs AVX-512 VNNI (`vpdpbusd`) besides AVX-512BW: kernels/int8.hpp
+// selects it then.
+#if defined(__AVX512BW__) && defined(__AVX512VNNI__)
+
+#include <cstring>
+
+namespace ctattn::detail {
+
+/// The operations of kernels/detail/int8_packed.hpp on 16 channels per zmm register: `vpdpbusd` adds to each
+/// channel's int32 lane the 4 products of its 4 packed weights (unsigned: w + 128) with 4 inputs broadcast to every
+/// lane, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s, 16 channels at a
+/// time (`vpmuldq` for the 64-bit products, variable shifts for per-channel exponents, `vpmovsdb` to saturate).
+struct avx512_vnni_packed_ops {
+  static constexpr std::size_t lanes = 16;
+  static constexpr int weight_offset = 128;
+  // Tiles of up to 8 rows with up to 24 accumulators in all (one row: 8 blocks, 128 channels), out of 32 registers.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t accumulators = 24;
+  static constexpr std::size_t max_panel = 8;
+
+  using accumulator = __m512i;
+  struct requantizer {
+    __m512i multiplier, left, right, right_less_one, round_bit, zero;
+  };
+
+  /// -128 sum_t x[t] for t < k, modulo 2^32: what the weights' offset adds to a row's sums, taken away.
+  // Rationale: `vpsadbw` sums 64 bytes at a time as unsigned, so each input is read as x + 128 (its top bit
+  // flipped); the lanes past k are loaded as 0 and so count 128 each, which the total takes away with the rest.
+  static std::int32_t row_term(const std::int8_t* x, std::size_t k) noexcept {
+    const __m512i flip = _mm512_set1_epi8(-128);
+    __m512i total = _mm512_setzero_si512();
+    std::size_t t = 0;
+    for (; t + 64 <= k; t += 64) {
+      total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_xor_si512(_mm512_loadu_si512(x + t), flip),
+                                                      _mm512_setzero_si512()));
+    }
+    if (t < k) {
+      const __mmask64 valid = (std::uint64_t{1} << (k - t)) - 1u;
+      total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_xor_si512(_mm512_maskz_loadu_epi8(valid, x + t), flip),
+                                                      _mm512_setzero_si512()));
+      t += 64;
+    }
+    alignas(64) std::uint64_t parts[8];
+    _mm512_store_si512(parts, total);
+    std::uint64_t sum = 0u - 128u * t;
+    for (const std::uint64_t part : parts) sum += part;
+    return static_cast<std::int32_t>(0u - (static_cast<std::uint32_t>(sum) << 7));
+  }
+  static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static accumulator add_row_term(accumulator start, std::int32_t term) noexcept {
+    return _mm512_add_epi32(start, _mm512_set1_epi32(term));
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return _mm512_set1_epi32(four);
+  }
+  /// The first n < 4 inputs at p, the others 0 (nothing past them is read).
+  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
+    std::int8_t four[4]{};
+    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
+    return broadcast_four(four);
+  }
+  // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
+  // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
+  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(weights), "v"(inputs));
+    return sum;
+#else
+    return _mm512_dpbusd_epi32(sum, weights, inputs);
+#endif
+  }
+  template <typename P>
+  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
+    return {_mm512_loadu_si512(p.multiplier + c), _mm512_loadu_si512(p.left + c),
+            _mm512_loadu_si512(p.right + c),      _mm512_loadu_si512(p.right_less_one + c),
+            _mm512_loadu_si512(p.round_bit + c),  _mm512_set1_epi32(zero)};
+  }
+  /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
+  // Rationale: the zero-masking forms with every lane selected, as in avx512_ops (GCC 12's plain forms start from a
+  // self-initialized register that -Wuninitialized reports).
+  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
+    constexpr __mmask16 all = 0xFFFF;
+    constexpr __mmask8 pairs = 0xFF;
+    const __m512i x = _mm512_maskz_sllv_epi32(all, sum, r.left);
+    const __m512i rounding = _mm512_set1_epi64(std::int64_t{1} << 30);
+    // floor((x m + 2^30) / 2^31): even lanes from their 64-bit products, odd lanes from the products of the high
+    // halves, each result in the low word of its 64-bit lane, the odd ones moved up.
+    const __m512i even =
+        _mm512_maskz_srai_epi64(pairs, _mm512_maskz_add_epi64(pairs, _mm512_maskz_mul_epi32(pairs, x, r.multiplier),
+                                                              rounding), 31);
+    const __m512i odd_product = _mm512_maskz_mul_epi32(pairs, _mm512_maskz_srli_epi64(pairs, x, 32),
+                                                       _mm512_maskz_srli_epi64(pairs, r.multiplier, 32));
+    const __m512i odd = _mm512_maskz_srai_epi64(pairs, _mm512_maskz_add_epi64(pairs, odd_product, rounding), 31);
+    const __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_maskz_slli_epi64(pairs, odd, 32));
+    // Rounding right shift, ties away from zero (output_requantizer::scaled); lanes with no right shift keep high.
+    const __m512i t = _mm512_maskz_sub_epi32(
+        all, high, _mm512_maskz_and_epi32(all, _mm512_maskz_srli_epi32(all, high, 31), r.round_bit));
+    __m512i v = _mm512_maskz_add_epi32(
+        all, _mm512_maskz_srav_epi32(all, t, r.right),
+        _mm512_maskz_and_epi32(all, _mm512_maskz_srav_epi32(all, t, r.right_less_one), r.round_bit));
+    v = _mm512_maskz_min_epi32(all, _mm512_maskz_max_epi32(all, v, _mm512_set1_epi32(-256)), _mm512_set1_epi32(255));
+    _mm512_mask_cvtsepi32_storeu_epi8(y, static_cast<__mmask16>((1u << valid) - 1u),
+                                      _mm512_maskz_add_epi32(all, v, r.zero));
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512BW__) && defined(__AVX512VNNI__)
 
 #endif  // CTATTN_KERNELS_AVX512_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
@@ -3526,6 +3744,7 @@ struct helium_int8_ops {
 #include <arm_neon.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace ctattn::detail {
 
@@ -3656,6 +3875,65 @@ struct neon_dotprod_int8_ops {
     }
   }
 };
+
+/// The operations of kernels/detail/int8_packed.hpp on 4 channels per q register: `sdot` adds to each channel's
+/// int32 lane the 4 products of its 4 packed weights with 4 inputs broadcast to every lane (signed by signed, so the
+/// weights are stored as they are: no offset, no row term); the requantization is `output_requantizer`'s on 4
+/// channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift rounds ties away from zero by
+/// the sign fix-up before `srshl`).
+struct neon_dotprod_packed_ops {
+  static constexpr std::size_t lanes = 4;
+  static constexpr int weight_offset = 0;
+  // 32 registers: tiles of up to 8 rows with up to 24 accumulators (one row: 8 blocks, 32 channels).
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t accumulators = 24;
+  static constexpr std::size_t max_panel = 8;
+
+  using accumulator = int32x4_t;
+  struct requantizer {
+    int32x4_t multiplier, left, right, zero;
+  };
+
+  static std::int32_t row_term(const std::int8_t*, std::size_t) noexcept { return 0; }
+  static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
+  static accumulator add_row_term(accumulator start, std::int32_t) noexcept { return start; }
+  static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
+  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return vdupq_n_s32(four);
+  }
+  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
+    std::int8_t four[4]{};
+    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
+    return broadcast_four(four);
+  }
+  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+    return vdotq_s32(sum, vreinterpretq_s8_s32(weights), vreinterpretq_s8_s32(inputs));
+  }
+  template <typename P>
+  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
+    return {vld1q_s32(p.multiplier + c), vld1q_s32(p.left + c), vnegq_s32(vld1q_s32(p.right + c)), vdupq_n_s32(zero)};
+  }
+  /// The first `valid` lanes of sum requantized to y.
+  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
+    // x << left modulo 2^32, then round(x m / 2^31) with ties up (no saturation: m < 2^31).
+    const int32x4_t high = vqrdmulhq_s32(vshlq_s32(sum, r.left), r.multiplier);
+    // Rounding right shift by `right` (r.right holds its negation): srshl rounds ties up; a negative value less 1
+    // first makes those ties go away from zero. A lane with no right shift has the mask 0 and keeps high.
+    const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, r.right), 31);
+    int32x4_t v = vrshlq_s32(vqaddq_s32(high, fixup), r.right);
+    v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(-256)), vdupq_n_s32(255));
+    v = vaddq_s32(v, r.zero);
+    const int8x8_t bytes = vqmovn_s16(vcombine_s16(vqmovn_s32(v), vdup_n_s16(0)));
+    // Rationale: through a buffer and memcpy, which the compiler sees writing y (a lane store through a cast
+    // pointer leaves GCC 12 believing the output uninitialized).
+    std::int8_t eight[8];
+    vst1_s8(eight, bytes);
+    std::memcpy(y, eight, valid);
+  }
+};
+
 #endif  // defined(__ARM_FEATURE_DOTPROD)
 
 }  // namespace ctattn::detail
@@ -4247,15 +4525,80 @@ inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, 
   }
 }
 
+/// Vectors of B per panel for a product of M rows: the backend's tile, or, for fewer rows than a tile holds, as many
+/// as the tile's accumulators allow, up to half of them (the other half holds the loaded vectors of B).
+// Rationale: a product of one or two rows (a decoding step's projection) with the tile's 2 vectors has 2 or 4
+// independent sums, each waiting on the latency of the one before it, and reads B in short pieces of many rows;
+// wider panels keep enough sums in flight and read B in longer runs.
+template <typename V, std::size_t M>
+inline constexpr std::size_t panel_vectors =
+    M >= V::tile_rows ? V::tile_vectors
+                      : larger(V::tile_vectors, smaller(V::tile_rows * V::tile_vectors / M,
+                                                        V::tile_rows * V::tile_vectors / 2));
+
+/// c (+)= a B for one row: B streamed row after row, `Rows` rows of B at a time added into c, which stays in L1.
+// Rationale: one row of A (a decoding step's projection) does one multiply-add per weight, so its speed is the
+// speed of reading B; reading B in its stored order, a few whole rows at a time, keeps that read one sequential
+// stream, where a panel of columns jumps from row to row.
+template <typename V, std::size_t N, bool Accumulate>
+inline void product_row(const float* a, std::size_t a_col, const float* b, std::size_t ldb, float* c,
+                        std::size_t depth) noexcept {
+  using reg = typename V::reg;
+  constexpr std::size_t lanes = V::lanes;
+  constexpr std::size_t rows = 4;
+  constexpr std::size_t full = N / lanes * lanes;
+  if constexpr (!Accumulate) {
+    for (std::size_t j = 0; j < full; j += lanes) V::store(c + j, V::zero());
+    if constexpr (N % lanes != 0) V::store_partial(c + full, V::zero(), N % lanes);
+  }
+  // Rows of B from `from` (a's entries from `a_from`) added into c, `count` of them.
+  const auto add_rows = [&](const float* a_from, const float* from, auto count) {
+    constexpr std::size_t r_count = decltype(count)::value;
+    reg a_k[r_count];
+    for (std::size_t r = 0; r < r_count; ++r) a_k[r] = V::broadcast(a_from[r * a_col]);
+    for (std::size_t j = 0; j < full; j += lanes) {
+      reg sum = V::load(c + j);
+      for (std::size_t r = 0; r < r_count; ++r) sum = V::fma(a_k[r], V::load(from + r * ldb + j), sum);
+      V::store(c + j, sum);
+    }
+    if constexpr (N % lanes != 0) {
+      reg sum = V::load_partial(c + full, N % lanes, 0.0f);
+      for (std::size_t r = 0; r < r_count; ++r) {
+        sum = V::fma(a_k[r], V::load_partial(from + r * ldb + full, N % lanes, 0.0f), sum);
+      }
+      V::store_partial(c + full, sum, N % lanes);
+    }
+  };
+  // Rationale: pointers that advance, not indices times strides: GCC 12 reports the index form's products as
+  // overflowing at an iteration no call reaches (-Waggressive-loop-optimizations).
+  const float* a_k = a;
+  const float* b_k = b;
+  for (std::size_t left = depth; left >= rows; left -= rows) {
+    add_rows(a_k, b_k, std::integral_constant<std::size_t, rows>{});
+    a_k += rows * a_col;
+    b_k += rows * ldb;
+  }
+  for (std::size_t left = depth % rows; left > 0; --left) {
+    add_rows(a_k, b_k, std::integral_constant<std::size_t, 1>{});
+    a_k += a_col;
+    b_k += ldb;
+  }
+}
+
 /// C (+)= A B for C M x N (row stride ldc), B depth x N (row stride ldb), a(i, k) = a[i * a_row + k * a_col].
 template <typename V, std::size_t M, std::size_t N, bool Accumulate>
 inline void product(const float* a, std::size_t a_row, std::size_t a_col, const float* b, std::size_t ldb, float* c,
                     std::size_t ldc, std::size_t depth) noexcept {
+  if constexpr (M == 1 && N > 2 * V::tile_vectors * V::lanes) {
+    product_row<V, N, Accumulate>(a, a_col, b, ldb, c, depth);
+    return;
+  }
   constexpr std::size_t lanes = V::lanes;
-  constexpr std::size_t panel = V::tile_vectors * lanes;
+  constexpr std::size_t vectors = panel_vectors<V, M>;
+  constexpr std::size_t panel = vectors * lanes;
   constexpr std::size_t full = N / panel * panel;
   for (std::size_t j = 0; j < full; j += panel) {
-    product_panel<V, M, V::tile_vectors, 0, Accumulate>(a, a_row, a_col, b + j, ldb, c + j, ldc, depth);
+    product_panel<V, M, vectors, 0, Accumulate>(a, a_row, a_col, b + j, ldb, c + j, ldc, depth);
   }
   if constexpr (N % panel != 0) {
     constexpr std::size_t rest = N % panel;
@@ -5737,13 +6080,18 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 ///
 /// | target macros                                          | backend    | file                  | terms per step |
 /// |--------------------------------------------------------|------------|-----------------------|----------------|
+/// | `__AVX512BW__` and `__AVX512VNNI__`                    | avx512_vnni | kernels/avx512.hpp   | 32 (layers: 64) |
 /// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
+/// | `__AVX2__` and `__AVXVNNI__`                           | avx2_vnni  | kernels/avx2.hpp      | 16 (layers: 32) |
 /// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
 /// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)      | neon_dotprod | kernels/neon.hpp    | 16             |
 /// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
 /// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
 /// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
+///
+/// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
+/// (AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`): its weights packed where the layer is made, read by kernels/detail/int8_packed.hpp.
 ///
 /// Example:
 /// \code
@@ -6347,6 +6695,212 @@ struct armv6m_int8_ops {
 
 #endif  // CTATTN_KERNELS_ARMV6M_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/detail/int8_packed.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+
+/// \file
+/// The int8 fully-connected product on weights packed for a dot-product instruction, written once over a backend's
+/// operations (kernels/int8.hpp chooses the backend; today AVX-512 VNNI, kernels/avx512.hpp). A layer's weights
+/// are constants, so `ctattn::qlinear` packs them where it is made (by the compiler, for a constexpr layer), with
+/// everything the requantization needs per channel: the kernel reads one stream of weights, broadcasts four
+/// inputs at a time, and requantizes a vector of channels at once.
+///
+/// | entity                               | meaning                                                              |
+/// |--------------------------------------|----------------------------------------------------------------------|
+/// | `packed_weights<N, K, Lanes, Offset>`| N x K int8 weights in blocks of Lanes channels x 4 inputs, + Offset   |
+/// | `packed_product<Ops, M, K, N>(...)`  | y = requantize(x W^T + start), M x K by N x K, with Ops's instructions |
+///
+/// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0):
+///
+/// | bytes                          | holds                                                           |
+/// |--------------------------------|-----------------------------------------------------------------|
+/// | `weight[(b G + g) 4 Lanes + 4 l + q]` | w[b Lanes + l][4 g + q] + Offset, for block b, group g of G |
+/// | `start[c]`                     | the layer's folded bias of channel c                            |
+/// | `multiplier`, `left`, `right`, `round_bit`, `right_less_one` | channel c's requantization |
+///
+/// A lane of the dot-product instruction sums 4 products of 4 consecutive inputs (broadcast to every lane) with
+/// the 4 weights of its channel. x86's `vpdpbusd` multiplies unsigned bytes by signed ones: the weights are the
+/// unsigned operand, stored with Offset = 128 (w + 128 in [1, 255]), and each row's sum then holds 128 sum_t x[t]
+/// too, which the kernel takes away once per row (`row_sums`).
+///
+/// Example: `static_assert(sizeof(ctattn::detail::int8_packed::packed_weights<3, 5, 16, 128>::weight) == 2 * 64);`
+// Rationale: the unsigned operand is the weights, not the inputs as in run-time libraries (which add 128 to every
+// input and store -128 sum_k w with the weights): a constant shift of constant weights costs nothing at run time,
+// and the input's row sums are M K additions against the product's M N K.
+
+
+
+namespace ctattn::detail::int8_packed {
+
+/// N x K int8 weights packed for a backend with Lanes channels per vector (see the file's table), with the
+/// per-channel start and requantization in lane order. Made from the layer's weights, folded biases and multipliers.
+template <std::size_t N, std::size_t K, std::size_t Lanes, int Offset>
+struct packed_weights {
+  static constexpr std::size_t lanes = Lanes;
+  static constexpr std::size_t blocks = (N + Lanes - 1) / Lanes;
+  static constexpr std::size_t groups = (K + 3) / 4;
+  static constexpr std::size_t columns = blocks * Lanes;
+  static constexpr int offset = Offset;
+
+  alignas(64) std::int8_t weight[blocks * groups * 4 * Lanes]{};
+  alignas(64) std::int32_t start[columns]{};
+  std::int32_t multiplier[columns]{};
+  std::int32_t left[columns]{};
+  std::int32_t right[columns]{};
+  std::int32_t right_less_one[columns]{};
+  std::int32_t round_bit[columns]{};
+
+  constexpr packed_weights() noexcept { pack_padding(); }
+
+  constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
+                           const math::quantized_multiplier (&multipliers)[N]) noexcept {
+    pack_padding();
+    for (std::size_t c = 0; c < N; ++c) {
+      const std::size_t base = c / Lanes * groups * 4 * Lanes + c % Lanes * 4;
+      for (std::size_t t = 0; t < K; ++t) {
+        weight[base + t / 4 * 4 * Lanes + t % 4] = static_cast<std::int8_t>(w[c][t] + Offset);
+      }
+      start[c] = folded_bias[c];
+      const int shift = multipliers[c].shift;
+      multiplier[c] = multipliers[c].multiplier;
+      left[c] = shift > 0 ? shift : 0;
+      right[c] = shift > 0 ? 0 : -shift;
+      right_less_one[c] = right[c] > 0 ? right[c] - 1 : 0;
+      round_bit[c] = right[c] > 0 ? 1 : 0;
+    }
+  }
+
+  friend constexpr bool operator==(const packed_weights&, const packed_weights&) = default;
+
+ private:
+  // Every weight byte the value of weight 0 (the padding, and all of a default layer).
+  constexpr void pack_padding() noexcept {
+    for (auto& byte : weight) byte = static_cast<std::int8_t>(Offset);
+  }
+};
+
+/// What a layer keeps where the build has no packed kernel: nothing.
+struct no_packed_weights {
+  constexpr no_packed_weights() noexcept = default;
+  template <typename... From>
+  constexpr explicit no_packed_weights(const From&...) noexcept {}
+  friend constexpr bool operator==(no_packed_weights, no_packed_weights) = default;
+};
+
+/// The packed form of an N x K layer for the backend `Ops` (`void`: none).
+template <typename Ops, std::size_t N, std::size_t K>
+struct packed_type {
+  using type = no_packed_weights;
+};
+template <typename Ops, std::size_t N, std::size_t K>
+  requires(!std::is_void_v<Ops>)
+struct packed_type<Ops, N, K> {
+  using type = packed_weights<N, K, Ops::lanes, Ops::weight_offset>;
+};
+
+/// One tile: rows [0, MR) of x against NV blocks of channels from block `block`, written to y; the last block has
+/// `Valid` channels (Lanes: all).
+template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::size_t K, typename P>
+inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const std::int32_t* row_terms, const P& p,
+                        std::size_t block, std::int32_t zero, std::int8_t* y, std::size_t y_stride) noexcept {
+  using acc = typename Ops::accumulator;
+  constexpr std::size_t lanes = P::lanes;
+  constexpr std::size_t whole = K / 4;
+  constexpr std::size_t block_bytes = P::groups * 4 * lanes;
+  acc sums[MR][NV];
+  for (std::size_t j = 0; j < NV; ++j) {
+    const acc start = Ops::load_start(p.start + (block + j) * lanes);
+    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = Ops::add_row_term(start, row_terms[i]);
+  }
+  const std::int8_t* w = p.weight + block * block_bytes;
+  for (std::size_t g = 0; g < whole; ++g) {
+    acc w_vectors[NV];
+    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * 4 * lanes);
+    for (std::size_t i = 0; i < MR; ++i) {
+      const acc inputs = Ops::broadcast_four(x + i * x_stride + 4 * g);
+      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], w_vectors[j], inputs);
+    }
+  }
+  if constexpr (K % 4 != 0) {
+    acc w_vectors[NV];
+    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + whole * 4 * lanes);
+    for (std::size_t i = 0; i < MR; ++i) {
+      const acc inputs = Ops::broadcast_partial(x + i * x_stride + 4 * whole, K % 4);
+      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], w_vectors[j], inputs);
+    }
+  }
+  for (std::size_t j = 0; j < NV; ++j) {
+    const std::size_t c = (block + j) * lanes;
+    const typename Ops::requantizer r = Ops::make_requantizer(p, c, zero);
+    for (std::size_t i = 0; i < MR; ++i) {
+      Ops::store_requantized(y + i * y_stride + c, sums[i][j], r, j == NV - 1 ? Valid : lanes);
+    }
+  }
+}
+
+/// The tile of a product of M rows by `blocks` blocks of channels: `rows` rows x `panel` blocks, within the
+/// backend's accumulators.
+// Rationale: a tile's inner step loads `panel` vectors of weights and broadcasts `rows` groups of inputs for
+// rows x panel instructions, so the squarest tile that fits does the most work per load: 6 x 4 on AVX-512 where the
+// blocks come in fours (a panel of 3 would leave a panel of 1, a load per instruction) and the rows fill a tall
+// tile, else the backend's tallest (8 x 3); fewer rows than that are one tile, as wide as their accumulators allow
+// (7 rows: 3 blocks; one row: 8 blocks).
+template <typename Ops, std::size_t M, std::size_t Blocks>
+struct tile_shape {
+  static constexpr std::size_t square_rows = Ops::accumulators / 4;
+  static constexpr bool square = M >= Ops::tile_rows && Blocks % 4 == 0;
+  static constexpr std::size_t rows = square ? square_rows : (M < Ops::tile_rows ? M : Ops::tile_rows);
+  static constexpr std::size_t wide = Ops::accumulators / rows;
+  static constexpr std::size_t panel = square ? 4 : (wide < 1 ? 1 : (wide > Ops::max_panel ? Ops::max_panel : wide));
+};
+
+/// Every row of x against the NV blocks from `block`: tiles of `Rows` rows, then the rest.
+template <typename Ops, std::size_t Rows, std::size_t M, std::size_t NV, std::size_t Valid, std::size_t K,
+          std::size_t XS, std::size_t YS, typename P>
+inline void packed_panel(const std::int8_t* x, const std::int32_t* row_terms, const P& p, std::size_t block,
+                         std::int32_t zero, std::int8_t* y) noexcept {
+  constexpr std::size_t rows = Rows;
+  for (std::size_t i = 0; i + rows <= M; i += rows) {
+    packed_tile<Ops, rows, NV, Valid, K>(x + i * XS, XS, row_terms + i, p, block, zero, y + i * YS, YS);
+  }
+  if constexpr (M % rows != 0) {
+    constexpr std::size_t i = M - M % rows;
+    packed_tile<Ops, M % rows, NV, Valid, K>(x + i * XS, XS, row_terms + i, p, block, zero, y + i * YS, YS);
+  }
+}
+
+/// y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t]) for r < M, c < N (`kernels::int8_fully_connected`'s
+/// contract) on the packed weights p; rows of x and y XS and YS elements apart.
+// Rationale: the panel of channels is the outer loop, so that its weights (NV blocks, up to 8 KiB per 128 inputs)
+// stay in L1 for every tile of rows; a panel is as wide as the registers allow (Ops::accumulators over the rows
+// of a tile), so that one row (a decoding step) has enough independent sums to hide the instruction's latency.
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, typename P>
+inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
+  std::int32_t row_terms[M];
+  for (std::size_t r = 0; r < M; ++r) row_terms[r] = Ops::row_term(x + r * XS, K);
+  constexpr std::size_t blocks = P::blocks;
+  constexpr std::size_t rows = tile_shape<Ops, M, blocks>::rows;
+  constexpr std::size_t panel = tile_shape<Ops, M, blocks>::panel;
+  constexpr std::size_t last_valid = N % P::lanes == 0 ? P::lanes : N % P::lanes;
+  constexpr std::size_t full = blocks / panel * panel;
+  // Whole panels; the last of them holds the partial block when the blocks divide evenly.
+  for (std::size_t b = 0; b < full; b += panel) {
+    if (b + panel == blocks) {
+      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS>(x, row_terms, p, b, zero, y);
+    } else {
+      packed_panel<Ops, rows, M, panel, P::lanes, K, XS, YS>(x, row_terms, p, b, zero, y);
+    }
+  }
+  if constexpr (blocks % panel != 0) {
+    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS>(x, row_terms, p, full, zero, y);
+  }
+}
+
+}  // namespace ctattn::detail::int8_packed
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 // ---------------------------------------- ctattn/kernels/detail/int8_simd.hpp
 #ifndef CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
 #define CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
@@ -6500,13 +7054,17 @@ void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, s
 
 namespace ctattn {
 
-/// The int8 backend of this build: "avx512", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
+/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
 /// there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name =
-#if defined(CTATTN_INT8_AVX512)
+#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
+    "avx512_vnni";
+#elif defined(CTATTN_INT8_AVX512)
     "avx512";
+#elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
+    "avx2_vnni";
 #elif defined(CTATTN_INT8_AVX2)
     "avx2";
 #elif defined(CTATTN_INT8_NEON_DOTPROD)
@@ -6537,6 +7095,18 @@ using int8_ops = helium_int8_ops;
 using int8_ops = arm_dsp_int8_ops;
 #else
 using int8_ops = void;
+#endif
+
+/// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
+/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else `void` (layers keep no packed weights).
+#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
+using int8_packed_ops = avx512_vnni_packed_ops;
+#elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
+using int8_packed_ops = avx2_vnni_packed_ops;
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+using int8_packed_ops = neon_dotprod_packed_ops;
+#else
+using int8_packed_ops = void;
 #endif
 }  // namespace detail
 
@@ -6712,13 +7282,15 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
 }
 
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
-/// any backend: the larger of the x86 and NEON form's N int32 sums and the Cortex-M DSP form's widened block.
+/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's M int32 row terms and the
+/// Cortex-M DSP form's widened block.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
 template <std::size_t M, std::size_t K, std::size_t N>
 inline constexpr std::size_t int8_product_stack_bytes =
-    N * sizeof(std::int32_t) > arm_dsp_product_scratch_bytes<M, K> ? N * sizeof(std::int32_t)
-                                                                   : arm_dsp_product_scratch_bytes<M, K>;
+    (N > M ? N : M) * sizeof(std::int32_t) > arm_dsp_product_scratch_bytes<M, K>
+        ? (N > M ? N : M) * sizeof(std::int32_t)
+        : arm_dsp_product_scratch_bytes<M, K>;
 
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
@@ -6806,6 +7378,31 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
                                     const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
                                     std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
   int8_product_requantized(x, w, int8_epilogue<true>{start, nullptr, multipliers, zero}, y);
+}
+
+/// What an N x K int8 layer keeps for this build's packed kernel: its weights packed with their requantization
+/// (kernels/detail/int8_packed.hpp), or nothing where the build has no packed kernel.
+///
+/// Example: `static_assert(sizeof(ctattn::detail::kernels::int8_packed_weights<4, 4>) > 0);`
+template <std::size_t N, std::size_t K>
+using int8_packed_weights = typename int8_packed::packed_type<int8_packed_ops, N, K>::type;
+
+/// `int8_fully_connected` with the layer's packed weights too: at run time the packed kernel reads those, where the
+/// build has one; otherwise (and in constant evaluation) the plain product. `packed` must be the packing of w,
+/// start and multipliers (`ctattn::qlinear` keeps them so).
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    std::int32_t zero, std::int8_t (&y)[M][N],
+                                    const int8_packed_weights<N, K>& packed) noexcept {
+  if constexpr (!std::is_void_v<int8_packed_ops>) {
+    if (!std::is_constant_evaluated()) {
+      int8_packed::packed_product<int8_packed_ops, M, K, N, K, N>(&x[0][0], packed, zero, &y[0][0]);
+      return;
+    }
+  }
+  static_cast<void>(packed);
+  int8_fully_connected(x, w, start, multipliers, zero, y);
 }
 
 /// sum_t p[t] for t < K: the backend's `row_sum<K>` where it has one (Helium's `vaddva`, the DSP's `sxtab16`),
@@ -11658,6 +12255,13 @@ struct qlinear {
   std::int8_t weight[outputs][inputs]{};
   std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[outputs]{};
+  /// The same weights, folded biases and multipliers packed for this build's int8 fully-connected kernel
+  /// (kernels/detail/int8_packed.hpp: AVX-512 VNNI), made by the constructor; empty on every other target.
+  // Rationale: packed where the layer is made, by the compiler for a constexpr layer, so that the kernel reads the
+  // layout its instruction wants and nothing is summed or reordered at run time. The members are public for
+  // reading (and for structural types); a layer changed member by member after it is made would leave `packed`
+  // behind, so layers are made by the constructor or `quantize_linear`.
+  [[no_unique_address]] detail::kernels::int8_packed_weights<outputs, inputs> packed{};
 
   /// All weights and biases 0 (every output is QOut's zero point).
   constexpr qlinear() noexcept = default;
@@ -11671,6 +12275,7 @@ struct qlinear {
                                                        static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
       multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
+    packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers};
   }
 
   /// The int32 bias of channel c as TFLite stores it: folded_bias[c] + QIn's zero point times the channel's weight
@@ -11695,9 +12300,10 @@ struct qlinear {
   }
 
   /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
-  /// object (weights, folded biases, multipliers: flash when constexpr), X and the result, and on the stack the
-  /// product kernel's scratch on any backend (`detail::kernels::int8_product_stack_bytes`: one int32 per output
-  /// channel on x86 and NEON, the rows of X widened to int16 in blocks of up to 6 on the Cortex-M DSP).
+  /// object (weights, folded biases, multipliers, and the packed copy on a build with a packed kernel: flash when
+  /// constexpr), X and the result, and on the stack the product kernel's scratch on any backend
+  /// (`detail::kernels::int8_product_stack_bytes`: one int32 per output channel or row of X on x86 and NEON, the
+  /// rows of X widened to int16 in blocks of up to 6 on the Cortex-M DSP).
   ///
   /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
   template <QuantizedMatrix X>
@@ -11773,7 +12379,7 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
     detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
-                                          QOut.zero_point, y.elements);
+                                          QOut.zero_point, y.elements, layer.packed);
   }
   return y;
 }
@@ -11952,7 +12558,17 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
       for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(i, j);
       filter = visible;
     }
+    // Rationale: GCC 12 for AArch64 reports scores as maybe uninitialized here (it does not follow that the loop
+    // above wrote exactly [range.begin, range.end), the range the softmax reads); zeroing the row for every query
+    // would cost O(n_kv) per query and undo the sliding window's O(r N), so the warning is off for this call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
     kernels::int8_softmax_row(scores, weights[0], range.begin, range.end, table.data(), filter);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
     if (seen > 0) {
       kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, 0,

@@ -177,6 +177,13 @@ TEST_CASE("fast products are within K 2^-23 sum |a b| of the exact product", "[b
   products<33, 40, 17>(7);
   products<7, 512, 48>(9);
   products<9, 3, 100>(11);
+  // One row (a decoding step: B streamed row after row, depth not a multiple of 4, a partial last vector) and
+  // two and three rows (wider panels than the tile's).
+  products<1, 37, 100>(13);
+  products<1, 5, 130>(15);
+  products<1, 512, 67>(17);
+  products<2, 64, 100>(19);
+  products<3, 9, 70>(21);
 }
 
 namespace {

@@ -4,6 +4,10 @@
 // runs on any x86-64 CPU.
 #include <unistd.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 #include <cstdio>
 #include <cstring>
 
@@ -15,6 +19,11 @@ bool supports(const char* feature) {
   if (std::strcmp(feature, "fma") == 0) return __builtin_cpu_supports("fma");
   if (std::strcmp(feature, "avx512f") == 0) return __builtin_cpu_supports("avx512f");
   if (std::strcmp(feature, "avx512bw") == 0) return __builtin_cpu_supports("avx512bw");
+  // Rationale: the VNNI features from cpuid's leaf 7 (subleaf 0: ECX bit 11; subleaf 1: EAX bit 4), which Clang
+  // 14's __builtin_cpu_supports does not name; the OS's saving of the vector state is what avx2 and avx512f check.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (std::strcmp(feature, "avx512vnni") == 0) return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ecx >> 11 & 1u);
+  if (std::strcmp(feature, "avxvnni") == 0) return __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax >> 4 & 1u);
 #endif
   (void)feature;
   return false;

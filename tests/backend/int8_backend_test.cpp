@@ -20,6 +20,7 @@ TEST_CASE("this backend's int8 kernel gives the loop's sums, bit for bit", "[bac
   CHECK(std::strcmp(ctattn::int8_backend_name, CTATTN_TEST_INT8_BACKEND) == 0);
   CHECK(ctattn_test::int8_kernel_cases::all_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::all_fully_connected_mismatches(at_run_time) == 0);
+  CHECK(ctattn_test::int8_kernel_cases::large_fully_connected_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::layer_norm_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::arithmetic_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::add_mismatches(at_run_time) == 0);

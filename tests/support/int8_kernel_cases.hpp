@@ -140,15 +140,32 @@ constexpr std::size_t fully_connected_mismatches(Read read, std::uint32_t seed) 
     const fully_connected_case<M, K, N> f = read(make_fully_connected_case<M, K, N>(seed, z_in));
     std::int8_t y[M][N]{};
     ctattn::detail::kernels::int8_fully_connected(f.x, f.w, f.folded_bias, f.multipliers, z_out, y);
+    // The same layer through its packed form (kernels/detail/int8_packed.hpp, where the build has a packed kernel;
+    // elsewhere the same call as above).
+    const ctattn::detail::kernels::int8_packed_weights<N, K> packed{f.w, f.folded_bias, f.multipliers};
+    std::int8_t y_packed[M][N]{};
+    ctattn::detail::kernels::int8_fully_connected(f.x, f.w, f.folded_bias, f.multipliers, z_out, y_packed, packed);
     for (std::size_t r = 0; r < M; ++r) {
       for (std::size_t c = 0; c < N; ++c) {
         std::int32_t sum = f.bias[c];
         for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{f.x[r][t]} - z_in) * f.w[c][t];
-        bad += y[r][c] == ctattn::detail::kernels::requantize(sum, f.multipliers[c], z_out) ? 0u : 1u;
+        const std::int8_t expected = ctattn::detail::kernels::requantize(sum, f.multipliers[c], z_out);
+        bad += y[r][c] == expected ? 0u : 1u;
+        bad += y_packed[r][c] == expected ? 0u : 1u;
       }
     }
   }
   return bad;
+}
+
+// Shapes too large to evaluate in a static_assert, run-time only: the packed kernel's tiles of rows (8 on AVX-512)
+// with rows left over, panels of channel blocks (up to 8 blocks of 16) with a partial last block and a partial
+// panel, one row (a decoding step) and inputs not a multiple of 4.
+template <typename Read>
+std::size_t large_fully_connected_mismatches(Read read) noexcept {
+  return fully_connected_mismatches<17, 67, 150>(read, 31) + fully_connected_mismatches<1, 13, 200>(read, 32) +
+         fully_connected_mismatches<1, 130, 257>(read, 33) + fully_connected_mismatches<8, 64, 128>(read, 34) +
+         fully_connected_mismatches<9, 1, 33>(read, 35) + fully_connected_mismatches<24, 20, 48>(read, 36);
 }
 
 // Outputs of int8_product_transposed_requantized (multiply's kernel: both operands with zero points, one

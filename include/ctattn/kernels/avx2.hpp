@@ -174,4 +174,109 @@ struct avx2_int8_ops {
 
 #endif  // defined(__AVX2__)
 
+// The packed int8 fully-connected kernel on a target with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and
+// later) but no AVX-512: kernels/int8.hpp selects it then.
+#if defined(__AVX2__) && defined(__AVXVNNI__)
+
+#include <cstring>
+
+namespace ctattn::detail {
+
+/// kernels/detail/int8_packed.hpp's operations on 8 channels per ymm register: as avx512_vnni_packed_ops (weights
+/// + 128 as the unsigned operand, the row term taken away), with AVX2's instructions for the rest: the 64-bit
+/// products' shift by 31 is a logical one (the low word it leaves is the same), and the saturation to int8 is two
+/// `vpack`s and a permutation.
+struct avx2_vnni_packed_ops {
+  static constexpr std::size_t lanes = 8;
+  static constexpr int weight_offset = 128;
+  // 16 registers: tiles of up to 4 rows with up to 12 accumulators (one row: 6 blocks, 48 channels).
+  static constexpr std::size_t tile_rows = 4;
+  static constexpr std::size_t accumulators = 12;
+  static constexpr std::size_t max_panel = 6;
+
+  using accumulator = __m256i;
+  struct requantizer {
+    __m256i multiplier, left, right, right_less_one, round_bit, zero;
+  };
+
+  /// -128 sum_t x[t] for t < k, modulo 2^32 (`vpsadbw` on x + 128, as avx512_vnni_packed_ops::row_term).
+  static std::int32_t row_term(const std::int8_t* x, std::size_t k) noexcept {
+    const __m256i flip = _mm256_set1_epi8(-128);
+    __m256i total = _mm256_setzero_si256();
+    std::size_t t = 0;
+    for (; t + 32 <= k; t += 32) {
+      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
+      total = _mm256_add_epi64(total, _mm256_sad_epu8(_mm256_xor_si256(bytes, flip), _mm256_setzero_si256()));
+    }
+    alignas(32) std::uint64_t parts[4];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(parts), total);
+    std::uint64_t sum = 0u - 128u * t;
+    for (const std::uint64_t part : parts) sum += part;
+    for (; t < k; ++t) sum += static_cast<std::uint64_t>(std::int64_t{x[t]});
+    return static_cast<std::int32_t>(0u - (static_cast<std::uint32_t>(sum) << 7));
+  }
+  static accumulator load_start(const std::int32_t* p) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static accumulator add_row_term(accumulator start, std::int32_t term) noexcept {
+    return _mm256_add_epi32(start, _mm256_set1_epi32(term));
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return _mm256_set1_epi32(four);
+  }
+  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
+    std::int8_t four[4]{};
+    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
+    return broadcast_four(four);
+  }
+  // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_four.
+  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(weights), "x"(inputs));
+    return sum;
+#else
+    return _mm256_dpbusd_avx_epi32(sum, weights, inputs);
+#endif
+  }
+  template <typename P>
+  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
+    return {load_start(p.multiplier + c), load_start(p.left + c),      load_start(p.right + c),
+            load_start(p.right_less_one + c), load_start(p.round_bit + c), _mm256_set1_epi32(zero)};
+  }
+  /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
+  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
+    const __m256i x = _mm256_sllv_epi32(sum, r.left);
+    const __m256i rounding = _mm256_set1_epi64x(std::int64_t{1} << 30);
+    const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, r.multiplier), rounding), 31);
+    const __m256i odd = _mm256_srli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(r.multiplier, 32)), rounding),
+        31);
+    const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+    const __m256i t = _mm256_sub_epi32(high, _mm256_and_si256(_mm256_srli_epi32(high, 31), r.round_bit));
+    __m256i v = _mm256_add_epi32(_mm256_srav_epi32(t, r.right),
+                                 _mm256_and_si256(_mm256_srav_epi32(t, r.right_less_one), r.round_bit));
+    v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(-256)), _mm256_set1_epi32(255));
+    v = _mm256_add_epi32(v, r.zero);
+    const __m256i words = _mm256_packs_epi32(v, v);        // per 128-bit half: its 4 values, twice
+    const __m256i bytes = _mm256_packs_epi16(words, words);  // per half: its 4 values, four times
+    const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+    alignas(8) std::int8_t eight[8];
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(eight), _mm256_castsi256_si128(ordered));
+    if (valid == 8) {
+      std::memcpy(y, eight, 8);
+    } else {
+      for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
+    }
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__) && defined(__AVXVNNI__)
+
 #endif  // CTATTN_KERNELS_AVX2_HPP

@@ -191,4 +191,117 @@ struct avx512_int8_ops {
 
 #endif  // defined(__AVX512BW__)
 
+// The packed int8 fully-connected kernel needs AVX-512 VNNI (`vpdpbusd`) besides AVX-512BW: kernels/int8.hpp
+// selects it then.
+#if defined(__AVX512BW__) && defined(__AVX512VNNI__)
+
+#include <cstring>
+
+namespace ctattn::detail {
+
+/// The operations of kernels/detail/int8_packed.hpp on 16 channels per zmm register: `vpdpbusd` adds to each
+/// channel's int32 lane the 4 products of its 4 packed weights (unsigned: w + 128) with 4 inputs broadcast to every
+/// lane, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s, 16 channels at a
+/// time (`vpmuldq` for the 64-bit products, variable shifts for per-channel exponents, `vpmovsdb` to saturate).
+struct avx512_vnni_packed_ops {
+  static constexpr std::size_t lanes = 16;
+  static constexpr int weight_offset = 128;
+  // Tiles of up to 8 rows with up to 24 accumulators in all (one row: 8 blocks, 128 channels), out of 32 registers.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t accumulators = 24;
+  static constexpr std::size_t max_panel = 8;
+
+  using accumulator = __m512i;
+  struct requantizer {
+    __m512i multiplier, left, right, right_less_one, round_bit, zero;
+  };
+
+  /// -128 sum_t x[t] for t < k, modulo 2^32: what the weights' offset adds to a row's sums, taken away.
+  // Rationale: `vpsadbw` sums 64 bytes at a time as unsigned, so each input is read as x + 128 (its top bit
+  // flipped); the lanes past k are loaded as 0 and so count 128 each, which the total takes away with the rest.
+  static std::int32_t row_term(const std::int8_t* x, std::size_t k) noexcept {
+    const __m512i flip = _mm512_set1_epi8(-128);
+    __m512i total = _mm512_setzero_si512();
+    std::size_t t = 0;
+    for (; t + 64 <= k; t += 64) {
+      total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_xor_si512(_mm512_loadu_si512(x + t), flip),
+                                                      _mm512_setzero_si512()));
+    }
+    if (t < k) {
+      const __mmask64 valid = (std::uint64_t{1} << (k - t)) - 1u;
+      total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_xor_si512(_mm512_maskz_loadu_epi8(valid, x + t), flip),
+                                                      _mm512_setzero_si512()));
+      t += 64;
+    }
+    alignas(64) std::uint64_t parts[8];
+    _mm512_store_si512(parts, total);
+    std::uint64_t sum = 0u - 128u * t;
+    for (const std::uint64_t part : parts) sum += part;
+    return static_cast<std::int32_t>(0u - (static_cast<std::uint32_t>(sum) << 7));
+  }
+  static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static accumulator add_row_term(accumulator start, std::int32_t term) noexcept {
+    return _mm512_add_epi32(start, _mm512_set1_epi32(term));
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return _mm512_set1_epi32(four);
+  }
+  /// The first n < 4 inputs at p, the others 0 (nothing past them is read).
+  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
+    std::int8_t four[4]{};
+    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
+    return broadcast_four(four);
+  }
+  // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
+  // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
+  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(weights), "v"(inputs));
+    return sum;
+#else
+    return _mm512_dpbusd_epi32(sum, weights, inputs);
+#endif
+  }
+  template <typename P>
+  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
+    return {_mm512_loadu_si512(p.multiplier + c), _mm512_loadu_si512(p.left + c),
+            _mm512_loadu_si512(p.right + c),      _mm512_loadu_si512(p.right_less_one + c),
+            _mm512_loadu_si512(p.round_bit + c),  _mm512_set1_epi32(zero)};
+  }
+  /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
+  // Rationale: the zero-masking forms with every lane selected, as in avx512_ops (GCC 12's plain forms start from a
+  // self-initialized register that -Wuninitialized reports).
+  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
+    constexpr __mmask16 all = 0xFFFF;
+    constexpr __mmask8 pairs = 0xFF;
+    const __m512i x = _mm512_maskz_sllv_epi32(all, sum, r.left);
+    const __m512i rounding = _mm512_set1_epi64(std::int64_t{1} << 30);
+    // floor((x m + 2^30) / 2^31): even lanes from their 64-bit products, odd lanes from the products of the high
+    // halves, each result in the low word of its 64-bit lane, the odd ones moved up.
+    const __m512i even =
+        _mm512_maskz_srai_epi64(pairs, _mm512_maskz_add_epi64(pairs, _mm512_maskz_mul_epi32(pairs, x, r.multiplier),
+                                                              rounding), 31);
+    const __m512i odd_product = _mm512_maskz_mul_epi32(pairs, _mm512_maskz_srli_epi64(pairs, x, 32),
+                                                       _mm512_maskz_srli_epi64(pairs, r.multiplier, 32));
+    const __m512i odd = _mm512_maskz_srai_epi64(pairs, _mm512_maskz_add_epi64(pairs, odd_product, rounding), 31);
+    const __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_maskz_slli_epi64(pairs, odd, 32));
+    // Rounding right shift, ties away from zero (output_requantizer::scaled); lanes with no right shift keep high.
+    const __m512i t = _mm512_maskz_sub_epi32(
+        all, high, _mm512_maskz_and_epi32(all, _mm512_maskz_srli_epi32(all, high, 31), r.round_bit));
+    __m512i v = _mm512_maskz_add_epi32(
+        all, _mm512_maskz_srav_epi32(all, t, r.right),
+        _mm512_maskz_and_epi32(all, _mm512_maskz_srav_epi32(all, t, r.right_less_one), r.round_bit));
+    v = _mm512_maskz_min_epi32(all, _mm512_maskz_max_epi32(all, v, _mm512_set1_epi32(-256)), _mm512_set1_epi32(255));
+    _mm512_mask_cvtsepi32_storeu_epi8(y, static_cast<__mmask16>((1u << valid) - 1u),
+                                      _mm512_maskz_add_epi32(all, v, r.zero));
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512BW__) && defined(__AVX512VNNI__)
+
 #endif  // CTATTN_KERNELS_AVX512_HPP

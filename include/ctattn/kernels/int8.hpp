@@ -31,13 +31,18 @@
 ///
 /// | target macros                                          | backend    | file                  | terms per step |
 /// |--------------------------------------------------------|------------|-----------------------|----------------|
+/// | `__AVX512BW__` and `__AVX512VNNI__`                    | avx512_vnni | kernels/avx512.hpp   | 32 (layers: 64) |
 /// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
+/// | `__AVX2__` and `__AVXVNNI__`                           | avx2_vnni  | kernels/avx2.hpp      | 16 (layers: 32) |
 /// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
 /// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)      | neon_dotprod | kernels/neon.hpp    | 16             |
 /// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
 /// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
 /// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
+///
+/// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
+/// (AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`): its weights packed where the layer is made, read by kernels/detail/int8_packed.hpp.
 ///
 /// Example:
 /// \code
@@ -57,6 +62,7 @@
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/avx512.hpp"
 #include "ctattn/kernels/constant.hpp"
+#include "ctattn/kernels/detail/int8_packed.hpp"
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/int8_simd.hpp"
 #include "ctattn/kernels/helium.hpp"
@@ -82,13 +88,17 @@
 
 namespace ctattn {
 
-/// The int8 backend of this build: "avx512", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
+/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
 /// there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name =
-#if defined(CTATTN_INT8_AVX512)
+#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
+    "avx512_vnni";
+#elif defined(CTATTN_INT8_AVX512)
     "avx512";
+#elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
+    "avx2_vnni";
 #elif defined(CTATTN_INT8_AVX2)
     "avx2";
 #elif defined(CTATTN_INT8_NEON_DOTPROD)
@@ -119,6 +129,18 @@ using int8_ops = helium_int8_ops;
 using int8_ops = arm_dsp_int8_ops;
 #else
 using int8_ops = void;
+#endif
+
+/// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
+/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else `void` (layers keep no packed weights).
+#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
+using int8_packed_ops = avx512_vnni_packed_ops;
+#elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
+using int8_packed_ops = avx2_vnni_packed_ops;
+#elif defined(CTATTN_INT8_NEON_DOTPROD)
+using int8_packed_ops = neon_dotprod_packed_ops;
+#else
+using int8_packed_ops = void;
 #endif
 }  // namespace detail
 
@@ -294,13 +316,15 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
 }
 
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
-/// any backend: the larger of the x86 and NEON form's N int32 sums and the Cortex-M DSP form's widened block.
+/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's M int32 row terms and the
+/// Cortex-M DSP form's widened block.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
 template <std::size_t M, std::size_t K, std::size_t N>
 inline constexpr std::size_t int8_product_stack_bytes =
-    N * sizeof(std::int32_t) > arm_dsp_product_scratch_bytes<M, K> ? N * sizeof(std::int32_t)
-                                                                   : arm_dsp_product_scratch_bytes<M, K>;
+    (N > M ? N : M) * sizeof(std::int32_t) > arm_dsp_product_scratch_bytes<M, K>
+        ? (N > M ? N : M) * sizeof(std::int32_t)
+        : arm_dsp_product_scratch_bytes<M, K>;
 
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
@@ -388,6 +412,31 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
                                     const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
                                     std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
   int8_product_requantized(x, w, int8_epilogue<true>{start, nullptr, multipliers, zero}, y);
+}
+
+/// What an N x K int8 layer keeps for this build's packed kernel: its weights packed with their requantization
+/// (kernels/detail/int8_packed.hpp), or nothing where the build has no packed kernel.
+///
+/// Example: `static_assert(sizeof(ctattn::detail::kernels::int8_packed_weights<4, 4>) > 0);`
+template <std::size_t N, std::size_t K>
+using int8_packed_weights = typename int8_packed::packed_type<int8_packed_ops, N, K>::type;
+
+/// `int8_fully_connected` with the layer's packed weights too: at run time the packed kernel reads those, where the
+/// build has one; otherwise (and in constant evaluation) the plain product. `packed` must be the packing of w,
+/// start and multipliers (`ctattn::qlinear` keeps them so).
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    std::int32_t zero, std::int8_t (&y)[M][N],
+                                    const int8_packed_weights<N, K>& packed) noexcept {
+  if constexpr (!std::is_void_v<int8_packed_ops>) {
+    if (!std::is_constant_evaluated()) {
+      int8_packed::packed_product<int8_packed_ops, M, K, N, K, N>(&x[0][0], packed, zero, &y[0][0]);
+      return;
+    }
+  }
+  static_cast<void>(packed);
+  int8_fully_connected(x, w, start, multipliers, zero, y);
 }
 
 /// sum_t p[t] for t < K: the backend's `row_sum<K>` where it has one (Helium's `vaddva`, the DSP's `sxtab16`),

@@ -19,6 +19,7 @@
 #include <arm_neon.h>
 
 #include <cstdint>
+#include <cstring>
 
 namespace ctattn::detail {
 
@@ -149,6 +150,65 @@ struct neon_dotprod_int8_ops {
     }
   }
 };
+
+/// The operations of kernels/detail/int8_packed.hpp on 4 channels per q register: `sdot` adds to each channel's
+/// int32 lane the 4 products of its 4 packed weights with 4 inputs broadcast to every lane (signed by signed, so the
+/// weights are stored as they are: no offset, no row term); the requantization is `output_requantizer`'s on 4
+/// channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift rounds ties away from zero by
+/// the sign fix-up before `srshl`).
+struct neon_dotprod_packed_ops {
+  static constexpr std::size_t lanes = 4;
+  static constexpr int weight_offset = 0;
+  // 32 registers: tiles of up to 8 rows with up to 24 accumulators (one row: 8 blocks, 32 channels).
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t accumulators = 24;
+  static constexpr std::size_t max_panel = 8;
+
+  using accumulator = int32x4_t;
+  struct requantizer {
+    int32x4_t multiplier, left, right, zero;
+  };
+
+  static std::int32_t row_term(const std::int8_t*, std::size_t) noexcept { return 0; }
+  static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
+  static accumulator add_row_term(accumulator start, std::int32_t) noexcept { return start; }
+  static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
+  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return vdupq_n_s32(four);
+  }
+  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
+    std::int8_t four[4]{};
+    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
+    return broadcast_four(four);
+  }
+  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+    return vdotq_s32(sum, vreinterpretq_s8_s32(weights), vreinterpretq_s8_s32(inputs));
+  }
+  template <typename P>
+  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
+    return {vld1q_s32(p.multiplier + c), vld1q_s32(p.left + c), vnegq_s32(vld1q_s32(p.right + c)), vdupq_n_s32(zero)};
+  }
+  /// The first `valid` lanes of sum requantized to y.
+  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
+    // x << left modulo 2^32, then round(x m / 2^31) with ties up (no saturation: m < 2^31).
+    const int32x4_t high = vqrdmulhq_s32(vshlq_s32(sum, r.left), r.multiplier);
+    // Rounding right shift by `right` (r.right holds its negation): srshl rounds ties up; a negative value less 1
+    // first makes those ties go away from zero. A lane with no right shift has the mask 0 and keeps high.
+    const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, r.right), 31);
+    int32x4_t v = vrshlq_s32(vqaddq_s32(high, fixup), r.right);
+    v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(-256)), vdupq_n_s32(255));
+    v = vaddq_s32(v, r.zero);
+    const int8x8_t bytes = vqmovn_s16(vcombine_s16(vqmovn_s32(v), vdup_n_s16(0)));
+    // Rationale: through a buffer and memcpy, which the compiler sees writing y (a lane store through a cast
+    // pointer leaves GCC 12 believing the output uninitialized).
+    std::int8_t eight[8];
+    vst1_s8(eight, bytes);
+    std::memcpy(y, eight, valid);
+  }
+};
+
 #endif  // defined(__ARM_FEATURE_DOTPROD)
 
 }  // namespace ctattn::detail

@@ -127,7 +127,17 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
       for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(i, j);
       filter = visible;
     }
+    // Rationale: GCC 12 for AArch64 reports scores as maybe uninitialized here (it does not follow that the loop
+    // above wrote exactly [range.begin, range.end), the range the softmax reads); zeroing the row for every query
+    // would cost O(n_kv) per query and undo the sliding window's O(r N), so the warning is off for this call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
     kernels::int8_softmax_row(scores, weights[0], range.begin, range.end, table.data(), filter);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
     if (seen > 0) {
       kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, 0,

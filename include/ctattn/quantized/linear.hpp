@@ -115,6 +115,13 @@ struct qlinear {
   std::int8_t weight[outputs][inputs]{};
   std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[outputs]{};
+  /// The same weights, folded biases and multipliers packed for this build's int8 fully-connected kernel
+  /// (kernels/detail/int8_packed.hpp: AVX-512 VNNI), made by the constructor; empty on every other target.
+  // Rationale: packed where the layer is made, by the compiler for a constexpr layer, so that the kernel reads the
+  // layout its instruction wants and nothing is summed or reordered at run time. The members are public for
+  // reading (and for structural types); a layer changed member by member after it is made would leave `packed`
+  // behind, so layers are made by the constructor or `quantize_linear`.
+  [[no_unique_address]] detail::kernels::int8_packed_weights<outputs, inputs> packed{};
 
   /// All weights and biases 0 (every output is QOut's zero point).
   constexpr qlinear() noexcept = default;
@@ -128,6 +135,7 @@ struct qlinear {
                                                        static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
       multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
+    packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers};
   }
 
   /// The int32 bias of channel c as TFLite stores it: folded_bias[c] + QIn's zero point times the channel's weight
@@ -152,9 +160,10 @@ struct qlinear {
   }
 
   /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
-  /// object (weights, folded biases, multipliers: flash when constexpr), X and the result, and on the stack the
-  /// product kernel's scratch on any backend (`detail::kernels::int8_product_stack_bytes`: one int32 per output
-  /// channel on x86 and NEON, the rows of X widened to int16 in blocks of up to 6 on the Cortex-M DSP).
+  /// object (weights, folded biases, multipliers, and the packed copy on a build with a packed kernel: flash when
+  /// constexpr), X and the result, and on the stack the product kernel's scratch on any backend
+  /// (`detail::kernels::int8_product_stack_bytes`: one int32 per output channel or row of X on x86 and NEON, the
+  /// rows of X widened to int16 in blocks of up to 6 on the Cortex-M DSP).
   ///
   /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
   template <QuantizedMatrix X>
@@ -230,7 +239,7 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
     detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
-                                          QOut.zero_point, y.elements);
+                                          QOut.zero_point, y.elements, layer.packed);
   }
   return y;
 }

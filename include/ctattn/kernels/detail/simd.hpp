@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <limits>
+#include <type_traits>
 
 #include "ctattn/kernels/activation.hpp"
 #include "ctattn/kernels/softmax_row.hpp"
@@ -96,15 +97,80 @@ inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, 
   }
 }
 
+/// Vectors of B per panel for a product of M rows: the backend's tile, or, for fewer rows than a tile holds, as many
+/// as the tile's accumulators allow, up to half of them (the other half holds the loaded vectors of B).
+// Rationale: a product of one or two rows (a decoding step's projection) with the tile's 2 vectors has 2 or 4
+// independent sums, each waiting on the latency of the one before it, and reads B in short pieces of many rows;
+// wider panels keep enough sums in flight and read B in longer runs.
+template <typename V, std::size_t M>
+inline constexpr std::size_t panel_vectors =
+    M >= V::tile_rows ? V::tile_vectors
+                      : larger(V::tile_vectors, smaller(V::tile_rows * V::tile_vectors / M,
+                                                        V::tile_rows * V::tile_vectors / 2));
+
+/// c (+)= a B for one row: B streamed row after row, `Rows` rows of B at a time added into c, which stays in L1.
+// Rationale: one row of A (a decoding step's projection) does one multiply-add per weight, so its speed is the
+// speed of reading B; reading B in its stored order, a few whole rows at a time, keeps that read one sequential
+// stream, where a panel of columns jumps from row to row.
+template <typename V, std::size_t N, bool Accumulate>
+inline void product_row(const float* a, std::size_t a_col, const float* b, std::size_t ldb, float* c,
+                        std::size_t depth) noexcept {
+  using reg = typename V::reg;
+  constexpr std::size_t lanes = V::lanes;
+  constexpr std::size_t rows = 4;
+  constexpr std::size_t full = N / lanes * lanes;
+  if constexpr (!Accumulate) {
+    for (std::size_t j = 0; j < full; j += lanes) V::store(c + j, V::zero());
+    if constexpr (N % lanes != 0) V::store_partial(c + full, V::zero(), N % lanes);
+  }
+  // Rows of B from `from` (a's entries from `a_from`) added into c, `count` of them.
+  const auto add_rows = [&](const float* a_from, const float* from, auto count) {
+    constexpr std::size_t r_count = decltype(count)::value;
+    reg a_k[r_count];
+    for (std::size_t r = 0; r < r_count; ++r) a_k[r] = V::broadcast(a_from[r * a_col]);
+    for (std::size_t j = 0; j < full; j += lanes) {
+      reg sum = V::load(c + j);
+      for (std::size_t r = 0; r < r_count; ++r) sum = V::fma(a_k[r], V::load(from + r * ldb + j), sum);
+      V::store(c + j, sum);
+    }
+    if constexpr (N % lanes != 0) {
+      reg sum = V::load_partial(c + full, N % lanes, 0.0f);
+      for (std::size_t r = 0; r < r_count; ++r) {
+        sum = V::fma(a_k[r], V::load_partial(from + r * ldb + full, N % lanes, 0.0f), sum);
+      }
+      V::store_partial(c + full, sum, N % lanes);
+    }
+  };
+  // Rationale: pointers that advance, not indices times strides: GCC 12 reports the index form's products as
+  // overflowing at an iteration no call reaches (-Waggressive-loop-optimizations).
+  const float* a_k = a;
+  const float* b_k = b;
+  for (std::size_t left = depth; left >= rows; left -= rows) {
+    add_rows(a_k, b_k, std::integral_constant<std::size_t, rows>{});
+    a_k += rows * a_col;
+    b_k += rows * ldb;
+  }
+  for (std::size_t left = depth % rows; left > 0; --left) {
+    add_rows(a_k, b_k, std::integral_constant<std::size_t, 1>{});
+    a_k += a_col;
+    b_k += ldb;
+  }
+}
+
 /// C (+)= A B for C M x N (row stride ldc), B depth x N (row stride ldb), a(i, k) = a[i * a_row + k * a_col].
 template <typename V, std::size_t M, std::size_t N, bool Accumulate>
 inline void product(const float* a, std::size_t a_row, std::size_t a_col, const float* b, std::size_t ldb, float* c,
                     std::size_t ldc, std::size_t depth) noexcept {
+  if constexpr (M == 1 && N > 2 * V::tile_vectors * V::lanes) {
+    product_row<V, N, Accumulate>(a, a_col, b, ldb, c, depth);
+    return;
+  }
   constexpr std::size_t lanes = V::lanes;
-  constexpr std::size_t panel = V::tile_vectors * lanes;
+  constexpr std::size_t vectors = panel_vectors<V, M>;
+  constexpr std::size_t panel = vectors * lanes;
   constexpr std::size_t full = N / panel * panel;
   for (std::size_t j = 0; j < full; j += panel) {
-    product_panel<V, M, V::tile_vectors, 0, Accumulate>(a, a_row, a_col, b + j, ldb, c + j, ldc, depth);
+    product_panel<V, M, vectors, 0, Accumulate>(a, a_row, a_col, b + j, ldb, c + j, ldc, depth);
   }
   if constexpr (N % panel != 0) {
     constexpr std::size_t rest = N % panel;

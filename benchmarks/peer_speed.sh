@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Run-time speed of ctattn against its peers on one core (benchmarks/bench_peer_speed.cpp): fp32 and int8 fully
+# connected layers (y = x W^T + b at rows x in x out = 16x64x64, 64x64x64, 16x64x256, 7x512x512, 1x512x512) and
+# single-head attention at (n, d) = (6, 16), (16, 64), (64, 64), (128, 128), (256, 64), each against oneDNN 2.6,
+# XNNPACK (2022-02) and Eigen 3.4 where they have the operation; in the same run the core's FP32 FMA peak.
+#
+# How to read the tables it prints last (medians of 11 repetitions, real time per call, one thread):
+#   - ctattn / best peer: ctattn's time over the fastest peer's; below 1 ctattn is faster.
+#   - % of FMA peak: nominal flops (2 rows in out; attention 4 n^2 d) per second over the measured FMA peak; for
+#     int8 the same figure is int8 multiply-adds per second over the fp32 peak's.
+#   - int8 / fp32: ctattn's int8 layer's time over its fastest fp32 layout's, same shape.
+# Every peer's output is checked against ctattn's before timing (int8 within one step); the run stops if one differs.
+#
+# Usage: benchmarks/peer_speed.sh [build dir] [Google Benchmark flags...]
+#   build dir: default $CTATTN_BENCH_BUILD_DIR, else /tmp/ctattn-peer-bench
+#   e.g. benchmarks/peer_speed.sh /tmp/ctattn-peer-bench --benchmark_repetitions=3 --benchmark_filter='fc_int8|fma'
+# Built with -O3 -march=native (cmake -DCTATTN_BENCH_ARCH_FLAGS=... to change) and ctattn's -ffp-contract=off;
+# pinned to CPU 0 with taskset when it is there. oneDNN's OpenMP runtime is limited to one thread by the program
+# itself; OMP_NUM_THREADS=1 is set here too, so that the runtime starts no pool it would not use.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-peer-bench}}"
+[[ $# -gt 0 ]] && shift
+
+# libpthreadpool-dev: xnnpack.h includes pthreadpool.h, and Debian's libxnnpack-dev does not pull it in.
+"$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libeigen3-dev libdnnl-dev libxnnpack-dev \
+  libpthreadpool-dev
+# Configure quietly, but show why the target would be missing (benchmarks/CMakeLists.txt's "... not found: ...
+# skipped" line) or the whole log on failure.
+if ! configure_log=$(cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCTATTN_BUILD_BENCHMARKS=ON \
+                       -DCTATTN_BUILD_TESTS=OFF -DCTATTN_BUILD_EXAMPLES=OFF 2>&1); then
+  echo "$configure_log"
+  exit 1
+fi
+grep -E "not found: .* skipped" <<<"$configure_log" || true
+cmake --build "$build" --target bench_peer_speed -j2
+
+pin=()
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then pin=(taskset -c 0); fi
+cpu_field() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'; }
+echo "CPU: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model))"
+OMP_NUM_THREADS=1 "${pin[@]}" "$build/benchmarks/bench_peer_speed" "$@"
