@@ -2705,11 +2705,6 @@ struct avx2_vnni_packed_ops {
     std::memcpy(&four, p, 4);
     return _mm256_set1_epi32(four);
   }
-  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
-    std::int8_t four[4]{};
-    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
-    return broadcast_four(four);
-  }
   // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_four.
   static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
 #if defined(__GNUC__) && !defined(__clang__)
@@ -3004,12 +2999,6 @@ struct avx512_vnni_packed_ops {
     std::int32_t four;
     std::memcpy(&four, p, 4);
     return _mm512_set1_epi32(four);
-  }
-  /// The first n < 4 inputs at p, the others 0 (nothing past them is read).
-  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
-    std::int8_t four[4]{};
-    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
-    return broadcast_four(four);
   }
   // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
   // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
@@ -3902,11 +3891,6 @@ struct neon_dotprod_packed_ops {
     std::int32_t four;
     std::memcpy(&four, p, 4);
     return vdupq_n_s32(four);
-  }
-  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
-    std::int8_t four[4]{};
-    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
-    return broadcast_four(four);
   }
   static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
     return vdotq_s32(sum, vreinterpretq_s8_s32(weights), vreinterpretq_s8_s32(inputs));
@@ -6728,6 +6712,19 @@ struct armv6m_int8_ops {
 /// unsigned operand, stored with Offset = 128 (w + 128 in [1, 255]), and each row's sum then holds 128 sum_t x[t]
 /// too, which the kernel takes away once per row (`row_sums`).
 ///
+/// What a backend `Ops` provides (kernels/avx512.hpp, avx2.hpp, neon.hpp):
+///
+/// | member                                   | meaning                                                        |
+/// |------------------------------------------|----------------------------------------------------------------|
+/// | `lanes`, `weight_offset`                 | channels per vector; what is added to each stored weight       |
+/// | `tile_rows`, `accumulators`, `max_panel` | the tile: rows at most, accumulators in all, blocks per row    |
+/// | `accumulator`, `requantizer`             | a vector of int32 sums; a block's requantization in registers  |
+/// | `row_term(x, k)`                         | what the weight offset adds to a row's sums, negated           |
+/// | `load_start`, `add_row_term`             | a block's starts, plus a row's term                            |
+/// | `load_weights(p)`, `broadcast_four(p)`   | a block's weights for 4 inputs; 4 inputs in every lane         |
+/// | `dot_four(sum, weights, inputs)`         | sum + per lane the dot product of its 4 weights and the inputs |
+/// | `make_requantizer(p, c, zero)`, `store_requantized(y, sum, r, valid)` | requantize and store a block |
+///
 /// Example: `static_assert(sizeof(ctattn::detail::int8_packed::packed_weights<3, 5, 16, 128>::weight) == 2 * 64);`
 // Rationale: the unsigned operand is the weights, not the inputs as in run-time libraries (which add 128 to every
 // input and store -128 sum_k w with the weights): a constant shift of constant weights costs nothing at run time,
@@ -6830,7 +6827,10 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const std::i
     acc w_vectors[NV];
     for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + whole * 4 * lanes);
     for (std::size_t i = 0; i < MR; ++i) {
-      const acc inputs = Ops::broadcast_partial(x + i * x_stride + 4 * whole, K % 4);
+      // The last K % 4 inputs and zeros (nothing past the row is read).
+      std::int8_t four[4]{};
+      for (std::size_t q = 0; q < K % 4; ++q) four[q] = x[i * x_stride + 4 * whole + q];
+      const acc inputs = Ops::broadcast_four(four);
       for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], w_vectors[j], inputs);
     }
   }

@@ -229,11 +229,6 @@ struct avx2_vnni_packed_ops {
     std::memcpy(&four, p, 4);
     return _mm256_set1_epi32(four);
   }
-  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
-    std::int8_t four[4]{};
-    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
-    return broadcast_four(four);
-  }
   // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_four.
   static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
 #if defined(__GNUC__) && !defined(__clang__)

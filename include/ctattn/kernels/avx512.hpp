@@ -249,12 +249,6 @@ struct avx512_vnni_packed_ops {
     std::memcpy(&four, p, 4);
     return _mm512_set1_epi32(four);
   }
-  /// The first n < 4 inputs at p, the others 0 (nothing past them is read).
-  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
-    std::int8_t four[4]{};
-    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
-    return broadcast_four(four);
-  }
   // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
   // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
   static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {

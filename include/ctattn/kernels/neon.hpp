@@ -178,11 +178,6 @@ struct neon_dotprod_packed_ops {
     std::memcpy(&four, p, 4);
     return vdupq_n_s32(four);
   }
-  static accumulator broadcast_partial(const std::int8_t* p, std::size_t n) noexcept {
-    std::int8_t four[4]{};
-    for (std::size_t q = 0; q < n; ++q) four[q] = p[q];
-    return broadcast_four(four);
-  }
   static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
     return vdotq_s32(sum, vreinterpretq_s8_s32(weights), vreinterpretq_s8_s32(inputs));
   }
