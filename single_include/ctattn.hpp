@@ -6744,8 +6744,8 @@ struct packed_weights {
   static constexpr std::size_t columns = blocks * Lanes;
   static constexpr int offset = Offset;
 
-  alignas(64) std::int8_t weight[blocks * groups * 4 * Lanes]{};
-  alignas(64) std::int32_t start[columns]{};
+  std::int8_t weight[blocks * groups * 4 * Lanes]{};
+  std::int32_t start[columns]{};
   std::int32_t multiplier[columns]{};
   std::int32_t left[columns]{};
   std::int32_t right[columns]{};
@@ -6798,6 +6798,10 @@ template <typename Ops, std::size_t N, std::size_t K>
   requires(!std::is_void_v<Ops>)
 struct packed_type<Ops, N, K> {
   using type = packed_weights<N, K, Ops::lanes, Ops::weight_offset>;
+  // Rationale: no alignment above an int32's (the kernel's loads are unaligned ones): a layer holding a 64-byte
+  // aligned member would pad every model that holds the layer, and a model's footprint, the sum of its layers'
+  // sizes, would no longer be its size (examples/verified_model/int8_sorter.hpp asserts they are equal).
+  static_assert(alignof(type) == alignof(std::int32_t));
 };
 
 /// One tile: rows [0, MR) of x against NV blocks of channels from block `block`, written to y; the last block has
