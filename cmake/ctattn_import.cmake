@@ -76,6 +76,8 @@ int main(int argc, char** argv) {
     set_property(DIRECTORY PROPERTY CTATTN_IMPORTED_${ARG_NAME} "${_imported}")
     add_custom_command(
       OUTPUT "${_dir}/${ARG_NAME}.hpp"
+      # Rationale: the folder made first: Ninja makes an output's folder, the Makefile generators do not.
+      COMMAND "${CMAKE_COMMAND}" -E make_directory "${_dir}"
       COMMAND ${_tool} "${_weights}" "${_dir}/${ARG_NAME}.hpp" ${ARG_NAME} ${_options}
       DEPENDS ${_tool} "${_weights}" "${_header}"
       COMMENT "ctattn: importing ${ARG_WEIGHTS} as ${ARG_NAME}.hpp"
