@@ -31,23 +31,22 @@
 #include <vector>
 
 #include "ctattn/ctattn.hpp"
+#include "bench_common.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
 namespace {
+using ctattn_bench::fill;
+using ctattn_bench::format_number;
+using ctattn_bench::format_time;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Operands
 
 // Every implementation fills its own copy of an operand from the operand's seed, in row-major order, so the three
 // compute on the same numbers.
-void fill(float* data, std::size_t count, std::uint32_t seed, float scale) {
-  std::mt19937 engine(seed);
-  std::uniform_real_distribution<float> uniform(-scale, scale);
-  for (std::size_t i = 0; i < count; ++i) data[i] = uniform(engine);
-}
 
 // Eigen refuses a fixed-size object above EIGEN_STACK_ALLOCATION_LIMIT bytes (128 KiB by default), even one in
 // static storage. Such an operand is a dynamic matrix here, sized once before timing (see `shape`), so that the
@@ -580,25 +579,7 @@ class median_reporter : public benchmark::ConsoleReporter {
   std::map<std::string, double> seconds_;
 };
 
-std::string format_time(double seconds) {
-  char text[32];
-  if (std::isnan(seconds)) return "-";
-  if (seconds < 1e-6) {
-    std::snprintf(text, sizeof text, "%.0f ns", seconds * 1e9);
-  } else if (seconds < 1e-3) {
-    std::snprintf(text, sizeof text, "%.2f µs", seconds * 1e6);
-  } else {
-    std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
-  }
-  return text;
-}
 
-std::string format_number(const char* format, double value) {
-  if (std::isnan(value)) return "-";
-  char text[32];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
 
 constexpr std::size_t small_bandwidth_bytes = std::size_t{4} << 20;
 constexpr std::size_t large_bandwidth_bytes = std::size_t{32} << 20;
@@ -681,36 +662,8 @@ void print_table(const median_reporter& reporter, const std::vector<table_row>& 
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Defaults the command line can override: medians of 11 repetitions of at least 0.2 s each, and only the
-  // aggregates printed. (A plain number of seconds for --benchmark_min_time is what Debian 12's 1.7.1 parses;
-  // later versions accept it too.)
-  std::vector<char*> args(argv, argv + argc);
-  const auto given = [&](std::string_view flag) {
-    return std::any_of(args.begin() + 1, args.end(),
-                       [flag](const char* arg) { return std::string_view(arg).substr(0, flag.size()) == flag; });
-  };
-  static char repetitions_flag[] = "--benchmark_repetitions=11";
-  static char aggregates_flag[] = "--benchmark_report_aggregates_only=true";
-  static char min_time_flag[] = "--benchmark_min_time=0.2";
-  if (!given("--benchmark_repetitions")) args.push_back(repetitions_flag);
-  if (!given("--benchmark_report_aggregates_only") && !given("--benchmark_display_aggregates_only")) {
-    args.push_back(aggregates_flag);
-  }
-  if (!given("--benchmark_min_time")) args.push_back(min_time_flag);
-  std::string repetitions = "1";
-  for (const char* arg : args) {
-    const std::string_view text(arg);
-    constexpr std::string_view prefix = "--benchmark_repetitions=";
-    if (text.substr(0, prefix.size()) == prefix) repetitions = std::string(text.substr(prefix.size()));
-  }
-  int count = static_cast<int>(args.size());
-  args.push_back(nullptr);
-  benchmark::Initialize(&count, args.data());
-  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
-
-#ifndef NDEBUG
-  std::printf("warning: built without NDEBUG (not a Release build): Eigen's and ctattn's run-time checks are on\n");
-#endif
+  std::string repetitions;
+  if (!ctattn_bench::start_benchmarks(argc, argv, repetitions)) return 1;
 
   for (std::size_t i = 0; i < stream_floats; ++i) stream_buffer[i] = 1.0f;
   benchmark::RegisterBenchmark("fma_peak", fma_peak)->UseRealTime()->Unit(benchmark::kMicrosecond);

@@ -68,22 +68,21 @@
 #include <vector>
 
 #include "ctattn/ctattn.hpp"
+#include "bench_common.hpp"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
 
 namespace {
+using ctattn_bench::fill;
+using ctattn_bench::format_number;
+using ctattn_bench::format_time;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Operands
 
 // Row-major order, uniform in [-scale, scale): the same numbers for every copy filled from one seed.
-void fill(float* data, std::size_t count, std::uint32_t seed, float scale) {
-  std::mt19937 engine(seed);
-  std::uniform_real_distribution<float> uniform(-scale, scale);
-  for (std::size_t i = 0; i < count; ++i) data[i] = uniform(engine);
-}
 
 // A zeroed array aligned to 64 bytes for the peers' operands, with XNN_EXTRA_BYTES more behind it: XNNPACK may read
 // (never write) that far past an input.
@@ -807,25 +806,7 @@ class median_times : public benchmark::ConsoleReporter {
   std::map<std::string, double> seconds_;
 };
 
-std::string time_text(double seconds) {
-  if (std::isnan(seconds)) return "-";
-  char text[32];
-  if (seconds < 1e-6) {
-    std::snprintf(text, sizeof text, "%.0f ns", seconds * 1e9);
-  } else if (seconds < 1e-3) {
-    std::snprintf(text, sizeof text, "%.2f µs", seconds * 1e6);
-  } else {
-    std::snprintf(text, sizeof text, "%.3f ms", seconds * 1e3);
-  }
-  return text;
-}
 
-std::string number_text(const char* format, double value) {
-  if (std::isnan(value) || std::isinf(value)) return "-";
-  char text[48];
-  std::snprintf(text, sizeof text, format, value);
-  return text;
-}
 
 // The smaller of two times, NaN only when both are.
 double fastest(double a, double b) {
@@ -838,7 +819,7 @@ double fastest(double a, double b) {
 std::string fastest_text(double a, const char* a_name, double b, const char* b_name) {
   const double best = fastest(a, b);
   if (std::isnan(best)) return "-";
-  return time_text(best) + (best == a ? std::string(" (") + a_name + ")" : std::string(" (") + b_name + ")");
+  return format_time(best) + (best == a ? std::string(" (") + a_name + ")" : std::string(" (") + b_name + ")");
 }
 
 constexpr double not_applicable = std::numeric_limits<double>::quiet_NaN();
@@ -849,7 +830,7 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
   const double peak = fma_flops_per_call / time("fma_peak");
   std::printf("\n%s, real time per call, one thread. FP32 FMA peak of this core (%s, %zu chains): %s GFLOP/s.\n",
               repetitions == "1" ? "One run each" : ("Medians of " + repetitions + " repetitions").c_str(), fma_vector,
-              fma_chains, number_text("%.1f", peak * 1e-9).c_str());
+              fma_chains, format_number("%.1f", peak * 1e-9).c_str());
 
   std::printf("\n### fp32 fully connected, y = x W^T + b (rows x in x out)\n\n");
   std::printf("| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn %% of FMA peak |\n");
@@ -865,10 +846,10 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
     for (const auto& [layout, ctattn] : {std::pair{"out_by_in", out_by_in}, std::pair{"in_by_out", in_by_out}}) {
       const bool faster = ctattn == fastest(out_by_in, in_by_out);
       std::printf("| %s ctattn %s%s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), layout,
-                  faster ? " (faster layout)" : "", time_text(ctattn).c_str(), time_text(eigen).c_str(),
-                  fastest_text(matmul, "matmul", inner_product, "inner_product").c_str(), time_text(xnnpack).c_str(),
-                  number_text("%.2f", ctattn / best_peer).c_str(),
-                  number_text("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str());
+                  faster ? " (faster layout)" : "", format_time(ctattn).c_str(), format_time(eigen).c_str(),
+                  fastest_text(matmul, "matmul", inner_product, "inner_product").c_str(), format_time(xnnpack).c_str(),
+                  format_number("%.2f", ctattn / best_peer).c_str(),
+                  format_number("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str());
     }
   }
 
@@ -885,17 +866,17 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
     const double best_peer = fastest(fastest(matmul, inner_product), xnnpack);
     const double fp32 = fastest(time(fp32_rows[i].prefix + "/ctattn_out_by_in"),
                                 time(fp32_rows[i].prefix + "/ctattn_in_by_out"));
-    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), time_text(ctattn).c_str(),
-                time_text(not_applicable).c_str(),
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
+                format_time(not_applicable).c_str(),
                 fastest_text(matmul, "matmul", inner_product, "inner_product, folded").c_str(),
-                time_text(xnnpack).c_str(), number_text("%.2f", ctattn / best_peer).c_str(),
-                number_text("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str(),
-                number_text("%.2f", ctattn / fp32).c_str());
+                format_time(xnnpack).c_str(), format_number("%.2f", ctattn / best_peer).c_str(),
+                format_number("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str(),
+                format_number("%.2f", ctattn / fp32).c_str());
   }
   std::printf("\nXNNPACK int8 is its per-channel 1 x 1 convolution (this XNNPACK has no per-channel fully-connected "
               "operator). Its per-tensor fully_connected_nc_qs8 on the same shapes:");
   for (const table_row& row : int8_rows) {
-    std::printf(" %s %s;", row.label.c_str(), time_text(time(row.prefix + "/xnnpack_qs8_per_tensor")).c_str());
+    std::printf(" %s %s;", row.label.c_str(), format_time(time(row.prefix + "/xnnpack_qs8_per_tensor")).c_str());
   }
   std::printf("\nctattn's int8 backend: %s. Eigen has no int8 layer.\n", ctattn::int8_backend_name);
 
@@ -906,10 +887,10 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
     const double ctattn = time(row.prefix + "/ctattn");
     const double eigen = time(row.prefix + "/eigen");
     const double onednn_time = time(row.prefix + "/onednn");
-    std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), time_text(ctattn).c_str(),
-                time_text(eigen).c_str(), time_text(onednn_time).c_str(), time_text(not_applicable).c_str(),
-                number_text("%.2f", ctattn / fastest(eigen, onednn_time)).c_str(),
-                number_text("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str());
+    std::printf("| %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
+                format_time(eigen).c_str(), format_time(onednn_time).c_str(), format_time(not_applicable).c_str(),
+                format_number("%.2f", ctattn / fastest(eigen, onednn_time)).c_str(),
+                format_number("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str());
   }
   std::printf("\nXNNPACK (2022-02) has no attention operator: no XNNPACK figure. oneDNN attention is matmul (scale "
               "1/sqrt(d) as its output scale) + softmax in place + matmul, three primitives per call.\n");
@@ -923,35 +904,8 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
 }  // namespace
 
 int main(int argc, char** argv) {
-  // Defaults the command line can override: medians of 11 repetitions of at least 0.2 s each, aggregates only.
-  // (Debian 12's Google Benchmark 1.7.1 parses --benchmark_min_time as a plain number of seconds.)
-  std::vector<char*> args(argv, argv + argc);
-  const auto given = [&](std::string_view flag) {
-    return std::any_of(args.begin() + 1, args.end(),
-                       [flag](const char* arg) { return std::string_view(arg).substr(0, flag.size()) == flag; });
-  };
-  static char repetitions_flag[] = "--benchmark_repetitions=11";
-  static char aggregates_flag[] = "--benchmark_report_aggregates_only=true";
-  static char min_time_flag[] = "--benchmark_min_time=0.2";
-  if (!given("--benchmark_repetitions")) args.push_back(repetitions_flag);
-  if (!given("--benchmark_report_aggregates_only") && !given("--benchmark_display_aggregates_only")) {
-    args.push_back(aggregates_flag);
-  }
-  if (!given("--benchmark_min_time")) args.push_back(min_time_flag);
-  std::string repetitions = "1";
-  for (const char* arg : args) {
-    constexpr std::string_view prefix = "--benchmark_repetitions=";
-    const std::string_view text(arg);
-    if (text.substr(0, prefix.size()) == prefix) repetitions = std::string(text.substr(prefix.size()));
-  }
-  int count = static_cast<int>(args.size());
-  args.push_back(nullptr);
-  benchmark::Initialize(&count, args.data());
-  if (benchmark::ReportUnrecognizedArguments(count, args.data())) return 1;
-
-#ifndef NDEBUG
-  std::printf("warning: built without NDEBUG (not a Release build): Eigen's and ctattn's run-time checks are on\n");
-#endif
+  std::string repetitions;
+  if (!ctattn_bench::start_benchmarks(argc, argv, repetitions)) return 1;
   // One thread everywhere, before any primitive or operator exists.
   const std::string onednn_threads = limit_onednn_to_one_thread();
   xnn_check(xnn_initialize(nullptr), "xnn_initialize");
