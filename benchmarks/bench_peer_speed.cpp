@@ -10,8 +10,9 @@
 //
 // What each implementation is given (what a user who wants speed would do):
 //   ctattn   its public calls: `project_into(y, x, layer)` with `linear<float, In, Out, out_by_in, true>` (PyTorch's
-//            layout) and with the same layer relaid out in x out (`in_by_out`), both timed; `project(x_q, layer)`
-//            with `qlinear` from `quantize_linear`; `scaled_dot_product_attention(q, k, v, into(out))`.
+//            layout) and with the same layer relaid out in x out (`in_by_out`), both timed;
+//            `project_into(y_q, x_q, layer)` with `qlinear` from `quantize_linear`;
+//            `scaled_dot_product_attention(q, k, v, into(out))`.
 //   Eigen    row-major matrices, fixed-size up to Eigen's stack limit (128 KiB) and dynamic above it, sized before
 //            timing: `y.noalias() = x * w.transpose(); y.rowwise() += b`, and attention written out in expressions.
 //            Eigen has no int8 layer: "-" in that table.
@@ -474,7 +475,7 @@ struct fc_case {
     eigen_y.noalias() = eigen_x * eigen_w.transpose();
     eigen_y.rowwise() += eigen_b;
   }
-  void run_ctattn_int8() { y_q = ctattn::project(x_q, layer_q); }
+  void run_ctattn_int8() { ctattn::project_into(y_q, x_q, layer_q); }
 
   // Runs every implementation once and compares the outputs with ctattn's.
   bool outputs_agree(const std::string& label) {

@@ -2487,6 +2487,474 @@ inline constexpr float lowest = -87.33654f;
 
 #endif  // CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
 // ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
+// ---------------------------------------- ctattn/kernels/detail/int8_packed.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+
+/// \file
+/// The int8 fully-connected product on weights packed for a dot-product instruction, written once over a backend's
+/// operations (kernels/int8.hpp chooses the backend; today AVX-512 VNNI, kernels/avx512.hpp). A layer's weights
+/// are constants, so `ctattn::qlinear` packs them where it is made (by the compiler, for a constexpr layer), with
+/// everything the requantization needs per channel: the kernel reads one stream of weights, broadcasts four
+/// inputs at a time, and requantizes a vector of channels at once.
+///
+/// | entity                                 | meaning                                                            |
+/// |----------------------------------------|--------------------------------------------------------------------|
+/// | `lane_format<Lanes, Offset>`, `paired_format` | where a block's channels sit in its lanes; their requantization |
+/// | `packed_weights<N, K, Format>`         | N x K int8 weights in blocks of Lanes channels x 4 inputs          |
+/// | `packed_product<Ops, M, K, N>(...)`    | y = requantize(x W^T + start), M x K by N x K, with Ops's instructions |
+///
+/// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0), where lane l of block b
+/// holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
+///
+/// | bytes                                 | holds                                                        |
+/// |---------------------------------------|--------------------------------------------------------------|
+/// | `weight[b B + 4 Lanes g + 4 l + q]`   | w[c][4 g + q], for block b, group g; B = block_bytes         |
+/// | `start[b Lanes + l]`                  | channel c's folded bias - input_offset sum_t w[c][t]         |
+/// | `requant`                             | the Format's constants for each channel's requantization     |
+///
+/// A lane of the dot-product instruction sums 4 products of 4 consecutive inputs (broadcast to every lane) with
+/// the 4 weights of its channel. x86's `vpdpbusd` multiplies unsigned bytes by signed ones: the inputs are the
+/// unsigned operand, x + 128 (input_offset 128), staged tile by tile into a buffer on the stack (`stage_rows`), and
+/// each channel's sum then holds 128 sum_t w[c][t] too, a constant taken away from its start when it is packed.
+///
+/// What a backend `Ops` provides (kernels/avx512.hpp, avx2.hpp, neon.hpp):
+///
+/// | member                                   | meaning                                                        |
+/// |------------------------------------------|----------------------------------------------------------------|
+/// | `format`                                 | its layout: `lane_format<...>` or `paired_format`              |
+/// | `offset_row(dst, x, k, n)`               | a staged row of n bytes: x + 128, then 128 (input_offset 128)  |
+/// | `tile_rows`, `accumulators`, `max_panel` | the tile: rows at most, accumulators in all, blocks per row    |
+/// | `accumulator`, `requantizer`             | a vector of int32 sums; a block's requantization in registers  |
+/// | `load_start`                             | a block's starts                                               |
+/// | `load_weights(p)`, `broadcast_four(p)`   | a block's weights for 4 inputs; 4 inputs in every lane         |
+/// | `dot_four(sum, inputs, weights)`         | sum + per lane the dot product of the inputs and its 4 weights |
+/// | `make_requantizer(p, c, zero)`, `store_requantized(y, sum, r, valid)` | requantize the block from channel c, store its first `valid` channels |
+///
+/// Example:
+/// \code
+///   using ctattn::detail::int8_packed::packed_weights, ctattn::detail::int8_packed::paired_format;
+///   static_assert(sizeof(packed_weights<3, 5, paired_format>::weight) == 2 * 64);  // 1 block, 2 groups of 4 inputs
+/// \endcode
+// Rationale: the unsigned operand is the inputs, so that the offset's term, 128 sum_t w[c][t], is a constant of the
+// layer, folded into its starts by the compiler; the other way round (weights + 128) each row's sum of inputs had
+// to be taken away at run time, a horizontal sum per row that cost 11% of a 64 x 64 x 64 layer (measured, Zen 4),
+// where staging the inputs costs a vector instruction per 64 bytes.
+
+
+// ---------------------------------------- ctattn/math/fixed_point.hpp
+#ifndef CTATTN_MATH_FIXED_POINT_HPP
+#define CTATTN_MATH_FIXED_POINT_HPP
+
+/// \file
+/// The fixed-point arithmetic of int8 inference, as TensorFlow Lite and CMSIS-NN define it, in constant
+/// expressions and at run time with the same bits (integers only: no rounding mode, no FPU):
+///
+/// | function                                      | computes                                                  |
+/// |-----------------------------------------------|-----------------------------------------------------------|
+/// | `quantize_multiplier(m)`                      | a real m > 0 as `multiplier` x 2^(shift - 31), multiplier in [2^30, 2^31) |
+/// | `saturating_rounding_doubling_high_mul(a, b)` | round(a b / 2^31), ties upward; (-2^31)^2 saturates to 2^31 - 1 |
+/// | `rounding_divide_by_power_of_two(x, e)`       | round(x / 2^e), ties away from zero, for e in [0, 31]     |
+/// | `multiply_by_quantized_multiplier(x, m)`      | x times the real multiplier m, rounded by the two above   |
+///
+/// A requantization (an int32 accumulator to the next int8 tensor's scale) is
+/// `multiply_by_quantized_multiplier(accumulator, quantize_multiplier(s_in * s_weight / s_out)) + zero_point_out`,
+/// clamped to [-128, 127]: the figures of tests/fixtures/math/fixed_point.hpp, generated by
+/// tests/fixtures/math/generate_fixed_point_reference.py with Python's integers, hold it to TFLite's definition.
+///
+/// Example:
+/// \code
+///   constexpr auto m = ctattn::math::quantize_multiplier(0.25);         // {1 << 30, -1}
+///   static_assert(ctattn::math::multiply_by_quantized_multiplier(1000, m) == 250);
+/// \endcode
+
+
+
+namespace ctattn::math {
+
+/// A real multiplier in fixed point: `multiplier` x 2^(shift - 31). A zero multiplier is {0, 0}.
+struct quantized_multiplier {
+  std::int32_t multiplier = 0;
+  int shift = 0;
+  friend constexpr bool operator==(const quantized_multiplier&, const quantized_multiplier&) = default;
+};
+
+/// `real` (finite, >= 0) as `quantized_multiplier`: its mantissa in [0.5, 1) rounded to 31 fractional bits (ties
+/// away from zero; a mantissa that rounds up to 1 becomes 0.5 with the shift one higher), its binary exponent as
+/// the shift. Multipliers below 2^-32 become {0, 0}, as in TFLite; NaN, infinities and negative reals give {0, 0}.
+///
+/// Example: `static_assert(ctattn::math::quantize_multiplier(0.75) == ctattn::math::quantized_multiplier{3 << 29, 0});`
+constexpr quantized_multiplier quantize_multiplier(double real) noexcept {
+  if (!(real > 0.0) || real > std::numeric_limits<double>::max()) return {};
+  std::uint64_t bits = std::bit_cast<std::uint64_t>(real);
+  int exponent = static_cast<int>((bits >> 52) & 0x7FF);
+  int adjust = 0;
+  if (exponent == 0) {  // subnormal: scale into the normal range first (exactly)
+    bits = std::bit_cast<std::uint64_t>(real * 0x1p54);
+    exponent = static_cast<int>((bits >> 52) & 0x7FF);
+    adjust = -54;
+  }
+  // The mantissa with 53 bits, 1.f x 2^52: the real is mantissa x 2^(exponent - 1075), and its frexp fraction
+  // q = mantissa / 2^53 lies in [0.5, 1) with binary exponent exponent - 1022.
+  const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+  int shift = exponent - 1022 + adjust;
+  // round(q x 2^31) = round(mantissa / 2^22), ties away from zero.
+  std::uint64_t fixed = (mantissa + (std::uint64_t{1} << 21)) >> 22;
+  if (fixed == (std::uint64_t{1} << 31)) {
+    fixed >>= 1;
+    ++shift;
+  }
+  if (shift < -31) return {};
+  return {static_cast<std::int32_t>(fixed), shift};
+}
+
+/// round(a b / 2^31) with ties upward (toward +infinity), the high half of the doubled product: gemmlowp's and
+/// TFLite's SaturatingRoundingDoublingHighMul. The one product that overflows, (-2^31)(-2^31), gives 2^31 - 1.
+///
+/// Example: `static_assert(ctattn::math::saturating_rounding_doubling_high_mul(1 << 30, 1 << 30) == 1 << 29);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
+  constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
+  if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
+  const std::int64_t product = std::int64_t{a} * std::int64_t{b};
+  // TFLite writes it (product + nudge) / 2^31, truncating toward zero, with nudge 2^30 for product >= 0 and
+  // 1 - 2^30 below; for product < 0 that truncation is a ceiling, ceil((p + 1 - 2^30) / 2^31) =
+  // floor((p + 2^30) / 2^31), so both cases are floor((p + 2^30) / 2^31): rounding to nearest with ties upward
+  // (3.5 -> 4, -3.5 -> -3). Rationale: the shift form has no branch and no 64-bit division, a few instructions on a
+  // 32-bit core (C++20 defines >> of a negative value as the floor).
+  return static_cast<std::int32_t>((product + (std::int64_t{1} << 30)) >> 31);
+}
+
+/// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
+///
+/// Example: `static_assert(ctattn::math::rounding_divide_by_power_of_two(-6, 2) == -2);   // -1.5 -> -2`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
+  const std::int32_t mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
+  const std::int32_t remainder = x & mask;
+  const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  // Rationale: an arithmetic right shift of a negative value, as C++20 defines it (floor division by 2^exponent).
+  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+/// x times the real multiplier m (`quantize_multiplier`): a left shift for a positive shift (saturating in the
+/// high multiply), the high multiply, then a rounding right shift; TFLite's MultiplyByQuantizedMultiplier.
+///
+/// Example: `static_assert(ctattn::math::multiply_by_quantized_multiplier(-7, ctattn::math::quantize_multiplier(0.5)) == -3);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
+  const int left = m.shift > 0 ? m.shift : 0;
+  const int right = m.shift > 0 ? 0 : -m.shift;
+  // x 2^left wraps to int32 when it does not fit (only for multipliers >= 1 and large x; TFLite's int32 product
+  // leaves that overflow undefined). Requantization multipliers are below 1 and never shift left.
+  const auto scaled = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
+  return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
+}
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_FIXED_POINT_HPP
+// ---------------------------------------- ctattn/kernels/detail/int8_packed.hpp (continued)
+
+namespace ctattn::detail::int8_packed {
+
+/// The layout of a backend whose channels sit in its lanes in order, each requantized as `output_requantizer` does
+/// it in 32-bit lanes: the multiplier, the shift split into its left and right parts, and the right shift's
+/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are).
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::detail::int8_packed::lane_format<4, 0>::lane_of(3) == 3);
+/// \endcode
+template <std::size_t Lanes, int InputOffset>
+struct lane_format {
+  static constexpr std::size_t lanes = Lanes;
+  static constexpr int input_offset = InputOffset;
+  /// The lane of a block's channel c.
+  static constexpr std::size_t lane_of(std::size_t c) noexcept { return c; }
+
+  /// Each channel's requantization at its lane.
+  template <std::size_t Columns>
+  struct requantization {
+    std::int32_t multiplier[Columns]{};
+    std::int32_t left[Columns]{};
+    std::int32_t right[Columns]{};
+    std::int32_t right_less_one[Columns]{};
+    std::int32_t round_bit[Columns]{};
+
+    /// Channel c's multiplier, at `lane` (block * Lanes + lane_of).
+    constexpr void set(std::size_t, std::size_t lane, const math::quantized_multiplier& m) noexcept {
+      multiplier[lane] = m.multiplier;
+      left[lane] = m.shift > 0 ? m.shift : 0;
+      right[lane] = m.shift > 0 ? 0 : -m.shift;
+      right_less_one[lane] = right[lane] > 0 ? right[lane] - 1 : 0;
+      round_bit[lane] = right[lane] > 0 ? 1 : 0;
+    }
+    friend constexpr bool operator==(const requantization&, const requantization&) = default;
+  };
+};
+
+/// The layout of AVX-512 VNNI: 16 lanes, inputs + 128, a block's channels 0-7 in the even lanes and 8-15 in the
+/// odd ones, so that the two halves requantize in 64-bit lanes and saturate to int8 in channel order (`vpmovsqb`).
+/// Channel c's requantization as 64-bit constants: y = ((x << left) m + addend - (negative if the product is
+/// below -2^30)) >> shift, which is `output_requantizer`'s two roundings in one: the doubling high product's
+/// floor((p + 2^30) / 2^31), then the division by 2^right with ties away from zero, are
+/// floor((p + 2^30 + 2^(30 + right) - [p < -2^30] 2^31) / 2^(31 + right)) (no 2^(30 + right) nor 2^31 term where
+/// right = 0). Each 64-bit constant is two int32 (low first), so that the layout keeps an int32's alignment.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::detail::int8_packed::paired_format::lane_of(9) == 3);  // channel 9: the second odd lane
+/// \endcode
+struct paired_format {
+  static constexpr std::size_t lanes = 16;
+  static constexpr int input_offset = 128;
+  static constexpr std::size_t lane_of(std::size_t c) noexcept { return c < 8 ? 2 * c : 2 * (c - 8) + 1; }
+
+  template <std::size_t Columns>
+  struct requantization {
+    std::int32_t left[Columns]{};            // at each channel's lane
+    std::int32_t multiplier[2 * Columns]{};  // the others in channel order, 64 bits each
+    std::int32_t addend[2 * Columns]{};
+    std::int32_t negative[2 * Columns]{};
+    std::int32_t shift[2 * Columns]{};
+
+    constexpr void set(std::size_t c, std::size_t lane, const math::quantized_multiplier& m) noexcept {
+      const int right = m.shift > 0 ? 0 : -m.shift;
+      left[lane] = m.shift > 0 ? m.shift : 0;
+      put(multiplier, c, m.multiplier);
+      put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0));
+      put(negative, c, right > 0 ? std::int64_t{1} << 31 : 0);
+      put(shift, c, 31 + right);
+    }
+    friend constexpr bool operator==(const requantization&, const requantization&) = default;
+
+    /// The 64-bit constant of channel c.
+    constexpr std::int64_t get(const std::int32_t (&array)[2 * Columns], std::size_t c) const noexcept {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::uint32_t>(array[2 * c + 1])) << 32 |
+                                       static_cast<std::uint32_t>(array[2 * c]));
+    }
+
+   private:
+    static constexpr void put(std::int32_t (&array)[2 * Columns], std::size_t c, std::int64_t value) noexcept {
+      const auto bits = static_cast<std::uint64_t>(value);
+      array[2 * c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
+      array[2 * c + 1] = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits >> 32));
+    }
+  };
+};
+
+/// N x K int8 weights packed in a backend's Format (see the file's table), with the per-channel start at each
+/// channel's lane and the Format's requantization. Made from the layer's weights, folded biases and multipliers.
+template <std::size_t N, std::size_t K, typename Format>
+struct packed_weights {
+  static constexpr std::size_t lanes = Format::lanes;
+  static constexpr std::size_t blocks = (N + lanes - 1) / lanes;
+  static constexpr std::size_t groups = (K + 3) / 4;
+  static constexpr std::size_t columns = blocks * lanes;
+  static constexpr int input_offset = Format::input_offset;
+  /// Bytes from a block's weights to the next's: its groups, and a cache line more where that would be a multiple
+  /// of 4 KiB.
+  // Rationale: a one-row product reads up to 8 blocks side by side; 4 KiB apart (K = 512 x 16 channels is 8 KiB),
+  // every stream maps to the same set of a 32 KiB 8-way L1 and they evict one another (measured on Zen 4:
+  // 1 x 512 x 512 took 20% longer than 1 x 516 x 512).
+  static constexpr std::size_t block_bytes =
+      groups * 4 * lanes + (groups * 4 * lanes % 4096 == 0 ? 64 : 0);
+
+  std::int8_t weight[blocks * block_bytes]{};
+  std::int32_t start[columns]{};
+  typename Format::template requantization<columns> requant{};
+
+  constexpr packed_weights() noexcept = default;
+
+  constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
+                           const math::quantized_multiplier (&multipliers)[N]) noexcept {
+    for (std::size_t c = 0; c < N; ++c) {
+      const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
+      const std::size_t base = c / lanes * block_bytes + lane % lanes * 4;
+      std::int32_t sum = 0;
+      for (std::size_t t = 0; t < K; ++t) {
+        weight[base + t / 4 * 4 * lanes + t % 4] = w[c][t];
+        sum += w[c][t];
+      }
+      start[lane] = folded_bias[c] - input_offset * sum;
+      requant.set(c, lane, multipliers[c]);
+    }
+  }
+
+  friend constexpr bool operator==(const packed_weights&, const packed_weights&) = default;
+};
+
+/// What a layer keeps where the build has no packed kernel: nothing.
+struct no_packed_weights {
+  constexpr no_packed_weights() noexcept = default;
+  template <typename... From>
+  constexpr explicit no_packed_weights(const From&...) noexcept {}
+  friend constexpr bool operator==(no_packed_weights, no_packed_weights) = default;
+};
+
+/// The packed form of an N x K layer for the backend `Ops` (`void`: none).
+template <typename Ops, std::size_t N, std::size_t K>
+struct packed_type {
+  using type = no_packed_weights;
+};
+template <typename Ops, std::size_t N, std::size_t K>
+  requires(!std::is_void_v<Ops>)
+struct packed_type<Ops, N, K> {
+  using type = packed_weights<N, K, typename Ops::format>;
+  // Rationale: no alignment above an int32's (the kernel's loads are unaligned ones): a layer holding a 64-byte
+  // aligned member would pad every model that holds the layer, and a model's footprint, the sum of its layers'
+  // sizes, would no longer be its size (examples/verified_model/int8_sorter.hpp asserts they are equal).
+  static_assert(alignof(type) == alignof(std::int32_t));
+};
+
+/// Whether the kernel reads x through a staging buffer: where the Format offsets the inputs, or K is not a whole
+/// number of groups of 4 (the buffer's rows end in zeros).
+template <typename Format, std::size_t K>
+inline constexpr bool staged = Format::input_offset != 0 || K % 4 != 0;
+
+/// Bytes from a staged row to the next: K rounded up to a whole group of 4.
+template <std::size_t K>
+inline constexpr std::size_t staged_stride = (K + 3) / 4 * 4;
+
+/// The rows of a tile at most, on every backend: a staging buffer holds at most this many rows.
+inline constexpr std::size_t max_tile_rows = 8;
+
+/// The rows [0, rows) of x, XS elements apart, written to `to` as the kernel reads them: + input_offset (by the
+/// backend's `offset_row`), or as they are with zeros after K.
+template <typename Ops, std::size_t K, std::size_t XS>
+inline void stage_rows(std::int8_t* to, const std::int8_t* x, std::size_t rows) noexcept {
+  constexpr std::size_t stride = staged_stride<K>;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if constexpr (Ops::format::input_offset != 0) {
+      Ops::offset_row(to + r * stride, x + r * XS, K, stride);
+    } else {
+      for (std::size_t t = 0; t < K; ++t) to[r * stride + t] = x[r * XS + t];
+      for (std::size_t t = K; t < stride; ++t) to[r * stride + t] = 0;
+    }
+  }
+}
+
+/// One tile: rows [0, MR) of x (as the kernel reads them, x_stride apart) against NV blocks of channels from block
+/// `block`, written to y; the last block has `Valid` channels (Lanes: all).
+template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
+inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block, std::int32_t zero,
+                        std::int8_t* y, std::size_t y_stride) noexcept {
+  using acc = typename Ops::accumulator;
+  constexpr std::size_t lanes = P::lanes;
+  constexpr std::size_t block_bytes = P::block_bytes;
+  acc sums[MR][NV];
+  for (std::size_t j = 0; j < NV; ++j) {
+    const acc start = Ops::load_start(p.start + (block + j) * lanes);
+    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = start;
+  }
+  const std::int8_t* w = p.weight + block * block_bytes;
+  for (std::size_t g = 0; g < P::groups; ++g) {
+    acc w_vectors[NV];
+    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * 4 * lanes);
+    for (std::size_t i = 0; i < MR; ++i) {
+      const acc inputs = Ops::broadcast_four(x + i * x_stride + 4 * g);
+      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], inputs, w_vectors[j]);
+    }
+  }
+  for (std::size_t j = 0; j < NV; ++j) {
+    const std::size_t c = (block + j) * lanes;
+    const typename Ops::requantizer r = Ops::make_requantizer(p.requant, c, zero);
+    for (std::size_t i = 0; i < MR; ++i) {
+      Ops::store_requantized(y + i * y_stride + c, sums[i][j], r, j == NV - 1 ? Valid : lanes);
+    }
+  }
+}
+
+/// The tile of a product of M rows by `blocks` blocks of channels: `rows` rows x `panel` blocks, within the
+/// backend's accumulators.
+// Rationale: a tile's inner step loads `panel` vectors of weights and broadcasts `rows` groups of inputs for
+// rows x panel instructions, so the squarest tile that fits does the most work per load: 6 x 4 on AVX-512 where the
+// blocks come in fours (a panel of 3 would leave a panel of 1, a load per instruction) and the rows fill a tall
+// tile, else the backend's tallest (8 x 3); fewer rows than that are one tile, as wide as their accumulators allow
+// (7 rows: 3 blocks; one row: 8 blocks).
+template <typename Ops, std::size_t M, std::size_t Blocks>
+struct tile_shape {
+  static_assert(Ops::tile_rows <= max_tile_rows);
+  static constexpr std::size_t square_rows = Ops::accumulators / 4;
+  static constexpr bool square = M >= Ops::tile_rows && Blocks % 4 == 0;
+  static constexpr std::size_t rows = square ? square_rows : (M < Ops::tile_rows ? M : Ops::tile_rows);
+  static constexpr std::size_t wide = Ops::accumulators / rows;
+  static constexpr std::size_t panel = square ? 4 : (wide < 1 ? 1 : (wide > Ops::max_panel ? Ops::max_panel : wide));
+};
+
+/// Rows [0, MR) of x against the NV blocks from `block`, staged first where `Stage` says.
+template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::size_t K, std::size_t XS,
+          std::size_t YS, bool Stage, typename P>
+inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
+                        std::int8_t* y) noexcept {
+  if constexpr (Stage) {
+    alignas(64) std::int8_t rows[MR * staged_stride<K>];
+    stage_rows<Ops, K, XS>(rows, x, MR);
+    packed_tile<Ops, MR, NV, Valid>(rows, staged_stride<K>, p, block, zero, y, YS);
+  } else {
+    packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
+  }
+}
+
+/// Every row of x against the NV blocks from `block`: tiles of `Rows` rows, then the rest.
+template <typename Ops, std::size_t Rows, std::size_t M, std::size_t NV, std::size_t Valid, std::size_t K,
+          std::size_t XS, std::size_t YS, bool Stage, typename P>
+inline void packed_panel(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
+                         std::int8_t* y) noexcept {
+  for (std::size_t i = 0; i + Rows <= M; i += Rows) {
+    packed_rows<Ops, Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS);
+  }
+  if constexpr (M % Rows != 0) {
+    constexpr std::size_t i = M - M % Rows;
+    packed_rows<Ops, M % Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS);
+  }
+}
+
+/// Every panel of channels, each against every row of x (XS elements apart; staged tile by tile where `Stage`).
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, bool Stage,
+          typename P>
+inline void packed_panels(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
+  constexpr std::size_t blocks = P::blocks;
+  constexpr std::size_t rows = tile_shape<Ops, M, blocks>::rows;
+  constexpr std::size_t panel = tile_shape<Ops, M, blocks>::panel;
+  constexpr std::size_t last_valid = N % P::lanes == 0 ? P::lanes : N % P::lanes;
+  constexpr std::size_t full = blocks / panel * panel;
+  // Whole panels; the last of them holds the partial block when the blocks divide evenly.
+  for (std::size_t b = 0; b < full; b += panel) {
+    if (b + panel == blocks) {
+      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS, Stage>(x, p, b, zero, y);
+    } else {
+      packed_panel<Ops, rows, M, panel, P::lanes, K, XS, YS, Stage>(x, p, b, zero, y);
+    }
+  }
+  if constexpr (blocks % panel != 0) {
+    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS, Stage>(x, p, full, zero, y);
+  }
+}
+
+/// y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t]) for r < M, c < N (`kernels::int8_fully_connected`'s
+/// contract) on the packed weights p; rows of x and y XS and YS elements apart.
+// Rationale: the panel of channels is the outer loop, so that its weights (NV blocks, up to 8 KiB per 128 inputs)
+// stay in L1 for every tile of rows; a panel is as wide as the registers allow (Ops::accumulators over the rows
+// of a tile), so that one row (a decoding step) has enough independent sums to hide the instruction's latency.
+// Rows that need staging are staged on the stack once where they are one tile (a few rows, many panels: 7 x 512
+// x 512 staged for each of its 11 panels took 5% longer), else tile by tile, so that the stack holds a tile's
+// rows whatever M is; staging costs a vector instruction per 64 inputs against a tile's NV per 4.
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, typename P>
+inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
+  if constexpr (!staged<typename Ops::format, K>) {
+    packed_panels<Ops, M, K, N, XS, YS, false>(x, p, zero, y);
+  } else if constexpr (M <= tile_shape<Ops, M, P::blocks>::rows) {
+    alignas(64) std::int8_t rows[M * staged_stride<K>];
+    stage_rows<Ops, K, XS>(rows, x, M);
+    packed_panels<Ops, M, K, N, staged_stride<K>, YS, false>(rows, p, zero, y);
+  } else {
+    packed_panels<Ops, M, K, N, XS, YS, true>(x, p, zero, y);
+  }
+}
+
+}  // namespace ctattn::detail::int8_packed
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+// ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
 
 // Empty unless the target has AVX (the 8-lane reductions, which avx512.hpp uses too) and AVX2 and FMA (the
 // backend): -mavx2 -mfma, -mavx512f, -march=...; kernels/backend.hpp includes it then.
@@ -2658,13 +3126,12 @@ struct avx2_int8_ops {
 
 namespace ctattn::detail {
 
-/// kernels/detail/int8_packed.hpp's operations on 8 channels per ymm register: as avx512_vnni_packed_ops (weights
-/// + 128 as the unsigned operand, the row term taken away), with AVX2's instructions for the rest: the 64-bit
+/// kernels/detail/int8_packed.hpp's operations on 8 channels per ymm register: as avx512_vnni_packed_ops (inputs
+/// + 128 as the unsigned operand, their term folded into the starts), with AVX2's instructions for the rest: the 64-bit
 /// products' shift by 31 is a logical one (the low word it leaves is the same), and the saturation to int8 is two
 /// `vpack`s and a permutation.
 struct avx2_vnni_packed_ops {
-  static constexpr std::size_t lanes = 8;
-  static constexpr int weight_offset = 128;
+  using format = int8_packed::lane_format<8, 128>;
   // 16 registers: tiles of up to 4 rows with up to 12 accumulators (one row: 6 blocks, 48 channels).
   static constexpr std::size_t tile_rows = 4;
   static constexpr std::size_t accumulators = 12;
@@ -2675,27 +3142,19 @@ struct avx2_vnni_packed_ops {
     __m256i multiplier, left, right, right_less_one, round_bit, zero;
   };
 
-  /// -128 sum_t x[t] for t < k, modulo 2^32 (`vpsadbw` on x + 128, as avx512_vnni_packed_ops::row_term).
-  static std::int32_t row_term(const std::int8_t* x, std::size_t k) noexcept {
+  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
+  static void offset_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
     const __m256i flip = _mm256_set1_epi8(-128);
-    __m256i total = _mm256_setzero_si256();
     std::size_t t = 0;
     for (; t + 32 <= k; t += 32) {
       const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
-      total = _mm256_add_epi64(total, _mm256_sad_epu8(_mm256_xor_si256(bytes, flip), _mm256_setzero_si256()));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + t), _mm256_xor_si256(bytes, flip));
     }
-    alignas(32) std::uint64_t parts[4];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(parts), total);
-    std::uint64_t sum = 0u - 128u * t;
-    for (const std::uint64_t part : parts) sum += part;
-    for (; t < k; ++t) sum += static_cast<std::uint64_t>(std::int64_t{x[t]});
-    return static_cast<std::int32_t>(0u - (static_cast<std::uint32_t>(sum) << 7));
+    for (; t < k; ++t) dst[t] = static_cast<std::int8_t>(x[t] ^ -128);
+    for (; t < n; ++t) dst[t] = -128;
   }
   static accumulator load_start(const std::int32_t* p) noexcept {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static accumulator add_row_term(accumulator start, std::int32_t term) noexcept {
-    return _mm256_add_epi32(start, _mm256_set1_epi32(term));
   }
   static accumulator load_weights(const std::int8_t* p) noexcept {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
@@ -2706,18 +3165,19 @@ struct avx2_vnni_packed_ops {
     return _mm256_set1_epi32(four);
   }
   // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_four.
-  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
 #if defined(__GNUC__) && !defined(__clang__)
-    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(weights), "x"(inputs));
+    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(inputs), "x"(weights));
     return sum;
 #else
-    return _mm256_dpbusd_avx_epi32(sum, weights, inputs);
+    return _mm256_dpbusd_avx_epi32(sum, inputs, weights);
 #endif
   }
-  template <typename P>
-  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
-    return {load_start(p.multiplier + c), load_start(p.left + c),      load_start(p.right + c),
-            load_start(p.right_less_one + c), load_start(p.round_bit + c), _mm256_set1_epi32(zero)};
+  /// The constants of the block from channel c (a multiple of 8).
+  template <typename R>
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+    return {load_start(r.multiplier + c), load_start(r.left + c),      load_start(r.right + c),
+            load_start(r.right_less_one + c), load_start(r.round_bit + c), _mm256_set1_epi32(zero)};
   }
   /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
   static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
@@ -2951,49 +3411,42 @@ struct avx512_int8_ops {
 namespace ctattn::detail {
 
 /// The operations of kernels/detail/int8_packed.hpp on 16 channels per zmm register: `vpdpbusd` adds to each
-/// channel's int32 lane the 4 products of its 4 packed weights (unsigned: w + 128) with 4 inputs broadcast to every
-/// lane, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s, 16 channels at a
-/// time (`vpmuldq` for the 64-bit products, variable shifts for per-channel exponents, `vpmovsdb` to saturate).
+/// channel's int32 lane the 4 products of 4 inputs broadcast to every lane (unsigned: x + 128, staged) with its 4
+/// packed weights, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s in `paired_format`'s
+/// one step, on the 8 channels of the even lanes and then the 8 of the odd ones (`vpmuldq` for the 64-bit products,
+/// one variable shift per channel, `vpmovsqb` to saturate and store 8 channels in order).
 struct avx512_vnni_packed_ops {
-  static constexpr std::size_t lanes = 16;
-  static constexpr int weight_offset = 128;
+  using format = int8_packed::paired_format;
   // Tiles of up to 8 rows with up to 24 accumulators in all (one row: 8 blocks, 128 channels), out of 32 registers.
   static constexpr std::size_t tile_rows = 8;
   static constexpr std::size_t accumulators = 24;
   static constexpr std::size_t max_panel = 8;
 
   using accumulator = __m512i;
+  /// 8 channels' constants, one per 64-bit lane.
+  struct half {
+    __m512i multiplier, addend, negative, shift;
+  };
   struct requantizer {
-    __m512i multiplier, left, right, right_less_one, round_bit, zero;
+    __m512i left, zero;
+    half even, odd;
   };
 
-  /// -128 sum_t x[t] for t < k, modulo 2^32: what the weights' offset adds to a row's sums, taken away.
-  // Rationale: `vpsadbw` sums 64 bytes at a time as unsigned, so each input is read as x + 128 (its top bit
-  // flipped); the lanes past k are loaded as 0 and so count 128 each, which the total takes away with the rest.
-  static std::int32_t row_term(const std::int8_t* x, std::size_t k) noexcept {
+  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
+  static void offset_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
     const __m512i flip = _mm512_set1_epi8(-128);
-    __m512i total = _mm512_setzero_si512();
+    const auto first = [](std::size_t count) {
+      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
+    };
     std::size_t t = 0;
-    for (; t + 64 <= k; t += 64) {
-      total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_xor_si512(_mm512_loadu_si512(x + t), flip),
-                                                      _mm512_setzero_si512()));
+    for (; t + 64 <= k; t += 64) _mm512_storeu_si512(dst + t, _mm512_xor_si512(_mm512_loadu_si512(x + t), flip));
+    // Rationale: masked forms for the rest only (a masked store takes several cycles on Zen 4).
+    for (; t < n; t += 64) {
+      const __mmask64 read = t < k ? first(k - t) : __mmask64{0};
+      _mm512_mask_storeu_epi8(dst + t, first(n - t), _mm512_xor_si512(_mm512_maskz_loadu_epi8(read, x + t), flip));
     }
-    if (t < k) {
-      const __mmask64 valid = (std::uint64_t{1} << (k - t)) - 1u;
-      total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_xor_si512(_mm512_maskz_loadu_epi8(valid, x + t), flip),
-                                                      _mm512_setzero_si512()));
-      t += 64;
-    }
-    alignas(64) std::uint64_t parts[8];
-    _mm512_store_si512(parts, total);
-    std::uint64_t sum = 0u - 128u * t;
-    for (const std::uint64_t part : parts) sum += part;
-    return static_cast<std::int32_t>(0u - (static_cast<std::uint32_t>(sum) << 7));
   }
   static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
-  static accumulator add_row_term(accumulator start, std::int32_t term) noexcept {
-    return _mm512_add_epi32(start, _mm512_set1_epi32(term));
-  }
   static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
   static accumulator broadcast_four(const std::int8_t* p) noexcept {
     std::int32_t four;
@@ -3002,46 +3455,49 @@ struct avx512_vnni_packed_ops {
   }
   // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
   // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
-  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
 #if defined(__GNUC__) && !defined(__clang__)
-    asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(weights), "v"(inputs));
+    asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(inputs), "v"(weights));
     return sum;
 #else
-    return _mm512_dpbusd_epi32(sum, weights, inputs);
+    return _mm512_dpbusd_epi32(sum, inputs, weights);
 #endif
   }
-  template <typename P>
-  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
-    return {_mm512_loadu_si512(p.multiplier + c), _mm512_loadu_si512(p.left + c),
-            _mm512_loadu_si512(p.right + c),      _mm512_loadu_si512(p.right_less_one + c),
-            _mm512_loadu_si512(p.round_bit + c),  _mm512_set1_epi32(zero)};
+  /// The constants of the block from channel c (a multiple of 16).
+  template <typename R>
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+    const auto load_half = [&r](std::size_t from) {
+      return half{_mm512_loadu_si512(r.multiplier + 2 * from), _mm512_loadu_si512(r.addend + 2 * from),
+                  _mm512_loadu_si512(r.negative + 2 * from), _mm512_loadu_si512(r.shift + 2 * from)};
+    };
+    return {_mm512_loadu_si512(r.left + c), _mm512_set1_epi64(zero), load_half(c), load_half(c + 8)};
   }
-  /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
+  /// The first `valid` channels of the block requantized to y: `output_requantizer`'s arithmetic, 8 channels at a
+  /// time from the low words of x's 64-bit lanes.
   // Rationale: the zero-masking forms with every lane selected, as in avx512_ops (GCC 12's plain forms start from a
   // self-initialized register that -Wuninitialized reports).
+  static void store_half(std::int8_t* y, __m512i x, const half& h, __m512i zero, std::size_t valid) noexcept {
+    constexpr __mmask8 all = 0xFF;
+    const __m512i product = _mm512_maskz_mul_epi32(all, x, h.multiplier);
+    const __mmask8 negative = _mm512_cmplt_epi64_mask(product, _mm512_set1_epi64(-(std::int64_t{1} << 30)));
+    const __m512i biased = _mm512_maskz_add_epi64(all, product, h.addend);
+    const __m512i sum = _mm512_mask_sub_epi64(biased, negative, biased, h.negative);
+    const __m512i v = _mm512_maskz_add_epi64(all, _mm512_maskz_srav_epi64(all, sum, h.shift), zero);
+    // Rationale: saturated in a register, then stored whole or through a buffer: GCC 12's dead-store pass fails
+    // with an internal compiler error on the masked form (`vpmovsqb` to memory under a mask) in some inlinings.
+    const __m128i bytes = _mm512_maskz_cvtsepi64_epi8(all, v);
+    if (valid == 8) {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(y), bytes);
+    } else {
+      std::int8_t eight[16];
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(eight), bytes);
+      std::memcpy(y, eight, valid);
+    }
+  }
   static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
-    constexpr __mmask16 all = 0xFFFF;
-    constexpr __mmask8 pairs = 0xFF;
-    const __m512i x = _mm512_maskz_sllv_epi32(all, sum, r.left);
-    const __m512i rounding = _mm512_set1_epi64(std::int64_t{1} << 30);
-    // floor((x m + 2^30) / 2^31): even lanes from their 64-bit products, odd lanes from the products of the high
-    // halves, each result in the low word of its 64-bit lane, the odd ones moved up.
-    const __m512i even =
-        _mm512_maskz_srai_epi64(pairs, _mm512_maskz_add_epi64(pairs, _mm512_maskz_mul_epi32(pairs, x, r.multiplier),
-                                                              rounding), 31);
-    const __m512i odd_product = _mm512_maskz_mul_epi32(pairs, _mm512_maskz_srli_epi64(pairs, x, 32),
-                                                       _mm512_maskz_srli_epi64(pairs, r.multiplier, 32));
-    const __m512i odd = _mm512_maskz_srai_epi64(pairs, _mm512_maskz_add_epi64(pairs, odd_product, rounding), 31);
-    const __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_maskz_slli_epi64(pairs, odd, 32));
-    // Rounding right shift, ties away from zero (output_requantizer::scaled); lanes with no right shift keep high.
-    const __m512i t = _mm512_maskz_sub_epi32(
-        all, high, _mm512_maskz_and_epi32(all, _mm512_maskz_srli_epi32(all, high, 31), r.round_bit));
-    __m512i v = _mm512_maskz_add_epi32(
-        all, _mm512_maskz_srav_epi32(all, t, r.right),
-        _mm512_maskz_and_epi32(all, _mm512_maskz_srav_epi32(all, t, r.right_less_one), r.round_bit));
-    v = _mm512_maskz_min_epi32(all, _mm512_maskz_max_epi32(all, v, _mm512_set1_epi32(-256)), _mm512_set1_epi32(255));
-    _mm512_mask_cvtsepi32_storeu_epi8(y, static_cast<__mmask16>((1u << valid) - 1u),
-                                      _mm512_maskz_add_epi32(all, v, r.zero));
+    const __m512i x = _mm512_maskz_sllv_epi32(0xFFFF, sum, r.left);
+    store_half(y, x, r.even, r.zero, valid < 8 ? valid : 8);
+    if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, r.zero, valid - 8);
   }
 };
 
@@ -3098,116 +3554,6 @@ struct avx512_vnni_packed_ops {
 /// Example: `static_assert(ctattn::detail::kernels::requantize_output(100, 1 << 30, 0, 3) == 53);`
 
 
-// ---------------------------------------- ctattn/math/fixed_point.hpp
-#ifndef CTATTN_MATH_FIXED_POINT_HPP
-#define CTATTN_MATH_FIXED_POINT_HPP
-
-/// \file
-/// The fixed-point arithmetic of int8 inference, as TensorFlow Lite and CMSIS-NN define it, in constant
-/// expressions and at run time with the same bits (integers only: no rounding mode, no FPU):
-///
-/// | function                                      | computes                                                  |
-/// |-----------------------------------------------|-----------------------------------------------------------|
-/// | `quantize_multiplier(m)`                      | a real m > 0 as `multiplier` x 2^(shift - 31), multiplier in [2^30, 2^31) |
-/// | `saturating_rounding_doubling_high_mul(a, b)` | round(a b / 2^31), ties upward; (-2^31)^2 saturates to 2^31 - 1 |
-/// | `rounding_divide_by_power_of_two(x, e)`       | round(x / 2^e), ties away from zero, for e in [0, 31]     |
-/// | `multiply_by_quantized_multiplier(x, m)`      | x times the real multiplier m, rounded by the two above   |
-///
-/// A requantization (an int32 accumulator to the next int8 tensor's scale) is
-/// `multiply_by_quantized_multiplier(accumulator, quantize_multiplier(s_in * s_weight / s_out)) + zero_point_out`,
-/// clamped to [-128, 127]: the figures of tests/fixtures/math/fixed_point.hpp, generated by
-/// tests/fixtures/math/generate_fixed_point_reference.py with Python's integers, hold it to TFLite's definition.
-///
-/// Example:
-/// \code
-///   constexpr auto m = ctattn::math::quantize_multiplier(0.25);         // {1 << 30, -1}
-///   static_assert(ctattn::math::multiply_by_quantized_multiplier(1000, m) == 250);
-/// \endcode
-
-
-
-namespace ctattn::math {
-
-/// A real multiplier in fixed point: `multiplier` x 2^(shift - 31). A zero multiplier is {0, 0}.
-struct quantized_multiplier {
-  std::int32_t multiplier = 0;
-  int shift = 0;
-  friend constexpr bool operator==(const quantized_multiplier&, const quantized_multiplier&) = default;
-};
-
-/// `real` (finite, >= 0) as `quantized_multiplier`: its mantissa in [0.5, 1) rounded to 31 fractional bits (ties
-/// away from zero; a mantissa that rounds up to 1 becomes 0.5 with the shift one higher), its binary exponent as
-/// the shift. Multipliers below 2^-32 become {0, 0}, as in TFLite; NaN, infinities and negative reals give {0, 0}.
-///
-/// Example: `static_assert(ctattn::math::quantize_multiplier(0.75) == ctattn::math::quantized_multiplier{3 << 29, 0});`
-constexpr quantized_multiplier quantize_multiplier(double real) noexcept {
-  if (!(real > 0.0) || real > std::numeric_limits<double>::max()) return {};
-  std::uint64_t bits = std::bit_cast<std::uint64_t>(real);
-  int exponent = static_cast<int>((bits >> 52) & 0x7FF);
-  int adjust = 0;
-  if (exponent == 0) {  // subnormal: scale into the normal range first (exactly)
-    bits = std::bit_cast<std::uint64_t>(real * 0x1p54);
-    exponent = static_cast<int>((bits >> 52) & 0x7FF);
-    adjust = -54;
-  }
-  // The mantissa with 53 bits, 1.f x 2^52: the real is mantissa x 2^(exponent - 1075), and its frexp fraction
-  // q = mantissa / 2^53 lies in [0.5, 1) with binary exponent exponent - 1022.
-  const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
-  int shift = exponent - 1022 + adjust;
-  // round(q x 2^31) = round(mantissa / 2^22), ties away from zero.
-  std::uint64_t fixed = (mantissa + (std::uint64_t{1} << 21)) >> 22;
-  if (fixed == (std::uint64_t{1} << 31)) {
-    fixed >>= 1;
-    ++shift;
-  }
-  if (shift < -31) return {};
-  return {static_cast<std::int32_t>(fixed), shift};
-}
-
-/// round(a b / 2^31) with ties upward (toward +infinity), the high half of the doubled product: gemmlowp's and
-/// TFLite's SaturatingRoundingDoublingHighMul. The one product that overflows, (-2^31)(-2^31), gives 2^31 - 1.
-///
-/// Example: `static_assert(ctattn::math::saturating_rounding_doubling_high_mul(1 << 30, 1 << 30) == 1 << 29);`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
-  constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
-  if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
-  const std::int64_t product = std::int64_t{a} * std::int64_t{b};
-  // TFLite writes it (product + nudge) / 2^31, truncating toward zero, with nudge 2^30 for product >= 0 and
-  // 1 - 2^30 below; for product < 0 that truncation is a ceiling, ceil((p + 1 - 2^30) / 2^31) =
-  // floor((p + 2^30) / 2^31), so both cases are floor((p + 2^30) / 2^31): rounding to nearest with ties upward
-  // (3.5 -> 4, -3.5 -> -3). Rationale: the shift form has no branch and no 64-bit division, a few instructions on a
-  // 32-bit core (C++20 defines >> of a negative value as the floor).
-  return static_cast<std::int32_t>((product + (std::int64_t{1} << 30)) >> 31);
-}
-
-/// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
-///
-/// Example: `static_assert(ctattn::math::rounding_divide_by_power_of_two(-6, 2) == -2);   // -1.5 -> -2`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
-  const std::int32_t mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
-  const std::int32_t remainder = x & mask;
-  const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  // Rationale: an arithmetic right shift of a negative value, as C++20 defines it (floor division by 2^exponent).
-  return (x >> exponent) + (remainder > threshold ? 1 : 0);
-}
-
-/// x times the real multiplier m (`quantize_multiplier`): a left shift for a positive shift (saturating in the
-/// high multiply), the high multiply, then a rounding right shift; TFLite's MultiplyByQuantizedMultiplier.
-///
-/// Example: `static_assert(ctattn::math::multiply_by_quantized_multiplier(-7, ctattn::math::quantize_multiplier(0.5)) == -3);`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
-  const int left = m.shift > 0 ? m.shift : 0;
-  const int right = m.shift > 0 ? 0 : -m.shift;
-  // x 2^left wraps to int32 when it does not fit (only for multipliers >= 1 and large x; TFLite's int32 product
-  // leaves that overflow undefined). Requantization multipliers are below 1 and never shift left.
-  const auto scaled = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
-  return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
-}
-
-}  // namespace ctattn::math
-
-#endif  // CTATTN_MATH_FIXED_POINT_HPP
-// ---------------------------------------- ctattn/kernels/detail/int8_requantize.hpp (continued)
 
 namespace ctattn::detail::kernels {
 
@@ -3871,8 +4217,7 @@ struct neon_dotprod_int8_ops {
 /// channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift rounds ties away from zero by
 /// the sign fix-up before `srshl`).
 struct neon_dotprod_packed_ops {
-  static constexpr std::size_t lanes = 4;
-  static constexpr int weight_offset = 0;
+  using format = int8_packed::lane_format<4, 0>;
   // 32 registers: tiles of up to 8 rows with up to 24 accumulators (one row: 8 blocks, 32 channels).
   static constexpr std::size_t tile_rows = 8;
   static constexpr std::size_t accumulators = 24;
@@ -3883,21 +4228,20 @@ struct neon_dotprod_packed_ops {
     int32x4_t multiplier, left, right, zero;
   };
 
-  static std::int32_t row_term(const std::int8_t*, std::size_t) noexcept { return 0; }
   static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
-  static accumulator add_row_term(accumulator start, std::int32_t) noexcept { return start; }
   static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
   static accumulator broadcast_four(const std::int8_t* p) noexcept {
     std::int32_t four;
     std::memcpy(&four, p, 4);
     return vdupq_n_s32(four);
   }
-  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
-    return vdotq_s32(sum, vreinterpretq_s8_s32(weights), vreinterpretq_s8_s32(inputs));
+  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+    return vdotq_s32(sum, vreinterpretq_s8_s32(inputs), vreinterpretq_s8_s32(weights));
   }
-  template <typename P>
-  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
-    return {vld1q_s32(p.multiplier + c), vld1q_s32(p.left + c), vnegq_s32(vld1q_s32(p.right + c)), vdupq_n_s32(zero)};
+  /// The constants of the block from channel c (a multiple of 4).
+  template <typename R>
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+    return {vld1q_s32(r.multiplier + c), vld1q_s32(r.left + c), vnegq_s32(vld1q_s32(r.right + c)), vdupq_n_s32(zero)};
   }
   /// The first `valid` lanes of sum requantized to y.
   static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
@@ -6683,232 +7027,6 @@ struct armv6m_int8_ops {
 
 #endif  // CTATTN_KERNELS_ARMV6M_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
-// ---------------------------------------- ctattn/kernels/detail/int8_packed.hpp
-#ifndef CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
-#define CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
-
-/// \file
-/// The int8 fully-connected product on weights packed for a dot-product instruction, written once over a backend's
-/// operations (kernels/int8.hpp chooses the backend; today AVX-512 VNNI, kernels/avx512.hpp). A layer's weights
-/// are constants, so `ctattn::qlinear` packs them where it is made (by the compiler, for a constexpr layer), with
-/// everything the requantization needs per channel: the kernel reads one stream of weights, broadcasts four
-/// inputs at a time, and requantizes a vector of channels at once.
-///
-/// | entity                               | meaning                                                              |
-/// |--------------------------------------|----------------------------------------------------------------------|
-/// | `packed_weights<N, K, Lanes, Offset>`| N x K int8 weights in blocks of Lanes channels x 4 inputs, + Offset   |
-/// | `packed_product<Ops, M, K, N>(...)`  | y = requantize(x W^T + start), M x K by N x K, with Ops's instructions |
-///
-/// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0):
-///
-/// | bytes                          | holds                                                           |
-/// |--------------------------------|-----------------------------------------------------------------|
-/// | `weight[(b G + g) 4 Lanes + 4 l + q]` | w[b Lanes + l][4 g + q] + Offset, for block b, group g of G |
-/// | `start[c]`                     | the layer's folded bias of channel c                            |
-/// | `multiplier`, `left`, `right`, `round_bit`, `right_less_one` | channel c's requantization |
-///
-/// A lane of the dot-product instruction sums 4 products of 4 consecutive inputs (broadcast to every lane) with
-/// the 4 weights of its channel. x86's `vpdpbusd` multiplies unsigned bytes by signed ones: the weights are the
-/// unsigned operand, stored with Offset = 128 (w + 128 in [1, 255]), and each row's sum then holds 128 sum_t x[t]
-/// too, which the kernel takes away once per row (`row_sums`).
-///
-/// What a backend `Ops` provides (kernels/avx512.hpp, avx2.hpp, neon.hpp):
-///
-/// | member                                   | meaning                                                        |
-/// |------------------------------------------|----------------------------------------------------------------|
-/// | `lanes`, `weight_offset`                 | channels per vector; what is added to each stored weight       |
-/// | `tile_rows`, `accumulators`, `max_panel` | the tile: rows at most, accumulators in all, blocks per row    |
-/// | `accumulator`, `requantizer`             | a vector of int32 sums; a block's requantization in registers  |
-/// | `row_term(x, k)`                         | what the weight offset adds to a row's sums, negated           |
-/// | `load_start`, `add_row_term`             | a block's starts, plus a row's term                            |
-/// | `load_weights(p)`, `broadcast_four(p)`   | a block's weights for 4 inputs; 4 inputs in every lane         |
-/// | `dot_four(sum, weights, inputs)`         | sum + per lane the dot product of its 4 weights and the inputs |
-/// | `make_requantizer(p, c, zero)`, `store_requantized(y, sum, r, valid)` | requantize and store a block |
-///
-/// Example: `static_assert(sizeof(ctattn::detail::int8_packed::packed_weights<3, 5, 16, 128>::weight) == 2 * 64);`
-// Rationale: the unsigned operand is the weights, not the inputs as in run-time libraries (which add 128 to every
-// input and store -128 sum_k w with the weights): a constant shift of constant weights costs nothing at run time,
-// and the input's row sums are M K additions against the product's M N K.
-
-
-
-namespace ctattn::detail::int8_packed {
-
-/// N x K int8 weights packed for a backend with Lanes channels per vector (see the file's table), with the
-/// per-channel start and requantization in lane order. Made from the layer's weights, folded biases and multipliers.
-template <std::size_t N, std::size_t K, std::size_t Lanes, int Offset>
-struct packed_weights {
-  static constexpr std::size_t lanes = Lanes;
-  static constexpr std::size_t blocks = (N + Lanes - 1) / Lanes;
-  static constexpr std::size_t groups = (K + 3) / 4;
-  static constexpr std::size_t columns = blocks * Lanes;
-  static constexpr int offset = Offset;
-
-  std::int8_t weight[blocks * groups * 4 * Lanes]{};
-  std::int32_t start[columns]{};
-  std::int32_t multiplier[columns]{};
-  std::int32_t left[columns]{};
-  std::int32_t right[columns]{};
-  std::int32_t right_less_one[columns]{};
-  std::int32_t round_bit[columns]{};
-
-  constexpr packed_weights() noexcept { pack_padding(); }
-
-  constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
-                           const math::quantized_multiplier (&multipliers)[N]) noexcept {
-    pack_padding();
-    for (std::size_t c = 0; c < N; ++c) {
-      const std::size_t base = c / Lanes * groups * 4 * Lanes + c % Lanes * 4;
-      for (std::size_t t = 0; t < K; ++t) {
-        weight[base + t / 4 * 4 * Lanes + t % 4] = static_cast<std::int8_t>(w[c][t] + Offset);
-      }
-      start[c] = folded_bias[c];
-      const int shift = multipliers[c].shift;
-      multiplier[c] = multipliers[c].multiplier;
-      left[c] = shift > 0 ? shift : 0;
-      right[c] = shift > 0 ? 0 : -shift;
-      right_less_one[c] = right[c] > 0 ? right[c] - 1 : 0;
-      round_bit[c] = right[c] > 0 ? 1 : 0;
-    }
-  }
-
-  friend constexpr bool operator==(const packed_weights&, const packed_weights&) = default;
-
- private:
-  // Every weight byte the value of weight 0 (the padding, and all of a default layer).
-  constexpr void pack_padding() noexcept {
-    for (auto& byte : weight) byte = static_cast<std::int8_t>(Offset);
-  }
-};
-
-/// What a layer keeps where the build has no packed kernel: nothing.
-struct no_packed_weights {
-  constexpr no_packed_weights() noexcept = default;
-  template <typename... From>
-  constexpr explicit no_packed_weights(const From&...) noexcept {}
-  friend constexpr bool operator==(no_packed_weights, no_packed_weights) = default;
-};
-
-/// The packed form of an N x K layer for the backend `Ops` (`void`: none).
-template <typename Ops, std::size_t N, std::size_t K>
-struct packed_type {
-  using type = no_packed_weights;
-};
-template <typename Ops, std::size_t N, std::size_t K>
-  requires(!std::is_void_v<Ops>)
-struct packed_type<Ops, N, K> {
-  using type = packed_weights<N, K, Ops::lanes, Ops::weight_offset>;
-  // Rationale: no alignment above an int32's (the kernel's loads are unaligned ones): a layer holding a 64-byte
-  // aligned member would pad every model that holds the layer, and a model's footprint, the sum of its layers'
-  // sizes, would no longer be its size (examples/verified_model/int8_sorter.hpp asserts they are equal).
-  static_assert(alignof(type) == alignof(std::int32_t));
-};
-
-/// One tile: rows [0, MR) of x against NV blocks of channels from block `block`, written to y; the last block has
-/// `Valid` channels (Lanes: all).
-template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::size_t K, typename P>
-inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const std::int32_t* row_terms, const P& p,
-                        std::size_t block, std::int32_t zero, std::int8_t* y, std::size_t y_stride) noexcept {
-  using acc = typename Ops::accumulator;
-  constexpr std::size_t lanes = P::lanes;
-  constexpr std::size_t whole = K / 4;
-  constexpr std::size_t block_bytes = P::groups * 4 * lanes;
-  acc sums[MR][NV];
-  for (std::size_t j = 0; j < NV; ++j) {
-    const acc start = Ops::load_start(p.start + (block + j) * lanes);
-    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = Ops::add_row_term(start, row_terms[i]);
-  }
-  const std::int8_t* w = p.weight + block * block_bytes;
-  for (std::size_t g = 0; g < whole; ++g) {
-    acc w_vectors[NV];
-    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * 4 * lanes);
-    for (std::size_t i = 0; i < MR; ++i) {
-      const acc inputs = Ops::broadcast_four(x + i * x_stride + 4 * g);
-      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], w_vectors[j], inputs);
-    }
-  }
-  if constexpr (K % 4 != 0) {
-    acc w_vectors[NV];
-    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + whole * 4 * lanes);
-    for (std::size_t i = 0; i < MR; ++i) {
-      // The last K % 4 inputs and zeros (nothing past the row is read).
-      std::int8_t four[4]{};
-      for (std::size_t q = 0; q < K % 4; ++q) four[q] = x[i * x_stride + 4 * whole + q];
-      const acc inputs = Ops::broadcast_four(four);
-      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], w_vectors[j], inputs);
-    }
-  }
-  for (std::size_t j = 0; j < NV; ++j) {
-    const std::size_t c = (block + j) * lanes;
-    const typename Ops::requantizer r = Ops::make_requantizer(p, c, zero);
-    for (std::size_t i = 0; i < MR; ++i) {
-      Ops::store_requantized(y + i * y_stride + c, sums[i][j], r, j == NV - 1 ? Valid : lanes);
-    }
-  }
-}
-
-/// The tile of a product of M rows by `blocks` blocks of channels: `rows` rows x `panel` blocks, within the
-/// backend's accumulators.
-// Rationale: a tile's inner step loads `panel` vectors of weights and broadcasts `rows` groups of inputs for
-// rows x panel instructions, so the squarest tile that fits does the most work per load: 6 x 4 on AVX-512 where the
-// blocks come in fours (a panel of 3 would leave a panel of 1, a load per instruction) and the rows fill a tall
-// tile, else the backend's tallest (8 x 3); fewer rows than that are one tile, as wide as their accumulators allow
-// (7 rows: 3 blocks; one row: 8 blocks).
-template <typename Ops, std::size_t M, std::size_t Blocks>
-struct tile_shape {
-  static constexpr std::size_t square_rows = Ops::accumulators / 4;
-  static constexpr bool square = M >= Ops::tile_rows && Blocks % 4 == 0;
-  static constexpr std::size_t rows = square ? square_rows : (M < Ops::tile_rows ? M : Ops::tile_rows);
-  static constexpr std::size_t wide = Ops::accumulators / rows;
-  static constexpr std::size_t panel = square ? 4 : (wide < 1 ? 1 : (wide > Ops::max_panel ? Ops::max_panel : wide));
-};
-
-/// Every row of x against the NV blocks from `block`: tiles of `Rows` rows, then the rest.
-template <typename Ops, std::size_t Rows, std::size_t M, std::size_t NV, std::size_t Valid, std::size_t K,
-          std::size_t XS, std::size_t YS, typename P>
-inline void packed_panel(const std::int8_t* x, const std::int32_t* row_terms, const P& p, std::size_t block,
-                         std::int32_t zero, std::int8_t* y) noexcept {
-  constexpr std::size_t rows = Rows;
-  for (std::size_t i = 0; i + rows <= M; i += rows) {
-    packed_tile<Ops, rows, NV, Valid, K>(x + i * XS, XS, row_terms + i, p, block, zero, y + i * YS, YS);
-  }
-  if constexpr (M % rows != 0) {
-    constexpr std::size_t i = M - M % rows;
-    packed_tile<Ops, M % rows, NV, Valid, K>(x + i * XS, XS, row_terms + i, p, block, zero, y + i * YS, YS);
-  }
-}
-
-/// y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t]) for r < M, c < N (`kernels::int8_fully_connected`'s
-/// contract) on the packed weights p; rows of x and y XS and YS elements apart.
-// Rationale: the panel of channels is the outer loop, so that its weights (NV blocks, up to 8 KiB per 128 inputs)
-// stay in L1 for every tile of rows; a panel is as wide as the registers allow (Ops::accumulators over the rows
-// of a tile), so that one row (a decoding step) has enough independent sums to hide the instruction's latency.
-template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, typename P>
-inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
-  std::int32_t row_terms[M];
-  for (std::size_t r = 0; r < M; ++r) row_terms[r] = Ops::row_term(x + r * XS, K);
-  constexpr std::size_t blocks = P::blocks;
-  constexpr std::size_t rows = tile_shape<Ops, M, blocks>::rows;
-  constexpr std::size_t panel = tile_shape<Ops, M, blocks>::panel;
-  constexpr std::size_t last_valid = N % P::lanes == 0 ? P::lanes : N % P::lanes;
-  constexpr std::size_t full = blocks / panel * panel;
-  // Whole panels; the last of them holds the partial block when the blocks divide evenly.
-  for (std::size_t b = 0; b < full; b += panel) {
-    if (b + panel == blocks) {
-      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS>(x, row_terms, p, b, zero, y);
-    } else {
-      packed_panel<Ops, rows, M, panel, P::lanes, K, XS, YS>(x, row_terms, p, b, zero, y);
-    }
-  }
-  if constexpr (blocks % panel != 0) {
-    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS>(x, row_terms, p, full, zero, y);
-  }
-}
-
-}  // namespace ctattn::detail::int8_packed
-
-#endif  // CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
-// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 // ---------------------------------------- ctattn/kernels/detail/int8_simd.hpp
 #ifndef CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
 #define CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
@@ -7290,15 +7408,19 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
 }
 
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
-/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's M int32 row terms and the
-/// Cortex-M DSP form's widened block.
+/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's,
+/// K rounded up to 4 bytes each) and the Cortex-M DSP form's widened block.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
 template <std::size_t M, std::size_t K, std::size_t N>
-inline constexpr std::size_t int8_product_stack_bytes =
-    (N > M ? N : M) * sizeof(std::int32_t) > arm_dsp_product_scratch_bytes<M, K>
-        ? (N > M ? N : M) * sizeof(std::int32_t)
-        : arm_dsp_product_scratch_bytes<M, K>;
+inline constexpr std::size_t int8_product_stack_bytes = [] {
+  const std::size_t sums = N * sizeof(std::int32_t);
+  const std::size_t staged =
+      (M < int8_packed::max_tile_rows ? M : int8_packed::max_tile_rows) * int8_packed::staged_stride<K>;
+  const std::size_t widened = arm_dsp_product_scratch_bytes<M, K>;
+  const std::size_t most = sums > staged ? sums : staged;
+  return most > widened ? most : widened;
+}();
 
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
@@ -11675,6 +11797,19 @@ struct decoder_needs_its_memory {
   }
 };
 
+/// An int8 result written into the caller's matrix: that matrix is quantized as the operation's result is (the
+/// layer's multipliers were derived for that output quantization).
+template <typename Operation, typename OutputQuantization, typename ResultQuantization>
+struct output_quantization_must_match_result {
+  static constexpr bool holds = OutputQuantization::value == ResultQuantization::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the int8 output matrix is quantized with another scale or zero point than the layer "
+                  "produces; declare it with the layer's output quantization (the type of ctattn::project(x, layer))");
+    return holds;
+  }
+};
+
 /// An int8 key/value cache holds the rows W_K and W_V give, in their output quantizations: the attention's
 /// multipliers were derived for them.
 template <typename Operation, typename CacheQuantization, typename ProjectionQuantization>
@@ -12171,6 +12306,7 @@ constexpr void operator+(const A&, const B&) noexcept {
 /// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `folded_bias`, per-channel `multipliers` |
 /// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
+/// | `project_into(y, x, layer)`              | the same into the caller's `qmatrix<n, Out, QOut>`              |
 ///
 /// Example:
 /// \code
@@ -12366,7 +12502,42 @@ using quantized_projection_rules =
                                                                quantization_constant<L::input_quantization>>,
               shape_error::int8_accumulator_must_not_overflow<op::quantized_projection, count<L::inputs>,
                                                               count<33025>>>;
+template <typename Y, typename X, typename L>
+using quantized_projection_into_rules =
+    rule_list<quantized_projection_rules<X, L>, rows_rule<op::quantized_projection, Y, X>,
+              shape_error::columns_must_match<op::quantized_projection, dim_of<Y::column_extent>,
+                                              dim_of<L::output_extent>>,
+              shape_error::output_quantization_must_match_result<op::quantized_projection,
+                                                                 typename Y::quantization_type,
+                                                                 quantization_constant<L::output_quantization>>>;
 }  // namespace detail
+
+/// `ctattn::project` of an int8 layer (below) writing into `y`, the caller's storage: a static buffer in firmware,
+/// or a matrix reused call after call (no result on the stack, no copy). Same rules and bits as `project`.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `y`     | `qmatrix<n, Out, QOut>` (overwritten) |
+/// | `x`     | `qmatrix<n, In, QIn>`              |
+/// | `layer` | `qlinear<In, Out, QIn, QOut>`      |
+///
+/// Rules: those of `project`; y has x's rows (`rows_must_match`), Out columns (`columns_must_match`) and QOut
+/// (`output_quantization_must_match_result`).
+///
+/// Example:
+/// \code
+///   static constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);
+///   static ctattn::qmatrix<6, 1, q_out> y;   // .bss, not the stack
+///   ctattn::project_into(y, x_q, head_q);
+/// \endcode
+template <QuantizedMatrix Y, QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
+constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept {
+  using L = qlinear<In, Out, QIn, QOut>;
+  if constexpr (detail::first_broken<detail::quantized_projection_into_rules<Y, X, L>>::check()) {
+    detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
+                                          QOut.zero_point, y.elements, layer.packed);
+  }
+}
 
 /// y = x W^T + b in int8: for each output channel c, the int32 sum of (x - x_zero) w_c plus the bias, times the
 /// channel's multiplier, plus QOut's zero point, clamped (TFLite's per-channel fully-connected). The same bits in
@@ -12383,12 +12554,8 @@ using quantized_projection_rules =
 template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
 [[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
     -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> {
-  using L = qlinear<In, Out, QIn, QOut>;
-  basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
-  if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
-    detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
-                                          QOut.zero_point, y.elements, layer.packed);
-  }
+  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> y;
+  project_into(y, x, layer);
   return y;
 }
 

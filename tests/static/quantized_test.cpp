@@ -110,29 +110,46 @@ static_assert(ctattn::math::quantize_multiplier(ctattn::detail::scale_product(0x
                                                 0x1.219caap+1) == ctattn::math::quantized_multiplier{1091452106, -8});
 
 // The packed layout of int8 layers (kernels/detail/int8_packed.hpp), made in constant evaluation as a constexpr
-// layer makes it, for the x86 form (16 channels, weights + 128) and the sdot form (4 channels, as they are): weight
-// [c][t] lands at block c / Lanes, group t / 4, lane c % Lanes, byte t % 4; the padding holds weight 0.
+// layer makes it, for the AVX-512 form (16 channels, 0-7 in the even lanes and 8-15 in the odd ones, inputs + 128)
+// and the sdot form (4 channels in order, inputs as they are): weight [c][t] lands at block c / Lanes, group t / 4,
+// the lane of c % Lanes, byte t % 4; the padding holds weight 0.
 namespace packed_layout {
+using ctattn::detail::int8_packed::lane_format;
 using ctattn::detail::int8_packed::packed_weights;
+using ctattn::detail::int8_packed::paired_format;
 constexpr std::int8_t w[5][6] = {{1, 2, 3, 4, 5, 6},         {-1, -2, -3, -4, -5, -6}, {7, 0, 0, 0, 0, -7},
                                  {127, -127, 0, 1, -1, 2}, {9, 8, 7, 6, 5, 4}};
 constexpr std::int32_t bias[5] = {10, -20, 30, -40, 50};
 constexpr ctattn::math::quantized_multiplier m[5] = {{1 << 30, -1}, {1 << 30, 2}, {1500000000, 0}, {0, 0},
                                                      {2000000000, -31}};
-constexpr packed_weights<5, 6, 16, 128> x86{w, bias, m};
-constexpr packed_weights<5, 6, 4, 0> arm{w, bias, m};
-// x86: one block of 16 channels, 2 groups of 4 inputs: 128 bytes.
+constexpr packed_weights<5, 6, paired_format> x86{w, bias, m};
+constexpr packed_weights<5, 6, lane_format<4, 0>> arm{w, bias, m};
+// x86: one block of 16 channels, 2 groups of 4 inputs: 128 bytes; channel c < 8 in lane 2 c.
 static_assert(sizeof(x86.weight) == 2 * 64);
-static_assert(x86.weight[0 * 64 + 3 * 4 + 1] == static_cast<std::int8_t>(-127 + 128));  // w[3][1], group 0
-static_assert(x86.weight[1 * 64 + 4 * 4 + 1] == static_cast<std::int8_t>(4 + 128));     // w[4][5], group 1
-static_assert(x86.weight[1 * 64 + 0 * 4 + 2] == static_cast<std::int8_t>(128));         // t = 6: padding
-static_assert(x86.weight[0 * 64 + 9 * 4 + 0] == static_cast<std::int8_t>(128));         // channel 9: padding
+static_assert(x86.weight[0 * 64 + 6 * 4 + 1] == -127);  // w[3][1], group 0, lane 6
+static_assert(x86.weight[1 * 64 + 8 * 4 + 1] == 4);     // w[4][5], group 1, lane 8
+static_assert(x86.weight[1 * 64 + 0 * 4 + 2] == 0);     // t = 6: padding
+static_assert(x86.weight[0 * 64 + 3 * 4 + 0] == 0);     // lane 3, channel 9: padding
 // sdot: 2 blocks of 4 channels; channel 4 is lane 0 of block 1.
 static_assert(arm.weight[1 * 2 * 16 + 1 * 16 + 0 * 4 + 1] == 4);                        // w[4][5]
 static_assert(arm.weight[0 * 2 * 16 + 0 * 16 + 2 * 4 + 0] == 7);                        // w[2][0]
-// The requantization per lane: starts, multipliers, shifts split into left and right, the rounding bit.
-static_assert(x86.start[1] == -20 && x86.start[5] == 0 && arm.start[4] == 50);
-static_assert(x86.left[1] == 2 && x86.right[1] == 0 && x86.round_bit[1] == 0);
-static_assert(x86.left[4] == 0 && x86.right[4] == 31 && x86.right_less_one[4] == 30 && x86.round_bit[4] == 1);
-static_assert(x86.multiplier[2] == 1500000000 && x86.right[2] == 0 && x86.round_bit[2] == 0);
+// The starts at the channels' lanes, less 128 times the channel's weights where the inputs are offset by 128 (the
+// weights of channel 1 add up to -21, of channel 4 to 39); the sdot form's requantization per lane: multipliers,
+// shifts split into left and right, the rounding bit.
+static_assert(x86.start[2] == -20 + 128 * 21 && x86.start[8] == 50 - 128 * 39 && x86.start[1] == 0);
+static_assert(arm.start[1] == -20 && arm.start[4] == 50);
+static_assert(arm.requant.left[1] == 2 && arm.requant.right[1] == 0 && arm.requant.round_bit[1] == 0);
+static_assert(arm.requant.left[4] == 0 && arm.requant.right[4] == 31 && arm.requant.right_less_one[4] == 30 &&
+              arm.requant.round_bit[4] == 1);
+static_assert(arm.requant.multiplier[2] == 1500000000 && arm.requant.right[2] == 0);
+// The AVX-512 form's: the left shift at the lane, the 64-bit constants in channel order, so that
+// ((x << left) m + addend - (negative where the product is below -2^30)) >> shift is the requantized value.
+static_assert(x86.requant.left[2] == 2 && x86.requant.left[8] == 0);
+static_assert(x86.requant.get(x86.requant.multiplier, 2) == 1500000000);
+static_assert(x86.requant.get(x86.requant.shift, 0) == 32 && x86.requant.get(x86.requant.shift, 1) == 31 &&
+              x86.requant.get(x86.requant.shift, 4) == 62);
+static_assert(x86.requant.get(x86.requant.addend, 1) == (std::int64_t{1} << 30) &&
+              x86.requant.get(x86.requant.negative, 1) == 0);
+static_assert(x86.requant.get(x86.requant.addend, 4) == (std::int64_t{1} << 30) + (std::int64_t{1} << 61) &&
+              x86.requant.get(x86.requant.negative, 4) == (std::int64_t{1} << 31));
 }  // namespace packed_layout

@@ -237,7 +237,9 @@ constexpr std::size_t linear_mismatches(Read read) noexcept {
     for (std::size_t k = 0; k < 16; ++k) bad += std::int32_t{layer.weight[c][k]} == lin::weight_q[c][k] ? 0u : 1u;
   }
   const auto x = ctattn::quantize<linear_in>(read(ctattn::from_array(lin::x)));
-  return bad + differing(x, lin::x_q) + differing(ctattn::project(x, layer), lin::y_q);
+  decltype(ctattn::project(x, layer)) into{};  // project_into: the same bits in the caller's matrix
+  ctattn::project_into(into, x, layer);
+  return bad + differing(x, lin::x_q) + differing(ctattn::project(x, layer), lin::y_q) + differing(into, lin::y_q);
 }
 
 // TFLite's float32 steps with float32 scales, as a .tflite file holds them (fx::tflite_float32): quantize's division

@@ -11,6 +11,7 @@
 #include <cstddef>
 
 #include "ctattn/kernels/detail/exp_constants.hpp"
+#include "ctattn/kernels/detail/int8_packed.hpp"
 
 // Empty unless the target has AVX (the 8-lane reductions, which avx512.hpp uses too) and AVX2 and FMA (the
 // backend): -mavx2 -mfma, -mavx512f, -march=...; kernels/backend.hpp includes it then.
@@ -182,13 +183,12 @@ struct avx2_int8_ops {
 
 namespace ctattn::detail {
 
-/// kernels/detail/int8_packed.hpp's operations on 8 channels per ymm register: as avx512_vnni_packed_ops (weights
-/// + 128 as the unsigned operand, the row term taken away), with AVX2's instructions for the rest: the 64-bit
+/// kernels/detail/int8_packed.hpp's operations on 8 channels per ymm register: as avx512_vnni_packed_ops (inputs
+/// + 128 as the unsigned operand, their term folded into the starts), with AVX2's instructions for the rest: the 64-bit
 /// products' shift by 31 is a logical one (the low word it leaves is the same), and the saturation to int8 is two
 /// `vpack`s and a permutation.
 struct avx2_vnni_packed_ops {
-  static constexpr std::size_t lanes = 8;
-  static constexpr int weight_offset = 128;
+  using format = int8_packed::lane_format<8, 128>;
   // 16 registers: tiles of up to 4 rows with up to 12 accumulators (one row: 6 blocks, 48 channels).
   static constexpr std::size_t tile_rows = 4;
   static constexpr std::size_t accumulators = 12;
@@ -199,27 +199,19 @@ struct avx2_vnni_packed_ops {
     __m256i multiplier, left, right, right_less_one, round_bit, zero;
   };
 
-  /// -128 sum_t x[t] for t < k, modulo 2^32 (`vpsadbw` on x + 128, as avx512_vnni_packed_ops::row_term).
-  static std::int32_t row_term(const std::int8_t* x, std::size_t k) noexcept {
+  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
+  static void offset_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
     const __m256i flip = _mm256_set1_epi8(-128);
-    __m256i total = _mm256_setzero_si256();
     std::size_t t = 0;
     for (; t + 32 <= k; t += 32) {
       const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
-      total = _mm256_add_epi64(total, _mm256_sad_epu8(_mm256_xor_si256(bytes, flip), _mm256_setzero_si256()));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + t), _mm256_xor_si256(bytes, flip));
     }
-    alignas(32) std::uint64_t parts[4];
-    _mm256_store_si256(reinterpret_cast<__m256i*>(parts), total);
-    std::uint64_t sum = 0u - 128u * t;
-    for (const std::uint64_t part : parts) sum += part;
-    for (; t < k; ++t) sum += static_cast<std::uint64_t>(std::int64_t{x[t]});
-    return static_cast<std::int32_t>(0u - (static_cast<std::uint32_t>(sum) << 7));
+    for (; t < k; ++t) dst[t] = static_cast<std::int8_t>(x[t] ^ -128);
+    for (; t < n; ++t) dst[t] = -128;
   }
   static accumulator load_start(const std::int32_t* p) noexcept {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static accumulator add_row_term(accumulator start, std::int32_t term) noexcept {
-    return _mm256_add_epi32(start, _mm256_set1_epi32(term));
   }
   static accumulator load_weights(const std::int8_t* p) noexcept {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
@@ -230,18 +222,19 @@ struct avx2_vnni_packed_ops {
     return _mm256_set1_epi32(four);
   }
   // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_four.
-  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
 #if defined(__GNUC__) && !defined(__clang__)
-    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(weights), "x"(inputs));
+    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(inputs), "x"(weights));
     return sum;
 #else
-    return _mm256_dpbusd_avx_epi32(sum, weights, inputs);
+    return _mm256_dpbusd_avx_epi32(sum, inputs, weights);
 #endif
   }
-  template <typename P>
-  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
-    return {load_start(p.multiplier + c), load_start(p.left + c),      load_start(p.right + c),
-            load_start(p.right_less_one + c), load_start(p.round_bit + c), _mm256_set1_epi32(zero)};
+  /// The constants of the block from channel c (a multiple of 8).
+  template <typename R>
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+    return {load_start(r.multiplier + c), load_start(r.left + c),      load_start(r.right + c),
+            load_start(r.right_less_one + c), load_start(r.round_bit + c), _mm256_set1_epi32(zero)};
   }
   /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
   static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {

@@ -22,6 +22,7 @@
 
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/detail/exp_constants.hpp"
+#include "ctattn/kernels/detail/int8_packed.hpp"
 
 // Empty unless the target has AVX512F (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
 #if defined(__AVX512F__)
@@ -200,49 +201,42 @@ struct avx512_int8_ops {
 namespace ctattn::detail {
 
 /// The operations of kernels/detail/int8_packed.hpp on 16 channels per zmm register: `vpdpbusd` adds to each
-/// channel's int32 lane the 4 products of its 4 packed weights (unsigned: w + 128) with 4 inputs broadcast to every
-/// lane, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s, 16 channels at a
-/// time (`vpmuldq` for the 64-bit products, variable shifts for per-channel exponents, `vpmovsdb` to saturate).
+/// channel's int32 lane the 4 products of 4 inputs broadcast to every lane (unsigned: x + 128, staged) with its 4
+/// packed weights, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s in `paired_format`'s
+/// one step, on the 8 channels of the even lanes and then the 8 of the odd ones (`vpmuldq` for the 64-bit products,
+/// one variable shift per channel, `vpmovsqb` to saturate and store 8 channels in order).
 struct avx512_vnni_packed_ops {
-  static constexpr std::size_t lanes = 16;
-  static constexpr int weight_offset = 128;
+  using format = int8_packed::paired_format;
   // Tiles of up to 8 rows with up to 24 accumulators in all (one row: 8 blocks, 128 channels), out of 32 registers.
   static constexpr std::size_t tile_rows = 8;
   static constexpr std::size_t accumulators = 24;
   static constexpr std::size_t max_panel = 8;
 
   using accumulator = __m512i;
+  /// 8 channels' constants, one per 64-bit lane.
+  struct half {
+    __m512i multiplier, addend, negative, shift;
+  };
   struct requantizer {
-    __m512i multiplier, left, right, right_less_one, round_bit, zero;
+    __m512i left, zero;
+    half even, odd;
   };
 
-  /// -128 sum_t x[t] for t < k, modulo 2^32: what the weights' offset adds to a row's sums, taken away.
-  // Rationale: `vpsadbw` sums 64 bytes at a time as unsigned, so each input is read as x + 128 (its top bit
-  // flipped); the lanes past k are loaded as 0 and so count 128 each, which the total takes away with the rest.
-  static std::int32_t row_term(const std::int8_t* x, std::size_t k) noexcept {
+  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
+  static void offset_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
     const __m512i flip = _mm512_set1_epi8(-128);
-    __m512i total = _mm512_setzero_si512();
+    const auto first = [](std::size_t count) {
+      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
+    };
     std::size_t t = 0;
-    for (; t + 64 <= k; t += 64) {
-      total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_xor_si512(_mm512_loadu_si512(x + t), flip),
-                                                      _mm512_setzero_si512()));
+    for (; t + 64 <= k; t += 64) _mm512_storeu_si512(dst + t, _mm512_xor_si512(_mm512_loadu_si512(x + t), flip));
+    // Rationale: masked forms for the rest only (a masked store takes several cycles on Zen 4).
+    for (; t < n; t += 64) {
+      const __mmask64 read = t < k ? first(k - t) : __mmask64{0};
+      _mm512_mask_storeu_epi8(dst + t, first(n - t), _mm512_xor_si512(_mm512_maskz_loadu_epi8(read, x + t), flip));
     }
-    if (t < k) {
-      const __mmask64 valid = (std::uint64_t{1} << (k - t)) - 1u;
-      total = _mm512_add_epi64(total, _mm512_sad_epu8(_mm512_xor_si512(_mm512_maskz_loadu_epi8(valid, x + t), flip),
-                                                      _mm512_setzero_si512()));
-      t += 64;
-    }
-    alignas(64) std::uint64_t parts[8];
-    _mm512_store_si512(parts, total);
-    std::uint64_t sum = 0u - 128u * t;
-    for (const std::uint64_t part : parts) sum += part;
-    return static_cast<std::int32_t>(0u - (static_cast<std::uint32_t>(sum) << 7));
   }
   static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
-  static accumulator add_row_term(accumulator start, std::int32_t term) noexcept {
-    return _mm512_add_epi32(start, _mm512_set1_epi32(term));
-  }
   static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
   static accumulator broadcast_four(const std::int8_t* p) noexcept {
     std::int32_t four;
@@ -251,46 +245,49 @@ struct avx512_vnni_packed_ops {
   }
   // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
   // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
-  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
+  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
 #if defined(__GNUC__) && !defined(__clang__)
-    asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(weights), "v"(inputs));
+    asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(inputs), "v"(weights));
     return sum;
 #else
-    return _mm512_dpbusd_epi32(sum, weights, inputs);
+    return _mm512_dpbusd_epi32(sum, inputs, weights);
 #endif
   }
-  template <typename P>
-  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
-    return {_mm512_loadu_si512(p.multiplier + c), _mm512_loadu_si512(p.left + c),
-            _mm512_loadu_si512(p.right + c),      _mm512_loadu_si512(p.right_less_one + c),
-            _mm512_loadu_si512(p.round_bit + c),  _mm512_set1_epi32(zero)};
+  /// The constants of the block from channel c (a multiple of 16).
+  template <typename R>
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+    const auto load_half = [&r](std::size_t from) {
+      return half{_mm512_loadu_si512(r.multiplier + 2 * from), _mm512_loadu_si512(r.addend + 2 * from),
+                  _mm512_loadu_si512(r.negative + 2 * from), _mm512_loadu_si512(r.shift + 2 * from)};
+    };
+    return {_mm512_loadu_si512(r.left + c), _mm512_set1_epi64(zero), load_half(c), load_half(c + 8)};
   }
-  /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
+  /// The first `valid` channels of the block requantized to y: `output_requantizer`'s arithmetic, 8 channels at a
+  /// time from the low words of x's 64-bit lanes.
   // Rationale: the zero-masking forms with every lane selected, as in avx512_ops (GCC 12's plain forms start from a
   // self-initialized register that -Wuninitialized reports).
+  static void store_half(std::int8_t* y, __m512i x, const half& h, __m512i zero, std::size_t valid) noexcept {
+    constexpr __mmask8 all = 0xFF;
+    const __m512i product = _mm512_maskz_mul_epi32(all, x, h.multiplier);
+    const __mmask8 negative = _mm512_cmplt_epi64_mask(product, _mm512_set1_epi64(-(std::int64_t{1} << 30)));
+    const __m512i biased = _mm512_maskz_add_epi64(all, product, h.addend);
+    const __m512i sum = _mm512_mask_sub_epi64(biased, negative, biased, h.negative);
+    const __m512i v = _mm512_maskz_add_epi64(all, _mm512_maskz_srav_epi64(all, sum, h.shift), zero);
+    // Rationale: saturated in a register, then stored whole or through a buffer: GCC 12's dead-store pass fails
+    // with an internal compiler error on the masked form (`vpmovsqb` to memory under a mask) in some inlinings.
+    const __m128i bytes = _mm512_maskz_cvtsepi64_epi8(all, v);
+    if (valid == 8) {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(y), bytes);
+    } else {
+      std::int8_t eight[16];
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(eight), bytes);
+      std::memcpy(y, eight, valid);
+    }
+  }
   static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
-    constexpr __mmask16 all = 0xFFFF;
-    constexpr __mmask8 pairs = 0xFF;
-    const __m512i x = _mm512_maskz_sllv_epi32(all, sum, r.left);
-    const __m512i rounding = _mm512_set1_epi64(std::int64_t{1} << 30);
-    // floor((x m + 2^30) / 2^31): even lanes from their 64-bit products, odd lanes from the products of the high
-    // halves, each result in the low word of its 64-bit lane, the odd ones moved up.
-    const __m512i even =
-        _mm512_maskz_srai_epi64(pairs, _mm512_maskz_add_epi64(pairs, _mm512_maskz_mul_epi32(pairs, x, r.multiplier),
-                                                              rounding), 31);
-    const __m512i odd_product = _mm512_maskz_mul_epi32(pairs, _mm512_maskz_srli_epi64(pairs, x, 32),
-                                                       _mm512_maskz_srli_epi64(pairs, r.multiplier, 32));
-    const __m512i odd = _mm512_maskz_srai_epi64(pairs, _mm512_maskz_add_epi64(pairs, odd_product, rounding), 31);
-    const __m512i high = _mm512_mask_blend_epi32(0xAAAA, even, _mm512_maskz_slli_epi64(pairs, odd, 32));
-    // Rounding right shift, ties away from zero (output_requantizer::scaled); lanes with no right shift keep high.
-    const __m512i t = _mm512_maskz_sub_epi32(
-        all, high, _mm512_maskz_and_epi32(all, _mm512_maskz_srli_epi32(all, high, 31), r.round_bit));
-    __m512i v = _mm512_maskz_add_epi32(
-        all, _mm512_maskz_srav_epi32(all, t, r.right),
-        _mm512_maskz_and_epi32(all, _mm512_maskz_srav_epi32(all, t, r.right_less_one), r.round_bit));
-    v = _mm512_maskz_min_epi32(all, _mm512_maskz_max_epi32(all, v, _mm512_set1_epi32(-256)), _mm512_set1_epi32(255));
-    _mm512_mask_cvtsepi32_storeu_epi8(y, static_cast<__mmask16>((1u << valid) - 1u),
-                                      _mm512_maskz_add_epi32(all, v, r.zero));
+    const __m512i x = _mm512_maskz_sllv_epi32(0xFFFF, sum, r.left);
+    store_half(y, x, r.even, r.zero, valid < 8 ? valid : 8);
+    if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, r.zero, valid - 8);
   }
 };
 

@@ -316,15 +316,19 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
 }
 
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
-/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's M int32 row terms and the
-/// Cortex-M DSP form's widened block.
+/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's,
+/// K rounded up to 4 bytes each) and the Cortex-M DSP form's widened block.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
 template <std::size_t M, std::size_t K, std::size_t N>
-inline constexpr std::size_t int8_product_stack_bytes =
-    (N > M ? N : M) * sizeof(std::int32_t) > arm_dsp_product_scratch_bytes<M, K>
-        ? (N > M ? N : M) * sizeof(std::int32_t)
-        : arm_dsp_product_scratch_bytes<M, K>;
+inline constexpr std::size_t int8_product_stack_bytes = [] {
+  const std::size_t sums = N * sizeof(std::int32_t);
+  const std::size_t staged =
+      (M < int8_packed::max_tile_rows ? M : int8_packed::max_tile_rows) * int8_packed::staged_stride<K>;
+  const std::size_t widened = arm_dsp_product_scratch_bytes<M, K>;
+  const std::size_t most = sums > staged ? sums : staged;
+  return most > widened ? most : widened;
+}();
 
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>

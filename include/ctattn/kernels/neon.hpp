@@ -12,6 +12,7 @@
 #include <cstddef>
 
 #include "ctattn/kernels/detail/exp_constants.hpp"
+#include "ctattn/kernels/detail/int8_packed.hpp"
 
 // Empty unless the target is AArch64 with NEON: kernels/backend.hpp includes it then.
 #if defined(__aarch64__) && defined(__ARM_NEON)
@@ -157,8 +158,7 @@ struct neon_dotprod_int8_ops {
 /// channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift rounds ties away from zero by
 /// the sign fix-up before `srshl`).
 struct neon_dotprod_packed_ops {
-  static constexpr std::size_t lanes = 4;
-  static constexpr int weight_offset = 0;
+  using format = int8_packed::lane_format<4, 0>;
   // 32 registers: tiles of up to 8 rows with up to 24 accumulators (one row: 8 blocks, 32 channels).
   static constexpr std::size_t tile_rows = 8;
   static constexpr std::size_t accumulators = 24;
@@ -169,21 +169,20 @@ struct neon_dotprod_packed_ops {
     int32x4_t multiplier, left, right, zero;
   };
 
-  static std::int32_t row_term(const std::int8_t*, std::size_t) noexcept { return 0; }
   static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
-  static accumulator add_row_term(accumulator start, std::int32_t) noexcept { return start; }
   static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
   static accumulator broadcast_four(const std::int8_t* p) noexcept {
     std::int32_t four;
     std::memcpy(&four, p, 4);
     return vdupq_n_s32(four);
   }
-  static accumulator dot_four(accumulator sum, accumulator weights, accumulator inputs) noexcept {
-    return vdotq_s32(sum, vreinterpretq_s8_s32(weights), vreinterpretq_s8_s32(inputs));
+  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+    return vdotq_s32(sum, vreinterpretq_s8_s32(inputs), vreinterpretq_s8_s32(weights));
   }
-  template <typename P>
-  static requantizer make_requantizer(const P& p, std::size_t c, std::int32_t zero) noexcept {
-    return {vld1q_s32(p.multiplier + c), vld1q_s32(p.left + c), vnegq_s32(vld1q_s32(p.right + c)), vdupq_n_s32(zero)};
+  /// The constants of the block from channel c (a multiple of 4).
+  template <typename R>
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+    return {vld1q_s32(r.multiplier + c), vld1q_s32(r.left + c), vnegq_s32(vld1q_s32(r.right + c)), vdupq_n_s32(zero)};
   }
   /// The first `valid` lanes of sum requantized to y.
   static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {

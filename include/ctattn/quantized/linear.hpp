@@ -14,6 +14,7 @@
 /// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `folded_bias`, per-channel `multipliers` |
 /// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
+/// | `project_into(y, x, layer)`              | the same into the caller's `qmatrix<n, Out, QOut>`              |
 ///
 /// Example:
 /// \code
@@ -218,7 +219,42 @@ using quantized_projection_rules =
                                                                quantization_constant<L::input_quantization>>,
               shape_error::int8_accumulator_must_not_overflow<op::quantized_projection, count<L::inputs>,
                                                               count<33025>>>;
+template <typename Y, typename X, typename L>
+using quantized_projection_into_rules =
+    rule_list<quantized_projection_rules<X, L>, rows_rule<op::quantized_projection, Y, X>,
+              shape_error::columns_must_match<op::quantized_projection, dim_of<Y::column_extent>,
+                                              dim_of<L::output_extent>>,
+              shape_error::output_quantization_must_match_result<op::quantized_projection,
+                                                                 typename Y::quantization_type,
+                                                                 quantization_constant<L::output_quantization>>>;
 }  // namespace detail
+
+/// `ctattn::project` of an int8 layer (below) writing into `y`, the caller's storage: a static buffer in firmware,
+/// or a matrix reused call after call (no result on the stack, no copy). Same rules and bits as `project`.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `y`     | `qmatrix<n, Out, QOut>` (overwritten) |
+/// | `x`     | `qmatrix<n, In, QIn>`              |
+/// | `layer` | `qlinear<In, Out, QIn, QOut>`      |
+///
+/// Rules: those of `project`; y has x's rows (`rows_must_match`), Out columns (`columns_must_match`) and QOut
+/// (`output_quantization_must_match_result`).
+///
+/// Example:
+/// \code
+///   static constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);
+///   static ctattn::qmatrix<6, 1, q_out> y;   // .bss, not the stack
+///   ctattn::project_into(y, x_q, head_q);
+/// \endcode
+template <QuantizedMatrix Y, QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
+constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept {
+  using L = qlinear<In, Out, QIn, QOut>;
+  if constexpr (detail::first_broken<detail::quantized_projection_into_rules<Y, X, L>>::check()) {
+    detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
+                                          QOut.zero_point, y.elements, layer.packed);
+  }
+}
 
 /// y = x W^T + b in int8: for each output channel c, the int32 sum of (x - x_zero) w_c plus the bias, times the
 /// channel's multiplier, plus QOut's zero point, clamped (TFLite's per-channel fully-connected). The same bits in
@@ -235,12 +271,8 @@ using quantized_projection_rules =
 template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
 [[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
     -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> {
-  using L = qlinear<In, Out, QIn, QOut>;
-  basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
-  if constexpr (detail::first_broken<detail::quantized_projection_rules<X, L>>::check()) {
-    detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
-                                          QOut.zero_point, y.elements, layer.packed);
-  }
+  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> y;
+  project_into(y, x, layer);
   return y;
 }
 

@@ -128,6 +128,19 @@ struct decoder_needs_its_memory {
   }
 };
 
+/// An int8 result written into the caller's matrix: that matrix is quantized as the operation's result is (the
+/// layer's multipliers were derived for that output quantization).
+template <typename Operation, typename OutputQuantization, typename ResultQuantization>
+struct output_quantization_must_match_result {
+  static constexpr bool holds = OutputQuantization::value == ResultQuantization::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the int8 output matrix is quantized with another scale or zero point than the layer "
+                  "produces; declare it with the layer's output quantization (the type of ctattn::project(x, layer))");
+    return holds;
+  }
+};
+
 /// An int8 key/value cache holds the rows W_K and W_V give, in their output quantizations: the attention's
 /// multipliers were derived for them.
 template <typename Operation, typename CacheQuantization, typename ProjectionQuantization>

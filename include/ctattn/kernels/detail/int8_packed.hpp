@@ -9,41 +9,48 @@
 /// everything the requantization needs per channel: the kernel reads one stream of weights, broadcasts four
 /// inputs at a time, and requantizes a vector of channels at once.
 ///
-/// | entity                               | meaning                                                              |
-/// |--------------------------------------|----------------------------------------------------------------------|
-/// | `packed_weights<N, K, Lanes, Offset>`| N x K int8 weights in blocks of Lanes channels x 4 inputs, + Offset   |
-/// | `packed_product<Ops, M, K, N>(...)`  | y = requantize(x W^T + start), M x K by N x K, with Ops's instructions |
+/// | entity                                 | meaning                                                            |
+/// |----------------------------------------|--------------------------------------------------------------------|
+/// | `lane_format<Lanes, Offset>`, `paired_format` | where a block's channels sit in its lanes; their requantization |
+/// | `packed_weights<N, K, Format>`         | N x K int8 weights in blocks of Lanes channels x 4 inputs          |
+/// | `packed_product<Ops, M, K, N>(...)`    | y = requantize(x W^T + start), M x K by N x K, with Ops's instructions |
 ///
-/// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0):
+/// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0), where lane l of block b
+/// holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
 ///
-/// | bytes                          | holds                                                           |
-/// |--------------------------------|-----------------------------------------------------------------|
-/// | `weight[(b G + g) 4 Lanes + 4 l + q]` | w[b Lanes + l][4 g + q] + Offset, for block b, group g of G |
-/// | `start[c]`                     | the layer's folded bias of channel c                            |
-/// | `multiplier`, `left`, `right`, `round_bit`, `right_less_one` | channel c's requantization |
+/// | bytes                                 | holds                                                        |
+/// |---------------------------------------|--------------------------------------------------------------|
+/// | `weight[b B + 4 Lanes g + 4 l + q]`   | w[c][4 g + q], for block b, group g; B = block_bytes         |
+/// | `start[b Lanes + l]`                  | channel c's folded bias - input_offset sum_t w[c][t]         |
+/// | `requant`                             | the Format's constants for each channel's requantization     |
 ///
 /// A lane of the dot-product instruction sums 4 products of 4 consecutive inputs (broadcast to every lane) with
-/// the 4 weights of its channel. x86's `vpdpbusd` multiplies unsigned bytes by signed ones: the weights are the
-/// unsigned operand, stored with Offset = 128 (w + 128 in [1, 255]), and each row's sum then holds 128 sum_t x[t]
-/// too, which the kernel takes away once per row (`row_sums`).
+/// the 4 weights of its channel. x86's `vpdpbusd` multiplies unsigned bytes by signed ones: the inputs are the
+/// unsigned operand, x + 128 (input_offset 128), staged tile by tile into a buffer on the stack (`stage_rows`), and
+/// each channel's sum then holds 128 sum_t w[c][t] too, a constant taken away from its start when it is packed.
 ///
 /// What a backend `Ops` provides (kernels/avx512.hpp, avx2.hpp, neon.hpp):
 ///
 /// | member                                   | meaning                                                        |
 /// |------------------------------------------|----------------------------------------------------------------|
-/// | `lanes`, `weight_offset`                 | channels per vector; what is added to each stored weight       |
+/// | `format`                                 | its layout: `lane_format<...>` or `paired_format`              |
+/// | `offset_row(dst, x, k, n)`               | a staged row of n bytes: x + 128, then 128 (input_offset 128)  |
 /// | `tile_rows`, `accumulators`, `max_panel` | the tile: rows at most, accumulators in all, blocks per row    |
 /// | `accumulator`, `requantizer`             | a vector of int32 sums; a block's requantization in registers  |
-/// | `row_term(x, k)`                         | what the weight offset adds to a row's sums, negated           |
-/// | `load_start`, `add_row_term`             | a block's starts, plus a row's term                            |
+/// | `load_start`                             | a block's starts                                               |
 /// | `load_weights(p)`, `broadcast_four(p)`   | a block's weights for 4 inputs; 4 inputs in every lane         |
-/// | `dot_four(sum, weights, inputs)`         | sum + per lane the dot product of its 4 weights and the inputs |
-/// | `make_requantizer(p, c, zero)`, `store_requantized(y, sum, r, valid)` | requantize and store a block |
+/// | `dot_four(sum, inputs, weights)`         | sum + per lane the dot product of the inputs and its 4 weights |
+/// | `make_requantizer(p, c, zero)`, `store_requantized(y, sum, r, valid)` | requantize the block from channel c, store its first `valid` channels |
 ///
-/// Example: `static_assert(sizeof(ctattn::detail::int8_packed::packed_weights<3, 5, 16, 128>::weight) == 2 * 64);`
-// Rationale: the unsigned operand is the weights, not the inputs as in run-time libraries (which add 128 to every
-// input and store -128 sum_k w with the weights): a constant shift of constant weights costs nothing at run time,
-// and the input's row sums are M K additions against the product's M N K.
+/// Example:
+/// \code
+///   using ctattn::detail::int8_packed::packed_weights, ctattn::detail::int8_packed::paired_format;
+///   static_assert(sizeof(packed_weights<3, 5, paired_format>::weight) == 2 * 64);  // 1 block, 2 groups of 4 inputs
+/// \endcode
+// Rationale: the unsigned operand is the inputs, so that the offset's term, 128 sum_t w[c][t], is a constant of the
+// layer, folded into its starts by the compiler; the other way round (weights + 128) each row's sum of inputs had
+// to be taken away at run time, a horizontal sum per row that cost 11% of a 64 x 64 x 64 layer (measured, Zen 4),
+// where staging the inputs costs a vector instruction per 64 bytes.
 
 #include <cstddef>
 #include <cstdint>
@@ -53,51 +60,131 @@
 
 namespace ctattn::detail::int8_packed {
 
-/// N x K int8 weights packed for a backend with Lanes channels per vector (see the file's table), with the
-/// per-channel start and requantization in lane order. Made from the layer's weights, folded biases and multipliers.
-template <std::size_t N, std::size_t K, std::size_t Lanes, int Offset>
-struct packed_weights {
+/// The layout of a backend whose channels sit in its lanes in order, each requantized as `output_requantizer` does
+/// it in 32-bit lanes: the multiplier, the shift split into its left and right parts, and the right shift's
+/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are).
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::detail::int8_packed::lane_format<4, 0>::lane_of(3) == 3);
+/// \endcode
+template <std::size_t Lanes, int InputOffset>
+struct lane_format {
   static constexpr std::size_t lanes = Lanes;
-  static constexpr std::size_t blocks = (N + Lanes - 1) / Lanes;
+  static constexpr int input_offset = InputOffset;
+  /// The lane of a block's channel c.
+  static constexpr std::size_t lane_of(std::size_t c) noexcept { return c; }
+
+  /// Each channel's requantization at its lane.
+  template <std::size_t Columns>
+  struct requantization {
+    std::int32_t multiplier[Columns]{};
+    std::int32_t left[Columns]{};
+    std::int32_t right[Columns]{};
+    std::int32_t right_less_one[Columns]{};
+    std::int32_t round_bit[Columns]{};
+
+    /// Channel c's multiplier, at `lane` (block * Lanes + lane_of).
+    constexpr void set(std::size_t, std::size_t lane, const math::quantized_multiplier& m) noexcept {
+      multiplier[lane] = m.multiplier;
+      left[lane] = m.shift > 0 ? m.shift : 0;
+      right[lane] = m.shift > 0 ? 0 : -m.shift;
+      right_less_one[lane] = right[lane] > 0 ? right[lane] - 1 : 0;
+      round_bit[lane] = right[lane] > 0 ? 1 : 0;
+    }
+    friend constexpr bool operator==(const requantization&, const requantization&) = default;
+  };
+};
+
+/// The layout of AVX-512 VNNI: 16 lanes, inputs + 128, a block's channels 0-7 in the even lanes and 8-15 in the
+/// odd ones, so that the two halves requantize in 64-bit lanes and saturate to int8 in channel order (`vpmovsqb`).
+/// Channel c's requantization as 64-bit constants: y = ((x << left) m + addend - (negative if the product is
+/// below -2^30)) >> shift, which is `output_requantizer`'s two roundings in one: the doubling high product's
+/// floor((p + 2^30) / 2^31), then the division by 2^right with ties away from zero, are
+/// floor((p + 2^30 + 2^(30 + right) - [p < -2^30] 2^31) / 2^(31 + right)) (no 2^(30 + right) nor 2^31 term where
+/// right = 0). Each 64-bit constant is two int32 (low first), so that the layout keeps an int32's alignment.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::detail::int8_packed::paired_format::lane_of(9) == 3);  // channel 9: the second odd lane
+/// \endcode
+struct paired_format {
+  static constexpr std::size_t lanes = 16;
+  static constexpr int input_offset = 128;
+  static constexpr std::size_t lane_of(std::size_t c) noexcept { return c < 8 ? 2 * c : 2 * (c - 8) + 1; }
+
+  template <std::size_t Columns>
+  struct requantization {
+    std::int32_t left[Columns]{};            // at each channel's lane
+    std::int32_t multiplier[2 * Columns]{};  // the others in channel order, 64 bits each
+    std::int32_t addend[2 * Columns]{};
+    std::int32_t negative[2 * Columns]{};
+    std::int32_t shift[2 * Columns]{};
+
+    constexpr void set(std::size_t c, std::size_t lane, const math::quantized_multiplier& m) noexcept {
+      const int right = m.shift > 0 ? 0 : -m.shift;
+      left[lane] = m.shift > 0 ? m.shift : 0;
+      put(multiplier, c, m.multiplier);
+      put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0));
+      put(negative, c, right > 0 ? std::int64_t{1} << 31 : 0);
+      put(shift, c, 31 + right);
+    }
+    friend constexpr bool operator==(const requantization&, const requantization&) = default;
+
+    /// The 64-bit constant of channel c.
+    constexpr std::int64_t get(const std::int32_t (&array)[2 * Columns], std::size_t c) const noexcept {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::uint32_t>(array[2 * c + 1])) << 32 |
+                                       static_cast<std::uint32_t>(array[2 * c]));
+    }
+
+   private:
+    static constexpr void put(std::int32_t (&array)[2 * Columns], std::size_t c, std::int64_t value) noexcept {
+      const auto bits = static_cast<std::uint64_t>(value);
+      array[2 * c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
+      array[2 * c + 1] = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits >> 32));
+    }
+  };
+};
+
+/// N x K int8 weights packed in a backend's Format (see the file's table), with the per-channel start at each
+/// channel's lane and the Format's requantization. Made from the layer's weights, folded biases and multipliers.
+template <std::size_t N, std::size_t K, typename Format>
+struct packed_weights {
+  static constexpr std::size_t lanes = Format::lanes;
+  static constexpr std::size_t blocks = (N + lanes - 1) / lanes;
   static constexpr std::size_t groups = (K + 3) / 4;
-  static constexpr std::size_t columns = blocks * Lanes;
-  static constexpr int offset = Offset;
+  static constexpr std::size_t columns = blocks * lanes;
+  static constexpr int input_offset = Format::input_offset;
+  /// Bytes from a block's weights to the next's: its groups, and a cache line more where that would be a multiple
+  /// of 4 KiB.
+  // Rationale: a one-row product reads up to 8 blocks side by side; 4 KiB apart (K = 512 x 16 channels is 8 KiB),
+  // every stream maps to the same set of a 32 KiB 8-way L1 and they evict one another (measured on Zen 4:
+  // 1 x 512 x 512 took 20% longer than 1 x 516 x 512).
+  static constexpr std::size_t block_bytes =
+      groups * 4 * lanes + (groups * 4 * lanes % 4096 == 0 ? 64 : 0);
 
-  std::int8_t weight[blocks * groups * 4 * Lanes]{};
+  std::int8_t weight[blocks * block_bytes]{};
   std::int32_t start[columns]{};
-  std::int32_t multiplier[columns]{};
-  std::int32_t left[columns]{};
-  std::int32_t right[columns]{};
-  std::int32_t right_less_one[columns]{};
-  std::int32_t round_bit[columns]{};
+  typename Format::template requantization<columns> requant{};
 
-  constexpr packed_weights() noexcept { pack_padding(); }
+  constexpr packed_weights() noexcept = default;
 
   constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
                            const math::quantized_multiplier (&multipliers)[N]) noexcept {
-    pack_padding();
     for (std::size_t c = 0; c < N; ++c) {
-      const std::size_t base = c / Lanes * groups * 4 * Lanes + c % Lanes * 4;
+      const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
+      const std::size_t base = c / lanes * block_bytes + lane % lanes * 4;
+      std::int32_t sum = 0;
       for (std::size_t t = 0; t < K; ++t) {
-        weight[base + t / 4 * 4 * Lanes + t % 4] = static_cast<std::int8_t>(w[c][t] + Offset);
+        weight[base + t / 4 * 4 * lanes + t % 4] = w[c][t];
+        sum += w[c][t];
       }
-      start[c] = folded_bias[c];
-      const int shift = multipliers[c].shift;
-      multiplier[c] = multipliers[c].multiplier;
-      left[c] = shift > 0 ? shift : 0;
-      right[c] = shift > 0 ? 0 : -shift;
-      right_less_one[c] = right[c] > 0 ? right[c] - 1 : 0;
-      round_bit[c] = right[c] > 0 ? 1 : 0;
+      start[lane] = folded_bias[c] - input_offset * sum;
+      requant.set(c, lane, multipliers[c]);
     }
   }
 
   friend constexpr bool operator==(const packed_weights&, const packed_weights&) = default;
-
- private:
-  // Every weight byte the value of weight 0 (the padding, and all of a default layer).
-  constexpr void pack_padding() noexcept {
-    for (auto& byte : weight) byte = static_cast<std::int8_t>(Offset);
-  }
 };
 
 /// What a layer keeps where the build has no packed kernel: nothing.
@@ -116,50 +203,65 @@ struct packed_type {
 template <typename Ops, std::size_t N, std::size_t K>
   requires(!std::is_void_v<Ops>)
 struct packed_type<Ops, N, K> {
-  using type = packed_weights<N, K, Ops::lanes, Ops::weight_offset>;
+  using type = packed_weights<N, K, typename Ops::format>;
   // Rationale: no alignment above an int32's (the kernel's loads are unaligned ones): a layer holding a 64-byte
   // aligned member would pad every model that holds the layer, and a model's footprint, the sum of its layers'
   // sizes, would no longer be its size (examples/verified_model/int8_sorter.hpp asserts they are equal).
   static_assert(alignof(type) == alignof(std::int32_t));
 };
 
-/// One tile: rows [0, MR) of x against NV blocks of channels from block `block`, written to y; the last block has
-/// `Valid` channels (Lanes: all).
-template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::size_t K, typename P>
-inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const std::int32_t* row_terms, const P& p,
-                        std::size_t block, std::int32_t zero, std::int8_t* y, std::size_t y_stride) noexcept {
+/// Whether the kernel reads x through a staging buffer: where the Format offsets the inputs, or K is not a whole
+/// number of groups of 4 (the buffer's rows end in zeros).
+template <typename Format, std::size_t K>
+inline constexpr bool staged = Format::input_offset != 0 || K % 4 != 0;
+
+/// Bytes from a staged row to the next: K rounded up to a whole group of 4.
+template <std::size_t K>
+inline constexpr std::size_t staged_stride = (K + 3) / 4 * 4;
+
+/// The rows of a tile at most, on every backend: a staging buffer holds at most this many rows.
+inline constexpr std::size_t max_tile_rows = 8;
+
+/// The rows [0, rows) of x, XS elements apart, written to `to` as the kernel reads them: + input_offset (by the
+/// backend's `offset_row`), or as they are with zeros after K.
+template <typename Ops, std::size_t K, std::size_t XS>
+inline void stage_rows(std::int8_t* to, const std::int8_t* x, std::size_t rows) noexcept {
+  constexpr std::size_t stride = staged_stride<K>;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if constexpr (Ops::format::input_offset != 0) {
+      Ops::offset_row(to + r * stride, x + r * XS, K, stride);
+    } else {
+      for (std::size_t t = 0; t < K; ++t) to[r * stride + t] = x[r * XS + t];
+      for (std::size_t t = K; t < stride; ++t) to[r * stride + t] = 0;
+    }
+  }
+}
+
+/// One tile: rows [0, MR) of x (as the kernel reads them, x_stride apart) against NV blocks of channels from block
+/// `block`, written to y; the last block has `Valid` channels (Lanes: all).
+template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
+inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block, std::int32_t zero,
+                        std::int8_t* y, std::size_t y_stride) noexcept {
   using acc = typename Ops::accumulator;
   constexpr std::size_t lanes = P::lanes;
-  constexpr std::size_t whole = K / 4;
-  constexpr std::size_t block_bytes = P::groups * 4 * lanes;
+  constexpr std::size_t block_bytes = P::block_bytes;
   acc sums[MR][NV];
   for (std::size_t j = 0; j < NV; ++j) {
     const acc start = Ops::load_start(p.start + (block + j) * lanes);
-    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = Ops::add_row_term(start, row_terms[i]);
+    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = start;
   }
   const std::int8_t* w = p.weight + block * block_bytes;
-  for (std::size_t g = 0; g < whole; ++g) {
+  for (std::size_t g = 0; g < P::groups; ++g) {
     acc w_vectors[NV];
     for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * 4 * lanes);
     for (std::size_t i = 0; i < MR; ++i) {
       const acc inputs = Ops::broadcast_four(x + i * x_stride + 4 * g);
-      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], w_vectors[j], inputs);
-    }
-  }
-  if constexpr (K % 4 != 0) {
-    acc w_vectors[NV];
-    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + whole * 4 * lanes);
-    for (std::size_t i = 0; i < MR; ++i) {
-      // The last K % 4 inputs and zeros (nothing past the row is read).
-      std::int8_t four[4]{};
-      for (std::size_t q = 0; q < K % 4; ++q) four[q] = x[i * x_stride + 4 * whole + q];
-      const acc inputs = Ops::broadcast_four(four);
-      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], w_vectors[j], inputs);
+      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], inputs, w_vectors[j]);
     }
   }
   for (std::size_t j = 0; j < NV; ++j) {
     const std::size_t c = (block + j) * lanes;
-    const typename Ops::requantizer r = Ops::make_requantizer(p, c, zero);
+    const typename Ops::requantizer r = Ops::make_requantizer(p.requant, c, zero);
     for (std::size_t i = 0; i < MR; ++i) {
       Ops::store_requantized(y + i * y_stride + c, sums[i][j], r, j == NV - 1 ? Valid : lanes);
     }
@@ -175,6 +277,7 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const std::i
 // (7 rows: 3 blocks; one row: 8 blocks).
 template <typename Ops, std::size_t M, std::size_t Blocks>
 struct tile_shape {
+  static_assert(Ops::tile_rows <= max_tile_rows);
   static constexpr std::size_t square_rows = Ops::accumulators / 4;
   static constexpr bool square = M >= Ops::tile_rows && Blocks % 4 == 0;
   static constexpr std::size_t rows = square ? square_rows : (M < Ops::tile_rows ? M : Ops::tile_rows);
@@ -182,30 +285,38 @@ struct tile_shape {
   static constexpr std::size_t panel = square ? 4 : (wide < 1 ? 1 : (wide > Ops::max_panel ? Ops::max_panel : wide));
 };
 
-/// Every row of x against the NV blocks from `block`: tiles of `Rows` rows, then the rest.
-template <typename Ops, std::size_t Rows, std::size_t M, std::size_t NV, std::size_t Valid, std::size_t K,
-          std::size_t XS, std::size_t YS, typename P>
-inline void packed_panel(const std::int8_t* x, const std::int32_t* row_terms, const P& p, std::size_t block,
-                         std::int32_t zero, std::int8_t* y) noexcept {
-  constexpr std::size_t rows = Rows;
-  for (std::size_t i = 0; i + rows <= M; i += rows) {
-    packed_tile<Ops, rows, NV, Valid, K>(x + i * XS, XS, row_terms + i, p, block, zero, y + i * YS, YS);
-  }
-  if constexpr (M % rows != 0) {
-    constexpr std::size_t i = M - M % rows;
-    packed_tile<Ops, M % rows, NV, Valid, K>(x + i * XS, XS, row_terms + i, p, block, zero, y + i * YS, YS);
+/// Rows [0, MR) of x against the NV blocks from `block`, staged first where `Stage` says.
+template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::size_t K, std::size_t XS,
+          std::size_t YS, bool Stage, typename P>
+inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
+                        std::int8_t* y) noexcept {
+  if constexpr (Stage) {
+    alignas(64) std::int8_t rows[MR * staged_stride<K>];
+    stage_rows<Ops, K, XS>(rows, x, MR);
+    packed_tile<Ops, MR, NV, Valid>(rows, staged_stride<K>, p, block, zero, y, YS);
+  } else {
+    packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
   }
 }
 
-/// y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t]) for r < M, c < N (`kernels::int8_fully_connected`'s
-/// contract) on the packed weights p; rows of x and y XS and YS elements apart.
-// Rationale: the panel of channels is the outer loop, so that its weights (NV blocks, up to 8 KiB per 128 inputs)
-// stay in L1 for every tile of rows; a panel is as wide as the registers allow (Ops::accumulators over the rows
-// of a tile), so that one row (a decoding step) has enough independent sums to hide the instruction's latency.
-template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, typename P>
-inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
-  std::int32_t row_terms[M];
-  for (std::size_t r = 0; r < M; ++r) row_terms[r] = Ops::row_term(x + r * XS, K);
+/// Every row of x against the NV blocks from `block`: tiles of `Rows` rows, then the rest.
+template <typename Ops, std::size_t Rows, std::size_t M, std::size_t NV, std::size_t Valid, std::size_t K,
+          std::size_t XS, std::size_t YS, bool Stage, typename P>
+inline void packed_panel(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
+                         std::int8_t* y) noexcept {
+  for (std::size_t i = 0; i + Rows <= M; i += Rows) {
+    packed_rows<Ops, Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS);
+  }
+  if constexpr (M % Rows != 0) {
+    constexpr std::size_t i = M - M % Rows;
+    packed_rows<Ops, M % Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS);
+  }
+}
+
+/// Every panel of channels, each against every row of x (XS elements apart; staged tile by tile where `Stage`).
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, bool Stage,
+          typename P>
+inline void packed_panels(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
   constexpr std::size_t blocks = P::blocks;
   constexpr std::size_t rows = tile_shape<Ops, M, blocks>::rows;
   constexpr std::size_t panel = tile_shape<Ops, M, blocks>::panel;
@@ -214,13 +325,34 @@ inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, 
   // Whole panels; the last of them holds the partial block when the blocks divide evenly.
   for (std::size_t b = 0; b < full; b += panel) {
     if (b + panel == blocks) {
-      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS>(x, row_terms, p, b, zero, y);
+      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS, Stage>(x, p, b, zero, y);
     } else {
-      packed_panel<Ops, rows, M, panel, P::lanes, K, XS, YS>(x, row_terms, p, b, zero, y);
+      packed_panel<Ops, rows, M, panel, P::lanes, K, XS, YS, Stage>(x, p, b, zero, y);
     }
   }
   if constexpr (blocks % panel != 0) {
-    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS>(x, row_terms, p, full, zero, y);
+    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS, Stage>(x, p, full, zero, y);
+  }
+}
+
+/// y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t]) for r < M, c < N (`kernels::int8_fully_connected`'s
+/// contract) on the packed weights p; rows of x and y XS and YS elements apart.
+// Rationale: the panel of channels is the outer loop, so that its weights (NV blocks, up to 8 KiB per 128 inputs)
+// stay in L1 for every tile of rows; a panel is as wide as the registers allow (Ops::accumulators over the rows
+// of a tile), so that one row (a decoding step) has enough independent sums to hide the instruction's latency.
+// Rows that need staging are staged on the stack once where they are one tile (a few rows, many panels: 7 x 512
+// x 512 staged for each of its 11 panels took 5% longer), else tile by tile, so that the stack holds a tile's
+// rows whatever M is; staging costs a vector instruction per 64 inputs against a tile's NV per 4.
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, typename P>
+inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
+  if constexpr (!staged<typename Ops::format, K>) {
+    packed_panels<Ops, M, K, N, XS, YS, false>(x, p, zero, y);
+  } else if constexpr (M <= tile_shape<Ops, M, P::blocks>::rows) {
+    alignas(64) std::int8_t rows[M * staged_stride<K>];
+    stage_rows<Ops, K, XS>(rows, x, M);
+    packed_panels<Ops, M, K, N, staged_stride<K>, YS, false>(rows, p, zero, y);
+  } else {
+    packed_panels<Ops, M, K, N, XS, YS, true>(x, p, zero, y);
   }
 }
 
