@@ -2679,14 +2679,16 @@ struct lane_format {
     std::int32_t right_less_one[Columns]{};
     std::int32_t round_bit[Columns]{};
 
-    /// Channel c's multiplier, at `lane` (block * Lanes + lane_of).
-    constexpr void set(std::size_t, std::size_t lane, const math::quantized_multiplier& m) noexcept {
+    /// Channel c's multiplier, at `lane` (block * Lanes + lane_of); the output zero point is added at run time.
+    constexpr void set(std::size_t, std::size_t lane, const math::quantized_multiplier& m, std::int32_t) noexcept {
       multiplier[lane] = m.multiplier;
       left[lane] = m.shift > 0 ? m.shift : 0;
       right[lane] = m.shift > 0 ? 0 : -m.shift;
       right_less_one[lane] = right[lane] > 0 ? right[lane] - 1 : 0;
       round_bit[lane] = right[lane] > 0 ? 1 : 0;
     }
+    /// Whether the kernel computes every channel exactly: always.
+    [[nodiscard]] constexpr bool exact() const noexcept { return true; }
     friend constexpr bool operator==(const requantization&, const requantization&) = default;
   };
 };
@@ -2694,10 +2696,12 @@ struct lane_format {
 /// The layout of AVX-512 VNNI: 16 lanes, inputs + 128, a block's channels 0-7 in the even lanes and 8-15 in the
 /// odd ones, so that the two halves requantize in 64-bit lanes and saturate to int8 in channel order (`vpmovsqb`).
 /// Channel c's requantization as 64-bit constants: y = ((x << left) m + addend - (negative if the product is
-/// below -2^30)) >> shift, which is `output_requantizer`'s two roundings in one: the doubling high product's
-/// floor((p + 2^30) / 2^31), then the division by 2^right with ties away from zero, are
-/// floor((p + 2^30 + 2^(30 + right) - [p < -2^30] 2^31) / 2^(31 + right)) (no 2^(30 + right) nor 2^31 term where
-/// right = 0). Each 64-bit constant is two int32 (low first), so that the layout keeps an int32's alignment.
+/// below -2^30)) >> shift, which is `output_requantizer`'s two roundings and its zero point in one: the doubling
+/// high product's floor((p + 2^30) / 2^31), then the division by 2^right with ties away from zero, then + zero, are
+/// floor((p + 2^30 + 2^(30 + right) + zero 2^(31 + right) - [p < -2^30] 2^31) / 2^(31 + right)) (no 2^(30 + right)
+/// nor 2^31 term where right = 0). |p| < 2^62, so the sum fits 64 bits while right <= 23; a layer with a channel
+/// scaled below 2^-24 is not `exact()` and takes the plain kernel. Each 64-bit constant is two int32 (low first),
+/// so that the layout keeps an int32's alignment.
 ///
 /// Example:
 /// \code
@@ -2715,15 +2719,22 @@ struct paired_format {
     std::int32_t addend[2 * Columns]{};
     std::int32_t negative[2 * Columns]{};
     std::int32_t shift[2 * Columns]{};
+    std::int32_t folds_every_zero = 1;  // every channel's right shift is at most 23
 
-    constexpr void set(std::size_t c, std::size_t lane, const math::quantized_multiplier& m) noexcept {
+    constexpr void set(std::size_t c, std::size_t lane, const math::quantized_multiplier& m,
+                       std::int32_t zero) noexcept {
       const int right = m.shift > 0 ? 0 : -m.shift;
+      if (right > 23) folds_every_zero = 0;
+      const std::int64_t zero_term = right > 23 ? 0 : static_cast<std::int64_t>(
+          static_cast<std::uint64_t>(static_cast<std::int64_t>(zero)) << (31 + right));
       left[lane] = m.shift > 0 ? m.shift : 0;
       put(multiplier, c, m.multiplier);
-      put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0));
+      put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0) + zero_term);
       put(negative, c, right > 0 ? std::int64_t{1} << 31 : 0);
       put(shift, c, 31 + right);
     }
+    /// Whether the kernel computes every channel exactly (the zero point folded into every addend).
+    [[nodiscard]] constexpr bool exact() const noexcept { return folds_every_zero != 0; }
     friend constexpr bool operator==(const requantization&, const requantization&) = default;
 
     /// The 64-bit constant of channel c.
@@ -2742,7 +2753,8 @@ struct paired_format {
 };
 
 /// N x K int8 weights packed in a backend's Format (see the file's table), with the per-channel start at each
-/// channel's lane and the Format's requantization. Made from the layer's weights, folded biases and multipliers.
+/// channel's lane and the Format's requantization. Made from the layer's weights, folded biases, multipliers and
+/// output zero point.
 template <std::size_t N, std::size_t K, typename Format>
 struct packed_weights {
   static constexpr std::size_t lanes = Format::lanes;
@@ -2765,7 +2777,7 @@ struct packed_weights {
   constexpr packed_weights() noexcept = default;
 
   constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
-                           const math::quantized_multiplier (&multipliers)[N]) noexcept {
+                           const math::quantized_multiplier (&multipliers)[N], std::int32_t zero) noexcept {
     for (std::size_t c = 0; c < N; ++c) {
       const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
       const std::size_t base = c / lanes * block_bytes + lane % lanes * 4;
@@ -2775,9 +2787,12 @@ struct packed_weights {
         sum += w[c][t];
       }
       start[lane] = folded_bias[c] - input_offset * sum;
-      requant.set(c, lane, multipliers[c]);
+      requant.set(c, lane, multipliers[c], zero);
     }
   }
+
+  /// Whether `packed_product` gives every output of this layer exactly (else the plain kernel does).
+  [[nodiscard]] constexpr bool exact() const noexcept { return requant.exact(); }
 
   friend constexpr bool operator==(const packed_weights&, const packed_weights&) = default;
 };
@@ -3428,7 +3443,7 @@ struct avx512_vnni_packed_ops {
     __m512i multiplier, addend, negative, shift;
   };
   struct requantizer {
-    __m512i left, zero;
+    __m512i left;
     half even, odd;
   };
 
@@ -3463,26 +3478,26 @@ struct avx512_vnni_packed_ops {
     return _mm512_dpbusd_epi32(sum, inputs, weights);
 #endif
   }
-  /// The constants of the block from channel c (a multiple of 16).
+  /// The constants of the block from channel c (a multiple of 16); the zero point is in the addends.
   template <typename R>
-  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t) noexcept {
     const auto load_half = [&r](std::size_t from) {
       return half{_mm512_loadu_si512(r.multiplier + 2 * from), _mm512_loadu_si512(r.addend + 2 * from),
                   _mm512_loadu_si512(r.negative + 2 * from), _mm512_loadu_si512(r.shift + 2 * from)};
     };
-    return {_mm512_loadu_si512(r.left + c), _mm512_set1_epi64(zero), load_half(c), load_half(c + 8)};
+    return {_mm512_loadu_si512(r.left + c), load_half(c), load_half(c + 8)};
   }
   /// The first `valid` channels of the block requantized to y: `output_requantizer`'s arithmetic, 8 channels at a
   /// time from the low words of x's 64-bit lanes.
   // Rationale: the zero-masking forms with every lane selected, as in avx512_ops (GCC 12's plain forms start from a
   // self-initialized register that -Wuninitialized reports).
-  static void store_half(std::int8_t* y, __m512i x, const half& h, __m512i zero, std::size_t valid) noexcept {
+  static void store_half(std::int8_t* y, __m512i x, const half& h, std::size_t valid) noexcept {
     constexpr __mmask8 all = 0xFF;
     const __m512i product = _mm512_maskz_mul_epi32(all, x, h.multiplier);
     const __mmask8 negative = _mm512_cmplt_epi64_mask(product, _mm512_set1_epi64(-(std::int64_t{1} << 30)));
     const __m512i biased = _mm512_maskz_add_epi64(all, product, h.addend);
     const __m512i sum = _mm512_mask_sub_epi64(biased, negative, biased, h.negative);
-    const __m512i v = _mm512_maskz_add_epi64(all, _mm512_maskz_srav_epi64(all, sum, h.shift), zero);
+    const __m512i v = _mm512_maskz_srav_epi64(all, sum, h.shift);
     // Rationale: saturated in a register, then stored whole or through a buffer: GCC 12's dead-store pass fails
     // with an internal compiler error on the masked form (`vpmovsqb` to memory under a mask) in some inlinings.
     const __m128i bytes = _mm512_maskz_cvtsepi64_epi8(all, v);
@@ -3496,8 +3511,8 @@ struct avx512_vnni_packed_ops {
   }
   static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
     const __m512i x = _mm512_maskz_sllv_epi32(0xFFFF, sum, r.left);
-    store_half(y, x, r.even, r.zero, valid < 8 ? valid : 8);
-    if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, r.zero, valid - 8);
+    store_half(y, x, r.even, valid < 8 ? valid : 8);
+    if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, valid - 8);
   }
 };
 
@@ -7518,15 +7533,15 @@ template <std::size_t N, std::size_t K>
 using int8_packed_weights = typename int8_packed::packed_type<int8_packed_ops, N, K>::type;
 
 /// `int8_fully_connected` with the layer's packed weights too: at run time the packed kernel reads those, where the
-/// build has one; otherwise (and in constant evaluation) the plain product. `packed` must be the packing of w,
-/// start and multipliers (`ctattn::qlinear` keeps them so).
+/// build has one and the packing is `exact()`; otherwise (and in constant evaluation) the plain product. `packed`
+/// must be the packing of w, start, multipliers and zero (`ctattn::qlinear` keeps them so).
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
                                     const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
                                     std::int32_t zero, std::int8_t (&y)[M][N],
                                     const int8_packed_weights<N, K>& packed) noexcept {
   if constexpr (!std::is_void_v<int8_packed_ops>) {
-    if (!std::is_constant_evaluated()) {
+    if (!std::is_constant_evaluated() && packed.exact()) {
       int8_packed::packed_product<int8_packed_ops, M, K, N, K, N>(&x[0][0], packed, zero, &y[0][0]);
       return;
     }
@@ -12399,8 +12414,9 @@ struct qlinear {
   std::int8_t weight[outputs][inputs]{};
   std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[outputs]{};
-  /// The same weights, folded biases and multipliers packed for this build's int8 fully-connected kernel
-  /// (kernels/detail/int8_packed.hpp: AVX-512 VNNI), made by the constructor; empty on every other target.
+  /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
+  /// fully-connected kernel (kernels/detail/int8_packed.hpp: AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`), made by the
+  /// constructor; empty on every other target.
   // Rationale: packed where the layer is made, by the compiler for a constexpr layer, so that the kernel reads the
   // layout its instruction wants and nothing is summed or reordered at run time. The members are public for
   // reading (and for structural types); a layer changed member by member after it is made would leave `packed`
@@ -12419,7 +12435,7 @@ struct qlinear {
                                                        static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
       multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
-    packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers};
+    packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
   }
 
   /// The int32 bias of channel c as TFLite stores it: folded_bias[c] + QIn's zero point times the channel's weight

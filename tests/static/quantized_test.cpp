@@ -122,8 +122,8 @@ constexpr std::int8_t w[5][6] = {{1, 2, 3, 4, 5, 6},         {-1, -2, -3, -4, -5
 constexpr std::int32_t bias[5] = {10, -20, 30, -40, 50};
 constexpr ctattn::math::quantized_multiplier m[5] = {{1 << 30, -1}, {1 << 30, 2}, {1500000000, 0}, {0, 0},
                                                      {2000000000, -31}};
-constexpr packed_weights<5, 6, paired_format> x86{w, bias, m};
-constexpr packed_weights<5, 6, lane_format<4, 0>> arm{w, bias, m};
+constexpr packed_weights<5, 6, paired_format> x86{w, bias, m, -3};
+constexpr packed_weights<5, 6, lane_format<4, 0>> arm{w, bias, m, -3};
 // x86: one block of 16 channels, 2 groups of 4 inputs: 128 bytes; channel c < 8 in lane 2 c.
 static_assert(sizeof(x86.weight) == 2 * 64);
 static_assert(x86.weight[0 * 64 + 6 * 4 + 1] == -127);  // w[3][1], group 0, lane 6
@@ -143,13 +143,23 @@ static_assert(arm.requant.left[4] == 0 && arm.requant.right[4] == 31 && arm.requ
               arm.requant.round_bit[4] == 1);
 static_assert(arm.requant.multiplier[2] == 1500000000 && arm.requant.right[2] == 0);
 // The AVX-512 form's: the left shift at the lane, the 64-bit constants in channel order, so that
-// ((x << left) m + addend - (negative where the product is below -2^30)) >> shift is the requantized value.
+// ((x << left) m + addend - (negative where the product is below -2^30)) >> shift is the requantized value, the
+// zero point -3 in the addend (-3 2^shift) where the right shift is at most 23. Channel 4's is 31: that layer is
+// not exact (the plain kernel computes it), one without such a channel is.
 static_assert(x86.requant.left[2] == 2 && x86.requant.left[8] == 0);
+static_assert(!x86.exact() && arm.exact());
+constexpr ctattn::math::quantized_multiplier m_foldable[5] = {{1 << 30, -1}, {1 << 30, 2}, {1500000000, 0},
+                                                              {0, 0}, {2000000000, -23}};
+constexpr packed_weights<5, 6, paired_format> x86_exact{w, bias, m_foldable, -3};
+static_assert(x86_exact.exact() && x86_exact.requant.get(x86_exact.requant.addend, 4) ==
+                                       (std::int64_t{1} << 30) + (std::int64_t{1} << 53) - 3 * (std::int64_t{1} << 54));
 static_assert(x86.requant.get(x86.requant.multiplier, 2) == 1500000000);
 static_assert(x86.requant.get(x86.requant.shift, 0) == 32 && x86.requant.get(x86.requant.shift, 1) == 31 &&
               x86.requant.get(x86.requant.shift, 4) == 62);
-static_assert(x86.requant.get(x86.requant.addend, 1) == (std::int64_t{1} << 30) &&
+static_assert(x86.requant.get(x86.requant.addend, 1) == (std::int64_t{1} << 30) - 3 * (std::int64_t{1} << 31) &&
               x86.requant.get(x86.requant.negative, 1) == 0);
+static_assert(x86.requant.get(x86.requant.addend, 0) ==
+              (std::int64_t{1} << 30) + (std::int64_t{1} << 31) - 3 * (std::int64_t{1} << 32));
 static_assert(x86.requant.get(x86.requant.addend, 4) == (std::int64_t{1} << 30) + (std::int64_t{1} << 61) &&
               x86.requant.get(x86.requant.negative, 4) == (std::int64_t{1} << 31));
 }  // namespace packed_layout

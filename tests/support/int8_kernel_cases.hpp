@@ -97,8 +97,17 @@ inline constexpr ctattn::math::quantized_multiplier fc_multipliers[] = {
     {1234567890, -14},      {2000000000, 1},    {1100000000, -5},  {1500000000, -20}, {536870913, -3},
     {0, -2}};
 
+// The multipliers with a right shift of at most 23 (fc_multipliers' {1800000000, -31} as {1800000000, -23}): the
+// AVX-512 packed kernel folds the output zero point into its 64-bit sums where every channel's shift allows it
+// (kernels/detail/int8_packed.hpp, paired_format); a layer with a larger shift takes the plain kernel.
+inline constexpr ctattn::math::quantized_multiplier foldable_multipliers[] = {
+    {1 << 30, -1},          {2147483647, -9},   {1518500250, 0},   {1073741825, 2}, {1800000000, -23},
+    {1234567890, -14},      {2000000000, 1},    {1100000000, -5},  {1500000000, -20}, {536870913, -3},
+    {0, -2}};
+
 template <std::size_t M, std::size_t K, std::size_t N>
-constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t seed, std::int32_t z_in) noexcept {
+constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t seed, std::int32_t z_in,
+                                                                  bool foldable = false) noexcept {
   fully_connected_case<M, K, N> f{};
   std::uint32_t state = seed;
   const auto next = [&state]() noexcept {
@@ -125,24 +134,26 @@ constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t 
     f.folded_bias[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.bias[c]) -
                                                  static_cast<std::uint32_t>(z_in * sum));
     f.multipliers[c] = c % 2 == 1 ? ctattn::math::quantized_multiplier{1 << 30, -1}
+                       : foldable ? foldable_multipliers[c / 2 % (sizeof foldable_multipliers / sizeof foldable_multipliers[0])]
                                   : fc_multipliers[c / 2 % (sizeof fc_multipliers / sizeof fc_multipliers[0])];
   }
   return f;
 }
 
 // Outputs of int8_fully_connected that differ from TFLite's formula (the general requantize, checked against the
-// Python reference by the quantized tests).
+// Python reference by the quantized tests), with fc_multipliers and with foldable_multipliers.
 template <std::size_t M, std::size_t K, std::size_t N, typename Read>
 constexpr std::size_t fully_connected_mismatches(Read read, std::uint32_t seed) noexcept {
   std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
+  // The odd input zero points with foldable_multipliers and the extreme output zero points.
   for (const std::int32_t z_in : {-128, 127, 0, -3}) {
-    const std::int32_t z_out = z_in == 0 ? 5 : -z_in / 2;
-    const fully_connected_case<M, K, N> f = read(make_fully_connected_case<M, K, N>(seed, z_in));
+    const std::int32_t z_out = z_in == 0 ? 5 : (z_in == 127 ? -128 : (z_in == -3 ? 127 : -z_in / 2));
+    const fully_connected_case<M, K, N> f = read(make_fully_connected_case<M, K, N>(seed, z_in, z_in % 2 != 0));
     std::int8_t y[M][N]{};
     ctattn::detail::kernels::int8_fully_connected(f.x, f.w, f.folded_bias, f.multipliers, z_out, y);
     // The same layer through its packed form (kernels/detail/int8_packed.hpp, where the build has a packed kernel;
     // elsewhere the same call as above).
-    const ctattn::detail::kernels::int8_packed_weights<N, K> packed{f.w, f.folded_bias, f.multipliers};
+    const ctattn::detail::kernels::int8_packed_weights<N, K> packed{f.w, f.folded_bias, f.multipliers, z_out};
     std::int8_t y_packed[M][N]{};
     ctattn::detail::kernels::int8_fully_connected(f.x, f.w, f.folded_bias, f.multipliers, z_out, y_packed, packed);
     for (std::size_t r = 0; r < M; ++r) {

@@ -218,7 +218,7 @@ struct avx512_vnni_packed_ops {
     __m512i multiplier, addend, negative, shift;
   };
   struct requantizer {
-    __m512i left, zero;
+    __m512i left;
     half even, odd;
   };
 
@@ -253,26 +253,26 @@ struct avx512_vnni_packed_ops {
     return _mm512_dpbusd_epi32(sum, inputs, weights);
 #endif
   }
-  /// The constants of the block from channel c (a multiple of 16).
+  /// The constants of the block from channel c (a multiple of 16); the zero point is in the addends.
   template <typename R>
-  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t) noexcept {
     const auto load_half = [&r](std::size_t from) {
       return half{_mm512_loadu_si512(r.multiplier + 2 * from), _mm512_loadu_si512(r.addend + 2 * from),
                   _mm512_loadu_si512(r.negative + 2 * from), _mm512_loadu_si512(r.shift + 2 * from)};
     };
-    return {_mm512_loadu_si512(r.left + c), _mm512_set1_epi64(zero), load_half(c), load_half(c + 8)};
+    return {_mm512_loadu_si512(r.left + c), load_half(c), load_half(c + 8)};
   }
   /// The first `valid` channels of the block requantized to y: `output_requantizer`'s arithmetic, 8 channels at a
   /// time from the low words of x's 64-bit lanes.
   // Rationale: the zero-masking forms with every lane selected, as in avx512_ops (GCC 12's plain forms start from a
   // self-initialized register that -Wuninitialized reports).
-  static void store_half(std::int8_t* y, __m512i x, const half& h, __m512i zero, std::size_t valid) noexcept {
+  static void store_half(std::int8_t* y, __m512i x, const half& h, std::size_t valid) noexcept {
     constexpr __mmask8 all = 0xFF;
     const __m512i product = _mm512_maskz_mul_epi32(all, x, h.multiplier);
     const __mmask8 negative = _mm512_cmplt_epi64_mask(product, _mm512_set1_epi64(-(std::int64_t{1} << 30)));
     const __m512i biased = _mm512_maskz_add_epi64(all, product, h.addend);
     const __m512i sum = _mm512_mask_sub_epi64(biased, negative, biased, h.negative);
-    const __m512i v = _mm512_maskz_add_epi64(all, _mm512_maskz_srav_epi64(all, sum, h.shift), zero);
+    const __m512i v = _mm512_maskz_srav_epi64(all, sum, h.shift);
     // Rationale: saturated in a register, then stored whole or through a buffer: GCC 12's dead-store pass fails
     // with an internal compiler error on the masked form (`vpmovsqb` to memory under a mask) in some inlinings.
     const __m128i bytes = _mm512_maskz_cvtsepi64_epi8(all, v);
@@ -286,8 +286,8 @@ struct avx512_vnni_packed_ops {
   }
   static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
     const __m512i x = _mm512_maskz_sllv_epi32(0xFFFF, sum, r.left);
-    store_half(y, x, r.even, r.zero, valid < 8 ? valid : 8);
-    if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, r.zero, valid - 8);
+    store_half(y, x, r.even, valid < 8 ? valid : 8);
+    if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, valid - 8);
   }
 };
 

@@ -426,15 +426,15 @@ template <std::size_t N, std::size_t K>
 using int8_packed_weights = typename int8_packed::packed_type<int8_packed_ops, N, K>::type;
 
 /// `int8_fully_connected` with the layer's packed weights too: at run time the packed kernel reads those, where the
-/// build has one; otherwise (and in constant evaluation) the plain product. `packed` must be the packing of w,
-/// start and multipliers (`ctattn::qlinear` keeps them so).
+/// build has one and the packing is `exact()`; otherwise (and in constant evaluation) the plain product. `packed`
+/// must be the packing of w, start, multipliers and zero (`ctattn::qlinear` keeps them so).
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
                                     const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
                                     std::int32_t zero, std::int8_t (&y)[M][N],
                                     const int8_packed_weights<N, K>& packed) noexcept {
   if constexpr (!std::is_void_v<int8_packed_ops>) {
-    if (!std::is_constant_evaluated()) {
+    if (!std::is_constant_evaluated() && packed.exact()) {
       int8_packed::packed_product<int8_packed_ops, M, K, N, K, N>(&x[0][0], packed, zero, &y[0][0]);
       return;
     }

@@ -116,8 +116,9 @@ struct qlinear {
   std::int8_t weight[outputs][inputs]{};
   std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[outputs]{};
-  /// The same weights, folded biases and multipliers packed for this build's int8 fully-connected kernel
-  /// (kernels/detail/int8_packed.hpp: AVX-512 VNNI), made by the constructor; empty on every other target.
+  /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
+  /// fully-connected kernel (kernels/detail/int8_packed.hpp: AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`), made by the
+  /// constructor; empty on every other target.
   // Rationale: packed where the layer is made, by the compiler for a constexpr layer, so that the kernel reads the
   // layout its instruction wants and nothing is summed or reordered at run time. The members are public for
   // reading (and for structural types); a layer changed member by member after it is made would leave `packed`
@@ -136,7 +137,7 @@ struct qlinear {
                                                        static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
       multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
-    packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers};
+    packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
   }
 
   /// The int32 bias of channel c as TFLite stores it: folded_bias[c] + QIn's zero point times the channel's weight

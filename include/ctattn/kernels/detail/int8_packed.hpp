@@ -84,14 +84,16 @@ struct lane_format {
     std::int32_t right_less_one[Columns]{};
     std::int32_t round_bit[Columns]{};
 
-    /// Channel c's multiplier, at `lane` (block * Lanes + lane_of).
-    constexpr void set(std::size_t, std::size_t lane, const math::quantized_multiplier& m) noexcept {
+    /// Channel c's multiplier, at `lane` (block * Lanes + lane_of); the output zero point is added at run time.
+    constexpr void set(std::size_t, std::size_t lane, const math::quantized_multiplier& m, std::int32_t) noexcept {
       multiplier[lane] = m.multiplier;
       left[lane] = m.shift > 0 ? m.shift : 0;
       right[lane] = m.shift > 0 ? 0 : -m.shift;
       right_less_one[lane] = right[lane] > 0 ? right[lane] - 1 : 0;
       round_bit[lane] = right[lane] > 0 ? 1 : 0;
     }
+    /// Whether the kernel computes every channel exactly: always.
+    [[nodiscard]] constexpr bool exact() const noexcept { return true; }
     friend constexpr bool operator==(const requantization&, const requantization&) = default;
   };
 };
@@ -99,10 +101,12 @@ struct lane_format {
 /// The layout of AVX-512 VNNI: 16 lanes, inputs + 128, a block's channels 0-7 in the even lanes and 8-15 in the
 /// odd ones, so that the two halves requantize in 64-bit lanes and saturate to int8 in channel order (`vpmovsqb`).
 /// Channel c's requantization as 64-bit constants: y = ((x << left) m + addend - (negative if the product is
-/// below -2^30)) >> shift, which is `output_requantizer`'s two roundings in one: the doubling high product's
-/// floor((p + 2^30) / 2^31), then the division by 2^right with ties away from zero, are
-/// floor((p + 2^30 + 2^(30 + right) - [p < -2^30] 2^31) / 2^(31 + right)) (no 2^(30 + right) nor 2^31 term where
-/// right = 0). Each 64-bit constant is two int32 (low first), so that the layout keeps an int32's alignment.
+/// below -2^30)) >> shift, which is `output_requantizer`'s two roundings and its zero point in one: the doubling
+/// high product's floor((p + 2^30) / 2^31), then the division by 2^right with ties away from zero, then + zero, are
+/// floor((p + 2^30 + 2^(30 + right) + zero 2^(31 + right) - [p < -2^30] 2^31) / 2^(31 + right)) (no 2^(30 + right)
+/// nor 2^31 term where right = 0). |p| < 2^62, so the sum fits 64 bits while right <= 23; a layer with a channel
+/// scaled below 2^-24 is not `exact()` and takes the plain kernel. Each 64-bit constant is two int32 (low first),
+/// so that the layout keeps an int32's alignment.
 ///
 /// Example:
 /// \code
@@ -120,15 +124,22 @@ struct paired_format {
     std::int32_t addend[2 * Columns]{};
     std::int32_t negative[2 * Columns]{};
     std::int32_t shift[2 * Columns]{};
+    std::int32_t folds_every_zero = 1;  // every channel's right shift is at most 23
 
-    constexpr void set(std::size_t c, std::size_t lane, const math::quantized_multiplier& m) noexcept {
+    constexpr void set(std::size_t c, std::size_t lane, const math::quantized_multiplier& m,
+                       std::int32_t zero) noexcept {
       const int right = m.shift > 0 ? 0 : -m.shift;
+      if (right > 23) folds_every_zero = 0;
+      const std::int64_t zero_term = right > 23 ? 0 : static_cast<std::int64_t>(
+          static_cast<std::uint64_t>(static_cast<std::int64_t>(zero)) << (31 + right));
       left[lane] = m.shift > 0 ? m.shift : 0;
       put(multiplier, c, m.multiplier);
-      put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0));
+      put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0) + zero_term);
       put(negative, c, right > 0 ? std::int64_t{1} << 31 : 0);
       put(shift, c, 31 + right);
     }
+    /// Whether the kernel computes every channel exactly (the zero point folded into every addend).
+    [[nodiscard]] constexpr bool exact() const noexcept { return folds_every_zero != 0; }
     friend constexpr bool operator==(const requantization&, const requantization&) = default;
 
     /// The 64-bit constant of channel c.
@@ -147,7 +158,8 @@ struct paired_format {
 };
 
 /// N x K int8 weights packed in a backend's Format (see the file's table), with the per-channel start at each
-/// channel's lane and the Format's requantization. Made from the layer's weights, folded biases and multipliers.
+/// channel's lane and the Format's requantization. Made from the layer's weights, folded biases, multipliers and
+/// output zero point.
 template <std::size_t N, std::size_t K, typename Format>
 struct packed_weights {
   static constexpr std::size_t lanes = Format::lanes;
@@ -170,7 +182,7 @@ struct packed_weights {
   constexpr packed_weights() noexcept = default;
 
   constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
-                           const math::quantized_multiplier (&multipliers)[N]) noexcept {
+                           const math::quantized_multiplier (&multipliers)[N], std::int32_t zero) noexcept {
     for (std::size_t c = 0; c < N; ++c) {
       const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
       const std::size_t base = c / lanes * block_bytes + lane % lanes * 4;
@@ -180,9 +192,12 @@ struct packed_weights {
         sum += w[c][t];
       }
       start[lane] = folded_bias[c] - input_offset * sum;
-      requant.set(c, lane, multipliers[c]);
+      requant.set(c, lane, multipliers[c], zero);
     }
   }
+
+  /// Whether `packed_product` gives every output of this layer exactly (else the plain kernel does).
+  [[nodiscard]] constexpr bool exact() const noexcept { return requant.exact(); }
 
   friend constexpr bool operator==(const packed_weights&, const packed_weights&) = default;
 };
