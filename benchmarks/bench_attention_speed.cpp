@@ -41,6 +41,14 @@ namespace {
 using ctattn_bench::fill;
 using ctattn_bench::format_number;
 using ctattn_bench::format_time;
+using ctattn_bench::fma_chains;
+using ctattn_bench::fma_flops_per_iteration;
+using ctattn_bench::fma_peak;
+using ctattn_bench::float_vector;
+using ctattn_bench::instance;
+using ctattn_bench::median_times;
+using ctattn_bench::vector_lanes;
+using ctattn_bench::vector_name;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Operands
@@ -328,97 +336,8 @@ struct multi_head_case {
   const float* eigen_output() const { return eigen_y.data(); }
 };
 
-// A case's one instance, in static storage (the 7 x 512 case holds 8 MiB of weights besides Eigen's 4 MiB on the
-// heap: never on a stack), filled on first use.
-template <typename Case>
-Case& instance() {
-  static Case storage;
-  static const bool prepared = (storage.prepare(), true);
-  (void)prepared;
-  return storage;
-}
-
 // ---------------------------------------------------------------------------------------------------------------
-// The machine: FP32 FMA peak and read bandwidth
-
-#if defined(__AVX512F__)
-constexpr std::size_t vector_bytes = 64;
-constexpr const char* vector_name = "512-bit AVX-512";
-#elif defined(__AVX__)
-constexpr std::size_t vector_bytes = 32;
-constexpr const char* vector_name = "256-bit AVX";
-#else
-constexpr std::size_t vector_bytes = 16;
-constexpr const char* vector_name = "128-bit";
-#endif
-using float_vector = float __attribute__((vector_size(vector_bytes)));
-constexpr std::size_t vector_lanes = vector_bytes / sizeof(float);
-
-// Independent accumulator chains: the FMA latency (4 to 5 cycles) times the FMA pipes (2) must be covered. With
-// AVX-512's 32 registers there is room for 24, elsewhere (16 registers) for 12 beside the two operands.
-constexpr std::size_t fma_chains = vector_bytes == 64 ? 24 : 12;
-constexpr std::int64_t fma_rounds_per_iteration = 1024;
-
-// `rounds` times acc[j] = acc[j] * a + b on every chain. With a just below 1 and b small every value stays normal
-// and bounded. The chains are a fold over an index pack, not a loop, so that each lives in a register (as a loop,
-// GCC interchanges it with the rounds and keeps the chains in memory). -ffp-contract=off (ctattn's guarantee)
-// forbids the compiler to fuse a*b+c, so on x86 the FMA is an intrinsic; elsewhere this one function allows
-// contraction (AArch64's fmla, say), and on an x86 target without FMA the figure is the multiply-then-add rate.
-#if defined(__x86_64__) && (defined(__AVX512F__) || defined(__FMA__))
-template <std::size_t... J>
-[[gnu::noinline]] void fma_rounds(float_vector (&acc)[fma_chains], float_vector a, float_vector b,
-                                  std::int64_t rounds, std::index_sequence<J...>) {
-  float_vector local[] = {acc[J]...};
-  for (std::int64_t r = 0; r < rounds; ++r) {
-#if defined(__AVX512F__)
-    ((local[J] = _mm512_fmadd_ps(local[J], a, b)), ...);
-#else
-    ((local[J] = _mm256_fmadd_ps(local[J], a, b)), ...);
-#endif
-  }
-  ((acc[J] = local[J]), ...);
-}
-#else
-template <std::size_t... J>
-#if defined(__clang__)
-[[gnu::noinline]]
-#else
-[[gnu::noinline, gnu::optimize("fp-contract=fast")]]
-#endif
-void fma_rounds(float_vector (&acc)[fma_chains], float_vector a, float_vector b, std::int64_t rounds,
-                std::index_sequence<J...>) {
-#if defined(__clang__)
-#pragma clang fp contract(fast)
-#endif
-  float_vector local[] = {acc[J]...};
-  for (std::int64_t r = 0; r < rounds; ++r) ((local[J] = local[J] * a + b), ...);
-  ((acc[J] = local[J]), ...);
-}
-#endif
-
-constexpr double fma_flops_per_iteration =
-    2.0 * static_cast<double>(vector_lanes * fma_chains) * static_cast<double>(fma_rounds_per_iteration);
-
-void fma_peak(benchmark::State& state) {
-  float_vector acc[fma_chains];
-  for (std::size_t j = 0; j < fma_chains; ++j) {
-    for (std::size_t lane = 0; lane < vector_lanes; ++lane) acc[j][lane] = static_cast<float>(j + lane) * 0.01f;
-  }
-  float_vector a, b;
-  for (std::size_t lane = 0; lane < vector_lanes; ++lane) {
-    a[lane] = 0.999f;
-    b[lane] = 0.001f;
-  }
-  // Unknown to the compiler, so that it cannot fold the chains.
-  benchmark::DoNotOptimize(a);
-  benchmark::DoNotOptimize(b);
-  for (auto _ : state) fma_rounds(acc, a, b, fma_rounds_per_iteration, std::make_index_sequence<fma_chains>{});
-  float_vector total = acc[0];
-  for (std::size_t j = 1; j < fma_chains; ++j) total += acc[j];
-  benchmark::DoNotOptimize(total);
-  state.counters["GFLOPs"] = benchmark::Counter(
-      fma_flops_per_iteration * 1e-9 * static_cast<double>(state.iterations()), benchmark::Counter::kIsRate);
-}
+// The machine: read bandwidth (the FMA peak is bench_common.hpp's)
 
 // Read bandwidth: a sum of vector loads into 8 accumulators over the first `floats` of a 32 MiB buffer.
 // 4 MiB is what the 7 x 512 multi-head case reads (its weights; beyond L1 and L2, within L3 on most servers);
@@ -551,46 +470,16 @@ bool add_case(std::vector<table_row>& rows, const std::string& label, const std:
   return agree;
 }
 
-// Google Benchmark's console output, keeping each benchmark's median real time per iteration (or its only run's,
-// with --benchmark_repetitions=1) for the table.
-class median_reporter : public benchmark::ConsoleReporter {
- public:
-  median_reporter() : benchmark::ConsoleReporter(OO_Tabular) {}
-
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      const bool median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      const bool only_run = run.run_type == Run::RT_Iteration && run.repetitions <= 1;
-      if (median || only_run) {
-        seconds_[run.run_name.function_name] =
-            run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
-      }
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-
-  // Seconds per iteration, or NaN for a benchmark that did not run (left out by --benchmark_filter).
-  double seconds(const std::string& name) const {
-    const auto found = seconds_.find(name);
-    return found == seconds_.end() ? std::numeric_limits<double>::quiet_NaN() : found->second;
-  }
-
- private:
-  std::map<std::string, double> seconds_;
-};
-
-
-
 constexpr std::size_t small_bandwidth_bytes = std::size_t{4} << 20;
 constexpr std::size_t large_bandwidth_bytes = std::size_t{32} << 20;
 
-void print_table(const median_reporter& reporter, const std::vector<table_row>& rows, const char* repetitions,
+void print_table(const median_times& time, const std::vector<table_row>& rows, const char* repetitions,
                  double mha_weight_bytes, const std::string& mha_prefix) {
-  const double peak = fma_flops_per_iteration / reporter.seconds("fma_peak") * 1e-9;
+  const double peak = fma_flops_per_iteration / time("fma_peak") * 1e-9;
   const double small_bandwidth =
-      static_cast<double>(small_bandwidth_bytes) / reporter.seconds("read_bandwidth/4MiB") * 1e-9;
+      static_cast<double>(small_bandwidth_bytes) / time("read_bandwidth/4MiB") * 1e-9;
   const double large_bandwidth =
-      static_cast<double>(large_bandwidth_bytes) / reporter.seconds("read_bandwidth/32MiB") * 1e-9;
+      static_cast<double>(large_bandwidth_bytes) / time("read_bandwidth/32MiB") * 1e-9;
 
   if (std::string_view(repetitions) == "1") {
     std::printf("\nOne run each, real time per call, one thread, float32.\n\n");
@@ -601,10 +490,10 @@ void print_table(const median_reporter& reporter, const std::vector<table_row>& 
               "| %% of FMA peak | ctattn exact | naive / exact |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const table_row& row : rows) {
-    const double ctattn = reporter.seconds(row.prefix + "/ctattn");
-    const double naive = reporter.seconds(row.prefix + "/naive");
-    const double eigen = reporter.seconds(row.prefix + "/eigen");
-    const double exact = reporter.seconds(row.prefix + "/exact");
+    const double ctattn = time(row.prefix + "/ctattn");
+    const double naive = time(row.prefix + "/naive");
+    const double eigen = time(row.prefix + "/eigen");
+    const double exact = time(row.prefix + "/exact");
     const double gflops = row.flops / ctattn * 1e-9;
     std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
                 format_time(naive).c_str(), format_time(eigen).c_str(),
@@ -613,33 +502,33 @@ void print_table(const median_reporter& reporter, const std::vector<table_row>& 
                 format_number("%.2fx", naive / exact).c_str());
   }
   for (const table_row& row : rows) {
-    const double relaid = reporter.seconds(row.prefix + "/in_by_out");
+    const double relaid = time(row.prefix + "/in_by_out");
     if (row.prefix.rfind("mha/", 0) != 0 || std::isnan(relaid)) continue;
     std::printf("\n%s, weights relaid out in x out (ctattn::relayout): %s, %s Eigen's speed.", row.label.c_str(),
                 format_time(relaid).c_str(),
-                format_number("%.2fx", reporter.seconds(row.prefix + "/eigen") / relaid).c_str());
+                format_number("%.2fx", time(row.prefix + "/eigen") / relaid).c_str());
   }
   for (const table_row& row : rows) {
-    const double separate = reporter.seconds(row.prefix + "/projections/separate");
-    const double stacked = reporter.seconds(row.prefix + "/projections/stacked");
+    const double separate = time(row.prefix + "/projections/separate");
+    const double stacked = time(row.prefix + "/projections/stacked");
     if (std::isnan(separate) || std::isnan(stacked)) continue;
     std::printf("\n%s, Q, K, V projections: three calls %s, one stacked 3E x E projection %s (separate / stacked "
                 "%s).", row.label.c_str(), format_time(separate).c_str(), format_time(stacked).c_str(),
                 format_number("%.2fx", separate / stacked).c_str());
   }
   for (const table_row& row : rows) {
-    const double int8 = reporter.seconds(row.prefix + "/int8");
+    const double int8 = time(row.prefix + "/int8");
     if (std::isnan(int8)) continue;
     std::printf("\n%s in int8 (ctattn::int8_backend_name \"%s\"): %s, against float %s fast (float / int8 %s) and "
                 "%s exact (%s).", row.label.c_str(), ctattn::int8_backend_name, format_time(int8).c_str(),
-                format_time(reporter.seconds(row.prefix + "/ctattn")).c_str(),
-                format_number("%.2fx", reporter.seconds(row.prefix + "/ctattn") / int8).c_str(),
-                format_time(reporter.seconds(row.prefix + "/exact")).c_str(),
-                format_number("%.2fx", reporter.seconds(row.prefix + "/exact") / int8).c_str());
+                format_time(time(row.prefix + "/ctattn")).c_str(),
+                format_number("%.2fx", time(row.prefix + "/ctattn") / int8).c_str(),
+                format_time(time(row.prefix + "/exact")).c_str(),
+                format_number("%.2fx", time(row.prefix + "/exact") / int8).c_str());
   }
   std::printf("\n");
-  const double backward_fast = reporter.seconds("backward/n64_d64/ctattn");
-  const double backward_exact = reporter.seconds("backward/n64_d64/exact");
+  const double backward_fast = time("backward/n64_d64/ctattn");
+  const double backward_exact = time("backward/n64_d64/exact");
   std::printf("\nBackward pass (attention_backward) at n=64, d=64: %s fast, %s exact arithmetic: %s faster.\n",
               format_time(backward_fast).c_str(), format_time(backward_exact).c_str(),
               format_number("%.2fx", backward_exact / backward_fast).c_str());
@@ -649,7 +538,7 @@ void print_table(const median_reporter& reporter, const std::vector<table_row>& 
               format_number("%.1f", small_bandwidth).c_str(), format_number("%.1f", large_bandwidth).c_str());
   // The 7 x 512 case reads its weights once per call, and they fit no core's L2: reading them at the measured
   // bandwidth is a floor under its time, however fast the arithmetic.
-  const double ctattn = reporter.seconds(mha_prefix + "/ctattn");
+  const double ctattn = time(mha_prefix + "/ctattn");
   const double floor_small = mha_weight_bytes / (small_bandwidth * 1e9);
   const double floor_large = mha_weight_bytes / (large_bandwidth * 1e9);
   std::printf("MHA 7 x 512: its weights and biases (%.2f MiB) are read once per call. Memory-bound floor: %s at the "
@@ -708,7 +597,7 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  median_reporter reporter;
+  median_times reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
   print_table(reporter, rows, repetitions.c_str(), static_cast<double>(sizeof(mha_large::weights)),
               mha_large_prefix);

@@ -79,6 +79,12 @@ namespace {
 using ctattn_bench::fill;
 using ctattn_bench::format_number;
 using ctattn_bench::format_time;
+using ctattn_bench::fma_chains;
+using ctattn_bench::fma_flops_per_iteration;
+using ctattn_bench::fma_peak;
+using ctattn_bench::instance;
+using ctattn_bench::median_times;
+using ctattn_bench::vector_name;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Operands
@@ -610,93 +616,6 @@ struct attention_case {
   }
 };
 
-// A case's one instance in static storage (the 512 x 512 cases hold several MiB), prepared on first use.
-template <typename Case>
-Case& instance() {
-  static Case storage;
-  static const bool prepared = (storage.prepare(), true);
-  (void)prepared;
-  return storage;
-}
-
-// ---------------------------------------------------------------------------------------------------------------
-// The core's FP32 FMA peak
-
-// `chains` independent accumulators, each updated `rounds` times by acc = acc * a + b with a just below 1 and b
-// small (every value stays normal, converging to b / (1 - a)). Rationale: inline assembly names the registers, so
-// that nothing but FMAs on registers is timed whatever the compiler does (-ffp-contract=off, which ctattn adds,
-// would otherwise forbid a fused multiply-add in plain code). The chains cover the FMA latency (4 to 5 cycles) times
-// the FMA pipes (2): 24 of AVX-512's 32 registers, 12 of AVX's 16.
-#if defined(__x86_64__) && defined(__AVX512F__)
-constexpr const char* fma_vector = "zmm (512-bit)";
-constexpr std::size_t fma_lanes = 16;
-constexpr std::size_t fma_chains = 24;
-#define CTATTN_FMA_STEP(r) "vfmadd213ps %[b], %[a], %%zmm" #r "\n\t"
-#define CTATTN_FMA_ZERO(r) "vxorps %%zmm" #r ", %%zmm" #r ", %%zmm" #r "\n\t"
-[[gnu::noinline]] void fma_rounds(std::int64_t rounds) {
-  const __m512 a = _mm512_set1_ps(0.999f);
-  const __m512 b = _mm512_set1_ps(0.001f);
-  asm volatile(
-      CTATTN_FMA_ZERO(0) CTATTN_FMA_ZERO(1) CTATTN_FMA_ZERO(2) CTATTN_FMA_ZERO(3) CTATTN_FMA_ZERO(4)
-      CTATTN_FMA_ZERO(5) CTATTN_FMA_ZERO(6) CTATTN_FMA_ZERO(7) CTATTN_FMA_ZERO(8) CTATTN_FMA_ZERO(9)
-      CTATTN_FMA_ZERO(10) CTATTN_FMA_ZERO(11) CTATTN_FMA_ZERO(12) CTATTN_FMA_ZERO(13) CTATTN_FMA_ZERO(14)
-      CTATTN_FMA_ZERO(15) CTATTN_FMA_ZERO(16) CTATTN_FMA_ZERO(17) CTATTN_FMA_ZERO(18) CTATTN_FMA_ZERO(19)
-      CTATTN_FMA_ZERO(20) CTATTN_FMA_ZERO(21) CTATTN_FMA_ZERO(22) CTATTN_FMA_ZERO(23)
-      "1:\n\t"
-      CTATTN_FMA_STEP(0) CTATTN_FMA_STEP(1) CTATTN_FMA_STEP(2) CTATTN_FMA_STEP(3) CTATTN_FMA_STEP(4)
-      CTATTN_FMA_STEP(5) CTATTN_FMA_STEP(6) CTATTN_FMA_STEP(7) CTATTN_FMA_STEP(8) CTATTN_FMA_STEP(9)
-      CTATTN_FMA_STEP(10) CTATTN_FMA_STEP(11) CTATTN_FMA_STEP(12) CTATTN_FMA_STEP(13) CTATTN_FMA_STEP(14)
-      CTATTN_FMA_STEP(15) CTATTN_FMA_STEP(16) CTATTN_FMA_STEP(17) CTATTN_FMA_STEP(18) CTATTN_FMA_STEP(19)
-      CTATTN_FMA_STEP(20) CTATTN_FMA_STEP(21) CTATTN_FMA_STEP(22) CTATTN_FMA_STEP(23)
-      "dec %[rounds]\n\t"
-      "jnz 1b\n\t"
-      : [rounds] "+r"(rounds)
-      : [a] "v"(a), [b] "v"(b)
-      : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11",
-        "xmm12", "xmm13", "xmm14", "xmm15", "xmm16", "xmm17", "xmm18", "xmm19", "xmm20", "xmm21", "xmm22",
-        "xmm23");
-}
-#elif defined(__x86_64__) && defined(__AVX__) && defined(__FMA__)
-constexpr const char* fma_vector = "ymm (256-bit)";
-constexpr std::size_t fma_lanes = 8;
-constexpr std::size_t fma_chains = 12;
-#define CTATTN_FMA_STEP(r) "vfmadd213ps %[b], %[a], %%ymm" #r "\n\t"
-#define CTATTN_FMA_ZERO(r) "vxorps %%ymm" #r ", %%ymm" #r ", %%ymm" #r "\n\t"
-[[gnu::noinline]] void fma_rounds(std::int64_t rounds) {
-  const __m256 a = _mm256_set1_ps(0.999f);
-  const __m256 b = _mm256_set1_ps(0.001f);
-  asm volatile(
-      CTATTN_FMA_ZERO(0) CTATTN_FMA_ZERO(1) CTATTN_FMA_ZERO(2) CTATTN_FMA_ZERO(3) CTATTN_FMA_ZERO(4)
-      CTATTN_FMA_ZERO(5) CTATTN_FMA_ZERO(6) CTATTN_FMA_ZERO(7) CTATTN_FMA_ZERO(8) CTATTN_FMA_ZERO(9)
-      CTATTN_FMA_ZERO(10) CTATTN_FMA_ZERO(11)
-      "1:\n\t"
-      CTATTN_FMA_STEP(0) CTATTN_FMA_STEP(1) CTATTN_FMA_STEP(2) CTATTN_FMA_STEP(3) CTATTN_FMA_STEP(4)
-      CTATTN_FMA_STEP(5) CTATTN_FMA_STEP(6) CTATTN_FMA_STEP(7) CTATTN_FMA_STEP(8) CTATTN_FMA_STEP(9)
-      CTATTN_FMA_STEP(10) CTATTN_FMA_STEP(11)
-      "dec %[rounds]\n\t"
-      "jnz 1b\n\t"
-      : [rounds] "+r"(rounds)
-      : [a] "x"(a), [b] "x"(b)
-      : "cc", "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9", "xmm10", "xmm11");
-}
-#else
-// No FMA this benchmark knows how to time on this target: the peak and the percentages print as "-".
-constexpr const char* fma_vector = "none";
-constexpr std::size_t fma_lanes = 0;
-constexpr std::size_t fma_chains = 0;
-void fma_rounds(std::int64_t) {}
-#endif
-
-constexpr std::int64_t fma_rounds_per_call = 4096;
-constexpr double fma_flops_per_call =
-    2.0 * static_cast<double>(fma_lanes * fma_chains) * static_cast<double>(fma_rounds_per_call);
-
-void fma_peak(benchmark::State& state) {
-  for (auto _ : state) fma_rounds(fma_rounds_per_call);
-  state.counters["GFLOPs"] = benchmark::Counter(fma_flops_per_call * 1e-9 * static_cast<double>(state.iterations()),
-                                                benchmark::Counter::kIsRate);
-}
-
 // ---------------------------------------------------------------------------------------------------------------
 // Registration and the tables
 
@@ -779,36 +698,6 @@ bool add_attention_case(std::vector<table_row>& rows) {
   return agree;
 }
 
-// Google Benchmark's console output, keeping each benchmark's median real time per call (its only run's with
-// --benchmark_repetitions=1) for the tables.
-class median_times : public benchmark::ConsoleReporter {
- public:
-  median_times() : benchmark::ConsoleReporter(OO_Tabular) {}
-
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs) {
-      const bool is_median = run.run_type == Run::RT_Aggregate && run.aggregate_name == "median";
-      const bool is_single = run.run_type == Run::RT_Iteration && run.repetitions <= 1;
-      if (is_median || is_single) {
-        seconds_[run.run_name.function_name] =
-            run.GetAdjustedRealTime() / benchmark::GetTimeUnitMultiplier(run.time_unit);
-      }
-    }
-    ConsoleReporter::ReportRuns(runs);
-  }
-
-  // Seconds per call, NaN for a benchmark that did not run (left out by --benchmark_filter).
-  double operator()(const std::string& name) const {
-    const auto found = seconds_.find(name);
-    return found == seconds_.end() ? std::numeric_limits<double>::quiet_NaN() : found->second;
-  }
-
- private:
-  std::map<std::string, double> seconds_;
-};
-
-
-
 // The smaller of two times, NaN only when both are.
 double fastest(double a, double b) {
   if (std::isnan(a)) return b;
@@ -828,9 +717,9 @@ constexpr double not_applicable = std::numeric_limits<double>::quiet_NaN();
 void print_tables(const median_times& time, const std::vector<table_row>& fp32_rows,
                   const std::vector<table_row>& int8_rows, const std::vector<table_row>& attention_rows,
                   const std::string& repetitions) {
-  const double peak = fma_flops_per_call / time("fma_peak");
+  const double peak = fma_flops_per_iteration / time("fma_peak");
   std::printf("\n%s, real time per call, one thread. FP32 FMA peak of this core (%s, %zu chains): %s GFLOP/s.\n",
-              repetitions == "1" ? "One run each" : ("Medians of " + repetitions + " repetitions").c_str(), fma_vector,
+              repetitions == "1" ? "One run each" : ("Medians of " + repetitions + " repetitions").c_str(), vector_name,
               fma_chains, format_number("%.1f", peak * 1e-9).c_str());
 
   std::printf("\n### fp32 fully connected, y = x W^T + b (rows x in x out)\n\n");

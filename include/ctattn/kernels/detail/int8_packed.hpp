@@ -4,16 +4,16 @@
 
 /// \file
 /// The int8 fully-connected product on weights packed for a dot-product instruction, written once over a backend's
-/// operations (kernels/int8.hpp chooses the backend; today AVX-512 VNNI, kernels/avx512.hpp). A layer's weights
+/// operations (kernels/int8.hpp chooses the backend: AVX-512 VNNI, AVX-VNNI or AArch64 `sdot`). A layer's weights
 /// are constants, so `ctattn::qlinear` packs them where it is made (by the compiler, for a constexpr layer), with
 /// everything the requantization needs per channel: the kernel reads one stream of weights, broadcasts four
 /// inputs at a time, and requantizes a vector of channels at once.
 ///
 /// | entity                                 | meaning                                                            |
 /// |----------------------------------------|--------------------------------------------------------------------|
-/// | `lane_format<Lanes, Offset>`, `paired_format` | where a block's channels sit in its lanes; their requantization |
+/// | `lane_format<Lanes, InputOffset>`, `paired_format` | where a block's channels sit in its lanes; their requantization |
 /// | `packed_weights<N, K, Format>`         | N x K int8 weights in blocks of Lanes channels x 4 inputs          |
-/// | `packed_product<Ops, M, K, N>(...)`    | y = requantize(x W^T + start), M x K by N x K, with Ops's instructions |
+/// | `packed_product<Ops, M, K, N>(...)`    | y = requantize(x W^T + start), M x K by N x K, with Ops's instructions (where `exact()`) |
 ///
 /// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0), where lane l of block b
 /// holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
@@ -40,7 +40,7 @@
 /// | `load_start`                             | a block's starts                                               |
 /// | `load_weights(p)`, `broadcast_four(p)`   | a block's weights for 4 inputs; 4 inputs in every lane         |
 /// | `dot_four(sum, inputs, weights)`         | sum + per lane the dot product of the inputs and its 4 weights |
-/// | `make_requantizer(p, c, zero)`, `store_requantized(y, sum, r, valid)` | requantize the block from channel c, store its first `valid` channels |
+/// | `make_requantizer(r, c, zero)`, `store_requantized(y, sum, q, valid)` | the requantization of the block from channel c; its first `valid` channels requantized and stored |
 ///
 /// Example:
 /// \code
