@@ -2786,7 +2786,9 @@ struct packed_weights {
         weight[base + t / 4 * 4 * lanes + t % 4] = w[c][t];
         sum += w[c][t];
       }
-      start[lane] = folded_bias[c] - input_offset * sum;
+      // Modulo 2^32, as the folded bias and the kernel's sums are (input_offset sum fits: |sum| <= 128 K).
+      start[lane] = static_cast<std::int32_t>(static_cast<std::uint32_t>(folded_bias[c]) -
+                                              static_cast<std::uint32_t>(input_offset * sum));
       requant.set(c, lane, multipliers[c], zero);
     }
   }
