@@ -125,6 +125,11 @@ struct paired_format {
     std::int32_t negative[2 * Columns]{};
     std::int32_t shift[2 * Columns]{};
     std::int32_t folds_every_zero = 1;  // every channel's right shift is at most 23
+    // Rationale: a word more, so that the form is a multiple of 8 bytes (40 per channel, 8 here): an int8 model's
+    // layers sit beside 8-aligned members (scales kept as doubles' bits), and a layer of 4 bytes mod 8 would pad the
+    // model past the sum of its layers' sizes, its footprint (examples/verified_model/int8_sorter.hpp asserts both
+    // equal).
+    std::int32_t unused = 0;
 
     constexpr void set(std::size_t c, std::size_t lane, const math::quantized_multiplier& m,
                        std::int32_t zero) noexcept {
@@ -225,6 +230,8 @@ struct packed_type<Ops, N, K> {
   // aligned member would pad every model that holds the layer, and a model's footprint, the sum of its layers'
   // sizes, would no longer be its size (examples/verified_model/int8_sorter.hpp asserts they are equal).
   static_assert(alignof(type) == alignof(std::int32_t));
+  // ... and a multiple of 8 bytes, for the same reason beside 8-aligned members (see paired_format::unused).
+  static_assert(sizeof(type) % 8 == 0);
 };
 
 /// Whether the kernel reads x through a staging buffer: where the Format offsets the inputs, or K is not a whole
