@@ -12471,8 +12471,9 @@ struct qlinear {
   /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
   /// object (weights, folded biases, multipliers, and the packed copy on a build with a packed kernel: flash when
   /// constexpr), X and the result, and on the stack the product kernel's scratch on any backend
-  /// (`detail::kernels::int8_product_stack_bytes`: one int32 per output channel or row of X on x86 and NEON, the
-  /// rows of X widened to int16 in blocks of up to 6 on the Cortex-M DSP).
+  /// (`detail::kernels::int8_product_stack_bytes`: one int32 per output channel on x86 and NEON, or the packed
+  /// kernel's staged rows of X, up to 8 of In bytes; the rows of X widened to int16 in blocks of up to 6 on the
+  /// Cortex-M DSP).
   ///
   /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
   template <QuantizedMatrix X>
