@@ -3436,9 +3436,9 @@ namespace ctattn::detail {
 
 /// The operations of kernels/detail/int8_packed.hpp on 16 channels per zmm register: `vpdpbusd` adds to each
 /// channel's int32 lane the 4 products of 4 inputs broadcast to every lane (unsigned: x + 128, staged) with its 4
-/// packed weights, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s in `paired_format`'s
-/// one step, on the 8 channels of the even lanes and then the 8 of the odd ones (`vpmuldq` for the 64-bit products,
-/// one variable shift per channel, `vpmovsqb` to saturate and store 8 channels in order).
+/// packed weights, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s in
+/// `paired_format`'s one step, on the 8 channels of the even lanes and then the 8 of the odd ones (`vpmuldq` for
+/// the 64-bit products, one variable shift per channel, `vpmovsqb` to saturate 8 channels in order).
 struct avx512_vnni_packed_ops {
   using format = int8_packed::paired_format;
   // Tiles of up to 8 rows with up to 24 accumulators in all (one row: 8 blocks, 128 channels), out of 32 registers.
@@ -3496,8 +3496,8 @@ struct avx512_vnni_packed_ops {
     };
     return {_mm512_loadu_si512(r.left + c), load_half(c), load_half(c + 8)};
   }
-  /// The first `valid` channels of the block requantized to y: `output_requantizer`'s arithmetic, 8 channels at a
-  /// time from the low words of x's 64-bit lanes.
+  /// The first `valid` of 8 channels requantized to y, from the low words of x's 64-bit lanes: `output_requantizer`'s
+  /// arithmetic in paired_format's one step.
   // Rationale: the zero-masking forms with every lane selected, as in avx512_ops (GCC 12's plain forms start from a
   // self-initialized register that -Wuninitialized reports).
   static void store_half(std::int8_t* y, __m512i x, const half& h, std::size_t valid) noexcept {
@@ -3518,6 +3518,7 @@ struct avx512_vnni_packed_ops {
       std::memcpy(y, eight, valid);
     }
   }
+  /// The first `valid` channels of the block requantized to y: channels 0-7 from the even lanes, 8-15 from the odd.
   static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
     const __m512i x = _mm512_maskz_sllv_epi32(0xFFFF, sum, r.left);
     store_half(y, x, r.even, valid < 8 ? valid : 8);
@@ -4237,9 +4238,9 @@ struct neon_dotprod_int8_ops {
 
 /// The operations of kernels/detail/int8_packed.hpp on 4 channels per q register: `sdot` adds to each channel's
 /// int32 lane the 4 products of 4 inputs broadcast to every lane with its 4 packed weights (signed by signed, so both
-/// are read as they are: no offset; rows are staged only where K is not a multiple of 4); the requantization is `output_requantizer`'s on 4
-/// channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift rounds ties away from zero by
-/// the sign fix-up before `srshl`).
+/// are read as they are: no offset; rows are staged only where K is not a multiple of 4); the requantization is
+/// `output_requantizer`'s on 4 channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift
+/// rounds ties away from zero by the sign fix-up before `srshl`).
 struct neon_dotprod_packed_ops {
   using format = int8_packed::lane_format<4, 0>;
   // 32 registers: tiles of up to 8 rows with up to 24 accumulators (one row: 8 blocks, 32 channels).

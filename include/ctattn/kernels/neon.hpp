@@ -154,9 +154,9 @@ struct neon_dotprod_int8_ops {
 
 /// The operations of kernels/detail/int8_packed.hpp on 4 channels per q register: `sdot` adds to each channel's
 /// int32 lane the 4 products of 4 inputs broadcast to every lane with its 4 packed weights (signed by signed, so both
-/// are read as they are: no offset; rows are staged only where K is not a multiple of 4); the requantization is `output_requantizer`'s on 4
-/// channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift rounds ties away from zero by
-/// the sign fix-up before `srshl`).
+/// are read as they are: no offset; rows are staged only where K is not a multiple of 4); the requantization is
+/// `output_requantizer`'s on 4 channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift
+/// rounds ties away from zero by the sign fix-up before `srshl`).
 struct neon_dotprod_packed_ops {
   using format = int8_packed::lane_format<4, 0>;
   // 32 registers: tiles of up to 8 rows with up to 24 accumulators (one row: 8 blocks, 32 channels).
