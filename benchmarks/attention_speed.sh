@@ -20,22 +20,11 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+source "$here/speed_common.sh"
 build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-bench}}"
 [[ $# -gt 0 ]] && shift
 
 "$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libeigen3-dev
-# Configure quietly, but show why the target would be missing (benchmarks/CMakeLists.txt's "... not found: ...
-# skipped" line) or the whole log on failure.
-if ! configure_log=$(cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCTATTN_BUILD_BENCHMARKS=ON \
-                       -DCTATTN_BUILD_TESTS=OFF -DCTATTN_BUILD_EXAMPLES=OFF 2>&1); then
-  echo "$configure_log"
-  exit 1
-fi
-grep -E "not found: .* skipped" <<<"$configure_log" || true
-cmake --build "$build" --target bench_attention_speed -j2
-
-pin=()
-if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then pin=(taskset -c 0); fi
-cpu_field() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'; }
-echo "CPU: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model))"
+build_benchmark "$build" bench_attention_speed
+print_cpu
 "${pin[@]}" "$build/benchmarks/bench_attention_speed" "$@"

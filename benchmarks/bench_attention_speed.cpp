@@ -33,10 +33,6 @@
 #include "ctattn/ctattn.hpp"
 #include "bench_common.hpp"
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 namespace {
 using ctattn_bench::fill;
 using ctattn_bench::format_number;
@@ -47,6 +43,7 @@ using ctattn_bench::fma_peak;
 using ctattn_bench::float_vector;
 using ctattn_bench::instance;
 using ctattn_bench::median_times;
+using ctattn_bench::register_kernel;
 using ctattn_bench::vector_lanes;
 using ctattn_bench::vector_name;
 
@@ -393,23 +390,6 @@ struct table_row {
   std::string prefix;  // benchmark names are prefix + "/ctattn", "/naive", "/eigen"
   double flops;
 };
-
-template <typename Kernel>
-void register_kernel(const std::string& name, double flops, Kernel kernel) {
-  benchmark::RegisterBenchmark(name.c_str(),
-                               [flops, kernel](benchmark::State& state) {
-                                 for (auto _ : state) {
-                                   kernel();
-                                   // The outputs count as read, and the inputs as changed, every iteration.
-                                   benchmark::ClobberMemory();
-                                 }
-                                 state.counters["GFLOPs"] = benchmark::Counter(
-                                     flops * 1e-9 * static_cast<double>(state.iterations()),
-                                     benchmark::Counter::kIsRate);
-                               })
-      ->UseRealTime()
-      ->Unit(benchmark::kMicrosecond);
-}
 
 float max_difference(const float* a, const float* b, std::size_t count) {
   float worst = 0.0f;

@@ -1,6 +1,6 @@
 // What the speed benchmarks share (bench_attention_speed.cpp, bench_peer_speed.cpp): operands filled from a seed,
-// times and figures as the tables print them, Google Benchmark started with the project's defaults, a case's
-// instance, the median times it reports, and the core's FP32 FMA peak measured in the same run.
+// times and figures as the tables print them, Google Benchmark started with the project's defaults, a kernel
+// registered, a case's instance, the median times it reports, and the core's FP32 FMA peak measured in the same run.
 #ifndef CTATTN_BENCHMARKS_BENCH_COMMON_HPP
 #define CTATTN_BENCHMARKS_BENCH_COMMON_HPP
 
@@ -91,6 +91,25 @@ inline bool start_benchmarks(int argc, char** argv, std::string& repetitions) {
   return true;
 }
 
+
+// Registers `kernel` as a benchmark of real time in µs with its GFLOP/s (`flops` per call) as a counter; the
+// outputs count as read, and the inputs as changed, after every call.
+template <typename Kernel>
+inline void register_kernel(const std::string& name, double flops, Kernel kernel) {
+  benchmark::RegisterBenchmark(name.c_str(),
+                               [flops, kernel](benchmark::State& state) mutable {
+                                 for (auto _ : state) {
+                                   kernel();
+                                   // The outputs count as read, and the inputs as changed, every iteration.
+                                   benchmark::ClobberMemory();
+                                 }
+                                 state.counters["GFLOPs"] = benchmark::Counter(
+                                     flops * 1e-9 * static_cast<double>(state.iterations()),
+                                     benchmark::Counter::kIsRate);
+                               })
+      ->UseRealTime()
+      ->Unit(benchmark::kMicrosecond);
+}
 
 // A case's one instance in static storage (the large cases hold several MiB of weights: never on a stack),
 // prepared on first use.

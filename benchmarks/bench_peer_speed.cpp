@@ -71,10 +71,6 @@
 #include "ctattn/ctattn.hpp"
 #include "bench_common.hpp"
 
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
-
 namespace {
 using ctattn_bench::fill;
 using ctattn_bench::format_number;
@@ -84,6 +80,7 @@ using ctattn_bench::fma_flops_per_iteration;
 using ctattn_bench::fma_peak;
 using ctattn_bench::instance;
 using ctattn_bench::median_times;
+using ctattn_bench::register_kernel;
 using ctattn_bench::vector_name;
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -618,23 +615,6 @@ struct attention_case {
 
 // ---------------------------------------------------------------------------------------------------------------
 // Registration and the tables
-
-template <typename Kernel>
-void register_kernel(const std::string& name, double flops, Kernel kernel) {
-  benchmark::RegisterBenchmark(name.c_str(),
-                               [flops, kernel](benchmark::State& state) mutable {
-                                 for (auto _ : state) {
-                                   kernel();
-                                   // The outputs count as read, and the inputs as changed, every iteration.
-                                   benchmark::ClobberMemory();
-                                 }
-                                 state.counters["GFLOPs"] = benchmark::Counter(
-                                     flops * 1e-9 * static_cast<double>(state.iterations()),
-                                     benchmark::Counter::kIsRate);
-                               })
-      ->UseRealTime()
-      ->Unit(benchmark::kMicrosecond);
-}
 
 struct table_row {
   std::string label;   // "16x64x64", "n=6, d=16"

@@ -9,16 +9,14 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+source "$here/speed_common.sh"
 build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-bench}}"
 [[ $# -gt 0 ]] && shift
 
 "$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libboost-dev libeigen3-dev nlohmann-json3-dev \
   python3-torch
-cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCTATTN_BUILD_BENCHMARKS=ON -DCTATTN_BUILD_TESTS=OFF \
-  -DCTATTN_BUILD_EXAMPLES=OFF >/dev/null
-cmake --build "$build" --target bench_model_speed -j2
-pin=()
-if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then pin=(taskset -c 0); fi
+build_benchmark "$build" bench_model_speed
+print_cpu
 "${pin[@]}" "$build/benchmarks/bench_model_speed" --benchmark_repetitions=11 \
   --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 "$@"
 "${pin[@]}" /usr/bin/python3 "$here/model_speed_torch.py"

@@ -20,24 +20,13 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+source "$here/speed_common.sh"
 build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-peer-bench}}"
 [[ $# -gt 0 ]] && shift
 
 # libpthreadpool-dev: xnnpack.h includes pthreadpool.h, and Debian's libxnnpack-dev does not pull it in.
 "$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libeigen3-dev libdnnl-dev libxnnpack-dev \
   libpthreadpool-dev
-# Configure quietly, but show why the target would be missing (benchmarks/CMakeLists.txt's "... not found: ...
-# skipped" line) or the whole log on failure.
-if ! configure_log=$(cmake -S "$root" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCTATTN_BUILD_BENCHMARKS=ON \
-                       -DCTATTN_BUILD_TESTS=OFF -DCTATTN_BUILD_EXAMPLES=OFF 2>&1); then
-  echo "$configure_log"
-  exit 1
-fi
-grep -E "not found: .* skipped" <<<"$configure_log" || true
-cmake --build "$build" --target bench_peer_speed -j2
-
-pin=()
-if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then pin=(taskset -c 0); fi
-cpu_field() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'; }
-echo "CPU: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model))"
+build_benchmark "$build" bench_peer_speed
+print_cpu
 OMP_NUM_THREADS=1 "${pin[@]}" "$build/benchmarks/bench_peer_speed" "$@"
