@@ -2498,11 +2498,12 @@ inline constexpr float lowest = -87.33654f;
 /// everything the requantization needs per channel: the kernel reads one stream of weights, broadcasts four
 /// inputs at a time, and requantizes a vector of channels at once.
 ///
-/// | entity                                 | meaning                                                            |
-/// |----------------------------------------|--------------------------------------------------------------------|
-/// | `lane_format<Lanes, InputOffset>`, `paired_format` | where a block's channels sit in its lanes; their requantization |
-/// | `packed_weights<N, K, Format>`         | N x K int8 weights in blocks of Lanes channels x 4 inputs          |
-/// | `packed_product<Ops, M, K, N>(...)`    | y = requantize(x W^T + start), M x K by N x K, with Ops's instructions (where `exact()`) |
+/// | entity                              | meaning                                                           |
+/// |-------------------------------------|-------------------------------------------------------------------|
+/// | `lane_format<Lanes, InputOffset>`   | channels in lane order, `output_requantizer`'s constants per lane |
+/// | `paired_format`                     | AVX-512's: channels 0-7 even lanes, 8-15 odd, 64-bit constants    |
+/// | `packed_weights<N, K, Format>`      | N x K int8 weights in blocks of Lanes channels x 4 inputs         |
+/// | `packed_product<Ops, M, K, N>(...)` | y = requantize(x W^T + start) with Ops's instructions (`exact()`) |
 ///
 /// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0), where lane l of block b
 /// holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
@@ -2529,7 +2530,8 @@ inline constexpr float lowest = -87.33654f;
 /// | `load_start`                             | a block's starts                                               |
 /// | `load_weights(p)`, `broadcast_four(p)`   | a block's weights for 4 inputs; 4 inputs in every lane         |
 /// | `dot_four(sum, inputs, weights)`         | sum + per lane the dot product of the inputs and its 4 weights |
-/// | `make_requantizer(r, c, zero)`, `store_requantized(y, sum, q, valid)` | the requantization of the block from channel c; its first `valid` channels requantized and stored |
+/// | `make_requantizer(r, c, zero)`           | the requantization of the block from channel c                 |
+/// | `store_requantized(y, sum, q, valid)`    | the block's first `valid` channels requantized and stored      |
 ///
 /// Example:
 /// \code
@@ -6448,7 +6450,8 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
 ///
 /// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
-/// (AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`): its weights packed where the layer is made, read by kernels/detail/int8_packed.hpp.
+/// (AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`): its weights packed where the layer is made, read by
+/// kernels/detail/int8_packed.hpp.
 ///
 /// Example:
 /// \code
@@ -7205,8 +7208,8 @@ void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, s
 
 namespace ctattn {
 
-/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
-/// there is none.
+/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_dotprod", "neon", "helium",
+/// "arm_dsp", or "scalar" when there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name =
@@ -7249,7 +7252,8 @@ using int8_ops = void;
 #endif
 
 /// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
-/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else `void` (layers keep no packed weights).
+/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else `void` (layers keep no packed
+/// weights).
 #if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
 using int8_packed_ops = avx512_vnni_packed_ops;
 #elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)

@@ -162,4 +162,32 @@ static_assert(x86.requant.get(x86.requant.addend, 0) ==
               (std::int64_t{1} << 30) + (std::int64_t{1} << 31) - 3 * (std::int64_t{1} << 32));
 static_assert(x86.requant.get(x86.requant.addend, 4) == (std::int64_t{1} << 30) + (std::int64_t{1} << 61) &&
               x86.requant.get(x86.requant.negative, 4) == (std::int64_t{1} << 31));
+// The one step AVX-512 computes from those constants, y = saturate(((x << left) m + addend - (negative where the
+// product is below -2^30)) >> shift), gives output_requantizer's bits (zero point -3) for every channel of the exact
+// layer: the extremes of int32, every sum in [-600, 600] (the ties of each right shift among them) and large ones.
+constexpr bool one_step_matches(std::int32_t x) {
+  for (std::size_t c = 0; c < 5; ++c) {
+    const auto& r = x86_exact.requant;
+    const auto shifted = static_cast<std::int32_t>(static_cast<std::uint32_t>(x)
+                                                   << r.left[paired_format::lane_of(c)]);
+    const std::int64_t product = std::int64_t{shifted} * r.get(r.multiplier, c);
+    const std::int64_t tie = product < -(std::int64_t{1} << 30) ? r.get(r.negative, c) : 0;
+    const std::int64_t sum = product + r.get(r.addend, c) - tie;
+    const std::int64_t v = sum >> r.get(r.shift, c);
+    const auto y = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+    const auto& m = m_foldable[c];
+    if (y != ctattn::detail::kernels::requantize_output(x, m.multiplier, m.shift, -3)) return false;
+  }
+  return true;
+}
+constexpr bool one_step_matches_all() {
+  for (const std::int32_t x : {-2147483647 - 1, -2147483647, -1000000007, -65536, 65535, 123456789, 2147483647}) {
+    if (!one_step_matches(x)) return false;
+  }
+  for (std::int32_t x = -600; x <= 600; ++x) {
+    if (!one_step_matches(x)) return false;
+  }
+  return true;
+}
+static_assert(one_step_matches_all());
 }  // namespace packed_layout

@@ -133,9 +133,11 @@ constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t 
     for (std::size_t t = 0; t < K; ++t) sum += f.w[c][t];
     f.folded_bias[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.bias[c]) -
                                                  static_cast<std::uint32_t>(z_in * sum));
+    constexpr std::size_t choices = sizeof fc_multipliers / sizeof fc_multipliers[0];
+    static_assert(choices == sizeof foldable_multipliers / sizeof foldable_multipliers[0]);
     f.multipliers[c] = c % 2 == 1 ? ctattn::math::quantized_multiplier{1 << 30, -1}
-                       : foldable ? foldable_multipliers[c / 2 % (sizeof foldable_multipliers / sizeof foldable_multipliers[0])]
-                                  : fc_multipliers[c / 2 % (sizeof fc_multipliers / sizeof fc_multipliers[0])];
+                       : foldable ? foldable_multipliers[c / 2 % choices]
+                                  : fc_multipliers[c / 2 % choices];
   }
   return f;
 }

@@ -42,7 +42,8 @@
 /// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
 ///
 /// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
-/// (AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`): its weights packed where the layer is made, read by kernels/detail/int8_packed.hpp.
+/// (AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`): its weights packed where the layer is made, read by
+/// kernels/detail/int8_packed.hpp.
 ///
 /// Example:
 /// \code
@@ -88,8 +89,8 @@
 
 namespace ctattn {
 
-/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_dotprod", "neon", "helium", "arm_dsp", or "scalar" when
-/// there is none.
+/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_dotprod", "neon", "helium",
+/// "arm_dsp", or "scalar" when there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name =
@@ -132,7 +133,8 @@ using int8_ops = void;
 #endif
 
 /// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
-/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else `void` (layers keep no packed weights).
+/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else `void` (layers keep no packed
+/// weights).
 #if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
 using int8_packed_ops = avx512_vnni_packed_ops;
 #elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)

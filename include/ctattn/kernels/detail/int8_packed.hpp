@@ -9,11 +9,12 @@
 /// everything the requantization needs per channel: the kernel reads one stream of weights, broadcasts four
 /// inputs at a time, and requantizes a vector of channels at once.
 ///
-/// | entity                                 | meaning                                                            |
-/// |----------------------------------------|--------------------------------------------------------------------|
-/// | `lane_format<Lanes, InputOffset>`, `paired_format` | where a block's channels sit in its lanes; their requantization |
-/// | `packed_weights<N, K, Format>`         | N x K int8 weights in blocks of Lanes channels x 4 inputs          |
-/// | `packed_product<Ops, M, K, N>(...)`    | y = requantize(x W^T + start), M x K by N x K, with Ops's instructions (where `exact()`) |
+/// | entity                              | meaning                                                           |
+/// |-------------------------------------|-------------------------------------------------------------------|
+/// | `lane_format<Lanes, InputOffset>`   | channels in lane order, `output_requantizer`'s constants per lane |
+/// | `paired_format`                     | AVX-512's: channels 0-7 even lanes, 8-15 odd, 64-bit constants    |
+/// | `packed_weights<N, K, Format>`      | N x K int8 weights in blocks of Lanes channels x 4 inputs         |
+/// | `packed_product<Ops, M, K, N>(...)` | y = requantize(x W^T + start) with Ops's instructions (`exact()`) |
 ///
 /// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0), where lane l of block b
 /// holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
@@ -40,7 +41,8 @@
 /// | `load_start`                             | a block's starts                                               |
 /// | `load_weights(p)`, `broadcast_four(p)`   | a block's weights for 4 inputs; 4 inputs in every lane         |
 /// | `dot_four(sum, inputs, weights)`         | sum + per lane the dot product of the inputs and its 4 weights |
-/// | `make_requantizer(r, c, zero)`, `store_requantized(y, sum, q, valid)` | the requantization of the block from channel c; its first `valid` channels requantized and stored |
+/// | `make_requantizer(r, c, zero)`           | the requantization of the block from channel c                 |
+/// | `store_requantized(y, sum, q, valid)`    | the block's first `valid` channels requantized and stored      |
 ///
 /// Example:
 /// \code
