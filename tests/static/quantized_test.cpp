@@ -175,8 +175,8 @@ constexpr bool one_step_matches(std::int32_t x) {
     const std::int64_t sum = product + r.get(r.addend, c) - tie;
     const std::int64_t v = sum >> r.get(r.shift, c);
     const auto y = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
-    const auto& m = m_foldable[c];
-    if (y != ctattn::detail::kernels::requantize_output(x, m.multiplier, m.shift, -3)) return false;
+    const auto& multiplier = m_foldable[c];
+    if (y != ctattn::detail::kernels::requantize_output(x, multiplier.multiplier, multiplier.shift, -3)) return false;
   }
   return true;
 }
