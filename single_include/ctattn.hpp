@@ -2493,24 +2493,25 @@ inline constexpr float lowest = -87.33654f;
 
 /// \file
 /// The int8 fully-connected product on weights packed for a dot-product instruction, written once over a backend's
-/// operations (kernels/int8.hpp chooses the backend: AVX-512 VNNI, AVX-VNNI or AArch64 `sdot`). A layer's weights
-/// are constants, so `ctattn::qlinear` packs them where it is made (by the compiler, for a constexpr layer), with
-/// everything the requantization needs per channel: the kernel reads one stream of weights, broadcasts four
-/// inputs at a time, and requantizes a vector of channels at once.
+/// operations (kernels/int8.hpp chooses the backend: AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`, or AVX2's `vpmaddwd`
+/// where there is no dot product of bytes). A layer's weights are constants, so `ctattn::qlinear` packs them where
+/// it is made (by the compiler, for a constexpr layer), with everything the requantization needs per channel: the
+/// kernel reads one stream of weights, broadcasts a group of inputs (4 bytes) at a time, and requantizes a vector of
+/// channels at once.
 ///
 /// | entity                              | meaning                                                           |
 /// |-------------------------------------|-------------------------------------------------------------------|
-/// | `lane_format<Lanes, InputOffset>`   | channels in lane order, `output_requantizer`'s constants per lane |
+/// | `lane_format<Lanes, Offset, Group>` | channels in lane order, `output_requantizer`'s constants per lane |
 /// | `paired_format`                     | AVX-512's: channels 0-7 even lanes, 8-15 odd, 64-bit constants    |
-/// | `packed_weights<N, K, Format>`      | N x K int8 weights in blocks of Lanes channels x 4 inputs         |
+/// | `packed_weights<N, K, Format>`      | N x K int8 weights in blocks of Lanes channels x Group inputs     |
 /// | `packed_product<Ops, M, K, N>(...)` | y = requantize(x W^T + start) with Ops's instructions (`exact()`) |
 ///
-/// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0), where lane l of block b
-/// holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
+/// The layout (Lanes channels per vector, K rounded up to a whole group of G = Format::group inputs, N to Lanes, the
+/// padding 0), where lane l of block b holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
 ///
 /// | bytes                                 | holds                                                        |
 /// |---------------------------------------|--------------------------------------------------------------|
-/// | `weight[b B + 4 Lanes g + 4 l + q]`   | w[c][4 g + q], for block b, group g; B = block_bytes         |
+/// | `weight[b B + G Lanes g + G l + q]`   | w[c][G g + q], for block b, group g; B = block_bytes         |
 /// | `start[b Lanes + l]`                  | channel c's folded bias - input_offset sum_t w[c][t]         |
 /// | `requant`                             | the Format's constants for each channel's requantization     |
 ///
@@ -2518,18 +2519,21 @@ inline constexpr float lowest = -87.33654f;
 /// the 4 weights of its channel. x86's `vpdpbusd` multiplies unsigned bytes by signed ones: the inputs are the
 /// unsigned operand, x + 128 (input_offset 128), staged tile by tile into a buffer on the stack (`stage_rows`), and
 /// each channel's sum then holds 128 sum_t w[c][t] too, a constant taken away from its start when it is packed.
+/// AVX2 without VNNI has no exact product of bytes (`vpmaddubsw` saturates at 16 bits): its groups are 2 inputs,
+/// staged as int16 (4 bytes still), and 2 weights per channel, widened as they are loaded; `vpmaddwd` sums the 2
+/// products of each lane into 32 bits.
 ///
 /// What a backend `Ops` provides (kernels/avx512.hpp, avx2.hpp, neon.hpp):
 ///
 /// | member                                   | meaning                                                        |
 /// |------------------------------------------|----------------------------------------------------------------|
 /// | `format`                                 | its layout: `lane_format<...>` or `paired_format`              |
-/// | `offset_row(dst, x, k, n)`               | a staged row of n bytes: x + 128, then 128 (input_offset 128)  |
+/// | `stage_row(dst, x, k, n)`                | a staged row of n bytes: k inputs as read, then inputs 0       |
 /// | `tile_rows`, `accumulators`, `max_panel` | the tile: rows at most, accumulators in all, blocks per row    |
 /// | `accumulator`, `requantizer`             | a vector of int32 sums; a block's requantization in registers  |
 /// | `load_start`                             | a block's starts                                               |
-/// | `load_weights(p)`, `broadcast_four(p)`   | a block's weights for 4 inputs; 4 inputs in every lane         |
-/// | `dot_four(sum, inputs, weights)`         | sum + per lane the dot product of the inputs and its 4 weights |
+/// | `load_weights(p)`, `broadcast_group(p)`  | a block's weights for a group; a group's 4 bytes in every lane |
+/// | `dot_group(sum, inputs, weights)`        | sum + per lane the dot product of the group and its weights    |
 /// | `make_requantizer(r, c, zero)`           | the requantization of the block from channel c                 |
 /// | `store_requantized(y, sum, q, valid)`    | the block's first `valid` channels requantized and stored      |
 ///
@@ -2659,16 +2663,20 @@ namespace ctattn::detail::int8_packed {
 
 /// The layout of a backend whose channels sit in its lanes in order, each requantized as `output_requantizer` does
 /// it in 32-bit lanes: the multiplier, the shift split into its left and right parts, and the right shift's
-/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are).
+/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are; AVX2 with 8
+/// lanes, groups of 2 inputs staged as int16).
 ///
 /// Example:
 /// \code
 ///   static_assert(ctattn::detail::int8_packed::lane_format<4, 0>::lane_of(3) == 3);
 /// \endcode
-template <std::size_t Lanes, int InputOffset>
+template <std::size_t Lanes, int InputOffset, std::size_t Group = 4>
 struct lane_format {
+  static_assert(Group == 4 || Group == 2, "a group is 4 int8 inputs or 2 int16 ones: 4 bytes");
   static constexpr std::size_t lanes = Lanes;
   static constexpr int input_offset = InputOffset;
+  /// Inputs per group: a lane's products summed by one instruction.
+  static constexpr std::size_t group = Group;
   /// The lane of a block's channel c.
   static constexpr std::size_t lane_of(std::size_t c) noexcept { return c; }
 
@@ -2712,6 +2720,7 @@ struct lane_format {
 struct paired_format {
   static constexpr std::size_t lanes = 16;
   static constexpr int input_offset = 128;
+  static constexpr std::size_t group = 4;
   static constexpr std::size_t lane_of(std::size_t c) noexcept { return c < 8 ? 2 * c : 2 * (c - 8) + 1; }
 
   template <std::size_t Columns>
@@ -2765,8 +2774,11 @@ struct paired_format {
 template <std::size_t N, std::size_t K, typename Format>
 struct packed_weights {
   static constexpr std::size_t lanes = Format::lanes;
+  static constexpr std::size_t group = Format::group;
   static constexpr std::size_t blocks = (N + lanes - 1) / lanes;
-  static constexpr std::size_t groups = (K + 3) / 4;
+  static constexpr std::size_t groups = (K + group - 1) / group;
+  /// Bytes of a block's weights for one group.
+  static constexpr std::size_t group_bytes = group * lanes;
   static constexpr std::size_t columns = blocks * lanes;
   static constexpr int input_offset = Format::input_offset;
   /// Bytes from a block's weights to the next's: its groups, and a cache line more where that would be a multiple
@@ -2774,8 +2786,7 @@ struct packed_weights {
   // Rationale: a one-row product reads up to 8 blocks side by side; 4 KiB apart (K = 512 x 16 channels is 8 KiB),
   // every stream maps to the same set of a 32 KiB 8-way L1 and they evict one another (measured on Zen 4:
   // 1 x 512 x 512 took 20% longer than 1 x 516 x 512).
-  static constexpr std::size_t block_bytes =
-      groups * 4 * lanes + (groups * 4 * lanes % 4096 == 0 ? 64 : 0);
+  static constexpr std::size_t block_bytes = groups * group_bytes + (groups * group_bytes % 4096 == 0 ? 64 : 0);
 
   std::int8_t weight[blocks * block_bytes]{};
   std::int32_t start[columns]{};
@@ -2787,10 +2798,10 @@ struct packed_weights {
                            const math::quantized_multiplier (&multipliers)[N], std::int32_t zero) noexcept {
     for (std::size_t c = 0; c < N; ++c) {
       const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
-      const std::size_t base = c / lanes * block_bytes + lane % lanes * 4;
+      const std::size_t base = c / lanes * block_bytes + lane % lanes * group;
       std::int32_t sum = 0;
       for (std::size_t t = 0; t < K; ++t) {
-        weight[base + t / 4 * 4 * lanes + t % 4] = w[c][t];
+        weight[base + t / group * group_bytes + t % group] = w[c][t];
         sum += w[c][t];
       }
       // Modulo 2^32, as the folded bias and the kernel's sums are (input_offset sum fits: |sum| <= 128 K).
@@ -2831,26 +2842,36 @@ struct packed_type<Ops, N, K> {
   static_assert(sizeof(type) % 8 == 0);
 };
 
-/// Whether the kernel reads x through a staging buffer: where the Format offsets the inputs, or K is not a whole
-/// number of groups of 4 (the buffer's rows end in zeros).
+/// Whether the kernel reads x through a staging buffer: where the Format offsets or widens the inputs, or K is not
+/// a whole number of groups of 4 (the buffer's rows end in zeros).
 template <typename Format, std::size_t K>
-inline constexpr bool staged = Format::input_offset != 0 || K % 4 != 0;
+inline constexpr bool staged = Format::input_offset != 0 || Format::group != 4 || K % 4 != 0;
 
-/// Bytes from a staged row to the next: K rounded up to a whole group of 4.
-template <std::size_t K>
-inline constexpr std::size_t staged_stride = (K + 3) / 4 * 4;
+/// Bytes from a staged row to the next: K rounded up to a whole group of Group inputs, 4 bytes per group.
+template <std::size_t Group, std::size_t K>
+inline constexpr std::size_t staged_stride = (K + Group - 1) / Group * 4;
 
-/// The rows of a tile at most, on every backend: a staging buffer holds at most this many rows.
+/// The rows of a tile at most, on every backend: a staging buffer holds at most this many rows...
 inline constexpr std::size_t max_tile_rows = 8;
+/// ... or this many, on a backend whose groups are 2 inputs widened to int16 (twice the bytes per row).
+inline constexpr std::size_t max_widened_tile_rows = 4;
 
-/// The rows [0, rows) of x, XS elements apart, written to `to` as the kernel reads them: + input_offset (by the
-/// backend's `offset_row`), or as they are with zeros after K.
+/// The stack bytes the staged rows of an M x K product take at most, on any backend.
+template <std::size_t M, std::size_t K>
+inline constexpr std::size_t most_staged_bytes = [] {
+  const std::size_t bytes = (M < max_tile_rows ? M : max_tile_rows) * staged_stride<4, K>;
+  const std::size_t widened = (M < max_widened_tile_rows ? M : max_widened_tile_rows) * staged_stride<2, K>;
+  return bytes > widened ? bytes : widened;
+}();
+
+/// The rows [0, rows) of x, XS elements apart, written to `to` as the kernel reads them: by the backend's
+/// `stage_row` (+ input_offset, or widened), or as they are with zeros after K.
 template <typename Ops, std::size_t K, std::size_t XS>
 inline void stage_rows(std::int8_t* to, const std::int8_t* x, std::size_t rows) noexcept {
-  constexpr std::size_t stride = staged_stride<K>;
+  constexpr std::size_t stride = staged_stride<Ops::format::group, K>;
   for (std::size_t r = 0; r < rows; ++r) {
-    if constexpr (Ops::format::input_offset != 0) {
-      Ops::offset_row(to + r * stride, x + r * XS, K, stride);
+    if constexpr (Ops::format::input_offset != 0 || Ops::format::group != 4) {
+      Ops::stage_row(to + r * stride, x + r * XS, K, stride);
     } else {
       for (std::size_t t = 0; t < K; ++t) to[r * stride + t] = x[r * XS + t];
       for (std::size_t t = K; t < stride; ++t) to[r * stride + t] = 0;
@@ -2866,6 +2887,7 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
   using acc = typename Ops::accumulator;
   constexpr std::size_t lanes = P::lanes;
   constexpr std::size_t block_bytes = P::block_bytes;
+  constexpr std::size_t group_bytes = P::group_bytes;
   acc sums[MR][NV];
   for (std::size_t j = 0; j < NV; ++j) {
     const acc start = Ops::load_start(p.start + (block + j) * lanes);
@@ -2874,10 +2896,10 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
   const std::int8_t* w = p.weight + block * block_bytes;
   for (std::size_t g = 0; g < P::groups; ++g) {
     acc w_vectors[NV];
-    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * 4 * lanes);
+    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * group_bytes);
     for (std::size_t i = 0; i < MR; ++i) {
-      const acc inputs = Ops::broadcast_four(x + i * x_stride + 4 * g);
-      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], inputs, w_vectors[j]);
+      const acc inputs = Ops::broadcast_group(x + i * x_stride + 4 * g);
+      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_group(sums[i][j], inputs, w_vectors[j]);
     }
   }
   for (std::size_t j = 0; j < NV; ++j) {
@@ -2912,9 +2934,11 @@ template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::
 inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
                         std::int8_t* y) noexcept {
   if constexpr (Stage) {
-    alignas(64) std::int8_t rows[MR * staged_stride<K>];
+    constexpr std::size_t stride = staged_stride<Ops::format::group, K>;
+    static_assert(MR * stride <= most_staged_bytes<MR, K>, "a tile stages no more than int8_product_stack_bytes says");
+    alignas(64) std::int8_t rows[MR * stride];
     stage_rows<Ops, K, XS>(rows, x, MR);
-    packed_tile<Ops, MR, NV, Valid>(rows, staged_stride<K>, p, block, zero, y, YS);
+    packed_tile<Ops, MR, NV, Valid>(rows, stride, p, block, zero, y, YS);
   } else {
     packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
   }
@@ -2969,9 +2993,11 @@ inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, 
   if constexpr (!staged<typename Ops::format, K>) {
     packed_panels<Ops, M, K, N, XS, YS, false>(x, p, zero, y);
   } else if constexpr (M <= tile_shape<Ops, M, P::blocks>::rows) {
-    alignas(64) std::int8_t rows[M * staged_stride<K>];
+    constexpr std::size_t stride = staged_stride<Ops::format::group, K>;
+    static_assert(M * stride <= most_staged_bytes<M, K>, "the rows stage no more than int8_product_stack_bytes says");
+    alignas(64) std::int8_t rows[M * stride];
     stage_rows<Ops, K, XS>(rows, x, M);
-    packed_panels<Ops, M, K, N, staged_stride<K>, YS, false>(rows, p, zero, y);
+    packed_panels<Ops, M, K, N, stride, YS, false>(rows, p, zero, y);
   } else {
     packed_panels<Ops, M, K, N, XS, YS, true>(x, p, zero, y);
   }
@@ -3144,20 +3170,21 @@ struct avx2_int8_ops {
 
 #endif  // defined(__AVX2__)
 
-// The packed int8 fully-connected kernel on a target with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and
-// later) but no AVX-512: kernels/int8.hpp selects it then.
-#if defined(__AVX2__) && defined(__AVXVNNI__)
+// The packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel of
+// an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but no
+// AVX-512. kernels/int8.hpp selects them.
+#if defined(__AVX2__)
 
 #include <cstring>
 
 namespace ctattn::detail {
 
-/// kernels/detail/int8_packed.hpp's operations on 8 channels per ymm register: as avx512_vnni_packed_ops (inputs
-/// + 128 as the unsigned operand, their term folded into the starts), with AVX2's instructions for the rest: the 64-bit
-/// products' shift by 31 is a logical one (the low word it leaves is the same), and the saturation to int8 is two
-/// `vpack`s and a permutation.
-struct avx2_vnni_packed_ops {
-  using format = int8_packed::lane_format<8, 128>;
+/// What both AVX2 packed kernels share: 8 channels in lane order (`int8_packed::lane_format<8, ...>`), their starts,
+/// and `output_requantizer`'s arithmetic lane by lane with AVX2's instructions: the 64-bit products' shift by 31 is a
+/// logical one (the low word it leaves is the same), and the saturation to int8 is two `vpack`s and a permutation.
+///
+/// Example: `static_assert(ctattn::detail::avx2_packed_requantization::tile_rows == 4);`
+struct avx2_packed_requantization {
   // 16 registers: tiles of up to 4 rows with up to 12 accumulators (one row: 6 blocks, 48 channels).
   static constexpr std::size_t tile_rows = 4;
   static constexpr std::size_t accumulators = 12;
@@ -3168,36 +3195,8 @@ struct avx2_vnni_packed_ops {
     __m256i multiplier, left, right, right_less_one, round_bit, zero;
   };
 
-  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
-  static void offset_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
-    const __m256i flip = _mm256_set1_epi8(-128);
-    std::size_t t = 0;
-    for (; t + 32 <= k; t += 32) {
-      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + t), _mm256_xor_si256(bytes, flip));
-    }
-    for (; t < k; ++t) dst[t] = static_cast<std::int8_t>(x[t] ^ -128);
-    for (; t < n; ++t) dst[t] = -128;
-  }
   static accumulator load_start(const std::int32_t* p) noexcept {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static accumulator load_weights(const std::int8_t* p) noexcept {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static accumulator broadcast_four(const std::int8_t* p) noexcept {
-    std::int32_t four;
-    std::memcpy(&four, p, 4);
-    return _mm256_set1_epi32(four);
-  }
-  // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_four.
-  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
-#if defined(__GNUC__) && !defined(__clang__)
-    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(inputs), "x"(weights));
-    return sum;
-#else
-    return _mm256_dpbusd_avx_epi32(sum, inputs, weights);
-#endif
   }
   /// The constants of the block from channel c (a multiple of 8).
   template <typename R>
@@ -3229,6 +3228,92 @@ struct avx2_vnni_packed_ops {
     } else {
       for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
     }
+  }
+};
+
+/// kernels/detail/int8_packed.hpp's operations with AVX2 alone: groups of 2 inputs, staged as int16, and 2 weights
+/// per channel (16 bytes a block), sign-extended as they are loaded (`vpmovsxbw`); `vpmaddwd` multiplies each lane's
+/// 2 inputs by its channel's 2 weights and sums them in 32 bits, `vpaddd` adds that to the lane's sum. Every step is
+/// exact: |2 x 128 x 128| fits 32 bits.
+// Rationale: not `vpmaddubsw` (32 byte products per instruction where this does 16): it sums its two products in a
+// saturating int16, which 2 x 255 x 128 overflows, so a layer's outputs would depend on its weights' pairs.
+///
+/// Example: `static_assert(ctattn::detail::avx2_packed_ops::format::group == 2);`
+struct avx2_packed_ops : avx2_packed_requantization {
+  using format = int8_packed::lane_format<8, 0, 2>;
+
+  /// The inputs x[0, k) as int16 at dst, then inputs 0 up to n bytes (n even).
+  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
+    std::size_t t = 0;
+    for (; t + 16 <= k; t += 16) {
+      const __m256i words = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + t)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 2 * t), words);
+    }
+    // Rationale: pointers, not 2 t: GCC 12 -O3 reports an index 2 t as overflowing at an iteration no call reaches
+    // (-Waggressive-loop-optimizations, an error with -Werror).
+    std::int8_t* out = dst + 2 * t;
+    for (const std::int8_t* in = x + t; in != x + k; ++in, out += 2) {
+      const auto word = static_cast<std::int16_t>(*in);
+      std::memcpy(out, &word, 2);
+    }
+    for (; out != dst + n; ++out) *out = 0;
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept {
+    return _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
+    std::int32_t two;
+    std::memcpy(&two, p, 4);
+    return _mm256_set1_epi32(two);
+  }
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(inputs, weights));
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__)
+
+#if defined(__AVX2__) && defined(__AVXVNNI__)
+
+namespace ctattn::detail {
+
+/// kernels/detail/int8_packed.hpp's operations with AVX-VNNI: as avx512_vnni_packed_ops (inputs + 128 as the
+/// unsigned operand of `vpdpbusd`, their term folded into the starts) on 8 channels, requantized as
+/// avx2_packed_ops.
+///
+/// Example: `static_assert(ctattn::detail::avx2_vnni_packed_ops::format::input_offset == 128);`
+struct avx2_vnni_packed_ops : avx2_packed_requantization {
+  using format = int8_packed::lane_format<8, 128>;
+
+  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
+  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
+    const __m256i flip = _mm256_set1_epi8(-128);
+    std::size_t t = 0;
+    for (; t + 32 <= k; t += 32) {
+      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + t), _mm256_xor_si256(bytes, flip));
+    }
+    for (; t < k; ++t) dst[t] = static_cast<std::int8_t>(x[t] ^ -128);
+    for (; t < n; ++t) dst[t] = -128;
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return _mm256_set1_epi32(four);
+  }
+  // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_group.
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(inputs), "x"(weights));
+    return sum;
+#else
+    return _mm256_dpbusd_avx_epi32(sum, inputs, weights);
+#endif
   }
 };
 
@@ -3459,7 +3544,7 @@ struct avx512_vnni_packed_ops {
   };
 
   /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
-  static void offset_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
+  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
     const __m512i flip = _mm512_set1_epi8(-128);
     const auto first = [](std::size_t count) {
       return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
@@ -3474,14 +3559,14 @@ struct avx512_vnni_packed_ops {
   }
   static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
   static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
-  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
     std::int32_t four;
     std::memcpy(&four, p, 4);
     return _mm512_set1_epi32(four);
   }
   // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
   // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
-  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
 #if defined(__GNUC__) && !defined(__clang__)
     asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(inputs), "v"(weights));
     return sum;
@@ -4257,12 +4342,12 @@ struct neon_dotprod_packed_ops {
 
   static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
   static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
-  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
     std::int32_t four;
     std::memcpy(&four, p, 4);
     return vdupq_n_s32(four);
   }
-  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
     return vdotq_s32(sum, vreinterpretq_s8_s32(inputs), vreinterpretq_s8_s32(weights));
   }
   /// The constants of the block from channel c (a multiple of 4).
@@ -6450,7 +6535,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
 ///
 /// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
-/// (AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`): its weights packed where the layer is made, read by
+/// (AVX-512 VNNI, AVX-VNNI, AVX2, AArch64 `sdot`): its weights packed where the layer is made, read by
 /// kernels/detail/int8_packed.hpp.
 ///
 /// Example:
@@ -7252,12 +7337,14 @@ using int8_ops = void;
 #endif
 
 /// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
-/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else `void` (layers keep no packed
-/// weights).
+/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else AVX2's `vpmaddwd` form on an x86
+/// target with AVX2 (AVX-512 without VNNI included), else `void` (layers keep no packed weights).
 #if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
 using int8_packed_ops = avx512_vnni_packed_ops;
 #elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
 using int8_packed_ops = avx2_vnni_packed_ops;
+#elif defined(CTATTN_INT8_AVX512) || defined(CTATTN_INT8_AVX2)
+using int8_packed_ops = avx2_packed_ops;
 #elif defined(CTATTN_INT8_NEON_DOTPROD)
 using int8_packed_ops = neon_dotprod_packed_ops;
 #else
@@ -7437,15 +7524,14 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
 }
 
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
-/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's,
-/// K rounded up to 4 bytes each) and the Cortex-M DSP form's widened block.
+/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's:
+/// `int8_packed::most_staged_bytes`) and the Cortex-M DSP form's widened block.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
 template <std::size_t M, std::size_t K, std::size_t N>
 inline constexpr std::size_t int8_product_stack_bytes = [] {
   const std::size_t sums = N * sizeof(std::int32_t);
-  const std::size_t staged =
-      (M < int8_packed::max_tile_rows ? M : int8_packed::max_tile_rows) * int8_packed::staged_stride<K>;
+  const std::size_t staged = int8_packed::most_staged_bytes<M, K>;
   const std::size_t widened = arm_dsp_product_scratch_bytes<M, K>;
   const std::size_t most = sums > staged ? sums : staged;
   return most > widened ? most : widened;

@@ -175,20 +175,21 @@ struct avx2_int8_ops {
 
 #endif  // defined(__AVX2__)
 
-// The packed int8 fully-connected kernel on a target with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and
-// later) but no AVX-512: kernels/int8.hpp selects it then.
-#if defined(__AVX2__) && defined(__AVXVNNI__)
+// The packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel of
+// an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but no
+// AVX-512. kernels/int8.hpp selects them.
+#if defined(__AVX2__)
 
 #include <cstring>
 
 namespace ctattn::detail {
 
-/// kernels/detail/int8_packed.hpp's operations on 8 channels per ymm register: as avx512_vnni_packed_ops (inputs
-/// + 128 as the unsigned operand, their term folded into the starts), with AVX2's instructions for the rest: the 64-bit
-/// products' shift by 31 is a logical one (the low word it leaves is the same), and the saturation to int8 is two
-/// `vpack`s and a permutation.
-struct avx2_vnni_packed_ops {
-  using format = int8_packed::lane_format<8, 128>;
+/// What both AVX2 packed kernels share: 8 channels in lane order (`int8_packed::lane_format<8, ...>`), their starts,
+/// and `output_requantizer`'s arithmetic lane by lane with AVX2's instructions: the 64-bit products' shift by 31 is a
+/// logical one (the low word it leaves is the same), and the saturation to int8 is two `vpack`s and a permutation.
+///
+/// Example: `static_assert(ctattn::detail::avx2_packed_requantization::tile_rows == 4);`
+struct avx2_packed_requantization {
   // 16 registers: tiles of up to 4 rows with up to 12 accumulators (one row: 6 blocks, 48 channels).
   static constexpr std::size_t tile_rows = 4;
   static constexpr std::size_t accumulators = 12;
@@ -199,36 +200,8 @@ struct avx2_vnni_packed_ops {
     __m256i multiplier, left, right, right_less_one, round_bit, zero;
   };
 
-  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
-  static void offset_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
-    const __m256i flip = _mm256_set1_epi8(-128);
-    std::size_t t = 0;
-    for (; t + 32 <= k; t += 32) {
-      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + t), _mm256_xor_si256(bytes, flip));
-    }
-    for (; t < k; ++t) dst[t] = static_cast<std::int8_t>(x[t] ^ -128);
-    for (; t < n; ++t) dst[t] = -128;
-  }
   static accumulator load_start(const std::int32_t* p) noexcept {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static accumulator load_weights(const std::int8_t* p) noexcept {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static accumulator broadcast_four(const std::int8_t* p) noexcept {
-    std::int32_t four;
-    std::memcpy(&four, p, 4);
-    return _mm256_set1_epi32(four);
-  }
-  // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_four.
-  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
-#if defined(__GNUC__) && !defined(__clang__)
-    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(inputs), "x"(weights));
-    return sum;
-#else
-    return _mm256_dpbusd_avx_epi32(sum, inputs, weights);
-#endif
   }
   /// The constants of the block from channel c (a multiple of 8).
   template <typename R>
@@ -260,6 +233,92 @@ struct avx2_vnni_packed_ops {
     } else {
       for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
     }
+  }
+};
+
+/// kernels/detail/int8_packed.hpp's operations with AVX2 alone: groups of 2 inputs, staged as int16, and 2 weights
+/// per channel (16 bytes a block), sign-extended as they are loaded (`vpmovsxbw`); `vpmaddwd` multiplies each lane's
+/// 2 inputs by its channel's 2 weights and sums them in 32 bits, `vpaddd` adds that to the lane's sum. Every step is
+/// exact: |2 x 128 x 128| fits 32 bits.
+// Rationale: not `vpmaddubsw` (32 byte products per instruction where this does 16): it sums its two products in a
+// saturating int16, which 2 x 255 x 128 overflows, so a layer's outputs would depend on its weights' pairs.
+///
+/// Example: `static_assert(ctattn::detail::avx2_packed_ops::format::group == 2);`
+struct avx2_packed_ops : avx2_packed_requantization {
+  using format = int8_packed::lane_format<8, 0, 2>;
+
+  /// The inputs x[0, k) as int16 at dst, then inputs 0 up to n bytes (n even).
+  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
+    std::size_t t = 0;
+    for (; t + 16 <= k; t += 16) {
+      const __m256i words = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + t)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 2 * t), words);
+    }
+    // Rationale: pointers, not 2 t: GCC 12 -O3 reports an index 2 t as overflowing at an iteration no call reaches
+    // (-Waggressive-loop-optimizations, an error with -Werror).
+    std::int8_t* out = dst + 2 * t;
+    for (const std::int8_t* in = x + t; in != x + k; ++in, out += 2) {
+      const auto word = static_cast<std::int16_t>(*in);
+      std::memcpy(out, &word, 2);
+    }
+    for (; out != dst + n; ++out) *out = 0;
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept {
+    return _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
+    std::int32_t two;
+    std::memcpy(&two, p, 4);
+    return _mm256_set1_epi32(two);
+  }
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(inputs, weights));
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__)
+
+#if defined(__AVX2__) && defined(__AVXVNNI__)
+
+namespace ctattn::detail {
+
+/// kernels/detail/int8_packed.hpp's operations with AVX-VNNI: as avx512_vnni_packed_ops (inputs + 128 as the
+/// unsigned operand of `vpdpbusd`, their term folded into the starts) on 8 channels, requantized as
+/// avx2_packed_ops.
+///
+/// Example: `static_assert(ctattn::detail::avx2_vnni_packed_ops::format::input_offset == 128);`
+struct avx2_vnni_packed_ops : avx2_packed_requantization {
+  using format = int8_packed::lane_format<8, 128>;
+
+  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
+  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
+    const __m256i flip = _mm256_set1_epi8(-128);
+    std::size_t t = 0;
+    for (; t + 32 <= k; t += 32) {
+      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + t), _mm256_xor_si256(bytes, flip));
+    }
+    for (; t < k; ++t) dst[t] = static_cast<std::int8_t>(x[t] ^ -128);
+    for (; t < n; ++t) dst[t] = -128;
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return _mm256_set1_epi32(four);
+  }
+  // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_group.
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(inputs), "x"(weights));
+    return sum;
+#else
+    return _mm256_dpbusd_avx_epi32(sum, inputs, weights);
+#endif
   }
 };
 

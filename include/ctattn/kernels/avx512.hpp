@@ -223,7 +223,7 @@ struct avx512_vnni_packed_ops {
   };
 
   /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
-  static void offset_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
+  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
     const __m512i flip = _mm512_set1_epi8(-128);
     const auto first = [](std::size_t count) {
       return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
@@ -238,14 +238,14 @@ struct avx512_vnni_packed_ops {
   }
   static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
   static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
-  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
     std::int32_t four;
     std::memcpy(&four, p, 4);
     return _mm512_set1_epi32(four);
   }
   // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
   // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
-  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
 #if defined(__GNUC__) && !defined(__clang__)
     asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(inputs), "v"(weights));
     return sum;

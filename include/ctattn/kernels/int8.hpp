@@ -42,7 +42,7 @@
 /// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
 ///
 /// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
-/// (AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`): its weights packed where the layer is made, read by
+/// (AVX-512 VNNI, AVX-VNNI, AVX2, AArch64 `sdot`): its weights packed where the layer is made, read by
 /// kernels/detail/int8_packed.hpp.
 ///
 /// Example:
@@ -133,12 +133,14 @@ using int8_ops = void;
 #endif
 
 /// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
-/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else `void` (layers keep no packed
-/// weights).
+/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else AVX2's `vpmaddwd` form on an x86
+/// target with AVX2 (AVX-512 without VNNI included), else `void` (layers keep no packed weights).
 #if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
 using int8_packed_ops = avx512_vnni_packed_ops;
 #elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
 using int8_packed_ops = avx2_vnni_packed_ops;
+#elif defined(CTATTN_INT8_AVX512) || defined(CTATTN_INT8_AVX2)
+using int8_packed_ops = avx2_packed_ops;
 #elif defined(CTATTN_INT8_NEON_DOTPROD)
 using int8_packed_ops = neon_dotprod_packed_ops;
 #else
@@ -318,15 +320,14 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
 }
 
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
-/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's,
-/// K rounded up to 4 bytes each) and the Cortex-M DSP form's widened block.
+/// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's:
+/// `int8_packed::most_staged_bytes`) and the Cortex-M DSP form's widened block.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
 template <std::size_t M, std::size_t K, std::size_t N>
 inline constexpr std::size_t int8_product_stack_bytes = [] {
   const std::size_t sums = N * sizeof(std::int32_t);
-  const std::size_t staged =
-      (M < int8_packed::max_tile_rows ? M : int8_packed::max_tile_rows) * int8_packed::staged_stride<K>;
+  const std::size_t staged = int8_packed::most_staged_bytes<M, K>;
   const std::size_t widened = arm_dsp_product_scratch_bytes<M, K>;
   const std::size_t most = sums > staged ? sums : staged;
   return most > widened ? most : widened;

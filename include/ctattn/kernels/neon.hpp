@@ -171,12 +171,12 @@ struct neon_dotprod_packed_ops {
 
   static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
   static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
-  static accumulator broadcast_four(const std::int8_t* p) noexcept {
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
     std::int32_t four;
     std::memcpy(&four, p, 4);
     return vdupq_n_s32(four);
   }
-  static accumulator dot_four(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
     return vdotq_s32(sum, vreinterpretq_s8_s32(inputs), vreinterpretq_s8_s32(weights));
   }
   /// The constants of the block from channel c (a multiple of 4).

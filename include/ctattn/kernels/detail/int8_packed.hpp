@@ -4,24 +4,25 @@
 
 /// \file
 /// The int8 fully-connected product on weights packed for a dot-product instruction, written once over a backend's
-/// operations (kernels/int8.hpp chooses the backend: AVX-512 VNNI, AVX-VNNI or AArch64 `sdot`). A layer's weights
-/// are constants, so `ctattn::qlinear` packs them where it is made (by the compiler, for a constexpr layer), with
-/// everything the requantization needs per channel: the kernel reads one stream of weights, broadcasts four
-/// inputs at a time, and requantizes a vector of channels at once.
+/// operations (kernels/int8.hpp chooses the backend: AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`, or AVX2's `vpmaddwd`
+/// where there is no dot product of bytes). A layer's weights are constants, so `ctattn::qlinear` packs them where
+/// it is made (by the compiler, for a constexpr layer), with everything the requantization needs per channel: the
+/// kernel reads one stream of weights, broadcasts a group of inputs (4 bytes) at a time, and requantizes a vector of
+/// channels at once.
 ///
 /// | entity                              | meaning                                                           |
 /// |-------------------------------------|-------------------------------------------------------------------|
-/// | `lane_format<Lanes, InputOffset>`   | channels in lane order, `output_requantizer`'s constants per lane |
+/// | `lane_format<Lanes, Offset, Group>` | channels in lane order, `output_requantizer`'s constants per lane |
 /// | `paired_format`                     | AVX-512's: channels 0-7 even lanes, 8-15 odd, 64-bit constants    |
-/// | `packed_weights<N, K, Format>`      | N x K int8 weights in blocks of Lanes channels x 4 inputs         |
+/// | `packed_weights<N, K, Format>`      | N x K int8 weights in blocks of Lanes channels x Group inputs     |
 /// | `packed_product<Ops, M, K, N>(...)` | y = requantize(x W^T + start) with Ops's instructions (`exact()`) |
 ///
-/// The layout (Lanes channels per vector, K rounded up to 4, N to Lanes, the padding 0), where lane l of block b
-/// holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
+/// The layout (Lanes channels per vector, K rounded up to a whole group of G = Format::group inputs, N to Lanes, the
+/// padding 0), where lane l of block b holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
 ///
 /// | bytes                                 | holds                                                        |
 /// |---------------------------------------|--------------------------------------------------------------|
-/// | `weight[b B + 4 Lanes g + 4 l + q]`   | w[c][4 g + q], for block b, group g; B = block_bytes         |
+/// | `weight[b B + G Lanes g + G l + q]`   | w[c][G g + q], for block b, group g; B = block_bytes         |
 /// | `start[b Lanes + l]`                  | channel c's folded bias - input_offset sum_t w[c][t]         |
 /// | `requant`                             | the Format's constants for each channel's requantization     |
 ///
@@ -29,18 +30,21 @@
 /// the 4 weights of its channel. x86's `vpdpbusd` multiplies unsigned bytes by signed ones: the inputs are the
 /// unsigned operand, x + 128 (input_offset 128), staged tile by tile into a buffer on the stack (`stage_rows`), and
 /// each channel's sum then holds 128 sum_t w[c][t] too, a constant taken away from its start when it is packed.
+/// AVX2 without VNNI has no exact product of bytes (`vpmaddubsw` saturates at 16 bits): its groups are 2 inputs,
+/// staged as int16 (4 bytes still), and 2 weights per channel, widened as they are loaded; `vpmaddwd` sums the 2
+/// products of each lane into 32 bits.
 ///
 /// What a backend `Ops` provides (kernels/avx512.hpp, avx2.hpp, neon.hpp):
 ///
 /// | member                                   | meaning                                                        |
 /// |------------------------------------------|----------------------------------------------------------------|
 /// | `format`                                 | its layout: `lane_format<...>` or `paired_format`              |
-/// | `offset_row(dst, x, k, n)`               | a staged row of n bytes: x + 128, then 128 (input_offset 128)  |
+/// | `stage_row(dst, x, k, n)`                | a staged row of n bytes: k inputs as read, then inputs 0       |
 /// | `tile_rows`, `accumulators`, `max_panel` | the tile: rows at most, accumulators in all, blocks per row    |
 /// | `accumulator`, `requantizer`             | a vector of int32 sums; a block's requantization in registers  |
 /// | `load_start`                             | a block's starts                                               |
-/// | `load_weights(p)`, `broadcast_four(p)`   | a block's weights for 4 inputs; 4 inputs in every lane         |
-/// | `dot_four(sum, inputs, weights)`         | sum + per lane the dot product of the inputs and its 4 weights |
+/// | `load_weights(p)`, `broadcast_group(p)`  | a block's weights for a group; a group's 4 bytes in every lane |
+/// | `dot_group(sum, inputs, weights)`        | sum + per lane the dot product of the group and its weights    |
 /// | `make_requantizer(r, c, zero)`           | the requantization of the block from channel c                 |
 /// | `store_requantized(y, sum, q, valid)`    | the block's first `valid` channels requantized and stored      |
 ///
@@ -64,16 +68,20 @@ namespace ctattn::detail::int8_packed {
 
 /// The layout of a backend whose channels sit in its lanes in order, each requantized as `output_requantizer` does
 /// it in 32-bit lanes: the multiplier, the shift split into its left and right parts, and the right shift's
-/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are).
+/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are; AVX2 with 8
+/// lanes, groups of 2 inputs staged as int16).
 ///
 /// Example:
 /// \code
 ///   static_assert(ctattn::detail::int8_packed::lane_format<4, 0>::lane_of(3) == 3);
 /// \endcode
-template <std::size_t Lanes, int InputOffset>
+template <std::size_t Lanes, int InputOffset, std::size_t Group = 4>
 struct lane_format {
+  static_assert(Group == 4 || Group == 2, "a group is 4 int8 inputs or 2 int16 ones: 4 bytes");
   static constexpr std::size_t lanes = Lanes;
   static constexpr int input_offset = InputOffset;
+  /// Inputs per group: a lane's products summed by one instruction.
+  static constexpr std::size_t group = Group;
   /// The lane of a block's channel c.
   static constexpr std::size_t lane_of(std::size_t c) noexcept { return c; }
 
@@ -117,6 +125,7 @@ struct lane_format {
 struct paired_format {
   static constexpr std::size_t lanes = 16;
   static constexpr int input_offset = 128;
+  static constexpr std::size_t group = 4;
   static constexpr std::size_t lane_of(std::size_t c) noexcept { return c < 8 ? 2 * c : 2 * (c - 8) + 1; }
 
   template <std::size_t Columns>
@@ -170,8 +179,11 @@ struct paired_format {
 template <std::size_t N, std::size_t K, typename Format>
 struct packed_weights {
   static constexpr std::size_t lanes = Format::lanes;
+  static constexpr std::size_t group = Format::group;
   static constexpr std::size_t blocks = (N + lanes - 1) / lanes;
-  static constexpr std::size_t groups = (K + 3) / 4;
+  static constexpr std::size_t groups = (K + group - 1) / group;
+  /// Bytes of a block's weights for one group.
+  static constexpr std::size_t group_bytes = group * lanes;
   static constexpr std::size_t columns = blocks * lanes;
   static constexpr int input_offset = Format::input_offset;
   /// Bytes from a block's weights to the next's: its groups, and a cache line more where that would be a multiple
@@ -179,8 +191,7 @@ struct packed_weights {
   // Rationale: a one-row product reads up to 8 blocks side by side; 4 KiB apart (K = 512 x 16 channels is 8 KiB),
   // every stream maps to the same set of a 32 KiB 8-way L1 and they evict one another (measured on Zen 4:
   // 1 x 512 x 512 took 20% longer than 1 x 516 x 512).
-  static constexpr std::size_t block_bytes =
-      groups * 4 * lanes + (groups * 4 * lanes % 4096 == 0 ? 64 : 0);
+  static constexpr std::size_t block_bytes = groups * group_bytes + (groups * group_bytes % 4096 == 0 ? 64 : 0);
 
   std::int8_t weight[blocks * block_bytes]{};
   std::int32_t start[columns]{};
@@ -192,10 +203,10 @@ struct packed_weights {
                            const math::quantized_multiplier (&multipliers)[N], std::int32_t zero) noexcept {
     for (std::size_t c = 0; c < N; ++c) {
       const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
-      const std::size_t base = c / lanes * block_bytes + lane % lanes * 4;
+      const std::size_t base = c / lanes * block_bytes + lane % lanes * group;
       std::int32_t sum = 0;
       for (std::size_t t = 0; t < K; ++t) {
-        weight[base + t / 4 * 4 * lanes + t % 4] = w[c][t];
+        weight[base + t / group * group_bytes + t % group] = w[c][t];
         sum += w[c][t];
       }
       // Modulo 2^32, as the folded bias and the kernel's sums are (input_offset sum fits: |sum| <= 128 K).
@@ -236,26 +247,36 @@ struct packed_type<Ops, N, K> {
   static_assert(sizeof(type) % 8 == 0);
 };
 
-/// Whether the kernel reads x through a staging buffer: where the Format offsets the inputs, or K is not a whole
-/// number of groups of 4 (the buffer's rows end in zeros).
+/// Whether the kernel reads x through a staging buffer: where the Format offsets or widens the inputs, or K is not
+/// a whole number of groups of 4 (the buffer's rows end in zeros).
 template <typename Format, std::size_t K>
-inline constexpr bool staged = Format::input_offset != 0 || K % 4 != 0;
+inline constexpr bool staged = Format::input_offset != 0 || Format::group != 4 || K % 4 != 0;
 
-/// Bytes from a staged row to the next: K rounded up to a whole group of 4.
-template <std::size_t K>
-inline constexpr std::size_t staged_stride = (K + 3) / 4 * 4;
+/// Bytes from a staged row to the next: K rounded up to a whole group of Group inputs, 4 bytes per group.
+template <std::size_t Group, std::size_t K>
+inline constexpr std::size_t staged_stride = (K + Group - 1) / Group * 4;
 
-/// The rows of a tile at most, on every backend: a staging buffer holds at most this many rows.
+/// The rows of a tile at most, on every backend: a staging buffer holds at most this many rows...
 inline constexpr std::size_t max_tile_rows = 8;
+/// ... or this many, on a backend whose groups are 2 inputs widened to int16 (twice the bytes per row).
+inline constexpr std::size_t max_widened_tile_rows = 4;
 
-/// The rows [0, rows) of x, XS elements apart, written to `to` as the kernel reads them: + input_offset (by the
-/// backend's `offset_row`), or as they are with zeros after K.
+/// The stack bytes the staged rows of an M x K product take at most, on any backend.
+template <std::size_t M, std::size_t K>
+inline constexpr std::size_t most_staged_bytes = [] {
+  const std::size_t bytes = (M < max_tile_rows ? M : max_tile_rows) * staged_stride<4, K>;
+  const std::size_t widened = (M < max_widened_tile_rows ? M : max_widened_tile_rows) * staged_stride<2, K>;
+  return bytes > widened ? bytes : widened;
+}();
+
+/// The rows [0, rows) of x, XS elements apart, written to `to` as the kernel reads them: by the backend's
+/// `stage_row` (+ input_offset, or widened), or as they are with zeros after K.
 template <typename Ops, std::size_t K, std::size_t XS>
 inline void stage_rows(std::int8_t* to, const std::int8_t* x, std::size_t rows) noexcept {
-  constexpr std::size_t stride = staged_stride<K>;
+  constexpr std::size_t stride = staged_stride<Ops::format::group, K>;
   for (std::size_t r = 0; r < rows; ++r) {
-    if constexpr (Ops::format::input_offset != 0) {
-      Ops::offset_row(to + r * stride, x + r * XS, K, stride);
+    if constexpr (Ops::format::input_offset != 0 || Ops::format::group != 4) {
+      Ops::stage_row(to + r * stride, x + r * XS, K, stride);
     } else {
       for (std::size_t t = 0; t < K; ++t) to[r * stride + t] = x[r * XS + t];
       for (std::size_t t = K; t < stride; ++t) to[r * stride + t] = 0;
@@ -271,6 +292,7 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
   using acc = typename Ops::accumulator;
   constexpr std::size_t lanes = P::lanes;
   constexpr std::size_t block_bytes = P::block_bytes;
+  constexpr std::size_t group_bytes = P::group_bytes;
   acc sums[MR][NV];
   for (std::size_t j = 0; j < NV; ++j) {
     const acc start = Ops::load_start(p.start + (block + j) * lanes);
@@ -279,10 +301,10 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
   const std::int8_t* w = p.weight + block * block_bytes;
   for (std::size_t g = 0; g < P::groups; ++g) {
     acc w_vectors[NV];
-    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * 4 * lanes);
+    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * group_bytes);
     for (std::size_t i = 0; i < MR; ++i) {
-      const acc inputs = Ops::broadcast_four(x + i * x_stride + 4 * g);
-      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_four(sums[i][j], inputs, w_vectors[j]);
+      const acc inputs = Ops::broadcast_group(x + i * x_stride + 4 * g);
+      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_group(sums[i][j], inputs, w_vectors[j]);
     }
   }
   for (std::size_t j = 0; j < NV; ++j) {
@@ -317,9 +339,11 @@ template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::
 inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
                         std::int8_t* y) noexcept {
   if constexpr (Stage) {
-    alignas(64) std::int8_t rows[MR * staged_stride<K>];
+    constexpr std::size_t stride = staged_stride<Ops::format::group, K>;
+    static_assert(MR * stride <= most_staged_bytes<MR, K>, "a tile stages no more than int8_product_stack_bytes says");
+    alignas(64) std::int8_t rows[MR * stride];
     stage_rows<Ops, K, XS>(rows, x, MR);
-    packed_tile<Ops, MR, NV, Valid>(rows, staged_stride<K>, p, block, zero, y, YS);
+    packed_tile<Ops, MR, NV, Valid>(rows, stride, p, block, zero, y, YS);
   } else {
     packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
   }
@@ -374,9 +398,11 @@ inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, 
   if constexpr (!staged<typename Ops::format, K>) {
     packed_panels<Ops, M, K, N, XS, YS, false>(x, p, zero, y);
   } else if constexpr (M <= tile_shape<Ops, M, P::blocks>::rows) {
-    alignas(64) std::int8_t rows[M * staged_stride<K>];
+    constexpr std::size_t stride = staged_stride<Ops::format::group, K>;
+    static_assert(M * stride <= most_staged_bytes<M, K>, "the rows stage no more than int8_product_stack_bytes says");
+    alignas(64) std::int8_t rows[M * stride];
     stage_rows<Ops, K, XS>(rows, x, M);
-    packed_panels<Ops, M, K, N, staged_stride<K>, YS, false>(rows, p, zero, y);
+    packed_panels<Ops, M, K, N, stride, YS, false>(rows, p, zero, y);
   } else {
     packed_panels<Ops, M, K, N, XS, YS, true>(x, p, zero, y);
   }
