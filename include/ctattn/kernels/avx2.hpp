@@ -246,6 +246,11 @@ struct avx2_packed_requantization {
 /// Example: `static_assert(ctattn::detail::avx2_packed_ops::format::group == 2);`
 struct avx2_packed_ops : avx2_packed_requantization {
   using format = int8_packed::lane_format<8, 0, 2>;
+  // 16 registers, and each `vpmaddwd` needs one of its own before its `vpaddd`: tiles of up to 3 rows with up to 9
+  // accumulators (3 x 3; 2 x 4 where the blocks come in fours). 4 x 3 as with AVX-VNNI spilled 7 of the 12 sums to
+  // the stack in every step (GCC 12).
+  static constexpr std::size_t tile_rows = 3;
+  static constexpr std::size_t accumulators = 9;
 
   /// The inputs x[0, k) as int16 at dst, then inputs 0 up to n bytes (n even).
   static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
@@ -271,8 +276,17 @@ struct avx2_packed_ops : avx2_packed_requantization {
     std::memcpy(&two, p, 4);
     return _mm256_set1_epi32(two);
   }
+  // Rationale: in an asm statement for GCC, the sum as its in-out operand, as in avx512_vnni_packed_ops::dot_group:
+  // through the intrinsics GCC 12 adds each product into a new register and copies it back (a move per step) and
+  // spills sums the tile has registers for.
   static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    accumulator product;
+    asm("vpmaddwd %3, %2, %1\n\tvpaddd %1, %0, %0" : "+x"(sum), "=&x"(product) : "x"(inputs), "x"(weights));
+    return sum;
+#else
     return _mm256_add_epi32(sum, _mm256_madd_epi16(inputs, weights));
+#endif
   }
 };
 

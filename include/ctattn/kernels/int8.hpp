@@ -35,6 +35,7 @@
 /// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
 /// | `__AVX2__` and `__AVXVNNI__`                           | avx2_vnni  | kernels/avx2.hpp      | 16 (layers: 32) |
 /// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
+/// | AArch64 with dot product and `__ARM_FEATURE_MATMUL_INT8` | neon_i8mm | kernels/neon.hpp     | 16 (layers: `smmla`) |
 /// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)      | neon_dotprod | kernels/neon.hpp    | 16             |
 /// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
@@ -42,7 +43,7 @@
 /// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
 ///
 /// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
-/// (AVX-512 VNNI, AVX-VNNI, AVX2, AArch64 `sdot`): its weights packed where the layer is made, read by
+/// (AVX-512 VNNI, AVX-VNNI, AVX2, AArch64 `smmla` or `sdot`): its weights packed where the layer is made, read by
 /// kernels/detail/int8_packed.hpp.
 ///
 /// Example:
@@ -89,8 +90,8 @@
 
 namespace ctattn {
 
-/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_dotprod", "neon", "helium",
-/// "arm_dsp", or "scalar" when there is none.
+/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_i8mm", "neon_dotprod", "neon",
+/// "helium", "arm_dsp", or "scalar" when there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name =
@@ -102,6 +103,8 @@ inline constexpr const char* int8_backend_name =
     "avx2_vnni";
 #elif defined(CTATTN_INT8_AVX2)
     "avx2";
+#elif defined(CTATTN_INT8_NEON_DOTPROD) && defined(__ARM_FEATURE_MATMUL_INT8)
+    "neon_i8mm";
 #elif defined(CTATTN_INT8_NEON_DOTPROD)
     "neon_dotprod";
 #elif defined(CTATTN_INT8_NEON)
@@ -133,7 +136,7 @@ using int8_ops = void;
 #endif
 
 /// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
-/// AVX-512 VNNI's, AVX-VNNI's or AArch64 `sdot`'s where the target has them, else AVX2's `vpmaddwd` form on an x86
+/// AVX-512 VNNI's, AVX-VNNI's, AArch64 `smmla`'s (i8mm) or `sdot`'s where the target has them, else AVX2's `vpmaddwd` form on an x86
 /// target with AVX2 (AVX-512 without VNNI included), else `void` (layers keep no packed weights).
 #if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
 using int8_packed_ops = avx512_vnni_packed_ops;
@@ -141,6 +144,8 @@ using int8_packed_ops = avx512_vnni_packed_ops;
 using int8_packed_ops = avx2_vnni_packed_ops;
 #elif defined(CTATTN_INT8_AVX512) || defined(CTATTN_INT8_AVX2)
 using int8_packed_ops = avx2_packed_ops;
+#elif defined(CTATTN_INT8_NEON_DOTPROD) && defined(__ARM_FEATURE_MATMUL_INT8)
+using int8_packed_ops = neon_i8mm_packed_ops;
 #elif defined(CTATTN_INT8_NEON_DOTPROD)
 using int8_packed_ops = neon_dotprod_packed_ops;
 #else

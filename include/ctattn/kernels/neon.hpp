@@ -203,6 +203,42 @@ struct neon_dotprod_packed_ops {
   }
 };
 
+#if defined(__ARM_FEATURE_MATMUL_INT8)
+
+/// The operations of kernels/detail/int8_packed.hpp's pair tile with Armv8.6-A's int8 matrix multiply (i8mm,
+/// `+i8mm`): `smmla` adds to a q register's 4 lanes the 2 x 2 products of two rows' 8 inputs (16 bytes, staged only
+/// where K is not a multiple of 8) with two channels' 8 packed weights, 32 multiply-accumulates where `sdot` does
+/// 16. A block is 4 channels (two pairs), requantized as neon_dotprod_packed_ops once `zip1`/`zip2` of the pairs'
+/// 64-bit halves give each row's 4 channels in order.
+struct neon_i8mm_packed_ops : neon_dotprod_packed_ops {
+  using format = int8_packed::lane_format<4, 0, 8>;
+  // 32 registers: tiles of up to 8 rows (4 pairs) with up to 16 sums of 2 x 2 (two per block and pair of rows), 2
+  // weight vectors per block and one vector of inputs per pair of rows.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t accumulators = 16;
+  static constexpr std::size_t max_panel = 8;
+
+  static accumulator load_pair_start(const std::int32_t* p) noexcept {
+    std::int64_t two;
+    std::memcpy(&two, p, 8);
+    return vreinterpretq_s32_s64(vdupq_n_s64(two));
+  }
+  static accumulator pair_rows(const std::int8_t* first, const std::int8_t* second) noexcept {
+    return vreinterpretq_s32_s8(vcombine_s8(vld1_s8(first), vld1_s8(second)));
+  }
+  static accumulator multiply_pair(accumulator sum, accumulator rows, accumulator weights) noexcept {
+    return vmmlaq_s32(sum, vreinterpretq_s8_s32(rows), vreinterpretq_s8_s32(weights));
+  }
+  static accumulator first_row(accumulator a, accumulator b) noexcept {
+    return vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(a), vreinterpretq_s64_s32(b)));
+  }
+  static accumulator second_row(accumulator a, accumulator b) noexcept {
+    return vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(a), vreinterpretq_s64_s32(b)));
+  }
+};
+
+#endif  // defined(__ARM_FEATURE_MATMUL_INT8)
+
 #endif  // defined(__ARM_FEATURE_DOTPROD)
 
 }  // namespace ctattn::detail

@@ -4,8 +4,8 @@
 
 /// \file
 /// The int8 fully-connected product on weights packed for a dot-product instruction, written once over a backend's
-/// operations (kernels/int8.hpp chooses the backend: AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`, or AVX2's `vpmaddwd`
-/// where there is no dot product of bytes). A layer's weights are constants, so `ctattn::qlinear` packs them where
+/// operations (kernels/int8.hpp chooses the backend: AVX-512 VNNI, AVX-VNNI, AArch64 `smmla` or `sdot`, or AVX2's
+/// `vpmaddwd` where there is no dot product of bytes). A layer's weights are constants, so `ctattn::qlinear` packs them where
 /// it is made (by the compiler, for a constexpr layer), with everything the requantization needs per channel: the
 /// kernel reads one stream of weights, broadcasts a group of inputs (4 bytes) at a time, and requantizes a vector of
 /// channels at once.
@@ -32,7 +32,9 @@
 /// each channel's sum then holds 128 sum_t w[c][t] too, a constant taken away from its start when it is packed.
 /// AVX2 without VNNI has no exact product of bytes (`vpmaddubsw` saturates at 16 bits): its groups are 2 inputs,
 /// staged as int16 (4 bytes still), and 2 weights per channel, widened as they are loaded; `vpmaddwd` sums the 2
-/// products of each lane into 32 bits.
+/// products of each lane into 32 bits. AArch64's `smmla` (i8mm) multiplies a 2 x 8 block of inputs (two rows) by
+/// 8 x 2 weights (two channels) into a 2 x 2 block of sums: its groups are 8 inputs, a block of 4 channels is two
+/// such pairs, and the rows are taken in pairs (`packed_pair_tile`).
 ///
 /// What a backend `Ops` provides (kernels/avx512.hpp, avx2.hpp, neon.hpp):
 ///
@@ -68,8 +70,8 @@ namespace ctattn::detail::int8_packed {
 
 /// The layout of a backend whose channels sit in its lanes in order, each requantized as `output_requantizer` does
 /// it in 32-bit lanes: the multiplier, the shift split into its left and right parts, and the right shift's
-/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are; AVX2 with 8
-/// lanes, groups of 2 inputs staged as int16).
+/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are; `smmla` the same
+/// with groups of 8; AVX2 with 8 lanes, groups of 2 inputs staged as int16).
 ///
 /// Example:
 /// \code
@@ -77,11 +79,13 @@ namespace ctattn::detail::int8_packed {
 /// \endcode
 template <std::size_t Lanes, int InputOffset, std::size_t Group = 4>
 struct lane_format {
-  static_assert(Group == 4 || Group == 2, "a group is 4 int8 inputs or 2 int16 ones: 4 bytes");
+  static_assert(Group == 8 || Group == 4 || Group == 2, "a group is 8 or 4 int8 inputs, or 2 widened to int16");
   static constexpr std::size_t lanes = Lanes;
   static constexpr int input_offset = InputOffset;
   /// Inputs per group: a lane's products summed by one instruction.
   static constexpr std::size_t group = Group;
+  /// Bytes of a staged input: 2 where the inputs are widened to int16 (groups of 2), else 1.
+  static constexpr std::size_t input_bytes = Group == 2 ? 2 : 1;
   /// The lane of a block's channel c.
   static constexpr std::size_t lane_of(std::size_t c) noexcept { return c; }
 
@@ -126,6 +130,7 @@ struct paired_format {
   static constexpr std::size_t lanes = 16;
   static constexpr int input_offset = 128;
   static constexpr std::size_t group = 4;
+  static constexpr std::size_t input_bytes = 1;
   static constexpr std::size_t lane_of(std::size_t c) noexcept { return c < 8 ? 2 * c : 2 * (c - 8) + 1; }
 
   template <std::size_t Columns>
@@ -182,8 +187,9 @@ struct packed_weights {
   static constexpr std::size_t group = Format::group;
   static constexpr std::size_t blocks = (N + lanes - 1) / lanes;
   static constexpr std::size_t groups = (K + group - 1) / group;
-  /// Bytes of a block's weights for one group.
+  /// Bytes of a block's weights for one group, and of a row's staged inputs for one group.
   static constexpr std::size_t group_bytes = group * lanes;
+  static constexpr std::size_t input_group_bytes = group * Format::input_bytes;
   static constexpr std::size_t columns = blocks * lanes;
   static constexpr int input_offset = Format::input_offset;
   /// Bytes from a block's weights to the next's: its groups, and a cache line more where that would be a multiple
@@ -248,24 +254,26 @@ struct packed_type<Ops, N, K> {
 };
 
 /// Whether the kernel reads x through a staging buffer: where the Format offsets or widens the inputs, or K is not
-/// a whole number of groups of 4 (the buffer's rows end in zeros).
+/// a whole number of groups (the buffer's rows end in zeros).
 template <typename Format, std::size_t K>
-inline constexpr bool staged = Format::input_offset != 0 || Format::group != 4 || K % 4 != 0;
+inline constexpr bool staged = Format::input_offset != 0 || Format::input_bytes != 1 || K % Format::group != 0;
 
-/// Bytes from a staged row to the next: K rounded up to a whole group of Group inputs, 4 bytes per group.
-template <std::size_t Group, std::size_t K>
-inline constexpr std::size_t staged_stride = (K + Group - 1) / Group * 4;
+/// Bytes from a staged row to the next: K rounded up to a whole group, Format::input_bytes each.
+template <typename Format, std::size_t K>
+inline constexpr std::size_t staged_stride =
+    (K + Format::group - 1) / Format::group * Format::group * Format::input_bytes;
 
 /// The rows of a tile at most, on every backend: a staging buffer holds at most this many rows...
 inline constexpr std::size_t max_tile_rows = 8;
 /// ... or this many, on a backend whose groups are 2 inputs widened to int16 (twice the bytes per row).
 inline constexpr std::size_t max_widened_tile_rows = 4;
 
-/// The stack bytes the staged rows of an M x K product take at most, on any backend.
+/// The stack bytes the staged rows of an M x K product take at most, on any backend: 8 rows of K bytes rounded up
+/// to a group of 8 (the largest group of int8 inputs), or 4 rows of K int16 rounded up to 2.
 template <std::size_t M, std::size_t K>
 inline constexpr std::size_t most_staged_bytes = [] {
-  const std::size_t bytes = (M < max_tile_rows ? M : max_tile_rows) * staged_stride<4, K>;
-  const std::size_t widened = (M < max_widened_tile_rows ? M : max_widened_tile_rows) * staged_stride<2, K>;
+  const std::size_t bytes = (M < max_tile_rows ? M : max_tile_rows) * ((K + 7) / 8 * 8);
+  const std::size_t widened = (M < max_widened_tile_rows ? M : max_widened_tile_rows) * ((K + 1) / 2 * 4);
   return bytes > widened ? bytes : widened;
 }();
 
@@ -273,9 +281,9 @@ inline constexpr std::size_t most_staged_bytes = [] {
 /// `stage_row` (+ input_offset, or widened), or as they are with zeros after K.
 template <typename Ops, std::size_t K, std::size_t XS>
 inline void stage_rows(std::int8_t* to, const std::int8_t* x, std::size_t rows) noexcept {
-  constexpr std::size_t stride = staged_stride<Ops::format::group, K>;
+  constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
   for (std::size_t r = 0; r < rows; ++r) {
-    if constexpr (Ops::format::input_offset != 0 || Ops::format::group != 4) {
+    if constexpr (Ops::format::input_offset != 0 || Ops::format::input_bytes != 1) {
       Ops::stage_row(to + r * stride, x + r * XS, K, stride);
     } else {
       for (std::size_t t = 0; t < K; ++t) to[r * stride + t] = x[r * XS + t];
@@ -303,7 +311,7 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
     acc w_vectors[NV];
     for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * group_bytes);
     for (std::size_t i = 0; i < MR; ++i) {
-      const acc inputs = Ops::broadcast_group(x + i * x_stride + 4 * g);
+      const acc inputs = Ops::broadcast_group(x + i * x_stride + g * P::input_group_bytes);
       for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_group(sums[i][j], inputs, w_vectors[j]);
     }
   }
@@ -315,6 +323,69 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
     }
   }
 }
+
+/// `packed_tile` for a Format whose instruction multiplies a pair of rows by a pair of channels (`smmla`: groups of
+/// 8, blocks of 4 channels as two pairs): rows [0, MR) in pairs, the last one paired with itself where MR is odd (its
+/// copy's sums are not stored). A sum vector holds rows r, r + 1 x channels c, c + 1 as (r c, r c+1, r+1 c, r+1 c+1);
+/// `Ops::first_row` and `second_row` gather a block's 4 channels of one row from its two pairs for the requantization.
+///
+/// What such a backend `Ops` provides beyond `packed_tile`'s members (`broadcast_group` and `dot_group` aside):
+///
+/// | member                                  | meaning                                                          |
+/// |-----------------------------------------|------------------------------------------------------------------|
+/// | `load_pair_start(p)`                    | the starts of channels p[0], p[1], for both rows                 |
+/// | `load_weights(p)`                       | a channel pair's 8 x 2 weights (16 bytes)                        |
+/// | `pair_rows(first, second)`              | 8 inputs of two rows (16 bytes)                                  |
+/// | `multiply_pair(sum, rows, weights)`     | sum + the 2 x 2 products of the rows' and channels' 8 terms      |
+/// | `first_row(a, b)`, `second_row(a, b)`   | one row's sums of the pairs a (channels 0, 1) and b (2, 3)       |
+template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
+inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block,
+                             std::int32_t zero, std::int8_t* y, std::size_t y_stride) noexcept {
+  static_assert(P::lanes == 4 && P::group == 8, "blocks of two channel pairs, groups of 8 inputs");
+  using acc = typename Ops::accumulator;
+  constexpr std::size_t pairs = (MR + 1) / 2;
+  constexpr std::size_t block_bytes = P::block_bytes;
+  acc sums[pairs][NV][2];
+  for (std::size_t j = 0; j < NV; ++j) {
+    for (std::size_t h = 0; h < 2; ++h) {
+      const acc start = Ops::load_pair_start(p.start + (block + j) * 4 + 2 * h);
+      for (std::size_t i = 0; i < pairs; ++i) sums[i][j][h] = start;
+    }
+  }
+  const std::int8_t* w = p.weight + block * block_bytes;
+  for (std::size_t g = 0; g < P::groups; ++g) {
+    acc w_vectors[NV][2];
+    for (std::size_t j = 0; j < NV; ++j) {
+      for (std::size_t h = 0; h < 2; ++h) {
+        w_vectors[j][h] = Ops::load_weights(w + j * block_bytes + g * P::group_bytes + 16 * h);
+      }
+    }
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const std::int8_t* first = x + 2 * i * x_stride + g * P::input_group_bytes;
+      const acc rows = Ops::pair_rows(first, 2 * i + 1 < MR ? first + x_stride : first);
+      for (std::size_t j = 0; j < NV; ++j) {
+        for (std::size_t h = 0; h < 2; ++h) sums[i][j][h] = Ops::multiply_pair(sums[i][j][h], rows, w_vectors[j][h]);
+      }
+    }
+  }
+  for (std::size_t j = 0; j < NV; ++j) {
+    const std::size_t c = (block + j) * 4;
+    const std::size_t valid = j == NV - 1 ? Valid : 4;
+    const typename Ops::requantizer r = Ops::make_requantizer(p.requant, c, zero);
+    for (std::size_t i = 0; i < pairs; ++i) {
+      Ops::store_requantized(y + 2 * i * y_stride + c, Ops::first_row(sums[i][j][0], sums[i][j][1]), r, valid);
+      if (2 * i + 1 < MR) {
+        Ops::store_requantized(y + (2 * i + 1) * y_stride + c, Ops::second_row(sums[i][j][0], sums[i][j][1]), r,
+                               valid);
+      }
+    }
+  }
+}
+
+/// Whether Ops multiplies pairs of rows by pairs of channels (`packed_pair_tile`) rather than broadcasting a row's
+/// group to every channel (`packed_tile`).
+template <typename Ops>
+inline constexpr bool pairs_rows = Ops::format::group == 8;
 
 /// The tile of a product of M rows by `blocks` blocks of channels: `rows` rows x `panel` blocks, within the
 /// backend's accumulators.
@@ -339,11 +410,13 @@ template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::
 inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
                         std::int8_t* y) noexcept {
   if constexpr (Stage) {
-    constexpr std::size_t stride = staged_stride<Ops::format::group, K>;
+    constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
     static_assert(MR * stride <= most_staged_bytes<MR, K>, "a tile stages no more than int8_product_stack_bytes says");
     alignas(64) std::int8_t rows[MR * stride];
     stage_rows<Ops, K, XS>(rows, x, MR);
-    packed_tile<Ops, MR, NV, Valid>(rows, stride, p, block, zero, y, YS);
+    packed_rows<Ops, MR, NV, Valid, K, stride, YS, false>(rows, p, block, zero, y);
+  } else if constexpr (pairs_rows<Ops>) {
+    packed_pair_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
   } else {
     packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
   }
@@ -398,7 +471,7 @@ inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, 
   if constexpr (!staged<typename Ops::format, K>) {
     packed_panels<Ops, M, K, N, XS, YS, false>(x, p, zero, y);
   } else if constexpr (M <= tile_shape<Ops, M, P::blocks>::rows) {
-    constexpr std::size_t stride = staged_stride<Ops::format::group, K>;
+    constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
     static_assert(M * stride <= most_staged_bytes<M, K>, "the rows stage no more than int8_product_stack_bytes says");
     alignas(64) std::int8_t rows[M * stride];
     stage_rows<Ops, K, XS>(rows, x, M);
