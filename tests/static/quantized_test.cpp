@@ -142,6 +142,27 @@ static_assert(arm.requant.left[1] == 2 && arm.requant.right[1] == 0 && arm.requa
 static_assert(arm.requant.left[4] == 0 && arm.requant.right[4] == 31 && arm.requant.right_less_one[4] == 30 &&
               arm.requant.round_bit[4] == 1);
 static_assert(arm.requant.multiplier[2] == 1500000000 && arm.requant.right[2] == 0);
+// AVX2's form (groups of 2 inputs, 8 channels): w[c][t] at group t / 2, byte 2 lane + t % 2; 3 groups of 16 bytes.
+// i8mm's (groups of 8, 4 channels): a channel's 8 weights side by side, channels 0-1 then 2-3 (smmla's two 8 x 2
+// operands), one group of 32 bytes per block; the padding of t = 6, 7 holds 0.
+constexpr packed_weights<5, 6, lane_format<8, 0, 2>> avx2{w, bias, m, -3};
+constexpr packed_weights<5, 6, lane_format<4, 0, 8>> i8mm{w, bias, m, -3};
+static_assert(sizeof(avx2.weight) == 3 * 16 && sizeof(i8mm.weight) == 2 * 32);
+static_assert(avx2.weight[0 * 16 + 3 * 2 + 1] == -127);  // w[3][1], group 0, lane 3
+static_assert(avx2.weight[2 * 16 + 4 * 2 + 1] == 4);     // w[4][5], group 2, lane 4
+static_assert(avx2.weight[1 * 16 + 0 * 2 + 0] == 3);     // w[0][2], group 1, lane 0
+static_assert(avx2.weight[0 * 16 + 5 * 2 + 0] == 0);     // lane 5: no channel
+static_assert(i8mm.weight[0 * 32 + 3 * 8 + 1] == -127);  // w[3][1]: block 0, lane 3
+static_assert(i8mm.weight[1 * 32 + 0 * 8 + 5] == 4);     // w[4][5]: block 1, lane 0
+static_assert(i8mm.weight[0 * 32 + 1 * 8 + 5] == -6 && i8mm.weight[0 * 32 + 1 * 8 + 6] == 0);  // w[1][5]; padding
+static_assert(avx2.start[1] == -20 && i8mm.start[4] == 50 && i8mm.requant.right[4] == 31);
+// Staged rows: bytes from one to the next (K rounded up to a group, 2 bytes an input where widened), and the bound
+// int8_product_stack_bytes takes on every backend: 8 rows of K rounded up to 8, or 4 rows of widened inputs.
+static_assert(ctattn::detail::int8_packed::staged_stride<lane_format<8, 0, 2>, 5> == 12);
+static_assert(ctattn::detail::int8_packed::staged_stride<lane_format<4, 0, 8>, 5> == 8);
+static_assert(ctattn::detail::int8_packed::staged_stride<paired_format, 5> == 8);
+static_assert(ctattn::detail::int8_packed::most_staged_bytes<16, 5> == 8 * 8);
+static_assert(ctattn::detail::int8_packed::most_staged_bytes<3, 64> == 3 * 2 * 64);
 // The AVX-512 form's: the left shift at the lane, the 64-bit constants in channel order, so that
 // ((x << left) m + addend - (negative where the product is below -2^30)) >> shift is the requantized value, the
 // zero point -3 in the addend (-3 2^shift) where the right shift is at most 23. Channel 4's is 31: that layer is
