@@ -139,47 +139,14 @@ struct avx2_ops {
 
 #endif  // defined(__AVX2__) && defined(__FMA__)
 
-// The int8 operations need AVX2 only (no FMA): kernels/int8.hpp selects them on an AVX2 target without AVX-512BW.
+
+// The int8 operations on AVX2 (no FMA needed; kernels/int8.hpp selects them on an AVX2 target without AVX-512BW),
+// and the packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel
+// of an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but
+// no AVX-512. kernels/int8.hpp selects them.
 #if defined(__AVX2__)
 
 #include <cstdint>
-
-namespace ctattn::detail {
-
-/// The int8 operations of kernels/detail/int8_simd.hpp on 16 terms per step: `vpmovsxbw` widens 16 int8 to int16,
-/// `vpsubw` subtracts the zero point (|a - z| <= 255 fits), `vpmaddwd` multiplies and adds pairs into 8 int32 lanes.
-struct avx2_int8_ops {
-  static constexpr std::size_t step = 16;
-  using offset = __m256i;
-  using widened = __m256i;
-  using accumulator = __m256i;
-  static offset make_offset(std::int32_t zero_point) noexcept {
-    return _mm256_set1_epi16(static_cast<short>(zero_point));
-  }
-  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
-    return _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), zero_point);
-  }
-  static accumulator zero() noexcept { return _mm256_setzero_si256(); }
-  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
-    return _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
-  }
-  static std::int32_t total(accumulator sum) noexcept {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
-  }
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__AVX2__)
-
-// The packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel of
-// an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but no
-// AVX-512. kernels/int8.hpp selects them.
-#if defined(__AVX2__)
-
 #include <cstring>
 
 namespace ctattn::detail {
@@ -233,6 +200,84 @@ struct avx2_packed_requantization {
     } else {
       for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
     }
+  }
+  /// The requantization of 8 channels from their multipliers (count 8), or of any 8 from one (count 1).
+  static requantizer requantizer_of(const math::quantized_multiplier* m, std::size_t count,
+                                    std::int32_t zero) noexcept {
+    alignas(32) std::int32_t multiplier[8];
+    alignas(32) std::int32_t shift[8];
+    for (std::size_t l = 0; l < 8; ++l) {
+      multiplier[l] = m[count == 1 ? 0 : l].multiplier;
+      shift[l] = m[count == 1 ? 0 : l].shift;
+    }
+    const __m256i s = load_start(shift);
+    const __m256i right = _mm256_max_epi32(_mm256_sub_epi32(_mm256_setzero_si256(), s), _mm256_setzero_si256());
+    const __m256i one = _mm256_set1_epi32(1);
+    return {load_start(multiplier),
+            _mm256_max_epi32(s, _mm256_setzero_si256()),
+            right,
+            _mm256_max_epi32(_mm256_sub_epi32(right, one), _mm256_setzero_si256()),
+            _mm256_min_epi32(right, one),
+            _mm256_set1_epi32(zero)};
+  }
+  /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`: the row's and columns' starts added, then each channel's
+  /// requantization, as `output_requantizer`), 8 channels at a time, the rest one by one.
+  template <typename Epilogue>
+  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
+                             std::size_t n) noexcept {
+    const __m256i row_start = Epilogue::row_starts ? _mm256_set1_epi32(e.row_start[r]) : _mm256_setzero_si256();
+    const requantizer one_for_all = requantizer_of(e.multipliers, 1, e.zero);
+    std::size_t c = 0;
+    for (; c + 8 <= n; c += 8) {
+      const __m256i start = _mm256_add_epi32(load_start(e.column_start + c), row_start);
+      const __m256i sum = _mm256_add_epi32(load_start(sums + c), start);
+      store_requantized(y + c, sum, Epilogue::per_channel ? requantizer_of(e.multipliers + c, 8, e.zero) : one_for_all,
+                        8);
+    }
+    for (; c < n; ++c) y[c] = e(r, c, sums[c]);
+  }
+};
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 16 terms per step: `vpmovsxbw` widens 16 int8 to int16,
+/// `vpsubw` subtracts the zero point (|a - z| <= 255 fits), `vpmaddwd` multiplies and adds pairs into 8 int32 lanes.
+struct avx2_int8_ops {
+  static constexpr std::size_t step = 16;
+  /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
+  static constexpr std::size_t rows_per_pass = 8;
+  using offset = __m256i;
+  using widened = __m256i;
+  using accumulator = __m256i;
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return _mm256_set1_epi16(static_cast<short>(zero_point));
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), zero_point);
+  }
+  static accumulator zero() noexcept { return _mm256_setzero_si256(); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+  }
+  static std::int32_t total(accumulator sum) noexcept {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+  }
+  /// out[i] = the sum of sums[i]'s lanes for 8 accumulators at once: three levels of `vphaddd`, then the two
+  /// 128-bit halves added (9 instructions for 8 sums, where `total` takes 6 for one).
+  static void totals(const accumulator (&sums)[8], std::int32_t* out) noexcept {
+    const __m256i q0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[0], sums[1]), _mm256_hadd_epi32(sums[2], sums[3]));
+    const __m256i q1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[4], sums[5]), _mm256_hadd_epi32(sums[6], sums[7]));
+    // q0's lanes: per half, the half's sums of rows 0-3; q1's the same of rows 4-7.
+    const __m256i s = _mm256_add_epi32(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), s);
+  }
+  /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`): 8 outputs at a time as avx2_packed_requantization does
+  /// them, the rest one by one.
+  template <typename Epilogue>
+  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
+                             std::size_t n) noexcept {
+    avx2_packed_requantization::requantize_row(e, r, sums, y, n);
   }
 };
 

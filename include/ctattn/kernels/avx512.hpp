@@ -183,8 +183,26 @@ struct avx512_int8_ops {
   // The two halves added, then avx2_int8_ops's reduction. Rationale: the masked extract, as in avx512_ops, because
   // GCC 12 warns that the unmasked one's undefined source may be used uninitialized.
   static std::int32_t total(accumulator sum) noexcept {
-    return avx2_int8_ops::total(
-        _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1)));
+    return avx2_int8_ops::total(halves(sum));
+  }
+  /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
+  static constexpr std::size_t rows_per_pass = 8;
+  /// out[i] = the sum of sums[i]'s lanes for 8 accumulators: each one's halves added, then avx2_int8_ops's `totals`.
+  static void totals(const accumulator (&sums)[8], std::int32_t* out) noexcept {
+    const __m256i half[8] = {halves(sums[0]), halves(sums[1]), halves(sums[2]), halves(sums[3]),
+                             halves(sums[4]), halves(sums[5]), halves(sums[6]), halves(sums[7])};
+    avx2_int8_ops::totals(half, out);
+  }
+  /// As avx2_int8_ops::requantize_row: 8 outputs at a time in ymm registers.
+  template <typename Epilogue>
+  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
+                             std::size_t n) noexcept {
+    avx2_int8_ops::requantize_row(e, r, sums, y, n);
+  }
+
+ private:
+  static __m256i halves(accumulator sum) noexcept {
+    return _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1));
   }
 };
 

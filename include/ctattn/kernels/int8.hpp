@@ -355,7 +355,11 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
     std::int32_t sums[N];
     for (std::size_t r = 0; r < M; ++r) {
       int8_simd::dot_rows<Ops>(x + r * XS, 0, w, WS, 0, K, N, sums);
-      for (std::size_t c = 0; c < N; ++c) y[r * YS + c] = e(r, c, sums[c]);
+      if constexpr (requires { Ops::requantize_row(e, r, sums, y, N); }) {
+        Ops::requantize_row(e, r, sums, y + r * YS, N);  // x86: 8 outputs at a time
+      } else {
+        for (std::size_t c = 0; c < N; ++c) y[r * YS + c] = e(r, c, sums[c]);
+      }
     }
   } else {
 #if defined(__ARM_ARCH_6M__)
