@@ -3207,47 +3207,14 @@ struct avx2_ops {
 
 #endif  // defined(__AVX2__) && defined(__FMA__)
 
-// The int8 operations need AVX2 only (no FMA): kernels/int8.hpp selects them on an AVX2 target without AVX-512BW.
+
+// The int8 operations on AVX2 (no FMA needed; kernels/int8.hpp selects them on an AVX2 target without AVX-512BW),
+// and the packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel
+// of an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but
+// no AVX-512. kernels/int8.hpp selects them.
 #if defined(__AVX2__)
 
 #include <cstdint>
-
-namespace ctattn::detail {
-
-/// The int8 operations of kernels/detail/int8_simd.hpp on 16 terms per step: `vpmovsxbw` widens 16 int8 to int16,
-/// `vpsubw` subtracts the zero point (|a - z| <= 255 fits), `vpmaddwd` multiplies and adds pairs into 8 int32 lanes.
-struct avx2_int8_ops {
-  static constexpr std::size_t step = 16;
-  using offset = __m256i;
-  using widened = __m256i;
-  using accumulator = __m256i;
-  static offset make_offset(std::int32_t zero_point) noexcept {
-    return _mm256_set1_epi16(static_cast<short>(zero_point));
-  }
-  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
-    return _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), zero_point);
-  }
-  static accumulator zero() noexcept { return _mm256_setzero_si256(); }
-  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
-    return _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
-  }
-  static std::int32_t total(accumulator sum) noexcept {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
-  }
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__AVX2__)
-
-// The packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel of
-// an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but no
-// AVX-512. kernels/int8.hpp selects them.
-#if defined(__AVX2__)
-
 #include <cstring>
 
 namespace ctattn::detail {
@@ -3301,6 +3268,84 @@ struct avx2_packed_requantization {
     } else {
       for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
     }
+  }
+  /// The requantization of 8 channels from their multipliers (count 8), or of any 8 from one (count 1).
+  static requantizer requantizer_of(const math::quantized_multiplier* m, std::size_t count,
+                                    std::int32_t zero) noexcept {
+    alignas(32) std::int32_t multiplier[8];
+    alignas(32) std::int32_t shift[8];
+    for (std::size_t l = 0; l < 8; ++l) {
+      multiplier[l] = m[count == 1 ? 0 : l].multiplier;
+      shift[l] = m[count == 1 ? 0 : l].shift;
+    }
+    const __m256i s = load_start(shift);
+    const __m256i right = _mm256_max_epi32(_mm256_sub_epi32(_mm256_setzero_si256(), s), _mm256_setzero_si256());
+    const __m256i one = _mm256_set1_epi32(1);
+    return {load_start(multiplier),
+            _mm256_max_epi32(s, _mm256_setzero_si256()),
+            right,
+            _mm256_max_epi32(_mm256_sub_epi32(right, one), _mm256_setzero_si256()),
+            _mm256_min_epi32(right, one),
+            _mm256_set1_epi32(zero)};
+  }
+  /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`: the row's and columns' starts added, then each channel's
+  /// requantization, as `output_requantizer`), 8 channels at a time, the rest one by one.
+  template <typename Epilogue>
+  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
+                             std::size_t n) noexcept {
+    const __m256i row_start = Epilogue::row_starts ? _mm256_set1_epi32(e.row_start[r]) : _mm256_setzero_si256();
+    const requantizer one_for_all = requantizer_of(e.multipliers, 1, e.zero);
+    std::size_t c = 0;
+    for (; c + 8 <= n; c += 8) {
+      const __m256i start = _mm256_add_epi32(load_start(e.column_start + c), row_start);
+      const __m256i sum = _mm256_add_epi32(load_start(sums + c), start);
+      store_requantized(y + c, sum, Epilogue::per_channel ? requantizer_of(e.multipliers + c, 8, e.zero) : one_for_all,
+                        8);
+    }
+    for (; c < n; ++c) y[c] = e(r, c, sums[c]);
+  }
+};
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 16 terms per step: `vpmovsxbw` widens 16 int8 to int16,
+/// `vpsubw` subtracts the zero point (|a - z| <= 255 fits), `vpmaddwd` multiplies and adds pairs into 8 int32 lanes.
+struct avx2_int8_ops {
+  static constexpr std::size_t step = 16;
+  /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
+  static constexpr std::size_t rows_per_pass = 8;
+  using offset = __m256i;
+  using widened = __m256i;
+  using accumulator = __m256i;
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return _mm256_set1_epi16(static_cast<short>(zero_point));
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), zero_point);
+  }
+  static accumulator zero() noexcept { return _mm256_setzero_si256(); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+  }
+  static std::int32_t total(accumulator sum) noexcept {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+  }
+  /// out[i] = the sum of sums[i]'s lanes for 8 accumulators at once: three levels of `vphaddd`, then the two
+  /// 128-bit halves added (9 instructions for 8 sums, where `total` takes 6 for one).
+  static void totals(const accumulator (&sums)[8], std::int32_t* out) noexcept {
+    const __m256i q0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[0], sums[1]), _mm256_hadd_epi32(sums[2], sums[3]));
+    const __m256i q1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[4], sums[5]), _mm256_hadd_epi32(sums[6], sums[7]));
+    // q0's lanes: per half, the half's sums of rows 0-3; q1's the same of rows 4-7.
+    const __m256i s = _mm256_add_epi32(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), s);
+  }
+  /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`): 8 outputs at a time as avx2_packed_requantization does
+  /// them, the rest one by one.
+  template <typename Epilogue>
+  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
+                             std::size_t n) noexcept {
+    avx2_packed_requantization::requantize_row(e, r, sums, y, n);
   }
 };
 
@@ -3431,6 +3476,141 @@ struct avx2_vnni_packed_ops : avx2_packed_requantization {
 /// Example: `ctattn::detail::avx512_ops::reduce_add(ctattn::detail::avx512_ops::broadcast(1.0f)) == 16.0f`.
 
 
+// ---------------------------------------- ctattn/kernels/detail/int8_simd.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+
+/// \file
+/// The int8 kernel, written once over a backend's integer operations (kernels/int8.hpp chooses the backend): one
+/// row of a against n rows of b, each term (a - a_zero)(b - b_zero) widened to 16 bits before it is multiplied, the
+/// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
+/// bits of the scalar loop and of constant evaluation.
+///
+/// What a backend `Ops` provides (or, instead, its own `dot_rows`: see `own_kernel`):
+///
+/// | member                         | meaning                                                               |
+/// |--------------------------------|-----------------------------------------------------------------------|
+/// | `step`                         | int8 terms per step                                                    |
+/// | `offset`, `make_offset(z)`     | a zero point as the backend subtracts it                               |
+/// | `widened`, `widen(p, offset)`  | `step` int8 values at p, each less the zero point, in 16-bit lanes     |
+/// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
+/// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
+/// | `total(acc)`                   | the sum of acc's lanes                                                 |
+/// | `tail_ops` (optional)          | a narrower backend for the terms past the last whole step              |
+/// | `rows_per_pass` (optional)     | rows of b per pass (default 4)                                         |
+///
+/// No sum can overflow: a term is at most 255 x 255 in magnitude, and the rule `int8_accumulator_must_not_overflow`
+/// keeps the length K at most 33,025, so every partial sum lies within [-2^31, 2^31).
+
+
+namespace ctattn::detail::int8_simd {
+
+/// Rows of b per pass: `Ops::rows_per_pass`, else 4.
+// Rationale: the rows of a pass share each widened step of a (one load and widening for all of them). Four rows'
+// accumulators, pointers and widened operands fit the 16 or 32 vector registers of x86 and NEON; on the Cortex-M
+// DSP extension's 13 general registers they spill, so that backend passes over two rows.
+template <typename Ops>
+inline constexpr std::size_t rows_per_pass = 4;
+template <typename Ops>
+  requires requires { Ops::rows_per_pass; }
+inline constexpr std::size_t rows_per_pass<Ops> = Ops::rows_per_pass;
+
+/// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
+/// form) rather than the operations above.
+template <typename Ops>
+concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size_t n) {
+  Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
+};
+
+/// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
+/// loop's arithmetic.
+inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* row, std::int32_t b_zero,
+                                std::size_t first, std::size_t k) noexcept {
+  std::int32_t sum = 0;
+  for (std::size_t t = first; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
+  return sum;
+}
+
+/// out[r] = (or +=, with Accumulate) the sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is
+/// 1 or `rows_per_pass<Ops>`).
+// Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
+// of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
+template <typename Ops, bool Accumulate, std::size_t... R>
+void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std::int8_t* const* rows,
+                 typename Ops::offset b_offset, std::size_t whole, std::int32_t* out,
+                 std::index_sequence<R...>) noexcept {
+  typename Ops::accumulator sums[sizeof...(R)]{(static_cast<void>(R), Ops::zero())...};
+  for (std::size_t t = 0; t < whole; t += Ops::step) {
+    const typename Ops::widened x = Ops::widen(a + t, a_offset);
+    ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
+  }
+  if constexpr (Accumulate) {
+    ((out[R] += Ops::total(sums[R])), ...);
+  } else {
+    ((out[R] = Ops::total(sums[R])), ...);
+  }
+}
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations;
+/// with Accumulate, added to out[j]. Passes of `rows_per_pass<Ops>` rows, then the rows left one by one. The terms
+/// past the last whole step go to `Ops::tail_ops` where the backend names a narrower one (AVX-512's 32-term steps
+/// leave up to 31, which AVX2's 16-term steps take), else to the scalar loop.
+// Rationale: GCC 12 at -O3 reports the row pointer of the loop over the rows left as overflowing at an iteration
+// count no call reaches (-Waggressive-loop-optimizations: the loop's bound is a run-time n), and -Werror makes that
+// an error; the warning is switched off for this function alone. A single loop of possibly partial passes avoided
+// it, at 13% more instructions on the Cortex-M4 (the partial pass recomputes rows).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
+#endif
+template <typename Ops, bool Accumulate = false>
+void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                    std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  const std::size_t whole = k - k % Ops::step;
+  if (whole > 0) {
+    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
+    const typename Ops::offset b_offset = Ops::make_offset(b_zero);
+    constexpr std::size_t pass = rows_per_pass<Ops>;
+    std::size_t j = 0;
+    for (; j + pass <= n; j += pass) {
+      const std::int8_t* rows[pass];
+      for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + r) * b_stride;
+      whole_steps<Ops, Accumulate>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<pass>{});
+    }
+    for (; j < n; ++j) {
+      const std::int8_t* row = b + j * b_stride;
+      whole_steps<Ops, Accumulate>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
+    }
+  } else if constexpr (!Accumulate) {
+    for (std::size_t j = 0; j < n; ++j) out[j] = 0;
+  }
+  if (whole == k) return;
+  if constexpr (requires { typename Ops::tail_ops; }) {
+    tiled_dot_rows<typename Ops::tail_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n, out);
+  } else {
+    for (std::size_t j = 0; j < n; ++j) out[j] += rest_of_row(a, a_zero, b + j * b_stride, b_zero, whole, k);
+  }
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
+/// one, else the tiling.
+template <typename Ops>
+void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  if constexpr (own_kernel<Ops>) {
+    Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out);
+  } else {
+    tiled_dot_rows<Ops>(a, a_zero, b, b_stride, b_zero, k, n, out);
+  }
+}
+
+}  // namespace ctattn::detail::int8_simd
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+// ---------------------------------------- ctattn/kernels/avx512.hpp (continued)
 
 // Empty unless the target has AVX512F (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
 #if defined(__AVX512F__)
@@ -3591,8 +3771,26 @@ struct avx512_int8_ops {
   // The two halves added, then avx2_int8_ops's reduction. Rationale: the masked extract, as in avx512_ops, because
   // GCC 12 warns that the unmasked one's undefined source may be used uninitialized.
   static std::int32_t total(accumulator sum) noexcept {
-    return avx2_int8_ops::total(
-        _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1)));
+    return avx2_int8_ops::total(halves(sum));
+  }
+  /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
+  static constexpr std::size_t rows_per_pass = 8;
+  /// out[i] = the sum of sums[i]'s lanes for 8 accumulators: each one's halves added, then avx2_int8_ops's `totals`.
+  static void totals(const accumulator (&sums)[8], std::int32_t* out) noexcept {
+    const __m256i half[8] = {halves(sums[0]), halves(sums[1]), halves(sums[2]), halves(sums[3]),
+                             halves(sums[4]), halves(sums[5]), halves(sums[6]), halves(sums[7])};
+    avx2_int8_ops::totals(half, out);
+  }
+  /// As avx2_int8_ops::requantize_row: 8 outputs at a time in ymm registers.
+  template <typename Epilogue>
+  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
+                             std::size_t n) noexcept {
+    avx2_int8_ops::requantize_row(e, r, sums, y, n);
+  }
+
+ private:
+  static __m256i halves(accumulator sum) noexcept {
+    return _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1));
   }
 };
 
@@ -3697,6 +3895,92 @@ struct avx512_vnni_packed_ops {
     const __m512i x = _mm512_maskz_sllv_epi32(0xFFFF, sum, r.left);
     store_half(y, x, r.even, valid < 8 ? valid : 8);
     if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, valid - 8);
+  }
+};
+
+/// The int8 operations of kernels/detail/int8_simd.hpp with AVX-512 VNNI: avx512_int8_ops's, but for a `dot_rows` of
+/// its own on 64 terms per step that widens nothing. a + 128 is `vpdpbusd`'s unsigned operand (one `vpxord` per step,
+/// shared by a pass of 8 rows of b), b is read as it is, and a second `vpdpbusd` against ones sums b, whose 128 sum b
+/// is taken away: sum (a + 128) b - 128 sum b = sum a b. The zero points' terms follow, as in the dot-product form of
+/// NEON: sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + n za zb. Terms past the last whole step go to
+/// avx512_int8_ops's 32-term steps, then AVX2's, then the loop.
+// Rationale: per 64 terms and row of b, 2 instructions (the load folded into the first) where the widening form
+// takes 8 (two 32-term steps of a widening load, a subtraction, `vpmaddwd` and an add).
+struct avx512_vnni_int8_ops : avx512_int8_ops {
+  static constexpr std::size_t step = 64;
+
+  /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k.
+  static void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                       std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+    const std::size_t whole = k - k % step;
+    if (whole > 0) {
+      std::uint32_t a_sum = 0;
+      for (std::size_t t = 0; t < whole; ++t) a_sum += static_cast<std::uint32_t>(std::int32_t{a[t]});
+      const zero_terms z{a_zero, b_zero, a_sum, whole};
+      // Rationale: the rows by pointers that advance, not b + j b_stride: GCC 12 -O2 reports the latter as overflowing
+      // at an iteration no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
+      const std::int8_t* row = b;
+      std::int32_t* sum = out;
+      const std::int32_t* const end = out + n;
+      for (; end - sum >= 8; sum += 8, row += 8 * b_stride) pass<8>(a, row, b_stride, whole, z, sum);
+      for (; sum != end; ++sum, row += b_stride) pass<1>(a, row, b_stride, whole, z, sum);
+    } else {
+      for (std::size_t j = 0; j < n; ++j) out[j] = 0;
+    }
+    if (whole < k) {
+      int8_simd::tiled_dot_rows<avx512_int8_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n,
+                                                       out);
+    }
+  }
+
+ private:
+  struct zero_terms {
+    std::int32_t a_zero, b_zero;
+    std::uint32_t a_sum;  // sum a over the whole steps, modulo 2^32
+    std::size_t terms;
+  };
+
+  // out[r] for the R rows of b from `first`, over the whole steps.
+  template <std::size_t R>
+  static void pass(const std::int8_t* a, const std::int8_t* first, std::size_t b_stride, std::size_t whole,
+                   const zero_terms& z, std::int32_t* out) noexcept {
+    __m512i dots[R];
+    __m512i b_sums[R];
+    for (std::size_t r = 0; r < R; ++r) dots[r] = b_sums[r] = _mm512_setzero_si512();
+    const __m512i flip = _mm512_set1_epi8(-128);
+    const __m512i ones = _mm512_set1_epi8(1);
+    for (std::size_t t = 0; t < whole; t += step) {
+      const __m512i unsigned_a = _mm512_xor_si512(_mm512_loadu_si512(a + t), flip);
+      for (std::size_t r = 0; r < R; ++r) {
+        const __m512i row = _mm512_loadu_si512(first + r * b_stride + t);
+        dots[r] = avx512_vnni_packed_ops::dot_group(dots[r], unsigned_a, row);
+        b_sums[r] = avx512_vnni_packed_ops::dot_group(b_sums[r], ones, row);
+      }
+    }
+    // Rationale: the masked shift, as the masked extracts elsewhere: GCC 12 warns that the unmasked one's undefined
+    // source may be used uninitialized.
+    for (std::size_t r = 0; r < R; ++r) {
+      dots[r] = _mm512_sub_epi32(dots[r], _mm512_maskz_slli_epi32(0xFFFF, b_sums[r], 7));
+    }
+    std::int32_t products[R];
+    std::int32_t row_sums[R];
+    if constexpr (R == 8) {
+      totals(dots, products);
+      totals(b_sums, row_sums);
+    } else {
+      for (std::size_t r = 0; r < R; ++r) {
+        products[r] = total(dots[r]);
+        row_sums[r] = total(b_sums[r]);
+      }
+    }
+    // Modulo 2^32, as every sum of the kernel.
+    const std::uint32_t constant = static_cast<std::uint32_t>(z.a_zero) * static_cast<std::uint32_t>(z.b_zero) *
+                                   static_cast<std::uint32_t>(z.terms) -
+                                   static_cast<std::uint32_t>(z.b_zero) * z.a_sum;
+    for (std::size_t r = 0; r < R; ++r) {
+      out[r] = static_cast<std::int32_t>(static_cast<std::uint32_t>(products[r]) + constant -
+                                         static_cast<std::uint32_t>(z.a_zero) * static_cast<std::uint32_t>(row_sums[r]));
+    }
   }
 };
 
@@ -6660,7 +6944,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 ///
 /// | target macros                                          | backend    | file                  | terms per step |
 /// |--------------------------------------------------------|------------|-----------------------|----------------|
-/// | `__AVX512BW__` and `__AVX512VNNI__`                    | avx512_vnni | kernels/avx512.hpp   | 32 (layers: 64) |
+/// | `__AVX512BW__` and `__AVX512VNNI__`                    | avx512_vnni | kernels/avx512.hpp   | 64             |
 /// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
 /// | `__AVX2__` and `__AVXVNNI__`                           | avx2_vnni  | kernels/avx2.hpp      | 16 (layers: 32) |
 /// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
@@ -7277,141 +7561,6 @@ struct armv6m_int8_ops {
 
 #endif  // CTATTN_KERNELS_ARMV6M_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
-// ---------------------------------------- ctattn/kernels/detail/int8_simd.hpp
-#ifndef CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
-#define CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
-
-/// \file
-/// The int8 kernel, written once over a backend's integer operations (kernels/int8.hpp chooses the backend): one
-/// row of a against n rows of b, each term (a - a_zero)(b - b_zero) widened to 16 bits before it is multiplied, the
-/// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
-/// bits of the scalar loop and of constant evaluation.
-///
-/// What a backend `Ops` provides (or, instead, its own `dot_rows`: see `own_kernel`):
-///
-/// | member                         | meaning                                                               |
-/// |--------------------------------|-----------------------------------------------------------------------|
-/// | `step`                         | int8 terms per step                                                    |
-/// | `offset`, `make_offset(z)`     | a zero point as the backend subtracts it                               |
-/// | `widened`, `widen(p, offset)`  | `step` int8 values at p, each less the zero point, in 16-bit lanes     |
-/// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
-/// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
-/// | `total(acc)`                   | the sum of acc's lanes                                                 |
-/// | `tail_ops` (optional)          | a narrower backend for the terms past the last whole step              |
-/// | `rows_per_pass` (optional)     | rows of b per pass (default 4)                                         |
-///
-/// No sum can overflow: a term is at most 255 x 255 in magnitude, and the rule `int8_accumulator_must_not_overflow`
-/// keeps the length K at most 33,025, so every partial sum lies within [-2^31, 2^31).
-
-
-namespace ctattn::detail::int8_simd {
-
-/// Rows of b per pass: `Ops::rows_per_pass`, else 4.
-// Rationale: the rows of a pass share each widened step of a (one load and widening for all of them). Four rows'
-// accumulators, pointers and widened operands fit the 16 or 32 vector registers of x86 and NEON; on the Cortex-M
-// DSP extension's 13 general registers they spill, so that backend passes over two rows.
-template <typename Ops>
-inline constexpr std::size_t rows_per_pass = 4;
-template <typename Ops>
-  requires requires { Ops::rows_per_pass; }
-inline constexpr std::size_t rows_per_pass<Ops> = Ops::rows_per_pass;
-
-/// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
-/// form) rather than the operations above.
-template <typename Ops>
-concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size_t n) {
-  Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
-};
-
-/// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
-/// loop's arithmetic.
-inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* row, std::int32_t b_zero,
-                                std::size_t first, std::size_t k) noexcept {
-  std::int32_t sum = 0;
-  for (std::size_t t = first; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
-  return sum;
-}
-
-/// out[r] = (or +=, with Accumulate) the sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is
-/// 1 or `rows_per_pass<Ops>`).
-// Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
-// of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
-template <typename Ops, bool Accumulate, std::size_t... R>
-void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std::int8_t* const* rows,
-                 typename Ops::offset b_offset, std::size_t whole, std::int32_t* out,
-                 std::index_sequence<R...>) noexcept {
-  typename Ops::accumulator sums[sizeof...(R)]{(static_cast<void>(R), Ops::zero())...};
-  for (std::size_t t = 0; t < whole; t += Ops::step) {
-    const typename Ops::widened x = Ops::widen(a + t, a_offset);
-    ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
-  }
-  if constexpr (Accumulate) {
-    ((out[R] += Ops::total(sums[R])), ...);
-  } else {
-    ((out[R] = Ops::total(sums[R])), ...);
-  }
-}
-
-/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations;
-/// with Accumulate, added to out[j]. Passes of `rows_per_pass<Ops>` rows, then the rows left one by one. The terms
-/// past the last whole step go to `Ops::tail_ops` where the backend names a narrower one (AVX-512's 32-term steps
-/// leave up to 31, which AVX2's 16-term steps take), else to the scalar loop.
-// Rationale: GCC 12 at -O3 reports the row pointer of the loop over the rows left as overflowing at an iteration
-// count no call reaches (-Waggressive-loop-optimizations: the loop's bound is a run-time n), and -Werror makes that
-// an error; the warning is switched off for this function alone. A single loop of possibly partial passes avoided
-// it, at 13% more instructions on the Cortex-M4 (the partial pass recomputes rows).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
-#endif
-template <typename Ops, bool Accumulate = false>
-void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-                    std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
-  const std::size_t whole = k - k % Ops::step;
-  if (whole > 0) {
-    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
-    const typename Ops::offset b_offset = Ops::make_offset(b_zero);
-    constexpr std::size_t pass = rows_per_pass<Ops>;
-    std::size_t j = 0;
-    for (; j + pass <= n; j += pass) {
-      const std::int8_t* rows[pass];
-      for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + r) * b_stride;
-      whole_steps<Ops, Accumulate>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<pass>{});
-    }
-    for (; j < n; ++j) {
-      const std::int8_t* row = b + j * b_stride;
-      whole_steps<Ops, Accumulate>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
-    }
-  } else if constexpr (!Accumulate) {
-    for (std::size_t j = 0; j < n; ++j) out[j] = 0;
-  }
-  if (whole == k) return;
-  if constexpr (requires { typename Ops::tail_ops; }) {
-    tiled_dot_rows<typename Ops::tail_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n, out);
-  } else {
-    for (std::size_t j = 0; j < n; ++j) out[j] += rest_of_row(a, a_zero, b + j * b_stride, b_zero, whole, k);
-  }
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
-/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
-/// one, else the tiling.
-template <typename Ops>
-void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
-  if constexpr (own_kernel<Ops>) {
-    Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out);
-  } else {
-    tiled_dot_rows<Ops>(a, a_zero, b, b_stride, b_zero, k, n, out);
-  }
-}
-
-}  // namespace ctattn::detail::int8_simd
-
-#endif  // CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
-// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 
 
 #if defined(__AVX512BW__)
@@ -7459,7 +7608,9 @@ inline constexpr const char* int8_backend_name =
 
 namespace detail {
 /// The int8 operations of the backend this build targets (`void` when there is none).
-#if defined(CTATTN_INT8_AVX512)
+#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
+using int8_ops = avx512_vnni_int8_ops;
+#elif defined(CTATTN_INT8_AVX512)
 using int8_ops = avx512_int8_ops;
 #elif defined(CTATTN_INT8_AVX2)
 using int8_ops = avx2_int8_ops;
@@ -7695,7 +7846,11 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
     std::int32_t sums[N];
     for (std::size_t r = 0; r < M; ++r) {
       int8_simd::dot_rows<Ops>(x + r * XS, 0, w, WS, 0, K, N, sums);
-      for (std::size_t c = 0; c < N; ++c) y[r * YS + c] = e(r, c, sums[c]);
+      if constexpr (requires { Ops::requantize_row(e, r, sums, y, N); }) {
+        Ops::requantize_row(e, r, sums, y + r * YS, N);  // x86: 8 outputs at a time
+      } else {
+        for (std::size_t c = 0; c < N; ++c) y[r * YS + c] = e(r, c, sums[c]);
+      }
     }
   } else {
 #if defined(__ARM_ARCH_6M__)

@@ -23,6 +23,7 @@
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/detail/exp_constants.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
+#include "ctattn/kernels/detail/int8_simd.hpp"
 
 // Empty unless the target has AVX512F (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
 #if defined(__AVX512F__)
@@ -307,6 +308,92 @@ struct avx512_vnni_packed_ops {
     const __m512i x = _mm512_maskz_sllv_epi32(0xFFFF, sum, r.left);
     store_half(y, x, r.even, valid < 8 ? valid : 8);
     if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, valid - 8);
+  }
+};
+
+/// The int8 operations of kernels/detail/int8_simd.hpp with AVX-512 VNNI: avx512_int8_ops's, but for a `dot_rows` of
+/// its own on 64 terms per step that widens nothing. a + 128 is `vpdpbusd`'s unsigned operand (one `vpxord` per step,
+/// shared by a pass of 8 rows of b), b is read as it is, and a second `vpdpbusd` against ones sums b, whose 128 sum b
+/// is taken away: sum (a + 128) b - 128 sum b = sum a b. The zero points' terms follow, as in the dot-product form of
+/// NEON: sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + n za zb. Terms past the last whole step go to
+/// avx512_int8_ops's 32-term steps, then AVX2's, then the loop.
+// Rationale: per 64 terms and row of b, 2 instructions (the load folded into the first) where the widening form
+// takes 8 (two 32-term steps of a widening load, a subtraction, `vpmaddwd` and an add).
+struct avx512_vnni_int8_ops : avx512_int8_ops {
+  static constexpr std::size_t step = 64;
+
+  /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k.
+  static void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                       std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+    const std::size_t whole = k - k % step;
+    if (whole > 0) {
+      std::uint32_t a_sum = 0;
+      for (std::size_t t = 0; t < whole; ++t) a_sum += static_cast<std::uint32_t>(std::int32_t{a[t]});
+      const zero_terms z{a_zero, b_zero, a_sum, whole};
+      // Rationale: the rows by pointers that advance, not b + j b_stride: GCC 12 -O2 reports the latter as overflowing
+      // at an iteration no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
+      const std::int8_t* row = b;
+      std::int32_t* sum = out;
+      const std::int32_t* const end = out + n;
+      for (; end - sum >= 8; sum += 8, row += 8 * b_stride) pass<8>(a, row, b_stride, whole, z, sum);
+      for (; sum != end; ++sum, row += b_stride) pass<1>(a, row, b_stride, whole, z, sum);
+    } else {
+      for (std::size_t j = 0; j < n; ++j) out[j] = 0;
+    }
+    if (whole < k) {
+      int8_simd::tiled_dot_rows<avx512_int8_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n,
+                                                       out);
+    }
+  }
+
+ private:
+  struct zero_terms {
+    std::int32_t a_zero, b_zero;
+    std::uint32_t a_sum;  // sum a over the whole steps, modulo 2^32
+    std::size_t terms;
+  };
+
+  // out[r] for the R rows of b from `first`, over the whole steps.
+  template <std::size_t R>
+  static void pass(const std::int8_t* a, const std::int8_t* first, std::size_t b_stride, std::size_t whole,
+                   const zero_terms& z, std::int32_t* out) noexcept {
+    __m512i dots[R];
+    __m512i b_sums[R];
+    for (std::size_t r = 0; r < R; ++r) dots[r] = b_sums[r] = _mm512_setzero_si512();
+    const __m512i flip = _mm512_set1_epi8(-128);
+    const __m512i ones = _mm512_set1_epi8(1);
+    for (std::size_t t = 0; t < whole; t += step) {
+      const __m512i unsigned_a = _mm512_xor_si512(_mm512_loadu_si512(a + t), flip);
+      for (std::size_t r = 0; r < R; ++r) {
+        const __m512i row = _mm512_loadu_si512(first + r * b_stride + t);
+        dots[r] = avx512_vnni_packed_ops::dot_group(dots[r], unsigned_a, row);
+        b_sums[r] = avx512_vnni_packed_ops::dot_group(b_sums[r], ones, row);
+      }
+    }
+    // Rationale: the masked shift, as the masked extracts elsewhere: GCC 12 warns that the unmasked one's undefined
+    // source may be used uninitialized.
+    for (std::size_t r = 0; r < R; ++r) {
+      dots[r] = _mm512_sub_epi32(dots[r], _mm512_maskz_slli_epi32(0xFFFF, b_sums[r], 7));
+    }
+    std::int32_t products[R];
+    std::int32_t row_sums[R];
+    if constexpr (R == 8) {
+      totals(dots, products);
+      totals(b_sums, row_sums);
+    } else {
+      for (std::size_t r = 0; r < R; ++r) {
+        products[r] = total(dots[r]);
+        row_sums[r] = total(b_sums[r]);
+      }
+    }
+    // Modulo 2^32, as every sum of the kernel.
+    const std::uint32_t constant = static_cast<std::uint32_t>(z.a_zero) * static_cast<std::uint32_t>(z.b_zero) *
+                                   static_cast<std::uint32_t>(z.terms) -
+                                   static_cast<std::uint32_t>(z.b_zero) * z.a_sum;
+    for (std::size_t r = 0; r < R; ++r) {
+      out[r] = static_cast<std::int32_t>(static_cast<std::uint32_t>(products[r]) + constant -
+                                         static_cast<std::uint32_t>(z.a_zero) * static_cast<std::uint32_t>(row_sums[r]));
+    }
   }
 };
 

@@ -31,7 +31,7 @@
 ///
 /// | target macros                                          | backend    | file                  | terms per step |
 /// |--------------------------------------------------------|------------|-----------------------|----------------|
-/// | `__AVX512BW__` and `__AVX512VNNI__`                    | avx512_vnni | kernels/avx512.hpp   | 32 (layers: 64) |
+/// | `__AVX512BW__` and `__AVX512VNNI__`                    | avx512_vnni | kernels/avx512.hpp   | 64             |
 /// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
 /// | `__AVX2__` and `__AVXVNNI__`                           | avx2_vnni  | kernels/avx2.hpp      | 16 (layers: 32) |
 /// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
@@ -119,7 +119,9 @@ inline constexpr const char* int8_backend_name =
 
 namespace detail {
 /// The int8 operations of the backend this build targets (`void` when there is none).
-#if defined(CTATTN_INT8_AVX512)
+#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
+using int8_ops = avx512_vnni_int8_ops;
+#elif defined(CTATTN_INT8_AVX512)
 using int8_ops = avx512_int8_ops;
 #elif defined(CTATTN_INT8_AVX2)
 using int8_ops = avx2_int8_ops;
