@@ -18,6 +18,7 @@
 /// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
 /// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
 /// | `total(acc)`                   | the sum of acc's lanes                                                 |
+/// | `totals(accs, out)` (optional) | the sums of a pass's accumulators at once                              |
 /// | `tail_ops` (optional)          | a narrower backend for the terms past the last whole step              |
 /// | `rows_per_pass` (optional)     | rows of b per pass (default 4)                                         |
 ///
@@ -39,6 +40,21 @@ inline constexpr std::size_t rows_per_pass = 4;
 template <typename Ops>
   requires requires { Ops::rows_per_pass; }
 inline constexpr std::size_t rows_per_pass<Ops> = Ops::rows_per_pass;
+
+/// A backend that totals the R accumulators of a pass at once (`Ops::totals(sums, out)`: a transposing tree of
+/// additions on x86) rather than one by one (`Ops::total`).
+template <typename Ops, std::size_t R>
+concept has_totals = requires(const typename Ops::accumulator (&sums)[R], std::int32_t* out) {
+  Ops::totals(sums, out);
+};
+
+/// Terms per step of the narrowest backend Ops hands its tails to (`Ops::step` where it names no `tail_ops`): a
+/// product of fewer terms has no whole step on any of them.
+template <typename Ops>
+inline constexpr std::size_t narrowest_step = Ops::step;
+template <typename Ops>
+  requires requires { typename Ops::tail_ops; }
+inline constexpr std::size_t narrowest_step<Ops> = narrowest_step<typename Ops::tail_ops>;
 
 /// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
 /// form) rather than the operations above.
@@ -69,7 +85,15 @@ void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std:
     const typename Ops::widened x = Ops::widen(a + t, a_offset);
     ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
   }
-  if constexpr (Accumulate) {
+  if constexpr (has_totals<Ops, sizeof...(R)>) {
+    std::int32_t totals[sizeof...(R)];
+    Ops::totals(sums, totals);
+    if constexpr (Accumulate) {
+      ((out[R] += totals[R]), ...);
+    } else {
+      ((out[R] = totals[R]), ...);
+    }
+  } else if constexpr (Accumulate) {
     ((out[R] += Ops::total(sums[R])), ...);
   } else {
     ((out[R] = Ops::total(sums[R])), ...);
@@ -101,6 +125,15 @@ void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
       const std::int8_t* rows[pass];
       for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + r) * b_stride;
       whole_steps<Ops, Accumulate>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<pass>{});
+    }
+    // Passes of 8 (x86) leave up to 7 rows: 4 of them in a pass of their own.
+    if constexpr (pass > 4) {
+      if (j + 4 <= n) {
+        const std::int8_t* rows[4] = {b + j * b_stride, b + (j + 1) * b_stride, b + (j + 2) * b_stride,
+                                      b + (j + 3) * b_stride};
+        whole_steps<Ops, Accumulate>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<4>{});
+        j += 4;
+      }
     }
     for (; j < n; ++j) {
       const std::int8_t* row = b + j * b_stride;
