@@ -3207,7 +3207,6 @@ struct avx2_ops {
 
 #endif  // defined(__AVX2__) && defined(__FMA__)
 
-
 // The int8 operations on AVX2 (no FMA needed; kernels/int8.hpp selects them on an AVX2 target without AVX-512BW),
 // and the packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel
 // of an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but
@@ -3269,24 +3268,20 @@ struct avx2_packed_requantization {
       for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
     }
   }
-  /// The requantization of 8 channels from their multipliers (count 8), or of any 8 from one (count 1).
+  /// The requantization of 8 channels from their multipliers (count 8), or of any 8 from one (count 1): the packed
+  /// form's constants (`lane_format::requantization::set`), made on the stack.
   static requantizer requantizer_of(const math::quantized_multiplier* m, std::size_t count,
                                     std::int32_t zero) noexcept {
-    alignas(32) std::int32_t multiplier[8];
-    alignas(32) std::int32_t shift[8];
-    for (std::size_t l = 0; l < 8; ++l) {
-      multiplier[l] = m[count == 1 ? 0 : l].multiplier;
-      shift[l] = m[count == 1 ? 0 : l].shift;
+    if (count == 1) {  // one channel's constants in every lane
+      int8_packed::lane_format<8, 0>::requantization<1> one;
+      one.set(0, 0, m[0], zero);
+      return {_mm256_set1_epi32(one.multiplier[0]), _mm256_set1_epi32(one.left[0]),
+              _mm256_set1_epi32(one.right[0]),      _mm256_set1_epi32(one.right_less_one[0]),
+              _mm256_set1_epi32(one.round_bit[0]),  _mm256_set1_epi32(zero)};
     }
-    const __m256i s = load_start(shift);
-    const __m256i right = _mm256_max_epi32(_mm256_sub_epi32(_mm256_setzero_si256(), s), _mm256_setzero_si256());
-    const __m256i one = _mm256_set1_epi32(1);
-    return {load_start(multiplier),
-            _mm256_max_epi32(s, _mm256_setzero_si256()),
-            right,
-            _mm256_max_epi32(_mm256_sub_epi32(right, one), _mm256_setzero_si256()),
-            _mm256_min_epi32(right, one),
-            _mm256_set1_epi32(zero)};
+    int8_packed::lane_format<8, 0>::requantization<8> constants;
+    for (std::size_t l = 0; l < 8; ++l) constants.set(l, l, m[l], zero);
+    return make_requantizer(constants, 0, zero);
   }
   /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`: the row's and columns' starts added, then each channel's
   /// requantization, as `output_requantizer`), 8 channels at a time, the rest one by one.
@@ -3539,6 +3534,17 @@ template <typename Ops>
 concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size_t n) {
   Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
 };
+
+/// sum_t (a[t] - a_zero)(b[t] - b_zero) over `terms` terms from the sums of the raw values, sum a b, sum a and
+/// sum b: sum a b - b_zero sum a - a_zero sum b + terms a_zero b_zero, the dot-product forms' way to bring the zero
+/// points in (NEON's `sdot`, AVX-512 VNNI's `vpdpbusd`). Modulo 2^32, as every sum of the kernels: the exact value
+/// wherever it fits an int32, where the rule `int8_accumulator_must_not_overflow` keeps it.
+inline std::int32_t offset_dot(std::int32_t ab, std::int32_t sum_a, std::int32_t sum_b, std::int32_t a_zero,
+                               std::int32_t b_zero, std::size_t terms) noexcept {
+  const auto u = [](std::int32_t v) { return static_cast<std::uint32_t>(v); };
+  return static_cast<std::int32_t>(u(ab) - u(b_zero) * u(sum_a) - u(a_zero) * u(sum_b) +
+                                   static_cast<std::uint32_t>(terms) * u(a_zero) * u(b_zero));
+}
 
 /// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
 /// loop's arithmetic.
@@ -3820,7 +3826,7 @@ struct avx512_int8_ops {
   template <typename Epilogue>
   static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
                              std::size_t n) noexcept {
-    avx2_int8_ops::requantize_row(e, r, sums, y, n);
+    avx2_packed_requantization::requantize_row(e, r, sums, y, n);
   }
 
  private:
@@ -3949,8 +3955,8 @@ struct avx512_vnni_int8_ops : avx512_int8_ops {
                        std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
     const std::size_t whole = k - k % step;
     if (whole > 0) {
-      std::uint32_t a_sum = 0;
-      for (std::size_t t = 0; t < whole; ++t) a_sum += static_cast<std::uint32_t>(std::int32_t{a[t]});
+      std::int32_t a_sum = 0;  // at most 128 x 33,025 in magnitude
+      for (std::size_t t = 0; t < whole; ++t) a_sum += a[t];
       const zero_terms z{a_zero, b_zero, a_sum, whole};
       // Rationale: the rows by pointers that advance, not b + j b_stride: GCC 12 -O2 reports the latter as overflowing
       // at an iteration no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
@@ -3971,7 +3977,7 @@ struct avx512_vnni_int8_ops : avx512_int8_ops {
  private:
   struct zero_terms {
     std::int32_t a_zero, b_zero;
-    std::uint32_t a_sum;  // sum a over the whole steps, modulo 2^32
+    std::int32_t a_sum;  // sum a over the whole steps
     std::size_t terms;
   };
 
@@ -4008,13 +4014,8 @@ struct avx512_vnni_int8_ops : avx512_int8_ops {
         row_sums[r] = total(b_sums[r]);
       }
     }
-    // Modulo 2^32, as every sum of the kernel.
-    const std::uint32_t constant = static_cast<std::uint32_t>(z.a_zero) * static_cast<std::uint32_t>(z.b_zero) *
-                                   static_cast<std::uint32_t>(z.terms) -
-                                   static_cast<std::uint32_t>(z.b_zero) * z.a_sum;
     for (std::size_t r = 0; r < R; ++r) {
-      out[r] = static_cast<std::int32_t>(static_cast<std::uint32_t>(products[r]) + constant -
-                                         static_cast<std::uint32_t>(z.a_zero) * static_cast<std::uint32_t>(row_sums[r]));
+      out[r] = int8_simd::offset_dot(products[r], z.a_sum, row_sums[r], z.a_zero, z.b_zero, z.terms);
     }
   }
 };
@@ -4685,7 +4686,8 @@ struct neon_int8_ops {
 ///   sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + k za zb,
 /// where sum a and sum b are `sdot`s against a vector of ones. Four rows of b per pass share each load of a (a last
 /// pass of fewer rows computes its first row again in the unused places and keeps only its own). Every
-/// partial sum stays within int32 (|sum a b| <= 2^14 k and k <= 33,025), and the four terms are combined in int64.
+/// partial sum stays within int32 (|sum a b| <= 2^14 k and k <= 33,025), and the four terms are combined modulo 2^32
+/// (`int8_simd::offset_dot`).
 /// It replaces kernels/detail/int8_simd.hpp's tiling (`dot_rows` is the whole kernel).
 struct neon_dotprod_int8_ops {
   static constexpr std::size_t step = 16;
@@ -4697,14 +4699,13 @@ struct neon_dotprod_int8_ops {
     const int8x16_t ones = vdupq_n_s8(1);
     int32x4_t a_lanes = vdupq_n_s32(0);
     for (std::size_t t = 0; t < whole; t += step) a_lanes = vdotq_s32(a_lanes, vld1q_s8(a + t), ones);
-    const std::int64_t sum_a = vaddvq_s32(a_lanes);
+    const std::int32_t sum_a = vaddvq_s32(a_lanes);
     // sum over the whole steps, less the zero points, plus the rest of the terms as the scalar loop adds them.
     const auto finish = [&](const std::int8_t* row, int32x4_t products, int32x4_t row_lanes) noexcept {
-      std::int64_t total = std::int64_t{vaddvq_s32(products)} - std::int64_t{b_zero} * sum_a -
-                           std::int64_t{a_zero} * vaddvq_s32(row_lanes) +
-                           static_cast<std::int64_t>(whole) * a_zero * b_zero;
-      for (std::size_t t = whole; t < k; ++t) total += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
-      return static_cast<std::int32_t>(total);
+      return static_cast<std::int32_t>(
+          static_cast<std::uint32_t>(
+              int8_simd::offset_dot(vaddvq_s32(products), sum_a, vaddvq_s32(row_lanes), a_zero, b_zero, whole)) +
+          static_cast<std::uint32_t>(int8_simd::rest_of_row(a, a_zero, row, b_zero, whole, k)));
     };
     for (std::size_t j = 0; j < n; j += pass) {
       const std::size_t count = n - j < pass ? n - j : pass;  // the last pass may hold fewer rows
@@ -7662,8 +7663,9 @@ using int8_ops = void;
 #endif
 
 /// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
-/// AVX-512 VNNI's, AVX-VNNI's, AArch64 `smmla`'s (i8mm) or `sdot`'s where the target has them, else AVX2's `vpmaddwd` form on an x86
-/// target with AVX2 (AVX-512 without VNNI included), else `void` (layers keep no packed weights).
+/// AVX-512 VNNI's, AVX-VNNI's, AArch64 `smmla`'s (i8mm) or `sdot`'s where the target has them, else AVX2's
+/// `vpmaddwd` form on an x86 target with AVX2 (AVX-512 without VNNI included), else `void` (layers keep no packed
+/// weights).
 #if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
 using int8_packed_ops = avx512_vnni_packed_ops;
 #elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)

@@ -139,7 +139,6 @@ struct avx2_ops {
 
 #endif  // defined(__AVX2__) && defined(__FMA__)
 
-
 // The int8 operations on AVX2 (no FMA needed; kernels/int8.hpp selects them on an AVX2 target without AVX-512BW),
 // and the packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel
 // of an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but
@@ -201,24 +200,20 @@ struct avx2_packed_requantization {
       for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
     }
   }
-  /// The requantization of 8 channels from their multipliers (count 8), or of any 8 from one (count 1).
+  /// The requantization of 8 channels from their multipliers (count 8), or of any 8 from one (count 1): the packed
+  /// form's constants (`lane_format::requantization::set`), made on the stack.
   static requantizer requantizer_of(const math::quantized_multiplier* m, std::size_t count,
                                     std::int32_t zero) noexcept {
-    alignas(32) std::int32_t multiplier[8];
-    alignas(32) std::int32_t shift[8];
-    for (std::size_t l = 0; l < 8; ++l) {
-      multiplier[l] = m[count == 1 ? 0 : l].multiplier;
-      shift[l] = m[count == 1 ? 0 : l].shift;
+    if (count == 1) {  // one channel's constants in every lane
+      int8_packed::lane_format<8, 0>::requantization<1> one;
+      one.set(0, 0, m[0], zero);
+      return {_mm256_set1_epi32(one.multiplier[0]), _mm256_set1_epi32(one.left[0]),
+              _mm256_set1_epi32(one.right[0]),      _mm256_set1_epi32(one.right_less_one[0]),
+              _mm256_set1_epi32(one.round_bit[0]),  _mm256_set1_epi32(zero)};
     }
-    const __m256i s = load_start(shift);
-    const __m256i right = _mm256_max_epi32(_mm256_sub_epi32(_mm256_setzero_si256(), s), _mm256_setzero_si256());
-    const __m256i one = _mm256_set1_epi32(1);
-    return {load_start(multiplier),
-            _mm256_max_epi32(s, _mm256_setzero_si256()),
-            right,
-            _mm256_max_epi32(_mm256_sub_epi32(right, one), _mm256_setzero_si256()),
-            _mm256_min_epi32(right, one),
-            _mm256_set1_epi32(zero)};
+    int8_packed::lane_format<8, 0>::requantization<8> constants;
+    for (std::size_t l = 0; l < 8; ++l) constants.set(l, l, m[l], zero);
+    return make_requantizer(constants, 0, zero);
   }
   /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`: the row's and columns' starts added, then each channel's
   /// requantization, as `output_requantizer`), 8 channels at a time, the rest one by one.

@@ -198,7 +198,7 @@ struct avx512_int8_ops {
   template <typename Epilogue>
   static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
                              std::size_t n) noexcept {
-    avx2_int8_ops::requantize_row(e, r, sums, y, n);
+    avx2_packed_requantization::requantize_row(e, r, sums, y, n);
   }
 
  private:
@@ -327,8 +327,8 @@ struct avx512_vnni_int8_ops : avx512_int8_ops {
                        std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
     const std::size_t whole = k - k % step;
     if (whole > 0) {
-      std::uint32_t a_sum = 0;
-      for (std::size_t t = 0; t < whole; ++t) a_sum += static_cast<std::uint32_t>(std::int32_t{a[t]});
+      std::int32_t a_sum = 0;  // at most 128 x 33,025 in magnitude
+      for (std::size_t t = 0; t < whole; ++t) a_sum += a[t];
       const zero_terms z{a_zero, b_zero, a_sum, whole};
       // Rationale: the rows by pointers that advance, not b + j b_stride: GCC 12 -O2 reports the latter as overflowing
       // at an iteration no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
@@ -349,7 +349,7 @@ struct avx512_vnni_int8_ops : avx512_int8_ops {
  private:
   struct zero_terms {
     std::int32_t a_zero, b_zero;
-    std::uint32_t a_sum;  // sum a over the whole steps, modulo 2^32
+    std::int32_t a_sum;  // sum a over the whole steps
     std::size_t terms;
   };
 
@@ -386,13 +386,8 @@ struct avx512_vnni_int8_ops : avx512_int8_ops {
         row_sums[r] = total(b_sums[r]);
       }
     }
-    // Modulo 2^32, as every sum of the kernel.
-    const std::uint32_t constant = static_cast<std::uint32_t>(z.a_zero) * static_cast<std::uint32_t>(z.b_zero) *
-                                   static_cast<std::uint32_t>(z.terms) -
-                                   static_cast<std::uint32_t>(z.b_zero) * z.a_sum;
     for (std::size_t r = 0; r < R; ++r) {
-      out[r] = static_cast<std::int32_t>(static_cast<std::uint32_t>(products[r]) + constant -
-                                         static_cast<std::uint32_t>(z.a_zero) * static_cast<std::uint32_t>(row_sums[r]));
+      out[r] = int8_simd::offset_dot(products[r], z.a_sum, row_sums[r], z.a_zero, z.b_zero, z.terms);
     }
   }
 };

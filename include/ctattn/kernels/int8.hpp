@@ -138,8 +138,9 @@ using int8_ops = void;
 #endif
 
 /// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
-/// AVX-512 VNNI's, AVX-VNNI's, AArch64 `smmla`'s (i8mm) or `sdot`'s where the target has them, else AVX2's `vpmaddwd` form on an x86
-/// target with AVX2 (AVX-512 without VNNI included), else `void` (layers keep no packed weights).
+/// AVX-512 VNNI's, AVX-VNNI's, AArch64 `smmla`'s (i8mm) or `sdot`'s where the target has them, else AVX2's
+/// `vpmaddwd` form on an x86 target with AVX2 (AVX-512 without VNNI included), else `void` (layers keep no packed
+/// weights).
 #if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
 using int8_packed_ops = avx512_vnni_packed_ops;
 #elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)

@@ -13,6 +13,7 @@
 
 #include "ctattn/kernels/detail/exp_constants.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
+#include "ctattn/kernels/detail/int8_simd.hpp"
 
 // Empty unless the target is AArch64 with NEON: kernels/backend.hpp includes it then.
 #if defined(__aarch64__) && defined(__ARM_NEON)
@@ -108,7 +109,8 @@ struct neon_int8_ops {
 ///   sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + k za zb,
 /// where sum a and sum b are `sdot`s against a vector of ones. Four rows of b per pass share each load of a (a last
 /// pass of fewer rows computes its first row again in the unused places and keeps only its own). Every
-/// partial sum stays within int32 (|sum a b| <= 2^14 k and k <= 33,025), and the four terms are combined in int64.
+/// partial sum stays within int32 (|sum a b| <= 2^14 k and k <= 33,025), and the four terms are combined modulo 2^32
+/// (`int8_simd::offset_dot`).
 /// It replaces kernels/detail/int8_simd.hpp's tiling (`dot_rows` is the whole kernel).
 struct neon_dotprod_int8_ops {
   static constexpr std::size_t step = 16;
@@ -120,14 +122,13 @@ struct neon_dotprod_int8_ops {
     const int8x16_t ones = vdupq_n_s8(1);
     int32x4_t a_lanes = vdupq_n_s32(0);
     for (std::size_t t = 0; t < whole; t += step) a_lanes = vdotq_s32(a_lanes, vld1q_s8(a + t), ones);
-    const std::int64_t sum_a = vaddvq_s32(a_lanes);
+    const std::int32_t sum_a = vaddvq_s32(a_lanes);
     // sum over the whole steps, less the zero points, plus the rest of the terms as the scalar loop adds them.
     const auto finish = [&](const std::int8_t* row, int32x4_t products, int32x4_t row_lanes) noexcept {
-      std::int64_t total = std::int64_t{vaddvq_s32(products)} - std::int64_t{b_zero} * sum_a -
-                           std::int64_t{a_zero} * vaddvq_s32(row_lanes) +
-                           static_cast<std::int64_t>(whole) * a_zero * b_zero;
-      for (std::size_t t = whole; t < k; ++t) total += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
-      return static_cast<std::int32_t>(total);
+      return static_cast<std::int32_t>(
+          static_cast<std::uint32_t>(
+              int8_simd::offset_dot(vaddvq_s32(products), sum_a, vaddvq_s32(row_lanes), a_zero, b_zero, whole)) +
+          static_cast<std::uint32_t>(int8_simd::rest_of_row(a, a_zero, row, b_zero, whole, k)));
     };
     for (std::size_t j = 0; j < n; j += pass) {
       const std::size_t count = n - j < pass ? n - j : pass;  // the last pass may hold fewer rows

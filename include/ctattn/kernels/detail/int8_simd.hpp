@@ -63,6 +63,17 @@ concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size
   Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
 };
 
+/// sum_t (a[t] - a_zero)(b[t] - b_zero) over `terms` terms from the sums of the raw values, sum a b, sum a and
+/// sum b: sum a b - b_zero sum a - a_zero sum b + terms a_zero b_zero, the dot-product forms' way to bring the zero
+/// points in (NEON's `sdot`, AVX-512 VNNI's `vpdpbusd`). Modulo 2^32, as every sum of the kernels: the exact value
+/// wherever it fits an int32, where the rule `int8_accumulator_must_not_overflow` keeps it.
+inline std::int32_t offset_dot(std::int32_t ab, std::int32_t sum_a, std::int32_t sum_b, std::int32_t a_zero,
+                               std::int32_t b_zero, std::size_t terms) noexcept {
+  const auto u = [](std::int32_t v) { return static_cast<std::uint32_t>(v); };
+  return static_cast<std::int32_t>(u(ab) - u(b_zero) * u(sum_a) - u(a_zero) * u(sum_b) +
+                                   static_cast<std::uint32_t>(terms) * u(a_zero) * u(b_zero));
+}
+
 /// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
 /// loop's arithmetic.
 inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* row, std::int32_t b_zero,
