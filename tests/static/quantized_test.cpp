@@ -212,3 +212,20 @@ constexpr bool one_step_matches_all() {
 }
 static_assert(one_step_matches_all());
 }  // namespace packed_layout
+
+// The dot-product forms' zero points (int8_simd::offset_dot): from the raw sums, the sum of (a - za)(b - zb), here
+// over a = {-128, 127, 5}, b = {127, -128, -7} with za = -3, zb = 4, and at the extremes where sum a b alone would
+// not fit 16 bits: a and b all -128 over 4 terms, both zero points 127.
+namespace offset_dot_check {
+constexpr std::int8_t a[3] = {-128, 127, 5};
+constexpr std::int8_t b[3] = {127, -128, -7};
+constexpr std::int32_t direct(std::int32_t za, std::int32_t zb) {
+  std::int32_t s = 0;
+  for (std::size_t t = 0; t < 3; ++t) s += (a[t] - za) * (b[t] - zb);
+  return s;
+}
+constexpr std::int32_t ab = -128 * 127 + 127 * -128 - 35;
+static_assert(ctattn::detail::int8_simd::offset_dot(ab, 4, -8, -3, 4, 3) == direct(-3, 4));
+static_assert(ctattn::detail::int8_simd::offset_dot(ab, 4, -8, 0, 0, 3) == direct(0, 0));
+static_assert(ctattn::detail::int8_simd::offset_dot(4 * 16384, -512, -512, 127, 127, 4) == 4 * 255 * 255);
+}  // namespace offset_dot_check

@@ -67,8 +67,8 @@ concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size
 /// sum b: sum a b - b_zero sum a - a_zero sum b + terms a_zero b_zero, the dot-product forms' way to bring the zero
 /// points in (NEON's `sdot`, AVX-512 VNNI's `vpdpbusd`). Modulo 2^32, as every sum of the kernels: the exact value
 /// wherever it fits an int32, where the rule `int8_accumulator_must_not_overflow` keeps it.
-inline std::int32_t offset_dot(std::int32_t ab, std::int32_t sum_a, std::int32_t sum_b, std::int32_t a_zero,
-                               std::int32_t b_zero, std::size_t terms) noexcept {
+constexpr std::int32_t offset_dot(std::int32_t ab, std::int32_t sum_a, std::int32_t sum_b, std::int32_t a_zero,
+                                  std::int32_t b_zero, std::size_t terms) noexcept {
   const auto u = [](std::int32_t v) { return static_cast<std::uint32_t>(v); };
   return static_cast<std::int32_t>(u(ab) - u(b_zero) * u(sum_a) - u(a_zero) * u(sum_b) +
                                    static_cast<std::uint32_t>(terms) * u(a_zero) * u(b_zero));
