@@ -16,6 +16,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <span>
@@ -2538,6 +2539,7 @@ inline constexpr float lowest = -87.33654f;
 /// | `dot_group(sum, inputs, weights)`        | sum + per lane the dot product of the group and its weights    |
 /// | `make_requantizer(r, c, zero)`           | the requantization of the block from channel c                 |
 /// | `store_requantized(y, sum, q, valid)`    | the block's first `valid` channels requantized and stored      |
+/// | `add_row_start(sum, r)`                  | sum + r in every lane (a row's start, `runtime_product`)       |
 ///
 /// Example:
 /// \code
@@ -2888,10 +2890,11 @@ inline void stage_rows(std::int8_t* to, const std::int8_t* x, std::size_t rows) 
 }
 
 /// One tile: rows [0, MR) of x (as the kernel reads them, x_stride apart) against NV blocks of channels from block
-/// `block`, written to y; the last block has `Valid` channels (Lanes: all).
+/// `block`, written to y; the last block has `Valid` channels (Lanes: all). Where `row_start` is given, row i's
+/// sums start from row_start[i] more (a run-time product's zero-point term of each row, `runtime_product`).
 template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
 inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block, std::int32_t zero,
-                        std::int8_t* y, std::size_t y_stride) noexcept {
+                        std::int8_t* y, std::size_t y_stride, const std::int32_t* row_start = nullptr) noexcept {
   using acc = typename Ops::accumulator;
   constexpr std::size_t lanes = P::lanes;
   constexpr std::size_t block_bytes = P::block_bytes;
@@ -2899,7 +2902,7 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
   acc sums[MR][NV];
   for (std::size_t j = 0; j < NV; ++j) {
     const acc start = Ops::load_start(p.start + (block + j) * lanes);
-    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = start;
+    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = row_start ? Ops::add_row_start(start, row_start[i]) : start;
   }
   const std::int8_t* w = p.weight + block * block_bytes;
   for (std::size_t g = 0; g < P::groups; ++g) {
@@ -2933,9 +2936,11 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
 /// | `pair_rows(first, second)`              | 8 inputs of two rows (16 bytes)                                  |
 /// | `multiply_pair(sum, rows, weights)`     | sum + the 2 x 2 products of the rows' and channels' 8 terms      |
 /// | `first_row(a, b)`, `second_row(a, b)`   | one row's sums of the pairs a (channels 0, 1) and b (2, 3)       |
+/// | `add_pair_row_starts(sum, r0, r1)`      | sum + (r0, r0, r1, r1): two rows' starts (`row_start`)           |
 template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
 inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block,
-                             std::int32_t zero, std::int8_t* y, std::size_t y_stride) noexcept {
+                             std::int32_t zero, std::int8_t* y, std::size_t y_stride,
+                             const std::int32_t* row_start = nullptr) noexcept {
   static_assert(P::lanes == 4 && P::group == 8, "blocks of two channel pairs, groups of 8 inputs");
   using acc = typename Ops::accumulator;
   constexpr std::size_t pairs = (MR + 1) / 2;
@@ -2944,7 +2949,11 @@ inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P
   for (std::size_t j = 0; j < NV; ++j) {
     for (std::size_t h = 0; h < 2; ++h) {
       const acc start = Ops::load_pair_start(p.start + (block + j) * 4 + 2 * h);
-      for (std::size_t i = 0; i < pairs; ++i) sums[i][j][h] = start;
+      for (std::size_t i = 0; i < pairs; ++i) {
+        sums[i][j][h] = row_start ? Ops::add_pair_row_starts(start, row_start[2 * i],
+                                                             row_start[2 * i + 1 < MR ? 2 * i + 1 : 2 * i])
+                                  : start;
+      }
     }
   }
   const std::int8_t* w = p.weight + block * block_bytes;
@@ -3002,32 +3011,34 @@ struct tile_shape {
 /// Rows [0, MR) of x against the NV blocks from `block`, staged first where `Stage` says.
 template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::size_t K, std::size_t XS,
           std::size_t YS, bool Stage, typename P>
-inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
-                        std::int8_t* y) noexcept {
+inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero, std::int8_t* y,
+                        const std::int32_t* row_start = nullptr) noexcept {
   if constexpr (Stage) {
     constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
     static_assert(MR * stride <= most_staged_bytes<MR, K>, "a tile stages no more than int8_product_stack_bytes says");
     alignas(64) std::int8_t rows[MR * stride];
     stage_rows<Ops, K, XS>(rows, x, MR);
-    packed_rows<Ops, MR, NV, Valid, K, stride, YS, false>(rows, p, block, zero, y);
+    packed_rows<Ops, MR, NV, Valid, K, stride, YS, false>(rows, p, block, zero, y, row_start);
   } else if constexpr (pairs_rows<Ops>) {
-    packed_pair_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
+    packed_pair_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS, row_start);
   } else {
-    packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
+    packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS, row_start);
   }
 }
 
 /// Every row of x against the NV blocks from `block`: tiles of `Rows` rows, then the rest.
 template <typename Ops, std::size_t Rows, std::size_t M, std::size_t NV, std::size_t Valid, std::size_t K,
           std::size_t XS, std::size_t YS, bool Stage, typename P>
-inline void packed_panel(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
-                         std::int8_t* y) noexcept {
+inline void packed_panel(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero, std::int8_t* y,
+                         const std::int32_t* row_start = nullptr) noexcept {
   for (std::size_t i = 0; i + Rows <= M; i += Rows) {
-    packed_rows<Ops, Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS);
+    packed_rows<Ops, Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS,
+                                                        row_start ? row_start + i : nullptr);
   }
   if constexpr (M % Rows != 0) {
     constexpr std::size_t i = M - M % Rows;
-    packed_rows<Ops, M % Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS);
+    packed_rows<Ops, M % Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS,
+                                                            row_start ? row_start + i : nullptr);
   }
 }
 
@@ -3074,6 +3085,147 @@ inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, 
   } else {
     packed_panels<Ops, M, K, N, XS, YS, true>(x, p, zero, y);
   }
+}
+
+/// The rows a product needs for `runtime_product` to pack its run-time operand: packing costs a move per group of
+/// each channel, which a tile of this many rows amortizes (fewer rows: the backend's dot products, with no packing).
+inline constexpr std::size_t runtime_packing_rows = 8;
+
+/// `Blocks` blocks of the channels of an int8 operand known only at run time, in Format's layout (`packed_weights`'s
+/// for one panel): what `runtime_product` packs on the stack, a panel at a time.
+///
+/// | member    | holds                                                                              |
+/// |-----------|------------------------------------------------------------------------------------|
+/// | `weight`  | Blocks blocks of Lanes channels x K inputs (block_bytes apart), padding 0          |
+/// | `start`   | each channel's start less input_offset times the sum of its inputs, at its lane    |
+/// | `requant` | the Format's requantization, set once for every lane (one multiplier)              |
+template <typename Format, std::size_t K, std::size_t Blocks>
+struct runtime_panel {
+  using layout = packed_weights<Format::lanes, K, Format>;  // one block's
+  static constexpr std::size_t lanes = Format::lanes;
+  static constexpr std::size_t group = Format::group;
+  static constexpr std::size_t blocks = Blocks;
+  static constexpr std::size_t groups = layout::groups;
+  static constexpr std::size_t group_bytes = layout::group_bytes;
+  static constexpr std::size_t input_group_bytes = layout::input_group_bytes;
+  static constexpr std::size_t block_bytes = layout::block_bytes;
+  static constexpr std::size_t columns = Blocks * lanes;
+  static constexpr int input_offset = Format::input_offset;
+
+  std::int8_t weight[Blocks * block_bytes];
+  std::int32_t start[columns];
+  typename Format::template requantization<columns> requant;
+
+  /// The channels [0, count) from w (rows of K, WS elements apart) with their starts column_start[c], the rest
+  /// (count < columns: the last panel's padding) 0: whole blocks by the backend's `Ops::pack_block` where it has
+  /// one (AVX-512 VNNI: a gather per group of 16 channels), the rest channel by channel.
+  // Rationale: pointers that advance, not indices times strides: GCC 12 -O3 reports the latter as overflowing at
+  // iterations no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
+  template <typename Ops, std::size_t WS>
+  void pack(const std::int8_t* w, const std::int32_t* column_start, std::size_t count) noexcept {
+    constexpr std::size_t whole = K / group;
+    constexpr std::size_t rest = K % group;
+    std::size_t c = 0;
+    if constexpr (requires(std::int32_t* sums) { Ops::template pack_block<K, WS>(weight, w, sums); }) {
+      for (; c + lanes <= count && c < columns; c += lanes) {
+        std::int32_t sums[lanes];  // in lane order
+        Ops::template pack_block<K, WS>(weight + c / lanes * block_bytes, w, sums);
+        for (std::size_t q = 0; q < lanes; ++q) {
+          start[c + Format::lane_of(q)] = static_cast<std::int32_t>(
+              static_cast<std::uint32_t>(column_start[c + q]) -
+              static_cast<std::uint32_t>(input_offset * sums[Format::lane_of(q)]));
+        }
+        if (c + lanes < count) w += lanes * WS;  // no further than w's last row
+      }
+    }
+    for (; c < columns; ++c) {
+      const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
+      std::int8_t* to = weight + c / lanes * block_bytes + lane % lanes * group;
+      if (c >= count) {
+        for (std::size_t g = 0; g < groups; ++g, to += group_bytes) std::memset(to, 0, group);
+        start[lane] = 0;
+        continue;
+      }
+      std::int32_t sum = 0;
+      for (std::size_t t = 0; t < K; ++t) sum += w[t];
+      const std::int8_t* from = w;
+      for (std::size_t g = 0; g < whole; ++g, to += group_bytes, from += group) std::memcpy(to, from, group);
+      if constexpr (rest != 0) {
+        std::int8_t last[group]{};
+        std::memcpy(last, from, rest);
+        std::memcpy(to, last, group);
+      }
+      // Modulo 2^32, as the kernel's sums are.
+      start[lane] = static_cast<std::int32_t>(static_cast<std::uint32_t>(column_start[c]) -
+                                              static_cast<std::uint32_t>(input_offset * sum));
+      if (c + 1 < count) w += WS;  // no further than w's last row
+    }
+  }
+};
+
+/// The stack bytes `runtime_product`'s panel takes for K inputs and N channels, on any backend: at most 64
+/// channels (4 blocks of AVX-512's 16, or fewer channels on the narrower backends), each with its K inputs rounded
+/// up to a group of 8, its start and its requantization (40 bytes at most), the blocks' padding, and the panel's
+/// alignment.
+template <std::size_t K, std::size_t N>
+inline constexpr std::size_t most_runtime_panel_bytes = [] {
+  const std::size_t rounded = (N + 15) / 16 * 16;
+  const std::size_t channels = rounded < 64 ? rounded : 64;
+  return channels * ((K + 7) / 8 * 8 + 4 + 40) + 4 * 64 + 8 + 64;
+}();
+
+/// y[r][c] = requantize(start(r, c) + sum_t x[r][t] w[c][t]) for r < M, c < N, with one multiplier
+/// (`kernels::int8_product_requantized`'s contract, `int8_epilogue<false, ...>`) where w is known only at run time
+/// (int8 attention's keys and values): `packed_product`'s tiles, on w packed a panel of channels at a time into a
+/// `runtime_panel` on the stack. Rows of x, w and y XS, WS and YS elements apart. Returns false, having written
+/// nothing, where the Format's requantization of that multiplier is not exact (`exact()`), for the caller's kernel.
+// Rationale: packing costs a move per group of 4 inputs of each channel, against a dot-product instruction per
+// group, channel block and row in the tiles; the backend's dot products (`int8_simd::dot_rows`) instead end each
+// output in a reduction across lanes, 7 or 8 instructions per output at K = 64 where a tile spends one.
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+          typename Epilogue>
+inline bool runtime_product(const std::int8_t* x, const std::int8_t* w, const Epilogue& e, std::int8_t* y) noexcept {
+  static_assert(!Epilogue::per_channel, "one multiplier for every channel");
+  using format = typename Ops::format;
+  constexpr std::size_t lanes = format::lanes;
+  constexpr std::size_t blocks = (N + lanes - 1) / lanes;
+  using shape = tile_shape<Ops, M, blocks>;
+  constexpr std::size_t rows = shape::rows;
+  constexpr std::size_t panel = shape::panel < blocks ? shape::panel : blocks;
+  using panel_type = runtime_panel<format, K, panel>;
+  static_assert(sizeof(panel_type) + 64 <= most_runtime_panel_bytes<K, N>,
+                "the panel takes no more than int8_product_stack_bytes says");
+  alignas(64) panel_type p;
+  for (std::size_t c = 0; c < panel_type::columns; ++c) {
+    p.requant.set(c, c / lanes * lanes + format::lane_of(c % lanes), e.multiplier(0), e.zero);
+  }
+  if (!p.requant.exact()) return false;
+  const std::int32_t* const row_start = Epilogue::row_starts ? e.row_start : nullptr;
+  constexpr std::size_t last_valid = N % lanes == 0 ? lanes : N % lanes;
+  constexpr std::size_t full = blocks / panel * panel;
+  constexpr bool stage = staged<format, K>;
+  constexpr std::size_t panel_channels = panel * lanes;
+  const std::int8_t* from = w;
+  std::int8_t* to = y;
+  const std::int32_t* column_start = e.column_start;
+  for (std::size_t b = 0; b < full; b += panel) {
+    p.template pack<Ops, WS>(from, column_start, N - b * lanes);
+    if (b + panel == blocks) {
+      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
+    } else {
+      packed_panel<Ops, rows, M, panel, lanes, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
+    }
+    if (b + panel < blocks) {  // no further than w's last row
+      from += panel_channels * WS;
+      to += panel_channels;
+      column_start += panel_channels;
+    }
+  }
+  if constexpr (blocks % panel != 0) {
+    p.template pack<Ops, WS>(from, column_start, N - full * lanes);
+    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
+  }
+  return true;
 }
 
 }  // namespace ctattn::detail::int8_packed
@@ -3236,6 +3388,9 @@ struct avx2_packed_requantization {
 
   static accumulator load_start(const std::int32_t* p) noexcept {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
+    return _mm256_add_epi32(start, _mm256_set1_epi32(row));
   }
   /// The constants of the block from channel c (a multiple of 8).
   template <typename R>
@@ -3829,6 +3984,94 @@ struct avx512_int8_ops {
     avx2_packed_requantization::requantize_row(e, r, sums, y, n);
   }
 
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that the
+  /// numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes (as Helium's).
+  static constexpr std::size_t softmax_row_limit = 2047;
+  /// ... and from this many on: a whole vector of 16 lanes.
+  // Rationale: shorter rows go faster through the scalar form, which the compiler unrolls (the int8 sorter's rows of
+  // 6: 10.6 us that way, 11.9 us through the gathers and masks; rows of 16 the other way round, int8 attention at
+  // (16, 64) 1.77 us here and 2.20 us there; Zen 4).
+  static constexpr std::size_t softmax_row_shortest = 16;
+  /// Rows up to this long keep their exponentials on the stack (1 KiB) between the sum and the weights, rather than
+  /// gather them twice.
+  static constexpr std::size_t kept_terms = 256;
+
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
+  /// weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the exponentials by
+  /// `vpgatherdd` from the table, each weight's quotient round(256 e / sum) as (n r) >> 40 with r = floor(2^40 /
+  /// (2 sum)) and n = 512 e + sum (`vpmuludq` on the even and the odd lanes: n r < 2^52), then the remainder
+  /// n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the last one, as the scalar form's comparison does.
+  /// Tails by masks.
+  // Rationale: GCC 12 vectorized the scalar form with 64-bit lanes (the sum and the quotients in int64, `vpmullq`)
+  // and gathered each exponential twice; with this form int8 attention took 1.77 us at (16, 64) (2.01 before),
+  // 10.5 us at (64, 64) (10.9) and 50.2 us at (128, 128) (53.7), Zen 4. What is left of a row's time is mostly the
+  // latency of its chain (largest, gathers, sum, division, weights).
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    const auto first = [](std::size_t count) {
+      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
+    };
+    __m512i top = _mm512_set1_epi8(-128);
+    std::size_t t = 0;
+    for (; t + 64 <= n; t += 64) top = _mm512_max_epi8(top, _mm512_loadu_si512(xs + t));
+    if (t < n) {
+      const __mmask64 rest = first(n - t);
+      top = _mm512_mask_max_epi8(top, rest, top, _mm512_maskz_loadu_epi8(rest, xs + t));
+    }
+    const __m256i top256 = _mm256_max_epi8(_mm512_maskz_extracti64x4_epi64(0xF, top, 0),
+                                           _mm512_maskz_extracti64x4_epi64(0xF, top, 1));
+    __m128i top128 = _mm_max_epi8(_mm256_castsi256_si128(top256), _mm256_extracti128_si256(top256, 1));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 8));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 4));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
+    const __m512i largest = _mm512_set1_epi32(static_cast<std::int8_t>(_mm_cvtsi128_si32(top128)));
+    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes).
+    const auto terms = [&](std::size_t u, __mmask16 k) {
+      const __m128i bytes = _mm512_maskz_extracti32x4_epi32(0xF, _mm512_maskz_loadu_epi8(k, xs + u), 0);
+      const __m512i offsets = _mm512_sub_epi32(largest, _mm512_maskz_cvtepi8_epi32(0xFFFF, bytes));
+      return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), k, offsets, table, 4);
+    };
+    const auto lanes = [n](std::size_t u) {
+      return n - u >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n - u)) - 1u);
+    };
+    __m512i sums = _mm512_setzero_si512();
+    alignas(64) std::int32_t kept[kept_terms];
+    for (std::size_t u = 0; u < n; u += 16) {
+      const __m512i e = terms(u, lanes(u));
+      if (n <= kept_terms) _mm512_store_si512(kept + u, e);
+      sums = _mm512_add_epi32(sums, e);
+    }
+    const __m256i sums256 = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0),
+                                             _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
+    const auto sum = static_cast<std::uint32_t>(avx2_int8_ops::total(sums256));
+    const std::uint32_t divisor = 2 * sum;
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const __m512i divisors = _mm512_set1_epi32(static_cast<std::int32_t>(divisor));
+    const __m512i reciprocals = _mm512_set1_epi32(static_cast<std::int32_t>(reciprocal));
+    const __m512i total = _mm512_set1_epi32(static_cast<std::int32_t>(sum));
+    constexpr __mmask16 all = 0xFFFF;
+    for (std::size_t u = 0; u < n; u += 16) {
+      const __mmask16 k = lanes(u);
+      const __m512i e = n <= kept_terms ? _mm512_load_si512(kept + u) : terms(u, k);
+      const __m512i numerators = _mm512_add_epi32(_mm512_maskz_slli_epi32(all, e, 9), total);
+      const __m512i even = _mm512_maskz_srli_epi64(0xFF, _mm512_maskz_mul_epu32(0xFF, numerators, reciprocals), 40);
+      // The odd lanes' products shifted by 8 only: the high half of each 64-bit lane is then the product >> 40.
+      const __m512i odd = _mm512_maskz_srli_epi64(
+          0xFF, _mm512_maskz_mul_epu32(0xFF, _mm512_maskz_srli_epi64(0xFF, numerators, 32), reciprocals), 8);
+      __m512i quotients = _mm512_mask_blend_epi32(0xAAAA, even, odd);
+      const __m512i remainders = _mm512_sub_epi32(numerators, _mm512_mullo_epi32(quotients, divisors));
+      quotients = _mm512_mask_add_epi32(quotients, _mm512_cmpge_epu32_mask(remainders, divisors), quotients,
+                                        _mm512_set1_epi32(1));
+      const __m512i weights = _mm512_maskz_min_epi32(all, _mm512_sub_epi32(quotients, _mm512_set1_epi32(128)),
+                                                     _mm512_set1_epi32(127));
+      _mm512_mask_storeu_epi8(ws + u, k, _mm512_zextsi128_si512(_mm512_maskz_cvtepi32_epi8(all, weights)));
+    }
+  }
+
  private:
   static __m256i halves(accumulator sum) noexcept {
     return _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1));
@@ -3884,6 +4127,9 @@ struct avx512_vnni_packed_ops {
     }
   }
   static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
+    return _mm512_add_epi32(start, _mm512_set1_epi32(row));
+  }
   static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
   static accumulator broadcast_group(const std::int8_t* p) noexcept {
     std::int32_t four;
@@ -3899,6 +4145,37 @@ struct avx512_vnni_packed_ops {
 #else
     return _mm512_dpbusd_epi32(sum, inputs, weights);
 #endif
+  }
+  /// 16 channels of an operand known only at run time (rows WS bytes apart, K int8 each) as one packed block
+  /// (`paired_format`'s lanes, groups of 4 inputs, the last padded with 0; int8_packed::runtime_panel), and each
+  /// channel's sum of its K values at its lane: a `vpgatherdd` of the 16 rows' 4 bytes per group, and a `vpdpbusd`
+  /// against ones for the sums.
+  // Rationale: 16 channels' group in one instruction, where the portable loop moves a channel's group at a time and
+  // sums its bytes apart: int8 attention at (64, 64) spent 6% of its time packing that way (Zen 4).
+  template <std::size_t K, std::size_t WS>
+  static void pack_block(std::int8_t* to, const std::int8_t* from, std::int32_t* sums) noexcept {
+    // Lane l reads the channel paired_format puts there: 0-7 in the even lanes, 8-15 in the odd ones.
+    const __m512i rows = _mm512_mullo_epi32(
+        _mm512_setr_epi32(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15),
+        _mm512_set1_epi32(static_cast<std::int32_t>(WS)));
+    const __m512i ones = _mm512_set1_epi8(1);
+    __m512i total = _mm512_setzero_si512();
+    constexpr std::size_t whole = K / 4;
+    const std::int8_t* group = from;
+    std::int8_t* out = to;
+    for (std::size_t g = 0; g < whole; ++g, group += 4, out += 64) {
+      const __m512i v = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xFFFF, rows, group, 1);
+      _mm512_storeu_si512(out, v);
+      total = dot_group(total, ones, v);
+    }
+    if constexpr (K % 4 != 0) {
+      alignas(64) std::int8_t last[64]{};
+      for (std::size_t c = 0; c < 16; ++c) std::memcpy(last + 4 * format::lane_of(c), group + c * WS, K % 4);
+      const __m512i v = _mm512_load_si512(last);
+      _mm512_storeu_si512(out, v);
+      total = dot_group(total, ones, v);
+    }
+    _mm512_storeu_si512(sums, total);
   }
   /// The constants of the block from channel c (a multiple of 16); the zero point is in the addends.
   template <typename R>
@@ -4426,6 +4703,8 @@ struct helium_int8_ops {
   /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
   /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
   static constexpr std::size_t softmax_row_limit = 2047;
+  /// ... of any length from 1 on.
+  static constexpr std::size_t softmax_row_shortest = 1;
 
   /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
   /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table
@@ -4748,6 +5027,9 @@ struct neon_dotprod_packed_ops {
   };
 
   static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
+  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
+    return vaddq_s32(start, vdupq_n_s32(row));
+  }
   static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
   static accumulator broadcast_group(const std::int8_t* p) noexcept {
     std::int32_t four;
@@ -4800,6 +5082,9 @@ struct neon_i8mm_packed_ops : neon_dotprod_packed_ops {
     std::int64_t two;
     std::memcpy(&two, p, 8);
     return vreinterpretq_s32_s64(vdupq_n_s64(two));
+  }
+  static accumulator add_pair_row_starts(accumulator start, std::int32_t first, std::int32_t second) noexcept {
+    return vaddq_s32(start, vcombine_s32(vdup_n_s32(first), vdup_n_s32(second)));
   }
   static accumulator pair_rows(const std::int8_t* first, const std::int8_t* second) noexcept {
     return vreinterpretq_s32_s8(vcombine_s8(vld1_s8(first), vld1_s8(second)));
@@ -7854,13 +8139,15 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
 
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
 /// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's:
-/// `int8_packed::most_staged_bytes`) and the Cortex-M DSP form's widened block.
+/// `int8_packed::most_staged_bytes`) with, from `int8_packed::runtime_packing_rows` rows on, the panel of b it packs
+/// (`int8_packed::most_runtime_panel_bytes`), and the Cortex-M DSP form's widened block.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
 template <std::size_t M, std::size_t K, std::size_t N>
 inline constexpr std::size_t int8_product_stack_bytes = [] {
   const std::size_t sums = N * sizeof(std::int32_t);
-  const std::size_t staged = int8_packed::most_staged_bytes<M, K>;
+  const std::size_t panel = M >= int8_packed::runtime_packing_rows ? int8_packed::most_runtime_panel_bytes<K, N> : 0;
+  const std::size_t staged = int8_packed::most_staged_bytes<M, K> + panel;
   const std::size_t widened = arm_dsp_product_scratch_bytes<M, K>;
   const std::size_t most = sums > staged ? sums : staged;
   return most > widened ? most : widened;
@@ -7880,6 +8167,12 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
   if constexpr (has_product_requantized<Ops>) {
     Ops::template product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
   } else if constexpr (!std::is_void_v<Ops>) {
+    if constexpr (!std::is_void_v<int8_packed_ops> && !Epilogue::per_channel &&
+                  M >= int8_packed::runtime_packing_rows) {
+      // w packed a panel at a time for the layers' tiles (kernels/detail/int8_packed.hpp), where the packed
+      // requantization of the product's multiplier is exact; else the dot products below.
+      if (int8_packed::runtime_product<int8_packed_ops, M, K, N, XS, WS, YS>(x, w, e, y)) return;
+    }
     if constexpr (K < int8_simd::narrowest_step<Ops>) {
       // Rationale: no whole step of the backend's: its kernel would only add the loop's terms through its passes
       // and calls (an int8 head of width 8, measured on Zen 4); the scalar tiles unroll K.
@@ -8041,13 +8334,13 @@ constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K],
   int8_window_product_zero_points<M, K, N>(a, 0, 0, b, 0, 0, a_zero, b_zero, multiplier, zero, y, 0, 0);
 }
 
-/// The backend's own softmax of a row with every entry visible (Helium), where it has one and the row fits it:
-/// true when it computed the row.
+/// The backend's own softmax of a row with every entry visible (Helium, AVX-512), where it has one and the row's
+/// length is within its `softmax_row_shortest` and `softmax_row_limit`: true when it computed the row.
 template <typename Ops = int8_ops>
 bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                          const std::int32_t* table) noexcept {
   if constexpr (requires { Ops::softmax_row(x, w, begin, end, table); }) {
-    if (end > begin && end - begin <= Ops::softmax_row_limit) {
+    if (end > begin && end - begin <= Ops::softmax_row_limit && end - begin >= Ops::softmax_row_shortest) {
       Ops::softmax_row(x, w, begin, end, table);
       return true;
     }
@@ -8076,11 +8369,11 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
   // cycles or more on a 32-bit core). With r = floor(2^40 / d), d = 2 sum, the guess (n r) >> 40 for a numerator
   // n < 2^40 is the quotient or one less (its error is n (2^40 / d - r) / 2^40 < 1), and one comparison settles
   // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
-  if (sum == 0) {  // no visible entry (a visible one adds table[0] = 2^20): every weight 0
-    for (std::size_t j = begin; j < end; ++j) w[j] = -128;
-    return;
-  }
-  const auto divisor = static_cast<std::uint64_t>(2 * sum);
+  // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the loop below then gives every entry
+  // weight 0, and the divisor 1 only keeps the reciprocal defined.
+  // Rationale: not a loop of its own for that case, which GCC 12 turned into a memset it then reported as out of
+  // bounds (-Wstringop-overflow) for row lengths a backend's own softmax takes.
+  const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
   const std::uint64_t reciprocal = (std::uint64_t{1} << 40) / divisor;
   for (std::size_t j = begin; j < end; ++j) {
     if (!takes_part(j)) {

@@ -21,10 +21,12 @@ TEST_CASE("the int8 fully-connected kernel gives TFLite's outputs with this buil
   INFO("ctattn::int8_backend_name is " << ctattn::int8_backend_name);
   CHECK(ctattn_test::int8_kernel_cases::all_fully_connected_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::large_fully_connected_mismatches(at_run_time) == 0);
+  CHECK(ctattn_test::int8_kernel_cases::large_transposed_product_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::layer_norm_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::arithmetic_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::add_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::softmax_mismatches(at_run_time) == 0);
+  CHECK(ctattn_test::int8_kernel_cases::long_softmax_mismatches(at_run_time) == 0);
 }
 
 TEST_CASE("int8 quantization and products match their definition at run time", "[quantized]") {

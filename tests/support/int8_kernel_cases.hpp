@@ -205,6 +205,19 @@ constexpr std::size_t transposed_product_mismatches(Read read, std::uint32_t see
   return bad;
 }
 
+// Products of run-time operands large enough for the layers' tiles, run-time only: from 8 rows on, where the build
+// has a packed kernel, b is packed a panel at a time on the stack (int8_packed::runtime_product): panels with a
+// partial last block and a partial last panel, fewer channels than a block, inputs not a multiple of any group
+// (2, 4, 8) or a single one, rows left after the last whole tile, and a multiplier whose right shift (31) the
+// AVX-512 form cannot fold (seed 37: that case falls back to the dot products).
+template <typename Read>
+std::size_t large_transposed_product_mismatches(Read read) noexcept {
+  return transposed_product_mismatches<17, 67, 150>(read, 37) + transposed_product_mismatches<8, 64, 128>(read, 38) +
+         transposed_product_mismatches<9, 1, 33>(read, 39) + transposed_product_mismatches<24, 20, 48>(read, 40) +
+         transposed_product_mismatches<64, 64, 64>(read, 41) + transposed_product_mismatches<12, 5, 7>(read, 42) +
+         transposed_product_mismatches<33, 130, 100>(read, 43);
+}
+
 // The int8 softmax of rows of every length from 1 to 40 (every tail of 4 and of 16 lanes), at two input scales,
 // on pseudo-random scores with a row's extremes included, against the same function constant-evaluated (the
 // scalar form, itself checked against the Python reference by the quantized cases): the weights that differ.
@@ -290,6 +303,39 @@ std::size_t softmax_mismatches(Read read) noexcept {
     for (std::size_t j = 0; j < static_cast<std::size_t>(softmax_short_guess_rows[i][0]); ++j) {
       bad += got_short.w[i][j] == softmax_want_short_guess.w[i][j] ? 0u : 1u;
     }
+  }
+  return bad;
+}
+
+// Rows longer than softmax_mismatches' (run-time only): 63 to 700 entries from an offset of 5, so that a backend's
+// steps of 64 entries, its tails, and rows past the exponentials it keeps (256 on AVX-512) are all taken, against
+// the scalar form (every entry marked visible, which the backends' forms leave to it); entries outside the row
+// must keep their value.
+template <typename Read>
+std::size_t long_softmax_mismatches(Read read) noexcept {
+  constexpr std::size_t longest = 700;
+  struct long_row {
+    std::int8_t x[longest + 10]{};
+  };
+  long_row row{};
+  std::uint32_t state = 12345;
+  for (auto& v : row.x) {
+    state = state * 1664525u + 1013904223u;
+    v = static_cast<std::int8_t>(static_cast<std::int32_t>(state >> 24) - 128);
+  }
+  row.x[300] = 127;
+  const long_row x = read(row);
+  static bool visible[longest + 10];
+  for (bool& v : visible) v = true;
+  std::uint32_t bad = 0;
+  for (const std::size_t n : {63u, 64u, 65u, 127u, 200u, 255u, 256u, 257u, 300u, 700u}) {
+    static std::int8_t got[longest + 10], want[longest + 10];
+    for (std::size_t j = 0; j < longest + 10; ++j) got[j] = want[j] = 55;
+    ctattn::detail::kernels::int8_softmax_row(x.x, got, 5, 5 + n, ctattn::detail::softmax_exp_table<softmax_low>.data(),
+                                              nullptr);
+    ctattn::detail::kernels::int8_softmax_row(x.x, want, 5, 5 + n,
+                                              ctattn::detail::softmax_exp_table<softmax_low>.data(), visible);
+    for (std::size_t j = 0; j < longest + 10; ++j) bad += got[j] == want[j] ? 0u : 1u;
   }
   return bad;
 }

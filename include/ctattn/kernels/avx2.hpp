@@ -169,6 +169,9 @@ struct avx2_packed_requantization {
   static accumulator load_start(const std::int32_t* p) noexcept {
     return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
   }
+  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
+    return _mm256_add_epi32(start, _mm256_set1_epi32(row));
+  }
   /// The constants of the block from channel c (a multiple of 8).
   template <typename R>
   static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {

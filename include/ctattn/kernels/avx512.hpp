@@ -201,6 +201,94 @@ struct avx512_int8_ops {
     avx2_packed_requantization::requantize_row(e, r, sums, y, n);
   }
 
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that the
+  /// numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes (as Helium's).
+  static constexpr std::size_t softmax_row_limit = 2047;
+  /// ... and from this many on: a whole vector of 16 lanes.
+  // Rationale: shorter rows go faster through the scalar form, which the compiler unrolls (the int8 sorter's rows of
+  // 6: 10.6 us that way, 11.9 us through the gathers and masks; rows of 16 the other way round, int8 attention at
+  // (16, 64) 1.77 us here and 2.20 us there; Zen 4).
+  static constexpr std::size_t softmax_row_shortest = 16;
+  /// Rows up to this long keep their exponentials on the stack (1 KiB) between the sum and the weights, rather than
+  /// gather them twice.
+  static constexpr std::size_t kept_terms = 256;
+
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
+  /// weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the exponentials by
+  /// `vpgatherdd` from the table, each weight's quotient round(256 e / sum) as (n r) >> 40 with r = floor(2^40 /
+  /// (2 sum)) and n = 512 e + sum (`vpmuludq` on the even and the odd lanes: n r < 2^52), then the remainder
+  /// n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the last one, as the scalar form's comparison does.
+  /// Tails by masks.
+  // Rationale: GCC 12 vectorized the scalar form with 64-bit lanes (the sum and the quotients in int64, `vpmullq`)
+  // and gathered each exponential twice; with this form int8 attention took 1.77 us at (16, 64) (2.01 before),
+  // 10.5 us at (64, 64) (10.9) and 50.2 us at (128, 128) (53.7), Zen 4. What is left of a row's time is mostly the
+  // latency of its chain (largest, gathers, sum, division, weights).
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    const auto first = [](std::size_t count) {
+      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
+    };
+    __m512i top = _mm512_set1_epi8(-128);
+    std::size_t t = 0;
+    for (; t + 64 <= n; t += 64) top = _mm512_max_epi8(top, _mm512_loadu_si512(xs + t));
+    if (t < n) {
+      const __mmask64 rest = first(n - t);
+      top = _mm512_mask_max_epi8(top, rest, top, _mm512_maskz_loadu_epi8(rest, xs + t));
+    }
+    const __m256i top256 = _mm256_max_epi8(_mm512_maskz_extracti64x4_epi64(0xF, top, 0),
+                                           _mm512_maskz_extracti64x4_epi64(0xF, top, 1));
+    __m128i top128 = _mm_max_epi8(_mm256_castsi256_si128(top256), _mm256_extracti128_si256(top256, 1));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 8));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 4));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
+    const __m512i largest = _mm512_set1_epi32(static_cast<std::int8_t>(_mm_cvtsi128_si32(top128)));
+    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes).
+    const auto terms = [&](std::size_t u, __mmask16 k) {
+      const __m128i bytes = _mm512_maskz_extracti32x4_epi32(0xF, _mm512_maskz_loadu_epi8(k, xs + u), 0);
+      const __m512i offsets = _mm512_sub_epi32(largest, _mm512_maskz_cvtepi8_epi32(0xFFFF, bytes));
+      return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), k, offsets, table, 4);
+    };
+    const auto lanes = [n](std::size_t u) {
+      return n - u >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n - u)) - 1u);
+    };
+    __m512i sums = _mm512_setzero_si512();
+    alignas(64) std::int32_t kept[kept_terms];
+    for (std::size_t u = 0; u < n; u += 16) {
+      const __m512i e = terms(u, lanes(u));
+      if (n <= kept_terms) _mm512_store_si512(kept + u, e);
+      sums = _mm512_add_epi32(sums, e);
+    }
+    const __m256i sums256 = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0),
+                                             _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
+    const auto sum = static_cast<std::uint32_t>(avx2_int8_ops::total(sums256));
+    const std::uint32_t divisor = 2 * sum;
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const __m512i divisors = _mm512_set1_epi32(static_cast<std::int32_t>(divisor));
+    const __m512i reciprocals = _mm512_set1_epi32(static_cast<std::int32_t>(reciprocal));
+    const __m512i total = _mm512_set1_epi32(static_cast<std::int32_t>(sum));
+    constexpr __mmask16 all = 0xFFFF;
+    for (std::size_t u = 0; u < n; u += 16) {
+      const __mmask16 k = lanes(u);
+      const __m512i e = n <= kept_terms ? _mm512_load_si512(kept + u) : terms(u, k);
+      const __m512i numerators = _mm512_add_epi32(_mm512_maskz_slli_epi32(all, e, 9), total);
+      const __m512i even = _mm512_maskz_srli_epi64(0xFF, _mm512_maskz_mul_epu32(0xFF, numerators, reciprocals), 40);
+      // The odd lanes' products shifted by 8 only: the high half of each 64-bit lane is then the product >> 40.
+      const __m512i odd = _mm512_maskz_srli_epi64(
+          0xFF, _mm512_maskz_mul_epu32(0xFF, _mm512_maskz_srli_epi64(0xFF, numerators, 32), reciprocals), 8);
+      __m512i quotients = _mm512_mask_blend_epi32(0xAAAA, even, odd);
+      const __m512i remainders = _mm512_sub_epi32(numerators, _mm512_mullo_epi32(quotients, divisors));
+      quotients = _mm512_mask_add_epi32(quotients, _mm512_cmpge_epu32_mask(remainders, divisors), quotients,
+                                        _mm512_set1_epi32(1));
+      const __m512i weights = _mm512_maskz_min_epi32(all, _mm512_sub_epi32(quotients, _mm512_set1_epi32(128)),
+                                                     _mm512_set1_epi32(127));
+      _mm512_mask_storeu_epi8(ws + u, k, _mm512_zextsi128_si512(_mm512_maskz_cvtepi32_epi8(all, weights)));
+    }
+  }
+
  private:
   static __m256i halves(accumulator sum) noexcept {
     return _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1));
@@ -256,6 +344,9 @@ struct avx512_vnni_packed_ops {
     }
   }
   static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
+    return _mm512_add_epi32(start, _mm512_set1_epi32(row));
+  }
   static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
   static accumulator broadcast_group(const std::int8_t* p) noexcept {
     std::int32_t four;
@@ -271,6 +362,37 @@ struct avx512_vnni_packed_ops {
 #else
     return _mm512_dpbusd_epi32(sum, inputs, weights);
 #endif
+  }
+  /// 16 channels of an operand known only at run time (rows WS bytes apart, K int8 each) as one packed block
+  /// (`paired_format`'s lanes, groups of 4 inputs, the last padded with 0; int8_packed::runtime_panel), and each
+  /// channel's sum of its K values at its lane: a `vpgatherdd` of the 16 rows' 4 bytes per group, and a `vpdpbusd`
+  /// against ones for the sums.
+  // Rationale: 16 channels' group in one instruction, where the portable loop moves a channel's group at a time and
+  // sums its bytes apart: int8 attention at (64, 64) spent 6% of its time packing that way (Zen 4).
+  template <std::size_t K, std::size_t WS>
+  static void pack_block(std::int8_t* to, const std::int8_t* from, std::int32_t* sums) noexcept {
+    // Lane l reads the channel paired_format puts there: 0-7 in the even lanes, 8-15 in the odd ones.
+    const __m512i rows = _mm512_mullo_epi32(
+        _mm512_setr_epi32(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15),
+        _mm512_set1_epi32(static_cast<std::int32_t>(WS)));
+    const __m512i ones = _mm512_set1_epi8(1);
+    __m512i total = _mm512_setzero_si512();
+    constexpr std::size_t whole = K / 4;
+    const std::int8_t* group = from;
+    std::int8_t* out = to;
+    for (std::size_t g = 0; g < whole; ++g, group += 4, out += 64) {
+      const __m512i v = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xFFFF, rows, group, 1);
+      _mm512_storeu_si512(out, v);
+      total = dot_group(total, ones, v);
+    }
+    if constexpr (K % 4 != 0) {
+      alignas(64) std::int8_t last[64]{};
+      for (std::size_t c = 0; c < 16; ++c) std::memcpy(last + 4 * format::lane_of(c), group + c * WS, K % 4);
+      const __m512i v = _mm512_load_si512(last);
+      _mm512_storeu_si512(out, v);
+      total = dot_group(total, ones, v);
+    }
+    _mm512_storeu_si512(sums, total);
   }
   /// The constants of the block from channel c (a multiple of 16); the zero point is in the addends.
   template <typename R>

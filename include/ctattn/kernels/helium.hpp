@@ -218,6 +218,8 @@ struct helium_int8_ops {
   /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
   /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
   static constexpr std::size_t softmax_row_limit = 2047;
+  /// ... of any length from 1 on.
+  static constexpr std::size_t softmax_row_shortest = 1;
 
   /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
   /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table

@@ -329,13 +329,15 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
 
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
 /// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's:
-/// `int8_packed::most_staged_bytes`) and the Cortex-M DSP form's widened block.
+/// `int8_packed::most_staged_bytes`) with, from `int8_packed::runtime_packing_rows` rows on, the panel of b it packs
+/// (`int8_packed::most_runtime_panel_bytes`), and the Cortex-M DSP form's widened block.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_product_stack_bytes<6, 64, 32> == 6 * 64 * 2);`
 template <std::size_t M, std::size_t K, std::size_t N>
 inline constexpr std::size_t int8_product_stack_bytes = [] {
   const std::size_t sums = N * sizeof(std::int32_t);
-  const std::size_t staged = int8_packed::most_staged_bytes<M, K>;
+  const std::size_t panel = M >= int8_packed::runtime_packing_rows ? int8_packed::most_runtime_panel_bytes<K, N> : 0;
+  const std::size_t staged = int8_packed::most_staged_bytes<M, K> + panel;
   const std::size_t widened = arm_dsp_product_scratch_bytes<M, K>;
   const std::size_t most = sums > staged ? sums : staged;
   return most > widened ? most : widened;
@@ -355,6 +357,12 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
   if constexpr (has_product_requantized<Ops>) {
     Ops::template product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
   } else if constexpr (!std::is_void_v<Ops>) {
+    if constexpr (!std::is_void_v<int8_packed_ops> && !Epilogue::per_channel &&
+                  M >= int8_packed::runtime_packing_rows) {
+      // w packed a panel at a time for the layers' tiles (kernels/detail/int8_packed.hpp), where the packed
+      // requantization of the product's multiplier is exact; else the dot products below.
+      if (int8_packed::runtime_product<int8_packed_ops, M, K, N, XS, WS, YS>(x, w, e, y)) return;
+    }
     if constexpr (K < int8_simd::narrowest_step<Ops>) {
       // Rationale: no whole step of the backend's: its kernel would only add the loop's terms through its passes
       // and calls (an int8 head of width 8, measured on Zen 4); the scalar tiles unroll K.
@@ -516,13 +524,13 @@ constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K],
   int8_window_product_zero_points<M, K, N>(a, 0, 0, b, 0, 0, a_zero, b_zero, multiplier, zero, y, 0, 0);
 }
 
-/// The backend's own softmax of a row with every entry visible (Helium), where it has one and the row fits it:
-/// true when it computed the row.
+/// The backend's own softmax of a row with every entry visible (Helium, AVX-512), where it has one and the row's
+/// length is within its `softmax_row_shortest` and `softmax_row_limit`: true when it computed the row.
 template <typename Ops = int8_ops>
 bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                          const std::int32_t* table) noexcept {
   if constexpr (requires { Ops::softmax_row(x, w, begin, end, table); }) {
-    if (end > begin && end - begin <= Ops::softmax_row_limit) {
+    if (end > begin && end - begin <= Ops::softmax_row_limit && end - begin >= Ops::softmax_row_shortest) {
       Ops::softmax_row(x, w, begin, end, table);
       return true;
     }
@@ -551,11 +559,11 @@ constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_
   // cycles or more on a 32-bit core). With r = floor(2^40 / d), d = 2 sum, the guess (n r) >> 40 for a numerator
   // n < 2^40 is the quotient or one less (its error is n (2^40 / d - r) / 2^40 < 1), and one comparison settles
   // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
-  if (sum == 0) {  // no visible entry (a visible one adds table[0] = 2^20): every weight 0
-    for (std::size_t j = begin; j < end; ++j) w[j] = -128;
-    return;
-  }
-  const auto divisor = static_cast<std::uint64_t>(2 * sum);
+  // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the loop below then gives every entry
+  // weight 0, and the divisor 1 only keeps the reciprocal defined.
+  // Rationale: not a loop of its own for that case, which GCC 12 turned into a memset it then reported as out of
+  // bounds (-Wstringop-overflow) for row lengths a backend's own softmax takes.
+  const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
   const std::uint64_t reciprocal = (std::uint64_t{1} << 40) / divisor;
   for (std::size_t j = begin; j < end; ++j) {
     if (!takes_part(j)) {

@@ -171,6 +171,9 @@ struct neon_dotprod_packed_ops {
   };
 
   static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
+  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
+    return vaddq_s32(start, vdupq_n_s32(row));
+  }
   static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
   static accumulator broadcast_group(const std::int8_t* p) noexcept {
     std::int32_t four;
@@ -223,6 +226,9 @@ struct neon_i8mm_packed_ops : neon_dotprod_packed_ops {
     std::int64_t two;
     std::memcpy(&two, p, 8);
     return vreinterpretq_s32_s64(vdupq_n_s64(two));
+  }
+  static accumulator add_pair_row_starts(accumulator start, std::int32_t first, std::int32_t second) noexcept {
+    return vaddq_s32(start, vcombine_s32(vdup_n_s32(first), vdup_n_s32(second)));
   }
   static accumulator pair_rows(const std::int8_t* first, const std::int8_t* second) noexcept {
     return vreinterpretq_s32_s8(vcombine_s8(vld1_s8(first), vld1_s8(second)));

@@ -49,6 +49,7 @@
 /// | `dot_group(sum, inputs, weights)`        | sum + per lane the dot product of the group and its weights    |
 /// | `make_requantizer(r, c, zero)`           | the requantization of the block from channel c                 |
 /// | `store_requantized(y, sum, q, valid)`    | the block's first `valid` channels requantized and stored      |
+/// | `add_row_start(sum, r)`                  | sum + r in every lane (a row's start, `runtime_product`)       |
 ///
 /// Example:
 /// \code
@@ -62,6 +63,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "ctattn/math/fixed_point.hpp"
@@ -293,10 +295,11 @@ inline void stage_rows(std::int8_t* to, const std::int8_t* x, std::size_t rows) 
 }
 
 /// One tile: rows [0, MR) of x (as the kernel reads them, x_stride apart) against NV blocks of channels from block
-/// `block`, written to y; the last block has `Valid` channels (Lanes: all).
+/// `block`, written to y; the last block has `Valid` channels (Lanes: all). Where `row_start` is given, row i's
+/// sums start from row_start[i] more (a run-time product's zero-point term of each row, `runtime_product`).
 template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
 inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block, std::int32_t zero,
-                        std::int8_t* y, std::size_t y_stride) noexcept {
+                        std::int8_t* y, std::size_t y_stride, const std::int32_t* row_start = nullptr) noexcept {
   using acc = typename Ops::accumulator;
   constexpr std::size_t lanes = P::lanes;
   constexpr std::size_t block_bytes = P::block_bytes;
@@ -304,7 +307,7 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
   acc sums[MR][NV];
   for (std::size_t j = 0; j < NV; ++j) {
     const acc start = Ops::load_start(p.start + (block + j) * lanes);
-    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = start;
+    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = row_start ? Ops::add_row_start(start, row_start[i]) : start;
   }
   const std::int8_t* w = p.weight + block * block_bytes;
   for (std::size_t g = 0; g < P::groups; ++g) {
@@ -338,9 +341,11 @@ inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, 
 /// | `pair_rows(first, second)`              | 8 inputs of two rows (16 bytes)                                  |
 /// | `multiply_pair(sum, rows, weights)`     | sum + the 2 x 2 products of the rows' and channels' 8 terms      |
 /// | `first_row(a, b)`, `second_row(a, b)`   | one row's sums of the pairs a (channels 0, 1) and b (2, 3)       |
+/// | `add_pair_row_starts(sum, r0, r1)`      | sum + (r0, r0, r1, r1): two rows' starts (`row_start`)           |
 template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
 inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block,
-                             std::int32_t zero, std::int8_t* y, std::size_t y_stride) noexcept {
+                             std::int32_t zero, std::int8_t* y, std::size_t y_stride,
+                             const std::int32_t* row_start = nullptr) noexcept {
   static_assert(P::lanes == 4 && P::group == 8, "blocks of two channel pairs, groups of 8 inputs");
   using acc = typename Ops::accumulator;
   constexpr std::size_t pairs = (MR + 1) / 2;
@@ -349,7 +354,11 @@ inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P
   for (std::size_t j = 0; j < NV; ++j) {
     for (std::size_t h = 0; h < 2; ++h) {
       const acc start = Ops::load_pair_start(p.start + (block + j) * 4 + 2 * h);
-      for (std::size_t i = 0; i < pairs; ++i) sums[i][j][h] = start;
+      for (std::size_t i = 0; i < pairs; ++i) {
+        sums[i][j][h] = row_start ? Ops::add_pair_row_starts(start, row_start[2 * i],
+                                                             row_start[2 * i + 1 < MR ? 2 * i + 1 : 2 * i])
+                                  : start;
+      }
     }
   }
   const std::int8_t* w = p.weight + block * block_bytes;
@@ -407,32 +416,34 @@ struct tile_shape {
 /// Rows [0, MR) of x against the NV blocks from `block`, staged first where `Stage` says.
 template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::size_t K, std::size_t XS,
           std::size_t YS, bool Stage, typename P>
-inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
-                        std::int8_t* y) noexcept {
+inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero, std::int8_t* y,
+                        const std::int32_t* row_start = nullptr) noexcept {
   if constexpr (Stage) {
     constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
     static_assert(MR * stride <= most_staged_bytes<MR, K>, "a tile stages no more than int8_product_stack_bytes says");
     alignas(64) std::int8_t rows[MR * stride];
     stage_rows<Ops, K, XS>(rows, x, MR);
-    packed_rows<Ops, MR, NV, Valid, K, stride, YS, false>(rows, p, block, zero, y);
+    packed_rows<Ops, MR, NV, Valid, K, stride, YS, false>(rows, p, block, zero, y, row_start);
   } else if constexpr (pairs_rows<Ops>) {
-    packed_pair_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
+    packed_pair_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS, row_start);
   } else {
-    packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS);
+    packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS, row_start);
   }
 }
 
 /// Every row of x against the NV blocks from `block`: tiles of `Rows` rows, then the rest.
 template <typename Ops, std::size_t Rows, std::size_t M, std::size_t NV, std::size_t Valid, std::size_t K,
           std::size_t XS, std::size_t YS, bool Stage, typename P>
-inline void packed_panel(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero,
-                         std::int8_t* y) noexcept {
+inline void packed_panel(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero, std::int8_t* y,
+                         const std::int32_t* row_start = nullptr) noexcept {
   for (std::size_t i = 0; i + Rows <= M; i += Rows) {
-    packed_rows<Ops, Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS);
+    packed_rows<Ops, Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS,
+                                                        row_start ? row_start + i : nullptr);
   }
   if constexpr (M % Rows != 0) {
     constexpr std::size_t i = M - M % Rows;
-    packed_rows<Ops, M % Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS);
+    packed_rows<Ops, M % Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS,
+                                                            row_start ? row_start + i : nullptr);
   }
 }
 
@@ -479,6 +490,147 @@ inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, 
   } else {
     packed_panels<Ops, M, K, N, XS, YS, true>(x, p, zero, y);
   }
+}
+
+/// The rows a product needs for `runtime_product` to pack its run-time operand: packing costs a move per group of
+/// each channel, which a tile of this many rows amortizes (fewer rows: the backend's dot products, with no packing).
+inline constexpr std::size_t runtime_packing_rows = 8;
+
+/// `Blocks` blocks of the channels of an int8 operand known only at run time, in Format's layout (`packed_weights`'s
+/// for one panel): what `runtime_product` packs on the stack, a panel at a time.
+///
+/// | member    | holds                                                                              |
+/// |-----------|------------------------------------------------------------------------------------|
+/// | `weight`  | Blocks blocks of Lanes channels x K inputs (block_bytes apart), padding 0          |
+/// | `start`   | each channel's start less input_offset times the sum of its inputs, at its lane    |
+/// | `requant` | the Format's requantization, set once for every lane (one multiplier)              |
+template <typename Format, std::size_t K, std::size_t Blocks>
+struct runtime_panel {
+  using layout = packed_weights<Format::lanes, K, Format>;  // one block's
+  static constexpr std::size_t lanes = Format::lanes;
+  static constexpr std::size_t group = Format::group;
+  static constexpr std::size_t blocks = Blocks;
+  static constexpr std::size_t groups = layout::groups;
+  static constexpr std::size_t group_bytes = layout::group_bytes;
+  static constexpr std::size_t input_group_bytes = layout::input_group_bytes;
+  static constexpr std::size_t block_bytes = layout::block_bytes;
+  static constexpr std::size_t columns = Blocks * lanes;
+  static constexpr int input_offset = Format::input_offset;
+
+  std::int8_t weight[Blocks * block_bytes];
+  std::int32_t start[columns];
+  typename Format::template requantization<columns> requant;
+
+  /// The channels [0, count) from w (rows of K, WS elements apart) with their starts column_start[c], the rest
+  /// (count < columns: the last panel's padding) 0: whole blocks by the backend's `Ops::pack_block` where it has
+  /// one (AVX-512 VNNI: a gather per group of 16 channels), the rest channel by channel.
+  // Rationale: pointers that advance, not indices times strides: GCC 12 -O3 reports the latter as overflowing at
+  // iterations no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
+  template <typename Ops, std::size_t WS>
+  void pack(const std::int8_t* w, const std::int32_t* column_start, std::size_t count) noexcept {
+    constexpr std::size_t whole = K / group;
+    constexpr std::size_t rest = K % group;
+    std::size_t c = 0;
+    if constexpr (requires(std::int32_t* sums) { Ops::template pack_block<K, WS>(weight, w, sums); }) {
+      for (; c + lanes <= count && c < columns; c += lanes) {
+        std::int32_t sums[lanes];  // in lane order
+        Ops::template pack_block<K, WS>(weight + c / lanes * block_bytes, w, sums);
+        for (std::size_t q = 0; q < lanes; ++q) {
+          start[c + Format::lane_of(q)] = static_cast<std::int32_t>(
+              static_cast<std::uint32_t>(column_start[c + q]) -
+              static_cast<std::uint32_t>(input_offset * sums[Format::lane_of(q)]));
+        }
+        if (c + lanes < count) w += lanes * WS;  // no further than w's last row
+      }
+    }
+    for (; c < columns; ++c) {
+      const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
+      std::int8_t* to = weight + c / lanes * block_bytes + lane % lanes * group;
+      if (c >= count) {
+        for (std::size_t g = 0; g < groups; ++g, to += group_bytes) std::memset(to, 0, group);
+        start[lane] = 0;
+        continue;
+      }
+      std::int32_t sum = 0;
+      for (std::size_t t = 0; t < K; ++t) sum += w[t];
+      const std::int8_t* from = w;
+      for (std::size_t g = 0; g < whole; ++g, to += group_bytes, from += group) std::memcpy(to, from, group);
+      if constexpr (rest != 0) {
+        std::int8_t last[group]{};
+        std::memcpy(last, from, rest);
+        std::memcpy(to, last, group);
+      }
+      // Modulo 2^32, as the kernel's sums are.
+      start[lane] = static_cast<std::int32_t>(static_cast<std::uint32_t>(column_start[c]) -
+                                              static_cast<std::uint32_t>(input_offset * sum));
+      if (c + 1 < count) w += WS;  // no further than w's last row
+    }
+  }
+};
+
+/// The stack bytes `runtime_product`'s panel takes for K inputs and N channels, on any backend: at most 64
+/// channels (4 blocks of AVX-512's 16, or fewer channels on the narrower backends), each with its K inputs rounded
+/// up to a group of 8, its start and its requantization (40 bytes at most), the blocks' padding, and the panel's
+/// alignment.
+template <std::size_t K, std::size_t N>
+inline constexpr std::size_t most_runtime_panel_bytes = [] {
+  const std::size_t rounded = (N + 15) / 16 * 16;
+  const std::size_t channels = rounded < 64 ? rounded : 64;
+  return channels * ((K + 7) / 8 * 8 + 4 + 40) + 4 * 64 + 8 + 64;
+}();
+
+/// y[r][c] = requantize(start(r, c) + sum_t x[r][t] w[c][t]) for r < M, c < N, with one multiplier
+/// (`kernels::int8_product_requantized`'s contract, `int8_epilogue<false, ...>`) where w is known only at run time
+/// (int8 attention's keys and values): `packed_product`'s tiles, on w packed a panel of channels at a time into a
+/// `runtime_panel` on the stack. Rows of x, w and y XS, WS and YS elements apart. Returns false, having written
+/// nothing, where the Format's requantization of that multiplier is not exact (`exact()`), for the caller's kernel.
+// Rationale: packing costs a move per group of 4 inputs of each channel, against a dot-product instruction per
+// group, channel block and row in the tiles; the backend's dot products (`int8_simd::dot_rows`) instead end each
+// output in a reduction across lanes, 7 or 8 instructions per output at K = 64 where a tile spends one.
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+          typename Epilogue>
+inline bool runtime_product(const std::int8_t* x, const std::int8_t* w, const Epilogue& e, std::int8_t* y) noexcept {
+  static_assert(!Epilogue::per_channel, "one multiplier for every channel");
+  using format = typename Ops::format;
+  constexpr std::size_t lanes = format::lanes;
+  constexpr std::size_t blocks = (N + lanes - 1) / lanes;
+  using shape = tile_shape<Ops, M, blocks>;
+  constexpr std::size_t rows = shape::rows;
+  constexpr std::size_t panel = shape::panel < blocks ? shape::panel : blocks;
+  using panel_type = runtime_panel<format, K, panel>;
+  static_assert(sizeof(panel_type) + 64 <= most_runtime_panel_bytes<K, N>,
+                "the panel takes no more than int8_product_stack_bytes says");
+  alignas(64) panel_type p;
+  for (std::size_t c = 0; c < panel_type::columns; ++c) {
+    p.requant.set(c, c / lanes * lanes + format::lane_of(c % lanes), e.multiplier(0), e.zero);
+  }
+  if (!p.requant.exact()) return false;
+  const std::int32_t* const row_start = Epilogue::row_starts ? e.row_start : nullptr;
+  constexpr std::size_t last_valid = N % lanes == 0 ? lanes : N % lanes;
+  constexpr std::size_t full = blocks / panel * panel;
+  constexpr bool stage = staged<format, K>;
+  constexpr std::size_t panel_channels = panel * lanes;
+  const std::int8_t* from = w;
+  std::int8_t* to = y;
+  const std::int32_t* column_start = e.column_start;
+  for (std::size_t b = 0; b < full; b += panel) {
+    p.template pack<Ops, WS>(from, column_start, N - b * lanes);
+    if (b + panel == blocks) {
+      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
+    } else {
+      packed_panel<Ops, rows, M, panel, lanes, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
+    }
+    if (b + panel < blocks) {  // no further than w's last row
+      from += panel_channels * WS;
+      to += panel_channels;
+      column_start += panel_channels;
+    }
+  }
+  if constexpr (blocks % panel != 0) {
+    p.template pack<Ops, WS>(from, column_start, N - full * lanes);
+    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
+  }
+  return true;
 }
 
 }  // namespace ctattn::detail::int8_packed
