@@ -4008,6 +4008,18 @@ struct avx512_int8_ops {
   // latency of its chain (largest, gathers, sum, division, weights).
   static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                           const std::int32_t* table) noexcept {
+    if (end - begin >= 32) {
+      softmax_row_by<true>(x, w, begin, end, table);
+    } else {
+      softmax_row_by<false>(x, w, begin, end, table);
+    }
+  }
+
+ private:
+  // softmax_row's body, the exponentials by permutes (Permute) or gathers.
+  template <bool Permute>
+  static void softmax_row_by(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                             const std::int32_t* table) noexcept {
     const std::int8_t* const xs = x + begin;
     std::int8_t* const ws = w + begin;
     const std::size_t n = end - begin;
@@ -4029,11 +4041,33 @@ struct avx512_int8_ops {
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
     const __m512i largest = _mm512_set1_epi32(static_cast<std::int8_t>(_mm_cvtsi128_si32(top128)));
-    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes).
+    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more: the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair
+    // of them (the offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
+    // Rationale: on Zen 4 a `vpgatherdd` of 16 entries took about 24 cycles, the 18 instructions of the permutes
+    // about 9; loading the 16 registers costs more than it saves in a row of 16 (int8 attention at (16, 64): 1.51 us
+    // gathering, 1.67 us permuting; at (64, 64) 9.89 and 9.28 us, at (128, 128) 50.0 and 44.6 us).
+    [[maybe_unused]] __m512i entries[16];
+    if constexpr (Permute) {
+      for (std::size_t i = 0; i < 16; ++i) entries[i] = _mm512_loadu_si512(table + 16 * i);
+    }
     const auto terms = [&](std::size_t u, __mmask16 k) {
       const __m128i bytes = _mm512_maskz_extracti32x4_epi32(0xF, _mm512_maskz_loadu_epi8(k, xs + u), 0);
       const __m512i offsets = _mm512_sub_epi32(largest, _mm512_maskz_cvtepi8_epi32(0xFFFF, bytes));
-      return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), k, offsets, table, 4);
+      if constexpr (!Permute) {
+        return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), k, offsets, table, 4);
+      } else {
+        __m512i pair[8];
+        for (std::size_t b = 0; b < 8; ++b) {
+          pair[b] = _mm512_permutex2var_epi32(entries[2 * b], offsets, entries[2 * b + 1]);
+        }
+        const __mmask16 bit5 = _mm512_test_epi32_mask(offsets, _mm512_set1_epi32(32));
+        const __mmask16 bit6 = _mm512_test_epi32_mask(offsets, _mm512_set1_epi32(64));
+        const __mmask16 bit7 = _mm512_test_epi32_mask(offsets, _mm512_set1_epi32(128));
+        for (std::size_t b = 0; b < 8; b += 2) pair[b] = _mm512_mask_blend_epi32(bit5, pair[b], pair[b + 1]);
+        pair[0] = _mm512_mask_blend_epi32(bit6, pair[0], pair[2]);
+        pair[4] = _mm512_mask_blend_epi32(bit6, pair[4], pair[6]);
+        return _mm512_maskz_mov_epi32(k, _mm512_mask_blend_epi32(bit7, pair[0], pair[4]));
+      }
     };
     const auto lanes = [n](std::size_t u) {
       return n - u >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n - u)) - 1u);
@@ -4072,7 +4106,6 @@ struct avx512_int8_ops {
     }
   }
 
- private:
   static __m256i halves(accumulator sum) noexcept {
     return _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1));
   }
@@ -4148,32 +4181,52 @@ struct avx512_vnni_packed_ops {
   }
   /// 16 channels of an operand known only at run time (rows WS bytes apart, K int8 each) as one packed block
   /// (`paired_format`'s lanes, groups of 4 inputs, the last padded with 0; int8_packed::runtime_panel), and each
-  /// channel's sum of its K values at its lane: a `vpgatherdd` of the 16 rows' 4 bytes per group, and a `vpdpbusd`
-  /// against ones for the sums.
-  // Rationale: 16 channels' group in one instruction, where the portable loop moves a channel's group at a time and
-  // sums its bytes apart: int8 attention at (64, 64) spent 6% of its time packing that way (Zen 4).
+  /// channel's sum of its K values at its lane: per 64 inputs, the 16 rows loaded in their lanes' order (channels
+  /// 0-7 to the even lanes, 8-15 to the odd) and transposed as 16 x 16 words (`vpunpck*dq`, `vpunpck*qdq`,
+  /// `vshufi32x4` twice: 64 instructions), so that vector g holds every channel's group g; a `vpdpbusd` of each
+  /// against ones sums the channels.
+  // Rationale: not a `vpgatherdd` per group: on Zen 4 a gather of 16 words took about 24 cycles, and packing spent
+  // 7% of int8 attention's time at (64, 64); the transposition does 16 groups in about as many cycles as one gather.
   template <std::size_t K, std::size_t WS>
   static void pack_block(std::int8_t* to, const std::int8_t* from, std::int32_t* sums) noexcept {
-    // Lane l reads the channel paired_format puts there: 0-7 in the even lanes, 8-15 in the odd ones.
-    const __m512i rows = _mm512_mullo_epi32(
-        _mm512_setr_epi32(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15),
-        _mm512_set1_epi32(static_cast<std::int32_t>(WS)));
+    constexpr std::size_t groups = (K + 3) / 4;
     const __m512i ones = _mm512_set1_epi8(1);
     __m512i total = _mm512_setzero_si512();
-    constexpr std::size_t whole = K / 4;
-    const std::int8_t* group = from;
-    std::int8_t* out = to;
-    for (std::size_t g = 0; g < whole; ++g, group += 4, out += 64) {
-      const __m512i v = _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), 0xFFFF, rows, group, 1);
-      _mm512_storeu_si512(out, v);
-      total = dot_group(total, ones, v);
-    }
-    if constexpr (K % 4 != 0) {
-      alignas(64) std::int8_t last[64]{};
-      for (std::size_t c = 0; c < 16; ++c) std::memcpy(last + 4 * format::lane_of(c), group + c * WS, K % 4);
-      const __m512i v = _mm512_load_si512(last);
-      _mm512_storeu_si512(out, v);
-      total = dot_group(total, ones, v);
+    for (std::size_t t = 0; t < K; t += 64) {
+      const __mmask64 read = K - t >= 64 ? ~__mmask64{0} : (__mmask64{1} << (K - t)) - 1u;
+      __m512i r[16];
+      for (std::size_t l = 0; l < 16; ++l) {
+        const std::size_t channel = l % 2 == 0 ? l / 2 : 8 + l / 2;
+        r[l] = _mm512_maskz_loadu_epi8(read, from + channel * WS + t);
+      }
+      __m512i u[16];
+      for (std::size_t i = 0; i < 16; i += 2) {
+        u[i] = _mm512_maskz_unpacklo_epi32(0xFFFF, r[i], r[i + 1]);
+        u[i + 1] = _mm512_maskz_unpackhi_epi32(0xFFFF, r[i], r[i + 1]);
+      }
+      for (std::size_t i = 0; i < 16; i += 4) {  // u[4i + j]: rows 4i..4i+3, columns j + 4k in 128-bit lane k
+        r[i] = _mm512_maskz_unpacklo_epi64(0xFF, u[i], u[i + 2]);
+        r[i + 1] = _mm512_maskz_unpackhi_epi64(0xFF, u[i], u[i + 2]);
+        r[i + 2] = _mm512_maskz_unpacklo_epi64(0xFF, u[i + 1], u[i + 3]);
+        r[i + 3] = _mm512_maskz_unpackhi_epi64(0xFF, u[i + 1], u[i + 3]);
+      }
+      __m512i column[16];
+      for (std::size_t j = 0; j < 4; ++j) {
+        const __m512i v0 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[j], r[4 + j], 0x88);
+        const __m512i v1 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[j], r[4 + j], 0xDD);
+        const __m512i v2 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[8 + j], r[12 + j], 0x88);
+        const __m512i v3 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[8 + j], r[12 + j], 0xDD);
+        column[j] = _mm512_maskz_shuffle_i32x4(0xFFFF, v0, v2, 0x88);
+        column[j + 8] = _mm512_maskz_shuffle_i32x4(0xFFFF, v0, v2, 0xDD);
+        column[j + 4] = _mm512_maskz_shuffle_i32x4(0xFFFF, v1, v3, 0x88);
+        column[j + 12] = _mm512_maskz_shuffle_i32x4(0xFFFF, v1, v3, 0xDD);
+      }
+      const std::size_t first = t / 4;
+      const std::size_t count = groups - first < 16 ? groups - first : 16;
+      for (std::size_t g = 0; g < count; ++g) {
+        _mm512_storeu_si512(to + 64 * (first + g), column[g]);
+        total = dot_group(total, ones, column[g]);
+      }
     }
     _mm512_storeu_si512(sums, total);
   }
