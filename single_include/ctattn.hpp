@@ -3499,6 +3499,80 @@ struct avx2_int8_ops {
                              std::size_t n) noexcept {
     avx2_packed_requantization::requantize_row(e, r, sums, y, n);
   }
+
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31 (as Helium's
+  /// and AVX-512's), from 16 entries on (shorter rows: the scalar form, as on AVX-512).
+  static constexpr std::size_t softmax_row_limit = 2047;
+  static constexpr std::size_t softmax_row_shortest = 16;
+  /// Rows up to this long keep their exponentials on the stack (1 KiB) between the sum and the weights.
+  static constexpr std::size_t kept_terms = 256;
+
+  /// kernels/int8.hpp's `int8_softmax_row` on 8 lanes, as avx512_int8_ops::softmax_row computes it: the largest
+  /// entry by `vpmaxsb`, the exponentials by `vpgatherdd`, the quotient guess (n r) >> 40 by `vpmuludq` on the even
+  /// and the odd lanes, the remainder (`vpmulld`) against 2 sum for the last one (an unsigned comparison as
+  /// `vpmaxud`); the last 8 or fewer entries of a row through a buffer, under a lane mask.
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    __m256i top = _mm256_set1_epi8(-128);
+    std::size_t t = 0;
+    for (; t + 32 <= n; t += 32) top = _mm256_max_epi8(top, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + t)));
+    __m128i top128 = _mm_max_epi8(_mm256_castsi256_si128(top), _mm256_extracti128_si256(top, 1));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 8));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 4));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
+    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
+    std::int32_t most = static_cast<std::int8_t>(_mm_cvtsi128_si32(top128));
+    for (; t < n; ++t) most = xs[t] > most ? xs[t] : most;
+    const __m256i largest = _mm256_set1_epi32(most);
+    const __m256i lane_index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    // The lanes of entries [u, u + 8) within the row (all ones), and those entries' exponentials (0 elsewhere).
+    const auto lanes = [&](std::size_t u) {
+      return n - u >= 8 ? _mm256_set1_epi32(-1)
+                        : _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<std::int32_t>(n - u)), lane_index);
+    };
+    const auto terms = [&](std::size_t u, __m256i valid) {
+      std::int64_t eight = 0;
+      std::memcpy(&eight, xs + u, n - u >= 8 ? 8 : n - u);
+      const __m256i offsets = _mm256_sub_epi32(largest, _mm256_cvtepi8_epi32(_mm_cvtsi64_si128(eight)));
+      return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), table, offsets, valid, 4);
+    };
+    __m256i sums = _mm256_setzero_si256();
+    alignas(32) std::int32_t kept[kept_terms];
+    for (std::size_t u = 0; u < n; u += 8) {
+      const __m256i e = terms(u, lanes(u));
+      if (n <= kept_terms) _mm256_store_si256(reinterpret_cast<__m256i*>(kept + u), e);
+      sums = _mm256_add_epi32(sums, e);
+    }
+    const auto sum = static_cast<std::uint32_t>(total(sums));
+    const std::uint32_t divisor = 2 * sum;
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const __m256i divisors = _mm256_set1_epi32(static_cast<std::int32_t>(divisor));
+    const __m256i reciprocals = _mm256_set1_epi32(static_cast<std::int32_t>(reciprocal));
+    const __m256i all_terms = _mm256_set1_epi32(static_cast<std::int32_t>(sum));
+    for (std::size_t u = 0; u < n; u += 8) {
+      const __m256i valid = lanes(u);
+      const __m256i e = n <= kept_terms ? _mm256_load_si256(reinterpret_cast<const __m256i*>(kept + u))
+                                        : terms(u, valid);
+      const __m256i numerators = _mm256_add_epi32(_mm256_slli_epi32(e, 9), all_terms);
+      const __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(numerators, reciprocals), 40);
+      // The odd lanes' products shifted by 8 only: the high half of each 64-bit lane is then the product >> 40.
+      const __m256i odd = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(numerators, 32), reciprocals), 8);
+      __m256i quotients = _mm256_blend_epi32(even, odd, 0xAA);
+      const __m256i remainders = _mm256_sub_epi32(numerators, _mm256_mullo_epi32(quotients, divisors));
+      const __m256i short_by_one = _mm256_cmpeq_epi32(_mm256_max_epu32(remainders, divisors), remainders);
+      quotients = _mm256_sub_epi32(quotients, short_by_one);
+      const __m256i v = _mm256_min_epi32(_mm256_sub_epi32(quotients, _mm256_set1_epi32(128)), _mm256_set1_epi32(127));
+      const __m256i words = _mm256_packs_epi32(v, v);
+      const __m256i bytes = _mm256_packs_epi16(words, words);
+      const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+      alignas(8) std::int8_t eight[8];
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(eight), _mm256_castsi256_si128(ordered));
+      std::memcpy(ws + u, eight, n - u >= 8 ? 8 : n - u);
+    }
+  }
 };
 
 /// kernels/detail/int8_packed.hpp's operations with AVX2 alone: groups of 2 inputs, staged as int16, and 2 weights
