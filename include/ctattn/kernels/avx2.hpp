@@ -390,6 +390,53 @@ struct avx2_packed_ops : avx2_packed_requantization {
   static accumulator load_weights(const std::int8_t* p) noexcept {
     return _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
   }
+  /// 8 channels of an operand known only at run time (rows WS bytes apart, K int8 each) as one packed block
+  /// (groups of 2 inputs, the last padded with 0; int8_packed::runtime_panel), and each channel's sum of its K values
+  /// at its lane: per 16 inputs, the 8 rows transposed as 8 x 8 16-bit words (`vpunpck*wd`, `*dq`, `*qdq`: 24
+  /// instructions), so that vector g holds every channel's group g; `vpmaddubsw` against ones then sums each group.
+  // Rationale: the portable loop moves one channel's 2 bytes at a time (32 moves a channel at K = 64).
+  template <std::size_t K, std::size_t WS>
+  static void pack_block(std::int8_t* to, const std::int8_t* from, std::int32_t* sums) noexcept {
+    constexpr std::size_t groups = (K + 1) / 2;
+    const __m128i ones = _mm_set1_epi8(1);
+    __m256i total = _mm256_setzero_si256();
+    for (std::size_t t = 0; t < K; t += 16) {
+      __m128i r[8];
+      for (std::size_t l = 0; l < 8; ++l) {
+        if (K - t >= 16) {
+          r[l] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + l * WS + t));
+        } else {
+          alignas(16) std::int8_t part[16]{};
+          std::memcpy(part, from + l * WS + t, K - t);
+          r[l] = _mm_load_si128(reinterpret_cast<const __m128i*>(part));
+        }
+      }
+      __m128i a[8];
+      for (std::size_t i = 0; i < 8; i += 2) {
+        a[i] = _mm_unpacklo_epi16(r[i], r[i + 1]);
+        a[i + 1] = _mm_unpackhi_epi16(r[i], r[i + 1]);
+      }
+      // r[4h + 2i + j]: rows 4h..4h+3, words 4i + 2j and 4i + 2j + 1 (h, i, j in {0, 1}).
+      for (std::size_t h = 0; h < 8; h += 4) {
+        r[h] = _mm_unpacklo_epi32(a[h], a[h + 2]);
+        r[h + 1] = _mm_unpackhi_epi32(a[h], a[h + 2]);
+        r[h + 2] = _mm_unpacklo_epi32(a[h + 1], a[h + 3]);
+        r[h + 3] = _mm_unpackhi_epi32(a[h + 1], a[h + 3]);
+      }
+      __m128i column[8];
+      for (std::size_t q = 0; q < 4; ++q) {
+        column[2 * q] = _mm_unpacklo_epi64(r[q], r[q + 4]);
+        column[2 * q + 1] = _mm_unpackhi_epi64(r[q], r[q + 4]);
+      }
+      const std::size_t first = t / 2;
+      const std::size_t count = groups - first < 8 ? groups - first : 8;
+      for (std::size_t g = 0; g < count; ++g) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 16 * (first + g)), column[g]);
+        total = _mm256_add_epi32(total, _mm256_cvtepi16_epi32(_mm_maddubs_epi16(ones, column[g])));
+      }
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), total);
+  }
   static accumulator broadcast_group(const std::int8_t* p) noexcept {
     std::int32_t two;
     std::memcpy(&two, p, 4);
