@@ -163,6 +163,18 @@ static_assert(ctattn::detail::int8_packed::staged_stride<lane_format<4, 0, 8>, 5
 static_assert(ctattn::detail::int8_packed::staged_stride<paired_format, 5> == 8);
 static_assert(ctattn::detail::int8_packed::most_staged_bytes<16, 5> == 8 * 8);
 static_assert(ctattn::detail::int8_packed::most_staged_bytes<3, 64> == 3 * 2 * 64);
+// A run-time operand's panel (int8_packed::runtime_product) within the bound int8_product_stack_bytes adds from 8
+// rows on: 4 blocks of AVX-512's 16 channels, one of AVX2's 8 with K = 5 (groups of 2), AArch64's widest panels.
+using ctattn::detail::int8_packed::most_runtime_panel_bytes;
+using ctattn::detail::int8_packed::runtime_panel;
+static_assert(sizeof(runtime_panel<paired_format, 64, 4>) + 64 <= most_runtime_panel_bytes<64, 64>);
+static_assert(sizeof(runtime_panel<paired_format, 1024, 4>) + 64 <= most_runtime_panel_bytes<1024, 100>);
+static_assert(sizeof(runtime_panel<lane_format<8, 0, 2>, 5, 1>) + 64 <= most_runtime_panel_bytes<5, 3>);
+static_assert(sizeof(runtime_panel<lane_format<4, 0, 8>, 67, 8>) + 64 <= most_runtime_panel_bytes<67, 32>);
+static_assert(sizeof(runtime_panel<lane_format<4, 0, 4>, 130, 8>) + 64 <= most_runtime_panel_bytes<130, 200>);
+static_assert(ctattn::detail::kernels::int8_product_stack_bytes<8, 64, 64> ==
+              ctattn::detail::int8_packed::most_staged_bytes<8, 64> + most_runtime_panel_bytes<64, 64>);
+static_assert(ctattn::detail::kernels::int8_product_stack_bytes<7, 64, 64> < most_runtime_panel_bytes<64, 64>);
 // The AVX-512 form's: the left shift at the lane, the 64-bit constants in channel order, so that
 // ((x << left) m + addend - (negative where the product is below -2^30)) >> shift is the requantized value, the
 // zero point -3 in the addend (-3 2^shift) where the right shift is at most 23. Channel 4's is 31: that layer is
