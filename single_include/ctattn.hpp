@@ -2703,6 +2703,17 @@ struct lane_format {
       right_less_one[lane] = right[lane] > 0 ? right[lane] - 1 : 0;
       round_bit[lane] = right[lane] > 0 ? 1 : 0;
     }
+    /// Every lane as `set` makes channel 0's with m (one multiplier for every channel: a run-time product's).
+    constexpr void set_all(const math::quantized_multiplier& m, std::int32_t zero) noexcept {
+      set(0, 0, m, zero);
+      for (std::size_t lane = 1; lane < Columns; ++lane) {
+        multiplier[lane] = multiplier[0];
+        left[lane] = left[0];
+        right[lane] = right[0];
+        right_less_one[lane] = right_less_one[0];
+        round_bit[lane] = round_bit[0];
+      }
+    }
     /// Whether the kernel computes every channel exactly: always.
     [[nodiscard]] constexpr bool exact() const noexcept { return true; }
     friend constexpr bool operator==(const requantization&, const requantization&) = default;
@@ -2755,6 +2766,17 @@ struct paired_format {
       put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0) + zero_term);
       put(negative, c, right > 0 ? std::int64_t{1} << 31 : 0);
       put(shift, c, 31 + right);
+    }
+    /// Every channel as `set` makes channel 0's with m (one multiplier for every channel: a run-time product's).
+    constexpr void set_all(const math::quantized_multiplier& m, std::int32_t zero) noexcept {
+      set(0, 0, m, zero);
+      for (std::size_t lane = 1; lane < Columns; ++lane) left[lane] = left[0];
+      for (std::size_t i = 2; i < 2 * Columns; ++i) {
+        multiplier[i] = multiplier[i % 2];
+        addend[i] = addend[i % 2];
+        negative[i] = negative[i % 2];
+        shift[i] = shift[i % 2];
+      }
     }
     /// Whether the kernel computes every channel exactly (the zero point folded into every addend).
     [[nodiscard]] constexpr bool exact() const noexcept { return folds_every_zero != 0; }
@@ -3196,9 +3218,7 @@ inline bool runtime_product(const std::int8_t* x, const std::int8_t* w, const Ep
   static_assert(sizeof(panel_type) + 64 <= most_runtime_panel_bytes<K, N>,
                 "the panel takes no more than int8_product_stack_bytes says");
   alignas(64) panel_type p;
-  for (std::size_t c = 0; c < panel_type::columns; ++c) {
-    p.requant.set(c, c / lanes * lanes + format::lane_of(c % lanes), e.multiplier(0), e.zero);
-  }
+  p.requant.set_all(e.multiplier(0), e.zero);
   if (!p.requant.exact()) return false;
   const std::int32_t* const row_start = Epilogue::row_starts ? e.row_start : nullptr;
   constexpr std::size_t last_valid = N % lanes == 0 ? lanes : N % lanes;
@@ -3518,7 +3538,9 @@ struct avx2_int8_ops {
     const std::size_t n = end - begin;
     __m256i top = _mm256_set1_epi8(-128);
     std::size_t t = 0;
-    for (; t + 32 <= n; t += 32) top = _mm256_max_epi8(top, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + t)));
+    for (; t + 32 <= n; t += 32) {
+      top = _mm256_max_epi8(top, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + t)));
+    }
     __m128i top128 = _mm_max_epi8(_mm256_castsi256_si128(top), _mm256_extracti128_si256(top, 1));
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 8));
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 4));
@@ -4162,8 +4184,9 @@ struct avx512_int8_ops {
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
     const __m512i largest = _mm512_set1_epi32(static_cast<std::int8_t>(_mm_cvtsi128_si32(top128)));
-    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more: the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair
-    // of them (the offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
+    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more
+    // (Permute): the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair of them (the
+    // offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
     // Rationale: on Zen 4 a `vpgatherdd` of 16 entries took about 24 cycles, the 18 instructions of the permutes
     // about 9; loading the 16 registers costs more than it saves in a row of 16 (int8 attention at (16, 64): 1.51 us
     // gathering, 1.67 us permuting; at (64, 64) 9.89 and 9.28 us, at (128, 128) 50.0 and 44.6 us).

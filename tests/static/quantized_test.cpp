@@ -175,6 +175,20 @@ static_assert(sizeof(runtime_panel<lane_format<4, 0, 4>, 130, 8>) + 64 <= most_r
 static_assert(ctattn::detail::kernels::int8_product_stack_bytes<8, 64, 64> ==
               ctattn::detail::int8_packed::most_staged_bytes<8, 64> + most_runtime_panel_bytes<64, 64>);
 static_assert(ctattn::detail::kernels::int8_product_stack_bytes<7, 64, 64> < most_runtime_panel_bytes<64, 64>);
+// One multiplier for every channel (a run-time product's): set_all gives the constants set gives each channel.
+template <typename Format>
+constexpr bool set_all_matches(ctattn::math::quantized_multiplier one, std::int32_t zero) {
+  typename Format::template requantization<32> each{}, all{};
+  for (std::size_t c = 0; c < 32; ++c) {
+    each.set(c, c / Format::lanes * Format::lanes + Format::lane_of(c % Format::lanes), one, zero);
+  }
+  all.set_all(one, zero);
+  return each == all;
+}
+static_assert(set_all_matches<paired_format>({1500000000, -7}, -3) && set_all_matches<paired_format>({1 << 30, 2}, 5));
+static_assert(set_all_matches<paired_format>({2000000000, -30}, 0));  // not exact: folds_every_zero 0 in both
+static_assert(set_all_matches<lane_format<8, 128>>({1500000000, -7}, -3) &&
+              set_all_matches<lane_format<4, 0, 8>>({1 << 30, 2}, 5));
 // The AVX-512 form's: the left shift at the lane, the 64-bit constants in channel order, so that
 // ((x << left) m + addend - (negative where the product is below -2^30)) >> shift is the requantized value, the
 // zero point -3 in the addend (-3 2^shift) where the right shift is at most 23. Channel 4's is 31: that layer is

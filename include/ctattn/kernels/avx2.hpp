@@ -298,7 +298,9 @@ struct avx2_int8_ops {
     const std::size_t n = end - begin;
     __m256i top = _mm256_set1_epi8(-128);
     std::size_t t = 0;
-    for (; t + 32 <= n; t += 32) top = _mm256_max_epi8(top, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + t)));
+    for (; t + 32 <= n; t += 32) {
+      top = _mm256_max_epi8(top, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + t)));
+    }
     __m128i top128 = _mm_max_epi8(_mm256_castsi256_si128(top), _mm256_extracti128_si256(top, 1));
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 8));
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 4));

@@ -258,8 +258,9 @@ struct avx512_int8_ops {
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
     top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
     const __m512i largest = _mm512_set1_epi32(static_cast<std::int8_t>(_mm_cvtsi128_si32(top128)));
-    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more: the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair
-    // of them (the offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
+    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more
+    // (Permute): the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair of them (the
+    // offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
     // Rationale: on Zen 4 a `vpgatherdd` of 16 entries took about 24 cycles, the 18 instructions of the permutes
     // about 9; loading the 16 registers costs more than it saves in a row of 16 (int8 attention at (16, 64): 1.51 us
     // gathering, 1.67 us permuting; at (64, 64) 9.89 and 9.28 us, at (128, 128) 50.0 and 44.6 us).

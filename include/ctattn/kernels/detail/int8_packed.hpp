@@ -108,6 +108,17 @@ struct lane_format {
       right_less_one[lane] = right[lane] > 0 ? right[lane] - 1 : 0;
       round_bit[lane] = right[lane] > 0 ? 1 : 0;
     }
+    /// Every lane as `set` makes channel 0's with m (one multiplier for every channel: a run-time product's).
+    constexpr void set_all(const math::quantized_multiplier& m, std::int32_t zero) noexcept {
+      set(0, 0, m, zero);
+      for (std::size_t lane = 1; lane < Columns; ++lane) {
+        multiplier[lane] = multiplier[0];
+        left[lane] = left[0];
+        right[lane] = right[0];
+        right_less_one[lane] = right_less_one[0];
+        round_bit[lane] = round_bit[0];
+      }
+    }
     /// Whether the kernel computes every channel exactly: always.
     [[nodiscard]] constexpr bool exact() const noexcept { return true; }
     friend constexpr bool operator==(const requantization&, const requantization&) = default;
@@ -160,6 +171,17 @@ struct paired_format {
       put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0) + zero_term);
       put(negative, c, right > 0 ? std::int64_t{1} << 31 : 0);
       put(shift, c, 31 + right);
+    }
+    /// Every channel as `set` makes channel 0's with m (one multiplier for every channel: a run-time product's).
+    constexpr void set_all(const math::quantized_multiplier& m, std::int32_t zero) noexcept {
+      set(0, 0, m, zero);
+      for (std::size_t lane = 1; lane < Columns; ++lane) left[lane] = left[0];
+      for (std::size_t i = 2; i < 2 * Columns; ++i) {
+        multiplier[i] = multiplier[i % 2];
+        addend[i] = addend[i % 2];
+        negative[i] = negative[i % 2];
+        shift[i] = shift[i % 2];
+      }
     }
     /// Whether the kernel computes every channel exactly (the zero point folded into every addend).
     [[nodiscard]] constexpr bool exact() const noexcept { return folds_every_zero != 0; }
@@ -601,9 +623,7 @@ inline bool runtime_product(const std::int8_t* x, const std::int8_t* w, const Ep
   static_assert(sizeof(panel_type) + 64 <= most_runtime_panel_bytes<K, N>,
                 "the panel takes no more than int8_product_stack_bytes says");
   alignas(64) panel_type p;
-  for (std::size_t c = 0; c < panel_type::columns; ++c) {
-    p.requant.set(c, c / lanes * lanes + format::lane_of(c % lanes), e.multiplier(0), e.zero);
-  }
+  p.requant.set_all(e.multiplier(0), e.zero);
   if (!p.requant.exact()) return false;
   const std::int32_t* const row_start = Epilogue::row_starts ? e.row_start : nullptr;
   constexpr std::size_t last_valid = N % lanes == 0 ? lanes : N % lanes;
