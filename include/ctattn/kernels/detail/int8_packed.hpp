@@ -16,6 +16,8 @@
 /// | `paired_format`                     | AVX-512's: channels 0-7 even lanes, 8-15 odd, 64-bit constants    |
 /// | `packed_weights<N, K, Format>`      | N x K int8 weights in blocks of Lanes channels x Group inputs     |
 /// | `packed_product<Ops, M, K, N>(...)` | y = requantize(x W^T + start) with Ops's instructions (`exact()`) |
+/// | `runtime_panel<Format, K, Blocks>`  | a panel of a run-time operand's channels, packed on the stack     |
+/// | `runtime_product<Ops, M, K, N>(...)`| the same product where W is known only at run time (one multiplier) |
 ///
 /// The layout (Lanes channels per vector, K rounded up to a whole group of G = Format::group inputs, N to Lanes, the
 /// padding 0), where lane l of block b holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
