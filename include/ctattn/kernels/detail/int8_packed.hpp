@@ -65,7 +65,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <type_traits>
 
 #include "ctattn/math/fixed_point.hpp"
@@ -234,18 +233,36 @@ struct packed_weights {
   constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
                            const math::quantized_multiplier (&multipliers)[N], std::int32_t zero) noexcept {
     for (std::size_t c = 0; c < N; ++c) {
-      const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
-      const std::size_t base = c / lanes * block_bytes + lane % lanes * group;
-      std::int32_t sum = 0;
-      for (std::size_t t = 0; t < K; ++t) {
-        weight[base + t / group * group_bytes + t % group] = w[c][t];
-        sum += w[c][t];
-      }
-      // Modulo 2^32, as the folded bias and the kernel's sums are (input_offset sum fits: |sum| <= 128 K).
-      start[lane] = static_cast<std::int32_t>(static_cast<std::uint32_t>(folded_bias[c]) -
-                                              static_cast<std::uint32_t>(input_offset * sum));
+      const std::size_t lane = lane_of_channel(c);
+      start[lane] = start_of(folded_bias[c], place(weight, c, w[c]));
       requant.set(c, lane, multipliers[c], zero);
     }
+  }
+
+  /// Channel c's lane among the columns: its block's first lane + Format::lane_of.
+  static constexpr std::size_t lane_of_channel(std::size_t c) noexcept {
+    return c / lanes * lanes + Format::lane_of(c % lanes);
+  }
+  /// Channel c's K weights (`row`; null: all 0) written where the layout keeps them in `weights` (blocks block_bytes
+  /// apart), the last group's padding 0; returns their sum.
+  static constexpr std::int32_t place(std::int8_t* weights, std::size_t c, const std::int8_t* row) noexcept {
+    std::int8_t* const to = weights + c / lanes * block_bytes + Format::lane_of(c % lanes) * group;
+    std::int32_t sum = 0;
+    for (std::size_t g = 0; g < groups; ++g) {
+      for (std::size_t q = 0; q < group; ++q) {
+        const std::size_t t = g * group + q;
+        const std::int8_t v = row != nullptr && t < K ? row[t] : std::int8_t{0};
+        to[g * group_bytes + q] = v;
+        sum += v;
+      }
+    }
+    return sum;
+  }
+  /// The start of a channel whose K weights sum to `sum`: its folded bias less input_offset sum, modulo 2^32 as the
+  /// folded bias and the kernel's sums are (input_offset sum fits: |sum| <= 128 K).
+  static constexpr std::int32_t start_of(std::int32_t folded_bias, std::int32_t sum) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(folded_bias) -
+                                     static_cast<std::uint32_t>(input_offset * sum));
   }
 
   /// Whether `packed_product` gives every output of this layer exactly (else the plain kernel does).
@@ -546,47 +563,27 @@ struct runtime_panel {
   typename Format::template requantization<columns> requant;
 
   /// The channels [0, count) from w (rows of K, WS elements apart) with their starts column_start[c], the rest
-  /// (count < columns: the last panel's padding) 0: whole blocks by the backend's `Ops::pack_block` where it has
-  /// one (AVX-512 VNNI: a gather per group of 16 channels), the rest channel by channel.
-  // Rationale: pointers that advance, not indices times strides: GCC 12 -O3 reports the latter as overflowing at
-  // iterations no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
+  /// (count < columns: the last panel's padding) 0, as `packed_weights` lays out a layer: whole blocks by the
+  /// backend's `Ops::pack_block` where it has one (a transposition of the block's rows), the rest channel by channel.
+  // Rationale: the row pointer advances, not w + c WS: GCC 12 -O3 reports the latter as overflowing at iterations
+  // no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
   template <typename Ops, std::size_t WS>
   void pack(const std::int8_t* w, const std::int32_t* column_start, std::size_t count) noexcept {
-    constexpr std::size_t whole = K / group;
-    constexpr std::size_t rest = K % group;
     std::size_t c = 0;
     if constexpr (requires(std::int32_t* sums) { Ops::template pack_block<K, WS>(weight, w, sums); }) {
       for (; c + lanes <= count && c < columns; c += lanes) {
         std::int32_t sums[lanes];  // in lane order
         Ops::template pack_block<K, WS>(weight + c / lanes * block_bytes, w, sums);
         for (std::size_t q = 0; q < lanes; ++q) {
-          start[c + Format::lane_of(q)] = static_cast<std::int32_t>(
-              static_cast<std::uint32_t>(column_start[c + q]) -
-              static_cast<std::uint32_t>(input_offset * sums[Format::lane_of(q)]));
+          start[c + Format::lane_of(q)] = layout::start_of(column_start[c + q], sums[Format::lane_of(q)]);
         }
         if (c + lanes < count) w += lanes * WS;  // no further than w's last row
       }
     }
     for (; c < columns; ++c) {
-      const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
-      std::int8_t* to = weight + c / lanes * block_bytes + lane % lanes * group;
-      if (c >= count) {
-        for (std::size_t g = 0; g < groups; ++g, to += group_bytes) std::memset(to, 0, group);
-        start[lane] = 0;
-        continue;
-      }
-      std::int32_t sum = 0;
-      for (std::size_t t = 0; t < K; ++t) sum += w[t];
-      const std::int8_t* from = w;
-      for (std::size_t g = 0; g < whole; ++g, to += group_bytes, from += group) std::memcpy(to, from, group);
-      if constexpr (rest != 0) {
-        std::int8_t last[group]{};
-        std::memcpy(last, from, rest);
-        std::memcpy(to, last, group);
-      }
-      // Modulo 2^32, as the kernel's sums are.
-      start[lane] = static_cast<std::int32_t>(static_cast<std::uint32_t>(column_start[c]) -
-                                              static_cast<std::uint32_t>(input_offset * sum));
+      const bool kept = c < count;
+      const std::int32_t sum = layout::place(weight, c, kept ? w : nullptr);
+      start[layout::lane_of_channel(c)] = kept ? layout::start_of(column_start[c], sum) : 0;
       if (c + 1 < count) w += WS;  // no further than w's last row
     }
   }
