@@ -16,7 +16,6 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <optional>
 #include <span>
@@ -2829,18 +2828,36 @@ struct packed_weights {
   constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
                            const math::quantized_multiplier (&multipliers)[N], std::int32_t zero) noexcept {
     for (std::size_t c = 0; c < N; ++c) {
-      const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
-      const std::size_t base = c / lanes * block_bytes + lane % lanes * group;
-      std::int32_t sum = 0;
-      for (std::size_t t = 0; t < K; ++t) {
-        weight[base + t / group * group_bytes + t % group] = w[c][t];
-        sum += w[c][t];
-      }
-      // Modulo 2^32, as the folded bias and the kernel's sums are (input_offset sum fits: |sum| <= 128 K).
-      start[lane] = static_cast<std::int32_t>(static_cast<std::uint32_t>(folded_bias[c]) -
-                                              static_cast<std::uint32_t>(input_offset * sum));
+      const std::size_t lane = lane_of_channel(c);
+      start[lane] = start_of(folded_bias[c], place(weight, c, w[c]));
       requant.set(c, lane, multipliers[c], zero);
     }
+  }
+
+  /// Channel c's lane among the columns: its block's first lane + Format::lane_of.
+  static constexpr std::size_t lane_of_channel(std::size_t c) noexcept {
+    return c / lanes * lanes + Format::lane_of(c % lanes);
+  }
+  /// Channel c's K weights (`row`; null: all 0) written where the layout keeps them in `weights` (blocks block_bytes
+  /// apart), the last group's padding 0; returns their sum.
+  static constexpr std::int32_t place(std::int8_t* weights, std::size_t c, const std::int8_t* row) noexcept {
+    std::int8_t* const to = weights + c / lanes * block_bytes + Format::lane_of(c % lanes) * group;
+    std::int32_t sum = 0;
+    for (std::size_t g = 0; g < groups; ++g) {
+      for (std::size_t q = 0; q < group; ++q) {
+        const std::size_t t = g * group + q;
+        const std::int8_t v = row != nullptr && t < K ? row[t] : std::int8_t{0};
+        to[g * group_bytes + q] = v;
+        sum += v;
+      }
+    }
+    return sum;
+  }
+  /// The start of a channel whose K weights sum to `sum`: its folded bias less input_offset sum, modulo 2^32 as the
+  /// folded bias and the kernel's sums are (input_offset sum fits: |sum| <= 128 K).
+  static constexpr std::int32_t start_of(std::int32_t folded_bias, std::int32_t sum) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(folded_bias) -
+                                     static_cast<std::uint32_t>(input_offset * sum));
   }
 
   /// Whether `packed_product` gives every output of this layer exactly (else the plain kernel does).
@@ -3141,47 +3158,27 @@ struct runtime_panel {
   typename Format::template requantization<columns> requant;
 
   /// The channels [0, count) from w (rows of K, WS elements apart) with their starts column_start[c], the rest
-  /// (count < columns: the last panel's padding) 0: whole blocks by the backend's `Ops::pack_block` where it has
-  /// one (AVX-512 VNNI: a gather per group of 16 channels), the rest channel by channel.
-  // Rationale: pointers that advance, not indices times strides: GCC 12 -O3 reports the latter as overflowing at
-  // iterations no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
+  /// (count < columns: the last panel's padding) 0, as `packed_weights` lays out a layer: whole blocks by the
+  /// backend's `Ops::pack_block` where it has one (a transposition of the block's rows), the rest channel by channel.
+  // Rationale: the row pointer advances, not w + c WS: GCC 12 -O3 reports the latter as overflowing at iterations
+  // no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
   template <typename Ops, std::size_t WS>
   void pack(const std::int8_t* w, const std::int32_t* column_start, std::size_t count) noexcept {
-    constexpr std::size_t whole = K / group;
-    constexpr std::size_t rest = K % group;
     std::size_t c = 0;
     if constexpr (requires(std::int32_t* sums) { Ops::template pack_block<K, WS>(weight, w, sums); }) {
       for (; c + lanes <= count && c < columns; c += lanes) {
         std::int32_t sums[lanes];  // in lane order
         Ops::template pack_block<K, WS>(weight + c / lanes * block_bytes, w, sums);
         for (std::size_t q = 0; q < lanes; ++q) {
-          start[c + Format::lane_of(q)] = static_cast<std::int32_t>(
-              static_cast<std::uint32_t>(column_start[c + q]) -
-              static_cast<std::uint32_t>(input_offset * sums[Format::lane_of(q)]));
+          start[c + Format::lane_of(q)] = layout::start_of(column_start[c + q], sums[Format::lane_of(q)]);
         }
         if (c + lanes < count) w += lanes * WS;  // no further than w's last row
       }
     }
     for (; c < columns; ++c) {
-      const std::size_t lane = c / lanes * lanes + Format::lane_of(c % lanes);
-      std::int8_t* to = weight + c / lanes * block_bytes + lane % lanes * group;
-      if (c >= count) {
-        for (std::size_t g = 0; g < groups; ++g, to += group_bytes) std::memset(to, 0, group);
-        start[lane] = 0;
-        continue;
-      }
-      std::int32_t sum = 0;
-      for (std::size_t t = 0; t < K; ++t) sum += w[t];
-      const std::int8_t* from = w;
-      for (std::size_t g = 0; g < whole; ++g, to += group_bytes, from += group) std::memcpy(to, from, group);
-      if constexpr (rest != 0) {
-        std::int8_t last[group]{};
-        std::memcpy(last, from, rest);
-        std::memcpy(to, last, group);
-      }
-      // Modulo 2^32, as the kernel's sums are.
-      start[lane] = static_cast<std::int32_t>(static_cast<std::uint32_t>(column_start[c]) -
-                                              static_cast<std::uint32_t>(input_offset * sum));
+      const bool kept = c < count;
+      const std::int32_t sum = layout::place(weight, c, kept ? w : nullptr);
+      start[layout::lane_of_channel(c)] = kept ? layout::start_of(column_start[c], sum) : 0;
       if (c + 1 < count) w += WS;  // no further than w's last row
     }
   }
@@ -3522,6 +3519,17 @@ struct avx2_int8_ops {
     avx2_packed_requantization::requantize_row(e, r, sums, y, n);
   }
 
+  /// The largest of 32 signed bytes: the halves' maximum, then shifts by 8, 4, 2 and 1 bytes (the softmax's largest
+  /// entry, here and on AVX-512).
+  static std::int32_t largest_byte(__m256i bytes) noexcept {
+    __m128i top = _mm_max_epi8(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 8));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 4));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 2));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 1));
+    return static_cast<std::int8_t>(_mm_cvtsi128_si32(top));
+  }
+
   /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31 (as Helium's
   /// and AVX-512's), from 16 entries on (shorter rows: the scalar form, as on AVX-512).
   static constexpr std::size_t softmax_row_limit = 2047;
@@ -3543,12 +3551,7 @@ struct avx2_int8_ops {
     for (; t + 32 <= n; t += 32) {
       top = _mm256_max_epi8(top, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + t)));
     }
-    __m128i top128 = _mm_max_epi8(_mm256_castsi256_si128(top), _mm256_extracti128_si256(top, 1));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 8));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 4));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
-    std::int32_t most = static_cast<std::int8_t>(_mm_cvtsi128_si32(top128));
+    std::int32_t most = largest_byte(top);
     for (; t < n; ++t) most = xs[t] > most ? xs[t] : most;
     const __m256i largest = _mm256_set1_epi32(most);
     const __m256i lane_index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
@@ -4141,12 +4144,12 @@ struct avx512_int8_ops {
   /// gather them twice.
   static constexpr std::size_t kept_terms = 256;
 
-  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
-  /// weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the exponentials by
-  /// `vpgatherdd` from the table, each weight's quotient round(256 e / sum) as (n r) >> 40 with r = floor(2^40 /
-  /// (2 sum)) and n = 512 e + sum (`vpmuludq` on the even and the odd lanes: n r < 2^52), then the remainder
-  /// n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the last one, as the scalar form's comparison does.
-  /// Tails by masks.
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of `softmax_row_shortest` to `softmax_row_limit` entries, all
+  /// visible: the same weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the
+  /// exponentials from the table (by `vpermt2d` in rows of 32 or more, else `vpgatherdd`), each weight's quotient
+  /// round(256 e / sum) as (n r) >> 40 with r = floor(2^40 / (2 sum)) and n = 512 e + sum (`vpmuludq` on the even
+  /// and the odd lanes: n r < 2^52), then the remainder n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the
+  /// last one, as the scalar form's comparison does. Tails by masks.
   // Rationale: GCC 12 vectorized the scalar form with 64-bit lanes (the sum and the quotients in int64, `vpmullq`)
   // and gathered each exponential twice; with this form int8 attention took 1.77 us at (16, 64) (2.01 before),
   // 10.5 us at (64, 64) (10.9) and 50.2 us at (128, 128) (53.7), Zen 4. What is left of a row's time is mostly the
@@ -4178,14 +4181,8 @@ struct avx512_int8_ops {
       const __mmask64 rest = first(n - t);
       top = _mm512_mask_max_epi8(top, rest, top, _mm512_maskz_loadu_epi8(rest, xs + t));
     }
-    const __m256i top256 = _mm256_max_epi8(_mm512_maskz_extracti64x4_epi64(0xF, top, 0),
-                                           _mm512_maskz_extracti64x4_epi64(0xF, top, 1));
-    __m128i top128 = _mm_max_epi8(_mm256_castsi256_si128(top256), _mm256_extracti128_si256(top256, 1));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 8));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 4));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
-    const __m512i largest = _mm512_set1_epi32(static_cast<std::int8_t>(_mm_cvtsi128_si32(top128)));
+    const __m512i largest = _mm512_set1_epi32(avx2_int8_ops::largest_byte(_mm256_max_epi8(
+        _mm512_maskz_extracti64x4_epi64(0xF, top, 0), _mm512_maskz_extracti64x4_epi64(0xF, top, 1))));
     // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more
     // (Permute): the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair of them (the
     // offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.

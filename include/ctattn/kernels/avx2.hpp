@@ -280,6 +280,17 @@ struct avx2_int8_ops {
     avx2_packed_requantization::requantize_row(e, r, sums, y, n);
   }
 
+  /// The largest of 32 signed bytes: the halves' maximum, then shifts by 8, 4, 2 and 1 bytes (the softmax's largest
+  /// entry, here and on AVX-512).
+  static std::int32_t largest_byte(__m256i bytes) noexcept {
+    __m128i top = _mm_max_epi8(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 8));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 4));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 2));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 1));
+    return static_cast<std::int8_t>(_mm_cvtsi128_si32(top));
+  }
+
   /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31 (as Helium's
   /// and AVX-512's), from 16 entries on (shorter rows: the scalar form, as on AVX-512).
   static constexpr std::size_t softmax_row_limit = 2047;
@@ -301,12 +312,7 @@ struct avx2_int8_ops {
     for (; t + 32 <= n; t += 32) {
       top = _mm256_max_epi8(top, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + t)));
     }
-    __m128i top128 = _mm_max_epi8(_mm256_castsi256_si128(top), _mm256_extracti128_si256(top, 1));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 8));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 4));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
-    std::int32_t most = static_cast<std::int8_t>(_mm_cvtsi128_si32(top128));
+    std::int32_t most = largest_byte(top);
     for (; t < n; ++t) most = xs[t] > most ? xs[t] : most;
     const __m256i largest = _mm256_set1_epi32(most);
     const __m256i lane_index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);

@@ -213,12 +213,12 @@ struct avx512_int8_ops {
   /// gather them twice.
   static constexpr std::size_t kept_terms = 256;
 
-  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
-  /// weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the exponentials by
-  /// `vpgatherdd` from the table, each weight's quotient round(256 e / sum) as (n r) >> 40 with r = floor(2^40 /
-  /// (2 sum)) and n = 512 e + sum (`vpmuludq` on the even and the odd lanes: n r < 2^52), then the remainder
-  /// n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the last one, as the scalar form's comparison does.
-  /// Tails by masks.
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of `softmax_row_shortest` to `softmax_row_limit` entries, all
+  /// visible: the same weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the
+  /// exponentials from the table (by `vpermt2d` in rows of 32 or more, else `vpgatherdd`), each weight's quotient
+  /// round(256 e / sum) as (n r) >> 40 with r = floor(2^40 / (2 sum)) and n = 512 e + sum (`vpmuludq` on the even
+  /// and the odd lanes: n r < 2^52), then the remainder n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the
+  /// last one, as the scalar form's comparison does. Tails by masks.
   // Rationale: GCC 12 vectorized the scalar form with 64-bit lanes (the sum and the quotients in int64, `vpmullq`)
   // and gathered each exponential twice; with this form int8 attention took 1.77 us at (16, 64) (2.01 before),
   // 10.5 us at (64, 64) (10.9) and 50.2 us at (128, 128) (53.7), Zen 4. What is left of a row's time is mostly the
@@ -250,14 +250,8 @@ struct avx512_int8_ops {
       const __mmask64 rest = first(n - t);
       top = _mm512_mask_max_epi8(top, rest, top, _mm512_maskz_loadu_epi8(rest, xs + t));
     }
-    const __m256i top256 = _mm256_max_epi8(_mm512_maskz_extracti64x4_epi64(0xF, top, 0),
-                                           _mm512_maskz_extracti64x4_epi64(0xF, top, 1));
-    __m128i top128 = _mm_max_epi8(_mm256_castsi256_si128(top256), _mm256_extracti128_si256(top256, 1));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 8));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 4));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 2));
-    top128 = _mm_max_epi8(top128, _mm_srli_si128(top128, 1));
-    const __m512i largest = _mm512_set1_epi32(static_cast<std::int8_t>(_mm_cvtsi128_si32(top128)));
+    const __m512i largest = _mm512_set1_epi32(avx2_int8_ops::largest_byte(_mm256_max_epi8(
+        _mm512_maskz_extracti64x4_epi64(0xF, top, 0), _mm512_maskz_extracti64x4_epi64(0xF, top, 1))));
     // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more
     // (Permute): the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair of them (the
     // offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
