@@ -35,6 +35,7 @@ TEST_CASE("every int8 operation gives the Python reference's bits with this back
   CHECK(cases::hadamard_mismatches(at_run_time) == 0);
   CHECK(cases::softmax_mismatches(at_run_time) == 0);
   CHECK(cases::attention_mismatches(at_run_time) == 0);
+  CHECK(cases::large_attention_mismatches(at_run_time) == 0);
   CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
   CHECK(cases::multi_head_mismatches(at_run_time) == 0);
   CHECK(cases::cross_attention_mismatches(at_run_time) == 0);
