@@ -43,7 +43,8 @@ inline constexpr std::size_t head_weight_bytes = projection_bytes<query_projecti
 
 // The attention kernel's stack scratch for n_q queries of d_k against n_kv keys, with the build's default
 // arithmetic: the exact kernel's two row buffers (scores and probabilities) of n_kv elements, or the fused SIMD
-// kernel's state (its packed key chunk, a block of scores, three numbers per query; kernels/detail/simd.hpp).
+// kernel's state (its packed key chunk, a block of queries and one of scores, three numbers per query;
+// kernels/detail/simd.hpp).
 template <typename T, std::size_t NQ, std::size_t NKV, std::size_t DK>
 inline constexpr std::size_t kernel_stack_bytes = [] {
   if constexpr (runs_simd<default_arithmetic, T>) {

@@ -42,7 +42,7 @@ struct avx512_ops {
   // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products reduced by one transpose_sum.
   static constexpr std::size_t dot_tile_rows = 4;
   static constexpr std::size_t dot_rows = 4;
-  // Floats of packed keys the fused attention kernel keeps on the stack (64 KiB).
+  // Floats of packed keys the fused attention kernel keeps on the stack (32 KiB).
   static constexpr std::size_t key_buffer_floats = 8192;
 
   static reg zero() noexcept { return _mm512_setzero_ps(); }
