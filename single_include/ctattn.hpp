@@ -3463,17 +3463,20 @@ struct avx2_packed_requantization {
   static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
                              std::size_t n) noexcept {
     const __m256i row_start = Epilogue::row_starts ? _mm256_set1_epi32(e.row_start[r]) : _mm256_setzero_si256();
-    std::size_t c = 0;
-    if (n >= 8) {
+    // Rationale: the channels past the last 8 from n, not the vector loop's counter: with the counter, GCC 12 -O3
+    // reported the tail loop, which runs no iteration when 8 divides n, as overflowing
+    // (-Waggressive-loop-optimizations, in a user's build of int8 attention).
+    const std::size_t whole = n - n % 8;
+    if (whole > 0) {
       const requantizer one_for_all = requantizer_of(e.multipliers, 1, e.zero);
-      for (; c + 8 <= n; c += 8) {
+      for (std::size_t c = 0; c < whole; c += 8) {
         const __m256i start = _mm256_add_epi32(load_start(e.column_start + c), row_start);
         const __m256i sum = _mm256_add_epi32(load_start(sums + c), start);
         store_requantized(y + c, sum,
                           Epilogue::per_channel ? requantizer_of(e.multipliers + c, 8, e.zero) : one_for_all, 8);
       }
     }
-    for (; c < n; ++c) y[c] = e(r, c, sums[c]);
+    for (std::size_t c = whole; c < n; ++c) y[c] = e(r, c, sums[c]);
   }
 };
 
