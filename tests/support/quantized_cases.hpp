@@ -172,30 +172,37 @@ constexpr std::size_t softmax_mismatches(Read read) noexcept {
 
 // Int8 attention against the reference; and the cost of quantizing: the dequantized output within 0.02 of the
 // float attention (float64, torch) on every element (measured: 0.0098, 1.8 steps of the output scale 0.0055).
-namespace att = fx::attention;
-inline constexpr ctattn::quantization attention_q =
-    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(att::q)));
-inline constexpr ctattn::quantization attention_k =
-    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(att::k)));
-inline constexpr ctattn::quantization attention_v =
-    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(att::v)));
-inline constexpr ctattn::quantization attention_scores = ctattn::quantization_for_range(att::scores_lo, att::scores_hi);
-inline constexpr ctattn::quantization attention_out = ctattn::quantization_for_range(att::out_lo, att::out_hi);
-
-template <typename Read>
-constexpr std::size_t attention_mismatches(Read read) noexcept {
-  const auto q = ctattn::quantize<attention_q>(read(ctattn::from_array(att::q)));
-  const auto k = ctattn::quantize<attention_k>(read(ctattn::from_array(att::k)));
-  const auto v = ctattn::quantize<attention_v>(read(ctattn::from_array(att::v)));
-  const auto out = ctattn::scaled_dot_product_attention<attention_scores, attention_out>(q, k, v);
-  std::size_t bad = differing(out, att::output);
+// Int8 attention of a fixture's Q, K, V (float, read through `read`), each quantized over its observed range, with the
+// scores' and output's quantizations from the float computation's ranges: outputs that differ from the reference's
+// int8 bits, plus outputs further than `tolerance` from the float attention.
+template <const auto& Q, const auto& K, const auto& V, ctattn::quantization Scores, ctattn::quantization Out,
+          const auto& Expected, const auto& FloatOutput, typename Read>
+constexpr std::size_t int8_attention_mismatches(Read read, double tolerance) noexcept {
+  using ctattn::from_array, ctattn::observed_range, ctattn::quantization_for_range;
+  constexpr ctattn::quantization q_in = quantization_for_range(observed_range(from_array(Q)));
+  constexpr ctattn::quantization k_in = quantization_for_range(observed_range(from_array(K)));
+  constexpr ctattn::quantization v_in = quantization_for_range(observed_range(from_array(V)));
+  const auto q = ctattn::quantize<q_in>(read(from_array(Q)));
+  const auto k = ctattn::quantize<k_in>(read(from_array(K)));
+  const auto v = ctattn::quantize<v_in>(read(from_array(V)));
+  const auto out = ctattn::scaled_dot_product_attention<Scores, Out>(q, k, v);
+  std::size_t bad = differing(out, Expected);
   for (std::size_t i = 0; i < decltype(out)::rows; ++i) {
     for (std::size_t c = 0; c < decltype(out)::cols; ++c) {
-      const double difference = out.real(i, c) - att::float_output[i][c];
-      bad += (difference < 0 ? -difference : difference) <= 0.02 ? 0u : 1u;
+      const double difference = out.real(i, c) - FloatOutput[i][c];
+      bad += (difference < 0 ? -difference : difference) <= tolerance ? 0u : 1u;
     }
   }
   return bad;
+}
+
+// Int8 attention of 5 queries over 7 keys, at compile time and at run time: within 0.02 of the float attention.
+namespace att = fx::attention;
+template <typename Read>
+constexpr std::size_t attention_mismatches(Read read) noexcept {
+  return int8_attention_mismatches<att::q, att::k, att::v, ctattn::quantization_for_range(att::scores_lo, att::scores_hi),
+                                   ctattn::quantization_for_range(att::out_lo, att::out_hi), att::output,
+                                   att::float_output>(read, 0.02);
 }
 
 // The same at run time only, for 20 queries of width 70 over 37 keys with values of width 33: products from 8 rows
@@ -205,24 +212,10 @@ constexpr std::size_t attention_mismatches(Read read) noexcept {
 namespace large_att = fx::large_attention;
 template <typename Read>
 std::size_t large_attention_mismatches(Read read) noexcept {
-  using ctattn::from_array, ctattn::observed_range, ctattn::quantization_for_range;
-  constexpr ctattn::quantization q_in = quantization_for_range(observed_range(from_array(large_att::q)));
-  constexpr ctattn::quantization k_in = quantization_for_range(observed_range(from_array(large_att::k)));
-  constexpr ctattn::quantization v_in = quantization_for_range(observed_range(from_array(large_att::v)));
-  constexpr ctattn::quantization scores = ctattn::quantization_for_range(large_att::scores_lo, large_att::scores_hi);
-  constexpr ctattn::quantization out_q = ctattn::quantization_for_range(large_att::out_lo, large_att::out_hi);
-  const auto q = ctattn::quantize<q_in>(read(ctattn::from_array(large_att::q)));
-  const auto k = ctattn::quantize<k_in>(read(ctattn::from_array(large_att::k)));
-  const auto v = ctattn::quantize<v_in>(read(ctattn::from_array(large_att::v)));
-  const auto out = ctattn::scaled_dot_product_attention<scores, out_q>(q, k, v);
-  std::size_t bad = differing(out, large_att::output);
-  for (std::size_t i = 0; i < decltype(out)::rows; ++i) {
-    for (std::size_t c = 0; c < decltype(out)::cols; ++c) {
-      const double difference = out.real(i, c) - large_att::float_output[i][c];
-      bad += (difference < 0 ? -difference : difference) <= 0.03 ? 0u : 1u;
-    }
-  }
-  return bad;
+  return int8_attention_mismatches<large_att::q, large_att::k, large_att::v,
+                                   ctattn::quantization_for_range(large_att::scores_lo, large_att::scores_hi),
+                                   ctattn::quantization_for_range(large_att::out_lo, large_att::out_hi),
+                                   large_att::output, large_att::float_output>(read, 0.03);
 }
 
 // The int8 linear layer: nn.Linear(16, 6) quantized per channel by the compiler, its input and output
