@@ -14842,6 +14842,8 @@ constexpr void operator*(const A& a, const B& b) noexcept {
 /// | `model_members_must_be_declared`       | the model type                                                 |
 /// | `model_must_have_members`              | the model type, `count<members>`                               |
 /// | `model_member_output_must_match_next_input` | `count<k>`, member k, the next member, both widths        |
+/// | `patch_must_divide_input`              | the input's side (`axis::sequence_length`, ...), the patch's  |
+/// | `image_rows_must_match_patch_layer`    | the input's rows, the image's pixels (`axis::image_pixels`)    |
 
 
 
@@ -14863,7 +14865,30 @@ struct decoding_step {};
 struct parameters {};
 /// A model declared once (ctattn::model): its members, and its derived forward.
 struct model {};
+/// Cutting an input into patches and embedding them (ctattn::patch_embedding_1d, ctattn::patch_embedding_2d).
+struct patch_embedding {};
 }  // namespace op
+
+/// The names of the sides a patch embedding's rules compare, shown in their diagnostics:
+/// `ctattn::dim<ctattn::axis::image_height, 30>` against `ctattn::dim<ctattn::axis::patch_height, 4>`.
+namespace axis {
+/// The rows of a 1-d patch embedding's input: its sequence.
+struct sequence_length {};
+/// The rows of one patch of a 1-d patch embedding (its kernel).
+struct patch_length {};
+/// An image's height, in pixels.
+struct image_height {};
+/// An image's width, in pixels.
+struct image_width {};
+/// A patch's height, in pixels.
+struct patch_height {};
+/// A patch's width, in pixels.
+struct patch_width {};
+/// An image's pixels, height x width: the rows a 2-d patch embedding takes.
+struct image_pixels {};
+/// The rows of the matrix given.
+struct input_rows {};
+}  // namespace axis
 
 /// A mask for a decoder layer's self-attention over the target, combined with its causal mask: PyTorch's `tgt_mask`
 /// (a `boolean_mask<n, n>`) and `tgt_key_padding_mask` (`key_padding_length`, `key_padding_flags<n>`).
@@ -15096,6 +15121,35 @@ struct sequence_must_not_be_empty {
   }
 };
 
+/// A patch embedding (a convolution whose stride is its kernel, with no padding) cuts its input into whole
+/// patches: the patch's side divides the input's. The first dimension names the input's side
+/// (`axis::sequence_length`, `axis::image_height`, `axis::image_width`), the second the patch's.
+template <typename Operation, typename InputSide, typename PatchSide>
+struct patch_must_divide_input {
+  static constexpr bool holds = PatchSide::size != 0 && InputSide::size % PatchSide::size == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a patch embedding cuts its input into whole patches, so the patch's side must divide the "
+                  "input's (the sequence's length, or the image's height and width); pad or crop the input, or "
+                  "choose a patch size that divides it");
+    return holds;
+  }
+};
+
+/// A 2-d patch embedding takes its image as height x width rows of pixels, the channels as columns (the layout
+/// of a camera's buffer; PyTorch's [1, C, H, W] input permuted to [H, W, C]).
+template <typename Operation, typename InputRows, typename ImagePixels>
+struct image_rows_must_match_patch_layer {
+  static constexpr bool holds = InputRows::size == ImagePixels::size;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a 2-d patch embedding takes the image as height * width rows of pixels with the channels "
+                  "as columns; pass a matrix of height * width rows (PyTorch's [C, H, W] permuted to [H, W, C]), "
+                  "or declare the layer for the image's size");
+    return holds;
+  }
+};
+
 }  // namespace shape_error
 }  // namespace ctattn
 
@@ -15115,7 +15169,8 @@ template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename
 struct transformer_decoder_layer;
 template <typename T, std::size_t Vocabulary, auto D>
 struct token_embedding;
-template <typename T, std::size_t MaxLength, auto D>
+struct embedding_weight;
+template <typename T, std::size_t MaxLength, auto D, typename Held>
 struct position_embedding;
 
 /// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
@@ -15978,7 +16033,8 @@ struct qposition_embedding {
 ///
 /// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`
 template <quantization QPositions, quantization QOut, typename T, std::size_t Length, auto D>
-[[nodiscard]] constexpr auto quantize_position_embedding(const position_embedding<T, Length, D>& positions) noexcept {
+[[nodiscard]] constexpr auto quantize_position_embedding(
+    const position_embedding<T, Length, D, embedding_weight>& positions) noexcept {
   qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
   q.positions = quantize<QPositions>(positions.weight);
   return q;
@@ -15990,8 +16046,9 @@ template <quantization QPositions, quantization QOut, typename T, std::size_t Le
 /// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
 template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary,
           auto D, std::size_t Length, auto D2>
-[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
-                                                const position_embedding<T, Length, D2>& positions) noexcept {
+[[nodiscard]] constexpr auto quantize_embedding(
+    const token_embedding<T, Vocabulary, D>& tokens,
+    const position_embedding<T, Length, D2, embedding_weight>& positions) noexcept {
   qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
   q.tokens = quantize<QTokens>(tokens.weight);
   q.positions = quantize<QPositions>(positions.weight);

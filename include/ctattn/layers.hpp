@@ -13,7 +13,9 @@
 /// | ctattn/layers/linear.hpp         | `linear` as a layer (nn.Linear's parameter names)                 |
 /// | ctattn/layers/parameters.hpp     | parameters by PyTorch name: `for_each_parameter`, counts, views    |
 /// | ctattn/layers/activation.hpp     | `relu`, `gelu`, `gelu_tanh`, `silu`                                |
-/// | ctattn/layers/embedding.hpp      | `token_embedding`, `position_embedding`                           |
+/// | ctattn/layers/embedding.hpp      | `token_embedding`, `position_embedding`, `position_parameter`, `class_token` |
+/// | ctattn/layers/patch.hpp          | `patch_embedding_1d`, `patch_embedding_2d` (nn.Conv1d, nn.Conv2d with stride = kernel) |
+/// | ctattn/layers/pool.hpp           | `class_token_pool`, `mean_pool`                                   |
 /// | ctattn/layers/norm.hpp           | `layer_norm`, `rms_norm`                                          |
 /// | ctattn/layers/feed_forward.hpp   | `feed_forward`, `gated_feed_forward`, `residual`                  |
 /// | ctattn/layers/attention.hpp      | `multi_head_attention_layer`; multi-head weights' PyTorch names   |
@@ -29,6 +31,8 @@
 #include "ctattn/layers/model.hpp"
 #include "ctattn/layers/norm.hpp"
 #include "ctattn/layers/parameters.hpp"
+#include "ctattn/layers/patch.hpp"
+#include "ctattn/layers/pool.hpp"
 #include "ctattn/layers/rules.hpp"
 #include "ctattn/layers/sequential.hpp"
 #include "ctattn/layers/transformer.hpp"

@@ -44,3 +44,27 @@ TEST_CASE("a layer at run time has the bits of the constant-evaluated one", "[la
   auto dec_layer = dec.first;
   CHECK(dec_layer.forward(input, memory) == decoded);
 }
+
+TEST_CASE("a front end at run time has the bits of the constant-evaluated one", "[layers][front_end]") {
+  namespace fe = fx::front_end_token;
+  static constexpr auto front = [] {
+    cases::front_end_token<float> m{};
+    (void)ctattn::set_every_setting(m, "eps", 1e-6);
+    const bool loaded = ctattn_test::load_in_order(m, fe::params_f32, fe::names, fe::sizes, fe::ranks);
+    return std::pair{m, loaded};
+  }();
+  static_assert(front.second);
+  static constexpr auto image = ctattn::from_array(fe::input_f32);
+  static constexpr auto pooled = ctattn::forward(front.first, image);
+  using frame_patches = ctattn::patch_embedding_1d<float, 2, 4, 8>;
+  static constexpr frame_patches frames = ctattn_test::numbered<frame_patches>();
+  static constexpr auto tokens = ctattn::forward(frames, image);
+
+  volatile float perturb = 0.0f;
+  auto model = front.first;
+  auto input = image;
+  input(0, 0) += perturb;
+  CHECK(ctattn::forward(model, input) == pooled);
+  auto frames_runtime = frames;
+  CHECK(ctattn::forward(frames_runtime, input) == tokens);
+}

@@ -35,6 +35,114 @@ static_assert([] {
   return first_row[0] == 1 && first_row[1] == 3 && first_row[2] == 5;
 }());
 
+// Front ends (ctattn/layers/patch.hpp, embedding.hpp, pool.hpp). A convolution's weight is PyTorch's tensor of rank
+// 3 or 4 over the projection's rows, in the same order; a class token and positions held as nn.Parameter are named
+// by their member alone, and a model walks them before its other members, as PyTorch's state_dict lists a module's
+// own parameters before its children's.
+constexpr ctattn::patch_embedding_2d<float, 3, 32, 32, 8, 8, 16> image_patches{};
+static_assert(ctattn::parameter_count(image_patches) == 16 * 3 * 8 * 8 + 16);
+static_assert([] {
+  std::array<std::size_t, 4> shape{};
+  std::size_t rank = 0;
+  ctattn::for_each_parameter(image_patches, [&](std::string_view name, const auto& view) {
+    if (name == "weight") {
+      rank = view.rank;
+      for (std::size_t d = 0; d < view.rank && d < 4; ++d) shape[d] = view.shape[d];
+    }
+  });
+  return rank == 4 && shape == std::array<std::size_t, 4>{16, 3, 8, 8};
+}());
+// Element (d, c, i, j) of PyTorch's weight is the projection's (d, c 64 + i 8 + j): the order of the gathered patch.
+static_assert([] {
+  auto embed = image_patches;
+  std::size_t k = 0;
+  ctattn::for_each_parameter(embed, [&](std::string_view name, const auto& view) {
+    if (name == "weight") {
+      for (std::size_t i = 0; i < view.size; ++i) view[i] = static_cast<float>(k++);
+    }
+  });
+  return embed.projection.weight(1, 2 * 64 + 3 * 8 + 5) == static_cast<float>(1 * 192 + 2 * 64 + 3 * 8 + 5);
+}());
+// Patches in row-major order, each gathered channel first: pixel (row 9, column 2), channel 1 is patch 4's (its
+// second row of patches, first column) entry 1 * 64 + 1 * 8 + 2.
+static_assert([] {
+  ctattn::matrix<float, 32 * 32, 3> image{};
+  image(9 * 32 + 2, 1) = 5.0f;
+  const auto p = decltype(image_patches)::patches(image);
+  return decltype(p)::rows == 16 && p(4, 64 + 8 + 2) == 5.0f;
+}());
+// The footprint: the gathered patches on the stack, the tokens out.
+static_assert(ctattn::layer_footprint<decltype(image_patches), ctattn::matrix<float, 1024, 3>>.stack_bytes ==
+              16 * 192 * sizeof(float));
+static_assert(ctattn::layer_footprint<decltype(image_patches), ctattn::matrix<float, 1024, 3>>.output_bytes ==
+              16 * 16 * sizeof(float));
+static_assert(ctattn::held_by_module<ctattn::class_token<float, 8>> &&
+              ctattn::held_by_module<ctattn::position_parameter<float, 5, 8>> &&
+              !ctattn::held_by_module<ctattn::position_embedding<float, 5, 8>> &&
+              !ctattn::held_by_module<ctattn::patch_embedding_1d<float, 3, 4, 8>>);
+static_assert(ctattn::parameter_name_at(cases::front_end_token<float>{}, 0).view() == "cls_token");
+static_assert(ctattn::parameter_name_at(cases::front_end_token<float>{}, 1).view() == "pos_embed");
+static_assert(ctattn::parameter_name_at(cases::front_end_token<float>{}, 2).view() == "proj.weight");
+static_assert(ctattn::parameter_name_at(cases::front_end_token<float>{}, 5).view() == "norm.bias");
+static_assert(ctattn::parameter_name_at(cases::front_end_token<float>{}, 6).view().empty());
+// Positions held as nn.Parameter [1, 5, 8], a class token [1, 1, 8]; positions as nn.Embedding keep `weight`.
+static_assert([] {
+  std::size_t ranks = 0;
+  const cases::front_end_token<float> front{};
+  ctattn::for_each_parameter(front, [&](std::string_view name, const auto& view) {
+    if ((name == "cls_token" && view.shape[0] == 1 && view.shape[1] == 1 && view.shape[2] == 8) ||
+        (name == "pos_embed" && view.shape[0] == 1 && view.shape[1] == 5 && view.shape[2] == 8)) {
+      ranks += view.rank;
+    }
+  });
+  return ranks == 6;
+}());
+static_assert(ctattn::parameter_name_at(ctattn::position_embedding<float, 5, 8>{}, 0).view() == "weight");
+// The class token goes first; the positions add to every row; the pools give one row.
+static_assert([] {
+  ctattn::class_token<float, 2> cls{};
+  cls.token = {{{7, 8}}};
+  const auto y = ctattn::forward(cls, ctattn::matrix<float, 2, 2>{{{1, 2}, {3, 4}}});
+  return decltype(y)::rows == 3 && y(0, 0) == 7 && y(0, 1) == 8 && y(1, 0) == 1 && y(2, 1) == 4 &&
+         ctattn::forward(ctattn::class_token_pool{}, y) == ctattn::matrix<float, 1, 2>{{{7, 8}}} &&
+         ctattn::forward(ctattn::mean_pool{}, y) == ctattn::matrix<float, 1, 2>{{{11.0f / 3, 14.0f / 3}}};
+}());
+// Settings changed by path or by name: a norm's eps, as timm and KWT build theirs (1e-6).
+static_assert([] {
+  cases::encoder<float, ctattn::relu, false> block{};
+  const bool one = ctattn::set_setting(block, "norm2.eps", 1e-6);
+  const bool none = ctattn::set_setting(block, "norm3.eps", 1e-6) || ctattn::set_setting(block, "eps", 1e-6) ||
+                    ctattn::set_setting(block, "self_attn.num_heads", 4);
+  const bool first = block.norm1.eps == 1e-5f && block.norm2.eps == 1e-6f;
+  const std::size_t every = ctattn::set_every_setting(block, "eps", 1e-7);
+  return one && !none && first && every == 2 && block.norm1.eps == 1e-7f && block.norm2.eps == 1e-7f;
+}());
+static_assert([] {
+  cases::front_end_token<double> front{};
+  return ctattn::set_setting(front, "norm.eps", 1e-6) && front.norm.eps == 1e-6;
+}());
+
+// docs/layers.md's small ViT: its types compose, its walk starts as timm's state_dict does, and its result is one row
+// of logits.
+using vit_block = ctattn::transformer_encoder_layer<float, 64, 4, 256, ctattn::gelu, /*norm_first=*/true>;
+struct tiny_vit : ctattn::model<tiny_vit> {
+  BOOST_HANA_DEFINE_STRUCT(tiny_vit, (ctattn::patch_embedding_2d<float, 3, 32, 32, 8, 8, 64>, proj),
+                           (ctattn::class_token<float, 64>, cls_token),
+                           (ctattn::position_parameter<float, 17, 64>, pos_embed),
+                           (ctattn::sequential<vit_block, vit_block>, blocks), (ctattn::layer_norm<float, 64>, norm),
+                           (ctattn::class_token_pool, pool),
+                           (ctattn::linear<float, 64, 10, ctattn::out_by_in, true>, head));
+};
+static_assert(std::is_same_v<tiny_vit::result_of<ctattn::matrix<float, 1024, 3>>, ctattn::matrix<float, 1, 10>>);
+static_assert(ctattn::parameter_name_at(tiny_vit{}, 0).view() == "cls_token" &&
+              ctattn::parameter_name_at(tiny_vit{}, 1).view() == "pos_embed" &&
+              ctattn::parameter_name_at(tiny_vit{}, 2).view() == "proj.weight" &&
+              ctattn::parameter_name_at(tiny_vit{}, 4).view() == "blocks.0.self_attn.in_proj_weight");
+
+// A model's footprint composes the front end's calls: the largest intermediate is the patches.
+static_assert(ctattn::layer_footprint<cases::front_end_token<float>, ctattn::matrix<float, 16, 2>>.output_bytes ==
+              8 * sizeof(float));
+
 // Imported weights: from_parameters fills a model in state_dict order; parameter_names_match is the check an
 // imported header makes.
 constexpr float norm_values[8] = {1, 2, 3, 4, 5, 6, 7, 8};

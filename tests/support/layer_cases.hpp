@@ -44,6 +44,33 @@ struct decoder_stack : ctattn::model<decoder_stack<T>> {
                            (ctattn::sequential<decoder<T, ctattn::gelu, true>, decoder<T, ctattn::gelu, true>>, layers));
 };
 
+// A ViT's front end as timm writes it (tests/fixtures/layers: front_end_token, front_end_mean): a 2 x 2 patch
+// embedding of a 4 x 4 image of 2 channels, a class token or none, learned positions held as nn.Parameter, a
+// LayerNorm with eps 1e-6, and the class token's row or the mean of the tokens.
+template <typename T>
+struct front_end_token : ctattn::model<front_end_token<T>> {
+  BOOST_HANA_DEFINE_STRUCT(front_end_token, (ctattn::patch_embedding_2d<T, 2, 4, 4, 2, 2, 8>, proj),
+                           (ctattn::class_token<T, 8>, cls_token), (ctattn::position_parameter<T, 5, 8>, pos_embed),
+                           (ctattn::layer_norm<T, 8>, norm), (ctattn::class_token_pool, pool));
+};
+template <typename T>
+struct front_end_mean : ctattn::model<front_end_mean<T>> {
+  BOOST_HANA_DEFINE_STRUCT(front_end_mean, (ctattn::patch_embedding_2d<T, 2, 4, 4, 2, 2, 8>, proj),
+                           (ctattn::position_parameter<T, 6, 8>, pos_embed), (ctattn::layer_norm<T, 8>, norm),
+                           (ctattn::mean_pool, pool));
+};
+
+// A front end's error against its fixture, its norm's eps set to the module's 1e-6 (ctattn::set_every_setting).
+template <typename M, typename T, std::size_t P, std::size_t N, std::size_t R, std::size_t C, std::size_t CO>
+constexpr double front_end_error(const T (&params)[P], const char* const (&names)[N], const std::size_t (&sizes)[N],
+                                 const std::size_t (&ranks)[N], const T (&input)[R][C],
+                                 const T (&output)[1][CO]) noexcept {
+  M m{};
+  if (ctattn::set_every_setting(m, "eps", 1e-6) != 1) return 1e300;
+  if (!load_in_order(m, params, names, sizes, ranks)) return 1e300;
+  return largest_error(ctattn::forward(m, ctattn::from_array(input)), output);
+}
+
 // The activation `A` on the fixture's 4 x 12 input against PyTorch's output.
 template <typename A, typename T, std::size_t R, std::size_t C>
 constexpr double activation_error(const T (&input)[R][C], const T (&output)[R][C]) noexcept {
@@ -154,6 +181,34 @@ constexpr auto results() noexcept {
                  CTATTN_DECODER_FIXTURE(fx::decoder_masked, f64),
                  ctattn::memory_mask(ctattn::key_padding_length{4}), ctattn::tgt_mask(ctattn::key_padding_length{3})),
              d},
+      // Front ends and pooling (ctattn/layers/patch.hpp, embedding.hpp, pool.hpp); inputs in ctattn's layout.
+      result{"patch_embedding_1d (nn.Conv1d, kernel 4, stride 4), float",
+             layer_error<ctattn::patch_embedding_1d<float, 3, 4, 8>>(CTATTN_LAYER_FIXTURE(fx::patch_1d, f32)), f},
+      result{"patch_embedding_1d (nn.Conv1d, kernel 4, stride 4), double",
+             layer_error<ctattn::patch_embedding_1d<double, 3, 4, 8>>(CTATTN_LAYER_FIXTURE(fx::patch_1d, f64)), d},
+      result{"patch_embedding_1d of frames (kernel 1, no bias), float",
+             layer_error<ctattn::patch_embedding_1d<float, 5, 1, 8, false>>(
+                 CTATTN_LAYER_FIXTURE(fx::patch_1d_frames, f32)),
+             f},
+      result{"patch_embedding_1d of frames (kernel 1, no bias), double",
+             layer_error<ctattn::patch_embedding_1d<double, 5, 1, 8, false>>(
+                 CTATTN_LAYER_FIXTURE(fx::patch_1d_frames, f64)),
+             d},
+      result{"patch_embedding_2d (nn.Conv2d, 2 x 3 patches of a 4 x 6 image), float",
+             layer_error<ctattn::patch_embedding_2d<float, 3, 4, 6, 2, 3, 8>>(CTATTN_LAYER_FIXTURE(fx::patch_2d, f32)),
+             f},
+      result{"patch_embedding_2d (nn.Conv2d, 2 x 3 patches of a 4 x 6 image), double",
+             layer_error<ctattn::patch_embedding_2d<double, 3, 4, 6, 2, 3, 8>>(
+                 CTATTN_LAYER_FIXTURE(fx::patch_2d, f64)),
+             d},
+      result{"front end: patches, class token, positions, norm, class token pool, float",
+             front_end_error<front_end_token<float>>(CTATTN_LAYER_FIXTURE(fx::front_end_token, f32)), f},
+      result{"front end: patches, class token, positions, norm, class token pool, double",
+             front_end_error<front_end_token<double>>(CTATTN_LAYER_FIXTURE(fx::front_end_token, f64)), d},
+      result{"front end: patches, positions sliced, norm, mean pool, float",
+             front_end_error<front_end_mean<float>>(CTATTN_LAYER_FIXTURE(fx::front_end_mean, f32)), f},
+      result{"front end: patches, positions sliced, norm, mean pool, double",
+             front_end_error<front_end_mean<double>>(CTATTN_LAYER_FIXTURE(fx::front_end_mean, f64)), d},
   };
 }
 

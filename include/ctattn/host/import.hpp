@@ -151,8 +151,8 @@ template <typename Model>
       const std::string& wanted = names.back();
       using T = std::remove_cvref_t<decltype(view[0])>;
       std::vector<T> values(view.size);
-      const std::array<std::size_t, 2> shape{view.shape[0], view.shape[1]};
-      error = copy_tensor(file, wanted, std::span<const std::size_t>(shape.data(), view.rank), std::span<T>(values));
+      error = copy_tensor(file, wanted, std::span<const std::size_t>(view.shape.data(), view.rank),
+                          std::span<T>(values));
       if (!error) {
         for (std::size_t i = 0; i < view.size; ++i) view[i] = values[i];
       } else if (file.find(wanted) == nullptr) {

@@ -82,6 +82,19 @@ struct members_of<Derived, boost::hana::tuple<boost::hana::pair<Names, Accessors
   template <template <typename...> class F>
   using apply = F<member_type_of<Accessors, Derived>...>;
   static constexpr std::array<std::string_view, sizeof...(Names)> names{std::string_view(Names::c_str())...};
+  // The members in PyTorch's state_dict order: those holding the module's own nn.Parameter first (a class token,
+  // positions held as a parameter), then the others, each group in declaration order.
+  static constexpr std::array<std::size_t, sizeof...(Names)> state_dict_order = [] {
+    constexpr std::array<bool, sizeof...(Names)> own{held_by_module<member_type_of<Accessors, Derived>>...};
+    std::array<std::size_t, sizeof...(Names)> order{};
+    std::size_t next = 0;
+    for (std::size_t pass = 0; pass < 2; ++pass) {
+      for (std::size_t i = 0; i < own.size(); ++i) {
+        if (own[i] == (pass == 0)) order[next++] = i;
+      }
+    }
+    return order;
+  }();
 };
 
 template <typename Derived, bool Declared = boost::hana::Struct<Derived>::value>
@@ -230,13 +243,15 @@ struct model {
     }
   }
 
-  /// Every member under its name (`ctattn::for_each_parameter` walks them as PyTorch's state_dict lists them).
+  /// Every member under its name (`ctattn::for_each_parameter` walks them as PyTorch's state_dict lists them: the
+  /// members holding the module's own nn.Parameter first, `ctattn::held_by_module`).
   template <detail::SameLayer<Derived> Self>
   friend constexpr auto parameters(Self& self) noexcept {
     if constexpr (detail::first_broken<detail::model_rules<Derived>>::check()) {
+      constexpr auto order = detail::members<Derived>::state_dict_order;
       return [&]<std::size_t... I>(std::index_sequence<I...>) {
         return boost::hana::make_tuple(
-            sublayer(detail::members<Derived>::names[I], detail::member_at<I>(self))...);
+            sublayer(detail::members<Derived>::names[order[I]], detail::member_at<order[I]>(self))...);
       }(std::make_index_sequence<detail::members<Derived>::count>{});
     } else {
       return boost::hana::make_tuple();

@@ -8,6 +8,7 @@
 #include <array>
 #include <cstddef>
 #include <limits>
+#include <string_view>
 #include <type_traits>
 
 #include <boost/hana/tuple.hpp>
@@ -100,6 +101,12 @@ struct layer_norm {
 
   /// nn.LayerNorm's setting beside its tensors: `eps` (ctattn::for_each_setting).
   friend constexpr auto settings(const layer_norm& self) noexcept { return std::array{setting("eps", self.eps)}; }
+  /// Sets `eps` (ctattn::set_setting, ctattn::set_every_setting).
+  friend constexpr bool adjust_setting(layer_norm& self, std::string_view name, double value) noexcept {
+    if (name != "eps") return false;
+    self.eps = static_cast<T>(value);
+    return true;
+  }
 
   /// nn.LayerNorm's parameters: `weight` and `bias` (none without `Affine`).
   template <detail::SameLayer<layer_norm> Self>
@@ -158,6 +165,12 @@ struct rms_norm {
 
   /// nn.RMSNorm's setting beside its tensors: `eps` (ctattn::for_each_setting).
   friend constexpr auto settings(const rms_norm& self) noexcept { return std::array{setting("eps", self.eps)}; }
+  /// Sets `eps` (ctattn::set_setting, ctattn::set_every_setting).
+  friend constexpr bool adjust_setting(rms_norm& self, std::string_view name, double value) noexcept {
+    if (name != "eps") return false;
+    self.eps = static_cast<T>(value);
+    return true;
+  }
 
   /// nn.RMSNorm's parameters: `weight` (none without `Affine`).
   template <detail::SameLayer<rms_norm> Self>

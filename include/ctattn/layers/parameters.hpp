@@ -14,11 +14,13 @@
 /// | `matrix_tensor<M, true>`   | [cols, rows]  | a matrix stored transposed (ctattn::in_by_out weights)      |
 /// | `vector_tensor<M>`         | [cols]        | a 1 x cols matrix (a bias, a norm's weight)                 |
 /// | `stacked_tensor<P...>`     | [rows..., cols] | views stacked on dimension 0 (in_proj_weight)               |
+/// | `reshaped_tensor<M, D...>` | [D...]        | a matrix in its own row-major order: [1, 1, d], [out, in, k] |
 ///
 /// Every view has `rank`, `shape`, `size` and `operator[](i)`, the i-th element in PyTorch's row-major order.
 /// Everything is constexpr and allocates nothing.
 
 #include <array>
+#include <concepts>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -118,6 +120,53 @@ struct stacked_tensor {
   }
 };
 
+/// A matrix as a PyTorch tensor of any rank whose row-major order is the matrix's: an nn.Parameter of shape
+/// [1, 1, d] over a 1 x d row (a class token), [1, n, d] over n x d (learned positions), a convolution's
+/// [out, in, k] or [out, in, kh, kw] over its out x (in k) or out x (in kh kw) weight.
+///
+/// | member        | value                                            |
+/// |---------------|--------------------------------------------------|
+/// | `shape`       | {Dims...}, whose product is the matrix's size     |
+/// | `operator[]`  | element i in row-major order, the matrix's and PyTorch's alike |
+///
+/// Example:
+/// \code
+///   ctattn::matrix<float, 1, 8> token{};
+///   ctattn::reshaped_tensor<ctattn::matrix<float, 1, 8>, 1, 1, 8> t{&token};   // shape {1, 1, 8}
+/// \endcode
+template <typename M, std::size_t... Dims>
+struct reshaped_tensor {
+  using value_type = typename std::remove_const_t<M>::value_type;
+  static constexpr std::size_t rank = sizeof...(Dims);
+  static constexpr std::size_t cols = std::remove_const_t<M>::cols;
+  static constexpr std::array<std::size_t, rank> shape{Dims...};
+  static constexpr std::size_t size = (Dims * ...);
+  static_assert(size == std::remove_const_t<M>::rows * cols, "ctattn: a reshaped tensor keeps the matrix's size");
+  M* matrix;
+  [[nodiscard]] constexpr auto& operator[](std::size_t i) const noexcept {
+    return matrix->elements[i / cols][i % cols];
+  }
+};
+
+/// Whether a layer's parameters are its module's own nn.Parameter, named by the member alone (`ctattn::class_token`,
+/// `ctattn::position_parameter`): PyTorch's `state_dict()` lists a module's own parameters before its children's,
+/// so a model (ctattn::model) walks such members first, in the order they are declared. A layer says so with
+/// `static constexpr bool held_by_module = true;`.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::held_by_module<ctattn::class_token<float, 8>> &&
+///                 !ctattn::held_by_module<ctattn::layer_norm<float, 8>>);
+/// \endcode
+template <typename L>
+inline constexpr bool held_by_module = [] {
+  if constexpr (requires { L::held_by_module; }) {
+    return static_cast<bool>(L::held_by_module);
+  } else {
+    return false;
+  }
+}();
+
 /// A named parameter of a layer: what `ctattn::parameters(layer)` lists.
 template <typename Tensor>
 struct parameter_entry {
@@ -158,6 +207,14 @@ template <bool Transposed = false, typename M>
 template <typename M>
 [[nodiscard]] constexpr auto vector_parameter(std::string_view name, M& m) noexcept {
   return parameter_entry<vector_tensor<M>>{name, {&m}};
+}
+
+/// `reshaped_parameter<1, 1, 8>("cls_token", m)`: m in its row-major order under PyTorch's shape {Dims...}. An empty
+/// name makes the parameter its layer's own name (`cls_token`, not `cls_token.weight`): an nn.Parameter held by
+/// the module itself.
+template <std::size_t... Dims, typename M>
+[[nodiscard]] constexpr auto reshaped_parameter(std::string_view name, M& m) noexcept {
+  return parameter_entry<reshaped_tensor<M, Dims...>>{name, {&m}};
 }
 
 /// `stacked_parameter("in_proj_weight", a, b, c)`: tensor views stacked on dimension 0 under one name.
@@ -259,13 +316,20 @@ inline constexpr bool is_sublayer_entry = false;
 template <typename L>
 inline constexpr bool is_sublayer_entry<sublayer_entry<L>> = true;
 
+// `prefix.name`: a path and the name of an entry under it. An empty name is the path itself (a sublayer spliced
+// into its parent; a parameter named by its layer alone, such as a class token); an empty path, the name.
+[[nodiscard]] constexpr parameter_name joined(const parameter_name& prefix, std::string_view name) noexcept {
+  parameter_name full = prefix;
+  if (full.length != 0 && !name.empty()) full.append(".");
+  full.append(name);
+  return full;
+}
+
 template <typename Layer, typename F>
 constexpr void walk_parameters(Layer& layer, const parameter_name& prefix, F& f) noexcept {
   boost::hana::for_each(parameters(layer), [&](const auto& entry) {
-    parameter_name name = prefix;
-    name.append(entry.name);
+    const parameter_name name = joined(prefix, entry.name);
     if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry)>>) {
-      if (!entry.name.empty()) name.append(".");
       walk_parameters(*entry.layer, name, f);
     } else {
       f(name.view(), entry.tensor);
@@ -283,10 +347,8 @@ constexpr void walk_parameter_pairs(LayerA& a, LayerB& b, const parameter_name& 
         [&] {
           const auto& entry_a = boost::hana::at_c<I>(entries_a);
           const auto& entry_b = boost::hana::at_c<I>(entries_b);
-          parameter_name name = prefix;
-          name.append(entry_a.name);
+          const parameter_name name = joined(prefix, entry_a.name);
           if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry_a)>>) {
-            if (!entry_a.name.empty()) name.append(".");
             walk_parameter_pairs(*entry_a.layer, *entry_b.layer, name, f);
           } else {
             f(name.view(), entry_a.tensor, entry_b.tensor);
@@ -331,18 +393,11 @@ namespace detail {
 template <typename Layer, typename F>
 constexpr void walk_settings(const Layer& layer, const parameter_name& prefix, F& f) noexcept {
   if constexpr (HasSettings<Layer>) {
-    for (const setting_entry& entry : settings(layer)) {
-      parameter_name name = prefix;
-      name.append(entry.name);
-      f(name.view(), entry);
-    }
+    for (const setting_entry& entry : settings(layer)) f(joined(prefix, entry.name).view(), entry);
   }
   boost::hana::for_each(parameters(layer), [&](const auto& entry) {
     if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry)>>) {
-      parameter_name name = prefix;
-      name.append(entry.name);
-      if (!entry.name.empty()) name.append(".");
-      walk_settings(*entry.layer, name, f);
+      walk_settings(*entry.layer, joined(prefix, entry.name), f);
     }
   });
 }
@@ -365,6 +420,81 @@ constexpr void for_each_setting(const Layer& layer, F&& f) noexcept {
                                                      HasParameters<Layer>>::check()) {
     detail::walk_settings(layer, parameter_name{}, f);
   }
+}
+
+/// A layer whose real settings can be changed once it is made: a friend `adjust_setting(L&, name, value)`, found by
+/// argument-dependent lookup, that sets the setting `name` to `value` and says whether the layer has it (a norm's
+/// `eps`).
+template <typename L>
+concept HasAdjustableSettings = requires(L& l, std::string_view name, double value) {
+  { adjust_setting(l, name, value) } -> std::same_as<bool>;
+};
+
+namespace detail {
+// Calls f(path, layer) for `layer` and each of its sublayers, depth first, each with its path.
+template <typename Layer, typename F>
+constexpr void walk_layers(Layer& layer, const parameter_name& path, F& f) noexcept {
+  f(path, layer);
+  boost::hana::for_each(parameters(layer), [&](const auto& entry) {
+    if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry)>>) {
+      walk_layers(*entry.layer, joined(path, entry.name), f);
+    }
+  });
+}
+
+// Sets every adjustable setting whose name is `name` and, when `path` is given, whose path is `path`; the count.
+template <typename Layer>
+constexpr std::size_t adjust_settings(Layer& layer, const std::string_view* path, std::string_view name,
+                                      double value) noexcept {
+  std::size_t changed = 0;
+  auto adjust = [&](const parameter_name& at, auto& sublayer) {
+    if constexpr (HasAdjustableSettings<std::remove_cvref_t<decltype(sublayer)>>) {
+      for (const setting_entry& entry : settings(std::as_const(sublayer))) {
+        const bool wanted = path ? joined(at, entry.name).view() == *path : entry.name == name;
+        if (wanted && adjust_setting(sublayer, entry.name, value)) ++changed;
+      }
+    }
+  };
+  walk_layers(layer, parameter_name{}, adjust);
+  return changed;
+}
+}  // namespace detail
+
+/// Sets the real setting at `path` (`norm.eps`, `layers.0.norm1.eps`: the names `ctattn::for_each_setting` gives)
+/// to `value`, and says whether the model has it. Constexpr: a model made at compile time takes its module's
+/// settings there too.
+///
+/// Example:
+/// \code
+///   ctattn::transformer_encoder_layer<float, 64, 1, 256, ctattn::gelu, false> block{};
+///   const bool found = ctattn::set_setting(block, "norm1.eps", 1e-6);   // true; norm2 keeps 1e-5
+/// \endcode
+template <typename Layer>
+constexpr bool set_setting(Layer& layer, std::string_view path, double value) noexcept {
+  std::size_t changed = 0;
+  if constexpr (shape_error::parameters_need_a_model<op::parameters, Layer, HasParameters<Layer>>::check()) {
+    const std::size_t dot = path.rfind('.');
+    changed = detail::adjust_settings(layer, &path, dot == std::string_view::npos ? path : path.substr(dot + 1),
+                                      value);
+  }
+  return changed != 0;
+}
+
+/// Sets the setting `name` of every layer that has it, and gives how many it set: `set_every_setting(model, "eps",
+/// 1e-6)` gives every norm the eps timm and KWT build theirs with.
+///
+/// Example:
+/// \code
+///   ctattn::transformer_encoder_layer<float, 64, 1, 256, ctattn::gelu, false> block{};
+///   const std::size_t norms = ctattn::set_every_setting(block, "eps", 1e-6);   // 2: norm1 and norm2
+/// \endcode
+template <typename Layer>
+constexpr std::size_t set_every_setting(Layer& layer, std::string_view name, double value) noexcept {
+  std::size_t changed = 0;
+  if constexpr (shape_error::parameters_need_a_model<op::parameters, Layer, HasParameters<Layer>>::check()) {
+    changed = detail::adjust_settings(layer, nullptr, name, value);
+  }
+  return changed;
 }
 
 /// How many scalars a layer or model holds (PyTorch's `sum(p.numel() for p in model.parameters())`).

@@ -178,7 +178,7 @@ inline constexpr bool is_token_embedding<token_embedding<T, V, D>> = true;
 template <typename L>
 inline constexpr bool is_position_embedding = false;
 template <typename T, std::size_t N, auto D>
-inline constexpr bool is_position_embedding<position_embedding<T, N, D>> = true;
+inline constexpr bool is_position_embedding<position_embedding<T, N, D, embedding_weight>> = true;
 
 // The name of the output of the layer at `path`: the path itself, or `output` for the whole model (a chain's, or a
 // single layer's given to record_ranges).

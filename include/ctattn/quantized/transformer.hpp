@@ -60,7 +60,8 @@ template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename
 struct transformer_decoder_layer;
 template <typename T, std::size_t Vocabulary, auto D>
 struct token_embedding;
-template <typename T, std::size_t MaxLength, auto D>
+struct embedding_weight;
+template <typename T, std::size_t MaxLength, auto D, typename Held>
 struct position_embedding;
 
 /// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
@@ -923,7 +924,8 @@ struct qposition_embedding {
 ///
 /// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`
 template <quantization QPositions, quantization QOut, typename T, std::size_t Length, auto D>
-[[nodiscard]] constexpr auto quantize_position_embedding(const position_embedding<T, Length, D>& positions) noexcept {
+[[nodiscard]] constexpr auto quantize_position_embedding(
+    const position_embedding<T, Length, D, embedding_weight>& positions) noexcept {
   qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
   q.positions = quantize<QPositions>(positions.weight);
   return q;
@@ -935,8 +937,9 @@ template <quantization QPositions, quantization QOut, typename T, std::size_t Le
 /// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
 template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary,
           auto D, std::size_t Length, auto D2>
-[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
-                                                const position_embedding<T, Length, D2>& positions) noexcept {
+[[nodiscard]] constexpr auto quantize_embedding(
+    const token_embedding<T, Vocabulary, D>& tokens,
+    const position_embedding<T, Length, D2, embedding_weight>& positions) noexcept {
   qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
   q.tokens = quantize<QTokens>(tokens.weight);
   q.positions = quantize<QPositions>(positions.weight);
