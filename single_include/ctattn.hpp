@@ -4417,7 +4417,9 @@ struct avx512_vnni_packed_ops {
     } else {
       std::int8_t eight[16];
       _mm_storeu_si128(reinterpret_cast<__m128i*>(eight), bytes);
-      std::memcpy(y, eight, valid);
+      // Rationale: the bound held below 8 for the compiler too; GCC 12 at -O3 kept the odd half's call of a block
+      // of 5 valid channels alive in some inlinings and warned of a memcpy of valid - 8 (-Wstringop-overflow).
+      std::memcpy(y, eight, valid < 8 ? valid : 8);
     }
   }
   /// The first `valid` channels of the block requantized to y: channels 0-7 from the even lanes, 8-15 from the odd.
@@ -14110,6 +14112,250 @@ template <typename Table>
 
 #endif  // CTATTN_QUANTIZED_CALIBRATE_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/embedding.hpp
+#ifndef CTATTN_QUANTIZED_EMBEDDING_HPP
+#define CTATTN_QUANTIZED_EMBEDDING_HPP
+
+/// \file
+/// Embeddings and the other first layers of a model in int8, quantized from the layers tier's float layers
+/// (ctattn/layers/embedding.hpp): token and position tables, a class token.
+///
+/// | entity                                            | what                                                  |
+/// |---------------------------------------------------|-------------------------------------------------------|
+/// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
+/// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float embeddings quantized |
+/// | `qtoken_embedding<Vocabulary, Width, Q>`, `quantize_token_embedding<Q>(tokens)` | a token table alone in int8 |
+/// | `qposition_embedding<Length, Width, QPositions, QOut>`, `quantize_position_embedding<QPositions, QOut>(p)` | positions added to int8 rows |
+/// | `qclass_token<Width, QIn, QOut>`, `quantize_class_token<QIn, QOut>(token)` | a class token before int8 rows |
+
+
+
+namespace ctattn {
+
+// The float layers (ctattn/layers/embedding.hpp), declared, not included.
+// Rationale: the layers tier needs Boost.Hana and the core does not; quantizing reads the layers' members only, and
+// their types are complete wherever a user names them.
+template <typename T, std::size_t Vocabulary, auto D>
+struct token_embedding;
+struct embedding_weight;
+template <typename T, std::size_t MaxLength, auto D, typename Held>
+struct position_embedding;
+template <typename T, auto D>
+struct class_token;
+
+/// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
+/// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
+///
+/// | operand        | shape                                         |
+/// |----------------|-----------------------------------------------|
+/// | `forward(ids)` | N token ids (N <= Length) -> `qmatrix<N, Width, QOut>` |
+///
+/// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
+///
+/// Example: `const auto x = embedding_q.forward(std::array<int, 6>{3, 1, 4, 1, 5, 9});`
+template <std::size_t Vocabulary, std::size_t Length, auto Width, quantization QTokens, quantization QPositions,
+          quantization QOut>
+struct qembedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<Vocabulary, Width, QTokens> tokens{};
+  qmatrix<Length, Width, QPositions> positions{};
+
+  template <std::integral I, std::size_t N>
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, QOut> {
+    static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
+    using k = detail::quantized_add_constants<QTokens, QPositions, QOut>;
+    // Rationale: each token's row and its position's row are added where they are, in the tables (flash), into the
+    // result's row: no copy of them on the stack first.
+    qmatrix<N, Width, QOut> out;
+    for (std::size_t i = 0; i < N; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);
+      detail::expects(id < Vocabulary);
+      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(tokens.elements[id], QTokens.zero_point,
+                                                                       positions.elements[i], QPositions.zero_point,
+                                                                       QOut.zero_point, out.elements[i]);
+    }
+    return out;
+  }
+
+  /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`; ctattn::footprint, `ctattn::layer_footprint`):
+  /// the two tables, the ids and the result; no stack (each sum reads its rows from the tables).
+  template <typename Ids>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qembedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
+};
+
+/// A token embedding in int8 without positions after it: the table (Vocabulary x Width) quantized with Q, and each
+/// token's row looked up, so the output has the table's quantization.
+///
+/// | operand        | shape                                   |
+/// |----------------|-----------------------------------------|
+/// | `forward(ids)` | N token ids -> `qmatrix<N, Width, Q>`   |
+///
+/// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
+///
+/// Example: `const auto x = ctattn::quantize_token_embedding<q_table>(model.embed).forward(std::array<int, 3>{2, 7, 1});`
+template <std::size_t Vocabulary, auto Width, quantization Q>
+struct qtoken_embedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = Q;
+  qmatrix<Vocabulary, Width, Q> tokens{};
+
+  template <std::integral I, std::size_t N>
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, Q> {
+    qmatrix<N, Width, Q> out;
+    for (std::size_t i = 0; i < N; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);
+      detail::expects(id < Vocabulary);
+      for (std::size_t c = 0; c < qmatrix<N, Width, Q>::cols; ++c) out.elements[i][c] = tokens.elements[id][c];
+    }
+    return out;
+  }
+
+  /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`): the table, the ids and the result; no stack.
+  template <typename Ids>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qtoken_embedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qtoken_embedding&, const qtoken_embedding&) = default;
+};
+
+/// The float `token_embedding` quantized alone (no position embedding after it): its table with Q.
+///
+/// Example: `constexpr auto e = ctattn::quantize_token_embedding<q_table>(model.embed);`
+template <quantization Q, typename T, std::size_t Vocabulary, auto D>
+[[nodiscard]] constexpr auto quantize_token_embedding(const token_embedding<T, Vocabulary, D>& tokens) noexcept {
+  qtoken_embedding<Vocabulary, normalize_extent<D>, Q> q{};
+  q.tokens = quantize<Q>(tokens.weight);
+  return q;
+}
+
+/// Learned positions added to int8 rows (a `position_embedding` after a layer other than a token embedding): row i
+/// of x plus row i of the position table (quantized with QPositions) by the int8 ADD, quantized with QOut.
+///
+/// | operand       | shape                                                        |
+/// |---------------|--------------------------------------------------------------|
+/// | `forward(x)`  | `qmatrix<N, Width, Q(x)>` (N <= Length) -> `qmatrix<N, Width, QOut>` |
+///
+/// Example: `const auto y = ctattn::quantize_position_embedding<q_table, q_out>(model.pos).forward(x_q);`
+template <std::size_t Length, auto Width, quantization QPositions, quantization QOut>
+struct qposition_embedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<Length, Width, QPositions> positions{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::row_extent, Width, QOut> {
+    static_assert(X::rows <= Length, "ctattn: a sequence longer than the position table; make the table longer");
+    using k = detail::quantized_add_constants<X::quant, QPositions, QOut>;
+    basic_qmatrix<X::row_extent, Width, QOut> out;
+    for (std::size_t i = 0; i < X::rows; ++i) {
+      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(x.elements[i], X::quant.zero_point,
+                                                                       positions.elements[i], QPositions.zero_point,
+                                                                       QOut.zero_point, out.elements[i]);
+    }
+    return out;
+  }
+
+  /// The memory of `forward(x)` on an X: the table, X and the result; no stack.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qposition_embedding), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qposition_embedding&, const qposition_embedding&) = default;
+};
+
+/// The float `position_embedding` (or `position_parameter`) quantized alone: its table with QPositions, the sum with
+/// QOut.
+///
+/// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`
+template <quantization QPositions, quantization QOut, typename T, std::size_t Length, auto D, typename Held>
+[[nodiscard]] constexpr auto quantize_position_embedding(
+    const position_embedding<T, Length, D, Held>& positions) noexcept {
+  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
+  q.positions = quantize<QPositions>(positions.weight);
+  return q;
+}
+
+/// The float `token_embedding` and `position_embedding` quantized: each table with its quantization, their sum with
+/// QOut.
+///
+/// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
+template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary,
+          auto D, std::size_t Length, auto D2, typename Held>
+[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
+                                                const position_embedding<T, Length, D2, Held>& positions) noexcept {
+  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
+  q.tokens = quantize<QTokens>(tokens.weight);
+  q.positions = quantize<QPositions>(positions.weight);
+  return q;
+}
+
+
+/// A class token before int8 rows: row 0 the token, quantized with QOut; rows 1 to n the rows of x, requantized from
+/// QIn to QOut (copied as they are when the two are equal), as TFLite's CONCATENATION requantizes an input whose
+/// quantization is not the output's.
+///
+/// | operand      | shape                                          |
+/// |--------------|------------------------------------------------|
+/// | `forward(x)` | `qmatrix<n, Width, QIn>` -> `qmatrix<n + 1, Width, QOut>` |
+///
+/// Example: `const auto tokens = ctattn::quantize_class_token<q_in, q_out>(model.cls_token).forward(x_q);`
+template <auto Width, quantization QIn, quantization QOut>
+struct qclass_token {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<1, Width, QOut> token{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::rows + 1, Width, QOut> {
+    static_assert(X::quant == QIn, "ctattn: an int8 class token takes the quantization it was made for");
+    basic_qmatrix<X::rows + 1, Width, QOut> y;
+    for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = token.elements[0][j];
+    if constexpr (QIn == QOut) {
+      for (std::size_t r = 0; r < X::rows; ++r) {
+        for (std::size_t j = 0; j < X::cols; ++j) y.elements[r + 1][j] = x.elements[r][j];
+      }
+    } else {
+      constexpr math::quantized_multiplier multiplier = math::quantize_multiplier(QIn.scale() / QOut.scale());
+      for (std::size_t r = 0; r < X::rows; ++r) {
+        for (std::size_t j = 0; j < X::cols; ++j) {
+          y.elements[r + 1][j] = detail::kernels::requantize(std::int32_t{x.elements[r][j]} - QIn.zero_point,
+                                                             multiplier, QOut.zero_point);
+        }
+      }
+    }
+    return y;
+  }
+
+  /// The memory of `forward(x)` on an X: the token, X and the result; no stack.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qclass_token), sizeof(X), sizeof(basic_qmatrix<X::rows + 1, Width, QOut>), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qclass_token&, const qclass_token&) = default;
+};
+
+/// The float `class_token` quantized: the token with QOut, for rows quantized with QIn.
+///
+/// Example: `constexpr auto cls_q = ctattn::quantize_class_token<q_patches, q_tokens>(model.cls_token);`
+template <quantization QIn, quantization QOut, typename T, auto D>
+[[nodiscard]] constexpr auto quantize_class_token(const class_token<T, D>& layer) noexcept {
+  qclass_token<normalize_extent<D>, QIn, QOut> q{};
+  q.token = quantize<QOut>(layer.token);
+  return q;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_EMBEDDING_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/hadamard.hpp
 #ifndef CTATTN_QUANTIZED_HADAMARD_HPP
 #define CTATTN_QUANTIZED_HADAMARD_HPP
@@ -14792,12 +15038,222 @@ constexpr void operator*(const A& a, const B& b) noexcept {
 
 #endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/patch.hpp
+#ifndef CTATTN_QUANTIZED_PATCH_HPP
+#define CTATTN_QUANTIZED_PATCH_HPP
+
+/// \file
+/// Patch embeddings in int8 (the float layers are in ctattn/layers/patch.hpp): the patches of an int8 input gathered
+/// as the float layer gathers them (ctattn/detail/patches.hpp), then projected by a per-channel `qlinear`, TFLite's
+/// CONV_2D with stride = kernel as one FULLY_CONNECTED over the patches.
+///
+/// | entity                                          | what                                                  |
+/// |-------------------------------------------------|-------------------------------------------------------|
+/// | `qpatch_embedding<Geometry, Linear>`            | the int8 layer: the cut and its `qlinear`             |
+/// | `quantize_patch_embedding<QIn, QOut>(layer)`    | a float `patch_embedding_1d` or `patch_embedding_2d` quantized |
+
+
+// ---------------------------------------- ctattn/detail/patches.hpp
+#ifndef CTATTN_DETAIL_PATCHES_HPP
+#define CTATTN_DETAIL_PATCHES_HPP
+
+// How a patch embedding cuts its input (ctattn/layers/patch.hpp, and its int8 form in ctattn/quantized/patch.hpp):
+// each patch gathered into one row in PyTorch's weight order (channel, then the offsets within the patch, as
+// torch.nn.functional.unfold orders them), so that a linear map of the rows is the convolution. One definition of
+// the cut for the float and the int8 layers, over any element type.
+
+
+namespace ctattn::detail {
+
+// nn.Conv1d(Channels, D, Kernel, stride=Kernel): runs of Kernel rows of Channels columns.
+template <std::size_t Channels, std::size_t Kernel>
+struct patches_1d {
+  static constexpr std::size_t width = Channels * Kernel;  // the entries of one gathered patch
+  template <std::size_t Rows>
+  static constexpr std::size_t tokens = Rows / Kernel;
+
+  template <typename E, std::size_t Rows>
+  static constexpr void gather(const E (&x)[Rows][Channels], E (&p)[Rows / Kernel][width]) noexcept {
+    for (std::size_t token = 0; token < Rows / Kernel; ++token) {
+      for (std::size_t c = 0; c < Channels; ++c) {
+        for (std::size_t k = 0; k < Kernel; ++k) p[token][c * Kernel + k] = x[token * Kernel + k][c];
+      }
+    }
+  }
+};
+
+// nn.Conv2d(Channels, D, (PatchHeight, PatchWidth), stride=(PatchHeight, PatchWidth)) over a Height x Width image
+// given as Height Width rows of pixels (row-major), Channels columns: the patches row by row.
+template <std::size_t Channels, std::size_t Height, std::size_t Width, std::size_t PatchHeight, std::size_t PatchWidth>
+struct patches_2d {
+  static constexpr bool whole = PatchHeight != 0 && PatchWidth != 0 && Height % PatchHeight == 0 &&
+                                Width % PatchWidth == 0;
+  static constexpr std::size_t across = whole ? Width / PatchWidth : 1;
+  static constexpr std::size_t area = PatchHeight * PatchWidth;
+  static constexpr std::size_t width = Channels * area;
+  // 1 when the patch does not divide the image (refused by the layer's rule).
+  template <std::size_t Rows>
+  static constexpr std::size_t tokens = whole ? (Height / PatchHeight) * across : 1;
+
+  template <typename E>
+  static constexpr void gather(const E (&x)[Height * Width][Channels], E (&p)[tokens<0>][width]) noexcept {
+    for (std::size_t token = 0; token < tokens<0>; ++token) {
+      const std::size_t top = token / across * PatchHeight;
+      const std::size_t left = token % across * PatchWidth;
+      for (std::size_t i = 0; i < PatchHeight; ++i) {
+        for (std::size_t j = 0; j < PatchWidth; ++j) {
+          const E (&pixel)[Channels] = x[(top + i) * Width + left + j];
+          for (std::size_t c = 0; c < Channels; ++c) p[token][c * area + i * PatchWidth + j] = pixel[c];
+        }
+      }
+    }
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_DETAIL_PATCHES_HPP
+// ---------------------------------------- ctattn/quantized/patch.hpp (continued)
+
+namespace ctattn {
+
+/// A patch embedding in int8: x's patches (int8, x's quantization) gathered one per row, then `project`ed by the
+/// `qlinear` `projection`.
+///
+/// | operand      | shape                                                                 |
+/// |--------------|-----------------------------------------------------------------------|
+/// | `forward(x)` | the float layer's input rows, `Linear::input_quantization` -> tokens x D, `Linear::output_quantization` |
+///
+/// Example: `const auto tokens = ctattn::quantize_patch_embedding<q_in, q_out>(model.proj).forward(image_q);`
+template <typename Geometry, typename Linear>
+struct qpatch_embedding {
+  using geometry = Geometry;
+  static constexpr auto output_extent = Linear::output_extent;
+  static constexpr quantization input_quantization = Linear::input_quantization;
+  static constexpr quantization output_quantization = Linear::output_quantization;
+
+  Linear projection{};
+
+  /// The patches of x, one per row, in the float layer's order.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr auto patches(const X& x) noexcept {
+    basic_qmatrix<Geometry::template tokens<X::rows>, Geometry::width, X::quant> p;
+    Geometry::gather(x.elements, p.elements);
+    return p;
+  }
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return project(patches(x), projection);
+  }
+
+  /// The memory of `forward(x)` on an X: the projection's on the patches, and the patches on the stack.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using gathered = decltype(patches(std::declval<const X&>()));
+    footprint f = Linear::template footprint_of<gathered>();
+    f.input_bytes = sizeof(X);
+    f.stack_bytes += sizeof(gathered);
+    return f;
+  }
+
+  friend constexpr bool operator==(const qpatch_embedding&, const qpatch_embedding&) = default;
+};
+
+/// A float patch embedding (`ctattn::patch_embedding_1d`, `ctattn::patch_embedding_2d`) quantized: its projection by
+/// `quantize_linear<QIn, QOut>` (per-channel weight scales), the cut unchanged.
+///
+/// Example: `constexpr auto embed_q = ctattn::quantize_patch_embedding<q_image, q_tokens>(model.proj);`
+template <quantization QIn, quantization QOut, typename L>
+  requires requires { typename L::geometry; }
+[[nodiscard]] constexpr auto quantize_patch_embedding(const L& layer) noexcept {
+  using linear_type = decltype(quantize_linear<QIn, QOut>(layer.projection));
+  return qpatch_embedding<typename L::geometry, linear_type>{quantize_linear<QIn, QOut>(layer.projection)};
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_PATCH_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/pool.hpp
+#ifndef CTATTN_QUANTIZED_POOL_HPP
+#define CTATTN_QUANTIZED_POOL_HPP
+
+/// \file
+/// Pooling in int8 (the float layers are in ctattn/layers/pool.hpp): the class token's row, which keeps its
+/// quantization, and the mean of the rows, requantized as TFLite's MEAN does it (the sum of the offsets from the
+/// zero point, times one multiplier for the scales and the count).
+///
+/// | entity                        | what                                             |
+/// |-------------------------------|--------------------------------------------------|
+/// | `qclass_token_pool<Q>`        | row 0 of an int8 matrix quantized with Q          |
+/// | `qmean_pool<QIn, QOut>`       | the mean of the rows, quantized with QOut         |
+
+
+
+namespace ctattn {
+
+/// The class token's row of int8 rows, in their quantization Q.
+///
+/// Example: `const auto pooled = ctattn::qclass_token_pool<q>{}.forward(tokens_q);   // qmatrix<1, D, q>`
+template <quantization Q>
+struct qclass_token_pool {
+  static constexpr quantization output_quantization = Q;
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    static_assert(X::quant == Q, "ctattn: an int8 pool takes the quantization it was made for");
+    basic_qmatrix<std::size_t{1}, X::column_extent, Q> y;
+    for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = x.elements[0][j];
+    return y;
+  }
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {0, sizeof(X), sizeof(basic_qmatrix<std::size_t{1}, X::column_extent, Q>), 0, 0};
+  }
+  friend constexpr bool operator==(const qclass_token_pool&, const qclass_token_pool&) = default;
+};
+
+/// The mean of int8 rows quantized QIn, quantized with QOut: for each column, the sum over the n rows of
+/// (x - QIn's zero point) in int32, times the multiplier of QIn.scale / (n QOut.scale), plus QOut's zero point.
+///
+/// Example: `const auto pooled = ctattn::qmean_pool<q_in, q_out>{}.forward(tokens_q);   // qmatrix<1, D, q_out>`
+template <quantization QIn, quantization QOut>
+struct qmean_pool {
+  static constexpr quantization output_quantization = QOut;
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    static_assert(X::quant == QIn, "ctattn: an int8 pool takes the quantization it was made for");
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(QIn.scale() / (static_cast<double>(X::rows) * QOut.scale()));
+    basic_qmatrix<std::size_t{1}, X::column_extent, QOut> y;
+    for (std::size_t j = 0; j < X::cols; ++j) {
+      std::int32_t sum = 0;
+      for (std::size_t r = 0; r < X::rows; ++r) sum += std::int32_t{x.elements[r][j]} - QIn.zero_point;
+      y.elements[0][j] = detail::kernels::requantize(sum, multiplier, QOut.zero_point);
+    }
+    return y;
+  }
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {0, sizeof(X), sizeof(basic_qmatrix<std::size_t{1}, X::column_extent, QOut>), 0, 0};
+  }
+  friend constexpr bool operator==(const qmean_pool&, const qmean_pool&) = default;
+};
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_POOL_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/transformer.hpp
 #ifndef CTATTN_QUANTIZED_TRANSFORMER_HPP
 #define CTATTN_QUANTIZED_TRANSFORMER_HPP
 
 /// \file
-/// A small transformer in int8: the embedding and the encoder layer (nn.TransformerEncoderLayer, pre-norm or
+/// A small transformer in int8: the encoder layer (nn.TransformerEncoderLayer, pre-norm or
 /// post-norm) quantized from the layers tier's float layers, every activation with its own quantization, all
 /// chosen at compile time. Integers only at run time, the same bits in constant evaluation and on every target.
 ///
@@ -14807,9 +15263,6 @@ constexpr void operator*(const A& a, const B& b) noexcept {
 /// | `encoder_layer_quantizations_for(ranges)`         | the same, chosen from the activations' calibrated ranges |
 /// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>` | the int8 layer                   |
 /// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` quantized         |
-/// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
-/// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float embeddings quantized |
-/// | `qtoken_embedding<Vocabulary, Width, Q>`, `quantize_token_embedding<Q>(tokens)` | a token table alone in int8 |
 /// | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, NormFirst>`, `quantize_decoder_layer<Q>(layer)` | the decoder layer in int8 |
 ///
 /// Example:
@@ -15167,11 +15620,6 @@ struct transformer_encoder_layer;
 template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation, bool NormFirst,
           WeightLayout Layout>
 struct transformer_decoder_layer;
-template <typename T, std::size_t Vocabulary, auto D>
-struct token_embedding;
-struct embedding_weight;
-template <typename T, std::size_t MaxLength, auto D, typename Held>
-struct position_embedding;
 
 /// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
 ///
@@ -15901,159 +16349,6 @@ struct qgated_feed_forward {
 
   friend constexpr bool operator==(const qgated_feed_forward&, const qgated_feed_forward&) = default;
 };
-
-/// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
-/// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
-///
-/// | operand        | shape                                         |
-/// |----------------|-----------------------------------------------|
-/// | `forward(ids)` | N token ids (N <= Length) -> `qmatrix<N, Width, QOut>` |
-///
-/// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
-///
-/// Example: `const auto x = embedding_q.forward(std::array<int, 6>{3, 1, 4, 1, 5, 9});`
-template <std::size_t Vocabulary, std::size_t Length, auto Width, quantization QTokens, quantization QPositions,
-          quantization QOut>
-struct qembedding {
-  static constexpr auto output_extent = Width;
-  static constexpr quantization output_quantization = QOut;
-  qmatrix<Vocabulary, Width, QTokens> tokens{};
-  qmatrix<Length, Width, QPositions> positions{};
-
-  template <std::integral I, std::size_t N>
-  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, QOut> {
-    static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
-    using k = detail::quantized_add_constants<QTokens, QPositions, QOut>;
-    // Rationale: each token's row and its position's row are added where they are, in the tables (flash), into the
-    // result's row: no copy of them on the stack first.
-    qmatrix<N, Width, QOut> out;
-    for (std::size_t i = 0; i < N; ++i) {
-      const auto id = static_cast<std::size_t>(ids[i]);
-      detail::expects(id < Vocabulary);
-      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(tokens.elements[id], QTokens.zero_point,
-                                                                       positions.elements[i], QPositions.zero_point,
-                                                                       QOut.zero_point, out.elements[i]);
-    }
-    return out;
-  }
-
-  /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`; ctattn::footprint, `ctattn::layer_footprint`):
-  /// the two tables, the ids and the result; no stack (each sum reads its rows from the tables).
-  template <typename Ids>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qembedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
-  }
-
-  friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
-};
-
-/// A token embedding in int8 without positions after it: the table (Vocabulary x Width) quantized with Q, and each
-/// token's row looked up, so the output has the table's quantization.
-///
-/// | operand        | shape                                   |
-/// |----------------|-----------------------------------------|
-/// | `forward(ids)` | N token ids -> `qmatrix<N, Width, Q>`   |
-///
-/// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
-///
-/// Example: `const auto x = ctattn::quantize_token_embedding<q_table>(model.embed).forward(std::array<int, 3>{2, 7, 1});`
-template <std::size_t Vocabulary, auto Width, quantization Q>
-struct qtoken_embedding {
-  static constexpr auto output_extent = Width;
-  static constexpr quantization output_quantization = Q;
-  qmatrix<Vocabulary, Width, Q> tokens{};
-
-  template <std::integral I, std::size_t N>
-  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, Q> {
-    qmatrix<N, Width, Q> out;
-    for (std::size_t i = 0; i < N; ++i) {
-      const auto id = static_cast<std::size_t>(ids[i]);
-      detail::expects(id < Vocabulary);
-      for (std::size_t c = 0; c < qmatrix<N, Width, Q>::cols; ++c) out.elements[i][c] = tokens.elements[id][c];
-    }
-    return out;
-  }
-
-  /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`): the table, the ids and the result; no stack.
-  template <typename Ids>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qtoken_embedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
-  }
-
-  friend constexpr bool operator==(const qtoken_embedding&, const qtoken_embedding&) = default;
-};
-
-/// The float `token_embedding` quantized alone (no position embedding after it): its table with Q.
-///
-/// Example: `constexpr auto e = ctattn::quantize_token_embedding<q_table>(model.embed);`
-template <quantization Q, typename T, std::size_t Vocabulary, auto D>
-[[nodiscard]] constexpr auto quantize_token_embedding(const token_embedding<T, Vocabulary, D>& tokens) noexcept {
-  qtoken_embedding<Vocabulary, normalize_extent<D>, Q> q{};
-  q.tokens = quantize<Q>(tokens.weight);
-  return q;
-}
-
-/// Learned positions added to int8 rows (a `position_embedding` after a layer other than a token embedding): row i
-/// of x plus row i of the position table (quantized with QPositions) by the int8 ADD, quantized with QOut.
-///
-/// | operand       | shape                                                        |
-/// |---------------|--------------------------------------------------------------|
-/// | `forward(x)`  | `qmatrix<N, Width, Q(x)>` (N <= Length) -> `qmatrix<N, Width, QOut>` |
-///
-/// Example: `const auto y = ctattn::quantize_position_embedding<q_table, q_out>(model.pos).forward(x_q);`
-template <std::size_t Length, auto Width, quantization QPositions, quantization QOut>
-struct qposition_embedding {
-  static constexpr auto output_extent = Width;
-  static constexpr quantization output_quantization = QOut;
-  qmatrix<Length, Width, QPositions> positions{};
-
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::row_extent, Width, QOut> {
-    static_assert(X::rows <= Length, "ctattn: a sequence longer than the position table; make the table longer");
-    using k = detail::quantized_add_constants<X::quant, QPositions, QOut>;
-    basic_qmatrix<X::row_extent, Width, QOut> out;
-    for (std::size_t i = 0; i < X::rows; ++i) {
-      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(x.elements[i], X::quant.zero_point,
-                                                                       positions.elements[i], QPositions.zero_point,
-                                                                       QOut.zero_point, out.elements[i]);
-    }
-    return out;
-  }
-
-  /// The memory of `forward(x)` on an X: the table, X and the result; no stack.
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qposition_embedding), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0, 0};
-  }
-
-  friend constexpr bool operator==(const qposition_embedding&, const qposition_embedding&) = default;
-};
-
-/// The float `position_embedding` quantized alone: its table with QPositions, the sum with QOut.
-///
-/// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`
-template <quantization QPositions, quantization QOut, typename T, std::size_t Length, auto D>
-[[nodiscard]] constexpr auto quantize_position_embedding(
-    const position_embedding<T, Length, D, embedding_weight>& positions) noexcept {
-  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
-  q.positions = quantize<QPositions>(positions.weight);
-  return q;
-}
-
-/// The float `token_embedding` and `position_embedding` quantized: each table with its quantization, their sum with
-/// QOut.
-///
-/// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
-template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary,
-          auto D, std::size_t Length, auto D2>
-[[nodiscard]] constexpr auto quantize_embedding(
-    const token_embedding<T, Vocabulary, D>& tokens,
-    const position_embedding<T, Length, D2, embedding_weight>& positions) noexcept {
-  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
-  q.tokens = quantize<QTokens>(tokens.weight);
-  q.positions = quantize<QPositions>(positions.weight);
-  return q;
-}
 
 }  // namespace ctattn
 

@@ -99,6 +99,7 @@ class Declarations:
         self.causal = causal     # paths of the layers whose forward gets a causal mask (find_causal)
         self.structs = []        # C++ text of each generated struct, in dependency order
         self.settings = {}       # safetensors __metadata__: "<path>.<option>" -> value
+        self.eps = {}            # "<path>.eps" -> each LayerNorm's eps, set on the weights by ctattn::set_setting
         self.decoder = False     # the model takes the encoder's memory (ctattn::with_memory)
         self.first = None        # the first layer that computes: "ids" (an embedding) or the input width
         self.quantizable = []    # reasons the int8 form cannot be made, by path
@@ -133,10 +134,11 @@ class Declarations:
         if len(norm.normalized_shape) != 1:
             raise ExportError(f"{path}: LayerNorm over {tuple(norm.normalized_shape)}: ctattn normalizes rows, "
                               f"over one dimension; give normalized_shape as the width")
-        if norm.eps != 1e-5:
-            raise ExportError(f"{path or 'the model'}: LayerNorm eps={norm.eps}: the generated model uses PyTorch's "
-                              f"default eps 1e-5; train the module with eps=1e-5")
+        if not norm.eps > 0:
+            raise ExportError(f"{path or 'the model'}: LayerNorm eps={norm.eps}: ctattn's norms take a positive eps; "
+                              f"train the module with one")
         self.settings[self.key(path, "eps")] = repr(float(norm.eps))
+        self.eps[self.key(path, "eps")] = float(norm.eps)
 
     def check_attention(self, path, attn, self_attention=True):
         if not attn.batch_first:
@@ -752,8 +754,11 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                    + f"static_assert(ctattn::parameter_names_match<{plan.qualified}>({name}_names),\n"
                    + "              \"ctattn: these weights were exported for another model (names, order or count "
                      "of parameters differ); export again\");\n\n"
-                   + f"inline constexpr {plan.qualified} {name}_weights = ctattn::from_parameters<{plan.qualified}>("
-                     f"{name}_parameters);\n" + ns_close)
+                   + f"inline constexpr {plan.qualified} {name}_weights = [] {{\n"
+                   + f"  auto m = ctattn::from_parameters<{plan.qualified}>({name}_parameters);\n"
+                   + "".join(f"  (void)ctattn::set_setting(m, \"{key}\", {float_literal(eps)});\n"
+                             for key, eps in decl.eps.items())
+                   + "  return m;\n}();\n" + ns_close)
     write_text(plan.file("_weights.hpp"), weights_hpp)
 
     # NAME_golden.hpp.

@@ -32,6 +32,8 @@ TEST_CASE("this backend's int8 kernel gives the loop's sums, bit for bit", "[bac
 TEST_CASE("every int8 operation gives the Python reference's bits with this backend", "[backend][int8]") {
   CHECK(cases::all_product_mismatches(at_run_time) == 0);
   CHECK(cases::linear_mismatches(at_run_time) == 0);
+  CHECK(cases::patch_embedding_mismatches(at_run_time) == 0);
+  CHECK(cases::class_token_and_mean_mismatches(at_run_time) == 0);
   CHECK(cases::hadamard_mismatches(at_run_time) == 0);
   CHECK(cases::softmax_mismatches(at_run_time) == 0);
   CHECK(cases::attention_mismatches(at_run_time) == 0);

@@ -94,11 +94,6 @@ class KeywordName(nn.Module):
         return self.new(x)
 
 
-def wide_norm():
-    """A LayerNorm eps the generated model does not take."""
-    return nn.Sequential(nn.Linear(8, 8), nn.LayerNorm(8, eps=1e-6))
-
-
 class PaddedEncoder(nn.Module):
     """An encoder layer given a key padding mask in forward: neither no mask nor the causal one."""
 

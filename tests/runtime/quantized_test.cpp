@@ -35,6 +35,8 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::calibration_mismatches(at_run_time) == 0);
   CHECK(cases::calibrated_quantize_mismatches(at_run_time) == 0);
   CHECK(cases::linear_mismatches(at_run_time) == 0);
+  CHECK(cases::patch_embedding_mismatches(at_run_time) == 0);
+  CHECK(cases::class_token_and_mean_mismatches(at_run_time) == 0);
   CHECK(cases::tflite_float32_mismatches(at_run_time) == 0);
   CHECK(cases::add_mismatches(at_run_time) == 0);
   CHECK(cases::hadamard_mismatches(at_run_time) == 0);

@@ -20,6 +20,8 @@ static_assert(cases::all_product_mismatches(cases::as_is) == 0);
 static_assert(cases::calibration_mismatches(cases::as_is) == 0);
 static_assert(cases::calibrated_quantize_mismatches(cases::as_is) == 0);
 static_assert(cases::linear_mismatches(cases::as_is) == 0);
+static_assert(cases::patch_embedding_mismatches(cases::as_is) == 0);
+static_assert(cases::class_token_and_mean_mismatches(cases::as_is) == 0);
 static_assert(cases::tflite_float32_mismatches(cases::as_is) == 0);
 static_assert(cases::add_mismatches(cases::as_is) == 0);
 static_assert(cases::hadamard_mismatches(cases::as_is) == 0);

@@ -9,17 +9,22 @@
 #include <type_traits>
 
 #include <ctattn/layers/activation.hpp>
+#include <ctattn/layers/embedding.hpp>
 #include <ctattn/layers/norm.hpp>
+#include <ctattn/layers/patch.hpp>
 #include <ctattn/math/isqrt.hpp>
 #include <ctattn/matrix/from_array.hpp>
 #include <ctattn/quantized/activation.hpp>
 #include <ctattn/quantized/add.hpp>
 #include <ctattn/quantized/attention.hpp>
 #include <ctattn/quantized/calibrate.hpp>
+#include <ctattn/quantized/embedding.hpp>
 #include <ctattn/quantized/hadamard.hpp>
 #include <ctattn/quantized/layer_norm.hpp>
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
+#include <ctattn/quantized/patch.hpp>
+#include <ctattn/quantized/pool.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
 #include <ctattn/quantized/softmax.hpp>
 #include <ctattn/math/exp.hpp>
@@ -260,6 +265,55 @@ constexpr std::size_t linear_mismatches(Read read) noexcept {
   decltype(ctattn::project(x, layer)) into{};  // project_into: the same bits in the caller's matrix
   ctattn::project_into(into, x, layer);
   return bad + differing(x, lin::x_q) + differing(ctattn::project(x, layer), lin::y_q) + differing(into, lin::y_q);
+}
+
+// A patch embedding in int8 (fx::patch_embedding): nn.Conv2d(2, 6, 2, stride=2) over a 4 x 6 image quantized per
+// channel by the compiler; the image's patches against torch's unfold of the int8 image, the tokens against the
+// reference's per-channel product.
+namespace pe = fx::patch_embedding;
+using float_patch_layer = ctattn::patch_embedding_2d<float, 2, 4, 6, 2, 2, 6>;
+inline constexpr float_patch_layer float_patches = [] {
+  float_patch_layer l{};
+  for (std::size_t d = 0; d < 6; ++d) {
+    for (std::size_t k = 0; k < 8; ++k) l.projection.weight(d, k) = pe::weight[d][k / 4][k / 2 % 2][k % 2];
+    l.projection.bias(0, d) = pe::bias[d];
+  }
+  return l;
+}();
+inline constexpr ctattn::quantization patch_in =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(pe::pixels)));
+inline constexpr ctattn::quantization patch_out =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(pe::y)));
+
+template <typename Read>
+constexpr std::size_t patch_embedding_mismatches(Read read) noexcept {
+  const auto layer = ctattn::quantize_patch_embedding<patch_in, patch_out>(read(float_patches));
+  const auto x = ctattn::quantize<patch_in>(read(ctattn::from_array(pe::pixels)));
+  return differing(x, pe::pixels_q) + differing(decltype(layer)::patches(x), pe::patches_q) +
+         differing(layer.forward(x), pe::y_q);
+}
+
+// A class token before int8 rows of another quantization, and the int8 mean of the result (fx::class_token_and_mean);
+// with rows already in the token's quantization, the rows are copied as they are.
+namespace ctm = fx::class_token_and_mean;
+
+template <typename Read>
+constexpr std::size_t class_token_and_mean_mismatches(Read read) noexcept {
+  constexpr ctattn::quantization q_rows{0.01, 4}, q_tokens{0.02, -6}, q_mean{0.005, 3};
+  ctattn::class_token<float, 8> cls{};
+  cls.token = ctattn::from_array(ctm::token);
+  const auto rows = ctattn::quantize<q_rows>(read(ctattn::from_array(ctm::rows)));
+  const auto tokens = ctattn::quantize_class_token<q_rows, q_tokens>(read(cls)).forward(rows);
+  ctattn::qmatrix<5, 8, q_tokens> moved{};
+  for (std::size_t r = 0; r < 5; ++r) {
+    for (std::size_t c = 0; c < 8; ++c) moved(r, c) = tokens(r + 1, c);
+  }
+  const auto copied = ctattn::quantize_class_token<q_tokens, q_tokens>(read(cls)).forward(read(moved));
+  const auto first = ctattn::qclass_token_pool<q_tokens>{}.forward(tokens);
+  std::uint32_t bad = 0;  // 32 bits: see differing()
+  for (std::size_t c = 0; c < 8; ++c) bad += first(0, c) == tokens(0, c) ? 0u : 1u;
+  return bad + differing(tokens, ctm::tokens_q) + differing(copied, ctm::tokens_q) +
+         differing(ctattn::qmean_pool<q_tokens, q_mean>{}.forward(read(tokens)), ctm::mean_q);
 }
 
 // TFLite's float32 steps with float32 scales, as a .tflite file holds them (fx::tflite_float32): quantize's division

@@ -37,6 +37,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "ctattn/host/safetensors.hpp"
@@ -111,13 +112,18 @@ inline std::string setting_text(const setting_entry& s) {
   return std::string(text, r.ptr);
 }
 
+// A number written in full (the whole text read), into `number`.
+inline bool read_number(std::string_view text, double& number) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), number);
+  return error == std::errc{} && end == text.data() + text.size();
+}
+
 // Whether a file's __metadata__ value says the setting `s`: the same text, or a number that, read in the setting's
 // precision, is its value (PyTorch's "1e-05" is a float eps of 1e-5f).
 inline bool setting_matches(const setting_entry& s, std::string_view value) {
   if (s.kind == setting_entry::kind_type::text) return value == s.text;
   double number = 0;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), number);
-  if (error != std::errc{} || end != value.data() + value.size()) return false;
+  if (!read_number(value, number)) return false;
   if (s.kind == setting_entry::kind_type::real && s.single) return static_cast<float>(number) == static_cast<float>(s.number);
   return number == s.number;
 }
@@ -178,13 +184,19 @@ template <typename Model>
       }
     }
     // Then the settings: a file saved from a module with other settings (8 heads, relu, post-norm) has tensors of
-    // the same shapes, and would load into wrong numbers.
+    // the same shapes, and would load into wrong numbers. A real setting the model holds as a value (a norm's eps:
+    // timm and KWT build theirs with 1e-6) is taken from the file instead.
     if (!error) {
+      std::vector<std::pair<std::string, double>> taken;
       for_each_setting(*staged, [&](std::string_view name, const setting_entry& s) {
         if (error) return;
         const std::string key = options.prefix + std::string(name);
         const std::string* value = file.find_metadata(key);
-        if (value != nullptr && !detail::setting_matches(s, *value)) {
+        double number = 0;
+        if (value != nullptr && !detail::setting_matches(s, *value) && s.kind == setting_entry::kind_type::real &&
+            detail::read_number(*value, number)) {
+          taken.emplace_back(name, number);
+        } else if (value != nullptr && !detail::setting_matches(s, *value)) {
           error = load_error{file.name(), file.metadata_offset(key),
                              "__metadata__ says " + detail::quote_name(key) + " is " + detail::quote_name(*value) +
                                  ", the model's is " + detail::quote_name(detail::setting_text(s)) +
@@ -192,6 +204,16 @@ template <typename Model>
                                  "the file's setting, or save the weights again from the module the model declares"};
         }
       });
+      for (const auto& [name, number] : taken) {
+        if (!error && !set_setting(*staged, name, number)) {
+          const std::string key = options.prefix + name;
+          error = load_error{file.name(), file.metadata_offset(key),
+                             "__metadata__ says " + detail::quote_name(key) + " is " +
+                                 detail::quote_name(*file.find_metadata(key)) +
+                                 ", and the model cannot take another value of it; declare the model with the "
+                                 "file's setting"};
+        }
+      }
     }
     if (!error) model = *staged;
   } catch (const std::bad_alloc&) {
@@ -293,7 +315,8 @@ std::string exact_literal(T x) {
 }  // namespace detail
 
 /// Writes a header that defines `inline constexpr <model_type> <name>`: the model with `model`'s parameters, as
-/// exact hexadecimal literals in `state_dict` order, loaded by `ctattn::from_parameters`. The header also lists
+/// exact hexadecimal literals in `state_dict` order, loaded by `ctattn::from_parameters`, and its real settings (a
+/// norm's eps) set by `ctattn::set_setting`. The header also lists
 /// the names, and a `static_assert` checks them against the model's: a header written for another model (or
 /// before the model changed) does not compile.
 template <typename Model>
@@ -305,6 +328,12 @@ template <typename Model>
   std::size_t count = 0;
   std::vector<std::string> names;
   std::string numbers;
+  std::string settings;  // the real settings (a norm's eps), set on the model by path
+  for_each_setting(model, [&](std::string_view name, const setting_entry& s) {
+    if (s.kind != setting_entry::kind_type::real) return;
+    settings += "  (void)ctattn::set_setting(m, \"" + std::string(name) + "\", " + detail::exact_literal(s.number) +
+                ");\n";
+  });
   for_each_parameter(model, [&](std::string_view name, const auto& view) {
     using T = std::remove_cvref_t<decltype(view[0])>;
     value_type = sizeof(T) == 4 ? "float" : "double";
@@ -327,8 +356,9 @@ template <typename Model>
   out << "static_assert(ctattn::parameter_names_match<" << options.model_type << ">(" << options.name << "_names),\n"
       << "              \"ctattn: these imported weights were written for another model (names, order or count of "
          "parameters differ); regenerate them from the model's .safetensors file\");\n\n";
-  out << "inline constexpr " << options.model_type << " " << options.name << " = ctattn::from_parameters<"
-      << options.model_type << ">(" << options.name << "_parameters);\n";
+  out << "inline constexpr " << options.model_type << " " << options.name << " = [] {\n"
+      << "  auto m = ctattn::from_parameters<" << options.model_type << ">(" << options.name << "_parameters);\n"
+      << settings << "  return m;\n}();\n";
   out.close();
   if (!out) return load_error{path, 0, "could not write the header"};
   return std::nullopt;

@@ -25,6 +25,7 @@
 
 #include <boost/hana/tuple.hpp>
 
+#include "ctattn/detail/patches.hpp"
 #include "ctattn/layers/layer.hpp"
 #include "ctattn/layers/linear.hpp"
 #include "ctattn/layers/parameters.hpp"
@@ -85,19 +86,17 @@ struct patch_embedding_1d {
   static constexpr auto output_extent = normalize_extent<D>;
   static constexpr std::size_t channels = Channels;
   static constexpr std::size_t kernel = Kernel;
-  using projection_type = detail::patch_projection<T, Channels * Kernel, output_extent, Bias>;
+  /// The cut, shared with the int8 form.
+  using geometry = detail::patches_1d<Channels, Kernel>;
+  using projection_type = detail::patch_projection<T, geometry::width, output_extent, Bias>;
 
   projection_type projection{};
 
   /// The patches of x, one per row, each in PyTorch's weight order (channel, then position in the patch).
   template <FixedMatrix X>
   [[nodiscard]] static constexpr auto patches(const X& x) noexcept {
-    basic_matrix<T, X::rows / Kernel, Channels * Kernel> p{};
-    for (std::size_t token = 0; token < X::rows / Kernel; ++token) {
-      for (std::size_t c = 0; c < Channels; ++c) {
-        for (std::size_t k = 0; k < Kernel; ++k) p.elements[token][c * Kernel + k] = x.elements[token * Kernel + k][c];
-      }
-    }
+    basic_matrix<T, geometry::template tokens<X::rows>, geometry::width> p{};
+    geometry::gather(x.elements, p.elements);
     return p;
   }
 
@@ -161,31 +160,21 @@ struct patch_embedding_2d {
   static constexpr std::size_t width = Width;
   static constexpr std::size_t patch_height = PatchHeight;
   static constexpr std::size_t patch_width = PatchWidth;
+  /// The cut, shared with the int8 form.
+  using geometry = detail::patches_2d<Channels, Height, Width, PatchHeight, PatchWidth>;
   /// The tokens: patches per column times patches per row (1 when the patch does not divide the image, which is
   /// refused).
-  static constexpr std::size_t tokens = rules_hold<detail::patch_2d_type_rules<Height, Width, PatchHeight, PatchWidth>>
-                                            ? (Height / PatchHeight) * (Width / PatchWidth)
-                                            : 1;
-  using projection_type = detail::patch_projection<T, Channels * PatchHeight * PatchWidth, output_extent, Bias>;
+  static constexpr std::size_t tokens = geometry::template tokens<Height * Width>;
+  using projection_type = detail::patch_projection<T, geometry::width, output_extent, Bias>;
 
   projection_type projection{};
 
-  /// The patches of x, one per row, each in PyTorch's weight order (channel, then row and column in the patch).
+  /// The patches of x (Height Width rows), one per row, each in PyTorch's weight order (channel, then row and
+  /// column in the patch).
   template <FixedMatrix X>
   [[nodiscard]] static constexpr auto patches(const X& x) noexcept {
-    constexpr std::size_t across = tokens == 1 ? 1 : Width / PatchWidth;
-    constexpr std::size_t area = PatchHeight * PatchWidth;
-    basic_matrix<T, tokens, Channels * area> p{};
-    for (std::size_t token = 0; token < tokens; ++token) {
-      const std::size_t top = token / across * PatchHeight;
-      const std::size_t left = token % across * PatchWidth;
-      for (std::size_t i = 0; i < PatchHeight; ++i) {
-        for (std::size_t j = 0; j < PatchWidth; ++j) {
-          const auto& pixel = x.elements[(top + i) * Width + left + j];
-          for (std::size_t c = 0; c < Channels; ++c) p.elements[token][c * area + i * PatchWidth + j] = pixel[c];
-        }
-      }
-    }
+    basic_matrix<T, tokens, geometry::width> p{};
+    geometry::gather(x.elements, p.elements);
     return p;
   }
 

@@ -22,6 +22,10 @@
 /// | `rms_norm`                                      | `qrms_norm<Width, QIn, Q(P)>`                                |
 /// | `linear` (out x in)                             | `qlinear<In, Out, QIn, Q(P)>`, per channel                   |
 /// | `relu`, `gelu`, `gelu_tanh`, `silu`             | `qactivation<QIn, Q(P)>`                                     |
+/// | `patch_embedding_1d`, `patch_embedding_2d`      | `qpatch_embedding`: the patches gathered in QIn, its per-channel `qlinear` to Q(P) |
+/// | `class_token`                                   | `qclass_token<D, QIn, Q(P)>`: the token in Q(P), the rows requantized to it |
+/// | `position_parameter`                            | `qposition_embedding`, as `position_embedding`               |
+/// | `class_token_pool`, `mean_pool`                 | `qclass_token_pool<QIn>` (keeps QIn), `qmean_pool<QIn, Q(P)>` |
 /// | a `ctattn::model`, a `ctattn::sequential`       | its members' int8 forms, each fed by the one before, in one flat `qchain` (a nested chain's layers spliced in) |
 ///
 /// Q(name) is `quantization_for_range(range_at(Ranges, name))`. The first member's QIn is Q(`input`), the range
@@ -51,6 +55,8 @@
 
 
 #include "ctattn/layers.hpp"
+#include "ctattn/quantized/patch.hpp"
+#include "ctattn/quantized/pool.hpp"
 #include "ctattn/quantized/ranges.hpp"
 #include "ctattn/quantized/rules.hpp"
 #include "ctattn/quantized/transformer.hpp"
@@ -252,7 +258,8 @@ inline constexpr quantization quantization_at = quantization_for_range(range_at_
 template <typename L>
 inline constexpr bool has_int8_form = is_chain<L> || is_encoder_layer<L> || is_decoder_layer<L> || is_attention_layer<L> ||
                                       is_feed_forward<L> || is_gated_feed_forward<L> || is_residual<L> ||
-                                      is_position_embedding<L> ||
+                                      is_position_embedding<L> || is_class_token<L> || is_patch_embedding<L> ||
+                                      std::is_same_v<L, class_token_pool> || std::is_same_v<L, mean_pool> ||
                                       is_float_layer_norm<L> || is_float_rms_norm<L> || is_float_linear<L> ||
                                       activation_layer_type<L> ||
                                       is_token_embedding<L>;
@@ -437,6 +444,14 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   } else if constexpr (is_position_embedding<L>) {  // after something other than a token embedding
     return quantize_position_embedding<quantization_at<Ranges, point_name(Path, "weight")>, quantization_at<Ranges, Path>>(
         layer);
+  } else if constexpr (is_class_token<L>) {
+    return quantize_class_token<QIn, quantization_at<Ranges, Path>>(layer);
+  } else if constexpr (is_patch_embedding<L>) {
+    return quantize_patch_embedding<QIn, quantization_at<Ranges, Path>>(layer);
+  } else if constexpr (std::is_same_v<L, class_token_pool>) {
+    return qclass_token_pool<QIn>{};
+  } else if constexpr (std::is_same_v<L, mean_pool>) {
+    return qmean_pool<QIn, quantization_at<Ranges, Path>>{};
   } else if constexpr (is_token_embedding<L>) {  // alone: a chain quantizes one with positions after it as a pair
     return quantize_token_embedding<quantization_at<Ranges, point_name(Path, "weight")>>(layer);
   } else if constexpr (is_float_layer_norm<L>) {

@@ -177,8 +177,18 @@ template <typename T, std::size_t V, auto D>
 inline constexpr bool is_token_embedding<token_embedding<T, V, D>> = true;
 template <typename L>
 inline constexpr bool is_position_embedding = false;
-template <typename T, std::size_t N, auto D>
-inline constexpr bool is_position_embedding<position_embedding<T, N, D, embedding_weight>> = true;
+template <typename T, std::size_t N, auto D, typename Held>
+inline constexpr bool is_position_embedding<position_embedding<T, N, D, Held>> = true;
+template <typename L>
+inline constexpr bool is_class_token = false;
+template <typename T, auto D>
+inline constexpr bool is_class_token<class_token<T, D>> = true;
+template <typename L>
+inline constexpr bool is_patch_embedding = false;
+template <typename T, std::size_t C, std::size_t K, auto D, bool B>
+inline constexpr bool is_patch_embedding<patch_embedding_1d<T, C, K, D, B>> = true;
+template <typename T, std::size_t C, std::size_t H, std::size_t W, std::size_t PH, std::size_t PW, auto D, bool B>
+inline constexpr bool is_patch_embedding<patch_embedding_2d<T, C, H, W, PH, PW, D, B>> = true;
 
 // The name of the output of the layer at `path`: the path itself, or `output` for the whole model (a chain's, or a
 // single layer's given to record_ranges).

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_QUANTIZED_EMBEDDING_HPP
+#define CTATTN_QUANTIZED_EMBEDDING_HPP
+
+/// \file
+/// Embeddings and the other first layers of a model in int8, quantized from the layers tier's float layers
+/// (ctattn/layers/embedding.hpp): token and position tables, a class token.
+///
+/// | entity                                            | what                                                  |
+/// |---------------------------------------------------|-------------------------------------------------------|
+/// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
+/// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float embeddings quantized |
+/// | `qtoken_embedding<Vocabulary, Width, Q>`, `quantize_token_embedding<Q>(tokens)` | a token table alone in int8 |
+/// | `qposition_embedding<Length, Width, QPositions, QOut>`, `quantize_position_embedding<QPositions, QOut>(p)` | positions added to int8 rows |
+/// | `qclass_token<Width, QIn, QOut>`, `quantize_class_token<QIn, QOut>(token)` | a class token before int8 rows |
+
+#include <array>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+
+#include "ctattn/detail/footprint_type.hpp"
+#include "ctattn/kernels/int8.hpp"
+#include "ctattn/math/fixed_point.hpp"
+#include "ctattn/quantized/add.hpp"
+#include "ctattn/quantized/qmatrix.hpp"
+
+namespace ctattn {
+
+// The float layers (ctattn/layers/embedding.hpp), declared, not included.
+// Rationale: the layers tier needs Boost.Hana and the core does not; quantizing reads the layers' members only, and
+// their types are complete wherever a user names them.
+template <typename T, std::size_t Vocabulary, auto D>
+struct token_embedding;
+struct embedding_weight;
+template <typename T, std::size_t MaxLength, auto D, typename Held>
+struct position_embedding;
+template <typename T, auto D>
+struct class_token;
+
+/// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
+/// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
+///
+/// | operand        | shape                                         |
+/// |----------------|-----------------------------------------------|
+/// | `forward(ids)` | N token ids (N <= Length) -> `qmatrix<N, Width, QOut>` |
+///
+/// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
+///
+/// Example: `const auto x = embedding_q.forward(std::array<int, 6>{3, 1, 4, 1, 5, 9});`
+template <std::size_t Vocabulary, std::size_t Length, auto Width, quantization QTokens, quantization QPositions,
+          quantization QOut>
+struct qembedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<Vocabulary, Width, QTokens> tokens{};
+  qmatrix<Length, Width, QPositions> positions{};
+
+  template <std::integral I, std::size_t N>
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, QOut> {
+    static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
+    using k = detail::quantized_add_constants<QTokens, QPositions, QOut>;
+    // Rationale: each token's row and its position's row are added where they are, in the tables (flash), into the
+    // result's row: no copy of them on the stack first.
+    qmatrix<N, Width, QOut> out;
+    for (std::size_t i = 0; i < N; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);
+      detail::expects(id < Vocabulary);
+      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(tokens.elements[id], QTokens.zero_point,
+                                                                       positions.elements[i], QPositions.zero_point,
+                                                                       QOut.zero_point, out.elements[i]);
+    }
+    return out;
+  }
+
+  /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`; ctattn::footprint, `ctattn::layer_footprint`):
+  /// the two tables, the ids and the result; no stack (each sum reads its rows from the tables).
+  template <typename Ids>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qembedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
+};
+
+/// A token embedding in int8 without positions after it: the table (Vocabulary x Width) quantized with Q, and each
+/// token's row looked up, so the output has the table's quantization.
+///
+/// | operand        | shape                                   |
+/// |----------------|-----------------------------------------|
+/// | `forward(ids)` | N token ids -> `qmatrix<N, Width, Q>`   |
+///
+/// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
+///
+/// Example: `const auto x = ctattn::quantize_token_embedding<q_table>(model.embed).forward(std::array<int, 3>{2, 7, 1});`
+template <std::size_t Vocabulary, auto Width, quantization Q>
+struct qtoken_embedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = Q;
+  qmatrix<Vocabulary, Width, Q> tokens{};
+
+  template <std::integral I, std::size_t N>
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, Q> {
+    qmatrix<N, Width, Q> out;
+    for (std::size_t i = 0; i < N; ++i) {
+      const auto id = static_cast<std::size_t>(ids[i]);
+      detail::expects(id < Vocabulary);
+      for (std::size_t c = 0; c < qmatrix<N, Width, Q>::cols; ++c) out.elements[i][c] = tokens.elements[id][c];
+    }
+    return out;
+  }
+
+  /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`): the table, the ids and the result; no stack.
+  template <typename Ids>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qtoken_embedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qtoken_embedding&, const qtoken_embedding&) = default;
+};
+
+/// The float `token_embedding` quantized alone (no position embedding after it): its table with Q.
+///
+/// Example: `constexpr auto e = ctattn::quantize_token_embedding<q_table>(model.embed);`
+template <quantization Q, typename T, std::size_t Vocabulary, auto D>
+[[nodiscard]] constexpr auto quantize_token_embedding(const token_embedding<T, Vocabulary, D>& tokens) noexcept {
+  qtoken_embedding<Vocabulary, normalize_extent<D>, Q> q{};
+  q.tokens = quantize<Q>(tokens.weight);
+  return q;
+}
+
+/// Learned positions added to int8 rows (a `position_embedding` after a layer other than a token embedding): row i
+/// of x plus row i of the position table (quantized with QPositions) by the int8 ADD, quantized with QOut.
+///
+/// | operand       | shape                                                        |
+/// |---------------|--------------------------------------------------------------|
+/// | `forward(x)`  | `qmatrix<N, Width, Q(x)>` (N <= Length) -> `qmatrix<N, Width, QOut>` |
+///
+/// Example: `const auto y = ctattn::quantize_position_embedding<q_table, q_out>(model.pos).forward(x_q);`
+template <std::size_t Length, auto Width, quantization QPositions, quantization QOut>
+struct qposition_embedding {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<Length, Width, QPositions> positions{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::row_extent, Width, QOut> {
+    static_assert(X::rows <= Length, "ctattn: a sequence longer than the position table; make the table longer");
+    using k = detail::quantized_add_constants<X::quant, QPositions, QOut>;
+    basic_qmatrix<X::row_extent, Width, QOut> out;
+    for (std::size_t i = 0; i < X::rows; ++i) {
+      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(x.elements[i], X::quant.zero_point,
+                                                                       positions.elements[i], QPositions.zero_point,
+                                                                       QOut.zero_point, out.elements[i]);
+    }
+    return out;
+  }
+
+  /// The memory of `forward(x)` on an X: the table, X and the result; no stack.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qposition_embedding), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qposition_embedding&, const qposition_embedding&) = default;
+};
+
+/// The float `position_embedding` (or `position_parameter`) quantized alone: its table with QPositions, the sum with
+/// QOut.
+///
+/// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`
+template <quantization QPositions, quantization QOut, typename T, std::size_t Length, auto D, typename Held>
+[[nodiscard]] constexpr auto quantize_position_embedding(
+    const position_embedding<T, Length, D, Held>& positions) noexcept {
+  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
+  q.positions = quantize<QPositions>(positions.weight);
+  return q;
+}
+
+/// The float `token_embedding` and `position_embedding` quantized: each table with its quantization, their sum with
+/// QOut.
+///
+/// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
+template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary,
+          auto D, std::size_t Length, auto D2, typename Held>
+[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
+                                                const position_embedding<T, Length, D2, Held>& positions) noexcept {
+  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
+  q.tokens = quantize<QTokens>(tokens.weight);
+  q.positions = quantize<QPositions>(positions.weight);
+  return q;
+}
+
+
+/// A class token before int8 rows: row 0 the token, quantized with QOut; rows 1 to n the rows of x, requantized from
+/// QIn to QOut (copied as they are when the two are equal), as TFLite's CONCATENATION requantizes an input whose
+/// quantization is not the output's.
+///
+/// | operand      | shape                                          |
+/// |--------------|------------------------------------------------|
+/// | `forward(x)` | `qmatrix<n, Width, QIn>` -> `qmatrix<n + 1, Width, QOut>` |
+///
+/// Example: `const auto tokens = ctattn::quantize_class_token<q_in, q_out>(model.cls_token).forward(x_q);`
+template <auto Width, quantization QIn, quantization QOut>
+struct qclass_token {
+  static constexpr auto output_extent = Width;
+  static constexpr quantization output_quantization = QOut;
+  qmatrix<1, Width, QOut> token{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::rows + 1, Width, QOut> {
+    static_assert(X::quant == QIn, "ctattn: an int8 class token takes the quantization it was made for");
+    basic_qmatrix<X::rows + 1, Width, QOut> y;
+    for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = token.elements[0][j];
+    if constexpr (QIn == QOut) {
+      for (std::size_t r = 0; r < X::rows; ++r) {
+        for (std::size_t j = 0; j < X::cols; ++j) y.elements[r + 1][j] = x.elements[r][j];
+      }
+    } else {
+      constexpr math::quantized_multiplier multiplier = math::quantize_multiplier(QIn.scale() / QOut.scale());
+      for (std::size_t r = 0; r < X::rows; ++r) {
+        for (std::size_t j = 0; j < X::cols; ++j) {
+          y.elements[r + 1][j] = detail::kernels::requantize(std::int32_t{x.elements[r][j]} - QIn.zero_point,
+                                                             multiplier, QOut.zero_point);
+        }
+      }
+    }
+    return y;
+  }
+
+  /// The memory of `forward(x)` on an X: the token, X and the result; no stack.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qclass_token), sizeof(X), sizeof(basic_qmatrix<X::rows + 1, Width, QOut>), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qclass_token&, const qclass_token&) = default;
+};
+
+/// The float `class_token` quantized: the token with QOut, for rows quantized with QIn.
+///
+/// Example: `constexpr auto cls_q = ctattn::quantize_class_token<q_patches, q_tokens>(model.cls_token);`
+template <quantization QIn, quantization QOut, typename T, auto D>
+[[nodiscard]] constexpr auto quantize_class_token(const class_token<T, D>& layer) noexcept {
+  qclass_token<normalize_extent<D>, QIn, QOut> q{};
+  q.token = quantize<QOut>(layer.token);
+  return q;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_EMBEDDING_HPP
