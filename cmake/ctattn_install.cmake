@@ -30,6 +30,7 @@ install(FILES
   "${PROJECT_BINARY_DIR}/ctattnConfig.cmake"
   "${PROJECT_BINARY_DIR}/ctattnConfigVersion.cmake"
   "${PROJECT_SOURCE_DIR}/cmake/ctattn_import.cmake"
+  "${PROJECT_SOURCE_DIR}/cmake/ctattn_proof.cmake"
   DESTINATION "${CTATTN_INSTALL_CMAKEDIR}")
 install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
 # The PyTorch export tool (docs/export.md): a Python script, run with Debian's python3-torch; it finds the headers

@@ -3,6 +3,7 @@
 #include "support/layer_cases.hpp"
 
 #include <ctattn/layers.hpp>
+#include <ctattn/layers/links.hpp>
 #include <ctattn/quantized/model.hpp>
 #include <ctattn/quantized/ranges.hpp>
 
@@ -138,6 +139,23 @@ static_assert(ctattn::parameter_name_at(tiny_vit{}, 0).view() == "cls_token" &&
               ctattn::parameter_name_at(tiny_vit{}, 1).view() == "pos_embed" &&
               ctattn::parameter_name_at(tiny_vit{}, 2).view() == "proj.weight" &&
               ctattn::parameter_name_at(tiny_vit{}, 4).view() == "blocks.0.self_attn.in_proj_weight");
+
+// A model's links (ctattn/layers/links.hpp): its members with nested chains spliced in, named as their parameters'
+// prefixes; run in turn, they are the model's forward, bit for bit.
+static_assert(ctattn::link_count<tiny_vit> == 8 && ctattn::link_count<cases::front_end_token<float>> == 5);
+static_assert(ctattn::link_name<3, tiny_vit>.view() == "blocks.0" && ctattn::link_name<4, tiny_vit>.view() ==
+              "blocks.1" && ctattn::link_name<7, tiny_vit>.view() == "head");
+static_assert(std::is_same_v<ctattn::link_type<4, tiny_vit>, vit_block> &&
+              std::is_same_v<ctattn::link_type<6, tiny_vit>, ctattn::class_token_pool>);
+static_assert(std::is_same_v<ctattn::link_result<1, tiny_vit, ctattn::matrix<float, 1024, 3>>,
+                             ctattn::matrix<float, 17, 64>>);
+static_assert([] {
+  const auto front = ctattn_test::numbered<cases::front_end_token<float>>();
+  const auto x = ctattn::from_array(ctattn_fixtures::layers::front_end_token::input_f32);
+  const auto h = ctattn::run_links<0, 2>(front, x);
+  return ctattn::run_links<0, 5>(front, x) == front.forward(x) &&
+         ctattn::run_links<2, 5>(front, h) == front.forward(x) && &ctattn::link<3>(front) == &front.norm;
+}());
 
 // A model's footprint composes the front end's calls: the largest intermediate is the patches.
 static_assert(ctattn::layer_footprint<cases::front_end_token<float>, ctattn::matrix<float, 16, 2>>.output_bytes ==
@@ -577,6 +595,70 @@ static_assert([] {
   const auto r = ctattn::range_at(positions_table, "head");
   return q.forward(x_q) == by_hand && ctattn::int8_error(q, m, encoder_input) <= 0.05 * (r.hi - r.lo);
 }());
+
+// A ViT's front end in int8 (the fixture's model, trained weights from PyTorch): each member's int8 form from the
+// ranges recorded on the fixture's image, as composed by hand, and within 2% of the output's spread of the float
+// model; the class token's form requantizes the patches to its output's quantization, the mean pool its own.
+template <typename M>
+constexpr M loaded_front_end(const auto& params, const auto& names, const auto& sizes, const auto& ranks) noexcept {
+  M m{};
+  (void)ctattn::set_every_setting(m, "eps", 1e-6);
+  (void)ctattn_test::load_in_order(m, params, names, sizes, ranks);
+  return m;
+}
+namespace fet = ctattn_fixtures::layers::front_end_token;
+namespace fem = ctattn_fixtures::layers::front_end_mean;
+constexpr auto front_token = loaded_front_end<cases::front_end_token<float>>(fet::params_f32, fet::names, fet::sizes,
+                                                                              fet::ranks);
+constexpr auto front_mean = loaded_front_end<cases::front_end_mean<float>>(fem::params_f32, fem::names, fem::sizes,
+                                                                            fem::ranks);
+constexpr auto front_image = ctattn::from_array(fet::input_f32);
+template <const auto& Model>
+constexpr auto front_ranges = [] {
+  ctattn::activation_ranges<16> r{};
+  (void)ctattn::record_ranges(Model, front_image, r);
+  return r;
+}();
+constexpr auto front_token_table = front_ranges<front_token>.table();
+constexpr auto front_mean_table = front_ranges<front_mean>.table();
+static_assert([] {
+  const auto q = ctattn::quantize<front_token_table>(front_token);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(front_token_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), proj = q_of("proj"), cls = q_of("cls_token"),
+                                 table_q = q_of("pos_embed.weight"), pos = q_of("pos_embed"), norm_q = q_of("norm");
+  const auto x_q = ctattn::quantize<in>(front_image);
+  const auto patches = ctattn::quantize_patch_embedding<in, proj>(front_token.proj).forward(x_q);
+  const auto tokens = ctattn::quantize_class_token<proj, cls>(front_token.cls_token).forward(patches);
+  const auto placed = ctattn::quantize_position_embedding<table_q, pos>(front_token.pos_embed).forward(tokens);
+  const auto normed = ctattn::normalize(placed, ctattn::quantize_layer_norm<pos, norm_q>(front_token.norm));
+  const auto by_hand = ctattn::qclass_token_pool<norm_q>{}.forward(normed);
+  const auto r = ctattn::range_at(front_token_table, "output");
+  return q.forward(x_q) == by_hand && !(proj == cls) &&
+         ctattn::int8_error(q, front_token, front_image) <= 0.02 * (r.hi - r.lo);
+}());
+static_assert([] {
+  const auto q = ctattn::quantize<front_mean_table>(front_mean);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(front_mean_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), proj = q_of("proj"), table_q = q_of("pos_embed.weight"),
+                                 pos = q_of("pos_embed"), norm_q = q_of("norm"), pool = q_of("pool");
+  const auto x_q = ctattn::quantize<in>(front_image);
+  const auto patches = ctattn::quantize_patch_embedding<in, proj>(front_mean.proj).forward(x_q);
+  const auto placed = ctattn::quantize_position_embedding<table_q, pos>(front_mean.pos_embed).forward(patches);
+  const auto normed = ctattn::normalize(placed, ctattn::quantize_layer_norm<pos, norm_q>(front_mean.norm));
+  const auto by_hand = ctattn::qmean_pool<norm_q, pool>{}.forward(normed);
+  const auto r = ctattn::range_at(front_mean_table, "output");
+  return q.forward(x_q) == by_hand && ctattn::int8_error(q, front_mean, front_image) <= 0.02 * (r.hi - r.lo);
+}());
+// The int8 form's flash is less than the float weights' (a quarter, less the per-channel constants of so small a
+// model).
+static_assert(ctattn::layer_footprint<ctattn::quantized_model<cases::front_end_token<float>, front_token_table>,
+                                      ctattn::qmatrix<16, 2, ctattn::quantization_for_range(
+                                                                 ctattn::range_at(front_token_table, "input"))>>
+                  .weight_bytes < sizeof(cases::front_end_token<float>));
 
 // RMSNorm (LLaMA's norm) as a member: quantized to qrms_norm from its input's and its output's ranges.
 struct rms_model : ctattn::model<rms_model> {
