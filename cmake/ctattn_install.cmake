@@ -33,7 +33,18 @@ install(FILES
   "${PROJECT_SOURCE_DIR}/cmake/ctattn_proof.cmake"
   DESTINATION "${CTATTN_INSTALL_CMAKEDIR}")
 install(FILES "${PROJECT_SOURCE_DIR}/LICENSE" DESTINATION "${CMAKE_INSTALL_DOCDIR}")
-# The PyTorch export tool (docs/export.md): a Python script, run with Debian's python3-torch; it finds the headers
-# at ../include from where it is installed.
-install(PROGRAMS "${PROJECT_SOURCE_DIR}/tools/ctattn_export.py" DESTINATION "${CMAKE_INSTALL_BINDIR}"
-        RENAME ctattn-export)
+# The PyTorch export tool (docs/export.md): a Python script that finds the headers at ../include from where it is
+# installed. Its first line names the Python with torch found when configuring (Debian's python3-torch is for
+# /usr/bin/python3, which a python3 earlier on the PATH may not be), else python3 on the PATH. The same file is
+# installed as a module, share/ctattn/python/ctattn_export.py, for `import ctattn_export`.
+include("${PROJECT_SOURCE_DIR}/cmake/ctattn_find_torch_python.cmake")
+ctattn_find_torch_python(_ctattn_torch_python)
+file(READ "${PROJECT_SOURCE_DIR}/tools/ctattn_export.py" _ctattn_export_text)
+if(_ctattn_torch_python)
+  string(REGEX REPLACE "^#![^\n]*" "#!${_ctattn_torch_python}" _ctattn_export_text "${_ctattn_export_text}")
+endif()
+file(WRITE "${PROJECT_BINARY_DIR}/ctattn-export" "${_ctattn_export_text}")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/tools/ctattn_export.py")
+install(PROGRAMS "${PROJECT_BINARY_DIR}/ctattn-export" DESTINATION "${CMAKE_INSTALL_BINDIR}")
+install(FILES "${PROJECT_SOURCE_DIR}/tools/ctattn_export.py"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/ctattn/python")

@@ -40,11 +40,13 @@ import subprocess
 import sys
 from pathlib import Path
 
-SUPPORTED = ("nn.Linear, nn.Embedding (tokens, and learned positions right after them), nn.LayerNorm, nn.ReLU, "
+SUPPORTED = ("nn.Linear, nn.Conv1d and nn.Conv2d (stride = kernel, no padding: a patch embedding, the model's first "
+             "layer), nn.Embedding (tokens, and learned positions right after them), nn.LayerNorm, nn.ReLU, "
              "nn.GELU, nn.SiLU, nn.MultiheadAttention (as self-attention), nn.TransformerEncoderLayer, "
              "nn.TransformerEncoder, nn.TransformerDecoderLayer and nn.TransformerDecoder (as the whole model), "
              "nn.Sequential, nn.ModuleList, nn.Dropout and nn.Identity (skipped), and modules of these whose "
-             "forward runs their children in order")
+             "forward runs their children in order (a class token [1, 1, d] and learned positions [1, n, d] of their "
+             "own after the first, x[:, 0] or x.mean(dim=1) before a child)")
 
 CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
 char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
@@ -62,8 +64,13 @@ class ExportError(Exception):
 
 
 def torch_modules():
-    import torch
-    from torch import nn
+    try:
+        import torch
+        from torch import nn
+    except ImportError as e:
+        raise ExportError(f"this Python ({sys.executable}) cannot import torch ({e}); install PyTorch for it (Debian: "
+                          f"apt-get install python3-torch, for /usr/bin/python3), or run the tool with a Python that "
+                          f"has it: /usr/bin/python3 {sys.argv[0] if sys.argv and sys.argv[0] else 'ctattn-export'}")
     return torch, nn
 
 
@@ -94,9 +101,13 @@ def skipped(module):
 class Declarations:
     """The C++ declarations of a module tree: nested model structs first, the top one last."""
 
-    def __init__(self, name, causal=frozenset()):
+    def __init__(self, name, causal=frozenset(), pools=None, input_shape=()):
         self.name = name
+        self.input_shape = tuple(input_shape)  # PyTorch's, batch first: a patch embedding's image or sequence
+        self.patches = None      # "1d" or "2d" when the model's first layer cuts its input into patches
         self.causal = causal     # paths of the layers whose forward gets a causal mask (find_causal)
+        self.pools = pools or {}  # member path -> "token" or "mean": the rows pooled before it (check_chains)
+        self.pooled = bool(self.pools)
         self.structs = []        # C++ text of each generated struct, in dependency order
         self.settings = {}       # safetensors __metadata__: "<path>.<option>" -> value
         self.eps = {}            # "<path>.eps" -> each LayerNorm's eps, set on the weights by ctattn::set_setting
@@ -186,9 +197,32 @@ class Declarations:
         if self.first is None:
             self.first = first
 
-    def chain(self, path, children, struct_name):
+    def own_parameters(self, path, module):
+        """A module's own nn.Parameters as ctattn members: a class token [1, 1, d] and learned positions [1, n, d],
+        put right after the module's first child, in that order (as ViT and KWT run them); anything else refused."""
+        where = path or "the model"
+        tokens, positions = [], []
+        for param_name, p in module.named_parameters(recurse=False):
+            full = f"{path}.{param_name}" if path else param_name
+            if p.dim() == 3 and p.shape[0] == 1 and p.shape[1] == 1:
+                tokens.append((self.identifier(full, param_name), f"ctattn::class_token<float, {p.shape[2]}>"))
+            elif p.dim() == 3 and p.shape[0] == 1:
+                positions.append((self.identifier(full, param_name),
+                                  f"ctattn::position_parameter<float, {p.shape[1]}, {p.shape[2]}>"))
+            else:
+                raise ExportError(f"{where}: {type(module).__name__} holds the parameter '{param_name}' of shape "
+                                  f"{list(p.shape)} itself: the export maps a module's own parameters only as a class "
+                                  f"token [1, 1, d] or learned positions [1, n, d]; hold the others in torch layers "
+                                  f"({SUPPORTED})")
+        if len(tokens) > 1 or len(positions) > 1:
+            raise ExportError(f"{where}: {type(module).__name__} holds {len(tokens)} class tokens and "
+                              f"{len(positions)} position tables; the export maps one of each")
+        return tokens + positions
+
+    def chain(self, path, children, struct_name, own=()):
         """A module whose children run in order: a ctattn::model struct of them, or, for a list of layers with
-        index names, a ctattn::sequential."""
+        index names, a ctattn::sequential. `own`: the module's own parameters as members (own_parameters), run
+        right after its first child."""
         _, nn = torch_modules()
         members = []
         items = [(n, m) for n, m in children if not skipped(m)]
@@ -204,12 +238,20 @@ class Declarations:
                 else:
                     raise ExportError(f"{child_path}: an nn.Embedding must be the model's first child (the tokens), "
                                       f"or come right after it (learned positions); move it there")
+            if child_path in self.pools:
+                kind = self.pools[child_path]
+                pool_name = "pool" if "pool" not in dict(children) else "pool_"
+                members.append((pool_name, "ctattn::class_token_pool" if kind == "token" else "ctattn::mean_pool"))
             members.append((self.identifier(child_path, child_name),
                             self.type_of(child_path, child, role, f"{struct_name}_{child_name}")))
+            if i == 0:
+                members.extend(own)
         if not members:
             raise ExportError(f"{path or 'the model'}: no layer to export (only Dropout or Identity children)")
-        self.chains.append((path, [(f"{path}.{n}" if path else n, isinstance(m, nn.Embedding) and i > 0
-                                    and isinstance(items[i - 1][1], nn.Embedding)) for i, (n, m) in enumerate(items)]))
+        checked = [(f"{path}.{n}" if path else n, isinstance(m, nn.Embedding) and i > 0
+                    and isinstance(items[i - 1][1], nn.Embedding)) for i, (n, m) in enumerate(items)]
+        own_paths = [(f"{path}.{n}" if path else n, "own") for n, _ in own]
+        self.chains.append((path, checked[:1] + own_paths + checked[1:]))
         struct_name = self.struct(struct_name, path)
         lines = [f"struct {struct_name} : ctattn::model<{struct_name}> {{",
                  f"  BOOST_HANA_DEFINE_STRUCT({struct_name},"]
@@ -242,9 +284,48 @@ class Declarations:
             types = [alias] * len(types)
         return "ctattn::sequential<" + ", ".join(types) + ">"
 
+    def patch_embedding(self, path, conv):
+        """nn.Conv1d or nn.Conv2d with stride = kernel and no padding, the model's first layer, as a patch embedding
+        over the input given with --input (channels first, as PyTorch takes it)."""
+        _, nn = torch_modules()
+        where = path or "the model"
+        two = isinstance(conv, nn.Conv2d)
+        kind = type(conv).__name__
+        kernel, stride = tuple(conv.kernel_size), tuple(conv.stride)
+        padding = conv.padding if isinstance(conv.padding, str) else tuple(conv.padding)
+        if stride != kernel or padding not in ((0,), (0, 0), "valid") or tuple(conv.dilation) != (1,) * len(kernel) \
+                or conv.groups != 1:
+            raise ExportError(f"{where}: {kind}(kernel_size={kernel}, stride={stride}, padding={padding}, dilation="
+                              f"{tuple(conv.dilation)}, groups={conv.groups}): ctattn exports a convolution as a patch "
+                              f"embedding, with stride equal to the kernel, no padding, no dilation and one group; "
+                              f"build it so, or leave it out of the model")
+        if self.first is not None:
+            raise ExportError(f"{where}: {kind} after another layer: ctattn exports a convolution as the patch "
+                              f"embedding that cuts the model's input; make it the model's first layer")
+        shape = self.input_shape
+        dims = 4 if two else 3
+        if len(shape) != dims or shape[0] != 1 or shape[1] != conv.in_channels:
+            expected = "1xCxHxW" if two else "1xCxL"
+            raise ExportError(f"{where}: {kind} takes {conv.in_channels} channels first: give --input as {expected} "
+                              f"with C = {conv.in_channels} (PyTorch's layout; the C++ model takes the rows of "
+                              f"positions or pixels, channels as columns)")
+        for side, size, patch in zip(("height", "width") if two else ("length",), shape[2:], kernel):
+            if size % patch != 0:
+                raise ExportError(f"{where}: {kind} with kernel {kernel} over an input of {side} {size}: the patch "
+                                  f"must divide the input; pad or crop the input, or choose another patch")
+        self.patches = "2d" if two else "1d"
+        self.note_first(path, conv.in_channels)
+        bias = "true" if conv.bias is not None else "false"
+        if two:
+            return (f"ctattn::patch_embedding_2d<float, {conv.in_channels}, {shape[2]}, {shape[3]}, {kernel[0]}, "
+                    f"{kernel[1]}, {conv.out_channels}, {bias}>")
+        return f"ctattn::patch_embedding_1d<float, {conv.in_channels}, {kernel[0]}, {conv.out_channels}, {bias}>"
+
     def type_of(self, path, module, role, struct_name):
         torch, nn = torch_modules()
         where = path or "the model"
+        if isinstance(module, (nn.Conv1d, nn.Conv2d)):
+            return self.patch_embedding(path, module)
         if isinstance(module, nn.Linear):
             self.note_first(path, module.in_features)
             bias = "true" if module.bias is not None else "false"
@@ -290,19 +371,20 @@ class Declarations:
             raise ExportError(f"{where}: {type(module).__name__} holds the buffer '{buffer}' (a computed table such "
                               f"as a sinusoidal encoding): ctattn's models hold parameters only; learn the positions "
                               f"with an nn.Embedding, or leave the module out of the export")
-        if any(True for _ in module.named_parameters(recurse=False)):
-            param = next(n for n, _ in module.named_parameters(recurse=False))
-            raise ExportError(f"{where}: {type(module).__name__} holds the parameter '{param}' itself: a module "
-                              f"the export maps holds its parameters in torch layers ({SUPPORTED})")
-        return self.chain(path, list(module.named_children()), struct_name)
+        own = self.own_parameters(path, module)
+        return self.chain(path, list(module.named_children()), struct_name, own)
 
 
 def check_chains(module, decl, run, example):
     """Runs the module once with hooks on every member of every chain and checks that the forward is the chain the
     C++ model runs: each member called once, in declaration order, each fed the output of the one before (the
-    token embedding plus the positions after it), the chain's output the last member's."""
+    token embedding plus the positions after it; after a module's own class token or positions, the rows with the
+    token put first or the positions added), the chain's output the last member's. Returns the members whose input
+    is the rows before them pooled, as {member path: "token" (x[:, 0]) or "mean" (x.mean(dim=1))}."""
     torch, nn = torch_modules()
     modules = dict(module.named_modules())
+    params = dict(module.named_parameters())
+    pools = {}
     calls = {}
     order = []
     handles = []
@@ -320,7 +402,8 @@ def check_chains(module, decl, run, example):
             order.append(path)
         return record
 
-    watched = {""} | {p for _, members in decl.chains for p, _ in members} | {p for p, _ in decl.chains}
+    watched = ({""} | {p for _, members in decl.chains for p, role in members if role != "own"}
+               | {p for p, _ in decl.chains})
     for path in watched:
         handles.append(modules[path].register_forward_hook(hook(path)))
     try:
@@ -352,7 +435,10 @@ def check_chains(module, decl, run, example):
         if whole is None:
             continue  # not called: the chain around it says so
         seen = []
-        for member, _ in members:
+        for member, role in members:
+            if role == "own":
+                seen.append(None)
+                continue
             got = io(member)
             if got is None:
                 raise ExportError(f"{where} ({kind}): its forward does not call '{member}'; ctattn::model runs every "
@@ -361,14 +447,29 @@ def check_chains(module, decl, run, example):
                 raise ExportError(f"{where} ({kind}): its forward calls '{member}' {len(calls[member])} times; "
                                   f"ctattn::model runs each member once: give each use its own module")
             seen.append(got)
-        positions = [got[2] for got in seen]
+        called = [(got, m) for got, (m, role) in zip(seen, members) if role != "own"]
+        positions = [got[2] for got, _ in called]
         if positions != sorted(positions):
-            ran = [m for _, m in sorted(zip(positions, (m for m, _ in members)))]
+            ran = [m for _, m in sorted(zip(positions, (m for _, m in called)))]
             raise ExportError(f"{where} ({kind}): its forward runs its members in another order ({', '.join(ran)}) "
                               f"than it declares them; ctattn::model runs them in the declared order: declare them "
                               f"in the order forward runs them")
         previous, previous_path, token = None, None, None
-        for k, ((member, is_position), (inputs, output, _)) in enumerate(zip(members, seen)):
+        for k, ((member, is_position), got) in enumerate(zip(members, seen)):
+            if is_position == "own":
+                p = params[member].detach()
+                if not (isinstance(previous, torch.Tensor) and previous.dim() == 3 and previous.shape[-1] == p.shape[-1]
+                        and (p.shape[1] == 1 or p.shape[1] >= previous.shape[1])):
+                    raise ExportError(f"'{member}': a module's own parameter {list(p.shape)} is exported as a class "
+                                      f"token or learned positions over the rows of '{previous_path}', which are "
+                                      f"{list(previous.shape) if isinstance(previous, torch.Tensor) else 'not rows'}")
+                if p.shape[1] == 1:
+                    previous = torch.cat([p.expand(previous.shape[0], -1, -1), previous], dim=1)
+                else:
+                    previous = previous + p[:, :previous.shape[1]]
+                previous_path = member
+                continue
+            inputs, output, _ = got
             if isinstance(modules[member], nn.MultiheadAttention) and not (
                     len(inputs) >= 3 and same(inputs[0], inputs[1]) and same(inputs[1], inputs[2])):
                 raise ExportError(f"'{member}': nn.MultiheadAttention is exported as self-attention: the forward must "
@@ -388,19 +489,33 @@ def check_chains(module, decl, run, example):
                                       f"the input; ctattn::model feeds its first member the input")
             else:
                 expected = previous if token is None else token + previous
-                if not same(fed, expected):
+                pooled = None
+                if (not same(fed, expected) and isinstance(expected, torch.Tensor) and expected.dim() == 3
+                        and isinstance(fed, torch.Tensor)):
+                    if same(fed, expected[:, 0]):
+                        pooled = "token"
+                    elif same(fed, expected.mean(dim=1)):
+                        pooled = "mean"
+                if pooled:
+                    pools[member] = pooled
+                elif not same(fed, expected):
                     what = (f"the sum of '{members[k - 2][0]}' and '{previous_path}'" if token is not None
                             else f"the output of '{previous_path}'")
                     raise ExportError(f"{where} ({kind}): '{member}' takes something other than {what} (a "
-                                      f"residual, a scale or a function between them); ctattn::model runs its members "
-                                      f"one after another: put that computation in a module ctattn has, or leave "
-                                      f"it out")
+                                      f"residual, a scale, a pooling other than x[:, 0] and x.mean(dim=1), or another "
+                                      f"function between them); ctattn::model runs its members one after another: put "
+                                      f"that computation in a module ctattn has, or leave it out")
                 token = None
+            if isinstance(modules[member], nn.Conv2d):
+                output = output.flatten(2).transpose(1, 2)  # the patches as rows, as ctattn's layer gives them
+            elif isinstance(modules[member], nn.Conv1d):
+                output = output.transpose(1, 2)
             previous, previous_path = output, member
         if not isinstance(modules[path], nn.ModuleList) and not same(whole[1], previous if token is None
                                                                       else token + previous):
             raise ExportError(f"{where} ({kind}): its output is not the output of its last member '{previous_path}' "
                               f"(something is computed after it); move it into a module ctattn has, or leave it out")
+    return pools
 
 
 def find_causal(module, run, example):
@@ -564,6 +679,10 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     of `input_shape`'s size; a decoder's `golden_memories` and `calibration_memories`, one per input, of
     `memory_shape`'s size."""
     torch, nn = torch_modules()
+    if isinstance(input_shape, str):
+        input_shape = parse_shape(input_shape)
+    if isinstance(memory_shape, str):
+        memory_shape = parse_shape(memory_shape)
     if not name.isidentifier() or name in CPP_KEYWORDS:
         raise ExportError(f"--name {name}: not a C++ identifier")
     if namespace and not all(p.isidentifier() and p not in CPP_KEYWORDS for p in namespace.split("::")):
@@ -581,8 +700,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
             raise ExportError(f"{weights}: does not fit the module: missing {list(missing)}, unexpected "
                               f"{list(unexpected)}")
 
-    def declare(causal=frozenset()):
-        decl = Declarations(name, causal)
+    def declare(causal=frozenset(), pools=None):
+        decl = Declarations(name, causal, pools, input_shape)
         top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.Embedding, nn.TransformerEncoderLayer,
                                        nn.TransformerDecoderLayer, nn.Sequential))
         if top_leaf:
@@ -613,6 +732,15 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
 
         def make(count):
             return [torch.randint(0, vocabulary, shape, generator=gen) for _ in range(count)]
+    elif decl.patches:
+        # A patch embedding first: PyTorch's channels-first input; the C++ model takes the rows of positions or
+        # pixels (row-major), the channels as columns.
+        width = shape[1]
+        length = math.prod(shape[2:])
+        kind = "matrix"
+
+        def make(count):
+            return [torch.randn(shape, generator=gen) for _ in range(count)]
     else:
         width = shape[-1]
         length = math.prod(shape) // width
@@ -622,6 +750,12 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
 
         def make(count):
             return [torch.randn(shape, generator=gen) for _ in range(count)]
+
+    def as_rows(x):
+        """An input as the C++ model takes it: a patch embedding's channels as columns."""
+        if decl.patches:
+            return x.reshape(shape).flatten(2).transpose(1, 2).reshape(length, width)
+        return x
 
     memory_length = None
     if decl.decoder:
@@ -640,10 +774,10 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     try:
         example = make(1)[0]
         example_memory = torch.randn(tuple(memory_shape), generator=gen) if decl.decoder else None
-        check_chains(module, decl, lambda x: run(x, example_memory), example)
+        pools = check_chains(module, decl, lambda x: run(x, example_memory), example)
         causal = find_causal(module, lambda x: run(x, example_memory), example)
-        if causal:
-            decl = declare(frozenset(causal))
+        if causal or pools:
+            decl = declare(frozenset(causal), pools)
     except ExportError:
         raise
     except Exception as e:  # the module's own forward failed on the input
@@ -705,9 +839,11 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
         y = run(x, golden_memories[g] if decl.decoder else None)
         if isinstance(y, tuple):
             raise ExportError("the module's forward returns a tuple; export a module that returns one tensor")
-        if y.numel() % length != 0:
+        rows = 1 if decl.pooled else length
+        if y.numel() % rows != 0:
             raise ExportError(f"the output's shape {tuple(y.shape)} is not one row per input position ({length})")
-        golden_outputs.append(y.reshape(length, -1))
+        golden_outputs.append(y.reshape(rows, -1))
+    out_length = golden_outputs[0].shape[0]
     out_width = golden_outputs[0].shape[1]
 
     # Every check is done: from here on the files are written.
@@ -767,10 +903,10 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                   + "#pragma once\n\n#include <array>\n#include <cstddef>\n\n#include <ctattn/ctattn.hpp>\n\n"
                   + f"namespace {name}_golden {{\n\n"
                   + f"inline constexpr std::size_t count = {golden};\n"
-                  + inputs_block(kind, "inputs", golden_inputs, length, width)
+                  + inputs_block(kind, "inputs", [as_rows(x) for x in golden_inputs], length, width)
                   + (inputs_block("matrix", "memories", golden_memories, memory_length, memory_shape[-1])
                      if decl.decoder else "")
-                  + outputs_block("outputs", golden_outputs, length, out_width)
+                  + outputs_block("outputs", golden_outputs, out_length, out_width)
                   + f"\n}}  // namespace {name}_golden\n")
     write_text(plan.file("_golden.hpp"), golden_hpp)
 
@@ -781,7 +917,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
         samples_hpp = (generated_banner(f"{name}_samples: {samples} calibration inputs for the int8 ranges.", command)
                        + "#pragma once\n\n#include <array>\n\n#include <ctattn/ctattn.hpp>\n\n"
                        + f"namespace {name}_samples {{\n\n"
-                       + inputs_block(kind, "inputs", sample_inputs, length, width)
+                       + inputs_block(kind, "inputs", [as_rows(x) for x in sample_inputs], length, width)
                        + (inputs_block("matrix", "memories", sample_memories, memory_length, memory_shape[-1])
                           if decl.decoder else "")
                        + f"\n}}  // namespace {name}_samples\n")
@@ -861,7 +997,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                 + "template <typename Y>\n"
                 + "constexpr double relative_error(const Y& y, std::size_t g) noexcept {\n"
                 + "  double worst = 0;\n"
-                + f"  for (std::size_t i = 0; i < {length}; ++i) {{\n"
+                + f"  for (std::size_t i = 0; i < {out_length}; ++i) {{\n"
                 + f"    for (std::size_t c = 0; c < {out_width}; ++c) {{\n"
                 + f"      const double want = {name}_golden::outputs[g][i][c];\n"
                 + "      const double d = static_cast<double>(y(i, c)) - want;\n"
@@ -954,7 +1090,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
 
 def ctattn_include():
     """ctattn's headers beside the tool: the source tree's include/, or the installed prefix's include/."""
-    for candidate in (HERE.parent / "include", HERE.parent.parent / "include"):
+    # The source tree's tools/, the install's bin/, or the install's share/ctattn/python/ (the module).
+    for candidate in (HERE.parent / "include", HERE.parent.parent / "include", HERE.parents[2] / "include"):
         if (candidate / "ctattn" / "layers.hpp").is_file():
             return candidate
     return None
@@ -1080,6 +1217,7 @@ def main(argv=None):
         shlex.quote(os.path.basename(a) if os.path.sep in a and not a.startswith("-") else a)
         for a in (argv if argv is not None else sys.argv[1:]))
     try:
+        torch_modules()  # before the module's file, which imports torch itself
         module = load_factory(args.module)
         export(module, args.out, args.name, parse_shape(args.input),
                memory_shape=parse_shape(args.memory) if args.memory else None, weights=args.weights,

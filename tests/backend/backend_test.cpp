@@ -388,6 +388,10 @@ TEST_CASE("every layer matches PyTorch with this backend's fast arithmetic", "[b
     INFO(std::string(r.name) << ": error " << r.error << ", bound " << r.bound);
     CHECK(r.error <= r.bound);
   }
+  for (const ctattn_test::layer_cases::result& r : ctattn_test::layer_cases::front_end_results()) {
+    INFO(std::string(r.name) << ": error " << r.error << ", bound " << r.bound);
+    CHECK(r.error <= r.bound);
+  }
 }
 
 TEST_CASE("the fast activations and norms are within their bounds of exact, non-finite entries as exact",

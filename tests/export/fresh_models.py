@@ -94,3 +94,81 @@ def norm_eps():
         model[0].weight.mul_(0.003)
         model[0].bias.mul_(0.003)
     return model
+
+
+class KeywordTransformer(nn.Module):
+    """KWT as its reference builds it, at a small size: each MFCC frame embedded by a Linear, a learned class token
+    put first, learned positions over every row (nn.Parameter), post-norm GELU encoder layers with eps 1e-6, the
+    class token's row, a Linear head to the classes."""
+
+    def __init__(self, frames=8, features=10, d=16, heads=2, hidden=32, depth=2, classes=5):
+        super().__init__()
+        torch.manual_seed(23)
+        self.to_patch_embedding = nn.Linear(features, d)
+        self.cls_token = nn.Parameter(torch.randn(1, 1, d))
+        self.pos_embedding = nn.Parameter(torch.randn(1, frames + 1, d))
+        layer = nn.TransformerEncoderLayer(d, heads, hidden, dropout=0.0, activation="gelu", batch_first=True,
+                                           layer_norm_eps=1e-6)
+        self.transformer = nn.TransformerEncoder(layer, depth)
+        self.mlp_head = nn.Linear(d, classes)
+
+    def forward(self, x):
+        x = self.to_patch_embedding(x)
+        x = torch.cat([self.cls_token.expand(x.shape[0], -1, -1), x], dim=1)
+        x = x + self.pos_embedding[:, :x.shape[1]]
+        x = self.transformer(x)
+        return self.mlp_head(x[:, 0])
+
+
+class MeanPooled(KeywordTransformer):
+    """The same without a class token: positions over the frames, and the mean of the rows before the head."""
+
+    def __init__(self):
+        super().__init__()
+        del self.cls_token
+        self.pos_embedding = nn.Parameter(torch.randn(1, 8, 16))
+
+    def forward(self, x):
+        x = self.to_patch_embedding(x) + self.pos_embedding
+        return self.mlp_head(self.transformer(x).mean(dim=1))
+
+
+class TinyViT(nn.Module):
+    """A small vision transformer written as timm's front end: 2 x 2 patches of an 8 x 8 image of 3 channels cut by
+    patch_embed (nn.Conv2d with stride = kernel), a class token and positions, pre-norm GELU layers with eps 1e-6,
+    a final norm, the class token's row, a Linear head."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(29)
+        self.patch_embed = nn.Conv2d(3, 16, 2, stride=2)
+        self.cls_token = nn.Parameter(torch.randn(1, 1, 16) * 0.02)
+        self.pos_embed = nn.Parameter(torch.randn(1, 17, 16) * 0.02)
+        layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, activation="gelu", batch_first=True,
+                                           norm_first=True, layer_norm_eps=1e-6)
+        self.blocks = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+        self.norm = nn.LayerNorm(16, eps=1e-6)
+        self.head = nn.Linear(16, 10)
+
+    def forward(self, x):
+        x = self.patch_embed(x).flatten(2).transpose(1, 2)
+        x = torch.cat([self.cls_token.expand(x.shape[0], -1, -1), x], dim=1)
+        x = self.norm(self.blocks(x + self.pos_embed))
+        return self.head(x[:, 0])
+
+
+class AudioPatches(nn.Module):
+    """A 1-d patch embedding (nn.Conv1d, kernel 2 = stride) over 8 frames of 10 features, positions, one post-norm
+    layer, the mean of the rows, a Linear head."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(31)
+        self.patches = nn.Conv1d(10, 16, 2, stride=2)
+        self.positions = nn.Parameter(torch.randn(1, 4, 16))
+        self.layer = nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True)
+        self.head = nn.Linear(16, 3)
+
+    def forward(self, x):
+        x = self.patches(x).transpose(1, 2) + self.positions
+        return self.head(self.layer(x).mean(dim=1))

@@ -9,7 +9,7 @@ from torch import nn
 
 
 class WithConvolution(nn.Module):
-    """A layer ctattn does not have."""
+    """A convolution that is not a patch embedding (padding, stride 1)."""
 
     def __init__(self):
         super().__init__()
@@ -152,3 +152,39 @@ class InPlace(nn.Module):
         y = self.down(self.up(x))
         y += x
         return y
+
+
+class OwnScale(nn.Module):
+    """A parameter of its own that is neither a class token nor learned positions."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Linear(8, 8)
+        self.scale = nn.Parameter(torch.ones(8))
+
+    def forward(self, x):
+        return self.up(x) * self.scale
+
+
+class LastTokenPool(nn.Module):
+    """A pooling the export cannot see as one ctattn has: the last row, not the class token's."""
+
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Linear(8, 8)
+        self.head = nn.Linear(8, 2)
+
+    def forward(self, x):
+        return self.head(self.body(x)[:, -1])
+
+
+class WithBatchNorm(nn.Module):
+    """A layer ctattn does not have."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.Linear(8, 8)
+        self.norm = nn.BatchNorm1d(4)
+
+    def forward(self, x):
+        return self.norm(self.up(x))

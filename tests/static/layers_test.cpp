@@ -12,8 +12,12 @@ namespace {
 namespace cases = ctattn_test::layer_cases;
 
 // Every layer against PyTorch; a failure names the index of the first case off its bound (layer_cases.hpp).
-constexpr auto results = cases::results();
-static_assert(cases::first_failure(results) == results.size());
+constexpr auto layer_results = cases::layer_results();
+static_assert(cases::first_failure(layer_results) == layer_results.size());
+constexpr auto decoder_results = cases::decoder_results();
+static_assert(cases::first_failure(decoder_results) == decoder_results.size());
+constexpr auto front_end_results = cases::front_end_results();
+static_assert(cases::first_failure(front_end_results) == front_end_results.size());
 
 // The parameter walk: PyTorch's names, counts and views.
 constexpr cases::encoder<float, ctattn::relu, false> an_encoder{};

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <tuple>
 
 #include "fixtures/layers/layers.hpp"
 #include "support/layer_check.hpp"
@@ -77,7 +78,10 @@ constexpr double activation_error(const T (&input)[R][C], const T (&output)[R][C
   return largest_error(ctattn::forward(A{}, ctattn::from_array(input)), output);
 }
 
-constexpr auto results() noexcept {
+// Rationale: the cases in three lists, each a constant evaluation of its own in the static tests, so that each stays
+// within Clang's default budget of steps (1,048,576): norms, activations, feed-forward blocks and encoder layers;
+// decoder layers; front ends. results() is the first two.
+constexpr auto layer_results() noexcept {
   namespace fx = ctattn_fixtures::layers;
   namespace act = fx::activations;
   namespace ln = fx::layer_norm;
@@ -145,6 +149,14 @@ constexpr auto results() noexcept {
              layer_error<encoder<float, ctattn::gelu, true>>(CTATTN_LAYER_FIXTURE(fx::encoder_pre_gelu, f32)), f},
       result{"encoder pre-norm gelu, double",
              layer_error<encoder<double, ctattn::gelu, true>>(CTATTN_LAYER_FIXTURE(fx::encoder_pre_gelu, f64)), d},
+  };
+}
+
+constexpr auto decoder_results() noexcept {
+  namespace fx = ctattn_fixtures::layers;
+  const double f = float_bound;
+  const double d = double_bound;
+  return std::array{
       result{"decoder post-norm relu, float",
              decoder_error<decoder<float, ctattn::relu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_relu, f32)),
              f},
@@ -181,7 +193,25 @@ constexpr auto results() noexcept {
                  CTATTN_DECODER_FIXTURE(fx::decoder_masked, f64),
                  ctattn::memory_mask(ctattn::key_padding_length{4}), ctattn::tgt_mask(ctattn::key_padding_length{3})),
              d},
-      // Front ends and pooling (ctattn/layers/patch.hpp, embedding.hpp, pool.hpp); inputs in ctattn's layout.
+  };
+}
+
+// The layers and the decoder layers, in one list (computed where it is called: at run time in the run-time tests).
+constexpr auto results() noexcept {
+  const auto layers = layer_results();
+  const auto decoders = decoder_results();
+  std::array<result, std::tuple_size_v<decltype(layers)> + std::tuple_size_v<decltype(decoders)>> all{};
+  for (std::size_t i = 0; i < layers.size(); ++i) all[i] = layers[i];
+  for (std::size_t i = 0; i < decoders.size(); ++i) all[layers.size() + i] = decoders[i];
+  return all;
+}
+
+// Front ends and pooling (ctattn/layers/patch.hpp, embedding.hpp, pool.hpp), inputs in ctattn's layout.
+constexpr auto front_end_results() noexcept {
+  namespace fx = ctattn_fixtures::layers;
+  const double f = float_bound;
+  const double d = double_bound;
+  return std::array{
       result{"patch_embedding_1d (nn.Conv1d, kernel 4, stride 4), float",
              layer_error<ctattn::patch_embedding_1d<float, 3, 4, 8>>(CTATTN_LAYER_FIXTURE(fx::patch_1d, f32)), f},
       result{"patch_embedding_1d (nn.Conv1d, kernel 4, stride 4), double",

@@ -297,9 +297,12 @@ constexpr std::size_t patch_embedding_mismatches(Read read) noexcept {
 // with rows already in the token's quantization, the rows are copied as they are.
 namespace ctm = fx::class_token_and_mean;
 
+// Rationale: at namespace scope; Clang 14 refuses a function's constexpr local as a template argument of a call in a
+// template.
+inline constexpr ctattn::quantization q_rows{0.01, 4}, q_tokens{0.02, -6}, q_mean{0.005, 3};
+
 template <typename Read>
 constexpr std::size_t class_token_and_mean_mismatches(Read read) noexcept {
-  constexpr ctattn::quantization q_rows{0.01, 4}, q_tokens{0.02, -6}, q_mean{0.005, 3};
   ctattn::class_token<float, 8> cls{};
   cls.token = ctattn::from_array(ctm::token);
   const auto rows = ctattn::quantize<q_rows>(read(ctattn::from_array(ctm::rows)));

@@ -286,13 +286,13 @@ struct parameter_name {
   bool truncated = false;
 
   constexpr void append(std::string_view text) noexcept {
-    for (const char c : text) {
-      if (length + 1 < chars.size()) {
-        chars[length++] = c;
-      } else {
-        truncated = true;
-      }
-    }
+    // Rationale: the room counted once, then a plain copy. Constant evaluation pays for every step, and the layers'
+    // static tests build a name for each parameter of every layer they load, within Clang's default budget.
+    const std::size_t room = chars.size() - 1 - length;
+    const std::size_t n = text.size() < room ? text.size() : room;
+    truncated = truncated || n < text.size();
+    for (std::size_t i = 0; i < n; ++i) chars[length + i] = text[i];
+    length += n;
   }
   constexpr void append(std::size_t index) noexcept {
     char digits[20]{};
@@ -316,19 +316,26 @@ inline constexpr bool is_sublayer_entry = false;
 template <typename L>
 inline constexpr bool is_sublayer_entry<sublayer_entry<L>> = true;
 
-// `prefix.name`: a path and the name of an entry under it. An empty name is the path itself (a sublayer spliced
-// into its parent; a parameter named by its layer alone, such as a class token); an empty path, the name.
+// Appends `.name` to a path: an entry under it. An empty name leaves the path itself (a sublayer spliced into its
+// parent; a parameter named by its layer alone, such as a class token); an empty path becomes the name.
+// Rationale: in place. Constant evaluation copies a name (256 characters) element by element, and a walk builds
+// one per entry: a name returned by value cost the layers' static tests a third more steps than Clang's default
+// budget allows.
+constexpr void join_name(parameter_name& path, std::string_view name) noexcept {
+  if (path.length != 0 && !name.empty()) path.append(".");
+  path.append(name);
+}
 [[nodiscard]] constexpr parameter_name joined(const parameter_name& prefix, std::string_view name) noexcept {
   parameter_name full = prefix;
-  if (full.length != 0 && !name.empty()) full.append(".");
-  full.append(name);
+  join_name(full, name);
   return full;
 }
 
 template <typename Layer, typename F>
 constexpr void walk_parameters(Layer& layer, const parameter_name& prefix, F& f) noexcept {
   boost::hana::for_each(parameters(layer), [&](const auto& entry) {
-    const parameter_name name = joined(prefix, entry.name);
+    parameter_name name = prefix;
+    join_name(name, entry.name);
     if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry)>>) {
       walk_parameters(*entry.layer, name, f);
     } else {
@@ -347,7 +354,8 @@ constexpr void walk_parameter_pairs(LayerA& a, LayerB& b, const parameter_name& 
         [&] {
           const auto& entry_a = boost::hana::at_c<I>(entries_a);
           const auto& entry_b = boost::hana::at_c<I>(entries_b);
-          const parameter_name name = joined(prefix, entry_a.name);
+          parameter_name name = prefix;
+          join_name(name, entry_a.name);
           if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry_a)>>) {
             walk_parameter_pairs(*entry_a.layer, *entry_b.layer, name, f);
           } else {
