@@ -3,7 +3,8 @@
 
 # Instructions executed by the compiler (perf stat), where the machine counts them: unlike seconds, they do not
 # change with the machine's load, so they compare two versions of the code exactly.
-if perf stat -x, -e instructions true >/dev/null 2>&1; then count_instructions=1; else count_instructions=0; fi
+# (A machine without the counter, a virtual one, says "<not supported>" and exits 0: that counts as none.)
+if perf stat -x, -e instructions true 2>&1 | grep -q '^[0-9]'; then count_instructions=1; else count_instructions=0; fi
 
 calibrate() {  # before|after -> prints GCC's time for compile_time_calibration.cpp, which uses nothing of ctattn
   local log
