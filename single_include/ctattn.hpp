@@ -12696,6 +12696,8 @@ struct quantized_decoder_layer {};
 struct record_ranges {};
 /// Quantizing a whole float model (`ctattn::quantize<Ranges>(model)`).
 struct quantize {};
+/// Calling an int8 front-end layer: a class token, a pool.
+struct quantized_front_end {};
 }  // namespace op
 
 namespace shape_error {
@@ -14314,7 +14316,9 @@ struct qclass_token {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::rows + 1, Width, QOut> {
-    static_assert(X::quant == QIn, "ctattn: an int8 class token takes the quantization it was made for");
+    using input_rule = shape_error::input_quantization_must_match_layer<
+        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<QIn>>;
+    static_assert((input_rule::check(), true));
     basic_qmatrix<X::rows + 1, Width, QOut> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = token.elements[0][j];
     if constexpr (QIn == QOut) {
@@ -15202,7 +15206,9 @@ struct qclass_token_pool {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    static_assert(X::quant == Q, "ctattn: an int8 pool takes the quantization it was made for");
+    using input_rule = shape_error::input_quantization_must_match_layer<
+        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<Q>>;
+    static_assert((input_rule::check(), true));
     basic_qmatrix<std::size_t{1}, X::column_extent, Q> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = x.elements[0][j];
     return y;
@@ -15225,7 +15231,9 @@ struct qmean_pool {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    static_assert(X::quant == QIn, "ctattn: an int8 pool takes the quantization it was made for");
+    using input_rule = shape_error::input_quantization_must_match_layer<
+        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<QIn>>;
+    static_assert((input_rule::check(), true));
     constexpr math::quantized_multiplier multiplier =
         math::quantize_multiplier(QIn.scale() / (static_cast<double>(X::rows) * QOut.scale()));
     basic_qmatrix<std::size_t{1}, X::column_extent, QOut> y;

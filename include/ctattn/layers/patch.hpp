@@ -22,6 +22,7 @@
 /// backend.
 
 #include <cstddef>
+#include <type_traits>
 
 #include <boost/hana/tuple.hpp>
 
@@ -37,6 +38,18 @@ namespace detail {
 // A patch embedding's projection: out x (channels * patch elements), PyTorch's weight flattened in its own order.
 template <typename T, std::size_t Inputs, auto D, bool Bias>
 using patch_projection = linear<T, Inputs, D, out_by_in, Bias>;
+
+// A patch embedding's parameters by nn.Conv1d's and nn.Conv2d's names: `weight` in PyTorch's shape Dims... (out,
+// channels, then the patch's sides) over the projection's rows, and `bias`.
+template <std::size_t... Dims, typename Projection>
+[[nodiscard]] constexpr auto patch_parameters(Projection& projection) noexcept {
+  if constexpr (std::remove_const_t<Projection>::has_bias) {
+    return boost::hana::make_tuple(reshaped_parameter<Dims...>("weight", projection.weight),
+                                   vector_parameter("bias", projection.bias));
+  } else {
+    return boost::hana::make_tuple(reshaped_parameter<Dims...>("weight", projection.weight));
+  }
+}
 
 // The rules of a 1-d patch embedding's call: the element type, the channels, then whole patches along the rows.
 template <typename L, typename X>
@@ -119,13 +132,7 @@ struct patch_embedding_1d {
   /// nn.Conv1d's parameters: `weight` [D, Channels, Kernel] and `bias` [D].
   template <detail::SameLayer<patch_embedding_1d> Self>
   friend constexpr auto parameters(Self& self) noexcept {
-    constexpr std::size_t out = extent_size(output_extent);
-    if constexpr (Bias) {
-      return boost::hana::make_tuple(reshaped_parameter<out, Channels, Kernel>("weight", self.projection.weight),
-                                     vector_parameter("bias", self.projection.bias));
-    } else {
-      return boost::hana::make_tuple(reshaped_parameter<out, Channels, Kernel>("weight", self.projection.weight));
-    }
+    return detail::patch_parameters<extent_size(output_extent), Channels, Kernel>(self.projection);
   }
   friend constexpr bool operator==(const patch_embedding_1d&, const patch_embedding_1d&) = default;
 };
@@ -198,15 +205,7 @@ struct patch_embedding_2d {
   /// nn.Conv2d's parameters: `weight` [D, Channels, PatchHeight, PatchWidth] and `bias` [D].
   template <detail::SameLayer<patch_embedding_2d> Self>
   friend constexpr auto parameters(Self& self) noexcept {
-    constexpr std::size_t out = extent_size(output_extent);
-    if constexpr (Bias) {
-      return boost::hana::make_tuple(
-          reshaped_parameter<out, Channels, PatchHeight, PatchWidth>("weight", self.projection.weight),
-          vector_parameter("bias", self.projection.bias));
-    } else {
-      return boost::hana::make_tuple(
-          reshaped_parameter<out, Channels, PatchHeight, PatchWidth>("weight", self.projection.weight));
-    }
+    return detail::patch_parameters<extent_size(output_extent), Channels, PatchHeight, PatchWidth>(self.projection);
   }
   friend constexpr bool operator==(const patch_embedding_2d&, const patch_embedding_2d&) = default;
 };

@@ -24,6 +24,7 @@
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/quantized/add.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
+#include "ctattn/quantized/rules.hpp"
 
 namespace ctattn {
 
@@ -209,7 +210,9 @@ struct qclass_token {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::rows + 1, Width, QOut> {
-    static_assert(X::quant == QIn, "ctattn: an int8 class token takes the quantization it was made for");
+    using input_rule = shape_error::input_quantization_must_match_layer<
+        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<QIn>>;
+    static_assert((input_rule::check(), true));
     basic_qmatrix<X::rows + 1, Width, QOut> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = token.elements[0][j];
     if constexpr (QIn == QOut) {

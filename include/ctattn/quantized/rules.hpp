@@ -52,6 +52,8 @@ struct quantized_decoder_layer {};
 struct record_ranges {};
 /// Quantizing a whole float model (`ctattn::quantize<Ranges>(model)`).
 struct quantize {};
+/// Calling an int8 front-end layer: a class token, a pool.
+struct quantized_front_end {};
 }  // namespace op
 
 namespace shape_error {
