@@ -46,7 +46,8 @@ SUPPORTED = ("nn.Linear, nn.Conv1d and nn.Conv2d (stride = kernel, no padding: a
              "nn.TransformerEncoder, nn.TransformerDecoderLayer and nn.TransformerDecoder (as the whole model), "
              "nn.Sequential, nn.ModuleList, nn.Dropout and nn.Identity (skipped), and modules of these whose "
              "forward runs their children in order (a class token [1, 1, d] and learned positions [1, n, d] of their "
-             "own after the first, x[:, 0] or x.mean(dim=1) before a child)")
+             "own after the first, x[:, 0] or x.mean(dim=1) before a child), and blocks written as timm writes them "
+             "(norm1, attn.qkv, attn.proj, norm2, mlp.fc1, mlp.fc2; pre- or post-norm)")
 
 CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
 char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
@@ -101,7 +102,7 @@ def skipped(module):
 class Declarations:
     """The C++ declarations of a module tree: nested model structs first, the top one last."""
 
-    def __init__(self, name, causal=frozenset(), pools=None, input_shape=()):
+    def __init__(self, name, causal=frozenset(), pools=None, input_shape=(), norm_first=None):
         self.name = name
         self.input_shape = tuple(input_shape)  # PyTorch's, batch first: a patch embedding's image or sequence
         self.patches = None      # "1d" or "2d" when the model's first layer cuts its input into patches
@@ -115,6 +116,8 @@ class Declarations:
         self.first = None        # the first layer that computes: "ids" (an embedding) or the input width
         self.quantizable = []    # reasons the int8 form cannot be made, by path
         self.chains = []         # (path, [(member path, role)]): what must run as a chain (check_chains)
+        self.norm_first = norm_first or {}  # block path -> True (pre-norm) or False (post-norm): check_blocks
+        self.blocks = {}         # block path -> [(ctattn's tensor name, tensor)]: the weights it writes (block())
         self.names = {f"{name}_{suffix}": "the export's own" for suffix in ("input", "footprint", "weights", "names",
                                                                           "parameters", "golden", "samples", "int8",
                                                                           "ranges", "layer")}
@@ -284,6 +287,94 @@ class Declarations:
             types = [alias] * len(types)
         return "ctattn::sequential<" + ", ".join(types) + ">"
 
+    def block(self, path, module):
+        """A transformer block written as timm writes one: children `norm1`, `attn` (a fused `qkv` Linear d -> 3d,
+        rows q, k, v with each head's columns together, a `proj` Linear and the head count as `num_heads` or
+        `heads`), `norm2` and `mlp` (`fc1`, an activation `act`, `fc2`), and children without parameters (Dropout,
+        Identity, DropPath). It is ctattn::transformer_encoder_layer: the tensors are written under that layer's
+        names, a bias the module has not as zeros (adding zero is exact), and check_blocks checks by running it
+        that the block computes that layer and whether it normalizes first (timm) or after the residual (KWT).
+        None when the module is not shaped so."""
+        _, nn = torch_modules()
+        where = path or "the model"
+        kind = type(module).__name__
+        children = dict(module.named_children())
+        attn, mlp = children.get("attn"), children.get("mlp")
+        if attn is None or mlp is None or not all(n in children for n in ("norm1", "norm2")):
+            return None
+        parts = {"attn": dict(attn.named_children()), "mlp": dict(mlp.named_children())}
+        if not all(isinstance(parts["attn"].get(n), nn.Linear) for n in ("qkv", "proj")) or not all(
+                isinstance(parts["mlp"].get(n), nn.Linear) for n in ("fc1", "fc2")):
+            return None
+        qkv, proj = parts["attn"]["qkv"], parts["attn"]["proj"]
+        fc1, fc2 = parts["mlp"]["fc1"], parts["mlp"]["fc2"]
+        d = proj.out_features
+        for norm_name in ("norm1", "norm2"):
+            self.check_norm(self.key(path, norm_name), children[norm_name])
+        if (qkv.in_features, qkv.out_features, proj.in_features) != (d, 3 * d, d) or (
+                fc1.in_features, fc2.in_features, fc2.out_features) != (d, fc1.out_features, d) or any(
+                children[n].normalized_shape[0] != d for n in ("norm1", "norm2")):
+            raise ExportError(f"{where} ({kind}): a block of width {d} needs attn.qkv {d} -> {3 * d}, attn.proj, "
+                              f"mlp.fc1 from and mlp.fc2 to {d}, and norms over {d}; it has qkv {qkv.in_features} -> "
+                              f"{qkv.out_features}, fc1 from {fc1.in_features}, fc2 to {fc2.out_features}")
+        heads = getattr(attn, "num_heads", getattr(attn, "heads", None))
+        if not isinstance(heads, int) or heads <= 0 or d % heads != 0:
+            raise ExportError(f"{self.key(path, 'attn')} ({type(attn).__name__}): the head count must be an int "
+                              f"attribute `num_heads` (or `heads`) that divides {d}; it is {heads!r}")
+        known = {"norm1", "norm2", "attn", "mlp"}
+        extra = [(self.key(path, n), m) for n, m in children.items() if n not in known]
+        extra += [(self.key(path, f"{owner}.{n}"), m) for owner, kids in parts.items() for n, m in kids.items()
+                  if n not in ("qkv", "proj", "fc1", "fc2")]
+        for extra_path, m in extra:
+            if any(True for _ in m.parameters()):
+                raise ExportError(f"{extra_path} ({type(m).__name__}): a block mapped to ctattn's encoder layer has "
+                                  f"parameters only in norm1, attn.qkv, attn.proj, norm2, mlp.fc1 and mlp.fc2 "
+                                  f"(LayerScale, q/k norms and others are not in ctattn's layer); build the block "
+                                  f"without it")
+        acts = [(n, m) for n, m in parts["mlp"].items() if isinstance(m, (nn.ReLU, nn.GELU, nn.SiLU))]
+        if len(acts) != 1:
+            raise ExportError(f"{self.key(path, 'mlp')} ({type(mlp).__name__}): ctattn's feed-forward has one "
+                              f"activation module between fc1 and fc2 (nn.ReLU, nn.GELU or nn.SiLU); it has "
+                              f"{len(acts)}")
+        activation = activation_name(self.key(path, "mlp." + acts[0][0]), acts[0][1])
+        norm_first = self.norm_first.get(path, True)
+        torch, _ = torch_modules()
+
+        def tensor(name, p, size):
+            return (self.key(path, name), p.detach() if p is not None else torch.zeros(size))
+        n1, n2 = children["norm1"], children["norm2"]
+        self.blocks[path] = [
+            tensor("self_attn.in_proj_weight", qkv.weight, None),
+            tensor("self_attn.in_proj_bias", qkv.bias, 3 * d),
+            tensor("self_attn.out_proj.weight", proj.weight, None),
+            tensor("self_attn.out_proj.bias", proj.bias, d),
+            tensor("linear1.weight", fc1.weight, None), tensor("linear1.bias", fc1.bias, fc1.out_features),
+            tensor("linear2.weight", fc2.weight, None), tensor("linear2.bias", fc2.bias, d),
+            (self.key(path, "norm1.weight"), n1.weight.detach() if n1.weight is not None else torch.ones(d)),
+            tensor("norm1.bias", n1.bias, d),
+            (self.key(path, "norm2.weight"), n2.weight.detach() if n2.weight is not None else torch.ones(d)),
+            tensor("norm2.bias", n2.bias, d)]
+        self.settings[self.key(path, "self_attn.num_heads")] = str(heads)
+        self.settings[self.key(path, "activation")] = activation
+        self.settings[self.key(path, "norm_first")] = "true" if norm_first else "false"
+        self.note_first(path, d)
+        return (f"ctattn::transformer_encoder_layer<float, {d}, {heads}, {fc1.out_features}, ctattn::{activation}, "
+                f"{str(norm_first).lower()}>")
+
+    def state(self, module):
+        """The tensors to write, in the C++ model's order: the module's state_dict, each block's replaced by the
+        tensors of ctattn's encoder layer (block())."""
+        out = {}
+        written = set()
+        for key, value in module.state_dict().items():
+            block = next((b for b in self.blocks if b == "" or key.startswith(b + ".")), None)
+            if block is None:
+                out[key] = value
+            elif block not in written:
+                written.add(block)
+                out.update(self.blocks[block])
+        return out
+
     def patch_embedding(self, path, conv):
         """nn.Conv1d or nn.Conv2d with stride = kernel and no padding, the model's first layer, as a patch embedding
         over the input given with --input (channels first, as PyTorch takes it)."""
@@ -363,6 +454,9 @@ class Declarations:
             return self.chain(path, children, struct_name)
         if isinstance(module, (nn.Sequential, nn.ModuleList)):
             return self.sequence(path, list(module.named_children()))
+        block = None if type(module).__module__.startswith("torch.") else self.block(path, module)
+        if block is not None:
+            return block
         if type(module).__module__.startswith("torch."):
             raise ExportError(f"{where}: {type(module).__name__} is not a layer ctattn exports. Supported: "
                               f"{SUPPORTED}")
@@ -516,6 +610,106 @@ def check_chains(module, decl, run, example):
             raise ExportError(f"{where} ({kind}): its output is not the output of its last member '{previous_path}' "
                               f"(something is computed after it); move it into a module ctattn has, or leave it out")
     return pools
+
+
+def check_blocks(module, decl, run, example):
+    """Runs the module once and checks that every block mapped to ctattn's encoder layer (Declarations.block)
+    computes it: its output on the input it got is nn.TransformerEncoderLayer's, built from the tensors the block
+    writes, with the norms first (timm) or after each residual (KWT). Returns {block path: norm first}."""
+    torch, nn = torch_modules()
+    if not decl.blocks:
+        return {}
+    modules = dict(module.named_modules())
+    seen = {}
+
+    def hook(path):
+        def record(m, inputs, output):
+            y = output[0] if isinstance(output, tuple) else output
+            seen.setdefault(path, (inputs[0].detach().clone(), y.detach().clone()))
+        return record
+
+    handles = [modules[p].register_forward_hook(hook(p)) for p in decl.blocks]
+    try:
+        run(example)
+    finally:
+        for h in handles:
+            h.remove()
+    found = {}
+    for path, tensors in decl.blocks.items():
+        if path not in seen:
+            continue  # not called: the chain around it says so
+        block = modules[path]
+        where = f"'{path}'" if path else "the model"
+        x, y = seen[path]
+        local = {k[len(path) + 1:] if path else k: v for k, v in tensors}
+        d = local["norm1.weight"].shape[0]
+        hidden = local["linear1.weight"].shape[0]
+        heads = int(decl.settings[decl.key(path, "self_attn.num_heads")])
+        act = next(m for m in block.mlp.children() if isinstance(m, (nn.ReLU, nn.GELU, nn.SiLU)))
+        gaps = {}
+        for norm_first in (True, False):
+            layer = nn.TransformerEncoderLayer(d, heads, hidden, dropout=0.0, activation=act, batch_first=True,
+                                               norm_first=norm_first)
+            layer.norm1.eps, layer.norm2.eps = block.norm1.eps, block.norm2.eps
+            layer.load_state_dict(local)
+            with torch.no_grad():
+                z = layer.eval()(x)
+            gaps[norm_first] = (float((z - y).abs().max()) / (1 + float(y.abs().max()))
+                                if z.shape == y.shape else math.inf)
+        best = min(gaps, key=gaps.get)
+        if not gaps[best] <= 1e-5:
+            raise ExportError(f"{where} ({type(block).__name__}): its forward computes neither x + attn(norm1(x)), "
+                              f"then x + mlp(norm2(x)) (norm first, as timm) nor norm1(x + attn(x)), then "
+                              f"norm2(x + mlp(x)) (norm after the residual, as KWT), with attn the attention of "
+                              f"attn.qkv and attn.proj over {heads} heads (scaled by 1/sqrt({d // heads})) and mlp "
+                              f"fc2(act(fc1(x))); the closest differs by {gaps[best]:.3g}. ctattn's encoder layer "
+                              f"computes those two: write the block so, or build it of torch layers")
+        found[path] = best
+    return found
+
+
+def check_control_flow(module, run, example):
+    """Runs the module once, watching every tensor turned into a Python value (bool, int, float, item(), tolist())
+    by code outside torch: a branch on the data, which the golden inputs cannot cover (a ctattn model computes the
+    same operations for every input). Refuses the first one, naming the module, the file and the line."""
+    torch, nn = torch_modules()
+    torch_dir = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+    conversions = ("__bool__", "__int__", "__float__", "__index__", "item", "tolist", "numpy")
+    saved = {n: (n in vars(torch.Tensor), getattr(torch.Tensor, n)) for n in conversions}
+    found = []
+
+    def watch(original):
+        def converted(self, *args, **kwargs):
+            caller = sys._getframe(1)
+            if not found and not os.path.abspath(caller.f_code.co_filename).startswith(torch_dir):
+                found.append((caller.f_code, caller.f_lineno))
+            return original(self, *args, **kwargs)
+        return converted
+
+    try:
+        for n, (_, original) in saved.items():
+            setattr(torch.Tensor, n, watch(original))
+        run(example)
+    finally:
+        for n, (own, original) in saved.items():
+            if own:
+                setattr(torch.Tensor, n, original)
+            else:
+                delattr(torch.Tensor, n)
+    if not found:
+        return
+    code, line = found[0]
+    import linecache
+    source = linecache.getline(code.co_filename, line).strip()
+    owner = next(((p, m) for p, m in module.named_modules()
+                  if getattr(getattr(type(m), "forward", None), "__code__", None) is code), None)
+    where = (f"{repr(owner[0]) if owner[0] else 'the model'} ({type(owner[1]).__name__}): its forward" if owner
+             else f"{code.co_name}(), called by the model's forward,")
+    raise ExportError(f"{where} turns a tensor into a Python value at {Path(code.co_filename).name}:{line} "
+                      f"(`{source}`): what runs next depends on the input's values, so the golden inputs cannot show "
+                      f"that the C++ model agrees with PyTorch on other inputs (a ctattn model computes the same "
+                      f"operations for every input). Compute both branches and pick with torch.where, or export the "
+                      f"model without the branch")
 
 
 def find_causal(module, run, example):
@@ -700,8 +894,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
             raise ExportError(f"{weights}: does not fit the module: missing {list(missing)}, unexpected "
                               f"{list(unexpected)}")
 
-    def declare(causal=frozenset(), pools=None):
-        decl = Declarations(name, causal, pools, input_shape)
+    def declare(causal=frozenset(), pools=None, norm_first=None):
+        decl = Declarations(name, causal, pools, input_shape, norm_first)
         top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.Embedding, nn.TransformerEncoderLayer,
                                        nn.TransformerDecoderLayer, nn.Sequential))
         if top_leaf:
@@ -709,7 +903,9 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
             # would add a member name to every parameter's.
             decl.structs.append(f"using {name} = {decl.type_of('', module, None, name)};")
         else:
-            decl.type_of("", module, None, name)
+            top = decl.type_of("", module, None, name)
+            if top != name:  # a block (Declarations.block): a ctattn layer, not a struct of members
+                decl.structs.append(f"using {name} = {top};")
         return decl
 
     decl = declare()
@@ -774,10 +970,13 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     try:
         example = make(1)[0]
         example_memory = torch.randn(tuple(memory_shape), generator=gen) if decl.decoder else None
+        # Rationale: the branches first: a branch on the data is the cause of whatever else differs.
+        check_control_flow(module, lambda x: run(x, example_memory), example)
         pools = check_chains(module, decl, lambda x: run(x, example_memory), example)
         causal = find_causal(module, lambda x: run(x, example_memory), example)
-        if causal or pools:
-            decl = declare(frozenset(causal), pools)
+        norm_first = check_blocks(module, decl, lambda x: run(x, example_memory), example)
+        if causal or pools or norm_first:
+            decl = declare(frozenset(causal), pools, norm_first)
     except ExportError:
         raise
     except Exception as e:  # the module's own forward failed on the input
@@ -867,7 +1066,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     write_text(plan.file(".hpp"), model_hpp)
 
     # NAME.safetensors: the weights, the configuration in __metadata__.
-    state = {k: v for k, v in module.state_dict().items()}
+    state = decl.state(module)
     metadata = {"format": "pt", "producer": "ctattn-export"}
     metadata.update(decl.settings)
     write_safetensors(plan.file(".safetensors"), state, metadata)

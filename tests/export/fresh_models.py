@@ -172,3 +172,126 @@ class AudioPatches(nn.Module):
     def forward(self, x):
         x = self.patches(x).transpose(1, 2) + self.positions
         return self.head(self.layer(x).mean(dim=1))
+
+
+class SelfAttention(nn.Module):
+    """Multi-head self-attention the way timm's vision transformers write it: one fused qkv Linear whose output
+    columns are q, k, v with each head's columns together, the scores scaled by 1/sqrt(head width), a proj Linear."""
+
+    def __init__(self, dim, num_heads, qkv_bias=True):
+        super().__init__()
+        self.num_heads = num_heads
+        self.head_dim = dim // num_heads
+        self.scale = self.head_dim ** -0.5
+        self.qkv = nn.Linear(dim, 3 * dim, bias=qkv_bias)
+        self.attn_drop = nn.Dropout(0.0)
+        self.proj = nn.Linear(dim, dim)
+        self.proj_drop = nn.Dropout(0.0)
+
+    def forward(self, x):
+        batch, rows, width = x.shape
+        q, k, v = self.qkv(x).reshape(batch, rows, 3, self.num_heads, self.head_dim).permute(2, 0, 3, 1, 4)
+        weights = self.attn_drop(((q * self.scale) @ k.transpose(-2, -1)).softmax(dim=-1))
+        return self.proj_drop(self.proj((weights @ v).transpose(1, 2).reshape(batch, rows, width)))
+
+
+class Mlp(nn.Module):
+    """timm's feed-forward: fc1, the activation, fc2."""
+
+    def __init__(self, dim, hidden):
+        super().__init__()
+        self.fc1 = nn.Linear(dim, hidden)
+        self.act = nn.GELU()
+        self.drop = nn.Dropout(0.0)
+        self.fc2 = nn.Linear(hidden, dim)
+
+    def forward(self, x):
+        return self.fc2(self.drop(self.act(self.fc1(x))))
+
+
+class TimmBlock(nn.Module):
+    """A transformer block with timm's names: norm1, attn, norm2, mlp; pre-norm residuals (timm's) unless
+    post_norm (KWT's reference: each residual's sum normalized). ls1/ls2 and drop_path are identities, as in timm
+    without layer scale and stochastic depth."""
+
+    def __init__(self, dim, heads, hidden, eps=1e-6, qkv_bias=True, post_norm=False):
+        super().__init__()
+        self.post_norm = post_norm
+        self.norm1 = nn.LayerNorm(dim, eps=eps)
+        self.attn = SelfAttention(dim, heads, qkv_bias)
+        self.ls1 = nn.Identity()
+        self.drop_path = nn.Identity()
+        self.norm2 = nn.LayerNorm(dim, eps=eps)
+        self.mlp = Mlp(dim, hidden)
+        self.ls2 = nn.Identity()
+
+    def forward(self, x):
+        if self.post_norm:
+            x = self.norm1(x + self.drop_path(self.ls1(self.attn(x))))
+            return self.norm2(x + self.drop_path(self.ls2(self.mlp(x))))
+        x = x + self.drop_path(self.ls1(self.attn(self.norm1(x))))
+        return x + self.drop_path(self.ls2(self.mlp(self.norm2(x))))
+
+
+class PatchEmbed(nn.Module):
+    """timm's patch embedding: a Conv2d with stride = kernel, its output as rows of patches."""
+
+    def __init__(self, channels, dim, patch):
+        super().__init__()
+        self.proj = nn.Conv2d(channels, dim, patch, stride=patch)
+        self.norm = nn.Identity()
+
+    def forward(self, x):
+        return self.norm(self.proj(x).flatten(2).transpose(1, 2))
+
+
+class TimmViT(nn.Module):
+    """A small vision transformer with timm's structure and state_dict names (patch_embed.proj, cls_token,
+    pos_embed, blocks.N.{norm1, attn.qkv, attn.proj, norm2, mlp.fc1, mlp.fc2}, norm, head): 4 x 4 patches of a
+    3 x 16 x 16 image, width 24, 3 heads, 2 pre-norm blocks, eps 1e-6, the class token's row to 10 classes."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(37)
+        self.patch_embed = PatchEmbed(3, 24, 4)
+        self.cls_token = nn.Parameter(torch.randn(1, 1, 24) * 0.02)
+        self.pos_embed = nn.Parameter(torch.randn(1, 17, 24) * 0.02)
+        self.pos_drop = nn.Dropout(0.0)
+        self.blocks = nn.Sequential(*[TimmBlock(24, 3, 96) for _ in range(2)])
+        self.norm = nn.LayerNorm(24, eps=1e-6)
+        self.fc_norm = nn.Identity()
+        self.head = nn.Linear(24, 10)
+
+    def forward(self, x):
+        x = self.patch_embed(x)
+        x = torch.cat([self.cls_token.expand(x.shape[0], -1, -1), x], dim=1)
+        x = self.norm(self.blocks(self.pos_drop(x + self.pos_embed)))
+        return self.head(self.fc_norm(x[:, 0]))
+
+
+class KeywordBlocks(nn.Module):
+    """KWT as ARM's reference code builds it, written with timm-style blocks: MFCC frames embedded by a Linear, a
+    class token, learned positions, post-norm blocks whose q, k, v projections have no bias, eps 1e-6, GELU, the
+    class token's row to the classes. 12 frames of 10 features, width 16, 2 heads, 2 blocks, 6 classes."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(41)
+        self.to_patch_embedding = nn.Linear(10, 16)
+        self.cls_token = nn.Parameter(torch.randn(1, 1, 16))
+        self.pos_embedding = nn.Parameter(torch.randn(1, 13, 16))
+        self.blocks = nn.ModuleList([TimmBlock(16, 2, 64, qkv_bias=False, post_norm=True) for _ in range(2)])
+        self.mlp_head = nn.Linear(16, 6)
+
+    def forward(self, x):
+        x = self.to_patch_embedding(x)
+        x = torch.cat([self.cls_token.expand(x.shape[0], -1, -1), x], dim=1) + self.pos_embedding
+        for block in self.blocks:
+            x = block(x)
+        return self.mlp_head(x[:, 0])
+
+
+def timm_block():
+    """One block alone, as the whole model."""
+    torch.manual_seed(43)
+    return TimmBlock(16, 4, 32, eps=1e-5)

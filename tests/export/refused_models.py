@@ -188,3 +188,52 @@ class WithBatchNorm(nn.Module):
 
     def forward(self, x):
         return self.norm(self.up(x))
+
+
+class DataDependentGate(nn.Module):
+    """A Python `if` on the data: one Linear or the other, by the sign of the input's sum."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(47)
+        self.up = nn.Linear(8, 8)
+        self.down = nn.Linear(8, 8)
+
+    def forward(self, x):
+        if x.sum() > 0:
+            return self.up(x)
+        return self.down(x)
+
+
+class NormedBranchBlock(nn.Module):
+    """Torch-KWT's PostNorm: x + norm(f(x)), which is neither pre- nor post-norm as ctattn's encoder layer has them."""
+
+    def __init__(self):
+        super().__init__()
+        from fresh_models import Mlp, SelfAttention
+        torch.manual_seed(53)
+        self.norm1 = nn.LayerNorm(8)
+        self.attn = SelfAttention(8, 2)
+        self.norm2 = nn.LayerNorm(8)
+        self.mlp = Mlp(8, 16)
+
+    def forward(self, x):
+        x = x + self.norm1(self.attn(x))
+        return x + self.norm2(self.mlp(x))
+
+
+class LayerScale(nn.Module):
+    def __init__(self, dim):
+        super().__init__()
+        self.gamma = nn.Parameter(torch.full((dim,), 0.1))
+
+    def forward(self, x):
+        return x * self.gamma
+
+
+def layer_scale_block():
+    """A timm block with layer scale (ls1 holds a parameter ctattn's encoder layer has not)."""
+    from fresh_models import TimmBlock
+    block = TimmBlock(8, 2, 16)
+    block.ls1 = LayerScale(8)
+    return block
