@@ -207,8 +207,14 @@ constexpr auto mlp_input = ctattn::from_array(mlp_rows);
 static_assert(numbered<mlp_model>().forward(mlp_input) == ctattn::forward(numbered<cases::mlp<float>>(), mlp_input));
 static_assert(ctattn::forward(numbered<mlp_model>(), mlp_input) == numbered<mlp_model>().forward(mlp_input));
 static_assert(!(numbered<mlp_model>().forward(mlp_input) == ctattn::forward(cases::mlp<float>{}, mlp_input)));
-static_assert(ctattn::layer_footprint<mlp_model, decltype(mlp_input)> ==
-              ctattn::layer_footprint<cases::mlp<float>, decltype(mlp_input)>);
+// The same footprint but for the weights, which are each object's size: what flash holds, padding included.
+constexpr ctattn::footprint mlp_model_footprint = ctattn::layer_footprint<mlp_model, decltype(mlp_input)>;
+constexpr ctattn::footprint mlp_sequential_footprint = ctattn::layer_footprint<cases::mlp<float>, decltype(mlp_input)>;
+static_assert(mlp_model_footprint.weight_bytes == sizeof(mlp_model) &&
+              mlp_sequential_footprint.weight_bytes == sizeof(cases::mlp<float>));
+static_assert(ctattn::footprint{mlp_model_footprint.weight_bytes - alignof(float), mlp_model_footprint.input_bytes,
+                                mlp_model_footprint.output_bytes, mlp_model_footprint.workspace_bytes,
+                                mlp_model_footprint.stack_bytes} == mlp_sequential_footprint);
 static_assert(ctattn::parameter_name_at(mlp_model{}, 0).view() == "hidden.weight");
 static_assert(ctattn::parameter_name_at(mlp_model{}, 3).view() == "out.bias");
 static_assert(ctattn::parameter_tensor_count(mlp_model{}) == 4);

@@ -229,6 +229,14 @@ struct sequence_footprint<X, Layer, Rest...> {
   }
 };
 
+// A container's footprint: its layers' calls composed, the weights the container object itself (sizeof counts the
+// padding between layers of other alignments, which flash holds too; an int8 model's mixes 1- and 4-byte members).
+template <typename Container>
+[[nodiscard]] constexpr footprint held_in(footprint f) noexcept {
+  f.weight_bytes = sizeof(Container);
+  return f;
+}
+
 // The two above as templates of the layers alone, for a list of layers given later (a model's members).
 template <typename X>
 struct sequence_result_of {

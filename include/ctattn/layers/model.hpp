@@ -237,7 +237,7 @@ struct model {
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     if constexpr (detail::first_broken<detail::model_chain_rules<Derived>>::check()) {
       using chain = typename detail::members<Derived>::template apply<detail::sequence_footprint_of<X>::template apply>;
-      return chain::of();
+      return detail::held_in<Derived>(chain::of());
     } else {
       return footprint{};
     }

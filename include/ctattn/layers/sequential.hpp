@@ -183,7 +183,7 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
   [[nodiscard]] static constexpr footprint footprint_of() noexcept
     requires(sizeof...(Layers) > 0)
   {
-    return detail::sequence_footprint<X, Layers...>::of();
+    return detail::held_in<sequential>(detail::sequence_footprint<X, Layers...>::of());
   }
 
   template <detail::SameLayer<sequential> Self>

@@ -156,7 +156,7 @@ struct qchain : detail::input_quantization_of<detail::layer_at<0, Layers...>> {
 
   template <typename X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return detail::sequence_footprint<X, Layers...>::of();
+    return detail::held_in<qchain>(detail::sequence_footprint<X, Layers...>::of());
   }
 
   friend constexpr bool operator==(const qchain&, const qchain&) = default;
