@@ -59,6 +59,10 @@ wchar_t while xor xor_eq""".split())
 
 HERE = Path(__file__).resolve().parent
 
+# Above this many multiply-adds per forward, --proof auto proves the model as a chain of links: one constant
+# evaluation of the whole forward took 26 s and 1.4 GB with GCC at 7 M (docs/compile_time.md).
+CHAIN_ABOVE = 3_000_000
+
 
 class ExportError(Exception):
     """A module, an option or an input the export cannot take: the message names it and says what to do."""
@@ -118,9 +122,12 @@ class Declarations:
         self.chains = []         # (path, [(member path, role)]): what must run as a chain (check_chains)
         self.norm_first = norm_first or {}  # block path -> True (pre-norm) or False (post-norm): check_blocks
         self.blocks = {}         # block path -> [(ctattn's tensor name, tensor)]: the weights it writes (block())
+        self.link_counts = {}    # C++ type of a chain (a model struct, a sequential) -> its ctattn::link_count
+        self.attention_widths = []  # d_model of every attention, for the multiply-add estimate
         self.names = {f"{name}_{suffix}": "the export's own" for suffix in ("input", "footprint", "weights", "names",
                                                                           "parameters", "golden", "samples", "int8",
-                                                                          "ranges", "layer")}
+                                                                          "ranges", "layer", "inputs", "chain",
+                                                                          "proof")}
 
     @staticmethod
     def key(path, option):
@@ -169,6 +176,11 @@ class Declarations:
             raise ExportError(f"{path}: MultiheadAttention with add_bias_kv or add_zero_attn: ctattn has neither; "
                               f"build it without them")
         self.settings[self.key(path, "num_heads")] = str(attn.num_heads)
+        self.attention_widths.append(attn.embed_dim)
+
+    def links(self, cpp_type):
+        """ctattn::link_count of a generated type: a chain's members with nested chains spliced in, else 1."""
+        return self.link_counts.get(cpp_type, 1)
 
     def transformer_layer(self, path, layer, decoder):
         kind = "TransformerDecoderLayer" if decoder else "TransformerEncoderLayer"
@@ -263,6 +275,7 @@ class Declarations:
         lines[-1] += ");"
         lines.append("};")
         self.structs.append("\n".join(lines))
+        self.link_counts[struct_name] = sum(self.links(cpp) for _, cpp in members)
         return struct_name
 
     def sequence(self, path, items):
@@ -285,7 +298,9 @@ class Declarations:
             alias = self.struct(f"{self.name}_{path.replace('.', '_')}_layer" if path else f"{self.name}_layer", path)
             self.structs.append(f"using {alias} = {types[0]};")
             types = [alias] * len(types)
-        return "ctattn::sequential<" + ", ".join(types) + ">"
+        sequential = "ctattn::sequential<" + ", ".join(types) + ">"
+        self.link_counts[sequential] = len(types)
+        return sequential
 
     def block(self, path, module):
         """A transformer block written as timm writes one: children `norm1`, `attn` (a fused `qkv` Linear d -> 3d,
@@ -355,6 +370,7 @@ class Declarations:
             (self.key(path, "norm2.weight"), n2.weight.detach() if n2.weight is not None else torch.ones(d)),
             tensor("norm2.bias", n2.bias, d)]
         self.settings[self.key(path, "self_attn.num_heads")] = str(heads)
+        self.attention_widths.append(d)
         self.settings[self.key(path, "activation")] = activation
         self.settings[self.key(path, "norm_first")] = "true" if norm_first else "false"
         self.note_first(path, d)
@@ -864,15 +880,21 @@ class Plan:
 def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, namespace="", golden=4, int8=False,
            samples=256, seed=0, tolerance=2e-5, int8_tolerance=0.125, check=True, cxx=None, include_dirs=(),
            calibration=None, golden_inputs=None, calibration_memories=None, golden_memories=None,
-           command="ctattn-export", log=print):
+           command="ctattn-export", log=print, proof="auto"):
     """Writes the C++ model, the weights, the golden test and (int8=True) the int8 ranges of `module`, then, with
     `check`, compiles and runs them. Returns the Plan (the files' names). Raises ExportError with the reason.
 
     The golden and calibration inputs are random (from `seed`: `golden` and `samples` of them) unless given:
     `golden_inputs` and `calibration` are sequences of tensors (or one tensor, the inputs along dimension 0), each
     of `input_shape`'s size; a decoder's `golden_memories` and `calibration_memories`, one per input, of
-    `memory_shape`'s size."""
+    `memory_shape`'s size.
+
+    `proof`: "whole" proves the forward in one static_assert per golden input; "chain" one link (a layer) per
+    translation unit (ctattn/host/proof.hpp), for a model too large for one constant evaluation; "auto" chains a
+    model of more than CHAIN_ABOVE estimated multiply-adds."""
     torch, nn = torch_modules()
+    if proof not in ("auto", "whole", "chain"):
+        raise ExportError(f"--proof {proof}: give auto, whole or chain")
     if isinstance(input_shape, str):
         input_shape = parse_shape(input_shape)
     if isinstance(memory_shape, str):
@@ -1045,6 +1067,22 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     out_length = golden_outputs[0].shape[0]
     out_width = golden_outputs[0].shape[1]
 
+    # One forward's multiply-adds, estimated: each parameter used once per row, and each attention's two n x n x d
+    # products.
+    parameters = sum(p.numel() for p in module.parameters())
+    macs = parameters * length + sum(2 * length * length * d for d in decl.attention_widths)
+    links = decl.links(name) if name in decl.link_counts else 0
+    chained = proof == "chain" or (proof == "auto" and macs > CHAIN_ABOVE)
+    if chained and (links == 0 or decl.decoder):
+        if proof == "chain":
+            raise ExportError(f"--proof chain: {'a decoder takes its memory in every layer' if decl.decoder else 'the model is one layer'}"
+                              f", and a chain of proofs runs a model's members on the golden inputs alone; export "
+                              f"with --proof whole")
+        chained = False
+    log(f"ctattn-export: about {macs / 1e6:.3g} M multiply-adds per forward: "
+        + (f"proved as a chain of {links} links, each on each golden input in a translation unit of its own"
+           if chained else "proved whole, one static_assert per golden input"))
+
     # Every check is done: from here on the files are written.
     plan.out.mkdir(parents=True, exist_ok=True)
     ns_open = f"namespace {namespace} {{\n\n" if namespace else ""
@@ -1160,6 +1198,18 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     loaded_call = run_call.replace("model.forward", "loaded->forward")
     asserts = "".join(f"static_assert(verified<{g}>(), \"golden input {g}: the output differs from PyTorch's by more "
                       f"than the tolerance\");\n" for g in range(golden))
+    last = f"{name}_after_{links - 1}"
+    if chained:
+        # The end of the chain: the chain of proofs (NAME_chain.cpp's units) shows the compiler's forward gives
+        # NAME_after_<last> from NAME_inputs; here, those are the golden inputs and PyTorch's outputs.
+        asserts = ("// The chain of proofs (the units NAME_chain writes, one per link and golden input) shows that "
+                   "the compiler's forward\n// takes the chain's inputs to its last link's outputs; here, those are "
+                   "the golden inputs and PyTorch's outputs.\n".replace("NAME", name)
+                   + "template <std::size_t G>\nconstexpr bool chain_verified() noexcept {\n"
+                   + f"  return {name}_inputs[G] == {name}_golden::inputs[G] && relative_error({last}[G], G) <= "
+                     "tolerance;\n}\n\n"
+                   + "".join(f"static_assert(chain_verified<{g}>(), \"golden input {g}: the chain's last link "
+                             f"differs from PyTorch's output by more than the tolerance\");\n" for g in range(golden)))
     int8_part = ""
     int8_main = ""
     if int8:
@@ -1172,8 +1222,10 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                                + (f", ctattn::with_memory({name}_golden::memories[{g}])" if decl.decoder else "")
                                + f") <= int8_tolerance,\n              \"golden input {g}: the int8 output is further "
                                f"from the float model's than the int8 tolerance\");\n" for g in range(golden)))
-        int8_main = (f"  static {q}{name}_int8 int8_model = int8_weights;\n"
-                     f"  double int8_worst = 0;\n"
+        int8_main = ((f"  static {q}{name}_int8 int8_model = int8_weights;\n" if not chained else
+                      f"  // Rationale: quantized at run time: a model proved as a chain is too large for one constant "
+                      f"evaluation.\n  static const {q}{name}_int8 int8_model = ctattn::quantize<{q}{name}_ranges>(model);\n")
+                     + f"  double int8_worst = 0;\n"
                      f"  for (std::size_t g = 0; g < {name}_golden::count; ++g) {{\n"
                      f"    const double e = ctattn::int8_error(int8_model, model, {name}_golden::inputs[g]"
                      + (f", ctattn::with_memory({name}_golden::memories[g])" if decl.decoder else "") + ");\n"
@@ -1191,6 +1243,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                 + "#include <ctattn/host/import.hpp>\n\n"
                 + f"#include \"{name}_golden.hpp\"\n#include \"{name}_weights.hpp\"\n"
                 + (f"#include \"{name}_int8.hpp\"\n" if int8 else "")
+                + (f"// Written by {name}_chain, the writer of the chain of proofs:\n#include \"{name}_inputs.hpp\"\n"
+                   f"#include \"{last}.hpp\"\n" if chained else "")
                 + "\nnamespace {\n\n"
                 + "// The largest |y - PyTorch's output| over golden output g, relative to 1 + |PyTorch's|.\n"
                 + "template <typename Y>\n"
@@ -1214,13 +1268,16 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                 + f"// PyTorch's float32 and ctattn's float sum in other orders: within {tolerance!r} of PyTorch's "
                   f"output, relative to 1 + |output|.\n"
                 + f"constexpr double tolerance = {tolerance!r};\n\n"
-                + "template <std::size_t G>\n"
-                + "constexpr bool verified() noexcept {\n"
-                + f"  const auto& x = {name}_golden::inputs[G];\n"
-                + f"  return relative_error({call}, G) <= tolerance;\n"
-                + "}\n\n"
+                + ("template <std::size_t G>\n"
+                   + "constexpr bool verified() noexcept {\n"
+                   + f"  const auto& x = {name}_golden::inputs[G];\n"
+                   + f"  return relative_error({call}, G) <= tolerance;\n"
+                   + "}\n\n" if not chained else "")
                 + asserts
-                + int8_part
+                + (int8_part if not chained else
+                   ("\n// The int8 model, quantized by the compiler, is checked against the float one at run time "
+                    "(main); its\n// chain of proofs is not written yet.\n"
+                    f"constexpr double int8_tolerance = {int8_tolerance!r} * output_range();\n" if int8 else ""))
                 + "\n}  // namespace\n\n"
                 + "int main(int argc, char** argv) {\n"
                 + "  // Rationale: static, so that the copy is data the linker lays out, not stores in main().\n"
@@ -1252,6 +1309,21 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                 + "  return failures == 0 ? 0 : 1;\n}\n")
     write_text(plan.file("_test.cpp"), test_cpp)
 
+    if chained:
+        writer = (generated_banner(f"{name}_chain: writes the chain of proofs of {plan.qualified} on the golden inputs "
+                                   f"(ctattn::host::write_chain_proof): one translation unit per link and input, each "
+                                   f"checking its link in static_assert.  Usage: {name}_chain <directory> {links} "
+                                   f"{golden}", command)
+                  + "#include <ctattn/host/proof.hpp>\n\n"
+                  + f"#include \"{name}_golden.hpp\"\n#include \"{name}_weights.hpp\"\n\n"
+                  + "int main(int argc, char** argv) {\n"
+                  + f"  static const {plan.qualified} model = {q}{name}_weights;\n"
+                  + f"  const ctattn::host::proof_options options{{.name = \"{name}\", .model_include = \"{name}.hpp\",\n"
+                  + f"                                            .model_type = \"{plan.qualified}\", .input_type = "
+                    f"\"{q}{name}_input\"}};\n"
+                  + f"  return ctattn::host::chain_proof_main(argc, argv, model, {name}_golden::inputs, options);\n}}\n")
+        write_text(plan.file("_chain.cpp"), writer)
+
     # CMakeLists.txt for a project with ctattn installed (or added with add_subdirectory before this one).
     cmake = ("# GENERATED by ctattn-export (" + command + "); do not edit, export again.\n"
              "# The golden test of " + plan.qualified + " (and its int8 recorder), for a project that has ctattn.\n"
@@ -1268,6 +1340,16 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
              f"target_link_libraries({name}_test PRIVATE ctattn::layers)\n"
              f"target_compile_features({name}_test PRIVATE cxx_std_20)\n"
              f"add_test(NAME {name}.golden COMMAND {name}_test \"${{CMAKE_CURRENT_SOURCE_DIR}}/{name}.safetensors\")\n"
+             + (f"# The chain of proofs: {name}_chain writes a unit per link and golden input into {name}_proof/, whose "
+                f"build is the proof;\n# the test's static_assert closes the chain at PyTorch's outputs.\n"
+                f"add_executable({name}_chain {name}_chain.cpp)\n"
+                f"target_link_libraries({name}_chain PRIVATE ctattn::layers)\n"
+                f"target_compile_features({name}_chain PRIVATE cxx_std_20)\n"
+                f"ctattn_chain_proof({name}_proof WRITER {name}_chain NAME {name} LINKS {links} INPUTS {golden}\n"
+                f"                   INCLUDE_DIRECTORIES \"${{CMAKE_CURRENT_SOURCE_DIR}}\")\n"
+                f"target_include_directories({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_proof\"\n"
+                f"                           \"${{CMAKE_CURRENT_SOURCE_DIR}}\")\n"
+                f"add_dependencies({name}_test {name}_proof)\n" if chained else "")
              + (f"# Without the ranges beside the sources (an export with --no-check), the recorder writes them here.\n"
                 f"if(NOT EXISTS \"${{CMAKE_CURRENT_SOURCE_DIR}}/{name}_ranges.hpp\")\n"
                 f"  add_custom_command(OUTPUT \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\"\n"
@@ -1280,7 +1362,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
 
     log(f"ctattn-export: wrote {plan.qualified} ({len(names)} tensors, {len(values)} parameters) to {plan.out}")
     if check:
-        compile_and_run(plan, int8, cxx, include_dirs, log)
+        compile_and_run(plan, int8, cxx, include_dirs, log, (links, golden) if chained else None)
     elif int8:
         log(f"ctattn-export: --no-check: the generated CMakeLists.txt builds {name}_record_ranges and runs it to "
             f"write {name}_ranges.hpp")
@@ -1296,7 +1378,9 @@ def ctattn_include():
     return None
 
 
-def compile_and_run(plan, int8, cxx, include_dirs, log):
+def compile_and_run(plan, int8, cxx, include_dirs, log, chain=None):
+    """Builds and runs the recorder (int8) and the golden test; with `chain` (links, inputs), first writes the
+    chain of proofs and compiles its units, as many at once as there are cores."""
     cxx = cxx or os.environ.get("CXX") or "c++"
     includes = [str(d) for d in include_dirs]
     found = ctattn_include()
@@ -1304,8 +1388,8 @@ def compile_and_run(plan, int8, cxx, include_dirs, log):
         includes.append(str(found))
     flags = ["-std=c++20", "-O1", "-I", str(plan.out)] + [a for d in includes for a in ("-I", d)]
 
-    def build(source, binary):
-        command = shlex.split(cxx) + flags + [str(source), "-o", str(binary)]
+    def build(source, binary, extra=()):
+        command = shlex.split(cxx) + flags + list(extra) + [str(source), "-o", str(binary)]
         log("ctattn-export: " + " ".join(shlex.quote(c) for c in command))
         result = subprocess.run(command, capture_output=True, text=True)
         if result.returncode != 0:
@@ -1325,8 +1409,35 @@ def compile_and_run(plan, int8, cxx, include_dirs, log):
         build(plan.file("_record_ranges.cpp"), recorder)
         execute([recorder, plan.file("_ranges.hpp")], f"{recorder.name}")
         log(f"ctattn-export: wrote {plan.file('_ranges.hpp').name}")
+    proof_flags = []
+    if chain is not None:
+        links, inputs = chain
+        writer = plan.out / f"{plan.name}_chain"
+        # Rationale: the writer runs the links with exact arithmetic, whose bits are constant evaluation's only
+        # without contraction into FMAs.
+        build(plan.file("_chain.cpp"), writer, ["-ffp-contract=off"])
+        proof_dir = plan.out / f"{plan.name}_proof"
+        proof_dir.mkdir(exist_ok=True)
+        execute([writer, proof_dir, links, inputs], writer.name)
+        version = subprocess.run(shlex.split(cxx) + ["--version"], capture_output=True, text=True).stdout
+        limit = "-fconstexpr-steps=2000000000" if "clang" in version else "-fconstexpr-ops-limit=4000000000"
+        units = [proof_dir / f"{plan.name}_link_{k}_input_{g}.cpp" for k in range(links) for g in range(inputs)]
+        log(f"ctattn-export: proving {plan.name}: {len(units)} units ({links} links x {inputs} golden inputs), "
+            f"{os.cpu_count() or 1} at a time")
+
+        def prove(unit):
+            command = shlex.split(cxx) + flags + ["-I", str(proof_dir), "-fsyntax-only", limit, str(unit)]
+            return unit, subprocess.run(command, capture_output=True, text=True)
+        import concurrent.futures
+        with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
+            for unit, result in pool.map(prove, units):
+                if result.returncode != 0:
+                    raise ExportError(f"{unit.name} does not compile ({cxx}): the chain of proofs fails at that link; "
+                                      f"the compiler's first lines:\n" + "\n".join(result.stderr.splitlines()[:30]))
+        log(f"ctattn-export: every link proved on every golden input ({plan.name}_proof/)")
+        proof_flags = ["-I", str(proof_dir)]
     test = plan.out / f"{plan.name}_test"
-    build(plan.file("_test.cpp"), test)
+    build(plan.file("_test.cpp"), test, proof_flags)
     execute([test, plan.file(".safetensors")], "the golden test")
     log(f"ctattn-export: {test.name} passed: the C++ model equals PyTorch's on the golden inputs, at compile time "
         f"and at run time")
@@ -1410,6 +1521,9 @@ def main(argv=None):
     parser.add_argument("--cxx", help="the C++ compiler for the check (default $CXX, or c++)")
     parser.add_argument("-I", dest="include", action="append", default=[], help="another include directory")
     parser.add_argument("--no-check", action="store_true", help="write the files only")
+    parser.add_argument("--proof", choices=("auto", "whole", "chain"), default="auto",
+                        help="prove the forward whole, or as a chain of links in units of their own (auto: chain "
+                             f"above {CHAIN_ABOVE:,} multiply-adds)")
     args = parser.parse_args(argv)
     # Rationale: the generated files name the command without directories, so that they are the same on every machine.
     command = "ctattn-export " + " ".join(
@@ -1425,7 +1539,7 @@ def main(argv=None):
                include_dirs=args.include, command=command, calibration=load_inputs(args.calibration),
                golden_inputs=load_inputs(args.golden_inputs),
                calibration_memories=load_inputs(args.calibration_memories),
-               golden_memories=load_inputs(args.golden_memories))
+               golden_memories=load_inputs(args.golden_memories), proof=args.proof)
     except ExportError as e:
         print(f"ctattn-export: error: {e}", file=sys.stderr)
         return 1

@@ -295,3 +295,26 @@ def timm_block():
     """One block alone, as the whole model."""
     torch.manual_seed(43)
     return TimmBlock(16, 4, 32, eps=1e-5)
+
+
+class KeywordTransformer1(nn.Module):
+    """KWT-1 at its full size, as ARM's reference builds it, written with nn.TransformerEncoderLayer: 98 MFCC frames
+    of 40, a Linear(40, 64) per frame, a class token, positions over 99 rows, 12 post-norm GELU layers (1 head, MLP
+    256, eps 1e-6), the class token's row, 35 classes: 607K parameters, about 74 M multiply-adds (the export proves
+    it as a chain of 17 links)."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(59)
+        self.to_patch_embedding = nn.Linear(40, 64)
+        self.cls_token = nn.Parameter(torch.randn(1, 1, 64))
+        self.pos_embedding = nn.Parameter(torch.randn(1, 99, 64))
+        layer = nn.TransformerEncoderLayer(64, 1, 256, dropout=0.0, activation="gelu", batch_first=True,
+                                           layer_norm_eps=1e-6)
+        self.transformer = nn.TransformerEncoder(layer, 12, enable_nested_tensor=False)
+        self.mlp_head = nn.Linear(64, 35)
+
+    def forward(self, x):
+        x = self.to_patch_embedding(x)
+        x = torch.cat([self.cls_token.expand(x.shape[0], -1, -1), x], dim=1) + self.pos_embedding
+        return self.mlp_head(self.transformer(x)[:, 0])
