@@ -1333,18 +1333,24 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
              "  find_package(ctattn REQUIRED COMPONENTS layers)\n"
              "endif()\n"
              "enable_testing()\n"
+             "# The constexpr weights and the golden proof evaluate whole layers at compile time: ctattn's raised limits.\n"
+             "set(ctattn_limits $<$<CXX_COMPILER_ID:GNU>:-fconstexpr-ops-limit=4000000000>\n"
+             "           $<$<CXX_COMPILER_ID:Clang,AppleClang>:-fconstexpr-steps=2000000000>)\n"
              + (f"add_executable({name}_record_ranges {name}_record_ranges.cpp)\n"
                 f"target_link_libraries({name}_record_ranges PRIVATE ctattn::layers)\n"
-                f"target_compile_features({name}_record_ranges PRIVATE cxx_std_20)\n" if int8 else "")
+                f"target_compile_features({name}_record_ranges PRIVATE cxx_std_20)\n"
+                f"target_compile_options({name}_record_ranges PRIVATE ${{ctattn_limits}})\n" if int8 else "")
              + f"add_executable({name}_test {name}_test.cpp)\n"
              f"target_link_libraries({name}_test PRIVATE ctattn::layers)\n"
              f"target_compile_features({name}_test PRIVATE cxx_std_20)\n"
+             f"target_compile_options({name}_test PRIVATE ${{ctattn_limits}})\n"
              f"add_test(NAME {name}.golden COMMAND {name}_test \"${{CMAKE_CURRENT_SOURCE_DIR}}/{name}.safetensors\")\n"
              + (f"# The chain of proofs: {name}_chain writes a unit per link and golden input into {name}_proof/, whose "
                 f"build is the proof;\n# the test's static_assert closes the chain at PyTorch's outputs.\n"
                 f"add_executable({name}_chain {name}_chain.cpp)\n"
                 f"target_link_libraries({name}_chain PRIVATE ctattn::layers)\n"
                 f"target_compile_features({name}_chain PRIVATE cxx_std_20)\n"
+                f"target_compile_options({name}_chain PRIVATE ${{ctattn_limits}})\n"
                 f"ctattn_chain_proof({name}_proof WRITER {name}_chain NAME {name} LINKS {links} INPUTS {golden}\n"
                 f"                   INCLUDE_DIRECTORIES \"${{CMAKE_CURRENT_SOURCE_DIR}}\")\n"
                 f"target_include_directories({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_proof\"\n"
@@ -1386,7 +1392,11 @@ def compile_and_run(plan, int8, cxx, include_dirs, log, chain=None):
     found = ctattn_include()
     if found is not None:
         includes.append(str(found))
-    flags = ["-std=c++20", "-O1", "-I", str(plan.out)] + [a for d in includes for a in ("-I", d)]
+    # Rationale: the raised limits of ctattn's proofs (cmake/ctattn_proof.cmake): a large model's constexpr weights
+    # (KWT-1's 611,107 parameters) alone take more than GCC's default 33 M operations to build.
+    version = subprocess.run(shlex.split(cxx) + ["--version"], capture_output=True, text=True).stdout
+    limit = "-fconstexpr-steps=2000000000" if "clang" in version else "-fconstexpr-ops-limit=4000000000"
+    flags = ["-std=c++20", "-O1", limit, "-I", str(plan.out)] + [a for d in includes for a in ("-I", d)]
 
     def build(source, binary, extra=()):
         command = shlex.split(cxx) + flags + list(extra) + [str(source), "-o", str(binary)]
@@ -1419,14 +1429,12 @@ def compile_and_run(plan, int8, cxx, include_dirs, log, chain=None):
         proof_dir = plan.out / f"{plan.name}_proof"
         proof_dir.mkdir(exist_ok=True)
         execute([writer, proof_dir, links, inputs], writer.name)
-        version = subprocess.run(shlex.split(cxx) + ["--version"], capture_output=True, text=True).stdout
-        limit = "-fconstexpr-steps=2000000000" if "clang" in version else "-fconstexpr-ops-limit=4000000000"
         units = [proof_dir / f"{plan.name}_link_{k}_input_{g}.cpp" for k in range(links) for g in range(inputs)]
         log(f"ctattn-export: proving {plan.name}: {len(units)} units ({links} links x {inputs} golden inputs), "
             f"{os.cpu_count() or 1} at a time")
 
         def prove(unit):
-            command = shlex.split(cxx) + flags + ["-I", str(proof_dir), "-fsyntax-only", limit, str(unit)]
+            command = shlex.split(cxx) + flags + ["-I", str(proof_dir), "-fsyntax-only", str(unit)]
             return unit, subprocess.run(command, capture_output=True, text=True)
         import concurrent.futures
         with concurrent.futures.ThreadPoolExecutor(max_workers=os.cpu_count() or 1) as pool:
