@@ -9,10 +9,8 @@ nn.TransformerEncoderLayer has none) and its greedy decoding of six digits.
 
 import json
 import os
-import statistics
 import struct
 import sys
-import time
 
 import torch
 
@@ -20,6 +18,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 MODELS = os.path.join(os.path.dirname(HERE), "examples", "verified_model")
 sys.path.insert(0, MODELS)
 import train_sorter  # noqa: E402  (the model definitions)
+from torch_timing import median_seconds  # noqa: E402
 
 torch.set_num_threads(1)
 
@@ -39,20 +38,6 @@ def load(module, name):
         state[key] = torch.tensor(values, dtype=torch.float32).reshape(entry["shape"])
     module.load_state_dict(state)
     return module.eval()
-
-
-def median_seconds(f, repetitions=11, minimum=0.2):
-    times = []
-    for _ in range(repetitions):
-        calls, start = 0, time.perf_counter()
-        while True:
-            f()
-            calls += 1
-            elapsed = time.perf_counter() - start
-            if elapsed >= minimum:
-                break
-        times.append(elapsed / calls)
-    return statistics.median(times)
 
 
 def main():
