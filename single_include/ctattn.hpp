@@ -7476,6 +7476,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `int8_product_requantized(x, w, epilogue, y)` | the same over whole arrays                                |
 /// | `int8_fully_connected(x, w, start, multipliers, zero, y)` | a layer: the input zero point folded into start |
 /// | `int8_window_product_zero_points<M, K, N>(..)`| (a - za)(b - zb)^T over windows, one multiplier           |
+/// | `int8_column_starts<K, N>(..)`, `int8_window_product_from_starts<M, K, N>(..)` | the same in two steps, the first shared by products of one b |
 /// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
 /// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
@@ -8380,6 +8381,20 @@ inline constexpr std::size_t int8_product_stack_bytes = [] {
   return most > widened ? most : widened;
 }();
 
+/// How many queries int8 attention (quantized/attention.hpp) scores and weighs at a time: its scores and weights
+/// take 2 x rows x n_kv bytes of stack. On a Cortex-M, 6 (one of the DSP kernel's blocks of rows, three of
+/// Helium's tiles of 2): KWT-Tiny's 50 x 50 attention then takes 600 bytes for them rather than 5,000, at the same
+/// instructions per inference (the products' column starts are made once per head). Elsewhere 64, the tiles of the
+/// desktop kernels being larger and memory plentiful.
+///
+/// Example: `static_assert(ctattn::detail::kernels::int8_attention_query_rows >= 6);`
+inline constexpr std::size_t int8_attention_query_rows =
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+    6;
+#else
+    64;
+#endif
+
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
 concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {
@@ -8521,6 +8536,44 @@ constexpr std::int32_t int8_row_sum(const std::int8_t* p) noexcept {
   return sum;
 }
 
+/// The column starts of the int8 product (a - a_zero)(b - b_zero)^T over K terms (`int8_window_product_from_starts`
+/// reads them): K a_zero b_zero - a_zero sum_k b[b_row + c][b_column + k] for each of N rows of b, wrapping as the
+/// product's int32 sums do.
+template <std::size_t K, std::size_t N, std::size_t RB, std::size_t CB>
+constexpr void int8_column_starts(const std::int8_t (&b)[RB][CB], std::size_t b_row, std::size_t b_column,
+                                  std::int32_t a_zero, std::int32_t b_zero, std::int32_t (&column_start)[N]) noexcept {
+  const auto k_terms = static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero);
+  for (std::size_t c = 0; c < N; ++c) {
+    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(&b[b_row + c][b_column]);
+    column_start[c] = static_cast<std::int32_t>(k_terms - static_cast<std::uint32_t>(a_zero * sum));
+  }
+}
+
+/// The int8 product (a - a_zero)(b - b_zero)^T over windows from its column starts (`int8_column_starts`, made once
+/// for products that share b and a_zero), requantized by one multiplier: y[y_row + r][y_column + c] for r < M,
+/// c < N, from M rows of a and N rows of b of K terms each.
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB,
+          std::size_t CB, std::size_t RY, std::size_t CY>
+constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], std::size_t a_row,
+                                               std::size_t a_column, const std::int8_t (&b)[RB][CB],
+                                               std::size_t b_row, std::size_t b_column, std::int32_t b_zero,
+                                               const std::int32_t (&column_start)[N],
+                                               const math::quantized_multiplier& multiplier, std::int32_t zero,
+                                               std::int8_t (&y)[RY][CY], std::size_t y_row,
+                                               std::size_t y_column) noexcept {
+  if (b_zero == 0) {
+    int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
+                                             int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y, y_row,
+                                             y_column);
+    return;
+  }
+  std::int32_t row_start[M];
+  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(&a[a_row + r][a_column]);
+  int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
+                                           int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y,
+                                           y_row, y_column);
+}
+
 /// The int8 product (a - a_zero)(b - b_zero)^T over windows (`int8_window_product_requantized`'s), requantized by
 /// one multiplier: its zero points as the starts of that kernel (their sums over each row of a and of b, once per
 /// call). y[y_row + r][y_column + c] for r < M, c < N, from M rows of a and N rows of b of K terms each.
@@ -8533,22 +8586,9 @@ constexpr void int8_window_product_zero_points(const std::int8_t (&a)[RA][CA], s
                                                std::int8_t (&y)[RY][CY], std::size_t y_row,
                                                std::size_t y_column) noexcept {
   std::int32_t column_start[N];
-  std::int32_t row_start[M];
-  const auto k_terms = static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero);
-  for (std::size_t c = 0; c < N; ++c) {
-    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(&b[b_row + c][b_column]);
-    column_start[c] = static_cast<std::int32_t>(k_terms - static_cast<std::uint32_t>(a_zero * sum));
-  }
-  if (b_zero == 0) {
-    int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
-                                             int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y, y_row,
-                                             y_column);
-    return;
-  }
-  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(&a[a_row + r][a_column]);
-  int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
-                                           int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y,
-                                           y_row, y_column);
+  int8_column_starts<K, N>(b, b_row, b_column, a_zero, b_zero, column_start);
+  int8_window_product_from_starts<M, K, N>(a, a_row, a_column, b, b_row, b_column, b_zero, column_start, multiplier,
+                                           zero, y, y_row, y_column);
 }
 
 /// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K
@@ -13630,6 +13670,16 @@ struct int8_head_columns {
   std::size_t output = 0;
 };
 
+/// V^T of an int8 V (n x d_v): d_v x n, its rows the value columns, in V's quantization.
+template <QuantizedMatrix V>
+[[nodiscard]] constexpr auto transposed_values(const V& v) noexcept {
+  basic_qmatrix<V::column_extent, V::row_extent, V::quant> t;
+  for (std::size_t j = 0; j < V::rows; ++j) {
+    for (std::size_t c = 0; c < V::cols; ++c) t.elements[c][j] = v.elements[j][c];
+  }
+  return t;
+}
+
 /// Whether a mask restricts each query to a window of keys (`sliding_window`, `causal_sliding_window`, or a
 /// combination with one): int8 attention then scores only the keys each query sees, O(r N), instead of all pairs.
 template <typename Mask>
@@ -13646,49 +13696,80 @@ constexpr bool int8_mask_visits_a_window() noexcept {
 
 /// One head of int8 attention over column windows: queries q[:, query, query + DK), keys k[:, key, key + DK),
 /// values v[:, value, value + DV), written to out[:, output, output + DV). For each query, only the keys the mask
-/// lets it see are scored; a query that sees no key gets real 0 (the output's zero point).
-template <quantization Scores, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Mask,
-          typename Out>
+/// lets it see are scored; a query that sees no key gets real 0 (the output's zero point). With `VTransposed`, v is
+/// V^T (its rows are the value columns, rows [value, value + DV) this head's), as `multi_head_attention` makes it.
+template <quantization Scores, std::size_t DK, std::size_t DV, bool VTransposed = false, typename Q, typename K,
+          typename V, typename Mask, typename Out>
 constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out,
                            const int8_head_columns& columns) noexcept {
   using multipliers = int8_attention_multipliers<Q::quant, K::quant, V::quant, Scores, Out::quant, DK>;
   constexpr std::size_t n_q = Q::rows;
   constexpr std::size_t n_kv = K::rows;
   constexpr const auto& table = softmax_exp_table<Scores>;
-  // The head's values transposed, so that each output column is a dot product along the keys (int8: DV x n_kv
-  // bytes of stack).
-  std::int8_t values[DV][n_kv];
-  for (std::size_t j = 0; j < n_kv; ++j) {
-    for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
+  // The head's values transposed, so that each output column is a dot product along the keys: v itself when given
+  // transposed, else a copy (int8: DV x n_kv bytes of stack). `value_row` is the head's first row in them.
+  std::int8_t copied[VTransposed ? 1 : DV][VTransposed ? 1 : n_kv];
+  if constexpr (!VTransposed) {
+    for (std::size_t j = 0; j < n_kv; ++j) {
+      for (std::size_t c = 0; c < DV; ++c) copied[c][j] = v.elements[j][columns.value + c];
+    }
   }
+  const auto& values = [&]() -> const auto& {
+    if constexpr (VTransposed) {
+      return v.elements;
+    } else {
+      return copied;
+    }
+  }();
+  const std::size_t value_row = VTransposed ? columns.value : 0;
   // Rationale: one query (a decoding step over a cache) takes the path that scores only the keys it sees, so a step
   // costs the tokens cached so far, not the cache's capacity.
   if constexpr (!int8_mask_visits_a_window<Mask>() && n_q > 1) {
     // Every pair of query and key in two products (the kernels' tiles, Helium's vmladava.s8): the scores of all
     // keys, the softmax of each query over the keys it sees, then the weights times V over all keys, where a
     // hidden key's weight -128 is w + 128 = 0 and adds nothing. A query that sees no key gets the zero point.
-    std::int8_t scores[n_q][n_kv];
-    std::int8_t weights[n_q][n_kv];
+    // Rationale: a block of queries at a time (`int8_attention_query_rows`), not all n_q, so that the scores and
+    // the weights take 2 x rows x n_kv bytes of stack rather than 2 n_q n_kv: on a Cortex-M they were the largest
+    // part of an inference's RAM (KWT-Tiny's 50 tokens: 5,000 of its 11,700 bytes). Every output element is the
+    // same sum, so the bits do not depend on the block.
+    constexpr std::size_t rows = n_q < kernels::int8_attention_query_rows ? n_q : kernels::int8_attention_query_rows;
+    std::int8_t scores[rows][n_kv];
+    std::int8_t weights[rows][n_kv];
     bool visible[n_kv];
-    kernels::int8_window_product_zero_points<n_q, DK, n_kv>(q.elements, 0, columns.query, k.elements, 0, columns.key,
-                                                            Q::quant.zero_point, K::quant.zero_point,
+    // The two products' column starts, made once for the head: each block's products share K and V^T.
+    std::int32_t key_starts[n_kv];
+    std::int32_t value_starts[DV];
+    kernels::int8_column_starts<DK, n_kv>(k.elements, 0, columns.key, Q::quant.zero_point, K::quant.zero_point,
+                                          key_starts);
+    kernels::int8_column_starts<n_kv, DV>(values, value_row, 0, softmax_output_quantization.zero_point,
+                                          V::quant.zero_point, value_starts);
+    const auto attend_block = [&]<std::size_t M>(std::integral_constant<std::size_t, M>, std::size_t first) {
+      kernels::int8_window_product_from_starts<M, DK, n_kv>(q.elements, first, columns.query, k.elements, 0,
+                                                            columns.key, K::quant.zero_point, key_starts,
                                                             multipliers::scores, Scores.zero_point, scores, 0, 0);
-    for (std::size_t i = 0; i < n_q; ++i) {
-      const key_range range = mask.keys(i, n_q, n_kv);
-      const bool* filter = nullptr;
-      if constexpr (Mask::checks_each_key) {
-        for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(i, j);
-        filter = visible;
+      // Rationale: not i and j, which GCC's -Wshadow reports inside a lambda against a user's global i or j.
+      for (std::size_t row = 0; row < M; ++row) {
+        const key_range range = mask.keys(first + row, n_q, n_kv);
+        const bool* filter = nullptr;
+        if constexpr (Mask::checks_each_key) {
+          for (std::size_t key = range.begin; key < range.end; ++key) visible[key] = mask.allowed(first + row, key);
+          filter = visible;
+        }
+        for (std::size_t key = 0; key < range.begin && key < n_kv; ++key) weights[row][key] = -128;
+        for (std::size_t key = range.end > range.begin ? range.end : range.begin; key < n_kv; ++key) {
+          weights[row][key] = -128;
+        }
+        if (range.end > range.begin) {
+          kernels::int8_softmax_row(scores[row], weights[row], range.begin, range.end, table.data(), filter);
+        }
       }
-      for (std::size_t j = 0; j < range.begin && j < n_kv; ++j) weights[i][j] = -128;
-      for (std::size_t j = range.end > range.begin ? range.end : range.begin; j < n_kv; ++j) weights[i][j] = -128;
-      if (range.end > range.begin) {
-        kernels::int8_softmax_row(scores[i], weights[i], range.begin, range.end, table.data(), filter);
-      }
-    }
-    kernels::int8_window_product_zero_points<n_q, n_kv, DV>(
-        weights, 0, 0, values, 0, 0, softmax_output_quantization.zero_point, V::quant.zero_point,
-        multipliers::output, Out::quant.zero_point, out.elements, 0, columns.output);
+      kernels::int8_window_product_from_starts<M, n_kv, DV>(weights, 0, 0, values, value_row, 0, V::quant.zero_point,
+                                                            value_starts, multipliers::output, Out::quant.zero_point,
+                                                            out.elements, first, columns.output);
+    };
+    std::size_t first = 0;
+    for (; first + rows <= n_q; first += rows) attend_block(std::integral_constant<std::size_t, rows>{}, first);
+    if constexpr (n_q % rows != 0) attend_block(std::integral_constant<std::size_t, n_q % rows>{}, first);
     return;
   }
   for (std::size_t i = 0; i < n_q; ++i) {
@@ -13725,8 +13806,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 #endif
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
     if (seen > 0) {
-      kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, 0,
-                                   range.begin, V::quant.zero_point, seen, DV, sums);
+      kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values,
+                                   value_row, range.begin, V::quant.zero_point, seen, DV, sums);
     } else {
       for (std::size_t c = 0; c < DV; ++c) sums[c] = 0;
     }
@@ -13824,10 +13905,11 @@ struct qmulti_head_attention_weights {
   Output output;
 
   /// The memory of `multi_head_attention<Scores>(x, weights, mask)` on an X (ctattn::footprint): the four
-  /// projections' objects, X and the result, and on the stack Q, K, V and the context (each n rows) with the largest
-  /// scratch of the calls inside: a projection's kernel (`detail::kernels::int8_product_stack_bytes`), or a head's
-  /// (V^T, the scores and the weights of its n x n pairs, the zero-point sums of its two products, the visible flags
-  /// and the larger of its two products' kernel scratch).
+  /// projections' objects, X and the result, and on the stack Q, K, V^T and the context (each n rows; V and V^T
+  /// while V is transposed) with the largest scratch of the calls inside: a projection's kernel
+  /// (`detail::kernels::int8_product_stack_bytes`), or a head's (the scores and the weights of a block of queries,
+  /// `detail::kernels::int8_attention_query_rows` or n if fewer, over the n keys, the zero-point sums of its two
+  /// products, the visible flags and the larger of its two products' kernel scratch).
   ///
   /// Example: `constexpr auto fp = decltype(weights)::footprint_of<decltype(x_q)>();`
   template <QuantizedMatrix X>
@@ -13836,9 +13918,11 @@ struct qmulti_head_attention_weights {
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
     constexpr std::size_t activations = n * (Query::outputs + Key::outputs + 2 * Value::outputs);
-    constexpr std::size_t scores_product = detail::kernels::int8_product_stack_bytes<n, key_width, n>;
-    constexpr std::size_t context_product = detail::kernels::int8_product_stack_bytes<n, n, value_width>;
-    constexpr std::size_t head = value_width * n + 2 * n * n + n +
+    constexpr std::size_t rows =
+        n < detail::kernels::int8_attention_query_rows ? n : detail::kernels::int8_attention_query_rows;
+    constexpr std::size_t scores_product = detail::kernels::int8_product_stack_bytes<rows, key_width, n>;
+    constexpr std::size_t context_product = detail::kernels::int8_product_stack_bytes<rows, n, value_width>;
+    constexpr std::size_t head = 2 * rows * n + n +
                                  sizeof(std::int32_t) * (2 * n + n + key_width + value_width) +
                                  (scores_product > context_product ? scores_product : context_product);
     constexpr std::size_t input_projection = detail::kernels::int8_product_stack_bytes<n, Query::inputs, Query::outputs>;
@@ -13898,9 +13982,13 @@ using quantized_multi_head_rules = rule_list<
 /// Rules: as self-attention's, with the key and value projections on the memory and the mask fitting n x m.
 ///
 /// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, memory_q, cross_weights_q);`
+// Rationale: always inlined into its caller (a layer's forward, called once per layer), whose frame then shares
+// bytes between the attention's Q, K, V^T and context and the feed-forward block's activations, which are never
+// live together. Called (as Clang 14 did), its frame sat on top of the layer's: KWT-Tiny's int8 inference took
+// 11.8 KB of stack on the Cortex-M55 rather than 8.6 KB.
 template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::size_t Heads, typename Query,
           typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto multi_head_attention(const X& x, const Memory& memory,
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(const X& x, const Memory& memory,
                                                   const qmulti_head_attention_weights<Heads, Query, Key, Value,
                                                                                       Output>& weights,
                                                   const Mask& mask = {}) noexcept
@@ -13911,13 +13999,15 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
   } else {
     const auto q = project(x, weights.query);
     const auto k = project(memory, weights.key);
-    const auto v = project(memory, weights.value);
+    // Rationale: V transposed once for every head, from the projection's temporary, so that the stack holds V^T
+    // alone rather than V and each head's transposed copy.
+    const auto v_t = detail::transposed_values(project(memory, weights.value));
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
     basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context;
     for (std::size_t h = 0; h < Heads; ++h) {
-      detail::int8_attend<Scores, key_width, value_width>(
-          q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+      detail::int8_attend<Scores, key_width, value_width, true>(
+          q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
     }
     return project(context, weights.output);
   }
@@ -13941,7 +14031,7 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
 /// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, weights_q, ctattn::causal);`
 template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Query, typename Key, typename Value,
           typename Output, AttentionMask Mask = no_mask_type>
-[[nodiscard]] constexpr auto multi_head_attention(const X& x,
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(const X& x,
                                                   const qmulti_head_attention_weights<Heads, Query, Key, Value,
                                                                                       Output>& weights,
                                                   const Mask& mask = {}) noexcept
@@ -15844,22 +15934,36 @@ struct qtransformer_encoder_layer {
   }
 
   /// The memory of `forward(x)` on an X (ctattn::footprint): the layer's object, X and the result, and on the stack
-  /// the six intermediate activations of `forward` (norm1's, the attention's, the first sum, norm2's, the hidden
-  /// layer's and the activation's, the feed-forward's) with the deepest call's scratch.
+  /// the larger of its two phases, whose activations are never live together:
+  ///   - the attention: two n x Width activations (pre-norm: norm1's and the attention's result; post-norm: the
+  ///     result and the first sum) with the attention's own stack (its Q, K, V^T, context and scratch);
+  ///   - the feed-forward block: three n x Width activations (the sum it adds to, its normalized input or the
+  ///     second sum, its result) and the hidden layer's two (linear1's and the activation's), with the deepest
+  ///     scratch of the LayerNorms and the two linears.
   ///
   /// Example: `static_assert(decltype(layer_q)::footprint_of<decltype(x_q)>().weight_bytes == sizeof(layer_q));`
+  // Rationale: the phases, not the sum of every activation (as until KWT-Tiny: 7,200 bytes more for its 50 tokens,
+  // 16 wide, which kept it off the 16 KB micro:bit): each phase's results are temporaries of its own expression, and
+  // the compilers give the two phases the same bytes of the layer's frame (measured by the firmware footprint tests
+  // on GCC 12 and Clang 14, against the call graph).
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     constexpr std::size_t n = X::rows;
-    constexpr std::size_t width = extent_size(Width);
-    constexpr std::size_t hidden = extent_size(Hidden);
-    constexpr footprint parts[] = {
-        decltype(norm1)::template footprint_of<X>(), attention_weights::template footprint_of<X>(),
+    constexpr std::size_t row_bytes = n * extent_size(Width);
+    constexpr std::size_t hidden_bytes = n * extent_size(Hidden);
+    constexpr footprint feed_forward_parts[] = {
+        decltype(norm1)::template footprint_of<X>(), decltype(norm2)::template footprint_of<X>(),
         decltype(linear1)::template footprint_of<X>(), decltype(activation)::template footprint_of<X>(),
         decltype(linear2)::template footprint_of<basic_qmatrix<X::row_extent, Hidden, Q.activation>>()};
     std::size_t deepest = 0;
-    for (const footprint& part : parts) deepest = part.stack_bytes > deepest ? part.stack_bytes : deepest;
-    return {sizeof(qtransformer_encoder_layer), sizeof(X), sizeof(X), 0, n * (5 * width + 2 * hidden) + deepest};
+    for (const footprint& part : feed_forward_parts) {
+      deepest = part.stack_bytes > deepest ? part.stack_bytes : deepest;
+    }
+    constexpr std::size_t attention_phase =
+        2 * row_bytes + attention_weights::template footprint_of<X>().stack_bytes;
+    const std::size_t feed_forward_phase = 3 * row_bytes + 2 * hidden_bytes + deepest;
+    return {sizeof(qtransformer_encoder_layer), sizeof(X), sizeof(X), 0,
+            attention_phase > feed_forward_phase ? attention_phase : feed_forward_phase};
   }
 
   friend constexpr bool operator==(const qtransformer_encoder_layer&, const qtransformer_encoder_layer&) = default;

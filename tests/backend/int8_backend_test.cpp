@@ -39,6 +39,8 @@ TEST_CASE("every int8 operation gives the Python reference's bits with this back
   CHECK(cases::attention_mismatches(at_run_time) == 0);
   CHECK(cases::large_attention_mismatches(at_run_time) == 0);
   CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
+  CHECK(cases::blocked_attention_mismatches(at_run_time) == 0);
+  CHECK(cases::blocked_multi_head_mismatches(at_run_time) == 0);
   CHECK(cases::multi_head_mismatches(at_run_time) == 0);
   CHECK(cases::cross_attention_mismatches(at_run_time) == 0);
   CHECK(cases::layer_norm_mismatches(at_run_time) == 0);

@@ -44,6 +44,8 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::attention_mismatches(at_run_time) == 0);
   CHECK(cases::large_attention_mismatches(at_run_time) == 0);
   CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
+  CHECK(cases::blocked_attention_mismatches(at_run_time) == 0);
+  CHECK(cases::blocked_multi_head_mismatches(at_run_time) == 0);
   CHECK(cases::multi_head_mismatches(at_run_time) == 0);
   CHECK(cases::cross_attention_mismatches(at_run_time) == 0);
   CHECK(cases::isqrt_mismatches(at_run_time) == 0);

@@ -421,6 +421,86 @@ constexpr std::size_t masked_attention_mismatches(Read read) noexcept {
              masked_pattern, matt::boolean_output, matt::boolean_float_output, read);
 }
 
+// Int8 attention over 70 queries and keys, which the all-pairs path scores in blocks of
+// `int8_attention_query_rows` queries (64 on a desktop, 6 on a Cortex-M; a last block of 6 or 4), against the
+// per-query path, which a sliding window wider than the sequence takes: the same keys, so the same bits, without
+// and with the causal mask, for scaled_dot_product_attention (V copied per head) and for two-head self-attention
+// (V transposed once). Int8 data from a fixed generator; 0 when every output agrees. `causal_too` false: the
+// unmasked pair alone (the static test's, within Clang's default constexpr step limit).
+inline constexpr std::size_t blocked_n = 70;
+constexpr ctattn::matrix<float, blocked_n, 8> blocked_input(std::uint32_t seed) noexcept {
+  ctattn::matrix<float, blocked_n, 8> m{};
+  std::uint32_t state = seed;
+  for (std::size_t r = 0; r < blocked_n; ++r) {
+    for (std::size_t c = 0; c < 8; ++c) {
+      state = state * 1664525u + 1013904223u;
+      m(r, c) = static_cast<float>(static_cast<std::int32_t>(state >> 24) - 128) / 64.0f;
+    }
+  }
+  return m;
+}
+// Elements of two int8 matrices of one type whose bits differ.
+template <typename M>
+constexpr std::size_t differing_elements(const M& a, const M& b) noexcept {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < M::rows; ++i) {
+    for (std::size_t c = 0; c < M::cols; ++c) n += a.elements[i][c] != b.elements[i][c] ? 1u : 0u;
+  }
+  return n;
+}
+// A float nn.Linear(8, 8) with weights in [-0.5, 0.5) from the generator.
+constexpr ctattn::linear<float, 8, 8, ctattn::out_by_in, true> blocked_linear(std::uint32_t seed) noexcept {
+  ctattn::linear<float, 8, 8, ctattn::out_by_in, true> l{};
+  const auto w = blocked_input(seed);
+  for (std::size_t o = 0; o < 8; ++o) {
+    for (std::size_t i = 0; i < 8; ++i) l.weight(o, i) = w(o, i) / 4.0f;
+    l.bias(0, o) = w(o + 8, 0) / 8.0f;
+  }
+  return l;
+}
+template <typename Read>
+constexpr std::size_t blocked_attention_mismatches(Read read, bool causal_too = true) noexcept {
+  constexpr ctattn::quantization q_x{2.0 / 127, 0};
+  constexpr ctattn::quantization q_v{2.0 / 127, 5};
+  constexpr ctattn::quantization q_scores{0.05, -10};
+  constexpr ctattn::quantization q_out{0.02, 3};
+  const auto q = ctattn::quantize<q_x>(read(blocked_input(1)));
+  const auto k = ctattn::quantize<q_x>(read(blocked_input(2)));
+  const auto v = ctattn::quantize<q_v>(read(blocked_input(3)));
+  constexpr auto wide = ctattn::sliding_window<blocked_n>;
+  constexpr auto wide_causal = ctattn::causal_sliding_window<blocked_n>;
+  std::size_t bad = differing_elements(ctattn::scaled_dot_product_attention<q_scores, q_out>(q, k, v),
+                                       ctattn::scaled_dot_product_attention<q_scores, q_out>(q, k, v, wide));
+  if (causal_too) {
+    bad += differing_elements(ctattn::scaled_dot_product_attention<q_scores, q_out>(q, k, v, ctattn::causal),
+                              ctattn::scaled_dot_product_attention<q_scores, q_out>(q, k, v, wide_causal));
+  }
+  return bad;
+}
+// The same for two-head self-attention (run time only: four evaluations exceed the compilers' default limits).
+template <typename Read>
+constexpr std::size_t blocked_multi_head_mismatches(Read read) noexcept {
+  constexpr ctattn::quantization q_x{2.0 / 127, 0};
+  constexpr ctattn::quantization q_v{2.0 / 127, 5};
+  constexpr ctattn::quantization q_scores{0.05, -10};
+  constexpr ctattn::quantization q_out{0.02, 3};
+  constexpr auto wide = ctattn::sliding_window<blocked_n>;
+  constexpr auto wide_causal = ctattn::causal_sliding_window<blocked_n>;
+  const auto q = ctattn::quantize<q_x>(read(blocked_input(1)));
+  std::size_t bad = 0;
+  constexpr ctattn::quantization q_proj{0.03, -2};
+  const auto weights = ctattn::make_qmulti_head_attention_weights<2>(
+      ctattn::quantize_linear<q_x, q_proj>(read(blocked_linear(4))),
+      ctattn::quantize_linear<q_x, q_proj>(read(blocked_linear(5))),
+      ctattn::quantize_linear<q_x, q_v>(read(blocked_linear(6))),
+      ctattn::quantize_linear<q_out, q_proj>(read(blocked_linear(7))));
+  bad += differing_elements(ctattn::multi_head_attention<q_scores>(q, weights),
+                            ctattn::multi_head_attention<q_scores>(q, weights, wide));
+  bad += differing_elements(ctattn::multi_head_attention<q_scores>(q, weights, ctattn::causal),
+                            ctattn::multi_head_attention<q_scores>(q, weights, wide_causal));
+  return bad;
+}
+
 // Int8 multi-head attention: torch's nn.MultiheadAttention(16, 4) with biases, each projection quantized per channel
 // by the compiler, every quantization calibrated on the float computation's ranges; the Q projection, the heads'
 // concatenated outputs and the output against the reference, and the output within 3 steps of PyTorch's.

@@ -15,6 +15,7 @@
 /// | `int8_product_requantized(x, w, epilogue, y)` | the same over whole arrays                                |
 /// | `int8_fully_connected(x, w, start, multipliers, zero, y)` | a layer: the input zero point folded into start |
 /// | `int8_window_product_zero_points<M, K, N>(..)`| (a - za)(b - zb)^T over windows, one multiplier           |
+/// | `int8_column_starts<K, N>(..)`, `int8_window_product_from_starts<M, K, N>(..)` | the same in two steps, the first shared by products of one b |
 /// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
 /// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
@@ -343,6 +344,20 @@ inline constexpr std::size_t int8_product_stack_bytes = [] {
   return most > widened ? most : widened;
 }();
 
+/// How many queries int8 attention (quantized/attention.hpp) scores and weighs at a time: its scores and weights
+/// take 2 x rows x n_kv bytes of stack. On a Cortex-M, 6 (one of the DSP kernel's blocks of rows, three of
+/// Helium's tiles of 2): KWT-Tiny's 50 x 50 attention then takes 600 bytes for them rather than 5,000, at the same
+/// instructions per inference (the products' column starts are made once per head). Elsewhere 64, the tiles of the
+/// desktop kernels being larger and memory plentiful.
+///
+/// Example: `static_assert(ctattn::detail::kernels::int8_attention_query_rows >= 6);`
+inline constexpr std::size_t int8_attention_query_rows =
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+    6;
+#else
+    64;
+#endif
+
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
 concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {
@@ -484,6 +499,44 @@ constexpr std::int32_t int8_row_sum(const std::int8_t* p) noexcept {
   return sum;
 }
 
+/// The column starts of the int8 product (a - a_zero)(b - b_zero)^T over K terms (`int8_window_product_from_starts`
+/// reads them): K a_zero b_zero - a_zero sum_k b[b_row + c][b_column + k] for each of N rows of b, wrapping as the
+/// product's int32 sums do.
+template <std::size_t K, std::size_t N, std::size_t RB, std::size_t CB>
+constexpr void int8_column_starts(const std::int8_t (&b)[RB][CB], std::size_t b_row, std::size_t b_column,
+                                  std::int32_t a_zero, std::int32_t b_zero, std::int32_t (&column_start)[N]) noexcept {
+  const auto k_terms = static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero);
+  for (std::size_t c = 0; c < N; ++c) {
+    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(&b[b_row + c][b_column]);
+    column_start[c] = static_cast<std::int32_t>(k_terms - static_cast<std::uint32_t>(a_zero * sum));
+  }
+}
+
+/// The int8 product (a - a_zero)(b - b_zero)^T over windows from its column starts (`int8_column_starts`, made once
+/// for products that share b and a_zero), requantized by one multiplier: y[y_row + r][y_column + c] for r < M,
+/// c < N, from M rows of a and N rows of b of K terms each.
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB,
+          std::size_t CB, std::size_t RY, std::size_t CY>
+constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], std::size_t a_row,
+                                               std::size_t a_column, const std::int8_t (&b)[RB][CB],
+                                               std::size_t b_row, std::size_t b_column, std::int32_t b_zero,
+                                               const std::int32_t (&column_start)[N],
+                                               const math::quantized_multiplier& multiplier, std::int32_t zero,
+                                               std::int8_t (&y)[RY][CY], std::size_t y_row,
+                                               std::size_t y_column) noexcept {
+  if (b_zero == 0) {
+    int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
+                                             int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y, y_row,
+                                             y_column);
+    return;
+  }
+  std::int32_t row_start[M];
+  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(&a[a_row + r][a_column]);
+  int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
+                                           int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y,
+                                           y_row, y_column);
+}
+
 /// The int8 product (a - a_zero)(b - b_zero)^T over windows (`int8_window_product_requantized`'s), requantized by
 /// one multiplier: its zero points as the starts of that kernel (their sums over each row of a and of b, once per
 /// call). y[y_row + r][y_column + c] for r < M, c < N, from M rows of a and N rows of b of K terms each.
@@ -496,22 +549,9 @@ constexpr void int8_window_product_zero_points(const std::int8_t (&a)[RA][CA], s
                                                std::int8_t (&y)[RY][CY], std::size_t y_row,
                                                std::size_t y_column) noexcept {
   std::int32_t column_start[N];
-  std::int32_t row_start[M];
-  const auto k_terms = static_cast<std::uint32_t>(static_cast<std::int32_t>(K) * a_zero * b_zero);
-  for (std::size_t c = 0; c < N; ++c) {
-    const std::int32_t sum = a_zero == 0 ? 0 : int8_row_sum<K>(&b[b_row + c][b_column]);
-    column_start[c] = static_cast<std::int32_t>(k_terms - static_cast<std::uint32_t>(a_zero * sum));
-  }
-  if (b_zero == 0) {
-    int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
-                                             int8_epilogue<false>{column_start, nullptr, &multiplier, zero}, y, y_row,
-                                             y_column);
-    return;
-  }
-  for (std::size_t r = 0; r < M; ++r) row_start[r] = -b_zero * int8_row_sum<K>(&a[a_row + r][a_column]);
-  int8_window_product_requantized<M, K, N>(a, a_row, a_column, b, b_row, b_column,
-                                           int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y,
-                                           y_row, y_column);
+  int8_column_starts<K, N>(b, b_row, b_column, a_zero, b_zero, column_start);
+  int8_window_product_from_starts<M, K, N>(a, a_row, a_column, b, b_row, b_column, b_zero, column_start, multiplier,
+                                           zero, y, y_row, y_column);
 }
 
 /// The int8 product (a - a_zero)(b - b_zero)^T requantized by one multiplier, b given as N rows of K

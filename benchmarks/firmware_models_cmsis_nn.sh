@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Whole models on Cortex-M boards, ctattn against the same model composed of Arm's CMSIS-NN kernels: the image
+# kwt_tiny_cmsis_nn (benchmarks/firmware/kwt_tiny_cmsis_nn.cpp), the KWT-Tiny-size int8 keyword transformer run by
+# ctattn and by CMSIS-NN's fully-connected, batch matmul, softmax and add kernels (with LayerNorm and GELU in plain
+# C), on the same input and weights, under qemu-system-arm -icount shift=0. Prints one markdown table: per board,
+# instructions per inference of each side and their ratio, and RAM per inference of each side. The image itself
+# fails when ctattn's logits are not the compiler's or the composition's are not within a few steps of them.
+# Usage: CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree> benchmarks/firmware_models_cmsis_nn.sh [board...]
+#        (default boards: m0 m3 m4f m55-helium; also m7 m33 m55. The m0's 16 KB of RAM holds one side at a time:
+#        its image runs the composition, and ctattn's figures come from the kwt_tiny_int8 image, halved for its
+#        two inferences.)
+# Build directories: build-bench-<board>-Os in the repository root (MinSizeRel, the firmware tests' build type),
+# shared with benchmarks/firmware_int8_kernels.sh; only the image is built (-j2).
+# Exits non-zero if a board fails to configure, build or pass the image's checks.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(dirname "$here")"
+cmsis_nn_dir="${CTATTN_CMSIS_NN_DIR:-}"
+if [[ -z $cmsis_nn_dir ]]; then
+  echo "set CTATTN_CMSIS_NN_DIR to a CMSIS-NN source tree (e.g. a clone of github.com/ARM-software/CMSIS-NN)" >&2
+  exit 2
+fi
+boards=("$@")
+[[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m55-helium)
+image=kwt_tiny_cmsis_nn
+status=0
+rows=()
+for board in "${boards[@]}"; do
+  build="$root/build-bench-$board-Os"
+  echo "=== $board" >&2
+  log=$(mktemp)
+  if ! cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/arm-none-eabi.cmake" \
+         -DCTATTN_BOARD="$board" -DCMAKE_BUILD_TYPE=MinSizeRel -DCTATTN_CMSIS_NN_DIR="$cmsis_nn_dir" >"$log" 2>&1 ||
+     ! cmake --build "$build" --target "$image" -j2 >>"$log" 2>&1; then
+    cat "$log" >&2
+    rm -f "$log"
+    status=1
+    continue
+  fi
+  if ! ctest --test-dir "$build" -R "^firmware_${image}\$" -V --no-tests=error >"$log" 2>&1; then
+    grep -E "FAIL|differ|error" "$log" >&2 || cat "$log" >&2
+    status=1
+  fi
+  # result: model=<name> ctattn=<n> cmsis_nn=<n> ctattn_ram=<n> cmsis_nn_ram=<n> ... pass=yes|no
+  line=$(grep -o 'result: .*' "$log" | head -1 || true)
+  declare -A kv=()
+  for field in ${line#result: }; do kv[${field%%=*}]="${field#*=}"; done
+  # A board that runs the composition alone (the micro:bit): ctattn's figures from the kwt_tiny_int8 image of the
+  # same build, whose check runs two inferences (its instructions halved; its painted stack, plus the logits).
+  if [[ ${kv[ctattn]:-} == - ]]; then
+    if cmake --build "$build" --target kwt_tiny_int8 -j2 >"$log" 2>&1 &&
+       ctest --test-dir "$build" -R "^firmware_kwt_tiny_int8\$" -V --no-tests=error >"$log" 2>&1; then
+      two=$(grep -o 'instructions per inference: [0-9]*' "$log" | grep -o '[0-9]*$' || true)
+      stack=$(grep -o 'stack of one inference: [0-9]*' "$log" | grep -o '[0-9]*$' || true)
+      [[ $two =~ ^[0-9]+$ ]] && kv[ctattn]=$(( (two + 1) / 2 ))
+      [[ $stack =~ ^[0-9]+$ ]] && kv[ctattn_ram]="$((stack + 2)) (kwt_tiny_int8)"
+    else
+      grep -E "FAIL|MISMATCH|error" "$log" >&2 || cat "$log" >&2
+      status=1
+    fi
+  fi
+  rm -f "$log"
+  a=${kv[ctattn]:-} b=${kv[cmsis_nn]:-}
+  if [[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ && $b -ne 0 ]]; then
+    ratio=$(awk -v n="$a" -v d="$b" 'BEGIN { printf "%.2f", n / d }')
+  else
+    ratio=-
+  fi
+  [[ ${kv[pass]:-no} == yes ]] || { ratio="$ratio (FAILED)"; status=1; }
+  rows+=("| $board | ${a:-n/a} | ${b:-n/a} | $ratio | ${kv[ctattn_ram]:-n/a} | ${kv[cmsis_nn_ram]:-n/a} | ${kv[encoded_differ]:-?}/800, at most ${kv[encoded_largest_difference]:-?} |")
+done
+echo "| board | ctattn instructions | CMSIS-NN composition | ratio | ctattn RAM (B) | composition RAM (B) | encoder outputs that differ |"
+echo "|---|---:|---:|---:|---:|---:|---|"
+printf '%s\n' "${rows[@]}"
+exit $status
