@@ -46,8 +46,10 @@ SUPPORTED = ("nn.Linear, nn.Conv1d and nn.Conv2d (stride = kernel, no padding: a
              "nn.TransformerEncoder, nn.TransformerDecoderLayer and nn.TransformerDecoder (as the whole model), "
              "nn.Sequential, nn.ModuleList, nn.Dropout and nn.Identity (skipped), and modules of these whose "
              "forward runs their children in order (a class token [1, 1, d] and learned positions [1, n, d] of their "
-             "own after the first, x[:, 0] or x.mean(dim=1) before a child), and blocks written as timm writes them "
-             "(norm1, attn.qkv, attn.proj, norm2, mlp.fc1, mlp.fc2; pre- or post-norm)")
+             "own after the first, x[:, 0] or x.mean(dim=1) before a child), blocks written as timm writes them "
+             "(norm1, attn.qkv, attn.proj, norm2, mlp.fc1, mlp.fc2; pre- or post-norm), and layers written as "
+             "Torch-KWT writes them (a ModuleList pair of wrappers with `norm` and `fn`: attention with to_qkv, "
+             "heads, to_out; feed-forward Linear, activation, Linear; x + fn(norm(x)))")
 
 CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
 char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
@@ -122,6 +124,9 @@ class Declarations:
         self.chains = []         # (path, [(member path, role)]): what must run as a chain (check_chains)
         self.norm_first = norm_first or {}  # block path -> True (pre-norm) or False (post-norm): check_blocks
         self.blocks = {}         # block path -> [(ctattn's tensor name, tensor)]: the weights it writes (block())
+        self.block_parts = {}    # block path -> {"eps": (norm1's, norm2's), "act": the activation module}
+        self.pairs = {}          # a wrapped pair's path -> (its attention wrapper's path, its feed-forward's): pair()
+        self.own_order = []      # (class token, positions) of a module holding both: written in that order
         self.link_counts = {}    # C++ type of a chain (a model struct, a sequential) -> its ctattn::link_count
         self.attention_widths = []  # d_model of every attention, for the multiply-add estimate
         self.names = {f"{name}_{suffix}": "the export's own" for suffix in ("input", "footprint", "weights", "names",
@@ -232,6 +237,8 @@ class Declarations:
         if len(tokens) > 1 or len(positions) > 1:
             raise ExportError(f"{where}: {type(module).__name__} holds {len(tokens)} class tokens and "
                               f"{len(positions)} position tables; the export maps one of each")
+        if tokens and positions:
+            self.own_order.append((self.key(path, tokens[0][0]), self.key(path, positions[0][0])))
         return tokens + positions
 
     def chain(self, path, children, struct_name, own=()):
@@ -369,13 +376,119 @@ class Declarations:
             tensor("norm1.bias", n1.bias, d),
             (self.key(path, "norm2.weight"), n2.weight.detach() if n2.weight is not None else torch.ones(d)),
             tensor("norm2.bias", n2.bias, d)]
+        self.block_parts[path] = {"eps": (n1.eps, n2.eps), "act": acts[0][1]}
+        return self.encoder_block(path, d, heads, fc1.out_features, activation, norm_first)
+
+    def encoder_block(self, path, d, heads, hidden, activation, norm_first):
+        """The settings and C++ type of a block mapped to ctattn::transformer_encoder_layer (block(), pair())."""
         self.settings[self.key(path, "self_attn.num_heads")] = str(heads)
         self.attention_widths.append(d)
         self.settings[self.key(path, "activation")] = activation
         self.settings[self.key(path, "norm_first")] = "true" if norm_first else "false"
         self.note_first(path, d)
-        return (f"ctattn::transformer_encoder_layer<float, {d}, {heads}, {fc1.out_features}, ctattn::{activation}, "
+        return (f"ctattn::transformer_encoder_layer<float, {d}, {heads}, {hidden}, ctattn::{activation}, "
                 f"{str(norm_first).lower()}>")
+
+    def pair(self, path, module):
+        """A transformer layer written as a pair of wrapped sublayers (the layout of Torch-KWT, the PyTorch KWT most
+        users train, after lucidrains' ViT): an nn.ModuleList of two modules, each with children `norm` (a
+        LayerNorm) and `fn`; the first's `fn` an attention with a fused bias-free `to_qkv` Linear d -> 3d, its head
+        count `heads` and `to_out` (a Sequential holding one Linear, a Linear, or Identity when one head spans the
+        width, written as the identity), the second's a feed-forward block whose `net` (or whose children) hold
+        Linear, activation, Linear; the parent's forward adds each wrapper's input to its output. It is
+        ctattn::transformer_encoder_layer pre-norm (the wrapper normalizing first, x + fn(norm(x))); check_blocks
+        checks it by running it, and refuses the wrapper that normalizes after (x + norm(fn(x))). None when the
+        module is not shaped so."""
+        _, nn = torch_modules()
+        torch, _ = torch_modules()
+        if not isinstance(module, nn.ModuleList) or len(module) != 2:
+            return None
+        wrappers = list(module)
+        parts = [dict(w.named_children()) for w in wrappers]
+        if not all(isinstance(p.get("norm"), nn.LayerNorm) and "fn" in p for p in parts):
+            return None
+        where = path or "the model"
+        attn, feed = parts[0]["fn"], parts[1]["fn"]
+        attn_path, feed_path = self.key(path, "0.fn"), self.key(path, "1.fn")
+        qkv = getattr(attn, "to_qkv", None)
+        if not isinstance(qkv, nn.Linear):
+            raise ExportError(f"{attn_path} ({type(attn).__name__}): the first of a wrapped pair must be the attention, "
+                              f"with a fused Linear `to_qkv`; it has none")
+        d = qkv.in_features
+        heads = getattr(attn, "heads", getattr(attn, "num_heads", None))
+        if qkv.out_features != 3 * d or not isinstance(heads, int) or heads <= 0 or d % heads != 0:
+            raise ExportError(f"{attn_path} ({type(attn).__name__}): ctattn's attention has heads of width d / heads, "
+                              f"so to_qkv must be {d} -> {3 * d} and `heads` an int that divides {d}; it is "
+                              f"{qkv.in_features} -> {qkv.out_features} with heads {heads!r} (heads x dim_head must "
+                              f"equal the width)")
+        to_out = getattr(attn, "to_out", None)
+        if isinstance(to_out, nn.Sequential):
+            linears = [m for m in to_out if isinstance(m, nn.Linear)]
+            if len(linears) != 1 or any(not isinstance(m, (nn.Linear, nn.Dropout, nn.Identity)) for m in to_out):
+                raise ExportError(f"{self.key(attn_path, 'to_out')}: ctattn's output projection is one Linear (with "
+                                  f"Dropout or Identity beside it); it holds {[type(m).__name__ for m in to_out]}")
+            proj = linears[0]
+        elif isinstance(to_out, (nn.Linear, nn.Identity)):
+            proj = to_out
+        else:
+            raise ExportError(f"{self.key(attn_path, 'to_out')}: {type(to_out).__name__} as the output projection: "
+                              f"ctattn's is a Linear, a Sequential of one, or Identity")
+        net = getattr(feed, "net", feed)
+        steps = [m for m in net.children() if not isinstance(m, (nn.Dropout, nn.Identity))]
+        if (len(steps) != 3 or not isinstance(steps[0], nn.Linear) or not isinstance(steps[2], nn.Linear)
+                or not isinstance(steps[1], (nn.ReLU, nn.GELU, nn.SiLU))):
+            raise ExportError(f"{feed_path} ({type(feed).__name__}): the second of a wrapped pair must be the "
+                              f"feed-forward block, Linear, an activation (nn.ReLU, nn.GELU or nn.SiLU), Linear (Dropout "
+                              f"between them is skipped); it runs {[type(m).__name__ for m in steps]}")
+        fc1, act, fc2 = steps
+        if (fc1.in_features, fc2.in_features, fc2.out_features) != (d, fc1.out_features, d):
+            raise ExportError(f"{feed_path}: a feed-forward block of width {d} needs its Linears {d} -> h -> {d}; they "
+                              f"are {fc1.in_features} -> {fc1.out_features} and {fc2.in_features} -> "
+                              f"{fc2.out_features}")
+        norms = [parts[0]["norm"], parts[1]["norm"]]
+        for k, norm in enumerate(norms):
+            self.check_norm(self.key(path, f"{k}.norm"), norm)
+            if norm.normalized_shape[0] != d:
+                raise ExportError(f"{self.key(path, f'{k}.norm')}: a LayerNorm over {norm.normalized_shape[0]} in a "
+                                  f"layer of width {d}")
+        for k, w in enumerate(wrappers):
+            extra = [n for n, m in w.named_children() if n not in ("norm", "fn") and any(True for _ in m.parameters())]
+            if extra:
+                raise ExportError(f"{self.key(path, f'{k}.{extra[0]}')}: a wrapper mapped to ctattn's encoder layer "
+                                  f"holds parameters only in `norm` and `fn`; build it without '{extra[0]}'")
+        extra = [n for n, m in attn.named_children() if n not in ("to_qkv", "to_out")
+                 and any(True for _ in m.parameters())]
+        if extra:
+            raise ExportError(f"{self.key(attn_path, extra[0])}: an attention mapped to ctattn's has parameters only "
+                              f"in to_qkv and to_out; build it without '{extra[0]}'")
+        activation = activation_name(self.key(feed_path, "act"), act)
+
+        def weight(linear):
+            return linear.weight.detach() if isinstance(linear, nn.Linear) else torch.eye(d)
+
+        def bias(linear, size):
+            return linear.bias.detach() if isinstance(linear, nn.Linear) and linear.bias is not None \
+                else torch.zeros(size)
+
+        def affine(norm, name, fill):
+            p = getattr(norm, name)
+            return p.detach() if p is not None else fill(d)
+        self.blocks[path] = [
+            (self.key(path, "self_attn.in_proj_weight"), qkv.weight.detach()),
+            (self.key(path, "self_attn.in_proj_bias"), bias(qkv, 3 * d)),
+            (self.key(path, "self_attn.out_proj.weight"), weight(proj)),
+            (self.key(path, "self_attn.out_proj.bias"), bias(proj, d)),
+            (self.key(path, "linear1.weight"), fc1.weight.detach()),
+            (self.key(path, "linear1.bias"), bias(fc1, fc1.out_features)),
+            (self.key(path, "linear2.weight"), fc2.weight.detach()),
+            (self.key(path, "linear2.bias"), bias(fc2, d)),
+            (self.key(path, "norm1.weight"), affine(norms[0], "weight", torch.ones)),
+            (self.key(path, "norm1.bias"), affine(norms[0], "bias", torch.zeros)),
+            (self.key(path, "norm2.weight"), affine(norms[1], "weight", torch.ones)),
+            (self.key(path, "norm2.bias"), affine(norms[1], "bias", torch.zeros))]
+        self.block_parts[path] = {"eps": (norms[0].eps, norms[1].eps), "act": act}
+        self.pairs[path] = (self.key(path, "0"), self.key(path, "1"))
+        return self.encoder_block(path, d, heads, fc1.out_features, activation, self.norm_first.get(path, True))
 
     def state(self, module):
         """The tensors to write, in the C++ model's order: the module's state_dict, each block's replaced by the
@@ -389,7 +502,14 @@ class Declarations:
             elif block not in written:
                 written.add(block)
                 out.update(self.blocks[block])
-        return out
+        # A module's class token comes before its positions in the C++ model (own_parameters), whichever PyTorch
+        # declared first (Torch-KWT declares the positions first).
+        keys = list(out)
+        for token, positions in self.own_order:
+            i, j = keys.index(token), keys.index(positions)
+            if i > j:
+                keys[i], keys[j] = keys[j], keys[i]
+        return {k: out[k] for k in keys}
 
     def patch_embedding(self, path, conv):
         """nn.Conv1d or nn.Conv2d with stride = kernel and no padding, the model's first layer, as a patch embedding
@@ -468,6 +588,9 @@ class Declarations:
         if isinstance(module, (nn.TransformerEncoder, nn.TransformerDecoder)):
             children = [("layers", module.layers)] + ([("norm", module.norm)] if module.norm is not None else [])
             return self.chain(path, children, struct_name)
+        pair = self.pair(path, module) if isinstance(module, nn.ModuleList) else None
+        if pair is not None:
+            return pair
         if isinstance(module, (nn.Sequential, nn.ModuleList)):
             return self.sequence(path, list(module.named_children()))
         block = None if type(module).__module__.startswith("torch.") else self.block(path, module)
@@ -513,7 +636,7 @@ def check_chains(module, decl, run, example):
         return record
 
     watched = ({""} | {p for _, members in decl.chains for p, role in members if role != "own"}
-               | {p for p, _ in decl.chains})
+               | {p for p, _ in decl.chains} | {w for pair in decl.pairs.values() for w in pair})
     for path in watched:
         handles.append(modules[path].register_forward_hook(hook(path)))
     try:
@@ -526,12 +649,22 @@ def check_chains(module, decl, run, example):
         return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.shape == b.shape and torch.equal(a, b)
 
     def io(member):
-        """(inputs, output, position in the call order) of a member's one call; a ModuleList's from its ends."""
+        """(inputs, output, position in the call order) of a member's one call; a ModuleList's from its ends; a
+        wrapped pair's (Declarations.pair) from its wrappers, its output the residual sum its parent makes."""
+        if member in decl.pairs:
+            attend, feed = decl.pairs[member]
+            if attend not in calls or feed not in calls:
+                return None
+            if len(calls[attend]) > 1 or len(calls[feed]) > 1:
+                return "twice"
+            feed_input = calls[feed][0][0][0]
+            return calls[attend][0][0], feed_input + calls[feed][0][1], order.index(attend)
         if isinstance(modules[member], nn.ModuleList):
             children = [f"{member}.{n}" for n, _ in modules[member].named_children()]
-            if not children or any(c not in calls for c in children):
+            ends = [io(children[0]), io(children[-1])] if children else [None]
+            if any(e is None or e == "twice" for e in ends):
                 return None
-            return calls[children[0]][0][0], calls[children[-1]][0][1], order.index(children[0])
+            return ends[0][0], ends[1][1], ends[0][2]
         if member not in calls:
             return None
         if len(calls[member]) > 1:
@@ -554,7 +687,8 @@ def check_chains(module, decl, run, example):
                 raise ExportError(f"{where} ({kind}): its forward does not call '{member}'; ctattn::model runs every "
                                   f"member: remove the unused module")
             if got == "twice":
-                raise ExportError(f"{where} ({kind}): its forward calls '{member}' {len(calls[member])} times; "
+                raise ExportError(f"{where} ({kind}): its forward calls '{member}' "
+                                  f"{len(calls[decl.pairs.get(member, (member,))[0]])} times; "
                                   f"ctattn::model runs each member once: give each use its own module")
             seen.append(got)
         called = [(got, m) for got, (m, role) in zip(seen, members) if role != "own"]
@@ -644,12 +778,18 @@ def check_blocks(module, decl, run, example):
             seen.setdefault(path, (inputs[0].detach().clone(), y.detach().clone()))
         return record
 
-    handles = [modules[p].register_forward_hook(hook(p)) for p in decl.blocks]
+    # A block is hooked itself; a wrapped pair (Declarations.pair), which is never called, by its two wrappers: its
+    # input is the first's, its output the second's input plus its output (the residual its parent adds).
+    hooked = [w for p in decl.blocks for w in decl.pairs.get(p, (p,))]
+    handles = [modules[p].register_forward_hook(hook(p)) for p in hooked]
     try:
         run(example)
     finally:
         for h in handles:
             h.remove()
+    for path, (attend, feed) in decl.pairs.items():
+        if attend in seen and feed in seen:
+            seen[path] = (seen[attend][0], seen[feed][0] + seen[feed][1])
     found = {}
     for path, tensors in decl.blocks.items():
         if path not in seen:
@@ -661,18 +801,26 @@ def check_blocks(module, decl, run, example):
         d = local["norm1.weight"].shape[0]
         hidden = local["linear1.weight"].shape[0]
         heads = int(decl.settings[decl.key(path, "self_attn.num_heads")])
-        act = next(m for m in block.mlp.children() if isinstance(m, (nn.ReLU, nn.GELU, nn.SiLU)))
+        parts = decl.block_parts[path]
         gaps = {}
         for norm_first in (True, False):
-            layer = nn.TransformerEncoderLayer(d, heads, hidden, dropout=0.0, activation=act, batch_first=True,
-                                               norm_first=norm_first)
-            layer.norm1.eps, layer.norm2.eps = block.norm1.eps, block.norm2.eps
+            layer = nn.TransformerEncoderLayer(d, heads, hidden, dropout=0.0, activation=parts["act"],
+                                               batch_first=True, norm_first=norm_first)
+            layer.norm1.eps, layer.norm2.eps = parts["eps"]
             layer.load_state_dict(local)
             with torch.no_grad():
                 z = layer.eval()(x)
             gaps[norm_first] = (float((z - y).abs().max()) / (1 + float(y.abs().max()))
                                 if z.shape == y.shape else math.inf)
         best = min(gaps, key=gaps.get)
+        if path in decl.pairs and not gaps[best] <= 1e-5:
+            raise ExportError(f"{where} ({type(block).__name__} of {type(block[0]).__name__} and "
+                              f"{type(block[1]).__name__}): with its parent's residuals it computes neither "
+                              f"x + attention(norm(x)), then x + feed_forward(norm(x)) (the wrapper normalizing "
+                              f"first), nor norm(x + attention(x)), then norm(x + feed_forward(x)); the closest differs "
+                              f"by {gaps[best]:.3g}. A wrapper that normalizes its sublayer's output inside the "
+                              f"residual, x + norm(fn(x)), is not ctattn's encoder layer: train the model with the "
+                              f"wrapper that normalizes first (pre_norm=True)")
         if not gaps[best] <= 1e-5:
             raise ExportError(f"{where} ({type(block).__name__}): its forward computes neither x + attn(norm1(x)), "
                               f"then x + mlp(norm2(x)) (norm first, as timm) nor norm1(x + attn(x)), then "

@@ -318,3 +318,101 @@ class KeywordTransformer1(nn.Module):
         x = self.to_patch_embedding(x)
         x = torch.cat([self.cls_token.expand(x.shape[0], -1, -1), x], dim=1) + self.pos_embedding
         return self.mlp_head(self.transformer(x)[:, 0])
+
+
+# KWT as the PyTorch port most users train (Torch-KWT) lays it out: each layer a pair in a ModuleList, a wrapper
+# `PreNorm(dim, fn)` holding `norm` and `fn` around the attention and around the feed-forward block, the attention a
+# fused bias-free `to_qkv` with `heads` and `scale`, its output projection `to_out` (a Sequential of a Linear and a
+# Dropout, or Identity when one head spans the width), the feed-forward `net` (Linear, GELU, Dropout, Linear,
+# Dropout), the head `mlp_head` a Sequential of a LayerNorm and a Linear. Written without einops (the patch
+# embedding is the Linear on frames: --input frames x features).
+class NormFirst(nn.Module):
+    def __init__(self, dim, fn):
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.fn = fn
+
+    def forward(self, x):
+        return self.fn(self.norm(x))
+
+
+class NormAfter(nn.Module):
+    """The other wrapper of that layout: norm(fn(x)), inside the residual (x + norm(fn(x)))."""
+
+    def __init__(self, dim, fn):
+        super().__init__()
+        self.norm = nn.LayerNorm(dim)
+        self.fn = fn
+
+    def forward(self, x):
+        return self.norm(self.fn(x))
+
+
+class HeadsAttention(nn.Module):
+    def __init__(self, dim, heads, dim_head):
+        super().__init__()
+        inner = heads * dim_head
+        self.heads = heads
+        self.scale = dim_head ** -0.5
+        self.attend = nn.Softmax(dim=-1)
+        self.to_qkv = nn.Linear(dim, 3 * inner, bias=False)
+        self.to_out = (nn.Sequential(nn.Linear(inner, dim), nn.Dropout(0.0)) if heads != 1 or dim_head != dim
+                       else nn.Identity())
+
+    def forward(self, x):
+        b, n, _ = x.shape
+        q, k, v = (t.reshape(b, n, self.heads, -1).transpose(1, 2) for t in self.to_qkv(x).chunk(3, dim=-1))
+        weights = self.attend(torch.matmul(q, k.transpose(-1, -2)) * self.scale)
+        out = torch.matmul(weights, v).transpose(1, 2).reshape(b, n, -1)
+        return self.to_out(out)
+
+
+class FeedForwardNet(nn.Module):
+    def __init__(self, dim, hidden):
+        super().__init__()
+        self.net = nn.Sequential(nn.Linear(dim, hidden), nn.GELU(), nn.Dropout(0.0), nn.Linear(hidden, dim),
+                                 nn.Dropout(0.0))
+
+    def forward(self, x):
+        return self.net(x)
+
+
+class PairedTransformer(nn.Module):
+    def __init__(self, dim, depth, heads, dim_head, hidden, wrapper=NormFirst):
+        super().__init__()
+        self.layers = nn.ModuleList([nn.ModuleList([wrapper(dim, HeadsAttention(dim, heads, dim_head)),
+                                                    wrapper(dim, FeedForwardNet(dim, hidden))])
+                                     for _ in range(depth)])
+
+    def forward(self, x):
+        for attend, feed in self.layers:
+            x = attend(x) + x
+            x = feed(x) + x
+        return x
+
+
+class TorchKwt(nn.Module):
+    """12 frames of 10 features, width 16, 2 heads of 8, 2 layers, MLP 32, 5 classes, the class token's row."""
+
+    def __init__(self, heads=2, dim_head=8, wrapper=NormFirst, seed=61):
+        super().__init__()
+        torch.manual_seed(seed)
+        self.to_patch_embedding = nn.Linear(10, 16)
+        self.pos_embedding = nn.Parameter(torch.randn(1, 13, 16))
+        self.cls_token = nn.Parameter(torch.randn(1, 1, 16))
+        self.dropout = nn.Dropout(0.0)
+        self.transformer = PairedTransformer(16, 2, heads, dim_head, 32, wrapper)
+        self.to_latent = nn.Identity()
+        self.mlp_head = nn.Sequential(nn.LayerNorm(16), nn.Linear(16, 5))
+
+    def forward(self, x):
+        x = self.to_patch_embedding(x)
+        x = torch.cat((self.cls_token.expand(x.shape[0], -1, -1), x), dim=1)
+        x = x + self.pos_embedding[:, :x.shape[1]]
+        x = self.transformer(self.dropout(x))
+        return self.mlp_head(self.to_latent(x[:, 0]))
+
+
+def torch_kwt_one_head():
+    """KWT-1's attention shape: one head as wide as the model, so no output projection (to_out is Identity)."""
+    return TorchKwt(heads=1, dim_head=16, seed=67)

@@ -237,3 +237,9 @@ def layer_scale_block():
     block = TimmBlock(8, 2, 16)
     block.ls1 = LayerScale(8)
     return block
+
+
+def torch_kwt_norm_after():
+    """The Torch-KWT layout with its other wrapper: x + norm(fn(x)), which ctattn's encoder layer does not compute."""
+    from fresh_models import NormAfter, TorchKwt
+    return TorchKwt(wrapper=NormAfter, seed=71)
