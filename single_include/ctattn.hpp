@@ -8395,6 +8395,18 @@ inline constexpr std::size_t int8_attention_query_rows =
     64;
 #endif
 
+/// How many rows an int8 encoder layer's feed-forward block (quantized/transformer.hpp) runs at a time: its hidden
+/// layer and activation then take 2 x rows x hidden bytes of stack rather than 2 n hidden. On a Cortex-M, 6 (one
+/// of the DSP kernel's blocks of rows); elsewhere every row at once, so that a packed kernel packs its weights once.
+///
+/// Example: `static_assert(ctattn::detail::kernels::int8_feed_forward_rows >= 6);`
+inline constexpr std::size_t int8_feed_forward_rows =
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+    6;
+#else
+    std::size_t(-1);
+#endif
+
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
 concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {
@@ -15885,12 +15897,50 @@ struct qtransformer_encoder_layer {
     if constexpr (NormFirst) {
       const auto attended = multi_head_attention<Q.scores>(normalize(x, norm1), self_attn, mask);
       const auto h = add<Q.sum1>(x, attended);
-      const auto ff = project(activate(project(normalize(h, norm2), linear1), activation), linear2);
+      const auto ff = feed_forward(normalize(h, norm2));
       return add<Q.output>(h, ff);
     } else {
       const auto h = normalize(add<Q.sum1>(x, multi_head_attention<Q.scores>(x, self_attn, mask)), norm1);
-      const auto ff = project(activate(project(h, linear1), activation), linear2);
+      const auto ff = feed_forward(h);
       return normalize(add<Q.sum2>(h, ff), norm2);
+    }
+  }
+
+  /// linear2(activation(linear1(h))) on the rows of h, in blocks of `Rows` rows (every row at once where that is n
+  /// or more; by default `detail::kernels::int8_feed_forward_rows`): the same bits for every `Rows`, each row being
+  /// computed alone.
+  ///
+  /// | operand | shape |
+  /// |---------|-------|
+  /// | `h`     | `qmatrix<n, Width, feed_forward_input>` -> `qmatrix<n, Width, Q.feed_forward>` |
+  ///
+  /// Example: `const auto ff = layer_q.feed_forward(h_q);`
+  template <std::size_t Rows = detail::kernels::int8_feed_forward_rows, QuantizedMatrix H>
+  [[nodiscard]] constexpr auto feed_forward(const H& h) const noexcept {
+    constexpr std::size_t n = H::rows;
+    constexpr std::size_t rows = n < Rows ? n : Rows;
+    if constexpr (rows == n) {
+      return project(activate(project(h, linear1), activation), linear2);
+    } else {
+      basic_qmatrix<H::row_extent, Width, Q.feed_forward> out;
+      const auto run_rows = [&]<std::size_t M>(std::integral_constant<std::size_t, M>, std::size_t first) {
+        // Rationale: not the short names (x, y, part, r, c) that GCC's -Wshadow reports inside a lambda against a
+        // user's globals of those names (tests/static/user_names_test.cpp).
+        basic_qmatrix<M, H::column_extent, H::quant> rows_in;
+        for (std::size_t row = 0; row < M; ++row) {
+          for (std::size_t col = 0; col < H::cols; ++col) rows_in.elements[row][col] = h.elements[first + row][col];
+        }
+        const auto rows_out = project(activate(project(rows_in, linear1), activation), linear2);
+        for (std::size_t row = 0; row < M; ++row) {
+          for (std::size_t col = 0; col < decltype(rows_out)::cols; ++col) {
+            out.elements[first + row][col] = rows_out.elements[row][col];
+          }
+        }
+      };
+      std::size_t first = 0;
+      for (; first + rows <= n; first += rows) run_rows(std::integral_constant<std::size_t, rows>{}, first);
+      if constexpr (n % rows != 0) run_rows(std::integral_constant<std::size_t, n % rows>{}, first);
+      return out;
     }
   }
 

@@ -41,6 +41,7 @@ TEST_CASE("every int8 operation gives the Python reference's bits with this back
   CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
   CHECK(cases::blocked_attention_mismatches(at_run_time) == 0);
   CHECK(cases::blocked_multi_head_mismatches(at_run_time) == 0);
+  CHECK(cases::blocked_feed_forward_mismatches(at_run_time) == 0);
   CHECK(cases::multi_head_mismatches(at_run_time) == 0);
   CHECK(cases::cross_attention_mismatches(at_run_time) == 0);
   CHECK(cases::layer_norm_mismatches(at_run_time) == 0);

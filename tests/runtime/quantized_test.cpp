@@ -46,6 +46,7 @@ TEST_CASE("int8 quantization and products match their definition at run time", "
   CHECK(cases::masked_attention_mismatches(at_run_time) == 0);
   CHECK(cases::blocked_attention_mismatches(at_run_time) == 0);
   CHECK(cases::blocked_multi_head_mismatches(at_run_time) == 0);
+  CHECK(cases::blocked_feed_forward_mismatches(at_run_time) == 0);
   CHECK(cases::multi_head_mismatches(at_run_time) == 0);
   CHECK(cases::cross_attention_mismatches(at_run_time) == 0);
   CHECK(cases::isqrt_mismatches(at_run_time) == 0);

@@ -31,6 +31,7 @@ static_assert(cases::masked_attention_mismatches(cases::as_is) == 0);
 static_assert(cases::multi_head_mismatches(cases::as_is) == 0);
 // Queries in blocks (64 and 6) against the per-query path, over 70 tokens.
 static_assert(cases::blocked_attention_mismatches(cases::as_is, false) == 0);
+static_assert(cases::blocked_feed_forward_mismatches(cases::as_is) == 0);
 static_assert(cases::cross_attention_mismatches(cases::as_is) == 0);
 static_assert(cases::isqrt_mismatches(cases::as_is) == 0);
 static_assert(cases::rounding_shift_mismatches(cases::as_is) == 0);

@@ -12,6 +12,7 @@
 #include <ctattn/layers/embedding.hpp>
 #include <ctattn/layers/norm.hpp>
 #include <ctattn/layers/patch.hpp>
+#include <ctattn/layers/transformer.hpp>
 #include <ctattn/math/isqrt.hpp>
 #include <ctattn/matrix/from_array.hpp>
 #include <ctattn/quantized/activation.hpp>
@@ -27,6 +28,7 @@
 #include <ctattn/quantized/pool.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
 #include <ctattn/quantized/softmax.hpp>
+#include <ctattn/quantized/transformer.hpp>
 #include <ctattn/math/exp.hpp>
 
 #include "fixtures/quantized/quantized.hpp"
@@ -499,6 +501,34 @@ constexpr std::size_t blocked_multi_head_mismatches(Read read) noexcept {
   bad += differing_elements(ctattn::multi_head_attention<q_scores>(q, weights, ctattn::causal),
                             ctattn::multi_head_attention<q_scores>(q, weights, wide_causal));
   return bad;
+}
+
+// The int8 encoder layer's feed-forward block over 70 rows in blocks of 6 (as on a Cortex-M, a last block of 4) and
+// of 64 (a last block of 6), against all rows at once: the same bits. 0 when every output agrees.
+template <typename Read>
+constexpr std::size_t blocked_feed_forward_mismatches(Read read) noexcept {
+  constexpr ctattn::quantization q_h{2.0 / 127, 0};
+  constexpr ctattn::quantization q_hidden{0.05, -10};
+  constexpr ctattn::quantization q_act{0.03, -100};
+  constexpr ctattn::quantization q_ff{0.05, 3};
+  constexpr ctattn::encoder_layer_quantizations q{q_h, q_h, q_h, q_h, q_h, q_h, q_h, q_h, q_h, q_h, q_hidden, q_act,
+                                                  q_ff, q_h, q_h};
+  ctattn::transformer_encoder_layer<float, 8, 2, 16, ctattn::gelu, true> layer{};
+  const auto w1 = blocked_input(8);
+  const auto w2 = blocked_input(9);
+  for (std::size_t o = 0; o < 16; ++o) {
+    for (std::size_t i = 0; i < 8; ++i) layer.ff.linear1.weight(o, i) = w1(o, i) / 4.0f;
+    layer.ff.linear1.bias(0, o) = w1(o + 16, 0) / 8.0f;
+  }
+  for (std::size_t o = 0; o < 8; ++o) {
+    for (std::size_t i = 0; i < 16; ++i) layer.ff.linear2.weight(o, i) = w2(o + 8 * (i / 8), i % 8) / 4.0f;
+    layer.ff.linear2.bias(0, o) = w2(o + 40, 1) / 8.0f;
+  }
+  const auto layer_q = ctattn::quantize_encoder_layer<q>(read(layer));
+  const auto h = ctattn::quantize<q_h>(read(blocked_input(10)));
+  const auto whole = layer_q.template feed_forward<blocked_n>(h);
+  return differing_elements(layer_q.template feed_forward<6>(h), whole) +
+         differing_elements(layer_q.template feed_forward<64>(h), whole);
 }
 
 // Int8 multi-head attention: torch's nn.MultiheadAttention(16, 4) with biases, each projection quantized per channel

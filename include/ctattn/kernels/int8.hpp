@@ -358,6 +358,18 @@ inline constexpr std::size_t int8_attention_query_rows =
     64;
 #endif
 
+/// How many rows an int8 encoder layer's feed-forward block (quantized/transformer.hpp) runs at a time: its hidden
+/// layer and activation then take 2 x rows x hidden bytes of stack rather than 2 n hidden. On a Cortex-M, 6 (one
+/// of the DSP kernel's blocks of rows); elsewhere every row at once, so that a packed kernel packs its weights once.
+///
+/// Example: `static_assert(ctattn::detail::kernels::int8_feed_forward_rows >= 6);`
+inline constexpr std::size_t int8_feed_forward_rows =
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+    6;
+#else
+    std::size_t(-1);
+#endif
+
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
 concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {
