@@ -3,7 +3,8 @@
 # kwt_tiny_cmsis_nn (benchmarks/firmware/kwt_tiny_cmsis_nn.cpp), the KWT-Tiny-size int8 keyword transformer run by
 # ctattn and by CMSIS-NN's fully-connected, batch matmul, softmax and add kernels (with LayerNorm and GELU in plain
 # C), on the same input and weights, under qemu-system-arm -icount shift=0. Prints one markdown table: per board,
-# instructions per inference of each side and their ratio, and RAM per inference of each side. The image itself
+# instructions per inference of each side, their ratio and each side's instructions per multiply-accumulate, and RAM
+# per inference of each side. The image itself
 # fails when ctattn's logits are not the compiler's or the composition's are not within a few steps of them.
 # Usage: CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree> benchmarks/firmware_models_cmsis_nn.sh [board...]
 #        (default boards: m0 m3 m4f m55-helium; also m7 m33 m55. The m0's 16 KB of RAM holds one side at a time:
@@ -67,9 +68,13 @@ for board in "${boards[@]}"; do
     ratio=-
   fi
   [[ ${kv[pass]:-no} == yes ]] || { ratio="$ratio (FAILED)"; status=1; }
-  rows+=("| $board | ${a:-n/a} | ${b:-n/a} | $ratio | ${kv[ctattn_ram]:-n/a} | ${kv[cmsis_nn_ram]:-n/a} | ${kv[encoded_differ]:-?}/800, at most ${kv[encoded_largest_difference]:-?} |")
+  per_mac() {  # per_mac <instructions>: instructions per multiply-accumulate, two decimals
+    if [[ $1 =~ ^[0-9]+$ && ${kv[macs]:-0} -ne 0 ]]; then awk -v n="$1" -v d="${kv[macs]}" 'BEGIN { printf "%.2f", n / d }'
+    else echo "-"; fi
+  }
+  rows+=("| $board | ${a:-n/a} | ${b:-n/a} | $ratio | $(per_mac "$a") | $(per_mac "$b") | ${kv[ctattn_ram]:-n/a} | ${kv[cmsis_nn_ram]:-n/a} | ${kv[encoded_differ]:-?}/800, at most ${kv[encoded_largest_difference]:-?} |")
 done
-echo "| board | ctattn instructions | CMSIS-NN composition | ratio | ctattn RAM (B) | composition RAM (B) | encoder outputs that differ |"
-echo "|---|---:|---:|---:|---:|---:|---|"
+echo "| board | ctattn instructions | CMSIS-NN composition | ratio | ctattn per MAC | composition per MAC | ctattn RAM (B) | composition RAM (B) | encoder outputs that differ |"
+echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
 printf '%s\n' "${rows[@]}"
 exit $status

@@ -46,6 +46,7 @@
 
 #include "../../firmware/runtime/check_model.hpp"
 #include "../../firmware/runtime/report.hpp"
+#include "measure.hpp"
 
 #ifndef CTATTN_BENCHMARK_CMSIS_NN
 #define CTATTN_BENCHMARK_CMSIS_NN 0  // benchmarks/firmware/CMakeLists.txt sets it with CTATTN_CMSIS_NN_DIR
@@ -334,24 +335,12 @@ using gelu_6x64 = gelu_workload<6, 64, 1010>;
 
 constexpr std::uint32_t timed_runs = 8;
 
-/// Instructions per call of `run` (calibrated SysTick; firmware/runtime/check_model.hpp).
+using ctattn_benchmark::print_ratio;
+
+/// Instructions per call of `run` (measure.hpp), over `timed_runs` calls.
 template <typename Run>
 std::uint32_t instructions_per_call(Run&& run) noexcept {
-  ctattn_firmware::check_result timing{};
-  ctattn_firmware::detail::time_inference(timing, run, timed_runs);
-  return timing.instructions;
-}
-
-/// n / d with two decimals, rounded to nearest, in integers only (the M3 has no FPU): "3.14".
-void print_ratio(report_line& line, std::uint32_t n, std::uint32_t d) noexcept {
-  if (d == 0) {
-    line << "-";
-    return;
-  }
-  const std::uint64_t hundredths = (std::uint64_t{n} * 100u + d / 2u) / d;
-  const auto whole = static_cast<std::uint32_t>(hundredths / 100u);
-  const auto fraction = static_cast<std::uint32_t>(hundredths % 100u);
-  line << whole << (fraction < 10u ? ".0" : ".") << fraction;
+  return ctattn_benchmark::instructions_per_call(run, timed_runs);
 }
 
 /// Elements of `got` whose bits differ from `want`; prints where the first one is.

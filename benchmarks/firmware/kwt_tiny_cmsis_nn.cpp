@@ -56,6 +56,7 @@
 #include "../../firmware/models/kwt_tiny.hpp"
 #include "../../firmware/runtime/check_model.hpp"
 #include "../../firmware/runtime/report.hpp"
+#include "measure.hpp"
 
 namespace {
 
@@ -399,17 +400,14 @@ constexpr std::uint32_t timed_runs = 4;
 
 template <typename Run>
 std::uint32_t instructions_per_inference(Run&& run) noexcept {
-  ctattn_firmware::check_result timing{};
-  ctattn_firmware::detail::time_inference(timing, run, timed_runs);
-  return timing.instructions;
+  return ctattn_benchmark::instructions_per_call(run, timed_runs);
 }
 
-/// n / d with two decimals in integers only: "0.42".
-[[maybe_unused]] void print_ratio(report_line& line, std::uint32_t n, std::uint32_t d) noexcept {
-  const std::uint64_t hundredths = d == 0 ? 0 : (std::uint64_t{n} * 100u + d / 2u) / d;
-  const auto fraction = static_cast<std::uint32_t>(hundredths % 100u);
-  line << static_cast<std::uint32_t>(hundredths / 100u) << (fraction < 10u ? ".0" : ".") << fraction;
-}
+/// Multiply-accumulates per inference: the patch embedding, Q, K, V and W_O, Q K^T and P V, the feed-forward block
+/// and the head on the class token's row.
+constexpr auto macs = static_cast<std::uint32_t>(frames * kwt::features * width + 4 * tokens * width * width +
+                                                 2 * tokens * tokens * width + 2 * tokens * width * hidden_width +
+                                                 width * classes);
 
 }  // namespace
 
@@ -475,7 +473,11 @@ int main() {
 #if CTATTN_KWT_BENCHMARK_CTATTN
   line << "  instructions per inference: ctattn " << ctattn_instructions << ", CMSIS-NN composition "
        << composition_instructions << ", ratio ";
-  print_ratio(line, ctattn_instructions, composition_instructions);
+  ctattn_benchmark::print_ratio(line, ctattn_instructions, composition_instructions);
+  line << "; per multiply-accumulate (" << macs << "): ctattn ";
+  ctattn_benchmark::print_ratio(line, ctattn_instructions, macs);
+  line << ", composition ";
+  ctattn_benchmark::print_ratio(line, composition_instructions, macs);
 #else
   line << "  instructions per inference: CMSIS-NN composition " << composition_instructions;
 #endif
@@ -493,7 +495,7 @@ int main() {
   const bool pass = mismatches == 0 && !failed && largest <= composition_tolerance &&
                     largest_encoded <= composition_tolerance;
   report_line result;
-  result << "result: model=kwt_tiny_int8";
+  result << "result: model=kwt_tiny_int8 macs=" << macs;
 #if CTATTN_KWT_BENCHMARK_CTATTN
   result << " ctattn=" << ctattn_instructions << " ctattn_ram=" << ctattn_ram;
 #else
