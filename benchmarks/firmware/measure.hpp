@@ -1,5 +1,5 @@
 /// \file
-/// What the firmware benchmarks (int8_kernels.cpp, kwt_tiny_cmsis_nn.cpp) share: instructions per call of a piece
+/// What the firmware benchmarks (int8_kernels.cpp, kwt_cmsis_nn.cpp) share: instructions per call of a piece
 /// of code (firmware/runtime/check_model.hpp's calibrated SysTick; exact under `qemu-system-arm -icount shift=0`),
 /// and a ratio printed with two decimals in integers only (the M0 and M3 have no FPU).
 #pragma once
@@ -18,7 +18,7 @@ template <typename Run>
 std::uint32_t instructions_per_call(Run&& run, std::uint32_t timed_runs) noexcept {
   ctattn_firmware::check_result timing{};
   ctattn_firmware::detail::time_inference(timing, run, timed_runs);
-  return timing.instructions;
+  return static_cast<std::uint32_t>(timing.instructions);
 }
 
 /// n / d with two decimals, rounded to nearest, in integers only: "3.14"; "-" when d is 0.

@@ -40,6 +40,9 @@
 #   CTATTN_QEMU_MACHINE           the qemu-system-arm -machine value
 #   CTATTN_BOARD_VECTOR_TABLE     address of the vector table (reset SP, reset PC, ...)
 #   CTATTN_BOARD_STACK_TOP        initial stack pointer
+#   CTATTN_BOARD_LARGE_MODEL_START      where a LARGE image's constants and data go (KWT-1's megabytes), when the
+#                                       code's memory cannot hold them; unset: after the code, as usual
+#   CTATTN_BOARD_LARGE_MODEL_STACK_TOP  a LARGE image's stack top; unset: CTATTN_BOARD_STACK_TOP
 #   CMAKE_CROSSCOMPILING_EMULATOR qemu-system-arm with semihosting on stdout, ending in -kernel, so that
 #                                 add_test(NAME t COMMAND <firmware target>) runs the image under QEMU
 
@@ -77,6 +80,7 @@ elseif(CTATTN_BOARD STREQUAL "m4f")
   set(CTATTN_QEMU_MACHINE "mps2-an386")
   set(CTATTN_BOARD_VECTOR_TABLE "0x00000000")
   set(CTATTN_BOARD_STACK_TOP "0x20400000")
+  # Large models (KWT-1): code and constants in the 4 MB at 0 as always; the stack in the 4 MB below the top.
 elseif(CTATTN_BOARD STREQUAL "m7")
   set(CTATTN_BOARD_CORE "Cortex-M7")
   set(CTATTN_BOARD_CPU_FLAGS "-mcpu=cortex-m7 -mfpu=fpv5-d16 -mfloat-abi=hard -mthumb")
@@ -95,6 +99,11 @@ elseif(CTATTN_BOARD STREQUAL "m55" OR CTATTN_BOARD STREQUAL "m55-helium")
   set(CTATTN_QEMU_MACHINE "mps3-an547")
   set(CTATTN_BOARD_VECTOR_TABLE "0x00000000")
   set(CTATTN_BOARD_STACK_TOP "0x30080000")
+  # Large models (KWT-1): the code runs from the 512 KB ITCM at 0 and the stack from the 512 KB DTCM, too small for
+  # megabytes of weights and a float inference by value: their constants, data and stack go to the 4 MB SRAM at
+  # 0x21000000 (QEMU's "sram 2"; `info mtree` in its monitor).
+  set(CTATTN_BOARD_LARGE_MODEL_START "0x21000000")
+  set(CTATTN_BOARD_LARGE_MODEL_STACK_TOP "0x21400000")
   # Without a machine, objdump shows MVE instructions as coprocessor operations.
   set(CTATTN_BOARD_OBJDUMP_FLAGS "-m;armv8.1-m.main")
   if(CTATTN_BOARD STREQUAL "m55")

@@ -46,16 +46,17 @@ template <typename F>
 
 namespace systick {
 
-/// Starts SysTick as a free-running 24-bit down-counter on the processor clock, with no interrupt.
-void start() noexcept;
+/// SysTick's clock: the processor's, or the board's reference clock (1 MHz on QEMU's MPS2 machines; on the MPS3
+/// AN547 the processor's 32 MHz).
+enum class clock_source { processor, reference };
 
-/// The counter's current value (it counts down).
-[[nodiscard]] std::uint32_t now() noexcept;
+/// Starts SysTick as a free-running 24-bit down-counter on `source`, its wrap interrupt counting the passes through
+/// zero, so that `ticks()` can time runs longer than the counter holds (about 500 M instructions under QEMU on the
+/// processor clock).
+void start(clock_source source = clock_source::processor) noexcept;
 
-/// Ticks from `earlier` to `later` (at most one wrap of the 24-bit counter).
-[[nodiscard]] constexpr std::uint32_t elapsed(std::uint32_t earlier, std::uint32_t later) noexcept {
-  return (earlier - later) & 0x00FF'FFFFu;
-}
+/// Ticks since `start`, wraps included.
+[[nodiscard]] std::uint64_t ticks() noexcept;
 
 /// Runs a loop of exactly `2 * iterations` instructions (subs, bne), for calibration.
 void spin(std::uint32_t iterations) noexcept;

@@ -31,6 +31,20 @@ report_line& report_line::operator<<(std::uint32_t value) noexcept {
   return *this;
 }
 
+report_line& report_line::operator<<(std::uint64_t value) noexcept {
+  if (value <= 0xFFFF'FFFFu) return *this << static_cast<std::uint32_t>(value);
+  // The high digits first, then the low nine with their zeros (divisions by 10^9 only: one libgcc call each).
+  *this << value / 1'000'000'000u;
+  auto low = static_cast<std::uint32_t>(value % 1'000'000'000u);
+  char digits[9];
+  for (char& digit : digits) {
+    digit = static_cast<char>('0' + low % 10);
+    low /= 10;
+  }
+  for (std::size_t n = 9; n != 0; --n) put(digits[n - 1]);
+  return *this;
+}
+
 report_line& report_line::operator<<(hex value) noexcept {
   put('0');
   put('x');

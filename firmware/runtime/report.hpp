@@ -23,6 +23,7 @@ class report_line {
   report_line& operator<<(std::string_view text) noexcept;
   report_line& operator<<(const char* text) noexcept { return *this << std::string_view{text}; }
   report_line& operator<<(std::uint32_t value) noexcept;
+  report_line& operator<<(std::uint64_t value) noexcept;
   report_line& operator<<(hex value) noexcept;
   /// Prints the line followed by a newline.
   void end() noexcept;

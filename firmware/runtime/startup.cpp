@@ -21,6 +21,7 @@ extern void (*__init_array_end[])();
 [[noreturn]] void ctattn_reset_handler();
 [[noreturn]] void ctattn_start();
 [[noreturn]] void ctattn_fault_handler();
+void ctattn_systick_handler();
 }
 
 // The image's main(), called by its symbol name (C++ does not let a program call ::main itself).
@@ -30,8 +31,8 @@ namespace {
 
 using handler = void (*)();
 
-// The first 16 entries of the Armv7-M / Armv8-M vector table: initial SP, reset, and the system exceptions.
-// No interrupts are enabled, so no external vectors are needed.
+// The first 16 entries of the Armv7-M / Armv8-M vector table: initial SP, reset, and the system exceptions (the
+// last, SysTick, counts the timer's wraps). No external interrupt is enabled, so no external vectors are needed.
 struct vector_table {
   void* initial_stack_pointer;
   handler reset;
@@ -51,7 +52,7 @@ extern "C" [[gnu::section(".vectors"), gnu::used]] const vector_table ctattn_vec
     {ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
      ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
      ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
-     ctattn_fault_handler, ctattn_fault_handler}};
+     ctattn_fault_handler, ctattn_systick_handler}};
 
 // Rationale: CPACR is 0 at reset, so the first floating-point (or MVE) instruction would fault. The handler
 // is naked assembly so that the compiler cannot schedule any FP code (a register save, a memcpy through
@@ -139,15 +140,42 @@ namespace {
 volatile std::uint32_t& csr() noexcept { return *reinterpret_cast<volatile std::uint32_t*>(0xE000'E010u); }
 volatile std::uint32_t& rvr() noexcept { return *reinterpret_cast<volatile std::uint32_t*>(0xE000'E014u); }
 volatile std::uint32_t& cvr() noexcept { return *reinterpret_cast<volatile std::uint32_t*>(0xE000'E018u); }
+
+// Passes of the counter through zero since start(), counted by the SysTick exception.
+volatile std::uint32_t wraps = 0;
+
+inline void instruction_barrier() noexcept { asm volatile("isb" ::: "memory"); }
 }  // namespace
 
-void start() noexcept {
+// SysTick's exception: one more pass of the counter through zero (an extern "C" name: the vector table's entry).
+extern "C" void ctattn_systick_handler() { wraps = wraps + 1; }
+
+void start(clock_source source) noexcept {
+  csr() = 0;
   rvr() = 0x00FF'FFFFu;
-  cvr() = 0;                      // any write clears the counter
-  csr() = (1u << 2) | (1u << 0);  // processor clock, enabled, no interrupt
+  cvr() = 0;  // any write clears the counter
+  // CLKSOURCE (bit 2): 1 the processor clock, 0 the reference clock; TICKINT (bit 1): the wrap exception; ENABLE.
+  csr() = (source == clock_source::processor ? (1u << 2) : 0u) | (1u << 1) | (1u << 0);
+  // The cleared counter reloads from 0 at its first tick, which may count as a wrap: wait for the reload and take
+  // that exception before counting from zero.
+  while (cvr() == 0) {
+  }
+  instruction_barrier();
+  wraps = 0;
 }
 
-std::uint32_t now() noexcept { return cvr(); }
+// Rationale: the wrap count and the counter must come from the same moment. A wrap between the two reads leaves
+// the exception pending; the `isb` after each read makes the core (and QEMU, which ends its translation block
+// there) take it at once, so the second read of the count differs and the pair is read again.
+std::uint64_t ticks() noexcept {
+  for (;;) {
+    const std::uint32_t before = wraps;
+    instruction_barrier();
+    const std::uint32_t counter = cvr();
+    instruction_barrier();
+    if (wraps == before) return (std::uint64_t{before} << 24) + (0x00FF'FFFFu - counter);
+  }
+}
 
 [[gnu::noinline]] void spin(std::uint32_t iterations) noexcept {
   asm volatile(
