@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Whole models on Cortex-M boards, ctattn against the same model composed of Arm's CMSIS-NN kernels: the image
-# kwt_tiny_cmsis_nn (benchmarks/firmware/kwt_tiny_cmsis_nn.cpp), the KWT-Tiny-size int8 keyword transformer run by
-# ctattn and by CMSIS-NN's fully-connected, batch matmul, softmax and add kernels (with LayerNorm and GELU in plain
-# C), on the same input and weights, under qemu-system-arm -icount shift=0. Prints one markdown table: per board,
+# kwt_tiny_cmsis_nn (benchmarks/firmware/kwt_cmsis_nn.cpp), the KWT-Tiny-size int8 keyword transformer, or with
+# --kwt1 the image kwt1_cmsis_nn, KWT-1 (12 layers; boards m4f and m55-helium), run by ctattn and by CMSIS-NN's
+# fully-connected, batch matmul, softmax and add kernels (with LayerNorm and GELU in plain C), on the same input and
+# weights, under qemu-system-arm -icount shift=0. Prints one markdown table: per board,
 # instructions per inference of each side, their ratio and each side's instructions per multiply-accumulate, and RAM
 # per inference of each side. The image itself
 # fails when ctattn's logits are not the compiler's or the composition's are not within a few steps of them.
-# Usage: CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree> benchmarks/firmware_models_cmsis_nn.sh [board...]
+# Usage: CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree> benchmarks/firmware_models_cmsis_nn.sh [--kwt1] [board...]
 #        (default boards: m0 m3 m4f m55-helium; also m7 m33 m55. The m0's 16 KB of RAM holds one side at a time:
 #        its image runs the composition, and ctattn's figures come from the kwt_tiny_int8 image, halved for its
 #        two inferences.)
@@ -21,9 +22,15 @@ if [[ -z $cmsis_nn_dir ]]; then
   echo "set CTATTN_CMSIS_NN_DIR to a CMSIS-NN source tree (e.g. a clone of github.com/ARM-software/CMSIS-NN)" >&2
   exit 2
 fi
-boards=("$@")
-[[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m55-helium)
 image=kwt_tiny_cmsis_nn
+default_boards=(m0 m3 m4f m55-helium)
+if [[ ${1:-} == --kwt1 ]]; then
+  shift
+  image=kwt1_cmsis_nn
+  default_boards=(m4f m55-helium)
+fi
+boards=("$@")
+[[ ${#boards[@]} -eq 0 ]] && boards=("${default_boards[@]}")
 status=0
 rows=()
 for board in "${boards[@]}"; do
@@ -72,7 +79,7 @@ for board in "${boards[@]}"; do
     if [[ $1 =~ ^[0-9]+$ && ${kv[macs]:-0} -ne 0 ]]; then awk -v n="$1" -v d="${kv[macs]}" 'BEGIN { printf "%.2f", n / d }'
     else echo "-"; fi
   }
-  rows+=("| $board | ${a:-n/a} | ${b:-n/a} | $ratio | $(per_mac "$a") | $(per_mac "$b") | ${kv[ctattn_ram]:-n/a} | ${kv[cmsis_nn_ram]:-n/a} | ${kv[encoded_differ]:-?}/800, at most ${kv[encoded_largest_difference]:-?} |")
+  rows+=("| $board | ${a:-n/a} | ${b:-n/a} | $ratio | $(per_mac "$a") | $(per_mac "$b") | ${kv[ctattn_ram]:-n/a} | ${kv[cmsis_nn_ram]:-n/a} | ${kv[encoded_differ]:-?}/${kv[encoded]:-?}, at most ${kv[encoded_largest_difference]:-?} |")
 done
 echo "| board | ctattn instructions | CMSIS-NN composition | ratio | ctattn per MAC | composition per MAC | ctattn RAM (B) | composition RAM (B) | encoder outputs that differ |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
