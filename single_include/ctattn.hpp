@@ -8407,6 +8407,19 @@ inline constexpr std::size_t int8_feed_forward_rows =
     std::size_t(-1);
 #endif
 
+/// Calls `f(std::integral_constant<std::size_t, M>{}, first)` for blocks of Rows rows covering N rows in order
+/// (M = Rows), then the last N % Rows rows when Rows does not divide N (M = N % Rows): how int8 attention takes its
+/// queries and the encoder layer its feed-forward rows. Rows >= 1.
+///
+/// Example: `for_each_row_block<50, 6>([&](auto m, std::size_t first) { run<decltype(m)::value>(first); });`
+template <std::size_t N, std::size_t Rows, typename F>
+CTATTN_ALWAYS_INLINE constexpr void for_each_row_block(F&& f) {
+  static_assert(Rows >= 1, "for_each_row_block: blocks of at least one row");
+  std::size_t first = 0;
+  for (; first + Rows <= N; first += Rows) f(std::integral_constant<std::size_t, Rows>{}, first);
+  if constexpr (N % Rows != 0) f(std::integral_constant<std::size_t, N % Rows>{}, first);
+}
+
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
 concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {
@@ -12715,6 +12728,7 @@ struct quantization_constant {
 /// | `decoder_needs_its_memory`            | whether the call gives a memory                                 |
 /// | `int8_cache_must_hold_the_projections_quantization` | the cache's key or value quantization, W_K's or W_V's output's |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
+/// | `rows_per_block_must_be_positive`     | `count<Rows>`, the rows per block an int8 feed-forward block was given |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
@@ -12742,6 +12756,8 @@ struct quantized_multi_head_attention {};
 struct quantized_activation {};
 /// Int8 layer normalization of each row.
 struct quantized_layer_norm {};
+/// An int8 encoder layer's feed-forward block (`feed_forward<Rows>(h)`).
+struct quantized_feed_forward {};
 /// An int8 transformer decoder layer (its masks name their attention).
 struct quantized_decoder_layer {};
 /// Recording the ranges of a float model's activations (`ctattn::record_ranges`).
@@ -12875,6 +12891,19 @@ struct int8_layer_norm_must_not_overflow {
                   "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude (sqrt(C) for "
                   "RMSNorm), with 24 fractional bits in an int32, which holds rows of C <= 16384 (16383 for "
                   "RMSNorm); normalize wider rows in float");
+    return holds;
+  }
+};
+
+/// An int8 encoder layer's feed-forward block runs its rows in blocks of Rows rows (`feed_forward<Rows>(h)`): a
+/// block of no rows would run none.
+template <typename Operation, typename Rows>
+struct rows_per_block_must_be_positive {
+  static constexpr bool holds = Rows::value >= 1;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the feed-forward block runs its rows in blocks of Rows rows (feed_forward<Rows>(h)), and "
+                  "Rows = 0 would run none; give 1 or more, or leave Rows out for the target's default");
     return holds;
   }
 };
@@ -13779,9 +13808,7 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
                                                             value_starts, multipliers::output, Out::quant.zero_point,
                                                             out.elements, first, columns.output);
     };
-    std::size_t first = 0;
-    for (; first + rows <= n_q; first += rows) attend_block(std::integral_constant<std::size_t, rows>{}, first);
-    if constexpr (n_q % rows != 0) attend_block(std::integral_constant<std::size_t, n_q % rows>{}, first);
+    kernels::for_each_row_block<n_q, rows>(attend_block);
     return;
   }
   for (std::size_t i = 0; i < n_q; ++i) {
@@ -15915,11 +15942,15 @@ struct qtransformer_encoder_layer {
   /// | `h`     | `qmatrix<n, Width, feed_forward_input>` -> `qmatrix<n, Width, Q.feed_forward>` |
   ///
   /// Example: `const auto ff = layer_q.feed_forward(h_q);`
+  ///
+  /// Rules: Rows >= 1 (`rows_per_block_must_be_positive`).
   template <std::size_t Rows = detail::kernels::int8_feed_forward_rows, QuantizedMatrix H>
   [[nodiscard]] constexpr auto feed_forward(const H& h) const noexcept {
     constexpr std::size_t n = H::rows;
     constexpr std::size_t rows = n < Rows ? n : Rows;
-    if constexpr (rows == n) {
+    if constexpr (!shape_error::rows_per_block_must_be_positive<op::quantized_feed_forward, count<Rows>>::check()) {
+      return basic_qmatrix<H::row_extent, Width, Q.feed_forward>{};
+    } else if constexpr (rows == n) {
       return project(activate(project(h, linear1), activation), linear2);
     } else {
       basic_qmatrix<H::row_extent, Width, Q.feed_forward> out;
@@ -15937,9 +15968,7 @@ struct qtransformer_encoder_layer {
           }
         }
       };
-      std::size_t first = 0;
-      for (; first + rows <= n; first += rows) run_rows(std::integral_constant<std::size_t, rows>{}, first);
-      if constexpr (n % rows != 0) run_rows(std::integral_constant<std::size_t, n % rows>{}, first);
+      detail::kernels::for_each_row_block<n, rows>(run_rows);
       return out;
     }
   }

@@ -370,6 +370,19 @@ inline constexpr std::size_t int8_feed_forward_rows =
     std::size_t(-1);
 #endif
 
+/// Calls `f(std::integral_constant<std::size_t, M>{}, first)` for blocks of Rows rows covering N rows in order
+/// (M = Rows), then the last N % Rows rows when Rows does not divide N (M = N % Rows): how int8 attention takes its
+/// queries and the encoder layer its feed-forward rows. Rows >= 1.
+///
+/// Example: `for_each_row_block<50, 6>([&](auto m, std::size_t first) { run<decltype(m)::value>(first); });`
+template <std::size_t N, std::size_t Rows, typename F>
+CTATTN_ALWAYS_INLINE constexpr void for_each_row_block(F&& f) {
+  static_assert(Rows >= 1, "for_each_row_block: blocks of at least one row");
+  std::size_t first = 0;
+  for (; first + Rows <= N; first += Rows) f(std::integral_constant<std::size_t, Rows>{}, first);
+  if constexpr (N % Rows != 0) f(std::integral_constant<std::size_t, N % Rows>{}, first);
+}
+
 /// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
 template <typename Ops>
 concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {

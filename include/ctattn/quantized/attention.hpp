@@ -142,9 +142,7 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
                                                             value_starts, multipliers::output, Out::quant.zero_point,
                                                             out.elements, first, columns.output);
     };
-    std::size_t first = 0;
-    for (; first + rows <= n_q; first += rows) attend_block(std::integral_constant<std::size_t, rows>{}, first);
-    if constexpr (n_q % rows != 0) attend_block(std::integral_constant<std::size_t, n_q % rows>{}, first);
+    kernels::for_each_row_block<n_q, rows>(attend_block);
     return;
   }
   for (std::size_t i = 0; i < n_q; ++i) {

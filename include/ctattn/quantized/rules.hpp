@@ -15,6 +15,7 @@
 /// | `decoder_needs_its_memory`            | whether the call gives a memory                                 |
 /// | `int8_cache_must_hold_the_projections_quantization` | the cache's key or value quantization, W_K's or W_V's output's |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
+/// | `rows_per_block_must_be_positive`     | `count<Rows>`, the rows per block an int8 feed-forward block was given |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
@@ -46,6 +47,8 @@ struct quantized_multi_head_attention {};
 struct quantized_activation {};
 /// Int8 layer normalization of each row.
 struct quantized_layer_norm {};
+/// An int8 encoder layer's feed-forward block (`feed_forward<Rows>(h)`).
+struct quantized_feed_forward {};
 /// An int8 transformer decoder layer (its masks name their attention).
 struct quantized_decoder_layer {};
 /// Recording the ranges of a float model's activations (`ctattn::record_ranges`).
@@ -179,6 +182,19 @@ struct int8_layer_norm_must_not_overflow {
                   "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude (sqrt(C) for "
                   "RMSNorm), with 24 fractional bits in an int32, which holds rows of C <= 16384 (16383 for "
                   "RMSNorm); normalize wider rows in float");
+    return holds;
+  }
+};
+
+/// An int8 encoder layer's feed-forward block runs its rows in blocks of Rows rows (`feed_forward<Rows>(h)`): a
+/// block of no rows would run none.
+template <typename Operation, typename Rows>
+struct rows_per_block_must_be_positive {
+  static constexpr bool holds = Rows::value >= 1;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the feed-forward block runs its rows in blocks of Rows rows (feed_forward<Rows>(h)), and "
+                  "Rows = 0 would run none; give 1 or more, or leave Rows out for the target's default");
     return holds;
   }
 };

@@ -241,11 +241,15 @@ struct qtransformer_encoder_layer {
   /// | `h`     | `qmatrix<n, Width, feed_forward_input>` -> `qmatrix<n, Width, Q.feed_forward>` |
   ///
   /// Example: `const auto ff = layer_q.feed_forward(h_q);`
+  ///
+  /// Rules: Rows >= 1 (`rows_per_block_must_be_positive`).
   template <std::size_t Rows = detail::kernels::int8_feed_forward_rows, QuantizedMatrix H>
   [[nodiscard]] constexpr auto feed_forward(const H& h) const noexcept {
     constexpr std::size_t n = H::rows;
     constexpr std::size_t rows = n < Rows ? n : Rows;
-    if constexpr (rows == n) {
+    if constexpr (!shape_error::rows_per_block_must_be_positive<op::quantized_feed_forward, count<Rows>>::check()) {
+      return basic_qmatrix<H::row_extent, Width, Q.feed_forward>{};
+    } else if constexpr (rows == n) {
       return project(activate(project(h, linear1), activation), linear2);
     } else {
       basic_qmatrix<H::row_extent, Width, Q.feed_forward> out;
@@ -263,9 +267,7 @@ struct qtransformer_encoder_layer {
           }
         }
       };
-      std::size_t first = 0;
-      for (; first + rows <= n; first += rows) run_rows(std::integral_constant<std::size_t, rows>{}, first);
-      if constexpr (n % rows != 0) run_rows(std::integral_constant<std::size_t, n % rows>{}, first);
+      detail::kernels::for_each_row_block<n, rows>(run_rows);
       return out;
     }
   }
