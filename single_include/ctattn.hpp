@@ -4914,6 +4914,22 @@ struct helium_int8_ops {
     return sum;
   }
 
+  /// sum_t p[t] and sum_t p[t]^2 for t < K (the int8 LayerNorm's S1 and S2): `vaddva.s8` and `vmladava.s8` over 16
+  /// bytes a step, the tail by `vctp8`.
+  template <std::size_t K>
+  static void sum_and_squares(const std::int8_t* p, std::int32_t& sum, std::int32_t& squares) noexcept {
+    std::int32_t s1 = 0;
+    std::int32_t s2 = 0;
+    for (std::size_t t = 0; t < K; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(K - t));
+      const int8x16_t v = __arm_vldrbq_z_s8(p + t, lanes);
+      s1 = __arm_vaddvaq_s8(s1, v);
+      s2 = __arm_vmladavaq_s8(s2, v, v);
+    }
+    sum = s1;
+    squares = s2;
+  }
+
   /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
   /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
   static constexpr std::size_t softmax_row_limit = 2047;
@@ -5062,6 +5078,71 @@ struct helium_int8_ops {
     }
     for (std::size_t c = whole; c < N; ++c) {
       for (std::size_t r = 0; r < M; ++r) y[r * YS + c] = e(r, c, one_channel<K>(x + r * XS, w + c * WS));
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_lookup_rows` on one row of n values: 16 a step, each value's entry gathered from the
+  /// table (`vldrb.u8` at the offsets x + 128, made by `veor` with 0x80); the tail by `vctp8`.
+  static void lookup(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
+    const auto* entries = reinterpret_cast<const std::uint8_t*>(table);
+    const uint8x16_t flip = __arm_vdupq_n_u8(0x80);
+    for (std::size_t i = 0; i < n; i += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - i));
+      const uint8x16_t offsets = __arm_veorq_u8(__arm_vreinterpretq_u8_s8(__arm_vldrbq_z_s8(x + i, lanes)), flip);
+      __arm_vstrbq_p_u8(reinterpret_cast<std::uint8_t*>(y + i),
+                        __arm_vldrbq_gather_offset_z_u8(entries, offsets, lanes), lanes);
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/layer_norm.hpp's rationale)
+  /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
+  /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
+  /// multiplies split into their low (`vmul`) and high (`vmulh.u32`) words, as the scalar form does.
+  ///
+  /// | step                                | instructions (per 4 values)                                   |
+  /// |-------------------------------------|---------------------------------------------------------------|
+  /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
+  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
+  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
+  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vmin`, `vmax` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
+  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vmin`, `vmax`; `vstrb.32` |
+  template <std::size_t C>
+  static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
+                             const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
+                             std::int32_t out_zero) noexcept {
+    const std::int32_t first = down - 1;
+    const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
+    const uint32x4_t inverse_lanes = __arm_vdupq_n_u32(inverse);
+    const int32x4_t upper = __arm_vdupq_n_s32((1 << 30) - 1);
+    const int32x4_t lower = __arm_vdupq_n_s32(-(1 << 30));
+    const int32x4_t top = __arm_vdupq_n_s32(127);
+    const int32x4_t bottom = __arm_vdupq_n_s32(-128);
+    const int32x4_t thirty_three = __arm_vdupq_n_s32(33);
+    for (std::size_t j = 0; j < C; j += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
+      const int32x4_t centered =
+          __arm_vsubq_n_s32(__arm_vmulq_n_s32(__arm_vldrbq_z_s32(x + j, lanes), static_cast<std::int32_t>(C)), sum);
+      const uint32x4_t centered_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(centered));
+      const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
+      const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
+      const uint32x4_t halves = __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
+      const uint32x4_t n = __arm_vshrq_n_u32(__arm_vaddq_n_u32(halves, 1), 1);
+      const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
+      const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
+      // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
+      const uint32x4_t m_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(m));
+      const uint32x4_t t_low = __arm_vmulq_u32(n, m_magnitude);
+      const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
+      uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(thirty_three, s));
+      v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
+      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vshrq_n_u32(__arm_vaddq_n_u32(v, 1), 1));
+      const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
+      const int32x4_t a_unheld =
+          __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
+      const int32x4_t a = __arm_vmaxq_s32(__arm_vminq_s32(a_unheld, upper), lower);
+      const int32x4_t rounded = __arm_vshrq_n_s32(
+          __arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
+      __arm_vstrbq_p_s32(y + j, __arm_vmaxq_s32(__arm_vminq_s32(rounded, top), bottom), lanes);
     }
   }
 };
@@ -8757,11 +8838,22 @@ constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, 
   }
 }
 
+/// The backend's own table lookup of one row (Helium's gather), where it has one: true when it computed the row.
+template <typename Ops = int8_ops>
+bool backend_lookup_row(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
+  if constexpr (requires { Ops::lookup(x, y, n, table); }) {
+    Ops::lookup(x, y, n, table);
+    return true;
+  }
+  return false;
+}
+
 /// y[r][c] = table[x[r][c] + 128]: an int8 function of one int8 argument, by its 256-entry table.
 template <std::size_t R, std::size_t C>
 constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R][C],
                                 const std::int8_t (&table)[256]) noexcept {
   for (std::size_t r = 0; r < R; ++r) {
+    if (!std::is_constant_evaluated() && backend_lookup_row(x[r], y[r], C, table)) continue;
     for (std::size_t c = 0; c < C; ++c) y[r][c] = table[static_cast<std::size_t>(std::int32_t{x[r][c]} + 128)];
   }
 }
@@ -8798,6 +8890,17 @@ constexpr int8_layer_norm_row int8_norm_row_from(int8_layer_norm_row row, std::i
   return row;
 }
 
+/// The backend's own S1 and S2 of a row (Helium's `vaddva`, `vmladava`), where it has them: true when it computed
+/// them.
+template <typename Ops = int8_ops, std::size_t C>
+bool backend_sum_and_squares(const std::int8_t (&x)[C], std::int32_t& sum, std::int32_t& squares) noexcept {
+  if constexpr (requires { Ops::template sum_and_squares<C>(x, sum, squares); }) {
+    Ops::template sum_and_squares<C>(x, sum, squares);
+    return true;
+  }
+  return false;
+}
+
 /// Steps 1 to 3 for one row of C int8 values (C <= 16384): the sums, the variance term, its exact square root and
 /// the reciprocal.
 template <std::size_t C>
@@ -8805,10 +8908,12 @@ constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], 
                                            std::int32_t epsilon_shift) noexcept {
   std::int32_t s1 = 0;
   std::int32_t s2 = 0;
-  for (std::size_t j = 0; j < C; ++j) {
-    const std::int32_t v = x[j];
-    s1 += v;
-    s2 += v * v;
+  if (std::is_constant_evaluated() || !backend_sum_and_squares(x, s1, s2)) {
+    for (std::size_t j = 0; j < C; ++j) {
+      const std::int32_t v = x[j];
+      s1 += v;
+      s2 += v * v;
+    }
   }
   constexpr auto c = static_cast<std::int64_t>(C);
   return int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - std::int64_t{s1} * s1, epsilon,
@@ -8920,6 +9025,22 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
   }
 }
 
+/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and every shift is
+/// 32 or more (`all_shifts_32`): true when it computed the row.
+template <typename Ops = int8_ops, std::size_t C>
+bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
+                            const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
+                            const std::int32_t (&bias)[C], std::int32_t out_zero, bool all_shifts_32) noexcept {
+  if constexpr (requires { Ops::template layer_norm_row<C>(x, y, 0, 0u, 0, multiplier, shift, bias, 0); }) {
+    if (all_shifts_32) {
+      Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
+                                      row.down, multiplier, shift, bias, out_zero);
+      return true;
+    }
+  }
+  return false;
+}
+
 /// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/layer_norm.hpp's rationale): per channel
 /// j the weight's `multiplier[j]` and `shift[j]`, the bias `bias[j]` in 2^-16 output steps; the output's zero point.
 /// With `RootMeanSquare`, RMSNorm: each row centred on the input's zero point `in_zero` (`int8_rms_norm_row_of`).
@@ -8928,6 +9049,8 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                     const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
                                     std::int32_t out_zero, std::int32_t in_zero = 0) noexcept {
+  bool all_shifts_32 = true;
+  for (std::size_t j = 0; j < C; ++j) all_shifts_32 = all_shifts_32 && shift[j] >= 32;
   for (std::size_t r = 0; r < R; ++r) {
     const int8_layer_norm_row row = RootMeanSquare ? int8_rms_norm_row_of(x[r], in_zero, epsilon, epsilon_shift)
                                                    : int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
@@ -8940,6 +9063,7 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
+    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, all_shifts_32)) continue;
     if (row.down >= 33) {
       int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     } else {

@@ -25,6 +25,7 @@ TEST_CASE("this backend's int8 kernel gives the loop's sums, bit for bit", "[bac
   CHECK(ctattn_test::int8_kernel_cases::layer_norm_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::arithmetic_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::add_mismatches(at_run_time) == 0);
+  CHECK(ctattn_test::int8_kernel_cases::lookup_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::softmax_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::long_softmax_mismatches(at_run_time) == 0);
 }

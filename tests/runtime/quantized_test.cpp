@@ -25,6 +25,7 @@ TEST_CASE("the int8 fully-connected kernel gives TFLite's outputs with this buil
   CHECK(ctattn_test::int8_kernel_cases::layer_norm_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::arithmetic_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::add_mismatches(at_run_time) == 0);
+  CHECK(ctattn_test::int8_kernel_cases::lookup_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::softmax_mismatches(at_run_time) == 0);
   CHECK(ctattn_test::int8_kernel_cases::long_softmax_mismatches(at_run_time) == 0);
 }

@@ -15,6 +15,7 @@ static_assert(ctattn_test::int8_kernel_cases::all_fully_connected_mismatches(cas
 static_assert(ctattn_test::int8_kernel_cases::layer_norm_mismatches(cases::as_is) == 0);
 static_assert(ctattn_test::int8_kernel_cases::arithmetic_mismatches(cases::as_is) == 0);
 static_assert(ctattn_test::int8_kernel_cases::add_mismatches(cases::as_is) == 0);
+static_assert(ctattn_test::int8_kernel_cases::lookup_mismatches(cases::as_is) == 0);
 static_assert(cases::quantize_mismatches(cases::as_is) == 0);
 static_assert(cases::all_product_mismatches(cases::as_is) == 0);
 static_assert(cases::calibration_mismatches(cases::as_is) == 0);

@@ -459,23 +459,34 @@ constexpr layer_norm_case make_layer_norm_case() noexcept {
   return c;
 }
 
+// The case with every shift at least 32: the weights a backend's own LayerNorm rows take (Helium's), the others
+// keeping the scalar path.
+constexpr layer_norm_case with_shifts_of_32_or_more(layer_norm_case c) noexcept {
+  for (auto& channel_shift : c.shift) channel_shift = channel_shift < 32 ? 64 - channel_shift : channel_shift;
+  return c;
+}
+
 template <typename Read>
 constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
   namespace k = ctattn::detail::kernels;
-  const layer_norm_case c = read(make_layer_norm_case());
   std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
-  for (const auto& epsilon : layer_norm_epsilons) {
-    for (const std::int32_t zero : {-128, 0, 127}) {
-      std::int8_t y[5][norm_width]{};
-      k::int8_layer_norm_rows(c.x, y, c.multiplier, c.shift, c.bias, epsilon[0], static_cast<std::int32_t>(epsilon[1]),
-                              zero);
-      for (std::size_t r = 0; r < 5; ++r) {
-        const k::int8_layer_norm_row row = k::int8_layer_norm_row_of(c.x[r], epsilon[0], static_cast<std::int32_t>(epsilon[1]));
-        for (std::size_t j = 0; j < norm_width; ++j) {
-          const std::int32_t n = k::int8_layer_norm_normalized(c.x[r][j], row);
-          const std::int64_t a = k::int8_layer_norm_scaled(n, c.multiplier[j], c.shift[j], c.bias[j]);
-          const std::int64_t q = k::rounding_shift(a, k::int8_layer_norm_output_fraction_bits) + zero;
-          bad += y[r][j] == (q < -128 ? -128 : (q > 127 ? 127 : q)) ? 0u : 1u;
+  for (const bool shifts_of_32_or_more : {false, true}) {
+    const layer_norm_case c = read(shifts_of_32_or_more ? with_shifts_of_32_or_more(make_layer_norm_case())
+                                                        : make_layer_norm_case());
+    for (const auto& epsilon : layer_norm_epsilons) {
+      for (const std::int32_t zero : {-128, 0, 127}) {
+        std::int8_t y[5][norm_width]{};
+        k::int8_layer_norm_rows(c.x, y, c.multiplier, c.shift, c.bias, epsilon[0],
+                                static_cast<std::int32_t>(epsilon[1]), zero);
+        for (std::size_t r = 0; r < 5; ++r) {
+          const k::int8_layer_norm_row row =
+              k::int8_layer_norm_row_of(c.x[r], epsilon[0], static_cast<std::int32_t>(epsilon[1]));
+          for (std::size_t j = 0; j < norm_width; ++j) {
+            const std::int32_t n = k::int8_layer_norm_normalized(c.x[r][j], row);
+            const std::int64_t a = k::int8_layer_norm_scaled(n, c.multiplier[j], c.shift[j], c.bias[j]);
+            const std::int64_t q = k::rounding_shift(a, k::int8_layer_norm_output_fraction_bits) + zero;
+            bad += y[r][j] == (q < -128 ? -128 : (q > 127 ? 127 : q)) ? 0u : 1u;
+          }
         }
       }
     }
@@ -584,6 +595,39 @@ constexpr add_operands<R, C> make_add_operands(std::uint32_t seed) noexcept {
   p.a[0][0] = -128;
   p.b[0][0] = 127;
   return p;
+}
+
+// int8_lookup_rows (an int8 activation's table, Helium's gather) against table[x + 128], over every int8 value in
+// rows of 40 (two of Helium's steps of 16 and a tail of 8).
+struct lookup_case {
+  std::int8_t x[8][40]{};
+  std::int8_t table[256]{};
+};
+constexpr lookup_case make_lookup_case() noexcept {
+  lookup_case c{};
+  for (std::size_t r = 0; r < 8; ++r) {
+    for (std::size_t col = 0; col < 40; ++col) {
+      c.x[r][col] = static_cast<std::int8_t>(static_cast<int>((r * 40 + col * 7) % 256) - 128);
+    }
+  }
+  for (std::size_t v = 0; v < 256; ++v) {
+    c.table[v] = static_cast<std::int8_t>(static_cast<int>((v * 89 + 17) % 256) - 128);
+  }
+  return c;
+}
+
+template <typename Read>
+constexpr std::size_t lookup_mismatches(Read read) noexcept {
+  const lookup_case c = read(make_lookup_case());
+  std::int8_t y[8][40]{};
+  ctattn::detail::kernels::int8_lookup_rows(c.x, y, c.table);
+  std::uint32_t bad = 0;
+  for (std::size_t r = 0; r < 8; ++r) {
+    for (std::size_t col = 0; col < 40; ++col) {
+      bad += y[r][col] == c.table[static_cast<std::size_t>(c.x[r][col] + 128)] ? 0u : 1u;
+    }
+  }
+  return bad;
 }
 
 template <typename Read>

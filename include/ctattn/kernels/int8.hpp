@@ -720,11 +720,22 @@ constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, 
   }
 }
 
+/// The backend's own table lookup of one row (Helium's gather), where it has one: true when it computed the row.
+template <typename Ops = int8_ops>
+bool backend_lookup_row(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
+  if constexpr (requires { Ops::lookup(x, y, n, table); }) {
+    Ops::lookup(x, y, n, table);
+    return true;
+  }
+  return false;
+}
+
 /// y[r][c] = table[x[r][c] + 128]: an int8 function of one int8 argument, by its 256-entry table.
 template <std::size_t R, std::size_t C>
 constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R][C],
                                 const std::int8_t (&table)[256]) noexcept {
   for (std::size_t r = 0; r < R; ++r) {
+    if (!std::is_constant_evaluated() && backend_lookup_row(x[r], y[r], C, table)) continue;
     for (std::size_t c = 0; c < C; ++c) y[r][c] = table[static_cast<std::size_t>(std::int32_t{x[r][c]} + 128)];
   }
 }
@@ -761,6 +772,17 @@ constexpr int8_layer_norm_row int8_norm_row_from(int8_layer_norm_row row, std::i
   return row;
 }
 
+/// The backend's own S1 and S2 of a row (Helium's `vaddva`, `vmladava`), where it has them: true when it computed
+/// them.
+template <typename Ops = int8_ops, std::size_t C>
+bool backend_sum_and_squares(const std::int8_t (&x)[C], std::int32_t& sum, std::int32_t& squares) noexcept {
+  if constexpr (requires { Ops::template sum_and_squares<C>(x, sum, squares); }) {
+    Ops::template sum_and_squares<C>(x, sum, squares);
+    return true;
+  }
+  return false;
+}
+
 /// Steps 1 to 3 for one row of C int8 values (C <= 16384): the sums, the variance term, its exact square root and
 /// the reciprocal.
 template <std::size_t C>
@@ -768,10 +790,12 @@ constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], 
                                            std::int32_t epsilon_shift) noexcept {
   std::int32_t s1 = 0;
   std::int32_t s2 = 0;
-  for (std::size_t j = 0; j < C; ++j) {
-    const std::int32_t v = x[j];
-    s1 += v;
-    s2 += v * v;
+  if (std::is_constant_evaluated() || !backend_sum_and_squares(x, s1, s2)) {
+    for (std::size_t j = 0; j < C; ++j) {
+      const std::int32_t v = x[j];
+      s1 += v;
+      s2 += v * v;
+    }
   }
   constexpr auto c = static_cast<std::int64_t>(C);
   return int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - std::int64_t{s1} * s1, epsilon,
@@ -883,6 +907,22 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
   }
 }
 
+/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and every shift is
+/// 32 or more (`all_shifts_32`): true when it computed the row.
+template <typename Ops = int8_ops, std::size_t C>
+bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
+                            const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
+                            const std::int32_t (&bias)[C], std::int32_t out_zero, bool all_shifts_32) noexcept {
+  if constexpr (requires { Ops::template layer_norm_row<C>(x, y, 0, 0u, 0, multiplier, shift, bias, 0); }) {
+    if (all_shifts_32) {
+      Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
+                                      row.down, multiplier, shift, bias, out_zero);
+      return true;
+    }
+  }
+  return false;
+}
+
 /// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/layer_norm.hpp's rationale): per channel
 /// j the weight's `multiplier[j]` and `shift[j]`, the bias `bias[j]` in 2^-16 output steps; the output's zero point.
 /// With `RootMeanSquare`, RMSNorm: each row centred on the input's zero point `in_zero` (`int8_rms_norm_row_of`).
@@ -891,6 +931,8 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                     const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
                                     std::int32_t out_zero, std::int32_t in_zero = 0) noexcept {
+  bool all_shifts_32 = true;
+  for (std::size_t j = 0; j < C; ++j) all_shifts_32 = all_shifts_32 && shift[j] >= 32;
   for (std::size_t r = 0; r < R; ++r) {
     const int8_layer_norm_row row = RootMeanSquare ? int8_rms_norm_row_of(x[r], in_zero, epsilon, epsilon_shift)
                                                    : int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
@@ -903,6 +945,7 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
+    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, all_shifts_32)) continue;
     if (row.down >= 33) {
       int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     } else {
