@@ -97,4 +97,19 @@ constexpr sample sample_at(std::uint32_t seed, std::uint32_t index) noexcept {
   return draw(g);
 }
 
+/// The keyword a row of logits (1 x classes, float or int8) picks: the index of the largest, the first of equal
+/// ones.
+///
+/// \code
+/// const int heard = keyword_data::keyword_of(model.forward(sample_at(test_seed, 0).frames));
+/// \endcode
+template <typename Logits>
+constexpr int keyword_of(const Logits& logits) noexcept {
+  int best = 0;
+  for (std::size_t c = 1; c < classes; ++c) {
+    if (logits(0, c) > logits(0, static_cast<std::size_t>(best))) best = static_cast<int>(c);
+  }
+  return best;
+}
+
 }  // namespace keyword_data

@@ -24,16 +24,6 @@ using int8_spotter = ctattn::quantized_model<kws::keyword_spotter, kws::keyword_
 constexpr int8_spotter int8_weights = ctattn::quantize<kws::keyword_spotter_ranges>(keyword_spotter_weights);
 constexpr auto input_quantization = int8_spotter::first_layer::input_quantization;
 
-/// The keyword a row of logits picks (the first of equal ones), float or int8.
-template <typename Logits>
-constexpr int keyword_of(const Logits& logits) noexcept {
-  int best = 0;
-  for (std::size_t c = 1; c < keyword_data::classes; ++c) {
-    if (logits(0, c) > logits(0, static_cast<std::size_t>(best))) best = static_cast<int>(c);
-  }
-  return best;
-}
-
 /// The largest |ctattn - PyTorch| over one sample's logits, relative to 1 + |PyTorch|.
 constexpr float logit_error(const ctattn::matrix<float, 1, keyword_data::classes>& logits,
                             const float (&torch)[keyword_data::classes]) noexcept {
@@ -55,7 +45,8 @@ constexpr bool verified() noexcept {
   const auto sample = keyword_data::sample_at(keyword_data::test_seed, G);
   const auto logits = keyword_spotter_weights.forward(sample.frames);
   const auto int8_logits = int8_weights.forward(ctattn::quantize<input_quantization>(sample.frames));
-  return logit_error(logits, kws_golden::logits[G]) <= tolerance && keyword_of(int8_logits) == keyword_of(logits);
+  return logit_error(logits, kws_golden::logits[G]) <= tolerance &&
+         keyword_data::keyword_of(int8_logits) == keyword_data::keyword_of(logits);
 }
 
 static_assert(verified<0>(), "held-out sample 0: the logits differ from PyTorch's, or int8 picks another keyword");
@@ -81,8 +72,9 @@ int main() {
   std::size_t confusion[keyword_data::classes][keyword_data::classes]{};
   for (std::uint32_t i = 0; i < kws_golden::held_out; ++i) {
     const auto sample = keyword_data::sample_at(keyword_data::test_seed, i);
-    const int by_float = keyword_of(model.forward(sample.frames, ctattn::exact_arithmetic));
-    const int by_int8 = keyword_of(int8_model.forward(ctattn::quantize<input_quantization>(sample.frames)));
+    const int by_float = keyword_data::keyword_of(model.forward(sample.frames, ctattn::exact_arithmetic));
+    const int by_int8 =
+        keyword_data::keyword_of(int8_model.forward(ctattn::quantize<input_quantization>(sample.frames)));
     float_correct += by_float == sample.label;
     int8_correct += by_int8 == sample.label;
     same_keyword += by_float == by_int8;

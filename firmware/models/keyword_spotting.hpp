@@ -38,16 +38,6 @@ using int8_input = decltype(ctattn::quantize<input_quantization>(input{}));
 inline constexpr keyword_data::sample samples[2] = {keyword_data::sample_at(keyword_data::test_seed, 0),
                                                     keyword_data::sample_at(keyword_data::test_seed, 1)};
 
-/// The keyword a row of logits picks.
-template <typename Logits>
-constexpr int keyword_of(const Logits& logits) noexcept {
-  int best = 0;
-  for (std::size_t c = 1; c < keyword_data::classes; ++c) {
-    if (logits(0, c) > logits(0, static_cast<std::size_t>(best))) best = static_cast<int>(c);
-  }
-  return best;
-}
-
 inline constexpr ctattn::footprint float_footprint = ctattn::layer_footprint<kws::keyword_spotter, input>;
 inline constexpr ctattn::footprint int8_footprint = ctattn::layer_footprint<int8_model, int8_input>;
 static_assert(int8_footprint.ram_bytes() < 64 * 1024, "one int8 inference must take under 64 KB of RAM");
@@ -115,7 +105,8 @@ namespace spotter {
 template <typename M>
 constexpr bool hears_each_keyword() noexcept {
   const auto out = M::evaluate(M::example());
-  return keyword_of(out.first) == samples[0].label && keyword_of(out.second) == samples[1].label;
+  return keyword_data::keyword_of(out.first) == samples[0].label &&
+         keyword_data::keyword_of(out.second) == samples[1].label;
 }
 }  // namespace spotter
 

@@ -22,9 +22,10 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 #include <ctattn/layers.hpp>
+
+#include "synthetic.hpp"
 
 namespace ctattn_firmware::models::kwt1 {
 
@@ -54,43 +55,15 @@ inline constexpr std::size_t multiply_adds = frames * features * width +
                                                        2 * (frames + 1) * (frames + 1) * width) +
                                              width * classes;
 
-// xorshift32 scaled to [-1, 1) with at most 24 significant bits.
-struct values {
-  std::uint32_t state;
-  constexpr float next() noexcept {
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    return static_cast<float>(static_cast<std::int32_t>(state >> 8) - (std::int32_t{1} << 23)) /
-           static_cast<float>(std::int32_t{1} << 23);
-  }
-};
-
 /// The weights: each tensor's values in [-1, 1) scaled by about 1 / sqrt(its fan-in) (so that activations keep
 /// their size through 12 layers, as trained ones do), the norms' gains near 1. The same numbers at compile time (the
 /// images) and at run time (the build machine's reference).
 constexpr void make_weights(model& m) noexcept {
-  values v{0x5eed'0101u};
-  ctattn::for_each_parameter(m, [&](std::string_view name, const auto& view) {
-    const bool gain = name.ends_with("norm1.weight") || name.ends_with("norm2.weight");
-    const float scale = name.ends_with("linear2.weight") ? 0.0625f : (name.ends_with("embedding") ? 1.0f : 0.125f);
-    for (std::size_t i = 0; i < view.size; ++i) view[i] = gain ? 1.0f + v.next() / 8 : v.next() * scale;
-  });
-  (void)ctattn::set_every_setting(m, "eps", 1e-6);
+  synthetic::fill_weights(m, 0x5eed'0101u, {.feed_forward_out = 0.0625f, .other = 0.125f});
 }
 
 /// Frames with a keyword-like bump in frames 30-60 whose shape depends on `seed`.
-constexpr input frames_of(std::uint32_t seed) noexcept {
-  values v{seed};
-  input x{};
-  for (std::size_t t = 0; t < frames; ++t) {
-    for (std::size_t f = 0; f < features; ++f) {
-      const float bump = t >= 30 && t < 61 ? 0.5f : 0.0f;
-      x(t, f) = v.next() + bump * static_cast<float>((f + seed) % 3);
-    }
-  }
-  return x;
-}
+constexpr input frames_of(std::uint32_t seed) noexcept { return synthetic::keyword_frames<input>(seed, 30, 61); }
 
 /// The seeds of the calibration inputs (ranges) and of the two example inputs the images run.
 inline constexpr std::uint32_t calibration_seeds[] = {11, 12, 13, 14};

@@ -23,11 +23,12 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <string_view>
 
 #include <ctattn/layers.hpp>
 #include <ctattn/quantized/model.hpp>
 #include <ctattn/quantized/ranges.hpp>
+
+#include "synthetic.hpp"
 
 namespace ctattn_firmware::models {
 
@@ -49,44 +50,16 @@ struct kwt_tiny : ctattn::model<kwt_tiny> {
                            (ctattn::linear<float, width, 2, ctattn::out_by_in, true>, mlp_head));
 };
 
-// xorshift32 scaled to [-1, 1) with at most 24 significant bits.
-struct values {
-  std::uint32_t state;
-  constexpr float next() noexcept {
-    state ^= state << 13;
-    state ^= state >> 17;
-    state ^= state << 5;
-    return static_cast<float>(static_cast<std::int32_t>(state >> 8) - (std::int32_t{1} << 23)) /
-           static_cast<float>(std::int32_t{1} << 23);
-  }
-};
-
 /// The weights: each tensor's values in [-1, 1) scaled by 1 / sqrt(its fan-in) (so activations keep their size
 /// through the layers, as trained ones do), the norms' gains near 1.
 inline constexpr kwt_tiny weights = [] {
   kwt_tiny m{};
-  values v{0x5eed'0001u};
-  ctattn::for_each_parameter(m, [&](std::string_view name, const auto& view) {
-    const bool gain = name.ends_with("norm1.weight") || name.ends_with("norm2.weight");
-    const float scale = name.ends_with("linear2.weight") ? 0.18f : (name.ends_with("embedding") ? 1.0f : 0.25f);
-    for (std::size_t i = 0; i < view.size; ++i) view[i] = gain ? 1.0f + v.next() / 8 : v.next() * scale;
-  });
-  (void)ctattn::set_every_setting(m, "eps", 1e-6);
+  synthetic::fill_weights(m, 0x5eed'0001u, {.feed_forward_out = 0.18f, .other = 0.25f});
   return m;
 }();
 
 /// Frames with a keyword-like bump in frames 12-30 whose shape depends on `seed`.
-constexpr input frames_of(std::uint32_t seed) noexcept {
-  values v{seed};
-  input x{};
-  for (std::size_t t = 0; t < frames; ++t) {
-    for (std::size_t f = 0; f < features; ++f) {
-      const float bump = t >= 12 && t < 31 ? 0.5f : 0.0f;
-      x(t, f) = v.next() + bump * static_cast<float>((f + seed) % 3);
-    }
-  }
-  return x;
-}
+constexpr input frames_of(std::uint32_t seed) noexcept { return synthetic::keyword_frames<input>(seed, 12, 31); }
 
 inline constexpr std::array<input, 4> calibration{frames_of(11), frames_of(12), frames_of(13), frames_of(14)};
 
