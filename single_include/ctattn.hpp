@@ -9464,6 +9464,7 @@ struct no_mask_type {
   [[nodiscard]] constexpr key_range keys(std::size_t, std::size_t, std::size_t n_kv) const noexcept {
     return {0, n_kv};
   }
+  friend constexpr bool operator==(const no_mask_type&, const no_mask_type&) = default;
 };
 inline constexpr no_mask_type no_mask{};
 
@@ -9476,6 +9477,7 @@ struct causal_mask {
   [[nodiscard]] constexpr key_range keys(std::size_t i, std::size_t, std::size_t n_kv) const noexcept {
     return {0, i + 1 < n_kv ? i + 1 : n_kv};
   }
+  friend constexpr bool operator==(const causal_mask&, const causal_mask&) = default;
 };
 inline constexpr causal_mask causal{};
 
@@ -9490,6 +9492,7 @@ struct causal_bottom_right_mask {
     const std::size_t end = i + 1 + n_kv;  // i + 1 + n_kv - n_q, kept unsigned
     return {0, end <= n_q ? 0 : (end - n_q < n_kv ? end - n_q : n_kv)};
   }
+  friend constexpr bool operator==(const causal_bottom_right_mask&, const causal_bottom_right_mask&) = default;
 };
 inline constexpr causal_bottom_right_mask causal_bottom_right{};
 
@@ -12856,6 +12859,7 @@ struct quantization_constant {
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
+/// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
 
 
 
@@ -12890,6 +12894,8 @@ struct record_ranges {};
 struct quantize {};
 /// Calling an int8 front-end layer: a class token, a pool.
 struct quantized_front_end {};
+/// Making one int8 link of a model from its float links (`ctattn::quantize_link<J, Ranges, M>(links...)`).
+struct quantize_link {};
 }  // namespace op
 
 namespace shape_error {
@@ -12902,6 +12908,20 @@ struct layer_needs_an_int8_form {
     static_assert(holds,
                   "ctattn: ctattn::quantize has no int8 form of this layer (the layer below); quantize the model's "
                   "other parts with the quantize_* functions and keep this one in float, or drop it");
+    return holds;
+  }
+};
+
+/// Int8 link J of a model is made from the float links it comes from, in order: `ctattn::link<K>(model)` for K from
+/// `int8_link_first<J, M>`, `int8_link_span<J, M>` of them (two for a token embedding and its positions).
+template <typename Operation, typename Expected, typename Given>
+struct int8_link_needs_its_float_links {
+  static constexpr bool holds = std::is_same_v<Expected, Given>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: quantize_link<J, Ranges, M> takes the float links int8 link J is made of, and these are "
+                  "others; pass ctattn::link<K>(model) for K from int8_link_first<J, M>, int8_link_span<J, M> of them "
+                  "(a token embedding and the positions right after it make one int8 link)");
     return holds;
   }
 };

@@ -1229,6 +1229,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
         chained = False
     log(f"ctattn-export: about {macs / 1e6:.3g} M multiply-adds per forward: "
         + (f"proved as a chain of {links} links, each on each golden input in a translation unit of its own"
+           + (" (float, and int8 from the recorded ranges)" if int8 else "")
            if chained else "proved whole, one static_assert per golden input"))
 
     # Every check is done: from here on the files are written.
@@ -1392,7 +1393,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                 + f"#include \"{name}_golden.hpp\"\n#include \"{name}_weights.hpp\"\n"
                 + (f"#include \"{name}_int8.hpp\"\n" if int8 else "")
                 + (f"// Written by {name}_chain, the writer of the chain of proofs:\n#include \"{name}_inputs.hpp\"\n"
-                   f"#include \"{last}.hpp\"\n" if chained else "")
+                   f"#include \"{last}.hpp\"\n" + (f"#include \"{name}_int8_after_{links - 1}.hpp\"\n" if int8 else "")
+                   if chained else "")
                 + "\nnamespace {\n\n"
                 + "// The largest |y - PyTorch's output| over golden output g, relative to 1 + |PyTorch's|.\n"
                 + "template <typename Y>\n"
@@ -1423,9 +1425,27 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                    + "}\n\n" if not chained else "")
                 + asserts
                 + (int8_part if not chained else
-                   ("\n// The int8 model, quantized by the compiler, is checked against the float one at run time "
-                    "(main); its\n// chain of proofs is not written yet.\n"
-                    f"constexpr double int8_tolerance = {int8_tolerance!r} * output_range();\n" if int8 else ""))
+                   ("\n// The int8 chain of proofs (the units NAME_int8_link_K_input_G, each quantizing its link from the float "
+                    "link's\n// weights and the ranges as ctattn::quantize does) shows that the compiler's int8 model takes "
+                    "the golden\n// inputs to its last int8 link's outputs; here, those are within the int8 tolerance of the "
+                    "float chain's last\n// outputs (the float model's, proved above): ctattn::int8_error's measure, "
+                    f"{int8_tolerance} of the spread of\n// PyTorch's golden outputs.\n".replace("NAME", name)
+                    + f"constexpr double int8_tolerance = {int8_tolerance!r} * output_range();\n\n"
+                    + "template <std::size_t G>\nconstexpr bool int8_chain_verified() noexcept {\n"
+                    + f"  const auto& q = {name}_int8_after_{links - 1}[G];\n"
+                    + f"  const auto& y = {last}[G];\n"
+                    + "  double worst = 0;\n"
+                    + "  for (std::size_t i = 0; i < y.rows; ++i) {\n"
+                    + "    for (std::size_t c = 0; c < y.cols; ++c) {\n"
+                    + "      const double d = q.real(i, c) - static_cast<double>(y(i, c));\n"
+                    + "      const double e = d < 0 ? -d : d;\n"
+                    + "      worst = e > worst || e != e ? e : worst;\n"
+                    + "    }\n  }\n"
+                    + "  return worst <= int8_tolerance;\n}\n\n"
+                    + "".join(f"static_assert(int8_chain_verified<{g}>(), \"golden input {g}: the int8 chain's last link "
+                              f"is further from the float model's output than the int8 tolerance\");\n"
+                              for g in range(golden))
+                    if int8 else ""))
                 + "\n}  // namespace\n\n"
                 + "int main(int argc, char** argv) {\n"
                 + "  // Rationale: static, so that the copy is data the linker lays out, not stores in main().\n"
@@ -1463,13 +1483,19 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                                    f"checking its link in static_assert.  Usage: {name}_chain <directory> {links} "
                                    f"{golden}", command)
                   + "#include <ctattn/host/proof.hpp>\n\n"
-                  + f"#include \"{name}_golden.hpp\"\n#include \"{name}_weights.hpp\"\n\n"
+                  + f"#include \"{name}_golden.hpp\"\n"
+                  + (f"#include \"{name}_ranges.hpp\"\n" if int8 else "")
+                  + f"#include \"{name}_weights.hpp\"\n\n"
                   + "int main(int argc, char** argv) {\n"
                   + f"  static const {plan.qualified} model = {q}{name}_weights;\n"
                   + f"  const ctattn::host::proof_options options{{.name = \"{name}\", .model_include = \"{name}.hpp\",\n"
                   + f"                                            .model_type = \"{plan.qualified}\", .input_type = "
-                    f"\"{q}{name}_input\"}};\n"
-                  + f"  return ctattn::host::chain_proof_main(argc, argv, model, {name}_golden::inputs, options);\n}}\n")
+                    f"\"{q}{name}_input\""
+                  + (f",\n                                            .ranges_include = \"{name}_ranges.hpp\", "
+                     f".ranges_name = \"{q}{name}_ranges\"" if int8 else "")
+                  + "};\n"
+                  + f"  return ctattn::host::chain_proof_main{f'<{q}{name}_ranges>' if int8 else ''}(argc, argv, model, "
+                    f"{name}_golden::inputs, options);\n}}\n")
         write_text(plan.file("_chain.cpp"), writer)
 
     # CMakeLists.txt for a project with ctattn installed (or added with add_subdirectory before this one).
@@ -1499,8 +1525,9 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                 f"target_link_libraries({name}_chain PRIVATE ctattn::layers)\n"
                 f"target_compile_features({name}_chain PRIVATE cxx_std_20)\n"
                 f"target_compile_options({name}_chain PRIVATE ${{ctattn_limits}})\n"
-                f"ctattn_chain_proof({name}_proof WRITER {name}_chain NAME {name} LINKS {links} INPUTS {golden}\n"
-                f"                   INCLUDE_DIRECTORIES \"${{CMAKE_CURRENT_SOURCE_DIR}}\")\n"
+                f"ctattn_chain_proof({name}_proof WRITER {name}_chain NAME {name} LINKS {links} INPUTS {golden}"
+                f"{' INT8' if int8 else ''}\n"
+                f"                   INCLUDE_DIRECTORIES \"${{CMAKE_CURRENT_SOURCE_DIR}}\" \"${{CMAKE_CURRENT_BINARY_DIR}}\")\n"
                 f"target_include_directories({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_proof\"\n"
                 f"                           \"${{CMAKE_CURRENT_SOURCE_DIR}}\")\n"
                 f"add_dependencies({name}_test {name}_proof)\n" if chained else "")
@@ -1511,7 +1538,10 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                 f"    DEPENDS {name}_record_ranges)\n"
                 f"  target_sources({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\")\n"
                 f"  target_include_directories({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}\")\n"
-                f"endif()\n" if int8 else ""))
+                + (f"  target_sources({name}_chain PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\")\n"
+                   f"  target_include_directories({name}_chain PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}\")\n"
+                   if chained else "")
+                + "endif()\n" if int8 else ""))
     write_text(plan.out / "CMakeLists.txt", cmake)
 
     log(f"ctattn-export: wrote {plan.qualified} ({len(names)} tensors, {len(values)} parameters) to {plan.out}")
@@ -1576,10 +1606,12 @@ def compile_and_run(plan, int8, cxx, include_dirs, log, chain=None):
         build(plan.file("_chain.cpp"), writer, ["-ffp-contract=off"])
         proof_dir = plan.out / f"{plan.name}_proof"
         proof_dir.mkdir(exist_ok=True)
-        execute([writer, proof_dir, links, inputs], writer.name)
+        execute([writer, proof_dir, links, inputs] + (["int8"] if int8 else []), writer.name)
         units = [proof_dir / f"{plan.name}_link_{k}_input_{g}.cpp" for k in range(links) for g in range(inputs)]
-        log(f"ctattn-export: proving {plan.name}: {len(units)} units ({links} links x {inputs} golden inputs), "
-            f"{os.cpu_count() or 1} at a time")
+        if int8:
+            units += [proof_dir / f"{plan.name}_int8_link_{k}_input_{g}.cpp" for k in range(links) for g in range(inputs)]
+        log(f"ctattn-export: proving {plan.name}: {len(units)} units ({links} links x {inputs} golden inputs"
+            f"{', float and int8' if int8 else ''}), {os.cpu_count() or 1} at a time")
 
         def prove(unit):
             command = shlex.split(cxx) + flags + ["-I", str(proof_dir), "-fsyntax-only", str(unit)]

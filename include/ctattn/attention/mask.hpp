@@ -58,6 +58,7 @@ struct no_mask_type {
   [[nodiscard]] constexpr key_range keys(std::size_t, std::size_t, std::size_t n_kv) const noexcept {
     return {0, n_kv};
   }
+  friend constexpr bool operator==(const no_mask_type&, const no_mask_type&) = default;
 };
 inline constexpr no_mask_type no_mask{};
 
@@ -70,6 +71,7 @@ struct causal_mask {
   [[nodiscard]] constexpr key_range keys(std::size_t i, std::size_t, std::size_t n_kv) const noexcept {
     return {0, i + 1 < n_kv ? i + 1 : n_kv};
   }
+  friend constexpr bool operator==(const causal_mask&, const causal_mask&) = default;
 };
 inline constexpr causal_mask causal{};
 
@@ -84,6 +86,7 @@ struct causal_bottom_right_mask {
     const std::size_t end = i + 1 + n_kv;  // i + 1 + n_kv - n_q, kept unsigned
     return {0, end <= n_q ? 0 : (end - n_q < n_kv ? end - n_q : n_kv)};
   }
+  friend constexpr bool operator==(const causal_bottom_right_mask&, const causal_bottom_right_mask&) = default;
 };
 inline constexpr causal_bottom_right_mask causal_bottom_right{};
 

@@ -19,9 +19,11 @@
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
+/// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "ctattn/quantized/quantization.hpp"
 #include "ctattn/shape/rule.hpp"
@@ -57,6 +59,8 @@ struct record_ranges {};
 struct quantize {};
 /// Calling an int8 front-end layer: a class token, a pool.
 struct quantized_front_end {};
+/// Making one int8 link of a model from its float links (`ctattn::quantize_link<J, Ranges, M>(links...)`).
+struct quantize_link {};
 }  // namespace op
 
 namespace shape_error {
@@ -69,6 +73,20 @@ struct layer_needs_an_int8_form {
     static_assert(holds,
                   "ctattn: ctattn::quantize has no int8 form of this layer (the layer below); quantize the model's "
                   "other parts with the quantize_* functions and keep this one in float, or drop it");
+    return holds;
+  }
+};
+
+/// Int8 link J of a model is made from the float links it comes from, in order: `ctattn::link<K>(model)` for K from
+/// `int8_link_first<J, M>`, `int8_link_span<J, M>` of them (two for a token embedding and its positions).
+template <typename Operation, typename Expected, typename Given>
+struct int8_link_needs_its_float_links {
+  static constexpr bool holds = std::is_same_v<Expected, Given>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: quantize_link<J, Ranges, M> takes the float links int8 link J is made of, and these are "
+                  "others; pass ctattn::link<K>(model) for K from int8_link_first<J, M>, int8_link_span<J, M> of them "
+                  "(a token embedding and the positions right after it make one int8 link)");
     return holds;
   }
 };
