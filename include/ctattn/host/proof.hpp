@@ -287,7 +287,8 @@ std::optional<load_error> write_int8_links(const M& model, const Chain& int8_mod
     std::string values_text = int8_values(outputs);
     if (auto e = write_file(dir + "/" + after + ".hpp",
                             banner(after + ": the int8 model's output after float link " + k + " (int8 link " +
-                                   std::to_string(J) + ", " + name + ") on each golden input.", "write_int8_chain_proof") +
+                                   std::to_string(J) + ", " + name + ") on each golden input.",
+                                   "write_int8_chain_proof") +
                                 head + "\ninline constexpr " + type + " " + after + "[" + std::to_string(G) +
                                 "] = {\n" + values_text + "};\n")) {
       return e;
@@ -296,7 +297,8 @@ std::optional<load_error> write_int8_links(const M& model, const Chain& int8_mod
       const std::string f = std::to_string(first);
       if (auto e = write_file(dir + "/" + o.name + "_int8_after_" + f + ".hpp",
                               banner(o.name + "_int8_after_" + f + ": float link " + f + " is the first of int8 link " +
-                                     std::to_string(J) + " (" + name + "); its output is " + after + "'s.", "write_int8_chain_proof") +
+                                     std::to_string(J) + " (" + name + "); its output is " + after + "'s.",
+                                     "write_int8_chain_proof") +
                                   "#include \"" + after + ".hpp\"\n")) {
         return e;
       }

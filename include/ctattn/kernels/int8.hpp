@@ -195,6 +195,49 @@ constexpr std::int32_t folded_dot(const std::int8_t* x, std::int32_t x_zero, con
   }
 }
 
+/// sum + a[base + T] b[base + T] over the pack T: one expression, which the constant evaluators run as one step.
+template <std::size_t K, std::size_t... T>
+constexpr std::int32_t local_terms(std::int32_t sum, const std::int32_t (&a)[K], const std::int32_t (&b)[K],
+                                   std::size_t base, std::index_sequence<T...>) noexcept {
+  return (sum + ... + (a[base + T] * b[base + T]));
+}
+
+/// sum_t a[t] b[t] for t < K over two rows of the constant evaluation's own storage, in index order: one fold when
+/// K <= 64, else folds of 64 terms (Clang folds at most 256 operands), then one of the K mod 64 left.
+template <std::size_t K>
+constexpr std::int32_t local_dot(const std::int32_t (&a)[K], const std::int32_t (&b)[K]) noexcept {
+  if constexpr (K <= unrolled_chunk) {
+    return local_terms(0, a, b, 0, std::make_index_sequence<K>{});
+  } else {
+    constexpr std::size_t whole = K / unrolled_chunk * unrolled_chunk;
+    std::int32_t sum = 0;
+    for (std::size_t base = 0; base < whole; base += unrolled_chunk) {
+      sum = local_terms(sum, a, b, base, std::make_index_sequence<unrolled_chunk>{});
+    }
+    if constexpr (whole < K) sum = local_terms(sum, a, b, whole, std::make_index_sequence<K - whole>{});
+    return sum;
+  }
+}
+
+/// to[base + T] = from[row][column + base + T] over the pack T: one expression, one step of the constant evaluators.
+template <std::size_t K, std::size_t R, std::size_t C, std::size_t... T>
+constexpr void local_terms_copied(std::int32_t (&to)[K], const std::int8_t (&from)[R][C], std::size_t row,
+                                  std::size_t column, std::size_t base, std::index_sequence<T...>) noexcept {
+  ((to[base + T] = from[row][column + base + T]), ...);
+}
+
+/// to[t] = from[row][column + t] for t < K, in folds of 64 (Clang counts a loop's every iteration against its budget
+/// of steps, a fold once; a loop per element here took the verified int8 sorter past Clang's default million).
+template <std::size_t K, std::size_t R, std::size_t C>
+constexpr void local_row(std::int32_t (&to)[K], const std::int8_t (&from)[R][C], std::size_t row,
+                         std::size_t column) noexcept {
+  constexpr std::size_t whole = K / unrolled_chunk * unrolled_chunk;
+  for (std::size_t base = 0; base < whole; base += unrolled_chunk) {
+    local_terms_copied(to, from, row, column, base, std::make_index_sequence<unrolled_chunk>{});
+  }
+  if constexpr (whole < K) local_terms_copied(to, from, row, column, whole, std::make_index_sequence<K - whole>{});
+}
+
 /// The scalar form of `int8_dot_rows` at run time: out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero).
 // Rationale: the loop runs to an end pointer with the zero point in a local, which GCC's -Os keeps in registers
 // (with the parameters it reloaded two of them from the stack in every iteration, 10 instructions per term).
@@ -427,6 +470,29 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
   }
 }
 
+/// `int8_window_product_requantized` in constant evaluation: the operands copied into local rows of int32
+/// (`local_row`), each output a `local_dot` of two of them.
+// Rationale: the operands copied into local rows of int32 first (O((M + N) K) steps against the M N K terms), so that
+// every term of a fold reads the evaluation's own storage at a literal offset: against folds reading int8 through
+// pointers with zero points, GCC 12 took 15 s and 0.36 GB instead of 36 s and 1.4 GB for a KWT-1 int8 encoder layer
+// (benchmarks/compile_time_int8.sh). A function of its own, never called at run time, so that its M x K locals are
+// in no run-time frame (an unoptimized build reserves a block's locals even where the block cannot run).
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW,
+          std::size_t CW, std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
+constexpr void constant_window_product(const std::int8_t (&x)[RX][CX], std::size_t x_row, std::size_t x_column,
+                                       const std::int8_t (&w)[RW][CW], std::size_t w_row, std::size_t w_column,
+                                       const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[RY][CY],
+                                       std::size_t y_row, std::size_t y_column) noexcept {
+  // Rationale: left uninitialized (C++20 allows it in constant evaluation): `local_row` writes every entry first.
+  std::int32_t rows[M][K];
+  for (std::size_t r = 0; r < M; ++r) local_row(rows[r], x, x_row + r, x_column);
+  for (std::size_t c = 0; c < N; ++c) {
+    std::int32_t channel[K];
+    local_row(channel, w, w_row + c, w_column);
+    for (std::size_t r = 0; r < M; ++r) y[y_row + r][y_column + c] = e(r, c, local_dot(rows[r], channel));
+  }
+}
+
 /// The int8 product of raw int8 operands over windows, each output offset and requantized by the epilogue `e`
 /// (`int8_epilogue`): for r < M, c < N, y[y_row + r][y_column + c] = requantize(sum_{t < K} x[x_row + r][x_column + t]
 /// w[w_row + c][w_column + t] + column_start[c] + row_start[r]), the sums modulo 2^32 (exact whenever the true sum
@@ -440,8 +506,8 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
 /// | `w`     | RW x CW int8, read N x K from (w_row, w_column) (out x in) |
 /// | `y`     | RY x CY int8, written M x N from (y_row, y_column) |
 ///
-/// How it computes: constant evaluation, the folds of `folded_dot`; at run time the backend's own kernel
-/// (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else Armv6-M's
+/// How it computes: constant evaluation, `constant_window_product` (local rows, folds); at run time the backend's
+/// own kernel (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else Armv6-M's
 /// (`armv6m`) or the scalar kernel.
 // Rationale: whole arrays with indices, not pointers, for the reason `int8_dot_rows` gives (constant evaluation).
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW,
@@ -451,11 +517,7 @@ constexpr void int8_window_product_requantized(const std::int8_t (&x)[RX][CX], s
                                                const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[RY][CY],
                                                std::size_t y_row, std::size_t y_column) noexcept {
   if (std::is_constant_evaluated()) {
-    for (std::size_t r = 0; r < M; ++r) {
-      for (std::size_t c = 0; c < N; ++c) {
-        y[y_row + r][y_column + c] = e(r, c, folded_dot<K>(&x[x_row + r][x_column], 0, &w[w_row + c][w_column], 0, K));
-      }
-    }
+    constant_window_product<M, K, N>(x, x_row, x_column, w, w_row, w_column, e, y, y_row, y_column);
     return;
   }
   run_product_requantized<int8_ops, M, K, N, CX, CW, CY>(&x[x_row][x_column], &w[w_row][w_column], e,

@@ -111,7 +111,8 @@ template <std::size_t J, const auto& Ranges, typename M>
       return quantization_at<Ranges, point_name(parameter_name{}, "input")>;
     }
   } else {
-    using previous = std::remove_cvref_t<decltype(std::declval<const quantized_model<M, Ranges>&>().template layer<J - 1>())>;
+    using previous =
+        std::remove_cvref_t<decltype(std::declval<const quantized_model<M, Ranges>&>().template layer<J - 1>())>;
     return previous::output_quantization;
   }
 }
@@ -124,8 +125,8 @@ struct int8_prefix_result {
 };
 template <typename Chain, typename X>
 struct int8_prefix_result<0, Chain, X> {
-  using type =
-      typename layer_result_of<std::remove_cvref_t<decltype(std::declval<const Chain&>().template layer<0>())>, X>::type;
+  using type = typename layer_result_of<
+      std::remove_cvref_t<decltype(std::declval<const Chain&>().template layer<0>())>, X>::type;
 };
 }  // namespace detail
 
