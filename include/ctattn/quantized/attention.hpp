@@ -55,6 +55,16 @@ template <QuantizedMatrix V>
   return t;
 }
 
+/// An int8 matrix's elements read as a `qmatrix<R, C, Q>` (`int8_attend` reads `elements`, `rows` and `quant`):
+/// Q written into the bytes of the context that replaces it (`multi_head_attention`).
+template <std::size_t R, std::size_t C, quantization Q>
+struct qmatrix_view {
+  static constexpr quantization quant = Q;
+  static constexpr std::size_t rows = R;
+  static constexpr std::size_t cols = C;
+  const std::int8_t (&elements)[R][C];
+};
+
 /// Whether a mask restricts each query to a window of keys (`sliding_window`, `causal_sliding_window`, or a
 /// combination with one): int8 attention then scores only the keys each query sees, O(r N), instead of all pairs.
 template <typename Mask>
@@ -278,8 +288,9 @@ struct qmulti_head_attention_weights {
   Output output;
 
   /// The memory of `multi_head_attention<Scores>(x, weights, mask)` on an X (ctattn::footprint): the four
-  /// projections' objects, X and the result, and on the stack Q, K, V^T and the context (each n rows; V and V^T
-  /// while V is transposed) with the largest scratch of the calls inside: a projection's kernel
+  /// projections' objects, X and the result, and on the stack the context (n rows) beside the larger of V and V^T
+  /// while V is transposed, and K, V^T and Q while the heads attend (Q in the context's bytes when the heads' query
+  /// and value widths are one), with the largest scratch of the calls inside: a projection's kernel
   /// (`detail::kernels::int8_product_stack_bytes`), or a head's (the scores and the weights of a block of queries,
   /// `detail::kernels::int8_attention_query_rows` or n if fewer, over the n keys, the zero-point sums of its two
   /// products, the visible flags and the larger of its two products' kernel scratch).
@@ -290,7 +301,13 @@ struct qmulti_head_attention_weights {
     constexpr std::size_t n = X::rows;
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
-    constexpr std::size_t activations = n * (Query::outputs + Key::outputs + 2 * Value::outputs);
+    // V's projection and V^T, then (the first gone) K, V^T and the context (Q in its bytes when the heads' query
+    // and value widths are one), then the context alone beside the output projection's.
+    constexpr std::size_t context_bytes = n * Value::outputs;
+    constexpr std::size_t query_bytes = key_width == value_width ? 0 : n * Query::outputs;
+    constexpr std::size_t transposing = 2 * n * Value::outputs;
+    constexpr std::size_t attending = n * Key::outputs + n * Value::outputs + query_bytes;
+    constexpr std::size_t activations = context_bytes + (transposing > attending ? transposing : attending);
     constexpr std::size_t rows =
         n < detail::kernels::int8_attention_query_rows ? n : detail::kernels::int8_attention_query_rows;
     constexpr std::size_t scores_product = detail::kernels::int8_product_stack_bytes<rows, key_width, n>;
@@ -370,17 +387,37 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
   if constexpr (!detail::first_broken<detail::quantized_multi_head_rules<X, Memory, W, Mask, Scores>>::check()) {
     return {};
   } else {
-    const auto q = project(x, weights.query);
-    const auto k = project(memory, weights.key);
-    // Rationale: V transposed once for every head, from the projection's temporary, so that the stack holds V^T
-    // alone rather than V and each head's transposed copy.
-    const auto v_t = detail::transposed_values(project(memory, weights.value));
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
     basic_qmatrix<X::row_extent, Value::output_extent, Output::input_quantization> context;
-    for (std::size_t h = 0; h < Heads; ++h) {
-      detail::int8_attend<Scores, key_width, value_width, true>(
-          q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+    {
+      // Rationale: V transposed once for every head, from the projection's temporary, so that the stack holds V^T
+      // alone rather than V and each head's transposed copy; made first, so that the temporary's bytes are free
+      // again before K and Q are made. K and V^T live in this block alone: the output projection below has only
+      // the context beside it.
+      const auto v_t = detail::transposed_values(project(memory, weights.value));
+      const auto k = project(memory, weights.key);
+      if constexpr (key_width == value_width) {
+        // Rationale: Q is written into the context's bytes and read there through a view in Q's quantization:
+        // each head's output for a block of queries overwrites exactly the queries' columns of that head it has
+        // just scored (the same rows, the same columns, as key_width == value_width), which nothing reads again.
+        // One n x d_model activation less (KWT-Tiny's 800 bytes on a Cortex-M: its RAM went below its CMSIS-NN
+        // composition's on every core).
+        detail::kernels::int8_fully_connected(x.elements, weights.query.weight, weights.query.folded_bias,
+                                              weights.query.multipliers, Query::output_quantization.zero_point,
+                                              context.elements, weights.query.packed);
+        const detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization> q{context.elements};
+        for (std::size_t h = 0; h < Heads; ++h) {
+          detail::int8_attend<Scores, key_width, value_width, true>(
+              q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+        }
+      } else {
+        const auto q = project(x, weights.query);
+        for (std::size_t h = 0; h < Heads; ++h) {
+          detail::int8_attend<Scores, key_width, value_width, true>(
+              q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+        }
+      }
     }
     return project(context, weights.output);
   }
