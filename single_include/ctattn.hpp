@@ -14072,6 +14072,20 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   }
 }
 
+/// Each of `Heads` heads' int8 attention over its columns of q, k and v^T (given transposed), written to its columns
+/// of the context (`multi_head_attention`).
+// Rationale: always inlined, as `multi_head_attention` is: a call's frame would sit beside the activations.
+template <quantization Scores, std::size_t Heads, typename Q, typename K, typename VT, typename Mask, typename Out>
+CTATTN_ALWAYS_INLINE constexpr void int8_attend_heads(const Q& q, const K& k, const VT& v_t, const Mask& mask,
+                                                      Out& context) noexcept {
+  constexpr std::size_t key_width = Q::cols / Heads;
+  constexpr std::size_t value_width = Out::cols / Heads;
+  for (std::size_t h = 0; h < Heads; ++h) {
+    int8_attend<Scores, key_width, value_width, true>(
+        q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+  }
+}
+
 template <typename Q, typename K, typename V, typename Mask, quantization Scores, quantization Out>
 using quantized_attention_rules =
     rule_list<shape_error::inner_dimensions_must_match<op::quantized_attention, dim_of<Q::column_extent>,
@@ -14278,17 +14292,11 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
         detail::kernels::int8_fully_connected(x.elements, weights.query.weight, weights.query.folded_bias,
                                               weights.query.multipliers, Query::output_quantization.zero_point,
                                               context.elements, weights.query.packed);
-        const detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization> q{context.elements};
-        for (std::size_t h = 0; h < Heads; ++h) {
-          detail::int8_attend<Scores, key_width, value_width, true>(
-              q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
-        }
+        detail::int8_attend_heads<Scores, Heads>(
+            detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization>{context.elements}, k, v_t,
+            mask, context);
       } else {
-        const auto q = project(x, weights.query);
-        for (std::size_t h = 0; h < Heads; ++h) {
-          detail::int8_attend<Scores, key_width, value_width, true>(
-              q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
-        }
+        detail::int8_attend_heads<Scores, Heads>(project(x, weights.query), k, v_t, mask, context);
       }
     }
     return project(context, weights.output);
