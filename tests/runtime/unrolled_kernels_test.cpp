@@ -1,7 +1,8 @@
-// The kernels take a different form when constant-evaluated (unrolled folds over local copies: see
-// ctattn/kernels/constant.hpp) from the loops they run at run time. These tests hold the two forms to the same
-// bits: every kernel, every mask kind, float and double, on widths that exercise the 64-term chunks of the folds
-// (100 = 64 + 36, 130 = 64 + 64 + 2) and on multi-head column windows.
+// The kernels take a different form when constant-evaluated (unrolled folds over local copies, or with GCC row
+// updates on vector lanes: see ctattn/kernels/constant.hpp) from the loops they run at run time. These tests hold
+// the two forms to the same bits: every kernel, every mask kind, float and double, on widths that exercise the
+// 64-term chunks of the folds (100 = 64 + 36, 130 = 64 + 64 + 2), the 32-lane vectors (7 keys, 70 = 2 x 32 + 6,
+// 130 keys under a sliding window whose ranges start and end inside a vector) and on multi-head column windows.
 #include "catch.hpp"
 #include "support/test_data.hpp"
 

@@ -1,6 +1,10 @@
 // The unrolled helpers of the constant-evaluated kernels (ctattn/kernels/constant.hpp) against the plain loops
 // whose order they promise to keep: equal values, in constant evaluation, for rows shorter than one fold, exactly
-// one fold, and longer (64 + 36, 64 + 64 + 2).
+// one fold, and longer (64 + 36, 64 + 64 + 2). With GCC the products run on vector lanes (`lane_row`): rows shorter
+// than one vector, of exactly 32 lanes, and longer (32 + 1, 4 x 32 + 2). Attention's two forms are held to the
+// scalar kernel's bits at run time (tests/runtime/unrolled_kernels_test.cpp) and here to ignoring the keys outside
+// a query's range.
+#include <ctattn/ctattn.hpp>
 #include <ctattn/kernels/constant.hpp>
 
 #include "support/test_data.hpp"
@@ -93,5 +97,38 @@ constexpr bool products_keep_the_loop_order() {
 static_assert(products_keep_the_loop_order<float, 3, 5, 4>());
 static_assert(products_keep_the_loop_order<float, 2, 100, 3>());
 static_assert(products_keep_the_loop_order<double, 2, 65, 2>());
+static_assert(products_keep_the_loop_order<float, 3, 7, 32>());
+static_assert(products_keep_the_loop_order<float, 2, 9, 33>());
+static_assert(products_keep_the_loop_order<double, 2, 5, 130>());
+static_assert(products_keep_the_loop_order<float, 1, 1, 1>());
+
+// Keys 3 to 9 lie outside every query's range (`key_padding_length{3}`) but share a vector with keys 0 to 2 on GCC;
+// their products with the queries overflow float (1e30 x 1e10) and their values are 1e30. The output must be
+// that of keys 0 to 2 alone: their scores are equal (zero keys), so each output is the mean of their value rows.
+// The fold form never multiplies by a key outside the range (both compilers reject an overflow in a constant
+// expression); GCC's vector lanes do, get infinities, and must not read them.
+template <typename Mask>
+constexpr bool keys_outside_the_range_change_nothing(const Mask& mask) {
+  ctattn::matrix<float, 4, 8> q{};
+  ctattn::matrix<float, 10, 8> k{};
+  ctattn::matrix<float, 10, 3> v{};
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t c = 0; c < 8; ++c) q(i, c) = 1e10f;
+  }
+  for (std::size_t j = 0; j < 10; ++j) {
+    for (std::size_t c = 0; c < 8; ++c) k(j, c) = j < 3 ? 0.0f : 1e30f;
+    for (std::size_t c = 0; c < 3; ++c) v(j, c) = j < 3 ? static_cast<float>(j * 3 + c) : 1e30f;
+  }
+  const auto out = ctattn::scaled_dot_product_attention(q, k, v, mask);
+  for (std::size_t i = 0; i < 4; ++i) {
+    for (std::size_t c = 0; c < 3; ++c) {
+      const float mean = (static_cast<float>(c) + static_cast<float>(3 + c) + static_cast<float>(6 + c)) / 3.0f;
+      const float d = out(i, c) - mean;
+      if (d > 1e-5f || d < -1e-5f) return false;
+    }
+  }
+  return true;
+}
+static_assert(keys_outside_the_range_change_nothing(ctattn::key_padding_length{3}));
 
 }  // namespace

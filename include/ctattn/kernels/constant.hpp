@@ -4,8 +4,12 @@
 
 /// \file
 /// The constant-evaluated backend: the exact arithmetic of kernels/scalar.hpp in the form the constant evaluators
-/// run fastest. Dot products and multiply-adds over whole rows are one expression per row (a fold over a
-/// compile-time index pack) instead of a loop, and the attention kernel works on local copies of its operands.
+/// run fastest. It has two forms, chosen here by `evaluates_lanes<T>`:
+///   - GCC, float, double and int32 (the int8 products' sums): products and attention as row updates on GCC's
+///     vector types (`lane_row`, 32 lanes), which its evaluator computes lane by lane in one step;
+///   - every other case (Clang, whose evaluator cannot read a vector's lane back): dot products and multiply-adds
+///     over whole rows as one expression per row (a fold over a compile-time index pack) instead of a loop, on
+///     local copies of the operands.
 ///
 /// | helper                                 | operands (y, then the inputs)         | result                         |
 /// |----------------------------------------|---------------------------------------|--------------------------------|
@@ -14,10 +18,13 @@
 /// | `unrolled_product(y, a, b)`            | R x C, R x K, K x C (`T (&)[.][.]`)   | y = a b                        |
 /// | `unrolled_product_transposed(y, a, b)` | R x C, R x K, C x K                   | y = a b^T                      |
 /// | `constant::attend<W, DK, DV>(...)`      | as `scalar::attend`                   | as `scalar::attend`            |
+/// | `lanes_axpy(y, s, x)`                  | `lane_row<T, N>`, `T`, `lane_row<T, N>` | y[c] += s x[c], every lane   |
+/// | `lanes_product<Transposed>(y, a, b)`   | as `unrolled_product(_transposed)`    | y = a b, or a b^T              |
 ///
 /// All do every addition in exactly the order of the plain loops `acc += a[c] * b[c]` and
 /// `y[c] += s * x[c]`, so they give the same bits as those loops: kernels/dispatch.hpp uses these when
-/// constant-evaluated and the scalar loops for exact arithmetic at run time.
+/// constant-evaluated and the scalar loops for exact arithmetic at run time. Each lane of a row update is one
+/// element's multiply and add, rounded as the scalar loop rounds them.
 ///
 /// Rationale: both compilers evaluate constant expressions at a cost per loop iteration, per index computation,
 /// per statement and per read through a reference that is larger than the cost of the arithmetic. A fold over an
@@ -35,7 +42,10 @@
 ///   static_assert(ctattn::detail::unrolled_dot(a, b) == 32.0f);
 /// \endcode
 
+#include <bit>
 #include <cstddef>
+#include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include "ctattn/kernels/scalar.hpp"
@@ -100,6 +110,109 @@ constexpr void unrolled_axpy(T (&y)[N], T s, const T (&x)[N]) noexcept {
   }
 }
 
+/// Whether the constant evaluation of T's products and attention runs on the compiler's vector types (GCC) instead
+/// of folds (every other compiler).
+// Rationale: GCC's evaluator does arithmetic on its generic vector types (`vector_size`) lane by lane in one step,
+// so a row update y += s x of 32 lanes costs it about what the 64 floating-point operations cost, while a fold
+// pays as much again for each element it reads (`benchmarks/compile_time_instructions.sh`, docs/compile_time.md:
+// a product takes 13.1 thousand instructions per multiply-add as folds and 6.0 thousand as lanes; attention 16.9
+// and 9.4 thousand; the int8 products 18.9 and 7.6 thousand). Clang 14 evaluates vector arithmetic too but
+// cannot read a lane back in a constant expression (a subscript or a bit_cast of a vector is not constant there),
+// so Clang keeps the folds. Every lane is the scalar loop's operation in the scalar loop's order, so the bits are
+// the same (tests/static/unrolled_test.cpp, tests/runtime/unrolled_kernels_test.cpp).
+template <typename T>
+inline constexpr bool evaluates_lanes =
+#if defined(__GNUC__) && !defined(__clang__)
+    std::is_same_v<T, float> || std::is_same_v<T, double> || std::is_same_v<T, std::int32_t>;
+#else
+    false;
+#endif
+
+/// The lanes of one vector for rows of N elements: 32, or the power of two that holds a shorter row.
+template <std::size_t N>
+inline constexpr std::size_t lane_count = N >= 32 ? 32 : std::bit_ceil(N < 2 ? std::size_t{2} : N);
+
+/// A row of N elements of T as vectors of `lane_count<N>` lanes; the lanes past N hold +0.
+template <typename T, std::size_t N>
+struct lane_row {
+  static constexpr std::size_t lanes = lane_count<N>;
+  static constexpr std::size_t chunks = (N + lanes - 1) / lanes;
+  typedef T vector __attribute__((vector_size(sizeof(T) * lanes)));
+  vector chunk[chunks];
+};
+
+// Chunk `chunk` of row from a row of a source array: lane l is T(source[offset + base + l]) below N, +0 past it
+// (base = chunk * lanes). GCC lets a constant expression read a lane but not write one, so a chunk is built whole.
+template <typename T, std::size_t N, typename S, std::size_t C, std::size_t... L>
+constexpr void load_segment_chunk(lane_row<T, N>& row, std::size_t chunk, const S (&source)[C], std::size_t offset,
+                                  std::index_sequence<L...>) noexcept {
+  const std::size_t base = chunk * lane_row<T, N>::lanes;
+  row.chunk[chunk] =
+      typename lane_row<T, N>::vector{(base + L < N ? static_cast<T>(source[offset + base + L]) : T{0})...};
+}
+
+/// Lane c of row is T(source[offset + c]), c < N.
+template <typename T, std::size_t N, typename S, std::size_t C>
+constexpr void load_segment(lane_row<T, N>& row, const S (&source)[C], std::size_t offset) noexcept {
+  for (std::size_t chunk = 0; chunk < lane_row<T, N>::chunks; ++chunk) {
+    load_segment_chunk(row, chunk, source, offset, std::make_index_sequence<lane_row<T, N>::lanes>{});
+  }
+}
+
+template <typename T, std::size_t N, typename S, std::size_t R, std::size_t C, std::size_t... L>
+constexpr void load_column_chunk(lane_row<T, N>& row, std::size_t chunk, const S (&source)[R][C], std::size_t first,
+                                 std::size_t column, std::index_sequence<L...>) noexcept {
+  const std::size_t base = chunk * lane_row<T, N>::lanes;
+  row.chunk[chunk] =
+      typename lane_row<T, N>::vector{(base + L < N ? static_cast<T>(source[first + base + L][column]) : T{0})...};
+}
+
+/// Lane c of row is T(source[first + c][column]), c < N: a column of a two-dimensional array as a row.
+template <typename T, std::size_t N, typename S, std::size_t R, std::size_t C>
+constexpr void load_column(lane_row<T, N>& row, const S (&source)[R][C], std::size_t first,
+                           std::size_t column) noexcept {
+  for (std::size_t chunk = 0; chunk < lane_row<T, N>::chunks; ++chunk) {
+    load_column_chunk(row, chunk, source, first, column, std::make_index_sequence<lane_row<T, N>::lanes>{});
+  }
+}
+
+template <typename T, std::size_t N, std::size_t... C>
+constexpr void lanes_axpy_chunks(lane_row<T, N>& y, T s, const lane_row<T, N>& x, std::index_sequence<C...>) noexcept {
+  ((y.chunk[C] += s * x.chunk[C]), ...);
+}
+
+/// y[c] += s x[c] for every lane: each lane's product rounded, then its sum, as the scalar loop does.
+template <typename T, std::size_t N>
+constexpr void lanes_axpy(lane_row<T, N>& y, T s, const lane_row<T, N>& x) noexcept {
+  lanes_axpy_chunks(y, s, x, std::make_index_sequence<lane_row<T, N>::chunks>{});
+}
+
+/// Element c of row.
+template <typename T, std::size_t N>
+constexpr T lane(const lane_row<T, N>& row, std::size_t c) noexcept {
+  return row.chunk[c / lane_row<T, N>::lanes][c % lane_row<T, N>::lanes];
+}
+
+/// y = a b, or y = a b^T for b given as C rows of K (Transposed): each row of y is the row update y_i += a[i][k] b_k
+/// over k = 0, 1, ..., K-1 from +0 (b_k the k-th row of b, or of b^T), so each element is summed in the order of the
+/// scalar loops.
+template <bool Transposed, typename T, std::size_t R, std::size_t K, std::size_t C, typename B>
+constexpr void lanes_product(T (&y)[R][C], const T (&a)[R][K], const B& b) noexcept {
+  lane_row<T, C> rows[K]{};
+  for (std::size_t k = 0; k < K; ++k) {
+    if constexpr (Transposed) {
+      load_column(rows[k], b, 0, k);
+    } else {
+      load_segment(rows[k], b[k], 0);
+    }
+  }
+  for (std::size_t i = 0; i < R; ++i) {
+    lane_row<T, C> sum{};
+    for (std::size_t k = 0; k < K; ++k) lanes_axpy(sum, a[i][k], rows[k]);
+    for (std::size_t c = 0; c < C; ++c) y[i][c] = lane(sum, c);
+  }
+}
+
 // y[i][c] = unrolled_dot(a[i], columns[c]), with a's current row copied into a local array first.
 template <typename T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void dot_rows(T (&y)[R][C], const T (&a)[R][K], const T (&columns)[C][K]) noexcept {
@@ -118,24 +231,91 @@ constexpr void dot_rows(T (&y)[R][C], const T (&a)[R][K], const T (&columns)[C][
 // b, against R reads of each in the product.
 template <typename T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void unrolled_product(T (&y)[R][C], const T (&a)[R][K], const T (&b)[K][C]) noexcept {
-  T columns[C][K]{};
-  for (std::size_t k = 0; k < K; ++k) {
-    for (std::size_t c = 0; c < C; ++c) columns[c][k] = b[k][c];
+  if constexpr (evaluates_lanes<T>) {
+    lanes_product<false>(y, a, b);
+  } else {
+    T columns[C][K]{};
+    for (std::size_t k = 0; k < K; ++k) {
+      for (std::size_t c = 0; c < C; ++c) columns[c][k] = b[k][c];
+    }
+    dot_rows(y, a, columns);
   }
-  dot_rows(y, a, columns);
 }
 
 /// y = a b^T for b given as its C rows of K elements (nn.Linear's layout): y[i][c] = unrolled_dot(a[i], b[c]).
 template <typename T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void unrolled_product_transposed(T (&y)[R][C], const T (&a)[R][K], const T (&b)[C][K]) noexcept {
-  T columns[C][K]{};
-  for (std::size_t c = 0; c < C; ++c) {
-    for (std::size_t k = 0; k < K; ++k) columns[c][k] = b[c][k];
+  if constexpr (evaluates_lanes<T>) {
+    lanes_product<true>(y, a, b);
+  } else {
+    T columns[C][K]{};
+    for (std::size_t c = 0; c < C; ++c) {
+      for (std::size_t k = 0; k < K; ++k) columns[c][k] = b[c][k];
+    }
+    dot_rows(y, a, columns);
   }
-  dot_rows(y, a, columns);
 }
 
 namespace constant {
+
+// The dot products of a query against the keys of [begin, end), as lanes: dots += query[c] keys_t[c] for c = 0, 1,
+// ..., DK-1 from +0 (the order of the scalar dot product), over the chunks that hold a key of the range (a window of
+// r keys costs r, not n_kv, as in the scalar kernel). The other keys of those chunks are computed with and never
+// read: GCC's vector arithmetic gives IEEE's infinities and NaNs where its scalar arithmetic stops the evaluation,
+// so a key outside the range cannot stop it either.
+template <std::size_t DK, typename T, std::size_t N>
+constexpr void lanes_dots(lane_row<T, N>& dots, const lane_row<T, N> (&keys_t)[DK], const T (&query)[DK],
+                          std::size_t begin, std::size_t end) noexcept {
+  const std::size_t last = (end - 1) / lane_row<T, N>::lanes;
+  for (std::size_t chunk = begin / lane_row<T, N>::lanes; chunk <= last; ++chunk) {
+    for (std::size_t c = 0; c < DK; ++c) dots.chunk[chunk] += query[c] * keys_t[c].chunk[chunk];
+  }
+}
+
+/// `attend` on GCC: keys as DK lane rows over the keys (K^T), values as lane rows, every score row and every
+/// context row a sequence of row updates in the scalar kernel's order.
+template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Out,
+          typename Weights, typename Mask>
+constexpr void attend_lanes(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
+                            const head_columns& columns, typename Q::value_type scale) noexcept {
+  using T = typename Q::value_type;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  lane_row<T, n_kv> keys_t[DK]{};
+  for (std::size_t c = 0; c < DK; ++c) {
+    load_column(keys_t[c], k.elements, 0, columns.key_offset + c);
+  }
+  lane_row<T, DV> values[n_kv]{};
+  for (std::size_t j = 0; j < n_kv; ++j) {
+    load_segment(values[j], v.elements[j], columns.value_offset);
+  }
+  T query[DK]{};
+  T scores[n_kv]{};
+  T probabilities[n_kv]{};
+  for (std::size_t i = 0; i < n_q; ++i) {
+    const auto range = mask.keys(i, n_q, n_kv);
+    if (range.begin < range.end) {
+      // Rationale: the query row copied first: GCC reads a local array's element for fewer instructions than one
+      // of the matrix behind a reference (9.4 against 11.0 thousand per multiply-add in this kernel).
+      for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
+      lane_row<T, n_kv> dots{};
+      lanes_dots(dots, keys_t, query, range.begin, range.end);
+      for (std::size_t j = range.begin; j < range.end; ++j) scores[j] = lane(dots, j);
+    }
+    score_row(mask, i, range, scale, scores, [&](std::size_t key_index) { return scores[key_index]; });
+    softmax_row(scores, probabilities, range.begin, range.end);
+    lane_row<T, DV> context{};
+    for (std::size_t j = range.begin; j < range.end; ++j) {
+      const T p = probabilities[j];
+      if (p == T{0}) continue;
+      lanes_axpy(context, p, values[j]);
+    }
+    for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output_offset + c] += lane(context, c);
+    if constexpr (KeepWeights) {
+      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+    }
+  }
+}
 
 /// The constant-evaluated form of `scalar::attend`: the same arithmetic in the same order, so the same bits.
 // Rationale: the constant evaluators read an element of an array local to the evaluation faster than one of a
@@ -148,32 +328,36 @@ template <bool KeepWeights, std::size_t DK, std::size_t DV, typename Q, typename
 constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out, Weights* weights,
                       const head_columns& columns, typename Q::value_type scale) noexcept {
   using T = typename Q::value_type;
-  constexpr std::size_t n_q = Q::rows;
-  constexpr std::size_t n_kv = K::rows;
-  T keys[n_kv][DK]{};
-  T values[n_kv][DV]{};
-  for (std::size_t j = 0; j < n_kv; ++j) {
-    for (std::size_t c = 0; c < DK; ++c) keys[j][c] = k.elements[j][columns.key_offset + c];
-    for (std::size_t c = 0; c < DV; ++c) values[j][c] = v.elements[j][columns.value_offset + c];
-  }
-  T query[DK]{};
-  T context[DV]{};
-  T scores[n_kv]{};
-  T probabilities[n_kv]{};
-  for (std::size_t i = 0; i < n_q; ++i) {
-    for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
-    const auto range = mask.keys(i, n_q, n_kv);
-    score_row(mask, i, range, scale, scores, [&](std::size_t key) { return unrolled_dot(query, keys[key]); });
-    softmax_row(scores, probabilities, range.begin, range.end);
-    for (std::size_t c = 0; c < DV; ++c) context[c] = T{0};
-    for (std::size_t j = range.begin; j < range.end; ++j) {
-      const T p = probabilities[j];
-      if (p == T{0}) continue;
-      unrolled_axpy(context, p, values[j]);
+  if constexpr (evaluates_lanes<T>) {
+    attend_lanes<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
+  } else {
+    constexpr std::size_t n_q = Q::rows;
+    constexpr std::size_t n_kv = K::rows;
+    T keys[n_kv][DK]{};
+    T values[n_kv][DV]{};
+    for (std::size_t j = 0; j < n_kv; ++j) {
+      for (std::size_t c = 0; c < DK; ++c) keys[j][c] = k.elements[j][columns.key_offset + c];
+      for (std::size_t c = 0; c < DV; ++c) values[j][c] = v.elements[j][columns.value_offset + c];
     }
-    for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output_offset + c] += context[c];
-    if constexpr (KeepWeights) {
-      for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+    T query[DK]{};
+    T context[DV]{};
+    T scores[n_kv]{};
+    T probabilities[n_kv]{};
+    for (std::size_t i = 0; i < n_q; ++i) {
+      for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
+      const auto range = mask.keys(i, n_q, n_kv);
+      score_row(mask, i, range, scale, scores, [&](std::size_t key) { return unrolled_dot(query, keys[key]); });
+      softmax_row(scores, probabilities, range.begin, range.end);
+      for (std::size_t c = 0; c < DV; ++c) context[c] = T{0};
+      for (std::size_t j = range.begin; j < range.end; ++j) {
+        const T p = probabilities[j];
+        if (p == T{0}) continue;
+        unrolled_axpy(context, p, values[j]);
+      }
+      for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output_offset + c] += context[c];
+      if constexpr (KeepWeights) {
+        for (std::size_t j = range.begin; j < range.end; ++j) weights->elements[i][j] = probabilities[j];
+      }
     }
   }
 }
