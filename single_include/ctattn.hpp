@@ -5931,6 +5931,27 @@ constexpr void dot_rows(T (&y)[R][C], const T (&a)[R][K], const T (&columns)[C][
   }
 }
 
+// y = a b, or y = a b^T (Transposed, b given as C rows of K), in the form this compiler evaluates fastest: GCC's
+// vector lanes, or dot products of a's rows with b's columns copied as local rows.
+template <bool Transposed, typename T, std::size_t R, std::size_t K, std::size_t C, typename B>
+constexpr void constant_product(T (&y)[R][C], const T (&a)[R][K], const B& b) noexcept {
+  if constexpr (evaluates_lanes<T>) {
+    lanes_product<Transposed>(y, a, b);
+  } else {
+    T columns[C][K]{};
+    for (std::size_t c = 0; c < C; ++c) {
+      for (std::size_t k = 0; k < K; ++k) {
+        if constexpr (Transposed) {
+          columns[c][k] = b[c][k];
+        } else {
+          columns[c][k] = b[k][c];
+        }
+      }
+    }
+    dot_rows(y, a, columns);
+  }
+}
+
 /// y = a b: y[i][c] = a[i][0] b[0][c] + a[i][1] b[1][c] + ... + a[i][K-1] b[K-1][c], added left to right from
 /// +0, the same order as the i-k-j loop `y[i][c] += a[i][k] * b[k][c]` over rows of b.
 // Rationale: as dot products over local copies (b's columns as rows, and a's current row), every term reads two
@@ -5939,29 +5960,13 @@ constexpr void dot_rows(T (&y)[R][C], const T (&a)[R][K], const T (&columns)[C][
 // b, against R reads of each in the product.
 template <typename T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void unrolled_product(T (&y)[R][C], const T (&a)[R][K], const T (&b)[K][C]) noexcept {
-  if constexpr (evaluates_lanes<T>) {
-    lanes_product<false>(y, a, b);
-  } else {
-    T columns[C][K]{};
-    for (std::size_t k = 0; k < K; ++k) {
-      for (std::size_t c = 0; c < C; ++c) columns[c][k] = b[k][c];
-    }
-    dot_rows(y, a, columns);
-  }
+  constant_product<false>(y, a, b);
 }
 
 /// y = a b^T for b given as its C rows of K elements (nn.Linear's layout): y[i][c] = unrolled_dot(a[i], b[c]).
 template <typename T, std::size_t R, std::size_t K, std::size_t C>
 constexpr void unrolled_product_transposed(T (&y)[R][C], const T (&a)[R][K], const T (&b)[C][K]) noexcept {
-  if constexpr (evaluates_lanes<T>) {
-    lanes_product<true>(y, a, b);
-  } else {
-    T columns[C][K]{};
-    for (std::size_t c = 0; c < C; ++c) {
-      for (std::size_t k = 0; k < K; ++k) columns[c][k] = b[c][k];
-    }
-    dot_rows(y, a, columns);
-  }
+  constant_product<true>(y, a, b);
 }
 
 namespace constant {
