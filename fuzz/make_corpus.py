@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""Writes the fuzzer's seed corpus, fuzz/corpus/safetensors/: small safetensors files, valid and not, built with
-the standard library (struct and json) so that the fuzzer starts from the format's shapes instead of random bytes.
+"""Writes the fuzzer's seed corpus, fuzz/corpus/safetensors/: small safetensors files, valid and not, laid out by the
+repository's one writer (tools/ctattn_export.py's `safetensors_bytes`, the standard library alone) so that the fuzzer
+starts from the format's shapes instead of random bytes.
 
     python3 fuzz/make_corpus.py        # rewrites fuzz/corpus/safetensors/seed_*
 
@@ -10,19 +11,13 @@ fuzz target reads (fuzz/safetensors_fuzz.cpp).
 The fixtures of the C++ tests come from tests/fixtures/safetensors/make_fixtures.py; inputs that once crashed the
 fuzzer are kept in the corpus as crash_* files and are never rewritten here.
 """
-import json
 import pathlib
 import struct
+import sys
 
 OUT = pathlib.Path(__file__).resolve().parent / "corpus" / "safetensors"
-
-
-def safetensors(header, data, pad=True):
-    text = header if isinstance(header, str) else json.dumps(header, separators=(",", ":"))
-    raw = text.encode("utf-8")
-    if pad:
-        raw += b" " * (-len(raw) % 8)
-    return struct.pack("<Q", len(raw)) + raw + data
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tools"))
+from ctattn_export import safetensors_bytes as safetensors  # noqa: E402
 
 
 def entry(dtype, shape, begin, end):
@@ -51,6 +46,17 @@ def main():
         {"empty": entry("F32", [0, 3], 0, 0), "scalar": entry("F64", [], 0, 8), "ids": entry("I64", [1], 8, 16)},
         struct.pack("<d", 0.5) + struct.pack("<q", -7),
     )
+    seeds["seed_valid_mx_dtypes"] = safetensors(
+        {
+            "scale": entry("F8_E8M0", [2], 0, 2),
+            "f6": entry("F6_E2M3", [4], 2, 5),
+            "f6b": entry("F6_E3M2", [4], 5, 8),
+            "f4": entry("F4", [2, 3], 8, 11),
+            "c": entry("C64", [1], 11, 19),
+        },
+        bytes(range(11)) + struct.pack("<2f", 1.0, -1.0),
+    )
+    seeds["seed_bad_packed_bits"] = safetensors({"f4": entry("F4", [3], 0, 2)}, b"\x12\x34")
     seeds["seed_valid_no_tensors"] = safetensors({}, b"")
     seeds["seed_valid_unpadded"] = safetensors({"x": entry("BF16", [1], 0, 2)}, b"\x80\x3f", pad=False)
     seeds["seed_bad_short"] = b"\x05\x00\x00"

@@ -38,7 +38,7 @@ void check(std::span<const unsigned char> bytes) {
     if (t.begin < file.data_offset() || t.begin > t.end || t.end > size) std::abort();
     if (t.header_offset < 8 || t.header_offset >= file.data_offset()) std::abort();  // the name, in the header
     if (file.data(t).size() != t.end - t.begin) std::abort();
-    if (t.end - t.begin != t.element_count() * host::dtype_size(t.type)) std::abort();
+    if ((t.end - t.begin) * 8 != t.element_count() * host::dtype_bits(t.type)) std::abort();
     covered += t.end - t.begin;
     const std::vector<std::size_t> shape(t.shape.begin(), t.shape.end());
     std::vector<float> floats(static_cast<std::size_t>(t.element_count()));

@@ -5938,14 +5938,16 @@ constexpr void constant_product(T (&y)[R][C], const T (&a)[R][K], const B& b) no
   if constexpr (evaluates_lanes<T>) {
     lanes_product<Transposed>(y, a, b);
   } else {
+    // Rationale: the transposition chosen outside the loops; Clang counts each statement evaluated against its
+    // step limit, so a branch per element would cost the KV-cache decoding proof (examples/verified_model) its limit.
     T columns[C][K]{};
-    for (std::size_t c = 0; c < C; ++c) {
+    if constexpr (Transposed) {
+      for (std::size_t c = 0; c < C; ++c) {
+        for (std::size_t k = 0; k < K; ++k) columns[c][k] = b[c][k];
+      }
+    } else {
       for (std::size_t k = 0; k < K; ++k) {
-        if constexpr (Transposed) {
-          columns[c][k] = b[c][k];
-        } else {
-          columns[c][k] = b[k][c];
-        }
+        for (std::size_t c = 0; c < C; ++c) columns[c][k] = b[k][c];
       }
     }
     dot_rows(y, a, columns);
@@ -13116,13 +13118,14 @@ struct quantization_constant {
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
-/// | `decoder_needs_its_memory`            | whether the call gives a memory                                 |
 /// | `int8_cache_must_hold_the_projections_quantization` | the cache's key or value quantization, W_K's or W_V's output's |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 /// | `rows_per_block_must_be_positive`     | `count<Rows>`, the rows per block an int8 feed-forward block was given |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
+/// | `model_forward_must_be_its_members`   | the model whose `forward` is its own                              |
+/// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
 
 
@@ -13172,6 +13175,47 @@ struct layer_needs_an_int8_form {
     static_assert(holds,
                   "ctattn: ctattn::quantize has no int8 form of this layer (the layer below); quantize the model's "
                   "other parts with the quantize_* functions and keep this one in float, or drop it");
+    return holds;
+  }
+};
+
+/// `ctattn::quantize` and `ctattn::record_ranges` follow a model's members run in turn (the forward `ctattn::model`
+/// derives); a model that declares a forward of its own (a residual around its members, a scale) would be calibrated
+/// and quantized as another function, so it is refused (`ctattn::DerivedForward`).
+template <typename Operation, typename Model, bool DerivesForward>
+struct model_forward_must_be_its_members {
+  static constexpr bool holds = DerivesForward;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: ctattn::quantize and ctattn::record_ranges follow a model's members run in turn, and this "
+                  "model has a forward of its own; make its extra steps members (ctattn::residual around a "
+                  "ctattn::sequential, say) and drop its forward, or quantize its parts with the quantize_* "
+                  "functions");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+/// A member's name as a type the diagnostics print legibly: `ctattn::point<'h', 'e', 'a', 'd'>`.
+///
+/// Example: `using head = ctattn::point<'h', 'e', 'a', 'd'>;`
+template <char... Name>
+struct point {};
+
+namespace shape_error {
+
+/// `ctattn::quantize<Ranges>(model)` reads every member's output range from `Ranges` (ctattn::record_ranges writes
+/// one under each member's name), so a table without one of them was recorded for another model, or before this
+/// one changed. `Member` is the first member the table lacks, as a `point`.
+template <typename Operation, typename Model, typename Member, bool Holds>
+struct ranges_must_hold_every_member {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the ranges table lacks a member of this model (it was recorded for another model, or "
+                  "before this one changed); record it again with ctattn::record_ranges on this model (the rule "
+                  "below names the model and the first member missing)");
     return holds;
   }
 };
@@ -13234,18 +13278,6 @@ struct input_quantization_must_match_layer {
     static_assert(holds,
                   "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
                   "for; requantize the input, or quantize the layer for this input's quantization");
-    return holds;
-  }
-};
-
-/// A decoder layer attends to a memory (the encoder's output), given with the call.
-template <typename Operation, bool MemoryGiven>
-struct decoder_needs_its_memory {
-  static constexpr bool holds = MemoryGiven;
-  static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: a decoder layer attends to the encoder's memory, and the call gives none; pass it: "
-                  "ctattn::with_memory(memory) after the input (record_ranges, a model's or a decoder's forward)");
     return holds;
   }
 };
@@ -13469,13 +13501,16 @@ namespace detail {
 // Stops the build at an int8 operation that cannot be: an operator or a product with no output quantization on two
 // int8 matrices (`int8_operation_needs_output_quantization`), or one with a float operand
 // (`int8_operands_must_both_be_int8`).
+// It returns the int8 operand's type, so that the refused call's result, held by the caller (`const auto c = a +
+// b;`), adds no error of its own before the rule's.
 template <typename Operation, typename A, typename B>
-constexpr void refuse_int8_operation() noexcept {
+constexpr auto refuse_int8_operation() noexcept {
   if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
     static_assert((shape_error::int8_operation_needs_output_quantization<Operation, A, B>::check(), true));
   } else {
     static_assert((shape_error::int8_operands_must_both_be_int8<Operation, A, B>::check(), true));
   }
+  return std::conditional_t<QuantizedMatrix<A>, A, B>{};
 }
 }  // namespace detail
 
@@ -13726,8 +13761,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 /// Example: `ctattn::add<q_sum>(x_q, ctattn::quantize<q_x>(residual))` rather than `ctattn::add<q_sum>(x_q, residual)`.
 template <quantization Out, typename A, typename B>
   requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
-constexpr void add(const A&, const B&) noexcept {
-  detail::refuse_int8_operation<op::quantized_add, A, B>();
+constexpr auto add(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_add, A, B>();
 }
 
 /// `a + b` with an int8 operand: refused at compile time, with what to write instead (`ctattn::add<Out>(a, b)`;
@@ -13736,8 +13771,8 @@ constexpr void add(const A&, const B&) noexcept {
 /// Example: `ctattn::add<q_sum>(a_q, b_q)` rather than `a_q + b_q`.
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr void operator+(const A&, const B&) noexcept {
-  detail::refuse_int8_operation<op::quantized_add, A, B>();
+constexpr auto operator+(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_add, A, B>();
 }
 
 }  // namespace ctattn
@@ -14679,8 +14714,15 @@ struct named_range {
   value_range range;
 };
 
+namespace detail {
+// Not constexpr on purpose, as precondition_failed: reached in a constant expression, it makes the expression
+// non-constant, and the compilers' first error names this function, whose name says what is wrong and what to do.
+inline void ranges_table_lacks_this_point_record_it_with_record_ranges() noexcept { precondition_failed(); }
+}  // namespace detail
+
 /// The range named `name` in `table`; a name the table lacks is a contract violation (a compile error in a constant
-/// expression: the ranges header is older than the model, or the name is misspelled).
+/// expression, naming `ranges_table_lacks_this_point_record_it_with_record_ranges`: the ranges header is older than
+/// the model, or the name is misspelled).
 ///
 /// Example: `constexpr auto q_norm = ctattn::quantization_for_range(ctattn::range_at(toy::sorter_ranges, "norm"));`
 template <typename Table>
@@ -14688,7 +14730,7 @@ template <typename Table>
   for (const named_range& entry : table) {
     if (entry.name == name) return entry.range;
   }
-  detail::expects(false);
+  detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
   return {};
 }
 
@@ -15599,8 +15641,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 /// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
 template <quantization Out, typename A, typename B>
   requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
-constexpr void multiply(const A&, const B&) noexcept {
-  detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
 }
 
 /// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
@@ -15609,15 +15651,15 @@ constexpr void multiply(const A&, const B&) noexcept {
 /// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr void multiply(const A&, const B&) noexcept {
-  detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
 }
 
 /// \copydoc multiply(const A&, const B&)
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr void operator*(const A& a, const B& b) noexcept {
-  multiply(a, b);
+constexpr auto operator*(const A& a, const B& b) noexcept {
+  return multiply(a, b);
 }
 
 }  // namespace ctattn
@@ -15881,10 +15923,13 @@ struct qmean_pool {
 /// | `decoding_layer_must_be_causal`        | the layer's mask type                                          |
 /// | `layer_mask_must_hold_no_state`        | the layer's mask type                                          |
 /// | `decoder_masks_must_name_their_attention` | the options of a decoder layer's call                      |
+/// | `decoder_needs_its_memory`             | whether the call gives a memory (float and int8 decoders, calibration) |
 /// | `parameters_need_a_model`              | the type given where a model object is expected                |
 /// | `model_members_must_be_declared`       | the model type                                                 |
 /// | `model_must_have_members`              | the model type, `count<members>`                               |
 /// | `model_member_output_must_match_next_input` | `count<k>`, member k, the next member, both widths        |
+/// | `model_must_derive_from_model_of_itself` | the model type, the type its `ctattn::model` base names (void: none) |
+/// | `model_member_must_be_a_layer`         | `count<k>`, member k's type                                    |
 /// | `patch_must_divide_input`              | the input's side (`axis::sequence_length`, ...), the patch's  |
 /// | `image_rows_must_match_patch_layer`    | the input's rows, the image's pixels (`axis::image_pixels`)    |
 
@@ -16102,6 +16147,19 @@ struct decoder_masks_must_name_their_attention {
   }
 };
 
+/// A decoder layer attends to a memory (the encoder's output), given with the call: float and int8 decoder layers,
+/// the models and stacks holding them, and calibration.
+template <typename Operation, bool MemoryGiven>
+struct decoder_needs_its_memory {
+  static constexpr bool holds = MemoryGiven;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a decoder layer attends to the encoder's memory, and the call gives none; pass it: "
+                  "ctattn::with_memory(memory) after the input (record_ranges, a model's or a decoder's forward)");
+    return holds;
+  }
+};
+
 /// Parameters are walked, counted, loaded and imported on a model object: a ctattn layer, or a struct whose friend
 /// `parameters(self)` lists its sublayers by name (docs/layers.md). `HasParameters` says which types are.
 template <typename Operation, typename Given, bool IsModel>
@@ -16150,6 +16208,38 @@ struct model_member_output_must_match_next_input {
                   "ctattn: a ctattn::model runs its members in the order they are declared, so a member's output "
                   "width must match the next member's input width; reorder the members, change a width, or write "
                   "the model's own forward (the rule below names k, member k, the next member and both widths)");
+    return holds;
+  }
+};
+
+/// A model derives from `ctattn::model` of itself (`struct m : ctattn::model<m>`). A base naming another type (a
+/// copy-paste: `struct b : ctattn::model<a>`) would give b a's forward, run over a b; a struct listing its members
+/// with `BOOST_HANA_DEFINE_STRUCT` and no base has no forward. The library's functions refuse such a type wherever
+/// they are given it (`ctattn::forward`, `ctattn::layer_footprint`, parameters, calibration and quantization).
+/// `NamedModel` is the type the base names, void for none.
+template <typename Operation, typename Model, typename NamedModel, bool Holds>
+struct model_must_derive_from_model_of_itself {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a model derives from ctattn::model of itself (struct m : ctattn::model<m>), and this one "
+                  "does not: its base names another model, whose members its forward would run, or it has none; "
+                  "write the base with the model's own name (the rule below names the model, then the type its base "
+                  "names: void for none)");
+    return holds;
+  }
+};
+
+/// A model's derived forward runs its members in turn, so each is a layer: a type with a `forward` (a ctattn layer,
+/// an embedding, a pooling, a nested model or sequential, an int8 layer). `Position` is `count<k>` for member k.
+template <typename Operation, typename Position, typename Member, bool IsLayer>
+struct model_member_must_be_a_layer {
+  static constexpr bool holds = IsLayer;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a ctattn::model runs its members in turn, and one of them is not a layer (it has no "
+                  "forward); declare data that is not a layer outside BOOST_HANA_DEFINE_STRUCT, or write the "
+                  "model's own forward (the rule below names k and member k's type)");
     return holds;
   }
 };
@@ -16296,7 +16386,7 @@ template <typename Table>
       return entry.range;
     }
   }
-  detail::expects(false);
+  detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
   return value_range{};
 }
 template <typename Table>
@@ -16652,6 +16742,8 @@ template <typename Table>
 template <auto Width, std::size_t Heads, auto Hidden, decoder_layer_quantizations Q, bool NormFirst = false>
 struct qtransformer_decoder_layer {
   static constexpr auto input_extent = Width;
+  /// It attends to a memory given with the call (`ctattn::with_memory`).
+  static constexpr bool takes_memory = true;
   static constexpr auto output_extent = Width;
   static constexpr quantization input_quantization = Q.input;
   static constexpr quantization memory_quantization = Q.memory;
@@ -16844,6 +16936,7 @@ struct qtransformer_decoder_layer {
 
   friend constexpr bool operator==(const qtransformer_decoder_layer&, const qtransformer_decoder_layer&) = default;
 };
+
 
 /// A float `transformer_decoder_layer` (PyTorch's out x in weights; pre- or post-norm) quantized with the
 /// activations' quantizations `Q`, each sublayer as in `quantize_encoder_layer`; the attention over the memory

@@ -23,9 +23,7 @@ Linear(32, 10), encoder-only: every output position sees the whole input. It wri
 Deterministic: one thread, fixed seeds. Training takes about a minute on one core.
 """
 
-import json
 import os
-import struct
 import sys
 
 import numpy as np
@@ -33,6 +31,8 @@ import torch
 import torch.nn as nn
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+from ctattn_export import safetensors_bytes, safetensors_layout  # noqa: E402
 LENGTH, DIGITS, WIDTH, HEADS, HIDDEN, LAYERS = 6, 10, 32, 4, 64, 2
 
 torch.set_num_threads(1)
@@ -113,15 +113,12 @@ def accuracy(model, gen, size):
 
 
 def write_safetensors(path, state):
-    header, data = {"__metadata__": {"format": "pt", "source": "examples/verified_model/train_sorter.py"}}, b""
-    for name, t in state.items():
-        raw = t.detach().contiguous().numpy().astype("<f4").tobytes()
-        header[name] = {"dtype": "F32", "shape": list(t.shape), "data_offsets": [len(data), len(data) + len(raw)]}
-        data += raw
-    text = json.dumps(header, separators=(",", ":")).encode("utf-8")
-    text += b" " * (-len(text) % 8)
+    """The state_dict as F32, by the repository's one safetensors writer (tools/ctattn_export.py)."""
+    tensors = [(name, "F32", t.shape, t.detach().contiguous().numpy().astype("<f4").tobytes())
+               for name, t in state.items()]
+    header, data = safetensors_layout(tensors, {"format": "pt", "source": "examples/verified_model/train_sorter.py"})
     with open(path, "wb") as f:
-        f.write(struct.pack("<Q", len(text)) + text + data)
+        f.write(safetensors_bytes(header, data))
 
 
 def literal(x):

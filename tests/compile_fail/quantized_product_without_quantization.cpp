@@ -9,10 +9,11 @@ inline constexpr ctattn::quantization q_product{0.1, -2};
 inline const ctattn::qmatrix<2, 3, q_a> a{};
 inline const ctattn::qmatrix<3, 4, q_b> b{};
 
-void use() {
+int use() {
 #ifdef CTATTN_COMPILE_FAIL
-  (void)ctattn::multiply(a, b);  // <- mistake
+  const auto product = a * b;  // <- mistake
 #else
-  (void)ctattn::multiply<q_product>(a, b);
+  const auto product = ctattn::multiply<q_product>(a, b);
 #endif
+  return product(0, 0);
 }

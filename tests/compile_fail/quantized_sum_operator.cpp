@@ -9,10 +9,11 @@ inline constexpr ctattn::quantization q_sum{0.06, -1};
 inline const ctattn::qmatrix<2, 3, q_a> a{};
 inline const ctattn::qmatrix<2, 3, q_b> b{};
 
-void use() {
+int use() {
 #ifdef CTATTN_COMPILE_FAIL
-  (void)(a + b);  // <- mistake
+  const auto sum = a + b;  // <- mistake
 #else
-  (void)ctattn::add<q_sum>(a, b);
+  const auto sum = ctattn::add<q_sum>(a, b);
 #endif
+  return sum(0, 0);
 }

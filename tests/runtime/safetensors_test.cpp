@@ -16,6 +16,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <tuple>
 #include <fstream>
 #include <limits>
 #include <optional>
@@ -301,11 +302,16 @@ TEST_CASE("dtype names, sizes and lookup", "[safetensors]") {
   static_assert(host::dtype_size(host::dtype::f64) == 8);
   static_assert(host::dtype_from_name("F8_E4M3") == host::dtype::f8_e4m3);
   static_assert(!host::dtype_from_name("f32"));
+  static_assert(host::dtype_bits(host::dtype::f4) == 4 && host::dtype_size(host::dtype::f4) == 0);
+  static_assert(host::dtype_bits(host::dtype::c64) == 64 && host::dtype_size(host::dtype::c64) == 8);
   for (const auto t : {host::dtype::f32, host::dtype::f64, host::dtype::f16, host::dtype::bf16, host::dtype::f8_e4m3,
                        host::dtype::f8_e5m2, host::dtype::boolean, host::dtype::u8, host::dtype::i8, host::dtype::i16,
-                       host::dtype::u16, host::dtype::i32, host::dtype::u32, host::dtype::i64, host::dtype::u64}) {
+                       host::dtype::u16, host::dtype::i32, host::dtype::u32, host::dtype::i64, host::dtype::u64,
+                       host::dtype::f8_e8m0, host::dtype::f6_e2m3, host::dtype::f6_e3m2, host::dtype::f4,
+                       host::dtype::c64}) {
     CHECK(host::dtype_from_name(host::dtype_name(t)) == t);
-    CHECK(host::dtype_size(t) > 0);
+    CHECK(host::dtype_bits(t) > 0);
+    CHECK(host::dtype_size(t) * 8 == (host::dtype_bits(t) % 8 == 0 ? host::dtype_bits(t) : 0));
   }
 }
 
@@ -493,20 +499,61 @@ TEST_CASE("rule: an unknown dtype is named", "[safetensors][malformed]") {
     const std::string header = entry(dtype, "[1]", "[0,4]");
     const host::load_error e = read_error(file_bytes(header, zeros(4)));
     CHECK(e.offset == at(header, "\"" + std::string(dtype) + "\""));
-    CHECK(e.reason.starts_with("tensor 't': unknown dtype '" + std::string(dtype) + "' (the format's dtypes are"));
+    CHECK(e.reason == "tensor 't': unknown dtype '" + std::string(dtype) +
+                          "' (the format's dtypes are F64, F32, F16, BF16, F8_E5M2, F8_E4M3, F8_E8M0, F6_E2M3, "
+                          "F6_E3M2, F4, C64, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)");
   }
 }
 
-TEST_CASE("rule: the format's newer dtypes are named as known, not read, with the list of those read",
-          "[safetensors][malformed]") {
-  for (const std::string_view dtype : {"F8_E8M0", "F6_E2M3", "F6_E3M2", "F4", "C64"}) {
-    const std::string header = entry(dtype, "[1]", "[0,4]");
-    const host::load_error e = read_error(file_bytes(header, zeros(4)));
-    CHECK(e.offset == at(header, "\"" + std::string(dtype) + "\""));
-    CHECK(e.reason == "tensor 't': dtype '" + std::string(dtype) +
-                          "' is a safetensors dtype this reader does not support (it reads F64, F32, F16, BF16, "
-                          "F8_E5M2, F8_E4M3, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)");
+TEST_CASE("valid: a file holding the format's newer dtypes opens; the tensors asked for are read, the others refused "
+          "by name", "[safetensors]") {
+  // An MX-style file: F32 weights beside an E8M0 scale, packed F6 and F4 blocks and a C64 tensor. 12 F6 values are
+  // 72 bits (9 bytes), 6 F4 values 3 bytes.
+  const std::string header = R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
+                             R"("c":{"dtype":"C64","shape":[1],"data_offsets":[8,16]},)"
+                             R"("s":{"dtype":"F8_E8M0","shape":[3],"data_offsets":[16,19]},)"
+                             R"("a":{"dtype":"F6_E2M3","shape":[3,4],"data_offsets":[19,28]},)"
+                             R"("b":{"dtype":"F6_E3M2","shape":[4],"data_offsets":[28,31]},)"
+                             R"("q":{"dtype":"F4","shape":[6],"data_offsets":[31,34]}})";
+  std::vector<unsigned char> data = zeros(34);
+  data[2] = 0x80;  // w[0] = 1.0f: 0x3f800000
+  data[3] = 0x3f;
+  const host::safetensors_file file = read_ok(file_bytes(header, data));
+  REQUIRE(file.tensors().size() == 6);
+  CHECK(file.find("s")->type == host::dtype::f8_e8m0);
+  CHECK(file.find("a")->type == host::dtype::f6_e2m3);
+  CHECK(file.find("b")->type == host::dtype::f6_e3m2);
+  CHECK(file.find("q")->type == host::dtype::f4);
+  CHECK(file.find("c")->type == host::dtype::c64);
+  CHECK(file.data(*file.find("a")).size() == 9);
+  CHECK(file.data(*file.find("q")).size() == 3);
+
+  std::array<float, 2> w{};
+  const std::array<std::size_t, 1> two{2};
+  REQUIRE_FALSE(host::copy_tensor(file, "w", two, std::span<float>(w)));
+  CHECK(w == std::array<float, 2>{1.0f, 0.0f});
+  const std::array<std::size_t, 1> three{3};
+  std::array<float, 3> out{};
+  const auto e = host::copy_tensor(file, "s", three, std::span<float>(out));
+  REQUIRE(e);
+  CHECK(e->offset == at(header, "\"s\""));
+  CHECK(e->reason == "tensor 's' has dtype F8_E8M0, which is not read as float (F32, F64, F16 and BF16 are)");
+  CHECK(out == std::array<float, 3>{});
+}
+
+TEST_CASE("rule: a packed tensor's bits end on a byte", "[safetensors][malformed]") {
+  // 3 F4 values are 12 bits, 5 F6 values 30: neither fills whole bytes.
+  for (const auto& [dtype, shape, bits] : {std::tuple{"F4", "[3]", 12}, std::tuple{"F6_E2M3", "[5]", 30}}) {
+    const std::string header = entry(dtype, shape, "[0,2]");
+    const host::load_error e = read_error(file_bytes(header, zeros(2)));
+    CHECK(e.offset == at(header, shape));
+    CHECK(e.reason == "tensor 't': shape " + std::string(shape) + " of " + std::string(dtype) + " holds " +
+                          std::to_string(bits) +
+                          " bits, which do not end on a byte (a packed tensor fills whole bytes)");
   }
+  // 4 F4 values fill 2 bytes; the range must hold exactly those.
+  const std::string header = entry("F4", "[4]", "[0,3]");
+  CHECK(read_error(file_bytes(header, zeros(3))).reason.ends_with("hold 3 bytes, but shape [4] of F4 needs 2"));
 }
 
 TEST_CASE("rule: shape entries that are negative or not integers", "[safetensors][malformed]") {
@@ -608,8 +655,8 @@ TEST_CASE("rule: a range whose size is not dtype size x element count", "[safete
   CHECK(e.reason == "tensor 'b': data_offsets [4, 14] hold 10 bytes, but shape [2, 3] of BF16 needs 12");
 }
 
-TEST_CASE("rule: a shape whose byte count overflows 64 bits", "[safetensors][malformed]") {
-  // 2^32 x 2^32 overflows in the element count; 2^62 elements of F64 in the byte count.
+TEST_CASE("rule: a shape whose bit count overflows 64 bits", "[safetensors][malformed]") {
+  // 2^32 x 2^32 overflows in the element count; 2^62 elements of F64 in the bit count.
   for (const std::string_view shape : {"[4294967296,4294967296]", "[4611686018427387904]"}) {
     const std::string header = entry("F64", shape, "[0,8]");
     const host::load_error e = read_error(file_bytes(header, zeros(8)));
@@ -617,11 +664,11 @@ TEST_CASE("rule: a shape whose byte count overflows 64 bits", "[safetensors][mal
     CHECK(e.reason == "tensor 't': shape " +
                           std::string(shape == "[4611686018427387904]" ? "[4611686018427387904]"
                                                                          : "[4294967296, 4294967296]") +
-                          " of F64 has more bytes than 2^64 - 1");
+                          " of F64 has more bits than 2^64 - 1");
   }
-  // 2^61 elements of F64 is 2^64 bytes: one too many.
-  const std::string header = entry("F64", "[2305843009213693952]", "[0,8]");
-  CHECK(read_error(file_bytes(header, zeros(8))).reason.ends_with("has more bytes than 2^64 - 1"));
+  // 2^58 elements of F64 is 2^64 bits: one too many.
+  const std::string header = entry("F64", "[288230376151711744]", "[0,8]");
+  CHECK(read_error(file_bytes(header, zeros(8))).reason.ends_with("has more bits than 2^64 - 1"));
 }
 
 TEST_CASE("rule: ranges that overlap", "[safetensors][malformed]") {

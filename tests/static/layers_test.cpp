@@ -224,6 +224,33 @@ static_assert(sizeof(mlp_model) == sizeof(cases::mlp<float>) + alignof(float));
 static_assert(numbered<mlp_model>() == numbered<mlp_model>() && !(numbered<mlp_model>() == mlp_model{}));
 static_assert(std::is_same_v<mlp_model::result_of<decltype(mlp_input)>, ctattn::matrix<float, 2, 3>>);
 
+// Which forward a model has: the derived one (its members in turn), or one of its own, which hides it and which
+// ctattn::quantize and ctattn::record_ranges refuse; and a base that names another model, which every library
+// function refuses (tests/compile_fail/*naming_another*.cpp).
+struct residual_mlp : ctattn::model<residual_mlp> {
+  BOOST_HANA_DEFINE_STRUCT(residual_mlp, (ctattn::linear<float, 8, 8, ctattn::out_by_in, true>, inner),
+                           (ctattn::gelu_tanh, act));
+  template <typename X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    return ctattn::add(x, ctattn::forward(act, ctattn::forward(inner, x, options...)));
+  }
+};
+struct fixed_input_model : ctattn::model<fixed_input_model> {
+  BOOST_HANA_DEFINE_STRUCT(fixed_input_model, (ctattn::gelu_tanh, act));
+  [[nodiscard]] constexpr auto forward(const ctattn::matrix<float, 2, 8>& x) const noexcept { return x; }
+};
+struct copied_model : ctattn::model<mlp_model> {
+  BOOST_HANA_DEFINE_STRUCT(copied_model, (ctattn::gelu_tanh, act));
+};
+static_assert(ctattn::DerivedForward<mlp_model> && ctattn::DerivedForward<const mlp_model&>);
+static_assert(!ctattn::DerivedForward<residual_mlp> && !ctattn::DerivedForward<fixed_input_model>);
+static_assert(!ctattn::DerivedForward<copied_model> && !ctattn::DerivedForward<cases::mlp<float>>);
+static_assert(ctattn::detail::names_another_model<copied_model> && !ctattn::detail::names_another_model<mlp_model>);
+static_assert(!ctattn::detail::names_another_model<cases::mlp<float>> && !ctattn::Model<copied_model>);
+static_assert(numbered<residual_mlp>().forward(mlp_input) ==
+              ctattn::add(mlp_input, ctattn::forward(numbered<residual_mlp>().act,
+                                                     ctattn::forward(numbered<residual_mlp>().inner, mlp_input))));
+
 // Calibration by the library (ctattn::record_ranges): the model's own output, bit for bit, and the range of every
 // member's output under its name, each the range of what the member's forward gives.
 constexpr bool records_a_chain = [] {

@@ -143,7 +143,7 @@ inline bool setting_matches(const setting_entry& s, std::string_view value) {
 template <typename Model>
 [[nodiscard]] std::optional<load_error> load_parameters(Model& model, const safetensors_file& file,
                                                         const load_options& options = {}) {
-  if constexpr (!shape_error::parameters_need_a_model<op::parameters, Model, HasParameters<Model>>::check()) {
+  if constexpr (!::ctattn::detail::first_broken<::ctattn::detail::parameters_rules<Model>>::check()) {
     return load_error{file.name(), 0, "not a model"};  // unreachable: the rule stops the build
   }
   std::optional<load_error> error;

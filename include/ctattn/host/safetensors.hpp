@@ -79,37 +79,53 @@ struct load_error {
 };
 
 /// The element types of the safetensors format. All of them are recognised, so that a file holding, say, an I64
-/// buffer beside its weights is read and checked; `copy_tensor` converts the four floating-point ones.
+/// buffer or an MX scale beside its weights is opened and checked; `copy_tensor` converts the four floating-point
+/// ones, and refuses any other tensor it is asked for, naming it and its dtype.
 ///
-/// | value | name in the file | bytes | `copy_tensor` reads it |
-/// |-------|------------------|-------|------------------------|
-/// | `f32`, `f64` | `F32`, `F64` | 4, 8 | yes |
-/// | `f16`, `bf16` | `F16`, `BF16` | 2 | yes |
-/// | `f8_e4m3`, `f8_e5m2` | `F8_E4M3`, `F8_E5M2` | 1 | no |
-/// | `boolean`, `u8`, `i8` | `BOOL`, `U8`, `I8` | 1 | no |
-/// | `i16`, `u16`, `i32`, `u32`, `i64`, `u64` | `I16` ... `U64` | 2, 2, 4, 4, 8, 8 | no |
+/// | value | name in the file | bits | `copy_tensor` reads it |
+/// |-------|------------------|------|------------------------|
+/// | `f32`, `f64` | `F32`, `F64` | 32, 64 | yes |
+/// | `f16`, `bf16` | `F16`, `BF16` | 16 | yes |
+/// | `f8_e4m3`, `f8_e5m2`, `f8_e8m0` | `F8_E4M3`, `F8_E5M2`, `F8_E8M0` | 8 | no |
+/// | `f6_e2m3`, `f6_e3m2`, `f4` | `F6_E2M3`, `F6_E3M2`, `F4` (packed: a tensor's bits end on a byte) | 6, 6, 4 | no |
+/// | `c64` | `C64` (two F32) | 64 | no |
+/// | `boolean`, `u8`, `i8` | `BOOL`, `U8`, `I8` | 8 | no |
+/// | `i16`, `u16`, `i32`, `u32`, `i64`, `u64` | `I16` ... `U64` | 16, 16, 32, 32, 64, 64 | no |
 ///
 /// Example:
 /// \code
 ///   static_assert(ctattn::host::dtype_size(ctattn::host::dtype::bf16) == 2);
 /// \endcode
 enum class dtype : std::uint8_t {
-  f32, f64, f16, bf16, f8_e4m3, f8_e5m2, boolean, u8, i8, i16, u16, i32, u32, i64, u64
+  f32, f64, f16, bf16, f8_e4m3, f8_e5m2, boolean, u8, i8, i16, u16, i32, u32, i64, u64, f8_e8m0, f6_e2m3, f6_e3m2, f4,
+  c64
 };
 
 namespace detail {
 struct dtype_entry {
   dtype type;
   std::string_view name;
-  std::uint64_t size;
+  std::uint64_t bits;
 };
 inline constexpr dtype_entry dtype_table[] = {
-    {dtype::f32, "F32", 4},     {dtype::f64, "F64", 8},         {dtype::f16, "F16", 2},
-    {dtype::bf16, "BF16", 2},   {dtype::f8_e4m3, "F8_E4M3", 1}, {dtype::f8_e5m2, "F8_E5M2", 1},
-    {dtype::boolean, "BOOL", 1}, {dtype::u8, "U8", 1},          {dtype::i8, "I8", 1},
-    {dtype::i16, "I16", 2},     {dtype::u16, "U16", 2},         {dtype::i32, "I32", 4},
-    {dtype::u32, "U32", 4},     {dtype::i64, "I64", 8},         {dtype::u64, "U64", 8},
+    {dtype::f64, "F64", 64},         {dtype::f32, "F32", 32},         {dtype::f16, "F16", 16},
+    {dtype::bf16, "BF16", 16},       {dtype::f8_e5m2, "F8_E5M2", 8},  {dtype::f8_e4m3, "F8_E4M3", 8},
+    {dtype::f8_e8m0, "F8_E8M0", 8},  {dtype::f6_e2m3, "F6_E2M3", 6},  {dtype::f6_e3m2, "F6_E3M2", 6},
+    {dtype::f4, "F4", 4},            {dtype::c64, "C64", 64},         {dtype::i64, "I64", 64},
+    {dtype::i32, "I32", 32},         {dtype::i16, "I16", 16},         {dtype::i8, "I8", 8},
+    {dtype::u64, "U64", 64},         {dtype::u32, "U32", 32},         {dtype::u16, "U16", 16},
+    {dtype::u8, "U8", 8},            {dtype::boolean, "BOOL", 8},
 };
+
+// The names of every dtype, in the table's order: "F64, F32, ..., BOOL".
+inline std::string dtype_names() {
+  std::string names;
+  for (const auto& entry : dtype_table) {
+    if (!names.empty()) names += ", ";
+    names += entry.name;
+  }
+  return names;
+}
 }  // namespace detail
 
 /// The name a safetensors header uses for `t` (`"F32"`, `"BF16"`, ...).
@@ -129,21 +145,37 @@ inline constexpr dtype_entry dtype_table[] = {
   return "?";
 }
 
-/// Bytes per element of `t`.
+/// Bits per element of `t` (a tensor of a dtype narrower than a byte is packed, and its bits end on a byte).
+///
+/// | argument | result |
+/// |----------|--------|
+/// | `dtype::f64` | 64 |
+/// | `dtype::f4` | 4 |
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::host::dtype_bits(ctattn::host::dtype::f6_e2m3) == 6);
+/// \endcode
+[[nodiscard]] constexpr std::uint64_t dtype_bits(dtype t) noexcept {
+  for (const auto& entry : detail::dtype_table) {
+    if (entry.type == t) return entry.bits;
+  }
+  return 0;
+}
+
+/// Bytes per element of `t`; 0 for the dtypes narrower than a byte (`dtype_bits` gives theirs).
 ///
 /// | argument | result |
 /// |----------|--------|
 /// | `dtype::f64` | 8 |
+/// | `dtype::f4` | 0 |
 ///
 /// Example:
 /// \code
 ///   static_assert(ctattn::host::dtype_size(ctattn::host::dtype::f32) == 4);
 /// \endcode
 [[nodiscard]] constexpr std::uint64_t dtype_size(dtype t) noexcept {
-  for (const auto& entry : detail::dtype_table) {
-    if (entry.type == t) return entry.size;
-  }
-  return 0;
+  return dtype_bits(t) % 8 == 0 ? dtype_bits(t) / 8 : 0;
 }
 
 /// The dtype a header names `name`, or nothing when the format has no such dtype (the names are case-sensitive).
@@ -151,7 +183,7 @@ inline constexpr dtype_entry dtype_table[] = {
 /// | argument | result |
 /// |----------|--------|
 /// | `"F32"` | `dtype::f32` |
-/// | `"f32"`, `"F4"` | `std::nullopt` |
+/// | `"f32"`, `"F5"` | `std::nullopt` |
 ///
 /// Example:
 /// \code
@@ -165,7 +197,7 @@ inline constexpr dtype_entry dtype_table[] = {
 }
 
 /// One tensor of a file, as its header entry describes it (checked: the range lies in the data buffer and holds
-/// exactly `dtype_size(type) x element_count()` bytes).
+/// exactly `dtype_bits(type) x element_count() / 8` bytes, a whole number).
 ///
 /// | member | meaning |
 /// |--------|---------|
@@ -429,14 +461,8 @@ class header_handler {
     if (state_ == state::tensor && field_ == field::dtype) {
       const std::optional<dtype> type = dtype_from_name(value);
       if (!type) {
-        // The format's newer dtypes (sub-byte floats, the E8M0 scale, complex) are known by name, not read.
-        constexpr std::string_view known[] = {"F8_E8M0", "F6_E2M3", "F6_E3M2", "F4", "C64"};
-        const bool is_known = std::find(std::begin(known), std::end(known), value) != std::end(known);
-        return fail(at, "tensor " + quote_name(current().name) + ": " +
-                            (is_known ? "dtype " + quote_name(value) + " is a safetensors dtype this reader does not "
-                                                                        "support (it reads "
-                                      : "unknown dtype " + quote_name(value) + " (the format's dtypes are ") +
-                            "F64, F32, F16, BF16, F8_E5M2, F8_E4M3, I64, I32, I16, I8, U64, U32, U16, U8, BOOL)");
+        return fail(at, "tensor " + quote_name(current().name) + ": unknown dtype " + quote_name(value) +
+                            " (the format's dtypes are " + dtype_names() + ")");
       }
       current().type = *type;
       return true;
@@ -779,13 +805,21 @@ inline read_result file_access::parse(std::string name, std::vector<unsigned cha
     } else {
       for (const std::uint64_t extent : t.shape) fits = fits && detail::multiply_checked(count, extent, count);
     }
-    std::uint64_t size = 0;
-    fits = fits && detail::multiply_checked(count, dtype_size(t.type), size);
+    std::uint64_t bits = 0;
+    fits = fits && detail::multiply_checked(count, dtype_bits(t.type), bits);
     if (!fits) {
       return failure(8 + handler.shape_positions()[i], tensor + ": shape " + detail::shape_text(t.shape) + " of " +
                                                            std::string(dtype_name(t.type)) +
-                                                           " has more bytes than 2^64 - 1");
+                                                           " has more bits than 2^64 - 1");
     }
+    if (bits % 8 != 0) {
+      return failure(8 + handler.shape_positions()[i], tensor + ": shape " + detail::shape_text(t.shape) + " of " +
+                                                           std::string(dtype_name(t.type)) + " holds " +
+                                                           std::to_string(bits) +
+                                                           " bits, which do not end on a byte (a packed tensor "
+                                                           "fills whole bytes)");
+    }
+    const std::uint64_t size = bits / 8;
     if (size != t.end - t.begin) {
       return failure(data_start + t.begin, tensor + ": data_offsets [" + std::to_string(t.begin) + ", " +
                                                std::to_string(t.end) + "] hold " + std::to_string(t.end - t.begin) +

@@ -230,14 +230,16 @@ constexpr void constant_product(T (&y)[R][C], const T (&a)[R][K], const B& b) no
   if constexpr (evaluates_lanes<T>) {
     lanes_product<Transposed>(y, a, b);
   } else {
+    // Rationale: the transposition chosen outside the loops; Clang counts each statement evaluated against its
+    // step limit, so a branch per element would cost the KV-cache decoding proof (examples/verified_model) its limit.
     T columns[C][K]{};
-    for (std::size_t c = 0; c < C; ++c) {
+    if constexpr (Transposed) {
+      for (std::size_t c = 0; c < C; ++c) {
+        for (std::size_t k = 0; k < K; ++k) columns[c][k] = b[c][k];
+      }
+    } else {
       for (std::size_t k = 0; k < K; ++k) {
-        if constexpr (Transposed) {
-          columns[c][k] = b[c][k];
-        } else {
-          columns[c][k] = b[k][c];
-        }
+        for (std::size_t c = 0; c < C; ++c) columns[c][k] = b[k][c];
       }
     }
     dot_rows(y, a, columns);

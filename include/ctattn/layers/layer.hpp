@@ -63,6 +63,11 @@ using layer_input_rules =
     rule_list<shape_error::element_types_must_match<op::layer, typename X::value_type, typename L::value_type>,
               shape_error::input_width_must_match_layer<op::layer, dim_of<X::column_extent>, dim_of<L::input_extent>>>;
 
+// Whether a layer attends to a memory given with its call (`ctattn::with_memory`): a decoder layer, float or int8
+// (its `takes_memory`), or a chain holding one at any depth (specialized in sequential.hpp and model.hpp).
+template <typename L>
+inline constexpr bool attends_to_memory = requires { requires L::takes_memory; };
+
 // The arithmetic a call's options ask for.
 template <typename... Options>
 inline constexpr arithmetic arithmetic_of = call_options<Options...>::arithmetic_kind;
@@ -197,7 +202,9 @@ inline constexpr footprint layer_footprint = [] {
   // user's global `x` or `layer`).
   using layer_type = std::remove_cvref_t<L>;
   using input_type = std::remove_cvref_t<X>;
-  if constexpr (Projection<layer_type>) {
+  if constexpr (!detail::model_base_rule<op::model, layer_type>::check()) {
+    return footprint{};
+  } else if constexpr (Projection<layer_type>) {
     return detail::call_footprint<layer_type, input_type, detail::layer_result<layer_type, input_type>>(0);
   } else {
     return layer_type::template footprint_of<input_type>();

@@ -64,6 +64,11 @@ concept Model = requires { typename std::remove_cvref_t<M>::ctattn_model_type; }
                 std::is_same_v<typename std::remove_cvref_t<M>::ctattn_model_type, std::remove_cvref_t<M>>;
 
 namespace detail {
+// The argument and result of the overload of `forward` that ctattn::model declares and never defines, by which
+// `DerivedForward` tells the derived forward from one the model declares itself.
+struct forward_probe {};
+struct derived_forward_marker {};
+
 // The type of the member a Hana accessor (a `member_ptr<T Derived::*, &Derived::m>`) reaches.
 template <typename Accessor, typename Derived>
 using member_type_of = std::remove_cvref_t<decltype(std::declval<const Accessor&>()(std::declval<Derived&>()))>;
@@ -121,9 +126,6 @@ template <typename Derived>
 using model_rules = rule_list<shape_error::model_members_must_be_declared<op::model, Derived,
                                                                           boost::hana::Struct<Derived>::value>,
                               shape_error::model_must_have_members<op::model, Derived, count<members<Derived>::count>>>;
-template <typename Derived>
-using model_chain_rules =
-    rule_list<model_rules<Derived>, typename members<Derived>::template apply<chain_rules>::type>;
 
 // The result of a model's derived forward on an X.
 // Rationale: a struct of Derived and X, so that nothing is looked up in Derived before it is complete (an alias
@@ -138,6 +140,45 @@ template <std::size_t I, typename Self>
 [[nodiscard]] constexpr auto& member_at(Self& self) noexcept {
   return boost::hana::second(boost::hana::at_c<I>(boost::hana::accessors<std::remove_const_t<Self>>()))(self);
 }
+
+// Whether M has a member named `forward` (a function, a template, an overload set): the name is ambiguous in a class
+// deriving from M and from a class holding it. A layer (a projection has no forward of its own) or such a type is
+// what a model's member is.
+struct forward_name {
+  int forward = 0;
+};
+template <typename M>
+struct forward_name_probe : M, forward_name {};
+template <typename M>
+inline constexpr bool has_forward = [] {
+  if constexpr (std::is_class_v<M> && !std::is_final_v<M>) {
+    return !requires { &forward_name_probe<M>::forward; };
+  } else {
+    return false;
+  }
+}();
+
+// Each member of a model is a layer (the derived forward runs it).
+template <typename Derived, typename Indices = std::make_index_sequence<members<Derived>::count>>
+struct member_layer_rules;
+template <typename Derived, std::size_t... K>
+struct member_layer_rules<Derived, std::index_sequence<K...>> {
+  using type = rule_list<shape_error::model_member_must_be_a_layer<
+      op::model, count<K>, std::remove_cvref_t<decltype(member_at<K>(std::declval<const Derived&>()))>,
+      Layer<std::remove_cvref_t<decltype(member_at<K>(std::declval<const Derived&>()))>> ||
+          has_forward<std::remove_cvref_t<decltype(member_at<K>(std::declval<const Derived&>()))>>>...>;
+};
+
+// A model attends to a memory when a member does.
+template <typename... Members>
+struct any_attends_to_memory : std::bool_constant<(attends_to_memory<Members> || ...)> {};
+template <typename M>
+  requires Model<M>
+inline constexpr bool attends_to_memory<M> = members<M>::template apply<any_attends_to_memory>::value;
+
+template <typename Derived>
+using model_chain_rules = rule_list<model_rules<Derived>, typename member_layer_rules<Derived>::type,
+                                    typename members<Derived>::template apply<chain_rules>::type>;
 
 // A chain: a model (its members) or a sequential (its layers). Its length, element I, that element's type and name
 // (the member's, or the index), which calibration (ctattn/quantized/ranges.hpp) and quantization
@@ -213,7 +254,10 @@ struct model {
   /// given to every member.
   template <typename X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    if constexpr (detail::first_broken<detail::model_chain_rules<Derived>>::check()) {
+    if constexpr (!shape_error::decoder_needs_its_memory<op::model, (detail::is_memory_option<Options>::value || ...) ||
+                                                                        !detail::attends_to_memory<Derived>>::check()) {
+      return x;
+    } else if constexpr (detail::first_broken<detail::model_chain_rules<Derived>>::check()) {
       const Derived& self = static_cast<const Derived&>(*this);
       return detail::run_chain<detail::members<Derived>::count - 1>(
           [&](auto i) -> const auto& { return detail::member_at<decltype(i)::value>(self); }, x, options...);
@@ -221,6 +265,10 @@ struct model {
       return x;
     }
   }
+
+  /// Not for calling: declared and never defined, it tells the forward derived here from one the model declares of
+  /// its own, which hides it (`ctattn::DerivedForward`).
+  detail::derived_forward_marker forward(detail::forward_probe) const noexcept;
 
   /// The result of `forward` on an X (known without running it: a decoder member's forward also needs a memory).
   template <typename X>
@@ -266,13 +314,30 @@ struct model {
   }
 };
 
-/// Runs a model: `model.forward(x, options...)`, as `ctattn::forward` runs a layer.
+/// Whether a model's forward is the one `ctattn::model` derives (its members run in turn), not one it declares of its
+/// own (a residual around its members, a scale): `ctattn::quantize` and `ctattn::record_ranges` follow the members,
+/// so they refuse a model whose forward is its own.
+///
+/// Example: `static_assert(ctattn::DerivedForward<toy::sorter>);`
+template <typename M>
+concept DerivedForward = Model<M> && requires {
+  static_cast<detail::derived_forward_marker (model<std::remove_cvref_t<M>>::*)(detail::forward_probe) const noexcept>(
+      &std::remove_cvref_t<M>::forward);
+};
+
+/// Runs a model: `model.forward(x, options...)`, as `ctattn::forward` runs a layer. It refuses a type whose base
+/// names another model (`struct b : ctattn::model<a>`: `model_must_derive_from_model_of_itself`), which the member
+/// call `b.forward(x)` cannot see: that call is a's, run over a b.
 ///
 /// Example: `const auto logits = ctattn::forward(toy::sorter{}, ids);`
-template <Model M, typename X, typename... Options>
-  requires(!Layer<M>)
+template <typename M, typename X, typename... Options>
+  requires(Model<M> || detail::names_another_model<M>) && (!Layer<M>)
 [[nodiscard]] constexpr auto forward(const M& m, const X& x, const Options&... options) noexcept {
-  return m.forward(x, options...);
+  if constexpr (detail::model_base_rule<op::model, M>::check()) {
+    return m.forward(x, options...);
+  } else {
+    return x;
+  }
 }
 
 }  // namespace ctattn

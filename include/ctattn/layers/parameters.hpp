@@ -29,6 +29,7 @@
 #include <utility>
 
 #include <boost/hana/at.hpp>
+#include <boost/hana/concept/struct.hpp>
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/length.hpp>
 #include <boost/hana/tuple.hpp>
@@ -377,6 +378,40 @@ constexpr void walk_parameter_pairs(LayerA& a, LayerB& b, const parameter_name& 
 template <typename M>
 concept HasParameters = requires(M& m) { parameters(m); };
 
+namespace detail {
+// The model a struct's ctattn::model base names (void for a type without that base).
+template <typename M>
+struct model_base_of {
+  using type = void;
+};
+template <typename M>
+  requires requires { typename M::ctattn_model_type; }
+struct model_base_of<M> {
+  using type = typename M::ctattn_model_type;
+};
+
+// Whether M is a model declared without its base: one deriving from ctattn::model of another type (`struct b :
+// ctattn::model<a>`, a copy-paste, whose inherited forward would run a's members over a b), or a struct listing its
+// members with BOOST_HANA_DEFINE_STRUCT and no ctattn::model base (nor parameters of its own).
+template <typename M, typename Base = typename model_base_of<std::remove_cvref_t<M>>::type>
+inline constexpr bool names_another_model =
+    std::is_void_v<Base> ? boost::hana::Struct<std::remove_cvref_t<M>>::value && !HasParameters<M>
+                         : !std::is_same_v<Base, std::remove_cvref_t<M>>;
+
+// A model declared with ctattn::model names itself in its base (any other type passes).
+template <typename Operation, typename M>
+using model_base_rule =
+    shape_error::model_must_derive_from_model_of_itself<Operation, std::remove_cvref_t<M>,
+                                                        typename model_base_of<std::remove_cvref_t<M>>::type,
+                                                        !names_another_model<M>>;
+
+// The rules of walking a model's parameters: its base names itself, and it lists its parameters.
+template <typename M>
+using parameters_rules =
+    rule_list<model_base_rule<op::parameters, M>,
+              shape_error::parameters_need_a_model<op::parameters, std::remove_cvref_t<M>, HasParameters<M>>>;
+}  // namespace detail
+
 /// Calls `f(name, tensor)` for every parameter of `layer` (a layer, a model, ctattn::sequential), in PyTorch's
 /// `state_dict()` order, with PyTorch's names; `tensor` is one of this header's views (const when `layer` is).
 ///
@@ -387,8 +422,7 @@ concept HasParameters = requires(M& m) { parameters(m); };
 /// \endcode
 template <typename Layer, typename F>
 constexpr void for_each_parameter(Layer& layer, F&& f) noexcept {
-  if constexpr (shape_error::parameters_need_a_model<op::parameters, std::remove_const_t<Layer>,
-                                                     HasParameters<Layer>>::check()) {
+  if constexpr (detail::first_broken<detail::parameters_rules<Layer>>::check()) {
     detail::walk_parameters(layer, parameter_name{}, f);
   }
 }
@@ -424,8 +458,7 @@ constexpr void walk_settings(const Layer& layer, const parameter_name& prefix, F
 /// \endcode
 template <typename Layer, typename F>
 constexpr void for_each_setting(const Layer& layer, F&& f) noexcept {
-  if constexpr (shape_error::parameters_need_a_model<op::parameters, std::remove_const_t<Layer>,
-                                                     HasParameters<Layer>>::check()) {
+  if constexpr (detail::first_broken<detail::parameters_rules<Layer>>::check()) {
     detail::walk_settings(layer, parameter_name{}, f);
   }
 }
@@ -480,7 +513,7 @@ constexpr std::size_t adjust_settings(Layer& layer, const std::string_view* path
 template <typename Layer>
 constexpr bool set_setting(Layer& layer, std::string_view path, double value) noexcept {
   std::size_t changed = 0;
-  if constexpr (shape_error::parameters_need_a_model<op::parameters, Layer, HasParameters<Layer>>::check()) {
+  if constexpr (detail::first_broken<detail::parameters_rules<Layer>>::check()) {
     const std::size_t dot = path.rfind('.');
     changed = detail::adjust_settings(layer, &path, dot == std::string_view::npos ? path : path.substr(dot + 1),
                                       value);
@@ -499,7 +532,7 @@ constexpr bool set_setting(Layer& layer, std::string_view path, double value) no
 template <typename Layer>
 constexpr std::size_t set_every_setting(Layer& layer, std::string_view name, double value) noexcept {
   std::size_t changed = 0;
-  if constexpr (shape_error::parameters_need_a_model<op::parameters, Layer, HasParameters<Layer>>::check()) {
+  if constexpr (detail::first_broken<detail::parameters_rules<Layer>>::check()) {
     changed = detail::adjust_settings(layer, nullptr, name, value);
   }
   return changed;

@@ -16,10 +16,13 @@
 /// | `decoding_layer_must_be_causal`        | the layer's mask type                                          |
 /// | `layer_mask_must_hold_no_state`        | the layer's mask type                                          |
 /// | `decoder_masks_must_name_their_attention` | the options of a decoder layer's call                      |
+/// | `decoder_needs_its_memory`             | whether the call gives a memory (float and int8 decoders, calibration) |
 /// | `parameters_need_a_model`              | the type given where a model object is expected                |
 /// | `model_members_must_be_declared`       | the model type                                                 |
 /// | `model_must_have_members`              | the model type, `count<members>`                               |
 /// | `model_member_output_must_match_next_input` | `count<k>`, member k, the next member, both widths        |
+/// | `model_must_derive_from_model_of_itself` | the model type, the type its `ctattn::model` base names (void: none) |
+/// | `model_member_must_be_a_layer`         | `count<k>`, member k's type                                    |
 /// | `patch_must_divide_input`              | the input's side (`axis::sequence_length`, ...), the patch's  |
 /// | `image_rows_must_match_patch_layer`    | the input's rows, the image's pixels (`axis::image_pixels`)    |
 
@@ -245,6 +248,19 @@ struct decoder_masks_must_name_their_attention {
   }
 };
 
+/// A decoder layer attends to a memory (the encoder's output), given with the call: float and int8 decoder layers,
+/// the models and stacks holding them, and calibration.
+template <typename Operation, bool MemoryGiven>
+struct decoder_needs_its_memory {
+  static constexpr bool holds = MemoryGiven;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a decoder layer attends to the encoder's memory, and the call gives none; pass it: "
+                  "ctattn::with_memory(memory) after the input (record_ranges, a model's or a decoder's forward)");
+    return holds;
+  }
+};
+
 /// Parameters are walked, counted, loaded and imported on a model object: a ctattn layer, or a struct whose friend
 /// `parameters(self)` lists its sublayers by name (docs/layers.md). `HasParameters` says which types are.
 template <typename Operation, typename Given, bool IsModel>
@@ -293,6 +309,38 @@ struct model_member_output_must_match_next_input {
                   "ctattn: a ctattn::model runs its members in the order they are declared, so a member's output "
                   "width must match the next member's input width; reorder the members, change a width, or write "
                   "the model's own forward (the rule below names k, member k, the next member and both widths)");
+    return holds;
+  }
+};
+
+/// A model derives from `ctattn::model` of itself (`struct m : ctattn::model<m>`). A base naming another type (a
+/// copy-paste: `struct b : ctattn::model<a>`) would give b a's forward, run over a b; a struct listing its members
+/// with `BOOST_HANA_DEFINE_STRUCT` and no base has no forward. The library's functions refuse such a type wherever
+/// they are given it (`ctattn::forward`, `ctattn::layer_footprint`, parameters, calibration and quantization).
+/// `NamedModel` is the type the base names, void for none.
+template <typename Operation, typename Model, typename NamedModel, bool Holds>
+struct model_must_derive_from_model_of_itself {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a model derives from ctattn::model of itself (struct m : ctattn::model<m>), and this one "
+                  "does not: its base names another model, whose members its forward would run, or it has none; "
+                  "write the base with the model's own name (the rule below names the model, then the type its base "
+                  "names: void for none)");
+    return holds;
+  }
+};
+
+/// A model's derived forward runs its members in turn, so each is a layer: a type with a `forward` (a ctattn layer,
+/// an embedding, a pooling, a nested model or sequential, an int8 layer). `Position` is `count<k>` for member k.
+template <typename Operation, typename Position, typename Member, bool IsLayer>
+struct model_member_must_be_a_layer {
+  static constexpr bool holds = IsLayer;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a ctattn::model runs its members in turn, and one of them is not a layer (it has no "
+                  "forward); declare data that is not a layer outside BOOST_HANA_DEFINE_STRUCT, or write the "
+                  "model's own forward (the rule below names k and member k's type)");
     return holds;
   }
 };

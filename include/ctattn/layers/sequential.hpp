@@ -164,7 +164,11 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
 
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    if constexpr (well_formed) {
+    if constexpr (!shape_error::decoder_needs_its_memory<
+                      op::sequential, (detail::is_memory_option<Options>::value || ...) ||
+                                          !(detail::attends_to_memory<Layers> || ...)>::check()) {
+      return x;
+    } else if constexpr (well_formed) {
       return detail::run_chain<sizeof...(Layers) - 1>(
           [&](auto i) -> const auto& { return boost::hana::at_c<decltype(i)::value>(layers); }, x, options...);
     } else {
@@ -202,6 +206,11 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
 
 template <typename... Layers>
 sequential(const Layers&...) -> sequential<Layers...>;
+
+namespace detail {
+template <typename... Layers>
+inline constexpr bool attends_to_memory<sequential<Layers...>> = (attends_to_memory<Layers> || ...);
+}  // namespace detail
 
 }  // namespace ctattn
 

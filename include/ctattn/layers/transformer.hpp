@@ -172,6 +172,8 @@ template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename
           bool NormFirst = false, WeightLayout Layout = out_by_in>
 struct transformer_decoder_layer {
   using value_type = T;
+  /// It attends to a memory given with the call (`ctattn::with_memory`).
+  static constexpr bool takes_memory = true;
   static constexpr auto input_extent = normalize_extent<DModel>;
   static constexpr auto output_extent = normalize_extent<DModel>;
   static constexpr bool norm_first = NormFirst;
@@ -236,6 +238,17 @@ struct transformer_decoder_layer {
     requires(detail::is_memory_option<Options>::value || ...)
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
     return forward(x, *detail::find_first<detail::is_memory_option>(options...).memory, options...);
+  }
+
+  /// A forward without a memory (a model or a stack of decoder layers run on the target alone): the rule
+  /// `decoder_needs_its_memory` says to give it.
+  template <FixedMatrix X, typename... Options>
+    requires(!(detail::is_memory_option<Options>::value || ...) && !(FixedMatrix<Options> || ...))
+  [[nodiscard]] constexpr auto forward(const X&, const Options&...) const noexcept
+      -> basic_matrix<T, X::row_extent, output_extent> {
+    (void)shape_error::decoder_needs_its_memory<op::transformer_decoder_layer,
+                                                (detail::is_memory_option<Options>::value || ...)>::check();
+    return {};
   }
 
   /// The result of a forward on an X (for `ctattn::sequential`, which asks it without a memory at hand).

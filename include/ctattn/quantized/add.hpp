@@ -70,8 +70,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 /// Example: `ctattn::add<q_sum>(x_q, ctattn::quantize<q_x>(residual))` rather than `ctattn::add<q_sum>(x_q, residual)`.
 template <quantization Out, typename A, typename B>
   requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
-constexpr void add(const A&, const B&) noexcept {
-  detail::refuse_int8_operation<op::quantized_add, A, B>();
+constexpr auto add(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_add, A, B>();
 }
 
 /// `a + b` with an int8 operand: refused at compile time, with what to write instead (`ctattn::add<Out>(a, b)`;
@@ -80,8 +80,8 @@ constexpr void add(const A&, const B&) noexcept {
 /// Example: `ctattn::add<q_sum>(a_q, b_q)` rather than `a_q + b_q`.
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr void operator+(const A&, const B&) noexcept {
-  detail::refuse_int8_operation<op::quantized_add, A, B>();
+constexpr auto operator+(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_add, A, B>();
 }
 
 }  // namespace ctattn

@@ -109,8 +109,15 @@ struct named_range {
   value_range range;
 };
 
+namespace detail {
+// Not constexpr on purpose, as precondition_failed: reached in a constant expression, it makes the expression
+// non-constant, and the compilers' first error names this function, whose name says what is wrong and what to do.
+inline void ranges_table_lacks_this_point_record_it_with_record_ranges() noexcept { precondition_failed(); }
+}  // namespace detail
+
 /// The range named `name` in `table`; a name the table lacks is a contract violation (a compile error in a constant
-/// expression: the ranges header is older than the model, or the name is misspelled).
+/// expression, naming `ranges_table_lacks_this_point_record_it_with_record_ranges`: the ranges header is older than
+/// the model, or the name is misspelled).
 ///
 /// Example: `constexpr auto q_norm = ctattn::quantization_for_range(ctattn::range_at(toy::sorter_ranges, "norm"));`
 template <typename Table>
@@ -118,7 +125,7 @@ template <typename Table>
   for (const named_range& entry : table) {
     if (entry.name == name) return entry.range;
   }
-  detail::expects(false);
+  detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
   return {};
 }
 

@@ -293,7 +293,8 @@ struct quantize_rules_of<C, I> {
   using element = chain_element_type<I, C>;
   static constexpr bool pair = I + 1 < chain_length<C>() && is_token_embedding<element> &&
                                is_position_embedding<chain_element_type<next_or_self<C, I>, C>>;
-  using type = rule_list<typename element_quantize_rules<C, I, element>::type,
+  using type = rule_list<std::conditional_t<I == 0, chain_forward_rules<op::quantize, C>, rule_list<>>,
+                         typename element_quantize_rules<C, I, element>::type,
                          typename quantize_rules_of<C, (pair ? I + 2 : I + 1)>::type>;
 };
 
@@ -505,6 +506,34 @@ constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
   }
 }
 
+// The index of the first member of model M whose output range `Ranges` lacks (the member count when it has them
+// all; 0 for a sequential, whose layers are named by index).
+template <const auto& Ranges, typename M>
+[[nodiscard]] constexpr std::size_t first_member_without_range() noexcept {
+  if constexpr (Model<M>) {
+    for (std::size_t i = 0; i < members<M>::count; ++i) {
+      bool found = false;
+      for (const named_range& entry : Ranges) found = found || entry.name == members<M>::names[i];
+      if (!found) return i;
+    }
+    return members<M>::count;
+  } else {
+    return 0;
+  }
+}
+template <const auto& Ranges, typename M, std::size_t I = first_member_without_range<Ranges, M>(),
+          typename Chars = std::make_index_sequence<Model<M> && I < chain_length<M>() ? members<M>::names[I].size()
+                                                                                      : 0>>
+struct ranges_member_rule_of;
+template <const auto& Ranges, typename M, std::size_t I, std::size_t... C>
+struct ranges_member_rule_of<Ranges, M, I, std::index_sequence<C...>> {
+  using type = shape_error::ranges_must_hold_every_member<
+      op::quantize, M, point<members<M>::names[Model<M> && I < chain_length<M>() ? I : 0][C]...>,
+      !Model<M> || I == chain_length<M>()>;
+};
+template <const auto& Ranges, typename M>
+using ranges_member_rule = typename ranges_member_rule_of<Ranges, M>::type;
+
 // The int8 form of a whole chain, fed by QIn: its type from quantize_layer, its layers written in place.
 template <const auto& Ranges, quantization QIn, typename C>
 [[nodiscard]] constexpr auto quantize_chain(const C& chain) noexcept {
@@ -526,9 +555,12 @@ template <const auto& Ranges, quantization QIn, typename C>
 ///
 /// Example: `constexpr auto int8_weights = ctattn::quantize<toy::sorter_ranges>(sorter_weights);`
 template <const auto& Ranges, typename M>
-  requires(Model<M> || detail::is_sequential<M>)
+  requires(Model<M> || detail::is_sequential<M> || detail::names_another_model<M>)
 [[nodiscard]] constexpr auto quantize(const M& model) noexcept {
-  if constexpr (!detail::first_broken<typename detail::quantize_rules_of<M>::type>::check()) {
+  if constexpr (!detail::model_base_rule<op::quantize, M>::check() ||
+                !detail::ranges_member_rule<Ranges, M>::check()) {
+    return detail::no_int8_form<quantization{1.0}>{};
+  } else if constexpr (!detail::first_broken<typename detail::quantize_rules_of<M>::type>::check()) {
     return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (detail::is_token_embedding<detail::chain_element_type<0, M>>) {
     return detail::quantize_chain<Ranges, quantization{1.0}>(model);

@@ -123,8 +123,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 /// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
 template <quantization Out, typename A, typename B>
   requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
-constexpr void multiply(const A&, const B&) noexcept {
-  detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
 }
 
 /// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
@@ -133,15 +133,15 @@ constexpr void multiply(const A&, const B&) noexcept {
 /// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr void multiply(const A&, const B&) noexcept {
-  detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
 }
 
 /// \copydoc multiply(const A&, const B&)
 template <typename A, typename B>
   requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr void operator*(const A& a, const B& b) noexcept {
-  multiply(a, b);
+constexpr auto operator*(const A& a, const B& b) noexcept {
+  return multiply(a, b);
 }
 
 }  // namespace ctattn

@@ -124,13 +124,16 @@ namespace detail {
 // Stops the build at an int8 operation that cannot be: an operator or a product with no output quantization on two
 // int8 matrices (`int8_operation_needs_output_quantization`), or one with a float operand
 // (`int8_operands_must_both_be_int8`).
+// It returns the int8 operand's type, so that the refused call's result, held by the caller (`const auto c = a +
+// b;`), adds no error of its own before the rule's.
 template <typename Operation, typename A, typename B>
-constexpr void refuse_int8_operation() noexcept {
+constexpr auto refuse_int8_operation() noexcept {
   if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
     static_assert((shape_error::int8_operation_needs_output_quantization<Operation, A, B>::check(), true));
   } else {
     static_assert((shape_error::int8_operands_must_both_be_int8<Operation, A, B>::check(), true));
   }
+  return std::conditional_t<QuantizedMatrix<A>, A, B>{};
 }
 }  // namespace detail
 

@@ -51,6 +51,7 @@
 #include "ctattn/layers.hpp"
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/quantized/calibrate.hpp"
+#include "ctattn/quantized/rules.hpp"
 #include "ctattn/quantized/transformer.hpp"
 
 namespace ctattn {
@@ -139,19 +140,6 @@ inline constexpr bool is_decoder_layer = false;
 template <typename T, auto D, std::size_t H, auto F, typename A, bool N, WeightLayout W>
 inline constexpr bool is_decoder_layer<transformer_decoder_layer<T, D, H, F, A, N, W>> = true;
 
-// Whether L is a decoder layer or a chain that holds one, at any depth.
-template <typename L>
-constexpr bool holds_decoder_layer() noexcept {
-  if constexpr (is_decoder_layer<L>) {
-    return true;
-  } else if constexpr (is_chain<L>) {
-    return []<std::size_t... I>(std::index_sequence<I...>) {
-      return (holds_decoder_layer<chain_element_type<I, L>>() || ...);
-    }(std::make_index_sequence<chain_length<L>()>{});
-  } else {
-    return false;
-  }
-}
 
 template <typename L>
 inline constexpr bool is_feed_forward = false;
@@ -295,12 +283,20 @@ constexpr auto record_chain(const C& chain, const X& x, Ranges& ranges, const pa
   }
 }
 
+// The rule of following a chain's elements for Operation (quantizing, calibrating): a model's forward is its
+// members run in turn, not a forward of its own.
+template <typename Operation, typename C>
+using chain_forward_rules =
+    rule_list<shape_error::model_forward_must_be_its_members<Operation, C, !Model<C> || DerivedForward<C>>>;
+
 // One layer: its output under `path`, and its own points under `path.point`. `options` carry a decoder's memory
 // and masks.
 template <typename L, typename X, typename Ranges, typename... Options>
 constexpr auto record(const L& layer, const X& x, Ranges& ranges, const parameter_name& path,
                       const Options&... options) noexcept {
-  if constexpr (is_chain<L>) {
+  if constexpr (is_chain<L> && !first_broken<chain_forward_rules<op::record_ranges, L>>::check()) {
+    return layer.forward(x, options...);
+  } else if constexpr (is_chain<L>) {
     const auto y = record_chain<0>(layer, x, ranges, path, options...);
     // A chain's output is its last layer's, under the chain's own name too (`layers` as `layers.1`): the name the
     // member after it reads its input quantization by. The whole model's output has the name `output`.
@@ -434,8 +430,10 @@ template <typename M, typename X, std::size_t Capacity, typename... Options>
 constexpr auto record_ranges(const M& model, const X& x, activation_ranges<Capacity>& ranges,
                              const Options&... options) noexcept {
   constexpr bool memory = (detail::is_memory_option<Options>::value || ...);
-  if constexpr (!shape_error::decoder_needs_its_memory<op::record_ranges,
-                                                       memory || !detail::holds_decoder_layer<M>()>::check()) {
+  if constexpr (!detail::model_base_rule<op::record_ranges, M>::check()) {
+    return x;
+  } else if constexpr (!shape_error::decoder_needs_its_memory<op::record_ranges,
+                                                       memory || !detail::attends_to_memory<M>>::check()) {
     return x;
   } else {
     if constexpr (FixedMatrix<X>) ranges.widen("input", x);

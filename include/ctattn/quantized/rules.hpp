@@ -12,13 +12,14 @@
 /// | `int8_accumulator_must_not_overflow`  | `count<K>` (the summed length), `count<33025>` (the most int32 holds) |
 /// | `input_quantization_must_match_layer` | the input's `quantization_constant`, the layer's                |
 /// | `int8_mask_must_hide_keys`            | the mask's type                                                 |
-/// | `decoder_needs_its_memory`            | whether the call gives a memory                                 |
 /// | `int8_cache_must_hold_the_projections_quantization` | the cache's key or value quantization, W_K's or W_V's output's |
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 /// | `rows_per_block_must_be_positive`     | `count<Rows>`, the rows per block an int8 feed-forward block was given |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
+/// | `model_forward_must_be_its_members`   | the model whose `forward` is its own                              |
+/// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
 
 #include <cstddef>
@@ -73,6 +74,47 @@ struct layer_needs_an_int8_form {
     static_assert(holds,
                   "ctattn: ctattn::quantize has no int8 form of this layer (the layer below); quantize the model's "
                   "other parts with the quantize_* functions and keep this one in float, or drop it");
+    return holds;
+  }
+};
+
+/// `ctattn::quantize` and `ctattn::record_ranges` follow a model's members run in turn (the forward `ctattn::model`
+/// derives); a model that declares a forward of its own (a residual around its members, a scale) would be calibrated
+/// and quantized as another function, so it is refused (`ctattn::DerivedForward`).
+template <typename Operation, typename Model, bool DerivesForward>
+struct model_forward_must_be_its_members {
+  static constexpr bool holds = DerivesForward;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: ctattn::quantize and ctattn::record_ranges follow a model's members run in turn, and this "
+                  "model has a forward of its own; make its extra steps members (ctattn::residual around a "
+                  "ctattn::sequential, say) and drop its forward, or quantize its parts with the quantize_* "
+                  "functions");
+    return holds;
+  }
+};
+
+}  // namespace shape_error
+
+/// A member's name as a type the diagnostics print legibly: `ctattn::point<'h', 'e', 'a', 'd'>`.
+///
+/// Example: `using head = ctattn::point<'h', 'e', 'a', 'd'>;`
+template <char... Name>
+struct point {};
+
+namespace shape_error {
+
+/// `ctattn::quantize<Ranges>(model)` reads every member's output range from `Ranges` (ctattn::record_ranges writes
+/// one under each member's name), so a table without one of them was recorded for another model, or before this
+/// one changed. `Member` is the first member the table lacks, as a `point`.
+template <typename Operation, typename Model, typename Member, bool Holds>
+struct ranges_must_hold_every_member {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the ranges table lacks a member of this model (it was recorded for another model, or "
+                  "before this one changed); record it again with ctattn::record_ranges on this model (the rule "
+                  "below names the model and the first member missing)");
     return holds;
   }
 };
@@ -135,18 +177,6 @@ struct input_quantization_must_match_layer {
     static_assert(holds,
                   "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
                   "for; requantize the input, or quantize the layer for this input's quantization");
-    return holds;
-  }
-};
-
-/// A decoder layer attends to a memory (the encoder's output), given with the call.
-template <typename Operation, bool MemoryGiven>
-struct decoder_needs_its_memory {
-  static constexpr bool holds = MemoryGiven;
-  static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: a decoder layer attends to the encoder's memory, and the call gives none; pass it: "
-                  "ctattn::with_memory(memory) after the input (record_ranges, a model's or a decoder's forward)");
     return holds;
   }
 };

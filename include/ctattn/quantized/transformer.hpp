@@ -142,7 +142,7 @@ template <typename Table>
       return entry.range;
     }
   }
-  detail::expects(false);
+  detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
   return value_range{};
 }
 template <typename Table>
@@ -498,6 +498,8 @@ template <typename Table>
 template <auto Width, std::size_t Heads, auto Hidden, decoder_layer_quantizations Q, bool NormFirst = false>
 struct qtransformer_decoder_layer {
   static constexpr auto input_extent = Width;
+  /// It attends to a memory given with the call (`ctattn::with_memory`).
+  static constexpr bool takes_memory = true;
   static constexpr auto output_extent = Width;
   static constexpr quantization input_quantization = Q.input;
   static constexpr quantization memory_quantization = Q.memory;
@@ -690,6 +692,7 @@ struct qtransformer_decoder_layer {
 
   friend constexpr bool operator==(const qtransformer_decoder_layer&, const qtransformer_decoder_layer&) = default;
 };
+
 
 /// A float `transformer_decoder_layer` (PyTorch's out x in weights; pre- or post-norm) quantized with the
 /// activations' quantizations `Q`, each sublayer as in `quantize_encoder_layer`; the attention over the memory

@@ -1,0 +1,21 @@
+// Rule: a model derives from ctattn::model of itself; a base naming another model (a copy-paste) is refused
+// expected-error: ctattn: a model derives from ctattn::model of itself \(struct m : ctattn::model<m>\), and this one does not
+// expected-rule: shape_error::model_must_derive_from_model_of_itself<ctattn::op::model, regressor, classifier, false>
+#include <ctattn/layers.hpp>
+
+struct classifier : ctattn::model<classifier> {
+  BOOST_HANA_DEFINE_STRUCT(classifier, (ctattn::linear<float, 4, 8, ctattn::out_by_in, true>, hidden),
+                           (ctattn::relu, act), (ctattn::linear<float, 8, 2, ctattn::out_by_in, true>, out));
+};
+#ifdef CTATTN_COMPILE_FAIL
+using base = ctattn::model<classifier>;  // copied from classifier
+#else
+struct regressor;
+using base = ctattn::model<regressor>;
+#endif
+struct regressor : base {
+  BOOST_HANA_DEFINE_STRUCT(regressor, (ctattn::linear<float, 4, 1, ctattn::out_by_in, true>, out));
+};
+const auto y = ctattn::forward(regressor{}, ctattn::matrix<float, 3, 4>{});  // <- mistake
+
+float use() { return y(0, 0); }
