@@ -2446,7 +2446,8 @@ constexpr void rms_norm_row(const T (&x)[N], T (&y)[N], const T* weight, T eps) 
 #endif
 
 
-// Each backend's header is empty unless the target has its instructions.
+// Each backend's header is empty unless the target has its instructions; where it has them, the header defines its
+// row of the float table (kernels/backend_rows.hpp).
 // ---------------------------------------- ctattn/kernels/avx2.hpp
 #ifndef CTATTN_KERNELS_AVX2_HPP
 #define CTATTN_KERNELS_AVX2_HPP
@@ -2457,6 +2458,79 @@ constexpr void rms_norm_row(const T (&x)[N], T (&y)[N], const T* weight, T eps) 
 ///
 /// Example: `ctattn::detail::avx2_ops::reduce_add(ctattn::detail::avx2_ops::broadcast(1.0f)) == 8.0f`.
 
+
+// ---------------------------------------- ctattn/kernels/backend_rows.hpp
+#ifndef CTATTN_KERNELS_BACKEND_ROWS_HPP
+#define CTATTN_KERNELS_BACKEND_ROWS_HPP
+
+/// \file
+/// The rows of the backend tables: one table per data type, each a list of backends fastest first. A backend's file
+/// (kernels/avx512.hpp, ...) defines its row under the condition that makes its instructions available, the same
+/// condition its operations are defined under; kernels/backend.hpp (float) and kernels/int8.hpp (int8) each choose
+/// the first row the build defines, once, and every name and operation of that data type comes from the row.
+///
+/// | table | row members | rows, fastest first |
+/// |-------|-------------|---------------------|
+/// | `float_backend<float_backend_id>` | `name`, `ops` | avx512, avx2, neon, helium, scalar |
+/// | `int8_backend<int8_backend_id>` | `name`, `ops` (dot products), `product_ops` (the layers' products), `packed_ops` (packed weights) | avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, scalar |
+///
+/// `void` stands for "none": the scalar row's operations are all void, and so are the packed operations of a
+/// backend without a packed kernel.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::detail::chosen_row<ctattn::detail::float_backend_id, ctattn::detail::float_backend>() !=
+///                 ctattn::detail::float_backend_id::count);
+/// \endcode
+
+
+namespace ctattn::detail {
+
+/// The float backends, fastest first; `count` ends the list.
+enum class float_backend_id : unsigned char { avx512, avx2, neon, helium, scalar, count };
+
+/// The int8 backends, fastest first; `count` ends the list.
+enum class int8_backend_id : unsigned char {
+  avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, scalar, count
+};
+
+/// A row of the float table: defined by the backend's file where the target has its instructions.
+template <float_backend_id Id>
+struct float_backend;
+
+/// A row of the int8 table: defined by the backend's file where the target has its instructions.
+template <int8_backend_id Id>
+struct int8_backend;
+
+/// The scalar rows, defined everywhere: the exact loops of kernels/scalar.hpp and kernels/int8.hpp.
+template <>
+struct float_backend<float_backend_id::scalar> {
+  static constexpr const char* name = "scalar";
+  using ops = void;
+};
+template <>
+struct int8_backend<int8_backend_id::scalar> {
+  static constexpr const char* name = "scalar";
+  using ops = void;
+  using product_ops = void;
+  using packed_ops = void;
+};
+
+/// The first row of a table, in the order of its ids, that the build defines.
+template <typename Id, template <Id> class Row>
+[[nodiscard]] consteval Id chosen_row() noexcept {
+  return []<std::size_t... I>(std::index_sequence<I...>) {
+    Id chosen = Id::count;
+    ((chosen == Id::count && requires { Row<static_cast<Id>(I)>::name; } ? chosen = static_cast<Id>(I) : chosen),
+     ...);
+    return chosen;
+  }(std::make_index_sequence<static_cast<std::size_t>(Id::count)>{});
+}
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_KERNELS_BACKEND_ROWS_HPP
+// ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
 
 // ---------------------------------------- ctattn/kernels/detail/exp_constants.hpp
 #ifndef CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
@@ -3387,6 +3461,13 @@ struct avx2_ops {
   }
 };
 
+/// The float table's avx2 row (kernels/backend_rows.hpp).
+template <>
+struct float_backend<float_backend_id::avx2> {
+  static constexpr const char* name = "avx2";
+  using ops = avx2_ops;
+};
+
 }  // namespace ctattn::detail
 
 #endif  // defined(__AVX2__) && defined(__FMA__)
@@ -3719,6 +3800,15 @@ struct avx2_packed_ops : avx2_packed_requantization {
   }
 };
 
+/// The int8 table's avx2 row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx2> {
+  static constexpr const char* name = "avx2";
+  using ops = avx2_int8_ops;
+  using product_ops = avx2_int8_ops;
+  using packed_ops = avx2_packed_ops;
+};
+
 }  // namespace ctattn::detail
 
 #endif  // defined(__AVX2__)
@@ -3765,6 +3855,15 @@ struct avx2_vnni_packed_ops : avx2_packed_requantization {
   }
 };
 
+/// The int8 table's avx2_vnni row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx2_vnni> {
+  static constexpr const char* name = "avx2_vnni";
+  using ops = avx2_int8_ops;
+  using product_ops = avx2_int8_ops;
+  using packed_ops = avx2_vnni_packed_ops;
+};
+
 }  // namespace ctattn::detail
 
 #endif  // defined(__AVX2__) && defined(__AVXVNNI__)
@@ -3790,6 +3889,7 @@ struct avx2_vnni_packed_ops : avx2_packed_requantization {
 /// | `div`                         | a / b (correctly rounded; Helium: within 2 ulp for b in [1, 2^126]) |
 ///
 /// Example: `ctattn::detail::avx512_ops::reduce_add(ctattn::detail::avx512_ops::broadcast(1.0f)) == 16.0f`.
+
 
 
 // ---------------------------------------- ctattn/kernels/detail/int8_simd.hpp
@@ -4095,6 +4195,13 @@ struct avx512_ops {
   }
 };
 
+/// The float table's avx512 row (kernels/backend_rows.hpp).
+template <>
+struct float_backend<float_backend_id::avx512> {
+  static constexpr const char* name = "avx512";
+  using ops = avx512_ops;
+};
+
 }  // namespace ctattn::detail
 
 #endif  // defined(__AVX512F__)
@@ -4268,6 +4375,17 @@ struct avx512_int8_ops {
   static __m256i halves(accumulator sum) noexcept {
     return _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1));
   }
+};
+
+// An AVX-512 target without VNNI packs its weights for AVX2's `vpmaddwd` kernel (kernels/avx2.hpp): ctattn has no
+// zmm form of it.
+/// The int8 table's avx512 row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx512> {
+  static constexpr const char* name = "avx512";
+  using ops = avx512_int8_ops;
+  using product_ops = avx512_int8_ops;
+  using packed_ops = avx2_packed_ops;
 };
 
 }  // namespace ctattn::detail
@@ -4511,6 +4629,15 @@ struct avx512_vnni_int8_ops : avx512_int8_ops {
   }
 };
 
+/// The int8 table's avx512_vnni row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx512_vnni> {
+  static constexpr const char* name = "avx512_vnni";
+  using ops = avx512_vnni_int8_ops;
+  using product_ops = avx512_vnni_int8_ops;
+  using packed_ops = avx512_vnni_packed_ops;
+};
+
 }  // namespace ctattn::detail
 
 #endif  // defined(__AVX512BW__) && defined(__AVX512VNNI__)
@@ -4545,6 +4672,7 @@ struct avx512_vnni_int8_ops : avx512_int8_ops {
 /// firmware board `m55-helium` (Clang 14, QEMU mps3-an547; docs/firmware.md).
 ///
 /// Example: `ctattn::detail::helium_ops::reduce_add(ctattn::detail::helium_ops::broadcast(1.0f)) == 4.0f`.
+
 
 
 // ---------------------------------------- ctattn/kernels/detail/int8_requantize.hpp
@@ -4732,8 +4860,10 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumu
 #endif  // CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
 // ---------------------------------------- ctattn/kernels/helium.hpp (continued)
 
-// Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp).
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+// Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp) and the
+// compiler is Clang or GCC 13 or later (kernels/backend.hpp says why): the operations exist exactly where the tables
+// choose them.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (defined(__clang__) || __GNUC__ >= 13)
 
 #include <arm_mve.h>
 
@@ -4834,13 +4964,20 @@ struct helium_ops {
   }
 };
 
+/// The float table's helium row (kernels/backend_rows.hpp).
+template <>
+struct float_backend<float_backend_id::helium> {
+  static constexpr const char* name = "helium";
+  using ops = helium_ops;
+};
+
 }  // namespace ctattn::detail
 
-#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (...)
 
-// The int8 operations need MVE's integer instructions only (bit 1): kernels/int8.hpp selects them with Clang or GCC
-// 13 and later, as kernels/backend.hpp does the float ones.
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+// The int8 operations need MVE's integer instructions only (bit 1), with Clang or GCC 13 and later, as the float
+// ones.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
 
 #include <arm_mve.h>
 
@@ -5147,9 +5284,18 @@ struct helium_int8_ops {
   }
 };
 
+/// The int8 table's helium row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::helium> {
+  static constexpr const char* name = "helium";
+  using ops = helium_int8_ops;
+  using product_ops = helium_int8_ops;
+  using packed_ops = void;
+};
+
 }  // namespace ctattn::detail
 
-#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (...)
 
 #endif  // CTATTN_KERNELS_HELIUM_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
@@ -5163,6 +5309,7 @@ struct helium_int8_ops {
 /// goes through a 4-float buffer.
 ///
 /// Example: `ctattn::detail::neon_ops::reduce_add(ctattn::detail::neon_ops::broadcast(1.0f)) == 4.0f`.
+
 
 
 
@@ -5251,6 +5398,22 @@ struct neon_int8_ops {
     return vmlal_high_s16(vmlal_s16(sum, vget_low_s16(x), vget_low_s16(y)), x, y);
   }
   static std::int32_t total(accumulator sum) noexcept { return vaddvq_s32(sum); }
+};
+
+/// The float table's neon row (kernels/backend_rows.hpp).
+template <>
+struct float_backend<float_backend_id::neon> {
+  static constexpr const char* name = "neon";
+  using ops = neon_ops;
+};
+
+/// The int8 table's neon row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::neon> {
+  static constexpr const char* name = "neon";
+  using ops = neon_int8_ops;
+  using product_ops = neon_int8_ops;
+  using packed_ops = void;
 };
 
 #if defined(__ARM_FEATURE_DOTPROD)
@@ -5395,7 +5558,25 @@ struct neon_i8mm_packed_ops : neon_dotprod_packed_ops {
   }
 };
 
+/// The int8 table's neon_i8mm row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::neon_i8mm> {
+  static constexpr const char* name = "neon_i8mm";
+  using ops = neon_dotprod_int8_ops;
+  using product_ops = neon_dotprod_int8_ops;
+  using packed_ops = neon_i8mm_packed_ops;
+};
+
 #endif  // defined(__ARM_FEATURE_MATMUL_INT8)
+
+/// The int8 table's neon_dotprod row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::neon_dotprod> {
+  static constexpr const char* name = "neon_dotprod";
+  using ops = neon_dotprod_int8_ops;
+  using product_ops = neon_dotprod_int8_ops;
+  using packed_ops = neon_dotprod_packed_ops;
+};
 
 #endif  // defined(__ARM_FEATURE_DOTPROD)
 
@@ -5406,16 +5587,6 @@ struct neon_i8mm_packed_ops : neon_dotprod_packed_ops {
 #endif  // CTATTN_KERNELS_NEON_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
 
-#if defined(__AVX512F__)
-#define CTATTN_SIMD_AVX512 1
-#elif defined(__AVX2__) && defined(__FMA__)
-#define CTATTN_SIMD_AVX2 1
-#elif defined(__aarch64__) && defined(__ARM_NEON)
-#define CTATTN_SIMD_NEON 1
-#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (defined(__clang__) || __GNUC__ >= 13)
-#define CTATTN_SIMD_HELIUM 1
-#endif
-
 namespace ctattn {
 
 /// How a run-time call computes: `exact` (the scalar loops, static_assert's bits) or `fast` (the SIMD backend).
@@ -5425,18 +5596,11 @@ enum class arithmetic { exact, fast };
 inline constexpr arithmetic default_arithmetic = CTATTN_EXACT_ARITHMETIC ? arithmetic::exact : arithmetic::fast;
 
 namespace detail {
+/// The float table's row this build runs: the first the target defines (kernels/backend_rows.hpp), chosen here once.
+using float_row = float_backend<chosen_row<float_backend_id, float_backend>()>;
+
 /// The operations of the SIMD backend this build targets (`void` when there is none).
-#if defined(CTATTN_SIMD_AVX512)
-using simd_ops = avx512_ops;
-#elif defined(CTATTN_SIMD_AVX2)
-using simd_ops = avx2_ops;
-#elif defined(CTATTN_SIMD_NEON)
-using simd_ops = neon_ops;
-#elif defined(CTATTN_SIMD_HELIUM)
-using simd_ops = helium_ops;
-#else
-using simd_ops = void;
-#endif
+using simd_ops = float_row::ops;
 
 /// Whether a run-time call on elements of type T with arithmetic A runs the SIMD backend.
 template <arithmetic A, typename T>
@@ -5444,18 +5608,7 @@ inline constexpr bool runs_simd = A == arithmetic::fast && !std::is_void_v<simd_
 }  // namespace detail
 
 /// The SIMD backend of this build: "avx512", "avx2", "neon", "helium", or "scalar" when there is none.
-inline constexpr const char* simd_backend_name =
-#if defined(CTATTN_SIMD_AVX512)
-    "avx512";
-#elif defined(CTATTN_SIMD_AVX2)
-    "avx2";
-#elif defined(CTATTN_SIMD_NEON)
-    "neon";
-#elif defined(CTATTN_SIMD_HELIUM)
-    "helium";
-#else
-    "scalar";
-#endif
+inline constexpr const char* simd_backend_name = detail::float_row::name;
 
 }  // namespace ctattn
 
@@ -7771,7 +7924,13 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
 /// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
-/// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
+/// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)  | armv6m     | kernels/armv6m.hpp    | 1 (assembly)   |
+/// | anything else (Cortex-M3, ...)                         | scalar     | this file             | 1              |
+///
+/// These are the int8 table's rows (kernels/backend_rows.hpp), fastest first; each backend's file defines its row
+/// where the target has its instructions, and `detail::int8_row` below is the first defined, chosen once. Clang 14
+/// does not enable the dot product with `-march=armv8.6-a+i8mm` (it defines `__ARM_FEATURE_MATMUL_INT8` alone and
+/// rejects `vdotq_s32`): add `+dotprod` for the `neon_i8mm` row, else the build runs `neon`.
 ///
 /// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
 /// (AVX-512 VNNI, AVX-VNNI, AVX2, AArch64 `smmla` or `sdot`): its weights packed where the layer is made, read by
@@ -7814,6 +7973,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// boards (docs/firmware.md): every int8 image compares its results with the compiler's, bit for bit.
 ///
 /// Example: `ctattn::detail::arm_dsp_int8_ops::total(ctattn::detail::arm_dsp_int8_ops::zero()) == 0`.
+
 
 
 
@@ -8262,6 +8422,15 @@ struct arm_dsp_int8_ops {
   }
 };
 
+/// The int8 table's arm_dsp row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::arm_dsp> {
+  static constexpr const char* name = "arm_dsp";
+  using ops = arm_dsp_int8_ops;
+  using product_ops = arm_dsp_int8_ops;
+  using packed_ops = void;
+};
+
 }  // namespace ctattn::detail
 
 #endif  // defined(__ARM_FEATURE_DSP)
@@ -8288,6 +8457,7 @@ struct arm_dsp_int8_ops {
 ///
 /// Example: `ctattn::detail::armv6m_int8_ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)`, on an
 /// Armv6-M build.
+
 
 
 
@@ -8373,6 +8543,17 @@ struct armv6m_int8_ops {
   }
 };
 
+// Rationale: Armv6-M has no integer SIMD, so no dot-product operations (`ops` is void and the other int8 kernels run
+// their scalar loops); its row runs the layers' products, in assembly.
+/// The int8 table's armv6m row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::armv6m> {
+  static constexpr const char* name = "armv6m";
+  using ops = void;
+  using product_ops = armv6m_int8_ops;
+  using packed_ops = void;
+};
+
 }  // namespace ctattn::detail
 
 #endif  // defined(__ARM_ARCH_6M__)
@@ -8381,87 +8562,30 @@ struct armv6m_int8_ops {
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 
 
-#if defined(__AVX512BW__)
-#define CTATTN_INT8_AVX512 1
-#elif defined(__AVX2__)
-#define CTATTN_INT8_AVX2 1
-#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
-#define CTATTN_INT8_NEON_DOTPROD 1
-#elif defined(__aarch64__) && defined(__ARM_NEON)
-#define CTATTN_INT8_NEON 1
-#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
-#define CTATTN_INT8_HELIUM 1
-#elif defined(__ARM_FEATURE_DSP)
-#define CTATTN_INT8_ARM_DSP 1
-#endif
-
 namespace ctattn {
 
-/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_i8mm", "neon_dotprod", "neon",
-/// "helium", "arm_dsp", or "scalar" when there is none.
-///
-/// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
-inline constexpr const char* int8_backend_name =
-#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
-    "avx512_vnni";
-#elif defined(CTATTN_INT8_AVX512)
-    "avx512";
-#elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
-    "avx2_vnni";
-#elif defined(CTATTN_INT8_AVX2)
-    "avx2";
-#elif defined(CTATTN_INT8_NEON_DOTPROD) && defined(__ARM_FEATURE_MATMUL_INT8)
-    "neon_i8mm";
-#elif defined(CTATTN_INT8_NEON_DOTPROD)
-    "neon_dotprod";
-#elif defined(CTATTN_INT8_NEON)
-    "neon";
-#elif defined(CTATTN_INT8_HELIUM)
-    "helium";
-#elif defined(CTATTN_INT8_ARM_DSP)
-    "arm_dsp";
-#else
-    "scalar";
-#endif
-
 namespace detail {
-/// The int8 operations of the backend this build targets (`void` when there is none).
-#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
-using int8_ops = avx512_vnni_int8_ops;
-#elif defined(CTATTN_INT8_AVX512)
-using int8_ops = avx512_int8_ops;
-#elif defined(CTATTN_INT8_AVX2)
-using int8_ops = avx2_int8_ops;
-#elif defined(CTATTN_INT8_NEON_DOTPROD)
-using int8_ops = neon_dotprod_int8_ops;
-#elif defined(CTATTN_INT8_NEON)
-using int8_ops = neon_int8_ops;
-#elif defined(CTATTN_INT8_HELIUM)
-using int8_ops = helium_int8_ops;
-#elif defined(CTATTN_INT8_ARM_DSP)
-using int8_ops = arm_dsp_int8_ops;
-#else
-using int8_ops = void;
-#endif
+/// The int8 table's row this build runs: the first the target defines (kernels/backend_rows.hpp), chosen here once.
+using int8_row = int8_backend<chosen_row<int8_backend_id, int8_backend>()>;
+
+/// The int8 dot-product operations of the backend this build targets (`void` when there is none).
+using int8_ops = int8_row::ops;
+
+/// The operations that run the layers' int8 products: `int8_ops`, or a backend's product-only kernel (Armv6-M's).
+using int8_product_ops = int8_row::product_ops;
 
 /// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
 /// AVX-512 VNNI's, AVX-VNNI's, AArch64 `smmla`'s (i8mm) or `sdot`'s where the target has them, else AVX2's
 /// `vpmaddwd` form on an x86 target with AVX2 (AVX-512 without VNNI included), else `void` (layers keep no packed
 /// weights).
-#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
-using int8_packed_ops = avx512_vnni_packed_ops;
-#elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
-using int8_packed_ops = avx2_vnni_packed_ops;
-#elif defined(CTATTN_INT8_AVX512) || defined(CTATTN_INT8_AVX2)
-using int8_packed_ops = avx2_packed_ops;
-#elif defined(CTATTN_INT8_NEON_DOTPROD) && defined(__ARM_FEATURE_MATMUL_INT8)
-using int8_packed_ops = neon_i8mm_packed_ops;
-#elif defined(CTATTN_INT8_NEON_DOTPROD)
-using int8_packed_ops = neon_dotprod_packed_ops;
-#else
-using int8_packed_ops = void;
-#endif
+using int8_packed_ops = int8_row::packed_ops;
 }  // namespace detail
+
+/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_i8mm", "neon_dotprod", "neon",
+/// "helium", "arm_dsp", "armv6m", or "scalar" when there is none.
+///
+/// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
+inline constexpr const char* int8_backend_name = detail::int8_row::name;
 
 namespace detail::kernels {
 
@@ -8768,11 +8892,7 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
       }
     }
   } else {
-#if defined(__ARM_ARCH_6M__)
-    armv6m_int8_ops::product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
-#else
     scalar_product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
-#endif
   }
 }
 
@@ -8842,7 +8962,7 @@ constexpr void int8_window_product_requantized(const std::int8_t (&x)[RX][CX], s
     constant_window_product<M, K, N>(x, x_row, x_column, w, w_row, w_column, e, y, y_row, y_column);
     return;
   }
-  run_product_requantized<int8_ops, M, K, N, CX, CW, CY>(&x[x_row][x_column], &w[w_row][w_column], e,
+  run_product_requantized<int8_product_ops, M, K, N, CX, CW, CY>(&x[x_row][x_column], &w[w_row][w_column], e,
                                                          &y[y_row][y_column]);
 }
 

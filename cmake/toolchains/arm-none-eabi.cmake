@@ -36,6 +36,7 @@
 #   CTATTN_BOARD_HAS_FPU          ON when the core computes floats in hardware; OFF on m3 (soft-float ABI), whose
 #                                 images firmware/CMakeLists.txt limits to the int8 tier
 #   CTATTN_BOARD_SIMD_BACKEND     ctattn::simd_backend_name this board's build must select
+#   CTATTN_BOARD_INT8_BACKEND     ctattn::int8_backend_name this board's build must select
 #   CTATTN_BOARD_OBJDUMP_FLAGS    arm-none-eabi-objdump flags that decode every instruction of the core (MVE)
 #   CTATTN_QEMU_MACHINE           the qemu-system-arm -machine value
 #   CTATTN_BOARD_VECTOR_TABLE     address of the vector table (reset SP, reset PC, ...)
@@ -66,11 +67,13 @@ if(CTATTN_BOARD STREQUAL "m0")
   set(CTATTN_BOARD_STACK_TOP "0x20004000")
   set(CTATTN_BOARD_DATA_START "0x20000000")
   set(CTATTN_BOARD_RAM_BYTES 16384)
+  set(CTATTN_BOARD_INT8_BACKEND armv6m)
 elseif(CTATTN_BOARD STREQUAL "m3")
   # No FPU: floats would be libgcc's soft-float routines (-mfloat-abi=soft selects newlib's thumb/v7-m/nofp).
   set(CTATTN_BOARD_CORE "Cortex-M3")
   set(CTATTN_BOARD_CPU_FLAGS "-mcpu=cortex-m3 -mthumb -mfloat-abi=soft")
   set(CTATTN_BOARD_HAS_FPU OFF)
+  set(CTATTN_BOARD_INT8_BACKEND scalar)
   set(CTATTN_QEMU_MACHINE "mps2-an385")
   set(CTATTN_BOARD_VECTOR_TABLE "0x00000000")
   set(CTATTN_BOARD_STACK_TOP "0x20400000")
@@ -112,12 +115,16 @@ elseif(CTATTN_BOARD STREQUAL "m55" OR CTATTN_BOARD STREQUAL "m55-helium")
     set(CTATTN_BOARD_CORE "Cortex-M55 Helium")
     set(CTATTN_BOARD_COMPILER clang)
     set(CTATTN_BOARD_SIMD_BACKEND helium)
+    set(CTATTN_BOARD_INT8_BACKEND helium)
   endif()
 else()
   message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose one of m0, m3, m4f, m7, m33, m55, m55-helium")
 endif()
 if(NOT DEFINED CTATTN_BOARD_SIMD_BACKEND)
   set(CTATTN_BOARD_SIMD_BACKEND scalar)
+endif()
+if(NOT DEFINED CTATTN_BOARD_INT8_BACKEND)
+  set(CTATTN_BOARD_INT8_BACKEND arm_dsp)  # the DSP extension of the M4, M7, M33 and M55 (GCC 12: no MVE code)
 endif()
 
 if(CTATTN_BOARD_COMPILER STREQUAL "clang")

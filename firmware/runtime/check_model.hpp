@@ -46,6 +46,7 @@
 #include <type_traits>
 
 #include <ctattn/kernels/backend.hpp>
+#include <ctattn/kernels/int8.hpp>
 #include <ctattn/shape/dimension.hpp>
 
 #include "board.hpp"
@@ -67,6 +68,11 @@ namespace detail {
 static_assert(detail::same_text(ctattn::simd_backend_name, CTATTN_FIRMWARE_SIMD_BACKEND),
               "ctattn selected another SIMD backend than the board's entry in cmake/toolchains/arm-none-eabi.cmake "
               "names (kernels/backend.hpp decides from the compiler and its target macros)");
+#endif
+#ifdef CTATTN_FIRMWARE_INT8_BACKEND
+static_assert(detail::same_text(ctattn::int8_backend_name, CTATTN_FIRMWARE_INT8_BACKEND),
+              "ctattn selected another int8 backend than the board's entry in cmake/toolchains/arm-none-eabi.cmake "
+              "names (the int8 table of kernels/int8.hpp chooses from the compiler and its target macros)");
 #endif
 
 /// How a check compares the run-time output with the compile-time one (the table above).

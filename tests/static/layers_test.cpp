@@ -370,6 +370,14 @@ static_assert([] {
          q.layer<0>() == ctattn::quantize_linear<q_input, q_hidden>(m.hidden) &&
          q.layer<2>() == ctattn::quantize_linear<q_act, q_out>(m.out);
 }());
+// The same layers as a sequential: its layers are named by index ("0", "1", "2"), and the same int8 model comes out
+// (quantize checks a model's members against the table, and passes a sequential by).
+constexpr ctattn::named_range mlp_sequential_ranges[] = {
+    {"input", {-4.0, 4.0}}, {"0", {-6.0, 5.0}}, {"1", {-0.2, 5.0}}, {"2", {-3.0, 2.5}}};
+static_assert(ctattn::quantize<mlp_sequential_ranges>(numbered<cases::mlp<float>>()).forward(
+                  ctattn::quantize<q_input>(mlp_input)) ==
+              ctattn::quantize<mlp_ranges>(numbered<mlp_model>()).forward(ctattn::quantize<q_input>(mlp_input)));
+
 // Calibrated and quantized in one constant expression: ranges recorded over two samples, and the int8 model
 // quantized from them, each member with the quantization of its recorded range.
 constexpr auto mlp_other = ctattn::scale(mlp_input, -0.5f);

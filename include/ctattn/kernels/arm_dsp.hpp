@@ -29,6 +29,8 @@
 
 #include <cstddef>
 
+#include "ctattn/kernels/backend_rows.hpp"
+
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
@@ -475,6 +477,15 @@ struct arm_dsp_int8_ops {
       for (std::size_t r = 0; r < M; ++r) tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
     }
   }
+};
+
+/// The int8 table's arm_dsp row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::arm_dsp> {
+  static constexpr const char* name = "arm_dsp";
+  using ops = arm_dsp_int8_ops;
+  using product_ops = arm_dsp_int8_ops;
+  using packed_ops = void;
 };
 
 }  // namespace ctattn::detail

@@ -20,6 +20,8 @@
 /// Armv6-M build.
 
 #include <cstddef>
+
+#include "ctattn/kernels/backend_rows.hpp"
 #include <cstdint>
 
 #include "ctattn/kernels/detail/int8_requantize.hpp"
@@ -104,6 +106,17 @@ struct armv6m_int8_ops {
       }
     }
   }
+};
+
+// Rationale: Armv6-M has no integer SIMD, so no dot-product operations (`ops` is void and the other int8 kernels run
+// their scalar loops); its row runs the layers' products, in assembly.
+/// The int8 table's armv6m row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::armv6m> {
+  static constexpr const char* name = "armv6m";
+  using ops = void;
+  using product_ops = armv6m_int8_ops;
+  using packed_ops = void;
 };
 
 }  // namespace ctattn::detail

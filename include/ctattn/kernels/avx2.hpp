@@ -10,6 +10,8 @@
 
 #include <cstddef>
 
+#include "ctattn/kernels/backend_rows.hpp"
+
 #include "ctattn/kernels/detail/exp_constants.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
 
@@ -133,6 +135,13 @@ struct avx2_ops {
     const reg underflow = _mm256_cmp_ps(x, _mm256_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
     return _mm256_blendv_ps(result, _mm256_setzero_ps(), underflow);
   }
+};
+
+/// The float table's avx2 row (kernels/backend_rows.hpp).
+template <>
+struct float_backend<float_backend_id::avx2> {
+  static constexpr const char* name = "avx2";
+  using ops = avx2_ops;
 };
 
 }  // namespace ctattn::detail
@@ -467,6 +476,15 @@ struct avx2_packed_ops : avx2_packed_requantization {
   }
 };
 
+/// The int8 table's avx2 row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx2> {
+  static constexpr const char* name = "avx2";
+  using ops = avx2_int8_ops;
+  using product_ops = avx2_int8_ops;
+  using packed_ops = avx2_packed_ops;
+};
+
 }  // namespace ctattn::detail
 
 #endif  // defined(__AVX2__)
@@ -511,6 +529,15 @@ struct avx2_vnni_packed_ops : avx2_packed_requantization {
     return _mm256_dpbusd_avx_epi32(sum, inputs, weights);
 #endif
   }
+};
+
+/// The int8 table's avx2_vnni row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx2_vnni> {
+  static constexpr const char* name = "avx2_vnni";
+  using ops = avx2_int8_ops;
+  using product_ops = avx2_int8_ops;
+  using packed_ops = avx2_vnni_packed_ops;
 };
 
 }  // namespace ctattn::detail

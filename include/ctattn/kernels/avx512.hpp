@@ -20,6 +20,8 @@
 
 #include <cstddef>
 
+#include "ctattn/kernels/backend_rows.hpp"
+
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/detail/exp_constants.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
@@ -146,6 +148,13 @@ struct avx512_ops {
     const __mmask16 underflow = _mm512_cmp_ps_mask(x, _mm512_set1_ps(exp_constants::lowest), _CMP_LT_OQ);
     return _mm512_mask_blend_ps(underflow, result, _mm512_setzero_ps());
   }
+};
+
+/// The float table's avx512 row (kernels/backend_rows.hpp).
+template <>
+struct float_backend<float_backend_id::avx512> {
+  static constexpr const char* name = "avx512";
+  using ops = avx512_ops;
 };
 
 }  // namespace ctattn::detail
@@ -321,6 +330,17 @@ struct avx512_int8_ops {
   static __m256i halves(accumulator sum) noexcept {
     return _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1));
   }
+};
+
+// An AVX-512 target without VNNI packs its weights for AVX2's `vpmaddwd` kernel (kernels/avx2.hpp): ctattn has no
+// zmm form of it.
+/// The int8 table's avx512 row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx512> {
+  static constexpr const char* name = "avx512";
+  using ops = avx512_int8_ops;
+  using product_ops = avx512_int8_ops;
+  using packed_ops = avx2_packed_ops;
 };
 
 }  // namespace ctattn::detail
@@ -562,6 +582,15 @@ struct avx512_vnni_int8_ops : avx512_int8_ops {
       out[r] = int8_simd::offset_dot(products[r], z.a_sum, row_sums[r], z.a_zero, z.b_zero, z.terms);
     }
   }
+};
+
+/// The int8 table's avx512_vnni row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx512_vnni> {
+  static constexpr const char* name = "avx512_vnni";
+  using ops = avx512_vnni_int8_ops;
+  using product_ops = avx512_vnni_int8_ops;
+  using packed_ops = avx512_vnni_packed_ops;
 };
 
 }  // namespace ctattn::detail

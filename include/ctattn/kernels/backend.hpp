@@ -46,21 +46,13 @@
 
 #include <type_traits>
 
-// Each backend's header is empty unless the target has its instructions.
+// Each backend's header is empty unless the target has its instructions; where it has them, the header defines its
+// row of the float table (kernels/backend_rows.hpp).
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/avx512.hpp"
+#include "ctattn/kernels/backend_rows.hpp"
 #include "ctattn/kernels/helium.hpp"
 #include "ctattn/kernels/neon.hpp"
-
-#if defined(__AVX512F__)
-#define CTATTN_SIMD_AVX512 1
-#elif defined(__AVX2__) && defined(__FMA__)
-#define CTATTN_SIMD_AVX2 1
-#elif defined(__aarch64__) && defined(__ARM_NEON)
-#define CTATTN_SIMD_NEON 1
-#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (defined(__clang__) || __GNUC__ >= 13)
-#define CTATTN_SIMD_HELIUM 1
-#endif
 
 namespace ctattn {
 
@@ -71,18 +63,11 @@ enum class arithmetic { exact, fast };
 inline constexpr arithmetic default_arithmetic = CTATTN_EXACT_ARITHMETIC ? arithmetic::exact : arithmetic::fast;
 
 namespace detail {
+/// The float table's row this build runs: the first the target defines (kernels/backend_rows.hpp), chosen here once.
+using float_row = float_backend<chosen_row<float_backend_id, float_backend>()>;
+
 /// The operations of the SIMD backend this build targets (`void` when there is none).
-#if defined(CTATTN_SIMD_AVX512)
-using simd_ops = avx512_ops;
-#elif defined(CTATTN_SIMD_AVX2)
-using simd_ops = avx2_ops;
-#elif defined(CTATTN_SIMD_NEON)
-using simd_ops = neon_ops;
-#elif defined(CTATTN_SIMD_HELIUM)
-using simd_ops = helium_ops;
-#else
-using simd_ops = void;
-#endif
+using simd_ops = float_row::ops;
 
 /// Whether a run-time call on elements of type T with arithmetic A runs the SIMD backend.
 template <arithmetic A, typename T>
@@ -90,18 +75,7 @@ inline constexpr bool runs_simd = A == arithmetic::fast && !std::is_void_v<simd_
 }  // namespace detail
 
 /// The SIMD backend of this build: "avx512", "avx2", "neon", "helium", or "scalar" when there is none.
-inline constexpr const char* simd_backend_name =
-#if defined(CTATTN_SIMD_AVX512)
-    "avx512";
-#elif defined(CTATTN_SIMD_AVX2)
-    "avx2";
-#elif defined(CTATTN_SIMD_NEON)
-    "neon";
-#elif defined(CTATTN_SIMD_HELIUM)
-    "helium";
-#else
-    "scalar";
-#endif
+inline constexpr const char* simd_backend_name = detail::float_row::name;
 
 }  // namespace ctattn
 

@@ -29,12 +29,16 @@
 
 #include <cstddef>
 
+#include "ctattn/kernels/backend_rows.hpp"
+
 #include "ctattn/kernels/detail/exp_constants.hpp"
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
-// Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp).
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+// Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp) and the
+// compiler is Clang or GCC 13 or later (kernels/backend.hpp says why): the operations exist exactly where the tables
+// choose them.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (defined(__clang__) || __GNUC__ >= 13)
 
 #include <arm_mve.h>
 
@@ -135,13 +139,20 @@ struct helium_ops {
   }
 };
 
+/// The float table's helium row (kernels/backend_rows.hpp).
+template <>
+struct float_backend<float_backend_id::helium> {
+  static constexpr const char* name = "helium";
+  using ops = helium_ops;
+};
+
 }  // namespace ctattn::detail
 
-#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2)
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (...)
 
-// The int8 operations need MVE's integer instructions only (bit 1): kernels/int8.hpp selects them with Clang or GCC
-// 13 and later, as kernels/backend.hpp does the float ones.
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+// The int8 operations need MVE's integer instructions only (bit 1), with Clang or GCC 13 and later, as the float
+// ones.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
 
 #include <arm_mve.h>
 
@@ -448,8 +459,17 @@ struct helium_int8_ops {
   }
 };
 
+/// The int8 table's helium row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::helium> {
+  static constexpr const char* name = "helium";
+  using ops = helium_int8_ops;
+  using product_ops = helium_int8_ops;
+  using packed_ops = void;
+};
+
 }  // namespace ctattn::detail
 
-#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1)
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (...)
 
 #endif  // CTATTN_KERNELS_HELIUM_HPP

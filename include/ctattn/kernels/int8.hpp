@@ -41,7 +41,13 @@
 /// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
 /// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
-/// | anything else (Cortex-M0+, M3, ...)                    | scalar     | this file             | 1              |
+/// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)  | armv6m     | kernels/armv6m.hpp    | 1 (assembly)   |
+/// | anything else (Cortex-M3, ...)                         | scalar     | this file             | 1              |
+///
+/// These are the int8 table's rows (kernels/backend_rows.hpp), fastest first; each backend's file defines its row
+/// where the target has its instructions, and `detail::int8_row` below is the first defined, chosen once. Clang 14
+/// does not enable the dot product with `-march=armv8.6-a+i8mm` (it defines `__ARM_FEATURE_MATMUL_INT8` alone and
+/// rejects `vdotq_s32`): add `+dotprod` for the `neon_i8mm` row, else the build runs `neon`.
 ///
 /// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
 /// (AVX-512 VNNI, AVX-VNNI, AVX2, AArch64 `smmla` or `sdot`): its weights packed where the layer is made, read by
@@ -64,6 +70,7 @@
 #include "ctattn/kernels/armv6m.hpp"
 #include "ctattn/kernels/avx2.hpp"
 #include "ctattn/kernels/avx512.hpp"
+#include "ctattn/kernels/backend_rows.hpp"
 #include "ctattn/kernels/constant.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
 #include "ctattn/kernels/detail/int8_requantize.hpp"
@@ -75,87 +82,30 @@
 #include "ctattn/math/isqrt.hpp"
 
 
-#if defined(__AVX512BW__)
-#define CTATTN_INT8_AVX512 1
-#elif defined(__AVX2__)
-#define CTATTN_INT8_AVX2 1
-#elif defined(__aarch64__) && defined(__ARM_NEON) && defined(__ARM_FEATURE_DOTPROD)
-#define CTATTN_INT8_NEON_DOTPROD 1
-#elif defined(__aarch64__) && defined(__ARM_NEON)
-#define CTATTN_INT8_NEON 1
-#elif defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
-#define CTATTN_INT8_HELIUM 1
-#elif defined(__ARM_FEATURE_DSP)
-#define CTATTN_INT8_ARM_DSP 1
-#endif
-
 namespace ctattn {
 
-/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_i8mm", "neon_dotprod", "neon",
-/// "helium", "arm_dsp", or "scalar" when there is none.
-///
-/// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
-inline constexpr const char* int8_backend_name =
-#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
-    "avx512_vnni";
-#elif defined(CTATTN_INT8_AVX512)
-    "avx512";
-#elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
-    "avx2_vnni";
-#elif defined(CTATTN_INT8_AVX2)
-    "avx2";
-#elif defined(CTATTN_INT8_NEON_DOTPROD) && defined(__ARM_FEATURE_MATMUL_INT8)
-    "neon_i8mm";
-#elif defined(CTATTN_INT8_NEON_DOTPROD)
-    "neon_dotprod";
-#elif defined(CTATTN_INT8_NEON)
-    "neon";
-#elif defined(CTATTN_INT8_HELIUM)
-    "helium";
-#elif defined(CTATTN_INT8_ARM_DSP)
-    "arm_dsp";
-#else
-    "scalar";
-#endif
-
 namespace detail {
-/// The int8 operations of the backend this build targets (`void` when there is none).
-#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
-using int8_ops = avx512_vnni_int8_ops;
-#elif defined(CTATTN_INT8_AVX512)
-using int8_ops = avx512_int8_ops;
-#elif defined(CTATTN_INT8_AVX2)
-using int8_ops = avx2_int8_ops;
-#elif defined(CTATTN_INT8_NEON_DOTPROD)
-using int8_ops = neon_dotprod_int8_ops;
-#elif defined(CTATTN_INT8_NEON)
-using int8_ops = neon_int8_ops;
-#elif defined(CTATTN_INT8_HELIUM)
-using int8_ops = helium_int8_ops;
-#elif defined(CTATTN_INT8_ARM_DSP)
-using int8_ops = arm_dsp_int8_ops;
-#else
-using int8_ops = void;
-#endif
+/// The int8 table's row this build runs: the first the target defines (kernels/backend_rows.hpp), chosen here once.
+using int8_row = int8_backend<chosen_row<int8_backend_id, int8_backend>()>;
+
+/// The int8 dot-product operations of the backend this build targets (`void` when there is none).
+using int8_ops = int8_row::ops;
+
+/// The operations that run the layers' int8 products: `int8_ops`, or a backend's product-only kernel (Armv6-M's).
+using int8_product_ops = int8_row::product_ops;
 
 /// The operations of the packed int8 fully-connected kernel (kernels/detail/int8_packed.hpp) this build targets:
 /// AVX-512 VNNI's, AVX-VNNI's, AArch64 `smmla`'s (i8mm) or `sdot`'s where the target has them, else AVX2's
 /// `vpmaddwd` form on an x86 target with AVX2 (AVX-512 without VNNI included), else `void` (layers keep no packed
 /// weights).
-#if defined(CTATTN_INT8_AVX512) && defined(__AVX512VNNI__)
-using int8_packed_ops = avx512_vnni_packed_ops;
-#elif defined(CTATTN_INT8_AVX2) && defined(__AVXVNNI__)
-using int8_packed_ops = avx2_vnni_packed_ops;
-#elif defined(CTATTN_INT8_AVX512) || defined(CTATTN_INT8_AVX2)
-using int8_packed_ops = avx2_packed_ops;
-#elif defined(CTATTN_INT8_NEON_DOTPROD) && defined(__ARM_FEATURE_MATMUL_INT8)
-using int8_packed_ops = neon_i8mm_packed_ops;
-#elif defined(CTATTN_INT8_NEON_DOTPROD)
-using int8_packed_ops = neon_dotprod_packed_ops;
-#else
-using int8_packed_ops = void;
-#endif
+using int8_packed_ops = int8_row::packed_ops;
 }  // namespace detail
+
+/// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_i8mm", "neon_dotprod", "neon",
+/// "helium", "arm_dsp", "armv6m", or "scalar" when there is none.
+///
+/// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
+inline constexpr const char* int8_backend_name = detail::int8_row::name;
 
 namespace detail::kernels {
 
@@ -462,11 +412,7 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
       }
     }
   } else {
-#if defined(__ARM_ARCH_6M__)
-    armv6m_int8_ops::product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
-#else
     scalar_product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
-#endif
   }
 }
 
@@ -536,7 +482,7 @@ constexpr void int8_window_product_requantized(const std::int8_t (&x)[RX][CX], s
     constant_window_product<M, K, N>(x, x_row, x_column, w, w_row, w_column, e, y, y_row, y_column);
     return;
   }
-  run_product_requantized<int8_ops, M, K, N, CX, CW, CY>(&x[x_row][x_column], &w[w_row][w_column], e,
+  run_product_requantized<int8_product_ops, M, K, N, CX, CW, CY>(&x[x_row][x_column], &w[w_row][w_column], e,
                                                          &y[y_row][y_column]);
 }
 

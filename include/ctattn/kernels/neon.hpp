@@ -11,6 +11,8 @@
 
 #include <cstddef>
 
+#include "ctattn/kernels/backend_rows.hpp"
+
 #include "ctattn/kernels/detail/exp_constants.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
 #include "ctattn/kernels/detail/int8_simd.hpp"
@@ -100,6 +102,22 @@ struct neon_int8_ops {
     return vmlal_high_s16(vmlal_s16(sum, vget_low_s16(x), vget_low_s16(y)), x, y);
   }
   static std::int32_t total(accumulator sum) noexcept { return vaddvq_s32(sum); }
+};
+
+/// The float table's neon row (kernels/backend_rows.hpp).
+template <>
+struct float_backend<float_backend_id::neon> {
+  static constexpr const char* name = "neon";
+  using ops = neon_ops;
+};
+
+/// The int8 table's neon row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::neon> {
+  static constexpr const char* name = "neon";
+  using ops = neon_int8_ops;
+  using product_ops = neon_int8_ops;
+  using packed_ops = void;
 };
 
 #if defined(__ARM_FEATURE_DOTPROD)
@@ -244,7 +262,25 @@ struct neon_i8mm_packed_ops : neon_dotprod_packed_ops {
   }
 };
 
+/// The int8 table's neon_i8mm row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::neon_i8mm> {
+  static constexpr const char* name = "neon_i8mm";
+  using ops = neon_dotprod_int8_ops;
+  using product_ops = neon_dotprod_int8_ops;
+  using packed_ops = neon_i8mm_packed_ops;
+};
+
 #endif  // defined(__ARM_FEATURE_MATMUL_INT8)
+
+/// The int8 table's neon_dotprod row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::neon_dotprod> {
+  static constexpr const char* name = "neon_dotprod";
+  using ops = neon_dotprod_int8_ops;
+  using product_ops = neon_dotprod_int8_ops;
+  using packed_ops = neon_dotprod_packed_ops;
+};
 
 #endif  // defined(__ARM_FEATURE_DOTPROD)
 

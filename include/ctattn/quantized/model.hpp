@@ -521,9 +521,16 @@ template <const auto& Ranges, typename M>
     return 0;
   }
 }
+// The length of member I's name (0 past the last member, or for a sequential).
+template <typename M, std::size_t I>
+[[nodiscard]] constexpr std::size_t member_name_length() noexcept {
+  if constexpr (Model<M>) {
+    if constexpr (I < members<M>::count) return members<M>::names[I].size();
+  }
+  return 0;
+}
 template <const auto& Ranges, typename M, std::size_t I = first_member_without_range<Ranges, M>(),
-          typename Chars = std::make_index_sequence<Model<M> && I < chain_length<M>() ? members<M>::names[I].size()
-                                                                                      : 0>>
+          typename Chars = std::make_index_sequence<member_name_length<M, I>()>>
 struct ranges_member_rule_of;
 template <const auto& Ranges, typename M, std::size_t I, std::size_t... C>
 struct ranges_member_rule_of<Ranges, M, I, std::index_sequence<C...>> {
