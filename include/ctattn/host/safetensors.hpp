@@ -423,6 +423,7 @@ class header_handler {
   const unsigned char** read_position() noexcept { return &read_; }
   std::optional<load_error>& error() noexcept { return error_; }
   std::vector<tensor_info>& tensors() noexcept { return tensors_; }
+  const std::vector<tensor_info>& tensors() const noexcept { return tensors_; }
   std::vector<std::pair<std::string, std::string>>& metadata() noexcept { return metadata_; }
   std::vector<std::uint64_t>& metadata_offsets() noexcept { return metadata_offsets_; }
   const std::vector<std::uint64_t>& offsets_positions() const noexcept { return offsets_positions_; }
@@ -736,101 +737,89 @@ struct file_access {
   static read_result parse(std::string name, std::vector<unsigned char> bytes);
 };
 
-inline read_result file_access::parse(std::string name, std::vector<unsigned char> bytes) {
-  read_result result;
-  const auto failure = [&](std::uint64_t offset, std::string reason) {
-    result.error = load_error{name, offset, std::move(reason)};
-    return std::move(result);
-  };
+// Where a file is malformed, and why: what the readers turn into a load_error with the file's name.
+struct malformed {
+  std::uint64_t offset = 0;
+  std::string reason;
+};
+
+// The 8-byte header length and the header's bytes: in the file, within the limit, no 0 byte, no byte-order mark.
+inline std::optional<malformed> check_header_bytes(const std::vector<unsigned char>& bytes) {
   const std::uint64_t file_size = bytes.size();
   if (file_size < 8) {
-    return failure(0, "file is " + std::to_string(file_size) +
-                          " bytes long, too short for the 8-byte header length that starts a safetensors file");
+    return malformed{0, "file is " + std::to_string(file_size) +
+                            " bytes long, too short for the 8-byte header length that starts a safetensors file"};
   }
-  const std::uint64_t header_size = detail::load_le(bytes.data(), 8);
+  const std::uint64_t header_size = load_le(bytes.data(), 8);
   if (header_size > max_header_size) {
-    return failure(0, "header length " + std::to_string(header_size) + " is beyond the limit of " +
-                          std::to_string(max_header_size) + " bytes");
+    return malformed{0, "header length " + std::to_string(header_size) + " is beyond the limit of " +
+                            std::to_string(max_header_size) + " bytes"};
   }
   if (header_size > file_size - 8) {
-    return failure(0, "header length " + std::to_string(header_size) + " runs past the end of the file (" +
-                          std::to_string(file_size - 8) + " bytes follow the length)");
+    return malformed{0, "header length " + std::to_string(header_size) + " runs past the end of the file (" +
+                            std::to_string(file_size - 8) + " bytes follow the length)"};
   }
-
   const unsigned char* header = bytes.data() + 8;
   // nlohmann's lexer takes a 0 byte for the end of the input, which would let a header end early with anything
   // after it unread. JSON allows no 0 byte anywhere (not even inside a string), so it is refused here.
   const unsigned char* zero = std::find(header, header + header_size, std::uint8_t{0});
   if (zero != header + header_size) {
-    return failure(static_cast<std::uint64_t>(zero - bytes.data()),
-                   "header is not valid JSON: it holds a 0 byte (the header may be padded with spaces only)");
+    return malformed{static_cast<std::uint64_t>(zero - bytes.data()),
+                     "header is not valid JSON: it holds a 0 byte (the header may be padded with spaces only)"};
   }
   // Rationale: nlohmann's parser skips a UTF-8 byte-order mark; the format's header starts with '{' (0x7B).
   if (header_size >= 3 && header[0] == 0xEF && header[1] == 0xBB && header[2] == 0xBF) {
-    return failure(8, "header starts with a UTF-8 byte-order mark (EF BB BF); a safetensors header starts with '{'");
+    return malformed{8, "header starts with a UTF-8 byte-order mark (EF BB BF); a safetensors header starts with '{'"};
   }
-  detail::header_handler handler(header, static_cast<std::size_t>(header_size));
-  detail::tracking_iterator first{header, handler.read_position()};
-  detail::tracking_iterator last{header + header_size, handler.read_position()};
-  // Strict: the JSON value must fill the header, bar trailing whitespace (writers pad the header with spaces).
-  // The SAX parser reports syntax errors to the handler (parse_error) and throws nothing itself.
-  const bool parsed = nlohmann::json::sax_parse(first, last, &handler, nlohmann::json::input_format_t::json, true);
-  if (handler.error()) {
-    load_error e = std::move(*handler.error());
-    e.file = name;
-    result.error = std::move(e);
-    return result;
-  }
-  if (!parsed) return failure(8, "header is not valid JSON");  // unreachable: a failure always says why
+  return std::nullopt;
+}
 
-  const std::uint64_t data_start = 8 + header_size;
+// Tensor i's own range (relative to the data buffer, which starts at data_start): begin <= end, inside the buffer,
+// and as many bytes as its shape and dtype need (bits counted overflow-checked, ending on a byte).
+inline std::optional<malformed> check_tensor_range(const header_handler& handler, std::size_t i,
+                                                   std::uint64_t data_start, std::uint64_t file_size) {
+  const tensor_info& t = handler.tensors()[i];
   const std::uint64_t data_size = file_size - data_start;
-  std::vector<tensor_info>& tensors = handler.tensors();
-  for (std::size_t i = 0; i < tensors.size(); ++i) {
-    tensor_info& t = tensors[i];
-    const std::string tensor = "tensor " + detail::quote_name(t.name);
-    if (t.begin > t.end) {
-      return failure(8 + handler.offsets_positions()[i], tensor + ": data_offsets [" + std::to_string(t.begin) +
-                                                             ", " + std::to_string(t.end) + "] end before they begin");
-    }
-    if (t.end > data_size) {
-      return failure(file_size, tensor + ": data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) +
-                                    "] run past the end of the data buffer (" + std::to_string(data_size) +
-                                    " bytes, ending at file offset " + std::to_string(file_size) + ")");
-    }
-    std::uint64_t count = 1;
-    bool fits = true;
-    if (std::find(t.shape.begin(), t.shape.end(), std::uint64_t{0}) != t.shape.end()) {
-      count = 0;
-    } else {
-      for (const std::uint64_t extent : t.shape) fits = fits && detail::multiply_checked(count, extent, count);
-    }
-    std::uint64_t bits = 0;
-    fits = fits && detail::multiply_checked(count, dtype_bits(t.type), bits);
-    if (!fits) {
-      return failure(8 + handler.shape_positions()[i], tensor + ": shape " + detail::shape_text(t.shape) + " of " +
-                                                           std::string(dtype_name(t.type)) +
-                                                           " has more bits than 2^64 - 1");
-    }
-    if (bits % 8 != 0) {
-      return failure(8 + handler.shape_positions()[i], tensor + ": shape " + detail::shape_text(t.shape) + " of " +
-                                                           std::string(dtype_name(t.type)) + " holds " +
-                                                           std::to_string(bits) +
-                                                           " bits, which do not end on a byte (a packed tensor "
-                                                           "fills whole bytes)");
-    }
-    const std::uint64_t size = bits / 8;
-    if (size != t.end - t.begin) {
-      return failure(data_start + t.begin, tensor + ": data_offsets [" + std::to_string(t.begin) + ", " +
-                                               std::to_string(t.end) + "] hold " + std::to_string(t.end - t.begin) +
-                                               " bytes, but shape " + detail::shape_text(t.shape) + " of " +
-                                               std::string(dtype_name(t.type)) + " needs " + std::to_string(size));
-    }
+  const std::string tensor = "tensor " + quote_name(t.name);
+  const std::string range = "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "]";
+  if (t.begin > t.end) {
+    return malformed{8 + handler.offsets_positions()[i], tensor + ": " + range + " end before they begin"};
   }
+  if (t.end > data_size) {
+    return malformed{file_size, tensor + ": " + range + " run past the end of the data buffer (" +
+                                    std::to_string(data_size) + " bytes, ending at file offset " +
+                                    std::to_string(file_size) + ")"};
+  }
+  std::uint64_t count = 1;
+  bool fits = true;
+  if (std::find(t.shape.begin(), t.shape.end(), std::uint64_t{0}) != t.shape.end()) {
+    count = 0;
+  } else {
+    for (const std::uint64_t extent : t.shape) fits = fits && multiply_checked(count, extent, count);
+  }
+  std::uint64_t bits = 0;
+  fits = fits && multiply_checked(count, dtype_bits(t.type), bits);
+  const std::string shape = "shape " + shape_text(t.shape) + " of " + std::string(dtype_name(t.type));
+  if (!fits) {
+    return malformed{8 + handler.shape_positions()[i], tensor + ": " + shape + " has more bits than 2^64 - 1"};
+  }
+  if (bits % 8 != 0) {
+    return malformed{8 + handler.shape_positions()[i],
+                     tensor + ": " + shape + " holds " + std::to_string(bits) +
+                         " bits, which do not end on a byte (a packed tensor fills whole bytes)"};
+  }
+  if (bits / 8 != t.end - t.begin) {
+    return malformed{data_start + t.begin, tensor + ": " + range + " hold " + std::to_string(t.end - t.begin) +
+                                               " bytes, but " + shape + " needs " + std::to_string(bits / 8)};
+  }
+  return std::nullopt;
+}
 
-  // The ranges, sorted, must tile the data buffer exactly: from 0, each starting where the previous one ends, the
-  // last ending at the end of the file. An empty tensor (begin == end) takes no room but must sit where one range
-  // ends and the next begins, as the reference implementation requires and its writer does.
+// The ranges, sorted, must tile the data buffer exactly: from 0, each starting where the previous one ends, the
+// last ending at the end of the file. An empty tensor (begin == end) takes no room but must sit where one range
+// ends and the next begins, as the reference implementation requires and its writer does.
+inline std::optional<malformed> check_tiling(const std::vector<tensor_info>& tensors, std::uint64_t data_start,
+                                             std::uint64_t data_size) {
   std::vector<std::size_t> order(tensors.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
@@ -841,27 +830,60 @@ inline read_result file_access::parse(std::string name, std::vector<unsigned cha
   for (const std::size_t i : order) {
     const tensor_info& t = tensors[i];
     if (t.begin < covered) {
-      return failure(data_start + t.begin,
-                     "tensor " + detail::quote_name(t.name) + ": data_offsets [" + std::to_string(t.begin) + ", " +
-                         std::to_string(t.end) + "] overlap those of tensor " + detail::quote_name(previous->name) +
-                         " [" + std::to_string(previous->begin) + ", " + std::to_string(previous->end) + "]");
+      return malformed{data_start + t.begin,
+                       "tensor " + quote_name(t.name) + ": data_offsets [" + std::to_string(t.begin) + ", " +
+                           std::to_string(t.end) + "] overlap those of tensor " + quote_name(previous->name) + " [" +
+                           std::to_string(previous->begin) + ", " + std::to_string(previous->end) + "]"};
     }
     if (t.begin > covered) {
-      return failure(data_start + covered,
-                     std::to_string(t.begin - covered) + " bytes of the data buffer, [" + std::to_string(covered) +
-                         ", " + std::to_string(t.begin) + "), belong to no tensor (a hole " +
-                         (previous != nullptr ? "after tensor " + detail::quote_name(previous->name) + ", " : "") +
-                         "before tensor " + detail::quote_name(t.name) + ")");
+      return malformed{data_start + covered,
+                       std::to_string(t.begin - covered) + " bytes of the data buffer, [" + std::to_string(covered) +
+                           ", " + std::to_string(t.begin) + "), belong to no tensor (a hole " +
+                           (previous != nullptr ? "after tensor " + quote_name(previous->name) + ", " : "") +
+                           "before tensor " + quote_name(t.name) + ")"};
     }
     covered = t.end;
     previous = &t;
   }
   if (covered != data_size) {
-    return failure(data_start + covered, std::to_string(data_size - covered) +
-                                             " trailing bytes after the last tensor's data, [" +
-                                             std::to_string(covered) + ", " + std::to_string(data_size) +
-                                             ") of the data buffer, belong to no tensor");
+    return malformed{data_start + covered, std::to_string(data_size - covered) +
+                                               " trailing bytes after the last tensor's data, [" +
+                                               std::to_string(covered) + ", " + std::to_string(data_size) +
+                                               ") of the data buffer, belong to no tensor"};
   }
+  return std::nullopt;
+}
+
+inline read_result file_access::parse(std::string name, std::vector<unsigned char> bytes) {
+  read_result result;
+  const auto failure = [&](malformed m) {
+    result.error = load_error{name, m.offset, std::move(m.reason)};
+    return std::move(result);
+  };
+  if (auto m = check_header_bytes(bytes)) return failure(std::move(*m));
+  const std::uint64_t file_size = bytes.size();
+  const std::uint64_t header_size = load_le(bytes.data(), 8);
+  const unsigned char* header = bytes.data() + 8;
+  header_handler handler(header, static_cast<std::size_t>(header_size));
+  tracking_iterator first{header, handler.read_position()};
+  tracking_iterator last{header + header_size, handler.read_position()};
+  // Strict: the JSON value must fill the header, bar trailing whitespace (writers pad the header with spaces).
+  // The SAX parser reports syntax errors to the handler (parse_error) and throws nothing itself.
+  const bool parsed = nlohmann::json::sax_parse(first, last, &handler, nlohmann::json::input_format_t::json, true);
+  if (handler.error()) {
+    load_error e = std::move(*handler.error());
+    e.file = name;
+    result.error = std::move(e);
+    return result;
+  }
+  if (!parsed) return failure({8, "header is not valid JSON"});  // unreachable: a failure always says why
+
+  const std::uint64_t data_start = 8 + header_size;
+  std::vector<tensor_info>& tensors = handler.tensors();
+  for (std::size_t i = 0; i < tensors.size(); ++i) {
+    if (auto m = check_tensor_range(handler, i, data_start, file_size)) return failure(std::move(*m));
+  }
+  if (auto m = check_tiling(tensors, data_start, file_size - data_start)) return failure(std::move(*m));
 
   for (tensor_info& t : tensors) {  // relative to the data buffer in the file; absolute from here on
     t.begin += data_start;

@@ -360,6 +360,288 @@ inline axis_labels make_labels(const std::vector<std::string>& given, std::size_
   return labels;
 }
 
+// The colour scale's range: from the options, else from the finite values (symmetric about 0 for red-blue), widened
+// about its middle when it is empty or reversed; and whether any value is finite, any not.
+struct scale_range {
+  double low = 0.0;
+  double high = 1.0;
+  bool any_non_finite = false;
+};
+inline scale_range colour_scale_range(std::span<const double> values, const svg_heatmap_options& options) noexcept {
+  bool any_finite = false;
+  scale_range r{0.0, 0.0, false};
+  for (const double v : values) {
+    if (!std::isfinite(v)) {
+      r.any_non_finite = true;
+    } else if (!any_finite) {
+      r.low = r.high = v;
+      any_finite = true;
+    } else {
+      r.low = std::min(r.low, v);
+      r.high = std::max(r.high, v);
+    }
+  }
+  if (options.colours == colour_map::red_blue && any_finite) {
+    const double extent = std::max(std::abs(r.low), std::abs(r.high));
+    r.low = -extent;
+    r.high = extent;
+  }
+  if (options.minimum && std::isfinite(*options.minimum)) r.low = *options.minimum;
+  if (options.maximum && std::isfinite(*options.maximum)) r.high = *options.maximum;
+  if (!any_finite && !options.minimum && !options.maximum) {
+    r.low = 0.0;
+    r.high = 1.0;
+  }
+  if (!(r.high > r.low)) {  // a constant matrix, or a reversed range: centre the values on the scale
+    const double half = r.low == 0.0 ? 1.0 : std::abs(r.low) * 0.5;
+    const double middle = (r.low + r.high) * 0.5;
+    r.low = middle - half;
+    r.high = middle + half;
+  }
+  return r;
+}
+
+// Where everything goes. Left to right: row axis label, row labels, cells, colour scale; top to bottom: title,
+// column axis label, column labels, cells.
+struct heatmap_layout {
+  std::size_t rows = 0;
+  std::size_t cols = 0;
+  double cw = 0.0;  // a cell's width and height
+  double ch = 0.0;
+  int decimals = 0;
+  scale_range range;
+  axis_labels row_text;
+  axis_labels column_text;
+  bool upright_columns = false;
+  double title_height = 0.0;
+  double grid_x = 0.0;
+  double grid_y = 0.0;
+  double grid_width = 0.0;
+  double grid_height = 0.0;
+  bool empty = false;
+  double drawn_height = 0.0;
+  double scale_x = 0.0;
+  double scale_height = 0.0;
+  bool draw_scale = false;
+  double empty_note_width = 0.0;
+  double width = 0.0;
+  double height = 0.0;
+  std::string gradient_id;
+
+  static constexpr double scale_bar_width = 14.0;
+  static constexpr std::size_t scale_ticks = 5;
+
+  // The fill of a finite value.
+  [[nodiscard]] rgb colour(colour_map map, double value) const noexcept {
+    return colour_at(map, (value - range.low) / (range.high - range.low));
+  }
+};
+
+inline heatmap_layout layout_heatmap(std::span<const double> values, std::size_t rows, std::size_t cols,
+                                     const svg_heatmap_options& options) {
+  heatmap_layout l;
+  l.rows = rows;
+  l.cols = cols;
+  l.cw = options.cell_width;
+  l.ch = options.cell_height;
+  l.decimals = std::clamp(options.value_decimals, 0, 12);
+  l.range = colour_scale_range(values.first(rows * cols), options);
+  l.row_text = make_labels(options.row_labels, rows, l.ch, false, "row_labels");
+  l.column_text = make_labels(options.column_labels, cols, l.cw, true, "column_labels");
+  l.upright_columns = l.column_text.longest > l.cw * static_cast<double>(l.column_text.step) - 4.0;
+  const double column_label_height = cols == 0 ? 0.0 : (l.upright_columns ? l.column_text.longest : font_size) + gap;
+  const double row_label_width = rows == 0 ? 0.0 : l.row_text.longest + gap;
+  l.title_height = options.title.empty() ? 0.0 : title_font_size + 2 * gap;
+  const double row_axis_width = options.row_axis_label.empty() ? 0.0 : font_size + gap;
+  const double column_axis_height = options.column_axis_label.empty() ? 0.0 : font_size + gap;
+
+  // Whole-unit origin: cell edges then fall on pixel boundaries at 100 %.
+  l.grid_x = std::ceil(margin + row_axis_width + row_label_width);
+  l.grid_y = std::ceil(margin + l.title_height + column_axis_height + column_label_height);
+  l.grid_width = l.cw * static_cast<double>(cols);
+  l.grid_height = l.ch * static_cast<double>(rows);
+  l.empty = rows == 0 || cols == 0;
+  l.drawn_height = l.empty ? 2 * font_size : l.grid_height;
+
+  l.scale_x = l.grid_x + l.grid_width + 2 * gap;
+  l.scale_height = std::max(l.drawn_height, 96.0);
+  double scale_label_width = 0.0;
+  for (std::size_t t = 0; t < heatmap_layout::scale_ticks; ++t) {
+    const double v = l.range.low + (l.range.high - l.range.low) * static_cast<double>(t) /
+                                       static_cast<double>(heatmap_layout::scale_ticks - 1);
+    scale_label_width = std::max(scale_label_width, text_width(scale_label(v, l.decimals), font_size));
+  }
+  if (l.range.any_non_finite) scale_label_width = std::max(scale_label_width, text_width("not finite", font_size));
+  l.draw_scale = options.show_colour_scale && !l.empty;
+  const double non_finite_key_height = l.range.any_non_finite ? font_size + 2 * gap : 0.0;
+  const double scale_width =
+      l.draw_scale ? 2 * gap + heatmap_layout::scale_bar_width + 4.0 + scale_label_width : 0.0;
+  const double title_width = text_width(options.title, title_font_size);
+  l.empty_note_width = l.empty ? text_width("(empty matrix)", font_size) : 0.0;
+  l.width = std::max(l.grid_x + std::max(l.grid_width, l.empty_note_width) + scale_width + margin,
+                     2 * margin + std::max(title_width, 40.0));
+  const double body_height =
+      l.draw_scale ? std::max(l.drawn_height, l.scale_height + non_finite_key_height) : l.drawn_height;
+  l.height = l.grid_y + body_height + margin;
+
+  const std::string map_name = options.colours == colour_map::blues      ? "blues"
+                               : options.colours == colour_map::red_blue ? "red-blue"
+                               : options.colours == colour_map::greys    ? "greys"
+                                                                         : "viridis";
+  l.gradient_id = "ctattn-scale-" + map_name;
+  return l;
+}
+
+// The document's head: the svg element, its title and description, the scale's gradient, the background.
+inline void write_heatmap_head(std::ostream& out, const heatmap_layout& l, const svg_heatmap_options& options) {
+  out << "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
+      << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" << coordinate(l.width) << "\" height=\""
+      << coordinate(l.height) << "\" viewBox=\"0 0 " << coordinate(l.width) << ' ' << coordinate(l.height)
+      << "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" font-size=\"" << coordinate(font_size)
+      << "\">\n";
+  out << "<title>" << escape(options.title.empty() ? std::string("heat map") : options.title) << "</title>\n";
+  out << "<desc>" << std::to_string(l.rows) << " x " << std::to_string(l.cols)
+      << " heat map written by ctattn::write_svg_heatmap</desc>\n";
+  if (l.draw_scale) {
+    const std::span<const std::uint32_t> a = anchors(options.colours);
+    out << "<defs>\n<linearGradient id=\"" << l.gradient_id << "\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">\n";
+    for (std::size_t k = 0; k < a.size(); ++k) {
+      out << "<stop offset=\"" << coordinate(static_cast<double>(k) / static_cast<double>(a.size() - 1))
+          << "\" stop-color=\"" << hex_colour(from_hex(a[k])) << "\"/>\n";
+    }
+    out << "</linearGradient>\n</defs>\n";
+  }
+  out << "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" << coordinate(l.width) << "\" height=\""
+      << coordinate(l.height) << "\" fill=\"#ffffff\"/>\n";
+}
+
+// The title, the axis labels and the row and column labels.
+inline void write_heatmap_labels(std::ostream& out, const heatmap_layout& l, const svg_heatmap_options& options) {
+  if (!options.title.empty()) {
+    out << "<text class=\"title\" x=\"" << coordinate(margin) << "\" y=\""
+        << coordinate(margin + title_font_size) << "\" font-size=\"" << coordinate(title_font_size)
+        << "\" font-weight=\"bold\">" << escape(options.title) << "</text>\n";
+  }
+  if (!options.column_axis_label.empty()) {
+    out << "<text class=\"axis-label\" x=\"" << coordinate(l.grid_x + std::max(l.grid_width, l.empty_note_width) / 2)
+        << "\" y=\"" << coordinate(margin + l.title_height + font_size)
+        << "\" text-anchor=\"middle\" font-style=\"italic\">" << escape(options.column_axis_label) << "</text>\n";
+  }
+  if (!options.row_axis_label.empty()) {
+    const double x = margin + font_size;
+    const double y = l.grid_y + l.drawn_height / 2;
+    out << "<text class=\"axis-label\" x=\"" << coordinate(x) << "\" y=\"" << coordinate(y)
+        << "\" text-anchor=\"middle\" font-style=\"italic\" transform=\"rotate(-90 " << coordinate(x) << ' '
+        << coordinate(y) << ")\">" << escape(options.row_axis_label) << "</text>\n";
+  }
+  if (l.cols > 0) {
+    out << "<g class=\"column-labels\" fill=\"#222222\">\n";
+    for (std::size_t j = 0; j < l.cols; j += l.column_text.step) {
+      const double x = l.grid_x + l.cw * (static_cast<double>(j) + 0.5);
+      const double y = l.grid_y - gap;
+      if (l.upright_columns) {
+        // Read bottom to top, ending just above the column.
+        out << "<text x=\"" << coordinate(x) << "\" y=\"" << coordinate(y) << "\" dy=\"0.35em\" transform=\"rotate(-90 "
+            << coordinate(x) << ' ' << coordinate(y) << ")\">" << escape(l.column_text.text[j]) << "</text>\n";
+      } else {
+        out << "<text x=\"" << coordinate(x) << "\" y=\"" << coordinate(y) << "\" text-anchor=\"middle\">"
+            << escape(l.column_text.text[j]) << "</text>\n";
+      }
+    }
+    out << "</g>\n";
+  }
+  if (l.rows > 0) {
+    out << "<g class=\"row-labels\" fill=\"#222222\" text-anchor=\"end\">\n";
+    for (std::size_t i = 0; i < l.rows; i += l.row_text.step) {
+      out << "<text x=\"" << coordinate(l.grid_x - gap) << "\" y=\""
+          << coordinate(l.grid_y + l.ch * (static_cast<double>(i) + 0.5)) << "\" dy=\"0.35em\">"
+          << escape(l.row_text.text[i]) << "</text>\n";
+    }
+    out << "</g>\n";
+  }
+}
+
+// The cells and their frame. crispEdges keeps renderers from drawing hairline seams between neighbours.
+inline void write_heatmap_cells(std::ostream& out, std::span<const double> values, const heatmap_layout& l,
+                                const svg_heatmap_options& options) {
+  out << "<g class=\"cells\" shape-rendering=\"crispEdges\">\n";
+  for (std::size_t i = 0; i < l.rows; ++i) {
+    for (std::size_t j = 0; j < l.cols; ++j) {
+      const double v = values[i * l.cols + j];
+      const std::string fill =
+          std::isfinite(v) ? hex_colour(l.colour(options.colours, v)) : std::string(non_finite_fill);
+      out << "<rect class=\"cell\" x=\"" << coordinate(l.grid_x + l.cw * static_cast<double>(j)) << "\" y=\""
+          << coordinate(l.grid_y + l.ch * static_cast<double>(i)) << "\" width=\"" << coordinate(l.cw)
+          << "\" height=\"" << coordinate(l.ch) << "\" fill=\"" << fill << '"';
+      if (options.cell_tooltips) {
+        out << "><title>" << escape(l.row_text.text[i]) << ", " << escape(l.column_text.text[j]) << ": "
+            << value_text(v, std::max(l.decimals, 4)) << "</title></rect>\n";
+      } else {
+        out << "/>\n";
+      }
+    }
+  }
+  out << "</g>\n";
+  out << "<rect class=\"frame\" x=\"" << coordinate(l.grid_x) << "\" y=\"" << coordinate(l.grid_y) << "\" width=\""
+      << coordinate(l.grid_width) << "\" height=\"" << coordinate(l.grid_height)
+      << "\" fill=\"none\" stroke=\"#444444\" stroke-width=\"0.5\"/>\n";
+}
+
+// The values printed on their cells, when the longest fits: below 6 units they would not be readable.
+inline void write_heatmap_values(std::ostream& out, std::span<const double> values, const heatmap_layout& l,
+                                 const svg_heatmap_options& options) {
+  double longest = 0.0;
+  for (std::size_t i = 0; i < l.rows; ++i) {
+    for (std::size_t j = 0; j < l.cols; ++j) {
+      longest =
+          std::max(longest, static_cast<double>(character_count(value_text(values[i * l.cols + j], l.decimals))));
+    }
+  }
+  const double size = std::min({font_size, l.ch * 0.6, (l.cw - 4.0) / (char_width * std::max(longest, 1.0))});
+  if (size < 6.0) return;
+  out << "<g class=\"values\" text-anchor=\"middle\" font-size=\"" << coordinate(size) << "\">\n";
+  for (std::size_t i = 0; i < l.rows; ++i) {
+    for (std::size_t j = 0; j < l.cols; ++j) {
+      const double v = values[i * l.cols + j];
+      const std::string_view ink = std::isfinite(v) ? text_colour_on(l.colour(options.colours, v)) : "#555555";
+      out << "<text x=\"" << coordinate(l.grid_x + l.cw * (static_cast<double>(j) + 0.5)) << "\" y=\""
+          << coordinate(l.grid_y + l.ch * (static_cast<double>(i) + 0.5)) << "\" dy=\"0.35em\" fill=\"" << ink
+          << "\">" << value_text(v, l.decimals) << "</text>\n";
+    }
+  }
+  out << "</g>\n";
+}
+
+// The colour scale: the gradient bar, its ticks and labels, and the key of non-finite values.
+inline void write_heatmap_scale(std::ostream& out, const heatmap_layout& l) {
+  const double bar_x = l.scale_x;
+  const double bar_y = l.grid_y;
+  const double bar_width = heatmap_layout::scale_bar_width;
+  out << "<g class=\"colour-scale\">\n";
+  out << "<rect x=\"" << coordinate(bar_x) << "\" y=\"" << coordinate(bar_y) << "\" width=\"" << coordinate(bar_width)
+      << "\" height=\"" << coordinate(l.scale_height) << "\" fill=\"url(#" << l.gradient_id
+      << ")\" stroke=\"#444444\" stroke-width=\"0.5\"/>\n";
+  for (std::size_t t = 0; t < heatmap_layout::scale_ticks; ++t) {
+    const double fraction = static_cast<double>(t) / static_cast<double>(heatmap_layout::scale_ticks - 1);
+    const double y = bar_y + l.scale_height * (1.0 - fraction);
+    out << "<line x1=\"" << coordinate(bar_x + bar_width) << "\" y1=\"" << coordinate(y) << "\" x2=\""
+        << coordinate(bar_x + bar_width + 3.0) << "\" y2=\"" << coordinate(y)
+        << "\" stroke=\"#444444\" stroke-width=\"0.5\"/>\n";
+    out << "<text x=\"" << coordinate(bar_x + bar_width + 5.0) << "\" y=\"" << coordinate(y)
+        << "\" dy=\"0.35em\" fill=\"#222222\">"
+        << scale_label(l.range.low + (l.range.high - l.range.low) * fraction, l.decimals) << "</text>\n";
+  }
+  if (l.range.any_non_finite) {
+    const double y = bar_y + l.scale_height + 2 * gap;
+    out << "<rect x=\"" << coordinate(bar_x) << "\" y=\"" << coordinate(y) << "\" width=\"" << coordinate(bar_width)
+        << "\" height=\"" << coordinate(font_size) << "\" fill=\"" << non_finite_fill
+        << "\" stroke=\"#444444\" stroke-width=\"0.5\"/>\n";
+    out << "<text x=\"" << coordinate(bar_x + bar_width + 5.0) << "\" y=\"" << coordinate(y + font_size / 2)
+        << "\" dy=\"0.35em\" fill=\"#222222\">not finite</text>\n";
+  }
+  out << "</g>\n";
+}
+
 // Writes the document. `values[i * cols + j]` is element (i, j); values.size() == rows * cols.
 // Rationale: not a template, and no lambda takes a parameter here: GCC's -Wshadow reports a lambda parameter
 // of an instantiated template that has the name of one of the user's globals (say `x` or `v`).
@@ -368,238 +650,18 @@ inline void write_heatmap(std::ostream& out, std::span<const double> values, std
   if (!(options.cell_width > 0.0) || !(options.cell_height > 0.0)) {
     throw std::invalid_argument("ctattn::write_svg_heatmap: cell_width and cell_height must be positive");
   }
-  const double cw = options.cell_width;
-  const double ch = options.cell_height;
-  const int decimals = std::clamp(options.value_decimals, 0, 12);
-
-  // The colour scale's range: from the options, else from the finite values.
-  bool any_finite = false;
-  bool any_non_finite = false;
-  double low = 0.0;
-  double high = 0.0;
-  for (std::size_t i = 0; i < rows; ++i) {
-    for (std::size_t j = 0; j < cols; ++j) {
-      const double v = values[i * cols + j];
-      if (!std::isfinite(v)) {
-        any_non_finite = true;
-      } else if (!any_finite) {
-        low = high = v;
-        any_finite = true;
-      } else {
-        low = std::min(low, v);
-        high = std::max(high, v);
-      }
-    }
-  }
-  if (options.colours == colour_map::red_blue && any_finite) {
-    const double extent = std::max(std::abs(low), std::abs(high));
-    low = -extent;
-    high = extent;
-  }
-  if (options.minimum && std::isfinite(*options.minimum)) low = *options.minimum;
-  if (options.maximum && std::isfinite(*options.maximum)) high = *options.maximum;
-  if (!any_finite && !options.minimum && !options.maximum) {
-    low = 0.0;
-    high = 1.0;
-  }
-  if (!(high > low)) {  // a constant matrix, or a reversed range: centre the values on the scale
-    const double half = low == 0.0 ? 1.0 : std::abs(low) * 0.5;
-    const double middle = (low + high) * 0.5;
-    low = middle - half;
-    high = middle + half;
-  }
-
-  // Layout, left to right: row axis label, row labels, cells, colour scale; top to bottom: title, column axis
-  // label, column labels, cells.
-  const axis_labels row_text = make_labels(options.row_labels, rows, ch, false, "row_labels");
-  const axis_labels column_text = make_labels(options.column_labels, cols, cw, true, "column_labels");
-  const bool upright_columns = column_text.longest > cw * static_cast<double>(column_text.step) - 4.0;
-  const double column_label_height = cols == 0 ? 0.0 : (upright_columns ? column_text.longest : font_size) + gap;
-  const double row_label_width = rows == 0 ? 0.0 : row_text.longest + gap;
-  const double title_height = options.title.empty() ? 0.0 : title_font_size + 2 * gap;
-  const double row_axis_width = options.row_axis_label.empty() ? 0.0 : font_size + gap;
-  const double column_axis_height = options.column_axis_label.empty() ? 0.0 : font_size + gap;
-
-  // Whole-unit origin: cell edges then fall on pixel boundaries at 100 %.
-  const double grid_x = std::ceil(margin + row_axis_width + row_label_width);
-  const double grid_y = std::ceil(margin + title_height + column_axis_height + column_label_height);
-  const double grid_width = cw * static_cast<double>(cols);
-  const double grid_height = ch * static_cast<double>(rows);
-  const bool empty = rows == 0 || cols == 0;
-  const double drawn_height = empty ? 2 * font_size : grid_height;
-
-  const double scale_x = grid_x + grid_width + 2 * gap;
-  const double scale_bar_width = 14.0;
-  const double scale_height = std::max(drawn_height, 96.0);
-  const std::size_t scale_ticks = 5;
-  double scale_label_width = 0.0;
-  for (std::size_t t = 0; t < scale_ticks; ++t) {
-    const double v = low + (high - low) * static_cast<double>(t) / static_cast<double>(scale_ticks - 1);
-    scale_label_width = std::max(scale_label_width, text_width(scale_label(v, decimals), font_size));
-  }
-  if (any_non_finite) scale_label_width = std::max(scale_label_width, text_width("not finite", font_size));
-  const bool draw_scale = options.show_colour_scale && !empty;
-  const double non_finite_key_height = any_non_finite ? font_size + 2 * gap : 0.0;
-  const double scale_width = draw_scale ? 2 * gap + scale_bar_width + 4.0 + scale_label_width : 0.0;
-  const double title_width = text_width(options.title, title_font_size);
-  const double empty_note_width = empty ? text_width("(empty matrix)", font_size) : 0.0;
-  const double width = std::max(grid_x + std::max(grid_width, empty_note_width) + scale_width + margin,
-                                2 * margin + std::max(title_width, 40.0));
-  const double body_height = draw_scale ? std::max(drawn_height, scale_height + non_finite_key_height) : drawn_height;
-  const double height = grid_y + body_height + margin;
-
-  const std::string map_name = options.colours == colour_map::blues      ? "blues"
-                               : options.colours == colour_map::red_blue ? "red-blue"
-                               : options.colours == colour_map::greys    ? "greys"
-                                                                         : "viridis";
-  const std::string gradient_id = "ctattn-scale-" + map_name;
-
-  out << "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
-      << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" << coordinate(width) << "\" height=\""
-      << coordinate(height) << "\" viewBox=\"0 0 " << coordinate(width) << ' ' << coordinate(height)
-      << "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" font-size=\"" << coordinate(font_size)
-      << "\">\n";
-  out << "<title>" << escape(options.title.empty() ? std::string("heat map") : options.title) << "</title>\n";
-  out << "<desc>" << std::to_string(rows) << " x " << std::to_string(cols)
-      << " heat map written by ctattn::write_svg_heatmap</desc>\n";
-  if (draw_scale) {
-    const std::span<const std::uint32_t> a = anchors(options.colours);
-    out << "<defs>\n<linearGradient id=\"" << gradient_id << "\" x1=\"0\" y1=\"1\" x2=\"0\" y2=\"0\">\n";
-    for (std::size_t k = 0; k < a.size(); ++k) {
-      out << "<stop offset=\"" << coordinate(static_cast<double>(k) / static_cast<double>(a.size() - 1))
-          << "\" stop-color=\"" << hex_colour(from_hex(a[k])) << "\"/>\n";
-    }
-    out << "</linearGradient>\n</defs>\n";
-  }
-  out << "<rect class=\"background\" x=\"0\" y=\"0\" width=\"" << coordinate(width) << "\" height=\""
-      << coordinate(height) << "\" fill=\"#ffffff\"/>\n";
-
-  if (!options.title.empty()) {
-    out << "<text class=\"title\" x=\"" << coordinate(margin) << "\" y=\""
-        << coordinate(margin + title_font_size) << "\" font-size=\"" << coordinate(title_font_size)
-        << "\" font-weight=\"bold\">" << escape(options.title) << "</text>\n";
-  }
-  if (!options.column_axis_label.empty()) {
-    out << "<text class=\"axis-label\" x=\"" << coordinate(grid_x + std::max(grid_width, empty_note_width) / 2)
-        << "\" y=\"" << coordinate(margin + title_height + font_size)
-        << "\" text-anchor=\"middle\" font-style=\"italic\">" << escape(options.column_axis_label) << "</text>\n";
-  }
-  if (!options.row_axis_label.empty()) {
-    const double x = margin + font_size;
-    const double y = grid_y + drawn_height / 2;
-    out << "<text class=\"axis-label\" x=\"" << coordinate(x) << "\" y=\"" << coordinate(y)
-        << "\" text-anchor=\"middle\" font-style=\"italic\" transform=\"rotate(-90 " << coordinate(x) << ' '
-        << coordinate(y) << ")\">" << escape(options.row_axis_label) << "</text>\n";
-  }
-
-  if (cols > 0) {
-    out << "<g class=\"column-labels\" fill=\"#222222\">\n";
-    for (std::size_t j = 0; j < cols; j += column_text.step) {
-      const double x = grid_x + cw * (static_cast<double>(j) + 0.5);
-      const double y = grid_y - gap;
-      if (upright_columns) {
-        // Read bottom to top, ending just above the column.
-        out << "<text x=\"" << coordinate(x) << "\" y=\"" << coordinate(y) << "\" dy=\"0.35em\" transform=\"rotate(-90 "
-            << coordinate(x) << ' ' << coordinate(y) << ")\">" << escape(column_text.text[j]) << "</text>\n";
-      } else {
-        out << "<text x=\"" << coordinate(x) << "\" y=\"" << coordinate(y) << "\" text-anchor=\"middle\">"
-            << escape(column_text.text[j]) << "</text>\n";
-      }
-    }
-    out << "</g>\n";
-  }
-  if (rows > 0) {
-    out << "<g class=\"row-labels\" fill=\"#222222\" text-anchor=\"end\">\n";
-    for (std::size_t i = 0; i < rows; i += row_text.step) {
-      out << "<text x=\"" << coordinate(grid_x - gap) << "\" y=\""
-          << coordinate(grid_y + ch * (static_cast<double>(i) + 0.5)) << "\" dy=\"0.35em\">"
-          << escape(row_text.text[i]) << "</text>\n";
-    }
-    out << "</g>\n";
-  }
-
-  if (empty) {
-    out << "<text class=\"empty\" x=\"" << coordinate(grid_x) << "\" y=\"" << coordinate(grid_y + font_size)
+  const heatmap_layout l = layout_heatmap(values, rows, cols, options);
+  write_heatmap_head(out, l, options);
+  write_heatmap_labels(out, l, options);
+  if (l.empty) {
+    out << "<text class=\"empty\" x=\"" << coordinate(l.grid_x) << "\" y=\"" << coordinate(l.grid_y + font_size)
         << "\" fill=\"#666666\">(empty matrix)</text>\n";
     out << "</svg>\n";
     return;
   }
-
-  // The cells. crispEdges keeps renderers from drawing hairline seams between neighbours.
-  out << "<g class=\"cells\" shape-rendering=\"crispEdges\">\n";
-  for (std::size_t i = 0; i < rows; ++i) {
-    for (std::size_t j = 0; j < cols; ++j) {
-      const double v = values[i * cols + j];
-      const std::string fill = std::isfinite(v) ? hex_colour(colour_at(options.colours, (v - low) / (high - low)))
-                                                : std::string(non_finite_fill);
-      out << "<rect class=\"cell\" x=\"" << coordinate(grid_x + cw * static_cast<double>(j)) << "\" y=\""
-          << coordinate(grid_y + ch * static_cast<double>(i)) << "\" width=\"" << coordinate(cw) << "\" height=\""
-          << coordinate(ch) << "\" fill=\"" << fill << '"';
-      if (options.cell_tooltips) {
-        out << "><title>" << escape(row_text.text[i]) << ", " << escape(column_text.text[j]) << ": "
-            << value_text(v, std::max(decimals, 4)) << "</title></rect>\n";
-      } else {
-        out << "/>\n";
-      }
-    }
-  }
-  out << "</g>\n";
-  out << "<rect class=\"frame\" x=\"" << coordinate(grid_x) << "\" y=\"" << coordinate(grid_y) << "\" width=\""
-      << coordinate(grid_width) << "\" height=\"" << coordinate(grid_height)
-      << "\" fill=\"none\" stroke=\"#444444\" stroke-width=\"0.5\"/>\n";
-
-  if (options.show_values) {
-    // The longest printed value decides the font size; below 6 units the values would not be readable.
-    double longest = 0.0;
-    for (std::size_t i = 0; i < rows; ++i) {
-      for (std::size_t j = 0; j < cols; ++j) {
-        longest = std::max(longest, static_cast<double>(character_count(value_text(values[i * cols + j], decimals))));
-      }
-    }
-    const double size = std::min({font_size, ch * 0.6, (cw - 4.0) / (char_width * std::max(longest, 1.0))});
-    if (size >= 6.0) {
-      out << "<g class=\"values\" text-anchor=\"middle\" font-size=\"" << coordinate(size) << "\">\n";
-      for (std::size_t i = 0; i < rows; ++i) {
-        for (std::size_t j = 0; j < cols; ++j) {
-          const double v = values[i * cols + j];
-          const std::string_view ink =
-              std::isfinite(v) ? text_colour_on(colour_at(options.colours, (v - low) / (high - low))) : "#555555";
-          out << "<text x=\"" << coordinate(grid_x + cw * (static_cast<double>(j) + 0.5)) << "\" y=\""
-              << coordinate(grid_y + ch * (static_cast<double>(i) + 0.5)) << "\" dy=\"0.35em\" fill=\"" << ink
-              << "\">" << value_text(v, decimals) << "</text>\n";
-        }
-      }
-      out << "</g>\n";
-    }
-  }
-
-  if (draw_scale) {
-    const double bar_x = scale_x;
-    const double bar_y = grid_y;
-    out << "<g class=\"colour-scale\">\n";
-    out << "<rect x=\"" << coordinate(bar_x) << "\" y=\"" << coordinate(bar_y) << "\" width=\""
-        << coordinate(scale_bar_width) << "\" height=\"" << coordinate(scale_height) << "\" fill=\"url(#"
-        << gradient_id << ")\" stroke=\"#444444\" stroke-width=\"0.5\"/>\n";
-    for (std::size_t t = 0; t < scale_ticks; ++t) {
-      const double fraction = static_cast<double>(t) / static_cast<double>(scale_ticks - 1);
-      const double y = bar_y + scale_height * (1.0 - fraction);
-      out << "<line x1=\"" << coordinate(bar_x + scale_bar_width) << "\" y1=\"" << coordinate(y) << "\" x2=\""
-          << coordinate(bar_x + scale_bar_width + 3.0) << "\" y2=\"" << coordinate(y)
-          << "\" stroke=\"#444444\" stroke-width=\"0.5\"/>\n";
-      out << "<text x=\"" << coordinate(bar_x + scale_bar_width + 5.0) << "\" y=\"" << coordinate(y)
-          << "\" dy=\"0.35em\" fill=\"#222222\">" << scale_label(low + (high - low) * fraction, decimals)
-          << "</text>\n";
-    }
-    if (any_non_finite) {
-      const double y = bar_y + scale_height + 2 * gap;
-      out << "<rect x=\"" << coordinate(bar_x) << "\" y=\"" << coordinate(y) << "\" width=\""
-          << coordinate(scale_bar_width) << "\" height=\"" << coordinate(font_size) << "\" fill=\"" << non_finite_fill
-          << "\" stroke=\"#444444\" stroke-width=\"0.5\"/>\n";
-      out << "<text x=\"" << coordinate(bar_x + scale_bar_width + 5.0) << "\" y=\""
-          << coordinate(y + font_size / 2) << "\" dy=\"0.35em\" fill=\"#222222\">not finite</text>\n";
-    }
-    out << "</g>\n";
-  }
+  write_heatmap_cells(out, values, l, options);
+  if (options.show_values) write_heatmap_values(out, values, l, options);
+  if (l.draw_scale) write_heatmap_scale(out, l);
   out << "</svg>\n";
 }
 

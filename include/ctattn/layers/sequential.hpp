@@ -21,6 +21,35 @@
 namespace ctattn {
 
 namespace detail {
+// The input rules of a chain's first element on an X, where they are a layer's on a matrix (element type and
+// width); none otherwise (an embedding on ids, an activation, a nested chain checks its own).
+template <typename L, typename X>
+struct chain_input_rules_of {
+  using type = rule_list<>;
+};
+template <typename L, typename X>
+  requires FixedMatrix<X> && requires {
+    typename L::value_type;
+    L::input_extent;
+  }
+struct chain_input_rules_of<L, X> {
+  using type = layer_input_rules<L, X>;
+};
+template <typename L, typename X>
+using chain_input_rules = typename chain_input_rules_of<L, X>::type;
+
+// The first of a pack of types (void for none).
+template <typename... Ts>
+struct first_type_of {
+  using type = void;
+};
+template <typename T, typename... Ts>
+struct first_type_of<T, Ts...> {
+  using type = T;
+};
+template <typename... Ts>
+using first_type = typename first_type_of<Ts...>::type;
+
 template <typename... Layers>
 inline constexpr std::array<bool, sizeof...(Layers)> fixed_width_layers{!keeps_width<Layers>...};
 
@@ -168,6 +197,9 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
                       op::sequential, (detail::is_memory_option<Options>::value || ...) ||
                                           !(detail::attends_to_memory<Layers> || ...)>::check()) {
       return x;
+    } else if constexpr (!detail::first_broken<
+                             detail::chain_input_rules<detail::first_type<Layers...>, X>>::check()) {
+      return x;  // the first layer's input rules, checked from this frame (model.hpp's forward says why)
     } else if constexpr (well_formed) {
       return detail::run_chain<sizeof...(Layers) - 1>(
           [&](auto i) -> const auto& { return boost::hana::at_c<decltype(i)::value>(layers); }, x, options...);

@@ -289,6 +289,92 @@ template <typename Operation, typename C>
 using chain_forward_rules =
     rule_list<shape_error::model_forward_must_be_its_members<Operation, C, !Model<C> || DerivedForward<C>>>;
 
+// An encoder layer's points (`.norm1`, the attention's, `.sum1`, `.norm2` or `.sum2`, the feed-forward block's) and
+// its output.
+template <typename L, typename X, typename Ranges>
+constexpr auto record_encoder_layer(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
+  using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
+  const result input = with_extents<X::row_extent, L::output_extent>(x);
+  const auto attend = [&](const result& a) {
+    return record_attention(layer.self_attn.weights, a, a, typename L::mask_type{}, ranges, path, "",
+                            "attention");
+  };
+  const auto feed = [&](const result& a) { return record_feed_forward(layer.ff, a, ranges, path); };
+  result y{};
+  if constexpr (L::norm_first) {
+    const result n1 = ctattn::forward(layer.norm1, input);
+    ranges.widen(point_name(path, "norm1").view(), n1);
+    const result h = ctattn::add(input, attend(n1));
+    ranges.widen(point_name(path, "sum1").view(), h);
+    const result n2 = ctattn::forward(layer.norm2, h);
+    ranges.widen(point_name(path, "norm2").view(), n2);
+    y = ctattn::add(h, feed(n2));
+  } else {
+    const result s1 = ctattn::add(input, attend(input));
+    ranges.widen(point_name(path, "sum1").view(), s1);
+    const result h = ctattn::forward(layer.norm1, s1);
+    ranges.widen(point_name(path, "norm1").view(), h);
+    const result s2 = ctattn::add(h, feed(h));
+    ranges.widen(point_name(path, "sum2").view(), s2);
+    y = ctattn::forward(layer.norm2, s2);
+  }
+  ranges.widen(output_name(path), y);
+  return y;
+}
+
+// A decoder layer's points (the self-attention's as an encoder layer's, then the attention over the memory's, the
+// sums and norms, the feed-forward block's) and its output; `options` carry the memory and the masks.
+template <typename L, typename X, typename Ranges, typename... Options>
+constexpr auto record_decoder_layer(const L& layer, const X& x, Ranges& ranges, const parameter_name& path,
+                                    const Options&... options) noexcept {
+  using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
+  const auto& memory = *find_first<is_memory_option>(options...).memory;
+  const result input = with_extents<X::row_extent, L::output_extent>(x);
+  const auto self_mask = [&] {
+    if constexpr ((is_tgt_mask_option<Options>::value || ...)) {
+      return combine_masks(causal, find_first<is_tgt_mask_option>(options...).mask);
+    } else {
+      return causal;
+    }
+  }();
+  const auto memory_mask = [&] {
+    if constexpr ((is_memory_mask_option<Options>::value || ...)) {
+      return find_first<is_memory_mask_option>(options...).mask;
+    } else {
+      return no_mask;
+    }
+  }();
+  const auto self = [&](const result& a) {
+    return record_attention(layer.self_attn.weights, a, a, self_mask, ranges, path, "", "attention");
+  };
+  const auto cross = [&](const result& a) {
+    return record_attention(layer.multihead_attn, a, memory, memory_mask, ranges, path, "cross_",
+                            "cross_attention");
+  };
+  const auto norm = [&](const auto& n, const result& a, std::string_view point) {
+    const result y = ctattn::forward(n, a);
+    if (!point.empty()) ranges.widen(point_name(path, point).view(), y);
+    return y;
+  };
+  const auto sum = [&](const result& a, const result& b, std::string_view point) {
+    const result y = ctattn::add(a, b);
+    ranges.widen(point_name(path, point).view(), y);
+    return y;
+  };
+  result y{};
+  if constexpr (L::norm_first) {
+    const result a = sum(input, self(norm(layer.norm1, input, "norm1")), "sum1");
+    const result b = sum(a, cross(norm(layer.norm2, a, "norm2")), "sum2");
+    y = ctattn::add(b, record_feed_forward(layer.ff, norm(layer.norm3, b, "norm3"), ranges, path));
+  } else {
+    const result a = norm(layer.norm1, sum(input, self(input), "sum1"), "norm1");
+    const result b = norm(layer.norm2, sum(a, cross(a), "sum2"), "norm2");
+    y = norm(layer.norm3, sum(b, record_feed_forward(layer.ff, b, ranges, path), "sum3"), "");
+  }
+  ranges.widen(output_name(path), y);
+  return y;
+}
+
 // One layer: its output under `path`, and its own points under `path.point`. `options` carry a decoder's memory
 // and masks.
 template <typename L, typename X, typename Ranges, typename... Options>
@@ -303,80 +389,9 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     ranges.widen(output_name(path), y);
     return y;
   } else if constexpr (is_encoder_layer<L>) {
-    using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
-    const result input = with_extents<X::row_extent, L::output_extent>(x);
-    const auto attend = [&](const result& a) {
-      return record_attention(layer.self_attn.weights, a, a, typename L::mask_type{}, ranges, path, "",
-                              "attention");
-    };
-    const auto feed = [&](const result& a) { return record_feed_forward(layer.ff, a, ranges, path); };
-    result y{};
-    if constexpr (L::norm_first) {
-      const result n1 = ctattn::forward(layer.norm1, input);
-      ranges.widen(point_name(path, "norm1").view(), n1);
-      const result h = ctattn::add(input, attend(n1));
-      ranges.widen(point_name(path, "sum1").view(), h);
-      const result n2 = ctattn::forward(layer.norm2, h);
-      ranges.widen(point_name(path, "norm2").view(), n2);
-      y = ctattn::add(h, feed(n2));
-    } else {
-      const result s1 = ctattn::add(input, attend(input));
-      ranges.widen(point_name(path, "sum1").view(), s1);
-      const result h = ctattn::forward(layer.norm1, s1);
-      ranges.widen(point_name(path, "norm1").view(), h);
-      const result s2 = ctattn::add(h, feed(h));
-      ranges.widen(point_name(path, "sum2").view(), s2);
-      y = ctattn::forward(layer.norm2, s2);
-    }
-    ranges.widen(output_name(path), y);
-    return y;
+    return record_encoder_layer(layer, x, ranges, path);
   } else if constexpr (is_decoder_layer<L>) {
-    using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
-    const auto& memory = *find_first<is_memory_option>(options...).memory;
-    const result input = with_extents<X::row_extent, L::output_extent>(x);
-    const auto self_mask = [&] {
-      if constexpr ((is_tgt_mask_option<Options>::value || ...)) {
-        return combine_masks(causal, find_first<is_tgt_mask_option>(options...).mask);
-      } else {
-        return causal;
-      }
-    }();
-    const auto memory_mask = [&] {
-      if constexpr ((is_memory_mask_option<Options>::value || ...)) {
-        return find_first<is_memory_mask_option>(options...).mask;
-      } else {
-        return no_mask;
-      }
-    }();
-    const auto self = [&](const result& a) {
-      return record_attention(layer.self_attn.weights, a, a, self_mask, ranges, path, "", "attention");
-    };
-    const auto cross = [&](const result& a) {
-      return record_attention(layer.multihead_attn, a, memory, memory_mask, ranges, path, "cross_",
-                              "cross_attention");
-    };
-    const auto norm = [&](const auto& n, const result& a, std::string_view point) {
-      const result y = ctattn::forward(n, a);
-      if (!point.empty()) ranges.widen(point_name(path, point).view(), y);
-      return y;
-    };
-    const auto sum = [&](const result& a, const result& b, std::string_view point) {
-      const result y = ctattn::add(a, b);
-      ranges.widen(point_name(path, point).view(), y);
-      return y;
-    };
-    result y{};
-    if constexpr (L::norm_first) {
-      const result a = sum(input, self(norm(layer.norm1, input, "norm1")), "sum1");
-      const result b = sum(a, cross(norm(layer.norm2, a, "norm2")), "sum2");
-      y = ctattn::add(b, record_feed_forward(layer.ff, norm(layer.norm3, b, "norm3"), ranges, path));
-    } else {
-      const result a = norm(layer.norm1, sum(input, self(input), "sum1"), "norm1");
-      const result b = norm(layer.norm2, sum(a, cross(a), "sum2"), "norm2");
-      y = norm(layer.norm3, sum(b, record_feed_forward(layer.ff, b, ranges, path), "sum3"), "");
-    }
-    ranges.widen(output_name(path), y);
-    return y;
+    return record_decoder_layer(layer, x, ranges, path, options...);
   } else if constexpr (is_feed_forward<L>) {
     const auto hidden = ctattn::forward(layer.linear1, x);
     const auto activated = ctattn::forward(layer.activation, hidden);
