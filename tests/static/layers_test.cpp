@@ -245,8 +245,8 @@ struct copied_model : ctattn::model<mlp_model> {
 static_assert(ctattn::DerivedForward<mlp_model> && ctattn::DerivedForward<const mlp_model&>);
 static_assert(!ctattn::DerivedForward<residual_mlp> && !ctattn::DerivedForward<fixed_input_model>);
 static_assert(!ctattn::DerivedForward<copied_model> && !ctattn::DerivedForward<cases::mlp<float>>);
-static_assert(ctattn::detail::names_another_model<copied_model> && !ctattn::detail::names_another_model<mlp_model>);
-static_assert(!ctattn::detail::names_another_model<cases::mlp<float>> && !ctattn::Model<copied_model>);
+static_assert(ctattn::detail::misdeclared_model<copied_model> && !ctattn::detail::misdeclared_model<mlp_model>);
+static_assert(!ctattn::detail::misdeclared_model<cases::mlp<float>> && !ctattn::Model<copied_model>);
 static_assert(numbered<residual_mlp>().forward(mlp_input) ==
               ctattn::add(mlp_input, ctattn::forward(numbered<residual_mlp>().act,
                                                      ctattn::forward(numbered<residual_mlp>().inner, mlp_input))));

@@ -342,7 +342,7 @@ concept DerivedForward = Model<M> && requires {
 ///
 /// Example: `const auto logits = ctattn::forward(toy::sorter{}, ids);`
 template <typename M, typename X, typename... Options>
-  requires(Model<M> || detail::names_another_model<M>) && (!Layer<M>)
+  requires(Model<M> || detail::misdeclared_model<M>) && (!Layer<M>)
 [[nodiscard]] constexpr auto forward(const M& m, const X& x, const Options&... options) noexcept {
   if constexpr (detail::model_base_rule<op::model, M>::check()) {
     return m.forward(x, options...);

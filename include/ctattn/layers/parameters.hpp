@@ -394,7 +394,7 @@ struct model_base_of<M> {
 // ctattn::model<a>`, a copy-paste, whose inherited forward would run a's members over a b), or a struct listing its
 // members with BOOST_HANA_DEFINE_STRUCT and no ctattn::model base (nor parameters of its own).
 template <typename M, typename Base = typename model_base_of<std::remove_cvref_t<M>>::type>
-inline constexpr bool names_another_model =
+inline constexpr bool misdeclared_model =
     std::is_void_v<Base> ? boost::hana::Struct<std::remove_cvref_t<M>>::value && !HasParameters<M>
                          : !std::is_same_v<Base, std::remove_cvref_t<M>>;
 
@@ -403,7 +403,7 @@ template <typename Operation, typename M>
 using model_base_rule =
     shape_error::model_must_derive_from_model_of_itself<Operation, std::remove_cvref_t<M>,
                                                         typename model_base_of<std::remove_cvref_t<M>>::type,
-                                                        !names_another_model<M>>;
+                                                        !misdeclared_model<M>>;
 
 // The rules of walking a model's parameters: its base names itself, and it lists its parameters.
 template <typename M>

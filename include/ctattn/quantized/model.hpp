@@ -562,7 +562,7 @@ template <const auto& Ranges, quantization QIn, typename C>
 ///
 /// Example: `constexpr auto int8_weights = ctattn::quantize<toy::sorter_ranges>(sorter_weights);`
 template <const auto& Ranges, typename M>
-  requires(Model<M> || detail::is_sequential<M> || detail::names_another_model<M>)
+  requires(Model<M> || detail::is_sequential<M> || detail::misdeclared_model<M>)
 [[nodiscard]] constexpr auto quantize(const M& model) noexcept {
   if constexpr (!detail::model_base_rule<op::quantize, M>::check() ||
                 !detail::ranges_member_rule<Ranges, M>::check()) {
