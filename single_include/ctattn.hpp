@@ -5231,7 +5231,7 @@ struct helium_int8_ops {
     }
   }
 
-  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/layer_norm.hpp's rationale)
+  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
   /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
   /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
   /// multiplies split into their low (`vmul`) and high (`vmulh.u32`) words, as the scalar form does.
@@ -7905,7 +7905,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
-/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/layer_norm.hpp) |
+/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
 ///
 /// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
 /// The products go through `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
@@ -9244,7 +9244,7 @@ constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R
   }
 }
 
-/// round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in quantized/layer_norm.hpp's
+/// round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in quantized/norm.hpp's
 /// rationale keep |x| + 2^(s - 1) below 2^63).
 CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
   const std::int64_t half = std::int64_t{1} << (s - 1);
@@ -9254,7 +9254,7 @@ CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s
 /// The fractional bits of the int8 LayerNorm's output before its rounding (step 6).
 inline constexpr int int8_layer_norm_output_fraction_bits = 16;
 
-/// What steps 1 to 3 of the int8 LayerNorm (quantized/layer_norm.hpp's rationale) leave for a row.
+/// What steps 1 to 3 of the int8 LayerNorm (quantized/norm.hpp's rationale) leave for a row.
 struct int8_layer_norm_row {
   std::int64_t width = 0;
   std::int64_t sum = 0;
@@ -9427,7 +9427,7 @@ bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], cons
   return false;
 }
 
-/// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/layer_norm.hpp's rationale): per channel
+/// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/norm.hpp's rationale): per channel
 /// j the weight's `multiplier[j]` and `shift[j]`, the bias `bias[j]` in 2^-16 output steps; the output's zero point.
 /// With `RootMeanSquare`, RMSNorm: each row centred on the input's zero point `in_zero` (`int8_rms_norm_row_of`).
 template <bool RootMeanSquare = false, std::size_t R, std::size_t C>
@@ -13442,7 +13442,7 @@ struct int8_mask_must_hide_keys {
 };
 
 /// Int8 LayerNorm holds each normalized value, at most sqrt(C - 1) in magnitude, with 24 fractional bits in an
-/// int32: rows of C <= 16384 (ctattn/quantized/layer_norm.hpp derives it).
+/// int32: rows of C <= 16384 (ctattn/quantized/norm.hpp derives it).
 template <typename Operation, typename Width, typename Limit>
 struct int8_layer_norm_must_not_overflow {
   static constexpr bool holds = Width::value <= Limit::value;
@@ -15104,6 +15104,19 @@ template <quantization QIn, quantization QOut, typename T, auto D>
 
 #endif  // CTATTN_QUANTIZED_EMBEDDING_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/feed_forward.hpp
+#ifndef CTATTN_QUANTIZED_FEED_FORWARD_HPP
+#define CTATTN_QUANTIZED_FEED_FORWARD_HPP
+
+/// \file
+/// The int8 forms of ctattn/layers/feed_forward.hpp's residual connection and gated feed-forward block, as
+/// `ctattn::quantize` makes them (a plain `feed_forward` becomes a `qchain` of its linears and activation).
+///
+/// | entity                                              | what                                               |
+/// |-----------------------------------------------------|----------------------------------------------------|
+/// | `qresidual<Inner, QSum>`                            | x + inner(x) by the int8 ADD                       |
+/// | `qgated_feed_forward<W1, W3, Activation, W2, QProduct>` | w2(activation(w1(x)) * w3(x)), the product by the int8 MUL |
+
 // ---------------------------------------- ctattn/quantized/hadamard.hpp
 #ifndef CTATTN_QUANTIZED_HADAMARD_HPP
 #define CTATTN_QUANTIZED_HADAMARD_HPP
@@ -15156,874 +15169,28 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_HADAMARD_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/kv_cache.hpp
-#ifndef CTATTN_QUANTIZED_KV_CACHE_HPP
-#define CTATTN_QUANTIZED_KV_CACHE_HPP
+// ---------------------------------------- ctattn/quantized/feed_forward.hpp (continued)
+// ---------------------------------------- ctattn/quantized/layer.hpp
+#ifndef CTATTN_QUANTIZED_LAYER_HPP
+#define CTATTN_QUANTIZED_LAYER_HPP
 
 /// \file
-/// Autoregressive decoding in int8: a key/value cache of int8 rows in the keys' and values' quantizations, and
-/// multi-head attention of one new token over it. Integer arithmetic throughout, so a token's output is the same
-/// bits as its row of int8 attention over the whole sequence (`multi_head_attention<Scores>(x, weights, causal)`).
+/// What an int8 layer is (the int8 twin of ctattn/layers/layer.hpp): the int8 form `ctattn::quantize` makes of a
+/// float layer, every quantization a template argument chosen by the compiler.
 ///
-/// | entity                                              | what                                                   |
-/// |-----------------------------------------------------|--------------------------------------------------------|
-/// | `qkv_cache<Capacity, KeyWidth, ValueWidth, QK, QV>` | the int8 keys and values of the tokens so far, and how many |
-/// | `multi_head_attention_step<Scores>(x, w, cache, out)` | one token of int8 multi-head self-attention, its key and value appended |
-/// | `cache_memory(memory, w, cache)`                    | a memory projected once into a cache, for cross-attention |
-/// | `multi_head_attention_cached<Scores>(x, w, cache, out)` | one token of int8 multi-head attention over a cache, no append |
-///
-/// The int8 encoder and decoder layers (ctattn/quantized/transformer.hpp) decode with these: `step`, `prepare`.
+/// | member / function                 | meaning                                                              |
+/// |-----------------------------------|----------------------------------------------------------------------|
+/// | `input_quantization`, `output_quantization` | the quantizations of its input and its result (a layer made of others: its first layer's input) |
+/// | `forward(x)`                      | `qmatrix<n, in, input_quantization>` -> `qmatrix<n, out, output_quantization>`: constexpr, noexcept, integers only |
+/// | `footprint_of<X>()` (static)      | the memory one `forward` on an X holds (`ctattn::footprint`)          |
+/// | `needs_memory`, `memory_quantization` | a decoder layer, or a layer holding one: `forward(x, ctattn::with_memory(m))` with m in `memory_quantization` |
 ///
 /// Example:
 /// \code
-///   ctattn::qkv_cache<16, 32, 32, q_key, q_value> cache{};
-///   ctattn::qmatrix<1, 32, q_out> y{};
-///   for (const auto& x_t : tokens_q) if (!ctattn::multi_head_attention_step<q_scores>(x_t, w, cache, y)) break;
+///   constexpr auto layer_q = ctattn::quantize_encoder_layer<q0>(boost::hana::at_c<0>(model.layers.layers));
+///   static_assert(decltype(layer_q)::input_quantization == q0.input);
+///   const auto y = layer_q.forward(x_q);   // qmatrix<6, 32, q0.output>
 /// \endcode
-
-
-
-namespace ctattn {
-
-/// The int8 keys and values of the first `length` tokens of a sequence, in rows 0 to length - 1, for at most
-/// `Capacity` tokens, the keys in quantization QK and the values in QV (the key and value projections' outputs).
-///
-/// | member    | shape / meaning                                       |
-/// |-----------|-------------------------------------------------------|
-/// | `keys`    | `qmatrix<Capacity, KeyWidth, QK>` (rows past `length` unused) |
-/// | `values`  | `qmatrix<Capacity, ValueWidth, QV>`                   |
-/// | `length`  | tokens held, 0 to Capacity                            |
-///
-/// Example: `typename decltype(layer_q)::template cache<16> cache{};   // the layer's own cache type`
-template <std::size_t Capacity, auto KeyWidth, auto ValueWidth, quantization QK, quantization QV>
-struct qkv_cache {
-  static constexpr std::size_t capacity = Capacity;
-  static constexpr quantization key_quantization = QK;
-  static constexpr quantization value_quantization = QV;
-  static constexpr auto key_extent = normalize_extent<KeyWidth>;
-  static constexpr auto value_extent = normalize_extent<ValueWidth>;
-  using key_row = basic_qmatrix<std::size_t{1}, key_extent, QK>;
-  using value_row = basic_qmatrix<std::size_t{1}, value_extent, QV>;
-
-  basic_qmatrix<Capacity, key_extent, QK> keys{};
-  basic_qmatrix<Capacity, value_extent, QV> values{};
-  std::size_t length = 0;
-
-  /// Whether another token fits.
-  [[nodiscard]] constexpr bool full() const noexcept { return length >= Capacity; }
-
-  /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
-  [[nodiscard]] constexpr bool append(const key_row& key, const value_row& value) noexcept {
-    if (full()) return false;
-    for (std::size_t j = 0; j < key_row::cols; ++j) keys.elements[length][j] = key.elements[0][j];
-    for (std::size_t j = 0; j < value_row::cols; ++j) values.elements[length][j] = value.elements[0][j];
-    ++length;
-    return true;
-  }
-
-  /// Forgets every token (the next one is at position 0).
-  constexpr void clear() noexcept { length = 0; }
-
-  friend constexpr bool operator==(const qkv_cache&, const qkv_cache&) = default;
-};
-
-namespace detail {
-template <typename C>
-inline constexpr bool is_qkv_cache = false;
-template <std::size_t Capacity, auto K, auto V, quantization QK, quantization QV>
-inline constexpr bool is_qkv_cache<qkv_cache<Capacity, K, V, QK, QV>> = true;
-
-// The cache of the keys and values that multi-head weights W project, for Capacity tokens.
-template <typename W, std::size_t Capacity>
-using qkv_cache_for = qkv_cache<Capacity, decltype(W::key)::output_extent, decltype(W::value)::output_extent,
-                                decltype(W::key)::output_quantization, decltype(W::value)::output_quantization>;
-
-// Every head of one query row q over the cache's first `length` tokens (and `mask`, when it hides more), then W_O.
-template <quantization Scores, typename Q, typename W, typename Cache, typename Mask>
-[[nodiscard]] constexpr auto attend_cached_heads(const Q& q, const W& w, const Cache& cache,
-                                                 const Mask& mask) noexcept {
-  constexpr std::size_t heads = W::heads;
-  constexpr std::size_t key_width = decltype(W::query)::outputs / heads;
-  constexpr std::size_t value_width = decltype(W::value)::outputs / heads;
-  basic_qmatrix<std::size_t{1}, decltype(W::value)::output_extent, decltype(W::output)::input_quantization> context;
-  const auto visible = combine_masks(key_padding_length{cache.length}, mask);
-  for (std::size_t h = 0; h < heads; ++h) {
-    int8_attend<Scores, key_width, value_width>(q, cache.keys, cache.values, visible, context,
-                                               {h * key_width, h * key_width, h * value_width, h * value_width});
-  }
-  return project(context, w.output);
-}
-
-template <typename W, typename Cache>
-using cache_rules = rule_list<
-    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
-                                    dim_of<decltype(W::key)::output_extent>>,
-    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
-                                    dim_of<decltype(W::value)::output_extent>>,
-    shape_error::int8_cache_must_hold_the_projections_quantization<
-        op::kv_cache, quantization_constant<Cache::key_quantization>,
-        quantization_constant<decltype(W::key)::output_quantization>>,
-    shape_error::int8_cache_must_hold_the_projections_quantization<
-        op::kv_cache, quantization_constant<Cache::value_quantization>,
-        quantization_constant<decltype(W::value)::output_quantization>>>;
-
-template <typename X, typename W, typename Cache>
-using quantized_cached_attention_rules =
-    rule_list<typename W::rules, shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
-              quantized_projection_rules<X, decltype(W::query)>,
-              cache_rules<W, Cache>>;
-}  // namespace detail
-
-/// One token of int8 multi-head self-attention with a cache: projects the row `x` into its query, key and value,
-/// appends the key and value to `cache`, attends every head over the cached tokens (its own included) and writes W_O
-/// of the heads into `out`. False, with nothing changed, when the cache is full.
-///
-/// | operand  | shape                                                          |
-/// |----------|----------------------------------------------------------------|
-/// | `x`      | `qmatrix<1, d_model, Q(x)>` (W_Q's input quantization)         |
-/// | `w`      | `qmulti_head_attention_weights<Heads, ...>`                     |
-/// | `cache`  | `qkv_cache<Capacity, d_k, d_v, W_K's output, W_V's output>`     |
-/// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`                 |
-/// | `mask`   | a mask that hides more keys (by default none)                   |
-///
-/// Token t's output is row t of `multi_head_attention<Scores>(X, w, ctattn::causal)`, bit for bit.
-///
-/// Example: `if (!ctattn::multi_head_attention_step<q_scores>(x_t, w, cache, y_t)) { /* full */ }`
-template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
-          AttentionMask Mask = no_mask_type>
-  requires detail::is_qkv_cache<Cache>
-[[nodiscard]] constexpr bool multi_head_attention_step(const X& x, const W& w, Cache& cache, Out& out,
-                                                       const Mask& mask = {}) noexcept {
-  if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
-    if (cache.full()) return false;
-    const auto q = project(x, w.query);
-    (void)cache.append(project(x, w.key), project(x, w.value));
-    out = detail::attend_cached_heads<Scores>(q, w, cache, mask);
-  }
-  return true;
-}
-
-/// Projects a memory (the encoder's output, in int8) once into a cache, for the cross-attention of decoding: row i
-/// of `memory` gives the cache's key and value i through W_K and W_V; the cache then holds exactly the memory's
-/// rows. A memory with more rows than the cache's capacity is a compile error (rule `memory_must_fit_cache`).
-///
-/// | operand  | shape                                                  |
-/// |----------|--------------------------------------------------------|
-/// | `memory` | `qmatrix<m, d_model, W_K's input quantization>`, m <= Capacity |
-/// | `w`      | the cross-attention's `qmulti_head_attention_weights`  |
-/// | `cache`  | `qkv_cache<Capacity, ...>` in W_K's and W_V's output quantizations |
-///
-/// Example: `ctattn::cache_memory(memory_q, cross_weights_q, source);   // once per source sequence`
-template <QuantizedMatrix Memory, typename W, typename Cache>
-  requires detail::is_qkv_cache<Cache>
-constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache) noexcept {
-  using rules = rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
-                          detail::quantized_projection_rules<Memory, decltype(W::key)>,
-                          detail::quantized_projection_rules<Memory, decltype(W::value)>,
-                          detail::cache_rules<W, Cache>>;
-  if constexpr (detail::first_broken<rules>::check()) {
-    const auto keys = project(memory, w.key);
-    const auto values = project(memory, w.value);
-    cache = Cache{};
-    for (std::size_t i = 0; i < Memory::rows; ++i) {
-      for (std::size_t j = 0; j < Cache::key_row::cols; ++j) cache.keys.elements[i][j] = keys.elements[i][j];
-      for (std::size_t j = 0; j < Cache::value_row::cols; ++j) cache.values.elements[i][j] = values.elements[i][j];
-    }
-    cache.length = Memory::rows;
-  }
-}
-
-/// One token of int8 multi-head attention over the tokens a cache holds, appending nothing: the cross-attention of
-/// a decoding step over the memory `cache_memory` projected.
-///
-/// | operand  | shape                                                 |
-/// |----------|-------------------------------------------------------|
-/// | `x`      | `qmatrix<1, d_model, W_Q's input quantization>`       |
-/// | `cache`  | the `qkv_cache` `cache_memory` filled                 |
-/// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`        |
-/// | `mask`   | a mask over the memory's keys (by default none)       |
-///
-/// Token t's output is row t of `multi_head_attention<Scores>(X, memory, w)`, bit for bit.
-///
-/// Example: `ctattn::multi_head_attention_cached<q_cross_scores>(x_t, cross_weights_q, source, y_t);`
-template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
-          AttentionMask Mask = no_mask_type>
-  requires detail::is_qkv_cache<Cache>
-constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& cache, Out& out,
-                                           const Mask& mask = {}) noexcept {
-  if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
-    out = detail::attend_cached_heads<Scores>(project(x, w.query), w, cache, mask);
-  }
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_KV_CACHE_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/layer_norm.hpp
-#ifndef CTATTN_QUANTIZED_LAYER_NORM_HPP
-#define CTATTN_QUANTIZED_LAYER_NORM_HPP
-
-/// \file
-/// Int8 layer normalization (LayerNorm, and RMSNorm) in integers only: the row's sums in int32, its variance term in int64, an exact integer
-/// square root, the normalized values in fixed point, the layer's weight and bias as fixed-point constants derived
-/// by the compiler from a float `ctattn::layer_norm`, then rounded to the output's quantization. The same bits in
-/// constant evaluation and at run time, on every target, with or without an FPU.
-///
-/// | entity                                   | what                                                          |
-/// |------------------------------------------|---------------------------------------------------------------|
-/// | `qlayer_norm<Width, QIn, QOut>`          | the int8 layer: per channel a weight multiplier, a shift, a bias; eps |
-/// | `quantize_layer_norm<QIn, QOut>(norm)`   | a float `layer_norm<T, Width, Affine>` (nn.LayerNorm) quantized  |
-/// | `qrms_norm<Width, QIn, QOut>`            | the same for RMSNorm (`qlayer_norm<..., true>`): rows centred on QIn's zero point, no bias |
-/// | `quantize_rms_norm<QIn, QOut>(norm)`     | a float `rms_norm<T, Width, Affine>` (nn.RMSNorm) quantized      |
-/// | `normalize(x, norm)`                     | `qmatrix<n, Width, QIn>` to `qmatrix<n, Width, QOut>`, row by row |
-///
-/// Example:
-/// \code
-///   #include <ctattn/layers/norm.hpp>   // ctattn::layer_norm
-///   constexpr auto norm1_q = ctattn::quantize_layer_norm<q_x, q_norm1>(model.norm1);
-///   const auto h = ctattn::normalize(x_q, norm1_q);   // qmatrix<n, 32, q_norm1>
-/// \endcode
-///
-/// Rationale (the derivation). A row of C int8 values q_j with quantization (s, z) stands for x_j = s (q_j - z).
-/// With S1 = sum q_j and S2 = sum q_j^2 (integers), the mean is s (S1 / C - z) and the biased variance
-/// s^2 (C S2 - S1^2) / C^2, so
-///
-///     (x_j - mean) / sqrt(var + eps) = N_j / sqrt(V),   N_j = C q_j - S1,   V = D + E,
-///     D = C S2 - S1^2,   E = eps C^2 / s^2:
-///
-/// the zero point and the scale cancel, except in E, which the compiler computes once. D >= 0 exactly (it is C^2
-/// times the variance of the q_j), and D = 0 only for a row of equal values, where every N_j = 0. The output is
-/// round(n_j gamma_j / s_out + beta_j / s_out) + z_out, with n_j = N_j / sqrt(V).
-///
-/// In fixed point (f = `epsilon_shift`, E_f = round(E 2^f), both chosen by the compiler: f is the largest even
-/// number with C^2 2^14 2^f <= 2^60, 18 or more for C <= 16384, lowered by 2 until E 2^f <= 2^61):
-///   1. V_f = D 2^f + E_f; k = (62 - bit_width(V_f)) / 2, so that V_f 4^k lies in [2^60, 2^62);
-///   2. R = isqrt(V_f 4^k), in [2^30, 2^31): 2^(k + f/2) sqrt(V) with a relative error below 2^-30;
-///   3. I = floor((2^61 + floor(R / 2)) / R) = round(2^61 / R), in (2^30, 2^31]: relative error at most 2^-31;
-///   4. n_j = round(N_j I / 2^(37 - k - f/2)): N_j / sqrt(V) with 24 fractional bits (`fraction_bits`);
-///   5. t_j = n_j m_j, m_j the signed mantissa of |gamma_j| / s_out = |m_j| 2^(e_j - 31) (`multiplier`);
-///   6. A_j = round(t_j / 2^(39 - e_j)) + b_j, in 2^-16 output steps (`output_fraction_bits`), b_j =
-///      round(beta_j / s_out 2^16) (`bias`); the shift 39 - e_j is `shift`, capped at 63;
-///   7. q_j = clamp(round(A_j / 2^16) + z_out, -128, 127).
-/// Every round() is to nearest, ties away from zero.
-///
-/// Rationale (no overflow, for any input; C <= 16384 is the rule `int8_layer_norm_must_not_overflow`):
-///   - |q_j| <= 128: |S1| <= 2^21 and S2 <= 2^28 fit int32;
-///   - D <= C^2 (255 / 2)^2 < C^2 2^14 (values within a range of 255 have a variance of at most (255 / 2)^2),
-///     so D 2^f < 2^60 by the choice of f; E_f <= 2^61 (E is saturated at 2^61 only if E > 2^61 itself, with
-///     f = 0): V_f < 2^62, and V_f 4^k < 2^62;
-///   - D >= 1 in step 1 (a row of equal values skips to n_j = 0), so V_f >= 2^f and k + f/2 <= 30: the shift of
-///     step 4 is at least 7;
-///   - |N_j| <= 255 (C - 1) < 2^22 and I <= 2^31: |N_j I| < 2^53;
-///   - |N_j| / sqrt(D) <= sqrt(C - 1) (no value lies further than sqrt(C - 1) biased standard deviations from the
-///     mean), so |n_j| <= 2^24 sqrt(C - 1) (1 + 2^-29) + 1/2 < 2^31 for C <= 16384: n_j is an int32, and this is
-///     what limits the width;
-///   - |gamma_j| / s_out is held at 2^15 at most, so e_j <= 16, the shift 39 - e_j >= 23, |t_j| < 2^31 2^31 = 2^62,
-///     |round(t_j / 2^(39 - e_j))| <= 2^15 2^7 2^16 = 2^38, b_j is an int32: |A_j| < 2^39.
-/// int64 holds every step; int32 holds S1, S2, n_j, m_j and b_j.
-///
-/// Rationale (precision): R and I give n_j a relative error below 2^-29, step 4 an absolute one of 2^-25; E_f's
-/// rounding (half of 2^-f in V) moves n_j by at most 2^-(f + 2) / sqrt(C - 1) < C^1.5 2^-46 <= 2^-25 when f is
-/// not lowered, and by 2^-61 relative when it is (then E 2^f > 2^59). The weight's mantissa adds 2^-31 relative,
-/// step 6 and b_j at most 2^-17 output steps each. For |gamma_j| / s_out <= 2^10 the value rounded in step 7 is
-/// thus within 2^-11 output steps of the exact n_j gamma_j / s_out + beta_j / s_out (|n_j| < 2^7), and each output
-/// within 0.5 + 2^-11 output steps of LayerNorm of the input's real values, unless it saturates
-/// (tests/static/quantized_test.cpp holds it to that bound against torch's nn.LayerNorm). A row of equal values gives
-/// beta_j / s_out rounded, plus z_out, as float LayerNorm does with eps > 0 (with eps = 0 float gives NaN). Beyond
-/// the held limits (|gamma_j| / s_out > 2^15, |beta_j| / s_out >= 2^15, E > 2^61, the last only for a scale s below
-/// sqrt(eps) C 2^-30.5), outputs saturate or differ from float; no real layer comes near them.
-
-
-
-namespace ctattn {
-
-// The float layer (ctattn/layers/norm.hpp), declared, not included.
-// Rationale: the layers tier needs Boost.Hana and the core does not; `quantize_layer_norm` only reads the layer's
-// members, and the layer's type is complete wherever a user names it.
-template <typename T, auto Width, bool Affine>
-struct layer_norm;
-template <typename T, auto Width, bool Affine>
-struct rms_norm;
-
-namespace detail {
-// The rules of an int8 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
-template <std::size_t Width, quantization QIn, quantization QOut, bool RootMeanSquare>
-using quantized_layer_norm_type_rules =
-    rule_list<quantization_rules<QIn>, quantization_rules<QOut>,
-              shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>,
-                                                             count<RootMeanSquare ? 16383 : 16384>>>;
-
-// round(v) for v >= 0, ties away from zero, held at `limit` (<= 2^62); NaN and v <= 0 give 0.
-constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
-  if (!(v > 0.0)) return 0;
-  if (v >= static_cast<double>(limit)) return limit;
-  const auto whole = static_cast<std::int64_t>(v);  // exact below 2^62; v - whole is exact
-  return whole + (v - static_cast<double>(whole) >= 0.5 ? 1 : 0);
-}
-}  // namespace detail
-
-/// An int8 LayerNorm over rows of Width values quantized with QIn, giving rows quantized with QOut; made by
-/// `quantize_layer_norm` from a float `layer_norm` (the header's rationale derives each member).
-///
-/// | member             | shape / meaning                                                                  |
-/// |--------------------|----------------------------------------------------------------------------------|
-/// | `multiplier`       | Width int32: abs(gamma_j) / s_out as a mantissa in [2^30, 2^31) (or 0), gamma_j's sign |
-/// | `shift`            | Width int32: 39 - the exponent, in [23, 63]: from n_j multiplier_j to 2^-16 output steps |
-/// | `bias`             | Width int32: beta_j / s_out in 2^-16 output steps                                |
-/// | `epsilon`          | eps C^2 / s_in^2 times 2^epsilon_shift, rounded (int64)                          |
-/// | `epsilon_shift`    | f, even, at most `largest_epsilon_shift`: the fractional bits of the variance term |
-/// | `largest_epsilon_shift` | the largest even f with Width^2 2^14 2^f <= 2^60 (18 for Width 16384, 36 for 32) |
-/// | `fraction_bits`    | 24, of the normalized values                                                     |
-/// | `output_fraction_bits` | 16, of the output before its rounding                                        |
-///
-/// With `RootMeanSquare`, RMSNorm (`qrms_norm`, made by `quantize_rms_norm`): each row centred on QIn's zero point
-/// (real 0) instead of its mean, so that N_j = C (q_j - z) and D = C sum (q_j - z)^2 <= C^2 255^2 < C^2 2^16; f the
-/// largest even number with Width^2 2^16 2^f <= 2^60; the bias 0 (nn.RMSNorm has none); |N_j| / sqrt(D) <= sqrt(C),
-/// so Width <= 16383 keeps |n_j| < 2^31. The other steps and bounds are LayerNorm's.
-///
-/// Rules: QIn and QOut are quantizations; Width <= 16384, 16383 for RMSNorm (`int8_layer_norm_must_not_overflow`).
-template <auto Width, quantization QIn, quantization QOut, bool RootMeanSquare = false>
-struct qlayer_norm {
-  static constexpr auto input_extent = normalize_extent<Width>;
-  static constexpr auto output_extent = normalize_extent<Width>;
-  static constexpr std::size_t width = extent_size(Width);
-  static_assert(
-      (detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut, RootMeanSquare>>::check(), true));
-  static constexpr bool root_mean_square = RootMeanSquare;
-  static constexpr quantization input_quantization = QIn;
-  static constexpr quantization output_quantization = QOut;
-  static constexpr int fraction_bits = 24;
-  static constexpr int output_fraction_bits = detail::kernels::int8_layer_norm_output_fraction_bits;
-  static constexpr std::int32_t largest_epsilon_shift = [] {
-    std::int32_t f = 0;
-    constexpr int headroom = RootMeanSquare ? 16 : 14;  // D < C^2 2^headroom
-    while (f < 46 && (std::uint64_t{width} * width << (headroom + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
-    return f;
-  }();
-
-  std::int32_t multiplier[width]{};
-  std::int32_t shift[width]{};
-  std::int32_t bias[width]{};
-  std::int64_t epsilon = 0;
-  std::int32_t epsilon_shift = 0;
-
-  /// `ctattn::normalize(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return normalize(x, *this);
-  }
-
-  /// The memory of `normalize(x, norm)` on an X (ctattn::footprint): the object, X and the result (the same size),
-  /// and on the stack one row's constants.
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
-            sizeof(detail::kernels::int8_layer_norm_row)};
-  }
-
-  friend constexpr bool operator==(const qlayer_norm&, const qlayer_norm&) = default;
-};
-
-namespace detail {
-// The constants of an int8 LayerNorm or RMSNorm from its float layer (`quantize_layer_norm`, `quantize_rms_norm`):
-// `HasBias` says whether the float layer has a bias (LayerNorm with affine parameters).
-template <typename Quantized, bool Affine, bool HasBias, typename Float>
-[[nodiscard]] constexpr Quantized quantized_norm_constants(const Float& norm) noexcept {
-  constexpr quantization QIn = Quantized::input_quantization;
-  constexpr quantization QOut = Quantized::output_quantization;
-  Quantized q{};
-  constexpr std::size_t c = Float::width;
-  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
-  for (std::size_t j = 0; j < c; ++j) {
-    double gamma = 1.0;
-    double beta = 0.0;
-    if constexpr (Affine) gamma = static_cast<double>(norm.weight.elements[0][j]);
-    if constexpr (Affine && HasBias) beta = static_cast<double>(norm.bias.elements[0][j]);
-    double magnitude = (gamma < 0.0 ? -gamma : gamma) / QOut.scale();
-    magnitude = magnitude > largest_weight ? largest_weight : magnitude;
-    const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
-    q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
-    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
-    q.bias[j] = static_cast<std::int32_t>(round_away(beta / QOut.scale() * 65536.0));
-  }
-  constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
-  const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
-  std::int32_t f = Quantized::largest_epsilon_shift;
-  while (f > 0 && !(e * static_cast<double>(std::int64_t{1} << f) <= static_cast<double>(largest_epsilon))) f -= 2;
-  q.epsilon_shift = f;
-  q.epsilon = round_held(e * static_cast<double>(std::int64_t{1} << f), largest_epsilon);
-  return q;
-}
-}  // namespace detail
-
-/// A float LayerNorm (nn.LayerNorm: weight gamma, bias beta, eps; or no affine parameters) quantized for inputs QIn
-/// and outputs QOut: per channel, |gamma_j| / s_out as `math::quantize_multiplier` gives it (held at 2^15) with
-/// gamma_j's sign, the shift 39 - its exponent (at most 63), and round(beta_j / s_out 2^16) (saturating int32);
-/// eps C^2 / s_in^2 with f fractional bits, f the largest even number <= `largest_epsilon_shift` that keeps it
-/// <= 2^61 (f = 0 and 2^61 if none does). Every quotient is computed in double, then rounded to nearest, ties away
-/// from zero.
-///
-/// | operand | what                                         |
-/// |---------|----------------------------------------------|
-/// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `qlayer_norm<Width, QIn, QOut>`              |
-///
-/// Example:
-/// \code
-///   constexpr auto norm_q = ctattn::quantize_layer_norm<q_x, q_norm>(model.norm);
-/// \endcode
-template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
-[[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
-  using Float = layer_norm<T, Width, Affine>;
-  return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
-}
-
-/// An int8 RMSNorm over rows of Width values quantized with QIn, giving rows quantized with QOut
-/// (`qlayer_norm` with `RootMeanSquare`; its bias is 0).
-template <auto Width, quantization QIn, quantization QOut>
-using qrms_norm = qlayer_norm<Width, QIn, QOut, true>;
-
-/// A float RMSNorm (nn.RMSNorm: weight gamma, eps; or no weight) quantized for inputs QIn and outputs QOut, as
-/// `quantize_layer_norm` quantizes a LayerNorm (no bias): y_j = x_j / sqrt(mean(x^2) + eps) gamma_j in integers.
-///
-/// | operand | what                                         |
-/// |---------|----------------------------------------------|
-/// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `qrms_norm<Width, QIn, QOut>`                |
-///
-/// Example: `constexpr auto norm_q = ctattn::quantize_rms_norm<q_x, q_norm>(model.norm);`
-template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
-[[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
-  using Float = rms_norm<T, Width, Affine>;
-  return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
-}
-
-namespace detail {
-template <typename X, typename L>
-using quantized_layer_norm_rules =
-    rule_list<shape_error::columns_must_match<op::quantized_layer_norm, dim_of<X::column_extent>,
-                                              dim_of<L::input_extent>>,
-              shape_error::input_quantization_must_match_layer<op::quantized_layer_norm, typename X::quantization_type,
-                                                               quantization_constant<L::input_quantization>>>;
-}  // namespace detail
-
-/// LayerNorm of each row of x in int8, integers only (the header's rationale gives the steps and their bounds):
-/// each output within 0.5 + 2^-11 output steps of nn.LayerNorm of x's real values, unless it saturates.
-///
-/// | operand | shape                                  |
-/// |---------|----------------------------------------|
-/// | `x`     | `qmatrix<n, Width, QIn>`               |
-/// | `norm`  | `qlayer_norm<Width, QIn, QOut>`        |
-/// | result  | `qmatrix<n, Width, QOut>`              |
-///
-/// Rules: x has the layer's width (`columns_must_match`, names included) and its quantization
-/// (`input_quantization_must_match_layer`).
-///
-/// Example:
-/// \code
-///   const auto h = ctattn::normalize(x_q, norm_q);
-/// \endcode
-template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bool RootMeanSquare>
-[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut, RootMeanSquare>& norm) noexcept
-    -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut, RootMeanSquare>::output_extent, QOut> {
-  using L = qlayer_norm<Width, QIn, QOut, RootMeanSquare>;
-  basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
-  if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
-    detail::kernels::int8_layer_norm_rows<RootMeanSquare>(x.elements, y.elements, norm.multiplier, norm.shift,
-                                                          norm.bias, norm.epsilon, norm.epsilon_shift,
-                                                          QOut.zero_point, QIn.zero_point);
-  }
-  return y;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_LAYER_NORM_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/multiply.hpp
-#ifndef CTATTN_QUANTIZED_MULTIPLY_HPP
-#define CTATTN_QUANTIZED_MULTIPLY_HPP
-
-/// \file
-/// The product of two int8 matrices into a third quantization, as int8 inference computes it: the sum of
-/// (a - a_zero)(b - b_zero) in int32, then requantized by the fixed-point multiplier a_scale b_scale / out_scale
-/// (ctattn/math/fixed_point.hpp), derived by the compiler.
-
-
-
-namespace ctattn {
-
-namespace detail {
-/// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
-/// the output's quantization is one.
-template <typename A, typename B, quantization Out>
-using quantized_multiply_rules =
-    rule_list<shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>,
-                                                       dim_of<B::row_extent>>,
-              shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
-              quantization_rules<Out>>;
-}  // namespace detail
-
-/// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
-/// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
-/// requantization: TFLite's BATCH_MATMUL bit for bit, whose multiplier takes a_scale b_scale in float32 when both
-/// are float32 values (as a .tflite file's are), then divides in double. The same bits in constant evaluation and at
-/// run time, on every target.
-///
-/// | operand | shape                              |
-/// |---------|------------------------------------|
-/// | `a`     | `qmatrix<M, K, QA>`                |
-/// | `b`     | `qmatrix<K, N, QB>`                |
-/// | result  | `qmatrix<M, N, Out>`               |
-///
-/// Rules: K matches (`inner_dimensions_must_match`, names included); K <= 33025
-/// (`int8_accumulator_must_not_overflow`); Out is a quantization (`scale_must_be_positive`,
-/// `zero_point_must_fit_int8`).
-///
-/// Example:
-/// \code
-///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
-/// \endcode
-/// The transpose of an int8 matrix as `multiply` reads it: a view of `of` (no copy), of's columns as rows.
-/// `multiply<Out>(q, transpose(k))` computes Q K^T straight from K's rows, the layout the kernels read.
-///
-/// | member / operand | shape                       |
-/// |------------------|-----------------------------|
-/// | `of`             | `qmatrix<R, C, Q>`          |
-/// | the view         | C x R, quantized with Q     |
-///
-/// Example: `constexpr auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
-template <QuantizedMatrix M>
-struct qmatrix_transpose {
-  static constexpr quantization quant = M::quant;
-  static constexpr auto row_extent = M::column_extent;
-  static constexpr auto column_extent = M::row_extent;
-  static constexpr std::size_t rows = M::cols;
-  static constexpr std::size_t cols = M::rows;
-  const M& of;
-};
-
-/// The transpose of an int8 matrix as a view (`qmatrix_transpose`), for `multiply`.
-///
-/// Example: `const auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
-template <QuantizedMatrix M>
-[[nodiscard]] constexpr qmatrix_transpose<M> transpose(const M& m) noexcept {
-  return {m};
-}
-
-/// The int8 product a b^T, b given by its transpose view (`transpose(b)`): `multiply<Out>(a, b)`'s result and
-/// rules, read from b's rows without a copy.
-///
-/// | operand        | shape                   |
-/// |----------------|-------------------------|
-/// | `a`            | `qmatrix<M, K, QA>`     |
-/// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
-/// | result         | `qmatrix<M, N, Out>`    |
-template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
-    -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
-  using BT = qmatrix_transpose<B>;
-  basic_qmatrix<A::row_extent, BT::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
-    detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point,
-                                                         out.elements);
-  }
-  return out;
-}
-
-template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
-    -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
-  basic_qmatrix<A::row_extent, B::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
-    // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
-    std::int8_t b_transposed[B::cols][A::cols];
-    for (std::size_t t = 0; t < A::cols; ++t) {
-      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
-    }
-    detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point,
-                                                         out.elements);
-  }
-  return out;
-}
-
-/// `multiply<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with
-/// what to write instead.
-///
-/// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
-template <quantization Out, typename A, typename B>
-  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
-constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
-}
-
-/// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
-/// (`int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
-///
-/// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
-template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
-}
-
-/// \copydoc multiply(const A&, const B&)
-template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr auto operator*(const A& a, const B& b) noexcept {
-  return multiply(a, b);
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/patch.hpp
-#ifndef CTATTN_QUANTIZED_PATCH_HPP
-#define CTATTN_QUANTIZED_PATCH_HPP
-
-/// \file
-/// Patch embeddings in int8 (the float layers are in ctattn/layers/patch.hpp): the patches of an int8 input gathered
-/// as the float layer gathers them (ctattn/detail/patches.hpp), then projected by a per-channel `qlinear`, TFLite's
-/// CONV_2D with stride = kernel as one FULLY_CONNECTED over the patches.
-///
-/// | entity                                          | what                                                  |
-/// |-------------------------------------------------|-------------------------------------------------------|
-/// | `qpatch_embedding<Geometry, Linear>`            | the int8 layer: the cut and its `qlinear`             |
-/// | `quantize_patch_embedding<QIn, QOut>(layer)`    | a float `patch_embedding_1d` or `patch_embedding_2d` quantized |
-
-
-// ---------------------------------------- ctattn/detail/patches.hpp
-#ifndef CTATTN_DETAIL_PATCHES_HPP
-#define CTATTN_DETAIL_PATCHES_HPP
-
-// How a patch embedding cuts its input (ctattn/layers/patch.hpp, and its int8 form in ctattn/quantized/patch.hpp):
-// each patch gathered into one row in PyTorch's weight order (channel, then the offsets within the patch, as
-// torch.nn.functional.unfold orders them), so that a linear map of the rows is the convolution. One definition of
-// the cut for the float and the int8 layers, over any element type.
-
-
-namespace ctattn::detail {
-
-// nn.Conv1d(Channels, D, Kernel, stride=Kernel): runs of Kernel rows of Channels columns.
-template <std::size_t Channels, std::size_t Kernel>
-struct patches_1d {
-  static constexpr std::size_t width = Channels * Kernel;  // the entries of one gathered patch
-  template <std::size_t Rows>
-  static constexpr std::size_t tokens = Rows / Kernel;
-
-  template <typename E, std::size_t Rows>
-  static constexpr void gather(const E (&x)[Rows][Channels], E (&p)[Rows / Kernel][width]) noexcept {
-    for (std::size_t token = 0; token < Rows / Kernel; ++token) {
-      for (std::size_t c = 0; c < Channels; ++c) {
-        for (std::size_t k = 0; k < Kernel; ++k) p[token][c * Kernel + k] = x[token * Kernel + k][c];
-      }
-    }
-  }
-};
-
-// nn.Conv2d(Channels, D, (PatchHeight, PatchWidth), stride=(PatchHeight, PatchWidth)) over a Height x Width image
-// given as Height Width rows of pixels (row-major), Channels columns: the patches row by row.
-template <std::size_t Channels, std::size_t Height, std::size_t Width, std::size_t PatchHeight, std::size_t PatchWidth>
-struct patches_2d {
-  static constexpr bool whole = PatchHeight != 0 && PatchWidth != 0 && Height % PatchHeight == 0 &&
-                                Width % PatchWidth == 0;
-  static constexpr std::size_t across = whole ? Width / PatchWidth : 1;
-  static constexpr std::size_t area = PatchHeight * PatchWidth;
-  static constexpr std::size_t width = Channels * area;
-  // 1 when the patch does not divide the image (refused by the layer's rule).
-  template <std::size_t Rows>
-  static constexpr std::size_t tokens = whole ? (Height / PatchHeight) * across : 1;
-
-  template <typename E>
-  static constexpr void gather(const E (&x)[Height * Width][Channels], E (&p)[tokens<0>][width]) noexcept {
-    for (std::size_t token = 0; token < tokens<0>; ++token) {
-      const std::size_t top = token / across * PatchHeight;
-      const std::size_t left = token % across * PatchWidth;
-      for (std::size_t i = 0; i < PatchHeight; ++i) {
-        for (std::size_t j = 0; j < PatchWidth; ++j) {
-          const E (&pixel)[Channels] = x[(top + i) * Width + left + j];
-          for (std::size_t c = 0; c < Channels; ++c) p[token][c * area + i * PatchWidth + j] = pixel[c];
-        }
-      }
-    }
-  }
-};
-
-}  // namespace ctattn::detail
-
-#endif  // CTATTN_DETAIL_PATCHES_HPP
-// ---------------------------------------- ctattn/quantized/patch.hpp (continued)
-
-namespace ctattn {
-
-/// A patch embedding in int8: x's patches (int8, x's quantization) gathered one per row, then `project`ed by the
-/// `qlinear` `projection`.
-///
-/// | operand      | shape                                                                 |
-/// |--------------|-----------------------------------------------------------------------|
-/// | `forward(x)` | the float layer's input rows, `Linear::input_quantization` -> tokens x D, `Linear::output_quantization` |
-///
-/// Example: `const auto tokens = ctattn::quantize_patch_embedding<q_in, q_out>(model.proj).forward(image_q);`
-template <typename Geometry, typename Linear>
-struct qpatch_embedding {
-  using geometry = Geometry;
-  static constexpr auto output_extent = Linear::output_extent;
-  static constexpr quantization input_quantization = Linear::input_quantization;
-  static constexpr quantization output_quantization = Linear::output_quantization;
-
-  Linear projection{};
-
-  /// The patches of x, one per row, in the float layer's order.
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr auto patches(const X& x) noexcept {
-    basic_qmatrix<Geometry::template tokens<X::rows>, Geometry::width, X::quant> p;
-    Geometry::gather(x.elements, p.elements);
-    return p;
-  }
-
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return project(patches(x), projection);
-  }
-
-  /// The memory of `forward(x)` on an X: the projection's on the patches, and the patches on the stack.
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    using gathered = decltype(patches(std::declval<const X&>()));
-    footprint f = Linear::template footprint_of<gathered>();
-    f.input_bytes = sizeof(X);
-    f.stack_bytes += sizeof(gathered);
-    return f;
-  }
-
-  friend constexpr bool operator==(const qpatch_embedding&, const qpatch_embedding&) = default;
-};
-
-/// A float patch embedding (`ctattn::patch_embedding_1d`, `ctattn::patch_embedding_2d`) quantized: its projection by
-/// `quantize_linear<QIn, QOut>` (per-channel weight scales), the cut unchanged.
-///
-/// Example: `constexpr auto embed_q = ctattn::quantize_patch_embedding<q_image, q_tokens>(model.proj);`
-template <quantization QIn, quantization QOut, typename L>
-  requires requires { typename L::geometry; }
-[[nodiscard]] constexpr auto quantize_patch_embedding(const L& layer) noexcept {
-  using linear_type = decltype(quantize_linear<QIn, QOut>(layer.projection));
-  return qpatch_embedding<typename L::geometry, linear_type>{quantize_linear<QIn, QOut>(layer.projection)};
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_PATCH_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/pool.hpp
-#ifndef CTATTN_QUANTIZED_POOL_HPP
-#define CTATTN_QUANTIZED_POOL_HPP
-
-/// \file
-/// Pooling in int8 (the float layers are in ctattn/layers/pool.hpp): the class token's row, which keeps its
-/// quantization, and the mean of the rows, requantized as TFLite's MEAN does it (the sum of the offsets from the
-/// zero point, times one multiplier for the scales and the count).
-///
-/// | entity                        | what                                             |
-/// |-------------------------------|--------------------------------------------------|
-/// | `qclass_token_pool<Q>`        | row 0 of an int8 matrix quantized with Q          |
-/// | `qmean_pool<QIn, QOut>`       | the mean of the rows, quantized with QOut         |
-
-
-
-namespace ctattn {
-
-/// The class token's row of int8 rows, in their quantization Q.
-///
-/// Example: `const auto pooled = ctattn::qclass_token_pool<q>{}.forward(tokens_q);   // qmatrix<1, D, q>`
-template <quantization Q>
-struct qclass_token_pool {
-  static constexpr quantization output_quantization = Q;
-
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    using input_rule = shape_error::input_quantization_must_match_layer<
-        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<Q>>;
-    static_assert((input_rule::check(), true));
-    basic_qmatrix<std::size_t{1}, X::column_extent, Q> y;
-    for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = x.elements[0][j];
-    return y;
-  }
-
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {0, sizeof(X), sizeof(basic_qmatrix<std::size_t{1}, X::column_extent, Q>), 0, 0};
-  }
-  friend constexpr bool operator==(const qclass_token_pool&, const qclass_token_pool&) = default;
-};
-
-/// The mean of int8 rows quantized QIn, quantized with QOut: for each column, the sum over the n rows of
-/// (x - QIn's zero point) in int32, times the multiplier of QIn.scale / (n QOut.scale), plus QOut's zero point.
-///
-/// Example: `const auto pooled = ctattn::qmean_pool<q_in, q_out>{}.forward(tokens_q);   // qmatrix<1, D, q_out>`
-template <quantization QIn, quantization QOut>
-struct qmean_pool {
-  static constexpr quantization output_quantization = QOut;
-
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    using input_rule = shape_error::input_quantization_must_match_layer<
-        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<QIn>>;
-    static_assert((input_rule::check(), true));
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(QIn.scale() / (static_cast<double>(X::rows) * QOut.scale()));
-    basic_qmatrix<std::size_t{1}, X::column_extent, QOut> y;
-    for (std::size_t j = 0; j < X::cols; ++j) {
-      std::int32_t sum = 0;
-      for (std::size_t r = 0; r < X::rows; ++r) sum += std::int32_t{x.elements[r][j]} - QIn.zero_point;
-      y.elements[0][j] = detail::kernels::requantize(sum, multiplier, QOut.zero_point);
-    }
-    return y;
-  }
-
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {0, sizeof(X), sizeof(basic_qmatrix<std::size_t{1}, X::column_extent, QOut>), 0, 0};
-  }
-  friend constexpr bool operator==(const qmean_pool&, const qmean_pool&) = default;
-};
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_POOL_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/transformer.hpp
-#ifndef CTATTN_QUANTIZED_TRANSFORMER_HPP
-#define CTATTN_QUANTIZED_TRANSFORMER_HPP
-
-/// \file
-/// A small transformer in int8: the encoder layer (nn.TransformerEncoderLayer, pre-norm or
-/// post-norm) quantized from the layers tier's float layers, every activation with its own quantization, all
-/// chosen at compile time. Integers only at run time, the same bits in constant evaluation and on every target.
-///
-/// | entity                                            | what                                                  |
-/// |---------------------------------------------------|-------------------------------------------------------|
-/// | `encoder_layer_quantizations`                     | the quantization of each activation of one encoder layer |
-/// | `encoder_layer_quantizations_for(ranges)`         | the same, chosen from the activations' calibrated ranges |
-/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>` | the int8 layer                   |
-/// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` quantized         |
-/// | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, NormFirst>`, `quantize_decoder_layer<Q>(layer)` | the decoder layer in int8 |
-///
-/// Example:
-/// \code
-///   constexpr ctattn::encoder_layer_quantizations q0 = ctattn::encoder_layer_quantizations_for(ranges0);
-///   constexpr auto layer0 = ctattn::quantize_encoder_layer<q0>(boost::hana::at_c<0>(model.layers.layers));
-///   const auto y = layer0.forward(x_q);   // qmatrix<n, Width, q0.output>
-/// \endcode
-
 
 // ---------------------------------------- ctattn/layers/rules.hpp
 #ifndef CTATTN_LAYERS_RULES_HPP
@@ -16407,6 +15574,1197 @@ struct image_rows_must_match_patch_layer {
 }  // namespace ctattn
 
 #endif  // CTATTN_LAYERS_RULES_HPP
+// ---------------------------------------- ctattn/quantized/layer.hpp (continued)
+
+namespace ctattn {
+
+/// The memory a `qchain` of decoder layers attends to: `ctattn::with_memory` for an int8 memory (a `qmatrix` in
+/// the layers' memory quantization). It refers to `memory`, which must outlive the call.
+///
+/// Example: `const auto y = int8_decoder.forward(tgt_q, ctattn::with_memory(memory_q));`
+template <QuantizedMatrix Memory>
+[[nodiscard]] constexpr memory_option<Memory> with_memory(const Memory& memory) noexcept {
+  return {&memory};
+}
+
+namespace detail {
+// Whether an int8 layer reads a decoder's memory (`needs_memory`: a decoder layer, or a layer made of others that
+// holds one).
+template <typename L>
+inline constexpr bool needs_memory = [] {
+  if constexpr (requires { L::needs_memory; }) {
+    return L::needs_memory;
+  } else {
+    return false;
+  }
+}();
+
+// `input_quantization` of a layer made of others (a qchain, a qresidual): its first layer's, where that has one.
+template <typename First>
+struct input_quantization_of {};
+template <typename First>
+  requires requires { First::input_quantization; }
+struct input_quantization_of<First> {
+  static constexpr quantization input_quantization = First::input_quantization;
+};
+}  // namespace detail
+
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_LAYER_HPP
+// ---------------------------------------- ctattn/quantized/feed_forward.hpp (continued)
+
+namespace ctattn {
+
+/// A residual connection in int8: x + inner(x) by the int8 ADD, the sum quantized with QSum; the int8 form of
+/// `ctattn::residual` that `ctattn::quantize` makes (the inner layer's own int8 form inside).
+///
+/// | operand / member | shape / meaning                                           |
+/// |------------------|-----------------------------------------------------------|
+/// | `inner`          | the int8 layer (a `qchain` for a feed-forward block), width kept |
+/// | `forward(x)`     | `qmatrix<n, d, Q(x)>` -> `qmatrix<n, d, QSum>`            |
+///
+/// Example: `const auto y = residual_q.forward(x_q);   // x_q + its inner layer on x_q, in QSum`
+template <typename Inner, quantization QSum>
+struct qresidual : detail::input_quantization_of<Inner> {
+  static constexpr quantization output_quantization = QSum;
+  static constexpr bool needs_memory = detail::needs_memory<Inner>;
+  static constexpr quantization memory_quantization = [] {
+    if constexpr (needs_memory) {
+      return Inner::memory_quantization;
+    } else {
+      return quantization{1.0};
+    }
+  }();
+  Inner inner{};
+
+  template <QuantizedMatrix X, typename... Options>
+  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
+    if constexpr (requires { inner.forward(x, options...); }) {
+      return add<QSum>(x, inner.forward(x, options...));
+    } else {
+      return add<QSum>(x, inner.forward(x));
+    }
+  }
+
+  /// The memory of `forward(x)` on an X: the inner layer's call, and its result held for the sum.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    const footprint f = Inner::template footprint_of<X>();
+    return {sizeof(qresidual), sizeof(X), sizeof(basic_qmatrix<X::row_extent, X::column_extent, QSum>), 0,
+            f.output_bytes + f.stack_bytes};
+  }
+
+  friend constexpr bool operator==(const qresidual&, const qresidual&) = default;
+};
+
+/// The gated feed-forward block in int8 (SwiGLU, GEGLU: `ctattn::gated_feed_forward`'s int8 form that
+/// `ctattn::quantize` makes): w2(activation(w1(x)) * w3(x)), the product by the int8 MUL (`hadamard<QProduct>`).
+///
+/// | operand / member      | shape / meaning                                             |
+/// |-----------------------|-------------------------------------------------------------|
+/// | `w1`, `w3`            | `qlinear<D, Hidden, Q(x), ...>`, per channel                |
+/// | `activation`          | `qactivation` on w1's output (the gate)                     |
+/// | `w2`                  | `qlinear<Hidden, D, QProduct, ...>`                          |
+/// | `forward(x)`          | `qmatrix<n, D, Q(x)>` -> `qmatrix<n, D, w2's output quantization>` |
+///
+/// Example: `const auto y = gated_q.forward(x_q);`
+template <typename W1, typename W3, typename Activation, typename W2, quantization QProduct>
+struct qgated_feed_forward {
+  static constexpr quantization input_quantization = W1::input_quantization;
+  static constexpr quantization output_quantization = W2::output_quantization;
+  W1 w1{};
+  W2 w2{};
+  W3 w3{};
+  Activation activation{};
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return project(hadamard<QProduct>(activate(project(x, w1), activation), project(x, w3)), w2);
+  }
+
+  /// The memory of `forward(x)` on an X: the four n x Hidden rows of int8 (w1's output, the gate, w3's output and
+  /// the product) with the deepest projection's scratch.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using hidden = basic_qmatrix<X::row_extent, W1::output_extent, QProduct>;
+    const footprint in = W1::template footprint_of<X>();
+    const footprint out = W2::template footprint_of<hidden>();
+    return {sizeof(qgated_feed_forward), sizeof(X), sizeof(basic_qmatrix<X::row_extent, W2::output_extent,
+                                                                         W2::output_quantization>),
+            0, 4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
+  }
+
+  friend constexpr bool operator==(const qgated_feed_forward&, const qgated_feed_forward&) = default;
+};
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_FEED_FORWARD_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/kv_cache.hpp
+#ifndef CTATTN_QUANTIZED_KV_CACHE_HPP
+#define CTATTN_QUANTIZED_KV_CACHE_HPP
+
+/// \file
+/// Autoregressive decoding in int8: a key/value cache of int8 rows in the keys' and values' quantizations, and
+/// multi-head attention of one new token over it. Integer arithmetic throughout, so a token's output is the same
+/// bits as its row of int8 attention over the whole sequence (`multi_head_attention<Scores>(x, weights, causal)`).
+///
+/// | entity                                              | what                                                   |
+/// |-----------------------------------------------------|--------------------------------------------------------|
+/// | `qkv_cache<Capacity, KeyWidth, ValueWidth, QK, QV>` | the int8 keys and values of the tokens so far, and how many |
+/// | `multi_head_attention_step<Scores>(x, w, cache, out)` | one token of int8 multi-head self-attention, its key and value appended |
+/// | `cache_memory(memory, w, cache)`                    | a memory projected once into a cache, for cross-attention |
+/// | `multi_head_attention_cached<Scores>(x, w, cache, out)` | one token of int8 multi-head attention over a cache, no append |
+///
+/// The int8 encoder and decoder layers (ctattn/quantized/transformer.hpp) decode with these: `step`, `prepare`.
+///
+/// Example:
+/// \code
+///   ctattn::qkv_cache<16, 32, 32, q_key, q_value> cache{};
+///   ctattn::qmatrix<1, 32, q_out> y{};
+///   for (const auto& x_t : tokens_q) if (!ctattn::multi_head_attention_step<q_scores>(x_t, w, cache, y)) break;
+/// \endcode
+
+
+
+namespace ctattn {
+
+/// The int8 keys and values of the first `length` tokens of a sequence, in rows 0 to length - 1, for at most
+/// `Capacity` tokens, the keys in quantization QK and the values in QV (the key and value projections' outputs).
+///
+/// | member    | shape / meaning                                       |
+/// |-----------|-------------------------------------------------------|
+/// | `keys`    | `qmatrix<Capacity, KeyWidth, QK>` (rows past `length` unused) |
+/// | `values`  | `qmatrix<Capacity, ValueWidth, QV>`                   |
+/// | `length`  | tokens held, 0 to Capacity                            |
+///
+/// Example: `typename decltype(layer_q)::template cache<16> cache{};   // the layer's own cache type`
+template <std::size_t Capacity, auto KeyWidth, auto ValueWidth, quantization QK, quantization QV>
+struct qkv_cache {
+  static constexpr std::size_t capacity = Capacity;
+  static constexpr quantization key_quantization = QK;
+  static constexpr quantization value_quantization = QV;
+  static constexpr auto key_extent = normalize_extent<KeyWidth>;
+  static constexpr auto value_extent = normalize_extent<ValueWidth>;
+  using key_row = basic_qmatrix<std::size_t{1}, key_extent, QK>;
+  using value_row = basic_qmatrix<std::size_t{1}, value_extent, QV>;
+
+  basic_qmatrix<Capacity, key_extent, QK> keys{};
+  basic_qmatrix<Capacity, value_extent, QV> values{};
+  std::size_t length = 0;
+
+  /// Whether another token fits.
+  [[nodiscard]] constexpr bool full() const noexcept { return length >= Capacity; }
+
+  /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
+  [[nodiscard]] constexpr bool append(const key_row& key, const value_row& value) noexcept {
+    if (full()) return false;
+    for (std::size_t j = 0; j < key_row::cols; ++j) keys.elements[length][j] = key.elements[0][j];
+    for (std::size_t j = 0; j < value_row::cols; ++j) values.elements[length][j] = value.elements[0][j];
+    ++length;
+    return true;
+  }
+
+  /// Forgets every token (the next one is at position 0).
+  constexpr void clear() noexcept { length = 0; }
+
+  friend constexpr bool operator==(const qkv_cache&, const qkv_cache&) = default;
+};
+
+namespace detail {
+template <typename C>
+inline constexpr bool is_qkv_cache = false;
+template <std::size_t Capacity, auto K, auto V, quantization QK, quantization QV>
+inline constexpr bool is_qkv_cache<qkv_cache<Capacity, K, V, QK, QV>> = true;
+
+// The cache of the keys and values that multi-head weights W project, for Capacity tokens.
+template <typename W, std::size_t Capacity>
+using qkv_cache_for = qkv_cache<Capacity, decltype(W::key)::output_extent, decltype(W::value)::output_extent,
+                                decltype(W::key)::output_quantization, decltype(W::value)::output_quantization>;
+
+// Every head of one query row q over the cache's first `length` tokens (and `mask`, when it hides more), then W_O.
+template <quantization Scores, typename Q, typename W, typename Cache, typename Mask>
+[[nodiscard]] constexpr auto attend_cached_heads(const Q& q, const W& w, const Cache& cache,
+                                                 const Mask& mask) noexcept {
+  constexpr std::size_t heads = W::heads;
+  constexpr std::size_t key_width = decltype(W::query)::outputs / heads;
+  constexpr std::size_t value_width = decltype(W::value)::outputs / heads;
+  basic_qmatrix<std::size_t{1}, decltype(W::value)::output_extent, decltype(W::output)::input_quantization> context;
+  const auto visible = combine_masks(key_padding_length{cache.length}, mask);
+  for (std::size_t h = 0; h < heads; ++h) {
+    int8_attend<Scores, key_width, value_width>(q, cache.keys, cache.values, visible, context,
+                                               {h * key_width, h * key_width, h * value_width, h * value_width});
+  }
+  return project(context, w.output);
+}
+
+template <typename W, typename Cache>
+using cache_rules = rule_list<
+    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
+                                    dim_of<decltype(W::key)::output_extent>>,
+    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
+                                    dim_of<decltype(W::value)::output_extent>>,
+    shape_error::int8_cache_must_hold_the_projections_quantization<
+        op::kv_cache, quantization_constant<Cache::key_quantization>,
+        quantization_constant<decltype(W::key)::output_quantization>>,
+    shape_error::int8_cache_must_hold_the_projections_quantization<
+        op::kv_cache, quantization_constant<Cache::value_quantization>,
+        quantization_constant<decltype(W::value)::output_quantization>>>;
+
+template <typename X, typename W, typename Cache>
+using quantized_cached_attention_rules =
+    rule_list<typename W::rules, shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
+              quantized_projection_rules<X, decltype(W::query)>,
+              cache_rules<W, Cache>>;
+}  // namespace detail
+
+/// One token of int8 multi-head self-attention with a cache: projects the row `x` into its query, key and value,
+/// appends the key and value to `cache`, attends every head over the cached tokens (its own included) and writes W_O
+/// of the heads into `out`. False, with nothing changed, when the cache is full.
+///
+/// | operand  | shape                                                          |
+/// |----------|----------------------------------------------------------------|
+/// | `x`      | `qmatrix<1, d_model, Q(x)>` (W_Q's input quantization)         |
+/// | `w`      | `qmulti_head_attention_weights<Heads, ...>`                     |
+/// | `cache`  | `qkv_cache<Capacity, d_k, d_v, W_K's output, W_V's output>`     |
+/// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`                 |
+/// | `mask`   | a mask that hides more keys (by default none)                   |
+///
+/// Token t's output is row t of `multi_head_attention<Scores>(X, w, ctattn::causal)`, bit for bit.
+///
+/// Example: `if (!ctattn::multi_head_attention_step<q_scores>(x_t, w, cache, y_t)) { /* full */ }`
+template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
+          AttentionMask Mask = no_mask_type>
+  requires detail::is_qkv_cache<Cache>
+[[nodiscard]] constexpr bool multi_head_attention_step(const X& x, const W& w, Cache& cache, Out& out,
+                                                       const Mask& mask = {}) noexcept {
+  if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
+    if (cache.full()) return false;
+    const auto q = project(x, w.query);
+    (void)cache.append(project(x, w.key), project(x, w.value));
+    out = detail::attend_cached_heads<Scores>(q, w, cache, mask);
+  }
+  return true;
+}
+
+/// Projects a memory (the encoder's output, in int8) once into a cache, for the cross-attention of decoding: row i
+/// of `memory` gives the cache's key and value i through W_K and W_V; the cache then holds exactly the memory's
+/// rows. A memory with more rows than the cache's capacity is a compile error (rule `memory_must_fit_cache`).
+///
+/// | operand  | shape                                                  |
+/// |----------|--------------------------------------------------------|
+/// | `memory` | `qmatrix<m, d_model, W_K's input quantization>`, m <= Capacity |
+/// | `w`      | the cross-attention's `qmulti_head_attention_weights`  |
+/// | `cache`  | `qkv_cache<Capacity, ...>` in W_K's and W_V's output quantizations |
+///
+/// Example: `ctattn::cache_memory(memory_q, cross_weights_q, source);   // once per source sequence`
+template <QuantizedMatrix Memory, typename W, typename Cache>
+  requires detail::is_qkv_cache<Cache>
+constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache) noexcept {
+  using rules = rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
+                          detail::quantized_projection_rules<Memory, decltype(W::key)>,
+                          detail::quantized_projection_rules<Memory, decltype(W::value)>,
+                          detail::cache_rules<W, Cache>>;
+  if constexpr (detail::first_broken<rules>::check()) {
+    const auto keys = project(memory, w.key);
+    const auto values = project(memory, w.value);
+    cache = Cache{};
+    for (std::size_t i = 0; i < Memory::rows; ++i) {
+      for (std::size_t j = 0; j < Cache::key_row::cols; ++j) cache.keys.elements[i][j] = keys.elements[i][j];
+      for (std::size_t j = 0; j < Cache::value_row::cols; ++j) cache.values.elements[i][j] = values.elements[i][j];
+    }
+    cache.length = Memory::rows;
+  }
+}
+
+/// One token of int8 multi-head attention over the tokens a cache holds, appending nothing: the cross-attention of
+/// a decoding step over the memory `cache_memory` projected.
+///
+/// | operand  | shape                                                 |
+/// |----------|-------------------------------------------------------|
+/// | `x`      | `qmatrix<1, d_model, W_Q's input quantization>`       |
+/// | `cache`  | the `qkv_cache` `cache_memory` filled                 |
+/// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`        |
+/// | `mask`   | a mask over the memory's keys (by default none)       |
+///
+/// Token t's output is row t of `multi_head_attention<Scores>(X, memory, w)`, bit for bit.
+///
+/// Example: `ctattn::multi_head_attention_cached<q_cross_scores>(x_t, cross_weights_q, source, y_t);`
+template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
+          AttentionMask Mask = no_mask_type>
+  requires detail::is_qkv_cache<Cache>
+constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& cache, Out& out,
+                                           const Mask& mask = {}) noexcept {
+  if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
+    out = detail::attend_cached_heads<Scores>(project(x, w.query), w, cache, mask);
+  }
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_KV_CACHE_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/multiply.hpp
+#ifndef CTATTN_QUANTIZED_MULTIPLY_HPP
+#define CTATTN_QUANTIZED_MULTIPLY_HPP
+
+/// \file
+/// The product of two int8 matrices into a third quantization, as int8 inference computes it: the sum of
+/// (a - a_zero)(b - b_zero) in int32, then requantized by the fixed-point multiplier a_scale b_scale / out_scale
+/// (ctattn/math/fixed_point.hpp), derived by the compiler.
+
+
+
+namespace ctattn {
+
+namespace detail {
+/// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
+/// the output's quantization is one.
+template <typename A, typename B, quantization Out>
+using quantized_multiply_rules =
+    rule_list<shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>,
+                                                       dim_of<B::row_extent>>,
+              shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
+              quantization_rules<Out>>;
+}  // namespace detail
+
+/// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
+/// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
+/// requantization: TFLite's BATCH_MATMUL bit for bit, whose multiplier takes a_scale b_scale in float32 when both
+/// are float32 values (as a .tflite file's are), then divides in double. The same bits in constant evaluation and at
+/// run time, on every target.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `a`     | `qmatrix<M, K, QA>`                |
+/// | `b`     | `qmatrix<K, N, QB>`                |
+/// | result  | `qmatrix<M, N, Out>`               |
+///
+/// Rules: K matches (`inner_dimensions_must_match`, names included); K <= 33025
+/// (`int8_accumulator_must_not_overflow`); Out is a quantization (`scale_must_be_positive`,
+/// `zero_point_must_fit_int8`).
+///
+/// Example:
+/// \code
+///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
+/// \endcode
+/// The transpose of an int8 matrix as `multiply` reads it: a view of `of` (no copy), of's columns as rows.
+/// `multiply<Out>(q, transpose(k))` computes Q K^T straight from K's rows, the layout the kernels read.
+///
+/// | member / operand | shape                       |
+/// |------------------|-----------------------------|
+/// | `of`             | `qmatrix<R, C, Q>`          |
+/// | the view         | C x R, quantized with Q     |
+///
+/// Example: `constexpr auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <QuantizedMatrix M>
+struct qmatrix_transpose {
+  static constexpr quantization quant = M::quant;
+  static constexpr auto row_extent = M::column_extent;
+  static constexpr auto column_extent = M::row_extent;
+  static constexpr std::size_t rows = M::cols;
+  static constexpr std::size_t cols = M::rows;
+  const M& of;
+};
+
+/// The transpose of an int8 matrix as a view (`qmatrix_transpose`), for `multiply`.
+///
+/// Example: `const auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <QuantizedMatrix M>
+[[nodiscard]] constexpr qmatrix_transpose<M> transpose(const M& m) noexcept {
+  return {m};
+}
+
+/// The int8 product a b^T, b given by its transpose view (`transpose(b)`): `multiply<Out>(a, b)`'s result and
+/// rules, read from b's rows without a copy.
+///
+/// | operand        | shape                   |
+/// |----------------|-------------------------|
+/// | `a`            | `qmatrix<M, K, QA>`     |
+/// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
+/// | result         | `qmatrix<M, N, Out>`    |
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
+    -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
+  using BT = qmatrix_transpose<B>;
+  basic_qmatrix<A::row_extent, BT::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point,
+                                                         out.elements);
+  }
+  return out;
+}
+
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
+    -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
+  basic_qmatrix<A::row_extent, B::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
+    std::int8_t b_transposed[B::cols][A::cols];
+    for (std::size_t t = 0; t < A::cols; ++t) {
+      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
+    }
+    detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point,
+                                                         out.elements);
+  }
+  return out;
+}
+
+/// `multiply<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with
+/// what to write instead.
+///
+/// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
+template <quantization Out, typename A, typename B>
+  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+}
+
+/// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
+/// (`int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+///
+/// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+}
+
+/// \copydoc multiply(const A&, const B&)
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr auto operator*(const A& a, const B& b) noexcept {
+  return multiply(a, b);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/norm.hpp
+#ifndef CTATTN_QUANTIZED_NORM_HPP
+#define CTATTN_QUANTIZED_NORM_HPP
+
+/// \file
+/// Int8 layer normalization (LayerNorm, and RMSNorm) in integers only: the row's sums in int32, its variance term in int64, an exact integer
+/// square root, the normalized values in fixed point, the layer's weight and bias as fixed-point constants derived
+/// by the compiler from a float `ctattn::layer_norm`, then rounded to the output's quantization. The same bits in
+/// constant evaluation and at run time, on every target, with or without an FPU.
+///
+/// | entity                                   | what                                                          |
+/// |------------------------------------------|---------------------------------------------------------------|
+/// | `qlayer_norm<Width, QIn, QOut>`          | the int8 layer: per channel a weight multiplier, a shift, a bias; eps |
+/// | `quantize_layer_norm<QIn, QOut>(norm)`   | a float `layer_norm<T, Width, Affine>` (nn.LayerNorm) quantized  |
+/// | `qrms_norm<Width, QIn, QOut>`            | the same for RMSNorm (`qlayer_norm<..., true>`): rows centred on QIn's zero point, no bias |
+/// | `quantize_rms_norm<QIn, QOut>(norm)`     | a float `rms_norm<T, Width, Affine>` (nn.RMSNorm) quantized      |
+/// | `normalize(x, norm)`                     | `qmatrix<n, Width, QIn>` to `qmatrix<n, Width, QOut>`, row by row |
+///
+/// Example:
+/// \code
+///   #include <ctattn/layers/norm.hpp>   // ctattn::layer_norm
+///   constexpr auto norm1_q = ctattn::quantize_layer_norm<q_x, q_norm1>(model.norm1);
+///   const auto h = ctattn::normalize(x_q, norm1_q);   // qmatrix<n, 32, q_norm1>
+/// \endcode
+///
+/// Rationale (the derivation). A row of C int8 values q_j with quantization (s, z) stands for x_j = s (q_j - z).
+/// With S1 = sum q_j and S2 = sum q_j^2 (integers), the mean is s (S1 / C - z) and the biased variance
+/// s^2 (C S2 - S1^2) / C^2, so
+///
+///     (x_j - mean) / sqrt(var + eps) = N_j / sqrt(V),   N_j = C q_j - S1,   V = D + E,
+///     D = C S2 - S1^2,   E = eps C^2 / s^2:
+///
+/// the zero point and the scale cancel, except in E, which the compiler computes once. D >= 0 exactly (it is C^2
+/// times the variance of the q_j), and D = 0 only for a row of equal values, where every N_j = 0. The output is
+/// round(n_j gamma_j / s_out + beta_j / s_out) + z_out, with n_j = N_j / sqrt(V).
+///
+/// In fixed point (f = `epsilon_shift`, E_f = round(E 2^f), both chosen by the compiler: f is the largest even
+/// number with C^2 2^14 2^f <= 2^60, 18 or more for C <= 16384, lowered by 2 until E 2^f <= 2^61):
+///   1. V_f = D 2^f + E_f; k = (62 - bit_width(V_f)) / 2, so that V_f 4^k lies in [2^60, 2^62);
+///   2. R = isqrt(V_f 4^k), in [2^30, 2^31): 2^(k + f/2) sqrt(V) with a relative error below 2^-30;
+///   3. I = floor((2^61 + floor(R / 2)) / R) = round(2^61 / R), in (2^30, 2^31]: relative error at most 2^-31;
+///   4. n_j = round(N_j I / 2^(37 - k - f/2)): N_j / sqrt(V) with 24 fractional bits (`fraction_bits`);
+///   5. t_j = n_j m_j, m_j the signed mantissa of |gamma_j| / s_out = |m_j| 2^(e_j - 31) (`multiplier`);
+///   6. A_j = round(t_j / 2^(39 - e_j)) + b_j, in 2^-16 output steps (`output_fraction_bits`), b_j =
+///      round(beta_j / s_out 2^16) (`bias`); the shift 39 - e_j is `shift`, capped at 63;
+///   7. q_j = clamp(round(A_j / 2^16) + z_out, -128, 127).
+/// Every round() is to nearest, ties away from zero.
+///
+/// Rationale (no overflow, for any input; C <= 16384 is the rule `int8_layer_norm_must_not_overflow`):
+///   - |q_j| <= 128: |S1| <= 2^21 and S2 <= 2^28 fit int32;
+///   - D <= C^2 (255 / 2)^2 < C^2 2^14 (values within a range of 255 have a variance of at most (255 / 2)^2),
+///     so D 2^f < 2^60 by the choice of f; E_f <= 2^61 (E is saturated at 2^61 only if E > 2^61 itself, with
+///     f = 0): V_f < 2^62, and V_f 4^k < 2^62;
+///   - D >= 1 in step 1 (a row of equal values skips to n_j = 0), so V_f >= 2^f and k + f/2 <= 30: the shift of
+///     step 4 is at least 7;
+///   - |N_j| <= 255 (C - 1) < 2^22 and I <= 2^31: |N_j I| < 2^53;
+///   - |N_j| / sqrt(D) <= sqrt(C - 1) (no value lies further than sqrt(C - 1) biased standard deviations from the
+///     mean), so |n_j| <= 2^24 sqrt(C - 1) (1 + 2^-29) + 1/2 < 2^31 for C <= 16384: n_j is an int32, and this is
+///     what limits the width;
+///   - |gamma_j| / s_out is held at 2^15 at most, so e_j <= 16, the shift 39 - e_j >= 23, |t_j| < 2^31 2^31 = 2^62,
+///     |round(t_j / 2^(39 - e_j))| <= 2^15 2^7 2^16 = 2^38, b_j is an int32: |A_j| < 2^39.
+/// int64 holds every step; int32 holds S1, S2, n_j, m_j and b_j.
+///
+/// Rationale (precision): R and I give n_j a relative error below 2^-29, step 4 an absolute one of 2^-25; E_f's
+/// rounding (half of 2^-f in V) moves n_j by at most 2^-(f + 2) / sqrt(C - 1) < C^1.5 2^-46 <= 2^-25 when f is
+/// not lowered, and by 2^-61 relative when it is (then E 2^f > 2^59). The weight's mantissa adds 2^-31 relative,
+/// step 6 and b_j at most 2^-17 output steps each. For |gamma_j| / s_out <= 2^10 the value rounded in step 7 is
+/// thus within 2^-11 output steps of the exact n_j gamma_j / s_out + beta_j / s_out (|n_j| < 2^7), and each output
+/// within 0.5 + 2^-11 output steps of LayerNorm of the input's real values, unless it saturates
+/// (tests/static/quantized_test.cpp holds it to that bound against torch's nn.LayerNorm). A row of equal values gives
+/// beta_j / s_out rounded, plus z_out, as float LayerNorm does with eps > 0 (with eps = 0 float gives NaN). Beyond
+/// the held limits (|gamma_j| / s_out > 2^15, |beta_j| / s_out >= 2^15, E > 2^61, the last only for a scale s below
+/// sqrt(eps) C 2^-30.5), outputs saturate or differ from float; no real layer comes near them.
+
+
+
+namespace ctattn {
+
+// The float layer (ctattn/layers/norm.hpp), declared, not included.
+// Rationale: the layers tier needs Boost.Hana and the core does not; `quantize_layer_norm` only reads the layer's
+// members, and the layer's type is complete wherever a user names it.
+template <typename T, auto Width, bool Affine>
+struct layer_norm;
+template <typename T, auto Width, bool Affine>
+struct rms_norm;
+
+namespace detail {
+// The rules of an int8 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
+template <std::size_t Width, quantization QIn, quantization QOut, bool RootMeanSquare>
+using quantized_layer_norm_type_rules =
+    rule_list<quantization_rules<QIn>, quantization_rules<QOut>,
+              shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>,
+                                                             count<RootMeanSquare ? 16383 : 16384>>>;
+
+// round(v) for v >= 0, ties away from zero, held at `limit` (<= 2^62); NaN and v <= 0 give 0.
+constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
+  if (!(v > 0.0)) return 0;
+  if (v >= static_cast<double>(limit)) return limit;
+  const auto whole = static_cast<std::int64_t>(v);  // exact below 2^62; v - whole is exact
+  return whole + (v - static_cast<double>(whole) >= 0.5 ? 1 : 0);
+}
+}  // namespace detail
+
+/// An int8 LayerNorm over rows of Width values quantized with QIn, giving rows quantized with QOut; made by
+/// `quantize_layer_norm` from a float `layer_norm` (the header's rationale derives each member).
+///
+/// | member             | shape / meaning                                                                  |
+/// |--------------------|----------------------------------------------------------------------------------|
+/// | `multiplier`       | Width int32: abs(gamma_j) / s_out as a mantissa in [2^30, 2^31) (or 0), gamma_j's sign |
+/// | `shift`            | Width int32: 39 - the exponent, in [23, 63]: from n_j multiplier_j to 2^-16 output steps |
+/// | `bias`             | Width int32: beta_j / s_out in 2^-16 output steps                                |
+/// | `epsilon`          | eps C^2 / s_in^2 times 2^epsilon_shift, rounded (int64)                          |
+/// | `epsilon_shift`    | f, even, at most `largest_epsilon_shift`: the fractional bits of the variance term |
+/// | `largest_epsilon_shift` | the largest even f with Width^2 2^14 2^f <= 2^60 (18 for Width 16384, 36 for 32) |
+/// | `fraction_bits`    | 24, of the normalized values                                                     |
+/// | `output_fraction_bits` | 16, of the output before its rounding                                        |
+///
+/// With `RootMeanSquare`, RMSNorm (`qrms_norm`, made by `quantize_rms_norm`): each row centred on QIn's zero point
+/// (real 0) instead of its mean, so that N_j = C (q_j - z) and D = C sum (q_j - z)^2 <= C^2 255^2 < C^2 2^16; f the
+/// largest even number with Width^2 2^16 2^f <= 2^60; the bias 0 (nn.RMSNorm has none); |N_j| / sqrt(D) <= sqrt(C),
+/// so Width <= 16383 keeps |n_j| < 2^31. The other steps and bounds are LayerNorm's.
+///
+/// Rules: QIn and QOut are quantizations; Width <= 16384, 16383 for RMSNorm (`int8_layer_norm_must_not_overflow`).
+template <auto Width, quantization QIn, quantization QOut, bool RootMeanSquare = false>
+struct qlayer_norm {
+  static constexpr auto input_extent = normalize_extent<Width>;
+  static constexpr auto output_extent = normalize_extent<Width>;
+  static constexpr std::size_t width = extent_size(Width);
+  static_assert(
+      (detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut, RootMeanSquare>>::check(), true));
+  static constexpr bool root_mean_square = RootMeanSquare;
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+  static constexpr int fraction_bits = 24;
+  static constexpr int output_fraction_bits = detail::kernels::int8_layer_norm_output_fraction_bits;
+  static constexpr std::int32_t largest_epsilon_shift = [] {
+    std::int32_t f = 0;
+    constexpr int headroom = RootMeanSquare ? 16 : 14;  // D < C^2 2^headroom
+    while (f < 46 && (std::uint64_t{width} * width << (headroom + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
+    return f;
+  }();
+
+  std::int32_t multiplier[width]{};
+  std::int32_t shift[width]{};
+  std::int32_t bias[width]{};
+  std::int64_t epsilon = 0;
+  std::int32_t epsilon_shift = 0;
+
+  /// `ctattn::normalize(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return normalize(x, *this);
+  }
+
+  /// The memory of `normalize(x, norm)` on an X (ctattn::footprint): the object, X and the result (the same size),
+  /// and on the stack one row's constants.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
+            sizeof(detail::kernels::int8_layer_norm_row)};
+  }
+
+  friend constexpr bool operator==(const qlayer_norm&, const qlayer_norm&) = default;
+};
+
+namespace detail {
+// The constants of an int8 LayerNorm or RMSNorm from its float layer (`quantize_layer_norm`, `quantize_rms_norm`):
+// `HasBias` says whether the float layer has a bias (LayerNorm with affine parameters).
+template <typename Quantized, bool Affine, bool HasBias, typename Float>
+[[nodiscard]] constexpr Quantized quantized_norm_constants(const Float& norm) noexcept {
+  constexpr quantization QIn = Quantized::input_quantization;
+  constexpr quantization QOut = Quantized::output_quantization;
+  Quantized q{};
+  constexpr std::size_t c = Float::width;
+  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
+  for (std::size_t j = 0; j < c; ++j) {
+    double gamma = 1.0;
+    double beta = 0.0;
+    if constexpr (Affine) gamma = static_cast<double>(norm.weight.elements[0][j]);
+    if constexpr (Affine && HasBias) beta = static_cast<double>(norm.bias.elements[0][j]);
+    double magnitude = (gamma < 0.0 ? -gamma : gamma) / QOut.scale();
+    magnitude = magnitude > largest_weight ? largest_weight : magnitude;
+    const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
+    q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
+    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
+    q.bias[j] = static_cast<std::int32_t>(round_away(beta / QOut.scale() * 65536.0));
+  }
+  constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
+  const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
+  std::int32_t f = Quantized::largest_epsilon_shift;
+  while (f > 0 && !(e * static_cast<double>(std::int64_t{1} << f) <= static_cast<double>(largest_epsilon))) f -= 2;
+  q.epsilon_shift = f;
+  q.epsilon = round_held(e * static_cast<double>(std::int64_t{1} << f), largest_epsilon);
+  return q;
+}
+}  // namespace detail
+
+/// A float LayerNorm (nn.LayerNorm: weight gamma, bias beta, eps; or no affine parameters) quantized for inputs QIn
+/// and outputs QOut: per channel, |gamma_j| / s_out as `math::quantize_multiplier` gives it (held at 2^15) with
+/// gamma_j's sign, the shift 39 - its exponent (at most 63), and round(beta_j / s_out 2^16) (saturating int32);
+/// eps C^2 / s_in^2 with f fractional bits, f the largest even number <= `largest_epsilon_shift` that keeps it
+/// <= 2^61 (f = 0 and 2^61 if none does). Every quotient is computed in double, then rounded to nearest, ties away
+/// from zero.
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `qlayer_norm<Width, QIn, QOut>`              |
+///
+/// Example:
+/// \code
+///   constexpr auto norm_q = ctattn::quantize_layer_norm<q_x, q_norm>(model.norm);
+/// \endcode
+template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
+  using Float = layer_norm<T, Width, Affine>;
+  return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+}
+
+/// An int8 RMSNorm over rows of Width values quantized with QIn, giving rows quantized with QOut
+/// (`qlayer_norm` with `RootMeanSquare`; its bias is 0).
+template <auto Width, quantization QIn, quantization QOut>
+using qrms_norm = qlayer_norm<Width, QIn, QOut, true>;
+
+/// A float RMSNorm (nn.RMSNorm: weight gamma, eps; or no weight) quantized for inputs QIn and outputs QOut, as
+/// `quantize_layer_norm` quantizes a LayerNorm (no bias): y_j = x_j / sqrt(mean(x^2) + eps) gamma_j in integers.
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `qrms_norm<Width, QIn, QOut>`                |
+///
+/// Example: `constexpr auto norm_q = ctattn::quantize_rms_norm<q_x, q_norm>(model.norm);`
+template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
+  using Float = rms_norm<T, Width, Affine>;
+  return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
+}
+
+namespace detail {
+template <typename X, typename L>
+using quantized_layer_norm_rules =
+    rule_list<shape_error::columns_must_match<op::quantized_layer_norm, dim_of<X::column_extent>,
+                                              dim_of<L::input_extent>>,
+              shape_error::input_quantization_must_match_layer<op::quantized_layer_norm, typename X::quantization_type,
+                                                               quantization_constant<L::input_quantization>>>;
+}  // namespace detail
+
+/// LayerNorm of each row of x in int8, integers only (the header's rationale gives the steps and their bounds):
+/// each output within 0.5 + 2^-11 output steps of nn.LayerNorm of x's real values, unless it saturates.
+///
+/// | operand | shape                                  |
+/// |---------|----------------------------------------|
+/// | `x`     | `qmatrix<n, Width, QIn>`               |
+/// | `norm`  | `qlayer_norm<Width, QIn, QOut>`        |
+/// | result  | `qmatrix<n, Width, QOut>`              |
+///
+/// Rules: x has the layer's width (`columns_must_match`, names included) and its quantization
+/// (`input_quantization_must_match_layer`).
+///
+/// Example:
+/// \code
+///   const auto h = ctattn::normalize(x_q, norm_q);
+/// \endcode
+template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bool RootMeanSquare>
+[[nodiscard]] constexpr auto normalize(const X& x, const qlayer_norm<Width, QIn, QOut, RootMeanSquare>& norm) noexcept
+    -> basic_qmatrix<X::row_extent, qlayer_norm<Width, QIn, QOut, RootMeanSquare>::output_extent, QOut> {
+  using L = qlayer_norm<Width, QIn, QOut, RootMeanSquare>;
+  basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
+  if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
+    detail::kernels::int8_layer_norm_rows<RootMeanSquare>(x.elements, y.elements, norm.multiplier, norm.shift,
+                                                          norm.bias, norm.epsilon, norm.epsilon_shift,
+                                                          QOut.zero_point, QIn.zero_point);
+  }
+  return y;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_NORM_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/patch.hpp
+#ifndef CTATTN_QUANTIZED_PATCH_HPP
+#define CTATTN_QUANTIZED_PATCH_HPP
+
+/// \file
+/// Patch embeddings in int8 (the float layers are in ctattn/layers/patch.hpp): the patches of an int8 input gathered
+/// as the float layer gathers them (ctattn/detail/patches.hpp), then projected by a per-channel `qlinear`, TFLite's
+/// CONV_2D with stride = kernel as one FULLY_CONNECTED over the patches.
+///
+/// | entity                                          | what                                                  |
+/// |-------------------------------------------------|-------------------------------------------------------|
+/// | `qpatch_embedding<Geometry, Linear>`            | the int8 layer: the cut and its `qlinear`             |
+/// | `quantize_patch_embedding<QIn, QOut>(layer)`    | a float `patch_embedding_1d` or `patch_embedding_2d` quantized |
+
+
+// ---------------------------------------- ctattn/detail/patches.hpp
+#ifndef CTATTN_DETAIL_PATCHES_HPP
+#define CTATTN_DETAIL_PATCHES_HPP
+
+// How a patch embedding cuts its input (ctattn/layers/patch.hpp, and its int8 form in ctattn/quantized/patch.hpp):
+// each patch gathered into one row in PyTorch's weight order (channel, then the offsets within the patch, as
+// torch.nn.functional.unfold orders them), so that a linear map of the rows is the convolution. One definition of
+// the cut for the float and the int8 layers, over any element type.
+
+
+namespace ctattn::detail {
+
+// nn.Conv1d(Channels, D, Kernel, stride=Kernel): runs of Kernel rows of Channels columns.
+template <std::size_t Channels, std::size_t Kernel>
+struct patches_1d {
+  static constexpr std::size_t width = Channels * Kernel;  // the entries of one gathered patch
+  template <std::size_t Rows>
+  static constexpr std::size_t tokens = Rows / Kernel;
+
+  template <typename E, std::size_t Rows>
+  static constexpr void gather(const E (&x)[Rows][Channels], E (&p)[Rows / Kernel][width]) noexcept {
+    for (std::size_t token = 0; token < Rows / Kernel; ++token) {
+      for (std::size_t c = 0; c < Channels; ++c) {
+        for (std::size_t k = 0; k < Kernel; ++k) p[token][c * Kernel + k] = x[token * Kernel + k][c];
+      }
+    }
+  }
+};
+
+// nn.Conv2d(Channels, D, (PatchHeight, PatchWidth), stride=(PatchHeight, PatchWidth)) over a Height x Width image
+// given as Height Width rows of pixels (row-major), Channels columns: the patches row by row.
+template <std::size_t Channels, std::size_t Height, std::size_t Width, std::size_t PatchHeight, std::size_t PatchWidth>
+struct patches_2d {
+  static constexpr bool whole = PatchHeight != 0 && PatchWidth != 0 && Height % PatchHeight == 0 &&
+                                Width % PatchWidth == 0;
+  static constexpr std::size_t across = whole ? Width / PatchWidth : 1;
+  static constexpr std::size_t area = PatchHeight * PatchWidth;
+  static constexpr std::size_t width = Channels * area;
+  // 1 when the patch does not divide the image (refused by the layer's rule).
+  template <std::size_t Rows>
+  static constexpr std::size_t tokens = whole ? (Height / PatchHeight) * across : 1;
+
+  template <typename E>
+  static constexpr void gather(const E (&x)[Height * Width][Channels], E (&p)[tokens<0>][width]) noexcept {
+    for (std::size_t token = 0; token < tokens<0>; ++token) {
+      const std::size_t top = token / across * PatchHeight;
+      const std::size_t left = token % across * PatchWidth;
+      for (std::size_t i = 0; i < PatchHeight; ++i) {
+        for (std::size_t j = 0; j < PatchWidth; ++j) {
+          const E (&pixel)[Channels] = x[(top + i) * Width + left + j];
+          for (std::size_t c = 0; c < Channels; ++c) p[token][c * area + i * PatchWidth + j] = pixel[c];
+        }
+      }
+    }
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_DETAIL_PATCHES_HPP
+// ---------------------------------------- ctattn/quantized/patch.hpp (continued)
+
+namespace ctattn {
+
+/// A patch embedding in int8: x's patches (int8, x's quantization) gathered one per row, then `project`ed by the
+/// `qlinear` `projection`.
+///
+/// | operand      | shape                                                                 |
+/// |--------------|-----------------------------------------------------------------------|
+/// | `forward(x)` | the float layer's input rows, `Linear::input_quantization` -> tokens x D, `Linear::output_quantization` |
+///
+/// Example: `const auto tokens = ctattn::quantize_patch_embedding<q_in, q_out>(model.proj).forward(image_q);`
+template <typename Geometry, typename Linear>
+struct qpatch_embedding {
+  using geometry = Geometry;
+  static constexpr auto output_extent = Linear::output_extent;
+  static constexpr quantization input_quantization = Linear::input_quantization;
+  static constexpr quantization output_quantization = Linear::output_quantization;
+
+  Linear projection{};
+
+  /// The patches of x, one per row, in the float layer's order.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr auto patches(const X& x) noexcept {
+    basic_qmatrix<Geometry::template tokens<X::rows>, Geometry::width, X::quant> p;
+    Geometry::gather(x.elements, p.elements);
+    return p;
+  }
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return project(patches(x), projection);
+  }
+
+  /// The memory of `forward(x)` on an X: the projection's on the patches, and the patches on the stack.
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    using gathered = decltype(patches(std::declval<const X&>()));
+    footprint f = Linear::template footprint_of<gathered>();
+    f.input_bytes = sizeof(X);
+    f.stack_bytes += sizeof(gathered);
+    return f;
+  }
+
+  friend constexpr bool operator==(const qpatch_embedding&, const qpatch_embedding&) = default;
+};
+
+/// A float patch embedding (`ctattn::patch_embedding_1d`, `ctattn::patch_embedding_2d`) quantized: its projection by
+/// `quantize_linear<QIn, QOut>` (per-channel weight scales), the cut unchanged.
+///
+/// Example: `constexpr auto embed_q = ctattn::quantize_patch_embedding<q_image, q_tokens>(model.proj);`
+template <quantization QIn, quantization QOut, typename L>
+  requires requires { typename L::geometry; }
+[[nodiscard]] constexpr auto quantize_patch_embedding(const L& layer) noexcept {
+  using linear_type = decltype(quantize_linear<QIn, QOut>(layer.projection));
+  return qpatch_embedding<typename L::geometry, linear_type>{quantize_linear<QIn, QOut>(layer.projection)};
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_PATCH_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/points.hpp
+#ifndef CTATTN_QUANTIZED_POINTS_HPP
+#define CTATTN_QUANTIZED_POINTS_HPP
+
+/// \file
+/// The calibration points, named once: every activation an int8 layer quantizes has a name, which
+/// `ctattn::record_ranges` writes into a ranges table (under the layer's path: `layers.0.norm1`) and `ctattn::quantize`
+/// reads back. Both take the names from here, so that a name cannot be spelled two ways.
+///
+/// | names (`ctattn::points::`)                             | the activations                                       |
+/// |--------------------------------------------------------|-------------------------------------------------------|
+/// | `input`, `memory`, `output`                            | a model's matrix input, a decoder's memory, a whole model's output (a layer's output is named by its path) |
+/// | `weight`                                               | an embedding's table                                  |
+/// | `self_attention_names`: `query`, `key`, `value`, `scores`, `context`, `attention` | a self-attention's projections, scaled scores, heads side by side and W_O's output |
+/// | `cross_attention_names`: `cross_query` ... `cross_attention` | the same, for a decoder's attention over its memory   |
+/// | `hidden`, `activation`, `feed_forward`                 | a feed-forward block's linear1, activation and linear2 (inside a transformer layer) |
+/// | `w1`, `w3`, `product`                                  | a gated feed-forward block's two projections and their product (the gate is `activation`) |
+/// | `inner`                                                | the path of a residual connection's inner layer       |
+/// | `norm1` ... `norm3`, `sum1` ... `sum3`                 | a transformer layer's LayerNorms and residual sums, block by block (`norm_point(k)`, `sum_point(k)`) |
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::points::norm_point(2) == ctattn::points::norm2);
+///   static_assert(ctattn::points::cross_attention_names.scores == ctattn::points::cross_scores);
+/// \endcode
+
+
+
+namespace ctattn {
+
+namespace points {
+inline constexpr std::string_view input = "input";
+inline constexpr std::string_view memory = "memory";
+inline constexpr std::string_view output = "output";
+inline constexpr std::string_view weight = "weight";
+inline constexpr std::string_view hidden = "hidden";
+inline constexpr std::string_view activation = "activation";
+inline constexpr std::string_view feed_forward = "feed_forward";
+inline constexpr std::string_view w1 = "w1";
+inline constexpr std::string_view w3 = "w3";
+inline constexpr std::string_view product = "product";
+inline constexpr std::string_view inner = "inner";
+inline constexpr std::string_view norm1 = "norm1";
+inline constexpr std::string_view norm2 = "norm2";
+inline constexpr std::string_view norm3 = "norm3";
+inline constexpr std::string_view sum1 = "sum1";
+inline constexpr std::string_view sum2 = "sum2";
+inline constexpr std::string_view sum3 = "sum3";
+
+/// The points of one multi-head attention: its projections, scaled scores (q k^T / sqrt(d_head), over the keys the
+/// mask lets each query see), the heads side by side (W_O's input) and W_O's output.
+struct attention_points {
+  std::string_view query, key, value, scores, context, attention;
+};
+/// A self-attention's (a transformer layer's, or a decoder's causal one).
+inline constexpr attention_points self_attention_names{"query", "key", "value", "scores", "context", "attention"};
+/// A decoder's attention over its memory.
+inline constexpr attention_points cross_attention_names{"cross_query",  "cross_key",     "cross_value",
+                                                        "cross_scores", "cross_context", "cross_attention"};
+inline constexpr std::string_view query = self_attention_names.query;
+inline constexpr std::string_view key = self_attention_names.key;
+inline constexpr std::string_view value = self_attention_names.value;
+inline constexpr std::string_view scores = self_attention_names.scores;
+inline constexpr std::string_view context = self_attention_names.context;
+inline constexpr std::string_view attention = self_attention_names.attention;
+inline constexpr std::string_view cross_query = cross_attention_names.query;
+inline constexpr std::string_view cross_key = cross_attention_names.key;
+inline constexpr std::string_view cross_value = cross_attention_names.value;
+inline constexpr std::string_view cross_scores = cross_attention_names.scores;
+inline constexpr std::string_view cross_context = cross_attention_names.context;
+inline constexpr std::string_view cross_attention = cross_attention_names.attention;
+
+/// The LayerNorm and the residual sum of a transformer layer's block k (1, 2 or 3: an encoder layer has two blocks,
+/// a decoder layer three).
+[[nodiscard]] constexpr std::string_view norm_point(std::size_t k) noexcept {
+  if (k < 1 || k > 3) detail::precondition_failed();
+  return k == 1 ? norm1 : k == 2 ? norm2 : norm3;
+}
+/// \copydoc norm_point
+[[nodiscard]] constexpr std::string_view sum_point(std::size_t k) noexcept {
+  if (k < 1 || k > 3) detail::precondition_failed();
+  return k == 1 ? sum1 : k == 2 ? sum2 : sum3;
+}
+}  // namespace points
+
+namespace detail {
+// The range `path.point` of a generated table (`point` for the empty path of a single layer), compared without
+// building the name; a name the table lacks is a contract violation (a compile error in a constant expression).
+// `range_at_output(table, path)` is the layer's output: `path`, or `output` for a single layer.
+template <typename Table>
+[[nodiscard]] constexpr value_range range_at_point(const Table& table, std::string_view path,
+                                                   std::string_view point) noexcept {
+  for (const named_range& entry : table) {
+    const std::string_view n = entry.name;
+    if (path.empty() ? n == point
+                     : n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path &&
+                           n[path.size()] == '.' && n.substr(path.size() + 1) == point) {
+      return entry.range;
+    }
+  }
+  detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
+  return value_range{};
+}
+template <typename Table>
+[[nodiscard]] constexpr value_range range_at_output(const Table& table, std::string_view path) noexcept {
+  return range_at(table, path.empty() ? points::output : path);
+}
+}  // namespace detail
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_POINTS_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/pool.hpp
+#ifndef CTATTN_QUANTIZED_POOL_HPP
+#define CTATTN_QUANTIZED_POOL_HPP
+
+/// \file
+/// Pooling in int8 (the float layers are in ctattn/layers/pool.hpp): the class token's row, which keeps its
+/// quantization, and the mean of the rows, requantized as TFLite's MEAN does it (the sum of the offsets from the
+/// zero point, times one multiplier for the scales and the count).
+///
+/// | entity                        | what                                             |
+/// |-------------------------------|--------------------------------------------------|
+/// | `qclass_token_pool<Q>`        | row 0 of an int8 matrix quantized with Q          |
+/// | `qmean_pool<QIn, QOut>`       | the mean of the rows, quantized with QOut         |
+
+
+
+namespace ctattn {
+
+/// The class token's row of int8 rows, in their quantization Q.
+///
+/// Example: `const auto pooled = ctattn::qclass_token_pool<q>{}.forward(tokens_q);   // qmatrix<1, D, q>`
+template <quantization Q>
+struct qclass_token_pool {
+  static constexpr quantization output_quantization = Q;
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    using input_rule = shape_error::input_quantization_must_match_layer<
+        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<Q>>;
+    static_assert((input_rule::check(), true));
+    basic_qmatrix<std::size_t{1}, X::column_extent, Q> y;
+    for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = x.elements[0][j];
+    return y;
+  }
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {0, sizeof(X), sizeof(basic_qmatrix<std::size_t{1}, X::column_extent, Q>), 0, 0};
+  }
+  friend constexpr bool operator==(const qclass_token_pool&, const qclass_token_pool&) = default;
+};
+
+/// The mean of int8 rows quantized QIn, quantized with QOut: for each column, the sum over the n rows of
+/// (x - QIn's zero point) in int32, times the multiplier of QIn.scale / (n QOut.scale), plus QOut's zero point.
+///
+/// Example: `const auto pooled = ctattn::qmean_pool<q_in, q_out>{}.forward(tokens_q);   // qmatrix<1, D, q_out>`
+template <quantization QIn, quantization QOut>
+struct qmean_pool {
+  static constexpr quantization output_quantization = QOut;
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    using input_rule = shape_error::input_quantization_must_match_layer<
+        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<QIn>>;
+    static_assert((input_rule::check(), true));
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(QIn.scale() / (static_cast<double>(X::rows) * QOut.scale()));
+    basic_qmatrix<std::size_t{1}, X::column_extent, QOut> y;
+    for (std::size_t j = 0; j < X::cols; ++j) {
+      std::int32_t sum = 0;
+      for (std::size_t r = 0; r < X::rows; ++r) sum += std::int32_t{x.elements[r][j]} - QIn.zero_point;
+      y.elements[0][j] = detail::kernels::requantize(sum, multiplier, QOut.zero_point);
+    }
+    return y;
+  }
+
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {0, sizeof(X), sizeof(basic_qmatrix<std::size_t{1}, X::column_extent, QOut>), 0, 0};
+  }
+  friend constexpr bool operator==(const qmean_pool&, const qmean_pool&) = default;
+};
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_POOL_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/transformer.hpp
+#ifndef CTATTN_QUANTIZED_TRANSFORMER_HPP
+#define CTATTN_QUANTIZED_TRANSFORMER_HPP
+
+/// \file
+/// A small transformer in int8: the encoder layer (nn.TransformerEncoderLayer, pre-norm or
+/// post-norm) quantized from the layers tier's float layers, every activation with its own quantization, all
+/// chosen at compile time. Integers only at run time, the same bits in constant evaluation and on every target.
+///
+/// | entity                                            | what                                                  |
+/// |---------------------------------------------------|-------------------------------------------------------|
+/// | `encoder_layer_quantizations`                     | the quantization of each activation of one encoder layer |
+/// | `encoder_layer_quantizations_for(ranges)`         | the same, chosen from the activations' calibrated ranges |
+/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>` | the int8 layer                   |
+/// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` quantized         |
+/// | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, NormFirst>`, `quantize_decoder_layer<Q>(layer)` | the decoder layer in int8 |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::encoder_layer_quantizations q0 = ctattn::encoder_layer_quantizations_for(ranges0);
+///   constexpr auto layer0 = ctattn::quantize_encoder_layer<q0>(boost::hana::at_c<0>(model.layers.layers));
+///   const auto y = layer0.forward(x_q);   // qmatrix<n, Width, q0.output>
+/// \endcode
+
+
+// ---------------------------------------- ctattn/layers/detail/blocks.hpp
+#ifndef CTATTN_LAYERS_DETAIL_BLOCKS_HPP
+#define CTATTN_LAYERS_DETAIL_BLOCKS_HPP
+
+// The flow of a transformer layer, written once: a chain of residual blocks, each a sublayer with its LayerNorm
+// and its residual sum. The float layers' `forward` and `step`, their int8 forms' `forward` and `step`, and the
+// range recorder (ctattn/quantized/ranges.hpp) all run it, each with the steps of its own arithmetic, so that the
+// five cannot drift apart (an encoder layer has two blocks, the attention and the feed-forward block; a decoder
+// layer three, with the attention over the memory between them).
+
+
+namespace ctattn::detail {
+
+// Block k of a layer, counted from 1 as PyTorch counts norm1, norm2, norm3.
+template <std::size_t K>
+using block_index = std::integral_constant<std::size_t, K>;
+
+// The member of block k among a layer's members in block order (`block_member<2>(norm1, norm2, norm3)` is norm2).
+template <std::size_t K, typename First, typename... Rest>
+[[nodiscard]] constexpr const auto& block_member(const First& first, const Rest&... rest) noexcept {
+  static_assert(K >= 1 && K <= 1 + sizeof...(Rest), "a block index counts from 1 to the number of blocks");
+  if constexpr (K == 1) {
+    return first;
+  } else {
+    return block_member<K - 1>(rest...);
+  }
+}
+
+// What a flow's caller supplies: `norm(block_index<k>, in)`, block k's LayerNorm of `in`, and
+// `add(block_index<k>, in, addend)`, block k's residual sum. Each is a callable taking the block as a
+// `block_index`, so that the int8 forms choose each sum's quantization at compile time.
+template <typename Norm, typename Add>
+struct block_steps {
+  Norm norm;
+  Add add;
+};
+template <typename Norm, typename Add>
+block_steps(Norm, Add) -> block_steps<Norm, Add>;
+
+// One block: pre-norm (NormFirst), in + sublayer(norm(in)); post-norm, norm(in + sublayer(in)).
+template <bool NormFirst, std::size_t K, typename Steps, typename In, typename Sublayer>
+[[nodiscard, gnu::always_inline]] constexpr inline auto residual_block(const Steps& steps, const In& in,
+                                                                       const Sublayer& sublayer) noexcept {
+  constexpr block_index<K> at_block{};
+  if constexpr (NormFirst) {
+    return steps.add(at_block, in, sublayer(steps.norm(at_block, in)));
+  } else {
+    return steps.norm(at_block, steps.add(at_block, in, sublayer(in)));
+  }
+}
+
+// Blocks 1 to K, block k running the k-th sublayer on block k - 1's output.
+// Rationale: as `run_chain` (ctattn/layers/layer.hpp), each block's input is a local of its own step and the steps are
+// always inlined, so that the layer's flow is one frame (its `forward`) whose temporaries of disjoint lifetimes the
+// compiler stores in the same place: the attention's and the feed-forward block's share their bytes, as the layers'
+// footprints count them. Nested calls (block K inside the call that holds block K - 1's temporaries) cost the int8
+// sorter 432 bytes of stack more on the Cortex-M4F than its footprint figure.
+template <bool NormFirst, std::size_t K, typename Steps, typename In, typename... Sublayers>
+[[nodiscard, gnu::always_inline]] constexpr inline auto residual_blocks_to(const Steps& steps, const In& in,
+                                                                           const Sublayers&... sublayers) noexcept {
+  if constexpr (K == 1) {
+    return residual_block<NormFirst, 1>(steps, in, block_member<1>(sublayers...));
+  } else {
+    const auto input = residual_blocks_to<NormFirst, K - 1>(steps, in, sublayers...);
+    return residual_block<NormFirst, K>(steps, input, block_member<K>(sublayers...));
+  }
+}
+
+// The blocks of a layer in order, block k running the k-th sublayer on block k - 1's output:
+//   pre-norm:  x_k = x_{k-1} + sublayer_k(norm_k(x_{k-1}))
+//   post-norm: x_k = norm_k(x_{k-1} + sublayer_k(x_{k-1}))
+// The last block's output is the layer's.
+template <bool NormFirst, typename Steps, typename In, typename... Sublayers>
+[[nodiscard, gnu::always_inline]] constexpr inline auto residual_blocks(const Steps& steps, const In& in,
+                                                                        const Sublayers&... sublayers) noexcept {
+  return residual_blocks_to<NormFirst, sizeof...(Sublayers)>(steps, in, sublayers...);
+}
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_LAYERS_DETAIL_BLOCKS_HPP
 // ---------------------------------------- ctattn/quantized/transformer.hpp (continued)
 
 namespace ctattn {
@@ -16491,30 +16849,6 @@ struct encoder_layer_ranges {
 /// `ctattn::quantize` reads every encoder layer's this way.
 ///
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_at(toy::sorter_ranges, "layers.0", q_pos);`
-namespace detail {
-// The range `path.point` of a generated table (`point` for the empty path of a single layer), compared without
-// building the name; a name the table lacks is a contract violation (a compile error in a constant expression).
-// `range_at_output(table, path)` is the layer's output: `path`, or `output` for a single layer.
-template <typename Table>
-[[nodiscard]] constexpr value_range range_at_point(const Table& table, std::string_view path,
-                                                   std::string_view point) noexcept {
-  for (const named_range& entry : table) {
-    const std::string_view n = entry.name;
-    if (path.empty() ? n == point
-                     : n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path &&
-                           n[path.size()] == '.' && n.substr(path.size() + 1) == point) {
-      return entry.range;
-    }
-  }
-  detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
-  return value_range{};
-}
-template <typename Table>
-[[nodiscard]] constexpr value_range range_at_output(const Table& table, std::string_view path) noexcept {
-  return range_at(table, path.empty() ? std::string_view("output") : path);
-}
-}  // namespace detail
-
 template <typename Table>
 [[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_at(const Table& table,
                                                                                    std::string_view path,
@@ -16524,9 +16858,10 @@ template <typename Table>
   // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
   const value_range output = detail::range_at_output(table, path);
   encoder_layer_quantizations q = encoder_layer_quantizations_for(
-      {{}, at("norm1"), at("query"), at("key"), at("value"), at("scores"), at("context"), at("attention"),
-       at("sum1"), norm_first ? at("norm2") : output, at("hidden"), at("activation"), at("feed_forward"), output,
-       norm_first ? value_range{} : at("sum2")});
+      {{}, at(points::norm1), at(points::query), at(points::key), at(points::value), at(points::scores),
+       at(points::context), at(points::attention), at(points::sum1), norm_first ? at(points::norm2) : output,
+       at(points::hidden), at(points::activation), at(points::feed_forward), output,
+       norm_first ? value_range{} : at(points::sum2)});
   q.input = input;
   return q;
 }
@@ -16584,16 +16919,25 @@ struct qtransformer_encoder_layer {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    if constexpr (NormFirst) {
-      const auto attended = multi_head_attention<Q.scores>(normalize(x, norm1), self_attn, mask);
-      const auto h = add<Q.sum1>(x, attended);
-      const auto ff = feed_forward(normalize(h, norm2));
-      return add<Q.output>(h, ff);
-    } else {
-      const auto h = normalize(add<Q.sum1>(x, multi_head_attention<Q.scores>(x, self_attn, mask)), norm1);
-      const auto ff = feed_forward(h);
-      return normalize(add<Q.sum2>(h, ff), norm2);
-    }
+    return detail::residual_blocks<NormFirst>(
+        blocks(), x, [&](const auto& in) { return multi_head_attention<Q.scores>(in, self_attn, mask); },
+        [&](const auto& in) { return feed_forward(in); });
+  }
+
+  /// The quantization of block k's residual sum: `sum1`; pre-norm, the second sum is the layer's `output`.
+  template <std::size_t K>
+  static constexpr quantization sum_quantization = K == 1 ? Q.sum1 : NormFirst ? Q.output : Q.sum2;
+
+  /// The steps of the layer's two residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1 or
+  /// norm2, and the int8 ADD into `sum_quantization<k>`.
+  [[nodiscard]] constexpr auto blocks() const noexcept {
+    return detail::block_steps{
+        [this](auto at_block, const auto& in) {
+          return normalize(in, detail::block_member<decltype(at_block)::value>(norm1, norm2));
+        },
+        [](auto at_block, const auto& in, const auto& addend) {
+          return add<sum_quantization<decltype(at_block)::value>>(in, addend);
+        }};
   }
 
   /// linear2(activation(linear1(h))) on the rows of h, in blocks of `Rows` rows (every row at once where that is n
@@ -16661,17 +17005,15 @@ struct qtransformer_encoder_layer {
   template <QuantizedMatrix X, typename Cache>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, output_row& out) const noexcept {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
+    if (cache.full()) return false;
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
-    const auto feed = [&](const auto& h) { return project(activate(project(h, linear1), activation), linear2); };
-    if constexpr (NormFirst) {
-      if (!multi_head_attention_step<Q.scores>(normalize(x, norm1), self_attn, cache, attended)) return false;
-      const auto h = add<Q.sum1>(x, attended);
-      out = add<Q.output>(h, feed(normalize(h, norm2)));
-    } else {
-      if (!multi_head_attention_step<Q.scores>(x, self_attn, cache, attended)) return false;
-      const auto h = normalize(add<Q.sum1>(x, attended), norm1);
-      out = normalize(add<Q.sum2>(h, feed(h)), norm2);
-    }
+    out = detail::residual_blocks<NormFirst>(
+        blocks(), x,
+        [&](const auto& in) {
+          (void)multi_head_attention_step<Q.scores>(in, self_attn, cache, attended);
+          return attended;
+        },
+        [&](const auto& in) { return project(activate(project(in, linear1), activation), linear2); });
     return true;
   }
 
@@ -16810,28 +17152,28 @@ template <typename Table>
   // Rationale: a post-norm layer's norm3 gives its output, so it has no norm3 of its own; a pre-norm one no sum3.
   return {input,
           memory,
-          at("norm1"),
-          at("query"),
-          at("key"),
-          at("value"),
-          at("scores"),
-          at("context"),
-          at("attention"),
-          at("sum1"),
-          at("norm2"),
-          at("cross_query"),
-          at("cross_key"),
-          at("cross_value"),
-          at("cross_scores"),
-          at("cross_context"),
-          at("cross_attention"),
-          at("sum2"),
-          norm_first ? at("norm3") : output,
-          at("hidden"),
-          at("activation"),
-          at("feed_forward"),
+          at(points::norm1),
+          at(points::query),
+          at(points::key),
+          at(points::value),
+          at(points::scores),
+          at(points::context),
+          at(points::attention),
+          at(points::sum1),
+          at(points::norm2),
+          at(points::cross_query),
+          at(points::cross_key),
+          at(points::cross_value),
+          at(points::cross_scores),
+          at(points::cross_context),
+          at(points::cross_attention),
+          at(points::sum2),
+          norm_first ? at(points::norm3) : output,
+          at(points::hidden),
+          at(points::activation),
+          at(points::feed_forward),
           output,
-          norm_first ? quantization{1.0} : at("sum3")};
+          norm_first ? quantization{1.0} : at(points::sum3)};
 }
 
 /// A transformer decoder layer in int8 (nn.TransformerDecoderLayer(batch_first=True), post-norm as PyTorch's
@@ -16908,35 +17250,43 @@ struct qtransformer_decoder_layer {
                                                                          Options...>::check()) {
       return {};
     } else {
-      const auto self = [&](const auto& q) {
+      const auto self = [&](const auto& in) {
         if constexpr ((detail::is_tgt_mask_option<Options>::value || ...)) {
           return multi_head_attention<Q.scores>(
-              q, self_attn, combine_masks(causal, detail::find_first<detail::is_tgt_mask_option>(options...).mask));
+              in, self_attn, combine_masks(causal, detail::find_first<detail::is_tgt_mask_option>(options...).mask));
         } else {
-          return multi_head_attention<Q.scores>(q, self_attn, causal);
+          return multi_head_attention<Q.scores>(in, self_attn, causal);
         }
       };
-      const auto cross = [&](const auto& q) {
+      const auto cross = [&](const auto& in) {
         if constexpr ((detail::is_memory_mask_option<Options>::value || ...)) {
           return multi_head_attention<Q.cross_scores>(
-              q, memory, multihead_attn, detail::find_first<detail::is_memory_mask_option>(options...).mask);
+              in, memory, multihead_attn, detail::find_first<detail::is_memory_mask_option>(options...).mask);
         } else {
-          return multi_head_attention<Q.cross_scores>(q, memory, multihead_attn);
+          return multi_head_attention<Q.cross_scores>(in, memory, multihead_attn);
         }
       };
-      const auto feed = [&](const auto& h) {
-        return project(activate(project(h, linear1), activation), linear2);
-      };
-      if constexpr (NormFirst) {
-        const auto a = add<Q.sum1>(x, self(normalize(x, norm1)));
-        const auto b = add<Q.sum2>(a, cross(normalize(a, norm2)));
-        return add<Q.output>(b, feed(normalize(b, norm3)));
-      } else {
-        const auto a = normalize(add<Q.sum1>(x, self(x)), norm1);
-        const auto b = normalize(add<Q.sum2>(a, cross(a)), norm2);
-        return normalize(add<Q.sum3>(b, feed(b)), norm3);
-      }
+      return detail::residual_blocks<NormFirst>(blocks(), x, self, cross, [&](const auto& in) {
+        return project(activate(project(in, linear1), activation), linear2);
+      });
     }
+  }
+
+  /// The quantization of block k's residual sum: `sum1`, `sum2`, `sum3`; pre-norm, the third sum is the layer's
+  /// `output`.
+  template <std::size_t K>
+  static constexpr quantization sum_quantization = K == 1 ? Q.sum1 : K == 2 ? Q.sum2 : NormFirst ? Q.output : Q.sum3;
+
+  /// The steps of the layer's three residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1,
+  /// norm2 or norm3, and the int8 ADD into `sum_quantization<k>`.
+  [[nodiscard]] constexpr auto blocks() const noexcept {
+    return detail::block_steps{
+        [this](auto at_block, const auto& in) {
+          return normalize(in, detail::block_member<decltype(at_block)::value>(norm1, norm2, norm3));
+        },
+        [](auto at_block, const auto& in, const auto& addend) {
+          return add<sum_quantization<decltype(at_block)::value>>(in, addend);
+        }};
   }
 
   /// The cache of the self-attention's int8 keys and values `step` keeps, for up to Capacity tokens.
@@ -16982,22 +17332,20 @@ struct qtransformer_decoder_layer {
   /// \endcode
   template <QuantizedMatrix X, typename Cache, typename Source>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, const Source& source, output_row& out) const noexcept {
+    if (cache.full()) return false;
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
     basic_qmatrix<std::size_t{1}, Width, Q.cross_attention> crossed;
-    const auto feed = [&](const auto& h) { return project(activate(project(h, linear1), activation), linear2); };
-    if constexpr (NormFirst) {
-      if (!multi_head_attention_step<Q.scores>(normalize(x, norm1), self_attn, cache, attended)) return false;
-      const auto a = add<Q.sum1>(x, attended);
-      multi_head_attention_cached<Q.cross_scores>(normalize(a, norm2), multihead_attn, source, crossed);
-      const auto b = add<Q.sum2>(a, crossed);
-      out = add<Q.output>(b, feed(normalize(b, norm3)));
-    } else {
-      if (!multi_head_attention_step<Q.scores>(x, self_attn, cache, attended)) return false;
-      const auto a = normalize(add<Q.sum1>(x, attended), norm1);
-      multi_head_attention_cached<Q.cross_scores>(a, multihead_attn, source, crossed);
-      const auto b = normalize(add<Q.sum2>(a, crossed), norm2);
-      out = normalize(add<Q.sum3>(b, feed(b)), norm3);
-    }
+    out = detail::residual_blocks<NormFirst>(
+        blocks(), x,
+        [&](const auto& in) {
+          (void)multi_head_attention_step<Q.scores>(in, self_attn, cache, attended);
+          return attended;
+        },
+        [&](const auto& in) {
+          multi_head_attention_cached<Q.cross_scores>(in, multihead_attn, source, crossed);
+          return crossed;
+        },
+        [&](const auto& in) { return project(activate(project(in, linear1), activation), linear2); });
     return true;
   }
 
@@ -17093,119 +17441,6 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
   return q;
 }
-
-/// The memory a `qchain` of decoder layers attends to: `ctattn::with_memory` for an int8 memory (a `qmatrix` in
-/// the layers' memory quantization). It refers to `memory`, which must outlive the call.
-///
-/// Example: `const auto y = int8_decoder.forward(tgt_q, ctattn::with_memory(memory_q));`
-template <QuantizedMatrix Memory>
-[[nodiscard]] constexpr memory_option<Memory> with_memory(const Memory& memory) noexcept {
-  return {&memory};
-}
-
-/// A residual connection in int8: x + inner(x) by the int8 ADD, the sum quantized with QSum; the int8 form of
-/// `ctattn::residual` that `ctattn::quantize` makes (the inner layer's own int8 form inside).
-///
-/// | operand / member | shape / meaning                                           |
-/// |------------------|-----------------------------------------------------------|
-/// | `inner`          | the int8 layer (a `qchain` for a feed-forward block), width kept |
-/// | `forward(x)`     | `qmatrix<n, d, Q(x)>` -> `qmatrix<n, d, QSum>`            |
-///
-/// Example: `const auto y = residual_q.forward(x_q);   // x_q + its inner layer on x_q, in QSum`
-namespace detail {
-// Whether an int8 layer reads a decoder's memory (`needs_memory`: a decoder layer, or a layer made of others that
-// holds one).
-template <typename L>
-inline constexpr bool needs_memory = [] {
-  if constexpr (requires { L::needs_memory; }) {
-    return L::needs_memory;
-  } else {
-    return false;
-  }
-}();
-
-// `input_quantization` of a layer made of others (a qchain, a qresidual): its first layer's, where that has one.
-template <typename First>
-struct input_quantization_of {};
-template <typename First>
-  requires requires { First::input_quantization; }
-struct input_quantization_of<First> {
-  static constexpr quantization input_quantization = First::input_quantization;
-};
-}  // namespace detail
-
-template <typename Inner, quantization QSum>
-struct qresidual : detail::input_quantization_of<Inner> {
-  static constexpr quantization output_quantization = QSum;
-  static constexpr bool needs_memory = detail::needs_memory<Inner>;
-  static constexpr quantization memory_quantization = [] {
-    if constexpr (needs_memory) {
-      return Inner::memory_quantization;
-    } else {
-      return quantization{1.0};
-    }
-  }();
-  Inner inner{};
-
-  template <QuantizedMatrix X, typename... Options>
-  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    if constexpr (requires { inner.forward(x, options...); }) {
-      return add<QSum>(x, inner.forward(x, options...));
-    } else {
-      return add<QSum>(x, inner.forward(x));
-    }
-  }
-
-  /// The memory of `forward(x)` on an X: the inner layer's call, and its result held for the sum.
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    const footprint f = Inner::template footprint_of<X>();
-    return {sizeof(qresidual), sizeof(X), sizeof(basic_qmatrix<X::row_extent, X::column_extent, QSum>), 0,
-            f.output_bytes + f.stack_bytes};
-  }
-
-  friend constexpr bool operator==(const qresidual&, const qresidual&) = default;
-};
-
-/// The gated feed-forward block in int8 (SwiGLU, GEGLU: `ctattn::gated_feed_forward`'s int8 form that
-/// `ctattn::quantize` makes): w2(activation(w1(x)) * w3(x)), the product by the int8 MUL (`hadamard<QProduct>`).
-///
-/// | operand / member      | shape / meaning                                             |
-/// |-----------------------|-------------------------------------------------------------|
-/// | `w1`, `w3`            | `qlinear<D, Hidden, Q(x), ...>`, per channel                |
-/// | `activation`          | `qactivation` on w1's output (the gate)                     |
-/// | `w2`                  | `qlinear<Hidden, D, QProduct, ...>`                          |
-/// | `forward(x)`          | `qmatrix<n, D, Q(x)>` -> `qmatrix<n, D, w2's output quantization>` |
-///
-/// Example: `const auto y = gated_q.forward(x_q);`
-template <typename W1, typename W3, typename Activation, typename W2, quantization QProduct>
-struct qgated_feed_forward {
-  static constexpr quantization input_quantization = W1::input_quantization;
-  static constexpr quantization output_quantization = W2::output_quantization;
-  W1 w1{};
-  W2 w2{};
-  W3 w3{};
-  Activation activation{};
-
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return project(hadamard<QProduct>(activate(project(x, w1), activation), project(x, w3)), w2);
-  }
-
-  /// The memory of `forward(x)` on an X: the four n x Hidden rows of int8 (w1's output, the gate, w3's output and
-  /// the product) with the deepest projection's scratch.
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    using hidden = basic_qmatrix<X::row_extent, W1::output_extent, QProduct>;
-    const footprint in = W1::template footprint_of<X>();
-    const footprint out = W2::template footprint_of<hidden>();
-    return {sizeof(qgated_feed_forward), sizeof(X), sizeof(basic_qmatrix<X::row_extent, W2::output_extent,
-                                                                         W2::output_quantization>),
-            0, 4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
-  }
-
-  friend constexpr bool operator==(const qgated_feed_forward&, const qgated_feed_forward&) = default;
-};
 
 }  // namespace ctattn
 

@@ -38,7 +38,7 @@
 #include <ctattn/math/fixed_point.hpp>
 #include <ctattn/quantized/activation.hpp>
 #include <ctattn/quantized/add.hpp>
-#include <ctattn/quantized/layer_norm.hpp>
+#include <ctattn/quantized/norm.hpp>
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
 #include <ctattn/quantized/qmatrix.hpp>

@@ -1,7 +1,7 @@
 // Rule: an int8 LayerNorm normalizes rows of the width it was quantized for
 // expected-error: ctattn: the operands must have matching columns
 // expected-rule: shape_error::columns_must_match<ctattn::op::quantized_layer_norm, ctattn::dim<ctattn::unnamed, 16>, ctattn::dim<ctattn::unnamed, 32> ?>
-#include <ctattn/quantized/layer_norm.hpp>
+#include <ctattn/quantized/norm.hpp>
 
 #include <ctattn/layers/norm.hpp>  // the float layer it is quantized from
 

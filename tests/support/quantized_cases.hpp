@@ -21,7 +21,7 @@
 #include <ctattn/quantized/calibrate.hpp>
 #include <ctattn/quantized/embedding.hpp>
 #include <ctattn/quantized/hadamard.hpp>
-#include <ctattn/quantized/layer_norm.hpp>
+#include <ctattn/quantized/norm.hpp>
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
 #include <ctattn/quantized/patch.hpp>
@@ -694,7 +694,7 @@ CTATTN_LAYER_NORM_CONSTANTS(rms_norm_constants, fx::rms_norm)
 #undef CTATTN_LAYER_NORM_CONSTANTS
 
 // The error bound of int8 LayerNorm against float LayerNorm of its input's real values, beyond half an output step
-// (ctattn/quantized/layer_norm.hpp derives 2^-11 for weights up to 2^10 output steps).
+// (ctattn/quantized/norm.hpp derives 2^-11 for weights up to 2^10 output steps).
 inline constexpr double layer_norm_slack = 1.0 / 2048;
 
 // nn.LayerNorm(32) with torch's seeded weight and bias, quantized by the compiler for the quantizations calibrated

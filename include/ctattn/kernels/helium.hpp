@@ -406,7 +406,7 @@ struct helium_int8_ops {
     }
   }
 
-  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/layer_norm.hpp's rationale)
+  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
   /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
   /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
   /// multiplies split into their low (`vmul`) and high (`vmulh.u32`) words, as the scalar form does.

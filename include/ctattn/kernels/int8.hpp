@@ -22,7 +22,7 @@
 /// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
-/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/layer_norm.hpp) |
+/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
 ///
 /// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
 /// The products go through `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
@@ -764,7 +764,7 @@ constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R
   }
 }
 
-/// round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in quantized/layer_norm.hpp's
+/// round(x / 2^s), ties away from zero, for |x| < 2^62 and s in [1, 63] (the bounds in quantized/norm.hpp's
 /// rationale keep |x| + 2^(s - 1) below 2^63).
 CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s) noexcept {
   const std::int64_t half = std::int64_t{1} << (s - 1);
@@ -774,7 +774,7 @@ CTATTN_ALWAYS_INLINE constexpr std::int64_t rounding_shift(std::int64_t x, int s
 /// The fractional bits of the int8 LayerNorm's output before its rounding (step 6).
 inline constexpr int int8_layer_norm_output_fraction_bits = 16;
 
-/// What steps 1 to 3 of the int8 LayerNorm (quantized/layer_norm.hpp's rationale) leave for a row.
+/// What steps 1 to 3 of the int8 LayerNorm (quantized/norm.hpp's rationale) leave for a row.
 struct int8_layer_norm_row {
   std::int64_t width = 0;
   std::int64_t sum = 0;
@@ -947,7 +947,7 @@ bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], cons
   return false;
 }
 
-/// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/layer_norm.hpp's rationale): per channel
+/// The int8 LayerNorm of each row of x into y (steps 1 to 7 of quantized/norm.hpp's rationale): per channel
 /// j the weight's `multiplier[j]` and `shift[j]`, the bias `bias[j]` in 2^-16 output steps; the output's zero point.
 /// With `RootMeanSquare`, RMSNorm: each row centred on the input's zero point `in_zero` (`int8_rms_norm_row_of`).
 template <bool RootMeanSquare = false, std::size_t R, std::size_t C>

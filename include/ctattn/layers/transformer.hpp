@@ -14,6 +14,7 @@
 #include <boost/hana/tuple.hpp>
 
 #include "ctattn/attention/kv_cache.hpp"
+#include "ctattn/layers/detail/blocks.hpp"
 #include "ctattn/layers/activation.hpp"
 #include "ctattn/layers/attention.hpp"
 #include "ctattn/layers/feed_forward.hpp"
@@ -70,15 +71,9 @@ struct transformer_encoder_layer {
     using result = basic_matrix<T, X::row_extent, output_extent>;
     if constexpr (detail::first_broken<detail::layer_input_rules<transformer_encoder_layer, X>>::check()) {
       const result input = with_extents<X::row_extent, output_extent>(x);
-      if constexpr (NormFirst) {
-        const result h =
-            ctattn::add(input, ctattn::forward(self_attn, ctattn::forward(norm1, input, options...), options...));
-        return ctattn::add(h, ctattn::forward(ff, ctattn::forward(norm2, h, options...), options...));
-      } else {
-        const result h =
-            ctattn::forward(norm1, ctattn::add(input, ctattn::forward(self_attn, input, options...)), options...);
-        return ctattn::forward(norm2, ctattn::add(h, ctattn::forward(ff, h, options...)), options...);
-      }
+      return detail::residual_blocks<NormFirst>(
+          blocks(options...), input, [&](const result& in) { return ctattn::forward(self_attn, in, options...); },
+          [&](const result& in) { return ctattn::forward(ff, in, options...); });
     } else {
       return result{};
     }
@@ -99,21 +94,32 @@ struct transformer_encoder_layer {
                                     const Options&... options) const noexcept {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
     using row = basic_matrix<T, std::size_t{1}, output_extent>;
-    const row input = with_extents<std::size_t{1}, output_extent>(x);
+    if (cache.full()) return false;
     row attended{};
-    if constexpr (NormFirst) {
-      const row normed = ctattn::forward(norm1, input, options...);
-      if (!multi_head_attention_step(normed, self_attn.weights, cache, attended, options...)) {
-        return false;
-      }
-      const row h = ctattn::add(input, attended);
-      out = ctattn::add(h, ctattn::forward(ff, ctattn::forward(norm2, h, options...), options...));
-    } else {
-      if (!multi_head_attention_step(input, self_attn.weights, cache, attended, options...)) return false;
-      const row h = ctattn::forward(norm1, ctattn::add(input, attended), options...);
-      out = ctattn::forward(norm2, ctattn::add(h, ctattn::forward(ff, h, options...)), options...);
-    }
+    out = detail::residual_blocks<NormFirst>(
+        blocks(options...), with_extents<std::size_t{1}, output_extent>(x),
+        [&](const row& in) {
+          (void)multi_head_attention_step(in, self_attn.weights, cache, attended, options...);
+          return attended;
+        },
+        [&](const row& in) { return ctattn::forward(ff, in, options...); });
     return true;
+  }
+
+  /// The steps of the layer's two residual blocks (ctattn/layers/detail/blocks.hpp): norm1 or norm2, and the sum,
+  /// with the call's arithmetic.
+  template <typename... Options>
+  [[nodiscard]] constexpr auto blocks(const Options&...) const noexcept {
+    constexpr arithmetic how = detail::arithmetic_of<Options...>;
+    return detail::block_steps{
+        [this](auto at_block, const auto& in) {
+          return ctattn::forward(detail::block_member<decltype(at_block)::value>(norm1, norm2), in,
+                                 arithmetic_option<how>{});
+        },
+        [](auto, const auto& in, const auto& addend) {
+          const std::remove_cvref_t<decltype(in)> sum = ctattn::add(in, addend);
+          return sum;
+        }};
   }
 
   /// The footprint of one forward on an X (`ctattn::layer_footprint`): on the stack, six n x DModel results
@@ -201,31 +207,24 @@ struct transformer_decoder_layer {
       // Rationale: each attention gets its own mask, and every sublayer the call's arithmetic only.
       constexpr arithmetic_option<detail::arithmetic_of<Options...>> how{};
       const result input = with_extents<X::row_extent, output_extent>(x);
-      const auto self = [&](const result& q) {
+      const auto self = [&](const result& in) {
         if constexpr ((detail::is_tgt_mask_option<Options>::value || ...)) {
           const auto& target = detail::find_first<detail::is_tgt_mask_option>(options...);
-          return multi_head_attention(q, q, q, self_attn.weights, combine_masks(causal, target.mask), how);
+          return multi_head_attention(in, in, in, self_attn.weights, combine_masks(causal, target.mask), how);
         } else {
-          return multi_head_attention(q, q, q, self_attn.weights, causal, how);
+          return multi_head_attention(in, in, in, self_attn.weights, causal, how);
         }
       };
-      const auto cross = [&](const result& q) {
+      const auto cross = [&](const result& in) {
         if constexpr ((detail::is_memory_mask_option<Options>::value || ...)) {
-          return multi_head_attention(q, memory, memory, multihead_attn, detail::find_first<detail::is_memory_mask_option>(options...).mask,
-                                      how);
+          const auto& given = detail::find_first<detail::is_memory_mask_option>(options...).mask;
+          return multi_head_attention(in, memory, memory, multihead_attn, given, how);
         } else {
-          return multi_head_attention(q, memory, memory, multihead_attn, how);
+          return multi_head_attention(in, memory, memory, multihead_attn, how);
         }
       };
-      if constexpr (NormFirst) {
-        const result a = ctattn::add(input, self(ctattn::forward(norm1, input, how)));
-        const result b = ctattn::add(a, cross(ctattn::forward(norm2, a, how)));
-        return ctattn::add(b, ctattn::forward(ff, ctattn::forward(norm3, b, how), how));
-      } else {
-        const result a = ctattn::forward(norm1, ctattn::add(input, self(input)), how);
-        const result b = ctattn::forward(norm2, ctattn::add(a, cross(a)), how);
-        return ctattn::forward(norm3, ctattn::add(b, ctattn::forward(ff, b, how)), how);
-      }
+      return detail::residual_blocks<NormFirst>(blocks(how), input, self, cross,
+                                                [&](const result& in) { return ctattn::forward(ff, in, how); });
     } else {
       return result{};
     }
@@ -290,26 +289,37 @@ struct transformer_decoder_layer {
                                     basic_matrix<T, std::size_t{1}, output_extent>& out,
                                     const Options&... options) const noexcept {
     using row = basic_matrix<T, std::size_t{1}, output_extent>;
-    const row input = with_extents<std::size_t{1}, output_extent>(x);
+    if (cache.full()) return false;
     row attended{};
     row crossed{};
-    if constexpr (NormFirst) {
-      const row normed = ctattn::forward(norm1, input, options...);
-      if (!multi_head_attention_step(normed, self_attn.weights, cache, attended, options...)) {
-        return false;
-      }
-      const row a = ctattn::add(input, attended);
-      multi_head_attention_cached(ctattn::forward(norm2, a, options...), multihead_attn, source, crossed, options...);
-      const row b = ctattn::add(a, crossed);
-      out = ctattn::add(b, ctattn::forward(ff, ctattn::forward(norm3, b, options...), options...));
-    } else {
-      if (!multi_head_attention_step(input, self_attn.weights, cache, attended, options...)) return false;
-      const row a = ctattn::forward(norm1, ctattn::add(input, attended), options...);
-      multi_head_attention_cached(a, multihead_attn, source, crossed, options...);
-      const row b = ctattn::forward(norm2, ctattn::add(a, crossed), options...);
-      out = ctattn::forward(norm3, ctattn::add(b, ctattn::forward(ff, b, options...)), options...);
-    }
+    out = detail::residual_blocks<NormFirst>(
+        blocks(options...), with_extents<std::size_t{1}, output_extent>(x),
+        [&](const row& in) {
+          (void)multi_head_attention_step(in, self_attn.weights, cache, attended, options...);
+          return attended;
+        },
+        [&](const row& in) {
+          multi_head_attention_cached(in, multihead_attn, source, crossed, options...);
+          return crossed;
+        },
+        [&](const row& in) { return ctattn::forward(ff, in, options...); });
     return true;
+  }
+
+  /// The steps of the layer's three residual blocks (ctattn/layers/detail/blocks.hpp): norm1, norm2 or norm3, and
+  /// the sum, with the call's arithmetic.
+  template <typename... Options>
+  [[nodiscard]] constexpr auto blocks(const Options&...) const noexcept {
+    constexpr arithmetic how = detail::arithmetic_of<Options...>;
+    return detail::block_steps{
+        [this](auto at_block, const auto& in) {
+          return ctattn::forward(detail::block_member<decltype(at_block)::value>(norm1, norm2, norm3), in,
+                                 arithmetic_option<how>{});
+        },
+        [](auto, const auto& in, const auto& addend) {
+          const std::remove_cvref_t<decltype(in)> sum = ctattn::add(in, addend);
+          return sum;
+        }};
   }
 
   /// The footprint of one forward on an X with an encoder output Memory: `input_bytes` counts both; on the

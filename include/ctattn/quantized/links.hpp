@@ -108,7 +108,7 @@ template <std::size_t J, const auto& Ranges, typename M>
     if constexpr (is_token_embedding<link_type<0, M>>) {
       return quantization{1.0};
     } else {
-      return quantization_at<Ranges, point_name(parameter_name{}, "input")>;
+      return quantization_at<Ranges, point_name(parameter_name{}, points::input)>;
     }
   } else {
     using previous =
@@ -168,8 +168,8 @@ template <std::size_t J, const auto& Ranges, typename M, typename... Links>
     const auto& [token, positions] = std::tie(links...);
     constexpr parameter_name token_path = link_name<first, M>;
     constexpr parameter_name positions_path = link_name<first + 1, M>;
-    return quantize_embedding<detail::quantization_at<Ranges, detail::point_name(token_path, "weight")>,
-                              detail::quantization_at<Ranges, detail::point_name(positions_path, "weight")>,
+    return quantize_embedding<detail::quantization_at<Ranges, detail::point_name(token_path, points::weight)>,
+                              detail::quantization_at<Ranges, detail::point_name(positions_path, points::weight)>,
                               detail::quantization_at<Ranges, positions_path>>(token, positions);
   } else {
     constexpr quantization input = detail::int8_link_input_quantization<J, Ranges, M>();

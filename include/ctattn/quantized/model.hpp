@@ -55,7 +55,10 @@
 
 
 #include "ctattn/layers.hpp"
+#include "ctattn/quantized/embedding.hpp"
+#include "ctattn/quantized/feed_forward.hpp"
 #include "ctattn/quantized/patch.hpp"
+#include "ctattn/quantized/points.hpp"
 #include "ctattn/quantized/pool.hpp"
 #include "ctattn/quantized/ranges.hpp"
 #include "ctattn/quantized/rules.hpp"
@@ -363,8 +366,8 @@ template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, q
           std::size_t I, typename E, bool Pair = token_pair_at<C, I>>
 struct int8_token_element {  // a token embedding and its positions
   static constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
-  using layer = decltype(quantize_embedding<quantization_at<Ranges, point_name(ElementPath, "weight")>,
-                                            quantization_at<Ranges, point_name(positions, "weight")>,
+  using layer = decltype(quantize_embedding<quantization_at<Ranges, point_name(ElementPath, points::weight)>,
+                                            quantization_at<Ranges, point_name(positions, points::weight)>,
                                             quantization_at<Ranges, positions>>(
       std::declval<const E&>(), std::declval<const chain_element_type<I + 1, C>&>()));
   using type = typename int8_list_concat<
@@ -373,7 +376,7 @@ struct int8_token_element {  // a token embedding and its positions
 template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
           std::size_t I, typename E>
 struct int8_token_element<Ranges, Path, ElementPath, QIn, C, I, E, false> {  // a token embedding alone
-  using layer = decltype(quantize_token_embedding<quantization_at<Ranges, point_name(ElementPath, "weight")>>(
+  using layer = decltype(quantize_token_embedding<quantization_at<Ranges, point_name(ElementPath, points::weight)>>(
       std::declval<const E&>()));
   using type = typename int8_list_concat<
       int8_list<layer>, typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
@@ -398,23 +401,23 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return quantize_encoder_layer<q>(layer);
   } else if constexpr (is_decoder_layer<L>) {
     constexpr decoder_layer_quantizations q = decoder_layer_quantizations_at(
-        Ranges, Path.view(), QIn, quantization_at<Ranges, point_name(parameter_name{}, "memory")>, L::norm_first);
+        Ranges, Path.view(), QIn, quantization_at<Ranges, point_name(parameter_name{}, points::memory)>, L::norm_first);
     return quantize_decoder_layer<q>(layer);
   } else if constexpr (is_attention_layer<L>) {
     const auto& w = layer.weights;
     constexpr std::size_t heads = std::remove_cvref_t<decltype(w)>::query_heads;
     const auto weights = make_qmulti_head_attention_weights<heads>(
-        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, "query")>>(w.query),
-        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, "key")>>(w.key),
-        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, "value")>>(w.value),
-        quantize_linear<quantization_at<Ranges, point_name(Path, "context")>, quantization_at<Ranges, Path>>(
+        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, points::query)>>(w.query),
+        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, points::key)>>(w.key),
+        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, points::value)>>(w.value),
+        quantize_linear<quantization_at<Ranges, point_name(Path, points::context)>, quantization_at<Ranges, Path>>(
             w.output));
-    return qmulti_head_attention_layer<quantization_at<Ranges, point_name(Path, "scores")>,
+    return qmulti_head_attention_layer<quantization_at<Ranges, point_name(Path, points::scores)>,
                                        std::remove_cvref_t<decltype(weights)>,
                                        typename attention_layer_mask<L>::type>{weights, {}};
   } else if constexpr (is_feed_forward<L>) {
-    constexpr quantization hidden = quantization_at<Ranges, point_name(Path, "hidden")>;
-    constexpr quantization activated = quantization_at<Ranges, point_name(Path, "activation")>;
+    constexpr quantization hidden = quantization_at<Ranges, point_name(Path, points::hidden)>;
+    constexpr quantization activated = quantization_at<Ranges, point_name(Path, points::activation)>;
     const auto linear1 = quantize_linear<QIn, hidden>(layer.linear1);
     const auto activation = quantize_activation<hidden, activated>(layer.activation);
     const auto linear2 = quantize_linear<activated, quantization_at<Ranges, Path>>(layer.linear2);
@@ -426,10 +429,10 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     slot<2>(block.layers) = linear2;
     return block;
   } else if constexpr (is_gated_feed_forward<L>) {
-    constexpr quantization first = quantization_at<Ranges, point_name(Path, "w1")>;
-    constexpr quantization gate = quantization_at<Ranges, point_name(Path, "activation")>;
-    constexpr quantization up = quantization_at<Ranges, point_name(Path, "w3")>;
-    constexpr quantization product = quantization_at<Ranges, point_name(Path, "product")>;
+    constexpr quantization first = quantization_at<Ranges, point_name(Path, points::w1)>;
+    constexpr quantization gate = quantization_at<Ranges, point_name(Path, points::activation)>;
+    constexpr quantization up = quantization_at<Ranges, point_name(Path, points::w3)>;
+    constexpr quantization product = quantization_at<Ranges, point_name(Path, points::product)>;
     const auto w1 = quantize_linear<QIn, first>(layer.w1);
     const auto w3 = quantize_linear<QIn, up>(layer.w3);
     const auto activation = quantize_activation<first, gate>(layer.activation);
@@ -438,12 +441,12 @@ constexpr auto quantize_layer(const L& layer) noexcept {
                                std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>,
                                product>{w1, w2, w3, activation};
   } else if constexpr (is_residual<L>) {
-    using inner_type = decltype(quantize_layer<Ranges, point_name(Path, "inner"), QIn>(layer.inner));
+    using inner_type = decltype(quantize_layer<Ranges, point_name(Path, points::inner), QIn>(layer.inner));
     qresidual<inner_type, quantization_at<Ranges, Path>> block{};
-    block.inner = quantize_layer<Ranges, point_name(Path, "inner"), QIn>(layer.inner);
+    block.inner = quantize_layer<Ranges, point_name(Path, points::inner), QIn>(layer.inner);
     return block;
   } else if constexpr (is_position_embedding<L>) {  // after something other than a token embedding
-    return quantize_position_embedding<quantization_at<Ranges, point_name(Path, "weight")>, quantization_at<Ranges, Path>>(
+    return quantize_position_embedding<quantization_at<Ranges, point_name(Path, points::weight)>, quantization_at<Ranges, Path>>(
         layer);
   } else if constexpr (is_class_token<L>) {
     return quantize_class_token<QIn, quantization_at<Ranges, Path>>(layer);
@@ -454,7 +457,7 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   } else if constexpr (std::is_same_v<L, mean_pool>) {
     return qmean_pool<QIn, quantization_at<Ranges, Path>>{};
   } else if constexpr (is_token_embedding<L>) {  // alone: a chain quantizes one with positions after it as a pair
-    return quantize_token_embedding<quantization_at<Ranges, point_name(Path, "weight")>>(layer);
+    return quantize_token_embedding<quantization_at<Ranges, point_name(Path, points::weight)>>(layer);
   } else if constexpr (is_float_layer_norm<L>) {
     return quantize_layer_norm<QIn, quantization_at<Ranges, Path>>(layer);
   } else if constexpr (is_float_rms_norm<L>) {
@@ -485,13 +488,13 @@ constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
     if constexpr (is_token_embedding<element>) {
       if constexpr (token_pair_at<C, I>) {
         constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
-        target = quantize_embedding<quantization_at<Ranges, point_name(path, "weight")>,
-                                    quantization_at<Ranges, point_name(positions, "weight")>,
+        target = quantize_embedding<quantization_at<Ranges, point_name(path, points::weight)>,
+                                    quantization_at<Ranges, point_name(positions, points::weight)>,
                                     quantization_at<Ranges, positions>>(chain_element<I>(chain),
                                                                          chain_element<I + 1>(chain));
         fill_elements<Ranges, Path, target_type::output_quantization, I + 2, J + 1>(chain, out);
       } else {
-        target = quantize_token_embedding<quantization_at<Ranges, point_name(path, "weight")>>(chain_element<I>(chain));
+        target = quantize_token_embedding<quantization_at<Ranges, point_name(path, points::weight)>>(chain_element<I>(chain));
         fill_elements<Ranges, Path, target_type::output_quantization, I + 1, J + 1>(chain, out);
       }
     } else if constexpr (is_chain<element>) {
@@ -572,7 +575,7 @@ template <const auto& Ranges, typename M>
   } else if constexpr (detail::is_token_embedding<detail::chain_element_type<0, M>>) {
     return detail::quantize_chain<Ranges, quantization{1.0}>(model);
   } else {
-    constexpr parameter_name input = detail::point_name(parameter_name{}, "input");
+    constexpr parameter_name input = detail::point_name(parameter_name{}, points::input);
     return detail::quantize_chain<Ranges, detail::quantization_at<Ranges, input>>(model);
   }
 }
@@ -589,7 +592,7 @@ template <const auto& Ranges, typename L>
     if constexpr (detail::is_token_embedding<L>) {
       return quantization{1.0};
     } else {
-      return detail::quantization_at<Ranges, detail::point_name(parameter_name{}, "input")>;
+      return detail::quantization_at<Ranges, detail::point_name(parameter_name{}, points::input)>;
     }
   }();
   using int8_layer = decltype(detail::quantize_layer<Ranges, parameter_name{}, input>(layer));

@@ -51,6 +51,7 @@
 #include "ctattn/layers.hpp"
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/quantized/calibrate.hpp"
+#include "ctattn/quantized/points.hpp"
 #include "ctattn/quantized/rules.hpp"
 #include "ctattn/quantized/transformer.hpp"
 
@@ -130,6 +131,12 @@ namespace detail {
   return name;
 }
 
+// The name of the output of the layer at `path`: the path itself, or `output` for the whole model (a chain's, or a
+// single layer's given to record_ranges).
+[[nodiscard]] constexpr std::string_view output_name(const parameter_name& path) noexcept {
+  return path.length == 0 ? points::output : path.view();
+}
+
 template <typename L>
 inline constexpr bool is_encoder_layer = false;
 template <typename T, auto D, std::size_t H, auto F, typename A, bool N, typename M, WeightLayout W>
@@ -178,20 +185,6 @@ inline constexpr bool is_patch_embedding<patch_embedding_1d<T, C, K, D, B>> = tr
 template <typename T, std::size_t C, std::size_t H, std::size_t W, std::size_t PH, std::size_t PW, auto D, bool B>
 inline constexpr bool is_patch_embedding<patch_embedding_2d<T, C, H, W, PH, PW, D, B>> = true;
 
-// The name of the output of the layer at `path`: the path itself, or `output` for the whole model (a chain's, or a
-// single layer's given to record_ranges).
-[[nodiscard]] constexpr std::string_view output_name(const parameter_name& path) noexcept {
-  return path.length == 0 ? std::string_view("output") : path.view();
-}
-
-// `path.<prefix><point>`, or `<prefix><point>` at the top.
-[[nodiscard]] constexpr parameter_name point_name(const parameter_name& path, std::string_view prefix,
-                                                 std::string_view point) noexcept {
-  parameter_name name = point_name(path, prefix);
-  name.append(point);
-  return name;
-}
-
 // The scaled scores q_h k_h^T / sqrt(d_head) of every head, over the keys `mask` lets each query see, widened into
 // the range named `name`.
 // Rationale: sums in double over the float q and k, not through the kernel tier: this is calibration, run once on
@@ -226,19 +219,19 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
                       const Options&... options) noexcept;
 
 // Multi-head attention of `a` over `memory` (`a` itself for self-attention) with `weights` and `mask`, its points
-// recorded under `path` with `prefix` (`.query`, `.key`, `.value`, `.scores`, `.context`; `.cross_query` ... for
-// a decoder's attention over the memory), and W_O's output under `path.output_point`, or under `path` itself when
-// that is empty.
+// recorded under `path` by the names `names` gives (`points::self_attention_names`, or `cross_attention_names` for
+// a decoder's attention over the memory); W_O's output under `path.<names.attention>`, or under `path` itself for
+// an attention layer of its own (`output_is_the_layers`).
 template <typename W, typename A, typename Memory, typename Mask, typename Ranges>
 constexpr auto record_attention(const W& weights, const A& a, const Memory& memory, const Mask& mask, Ranges& ranges,
-                                const parameter_name& path, std::string_view prefix,
-                                std::string_view output_point) noexcept {
+                                const parameter_name& path, const points::attention_points& names,
+                                bool output_is_the_layers = false) noexcept {
   const auto q = ctattn::forward(weights.query, a);
   const auto k = ctattn::forward(weights.key, memory);
-  ranges.widen(point_name(path, prefix, "query").view(), q);
-  ranges.widen(point_name(path, prefix, "key").view(), k);
-  ranges.widen(point_name(path, prefix, "value").view(), ctattn::forward(weights.value, memory));
-  widen_scores<W::query_heads>(ranges, point_name(path, prefix, "scores").view(), q, k, mask);
+  ranges.widen(point_name(path, names.query).view(), q);
+  ranges.widen(point_name(path, names.key).view(), k);
+  ranges.widen(point_name(path, names.value).view(), ctattn::forward(weights.value, memory));
+  widen_scores<W::query_heads>(ranges, point_name(path, names.scores).view(), q, k, mask);
   const auto full = [&] {
     if constexpr (std::is_same_v<Mask, no_mask_type>) {
       return multi_head_attention(a, memory, memory, weights, with_weights);
@@ -246,8 +239,8 @@ constexpr auto record_attention(const W& weights, const A& a, const Memory& memo
       return multi_head_attention(a, memory, memory, weights, mask, with_weights);
     }
   }();
-  ranges.widen(point_name(path, prefix, "context").view(), full.heads_concat);
-  ranges.widen(output_point.empty() ? output_name(path) : point_name(path, output_point).view(), full.output);
+  ranges.widen(point_name(path, names.context).view(), full.heads_concat);
+  ranges.widen(output_is_the_layers ? output_name(path) : point_name(path, names.attention).view(), full.output);
   return full.output;
 }
 
@@ -257,9 +250,9 @@ constexpr auto record_feed_forward(const F& ff, const A& a, Ranges& ranges, cons
   const auto hidden = ctattn::forward(ff.linear1, a);
   const auto activated = ctattn::forward(ff.activation, hidden);
   const auto out = ctattn::forward(ff.linear2, activated);
-  ranges.widen(point_name(path, "hidden").view(), hidden);
-  ranges.widen(point_name(path, "activation").view(), activated);
-  ranges.widen(point_name(path, "feed_forward").view(), out);
+  ranges.widen(point_name(path, points::hidden).view(), hidden);
+  ranges.widen(point_name(path, points::activation).view(), activated);
+  ranges.widen(point_name(path, points::feed_forward).view(), out);
   return out;
 }
 
@@ -289,35 +282,43 @@ template <typename Operation, typename C>
 using chain_forward_rules =
     rule_list<shape_error::model_forward_must_be_its_members<Operation, C, !Model<C> || DerivedForward<C>>>;
 
+// The steps of a transformer layer's residual blocks (ctattn/layers/detail/blocks.hpp) that widen `path.norm<k>`
+// and `path.sum<k>` as the layer's own steps compute them: the layer's flow, run once more with its ranges
+// recorded. The last block's norm (post-norm) or sum (pre-norm) is the layer's output, recorded by the caller.
+template <typename L>
+inline constexpr std::size_t last_block = attends_to_memory<L> ? 3 : 2;  // a decoder layer's third, an encoder's second
+template <typename L, typename Ranges>
+constexpr auto recording_blocks(const L& layer, Ranges& ranges, const parameter_name& path) noexcept {
+  const auto steps = layer.blocks();
+  return block_steps{
+      [&ranges, &path, steps](auto at_block, const auto& in) {
+        const auto normed = steps.norm(at_block, in);
+        if (L::norm_first || decltype(at_block)::value != last_block<L>) {
+          ranges.widen(point_name(path, points::norm_point(decltype(at_block)::value)).view(), normed);
+        }
+        return normed;
+      },
+      [&ranges, &path, steps](auto at_block, const auto& in, const auto& addend) {
+        const auto sum = steps.add(at_block, in, addend);
+        if (!L::norm_first || decltype(at_block)::value != last_block<L>) {
+          ranges.widen(point_name(path, points::sum_point(decltype(at_block)::value)).view(), sum);
+        }
+        return sum;
+      }};
+}
+
 // An encoder layer's points (`.norm1`, the attention's, `.sum1`, `.norm2` or `.sum2`, the feed-forward block's) and
-// its output.
+// its output: the layer's flow with the recording steps.
 template <typename L, typename X, typename Ranges>
 constexpr auto record_encoder_layer(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
   using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
-  const result input = with_extents<X::row_extent, L::output_extent>(x);
-  const auto attend = [&](const result& a) {
-    return record_attention(layer.self_attn.weights, a, a, typename L::mask_type{}, ranges, path, "",
-                            "attention");
-  };
-  const auto feed = [&](const result& a) { return record_feed_forward(layer.ff, a, ranges, path); };
-  result y{};
-  if constexpr (L::norm_first) {
-    const result n1 = ctattn::forward(layer.norm1, input);
-    ranges.widen(point_name(path, "norm1").view(), n1);
-    const result h = ctattn::add(input, attend(n1));
-    ranges.widen(point_name(path, "sum1").view(), h);
-    const result n2 = ctattn::forward(layer.norm2, h);
-    ranges.widen(point_name(path, "norm2").view(), n2);
-    y = ctattn::add(h, feed(n2));
-  } else {
-    const result s1 = ctattn::add(input, attend(input));
-    ranges.widen(point_name(path, "sum1").view(), s1);
-    const result h = ctattn::forward(layer.norm1, s1);
-    ranges.widen(point_name(path, "norm1").view(), h);
-    const result s2 = ctattn::add(h, feed(h));
-    ranges.widen(point_name(path, "sum2").view(), s2);
-    y = ctattn::forward(layer.norm2, s2);
-  }
+  const result y = residual_blocks<L::norm_first>(
+      recording_blocks(layer, ranges, path), with_extents<X::row_extent, L::output_extent>(x),
+      [&](const result& in) {
+        return record_attention(layer.self_attn.weights, in, in, typename L::mask_type{}, ranges, path,
+                                points::self_attention_names);
+      },
+      [&](const result& in) { return record_feed_forward(layer.ff, in, ranges, path); });
   ranges.widen(output_name(path), y);
   return y;
 }
@@ -329,7 +330,6 @@ constexpr auto record_decoder_layer(const L& layer, const X& x, Ranges& ranges, 
                                     const Options&... options) noexcept {
   using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
   const auto& memory = *find_first<is_memory_option>(options...).memory;
-  const result input = with_extents<X::row_extent, L::output_extent>(x);
   const auto self_mask = [&] {
     if constexpr ((is_tgt_mask_option<Options>::value || ...)) {
       return combine_masks(causal, find_first<is_tgt_mask_option>(options...).mask);
@@ -344,33 +344,17 @@ constexpr auto record_decoder_layer(const L& layer, const X& x, Ranges& ranges, 
       return no_mask;
     }
   }();
-  const auto self = [&](const result& a) {
-    return record_attention(layer.self_attn.weights, a, a, self_mask, ranges, path, "", "attention");
-  };
-  const auto cross = [&](const result& a) {
-    return record_attention(layer.multihead_attn, a, memory, memory_mask, ranges, path, "cross_",
-                            "cross_attention");
-  };
-  const auto norm = [&](const auto& n, const result& a, std::string_view point) {
-    const result y = ctattn::forward(n, a);
-    if (!point.empty()) ranges.widen(point_name(path, point).view(), y);
-    return y;
-  };
-  const auto sum = [&](const result& a, const result& b, std::string_view point) {
-    const result y = ctattn::add(a, b);
-    ranges.widen(point_name(path, point).view(), y);
-    return y;
-  };
-  result y{};
-  if constexpr (L::norm_first) {
-    const result a = sum(input, self(norm(layer.norm1, input, "norm1")), "sum1");
-    const result b = sum(a, cross(norm(layer.norm2, a, "norm2")), "sum2");
-    y = ctattn::add(b, record_feed_forward(layer.ff, norm(layer.norm3, b, "norm3"), ranges, path));
-  } else {
-    const result a = norm(layer.norm1, sum(input, self(input), "sum1"), "norm1");
-    const result b = norm(layer.norm2, sum(a, cross(a), "sum2"), "norm2");
-    y = norm(layer.norm3, sum(b, record_feed_forward(layer.ff, b, ranges, path), "sum3"), "");
-  }
+  const result y = residual_blocks<L::norm_first>(
+      recording_blocks(layer, ranges, path), with_extents<X::row_extent, L::output_extent>(x),
+      [&](const result& in) {
+        return record_attention(layer.self_attn.weights, in, in, self_mask, ranges, path,
+                                points::self_attention_names);
+      },
+      [&](const result& in) {
+        return record_attention(layer.multihead_attn, in, memory, memory_mask, ranges, path,
+                                points::cross_attention_names);
+      },
+      [&](const result& in) { return record_feed_forward(layer.ff, in, ranges, path); });
   ranges.widen(output_name(path), y);
   return y;
 }
@@ -396,8 +380,8 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     const auto hidden = ctattn::forward(layer.linear1, x);
     const auto activated = ctattn::forward(layer.activation, hidden);
     const auto y = ctattn::forward(layer.linear2, activated);
-    ranges.widen(point_name(path, "hidden").view(), hidden);
-    ranges.widen(point_name(path, "activation").view(), activated);
+    ranges.widen(point_name(path, points::hidden).view(), hidden);
+    ranges.widen(point_name(path, points::activation).view(), activated);
     ranges.widen(output_name(path), y);
     return y;
   } else if constexpr (is_gated_feed_forward<L>) {
@@ -406,23 +390,23 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     const auto up = ctattn::forward(layer.w3, x);
     const auto product = hadamard(gate, up);
     const auto y = ctattn::forward(layer.w2, product);
-    ranges.widen(point_name(path, "w1").view(), first);
-    ranges.widen(point_name(path, "activation").view(), gate);
-    ranges.widen(point_name(path, "w3").view(), up);
-    ranges.widen(point_name(path, "product").view(), product);
+    ranges.widen(point_name(path, points::w1).view(), first);
+    ranges.widen(point_name(path, points::activation).view(), gate);
+    ranges.widen(point_name(path, points::w3).view(), up);
+    ranges.widen(point_name(path, points::product).view(), product);
     ranges.widen(output_name(path), y);
     return y;
   } else if constexpr (is_residual<L>) {
-    const auto y = ctattn::add(x, record(layer.inner, x, ranges, point_name(path, "inner"), options...));
+    const auto y = ctattn::add(x, record(layer.inner, x, ranges, point_name(path, points::inner), options...));
     ranges.widen(output_name(path), y);
     return y;
   } else if constexpr (is_attention_layer<L>) {
     using mask = typename attention_layer_mask<L>::type;
     const auto a = with_extents<X::row_extent, L::input_extent>(x);
-    return record_attention(layer.weights, a, a, mask{}, ranges, path, "", "");
+    return record_attention(layer.weights, a, a, mask{}, ranges, path, points::self_attention_names, true);
   } else {
     if constexpr (is_token_embedding<L> || is_position_embedding<L>) {
-      ranges.widen(point_name(path, "weight").view(), layer.weight);
+      ranges.widen(point_name(path, points::weight).view(), layer.weight);
     }
     const auto y = run_layer(layer, x);
     ranges.widen(output_name(path), y);
@@ -451,8 +435,8 @@ constexpr auto record_ranges(const M& model, const X& x, activation_ranges<Capac
                                                        memory || !detail::attends_to_memory<M>>::check()) {
     return x;
   } else {
-    if constexpr (FixedMatrix<X>) ranges.widen("input", x);
-    if constexpr (memory) ranges.widen("memory", *detail::find_first<detail::is_memory_option>(options...).memory);
+    if constexpr (FixedMatrix<X>) ranges.widen(points::input, x);
+    if constexpr (memory) ranges.widen(points::memory, *detail::find_first<detail::is_memory_option>(options...).memory);
     return detail::record(model, x, ranges, parameter_name{}, options...);
   }
 }

@@ -221,7 +221,7 @@ struct int8_mask_must_hide_keys {
 };
 
 /// Int8 LayerNorm holds each normalized value, at most sqrt(C - 1) in magnitude, with 24 fractional bits in an
-/// int32: rows of C <= 16384 (ctattn/quantized/layer_norm.hpp derives it).
+/// int32: rows of C <= 16384 (ctattn/quantized/norm.hpp derives it).
 template <typename Operation, typename Width, typename Limit>
 struct int8_layer_norm_must_not_overflow {
   static constexpr bool holds = Width::value <= Limit::value;

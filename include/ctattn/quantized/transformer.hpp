@@ -32,16 +32,17 @@
 #include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/projection.hpp"
+#include "ctattn/layers/detail/blocks.hpp"
 #include "ctattn/layers/rules.hpp"
 #include "ctattn/quantized/activation.hpp"
 #include "ctattn/quantized/add.hpp"
 #include "ctattn/quantized/attention.hpp"
 #include "ctattn/quantized/calibrate.hpp"
-#include "ctattn/quantized/embedding.hpp"
-#include "ctattn/quantized/hadamard.hpp"
 #include "ctattn/quantized/kv_cache.hpp"
-#include "ctattn/quantized/layer_norm.hpp"
+#include "ctattn/quantized/layer.hpp"
 #include "ctattn/quantized/linear.hpp"
+#include "ctattn/quantized/norm.hpp"
+#include "ctattn/quantized/points.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 
@@ -127,30 +128,6 @@ struct encoder_layer_ranges {
 /// `ctattn::quantize` reads every encoder layer's this way.
 ///
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_at(toy::sorter_ranges, "layers.0", q_pos);`
-namespace detail {
-// The range `path.point` of a generated table (`point` for the empty path of a single layer), compared without
-// building the name; a name the table lacks is a contract violation (a compile error in a constant expression).
-// `range_at_output(table, path)` is the layer's output: `path`, or `output` for a single layer.
-template <typename Table>
-[[nodiscard]] constexpr value_range range_at_point(const Table& table, std::string_view path,
-                                                   std::string_view point) noexcept {
-  for (const named_range& entry : table) {
-    const std::string_view n = entry.name;
-    if (path.empty() ? n == point
-                     : n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path &&
-                           n[path.size()] == '.' && n.substr(path.size() + 1) == point) {
-      return entry.range;
-    }
-  }
-  detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
-  return value_range{};
-}
-template <typename Table>
-[[nodiscard]] constexpr value_range range_at_output(const Table& table, std::string_view path) noexcept {
-  return range_at(table, path.empty() ? std::string_view("output") : path);
-}
-}  // namespace detail
-
 template <typename Table>
 [[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_at(const Table& table,
                                                                                    std::string_view path,
@@ -160,9 +137,10 @@ template <typename Table>
   // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
   const value_range output = detail::range_at_output(table, path);
   encoder_layer_quantizations q = encoder_layer_quantizations_for(
-      {{}, at("norm1"), at("query"), at("key"), at("value"), at("scores"), at("context"), at("attention"),
-       at("sum1"), norm_first ? at("norm2") : output, at("hidden"), at("activation"), at("feed_forward"), output,
-       norm_first ? value_range{} : at("sum2")});
+      {{}, at(points::norm1), at(points::query), at(points::key), at(points::value), at(points::scores),
+       at(points::context), at(points::attention), at(points::sum1), norm_first ? at(points::norm2) : output,
+       at(points::hidden), at(points::activation), at(points::feed_forward), output,
+       norm_first ? value_range{} : at(points::sum2)});
   q.input = input;
   return q;
 }
@@ -220,16 +198,25 @@ struct qtransformer_encoder_layer {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    if constexpr (NormFirst) {
-      const auto attended = multi_head_attention<Q.scores>(normalize(x, norm1), self_attn, mask);
-      const auto h = add<Q.sum1>(x, attended);
-      const auto ff = feed_forward(normalize(h, norm2));
-      return add<Q.output>(h, ff);
-    } else {
-      const auto h = normalize(add<Q.sum1>(x, multi_head_attention<Q.scores>(x, self_attn, mask)), norm1);
-      const auto ff = feed_forward(h);
-      return normalize(add<Q.sum2>(h, ff), norm2);
-    }
+    return detail::residual_blocks<NormFirst>(
+        blocks(), x, [&](const auto& in) { return multi_head_attention<Q.scores>(in, self_attn, mask); },
+        [&](const auto& in) { return feed_forward(in); });
+  }
+
+  /// The quantization of block k's residual sum: `sum1`; pre-norm, the second sum is the layer's `output`.
+  template <std::size_t K>
+  static constexpr quantization sum_quantization = K == 1 ? Q.sum1 : NormFirst ? Q.output : Q.sum2;
+
+  /// The steps of the layer's two residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1 or
+  /// norm2, and the int8 ADD into `sum_quantization<k>`.
+  [[nodiscard]] constexpr auto blocks() const noexcept {
+    return detail::block_steps{
+        [this](auto at_block, const auto& in) {
+          return normalize(in, detail::block_member<decltype(at_block)::value>(norm1, norm2));
+        },
+        [](auto at_block, const auto& in, const auto& addend) {
+          return add<sum_quantization<decltype(at_block)::value>>(in, addend);
+        }};
   }
 
   /// linear2(activation(linear1(h))) on the rows of h, in blocks of `Rows` rows (every row at once where that is n
@@ -297,17 +284,15 @@ struct qtransformer_encoder_layer {
   template <QuantizedMatrix X, typename Cache>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, output_row& out) const noexcept {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
+    if (cache.full()) return false;
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
-    const auto feed = [&](const auto& h) { return project(activate(project(h, linear1), activation), linear2); };
-    if constexpr (NormFirst) {
-      if (!multi_head_attention_step<Q.scores>(normalize(x, norm1), self_attn, cache, attended)) return false;
-      const auto h = add<Q.sum1>(x, attended);
-      out = add<Q.output>(h, feed(normalize(h, norm2)));
-    } else {
-      if (!multi_head_attention_step<Q.scores>(x, self_attn, cache, attended)) return false;
-      const auto h = normalize(add<Q.sum1>(x, attended), norm1);
-      out = normalize(add<Q.sum2>(h, feed(h)), norm2);
-    }
+    out = detail::residual_blocks<NormFirst>(
+        blocks(), x,
+        [&](const auto& in) {
+          (void)multi_head_attention_step<Q.scores>(in, self_attn, cache, attended);
+          return attended;
+        },
+        [&](const auto& in) { return project(activate(project(in, linear1), activation), linear2); });
     return true;
   }
 
@@ -446,28 +431,28 @@ template <typename Table>
   // Rationale: a post-norm layer's norm3 gives its output, so it has no norm3 of its own; a pre-norm one no sum3.
   return {input,
           memory,
-          at("norm1"),
-          at("query"),
-          at("key"),
-          at("value"),
-          at("scores"),
-          at("context"),
-          at("attention"),
-          at("sum1"),
-          at("norm2"),
-          at("cross_query"),
-          at("cross_key"),
-          at("cross_value"),
-          at("cross_scores"),
-          at("cross_context"),
-          at("cross_attention"),
-          at("sum2"),
-          norm_first ? at("norm3") : output,
-          at("hidden"),
-          at("activation"),
-          at("feed_forward"),
+          at(points::norm1),
+          at(points::query),
+          at(points::key),
+          at(points::value),
+          at(points::scores),
+          at(points::context),
+          at(points::attention),
+          at(points::sum1),
+          at(points::norm2),
+          at(points::cross_query),
+          at(points::cross_key),
+          at(points::cross_value),
+          at(points::cross_scores),
+          at(points::cross_context),
+          at(points::cross_attention),
+          at(points::sum2),
+          norm_first ? at(points::norm3) : output,
+          at(points::hidden),
+          at(points::activation),
+          at(points::feed_forward),
           output,
-          norm_first ? quantization{1.0} : at("sum3")};
+          norm_first ? quantization{1.0} : at(points::sum3)};
 }
 
 /// A transformer decoder layer in int8 (nn.TransformerDecoderLayer(batch_first=True), post-norm as PyTorch's
@@ -544,35 +529,43 @@ struct qtransformer_decoder_layer {
                                                                          Options...>::check()) {
       return {};
     } else {
-      const auto self = [&](const auto& q) {
+      const auto self = [&](const auto& in) {
         if constexpr ((detail::is_tgt_mask_option<Options>::value || ...)) {
           return multi_head_attention<Q.scores>(
-              q, self_attn, combine_masks(causal, detail::find_first<detail::is_tgt_mask_option>(options...).mask));
+              in, self_attn, combine_masks(causal, detail::find_first<detail::is_tgt_mask_option>(options...).mask));
         } else {
-          return multi_head_attention<Q.scores>(q, self_attn, causal);
+          return multi_head_attention<Q.scores>(in, self_attn, causal);
         }
       };
-      const auto cross = [&](const auto& q) {
+      const auto cross = [&](const auto& in) {
         if constexpr ((detail::is_memory_mask_option<Options>::value || ...)) {
           return multi_head_attention<Q.cross_scores>(
-              q, memory, multihead_attn, detail::find_first<detail::is_memory_mask_option>(options...).mask);
+              in, memory, multihead_attn, detail::find_first<detail::is_memory_mask_option>(options...).mask);
         } else {
-          return multi_head_attention<Q.cross_scores>(q, memory, multihead_attn);
+          return multi_head_attention<Q.cross_scores>(in, memory, multihead_attn);
         }
       };
-      const auto feed = [&](const auto& h) {
-        return project(activate(project(h, linear1), activation), linear2);
-      };
-      if constexpr (NormFirst) {
-        const auto a = add<Q.sum1>(x, self(normalize(x, norm1)));
-        const auto b = add<Q.sum2>(a, cross(normalize(a, norm2)));
-        return add<Q.output>(b, feed(normalize(b, norm3)));
-      } else {
-        const auto a = normalize(add<Q.sum1>(x, self(x)), norm1);
-        const auto b = normalize(add<Q.sum2>(a, cross(a)), norm2);
-        return normalize(add<Q.sum3>(b, feed(b)), norm3);
-      }
+      return detail::residual_blocks<NormFirst>(blocks(), x, self, cross, [&](const auto& in) {
+        return project(activate(project(in, linear1), activation), linear2);
+      });
     }
+  }
+
+  /// The quantization of block k's residual sum: `sum1`, `sum2`, `sum3`; pre-norm, the third sum is the layer's
+  /// `output`.
+  template <std::size_t K>
+  static constexpr quantization sum_quantization = K == 1 ? Q.sum1 : K == 2 ? Q.sum2 : NormFirst ? Q.output : Q.sum3;
+
+  /// The steps of the layer's three residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1,
+  /// norm2 or norm3, and the int8 ADD into `sum_quantization<k>`.
+  [[nodiscard]] constexpr auto blocks() const noexcept {
+    return detail::block_steps{
+        [this](auto at_block, const auto& in) {
+          return normalize(in, detail::block_member<decltype(at_block)::value>(norm1, norm2, norm3));
+        },
+        [](auto at_block, const auto& in, const auto& addend) {
+          return add<sum_quantization<decltype(at_block)::value>>(in, addend);
+        }};
   }
 
   /// The cache of the self-attention's int8 keys and values `step` keeps, for up to Capacity tokens.
@@ -618,22 +611,20 @@ struct qtransformer_decoder_layer {
   /// \endcode
   template <QuantizedMatrix X, typename Cache, typename Source>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, const Source& source, output_row& out) const noexcept {
+    if (cache.full()) return false;
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
     basic_qmatrix<std::size_t{1}, Width, Q.cross_attention> crossed;
-    const auto feed = [&](const auto& h) { return project(activate(project(h, linear1), activation), linear2); };
-    if constexpr (NormFirst) {
-      if (!multi_head_attention_step<Q.scores>(normalize(x, norm1), self_attn, cache, attended)) return false;
-      const auto a = add<Q.sum1>(x, attended);
-      multi_head_attention_cached<Q.cross_scores>(normalize(a, norm2), multihead_attn, source, crossed);
-      const auto b = add<Q.sum2>(a, crossed);
-      out = add<Q.output>(b, feed(normalize(b, norm3)));
-    } else {
-      if (!multi_head_attention_step<Q.scores>(x, self_attn, cache, attended)) return false;
-      const auto a = normalize(add<Q.sum1>(x, attended), norm1);
-      multi_head_attention_cached<Q.cross_scores>(a, multihead_attn, source, crossed);
-      const auto b = normalize(add<Q.sum2>(a, crossed), norm2);
-      out = normalize(add<Q.sum3>(b, feed(b)), norm3);
-    }
+    out = detail::residual_blocks<NormFirst>(
+        blocks(), x,
+        [&](const auto& in) {
+          (void)multi_head_attention_step<Q.scores>(in, self_attn, cache, attended);
+          return attended;
+        },
+        [&](const auto& in) {
+          multi_head_attention_cached<Q.cross_scores>(in, multihead_attn, source, crossed);
+          return crossed;
+        },
+        [&](const auto& in) { return project(activate(project(in, linear1), activation), linear2); });
     return true;
   }
 
@@ -729,119 +720,6 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
   return q;
 }
-
-/// The memory a `qchain` of decoder layers attends to: `ctattn::with_memory` for an int8 memory (a `qmatrix` in
-/// the layers' memory quantization). It refers to `memory`, which must outlive the call.
-///
-/// Example: `const auto y = int8_decoder.forward(tgt_q, ctattn::with_memory(memory_q));`
-template <QuantizedMatrix Memory>
-[[nodiscard]] constexpr memory_option<Memory> with_memory(const Memory& memory) noexcept {
-  return {&memory};
-}
-
-/// A residual connection in int8: x + inner(x) by the int8 ADD, the sum quantized with QSum; the int8 form of
-/// `ctattn::residual` that `ctattn::quantize` makes (the inner layer's own int8 form inside).
-///
-/// | operand / member | shape / meaning                                           |
-/// |------------------|-----------------------------------------------------------|
-/// | `inner`          | the int8 layer (a `qchain` for a feed-forward block), width kept |
-/// | `forward(x)`     | `qmatrix<n, d, Q(x)>` -> `qmatrix<n, d, QSum>`            |
-///
-/// Example: `const auto y = residual_q.forward(x_q);   // x_q + its inner layer on x_q, in QSum`
-namespace detail {
-// Whether an int8 layer reads a decoder's memory (`needs_memory`: a decoder layer, or a layer made of others that
-// holds one).
-template <typename L>
-inline constexpr bool needs_memory = [] {
-  if constexpr (requires { L::needs_memory; }) {
-    return L::needs_memory;
-  } else {
-    return false;
-  }
-}();
-
-// `input_quantization` of a layer made of others (a qchain, a qresidual): its first layer's, where that has one.
-template <typename First>
-struct input_quantization_of {};
-template <typename First>
-  requires requires { First::input_quantization; }
-struct input_quantization_of<First> {
-  static constexpr quantization input_quantization = First::input_quantization;
-};
-}  // namespace detail
-
-template <typename Inner, quantization QSum>
-struct qresidual : detail::input_quantization_of<Inner> {
-  static constexpr quantization output_quantization = QSum;
-  static constexpr bool needs_memory = detail::needs_memory<Inner>;
-  static constexpr quantization memory_quantization = [] {
-    if constexpr (needs_memory) {
-      return Inner::memory_quantization;
-    } else {
-      return quantization{1.0};
-    }
-  }();
-  Inner inner{};
-
-  template <QuantizedMatrix X, typename... Options>
-  [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    if constexpr (requires { inner.forward(x, options...); }) {
-      return add<QSum>(x, inner.forward(x, options...));
-    } else {
-      return add<QSum>(x, inner.forward(x));
-    }
-  }
-
-  /// The memory of `forward(x)` on an X: the inner layer's call, and its result held for the sum.
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    const footprint f = Inner::template footprint_of<X>();
-    return {sizeof(qresidual), sizeof(X), sizeof(basic_qmatrix<X::row_extent, X::column_extent, QSum>), 0,
-            f.output_bytes + f.stack_bytes};
-  }
-
-  friend constexpr bool operator==(const qresidual&, const qresidual&) = default;
-};
-
-/// The gated feed-forward block in int8 (SwiGLU, GEGLU: `ctattn::gated_feed_forward`'s int8 form that
-/// `ctattn::quantize` makes): w2(activation(w1(x)) * w3(x)), the product by the int8 MUL (`hadamard<QProduct>`).
-///
-/// | operand / member      | shape / meaning                                             |
-/// |-----------------------|-------------------------------------------------------------|
-/// | `w1`, `w3`            | `qlinear<D, Hidden, Q(x), ...>`, per channel                |
-/// | `activation`          | `qactivation` on w1's output (the gate)                     |
-/// | `w2`                  | `qlinear<Hidden, D, QProduct, ...>`                          |
-/// | `forward(x)`          | `qmatrix<n, D, Q(x)>` -> `qmatrix<n, D, w2's output quantization>` |
-///
-/// Example: `const auto y = gated_q.forward(x_q);`
-template <typename W1, typename W3, typename Activation, typename W2, quantization QProduct>
-struct qgated_feed_forward {
-  static constexpr quantization input_quantization = W1::input_quantization;
-  static constexpr quantization output_quantization = W2::output_quantization;
-  W1 w1{};
-  W2 w2{};
-  W3 w3{};
-  Activation activation{};
-
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return project(hadamard<QProduct>(activate(project(x, w1), activation), project(x, w3)), w2);
-  }
-
-  /// The memory of `forward(x)` on an X: the four n x Hidden rows of int8 (w1's output, the gate, w3's output and
-  /// the product) with the deepest projection's scratch.
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    using hidden = basic_qmatrix<X::row_extent, W1::output_extent, QProduct>;
-    const footprint in = W1::template footprint_of<X>();
-    const footprint out = W2::template footprint_of<hidden>();
-    return {sizeof(qgated_feed_forward), sizeof(X), sizeof(basic_qmatrix<X::row_extent, W2::output_extent,
-                                                                         W2::output_quantization>),
-            0, 4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
-  }
-
-  friend constexpr bool operator==(const qgated_feed_forward&, const qgated_feed_forward&) = default;
-};
 
 }  // namespace ctattn
 

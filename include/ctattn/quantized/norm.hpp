@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-#ifndef CTATTN_QUANTIZED_LAYER_NORM_HPP
-#define CTATTN_QUANTIZED_LAYER_NORM_HPP
+#ifndef CTATTN_QUANTIZED_NORM_HPP
+#define CTATTN_QUANTIZED_NORM_HPP
 
 /// \file
 /// Int8 layer normalization (LayerNorm, and RMSNorm) in integers only: the row's sums in int32, its variance term in int64, an exact integer
@@ -286,4 +286,4 @@ template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bo
 
 }  // namespace ctattn
 
-#endif  // CTATTN_QUANTIZED_LAYER_NORM_HPP
+#endif  // CTATTN_QUANTIZED_NORM_HPP

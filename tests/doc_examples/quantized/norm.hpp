@@ -1,4 +1,4 @@
-// The names the doc examples of ctattn/quantized/layer_norm.hpp use without defining them: a model's LayerNorms of
+// The names the doc examples of ctattn/quantized/norm.hpp use without defining them: a model's LayerNorms of
 // width 32 (norm1, norm), the quantizations of their input and outputs, 6 tokens in int8, and a quantized norm.
 #pragma once
 

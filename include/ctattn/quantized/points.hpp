@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_QUANTIZED_POINTS_HPP
+#define CTATTN_QUANTIZED_POINTS_HPP
+
+/// \file
+/// The calibration points, named once: every activation an int8 layer quantizes has a name, which
+/// `ctattn::record_ranges` writes into a ranges table (under the layer's path: `layers.0.norm1`) and `ctattn::quantize`
+/// reads back. Both take the names from here, so that a name cannot be spelled two ways.
+///
+/// | names (`ctattn::points::`)                             | the activations                                       |
+/// |--------------------------------------------------------|-------------------------------------------------------|
+/// | `input`, `memory`, `output`                            | a model's matrix input, a decoder's memory, a whole model's output (a layer's output is named by its path) |
+/// | `weight`                                               | an embedding's table                                  |
+/// | `self_attention_names`: `query`, `key`, `value`, `scores`, `context`, `attention` | a self-attention's projections, scaled scores, heads side by side and W_O's output |
+/// | `cross_attention_names`: `cross_query` ... `cross_attention` | the same, for a decoder's attention over its memory   |
+/// | `hidden`, `activation`, `feed_forward`                 | a feed-forward block's linear1, activation and linear2 (inside a transformer layer) |
+/// | `w1`, `w3`, `product`                                  | a gated feed-forward block's two projections and their product (the gate is `activation`) |
+/// | `inner`                                                | the path of a residual connection's inner layer       |
+/// | `norm1` ... `norm3`, `sum1` ... `sum3`                 | a transformer layer's LayerNorms and residual sums, block by block (`norm_point(k)`, `sum_point(k)`) |
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::points::norm_point(2) == ctattn::points::norm2);
+///   static_assert(ctattn::points::cross_attention_names.scores == ctattn::points::cross_scores);
+/// \endcode
+
+#include <cstddef>
+#include <string_view>
+
+#include "ctattn/detail/config.hpp"
+#include "ctattn/quantized/calibrate.hpp"
+
+namespace ctattn {
+
+namespace points {
+inline constexpr std::string_view input = "input";
+inline constexpr std::string_view memory = "memory";
+inline constexpr std::string_view output = "output";
+inline constexpr std::string_view weight = "weight";
+inline constexpr std::string_view hidden = "hidden";
+inline constexpr std::string_view activation = "activation";
+inline constexpr std::string_view feed_forward = "feed_forward";
+inline constexpr std::string_view w1 = "w1";
+inline constexpr std::string_view w3 = "w3";
+inline constexpr std::string_view product = "product";
+inline constexpr std::string_view inner = "inner";
+inline constexpr std::string_view norm1 = "norm1";
+inline constexpr std::string_view norm2 = "norm2";
+inline constexpr std::string_view norm3 = "norm3";
+inline constexpr std::string_view sum1 = "sum1";
+inline constexpr std::string_view sum2 = "sum2";
+inline constexpr std::string_view sum3 = "sum3";
+
+/// The points of one multi-head attention: its projections, scaled scores (q k^T / sqrt(d_head), over the keys the
+/// mask lets each query see), the heads side by side (W_O's input) and W_O's output.
+struct attention_points {
+  std::string_view query, key, value, scores, context, attention;
+};
+/// A self-attention's (a transformer layer's, or a decoder's causal one).
+inline constexpr attention_points self_attention_names{"query", "key", "value", "scores", "context", "attention"};
+/// A decoder's attention over its memory.
+inline constexpr attention_points cross_attention_names{"cross_query",  "cross_key",     "cross_value",
+                                                        "cross_scores", "cross_context", "cross_attention"};
+inline constexpr std::string_view query = self_attention_names.query;
+inline constexpr std::string_view key = self_attention_names.key;
+inline constexpr std::string_view value = self_attention_names.value;
+inline constexpr std::string_view scores = self_attention_names.scores;
+inline constexpr std::string_view context = self_attention_names.context;
+inline constexpr std::string_view attention = self_attention_names.attention;
+inline constexpr std::string_view cross_query = cross_attention_names.query;
+inline constexpr std::string_view cross_key = cross_attention_names.key;
+inline constexpr std::string_view cross_value = cross_attention_names.value;
+inline constexpr std::string_view cross_scores = cross_attention_names.scores;
+inline constexpr std::string_view cross_context = cross_attention_names.context;
+inline constexpr std::string_view cross_attention = cross_attention_names.attention;
+
+/// The LayerNorm and the residual sum of a transformer layer's block k (1, 2 or 3: an encoder layer has two blocks,
+/// a decoder layer three).
+[[nodiscard]] constexpr std::string_view norm_point(std::size_t k) noexcept {
+  if (k < 1 || k > 3) detail::precondition_failed();
+  return k == 1 ? norm1 : k == 2 ? norm2 : norm3;
+}
+/// \copydoc norm_point
+[[nodiscard]] constexpr std::string_view sum_point(std::size_t k) noexcept {
+  if (k < 1 || k > 3) detail::precondition_failed();
+  return k == 1 ? sum1 : k == 2 ? sum2 : sum3;
+}
+}  // namespace points
+
+namespace detail {
+// The range `path.point` of a generated table (`point` for the empty path of a single layer), compared without
+// building the name; a name the table lacks is a contract violation (a compile error in a constant expression).
+// `range_at_output(table, path)` is the layer's output: `path`, or `output` for a single layer.
+template <typename Table>
+[[nodiscard]] constexpr value_range range_at_point(const Table& table, std::string_view path,
+                                                   std::string_view point) noexcept {
+  for (const named_range& entry : table) {
+    const std::string_view n = entry.name;
+    if (path.empty() ? n == point
+                     : n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path &&
+                           n[path.size()] == '.' && n.substr(path.size() + 1) == point) {
+      return entry.range;
+    }
+  }
+  detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
+  return value_range{};
+}
+template <typename Table>
+[[nodiscard]] constexpr value_range range_at_output(const Table& table, std::string_view path) noexcept {
+  return range_at(table, path.empty() ? points::output : path);
+}
+}  // namespace detail
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_POINTS_HPP
