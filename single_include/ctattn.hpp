@@ -16674,7 +16674,7 @@ struct qmean_pool {
 /// | `encoder_layer_quantizations_for(ranges)`         | the same, chosen from the activations' calibrated ranges |
 /// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>` | the int8 layer                   |
 /// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` quantized         |
-/// | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, NormFirst>`, `quantize_decoder_layer<Q>(layer)` | the decoder layer in int8 |
+/// | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>`, `quantize_decoder_layer<Q>(layer)` | the decoder layer in int8 |
 ///
 /// Example:
 /// \code
@@ -16776,7 +16776,7 @@ template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename
           typename Mask, WeightLayout Layout>
 struct transformer_encoder_layer;
 template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation, bool NormFirst,
-          WeightLayout Layout>
+          typename Mask, WeightLayout Layout>
 struct transformer_decoder_layer;
 
 /// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
@@ -17197,12 +17197,17 @@ template <typename Table>
 /// | `forward(x, memory, masks...)` | `qmatrix<n, Width, Q.output>`                            |
 /// | `forward(x, with_memory(memory), masks...)` | the same, the form a `qchain` calls         |
 ///
-/// Masks, as the float layer takes them: `ctattn::tgt_mask(m)` combined with the causal mask of the
-/// self-attention, `ctattn::memory_mask(m)` for the attention over the memory; in int8, masks that hide keys.
+/// Masks, as the float layer takes them: the self-attention's `Mask` (causal by default, `ctattn::no_mask_type`
+/// for PyTorch's default of no tgt_mask), `ctattn::tgt_mask(m)` combined with it, `ctattn::memory_mask(m)` for the
+/// attention over the memory; in int8, masks that hide keys. `step` needs the causal mask.
 ///
 /// Example: `const auto y = ctattn::quantize_decoder_layer<q0>(float_layer).forward(tgt_q, memory_q);`
-template <auto Width, std::size_t Heads, auto Hidden, decoder_layer_quantizations Q, bool NormFirst = false>
+template <auto Width, std::size_t Heads, auto Hidden, decoder_layer_quantizations Q, typename Mask = causal_mask,
+          bool NormFirst = false>
 struct qtransformer_decoder_layer {
+  static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
+  /// The mask of the self-attention.
+  using mask_type = Mask;
   static constexpr auto input_extent = Width;
   /// It attends to a memory given with the call (`ctattn::with_memory`).
   static constexpr bool takes_memory = true;
@@ -17253,9 +17258,9 @@ struct qtransformer_decoder_layer {
       const auto self = [&](const auto& in) {
         if constexpr ((detail::is_tgt_mask_option<Options>::value || ...)) {
           return multi_head_attention<Q.scores>(
-              in, self_attn, combine_masks(causal, detail::find_first<detail::is_tgt_mask_option>(options...).mask));
+              in, self_attn, combine_masks(Mask{}, detail::find_first<detail::is_tgt_mask_option>(options...).mask));
         } else {
-          return multi_head_attention<Q.scores>(in, self_attn, causal);
+          return multi_head_attention<Q.scores>(in, self_attn, Mask{});
         }
       };
       const auto cross = [&](const auto& in) {
@@ -17332,6 +17337,7 @@ struct qtransformer_decoder_layer {
   /// \endcode
   template <QuantizedMatrix X, typename Cache, typename Source>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, const Source& source, output_row& out) const noexcept {
+    static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
     if (cache.full()) return false;
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
     basic_qmatrix<std::size_t{1}, Width, Q.cross_attention> crossed;
@@ -17412,15 +17418,16 @@ struct qtransformer_decoder_layer {
 ///
 /// | operand | what                                                                      |
 /// |---------|---------------------------------------------------------------------------|
-/// | `layer` | `transformer_decoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, out_by_in>` |
-/// | result  | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, NormFirst>`          |
+/// | `layer` | `transformer_decoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, Mask, out_by_in>` |
+/// | result  | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>`    |
 ///
 /// Example: `constexpr auto layer0_q = ctattn::quantize_decoder_layer<q0>(model.layers.layer0);`
 template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Heads, auto Hidden, typename Activation,
-          bool NormFirst>
+          bool NormFirst, typename Mask>
 [[nodiscard]] constexpr auto quantize_decoder_layer(
-    const transformer_decoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, out_by_in>& layer) noexcept {
-  using result = qtransformer_decoder_layer<normalize_extent<Width>, Heads, normalize_extent<Hidden>, Q, NormFirst>;
+    const transformer_decoder_layer<T, Width, Heads, Hidden, Activation, NormFirst, Mask, out_by_in>& layer) noexcept {
+  using result =
+      qtransformer_decoder_layer<normalize_extent<Width>, Heads, normalize_extent<Hidden>, Q, Mask, NormFirst>;
   constexpr quantization q_self = result::self_attention_input;
   constexpr quantization q_cross = result::cross_attention_input;
   result q{};

@@ -108,8 +108,9 @@ def skipped(module):
 class Declarations:
     """The C++ declarations of a module tree: nested model structs first, the top one last."""
 
-    def __init__(self, name, causal=frozenset(), pools=None, input_shape=(), norm_first=None):
+    def __init__(self, name, causal=frozenset(), pools=None, input_shape=(), norm_first=None, tgt_mask="causal"):
         self.name = name
+        self.tgt_mask = tgt_mask  # a decoder's self-attention mask: "causal" (ctattn's default) or "none"
         self.input_shape = tuple(input_shape)  # PyTorch's, batch first: a patch embedding's image or sequence
         self.patches = None      # "1d" or "2d" when the model's first layer cuts its input into patches
         self.causal = causal     # paths of the layers whose forward gets a causal mask (find_causal)
@@ -209,7 +210,10 @@ class Declarations:
             self.decoder = True
         self.note_first(path, d)
         template = "transformer_decoder_layer" if decoder else "transformer_encoder_layer"
-        mask = ", ctattn::causal_mask" if path in self.causal else ""
+        if decoder:
+            mask = ", ctattn::no_mask_type" if self.tgt_mask == "none" else ""
+        else:
+            mask = ", ctattn::causal_mask" if path in self.causal else ""
         return (f"ctattn::{template}<float, {d}, {heads}, {hidden}, ctattn::{activation}, {str(norm_first).lower()}"
                 f"{mask}>")
 
@@ -1058,7 +1062,7 @@ class Plan:
 def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, namespace="", golden=4, int8=False,
            samples=256, seed=0, tolerance=2e-5, int8_tolerance=0.125, check=True, cxx=None, include_dirs=(),
            calibration=None, golden_inputs=None, calibration_memories=None, golden_memories=None,
-           command="ctattn-export", log=print, proof="auto"):
+           command="ctattn-export", log=print, proof="auto", tgt_mask="causal"):
     """Writes the C++ model, the weights, the golden test and (int8=True) the int8 ranges of `module`, then, with
     `check`, compiles and runs them. Returns the Plan (the files' names). Raises ExportError with the reason.
 
@@ -1067,12 +1071,17 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     of `input_shape`'s size; a decoder's `golden_memories` and `calibration_memories`, one per input, of
     `memory_shape`'s size.
 
+    `tgt_mask`: a decoder's self-attention mask, "causal" (as a decoder generating tokens runs: the tool passes
+    PyTorch's causal tgt_mask) or "none" (PyTorch's default: no tgt_mask, every target row seeing every other).
+
     `proof`: "whole" proves the forward in one static_assert per golden input; "chain" one link (a layer) per
     translation unit (ctattn/host/proof.hpp), for a model too large for one constant evaluation; "auto" chains a
     model of more than CHAIN_ABOVE estimated multiply-adds."""
     torch, nn = torch_modules()
     if proof not in ("auto", "whole", "chain"):
         raise ExportError(f"--proof {proof}: give auto, whole or chain")
+    if tgt_mask not in ("causal", "none"):
+        raise ExportError(f"--tgt-mask {tgt_mask}: give causal or none")
     if isinstance(input_shape, str):
         input_shape = parse_shape(input_shape)
     if isinstance(memory_shape, str):
@@ -1095,7 +1104,7 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
                               f"{list(unexpected)}")
 
     def declare(causal=frozenset(), pools=None, norm_first=None):
-        decl = Declarations(name, causal, pools, input_shape, norm_first)
+        decl = Declarations(name, causal, pools, input_shape, norm_first, tgt_mask)
         top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.Embedding, nn.TransformerEncoderLayer,
                                        nn.TransformerDecoderLayer, nn.Sequential))
         if top_leaf:
@@ -1113,6 +1122,9 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
         raise ExportError(f"decoder layers inside {type(module).__name__}: the export takes an "
                           f"nn.TransformerDecoder or nn.TransformerDecoderLayer as the whole model (target and memory "
                           f"in); export the decoder alone")
+    if tgt_mask != "causal" and not decl.decoder:
+        raise ExportError(f"--tgt-mask {tgt_mask}: the model has no decoder layers (the option sets their "
+                          f"self-attention's mask)")
     if int8 and decl.quantizable:
         raise ExportError("--int8: " + "; ".join(decl.quantizable) + " (export the float model without --int8)")
 
@@ -1162,6 +1174,8 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
 
     def run(x, memory=None):
         with torch.no_grad():
+            if decl.decoder and tgt_mask == "none":
+                return module(x, memory)
             if decl.decoder:
                 mask = nn.Transformer.generate_square_subsequent_mask(length)
                 return module(x, memory, tgt_mask=mask)
@@ -1719,6 +1733,9 @@ def main(argv=None):
     parser.add_argument("--input", required=True, help="PyTorch's input shape for one sequence: 1x6 (token ids), "
                                                        "1x5x32 (rows)")
     parser.add_argument("--memory", help="the encoder memory's shape, for a decoder (1x7x32)")
+    parser.add_argument("--tgt-mask", choices=("causal", "none"), default="causal",
+                        help="a decoder's self-attention mask: causal (the default, as a decoder generating tokens "
+                             "runs) or none (PyTorch's default when forward gets no tgt_mask)")
     parser.add_argument("--namespace", default="", help="the C++ namespace of the model")
     parser.add_argument("--golden", type=int, default=4, help="golden inputs (default 4)")
     parser.add_argument("--int8", action="store_true", help="record the int8 ranges and check the int8 model too")
@@ -1757,7 +1774,7 @@ def main(argv=None):
                include_dirs=args.include, command=command, calibration=load_inputs(args.calibration),
                golden_inputs=load_inputs(args.golden_inputs),
                calibration_memories=load_inputs(args.calibration_memories),
-               golden_memories=load_inputs(args.golden_memories), proof=args.proof)
+               golden_memories=load_inputs(args.golden_memories), proof=args.proof, tgt_mask=args.tgt_mask)
     except ExportError as e:
         print(f"ctattn-export: error: {e}", file=sys.stderr)
         return 1

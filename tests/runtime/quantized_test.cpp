@@ -71,12 +71,14 @@ TEST_CASE("int8 activations and LayerNorm match their definition at run time", "
 
 TEST_CASE("int8 decoder layers (post-norm and pre-norm) and int8 decoding steps give the Python reference's bits at run time", "[quantized]") {
   namespace ref = ctattn_test::int8_decoder_cases;
-  CHECK(ref::recorded_range_mismatches<false>(at_run_time) == 0);
-  CHECK(ref::recorded_range_mismatches<true>(at_run_time) == 0);
-  CHECK(ref::decoder_mismatches<false>(at_run_time) == 0);
-  CHECK(ref::decoder_mismatches<true>(at_run_time) == 0);
-  CHECK(ref::decoder_step_mismatches<false>(at_run_time) == 0);
-  CHECK(ref::decoder_step_mismatches<true>(at_run_time) == 0);
+  CHECK(ref::recorded_range_mismatches<ref::post_norm>(at_run_time) == 0);
+  CHECK(ref::recorded_range_mismatches<ref::pre_norm>(at_run_time) == 0);
+  CHECK(ref::recorded_range_mismatches<ref::pre_norm_unmasked>(at_run_time) == 0);
+  CHECK(ref::decoder_mismatches<ref::post_norm>(at_run_time) == 0);
+  CHECK(ref::decoder_mismatches<ref::pre_norm>(at_run_time) == 0);
+  CHECK(ref::decoder_mismatches<ref::pre_norm_unmasked>(at_run_time) == 0);
+  CHECK(ref::decoder_step_mismatches<ref::post_norm>(at_run_time) == 0);
+  CHECK(ref::decoder_step_mismatches<ref::pre_norm>(at_run_time) == 0);
   CHECK(ref::encoder_step_mismatches<false>(at_run_time) == 0);
   CHECK(ref::encoder_step_mismatches<true>(at_run_time) == 0);
 }

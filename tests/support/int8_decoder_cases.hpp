@@ -23,12 +23,18 @@ namespace ctattn_test::int8_decoder_cases {
 
 namespace fx = ctattn_fixtures::quantized;
 
-// One reference case: the activation its layer was built with, and its arrays.
-template <bool NormFirst>
+// The reference's cases: post-norm ReLU and pre-norm GELU with the causal tgt_mask, and pre-norm GELU without one
+// (PyTorch's default; ctattn's Mask = ctattn::no_mask_type).
+enum case_kind : int { post_norm = 0, pre_norm = 1, pre_norm_unmasked = 2 };
+
+// One reference case: the layer it was built as, and its arrays.
+template <int Case>
 struct reference;
 template <>
-struct reference<false> {
+struct reference<post_norm> {
   using activation = ctattn::relu;
+  static constexpr bool norm_first = false;
+  using mask = ctattn::causal_mask;
   static constexpr const auto& params = fx::decoder_layer_post_norm::params;
   static constexpr const auto& names = fx::decoder_layer_post_norm::names;
   static constexpr const auto& sizes = fx::decoder_layer_post_norm::sizes;
@@ -42,8 +48,10 @@ struct reference<false> {
   static constexpr const auto& float_output = fx::decoder_layer_post_norm::float_output;
 };
 template <>
-struct reference<true> {
+struct reference<pre_norm> {
   using activation = ctattn::gelu;
+  static constexpr bool norm_first = true;
+  using mask = ctattn::causal_mask;
   static constexpr const auto& params = fx::decoder_layer_pre_norm::params;
   static constexpr const auto& names = fx::decoder_layer_pre_norm::names;
   static constexpr const auto& sizes = fx::decoder_layer_pre_norm::sizes;
@@ -56,34 +64,52 @@ struct reference<true> {
   static constexpr const auto& output = fx::decoder_layer_pre_norm::output;
   static constexpr const auto& float_output = fx::decoder_layer_pre_norm::float_output;
 };
-
-template <bool NormFirst>
-using decoder = ctattn::transformer_decoder_layer<float, 16, 4, 32, typename reference<NormFirst>::activation, NormFirst>;
-
-/// The model the points are named under: the decoder layer as the member `block`.
-template <bool NormFirst>
-struct decoder_model : ctattn::model<decoder_model<NormFirst>> {
-  BOOST_HANA_DEFINE_STRUCT(decoder_model, (decoder<NormFirst>, block));
+template <>
+struct reference<pre_norm_unmasked> {
+  using activation = ctattn::gelu;
+  static constexpr bool norm_first = true;
+  using mask = ctattn::no_mask_type;
+  static constexpr const auto& params = fx::decoder_layer_unmasked::params;
+  static constexpr const auto& names = fx::decoder_layer_unmasked::names;
+  static constexpr const auto& sizes = fx::decoder_layer_unmasked::sizes;
+  static constexpr const auto& ranks = fx::decoder_layer_unmasked::ranks;
+  static constexpr const auto& target = fx::decoder_layer_unmasked::target;
+  static constexpr const auto& memory = fx::decoder_layer_unmasked::memory;
+  static constexpr const auto& points = fx::decoder_layer_unmasked::points;
+  static constexpr const auto& lo = fx::decoder_layer_unmasked::lo;
+  static constexpr const auto& hi = fx::decoder_layer_unmasked::hi;
+  static constexpr const auto& output = fx::decoder_layer_unmasked::output;
+  static constexpr const auto& float_output = fx::decoder_layer_unmasked::float_output;
 };
 
-template <bool NormFirst>
-constexpr decoder_model<NormFirst> loaded_model(bool& ok) noexcept {
-  using r = reference<NormFirst>;
-  decoder_model<NormFirst> m{};
+template <int Case>
+using decoder = ctattn::transformer_decoder_layer<float, 16, 4, 32, typename reference<Case>::activation,
+                                                  reference<Case>::norm_first, typename reference<Case>::mask>;
+
+/// The model the points are named under: the decoder layer as the member `block`.
+template <int Case>
+struct decoder_model : ctattn::model<decoder_model<Case>> {
+  BOOST_HANA_DEFINE_STRUCT(decoder_model, (decoder<Case>, block));
+};
+
+template <int Case>
+constexpr decoder_model<Case> loaded_model(bool& ok) noexcept {
+  using r = reference<Case>;
+  decoder_model<Case> m{};
   ok = load_in_order(m.block, r::params, r::names, r::sizes, r::ranks);
   return m;
 }
 
 // The reference's ranges as a generated header holds them.
-template <bool NormFirst>
+template <int Case>
 constexpr auto table_of() noexcept {
-  using r = reference<NormFirst>;
+  using r = reference<Case>;
   std::array<ctattn::named_range, std::size(r::points)> t{};
   for (std::size_t i = 0; i < t.size(); ++i) t[i] = {r::points[i], {r::lo[i], r::hi[i]}};
   return t;
 }
-template <bool NormFirst>
-inline constexpr auto table = table_of<NormFirst>();
+template <int Case>
+inline constexpr auto table = table_of<Case>();
 
 template <typename Q, std::size_t R, std::size_t C>
 constexpr std::size_t differing(const Q& q, const std::int32_t (&want)[R][C]) noexcept {
@@ -98,19 +124,19 @@ constexpr std::size_t differing(const Q& q, const std::int32_t (&want)[R][C]) no
 /// The int8 layer ctattn::quantize makes from the reference's ranges, on the target and memory quantized with
 /// their ranges: outputs that differ from the reference's, and those farther than 3 output steps from its float64
 /// output; a model that does not load counts as every output wrong.
-template <bool NormFirst, typename Read>
+template <int Case, typename Read>
 constexpr std::size_t decoder_mismatches(Read read) noexcept {
   bool ok = false;
-  const auto m = loaded_model<NormFirst>(ok);
+  const auto m = loaded_model<Case>(ok);
   if (!ok) return 5 * 16;
-  const auto q = ctattn::quantize<table<NormFirst>>(read(m));
+  const auto q = ctattn::quantize<table<Case>>(read(m));
   using int8_model = std::remove_cvref_t<decltype(q)>;
   constexpr ctattn::quantization in = int8_model::first_layer::input_quantization;
   constexpr ctattn::quantization memory = int8_model::memory_quantization;
-  const auto& target = reference<NormFirst>::target;
-  const auto& source = reference<NormFirst>::memory;
-  const auto& want = reference<NormFirst>::output;
-  const auto& real = reference<NormFirst>::float_output;
+  const auto& target = reference<Case>::target;
+  const auto& source = reference<Case>::memory;
+  const auto& want = reference<Case>::output;
+  const auto& real = reference<Case>::float_output;
   const auto x_q = ctattn::quantize<in>(read(ctattn::from_array(target)));
   const auto memory_q = ctattn::quantize<memory>(read(ctattn::from_array(source)));
   const auto y = q.forward(x_q, ctattn::with_memory(memory_q));
@@ -127,17 +153,17 @@ constexpr std::size_t decoder_mismatches(Read read) noexcept {
 /// The ranges ctattn::record_ranges records (float32) against the reference's (float64): every point the
 /// reference names, recorded, with bounds within 1e-4 of its span; and no point the reference lacks (but the
 /// model's own `output`).
-template <bool NormFirst, typename Read>
+template <int Case, typename Read>
 constexpr std::size_t recorded_range_mismatches(Read read) noexcept {
   bool ok = false;
-  const auto m = loaded_model<NormFirst>(ok);
+  const auto m = loaded_model<Case>(ok);
   if (!ok) return 1000;
   ctattn::activation_ranges<40> ranges{};
-  const auto memory = read(ctattn::from_array(reference<NormFirst>::memory));
-  (void)ctattn::record_ranges(m, read(ctattn::from_array(reference<NormFirst>::target)), ranges,
+  const auto memory = read(ctattn::from_array(reference<Case>::memory));
+  (void)ctattn::record_ranges(m, read(ctattn::from_array(reference<Case>::target)), ranges,
                               ctattn::with_memory(memory));
-  std::size_t bad = ranges.size() == table<NormFirst>.size() + 1 ? 0u : 1u;
-  for (const ctattn::named_range& want : table<NormFirst>) {
+  std::size_t bad = ranges.size() == table<Case>.size() + 1 ? 0u : 1u;
+  for (const ctattn::named_range& want : table<Case>) {
     const ctattn::value_range* got = ranges.find(want.name);
     if (got == nullptr) {
       ++bad;
@@ -170,17 +196,17 @@ constexpr std::size_t row_differs(const Row& row, const M& full, std::size_t t) 
 /// Decoding the reference's int8 decoder layer token by token (`prepare`, then `step` with a cache of 5): each
 /// token's row against the layer's `forward` over the whole target, bit for bit; then a sixth step on the full
 /// cache, which must return false and change neither the cache nor the output row. Counts the differences.
-template <bool NormFirst, typename Read>
+template <int Case, typename Read>
 constexpr std::size_t decoder_step_mismatches(Read read) noexcept {
   bool ok = false;
-  const auto m = loaded_model<NormFirst>(ok);
+  const auto m = loaded_model<Case>(ok);
   if (!ok) return 1000;
-  const auto q = ctattn::quantize<table<NormFirst>>(m);
+  const auto q = ctattn::quantize<table<Case>>(m);
   const auto layer = read(q.template layer<0>());
   using layer_type = std::remove_cvref_t<decltype(layer)>;
-  const auto x_q = ctattn::quantize<layer_type::input_quantization>(read(ctattn::from_array(reference<NormFirst>::target)));
+  const auto x_q = ctattn::quantize<layer_type::input_quantization>(read(ctattn::from_array(reference<Case>::target)));
   const auto memory_q =
-      ctattn::quantize<layer_type::memory_quantization>(read(ctattn::from_array(reference<NormFirst>::memory)));
+      ctattn::quantize<layer_type::memory_quantization>(read(ctattn::from_array(reference<Case>::memory)));
   const auto full = layer.forward(x_q, memory_q);
   typename layer_type::template cache_type<5> cache{};
   typename layer_type::template source_type<8> source{};

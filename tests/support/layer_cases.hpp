@@ -34,6 +34,8 @@ using encoder = ctattn::transformer_encoder_layer<T, 8, 2, 16, Activation, NormF
 template <typename T, typename Activation, bool NormFirst>
 using decoder = ctattn::transformer_decoder_layer<T, 8, 2, 16, Activation, NormFirst>;
 template <typename T>
+using unmasked_decoder = ctattn::transformer_decoder_layer<T, 8, 2, 16, ctattn::gelu, true, ctattn::no_mask_type>;
+template <typename T>
 using mlp = ctattn::sequential<ctattn::linear<T, 8, 16, ctattn::out_by_in, true>, ctattn::gelu_tanh,
                                ctattn::linear<T, 16, 3, ctattn::out_by_in, true>>;
 
@@ -181,6 +183,11 @@ constexpr auto decoder_results() noexcept {
              decoder_error<decoder_stack<float>>(CTATTN_DECODER_FIXTURE(fx::decoder_stack, f32)), f},
       result{"two decoder layers in sequential (nn.TransformerDecoder), double",
              decoder_error<decoder_stack<double>>(CTATTN_DECODER_FIXTURE(fx::decoder_stack, f64)), d},
+      // PyTorch's default: no tgt_mask (Mask = ctattn::no_mask_type).
+      result{"decoder pre-norm gelu without a target mask, float",
+             decoder_error<unmasked_decoder<float>>(CTATTN_DECODER_FIXTURE(fx::decoder_unmasked, f32)), f},
+      result{"decoder pre-norm gelu without a target mask, double",
+             decoder_error<unmasked_decoder<double>>(CTATTN_DECODER_FIXTURE(fx::decoder_unmasked, f64)), d},
       // PyTorch's tgt_key_padding_mask and memory_key_padding_mask: by length for the target, by flags for the
       // memory.
       result{"decoder post-norm relu with target and memory masks, float",

@@ -146,8 +146,9 @@ struct transformer_encoder_layer {
 };
 
 /// nn.TransformerDecoderLayer(d_model, nhead, dim_feedforward, activation, norm_first, batch_first=True) in eval
-/// mode, its self-attention causal (PyTorch's `tgt_mask` = the causal mask), its cross-attention unmasked over
-/// the encoder's output `memory`:
+/// mode, its self-attention masked by `Mask` (by default `ctattn::causal_mask`: PyTorch's `tgt_mask` = the causal
+/// mask, as a decoder generating tokens runs it; `ctattn::no_mask_type` for PyTorch's default, no `tgt_mask`), its
+/// cross-attention unmasked over the encoder's output `memory`:
 ///
 ///     norm_first:  x = x + self_attn(norm1(x));  x = x + cross(norm2(x), memory);  x = x + ff(norm3(x))
 ///     otherwise:   x = norm1(x + self_attn(x));  x = norm2(x + cross(x, memory));  x = norm3(x + ff(x))
@@ -164,8 +165,10 @@ struct transformer_encoder_layer {
 /// Rules: x and memory hold T and have DModel columns.
 ///
 /// Masks after the operands say which attention they are for: `ctattn::tgt_mask(m)` for the self-attention,
-/// combined with its causal mask (PyTorch's tgt_mask and tgt_key_padding_mask), `ctattn::memory_mask(m)` for the
+/// combined with `Mask` (PyTorch's tgt_mask and tgt_key_padding_mask), `ctattn::memory_mask(m)` for the
 /// attention over the memory (memory_mask, memory_key_padding_mask); m is any mask of ctattn/attention/mask.hpp.
+/// `Mask` holds no state (rule `layer_mask_must_hold_no_state`); decoding token by token (`step`) needs the causal
+/// one (`decoding_layer_must_be_causal`).
 ///
 /// Example:
 /// \code
@@ -175,9 +178,12 @@ struct transformer_encoder_layer {
 ///                               ctattn::memory_mask(ctattn::key_padding_length{5}));
 /// \endcode
 template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename Activation = relu,
-          bool NormFirst = false, WeightLayout Layout = out_by_in>
+          bool NormFirst = false, typename Mask = causal_mask, WeightLayout Layout = out_by_in>
 struct transformer_decoder_layer {
+  static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
   using value_type = T;
+  /// The mask of the self-attention (`ctattn::causal_mask` by default, `ctattn::no_mask_type`).
+  using mask_type = Mask;
   /// It attends to a memory given with the call (`ctattn::with_memory`).
   static constexpr bool takes_memory = true;
   static constexpr auto input_extent = normalize_extent<DModel>;
@@ -185,7 +191,7 @@ struct transformer_decoder_layer {
   static constexpr bool norm_first = NormFirst;
   using weights = multi_head_attention_weights<T, Heads, DModel, Layout, true>;
 
-  multi_head_attention_layer<weights, causal_mask> self_attn{};
+  multi_head_attention_layer<weights, Mask> self_attn{};
   weights multihead_attn{};
   feed_forward<T, DModel, FeedForward, Activation, Layout, true> ff{};
   layer_norm<T, DModel> norm1{};
@@ -210,9 +216,9 @@ struct transformer_decoder_layer {
       const auto self = [&](const result& in) {
         if constexpr ((detail::is_tgt_mask_option<Options>::value || ...)) {
           const auto& target = detail::find_first<detail::is_tgt_mask_option>(options...);
-          return multi_head_attention(in, in, in, self_attn.weights, combine_masks(causal, target.mask), how);
+          return multi_head_attention(in, in, in, self_attn.weights, combine_masks(Mask{}, target.mask), how);
         } else {
-          return multi_head_attention(in, in, in, self_attn.weights, causal, how);
+          return multi_head_attention(in, in, in, self_attn.weights, Mask{}, how);
         }
       };
       const auto cross = [&](const result& in) {
@@ -288,6 +294,7 @@ struct transformer_decoder_layer {
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, const Source& source,
                                     basic_matrix<T, std::size_t{1}, output_extent>& out,
                                     const Options&... options) const noexcept {
+    static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
     using row = basic_matrix<T, std::size_t{1}, output_extent>;
     if (cache.full()) return false;
     row attended{};

@@ -144,8 +144,8 @@ inline constexpr bool is_encoder_layer<transformer_encoder_layer<T, D, H, F, A, 
 
 template <typename L>
 inline constexpr bool is_decoder_layer = false;
-template <typename T, auto D, std::size_t H, auto F, typename A, bool N, WeightLayout W>
-inline constexpr bool is_decoder_layer<transformer_decoder_layer<T, D, H, F, A, N, W>> = true;
+template <typename T, auto D, std::size_t H, auto F, typename A, bool N, typename M, WeightLayout W>
+inline constexpr bool is_decoder_layer<transformer_decoder_layer<T, D, H, F, A, N, M, W>> = true;
 
 
 template <typename L>
@@ -332,9 +332,9 @@ constexpr auto record_decoder_layer(const L& layer, const X& x, Ranges& ranges, 
   const auto& memory = *find_first<is_memory_option>(options...).memory;
   const auto self_mask = [&] {
     if constexpr ((is_tgt_mask_option<Options>::value || ...)) {
-      return combine_masks(causal, find_first<is_tgt_mask_option>(options...).mask);
+      return combine_masks(typename L::mask_type{}, find_first<is_tgt_mask_option>(options...).mask);
     } else {
-      return causal;
+      return typename L::mask_type{};
     }
   }();
   const auto memory_mask = [&] {
