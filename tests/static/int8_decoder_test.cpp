@@ -15,20 +15,10 @@
 
 namespace {
 
-// Against the Python reference: torch's layer, post-norm and pre-norm, and pre-norm without a tgt_mask.
-constexpr auto as_is = [](const auto& value) { return value; };
-namespace ref = ctattn_test::int8_decoder_cases;
-static_assert(ref::recorded_range_mismatches<ref::post_norm>(as_is) == 0);
-static_assert(ref::recorded_range_mismatches<ref::pre_norm>(as_is) == 0);
-static_assert(ref::recorded_range_mismatches<ref::pre_norm_unmasked>(as_is) == 0);
-static_assert(ref::decoder_mismatches<ref::post_norm>(as_is) == 0);
-static_assert(ref::decoder_mismatches<ref::pre_norm>(as_is) == 0);
-static_assert(ref::decoder_mismatches<ref::pre_norm_unmasked>(as_is) == 0);
-// Decoding token by token with the int8 KV cache: each token's row is forward's, bit for bit.
-static_assert(ref::decoder_step_mismatches<ref::post_norm>(as_is) == 0);
-static_assert(ref::decoder_step_mismatches<ref::pre_norm>(as_is) == 0);
-static_assert(ref::encoder_step_mismatches<false>(as_is) == 0);
-static_assert(ref::encoder_step_mismatches<true>(as_is) == 0);
+// Against the Python reference: torch's layer, post-norm and pre-norm, and pre-norm without a tgt_mask; decoding
+// token by token with the int8 KV cache, each token's row forward's, bit for bit: every case of
+// tests/support/int8_decoder_cases.hpp, as tests/runtime and tests/backend run them.
+static_assert(ctattn_test::every_constant_case_passes<ctattn_test::int8_decoder_cases::every_case>());
 
 // Below, a smaller layer with numbered weights: the points and the composition in detail.
 

@@ -8,45 +8,12 @@
 namespace {
 namespace cases = ctattn_test::quantized_cases;
 
-// The int8 kernel's constant-evaluated form against its loop (the run-time forms: tests/backend, tests/runtime).
-static_assert(ctattn_test::int8_kernel_cases::all_mismatches(cases::as_is, 1, 20) == 0);
-static_assert(ctattn_test::int8_kernel_cases::all_mismatches(cases::as_is, 61, 70) == 0);
-static_assert(ctattn_test::int8_kernel_cases::all_fully_connected_mismatches(cases::as_is) == 0);
-static_assert(ctattn_test::int8_kernel_cases::layer_norm_mismatches(cases::as_is) == 0);
-static_assert(ctattn_test::int8_kernel_cases::arithmetic_mismatches(cases::as_is) == 0);
-static_assert(ctattn_test::int8_kernel_cases::add_mismatches(cases::as_is) == 0);
-static_assert(ctattn_test::int8_kernel_cases::lookup_mismatches(cases::as_is) == 0);
-static_assert(cases::quantize_mismatches(cases::as_is) == 0);
-static_assert(cases::all_product_mismatches(cases::as_is) == 0);
-static_assert(cases::calibration_mismatches(cases::as_is) == 0);
-static_assert(cases::calibrated_quantize_mismatches(cases::as_is) == 0);
-static_assert(cases::linear_mismatches(cases::as_is) == 0);
-static_assert(cases::patch_embedding_mismatches(cases::as_is) == 0);
-static_assert(cases::class_token_and_mean_mismatches(cases::as_is) == 0);
-static_assert(cases::tflite_float32_mismatches(cases::as_is) == 0);
-static_assert(cases::add_mismatches(cases::as_is) == 0);
-static_assert(cases::hadamard_mismatches(cases::as_is) == 0);
-static_assert(cases::softmax_mismatches(cases::as_is) == 0);
-static_assert(cases::attention_mismatches(cases::as_is) == 0);
-static_assert(cases::masked_attention_mismatches(cases::as_is) == 0);
-static_assert(cases::multi_head_mismatches(cases::as_is) == 0);
-// Queries in blocks (64 and 6) against the per-query path, over 70 tokens.
-static_assert(cases::blocked_attention_mismatches(cases::as_is, false) == 0);
-static_assert(cases::blocked_feed_forward_mismatches(cases::as_is) == 0);
-static_assert(cases::cross_attention_mismatches(cases::as_is) == 0);
-static_assert(cases::isqrt_mismatches(cases::as_is) == 0);
-static_assert(cases::rounding_shift_mismatches(cases::as_is) == 0);
-static_assert(cases::all_activation_mismatches(cases::as_is) == 0);
-static_assert(cases::layer_norm_mismatches(cases::as_is) == 0);
-static_assert(cases::plain_layer_norm_mismatches(cases::as_is) == 0);
-static_assert(cases::all_extreme_layer_norm_mismatches(cases::as_is) == 0);
-static_assert(cases::rms_norm_mismatches(cases::as_is) == 0);
-// The widest rows int8 LayerNorm allows, one evaluation each (a signed overflow would not be a constant expression).
-constexpr auto wide_norm = cases::wide_norm_of(cases::as_is);
-static_assert(cases::wide_constant_mismatches(wide_norm) == 0);
-static_assert(cases::wide_row_mismatches(wide_norm, 0, cases::as_is) == 0);
-static_assert(cases::wide_row_mismatches(wide_norm, 1, cases::as_is) == 0);
-static_assert(cases::wide_row_mismatches(wide_norm, 2, cases::as_is) == 0);
+// Every case of the int8 case headers marked for constant evaluation (tests/support/case_list.hpp), each a
+// constant expression of its own: the int8 kernels' constant-evaluated forms against their loops, and quantization,
+// products, attention, activations and norms against the exact reference. tests/runtime and tests/backend run the
+// same lists.
+static_assert(ctattn_test::every_constant_case_passes<ctattn_test::int8_kernel_cases::every_case>());
+static_assert(ctattn_test::every_constant_case_passes<cases::every_case>());
 // What an int8 LayerNorm holds (docs/quantized.md): 12 bytes per channel and 16 more.
 static_assert(sizeof(ctattn::qlayer_norm<32, cases::layer_norm_in, cases::layer_norm_out>) == 32 * 12 + 16);
 static_assert(ctattn::quantization_for_range(-1.0, 3.0) == ctattn::quantization{4.0 / 255.0, -64});

@@ -17,6 +17,7 @@
 #include <ctattn/quantized/ranges.hpp>
 
 #include "fixtures/quantized/quantized.hpp"
+#include "support/case_list.hpp"
 #include "support/layer_check.hpp"
 
 namespace ctattn_test::int8_decoder_cases {
@@ -266,5 +267,29 @@ constexpr std::size_t encoder_step_mismatches(Read read) noexcept {
   bad += cache == before && y == last ? 0u : 1u;
   return bad;
 }
+
+// Every case of this header, once (tests/support/case_list.hpp): tests/static, tests/runtime and tests/backend run
+// them all.
+inline constexpr unsigned hosted = in_constant_evaluation | at_run_time | with_each_backend;
+inline constexpr auto every_case = std::tuple{
+    test_case{"ranges recorded, post-norm decoder", hosted,
+              [](auto read) { return recorded_range_mismatches<post_norm>(read); }},
+    test_case{"ranges recorded, pre-norm decoder", hosted,
+              [](auto read) { return recorded_range_mismatches<pre_norm>(read); }},
+    test_case{"ranges recorded, decoder without a target mask", hosted,
+              [](auto read) { return recorded_range_mismatches<pre_norm_unmasked>(read); }},
+    test_case{"int8 post-norm decoder", hosted, [](auto read) { return decoder_mismatches<post_norm>(read); }},
+    test_case{"int8 pre-norm decoder", hosted, [](auto read) { return decoder_mismatches<pre_norm>(read); }},
+    test_case{"int8 decoder without a target mask", hosted,
+              [](auto read) { return decoder_mismatches<pre_norm_unmasked>(read); }},
+    test_case{"int8 decoding steps, post-norm decoder", hosted,
+              [](auto read) { return decoder_step_mismatches<post_norm>(read); }},
+    test_case{"int8 decoding steps, pre-norm decoder", hosted,
+              [](auto read) { return decoder_step_mismatches<pre_norm>(read); }},
+    test_case{"int8 decoding steps, post-norm causal encoder", hosted,
+              [](auto read) { return encoder_step_mismatches<false>(read); }},
+    test_case{"int8 decoding steps, pre-norm causal encoder", hosted,
+              [](auto read) { return encoder_step_mismatches<true>(read); }},
+};
 
 }  // namespace ctattn_test::int8_decoder_cases

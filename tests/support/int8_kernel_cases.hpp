@@ -22,6 +22,8 @@
 #include <ctattn/kernels/int8.hpp>
 #include <ctattn/quantized/softmax.hpp>
 
+#include "support/case_list.hpp"
+
 namespace ctattn_test::int8_kernel_cases {
 
 inline constexpr std::size_t width = 73;
@@ -649,5 +651,30 @@ constexpr std::size_t add_mismatches(Read read) noexcept {
   bad += add_case_mismatches<m{1073741824, -20}, m{1073741824, -20}, m{1073741824, -1}>(large.a, large.b, 0, 0, -5);
   return bad;
 }
+
+// Every case of this header, once (tests/support/case_list.hpp): tests/static, tests/runtime, tests/backend and
+// the firmware image images/int8_kernel_cases.cpp each run the cases marked for them.
+// Rationale: constant evaluation takes the dot products over two spans of lengths and leaves the largest
+// products and the softmax's long rows to the compiled runners (compile time).
+inline constexpr auto every_case = std::tuple{
+    test_case{"int8_dot_rows, lengths 1 to 20", in_constant_evaluation,
+              [](auto read) { return all_mismatches(read, 1, 20); }},
+    test_case{"int8_dot_rows, lengths 61 to 70", in_constant_evaluation,
+              [](auto read) { return all_mismatches(read, 61, 70); }},
+    test_case{"int8_dot_rows, lengths 1 to 70", compiled, [](auto read) { return all_mismatches(read); }},
+    test_case{"int8_fully_connected and the products", every_runner,
+              [](auto read) { return all_fully_connected_mismatches(read); }},
+    test_case{"int8_fully_connected, large", at_run_time | with_each_backend,
+              [](auto read) { return large_fully_connected_mismatches(read); }},
+    test_case{"transposed products, large", at_run_time | with_each_backend,
+              [](auto read) { return large_transposed_product_mismatches(read); }},
+    test_case{"LayerNorm rows", every_runner, [](auto read) { return layer_norm_mismatches(read); }},
+    test_case{"LayerNorm's integer arithmetic", every_runner, [](auto read) { return arithmetic_mismatches(read); }},
+    test_case{"ADD", every_runner, [](auto read) { return add_mismatches(read); }},
+    test_case{"table lookup", every_runner, [](auto read) { return lookup_mismatches(read); }},
+    test_case{"softmax rows of every length to 40", compiled, [](auto read) { return softmax_mismatches(read); }},
+    test_case{"softmax, long rows", at_run_time | with_each_backend,
+              [](auto read) { return long_softmax_mismatches(read); }},
+};
 
 }  // namespace ctattn_test::int8_kernel_cases

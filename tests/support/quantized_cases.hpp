@@ -32,6 +32,7 @@
 #include <ctattn/math/exp.hpp>
 
 #include "fixtures/quantized/quantized.hpp"
+#include "support/case_list.hpp"
 
 namespace ctattn_test::quantized_cases {
 
@@ -874,5 +875,69 @@ constexpr std::size_t wide_rms_norm_mismatches(Read read) noexcept {
 }
 
 inline constexpr auto as_is = [](const auto& value) { return value; };
+
+// The widest layer quantized once, in constant evaluation (a template, so that only a unit that asks evaluates it).
+template <int = 0>
+inline constexpr auto wide_norm_constant = wide_norm_of(as_is);
+
+// Every case of this header, once (tests/support/case_list.hpp): tests/static, tests/runtime and tests/backend each
+// run the cases marked for them (a backend's the cases its int8 kernels reach).
+// Rationale: constant evaluation leaves the largest attention, the causal blocks and the widest RMSNorm to the
+// compiled runners (compile time).
+inline constexpr unsigned all_three = in_constant_evaluation | at_run_time | with_each_backend;
+inline constexpr unsigned exact_only = in_constant_evaluation | at_run_time;
+inline constexpr unsigned compiled_only = at_run_time | with_each_backend;
+inline constexpr auto every_case = std::tuple{
+    test_case{"quantize", exact_only, [](auto read) { return quantize_mismatches(read); }},
+    test_case{"products", all_three, [](auto read) { return all_product_mismatches(read); }},
+    test_case{"calibration", exact_only, [](auto read) { return calibration_mismatches(read); }},
+    test_case{"calibrated quantize", exact_only, [](auto read) { return calibrated_quantize_mismatches(read); }},
+    test_case{"linear", all_three, [](auto read) { return linear_mismatches(read); }},
+    test_case{"patch embeddings", all_three, [](auto read) { return patch_embedding_mismatches(read); }},
+    test_case{"class token and mean pooling", all_three,
+              [](auto read) { return class_token_and_mean_mismatches(read); }},
+    test_case{"TFLite's float32 quantize", exact_only, [](auto read) { return tflite_float32_mismatches(read); }},
+    test_case{"ADD", exact_only, [](auto read) { return add_mismatches(read); }},
+    test_case{"MUL (hadamard)", all_three, [](auto read) { return hadamard_mismatches(read); }},
+    test_case{"softmax", all_three, [](auto read) { return softmax_mismatches(read); }},
+    test_case{"attention", all_three, [](auto read) { return attention_mismatches(read); }},
+    test_case{"attention, large", compiled_only, [](auto read) { return large_attention_mismatches(read); }},
+    test_case{"masked attention", all_three, [](auto read) { return masked_attention_mismatches(read); }},
+    test_case{"queries in blocks, unmasked", in_constant_evaluation,
+              [](auto read) { return blocked_attention_mismatches(read, false); }},
+    test_case{"queries in blocks, unmasked and causal", compiled_only,
+              [](auto read) { return blocked_attention_mismatches(read); }},
+    test_case{"multi-head attention in blocks", compiled_only,
+              [](auto read) { return blocked_multi_head_mismatches(read); }},
+    test_case{"feed-forward block in row blocks", all_three,
+              [](auto read) { return blocked_feed_forward_mismatches(read); }},
+    test_case{"multi-head attention", all_three, [](auto read) { return multi_head_mismatches(read); }},
+    test_case{"cross-attention", all_three, [](auto read) { return cross_attention_mismatches(read); }},
+    test_case{"integer square root", exact_only, [](auto read) { return isqrt_mismatches(read); }},
+    test_case{"rounding shifts", exact_only, [](auto read) { return rounding_shift_mismatches(read); }},
+    test_case{"activations", all_three, [](auto read) { return all_activation_mismatches(read); }},
+    test_case{"LayerNorm", all_three, [](auto read) { return layer_norm_mismatches(read); }},
+    test_case{"LayerNorm without affine", exact_only, [](auto read) { return plain_layer_norm_mismatches(read); }},
+    test_case{"LayerNorm at the extremes", exact_only,
+              [](auto read) { return all_extreme_layer_norm_mismatches(read); }},
+    test_case{"RMSNorm", all_three, [](auto read) { return rms_norm_mismatches(read); }},
+    test_case{"RMSNorm, widest", at_run_time, [](auto read) { return wide_rms_norm_mismatches(read); }},
+    // The widest rows int8 LayerNorm allows: in constant evaluation the layer quantized once and each row a
+    // constant expression of its own (a signed overflow would not be one); at run time quantized at run time too.
+    test_case{"LayerNorm, widest: its constants", in_constant_evaluation,
+              [](auto) { return wide_constant_mismatches(wide_norm_constant<>); }},
+    test_case{"LayerNorm, widest: an outlier row", in_constant_evaluation,
+              [](auto read) { return wide_row_mismatches(wide_norm_constant<>, 0, read); }},
+    test_case{"LayerNorm, widest: an alternating row", in_constant_evaluation,
+              [](auto read) { return wide_row_mismatches(wide_norm_constant<>, 1, read); }},
+    test_case{"LayerNorm, widest: a ramp", in_constant_evaluation,
+              [](auto read) { return wide_row_mismatches(wide_norm_constant<>, 2, read); }},
+    test_case{"LayerNorm, widest, quantized at run time: its constants and three rows", at_run_time,
+              [](auto read) {
+                const auto norm = wide_norm_of(read);
+                return wide_constant_mismatches(norm) + wide_row_mismatches(norm, 0, read) +
+                       wide_row_mismatches(norm, 1, read) + wide_row_mismatches(norm, 2, read);
+              }},
+};
 
 }  // namespace ctattn_test::quantized_cases
