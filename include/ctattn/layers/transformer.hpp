@@ -25,6 +25,22 @@
 
 namespace ctattn {
 
+namespace detail {
+// The steps of a float transformer layer's residual blocks (ctattn/layers/detail/blocks.hpp): block k's LayerNorm,
+// the k-th of `norms`, with the arithmetic How, and the sum in its first operand's type.
+template <arithmetic How, typename... Norms>
+[[nodiscard]] constexpr auto float_block_steps(const Norms&... norms) noexcept {
+  return block_steps{[&norms...](auto at_block, const auto& in) {
+                       return ctattn::forward(block_member<decltype(at_block)::value>(norms...), in,
+                                              arithmetic_option<How>{});
+                     },
+                     [](auto, const auto& in, const auto& addend) {
+                       const std::remove_cvref_t<decltype(in)> sum = ctattn::add(in, addend);
+                       return sum;
+                     }};
+}
+}  // namespace detail
+
 
 /// nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward, activation, norm_first, batch_first=True) in eval
 /// mode, with `Mask` on its self-attention (none by default; `ctattn::causal_mask` for a decoder-only model):
@@ -110,16 +126,7 @@ struct transformer_encoder_layer {
   /// with the call's arithmetic.
   template <typename... Options>
   [[nodiscard]] constexpr auto blocks(const Options&...) const noexcept {
-    constexpr arithmetic how = detail::arithmetic_of<Options...>;
-    return detail::block_steps{
-        [this](auto at_block, const auto& in) {
-          return ctattn::forward(detail::block_member<decltype(at_block)::value>(norm1, norm2), in,
-                                 arithmetic_option<how>{});
-        },
-        [](auto, const auto& in, const auto& addend) {
-          const std::remove_cvref_t<decltype(in)> sum = ctattn::add(in, addend);
-          return sum;
-        }};
+    return detail::float_block_steps<detail::arithmetic_of<Options...>>(norm1, norm2);
   }
 
   /// The footprint of one forward on an X (`ctattn::layer_footprint`): on the stack, six n x DModel results
@@ -317,16 +324,7 @@ struct transformer_decoder_layer {
   /// the sum, with the call's arithmetic.
   template <typename... Options>
   [[nodiscard]] constexpr auto blocks(const Options&...) const noexcept {
-    constexpr arithmetic how = detail::arithmetic_of<Options...>;
-    return detail::block_steps{
-        [this](auto at_block, const auto& in) {
-          return ctattn::forward(detail::block_member<decltype(at_block)::value>(norm1, norm2, norm3), in,
-                                 arithmetic_option<how>{});
-        },
-        [](auto, const auto& in, const auto& addend) {
-          const std::remove_cvref_t<decltype(in)> sum = ctattn::add(in, addend);
-          return sum;
-        }};
+    return detail::float_block_steps<detail::arithmetic_of<Options...>>(norm1, norm2, norm3);
   }
 
   /// The footprint of one forward on an X with an encoder output Memory: `input_bytes` counts both; on the

@@ -58,6 +58,20 @@ template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename
           typename Mask, WeightLayout Layout>
 struct transformer_decoder_layer;
 
+namespace detail {
+// The steps of an int8 transformer layer L's residual blocks (ctattn/layers/detail/blocks.hpp), as the float layers':
+// block k's LayerNorm, the k-th of `norms`, and the int8 ADD into `L::sum_quantization<k>`.
+template <typename L, typename... Norms>
+[[nodiscard]] constexpr auto int8_block_steps(const Norms&... norms) noexcept {
+  return block_steps{[&norms...](auto at_block, const auto& in) {
+                       return ctattn::normalize(in, block_member<decltype(at_block)::value>(norms...));
+                     },
+                     [](auto at_block, const auto& in, const auto& addend) {
+                       return ctattn::add<L::template sum_quantization<decltype(at_block)::value>>(in, addend);
+                     }};
+}
+}  // namespace detail
+
 /// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
 ///
 /// | member         | the activation                                   |
@@ -210,13 +224,7 @@ struct qtransformer_encoder_layer {
   /// The steps of the layer's two residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1 or
   /// norm2, and the int8 ADD into `sum_quantization<k>`.
   [[nodiscard]] constexpr auto blocks() const noexcept {
-    return detail::block_steps{
-        [this](auto at_block, const auto& in) {
-          return normalize(in, detail::block_member<decltype(at_block)::value>(norm1, norm2));
-        },
-        [](auto at_block, const auto& in, const auto& addend) {
-          return add<sum_quantization<decltype(at_block)::value>>(in, addend);
-        }};
+    return detail::int8_block_steps<qtransformer_encoder_layer>(norm1, norm2);
   }
 
   /// linear2(activation(linear1(h))) on the rows of h, in blocks of `Rows` rows (every row at once where that is n
@@ -564,13 +572,7 @@ struct qtransformer_decoder_layer {
   /// The steps of the layer's three residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1,
   /// norm2 or norm3, and the int8 ADD into `sum_quantization<k>`.
   [[nodiscard]] constexpr auto blocks() const noexcept {
-    return detail::block_steps{
-        [this](auto at_block, const auto& in) {
-          return normalize(in, detail::block_member<decltype(at_block)::value>(norm1, norm2, norm3));
-        },
-        [](auto at_block, const auto& in, const auto& addend) {
-          return add<sum_quantization<decltype(at_block)::value>>(in, addend);
-        }};
+    return detail::int8_block_steps<qtransformer_decoder_layer>(norm1, norm2, norm3);
   }
 
   /// The cache of the self-attention's int8 keys and values `step` keeps, for up to Capacity tokens.
