@@ -2532,6 +2532,45 @@ template <typename Id, template <Id> class Row>
 #endif  // CTATTN_KERNELS_BACKEND_ROWS_HPP
 // ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
 
+// ---------------------------------------- ctattn/kernels/detail/avx_lanes.hpp
+#ifndef CTATTN_KERNELS_DETAIL_AVX_LANES_HPP
+#define CTATTN_KERNELS_DETAIL_AVX_LANES_HPP
+
+/// \file
+/// Reductions across the 8 float lanes of a ymm register, shared by the AVX2 backend (kernels/avx2.hpp) and the
+/// AVX-512 one (kernels/avx512.hpp, on the halves of a zmm register). Empty unless the target has AVX.
+///
+/// | function              | returns                                   |
+/// |-----------------------|-------------------------------------------|
+/// | `sum_of_lanes(x)`     | x0 + ... + x7: halves, then pairs, then the last two |
+/// | `largest_of_lanes(x)` | the largest lane, in the same order       |
+///
+/// Example: `ctattn::detail::sum_of_lanes(_mm256_set1_ps(1.0f)) == 8.0f`.
+
+#if defined(__AVX__)
+
+#include <immintrin.h>
+
+namespace ctattn::detail {
+
+/// The sum and the largest of a ymm register's 8 lanes: halves, then pairs, then the last two.
+inline float sum_of_lanes(__m256 x) noexcept {
+  __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
+  return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
+}
+inline float largest_of_lanes(__m256 x) noexcept {
+  __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
+  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
+  return _mm_cvtss_f32(_mm_max_ss(s, _mm_movehdup_ps(s)));
+}
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX__)
+
+#endif  // CTATTN_KERNELS_DETAIL_AVX_LANES_HPP
+// ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
 // ---------------------------------------- ctattn/kernels/detail/exp_constants.hpp
 #ifndef CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
 #define CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
@@ -2561,813 +2600,101 @@ inline constexpr float lowest = -87.33654f;
 
 #endif  // CTATTN_KERNELS_DETAIL_EXP_CONSTANTS_HPP
 // ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
-// ---------------------------------------- ctattn/kernels/detail/int8_packed.hpp
-#ifndef CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
-#define CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+// ---------------------------------------- ctattn/kernels/detail/ops_defaults.hpp
+#ifndef CTATTN_KERNELS_DETAIL_OPS_DEFAULTS_HPP
+#define CTATTN_KERNELS_DETAIL_OPS_DEFAULTS_HPP
 
 /// \file
-/// The int8 fully-connected product on weights packed for a dot-product instruction, written once over a backend's
-/// operations (kernels/int8.hpp chooses the backend: AVX-512 VNNI, AVX-VNNI, AArch64 `smmla` or `sdot`, or AVX2's
-/// `vpmaddwd` where there is no dot product of bytes). A layer's weights are constants, so `ctattn::qlinear` packs them where
-/// it is made (by the compiler, for a constexpr layer), with everything the requantization needs per channel: the
-/// kernel reads one stream of weights, broadcasts a group of inputs (4 bytes) at a time, and requantizes a vector of
-/// channels at once.
+/// The optional operations of a backend, each declared here with its default. A backend's operations struct derives
+/// from the defaults of its kind and sets `true` the flag of each optional operation it defines; the kernels read
+/// the flag (through `declared_ops`, which gives the defaults for a row's `void`), never whether a name happens to
+/// exist.
+// Rationale: when the kernels asked `requires { Ops::softmax_row(...); }`, an operation misspelled, or with a
+// parameter of another type, left the kernel on its loop without a word: slower, and untested where the backend's
+// test expected its own code. Now a flag set for an operation that does not compile is an error at the kernel's call,
+// and tests/static/backend_ops_test.cpp checks, for every row of the build, that each flag is set exactly when the
+// struct defines the operation.
 ///
-/// | entity                              | meaning                                                           |
-/// |-------------------------------------|-------------------------------------------------------------------|
-/// | `lane_format<Lanes, Offset, Group>` | channels in lane order, `output_requantizer`'s constants per lane |
-/// | `paired_format`                     | AVX-512's: channels 0-7 even lanes, 8-15 odd, 64-bit constants    |
-/// | `packed_weights<N, K, Format>`      | N x K int8 weights in blocks of Lanes channels x Group inputs     |
-/// | `packed_product<Ops, M, K, N>(...)` | y = requantize(x W^T + start) with Ops's instructions (`exact()`) |
-/// | `runtime_panel<Format, K, Blocks>`  | a panel of a run-time operand's channels, packed on the stack     |
-/// | `runtime_product<Ops, M, K, N>(...)`| the same product where W is known only at run time (one multiplier) |
-///
-/// The layout (Lanes channels per vector, K rounded up to a whole group of G = Format::group inputs, N to Lanes, the
-/// padding 0), where lane l of block b holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
-///
-/// | bytes                                 | holds                                                        |
-/// |---------------------------------------|--------------------------------------------------------------|
-/// | `weight[b B + G Lanes g + G l + q]`   | w[c][G g + q], for block b, group g; B = block_bytes         |
-/// | `start[b Lanes + l]`                  | channel c's folded bias - input_offset sum_t w[c][t]         |
-/// | `requant`                             | the Format's constants for each channel's requantization     |
-///
-/// A lane of the dot-product instruction sums 4 products of 4 consecutive inputs (broadcast to every lane) with
-/// the 4 weights of its channel. x86's `vpdpbusd` multiplies unsigned bytes by signed ones: the inputs are the
-/// unsigned operand, x + 128 (input_offset 128), staged tile by tile into a buffer on the stack (`stage_rows`), and
-/// each channel's sum then holds 128 sum_t w[c][t] too, a constant taken away from its start when it is packed.
-/// AVX2 without VNNI has no exact product of bytes (`vpmaddubsw` saturates at 16 bits): its groups are 2 inputs,
-/// staged as int16 (4 bytes still), and 2 weights per channel, widened as they are loaded; `vpmaddwd` sums the 2
-/// products of each lane into 32 bits. AArch64's `smmla` (i8mm) multiplies a 2 x 8 block of inputs (two rows) by
-/// 8 x 2 weights (two channels) into a 2 x 2 block of sums: its groups are 8 inputs, a block of 4 channels is two
-/// such pairs, and the rows are taken in pairs (`packed_pair_tile`).
-///
-/// What a backend `Ops` provides (kernels/avx512.hpp, avx2.hpp, neon.hpp):
-///
-/// | member                                   | meaning                                                        |
-/// |------------------------------------------|----------------------------------------------------------------|
-/// | `format`                                 | its layout: `lane_format<...>` or `paired_format`              |
-/// | `stage_row(dst, x, k, n)`                | a staged row of n bytes: k inputs as read, then inputs 0       |
-/// | `tile_rows`, `accumulators`, `max_panel` | the tile: rows at most, accumulators in all, blocks per row    |
-/// | `accumulator`, `requantizer`             | a vector of int32 sums; a block's requantization in registers  |
-/// | `load_start`                             | a block's starts                                               |
-/// | `load_weights(p)`, `broadcast_group(p)`  | a block's weights for a group; a group's 4 bytes in every lane |
-/// | `dot_group(sum, inputs, weights)`        | sum + per lane the dot product of the group and its weights    |
-/// | `make_requantizer(r, c, zero)`           | the requantization of the block from channel c                 |
-/// | `store_requantized(y, sum, q, valid)`    | the block's first `valid` channels requantized and stored      |
-/// | `add_row_start(sum, r)`                  | sum + r in every lane (a row's start, `runtime_product`)       |
+/// | defaults                   | member (default)                  | the operation, where the flag is set           | read by |
+/// |----------------------------|-----------------------------------|------------------------------------------------|---------|
+/// | `float_ops_defaults`       | `has_transpose_sum` (false)       | `transpose_sum(x)`: lanes of 4 (or 8) registers summed across | kernels/detail/simd.hpp |
+/// |                            | `has_transpose` (false)           | `transpose(registers)`: a square of registers transposed in place | kernels/detail/simd.hpp |
+/// | `int8_ops_defaults`        | `rows_per_pass` (4)               | rows of b per pass of the dot-product kernel   | kernels/detail/int8_simd.hpp |
+/// |                            | `tail_ops` (void)                 | a narrower backend for the terms past the last whole step | kernels/detail/int8_simd.hpp |
+/// |                            | `has_dot_rows` (false)            | `dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)`: the whole kernel | kernels/detail/int8_simd.hpp |
+/// |                            | `has_totals` (false)              | `totals(sums, out)`: a pass's accumulators totalled at once | kernels/detail/int8_simd.hpp |
+/// |                            | `has_requantize_row` (false)      | `requantize_row(epilogue, r, sums, y, n)`      | kernels/int8.hpp |
+/// |                            | `has_product_requantized` (false) | `product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` | kernels/int8.hpp |
+/// |                            | `has_row_sum` (false)             | `row_sum<K>(p)`                                | kernels/int8.hpp |
+/// |                            | `has_softmax_row` (false)         | `softmax_row(x, w, begin, end, table)` with `softmax_row_limit`, `softmax_row_shortest` | kernels/int8.hpp |
+/// |                            | `has_add` (false)                 | `add<A, B, LeftShift, Out>(a, a_zero, b, b_zero, out_zero, out, n)`, for the multipliers where `add_takes(A, B, Out)` | kernels/int8.hpp |
+/// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
+/// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
+/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)`   | kernels/int8.hpp |
+/// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 ///
 /// Example:
 /// \code
-///   using ctattn::detail::int8_packed::packed_weights, ctattn::detail::int8_packed::paired_format;
-///   static_assert(sizeof(packed_weights<3, 5, paired_format>::weight) == 2 * 64);  // 1 block, 2 groups of 4 inputs
-/// \endcode
-// Rationale: the unsigned operand is the inputs, so that the offset's term, 128 sum_t w[c][t], is a constant of the
-// layer, folded into its starts by the compiler; the other way round (weights + 128) each row's sum of inputs had
-// to be taken away at run time, a horizontal sum per row that cost 11% of a 64 x 64 x 64 layer (measured, Zen 4),
-// where staging the inputs costs a vector instruction per 64 bytes.
-
-
-// ---------------------------------------- ctattn/math/fixed_point.hpp
-#ifndef CTATTN_MATH_FIXED_POINT_HPP
-#define CTATTN_MATH_FIXED_POINT_HPP
-
-/// \file
-/// The fixed-point arithmetic of int8 inference, as TensorFlow Lite and CMSIS-NN define it, in constant
-/// expressions and at run time with the same bits (integers only: no rounding mode, no FPU):
-///
-/// | function                                      | computes                                                  |
-/// |-----------------------------------------------|-----------------------------------------------------------|
-/// | `quantize_multiplier(m)`                      | a real m > 0 as `multiplier` x 2^(shift - 31), multiplier in [2^30, 2^31) |
-/// | `saturating_rounding_doubling_high_mul(a, b)` | round(a b / 2^31), ties upward; (-2^31)^2 saturates to 2^31 - 1 |
-/// | `rounding_divide_by_power_of_two(x, e)`       | round(x / 2^e), ties away from zero, for e in [0, 31]     |
-/// | `multiply_by_quantized_multiplier(x, m)`      | x times the real multiplier m, rounded by the two above   |
-///
-/// A requantization (an int32 accumulator to the next int8 tensor's scale) is
-/// `multiply_by_quantized_multiplier(accumulator, quantize_multiplier(s_in * s_weight / s_out)) + zero_point_out`,
-/// clamped to [-128, 127]: the figures of tests/fixtures/math/fixed_point.hpp, generated by
-/// tests/fixtures/math/generate_fixed_point_reference.py with Python's integers, hold it to TFLite's definition.
-///
-/// Example:
-/// \code
-///   constexpr auto m = ctattn::math::quantize_multiplier(0.25);         // {1 << 30, -1}
-///   static_assert(ctattn::math::multiply_by_quantized_multiplier(1000, m) == 250);
+///   struct my_int8_ops : ctattn::detail::int8_ops_defaults {
+///     static constexpr std::size_t rows_per_pass = 2;  // a default replaced
+///     // ... the required operations of kernels/detail/int8_simd.hpp, and each optional one defined with its flag
+///     // set: static constexpr bool has_lookup = true; static void lookup(...) noexcept;
+///   };
+///   static_assert(my_int8_ops::rows_per_pass == 2 && !my_int8_ops::has_lookup);
+///   static_assert(ctattn::detail::declared_ops<void, ctattn::detail::int8_ops_defaults>::rows_per_pass == 4);
 /// \endcode
 
-
-
-namespace ctattn::math {
-
-/// A real multiplier in fixed point: `multiplier` x 2^(shift - 31). A zero multiplier is {0, 0}.
-struct quantized_multiplier {
-  std::int32_t multiplier = 0;
-  int shift = 0;
-  friend constexpr bool operator==(const quantized_multiplier&, const quantized_multiplier&) = default;
-};
-
-/// `real` (finite, >= 0) as `quantized_multiplier`: its mantissa in [0.5, 1) rounded to 31 fractional bits (ties
-/// away from zero; a mantissa that rounds up to 1 becomes 0.5 with the shift one higher), its binary exponent as
-/// the shift. Multipliers below 2^-32 become {0, 0}, as in TFLite; NaN, infinities and negative reals give {0, 0}.
-///
-/// Example: `static_assert(ctattn::math::quantize_multiplier(0.75) == ctattn::math::quantized_multiplier{3 << 29, 0});`
-constexpr quantized_multiplier quantize_multiplier(double real) noexcept {
-  if (!(real > 0.0) || real > std::numeric_limits<double>::max()) return {};
-  std::uint64_t bits = std::bit_cast<std::uint64_t>(real);
-  int exponent = static_cast<int>((bits >> 52) & 0x7FF);
-  int adjust = 0;
-  if (exponent == 0) {  // subnormal: scale into the normal range first (exactly)
-    bits = std::bit_cast<std::uint64_t>(real * 0x1p54);
-    exponent = static_cast<int>((bits >> 52) & 0x7FF);
-    adjust = -54;
-  }
-  // The mantissa with 53 bits, 1.f x 2^52: the real is mantissa x 2^(exponent - 1075), and its frexp fraction
-  // q = mantissa / 2^53 lies in [0.5, 1) with binary exponent exponent - 1022.
-  const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
-  int shift = exponent - 1022 + adjust;
-  // round(q x 2^31) = round(mantissa / 2^22), ties away from zero.
-  std::uint64_t fixed = (mantissa + (std::uint64_t{1} << 21)) >> 22;
-  if (fixed == (std::uint64_t{1} << 31)) {
-    fixed >>= 1;
-    ++shift;
-  }
-  if (shift < -31) return {};
-  return {static_cast<std::int32_t>(fixed), shift};
-}
-
-/// round(a b / 2^31) with ties upward (toward +infinity), the high half of the doubled product: gemmlowp's and
-/// TFLite's SaturatingRoundingDoublingHighMul. The one product that overflows, (-2^31)(-2^31), gives 2^31 - 1.
-///
-/// Example: `static_assert(ctattn::math::saturating_rounding_doubling_high_mul(1 << 30, 1 << 30) == 1 << 29);`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
-  constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
-  if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
-  const std::int64_t product = std::int64_t{a} * std::int64_t{b};
-  // TFLite writes it (product + nudge) / 2^31, truncating toward zero, with nudge 2^30 for product >= 0 and
-  // 1 - 2^30 below; for product < 0 that truncation is a ceiling, ceil((p + 1 - 2^30) / 2^31) =
-  // floor((p + 2^30) / 2^31), so both cases are floor((p + 2^30) / 2^31): rounding to nearest with ties upward
-  // (3.5 -> 4, -3.5 -> -3). Rationale: the shift form has no branch and no 64-bit division, a few instructions on a
-  // 32-bit core (C++20 defines >> of a negative value as the floor).
-  return static_cast<std::int32_t>((product + (std::int64_t{1} << 30)) >> 31);
-}
-
-/// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
-///
-/// Example: `static_assert(ctattn::math::rounding_divide_by_power_of_two(-6, 2) == -2);   // -1.5 -> -2`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
-  const std::int32_t mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
-  const std::int32_t remainder = x & mask;
-  const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
-  // Rationale: an arithmetic right shift of a negative value, as C++20 defines it (floor division by 2^exponent).
-  return (x >> exponent) + (remainder > threshold ? 1 : 0);
-}
-
-/// x times the real multiplier m (`quantize_multiplier`): a left shift for a positive shift (saturating in the
-/// high multiply), the high multiply, then a rounding right shift; TFLite's MultiplyByQuantizedMultiplier.
-///
-/// Example: `static_assert(ctattn::math::multiply_by_quantized_multiplier(-7, ctattn::math::quantize_multiplier(0.5)) == -3);`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
-  const int left = m.shift > 0 ? m.shift : 0;
-  const int right = m.shift > 0 ? 0 : -m.shift;
-  // x 2^left wraps to int32 when it does not fit (only for multipliers >= 1 and large x; TFLite's int32 product
-  // leaves that overflow undefined). Requantization multipliers are below 1 and never shift left.
-  const auto scaled = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
-  return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
-}
-
-}  // namespace ctattn::math
-
-#endif  // CTATTN_MATH_FIXED_POINT_HPP
-// ---------------------------------------- ctattn/kernels/detail/int8_packed.hpp (continued)
-
-namespace ctattn::detail::int8_packed {
-
-/// The layout of a backend whose channels sit in its lanes in order, each requantized as `output_requantizer` does
-/// it in 32-bit lanes: the multiplier, the shift split into its left and right parts, and the right shift's
-/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are; `smmla` the same
-/// with groups of 8; AVX2 with 8 lanes, groups of 2 inputs staged as int16).
-///
-/// Example:
-/// \code
-///   static_assert(ctattn::detail::int8_packed::lane_format<4, 0>::lane_of(3) == 3);
-/// \endcode
-template <std::size_t Lanes, int InputOffset, std::size_t Group = 4>
-struct lane_format {
-  static_assert(Group == 8 || Group == 4 || Group == 2, "a group is 8 or 4 int8 inputs, or 2 widened to int16");
-  static constexpr std::size_t lanes = Lanes;
-  static constexpr int input_offset = InputOffset;
-  /// Inputs per group: a lane's products summed by one instruction.
-  static constexpr std::size_t group = Group;
-  /// Bytes of a staged input: 2 where the inputs are widened to int16 (groups of 2), else 1.
-  static constexpr std::size_t input_bytes = Group == 2 ? 2 : 1;
-  /// The lane of a block's channel c.
-  static constexpr std::size_t lane_of(std::size_t c) noexcept { return c; }
-
-  /// Each channel's requantization at its lane.
-  template <std::size_t Columns>
-  struct requantization {
-    std::int32_t multiplier[Columns]{};
-    std::int32_t left[Columns]{};
-    std::int32_t right[Columns]{};
-    std::int32_t right_less_one[Columns]{};
-    std::int32_t round_bit[Columns]{};
-
-    /// Channel c's multiplier, at `lane` (block * Lanes + lane_of); the output zero point is added at run time.
-    constexpr void set(std::size_t, std::size_t lane, const math::quantized_multiplier& m, std::int32_t) noexcept {
-      multiplier[lane] = m.multiplier;
-      left[lane] = m.shift > 0 ? m.shift : 0;
-      right[lane] = m.shift > 0 ? 0 : -m.shift;
-      right_less_one[lane] = right[lane] > 0 ? right[lane] - 1 : 0;
-      round_bit[lane] = right[lane] > 0 ? 1 : 0;
-    }
-    /// Every lane as `set` makes channel 0's with m (one multiplier for every channel: a run-time product's).
-    // Rationale: from locals, one array at a time, so that each loop is a run of vector stores (as below).
-    constexpr void set_all(const math::quantized_multiplier& m, std::int32_t zero) noexcept {
-      set(0, 0, m, zero);
-      const auto fill = [](std::int32_t(&array)[Columns]) {
-        const std::int32_t value = array[0];
-        for (std::size_t lane = 1; lane < Columns; ++lane) array[lane] = value;
-      };
-      fill(multiplier);
-      fill(left);
-      fill(right);
-      fill(right_less_one);
-      fill(round_bit);
-    }
-    /// Whether the kernel computes every channel exactly: always.
-    [[nodiscard]] constexpr bool exact() const noexcept { return true; }
-    friend constexpr bool operator==(const requantization&, const requantization&) = default;
-  };
-};
-
-/// The layout of AVX-512 VNNI: 16 lanes, inputs + 128, a block's channels 0-7 in the even lanes and 8-15 in the
-/// odd ones, so that the two halves requantize in 64-bit lanes and saturate to int8 in channel order (`vpmovsqb`).
-/// Channel c's requantization as 64-bit constants: y = ((x << left) m + addend - (negative if the product is
-/// below -2^30)) >> shift, which is `output_requantizer`'s two roundings and its zero point in one: the doubling
-/// high product's floor((p + 2^30) / 2^31), then the division by 2^right with ties away from zero, then + zero, are
-/// floor((p + 2^30 + 2^(30 + right) + zero 2^(31 + right) - [p < -2^30] 2^31) / 2^(31 + right)) (no 2^(30 + right)
-/// nor 2^31 term where right = 0). |p| < 2^62, so the sum fits 64 bits while right <= 23; a layer with a channel
-/// scaled below 2^-24 is not `exact()` and takes the plain kernel. Each 64-bit constant is two int32 (low first),
-/// so that the layout keeps an int32's alignment.
-///
-/// Example:
-/// \code
-///   static_assert(ctattn::detail::int8_packed::paired_format::lane_of(9) == 3);  // channel 9: the second odd lane
-/// \endcode
-struct paired_format {
-  static constexpr std::size_t lanes = 16;
-  static constexpr int input_offset = 128;
-  static constexpr std::size_t group = 4;
-  static constexpr std::size_t input_bytes = 1;
-  static constexpr std::size_t lane_of(std::size_t c) noexcept { return c < 8 ? 2 * c : 2 * (c - 8) + 1; }
-
-  template <std::size_t Columns>
-  struct requantization {
-    std::int32_t left[Columns]{};            // at each channel's lane
-    std::int32_t multiplier[2 * Columns]{};  // the others in channel order, 64 bits each
-    std::int32_t addend[2 * Columns]{};
-    std::int32_t negative[2 * Columns]{};
-    std::int32_t shift[2 * Columns]{};
-    std::int32_t folds_every_zero = 1;  // every channel's right shift is at most 23
-    // Rationale: a word more, so that the form is a multiple of 8 bytes (40 per channel, 8 here): an int8 model's
-    // layers sit beside 8-aligned members (scales kept as doubles' bits), and a layer of 4 bytes mod 8 would pad the
-    // model past the sum of its layers' sizes, its footprint (examples/verified_model/int8_sorter.hpp asserts both
-    // equal).
-    std::int32_t unused = 0;
-
-    constexpr void set(std::size_t c, std::size_t lane, const math::quantized_multiplier& m,
-                       std::int32_t zero) noexcept {
-      const int right = m.shift > 0 ? 0 : -m.shift;
-      if (right > 23) folds_every_zero = 0;
-      const std::int64_t zero_term = right > 23 ? 0 : static_cast<std::int64_t>(
-          static_cast<std::uint64_t>(static_cast<std::int64_t>(zero)) << (31 + right));
-      left[lane] = m.shift > 0 ? m.shift : 0;
-      put(multiplier, c, m.multiplier);
-      put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0) + zero_term);
-      put(negative, c, right > 0 ? std::int64_t{1} << 31 : 0);
-      put(shift, c, 31 + right);
-    }
-    /// Every channel as `set` makes channel 0's with m (one multiplier for every channel: a run-time product's).
-    // Rationale: channel 0's words from locals, one array at a time, so that each loop is a run of vector stores:
-    // copied in one loop from the array's own first words, the 64 channels of a run-time panel took 9% of int8
-    // attention's time at (16, 64) on Zen 4.
-    constexpr void set_all(const math::quantized_multiplier& m, std::int32_t zero) noexcept {
-      set(0, 0, m, zero);
-      const std::int32_t first_left = left[0];
-      for (std::size_t lane = 1; lane < Columns; ++lane) left[lane] = first_left;
-      const auto fill = [](std::int32_t(&array)[2 * Columns]) {
-        const std::int32_t low = array[0];
-        const std::int32_t high = array[1];
-        for (std::size_t c = 1; c < Columns; ++c) {
-          array[2 * c] = low;
-          array[2 * c + 1] = high;
-        }
-      };
-      fill(multiplier);
-      fill(addend);
-      fill(negative);
-      fill(shift);
-    }
-    /// Whether the kernel computes every channel exactly (the zero point folded into every addend).
-    [[nodiscard]] constexpr bool exact() const noexcept { return folds_every_zero != 0; }
-    friend constexpr bool operator==(const requantization&, const requantization&) = default;
-
-    /// The 64-bit constant of channel c.
-    constexpr std::int64_t get(const std::int32_t (&array)[2 * Columns], std::size_t c) const noexcept {
-      return static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::uint32_t>(array[2 * c + 1])) << 32 |
-                                       static_cast<std::uint32_t>(array[2 * c]));
-    }
-
-   private:
-    static constexpr void put(std::int32_t (&array)[2 * Columns], std::size_t c, std::int64_t value) noexcept {
-      const auto bits = static_cast<std::uint64_t>(value);
-      array[2 * c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
-      array[2 * c + 1] = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits >> 32));
-    }
-  };
-};
-
-/// N x K int8 weights packed in a backend's Format (see the file's table), with the per-channel start at each
-/// channel's lane and the Format's requantization. Made from the layer's weights, folded biases, multipliers and
-/// output zero point.
-template <std::size_t N, std::size_t K, typename Format>
-struct packed_weights {
-  static constexpr std::size_t lanes = Format::lanes;
-  static constexpr std::size_t group = Format::group;
-  static constexpr std::size_t blocks = (N + lanes - 1) / lanes;
-  static constexpr std::size_t groups = (K + group - 1) / group;
-  /// Bytes of a block's weights for one group, and of a row's staged inputs for one group.
-  static constexpr std::size_t group_bytes = group * lanes;
-  static constexpr std::size_t input_group_bytes = group * Format::input_bytes;
-  static constexpr std::size_t columns = blocks * lanes;
-  static constexpr int input_offset = Format::input_offset;
-  /// Bytes from a block's weights to the next's: its groups, and a cache line more where that would be a multiple
-  /// of 4 KiB.
-  // Rationale: a one-row product reads up to 8 blocks side by side; 4 KiB apart (K = 512 x 16 channels is 8 KiB),
-  // every stream maps to the same set of a 32 KiB 8-way L1 and they evict one another (measured on Zen 4:
-  // 1 x 512 x 512 took 20% longer than 1 x 516 x 512).
-  static constexpr std::size_t block_bytes = groups * group_bytes + (groups * group_bytes % 4096 == 0 ? 64 : 0);
-
-  std::int8_t weight[blocks * block_bytes]{};
-  std::int32_t start[columns]{};
-  typename Format::template requantization<columns> requant{};
-
-  constexpr packed_weights() noexcept = default;
-
-  constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
-                           const math::quantized_multiplier (&multipliers)[N], std::int32_t zero) noexcept {
-    for (std::size_t c = 0; c < N; ++c) {
-      const std::size_t lane = lane_of_channel(c);
-      start[lane] = start_of(folded_bias[c], place(weight, c, w[c]));
-      requant.set(c, lane, multipliers[c], zero);
-    }
-  }
-
-  /// Channel c's lane among the columns: its block's first lane + Format::lane_of.
-  static constexpr std::size_t lane_of_channel(std::size_t c) noexcept {
-    return c / lanes * lanes + Format::lane_of(c % lanes);
-  }
-  /// Channel c's K weights (`row`; null: all 0) written where the layout keeps them in `weights` (blocks block_bytes
-  /// apart), the last group's padding 0; returns their sum.
-  static constexpr std::int32_t place(std::int8_t* weights, std::size_t c, const std::int8_t* row) noexcept {
-    std::int8_t* const to = weights + c / lanes * block_bytes + Format::lane_of(c % lanes) * group;
-    std::int32_t sum = 0;
-    for (std::size_t g = 0; g < groups; ++g) {
-      for (std::size_t q = 0; q < group; ++q) {
-        const std::size_t t = g * group + q;
-        const std::int8_t v = row != nullptr && t < K ? row[t] : std::int8_t{0};
-        to[g * group_bytes + q] = v;
-        sum += v;
-      }
-    }
-    return sum;
-  }
-  /// The start of a channel whose K weights sum to `sum`: its folded bias less input_offset sum, modulo 2^32 as the
-  /// folded bias and the kernel's sums are (input_offset sum fits: |sum| <= 128 K).
-  static constexpr std::int32_t start_of(std::int32_t folded_bias, std::int32_t sum) noexcept {
-    return static_cast<std::int32_t>(static_cast<std::uint32_t>(folded_bias) -
-                                     static_cast<std::uint32_t>(input_offset * sum));
-  }
-
-  /// Whether `packed_product` gives every output of this layer exactly (else the plain kernel does).
-  [[nodiscard]] constexpr bool exact() const noexcept { return requant.exact(); }
-
-  friend constexpr bool operator==(const packed_weights&, const packed_weights&) = default;
-};
-
-/// What a layer keeps where the build has no packed kernel: nothing.
-struct no_packed_weights {
-  constexpr no_packed_weights() noexcept = default;
-  template <typename... From>
-  constexpr explicit no_packed_weights(const From&...) noexcept {}
-  friend constexpr bool operator==(no_packed_weights, no_packed_weights) = default;
-};
-
-/// The packed form of an N x K layer for the backend `Ops` (`void`: none).
-template <typename Ops, std::size_t N, std::size_t K>
-struct packed_type {
-  using type = no_packed_weights;
-};
-template <typename Ops, std::size_t N, std::size_t K>
-  requires(!std::is_void_v<Ops>)
-struct packed_type<Ops, N, K> {
-  using type = packed_weights<N, K, typename Ops::format>;
-  // Rationale: no alignment above an int32's (the kernel's loads are unaligned ones): a layer holding a 64-byte
-  // aligned member would pad every model that holds the layer, and a model's footprint, the sum of its layers'
-  // sizes, would no longer be its size (examples/verified_model/int8_sorter.hpp asserts they are equal).
-  static_assert(alignof(type) == alignof(std::int32_t));
-  // ... and a multiple of 8 bytes, for the same reason beside 8-aligned members (see paired_format::unused).
-  static_assert(sizeof(type) % 8 == 0);
-};
-
-/// Whether the kernel reads x through a staging buffer: where the Format offsets or widens the inputs, or K is not
-/// a whole number of groups (the buffer's rows end in zeros).
-template <typename Format, std::size_t K>
-inline constexpr bool staged = Format::input_offset != 0 || Format::input_bytes != 1 || K % Format::group != 0;
-
-/// Bytes from a staged row to the next: K rounded up to a whole group, Format::input_bytes each.
-template <typename Format, std::size_t K>
-inline constexpr std::size_t staged_stride =
-    (K + Format::group - 1) / Format::group * Format::group * Format::input_bytes;
-
-/// The rows of a tile at most, on every backend: a staging buffer holds at most this many rows...
-inline constexpr std::size_t max_tile_rows = 8;
-/// ... or this many, on a backend whose groups are 2 inputs widened to int16 (twice the bytes per row).
-inline constexpr std::size_t max_widened_tile_rows = 4;
-
-/// The stack bytes the staged rows of an M x K product take at most, on any backend: 8 rows of K bytes rounded up
-/// to a group of 8 (the largest group of int8 inputs), or 4 rows of K int16 rounded up to 2.
-template <std::size_t M, std::size_t K>
-inline constexpr std::size_t most_staged_bytes = [] {
-  const std::size_t bytes = (M < max_tile_rows ? M : max_tile_rows) * ((K + 7) / 8 * 8);
-  const std::size_t widened = (M < max_widened_tile_rows ? M : max_widened_tile_rows) * ((K + 1) / 2 * 4);
-  return bytes > widened ? bytes : widened;
-}();
-
-/// The rows [0, rows) of x, XS elements apart, written to `to` as the kernel reads them: by the backend's
-/// `stage_row` (+ input_offset, or widened), or as they are with zeros after K.
-template <typename Ops, std::size_t K, std::size_t XS>
-inline void stage_rows(std::int8_t* to, const std::int8_t* x, std::size_t rows) noexcept {
-  constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
-  for (std::size_t r = 0; r < rows; ++r) {
-    if constexpr (Ops::format::input_offset != 0 || Ops::format::input_bytes != 1) {
-      Ops::stage_row(to + r * stride, x + r * XS, K, stride);
-    } else {
-      for (std::size_t t = 0; t < K; ++t) to[r * stride + t] = x[r * XS + t];
-      for (std::size_t t = K; t < stride; ++t) to[r * stride + t] = 0;
-    }
-  }
-}
-
-/// One tile: rows [0, MR) of x (as the kernel reads them, x_stride apart) against NV blocks of channels from block
-/// `block`, written to y; the last block has `Valid` channels (Lanes: all). Where `row_start` is given, row i's
-/// sums start from row_start[i] more (a run-time product's zero-point term of each row, `runtime_product`).
-template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
-inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block, std::int32_t zero,
-                        std::int8_t* y, std::size_t y_stride, const std::int32_t* row_start = nullptr) noexcept {
-  using acc = typename Ops::accumulator;
-  constexpr std::size_t lanes = P::lanes;
-  constexpr std::size_t block_bytes = P::block_bytes;
-  constexpr std::size_t group_bytes = P::group_bytes;
-  acc sums[MR][NV];
-  for (std::size_t j = 0; j < NV; ++j) {
-    const acc start = Ops::load_start(p.start + (block + j) * lanes);
-    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = row_start ? Ops::add_row_start(start, row_start[i]) : start;
-  }
-  const std::int8_t* w = p.weight + block * block_bytes;
-  for (std::size_t g = 0; g < P::groups; ++g) {
-    acc w_vectors[NV];
-    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * group_bytes);
-    for (std::size_t i = 0; i < MR; ++i) {
-      const acc inputs = Ops::broadcast_group(x + i * x_stride + g * P::input_group_bytes);
-      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_group(sums[i][j], inputs, w_vectors[j]);
-    }
-  }
-  for (std::size_t j = 0; j < NV; ++j) {
-    const std::size_t c = (block + j) * lanes;
-    const typename Ops::requantizer r = Ops::make_requantizer(p.requant, c, zero);
-    for (std::size_t i = 0; i < MR; ++i) {
-      Ops::store_requantized(y + i * y_stride + c, sums[i][j], r, j == NV - 1 ? Valid : lanes);
-    }
-  }
-}
-
-/// `packed_tile` for a Format whose instruction multiplies a pair of rows by a pair of channels (`smmla`: groups of
-/// 8, blocks of 4 channels as two pairs): rows [0, MR) in pairs, the last one paired with itself where MR is odd (its
-/// copy's sums are not stored). A sum vector holds rows r, r + 1 x channels c, c + 1 as (r c, r c+1, r+1 c, r+1 c+1);
-/// `Ops::first_row` and `second_row` gather a block's 4 channels of one row from its two pairs for the requantization.
-///
-/// What such a backend `Ops` provides beyond `packed_tile`'s members (`broadcast_group` and `dot_group` aside):
-///
-/// | member                                  | meaning                                                          |
-/// |-----------------------------------------|------------------------------------------------------------------|
-/// | `load_pair_start(p)`                    | the starts of channels p[0], p[1], for both rows                 |
-/// | `load_weights(p)`                       | a channel pair's 8 x 2 weights (16 bytes)                        |
-/// | `pair_rows(first, second)`              | 8 inputs of two rows (16 bytes)                                  |
-/// | `multiply_pair(sum, rows, weights)`     | sum + the 2 x 2 products of the rows' and channels' 8 terms      |
-/// | `first_row(a, b)`, `second_row(a, b)`   | one row's sums of the pairs a (channels 0, 1) and b (2, 3)       |
-/// | `add_pair_row_starts(sum, r0, r1)`      | sum + (r0, r0, r1, r1): two rows' starts (`row_start`)           |
-template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
-inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block,
-                             std::int32_t zero, std::int8_t* y, std::size_t y_stride,
-                             const std::int32_t* row_start = nullptr) noexcept {
-  static_assert(P::lanes == 4 && P::group == 8, "blocks of two channel pairs, groups of 8 inputs");
-  using acc = typename Ops::accumulator;
-  constexpr std::size_t pairs = (MR + 1) / 2;
-  constexpr std::size_t block_bytes = P::block_bytes;
-  acc sums[pairs][NV][2];
-  for (std::size_t j = 0; j < NV; ++j) {
-    for (std::size_t h = 0; h < 2; ++h) {
-      const acc start = Ops::load_pair_start(p.start + (block + j) * 4 + 2 * h);
-      for (std::size_t i = 0; i < pairs; ++i) {
-        sums[i][j][h] = row_start ? Ops::add_pair_row_starts(start, row_start[2 * i],
-                                                             row_start[2 * i + 1 < MR ? 2 * i + 1 : 2 * i])
-                                  : start;
-      }
-    }
-  }
-  const std::int8_t* w = p.weight + block * block_bytes;
-  for (std::size_t g = 0; g < P::groups; ++g) {
-    acc w_vectors[NV][2];
-    for (std::size_t j = 0; j < NV; ++j) {
-      for (std::size_t h = 0; h < 2; ++h) {
-        w_vectors[j][h] = Ops::load_weights(w + j * block_bytes + g * P::group_bytes + 16 * h);
-      }
-    }
-    for (std::size_t i = 0; i < pairs; ++i) {
-      const std::int8_t* first = x + 2 * i * x_stride + g * P::input_group_bytes;
-      const acc rows = Ops::pair_rows(first, 2 * i + 1 < MR ? first + x_stride : first);
-      for (std::size_t j = 0; j < NV; ++j) {
-        for (std::size_t h = 0; h < 2; ++h) sums[i][j][h] = Ops::multiply_pair(sums[i][j][h], rows, w_vectors[j][h]);
-      }
-    }
-  }
-  for (std::size_t j = 0; j < NV; ++j) {
-    const std::size_t c = (block + j) * 4;
-    const std::size_t valid = j == NV - 1 ? Valid : 4;
-    const typename Ops::requantizer r = Ops::make_requantizer(p.requant, c, zero);
-    for (std::size_t i = 0; i < pairs; ++i) {
-      Ops::store_requantized(y + 2 * i * y_stride + c, Ops::first_row(sums[i][j][0], sums[i][j][1]), r, valid);
-      if (2 * i + 1 < MR) {
-        Ops::store_requantized(y + (2 * i + 1) * y_stride + c, Ops::second_row(sums[i][j][0], sums[i][j][1]), r,
-                               valid);
-      }
-    }
-  }
-}
-
-/// Whether Ops multiplies pairs of rows by pairs of channels (`packed_pair_tile`) rather than broadcasting a row's
-/// group to every channel (`packed_tile`).
-template <typename Ops>
-inline constexpr bool pairs_rows = Ops::format::group == 8;
-
-/// The tile of a product of M rows by `blocks` blocks of channels: `rows` rows x `panel` blocks, within the
-/// backend's accumulators.
-// Rationale: a tile's inner step loads `panel` vectors of weights and broadcasts `rows` groups of inputs for
-// rows x panel instructions, so the squarest tile that fits does the most work per load: 6 x 4 on AVX-512 where the
-// blocks come in fours (a panel of 3 would leave a panel of 1, a load per instruction) and the rows fill a tall
-// tile, else the backend's tallest (8 x 3); fewer rows than that are one tile, as wide as their accumulators allow
-// (7 rows: 3 blocks; one row: 8 blocks).
-template <typename Ops, std::size_t M, std::size_t Blocks>
-struct tile_shape {
-  static_assert(Ops::tile_rows <= max_tile_rows);
-  static constexpr std::size_t square_rows = Ops::accumulators / 4;
-  static constexpr bool square = M >= Ops::tile_rows && Blocks % 4 == 0;
-  static constexpr std::size_t rows = square ? square_rows : (M < Ops::tile_rows ? M : Ops::tile_rows);
-  static constexpr std::size_t wide = Ops::accumulators / rows;
-  static constexpr std::size_t panel = square ? 4 : (wide < 1 ? 1 : (wide > Ops::max_panel ? Ops::max_panel : wide));
-};
-
-/// Rows [0, MR) of x against the NV blocks from `block`, staged first where `Stage` says.
-template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::size_t K, std::size_t XS,
-          std::size_t YS, bool Stage, typename P>
-inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero, std::int8_t* y,
-                        const std::int32_t* row_start = nullptr) noexcept {
-  if constexpr (Stage) {
-    constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
-    static_assert(MR * stride <= most_staged_bytes<MR, K>, "a tile stages no more than int8_product_stack_bytes says");
-    alignas(64) std::int8_t rows[MR * stride];
-    stage_rows<Ops, K, XS>(rows, x, MR);
-    packed_rows<Ops, MR, NV, Valid, K, stride, YS, false>(rows, p, block, zero, y, row_start);
-  } else if constexpr (pairs_rows<Ops>) {
-    packed_pair_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS, row_start);
-  } else {
-    packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS, row_start);
-  }
-}
-
-/// Every row of x against the NV blocks from `block`: tiles of `Rows` rows, then the rest.
-template <typename Ops, std::size_t Rows, std::size_t M, std::size_t NV, std::size_t Valid, std::size_t K,
-          std::size_t XS, std::size_t YS, bool Stage, typename P>
-inline void packed_panel(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero, std::int8_t* y,
-                         const std::int32_t* row_start = nullptr) noexcept {
-  for (std::size_t i = 0; i + Rows <= M; i += Rows) {
-    packed_rows<Ops, Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS,
-                                                        row_start ? row_start + i : nullptr);
-  }
-  if constexpr (M % Rows != 0) {
-    constexpr std::size_t i = M - M % Rows;
-    packed_rows<Ops, M % Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS,
-                                                            row_start ? row_start + i : nullptr);
-  }
-}
-
-/// Every panel of channels, each against every row of x (XS elements apart; staged tile by tile where `Stage`).
-template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, bool Stage,
-          typename P>
-inline void packed_panels(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
-  constexpr std::size_t blocks = P::blocks;
-  constexpr std::size_t rows = tile_shape<Ops, M, blocks>::rows;
-  constexpr std::size_t panel = tile_shape<Ops, M, blocks>::panel;
-  constexpr std::size_t last_valid = N % P::lanes == 0 ? P::lanes : N % P::lanes;
-  constexpr std::size_t full = blocks / panel * panel;
-  // Whole panels; the last of them holds the partial block when the blocks divide evenly.
-  for (std::size_t b = 0; b < full; b += panel) {
-    if (b + panel == blocks) {
-      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS, Stage>(x, p, b, zero, y);
-    } else {
-      packed_panel<Ops, rows, M, panel, P::lanes, K, XS, YS, Stage>(x, p, b, zero, y);
-    }
-  }
-  if constexpr (blocks % panel != 0) {
-    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS, Stage>(x, p, full, zero, y);
-  }
-}
-
-/// y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t]) for r < M, c < N (`kernels::int8_fully_connected`'s
-/// contract) on the packed weights p; rows of x and y XS and YS elements apart.
-// Rationale: the panel of channels is the outer loop, so that its weights (NV blocks, up to 8 KiB per 128 inputs)
-// stay in L1 for every tile of rows; a panel is as wide as the registers allow (Ops::accumulators over the rows
-// of a tile), so that one row (a decoding step) has enough independent sums to hide the instruction's latency.
-// Rows that need staging are staged on the stack once where they are one tile (a few rows, many panels: 7 x 512
-// x 512 staged for each of its 11 panels took 5% longer), else tile by tile, so that the stack holds a tile's
-// rows whatever M is; staging costs a vector instruction per 64 inputs against a tile's NV per 4.
-template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, typename P>
-inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
-  if constexpr (!staged<typename Ops::format, K>) {
-    packed_panels<Ops, M, K, N, XS, YS, false>(x, p, zero, y);
-  } else if constexpr (M <= tile_shape<Ops, M, P::blocks>::rows) {
-    constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
-    static_assert(M * stride <= most_staged_bytes<M, K>, "the rows stage no more than int8_product_stack_bytes says");
-    alignas(64) std::int8_t rows[M * stride];
-    stage_rows<Ops, K, XS>(rows, x, M);
-    packed_panels<Ops, M, K, N, stride, YS, false>(rows, p, zero, y);
-  } else {
-    packed_panels<Ops, M, K, N, XS, YS, true>(x, p, zero, y);
-  }
-}
-
-/// The rows a product needs for `runtime_product` to pack its run-time operand: packing costs a move per group of
-/// each channel, which a tile of this many rows amortizes (fewer rows: the backend's dot products, with no packing).
-inline constexpr std::size_t runtime_packing_rows = 8;
-
-/// `Blocks` blocks of the channels of an int8 operand known only at run time, in Format's layout (`packed_weights`'s
-/// for one panel): what `runtime_product` packs on the stack, a panel at a time.
-///
-/// | member    | holds                                                                              |
-/// |-----------|------------------------------------------------------------------------------------|
-/// | `weight`  | Blocks blocks of Lanes channels x K inputs (block_bytes apart), padding 0          |
-/// | `start`   | each channel's start less input_offset times the sum of its inputs, at its lane    |
-/// | `requant` | the Format's requantization, set once for every lane (one multiplier)              |
-template <typename Format, std::size_t K, std::size_t Blocks>
-struct runtime_panel {
-  using layout = packed_weights<Format::lanes, K, Format>;  // one block's
-  static constexpr std::size_t lanes = Format::lanes;
-  static constexpr std::size_t group = Format::group;
-  static constexpr std::size_t blocks = Blocks;
-  static constexpr std::size_t groups = layout::groups;
-  static constexpr std::size_t group_bytes = layout::group_bytes;
-  static constexpr std::size_t input_group_bytes = layout::input_group_bytes;
-  static constexpr std::size_t block_bytes = layout::block_bytes;
-  static constexpr std::size_t columns = Blocks * lanes;
-  static constexpr int input_offset = Format::input_offset;
-
-  std::int8_t weight[Blocks * block_bytes];
-  std::int32_t start[columns];
-  typename Format::template requantization<columns> requant;
-
-  /// The channels [0, count) from w (rows of K, WS elements apart) with their starts column_start[c], the rest
-  /// (count < columns: the last panel's padding) 0, as `packed_weights` lays out a layer: whole blocks by the
-  /// backend's `Ops::pack_block` where it has one (a transposition of the block's rows), the rest channel by channel.
-  // Rationale: the row pointer advances, not w + c WS: GCC 12 -O3 reports the latter as overflowing at iterations
-  // no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
-  template <typename Ops, std::size_t WS>
-  void pack(const std::int8_t* w, const std::int32_t* column_start, std::size_t count) noexcept {
-    std::size_t c = 0;
-    if constexpr (requires(std::int32_t* sums) { Ops::template pack_block<K, WS>(weight, w, sums); }) {
-      for (; c + lanes <= count && c < columns; c += lanes) {
-        std::int32_t sums[lanes];  // in lane order
-        Ops::template pack_block<K, WS>(weight + c / lanes * block_bytes, w, sums);
-        for (std::size_t q = 0; q < lanes; ++q) {
-          start[c + Format::lane_of(q)] = layout::start_of(column_start[c + q], sums[Format::lane_of(q)]);
-        }
-        if (c + lanes < count) w += lanes * WS;  // no further than w's last row
-      }
-    }
-    for (; c < columns; ++c) {
-      const bool kept = c < count;
-      const std::int32_t sum = layout::place(weight, c, kept ? w : nullptr);
-      start[layout::lane_of_channel(c)] = kept ? layout::start_of(column_start[c], sum) : 0;
-      if (c + 1 < count) w += WS;  // no further than w's last row
-    }
-  }
-};
-
-/// The stack bytes `runtime_product`'s panel takes for K inputs and N channels, on any backend: at most 64
-/// channels (4 blocks of AVX-512's 16, or fewer channels on the narrower backends), each with its K inputs rounded
-/// up to a group of 8, its start and its requantization (40 bytes at most), the blocks' padding, and the panel's
-/// alignment.
-template <std::size_t K, std::size_t N>
-inline constexpr std::size_t most_runtime_panel_bytes = [] {
-  const std::size_t rounded = (N + 15) / 16 * 16;
-  const std::size_t channels = rounded < 64 ? rounded : 64;
-  return channels * ((K + 7) / 8 * 8 + 4 + 40) + 4 * 64 + 8 + 64;
-}();
-
-/// y[r][c] = requantize(start(r, c) + sum_t x[r][t] w[c][t]) for r < M, c < N, with one multiplier
-/// (`kernels::int8_product_requantized`'s contract, `int8_epilogue<false, ...>`) where w is known only at run time
-/// (int8 attention's keys and values): `packed_product`'s tiles, on w packed a panel of channels at a time into a
-/// `runtime_panel` on the stack. Rows of x, w and y XS, WS and YS elements apart. Returns false, having written
-/// nothing, where the Format's requantization of that multiplier is not exact (`exact()`), for the caller's kernel.
-// Rationale: packing costs a move per group of 4 inputs of each channel, against a dot-product instruction per
-// group, channel block and row in the tiles; the backend's dot products (`int8_simd::dot_rows`) instead end each
-// output in a reduction across lanes, 7 or 8 instructions per output at K = 64 where a tile spends one.
-template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
-          typename Epilogue>
-inline bool runtime_product(const std::int8_t* x, const std::int8_t* w, const Epilogue& e, std::int8_t* y) noexcept {
-  static_assert(!Epilogue::per_channel, "one multiplier for every channel");
-  using format = typename Ops::format;
-  constexpr std::size_t lanes = format::lanes;
-  constexpr std::size_t blocks = (N + lanes - 1) / lanes;
-  using shape = tile_shape<Ops, M, blocks>;
-  constexpr std::size_t rows = shape::rows;
-  constexpr std::size_t panel = shape::panel < blocks ? shape::panel : blocks;
-  using panel_type = runtime_panel<format, K, panel>;
-  static_assert(sizeof(panel_type) + 64 <= most_runtime_panel_bytes<K, N>,
-                "the panel takes no more than int8_product_stack_bytes says");
-  alignas(64) panel_type p;
-  p.requant.set_all(e.multiplier(0), e.zero);
-  if (!p.requant.exact()) return false;
-  const std::int32_t* const row_start = Epilogue::row_starts ? e.row_start : nullptr;
-  constexpr std::size_t last_valid = N % lanes == 0 ? lanes : N % lanes;
-  constexpr std::size_t full = blocks / panel * panel;
-  constexpr bool stage = staged<format, K>;
-  constexpr std::size_t panel_channels = panel * lanes;
-  const std::int8_t* from = w;
-  std::int8_t* to = y;
-  const std::int32_t* column_start = e.column_start;
-  for (std::size_t b = 0; b < full; b += panel) {
-    p.template pack<Ops, WS>(from, column_start, N - b * lanes);
-    if (b + panel == blocks) {
-      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
-    } else {
-      packed_panel<Ops, rows, M, panel, lanes, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
-    }
-    if (b + panel < blocks) {  // no further than w's last row
-      from += panel_channels * WS;
-      to += panel_channels;
-      column_start += panel_channels;
-    }
-  }
-  if constexpr (blocks % panel != 0) {
-    p.template pack<Ops, WS>(from, column_start, N - full * lanes);
-    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
-  }
-  return true;
-}
-
-}  // namespace ctattn::detail::int8_packed
-
-#endif  // CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
-// ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
-
-// Empty unless the target has AVX (the 8-lane reductions, which avx512.hpp uses too) and AVX2 and FMA (the
-// backend): -mavx2 -mfma, -mavx512f, -march=...; kernels/backend.hpp includes it then.
-#if defined(__AVX__)
-
-#include <immintrin.h>
 
 namespace ctattn::detail {
 
-/// The sum and the largest of a ymm register's 8 lanes: halves, then pairs, then the last two.
-inline float sum_of_lanes(__m256 x) noexcept {
-  __m128 s = _mm_add_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
-  s = _mm_add_ps(s, _mm_movehl_ps(s, s));
-  return _mm_cvtss_f32(_mm_add_ss(s, _mm_movehdup_ps(s)));
-}
-inline float largest_of_lanes(__m256 x) noexcept {
-  __m128 s = _mm_max_ps(_mm256_castps256_ps128(x), _mm256_extractf128_ps(x, 1));
-  s = _mm_max_ps(s, _mm_movehl_ps(s, s));
-  return _mm_cvtss_f32(_mm_max_ss(s, _mm_movehdup_ps(s)));
-}
+/// The optional operations of a float backend (kernels/detail/simd.hpp's `V`), none defined.
+struct float_ops_defaults {
+  static constexpr bool has_transpose_sum = false;
+  static constexpr bool has_transpose = false;
+};
+
+/// The optional operations of an int8 backend (a row's `ops` and `product_ops`), none defined.
+struct int8_ops_defaults {
+  // Rationale: the rows of a pass share each widened step of a (one load and widening for all of them). Four rows'
+  // accumulators, pointers and widened operands fit the 16 or 32 vector registers of x86 and NEON; on the Cortex-M
+  // DSP extension's 13 general registers they spill, so that backend passes over two rows.
+  static constexpr std::size_t rows_per_pass = 4;
+  using tail_ops = void;
+  static constexpr bool has_dot_rows = false;
+  static constexpr bool has_totals = false;
+  static constexpr bool has_requantize_row = false;
+  static constexpr bool has_product_requantized = false;
+  static constexpr bool has_row_sum = false;
+  static constexpr bool has_softmax_row = false;
+  static constexpr bool has_add = false;
+  static constexpr bool has_lookup = false;
+  static constexpr bool has_sum_and_squares = false;
+  static constexpr bool has_layer_norm_row = false;
+};
+
+/// The optional operations of a packed int8 kernel (a row's `packed_ops`), none defined.
+struct int8_packed_ops_defaults {
+  static constexpr bool has_pack_block = false;
+};
+
+/// The declared operations of a row's `Ops`: Ops itself, or `Defaults` where the row has none (`void`).
+template <typename Ops, typename Defaults>
+using declared_ops = std::conditional_t<std::is_void_v<Ops>, Defaults, Ops>;
 
 }  // namespace ctattn::detail
 
-#endif  // defined(__AVX__)
+#endif  // CTATTN_KERNELS_DETAIL_OPS_DEFAULTS_HPP
+// ---------------------------------------- ctattn/kernels/avx2.hpp (continued)
 
+// Empty unless the target has AVX2 and FMA (-mavx2 -mfma, -mavx512f, -march=...): kernels/backend.hpp includes it
+// then.
 #if defined(__AVX2__) && defined(__FMA__)
 
 namespace ctattn::detail {
 
-struct avx2_ops {
+struct avx2_ops : float_ops_defaults {
+  static constexpr bool has_transpose_sum = true;
+  static constexpr bool has_transpose = true;
   using reg = __m256;
   static constexpr std::size_t lanes = 8;
   // 16 registers: 6 x 2 accumulators, two loads and a broadcast.
@@ -3472,402 +2799,6 @@ struct float_backend<float_backend_id::avx2> {
 
 #endif  // defined(__AVX2__) && defined(__FMA__)
 
-// The int8 operations on AVX2 (no FMA needed; kernels/int8.hpp selects them on an AVX2 target without AVX-512BW),
-// and the packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel
-// of an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but
-// no AVX-512. kernels/int8.hpp selects them.
-#if defined(__AVX2__)
-
-#include <cstdint>
-#include <cstring>
-
-namespace ctattn::detail {
-
-/// What both AVX2 packed kernels share: 8 channels in lane order (`int8_packed::lane_format<8, ...>`), their starts,
-/// and `output_requantizer`'s arithmetic lane by lane with AVX2's instructions: the 64-bit products' shift by 31 is a
-/// logical one (the low word it leaves is the same), and the saturation to int8 is two `vpack`s and a permutation.
-///
-/// Example: `static_assert(ctattn::detail::avx2_packed_requantization::tile_rows == 4);`
-struct avx2_packed_requantization {
-  // 16 registers: tiles of up to 4 rows with up to 12 accumulators (one row: 6 blocks, 48 channels).
-  static constexpr std::size_t tile_rows = 4;
-  static constexpr std::size_t accumulators = 12;
-  static constexpr std::size_t max_panel = 6;
-
-  using accumulator = __m256i;
-  struct requantizer {
-    __m256i multiplier, left, right, right_less_one, round_bit, zero;
-  };
-
-  static accumulator load_start(const std::int32_t* p) noexcept {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
-    return _mm256_add_epi32(start, _mm256_set1_epi32(row));
-  }
-  /// The constants of the block from channel c (a multiple of 8).
-  template <typename R>
-  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
-    return {load_start(r.multiplier + c), load_start(r.left + c),      load_start(r.right + c),
-            load_start(r.right_less_one + c), load_start(r.round_bit + c), _mm256_set1_epi32(zero)};
-  }
-  /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
-  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
-    const __m256i x = _mm256_sllv_epi32(sum, r.left);
-    const __m256i rounding = _mm256_set1_epi64x(std::int64_t{1} << 30);
-    const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, r.multiplier), rounding), 31);
-    const __m256i odd = _mm256_srli_epi64(
-        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(r.multiplier, 32)), rounding),
-        31);
-    const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
-    const __m256i t = _mm256_sub_epi32(high, _mm256_and_si256(_mm256_srli_epi32(high, 31), r.round_bit));
-    __m256i v = _mm256_add_epi32(_mm256_srav_epi32(t, r.right),
-                                 _mm256_and_si256(_mm256_srav_epi32(t, r.right_less_one), r.round_bit));
-    v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(-256)), _mm256_set1_epi32(255));
-    v = _mm256_add_epi32(v, r.zero);
-    const __m256i words = _mm256_packs_epi32(v, v);        // per 128-bit half: its 4 values, twice
-    const __m256i bytes = _mm256_packs_epi16(words, words);  // per half: its 4 values, four times
-    const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
-    alignas(8) std::int8_t eight[8];
-    _mm_storel_epi64(reinterpret_cast<__m128i*>(eight), _mm256_castsi256_si128(ordered));
-    if (valid == 8) {
-      std::memcpy(y, eight, 8);
-    } else {
-      for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
-    }
-  }
-  /// The requantization of 8 channels from their multipliers (count 8), or of any 8 from one (count 1): the packed
-  /// form's constants (`lane_format::requantization::set`), made on the stack.
-  static requantizer requantizer_of(const math::quantized_multiplier* m, std::size_t count,
-                                    std::int32_t zero) noexcept {
-    if (count == 1) {  // one channel's constants in every lane
-      int8_packed::lane_format<8, 0>::requantization<1> one;
-      one.set(0, 0, m[0], zero);
-      return {_mm256_set1_epi32(one.multiplier[0]), _mm256_set1_epi32(one.left[0]),
-              _mm256_set1_epi32(one.right[0]),      _mm256_set1_epi32(one.right_less_one[0]),
-              _mm256_set1_epi32(one.round_bit[0]),  _mm256_set1_epi32(zero)};
-    }
-    int8_packed::lane_format<8, 0>::requantization<8> constants;
-    for (std::size_t l = 0; l < 8; ++l) constants.set(l, l, m[l], zero);
-    return make_requantizer(constants, 0, zero);
-  }
-  /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`: the row's and columns' starts added, then each channel's
-  /// requantization, as `output_requantizer`), 8 channels at a time, the rest one by one.
-  template <typename Epilogue>
-  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
-                             std::size_t n) noexcept {
-    const __m256i row_start = Epilogue::row_starts ? _mm256_set1_epi32(e.row_start[r]) : _mm256_setzero_si256();
-    // Rationale: the channels past the last 8 from n, not the vector loop's counter: with the counter, GCC 12 -O3
-    // reported the tail loop, which runs no iteration when 8 divides n, as overflowing
-    // (-Waggressive-loop-optimizations, in a user's build of int8 attention).
-    const std::size_t whole = n - n % 8;
-    if (whole > 0) {
-      const requantizer one_for_all = requantizer_of(e.multipliers, 1, e.zero);
-      for (std::size_t c = 0; c < whole; c += 8) {
-        const __m256i start = _mm256_add_epi32(load_start(e.column_start + c), row_start);
-        const __m256i sum = _mm256_add_epi32(load_start(sums + c), start);
-        store_requantized(y + c, sum,
-                          Epilogue::per_channel ? requantizer_of(e.multipliers + c, 8, e.zero) : one_for_all, 8);
-      }
-    }
-    for (std::size_t c = whole; c < n; ++c) y[c] = e(r, c, sums[c]);
-  }
-};
-
-/// The int8 operations of kernels/detail/int8_simd.hpp on 16 terms per step: `vpmovsxbw` widens 16 int8 to int16,
-/// `vpsubw` subtracts the zero point (|a - z| <= 255 fits), `vpmaddwd` multiplies and adds pairs into 8 int32 lanes.
-struct avx2_int8_ops {
-  static constexpr std::size_t step = 16;
-  /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
-  static constexpr std::size_t rows_per_pass = 8;
-  using offset = __m256i;
-  using widened = __m256i;
-  using accumulator = __m256i;
-  static offset make_offset(std::int32_t zero_point) noexcept {
-    return _mm256_set1_epi16(static_cast<short>(zero_point));
-  }
-  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
-    return _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), zero_point);
-  }
-  static accumulator zero() noexcept { return _mm256_setzero_si256(); }
-  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
-    return _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
-  }
-  static std::int32_t total(accumulator sum) noexcept {
-    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
-    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
-    return _mm_cvtsi128_si32(s);
-  }
-  /// out[i] = the sum of sums[i]'s lanes for 8 accumulators at once: three levels of `vphaddd`, then the two
-  /// 128-bit halves added (9 instructions for 8 sums, where `total` takes 6 for one).
-  static void totals(const accumulator (&sums)[8], std::int32_t* out) noexcept {
-    const __m256i q0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[0], sums[1]), _mm256_hadd_epi32(sums[2], sums[3]));
-    const __m256i q1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[4], sums[5]), _mm256_hadd_epi32(sums[6], sums[7]));
-    // q0's lanes: per half, the half's sums of rows 0-3; q1's the same of rows 4-7.
-    const __m256i s = _mm256_add_epi32(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), s);
-  }
-  /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`): 8 outputs at a time as avx2_packed_requantization does
-  /// them, the rest one by one.
-  template <typename Epilogue>
-  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
-                             std::size_t n) noexcept {
-    avx2_packed_requantization::requantize_row(e, r, sums, y, n);
-  }
-
-  /// The largest of 32 signed bytes: the halves' maximum, then shifts by 8, 4, 2 and 1 bytes (the softmax's largest
-  /// entry, here and on AVX-512).
-  static std::int32_t largest_byte(__m256i bytes) noexcept {
-    __m128i top = _mm_max_epi8(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
-    top = _mm_max_epi8(top, _mm_srli_si128(top, 8));
-    top = _mm_max_epi8(top, _mm_srli_si128(top, 4));
-    top = _mm_max_epi8(top, _mm_srli_si128(top, 2));
-    top = _mm_max_epi8(top, _mm_srli_si128(top, 1));
-    return static_cast<std::int8_t>(_mm_cvtsi128_si32(top));
-  }
-
-  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31 (as Helium's
-  /// and AVX-512's), from 16 entries on (shorter rows: the scalar form, as on AVX-512).
-  static constexpr std::size_t softmax_row_limit = 2047;
-  static constexpr std::size_t softmax_row_shortest = 16;
-  /// Rows up to this long keep their exponentials on the stack (1 KiB) between the sum and the weights.
-  static constexpr std::size_t kept_terms = 256;
-
-  /// kernels/int8.hpp's `int8_softmax_row` on 8 lanes, as avx512_int8_ops::softmax_row computes it: the largest
-  /// entry by `vpmaxsb`, the exponentials by `vpgatherdd`, the quotient guess (n r) >> 40 by `vpmuludq` on the even
-  /// and the odd lanes, the remainder (`vpmulld`) against 2 sum for the last one (an unsigned comparison as
-  /// `vpmaxud`); the last 8 or fewer entries of a row through a buffer, under a lane mask.
-  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
-                          const std::int32_t* table) noexcept {
-    const std::int8_t* const xs = x + begin;
-    std::int8_t* const ws = w + begin;
-    const std::size_t n = end - begin;
-    __m256i top = _mm256_set1_epi8(-128);
-    std::size_t t = 0;
-    for (; t + 32 <= n; t += 32) {
-      top = _mm256_max_epi8(top, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + t)));
-    }
-    std::int32_t most = largest_byte(top);
-    for (; t < n; ++t) most = xs[t] > most ? xs[t] : most;
-    const __m256i largest = _mm256_set1_epi32(most);
-    const __m256i lane_index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    // The lanes of entries [u, u + 8) within the row (all ones), and those entries' exponentials (0 elsewhere).
-    const auto lanes = [&](std::size_t u) {
-      return n - u >= 8 ? _mm256_set1_epi32(-1)
-                        : _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<std::int32_t>(n - u)), lane_index);
-    };
-    const auto terms = [&](std::size_t u, __m256i valid) {
-      std::int64_t eight = 0;
-      std::memcpy(&eight, xs + u, n - u >= 8 ? 8 : n - u);
-      const __m256i offsets = _mm256_sub_epi32(largest, _mm256_cvtepi8_epi32(_mm_cvtsi64_si128(eight)));
-      return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), table, offsets, valid, 4);
-    };
-    __m256i sums = _mm256_setzero_si256();
-    alignas(32) std::int32_t kept[kept_terms];
-    for (std::size_t u = 0; u < n; u += 8) {
-      const __m256i e = terms(u, lanes(u));
-      if (n <= kept_terms) _mm256_store_si256(reinterpret_cast<__m256i*>(kept + u), e);
-      sums = _mm256_add_epi32(sums, e);
-    }
-    const auto sum = static_cast<std::uint32_t>(total(sums));
-    const std::uint32_t divisor = 2 * sum;
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
-    const __m256i divisors = _mm256_set1_epi32(static_cast<std::int32_t>(divisor));
-    const __m256i reciprocals = _mm256_set1_epi32(static_cast<std::int32_t>(reciprocal));
-    const __m256i all_terms = _mm256_set1_epi32(static_cast<std::int32_t>(sum));
-    for (std::size_t u = 0; u < n; u += 8) {
-      const __m256i valid = lanes(u);
-      const __m256i e = n <= kept_terms ? _mm256_load_si256(reinterpret_cast<const __m256i*>(kept + u))
-                                        : terms(u, valid);
-      const __m256i numerators = _mm256_add_epi32(_mm256_slli_epi32(e, 9), all_terms);
-      const __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(numerators, reciprocals), 40);
-      // The odd lanes' products shifted by 8 only: the high half of each 64-bit lane is then the product >> 40.
-      const __m256i odd = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(numerators, 32), reciprocals), 8);
-      __m256i quotients = _mm256_blend_epi32(even, odd, 0xAA);
-      const __m256i remainders = _mm256_sub_epi32(numerators, _mm256_mullo_epi32(quotients, divisors));
-      const __m256i short_by_one = _mm256_cmpeq_epi32(_mm256_max_epu32(remainders, divisors), remainders);
-      quotients = _mm256_sub_epi32(quotients, short_by_one);
-      const __m256i v = _mm256_min_epi32(_mm256_sub_epi32(quotients, _mm256_set1_epi32(128)), _mm256_set1_epi32(127));
-      const __m256i words = _mm256_packs_epi32(v, v);
-      const __m256i bytes = _mm256_packs_epi16(words, words);
-      const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
-      alignas(8) std::int8_t eight[8];
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(eight), _mm256_castsi256_si128(ordered));
-      std::memcpy(ws + u, eight, n - u >= 8 ? 8 : n - u);
-    }
-  }
-};
-
-/// kernels/detail/int8_packed.hpp's operations with AVX2 alone: groups of 2 inputs, staged as int16, and 2 weights
-/// per channel (16 bytes a block), sign-extended as they are loaded (`vpmovsxbw`); `vpmaddwd` multiplies each lane's
-/// 2 inputs by its channel's 2 weights and sums them in 32 bits, `vpaddd` adds that to the lane's sum. Every step is
-/// exact: |2 x 128 x 128| fits 32 bits.
-// Rationale: not `vpmaddubsw` (32 byte products per instruction where this does 16): it sums its two products in a
-// saturating int16, which 2 x 255 x 128 overflows, so a layer's outputs would depend on its weights' pairs.
-///
-/// Example: `static_assert(ctattn::detail::avx2_packed_ops::format::group == 2);`
-struct avx2_packed_ops : avx2_packed_requantization {
-  using format = int8_packed::lane_format<8, 0, 2>;
-  // 16 registers, and each `vpmaddwd` needs one of its own before its `vpaddd`: tiles of up to 3 rows with up to 9
-  // accumulators (3 x 3; 2 x 4 where the blocks come in fours). 4 x 3 as with AVX-VNNI spilled 7 of the 12 sums to
-  // the stack in every step (GCC 12).
-  static constexpr std::size_t tile_rows = 3;
-  static constexpr std::size_t accumulators = 9;
-
-  /// The inputs x[0, k) as int16 at dst, then inputs 0 up to n bytes (n even).
-  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
-    std::size_t t = 0;
-    for (; t + 16 <= k; t += 16) {
-      const __m256i words = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + t)));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 2 * t), words);
-    }
-    // Rationale: pointers, not 2 t: GCC 12 -O3 reports an index 2 t as overflowing at an iteration no call reaches
-    // (-Waggressive-loop-optimizations, an error with -Werror).
-    std::int8_t* out = dst + 2 * t;
-    for (const std::int8_t* in = x + t; in != x + k; ++in, out += 2) {
-      const auto word = static_cast<std::int16_t>(*in);
-      std::memcpy(out, &word, 2);
-    }
-    for (; out != dst + n; ++out) *out = 0;
-  }
-  static accumulator load_weights(const std::int8_t* p) noexcept {
-    return _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-  }
-  /// 8 channels of an operand known only at run time (rows WS bytes apart, K int8 each) as one packed block
-  /// (groups of 2 inputs, the last padded with 0; int8_packed::runtime_panel), and each channel's sum of its K values
-  /// at its lane: per 16 inputs, the 8 rows transposed as 8 x 8 16-bit words (`vpunpck*wd`, `*dq`, `*qdq`: 24
-  /// instructions), so that vector g holds every channel's group g; `vpmaddubsw` against ones then sums each group.
-  // Rationale: the portable loop moves one channel's 2 bytes at a time (32 moves a channel at K = 64).
-  template <std::size_t K, std::size_t WS>
-  static void pack_block(std::int8_t* to, const std::int8_t* from, std::int32_t* sums) noexcept {
-    constexpr std::size_t groups = (K + 1) / 2;
-    const __m128i ones = _mm_set1_epi8(1);
-    __m256i total = _mm256_setzero_si256();
-    for (std::size_t t = 0; t < K; t += 16) {
-      __m128i r[8];
-      for (std::size_t l = 0; l < 8; ++l) {
-        if (K - t >= 16) {
-          r[l] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + l * WS + t));
-        } else {
-          alignas(16) std::int8_t part[16]{};
-          std::memcpy(part, from + l * WS + t, K - t);
-          r[l] = _mm_load_si128(reinterpret_cast<const __m128i*>(part));
-        }
-      }
-      __m128i a[8];
-      for (std::size_t i = 0; i < 8; i += 2) {
-        a[i] = _mm_unpacklo_epi16(r[i], r[i + 1]);
-        a[i + 1] = _mm_unpackhi_epi16(r[i], r[i + 1]);
-      }
-      // r[4h + 2i + j]: rows 4h..4h+3, words 4i + 2j and 4i + 2j + 1 (h, i, j in {0, 1}).
-      for (std::size_t h = 0; h < 8; h += 4) {
-        r[h] = _mm_unpacklo_epi32(a[h], a[h + 2]);
-        r[h + 1] = _mm_unpackhi_epi32(a[h], a[h + 2]);
-        r[h + 2] = _mm_unpacklo_epi32(a[h + 1], a[h + 3]);
-        r[h + 3] = _mm_unpackhi_epi32(a[h + 1], a[h + 3]);
-      }
-      __m128i column[8];
-      for (std::size_t q = 0; q < 4; ++q) {
-        column[2 * q] = _mm_unpacklo_epi64(r[q], r[q + 4]);
-        column[2 * q + 1] = _mm_unpackhi_epi64(r[q], r[q + 4]);
-      }
-      const std::size_t first = t / 2;
-      const std::size_t count = groups - first < 8 ? groups - first : 8;
-      for (std::size_t g = 0; g < count; ++g) {
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 16 * (first + g)), column[g]);
-        total = _mm256_add_epi32(total, _mm256_cvtepi16_epi32(_mm_maddubs_epi16(ones, column[g])));
-      }
-    }
-    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), total);
-  }
-  static accumulator broadcast_group(const std::int8_t* p) noexcept {
-    std::int32_t two;
-    std::memcpy(&two, p, 4);
-    return _mm256_set1_epi32(two);
-  }
-  // Rationale: in an asm statement for GCC, the sum as its in-out operand, as in avx512_vnni_packed_ops::dot_group:
-  // through the intrinsics GCC 12 adds each product into a new register and copies it back (a move per step) and
-  // spills sums the tile has registers for.
-  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
-#if defined(__GNUC__) && !defined(__clang__)
-    accumulator product;
-    asm("vpmaddwd %3, %2, %1\n\tvpaddd %1, %0, %0" : "+x"(sum), "=&x"(product) : "x"(inputs), "x"(weights));
-    return sum;
-#else
-    return _mm256_add_epi32(sum, _mm256_madd_epi16(inputs, weights));
-#endif
-  }
-};
-
-/// The int8 table's avx2 row (kernels/backend_rows.hpp).
-template <>
-struct int8_backend<int8_backend_id::avx2> {
-  static constexpr const char* name = "avx2";
-  using ops = avx2_int8_ops;
-  using product_ops = avx2_int8_ops;
-  using packed_ops = avx2_packed_ops;
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__AVX2__)
-
-#if defined(__AVX2__) && defined(__AVXVNNI__)
-
-namespace ctattn::detail {
-
-/// kernels/detail/int8_packed.hpp's operations with AVX-VNNI: as avx512_vnni_packed_ops (inputs + 128 as the
-/// unsigned operand of `vpdpbusd`, their term folded into the starts) on 8 channels, requantized as
-/// avx2_packed_ops.
-///
-/// Example: `static_assert(ctattn::detail::avx2_vnni_packed_ops::format::input_offset == 128);`
-struct avx2_vnni_packed_ops : avx2_packed_requantization {
-  using format = int8_packed::lane_format<8, 128>;
-
-  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
-  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
-    const __m256i flip = _mm256_set1_epi8(-128);
-    std::size_t t = 0;
-    for (; t + 32 <= k; t += 32) {
-      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
-      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + t), _mm256_xor_si256(bytes, flip));
-    }
-    for (; t < k; ++t) dst[t] = static_cast<std::int8_t>(x[t] ^ -128);
-    for (; t < n; ++t) dst[t] = -128;
-  }
-  static accumulator load_weights(const std::int8_t* p) noexcept {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-  }
-  static accumulator broadcast_group(const std::int8_t* p) noexcept {
-    std::int32_t four;
-    std::memcpy(&four, p, 4);
-    return _mm256_set1_epi32(four);
-  }
-  // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_group.
-  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
-#if defined(__GNUC__) && !defined(__clang__)
-    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(inputs), "x"(weights));
-    return sum;
-#else
-    return _mm256_dpbusd_avx_epi32(sum, inputs, weights);
-#endif
-  }
-};
-
-/// The int8 table's avx2_vnni row (kernels/backend_rows.hpp).
-template <>
-struct int8_backend<int8_backend_id::avx2_vnni> {
-  static constexpr const char* name = "avx2_vnni";
-  using ops = avx2_int8_ops;
-  using product_ops = avx2_int8_ops;
-  using packed_ops = avx2_vnni_packed_ops;
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__AVX2__) && defined(__AVXVNNI__)
-
 #endif  // CTATTN_KERNELS_AVX2_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
 // ---------------------------------------- ctattn/kernels/avx512.hpp
@@ -3892,185 +2823,6 @@ struct int8_backend<int8_backend_id::avx2_vnni> {
 
 
 
-// ---------------------------------------- ctattn/kernels/detail/int8_simd.hpp
-#ifndef CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
-#define CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
-
-/// \file
-/// The int8 kernel, written once over a backend's integer operations (kernels/int8.hpp chooses the backend): one
-/// row of a against n rows of b, each term (a - a_zero)(b - b_zero) widened to 16 bits before it is multiplied, the
-/// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
-/// bits of the scalar loop and of constant evaluation.
-///
-/// What a backend `Ops` provides (or, instead, its own `dot_rows`: see `own_kernel`):
-///
-/// | member                         | meaning                                                               |
-/// |--------------------------------|-----------------------------------------------------------------------|
-/// | `step`                         | int8 terms per step                                                    |
-/// | `offset`, `make_offset(z)`     | a zero point as the backend subtracts it                               |
-/// | `widened`, `widen(p, offset)`  | `step` int8 values at p, each less the zero point, in 16-bit lanes     |
-/// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
-/// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
-/// | `total(acc)`                   | the sum of acc's lanes                                                 |
-/// | `totals(accs, out)` (optional) | the sums of a pass's accumulators at once                              |
-/// | `tail_ops` (optional)          | a narrower backend for the terms past the last whole step              |
-/// | `rows_per_pass` (optional)     | rows of b per pass (default 4)                                         |
-///
-/// No sum can overflow: a term is at most 255 x 255 in magnitude, and the rule `int8_accumulator_must_not_overflow`
-/// keeps the length K at most 33,025, so every partial sum lies within [-2^31, 2^31).
-
-
-namespace ctattn::detail::int8_simd {
-
-/// Rows of b per pass: `Ops::rows_per_pass`, else 4.
-// Rationale: the rows of a pass share each widened step of a (one load and widening for all of them). Four rows'
-// accumulators, pointers and widened operands fit the 16 or 32 vector registers of x86 and NEON; on the Cortex-M
-// DSP extension's 13 general registers they spill, so that backend passes over two rows.
-template <typename Ops>
-inline constexpr std::size_t rows_per_pass = 4;
-template <typename Ops>
-  requires requires { Ops::rows_per_pass; }
-inline constexpr std::size_t rows_per_pass<Ops> = Ops::rows_per_pass;
-
-/// A backend that totals the R accumulators of a pass at once (`Ops::totals(sums, out)`: a transposing tree of
-/// additions on x86) rather than one by one (`Ops::total`).
-template <typename Ops, std::size_t R>
-concept has_totals = requires(const typename Ops::accumulator (&sums)[R], std::int32_t* out) {
-  Ops::totals(sums, out);
-};
-
-/// Terms per step of the narrowest backend Ops hands its tails to (`Ops::step` where it names no `tail_ops`): a
-/// product of fewer terms has no whole step on any of them.
-template <typename Ops>
-inline constexpr std::size_t narrowest_step = Ops::step;
-template <typename Ops>
-  requires requires { typename Ops::tail_ops; }
-inline constexpr std::size_t narrowest_step<Ops> = narrowest_step<typename Ops::tail_ops>;
-
-/// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
-/// form) rather than the operations above.
-template <typename Ops>
-concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size_t n) {
-  Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
-};
-
-/// sum_t (a[t] - a_zero)(b[t] - b_zero) over `terms` terms from the sums of the raw values, sum a b, sum a and
-/// sum b: sum a b - b_zero sum a - a_zero sum b + terms a_zero b_zero, the dot-product forms' way to bring the zero
-/// points in (NEON's `sdot`, AVX-512 VNNI's `vpdpbusd`). Modulo 2^32, as every sum of the kernels: the exact value
-/// wherever it fits an int32, where the rule `int8_accumulator_must_not_overflow` keeps it.
-constexpr std::int32_t offset_dot(std::int32_t ab, std::int32_t sum_a, std::int32_t sum_b, std::int32_t a_zero,
-                                  std::int32_t b_zero, std::size_t terms) noexcept {
-  const auto u = [](std::int32_t v) { return static_cast<std::uint32_t>(v); };
-  return static_cast<std::int32_t>(u(ab) - u(b_zero) * u(sum_a) - u(a_zero) * u(sum_b) +
-                                   static_cast<std::uint32_t>(terms) * u(a_zero) * u(b_zero));
-}
-
-/// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
-/// loop's arithmetic.
-inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* row, std::int32_t b_zero,
-                                std::size_t first, std::size_t k) noexcept {
-  std::int32_t sum = 0;
-  for (std::size_t t = first; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
-  return sum;
-}
-
-/// out[r] = (or +=, with Accumulate) the sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is
-/// 1 or `rows_per_pass<Ops>`).
-// Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
-// of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
-template <typename Ops, bool Accumulate, std::size_t... R>
-void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std::int8_t* const* rows,
-                 typename Ops::offset b_offset, std::size_t whole, std::int32_t* out,
-                 std::index_sequence<R...>) noexcept {
-  typename Ops::accumulator sums[sizeof...(R)]{(static_cast<void>(R), Ops::zero())...};
-  for (std::size_t t = 0; t < whole; t += Ops::step) {
-    const typename Ops::widened x = Ops::widen(a + t, a_offset);
-    ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
-  }
-  if constexpr (has_totals<Ops, sizeof...(R)>) {
-    std::int32_t totals[sizeof...(R)];
-    Ops::totals(sums, totals);
-    if constexpr (Accumulate) {
-      ((out[R] += totals[R]), ...);
-    } else {
-      ((out[R] = totals[R]), ...);
-    }
-  } else if constexpr (Accumulate) {
-    ((out[R] += Ops::total(sums[R])), ...);
-  } else {
-    ((out[R] = Ops::total(sums[R])), ...);
-  }
-}
-
-/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations;
-/// with Accumulate, added to out[j]. Passes of `rows_per_pass<Ops>` rows, then the rows left one by one. The terms
-/// past the last whole step go to `Ops::tail_ops` where the backend names a narrower one (AVX-512's 32-term steps
-/// leave up to 31, which AVX2's 16-term steps take), else to the scalar loop.
-// Rationale: GCC 12 at -O3 reports the row pointer of the loop over the rows left as overflowing at an iteration
-// count no call reaches (-Waggressive-loop-optimizations: the loop's bound is a run-time n), and -Werror makes that
-// an error; the warning is switched off for this function alone. A single loop of possibly partial passes avoided
-// it, at 13% more instructions on the Cortex-M4 (the partial pass recomputes rows).
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
-#endif
-template <typename Ops, bool Accumulate = false>
-void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-                    std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
-  const std::size_t whole = k - k % Ops::step;
-  if (whole > 0) {
-    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
-    const typename Ops::offset b_offset = Ops::make_offset(b_zero);
-    constexpr std::size_t pass = rows_per_pass<Ops>;
-    std::size_t j = 0;
-    for (; j + pass <= n; j += pass) {
-      const std::int8_t* rows[pass];
-      for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + r) * b_stride;
-      whole_steps<Ops, Accumulate>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<pass>{});
-    }
-    // Passes of 8 (x86) leave up to 7 rows: 4 of them in a pass of their own.
-    if constexpr (pass > 4) {
-      if (j + 4 <= n) {
-        const std::int8_t* rows[4] = {b + j * b_stride, b + (j + 1) * b_stride, b + (j + 2) * b_stride,
-                                      b + (j + 3) * b_stride};
-        whole_steps<Ops, Accumulate>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<4>{});
-        j += 4;
-      }
-    }
-    for (; j < n; ++j) {
-      const std::int8_t* row = b + j * b_stride;
-      whole_steps<Ops, Accumulate>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
-    }
-  } else if constexpr (!Accumulate) {
-    for (std::size_t j = 0; j < n; ++j) out[j] = 0;
-  }
-  if (whole == k) return;
-  if constexpr (requires { typename Ops::tail_ops; }) {
-    tiled_dot_rows<typename Ops::tail_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n, out);
-  } else {
-    for (std::size_t j = 0; j < n; ++j) out[j] += rest_of_row(a, a_zero, b + j * b_stride, b_zero, whole, k);
-  }
-}
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC diagnostic pop
-#endif
-
-/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
-/// one, else the tiling.
-template <typename Ops>
-void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
-  if constexpr (own_kernel<Ops>) {
-    Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out);
-  } else {
-    tiled_dot_rows<Ops>(a, a_zero, b, b_stride, b_zero, k, n, out);
-  }
-}
-
-}  // namespace ctattn::detail::int8_simd
-
-#endif  // CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
-// ---------------------------------------- ctattn/kernels/avx512.hpp (continued)
 
 // Empty unless the target has AVX512F (-mavx512f, -mavx2 -mfma, -march=...): kernels/backend.hpp includes it then.
 #if defined(__AVX512F__)
@@ -4079,7 +2831,9 @@ void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, s
 
 namespace ctattn::detail {
 
-struct avx512_ops {
+struct avx512_ops : float_ops_defaults {
+  static constexpr bool has_transpose_sum = true;
+  static constexpr bool has_transpose = true;
   using reg = __m512;
   static constexpr std::size_t lanes = 16;
   // The product tile: rows x vectors of accumulators, with one broadcast and `tile_vectors` loads in flight, out
@@ -4113,7 +2867,7 @@ struct avx512_ops {
     return which == 0 ? _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 0))
                       : _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xF, _mm512_castps_pd(x), 1));
   }
-  // The two 256-bit halves combined, then the 8-lane reductions of avx2.hpp (an AVX-512F target has AVX).
+  // The two 256-bit halves combined, then the 8-lane reductions of detail/avx_lanes.hpp (an AVX-512F target has AVX).
   static float reduce_add(reg x) noexcept { return sum_of_lanes(_mm256_add_ps(half(x, 0), half(x, 1))); }
   static float reduce_max(reg x) noexcept { return largest_of_lanes(_mm256_max_ps(half(x, 0), half(x, 1))); }
 
@@ -4206,442 +2960,6 @@ struct float_backend<float_backend_id::avx512> {
 
 #endif  // defined(__AVX512F__)
 
-// The int8 operations need AVX-512BW (16-bit lanes in zmm registers): kernels/int8.hpp selects them then.
-#if defined(__AVX512BW__)
-
-#include <immintrin.h>
-
-#include <cstdint>
-
-namespace ctattn::detail {
-
-/// The int8 operations of kernels/detail/int8_simd.hpp on 32 terms per step: `vpmovsxbw` widens 32 int8 to int16,
-/// `vpsubw` subtracts the zero point, `vpmaddwd` multiplies and adds pairs into 16 int32 lanes (as avx2_int8_ops,
-/// twice as wide).
-struct avx512_int8_ops {
-  static constexpr std::size_t step = 32;
-  using tail_ops = avx2_int8_ops;  // up to 31 terms past the last whole step: 16 of them in one AVX2 step
-  using offset = __m512i;
-  using widened = __m512i;
-  using accumulator = __m512i;
-  static offset make_offset(std::int32_t zero_point) noexcept {
-    return _mm512_set1_epi16(static_cast<short>(zero_point));
-  }
-  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
-    return _mm512_sub_epi16(_mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),
-                            zero_point);
-  }
-  static accumulator zero() noexcept { return _mm512_setzero_si512(); }
-  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
-    return _mm512_add_epi32(sum, _mm512_madd_epi16(x, y));
-  }
-  // The two halves added, then avx2_int8_ops's reduction. Rationale: the masked extract, as in avx512_ops, because
-  // GCC 12 warns that the unmasked one's undefined source may be used uninitialized.
-  static std::int32_t total(accumulator sum) noexcept {
-    return avx2_int8_ops::total(halves(sum));
-  }
-  /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
-  static constexpr std::size_t rows_per_pass = 8;
-  /// out[i] = the sum of sums[i]'s lanes for 8 accumulators: each one's halves added, then avx2_int8_ops's `totals`.
-  static void totals(const accumulator (&sums)[8], std::int32_t* out) noexcept {
-    const __m256i half[8] = {halves(sums[0]), halves(sums[1]), halves(sums[2]), halves(sums[3]),
-                             halves(sums[4]), halves(sums[5]), halves(sums[6]), halves(sums[7])};
-    avx2_int8_ops::totals(half, out);
-  }
-  /// As avx2_int8_ops::requantize_row: 8 outputs at a time in ymm registers.
-  template <typename Epilogue>
-  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
-                             std::size_t n) noexcept {
-    avx2_packed_requantization::requantize_row(e, r, sums, y, n);
-  }
-
-  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that the
-  /// numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes (as Helium's).
-  static constexpr std::size_t softmax_row_limit = 2047;
-  /// ... and from this many on: a whole vector of 16 lanes.
-  // Rationale: shorter rows go faster through the scalar form, which the compiler unrolls (the int8 sorter's rows of
-  // 6: 10.6 us that way, 11.9 us through the gathers and masks; rows of 16 the other way round, int8 attention at
-  // (16, 64) 1.77 us here and 2.20 us there; Zen 4).
-  static constexpr std::size_t softmax_row_shortest = 16;
-  /// Rows up to this long keep their exponentials on the stack (1 KiB) between the sum and the weights, rather than
-  /// gather them twice.
-  static constexpr std::size_t kept_terms = 256;
-
-  /// kernels/int8.hpp's `int8_softmax_row` for a row of `softmax_row_shortest` to `softmax_row_limit` entries, all
-  /// visible: the same weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the
-  /// exponentials from the table (by `vpermt2d` in rows of 32 or more, else `vpgatherdd`), each weight's quotient
-  /// round(256 e / sum) as (n r) >> 40 with r = floor(2^40 / (2 sum)) and n = 512 e + sum (`vpmuludq` on the even
-  /// and the odd lanes: n r < 2^52), then the remainder n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the
-  /// last one, as the scalar form's comparison does. Tails by masks.
-  // Rationale: GCC 12 vectorized the scalar form with 64-bit lanes (the sum and the quotients in int64, `vpmullq`)
-  // and gathered each exponential twice; with this form int8 attention took 1.77 us at (16, 64) (2.01 before),
-  // 10.5 us at (64, 64) (10.9) and 50.2 us at (128, 128) (53.7), Zen 4. What is left of a row's time is mostly the
-  // latency of its chain (largest, gathers, sum, division, weights).
-  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
-                          const std::int32_t* table) noexcept {
-    if (end - begin >= 32) {
-      softmax_row_by<true>(x, w, begin, end, table);
-    } else {
-      softmax_row_by<false>(x, w, begin, end, table);
-    }
-  }
-
- private:
-  // softmax_row's body, the exponentials by permutes (Permute) or gathers.
-  template <bool Permute>
-  static void softmax_row_by(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
-                             const std::int32_t* table) noexcept {
-    const std::int8_t* const xs = x + begin;
-    std::int8_t* const ws = w + begin;
-    const std::size_t n = end - begin;
-    const auto first = [](std::size_t count) {
-      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
-    };
-    __m512i top = _mm512_set1_epi8(-128);
-    std::size_t t = 0;
-    for (; t + 64 <= n; t += 64) top = _mm512_max_epi8(top, _mm512_loadu_si512(xs + t));
-    if (t < n) {
-      const __mmask64 rest = first(n - t);
-      top = _mm512_mask_max_epi8(top, rest, top, _mm512_maskz_loadu_epi8(rest, xs + t));
-    }
-    const __m512i largest = _mm512_set1_epi32(avx2_int8_ops::largest_byte(_mm256_max_epi8(
-        _mm512_maskz_extracti64x4_epi64(0xF, top, 0), _mm512_maskz_extracti64x4_epi64(0xF, top, 1))));
-    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more
-    // (Permute): the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair of them (the
-    // offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
-    // Rationale: on Zen 4 a `vpgatherdd` of 16 entries took about 24 cycles, the 18 instructions of the permutes
-    // about 9; loading the 16 registers costs more than it saves in a row of 16 (int8 attention at (16, 64): 1.51 us
-    // gathering, 1.67 us permuting; at (64, 64) 9.89 and 9.28 us, at (128, 128) 50.0 and 44.6 us).
-    [[maybe_unused]] __m512i entries[16];
-    if constexpr (Permute) {
-      for (std::size_t i = 0; i < 16; ++i) entries[i] = _mm512_loadu_si512(table + 16 * i);
-    }
-    const auto terms = [&](std::size_t u, __mmask16 k) {
-      const __m128i bytes = _mm512_maskz_extracti32x4_epi32(0xF, _mm512_maskz_loadu_epi8(k, xs + u), 0);
-      const __m512i offsets = _mm512_sub_epi32(largest, _mm512_maskz_cvtepi8_epi32(0xFFFF, bytes));
-      if constexpr (!Permute) {
-        return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), k, offsets, table, 4);
-      } else {
-        __m512i pair[8];
-        for (std::size_t b = 0; b < 8; ++b) {
-          pair[b] = _mm512_permutex2var_epi32(entries[2 * b], offsets, entries[2 * b + 1]);
-        }
-        const __mmask16 bit5 = _mm512_test_epi32_mask(offsets, _mm512_set1_epi32(32));
-        const __mmask16 bit6 = _mm512_test_epi32_mask(offsets, _mm512_set1_epi32(64));
-        const __mmask16 bit7 = _mm512_test_epi32_mask(offsets, _mm512_set1_epi32(128));
-        for (std::size_t b = 0; b < 8; b += 2) pair[b] = _mm512_mask_blend_epi32(bit5, pair[b], pair[b + 1]);
-        pair[0] = _mm512_mask_blend_epi32(bit6, pair[0], pair[2]);
-        pair[4] = _mm512_mask_blend_epi32(bit6, pair[4], pair[6]);
-        return _mm512_maskz_mov_epi32(k, _mm512_mask_blend_epi32(bit7, pair[0], pair[4]));
-      }
-    };
-    const auto lanes = [n](std::size_t u) {
-      return n - u >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n - u)) - 1u);
-    };
-    __m512i sums = _mm512_setzero_si512();
-    alignas(64) std::int32_t kept[kept_terms];
-    for (std::size_t u = 0; u < n; u += 16) {
-      const __m512i e = terms(u, lanes(u));
-      if (n <= kept_terms) _mm512_store_si512(kept + u, e);
-      sums = _mm512_add_epi32(sums, e);
-    }
-    const __m256i sums256 = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0),
-                                             _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
-    const auto sum = static_cast<std::uint32_t>(avx2_int8_ops::total(sums256));
-    const std::uint32_t divisor = 2 * sum;
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
-    const __m512i divisors = _mm512_set1_epi32(static_cast<std::int32_t>(divisor));
-    const __m512i reciprocals = _mm512_set1_epi32(static_cast<std::int32_t>(reciprocal));
-    const __m512i total = _mm512_set1_epi32(static_cast<std::int32_t>(sum));
-    constexpr __mmask16 all = 0xFFFF;
-    for (std::size_t u = 0; u < n; u += 16) {
-      const __mmask16 k = lanes(u);
-      const __m512i e = n <= kept_terms ? _mm512_load_si512(kept + u) : terms(u, k);
-      const __m512i numerators = _mm512_add_epi32(_mm512_maskz_slli_epi32(all, e, 9), total);
-      const __m512i even = _mm512_maskz_srli_epi64(0xFF, _mm512_maskz_mul_epu32(0xFF, numerators, reciprocals), 40);
-      // The odd lanes' products shifted by 8 only: the high half of each 64-bit lane is then the product >> 40.
-      const __m512i odd = _mm512_maskz_srli_epi64(
-          0xFF, _mm512_maskz_mul_epu32(0xFF, _mm512_maskz_srli_epi64(0xFF, numerators, 32), reciprocals), 8);
-      __m512i quotients = _mm512_mask_blend_epi32(0xAAAA, even, odd);
-      const __m512i remainders = _mm512_sub_epi32(numerators, _mm512_mullo_epi32(quotients, divisors));
-      quotients = _mm512_mask_add_epi32(quotients, _mm512_cmpge_epu32_mask(remainders, divisors), quotients,
-                                        _mm512_set1_epi32(1));
-      const __m512i weights = _mm512_maskz_min_epi32(all, _mm512_sub_epi32(quotients, _mm512_set1_epi32(128)),
-                                                     _mm512_set1_epi32(127));
-      _mm512_mask_storeu_epi8(ws + u, k, _mm512_zextsi128_si512(_mm512_maskz_cvtepi32_epi8(all, weights)));
-    }
-  }
-
-  static __m256i halves(accumulator sum) noexcept {
-    return _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1));
-  }
-};
-
-// An AVX-512 target without VNNI packs its weights for AVX2's `vpmaddwd` kernel (kernels/avx2.hpp): ctattn has no
-// zmm form of it.
-/// The int8 table's avx512 row (kernels/backend_rows.hpp).
-template <>
-struct int8_backend<int8_backend_id::avx512> {
-  static constexpr const char* name = "avx512";
-  using ops = avx512_int8_ops;
-  using product_ops = avx512_int8_ops;
-  using packed_ops = avx2_packed_ops;
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__AVX512BW__)
-
-// The packed int8 fully-connected kernel needs AVX-512 VNNI (`vpdpbusd`) besides AVX-512BW: kernels/int8.hpp
-// selects it then.
-#if defined(__AVX512BW__) && defined(__AVX512VNNI__)
-
-#include <cstring>
-
-namespace ctattn::detail {
-
-/// The operations of kernels/detail/int8_packed.hpp on 16 channels per zmm register: `vpdpbusd` adds to each
-/// channel's int32 lane the 4 products of 4 inputs broadcast to every lane (unsigned: x + 128, staged) with its 4
-/// packed weights, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s in
-/// `paired_format`'s one step, on the 8 channels of the even lanes and then the 8 of the odd ones (`vpmuldq` for
-/// the 64-bit products, one variable shift per channel, `vpmovsqb` to saturate 8 channels in order).
-struct avx512_vnni_packed_ops {
-  using format = int8_packed::paired_format;
-  // Tiles of up to 8 rows with up to 24 accumulators in all (one row: 8 blocks, 128 channels), out of 32 registers.
-  static constexpr std::size_t tile_rows = 8;
-  static constexpr std::size_t accumulators = 24;
-  static constexpr std::size_t max_panel = 8;
-
-  using accumulator = __m512i;
-  /// 8 channels' constants, one per 64-bit lane.
-  struct half {
-    __m512i multiplier, addend, negative, shift;
-  };
-  struct requantizer {
-    __m512i left;
-    half even, odd;
-  };
-
-  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
-  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
-    const __m512i flip = _mm512_set1_epi8(-128);
-    const auto first = [](std::size_t count) {
-      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
-    };
-    std::size_t t = 0;
-    for (; t + 64 <= k; t += 64) _mm512_storeu_si512(dst + t, _mm512_xor_si512(_mm512_loadu_si512(x + t), flip));
-    // Rationale: masked forms for the rest only (a masked store takes several cycles on Zen 4).
-    for (; t < n; t += 64) {
-      const __mmask64 read = t < k ? first(k - t) : __mmask64{0};
-      _mm512_mask_storeu_epi8(dst + t, first(n - t), _mm512_xor_si512(_mm512_maskz_loadu_epi8(read, x + t), flip));
-    }
-  }
-  static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
-  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
-    return _mm512_add_epi32(start, _mm512_set1_epi32(row));
-  }
-  static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
-  static accumulator broadcast_group(const std::int8_t* p) noexcept {
-    std::int32_t four;
-    std::memcpy(&four, p, 4);
-    return _mm512_set1_epi32(four);
-  }
-  // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
-  // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
-  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
-#if defined(__GNUC__) && !defined(__clang__)
-    asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(inputs), "v"(weights));
-    return sum;
-#else
-    return _mm512_dpbusd_epi32(sum, inputs, weights);
-#endif
-  }
-  /// 16 channels of an operand known only at run time (rows WS bytes apart, K int8 each) as one packed block
-  /// (`paired_format`'s lanes, groups of 4 inputs, the last padded with 0; int8_packed::runtime_panel), and each
-  /// channel's sum of its K values at its lane: per 64 inputs, the 16 rows loaded in their lanes' order (channels
-  /// 0-7 to the even lanes, 8-15 to the odd) and transposed as 16 x 16 words (`vpunpck*dq`, `vpunpck*qdq`,
-  /// `vshufi32x4` twice: 64 instructions), so that vector g holds every channel's group g; a `vpdpbusd` of each
-  /// against ones sums the channels.
-  // Rationale: not a `vpgatherdd` per group: on Zen 4 a gather of 16 words took about 24 cycles, and packing spent
-  // 7% of int8 attention's time at (64, 64); the transposition does 16 groups in about as many cycles as one gather.
-  template <std::size_t K, std::size_t WS>
-  static void pack_block(std::int8_t* to, const std::int8_t* from, std::int32_t* sums) noexcept {
-    constexpr std::size_t groups = (K + 3) / 4;
-    const __m512i ones = _mm512_set1_epi8(1);
-    __m512i total = _mm512_setzero_si512();
-    for (std::size_t t = 0; t < K; t += 64) {
-      const __mmask64 read = K - t >= 64 ? ~__mmask64{0} : (__mmask64{1} << (K - t)) - 1u;
-      __m512i r[16];
-      for (std::size_t l = 0; l < 16; ++l) {
-        const std::size_t channel = l % 2 == 0 ? l / 2 : 8 + l / 2;
-        r[l] = _mm512_maskz_loadu_epi8(read, from + channel * WS + t);
-      }
-      __m512i u[16];
-      for (std::size_t i = 0; i < 16; i += 2) {
-        u[i] = _mm512_maskz_unpacklo_epi32(0xFFFF, r[i], r[i + 1]);
-        u[i + 1] = _mm512_maskz_unpackhi_epi32(0xFFFF, r[i], r[i + 1]);
-      }
-      for (std::size_t i = 0; i < 16; i += 4) {  // u[4i + j]: rows 4i..4i+3, columns j + 4k in 128-bit lane k
-        r[i] = _mm512_maskz_unpacklo_epi64(0xFF, u[i], u[i + 2]);
-        r[i + 1] = _mm512_maskz_unpackhi_epi64(0xFF, u[i], u[i + 2]);
-        r[i + 2] = _mm512_maskz_unpacklo_epi64(0xFF, u[i + 1], u[i + 3]);
-        r[i + 3] = _mm512_maskz_unpackhi_epi64(0xFF, u[i + 1], u[i + 3]);
-      }
-      __m512i column[16];
-      for (std::size_t j = 0; j < 4; ++j) {
-        const __m512i v0 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[j], r[4 + j], 0x88);
-        const __m512i v1 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[j], r[4 + j], 0xDD);
-        const __m512i v2 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[8 + j], r[12 + j], 0x88);
-        const __m512i v3 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[8 + j], r[12 + j], 0xDD);
-        column[j] = _mm512_maskz_shuffle_i32x4(0xFFFF, v0, v2, 0x88);
-        column[j + 8] = _mm512_maskz_shuffle_i32x4(0xFFFF, v0, v2, 0xDD);
-        column[j + 4] = _mm512_maskz_shuffle_i32x4(0xFFFF, v1, v3, 0x88);
-        column[j + 12] = _mm512_maskz_shuffle_i32x4(0xFFFF, v1, v3, 0xDD);
-      }
-      const std::size_t first = t / 4;
-      const std::size_t count = groups - first < 16 ? groups - first : 16;
-      for (std::size_t g = 0; g < count; ++g) {
-        _mm512_storeu_si512(to + 64 * (first + g), column[g]);
-        total = dot_group(total, ones, column[g]);
-      }
-    }
-    _mm512_storeu_si512(sums, total);
-  }
-  /// The constants of the block from channel c (a multiple of 16); the zero point is in the addends.
-  template <typename R>
-  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t) noexcept {
-    const auto load_half = [&r](std::size_t from) {
-      return half{_mm512_loadu_si512(r.multiplier + 2 * from), _mm512_loadu_si512(r.addend + 2 * from),
-                  _mm512_loadu_si512(r.negative + 2 * from), _mm512_loadu_si512(r.shift + 2 * from)};
-    };
-    return {_mm512_loadu_si512(r.left + c), load_half(c), load_half(c + 8)};
-  }
-  /// The first `valid` of 8 channels requantized to y, from the low words of x's 64-bit lanes: `output_requantizer`'s
-  /// arithmetic in paired_format's one step.
-  // Rationale: the zero-masking forms with every lane selected, as in avx512_ops (GCC 12's plain forms start from a
-  // self-initialized register that -Wuninitialized reports).
-  static void store_half(std::int8_t* y, __m512i x, const half& h, std::size_t valid) noexcept {
-    constexpr __mmask8 all = 0xFF;
-    const __m512i product = _mm512_maskz_mul_epi32(all, x, h.multiplier);
-    const __mmask8 negative = _mm512_cmplt_epi64_mask(product, _mm512_set1_epi64(-(std::int64_t{1} << 30)));
-    const __m512i biased = _mm512_maskz_add_epi64(all, product, h.addend);
-    const __m512i sum = _mm512_mask_sub_epi64(biased, negative, biased, h.negative);
-    const __m512i v = _mm512_maskz_srav_epi64(all, sum, h.shift);
-    // Rationale: saturated in a register, then stored whole or through a buffer: GCC 12's dead-store pass fails
-    // with an internal compiler error on the masked form (`vpmovsqb` to memory under a mask) in some inlinings.
-    const __m128i bytes = _mm512_maskz_cvtsepi64_epi8(all, v);
-    if (valid == 8) {
-      _mm_storel_epi64(reinterpret_cast<__m128i*>(y), bytes);
-    } else {
-      std::int8_t eight[16];
-      _mm_storeu_si128(reinterpret_cast<__m128i*>(eight), bytes);
-      // Rationale: the bound held below 8 for the compiler too; GCC 12 at -O3 kept the odd half's call of a block
-      // of 5 valid channels alive in some inlinings and warned of a memcpy of valid - 8 (-Wstringop-overflow).
-      std::memcpy(y, eight, valid < 8 ? valid : 8);
-    }
-  }
-  /// The first `valid` channels of the block requantized to y: channels 0-7 from the even lanes, 8-15 from the odd.
-  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
-    const __m512i x = _mm512_maskz_sllv_epi32(0xFFFF, sum, r.left);
-    store_half(y, x, r.even, valid < 8 ? valid : 8);
-    if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, valid - 8);
-  }
-};
-
-/// The int8 operations of kernels/detail/int8_simd.hpp with AVX-512 VNNI: avx512_int8_ops's, but for a `dot_rows` of
-/// its own on 64 terms per step that widens nothing. a + 128 is `vpdpbusd`'s unsigned operand (one `vpxord` per step,
-/// shared by a pass of 8 rows of b), b is read as it is, and a second `vpdpbusd` against ones sums b, whose 128 sum b
-/// is taken away: sum (a + 128) b - 128 sum b = sum a b. The zero points' terms follow, as in the dot-product form of
-/// NEON: sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + n za zb. Terms past the last whole step go to
-/// avx512_int8_ops's 32-term steps, then AVX2's, then the loop.
-// Rationale: per 64 terms and row of b, 2 instructions (the load folded into the first) where the widening form
-// takes 8 (two 32-term steps of a widening load, a subtraction, `vpmaddwd` and an add).
-struct avx512_vnni_int8_ops : avx512_int8_ops {
-  static constexpr std::size_t step = 64;
-
-  /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k.
-  static void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-                       std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
-    const std::size_t whole = k - k % step;
-    if (whole > 0) {
-      std::int32_t a_sum = 0;  // at most 128 x 33,025 in magnitude
-      for (std::size_t t = 0; t < whole; ++t) a_sum += a[t];
-      const zero_terms z{a_zero, b_zero, a_sum, whole};
-      // Rationale: the rows by pointers that advance, not b + j b_stride: GCC 12 -O2 reports the latter as overflowing
-      // at an iteration no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
-      const std::int8_t* row = b;
-      std::int32_t* sum = out;
-      const std::int32_t* const end = out + n;
-      for (; end - sum >= 8; sum += 8, row += 8 * b_stride) pass<8>(a, row, b_stride, whole, z, sum);
-      for (; sum != end; ++sum, row += b_stride) pass<1>(a, row, b_stride, whole, z, sum);
-    } else {
-      for (std::size_t j = 0; j < n; ++j) out[j] = 0;
-    }
-    if (whole < k) {
-      int8_simd::tiled_dot_rows<avx512_int8_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n,
-                                                       out);
-    }
-  }
-
- private:
-  struct zero_terms {
-    std::int32_t a_zero, b_zero;
-    std::int32_t a_sum;  // sum a over the whole steps
-    std::size_t terms;
-  };
-
-  // out[r] for the R rows of b from `first`, over the whole steps.
-  template <std::size_t R>
-  static void pass(const std::int8_t* a, const std::int8_t* first, std::size_t b_stride, std::size_t whole,
-                   const zero_terms& z, std::int32_t* out) noexcept {
-    __m512i dots[R];
-    __m512i b_sums[R];
-    for (std::size_t r = 0; r < R; ++r) dots[r] = b_sums[r] = _mm512_setzero_si512();
-    const __m512i flip = _mm512_set1_epi8(-128);
-    const __m512i ones = _mm512_set1_epi8(1);
-    for (std::size_t t = 0; t < whole; t += step) {
-      const __m512i unsigned_a = _mm512_xor_si512(_mm512_loadu_si512(a + t), flip);
-      for (std::size_t r = 0; r < R; ++r) {
-        const __m512i row = _mm512_loadu_si512(first + r * b_stride + t);
-        dots[r] = avx512_vnni_packed_ops::dot_group(dots[r], unsigned_a, row);
-        b_sums[r] = avx512_vnni_packed_ops::dot_group(b_sums[r], ones, row);
-      }
-    }
-    // Rationale: the masked shift, as the masked extracts elsewhere: GCC 12 warns that the unmasked one's undefined
-    // source may be used uninitialized.
-    for (std::size_t r = 0; r < R; ++r) {
-      dots[r] = _mm512_sub_epi32(dots[r], _mm512_maskz_slli_epi32(0xFFFF, b_sums[r], 7));
-    }
-    std::int32_t products[R];
-    std::int32_t row_sums[R];
-    if constexpr (R == 8) {
-      totals(dots, products);
-      totals(b_sums, row_sums);
-    } else {
-      for (std::size_t r = 0; r < R; ++r) {
-        products[r] = total(dots[r]);
-        row_sums[r] = total(b_sums[r]);
-      }
-    }
-    for (std::size_t r = 0; r < R; ++r) {
-      out[r] = int8_simd::offset_dot(products[r], z.a_sum, row_sums[r], z.a_zero, z.b_zero, z.terms);
-    }
-  }
-};
-
-/// The int8 table's avx512_vnni row (kernels/backend_rows.hpp).
-template <>
-struct int8_backend<int8_backend_id::avx512_vnni> {
-  static constexpr const char* name = "avx512_vnni";
-  using ops = avx512_vnni_int8_ops;
-  using product_ops = avx512_vnni_int8_ops;
-  using packed_ops = avx512_vnni_packed_ops;
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__AVX512BW__) && defined(__AVX512VNNI__)
-
 #endif  // CTATTN_KERNELS_AVX512_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
 // ---------------------------------------- ctattn/kernels/helium.hpp
@@ -4675,190 +2993,6 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
 
 
 
-// ---------------------------------------- ctattn/kernels/detail/int8_requantize.hpp
-#ifndef CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
-#define CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
-
-/// \file
-/// The per-output requantization of the int8 kernels, shared by kernels/int8.hpp and the backends' own
-/// fully-connected kernels (kernels/arm_dsp.hpp): an int32 sum, a fixed-point multiplier and shift, the output's
-/// zero point, to int8, with TFLite's rounding.
-///
-/// | function                                   | computes                                                  |
-/// |--------------------------------------------|-----------------------------------------------------------|
-/// | `saturate_int8(v)`                         | v clamped to [-128, 127]                                  |
-/// | `requantize_output(sum, multiplier, shift, zero)` | TFLite's MultiplyByQuantizedMultiplier, + zero, clamped |
-///
-/// Example: `static_assert(ctattn::detail::kernels::requantize_output(100, 1 << 30, 0, 3) == 53);`
-
-
-
-namespace ctattn::detail::kernels {
-
-#if defined(__ARM_FEATURE_SAT)
-/// v saturated to a signed Bits-bit integer by the `ssat` instruction.
-// Rationale: the builtin rather than ACLE's `__ssat`, which GCC 12 defines as a macro whose unsigned result
-// -Wsign-conversion reports at every use.
-template <int Bits>
-CTATTN_ALWAYS_INLINE std::int32_t signed_saturate(std::int32_t v) noexcept {
-  return static_cast<std::int32_t>(__builtin_arm_ssat(v, Bits));
-}
-#endif
-
-#if defined(__ARM_FEATURE_DSP)
-/// floor((a 2^32 + b c + 2^31) / 2^32), the 64-bit sum's rounded high word: one `smmlar`. The requantizers' doubling
-/// high multiply (`output_requantizer::high_product`, the DSP product kernel's columns).
-CTATTN_ALWAYS_INLINE std::int32_t rounded_high_sum(std::int32_t a, std::int32_t b, std::int32_t c) noexcept {
-  std::int32_t high;
-  asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(b), "r"(c), "r"(a));
-  return high;
-}
-#endif
-
-/// v clamped to [-128, 127]: `ssat` on a core that has it (Cortex-M3 and up), else two comparisons.
-CTATTN_ALWAYS_INLINE constexpr std::int8_t saturate_int8(std::int32_t v) noexcept {
-#if defined(__ARM_FEATURE_SAT)
-  if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(v));
-#endif
-  return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
-}
-
-/// floor((x m + 2^30) / 2^31) for m in [0, 2^31): TFLite's doubling high multiply, which cannot saturate for such
-/// an m. On Armv6-M (Cortex-M0, M0+: no 32 x 32 -> 64 multiply) the product is built from four 16 x 16 -> 32
-/// multiplies of |x| and m; elsewhere it is the int64 product (one `smull` or `smlal`).
-// Rationale: on the M0, GCC calls libgcc's general 64 x 64 multiply for the int64 form. Here the product's
-// magnitude u = |x| m < 2^62 is summed from its 16-bit partial products with explicit carries, and the rounding
-// follows the sign: floor((u + 2^30) / 2^31) for x >= 0, -floor((u + 2^30 - 1) / 2^31) for x < 0 (the same
-// floor of a negative value, as ceil((u - 2^30) / 2^31) = floor((u - 2^30 + 2^31 - 1) / 2^31)).
-CTATTN_ALWAYS_INLINE constexpr std::int32_t doubling_high_product(std::int32_t x, std::int32_t m) noexcept {
-#if defined(__ARM_ARCH_6M__)
-  if (!std::is_constant_evaluated()) {
-    const std::uint32_t a = x < 0 ? 0u - static_cast<std::uint32_t>(x) : static_cast<std::uint32_t>(x);
-    const auto b = static_cast<std::uint32_t>(m);
-    const std::uint32_t al = a & 0xFFFFu, ah = a >> 16, bl = b & 0xFFFFu, bh = b >> 16;
-    const std::uint32_t low_low = al * bl;
-    const std::uint32_t low_high = al * bh;
-    const std::uint32_t high_low = ah * bl;
-    // a <= 2^31 and b < 2^31, so ah <= 2^15 and bh < 2^15: each cross product is below 2^31 and their sum cannot
-    // carry out of 32 bits.
-    const std::uint32_t middle = low_high + high_low;
-    const std::uint32_t low = low_low + (middle << 16);
-    std::uint32_t high = ah * bh + (middle >> 16) + (low < low_low ? 1u : 0u);
-    const std::uint32_t rounding = x < 0 ? (1u << 30) - 1u : 1u << 30;
-    const std::uint32_t rounded = low + rounding;
-    high += rounded < low ? 1u : 0u;
-    const std::uint32_t magnitude = (high << 1) | (rounded >> 31);
-    return static_cast<std::int32_t>(x < 0 ? 0u - magnitude : magnitude);
-  }
-#endif
-  return static_cast<std::int32_t>((std::int64_t{x} * m + (std::int64_t{1} << 30)) >> 31);
-}
-
-/// TFLite's requantization of int32 sums to int8 for one multiplier in [0, 2^31) (as `math::quantize_multiplier`
-/// makes every one) and one output zero point: `requantize(accumulator, {multiplier, shift}, zero)`'s bits in fewer
-/// instructions, with what depends on the shift alone computed once, where the kernel sets up a channel.
-// Rationale: a non-negative multiplier cannot meet the one product the doubling high multiply saturates,
-// (-2^31)(-2^31), so its test goes; the rounding right shift (ties away from zero, as gemmlowp's) is `scaled`'s;
-// the value is saturated to 9 bits before the zero point is added (which cannot change the clamped result) and to
-// 8 after: two `ssat`s where the core has them.
-struct output_requantizer {
-  std::int32_t multiplier;
-  int left;
-  int right;
-  std::int32_t zero;
-  std::int32_t doubled;     // the multiplier times 2, modulo 2^32
-  std::int32_t normalized;  // all ones when the multiplier is at least 2^30, else 0
-
-  CTATTN_ALWAYS_INLINE constexpr output_requantizer(std::int32_t m, int shift, std::int32_t zero_point) noexcept
-      : multiplier{m},
-        left{shift > 0 ? shift : 0},
-        right{shift > 0 ? 0 : -shift},
-        zero{zero_point},
-        doubled{static_cast<std::int32_t>(static_cast<std::uint32_t>(m) << 1)},
-        normalized{m >= (1 << 30) ? -1 : 0} {}
-
-  /// accumulator times the multiplier, with TFLite's two roundings: `math::multiply_by_quantized_multiplier`'s value.
-  // Rationale: for a shift e >= 1, rounding half away from zero is floor((h - (h < 0) + 2^(e-1)) / 2^e), which is
-  // (t >> e) plus bit e - 1 of t for t = h - (h < 0): no addition that could overflow (h >= -2^31 + 1, so t cannot
-  // wrap), 4 instructions, and none where the shift is a constant 0.
-  // Rationale: each function is a few full-expressions, as constant evaluation counts them (the int8 sorter's
-  // compile-time inference runs it about 20,000 times within Clang's default budget).
-  CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
-    const std::int32_t high = high_product(static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left));
-    const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
-    return right == 0 ? high : (t >> right) + ((t >> (right - 1)) & 1);
-  }
-
-  /// doubling_high_product(x, multiplier): where the core has `smmlar`, with its operands prepared once, where the
-  /// kernel sets up a channel.
-  // Rationale: one `smmlar`, whose 64-bit sum a 2^32 + x d + 2^31 has the value as its high word when it equals
-  // 2 x m + 2^31: for m in [2^30, 2^31) (every normalized multiplier) d = 2m read as a signed word is 2m - 2^32
-  // and a = x; for m below 2^30, d = 2m and a = 0. Exact for every x (against `smull`, two adds with carry, a
-  // shift and an `orr` for the int64 form).
-  CTATTN_ALWAYS_INLINE constexpr std::int32_t high_product(std::int32_t x) const noexcept {
-#if defined(__ARM_FEATURE_DSP)
-    if (!std::is_constant_evaluated()) return rounded_high_sum(x & normalized, x, doubled);
-#endif
-    return doubling_high_product(x, multiplier);
-  }
-
-  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
-    std::int32_t v = scaled(accumulator);
-#if defined(__ARM_FEATURE_SAT)
-    if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
-#endif
-    v = v < -256 ? -256 : (v > 255 ? 255 : v);
-    return saturate_int8(v + zero);
-  }
-};
-
-/// What the int8 product kernels add to each raw sum sum_t x[r][t] w[c][t] and how they requantize it:
-/// y[r][c] = requantize(column_start[c] + row_start[r], the multiplier of c, zero), the additions modulo 2^32.
-///
-/// | member         | meaning                                                                        |
-/// |----------------|--------------------------------------------------------------------------------|
-/// | `column_start` | N int32: a layer's folded bias, or a product's zero-point terms of each column  |
-/// | `row_start`    | M int32 when RowStarts (a product's zero-point term of each row of x), else unused |
-/// | `multipliers`  | N of them when PerChannel, else one for every output                           |
-/// | `zero`         | the output's zero point                                                        |
-template <bool PerChannel, bool RowStarts = false>
-struct int8_epilogue {
-  static constexpr bool per_channel = PerChannel;
-  static constexpr bool row_starts = RowStarts;
-  const std::int32_t* column_start;
-  const std::int32_t* row_start;
-  const math::quantized_multiplier* multipliers;
-  std::int32_t zero;
-
-  /// column_start[c] + row_start[r], wrapping.
-  CTATTN_ALWAYS_INLINE constexpr std::int32_t start(std::size_t r, std::size_t c) const noexcept {
-    const auto column = static_cast<std::uint32_t>(column_start[c]);
-    if constexpr (RowStarts) return static_cast<std::int32_t>(column + static_cast<std::uint32_t>(row_start[r]));
-    return static_cast<std::int32_t>(column);
-  }
-  CTATTN_ALWAYS_INLINE constexpr const math::quantized_multiplier& multiplier(std::size_t c) const noexcept {
-    return multipliers[PerChannel ? c : 0];
-  }
-  CTATTN_ALWAYS_INLINE constexpr output_requantizer requantizer(std::size_t c) const noexcept {
-    return {multiplier(c).multiplier, multiplier(c).shift, zero};
-  }
-  /// The output of raw sum `sum` at (r, c).
-  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::size_t r, std::size_t c, std::int32_t sum) const noexcept {
-    return requantizer(c)(
-        static_cast<std::int32_t>(static_cast<std::uint32_t>(start(r, c)) + static_cast<std::uint32_t>(sum)));
-  }
-};
-
-/// One output: `output_requantizer{multiplier, shift, zero}(accumulator)`.
-CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier, int shift,
-                                                          std::int32_t zero) noexcept {
-  return output_requantizer{multiplier, shift, zero}(accumulator);
-}
-
-}  // namespace ctattn::detail::kernels
-
-#endif  // CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
-// ---------------------------------------- ctattn/kernels/helium.hpp (continued)
 
 // Empty unless the target has MVE with floating point (-mcpu=cortex-m55, -march=armv8.1-m.main+mve.fp) and the
 // compiler is Clang or GCC 13 or later (kernels/backend.hpp says why): the operations exist exactly where the tables
@@ -4874,7 +3008,7 @@ namespace ctattn::detail {
 
 // Rationale: the intrinsics are called by their __arm_ names, which arm_mve.h always declares; the short names
 // disappear when a program defines __ARM_MVE_PRESERVE_USER_NAMESPACE.
-struct helium_ops {
+struct helium_ops : float_ops_defaults {
   using reg = float32x4_t;
   static constexpr std::size_t lanes = 4;
   // 8 q registers: 3 x 2 accumulators and two loads; the broadcast factor stays in a core register.
@@ -4975,328 +3109,6 @@ struct float_backend<float_backend_id::helium> {
 
 #endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 2) && (...)
 
-// The int8 operations need MVE's integer instructions only (bit 1), with Clang or GCC 13 and later, as the float
-// ones.
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
-
-#include <arm_mve.h>
-
-#include <cstdint>
-
-namespace ctattn::detail {
-
-/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `vldrb.s16` loads 8 int8 widened to
-/// int16, `vsub` subtracts the zero point, `vmladava` multiplies the 8 lanes and adds the products to one int32.
-struct helium_int8_ops {
-  static constexpr std::size_t step = 8;
-  using offset = std::int16_t;
-  using widened = int16x8_t;
-  using accumulator = std::int32_t;
-  static offset make_offset(std::int32_t zero_point) noexcept { return static_cast<std::int16_t>(zero_point); }
-  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
-    return __arm_vsubq_n_s16(__arm_vldrbq_s16(p), zero_point);
-  }
-  static accumulator zero() noexcept { return 0; }
-  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
-    return __arm_vmladavaq_s16(sum, x, y);
-  }
-  static std::int32_t total(accumulator sum) noexcept { return sum; }
-
-  /// The channels of w one pass of the fully-connected kernel computes (4 int32 lanes of requantization).
-  static constexpr std::size_t fc_channels = 4;
-
-  /// sum_t x[t] w_c[t] for t < K, the four channels at w (WS bytes apart), into a vector's four lanes: `vmladava.s8`
-  /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
-  /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
-  template <std::size_t K, std::size_t WS>
-  CTATTN_ALWAYS_INLINE static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
-    constexpr std::size_t whole = K - K % 16;
-    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
-    // emits the 9 instructions a step needs, not 19 (an address computed for each load).
-    const std::int8_t* w0 = w;
-    const std::int8_t* w1 = w + WS;
-    const std::int8_t* w2 = w + 2 * WS;
-    const std::int8_t* w3 = w + 3 * WS;
-#pragma GCC unroll 4
-    for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
-      const int8x16_t xv = __arm_vld1q_s8(x);
-      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vld1q_s8(w0));
-      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vld1q_s8(w1));
-      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vld1q_s8(w2));
-      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vld1q_s8(w3));
-    }
-    if constexpr (whole < K) {
-      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
-      const int8x16_t xv = __arm_vldrbq_z_s8(x, lanes);
-      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vldrbq_z_s8(w0, lanes));
-      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vldrbq_z_s8(w1, lanes));
-      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vldrbq_z_s8(w2, lanes));
-      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vldrbq_z_s8(w3, lanes));
-    }
-    int32x4_t sums = __arm_vdupq_n_s32(s0);
-    sums = __arm_vsetq_lane_s32(s1, sums, 1);
-    sums = __arm_vsetq_lane_s32(s2, sums, 2);
-    return __arm_vsetq_lane_s32(s3, sums, 3);
-  }
-
-  /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
-  template <std::size_t K>
-  static std::int32_t row_sum(const std::int8_t* p) noexcept {
-    constexpr std::size_t whole = K - K % 16;
-    std::int32_t sum = 0;
-#pragma GCC unroll 4
-    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vaddvaq_s8(sum, __arm_vld1q_s8(p + t));
-    if constexpr (whole < K) sum = __arm_vaddvaq_s8(sum, __arm_vldrbq_z_s8(p + whole, __arm_vctp8q(K - whole)));
-    return sum;
-  }
-
-  /// sum_t p[t] and sum_t p[t]^2 for t < K (the int8 LayerNorm's S1 and S2): `vaddva.s8` and `vmladava.s8` over 16
-  /// bytes a step, the tail by `vctp8`.
-  template <std::size_t K>
-  static void sum_and_squares(const std::int8_t* p, std::int32_t& sum, std::int32_t& squares) noexcept {
-    std::int32_t s1 = 0;
-    std::int32_t s2 = 0;
-    for (std::size_t t = 0; t < K; t += 16) {
-      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(K - t));
-      const int8x16_t v = __arm_vldrbq_z_s8(p + t, lanes);
-      s1 = __arm_vaddvaq_s8(s1, v);
-      s2 = __arm_vmladavaq_s8(s2, v, v);
-    }
-    sum = s1;
-    squares = s2;
-  }
-
-  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
-  /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
-  static constexpr std::size_t softmax_row_limit = 2047;
-  /// ... of any length from 1 on.
-  static constexpr std::size_t softmax_row_shortest = 1;
-
-  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
-  /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table
-  /// (`vldrw.u32` with shifted offsets), their sum by `vaddva`; each weight's quotient round(256 e / sum) as
-  /// (n r) >> 40 with r = floor(2^40 / (2 sum)), n = 512 e + sum: `vmulh.u32` gives (n r) >> 32, a shift the rest
-  /// (floor of a floor), and the remainder n - q 2 sum (below 2^32: q 2 sum <= n) against 2 sum adds the last one,
-  /// as the scalar form's comparison does. Tails by `vctp`.
-  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
-                          const std::int32_t* table) noexcept {
-    const std::int8_t* const xs = x + begin;
-    std::int8_t* const ws = w + begin;
-    const std::size_t n = end - begin;
-    std::int8_t largest = -128;
-    for (std::size_t t = 0; t < n; t += 16) {
-      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
-      largest = __arm_vmaxvq_p_s8(largest, __arm_vldrbq_z_s8(xs + t, lanes), lanes);
-    }
-    const int32x4_t top = __arm_vdupq_n_s32(largest);
-    const auto offsets = [&](std::size_t t, mve_pred16_t lanes) {
-      return __arm_vreinterpretq_u32_s32(__arm_vsubq_s32(top, __arm_vldrbq_z_s32(xs + t, lanes)));
-    };
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < n; t += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
-      sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
-    }
-    const auto divisor = static_cast<std::uint32_t>(2 * sum);
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
-    const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
-    for (std::size_t t = 0; t < n; t += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
-      const uint32x4_t terms = __arm_vreinterpretq_u32_s32(
-          __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes));
-      const uint32x4_t numerators =
-          __arm_vaddq_n_u32(__arm_vshlq_n_u32(terms, 9), static_cast<std::uint32_t>(sum));
-      uint32x4_t quotients = __arm_vshrq_n_u32(__arm_vmulhq_u32(numerators, __arm_vdupq_n_u32(reciprocal)), 8);
-      const uint32x4_t remainders = __arm_vsubq_u32(numerators, __arm_vmulq_u32(quotients, divisors));
-      quotients = __arm_vaddq_m_n_u32(quotients, quotients, 1u, __arm_vcmpcsq_u32(remainders, divisors));
-      const int32x4_t weights =
-          __arm_vminq_s32(__arm_vsubq_n_s32(__arm_vreinterpretq_s32_u32(quotients), 128), __arm_vdupq_n_s32(127));
-      __arm_vstrbq_p_s32(ws + t, weights, lanes);
-    }
-  }
-
-  /// The output of 4 requantized lanes: v plus the zero point, saturated to [-128, 127] (`vqadd`, then `vqshl #24`
-  /// and `vshr #24`), for a `vstrb.32` of each lane's low byte.
-  // Rationale: the clamp by a saturating shift left by 24 and back needs no constant registers, where `vmax`/`vmin`
-  // with -128 and 127 held two q registers that the product's loop then shuffled (4 `vmov` a pass).
-  CTATTN_ALWAYS_INLINE static int32x4_t output_lanes(int32x4_t v, std::int32_t zero) noexcept {
-    return __arm_vshrq_n_s32(__arm_vqshlq_n_s32(__arm_vqaddq_n_s32(v, zero), 24), 24);
-  }
-
-  /// Whether `scaled<M>` takes M: a non-negative multiplier whose shift is in [-31, 31].
-  static constexpr bool takes(math::quantized_multiplier m) noexcept {
-    return m.multiplier >= 0 && m.shift >= -31 && m.shift <= 31;
-  }
-
-  /// x times the multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift, `vqrdmulh`
-  /// (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a negative value)
-  /// then `vrshr` (rounding right shift): ties away from zero.
-  template <math::quantized_multiplier M>
-    requires(takes(M))
-  CTATTN_ALWAYS_INLINE static int32x4_t scaled(int32x4_t x) noexcept {
-    if constexpr (M.shift > 0) x = __arm_vshlq_n_s32(x, M.shift);
-    x = __arm_vqrdmulhq_n_s32(x, M.multiplier);
-    if constexpr (M.shift < 0) {
-      // The high product is above -2^31 (M below 2^31), so subtracting 1 cannot wrap.
-      x = __arm_vaddq_s32(x, __arm_vshrq_n_s32(x, 31));
-      x = __arm_vrshrq_n_s32(x, -M.shift);
-    }
-    return x;
-  }
-
-  /// kernels/int8.hpp's `int8_add_rows` at run time over n elements, 4 a step (`vldrb.s32` loads 4 int8 into int32
-  /// lanes), the last n % 4 by tail-predicated loads and stores.
-  template <math::quantized_multiplier A, math::quantized_multiplier B, int LeftShift, math::quantized_multiplier Out>
-    requires(takes(A) && takes(B) && takes(Out))
-  static void add(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
-                  std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
-    for (std::size_t i = 0; i < n; i += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
-      const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
-      const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
-      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero),
-                         lanes);
-    }
-  }
-
-  /// sum_t x[t] w[t] for one channel.
-  template <std::size_t K>
-  CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
-    constexpr std::size_t whole = K - K % 16;
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
-    if constexpr (whole < K) {
-      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
-      sum = __arm_vmladavaq_s8(sum, __arm_vldrbq_z_s8(x + whole, lanes), __arm_vldrbq_z_s8(w + whole, lanes));
-    }
-    return sum;
-  }
-
-  /// kernels/int8.hpp's `int8_product_requantized` at run time: passes of four channels, whose requantization runs
-  /// on their four lanes at once, then the channels left one by one.
-  ///
-  /// | step                     | instructions (per 4 outputs)                                           |
-  /// |--------------------------|------------------------------------------------------------------------|
-  /// | + column and row starts  | `vadd`, and `vadd` of the row's start when there is one                |
-  /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
-  /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
-  /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
-  /// | + zero point, clamp      | `output_lanes`: `vqadd`; `vqshl #24`, `vshr #24` saturate to [-128, 127] |
-  /// | store                    | `vstrb.32`: each lane's low byte                                       |
-  // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
-  // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
-  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
-            typename Epilogue>
-  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
-    static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
-    constexpr std::size_t whole = N - N % fc_channels;
-    const int32x4_t none = __arm_vdupq_n_s32(0);
-    for (std::size_t c = 0; c < whole; c += fc_channels) {
-      int32x4_t multiplier, shift;
-      if constexpr (Epilogue::per_channel) {
-        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
-        multiplier = pairs.val[0];
-        shift = pairs.val[1];
-      } else {
-        multiplier = __arm_vdupq_n_s32(e.multipliers[0].multiplier);
-        shift = __arm_vdupq_n_s32(e.multipliers[0].shift);
-      }
-      const int32x4_t left = __arm_vmaxq_s32(shift, none);
-      const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
-      const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
-      for (std::size_t r = 0; r < M; ++r) {
-        int32x4_t v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
-        if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
-        v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
-        v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
-        __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
-      }
-    }
-    for (std::size_t c = whole; c < N; ++c) {
-      for (std::size_t r = 0; r < M; ++r) y[r * YS + c] = e(r, c, one_channel<K>(x + r * XS, w + c * WS));
-    }
-  }
-
-  /// kernels/int8.hpp's `int8_lookup_rows` on one row of n values: 16 a step, each value's entry gathered from the
-  /// table (`vldrb.u8` at the offsets x + 128, made by `veor` with 0x80); the tail by `vctp8`.
-  static void lookup(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
-    const auto* entries = reinterpret_cast<const std::uint8_t*>(table);
-    const uint8x16_t flip = __arm_vdupq_n_u8(0x80);
-    for (std::size_t i = 0; i < n; i += 16) {
-      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - i));
-      const uint8x16_t offsets = __arm_veorq_u8(__arm_vreinterpretq_u8_s8(__arm_vldrbq_z_s8(x + i, lanes)), flip);
-      __arm_vstrbq_p_u8(reinterpret_cast<std::uint8_t*>(y + i),
-                        __arm_vldrbq_gather_offset_z_u8(entries, offsets, lanes), lanes);
-    }
-  }
-
-  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
-  /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
-  /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
-  /// multiplies split into their low (`vmul`) and high (`vmulh.u32`) words, as the scalar form does.
-  ///
-  /// | step                                | instructions (per 4 values)                                   |
-  /// |-------------------------------------|---------------------------------------------------------------|
-  /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
-  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
-  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
-  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vmin`, `vmax` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
-  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vmin`, `vmax`; `vstrb.32` |
-  template <std::size_t C>
-  static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
-                             const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
-                             std::int32_t out_zero) noexcept {
-    const std::int32_t first = down - 1;
-    const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
-    const uint32x4_t inverse_lanes = __arm_vdupq_n_u32(inverse);
-    const int32x4_t upper = __arm_vdupq_n_s32((1 << 30) - 1);
-    const int32x4_t lower = __arm_vdupq_n_s32(-(1 << 30));
-    const int32x4_t top = __arm_vdupq_n_s32(127);
-    const int32x4_t bottom = __arm_vdupq_n_s32(-128);
-    const int32x4_t thirty_three = __arm_vdupq_n_s32(33);
-    for (std::size_t j = 0; j < C; j += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
-      const int32x4_t centered =
-          __arm_vsubq_n_s32(__arm_vmulq_n_s32(__arm_vldrbq_z_s32(x + j, lanes), static_cast<std::int32_t>(C)), sum);
-      const uint32x4_t centered_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(centered));
-      const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
-      const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
-      const uint32x4_t halves = __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
-      const uint32x4_t n = __arm_vshrq_n_u32(__arm_vaddq_n_u32(halves, 1), 1);
-      const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
-      const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
-      // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
-      const uint32x4_t m_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(m));
-      const uint32x4_t t_low = __arm_vmulq_u32(n, m_magnitude);
-      const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
-      uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(thirty_three, s));
-      v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
-      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vshrq_n_u32(__arm_vaddq_n_u32(v, 1), 1));
-      const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
-      const int32x4_t a_unheld =
-          __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
-      const int32x4_t a = __arm_vmaxq_s32(__arm_vminq_s32(a_unheld, upper), lower);
-      const int32x4_t rounded = __arm_vshrq_n_s32(
-          __arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
-      __arm_vstrbq_p_s32(y + j, __arm_vmaxq_s32(__arm_vminq_s32(rounded, top), bottom), lanes);
-    }
-  }
-};
-
-/// The int8 table's helium row (kernels/backend_rows.hpp).
-template <>
-struct int8_backend<int8_backend_id::helium> {
-  static constexpr const char* name = "helium";
-  using ops = helium_int8_ops;
-  using product_ops = helium_int8_ops;
-  using packed_ops = void;
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (...)
-
 #endif  // CTATTN_KERNELS_HELIUM_HPP
 // ---------------------------------------- ctattn/kernels/backend.hpp (continued)
 // ---------------------------------------- ctattn/kernels/neon.hpp
@@ -5323,7 +3135,8 @@ struct int8_backend<int8_backend_id::helium> {
 
 namespace ctattn::detail {
 
-struct neon_ops {
+struct neon_ops : float_ops_defaults {
+  static constexpr bool has_transpose_sum = true;
   using reg = float32x4_t;
   static constexpr std::size_t lanes = 4;
   // 32 registers: 8 x 3 accumulators, three loads and a broadcast.
@@ -5382,203 +3195,12 @@ struct neon_ops {
   }
 };
 
-/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `ssubl` widens 8 int8 to int16 less
-/// the zero point (an int8 itself), `smlal` and `smlal2` multiply and add the low and high halves into 4 int32 lanes.
-struct neon_int8_ops {
-  static constexpr std::size_t step = 8;
-  using offset = int8x8_t;
-  using widened = int16x8_t;
-  using accumulator = int32x4_t;
-  static offset make_offset(std::int32_t zero_point) noexcept {
-    return vdup_n_s8(static_cast<std::int8_t>(zero_point));
-  }
-  static widened widen(const std::int8_t* p, offset zero_point) noexcept { return vsubl_s8(vld1_s8(p), zero_point); }
-  static accumulator zero() noexcept { return vdupq_n_s32(0); }
-  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
-    return vmlal_high_s16(vmlal_s16(sum, vget_low_s16(x), vget_low_s16(y)), x, y);
-  }
-  static std::int32_t total(accumulator sum) noexcept { return vaddvq_s32(sum); }
-};
-
 /// The float table's neon row (kernels/backend_rows.hpp).
 template <>
 struct float_backend<float_backend_id::neon> {
   static constexpr const char* name = "neon";
   using ops = neon_ops;
 };
-
-/// The int8 table's neon row (kernels/backend_rows.hpp).
-template <>
-struct int8_backend<int8_backend_id::neon> {
-  static constexpr const char* name = "neon";
-  using ops = neon_int8_ops;
-  using product_ops = neon_int8_ops;
-  using packed_ops = void;
-};
-
-#if defined(__ARM_FEATURE_DOTPROD)
-/// The int8 kernel with the dot-product instructions (Armv8.2-A's optional DotProd, `-march=armv8.2-a+dotprod`):
-/// `sdot` adds the products of four int8 pairs into each 32-bit lane, 16 terms per instruction, on the raw int8
-/// values. The zero points come in afterwards, exactly:
-///   sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + k za zb,
-/// where sum a and sum b are `sdot`s against a vector of ones. Four rows of b per pass share each load of a (a last
-/// pass of fewer rows computes its first row again in the unused places and keeps only its own). Every
-/// partial sum stays within int32 (|sum a b| <= 2^14 k and k <= 33,025), and the four terms are combined modulo 2^32
-/// (`int8_simd::offset_dot`).
-/// It replaces kernels/detail/int8_simd.hpp's tiling (`dot_rows` is the whole kernel).
-struct neon_dotprod_int8_ops {
-  static constexpr std::size_t step = 16;
-
-  static void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-                       std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
-    constexpr std::size_t pass = 4;
-    const std::size_t whole = k - k % step;
-    const int8x16_t ones = vdupq_n_s8(1);
-    int32x4_t a_lanes = vdupq_n_s32(0);
-    for (std::size_t t = 0; t < whole; t += step) a_lanes = vdotq_s32(a_lanes, vld1q_s8(a + t), ones);
-    const std::int32_t sum_a = vaddvq_s32(a_lanes);
-    // sum over the whole steps, less the zero points, plus the rest of the terms as the scalar loop adds them.
-    const auto finish = [&](const std::int8_t* row, int32x4_t products, int32x4_t row_lanes) noexcept {
-      return static_cast<std::int32_t>(
-          static_cast<std::uint32_t>(
-              int8_simd::offset_dot(vaddvq_s32(products), sum_a, vaddvq_s32(row_lanes), a_zero, b_zero, whole)) +
-          static_cast<std::uint32_t>(int8_simd::rest_of_row(a, a_zero, row, b_zero, whole, k)));
-    };
-    for (std::size_t j = 0; j < n; j += pass) {
-      const std::size_t count = n - j < pass ? n - j : pass;  // the last pass may hold fewer rows
-      const std::int8_t* rows[pass]{};
-      int32x4_t products[pass];
-      int32x4_t row_lanes[pass];
-      for (std::size_t r = 0; r < pass; ++r) {
-        rows[r] = b + (j + (r < count ? r : 0)) * b_stride;
-        products[r] = vdupq_n_s32(0);
-        row_lanes[r] = vdupq_n_s32(0);
-      }
-      for (std::size_t t = 0; t < whole; t += step) {
-        const int8x16_t x = vld1q_s8(a + t);
-        for (std::size_t r = 0; r < pass; ++r) {
-          const int8x16_t y = vld1q_s8(rows[r] + t);
-          products[r] = vdotq_s32(products[r], x, y);
-          row_lanes[r] = vdotq_s32(row_lanes[r], y, ones);
-        }
-      }
-      for (std::size_t r = 0; r < count; ++r) out[j + r] = finish(rows[r], products[r], row_lanes[r]);
-    }
-  }
-};
-
-/// The operations of kernels/detail/int8_packed.hpp on 4 channels per q register: `sdot` adds to each channel's
-/// int32 lane the 4 products of 4 inputs broadcast to every lane with its 4 packed weights (signed by signed, so both
-/// are read as they are: no offset; rows are staged only where K is not a multiple of 4); the requantization is
-/// `output_requantizer`'s on 4 channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift
-/// rounds ties away from zero by the sign fix-up before `srshl`).
-struct neon_dotprod_packed_ops {
-  using format = int8_packed::lane_format<4, 0>;
-  // 32 registers: tiles of up to 8 rows with up to 24 accumulators (one row: 8 blocks, 32 channels).
-  static constexpr std::size_t tile_rows = 8;
-  static constexpr std::size_t accumulators = 24;
-  static constexpr std::size_t max_panel = 8;
-
-  using accumulator = int32x4_t;
-  struct requantizer {
-    int32x4_t multiplier, left, right, zero;
-  };
-
-  static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
-  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
-    return vaddq_s32(start, vdupq_n_s32(row));
-  }
-  static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
-  static accumulator broadcast_group(const std::int8_t* p) noexcept {
-    std::int32_t four;
-    std::memcpy(&four, p, 4);
-    return vdupq_n_s32(four);
-  }
-  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
-    return vdotq_s32(sum, vreinterpretq_s8_s32(inputs), vreinterpretq_s8_s32(weights));
-  }
-  /// The constants of the block from channel c (a multiple of 4).
-  template <typename R>
-  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
-    return {vld1q_s32(r.multiplier + c), vld1q_s32(r.left + c), vnegq_s32(vld1q_s32(r.right + c)), vdupq_n_s32(zero)};
-  }
-  /// The first `valid` lanes of sum requantized to y.
-  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
-    // x << left modulo 2^32, then round(x m / 2^31) with ties up (no saturation: m < 2^31).
-    const int32x4_t high = vqrdmulhq_s32(vshlq_s32(sum, r.left), r.multiplier);
-    // Rounding right shift by `right` (r.right holds its negation): srshl rounds ties up; a negative value less 1
-    // first makes those ties go away from zero. A lane with no right shift has the mask 0 and keeps high.
-    const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, r.right), 31);
-    int32x4_t v = vrshlq_s32(vqaddq_s32(high, fixup), r.right);
-    v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(-256)), vdupq_n_s32(255));
-    v = vaddq_s32(v, r.zero);
-    const int8x8_t bytes = vqmovn_s16(vcombine_s16(vqmovn_s32(v), vdup_n_s16(0)));
-    // Rationale: through a buffer and memcpy, which the compiler sees writing y (a lane store through a cast
-    // pointer leaves GCC 12 believing the output uninitialized).
-    std::int8_t eight[8];
-    vst1_s8(eight, bytes);
-    std::memcpy(y, eight, valid);
-  }
-};
-
-#if defined(__ARM_FEATURE_MATMUL_INT8)
-
-/// The operations of kernels/detail/int8_packed.hpp's pair tile with Armv8.6-A's int8 matrix multiply (i8mm,
-/// `+i8mm`): `smmla` adds to a q register's 4 lanes the 2 x 2 products of two rows' 8 inputs (16 bytes, staged only
-/// where K is not a multiple of 8) with two channels' 8 packed weights, 32 multiply-accumulates where `sdot` does
-/// 16. A block is 4 channels (two pairs), requantized as neon_dotprod_packed_ops once `zip1`/`zip2` of the pairs'
-/// 64-bit halves give each row's 4 channels in order.
-struct neon_i8mm_packed_ops : neon_dotprod_packed_ops {
-  using format = int8_packed::lane_format<4, 0, 8>;
-  // 32 registers: tiles of up to 8 rows (4 pairs) with up to 16 sums of 2 x 2 (two per block and pair of rows), 2
-  // weight vectors per block and one vector of inputs per pair of rows.
-  static constexpr std::size_t tile_rows = 8;
-  static constexpr std::size_t accumulators = 16;
-  static constexpr std::size_t max_panel = 8;
-
-  static accumulator load_pair_start(const std::int32_t* p) noexcept {
-    std::int64_t two;
-    std::memcpy(&two, p, 8);
-    return vreinterpretq_s32_s64(vdupq_n_s64(two));
-  }
-  static accumulator add_pair_row_starts(accumulator start, std::int32_t first, std::int32_t second) noexcept {
-    return vaddq_s32(start, vcombine_s32(vdup_n_s32(first), vdup_n_s32(second)));
-  }
-  static accumulator pair_rows(const std::int8_t* first, const std::int8_t* second) noexcept {
-    return vreinterpretq_s32_s8(vcombine_s8(vld1_s8(first), vld1_s8(second)));
-  }
-  static accumulator multiply_pair(accumulator sum, accumulator rows, accumulator weights) noexcept {
-    return vmmlaq_s32(sum, vreinterpretq_s8_s32(rows), vreinterpretq_s8_s32(weights));
-  }
-  static accumulator first_row(accumulator a, accumulator b) noexcept {
-    return vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(a), vreinterpretq_s64_s32(b)));
-  }
-  static accumulator second_row(accumulator a, accumulator b) noexcept {
-    return vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(a), vreinterpretq_s64_s32(b)));
-  }
-};
-
-/// The int8 table's neon_i8mm row (kernels/backend_rows.hpp).
-template <>
-struct int8_backend<int8_backend_id::neon_i8mm> {
-  static constexpr const char* name = "neon_i8mm";
-  using ops = neon_dotprod_int8_ops;
-  using product_ops = neon_dotprod_int8_ops;
-  using packed_ops = neon_i8mm_packed_ops;
-};
-
-#endif  // defined(__ARM_FEATURE_MATMUL_INT8)
-
-/// The int8 table's neon_dotprod row (kernels/backend_rows.hpp).
-template <>
-struct int8_backend<int8_backend_id::neon_dotprod> {
-  static constexpr const char* name = "neon_dotprod";
-  using ops = neon_dotprod_int8_ops;
-  using product_ops = neon_dotprod_int8_ops;
-  using packed_ops = neon_dotprod_packed_ops;
-};
-
-#endif  // defined(__ARM_FEATURE_DOTPROD)
 
 }  // namespace ctattn::detail
 
@@ -6247,7 +3869,8 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
 /// Two operations are optional, because they are shuffles some cores do cheaply and others (Helium) have no
 /// instructions for: `transpose_sum(x)` (a register of sums of `lanes` registers at once; without it, one
 /// reduction per register) and `transpose(x)` (a lanes x lanes block transposed in registers, for packing keys;
-/// without it, the keys are packed one float at a time). Each is looked up in one place below.
+/// without it, the keys are packed one float at a time). Each is declared with its default in
+/// kernels/detail/ops_defaults.hpp (`has_transpose_sum`, `has_transpose`) and read in one place below.
 ///
 /// | kernel                                  | computes                                                  |
 /// |-----------------------------------------|-----------------------------------------------------------|
@@ -6428,7 +4051,7 @@ inline void product(const float* a, std::size_t a_row, std::size_t a_col, const 
 /// shuffles and adds, a few operations per sum) where it has one, else one reduction per register.
 template <typename V>
 inline typename V::reg transpose_sum(const typename V::reg (&x)[V::lanes]) noexcept {
-  if constexpr (requires { V::transpose_sum(x); }) {
+  if constexpr (V::has_transpose_sum) {
     return V::transpose_sum(x);
   } else {
     float sums[V::lanes];
@@ -6630,7 +4253,7 @@ struct attention_kernel {
     }
     std::size_t whole_keys = 0;
     constexpr std::size_t whole_columns = round_down(DK, lanes);
-    if constexpr (requires(typename V::reg (&registers)[lanes]) { V::transpose(registers); }) {
+    if constexpr (V::has_transpose) {
       whole_keys = round_down(len, lanes);
       typename V::reg square[lanes];
       for (std::size_t j = 0; j < whole_keys; j += lanes) {
@@ -7366,6 +4989,116 @@ template <auto Rows, auto Cols, typename T, auto M, auto N>
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Constexpr math: the same bits in constant evaluation and at run time.
+// ---------------------------------------- ctattn/math/fixed_point.hpp
+#ifndef CTATTN_MATH_FIXED_POINT_HPP
+#define CTATTN_MATH_FIXED_POINT_HPP
+
+/// \file
+/// The fixed-point arithmetic of int8 inference, as TensorFlow Lite and CMSIS-NN define it, in constant
+/// expressions and at run time with the same bits (integers only: no rounding mode, no FPU):
+///
+/// | function                                      | computes                                                  |
+/// |-----------------------------------------------|-----------------------------------------------------------|
+/// | `quantize_multiplier(m)`                      | a real m > 0 as `multiplier` x 2^(shift - 31), multiplier in [2^30, 2^31) |
+/// | `saturating_rounding_doubling_high_mul(a, b)` | round(a b / 2^31), ties upward; (-2^31)^2 saturates to 2^31 - 1 |
+/// | `rounding_divide_by_power_of_two(x, e)`       | round(x / 2^e), ties away from zero, for e in [0, 31]     |
+/// | `multiply_by_quantized_multiplier(x, m)`      | x times the real multiplier m, rounded by the two above   |
+///
+/// A requantization (an int32 accumulator to the next int8 tensor's scale) is
+/// `multiply_by_quantized_multiplier(accumulator, quantize_multiplier(s_in * s_weight / s_out)) + zero_point_out`,
+/// clamped to [-128, 127]: the figures of tests/fixtures/math/fixed_point.hpp, generated by
+/// tests/fixtures/math/generate_fixed_point_reference.py with Python's integers, hold it to TFLite's definition.
+///
+/// Example:
+/// \code
+///   constexpr auto m = ctattn::math::quantize_multiplier(0.25);         // {1 << 30, -1}
+///   static_assert(ctattn::math::multiply_by_quantized_multiplier(1000, m) == 250);
+/// \endcode
+
+
+
+namespace ctattn::math {
+
+/// A real multiplier in fixed point: `multiplier` x 2^(shift - 31). A zero multiplier is {0, 0}.
+struct quantized_multiplier {
+  std::int32_t multiplier = 0;
+  int shift = 0;
+  friend constexpr bool operator==(const quantized_multiplier&, const quantized_multiplier&) = default;
+};
+
+/// `real` (finite, >= 0) as `quantized_multiplier`: its mantissa in [0.5, 1) rounded to 31 fractional bits (ties
+/// away from zero; a mantissa that rounds up to 1 becomes 0.5 with the shift one higher), its binary exponent as
+/// the shift. Multipliers below 2^-32 become {0, 0}, as in TFLite; NaN, infinities and negative reals give {0, 0}.
+///
+/// Example: `static_assert(ctattn::math::quantize_multiplier(0.75) == ctattn::math::quantized_multiplier{3 << 29, 0});`
+constexpr quantized_multiplier quantize_multiplier(double real) noexcept {
+  if (!(real > 0.0) || real > std::numeric_limits<double>::max()) return {};
+  std::uint64_t bits = std::bit_cast<std::uint64_t>(real);
+  int exponent = static_cast<int>((bits >> 52) & 0x7FF);
+  int adjust = 0;
+  if (exponent == 0) {  // subnormal: scale into the normal range first (exactly)
+    bits = std::bit_cast<std::uint64_t>(real * 0x1p54);
+    exponent = static_cast<int>((bits >> 52) & 0x7FF);
+    adjust = -54;
+  }
+  // The mantissa with 53 bits, 1.f x 2^52: the real is mantissa x 2^(exponent - 1075), and its frexp fraction
+  // q = mantissa / 2^53 lies in [0.5, 1) with binary exponent exponent - 1022.
+  const std::uint64_t mantissa = (bits & ((std::uint64_t{1} << 52) - 1)) | (std::uint64_t{1} << 52);
+  int shift = exponent - 1022 + adjust;
+  // round(q x 2^31) = round(mantissa / 2^22), ties away from zero.
+  std::uint64_t fixed = (mantissa + (std::uint64_t{1} << 21)) >> 22;
+  if (fixed == (std::uint64_t{1} << 31)) {
+    fixed >>= 1;
+    ++shift;
+  }
+  if (shift < -31) return {};
+  return {static_cast<std::int32_t>(fixed), shift};
+}
+
+/// round(a b / 2^31) with ties upward (toward +infinity), the high half of the doubled product: gemmlowp's and
+/// TFLite's SaturatingRoundingDoublingHighMul. The one product that overflows, (-2^31)(-2^31), gives 2^31 - 1.
+///
+/// Example: `static_assert(ctattn::math::saturating_rounding_doubling_high_mul(1 << 30, 1 << 30) == 1 << 29);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
+  constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
+  if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
+  const std::int64_t product = std::int64_t{a} * std::int64_t{b};
+  // TFLite writes it (product + nudge) / 2^31, truncating toward zero, with nudge 2^30 for product >= 0 and
+  // 1 - 2^30 below; for product < 0 that truncation is a ceiling, ceil((p + 1 - 2^30) / 2^31) =
+  // floor((p + 2^30) / 2^31), so both cases are floor((p + 2^30) / 2^31): rounding to nearest with ties upward
+  // (3.5 -> 4, -3.5 -> -3). Rationale: the shift form has no branch and no 64-bit division, a few instructions on a
+  // 32-bit core (C++20 defines >> of a negative value as the floor).
+  return static_cast<std::int32_t>((product + (std::int64_t{1} << 30)) >> 31);
+}
+
+/// round(x / 2^exponent) with ties away from zero, exponent in [0, 31]: gemmlowp's RoundingDivideByPOT.
+///
+/// Example: `static_assert(ctattn::math::rounding_divide_by_power_of_two(-6, 2) == -2);   // -1.5 -> -2`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t rounding_divide_by_power_of_two(std::int32_t x, int exponent) noexcept {
+  const std::int32_t mask = static_cast<std::int32_t>((std::int64_t{1} << exponent) - 1);
+  const std::int32_t remainder = x & mask;
+  const std::int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+  // Rationale: an arithmetic right shift of a negative value, as C++20 defines it (floor division by 2^exponent).
+  return (x >> exponent) + (remainder > threshold ? 1 : 0);
+}
+
+/// x times the real multiplier m (`quantize_multiplier`): a left shift for a positive shift (saturating in the
+/// high multiply), the high multiply, then a rounding right shift; TFLite's MultiplyByQuantizedMultiplier.
+///
+/// Example: `static_assert(ctattn::math::multiply_by_quantized_multiplier(-7, ctattn::math::quantize_multiplier(0.5)) == -3);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
+  const int left = m.shift > 0 ? m.shift : 0;
+  const int right = m.shift > 0 ? 0 : -m.shift;
+  // x 2^left wraps to int32 when it does not fit (only for multipliers >= 1 and large x; TFLite's int32 product
+  // leaves that overflow undefined). Requantization multipliers are below 1 and never shift left.
+  const auto scaled = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
+  return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
+}
+
+}  // namespace ctattn::math
+
+#endif  // CTATTN_MATH_FIXED_POINT_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/math/isqrt.hpp
 #ifndef CTATTN_MATH_ISQRT_HPP
 #define CTATTN_MATH_ISQRT_HPP
@@ -7913,22 +5646,24 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 ///   1. constant evaluation: the scalar loop;
 ///   2. run time: the build's int8 backend through kernels/detail/int8_simd.hpp, where the target has one:
 ///
-/// | target macros                                          | backend    | file                  | terms per step |
-/// |--------------------------------------------------------|------------|-----------------------|----------------|
-/// | `__AVX512BW__` and `__AVX512VNNI__`                    | avx512_vnni | kernels/avx512.hpp   | 64             |
-/// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
-/// | `__AVX2__` and `__AVXVNNI__`                           | avx2_vnni  | kernels/avx2.hpp      | 16 (layers: 32) |
-/// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
-/// | AArch64 with dot product and `__ARM_FEATURE_MATMUL_INT8` | neon_i8mm | kernels/neon.hpp     | 16 (layers: `smmla`) |
-/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)      | neon_dotprod | kernels/neon.hpp    | 16             |
-/// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
-/// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
-/// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
-/// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)  | armv6m     | kernels/armv6m.hpp    | 1 (assembly)   |
-/// | anything else (Cortex-M3, ...)                         | scalar     | this file             | 1              |
+/// | target macros                                            | backend      | file                      | terms per step |
+/// |----------------------------------------------------------|--------------|---------------------------|----------------|
+/// | `__AVX512BW__` and `__AVX512VNNI__`                      | avx512_vnni  | kernels/avx512_int8.hpp   | 64             |
+/// | `__AVX512BW__`                                           | avx512       | kernels/avx512_int8.hpp   | 32             |
+/// | `__AVX2__` and `__AVXVNNI__`                             | avx2_vnni    | kernels/avx2_int8.hpp     | 16 (layers: 32) |
+/// | `__AVX2__`                                               | avx2         | kernels/avx2_int8.hpp     | 16             |
+/// | AArch64 with dot product and `__ARM_FEATURE_MATMUL_INT8` | neon_i8mm    | kernels/neon_int8.hpp     | 16 (layers: `smmla`) |
+/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)        | neon_dotprod | kernels/neon_int8.hpp     | 16             |
+/// | `__aarch64__` and `__ARM_NEON`                           | neon         | kernels/neon_int8.hpp     | 8              |
+/// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)         | helium       | kernels/helium_int8.hpp   | 8              |
+/// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC)   | arm_dsp      | kernels/arm_dsp_int8.hpp  | 4              |
+/// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)    | armv6m       | kernels/armv6m_int8.hpp   | 1 (assembly)   |
+/// | anything else (Cortex-M3, ...)                           | scalar       | this file                 | 1              |
 ///
 /// These are the int8 table's rows (kernels/backend_rows.hpp), fastest first; each backend's file defines its row
-/// where the target has its instructions, and `detail::int8_row` below is the first defined, chosen once. Clang 14
+/// where the target has its instructions, and `detail::int8_row` below is the first defined, chosen once. The
+/// optional operations a backend may add (its own softmax, lookup, LayerNorm, product kernel, ...) are declared with
+/// their defaults in kernels/detail/ops_defaults.hpp, and the kernels below read those declarations. Clang 14
 /// does not enable the dot product with `-march=armv8.6-a+i8mm` (it defines `__ARM_FEATURE_MATMUL_INT8` alone and
 /// rejects `vdotq_s32`): add `+dotprod` for the `neon_i8mm` row, else the build runs `neon`.
 ///
@@ -7945,9 +5680,9 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// \endcode
 
 
-// ---------------------------------------- ctattn/kernels/arm_dsp.hpp
-#ifndef CTATTN_KERNELS_ARM_DSP_HPP
-#define CTATTN_KERNELS_ARM_DSP_HPP
+// ---------------------------------------- ctattn/kernels/arm_dsp_int8.hpp
+#ifndef CTATTN_KERNELS_ARM_DSP_INT8_HPP
+#define CTATTN_KERNELS_ARM_DSP_INT8_HPP
 
 /// \file
 /// The Cortex-M DSP extension's int8 backend (Cortex-M4, M7, M33 with DSP, M55): the int8 operations of
@@ -7976,6 +5711,190 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 
 
 
+// ---------------------------------------- ctattn/kernels/detail/int8_requantize.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
+
+/// \file
+/// The per-output requantization of the int8 kernels, shared by kernels/int8.hpp and the backends' own
+/// fully-connected kernels (kernels/arm_dsp_int8.hpp): an int32 sum, a fixed-point multiplier and shift, the output's
+/// zero point, to int8, with TFLite's rounding.
+///
+/// | function                                   | computes                                                  |
+/// |--------------------------------------------|-----------------------------------------------------------|
+/// | `saturate_int8(v)`                         | v clamped to [-128, 127]                                  |
+/// | `requantize_output(sum, multiplier, shift, zero)` | TFLite's MultiplyByQuantizedMultiplier, + zero, clamped |
+///
+/// Example: `static_assert(ctattn::detail::kernels::requantize_output(100, 1 << 30, 0, 3) == 53);`
+
+
+
+namespace ctattn::detail::kernels {
+
+#if defined(__ARM_FEATURE_SAT)
+/// v saturated to a signed Bits-bit integer by the `ssat` instruction.
+// Rationale: the builtin rather than ACLE's `__ssat`, which GCC 12 defines as a macro whose unsigned result
+// -Wsign-conversion reports at every use.
+template <int Bits>
+CTATTN_ALWAYS_INLINE std::int32_t signed_saturate(std::int32_t v) noexcept {
+  return static_cast<std::int32_t>(__builtin_arm_ssat(v, Bits));
+}
+#endif
+
+#if defined(__ARM_FEATURE_DSP)
+/// floor((a 2^32 + b c + 2^31) / 2^32), the 64-bit sum's rounded high word: one `smmlar`. The requantizers' doubling
+/// high multiply (`output_requantizer::high_product`, the DSP product kernel's columns).
+CTATTN_ALWAYS_INLINE std::int32_t rounded_high_sum(std::int32_t a, std::int32_t b, std::int32_t c) noexcept {
+  std::int32_t high;
+  asm("smmlar %0, %1, %2, %3" : "=r"(high) : "r"(b), "r"(c), "r"(a));
+  return high;
+}
+#endif
+
+/// v clamped to [-128, 127]: `ssat` on a core that has it (Cortex-M3 and up), else two comparisons.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t saturate_int8(std::int32_t v) noexcept {
+#if defined(__ARM_FEATURE_SAT)
+  if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(v));
+#endif
+  return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+/// floor((x m + 2^30) / 2^31) for m in [0, 2^31): TFLite's doubling high multiply, which cannot saturate for such
+/// an m. On Armv6-M (Cortex-M0, M0+: no 32 x 32 -> 64 multiply) the product is built from four 16 x 16 -> 32
+/// multiplies of |x| and m; elsewhere it is the int64 product (one `smull` or `smlal`).
+// Rationale: on the M0, GCC calls libgcc's general 64 x 64 multiply for the int64 form. Here the product's
+// magnitude u = |x| m < 2^62 is summed from its 16-bit partial products with explicit carries, and the rounding
+// follows the sign: floor((u + 2^30) / 2^31) for x >= 0, -floor((u + 2^30 - 1) / 2^31) for x < 0 (the same
+// floor of a negative value, as ceil((u - 2^30) / 2^31) = floor((u - 2^30 + 2^31 - 1) / 2^31)).
+CTATTN_ALWAYS_INLINE constexpr std::int32_t doubling_high_product(std::int32_t x, std::int32_t m) noexcept {
+#if defined(__ARM_ARCH_6M__)
+  if (!std::is_constant_evaluated()) {
+    const std::uint32_t a = x < 0 ? 0u - static_cast<std::uint32_t>(x) : static_cast<std::uint32_t>(x);
+    const auto b = static_cast<std::uint32_t>(m);
+    const std::uint32_t al = a & 0xFFFFu, ah = a >> 16, bl = b & 0xFFFFu, bh = b >> 16;
+    const std::uint32_t low_low = al * bl;
+    const std::uint32_t low_high = al * bh;
+    const std::uint32_t high_low = ah * bl;
+    // a <= 2^31 and b < 2^31, so ah <= 2^15 and bh < 2^15: each cross product is below 2^31 and their sum cannot
+    // carry out of 32 bits.
+    const std::uint32_t middle = low_high + high_low;
+    const std::uint32_t low = low_low + (middle << 16);
+    std::uint32_t high = ah * bh + (middle >> 16) + (low < low_low ? 1u : 0u);
+    const std::uint32_t rounding = x < 0 ? (1u << 30) - 1u : 1u << 30;
+    const std::uint32_t rounded = low + rounding;
+    high += rounded < low ? 1u : 0u;
+    const std::uint32_t magnitude = (high << 1) | (rounded >> 31);
+    return static_cast<std::int32_t>(x < 0 ? 0u - magnitude : magnitude);
+  }
+#endif
+  return static_cast<std::int32_t>((std::int64_t{x} * m + (std::int64_t{1} << 30)) >> 31);
+}
+
+/// TFLite's requantization of int32 sums to int8 for one multiplier in [0, 2^31) (as `math::quantize_multiplier`
+/// makes every one) and one output zero point: `requantize(accumulator, {multiplier, shift}, zero)`'s bits in fewer
+/// instructions, with what depends on the shift alone computed once, where the kernel sets up a channel.
+// Rationale: a non-negative multiplier cannot meet the one product the doubling high multiply saturates,
+// (-2^31)(-2^31), so its test goes; the rounding right shift (ties away from zero, as gemmlowp's) is `scaled`'s;
+// the value is saturated to 9 bits before the zero point is added (which cannot change the clamped result) and to
+// 8 after: two `ssat`s where the core has them.
+struct output_requantizer {
+  std::int32_t multiplier;
+  int left;
+  int right;
+  std::int32_t zero;
+  std::int32_t doubled;     // the multiplier times 2, modulo 2^32
+  std::int32_t normalized;  // all ones when the multiplier is at least 2^30, else 0
+
+  CTATTN_ALWAYS_INLINE constexpr output_requantizer(std::int32_t m, int shift, std::int32_t zero_point) noexcept
+      : multiplier{m},
+        left{shift > 0 ? shift : 0},
+        right{shift > 0 ? 0 : -shift},
+        zero{zero_point},
+        doubled{static_cast<std::int32_t>(static_cast<std::uint32_t>(m) << 1)},
+        normalized{m >= (1 << 30) ? -1 : 0} {}
+
+  /// accumulator times the multiplier, with TFLite's two roundings: `math::multiply_by_quantized_multiplier`'s value.
+  // Rationale: for a shift e >= 1, rounding half away from zero is floor((h - (h < 0) + 2^(e-1)) / 2^e), which is
+  // (t >> e) plus bit e - 1 of t for t = h - (h < 0): no addition that could overflow (h >= -2^31 + 1, so t cannot
+  // wrap), 4 instructions, and none where the shift is a constant 0.
+  // Rationale: each function is a few full-expressions, as constant evaluation counts them (the int8 sorter's
+  // compile-time inference runs it about 20,000 times within Clang's default budget).
+  CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
+    const std::int32_t high = high_product(static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left));
+    const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
+    return right == 0 ? high : (t >> right) + ((t >> (right - 1)) & 1);
+  }
+
+  /// doubling_high_product(x, multiplier): where the core has `smmlar`, with its operands prepared once, where the
+  /// kernel sets up a channel.
+  // Rationale: one `smmlar`, whose 64-bit sum a 2^32 + x d + 2^31 has the value as its high word when it equals
+  // 2 x m + 2^31: for m in [2^30, 2^31) (every normalized multiplier) d = 2m read as a signed word is 2m - 2^32
+  // and a = x; for m below 2^30, d = 2m and a = 0. Exact for every x (against `smull`, two adds with carry, a
+  // shift and an `orr` for the int64 form).
+  CTATTN_ALWAYS_INLINE constexpr std::int32_t high_product(std::int32_t x) const noexcept {
+#if defined(__ARM_FEATURE_DSP)
+    if (!std::is_constant_evaluated()) return rounded_high_sum(x & normalized, x, doubled);
+#endif
+    return doubling_high_product(x, multiplier);
+  }
+
+  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
+    std::int32_t v = scaled(accumulator);
+#if defined(__ARM_FEATURE_SAT)
+    if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
+#endif
+    v = v < -256 ? -256 : (v > 255 ? 255 : v);
+    return saturate_int8(v + zero);
+  }
+};
+
+/// What the int8 product kernels add to each raw sum sum_t x[r][t] w[c][t] and how they requantize it:
+/// y[r][c] = requantize(column_start[c] + row_start[r], the multiplier of c, zero), the additions modulo 2^32.
+///
+/// | member         | meaning                                                                        |
+/// |----------------|--------------------------------------------------------------------------------|
+/// | `column_start` | N int32: a layer's folded bias, or a product's zero-point terms of each column  |
+/// | `row_start`    | M int32 when RowStarts (a product's zero-point term of each row of x), else unused |
+/// | `multipliers`  | N of them when PerChannel, else one for every output                           |
+/// | `zero`         | the output's zero point                                                        |
+template <bool PerChannel, bool RowStarts = false>
+struct int8_epilogue {
+  static constexpr bool per_channel = PerChannel;
+  static constexpr bool row_starts = RowStarts;
+  const std::int32_t* column_start;
+  const std::int32_t* row_start;
+  const math::quantized_multiplier* multipliers;
+  std::int32_t zero;
+
+  /// column_start[c] + row_start[r], wrapping.
+  CTATTN_ALWAYS_INLINE constexpr std::int32_t start(std::size_t r, std::size_t c) const noexcept {
+    const auto column = static_cast<std::uint32_t>(column_start[c]);
+    if constexpr (RowStarts) return static_cast<std::int32_t>(column + static_cast<std::uint32_t>(row_start[r]));
+    return static_cast<std::int32_t>(column);
+  }
+  CTATTN_ALWAYS_INLINE constexpr const math::quantized_multiplier& multiplier(std::size_t c) const noexcept {
+    return multipliers[PerChannel ? c : 0];
+  }
+  CTATTN_ALWAYS_INLINE constexpr output_requantizer requantizer(std::size_t c) const noexcept {
+    return {multiplier(c).multiplier, multiplier(c).shift, zero};
+  }
+  /// The output of raw sum `sum` at (r, c).
+  CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::size_t r, std::size_t c, std::int32_t sum) const noexcept {
+    return requantizer(c)(
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(start(r, c)) + static_cast<std::uint32_t>(sum)));
+  }
+};
+
+/// One output: `output_requantizer{multiplier, shift, zero}(accumulator)`.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier, int shift,
+                                                          std::int32_t zero) noexcept {
+  return output_requantizer{multiplier, shift, zero}(accumulator);
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_REQUANTIZE_HPP
+// ---------------------------------------- ctattn/kernels/arm_dsp_int8.hpp (continued)
 
 namespace ctattn::detail {
 /// The int8 product blocks of the DSP backend (`arm_dsp_int8_ops::product_requantized`), known on every target so
@@ -8001,9 +5920,11 @@ inline constexpr std::size_t arm_dsp_product_scratch_bytes =
 
 namespace ctattn::detail {
 
-struct arm_dsp_int8_ops {
+struct arm_dsp_int8_ops : int8_ops_defaults {
+  static constexpr bool has_product_requantized = true;
+  static constexpr bool has_row_sum = true;
   static constexpr std::size_t step = 4;
-  static constexpr std::size_t rows_per_pass = 2;  // kernels/detail/int8_simd.hpp says why
+  static constexpr std::size_t rows_per_pass = 2;  // kernels/detail/ops_defaults.hpp says why
   /// -zero_point in both 16-bit halves.
   using offset = std::uint32_t;
   /// The even bytes (0, 2) and the odd bytes (1, 3), each widened to 16-bit halves less the zero point.
@@ -8435,11 +6356,11 @@ struct int8_backend<int8_backend_id::arm_dsp> {
 
 #endif  // defined(__ARM_FEATURE_DSP)
 
-#endif  // CTATTN_KERNELS_ARM_DSP_HPP
+#endif  // CTATTN_KERNELS_ARM_DSP_INT8_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
-// ---------------------------------------- ctattn/kernels/armv6m.hpp
-#ifndef CTATTN_KERNELS_ARMV6M_HPP
-#define CTATTN_KERNELS_ARMV6M_HPP
+// ---------------------------------------- ctattn/kernels/armv6m_int8.hpp
+#ifndef CTATTN_KERNELS_ARMV6M_INT8_HPP
+#define CTATTN_KERNELS_ARMV6M_INT8_HPP
 
 /// \file
 /// The int8 product kernel of Armv6-M (Cortex-M0, M0+, M1: no DSP extension, no 32 x 32 -> 64 multiply, Thumb-1's
@@ -8465,7 +6386,8 @@ struct int8_backend<int8_backend_id::arm_dsp> {
 
 namespace ctattn::detail {
 
-struct armv6m_int8_ops {
+struct armv6m_int8_ops : int8_ops_defaults {
+  static constexpr bool has_product_requantized = true;
   /// sums[0] += sum_t x[t] w[t], sums[1] += sum_t x[t] w[WS + t], t < K.
   // Rationale: in assembly, with every operand pinned to a register: the loop needs seven low registers (three
   // bases, the index, the loaded x and the two products) and GCC 12 fails to allocate them when the kernel is
@@ -8558,7 +6480,2283 @@ struct int8_backend<int8_backend_id::armv6m> {
 
 #endif  // defined(__ARM_ARCH_6M__)
 
-#endif  // CTATTN_KERNELS_ARMV6M_HPP
+#endif  // CTATTN_KERNELS_ARMV6M_INT8_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/avx2_int8.hpp
+#ifndef CTATTN_KERNELS_AVX2_INT8_HPP
+#define CTATTN_KERNELS_AVX2_INT8_HPP
+
+/// \file
+/// The AVX2 int8 backend (x86-64): the int8 operations of kernels/detail/int8_simd.hpp on 16 terms per step in ymm
+/// registers, and the packed fully-connected kernels of kernels/detail/int8_packed.hpp on 8 channels per register,
+/// with AVX2 alone and with AVX-VNNI. kernels/int8.hpp includes it and chooses its rows.
+///
+/// Example: `static_assert(ctattn::detail::avx2_int8_ops::step == 16);` (on an AVX2 target)
+
+
+// ---------------------------------------- ctattn/kernels/detail/int8_packed.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+
+/// \file
+/// The int8 fully-connected product on weights packed for a dot-product instruction, written once over a backend's
+/// operations (kernels/int8.hpp chooses the backend: AVX-512 VNNI, AVX-VNNI, AArch64 `smmla` or `sdot`, or AVX2's
+/// `vpmaddwd` where there is no dot product of bytes). A layer's weights are constants, so `ctattn::qlinear` packs them where
+/// it is made (by the compiler, for a constexpr layer), with everything the requantization needs per channel: the
+/// kernel reads one stream of weights, broadcasts a group of inputs (4 bytes) at a time, and requantizes a vector of
+/// channels at once.
+///
+/// | entity                              | meaning                                                           |
+/// |-------------------------------------|-------------------------------------------------------------------|
+/// | `lane_format<Lanes, Offset, Group>` | channels in lane order, `output_requantizer`'s constants per lane |
+/// | `paired_format`                     | AVX-512's: channels 0-7 even lanes, 8-15 odd, 64-bit constants    |
+/// | `packed_weights<N, K, Format>`      | N x K int8 weights in blocks of Lanes channels x Group inputs     |
+/// | `packed_product<Ops, M, K, N>(...)` | y = requantize(x W^T + start) with Ops's instructions (`exact()`) |
+/// | `runtime_panel<Format, K, Blocks>`  | a panel of a run-time operand's channels, packed on the stack     |
+/// | `runtime_product<Ops, M, K, N>(...)`| the same product where W is known only at run time (one multiplier) |
+///
+/// The layout (Lanes channels per vector, K rounded up to a whole group of G = Format::group inputs, N to Lanes, the
+/// padding 0), where lane l of block b holds channel c = b Lanes + (the c % Lanes whose Format::lane_of is l):
+///
+/// | bytes                                 | holds                                                        |
+/// |---------------------------------------|--------------------------------------------------------------|
+/// | `weight[b B + G Lanes g + G l + q]`   | w[c][G g + q], for block b, group g; B = block_bytes         |
+/// | `start[b Lanes + l]`                  | channel c's folded bias - input_offset sum_t w[c][t]         |
+/// | `requant`                             | the Format's constants for each channel's requantization     |
+///
+/// A lane of the dot-product instruction sums 4 products of 4 consecutive inputs (broadcast to every lane) with
+/// the 4 weights of its channel. x86's `vpdpbusd` multiplies unsigned bytes by signed ones: the inputs are the
+/// unsigned operand, x + 128 (input_offset 128), staged tile by tile into a buffer on the stack (`stage_rows`), and
+/// each channel's sum then holds 128 sum_t w[c][t] too, a constant taken away from its start when it is packed.
+/// AVX2 without VNNI has no exact product of bytes (`vpmaddubsw` saturates at 16 bits): its groups are 2 inputs,
+/// staged as int16 (4 bytes still), and 2 weights per channel, widened as they are loaded; `vpmaddwd` sums the 2
+/// products of each lane into 32 bits. AArch64's `smmla` (i8mm) multiplies a 2 x 8 block of inputs (two rows) by
+/// 8 x 2 weights (two channels) into a 2 x 2 block of sums: its groups are 8 inputs, a block of 4 channels is two
+/// such pairs, and the rows are taken in pairs (`packed_pair_tile`).
+///
+/// What a backend `Ops` provides (kernels/avx512_int8.hpp, avx2_int8.hpp, neon_int8.hpp; `pack_block` optional,
+/// declared with its default in kernels/detail/ops_defaults.hpp):
+///
+/// | member                                   | meaning                                                        |
+/// |------------------------------------------|----------------------------------------------------------------|
+/// | `format`                                 | its layout: `lane_format<...>` or `paired_format`              |
+/// | `stage_row(dst, x, k, n)`                | a staged row of n bytes: k inputs as read, then inputs 0       |
+/// | `tile_rows`, `accumulators`, `max_panel` | the tile: rows at most, accumulators in all, blocks per row    |
+/// | `accumulator`, `requantizer`             | a vector of int32 sums; a block's requantization in registers  |
+/// | `load_start`                             | a block's starts                                               |
+/// | `load_weights(p)`, `broadcast_group(p)`  | a block's weights for a group; a group's 4 bytes in every lane |
+/// | `dot_group(sum, inputs, weights)`        | sum + per lane the dot product of the group and its weights    |
+/// | `make_requantizer(r, c, zero)`           | the requantization of the block from channel c                 |
+/// | `store_requantized(y, sum, q, valid)`    | the block's first `valid` channels requantized and stored      |
+/// | `add_row_start(sum, r)`                  | sum + r in every lane (a row's start, `runtime_product`)       |
+///
+/// Example:
+/// \code
+///   using ctattn::detail::int8_packed::packed_weights, ctattn::detail::int8_packed::paired_format;
+///   static_assert(sizeof(packed_weights<3, 5, paired_format>::weight) == 2 * 64);  // 1 block, 2 groups of 4 inputs
+/// \endcode
+// Rationale: the unsigned operand is the inputs, so that the offset's term, 128 sum_t w[c][t], is a constant of the
+// layer, folded into its starts by the compiler; the other way round (weights + 128) each row's sum of inputs had
+// to be taken away at run time, a horizontal sum per row that cost 11% of a 64 x 64 x 64 layer (measured, Zen 4),
+// where staging the inputs costs a vector instruction per 64 bytes.
+
+
+
+namespace ctattn::detail::int8_packed {
+
+/// The layout of a backend whose channels sit in its lanes in order, each requantized as `output_requantizer` does
+/// it in 32-bit lanes: the multiplier, the shift split into its left and right parts, and the right shift's
+/// rounding bit (AVX-VNNI with 8 lanes and inputs + 128; `sdot` with 4 lanes, inputs as they are; `smmla` the same
+/// with groups of 8; AVX2 with 8 lanes, groups of 2 inputs staged as int16).
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::detail::int8_packed::lane_format<4, 0>::lane_of(3) == 3);
+/// \endcode
+template <std::size_t Lanes, int InputOffset, std::size_t Group = 4>
+struct lane_format {
+  static_assert(Group == 8 || Group == 4 || Group == 2, "a group is 8 or 4 int8 inputs, or 2 widened to int16");
+  static constexpr std::size_t lanes = Lanes;
+  static constexpr int input_offset = InputOffset;
+  /// Inputs per group: a lane's products summed by one instruction.
+  static constexpr std::size_t group = Group;
+  /// Bytes of a staged input: 2 where the inputs are widened to int16 (groups of 2), else 1.
+  static constexpr std::size_t input_bytes = Group == 2 ? 2 : 1;
+  /// The lane of a block's channel c.
+  static constexpr std::size_t lane_of(std::size_t c) noexcept { return c; }
+
+  /// Each channel's requantization at its lane.
+  template <std::size_t Columns>
+  struct requantization {
+    std::int32_t multiplier[Columns]{};
+    std::int32_t left[Columns]{};
+    std::int32_t right[Columns]{};
+    std::int32_t right_less_one[Columns]{};
+    std::int32_t round_bit[Columns]{};
+
+    /// Channel c's multiplier, at `lane` (block * Lanes + lane_of); the output zero point is added at run time.
+    constexpr void set(std::size_t, std::size_t lane, const math::quantized_multiplier& m, std::int32_t) noexcept {
+      multiplier[lane] = m.multiplier;
+      left[lane] = m.shift > 0 ? m.shift : 0;
+      right[lane] = m.shift > 0 ? 0 : -m.shift;
+      right_less_one[lane] = right[lane] > 0 ? right[lane] - 1 : 0;
+      round_bit[lane] = right[lane] > 0 ? 1 : 0;
+    }
+    /// Every lane as `set` makes channel 0's with m (one multiplier for every channel: a run-time product's).
+    // Rationale: from locals, one array at a time, so that each loop is a run of vector stores (as below).
+    constexpr void set_all(const math::quantized_multiplier& m, std::int32_t zero) noexcept {
+      set(0, 0, m, zero);
+      const auto fill = [](std::int32_t(&array)[Columns]) {
+        const std::int32_t value = array[0];
+        for (std::size_t lane = 1; lane < Columns; ++lane) array[lane] = value;
+      };
+      fill(multiplier);
+      fill(left);
+      fill(right);
+      fill(right_less_one);
+      fill(round_bit);
+    }
+    /// Whether the kernel computes every channel exactly: always.
+    [[nodiscard]] constexpr bool exact() const noexcept { return true; }
+    friend constexpr bool operator==(const requantization&, const requantization&) = default;
+  };
+};
+
+/// The layout of AVX-512 VNNI: 16 lanes, inputs + 128, a block's channels 0-7 in the even lanes and 8-15 in the
+/// odd ones, so that the two halves requantize in 64-bit lanes and saturate to int8 in channel order (`vpmovsqb`).
+/// Channel c's requantization as 64-bit constants: y = ((x << left) m + addend - (negative if the product is
+/// below -2^30)) >> shift, which is `output_requantizer`'s two roundings and its zero point in one: the doubling
+/// high product's floor((p + 2^30) / 2^31), then the division by 2^right with ties away from zero, then + zero, are
+/// floor((p + 2^30 + 2^(30 + right) + zero 2^(31 + right) - [p < -2^30] 2^31) / 2^(31 + right)) (no 2^(30 + right)
+/// nor 2^31 term where right = 0). |p| < 2^62, so the sum fits 64 bits while right <= 23; a layer with a channel
+/// scaled below 2^-24 is not `exact()` and takes the plain kernel. Each 64-bit constant is two int32 (low first),
+/// so that the layout keeps an int32's alignment.
+///
+/// Example:
+/// \code
+///   static_assert(ctattn::detail::int8_packed::paired_format::lane_of(9) == 3);  // channel 9: the second odd lane
+/// \endcode
+struct paired_format {
+  static constexpr std::size_t lanes = 16;
+  static constexpr int input_offset = 128;
+  static constexpr std::size_t group = 4;
+  static constexpr std::size_t input_bytes = 1;
+  static constexpr std::size_t lane_of(std::size_t c) noexcept { return c < 8 ? 2 * c : 2 * (c - 8) + 1; }
+
+  template <std::size_t Columns>
+  struct requantization {
+    std::int32_t left[Columns]{};            // at each channel's lane
+    std::int32_t multiplier[2 * Columns]{};  // the others in channel order, 64 bits each
+    std::int32_t addend[2 * Columns]{};
+    std::int32_t negative[2 * Columns]{};
+    std::int32_t shift[2 * Columns]{};
+    std::int32_t folds_every_zero = 1;  // every channel's right shift is at most 23
+    // Rationale: a word more, so that the form is a multiple of 8 bytes (40 per channel, 8 here): an int8 model's
+    // layers sit beside 8-aligned members (scales kept as doubles' bits), and a layer of 4 bytes mod 8 would pad the
+    // model past the sum of its layers' sizes, its footprint (examples/verified_model/int8_sorter.hpp asserts both
+    // equal).
+    std::int32_t unused = 0;
+
+    constexpr void set(std::size_t c, std::size_t lane, const math::quantized_multiplier& m,
+                       std::int32_t zero) noexcept {
+      const int right = m.shift > 0 ? 0 : -m.shift;
+      if (right > 23) folds_every_zero = 0;
+      const std::int64_t zero_term = right > 23 ? 0 : static_cast<std::int64_t>(
+          static_cast<std::uint64_t>(static_cast<std::int64_t>(zero)) << (31 + right));
+      left[lane] = m.shift > 0 ? m.shift : 0;
+      put(multiplier, c, m.multiplier);
+      put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0) + zero_term);
+      put(negative, c, right > 0 ? std::int64_t{1} << 31 : 0);
+      put(shift, c, 31 + right);
+    }
+    /// Every channel as `set` makes channel 0's with m (one multiplier for every channel: a run-time product's).
+    // Rationale: channel 0's words from locals, one array at a time, so that each loop is a run of vector stores:
+    // copied in one loop from the array's own first words, the 64 channels of a run-time panel took 9% of int8
+    // attention's time at (16, 64) on Zen 4.
+    constexpr void set_all(const math::quantized_multiplier& m, std::int32_t zero) noexcept {
+      set(0, 0, m, zero);
+      const std::int32_t first_left = left[0];
+      for (std::size_t lane = 1; lane < Columns; ++lane) left[lane] = first_left;
+      const auto fill = [](std::int32_t(&array)[2 * Columns]) {
+        const std::int32_t low = array[0];
+        const std::int32_t high = array[1];
+        for (std::size_t c = 1; c < Columns; ++c) {
+          array[2 * c] = low;
+          array[2 * c + 1] = high;
+        }
+      };
+      fill(multiplier);
+      fill(addend);
+      fill(negative);
+      fill(shift);
+    }
+    /// Whether the kernel computes every channel exactly (the zero point folded into every addend).
+    [[nodiscard]] constexpr bool exact() const noexcept { return folds_every_zero != 0; }
+    friend constexpr bool operator==(const requantization&, const requantization&) = default;
+
+    /// The 64-bit constant of channel c.
+    constexpr std::int64_t get(const std::int32_t (&array)[2 * Columns], std::size_t c) const noexcept {
+      return static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::uint32_t>(array[2 * c + 1])) << 32 |
+                                       static_cast<std::uint32_t>(array[2 * c]));
+    }
+
+   private:
+    static constexpr void put(std::int32_t (&array)[2 * Columns], std::size_t c, std::int64_t value) noexcept {
+      const auto bits = static_cast<std::uint64_t>(value);
+      array[2 * c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
+      array[2 * c + 1] = static_cast<std::int32_t>(static_cast<std::uint32_t>(bits >> 32));
+    }
+  };
+};
+
+/// N x K int8 weights packed in a backend's Format (see the file's table), with the per-channel start at each
+/// channel's lane and the Format's requantization. Made from the layer's weights, folded biases, multipliers and
+/// output zero point.
+template <std::size_t N, std::size_t K, typename Format>
+struct packed_weights {
+  static constexpr std::size_t lanes = Format::lanes;
+  static constexpr std::size_t group = Format::group;
+  static constexpr std::size_t blocks = (N + lanes - 1) / lanes;
+  static constexpr std::size_t groups = (K + group - 1) / group;
+  /// Bytes of a block's weights for one group, and of a row's staged inputs for one group.
+  static constexpr std::size_t group_bytes = group * lanes;
+  static constexpr std::size_t input_group_bytes = group * Format::input_bytes;
+  static constexpr std::size_t columns = blocks * lanes;
+  static constexpr int input_offset = Format::input_offset;
+  /// Bytes from a block's weights to the next's: its groups, and a cache line more where that would be a multiple
+  /// of 4 KiB.
+  // Rationale: a one-row product reads up to 8 blocks side by side; 4 KiB apart (K = 512 x 16 channels is 8 KiB),
+  // every stream maps to the same set of a 32 KiB 8-way L1 and they evict one another (measured on Zen 4:
+  // 1 x 512 x 512 took 20% longer than 1 x 516 x 512).
+  static constexpr std::size_t block_bytes = groups * group_bytes + (groups * group_bytes % 4096 == 0 ? 64 : 0);
+
+  std::int8_t weight[blocks * block_bytes]{};
+  std::int32_t start[columns]{};
+  typename Format::template requantization<columns> requant{};
+
+  constexpr packed_weights() noexcept = default;
+
+  constexpr packed_weights(const std::int8_t (&w)[N][K], const std::int32_t (&folded_bias)[N],
+                           const math::quantized_multiplier (&multipliers)[N], std::int32_t zero) noexcept {
+    for (std::size_t c = 0; c < N; ++c) {
+      const std::size_t lane = lane_of_channel(c);
+      start[lane] = start_of(folded_bias[c], place(weight, c, w[c]));
+      requant.set(c, lane, multipliers[c], zero);
+    }
+  }
+
+  /// Channel c's lane among the columns: its block's first lane + Format::lane_of.
+  static constexpr std::size_t lane_of_channel(std::size_t c) noexcept {
+    return c / lanes * lanes + Format::lane_of(c % lanes);
+  }
+  /// Channel c's K weights (`row`; null: all 0) written where the layout keeps them in `weights` (blocks block_bytes
+  /// apart), the last group's padding 0; returns their sum.
+  static constexpr std::int32_t place(std::int8_t* weights, std::size_t c, const std::int8_t* row) noexcept {
+    std::int8_t* const to = weights + c / lanes * block_bytes + Format::lane_of(c % lanes) * group;
+    std::int32_t sum = 0;
+    for (std::size_t g = 0; g < groups; ++g) {
+      for (std::size_t q = 0; q < group; ++q) {
+        const std::size_t t = g * group + q;
+        const std::int8_t v = row != nullptr && t < K ? row[t] : std::int8_t{0};
+        to[g * group_bytes + q] = v;
+        sum += v;
+      }
+    }
+    return sum;
+  }
+  /// The start of a channel whose K weights sum to `sum`: its folded bias less input_offset sum, modulo 2^32 as the
+  /// folded bias and the kernel's sums are (input_offset sum fits: |sum| <= 128 K).
+  static constexpr std::int32_t start_of(std::int32_t folded_bias, std::int32_t sum) noexcept {
+    return static_cast<std::int32_t>(static_cast<std::uint32_t>(folded_bias) -
+                                     static_cast<std::uint32_t>(input_offset * sum));
+  }
+
+  /// Whether `packed_product` gives every output of this layer exactly (else the plain kernel does).
+  [[nodiscard]] constexpr bool exact() const noexcept { return requant.exact(); }
+
+  friend constexpr bool operator==(const packed_weights&, const packed_weights&) = default;
+};
+
+/// What a layer keeps where the build has no packed kernel: nothing.
+struct no_packed_weights {
+  constexpr no_packed_weights() noexcept = default;
+  template <typename... From>
+  constexpr explicit no_packed_weights(const From&...) noexcept {}
+  friend constexpr bool operator==(no_packed_weights, no_packed_weights) = default;
+};
+
+/// The packed form of an N x K layer for the backend `Ops` (`void`: none).
+template <typename Ops, std::size_t N, std::size_t K>
+struct packed_type {
+  using type = no_packed_weights;
+};
+template <typename Ops, std::size_t N, std::size_t K>
+  requires(!std::is_void_v<Ops>)
+struct packed_type<Ops, N, K> {
+  using type = packed_weights<N, K, typename Ops::format>;
+  // Rationale: no alignment above an int32's (the kernel's loads are unaligned ones): a layer holding a 64-byte
+  // aligned member would pad every model that holds the layer, and a model's footprint, the sum of its layers'
+  // sizes, would no longer be its size (examples/verified_model/int8_sorter.hpp asserts they are equal).
+  static_assert(alignof(type) == alignof(std::int32_t));
+  // ... and a multiple of 8 bytes, for the same reason beside 8-aligned members (see paired_format::unused).
+  static_assert(sizeof(type) % 8 == 0);
+};
+
+/// Whether the kernel reads x through a staging buffer: where the Format offsets or widens the inputs, or K is not
+/// a whole number of groups (the buffer's rows end in zeros).
+template <typename Format, std::size_t K>
+inline constexpr bool staged = Format::input_offset != 0 || Format::input_bytes != 1 || K % Format::group != 0;
+
+/// Bytes from a staged row to the next: K rounded up to a whole group, Format::input_bytes each.
+template <typename Format, std::size_t K>
+inline constexpr std::size_t staged_stride =
+    (K + Format::group - 1) / Format::group * Format::group * Format::input_bytes;
+
+/// The rows of a tile at most, on every backend: a staging buffer holds at most this many rows...
+inline constexpr std::size_t max_tile_rows = 8;
+/// ... or this many, on a backend whose groups are 2 inputs widened to int16 (twice the bytes per row).
+inline constexpr std::size_t max_widened_tile_rows = 4;
+
+/// The stack bytes the staged rows of an M x K product take at most, on any backend: 8 rows of K bytes rounded up
+/// to a group of 8 (the largest group of int8 inputs), or 4 rows of K int16 rounded up to 2.
+template <std::size_t M, std::size_t K>
+inline constexpr std::size_t most_staged_bytes = [] {
+  const std::size_t bytes = (M < max_tile_rows ? M : max_tile_rows) * ((K + 7) / 8 * 8);
+  const std::size_t widened = (M < max_widened_tile_rows ? M : max_widened_tile_rows) * ((K + 1) / 2 * 4);
+  return bytes > widened ? bytes : widened;
+}();
+
+/// The rows [0, rows) of x, XS elements apart, written to `to` as the kernel reads them: by the backend's
+/// `stage_row` (+ input_offset, or widened), or as they are with zeros after K.
+template <typename Ops, std::size_t K, std::size_t XS>
+inline void stage_rows(std::int8_t* to, const std::int8_t* x, std::size_t rows) noexcept {
+  constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
+  for (std::size_t r = 0; r < rows; ++r) {
+    if constexpr (Ops::format::input_offset != 0 || Ops::format::input_bytes != 1) {
+      Ops::stage_row(to + r * stride, x + r * XS, K, stride);
+    } else {
+      for (std::size_t t = 0; t < K; ++t) to[r * stride + t] = x[r * XS + t];
+      for (std::size_t t = K; t < stride; ++t) to[r * stride + t] = 0;
+    }
+  }
+}
+
+/// One tile: rows [0, MR) of x (as the kernel reads them, x_stride apart) against NV blocks of channels from block
+/// `block`, written to y; the last block has `Valid` channels (Lanes: all). Where `row_start` is given, row i's
+/// sums start from row_start[i] more (a run-time product's zero-point term of each row, `runtime_product`).
+template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
+inline void packed_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block, std::int32_t zero,
+                        std::int8_t* y, std::size_t y_stride, const std::int32_t* row_start = nullptr) noexcept {
+  using acc = typename Ops::accumulator;
+  constexpr std::size_t lanes = P::lanes;
+  constexpr std::size_t block_bytes = P::block_bytes;
+  constexpr std::size_t group_bytes = P::group_bytes;
+  acc sums[MR][NV];
+  for (std::size_t j = 0; j < NV; ++j) {
+    const acc start = Ops::load_start(p.start + (block + j) * lanes);
+    for (std::size_t i = 0; i < MR; ++i) sums[i][j] = row_start ? Ops::add_row_start(start, row_start[i]) : start;
+  }
+  const std::int8_t* w = p.weight + block * block_bytes;
+  for (std::size_t g = 0; g < P::groups; ++g) {
+    acc w_vectors[NV];
+    for (std::size_t j = 0; j < NV; ++j) w_vectors[j] = Ops::load_weights(w + j * block_bytes + g * group_bytes);
+    for (std::size_t i = 0; i < MR; ++i) {
+      const acc inputs = Ops::broadcast_group(x + i * x_stride + g * P::input_group_bytes);
+      for (std::size_t j = 0; j < NV; ++j) sums[i][j] = Ops::dot_group(sums[i][j], inputs, w_vectors[j]);
+    }
+  }
+  for (std::size_t j = 0; j < NV; ++j) {
+    const std::size_t c = (block + j) * lanes;
+    const typename Ops::requantizer r = Ops::make_requantizer(p.requant, c, zero);
+    for (std::size_t i = 0; i < MR; ++i) {
+      Ops::store_requantized(y + i * y_stride + c, sums[i][j], r, j == NV - 1 ? Valid : lanes);
+    }
+  }
+}
+
+/// `packed_tile` for a Format whose instruction multiplies a pair of rows by a pair of channels (`smmla`: groups of
+/// 8, blocks of 4 channels as two pairs): rows [0, MR) in pairs, the last one paired with itself where MR is odd (its
+/// copy's sums are not stored). A sum vector holds rows r, r + 1 x channels c, c + 1 as (r c, r c+1, r+1 c, r+1 c+1);
+/// `Ops::first_row` and `second_row` gather a block's 4 channels of one row from its two pairs for the requantization.
+///
+/// What such a backend `Ops` provides beyond `packed_tile`'s members (`broadcast_group` and `dot_group` aside):
+///
+/// | member                                  | meaning                                                          |
+/// |-----------------------------------------|------------------------------------------------------------------|
+/// | `load_pair_start(p)`                    | the starts of channels p[0], p[1], for both rows                 |
+/// | `load_weights(p)`                       | a channel pair's 8 x 2 weights (16 bytes)                        |
+/// | `pair_rows(first, second)`              | 8 inputs of two rows (16 bytes)                                  |
+/// | `multiply_pair(sum, rows, weights)`     | sum + the 2 x 2 products of the rows' and channels' 8 terms      |
+/// | `first_row(a, b)`, `second_row(a, b)`   | one row's sums of the pairs a (channels 0, 1) and b (2, 3)       |
+/// | `add_pair_row_starts(sum, r0, r1)`      | sum + (r0, r0, r1, r1): two rows' starts (`row_start`)           |
+template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, typename P>
+inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P& p, std::size_t block,
+                             std::int32_t zero, std::int8_t* y, std::size_t y_stride,
+                             const std::int32_t* row_start = nullptr) noexcept {
+  static_assert(P::lanes == 4 && P::group == 8, "blocks of two channel pairs, groups of 8 inputs");
+  using acc = typename Ops::accumulator;
+  constexpr std::size_t pairs = (MR + 1) / 2;
+  constexpr std::size_t block_bytes = P::block_bytes;
+  acc sums[pairs][NV][2];
+  for (std::size_t j = 0; j < NV; ++j) {
+    for (std::size_t h = 0; h < 2; ++h) {
+      const acc start = Ops::load_pair_start(p.start + (block + j) * 4 + 2 * h);
+      for (std::size_t i = 0; i < pairs; ++i) {
+        sums[i][j][h] = row_start ? Ops::add_pair_row_starts(start, row_start[2 * i],
+                                                             row_start[2 * i + 1 < MR ? 2 * i + 1 : 2 * i])
+                                  : start;
+      }
+    }
+  }
+  const std::int8_t* w = p.weight + block * block_bytes;
+  for (std::size_t g = 0; g < P::groups; ++g) {
+    acc w_vectors[NV][2];
+    for (std::size_t j = 0; j < NV; ++j) {
+      for (std::size_t h = 0; h < 2; ++h) {
+        w_vectors[j][h] = Ops::load_weights(w + j * block_bytes + g * P::group_bytes + 16 * h);
+      }
+    }
+    for (std::size_t i = 0; i < pairs; ++i) {
+      const std::int8_t* first = x + 2 * i * x_stride + g * P::input_group_bytes;
+      const acc rows = Ops::pair_rows(first, 2 * i + 1 < MR ? first + x_stride : first);
+      for (std::size_t j = 0; j < NV; ++j) {
+        for (std::size_t h = 0; h < 2; ++h) sums[i][j][h] = Ops::multiply_pair(sums[i][j][h], rows, w_vectors[j][h]);
+      }
+    }
+  }
+  for (std::size_t j = 0; j < NV; ++j) {
+    const std::size_t c = (block + j) * 4;
+    const std::size_t valid = j == NV - 1 ? Valid : 4;
+    const typename Ops::requantizer r = Ops::make_requantizer(p.requant, c, zero);
+    for (std::size_t i = 0; i < pairs; ++i) {
+      Ops::store_requantized(y + 2 * i * y_stride + c, Ops::first_row(sums[i][j][0], sums[i][j][1]), r, valid);
+      if (2 * i + 1 < MR) {
+        Ops::store_requantized(y + (2 * i + 1) * y_stride + c, Ops::second_row(sums[i][j][0], sums[i][j][1]), r,
+                               valid);
+      }
+    }
+  }
+}
+
+/// Whether Ops multiplies pairs of rows by pairs of channels (`packed_pair_tile`) rather than broadcasting a row's
+/// group to every channel (`packed_tile`).
+template <typename Ops>
+inline constexpr bool pairs_rows = Ops::format::group == 8;
+
+/// The tile of a product of M rows by `blocks` blocks of channels: `rows` rows x `panel` blocks, within the
+/// backend's accumulators.
+// Rationale: a tile's inner step loads `panel` vectors of weights and broadcasts `rows` groups of inputs for
+// rows x panel instructions, so the squarest tile that fits does the most work per load: 6 x 4 on AVX-512 where the
+// blocks come in fours (a panel of 3 would leave a panel of 1, a load per instruction) and the rows fill a tall
+// tile, else the backend's tallest (8 x 3); fewer rows than that are one tile, as wide as their accumulators allow
+// (7 rows: 3 blocks; one row: 8 blocks).
+template <typename Ops, std::size_t M, std::size_t Blocks>
+struct tile_shape {
+  static_assert(Ops::tile_rows <= max_tile_rows);
+  static constexpr std::size_t square_rows = Ops::accumulators / 4;
+  static constexpr bool square = M >= Ops::tile_rows && Blocks % 4 == 0;
+  static constexpr std::size_t rows = square ? square_rows : (M < Ops::tile_rows ? M : Ops::tile_rows);
+  static constexpr std::size_t wide = Ops::accumulators / rows;
+  static constexpr std::size_t panel = square ? 4 : (wide < 1 ? 1 : (wide > Ops::max_panel ? Ops::max_panel : wide));
+};
+
+/// Rows [0, MR) of x against the NV blocks from `block`, staged first where `Stage` says.
+template <typename Ops, std::size_t MR, std::size_t NV, std::size_t Valid, std::size_t K, std::size_t XS,
+          std::size_t YS, bool Stage, typename P>
+inline void packed_rows(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero, std::int8_t* y,
+                        const std::int32_t* row_start = nullptr) noexcept {
+  if constexpr (Stage) {
+    constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
+    static_assert(MR * stride <= most_staged_bytes<MR, K>, "a tile stages no more than int8_product_stack_bytes says");
+    alignas(64) std::int8_t rows[MR * stride];
+    stage_rows<Ops, K, XS>(rows, x, MR);
+    packed_rows<Ops, MR, NV, Valid, K, stride, YS, false>(rows, p, block, zero, y, row_start);
+  } else if constexpr (pairs_rows<Ops>) {
+    packed_pair_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS, row_start);
+  } else {
+    packed_tile<Ops, MR, NV, Valid>(x, XS, p, block, zero, y, YS, row_start);
+  }
+}
+
+/// Every row of x against the NV blocks from `block`: tiles of `Rows` rows, then the rest.
+template <typename Ops, std::size_t Rows, std::size_t M, std::size_t NV, std::size_t Valid, std::size_t K,
+          std::size_t XS, std::size_t YS, bool Stage, typename P>
+inline void packed_panel(const std::int8_t* x, const P& p, std::size_t block, std::int32_t zero, std::int8_t* y,
+                         const std::int32_t* row_start = nullptr) noexcept {
+  for (std::size_t i = 0; i + Rows <= M; i += Rows) {
+    packed_rows<Ops, Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS,
+                                                        row_start ? row_start + i : nullptr);
+  }
+  if constexpr (M % Rows != 0) {
+    constexpr std::size_t i = M - M % Rows;
+    packed_rows<Ops, M % Rows, NV, Valid, K, XS, YS, Stage>(x + i * XS, p, block, zero, y + i * YS,
+                                                            row_start ? row_start + i : nullptr);
+  }
+}
+
+/// Every panel of channels, each against every row of x (XS elements apart; staged tile by tile where `Stage`).
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, bool Stage,
+          typename P>
+inline void packed_panels(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
+  constexpr std::size_t blocks = P::blocks;
+  constexpr std::size_t rows = tile_shape<Ops, M, blocks>::rows;
+  constexpr std::size_t panel = tile_shape<Ops, M, blocks>::panel;
+  constexpr std::size_t last_valid = N % P::lanes == 0 ? P::lanes : N % P::lanes;
+  constexpr std::size_t full = blocks / panel * panel;
+  // Whole panels; the last of them holds the partial block when the blocks divide evenly.
+  for (std::size_t b = 0; b < full; b += panel) {
+    if (b + panel == blocks) {
+      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS, Stage>(x, p, b, zero, y);
+    } else {
+      packed_panel<Ops, rows, M, panel, P::lanes, K, XS, YS, Stage>(x, p, b, zero, y);
+    }
+  }
+  if constexpr (blocks % panel != 0) {
+    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS, Stage>(x, p, full, zero, y);
+  }
+}
+
+/// y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t]) for r < M, c < N (`kernels::int8_fully_connected`'s
+/// contract) on the packed weights p; rows of x and y XS and YS elements apart.
+// Rationale: the panel of channels is the outer loop, so that its weights (NV blocks, up to 8 KiB per 128 inputs)
+// stay in L1 for every tile of rows; a panel is as wide as the registers allow (Ops::accumulators over the rows
+// of a tile), so that one row (a decoding step) has enough independent sums to hide the instruction's latency.
+// Rows that need staging are staged on the stack once where they are one tile (a few rows, many panels: 7 x 512
+// x 512 staged for each of its 11 panels took 5% longer), else tile by tile, so that the stack holds a tile's
+// rows whatever M is; staging costs a vector instruction per 64 inputs against a tile's NV per 4.
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, typename P>
+inline void packed_product(const std::int8_t* x, const P& p, std::int32_t zero, std::int8_t* y) noexcept {
+  if constexpr (!staged<typename Ops::format, K>) {
+    packed_panels<Ops, M, K, N, XS, YS, false>(x, p, zero, y);
+  } else if constexpr (M <= tile_shape<Ops, M, P::blocks>::rows) {
+    constexpr std::size_t stride = staged_stride<typename Ops::format, K>;
+    static_assert(M * stride <= most_staged_bytes<M, K>, "the rows stage no more than int8_product_stack_bytes says");
+    alignas(64) std::int8_t rows[M * stride];
+    stage_rows<Ops, K, XS>(rows, x, M);
+    packed_panels<Ops, M, K, N, stride, YS, false>(rows, p, zero, y);
+  } else {
+    packed_panels<Ops, M, K, N, XS, YS, true>(x, p, zero, y);
+  }
+}
+
+/// The rows a product needs for `runtime_product` to pack its run-time operand: packing costs a move per group of
+/// each channel, which a tile of this many rows amortizes (fewer rows: the backend's dot products, with no packing).
+inline constexpr std::size_t runtime_packing_rows = 8;
+
+/// `Blocks` blocks of the channels of an int8 operand known only at run time, in Format's layout (`packed_weights`'s
+/// for one panel): what `runtime_product` packs on the stack, a panel at a time.
+///
+/// | member    | holds                                                                              |
+/// |-----------|------------------------------------------------------------------------------------|
+/// | `weight`  | Blocks blocks of Lanes channels x K inputs (block_bytes apart), padding 0          |
+/// | `start`   | each channel's start less input_offset times the sum of its inputs, at its lane    |
+/// | `requant` | the Format's requantization, set once for every lane (one multiplier)              |
+template <typename Format, std::size_t K, std::size_t Blocks>
+struct runtime_panel {
+  using layout = packed_weights<Format::lanes, K, Format>;  // one block's
+  static constexpr std::size_t lanes = Format::lanes;
+  static constexpr std::size_t group = Format::group;
+  static constexpr std::size_t blocks = Blocks;
+  static constexpr std::size_t groups = layout::groups;
+  static constexpr std::size_t group_bytes = layout::group_bytes;
+  static constexpr std::size_t input_group_bytes = layout::input_group_bytes;
+  static constexpr std::size_t block_bytes = layout::block_bytes;
+  static constexpr std::size_t columns = Blocks * lanes;
+  static constexpr int input_offset = Format::input_offset;
+
+  std::int8_t weight[Blocks * block_bytes];
+  std::int32_t start[columns];
+  typename Format::template requantization<columns> requant;
+
+  /// The channels [0, count) from w (rows of K, WS elements apart) with their starts column_start[c], the rest
+  /// (count < columns: the last panel's padding) 0, as `packed_weights` lays out a layer: whole blocks by the
+  /// backend's `Ops::pack_block` where it has one (a transposition of the block's rows), the rest channel by channel.
+  // Rationale: the row pointer advances, not w + c WS: GCC 12 -O3 reports the latter as overflowing at iterations
+  // no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
+  template <typename Ops, std::size_t WS>
+  void pack(const std::int8_t* w, const std::int32_t* column_start, std::size_t count) noexcept {
+    std::size_t c = 0;
+    if constexpr (Ops::has_pack_block) {
+      for (; c + lanes <= count && c < columns; c += lanes) {
+        std::int32_t sums[lanes];  // in lane order
+        Ops::template pack_block<K, WS>(weight + c / lanes * block_bytes, w, sums);
+        for (std::size_t q = 0; q < lanes; ++q) {
+          start[c + Format::lane_of(q)] = layout::start_of(column_start[c + q], sums[Format::lane_of(q)]);
+        }
+        if (c + lanes < count) w += lanes * WS;  // no further than w's last row
+      }
+    }
+    for (; c < columns; ++c) {
+      const bool kept = c < count;
+      const std::int32_t sum = layout::place(weight, c, kept ? w : nullptr);
+      start[layout::lane_of_channel(c)] = kept ? layout::start_of(column_start[c], sum) : 0;
+      if (c + 1 < count) w += WS;  // no further than w's last row
+    }
+  }
+};
+
+/// The stack bytes `runtime_product`'s panel takes for K inputs and N channels, on any backend: at most 64
+/// channels (4 blocks of AVX-512's 16, or fewer channels on the narrower backends), each with its K inputs rounded
+/// up to a group of 8, its start and its requantization (40 bytes at most), the blocks' padding, and the panel's
+/// alignment.
+template <std::size_t K, std::size_t N>
+inline constexpr std::size_t most_runtime_panel_bytes = [] {
+  const std::size_t rounded = (N + 15) / 16 * 16;
+  const std::size_t channels = rounded < 64 ? rounded : 64;
+  return channels * ((K + 7) / 8 * 8 + 4 + 40) + 4 * 64 + 8 + 64;
+}();
+
+/// y[r][c] = requantize(start(r, c) + sum_t x[r][t] w[c][t]) for r < M, c < N, with one multiplier
+/// (`kernels::int8_product_requantized`'s contract, `int8_epilogue<false, ...>`) where w is known only at run time
+/// (int8 attention's keys and values): `packed_product`'s tiles, on w packed a panel of channels at a time into a
+/// `runtime_panel` on the stack. Rows of x, w and y XS, WS and YS elements apart. Returns false, having written
+/// nothing, where the Format's requantization of that multiplier is not exact (`exact()`), for the caller's kernel.
+// Rationale: packing costs a move per group of 4 inputs of each channel, against a dot-product instruction per
+// group, channel block and row in the tiles; the backend's dot products (`int8_simd::dot_rows`) instead end each
+// output in a reduction across lanes, 7 or 8 instructions per output at K = 64 where a tile spends one.
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+          typename Epilogue>
+inline bool runtime_product(const std::int8_t* x, const std::int8_t* w, const Epilogue& e, std::int8_t* y) noexcept {
+  static_assert(!Epilogue::per_channel, "one multiplier for every channel");
+  using format = typename Ops::format;
+  constexpr std::size_t lanes = format::lanes;
+  constexpr std::size_t blocks = (N + lanes - 1) / lanes;
+  using shape = tile_shape<Ops, M, blocks>;
+  constexpr std::size_t rows = shape::rows;
+  constexpr std::size_t panel = shape::panel < blocks ? shape::panel : blocks;
+  using panel_type = runtime_panel<format, K, panel>;
+  static_assert(sizeof(panel_type) + 64 <= most_runtime_panel_bytes<K, N>,
+                "the panel takes no more than int8_product_stack_bytes says");
+  alignas(64) panel_type p;
+  p.requant.set_all(e.multiplier(0), e.zero);
+  if (!p.requant.exact()) return false;
+  const std::int32_t* const row_start = Epilogue::row_starts ? e.row_start : nullptr;
+  constexpr std::size_t last_valid = N % lanes == 0 ? lanes : N % lanes;
+  constexpr std::size_t full = blocks / panel * panel;
+  constexpr bool stage = staged<format, K>;
+  constexpr std::size_t panel_channels = panel * lanes;
+  const std::int8_t* from = w;
+  std::int8_t* to = y;
+  const std::int32_t* column_start = e.column_start;
+  for (std::size_t b = 0; b < full; b += panel) {
+    p.template pack<Ops, WS>(from, column_start, N - b * lanes);
+    if (b + panel == blocks) {
+      packed_panel<Ops, rows, M, panel, last_valid, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
+    } else {
+      packed_panel<Ops, rows, M, panel, lanes, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
+    }
+    if (b + panel < blocks) {  // no further than w's last row
+      from += panel_channels * WS;
+      to += panel_channels;
+      column_start += panel_channels;
+    }
+  }
+  if constexpr (blocks % panel != 0) {
+    p.template pack<Ops, WS>(from, column_start, N - full * lanes);
+    packed_panel<Ops, rows, M, blocks % panel, last_valid, K, XS, YS, stage>(x, p, 0, e.zero, to, row_start);
+  }
+  return true;
+}
+
+}  // namespace ctattn::detail::int8_packed
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_PACKED_HPP
+// ---------------------------------------- ctattn/kernels/avx2_int8.hpp (continued)
+
+// The int8 operations on AVX2 (no FMA needed; kernels/int8.hpp selects them on an AVX2 target without AVX-512BW),
+// and the packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel
+// of an AVX-512 target without VNNI), and with AVX-VNNI (`vpdpbusd` on ymm, VEX-encoded: Alder Lake and later) but
+// no AVX-512. kernels/int8.hpp selects them.
+#if defined(__AVX2__)
+
+#include <immintrin.h>
+
+#include <cstdint>
+#include <cstring>
+
+namespace ctattn::detail {
+
+/// What both AVX2 packed kernels share: 8 channels in lane order (`int8_packed::lane_format<8, ...>`), their starts,
+/// and `output_requantizer`'s arithmetic lane by lane with AVX2's instructions: the 64-bit products' shift by 31 is a
+/// logical one (the low word it leaves is the same), and the saturation to int8 is two `vpack`s and a permutation.
+///
+/// Example: `static_assert(ctattn::detail::avx2_packed_requantization::tile_rows == 4);`
+struct avx2_packed_requantization : int8_packed_ops_defaults {
+  // 16 registers: tiles of up to 4 rows with up to 12 accumulators (one row: 6 blocks, 48 channels).
+  static constexpr std::size_t tile_rows = 4;
+  static constexpr std::size_t accumulators = 12;
+  static constexpr std::size_t max_panel = 6;
+
+  using accumulator = __m256i;
+  struct requantizer {
+    __m256i multiplier, left, right, right_less_one, round_bit, zero;
+  };
+
+  static accumulator load_start(const std::int32_t* p) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
+    return _mm256_add_epi32(start, _mm256_set1_epi32(row));
+  }
+  /// The constants of the block from channel c (a multiple of 8).
+  template <typename R>
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+    return {load_start(r.multiplier + c), load_start(r.left + c),      load_start(r.right + c),
+            load_start(r.right_less_one + c), load_start(r.round_bit + c), _mm256_set1_epi32(zero)};
+  }
+  /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
+  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
+    const __m256i x = _mm256_sllv_epi32(sum, r.left);
+    const __m256i rounding = _mm256_set1_epi64x(std::int64_t{1} << 30);
+    const __m256i even = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(x, r.multiplier), rounding), 31);
+    const __m256i odd = _mm256_srli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(x, 32), _mm256_srli_epi64(r.multiplier, 32)), rounding),
+        31);
+    const __m256i high = _mm256_blend_epi32(even, _mm256_slli_epi64(odd, 32), 0xAA);
+    const __m256i t = _mm256_sub_epi32(high, _mm256_and_si256(_mm256_srli_epi32(high, 31), r.round_bit));
+    __m256i v = _mm256_add_epi32(_mm256_srav_epi32(t, r.right),
+                                 _mm256_and_si256(_mm256_srav_epi32(t, r.right_less_one), r.round_bit));
+    v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(-256)), _mm256_set1_epi32(255));
+    v = _mm256_add_epi32(v, r.zero);
+    const __m256i words = _mm256_packs_epi32(v, v);        // per 128-bit half: its 4 values, twice
+    const __m256i bytes = _mm256_packs_epi16(words, words);  // per half: its 4 values, four times
+    const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+    alignas(8) std::int8_t eight[8];
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(eight), _mm256_castsi256_si128(ordered));
+    if (valid == 8) {
+      std::memcpy(y, eight, 8);
+    } else {
+      for (std::size_t q = 0; q < valid; ++q) y[q] = eight[q];
+    }
+  }
+  /// The requantization of 8 channels from their multipliers (count 8), or of any 8 from one (count 1): the packed
+  /// form's constants (`lane_format::requantization::set`), made on the stack.
+  static requantizer requantizer_of(const math::quantized_multiplier* m, std::size_t count,
+                                    std::int32_t zero) noexcept {
+    if (count == 1) {  // one channel's constants in every lane
+      int8_packed::lane_format<8, 0>::requantization<1> one;
+      one.set(0, 0, m[0], zero);
+      return {_mm256_set1_epi32(one.multiplier[0]), _mm256_set1_epi32(one.left[0]),
+              _mm256_set1_epi32(one.right[0]),      _mm256_set1_epi32(one.right_less_one[0]),
+              _mm256_set1_epi32(one.round_bit[0]),  _mm256_set1_epi32(zero)};
+    }
+    int8_packed::lane_format<8, 0>::requantization<8> constants;
+    for (std::size_t l = 0; l < 8; ++l) constants.set(l, l, m[l], zero);
+    return make_requantizer(constants, 0, zero);
+  }
+  /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`: the row's and columns' starts added, then each channel's
+  /// requantization, as `output_requantizer`), 8 channels at a time, the rest one by one.
+  template <typename Epilogue>
+  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
+                             std::size_t n) noexcept {
+    const __m256i row_start = Epilogue::row_starts ? _mm256_set1_epi32(e.row_start[r]) : _mm256_setzero_si256();
+    // Rationale: the channels past the last 8 from n, not the vector loop's counter: with the counter, GCC 12 -O3
+    // reported the tail loop, which runs no iteration when 8 divides n, as overflowing
+    // (-Waggressive-loop-optimizations, in a user's build of int8 attention).
+    const std::size_t whole = n - n % 8;
+    if (whole > 0) {
+      const requantizer one_for_all = requantizer_of(e.multipliers, 1, e.zero);
+      for (std::size_t c = 0; c < whole; c += 8) {
+        const __m256i start = _mm256_add_epi32(load_start(e.column_start + c), row_start);
+        const __m256i sum = _mm256_add_epi32(load_start(sums + c), start);
+        store_requantized(y + c, sum,
+                          Epilogue::per_channel ? requantizer_of(e.multipliers + c, 8, e.zero) : one_for_all, 8);
+      }
+    }
+    for (std::size_t c = whole; c < n; ++c) y[c] = e(r, c, sums[c]);
+  }
+};
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 16 terms per step: `vpmovsxbw` widens 16 int8 to int16,
+/// `vpsubw` subtracts the zero point (|a - z| <= 255 fits), `vpmaddwd` multiplies and adds pairs into 8 int32 lanes.
+struct avx2_int8_ops : int8_ops_defaults {
+  static constexpr bool has_totals = true;
+  static constexpr bool has_requantize_row = true;
+  static constexpr bool has_softmax_row = true;
+  static constexpr std::size_t step = 16;
+  /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
+  static constexpr std::size_t rows_per_pass = 8;
+  using offset = __m256i;
+  using widened = __m256i;
+  using accumulator = __m256i;
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return _mm256_set1_epi16(static_cast<short>(zero_point));
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return _mm256_sub_epi16(_mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p))), zero_point);
+  }
+  static accumulator zero() noexcept { return _mm256_setzero_si256(); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(x, y));
+  }
+  static std::int32_t total(accumulator sum) noexcept {
+    __m128i s = _mm_add_epi32(_mm256_castsi256_si128(sum), _mm256_extracti128_si256(sum, 1));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4E));
+    s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xB1));
+    return _mm_cvtsi128_si32(s);
+  }
+  /// out[i] = the sum of sums[i]'s lanes for 8 accumulators at once: three levels of `vphaddd`, then the two
+  /// 128-bit halves added (9 instructions for 8 sums, where `total` takes 6 for one).
+  static void totals(const accumulator (&sums)[8], std::int32_t* out) noexcept {
+    const __m256i q0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[0], sums[1]), _mm256_hadd_epi32(sums[2], sums[3]));
+    const __m256i q1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[4], sums[5]), _mm256_hadd_epi32(sums[6], sums[7]));
+    // q0's lanes: per half, the half's sums of rows 0-3; q1's the same of rows 4-7.
+    const __m256i s = _mm256_add_epi32(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), s);
+  }
+  /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`): 8 outputs at a time as avx2_packed_requantization does
+  /// them, the rest one by one.
+  template <typename Epilogue>
+  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
+                             std::size_t n) noexcept {
+    avx2_packed_requantization::requantize_row(e, r, sums, y, n);
+  }
+
+  /// The largest of 32 signed bytes: the halves' maximum, then shifts by 8, 4, 2 and 1 bytes (the softmax's largest
+  /// entry, here and on AVX-512).
+  static std::int32_t largest_byte(__m256i bytes) noexcept {
+    __m128i top = _mm_max_epi8(_mm256_castsi256_si128(bytes), _mm256_extracti128_si256(bytes, 1));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 8));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 4));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 2));
+    top = _mm_max_epi8(top, _mm_srli_si128(top, 1));
+    return static_cast<std::int8_t>(_mm_cvtsi128_si32(top));
+  }
+
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31 (as Helium's
+  /// and AVX-512's), from 16 entries on (shorter rows: the scalar form, as on AVX-512).
+  static constexpr std::size_t softmax_row_limit = 2047;
+  static constexpr std::size_t softmax_row_shortest = 16;
+  /// Rows up to this long keep their exponentials on the stack (1 KiB) between the sum and the weights.
+  static constexpr std::size_t kept_terms = 256;
+
+  /// kernels/int8.hpp's `int8_softmax_row` on 8 lanes, as avx512_int8_ops::softmax_row computes it: the largest
+  /// entry by `vpmaxsb`, the exponentials by `vpgatherdd`, the quotient guess (n r) >> 40 by `vpmuludq` on the even
+  /// and the odd lanes, the remainder (`vpmulld`) against 2 sum for the last one (an unsigned comparison as
+  /// `vpmaxud`); the last 8 or fewer entries of a row through a buffer, under a lane mask.
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    __m256i top = _mm256_set1_epi8(-128);
+    std::size_t t = 0;
+    for (; t + 32 <= n; t += 32) {
+      top = _mm256_max_epi8(top, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(xs + t)));
+    }
+    std::int32_t most = largest_byte(top);
+    for (; t < n; ++t) most = xs[t] > most ? xs[t] : most;
+    const __m256i largest = _mm256_set1_epi32(most);
+    const __m256i lane_index = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    // The lanes of entries [u, u + 8) within the row (all ones), and those entries' exponentials (0 elsewhere).
+    const auto lanes = [&](std::size_t u) {
+      return n - u >= 8 ? _mm256_set1_epi32(-1)
+                        : _mm256_cmpgt_epi32(_mm256_set1_epi32(static_cast<std::int32_t>(n - u)), lane_index);
+    };
+    const auto terms = [&](std::size_t u, __m256i valid) {
+      std::int64_t eight = 0;
+      std::memcpy(&eight, xs + u, n - u >= 8 ? 8 : n - u);
+      const __m256i offsets = _mm256_sub_epi32(largest, _mm256_cvtepi8_epi32(_mm_cvtsi64_si128(eight)));
+      return _mm256_mask_i32gather_epi32(_mm256_setzero_si256(), table, offsets, valid, 4);
+    };
+    __m256i sums = _mm256_setzero_si256();
+    alignas(32) std::int32_t kept[kept_terms];
+    for (std::size_t u = 0; u < n; u += 8) {
+      const __m256i e = terms(u, lanes(u));
+      if (n <= kept_terms) _mm256_store_si256(reinterpret_cast<__m256i*>(kept + u), e);
+      sums = _mm256_add_epi32(sums, e);
+    }
+    const auto sum = static_cast<std::uint32_t>(total(sums));
+    const std::uint32_t divisor = 2 * sum;
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const __m256i divisors = _mm256_set1_epi32(static_cast<std::int32_t>(divisor));
+    const __m256i reciprocals = _mm256_set1_epi32(static_cast<std::int32_t>(reciprocal));
+    const __m256i all_terms = _mm256_set1_epi32(static_cast<std::int32_t>(sum));
+    for (std::size_t u = 0; u < n; u += 8) {
+      const __m256i valid = lanes(u);
+      const __m256i e = n <= kept_terms ? _mm256_load_si256(reinterpret_cast<const __m256i*>(kept + u))
+                                        : terms(u, valid);
+      const __m256i numerators = _mm256_add_epi32(_mm256_slli_epi32(e, 9), all_terms);
+      const __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(numerators, reciprocals), 40);
+      // The odd lanes' products shifted by 8 only: the high half of each 64-bit lane is then the product >> 40.
+      const __m256i odd = _mm256_srli_epi64(_mm256_mul_epu32(_mm256_srli_epi64(numerators, 32), reciprocals), 8);
+      __m256i quotients = _mm256_blend_epi32(even, odd, 0xAA);
+      const __m256i remainders = _mm256_sub_epi32(numerators, _mm256_mullo_epi32(quotients, divisors));
+      const __m256i short_by_one = _mm256_cmpeq_epi32(_mm256_max_epu32(remainders, divisors), remainders);
+      quotients = _mm256_sub_epi32(quotients, short_by_one);
+      const __m256i v = _mm256_min_epi32(_mm256_sub_epi32(quotients, _mm256_set1_epi32(128)), _mm256_set1_epi32(127));
+      const __m256i words = _mm256_packs_epi32(v, v);
+      const __m256i bytes = _mm256_packs_epi16(words, words);
+      const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
+      alignas(8) std::int8_t eight[8];
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(eight), _mm256_castsi256_si128(ordered));
+      std::memcpy(ws + u, eight, n - u >= 8 ? 8 : n - u);
+    }
+  }
+};
+
+/// kernels/detail/int8_packed.hpp's operations with AVX2 alone: groups of 2 inputs, staged as int16, and 2 weights
+/// per channel (16 bytes a block), sign-extended as they are loaded (`vpmovsxbw`); `vpmaddwd` multiplies each lane's
+/// 2 inputs by its channel's 2 weights and sums them in 32 bits, `vpaddd` adds that to the lane's sum. Every step is
+/// exact: |2 x 128 x 128| fits 32 bits.
+// Rationale: not `vpmaddubsw` (32 byte products per instruction where this does 16): it sums its two products in a
+// saturating int16, which 2 x 255 x 128 overflows, so a layer's outputs would depend on its weights' pairs.
+///
+/// Example: `static_assert(ctattn::detail::avx2_packed_ops::format::group == 2);`
+struct avx2_packed_ops : avx2_packed_requantization {
+  static constexpr bool has_pack_block = true;
+  using format = int8_packed::lane_format<8, 0, 2>;
+  // 16 registers, and each `vpmaddwd` needs one of its own before its `vpaddd`: tiles of up to 3 rows with up to 9
+  // accumulators (3 x 3; 2 x 4 where the blocks come in fours). 4 x 3 as with AVX-VNNI spilled 7 of the 12 sums to
+  // the stack in every step (GCC 12).
+  static constexpr std::size_t tile_rows = 3;
+  static constexpr std::size_t accumulators = 9;
+
+  /// The inputs x[0, k) as int16 at dst, then inputs 0 up to n bytes (n even).
+  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
+    std::size_t t = 0;
+    for (; t + 16 <= k; t += 16) {
+      const __m256i words = _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + t)));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + 2 * t), words);
+    }
+    // Rationale: pointers, not 2 t: GCC 12 -O3 reports an index 2 t as overflowing at an iteration no call reaches
+    // (-Waggressive-loop-optimizations, an error with -Werror).
+    std::int8_t* out = dst + 2 * t;
+    for (const std::int8_t* in = x + t; in != x + k; ++in, out += 2) {
+      const auto word = static_cast<std::int16_t>(*in);
+      std::memcpy(out, &word, 2);
+    }
+    for (; out != dst + n; ++out) *out = 0;
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept {
+    return _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  /// 8 channels of an operand known only at run time (rows WS bytes apart, K int8 each) as one packed block
+  /// (groups of 2 inputs, the last padded with 0; int8_packed::runtime_panel), and each channel's sum of its K values
+  /// at its lane: per 16 inputs, the 8 rows transposed as 8 x 8 16-bit words (`vpunpck*wd`, `*dq`, `*qdq`: 24
+  /// instructions), so that vector g holds every channel's group g; `vpmaddubsw` against ones then sums each group.
+  // Rationale: the portable loop moves one channel's 2 bytes at a time (32 moves a channel at K = 64).
+  template <std::size_t K, std::size_t WS>
+  static void pack_block(std::int8_t* to, const std::int8_t* from, std::int32_t* sums) noexcept {
+    constexpr std::size_t groups = (K + 1) / 2;
+    const __m128i ones = _mm_set1_epi8(1);
+    __m256i total = _mm256_setzero_si256();
+    for (std::size_t t = 0; t < K; t += 16) {
+      __m128i r[8];
+      for (std::size_t l = 0; l < 8; ++l) {
+        if (K - t >= 16) {
+          r[l] = _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + l * WS + t));
+        } else {
+          alignas(16) std::int8_t part[16]{};
+          std::memcpy(part, from + l * WS + t, K - t);
+          r[l] = _mm_load_si128(reinterpret_cast<const __m128i*>(part));
+        }
+      }
+      __m128i a[8];
+      for (std::size_t i = 0; i < 8; i += 2) {
+        a[i] = _mm_unpacklo_epi16(r[i], r[i + 1]);
+        a[i + 1] = _mm_unpackhi_epi16(r[i], r[i + 1]);
+      }
+      // r[4h + 2i + j]: rows 4h..4h+3, words 4i + 2j and 4i + 2j + 1 (h, i, j in {0, 1}).
+      for (std::size_t h = 0; h < 8; h += 4) {
+        r[h] = _mm_unpacklo_epi32(a[h], a[h + 2]);
+        r[h + 1] = _mm_unpackhi_epi32(a[h], a[h + 2]);
+        r[h + 2] = _mm_unpacklo_epi32(a[h + 1], a[h + 3]);
+        r[h + 3] = _mm_unpackhi_epi32(a[h + 1], a[h + 3]);
+      }
+      __m128i column[8];
+      for (std::size_t q = 0; q < 4; ++q) {
+        column[2 * q] = _mm_unpacklo_epi64(r[q], r[q + 4]);
+        column[2 * q + 1] = _mm_unpackhi_epi64(r[q], r[q + 4]);
+      }
+      const std::size_t first = t / 2;
+      const std::size_t count = groups - first < 8 ? groups - first : 8;
+      for (std::size_t g = 0; g < count; ++g) {
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(to + 16 * (first + g)), column[g]);
+        total = _mm256_add_epi32(total, _mm256_cvtepi16_epi32(_mm_maddubs_epi16(ones, column[g])));
+      }
+    }
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(sums), total);
+  }
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
+    std::int32_t two;
+    std::memcpy(&two, p, 4);
+    return _mm256_set1_epi32(two);
+  }
+  // Rationale: in an asm statement for GCC, the sum as its in-out operand, as in avx512_vnni_packed_ops::dot_group:
+  // through the intrinsics GCC 12 adds each product into a new register and copies it back (a move per step) and
+  // spills sums the tile has registers for.
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    accumulator product;
+    asm("vpmaddwd %3, %2, %1\n\tvpaddd %1, %0, %0" : "+x"(sum), "=&x"(product) : "x"(inputs), "x"(weights));
+    return sum;
+#else
+    return _mm256_add_epi32(sum, _mm256_madd_epi16(inputs, weights));
+#endif
+  }
+};
+
+/// The int8 table's avx2 row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx2> {
+  static constexpr const char* name = "avx2";
+  using ops = avx2_int8_ops;
+  using product_ops = avx2_int8_ops;
+  using packed_ops = avx2_packed_ops;
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__)
+
+#if defined(__AVX2__) && defined(__AVXVNNI__)
+
+namespace ctattn::detail {
+
+/// kernels/detail/int8_packed.hpp's operations with AVX-VNNI: as avx512_vnni_packed_ops (inputs + 128 as the
+/// unsigned operand of `vpdpbusd`, their term folded into the starts) on 8 channels, requantized as
+/// avx2_packed_ops.
+///
+/// Example: `static_assert(ctattn::detail::avx2_vnni_packed_ops::format::input_offset == 128);`
+struct avx2_vnni_packed_ops : avx2_packed_requantization {
+  using format = int8_packed::lane_format<8, 128>;
+
+  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
+  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
+    const __m256i flip = _mm256_set1_epi8(-128);
+    std::size_t t = 0;
+    for (; t + 32 <= k; t += 32) {
+      const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + t));
+      _mm256_storeu_si256(reinterpret_cast<__m256i*>(dst + t), _mm256_xor_si256(bytes, flip));
+    }
+    for (; t < k; ++t) dst[t] = static_cast<std::int8_t>(x[t] ^ -128);
+    for (; t < n; ++t) dst[t] = -128;
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+  }
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return _mm256_set1_epi32(four);
+  }
+  // Rationale: the instruction in an asm statement for GCC, as in avx512_vnni_packed_ops::dot_group.
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("%{vex%} vpdpbusd %2, %1, %0" : "+x"(sum) : "x"(inputs), "x"(weights));
+    return sum;
+#else
+    return _mm256_dpbusd_avx_epi32(sum, inputs, weights);
+#endif
+  }
+};
+
+/// The int8 table's avx2_vnni row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx2_vnni> {
+  static constexpr const char* name = "avx2_vnni";
+  using ops = avx2_int8_ops;
+  using product_ops = avx2_int8_ops;
+  using packed_ops = avx2_vnni_packed_ops;
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__) && defined(__AVXVNNI__)
+
+#endif  // CTATTN_KERNELS_AVX2_INT8_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/avx512_int8.hpp
+#ifndef CTATTN_KERNELS_AVX512_INT8_HPP
+#define CTATTN_KERNELS_AVX512_INT8_HPP
+
+/// \file
+/// The AVX-512 int8 backends (x86-64 with AVX-512BW, and with AVX-512 VNNI): the int8 operations of
+/// kernels/detail/int8_simd.hpp on 32 terms per step in zmm registers, and with VNNI the packed fully-connected
+/// kernel of kernels/detail/int8_packed.hpp on 16 channels per register. kernels/int8.hpp includes it and chooses
+/// its rows.
+///
+/// Example: `static_assert(ctattn::detail::avx512_int8_ops::step == 32);` (on an AVX-512BW target)
+
+
+// ---------------------------------------- ctattn/kernels/detail/int8_simd.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+
+/// \file
+/// The int8 kernel, written once over a backend's integer operations (kernels/int8.hpp chooses the backend): one
+/// row of a against n rows of b, each term (a - a_zero)(b - b_zero) widened to 16 bits before it is multiplied, the
+/// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
+/// bits of the scalar loop and of constant evaluation.
+///
+/// What a backend `Ops` provides (or, instead, its own `dot_rows`, with `has_dot_rows` set). The optional members
+/// are declared with their defaults in kernels/detail/ops_defaults.hpp (`int8_ops_defaults`), which `Ops` derives
+/// from:
+///
+/// | member                         | meaning                                                               |
+/// |--------------------------------|-----------------------------------------------------------------------|
+/// | `step`                         | int8 terms per step                                                    |
+/// | `offset`, `make_offset(z)`     | a zero point as the backend subtracts it                               |
+/// | `widened`, `widen(p, offset)`  | `step` int8 values at p, each less the zero point, in 16-bit lanes     |
+/// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
+/// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
+/// | `total(acc)`                   | the sum of acc's lanes                                                 |
+/// | `totals(accs, out)` (optional: `has_totals`) | the sums of a whole pass's accumulators at once           |
+/// | `tail_ops` (optional)          | a narrower backend for the terms past the last whole step (default void) |
+/// | `rows_per_pass` (optional)     | rows of b per pass (default 4)                                         |
+///
+/// No sum can overflow: a term is at most 255 x 255 in magnitude, and the rule `int8_accumulator_must_not_overflow`
+/// keeps the length K at most 33,025, so every partial sum lies within [-2^31, 2^31).
+
+
+namespace ctattn::detail::int8_simd {
+
+/// Terms per step of the narrowest backend Ops hands its tails to (`Ops::step` where its `tail_ops` is void): a
+/// product of fewer terms has no whole step on any of them.
+template <typename Ops>
+[[nodiscard]] consteval std::size_t narrowest_step() noexcept {
+  if constexpr (std::is_void_v<typename Ops::tail_ops>) {
+    return Ops::step;
+  } else {
+    return narrowest_step<typename Ops::tail_ops>();
+  }
+}
+
+/// sum_t (a[t] - a_zero)(b[t] - b_zero) over `terms` terms from the sums of the raw values, sum a b, sum a and
+/// sum b: sum a b - b_zero sum a - a_zero sum b + terms a_zero b_zero, the dot-product forms' way to bring the zero
+/// points in (NEON's `sdot`, AVX-512 VNNI's `vpdpbusd`). Modulo 2^32, as every sum of the kernels: the exact value
+/// wherever it fits an int32, where the rule `int8_accumulator_must_not_overflow` keeps it.
+constexpr std::int32_t offset_dot(std::int32_t ab, std::int32_t sum_a, std::int32_t sum_b, std::int32_t a_zero,
+                                  std::int32_t b_zero, std::size_t terms) noexcept {
+  const auto u = [](std::int32_t v) { return static_cast<std::uint32_t>(v); };
+  return static_cast<std::int32_t>(u(ab) - u(b_zero) * u(sum_a) - u(a_zero) * u(sum_b) +
+                                   static_cast<std::uint32_t>(terms) * u(a_zero) * u(b_zero));
+}
+
+/// sum_t (a[t] - a_zero)(row[t] - b_zero) for t in [first, k): the terms past the last whole step, in the scalar
+/// loop's arithmetic.
+inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* row, std::int32_t b_zero,
+                                std::size_t first, std::size_t k) noexcept {
+  std::int32_t sum = 0;
+  for (std::size_t t = first; t < k; ++t) sum += (std::int32_t{a[t]} - a_zero) * (std::int32_t{row[t]} - b_zero);
+  return sum;
+}
+
+/// out[r] = (or +=, with Accumulate) the sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is
+/// 1, 4 or `Ops::rows_per_pass`). A whole pass is totalled by `Ops::totals` where the backend has it (a transposing
+/// tree of additions on x86), else each accumulator by `Ops::total`.
+// Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
+// of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
+template <typename Ops, bool Accumulate, std::size_t... R>
+void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std::int8_t* const* rows,
+                 typename Ops::offset b_offset, std::size_t whole, std::int32_t* out,
+                 std::index_sequence<R...>) noexcept {
+  typename Ops::accumulator sums[sizeof...(R)]{(static_cast<void>(R), Ops::zero())...};
+  for (std::size_t t = 0; t < whole; t += Ops::step) {
+    const typename Ops::widened x = Ops::widen(a + t, a_offset);
+    ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
+  }
+  if constexpr (Ops::has_totals && sizeof...(R) == Ops::rows_per_pass) {
+    std::int32_t totals[sizeof...(R)];
+    Ops::totals(sums, totals);
+    if constexpr (Accumulate) {
+      ((out[R] += totals[R]), ...);
+    } else {
+      ((out[R] = totals[R]), ...);
+    }
+  } else if constexpr (Accumulate) {
+    ((out[R] += Ops::total(sums[R])), ...);
+  } else {
+    ((out[R] = Ops::total(sums[R])), ...);
+  }
+}
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations;
+/// with Accumulate, added to out[j]. Passes of `Ops::rows_per_pass` rows, then the rows left one by one. The terms
+/// past the last whole step go to `Ops::tail_ops` where the backend names a narrower one (AVX-512's 32-term steps
+/// leave up to 31, which AVX2's 16-term steps take), else to the scalar loop.
+// Rationale: GCC 12 at -O3 reports the row pointer of the loop over the rows left as overflowing at an iteration
+// count no call reaches (-Waggressive-loop-optimizations: the loop's bound is a run-time n), and -Werror makes that
+// an error; the warning is switched off for this function alone. A single loop of possibly partial passes avoided
+// it, at 13% more instructions on the Cortex-M4 (the partial pass recomputes rows).
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Waggressive-loop-optimizations"
+#endif
+template <typename Ops, bool Accumulate = false>
+void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                    std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  const std::size_t whole = k - k % Ops::step;
+  if (whole > 0) {
+    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
+    const typename Ops::offset b_offset = Ops::make_offset(b_zero);
+    constexpr std::size_t pass = Ops::rows_per_pass;
+    std::size_t j = 0;
+    for (; j + pass <= n; j += pass) {
+      const std::int8_t* rows[pass];
+      for (std::size_t r = 0; r < pass; ++r) rows[r] = b + (j + r) * b_stride;
+      whole_steps<Ops, Accumulate>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<pass>{});
+    }
+    // Passes of 8 (x86) leave up to 7 rows: 4 of them in a pass of their own.
+    if constexpr (pass > 4) {
+      if (j + 4 <= n) {
+        const std::int8_t* rows[4] = {b + j * b_stride, b + (j + 1) * b_stride, b + (j + 2) * b_stride,
+                                      b + (j + 3) * b_stride};
+        whole_steps<Ops, Accumulate>(a, a_offset, rows, b_offset, whole, out + j, std::make_index_sequence<4>{});
+        j += 4;
+      }
+    }
+    for (; j < n; ++j) {
+      const std::int8_t* row = b + j * b_stride;
+      whole_steps<Ops, Accumulate>(a, a_offset, &row, b_offset, whole, out + j, std::make_index_sequence<1>{});
+    }
+  } else if constexpr (!Accumulate) {
+    for (std::size_t j = 0; j < n; ++j) out[j] = 0;
+  }
+  if (whole == k) return;
+  if constexpr (!std::is_void_v<typename Ops::tail_ops>) {
+    tiled_dot_rows<typename Ops::tail_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n, out);
+  } else {
+    for (std::size_t j = 0; j < n; ++j) out[j] += rest_of_row(a, a_zero, b + j * b_stride, b_zero, whole, k);
+  }
+}
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
+/// one, else the tiling.
+template <typename Ops>
+void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+              std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+  if constexpr (Ops::has_dot_rows) {
+    Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out);
+  } else {
+    tiled_dot_rows<Ops>(a, a_zero, b, b_stride, b_zero, k, n, out);
+  }
+}
+
+}  // namespace ctattn::detail::int8_simd
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_SIMD_HPP
+// ---------------------------------------- ctattn/kernels/avx512_int8.hpp (continued)
+
+// The int8 operations need AVX-512BW (16-bit lanes in zmm registers): kernels/int8.hpp selects them then.
+#if defined(__AVX512BW__)
+
+#include <immintrin.h>
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 32 terms per step: `vpmovsxbw` widens 32 int8 to int16,
+/// `vpsubw` subtracts the zero point, `vpmaddwd` multiplies and adds pairs into 16 int32 lanes (as avx2_int8_ops,
+/// twice as wide).
+struct avx512_int8_ops : int8_ops_defaults {
+  static constexpr bool has_totals = true;
+  static constexpr bool has_requantize_row = true;
+  static constexpr bool has_softmax_row = true;
+  static constexpr std::size_t step = 32;
+  using tail_ops = avx2_int8_ops;  // up to 31 terms past the last whole step: 16 of them in one AVX2 step
+  using offset = __m512i;
+  using widened = __m512i;
+  using accumulator = __m512i;
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return _mm512_set1_epi16(static_cast<short>(zero_point));
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return _mm512_sub_epi16(_mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),
+                            zero_point);
+  }
+  static accumulator zero() noexcept { return _mm512_setzero_si512(); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return _mm512_add_epi32(sum, _mm512_madd_epi16(x, y));
+  }
+  // The two halves added, then avx2_int8_ops's reduction. Rationale: the masked extract, as in avx512_ops, because
+  // GCC 12 warns that the unmasked one's undefined source may be used uninitialized.
+  static std::int32_t total(accumulator sum) noexcept {
+    return avx2_int8_ops::total(halves(sum));
+  }
+  /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
+  static constexpr std::size_t rows_per_pass = 8;
+  /// out[i] = the sum of sums[i]'s lanes for 8 accumulators: each one's halves added, then avx2_int8_ops's `totals`.
+  static void totals(const accumulator (&sums)[8], std::int32_t* out) noexcept {
+    const __m256i half[8] = {halves(sums[0]), halves(sums[1]), halves(sums[2]), halves(sums[3]),
+                             halves(sums[4]), halves(sums[5]), halves(sums[6]), halves(sums[7])};
+    avx2_int8_ops::totals(half, out);
+  }
+  /// As avx2_int8_ops::requantize_row: 8 outputs at a time in ymm registers.
+  template <typename Epilogue>
+  static void requantize_row(const Epilogue& e, std::size_t r, const std::int32_t* sums, std::int8_t* y,
+                             std::size_t n) noexcept {
+    avx2_packed_requantization::requantize_row(e, r, sums, y, n);
+  }
+
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that the
+  /// numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes (as Helium's).
+  static constexpr std::size_t softmax_row_limit = 2047;
+  /// ... and from this many on: a whole vector of 16 lanes.
+  // Rationale: shorter rows go faster through the scalar form, which the compiler unrolls (the int8 sorter's rows of
+  // 6: 10.6 us that way, 11.9 us through the gathers and masks; rows of 16 the other way round, int8 attention at
+  // (16, 64) 1.77 us here and 2.20 us there; Zen 4).
+  static constexpr std::size_t softmax_row_shortest = 16;
+  /// Rows up to this long keep their exponentials on the stack (1 KiB) between the sum and the weights, rather than
+  /// gather them twice.
+  static constexpr std::size_t kept_terms = 256;
+
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of `softmax_row_shortest` to `softmax_row_limit` entries, all
+  /// visible: the same weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the
+  /// exponentials from the table (by `vpermt2d` in rows of 32 or more, else `vpgatherdd`), each weight's quotient
+  /// round(256 e / sum) as (n r) >> 40 with r = floor(2^40 / (2 sum)) and n = 512 e + sum (`vpmuludq` on the even
+  /// and the odd lanes: n r < 2^52), then the remainder n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the
+  /// last one, as the scalar form's comparison does. Tails by masks.
+  // Rationale: GCC 12 vectorized the scalar form with 64-bit lanes (the sum and the quotients in int64, `vpmullq`)
+  // and gathered each exponential twice; with this form int8 attention took 1.77 us at (16, 64) (2.01 before),
+  // 10.5 us at (64, 64) (10.9) and 50.2 us at (128, 128) (53.7), Zen 4. What is left of a row's time is mostly the
+  // latency of its chain (largest, gathers, sum, division, weights).
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    if (end - begin >= 32) {
+      softmax_row_by<true>(x, w, begin, end, table);
+    } else {
+      softmax_row_by<false>(x, w, begin, end, table);
+    }
+  }
+
+ private:
+  // softmax_row's body, the exponentials by permutes (Permute) or gathers.
+  template <bool Permute>
+  static void softmax_row_by(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                             const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    const auto first = [](std::size_t count) {
+      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
+    };
+    __m512i top = _mm512_set1_epi8(-128);
+    std::size_t t = 0;
+    for (; t + 64 <= n; t += 64) top = _mm512_max_epi8(top, _mm512_loadu_si512(xs + t));
+    if (t < n) {
+      const __mmask64 rest = first(n - t);
+      top = _mm512_mask_max_epi8(top, rest, top, _mm512_maskz_loadu_epi8(rest, xs + t));
+    }
+    const __m512i largest = _mm512_set1_epi32(avx2_int8_ops::largest_byte(_mm256_max_epi8(
+        _mm512_maskz_extracti64x4_epi64(0xF, top, 0), _mm512_maskz_extracti64x4_epi64(0xF, top, 1))));
+    // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more
+    // (Permute): the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair of them (the
+    // offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
+    // Rationale: on Zen 4 a `vpgatherdd` of 16 entries took about 24 cycles, the 18 instructions of the permutes
+    // about 9; loading the 16 registers costs more than it saves in a row of 16 (int8 attention at (16, 64): 1.51 us
+    // gathering, 1.67 us permuting; at (64, 64) 9.89 and 9.28 us, at (128, 128) 50.0 and 44.6 us).
+    [[maybe_unused]] __m512i entries[16];
+    if constexpr (Permute) {
+      for (std::size_t i = 0; i < 16; ++i) entries[i] = _mm512_loadu_si512(table + 16 * i);
+    }
+    const auto terms = [&](std::size_t u, __mmask16 k) {
+      const __m128i bytes = _mm512_maskz_extracti32x4_epi32(0xF, _mm512_maskz_loadu_epi8(k, xs + u), 0);
+      const __m512i offsets = _mm512_sub_epi32(largest, _mm512_maskz_cvtepi8_epi32(0xFFFF, bytes));
+      if constexpr (!Permute) {
+        return _mm512_mask_i32gather_epi32(_mm512_setzero_si512(), k, offsets, table, 4);
+      } else {
+        __m512i pair[8];
+        for (std::size_t b = 0; b < 8; ++b) {
+          pair[b] = _mm512_permutex2var_epi32(entries[2 * b], offsets, entries[2 * b + 1]);
+        }
+        const __mmask16 bit5 = _mm512_test_epi32_mask(offsets, _mm512_set1_epi32(32));
+        const __mmask16 bit6 = _mm512_test_epi32_mask(offsets, _mm512_set1_epi32(64));
+        const __mmask16 bit7 = _mm512_test_epi32_mask(offsets, _mm512_set1_epi32(128));
+        for (std::size_t b = 0; b < 8; b += 2) pair[b] = _mm512_mask_blend_epi32(bit5, pair[b], pair[b + 1]);
+        pair[0] = _mm512_mask_blend_epi32(bit6, pair[0], pair[2]);
+        pair[4] = _mm512_mask_blend_epi32(bit6, pair[4], pair[6]);
+        return _mm512_maskz_mov_epi32(k, _mm512_mask_blend_epi32(bit7, pair[0], pair[4]));
+      }
+    };
+    const auto lanes = [n](std::size_t u) {
+      return n - u >= 16 ? __mmask16{0xFFFF} : static_cast<__mmask16>((1u << (n - u)) - 1u);
+    };
+    __m512i sums = _mm512_setzero_si512();
+    alignas(64) std::int32_t kept[kept_terms];
+    for (std::size_t u = 0; u < n; u += 16) {
+      const __m512i e = terms(u, lanes(u));
+      if (n <= kept_terms) _mm512_store_si512(kept + u, e);
+      sums = _mm512_add_epi32(sums, e);
+    }
+    const __m256i sums256 = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0),
+                                             _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
+    const auto sum = static_cast<std::uint32_t>(avx2_int8_ops::total(sums256));
+    const std::uint32_t divisor = 2 * sum;
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const __m512i divisors = _mm512_set1_epi32(static_cast<std::int32_t>(divisor));
+    const __m512i reciprocals = _mm512_set1_epi32(static_cast<std::int32_t>(reciprocal));
+    const __m512i total = _mm512_set1_epi32(static_cast<std::int32_t>(sum));
+    constexpr __mmask16 all = 0xFFFF;
+    for (std::size_t u = 0; u < n; u += 16) {
+      const __mmask16 k = lanes(u);
+      const __m512i e = n <= kept_terms ? _mm512_load_si512(kept + u) : terms(u, k);
+      const __m512i numerators = _mm512_add_epi32(_mm512_maskz_slli_epi32(all, e, 9), total);
+      const __m512i even = _mm512_maskz_srli_epi64(0xFF, _mm512_maskz_mul_epu32(0xFF, numerators, reciprocals), 40);
+      // The odd lanes' products shifted by 8 only: the high half of each 64-bit lane is then the product >> 40.
+      const __m512i odd = _mm512_maskz_srli_epi64(
+          0xFF, _mm512_maskz_mul_epu32(0xFF, _mm512_maskz_srli_epi64(0xFF, numerators, 32), reciprocals), 8);
+      __m512i quotients = _mm512_mask_blend_epi32(0xAAAA, even, odd);
+      const __m512i remainders = _mm512_sub_epi32(numerators, _mm512_mullo_epi32(quotients, divisors));
+      quotients = _mm512_mask_add_epi32(quotients, _mm512_cmpge_epu32_mask(remainders, divisors), quotients,
+                                        _mm512_set1_epi32(1));
+      const __m512i weights = _mm512_maskz_min_epi32(all, _mm512_sub_epi32(quotients, _mm512_set1_epi32(128)),
+                                                     _mm512_set1_epi32(127));
+      _mm512_mask_storeu_epi8(ws + u, k, _mm512_zextsi128_si512(_mm512_maskz_cvtepi32_epi8(all, weights)));
+    }
+  }
+
+  static __m256i halves(accumulator sum) noexcept {
+    return _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sum, 0), _mm512_maskz_extracti64x4_epi64(0xF, sum, 1));
+  }
+};
+
+// An AVX-512 target without VNNI packs its weights for AVX2's `vpmaddwd` kernel (kernels/avx2_int8.hpp): ctattn has no
+// zmm form of it.
+/// The int8 table's avx512 row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx512> {
+  static constexpr const char* name = "avx512";
+  using ops = avx512_int8_ops;
+  using product_ops = avx512_int8_ops;
+  using packed_ops = avx2_packed_ops;
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512BW__)
+
+// The packed int8 fully-connected kernel needs AVX-512 VNNI (`vpdpbusd`) besides AVX-512BW: kernels/int8.hpp
+// selects it then.
+#if defined(__AVX512BW__) && defined(__AVX512VNNI__)
+
+#include <cstring>
+
+namespace ctattn::detail {
+
+/// The operations of kernels/detail/int8_packed.hpp on 16 channels per zmm register: `vpdpbusd` adds to each
+/// channel's int32 lane the 4 products of 4 inputs broadcast to every lane (unsigned: x + 128, staged) with its 4
+/// packed weights, 64 multiply-accumulates per instruction; the requantization is `output_requantizer`'s in
+/// `paired_format`'s one step, on the 8 channels of the even lanes and then the 8 of the odd ones (`vpmuldq` for
+/// the 64-bit products, one variable shift per channel, `vpmovsqb` to saturate 8 channels in order).
+struct avx512_vnni_packed_ops : int8_packed_ops_defaults {
+  static constexpr bool has_pack_block = true;
+  using format = int8_packed::paired_format;
+  // Tiles of up to 8 rows with up to 24 accumulators in all (one row: 8 blocks, 128 channels), out of 32 registers.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t accumulators = 24;
+  static constexpr std::size_t max_panel = 8;
+
+  using accumulator = __m512i;
+  /// 8 channels' constants, one per 64-bit lane.
+  struct half {
+    __m512i multiplier, addend, negative, shift;
+  };
+  struct requantizer {
+    __m512i left;
+    half even, odd;
+  };
+
+  /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
+  static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
+    const __m512i flip = _mm512_set1_epi8(-128);
+    const auto first = [](std::size_t count) {
+      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
+    };
+    std::size_t t = 0;
+    for (; t + 64 <= k; t += 64) _mm512_storeu_si512(dst + t, _mm512_xor_si512(_mm512_loadu_si512(x + t), flip));
+    // Rationale: masked forms for the rest only (a masked store takes several cycles on Zen 4).
+    for (; t < n; t += 64) {
+      const __mmask64 read = t < k ? first(k - t) : __mmask64{0};
+      _mm512_mask_storeu_epi8(dst + t, first(n - t), _mm512_xor_si512(_mm512_maskz_loadu_epi8(read, x + t), flip));
+    }
+  }
+  static accumulator load_start(const std::int32_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
+    return _mm512_add_epi32(start, _mm512_set1_epi32(row));
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return _mm512_set1_epi32(four);
+  }
+  // Rationale: the instruction in an asm statement with the sum as its in-out operand: through the intrinsic, GCC 12
+  // copies every accumulator to a new register after each vpdpbusd (as many moves as multiply-adds).
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+#if defined(__GNUC__) && !defined(__clang__)
+    asm("vpdpbusd %2, %1, %0" : "+v"(sum) : "v"(inputs), "v"(weights));
+    return sum;
+#else
+    return _mm512_dpbusd_epi32(sum, inputs, weights);
+#endif
+  }
+  /// 16 channels of an operand known only at run time (rows WS bytes apart, K int8 each) as one packed block
+  /// (`paired_format`'s lanes, groups of 4 inputs, the last padded with 0; int8_packed::runtime_panel), and each
+  /// channel's sum of its K values at its lane: per 64 inputs, the 16 rows loaded in their lanes' order (channels
+  /// 0-7 to the even lanes, 8-15 to the odd) and transposed as 16 x 16 words (`vpunpck*dq`, `vpunpck*qdq`,
+  /// `vshufi32x4` twice: 64 instructions), so that vector g holds every channel's group g; a `vpdpbusd` of each
+  /// against ones sums the channels.
+  // Rationale: not a `vpgatherdd` per group: on Zen 4 a gather of 16 words took about 24 cycles, and packing spent
+  // 7% of int8 attention's time at (64, 64); the transposition does 16 groups in about as many cycles as one gather.
+  template <std::size_t K, std::size_t WS>
+  static void pack_block(std::int8_t* to, const std::int8_t* from, std::int32_t* sums) noexcept {
+    constexpr std::size_t groups = (K + 3) / 4;
+    const __m512i ones = _mm512_set1_epi8(1);
+    __m512i total = _mm512_setzero_si512();
+    for (std::size_t t = 0; t < K; t += 64) {
+      const __mmask64 read = K - t >= 64 ? ~__mmask64{0} : (__mmask64{1} << (K - t)) - 1u;
+      __m512i r[16];
+      for (std::size_t l = 0; l < 16; ++l) {
+        const std::size_t channel = l % 2 == 0 ? l / 2 : 8 + l / 2;
+        r[l] = _mm512_maskz_loadu_epi8(read, from + channel * WS + t);
+      }
+      __m512i u[16];
+      for (std::size_t i = 0; i < 16; i += 2) {
+        u[i] = _mm512_maskz_unpacklo_epi32(0xFFFF, r[i], r[i + 1]);
+        u[i + 1] = _mm512_maskz_unpackhi_epi32(0xFFFF, r[i], r[i + 1]);
+      }
+      for (std::size_t i = 0; i < 16; i += 4) {  // u[4i + j]: rows 4i..4i+3, columns j + 4k in 128-bit lane k
+        r[i] = _mm512_maskz_unpacklo_epi64(0xFF, u[i], u[i + 2]);
+        r[i + 1] = _mm512_maskz_unpackhi_epi64(0xFF, u[i], u[i + 2]);
+        r[i + 2] = _mm512_maskz_unpacklo_epi64(0xFF, u[i + 1], u[i + 3]);
+        r[i + 3] = _mm512_maskz_unpackhi_epi64(0xFF, u[i + 1], u[i + 3]);
+      }
+      __m512i column[16];
+      for (std::size_t j = 0; j < 4; ++j) {
+        const __m512i v0 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[j], r[4 + j], 0x88);
+        const __m512i v1 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[j], r[4 + j], 0xDD);
+        const __m512i v2 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[8 + j], r[12 + j], 0x88);
+        const __m512i v3 = _mm512_maskz_shuffle_i32x4(0xFFFF, r[8 + j], r[12 + j], 0xDD);
+        column[j] = _mm512_maskz_shuffle_i32x4(0xFFFF, v0, v2, 0x88);
+        column[j + 8] = _mm512_maskz_shuffle_i32x4(0xFFFF, v0, v2, 0xDD);
+        column[j + 4] = _mm512_maskz_shuffle_i32x4(0xFFFF, v1, v3, 0x88);
+        column[j + 12] = _mm512_maskz_shuffle_i32x4(0xFFFF, v1, v3, 0xDD);
+      }
+      const std::size_t first = t / 4;
+      const std::size_t count = groups - first < 16 ? groups - first : 16;
+      for (std::size_t g = 0; g < count; ++g) {
+        _mm512_storeu_si512(to + 64 * (first + g), column[g]);
+        total = dot_group(total, ones, column[g]);
+      }
+    }
+    _mm512_storeu_si512(sums, total);
+  }
+  /// The constants of the block from channel c (a multiple of 16); the zero point is in the addends.
+  template <typename R>
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t) noexcept {
+    const auto load_half = [&r](std::size_t from) {
+      return half{_mm512_loadu_si512(r.multiplier + 2 * from), _mm512_loadu_si512(r.addend + 2 * from),
+                  _mm512_loadu_si512(r.negative + 2 * from), _mm512_loadu_si512(r.shift + 2 * from)};
+    };
+    return {_mm512_loadu_si512(r.left + c), load_half(c), load_half(c + 8)};
+  }
+  /// The first `valid` of 8 channels requantized to y, from the low words of x's 64-bit lanes: `output_requantizer`'s
+  /// arithmetic in paired_format's one step.
+  // Rationale: the zero-masking forms with every lane selected, as in avx512_ops (GCC 12's plain forms start from a
+  // self-initialized register that -Wuninitialized reports).
+  static void store_half(std::int8_t* y, __m512i x, const half& h, std::size_t valid) noexcept {
+    constexpr __mmask8 all = 0xFF;
+    const __m512i product = _mm512_maskz_mul_epi32(all, x, h.multiplier);
+    const __mmask8 negative = _mm512_cmplt_epi64_mask(product, _mm512_set1_epi64(-(std::int64_t{1} << 30)));
+    const __m512i biased = _mm512_maskz_add_epi64(all, product, h.addend);
+    const __m512i sum = _mm512_mask_sub_epi64(biased, negative, biased, h.negative);
+    const __m512i v = _mm512_maskz_srav_epi64(all, sum, h.shift);
+    // Rationale: saturated in a register, then stored whole or through a buffer: GCC 12's dead-store pass fails
+    // with an internal compiler error on the masked form (`vpmovsqb` to memory under a mask) in some inlinings.
+    const __m128i bytes = _mm512_maskz_cvtsepi64_epi8(all, v);
+    if (valid == 8) {
+      _mm_storel_epi64(reinterpret_cast<__m128i*>(y), bytes);
+    } else {
+      std::int8_t eight[16];
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(eight), bytes);
+      // Rationale: the bound held below 8 for the compiler too; GCC 12 at -O3 kept the odd half's call of a block
+      // of 5 valid channels alive in some inlinings and warned of a memcpy of valid - 8 (-Wstringop-overflow).
+      std::memcpy(y, eight, valid < 8 ? valid : 8);
+    }
+  }
+  /// The first `valid` channels of the block requantized to y: channels 0-7 from the even lanes, 8-15 from the odd.
+  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
+    const __m512i x = _mm512_maskz_sllv_epi32(0xFFFF, sum, r.left);
+    store_half(y, x, r.even, valid < 8 ? valid : 8);
+    if (valid > 8) store_half(y + 8, _mm512_maskz_srli_epi64(0xFF, x, 32), r.odd, valid - 8);
+  }
+};
+
+/// The int8 operations of kernels/detail/int8_simd.hpp with AVX-512 VNNI: avx512_int8_ops's, but for a `dot_rows` of
+/// its own on 64 terms per step that widens nothing. a + 128 is `vpdpbusd`'s unsigned operand (one `vpxord` per step,
+/// shared by a pass of 8 rows of b), b is read as it is, and a second `vpdpbusd` against ones sums b, whose 128 sum b
+/// is taken away: sum (a + 128) b - 128 sum b = sum a b. The zero points' terms follow, as in the dot-product form of
+/// NEON: sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + n za zb. Terms past the last whole step go to
+/// avx512_int8_ops's 32-term steps, then AVX2's, then the loop.
+// Rationale: per 64 terms and row of b, 2 instructions (the load folded into the first) where the widening form
+// takes 8 (two 32-term steps of a widening load, a subtraction, `vpmaddwd` and an add).
+struct avx512_vnni_int8_ops : avx512_int8_ops {
+  static constexpr bool has_dot_rows = true;
+  static constexpr std::size_t step = 64;
+
+  /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k.
+  static void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                       std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+    const std::size_t whole = k - k % step;
+    if (whole > 0) {
+      std::int32_t a_sum = 0;  // at most 128 x 33,025 in magnitude
+      for (std::size_t t = 0; t < whole; ++t) a_sum += a[t];
+      const zero_terms z{a_zero, b_zero, a_sum, whole};
+      // Rationale: the rows by pointers that advance, not b + j b_stride: GCC 12 -O2 reports the latter as overflowing
+      // at an iteration no call reaches (-Waggressive-loop-optimizations, an error with -Werror).
+      const std::int8_t* row = b;
+      std::int32_t* sum = out;
+      const std::int32_t* const end = out + n;
+      for (; end - sum >= 8; sum += 8, row += 8 * b_stride) pass<8>(a, row, b_stride, whole, z, sum);
+      for (; sum != end; ++sum, row += b_stride) pass<1>(a, row, b_stride, whole, z, sum);
+    } else {
+      for (std::size_t j = 0; j < n; ++j) out[j] = 0;
+    }
+    if (whole < k) {
+      int8_simd::tiled_dot_rows<avx512_int8_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n,
+                                                       out);
+    }
+  }
+
+ private:
+  struct zero_terms {
+    std::int32_t a_zero, b_zero;
+    std::int32_t a_sum;  // sum a over the whole steps
+    std::size_t terms;
+  };
+
+  // out[r] for the R rows of b from `first`, over the whole steps.
+  template <std::size_t R>
+  static void pass(const std::int8_t* a, const std::int8_t* first, std::size_t b_stride, std::size_t whole,
+                   const zero_terms& z, std::int32_t* out) noexcept {
+    __m512i dots[R];
+    __m512i b_sums[R];
+    for (std::size_t r = 0; r < R; ++r) dots[r] = b_sums[r] = _mm512_setzero_si512();
+    const __m512i flip = _mm512_set1_epi8(-128);
+    const __m512i ones = _mm512_set1_epi8(1);
+    for (std::size_t t = 0; t < whole; t += step) {
+      const __m512i unsigned_a = _mm512_xor_si512(_mm512_loadu_si512(a + t), flip);
+      for (std::size_t r = 0; r < R; ++r) {
+        const __m512i row = _mm512_loadu_si512(first + r * b_stride + t);
+        dots[r] = avx512_vnni_packed_ops::dot_group(dots[r], unsigned_a, row);
+        b_sums[r] = avx512_vnni_packed_ops::dot_group(b_sums[r], ones, row);
+      }
+    }
+    // Rationale: the masked shift, as the masked extracts elsewhere: GCC 12 warns that the unmasked one's undefined
+    // source may be used uninitialized.
+    for (std::size_t r = 0; r < R; ++r) {
+      dots[r] = _mm512_sub_epi32(dots[r], _mm512_maskz_slli_epi32(0xFFFF, b_sums[r], 7));
+    }
+    std::int32_t products[R];
+    std::int32_t row_sums[R];
+    if constexpr (R == 8) {
+      totals(dots, products);
+      totals(b_sums, row_sums);
+    } else {
+      for (std::size_t r = 0; r < R; ++r) {
+        products[r] = total(dots[r]);
+        row_sums[r] = total(b_sums[r]);
+      }
+    }
+    for (std::size_t r = 0; r < R; ++r) {
+      out[r] = int8_simd::offset_dot(products[r], z.a_sum, row_sums[r], z.a_zero, z.b_zero, z.terms);
+    }
+  }
+};
+
+/// The int8 table's avx512_vnni row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::avx512_vnni> {
+  static constexpr const char* name = "avx512_vnni";
+  using ops = avx512_vnni_int8_ops;
+  using product_ops = avx512_vnni_int8_ops;
+  using packed_ops = avx512_vnni_packed_ops;
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512BW__) && defined(__AVX512VNNI__)
+
+#endif  // CTATTN_KERNELS_AVX512_INT8_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/helium_int8.hpp
+#ifndef CTATTN_KERNELS_HELIUM_INT8_HPP
+#define CTATTN_KERNELS_HELIUM_INT8_HPP
+
+/// \file
+/// The Helium int8 backend (Arm M-profile Vector Extension, e.g. Cortex-M55): the int8 operations of
+/// kernels/detail/int8_simd.hpp on 8 terms per step, and the layers' products, softmax, LayerNorm, lookups and ADD
+/// on 16 int8 lanes. Built only where the compiler defines `__ARM_FEATURE_MVE` with its integer bit (1), with Clang or
+/// GCC 13 and later (kernels/backend.hpp says why not GCC 12); kernels/int8.hpp includes it and chooses its row.
+/// Tested on the target by the firmware board `m55-helium`.
+///
+/// Example: `static_assert(ctattn::detail::helium_int8_ops::step == 8);` (on a Helium target)
+
+
+
+// The int8 operations need MVE's integer instructions only (bit 1), with Clang or GCC 13 and later, as the float
+// ones.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
+
+#include <arm_mve.h>
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `vldrb.s16` loads 8 int8 widened to
+/// int16, `vsub` subtracts the zero point, `vmladava` multiplies the 8 lanes and adds the products to one int32.
+struct helium_int8_ops : int8_ops_defaults {
+  static constexpr bool has_product_requantized = true;
+  static constexpr bool has_row_sum = true;
+  static constexpr bool has_softmax_row = true;
+  static constexpr bool has_add = true;
+  static constexpr bool has_lookup = true;
+  static constexpr bool has_sum_and_squares = true;
+  static constexpr bool has_layer_norm_row = true;
+  static constexpr std::size_t step = 8;
+  using offset = std::int16_t;
+  using widened = int16x8_t;
+  using accumulator = std::int32_t;
+  static offset make_offset(std::int32_t zero_point) noexcept { return static_cast<std::int16_t>(zero_point); }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return __arm_vsubq_n_s16(__arm_vldrbq_s16(p), zero_point);
+  }
+  static accumulator zero() noexcept { return 0; }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return __arm_vmladavaq_s16(sum, x, y);
+  }
+  static std::int32_t total(accumulator sum) noexcept { return sum; }
+
+  /// The channels of w one pass of the fully-connected kernel computes (4 int32 lanes of requantization).
+  static constexpr std::size_t fc_channels = 4;
+
+  /// sum_t x[t] w_c[t] for t < K, the four channels at w (WS bytes apart), into a vector's four lanes: `vmladava.s8`
+  /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
+  /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
+  template <std::size_t K, std::size_t WS>
+  CTATTN_ALWAYS_INLINE static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
+    // emits the 9 instructions a step needs, not 19 (an address computed for each load).
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + WS;
+    const std::int8_t* w2 = w + 2 * WS;
+    const std::int8_t* w3 = w + 3 * WS;
+#pragma GCC unroll 4
+    for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
+      const int8x16_t xv = __arm_vld1q_s8(x);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vld1q_s8(w0));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vld1q_s8(w1));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vld1q_s8(w2));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vld1q_s8(w3));
+    }
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      const int8x16_t xv = __arm_vldrbq_z_s8(x, lanes);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vldrbq_z_s8(w0, lanes));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vldrbq_z_s8(w1, lanes));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vldrbq_z_s8(w2, lanes));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vldrbq_z_s8(w3, lanes));
+    }
+    int32x4_t sums = __arm_vdupq_n_s32(s0);
+    sums = __arm_vsetq_lane_s32(s1, sums, 1);
+    sums = __arm_vsetq_lane_s32(s2, sums, 2);
+    return __arm_vsetq_lane_s32(s3, sums, 3);
+  }
+
+  /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
+  template <std::size_t K>
+  static std::int32_t row_sum(const std::int8_t* p) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+#pragma GCC unroll 4
+    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vaddvaq_s8(sum, __arm_vld1q_s8(p + t));
+    if constexpr (whole < K) sum = __arm_vaddvaq_s8(sum, __arm_vldrbq_z_s8(p + whole, __arm_vctp8q(K - whole)));
+    return sum;
+  }
+
+  /// sum_t p[t] and sum_t p[t]^2 for t < K (the int8 LayerNorm's S1 and S2): `vaddva.s8` and `vmladava.s8` over 16
+  /// bytes a step, the tail by `vctp8`.
+  template <std::size_t K>
+  static void sum_and_squares(const std::int8_t* p, std::int32_t& sum, std::int32_t& squares) noexcept {
+    std::int32_t s1 = 0;
+    std::int32_t s2 = 0;
+    for (std::size_t t = 0; t < K; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(K - t));
+      const int8x16_t v = __arm_vldrbq_z_s8(p + t, lanes);
+      s1 = __arm_vaddvaq_s8(s1, v);
+      s2 = __arm_vmladavaq_s8(s2, v, v);
+    }
+    sum = s1;
+    squares = s2;
+  }
+
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
+  /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
+  static constexpr std::size_t softmax_row_limit = 2047;
+  /// ... of any length from 1 on.
+  static constexpr std::size_t softmax_row_shortest = 1;
+
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
+  /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table
+  /// (`vldrw.u32` with shifted offsets), their sum by `vaddva`; each weight's quotient round(256 e / sum) as
+  /// (n r) >> 40 with r = floor(2^40 / (2 sum)), n = 512 e + sum: `vmulh.u32` gives (n r) >> 32, a shift the rest
+  /// (floor of a floor), and the remainder n - q 2 sum (below 2^32: q 2 sum <= n) against 2 sum adds the last one,
+  /// as the scalar form's comparison does. Tails by `vctp`.
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    std::int8_t largest = -128;
+    for (std::size_t t = 0; t < n; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
+      largest = __arm_vmaxvq_p_s8(largest, __arm_vldrbq_z_s8(xs + t, lanes), lanes);
+    }
+    const int32x4_t top = __arm_vdupq_n_s32(largest);
+    const auto offsets = [&](std::size_t t, mve_pred16_t lanes) {
+      return __arm_vreinterpretq_u32_s32(__arm_vsubq_s32(top, __arm_vldrbq_z_s32(xs + t, lanes)));
+    };
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
+    }
+    const auto divisor = static_cast<std::uint32_t>(2 * sum);
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      const uint32x4_t terms = __arm_vreinterpretq_u32_s32(
+          __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes));
+      const uint32x4_t numerators =
+          __arm_vaddq_n_u32(__arm_vshlq_n_u32(terms, 9), static_cast<std::uint32_t>(sum));
+      uint32x4_t quotients = __arm_vshrq_n_u32(__arm_vmulhq_u32(numerators, __arm_vdupq_n_u32(reciprocal)), 8);
+      const uint32x4_t remainders = __arm_vsubq_u32(numerators, __arm_vmulq_u32(quotients, divisors));
+      quotients = __arm_vaddq_m_n_u32(quotients, quotients, 1u, __arm_vcmpcsq_u32(remainders, divisors));
+      const int32x4_t weights =
+          __arm_vminq_s32(__arm_vsubq_n_s32(__arm_vreinterpretq_s32_u32(quotients), 128), __arm_vdupq_n_s32(127));
+      __arm_vstrbq_p_s32(ws + t, weights, lanes);
+    }
+  }
+
+  /// The output of 4 requantized lanes: v plus the zero point, saturated to [-128, 127] (`vqadd`, then `vqshl #24`
+  /// and `vshr #24`), for a `vstrb.32` of each lane's low byte.
+  // Rationale: the clamp by a saturating shift left by 24 and back needs no constant registers, where `vmax`/`vmin`
+  // with -128 and 127 held two q registers that the product's loop then shuffled (4 `vmov` a pass).
+  CTATTN_ALWAYS_INLINE static int32x4_t output_lanes(int32x4_t v, std::int32_t zero) noexcept {
+    return __arm_vshrq_n_s32(__arm_vqshlq_n_s32(__arm_vqaddq_n_s32(v, zero), 24), 24);
+  }
+
+  /// Whether `scaled<M>` takes M: a non-negative multiplier whose shift is in [-31, 31].
+  static constexpr bool takes(math::quantized_multiplier m) noexcept {
+    return m.multiplier >= 0 && m.shift >= -31 && m.shift <= 31;
+  }
+  /// Whether `add` takes these multipliers (each one `scaled` takes).
+  static constexpr bool add_takes(math::quantized_multiplier a, math::quantized_multiplier b,
+                                  math::quantized_multiplier out) noexcept {
+    return takes(a) && takes(b) && takes(out);
+  }
+
+  /// x times the multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift, `vqrdmulh`
+  /// (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a negative value)
+  /// then `vrshr` (rounding right shift): ties away from zero.
+  template <math::quantized_multiplier M>
+    requires(takes(M))
+  CTATTN_ALWAYS_INLINE static int32x4_t scaled(int32x4_t x) noexcept {
+    if constexpr (M.shift > 0) x = __arm_vshlq_n_s32(x, M.shift);
+    x = __arm_vqrdmulhq_n_s32(x, M.multiplier);
+    if constexpr (M.shift < 0) {
+      // The high product is above -2^31 (M below 2^31), so subtracting 1 cannot wrap.
+      x = __arm_vaddq_s32(x, __arm_vshrq_n_s32(x, 31));
+      x = __arm_vrshrq_n_s32(x, -M.shift);
+    }
+    return x;
+  }
+
+  /// kernels/int8.hpp's `int8_add_rows` at run time over n elements, 4 a step (`vldrb.s32` loads 4 int8 into int32
+  /// lanes), the last n % 4 by tail-predicated loads and stores.
+  template <math::quantized_multiplier A, math::quantized_multiplier B, int LeftShift, math::quantized_multiplier Out>
+    requires(add_takes(A, B, Out))
+  static void add(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                  std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
+      const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
+      const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero),
+                         lanes);
+    }
+  }
+
+  /// sum_t x[t] w[t] for one channel.
+  template <std::size_t K>
+  CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      sum = __arm_vmladavaq_s8(sum, __arm_vldrbq_z_s8(x + whole, lanes), __arm_vldrbq_z_s8(w + whole, lanes));
+    }
+    return sum;
+  }
+
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: passes of four channels, whose requantization runs
+  /// on their four lanes at once, then the channels left one by one.
+  ///
+  /// | step                     | instructions (per 4 outputs)                                           |
+  /// |--------------------------|------------------------------------------------------------------------|
+  /// | + column and row starts  | `vadd`, and `vadd` of the row's start when there is one                |
+  /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
+  /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
+  /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
+  /// | + zero point, clamp      | `output_lanes`: `vqadd`; `vqshl #24`, `vshr #24` saturate to [-128, 127] |
+  /// | store                    | `vstrb.32`: each lane's low byte                                       |
+  // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
+  // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
+    static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
+    constexpr std::size_t whole = N - N % fc_channels;
+    const int32x4_t none = __arm_vdupq_n_s32(0);
+    for (std::size_t c = 0; c < whole; c += fc_channels) {
+      int32x4_t multiplier, shift;
+      if constexpr (Epilogue::per_channel) {
+        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
+        multiplier = pairs.val[0];
+        shift = pairs.val[1];
+      } else {
+        multiplier = __arm_vdupq_n_s32(e.multipliers[0].multiplier);
+        shift = __arm_vdupq_n_s32(e.multipliers[0].shift);
+      }
+      const int32x4_t left = __arm_vmaxq_s32(shift, none);
+      const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
+      const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
+      for (std::size_t r = 0; r < M; ++r) {
+        int32x4_t v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
+        if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
+        v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
+        v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
+        __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
+      }
+    }
+    for (std::size_t c = whole; c < N; ++c) {
+      for (std::size_t r = 0; r < M; ++r) y[r * YS + c] = e(r, c, one_channel<K>(x + r * XS, w + c * WS));
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_lookup_rows` on one row of n values: 16 a step, each value's entry gathered from the
+  /// table (`vldrb.u8` at the offsets x + 128, made by `veor` with 0x80); the tail by `vctp8`.
+  static void lookup(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
+    const auto* entries = reinterpret_cast<const std::uint8_t*>(table);
+    const uint8x16_t flip = __arm_vdupq_n_u8(0x80);
+    for (std::size_t i = 0; i < n; i += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - i));
+      const uint8x16_t offsets = __arm_veorq_u8(__arm_vreinterpretq_u8_s8(__arm_vldrbq_z_s8(x + i, lanes)), flip);
+      __arm_vstrbq_p_u8(reinterpret_cast<std::uint8_t*>(y + i),
+                        __arm_vldrbq_gather_offset_z_u8(entries, offsets, lanes), lanes);
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
+  /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
+  /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
+  /// multiplies split into their low (`vmul`) and high (`vmulh.u32`) words, as the scalar form does.
+  ///
+  /// | step                                | instructions (per 4 values)                                   |
+  /// |-------------------------------------|---------------------------------------------------------------|
+  /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
+  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
+  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
+  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vmin`, `vmax` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
+  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vmin`, `vmax`; `vstrb.32` |
+  template <std::size_t C>
+  static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
+                             const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
+                             std::int32_t out_zero) noexcept {
+    const std::int32_t first = down - 1;
+    const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
+    const uint32x4_t inverse_lanes = __arm_vdupq_n_u32(inverse);
+    const int32x4_t upper = __arm_vdupq_n_s32((1 << 30) - 1);
+    const int32x4_t lower = __arm_vdupq_n_s32(-(1 << 30));
+    const int32x4_t top = __arm_vdupq_n_s32(127);
+    const int32x4_t bottom = __arm_vdupq_n_s32(-128);
+    const int32x4_t thirty_three = __arm_vdupq_n_s32(33);
+    for (std::size_t j = 0; j < C; j += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
+      const int32x4_t centered =
+          __arm_vsubq_n_s32(__arm_vmulq_n_s32(__arm_vldrbq_z_s32(x + j, lanes), static_cast<std::int32_t>(C)), sum);
+      const uint32x4_t centered_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(centered));
+      const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
+      const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
+      const uint32x4_t halves = __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
+      const uint32x4_t n = __arm_vshrq_n_u32(__arm_vaddq_n_u32(halves, 1), 1);
+      const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
+      const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
+      // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
+      const uint32x4_t m_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(m));
+      const uint32x4_t t_low = __arm_vmulq_u32(n, m_magnitude);
+      const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
+      uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(thirty_three, s));
+      v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
+      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vshrq_n_u32(__arm_vaddq_n_u32(v, 1), 1));
+      const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
+      const int32x4_t a_unheld =
+          __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
+      const int32x4_t a = __arm_vmaxq_s32(__arm_vminq_s32(a_unheld, upper), lower);
+      const int32x4_t rounded = __arm_vshrq_n_s32(
+          __arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
+      __arm_vstrbq_p_s32(y + j, __arm_vmaxq_s32(__arm_vminq_s32(rounded, top), bottom), lanes);
+    }
+  }
+};
+
+/// The int8 table's helium row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::helium> {
+  static constexpr const char* name = "helium";
+  using ops = helium_int8_ops;
+  using product_ops = helium_int8_ops;
+  using packed_ops = void;
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (...)
+
+#endif  // CTATTN_KERNELS_HELIUM_INT8_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/neon_int8.hpp
+#ifndef CTATTN_KERNELS_NEON_INT8_HPP
+#define CTATTN_KERNELS_NEON_INT8_HPP
+
+/// \file
+/// The AArch64 int8 backends: the int8 operations of kernels/detail/int8_simd.hpp with NEON's widening
+/// multiply-adds (8 terms per step), the dot-product kernel with `sdot` (Armv8.2-A DotProd, 16 terms per
+/// instruction), and the packed fully-connected kernels of kernels/detail/int8_packed.hpp with `sdot` and with
+/// `smmla` (Armv8.6-A I8MM). kernels/int8.hpp includes it and chooses its rows.
+///
+/// Example: `static_assert(ctattn::detail::neon_int8_ops::step == 8);` (on AArch64)
+
+
+
+// Empty unless the target is AArch64 with NEON.
+#if defined(__aarch64__) && defined(__ARM_NEON)
+
+#include <arm_neon.h>
+
+#include <cstdint>
+#include <cstring>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `ssubl` widens 8 int8 to int16 less
+/// the zero point (an int8 itself), `smlal` and `smlal2` multiply and add the low and high halves into 4 int32 lanes.
+struct neon_int8_ops : int8_ops_defaults {
+  static constexpr std::size_t step = 8;
+  using offset = int8x8_t;
+  using widened = int16x8_t;
+  using accumulator = int32x4_t;
+  static offset make_offset(std::int32_t zero_point) noexcept {
+    return vdup_n_s8(static_cast<std::int8_t>(zero_point));
+  }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept { return vsubl_s8(vld1_s8(p), zero_point); }
+  static accumulator zero() noexcept { return vdupq_n_s32(0); }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return vmlal_high_s16(vmlal_s16(sum, vget_low_s16(x), vget_low_s16(y)), x, y);
+  }
+  static std::int32_t total(accumulator sum) noexcept { return vaddvq_s32(sum); }
+};
+
+/// The int8 table's neon row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::neon> {
+  static constexpr const char* name = "neon";
+  using ops = neon_int8_ops;
+  using product_ops = neon_int8_ops;
+  using packed_ops = void;
+};
+
+#if defined(__ARM_FEATURE_DOTPROD)
+/// The int8 kernel with the dot-product instructions (Armv8.2-A's optional DotProd, `-march=armv8.2-a+dotprod`):
+/// `sdot` adds the products of four int8 pairs into each 32-bit lane, 16 terms per instruction, on the raw int8
+/// values. The zero points come in afterwards, exactly:
+///   sum (a - za)(b - zb) = sum a b - zb sum a - za sum b + k za zb,
+/// where sum a and sum b are `sdot`s against a vector of ones. Four rows of b per pass share each load of a (a last
+/// pass of fewer rows computes its first row again in the unused places and keeps only its own). Every
+/// partial sum stays within int32 (|sum a b| <= 2^14 k and k <= 33,025), and the four terms are combined modulo 2^32
+/// (`int8_simd::offset_dot`).
+/// It replaces kernels/detail/int8_simd.hpp's tiling (`dot_rows` is the whole kernel).
+struct neon_dotprod_int8_ops : int8_ops_defaults {
+  static constexpr bool has_dot_rows = true;
+  static constexpr std::size_t step = 16;
+
+  static void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                       std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
+    constexpr std::size_t pass = 4;
+    const std::size_t whole = k - k % step;
+    const int8x16_t ones = vdupq_n_s8(1);
+    int32x4_t a_lanes = vdupq_n_s32(0);
+    for (std::size_t t = 0; t < whole; t += step) a_lanes = vdotq_s32(a_lanes, vld1q_s8(a + t), ones);
+    const std::int32_t sum_a = vaddvq_s32(a_lanes);
+    // sum over the whole steps, less the zero points, plus the rest of the terms as the scalar loop adds them.
+    const auto finish = [&](const std::int8_t* row, int32x4_t products, int32x4_t row_lanes) noexcept {
+      return static_cast<std::int32_t>(
+          static_cast<std::uint32_t>(
+              int8_simd::offset_dot(vaddvq_s32(products), sum_a, vaddvq_s32(row_lanes), a_zero, b_zero, whole)) +
+          static_cast<std::uint32_t>(int8_simd::rest_of_row(a, a_zero, row, b_zero, whole, k)));
+    };
+    for (std::size_t j = 0; j < n; j += pass) {
+      const std::size_t count = n - j < pass ? n - j : pass;  // the last pass may hold fewer rows
+      const std::int8_t* rows[pass]{};
+      int32x4_t products[pass];
+      int32x4_t row_lanes[pass];
+      for (std::size_t r = 0; r < pass; ++r) {
+        rows[r] = b + (j + (r < count ? r : 0)) * b_stride;
+        products[r] = vdupq_n_s32(0);
+        row_lanes[r] = vdupq_n_s32(0);
+      }
+      for (std::size_t t = 0; t < whole; t += step) {
+        const int8x16_t x = vld1q_s8(a + t);
+        for (std::size_t r = 0; r < pass; ++r) {
+          const int8x16_t y = vld1q_s8(rows[r] + t);
+          products[r] = vdotq_s32(products[r], x, y);
+          row_lanes[r] = vdotq_s32(row_lanes[r], y, ones);
+        }
+      }
+      for (std::size_t r = 0; r < count; ++r) out[j + r] = finish(rows[r], products[r], row_lanes[r]);
+    }
+  }
+};
+
+/// The operations of kernels/detail/int8_packed.hpp on 4 channels per q register: `sdot` adds to each channel's
+/// int32 lane the 4 products of 4 inputs broadcast to every lane with its 4 packed weights (signed by signed, so both
+/// are read as they are: no offset; rows are staged only where K is not a multiple of 4); the requantization is
+/// `output_requantizer`'s on 4 channels at once (`sqrdmulh` is TFLite's doubling high multiply; the right shift
+/// rounds ties away from zero by the sign fix-up before `srshl`).
+struct neon_dotprod_packed_ops : int8_packed_ops_defaults {
+  using format = int8_packed::lane_format<4, 0>;
+  // 32 registers: tiles of up to 8 rows with up to 24 accumulators (one row: 8 blocks, 32 channels).
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t accumulators = 24;
+  static constexpr std::size_t max_panel = 8;
+
+  using accumulator = int32x4_t;
+  struct requantizer {
+    int32x4_t multiplier, left, right, zero;
+  };
+
+  static accumulator load_start(const std::int32_t* p) noexcept { return vld1q_s32(p); }
+  static accumulator add_row_start(accumulator start, std::int32_t row) noexcept {
+    return vaddq_s32(start, vdupq_n_s32(row));
+  }
+  static accumulator load_weights(const std::int8_t* p) noexcept { return vreinterpretq_s32_s8(vld1q_s8(p)); }
+  static accumulator broadcast_group(const std::int8_t* p) noexcept {
+    std::int32_t four;
+    std::memcpy(&four, p, 4);
+    return vdupq_n_s32(four);
+  }
+  static accumulator dot_group(accumulator sum, accumulator inputs, accumulator weights) noexcept {
+    return vdotq_s32(sum, vreinterpretq_s8_s32(inputs), vreinterpretq_s8_s32(weights));
+  }
+  /// The constants of the block from channel c (a multiple of 4).
+  template <typename R>
+  static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
+    return {vld1q_s32(r.multiplier + c), vld1q_s32(r.left + c), vnegq_s32(vld1q_s32(r.right + c)), vdupq_n_s32(zero)};
+  }
+  /// The first `valid` lanes of sum requantized to y.
+  static void store_requantized(std::int8_t* y, accumulator sum, const requantizer& r, std::size_t valid) noexcept {
+    // x << left modulo 2^32, then round(x m / 2^31) with ties up (no saturation: m < 2^31).
+    const int32x4_t high = vqrdmulhq_s32(vshlq_s32(sum, r.left), r.multiplier);
+    // Rounding right shift by `right` (r.right holds its negation): srshl rounds ties up; a negative value less 1
+    // first makes those ties go away from zero. A lane with no right shift has the mask 0 and keeps high.
+    const int32x4_t fixup = vshrq_n_s32(vandq_s32(high, r.right), 31);
+    int32x4_t v = vrshlq_s32(vqaddq_s32(high, fixup), r.right);
+    v = vminq_s32(vmaxq_s32(v, vdupq_n_s32(-256)), vdupq_n_s32(255));
+    v = vaddq_s32(v, r.zero);
+    const int8x8_t bytes = vqmovn_s16(vcombine_s16(vqmovn_s32(v), vdup_n_s16(0)));
+    // Rationale: through a buffer and memcpy, which the compiler sees writing y (a lane store through a cast
+    // pointer leaves GCC 12 believing the output uninitialized).
+    std::int8_t eight[8];
+    vst1_s8(eight, bytes);
+    std::memcpy(y, eight, valid);
+  }
+};
+
+#if defined(__ARM_FEATURE_MATMUL_INT8)
+
+/// The operations of kernels/detail/int8_packed.hpp's pair tile with Armv8.6-A's int8 matrix multiply (i8mm,
+/// `+i8mm`): `smmla` adds to a q register's 4 lanes the 2 x 2 products of two rows' 8 inputs (16 bytes, staged only
+/// where K is not a multiple of 8) with two channels' 8 packed weights, 32 multiply-accumulates where `sdot` does
+/// 16. A block is 4 channels (two pairs), requantized as neon_dotprod_packed_ops once `zip1`/`zip2` of the pairs'
+/// 64-bit halves give each row's 4 channels in order.
+struct neon_i8mm_packed_ops : neon_dotprod_packed_ops {
+  using format = int8_packed::lane_format<4, 0, 8>;
+  // 32 registers: tiles of up to 8 rows (4 pairs) with up to 16 sums of 2 x 2 (two per block and pair of rows), 2
+  // weight vectors per block and one vector of inputs per pair of rows.
+  static constexpr std::size_t tile_rows = 8;
+  static constexpr std::size_t accumulators = 16;
+  static constexpr std::size_t max_panel = 8;
+
+  static accumulator load_pair_start(const std::int32_t* p) noexcept {
+    std::int64_t two;
+    std::memcpy(&two, p, 8);
+    return vreinterpretq_s32_s64(vdupq_n_s64(two));
+  }
+  static accumulator add_pair_row_starts(accumulator start, std::int32_t first, std::int32_t second) noexcept {
+    return vaddq_s32(start, vcombine_s32(vdup_n_s32(first), vdup_n_s32(second)));
+  }
+  static accumulator pair_rows(const std::int8_t* first, const std::int8_t* second) noexcept {
+    return vreinterpretq_s32_s8(vcombine_s8(vld1_s8(first), vld1_s8(second)));
+  }
+  static accumulator multiply_pair(accumulator sum, accumulator rows, accumulator weights) noexcept {
+    return vmmlaq_s32(sum, vreinterpretq_s8_s32(rows), vreinterpretq_s8_s32(weights));
+  }
+  static accumulator first_row(accumulator a, accumulator b) noexcept {
+    return vreinterpretq_s32_s64(vzip1q_s64(vreinterpretq_s64_s32(a), vreinterpretq_s64_s32(b)));
+  }
+  static accumulator second_row(accumulator a, accumulator b) noexcept {
+    return vreinterpretq_s32_s64(vzip2q_s64(vreinterpretq_s64_s32(a), vreinterpretq_s64_s32(b)));
+  }
+};
+
+/// The int8 table's neon_i8mm row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::neon_i8mm> {
+  static constexpr const char* name = "neon_i8mm";
+  using ops = neon_dotprod_int8_ops;
+  using product_ops = neon_dotprod_int8_ops;
+  using packed_ops = neon_i8mm_packed_ops;
+};
+
+#endif  // defined(__ARM_FEATURE_MATMUL_INT8)
+
+/// The int8 table's neon_dotprod row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::neon_dotprod> {
+  static constexpr const char* name = "neon_dotprod";
+  using ops = neon_dotprod_int8_ops;
+  using product_ops = neon_dotprod_int8_ops;
+  using packed_ops = neon_dotprod_packed_ops;
+};
+
+#endif  // defined(__ARM_FEATURE_DOTPROD)
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__aarch64__) && defined(__ARM_NEON)
+
+#endif  // CTATTN_KERNELS_NEON_INT8_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 
 
@@ -8567,6 +8765,10 @@ namespace ctattn {
 namespace detail {
 /// The int8 table's row this build runs: the first the target defines (kernels/backend_rows.hpp), chosen here once.
 using int8_row = int8_backend<chosen_row<int8_backend_id, int8_backend>()>;
+
+/// A row's int8 operations as declared (kernels/detail/ops_defaults.hpp): `Ops`, or the defaults for `void`.
+template <typename Ops>
+using int8_declared = declared_ops<Ops, int8_ops_defaults>;
 
 /// The int8 dot-product operations of the backend this build targets (`void` when there is none).
 using int8_ops = int8_row::ops;
@@ -8856,18 +9058,12 @@ CTATTN_ALWAYS_INLINE constexpr void for_each_row_block(F&& f) {
   if constexpr (N % Rows != 0) f(std::integral_constant<std::size_t, N % Rows>{}, first);
 }
 
-/// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
-template <typename Ops>
-concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {
-  Ops::template product_requantized<1, 1, 1, 1, 1, 1>(x, x, int8_epilogue<true>{}, y);
-};
-
 /// `int8_product_requantized` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not
 /// taken are not compiled).
 template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
           typename Epilogue>
 void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const Epilogue& e, std::int8_t* y) noexcept {
-  if constexpr (has_product_requantized<Ops>) {
+  if constexpr (int8_declared<Ops>::has_product_requantized) {
     Ops::template product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
   } else if constexpr (!std::is_void_v<Ops>) {
     if constexpr (!std::is_void_v<int8_packed_ops> && !Epilogue::per_channel &&
@@ -8876,7 +9072,7 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
       // requantization of the product's multiplier is exact; else the dot products below.
       if (int8_packed::runtime_product<int8_packed_ops, M, K, N, XS, WS, YS>(x, w, e, y)) return;
     }
-    if constexpr (K < int8_simd::narrowest_step<Ops>) {
+    if constexpr (K < int8_simd::narrowest_step<Ops>()) {
       // Rationale: no whole step of the backend's: its kernel would only add the loop's terms through its passes
       // and calls (an int8 head of width 8, measured on Zen 4); the scalar tiles unroll K.
       scalar_product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
@@ -8884,7 +9080,7 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
       std::int32_t sums[N];
       for (std::size_t r = 0; r < M; ++r) {
         int8_simd::dot_rows<Ops>(x + r * XS, 0, w, WS, 0, K, N, sums);
-        if constexpr (requires { Ops::requantize_row(e, r, sums, y, N); }) {
+        if constexpr (Ops::has_requantize_row) {
           Ops::requantize_row(e, r, sums, y + r * YS, N);  // x86: 8 outputs at a time
         } else {
           for (std::size_t c = 0; c < N; ++c) y[r * YS + c] = e(r, c, sums[c]);
@@ -9021,7 +9217,7 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
 template <std::size_t K, typename Ops = int8_ops>
 constexpr std::int32_t int8_row_sum(const std::int8_t* p) noexcept {
   if (!std::is_constant_evaluated()) {
-    if constexpr (requires { Ops::template row_sum<K>(p); }) return Ops::template row_sum<K>(p);
+    if constexpr (int8_declared<Ops>::has_row_sum) return Ops::template row_sum<K>(p);
   }
   std::int32_t sum = 0;
   for (std::size_t t = 0; t < K; ++t) sum += p[t];
@@ -9098,7 +9294,7 @@ constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K],
 template <typename Ops = int8_ops>
 bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                          const std::int32_t* table) noexcept {
-  if constexpr (requires { Ops::softmax_row(x, w, begin, end, table); }) {
+  if constexpr (int8_declared<Ops>::has_softmax_row) {
     if (end > begin && end - begin <= Ops::softmax_row_limit && end - begin >= Ops::softmax_row_shortest) {
       Ops::softmax_row(x, w, begin, end, table);
       return true;
@@ -9154,15 +9350,13 @@ template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMu
           math::quantized_multiplier OutMultiplier, typename Ops>
 bool int8_add_on_backend(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
                          std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
-  if constexpr (requires {
-                  Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero,
-                                                                                         out_zero, out, n);
-                }) {
-    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, n);
-    return true;
-  } else {
-    return false;
+  if constexpr (int8_declared<Ops>::has_add) {
+    if constexpr (Ops::add_takes(AMultiplier, BMultiplier, OutMultiplier)) {
+      Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, n);
+      return true;
+    }
   }
+  return false;
 }
 
 /// TFLite's int8 ADD of one row a and one row b (C elements each) into out: each input less its zero point, shifted
@@ -9227,7 +9421,7 @@ constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, 
 /// The backend's own table lookup of one row (Helium's gather), where it has one: true when it computed the row.
 template <typename Ops = int8_ops>
 bool backend_lookup_row(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
-  if constexpr (requires { Ops::lookup(x, y, n, table); }) {
+  if constexpr (int8_declared<Ops>::has_lookup) {
     Ops::lookup(x, y, n, table);
     return true;
   }
@@ -9280,7 +9474,7 @@ constexpr int8_layer_norm_row int8_norm_row_from(int8_layer_norm_row row, std::i
 /// them.
 template <typename Ops = int8_ops, std::size_t C>
 bool backend_sum_and_squares(const std::int8_t (&x)[C], std::int32_t& sum, std::int32_t& squares) noexcept {
-  if constexpr (requires { Ops::template sum_and_squares<C>(x, sum, squares); }) {
+  if constexpr (int8_declared<Ops>::has_sum_and_squares) {
     Ops::template sum_and_squares<C>(x, sum, squares);
     return true;
   }
@@ -9417,7 +9611,7 @@ template <typename Ops = int8_ops, std::size_t C>
 bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                             const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                             const std::int32_t (&bias)[C], std::int32_t out_zero, bool all_shifts_32) noexcept {
-  if constexpr (requires { Ops::template layer_norm_row<C>(x, y, 0, 0u, 0, multiplier, shift, bias, 0); }) {
+  if constexpr (int8_declared<Ops>::has_layer_norm_row) {
     if (all_shifts_32) {
       Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
                                       row.down, multiplier, shift, bias, out_zero);

@@ -4,9 +4,13 @@
 // zero points, int8_fully_connected and the products over shapes and multipliers that reach every branch of the
 // requantization, the int8 softmax of rows of every length to 40 and int8 LayerNorm against their constant
 // evaluation, int8 ADD against TFLite's steps, and the activations' table lookup). Exit code 0 when every result
-// matches.
+// matches. It also checks, when it compiles, that this board's backend rows declare their optional operations
+// truthfully (tests/support/backend_ops_check.hpp).
 #include "../runtime/check_model.hpp"
+#include "support/backend_ops_check.hpp"
 #include "support/int8_kernel_cases.hpp"
+
+static_assert(ctattn_test::backend_ops::every_row_declares_its_operations());
 
 namespace {
 // Each operand copied through a pointer the optimizer cannot see through (opaque), so that the kernels run as

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: BSL-1.0
 // The backend tables (kernels/backend_rows.hpp): each row is defined exactly where the target has its instructions,
 // the chosen row is the first defined, and every name and operation of a data type comes from that row. The static
-// tests are compiled for the host and for the AArch64 cross build, so each checks its own rows.
+// tests are compiled for the host and for the AArch64 cross build, so each checks its own rows. Each row's optional
+// operations are declared truthfully (tests/support/backend_ops_check.hpp).
 #include <ctattn/ctattn.hpp>
+
+#include "support/backend_ops_check.hpp"
 
 #include <cstddef>
 #include <string_view>
@@ -109,4 +112,6 @@ static_assert(std::is_void_v<int8_backend<int8_backend_id::scalar>::ops> &&
               std::is_void_v<int8_backend<int8_backend_id::scalar>::product_ops> &&
               std::is_void_v<int8_backend<int8_backend_id::scalar>::packed_ops>);
 static_assert(std::string_view(float_backend<float_backend_id::scalar>::name) == "scalar");
+
+static_assert(ctattn_test::backend_ops::every_row_declares_its_operations());
 }  // namespace

@@ -30,22 +30,24 @@
 ///   1. constant evaluation: the scalar loop;
 ///   2. run time: the build's int8 backend through kernels/detail/int8_simd.hpp, where the target has one:
 ///
-/// | target macros                                          | backend    | file                  | terms per step |
-/// |--------------------------------------------------------|------------|-----------------------|----------------|
-/// | `__AVX512BW__` and `__AVX512VNNI__`                    | avx512_vnni | kernels/avx512.hpp   | 64             |
-/// | `__AVX512BW__`                                         | avx512     | kernels/avx512.hpp    | 32             |
-/// | `__AVX2__` and `__AVXVNNI__`                           | avx2_vnni  | kernels/avx2.hpp      | 16 (layers: 32) |
-/// | `__AVX2__`                                             | avx2       | kernels/avx2.hpp      | 16             |
-/// | AArch64 with dot product and `__ARM_FEATURE_MATMUL_INT8` | neon_i8mm | kernels/neon.hpp     | 16 (layers: `smmla`) |
-/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)      | neon_dotprod | kernels/neon.hpp    | 16             |
-/// | `__aarch64__` and `__ARM_NEON`                         | neon       | kernels/neon.hpp      | 8              |
-/// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)       | helium     | kernels/helium.hpp    | 8              |
-/// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC) | arm_dsp    | kernels/arm_dsp.hpp   | 4              |
-/// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)  | armv6m     | kernels/armv6m.hpp    | 1 (assembly)   |
-/// | anything else (Cortex-M3, ...)                         | scalar     | this file             | 1              |
+/// | target macros                                            | backend      | file                      | terms per step |
+/// |----------------------------------------------------------|--------------|---------------------------|----------------|
+/// | `__AVX512BW__` and `__AVX512VNNI__`                      | avx512_vnni  | kernels/avx512_int8.hpp   | 64             |
+/// | `__AVX512BW__`                                           | avx512       | kernels/avx512_int8.hpp   | 32             |
+/// | `__AVX2__` and `__AVXVNNI__`                             | avx2_vnni    | kernels/avx2_int8.hpp     | 16 (layers: 32) |
+/// | `__AVX2__`                                               | avx2         | kernels/avx2_int8.hpp     | 16             |
+/// | AArch64 with dot product and `__ARM_FEATURE_MATMUL_INT8` | neon_i8mm    | kernels/neon_int8.hpp     | 16 (layers: `smmla`) |
+/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)        | neon_dotprod | kernels/neon_int8.hpp     | 16             |
+/// | `__aarch64__` and `__ARM_NEON`                           | neon         | kernels/neon_int8.hpp     | 8              |
+/// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)         | helium       | kernels/helium_int8.hpp   | 8              |
+/// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC)   | arm_dsp      | kernels/arm_dsp_int8.hpp  | 4              |
+/// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)    | armv6m       | kernels/armv6m_int8.hpp   | 1 (assembly)   |
+/// | anything else (Cortex-M3, ...)                           | scalar       | this file                 | 1              |
 ///
 /// These are the int8 table's rows (kernels/backend_rows.hpp), fastest first; each backend's file defines its row
-/// where the target has its instructions, and `detail::int8_row` below is the first defined, chosen once. Clang 14
+/// where the target has its instructions, and `detail::int8_row` below is the first defined, chosen once. The
+/// optional operations a backend may add (its own softmax, lookup, LayerNorm, product kernel, ...) are declared with
+/// their defaults in kernels/detail/ops_defaults.hpp, and the kernels below read those declarations. Clang 14
 /// does not enable the dot product with `-march=armv8.6-a+i8mm` (it defines `__ARM_FEATURE_MATMUL_INT8` alone and
 /// rejects `vdotq_s32`): add `+dotprod` for the `neon_i8mm` row, else the build runs `neon`.
 ///
@@ -66,17 +68,18 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "ctattn/kernels/arm_dsp.hpp"
-#include "ctattn/kernels/armv6m.hpp"
-#include "ctattn/kernels/avx2.hpp"
-#include "ctattn/kernels/avx512.hpp"
+#include "ctattn/kernels/arm_dsp_int8.hpp"
+#include "ctattn/kernels/armv6m_int8.hpp"
+#include "ctattn/kernels/avx2_int8.hpp"
+#include "ctattn/kernels/avx512_int8.hpp"
 #include "ctattn/kernels/backend_rows.hpp"
 #include "ctattn/kernels/constant.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/int8_simd.hpp"
-#include "ctattn/kernels/helium.hpp"
-#include "ctattn/kernels/neon.hpp"
+#include "ctattn/kernels/detail/ops_defaults.hpp"
+#include "ctattn/kernels/helium_int8.hpp"
+#include "ctattn/kernels/neon_int8.hpp"
 #include "ctattn/detail/config.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/math/isqrt.hpp"
@@ -87,6 +90,10 @@ namespace ctattn {
 namespace detail {
 /// The int8 table's row this build runs: the first the target defines (kernels/backend_rows.hpp), chosen here once.
 using int8_row = int8_backend<chosen_row<int8_backend_id, int8_backend>()>;
+
+/// A row's int8 operations as declared (kernels/detail/ops_defaults.hpp): `Ops`, or the defaults for `void`.
+template <typename Ops>
+using int8_declared = declared_ops<Ops, int8_ops_defaults>;
 
 /// The int8 dot-product operations of the backend this build targets (`void` when there is none).
 using int8_ops = int8_row::ops;
@@ -376,18 +383,12 @@ CTATTN_ALWAYS_INLINE constexpr void for_each_row_block(F&& f) {
   if constexpr (N % Rows != 0) f(std::integral_constant<std::size_t, N % Rows>{}, first);
 }
 
-/// A backend whose `Ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` is its own product kernel.
-template <typename Ops>
-concept has_product_requantized = requires(const std::int8_t* x, std::int8_t* y) {
-  Ops::template product_requantized<1, 1, 1, 1, 1, 1>(x, x, int8_epilogue<true>{}, y);
-};
-
 /// `int8_product_requantized` at run time with the backend Ops (`int8_ops`; a parameter so that the branches not
 /// taken are not compiled).
 template <typename Ops, std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
           typename Epilogue>
 void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const Epilogue& e, std::int8_t* y) noexcept {
-  if constexpr (has_product_requantized<Ops>) {
+  if constexpr (int8_declared<Ops>::has_product_requantized) {
     Ops::template product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
   } else if constexpr (!std::is_void_v<Ops>) {
     if constexpr (!std::is_void_v<int8_packed_ops> && !Epilogue::per_channel &&
@@ -396,7 +397,7 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
       // requantization of the product's multiplier is exact; else the dot products below.
       if (int8_packed::runtime_product<int8_packed_ops, M, K, N, XS, WS, YS>(x, w, e, y)) return;
     }
-    if constexpr (K < int8_simd::narrowest_step<Ops>) {
+    if constexpr (K < int8_simd::narrowest_step<Ops>()) {
       // Rationale: no whole step of the backend's: its kernel would only add the loop's terms through its passes
       // and calls (an int8 head of width 8, measured on Zen 4); the scalar tiles unroll K.
       scalar_product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
@@ -404,7 +405,7 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
       std::int32_t sums[N];
       for (std::size_t r = 0; r < M; ++r) {
         int8_simd::dot_rows<Ops>(x + r * XS, 0, w, WS, 0, K, N, sums);
-        if constexpr (requires { Ops::requantize_row(e, r, sums, y, N); }) {
+        if constexpr (Ops::has_requantize_row) {
           Ops::requantize_row(e, r, sums, y + r * YS, N);  // x86: 8 outputs at a time
         } else {
           for (std::size_t c = 0; c < N; ++c) y[r * YS + c] = e(r, c, sums[c]);
@@ -541,7 +542,7 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
 template <std::size_t K, typename Ops = int8_ops>
 constexpr std::int32_t int8_row_sum(const std::int8_t* p) noexcept {
   if (!std::is_constant_evaluated()) {
-    if constexpr (requires { Ops::template row_sum<K>(p); }) return Ops::template row_sum<K>(p);
+    if constexpr (int8_declared<Ops>::has_row_sum) return Ops::template row_sum<K>(p);
   }
   std::int32_t sum = 0;
   for (std::size_t t = 0; t < K; ++t) sum += p[t];
@@ -618,7 +619,7 @@ constexpr void int8_product_transposed_requantized(const std::int8_t (&a)[M][K],
 template <typename Ops = int8_ops>
 bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                          const std::int32_t* table) noexcept {
-  if constexpr (requires { Ops::softmax_row(x, w, begin, end, table); }) {
+  if constexpr (int8_declared<Ops>::has_softmax_row) {
     if (end > begin && end - begin <= Ops::softmax_row_limit && end - begin >= Ops::softmax_row_shortest) {
       Ops::softmax_row(x, w, begin, end, table);
       return true;
@@ -674,15 +675,13 @@ template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMu
           math::quantized_multiplier OutMultiplier, typename Ops>
 bool int8_add_on_backend(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
                          std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
-  if constexpr (requires {
-                  Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero,
-                                                                                         out_zero, out, n);
-                }) {
-    Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, n);
-    return true;
-  } else {
-    return false;
+  if constexpr (int8_declared<Ops>::has_add) {
+    if constexpr (Ops::add_takes(AMultiplier, BMultiplier, OutMultiplier)) {
+      Ops::template add<AMultiplier, BMultiplier, LeftShift, OutMultiplier>(a, a_zero, b, b_zero, out_zero, out, n);
+      return true;
+    }
   }
+  return false;
 }
 
 /// TFLite's int8 ADD of one row a and one row b (C elements each) into out: each input less its zero point, shifted
@@ -747,7 +746,7 @@ constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, 
 /// The backend's own table lookup of one row (Helium's gather), where it has one: true when it computed the row.
 template <typename Ops = int8_ops>
 bool backend_lookup_row(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
-  if constexpr (requires { Ops::lookup(x, y, n, table); }) {
+  if constexpr (int8_declared<Ops>::has_lookup) {
     Ops::lookup(x, y, n, table);
     return true;
   }
@@ -800,7 +799,7 @@ constexpr int8_layer_norm_row int8_norm_row_from(int8_layer_norm_row row, std::i
 /// them.
 template <typename Ops = int8_ops, std::size_t C>
 bool backend_sum_and_squares(const std::int8_t (&x)[C], std::int32_t& sum, std::int32_t& squares) noexcept {
-  if constexpr (requires { Ops::template sum_and_squares<C>(x, sum, squares); }) {
+  if constexpr (int8_declared<Ops>::has_sum_and_squares) {
     Ops::template sum_and_squares<C>(x, sum, squares);
     return true;
   }
@@ -937,7 +936,7 @@ template <typename Ops = int8_ops, std::size_t C>
 bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                             const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                             const std::int32_t (&bias)[C], std::int32_t out_zero, bool all_shifts_32) noexcept {
-  if constexpr (requires { Ops::template layer_norm_row<C>(x, y, 0, 0u, 0, multiplier, shift, bias, 0); }) {
+  if constexpr (int8_declared<Ops>::has_layer_norm_row) {
     if (all_shifts_32) {
       Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
                                       row.down, multiplier, shift, bias, out_zero);

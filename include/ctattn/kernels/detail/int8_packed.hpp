@@ -38,7 +38,8 @@
 /// 8 x 2 weights (two channels) into a 2 x 2 block of sums: its groups are 8 inputs, a block of 4 channels is two
 /// such pairs, and the rows are taken in pairs (`packed_pair_tile`).
 ///
-/// What a backend `Ops` provides (kernels/avx512.hpp, avx2.hpp, neon.hpp):
+/// What a backend `Ops` provides (kernels/avx512_int8.hpp, avx2_int8.hpp, neon_int8.hpp; `pack_block` optional,
+/// declared with its default in kernels/detail/ops_defaults.hpp):
 ///
 /// | member                                   | meaning                                                        |
 /// |------------------------------------------|----------------------------------------------------------------|
@@ -583,7 +584,7 @@ struct runtime_panel {
   template <typename Ops, std::size_t WS>
   void pack(const std::int8_t* w, const std::int32_t* column_start, std::size_t count) noexcept {
     std::size_t c = 0;
-    if constexpr (requires(std::int32_t* sums) { Ops::template pack_block<K, WS>(weight, w, sums); }) {
+    if constexpr (Ops::has_pack_block) {
       for (; c + lanes <= count && c < columns; c += lanes) {
         std::int32_t sums[lanes];  // in lane order
         Ops::template pack_block<K, WS>(weight + c / lanes * block_bytes, w, sums);

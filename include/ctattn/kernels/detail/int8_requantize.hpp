@@ -4,7 +4,7 @@
 
 /// \file
 /// The per-output requantization of the int8 kernels, shared by kernels/int8.hpp and the backends' own
-/// fully-connected kernels (kernels/arm_dsp.hpp): an int32 sum, a fixed-point multiplier and shift, the output's
+/// fully-connected kernels (kernels/arm_dsp_int8.hpp): an int32 sum, a fixed-point multiplier and shift, the output's
 /// zero point, to int8, with TFLite's rounding.
 ///
 /// | function                                   | computes                                                  |

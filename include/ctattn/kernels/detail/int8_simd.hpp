@@ -8,7 +8,9 @@
 /// products summed in 32-bit lanes. Integer sums: every order gives the same int32, so every backend gives the
 /// bits of the scalar loop and of constant evaluation.
 ///
-/// What a backend `Ops` provides (or, instead, its own `dot_rows`: see `own_kernel`):
+/// What a backend `Ops` provides (or, instead, its own `dot_rows`, with `has_dot_rows` set). The optional members
+/// are declared with their defaults in kernels/detail/ops_defaults.hpp (`int8_ops_defaults`), which `Ops` derives
+/// from:
 ///
 /// | member                         | meaning                                                               |
 /// |--------------------------------|-----------------------------------------------------------------------|
@@ -18,8 +20,8 @@
 /// | `accumulator`, `zero()`        | 32-bit partial sums                                                    |
 /// | `multiply_add(acc, x, y)`      | acc + the lane-wise products x y, summed in pairs into the 32-bit lanes |
 /// | `total(acc)`                   | the sum of acc's lanes                                                 |
-/// | `totals(accs, out)` (optional) | the sums of a pass's accumulators at once                              |
-/// | `tail_ops` (optional)          | a narrower backend for the terms past the last whole step              |
+/// | `totals(accs, out)` (optional: `has_totals`) | the sums of a whole pass's accumulators at once           |
+/// | `tail_ops` (optional)          | a narrower backend for the terms past the last whole step (default void) |
 /// | `rows_per_pass` (optional)     | rows of b per pass (default 4)                                         |
 ///
 /// No sum can overflow: a term is at most 255 x 255 in magnitude, and the rule `int8_accumulator_must_not_overflow`
@@ -27,41 +29,21 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace ctattn::detail::int8_simd {
 
-/// Rows of b per pass: `Ops::rows_per_pass`, else 4.
-// Rationale: the rows of a pass share each widened step of a (one load and widening for all of them). Four rows'
-// accumulators, pointers and widened operands fit the 16 or 32 vector registers of x86 and NEON; on the Cortex-M
-// DSP extension's 13 general registers they spill, so that backend passes over two rows.
-template <typename Ops>
-inline constexpr std::size_t rows_per_pass = 4;
-template <typename Ops>
-  requires requires { Ops::rows_per_pass; }
-inline constexpr std::size_t rows_per_pass<Ops> = Ops::rows_per_pass;
-
-/// A backend that totals the R accumulators of a pass at once (`Ops::totals(sums, out)`: a transposing tree of
-/// additions on x86) rather than one by one (`Ops::total`).
-template <typename Ops, std::size_t R>
-concept has_totals = requires(const typename Ops::accumulator (&sums)[R], std::int32_t* out) {
-  Ops::totals(sums, out);
-};
-
-/// Terms per step of the narrowest backend Ops hands its tails to (`Ops::step` where it names no `tail_ops`): a
+/// Terms per step of the narrowest backend Ops hands its tails to (`Ops::step` where its `tail_ops` is void): a
 /// product of fewer terms has no whole step on any of them.
 template <typename Ops>
-inline constexpr std::size_t narrowest_step = Ops::step;
-template <typename Ops>
-  requires requires { typename Ops::tail_ops; }
-inline constexpr std::size_t narrowest_step<Ops> = narrowest_step<typename Ops::tail_ops>;
-
-/// A backend whose `Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)` is its whole kernel (NEON's dot-product
-/// form) rather than the operations above.
-template <typename Ops>
-concept own_kernel = requires(const std::int8_t* p, std::int32_t* out, std::size_t n) {
-  Ops::dot_rows(p, std::int32_t{}, p, n, std::int32_t{}, n, n, out);
-};
+[[nodiscard]] consteval std::size_t narrowest_step() noexcept {
+  if constexpr (std::is_void_v<typename Ops::tail_ops>) {
+    return Ops::step;
+  } else {
+    return narrowest_step<typename Ops::tail_ops>();
+  }
+}
 
 /// sum_t (a[t] - a_zero)(b[t] - b_zero) over `terms` terms from the sums of the raw values, sum a b, sum a and
 /// sum b: sum a b - b_zero sum a - a_zero sum b + terms a_zero b_zero, the dot-product forms' way to bring the zero
@@ -84,7 +66,8 @@ inline std::int32_t rest_of_row(const std::int8_t* a, std::int32_t a_zero, const
 }
 
 /// out[r] = (or +=, with Accumulate) the sum over the whole steps of row `rows[r]`, for the R rows of one pass (R is
-/// 1 or `rows_per_pass<Ops>`).
+/// 1, 4 or `Ops::rows_per_pass`). A whole pass is totalled by `Ops::totals` where the backend has it (a transposing
+/// tree of additions on x86), else each accumulator by `Ops::total`.
 // Rationale: the rows of a pass are a fold over a compile-time index pack, so that each accumulator is a variable
 // of its own: -Os does not unroll a loop over four accumulators, and left in an array they live on the stack.
 template <typename Ops, bool Accumulate, std::size_t... R>
@@ -96,7 +79,7 @@ void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std:
     const typename Ops::widened x = Ops::widen(a + t, a_offset);
     ((sums[R] = Ops::multiply_add(sums[R], x, Ops::widen(rows[R] + t, b_offset))), ...);
   }
-  if constexpr (has_totals<Ops, sizeof...(R)>) {
+  if constexpr (Ops::has_totals && sizeof...(R) == Ops::rows_per_pass) {
     std::int32_t totals[sizeof...(R)];
     Ops::totals(sums, totals);
     if constexpr (Accumulate) {
@@ -112,7 +95,7 @@ void whole_steps(const std::int8_t* a, typename Ops::offset a_offset, const std:
 }
 
 /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k, by the tiling over Ops's operations;
-/// with Accumulate, added to out[j]. Passes of `rows_per_pass<Ops>` rows, then the rows left one by one. The terms
+/// with Accumulate, added to out[j]. Passes of `Ops::rows_per_pass` rows, then the rows left one by one. The terms
 /// past the last whole step go to `Ops::tail_ops` where the backend names a narrower one (AVX-512's 32-term steps
 /// leave up to 31, which AVX2's 16-term steps take), else to the scalar loop.
 // Rationale: GCC 12 at -O3 reports the row pointer of the loop over the rows left as overflowing at an iteration
@@ -130,7 +113,7 @@ void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
   if (whole > 0) {
     const typename Ops::offset a_offset = Ops::make_offset(a_zero);
     const typename Ops::offset b_offset = Ops::make_offset(b_zero);
-    constexpr std::size_t pass = rows_per_pass<Ops>;
+    constexpr std::size_t pass = Ops::rows_per_pass;
     std::size_t j = 0;
     for (; j + pass <= n; j += pass) {
       const std::int8_t* rows[pass];
@@ -154,7 +137,7 @@ void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
     for (std::size_t j = 0; j < n; ++j) out[j] = 0;
   }
   if (whole == k) return;
-  if constexpr (requires { typename Ops::tail_ops; }) {
+  if constexpr (!std::is_void_v<typename Ops::tail_ops>) {
     tiled_dot_rows<typename Ops::tail_ops, true>(a + whole, a_zero, b + whole, b_stride, b_zero, k - whole, n, out);
   } else {
     for (std::size_t j = 0; j < n; ++j) out[j] += rest_of_row(a, a_zero, b + j * b_stride, b_zero, whole, k);
@@ -169,7 +152,7 @@ void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
 template <typename Ops>
 void dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
               std::int32_t b_zero, std::size_t k, std::size_t n, std::int32_t* out) noexcept {
-  if constexpr (own_kernel<Ops>) {
+  if constexpr (Ops::has_dot_rows) {
     Ops::dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out);
   } else {
     tiled_dot_rows<Ops>(a, a_zero, b, b_stride, b_zero, k, n, out);

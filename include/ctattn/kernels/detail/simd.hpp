@@ -10,7 +10,8 @@
 /// Two operations are optional, because they are shuffles some cores do cheaply and others (Helium) have no
 /// instructions for: `transpose_sum(x)` (a register of sums of `lanes` registers at once; without it, one
 /// reduction per register) and `transpose(x)` (a lanes x lanes block transposed in registers, for packing keys;
-/// without it, the keys are packed one float at a time). Each is looked up in one place below.
+/// without it, the keys are packed one float at a time). Each is declared with its default in
+/// kernels/detail/ops_defaults.hpp (`has_transpose_sum`, `has_transpose`) and read in one place below.
 ///
 /// | kernel                                  | computes                                                  |
 /// |-----------------------------------------|-----------------------------------------------------------|
@@ -196,7 +197,7 @@ inline void product(const float* a, std::size_t a_row, std::size_t a_col, const 
 /// shuffles and adds, a few operations per sum) where it has one, else one reduction per register.
 template <typename V>
 inline typename V::reg transpose_sum(const typename V::reg (&x)[V::lanes]) noexcept {
-  if constexpr (requires { V::transpose_sum(x); }) {
+  if constexpr (V::has_transpose_sum) {
     return V::transpose_sum(x);
   } else {
     float sums[V::lanes];
@@ -398,7 +399,7 @@ struct attention_kernel {
     }
     std::size_t whole_keys = 0;
     constexpr std::size_t whole_columns = round_down(DK, lanes);
-    if constexpr (requires(typename V::reg (&registers)[lanes]) { V::transpose(registers); }) {
+    if constexpr (V::has_transpose) {
       whole_keys = round_down(len, lanes);
       typename V::reg square[lanes];
       for (std::size_t j = 0; j < whole_keys; j += lanes) {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-#ifndef CTATTN_KERNELS_ARM_DSP_HPP
-#define CTATTN_KERNELS_ARM_DSP_HPP
+#ifndef CTATTN_KERNELS_ARM_DSP_INT8_HPP
+#define CTATTN_KERNELS_ARM_DSP_INT8_HPP
 
 /// \file
 /// The Cortex-M DSP extension's int8 backend (Cortex-M4, M7, M33 with DSP, M55): the int8 operations of
@@ -32,6 +32,7 @@
 #include "ctattn/kernels/backend_rows.hpp"
 
 #include "ctattn/kernels/detail/int8_requantize.hpp"
+#include "ctattn/kernels/detail/ops_defaults.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
 namespace ctattn::detail {
@@ -58,9 +59,11 @@ inline constexpr std::size_t arm_dsp_product_scratch_bytes =
 
 namespace ctattn::detail {
 
-struct arm_dsp_int8_ops {
+struct arm_dsp_int8_ops : int8_ops_defaults {
+  static constexpr bool has_product_requantized = true;
+  static constexpr bool has_row_sum = true;
   static constexpr std::size_t step = 4;
-  static constexpr std::size_t rows_per_pass = 2;  // kernels/detail/int8_simd.hpp says why
+  static constexpr std::size_t rows_per_pass = 2;  // kernels/detail/ops_defaults.hpp says why
   /// -zero_point in both 16-bit halves.
   using offset = std::uint32_t;
   /// The even bytes (0, 2) and the odd bytes (1, 3), each widened to 16-bit halves less the zero point.
@@ -492,4 +495,4 @@ struct int8_backend<int8_backend_id::arm_dsp> {
 
 #endif  // defined(__ARM_FEATURE_DSP)
 
-#endif  // CTATTN_KERNELS_ARM_DSP_HPP
+#endif  // CTATTN_KERNELS_ARM_DSP_INT8_HPP

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSL-1.0
-#ifndef CTATTN_KERNELS_ARMV6M_HPP
-#define CTATTN_KERNELS_ARMV6M_HPP
+#ifndef CTATTN_KERNELS_ARMV6M_INT8_HPP
+#define CTATTN_KERNELS_ARMV6M_INT8_HPP
 
 /// \file
 /// The int8 product kernel of Armv6-M (Cortex-M0, M0+, M1: no DSP extension, no 32 x 32 -> 64 multiply, Thumb-1's
@@ -21,16 +21,18 @@
 
 #include <cstddef>
 
-#include "ctattn/kernels/backend_rows.hpp"
 #include <cstdint>
 
+#include "ctattn/kernels/backend_rows.hpp"
 #include "ctattn/kernels/detail/int8_requantize.hpp"
+#include "ctattn/kernels/detail/ops_defaults.hpp"
 
 #if defined(__ARM_ARCH_6M__)
 
 namespace ctattn::detail {
 
-struct armv6m_int8_ops {
+struct armv6m_int8_ops : int8_ops_defaults {
+  static constexpr bool has_product_requantized = true;
   /// sums[0] += sum_t x[t] w[t], sums[1] += sum_t x[t] w[WS + t], t < K.
   // Rationale: in assembly, with every operand pinned to a register: the loop needs seven low registers (three
   // bases, the index, the loaded x and the two products) and GCC 12 fails to allocate them when the kernel is
@@ -123,4 +125,4 @@ struct int8_backend<int8_backend_id::armv6m> {
 
 #endif  // defined(__ARM_ARCH_6M__)
 
-#endif  // CTATTN_KERNELS_ARMV6M_HPP
+#endif  // CTATTN_KERNELS_ARMV6M_INT8_HPP

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_KERNELS_DETAIL_OPS_DEFAULTS_HPP
+#define CTATTN_KERNELS_DETAIL_OPS_DEFAULTS_HPP
+
+/// \file
+/// The optional operations of a backend, each declared here with its default. A backend's operations struct derives
+/// from the defaults of its kind and sets `true` the flag of each optional operation it defines; the kernels read
+/// the flag (through `declared_ops`, which gives the defaults for a row's `void`), never whether a name happens to
+/// exist.
+// Rationale: when the kernels asked `requires { Ops::softmax_row(...); }`, an operation misspelled, or with a
+// parameter of another type, left the kernel on its loop without a word: slower, and untested where the backend's
+// test expected its own code. Now a flag set for an operation that does not compile is an error at the kernel's call,
+// and tests/static/backend_ops_test.cpp checks, for every row of the build, that each flag is set exactly when the
+// struct defines the operation.
+///
+/// | defaults                   | member (default)                  | the operation, where the flag is set           | read by |
+/// |----------------------------|-----------------------------------|------------------------------------------------|---------|
+/// | `float_ops_defaults`       | `has_transpose_sum` (false)       | `transpose_sum(x)`: lanes of 4 (or 8) registers summed across | kernels/detail/simd.hpp |
+/// |                            | `has_transpose` (false)           | `transpose(registers)`: a square of registers transposed in place | kernels/detail/simd.hpp |
+/// | `int8_ops_defaults`        | `rows_per_pass` (4)               | rows of b per pass of the dot-product kernel   | kernels/detail/int8_simd.hpp |
+/// |                            | `tail_ops` (void)                 | a narrower backend for the terms past the last whole step | kernels/detail/int8_simd.hpp |
+/// |                            | `has_dot_rows` (false)            | `dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)`: the whole kernel | kernels/detail/int8_simd.hpp |
+/// |                            | `has_totals` (false)              | `totals(sums, out)`: a pass's accumulators totalled at once | kernels/detail/int8_simd.hpp |
+/// |                            | `has_requantize_row` (false)      | `requantize_row(epilogue, r, sums, y, n)`      | kernels/int8.hpp |
+/// |                            | `has_product_requantized` (false) | `product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)` | kernels/int8.hpp |
+/// |                            | `has_row_sum` (false)             | `row_sum<K>(p)`                                | kernels/int8.hpp |
+/// |                            | `has_softmax_row` (false)         | `softmax_row(x, w, begin, end, table)` with `softmax_row_limit`, `softmax_row_shortest` | kernels/int8.hpp |
+/// |                            | `has_add` (false)                 | `add<A, B, LeftShift, Out>(a, a_zero, b, b_zero, out_zero, out, n)`, for the multipliers where `add_takes(A, B, Out)` | kernels/int8.hpp |
+/// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
+/// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
+/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)`   | kernels/int8.hpp |
+/// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
+///
+/// Example:
+/// \code
+///   struct my_int8_ops : ctattn::detail::int8_ops_defaults {
+///     static constexpr std::size_t rows_per_pass = 2;  // a default replaced
+///     // ... the required operations of kernels/detail/int8_simd.hpp, and each optional one defined with its flag
+///     // set: static constexpr bool has_lookup = true; static void lookup(...) noexcept;
+///   };
+///   static_assert(my_int8_ops::rows_per_pass == 2 && !my_int8_ops::has_lookup);
+///   static_assert(ctattn::detail::declared_ops<void, ctattn::detail::int8_ops_defaults>::rows_per_pass == 4);
+/// \endcode
+
+#include <cstddef>
+#include <type_traits>
+
+namespace ctattn::detail {
+
+/// The optional operations of a float backend (kernels/detail/simd.hpp's `V`), none defined.
+struct float_ops_defaults {
+  static constexpr bool has_transpose_sum = false;
+  static constexpr bool has_transpose = false;
+};
+
+/// The optional operations of an int8 backend (a row's `ops` and `product_ops`), none defined.
+struct int8_ops_defaults {
+  // Rationale: the rows of a pass share each widened step of a (one load and widening for all of them). Four rows'
+  // accumulators, pointers and widened operands fit the 16 or 32 vector registers of x86 and NEON; on the Cortex-M
+  // DSP extension's 13 general registers they spill, so that backend passes over two rows.
+  static constexpr std::size_t rows_per_pass = 4;
+  using tail_ops = void;
+  static constexpr bool has_dot_rows = false;
+  static constexpr bool has_totals = false;
+  static constexpr bool has_requantize_row = false;
+  static constexpr bool has_product_requantized = false;
+  static constexpr bool has_row_sum = false;
+  static constexpr bool has_softmax_row = false;
+  static constexpr bool has_add = false;
+  static constexpr bool has_lookup = false;
+  static constexpr bool has_sum_and_squares = false;
+  static constexpr bool has_layer_norm_row = false;
+};
+
+/// The optional operations of a packed int8 kernel (a row's `packed_ops`), none defined.
+struct int8_packed_ops_defaults {
+  static constexpr bool has_pack_block = false;
+};
+
+/// The declared operations of a row's `Ops`: Ops itself, or `Defaults` where the row has none (`void`).
+template <typename Ops, typename Defaults>
+using declared_ops = std::conditional_t<std::is_void_v<Ops>, Defaults, Ops>;
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_KERNELS_DETAIL_OPS_DEFAULTS_HPP

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_KERNELS_HELIUM_INT8_HPP
+#define CTATTN_KERNELS_HELIUM_INT8_HPP
+
+/// \file
+/// The Helium int8 backend (Arm M-profile Vector Extension, e.g. Cortex-M55): the int8 operations of
+/// kernels/detail/int8_simd.hpp on 8 terms per step, and the layers' products, softmax, LayerNorm, lookups and ADD
+/// on 16 int8 lanes. Built only where the compiler defines `__ARM_FEATURE_MVE` with its integer bit (1), with Clang or
+/// GCC 13 and later (kernels/backend.hpp says why not GCC 12); kernels/int8.hpp includes it and chooses its row.
+/// Tested on the target by the firmware board `m55-helium`.
+///
+/// Example: `static_assert(ctattn::detail::helium_int8_ops::step == 8);` (on a Helium target)
+
+#include <cstddef>
+
+#include "ctattn/kernels/backend_rows.hpp"
+#include "ctattn/kernels/detail/int8_requantize.hpp"
+#include "ctattn/kernels/detail/ops_defaults.hpp"
+#include "ctattn/math/fixed_point.hpp"
+
+// The int8 operations need MVE's integer instructions only (bit 1), with Clang or GCC 13 and later, as the float
+// ones.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
+
+#include <arm_mve.h>
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `vldrb.s16` loads 8 int8 widened to
+/// int16, `vsub` subtracts the zero point, `vmladava` multiplies the 8 lanes and adds the products to one int32.
+struct helium_int8_ops : int8_ops_defaults {
+  static constexpr bool has_product_requantized = true;
+  static constexpr bool has_row_sum = true;
+  static constexpr bool has_softmax_row = true;
+  static constexpr bool has_add = true;
+  static constexpr bool has_lookup = true;
+  static constexpr bool has_sum_and_squares = true;
+  static constexpr bool has_layer_norm_row = true;
+  static constexpr std::size_t step = 8;
+  using offset = std::int16_t;
+  using widened = int16x8_t;
+  using accumulator = std::int32_t;
+  static offset make_offset(std::int32_t zero_point) noexcept { return static_cast<std::int16_t>(zero_point); }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return __arm_vsubq_n_s16(__arm_vldrbq_s16(p), zero_point);
+  }
+  static accumulator zero() noexcept { return 0; }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return __arm_vmladavaq_s16(sum, x, y);
+  }
+  static std::int32_t total(accumulator sum) noexcept { return sum; }
+
+  /// The channels of w one pass of the fully-connected kernel computes (4 int32 lanes of requantization).
+  static constexpr std::size_t fc_channels = 4;
+
+  /// sum_t x[t] w_c[t] for t < K, the four channels at w (WS bytes apart), into a vector's four lanes: `vmladava.s8`
+  /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
+  /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
+  template <std::size_t K, std::size_t WS>
+  CTATTN_ALWAYS_INLINE static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
+    // emits the 9 instructions a step needs, not 19 (an address computed for each load).
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + WS;
+    const std::int8_t* w2 = w + 2 * WS;
+    const std::int8_t* w3 = w + 3 * WS;
+#pragma GCC unroll 4
+    for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
+      const int8x16_t xv = __arm_vld1q_s8(x);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vld1q_s8(w0));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vld1q_s8(w1));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vld1q_s8(w2));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vld1q_s8(w3));
+    }
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      const int8x16_t xv = __arm_vldrbq_z_s8(x, lanes);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vldrbq_z_s8(w0, lanes));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vldrbq_z_s8(w1, lanes));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vldrbq_z_s8(w2, lanes));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vldrbq_z_s8(w3, lanes));
+    }
+    int32x4_t sums = __arm_vdupq_n_s32(s0);
+    sums = __arm_vsetq_lane_s32(s1, sums, 1);
+    sums = __arm_vsetq_lane_s32(s2, sums, 2);
+    return __arm_vsetq_lane_s32(s3, sums, 3);
+  }
+
+  /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
+  template <std::size_t K>
+  static std::int32_t row_sum(const std::int8_t* p) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+#pragma GCC unroll 4
+    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vaddvaq_s8(sum, __arm_vld1q_s8(p + t));
+    if constexpr (whole < K) sum = __arm_vaddvaq_s8(sum, __arm_vldrbq_z_s8(p + whole, __arm_vctp8q(K - whole)));
+    return sum;
+  }
+
+  /// sum_t p[t] and sum_t p[t]^2 for t < K (the int8 LayerNorm's S1 and S2): `vaddva.s8` and `vmladava.s8` over 16
+  /// bytes a step, the tail by `vctp8`.
+  template <std::size_t K>
+  static void sum_and_squares(const std::int8_t* p, std::int32_t& sum, std::int32_t& squares) noexcept {
+    std::int32_t s1 = 0;
+    std::int32_t s2 = 0;
+    for (std::size_t t = 0; t < K; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(K - t));
+      const int8x16_t v = __arm_vldrbq_z_s8(p + t, lanes);
+      s1 = __arm_vaddvaq_s8(s1, v);
+      s2 = __arm_vmladavaq_s8(s2, v, v);
+    }
+    sum = s1;
+    squares = s2;
+  }
+
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
+  /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
+  static constexpr std::size_t softmax_row_limit = 2047;
+  /// ... of any length from 1 on.
+  static constexpr std::size_t softmax_row_shortest = 1;
+
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
+  /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table
+  /// (`vldrw.u32` with shifted offsets), their sum by `vaddva`; each weight's quotient round(256 e / sum) as
+  /// (n r) >> 40 with r = floor(2^40 / (2 sum)), n = 512 e + sum: `vmulh.u32` gives (n r) >> 32, a shift the rest
+  /// (floor of a floor), and the remainder n - q 2 sum (below 2^32: q 2 sum <= n) against 2 sum adds the last one,
+  /// as the scalar form's comparison does. Tails by `vctp`.
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    std::int8_t largest = -128;
+    for (std::size_t t = 0; t < n; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
+      largest = __arm_vmaxvq_p_s8(largest, __arm_vldrbq_z_s8(xs + t, lanes), lanes);
+    }
+    const int32x4_t top = __arm_vdupq_n_s32(largest);
+    const auto offsets = [&](std::size_t t, mve_pred16_t lanes) {
+      return __arm_vreinterpretq_u32_s32(__arm_vsubq_s32(top, __arm_vldrbq_z_s32(xs + t, lanes)));
+    };
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
+    }
+    const auto divisor = static_cast<std::uint32_t>(2 * sum);
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      const uint32x4_t terms = __arm_vreinterpretq_u32_s32(
+          __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes));
+      const uint32x4_t numerators =
+          __arm_vaddq_n_u32(__arm_vshlq_n_u32(terms, 9), static_cast<std::uint32_t>(sum));
+      uint32x4_t quotients = __arm_vshrq_n_u32(__arm_vmulhq_u32(numerators, __arm_vdupq_n_u32(reciprocal)), 8);
+      const uint32x4_t remainders = __arm_vsubq_u32(numerators, __arm_vmulq_u32(quotients, divisors));
+      quotients = __arm_vaddq_m_n_u32(quotients, quotients, 1u, __arm_vcmpcsq_u32(remainders, divisors));
+      const int32x4_t weights =
+          __arm_vminq_s32(__arm_vsubq_n_s32(__arm_vreinterpretq_s32_u32(quotients), 128), __arm_vdupq_n_s32(127));
+      __arm_vstrbq_p_s32(ws + t, weights, lanes);
+    }
+  }
+
+  /// The output of 4 requantized lanes: v plus the zero point, saturated to [-128, 127] (`vqadd`, then `vqshl #24`
+  /// and `vshr #24`), for a `vstrb.32` of each lane's low byte.
+  // Rationale: the clamp by a saturating shift left by 24 and back needs no constant registers, where `vmax`/`vmin`
+  // with -128 and 127 held two q registers that the product's loop then shuffled (4 `vmov` a pass).
+  CTATTN_ALWAYS_INLINE static int32x4_t output_lanes(int32x4_t v, std::int32_t zero) noexcept {
+    return __arm_vshrq_n_s32(__arm_vqshlq_n_s32(__arm_vqaddq_n_s32(v, zero), 24), 24);
+  }
+
+  /// Whether `scaled<M>` takes M: a non-negative multiplier whose shift is in [-31, 31].
+  static constexpr bool takes(math::quantized_multiplier m) noexcept {
+    return m.multiplier >= 0 && m.shift >= -31 && m.shift <= 31;
+  }
+  /// Whether `add` takes these multipliers (each one `scaled` takes).
+  static constexpr bool add_takes(math::quantized_multiplier a, math::quantized_multiplier b,
+                                  math::quantized_multiplier out) noexcept {
+    return takes(a) && takes(b) && takes(out);
+  }
+
+  /// x times the multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift, `vqrdmulh`
+  /// (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a negative value)
+  /// then `vrshr` (rounding right shift): ties away from zero.
+  template <math::quantized_multiplier M>
+    requires(takes(M))
+  CTATTN_ALWAYS_INLINE static int32x4_t scaled(int32x4_t x) noexcept {
+    if constexpr (M.shift > 0) x = __arm_vshlq_n_s32(x, M.shift);
+    x = __arm_vqrdmulhq_n_s32(x, M.multiplier);
+    if constexpr (M.shift < 0) {
+      // The high product is above -2^31 (M below 2^31), so subtracting 1 cannot wrap.
+      x = __arm_vaddq_s32(x, __arm_vshrq_n_s32(x, 31));
+      x = __arm_vrshrq_n_s32(x, -M.shift);
+    }
+    return x;
+  }
+
+  /// kernels/int8.hpp's `int8_add_rows` at run time over n elements, 4 a step (`vldrb.s32` loads 4 int8 into int32
+  /// lanes), the last n % 4 by tail-predicated loads and stores.
+  template <math::quantized_multiplier A, math::quantized_multiplier B, int LeftShift, math::quantized_multiplier Out>
+    requires(add_takes(A, B, Out))
+  static void add(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                  std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
+      const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
+      const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero),
+                         lanes);
+    }
+  }
+
+  /// sum_t x[t] w[t] for one channel.
+  template <std::size_t K>
+  CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      sum = __arm_vmladavaq_s8(sum, __arm_vldrbq_z_s8(x + whole, lanes), __arm_vldrbq_z_s8(w + whole, lanes));
+    }
+    return sum;
+  }
+
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: passes of four channels, whose requantization runs
+  /// on their four lanes at once, then the channels left one by one.
+  ///
+  /// | step                     | instructions (per 4 outputs)                                           |
+  /// |--------------------------|------------------------------------------------------------------------|
+  /// | + column and row starts  | `vadd`, and `vadd` of the row's start when there is one                |
+  /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
+  /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
+  /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
+  /// | + zero point, clamp      | `output_lanes`: `vqadd`; `vqshl #24`, `vshr #24` saturate to [-128, 127] |
+  /// | store                    | `vstrb.32`: each lane's low byte                                       |
+  // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
+  // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
+    static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
+    constexpr std::size_t whole = N - N % fc_channels;
+    const int32x4_t none = __arm_vdupq_n_s32(0);
+    for (std::size_t c = 0; c < whole; c += fc_channels) {
+      int32x4_t multiplier, shift;
+      if constexpr (Epilogue::per_channel) {
+        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
+        multiplier = pairs.val[0];
+        shift = pairs.val[1];
+      } else {
+        multiplier = __arm_vdupq_n_s32(e.multipliers[0].multiplier);
+        shift = __arm_vdupq_n_s32(e.multipliers[0].shift);
+      }
+      const int32x4_t left = __arm_vmaxq_s32(shift, none);
+      const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
+      const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
+      for (std::size_t r = 0; r < M; ++r) {
+        int32x4_t v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
+        if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
+        v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
+        v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
+        __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
+      }
+    }
+    for (std::size_t c = whole; c < N; ++c) {
+      for (std::size_t r = 0; r < M; ++r) y[r * YS + c] = e(r, c, one_channel<K>(x + r * XS, w + c * WS));
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_lookup_rows` on one row of n values: 16 a step, each value's entry gathered from the
+  /// table (`vldrb.u8` at the offsets x + 128, made by `veor` with 0x80); the tail by `vctp8`.
+  static void lookup(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
+    const auto* entries = reinterpret_cast<const std::uint8_t*>(table);
+    const uint8x16_t flip = __arm_vdupq_n_u8(0x80);
+    for (std::size_t i = 0; i < n; i += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - i));
+      const uint8x16_t offsets = __arm_veorq_u8(__arm_vreinterpretq_u8_s8(__arm_vldrbq_z_s8(x + i, lanes)), flip);
+      __arm_vstrbq_p_u8(reinterpret_cast<std::uint8_t*>(y + i),
+                        __arm_vldrbq_gather_offset_z_u8(entries, offsets, lanes), lanes);
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
+  /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
+  /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
+  /// multiplies split into their low (`vmul`) and high (`vmulh.u32`) words, as the scalar form does.
+  ///
+  /// | step                                | instructions (per 4 values)                                   |
+  /// |-------------------------------------|---------------------------------------------------------------|
+  /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
+  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
+  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
+  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vmin`, `vmax` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
+  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vmin`, `vmax`; `vstrb.32` |
+  template <std::size_t C>
+  static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
+                             const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
+                             std::int32_t out_zero) noexcept {
+    const std::int32_t first = down - 1;
+    const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
+    const uint32x4_t inverse_lanes = __arm_vdupq_n_u32(inverse);
+    const int32x4_t upper = __arm_vdupq_n_s32((1 << 30) - 1);
+    const int32x4_t lower = __arm_vdupq_n_s32(-(1 << 30));
+    const int32x4_t top = __arm_vdupq_n_s32(127);
+    const int32x4_t bottom = __arm_vdupq_n_s32(-128);
+    const int32x4_t thirty_three = __arm_vdupq_n_s32(33);
+    for (std::size_t j = 0; j < C; j += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
+      const int32x4_t centered =
+          __arm_vsubq_n_s32(__arm_vmulq_n_s32(__arm_vldrbq_z_s32(x + j, lanes), static_cast<std::int32_t>(C)), sum);
+      const uint32x4_t centered_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(centered));
+      const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
+      const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
+      const uint32x4_t halves = __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
+      const uint32x4_t n = __arm_vshrq_n_u32(__arm_vaddq_n_u32(halves, 1), 1);
+      const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
+      const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
+      // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
+      const uint32x4_t m_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(m));
+      const uint32x4_t t_low = __arm_vmulq_u32(n, m_magnitude);
+      const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
+      uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(thirty_three, s));
+      v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
+      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vshrq_n_u32(__arm_vaddq_n_u32(v, 1), 1));
+      const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
+      const int32x4_t a_unheld =
+          __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
+      const int32x4_t a = __arm_vmaxq_s32(__arm_vminq_s32(a_unheld, upper), lower);
+      const int32x4_t rounded = __arm_vshrq_n_s32(
+          __arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
+      __arm_vstrbq_p_s32(y + j, __arm_vmaxq_s32(__arm_vminq_s32(rounded, top), bottom), lanes);
+    }
+  }
+};
+
+/// The int8 table's helium row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::helium> {
+  static constexpr const char* name = "helium";
+  using ops = helium_int8_ops;
+  using product_ops = helium_int8_ops;
+  using packed_ops = void;
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (...)
+
+#endif  // CTATTN_KERNELS_HELIUM_INT8_HPP
