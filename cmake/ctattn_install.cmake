@@ -48,3 +48,6 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${PROJECT_SOURCE
 install(PROGRAMS "${PROJECT_BINARY_DIR}/ctattn-export" DESTINATION "${CMAKE_INSTALL_BINDIR}")
 install(FILES "${PROJECT_SOURCE_DIR}/tools/ctattn_export.py"
         DESTINATION "${CMAKE_INSTALL_DATADIR}/ctattn/python")
+# The templates of the files the tool writes (tools/export_templates/*.in), where both installed forms find them.
+install(DIRECTORY "${PROJECT_SOURCE_DIR}/tools/export_templates/"
+        DESTINATION "${CMAKE_INSTALL_DATADIR}/ctattn/export_templates" FILES_MATCHING PATTERN "*.in")

@@ -34,6 +34,7 @@ import importlib.util
 import json
 import math
 import os
+import re
 import shlex
 import struct
 import subprocess
@@ -70,7 +71,7 @@ class ExportError(Exception):
     """A module, an option or an input the export cannot take: the message names it and says what to do."""
 
 
-def torch_modules():
+def torch_modules() -> tuple:
     try:
         import torch
         from torch import nn
@@ -84,7 +85,7 @@ def torch_modules():
 # ---------------------------------------------------------------------------------------------------------------
 # The module tree to C++ types.
 
-def activation_name(path, activation):
+def activation_name(path: str, activation) -> str:
     """ctattn's name of an activation given as a module or as a function (a TransformerEncoderLayer's)."""
     torch, nn = torch_modules()
     F = torch.nn.functional
@@ -100,7 +101,7 @@ def activation_name(path, activation):
                       f"approximate='tanh') or silu")
 
 
-def skipped(module):
+def skipped(module) -> bool:
     _, nn = torch_modules()
     return isinstance(module, (nn.Dropout, nn.Identity))
 
@@ -108,7 +109,8 @@ def skipped(module):
 class Declarations:
     """The C++ declarations of a module tree: nested model structs first, the top one last."""
 
-    def __init__(self, name, causal=frozenset(), pools=None, input_shape=(), norm_first=None, tgt_mask="causal"):
+    def __init__(self, name: str, causal=frozenset(), pools: dict | None = None, input_shape: tuple = (),
+                 norm_first: dict | None = None, tgt_mask: str = "causal"):
         self.name = name
         self.tgt_mask = tgt_mask  # a decoder's self-attention mask: "causal" (ctattn's default) or "none"
         self.input_shape = tuple(input_shape)  # PyTorch's, batch first: a patch embedding's image or sequence
@@ -130,17 +132,19 @@ class Declarations:
         self.own_order = []      # (class token, positions) of a module holding both: written in that order
         self.link_counts = {}    # C++ type of a chain (a model struct, a sequential) -> its ctattn::link_count
         self.attention_widths = []  # d_model of every attention, for the multiply-add estimate
+        self.patch_area = 1      # input rows per token: a patch embedding's kernel (height x width, or length)
+        self.class_tokens = 0    # rows the model prepends (class tokens)
         self.names = {f"{name}_{suffix}": "the export's own" for suffix in ("input", "footprint", "weights", "names",
                                                                           "parameters", "golden", "samples", "int8",
                                                                           "ranges", "layer", "inputs", "chain",
                                                                           "proof")}
 
     @staticmethod
-    def key(path, option):
+    def key(path: str, option: str) -> str:
         """The __metadata__ key of a setting: `<path>.<option>`, or the option alone at the top."""
         return f"{path}.{option}" if path else option
 
-    def struct(self, struct_name, path):
+    def struct(self, struct_name: str, path: str) -> str:
         """A generated C++ name, refused when another generated name is already the same."""
         if struct_name in self.names:
             raise ExportError(f"{path or 'the model'}: the generated name {struct_name} is taken (by {self.names[struct_name]}); "
@@ -148,13 +152,13 @@ class Declarations:
         self.names[struct_name] = path or "the model"
         return struct_name
 
-    def identifier(self, path, name):
+    def identifier(self, path: str, name: str) -> str:
         if not name.isidentifier() or name in CPP_KEYWORDS or name.startswith("_"):
             raise ExportError(f"{path}: the attribute name '{name}' is not a C++ member name (a keyword, or it "
                               f"starts with '_'); rename the attribute in the module")
         return name
 
-    def check_norm(self, path, norm):
+    def check_norm(self, path: str, norm) -> None:
         _, nn = torch_modules()
         if not isinstance(norm, nn.LayerNorm):
             raise ExportError(f"{path}: {type(norm).__name__} is not a LayerNorm; ctattn's layers take nn.LayerNorm")
@@ -167,7 +171,7 @@ class Declarations:
         self.settings[self.key(path, "eps")] = repr(float(norm.eps))
         self.eps[self.key(path, "eps")] = float(norm.eps)
 
-    def check_attention(self, path, attn, self_attention=True):
+    def check_attention(self, path: str, attn, self_attention: bool = True) -> None:
         if not attn.batch_first:
             raise ExportError(f"{path or 'the model'}: batch_first=False: ctattn's layers take one sequence as rows "
                               f"(sequence x features); build the module with batch_first=True (the weights are the "
@@ -184,11 +188,11 @@ class Declarations:
         self.settings[self.key(path, "num_heads")] = str(attn.num_heads)
         self.attention_widths.append(attn.embed_dim)
 
-    def links(self, cpp_type):
+    def links(self, cpp_type: str) -> int:
         """ctattn::link_count of a generated type: a chain's members with nested chains spliced in, else 1."""
         return self.link_counts.get(cpp_type, 1)
 
-    def transformer_layer(self, path, layer, decoder):
+    def transformer_layer(self, path: str, layer, decoder: bool) -> str:
         kind = "TransformerDecoderLayer" if decoder else "TransformerEncoderLayer"
         self.check_attention(self.key(path, "self_attn"), layer.self_attn)
         if decoder:
@@ -217,11 +221,11 @@ class Declarations:
         return (f"ctattn::{template}<float, {d}, {heads}, {hidden}, ctattn::{activation}, {str(norm_first).lower()}"
                 f"{mask}>")
 
-    def note_first(self, path, first):
+    def note_first(self, path: str, first) -> None:
         if self.first is None:
             self.first = first
 
-    def own_parameters(self, path, module):
+    def own_parameters(self, path: str, module) -> list:
         """A module's own nn.Parameters as ctattn members: a class token [1, 1, d] and learned positions [1, n, d],
         put right after the module's first child, in that order (as ViT and KWT run them); anything else refused."""
         where = path or "the model"
@@ -241,11 +245,12 @@ class Declarations:
         if len(tokens) > 1 or len(positions) > 1:
             raise ExportError(f"{where}: {type(module).__name__} holds {len(tokens)} class tokens and "
                               f"{len(positions)} position tables; the export maps one of each")
+        self.class_tokens += len(tokens)
         if tokens and positions:
             self.own_order.append((self.key(path, tokens[0][0]), self.key(path, positions[0][0])))
         return tokens + positions
 
-    def chain(self, path, children, struct_name, own=()):
+    def chain(self, path: str, children: list, struct_name: str, own=()) -> str:
         """A module whose children run in order: a ctattn::model struct of them, or, for a list of layers with
         index names, a ctattn::sequential. `own`: the module's own parameters as members (own_parameters), run
         right after its first child."""
@@ -289,7 +294,7 @@ class Declarations:
         self.link_counts[struct_name] = sum(self.links(cpp) for _, cpp in members)
         return struct_name
 
-    def sequence(self, path, items):
+    def sequence(self, path: str, items: list) -> str:
         types = []
         for index, child in items:
             if skipped(child):
@@ -313,7 +318,7 @@ class Declarations:
         self.link_counts[sequential] = len(types)
         return sequential
 
-    def block(self, path, module):
+    def block(self, path: str, module) -> str | None:
         """A transformer block written as timm writes one: children `norm1`, `attn` (a fused `qkv` Linear d -> 3d,
         rows q, k, v with each head's columns together, a `proj` Linear and the head count as `num_heads` or
         `heads`), `norm2` and `mlp` (`fc1`, an activation `act`, `fc2`), and children without parameters (Dropout,
@@ -383,7 +388,7 @@ class Declarations:
         self.block_parts[path] = {"eps": (n1.eps, n2.eps), "act": acts[0][1]}
         return self.encoder_block(path, d, heads, fc1.out_features, activation, norm_first)
 
-    def encoder_block(self, path, d, heads, hidden, activation, norm_first):
+    def encoder_block(self, path: str, d: int, heads: int, hidden: int, activation: str, norm_first: bool) -> str:
         """The settings and C++ type of a block mapped to ctattn::transformer_encoder_layer (block(), pair())."""
         self.settings[self.key(path, "self_attn.num_heads")] = str(heads)
         self.attention_widths.append(d)
@@ -393,7 +398,7 @@ class Declarations:
         return (f"ctattn::transformer_encoder_layer<float, {d}, {heads}, {hidden}, ctattn::{activation}, "
                 f"{str(norm_first).lower()}>")
 
-    def pair(self, path, module):
+    def pair(self, path: str, module) -> str | None:
         """A transformer layer written as a pair of wrapped sublayers (the layout of Torch-KWT, the PyTorch KWT most
         users train, after lucidrains' ViT): an nn.ModuleList of two modules, each with children `norm` (a
         LayerNorm) and `fn`; the first's `fn` an attention with a fused bias-free `to_qkv` Linear d -> 3d, its head
@@ -494,7 +499,7 @@ class Declarations:
         self.pairs[path] = (self.key(path, "0"), self.key(path, "1"))
         return self.encoder_block(path, d, heads, fc1.out_features, activation, self.norm_first.get(path, True))
 
-    def state(self, module):
+    def state(self, module) -> dict:
         """The tensors to write, in the C++ model's order: the module's state_dict, each block's replaced by the
         tensors of ctattn's encoder layer (block())."""
         out = {}
@@ -515,7 +520,7 @@ class Declarations:
                 keys[i], keys[j] = keys[j], keys[i]
         return {k: out[k] for k in keys}
 
-    def patch_embedding(self, path, conv):
+    def patch_embedding(self, path: str, conv) -> str:
         """nn.Conv1d or nn.Conv2d with stride = kernel and no padding, the model's first layer, as a patch embedding
         over the input given with --input (channels first, as PyTorch takes it)."""
         _, nn = torch_modules()
@@ -545,6 +550,7 @@ class Declarations:
                 raise ExportError(f"{where}: {kind} with kernel {kernel} over an input of {side} {size}: the patch "
                                   f"must divide the input; pad or crop the input, or choose another patch")
         self.patches = "2d" if two else "1d"
+        self.patch_area = math.prod(kernel)
         self.note_first(path, conv.in_channels)
         bias = "true" if conv.bias is not None else "false"
         if two:
@@ -552,7 +558,7 @@ class Declarations:
                     f"{kernel[1]}, {conv.out_channels}, {bias}>")
         return f"ctattn::patch_embedding_1d<float, {conv.in_channels}, {kernel[0]}, {conv.out_channels}, {bias}>"
 
-    def type_of(self, path, module, role, struct_name):
+    def type_of(self, path: str, module, role: str | None, struct_name: str) -> str:
         torch, nn = torch_modules()
         where = path or "the model"
         if isinstance(module, (nn.Conv1d, nn.Conv2d)):
@@ -612,7 +618,7 @@ class Declarations:
         return self.chain(path, list(module.named_children()), struct_name, own)
 
 
-def check_chains(module, decl, run, example):
+def check_chains(module, decl: "Declarations", run, example) -> dict:
     """Runs the module once with hooks on every member of every chain and checks that the forward is the chain the
     C++ model runs: each member called once, in declaration order, each fed the output of the one before (the
     token embedding plus the positions after it; after a module's own class token or positions, the rows with the
@@ -766,7 +772,7 @@ def check_chains(module, decl, run, example):
     return pools
 
 
-def check_blocks(module, decl, run, example):
+def check_blocks(module, decl: "Declarations", run, example) -> dict:
     """Runs the module once and checks that every block mapped to ctattn's encoder layer (Declarations.block)
     computes it: its output on the input it got is nn.TransformerEncoderLayer's, built from the tensors the block
     writes, with the norms first (timm) or after each residual (KWT). Returns {block path: norm first}."""
@@ -836,7 +842,7 @@ def check_blocks(module, decl, run, example):
     return found
 
 
-def check_control_flow(module, run, example):
+def check_control_flow(module, run, example) -> None:
     """Runs the module once, watching every tensor turned into a Python value (bool, int, float, item(), tolist())
     by code outside torch: a branch on the data, which the golden inputs cannot cover (a ctattn model computes the
     same operations for every input). Refuses the first one, naming the module, the file and the line."""
@@ -880,7 +886,7 @@ def check_control_flow(module, run, example):
                       f"model without the branch")
 
 
-def find_causal(module, run, example):
+def find_causal(module, run, example) -> list[str]:
     """The paths of the encoder layers and self-attention modules whose forward gets a causal mask (a decoder-only
     model's), found by running each again on the input it got, without a mask and with PyTorch's causal one, and
     comparing with what it returned. A mask that is neither is refused."""
@@ -934,7 +940,7 @@ def find_causal(module, run, example):
 # ---------------------------------------------------------------------------------------------------------------
 # Files.
 
-def float_literal(x):
+def float_literal(x: float) -> str:
     """An exact C++ literal of a float32 value."""
     x = float(x)
     if math.isnan(x):
@@ -945,7 +951,7 @@ def float_literal(x):
     return x.hex() + "f"
 
 
-def generated_banner(what, command):
+def generated_banner(what: str, command: str) -> str:
     return (f"// {what}\n// GENERATED by ctattn-export ({command}); do not edit, export again.\n")
 
 
@@ -953,7 +959,7 @@ def generated_banner(what, command):
 # (tests/fixtures/safetensors/make_fixtures.py), the fuzzer's seeds (fuzz/make_corpus.py) and the verified model's
 # weights (examples/verified_model/train_sorter.py) are all laid out by these two functions, with the standard library
 # alone (no torch), as the safetensors library lays a file out.
-def safetensors_bytes(header, data=b"", pad=True):
+def safetensors_bytes(header: dict | str, data: bytes = b"", pad: bool = True) -> bytes:
     """A whole file: the header's length (8 bytes, little-endian), the header, then `data`.
 
     `header` is a dict, written as compact JSON, or a text written as it is (a malformed seed); `pad` adds spaces
@@ -965,7 +971,8 @@ def safetensors_bytes(header, data=b"", pad=True):
     return struct.pack("<Q", len(raw)) + raw + bytes(data)
 
 
-def safetensors_layout(tensors, metadata=None, header_order=None):
+def safetensors_layout(tensors: list, metadata: dict | None = None,
+                       header_order: list[str] | None = None) -> tuple[dict, bytes]:
     """The header and the data of `tensors`, a list of (name, dtype, shape, little-endian bytes) in the data's order.
 
     The header lists `__metadata__` first (when given), then the tensors in `header_order` (their names; by default
@@ -983,7 +990,7 @@ def safetensors_layout(tensors, metadata=None, header_order=None):
     return header, bytes(data)
 
 
-def write_safetensors(path, state, metadata):
+def write_safetensors(path: str | Path, state: dict, metadata: dict) -> None:
     """A state_dict's tensors as F32, in its order, with `metadata`."""
     torch, _ = torch_modules()
     tensors = [(name, "F32", t.shape, t.detach().to(dtype=torch.float32).contiguous().numpy().astype("<f4").tobytes())
@@ -992,7 +999,7 @@ def write_safetensors(path, state, metadata):
     Path(path).write_bytes(safetensors_bytes(header, data))
 
 
-def read_safetensors(path):
+def read_safetensors(path: str | Path) -> dict:
     torch, _ = torch_modules()
     raw = Path(path).read_bytes()
     if len(raw) < 8:
@@ -1014,55 +1021,469 @@ def read_safetensors(path):
     return state
 
 
-def write_text(path, text):
+def write_text(path: Path, text: str) -> Path:
     path.write_text(text)
     return path
 
 
-def matrix_literal(rows, indent):
-    lines = []
-    for row in rows:
-        lines.append(indent + "{" + ", ".join(float_literal(v) for v in row) + "},")
-    return "\n".join(lines)
+# ---------------------------------------------------------------------------------------------------------------
+# The generated files' templates (export_templates/*.in, installed beside the tool).
+
+def templates_dir() -> Path:
+    """The templates beside the tool: tools/export_templates/ in the source tree; in an install,
+    share/ctattn/export_templates/ (from bin/ctattn-export or from share/ctattn/python/ctattn_export.py)."""
+    for candidate in (HERE / "export_templates", HERE.parent / "share" / "ctattn" / "export_templates",
+                      HERE.parent / "export_templates"):
+        if (candidate / "model.hpp.in").is_file():
+            return candidate
+    raise ExportError(f"the templates of the generated files (export_templates/model.hpp.in) are not beside the tool "
+                      f"({HERE}); install ctattn again, or run tools/ctattn_export.py from the source tree")
 
 
-def inputs_block(kind, name, inputs, length, width):
+_PLACEHOLDER = re.compile(r"@(\w+)@")
+
+
+def _parse_template(lines: list[str], at: int, ends: tuple[str, ...], source: str) -> tuple[list, int, str]:
+    """The nodes of `lines` from `at` up to a line in `ends`: a text line (str), ("if", negated, name, then, other) or
+    ("for", body). Returns the nodes, the index after the end line, and the end line."""
+    nodes: list = []
+    while at < len(lines):
+        line = lines[at]
+        word = line.strip()
+        at += 1
+        if word.startswith("@#"):
+            continue
+        if word in ends:
+            return nodes, at, word
+        condition = re.fullmatch(r"@if (not )?(\w+)@", word)
+        if condition:
+            then, at, end = _parse_template(lines, at, ("@else@", "@endif@"), source)
+            other: list = []
+            if end == "@else@":
+                other, at, _ = _parse_template(lines, at, ("@endif@",), source)
+            nodes.append(("if", bool(condition[1]), condition[2], then, other))
+        elif word == "@for g@":
+            body, at, _ = _parse_template(lines, at, ("@endfor@",), source)
+            nodes.append(("for", body))
+        elif word in ("@else@", "@endif@", "@endfor@") or word.startswith(("@if ", "@for ")):
+            raise ExportError(f"{source}, line {at}: '{word}' out of place")
+        else:
+            nodes.append(line)
+    if ends:
+        raise ExportError(f"{source}: ends before {' or '.join(ends)}")
+    return nodes, at, ""
+
+
+def _expand(nodes: list, values: dict, out: list[str]) -> None:
+    for node in nodes:
+        if isinstance(node, str):
+            block = re.fullmatch(r"@(\w+)@\n?", node)
+            if block:  # a line that is only a value: the value's lines, none when it is empty
+                text = str(values[block[1]])
+                out.append(text if not text or text.endswith("\n") else text + "\n")
+            else:
+                out.append(_PLACEHOLDER.sub(lambda m: str(values[m[1]]), node))
+        elif node[0] == "if":
+            _, negated, name, then, other = node
+            _expand(then if bool(values[name]) != negated else other, values, out)
+        else:
+            for g in range(values["golden"]):
+                _expand(node[1], {**values, "g": g}, out)
+
+
+def render(template: str, values: dict) -> str:
+    """The text of export_templates/<template> with `values`. A template's lines:
+
+    | line                                   | gives                                                       |
+    |----------------------------------------|-------------------------------------------------------------|
+    | `@# ...`                               | nothing (a note on the template)                            |
+    | `@if x@`, `@if not x@`, `@else@`, `@endif@` | the lines between, where values[x] is true (or false)  |
+    | `@for g@` ... `@endfor@`               | the lines between once per golden input, `@g@` its index   |
+    | `@x@` alone                            | the lines of values[x]; none when it is empty               |
+    | text with `@x@` in it                  | the text, each `@x@` replaced by values[x]                   |
+    """
+    path = templates_dir() / template
+    nodes, _, _ = _parse_template(path.read_text().splitlines(keepends=True), 0, (), template)
+    out: list[str] = []
+    _expand(nodes, values, out)
+    return "".join(out)
+
+
+def matrix_literal(rows: list, indent: str) -> str:
+    return "\n".join(indent + "{" + ", ".join(float_literal(v) for v in row) + "}," for row in rows)
+
+
+def inputs_block(kind: str, name: str, inputs: list, length: int, width: int | None) -> str:
     """A constexpr array of ctattn inputs: std::array<int, n> for ids, ctattn::matrix<float, n, d> otherwise."""
     if kind == "ids":
         rows = ",\n".join("    {" + ", ".join(str(int(v)) for v in x.reshape(-1).tolist()) + "}" for x in inputs)
-        return (f"inline constexpr std::array<std::array<int, {length}>, {len(inputs)}> {name}{{{{\n{rows},\n}}}};\n")
-    items = []
-    for x in inputs:
-        items.append("    {{\n" + matrix_literal(x.reshape(length, width).tolist(), "        ") + "\n    }},")
+        return f"inline constexpr std::array<std::array<int, {length}>, {len(inputs)}> {name}{{{{\n{rows},\n}}}};\n"
+    items = ["    {{\n" + matrix_literal(x.reshape(length, width).tolist(), "        ") + "\n    }}," for x in inputs]
     return (f"inline constexpr std::array<ctattn::matrix<float, {length}, {width}>, {len(inputs)}> {name}{{{{\n"
             + "\n".join(items) + "\n}};\n")
 
 
-def outputs_block(name, outputs, length, width):
-    items = []
-    for y in outputs:
-        items.append("    {\n" + matrix_literal(y.reshape(length, width).tolist(), "        ") + "\n    },")
-    return (f"inline constexpr float {name}[{len(outputs)}][{length}][{width}] = {{\n" + "\n".join(items)
-            + "\n};\n")
+def outputs_block(name: str, outputs: list, length: int, width: int) -> str:
+    items = ["    {\n" + matrix_literal(y.reshape(length, width).tolist(), "        ") + "\n    }," for y in outputs]
+    return f"inline constexpr float {name}[{len(outputs)}][{length}][{width}] = {{\n" + "\n".join(items) + "\n};\n"
 
 
 class Plan:
     """What export() writes: names of the files and of the C++ entities."""
 
-    def __init__(self, out, name, namespace):
+    def __init__(self, out: str | Path, name: str, namespace: str):
         self.out = Path(out)
         self.name = name
         self.ns = namespace
         self.qualified = f"{namespace}::{name}" if namespace else name
 
-    def file(self, suffix):
+    def file(self, suffix: str) -> Path:
         return self.out / f"{self.name}{suffix}"
 
 
-def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, namespace="", golden=4, int8=False,
-           samples=256, seed=0, tolerance=2e-5, int8_tolerance=0.125, check=True, cxx=None, include_dirs=(),
-           calibration=None, golden_inputs=None, calibration_memories=None, golden_memories=None,
-           command="ctattn-export", log=print, proof="auto", tgt_mask="causal"):
+# ---------------------------------------------------------------------------------------------------------------
+# export(): the steps, in order.
+
+def check_arguments(name: str, namespace: str, proof: str, tgt_mask: str) -> None:
+    if proof not in ("auto", "whole", "chain"):
+        raise ExportError(f"--proof {proof}: give auto, whole or chain")
+    if tgt_mask not in ("causal", "none"):
+        raise ExportError(f"--tgt-mask {tgt_mask}: give causal or none")
+    if not name.isidentifier() or name in CPP_KEYWORDS:
+        raise ExportError(f"--name {name}: not a C++ identifier")
+    if namespace and not all(p.isidentifier() and p not in CPP_KEYWORDS for p in namespace.split("::")):
+        raise ExportError(f"--namespace {namespace}: not a C++ namespace name")
+
+
+def prepare_module(module, weights: str | Path | None):
+    """The module in float and eval mode, with the weights loaded (a .safetensors or a torch.save file)."""
+    torch, nn = torch_modules()
+    module = module.float().eval()
+    if isinstance(module, (nn.ModuleList, nn.MultiheadAttention)):
+        raise ExportError(f"the model is an nn.{type(module).__name__}, which ctattn-export cannot call with one "
+                          f"input; export the module that calls it")
+    if weights is not None:
+        state = (read_safetensors(weights) if str(weights).endswith(".safetensors")
+                 else torch.load(weights, map_location="cpu"))
+        missing, unexpected = module.load_state_dict(state, strict=False)
+        if missing or unexpected:
+            raise ExportError(f"{weights}: does not fit the module: missing {list(missing)}, unexpected "
+                              f"{list(unexpected)}")
+    return module
+
+
+def declare(module, name: str, input_shape: tuple, tgt_mask: str, causal=frozenset(), pools=None,
+            norm_first=None) -> "Declarations":
+    """The C++ declarations of the module; the top type named `name`."""
+    _, nn = torch_modules()
+    decl = Declarations(name, causal, pools, input_shape, norm_first, tgt_mask)
+    top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.Embedding, nn.TransformerEncoderLayer,
+                                   nn.TransformerDecoderLayer, nn.Sequential))
+    if top_leaf:
+        # Rationale: a single layer or a list of layers is already a ctattn model type; a struct around it
+        # would add a member name to every parameter's.
+        decl.structs.append(f"using {name} = {decl.type_of('', module, None, name)};")
+    else:
+        top = decl.type_of("", module, None, name)
+        if top != name:  # a block (Declarations.block): a ctattn layer, not a struct of members
+            decl.structs.append(f"using {name} = {top};")
+    return decl
+
+
+def check_model_kind(module, decl: "Declarations", tgt_mask: str, int8: bool) -> None:
+    _, nn = torch_modules()
+    if decl.decoder and not isinstance(module, (nn.TransformerDecoder, nn.TransformerDecoderLayer)):
+        raise ExportError(f"decoder layers inside {type(module).__name__}: the export takes an "
+                          f"nn.TransformerDecoder or nn.TransformerDecoderLayer as the whole model (target and memory "
+                          f"in); export the decoder alone")
+    if tgt_mask != "causal" and not decl.decoder:
+        raise ExportError(f"--tgt-mask {tgt_mask}: the model has no decoder layers (the option sets their "
+                          f"self-attention's mask)")
+    if int8 and decl.quantizable:
+        raise ExportError("--int8: " + "; ".join(decl.quantizable) + " (export the float model without --int8)")
+
+
+class Inputs:
+    """The model's inputs as PyTorch takes them (`shape`) and as the C++ model does (`length` rows of `width`
+    columns, or `length` token ids): random ones from the export's generator, given ones checked, and the rows
+    written to the generated headers."""
+
+    def __init__(self, module, decl: "Declarations", input_shape: tuple, memory_shape: tuple | None, generator):
+        torch, nn = torch_modules()
+        self.shape = tuple(input_shape)
+        self.memory_shape = tuple(memory_shape) if memory_shape is not None else None
+        self.generator = generator
+        self.patches = bool(decl.patches)
+        self.decoder = decl.decoder
+        self.vocabulary: int | None = None
+        if decl.first == "ids":
+            self.vocabulary = next(m for m in module.modules() if isinstance(m, nn.Embedding)).num_embeddings
+            self.length = max(self.shape)
+            if math.prod(self.shape) != self.length:
+                raise ExportError(f"--input {self.shape}: one sequence of token ids (a batch of 1), such as "
+                                  f"1x{self.length}")
+            self.kind, self.width = "ids", None
+        elif self.patches:
+            # A patch embedding first: PyTorch's channels-first input; the C++ model takes the rows of positions or
+            # pixels (row-major), the channels as columns.
+            self.kind, self.width, self.length = "matrix", self.shape[1], math.prod(self.shape[2:])
+        else:
+            self.kind, self.width = "matrix", self.shape[-1]
+            self.length = math.prod(self.shape) // self.width
+            if sum(1 for d in self.shape[:-1] if d > 1) > 1:
+                raise ExportError(f"--input {self.shape}: one sequence (a batch of 1), such as "
+                                  f"1x{max(self.shape[:-1])}x{self.width}")
+        self.memory_length: int | None = None
+        if decl.decoder:
+            if self.memory_shape is None:
+                raise ExportError("the model has decoder layers: give the encoder memory's shape with --memory "
+                                  "(such as 1x7x32)")
+            self.memory_length = math.prod(self.memory_shape) // self.memory_shape[-1]
+
+    def make(self, count: int) -> list:
+        torch, _ = torch_modules()
+        if self.kind == "ids":
+            return [torch.randint(0, self.vocabulary, self.shape, generator=self.generator) for _ in range(count)]
+        return [torch.randn(self.shape, generator=self.generator) for _ in range(count)]
+
+    def make_memory(self):
+        torch, _ = torch_modules()
+        return torch.randn(self.memory_shape, generator=self.generator)
+
+    def as_rows(self, x):
+        """An input as the C++ model takes it: a patch embedding's channels as columns."""
+        if self.patches:
+            return x.reshape(self.shape).flatten(2).transpose(1, 2).reshape(self.length, self.width)
+        return x
+
+    @staticmethod
+    def shaped(tensors, what: str, noun: str, target: tuple, flag: str) -> list:
+        """The tensors given (one tensor, the items along dimension 0, or a sequence), each of `target`'s size."""
+        torch, _ = torch_modules()
+        items = list(tensors.unbind(0)) if isinstance(tensors, torch.Tensor) else list(tensors)
+        out = []
+        for i, t in enumerate(items):
+            t = torch.as_tensor(t)
+            if t.numel() != math.prod(target):
+                raise ExportError(f"{what}: {noun} {i} has {t.numel()} elements, {flag} {tuple(target)} has "
+                                  f"{math.prod(target)}")
+            out.append(t.reshape(tuple(target)))
+        return out
+
+    def given(self, tensors, what: str) -> list:
+        items = self.shaped(tensors, what, "input", self.shape, "--input")
+        if not items:
+            raise ExportError(f"{what}: no inputs")
+        out = []
+        for i, t in enumerate(items):
+            if self.kind == "ids":
+                if t.is_floating_point() or t.min() < 0 or t.max() >= self.vocabulary:
+                    raise ExportError(f"{what}: input {i} holds something other than token ids "
+                                      f"0..{self.vocabulary - 1}")
+                out.append(t.long())
+            else:
+                out.append(t.float())
+        return out
+
+    def memories(self, tensors, count: int, what: str) -> list | None:
+        """The memories of a decoder: given (one per input), or random."""
+        if not self.decoder:
+            if tensors is not None:
+                raise ExportError(f"{what}: the model has no decoder layers, so it takes no memory")
+            return None
+        if tensors is None:
+            return [self.make_memory() for _ in range(count)]
+        items = self.shaped(tensors, what, "memory", self.memory_shape, "--memory")
+        if len(items) != count:
+            raise ExportError(f"{what}: {len(items)} memories for {count} inputs; give one per input")
+        return [t.float() for t in items]
+
+    def block(self, name: str, inputs: list) -> str:
+        return inputs_block(self.kind, name, [self.as_rows(x) for x in inputs], self.length, self.width)
+
+    def memories_block(self, name: str, memories: list | None) -> str:
+        if memories is None:
+            return ""
+        return inputs_block("matrix", name, memories, self.memory_length, self.memory_shape[-1])
+
+
+def forward_runner(module, decl: "Declarations", tgt_mask: str, length: int):
+    """run(x, memory): the module's forward without gradients, with the causal tgt_mask for a causal decoder."""
+    torch, nn = torch_modules()
+
+    def run(x, memory=None):
+        with torch.no_grad():
+            if decl.decoder and tgt_mask == "none":
+                return module(x, memory)
+            if decl.decoder:
+                return module(x, memory, tgt_mask=nn.Transformer.generate_square_subsequent_mask(length))
+            return module(x)
+    return run
+
+
+def examine_forward(module, decl: "Declarations", redeclare, run, inputs: Inputs) -> "Declarations":
+    """Runs the module's forward on an example input (and memory) with the checks that read it: branches on the
+    data, the chains and pools, the causal masks, the blocks' norm order. The declarations again where they
+    found something."""
+    example = inputs.make(1)[0]
+    example_memory = inputs.make_memory() if decl.decoder else None
+    try:
+        # Rationale: the branches first: a branch on the data is the cause of whatever else differs.
+        check_control_flow(module, lambda x: run(x, example_memory), example)
+        pools = check_chains(module, decl, lambda x: run(x, example_memory), example)
+        causal = find_causal(module, lambda x: run(x, example_memory), example)
+        norm_first = check_blocks(module, decl, lambda x: run(x, example_memory), example)
+    except ExportError:
+        raise
+    except Exception as e:  # the module's own forward failed on the input
+        raise ExportError(f"the module's forward fails on an input of shape {inputs.shape}"
+                          f"{' and a memory of shape ' + str(inputs.memory_shape) if decl.decoder else ''}: "
+                          f"{type(e).__name__}: {e}")
+    if causal or pools or norm_first:
+        return redeclare(frozenset(causal), pools, norm_first)
+    return decl
+
+
+def golden_outputs(run, decl: "Declarations", inputs: Inputs, golden_inputs: list, memories: list | None) -> list:
+    """PyTorch's output on each golden input, as rows (one row when the model pools)."""
+    outputs = []
+    for g, x in enumerate(golden_inputs):
+        y = run(x, memories[g] if decl.decoder else None)
+        if isinstance(y, tuple):
+            raise ExportError("the module's forward returns a tuple; export a module that returns one tensor")
+        rows = 1 if decl.pooled else inputs.length
+        if y.numel() % rows != 0:
+            raise ExportError(f"the output's shape {tuple(y.shape)} is not one row per input position "
+                              f"({inputs.length})")
+        outputs.append(y.reshape(rows, -1))
+    return outputs
+
+
+def proof_plan(module, decl: "Declarations", name: str, length: int, proof: str, int8: bool, log) -> tuple[bool, int]:
+    """Whether the proof is a chain, and its links: one forward's multiply-adds are estimated (each parameter used
+    once per token, and each attention's two n x n x d products over the n tokens) and compared with CHAIN_ABOVE
+    under --proof auto. The tokens are the rows the layers see: the input's rows, or its patches, and the class
+    tokens prepended."""
+    parameters = sum(p.numel() for p in module.parameters())
+    tokens = length // decl.patch_area + decl.class_tokens
+    macs = parameters * tokens + sum(2 * tokens * tokens * d for d in decl.attention_widths)
+    links = decl.links(name) if name in decl.link_counts else 0
+    chained = proof == "chain" or (proof == "auto" and macs > CHAIN_ABOVE)
+    if chained and (links == 0 or decl.decoder):
+        if proof == "chain":
+            why = "a decoder takes its memory in every layer" if decl.decoder else "the model is one layer"
+            raise ExportError(f"--proof chain: {why}, and a chain of proofs runs a model's members on the golden "
+                              f"inputs alone; export with --proof whole")
+        chained = False
+    log(f"ctattn-export: about {macs / 1e6:.3g} M multiply-adds per forward: "
+        + (f"proved as a chain of {links} links, each on each golden input in a translation unit of its own"
+           + (" (float, and int8 from the recorded ranges)" if int8 else "")
+           if chained else "proved whole, one static_assert per golden input"))
+    return chained, links
+
+
+def weights_values(state: dict) -> tuple[list[str], str, int]:
+    """The state_dict's names, its values as exact literals six to a line, and their count."""
+    names = list(state.keys())
+    values = [float_literal(v) for t in state.values() for v in t.detach().float().reshape(-1).tolist()]
+    lines = ["\n    " + " ".join(v + "," for v in values[i:i + 6]) for i in range(0, len(values), 6)]
+    return names, "".join(lines), len(values)
+
+
+def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden: dict, samples: dict | None,
+                options: dict) -> tuple[int, int]:
+    """Writes every file of the export (the checks are done). Returns the counts of tensors and of parameters."""
+    torch, _ = torch_modules()
+    name, namespace, command = plan.name, plan.ns, options["command"]
+    int8, chained, links = options["int8"], options["chained"], options["links"]
+    values = {
+        "name": name, "qualified": plan.qualified, "q": (namespace + "::") if namespace else "",
+        "ns_open": f"namespace {namespace} {{\n\n" if namespace else "",
+        "ns_close": f"\n}}  // namespace {namespace}" if namespace else "",
+        "command": command, "decoder": decl.decoder, "int8": int8, "chained": chained, "links": links,
+        "golden": len(golden["inputs"]), "length": inputs.length,
+        "last": f"{name}_after_{links - 1}", "int8_last": f"{name}_int8_after_{links - 1}",
+        "int8_option": " INT8" if int8 else "",
+    }
+
+    def banner(what: str) -> str:
+        return generated_banner(what, command)
+
+    plan.out.mkdir(parents=True, exist_ok=True)
+    # NAME.hpp: the model.
+    write_text(plan.file(".hpp"), render("model.hpp.in", {
+        **values, "structs": "\n\n".join(decl.structs),
+        "banner": banner(f"{name}: the ctattn model of the PyTorch module {type(module).__name__}, its members named "
+                         f"as the module's attributes (state_dict names)."),
+        "input_noun": "token ids" if inputs.kind == "ids" else "rows",
+        "input_type": (f"std::array<int, {inputs.length}>" if inputs.kind == "ids"
+                       else f"ctattn::matrix<float, {inputs.length}, {inputs.width}>")}))
+
+    # NAME.safetensors: the weights, the configuration in __metadata__; NAME_weights.hpp: the same as literals.
+    state = decl.state(module)
+    metadata = {"format": "pt", "producer": "ctattn-export"}
+    metadata.update(decl.settings)
+    write_safetensors(plan.file(".safetensors"), state, metadata)
+    names, numbers, parameters = weights_values(state)
+    write_text(plan.file("_weights.hpp"), render("weights.hpp.in", {
+        **values, "banner": banner(f"{name}_weights: the parameters of a {plan.qualified}, exported from PyTorch."),
+        "name_count": len(names), "names": "".join(f"    \"{n}\",\n" for n in names),
+        "value_count": parameters, "numbers": numbers,
+        "settings": "".join(f"  (void)ctattn::set_setting(m, \"{key}\", {float_literal(eps)});\n"
+                            for key, eps in decl.eps.items())}))
+
+    # NAME_golden.hpp.
+    outputs = golden["outputs"]
+    write_text(plan.file("_golden.hpp"), render("golden.hpp.in", {
+        **values, "banner": banner(f"{name}_golden: {len(outputs)} inputs and PyTorch's float32 outputs for them "
+                                   f"(torch {torch.__version__})."),
+        "inputs": inputs.block("inputs", golden["inputs"]),
+        "memories": inputs.memories_block("memories", golden["memories"]),
+        "outputs": outputs_block("outputs", outputs, outputs[0].shape[0], outputs[0].shape[1])}))
+
+    if int8:  # the calibration inputs, the recorder and the int8 model type
+        count = len(samples["inputs"])
+        write_text(plan.file("_samples.hpp"), render("samples.hpp.in", {
+            **values, "banner": banner(f"{name}_samples: {count} calibration inputs for the int8 ranges."),
+            "inputs": inputs.block("inputs", samples["inputs"]),
+            "memories": inputs.memories_block("memories", samples["memories"])}))
+        write_text(plan.file("_record_ranges.cpp"), render("record_ranges.cpp.in", {
+            **values, "samples": count,
+            # Rationale: an encoder layer records 14 points, every other layer one; the count of modules bounds them.
+            "ranges_capacity": 16 * (len(list(module.modules())) + 2),
+            "banner": banner(f"{name}_record_ranges: runs the float {plan.qualified} over the calibration inputs and "
+                             f"writes the range of every activation the int8 model quantizes (ctattn::record_ranges) "
+                             f"to a header.  Usage: {name}_record_ranges <out.hpp>")}))
+        write_text(plan.file("_int8.hpp"), render("int8.hpp.in", {
+            **values, "banner": banner(f"{name}_int8: the int8 form of {plan.qualified}, quantized by the compiler "
+                                       f"from the recorded ranges.")}))
+
+    # NAME_test.cpp: the golden test; NAME_chain.cpp: the writer of the chain of proofs.
+    write_text(plan.file("_test.cpp"), render("test.cpp.in", {
+        **values, "out_length": outputs[0].shape[0], "out_width": outputs[0].shape[1],
+        "tolerance": repr(options["tolerance"]), "int8_tolerance": repr(options["int8_tolerance"]),
+        "banner": banner(f"{name}_test: PyTorch's outputs on {len(outputs)} golden inputs, checked at compile time "
+                         f"(static_assert) and at run time; given the exported .safetensors file, the same weights "
+                         f"loaded at run time (names, shapes and __metadata__ checked) and checked again.  Usage: "
+                         f"{name}_test [{name}.safetensors]")}))
+    if chained:
+        write_text(plan.file("_chain.cpp"), render("chain.cpp.in", {
+            **values, "banner": banner(f"{name}_chain: writes the chain of proofs of {plan.qualified} on the golden "
+                                       f"inputs (ctattn::host::write_chain_proof): one translation unit per link and "
+                                       f"input, each checking its link in static_assert.  Usage: {name}_chain "
+                                       f"<directory> {links} {len(outputs)}")}))
+
+    # CMakeLists.txt for a project with ctattn installed (or added with add_subdirectory before this one).
+    write_text(plan.out / "CMakeLists.txt", render("CMakeLists.txt.in", values))
+    return len(names), parameters
+
+
+def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, memory_shape: str | tuple | None = None,
+           weights: str | Path | None = None, namespace: str = "", golden: int = 4, int8: bool = False,
+           samples: int = 256, seed: int = 0, tolerance: float = 2e-5, int8_tolerance: float = 0.125,
+           check: bool = True, cxx: str | None = None, include_dirs=(), calibration=None, golden_inputs=None,
+           calibration_memories=None, golden_memories=None, command: str = "ctattn-export", log=print,
+           proof: str = "auto", tgt_mask: str = "causal") -> Plan:
     """Writes the C++ model, the weights, the golden test and (int8=True) the int8 ranges of `module`, then, with
     `check`, compiles and runs them. Returns the Plan (the files' names). Raises ExportError with the reason.
 
@@ -1077,527 +1498,55 @@ def export(module, out_dir, name, input_shape, memory_shape=None, weights=None, 
     `proof`: "whole" proves the forward in one static_assert per golden input; "chain" one link (a layer) per
     translation unit (ctattn/host/proof.hpp), for a model too large for one constant evaluation; "auto" chains a
     model of more than CHAIN_ABOVE estimated multiply-adds."""
-    torch, nn = torch_modules()
-    if proof not in ("auto", "whole", "chain"):
-        raise ExportError(f"--proof {proof}: give auto, whole or chain")
-    if tgt_mask not in ("causal", "none"):
-        raise ExportError(f"--tgt-mask {tgt_mask}: give causal or none")
+    torch, _ = torch_modules()
+    check_arguments(name, namespace, proof, tgt_mask)
     if isinstance(input_shape, str):
         input_shape = parse_shape(input_shape)
     if isinstance(memory_shape, str):
         memory_shape = parse_shape(memory_shape)
-    if not name.isidentifier() or name in CPP_KEYWORDS:
-        raise ExportError(f"--name {name}: not a C++ identifier")
-    if namespace and not all(p.isidentifier() and p not in CPP_KEYWORDS for p in namespace.split("::")):
-        raise ExportError(f"--namespace {namespace}: not a C++ namespace name")
     plan = Plan(out_dir, name, namespace)
-    module = module.float().eval()
-    if isinstance(module, (nn.ModuleList, nn.MultiheadAttention)):
-        raise ExportError(f"the model is an nn.{type(module).__name__}, which ctattn-export cannot call with one "
-                          f"input; export the module that calls it")
-    if weights is not None:
-        state = read_safetensors(weights) if str(weights).endswith(".safetensors") else torch.load(weights,
-                                                                                                    map_location="cpu")
-        missing, unexpected = module.load_state_dict(state, strict=False)
-        if missing or unexpected:
-            raise ExportError(f"{weights}: does not fit the module: missing {list(missing)}, unexpected "
-                              f"{list(unexpected)}")
+    module = prepare_module(module, weights)
 
-    def declare(causal=frozenset(), pools=None, norm_first=None):
-        decl = Declarations(name, causal, pools, input_shape, norm_first, tgt_mask)
-        top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.Embedding, nn.TransformerEncoderLayer,
-                                       nn.TransformerDecoderLayer, nn.Sequential))
-        if top_leaf:
-            # Rationale: a single layer or a list of layers is already a ctattn model type; a struct around it
-            # would add a member name to every parameter's.
-            decl.structs.append(f"using {name} = {decl.type_of('', module, None, name)};")
-        else:
-            top = decl.type_of("", module, None, name)
-            if top != name:  # a block (Declarations.block): a ctattn layer, not a struct of members
-                decl.structs.append(f"using {name} = {top};")
-        return decl
+    def redeclare(causal=frozenset(), pools=None, norm_first=None):
+        return declare(module, name, input_shape, tgt_mask, causal, pools, norm_first)
 
-    decl = declare()
-    if decl.decoder and not isinstance(module, (nn.TransformerDecoder, nn.TransformerDecoderLayer)):
-        raise ExportError(f"decoder layers inside {type(module).__name__}: the export takes an "
-                          f"nn.TransformerDecoder or nn.TransformerDecoderLayer as the whole model (target and memory "
-                          f"in); export the decoder alone")
-    if tgt_mask != "causal" and not decl.decoder:
-        raise ExportError(f"--tgt-mask {tgt_mask}: the model has no decoder layers (the option sets their "
-                          f"self-attention's mask)")
-    if int8 and decl.quantizable:
-        raise ExportError("--int8: " + "; ".join(decl.quantizable) + " (export the float model without --int8)")
+    decl = redeclare()
+    check_model_kind(module, decl, tgt_mask, int8)
+    inputs = Inputs(module, decl, input_shape, memory_shape, torch.Generator().manual_seed(seed))
+    run = forward_runner(module, decl, tgt_mask, inputs.length)
+    decl = examine_forward(module, decl, redeclare, run, inputs)
+    if inputs.kind == "matrix" and decl.first != inputs.width:
+        raise ExportError(f"--input {inputs.shape}: the model's first layer takes {decl.first} features, the input "
+                          f"gives {inputs.width}")
 
-    # The golden inputs, PyTorch's shapes with every dimension of 1 but the features taken off for C++.
-    gen = torch.Generator().manual_seed(seed)
-    shape = tuple(input_shape)
-    if decl.first == "ids":
-        vocabulary = next(m for m in module.modules() if isinstance(m, nn.Embedding)).num_embeddings
-        length = max(shape)
-        if math.prod(shape) != length:
-            raise ExportError(f"--input {shape}: one sequence of token ids (a batch of 1), such as 1x{length}")
-        kind, width = "ids", None
-
-        def make(count):
-            return [torch.randint(0, vocabulary, shape, generator=gen) for _ in range(count)]
-    elif decl.patches:
-        # A patch embedding first: PyTorch's channels-first input; the C++ model takes the rows of positions or
-        # pixels (row-major), the channels as columns.
-        width = shape[1]
-        length = math.prod(shape[2:])
-        kind = "matrix"
-
-        def make(count):
-            return [torch.randn(shape, generator=gen) for _ in range(count)]
-    else:
-        width = shape[-1]
-        length = math.prod(shape) // width
-        kind = "matrix"
-        if sum(1 for d in shape[:-1] if d > 1) > 1:
-            raise ExportError(f"--input {shape}: one sequence (a batch of 1), such as 1x{max(shape[:-1])}x{width}")
-
-        def make(count):
-            return [torch.randn(shape, generator=gen) for _ in range(count)]
-
-    def as_rows(x):
-        """An input as the C++ model takes it: a patch embedding's channels as columns."""
-        if decl.patches:
-            return x.reshape(shape).flatten(2).transpose(1, 2).reshape(length, width)
-        return x
-
-    memory_length = None
-    if decl.decoder:
-        if memory_shape is None:
-            raise ExportError("the model has decoder layers: give the encoder memory's shape with --memory "
-                              "(such as 1x7x32)")
-        memory_length = math.prod(memory_shape) // memory_shape[-1]
-
-    def run(x, memory=None):
-        with torch.no_grad():
-            if decl.decoder and tgt_mask == "none":
-                return module(x, memory)
-            if decl.decoder:
-                mask = nn.Transformer.generate_square_subsequent_mask(length)
-                return module(x, memory, tgt_mask=mask)
-            return module(x)
-
-    try:
-        example = make(1)[0]
-        example_memory = torch.randn(tuple(memory_shape), generator=gen) if decl.decoder else None
-        # Rationale: the branches first: a branch on the data is the cause of whatever else differs.
-        check_control_flow(module, lambda x: run(x, example_memory), example)
-        pools = check_chains(module, decl, lambda x: run(x, example_memory), example)
-        causal = find_causal(module, lambda x: run(x, example_memory), example)
-        norm_first = check_blocks(module, decl, lambda x: run(x, example_memory), example)
-        if causal or pools or norm_first:
-            decl = declare(frozenset(causal), pools, norm_first)
-    except ExportError:
-        raise
-    except Exception as e:  # the module's own forward failed on the input
-        raise ExportError(f"the module's forward fails on an input of shape {shape}"
-                          f"{' and a memory of shape ' + str(tuple(memory_shape)) if decl.decoder else ''}: "
-                          f"{type(e).__name__}: {e}")
-    if kind == "matrix" and decl.first != width:
-        raise ExportError(f"--input {shape}: the model's first layer takes {decl.first} features, the input gives "
-                          f"{width}")
-    def shaped(tensors, what, noun, target, flag):
-        """The tensors given (one tensor, the items along dimension 0, or a sequence), each of `target`'s size."""
-        items = list(tensors.unbind(0)) if isinstance(tensors, torch.Tensor) else list(tensors)
-        out = []
-        for i, t in enumerate(items):
-            t = torch.as_tensor(t)
-            if t.numel() != math.prod(target):
-                raise ExportError(f"{what}: {noun} {i} has {t.numel()} elements, {flag} {tuple(target)} has "
-                                  f"{math.prod(target)}")
-            out.append(t.reshape(tuple(target)))
-        return out
-
-    def given(tensors, what):
-        items = shaped(tensors, what, "input", shape, "--input")
-        if not items:
-            raise ExportError(f"{what}: no inputs")
-        out = []
-        for i, t in enumerate(items):
-            if kind == "ids":
-                if t.is_floating_point() or t.min() < 0 or t.max() >= vocabulary:
-                    raise ExportError(f"{what}: input {i} holds something other than token ids 0..{vocabulary - 1}")
-                out.append(t.long())
-            else:
-                out.append(t.float())
-        return out
-
-    golden_inputs = given(golden_inputs, "golden inputs") if golden_inputs is not None else make(golden)
-    golden = len(golden_inputs)
+    # The inputs, in the generator's order: golden inputs, calibration inputs, then the memories of each.
+    golden_set = {"inputs": inputs.given(golden_inputs, "golden inputs") if golden_inputs is not None
+                  else inputs.make(golden)}
+    sample_set = None
     if int8:
-        sample_inputs = given(calibration, "calibration inputs") if calibration is not None else make(samples)
-        samples = len(sample_inputs)
-
-    def memories(tensors, count, what):
-        """The memories of a decoder: given (one per input), or random."""
-        if not decl.decoder:
-            if tensors is not None:
-                raise ExportError(f"{what}: the model has no decoder layers, so it takes no memory")
-            return None
-        if tensors is None:
-            return [torch.randn(tuple(memory_shape), generator=gen) for _ in range(count)]
-        items = shaped(tensors, what, "memory", memory_shape, "--memory")
-        if len(items) != count:
-            raise ExportError(f"{what}: {len(items)} memories for {count} inputs; give one per input")
-        return [t.float() for t in items]
-
-    golden_memories = memories(golden_memories, len(golden_inputs), "golden memories")
-    sample_memories = memories(calibration_memories, samples, "calibration memories") if int8 else None
-    golden_outputs = []
-    for g, x in enumerate(golden_inputs):
-        y = run(x, golden_memories[g] if decl.decoder else None)
-        if isinstance(y, tuple):
-            raise ExportError("the module's forward returns a tuple; export a module that returns one tensor")
-        rows = 1 if decl.pooled else length
-        if y.numel() % rows != 0:
-            raise ExportError(f"the output's shape {tuple(y.shape)} is not one row per input position ({length})")
-        golden_outputs.append(y.reshape(rows, -1))
-    out_length = golden_outputs[0].shape[0]
-    out_width = golden_outputs[0].shape[1]
-
-    # One forward's multiply-adds, estimated: each parameter used once per row, and each attention's two n x n x d
-    # products.
-    parameters = sum(p.numel() for p in module.parameters())
-    macs = parameters * length + sum(2 * length * length * d for d in decl.attention_widths)
-    links = decl.links(name) if name in decl.link_counts else 0
-    chained = proof == "chain" or (proof == "auto" and macs > CHAIN_ABOVE)
-    if chained and (links == 0 or decl.decoder):
-        if proof == "chain":
-            raise ExportError(f"--proof chain: {'a decoder takes its memory in every layer' if decl.decoder else 'the model is one layer'}"
-                              f", and a chain of proofs runs a model's members on the golden inputs alone; export "
-                              f"with --proof whole")
-        chained = False
-    log(f"ctattn-export: about {macs / 1e6:.3g} M multiply-adds per forward: "
-        + (f"proved as a chain of {links} links, each on each golden input in a translation unit of its own"
-           + (" (float, and int8 from the recorded ranges)" if int8 else "")
-           if chained else "proved whole, one static_assert per golden input"))
+        sample_set = {"inputs": inputs.given(calibration, "calibration inputs") if calibration is not None
+                      else inputs.make(samples)}
+    golden_set["memories"] = inputs.memories(golden_memories, len(golden_set["inputs"]), "golden memories")
+    if int8:
+        sample_set["memories"] = inputs.memories(calibration_memories, len(sample_set["inputs"]),
+                                                 "calibration memories")
+    golden_set["outputs"] = golden_outputs(run, decl, inputs, golden_set["inputs"], golden_set["memories"])
+    chained, links = proof_plan(module, decl, name, inputs.length, proof, int8, log)
 
     # Every check is done: from here on the files are written.
-    plan.out.mkdir(parents=True, exist_ok=True)
-    ns_open = f"namespace {namespace} {{\n\n" if namespace else ""
-    ns_close = f"\n}}  // namespace {namespace}\n" if namespace else ""
-    q = (namespace + "::") if namespace else ""
-    input_type = (f"std::array<int, {length}>" if kind == "ids" else f"ctattn::matrix<float, {length}, {width}>")
-
-    # NAME.hpp: the model.
-    model_hpp = (generated_banner(f"{name}: the ctattn model of the PyTorch module {type(module).__name__}, its "
-                                  f"members named as the module's attributes (state_dict names).", command)
-                 + "#pragma once\n\n#include <array>\n#include <cstddef>\n\n#include <ctattn/layers.hpp>\n\n" + ns_open
-                 + "\n\n".join(decl.structs) + "\n\n"
-                 + f"/// The input the export checked: {length} {'token ids' if kind == 'ids' else 'rows'}.\n"
-                 + f"using {name}_input = {input_type};\n\n"
-                 + f"/// The memory of one forward on a {name}_input (weights, input, result, stack).\n"
-                 + (f"inline constexpr ctattn::footprint {name}_footprint = ctattn::layer_footprint<{name}, "
-                    f"{name}_input>;\n" if not decl.decoder else "")
-                 + ns_close)
-    write_text(plan.file(".hpp"), model_hpp)
-
-    # NAME.safetensors: the weights, the configuration in __metadata__.
-    state = decl.state(module)
-    metadata = {"format": "pt", "producer": "ctattn-export"}
-    metadata.update(decl.settings)
-    write_safetensors(plan.file(".safetensors"), state, metadata)
-
-    # NAME_weights.hpp: the same weights as exact literals, loaded by ctattn::from_parameters.
-    names = list(state.keys())
-    values = []
-    for t in state.values():
-        values.extend(float_literal(v) for v in t.detach().float().reshape(-1).tolist())
-    numbers = ""
-    for i, v in enumerate(values):
-        numbers += ("\n    " if i % 6 == 0 else " ") + v + ","
-    weights_hpp = (generated_banner(f"{name}_weights: the parameters of a {plan.qualified}, exported from PyTorch.",
-                                    command)
-                   + "#pragma once\n\n#include <bit>\n#include <limits>\n\n#include <ctattn/layers/parameters.hpp>\n\n"
-                   + f"#include \"{name}.hpp\"\n\n" + ns_open
-                   + f"inline constexpr const char* {name}_names[{len(names)}] = {{\n"
-                   + "".join(f"    \"{n}\",\n" for n in names) + "};\n\n"
-                   + f"inline constexpr float {name}_parameters[{len(values)}] = {{{numbers}\n}};\n\n"
-                   + f"static_assert(ctattn::parameter_names_match<{plan.qualified}>({name}_names),\n"
-                   + "              \"ctattn: these weights were exported for another model (names, order or count "
-                     "of parameters differ); export again\");\n\n"
-                   + f"inline constexpr {plan.qualified} {name}_weights = [] {{\n"
-                   + f"  auto m = ctattn::from_parameters<{plan.qualified}>({name}_parameters);\n"
-                   + "".join(f"  (void)ctattn::set_setting(m, \"{key}\", {float_literal(eps)});\n"
-                             for key, eps in decl.eps.items())
-                   + "  return m;\n}();\n" + ns_close)
-    write_text(plan.file("_weights.hpp"), weights_hpp)
-
-    # NAME_golden.hpp.
-    golden_hpp = (generated_banner(f"{name}_golden: {golden} inputs and PyTorch's float32 outputs for them "
-                                   f"(torch {torch.__version__}).", command)
-                  + "#pragma once\n\n#include <array>\n#include <cstddef>\n\n#include <ctattn/ctattn.hpp>\n\n"
-                  + f"namespace {name}_golden {{\n\n"
-                  + f"inline constexpr std::size_t count = {golden};\n"
-                  + inputs_block(kind, "inputs", [as_rows(x) for x in golden_inputs], length, width)
-                  + (inputs_block("matrix", "memories", golden_memories, memory_length, memory_shape[-1])
-                     if decl.decoder else "")
-                  + outputs_block("outputs", golden_outputs, out_length, out_width)
-                  + f"\n}}  // namespace {name}_golden\n")
-    write_text(plan.file("_golden.hpp"), golden_hpp)
-
-    # int8: the calibration inputs and the recorder.
-    if int8:
-        # Rationale: an encoder layer records 14 points, every other layer one; the count of modules bounds them.
-        ranges_capacity = 16 * (len(list(module.modules())) + 2)
-        samples_hpp = (generated_banner(f"{name}_samples: {samples} calibration inputs for the int8 ranges.", command)
-                       + "#pragma once\n\n#include <array>\n\n#include <ctattn/ctattn.hpp>\n\n"
-                       + f"namespace {name}_samples {{\n\n"
-                       + inputs_block(kind, "inputs", [as_rows(x) for x in sample_inputs], length, width)
-                       + (inputs_block("matrix", "memories", sample_memories, memory_length, memory_shape[-1])
-                          if decl.decoder else "")
-                       + f"\n}}  // namespace {name}_samples\n")
-        write_text(plan.file("_samples.hpp"), samples_hpp)
-        recorder = (generated_banner(f"{name}_record_ranges: runs the float {plan.qualified} over the calibration "
-                                     f"inputs and writes the range of every activation the int8 model quantizes "
-                                     f"(ctattn::record_ranges) to a header.  Usage: {name}_record_ranges <out.hpp>",
-                                     command)
-                    + "#include <cstdio>\n\n#include <ctattn/host/ranges.hpp>\n#include <ctattn/quantized/ranges.hpp>"
-                      "\n\n"
-                    + f"#include \"{name}_samples.hpp\"\n#include \"{name}_weights.hpp\"\n\n"
-                    + "int main(int argc, char** argv) {\n"
-                    + "  if (argc != 2) {\n"
-                    + f"    std::fprintf(stderr, \"usage: {name}_record_ranges <output.hpp>\\n\");\n"
-                    + "    return 2;\n  }\n"
-                    + f"  static ctattn::activation_ranges<{ranges_capacity}> ranges{{}};\n"
-                    + (f"  for (std::size_t i = 0; i < {name}_samples::inputs.size(); ++i) {{\n"
-                       f"    (void)ctattn::record_ranges({q}{name}_weights, {name}_samples::inputs[i], ranges,\n"
-                       f"                                ctattn::with_memory({name}_samples::memories[i]));\n  }}\n"
-                       if decl.decoder else
-                       f"  for (const auto& x : {name}_samples::inputs) (void)ctattn::record_ranges({q}{name}_weights, x, "
-                       "ranges);\n")
-                    + "  if (auto error = ctattn::host::write_ranges_header(\n"
-                    + f"          ranges, argv[1], {{\"{q}{name}_ranges\", \"{samples} inputs ({name}_samples.hpp)\"}})) {{\n"
-                    + "    std::fprintf(stderr, \"%s\\n\", error->message().c_str());\n    return 1;\n  }\n"
-                    + "  return 0;\n}\n")
-        write_text(plan.file("_record_ranges.cpp"), recorder)
-        int8_hpp = (generated_banner(f"{name}_int8: the int8 form of {plan.qualified}, quantized by the compiler from "
-                                     f"the recorded ranges.", command)
-                    + "#pragma once\n\n#include <ctattn/quantized/model.hpp>\n\n"
-                    + f"#include \"{name}.hpp\"\n#include \"{name}_ranges.hpp\"\n\n" + ns_open
-                    + f"using {name}_int8 = ctattn::quantized_model<{name}, {name}_ranges>;\n"
-                    + ns_close)
-        write_text(plan.file("_int8.hpp"), int8_hpp)
-
-    # NAME_test.cpp: the golden test.
-    call = (f"{q}{name}_weights.forward(x, ctattn::with_memory({name}_golden::memories[G]))" if decl.decoder
-            else f"{q}{name}_weights.forward(x)")
-    run_call = (f"model.forward({name}_golden::inputs[g], ctattn::with_memory({name}_golden::memories[g]), how)"
-                if decl.decoder else f"model.forward({name}_golden::inputs[g], how)")
-    loaded_call = run_call.replace("model.forward", "loaded->forward")
-    asserts = "".join(f"static_assert(verified<{g}>(), \"golden input {g}: the output differs from PyTorch's by more "
-                      f"than the tolerance\");\n" for g in range(golden))
-    last = f"{name}_after_{links - 1}"
-    if chained:
-        # The end of the chain: the chain of proofs (NAME_chain.cpp's units) shows the compiler's forward gives
-        # NAME_after_<last> from NAME_inputs; here, those are the golden inputs and PyTorch's outputs.
-        asserts = ("// The chain of proofs (the units NAME_chain writes, one per link and golden input) shows that "
-                   "the compiler's forward\n// takes the chain's inputs to its last link's outputs; here, those are "
-                   "the golden inputs and PyTorch's outputs.\n".replace("NAME", name)
-                   + "template <std::size_t G>\nconstexpr bool chain_verified() noexcept {\n"
-                   + f"  return {name}_inputs[G] == {name}_golden::inputs[G] && relative_error({last}[G], G) <= "
-                     "tolerance;\n}\n\n"
-                   + "".join(f"static_assert(chain_verified<{g}>(), \"golden input {g}: the chain's last link "
-                             f"differs from PyTorch's output by more than the tolerance\");\n" for g in range(golden)))
-    int8_part = ""
-    int8_main = ""
-    if int8:
-        int8_part = (f"\n// The int8 model, quantized by the compiler from the float one and the recorded ranges.\n"
-                     f"constexpr {q}{name}_int8 int8_weights = ctattn::quantize<{q}{name}_ranges>({q}{name}_weights);\n\n"
-                     f"// The largest |int8 - float| allowed (ctattn::int8_error): {int8_tolerance} of the spread of "
-                     f"PyTorch's golden outputs.\n"
-                     f"constexpr double int8_tolerance = {int8_tolerance!r} * output_range();\n\n"
-                     + "".join(f"static_assert(ctattn::int8_error(int8_weights, {q}{name}_weights, {name}_golden::inputs[{g}]"
-                               + (f", ctattn::with_memory({name}_golden::memories[{g}])" if decl.decoder else "")
-                               + f") <= int8_tolerance,\n              \"golden input {g}: the int8 output is further "
-                               f"from the float model's than the int8 tolerance\");\n" for g in range(golden)))
-        int8_main = ((f"  static {q}{name}_int8 int8_model = int8_weights;\n" if not chained else
-                      f"  // Rationale: quantized at run time: a model proved as a chain is too large for one constant "
-                      f"evaluation.\n  static const {q}{name}_int8 int8_model = ctattn::quantize<{q}{name}_ranges>(model);\n")
-                     + f"  double int8_worst = 0;\n"
-                     f"  for (std::size_t g = 0; g < {name}_golden::count; ++g) {{\n"
-                     f"    const double e = ctattn::int8_error(int8_model, model, {name}_golden::inputs[g]"
-                     + (f", ctattn::with_memory({name}_golden::memories[g])" if decl.decoder else "") + ");\n"
-                     f"    int8_worst = e > int8_worst || e != e ? e : int8_worst;\n"
-                     f"  }}\n"
-                     f"  std::printf(\"int8: largest |int8 - float| %.3g (tolerance %.3g), flash %zu bytes against "
-                     f"%zu in float\\n\",\n"
-                     f"              int8_worst, int8_tolerance, sizeof(int8_model), sizeof(model));\n"
-                     f"  if (!(int8_worst <= int8_tolerance)) ++failures;\n")
-    test_cpp = (generated_banner(f"{name}_test: PyTorch's outputs on {golden} golden inputs, checked at compile time "
-                                 f"(static_assert) and at run time; given the exported .safetensors file, the same "
-                                 f"weights loaded at run time (names, shapes and __metadata__ checked) and checked "
-                                 f"again.  Usage: {name}_test [{name}.safetensors]", command)
-                + "#include <cstddef>\n#include <cstdio>\n#include <memory>\n#include <string>\n\n"
-                + "#include <ctattn/host/import.hpp>\n\n"
-                + f"#include \"{name}_golden.hpp\"\n#include \"{name}_weights.hpp\"\n"
-                + (f"#include \"{name}_int8.hpp\"\n" if int8 else "")
-                + (f"// Written by {name}_chain, the writer of the chain of proofs:\n#include \"{name}_inputs.hpp\"\n"
-                   f"#include \"{last}.hpp\"\n" + (f"#include \"{name}_int8_after_{links - 1}.hpp\"\n" if int8 else "")
-                   if chained else "")
-                + "\nnamespace {\n\n"
-                + "// The largest |y - PyTorch's output| over golden output g, relative to 1 + |PyTorch's|.\n"
-                + "template <typename Y>\n"
-                + "constexpr double relative_error(const Y& y, std::size_t g) noexcept {\n"
-                + "  double worst = 0;\n"
-                + f"  for (std::size_t i = 0; i < {out_length}; ++i) {{\n"
-                + f"    for (std::size_t c = 0; c < {out_width}; ++c) {{\n"
-                + f"      const double want = {name}_golden::outputs[g][i][c];\n"
-                + "      const double d = static_cast<double>(y(i, c)) - want;\n"
-                + "      const double e = (d < 0 ? -d : d) / (1 + (want < 0 ? -want : want));\n"
-                + "      worst = e > worst || e != e ? e : worst;\n"
-                + "    }\n  }\n  return worst;\n}\n\n"
-                + ("// The spread of PyTorch's golden outputs (largest - smallest).\n"
-                   "constexpr double output_range() noexcept {\n"
-                   f"  double lo = {name}_golden::outputs[0][0][0], hi = lo;\n"
-                   f"  for (const auto& output : {name}_golden::outputs) {{\n"
-                   "    for (const auto& row : output) {\n"
-                   "      for (const float v : row) {\n"
-                   "        lo = v < lo ? v : lo;\n        hi = v > hi ? v : hi;\n      }\n    }\n  }\n"
-                   "  return hi - lo;\n}\n\n" if int8 else "")
-                + f"// PyTorch's float32 and ctattn's float sum in other orders: within {tolerance!r} of PyTorch's "
-                  f"output, relative to 1 + |output|.\n"
-                + f"constexpr double tolerance = {tolerance!r};\n\n"
-                + ("template <std::size_t G>\n"
-                   + "constexpr bool verified() noexcept {\n"
-                   + f"  const auto& x = {name}_golden::inputs[G];\n"
-                   + f"  return relative_error({call}, G) <= tolerance;\n"
-                   + "}\n\n" if not chained else "")
-                + asserts
-                + (int8_part if not chained else
-                   ("\n// The int8 chain of proofs (the units NAME_int8_link_K_input_G, each quantizing its link from the float "
-                    "link's\n// weights and the ranges as ctattn::quantize does) shows that the compiler's int8 model takes "
-                    "the golden\n// inputs to its last int8 link's outputs; here, those are within the int8 tolerance of the "
-                    "float chain's last\n// outputs (the float model's, proved above): ctattn::int8_error's measure, "
-                    f"{int8_tolerance} of the spread of\n// PyTorch's golden outputs.\n".replace("NAME", name)
-                    + f"constexpr double int8_tolerance = {int8_tolerance!r} * output_range();\n\n"
-                    + "template <std::size_t G>\nconstexpr bool int8_chain_verified() noexcept {\n"
-                    + f"  const auto& q = {name}_int8_after_{links - 1}[G];\n"
-                    + f"  const auto& y = {last}[G];\n"
-                    + "  double worst = 0;\n"
-                    + "  for (std::size_t i = 0; i < y.rows; ++i) {\n"
-                    + "    for (std::size_t c = 0; c < y.cols; ++c) {\n"
-                    + "      const double d = q.real(i, c) - static_cast<double>(y(i, c));\n"
-                    + "      const double e = d < 0 ? -d : d;\n"
-                    + "      worst = e > worst || e != e ? e : worst;\n"
-                    + "    }\n  }\n"
-                    + "  return worst <= int8_tolerance;\n}\n\n"
-                    + "".join(f"static_assert(int8_chain_verified<{g}>(), \"golden input {g}: the int8 chain's last link "
-                              f"is further from the float model's output than the int8 tolerance\");\n"
-                              for g in range(golden))
-                    if int8 else ""))
-                + "\n}  // namespace\n\n"
-                + "int main(int argc, char** argv) {\n"
-                + "  // Rationale: static, so that the copy is data the linker lays out, not stores in main().\n"
-                + f"  static {plan.qualified} model = {q}{name}_weights;\n"
-                + "  int failures = 0;\n"
-                + "  const auto check = [&](const char* what, auto&& forward) {\n"
-                + "    double worst = 0;\n"
-                + f"    for (std::size_t g = 0; g < {name}_golden::count; ++g) {{\n"
-                + "      const double e = relative_error(forward(g), g);\n"
-                + "      worst = e > worst || e != e ? e : worst;\n"
-                + "    }\n"
-                + "    const bool ok = worst <= tolerance;\n"
-                + "    std::printf(\"%s: largest relative difference from PyTorch %.3g (tolerance %.3g): %s\\n\", "
-                  "what, worst, tolerance,\n"
-                + "                ok ? \"ok\" : \"FAILED\");\n"
-                + "    if (!ok) ++failures;\n"
-                + "  };\n"
-                + "  constexpr auto how = ctattn::fast_arithmetic;\n"
-                + f"  check(\"run time, constexpr weights\", [&](std::size_t g) {{ return {run_call}; }});\n"
-                + "  if (argc > 1) {\n"
-                + f"    auto loaded = std::make_unique<{plan.qualified}>();\n"
-                + "    if (auto error = ctattn::host::load_parameters(*loaded, std::string(argv[1]))) {\n"
-                + "      std::fprintf(stderr, \"%s\\n\", error->message().c_str());\n"
-                + "      return 1;\n    }\n"
-                + f"    check(\"run time, weights loaded from the .safetensors file\", [&](std::size_t g) {{ return "
-                  f"{loaded_call}; }});\n"
-                + "  }\n"
-                + int8_main
-                + "  return failures == 0 ? 0 : 1;\n}\n")
-    write_text(plan.file("_test.cpp"), test_cpp)
-
-    if chained:
-        writer = (generated_banner(f"{name}_chain: writes the chain of proofs of {plan.qualified} on the golden inputs "
-                                   f"(ctattn::host::write_chain_proof): one translation unit per link and input, each "
-                                   f"checking its link in static_assert.  Usage: {name}_chain <directory> {links} "
-                                   f"{golden}", command)
-                  + "#include <ctattn/host/proof.hpp>\n\n"
-                  + f"#include \"{name}_golden.hpp\"\n"
-                  + (f"#include \"{name}_ranges.hpp\"\n" if int8 else "")
-                  + f"#include \"{name}_weights.hpp\"\n\n"
-                  + "int main(int argc, char** argv) {\n"
-                  + f"  static const {plan.qualified} model = {q}{name}_weights;\n"
-                  + f"  const ctattn::host::proof_options options{{.name = \"{name}\", .model_include = \"{name}.hpp\",\n"
-                  + f"                                            .model_type = \"{plan.qualified}\", .input_type = "
-                    f"\"{q}{name}_input\""
-                  + (f",\n                                            .ranges_include = \"{name}_ranges.hpp\", "
-                     f".ranges_name = \"{q}{name}_ranges\"" if int8 else "")
-                  + "};\n"
-                  + f"  return ctattn::host::chain_proof_main{f'<{q}{name}_ranges>' if int8 else ''}(argc, argv, model, "
-                    f"{name}_golden::inputs, options);\n}}\n")
-        write_text(plan.file("_chain.cpp"), writer)
-
-    # CMakeLists.txt for a project with ctattn installed (or added with add_subdirectory before this one).
-    cmake = ("# GENERATED by ctattn-export (" + command + "); do not edit, export again.\n"
-             "# The golden test of " + plan.qualified + " (and its int8 recorder), for a project that has ctattn.\n"
-             "cmake_minimum_required(VERSION 3.20)\n"
-             f"project({name}_export LANGUAGES CXX)\n"
-             "if(NOT TARGET ctattn::layers)\n"
-             "  find_package(ctattn REQUIRED COMPONENTS layers)\n"
-             "endif()\n"
-             "enable_testing()\n"
-             "# The constexpr weights and the golden proof evaluate whole layers at compile time: ctattn's raised limits.\n"
-             "set(ctattn_limits $<$<CXX_COMPILER_ID:GNU>:-fconstexpr-ops-limit=4000000000>\n"
-             "           $<$<CXX_COMPILER_ID:Clang,AppleClang>:-fconstexpr-steps=2000000000>)\n"
-             + (f"add_executable({name}_record_ranges {name}_record_ranges.cpp)\n"
-                f"target_link_libraries({name}_record_ranges PRIVATE ctattn::layers)\n"
-                f"target_compile_features({name}_record_ranges PRIVATE cxx_std_20)\n"
-                f"target_compile_options({name}_record_ranges PRIVATE ${{ctattn_limits}})\n" if int8 else "")
-             + f"add_executable({name}_test {name}_test.cpp)\n"
-             f"target_link_libraries({name}_test PRIVATE ctattn::layers)\n"
-             f"target_compile_features({name}_test PRIVATE cxx_std_20)\n"
-             f"target_compile_options({name}_test PRIVATE ${{ctattn_limits}})\n"
-             f"add_test(NAME {name}.golden COMMAND {name}_test \"${{CMAKE_CURRENT_SOURCE_DIR}}/{name}.safetensors\")\n"
-             + (f"# The chain of proofs: {name}_chain writes a unit per link and golden input into {name}_proof/, whose "
-                f"build is the proof;\n# the test's static_assert closes the chain at PyTorch's outputs.\n"
-                f"add_executable({name}_chain {name}_chain.cpp)\n"
-                f"target_link_libraries({name}_chain PRIVATE ctattn::layers)\n"
-                f"target_compile_features({name}_chain PRIVATE cxx_std_20)\n"
-                f"target_compile_options({name}_chain PRIVATE ${{ctattn_limits}})\n"
-                f"ctattn_chain_proof({name}_proof WRITER {name}_chain NAME {name} LINKS {links} INPUTS {golden}"
-                f"{' INT8' if int8 else ''}\n"
-                f"                   INCLUDE_DIRECTORIES \"${{CMAKE_CURRENT_SOURCE_DIR}}\" \"${{CMAKE_CURRENT_BINARY_DIR}}\")\n"
-                f"target_include_directories({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_proof\"\n"
-                f"                           \"${{CMAKE_CURRENT_SOURCE_DIR}}\")\n"
-                f"add_dependencies({name}_test {name}_proof)\n" if chained else "")
-             + (f"# Without the ranges beside the sources (an export with --no-check), the recorder writes them here.\n"
-                f"if(NOT EXISTS \"${{CMAKE_CURRENT_SOURCE_DIR}}/{name}_ranges.hpp\")\n"
-                f"  add_custom_command(OUTPUT \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\"\n"
-                f"    COMMAND {name}_record_ranges \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\"\n"
-                f"    DEPENDS {name}_record_ranges)\n"
-                f"  target_sources({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\")\n"
-                f"  target_include_directories({name}_test PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}\")\n"
-                + (f"  target_sources({name}_chain PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}/{name}_ranges.hpp\")\n"
-                   f"  target_include_directories({name}_chain PRIVATE \"${{CMAKE_CURRENT_BINARY_DIR}}\")\n"
-                   if chained else "")
-                + "endif()\n" if int8 else ""))
-    write_text(plan.out / "CMakeLists.txt", cmake)
-
-    log(f"ctattn-export: wrote {plan.qualified} ({len(names)} tensors, {len(values)} parameters) to {plan.out}")
+    tensors, parameters = write_files(plan, module, decl, inputs, golden_set, sample_set, {
+        "command": command, "int8": int8, "chained": chained, "links": links, "tolerance": tolerance,
+        "int8_tolerance": int8_tolerance})
+    log(f"ctattn-export: wrote {plan.qualified} ({tensors} tensors, {parameters} parameters) to {plan.out}")
     if check:
-        compile_and_run(plan, int8, cxx, include_dirs, log, (links, golden) if chained else None)
+        compile_and_run(plan, int8, cxx, include_dirs, log, (links, len(golden_set["inputs"])) if chained else None)
     elif int8:
         log(f"ctattn-export: --no-check: the generated CMakeLists.txt builds {name}_record_ranges and runs it to "
             f"write {name}_ranges.hpp")
     return plan
 
 
-def ctattn_include():
+def ctattn_include() -> Path | None:
     """ctattn's headers beside the tool: the source tree's include/, or the installed prefix's include/."""
     # The source tree's tools/, the install's bin/, or the install's share/ctattn/python/ (the module).
     for candidate in (HERE.parent / "include", HERE.parent.parent / "include", HERE.parents[2] / "include"):
@@ -1606,7 +1555,8 @@ def ctattn_include():
     return None
 
 
-def compile_and_run(plan, int8, cxx, include_dirs, log, chain=None):
+def compile_and_run(plan: Plan, int8: bool, cxx: str | None, include_dirs, log,
+                    chain: tuple[int, int] | None = None) -> None:
     """Builds and runs the recorder (int8) and the golden test; with `chain` (links, inputs), first writes the
     chain of proofs and compiles its units, as many at once as there are cores."""
     cxx = cxx or os.environ.get("CXX") or "c++"
@@ -1678,7 +1628,7 @@ def compile_and_run(plan, int8, cxx, include_dirs, log, chain=None):
 # ---------------------------------------------------------------------------------------------------------------
 # The command line.
 
-def load_factory(spec):
+def load_factory(spec: str):
     if ":" not in spec:
         raise ExportError(f"{spec}: give the module as file.py:Factory or package.module:Factory")
     where, attribute = spec.rsplit(":", 1)
@@ -1704,7 +1654,7 @@ def load_factory(spec):
     return module
 
 
-def load_inputs(path):
+def load_inputs(path: str | None):
     if path is None:
         return None
     torch, _ = torch_modules()
@@ -1714,7 +1664,7 @@ def load_inputs(path):
         raise ExportError(f"{path}: not a torch.save file of inputs ({type(e).__name__}: {e})")
 
 
-def parse_shape(text):
+def parse_shape(text: str) -> tuple[int, ...]:
     try:
         shape = tuple(int(p) for p in text.lower().split("x"))
     except ValueError:
@@ -1724,7 +1674,7 @@ def parse_shape(text):
     return shape
 
 
-def main(argv=None):
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="ctattn-export", description=__doc__.split("\n\n")[0])
     parser.add_argument("module", help="file.py:Factory or package.module:Factory (called with no arguments)")
     parser.add_argument("--name", required=True, help="the C++ model's name (and the files')")

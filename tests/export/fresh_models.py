@@ -300,7 +300,7 @@ def timm_block():
 class KeywordTransformer1(nn.Module):
     """KWT-1 at its full size, as ARM's reference builds it, written with nn.TransformerEncoderLayer: 98 MFCC frames
     of 40, a Linear(40, 64) per frame, a class token, positions over 99 rows, 12 post-norm GELU layers (1 head, MLP
-    256, eps 1e-6), the class token's row, 35 classes: 607K parameters, about 74 M multiply-adds (the export proves
+    256, eps 1e-6), the class token's row, 35 classes: 607K parameters, about 76 M multiply-adds (the export proves
     it as a chain of 17 links)."""
 
     def __init__(self):
