@@ -1,5 +1,6 @@
 # Runs the compiler on one compile-fail test file (cmake -P).
 #   -DCOMPILER=... -DFLAGS=a;b;c -DSOURCE=file.cpp -DEXPECT_FAILURE=ON|OFF [-DHEAD_LINES=N] [-DMAX_ERRORS=N]
+#   [-DSAVE_OUTPUT=file]
 #
 # A compile-fail test holds a mistake guarded by CTATTN_COMPILE_FAIL and three annotations:
 #   // expected-error: <regex>   the first error line the user reads: the rule's sentence (what is wrong, what to do)
@@ -8,6 +9,8 @@
 # The user's own file and line (the line marked "// <- mistake") must also appear within the first HEAD_LINES lines,
 # and the mistake may produce at most MAX_ERRORS error lines (no cascade).
 # Without the macro, the same file is the sanity twin and must compile cleanly.
+# SAVE_OUTPUT: the compiler's output for the mistake is also written there, whatever the checks find (the error
+# gallery's test reads it: tests/gallery/CMakeLists.txt).
 if(NOT DEFINED HEAD_LINES)
   set(HEAD_LINES 16)
 endif()
@@ -44,6 +47,9 @@ set(_location "${_name}:${_mistake_line}:")
 if(EXPECT_FAILURE)
   execute_process(COMMAND ${COMPILER} ${FLAGS} -DCTATTN_COMPILE_FAIL=1 "${SOURCE}"
     RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+  if(DEFINED SAVE_OUTPUT)
+    file(WRITE "${SAVE_OUTPUT}" "${_out}")
+  endif()
   if(_rc EQUAL 0)
     message(FATAL_ERROR "${SOURCE}: compiled, but it must not")
   endif()

@@ -1,8 +1,11 @@
 # Writes the error gallery into the build tree and compares it, byte for byte, with the committed page (cmake -P).
 #   -DBASH=... -DGXX=... -DCLANGXX=... -DSCRIPT=scripts/make-error-gallery -DCOMMITTED=docs/error_gallery.md
-#   -DGENERATED=<build>/error_gallery.md
+#   -DGENERATED=<build>/error_gallery.md [-DOUTPUTS=<the compile-fail tests' saved output>]
 set(ENV{CTATTN_GXX} "${GXX}")
 set(ENV{CTATTN_CLANGXX} "${CLANGXX}")
+if(DEFINED OUTPUTS)
+  set(ENV{CTATTN_GALLERY_OUTPUTS} "${OUTPUTS}")
+endif()
 file(REMOVE "${GENERATED}")
 execute_process(COMMAND "${BASH}" "${SCRIPT}" "${GENERATED}"
   RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
