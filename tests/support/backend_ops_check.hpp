@@ -45,13 +45,18 @@ CTATTN_TEST_MEMBER_PROBE(pack_block)
 
 // Each check is a static_assert of its own inside a template instantiated for the struct, so that a failure names the
 // flag and, in the instantiation note, the struct.
+// Each takes a row's operations, `void` where the row has none of that kind.
 template <typename V>
 constexpr bool float_ops_declared() {
-  static_assert(std::is_base_of_v<ctattn::detail::float_ops_defaults, V>,
-                "a float backend's operations derive from float_ops_defaults (kernels/detail/ops_defaults.hpp)");
-  static_assert(V::has_transpose_sum == defines_transpose_sum<V>, "has_transpose_sum is set exactly where defined");
-  static_assert(V::has_transpose == defines_transpose<V>, "has_transpose is set exactly where defined");
-  return true;
+  if constexpr (std::is_void_v<V>) {
+    return true;
+  } else {
+    static_assert(std::is_base_of_v<ctattn::detail::float_ops_defaults, V>,
+                  "a float backend's operations derive from float_ops_defaults (kernels/detail/ops_defaults.hpp)");
+    static_assert(V::has_transpose_sum == defines_transpose_sum<V>, "has_transpose_sum is set exactly where defined");
+    static_assert(V::has_transpose == defines_transpose<V>, "has_transpose is set exactly where defined");
+    return true;
+  }
 }
 
 template <typename Ops>
@@ -99,8 +104,6 @@ constexpr bool float_row_declared() {
   using row = ctattn::detail::float_backend<Id>;
   if constexpr (!requires { row::name; }) {
     return true;  // a row this target does not define
-  } else if constexpr (std::is_void_v<typename row::ops>) {
-    return true;
   } else {
     return float_ops_declared<typename row::ops>();
   }
