@@ -272,35 +272,20 @@ TEST_CASE("fast attention gives NaN and +inf scores the exact kernel's meaning",
 }
 
 TEST_CASE("the PyTorch attention fixtures hold with fast arithmetic", "[backend][attention][fixtures]") {
-  namespace cases = ctattn_test::attention_cases;
-  const auto check = [](const ctattn_test::attention_check& c) {
-    INFO("float output difference " << c.float_output_difference << ", weights " << c.float_weights_difference);
-    CHECK(c.all());
-  };
-  check(cases::self_attention());
-  check(cases::cross_attention());
-  check(cases::causal_square());
-  check(cases::causal_wide_top_left());
-  check(cases::causal_wide_bottom_right());
-  check(cases::causal_tall_top_left());
-  check(cases::causal_tall_bottom_right());
-  check(cases::key_padding_length());
-  check(cases::key_padding_flags());
-  check(cases::sliding_window_r1());
-  check(cases::sliding_window_r2());
-  check(cases::boolean_mask());
-  check(cases::additive_bias());
-  check(cases::fully_masked_row());
+  ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::attention_cases::every_case>(
+      ctattn_test::identity, [](const char* name, std::size_t, const ctattn_test::attention_check& c) {
+        INFO(name << ": float output difference " << c.float_output_difference << ", weights "
+                  << c.float_weights_difference);
+        CHECK(c.all());
+      });
 }
 
 TEST_CASE("the PyTorch multi-head fixtures hold with fast arithmetic", "[backend][multihead][fixtures]") {
-  namespace cases = ctattn_test::multihead_cases;
-  CHECK(cases::torch_self_attention().all());
-  CHECK(cases::torch_causal_self_attention().all());
-  CHECK(cases::torch_cross_attention_kdim_vdim().all());
-  CHECK(cases::grouped_query().all());
-  CHECK(cases::multi_query().all());
-  CHECK(cases::three_wide_heads().all());
+  ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::multihead_cases::every_case>(
+      ctattn_test::identity, [](const char* name, std::size_t mismatches) {
+        INFO(name);
+        CHECK(mismatches == 0);
+      });
 
   namespace m = ctattn_test::mha_7x512x8;
   static m::model model{};

@@ -14,22 +14,19 @@ void check(const cases::check& c) {
   CHECK(c.double_output);
   CHECK(c.double_head_weights);
 }
+void check(const cases::wide_check& c) {
+  INFO("concat difference " << c.concat_difference);
+  CHECK(c.concat);
+  CHECK(c.weights);
+}
 }  // namespace
 
 TEST_CASE("multi-head attention matches PyTorch at run time", "[multihead]") {
-  SECTION("nn.MultiheadAttention with biases") { check(cases::torch_self_attention()); }
-  SECTION("nn.MultiheadAttention, causal") { check(cases::torch_causal_self_attention()); }
-  SECTION("nn.MultiheadAttention with kdim and vdim, cross-attention") {
-    check(cases::torch_cross_attention_kdim_vdim());
-  }
-  SECTION("grouped-query attention") { check(cases::grouped_query()); }
-  SECTION("multi-query attention") { check(cases::multi_query()); }
-  SECTION("the worked example's 3 wide heads") {
-    const auto c = cases::three_wide_heads();
-    INFO("concat difference " << c.concat_difference);
-    CHECK(c.concat);
-    CHECK(c.weights);
-  }
+  ctattn_test::for_each_case<ctattn_test::at_run_time, cases::every_case>(
+      ctattn_test::identity, [](const char* name, std::size_t, const auto& c) {
+        INFO(name);
+        check(c);
+      });
 }
 
 TEST_CASE("multi-head attention at run time has the bits of the constant-evaluated one", "[multihead]") {

@@ -4,20 +4,8 @@
 
 namespace cases = ctattn_test::attention_cases;
 
-static_assert(cases::self_attention().all());
-static_assert(cases::cross_attention().all());
-static_assert(cases::causal_square().all());
-static_assert(cases::causal_wide_top_left().all());
-static_assert(cases::causal_wide_bottom_right().all());
-static_assert(cases::causal_tall_top_left().all());
-static_assert(cases::causal_tall_bottom_right().all());
-static_assert(cases::key_padding_length().all());
-static_assert(cases::key_padding_flags().all());
-static_assert(cases::sliding_window_r1().all());
-static_assert(cases::sliding_window_r2().all());
-static_assert(cases::boolean_mask().all());
-static_assert(cases::additive_bias().all());
-static_assert(cases::fully_masked_row().all());
+// Each case of the list a constant expression of its own (tests/support/case_list.hpp).
+static_assert(ctattn_test::every_constant_case_passes<cases::every_case>());
 
 // The mask as the reference text's matrix M: attention with a mask equals attention with M added to the scores.
 #include <ctattn/attention/softmax.hpp>

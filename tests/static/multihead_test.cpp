@@ -4,12 +4,8 @@
 
 namespace cases = ctattn_test::multihead_cases;
 
-static_assert(cases::torch_self_attention().all());
-static_assert(cases::torch_causal_self_attention().all());
-static_assert(cases::torch_cross_attention_kdim_vdim().all());
-static_assert(cases::grouped_query().all());
-static_assert(cases::multi_query().all());
-static_assert(cases::three_wide_heads().all());
+// Each case of the list a constant expression of its own (tests/support/case_list.hpp).
+static_assert(ctattn_test::every_constant_case_passes<cases::every_case>());
 
 // The head split is a type-level fact: 2 heads of 4 columns, 4 query heads sharing 2 key/value heads.
 static_assert(ctattn::multi_head_attention_weights<float, 2, std::size_t{8}>::head_dim == 4);

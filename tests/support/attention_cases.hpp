@@ -1,12 +1,15 @@
-// Every scaled dot-product attention fixture case with its ctattn mask, as constexpr functions, so the static
-// tests and the run-time tests check the same list.
+// Every scaled dot-product attention fixture case with its ctattn mask, as constexpr functions, named once in
+// `every_case` (tests/support/case_list.hpp): the static, run-time and backend tests check the same list.
 #ifndef CTATTN_TESTS_SUPPORT_ATTENTION_CASES_HPP
 #define CTATTN_TESTS_SUPPORT_ATTENTION_CASES_HPP
 
 #include "fixtures/attention/sdpa.hpp"
 #include "support/attention_check.hpp"
+#include "support/case_list.hpp"
 
 #include <ctattn/attention/mask.hpp>
+
+#include <tuple>
 
 namespace ctattn_test::attention_cases {
 
@@ -79,6 +82,27 @@ constexpr attention_check fully_masked_row() {
 }
 
 #undef CTATTN_TEST_CASE_ARGS
+
+// Every case of this header, once: tests/static evaluates each as a constant expression of its own, tests/runtime
+// runs them with exact arithmetic, tests/backend with each backend's fast arithmetic (the fast bound of
+// support/fast_bounds.hpp). Each returns its attention_check.
+inline constexpr unsigned runners = in_constant_evaluation | at_run_time | with_each_backend;
+inline constexpr auto every_case = std::tuple{
+    test_case{"self-attention", runners, [](auto) { return self_attention(); }},
+    test_case{"cross-attention, n_q != n_kv", runners, [](auto) { return cross_attention(); }},
+    test_case{"causal", runners, [](auto) { return causal_square(); }},
+    test_case{"causal, n_q < n_kv, top-left", runners, [](auto) { return causal_wide_top_left(); }},
+    test_case{"causal, n_q < n_kv, bottom-right", runners, [](auto) { return causal_wide_bottom_right(); }},
+    test_case{"causal, n_q > n_kv, top-left", runners, [](auto) { return causal_tall_top_left(); }},
+    test_case{"causal, n_q > n_kv, bottom-right", runners, [](auto) { return causal_tall_bottom_right(); }},
+    test_case{"key padding by length", runners, [](auto) { return key_padding_length(); }},
+    test_case{"key padding by flags", runners, [](auto) { return key_padding_flags(); }},
+    test_case{"sliding window r = 1", runners, [](auto) { return sliding_window_r1(); }},
+    test_case{"sliding window r = 2", runners, [](auto) { return sliding_window_r2(); }},
+    test_case{"boolean mask", runners, [](auto) { return boolean_mask(); }},
+    test_case{"additive bias", runners, [](auto) { return additive_bias(); }},
+    test_case{"a fully masked row gives zeros", runners, [](auto) { return fully_masked_row(); }},
+};
 
 }  // namespace ctattn_test::attention_cases
 

@@ -1,5 +1,5 @@
-// One list of cases per case header, run by every runner: a case header (int8_kernel_cases.hpp,
-// quantized_cases.hpp, int8_decoder_cases.hpp) names each of its cases once, in `every_case`, with the runners
+// One list of cases per case header, run by every runner: a case header (attention_cases.hpp, multihead_cases.hpp,
+// int8_kernel_cases.hpp, quantized_cases.hpp, int8_decoder_cases.hpp) names each of its cases once, in `every_case`, with the runners
 // that can afford it; tests/static runs the list in constant evaluation, tests/runtime and tests/backend at run
 // time, and the firmware images on the boards, each taking the cases marked for it. A case is added in one place.
 #pragma once
@@ -21,8 +21,9 @@ enum runner : unsigned {
 inline constexpr unsigned every_runner = in_constant_evaluation | at_run_time | with_each_backend | on_the_boards;
 inline constexpr unsigned compiled = at_run_time | with_each_backend | on_the_boards;  // every run-time runner
 
-// One case: its name, who runs it, and `run(read)`: the count of mismatches (0 passes), where `read` hides each
-// input from the optimizer at run time (the identity in constant evaluation).
+// One case: its name, who runs it, and `run(read)`, where `read` hides each input from the optimizer at run time (the
+// identity in constant evaluation). `run` returns the count of mismatches (0 passes), or a check object whose `all()`
+// says whether the case passed (its other members the differences a runner prints).
 template <typename Run>
 struct test_case {
   const char* name;
@@ -32,12 +33,28 @@ struct test_case {
 template <typename Run>
 test_case(const char*, unsigned, Run) -> test_case<Run>;
 
-// Calls `report(name, mismatches)` for each case of `Cases` that `Who` runs, in the list's order; the others are not
-// even instantiated (a board's image holds only its own cases).
+// The mismatches of a case's result: the count it returned, or 1 where its check object's `all()` is false.
+template <typename Result>
+constexpr std::size_t mismatches_of(const Result& result) {
+  if constexpr (requires { result.all(); }) {
+    return result.all() ? 0 : 1;
+  } else {
+    return static_cast<std::size_t>(result);
+  }
+}
+
+// Calls `report(name, mismatches)`, or `report(name, mismatches, result)` where it takes the case's result too, for
+// each case of `Cases` that `Who` runs, in the list's order; the others are not even instantiated (a board's image
+// holds only its own cases).
 template <runner Who, const auto& Cases, std::size_t I, typename Read, typename Report>
 constexpr void run_case(Read read, Report report) {
   if constexpr ((std::get<I>(Cases).runners & Who) != 0) {
-    report(std::get<I>(Cases).name, static_cast<std::size_t>(std::get<I>(Cases).run(read)));
+    const auto result = std::get<I>(Cases).run(read);
+    if constexpr (std::is_invocable_v<Report&, const char*, std::size_t, const decltype(result)&>) {
+      report(std::get<I>(Cases).name, mismatches_of(result), result);
+    } else {
+      report(std::get<I>(Cases).name, mismatches_of(result));
+    }
   }
 }
 template <runner Who, const auto& Cases, typename Read, typename Report, std::size_t... I>
@@ -57,7 +74,7 @@ inline constexpr auto identity = [](const auto& value) { return value; };
 template <const auto& Cases, std::size_t I>
 inline constexpr std::size_t constant_mismatches = [] {
   if constexpr ((std::get<I>(Cases).runners & in_constant_evaluation) != 0) {
-    return static_cast<std::size_t>(std::get<I>(Cases).run(identity));
+    return mismatches_of(std::get<I>(Cases).run(identity));
   } else {
     return std::size_t{0};
   }

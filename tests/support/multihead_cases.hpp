@@ -1,11 +1,13 @@
 // Multi-head attention fixture cases (PyTorch nn.MultiheadAttention, grouped-query, multi-query, the worked
-// example's 3 wide heads) as constexpr checks, shared by the static and the run-time tests. Each case runs in
+// example's 3 wide heads) as constexpr checks, named once in `every_case` (tests/support/case_list.hpp) for the
+// static, run-time and backend tests. Each case runs in
 // float against torch's float32 results and in double (from the same float inputs) against torch's float64.
 #ifndef CTATTN_TESTS_SUPPORT_MULTIHEAD_CASES_HPP
 #define CTATTN_TESTS_SUPPORT_MULTIHEAD_CASES_HPP
 
 #include "fixtures/attention/multihead.hpp"
 #include "fixtures/attention/worked_example_three_heads.hpp"
+#include "support/case_list.hpp"
 #include "support/fast_bounds.hpp"
 #include "support/test_data.hpp"
 
@@ -15,6 +17,7 @@
 
 #include <array>
 #include <cstddef>
+#include <tuple>
 #include <type_traits>
 
 namespace ctattn_test::multihead_cases {
@@ -280,6 +283,19 @@ constexpr wide_check three_wide_heads() {
   }
   return c;
 }
+
+// Every case of this header, once: tests/static evaluates each as a constant expression of its own, tests/runtime
+// runs them with exact arithmetic, tests/backend with each backend's fast arithmetic. Each returns its check.
+inline constexpr unsigned runners = in_constant_evaluation | at_run_time | with_each_backend;
+inline constexpr auto every_case = std::tuple{
+    test_case{"nn.MultiheadAttention with biases", runners, [](auto) { return torch_self_attention(); }},
+    test_case{"nn.MultiheadAttention, causal", runners, [](auto) { return torch_causal_self_attention(); }},
+    test_case{"nn.MultiheadAttention with kdim and vdim, cross-attention", runners,
+              [](auto) { return torch_cross_attention_kdim_vdim(); }},
+    test_case{"grouped-query attention", runners, [](auto) { return grouped_query(); }},
+    test_case{"multi-query attention", runners, [](auto) { return multi_query(); }},
+    test_case{"the worked example's 3 wide heads", runners, [](auto) { return three_wide_heads(); }},
+};
 
 }  // namespace ctattn_test::multihead_cases
 
