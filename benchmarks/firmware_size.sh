@@ -9,13 +9,48 @@
 #     C entry) and for one inference;
 #   - stack measured on the target by painting (main, one inference) and instructions per inference, both
 #     printed by the image when CTest runs it under qemu-system-arm -icount shift=0.
-# Usage: benchmarks/firmware_size.sh [board...]   (default: m0 m3 m4f m7 m33 m55 m55-helium)
-# Reuses build-firmware-<board> (made by scripts/run-firmware-tests), configuring and building it if needed.
+# Usage: benchmarks/firmware_size.sh [--write FILE | --check FILE] [--build-dir DIR] [--heavy] [board...]
+#   (boards by default: m0 m3 m4f m7 m33 m55 m55-helium)
+# Reuses build-firmware-<board> (made by scripts/run-firmware-tests), configuring and building it if needed; with
+# --build-dir (one board), that built tree.
+#   --write FILE  writes the boards' rows into FILE's cost table (docs/firmware.md), between its
+#                 `<!-- begin firmware_size.sh cost ... -->` and `<!-- end firmware_size.sh cost -->` lines, with
+#                 the toolchain the figures belong to in the begin line, and the tables derived from it
+#                 (benchmarks/firmware_tables.awk) in FILE and in the other pages of its directory that have some
+#   --check FILE  the same into a scratch copy, then fails (exit 1, the difference printed) if FILE differs; skips
+#                 (exit 77) where the board's compiler or QEMU is not the one FILE's figures were measured with. Run
+#                 by the firmware test firmware_cost_tables_current on every board.
+#   --heavy       also the images built on demand (KWT-1's, label `heavy`), once built; never in FILE's tables
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
-boards=("$@")
+mode=print
+doc=""
+build_dir=""
+heavy=0
+boards=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --write | --check)
+      [[ $# -ge 2 ]] || { echo "firmware_size.sh: $1 needs a file" >&2; exit 2; }
+      mode=${1#--}; doc=$2; shift 2 ;;
+    --build-dir)
+      [[ $# -ge 2 ]] || { echo "firmware_size.sh: --build-dir needs a directory" >&2; exit 2; }
+      build_dir=$2; shift 2 ;;
+    --heavy) heavy=1; shift ;;
+    -*) echo "firmware_size.sh: unknown option $1" >&2; exit 2 ;;
+    *) boards+=("$1"); shift ;;
+  esac
+done
 [[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m7 m33 m55 m55-helium)
+if [[ -n $build_dir && ${#boards[@]} -ne 1 ]]; then
+  echo "firmware_size.sh: --build-dir measures one board; name it" >&2
+  exit 2
+fi
+if [[ $mode != print && $heavy == 1 ]]; then
+  echo "firmware_size.sh: the tables of $doc leave out the heavy images; --heavy prints only" >&2
+  exit 2
+fi
 
 section_size() {  # section_size <elf> <section>
   arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'
@@ -55,18 +90,30 @@ symbol_size() {  # symbol_size <elf> <symbol>: its size in bytes, or "-"
   if [[ -n $hex ]]; then echo $((16#$hex)); else echo "-"; fi
 }
 
-echo "| Core | Image | text | data | bss | code beyond startup | read-only data beyond startup (of which weights) | code of one inference | worst-case stack, call graph: image / one inference | measured stack: main / one inference | instructions per inference |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+# The toolchain the figures belong to: "<GCC's version> <Clang's version> <QEMU's version>" (a word "-" where absent).
+toolchain() {
+  local gcc clang qemu
+  gcc=$(arm-none-eabi-gcc -dumpfullversion 2>/dev/null || echo -)
+  clang=$(clang --version 2>/dev/null | sed -nE '1s/.*version ([0-9][0-9.]*).*/\1/p')
+  qemu=$(qemu-system-arm --version 2>/dev/null | sed -nE '1s/.*version ([0-9][0-9.]*).*/\1/p')
+  echo "${gcc:--} ${clang:--} ${qemu:--}"
+}
+
+header="| Core | Image | text | data | bss | code beyond startup | read-only data beyond startup (of which weights) | code of one inference | worst-case stack, call graph: image / one inference | measured stack: main / one inference | instructions per inference |"
+rows=$(mktemp)
+trap 'rm -f "$rows"' EXIT
 status=0
 for board in "${boards[@]}"; do
-  build="$root/build-firmware-$board"
-  if [[ ! -f "$build/CMakeCache.txt" ]]; then
-    cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/arm-none-eabi.cmake" \
-      -DCTATTN_BOARD="$board" -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null 2>&1
-  fi
-  if ! build_log=$(cmake --build "$build" -j2 2>&1); then
-    echo "$build_log" >&2
-    exit 1
+  build="${build_dir:-$root/build-firmware-$board}"
+  if [[ -z $build_dir ]]; then
+    if [[ ! -f "$build/CMakeCache.txt" ]]; then
+      cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/arm-none-eabi.cmake" \
+        -DCTATTN_BOARD="$board" -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null 2>&1
+    fi
+    if ! build_log=$(cmake --build "$build" -j2 2>&1); then
+      echo "$build_log" >&2
+      exit 1
+    fi
   fi
   case $board in
     m0) core="Cortex-M0" ;; m3) core="Cortex-M3" ;; m4f) core="Cortex-M4F" ;; m7) core="Cortex-M7" ;; m33) core="Cortex-M33" ;;
@@ -75,6 +122,7 @@ for board in "${boards[@]}"; do
     *) core="$board" ;;
   esac
   read -r -a models < "$build/firmware/model_images.txt"
+  heavy_images=" $(cat "$build/firmware/heavy_images.txt" 2>/dev/null) "
   objdump_flags=""
   [[ -f $build/firmware/objdump_flags.txt ]] && objdump_flags=$(cat "$build/firmware/objdump_flags.txt")
   base="$build/firmware/startup_only.elf"
@@ -82,7 +130,8 @@ for board in "${boards[@]}"; do
   base_code=$(section_size "$base" .text)
   for image in startup_only "${models[@]}"; do
     elf="$build/firmware/$image.elf"
-    # The heavy images (KWT-1's) are built on demand (ctest -L heavy): measured only once built.
+    # The heavy images (KWT-1's) are built on demand (ctest -L heavy): measured with --heavy, once built.
+    [[ $heavy == 0 && $heavy_images == *" $image "* ]] && continue
     [[ -f $elf ]] || continue
     read -r text data bss < <(arm-none-eabi-size -B "$elf" | awk 'NR == 2 { print $1, $2, $3 }')
     read -r stack_image stack_inference inference_code _ < <(stack_figures "$build" "$image")
@@ -101,7 +150,69 @@ for board in "${boards[@]}"; do
       weights=$(symbol_size "$elf" ctattn_weights)
       [[ $weights != - ]] && rodata="$rodata ($weights)"
     fi
-    echo "| $core | $image | $text | $data | $bss | $code | $rodata | $inference_code | $stack_image / $stack_inference | $run_main / $run_inference | $instructions |"
+    echo "| $core | $image | $text | $data | $bss | $code | $rodata | $inference_code | $stack_image / $stack_inference | $run_main / $run_inference | $instructions |" >> "$rows"
   done
 done
-exit $status
+if [[ $status != 0 ]]; then
+  cat "$rows"
+  echo "firmware_size.sh: an image failed (FAILED above); nothing written" >&2
+  exit 1
+fi
+if [[ $mode == print ]]; then
+  echo "$header"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  cat "$rows"
+  exit 0
+fi
+
+[[ -f $doc ]] || { echo "firmware_size.sh: $doc: no such file" >&2; exit 2; }
+now=$(toolchain)
+if [[ $mode == check ]]; then
+  # The figures are deterministic for one toolchain (sizes, the call graph, painted stack, QEMU's -icount), and
+  # only for it: another compiler or QEMU skips the check, saying which.
+  written=$(sed -nE 's/^<!-- begin firmware_size.sh cost; toolchain: (.*) -->$/\1/p' "$doc")
+  read -r gcc_now clang_now qemu_now <<< "$now"
+  read -r gcc_then clang_then qemu_then <<< "${written:-- - -}"
+  compiler_now=$gcc_now compiler_then=$gcc_then compiler=arm-none-eabi-gcc
+  if [[ " ${boards[*]} " == *" m55-helium "* ]]; then
+    compiler_now=$clang_now compiler_then=$clang_then compiler=clang
+  fi
+  # QEMU by its minor version: a point release (Debian's security updates) does not change instruction counts.
+  if [[ $compiler_now != "$compiler_then" || ${qemu_now%.*} != "${qemu_then%.*}" ]]; then
+    echo "firmware_size.sh: skipped: $doc's figures are for $compiler $compiler_then and QEMU $qemu_then; this" \
+         "machine has $compiler_now and QEMU $qemu_now"
+    exit 77
+  fi
+  now=$written
+fi
+new=$(mktemp)
+all_rows=$(mktemp)
+trap 'rm -f "$rows" "$new" "$all_rows" "$new".*' EXIT
+awk -v rows="$rows" -v toolchain="$now" -v header="$header" -f "$here/firmware_tables.awk" "$doc" > "$new"
+# The other pages with tables derived from the cost table, written from its rows as they now stand.
+sed -n '/^<!-- begin firmware_size.sh cost/,/^<!-- end firmware_size.sh cost -->/p' "$new" |
+  grep '^| ' | grep -v '^| Core |' > "$all_rows" || true
+pages=("$doc")
+news=("$new")
+for page in "$(dirname "$doc")"/*.md; do
+  [[ $page -ef $doc ]] && continue
+  grep -q '^<!-- begin firmware_size.sh ' "$page" || continue
+  pages+=("$page")
+  news+=("$new.${#news[@]}")
+  awk -v rows="$all_rows" -v derived_only=1 -v header="$header" -f "$here/firmware_tables.awk" "$page" > "${news[-1]}"
+done
+if [[ $mode == write ]]; then
+  for i in "${!pages[@]}"; do cat "${news[$i]}" > "${pages[$i]}"; done
+  echo "firmware_size.sh: wrote the rows of ${boards[*]} into $doc, and the tables derived from them into" \
+       "${pages[*]}"
+  exit 0
+fi
+drift=0
+for i in "${!pages[@]}"; do diff -u "${pages[$i]}" "${news[$i]}" || drift=1; done
+if [[ $drift == 1 ]]; then
+  echo "firmware_size.sh: the tables of ${pages[*]} differ from what the code measures on ${boards[*]} (lines" \
+       "above: - the page, + the measurement); run benchmarks/firmware_size.sh --write $doc ${boards[*]} after" \
+       "scripts/run-firmware-tests ${boards[*]}, and check the prose around them" >&2
+  exit 1
+fi
+echo "firmware_size.sh: the tables of ${pages[*]} hold the figures measured on ${boards[*]}"
