@@ -13440,6 +13440,7 @@ struct quantization_constant {
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
 /// | `model_forward_must_be_its_members`   | the model whose `forward` is its own                              |
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
+/// | `ranges_must_hold_every_point`        | the point inside a layer the table lacks, its whole name (`point<'l', ..., '1'>`: `layers.0.norm1`) |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
 
 
@@ -13530,6 +13531,22 @@ struct ranges_must_hold_every_member {
                   "ctattn: the ranges table lacks a member of this model (it was recorded for another model, or "
                   "before this one changed); record it again with ctattn::record_ranges on this model (the rule "
                   "below names the model and the first member missing)");
+    return holds;
+  }
+};
+
+/// `ctattn::quantize<Ranges>(model)` reads the range of every point inside a layer as well (`layers.0.norm1`: the
+/// names of ctattn/quantized/points.hpp under the layer's path, as ctattn::record_ranges writes them), so a table
+/// that holds every member but lacks one of those was recorded before the model changed, or edited. `Point` is the
+/// name the table lacks, whole.
+template <typename Operation, typename Point, bool Holds>
+struct ranges_must_hold_every_point {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the ranges table lacks a point inside a layer of this model (it was recorded before the "
+                  "model changed, or edited); record it again with ctattn::record_ranges on this model (the rule "
+                  "below names the point missing)");
     return holds;
   }
 };
@@ -16749,27 +16766,52 @@ inline constexpr std::string_view cross_attention = cross_attention_names.attent
 }  // namespace points
 
 namespace detail {
-// The range `path.point` of a generated table (`point` for the empty path of a single layer), compared without
-// building the name; a name the table lacks is a contract violation (a compile error in a constant expression).
-// `range_at_output(table, path)` is the layer's output: `path`, or `output` for a single layer.
+// Whether `name` is `path.point` (`point` for the empty path of a single layer), compared without building it.
+[[nodiscard]] constexpr bool names_point(std::string_view name, std::string_view path, std::string_view point) noexcept {
+  return path.empty() ? name == point
+                      : name.size() == path.size() + 1 + point.size() && name.substr(0, path.size()) == path &&
+                            name[path.size()] == '.' && name.substr(path.size() + 1) == point;
+}
+// Whether a generated table holds the range `path.point`.
+template <typename Table>
+[[nodiscard]] constexpr bool holds_point(const Table& table, std::string_view path, std::string_view point) noexcept {
+  for (const named_range& entry : table) {
+    if (names_point(entry.name, path, point)) return true;
+  }
+  return false;
+}
+// The range `path.point` of a generated table; a name the table lacks is a contract violation (a compile error in a
+// constant expression). `range_at_output(table, path)` is the layer's output: `path`, or `output` for a single layer.
 template <typename Table>
 [[nodiscard]] constexpr value_range range_at_point(const Table& table, std::string_view path,
                                                    std::string_view point) noexcept {
   for (const named_range& entry : table) {
-    const std::string_view n = entry.name;
-    if (path.empty() ? n == point
-                     : n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path &&
-                           n[path.size()] == '.' && n.substr(path.size() + 1) == point) {
-      return entry.range;
-    }
+    if (names_point(entry.name, path, point)) return entry.range;
   }
   detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
   return value_range{};
 }
+// The name of a layer's output in a table: its path, or `output` for the empty path of a single layer.
+[[nodiscard]] constexpr std::string_view output_point(std::string_view path) noexcept {
+  return path.empty() ? points::output : path;
+}
 template <typename Table>
 [[nodiscard]] constexpr value_range range_at_output(const Table& table, std::string_view path) noexcept {
-  return range_at(table, path.empty() ? points::output : path);
+  return range_at(table, output_point(path));
 }
+
+// The points of the layer at `path` as `ctattn::quantize` reads them from a generated table: `point(name)` is the
+// range `path.name`, `output()` the layer's output. (ctattn/quantized/model.hpp has a probe with the same members,
+// which names the first point a table lacks before any is read.)
+template <typename Table>
+struct table_points {
+  const Table& table;
+  std::string_view path;
+  [[nodiscard]] constexpr value_range point(std::string_view name) const noexcept {
+    return range_at_point(table, path, name);
+  }
+  [[nodiscard]] constexpr value_range output() const noexcept { return range_at_output(table, path); }
+};
 }  // namespace detail
 
 }  // namespace ctattn
@@ -17051,6 +17093,24 @@ struct encoder_layer_ranges {
           quantization_for_range(r.output),     quantization_for_range(r.sum2)};
 }
 
+namespace detail {
+// The points an encoder layer's quantizations read, each once, from `at` (`table_points`, or the probe of
+// ctattn/quantized/model.hpp that names a point a table lacks first).
+template <typename Points>
+[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_from(Points& at, quantization input,
+                                                                                     bool norm_first) noexcept {
+  // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
+  const value_range output = at.output();
+  encoder_layer_quantizations q = encoder_layer_quantizations_for(
+      {{}, at.point(points::norm1), at.point(points::query), at.point(points::key), at.point(points::value),
+       at.point(points::scores), at.point(points::context), at.point(points::attention), at.point(points::sum1),
+       norm_first ? at.point(points::norm2) : output, at.point(points::hidden), at.point(points::activation),
+       at.point(points::feed_forward), output, norm_first ? value_range{} : at.point(points::sum2)});
+  q.input = input;
+  return q;
+}
+}  // namespace detail
+
 /// The quantizations of the encoder layer whose points a calibration recorded under `path`
 /// (`ctattn::record_ranges`: `path.norm1` ... `path.feed_forward`, `path.sum2` for a post-norm layer, and its
 /// output under `path`), its input quantized with `input` (the layer before it's output quantization).
@@ -17062,16 +17122,8 @@ template <typename Table>
                                                                                    std::string_view path,
                                                                                    quantization input,
                                                                                    bool norm_first = true) noexcept {
-  const auto at = [&](std::string_view point) { return detail::range_at_point(table, path, point); };
-  // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
-  const value_range output = detail::range_at_output(table, path);
-  encoder_layer_quantizations q = encoder_layer_quantizations_for(
-      {{}, at(points::norm1), at(points::query), at(points::key), at(points::value), at(points::scores),
-       at(points::context), at(points::attention), at(points::sum1), norm_first ? at(points::norm2) : output,
-       at(points::hidden), at(points::activation), at(points::feed_forward), output,
-       norm_first ? value_range{} : at(points::sum2)});
-  q.input = input;
-  return q;
+  const detail::table_points<Table> at{table, path};
+  return detail::encoder_layer_quantizations_from(at, input, norm_first);
 }
 
 /// A transformer encoder layer in int8 (nn.TransformerEncoderLayer(batch_first=True), pre-norm by default,
@@ -17337,20 +17389,15 @@ struct decoder_layer_quantizations {
   friend constexpr bool operator==(const decoder_layer_quantizations&, const decoder_layer_quantizations&) = default;
 };
 
-/// The quantizations of the decoder layer whose points a calibration recorded under `path` (`ctattn::record_ranges`
-/// with `ctattn::with_memory`: `path.norm1` ... `path.feed_forward`, `path.sum3` for a post-norm layer, its output
-/// under `path`), its input quantized with `input` (the layer before it's output quantization) and the memory with
-/// `memory` (the range named `memory`). `ctattn::quantize` reads every decoder layer's this way.
-///
-/// Example: `constexpr auto q0 = ctattn::decoder_layer_quantizations_at(ranges, "layers.0", q_in, q_memory, false);`
-template <typename Table>
-[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_at(const Table& table,
-                                                                                   std::string_view path,
-                                                                                   quantization input,
-                                                                                   quantization memory,
-                                                                                   bool norm_first) noexcept {
-  const auto at = [&](std::string_view point) { return quantization_for_range(detail::range_at_point(table, path, point)); };
-  const quantization output = quantization_for_range(detail::range_at_output(table, path));
+namespace detail {
+// The points a decoder layer's quantizations read, each once, from `points` (as encoder_layer_quantizations_from).
+template <typename Points>
+[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_from(Points& points_at,
+                                                                                     quantization input,
+                                                                                     quantization memory,
+                                                                                     bool norm_first) noexcept {
+  const auto at = [&](std::string_view point) { return quantization_for_range(points_at.point(point)); };
+  const quantization output = quantization_for_range(points_at.output());
   // Rationale: a post-norm layer's norm3 gives its output, so it has no norm3 of its own; a pre-norm one no sum3.
   return {input,
           memory,
@@ -17376,6 +17423,23 @@ template <typename Table>
           at(points::feed_forward),
           output,
           norm_first ? quantization{1.0} : at(points::sum3)};
+}
+}  // namespace detail
+
+/// The quantizations of the decoder layer whose points a calibration recorded under `path` (`ctattn::record_ranges`
+/// with `ctattn::with_memory`: `path.norm1` ... `path.feed_forward`, `path.sum3` for a post-norm layer, its output
+/// under `path`), its input quantized with `input` (the layer before it's output quantization) and the memory with
+/// `memory` (the range named `memory`). `ctattn::quantize` reads every decoder layer's this way.
+///
+/// Example: `constexpr auto q0 = ctattn::decoder_layer_quantizations_at(ranges, "layers.0", q_in, q_memory, false);`
+template <typename Table>
+[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_at(const Table& table,
+                                                                                   std::string_view path,
+                                                                                   quantization input,
+                                                                                   quantization memory,
+                                                                                   bool norm_first) noexcept {
+  const detail::table_points<Table> at{table, path};
+  return detail::decoder_layer_quantizations_from(at, input, memory, norm_first);
 }
 
 /// A transformer decoder layer in int8 (nn.TransformerDecoderLayer(batch_first=True), post-norm as PyTorch's

@@ -253,9 +253,99 @@ inline constexpr bool is_float_rms_norm = false;
 template <typename T, auto W, bool Affine>
 inline constexpr bool is_float_rms_norm<rms_norm<T, W, Affine>> = true;
 
-// The quantization of the range named `Path` in `Ranges` (`output` for the empty path of a single layer).
+// The rule that a table holds the point `Missing` names (the empty name: it holds every point read), with the
+// point spelled out in the rule's type; true when it holds.
+template <parameter_name Missing, std::size_t... C>
+[[nodiscard]] constexpr bool ranges_hold_point(std::index_sequence<C...>) noexcept {
+  return shape_error::ranges_must_hold_every_point<op::quantize, point<Missing.chars[C]...>,
+                                                   Missing.length == 0>::check();
+}
+
+// The probe `quantize` runs before reading a layer's points: the same members as `table_points`, each point checked
+// against the table and its whole name kept when it is the first one missing; every range it gives is [-1, 1], so
+// the layer's quantizations can still be formed (and its type named) after the rule has said which point is missing.
+template <typename Table>
+struct missing_points {
+  const Table& table;
+  std::string_view path;
+  parameter_name first{};
+  constexpr value_range point(std::string_view name) noexcept {
+    if (first.length == 0 && !holds_point(table, path, name)) {
+      if (!path.empty()) {
+        first.append(path);
+        first.append(".");
+      }
+      first.append(name);
+    }
+    return {-1.0, 1.0};
+  }
+  constexpr value_range output() noexcept {
+    if (first.length == 0 && !holds_point(table, {}, output_point(path))) first.append(output_point(path));
+    return {-1.0, 1.0};
+  }
+};
+
+// The first point of `Ranges` a layer's quantizations at Path read and the table lacks, with the quantizations read
+// from the probe's ranges; `Read(points)` reads them (encoder_layer_quantizations_from, ...).
+template <typename Quantizations>
+struct probed {
+  parameter_name missing;
+  Quantizations quantizations;
+};
+template <const auto& Ranges, parameter_name Path, typename Read>
+[[nodiscard]] constexpr auto probe_points(Read read) noexcept {
+  missing_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, Path.view()};
+  const auto quantizations = read(at);
+  return probed<std::remove_cvref_t<decltype(quantizations)>>{at.first, quantizations};
+}
+
+// The first point inside the transformer layers of L at `path` that `Ranges` lacks (the empty name when it holds
+// them all), through chains and residual connections: every point an encoder or decoder layer's quantizations read,
+// read by the probe as quantize_layer reads them. `quantize` asks it before building anything, so that the rule's
+// sentence comes with a short instantiation chain; the points of the other layers (an attention or feed-forward
+// layer's own) are checked where quantization_at reads them.
+template <const auto& Ranges, typename L>
+[[nodiscard]] constexpr parameter_name first_missing_layer_point(const parameter_name& path) noexcept;
+template <const auto& Ranges, typename C, std::size_t... I>
+[[nodiscard]] constexpr parameter_name first_missing_chain_point(const parameter_name& path,
+                                                               std::index_sequence<I...>) noexcept {
+  parameter_name missing{};
+  ((missing.length == 0
+        ? (void)(missing = first_missing_layer_point<Ranges, chain_element_type<I, C>>(point_name(path, chain_name<C>(I))))
+        : void()),
+   ...);
+  return missing;
+}
+template <const auto& Ranges, typename L>
+[[nodiscard]] constexpr parameter_name first_missing_layer_point(const parameter_name& path) noexcept {
+  missing_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, path.view()};
+  if constexpr (is_chain<L>) {
+    return first_missing_chain_point<Ranges, L>(path, std::make_index_sequence<chain_length<L>()>{});
+  } else if constexpr (is_residual<L>) {
+    return first_missing_layer_point<Ranges, std::remove_cvref_t<decltype(std::declval<const L&>().inner)>>(
+        point_name(path, points::inner));
+  } else if constexpr (is_encoder_layer<L>) {
+    (void)encoder_layer_quantizations_from(at, quantization{1.0}, L::norm_first);
+  } else if constexpr (is_decoder_layer<L>) {
+    (void)decoder_layer_quantizations_from(at, quantization{1.0}, quantization{1.0}, L::norm_first);
+  }
+  return at.first;
+}
+template <const auto& Ranges, typename L>
+inline constexpr parameter_name first_missing_point = first_missing_layer_point<Ranges, L>(parameter_name{});
+
+// The quantization of the range named `Path` in `Ranges` (`output` for the empty path of a single layer); a name the
+// table lacks is the rule ranges_must_hold_every_point (and the quantization of [-1, 1], so that nothing after it
+// fails too).
 template <const auto& Ranges, parameter_name Path>
-inline constexpr quantization quantization_at = quantization_for_range(range_at_output(Ranges, Path.view()));
+struct output_quantization {
+  static constexpr parameter_name missing = probe_points<Ranges, Path>([](auto& at) { return at.output(); }).missing;
+  static constexpr bool holds = ranges_hold_point<missing>(std::make_index_sequence<missing.length>{});
+  static constexpr quantization value =
+      holds ? quantization_for_range(range_at_output(Ranges, Path.view())) : quantization_for_range({-1.0, 1.0});
+};
+template <const auto& Ranges, parameter_name Path>
+inline constexpr quantization quantization_at = output_quantization<Ranges, Path>::value;
 
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
@@ -397,12 +487,27 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   if constexpr (is_chain<L>) {
     return typename int8_list_info<typename int8_elements<Ranges, Path, QIn, L, 0>::type>::chain{};
   } else if constexpr (is_encoder_layer<L>) {
-    constexpr encoder_layer_quantizations q = encoder_layer_quantizations_at(Ranges, Path.view(), QIn, L::norm_first);
-    return quantize_encoder_layer<q>(layer);
+    // Rationale: the layer's points probed first, so that a point the table lacks is the rule's sentence, once,
+    // rather than a constant expression that fails in each place its quantizations are read.
+    constexpr auto probe = probe_points<Ranges, Path>(
+        [](auto& at) { return encoder_layer_quantizations_from(at, QIn, L::norm_first); });
+    if constexpr (!ranges_hold_point<probe.missing>(std::make_index_sequence<probe.missing.length>{})) {
+      return quantize_encoder_layer<probe.quantizations>(layer);
+    } else {
+      constexpr encoder_layer_quantizations q = encoder_layer_quantizations_at(Ranges, Path.view(), QIn, L::norm_first);
+      return quantize_encoder_layer<q>(layer);
+    }
   } else if constexpr (is_decoder_layer<L>) {
-    constexpr decoder_layer_quantizations q = decoder_layer_quantizations_at(
-        Ranges, Path.view(), QIn, quantization_at<Ranges, point_name(parameter_name{}, points::memory)>, L::norm_first);
-    return quantize_decoder_layer<q>(layer);
+    constexpr quantization memory = quantization_at<Ranges, point_name(parameter_name{}, points::memory)>;
+    constexpr auto probe = probe_points<Ranges, Path>(
+        [memory](auto& at) { return decoder_layer_quantizations_from(at, QIn, memory, L::norm_first); });
+    if constexpr (!ranges_hold_point<probe.missing>(std::make_index_sequence<probe.missing.length>{})) {
+      return quantize_decoder_layer<probe.quantizations>(layer);
+    } else {
+      constexpr decoder_layer_quantizations q =
+          decoder_layer_quantizations_at(Ranges, Path.view(), QIn, memory, L::norm_first);
+      return quantize_decoder_layer<q>(layer);
+    }
   } else if constexpr (is_attention_layer<L>) {
     const auto& w = layer.weights;
     constexpr std::size_t heads = std::remove_cvref_t<decltype(w)>::query_heads;
@@ -571,6 +676,9 @@ template <const auto& Ranges, typename M>
                 !detail::ranges_member_rule<Ranges, M>::check()) {
     return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (!detail::first_broken<typename detail::quantize_rules_of<M>::type>::check()) {
+    return detail::no_int8_form<quantization{1.0}>{};
+  } else if constexpr (constexpr parameter_name missing = detail::first_missing_point<Ranges, M>;
+                       !detail::ranges_hold_point<missing>(std::make_index_sequence<missing.length>{})) {
     return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (detail::is_token_embedding<detail::chain_element_type<0, M>>) {
     return detail::quantize_chain<Ranges, quantization{1.0}>(model);

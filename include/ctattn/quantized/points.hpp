@@ -88,27 +88,52 @@ inline constexpr std::string_view cross_attention = cross_attention_names.attent
 }  // namespace points
 
 namespace detail {
-// The range `path.point` of a generated table (`point` for the empty path of a single layer), compared without
-// building the name; a name the table lacks is a contract violation (a compile error in a constant expression).
-// `range_at_output(table, path)` is the layer's output: `path`, or `output` for a single layer.
+// Whether `name` is `path.point` (`point` for the empty path of a single layer), compared without building it.
+[[nodiscard]] constexpr bool names_point(std::string_view name, std::string_view path, std::string_view point) noexcept {
+  return path.empty() ? name == point
+                      : name.size() == path.size() + 1 + point.size() && name.substr(0, path.size()) == path &&
+                            name[path.size()] == '.' && name.substr(path.size() + 1) == point;
+}
+// Whether a generated table holds the range `path.point`.
+template <typename Table>
+[[nodiscard]] constexpr bool holds_point(const Table& table, std::string_view path, std::string_view point) noexcept {
+  for (const named_range& entry : table) {
+    if (names_point(entry.name, path, point)) return true;
+  }
+  return false;
+}
+// The range `path.point` of a generated table; a name the table lacks is a contract violation (a compile error in a
+// constant expression). `range_at_output(table, path)` is the layer's output: `path`, or `output` for a single layer.
 template <typename Table>
 [[nodiscard]] constexpr value_range range_at_point(const Table& table, std::string_view path,
                                                    std::string_view point) noexcept {
   for (const named_range& entry : table) {
-    const std::string_view n = entry.name;
-    if (path.empty() ? n == point
-                     : n.size() == path.size() + 1 + point.size() && n.substr(0, path.size()) == path &&
-                           n[path.size()] == '.' && n.substr(path.size() + 1) == point) {
-      return entry.range;
-    }
+    if (names_point(entry.name, path, point)) return entry.range;
   }
   detail::ranges_table_lacks_this_point_record_it_with_record_ranges();
   return value_range{};
 }
+// The name of a layer's output in a table: its path, or `output` for the empty path of a single layer.
+[[nodiscard]] constexpr std::string_view output_point(std::string_view path) noexcept {
+  return path.empty() ? points::output : path;
+}
 template <typename Table>
 [[nodiscard]] constexpr value_range range_at_output(const Table& table, std::string_view path) noexcept {
-  return range_at(table, path.empty() ? points::output : path);
+  return range_at(table, output_point(path));
 }
+
+// The points of the layer at `path` as `ctattn::quantize` reads them from a generated table: `point(name)` is the
+// range `path.name`, `output()` the layer's output. (ctattn/quantized/model.hpp has a probe with the same members,
+// which names the first point a table lacks before any is read.)
+template <typename Table>
+struct table_points {
+  const Table& table;
+  std::string_view path;
+  [[nodiscard]] constexpr value_range point(std::string_view name) const noexcept {
+    return range_at_point(table, path, name);
+  }
+  [[nodiscard]] constexpr value_range output() const noexcept { return range_at_output(table, path); }
+};
 }  // namespace detail
 
 }  // namespace ctattn

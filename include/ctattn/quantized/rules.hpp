@@ -20,6 +20,7 @@
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
 /// | `model_forward_must_be_its_members`   | the model whose `forward` is its own                              |
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
+/// | `ranges_must_hold_every_point`        | the point inside a layer the table lacks, its whole name (`point<'l', ..., '1'>`: `layers.0.norm1`) |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
 
 #include <cstddef>
@@ -115,6 +116,22 @@ struct ranges_must_hold_every_member {
                   "ctattn: the ranges table lacks a member of this model (it was recorded for another model, or "
                   "before this one changed); record it again with ctattn::record_ranges on this model (the rule "
                   "below names the model and the first member missing)");
+    return holds;
+  }
+};
+
+/// `ctattn::quantize<Ranges>(model)` reads the range of every point inside a layer as well (`layers.0.norm1`: the
+/// names of ctattn/quantized/points.hpp under the layer's path, as ctattn::record_ranges writes them), so a table
+/// that holds every member but lacks one of those was recorded before the model changed, or edited. `Point` is the
+/// name the table lacks, whole.
+template <typename Operation, typename Point, bool Holds>
+struct ranges_must_hold_every_point {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the ranges table lacks a point inside a layer of this model (it was recorded before the "
+                  "model changed, or edited); record it again with ctattn::record_ranges on this model (the rule "
+                  "below names the point missing)");
     return holds;
   }
 };

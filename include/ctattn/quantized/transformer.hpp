@@ -136,6 +136,24 @@ struct encoder_layer_ranges {
           quantization_for_range(r.output),     quantization_for_range(r.sum2)};
 }
 
+namespace detail {
+// The points an encoder layer's quantizations read, each once, from `at` (`table_points`, or the probe of
+// ctattn/quantized/model.hpp that names a point a table lacks first).
+template <typename Points>
+[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_from(Points& at, quantization input,
+                                                                                     bool norm_first) noexcept {
+  // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
+  const value_range output = at.output();
+  encoder_layer_quantizations q = encoder_layer_quantizations_for(
+      {{}, at.point(points::norm1), at.point(points::query), at.point(points::key), at.point(points::value),
+       at.point(points::scores), at.point(points::context), at.point(points::attention), at.point(points::sum1),
+       norm_first ? at.point(points::norm2) : output, at.point(points::hidden), at.point(points::activation),
+       at.point(points::feed_forward), output, norm_first ? value_range{} : at.point(points::sum2)});
+  q.input = input;
+  return q;
+}
+}  // namespace detail
+
 /// The quantizations of the encoder layer whose points a calibration recorded under `path`
 /// (`ctattn::record_ranges`: `path.norm1` ... `path.feed_forward`, `path.sum2` for a post-norm layer, and its
 /// output under `path`), its input quantized with `input` (the layer before it's output quantization).
@@ -147,16 +165,8 @@ template <typename Table>
                                                                                    std::string_view path,
                                                                                    quantization input,
                                                                                    bool norm_first = true) noexcept {
-  const auto at = [&](std::string_view point) { return detail::range_at_point(table, path, point); };
-  // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
-  const value_range output = detail::range_at_output(table, path);
-  encoder_layer_quantizations q = encoder_layer_quantizations_for(
-      {{}, at(points::norm1), at(points::query), at(points::key), at(points::value), at(points::scores),
-       at(points::context), at(points::attention), at(points::sum1), norm_first ? at(points::norm2) : output,
-       at(points::hidden), at(points::activation), at(points::feed_forward), output,
-       norm_first ? value_range{} : at(points::sum2)});
-  q.input = input;
-  return q;
+  const detail::table_points<Table> at{table, path};
+  return detail::encoder_layer_quantizations_from(at, input, norm_first);
 }
 
 /// A transformer encoder layer in int8 (nn.TransformerEncoderLayer(batch_first=True), pre-norm by default,
@@ -422,20 +432,15 @@ struct decoder_layer_quantizations {
   friend constexpr bool operator==(const decoder_layer_quantizations&, const decoder_layer_quantizations&) = default;
 };
 
-/// The quantizations of the decoder layer whose points a calibration recorded under `path` (`ctattn::record_ranges`
-/// with `ctattn::with_memory`: `path.norm1` ... `path.feed_forward`, `path.sum3` for a post-norm layer, its output
-/// under `path`), its input quantized with `input` (the layer before it's output quantization) and the memory with
-/// `memory` (the range named `memory`). `ctattn::quantize` reads every decoder layer's this way.
-///
-/// Example: `constexpr auto q0 = ctattn::decoder_layer_quantizations_at(ranges, "layers.0", q_in, q_memory, false);`
-template <typename Table>
-[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_at(const Table& table,
-                                                                                   std::string_view path,
-                                                                                   quantization input,
-                                                                                   quantization memory,
-                                                                                   bool norm_first) noexcept {
-  const auto at = [&](std::string_view point) { return quantization_for_range(detail::range_at_point(table, path, point)); };
-  const quantization output = quantization_for_range(detail::range_at_output(table, path));
+namespace detail {
+// The points a decoder layer's quantizations read, each once, from `points` (as encoder_layer_quantizations_from).
+template <typename Points>
+[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_from(Points& points_at,
+                                                                                     quantization input,
+                                                                                     quantization memory,
+                                                                                     bool norm_first) noexcept {
+  const auto at = [&](std::string_view point) { return quantization_for_range(points_at.point(point)); };
+  const quantization output = quantization_for_range(points_at.output());
   // Rationale: a post-norm layer's norm3 gives its output, so it has no norm3 of its own; a pre-norm one no sum3.
   return {input,
           memory,
@@ -461,6 +466,23 @@ template <typename Table>
           at(points::feed_forward),
           output,
           norm_first ? quantization{1.0} : at(points::sum3)};
+}
+}  // namespace detail
+
+/// The quantizations of the decoder layer whose points a calibration recorded under `path` (`ctattn::record_ranges`
+/// with `ctattn::with_memory`: `path.norm1` ... `path.feed_forward`, `path.sum3` for a post-norm layer, its output
+/// under `path`), its input quantized with `input` (the layer before it's output quantization) and the memory with
+/// `memory` (the range named `memory`). `ctattn::quantize` reads every decoder layer's this way.
+///
+/// Example: `constexpr auto q0 = ctattn::decoder_layer_quantizations_at(ranges, "layers.0", q_in, q_memory, false);`
+template <typename Table>
+[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_at(const Table& table,
+                                                                                   std::string_view path,
+                                                                                   quantization input,
+                                                                                   quantization memory,
+                                                                                   bool norm_first) noexcept {
+  const detail::table_points<Table> at{table, path};
+  return detail::decoder_layer_quantizations_from(at, input, memory, norm_first);
 }
 
 /// A transformer decoder layer in int8 (nn.TransformerDecoderLayer(batch_first=True), post-norm as PyTorch's
