@@ -1,5 +1,5 @@
-# The tables of docs/firmware.md that benchmarks/firmware_size.sh writes (--write) and checks (--check): awk -v rows=FILE
-# -v toolchain="GCC Clang QEMU" -v header="| Core | Image | ... |" -f firmware_tables.awk docs/firmware.md
+# The tables of docs/firmware.md that benchmarks/firmware_size.sh writes (--write) and checks (--check):
+#   awk -v rows=FILE -v toolchain="GCC Clang QEMU" -v header="| Core | Image | ... |" -f firmware_tables.awk PAGE
 # prints the page with
 #   - the cost table, between `<!-- begin firmware_size.sh cost; toolchain: ... -->` and
 #     `<!-- end firmware_size.sh cost -->`: each core's rows from FILE where FILE measured that core, else as the page
@@ -85,7 +85,8 @@ function print_glance(    k, cell, stack, core, name) {
     name = label(core, cell[2])
     if (name == "") continue
     split(cell[9], stack, "/")
-    print "| " core " | " name " | " cell[3] " | " cell[5] " | " cell[6] " | " cell[7] " | " trim(stack[2]) " / " trim(stack[1]) " | " commas(cell[11]) " |"
+    print "| " core " | " name " | " cell[3] " | " cell[5] " | " cell[6] " | " cell[7] " | " \
+          trim(stack[2]) " / " trim(stack[1]) " | " commas(cell[11]) " |"
   }
 }
 

@@ -13440,7 +13440,7 @@ struct quantization_constant {
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
 /// | `model_forward_must_be_its_members`   | the model whose `forward` is its own                              |
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
-/// | `ranges_must_hold_every_point`        | the point inside a layer the table lacks, its whole name (`point<'l', ..., '1'>`: `layers.0.norm1`) |
+/// | `ranges_must_hold_every_point`        | the point in a layer the table lacks, whole (`layers.0.norm1`)  |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
 
 
@@ -16767,10 +16767,10 @@ inline constexpr std::string_view cross_attention = cross_attention_names.attent
 
 namespace detail {
 // Whether `name` is `path.point` (`point` for the empty path of a single layer), compared without building it.
-[[nodiscard]] constexpr bool names_point(std::string_view name, std::string_view path, std::string_view point) noexcept {
-  return path.empty() ? name == point
-                      : name.size() == path.size() + 1 + point.size() && name.substr(0, path.size()) == path &&
-                            name[path.size()] == '.' && name.substr(path.size() + 1) == point;
+[[nodiscard]] constexpr bool names_point(std::string_view name, std::string_view path, std::string_view pt) noexcept {
+  return path.empty() ? name == pt
+                      : name.size() == path.size() + 1 + pt.size() && name.substr(0, path.size()) == path &&
+                            name[path.size()] == '.' && name.substr(path.size() + 1) == pt;
 }
 // Whether a generated table holds the range `path.point`.
 template <typename Table>

@@ -1,7 +1,8 @@
 // One list of cases per case header, run by every runner: a case header (attention_cases.hpp, multihead_cases.hpp,
-// int8_kernel_cases.hpp, quantized_cases.hpp, int8_decoder_cases.hpp) names each of its cases once, in `every_case`, with the runners
-// that can afford it; tests/static runs the list in constant evaluation, tests/runtime and tests/backend at run
-// time, and the firmware images on the boards, each taking the cases marked for it. A case is added in one place.
+// int8_kernel_cases.hpp, quantized_cases.hpp, int8_decoder_cases.hpp) names each of its cases once, in `every_case`,
+// with the runners that can afford it; tests/static runs the list in constant evaluation, tests/runtime and
+// tests/backend at run time, and the firmware images on the boards, each taking the cases marked for it. A case is
+// added in one place.
 #pragma once
 
 #include <cstddef>

@@ -310,9 +310,9 @@ template <const auto& Ranges, typename C, std::size_t... I>
 [[nodiscard]] constexpr parameter_name first_missing_chain_point(const parameter_name& path,
                                                                std::index_sequence<I...>) noexcept {
   parameter_name missing{};
-  ((missing.length == 0
-        ? (void)(missing = first_missing_layer_point<Ranges, chain_element_type<I, C>>(point_name(path, chain_name<C>(I))))
-        : void()),
+  ((missing.length == 0 ? (void)(missing = first_missing_layer_point<Ranges, chain_element_type<I, C>>(
+                                     point_name(path, chain_name<C>(I))))
+                        : void()),
    ...);
   return missing;
 }

@@ -89,10 +89,10 @@ inline constexpr std::string_view cross_attention = cross_attention_names.attent
 
 namespace detail {
 // Whether `name` is `path.point` (`point` for the empty path of a single layer), compared without building it.
-[[nodiscard]] constexpr bool names_point(std::string_view name, std::string_view path, std::string_view point) noexcept {
-  return path.empty() ? name == point
-                      : name.size() == path.size() + 1 + point.size() && name.substr(0, path.size()) == path &&
-                            name[path.size()] == '.' && name.substr(path.size() + 1) == point;
+[[nodiscard]] constexpr bool names_point(std::string_view name, std::string_view path, std::string_view pt) noexcept {
+  return path.empty() ? name == pt
+                      : name.size() == path.size() + 1 + pt.size() && name.substr(0, path.size()) == path &&
+                            name[path.size()] == '.' && name.substr(path.size() + 1) == pt;
 }
 // Whether a generated table holds the range `path.point`.
 template <typename Table>

@@ -20,7 +20,7 @@
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
 /// | `model_forward_must_be_its_members`   | the model whose `forward` is its own                              |
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
-/// | `ranges_must_hold_every_point`        | the point inside a layer the table lacks, its whole name (`point<'l', ..., '1'>`: `layers.0.norm1`) |
+/// | `ranges_must_hold_every_point`        | the point in a layer the table lacks, whole (`layers.0.norm1`)  |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
 
 #include <cstddef>
