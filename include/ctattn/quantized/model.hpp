@@ -267,20 +267,14 @@ template <parameter_name Missing, std::size_t... C>
 template <typename Table>
 struct missing_points {
   const Table& table;
-  std::string_view path;
+  const parameter_name& path;
   parameter_name first{};
   constexpr value_range point(std::string_view name) noexcept {
-    if (first.length == 0 && !holds_point(table, path, name)) {
-      if (!path.empty()) {
-        first.append(path);
-        first.append(".");
-      }
-      first.append(name);
-    }
+    if (first.length == 0 && !holds_point(table, path.view(), name)) first = point_name(path, name);
     return {-1.0, 1.0};
   }
   constexpr value_range output() noexcept {
-    if (first.length == 0 && !holds_point(table, {}, output_point(path))) first.append(output_point(path));
+    if (first.length == 0 && !holds_point(table, {}, output_name(path))) first.append(output_name(path));
     return {-1.0, 1.0};
   }
 };
@@ -294,7 +288,7 @@ struct probed {
 };
 template <const auto& Ranges, parameter_name Path, typename Read>
 [[nodiscard]] constexpr auto probe_points(Read read) noexcept {
-  missing_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, Path.view()};
+  missing_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, Path};
   const auto quantizations = read(at);
   return probed<std::remove_cvref_t<decltype(quantizations)>>{at.first, quantizations};
 }
@@ -318,7 +312,7 @@ template <const auto& Ranges, typename C, std::size_t... I>
 }
 template <const auto& Ranges, typename L>
 [[nodiscard]] constexpr parameter_name first_missing_layer_point(const parameter_name& path) noexcept {
-  missing_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, path.view()};
+  missing_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, path};
   if constexpr (is_chain<L>) {
     return first_missing_chain_point<Ranges, L>(path, std::make_index_sequence<chain_length<L>()>{});
   } else if constexpr (is_residual<L>) {

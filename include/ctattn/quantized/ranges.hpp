@@ -134,7 +134,7 @@ namespace detail {
 // The name of the output of the layer at `path`: the path itself, or `output` for the whole model (a chain's, or a
 // single layer's given to record_ranges).
 [[nodiscard]] constexpr std::string_view output_name(const parameter_name& path) noexcept {
-  return path.length == 0 ? points::output : path.view();
+  return output_point(path.view());
 }
 
 template <typename L>
