@@ -30,17 +30,17 @@
 #include <utility>
 #include <vector>
 
-#include "ctattn/ctattn.hpp"
 #include "bench_common.hpp"
+#include "ctattn/ctattn.hpp"
 
 namespace {
 using ctattn_bench::fill;
-using ctattn_bench::format_number;
-using ctattn_bench::format_time;
+using ctattn_bench::float_vector;
 using ctattn_bench::fma_chains;
 using ctattn_bench::fma_flops_per_iteration;
 using ctattn_bench::fma_peak;
-using ctattn_bench::float_vector;
+using ctattn_bench::format_number;
+using ctattn_bench::format_time;
 using ctattn_bench::instance;
 using ctattn_bench::median_times;
 using ctattn_bench::register_kernel;
@@ -207,8 +207,7 @@ struct attention_case {
 template <std::size_t N, std::size_t E, std::size_t H>
 struct multi_head_case {
   static constexpr std::size_t head_dim = E / H;
-  static constexpr double flops =
-      8.0 * static_cast<double>(N * E * E) + 4.0 * static_cast<double>(N * N * E);
+  static constexpr double flops = 8.0 * static_cast<double>(N * E * E) + 4.0 * static_cast<double>(N * N * E);
   static constexpr std::size_t output_size = N * E;
   static constexpr const char* eigen_note = is_dynamic<eigen_matrix<E, E>> ? "Eigen: dynamic weights" : "";
 
@@ -289,8 +288,8 @@ struct multi_head_case {
     float worst = 0.0f;
     for (std::size_t i = 0; i < N; ++i) {
       for (std::size_t o = 0; o < E; ++o) {
-        for (const auto& [p, m] : {std::pair{0u, &workspace.queries}, std::pair{1u, &workspace.keys},
-                                   std::pair{2u, &workspace.values}}) {
+        for (const auto& [p, m] :
+             {std::pair{0u, &workspace.queries}, std::pair{1u, &workspace.keys}, std::pair{2u, &workspace.values}}) {
           worst = std::max(worst, std::fabs(stacked_out.elements[i][p * E + o] - m->elements[i][o]));
         }
       }
@@ -321,8 +320,7 @@ struct multi_head_case {
     for (std::size_t h = 0; h < H; ++h) {
       const auto c = static_cast<Eigen::Index>(h * head_dim);
       eigen_attention(eigen_q.template middleCols<width>(c), eigen_k.template middleCols<width>(c),
-                      eigen_v.template middleCols<width>(c), eigen_scores,
-                      eigen_concat.template middleCols<width>(c));
+                      eigen_v.template middleCols<width>(c), eigen_scores, eigen_concat.template middleCols<width>(c));
     }
     eigen_y.noalias() = eigen_concat * eigen_w_o.transpose();
     eigen_y.rowwise() += eigen_b_o;
@@ -456,18 +454,17 @@ constexpr std::size_t large_bandwidth_bytes = std::size_t{32} << 20;
 void print_table(const median_times& time, const std::vector<table_row>& rows, const char* repetitions,
                  double mha_weight_bytes, const std::string& mha_prefix) {
   const double peak = fma_flops_per_iteration / time("fma_peak") * 1e-9;
-  const double small_bandwidth =
-      static_cast<double>(small_bandwidth_bytes) / time("read_bandwidth/4MiB") * 1e-9;
-  const double large_bandwidth =
-      static_cast<double>(large_bandwidth_bytes) / time("read_bandwidth/32MiB") * 1e-9;
+  const double small_bandwidth = static_cast<double>(small_bandwidth_bytes) / time("read_bandwidth/4MiB") * 1e-9;
+  const double large_bandwidth = static_cast<double>(large_bandwidth_bytes) / time("read_bandwidth/32MiB") * 1e-9;
 
   if (std::string_view(repetitions) == "1") {
     std::printf("\nOne run each, real time per call, one thread, float32.\n\n");
   } else {
     std::printf("\nMedians of %s repetitions, real time per call, one thread, float32.\n\n", repetitions);
   }
-  std::printf("| case | ctattn | naive | Eigen | ctattn vs Eigen (Eigen time / ctattn time) | ctattn GFLOP/s "
-              "| %% of FMA peak | ctattn exact | naive / exact |\n");
+  std::printf(
+      "| case | ctattn | naive | Eigen | ctattn vs Eigen (Eigen time / ctattn time) | ctattn GFLOP/s "
+      "| %% of FMA peak | ctattn exact | naive / exact |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const table_row& row : rows) {
     const double ctattn = time(row.prefix + "/ctattn");
@@ -476,35 +473,37 @@ void print_table(const median_times& time, const std::vector<table_row>& rows, c
     const double exact = time(row.prefix + "/exact");
     const double gflops = row.flops / ctattn * 1e-9;
     std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
-                format_time(naive).c_str(), format_time(eigen).c_str(),
-                format_number("%.2fx", eigen / ctattn).c_str(), format_number("%.2f", gflops).c_str(),
-                format_number("%.1f%%", 100.0 * gflops / peak).c_str(), format_time(exact).c_str(),
-                format_number("%.2fx", naive / exact).c_str());
+                format_time(naive).c_str(), format_time(eigen).c_str(), format_number("%.2fx", eigen / ctattn).c_str(),
+                format_number("%.2f", gflops).c_str(), format_number("%.1f%%", 100.0 * gflops / peak).c_str(),
+                format_time(exact).c_str(), format_number("%.2fx", naive / exact).c_str());
   }
   for (const table_row& row : rows) {
     const double relaid = time(row.prefix + "/in_by_out");
     if (row.prefix.rfind("mha/", 0) != 0 || std::isnan(relaid)) continue;
     std::printf("\n%s, weights relaid out in x out (ctattn::relayout): %s, %s Eigen's speed.", row.label.c_str(),
-                format_time(relaid).c_str(),
-                format_number("%.2fx", time(row.prefix + "/eigen") / relaid).c_str());
+                format_time(relaid).c_str(), format_number("%.2fx", time(row.prefix + "/eigen") / relaid).c_str());
   }
   for (const table_row& row : rows) {
     const double separate = time(row.prefix + "/projections/separate");
     const double stacked = time(row.prefix + "/projections/stacked");
     if (std::isnan(separate) || std::isnan(stacked)) continue;
-    std::printf("\n%s, Q, K, V projections: three calls %s, one stacked 3E x E projection %s (separate / stacked "
-                "%s).", row.label.c_str(), format_time(separate).c_str(), format_time(stacked).c_str(),
-                format_number("%.2fx", separate / stacked).c_str());
+    std::printf(
+        "\n%s, Q, K, V projections: three calls %s, one stacked 3E x E projection %s (separate / stacked "
+        "%s).",
+        row.label.c_str(), format_time(separate).c_str(), format_time(stacked).c_str(),
+        format_number("%.2fx", separate / stacked).c_str());
   }
   for (const table_row& row : rows) {
     const double int8 = time(row.prefix + "/int8");
     if (std::isnan(int8)) continue;
-    std::printf("\n%s in int8 (ctattn::int8_backend_name \"%s\"): %s, against float %s fast (float / int8 %s) and "
-                "%s exact (%s).", row.label.c_str(), ctattn::int8_backend_name, format_time(int8).c_str(),
-                format_time(time(row.prefix + "/ctattn")).c_str(),
-                format_number("%.2fx", time(row.prefix + "/ctattn") / int8).c_str(),
-                format_time(time(row.prefix + "/exact")).c_str(),
-                format_number("%.2fx", time(row.prefix + "/exact") / int8).c_str());
+    std::printf(
+        "\n%s in int8 (ctattn::int8_backend_name \"%s\"): %s, against float %s fast (float / int8 %s) and "
+        "%s exact (%s).",
+        row.label.c_str(), ctattn::int8_backend_name, format_time(int8).c_str(),
+        format_time(time(row.prefix + "/ctattn")).c_str(),
+        format_number("%.2fx", time(row.prefix + "/ctattn") / int8).c_str(),
+        format_time(time(row.prefix + "/exact")).c_str(),
+        format_number("%.2fx", time(row.prefix + "/exact") / int8).c_str());
   }
   std::printf("\n");
   const double backward_fast = time("backward/n64_d64/ctattn");
@@ -521,11 +520,12 @@ void print_table(const median_times& time, const std::vector<table_row>& rows, c
   const double ctattn = time(mha_prefix + "/ctattn");
   const double floor_small = mha_weight_bytes / (small_bandwidth * 1e9);
   const double floor_large = mha_weight_bytes / (large_bandwidth * 1e9);
-  std::printf("MHA 7 x 512: its weights and biases (%.2f MiB) are read once per call. Memory-bound floor: %s at the "
-              "4 MiB bandwidth (ctattn reaches %s of it), %s at the 32 MiB bandwidth (%s).\n",
-              mha_weight_bytes / static_cast<double>(1 << 20), format_time(floor_small).c_str(),
-              format_number("%.1f%%", 100.0 * floor_small / ctattn).c_str(), format_time(floor_large).c_str(),
-              format_number("%.1f%%", 100.0 * floor_large / ctattn).c_str());
+  std::printf(
+      "MHA 7 x 512: its weights and biases (%.2f MiB) are read once per call. Memory-bound floor: %s at the "
+      "4 MiB bandwidth (ctattn reaches %s of it), %s at the 32 MiB bandwidth (%s).\n",
+      mha_weight_bytes / static_cast<double>(1 << 20), format_time(floor_small).c_str(),
+      format_number("%.1f%%", 100.0 * floor_small / ctattn).c_str(), format_time(floor_large).c_str(),
+      format_number("%.1f%%", 100.0 * floor_large / ctattn).c_str());
 }
 
 }  // namespace
@@ -558,18 +558,17 @@ int main(int argc, char** argv) {
   {
     static backward_case backward{};
     const auto fast = ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g);
-    const auto exact = ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g,
-                                                  ctattn::exact_arithmetic);
+    const auto exact =
+        ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g, ctattn::exact_arithmetic);
     const float difference = max_difference(fast.queries.data(), exact.queries.data(), 64 * 64);
     std::printf("check backward n=64, d=64: max |fast - exact| of dQ %.1e\n", static_cast<double>(difference));
     agree &= difference <= 1e-4f;
     constexpr double flops = 5 * 2.0 * 64 * 64 * 64;
-    register_kernel("backward/n64_d64/ctattn", flops, [] {
-      backward.grad = ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g);
-    });
+    register_kernel("backward/n64_d64/ctattn", flops,
+                    [] { backward.grad = ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g); });
     register_kernel("backward/n64_d64/exact", flops, [] {
-      backward.grad = ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g,
-                                                 ctattn::exact_arithmetic);
+      backward.grad =
+          ctattn::attention_backward(backward.q, backward.k, backward.v, backward.g, ctattn::exact_arithmetic);
     });
   }
   if (!agree) {
@@ -579,8 +578,7 @@ int main(int argc, char** argv) {
 
   median_times reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter);
-  print_table(reporter, rows, repetitions.c_str(), static_cast<double>(sizeof(mha_large::weights)),
-              mha_large_prefix);
+  print_table(reporter, rows, repetitions.c_str(), static_cast<double>(sizeof(mha_large::weights)), mha_large_prefix);
   benchmark::Shutdown();
   return 0;
 }

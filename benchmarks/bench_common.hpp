@@ -91,7 +91,6 @@ inline bool start_benchmarks(int argc, char** argv, std::string& repetitions) {
   return true;
 }
 
-
 // Registers `kernel` as a benchmark of real time in µs with its GFLOP/s (`flops` per call) as a counter; the
 // outputs count as read, and the inputs as changed, after every call.
 template <typename Kernel>
@@ -103,9 +102,9 @@ inline void register_kernel(const std::string& name, double flops, Kernel kernel
                                    // The outputs count as read, and the inputs as changed, every iteration.
                                    benchmark::ClobberMemory();
                                  }
-                                 state.counters["GFLOPs"] = benchmark::Counter(
-                                     flops * 1e-9 * static_cast<double>(state.iterations()),
-                                     benchmark::Counter::kIsRate);
+                                 state.counters["GFLOPs"] =
+                                     benchmark::Counter(flops * 1e-9 * static_cast<double>(state.iterations()),
+                                                        benchmark::Counter::kIsRate);
                                })
       ->UseRealTime()
       ->Unit(benchmark::kMicrosecond);
@@ -177,8 +176,8 @@ inline constexpr std::int64_t fma_rounds_per_iteration = 1024;
 // contraction (AArch64's fmla, say), and on an x86 target without FMA the figure is the multiply-then-add rate.
 #if defined(__x86_64__) && (defined(__AVX512F__) || defined(__FMA__))
 template <std::size_t... J>
-[[gnu::noinline]] void fma_rounds(float_vector (&acc)[fma_chains], float_vector a, float_vector b,
-                                  std::int64_t rounds, std::index_sequence<J...>) {
+[[gnu::noinline]] void fma_rounds(float_vector (&acc)[fma_chains], float_vector a, float_vector b, std::int64_t rounds,
+                                  std::index_sequence<J...>) {
   float_vector local[] = {acc[J]...};
   for (std::int64_t r = 0; r < rounds; ++r) {
 #if defined(__AVX512F__)

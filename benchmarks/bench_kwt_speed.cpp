@@ -36,8 +36,8 @@ const kws::frames frames = kws::example_frames(0);
 
 // One inference's multiply-adds: the frames' Linear, per layer the q, k, v and output projections, the scores and
 // their weighted sum, the MLP; the head.
-constexpr double macs = 98.0 * 40 * 64 + 12 * (99.0 * 64 * 192 + 2 * 99.0 * 99 * 64 + 99.0 * 64 * 64 + 2 * 99.0 * 64 * 256) +
-                        64.0 * 35;
+constexpr double macs =
+    98.0 * 40 * 64 + 12 * (99.0 * 64 * 192 + 2 * 99.0 * 99 * 64 + 99.0 * 64 * 64 + 2 * 99.0 * 64 * 256) + 64.0 * 35;
 
 void rate(benchmark::State& state) {
   state.counters["GFLOPs"] =

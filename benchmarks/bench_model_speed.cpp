@@ -85,10 +85,11 @@ bool eigen_agrees_with_ctattn() {
       }
     }
   }
-  std::printf("check: Eigen sorter against ctattn's exact arithmetic on %zu golden inputs: largest |difference| "
-              "%.2e (tolerance %.0e): %s\n",
-              golden::inputs.size(), static_cast<double>(largest), static_cast<double>(tolerance),
-              agrees ? "agree" : "DISAGREE");
+  std::printf(
+      "check: Eigen sorter against ctattn's exact arithmetic on %zu golden inputs: largest |difference| "
+      "%.2e (tolerance %.0e): %s\n",
+      golden::inputs.size(), static_cast<double>(largest), static_cast<double>(tolerance),
+      agrees ? "agree" : "DISAGREE");
   return agrees;
 }
 #endif

@@ -45,9 +45,9 @@
 // benchmarks/peer_speed.sh builds and runs it; CTATTN_BENCH_ARCH_FLAGS (default -march=native) picks the target.
 #include <benchmark/benchmark.h>
 
+#include <xnnpack.h>
 #include <Eigen/Core>
 #include <dnnl.hpp>
-#include <xnnpack.h>
 
 #include <dlfcn.h>
 
@@ -60,9 +60,9 @@
 #include <cstring>
 #include <limits>
 #include <map>
-#include <set>
 #include <memory>
 #include <random>
+#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -71,16 +71,16 @@
 #include <utility>
 #include <vector>
 
-#include "ctattn/ctattn.hpp"
 #include "bench_common.hpp"
+#include "ctattn/ctattn.hpp"
 
 namespace {
 using ctattn_bench::fill;
-using ctattn_bench::format_number;
-using ctattn_bench::format_time;
 using ctattn_bench::fma_chains;
 using ctattn_bench::fma_flops_per_iteration;
 using ctattn_bench::fma_peak;
+using ctattn_bench::format_number;
+using ctattn_bench::format_time;
 using ctattn_bench::instance;
 using ctattn_bench::median_times;
 using ctattn_bench::register_kernel;
@@ -97,7 +97,8 @@ template <typename T>
 class buffer {
  public:
   explicit buffer(std::size_t count)
-      : count_(count), bytes_(round_up(count * sizeof(T) + XNN_EXTRA_BYTES)),
+      : count_(count),
+        bytes_(round_up(count * sizeof(T) + XNN_EXTRA_BYTES)),
         data_(static_cast<T*>(std::aligned_alloc(64, bytes_))) {
     if (data_ == nullptr) std::abort();
     std::memset(data_.get(), 0, bytes_);
@@ -194,8 +195,8 @@ onednn_call onednn_matmul(std::size_t rows, std::size_t in, std::size_t out, one
 
 // The same layer as an inner product: W out x in is its `oi` layout as it stands.
 onednn_call onednn_inner_product(std::size_t rows, std::size_t in, std::size_t out, onednn_type src_type,
-                                 onednn_type weight_type, onednn_type bias_type, onednn_type dst_type, void* x,
-                                 void* w, void* b, void* y, const dnnl::primitive_attr& attr) {
+                                 onednn_type weight_type, onednn_type bias_type, onednn_type dst_type, void* x, void* w,
+                                 void* b, void* y, const dnnl::primitive_attr& attr) {
   const dnnl::memory::desc src({dim(rows), dim(in)}, src_type, onednn_tag::nc);
   const dnnl::memory::desc weights_any({dim(out), dim(in)}, weight_type, onednn_tag::any);
   const dnnl::memory::desc weights_user({dim(out), dim(in)}, weight_type, onednn_tag::oi);
@@ -405,29 +406,29 @@ struct fc_case {
 
   void prepare_onednn() {
     const dnnl::primitive_attr plain;
-    onednn_matmul_fp32 = onednn_matmul(Rows, In, Out, onednn_type::f32, onednn_type::f32, onednn_type::f32,
-                                       onednn_type::f32, peer_x.data(), peer_w.data(), peer_b.data(),
-                                       onednn_matmul_y.data(), plain);
-    onednn_inner_product_fp32 = onednn_inner_product(Rows, In, Out, onednn_type::f32, onednn_type::f32,
-                                                     onednn_type::f32, onednn_type::f32, peer_x.data(), peer_w.data(),
-                                                     peer_b.data(), onednn_inner_product_y.data(), plain);
+    onednn_matmul_fp32 =
+        onednn_matmul(Rows, In, Out, onednn_type::f32, onednn_type::f32, onednn_type::f32, onednn_type::f32,
+                      peer_x.data(), peer_w.data(), peer_b.data(), onednn_matmul_y.data(), plain);
+    onednn_inner_product_fp32 =
+        onednn_inner_product(Rows, In, Out, onednn_type::f32, onednn_type::f32, onednn_type::f32, onednn_type::f32,
+                             peer_x.data(), peer_w.data(), peer_b.data(), onednn_inner_product_y.data(), plain);
 
     // Requantization: oneDNN 2.6 computes dst = output_scale_c x (sum_k (x_k - z_in) w_ck + bias_c) + z_out, rounded
     // to nearest even and saturated; output_scale_c = s_in s_c / s_out, one per output channel (mask 1 << 1: the
     // second dimension of the 2-D destination).
     std::vector<float> output_scales(Out);
     for (std::size_t c = 0; c < Out; ++c) {
-      output_scales[c] = static_cast<float>(int8_input.scale() * static_cast<double>(channel_scale[c]) /
-                                            int8_output.scale());
+      output_scales[c] =
+          static_cast<float>(int8_input.scale() * static_cast<double>(channel_scale[c]) / int8_output.scale());
     }
     // matmul: the input's zero point and the output's as attributes, the int32 bias as TFLite stores it.
     dnnl::primitive_attr with_zero_points;
     with_zero_points.set_output_scales(1 << 1, output_scales);
     with_zero_points.set_zero_points(DNNL_ARG_SRC, 0, {int8_input.zero_point});
     with_zero_points.set_zero_points(DNNL_ARG_DST, 0, {int8_output.zero_point});
-    onednn_matmul_int8 = onednn_matmul(Rows, In, Out, onednn_type::s8, onednn_type::s8, onednn_type::s32,
-                                       onednn_type::s8, peer_x_q.data(), peer_w_q.data(), peer_bias_q.data(),
-                                       onednn_matmul_y_q.data(), with_zero_points);
+    onednn_matmul_int8 =
+        onednn_matmul(Rows, In, Out, onednn_type::s8, onednn_type::s8, onednn_type::s32, onednn_type::s8,
+                      peer_x_q.data(), peer_w_q.data(), peer_bias_q.data(), onednn_matmul_y_q.data(), with_zero_points);
     // inner_product takes no zero points in oneDNN 2.6: the input's is folded into the bias, b_c - z_in sum_k w_ck
     // (ctattn's folded_bias, which a user computes once), and the output's is added by a linear post-op
     // (1 x v + z_out, before rounding: the same as adding it after).
@@ -437,10 +438,9 @@ struct fc_case {
     add_zero_point.append_eltwise(1.0f, dnnl::algorithm::eltwise_linear, 1.0f,
                                   static_cast<float>(int8_output.zero_point));
     folded.set_post_ops(add_zero_point);
-    onednn_inner_product_int8 = onednn_inner_product(Rows, In, Out, onednn_type::s8, onednn_type::s8,
-                                                     onednn_type::s32, onednn_type::s8, peer_x_q.data(),
-                                                     peer_w_q.data(), peer_folded_bias_q.data(),
-                                                     onednn_inner_product_y_q.data(), folded);
+    onednn_inner_product_int8 = onednn_inner_product(
+        Rows, In, Out, onednn_type::s8, onednn_type::s8, onednn_type::s32, onednn_type::s8, peer_x_q.data(),
+        peer_w_q.data(), peer_folded_bias_q.data(), onednn_inner_product_y_q.data(), folded);
   }
 
   // Rationale: each operator is set up once, outside the timed loop, as XNNPACK's own runtime does while the tensors
@@ -463,17 +463,17 @@ struct fc_case {
     const auto scale_in = static_cast<float>(int8_input.scale());
     const auto scale_out = static_cast<float>(int8_output.scale());
     xnn_check(xnn_create_convolution2d_nhwc_qc8(0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, In, Out, In, Out, zero_in, scale_in,
-                                                channel_scale, peer_w_q.data(), peer_bias_q.data(), zero_out,
-                                                scale_out, -128, 127, 0, &op),
+                                                channel_scale, peer_w_q.data(), peer_bias_q.data(), zero_out, scale_out,
+                                                -128, 127, 0, &op),
               "xnn_create_convolution2d_nhwc_qc8");
     xnn_qc8.reset(op);
     xnn_check(xnn_setup_convolution2d_nhwc_qc8(op, 1, 1, Rows, peer_x_q.data(), xnn_y_q.data(), nullptr),
               "xnn_setup_convolution2d_nhwc_qc8");
 
-    xnn_check(xnn_create_fully_connected_nc_qs8(In, Out, In, Out, zero_in, scale_in, tensor_scale,
-                                                peer_w_q_per_tensor.data(), peer_bias_q_per_tensor.data(), zero_out,
-                                                scale_out, -128, 127, 0, &op),
-              "xnn_create_fully_connected_nc_qs8");
+    xnn_check(
+        xnn_create_fully_connected_nc_qs8(In, Out, In, Out, zero_in, scale_in, tensor_scale, peer_w_q_per_tensor.data(),
+                                          peer_bias_q_per_tensor.data(), zero_out, scale_out, -128, 127, 0, &op),
+        "xnn_create_fully_connected_nc_qs8");
     xnn_qs8.reset(op);
     xnn_check(xnn_setup_fully_connected_nc_qs8(op, Rows, peer_x_q.data(), xnn_y_q_per_tensor.data(), nullptr),
               "xnn_setup_fully_connected_nc_qs8");
@@ -640,7 +640,7 @@ struct table_row {
   std::string label;   // "16x64x64", "n=6, d=16"
   std::string prefix;  // benchmark names are prefix + "/ctattn", "/eigen", ...
   double flops;
-  std::string notes;   // oneDNN's implementations
+  std::string notes;  // oneDNN's implementations
 };
 
 template <std::size_t Rows, std::size_t In, std::size_t Out>
@@ -744,8 +744,9 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
   }
 
   std::printf("\n### int8 fully connected, TFLite's per-channel quantization (rows x in x out)\n\n");
-  std::printf("| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn int8 MAC/s %% of FP32 FMA peak "
-              "MAC/s | ctattn int8 / ctattn fp32 |\n");
+  std::printf(
+      "| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn int8 MAC/s %% of FP32 FMA peak "
+      "MAC/s | ctattn int8 / ctattn fp32 |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (std::size_t i = 0; i < int8_rows.size(); ++i) {
     const table_row& row = int8_rows[i];
@@ -757,8 +758,8 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
     const double inner_product = exact_time("/onednn_inner_product");
     const double xnnpack = exact_time("/xnnpack_qc8_conv1x1");
     const double best_peer = fastest(fastest(matmul, inner_product), xnnpack);
-    const double fp32 = fastest(time(fp32_rows[i].prefix + "/ctattn_out_by_in"),
-                                time(fp32_rows[i].prefix + "/ctattn_in_by_out"));
+    const double fp32 =
+        fastest(time(fp32_rows[i].prefix + "/ctattn_out_by_in"), time(fp32_rows[i].prefix + "/ctattn_in_by_out"));
     std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
                 format_time(not_applicable).c_str(),
                 fastest_text(matmul, "matmul", inner_product, "inner_product, folded").c_str(),
@@ -766,15 +767,17 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
                 format_number("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str(),
                 format_number("%.2f", ctattn / fp32).c_str());
   }
-  std::printf("\nXNNPACK int8 is its per-channel 1 x 1 convolution (this XNNPACK has no per-channel fully-connected "
-              "operator). Its per-tensor fully_connected_nc_qs8 on the same shapes:");
+  std::printf(
+      "\nXNNPACK int8 is its per-channel 1 x 1 convolution (this XNNPACK has no per-channel fully-connected "
+      "operator). Its per-tensor fully_connected_nc_qs8 on the same shapes:");
   for (const table_row& row : int8_rows) {
     std::printf(" %s %s;", row.label.c_str(), format_time(time(row.prefix + "/xnnpack_qs8_per_tensor")).c_str());
   }
   std::printf("\nctattn's int8 backend: %s. Eigen has no int8 layer.\n", ctattn::int8_backend_name);
   if (!inexact_peers().empty()) {
     std::printf("Inexact (more than one step from ctattn and TFLite; timed, not compared):");
-    for (const std::string& name : inexact_peers()) std::printf(" %s %s;", name.c_str(), format_time(time(name)).c_str());
+    for (const std::string& name : inexact_peers())
+      std::printf(" %s %s;", name.c_str(), format_time(time(name)).c_str());
     std::printf("\n");
   }
 
@@ -790,8 +793,9 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
                 format_number("%.2f", ctattn / fastest(eigen, onednn_time)).c_str(),
                 format_number("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str());
   }
-  std::printf("\nXNNPACK (2022-02) has no attention operator: no XNNPACK figure. oneDNN attention is matmul (scale "
-              "1/sqrt(d) as its output scale) + softmax in place + matmul, three primitives per call.\n");
+  std::printf(
+      "\nXNNPACK (2022-02) has no attention operator: no XNNPACK figure. oneDNN attention is matmul (scale "
+      "1/sqrt(d) as its output scale) + softmax in place + matmul, three primitives per call.\n");
 
   std::printf("\noneDNN implementations chosen:\n");
   for (const auto* rows : {&fp32_rows, &int8_rows, &attention_rows}) {
@@ -808,9 +812,10 @@ int main(int argc, char** argv) {
   const std::string onednn_threads = limit_onednn_to_one_thread();
   xnn_check(xnn_initialize(nullptr), "xnn_initialize");
   const dnnl_version_t* version = dnnl_version();
-  std::printf("oneDNN %d.%d.%d, CPU runtime %s (its implementations, which name the ISA, are listed after the "
-              "tables); XNNPACK without a thread pool\n",
-              version->major, version->minor, version->patch, onednn_threads.c_str());
+  std::printf(
+      "oneDNN %d.%d.%d, CPU runtime %s (its implementations, which name the ISA, are listed after the "
+      "tables); XNNPACK without a thread pool\n",
+      version->major, version->minor, version->patch, onednn_threads.c_str());
 
   benchmark::RegisterBenchmark("fma_peak", fma_peak)->UseRealTime()->Unit(benchmark::kMicrosecond);
 

@@ -12,8 +12,11 @@ int main(int argc, char** argv) {
   static kws::kwt model{};
   kws::fill_weights(model);
   static std::array<kws::frames, 2> inputs{kws::example_frames(0), kws::example_frames(1)};
-  const ctattn::host::proof_options options{.name = "kwt", .model_include = "chain_proof_kwt.hpp",
-                                            .model_type = "kws::kwt", .input_type = "kws::frames",
-                                            .ranges_include = "kwt_ranges.hpp", .ranges_name = "kws::kwt_ranges"};
+  const ctattn::host::proof_options options{.name = "kwt",
+                                            .model_include = "chain_proof_kwt.hpp",
+                                            .model_type = "kws::kwt",
+                                            .input_type = "kws::frames",
+                                            .ranges_include = "kwt_ranges.hpp",
+                                            .ranges_name = "kws::kwt_ranges"};
   return ctattn::host::chain_proof_main<kws::kwt_ranges>(argc, argv, model, inputs, options);
 }

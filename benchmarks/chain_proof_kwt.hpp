@@ -18,14 +18,11 @@ using block = ctattn::transformer_encoder_layer<float, 64, 1, 256, ctattn::gelu,
 using frames = ctattn::matrix<float, 98, 40>;
 
 struct kwt : ctattn::model<kwt> {
-  BOOST_HANA_DEFINE_STRUCT(kwt, (ctattn::linear<float, 40, 64, ctattn::out_by_in, true>, to_patch_embedding),
-                           (ctattn::class_token<float, 64>, cls_token),
-                           (ctattn::position_parameter<float, 99, 64>, pos_embedding),
-                           (ctattn::sequential<block, block, block, block, block, block, block, block, block, block,
-                                               block, block>,
-                            layers),
-                           (ctattn::class_token_pool, pool),
-                           (ctattn::linear<float, 64, 35, ctattn::out_by_in, true>, head));
+  BOOST_HANA_DEFINE_STRUCT(
+      kwt, (ctattn::linear<float, 40, 64, ctattn::out_by_in, true>, to_patch_embedding),
+      (ctattn::class_token<float, 64>, cls_token), (ctattn::position_parameter<float, 99, 64>, pos_embedding),
+      (ctattn::sequential<block, block, block, block, block, block, block, block, block, block, block, block>, layers),
+      (ctattn::class_token_pool, pool), (ctattn::linear<float, 64, 35, ctattn::out_by_in, true>, head));
 };
 
 /// Sets the model's weights: small numbers fixed by their place, and eps 1e-6 (ARM's KWT).
@@ -43,7 +40,8 @@ inline void fill_weights(kwt& model) {
 inline frames example_frames(std::size_t g) {
   frames x{};
   for (std::size_t t = 0; t < 98; ++t) {
-    for (std::size_t f = 0; f < 40; ++f) x(t, f) = static_cast<float>(static_cast<int>((t * 7 + f * 3 + g) % 23) - 11) / 8;
+    for (std::size_t f = 0; f < 40; ++f)
+      x(t, f) = static_cast<float>(static_cast<int>((t * 7 + f * 3 + g) % 23) - 11) / 8;
   }
   return x;
 }

@@ -41,8 +41,8 @@ constexpr block float_layer = [] {
 constexpr ctattn::quantization q_x{0.01, 3}, q_qkv{0.05, -2}, q_scores{1.0 / 256, -128}, q_context{0.04, 1},
     q_attention{0.05, 4}, q_sum{0.06, 0}, q_norm{0.03, -5}, q_hidden{0.08, -10}, q_act{0.05, -100}, q_ff{0.06, 3},
     q_out{0.03, 2};
-constexpr ctattn::encoder_layer_quantizations q{q_x,       q_norm, q_qkv,    q_qkv, q_qkv, q_scores, q_context,
-                                                q_attention, q_sum, q_norm, q_hidden, q_act, q_ff, q_sum, q_out};
+constexpr ctattn::encoder_layer_quantizations q{q_x,   q_norm, q_qkv,    q_qkv, q_qkv, q_scores, q_context, q_attention,
+                                                q_sum, q_norm, q_hidden, q_act, q_ff,  q_sum,    q_out};
 constexpr auto x = ctattn::quantize<q_x>(lcg_filled<ctattn::matrix<float, n, d>>(1));
 
 // A checksum of an int8 result: a constant only when the whole computation ran.
@@ -65,7 +65,7 @@ static_assert(checksum(x) != 0x7fffffff && sizeof(layer_q) > 0 && sizeof(up) > 0
 static_assert(checksum(ctattn::project(x, up)) != 0x7fffffff);
 #elif CTATTN_INT8_FORM == 2  // 4 n d^2 + 2 n^2 d = 2,876,544 multiply-adds at 99 tokens
 static_assert(checksum(ctattn::multi_head_attention<q_scores>(x, layer_q.self_attn)) != 0x7fffffff);
-#else  // n (4 d^2 + 2 d ff) + 2 n^2 d = 6,120,576 multiply-adds at 99 tokens
+#else                        // n (4 d^2 + 2 d ff) + 2 n^2 d = 6,120,576 multiply-adds at 99 tokens
 static_assert(checksum(layer_q.forward(x)) != 0x7fffffff);
 #endif
 

@@ -109,9 +109,8 @@ const function functions[] = {
      std::numeric_limits<float>::max(), false, 0, 0x1p-1074, 0x1.fffffffffffffp+1023, 1, 2},
     // sqrt: the integer algorithm that constant evaluation runs (at run time ctattn::math::sqrt is the instruction)
     {"sqrt", [](float x) { return ctattn::math::detail::sqrt_exact(x); },
-     [](double x) { return ctattn::math::detail::sqrt_exact(x); },
-     [](long double x) { return std::sqrt(x); }, 0.0f, std::numeric_limits<float>::max(), false, 0, 0x1p-1074,
-     0x1.fffffffffffffp+1023, 0, 0},
+     [](double x) { return ctattn::math::detail::sqrt_exact(x); }, [](long double x) { return std::sqrt(x); }, 0.0f,
+     std::numeric_limits<float>::max(), false, 0, 0x1p-1074, 0x1.fffffffffffffp+1023, 0, 0},
     {"sin", [](float x) { return ctattn::math::sin(x); }, [](double x) { return ctattn::math::sin(x); },
      [](long double x) { return std::sin(x); }, 0.0f, std::numeric_limits<float>::max(), false, 0, 0x1p-1074,
      0x1.fffffffffffffp+1023, 1, 2},
@@ -179,7 +178,8 @@ stats sweep_double(const function& fn, long long count) {
   // structured points: near multiples of pi/2, near regime boundaries, each with 64 neighbours
   std::vector<double> centres = {0.5, 0.55, 0.84375, 1.0, 1.25, 2.5, 0.6931471805599453, 0.7853981633974483};
   for (int k = 1; k < 2000; ++k) centres.push_back(k * 1.5707963267948966);
-  for (double k = 1e3; k < 1e300; k *= 7.3) centres.push_back(std::nearbyint(k / 1.5707963267948966) * 1.5707963267948966);
+  for (double k = 1e3; k < 1e300; k *= 7.3)
+    centres.push_back(std::nearbyint(k / 1.5707963267948966) * 1.5707963267948966);
   centres.push_back(6381956970095103.0 * 0x1p797);
   for (double c : centres) {
     double x = c;
@@ -207,14 +207,21 @@ int main(int argc, char** argv) {
   std::vector<std::string> only;
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--float-only") do_double = false;
-    else if (a == "--double-only") do_float = false;
-    else if (a == "--stride" && i + 1 < argc) stride = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
-    else if (a == "--double-points" && i + 1 < argc) double_points = std::strtoll(argv[++i], nullptr, 10);
-    else only.push_back(a);
+    if (a == "--float-only")
+      do_double = false;
+    else if (a == "--double-only")
+      do_float = false;
+    else if (a == "--stride" && i + 1 < argc)
+      stride = static_cast<std::uint32_t>(std::strtoul(argv[++i], nullptr, 10));
+    else if (a == "--double-points" && i + 1 < argc)
+      double_points = std::strtoll(argv[++i], nullptr, 10);
+    else
+      only.push_back(a);
   }
-  std::printf("| fn   | type   | range swept                        |        points | max ulp | max error | worst x                  | ok  | time s |\n");
-  std::printf("|------|--------|------------------------------------|---------------|---------|-----------|--------------------------|-----|--------|\n");
+  std::printf(
+      "| fn   | type   | range swept                        |        points | max ulp | max error | worst x                  | ok  | time s |\n");
+  std::printf(
+      "|------|--------|------------------------------------|---------------|---------|-----------|--------------------------|-----|--------|\n");
   for (const function& fn : functions) {
     bool wanted = only.empty();
     for (const std::string& o : only) wanted = wanted || o == fn.name;

@@ -35,8 +35,8 @@ constexpr ctattn::matrix<float, seq{6}, seq{6}> mask_matrix(Visible visible) {
 
 // 1. The causal mask M: m(i, j) = 0 for i >= j, -inf for i < j.
 constexpr auto causal_m = mask_matrix([](std::size_t i, std::size_t j) { return i >= j; });
-constexpr auto causal_scores = scaled_scores + causal_m;                  // -inf above the diagonal
-constexpr auto causal_weights = ctattn::softmax_rows(causal_scores);     // exp(-inf) = 0: lower-triangular
+constexpr auto causal_scores = scaled_scores + causal_m;              // -inf above the diagonal
+constexpr auto causal_weights = ctattn::softmax_rows(causal_scores);  // exp(-inf) = 0: lower-triangular
 
 // ctattn's mask type `ctattn::causal` gives the same weights without building M (and never computes the scores
 // it would hide); M itself also works, as an additive mask.
@@ -58,8 +58,7 @@ static_assert(causal.weights(0, 0) == 1.0f, "the first word sees only itself");
 
 // 2. A sliding window of radius 1: word i sees words i - 1, i and i + 1.
 constexpr std::size_t radius = 1;
-constexpr auto window_m =
-    mask_matrix([](std::size_t i, std::size_t j) { return (i > j ? i - j : j - i) <= radius; });
+constexpr auto window_m = mask_matrix([](std::size_t i, std::size_t j) { return (i > j ? i - j : j - i) <= radius; });
 constexpr auto window_scores = scaled_scores + window_m;
 constexpr auto window =
     ctattn::scaled_dot_product_attention(q, k, v, ctattn::sliding_window<radius>, ctattn::with_weights);

@@ -21,13 +21,13 @@ constexpr ctattn::matrix<float, d_model{4}, d_k{2}> w_q{{{1, 0}, {0, 1}, {1, 0},
 constexpr ctattn::matrix<float, d_model{4}, d_k{2}> w_k{{{1, 0}, {0, 1}, {0, 0}, {1, 0}}};
 constexpr ctattn::matrix<float, d_model{4}, d_v{2}> w_v{{{0, 1}, {1, 0}, {0, 1}, {1, 0}}};
 
-constexpr auto q = x * w_q;   // seq x d_k, computed by the compiler
-constexpr auto k = x * w_k;   // seq x d_k
-constexpr auto v = x * w_v;   // seq x d_v
+constexpr auto q = x * w_q;  // seq x d_k, computed by the compiler
+constexpr auto k = x * w_k;  // seq x d_k
+constexpr auto v = x * w_v;  // seq x d_v
 
 // The scores Q K^T contract d_k with d_k: seq x seq, one row per query, one column per key.
 constexpr auto scores = q * ctattn::transpose(k);
-static_assert(scores(1, 2) == 4.0f);   // query 1 is (0, 4), key 2 is (2, 1)
+static_assert(scores(1, 2) == 4.0f);  // query 1 is (0, 4), key 2 is (2, 1)
 
 // Taking the values for the keys, Q V^T, would contract d_k with d_v. Both have size 2, so plain sizes cannot
 // tell this mistake from Q K^T; named dimensions can. Uncomment to see the compiler refuse:

@@ -106,7 +106,8 @@ constexpr auto by_hand = [] {
 }();
 // One head's queries: seq x part_of<d_model, 4>{4}, a quarter of d_model under a name that says so.
 using head_block = ctattn::matrix<float, seq{6}, ctattn::part_of<d_model, h>{16 / h}>;
-static_assert(std::is_same_v<type_of<decltype(ctattn::split_columns<h>(embedded_sentence))>, std::array<head_block, h>>);
+static_assert(
+    std::is_same_v<type_of<decltype(ctattn::split_columns<h>(embedded_sentence))>, std::array<head_block, h>>);
 static_assert(ctattn::approx_equal(by_hand, multi_head, 1e-5f, 1e-5f));
 // [step-multi-head]
 
@@ -138,7 +139,7 @@ static_assert(causal_weights(1, 2) == 0.0f && causal_weights(4, 5) == 0.0f);  //
 // ctattn::causal does the same without building M (and skips the scores M would hide); M itself is accepted
 // as an additive bias of the scores' shape, seq x seq.
 constexpr auto causal_context = ctattn::scaled_dot_product_attention(q, k, v, ctattn::causal);
-static_assert(ctattn::approx_equal(causal_context, causal_weights * v, 1e-5f, 1e-5f));
+static_assert(ctattn::approx_equal(causal_context, causal_weights* v, 1e-5f, 1e-5f));
 static_assert(ctattn::approx_equal(ctattn::scaled_dot_product_attention(q, k, v, ctattn::additive_bias(causal_m)),
                                    causal_context, 1e-5f, 1e-5f));
 // [step-causal]
@@ -154,7 +155,7 @@ constexpr auto decoder_tokens = [] {
   }
   return x;
 }();
-constexpr auto q_cross = ctattn::project(decoder_tokens, head.query);          // seq_q x d_k
+constexpr auto q_cross = ctattn::project(decoder_tokens, head.query);  // seq_q x d_k
 constexpr auto cross_weights = ctattn::softmax_rows(q_cross * ctattn::transpose(k) / ctattn::math::sqrt(24.0f));
 constexpr auto cross_context = ctattn::cross_attention(decoder_tokens, embedded_sentence, head);
 static_assert(std::is_same_v<type_of<decltype(cross_weights)>, ctattn::matrix<float, seq_q{3}, seq{6}>>);
@@ -177,7 +178,7 @@ constexpr auto window_weights = ctattn::softmax_rows(omega / ctattn::math::sqrt(
 static_assert(window_weights(2, 0) == 0.0f && window_weights(2, 4) == 0.0f);  // outside |i - j| <= 1
 static_assert(window_weights(2, 1) > 0.0f && window_weights(2, 3) > 0.0f);
 constexpr auto window_context = ctattn::scaled_dot_product_attention(q, k, v, ctattn::sliding_window<1>);
-static_assert(ctattn::approx_equal(window_context, window_weights * v, 1e-5f, 1e-5f));
+static_assert(ctattn::approx_equal(window_context, window_weights* v, 1e-5f, 1e-5f));
 // [step-window]
 
 // [step-position]
@@ -185,8 +186,8 @@ static_assert(ctattn::approx_equal(window_context, window_weights * v, 1e-5f, 1e
 // Sinusoidal: PE(t, 2i) = sin(t / 10000^(2i / d_model)), PE(t, 2i + 1) = cos(t / 10000^(2i / d_model)).
 constexpr auto pe = ctattn::sinusoidal_position_encoding<float, seq{6}, d_model{16}>();
 static_assert(std::is_same_v<type_of<decltype(pe)>, ctattn::matrix<float, seq{6}, d_model{16}>>);
-static_assert(pe(0, 0) == 0.0f && pe(0, 1) == 1.0f);                   // sin(0), cos(0)
-static_assert(near(pe(1, 0), 0.8415f) && near(pe(1, 1), 0.5403f));     // sin(1), cos(1)
+static_assert(pe(0, 0) == 0.0f && pe(0, 1) == 1.0f);                // sin(0), cos(0)
+static_assert(near(pe(1, 0), 0.8415f) && near(pe(1, 1), 0.5403f));  // sin(1), cos(1)
 constexpr auto x_sinusoidal = embedded_sentence + pe;
 
 // Learned: one trained row per position, up to the longest sequence seen in training (8 here).

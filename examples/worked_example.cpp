@@ -31,8 +31,8 @@ constexpr auto omega = q * ctattn::transpose(k);
 // Step 5: the attention weights softmax(omega / sqrt(d_k)), and step 6: the context vectors (seq x d_v).
 // ctattn::self_attention(x, head, ctattn::with_weights) does steps 3 to 6 in one call.
 constexpr auto attention = ctattn::self_attention(embedded_sentence, head, ctattn::with_weights);
-constexpr auto weights = attention.weights;   // seq x seq
-constexpr auto context = attention.output;    // seq x d_v
+constexpr auto weights = attention.weights;  // seq x seq
+constexpr auto context = attention.output;   // seq x d_v
 
 // The same weights written out as the text computes them.
 static_assert(ctattn::approx_equal(weights, ctattn::softmax_rows(omega / ctattn::math::sqrt(24.0f)), 1e-6f, 1e-6f));
@@ -49,11 +49,11 @@ static_assert(near(omega(query_2, 0), 8.5808f) && near(omega(query_2, 1), -7.659
               near(omega(query_2, 2), 3.2558f) && near(omega(query_2, 3), 1.0395f) &&
               near(omega(query_2, 5), -0.4800f));
 static_assert(near(weights(query_2, 0), 0.2912f) && near(weights(query_2, 1), 0.0106f) &&
-              near(weights(query_2, 2), 0.0982f) && near(weights(query_2, 3), 0.0625f) &&
-              near(weights(query_2, 4), 0.4917f) && near(weights(query_2, 5), 0.0458f),
+                  near(weights(query_2, 2), 0.0982f) && near(weights(query_2, 3), 0.0625f) &&
+                  near(weights(query_2, 4), 0.4917f) && near(weights(query_2, 5), 0.0458f),
               "attention_weights_2 = [0.2912, 0.0106, 0.0982, 0.0625, 0.4917, 0.0458]");
 static_assert(near(context(query_2, 0), -1.5993f) && near(context(query_2, 1), 0.0156f) &&
-              near(context(query_2, 2), 1.2670f),
+                  near(context(query_2, 2), 1.2670f),
               "context_vector_2 starts -1.5993, 0.0156, 1.2670");
 
 namespace {
@@ -99,8 +99,9 @@ int main() {
   std::printf("]\n\n");
 
   print_step("X: the embedded sentence (seq x d_model)", embedded_sentence);
-  std::printf("W_query [24 x 16], W_key [24 x 16], W_value [28 x 16]: torch.rand after torch.manual_seed(123),\n"
-              "stored out x in (d_k x d_model), so q_i = W_query x_i.\n\n");
+  std::printf(
+      "W_query [24 x 16], W_key [24 x 16], W_value [28 x 16]: torch.rand after torch.manual_seed(123),\n"
+      "stored out x in (d_k x d_model), so q_i = W_query x_i.\n\n");
   print_step("Q = X W_query^T: one query per word (seq x d_k)", q);
   print_step("K = X W_key^T: one key per word (seq x d_k)", k);
   print_step("V = X W_value^T: one value per word (seq x d_v)", v);
@@ -109,8 +110,9 @@ int main() {
   print_step("Z = weights V: one context vector per word (seq x d_v)", context);
 
   // The text counts words from 1 ("query 2", "key 5") and indexes arrays from 0 (keys[4]); so does this output.
-  std::printf("The text's figures for query 2, the second word \"is\" (index 1, counting from 0), checked by\n"
-              "static_assert in this file:\n");
+  std::printf(
+      "The text's figures for query 2, the second word \"is\" (index 1, counting from 0), checked by\n"
+      "static_assert in this file:\n");
   std::printf("  omega_24 = query_2 . keys[4], the score against key 5, the fifth word \"dessert\" (index 4) = %.4f\n",
               static_cast<double>(omega(query_2, key_5)));
   std::printf("  attention_weights_2 = [");
@@ -126,6 +128,6 @@ int main() {
   const auto run_time = ctattn::self_attention(x_runtime, head_runtime, ctattn::with_weights, ctattn::exact_arithmetic);
   const bool same_bits = run_time.output == context && run_time.weights == weights;
   std::printf("%s\n", same_bits ? "Computed again at run time: the same bits as the compiler's."
-                                 : "MISMATCH between run time and compile time");
+                                : "MISMATCH between run time and compile time");
   return same_bits ? 0 : 1;
 }

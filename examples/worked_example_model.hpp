@@ -20,8 +20,7 @@ struct d_v : ctattn::dimension<"d_v"> {};
 // Step 1: the sentence as token ids, then one embedding row per token: X, the embedded sentence, is
 // seq x d_model (6 x 16).
 constexpr auto embedding_table = ctattn::from_array<vocab{6}, d_model{16}>(data::embedding_table);
-constexpr auto embedded_sentence =
-    ctattn::embed_tokens<seq{6}>(embedding_table, data::token_ids);
+constexpr auto embedded_sentence = ctattn::embed_tokens<seq{6}>(embedding_table, data::token_ids);
 
 // Step 2: the projections. torch.rand(24, 16) is d_k x d_model (out x in); `out_by_in` says so, so that
 // q_i = W_query x_i exactly as in the text, and no weight is silently transposed.

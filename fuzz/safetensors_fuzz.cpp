@@ -45,9 +45,8 @@ void check(std::span<const unsigned char> bytes) {
     std::vector<double> doubles(floats.size());
     const auto as_float = host::copy_tensor(file, t.name, shape, std::span<float>(floats));
     const auto as_double = host::copy_tensor(file, t.name, shape, std::span<double>(doubles));
-    const bool readable =
-        t.type == host::dtype::f32 || t.type == host::dtype::f64 || t.type == host::dtype::f16 ||
-        t.type == host::dtype::bf16;
+    const bool readable = t.type == host::dtype::f32 || t.type == host::dtype::f64 || t.type == host::dtype::f16 ||
+                          t.type == host::dtype::bf16;
     // Every readable tensor converts to double; to float too, unless an F64 value is beyond float's range.
     if (readable == as_double.has_value()) std::abort();
     if (readable && t.type != host::dtype::f64 && as_float) std::abort();

@@ -105,7 +105,6 @@ struct fixed_string {
 #define CTATTN_SHAPE_RULE_HPP
 
 
-
 /// \file
 /// How a shape rule is defined once and used three ways.
 ///
@@ -461,8 +460,9 @@ namespace detail {
 
 template <auto E>
 struct normalized_extent {
-  static_assert((shape_error::dimension_must_be_a_size_or_a_named_extent<
-                    op::matrix, std::remove_cv_t<decltype(E)>>::check(), true));
+  static_assert(
+      (shape_error::dimension_must_be_a_size_or_a_named_extent<op::matrix, std::remove_cv_t<decltype(E)>>::check(),
+       true));
   static constexpr std::size_t value = 1;
 };
 
@@ -470,7 +470,8 @@ template <auto E>
   requires std::integral<std::remove_cv_t<decltype(E)>>
 struct normalized_extent<E> {
   static_assert((shape_error::extent_must_have_an_entry<
-                    op::matrix, dim<unnamed, (E > 0 ? static_cast<std::size_t>(E) : std::size_t{0})>>::check(), true));
+                     op::matrix, dim<unnamed, (E > 0 ? static_cast<std::size_t>(E) : std::size_t{0})>>::check(),
+                 true));
   static constexpr std::size_t value = E > 0 ? static_cast<std::size_t>(E) : 1;
 };
 
@@ -481,7 +482,6 @@ struct normalized_extent<E> {
   static_assert((shape_error::extent_must_have_an_entry<op::matrix, dim<extent, E.size>>::check(), true));
   static constexpr extent value = E.size > 0 ? E : extent{1};
 };
-
 
 }  // namespace detail
 
@@ -585,7 +585,10 @@ constexpr auto part_extent() noexcept {
 template <auto B, std::size_t Parts>
 constexpr auto joined_extent() noexcept {
   using block = std::remove_cv_t<decltype(B)>;
-  if constexpr (requires { typename block::whole; block::parts; }) {
+  if constexpr (requires {
+                  typename block::whole;
+                  block::parts;
+                }) {
     if constexpr (block::parts == Parts) {
       return typename block::whole{Parts * extent_size(B)};
     } else {
@@ -714,9 +717,7 @@ struct basic_matrix {
   T elements[rows][cols]{};
 
   [[nodiscard]] constexpr T& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
-  [[nodiscard]] constexpr const T& operator()(std::size_t r, std::size_t c) const noexcept {
-    return elements[r][c];
-  }
+  [[nodiscard]] constexpr const T& operator()(std::size_t r, std::size_t c) const noexcept { return elements[r][c]; }
   [[nodiscard]] constexpr T (&operator[](std::size_t r) noexcept)[cols] { return elements[r]; }
   [[nodiscard]] constexpr const T (&operator[](std::size_t r) const noexcept)[cols] { return elements[r]; }
 
@@ -844,8 +845,8 @@ concept Batch = detail::is_basic_batch<std::remove_cvref_t<B>>::value;
 namespace detail {
 
 template <typename A, typename... Rest>
-using batch_map_rules =
-    rule_list<shape_error::batch_axes_must_match<op::batch_map, dim_of<A::batch_extent>, dim_of<Rest::batch_extent>>...>;
+using batch_map_rules = rule_list<
+    shape_error::batch_axes_must_match<op::batch_map, dim_of<A::batch_extent>, dim_of<Rest::batch_extent>>...>;
 
 // One position of `batch_map`: f on the items, or one axis deeper when every item is a batch itself.
 template <typename F, typename... Items>
@@ -1067,9 +1068,9 @@ using columns_rule = shape_error::columns_must_match<Op, dim_of<A::column_extent
 
 /// The rules of a product a b: one element type, a's columns match b's rows.
 template <typename A, typename B>
-using multiply_rules = rule_list<same_element_rule<op::multiply, A, B>,
-                                 shape_error::inner_dimensions_must_match<op::multiply, dim_of<A::column_extent>,
-                                                                          dim_of<B::row_extent>>>;
+using multiply_rules =
+    rule_list<same_element_rule<op::multiply, A, B>,
+              shape_error::inner_dimensions_must_match<op::multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>>;
 
 /// The rules of an element-wise operation: one element type, matching rows and columns.
 template <typename Op, typename A, typename B>
@@ -1087,7 +1088,6 @@ using unified_matrix = basic_matrix<typename A::value_type, unify_extents(A::row
 // ---------------------------------------- ctattn/matrix/blocks.hpp (continued)
 
 namespace ctattn {
-
 
 /// Columns `[Start, Start + Width)` as a matrix of their own.
 ///
@@ -1141,10 +1141,10 @@ template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, au
       return detail::part_extent<N, (Parts == 0 ? 1 : Parts), (width == 0 ? 1 : width)>();
     }
   }();
-  using rules = rule_list<shape_error::count_must_be_positive<op::split_columns, count<Parts>>,
-                          shape_error::parts_must_divide_dimension<op::split_columns, count<Parts>, dim_of<N>>,
-                          shape_error::parts_times_block_must_equal_dimension<op::split_columns, count<Parts>,
-                                                                              dim_of<block>, dim_of<N>>>;
+  using rules = rule_list<
+      shape_error::count_must_be_positive<op::split_columns, count<Parts>>,
+      shape_error::parts_must_divide_dimension<op::split_columns, count<Parts>, dim_of<N>>,
+      shape_error::parts_times_block_must_equal_dimension<op::split_columns, count<Parts>, dim_of<block>, dim_of<N>>>;
   std::array<basic_matrix<T, M, block>, Parts> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t p = 0; p < Parts; ++p) {
@@ -1268,7 +1268,7 @@ template <FixedMatrix A, FixedMatrix B>
     for (std::size_t i = 0; i < A::rows; ++i) {
       for (std::size_t j = 0; j < A::cols; ++j) {
         const T d = a.elements[i][j] > b.elements[i][j] ? a.elements[i][j] - b.elements[i][j]
-                                                          : b.elements[i][j] - a.elements[i][j];
+                                                        : b.elements[i][j] - a.elements[i][j];
         if (d != d) return d;  // a NaN in either operand makes the difference NaN
         if (!(d <= largest)) largest = d;
       }
@@ -1332,9 +1332,8 @@ namespace ctattn {
 ///   static_assert(ctattn::SameShape<ctattn::matrix<float, 2, 3>, ctattn::matrix<float, 2, 3>>);
 /// \endcode
 template <typename A, typename B>
-concept SameShape =
-    FixedMatrix<A> && FixedMatrix<B> &&
-    rules_hold<detail::same_shape_rules<op::add, std::remove_cvref_t<A>, std::remove_cvref_t<B>>>;
+concept SameShape = FixedMatrix<A> && FixedMatrix<B> &&
+                    rules_hold<detail::same_shape_rules<op::add, std::remove_cvref_t<A>, std::remove_cvref_t<B>>>;
 
 namespace detail {
 
@@ -1342,8 +1341,7 @@ namespace detail {
 template <typename Op, typename A, typename B, typename F>
 constexpr auto zip_elements(const A& a, const B& b, F f) noexcept {
   using value = std::remove_cvref_t<decltype(f(a.elements[0][0], a.elements[0][0]))>;
-  basic_matrix<value, unify_extents(A::row_extent, B::row_extent),
-               unify_extents(A::column_extent, B::column_extent)>
+  basic_matrix<value, unify_extents(A::row_extent, B::row_extent), unify_extents(A::column_extent, B::column_extent)>
       result{};
   if constexpr (first_broken<same_shape_rules<Op, A, B>>::check()) {
     for (std::size_t i = 0; i < A::rows; ++i) {
@@ -1471,7 +1469,7 @@ template <FixedMatrix A, FixedMatrix B>
 /// Example: `static_assert(ctattn::scale(a, 2.0f)(0, 0) == 2 * a(0, 0));`
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> scale(const basic_matrix<T, M, N>& a,
-                                                     std::type_identity_t<T> s) noexcept {
+                                                    std::type_identity_t<T> s) noexcept {
   return map(a, detail::multiply_by<T>{s});
 }
 
@@ -1492,20 +1490,20 @@ template <typename T, auto M, auto N>
 
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> operator*(const basic_matrix<T, M, N>& a,
-                                                         std::type_identity_t<T> s) noexcept {
+                                                        std::type_identity_t<T> s) noexcept {
   return scale(a, s);
 }
 
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> operator*(std::type_identity_t<T> s,
-                                                         const basic_matrix<T, M, N>& a) noexcept {
+                                                        const basic_matrix<T, M, N>& a) noexcept {
   return scale(a, s);
 }
 
 /// Every element divided by `s` (a true division, not a multiplication by 1/s).
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> operator/(const basic_matrix<T, M, N>& a,
-                                                         std::type_identity_t<T> s) noexcept {
+                                                        std::type_identity_t<T> s) noexcept {
   return map(a, detail::divide_by<T>{s});
 }
 
@@ -1547,8 +1545,9 @@ template <auto Rows = std::size_t{0}, auto Cols = std::size_t{0}, typename T, st
 [[nodiscard]] constexpr auto from_array(const T (&array)[R][C]) noexcept {
   constexpr auto rows = detail::extent_or<Rows, R>;
   constexpr auto cols = detail::extent_or<Cols, C>;
-  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, R>, dim_of<rows>>,
-                          shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, C>, dim_of<cols>>>;
+  using rules =
+      rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, R>, dim_of<rows>>,
+                shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, C>, dim_of<cols>>>;
   basic_matrix<T, rows, cols> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t i = 0; i < R; ++i) {
@@ -1803,7 +1802,7 @@ inline constexpr T integer_shifter = T(1.5) * pow2<T>(format<T>::mantissa_bits);
 
 template <Scalar T>
 constexpr T round_to_integer(T x) noexcept {
-  return (x + integer_shifter<T>) - integer_shifter<T>;
+  return x + integer_shifter<T> - integer_shifter<T>;  // (x + shifter) rounds to an integer; - shifter is exact
 }
 
 /// An unevaluated sum hi + lo with |lo| at most half an ulp of hi: a float-float or double-double value.
@@ -1883,8 +1882,8 @@ struct exp_constants<float> {
   static constexpr float inv_ln2 = 0x1.715476p+0f;
   static constexpr float ln2_hi = 0x1.62e4p-1f;
   static constexpr float ln2_lo = 0x1.7f7d1cp-20f;
-  static constexpr float poly[] = {0x1p-1f, 0x1.555556p-3f, 0x1.5554eap-5f, 0x1.1110ep-7f, 0x1.6d4316p-10f,
-                                   0x1.a124e4p-13f};
+  static constexpr float poly[] = {0x1p-1f,       0x1.555556p-3f,  0x1.5554eap-5f,
+                                   0x1.1110ep-7f, 0x1.6d4316p-10f, 0x1.a124e4p-13f};
   static constexpr float overflow = 0x1.62e42ep+6f;    // largest x with a finite result, 88.7228
   static constexpr float underflow = -0x1.9fe368p+6f;  // smallest x with a nonzero result, -103.9721
 };
@@ -1894,8 +1893,8 @@ struct exp_constants<double> {
   static constexpr double inv_ln2 = 0x1.71547652b82fep+0;
   static constexpr double ln2_hi = 0x1.62e42fefa38p-1;
   static constexpr double ln2_lo = 0x1.ef35793c7673p-45;
-  static constexpr double poly[] = {0x1.0000000000001p-1, 0x1.5555555555556p-3, 0x1.5555555553d68p-5,
-                                    0x1.11111111109b5p-7, 0x1.6c16c17889f3cp-10, 0x1.a01a01a7c2f2cp-13,
+  static constexpr double poly[] = {0x1.0000000000001p-1,  0x1.5555555555556p-3,  0x1.5555555553d68p-5,
+                                    0x1.11111111109b5p-7,  0x1.6c16c17889f3cp-10, 0x1.a01a01a7c2f2cp-13,
                                     0x1.a019b914881bap-16, 0x1.71de0db2eb873p-19, 0x1.28917c9f3a495p-22,
                                     0x1.af389eea54156p-26};
   static constexpr double overflow = 0x1.62e42fefa39efp+9;    // 709.7827
@@ -1965,7 +1964,7 @@ struct erf_constants<float> {
   static constexpr float small_limit = 0.84375f;
   static constexpr float mid_limit = 1.25f;
   static constexpr float one = 0x1.f5a88ap+1f;  // 3.9192
-  static constexpr float small_poly[] = {0x1.06eba8p-3f,  -0x1.812746p-2f, 0x1.ce2eb6p-4f, -0x1.b81e9p-6f,
+  static constexpr float small_poly[] = {0x1.06eba8p-3f, -0x1.812746p-2f,  0x1.ce2eb6p-4f, -0x1.b81e9p-6f,
                                          0x1.5572acp-8f, -0x1.b0c752p-11f, 0x1.74beecp-14f};
   static constexpr float erx = 0x1.af767ap-1f;
   static constexpr float mid_poly[] = {0x1.cf1306p-27f, 0x1.a911fp-2f,   -0x1.a911eep-2f, 0x1.1b60ap-3f,
@@ -1985,31 +1984,29 @@ struct erf_constants<double> {
   static constexpr double small_limit = 0.84375;
   static constexpr double mid_limit = 1.25;
   static constexpr double one = 0x1.7afb48dc96627p+2;  // 5.9215
-  static constexpr double small_poly[] = {
-      0x1.06eba8214db69p-3,   -0x1.812746b0379e6p-2, 0x1.ce2f21a042accp-4,  -0x1.b82ce31281975p-6,
-      0x1.565bcd0ce826fp-8,   -0x1.c02db39f8dab6p-11, 0x1.f9a3179a72999p-14, -0x1.f4d0bf8c2a865p-17,
-      0x1.b9c9d17cf321fp-20,  -0x1.5e1a435c34b45p-23, 0x1.e8104e5048f8ap-27, -0x1.e8026404074f9p-31};
+  static constexpr double small_poly[] = {0x1.06eba8214db69p-3,   -0x1.812746b0379e6p-2,  0x1.ce2f21a042accp-4,
+                                          -0x1.b82ce31281975p-6,  0x1.565bcd0ce826fp-8,   -0x1.c02db39f8dab6p-11,
+                                          0x1.f9a3179a72999p-14,  -0x1.f4d0bf8c2a865p-17, 0x1.b9c9d17cf321fp-20,
+                                          -0x1.5e1a435c34b45p-23, 0x1.e8104e5048f8ap-27,  -0x1.e8026404074f9p-31};
   static constexpr double erx = 0x1.af767a741088bp-1;
-  static constexpr double mid_poly[] = {
-      -0x1.c99a6bef27697p-56, 0x1.a911f096fbc26p-2,  -0x1.a911f096fbc25p-2, 0x1.1b614b0f527f0p-3,
-      0x1.1b614b0f5266cp-4,   -0x1.1b614b0f4cc5fp-4, 0x1.2e45a5663a0f0p-8,  0x1.f096fd59dac7ap-7,
-      -0x1.39114696e74a7p-8,  -0x1.ee30af1146398p-10, 0x1.417655df98da9p-10, 0x1.666ba569cd698p-14,
-      -0x1.a2ec14ff6578ep-13, 0x1.43b3789a9ac60p-16, 0x1.4160efc00cbc1p-16};
+  static constexpr double mid_poly[] = {-0x1.c99a6bef27697p-56, 0x1.a911f096fbc26p-2,  -0x1.a911f096fbc25p-2,
+                                        0x1.1b614b0f527f0p-3,   0x1.1b614b0f5266cp-4,  -0x1.1b614b0f4cc5fp-4,
+                                        0x1.2e45a5663a0f0p-8,   0x1.f096fd59dac7ap-7,  -0x1.39114696e74a7p-8,
+                                        -0x1.ee30af1146398p-10, 0x1.417655df98da9p-10, 0x1.666ba569cd698p-14,
+                                        -0x1.a2ec14ff6578ep-13, 0x1.43b3789a9ac60p-16, 0x1.4160efc00cbc1p-16};
   static constexpr double tail_split = 2.5;
   static constexpr double tail_centre_near = 0x1.3333333333333p-1;
   static constexpr double tail_poly_near[] = {
-      0x1.f9a9f95f6f1bdp-2,  -0x1.5efce00ff7b38p-3, -0x1.caecf71ee67c4p-8, 0x1.4893856aee932p-4,
-      -0x1.595e44b954196p-4, 0x1.9fc00bab10726p-5,  -0x1.44f82d83f71bap-8, -0x1.1afcff3c5586cp-5,
-      0x1.cf13a4c20d06bp-5,  -0x1.d1268c7768529p-5, 0x1.3110cdb78ab42p-5,  -0x1.2bc2da570a724p-8,
-      -0x1.039d7e9548e92p-5, 0x1.f91866cee6cd2p-5,  -0x1.38d6d3e23b908p-4, 0x1.07aac00053c7ep-4,
-      -0x1.96286a163da45p-6};
+      0x1.f9a9f95f6f1bdp-2, -0x1.5efce00ff7b38p-3, -0x1.caecf71ee67c4p-8, 0x1.4893856aee932p-4, -0x1.595e44b954196p-4,
+      0x1.9fc00bab10726p-5, -0x1.44f82d83f71bap-8, -0x1.1afcff3c5586cp-5, 0x1.cf13a4c20d06bp-5, -0x1.d1268c7768529p-5,
+      0x1.3110cdb78ab42p-5, -0x1.2bc2da570a724p-8, -0x1.039d7e9548e92p-5, 0x1.f91866cee6cd2p-5, -0x1.38d6d3e23b908p-4,
+      0x1.07aac00053c7ep-4, -0x1.96286a163da45p-6};
   static constexpr double tail_centre_far = 0x1.234367f5713b6p-2;
   static constexpr double tail_poly_far[] = {
-      0x1.165f1c8f67ddap-1,  -0x1.0ab5310d9e6a3p-3, -0x1.29cd2fba788c8p-3, 0x1.b3b05f279a99dp-3,
-      -0x1.164837ac101adp-4, -0x1.8875abf8ebbdfp-3, 0x1.79936ad26821fp-2,  -0x1.e250f34542c60p-3,
-      -0x1.4079021e38a42p-2, 0x1.0e1cb4251260ap+0,  -0x1.4fecdc3d9ce66p+0, 0x1.d50055005415fp-4,
-      0x1.8b7197416f4d4p+1,  -0x1.cc5f3e5f7e805p+2, 0x1.edd30a0dcebcep+2,  0x1.8d4f37bf1df33p+2,
-      -0x1.06d18cc2dbb2fp+5};
+      0x1.165f1c8f67ddap-1,  -0x1.0ab5310d9e6a3p-3, -0x1.29cd2fba788c8p-3, 0x1.b3b05f279a99dp-3,  -0x1.164837ac101adp-4,
+      -0x1.8875abf8ebbdfp-3, 0x1.79936ad26821fp-2,  -0x1.e250f34542c60p-3, -0x1.4079021e38a42p-2, 0x1.0e1cb4251260ap+0,
+      -0x1.4fecdc3d9ce66p+0, 0x1.d50055005415fp-4,  0x1.8b7197416f4d4p+1,  -0x1.cc5f3e5f7e805p+2, 0x1.edd30a0dcebcep+2,
+      0x1.8d4f37bf1df33p+2,  -0x1.06d18cc2dbb2fp+5};
 };
 
 template <Scalar T>
@@ -2256,7 +2253,7 @@ struct tanh_constants<float> {
   static constexpr float tiny = 0x1p-12f;
   static constexpr float poly_limit = 0.55f;
   static constexpr float one = 0x1.205968p+3f;  // 9.0109
-  static constexpr float poly[] = {-0x1.555556p-2f, 0x1.111104p-3f,  -0x1.ba142ep-5f,
+  static constexpr float poly[] = {-0x1.555556p-2f, 0x1.111104p-3f, -0x1.ba142ep-5f,
                                    0x1.657936p-6f,  -0x1.17641p-7f, 0x1.4b239ap-9f};
 };
 
@@ -2265,10 +2262,10 @@ struct tanh_constants<double> {
   static constexpr double tiny = 0x1p-27;
   static constexpr double poly_limit = 0.55;
   static constexpr double one = 0x1.30fc1931f09cap+4;  // 19.0617
-  static constexpr double poly[] = {-0x1.5555555555555p-2, 0x1.1111111111032p-3,  -0x1.ba1ba1b9fec84p-5,
-                                    0x1.664f487713373p-6,  -0x1.226e32f00cf0cp-7, 0x1.d6d339333f329p-9,
+  static constexpr double poly[] = {-0x1.5555555555555p-2,  0x1.1111111111032p-3,  -0x1.ba1ba1b9fec84p-5,
+                                    0x1.664f487713373p-6,   -0x1.226e32f00cf0cp-7, 0x1.d6d339333f329p-9,
                                     -0x1.7d97cfd138c28p-10, 0x1.34c5a8a996cd4p-11, -0x1.ec1091436eb2ap-13,
-                                    0x1.64fd88e9900a4p-14, -0x1.59a834187ce22p-16};
+                                    0x1.64fd88e9900a4p-14,  -0x1.59a834187ce22p-16};
 };
 
 template <Scalar T>
@@ -2491,7 +2488,18 @@ enum class float_backend_id : unsigned char { avx512, avx2, neon, helium, scalar
 
 /// The int8 backends, fastest first; `count` ends the list.
 enum class int8_backend_id : unsigned char {
-  avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, scalar, count
+  avx512_vnni,
+  avx512,
+  avx2_vnni,
+  avx2,
+  neon_i8mm,
+  neon_dotprod,
+  neon,
+  helium,
+  arm_dsp,
+  armv6m,
+  scalar,
+  count
 };
 
 /// A row of the float table: defined by the backend's file where the target has its instructions.
@@ -2521,8 +2529,7 @@ template <typename Id, template <Id> class Row>
 [[nodiscard]] consteval Id chosen_row() noexcept {
   return []<std::size_t... I>(std::index_sequence<I...>) {
     Id chosen = Id::count;
-    ((chosen == Id::count && requires { Row<static_cast<Id>(I)>::name; } ? chosen = static_cast<Id>(I) : chosen),
-     ...);
+    ((chosen == Id::count && requires { Row<static_cast<Id>(I)>::name; } ? chosen = static_cast<Id>(I) : chosen), ...);
     return chosen;
   }(std::make_index_sequence<static_cast<std::size_t>(Id::count)>{});
 }
@@ -2584,8 +2591,8 @@ inline float largest_of_lanes(__m256 x) noexcept {
 namespace ctattn::detail::exp_constants {
 
 inline constexpr float log2e = 1.44269504088896341f;
-inline constexpr float ln2_high = 0.693359375f;            // 355/512: 9 significant bits
-inline constexpr float ln2_low = -2.12194440e-4f;          // ln 2 - ln2_high
+inline constexpr float ln2_high = 0.693359375f;    // 355/512: 9 significant bits
+inline constexpr float ln2_low = -2.12194440e-4f;  // ln 2 - ln2_high
 inline constexpr float c2 = 1.0f / 2.0f;
 inline constexpr float c3 = 1.0f / 6.0f;
 inline constexpr float c4 = 1.0f / 24.0f;
@@ -2879,8 +2886,7 @@ struct avx512_ops : float_ops_defaults {
     for (std::size_t m = 0; m < 8; ++m) {
       const reg a = x[order(2 * m)];
       const reg b = x[order(2 * m + 1)];
-      t[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, a, b, 0x44),
-                           _mm512_maskz_shuffle_f32x4(all, a, b, 0xEE));
+      t[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, a, b, 0x44), _mm512_maskz_shuffle_f32x4(all, a, b, 0xEE));
     }
     reg u[4];
     for (std::size_t m = 0; m < 4; ++m) {
@@ -3052,9 +3058,7 @@ struct helium_ops : float_ops_defaults {
   static uint32x4_t magnitude_bits(reg x) noexcept {
     return __arm_vandq_u32(__arm_vreinterpretq_u32_f32(x), __arm_vdupq_n_u32(0x7FFF'FFFFu));
   }
-  static mve_pred16_t nan_lanes(uint32x4_t magnitude) noexcept {
-    return __arm_vcmphiq_n_u32(magnitude, 0x7F80'0000u);
-  }
+  static mve_pred16_t nan_lanes(uint32x4_t magnitude) noexcept { return __arm_vcmphiq_n_u32(magnitude, 0x7F80'0000u); }
 
   // Rationale: MVE's only float maximum is IEEE maxNum, which returns the number when one operand is NaN. The
   // fast softmax reads a NaN maximum as "hand the row to the exact kernel"; a row of NaN and -inf would
@@ -3956,8 +3960,7 @@ inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, 
   if constexpr (left != 0 && M > rows) {
     constexpr std::size_t upper = (rows + left + 1) / 2;
     constexpr std::size_t lower = rows + left - upper;
-    product_tile<V, upper, NV, Tail, Accumulate>(a + whole * a_row, a_row, a_col, b, ldb, c + whole * ldc, ldc,
-                                                 depth);
+    product_tile<V, upper, NV, Tail, Accumulate>(a + whole * a_row, a_row, a_col, b, ldb, c + whole * ldc, ldc, depth);
     product_tile<V, lower, NV, Tail, Accumulate>(a + (whole + upper) * a_row, a_row, a_col, b, ldb,
                                                  c + (whole + upper) * ldc, ldc, depth);
   } else if constexpr (left != 0) {
@@ -3972,9 +3975,9 @@ inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, 
 // wider panels keep enough sums in flight and read B in longer runs.
 template <typename V, std::size_t M>
 inline constexpr std::size_t panel_vectors =
-    M >= V::tile_rows ? V::tile_vectors
-                      : larger(V::tile_vectors, smaller(V::tile_rows * V::tile_vectors / M,
-                                                        V::tile_rows * V::tile_vectors / 2));
+    M >= V::tile_rows
+        ? V::tile_vectors
+        : larger(V::tile_vectors, smaller(V::tile_rows* V::tile_vectors / M, V::tile_rows* V::tile_vectors / 2));
 
 /// c (+)= a B for one row: B streamed row after row, `Rows` rows of B at a time added into c, which stays in L1.
 // Rationale: one row of A (a decoding step's projection) does one multiply-add per weight, so its speed is the
@@ -4043,7 +4046,7 @@ inline void product(const float* a, std::size_t a_row, std::size_t a_col, const 
   if constexpr (N % panel != 0) {
     constexpr std::size_t rest = N % panel;
     product_panel<V, M, (rest + lanes - 1) / lanes, rest % lanes, Accumulate>(a, a_row, a_col, b + full, ldb, c + full,
-                                                                            ldc, depth);
+                                                                              ldc, depth);
   }
 }
 
@@ -4125,8 +4128,8 @@ inline void product_transposed(const float* a, std::size_t lda, const float* b, 
     // Rationale: one row (a decoding step) reads each row of B once and nothing else, so B's rows are taken a few
     // at a time (8; 4 for short rows, whose reductions weigh more), which keeps the read close to one stream; 18
     // rows at once measured 2.5x slower at 512 x 512 on AVX-512.
-    constexpr std::size_t nr = M == 1 ? (K >= 256 ? 8 : 4)
-                                      : larger(1, smaller(V::tile_rows * V::tile_vectors + V::tile_vectors, 24) / M);
+    constexpr std::size_t nr =
+        M == 1 ? (K >= 256 ? 8 : 4) : larger(1, smaller(V::tile_rows * V::tile_vectors + V::tile_vectors, 24) / M);
     dot_rows<V, M, nr, N, K>(a, lda, b, ldb, c, ldc);
   } else {
     constexpr std::size_t mr = V::dot_tile_rows;
@@ -4432,8 +4435,8 @@ struct attention_kernel {
   }
 };
 
-template <typename V, bool KeepWeights, std::size_t DK, std::size_t DV, std::size_t NQ, std::size_t NKV,
-          typename Mask, typename RedoRow>
+template <typename V, bool KeepWeights, std::size_t DK, std::size_t DV, std::size_t NQ, std::size_t NKV, typename Mask,
+          typename RedoRow>
 inline void attend(const float* q, std::size_t ldq, const float* k, std::size_t ldk, const float* v, std::size_t ldv,
                    const Mask& mask, float* out, std::size_t ldo, float* weights, float scale,
                    const RedoRow& redo_row) noexcept {
@@ -4452,7 +4455,6 @@ inline void attend(const float* q, std::size_t ldq, const float* k, std::size_t 
   kernel.finish(redo_row);
 }
 
-
 /// |x| as max(x, -x).
 template <typename V>
 inline typename V::reg magnitude(typename V::reg x) noexcept {
@@ -4462,9 +4464,9 @@ inline typename V::reg magnitude(typename V::reg x) noexcept {
 // GELU's erfc: erfc(z) = t e^(-z^2 + P(t)) with t = 1 / (1 + z / 2), for z >= 0. P is a degree-9 polynomial fitted
 // by least squares in Chebyshev nodes of t in (0, 1] (z from 0 to infinity) to log(erfc(z) / t) + z^2; in exact
 // arithmetic it puts GELU within 1.2e-8 (1 + |GELU|) of its true value for every x.
-inline constexpr float gelu_erfc_coefficients[10] = {
-    -1.2655117751f, 1.0000286917f, 0.37384115855f, 0.099322040125f, -0.19842694442f,
-    0.31139802182f, -1.1867860905f, 1.5365931263f,  -0.84650490120f, 0.17604675225f};
+inline constexpr float gelu_erfc_coefficients[10] = {-1.2655117751f,  1.0000286917f,  0.37384115855f, 0.099322040125f,
+                                                     -0.19842694442f, 0.31139802182f, -1.1867860905f, 1.5365931263f,
+                                                     -0.84650490120f, 0.17604675225f};
 
 /// The activation F of a register of floats, fast (kernels/activation.hpp gives the exact meaning; finite x only):
 ///   relu       max(x, 0)
@@ -4517,7 +4519,6 @@ inline bool activate_all(const float* x, float* y, std::size_t n) noexcept {
   }
   return V::reduce_add(finite) == 0.0f;
 }
-
 
 /// The sum of x[0, n) + c: across lanes, the last n % lanes entries one by one.
 template <typename V>
@@ -4680,8 +4681,8 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
     };
     simd::attend<simd_ops, KeepWeights, DK, DV, Q::rows, K::rows>(
         &q.elements[0][0] + columns.query_offset, Q::cols, &k.elements[0][0] + columns.key_offset, K::cols,
-        &v.elements[0][0] + columns.value_offset, V::cols, mask, &out.elements[0][0] + columns.output_offset,
-        Out::cols, weight_storage, scale, redo_row);
+        &v.elements[0][0] + columns.value_offset, V::cols, mask, &out.elements[0][0] + columns.output_offset, Out::cols,
+        weight_storage, scale, redo_row);
   } else {
     scalar::attend<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
   }
@@ -4764,7 +4765,7 @@ concept Multipliable = FixedMatrix<A> && FixedMatrix<B> &&
 /// \endcode
 template <typename T, auto M, auto K, typename U, auto K2, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> multiply(const basic_matrix<T, M, K>& a,
-                                                        const basic_matrix<U, K2, N>& b) noexcept {
+                                                       const basic_matrix<U, K2, N>& b) noexcept {
   using A = basic_matrix<T, M, K>;
   using B = basic_matrix<U, K2, N>;
   basic_matrix<T, M, N> result{};
@@ -4821,7 +4822,7 @@ struct running_sum {
 /// \endcode
 template <typename T, auto M, auto N, typename F>
 [[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> reduce_rows(const basic_matrix<T, M, N>& a, T init,
-                                                                        F f) noexcept {
+                                                                       F f) noexcept {
   basic_matrix<T, M, std::size_t{1}> result{};
   for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
     T acc = init;
@@ -4897,8 +4898,7 @@ template <std::size_t I, typename T, auto M, auto N>
 ///   for (std::size_t i = 0; i < 6; ++i) use(ctattn::row(queries, i));
 /// \endcode
 template <typename T, auto M, auto N>
-[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a,
-                                                                std::size_t i) noexcept {
+[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a, std::size_t i) noexcept {
   detail::expects(i < basic_matrix<T, M, N>::rows);
   basic_matrix<T, std::size_t{1}, N> result{};
   for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) result.elements[0][j] = a.elements[i][j];
@@ -4972,8 +4972,9 @@ template <auto Rows, auto Cols, typename T, auto M, auto N>
     const basic_matrix<T, M, N>& a) noexcept {
   constexpr auto rows = normalize_extent<Rows>;
   constexpr auto cols = normalize_extent<Cols>;
-  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<M>, dim_of<rows>>,
-                          shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<N>, dim_of<cols>>>;
+  using rules =
+      rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<M>, dim_of<rows>>,
+                shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<N>, dim_of<cols>>>;
   basic_matrix<T, rows, cols> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t i = 0; i < extent_size(M); ++i) {
@@ -5059,7 +5060,8 @@ constexpr quantized_multiplier quantize_multiplier(double real) noexcept {
 /// TFLite's SaturatingRoundingDoublingHighMul. The one product that overflows, (-2^31)(-2^31), gives 2^31 - 1.
 ///
 /// Example: `static_assert(ctattn::math::saturating_rounding_doubling_high_mul(1 << 30, 1 << 30) == 1 << 29);`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a, std::int32_t b) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_doubling_high_mul(std::int32_t a,
+                                                                                  std::int32_t b) noexcept {
   constexpr std::int32_t lowest = std::numeric_limits<std::int32_t>::min();
   if (a == lowest && b == lowest) return std::numeric_limits<std::int32_t>::max();
   const std::int64_t product = std::int64_t{a} * std::int64_t{b};
@@ -5086,7 +5088,8 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t rounding_divide_by_power_of_two(std:
 /// high multiply), the high multiply, then a rounding right shift; TFLite's MultiplyByQuantizedMultiplier.
 ///
 /// Example: `static_assert(ctattn::math::multiply_by_quantized_multiplier(-7, ctattn::math::quantize_multiplier(0.5)) == -3);`
-CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x, quantized_multiplier m) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std::int32_t x,
+                                                                             quantized_multiplier m) noexcept {
   const int left = m.shift > 0 ? m.shift : 0;
   const int right = m.shift > 0 ? 0 : -m.shift;
   // x 2^left wraps to int32 when it does not fit (only for multipliers >= 1 and large x; TFLite's int32 product
@@ -5501,7 +5504,7 @@ template <>
 struct sin_cos_constants<double> {
   static constexpr double tiny = 0x1p-27;
   static constexpr double pio4 = 0x1.921fb54442d18p-1;
-  static constexpr double sin_poly[] = {-0x1.5555555555555p-3, 0x1.111111111111p-7,   -0x1.a01a01a01992fp-13,
+  static constexpr double sin_poly[] = {-0x1.5555555555555p-3, 0x1.111111111111p-7,    -0x1.a01a01a01992fp-13,
                                         0x1.71de3a545f836p-19, -0x1.ae645410e937bp-26, 0x1.61217d9252c03p-33,
                                         -0x1.ab16f5caa198ap-41};
   static constexpr double cos_poly[] = {0x1.5555555555555p-5,   -0x1.6c16c16c16963p-10, 0x1.a01a019f4ddfdp-16,
@@ -5821,7 +5824,8 @@ struct output_requantizer {
   // compile-time inference runs it about 20,000 times within Clang's default budget).
   CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
     const std::int32_t high = high_product(static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left));
-    const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
+    const auto t =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
     return right == 0 ? high : (t >> right) + ((t >> (right - 1)) & 1);
   }
 
@@ -5841,7 +5845,8 @@ struct output_requantizer {
   CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
     std::int32_t v = scaled(accumulator);
 #if defined(__ARM_FEATURE_SAT)
-    if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
+    if (!std::is_constant_evaluated())
+      return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
 #endif
     v = v < -256 ? -256 : (v > 255 ? 255 : v);
     return saturate_int8(v + zero);
@@ -5886,8 +5891,8 @@ struct int8_epilogue {
 };
 
 /// One output: `output_requantizer{multiplier, shift, zero}(accumulator)`.
-CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier, int shift,
-                                                          std::int32_t zero) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier,
+                                                             int shift, std::int32_t zero) noexcept {
   return output_requantizer{multiplier, shift, zero}(accumulator);
 }
 
@@ -6103,8 +6108,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
         "subs %[steps], %[steps], #1\n\t"
         "bne 1b\n\t"
         : [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
-          [steps] "+r"(steps), [x0e] "=&r"(x0_even), [x0o] "=&r"(x0_odd), [x1e] "=&r"(x1_even),
-          [x1o] "=&r"(x1_odd), [we] "=&r"(w_even), [wo] "=&r"(w_odd)
+          [steps] "+r"(steps), [x0e] "=&r"(x0_even), [x0o] "=&r"(x0_odd), [x1e] "=&r"(x1_even), [x1o] "=&r"(x1_odd),
+          [we] "=&r"(w_even), [wo] "=&r"(w_odd)
         : [row] "n"(XS), [next] "n"(WS - 4), [unroll] "n"(pairs ? 2 : 1)
         : "cc", "memory");
     sums[0][0] = s00;
@@ -6223,8 +6228,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
         "subs %[steps], %[steps], #1\n\t"
         "bne 1b\n\t"
         : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4), [s5] "+r"(s5), [x] "+r"(xw),
-          [w] "+r"(w), [steps] "+r"(steps), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even),
-          [xo] "=&r"(x_odd)
+          [w] "+r"(w), [steps] "+r"(steps), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
         : [rows] "n"(R), [unroll] "n"(pairs ? 2 : 1)
         : "cc", "memory");
     s[0] = s0;
@@ -6259,8 +6263,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
         const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[r]) << left);
-        y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(
-            __builtin_arm_qadd(kernels::rounded_high_sum(v, v, doubled), zero)));
+        y[r * ys] = static_cast<std::int8_t>(
+            kernels::signed_saturate<8>(__builtin_arm_qadd(kernels::rounded_high_sum(v, v, doubled), zero)));
       }
     } else if (q.shift >= -22) {
       const int right = -q.shift;
@@ -6284,8 +6288,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   // live during every other layer's call too: 384 bytes more than the int8 sorter's footprint counts on the M4F.
   template <std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R,
             typename Epilogue>
-  [[gnu::noinline]] static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0, const Epilogue& e,
-                            std::int8_t* y) noexcept {
+  [[gnu::noinline]] static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0,
+                                              const Epilogue& e, std::int8_t* y) noexcept {
     alignas(8) std::int32_t xw[(K + step - 1) / step * R * 2];
     widen_rows<K, XS, R>(x, xw);
     for (std::size_t c = 0; c < N; ++c) {
@@ -6423,8 +6427,8 @@ struct armv6m_int8_ops : int8_ops_defaults {
 #if !defined(__ARM_ASM_SYNTAX_UNIFIED__) && !defined(__clang__)
         ".syntax divided\n\t"
 #endif
-        : [s0] "+r"(first_sum), [s1] "+r"(second_sum), [k] "+l"(index), [v] "=&l"(value),
-          [p0] "=&l"(first_product), [p1] "=&l"(second_product)
+        : [s0] "+r"(first_sum), [s1] "+r"(second_sum), [k] "+l"(index), [v] "=&l"(value), [p0] "=&l"(first_product),
+          [p1] "=&l"(second_product)
         : [x] "l"(x_end), [w0] "l"(first_end), [w1] "l"(second_end), [unroll] "n"(K % 2 == 0 ? 2 : 1)
         : "cc", "memory");
     sums[0] = first_sum;
@@ -6661,8 +6665,10 @@ struct paired_format {
                        std::int32_t zero) noexcept {
       const int right = m.shift > 0 ? 0 : -m.shift;
       if (right > 23) folds_every_zero = 0;
-      const std::int64_t zero_term = right > 23 ? 0 : static_cast<std::int64_t>(
-          static_cast<std::uint64_t>(static_cast<std::int64_t>(zero)) << (31 + right));
+      const std::int64_t zero_term =
+          right > 23
+              ? 0
+              : static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::int64_t>(zero)) << (31 + right));
       left[lane] = m.shift > 0 ? m.shift : 0;
       put(multiplier, c, m.multiplier);
       put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0) + zero_term);
@@ -6902,9 +6908,9 @@ inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P
     for (std::size_t h = 0; h < 2; ++h) {
       const acc start = Ops::load_pair_start(p.start + (block + j) * 4 + 2 * h);
       for (std::size_t i = 0; i < pairs; ++i) {
-        sums[i][j][h] = row_start ? Ops::add_pair_row_starts(start, row_start[2 * i],
-                                                             row_start[2 * i + 1 < MR ? 2 * i + 1 : 2 * i])
-                                  : start;
+        sums[i][j][h] =
+            row_start ? Ops::add_pair_row_starts(start, row_start[2 * i], row_start[2 * i + 1 < MR ? 2 * i + 1 : 2 * i])
+                      : start;
       }
     }
   }
@@ -6931,8 +6937,7 @@ inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P
     for (std::size_t i = 0; i < pairs; ++i) {
       Ops::store_requantized(y + 2 * i * y_stride + c, Ops::first_row(sums[i][j][0], sums[i][j][1]), r, valid);
       if (2 * i + 1 < MR) {
-        Ops::store_requantized(y + (2 * i + 1) * y_stride + c, Ops::second_row(sums[i][j][0], sums[i][j][1]), r,
-                               valid);
+        Ops::store_requantized(y + (2 * i + 1) * y_stride + c, Ops::second_row(sums[i][j][0], sums[i][j][1]), r, valid);
       }
     }
   }
@@ -7201,7 +7206,7 @@ struct avx2_packed_requantization : int8_packed_ops_defaults {
   /// The constants of the block from channel c (a multiple of 8).
   template <typename R>
   static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
-    return {load_start(r.multiplier + c), load_start(r.left + c),      load_start(r.right + c),
+    return {load_start(r.multiplier + c),     load_start(r.left + c),      load_start(r.right + c),
             load_start(r.right_less_one + c), load_start(r.round_bit + c), _mm256_set1_epi32(zero)};
   }
   /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
@@ -7218,7 +7223,7 @@ struct avx2_packed_requantization : int8_packed_ops_defaults {
                                  _mm256_and_si256(_mm256_srav_epi32(t, r.right_less_one), r.round_bit));
     v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(-256)), _mm256_set1_epi32(255));
     v = _mm256_add_epi32(v, r.zero);
-    const __m256i words = _mm256_packs_epi32(v, v);        // per 128-bit half: its 4 values, twice
+    const __m256i words = _mm256_packs_epi32(v, v);          // per 128-bit half: its 4 values, twice
     const __m256i bytes = _mm256_packs_epi16(words, words);  // per half: its 4 values, four times
     const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
     alignas(8) std::int8_t eight[8];
@@ -7301,7 +7306,8 @@ struct avx2_int8_ops : int8_ops_defaults {
     const __m256i q0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[0], sums[1]), _mm256_hadd_epi32(sums[2], sums[3]));
     const __m256i q1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[4], sums[5]), _mm256_hadd_epi32(sums[6], sums[7]));
     // q0's lanes: per half, the half's sums of rows 0-3; q1's the same of rows 4-7.
-    const __m256i s = _mm256_add_epi32(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
+    const __m256i s =
+        _mm256_add_epi32(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), s);
   }
   /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`): 8 outputs at a time as avx2_packed_requantization does
@@ -7374,8 +7380,8 @@ struct avx2_int8_ops : int8_ops_defaults {
     const __m256i all_terms = _mm256_set1_epi32(static_cast<std::int32_t>(sum));
     for (std::size_t u = 0; u < n; u += 8) {
       const __m256i valid = lanes(u);
-      const __m256i e = n <= kept_terms ? _mm256_load_si256(reinterpret_cast<const __m256i*>(kept + u))
-                                        : terms(u, valid);
+      const __m256i e =
+          n <= kept_terms ? _mm256_load_si256(reinterpret_cast<const __m256i*>(kept + u)) : terms(u, valid);
       const __m256i numerators = _mm256_add_epi32(_mm256_slli_epi32(e, 9), all_terms);
       const __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(numerators, reciprocals), 40);
       // The odd lanes' products shifted by 8 only: the high half of each 64-bit lane is then the product >> 40.
@@ -7767,8 +7773,7 @@ struct avx512_int8_ops : int8_ops_defaults {
     return _mm512_set1_epi16(static_cast<short>(zero_point));
   }
   static widened widen(const std::int8_t* p, offset zero_point) noexcept {
-    return _mm512_sub_epi16(_mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),
-                            zero_point);
+    return _mm512_sub_epi16(_mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))), zero_point);
   }
   static accumulator zero() noexcept { return _mm512_setzero_si512(); }
   static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
@@ -7776,9 +7781,7 @@ struct avx512_int8_ops : int8_ops_defaults {
   }
   // The two halves added, then avx2_int8_ops's reduction. Rationale: the masked extract, as in avx512_ops, because
   // GCC 12 warns that the unmasked one's undefined source may be used uninitialized.
-  static std::int32_t total(accumulator sum) noexcept {
-    return avx2_int8_ops::total(halves(sum));
-  }
+  static std::int32_t total(accumulator sum) noexcept { return avx2_int8_ops::total(halves(sum)); }
   /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
   static constexpr std::size_t rows_per_pass = 8;
   /// out[i] = the sum of sums[i]'s lanes for 8 accumulators: each one's halves added, then avx2_int8_ops's `totals`.
@@ -7833,9 +7836,7 @@ struct avx512_int8_ops : int8_ops_defaults {
     const std::int8_t* const xs = x + begin;
     std::int8_t* const ws = w + begin;
     const std::size_t n = end - begin;
-    const auto first = [](std::size_t count) {
-      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
-    };
+    const auto first = [](std::size_t count) { return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u; };
     __m512i top = _mm512_set1_epi8(-128);
     std::size_t t = 0;
     for (; t + 64 <= n; t += 64) top = _mm512_max_epi8(top, _mm512_loadu_si512(xs + t));
@@ -7843,8 +7844,8 @@ struct avx512_int8_ops : int8_ops_defaults {
       const __mmask64 rest = first(n - t);
       top = _mm512_mask_max_epi8(top, rest, top, _mm512_maskz_loadu_epi8(rest, xs + t));
     }
-    const __m512i largest = _mm512_set1_epi32(avx2_int8_ops::largest_byte(_mm256_max_epi8(
-        _mm512_maskz_extracti64x4_epi64(0xF, top, 0), _mm512_maskz_extracti64x4_epi64(0xF, top, 1))));
+    const __m512i largest = _mm512_set1_epi32(avx2_int8_ops::largest_byte(
+        _mm256_max_epi8(_mm512_maskz_extracti64x4_epi64(0xF, top, 0), _mm512_maskz_extracti64x4_epi64(0xF, top, 1))));
     // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more
     // (Permute): the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair of them (the
     // offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
@@ -7884,8 +7885,8 @@ struct avx512_int8_ops : int8_ops_defaults {
       if (n <= kept_terms) _mm512_store_si512(kept + u, e);
       sums = _mm512_add_epi32(sums, e);
     }
-    const __m256i sums256 = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0),
-                                             _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
+    const __m256i sums256 =
+        _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0), _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
     const auto sum = static_cast<std::uint32_t>(avx2_int8_ops::total(sums256));
     const std::uint32_t divisor = 2 * sum;
     const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
@@ -7905,8 +7906,8 @@ struct avx512_int8_ops : int8_ops_defaults {
       const __m512i remainders = _mm512_sub_epi32(numerators, _mm512_mullo_epi32(quotients, divisors));
       quotients = _mm512_mask_add_epi32(quotients, _mm512_cmpge_epu32_mask(remainders, divisors), quotients,
                                         _mm512_set1_epi32(1));
-      const __m512i weights = _mm512_maskz_min_epi32(all, _mm512_sub_epi32(quotients, _mm512_set1_epi32(128)),
-                                                     _mm512_set1_epi32(127));
+      const __m512i weights =
+          _mm512_maskz_min_epi32(all, _mm512_sub_epi32(quotients, _mm512_set1_epi32(128)), _mm512_set1_epi32(127));
       _mm512_mask_storeu_epi8(ws + u, k, _mm512_zextsi128_si512(_mm512_maskz_cvtepi32_epi8(all, weights)));
     }
   }
@@ -7965,9 +7966,7 @@ struct avx512_vnni_packed_ops : int8_packed_ops_defaults {
   /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
   static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
     const __m512i flip = _mm512_set1_epi8(-128);
-    const auto first = [](std::size_t count) {
-      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
-    };
+    const auto first = [](std::size_t count) { return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u; };
     std::size_t t = 0;
     for (; t + 64 <= k; t += 64) _mm512_storeu_si512(dst + t, _mm512_xor_si512(_mm512_loadu_si512(x + t), flip));
     // Rationale: masked forms for the rest only (a masked store takes several cycles on Zen 4).
@@ -8335,10 +8334,9 @@ struct helium_int8_ops : int8_ops_defaults {
     const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
     for (std::size_t t = 0; t < n; t += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
-      const uint32x4_t terms = __arm_vreinterpretq_u32_s32(
-          __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes));
-      const uint32x4_t numerators =
-          __arm_vaddq_n_u32(__arm_vshlq_n_u32(terms, 9), static_cast<std::uint32_t>(sum));
+      const uint32x4_t terms =
+          __arm_vreinterpretq_u32_s32(__arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes));
+      const uint32x4_t numerators = __arm_vaddq_n_u32(__arm_vshlq_n_u32(terms, 9), static_cast<std::uint32_t>(sum));
       uint32x4_t quotients = __arm_vshrq_n_u32(__arm_vmulhq_u32(numerators, __arm_vdupq_n_u32(reciprocal)), 8);
       const uint32x4_t remainders = __arm_vsubq_u32(numerators, __arm_vmulq_u32(quotients, divisors));
       quotients = __arm_vaddq_m_n_u32(quotients, quotients, 1u, __arm_vcmpcsq_u32(remainders, divisors));
@@ -8402,7 +8400,8 @@ struct helium_int8_ops : int8_ops_defaults {
   CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
     constexpr std::size_t whole = K - K % 16;
     std::int32_t sum = 0;
-    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
+    for (std::size_t t = 0; t < whole; t += 16)
+      sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
     if constexpr (whole < K) {
       const mve_pred16_t lanes = __arm_vctp8q(K - whole);
       sum = __arm_vmladavaq_s8(sum, __arm_vldrbq_z_s8(x + whole, lanes), __arm_vldrbq_z_s8(w + whole, lanes));
@@ -8514,8 +8513,8 @@ struct helium_int8_ops : int8_ops_defaults {
       const int32x4_t a_unheld =
           __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
       const int32x4_t a = __arm_vmaxq_s32(__arm_vminq_s32(a_unheld, upper), lower);
-      const int32x4_t rounded = __arm_vshrq_n_s32(
-          __arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
+      const int32x4_t rounded =
+          __arm_vshrq_n_s32(__arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
       __arm_vstrbq_p_s32(y + j, __arm_vmaxq_s32(__arm_vminq_s32(rounded, top), bottom), lanes);
     }
   }
@@ -8759,7 +8758,6 @@ struct int8_backend<int8_backend_id::neon_dotprod> {
 #endif  // CTATTN_KERNELS_NEON_INT8_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 
-
 namespace ctattn {
 
 namespace detail {
@@ -8798,8 +8796,8 @@ constexpr std::int32_t folded_terms(std::int32_t sum, const std::int8_t* x, std:
                                     std::int32_t y_zero, std::size_t base, std::size_t k,
                                     std::index_sequence<T...>) noexcept {
   if constexpr (Guarded) {
-    return (sum + ... + (base + T < k ? (std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero)
-                                      : 0));
+    return (sum + ... +
+            (base + T < k ? (std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero) : 0));
   } else {
     return (sum + ... + ((std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero)));
   }
@@ -8809,8 +8807,8 @@ constexpr std::int32_t folded_terms(std::int32_t sum, const std::int8_t* x, std:
 /// fold of KMax terms when KMax <= 64; else folds of 64 terms (kernels/constant.hpp's chunk; Clang folds at most 256
 /// operands), then of 8 for the rest.
 template <std::size_t KMax>
-constexpr std::int32_t folded_dot(const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
-                                  std::int32_t y_zero, std::size_t k) noexcept {
+constexpr std::int32_t folded_dot(const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y, std::int32_t y_zero,
+                                  std::size_t k) noexcept {
   if constexpr (KMax <= unrolled_chunk) {
     return folded_terms<true>(0, x, x_zero, y, y_zero, 0, k, std::make_index_sequence<KMax>{});
   } else {
@@ -8926,7 +8924,7 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
 
 /// One int32 accumulator to int8: multiply_by_quantized_multiplier, plus the output's zero point, clamped.
 CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
-                                 std::int32_t zero) noexcept {
+                                                      std::int32_t zero) noexcept {
   std::int32_t v = math::multiply_by_quantized_multiplier(accumulator, multiplier);
   // Rationale: the zero point is added after clamping v to what cannot overflow (|v| may be near 2^31).
   v = v < -256 ? -256 : (v > 255 ? 255 : v);  // 255 + zero >= 127 and -256 + zero <= -128: the same clamped result
@@ -8976,7 +8974,8 @@ CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w
     const output_requantizer requantize = e.requantizer(c0 + c);
 #pragma GCC unroll 4
     for (std::size_t r = 0; r < R; ++r) {
-      y[r * YS + c] = requantize(static_cast<std::int32_t>(sums[r][c] + static_cast<std::uint32_t>(e.start(r0 + r, c0 + c))));
+      y[r * YS + c] =
+          requantize(static_cast<std::int32_t>(sums[r][c] + static_cast<std::uint32_t>(e.start(r0 + r, c0 + c))));
     }
   }
 }
@@ -8999,7 +8998,8 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
     for (; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
   }
   for (std::size_t c = whole; c < N; ++c) {
-    for (std::size_t r = 0; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
+    for (std::size_t r = 0; r < M; ++r)
+      scalar_tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
   }
 }
 
@@ -9101,8 +9101,8 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
 // pointers with zero points, GCC 12 took 15 s and 0.36 GB instead of 36 s and 1.4 GB for a KWT-1 int8 encoder layer
 // (benchmarks/compile_time_int8.sh). A function of its own, never called at run time, so that its M x K locals are
 // in no run-time frame (an unoptimized build reserves a block's locals even where the block cannot run).
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW,
-          std::size_t CW, std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW, std::size_t CW,
+          std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
 constexpr void constant_window_product(const std::int8_t (&x)[RX][CX], std::size_t x_row, std::size_t x_column,
                                        const std::int8_t (&w)[RW][CW], std::size_t w_row, std::size_t w_column,
                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[RY][CY],
@@ -9148,8 +9148,8 @@ constexpr void constant_window_product(const std::int8_t (&x)[RX][CX], std::size
 /// own kernel (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else Armv6-M's
 /// (`armv6m`) or the scalar kernel.
 // Rationale: whole arrays with indices, not pointers, for the reason `int8_dot_rows` gives (constant evaluation).
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW,
-          std::size_t CW, std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW, std::size_t CW,
+          std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
 constexpr void int8_window_product_requantized(const std::int8_t (&x)[RX][CX], std::size_t x_row, std::size_t x_column,
                                                const std::int8_t (&w)[RW][CW], std::size_t w_row, std::size_t w_column,
                                                const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[RY][CY],
@@ -9159,13 +9159,14 @@ constexpr void int8_window_product_requantized(const std::int8_t (&x)[RX][CX], s
     return;
   }
   run_product_requantized<int8_product_ops, M, K, N, CX, CW, CY>(&x[x_row][x_column], &w[w_row][w_column], e,
-                                                         &y[y_row][y_column]);
+                                                                 &y[y_row][y_column]);
 }
 
 /// `int8_window_product_requantized` over whole arrays: x M x K, w N x K, y M x N.
 template <std::size_t M, std::size_t K, std::size_t N, bool PerChannel, bool RowStarts>
 constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[M][N]) noexcept {
+                                        const int8_epilogue<PerChannel, RowStarts>& e,
+                                        std::int8_t (&y)[M][N]) noexcept {
   int8_window_product_requantized<M, K, N>(x, 0, 0, w, 0, 0, e, y, 0, 0);
 }
 
@@ -9240,12 +9241,11 @@ constexpr void int8_column_starts(const std::int8_t (&b)[RB][CB], std::size_t b_
 /// The int8 product (a - a_zero)(b - b_zero)^T over windows from its column starts (`int8_column_starts`, made once
 /// for products that share b and a_zero), requantized by one multiplier: y[y_row + r][y_column + c] for r < M,
 /// c < N, from M rows of a and N rows of b of K terms each.
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB,
-          std::size_t CB, std::size_t RY, std::size_t CY>
-constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], std::size_t a_row,
-                                               std::size_t a_column, const std::int8_t (&b)[RB][CB],
-                                               std::size_t b_row, std::size_t b_column, std::int32_t b_zero,
-                                               const std::int32_t (&column_start)[N],
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB,
+          std::size_t RY, std::size_t CY>
+constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
+                                               const std::int8_t (&b)[RB][CB], std::size_t b_row, std::size_t b_column,
+                                               std::int32_t b_zero, const std::int32_t (&column_start)[N],
                                                const math::quantized_multiplier& multiplier, std::int32_t zero,
                                                std::int8_t (&y)[RY][CY], std::size_t y_row,
                                                std::size_t y_column) noexcept {
@@ -9265,8 +9265,8 @@ constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], s
 /// The int8 product (a - a_zero)(b - b_zero)^T over windows (`int8_window_product_requantized`'s), requantized by
 /// one multiplier: its zero points as the starts of that kernel (their sums over each row of a and of b, once per
 /// call). y[y_row + r][y_column + c] for r < M, c < N, from M rows of a and N rows of b of K terms each.
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB,
-          std::size_t CB, std::size_t RY, std::size_t CY>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB,
+          std::size_t RY, std::size_t CY>
 constexpr void int8_window_product_zero_points(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
                                                const std::int8_t (&b)[RB][CB], std::size_t b_row, std::size_t b_column,
                                                std::int32_t a_zero, std::int32_t b_zero,
@@ -9372,9 +9372,8 @@ constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, cons
   // The requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp): the values of
   // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
-  if (!std::is_constant_evaluated() &&
-      int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(a, a_zero, b, b_zero,
-                                                                                           out_zero, out, C)) {
+  if (!std::is_constant_evaluated() && int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(
+                                           a, a_zero, b, b_zero, out_zero, out, C)) {
     return;
   }
   constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
@@ -9395,8 +9394,7 @@ constexpr void int8_multiply_rows(const std::int8_t (&a)[R][C], std::int32_t a_z
                                   std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c) {
-      out[r][c] = requantize((std::int32_t{a[r][c]} - a_zero) * (std::int32_t{b[r][c]} - b_zero), Multiplier,
-                             out_zero);
+      out[r][c] = requantize((std::int32_t{a[r][c]} - a_zero) * (std::int32_t{b[r][c]} - b_zero), Multiplier, out_zero);
     }
   }
 }
@@ -9407,14 +9405,13 @@ template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMu
           math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
 constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
                              std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
-  if (!std::is_constant_evaluated() &&
-      int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(
-          &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C)) {
+  if (!std::is_constant_evaluated() && int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(
+                                           &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C)) {
     return;
   }
   for (std::size_t r = 0; r < R; ++r) {
     int8_add_row<AMultiplier, BMultiplier, LeftShift, OutMultiplier, C, Ops>(a[r], a_zero, b[r], b_zero, out_zero,
-                                                                              out[r]);
+                                                                             out[r]);
   }
 }
 
@@ -9485,7 +9482,7 @@ bool backend_sum_and_squares(const std::int8_t (&x)[C], std::int32_t& sum, std::
 /// the reciprocal.
 template <std::size_t C>
 constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], std::int64_t epsilon,
-                                           std::int32_t epsilon_shift) noexcept {
+                                                     std::int32_t epsilon_shift) noexcept {
   std::int32_t s1 = 0;
   std::int32_t s2 = 0;
   if (std::is_constant_evaluated() || !backend_sum_and_squares(x, s1, s2)) {
@@ -9496,8 +9493,7 @@ constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], 
     }
   }
   constexpr auto c = static_cast<std::int64_t>(C);
-  return int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - std::int64_t{s1} * s1, epsilon,
-                            epsilon_shift);
+  return int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - std::int64_t{s1} * s1, epsilon, epsilon_shift);
 }
 
 /// Steps 1 to 3 of the int8 RMSNorm for one row of C int8 values with zero point z (C <= 16383): the LayerNorm's
@@ -9522,7 +9518,7 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t int8_layer_norm_normalized(std::int8
 
 /// Steps 5 and 6: A_j = round(n_j m_j / 2^shift_j) + b_j, in 2^-16 output steps.
 CTATTN_ALWAYS_INLINE constexpr std::int64_t int8_layer_norm_scaled(std::int32_t n, std::int32_t multiplier,
-                                                              std::int32_t shift, std::int32_t bias) noexcept {
+                                                                   std::int32_t shift, std::int32_t bias) noexcept {
   return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
 }
 
@@ -9973,11 +9969,12 @@ struct mask_rules_of {
   using rows = typename mask_rows<Mask>::type;
   using columns = typename mask_columns<Mask>::type;
   using element = typename mask_element<Mask>::type;
+  static constexpr bool square_scores = requires { Mask::needs_square_scores; };
   using type = rule_list<
       if_declared<element, shape_error::element_types_must_match<Op, T, element>>,
       if_declared<rows, shape_error::mask_rows_must_match_queries<Op, rows, dim_of<NQ>>>,
       if_declared<columns, shape_error::mask_columns_must_match_keys<Op, columns, dim_of<NKV>>>,
-      std::conditional_t<requires { Mask::needs_square_scores; },
+      std::conditional_t<square_scores,
                          shape_error::sliding_window_needs_as_many_queries_as_keys<Op, dim_of<NQ>, dim_of<NKV>>,
                          rule_list<>>>;
 };
@@ -10003,7 +10000,6 @@ using attention_rules =
               shape_error::query_and_key_widths_must_match<Op, dim_of<Q::column_extent>, dim_of<K::column_extent>>,
               shape_error::key_and_value_counts_must_match<Op, dim_of<K::row_extent>, dim_of<V::row_extent>>,
               mask_rules<Op, typename Q::value_type, Q::row_extent, K::row_extent, Mask>>;
-
 
 // The output of attention over Q and V: n_q x d_v (h * d_v when `Heads` heads are concatenated).
 template <typename Op, typename Out, typename Q, typename V, std::size_t Heads = 1>
@@ -10248,8 +10244,8 @@ template <typename T, auto NQ, auto NKV, AttentionMask Mask>
   constexpr std::size_t n_q = result_type::rows;
   constexpr std::size_t n_kv = result_type::cols;
   result_type m{};
-  if constexpr (!detail::first_broken<detail::mask_rules<op::mask, T, normalize_extent<NQ>, normalize_extent<NKV>,
-                                                         Mask>>::check()) {
+  if constexpr (!detail::first_broken<
+                    detail::mask_rules<op::mask, T, normalize_extent<NQ>, normalize_extent<NKV>, Mask>>::check()) {
     return m;
   }
   for (std::size_t i = 0; i < n_q; ++i) {
@@ -10316,8 +10312,9 @@ struct basic_linear {
   static constexpr auto input_extent = normalize_extent<In>;
   static constexpr auto output_extent = normalize_extent<Out>;
   static constexpr bool has_bias = HasBias;
-  using weight_type = std::conditional_t<std::is_same_v<Layout, in_by_out>, basic_matrix<T, input_extent, output_extent>,
-                                         basic_matrix<T, output_extent, input_extent>>;
+  using weight_type =
+      std::conditional_t<std::is_same_v<Layout, in_by_out>, basic_matrix<T, input_extent, output_extent>,
+                         basic_matrix<T, output_extent, input_extent>>;
   using bias_type = std::conditional_t<HasBias, basic_matrix<T, std::size_t{1}, output_extent>, no_bias>;
 
   weight_type weight{};
@@ -10345,10 +10342,9 @@ concept Projection = detail::is_linear<std::remove_cvref_t<P>>::value;
 namespace detail {
 /// The rules of applying projection P to the rows of X: one element type, X's columns match P's input side.
 template <typename X, typename P>
-using projection_rules =
-    rule_list<shape_error::element_types_must_match<op::projection, typename X::value_type, typename P::value_type>,
-              shape_error::input_width_must_match_weight<op::projection, dim_of<X::column_extent>,
-                                                         dim_of<P::input_extent>>>;
+using projection_rules = rule_list<
+    shape_error::element_types_must_match<op::projection, typename X::value_type, typename P::value_type>,
+    shape_error::input_width_must_match_weight<op::projection, dim_of<X::column_extent>, dim_of<P::input_extent>>>;
 
 /// The rules of writing that projection into Y: Y has X's rows and P's outputs, in X's element type.
 template <typename Y, typename X, typename P>
@@ -10674,8 +10670,8 @@ namespace ctattn {
 template <typename Q, typename K, typename V, typename Mask = no_mask_type>
 concept AttentionCompatible =
     FixedMatrix<Q> && FixedMatrix<K> && FixedMatrix<V> && AttentionMask<Mask> &&
-    rules_hold<detail::attention_rules<op::scaled_dot_product_attention, std::remove_cvref_t<Q>,
-                                       std::remove_cvref_t<K>, std::remove_cvref_t<V>, Mask>>;
+    rules_hold<detail::attention_rules<op::scaled_dot_product_attention, std::remove_cvref_t<Q>, std::remove_cvref_t<K>,
+                                       std::remove_cvref_t<V>, Mask>>;
 
 /// The output of attention together with its attention weights (for study and pictures).
 ///
@@ -10737,11 +10733,10 @@ using into_rules = typename into_rules_of<Op, Form, Q, V, RequiredWorkspace, Hea
 
 /// The rules of `scaled_dot_product_attention(q, k, v, options...)`.
 template <typename Q, typename K, typename V, typename... Options>
-using scaled_dot_product_rules =
-    rule_list<shape_error::options_must_be_one_of_each_kind<op::scaled_dot_product_attention, Options...>,
-              attention_rules<op::scaled_dot_product_attention, Q, K, V, typename call_options<Options...>::mask_type>,
-              into_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V,
-                         no_workspace>>;
+using scaled_dot_product_rules = rule_list<
+    shape_error::options_must_be_one_of_each_kind<op::scaled_dot_product_attention, Options...>,
+    attention_rules<op::scaled_dot_product_attention, Q, K, V, typename call_options<Options...>::mask_type>,
+    into_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V, no_workspace>>;
 
 template <typename Q, typename K, typename V, typename... Options>
 constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Options&... options) noexcept {
@@ -10757,8 +10752,8 @@ constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Opti
       expects(!same_object(output, v) && !same_object(output, q));
       zero(output);
       weights_type* no_weights = nullptr;
-      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output,
-                                                                      no_weights, whole, score_divisor<T, Q::cols>);
+      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights,
+                                                                      whole, score_divisor<T, Q::cols>);
     }
   } else if constexpr (form::returns_weights) {
     attention_result<output_type, weights_type> result{};
@@ -10771,8 +10766,8 @@ constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Opti
     output_type output{};
     if constexpr (rules_hold) {
       weights_type* no_weights = nullptr;
-      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output,
-                                                                      no_weights, whole, score_divisor<T, Q::cols>);
+      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights,
+                                                                      whole, score_divisor<T, Q::cols>);
     }
     return output;
   }
@@ -11001,9 +10996,9 @@ struct workspace_shape_of_impl {
 template <typename T, auto NQ, auto NKV, auto DK, auto DV>
 struct workspace_shape_of_impl<basic_attention_workspace<T, NQ, NKV, DK, DV>> {
   using W = basic_attention_workspace<T, NQ, NKV, DK, DV>;
-  using type = workspace_shape<typename W::value_type, dim_of<W::queries_type::row_extent>,
-                               dim_of<W::keys_type::row_extent>, dim_of<W::keys_type::column_extent>,
-                               dim_of<W::values_type::column_extent>>;
+  using type =
+      workspace_shape<typename W::value_type, dim_of<W::queries_type::row_extent>, dim_of<W::keys_type::row_extent>,
+                      dim_of<W::keys_type::column_extent>, dim_of<W::values_type::column_extent>>;
 };
 template <typename W>
 using workspace_shape_of = typename workspace_shape_of_impl<W>::type;
@@ -11036,12 +11031,12 @@ template <typename Op, typename Out, typename XQ, typename XKV, typename Head, t
 struct head_into_rules_of<Op, Out, XQ, XKV, Head, W, Mask, Heads, true> {
   using workspace = head_workspace<XQ, XKV, Head>;
   using keys = basic_matrix<typename XKV::value_type, XKV::row_extent, key_projection<Head>::output_extent>;
-  using type = rule_list<
-      head_rules<Op, XQ, XKV, Head>,
-      attention_rules<op::scaled_dot_product_attention, typename workspace::queries_type, keys,
-                      typename workspace::values_type, Mask>,
-      output_rules<Op, Out, typename workspace::queries_type, typename workspace::values_type, Heads>,
-      shape_error::workspace_must_match_attention<Op, workspace_shape_of<W>, workspace_shape_of<workspace>>>;
+  using type =
+      rule_list<head_rules<Op, XQ, XKV, Head>,
+                attention_rules<op::scaled_dot_product_attention, typename workspace::queries_type, keys,
+                                typename workspace::values_type, Mask>,
+                output_rules<Op, Out, typename workspace::queries_type, typename workspace::values_type, Heads>,
+                shape_error::workspace_must_match_attention<Op, workspace_shape_of<W>, workspace_shape_of<workspace>>>;
 };
 template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
           std::size_t Heads = 1>
@@ -11141,8 +11136,8 @@ constexpr auto head_attention(const XQ& x_q, const XKV& x_kv, const Head& head, 
       attend_head<form::arithmetic_kind>(*into.output, *into.workspace, mask_of(options...), 0);
     }
   } else {
-    using rules = rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
-                            head_rules<Op, XQ, XKV, Head>>;
+    using rules =
+        rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>, head_rules<Op, XQ, XKV, Head>>;
     if constexpr (first_broken<rules>::check()) {
       constexpr arithmetic a = form::arithmetic_kind;
       return scaled_dot_product_attention(projected<a>(x_q, head.query), projected<a>(x_kv, head.key),
@@ -11299,11 +11294,12 @@ template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DM
           WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
 struct basic_grouped_query_attention_weights {
   /// The rules of the configuration; the attention functions check them again (no second error).
-  using rules = rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
-                          shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
-                          shape_error::count_must_be_positive<op::grouped_query_attention, count<HeadDim>>,
-                          shape_error::key_value_heads_must_divide_query_heads<
-                              op::grouped_query_attention, count<KeyValueHeads>, count<QueryHeads>>>;
+  using rules =
+      rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
+                shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
+                shape_error::count_must_be_positive<op::grouped_query_attention, count<HeadDim>>,
+                shape_error::key_value_heads_must_divide_query_heads<op::grouped_query_attention, count<KeyValueHeads>,
+                                                                     count<QueryHeads>>>;
   static_assert((detail::first_broken<rules>::check(), true));
   using value_type = T;
   static constexpr std::size_t query_heads = QueryHeads;
@@ -11424,8 +11420,7 @@ namespace detail {
 /// keys, and the mask against n_q x n_kv.
 template <typename XQ, typename XK, typename XV, typename W, typename Mask>
 using multi_head_rules =
-    rule_list<typename W::rules, projection_rules<XQ, query_projection<W>>,
-              projection_rules<XK, key_projection<W>>,
+    rule_list<typename W::rules, projection_rules<XQ, query_projection<W>>, projection_rules<XK, key_projection<W>>,
               projection_rules<XV, value_projection<W>>,
               shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
                                                            dim_of<XV::row_extent>>,
@@ -11609,8 +11604,8 @@ constexpr void multi_head_attention(const XQ& query, const XK& key, const XV& va
 /// same options. Example: `auto y = ctattn::grouped_query_attention(x, x, x, gqa_weights, ctattn::causal);`
 template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
   requires(!detail::call_options<Options...>::writes_into)
-[[nodiscard]] constexpr auto grouped_query_attention(const XQ& query, const XK& key, const XV& value,
-                                                     const W& weights, const Options&... options) noexcept {
+[[nodiscard]] constexpr auto grouped_query_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
+                                                     const Options&... options) noexcept {
   return detail::multi_head(query, key, value, weights, options...);
 }
 
@@ -11767,8 +11762,7 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
 /// \endcode
 template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, typename... Options>
   requires(!detail::call_options<Options...>::writes_into && !(Projection<Options> || ...))
-[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
-                                                       const std::array<Head, H>& heads,
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv, const std::array<Head, H>& heads,
                                                        const Options&... options) noexcept {
   return detail::wide_heads<op::wide_multi_head_attention>(x_q, x_kv, heads, options...);
 }
@@ -11785,9 +11779,8 @@ constexpr void wide_multi_head_attention(const XQ& x_q, const XKV& x_kv, const s
 /// To write it into caller storage, write the heads with `into` and project with `ctattn::project_into`.
 template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Projection P, typename... Options>
   requires(!detail::call_options<Options...>::writes_into)
-[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
-                                                       const std::array<Head, H>& heads, const P& output,
-                                                       const Options&... options) noexcept {
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv, const std::array<Head, H>& heads,
+                                                       const P& output, const Options&... options) noexcept {
   using concat = decltype(wide_multi_head_attention(x_q, x_kv, heads, options...));
   if constexpr (rules_hold<detail::projection_rules<concat, P>>) {
     return detail::projected<detail::call_options<Options...>::arithmetic_kind>(
@@ -11915,9 +11908,9 @@ inline constexpr std::size_t projection_bytes =
     sizeof(typename P::weight_type) + (P::has_bias ? sizeof(typename P::bias_type) : 0);
 
 template <typename Head>
-inline constexpr std::size_t head_weight_bytes = projection_bytes<query_projection<Head>> +
-                                                 projection_bytes<key_projection<Head>> +
-                                                 projection_bytes<value_projection<Head>>;
+inline constexpr std::size_t head_weight_bytes =
+    projection_bytes<query_projection<Head>> + projection_bytes<key_projection<Head>> +
+    projection_bytes<value_projection<Head>>;
 
 // The attention kernel's stack scratch for n_q queries of d_k against n_kv keys, with the build's default
 // arithmetic: the exact kernel's two row buffers (scores and probabilities) of n_kv elements, or the fused SIMD
@@ -11959,9 +11952,8 @@ inline constexpr footprint heads_footprint = [] {
 /// Example: `static_assert(ctattn::scaled_dot_product_attention_footprint<Q, K, V>.ram_bytes() <= 2048);`
 template <FixedMatrix Q, FixedMatrix K, FixedMatrix V>
 inline constexpr footprint scaled_dot_product_attention_footprint{
-    0, sizeof(Q) + sizeof(K) + sizeof(V),
-    sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>), 0,
-    detail::kernel_stack_bytes<typename Q::value_type, Q::rows, K::rows, Q::cols>};
+    0, sizeof(Q) + sizeof(K) + sizeof(V), sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>),
+    0, detail::kernel_stack_bytes<typename Q::value_type, Q::rows, K::rows, Q::cols>};
 
 /// The footprint of `self_attention(x, head, ctattn::into(output, workspace))`.
 ///
@@ -12263,12 +12255,13 @@ struct attention_gradients {
 /// \endcode
 template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G, arithmetic A = default_arithmetic>
 [[nodiscard]] constexpr attention_gradients<Q, K, V> attention_backward(const Q& queries, const K& keys,
-                                                                         const V& values, const G& upstream,
-                                                                         arithmetic_option<A> = {}) noexcept {
+                                                                        const V& values, const G& upstream,
+                                                                        arithmetic_option<A> = {}) noexcept {
   using op_tag = op::attention_backward;
   // The forward pass's rules, then the upstream gradient dL/dO: one row per query, one column per value feature.
-  using rules = rule_list<detail::attention_rules<op_tag, Q, K, V, no_mask_type>, detail::same_element_rule<op_tag, G, Q>,
-                          detail::rows_rule<op_tag, G, Q>, detail::columns_rule<op_tag, G, V>>;
+  using rules =
+      rule_list<detail::attention_rules<op_tag, Q, K, V, no_mask_type>, detail::same_element_rule<op_tag, G, Q>,
+                detail::rows_rule<op_tag, G, Q>, detail::columns_rule<op_tag, G, V>>;
   using T = typename Q::value_type;
   attention_gradients<Q, K, V> grad{};
   if constexpr (detail::first_broken<rules>::check()) {
@@ -12429,8 +12422,7 @@ namespace detail {
 // The rules of one query row x over a cache with weights W, writing into Out.
 template <typename X, typename W, typename Cache, typename Out>
 using cached_attention_rules = rule_list<
-    shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
-    projection_rules<X, query_projection<W>>,
+    shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>, projection_rules<X, query_projection<W>>,
     shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>, dim_of<key_projection<W>::output_extent>>,
     shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
                                     dim_of<value_projection<W>::output_extent>>,
@@ -12500,16 +12492,15 @@ template <FixedMatrix X, typename W, KeyValueCache Cache, FixedMatrix Out, typen
 /// \endcode
 template <FixedMatrix Memory, typename W, KeyValueCache Cache, typename... Options>
 constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache, const Options&...) noexcept {
-  using rules =
-      rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
-                detail::projection_rules<Memory, detail::key_projection<W>>,
-                detail::projection_rules<Memory, detail::value_projection<W>>,
-                shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
-                                                dim_of<detail::key_projection<W>::output_extent>>,
-                shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
-                                                dim_of<detail::value_projection<W>::output_extent>>,
-                shape_error::element_types_must_match<op::kv_cache, typename Cache::value_type,
-                                                      typename W::value_type>>;
+  using rules = rule_list<
+      shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
+      detail::projection_rules<Memory, detail::key_projection<W>>,
+      detail::projection_rules<Memory, detail::value_projection<W>>,
+      shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
+                                      dim_of<detail::key_projection<W>::output_extent>>,
+      shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
+                                      dim_of<detail::value_projection<W>::output_extent>>,
+      shape_error::element_types_must_match<op::kv_cache, typename Cache::value_type, typename W::value_type>>;
   if constexpr (detail::first_broken<rules>::check()) {
     constexpr arithmetic a = detail::call_options<Options...>::arithmetic_kind;
     const auto keys = detail::projected<a>(memory, w.key);
@@ -12738,8 +12729,7 @@ constexpr double alibi_power_of_two_slope(std::size_t k, std::size_t heads) noex
   const std::size_t whole = 8 * k / heads;
   const std::size_t remainder = 8 * k % heads;
   constexpr double ln2 = 0x1.62e42fefa39efp-1;
-  double slope =
-      remainder == 0 ? 1.0 : math::exp(-(static_cast<double>(remainder) / static_cast<double>(heads)) * ln2);
+  double slope = remainder == 0 ? 1.0 : math::exp(-(static_cast<double>(remainder) / static_cast<double>(heads)) * ln2);
   for (std::size_t e = 0; e < whole; ++e) slope *= 0.5;  // exact
   return slope;
 }
@@ -12936,9 +12926,9 @@ inline constexpr auto embedded_rows = extent_or<Rows, (N == 0 ? 1 : N)>;
 template <auto Rows, std::size_t N, typename T, auto Vocabulary, auto D, typename Id>
 constexpr auto embed_ids(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
   constexpr auto rows = embedded_rows<Rows, N>;
-  using rules = rule_list<shape_error::count_must_be_positive<op::token_embedding, count<N>>,
-                          shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, N>,
-                                                                               dim_of<rows>>>;
+  using rules = rule_list<
+      shape_error::count_must_be_positive<op::token_embedding, count<N>>,
+      shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, N>, dim_of<rows>>>;
   basic_matrix<T, rows, D> result{};
   if constexpr (first_broken<rules>::check()) result = gather_rows<rows>(table, ids);
   return result;
@@ -13003,9 +12993,10 @@ template <auto Ids, auto Rows = std::size_t{0}, typename T, auto Vocabulary, aut
   constexpr std::size_t n = std::tuple_size<ids_type>::value;
   constexpr std::size_t vocabulary = basic_matrix<T, Vocabulary, D>::rows;
   constexpr detail::id_check ids_checked = detail::check_ids<Ids, vocabulary>();
-  using rules = rule_list<shape_error::token_ids_must_be_integers<op::token_embedding, id_type>,
-                          shape_error::index_must_be_inside_dimension<
-                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>>;
+  using rules =
+      rule_list<shape_error::token_ids_must_be_integers<op::token_embedding, id_type>,
+                shape_error::index_must_be_inside_dimension<op::token_embedding, count<ids_checked.first_outside>,
+                                                            dim_of<Vocabulary>>>;
   if constexpr (detail::first_broken<rules>::check()) {
     return detail::embed_ids<Rows, n>(table, Ids.data());
   } else {
@@ -13209,14 +13200,14 @@ template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base
 template <rotary_layout Layout, typename T, auto N, auto D, typename U, std::size_t Positions, std::size_t Width,
           std::size_t Base>
 [[nodiscard]] constexpr basic_matrix<T, N, D> apply_rotary(const basic_matrix<T, N, D>& x,
-                                                            const rotary_table<U, Positions, Width, Base>& table,
-                                                            std::size_t first_position = 0) noexcept {
+                                                           const rotary_table<U, Positions, Width, Base>& table,
+                                                           std::size_t first_position = 0) noexcept {
   using x_type = basic_matrix<T, N, D>;
-  using rules = rule_list<typename rotary_table<U, Positions, Width, Base>::rules,
-                          shape_error::element_types_must_match<op::rotary_embedding, T, U>,
-                          shape_error::columns_must_match<op::rotary_embedding, dim_of<D>, dim_of<Width>>,
-                          shape_error::sequence_must_fit_position_table<op::rotary_embedding, dim_of<N>,
-                                                                        dim_of<Positions>>>;
+  using rules =
+      rule_list<typename rotary_table<U, Positions, Width, Base>::rules,
+                shape_error::element_types_must_match<op::rotary_embedding, T, U>,
+                shape_error::columns_must_match<op::rotary_embedding, dim_of<D>, dim_of<Width>>,
+                shape_error::sequence_must_fit_position_table<op::rotary_embedding, dim_of<N>, dim_of<Positions>>>;
   basic_matrix<T, N, D> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     detail::expects(first_position <= Positions - x_type::rows);
@@ -13400,8 +13391,7 @@ struct quantization {
   // Rationale: a constructor of its own (a template, so that an int literal still picks the double one) widens the
   // float explicitly: no -Wdouble-promotion warning where a user copies scales from a .tflite file.
   template <std::same_as<float> F>
-  constexpr quantization(F scale, std::int32_t zero = 0) noexcept
-      : quantization(static_cast<double>(scale), zero) {}
+  constexpr quantization(F scale, std::int32_t zero = 0) noexcept : quantization(static_cast<double>(scale), zero) {}
 
   [[nodiscard]] constexpr double scale() const noexcept { return std::bit_cast<double>(scale_bits); }
 
@@ -13765,9 +13755,7 @@ struct basic_qmatrix {
   std::int8_t elements[rows][cols];
 
   [[nodiscard]] constexpr std::int8_t& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
-  [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept {
-    return elements[r][c];
-  }
+  [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept { return elements[r][c]; }
   [[nodiscard]] constexpr double real(std::size_t r, std::size_t c) const noexcept {
     return Q.scale() * static_cast<double>(std::int32_t{elements[r][c]} - Q.zero_point);
   }
@@ -13884,8 +13872,7 @@ template <quantization Q, FixedMatrix X>
 ///
 /// Example: `constexpr auto x = ctattn::dequantize(q);`
 template <QuantizedMatrix M>
-[[nodiscard]] constexpr auto dequantize(const M& q) noexcept
-    -> basic_matrix<float, M::row_extent, M::column_extent> {
+[[nodiscard]] constexpr auto dequantize(const M& q) noexcept -> basic_matrix<float, M::row_extent, M::column_extent> {
   basic_matrix<float, M::row_extent, M::column_extent> x{};
   for (std::size_t r = 0; r < M::rows; ++r) {
     for (std::size_t c = 0; c < M::cols; ++c) x.elements[r][c] = static_cast<float>(q.real(r, c));
@@ -14053,8 +14040,8 @@ struct quantized_add_constants {
 };
 
 template <typename A, typename B, quantization Out>
-using quantized_add_rules = rule_list<rows_rule<op::quantized_add, A, B>, columns_rule<op::quantized_add, A, B>,
-                                      quantization_rules<Out>>;
+using quantized_add_rules =
+    rule_list<rows_rule<op::quantized_add, A, B>, columns_rule<op::quantized_add, A, B>, quantization_rules<Out>>;
 }  // namespace detail
 
 /// a + b element by element, quantized with `Out` (TFLite's int8 ADD): each input, less its zero point, shifted
@@ -14079,9 +14066,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   basic_qmatrix<A::row_extent, A::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_add_rules<A, B, Out>>::check()) {
     using k = detail::quantized_add_constants<A::quant, B::quant, Out>;
-    detail::kernels::int8_add_rows<k::a, k::b, k::left_shift, k::out>(a.elements, A::quant.zero_point, b.elements,
-                                                                      B::quant.zero_point, Out.zero_point,
-                                                                      out.elements);
+    detail::kernels::int8_add_rows<k::a, k::b, k::left_shift, k::out>(
+        a.elements, A::quant.zero_point, b.elements, B::quant.zero_point, Out.zero_point, out.elements);
   }
   return out;
 }
@@ -14182,8 +14168,8 @@ template <FixedMatrix W>
   for (std::size_t c = 0; c < W::rows; ++c) {
     double largest = 0.0;
     for (std::size_t k = 0; k < W::cols; ++k) {
-      const double magnitude = w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k])
-                                                     : static_cast<double>(w.elements[c][k]);
+      const double magnitude =
+          w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k]) : static_cast<double>(w.elements[c][k]);
       largest = magnitude > largest ? magnitude : largest;
     }
     scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / 127.0 : 1.0);
@@ -14248,8 +14234,9 @@ struct qlinear {
                     const channel_scales<outputs>& weight_scale) noexcept {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
-      folded_bias[channel] = static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
-                                                       static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
+      folded_bias[channel] =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
+                                    static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
       multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
     packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
@@ -14328,22 +14315,18 @@ template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bo
 
 namespace detail {
 template <typename X, typename L>
-using quantized_projection_rules =
-    rule_list<shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
-                                                       dim_of<L::input_extent>>,
-              shape_error::input_quantization_must_match_layer<op::quantized_projection,
-                                                               typename X::quantization_type,
-                                                               quantization_constant<L::input_quantization>>,
-              shape_error::int8_accumulator_must_not_overflow<op::quantized_projection, count<L::inputs>,
-                                                              count<33025>>>;
+using quantized_projection_rules = rule_list<
+    shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
+                                             dim_of<L::input_extent>>,
+    shape_error::input_quantization_must_match_layer<op::quantized_projection, typename X::quantization_type,
+                                                     quantization_constant<L::input_quantization>>,
+    shape_error::int8_accumulator_must_not_overflow<op::quantized_projection, count<L::inputs>, count<33025>>>;
 template <typename Y, typename X, typename L>
-using quantized_projection_into_rules =
-    rule_list<quantized_projection_rules<X, L>, rows_rule<op::quantized_projection, Y, X>,
-              shape_error::columns_must_match<op::quantized_projection, dim_of<Y::column_extent>,
-                                              dim_of<L::output_extent>>,
-              shape_error::output_quantization_must_match_result<op::quantized_projection,
-                                                                 typename Y::quantization_type,
-                                                                 quantization_constant<L::output_quantization>>>;
+using quantized_projection_into_rules = rule_list<
+    quantized_projection_rules<X, L>, rows_rule<op::quantized_projection, Y, X>,
+    shape_error::columns_must_match<op::quantized_projection, dim_of<Y::column_extent>, dim_of<L::output_extent>>,
+    shape_error::output_quantization_must_match_result<op::quantized_projection, typename Y::quantization_type,
+                                                       quantization_constant<L::output_quantization>>>;
 }  // namespace detail
 
 /// `ctattn::project` of an int8 layer (below) writing into `y`, the caller's storage: a static buffer in firmware,
@@ -14629,8 +14612,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 #endif
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
     if (seen > 0) {
-      kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values,
-                                   value_row, range.begin, V::quant.zero_point, seen, DV, sums);
+      kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, value_row,
+                                   range.begin, V::quant.zero_point, seen, DV, sums);
     } else {
       for (std::size_t c = 0; c < DV; ++c) sums[c] = 0;
     }
@@ -14649,8 +14632,8 @@ CTATTN_ALWAYS_INLINE constexpr void int8_attend_heads(const Q& q, const K& k, co
   constexpr std::size_t key_width = Q::cols / Heads;
   constexpr std::size_t value_width = Out::cols / Heads;
   for (std::size_t h = 0; h < Heads; ++h) {
-    int8_attend<Scores, key_width, value_width, true>(
-        q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+    int8_attend<Scores, key_width, value_width, true>(q, k, v_t, mask, context,
+                                                      {h * key_width, h * key_width, h * value_width, h * value_width});
   }
 }
 
@@ -14728,12 +14711,11 @@ template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMat
 template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
 struct qmulti_head_attention_weights {
   /// The rules of the configuration; `multi_head_attention` checks them again (no second error).
-  using rules =
-      rule_list<shape_error::count_must_be_positive<op::quantized_multi_head_attention, count<Heads>>,
-                shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
-                                                           dim_of<Query::output_extent>>,
-                shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
-                                                           dim_of<Value::output_extent>>>;
+  using rules = rule_list<shape_error::count_must_be_positive<op::quantized_multi_head_attention, count<Heads>>,
+                          shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
+                                                                     dim_of<Query::output_extent>>,
+                          shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
+                                                                     dim_of<Value::output_extent>>>;
   static_assert((detail::first_broken<rules>::check(), true));
   static constexpr std::size_t heads = Heads;
   Query query;
@@ -14766,10 +14748,10 @@ struct qmulti_head_attention_weights {
         n < detail::kernels::int8_attention_query_rows ? n : detail::kernels::int8_attention_query_rows;
     constexpr std::size_t scores_product = detail::kernels::int8_product_stack_bytes<rows, key_width, n>;
     constexpr std::size_t context_product = detail::kernels::int8_product_stack_bytes<rows, n, value_width>;
-    constexpr std::size_t head = 2 * rows * n + n +
-                                 sizeof(std::int32_t) * (2 * n + n + key_width + value_width) +
+    constexpr std::size_t head = 2 * rows * n + n + sizeof(std::int32_t) * (2 * n + n + key_width + value_width) +
                                  (scores_product > context_product ? scores_product : context_product);
-    constexpr std::size_t input_projection = detail::kernels::int8_product_stack_bytes<n, Query::inputs, Query::outputs>;
+    constexpr std::size_t input_projection =
+        detail::kernels::int8_product_stack_bytes<n, Query::inputs, Query::outputs>;
     constexpr std::size_t output_projection =
         detail::kernels::int8_product_stack_bytes<n, Output::inputs, Output::outputs>;
     constexpr std::size_t projection = input_projection > output_projection ? input_projection : output_projection;
@@ -14786,29 +14768,29 @@ struct qmulti_head_attention_weights {
 ///
 /// Example: `constexpr auto w = ctattn::make_qmulti_head_attention_weights<4>(wq, wk, wv, wo);`
 template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
-[[nodiscard]] constexpr auto make_qmulti_head_attention_weights(const Query& query, const Key& key,
-                                                                const Value& value, const Output& output) noexcept {
+[[nodiscard]] constexpr auto make_qmulti_head_attention_weights(const Query& query, const Key& key, const Value& value,
+                                                                const Output& output) noexcept {
   return qmulti_head_attention_weights<Heads, Query, Key, Value, Output>{query, key, value, output};
 }
 
 namespace detail {
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).
 template <typename X, typename Memory, typename W, typename Mask, quantization Scores>
-using quantized_multi_head_rules = rule_list<
-    typename W::rules,
-    shape_error::query_and_key_widths_must_match<op::quantized_multi_head_attention,
-                                                 dim_of<decltype(W::query)::output_extent>,
-                                                 dim_of<decltype(W::key)::output_extent>>,
-    shape_error::inner_dimensions_must_match<op::quantized_multi_head_attention,
-                                             dim_of<decltype(W::value)::output_extent>,
-                                             dim_of<decltype(W::output)::input_extent>>,
-    quantized_projection_rules<X, decltype(W::query)>, quantized_projection_rules<Memory, decltype(W::key)>,
-    quantized_projection_rules<Memory, decltype(W::value)>,
-    shape_error::int8_mask_must_hide_keys<op::quantized_multi_head_attention, Mask>,
-    mask_rules<op::quantized_multi_head_attention, std::int8_t, X::row_extent, Memory::row_extent, Mask>,
-    shape_error::int8_accumulator_must_not_overflow<op::quantized_multi_head_attention, count<Memory::rows>,
-                                                    count<33025>>,
-    quantization_rules<Scores>>;
+using quantized_multi_head_rules =
+    rule_list<typename W::rules,
+              shape_error::query_and_key_widths_must_match<op::quantized_multi_head_attention,
+                                                           dim_of<decltype(W::query)::output_extent>,
+                                                           dim_of<decltype(W::key)::output_extent>>,
+              shape_error::inner_dimensions_must_match<op::quantized_multi_head_attention,
+                                                       dim_of<decltype(W::value)::output_extent>,
+                                                       dim_of<decltype(W::output)::input_extent>>,
+              quantized_projection_rules<X, decltype(W::query)>, quantized_projection_rules<Memory, decltype(W::key)>,
+              quantized_projection_rules<Memory, decltype(W::value)>,
+              shape_error::int8_mask_must_hide_keys<op::quantized_multi_head_attention, Mask>,
+              mask_rules<op::quantized_multi_head_attention, std::int8_t, X::row_extent, Memory::row_extent, Mask>,
+              shape_error::int8_accumulator_must_not_overflow<op::quantized_multi_head_attention, count<Memory::rows>,
+                                                              count<33025>>,
+              quantization_rules<Scores>>;
 }  // namespace detail
 
 /// Multi-head attention of x over a memory in int8 (cross-attention, nn.TransformerDecoderLayer's
@@ -14832,10 +14814,9 @@ using quantized_multi_head_rules = rule_list<
 // 11.8 KB of stack on the Cortex-M55 rather than 8.6 KB.
 template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::size_t Heads, typename Query,
           typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
-[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(const X& x, const Memory& memory,
-                                                  const qmulti_head_attention_weights<Heads, Query, Key, Value,
-                                                                                      Output>& weights,
-                                                  const Mask& mask = {}) noexcept
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
+    const X& x, const Memory& memory, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept
     -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   using W = qmulti_head_attention_weights<Heads, Query, Key, Value, Output>;
   if constexpr (!detail::first_broken<detail::quantized_multi_head_rules<X, Memory, W, Mask, Scores>>::check()) {
@@ -14861,8 +14842,8 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
                                               weights.query.multipliers, Query::output_quantization.zero_point,
                                               context.elements, weights.query.packed);
         detail::int8_attend_heads<Scores, Heads>(
-            detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization>{context.elements}, k, v_t,
-            mask, context);
+            detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization>{context.elements}, k, v_t, mask,
+            context);
       } else {
         detail::int8_attend_heads<Scores, Heads>(project(x, weights.query), k, v_t, mask, context);
       }
@@ -14889,10 +14870,9 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
 /// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, weights_q, ctattn::causal);`
 template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Query, typename Key, typename Value,
           typename Output, AttentionMask Mask = no_mask_type>
-[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(const X& x,
-                                                  const qmulti_head_attention_weights<Heads, Query, Key, Value,
-                                                                                      Output>& weights,
-                                                  const Mask& mask = {}) noexcept
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
+    const X& x, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept
     -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   // Rationale: self-attention is attention over x itself; one definition computes both.
   return multi_head_attention<Scores>(x, x, weights, mask);
@@ -15243,8 +15223,8 @@ template <quantization QPositions, quantization QOut, typename T, std::size_t Le
 /// QOut.
 ///
 /// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
-template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary,
-          auto D, std::size_t Length, auto D2, typename Held>
+template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary, auto D,
+          std::size_t Length, auto D2, typename Held>
 [[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
                                                 const position_embedding<T, Length, D2, Held>& positions) noexcept {
   qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
@@ -15252,7 +15232,6 @@ template <quantization QTokens, quantization QPositions, quantization QOut, type
   q.positions = quantize<QPositions>(positions.weight);
   return q;
 }
-
 
 /// A class token before int8 rows: row 0 the token, quantized with QOut; rows 1 to n the rows of x, requantized from
 /// QIn to QOut (copied as they are when the two are equal), as TFLite's CONCATENATION requantizes an input whose
@@ -15271,8 +15250,9 @@ struct qclass_token {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::rows + 1, Width, QOut> {
-    using input_rule = shape_error::input_quantization_must_match_layer<
-        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<QIn>>;
+    using input_rule =
+        shape_error::input_quantization_must_match_layer<op::quantized_front_end, quantization_constant<X::quant>,
+                                                         quantization_constant<QIn>>;
     static_assert((input_rule::check(), true));
     basic_qmatrix<X::rows + 1, Width, QOut> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = token.elements[0][j];
@@ -15284,8 +15264,8 @@ struct qclass_token {
       constexpr math::quantized_multiplier multiplier = math::quantize_multiplier(QIn.scale() / QOut.scale());
       for (std::size_t r = 0; r < X::rows; ++r) {
         for (std::size_t j = 0; j < X::cols; ++j) {
-          y.elements[r + 1][j] = detail::kernels::requantize(std::int32_t{x.elements[r][j]} - QIn.zero_point,
-                                                             multiplier, QOut.zero_point);
+          y.elements[r + 1][j] =
+              detail::kernels::requantize(std::int32_t{x.elements[r][j]} - QIn.zero_point, multiplier, QOut.zero_point);
         }
       }
     }
@@ -15629,10 +15609,11 @@ struct layer_mask_must_hold_no_state {
 template <typename Operation, typename... Options>
 struct decoder_masks_must_name_their_attention {
   static constexpr std::size_t targets = (std::size_t{0} + ... + (detail::is_tgt_mask_option<Options>::value ? 1 : 0));
-  static constexpr std::size_t memories = (std::size_t{0} + ... + (detail::is_memory_mask_option<Options>::value ? 1 : 0));
-  static constexpr std::size_t arithmetics =
-      (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
-  static constexpr std::size_t memory_inputs = (std::size_t{0} + ... + (detail::is_memory_option<Options>::value ? 1 : 0));
+  static constexpr std::size_t memories =
+      (std::size_t{0} + ... + (detail::is_memory_mask_option<Options>::value ? 1 : 0));
+  static constexpr std::size_t arithmetics = (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
+  static constexpr std::size_t memory_inputs =
+      (std::size_t{0} + ... + (detail::is_memory_option<Options>::value ? 1 : 0));
   static constexpr bool holds = targets <= 1 && memories <= 1 && arithmetics <= 1 && memory_inputs <= 1 &&
                                 targets + memories + arithmetics + memory_inputs == sizeof...(Options);
   static constexpr bool check() noexcept {
@@ -15690,8 +15671,9 @@ template <typename Operation, typename Model, typename Members>
 struct model_must_have_members {
   static constexpr bool holds = Members::value > 0;
   static constexpr bool check() noexcept {
-    static_assert(holds, "ctattn: a ctattn::model needs at least one member; list its layers in "
-                         "BOOST_HANA_DEFINE_STRUCT");
+    static_assert(holds,
+                  "ctattn: a ctattn::model needs at least one member; list its layers in "
+                  "BOOST_HANA_DEFINE_STRUCT");
     return holds;
   }
 };
@@ -15820,7 +15802,6 @@ struct input_quantization_of<First> {
 };
 }  // namespace detail
 
-
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_LAYER_HPP
@@ -15902,9 +15883,9 @@ struct qgated_feed_forward {
     using hidden = basic_qmatrix<X::row_extent, W1::output_extent, QProduct>;
     const footprint in = W1::template footprint_of<X>();
     const footprint out = W2::template footprint_of<hidden>();
-    return {sizeof(qgated_feed_forward), sizeof(X), sizeof(basic_qmatrix<X::row_extent, W2::output_extent,
-                                                                         W2::output_quantization>),
-            0, 4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
+    return {sizeof(qgated_feed_forward), sizeof(X),
+            sizeof(basic_qmatrix<X::row_extent, W2::output_extent, W2::output_quantization>), 0,
+            4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
   }
 
   friend constexpr bool operator==(const qgated_feed_forward&, const qgated_feed_forward&) = default;
@@ -16007,15 +15988,14 @@ template <quantization Scores, typename Q, typename W, typename Cache, typename 
   const auto visible = combine_masks(key_padding_length{cache.length}, mask);
   for (std::size_t h = 0; h < heads; ++h) {
     int8_attend<Scores, key_width, value_width>(q, cache.keys, cache.values, visible, context,
-                                               {h * key_width, h * key_width, h * value_width, h * value_width});
+                                                {h * key_width, h * key_width, h * value_width, h * value_width});
   }
   return project(context, w.output);
 }
 
 template <typename W, typename Cache>
 using cache_rules = rule_list<
-    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
-                                    dim_of<decltype(W::key)::output_extent>>,
+    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>, dim_of<decltype(W::key)::output_extent>>,
     shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
                                     dim_of<decltype(W::value)::output_extent>>,
     shape_error::int8_cache_must_hold_the_projections_quantization<
@@ -16028,8 +16008,7 @@ using cache_rules = rule_list<
 template <typename X, typename W, typename Cache>
 using quantized_cached_attention_rules =
     rule_list<typename W::rules, shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
-              quantized_projection_rules<X, decltype(W::query)>,
-              cache_rules<W, Cache>>;
+              quantized_projection_rules<X, decltype(W::query)>, cache_rules<W, Cache>>;
 }  // namespace detail
 
 /// One token of int8 multi-head self-attention with a cache: projects the row `x` into its query, key and value,
@@ -16075,10 +16054,10 @@ template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, Qu
 template <QuantizedMatrix Memory, typename W, typename Cache>
   requires detail::is_qkv_cache<Cache>
 constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache) noexcept {
-  using rules = rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
-                          detail::quantized_projection_rules<Memory, decltype(W::key)>,
-                          detail::quantized_projection_rules<Memory, decltype(W::value)>,
-                          detail::cache_rules<W, Cache>>;
+  using rules =
+      rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
+                detail::quantized_projection_rules<Memory, decltype(W::key)>,
+                detail::quantized_projection_rules<Memory, decltype(W::value)>, detail::cache_rules<W, Cache>>;
   if constexpr (detail::first_broken<rules>::check()) {
     const auto keys = project(memory, w.key);
     const auto values = project(memory, w.value);
@@ -16135,11 +16114,10 @@ namespace detail {
 /// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
 /// the output's quantization is one.
 template <typename A, typename B, quantization Out>
-using quantized_multiply_rules =
-    rule_list<shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>,
-                                                       dim_of<B::row_extent>>,
-              shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
-              quantization_rules<Out>>;
+using quantized_multiply_rules = rule_list<
+    shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>,
+    shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
+    quantization_rules<Out>>;
 }  // namespace detail
 
 /// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
@@ -16206,8 +16184,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
     constexpr math::quantized_multiplier multiplier =
         math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
     detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point,
-                                                         out.elements);
+                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
   }
   return out;
 }
@@ -16225,8 +16202,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
       for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
     }
     detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point,
-                                                         out.elements);
+                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
   }
   return out;
 }
@@ -16503,11 +16479,10 @@ template <quantization QIn, quantization QOut, typename T, auto Width, bool Affi
 
 namespace detail {
 template <typename X, typename L>
-using quantized_layer_norm_rules =
-    rule_list<shape_error::columns_must_match<op::quantized_layer_norm, dim_of<X::column_extent>,
-                                              dim_of<L::input_extent>>,
-              shape_error::input_quantization_must_match_layer<op::quantized_layer_norm, typename X::quantization_type,
-                                                               quantization_constant<L::input_quantization>>>;
+using quantized_layer_norm_rules = rule_list<
+    shape_error::columns_must_match<op::quantized_layer_norm, dim_of<X::column_extent>, dim_of<L::input_extent>>,
+    shape_error::input_quantization_must_match_layer<op::quantized_layer_norm, typename X::quantization_type,
+                                                     quantization_constant<L::input_quantization>>>;
 }  // namespace detail
 
 /// LayerNorm of each row of x in int8, integers only (the header's rationale gives the steps and their bounds):
@@ -16533,8 +16508,8 @@ template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bo
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
     detail::kernels::int8_layer_norm_rows<RootMeanSquare>(x.elements, y.elements, norm.multiplier, norm.shift,
-                                                          norm.bias, norm.epsilon, norm.epsilon_shift,
-                                                          QOut.zero_point, QIn.zero_point);
+                                                          norm.bias, norm.epsilon, norm.epsilon_shift, QOut.zero_point,
+                                                          QIn.zero_point);
   }
   return y;
 }
@@ -16591,8 +16566,8 @@ struct patches_1d {
 // given as Height Width rows of pixels (row-major), Channels columns: the patches row by row.
 template <std::size_t Channels, std::size_t Height, std::size_t Width, std::size_t PatchHeight, std::size_t PatchWidth>
 struct patches_2d {
-  static constexpr bool whole = PatchHeight != 0 && PatchWidth != 0 && Height % PatchHeight == 0 &&
-                                Width % PatchWidth == 0;
+  static constexpr bool whole =
+      PatchHeight != 0 && PatchWidth != 0 && Height % PatchHeight == 0 && Width % PatchWidth == 0;
   static constexpr std::size_t across = whole ? Width / PatchWidth : 1;
   static constexpr std::size_t area = PatchHeight * PatchWidth;
   static constexpr std::size_t width = Channels * area;
@@ -16607,7 +16582,7 @@ struct patches_2d {
       const std::size_t left = token % across * PatchWidth;
       for (std::size_t i = 0; i < PatchHeight; ++i) {
         for (std::size_t j = 0; j < PatchWidth; ++j) {
-          const E (&pixel)[Channels] = x[(top + i) * Width + left + j];
+          const auto& pixel = x[(top + i) * Width + left + j];
           for (std::size_t c = 0; c < Channels; ++c) p[token][c * area + i * PatchWidth + j] = pixel[c];
         }
       }
@@ -16845,8 +16820,9 @@ struct qclass_token_pool {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    using input_rule = shape_error::input_quantization_must_match_layer<
-        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<Q>>;
+    using input_rule =
+        shape_error::input_quantization_must_match_layer<op::quantized_front_end, quantization_constant<X::quant>,
+                                                         quantization_constant<Q>>;
     static_assert((input_rule::check(), true));
     basic_qmatrix<std::size_t{1}, X::column_extent, Q> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = x.elements[0][j];
@@ -16870,8 +16846,9 @@ struct qmean_pool {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    using input_rule = shape_error::input_quantization_must_match_layer<
-        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<QIn>>;
+    using input_rule =
+        shape_error::input_quantization_must_match_layer<op::quantized_front_end, quantization_constant<X::quant>,
+                                                         quantization_constant<QIn>>;
     static_assert((input_rule::check(), true));
     constexpr math::quantized_multiplier multiplier =
         math::quantize_multiplier(QIn.scale() / (static_cast<double>(X::rows) * QOut.scale()));
@@ -17085,12 +17062,12 @@ struct encoder_layer_ranges {
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_for(ranges);`
 [[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_for(
     const encoder_layer_ranges& r) noexcept {
-  return {quantization_for_range(r.input),     quantization_for_range(r.norm1),     quantization_for_range(r.query),
-          quantization_for_range(r.key),       quantization_for_range(r.value),     quantization_for_range(r.scores),
-          quantization_for_range(r.context),   quantization_for_range(r.attention), quantization_for_range(r.sum1),
-          quantization_for_range(r.norm2),     quantization_for_range(r.hidden),
-          quantization_for_range(r.activation), quantization_for_range(r.feed_forward),
-          quantization_for_range(r.output),     quantization_for_range(r.sum2)};
+  return {
+      quantization_for_range(r.input),        quantization_for_range(r.norm1),     quantization_for_range(r.query),
+      quantization_for_range(r.key),          quantization_for_range(r.value),     quantization_for_range(r.scores),
+      quantization_for_range(r.context),      quantization_for_range(r.attention), quantization_for_range(r.sum1),
+      quantization_for_range(r.norm2),        quantization_for_range(r.hidden),    quantization_for_range(r.activation),
+      quantization_for_range(r.feed_forward), quantization_for_range(r.output),    quantization_for_range(r.sum2)};
 }
 
 namespace detail {
@@ -17101,11 +17078,22 @@ template <typename Points>
                                                                                      bool norm_first) noexcept {
   // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
   const value_range output = at.output();
-  encoder_layer_quantizations q = encoder_layer_quantizations_for(
-      {{}, at.point(points::norm1), at.point(points::query), at.point(points::key), at.point(points::value),
-       at.point(points::scores), at.point(points::context), at.point(points::attention), at.point(points::sum1),
-       norm_first ? at.point(points::norm2) : output, at.point(points::hidden), at.point(points::activation),
-       at.point(points::feed_forward), output, norm_first ? value_range{} : at.point(points::sum2)});
+  encoder_layer_quantizations q =
+      encoder_layer_quantizations_for({{},
+                                       at.point(points::norm1),
+                                       at.point(points::query),
+                                       at.point(points::key),
+                                       at.point(points::value),
+                                       at.point(points::scores),
+                                       at.point(points::context),
+                                       at.point(points::attention),
+                                       at.point(points::sum1),
+                                       norm_first ? at.point(points::norm2) : output,
+                                       at.point(points::hidden),
+                                       at.point(points::activation),
+                                       at.point(points::feed_forward),
+                                       output,
+                                       norm_first ? value_range{} : at.point(points::sum2)});
   q.input = input;
   return q;
 }
@@ -17186,7 +17174,9 @@ struct qtransformer_encoder_layer {
 
   /// The quantization of block k's residual sum: `sum1`; pre-norm, the second sum is the layer's `output`.
   template <std::size_t K>
-  static constexpr quantization sum_quantization = K == 1 ? Q.sum1 : NormFirst ? Q.output : Q.sum2;
+  static constexpr quantization sum_quantization = K == 1      ? Q.sum1
+                                                   : NormFirst ? Q.output
+                                                               : Q.sum2;
 
   /// The steps of the layer's two residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1 or
   /// norm2, and the int8 ADD into `sum_quantization<k>`.
@@ -17297,8 +17287,7 @@ struct qtransformer_encoder_layer {
     for (const footprint& part : feed_forward_parts) {
       deepest = part.stack_bytes > deepest ? part.stack_bytes : deepest;
     }
-    constexpr std::size_t attention_phase =
-        2 * row_bytes + attention_weights::template footprint_of<X>().stack_bytes;
+    constexpr std::size_t attention_phase = 2 * row_bytes + attention_weights::template footprint_of<X>().stack_bytes;
     const std::size_t feed_forward_phase = 3 * row_bytes + 2 * hidden_bytes + deepest;
     return {sizeof(qtransformer_encoder_layer), sizeof(X), sizeof(X), 0,
             attention_phase > feed_forward_phase ? attention_phase : feed_forward_phase};
@@ -17433,11 +17422,8 @@ template <typename Points>
 ///
 /// Example: `constexpr auto q0 = ctattn::decoder_layer_quantizations_at(ranges, "layers.0", q_in, q_memory, false);`
 template <typename Table>
-[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_at(const Table& table,
-                                                                                   std::string_view path,
-                                                                                   quantization input,
-                                                                                   quantization memory,
-                                                                                   bool norm_first) noexcept {
+[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_at(
+    const Table& table, std::string_view path, quantization input, quantization memory, bool norm_first) noexcept {
   const detail::table_points<Table> at{table, path};
   return detail::decoder_layer_quantizations_from(at, input, memory, norm_first);
 }
@@ -17494,16 +17480,12 @@ struct qtransformer_decoder_layer {
   /// Post-norm, norm3 gives the layer's output.
   static constexpr quantization norm3_output = NormFirst ? Q.norm3 : Q.output;
 
-  using self_attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, self_attention_input, Q.query>,
-                                    qlinear<Width, Width, self_attention_input, Q.key>,
-                                    qlinear<Width, Width, self_attention_input, Q.value>,
-                                    qlinear<Width, Width, Q.context, Q.attention>>;
-  using cross_attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query>,
-                                    qlinear<Width, Width, Q.memory, Q.cross_key>,
-                                    qlinear<Width, Width, Q.memory, Q.cross_value>,
-                                    qlinear<Width, Width, Q.cross_context, Q.cross_attention>>;
+  using self_attention_weights = qmulti_head_attention_weights<
+      Heads, qlinear<Width, Width, self_attention_input, Q.query>, qlinear<Width, Width, self_attention_input, Q.key>,
+      qlinear<Width, Width, self_attention_input, Q.value>, qlinear<Width, Width, Q.context, Q.attention>>;
+  using cross_attention_weights = qmulti_head_attention_weights<
+      Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query>, qlinear<Width, Width, Q.memory, Q.cross_key>,
+      qlinear<Width, Width, Q.memory, Q.cross_value>, qlinear<Width, Width, Q.cross_context, Q.cross_attention>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   self_attention_weights self_attn{};
@@ -17518,7 +17500,7 @@ struct qtransformer_decoder_layer {
   [[nodiscard]] constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept
       -> basic_qmatrix<X::row_extent, Width, Q.output> {
     if constexpr (!shape_error::decoder_masks_must_name_their_attention<op::quantized_decoder_layer,
-                                                                         Options...>::check()) {
+                                                                        Options...>::check()) {
       return {};
     } else {
       const auto self = [&](const auto& in) {
@@ -17546,7 +17528,10 @@ struct qtransformer_decoder_layer {
   /// The quantization of block k's residual sum: `sum1`, `sum2`, `sum3`; pre-norm, the third sum is the layer's
   /// `output`.
   template <std::size_t K>
-  static constexpr quantization sum_quantization = K == 1 ? Q.sum1 : K == 2 ? Q.sum2 : NormFirst ? Q.output : Q.sum3;
+  static constexpr quantization sum_quantization = K == 1      ? Q.sum1
+                                                   : K == 2    ? Q.sum2
+                                                   : NormFirst ? Q.output
+                                                               : Q.sum3;
 
   /// The steps of the layer's three residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1,
   /// norm2 or norm3, and the int8 ADD into `sum_quantization<k>`.
@@ -17671,7 +17656,6 @@ struct qtransformer_decoder_layer {
   friend constexpr bool operator==(const qtransformer_decoder_layer&, const qtransformer_decoder_layer&) = default;
 };
 
-
 /// A float `transformer_decoder_layer` (PyTorch's out x in weights; pre- or post-norm) quantized with the
 /// activations' quantizations `Q`, each sublayer as in `quantize_encoder_layer`; the attention over the memory
 /// reads the memory in `Q.memory`.
@@ -17700,8 +17684,7 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
   q.multihead_attn = make_qmulti_head_attention_weights<Heads>(
       quantize_linear<q_cross, Q.cross_query>(c.query), quantize_linear<Q.memory, Q.cross_key>(c.key),
-      quantize_linear<Q.memory, Q.cross_value>(c.value),
-      quantize_linear<Q.cross_context, Q.cross_attention>(c.output));
+      quantize_linear<Q.memory, Q.cross_value>(c.value), quantize_linear<Q.cross_context, Q.cross_attention>(c.output));
   q.norm3 = quantize_layer_norm<result::norm3_input, result::norm3_output>(layer.norm3);
   q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
   q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});

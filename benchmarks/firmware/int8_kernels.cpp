@@ -38,9 +38,9 @@
 #include <ctattn/math/fixed_point.hpp>
 #include <ctattn/quantized/activation.hpp>
 #include <ctattn/quantized/add.hpp>
-#include <ctattn/quantized/norm.hpp>
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
+#include <ctattn/quantized/norm.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
 #include <ctattn/quantized/softmax.hpp>
 
@@ -146,8 +146,8 @@ struct qk_workload {
   static constexpr ctattn::quantization q_k{0.05, -9};
   static constexpr ctattn::quantization q_scores{1.5, -3};
   using a_type = ctattn::qmatrix<M, K, q_q>;
-  using b_type = ctattn::qmatrix<N, K, q_k>;         // K, rows of K
-  using k_t_type = ctattn::qmatrix<K, N, q_k>;       // K^T
+  using b_type = ctattn::qmatrix<N, K, q_k>;    // K, rows of K
+  using k_t_type = ctattn::qmatrix<K, N, q_k>;  // K^T
   using rhs_rows_type = b_type;
   using output_type = ctattn::qmatrix<M, N, q_scores>;
   static constexpr std::uint32_t macs = M * K * N;
@@ -352,8 +352,8 @@ std::uint32_t count_mismatches(const char* who, const M& got, const M& want) noe
       if (got.elements[i][j] != want.elements[i][j]) {
         if (mismatches == 0) {
           (report_line{} << "    MISMATCH " << who << " first at (" << static_cast<std::uint32_t>(i) << ", "
-                         << static_cast<std::uint32_t>(j) << "): " << ctattn_firmware::hex{
-                                static_cast<std::uint8_t>(got.elements[i][j]), 2}
+                         << static_cast<std::uint32_t>(j)
+                         << "): " << ctattn_firmware::hex{static_cast<std::uint8_t>(got.elements[i][j]), 2}
                          << ", expected " << ctattn_firmware::hex{static_cast<std::uint8_t>(want.elements[i][j]), 2})
               .end();
         }
@@ -499,8 +499,7 @@ measured bench_fc(const char* name) noexcept {
   const std::int32_t* const bias = opaque(tflite_bias.data());
   // The kernel sums (Helium): computed once here, as TFLite Micro's prepare step does, and not timed.
   if (ctx.buf != nullptr) {
-    arm_vector_sum_s8(static_cast<std::int32_t*>(ctx.buf), In, Out, &layer->weight[0][0], fc.input_offset, 0,
-                      bias);
+    arm_vector_sum_s8(static_cast<std::int32_t*>(ctx.buf), In, Out, &layer->weight[0][0], fc.input_offset, 0, bias);
   }
   const auto run_cmsis_nn = [&] {
     return arm_fully_connected_per_channel_s8(&ctx, &fc, &quant, &input_dims, &x->elements[0][0], &filter_dims,
@@ -528,9 +527,10 @@ measured bench_matmul(const char* name) noexcept {
   constexpr auto N = static_cast<std::int32_t>(W::rhs_rows_type::rows);
   constexpr ctattn::math::quantized_multiplier multiplier = ctattn::math::quantize_multiplier(
       W::a_type::quant.scale() * W::b_type::quant.scale() / W::output_type::quant.scale());
-  const cmsis_nn_bmm_params bmm{false, false,
-                                {-W::a_type::quant.zero_point, -W::b_type::quant.zero_point,
-                                 W::output_type::quant.zero_point, {-128, 127}}};
+  const cmsis_nn_bmm_params bmm{
+      false,
+      false,
+      {-W::a_type::quant.zero_point, -W::b_type::quant.zero_point, W::output_type::quant.zero_point, {-128, 127}}};
   const cmsis_nn_per_tensor_quant_params quant{multiplier.multiplier, multiplier.shift};
   const cmsis_nn_dims lhs_dims{1, 1, M, K};
   const cmsis_nn_dims rhs_dims{1, 1, N, K};
@@ -561,8 +561,8 @@ measured bench_add(const char* name) noexcept {
   const auto run_cmsis_nn = [&] {
     return arm_elementwise_add_s8(&a->elements[0][0], &b->elements[0][0], -W::q_a.zero_point, k::a.multiplier,
                                   k::a.shift, -W::q_b.zero_point, k::b.multiplier, k::b.shift, k::left_shift,
-                                  &cmsis_out.elements[0][0], W::q_out.zero_point, k::out.multiplier, k::out.shift,
-                                  -128, 127, static_cast<std::int32_t>(W::elements));
+                                  &cmsis_out.elements[0][0], W::q_out.zero_point, k::out.multiplier, k::out.shift, -128,
+                                  127, static_cast<std::int32_t>(W::elements));
   };
   measure_cmsis_nn(m, "arm_elementwise_add_s8", cmsis_out, W::expected, run_cmsis_nn);
 #endif
@@ -591,8 +591,7 @@ std::uint32_t outside_one_step(const char* who, const typename W::output_type& w
     }
   }
   if (outside != 0) {
-    (report_line{} << "    " << who << ": " << outside << " weights more than one step from the exact softmax")
-        .end();
+    (report_line{} << "    " << who << ": " << outside << " weights more than one step from the exact softmax").end();
   }
   return outside;
 }
@@ -614,8 +613,7 @@ measured bench_softmax(const char* name) noexcept {
   constexpr ctattn::math::quantized_multiplier input_multiplier = ctattn::math::quantize_multiplier(scale * 0x1p26);
   static_assert(input_multiplier.shift >= 0 && input_multiplier.shift <= 31,
                 "arm_softmax_s8 takes a left shift in [0, 31]");
-  constexpr std::int32_t diff_min =
-      -static_cast<std::int32_t>((std::int64_t{31} << 26) >> input_multiplier.shift);
+  constexpr std::int32_t diff_min = -static_cast<std::int32_t>((std::int64_t{31} << 26) >> input_multiplier.shift);
   const auto run_cmsis_nn = [&] {
     arm_softmax_s8(&x->elements[0][0], W::rows, W::cols, input_multiplier.multiplier, input_multiplier.shift, diff_min,
                    &cmsis_out.elements[0][0]);
@@ -632,8 +630,8 @@ measured bench_softmax(const char* name) noexcept {
       if (magnitude > largest) largest = magnitude;
     }
   }
-  (report_line{} << "    CMSIS-NN vs ctattn: " << (differ == 0 ? "bit-identical, " : "DIFFERENT: ") << differ
-                 << "/" << W::elements << " weights differ, by at most " << largest << " step(s) of 1/256")
+  (report_line{} << "    CMSIS-NN vs ctattn: " << (differ == 0 ? "bit-identical, " : "DIFFERENT: ") << differ << "/"
+                 << W::elements << " weights differ, by at most " << largest << " step(s) of 1/256")
       .end();
   m.pass = outside_one_step<W>("CMSIS-NN", cmsis_out) == 0 && m.pass;
   m.cmsis_nn = instructions_per_call(run_cmsis_nn);

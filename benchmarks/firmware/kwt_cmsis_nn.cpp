@@ -251,27 +251,27 @@ struct layer_constants {
 /// first LayerNorm's output, the hidden layer and its activation (m + 2 h). Each layer's output lands where the
 /// next layer reads its input (offset 0).
 namespace at {
-constexpr std::size_t m = tokens * width;        // one n x d activation
-constexpr std::size_t n2 = tokens * tokens;      // one n x n matrix of scores or weights
-constexpr std::size_t h = tokens * hidden_width; // one n x MLP activation
-constexpr std::size_t x = 0;                     // the layer's input: until the first sum
-constexpr std::size_t patch_out = m;             // the patch embedding's 49 rows: until copied
-constexpr std::size_t token_rows = 2 * m;        // the class token and the frames: until the positions are added
-constexpr std::size_t value = m;                 // V: until transposed
-constexpr std::size_t scores = 2 * m;            // Q K^T: until the softmax
-constexpr std::size_t query = 2 * m + n2;        // Q and K: until the scores
+constexpr std::size_t m = tokens * width;         // one n x d activation
+constexpr std::size_t n2 = tokens * tokens;       // one n x n matrix of scores or weights
+constexpr std::size_t h = tokens * hidden_width;  // one n x MLP activation
+constexpr std::size_t x = 0;                      // the layer's input: until the first sum
+constexpr std::size_t patch_out = m;              // the patch embedding's 49 rows: until copied
+constexpr std::size_t token_rows = 2 * m;         // the class token and the frames: until the positions are added
+constexpr std::size_t value = m;                  // V: until transposed
+constexpr std::size_t scores = 2 * m;             // Q K^T: until the softmax
+constexpr std::size_t query = 2 * m + n2;         // Q and K: until the scores
 constexpr std::size_t key = 3 * m + n2;
-constexpr std::size_t weights = 2 * m + n2;      // the softmax's output, over Q and K: until P V
-constexpr std::size_t value_t = 2 * m;           // V^T, over the scores
+constexpr std::size_t weights = 2 * m + n2;  // the softmax's output, over Q and K: until P V
+constexpr std::size_t value_t = 2 * m;       // V^T, over the scores
 constexpr std::size_t context = 3 * m;
-constexpr std::size_t attention = m;             // over V
-constexpr std::size_t sum1 = 2 * m;              // over V^T
-constexpr std::size_t norm1 = 0;                 // over X: until the second sum
-constexpr std::size_t hidden = m;                // n x MLP, over the attention and the first sum
-constexpr std::size_t activation = m + h;        // n x MLP
-constexpr std::size_t feed_forward = m;          // over the hidden layer
-constexpr std::size_t sum2 = 2 * m;              // over the hidden layer (h >= 2 m)
-constexpr std::size_t output = 0;                // over the first LayerNorm's: the next layer's input
+constexpr std::size_t attention = m;       // over V
+constexpr std::size_t sum1 = 2 * m;        // over V^T
+constexpr std::size_t norm1 = 0;           // over X: until the second sum
+constexpr std::size_t hidden = m;          // n x MLP, over the attention and the first sum
+constexpr std::size_t activation = m + h;  // n x MLP
+constexpr std::size_t feed_forward = m;    // over the hidden layer
+constexpr std::size_t sum2 = 2 * m;        // over the hidden layer (h >= 2 m)
+constexpr std::size_t output = 0;          // over the first LayerNorm's: the next layer's input
 constexpr std::size_t bytes = 2 * m + 2 * n2 > m + 2 * h ? 2 * m + 2 * n2 : m + 2 * h;
 static_assert(h >= 2 * m, "the plan puts the second sum over the hidden layer");
 static_assert(activation + h <= bytes && key + m <= bytes);
@@ -325,7 +325,9 @@ void prepare_layer() noexcept {
 
 void prepare() noexcept {
   prepare_fc(patch, patch_k, patch_sums);
-  [&]<std::size_t... L>(std::index_sequence<L...>) { (prepare_layer<L>(), ...); }(std::make_index_sequence<layer_count>{});
+  [&]<std::size_t... L>(std::index_sequence<L...>) {
+    (prepare_layer<L>(), ...);
+  }(std::make_index_sequence<layer_count>{});
   prepare_fc(head, head_k, head_sums);
 }
 
@@ -344,7 +346,8 @@ void fully_connected(const L& layer, const fc_constants<Out>& k, kernel_sums<Out
                      std::size_t rows, std::int8_t* out) noexcept {
   const auto* weights = opaque(&layer);
   const auto* constants = opaque(&k);
-  const cmsis_nn_context ctx{helium_sums ? sums.sums : nullptr, helium_sums ? static_cast<std::int32_t>(sizeof sums) : 0};
+  const cmsis_nn_context ctx{helium_sums ? sums.sums : nullptr,
+                             helium_sums ? static_cast<std::int32_t>(sizeof sums) : 0};
   const cmsis_nn_fc_params fc{-L::input_quantization.zero_point, 0, L::output_quantization.zero_point, {-128, 127}};
   const cmsis_nn_per_channel_quant_params quant{const_cast<std::int32_t*>(constants->multiplier),
                                                 const_cast<std::int32_t*>(constants->shift)};
@@ -411,7 +414,8 @@ void layer_norm(const std::int8_t* in, std::size_t rows, const layer_norm_consta
     }
     const std::int64_t d = std::int64_t{c} * squares - std::int64_t{sum} * sum + k.epsilon;
     const std::uint64_t root = integer_sqrt(static_cast<std::uint64_t>(d) << 16);  // sqrt(D) 2^8
-    const std::int64_t reciprocal = static_cast<std::int64_t>(((std::uint64_t{1} << 40) + root / 2) / (root ? root : 1));
+    const std::int64_t reciprocal =
+        static_cast<std::int64_t>(((std::uint64_t{1} << 40) + root / 2) / (root ? root : 1));
     for (std::size_t j = 0; j < width; ++j) {
       const std::int64_t normalized = (std::int64_t{c * in[j] - sum} * reciprocal) >> 16;  // Q16
       const std::int64_t y = (normalized * k.gain[j] + k.offset[j] + (std::int64_t{1} << 31)) >> 32;
@@ -481,8 +485,8 @@ template <std::size_t L>
   } else {
     constexpr auto r = ctattn::math::quantize_multiplier(q_patch.scale() / q_tokens.scale());
     for (std::size_t i = 0; i < frames * width; ++i) {
-      const std::int32_t v = arm_nn_requantize(a[at::patch_out + i] - q_patch.zero_point, r.multiplier, r.shift) +
-                             q_tokens.zero_point;
+      const std::int32_t v =
+          arm_nn_requantize(a[at::patch_out + i] - q_patch.zero_point, r.multiplier, r.shift) + q_tokens.zero_point;
       rows[width + i] = static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
     }
   }
@@ -632,13 +636,14 @@ int main() {
       << ", CMSIS-NN buffers " << static_cast<std::uint32_t>(buffer_bytes) << ", stack " << composition_stack
       << " painted, logits " << static_cast<std::uint32_t>(sizeof composed) << ")";
   ram.end();
-  bool pass = mismatches == 0 && !failed && largest <= composition_tolerance &&
-              largest_encoded <= composition_tolerance;
+  bool pass =
+      mismatches == 0 && !failed && largest <= composition_tolerance && largest_encoded <= composition_tolerance;
 #if CTATTN_KWT_BENCHMARK_KWT1
   pass = pass && composition_error <= 2.0f * ctattn_error;
 #endif
   report_line result;
-  result << "result: model=" << model_key << " macs=" << macs << " encoded=" << static_cast<std::uint32_t>(tokens * width);
+  result << "result: model=" << model_key << " macs=" << macs
+         << " encoded=" << static_cast<std::uint32_t>(tokens * width);
 #if CTATTN_KWT_BENCHMARK_CTATTN
   result << " ctattn=" << ctattn_instructions << " ctattn_ram=" << ctattn_ram;
 #else
@@ -649,9 +654,10 @@ int main() {
           << " encoded_largest_difference=" << static_cast<std::uint32_t>(largest_encoded)
           << " encoded_differ=" << differ_encoded << " pass=" << (pass ? "yes" : "no"))
       .end();
-  (report_line{} << (pass ? "PASS: ctattn's logits are the expected ones; the composition's logits and encoder outputs within "
-                          : "FAIL: see above; the composition's logits and encoder outputs must be within ")
-                 << static_cast<std::uint32_t>(composition_tolerance) << " steps of them")
+  (report_line{}
+   << (pass ? "PASS: ctattn's logits are the expected ones; the composition's logits and encoder outputs within "
+            : "FAIL: see above; the composition's logits and encoder outputs must be within ")
+   << static_cast<std::uint32_t>(composition_tolerance) << " steps of them")
       .end();
   return pass ? 0 : 1;
 }

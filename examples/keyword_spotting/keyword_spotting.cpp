@@ -85,9 +85,10 @@ int main() {
   std::printf("  PyTorch, float32   %6.2f%%\n", percent(kws_golden::torch_correct));
   std::printf("  ctattn, float32    %6.2f%%   (weights %zu B, RAM for one inference %zu B)\n", percent(float_correct),
               float_footprint.weight_bytes, float_footprint.ram_bytes());
-  std::printf("  ctattn, int8       %6.2f%%   (weights %zu B, RAM for one inference %zu B); same keyword as float "
-              "on %zu\n",
-              percent(int8_correct), int8_footprint.weight_bytes, int8_footprint.ram_bytes(), same_keyword);
+  std::printf(
+      "  ctattn, int8       %6.2f%%   (weights %zu B, RAM for one inference %zu B); same keyword as float "
+      "on %zu\n",
+      percent(int8_correct), int8_footprint.weight_bytes, int8_footprint.ram_bytes(), same_keyword);
   std::printf("  int8 confusion (rows: the keyword said, 0 = background; columns: the keyword heard):\n");
   for (std::size_t r = 0; r < keyword_data::classes; ++r) {
     std::printf("    %zu:", r);

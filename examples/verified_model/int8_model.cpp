@@ -27,8 +27,7 @@ constexpr int differing(const Logits& logits, const std::int8_t (&want)[6][10]) 
 template <std::size_t G>
 constexpr bool verified() noexcept {
   const auto logits = int8_weights.forward(golden::inputs[G]);
-  return differing(logits, int8_golden::golden_logits[G]) == 0 &&
-         toy::answer(logits) == toy::sorted(golden::inputs[G]);
+  return differing(logits, int8_golden::golden_logits[G]) == 0 && toy::answer(logits) == toy::sorted(golden::inputs[G]);
 }
 
 static_assert(verified<0>(), "golden input 0: the int8 logits differ from the reference, or the answer is not sorted");
@@ -56,19 +55,19 @@ int main() {
   for (std::size_t s = 0; s < int8_golden::checked; ++s) {
     checked_failures += differing(model.forward(int8_golden::checked_inputs[s]), int8_golden::checked_logits[s]);
   }
-  std::printf("%zu test sequences: %d int8 logits differ from the reference\n", int8_golden::checked,
-              checked_failures);
+  std::printf("%zu test sequences: %d int8 logits differ from the reference\n", int8_golden::checked, checked_failures);
   std::printf("test set, 10000 sequences sorted exactly: float32 %.2f%%, int8 %.2f%%; answers agreeing %.2f%%\n",
               100 * int8_golden::float_sequences_sorted, 100 * int8_golden::int8_sequences_sorted,
               100 * int8_golden::answers_agree);
   std::printf("largest |int8 logit - float logit|: %.3f (%.1f steps of the logits' int8 scale %.4f)\n",
-              int8_golden::largest_logit_difference,
-              int8_golden::largest_logit_difference / int8_golden::logit_step, int8_golden::logit_step);
+              int8_golden::largest_logit_difference, int8_golden::largest_logit_difference / int8_golden::logit_step,
+              int8_golden::logit_step);
   // The footprints (int8_sorter.hpp checks by static_assert that int8 takes less flash and less RAM).
   constexpr ctattn::footprint int8_memory = toy::int8_sorter_footprint;
   constexpr ctattn::footprint float_memory = toy::sorter_footprint;
-  std::printf("flash (weights, tables): int8 %zu bytes, float %zu bytes; RAM for one inference: int8 %zu bytes, "
-              "float %zu bytes\n",
-              int8_memory.weight_bytes, float_memory.weight_bytes, int8_memory.ram_bytes(), float_memory.ram_bytes());
+  std::printf(
+      "flash (weights, tables): int8 %zu bytes, float %zu bytes; RAM for one inference: int8 %zu bytes, "
+      "float %zu bytes\n",
+      int8_memory.weight_bytes, float_memory.weight_bytes, int8_memory.ram_bytes(), float_memory.ram_bytes());
   return failures + checked_failures == 0 ? 0 : 1;
 }

@@ -30,8 +30,7 @@ constexpr float tolerance = 1e-5f;
 template <std::size_t G>
 constexpr bool verified() noexcept {
   const auto logits = sorter_weights.forward(golden::inputs[G]);
-  return logit_error(logits, golden::logits[G]) < tolerance &&
-         toy::answer(logits) == toy::sorted(golden::inputs[G]);
+  return logit_error(logits, golden::logits[G]) < tolerance && toy::answer(logits) == toy::sorted(golden::inputs[G]);
 }
 
 static_assert(verified<0>(), "golden input 0: the logits differ from PyTorch's, or the answer is not sorted");

@@ -6,9 +6,9 @@
 // evaluation, int8 ADD against TFLite's steps, and the activations' table lookup). Exit code 0 when every result
 // matches. It also checks, when it compiles, that this board's backend rows declare their optional operations
 // truthfully (tests/support/backend_ops_check.hpp).
+#include "support/int8_kernel_cases.hpp"
 #include "../runtime/check_model.hpp"
 #include "support/backend_ops_check.hpp"
-#include "support/int8_kernel_cases.hpp"
 
 static_assert(ctattn_test::backend_ops::every_row_declares_its_operations());
 

@@ -203,9 +203,9 @@ std::uint32_t check_layer_kernels() noexcept {
     const bool holds = r.worst <= r.bound && r.meaning_kept && r.fast_ran;
     (report_line{} << "  fast " << r.name << ": largest difference "
                    << static_cast<std::uint32_t>(r.worst * 0x1p24 + 0.999) << " x 2^-24 (1 + |exact|), bound "
-                   << static_cast<std::uint32_t>(r.bound * 0x1p24) << "; +inf, -inf, NaN as exact: "
-                   << (r.meaning_kept ? "yes" : "NO") << (r.fast_ran ? "" : "; the fast path did not run")
-                   << (holds ? ": ok" : ": FAILED"))
+                   << static_cast<std::uint32_t>(r.bound * 0x1p24)
+                   << "; +inf, -inf, NaN as exact: " << (r.meaning_kept ? "yes" : "NO")
+                   << (r.fast_ran ? "" : "; the fast path did not run") << (holds ? ": ok" : ": FAILED"))
         .end();
     failures += holds ? 0u : 1u;
   }

@@ -4,8 +4,8 @@
 // when every element is. The storage, the call and the footprint are worked_example.cpp's.
 #include "../models/worked_example.hpp"
 #include "../runtime/check_model.hpp"
-#include "../runtime/image_storage.hpp"
 #include "../runtime/footprint_symbols.hpp"
+#include "../runtime/image_storage.hpp"
 
 using model = ctattn_firmware::models::worked_example;
 

@@ -3,8 +3,8 @@
 // the image. Exit code 0 when every element matches.
 #include "../models/worked_example_three_heads.hpp"
 #include "../runtime/check_model.hpp"
-#include "../runtime/image_storage.hpp"
 #include "../runtime/footprint_symbols.hpp"
+#include "../runtime/image_storage.hpp"
 
 using model = ctattn_firmware::models::worked_example_three_heads;
 

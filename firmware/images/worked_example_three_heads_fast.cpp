@@ -3,8 +3,8 @@
 // evaluation embedded in the image: every element within 2^-17 (1 + |exact|). Exit code 0 when every element is.
 #include "../models/worked_example_three_heads.hpp"
 #include "../runtime/check_model.hpp"
-#include "../runtime/image_storage.hpp"
 #include "../runtime/footprint_symbols.hpp"
+#include "../runtime/image_storage.hpp"
 
 using model = ctattn_firmware::models::worked_example_three_heads;
 

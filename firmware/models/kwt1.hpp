@@ -42,18 +42,18 @@ using input = ctattn::matrix<float, frames, features>;
 struct model : ctattn::model<model> {
   BOOST_HANA_DEFINE_STRUCT(
       model, (ctattn::linear<float, features, width, ctattn::out_by_in, true>, to_patch_embedding),
-      (ctattn::class_token<float, width>, cls_token), (ctattn::position_parameter<float, frames + 1, width>, pos_embedding),
-      (ctattn::sequential<block, block, block, block, block, block, block, block, block, block, block, block>,
-       layers),
+      (ctattn::class_token<float, width>, cls_token),
+      (ctattn::position_parameter<float, frames + 1, width>, pos_embedding),
+      (ctattn::sequential<block, block, block, block, block, block, block, block, block, block, block, block>, layers),
       (ctattn::class_token_pool, pool), (ctattn::linear<float, width, classes, ctattn::out_by_in, true>, mlp_head));
 };
 
 /// Multiply-adds of one inference: the embedding, per layer the projections (4 d^2 per token), the products Q K^T
 /// and P V (2 n^2 d) and the feed-forward block (2 d d_ff per token), and the head.
-inline constexpr std::size_t multiply_adds = frames * features * width +
-                                             layers * ((frames + 1) * (4 * width * width + 2 * width * 256) +
-                                                       2 * (frames + 1) * (frames + 1) * width) +
-                                             width * classes;
+inline constexpr std::size_t multiply_adds =
+    frames * features * width +
+    layers * ((frames + 1) * (4 * width * width + 2 * width * 256) + 2 * (frames + 1) * (frames + 1) * width) +
+    width * classes;
 
 /// The weights: each tensor's values in [-1, 1) scaled by about 1 / sqrt(its fan-in) (so that activations keep
 /// their size through 12 layers, as trained ones do), the norms' gains near 1. The same numbers at compile time (the

@@ -19,7 +19,7 @@ namespace ctattn_firmware::models {
 namespace kwt1 {
 /// The int8 model, quantized by the compiler.
 inline constexpr int8_model int8_weights = ctattn::quantize<ranges>(weights);
-}
+}  // namespace kwt1
 
 /// KWT-1 in int8 on the same two inputs, quantized by the compiler: integers only on the target, compared bit for
 /// bit with the build machine's int8 logits.

@@ -43,7 +43,8 @@ using input = ctattn::matrix<float, frames, features>;
 
 /// The model, with the state_dict names of a PyTorch KWT.
 struct kwt_tiny : ctattn::model<kwt_tiny> {
-  BOOST_HANA_DEFINE_STRUCT(kwt_tiny, (ctattn::linear<float, features, width, ctattn::out_by_in, true>, to_patch_embedding),
+  BOOST_HANA_DEFINE_STRUCT(kwt_tiny,
+                           (ctattn::linear<float, features, width, ctattn::out_by_in, true>, to_patch_embedding),
                            (ctattn::class_token<float, width>, cls_token),
                            (ctattn::position_parameter<float, frames + 1, width>, pos_embedding),
                            (ctattn::sequential<block>, layers), (ctattn::class_token_pool, pool),

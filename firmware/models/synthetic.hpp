@@ -51,8 +51,8 @@ constexpr void fill_weights(Model& m, std::uint32_t seed, weight_scales scales) 
   values v{seed};
   ctattn::for_each_parameter(m, [&](std::string_view name, const auto& view) {
     const bool gain = name.ends_with("norm1.weight") || name.ends_with("norm2.weight");
-    const float scale =
-        name.ends_with("linear2.weight") ? scales.feed_forward_out : (name.ends_with("embedding") ? 1.0f : scales.other);
+    const float scale = name.ends_with("linear2.weight") ? scales.feed_forward_out
+                                                         : (name.ends_with("embedding") ? 1.0f : scales.other);
     for (std::size_t k = 0; k < view.size; ++k) view[k] = gain ? 1.0f + v.next() / 8 : v.next() * scale;
   });
   (void)ctattn::set_every_setting(m, "eps", 1e-6);

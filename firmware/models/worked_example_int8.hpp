@@ -33,9 +33,9 @@
 #include <cstddef>
 
 #include <ctattn/attention/attention_head.hpp>
+#include <ctattn/math/sqrt.hpp>
 #include <ctattn/matrix/multiply.hpp>
 #include <ctattn/matrix/transpose.hpp>
-#include <ctattn/math/sqrt.hpp>
 #include <ctattn/quantized/attention.hpp>
 #include <ctattn/quantized/calibrate.hpp>
 #include <ctattn/quantized/linear.hpp>
@@ -96,7 +96,8 @@ struct worked_example_int8 {
 
   static constexpr inputs example() noexcept {
     return {ctattn::quantize<q_x>(float_x), ctattn::quantize_linear<q_x, q_query>(float_head.query),
-            ctattn::quantize_linear<q_x, q_key>(float_head.key), ctattn::quantize_linear<q_x, q_value>(float_head.value)};
+            ctattn::quantize_linear<q_x, q_key>(float_head.key),
+            ctattn::quantize_linear<q_x, q_value>(float_head.value)};
   }
 
   static constexpr outputs evaluate(const inputs& in) noexcept {

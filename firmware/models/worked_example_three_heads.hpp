@@ -50,8 +50,7 @@ struct worked_example_three_heads {
   using output = ctattn::matrix<float, seq{6}, heads * 28>;
   using workspace = ctattn::cross_attention_workspace<input, input, head>;
 
-  static constexpr ctattn::footprint footprint =
-      ctattn::wide_multi_head_self_attention_footprint<input, head, heads>;
+  static constexpr ctattn::footprint footprint = ctattn::wide_multi_head_self_attention_footprint<input, head, heads>;
 
   static constexpr input example_input() noexcept {
     return ctattn::from_array<seq{6}, d_model{16}>(ctattn_fixtures::worked_example_three_heads::x);

@@ -222,10 +222,10 @@ std::uint32_t compare_output(const char* name, const M& got, const M& want) noex
 
 /// What one check found.
 struct check_result {
-  std::uint32_t mismatches;        // output elements whose bits differ
-  std::uint32_t stack_bytes;       // stack of one inference (painted)
-  std::uint64_t instructions;      // per inference (calibrated SysTick)
-  std::uint64_t ticks;             // SysTick ticks per inference (CPU cycles on hardware)
+  std::uint32_t mismatches;    // output elements whose bits differ
+  std::uint32_t stack_bytes;   // stack of one inference (painted)
+  std::uint64_t instructions;  // per inference (calibrated SysTick)
+  std::uint64_t ticks;         // SysTick ticks per inference (CPU cycles on hardware)
 };
 
 namespace detail {
@@ -237,8 +237,7 @@ namespace detail {
 template <typename Run>
 void time_inference(check_result& result, Run&& run_once, std::uint32_t timed_runs,
                     systick::clock_source source = systick::clock_source::processor) noexcept {
-  const std::uint32_t calibration_iterations =
-      source == systick::clock_source::processor ? 1'000'000u : 20'000'000u;
+  const std::uint32_t calibration_iterations = source == systick::clock_source::processor ? 1'000'000u : 20'000'000u;
   systick::start(source);
   const std::uint64_t t0 = systick::ticks();
   systick::spin(calibration_iterations);
@@ -323,8 +322,8 @@ check_result run_check(std::uint32_t timed_runs = 64) noexcept {
     (report_line{} << "  expected outputs: " << Model::expected_source).end();
     const std::uintptr_t top = stack::pointer();
     stack::paint();
-    detail::time_inference(result, [&] { evaluate_at_run_time<Model>(*in, computed); }, 1,
-                           systick::clock_source::reference);
+    detail::time_inference(
+        result, [&] { evaluate_at_run_time<Model>(*in, computed); }, 1, systick::clock_source::reference);
     result.stack_bytes = stack::used_below(top);
   } else {
     result.stack_bytes = stack::peak_of([&] { evaluate_at_run_time<Model>(*in, computed); });
@@ -375,8 +374,8 @@ check_result run_check_into(const typename Model::input& input, const typename M
   (report_line{} << "ctattn firmware check on " << board_name).end();
   (report_line{} << "model: " << Model::name).end();
   if constexpr (C == comparison::within_bound) {
-    (report_line{} << "  arithmetic: fast, SIMD backend " << ctattn::simd_backend_name
-                   << "; compile time: exact").end();
+    (report_line{} << "  arithmetic: fast, SIMD backend " << ctattn::simd_backend_name << "; compile time: exact")
+        .end();
   }
   constexpr auto fp = Model::footprint;
   (report_line{} << "  footprint: weights " << static_cast<std::uint32_t>(fp.weight_bytes) << " B, input "
@@ -389,8 +388,7 @@ check_result run_check_into(const typename Model::input& input, const typename M
   check_result result{};
   result.stack_bytes = stack::peak_of([&] { evaluate_at_run_time<Model>(output, *in, *weights, workspace); });
   result.mismatches = detail::compare_output<C>(Model::output_name, output, expected);
-  detail::time_inference(result, [&] { evaluate_at_run_time<Model>(output, *in, *weights, workspace); },
-                         timed_runs);
+  detail::time_inference(result, [&] { evaluate_at_run_time<Model>(output, *in, *weights, workspace); }, timed_runs);
   detail::print_measurements(result);
   return result;
 }

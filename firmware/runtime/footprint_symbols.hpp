@@ -25,8 +25,7 @@ inline void publish_footprint() noexcept {
       ".global ctattn_footprint_workspace_bytes\n\t.set ctattn_footprint_workspace_bytes, %c3\n\t"
       ".global ctattn_footprint_stack_bytes\n\t.set ctattn_footprint_stack_bytes, %c4"
       :
-      : "i"(fp.weight_bytes), "i"(fp.input_bytes), "i"(fp.output_bytes), "i"(fp.workspace_bytes),
-        "i"(fp.stack_bytes));
+      : "i"(fp.weight_bytes), "i"(fp.input_bytes), "i"(fp.output_bytes), "i"(fp.workspace_bytes), "i"(fp.stack_bytes));
 }
 
 }  // namespace ctattn_firmware

@@ -49,10 +49,9 @@ constexpr std::uint32_t pattern = 0xC7A7'7E57u;
 extern "C" [[gnu::section(".vectors"), gnu::used]] const vector_table ctattn_vector_table{
     ctattn_stack_top,
     ctattn_reset_handler,
-    {ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
-     ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
-     ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
-     ctattn_fault_handler, ctattn_systick_handler}};
+    {ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
+     ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler,
+     ctattn_fault_handler, ctattn_fault_handler, ctattn_fault_handler, ctattn_systick_handler}};
 
 // Rationale: CPACR is 0 at reset, so the first floating-point (or MVE) instruction would fault. The handler
 // is naked assembly so that the compiler cannot schedule any FP code (a register save, a memcpy through

@@ -63,7 +63,6 @@ TEST_CASE("this build computes with the backend it was built for", "[backend]") 
   CHECK(ctattn_test::fast_at_run_time);
 }
 
-
 TEST_CASE("the vector exp is within 2 ulp of e^x on the softmax's range", "[backend][exp]") {
   using ops = ctattn::detail::simd_ops;
   constexpr std::size_t n = 1 << 16;
@@ -193,8 +192,8 @@ void attention_against_exact(const Mask& mask, std::uint32_t seed, float scale =
   static const auto q = ctattn::scale(random_matrix<ctattn::matrix<float, NQ, DK>>(seed), scale);
   static const auto k = ctattn::scale(random_matrix<ctattn::matrix<float, NKV, DK>>(seed + 1), scale);
   static const auto v = random_matrix<ctattn::matrix<float, NKV, DV>>(seed + 2);
-  const auto exact = ctattn::scaled_dot_product_attention(q, k, v, mask, ctattn::with_weights,
-                                                           ctattn::exact_arithmetic);
+  const auto exact =
+      ctattn::scaled_dot_product_attention(q, k, v, mask, ctattn::with_weights, ctattn::exact_arithmetic);
   const auto fast = ctattn::scaled_dot_product_attention(opaque(q), opaque(k), opaque(v), mask);
   const auto fast_with = ctattn::scaled_dot_product_attention(opaque(q), opaque(k), opaque(v), mask,
                                                               ctattn::with_weights, ctattn::fast_arithmetic);
@@ -239,12 +238,12 @@ void every_mask(std::uint32_t seed) {
 
 TEST_CASE("fast attention is within its bound of exact attention, for every mask kind and form",
           "[backend][attention]") {
-  every_mask<6, 6, 16, 16>(21);     // the worked example's size
-  every_mask<5, 5, 8, 6>(23);       // narrower than one vector
-  every_mask<17, 17, 33, 19>(25);   // tails everywhere
+  every_mask<6, 6, 16, 16>(21);    // the worked example's size
+  every_mask<5, 5, 8, 6>(23);      // narrower than one vector
+  every_mask<17, 17, 33, 19>(25);  // tails everywhere
   every_mask<64, 64, 64, 64>(27);
-  every_mask<9, 40, 12, 7>(29);     // cross-attention, n_q < n_kv
-  every_mask<40, 9, 12, 7>(31);     // n_q > n_kv
+  every_mask<9, 40, 12, 7>(29);  // cross-attention, n_q < n_kv
+  every_mask<40, 9, 12, 7>(31);  // n_q > n_kv
   // Key chunks: d_k = 512 packs 32 keys at a time, so 100 keys take 4 chunks and the online softmax rescales.
   every_mask<11, 11, 512, 24>(33);
   attention_against_exact<9, 100, 512, 24>(ctattn::no_mask, 35);
@@ -303,8 +302,7 @@ TEST_CASE("the PyTorch multi-head fixtures hold with fast arithmetic", "[backend
   CHECK(worst_relative_excess(fast, exact, 4 * attention_bound) <= 1.0f);
 }
 
-TEST_CASE("fast multi-head attention is within its bound of exact, with every head layout",
-          "[backend][multihead]") {
+TEST_CASE("fast multi-head attention is within its bound of exact, with every head layout", "[backend][multihead]") {
   using weights_type = ctattn::multi_head_attention_weights<float, 4, 64, ctattn::out_by_in, true>;
   static weights_type w{};
   w.query = {random_matrix<ctattn::matrix<float, 64, 64>>(51), random_matrix<ctattn::matrix<float, 1, 64>>(52)};
@@ -312,10 +310,10 @@ TEST_CASE("fast multi-head attention is within its bound of exact, with every he
   w.value = {random_matrix<ctattn::matrix<float, 64, 64>>(55), random_matrix<ctattn::matrix<float, 1, 64>>(56)};
   w.output = {random_matrix<ctattn::matrix<float, 64, 64>>(57), random_matrix<ctattn::matrix<float, 1, 64>>(58)};
   const auto x = random_matrix<ctattn::matrix<float, 16, 64>>(59);
-  const auto exact = ctattn::multi_head_attention(x, x, x, w, ctattn::causal, ctattn::with_weights,
-                                                  ctattn::exact_arithmetic);
-  const auto fast = ctattn::multi_head_attention(opaque(x), opaque(x), opaque(x), w, ctattn::causal,
-                                                 ctattn::with_weights);
+  const auto exact =
+      ctattn::multi_head_attention(x, x, x, w, ctattn::causal, ctattn::with_weights, ctattn::exact_arithmetic);
+  const auto fast =
+      ctattn::multi_head_attention(opaque(x), opaque(x), opaque(x), w, ctattn::causal, ctattn::with_weights);
   CHECK(worst_relative_excess(fast.output, exact.output, attention_bound) <= 1.0f);
   CHECK(worst_relative_excess(fast.mean_weights, exact.mean_weights, attention_bound) <= 1.0f);
   const auto plain = ctattn::multi_head_attention(opaque(x), opaque(x), opaque(x), w, ctattn::causal);
@@ -355,9 +353,9 @@ void backward_against_exact(std::uint32_t seed) {
 }  // namespace
 
 TEST_CASE("the fast backward pass is within its bound of exact and matches autograd", "[backend][gradient]") {
-  backward_against_exact<9, 13, 20, 7>(75);     // one partial block of queries
-  backward_against_exact<37, 17, 12, 5>(79);    // two blocks of 16 and a rest of 5, each adding to dK and dV
-  backward_against_exact<64, 64, 64, 64>(71);   // the benchmark's size
+  backward_against_exact<9, 13, 20, 7>(75);    // one partial block of queries
+  backward_against_exact<37, 17, 12, 5>(79);   // two blocks of 16 and a rest of 5, each adding to dK and dV
+  backward_against_exact<64, 64, 64, 64>(71);  // the benchmark's size
 
   namespace att = ctattn_fixtures::gradients::attention;
   const auto grad =

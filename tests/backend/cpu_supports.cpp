@@ -22,7 +22,8 @@ bool supports(const char* feature) {
   // Rationale: the VNNI features from cpuid's leaf 7 (subleaf 0: ECX bit 11; subleaf 1: EAX bit 4), which Clang
   // 14's __builtin_cpu_supports does not name; the OS's saving of the vector state is what avx2 and avx512f check.
   unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-  if (std::strcmp(feature, "avx512vnni") == 0) return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ecx >> 11 & 1u);
+  if (std::strcmp(feature, "avx512vnni") == 0)
+    return __get_cpuid_count(7, 0, &eax, &ebx, &ecx, &edx) && (ecx >> 11 & 1u);
   if (std::strcmp(feature, "avxvnni") == 0) return __get_cpuid_count(7, 1, &eax, &ebx, &ecx, &edx) && (eax >> 4 & 1u);
 #endif
   (void)feature;

@@ -23,8 +23,8 @@ constexpr auto check_case = [](const char* name, std::size_t mismatches) {
 TEST_CASE("this backend's int8 kernels give the loops' sums, bit for bit", "[backend][int8]") {
   INFO("ctattn::int8_backend_name is " << ctattn::int8_backend_name);
   CHECK(std::strcmp(ctattn::int8_backend_name, CTATTN_TEST_INT8_BACKEND) == 0);
-  ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int8_kernel_cases::every_case>(
-      at_run_time, check_case);
+  ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int8_kernel_cases::every_case>(at_run_time,
+                                                                                                         check_case);
 }
 
 TEST_CASE("every int8 operation gives the Python reference's bits with this backend", "[backend][int8]") {
@@ -34,6 +34,6 @@ TEST_CASE("every int8 operation gives the Python reference's bits with this back
 
 TEST_CASE("int8 decoder layers and int8 decoding steps give the Python reference's bits with this backend",
           "[backend][int8]") {
-  ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int8_decoder_cases::every_case>(
-      at_run_time, check_case);
+  ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int8_decoder_cases::every_case>(at_run_time,
+                                                                                                          check_case);
 }

@@ -5,8 +5,6 @@
 
 #include <array>
 
-
-
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
   const auto r = ctattn::alibi_slopes<float, 0>().size() == 0 ? 0.0f : 1.0f;  // <- mistake

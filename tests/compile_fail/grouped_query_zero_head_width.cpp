@@ -5,11 +5,10 @@
 
 #include <array>
 
-
-
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
-  const auto r = ctattn::grouped_query_attention_weights<float, 4, 2, 16, 0>{}.head_dim == 0 ? 0.0f : 1.0f;  // <- mistake
+  const auto r =
+      ctattn::grouped_query_attention_weights<float, 4, 2, 16, 0>{}.head_dim == 0 ? 0.0f : 1.0f;  // <- mistake
 #else
   const auto r = ctattn::grouped_query_attention_weights<float, 4, 2, 16, 4>{}.head_dim == 0 ? 0.0f : 1.0f;
 #endif

@@ -5,7 +5,8 @@
 
 // Made empty at every call, a key_padding_length would have no valid key and zero the attention.
 #ifdef CTATTN_COMPILE_FAIL
-inline const ctattn::transformer_encoder_layer<float, 8, 2, 16, ctattn::relu, false, ctattn::key_padding_length> layer{};  // <- mistake
+inline const ctattn::transformer_encoder_layer<float, 8, 2, 16, ctattn::relu, false, ctattn::key_padding_length>
+    layer{};  // <- mistake
 #else
 inline const ctattn::transformer_encoder_layer<float, 8, 2, 16> layer{};  // the mask goes to the call below
 #endif

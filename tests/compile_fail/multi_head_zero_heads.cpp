@@ -5,8 +5,6 @@
 
 #include <array>
 
-
-
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
   const auto r = ctattn::multi_head_attention_weights<float, 0, 8>{}.head_dim == 0 ? 0.0f : 1.0f;  // <- mistake

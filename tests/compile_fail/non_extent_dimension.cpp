@@ -1,6 +1,6 @@
 // Rule: a dimension is an integer size or a named extent (a class derived from ctattn::dimension<"...">).
 // expected-error: ctattn: a matrix dimension must be an integer
-// expected-rule: shape_error::dimension_must_be_a_size_or_a_named_extent<ctattn::op::matrix, 
+// expected-rule: shape_error::dimension_must_be_a_size_or_a_named_extent<ctattn::op::matrix,
 #include <ctattn/ctattn.hpp>
 
 #include <cstddef>

@@ -13,9 +13,9 @@ inline constexpr ctattn::named_range ranges[] = {
 #ifndef CTATTN_COMPILE_FAIL
     {"block.norm1", {-2.0, 2.0}},
 #endif
-    {"block.query", {-1.5, 1.5}},  {"block.key", {-1.5, 1.5}},     {"block.value", {-1.5, 1.5}},
-    {"block.scores", {-3.0, 3.0}}, {"block.context", {-1.0, 1.0}}, {"block.attention", {-1.0, 1.0}},
-    {"block.sum1", {-2.0, 2.0}},   {"block.norm2", {-2.0, 2.0}},   {"block.hidden", {-2.0, 2.0}},
+    {"block.query", {-1.5, 1.5}},     {"block.key", {-1.5, 1.5}},          {"block.value", {-1.5, 1.5}},
+    {"block.scores", {-3.0, 3.0}},    {"block.context", {-1.0, 1.0}},      {"block.attention", {-1.0, 1.0}},
+    {"block.sum1", {-2.0, 2.0}},      {"block.norm2", {-2.0, 2.0}},        {"block.hidden", {-2.0, 2.0}},
     {"block.activation", {0.0, 2.0}}, {"block.feed_forward", {-1.0, 1.0}}, {"block", {-3.0, 3.0}}};
 constexpr auto q = ctattn::quantize<ranges>(encoder{});  // <- mistake
 

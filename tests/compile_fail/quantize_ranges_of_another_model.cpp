@@ -10,7 +10,8 @@ struct classifier : ctattn::model<classifier> {
 };
 #ifdef CTATTN_COMPILE_FAIL
 // recorded for a model whose head was named `head`
-inline constexpr ctattn::named_range ranges[] = {{"input", {-1.0, 1.0}}, {"normed", {-2.0, 2.0}}, {"head", {-3.0, 3.0}}};
+inline constexpr ctattn::named_range ranges[] = {
+    {"input", {-1.0, 1.0}}, {"normed", {-2.0, 2.0}}, {"head", {-3.0, 3.0}}};
 #else
 inline constexpr ctattn::named_range ranges[] = {{"input", {-1.0, 1.0}}, {"normed", {-2.0, 2.0}}, {"out", {-3.0, 3.0}}};
 #endif

@@ -6,7 +6,8 @@
 inline constexpr ctattn::quantization q{0.05, 0};
 inline constexpr ctattn::quantization other{0.05, 1};
 inline const ctattn::qlinear<8, 8, q, q> projection{};
-inline const auto weights = ctattn::make_qmulti_head_attention_weights<2>(projection, projection, projection, projection);
+inline const auto weights =
+    ctattn::make_qmulti_head_attention_weights<2>(projection, projection, projection, projection);
 
 int use() {
 #ifdef CTATTN_COMPILE_FAIL
@@ -15,6 +16,7 @@ int use() {
   ctattn::qkv_cache<4, 8, 8, q, q> cache{};
 #endif
   ctattn::qmatrix<1, 8, q> y{};
-  const bool stepped = ctattn::multi_head_attention_step<q>(ctattn::qmatrix<1, 8, q>{}, weights, cache, y);  // <- mistake
+  const bool stepped =
+      ctattn::multi_head_attention_step<q>(ctattn::qmatrix<1, 8, q>{}, weights, cache, y);  // <- mistake
   return stepped ? y(0, 0) : 0;
 }

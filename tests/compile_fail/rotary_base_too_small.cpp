@@ -5,8 +5,6 @@
 
 #include <array>
 
-
-
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
   const auto r = ctattn::make_rotary_table<float, 4, 8, 1>().cos_table(1, 0);  // <- mistake

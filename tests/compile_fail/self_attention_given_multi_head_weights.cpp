@@ -14,10 +14,9 @@ float use() {
 #ifdef CTATTN_COMPILE_FAIL
   const auto y = ctattn::self_attention(x, mha);  // <- mistake
 #else
-  const auto y = ctattn::multi_head_attention(x, x, x, mha) + ctattn::concat_columns(ctattn::self_attention(x, head),
-                                                                                     ctattn::self_attention(x, head),
-                                                                                     ctattn::self_attention(x, head),
-                                                                                     ctattn::self_attention(x, head));
+  const auto y = ctattn::multi_head_attention(x, x, x, mha) +
+                 ctattn::concat_columns(ctattn::self_attention(x, head), ctattn::self_attention(x, head),
+                                        ctattn::self_attention(x, head), ctattn::self_attention(x, head));
 #endif
   return y(0, 0);
 }

@@ -5,8 +5,6 @@
 
 #include <array>
 
-
-
 float use() {
 #ifdef CTATTN_COMPILE_FAIL
   const auto r = ctattn::sinusoidal_position_encoding<float, 4, 8, 1>()(1, 0);  // <- mistake

@@ -1,9 +1,9 @@
 // Rule: a token id known at compile time must be inside the vocabulary
 // expected-error: ctattn: the index is past the end of
 // expected-rule: shape_error::index_must_be_inside_dimension<ctattn::op::token_embedding, ctattn::count<6>, ctattn::dim<vocab, 6> ?>
-#include <ctattn/position/embedding.hpp>
 #include <array>
 #include <cstddef>
+#include <ctattn/position/embedding.hpp>
 
 struct seq : ctattn::dimension<"seq"> {};
 struct seq_q : ctattn::dimension<"seq_q"> {};

@@ -4,9 +4,9 @@
 #include <array>
 #include <cstdio>
 
+#include "first_layer.hpp"  // generated with PREFIX layers.0.: inline constexpr toy::block first_layer
 #include "sorter.hpp"
 #include "sorter_weights.hpp"  // generated: inline constexpr toy::sorter sorter_weights
-#include "first_layer.hpp"     // generated with PREFIX layers.0.: inline constexpr toy::block first_layer
 
 int main() {
   // Rationale: static, as in examples/verified_model/verified_model.cpp (a local copy of the 72 KB model is 18,000

@@ -11,13 +11,14 @@ namespace check = ctattn_test::math_check;
 struct erf_function : check::reference_points<check::ref::erf_float, check::ref::erf_double, 1, 2> {
   static constexpr const char* name = "erf";
   template <class T>
-  constexpr T operator()(T x) const { return ctattn::math::erf(x); }
+  constexpr T operator()(T x) const {
+    return ctattn::math::erf(x);
+  }
 };
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("erf: every reference point within the accuracy bound at run time", "[math][erf]", float,
-                   double) {
+TEMPLATE_TEST_CASE("erf: every reference point within the accuracy bound at run time", "[math][erf]", float, double) {
   check::check_reference_points<TestType, erf_function>();
 }
 

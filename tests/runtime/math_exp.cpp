@@ -11,13 +11,14 @@ namespace check = ctattn_test::math_check;
 struct exp_function : check::reference_points<check::ref::exp_float, check::ref::exp_double, 1, 2> {
   static constexpr const char* name = "exp";
   template <class T>
-  constexpr T operator()(T x) const { return ctattn::math::exp(x); }
+  constexpr T operator()(T x) const {
+    return ctattn::math::exp(x);
+  }
 };
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("exp: every reference point within the accuracy bound at run time", "[math][exp]", float,
-                   double) {
+TEMPLATE_TEST_CASE("exp: every reference point within the accuracy bound at run time", "[math][exp]", float, double) {
   check::check_reference_points<TestType, exp_function>();
 }
 

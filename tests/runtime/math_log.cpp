@@ -11,13 +11,14 @@ namespace check = ctattn_test::math_check;
 struct log_function : check::reference_points<check::ref::log_float, check::ref::log_double, 1, 2> {
   static constexpr const char* name = "log";
   template <class T>
-  constexpr T operator()(T x) const { return ctattn::math::log(x); }
+  constexpr T operator()(T x) const {
+    return ctattn::math::log(x);
+  }
 };
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("log: every reference point within the accuracy bound at run time", "[math][log]", float,
-                   double) {
+TEMPLATE_TEST_CASE("log: every reference point within the accuracy bound at run time", "[math][log]", float, double) {
   check::check_reference_points<TestType, log_function>();
 }
 

@@ -17,13 +17,14 @@ using check::opaque;
 struct sqrt_function : check::reference_points<check::ref::sqrt_float, check::ref::sqrt_double, 0, 0> {
   static constexpr const char* name = "sqrt";
   template <class T>
-  constexpr T operator()(T x) const { return ctattn::math::sqrt(x); }
+  constexpr T operator()(T x) const {
+    return ctattn::math::sqrt(x);
+  }
 };
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("sqrt: every reference point within the accuracy bound at run time", "[math][sqrt]", float,
-                   double) {
+TEMPLATE_TEST_CASE("sqrt: every reference point within the accuracy bound at run time", "[math][sqrt]", float, double) {
   check::check_reference_points<TestType, sqrt_function>();
 }
 
@@ -31,8 +32,8 @@ TEMPLATE_TEST_CASE("sqrt: the same bits in constant evaluation and at run time",
   check::check_same_bits_as_constant_evaluation<TestType, sqrt_function>();
 }
 
-TEMPLATE_TEST_CASE("sqrt: the hardware instruction used at run time agrees with the integer algorithm",
-                   "[math][sqrt]", float, double) {
+TEMPLATE_TEST_CASE("sqrt: the hardware instruction used at run time agrees with the integer algorithm", "[math][sqrt]",
+                   float, double) {
   // Rationale: at run time sqrt takes the instruction; this sweeps the bit patterns of all positive finite
   // values with a fixed stride (and every subnormal power of two) through both paths at run time.
   using bits = ref::bits_t<TestType>;

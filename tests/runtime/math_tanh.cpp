@@ -11,13 +11,14 @@ namespace check = ctattn_test::math_check;
 struct tanh_function : check::reference_points<check::ref::tanh_float, check::ref::tanh_double, 1, 2> {
   static constexpr const char* name = "tanh";
   template <class T>
-  constexpr T operator()(T x) const { return ctattn::math::tanh(x); }
+  constexpr T operator()(T x) const {
+    return ctattn::math::tanh(x);
+  }
 };
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("tanh: every reference point within the accuracy bound at run time", "[math][tanh]", float,
-                   double) {
+TEMPLATE_TEST_CASE("tanh: every reference point within the accuracy bound at run time", "[math][tanh]", float, double) {
   check::check_reference_points<TestType, tanh_function>();
 }
 

@@ -33,8 +33,8 @@ TEMPLATE_TEST_CASE("a product computed at run time has the bits of the constant-
   CHECK(bit_identical(run_time, compile_time));
 
   static constexpr auto chain_compile_time = ctattn::transpose(a) * (a * b) + ctattn::transpose(a) * (a * b);
-  const auto chain_run_time = ctattn::transpose(opaque(a)) * (opaque(a) * opaque(b)) +
-                              ctattn::transpose(opaque(a)) * (opaque(a) * opaque(b));
+  const auto chain_run_time =
+      ctattn::transpose(opaque(a)) * (opaque(a) * opaque(b)) + ctattn::transpose(opaque(a)) * (opaque(a) * opaque(b));
   CHECK(bit_identical(chain_run_time, chain_compile_time));
 }
 

@@ -1,8 +1,8 @@
 // The reference text's second example at run time: 7 tokens, d_model = 512, 8 narrow heads with W_O, checked
 // against PyTorch (float64, rounded) and bit for bit against the same computation's compile-time result for
 // one head's attention.
-#include "catch.hpp"
 #include "support/mha_7x512x8.hpp"
+#include "catch.hpp"
 
 #include <ctattn/ctattn.hpp>
 

@@ -32,8 +32,8 @@ TEST_CASE("multi-head attention matches PyTorch at run time", "[multihead]") {
 TEST_CASE("multi-head attention at run time has the bits of the constant-evaluated one", "[multihead]") {
   namespace c = ctattn_fixtures::multihead::self_attention;
   static constexpr auto x = ctattn_test::to_matrix<float>(c::x);
-  static constexpr auto w = ctattn::from_torch_multihead<2>(c::in_proj_weight, c::in_proj_bias, c::out_proj_weight,
-                                                            c::out_proj_bias);
+  static constexpr auto w =
+      ctattn::from_torch_multihead<2>(c::in_proj_weight, c::in_proj_bias, c::out_proj_weight, c::out_proj_bias);
   static constexpr auto compile_time = ctattn::multi_head_attention(x, x, x, w, ctattn::causal, ctattn::with_weights);
   const auto xr = ctattn_test::opaque(x);
   const auto run_time =

@@ -279,9 +279,8 @@ TEST_CASE("run-time positions and ids outside their tables break a precondition"
   CHECK(dies([&] { (void)opaque(ctattn::add_position_embeddings(x, table, opaque(std::size_t{3}))); }));
 
   static constexpr auto rope = ctattn::make_rotary_table<float, 6, 16>();
-  CHECK_FALSE(dies([&] {
-    (void)opaque(ctattn::apply_rotary<rotary_layout::interleaved>(x, rope, opaque(std::size_t{2})));
-  }));
+  CHECK_FALSE(
+      dies([&] { (void)opaque(ctattn::apply_rotary<rotary_layout::interleaved>(x, rope, opaque(std::size_t{2}))); }));
   CHECK(dies([&] { (void)opaque(ctattn::apply_rotary<rotary_layout::rotate_half>(x, rope, opaque(std::size_t{3}))); }));
 }
 #endif

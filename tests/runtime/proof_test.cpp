@@ -56,8 +56,8 @@ TEST_CASE("a chain of proofs has a unit per link and input, its weights and its 
       const std::string unit = contents(dir / (link + "_input_" + std::to_string(g) + ".cpp"));
       CHECK(unit.find("static_assert(ctattn::run_link(" + link + ", " +
                       (k == 0 ? std::string("front_inputs") : "front_after_" + std::to_string(k - 1)) + "[" +
-                      std::to_string(g) + "]) == front_after_" + std::to_string(k) + "[" + std::to_string(g) +
-                      "]") != std::string::npos);
+                      std::to_string(g) + "]) == front_after_" + std::to_string(k) + "[" + std::to_string(g) + "]") !=
+            std::string::npos);
     }
     CHECK(std::filesystem::exists(dir / (link + "_weights.hpp")));
   }
@@ -74,8 +74,8 @@ TEST_CASE("a chain of proofs has a unit per link and input, its weights and its 
 TEST_CASE("a model whose own forward is not its links is refused, and the writer checks the counts", "[proof]") {
   const auto model = ctattn_test::numbered<residual_model>();
   const std::array inputs{ctattn::matrix<float, 2, 4>{{{1, -2, 3, 0.5f}, {0, 1, 0, -1}}}};
-  const auto error = host::write_chain_proof(model, inputs, std::filesystem::temp_directory_path().string(),
-                                             front_options);
+  const auto error =
+      host::write_chain_proof(model, inputs, std::filesystem::temp_directory_path().string(), front_options);
   REQUIRE(error);
   CHECK(error->reason.find("the model's forward is not its links run in turn") == 0);
 

@@ -30,8 +30,7 @@ TEST_CASE("int8 quantization, products, attention, activations and norms match t
                                                                                                  check_case);
 }
 
-TEST_CASE("int8 decoder layers and int8 decoding steps give the Python reference's bits at run time",
-          "[quantized]") {
+TEST_CASE("int8 decoder layers and int8 decoding steps give the Python reference's bits at run time", "[quantized]") {
   ctattn_test::for_each_case<ctattn_test::at_run_time, ctattn_test::int8_decoder_cases::every_case>(at_run_time,
                                                                                                     check_case);
 }

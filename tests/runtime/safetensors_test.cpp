@@ -16,14 +16,14 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
-#include <tuple>
 #include <fstream>
 #include <limits>
 #include <optional>
-#include <utility>
 #include <span>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -95,8 +95,8 @@ bool same_value(T actual, double expected) {
 
 // A one-tensor file `{"t": {"dtype": ..., "shape": ..., "data_offsets": ...}}` holding `data`.
 std::string entry(std::string_view dtype, std::string_view shape, std::string_view offsets) {
-  return R"({"t":{"dtype":")" + std::string(dtype) + R"(","shape":)" + std::string(shape) +
-         R"(,"data_offsets":)" + std::string(offsets) + "}}";
+  return R"({"t":{"dtype":")" + std::string(dtype) + R"(","shape":)" + std::string(shape) + R"(,"data_offsets":)" +
+         std::string(offsets) + "}}";
 }
 
 }  // namespace
@@ -277,8 +277,8 @@ TEST_CASE("F64 to float: nearest, ties to even; finite values beyond float's ran
   CHECK(out[2] == std::numeric_limits<float>::max());
   CHECK(out[3] == -std::numeric_limits<float>::max());
   CHECK(out[4] == std::numeric_limits<float>::infinity());
-  CHECK(out[5] == 0.0f);          // halfway between 0 and 2^-149: to even, 0
-  CHECK(out[6] == 0x1p-148f);     // halfway between 2^-149 and 2^-148: to even, 2^-148
+  CHECK(out[5] == 0.0f);       // halfway between 0 and 2^-149: to even, 0
+  CHECK(out[6] == 0x1p-148f);  // halfway between 2^-149 and 2^-148: to even, 2^-148
 
   for (const double beyond : {0x1.ffffffp+127, -0x1.ffffffp+127, 1e300}) {
     INFO(beyond);
@@ -304,11 +304,11 @@ TEST_CASE("dtype names, sizes and lookup", "[safetensors]") {
   static_assert(!host::dtype_from_name("f32"));
   static_assert(host::dtype_bits(host::dtype::f4) == 4 && host::dtype_size(host::dtype::f4) == 0);
   static_assert(host::dtype_bits(host::dtype::c64) == 64 && host::dtype_size(host::dtype::c64) == 8);
-  for (const auto t : {host::dtype::f32, host::dtype::f64, host::dtype::f16, host::dtype::bf16, host::dtype::f8_e4m3,
-                       host::dtype::f8_e5m2, host::dtype::boolean, host::dtype::u8, host::dtype::i8, host::dtype::i16,
-                       host::dtype::u16, host::dtype::i32, host::dtype::u32, host::dtype::i64, host::dtype::u64,
-                       host::dtype::f8_e8m0, host::dtype::f6_e2m3, host::dtype::f6_e3m2, host::dtype::f4,
-                       host::dtype::c64}) {
+  for (const auto t :
+       {host::dtype::f32,     host::dtype::f64,     host::dtype::f16,     host::dtype::bf16, host::dtype::f8_e4m3,
+        host::dtype::f8_e5m2, host::dtype::boolean, host::dtype::u8,      host::dtype::i8,   host::dtype::i16,
+        host::dtype::u16,     host::dtype::i32,     host::dtype::u32,     host::dtype::i64,  host::dtype::u64,
+        host::dtype::f8_e8m0, host::dtype::f6_e2m3, host::dtype::f6_e3m2, host::dtype::f4,   host::dtype::c64}) {
     CHECK(host::dtype_from_name(host::dtype_name(t)) == t);
     CHECK(host::dtype_bits(t) > 0);
     CHECK(host::dtype_size(t) * 8 == (host::dtype_bits(t) % 8 == 0 ? host::dtype_bits(t) : 0));
@@ -323,13 +323,12 @@ TEST_CASE("valid: padding after the JSON, no tensors, scalars, empty tensors at 
   CHECK(read_ok(file_bytes("{}")).tensors().empty());
   CHECK(read_ok(file_bytes(R"({"__metadata__":{}})")).metadata().empty());
   // Empty tensors take no bytes: before, between and after the others, and alone.
-  const host::safetensors_file f = read_ok(file_bytes(
-      R"({"e0":{"dtype":"F16","shape":[0],"data_offsets":[0,0]},)"
-      R"("a":{"dtype":"F32","shape":[],"data_offsets":[0,4]},)"
-      R"("e1":{"dtype":"F32","shape":[4,0,2],"data_offsets":[4,4]},)"
-      R"("b":{"dtype":"BF16","shape":[1,1],"data_offsets":[4,6]},)"
-      R"("e2":{"dtype":"U8","shape":[0],"data_offsets":[6,6]}})",
-      zeros(6)));
+  const host::safetensors_file f = read_ok(file_bytes(R"({"e0":{"dtype":"F16","shape":[0],"data_offsets":[0,0]},)"
+                                                      R"("a":{"dtype":"F32","shape":[],"data_offsets":[0,4]},)"
+                                                      R"("e1":{"dtype":"F32","shape":[4,0,2],"data_offsets":[4,4]},)"
+                                                      R"("b":{"dtype":"BF16","shape":[1,1],"data_offsets":[4,6]},)"
+                                                      R"("e2":{"dtype":"U8","shape":[0],"data_offsets":[6,6]}})",
+                                                      zeros(6)));
   REQUIRE(f.tensors().size() == 5);
   const host::tensor_info* e1 = f.find("e1");
   REQUIRE(e1 != nullptr);
@@ -490,8 +489,7 @@ TEST_CASE("rule: an unknown field in a tensor entry", "[safetensors][malformed]"
   const std::string header = R"({"t":{"dtype":"F32","shape":[1],"strides":[1],"data_offsets":[0,4]}})";
   const host::load_error e = read_error(file_bytes(header, zeros(4)));
   CHECK(e.offset == at(header, "\"strides\""));
-  CHECK(e.reason ==
-        "tensor 't': unknown field 'strides' (an entry holds \"dtype\", \"shape\" and \"data_offsets\")");
+  CHECK(e.reason == "tensor 't': unknown field 'strides' (an entry holds \"dtype\", \"shape\" and \"data_offsets\")");
 }
 
 TEST_CASE("rule: an unknown dtype is named", "[safetensors][malformed]") {
@@ -505,8 +503,10 @@ TEST_CASE("rule: an unknown dtype is named", "[safetensors][malformed]") {
   }
 }
 
-TEST_CASE("valid: a file holding the format's newer dtypes opens; the tensors asked for are read, the others refused "
-          "by name", "[safetensors]") {
+TEST_CASE(
+    "valid: a file holding the format's newer dtypes opens; the tensors asked for are read, the others refused "
+    "by name",
+    "[safetensors]") {
   // An MX-style file: F32 weights beside an E8M0 scale, packed F6 and F4 blocks and a C64 tensor. 12 F6 values are
   // 72 bits (9 bytes), 6 F4 values 3 bytes.
   const std::string header = R"({"w":{"dtype":"F32","shape":[2],"data_offsets":[0,8]},)"
@@ -639,8 +639,10 @@ TEST_CASE("rule: a range past the end of the data buffer", "[safetensors][malfor
   const std::vector<unsigned char> bytes = file_bytes(header, zeros(6));  // truncated by 2 bytes
   host::load_error e = read_error(bytes);
   CHECK(e.offset == bytes.size());
-  CHECK(e.reason == "tensor 't': data_offsets [0, 8] run past the end of the data buffer (6 bytes, ending at file "
-                    "offset " + std::to_string(bytes.size()) + ")");
+  CHECK(e.reason ==
+        "tensor 't': data_offsets [0, 8] run past the end of the data buffer (6 bytes, ending at file "
+        "offset " +
+            std::to_string(bytes.size()) + ")");
   // Offsets near 2^64 do not wrap around.
   header = entry("F32", "[1]", "[18446744073709551612,18446744073709551615]");
   e = read_error(file_bytes(header, zeros(4)));
@@ -661,10 +663,10 @@ TEST_CASE("rule: a shape whose bit count overflows 64 bits", "[safetensors][malf
     const std::string header = entry("F64", shape, "[0,8]");
     const host::load_error e = read_error(file_bytes(header, zeros(8)));
     CHECK(e.offset == at(header, shape));
-    CHECK(e.reason == "tensor 't': shape " +
-                          std::string(shape == "[4611686018427387904]" ? "[4611686018427387904]"
-                                                                         : "[4294967296, 4294967296]") +
-                          " of F64 has more bits than 2^64 - 1");
+    CHECK(e.reason ==
+          "tensor 't': shape " +
+              std::string(shape == "[4611686018427387904]" ? "[4611686018427387904]" : "[4294967296, 4294967296]") +
+              " of F64 has more bits than 2^64 - 1");
   }
   // 2^58 elements of F64 is 2^64 bits: one too many.
   const std::string header = entry("F64", "[288230376151711744]", "[0,8]");
@@ -693,8 +695,9 @@ TEST_CASE("rule: holes between ranges, and a first range that does not start at 
                              R"("a":{"dtype":"F32","shape":[1],"data_offsets":[0,4]}})";
   host::load_error e = read_error(file_bytes(header, zeros(12)));
   CHECK(e.offset == 8 + header.size() + 4);
-  CHECK(e.reason == "4 bytes of the data buffer, [4, 8), belong to no tensor (a hole after tensor 'a', before "
-                    "tensor 'b')");
+  CHECK(e.reason ==
+        "4 bytes of the data buffer, [4, 8), belong to no tensor (a hole after tensor 'a', before "
+        "tensor 'b')");
   const std::string late = entry("F32", "[1]", "[2,6]");
   e = read_error(file_bytes(late, zeros(6)));
   CHECK(e.offset == 8 + late.size());

@@ -158,12 +158,13 @@ TEST_CASE("a heat map is a well-formed SVG 1.1 document with one cell per elemen
 
 TEST_CASE("labels and the title are escaped for XML", "[svg]") {
   const ctattn::matrix<double, 2, 2> m{{{0.25, 0.75}, {0.5, 0.5}}};
-  const std::string svg = ctattn::svg_heatmap(
-      m, {.title = "Q & K <scores>",
-          .row_labels = {"<b>bold</b>", "it's \"quoted\""},
-          .column_labels = {"caf\xc3\xa9", std::string("bad\xff" "byte\x01" "control")},
-          .row_axis_label = "a < b",
-          .show_values = true});
+  const std::string svg = ctattn::svg_heatmap(m, {.title = "Q & K <scores>",
+                                                  .row_labels = {"<b>bold</b>", "it's \"quoted\""},
+                                                  .column_labels = {"caf\xc3\xa9", std::string("bad\xff"
+                                                                                               "byte\x01"
+                                                                                               "control")},
+                                                  .row_axis_label = "a < b",
+                                                  .show_values = true});
   const xml_report report = check_xml(svg);
   INFO(report.error);
   REQUIRE(report.error.empty());
@@ -172,8 +173,9 @@ TEST_CASE("labels and the title are escaped for XML", "[svg]") {
   CHECK(svg.find("it&apos;s &quot;quoted&quot;") != std::string::npos);
   CHECK(svg.find("a &lt; b") != std::string::npos);
   CHECK(svg.find("<b>") == std::string::npos);
-  CHECK(svg.find("caf\xc3\xa9") != std::string::npos);                  // valid UTF-8 is kept
-  CHECK(svg.find("bad\xef\xbf\xbd" "bytecontrol") != std::string::npos);  // a stray byte becomes U+FFFD, control dropped
+  CHECK(svg.find("caf\xc3\xa9") != std::string::npos);  // valid UTF-8 is kept
+  CHECK(svg.find("bad\xef\xbf\xbd"
+                 "bytecontrol") != std::string::npos);  // a stray byte becomes U+FFFD, control dropped
   CHECK(count(svg, "<rect class=\"cell\"") == 4);
 }
 
@@ -254,8 +256,7 @@ TEST_CASE("long column labels and many columns stay well-formed", "[svg]") {
   CHECK(svg.find(">120</text>") != std::string::npos);
 
   const ctattn::matrix<float, 1, 2> wide{{{1, 2}}};
-  const std::string upright =
-      ctattn::svg_heatmap(wide, {.column_labels = {"a rather long label", "another long one"}});
+  const std::string upright = ctattn::svg_heatmap(wide, {.column_labels = {"a rather long label", "another long one"}});
   CHECK(check_xml(upright).error.empty());
   CHECK(count(upright, "rotate(-90") == 2);
 }
@@ -286,11 +287,11 @@ TEST_CASE("bad arguments are refused with an exception that says why", "[svg]") 
 
 TEST_CASE("the test's XML checker rejects what is not well-formed", "[svg]") {
   CHECK(check_xml("<?xml version=\"1.0\"?>\n<svg><g></g><rect/></svg>\n").error.empty());
-  CHECK_FALSE(check_xml("<svg></svg>").error.empty());                                  // no declaration
-  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg><g></svg>").error.empty());         // unbalanced
-  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg><g></svg></g>").error.empty());     // crossed
-  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg>a & b</svg>").error.empty());       // raw ampersand
-  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg>a < b</svg>").error.empty());       // raw less-than
-  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg x=\"<\"/>").error.empty());        // '<' in an attribute
-  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg/><svg/>").error.empty());          // two roots
+  CHECK_FALSE(check_xml("<svg></svg>").error.empty());                                // no declaration
+  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg><g></svg>").error.empty());      // unbalanced
+  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg><g></svg></g>").error.empty());  // crossed
+  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg>a & b</svg>").error.empty());    // raw ampersand
+  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg>a < b</svg>").error.empty());    // raw less-than
+  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg x=\"<\"/>").error.empty());      // '<' in an attribute
+  CHECK_FALSE(check_xml("<?xml version=\"1.0\"?><svg/><svg/>").error.empty());        // two roots
 }

@@ -68,8 +68,7 @@ void check_square_masks() {
   static constexpr auto x = random_matrix<ctattn::matrix<T, 9, 130>>(21);
   static constexpr auto y = random_matrix<ctattn::matrix<T, 9, 66>>(22);
   static constexpr auto window = ctattn::scaled_dot_product_attention(x, x, y, ctattn::sliding_window<2>);
-  static constexpr auto causal_window =
-      ctattn::scaled_dot_product_attention(x, x, y, ctattn::causal_sliding_window<1>);
+  static constexpr auto causal_window = ctattn::scaled_dot_product_attention(x, x, y, ctattn::causal_sliding_window<1>);
   CHECK(bit_identical(ctattn::scaled_dot_product_attention(opaque(x), opaque(x), opaque(y), ctattn::sliding_window<2>),
                       window));
   CHECK(bit_identical(
@@ -101,8 +100,8 @@ TEST_CASE("constant-evaluated attention over long key rows has the run-time bits
   CHECK(bit_identical(ctattn::scaled_dot_product_attention(qr, kr, vr), plain));
   CHECK(bit_identical(ctattn::scaled_dot_product_attention(qr, kr, vr, ctattn::causal), top_left));
   CHECK(bit_identical(ctattn::scaled_dot_product_attention(qr, kr, vr, ctattn::causal_bottom_right), bottom_right));
-  CHECK(bit_identical(ctattn::scaled_dot_product_attention(qr, kr, vr, opaque(ctattn::key_padding_length{70})),
-                      padded));
+  CHECK(
+      bit_identical(ctattn::scaled_dot_product_attention(qr, kr, vr, opaque(ctattn::key_padding_length{70})), padded));
 
   static constexpr auto x = random_matrix<ctattn::matrix<double, 130, 4>>(64);
   static constexpr auto window = ctattn::scaled_dot_product_attention(x, x, x, ctattn::sliding_window<30>);

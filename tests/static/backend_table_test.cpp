@@ -84,11 +84,13 @@ static_assert(has_int8<int8_backend_id::neon> == neon);
 static_assert(has_int8<int8_backend_id::scalar>);
 
 // The chosen row is the first defined, in the table's order, and the names and operations are its.
+template <typename Id, template <Id> class Row, Id I>
+constexpr bool row_defined = requires { Row<I>::name; };
 template <typename Id, template <Id> class Row>
 constexpr Id first_defined() {
   return []<std::size_t... I>(std::index_sequence<I...>) {
     Id first = Id::count;
-    const bool defined[] = {requires { Row<static_cast<Id>(I)>::name; }...};
+    const bool defined[] = {row_defined<Id, Row, static_cast<Id>(I)>...};
     for (std::size_t i = sizeof...(I); i-- > 0;) {
       if (defined[i]) first = static_cast<Id>(i);
     }

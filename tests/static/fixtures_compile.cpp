@@ -99,7 +99,8 @@ static_assert(rows_sum_to_one(sd::cross_attention::weights, 1e-6f));
 static_assert(!sd::causal_square::allowed[1][2] && sd::causal_square::allowed[2][1]);
 static_assert(sd::causal_wide::allowed_top_left[0][0] && !sd::causal_wide::allowed_top_left[0][1]);
 static_assert(sd::causal_wide::allowed_bottom_right[0][3] && !sd::causal_wide::allowed_bottom_right[0][4]);
-static_assert(sd::causal_tall::output_bottom_right[1][0] == 0.0f && sd::causal_tall::weights_bottom_right[0][3] == 0.0f);
+static_assert(sd::causal_tall::output_bottom_right[1][0] == 0.0f &&
+              sd::causal_tall::weights_bottom_right[0][3] == 0.0f);
 static_assert(has_shape<decltype(sd::key_padding_length::output), 4, 5>() && sd::key_padding_length::valid_length == 4);
 static_assert(!sd::key_padding_flags::key_valid[1] && sd::key_padding_flags::weights[3][4] == 0.0f);
 static_assert(has_shape<decltype(sd::sliding_window::weights_r2), 7, 7>());

@@ -53,9 +53,9 @@ static_assert(ctattn::transpose(jacobian_float) == jacobian_float);
 static_assert(ctattn::approx_equal(ctattn::row_sum(jacobian_double), ctattn::matrix<double, 5, 1>{}, 2e-16));
 static_assert(ctattn::approx_equal(ctattn::row_sum(jacobian_float), ctattn::matrix<float, 5, 1>{}, 1e-7f));
 // Named extents: the Jacobian is N x N in the row's column extent.
-static_assert(std::is_same_v<std::remove_cv_t<decltype(ctattn::softmax_jacobian(
-                                 ctattn::matrix<float, 1, seq_kv{5}>{}))>,
-                             ctattn::matrix<float, seq_kv{5}, seq_kv{5}>>);
+static_assert(
+    std::is_same_v<std::remove_cv_t<decltype(ctattn::softmax_jacobian(ctattn::matrix<float, 1, seq_kv{5}>{}))>,
+                   ctattn::matrix<float, seq_kv{5}, seq_kv{5}>>);
 // Hard rows: a float softmax of [1000, 1001, 999] stays finite.
 static_assert([] {
   constexpr auto j = ctattn::softmax_jacobian_from_logits(ctattn::matrix<float, 1, 3>{{{1000, 1001, 999}}});

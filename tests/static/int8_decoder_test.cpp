@@ -58,19 +58,37 @@ constexpr bool records_every_point() {
   ctattn::activation_ranges<40> r{};
   const auto y = ctattn::record_ranges(m, target, r, ctattn::with_memory(memory));
   if (!(y == m.forward(target, ctattn::with_memory(memory))) || r.overflowed) return false;
-  for (const char* point :
-       {"input", "memory", "block.norm1", "block.query", "block.key", "block.value", "block.scores", "block.context",
-        "block.attention", "block.sum1", "block.norm2", "block.cross_query", "block.cross_key", "block.cross_value",
-        "block.cross_scores", "block.cross_context", "block.cross_attention", "block.sum2", "block.hidden",
-        "block.activation", "block.feed_forward", "block", "head", "output"}) {
+  for (const char* point : {"input",
+                            "memory",
+                            "block.norm1",
+                            "block.query",
+                            "block.key",
+                            "block.value",
+                            "block.scores",
+                            "block.context",
+                            "block.attention",
+                            "block.sum1",
+                            "block.norm2",
+                            "block.cross_query",
+                            "block.cross_key",
+                            "block.cross_value",
+                            "block.cross_scores",
+                            "block.cross_context",
+                            "block.cross_attention",
+                            "block.sum2",
+                            "block.hidden",
+                            "block.activation",
+                            "block.feed_forward",
+                            "block",
+                            "head",
+                            "output"}) {
     if (r.find(point) == nullptr) return false;
   }
   const char* own = NormFirst ? "block.norm3" : "block.sum3";
   const char* other = NormFirst ? "block.sum3" : "block.norm3";
   return r.find(own) != nullptr && r.find(other) == nullptr && r.size() == 25 &&
          *r.find("memory") == ctattn::observed_range(memory) &&
-         *r.find("block.cross_key") ==
-             ctattn::observed_range(ctattn::forward(m.block.multihead_attn.key, memory));
+         *r.find("block.cross_key") == ctattn::observed_range(ctattn::forward(m.block.multihead_attn.key, memory));
 }
 static_assert(records_every_point<true>());
 static_assert(records_every_point<false>());
@@ -106,8 +124,8 @@ constexpr bool quantized_as_composed() {
                                  cvalue = q_of("block.cross_value"), cscores = q_of("block.cross_scores"),
                                  ccontext = q_of("block.cross_context"), cattention = q_of("block.cross_attention"),
                                  sum2 = q_of("block.sum2"), hidden = q_of("block.hidden"),
-                                 act = q_of("block.activation"), ff = q_of("block.feed_forward"),
-                                 out = q_of("block"), head = q_of("head");
+                                 act = q_of("block.activation"), ff = q_of("block.feed_forward"), out = q_of("block"),
+                                 head = q_of("head");
   constexpr ctattn::quantization last = NormFirst ? q_of("block.norm3") : q_of("block.sum3");
   const auto& s = m.block.self_attn.weights;
   const auto& c = m.block.multihead_attn;
@@ -139,9 +157,9 @@ constexpr bool quantized_as_composed() {
       const auto a = ctattn::normalize(
           ctattn::add<sum1>(x_q, ctattn::multi_head_attention<scores>(x_q, self_weights, ctattn::causal)),
           ctattn::quantize_layer_norm<sum1, norm1>(m.block.norm1));
-      const auto b = ctattn::normalize(
-          ctattn::add<sum2>(a, ctattn::multi_head_attention<cscores>(a, memory_q, cross_weights)),
-          ctattn::quantize_layer_norm<sum2, norm2>(m.block.norm2));
+      const auto b =
+          ctattn::normalize(ctattn::add<sum2>(a, ctattn::multi_head_attention<cscores>(a, memory_q, cross_weights)),
+                            ctattn::quantize_layer_norm<sum2, norm2>(m.block.norm2));
       return ctattn::normalize(ctattn::add<last>(b, feed.template operator()<norm2>(b)),
                                ctattn::quantize_layer_norm<last, out>(m.block.norm3));
     }
@@ -162,7 +180,8 @@ constexpr bool single_layer_as_in_a_model() {
   ctattn::activation_ranges<40> r{};
   const auto y = ctattn::record_ranges(m.block, target, r, ctattn::with_memory(memory));
   return y == m.block.forward(target, memory) && r.find("norm1") != nullptr && r.find("sum3") != nullptr &&
-         *r.find("output") == *recorded<false>.find("block") && *r.find("norm1") == *recorded<false>.find("block.norm1");
+         *r.find("output") == *recorded<false>.find("block") &&
+         *r.find("norm1") == *recorded<false>.find("block.norm1");
 }
 static_assert(single_layer_as_in_a_model());
 constexpr auto single_recorded = [] {
@@ -180,8 +199,7 @@ static_assert([] {
   const auto x_q = ctattn::quantize<in>(target);
   const auto memory_q = ctattn::quantize<mem>(memory);
   return single.layer<0>() == in_model.layer<0>() &&
-         single.forward(x_q, ctattn::with_memory(memory_q)) ==
-             in_model.layer<0>().forward(x_q, memory_q) &&
+         single.forward(x_q, ctattn::with_memory(memory_q)) == in_model.layer<0>().forward(x_q, memory_q) &&
          ctattn::int8_error(single, m.block, target, ctattn::with_memory(memory)) < 0.5;
 }());
 

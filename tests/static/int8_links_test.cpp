@@ -111,8 +111,8 @@ constexpr auto run_int8_links(const M& model, const Y& y) noexcept {
 
 static_assert(links_are_the_int8_layers<frames_ranges>(frames_weights));
 static_assert(links_are_the_int8_layers<ids_ranges>(ids_weights));
-static_assert(run_int8_links<0, 7, frames_ranges, frames_model, ctattn::matrix<float, 5, 4>>(frames_weights,
-                                                  ctattn::int8_link_input<frames_ranges, frames_model>(frames_input)) ==
+static_assert(run_int8_links<0, 7, frames_ranges, frames_model, ctattn::matrix<float, 5, 4>>(
+                  frames_weights, ctattn::int8_link_input<frames_ranges, frames_model>(frames_input)) ==
               ctattn::quantize<frames_ranges>(frames_weights)
                   .forward(ctattn::int8_link_input<frames_ranges, frames_model>(frames_input)));
 static_assert(run_int8_links<0, 4, ids_ranges, ids_model, std::array<int, 5>>(

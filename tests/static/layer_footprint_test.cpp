@@ -28,8 +28,8 @@ constexpr bool layer_figures_hold() {
   // LayerNorm: weight, bias and eps; one row of offsets on the stack. RMSNorm: weight and eps.
   ok = ok && ctattn::layer_footprint<ctattn::layer_norm<T, d>, x> ==
                  ctattn::footprint{(2 * d + 1) * sizeof(T), block, block, 0, d * sizeof(T)};
-  ok = ok && ctattn::layer_footprint<ctattn::rms_norm<T, d>, x> ==
-                 ctattn::footprint{(d + 1) * sizeof(T), block, block, 0, 0};
+  ok = ok &&
+       ctattn::layer_footprint<ctattn::rms_norm<T, d>, x> == ctattn::footprint{(d + 1) * sizeof(T), block, block, 0, 0};
   ok = ok && ctattn::layer_footprint<ctattn::layer_norm<T, d, false>, x>.weight_bytes == sizeof(T);
 
   // feed-forward: linear1's and the activation's n x hidden results on the stack.
@@ -51,8 +51,8 @@ constexpr bool layer_figures_hold() {
   using attention = ctattn::multi_head_attention_layer<weights, ctattn::causal_mask>;
   constexpr std::size_t attention_weights = (4 * d * d + 4 * d) * sizeof(T);
   constexpr std::size_t attention_stack = 5 * block + 2 * n * sizeof(T);
-  ok = ok && ctattn::layer_footprint<attention, x> ==
-                 ctattn::footprint{attention_weights, block, block, 0, attention_stack};
+  ok = ok &&
+       ctattn::layer_footprint<attention, x> == ctattn::footprint{attention_weights, block, block, 0, attention_stack};
 
   // The encoder layer: six n x d results, then the deepest sublayer (attention or feed-forward).
   using encoder = ctattn::transformer_encoder_layer<T, d, 2, hidden, ctattn::relu, true>;
@@ -87,9 +87,8 @@ constexpr bool layer_figures_hold() {
                  ctattn::footprint{ff_weights - (hidden * d + d) * sizeof(T) + (3 * hidden + 3) * sizeof(T), block,
                                    n * 3 * sizeof(T), 0, 2 * hidden_block};
   using stack = ctattn::sequential<encoder, encoder, ctattn::layer_norm<T, d>>;
-  ok = ok && ctattn::layer_footprint<stack, x> ==
-                 ctattn::footprint{2 * sizeof(encoder) + (2 * d + 1) * sizeof(T), block, block, 0,
-                                   2 * block + one.stack_bytes};
+  ok = ok && ctattn::layer_footprint<stack, x> == ctattn::footprint{2 * sizeof(encoder) + (2 * d + 1) * sizeof(T),
+                                                                    block, block, 0, 2 * block + one.stack_bytes};
   return ok;
 }
 static_assert(layer_figures_hold<float>());

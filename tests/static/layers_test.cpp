@@ -147,12 +147,12 @@ static_assert(ctattn::parameter_name_at(tiny_vit{}, 0).view() == "cls_token" &&
 // A model's links (ctattn/layers/links.hpp): its members with nested chains spliced in, named as their parameters'
 // prefixes; run in turn, they are the model's forward, bit for bit.
 static_assert(ctattn::link_count<tiny_vit> == 8 && ctattn::link_count<cases::front_end_token<float>> == 5);
-static_assert(ctattn::link_name<3, tiny_vit>.view() == "blocks.0" && ctattn::link_name<4, tiny_vit>.view() ==
-              "blocks.1" && ctattn::link_name<7, tiny_vit>.view() == "head");
+static_assert(ctattn::link_name<3, tiny_vit>.view() == "blocks.0" &&
+              ctattn::link_name<4, tiny_vit>.view() == "blocks.1" && ctattn::link_name<7, tiny_vit>.view() == "head");
 static_assert(std::is_same_v<ctattn::link_type<4, tiny_vit>, vit_block> &&
               std::is_same_v<ctattn::link_type<6, tiny_vit>, ctattn::class_token_pool>);
-static_assert(std::is_same_v<ctattn::link_result<1, tiny_vit, ctattn::matrix<float, 1024, 3>>,
-                             ctattn::matrix<float, 17, 64>>);
+static_assert(
+    std::is_same_v<ctattn::link_result<1, tiny_vit, ctattn::matrix<float, 1024, 3>>, ctattn::matrix<float, 17, 64>>);
 static_assert([] {
   const auto front = ctattn_test::numbered<cases::front_end_token<float>>();
   const auto x = ctattn::from_array(ctattn_fixtures::layers::front_end_token::input_f32);
@@ -310,9 +310,9 @@ constexpr auto plain_encoder = recorded_encoder<cases::encoder<float, ctattn::ge
 static_assert(plain_encoder.same_output && !plain_encoder.ranges.overflowed);
 static_assert(*plain_encoder.ranges.find("block.query") == plain_encoder.query);
 static_assert([] {
-  for (const char* point : {"block.norm1", "block.key", "block.value", "block.scores", "block.context",
-                            "block.attention", "block.sum1", "block.norm2", "block.hidden", "block.activation",
-                            "block.feed_forward", "block", "output"}) {
+  for (const char* point :
+       {"block.norm1", "block.key", "block.value", "block.scores", "block.context", "block.attention", "block.sum1",
+        "block.norm2", "block.hidden", "block.activation", "block.feed_forward", "block", "output"}) {
     if (plain_encoder.ranges.find(point) == nullptr) return false;
   }
   return plain_encoder.ranges.size() == 15 && plain_encoder.ranges.find("input") != nullptr;
@@ -362,10 +362,10 @@ static_assert([] {
   const mlp_model m = numbered<mlp_model>();
   const ctattn::quantized_model<mlp_model, mlp_ranges> q = ctattn::quantize<mlp_ranges>(m);
   const auto x_q = ctattn::quantize<q_input>(mlp_input);
-  const auto by_hand = ctattn::project(
-      ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<q_input, q_hidden>(m.hidden)),
-                       ctattn::quantize_activation<q_hidden, q_act>(m.act)),
-      ctattn::quantize_linear<q_act, q_out>(m.out));
+  const auto by_hand =
+      ctattn::project(ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<q_input, q_hidden>(m.hidden)),
+                                       ctattn::quantize_activation<q_hidden, q_act>(m.act)),
+                      ctattn::quantize_linear<q_act, q_out>(m.out));
   return q.forward(x_q) == by_hand && decltype(q)::output_quantization == q_out &&
          q.layer<0>() == ctattn::quantize_linear<q_input, q_hidden>(m.hidden) &&
          q.layer<2>() == ctattn::quantize_linear<q_act, q_out>(m.out);
@@ -374,8 +374,8 @@ static_assert([] {
 // (quantize checks a model's members against the table, and passes a sequential by).
 constexpr ctattn::named_range mlp_sequential_ranges[] = {
     {"input", {-4.0, 4.0}}, {"0", {-6.0, 5.0}}, {"1", {-0.2, 5.0}}, {"2", {-3.0, 2.5}}};
-static_assert(ctattn::quantize<mlp_sequential_ranges>(numbered<cases::mlp<float>>()).forward(
-                  ctattn::quantize<q_input>(mlp_input)) ==
+static_assert(ctattn::quantize<mlp_sequential_ranges>(numbered<cases::mlp<float>>())
+                  .forward(ctattn::quantize<q_input>(mlp_input)) ==
               ctattn::quantize<mlp_ranges>(numbered<mlp_model>()).forward(ctattn::quantize<q_input>(mlp_input)));
 
 // Calibrated and quantized in one constant expression: ranges recorded over two samples, and the int8 model
@@ -402,9 +402,9 @@ static_assert([] {
                       ctattn::quantize_linear<act, out>(m.out));
   return q.forward(x_q) == by_hand && !(in == hidden);
 }());
-static_assert(ctattn::layer_footprint<ctattn::quantized_model<mlp_model, mlp_ranges>,
-                                      ctattn::qmatrix<2, 8, q_input>>.weight_bytes ==
-              sizeof(ctattn::quantized_model<mlp_model, mlp_ranges>));
+static_assert(
+    ctattn::layer_footprint<ctattn::quantized_model<mlp_model, mlp_ranges>, ctattn::qmatrix<2, 8, q_input>>.weight_bytes ==
+    sizeof(ctattn::quantized_model<mlp_model, mlp_ranges>));
 
 // A post-norm encoder layer in int8: its points recorded in the float layer's order (sum1, norm1, sum2, its
 // output), quantized by name, the same bits as the int8 operations composed in that order by hand, and within 4%
@@ -436,11 +436,12 @@ static_assert([] {
       ctattn::quantize_linear<in, value>(w.value), ctattn::quantize_linear<context, attention>(w.output));
   const auto h = ctattn::normalize(ctattn::add<sum1>(x_q, ctattn::multi_head_attention<scores>(x_q, weights)),
                                    ctattn::quantize_layer_norm<sum1, norm1>(m.block.norm1));
-  const auto f = ctattn::project(ctattn::activate(ctattn::project(h, ctattn::quantize_linear<norm1, hidden>(
-                                                                         m.block.ff.linear1)),
-                                                  ctattn::quantize_activation<hidden, act>(ctattn::relu{})),
-                                 ctattn::quantize_linear<act, ff>(m.block.ff.linear2));
-  const auto by_hand = ctattn::normalize(ctattn::add<sum2>(h, f), ctattn::quantize_layer_norm<sum2, out>(m.block.norm2));
+  const auto f =
+      ctattn::project(ctattn::activate(ctattn::project(h, ctattn::quantize_linear<norm1, hidden>(m.block.ff.linear1)),
+                                       ctattn::quantize_activation<hidden, act>(ctattn::relu{})),
+                      ctattn::quantize_linear<act, ff>(m.block.ff.linear2));
+  const auto by_hand =
+      ctattn::normalize(ctattn::add<sum2>(h, f), ctattn::quantize_layer_norm<sum2, out>(m.block.norm2));
   const auto y = q.forward(x_q);
   // Against the float layer.
   const auto y_float = m.forward(encoder_input);
@@ -499,7 +500,8 @@ static_assert([] {
 // with its `.weight` range, so the next member reads the table's quantization; the same bits as by hand.
 struct lone_tokens_model : ctattn::model<lone_tokens_model> {
   BOOST_HANA_DEFINE_STRUCT(lone_tokens_model, (ctattn::token_embedding<float, 10, 8>, embed),
-                           (ctattn::layer_norm<float, 8>, norm), (ctattn::linear<float, 8, 3, ctattn::out_by_in, true>, head));
+                           (ctattn::layer_norm<float, 8>, norm),
+                           (ctattn::linear<float, 8, 3, ctattn::out_by_in, true>, head));
 };
 constexpr std::array<int, 4> lone_ids{3, 9, 0, 3};
 constexpr auto lone_recorded = [] {
@@ -551,20 +553,19 @@ static_assert([] {
     return ctattn::quantization_for_range(ctattn::range_at(block_table, name));
   };
   constexpr ctattn::quantization in = q_of("input"), hidden = q_of("block.inner.hidden"),
-                                 act = q_of("block.inner.activation"), inner = q_of("block.inner"),
-                                 sum = q_of("block"), hidden2 = q_of("ff.hidden"), act2 = q_of("ff.activation"),
-                                 out = q_of("ff");
+                                 act = q_of("block.inner.activation"), inner = q_of("block.inner"), sum = q_of("block"),
+                                 hidden2 = q_of("ff.hidden"), act2 = q_of("ff.activation"), out = q_of("ff");
   const auto x_q = ctattn::quantize<in>(encoder_input);
   const auto& f = m.block.inner;
-  const auto inner_q = ctattn::project(
-      ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<in, hidden>(f.linear1)),
-                       ctattn::quantize_activation<hidden, act>(ctattn::gelu{})),
-      ctattn::quantize_linear<act, inner>(f.linear2));
+  const auto inner_q =
+      ctattn::project(ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<in, hidden>(f.linear1)),
+                                       ctattn::quantize_activation<hidden, act>(ctattn::gelu{})),
+                      ctattn::quantize_linear<act, inner>(f.linear2));
   const auto h = ctattn::add<sum>(x_q, inner_q);
-  const auto by_hand = ctattn::project(
-      ctattn::activate(ctattn::project(h, ctattn::quantize_linear<sum, hidden2>(m.ff.linear1)),
-                       ctattn::quantize_activation<hidden2, act2>(ctattn::relu{})),
-      ctattn::quantize_linear<act2, out>(m.ff.linear2));
+  const auto by_hand =
+      ctattn::project(ctattn::activate(ctattn::project(h, ctattn::quantize_linear<sum, hidden2>(m.ff.linear1)),
+                                       ctattn::quantize_activation<hidden2, act2>(ctattn::relu{})),
+                      ctattn::quantize_linear<act2, out>(m.ff.linear2));
   const auto r = ctattn::range_at(block_table, "ff");
   return q.forward(x_q) == by_hand && decltype(q)::input_quantization == in &&
          ctattn::int8_error(q, m, encoder_input) <= 0.05 * (r.hi - r.lo);
@@ -597,10 +598,10 @@ static_assert([] {
                                  up = q_of("ff.w3"), product = q_of("ff.product"), out = q_of("ff"),
                                  head = q_of("head");
   const auto x_q = ctattn::quantize<in>(encoder_input);
-  const auto gated = ctattn::hadamard<product>(
-      ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<in, first>(m.ff.w1)),
-                       ctattn::quantize_activation<first, gate>(ctattn::silu{})),
-      ctattn::project(x_q, ctattn::quantize_linear<in, up>(m.ff.w3)));
+  const auto gated =
+      ctattn::hadamard<product>(ctattn::activate(ctattn::project(x_q, ctattn::quantize_linear<in, first>(m.ff.w1)),
+                                                 ctattn::quantize_activation<first, gate>(ctattn::silu{})),
+                                ctattn::project(x_q, ctattn::quantize_linear<in, up>(m.ff.w3)));
   const auto by_hand = ctattn::project(ctattn::project(gated, ctattn::quantize_linear<product, out>(m.ff.w2)),
                                        ctattn::quantize_linear<out, head>(m.head));
   const auto r = ctattn::range_at(gated_table, "head");
@@ -626,8 +627,8 @@ static_assert([] {
   constexpr auto q_of = [](std::string_view name) {
     return ctattn::quantization_for_range(ctattn::range_at(positions_table, name));
   };
-  constexpr ctattn::quantization in = q_of("input"), up = q_of("up"), table_q = q_of("pos.weight"),
-                                 pos = q_of("pos"), head = q_of("head");
+  constexpr ctattn::quantization in = q_of("input"), up = q_of("up"), table_q = q_of("pos.weight"), pos = q_of("pos"),
+                                 head = q_of("head");
   const auto x_q = ctattn::quantize<in>(encoder_input);
   const auto rows = ctattn::project(x_q, ctattn::quantize_linear<in, up>(m.up));
   const auto table = ctattn::quantize<table_q>(m.pos.weight);
@@ -635,8 +636,7 @@ static_assert([] {
   for (std::size_t i = 0; i < 3; ++i) {
     for (std::size_t c = 0; c < 8; ++c) first_rows.elements[i][c] = table.elements[i][c];
   }
-  const auto by_hand =
-      ctattn::project(ctattn::add<pos>(rows, first_rows), ctattn::quantize_linear<pos, head>(m.head));
+  const auto by_hand = ctattn::project(ctattn::add<pos>(rows, first_rows), ctattn::quantize_linear<pos, head>(m.head));
   const auto r = ctattn::range_at(positions_table, "head");
   return q.forward(x_q) == by_hand && ctattn::int8_error(q, m, encoder_input) <= 0.05 * (r.hi - r.lo);
 }());
@@ -653,10 +653,10 @@ constexpr M loaded_front_end(const auto& params, const auto& names, const auto& 
 }
 namespace fet = ctattn_fixtures::layers::front_end_token;
 namespace fem = ctattn_fixtures::layers::front_end_mean;
-constexpr auto front_token = loaded_front_end<cases::front_end_token<float>>(fet::params_f32, fet::names, fet::sizes,
-                                                                              fet::ranks);
-constexpr auto front_mean = loaded_front_end<cases::front_end_mean<float>>(fem::params_f32, fem::names, fem::sizes,
-                                                                            fem::ranks);
+constexpr auto front_token =
+    loaded_front_end<cases::front_end_token<float>>(fet::params_f32, fet::names, fet::sizes, fet::ranks);
+constexpr auto front_mean =
+    loaded_front_end<cases::front_end_mean<float>>(fem::params_f32, fem::names, fem::sizes, fem::ranks);
 constexpr auto front_image = ctattn::from_array(fet::input_f32);
 template <const auto& Model>
 constexpr auto front_ranges = [] {
@@ -731,8 +731,8 @@ static_assert([] {
 }());
 
 // A generated ranges table read by name.
-constexpr ctattn::named_range table[] = {{"pos", {-1.0, 2.0}},          {"layers.0.norm1", {-3.0, 3.5}},
-                                         {"layers.0.query", {-1.5, 1.0}}, {"layers.0", {-4.0, 5.0}}};
+constexpr ctattn::named_range table[] = {
+    {"pos", {-1.0, 2.0}}, {"layers.0.norm1", {-3.0, 3.5}}, {"layers.0.query", {-1.5, 1.0}}, {"layers.0", {-4.0, 5.0}}};
 static_assert(ctattn::range_at(table, "layers.0.query") == ctattn::value_range{-1.5, 1.0});
 static_assert(ctattn::range_at(table, "pos") == ctattn::value_range{-1.0, 2.0});
 

@@ -43,7 +43,8 @@ static_assert(exp(-100.0f) > 0.0f && exp(-100.0f) < std::numeric_limits<float>::
 static_assert(exp(-740.0) > 0.0 && exp(-740.0) < std::numeric_limits<double>::min());
 
 // subnormal and tiny arguments: e^x rounds to 1
-static_assert(exp(std::numeric_limits<float>::denorm_min()) == 1.0f && exp(-std::numeric_limits<double>::denorm_min()) == 1.0);
+static_assert(exp(std::numeric_limits<float>::denorm_min()) == 1.0f &&
+              exp(-std::numeric_limits<double>::denorm_min()) == 1.0);
 static_assert(exp(0x1p-25f) == 1.0f && exp(-0x1p-25f) == 1.0f && exp(0x1p-23f) > 1.0f);
 
 // values that a softmax sees

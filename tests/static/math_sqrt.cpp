@@ -18,9 +18,8 @@ constexpr bool edges() {
   return ref::bits_of(sqrt(T(0))) == 0 && ref::bits_of(sqrt(-T(0))) == ref::bits_of(-T(0)) &&  // +-0 kept
          sqrt(inf) == inf && sqrt(-inf) != sqrt(-inf) && sqrt(-T(1)) != sqrt(-T(1)) &&
          ref::bits_of(sqrt(-lim::denorm_min())) == ref::bits_of(nan) &&
-         ref::bits_of(sqrt(-nan)) == ref::bits_of(-nan) &&
-         sqrt(T(4)) == T(2) && sqrt(T(0.25)) == T(0.5) && sqrt(T(1)) == T(1) &&
-         sqrt(lim::max()) < inf && sqrt(lim::denorm_min()) > T(0);
+         ref::bits_of(sqrt(-nan)) == ref::bits_of(-nan) && sqrt(T(4)) == T(2) && sqrt(T(0.25)) == T(0.5) &&
+         sqrt(T(1)) == T(1) && sqrt(lim::max()) < inf && sqrt(lim::denorm_min()) > T(0);
 }
 
 // correctly rounded: 0 ulp

@@ -72,8 +72,8 @@ static_assert(heads[1] == ctattn::matrix<float, seq{2}, ctattn::part_of<d_model,
 static_assert(ctattn::concat_columns<d_model{4}>(heads) == x);
 static_assert(ctattn::concat_columns(heads)(1, 3) == 8.0f);
 constexpr auto named_heads = ctattn::split_columns<2, d_head{2}>(x);
-static_assert(std::is_same_v<std::remove_cv_t<decltype(named_heads)>,
-                             std::array<ctattn::matrix<float, seq{2}, d_head{2}>, 2>>);
+static_assert(
+    std::is_same_v<std::remove_cv_t<decltype(named_heads)>, std::array<ctattn::matrix<float, seq{2}, d_head{2}>, 2>>);
 static_assert(ctattn::column_block<1, 2>(x) == ctattn::matrix<float, seq{2}, 2>{{{2, 3}, {6, 7}}});
 static_assert(ctattn::concat_columns(ctattn::column_block<0, 1>(x), ctattn::column_block<1, 3>(x)) ==
               ctattn::with_extents<seq{2}, 4>(x));
@@ -91,12 +91,13 @@ constexpr ctattn::matrix<float, d_model{4}, d_k{3}> w_q{};
 constexpr ctattn::matrix<float, 4, d_v{3}> w_v{};
 static_assert(std::is_same_v<std::remove_cv_t<decltype(x * w_q)>, ctattn::matrix<float, seq{2}, d_k{3}>>);
 static_assert(std::is_same_v<std::remove_cv_t<decltype(x * w_v)>, ctattn::matrix<float, seq{2}, d_v{3}>>);
-static_assert(std::is_same_v<std::remove_cv_t<decltype(ctattn::transpose(x * w_q))>,
-                             ctattn::matrix<float, d_k{3}, seq{2}>>);
+static_assert(
+    std::is_same_v<std::remove_cv_t<decltype(ctattn::transpose(x * w_q))>, ctattn::matrix<float, d_k{3}, seq{2}>>);
 static_assert(std::is_same_v<std::remove_cv_t<decltype((x * w_q) * ctattn::transpose(x * w_q))>,
                              ctattn::matrix<float, seq{2}, seq{2}>>);
-static_assert(std::is_same_v<std::remove_cv_t<decltype(ctattn::matrix<float, 2, 2>{} + ctattn::matrix<float, seq{2}, 2>{})>,
-                             ctattn::matrix<float, seq{2}, 2>>);
+static_assert(
+    std::is_same_v<std::remove_cv_t<decltype(ctattn::matrix<float, 2, 2>{} + ctattn::matrix<float, seq{2}, 2>{})>,
+                   ctattn::matrix<float, seq{2}, 2>>);
 
 // The rules as concepts, so generic code (and these tests) can ask without a hard error.
 using q_type = ctattn::matrix<float, seq{6}, d_k{64}>;

@@ -62,13 +62,13 @@ using v_type = ctattn::matrix<float, seq{2}, d_v{4}>;
 static_assert(ctattn::rules_hold<ctattn::detail::multiply_rules<q_type, ctattn::matrix<float, d_k{4}, seq{2}>>>);
 static_assert(!ctattn::rules_hold<ctattn::detail::multiply_rules<q_type, ctattn::matrix<float, d_v{4}, seq{2}>>>);
 static_assert(ctattn::AttentionCompatible<q_type, q_type, v_type>);
-static_assert(!ctattn::AttentionCompatible<q_type, v_type, v_type>);   // d_k against d_v
-static_assert(!ctattn::AttentionCompatible<q_type, q_type, ctattn::matrix<float, 3, d_v{4}>>);   // n_kv 2 vs 3
+static_assert(!ctattn::AttentionCompatible<q_type, v_type, v_type>);                            // d_k against d_v
+static_assert(!ctattn::AttentionCompatible<q_type, q_type, ctattn::matrix<float, 3, d_v{4}>>);  // n_kv 2 vs 3
 static_assert(ctattn::AttentionCompatible<q_type, q_type, v_type, ctattn::boolean_mask<2, 2>>);
 static_assert(!ctattn::AttentionCompatible<q_type, q_type, v_type, ctattn::boolean_mask<2, 3>>);
-static_assert(ctattn::AttentionCompatible<q_type, q_type, v_type, ctattn::sliding_window_mask<1>>);   // square
+static_assert(ctattn::AttentionCompatible<q_type, q_type, v_type, ctattn::sliding_window_mask<1>>);  // square
 static_assert(!ctattn::AttentionCompatible<ctattn::matrix<float, 3, d_k{4}>, q_type, v_type,
-                                           ctattn::sliding_window_mask<1>>);   // 3 queries, 2 keys
+                                           ctattn::sliding_window_mask<1>>);  // 3 queries, 2 keys
 static_assert(ctattn::Projectable<decltype(x), ctattn::linear<float, d_model{8}, d_k{4}>>);
 static_assert(!ctattn::Projectable<decltype(x), ctattn::linear<float, d_k{8}, d_k{4}>>);
 static_assert(!ctattn::Projectable<decltype(x), ctattn::linear<double, d_model{8}, d_k{4}>>);
@@ -99,12 +99,14 @@ struct never_evaluated {
   static constexpr bool holds = true;
   static constexpr bool check() noexcept { return holds; }
 };
-static_assert(!ctattn::rules_hold<ctattn::rule_list<
-                  ctattn::shape_error::count_must_be_positive<ctattn::op::split_columns, ctattn::count<0>>,
-                  never_evaluated<int>>>);
-static_assert(std::is_same_v<ctattn::detail::first_broken<ctattn::rule_list<
-                                 ctattn::rule_list<>, ctattn::shape_error::element_types_must_match<ctattn::op::add, float, float>,
-                                 ctattn::rule_list<ctattn::shape_error::element_types_must_match<ctattn::op::add, float, double>>>>,
-                             ctattn::shape_error::element_types_must_match<ctattn::op::add, float, double>>);
+static_assert(
+    !ctattn::rules_hold<
+        ctattn::rule_list<ctattn::shape_error::count_must_be_positive<ctattn::op::split_columns, ctattn::count<0>>,
+                          never_evaluated<int>>>);
+static_assert(std::is_same_v<
+              ctattn::detail::first_broken<ctattn::rule_list<
+                  ctattn::rule_list<>, ctattn::shape_error::element_types_must_match<ctattn::op::add, float, float>,
+                  ctattn::rule_list<ctattn::shape_error::element_types_must_match<ctattn::op::add, float, double>>>>,
+              ctattn::shape_error::element_types_must_match<ctattn::op::add, float, double>>);
 
 }  // namespace

@@ -104,9 +104,9 @@ static_assert([] {
 static_assert(pe_50_8(1, 0) == 0.841470985f && pe_50_8(1, 1) == 0.540302306f);  // sin 1, cos 1 rounded
 
 // Named extents are kept; the function and the constant agree.
-static_assert(std::is_same_v<std::remove_cv_t<decltype(ctattn::sinusoidal_position_encoding<float, seq{6},
-                                                                                            d_model{16}>())>,
-                             ctattn::matrix<float, seq{6}, d_model{16}>>);
+static_assert(
+    std::is_same_v<std::remove_cv_t<decltype(ctattn::sinusoidal_position_encoding<float, seq{6}, d_model{16}>())>,
+                   ctattn::matrix<float, seq{6}, d_model{16}>>);
 static_assert(ctattn::sinusoidal_position_encoding<float, 6, 16>() == pe_6_16);
 
 // --- rotary (RoPE) ----------------------------------------------------------------------------------------
@@ -148,8 +148,7 @@ constexpr auto even_then_odd = [](const auto& m) {
   }
   return p;
 };
-static_assert(ctattn::apply_rotary<rotary_layout::rotate_half>(even_then_odd(q), rope) ==
-              even_then_odd(q_interleaved));
+static_assert(ctattn::apply_rotary<rotary_layout::rotate_half>(even_then_odd(q), rope) == even_then_odd(q_interleaved));
 
 // Scores depend on positions only through their difference: shifting every position by 3 (first_position)
 // changes them by rounding only.
@@ -161,9 +160,9 @@ static_assert(ctattn::apply_rotary<rotary_layout::interleaved>(q, rope_long) == 
 
 // Named extents of x are kept.
 constexpr auto q_named = ctattn::with_extents<seq{6}, d_head{8}>(q);
-static_assert(std::is_same_v<std::remove_cv_t<decltype(ctattn::apply_rotary<rotary_layout::interleaved>(
-                                 q_named, rope))>,
-                             ctattn::matrix<float, seq{6}, d_head{8}>>);
+static_assert(
+    std::is_same_v<std::remove_cv_t<decltype(ctattn::apply_rotary<rotary_layout::interleaved>(q_named, rope))>,
+                   ctattn::matrix<float, seq{6}, d_head{8}>>);
 
 // --- ALiBi ------------------------------------------------------------------------------------------------
 namespace alibi_fx = fx::alibi;
@@ -230,23 +229,23 @@ constexpr auto v = to_matrix<float>(rope_fx::k);  // any 6 x 8 values
 constexpr auto alibi_causal = ctattn::alibi_bias<alibi_form::causal_bias, 6, 6>(0.25f);
 constexpr auto alibi_linear = ctattn::alibi_bias<alibi_form::linear_bias, 6, 6>(0.25f);
 static_assert(ctattn::scaled_dot_product_attention(q, k, v, ctattn::additive_bias(alibi_causal)) ==
+              ctattn::scaled_dot_product_attention(q, k, v,
+                                                   ctattn::combine_masks(ctattn::causal,
+                                                                         ctattn::additive_bias(alibi_linear))));
+constexpr auto q_last3 =
+    ctattn::matrix<float, 3, 8>{{{q(3, 0), q(3, 1), q(3, 2), q(3, 3), q(3, 4), q(3, 5), q(3, 6), q(3, 7)},
+                                 {q(4, 0), q(4, 1), q(4, 2), q(4, 3), q(4, 4), q(4, 5), q(4, 6), q(4, 7)},
+                                 {q(5, 0), q(5, 1), q(5, 2), q(5, 3), q(5, 4), q(5, 5), q(5, 6), q(5, 7)}}};
+static_assert(ctattn::scaled_dot_product_attention(
+                  q_last3, k, v,
+                  ctattn::additive_bias(
+                      ctattn::alibi_bias<alibi_form::causal_bias, 3, 6, alibi_alignment::bottom_right>(0.25f))) ==
               ctattn::scaled_dot_product_attention(
-                  q, k, v, ctattn::combine_masks(ctattn::causal, ctattn::additive_bias(alibi_linear))));
-constexpr auto q_last3 = ctattn::matrix<float, 3, 8>{{{q(3, 0), q(3, 1), q(3, 2), q(3, 3), q(3, 4), q(3, 5), q(3, 6),
-                                                      q(3, 7)},
-                                                     {q(4, 0), q(4, 1), q(4, 2), q(4, 3), q(4, 4), q(4, 5), q(4, 6),
-                                                      q(4, 7)},
-                                                     {q(5, 0), q(5, 1), q(5, 2), q(5, 3), q(5, 4), q(5, 5), q(5, 6),
-                                                      q(5, 7)}}};
-static_assert(
-    ctattn::scaled_dot_product_attention(
-        q_last3, k, v,
-        ctattn::additive_bias(ctattn::alibi_bias<alibi_form::causal_bias, 3, 6, alibi_alignment::bottom_right>(0.25f))) ==
-    ctattn::scaled_dot_product_attention(
-        q_last3, k, v,
-        ctattn::combine_masks(ctattn::causal_bottom_right,
-                              ctattn::additive_bias(
-                                  ctattn::alibi_bias<alibi_form::linear_bias, 3, 6, alibi_alignment::bottom_right>(0.25f)))));
+                  q_last3, k, v,
+                  ctattn::combine_masks(
+                      ctattn::causal_bottom_right,
+                      ctattn::additive_bias(
+                          ctattn::alibi_bias<alibi_form::linear_bias, 3, 6, alibi_alignment::bottom_right>(0.25f)))));
 // A KV cache: the last 3 queries against all 6 keys, bottom-right aligned, give the last 3 rows of the full
 // causal ALiBi attention (the same scores, biases and keys for each of those rows).
 static_assert([] {

@@ -17,7 +17,7 @@ static_assert(ctattn_test::every_constant_case_passes<cases::every_case>());
 // What an int8 LayerNorm holds (docs/quantized.md): 12 bytes per channel and 16 more.
 static_assert(sizeof(ctattn::qlayer_norm<32, cases::layer_norm_in, cases::layer_norm_out>) == 32 * 12 + 16);
 static_assert(ctattn::quantization_for_range(-1.0, 3.0) == ctattn::quantization{4.0 / 255.0, -64});
-static_assert(ctattn::quantization_for_range(0.5, 3.0).zero_point == -128);   // widened to contain 0
+static_assert(ctattn::quantization_for_range(0.5, 3.0).zero_point == -128);  // widened to contain 0
 static_assert(ctattn::quantization_for_range(-3.0, -1.0).zero_point == 127);
 static_assert(ctattn::symmetric_quantization(2.54) == ctattn::quantization{0.02, 0});
 
@@ -41,11 +41,12 @@ static_assert(ctattn::math::isqrt(99) == 9 && ctattn::math::isqrt(100) == 10);
 static_assert(ctattn::math::isqrt(0xFFFF'FFFF'FFFF'FFFF) == 0xFFFF'FFFF);
 constexpr auto relu_q =
     ctattn::quantize_activation<ctattn::quantization{0.1, 0}, ctattn::quantization{0.1, -128}>(ctattn::relu{});
-static_assert(relu_q(-5) == -128 && relu_q(7) == -121);   // real -0.5 -> 0, real 0.7 -> 0.7
+static_assert(relu_q(-5) == -128 && relu_q(7) == -121);  // real -0.5 -> 0, real 0.7 -> 0.7
 
 // The transpose view reads b's rows: q (q^T)^T is q q.
-static_assert(ctattn::multiply<ctattn::quantization{0.25, 0}>(q, ctattn::transpose(
-                  ctattn::qmatrix<2, 2, ctattn::quantization{0.5, 1}>{{{1, -1}, {3, 5}}})) == square);
+static_assert(ctattn::multiply<ctattn::quantization{0.25, 0}>(
+                  q, ctattn::transpose(ctattn::qmatrix<2, 2, ctattn::quantization{0.5, 1}>{{{1, -1}, {3, 5}}})) ==
+              square);
 
 // Int8 footprints: a layer's object is its flash; one inference's activations and scratch its RAM.
 using x_q = ctattn::qmatrix<6, 32, ctattn::quantization{0.1, 3}>;
@@ -68,7 +69,8 @@ static_assert(std::is_same_v<decltype(ctattn::project(x_q{}, linear_q{})),
 static_assert(std::is_same_v<decltype(ctattn::normalize(x_q{}, norm_q{})),
                              ctattn::qmatrix<6, 32, ctattn::quantization{0.05, 0}>>);
 using table_q = decltype(relu_q);
-static_assert(table_q::footprint_of<x_q>().weight_bytes == 256 && table_q::footprint_of<x_q>().ram_bytes() == 2 * 6 * 32);
+static_assert(table_q::footprint_of<x_q>().weight_bytes == 256 &&
+              table_q::footprint_of<x_q>().ram_bytes() == 2 * 6 * 32);
 }  // namespace
 
 // docs/quantized.md's "TFLite, bit for bit" example: a float32 scale as a .tflite file holds it, and TFLite's
@@ -90,11 +92,11 @@ namespace packed_layout {
 using ctattn::detail::int8_packed::lane_format;
 using ctattn::detail::int8_packed::packed_weights;
 using ctattn::detail::int8_packed::paired_format;
-constexpr std::int8_t w[5][6] = {{1, 2, 3, 4, 5, 6},         {-1, -2, -3, -4, -5, -6}, {7, 0, 0, 0, 0, -7},
-                                 {127, -127, 0, 1, -1, 2}, {9, 8, 7, 6, 5, 4}};
+constexpr std::int8_t w[5][6] = {
+    {1, 2, 3, 4, 5, 6}, {-1, -2, -3, -4, -5, -6}, {7, 0, 0, 0, 0, -7}, {127, -127, 0, 1, -1, 2}, {9, 8, 7, 6, 5, 4}};
 constexpr std::int32_t bias[5] = {10, -20, 30, -40, 50};
-constexpr ctattn::math::quantized_multiplier m[5] = {{1 << 30, -1}, {1 << 30, 2}, {1500000000, 0}, {0, 0},
-                                                     {2000000000, -31}};
+constexpr ctattn::math::quantized_multiplier m[5] = {
+    {1 << 30, -1}, {1 << 30, 2}, {1500000000, 0}, {0, 0}, {2000000000, -31}};
 constexpr packed_weights<5, 6, paired_format> x86{w, bias, m, -3};
 constexpr packed_weights<5, 6, lane_format<4, 0>> arm{w, bias, m, -3};
 // x86: one block of 16 channels, 2 groups of 4 inputs: 128 bytes; channel c < 8 in lane 2 c.
@@ -104,8 +106,8 @@ static_assert(x86.weight[1 * 64 + 8 * 4 + 1] == 4);     // w[4][5], group 1, lan
 static_assert(x86.weight[1 * 64 + 0 * 4 + 2] == 0);     // t = 6: padding
 static_assert(x86.weight[0 * 64 + 3 * 4 + 0] == 0);     // lane 3, channel 9: padding
 // sdot: 2 blocks of 4 channels; channel 4 is lane 0 of block 1.
-static_assert(arm.weight[1 * 2 * 16 + 1 * 16 + 0 * 4 + 1] == 4);                        // w[4][5]
-static_assert(arm.weight[0 * 2 * 16 + 0 * 16 + 2 * 4 + 0] == 7);                        // w[2][0]
+static_assert(arm.weight[1 * 2 * 16 + 1 * 16 + 0 * 4 + 1] == 4);  // w[4][5]
+static_assert(arm.weight[0 * 2 * 16 + 0 * 16 + 2 * 4 + 0] == 7);  // w[2][0]
 // The starts at the channels' lanes, less 128 times the channel's weights where the inputs are offset by 128 (the
 // weights of channel 1 add up to -21, of channel 4 to 39); the sdot form's requantization per lane: multipliers,
 // shifts split into left and right, the rounding bit.
@@ -168,8 +170,8 @@ static_assert(set_all_matches<lane_format<8, 128>>({1500000000, -7}, -3) &&
 // not exact (the plain kernel computes it), one without such a channel is.
 static_assert(x86.requant.left[2] == 2 && x86.requant.left[8] == 0);
 static_assert(!x86.exact() && arm.exact());
-constexpr ctattn::math::quantized_multiplier m_foldable[5] = {{1 << 30, -1}, {1 << 30, 2}, {1500000000, 0},
-                                                              {0, 0}, {2000000000, -23}};
+constexpr ctattn::math::quantized_multiplier m_foldable[5] = {
+    {1 << 30, -1}, {1 << 30, 2}, {1500000000, 0}, {0, 0}, {2000000000, -23}};
 constexpr packed_weights<5, 6, paired_format> x86_exact{w, bias, m_foldable, -3};
 static_assert(x86_exact.exact() && x86_exact.requant.get(x86_exact.requant.addend, 4) ==
                                        (std::int64_t{1} << 30) + (std::int64_t{1} << 53) - 3 * (std::int64_t{1} << 54));
@@ -188,8 +190,7 @@ static_assert(x86.requant.get(x86.requant.addend, 4) == (std::int64_t{1} << 30) 
 constexpr bool one_step_matches(std::int32_t x) {
   for (std::size_t c = 0; c < 5; ++c) {
     const auto& r = x86_exact.requant;
-    const auto shifted = static_cast<std::int32_t>(static_cast<std::uint32_t>(x)
-                                                   << r.left[paired_format::lane_of(c)]);
+    const auto shifted = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << r.left[paired_format::lane_of(c)]);
     const std::int64_t product = std::int64_t{shifted} * r.get(r.multiplier, c);
     const std::int64_t tie = product < -(std::int64_t{1} << 30) ? r.get(r.negative, c) : 0;
     const std::int64_t sum = product + r.get(r.addend, c) - tie;

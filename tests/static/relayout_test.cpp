@@ -8,8 +8,9 @@ namespace {
 
 namespace fx = ctattn_fixtures::multihead::self_attention;
 
-constexpr auto torch_linear = ctattn::linear<float, 5, 3, ctattn::out_by_in, true>{
-    ctattn_test::random_matrix<ctattn::matrix<float, 3, 5>>(3), ctattn_test::random_matrix<ctattn::matrix<float, 1, 3>>(4)};
+constexpr auto torch_linear =
+    ctattn::linear<float, 5, 3, ctattn::out_by_in, true>{ctattn_test::random_matrix<ctattn::matrix<float, 3, 5>>(3),
+                                                         ctattn_test::random_matrix<ctattn::matrix<float, 1, 3>>(4)};
 constexpr auto text_linear = ctattn::relayout<ctattn::in_by_out>(torch_linear);
 static_assert(std::is_same_v<decltype(text_linear)::layout, ctattn::in_by_out>);
 static_assert(text_linear.weight(4, 2) == torch_linear.weight(2, 4));

@@ -3,8 +3,8 @@
 
 #include <ctattn/attention/softmax.hpp>
 #include <ctattn/math/exp.hpp>
-#include <ctattn/matrix/elementwise.hpp>
 #include <ctattn/matrix/compare.hpp>
+#include <ctattn/matrix/elementwise.hpp>
 #include <ctattn/matrix/from_array.hpp>
 
 #include <limits>
@@ -63,9 +63,10 @@ static_assert(logsumexp_matches(fx::mixed_scale::input, fx::mixed_scale::logsume
 // softmax = exp(x - logsumexp): the two agree.
 constexpr ctattn::matrix<float, 1, 3> three{{{0.5f, -1.0f, 2.0f}}};
 static_assert(ctattn::approx_equal(ctattn::softmax_rows(three),
-                                   ctattn::map(three - ctattn::matrix<float, 1, 3>{{{ctattn::logsumexp_rows(three)(0, 0),
-                                                                                      ctattn::logsumexp_rows(three)(0, 0),
-                                                                                      ctattn::logsumexp_rows(three)(0, 0)}}},
+                                   ctattn::map(three -
+                                                   ctattn::matrix<float, 1, 3>{{{ctattn::logsumexp_rows(three)(0, 0),
+                                                                                 ctattn::logsumexp_rows(three)(0, 0),
+                                                                                 ctattn::logsumexp_rows(three)(0, 0)}}},
                                                [](float v) { return ctattn::math::exp(v); }),
                                    0.0f, 4e-7f));
 

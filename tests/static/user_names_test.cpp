@@ -33,8 +33,7 @@ constexpr auto r7 = ctattn::scaled_dot_product_attention(
 constexpr auto r8 = ctattn::softmax_rows(x);
 constexpr auto r9 = ctattn::multi_head_attention(x, x, x, ctattn::multi_head_attention_weights<float, 2, 2>{});
 constexpr auto r10 = ctattn::zip_map(x, x, ctattn::detail::add_elements{});
-static_assert(r1(0, 0) + r3(0, 0) + r4(0, 0) + r5(0, 0) + r6(0, 0) + r7.output(0, 0) + r8(0, 0) + r9(0, 0) +
-                  r10(0, 0) >
+static_assert(r1(0, 0) + r3(0, 0) + r4(0, 0) + r5(0, 0) + r6(0, 0) + r7.output(0, 0) + r8(0, 0) + r9(0, 0) + r10(0, 0) >
               -1e30f);
 static_assert(r2(0, 0) == 1.0);
 
@@ -51,9 +50,10 @@ constexpr auto r14 = ctattn::scaled_dot_product_attention<q8, q8>(ctattn::quanti
                                                                   ctattn::quantize<q8>(x), ctattn::causal);
 constexpr ctattn::linear<float, 2, 2, ctattn::out_by_in, true> r15{};
 constexpr auto r16 = ctattn::quantize_linear<q8, q8>(r15);
-constexpr auto r17 = ctattn::multi_head_attention<q8>(ctattn::quantize<q8>(x),
-                                                      ctattn::make_qmulti_head_attention_weights<2>(r16, r16, r16, r16));
+constexpr auto r17 = ctattn::multi_head_attention<q8>(
+    ctattn::quantize<q8>(x), ctattn::make_qmulti_head_attention_weights<2>(r16, r16, r16, r16));
 constexpr ctattn::encoder_layer_quantizations r18{q8, q8, q8, q8, q8, q8, q8, q8, q8, q8, q8, q8, q8, q8};
-constexpr auto r19 = ctattn::quantize_encoder_layer<r18>(
-    ctattn::transformer_encoder_layer<float, 2, 1, 4, ctattn::gelu, true>{}).forward(ctattn::quantize<q8>(x));
+constexpr auto r19 =
+    ctattn::quantize_encoder_layer<r18>(ctattn::transformer_encoder_layer<float, 2, 1, 4, ctattn::gelu, true>{})
+        .forward(ctattn::quantize<q8>(x));
 static_assert(r14.real(0, 0) > -1e30 && r17.real(0, 0) > -1e30 && r19.real(0, 0) > -1e30);

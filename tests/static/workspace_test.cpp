@@ -83,8 +83,8 @@ constexpr bool plain_sizes_fit() {
   using plain_x = ctattn::matrix<float, 6, 16>;
   using plain_head = ctattn::attention_head<float, 16, 24, 28, ctattn::out_by_in>;
   const plain_x px = ctattn::from_array(fx::x);
-  const plain_head ph{{ctattn::from_array(fx::w_query)}, {ctattn::from_array(fx::w_key)},
-                      {ctattn::from_array(fx::w_value)}};
+  const plain_head ph{
+      {ctattn::from_array(fx::w_query)}, {ctattn::from_array(fx::w_key)}, {ctattn::from_array(fx::w_value)}};
   ctattn::attention_workspace<float, 6, 6, 24, 28> workspace{};
   ctattn::matrix<float, 6, 28> context{};
   ctattn::self_attention(px, ph, ctattn::into(context, workspace));
@@ -113,8 +113,7 @@ constexpr bool in_place() {
   auto z = x;
   ctattn::cross_attention_workspace<x_type, x_type, square_head> cross_workspace{};
   ctattn::cross_attention(z, x, h, ctattn::into(z, cross_workspace));
-  return same_bits(y, ctattn::self_attention(x, h, ctattn::causal)) &&
-         same_bits(z, ctattn::cross_attention(x, x, h));
+  return same_bits(y, ctattn::self_attention(x, h, ctattn::causal)) && same_bits(z, ctattn::cross_attention(x, x, h));
 }
 static_assert(in_place());
 

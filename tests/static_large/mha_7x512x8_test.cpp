@@ -19,6 +19,7 @@ constexpr m::model make_model() {
 
 constexpr m::model model = make_model();
 constexpr auto output = ctattn::multi_head_attention(model.x, model.x, model.x, model.weights);
-static_assert(ctattn::approx_equal(output, ctattn::from_array<m::seq{7}, m::d_model{512}>(m::fx::output), 1e-5f, 1e-5f));
+static_assert(ctattn::approx_equal(output, ctattn::from_array<m::seq{7}, m::d_model{512}>(m::fx::output), 1e-5f,
+                                   1e-5f));
 
 }  // namespace

@@ -15,8 +15,8 @@ namespace ctattn_test::attention_cases {
 
 namespace fx = ctattn_fixtures::sdpa;
 
-#define CTATTN_TEST_CASE_ARGS(ns, weights, output, mask, double_mask)                                         \
-  check_attention(fx::ns::q, fx::ns::k, fx::ns::v, mask, double_mask, fx::ns::weights, fx::ns::output,       \
+#define CTATTN_TEST_CASE_ARGS(ns, weights, output, mask, double_mask)                                  \
+  check_attention(fx::ns::q, fx::ns::k, fx::ns::v, mask, double_mask, fx::ns::weights, fx::ns::output, \
                   fx::ns::weights##_f64, fx::ns::output##_f64)
 
 constexpr attention_check self_attention() {

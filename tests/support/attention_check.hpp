@@ -46,22 +46,22 @@ constexpr attention_check check_attention(const float (&q)[NQ][DK], const float 
   const auto vf = ctattn::from_array(v);
   const auto single = ctattn::scaled_dot_product_attention(qf, kf, vf, mask, ctattn::with_weights);
   const auto plain = ctattn::scaled_dot_product_attention(qf, kf, vf, mask);
-  const auto dual = ctattn::scaled_dot_product_attention(
-      ctattn::cast<double>(qf), ctattn::cast<double>(kf), ctattn::cast<double>(vf), double_mask, ctattn::with_weights);
+  const auto dual = ctattn::scaled_dot_product_attention(ctattn::cast<double>(qf), ctattn::cast<double>(kf),
+                                                         ctattn::cast<double>(vf), double_mask, ctattn::with_weights);
   attention_check c{};
   const float absolute = tolerance(float_absolute, fast_float_tolerance);
   const float relative = tolerance(float_relative, fast_float_tolerance);
   c.float_output = ctattn::approx_equal(single.output, ctattn::from_array(output), absolute, relative);
   c.float_weights = ctattn::approx_equal(single.weights, ctattn::from_array(weights), absolute, relative);
-  c.double_output =
-      ctattn::approx_equal(dual.output, ctattn::from_array(output_f64), double_absolute, double_relative);
+  c.double_output = ctattn::approx_equal(dual.output, ctattn::from_array(output_f64), double_absolute, double_relative);
   c.double_weights =
       ctattn::approx_equal(dual.weights, ctattn::from_array(weights_f64), double_absolute, double_relative);
   // Exact arithmetic: the same bits. Fast arithmetic computes the two forms by two kernels (fused, and scores kept
   // for the weights), so they agree within the fast bound.
   c.output_matches_output_of_with_weights =
-      plain == single.output || (fast_at_run_time && !std::is_constant_evaluated() &&
-                                 ctattn::approx_equal(plain, single.output, fast_float_tolerance, fast_float_tolerance));
+      plain == single.output ||
+      (fast_at_run_time && !std::is_constant_evaluated() &&
+       ctattn::approx_equal(plain, single.output, fast_float_tolerance, fast_float_tolerance));
   c.float_output_difference = ctattn::max_abs_difference(single.output, ctattn::from_array(output));
   c.float_weights_difference = ctattn::max_abs_difference(single.weights, ctattn::from_array(weights));
   c.double_output_difference = ctattn::max_abs_difference(dual.output, ctattn::from_array(output_f64));

@@ -18,13 +18,13 @@ namespace ctattn_test::backend_ops {
 
 // Whether Ops has a member of this name, of any kind (a function, a template, overloads, a constant): the name is
 // looked up in a struct deriving from Ops and from a probe that has it too, which is ambiguous exactly when Ops has it.
-#define CTATTN_TEST_MEMBER_PROBE(member)                                                                              \
-  struct probe_##member {                                                                                             \
-    int member;                                                                                                       \
-  };                                                                                                                  \
-  template <typename Ops>                                                                                             \
-  struct with_##member : Ops, probe_##member {};                                                                      \
-  template <typename Ops>                                                                                             \
+#define CTATTN_TEST_MEMBER_PROBE(member)         \
+  struct probe_##member {                        \
+    int member;                                  \
+  };                                             \
+  template <typename Ops>                        \
+  struct with_##member : Ops, probe_##member {}; \
+  template <typename Ops>                        \
   inline constexpr bool defines_##member = !requires { &with_##member<Ops>::member; };
 
 CTATTN_TEST_MEMBER_PROBE(transpose_sum)

@@ -27,7 +27,8 @@ struct d_v : ctattn::dimension<"d_v"> {};
 
 // B x h x n x d: a batch (axis batch) of batches (axis heads) of n x d matrices.
 template <typename T, auto Width>
-using tensor = ctattn::batch<ctattn::batch<ctattn::matrix<T, seq{fx::n}, Width>, heads{fx::heads}>, batch_axis{fx::batch}>;
+using tensor =
+    ctattn::batch<ctattn::batch<ctattn::matrix<T, seq{fx::n}, Width>, heads{fx::heads}>, batch_axis{fx::batch}>;
 
 template <typename T, auto Width, std::size_t D, typename U>
 constexpr tensor<T, Width> to_tensor(const U (&data)[fx::batch][fx::heads][fx::n][D]) {

@@ -17,11 +17,11 @@ namespace ctattn_test::fast_layer_cases {
 
 struct outcome {
   const char* name;
-  double worst;          // the largest |fast - exact| / (1 + |exact|) on finite inputs
-  double bound;          // what it must stay within
-  bool meaning_kept;     // with +inf, -inf and NaN entries: NaN and infinities where exact has them, the rest in bound
-  std::size_t differing; // finite inputs whose fast result is not the exact one
-  bool fast_ran;         // differing > 0 where fast arithmetic must change some last bits (not relu, LayerNorm)
+  double worst;           // the largest |fast - exact| / (1 + |exact|) on finite inputs
+  double bound;           // what it must stay within
+  bool meaning_kept;      // with +inf, -inf and NaN entries: NaN and infinities where exact has them, the rest in bound
+  std::size_t differing;  // finite inputs whose fast result is not the exact one
+  bool fast_ran;          // differing > 0 where fast arithmetic must change some last bits (not relu, LayerNorm)
 };
 
 // Bounds relative to 1 + |exact|, in units of 2^-24: the activations measure at most 2 (the vector exp, the
@@ -55,7 +55,8 @@ inline double worst_difference(const block& fast, const block& exact) noexcept {
   double worst = 0;
   for (std::size_t i = 0; i < rows; ++i) {
     for (std::size_t j = 0; j < cols; ++j) {
-      const double d = magnitude(double(fast[i][j]) - double(exact[i][j])) / (1 + magnitude(static_cast<double>(exact[i][j])));
+      const double d =
+          magnitude(double(fast[i][j]) - double(exact[i][j])) / (1 + magnitude(static_cast<double>(exact[i][j])));
       if (!(d <= worst)) worst = d;  // a NaN makes it NaN, which fails the bound
     }
   }
@@ -99,7 +100,11 @@ outcome activation_case(const char* name) noexcept {
   k::activate<ctattn::arithmetic::fast, F>(data.special, data.fast);
   k::activate<ctattn::arithmetic::exact, F>(data.special, data.exact);
   const bool changes_bits = F != k::activation::relu;
-  return {name, worst, activation_bound, same_meaning(data.fast, data.exact, activation_bound), differing,
+  return {name,
+          worst,
+          activation_bound,
+          same_meaning(data.fast, data.exact, activation_bound),
+          differing,
           !changes_bits || differing > 0};
 }
 
@@ -152,9 +157,12 @@ inline std::array<outcome, 6> results() noexcept {
   data.special[4][0] = nan;
   data.special[5][17] = 3e38f;  // squares overflow: the exact row's meaning (zeros and infinities) must stay
   namespace k = ctattn::detail::kernels;
-  return {activation_case<k::activation::relu>("relu"), activation_case<k::activation::gelu>("gelu"),
-          activation_case<k::activation::gelu_tanh>("gelu_tanh"), activation_case<k::activation::silu>("silu"),
-          norm_case<false>("layer_norm"), norm_case<true>("rms_norm")};
+  return {activation_case<k::activation::relu>("relu"),
+          activation_case<k::activation::gelu>("gelu"),
+          activation_case<k::activation::gelu_tanh>("gelu_tanh"),
+          activation_case<k::activation::silu>("silu"),
+          norm_case<false>("layer_norm"),
+          norm_case<true>("rms_norm")};
 }
 
 }  // namespace ctattn_test::fast_layer_cases

@@ -95,17 +95,17 @@ struct fully_connected_case {
 // Multipliers that reach every branch of the requantization: left shifts, none, right shifts up to 31, mantissas
 // at both ends of [2^30, 2^31), one below 2^30 and 0.
 inline constexpr ctattn::math::quantized_multiplier fc_multipliers[] = {
-    {1 << 30, -1},          {2147483647, -9},   {1518500250, 0},   {1073741825, 2}, {1800000000, -31},
-    {1234567890, -14},      {2000000000, 1},    {1100000000, -5},  {1500000000, -20}, {536870913, -3},
-    {0, -2}};
+    {1 << 30, -1},     {2147483647, -9},  {1518500250, 0}, {1073741825, 2},
+    {1800000000, -31}, {1234567890, -14}, {2000000000, 1}, {1100000000, -5},
+    {1500000000, -20}, {536870913, -3},   {0, -2}};
 
 // The multipliers with a right shift of at most 23 (fc_multipliers' {1800000000, -31} as {1800000000, -23}): the
 // AVX-512 packed kernel folds the output zero point into its 64-bit sums where every channel's shift allows it
 // (kernels/detail/int8_packed.hpp, paired_format); a layer with a larger shift takes the plain kernel.
 inline constexpr ctattn::math::quantized_multiplier foldable_multipliers[] = {
-    {1 << 30, -1},          {2147483647, -9},   {1518500250, 0},   {1073741825, 2}, {1800000000, -23},
-    {1234567890, -14},      {2000000000, 1},    {1100000000, -5},  {1500000000, -20}, {536870913, -3},
-    {0, -2}};
+    {1 << 30, -1},     {2147483647, -9},  {1518500250, 0}, {1073741825, 2},
+    {1800000000, -23}, {1234567890, -14}, {2000000000, 1}, {1100000000, -5},
+    {1500000000, -20}, {536870913, -3},   {0, -2}};
 
 template <std::size_t M, std::size_t K, std::size_t N>
 constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t seed, std::int32_t z_in,
@@ -122,7 +122,8 @@ constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t 
   for (std::size_t c = 0; c < N; ++c) {
     // Odd channels: weights in {-1, 0, 1} and the multiplier 1/4 ({2^30, -1}), so that most outputs stay in range
     // and half of them are ties of the final rounding shift, which must go away from zero.
-    for (auto& entry : f.w[c]) entry = static_cast<std::int8_t>(c % 2 == 1 ? next() % 2 : (next() == -128 ? -127 : next()));
+    for (auto& entry : f.w[c])
+      entry = static_cast<std::int8_t>(c % 2 == 1 ? next() % 2 : (next() == -128 ? -127 : next()));
   }
   f.x[0][0] = -128;
   f.w[0][0] = 127;
@@ -133,8 +134,8 @@ constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t 
     f.bias[c] = c % 2 == 1 ? next() : (c % 4 == 2 ? (c % 8 == 2 ? 900000000 : -2000000000) : next() * 301);
     std::int32_t sum = 0;
     for (std::size_t t = 0; t < K; ++t) sum += f.w[c][t];
-    f.folded_bias[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(f.bias[c]) -
-                                                 static_cast<std::uint32_t>(z_in * sum));
+    f.folded_bias[c] =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(f.bias[c]) - static_cast<std::uint32_t>(z_in * sum));
     constexpr std::size_t choices = sizeof fc_multipliers / sizeof fc_multipliers[0];
     static_assert(choices == sizeof foldable_multipliers / sizeof foldable_multipliers[0]);
     f.multipliers[c] = c % 2 == 1 ? ctattn::math::quantized_multiplier{1 << 30, -1}
@@ -192,7 +193,8 @@ constexpr std::size_t transposed_product_mismatches(Read read, std::uint32_t see
   const fully_connected_case<M, K, N> f = read(make_fully_connected_case<M, K, N>(seed, 0));
   std::size_t which = seed;
   for (const auto& z : zero_points) {
-    const ctattn::math::quantized_multiplier m = fc_multipliers[which++ % (sizeof fc_multipliers / sizeof fc_multipliers[0])];
+    const ctattn::math::quantized_multiplier m =
+        fc_multipliers[which++ % (sizeof fc_multipliers / sizeof fc_multipliers[0])];
     const std::int32_t z_out = z[0] / 3;
     std::int8_t y[M][N]{};
     ctattn::detail::kernels::int8_product_transposed_requantized(f.x, f.w, z[0], z[1], m, z_out, y);
@@ -233,13 +235,13 @@ constexpr operands softmax_scores() noexcept { return make_operands(11); }
 // of some weight is one short and the remainder's comparison must add it: the first entry of each is its length.
 inline constexpr std::int8_t softmax_short_guess_rows[5][41] = {
     {17, 56, -61, 24, 75, -47, 109, 10, -23, -107, -116, 59, -108, -65, 91, 27, 109, -45},
-    {32, 112, 112, -80, -64, 80, 0, 96, 0, 112, 96, 16, 80, 0, -80, -16, 64, 80, 32, 48, 0, -80, 0, -64, -80, 16,
-     -112, -64, 32, -96, -16, 96, -112},
+    {32, 112, 112, -80, -64, 80, 0,   96,  0,  112,  96,  16, 80,  0,   -80, -16, 64,
+     80, 32,  48,  0,   -80, 0,  -64, -80, 16, -112, -64, 32, -96, -16, 96,  -112},
     {22, 7, 6, -104, 95, -1, -7, -14, -61, 34, -76, -15, 72, 19, -47, 103, 25, -19, 114, -78, -76, -53, 66},
-    {38, 96, 64, -80, -16, -16, -64, 48, 0, -96, -32, -80, 32, -64, 32, 64, 64, 64, 0, -48, 48, -48, 64, -80, 96, -64,
-     32, 80, 0, -48, 112, 80, -48, 112, 48, 96, -112, 112, 48},
-    {30, -77, 63, -34, -117, -119, 106, 8, -15, -106, -18, -63, 14, 19, -95, 100, -114, 40, -89, 57, -36, 107, -102, 14,
-     92, -108, -123, 94, 29, 30, -77}};
+    {38, 96,  64, -80, -16, -16, -64, 48, 0, -96, -32, -80, 32,  -64, 32, 64, 64,   64,  0, -48,
+     48, -48, 64, -80, 96,  -64, 32,  80, 0, -48, 112, 80,  -48, 112, 48, 96, -112, 112, 48},
+    {30,   -77, 63,  -34, -117, -119, 106,  8,  -15, -106, -18,  -63, 14, 19, -95, 100,
+     -114, 40,  -89, 57,  -36,  107,  -102, 14, 92,  -108, -123, 94,  29, 30, -77}};
 
 struct short_guess_rows {
   std::int8_t x[5][41]{};
@@ -350,8 +352,26 @@ struct requantizer_inputs {
 };
 constexpr requantizer_inputs make_requantizer_inputs() noexcept {
   requantizer_inputs in{};
-  const std::int32_t fixed[] = {0, 1, -1, 2, -2, 3, -3, 1 << 30, -(1 << 30), 2147483647, -2147483647 - 1,
-                                (1 << 30) - 1, -(1 << 30) + 1, 12345678, -12345678, 65535, -65536, 65536, 255, -256};
+  const std::int32_t fixed[] = {0,
+                                1,
+                                -1,
+                                2,
+                                -2,
+                                3,
+                                -3,
+                                1 << 30,
+                                -(1 << 30),
+                                2147483647,
+                                -2147483647 - 1,
+                                (1 << 30) - 1,
+                                -(1 << 30) + 1,
+                                12345678,
+                                -12345678,
+                                65535,
+                                -65536,
+                                65536,
+                                255,
+                                -256};
   std::size_t i = 0;
   for (const std::int32_t v : fixed) in.accumulators[i++] = v;
   std::uint32_t state = 5;
@@ -391,8 +411,7 @@ constexpr std::size_t all_fully_connected_mismatches(Read read) noexcept {
          fully_connected_mismatches<2, 64, 8>(read, 9) + fully_connected_mismatches<3, 70, 9>(read, 10) +
          fully_connected_mismatches<4, 32, 6>(read, 11) + fully_connected_mismatches<7, 12, 3>(read, 18) +
          fully_connected_mismatches<16, 8, 3>(read, 19) + fully_connected_mismatches<13, 20, 2>(read, 20) +
-         fully_connected_mismatches<9, 7, 4>(read, 22) +
-         transposed_product_mismatches<1, 1, 1>(read, 12) +
+         fully_connected_mismatches<9, 7, 4>(read, 22) + transposed_product_mismatches<1, 1, 1>(read, 12) +
          transposed_product_mismatches<3, 3, 5>(read, 13) + transposed_product_mismatches<2, 16, 4>(read, 14) +
          transposed_product_mismatches<3, 17, 9>(read, 15) + transposed_product_mismatches<3, 70, 9>(read, 16) +
          transposed_product_mismatches<4, 32, 6>(read, 17) + transposed_product_mismatches<16, 8, 3>(read, 21) +
@@ -451,8 +470,8 @@ constexpr layer_norm_case make_layer_norm_case() noexcept {
         const std::int64_t n = k::int8_layer_norm_normalized(c.x[r][j], row);
         const std::int64_t magnitude = (n < 0 ? -n : n) * (m < 0 ? -std::int64_t{m} : m);
         const std::int64_t scaled = k::int8_layer_norm_scaled(static_cast<std::int32_t>(n), m, c.shift[j], 0);
-        found = (j % 2 == 0) == (((magnitude >> (c.shift[j] - 1)) & 1) == 1) && scaled > -(1 << 29) &&
-                scaled < (1 << 29);
+        found =
+            (j % 2 == 0) == (((magnitude >> (c.shift[j] - 1)) & 1) == 1) && scaled > -(1 << 29) && scaled < (1 << 29);
         c.multiplier[j] = m;
         c.bias[j] = static_cast<std::int32_t>(3 * 65536 + 32768 - (j % 2 == 0 ? 0 : 1) - scaled);
       }
@@ -473,8 +492,8 @@ constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
   namespace k = ctattn::detail::kernels;
   std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
   for (const bool shifts_of_32_or_more : {false, true}) {
-    const layer_norm_case c = read(shifts_of_32_or_more ? with_shifts_of_32_or_more(make_layer_norm_case())
-                                                        : make_layer_norm_case());
+    const layer_norm_case c =
+        read(shifts_of_32_or_more ? with_shifts_of_32_or_more(make_layer_norm_case()) : make_layer_norm_case());
     for (const auto& epsilon : layer_norm_epsilons) {
       for (const std::int32_t zero : {-128, 0, 127}) {
         std::int8_t y[5][norm_width]{};
@@ -507,11 +526,23 @@ struct arithmetic_inputs {
 constexpr arithmetic_inputs make_arithmetic_inputs() noexcept {
   arithmetic_inputs in{};
   std::size_t i = 0;
-  const std::uint64_t fixed[] = {0, 1, 2, 3, 4, 15, 16, 17, 0xFFFF'FFFFu, std::uint64_t{1} << 32,
-                                 std::uint64_t{1} << 60, (std::uint64_t{1} << 60) + 1, (std::uint64_t{1} << 62) - 1,
-                                 std::uint64_t{1} << 62, ~std::uint64_t{0}};
+  const std::uint64_t fixed[] = {0,
+                                 1,
+                                 2,
+                                 3,
+                                 4,
+                                 15,
+                                 16,
+                                 17,
+                                 0xFFFF'FFFFu,
+                                 std::uint64_t{1} << 32,
+                                 std::uint64_t{1} << 60,
+                                 (std::uint64_t{1} << 60) + 1,
+                                 (std::uint64_t{1} << 62) - 1,
+                                 std::uint64_t{1} << 62,
+                                 ~std::uint64_t{0}};
   for (const std::uint64_t v : fixed) in.values[i++] = v;
-  const std::uint64_t roots[] = {46341, 65535, 65536, std::uint64_t{1} << 30, (std::uint64_t{1} << 31) - 1,
+  const std::uint64_t roots[] = {46341,      65535, 65536, std::uint64_t{1} << 30, (std::uint64_t{1} << 31) - 1,
                                  3037000499u};
   for (const std::uint64_t r : roots) {
     in.values[i++] = r * r - 1;
@@ -523,8 +554,9 @@ constexpr arithmetic_inputs make_arithmetic_inputs() noexcept {
     state = state * 6364136223846793005u + 1442695040888963407u;
     in.values[i] = state >> (i % 37);
   }
-  const std::uint32_t divisors[] = {1, 3, 0xFFFF, 0x10000, 0x10001, 1u << 30, (1u << 31) - 1, 1u << 31,
-                                    0xFFFF'FFFFu, 1518500250, 77, 123456789, 0x8000'0001u, 46341, 2, 1u << 16};
+  const std::uint32_t divisors[] = {
+      1,          3,  0xFFFF,    0x10000,      0x10001, 1u << 30, (1u << 31) - 1, 1u << 31, 0xFFFF'FFFFu,
+      1518500250, 77, 123456789, 0x8000'0001u, 46341,   2,        1u << 16};
   for (std::size_t j = 0; j < 16; ++j) in.divisors[j] = divisors[j];
   return in;
 }
@@ -640,8 +672,8 @@ constexpr std::size_t add_mismatches(Read read) noexcept {
   std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
   // Inputs at half the larger scale (shift -1) and below it; outputs scaling down and up.
   bad += add_case_mismatches<m{1073741824, -1}, m{1503238554, -2}, m{1717986918, -18}>(small.a, small.b, 3, -7, 5);
-  bad += add_case_mismatches<m{1073741824, -1}, m{858993459, -3}, m{1288490189, -13}>(large.a, large.b, -128, 127,
-                                                                                       -128);
+  bad +=
+      add_case_mismatches<m{1073741824, -1}, m{858993459, -3}, m{1288490189, -13}>(large.a, large.b, -128, 127, -128);
   bad += add_case_mismatches<m{1073741824, 0}, m{536870912, -31}, m{1932735283, 3}>(small.a, small.b, 127, -128, 127);
   bad += add_case_mismatches<m{2147483647, -20}, m{1073741824, -1}, m{1073741824, -31}>(large.a, large.b, 0, 0, 0);
   bad += add_case_mismatches<m{1374389535, -1}, m{1073741824, -1}, m{1073741824, -20}>(large.a, large.b, -3, 17, -9);

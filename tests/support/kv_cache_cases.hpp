@@ -45,8 +45,7 @@ constexpr bool full_cache_refuses() {
   if (!ctattn::multi_head_attention_step(x, weights, cache, y)) return false;
   const auto before = cache;
   y(0, 0) = 42;
-  return !ctattn::multi_head_attention_step(x, weights, cache, y) && cache == before && y(0, 0) == 42 &&
-         cache.full();
+  return !ctattn::multi_head_attention_step(x, weights, cache, y) && cache == before && y(0, 0) == 42 && cache.full();
 }
 
 // One head with RoPE: queries and keys rotated at their positions, before the cache (full) or as they arrive.
@@ -64,9 +63,8 @@ constexpr ctattn::matrix<float, 1, M::cols> row_of(const M& m, std::size_t t) {
 }
 
 constexpr bool rotary_decoding_matches() {
-  const auto full = ctattn::scaled_dot_product_attention(ctattn::apply_rotary<layout>(q_all, rope),
-                                                         ctattn::apply_rotary<layout>(k_all, rope), v_all,
-                                                         ctattn::causal);
+  const auto full = ctattn::scaled_dot_product_attention(
+      ctattn::apply_rotary<layout>(q_all, rope), ctattn::apply_rotary<layout>(k_all, rope), v_all, ctattn::causal);
   ctattn::kv_cache<float, 6, 8, 4> cache{};
   for (std::size_t t = 0; t < 6; ++t) {
     if (!cache.append(ctattn::apply_rotary<layout>(row_of(k_all, t), rope, t), row_of(v_all, t))) return false;
@@ -130,8 +128,7 @@ template <typename Layer, typename T, std::size_t P, std::size_t N, std::size_t 
           std::size_t CM, std::size_t RO, std::size_t CO>
 constexpr bool decoder_layer_decoding_matches(const T (&params)[P], const char* const (&names)[N],
                                               const std::size_t (&sizes)[N], const std::size_t (&ranks)[N],
-                                              const T (&input)[R][C], const T (&memory)[RM][CM],
-                                              const T (&)[RO][CO]) {
+                                              const T (&input)[R][C], const T (&memory)[RM][CM], const T (&)[RO][CO]) {
   Layer layer{};
   if (!load_in_order(layer, params, names, sizes, ranks)) return false;
   const auto x = ctattn::from_array(input);

@@ -44,7 +44,8 @@ using mlp = ctattn::sequential<ctattn::linear<T, 8, 16, ctattn::out_by_in, true>
 template <typename T>
 struct decoder_stack : ctattn::model<decoder_stack<T>> {
   BOOST_HANA_DEFINE_STRUCT(decoder_stack,
-                           (ctattn::sequential<decoder<T, ctattn::gelu, true>, decoder<T, ctattn::gelu, true>>, layers));
+                           (ctattn::sequential<decoder<T, ctattn::gelu, true>, decoder<T, ctattn::gelu, true>>,
+                            layers));
 };
 
 // A ViT's front end as timm writes it (tests/fixtures/layers: front_end_token, front_end_mean): a 2 x 2 patch
@@ -160,14 +161,12 @@ constexpr auto decoder_results() noexcept {
   const double d = double_bound;
   return std::array{
       result{"decoder post-norm relu, float",
-             decoder_error<decoder<float, ctattn::relu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_relu, f32)),
-             f},
+             decoder_error<decoder<float, ctattn::relu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_relu, f32)), f},
       result{"decoder post-norm relu, double",
              decoder_error<decoder<double, ctattn::relu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_relu, f64)),
              d},
       result{"decoder post-norm gelu, float",
-             decoder_error<decoder<float, ctattn::gelu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_gelu, f32)),
-             f},
+             decoder_error<decoder<float, ctattn::gelu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_gelu, f32)), f},
       result{"decoder post-norm gelu, double",
              decoder_error<decoder<double, ctattn::gelu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_post_gelu, f64)),
              d},
@@ -196,9 +195,9 @@ constexpr auto decoder_results() noexcept {
                  ctattn::memory_mask(ctattn::key_padding_flags<7>{{true, true, true, true, false, false, false}})),
              f},
       result{"decoder post-norm relu with target and memory masks, double",
-             decoder_error<decoder<double, ctattn::relu, false>>(
-                 CTATTN_DECODER_FIXTURE(fx::decoder_masked, f64),
-                 ctattn::memory_mask(ctattn::key_padding_length{4}), ctattn::tgt_mask(ctattn::key_padding_length{3})),
+             decoder_error<decoder<double, ctattn::relu, false>>(CTATTN_DECODER_FIXTURE(fx::decoder_masked, f64),
+                                                                 ctattn::memory_mask(ctattn::key_padding_length{4}),
+                                                                 ctattn::tgt_mask(ctattn::key_padding_length{3})),
              d},
   };
 }
@@ -235,8 +234,7 @@ constexpr auto front_end_results() noexcept {
              layer_error<ctattn::patch_embedding_2d<float, 3, 4, 6, 2, 3, 8>>(CTATTN_LAYER_FIXTURE(fx::patch_2d, f32)),
              f},
       result{"patch_embedding_2d (nn.Conv2d, 2 x 3 patches of a 4 x 6 image), double",
-             layer_error<ctattn::patch_embedding_2d<double, 3, 4, 6, 2, 3, 8>>(
-                 CTATTN_LAYER_FIXTURE(fx::patch_2d, f64)),
+             layer_error<ctattn::patch_embedding_2d<double, 3, 4, 6, 2, 3, 8>>(CTATTN_LAYER_FIXTURE(fx::patch_2d, f64)),
              d},
       result{"front end: patches, class token, positions, norm, class token pool, float",
              front_end_error<front_end_token<float>>(CTATTN_LAYER_FIXTURE(fx::front_end_token, f32)), f},

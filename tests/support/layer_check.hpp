@@ -66,7 +66,8 @@ constexpr double largest_error(const M& a, const T (&b)[R][C]) noexcept {
 template <typename Layer, typename T, typename U, std::size_t P, std::size_t N, std::size_t R, std::size_t C,
           std::size_t RO, std::size_t CO>
 constexpr double layer_error(const T (&params)[P], const char* const (&names)[N], const std::size_t (&sizes)[N],
-                             const std::size_t (&ranks)[N], const T (&input)[R][C], const U (&output)[RO][CO]) noexcept {
+                             const std::size_t (&ranks)[N], const T (&input)[R][C],
+                             const U (&output)[RO][CO]) noexcept {
   Layer layer{};
   if (!load_in_order(layer, params, names, sizes, ranks)) return 1e300;
   return largest_error(ctattn::forward(layer, ctattn::from_array(input)), output);

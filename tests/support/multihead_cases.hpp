@@ -84,16 +84,16 @@ constexpr check compare(const Result& single, const auto& dual, const float (&ou
   c.float_head_weights = true;
   c.double_head_weights = true;
   for (std::size_t h = 0; h < H; ++h) {
-    c.float_head_weights = c.float_head_weights && ctattn::approx_equal(single.head_weights[h],
-                                                                        ctattn::from_array(head_weights[h]),
-                                                                        absolute, relative);
-    c.double_head_weights = c.double_head_weights && ctattn::approx_equal(dual.head_weights[h],
-                                                                          ctattn::from_array(head_weights_f64[h]),
-                                                                          double_absolute, double_relative);
+    c.float_head_weights =
+        c.float_head_weights &&
+        ctattn::approx_equal(single.head_weights[h], ctattn::from_array(head_weights[h]), absolute, relative);
+    c.double_head_weights =
+        c.double_head_weights && ctattn::approx_equal(dual.head_weights[h], ctattn::from_array(head_weights_f64[h]),
+                                                      double_absolute, double_relative);
   }
-  c.float_mean_weights = mean_weights == nullptr || ctattn::approx_equal(single.mean_weights,
-                                                                         ctattn::from_array(*mean_weights),
-                                                                         absolute, relative);
+  c.float_mean_weights =
+      mean_weights == nullptr ||
+      ctattn::approx_equal(single.mean_weights, ctattn::from_array(*mean_weights), absolute, relative);
   return c;
 }
 
@@ -130,8 +130,8 @@ constexpr check torch_self_attention() {
   const auto dual = ctattn::multi_head_attention(xd, xd, xd, torch_packed_weights<double, self_attention_case>(),
                                                  ctattn::with_weights);
   // The packed import helper gives the same weights as the hand split above.
-  const auto imported = ctattn::from_torch_multihead<2>(c::in_proj_weight, c::in_proj_bias, c::out_proj_weight,
-                                                        c::out_proj_bias);
+  const auto imported =
+      ctattn::from_torch_multihead<2>(c::in_proj_weight, c::in_proj_bias, c::out_proj_weight, c::out_proj_bias);
   check result = compare(single, dual, c::output, c::output_f64, c::weights_per_head, c::weights_per_head_f64,
                          &c::weights_average);
   const auto plain = ctattn::multi_head_attention(xf, xf, xf, imported);
@@ -139,9 +139,9 @@ constexpr check torch_self_attention() {
   result.float_output = result.float_output && imported == torch_packed_weights<float, self_attention_case>();
   // The heads' outputs before W_O, as torch computes them.
   result.float_output =
-      result.float_output &&
-      ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat),
-                           tolerance(float_absolute, fast_float_tolerance), tolerance(float_relative, fast_float_tolerance));
+      result.float_output && ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat),
+                                                  tolerance(float_absolute, fast_float_tolerance),
+                                                  tolerance(float_relative, fast_float_tolerance));
   return result;
 }
 
@@ -185,9 +185,9 @@ constexpr check torch_cross_attention_kdim_vdim() {
   result.float_output = result.float_output && imported == torch_kdim_vdim_weights<float>();
   // The heads' outputs before W_O, as torch computes them.
   result.float_output =
-      result.float_output &&
-      ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat),
-                           tolerance(float_absolute, fast_float_tolerance), tolerance(float_relative, fast_float_tolerance));
+      result.float_output && ctattn::approx_equal(single.heads_concat, ctattn::from_array(c::heads_concat),
+                                                  tolerance(float_absolute, fast_float_tolerance),
+                                                  tolerance(float_relative, fast_float_tolerance));
   return result;
 }
 
@@ -254,7 +254,8 @@ using wide_head = ctattn::attention_head<float, std::size_t{16}, std::size_t{24}
 constexpr std::array<wide_head, 3> three_heads() {
   std::array<wide_head, 3> heads{};
   for (std::size_t h = 0; h < 3; ++h) {
-    heads[h] = {{ctattn::from_array(three::w_query[h])}, {ctattn::from_array(three::w_key[h])},
+    heads[h] = {{ctattn::from_array(three::w_query[h])},
+                {ctattn::from_array(three::w_key[h])},
                 {ctattn::from_array(three::w_value[h])}};
   }
   return heads;

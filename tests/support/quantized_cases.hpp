@@ -13,6 +13,7 @@
 #include <ctattn/layers/norm.hpp>
 #include <ctattn/layers/patch.hpp>
 #include <ctattn/layers/transformer.hpp>
+#include <ctattn/math/exp.hpp>
 #include <ctattn/math/isqrt.hpp>
 #include <ctattn/matrix/from_array.hpp>
 #include <ctattn/quantized/activation.hpp>
@@ -21,15 +22,14 @@
 #include <ctattn/quantized/calibrate.hpp>
 #include <ctattn/quantized/embedding.hpp>
 #include <ctattn/quantized/hadamard.hpp>
-#include <ctattn/quantized/norm.hpp>
 #include <ctattn/quantized/linear.hpp>
 #include <ctattn/quantized/multiply.hpp>
+#include <ctattn/quantized/norm.hpp>
 #include <ctattn/quantized/patch.hpp>
 #include <ctattn/quantized/pool.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
 #include <ctattn/quantized/softmax.hpp>
 #include <ctattn/quantized/transformer.hpp>
-#include <ctattn/math/exp.hpp>
 
 #include "fixtures/quantized/quantized.hpp"
 #include "support/case_list.hpp"
@@ -77,18 +77,17 @@ constexpr std::size_t product_mismatches(Case, Read read) noexcept {
   for (std::size_t r = 0; r < b_type::rows; ++r) {
     for (std::size_t c = 0; c < b_type::cols; ++c) b_rows.elements[c][r] = b.elements[r][c];
   }
-  return differing(a, Case::a()) + differing(b, Case::b()) +
-         differing(ctattn::multiply<Out>(a, b), Case::product()) +
+  return differing(a, Case::a()) + differing(b, Case::b()) + differing(ctattn::multiply<Out>(a, b), Case::product()) +
          differing(ctattn::multiply<Out>(a, ctattn::transpose(read(b_rows))), Case::product());
 }
 
-#define CTATTN_QUANTIZED_CASE(NS)                                                                    \
-  struct NS##_case {                                                                                 \
-    static constexpr const auto& a_real() noexcept { return fx::NS::a_real; }                        \
-    static constexpr const auto& b_real() noexcept { return fx::NS::b_real; }                        \
-    static constexpr const auto& a() noexcept { return fx::NS::a; }                                  \
-    static constexpr const auto& b() noexcept { return fx::NS::b; }                                  \
-    static constexpr const auto& product() noexcept { return fx::NS::product; }                      \
+#define CTATTN_QUANTIZED_CASE(NS)                                               \
+  struct NS##_case {                                                            \
+    static constexpr const auto& a_real() noexcept { return fx::NS::a_real; }   \
+    static constexpr const auto& b_real() noexcept { return fx::NS::b_real; }   \
+    static constexpr const auto& a() noexcept { return fx::NS::a; }             \
+    static constexpr const auto& b() noexcept { return fx::NS::b; }             \
+    static constexpr const auto& product() noexcept { return fx::NS::product; } \
   };
 CTATTN_QUANTIZED_CASE(small_product)
 CTATTN_QUANTIZED_CASE(long_product)
@@ -98,10 +97,10 @@ CTATTN_QUANTIZED_CASE(saturating_product)
 template <typename Read>
 constexpr std::size_t all_product_mismatches(Read read) noexcept {
   using ctattn::quantization;
-  return product_mismatches<quantization{0.02, 5}, quantization{0.015, -2}, quantization{0.04, 3}>(
-             small_product_case{}, read) +
-         product_mismatches<quantization{0.05, 0}, quantization{0.03, 7}, quantization{0.5, -10}>(
-             long_product_case{}, read) +
+  return product_mismatches<quantization{0.02, 5}, quantization{0.015, -2}, quantization{0.04, 3}>(small_product_case{},
+                                                                                                   read) +
+         product_mismatches<quantization{0.05, 0}, quantization{0.03, 7}, quantization{0.5, -10}>(long_product_case{},
+                                                                                                  read) +
          product_mismatches<quantization{0.1, -1}, quantization{0.1, 2}, quantization{0.15, 0}>(
              saturating_product_case{}, read);
 }
@@ -128,9 +127,9 @@ constexpr std::size_t calibration_mismatches(Read read) noexcept {
 
 // The batch quantized with the calibration's quantization, which the compiler derives (so only at compile time can
 // it be a template argument; the run-time test reads the batch at run time and quantizes with the same type).
-inline constexpr ctattn::quantization calibrated = ctattn::quantization_for_range(ctattn::observed_range(
-    ctattn::from_array(fx::calibration::batch0), ctattn::from_array(fx::calibration::batch1),
-    ctattn::from_array(fx::calibration::batch2)));
+inline constexpr ctattn::quantization calibrated = ctattn::quantization_for_range(
+    ctattn::observed_range(ctattn::from_array(fx::calibration::batch0), ctattn::from_array(fx::calibration::batch1),
+                           ctattn::from_array(fx::calibration::batch2)));
 
 template <typename Read>
 constexpr std::size_t calibrated_quantize_mismatches(Read read) noexcept {
@@ -208,9 +207,9 @@ constexpr std::size_t int8_attention_mismatches(Read read, double tolerance) noe
 namespace att = fx::attention;
 template <typename Read>
 constexpr std::size_t attention_mismatches(Read read) noexcept {
-  return int8_attention_mismatches<att::q, att::k, att::v, ctattn::quantization_for_range(att::scores_lo, att::scores_hi),
-                                   ctattn::quantization_for_range(att::out_lo, att::out_hi), att::output,
-                                   att::float_output>(read, 0.02);
+  return int8_attention_mismatches<
+      att::q, att::k, att::v, ctattn::quantization_for_range(att::scores_lo, att::scores_hi),
+      ctattn::quantization_for_range(att::out_lo, att::out_hi), att::output, att::float_output>(read, 0.02);
 }
 
 // The same at run time only, for 20 queries of width 70 over 37 keys with values of width 33: products from 8 rows
@@ -234,8 +233,8 @@ namespace lin = fx::linear;
 // `first` on (a part of a stacked weight, such as in_proj_weight).
 template <std::size_t In, std::size_t Out, std::size_t Rows>
 constexpr ctattn::linear<float, In, Out, ctattn::out_by_in, true> torch_linear(const float (&weight)[Rows][In],
-                                                                                const float (&bias)[Rows],
-                                                                                std::size_t first = 0) noexcept {
+                                                                               const float (&bias)[Rows],
+                                                                               std::size_t first = 0) noexcept {
   ctattn::linear<float, In, Out, ctattn::out_by_in, true> l{};
   for (std::size_t c = 0; c < Out; ++c) {
     for (std::size_t k = 0; k < In; ++k) l.weight(c, k) = weight[first + c][k];
@@ -347,8 +346,7 @@ constexpr std::size_t tflite_float32_mismatches(Read read) noexcept {
   }
   constexpr ctattn::quantization any_in{0.02f, 0};
   constexpr ctattn::quantization any_out{0.05f, 0};
-  const auto layer =
-      ctattn::quantize_linear<any_in, any_out>(read(l), ctattn::channel_scales<6>{tfl::channel_scales});
+  const auto layer = ctattn::quantize_linear<any_in, any_out>(read(l), ctattn::channel_scales<6>{tfl::channel_scales});
   std::uint32_t weights_bad = 0;  // 32 bits: see differing()
   for (std::size_t c = 0; c < 6; ++c) {
     for (std::size_t k = 0; k < 10; ++k) {
@@ -492,11 +490,11 @@ constexpr std::size_t blocked_multi_head_mismatches(Read read) noexcept {
   const auto q = ctattn::quantize<q_x>(read(blocked_input(1)));
   std::size_t bad = 0;
   constexpr ctattn::quantization q_proj{0.03, -2};
-  const auto weights = ctattn::make_qmulti_head_attention_weights<2>(
-      ctattn::quantize_linear<q_x, q_proj>(read(blocked_linear(4))),
-      ctattn::quantize_linear<q_x, q_proj>(read(blocked_linear(5))),
-      ctattn::quantize_linear<q_x, q_v>(read(blocked_linear(6))),
-      ctattn::quantize_linear<q_out, q_proj>(read(blocked_linear(7))));
+  const auto weights =
+      ctattn::make_qmulti_head_attention_weights<2>(ctattn::quantize_linear<q_x, q_proj>(read(blocked_linear(4))),
+                                                    ctattn::quantize_linear<q_x, q_proj>(read(blocked_linear(5))),
+                                                    ctattn::quantize_linear<q_x, q_v>(read(blocked_linear(6))),
+                                                    ctattn::quantize_linear<q_out, q_proj>(read(blocked_linear(7))));
   bad += differing_elements(ctattn::multi_head_attention<q_scores>(q, weights),
                             ctattn::multi_head_attention<q_scores>(q, weights, wide));
   bad += differing_elements(ctattn::multi_head_attention<q_scores>(q, weights, ctattn::causal),
@@ -512,8 +510,8 @@ constexpr std::size_t blocked_feed_forward_mismatches(Read read) noexcept {
   constexpr ctattn::quantization q_hidden{0.05, -10};
   constexpr ctattn::quantization q_act{0.03, -100};
   constexpr ctattn::quantization q_ff{0.05, 3};
-  constexpr ctattn::encoder_layer_quantizations q{q_h, q_h, q_h, q_h, q_h, q_h, q_h, q_h, q_h, q_h, q_hidden, q_act,
-                                                  q_ff, q_h, q_h};
+  constexpr ctattn::encoder_layer_quantizations q{q_h, q_h, q_h,      q_h,   q_h,  q_h, q_h, q_h,
+                                                  q_h, q_h, q_hidden, q_act, q_ff, q_h, q_h};
   ctattn::transformer_encoder_layer<float, 8, 2, 16, ctattn::gelu, true> layer{};
   const auto w1 = blocked_input(8);
   const auto w2 = blocked_input(9);
@@ -636,13 +634,13 @@ namespace act = fx::activations;
 inline constexpr ctattn::quantization activation_in =
     ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(act::x)));
 
-#define CTATTN_ACTIVATION_CASE(NAME)                                                                          \
-  struct NAME##_activation {                                                                                  \
-    using layer = ctattn::NAME;                                                                               \
+#define CTATTN_ACTIVATION_CASE(NAME)                                                                                  \
+  struct NAME##_activation {                                                                                          \
+    using layer = ctattn::NAME;                                                                                       \
     static constexpr ctattn::quantization out = ctattn::quantization_for_range(act::NAME::out_lo, act::NAME::out_hi); \
-    static constexpr const auto& table() noexcept { return act::NAME::table; }                                \
-    static constexpr const auto& output() noexcept { return act::NAME::output; }                              \
-    static constexpr const auto& float_output() noexcept { return act::NAME::float_output; }                  \
+    static constexpr const auto& table() noexcept { return act::NAME::table; }                                        \
+    static constexpr const auto& output() noexcept { return act::NAME::output; }                                      \
+    static constexpr const auto& float_output() noexcept { return act::NAME::float_output; }                          \
   };
 CTATTN_ACTIVATION_CASE(relu)
 CTATTN_ACTIVATION_CASE(gelu)
@@ -679,13 +677,13 @@ constexpr std::size_t layer_norm_constant_mismatches(const Q& q, Case) noexcept 
   return bad;
 }
 
-#define CTATTN_LAYER_NORM_CONSTANTS(NAME, NS)                                       \
-  struct NAME {                                                                     \
-    static constexpr const auto& multiplier() noexcept { return NS::multiplier; }   \
-    static constexpr const auto& shift() noexcept { return NS::shift; }             \
-    static constexpr const auto& bias_q() noexcept { return NS::bias_q; }           \
-    static constexpr std::int64_t epsilon = NS::epsilon;                            \
-    static constexpr std::int32_t epsilon_shift = NS::epsilon_shift;                \
+#define CTATTN_LAYER_NORM_CONSTANTS(NAME, NS)                                     \
+  struct NAME {                                                                   \
+    static constexpr const auto& multiplier() noexcept { return NS::multiplier; } \
+    static constexpr const auto& shift() noexcept { return NS::shift; }           \
+    static constexpr const auto& bias_q() noexcept { return NS::bias_q; }         \
+    static constexpr std::int64_t epsilon = NS::epsilon;                          \
+    static constexpr std::int32_t epsilon_shift = NS::epsilon_shift;              \
   };
 CTATTN_LAYER_NORM_CONSTANTS(layer_norm_constants, fx::layer_norm)
 CTATTN_LAYER_NORM_CONSTANTS(plain_layer_norm_constants, fx::plain_layer_norm)
@@ -726,7 +724,8 @@ constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
     for (std::size_t j = 0; j < decltype(x)::cols; ++j) {
       const std::int32_t n = ctattn::detail::kernels::int8_layer_norm_normalized(x(r, j), row);
       bad += n == lnf::normalized[r][j] ? 0u : 1u;
-      bad += ctattn::detail::kernels::int8_layer_norm_scaled(n, norm.multiplier[j], norm.shift[j], norm.bias[j]) == lnf::scaled[r][j]
+      bad += ctattn::detail::kernels::int8_layer_norm_scaled(n, norm.multiplier[j], norm.shift[j], norm.bias[j]) ==
+                     lnf::scaled[r][j]
                  ? 0u
                  : 1u;
     }
@@ -751,8 +750,8 @@ constexpr std::size_t plain_layer_norm_mismatches(Read read) noexcept {
 
 // Parameters past the held limits, with eps 1e-5 and with eps 1e20 (E held at 2^61): constants and outputs.
 template <typename Constants, std::size_t R, typename Read>
-constexpr std::size_t extreme_layer_norm_mismatches(float eps, Constants constants,
-                                                    const std::int32_t (&want)[R][6], Read read) noexcept {
+constexpr std::size_t extreme_layer_norm_mismatches(float eps, Constants constants, const std::int32_t (&want)[R][6],
+                                                    Read read) noexcept {
   namespace ext = fx::extreme_layer_norm;
   constexpr ctattn::quantization q_in{0.05, 0}, q_out{0.01, 3};
   ctattn::layer_norm<float, 6> extreme{};
@@ -803,17 +802,17 @@ constexpr std::int32_t wide_expected(int row, std::size_t j) noexcept {
   return row == 0 ? wide::outlier[j == 0 ? 0 : 1] : row == 1 ? wide::alternating[j % 2] : wide::ramp[j % 256];
 }
 constexpr double wide_reference(int row, std::size_t j) noexcept {
-  return row == 0 ? wide::float_outlier[j == 0 ? 0 : 1]
-                  : row == 1 ? wide::float_alternating[j % 2] : wide::float_ramp[j % 256];
+  return row == 0   ? wide::float_outlier[j == 0 ? 0 : 1]
+         : row == 1 ? wide::float_alternating[j % 2]
+                    : wide::float_ramp[j % 256];
 }
 
 template <typename Norm>
 constexpr std::size_t wide_constant_mismatches(const Norm& norm) noexcept {
   std::size_t bad = norm.epsilon == wide::epsilon && norm.epsilon_shift == wide::epsilon_shift ? 0u : 1u;
   for (std::size_t j = 0; j < Norm::width; ++j) {
-    bad += norm.multiplier[j] == wide::multiplier && norm.shift[j] == wide::shift && norm.bias[j] == wide::bias_q
-               ? 0u
-               : 1u;
+    bad += norm.multiplier[j] == wide::multiplier && norm.shift[j] == wide::shift && norm.bias[j] == wide::bias_q ? 0u
+                                                                                                                  : 1u;
   }
   return bad;
 }
@@ -836,7 +835,8 @@ constexpr std::size_t wide_row_mismatches(const Norm& norm, int row, Read read) 
 template <typename Read>
 constexpr std::size_t rms_norm_mismatches(Read read) noexcept {
   namespace rn = fx::rms_norm;
-  constexpr ctattn::quantization q_in = ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(rn::x)));
+  constexpr ctattn::quantization q_in =
+      ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(rn::x)));
   constexpr ctattn::quantization q_out = ctattn::quantization_for_range(rn::out_lo, rn::out_hi);
   ctattn::rms_norm<float, 32> float_rms{};
   for (std::size_t j = 0; j < 32; ++j) float_rms.weight(0, j) = rn::weight[j];

@@ -76,8 +76,8 @@ constexpr auto head_attention(const XQ& x_q, const XKV& x_kv, const Head& head, 
       attend_head<form::arithmetic_kind>(*into.output, *into.workspace, mask_of(options...), 0);
     }
   } else {
-    using rules = rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>,
-                            head_rules<Op, XQ, XKV, Head>>;
+    using rules =
+        rule_list<shape_error::options_must_be_one_of_each_kind<Op, Options...>, head_rules<Op, XQ, XKV, Head>>;
     if constexpr (first_broken<rules>::check()) {
       constexpr arithmetic a = form::arithmetic_kind;
       return scaled_dot_product_attention(projected<a>(x_q, head.query), projected<a>(x_kv, head.key),

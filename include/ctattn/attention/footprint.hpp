@@ -37,9 +37,9 @@ inline constexpr std::size_t projection_bytes =
     sizeof(typename P::weight_type) + (P::has_bias ? sizeof(typename P::bias_type) : 0);
 
 template <typename Head>
-inline constexpr std::size_t head_weight_bytes = projection_bytes<query_projection<Head>> +
-                                                 projection_bytes<key_projection<Head>> +
-                                                 projection_bytes<value_projection<Head>>;
+inline constexpr std::size_t head_weight_bytes =
+    projection_bytes<query_projection<Head>> + projection_bytes<key_projection<Head>> +
+    projection_bytes<value_projection<Head>>;
 
 // The attention kernel's stack scratch for n_q queries of d_k against n_kv keys, with the build's default
 // arithmetic: the exact kernel's two row buffers (scores and probabilities) of n_kv elements, or the fused SIMD
@@ -81,9 +81,8 @@ inline constexpr footprint heads_footprint = [] {
 /// Example: `static_assert(ctattn::scaled_dot_product_attention_footprint<Q, K, V>.ram_bytes() <= 2048);`
 template <FixedMatrix Q, FixedMatrix K, FixedMatrix V>
 inline constexpr footprint scaled_dot_product_attention_footprint{
-    0, sizeof(Q) + sizeof(K) + sizeof(V),
-    sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>), 0,
-    detail::kernel_stack_bytes<typename Q::value_type, Q::rows, K::rows, Q::cols>};
+    0, sizeof(Q) + sizeof(K) + sizeof(V), sizeof(basic_matrix<typename Q::value_type, Q::row_extent, V::column_extent>),
+    0, detail::kernel_stack_bytes<typename Q::value_type, Q::rows, K::rows, Q::cols>};
 
 /// The footprint of `self_attention(x, head, ctattn::into(output, workspace))`.
 ///

@@ -9,11 +9,11 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "ctattn/math/sqrt.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/options.hpp"
 #include "ctattn/attention/rules.hpp"
 #include "ctattn/kernels/dispatch.hpp"
+#include "ctattn/math/sqrt.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/shape/dimension.hpp"
 
@@ -210,12 +210,13 @@ struct attention_gradients {
 /// \endcode
 template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G, arithmetic A = default_arithmetic>
 [[nodiscard]] constexpr attention_gradients<Q, K, V> attention_backward(const Q& queries, const K& keys,
-                                                                         const V& values, const G& upstream,
-                                                                         arithmetic_option<A> = {}) noexcept {
+                                                                        const V& values, const G& upstream,
+                                                                        arithmetic_option<A> = {}) noexcept {
   using op_tag = op::attention_backward;
   // The forward pass's rules, then the upstream gradient dL/dO: one row per query, one column per value feature.
-  using rules = rule_list<detail::attention_rules<op_tag, Q, K, V, no_mask_type>, detail::same_element_rule<op_tag, G, Q>,
-                          detail::rows_rule<op_tag, G, Q>, detail::columns_rule<op_tag, G, V>>;
+  using rules =
+      rule_list<detail::attention_rules<op_tag, Q, K, V, no_mask_type>, detail::same_element_rule<op_tag, G, Q>,
+                detail::rows_rule<op_tag, G, Q>, detail::columns_rule<op_tag, G, V>>;
   using T = typename Q::value_type;
   attention_gradients<Q, K, V> grad{};
   if constexpr (detail::first_broken<rules>::check()) {

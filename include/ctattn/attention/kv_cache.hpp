@@ -137,8 +137,7 @@ namespace detail {
 // The rules of one query row x over a cache with weights W, writing into Out.
 template <typename X, typename W, typename Cache, typename Out>
 using cached_attention_rules = rule_list<
-    shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
-    projection_rules<X, query_projection<W>>,
+    shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>, projection_rules<X, query_projection<W>>,
     shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>, dim_of<key_projection<W>::output_extent>>,
     shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
                                     dim_of<value_projection<W>::output_extent>>,
@@ -208,16 +207,15 @@ template <FixedMatrix X, typename W, KeyValueCache Cache, FixedMatrix Out, typen
 /// \endcode
 template <FixedMatrix Memory, typename W, KeyValueCache Cache, typename... Options>
 constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache, const Options&...) noexcept {
-  using rules =
-      rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
-                detail::projection_rules<Memory, detail::key_projection<W>>,
-                detail::projection_rules<Memory, detail::value_projection<W>>,
-                shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
-                                                dim_of<detail::key_projection<W>::output_extent>>,
-                shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
-                                                dim_of<detail::value_projection<W>::output_extent>>,
-                shape_error::element_types_must_match<op::kv_cache, typename Cache::value_type,
-                                                      typename W::value_type>>;
+  using rules = rule_list<
+      shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
+      detail::projection_rules<Memory, detail::key_projection<W>>,
+      detail::projection_rules<Memory, detail::value_projection<W>>,
+      shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
+                                      dim_of<detail::key_projection<W>::output_extent>>,
+      shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
+                                      dim_of<detail::value_projection<W>::output_extent>>,
+      shape_error::element_types_must_match<op::kv_cache, typename Cache::value_type, typename W::value_type>>;
   if constexpr (detail::first_broken<rules>::check()) {
     constexpr arithmetic a = detail::call_options<Options...>::arithmetic_kind;
     const auto keys = detail::projected<a>(memory, w.key);

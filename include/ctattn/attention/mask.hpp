@@ -262,8 +262,8 @@ template <typename T, auto NQ, auto NKV, AttentionMask Mask>
   constexpr std::size_t n_q = result_type::rows;
   constexpr std::size_t n_kv = result_type::cols;
   result_type m{};
-  if constexpr (!detail::first_broken<detail::mask_rules<op::mask, T, normalize_extent<NQ>, normalize_extent<NKV>,
-                                                         Mask>>::check()) {
+  if constexpr (!detail::first_broken<
+                    detail::mask_rules<op::mask, T, normalize_extent<NQ>, normalize_extent<NKV>, Mask>>::check()) {
     return m;
   }
   for (std::size_t i = 0; i < n_q; ++i) {

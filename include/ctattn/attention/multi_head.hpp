@@ -64,11 +64,12 @@ template <typename T, std::size_t QueryHeads, std::size_t KeyValueHeads, auto DM
           WeightLayout Layout = in_by_out, bool HasBias = false, auto KDim = DModel, auto VDim = DModel>
 struct basic_grouped_query_attention_weights {
   /// The rules of the configuration; the attention functions check them again (no second error).
-  using rules = rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
-                          shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
-                          shape_error::count_must_be_positive<op::grouped_query_attention, count<HeadDim>>,
-                          shape_error::key_value_heads_must_divide_query_heads<
-                              op::grouped_query_attention, count<KeyValueHeads>, count<QueryHeads>>>;
+  using rules =
+      rule_list<shape_error::count_must_be_positive<op::grouped_query_attention, count<QueryHeads>>,
+                shape_error::count_must_be_positive<op::grouped_query_attention, count<KeyValueHeads>>,
+                shape_error::count_must_be_positive<op::grouped_query_attention, count<HeadDim>>,
+                shape_error::key_value_heads_must_divide_query_heads<op::grouped_query_attention, count<KeyValueHeads>,
+                                                                     count<QueryHeads>>>;
   static_assert((detail::first_broken<rules>::check(), true));
   using value_type = T;
   static constexpr std::size_t query_heads = QueryHeads;
@@ -189,8 +190,7 @@ namespace detail {
 /// keys, and the mask against n_q x n_kv.
 template <typename XQ, typename XK, typename XV, typename W, typename Mask>
 using multi_head_rules =
-    rule_list<typename W::rules, projection_rules<XQ, query_projection<W>>,
-              projection_rules<XK, key_projection<W>>,
+    rule_list<typename W::rules, projection_rules<XQ, query_projection<W>>, projection_rules<XK, key_projection<W>>,
               projection_rules<XV, value_projection<W>>,
               shape_error::key_and_value_counts_must_match<op::multi_head_attention, dim_of<XK::row_extent>,
                                                            dim_of<XV::row_extent>>,
@@ -374,8 +374,8 @@ constexpr void multi_head_attention(const XQ& query, const XK& key, const XV& va
 /// same options. Example: `auto y = ctattn::grouped_query_attention(x, x, x, gqa_weights, ctattn::causal);`
 template <FixedMatrix XQ, FixedMatrix XK, FixedMatrix XV, typename W, typename... Options>
   requires(!detail::call_options<Options...>::writes_into)
-[[nodiscard]] constexpr auto grouped_query_attention(const XQ& query, const XK& key, const XV& value,
-                                                     const W& weights, const Options&... options) noexcept {
+[[nodiscard]] constexpr auto grouped_query_attention(const XQ& query, const XK& key, const XV& value, const W& weights,
+                                                     const Options&... options) noexcept {
   return detail::multi_head(query, key, value, weights, options...);
 }
 
@@ -532,8 +532,7 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
 /// \endcode
 template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, typename... Options>
   requires(!detail::call_options<Options...>::writes_into && !(Projection<Options> || ...))
-[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
-                                                       const std::array<Head, H>& heads,
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv, const std::array<Head, H>& heads,
                                                        const Options&... options) noexcept {
   return detail::wide_heads<op::wide_multi_head_attention>(x_q, x_kv, heads, options...);
 }
@@ -550,9 +549,8 @@ constexpr void wide_multi_head_attention(const XQ& x_q, const XKV& x_kv, const s
 /// To write it into caller storage, write the heads with `into` and project with `ctattn::project_into`.
 template <FixedMatrix XQ, FixedMatrix XKV, typename Head, std::size_t H, Projection P, typename... Options>
   requires(!detail::call_options<Options...>::writes_into)
-[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv,
-                                                       const std::array<Head, H>& heads, const P& output,
-                                                       const Options&... options) noexcept {
+[[nodiscard]] constexpr auto wide_multi_head_attention(const XQ& x_q, const XKV& x_kv, const std::array<Head, H>& heads,
+                                                       const P& output, const Options&... options) noexcept {
   using concat = decltype(wide_multi_head_attention(x_q, x_kv, heads, options...));
   if constexpr (rules_hold<detail::projection_rules<concat, P>>) {
     return detail::projected<detail::call_options<Options...>::arithmetic_kind>(

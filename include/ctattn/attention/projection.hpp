@@ -46,8 +46,9 @@ struct basic_linear {
   static constexpr auto input_extent = normalize_extent<In>;
   static constexpr auto output_extent = normalize_extent<Out>;
   static constexpr bool has_bias = HasBias;
-  using weight_type = std::conditional_t<std::is_same_v<Layout, in_by_out>, basic_matrix<T, input_extent, output_extent>,
-                                         basic_matrix<T, output_extent, input_extent>>;
+  using weight_type =
+      std::conditional_t<std::is_same_v<Layout, in_by_out>, basic_matrix<T, input_extent, output_extent>,
+                         basic_matrix<T, output_extent, input_extent>>;
   using bias_type = std::conditional_t<HasBias, basic_matrix<T, std::size_t{1}, output_extent>, no_bias>;
 
   weight_type weight{};
@@ -75,10 +76,9 @@ concept Projection = detail::is_linear<std::remove_cvref_t<P>>::value;
 namespace detail {
 /// The rules of applying projection P to the rows of X: one element type, X's columns match P's input side.
 template <typename X, typename P>
-using projection_rules =
-    rule_list<shape_error::element_types_must_match<op::projection, typename X::value_type, typename P::value_type>,
-              shape_error::input_width_must_match_weight<op::projection, dim_of<X::column_extent>,
-                                                         dim_of<P::input_extent>>>;
+using projection_rules = rule_list<
+    shape_error::element_types_must_match<op::projection, typename X::value_type, typename P::value_type>,
+    shape_error::input_width_must_match_weight<op::projection, dim_of<X::column_extent>, dim_of<P::input_extent>>>;
 
 /// The rules of writing that projection into Y: Y has X's rows and P's outputs, in X's element type.
 template <typename Y, typename X, typename P>

@@ -285,11 +285,12 @@ struct mask_rules_of {
   using rows = typename mask_rows<Mask>::type;
   using columns = typename mask_columns<Mask>::type;
   using element = typename mask_element<Mask>::type;
+  static constexpr bool square_scores = requires { Mask::needs_square_scores; };
   using type = rule_list<
       if_declared<element, shape_error::element_types_must_match<Op, T, element>>,
       if_declared<rows, shape_error::mask_rows_must_match_queries<Op, rows, dim_of<NQ>>>,
       if_declared<columns, shape_error::mask_columns_must_match_keys<Op, columns, dim_of<NKV>>>,
-      std::conditional_t<requires { Mask::needs_square_scores; },
+      std::conditional_t<square_scores,
                          shape_error::sliding_window_needs_as_many_queries_as_keys<Op, dim_of<NQ>, dim_of<NKV>>,
                          rule_list<>>>;
 };
@@ -315,7 +316,6 @@ using attention_rules =
               shape_error::query_and_key_widths_must_match<Op, dim_of<Q::column_extent>, dim_of<K::column_extent>>,
               shape_error::key_and_value_counts_must_match<Op, dim_of<K::row_extent>, dim_of<V::row_extent>>,
               mask_rules<Op, typename Q::value_type, Q::row_extent, K::row_extent, Mask>>;
-
 
 // The output of attention over Q and V: n_q x d_v (h * d_v when `Heads` heads are concatenated).
 template <typename Op, typename Out, typename Q, typename V, std::size_t Heads = 1>

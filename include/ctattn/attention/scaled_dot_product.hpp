@@ -27,8 +27,8 @@ namespace ctattn {
 template <typename Q, typename K, typename V, typename Mask = no_mask_type>
 concept AttentionCompatible =
     FixedMatrix<Q> && FixedMatrix<K> && FixedMatrix<V> && AttentionMask<Mask> &&
-    rules_hold<detail::attention_rules<op::scaled_dot_product_attention, std::remove_cvref_t<Q>,
-                                       std::remove_cvref_t<K>, std::remove_cvref_t<V>, Mask>>;
+    rules_hold<detail::attention_rules<op::scaled_dot_product_attention, std::remove_cvref_t<Q>, std::remove_cvref_t<K>,
+                                       std::remove_cvref_t<V>, Mask>>;
 
 /// The output of attention together with its attention weights (for study and pictures).
 ///
@@ -90,11 +90,10 @@ using into_rules = typename into_rules_of<Op, Form, Q, V, RequiredWorkspace, Hea
 
 /// The rules of `scaled_dot_product_attention(q, k, v, options...)`.
 template <typename Q, typename K, typename V, typename... Options>
-using scaled_dot_product_rules =
-    rule_list<shape_error::options_must_be_one_of_each_kind<op::scaled_dot_product_attention, Options...>,
-              attention_rules<op::scaled_dot_product_attention, Q, K, V, typename call_options<Options...>::mask_type>,
-              into_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V,
-                         no_workspace>>;
+using scaled_dot_product_rules = rule_list<
+    shape_error::options_must_be_one_of_each_kind<op::scaled_dot_product_attention, Options...>,
+    attention_rules<op::scaled_dot_product_attention, Q, K, V, typename call_options<Options...>::mask_type>,
+    into_rules<op::scaled_dot_product_attention, typename call_options<Options...>::form_type, Q, V, no_workspace>>;
 
 template <typename Q, typename K, typename V, typename... Options>
 constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Options&... options) noexcept {
@@ -110,8 +109,8 @@ constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Opti
       expects(!same_object(output, v) && !same_object(output, q));
       zero(output);
       weights_type* no_weights = nullptr;
-      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output,
-                                                                      no_weights, whole, score_divisor<T, Q::cols>);
+      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights,
+                                                                      whole, score_divisor<T, Q::cols>);
     }
   } else if constexpr (form::returns_weights) {
     attention_result<output_type, weights_type> result{};
@@ -124,8 +123,8 @@ constexpr auto scaled_dot_product(const Q& q, const K& k, const V& v, const Opti
     output_type output{};
     if constexpr (rules_hold) {
       weights_type* no_weights = nullptr;
-      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output,
-                                                                      no_weights, whole, score_divisor<T, Q::cols>);
+      kernels::attend<form::arithmetic_kind, false, Q::cols, V::cols>(q, k, v, mask_of(options...), output, no_weights,
+                                                                      whole, score_divisor<T, Q::cols>);
     }
     return output;
   }

@@ -178,9 +178,9 @@ struct workspace_shape_of_impl {
 template <typename T, auto NQ, auto NKV, auto DK, auto DV>
 struct workspace_shape_of_impl<basic_attention_workspace<T, NQ, NKV, DK, DV>> {
   using W = basic_attention_workspace<T, NQ, NKV, DK, DV>;
-  using type = workspace_shape<typename W::value_type, dim_of<W::queries_type::row_extent>,
-                               dim_of<W::keys_type::row_extent>, dim_of<W::keys_type::column_extent>,
-                               dim_of<W::values_type::column_extent>>;
+  using type =
+      workspace_shape<typename W::value_type, dim_of<W::queries_type::row_extent>, dim_of<W::keys_type::row_extent>,
+                      dim_of<W::keys_type::column_extent>, dim_of<W::values_type::column_extent>>;
 };
 template <typename W>
 using workspace_shape_of = typename workspace_shape_of_impl<W>::type;
@@ -213,12 +213,12 @@ template <typename Op, typename Out, typename XQ, typename XKV, typename Head, t
 struct head_into_rules_of<Op, Out, XQ, XKV, Head, W, Mask, Heads, true> {
   using workspace = head_workspace<XQ, XKV, Head>;
   using keys = basic_matrix<typename XKV::value_type, XKV::row_extent, key_projection<Head>::output_extent>;
-  using type = rule_list<
-      head_rules<Op, XQ, XKV, Head>,
-      attention_rules<op::scaled_dot_product_attention, typename workspace::queries_type, keys,
-                      typename workspace::values_type, Mask>,
-      output_rules<Op, Out, typename workspace::queries_type, typename workspace::values_type, Heads>,
-      shape_error::workspace_must_match_attention<Op, workspace_shape_of<W>, workspace_shape_of<workspace>>>;
+  using type =
+      rule_list<head_rules<Op, XQ, XKV, Head>,
+                attention_rules<op::scaled_dot_product_attention, typename workspace::queries_type, keys,
+                                typename workspace::values_type, Mask>,
+                output_rules<Op, Out, typename workspace::queries_type, typename workspace::values_type, Heads>,
+                shape_error::workspace_must_match_attention<Op, workspace_shape_of<W>, workspace_shape_of<workspace>>>;
 };
 template <typename Op, typename Out, typename XQ, typename XKV, typename Head, typename W, typename Mask,
           std::size_t Heads = 1>

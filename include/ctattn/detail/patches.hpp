@@ -32,8 +32,8 @@ struct patches_1d {
 // given as Height Width rows of pixels (row-major), Channels columns: the patches row by row.
 template <std::size_t Channels, std::size_t Height, std::size_t Width, std::size_t PatchHeight, std::size_t PatchWidth>
 struct patches_2d {
-  static constexpr bool whole = PatchHeight != 0 && PatchWidth != 0 && Height % PatchHeight == 0 &&
-                                Width % PatchWidth == 0;
+  static constexpr bool whole =
+      PatchHeight != 0 && PatchWidth != 0 && Height % PatchHeight == 0 && Width % PatchWidth == 0;
   static constexpr std::size_t across = whole ? Width / PatchWidth : 1;
   static constexpr std::size_t area = PatchHeight * PatchWidth;
   static constexpr std::size_t width = Channels * area;
@@ -48,7 +48,7 @@ struct patches_2d {
       const std::size_t left = token % across * PatchWidth;
       for (std::size_t i = 0; i < PatchHeight; ++i) {
         for (std::size_t j = 0; j < PatchWidth; ++j) {
-          const E (&pixel)[Channels] = x[(top + i) * Width + left + j];
+          const auto& pixel = x[(top + i) * Width + left + j];
           for (std::size_t c = 0; c < Channels; ++c) p[token][c * area + i * PatchWidth + j] = pixel[c];
         }
       }

@@ -54,6 +54,9 @@
 #include "ctattn/layers/parameters.hpp"
 #include "ctattn/quantized/links.hpp"
 
+// Rationale: the generated C++ is written as runs of adjacent string literals joined by +, laid out to read
+// like the file it makes; clang-format breaks such runs at every literal, so this file keeps its own layout.
+// clang-format off
 namespace ctattn::host {
 
 /// What `write_chain_proof` writes around the numbers.
@@ -426,5 +429,6 @@ int chain_proof_main(int argc, char** argv, const M& model, const std::array<X, 
 }
 
 }  // namespace ctattn::host
+// clang-format on
 
 #endif  // CTATTN_HOST_PROOF_HPP

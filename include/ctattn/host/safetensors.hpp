@@ -97,7 +97,25 @@ struct load_error {
 ///   static_assert(ctattn::host::dtype_size(ctattn::host::dtype::bf16) == 2);
 /// \endcode
 enum class dtype : std::uint8_t {
-  f32, f64, f16, bf16, f8_e4m3, f8_e5m2, boolean, u8, i8, i16, u16, i32, u32, i64, u64, f8_e8m0, f6_e2m3, f6_e3m2, f4,
+  f32,
+  f64,
+  f16,
+  bf16,
+  f8_e4m3,
+  f8_e5m2,
+  boolean,
+  u8,
+  i8,
+  i16,
+  u16,
+  i32,
+  u32,
+  i64,
+  u64,
+  f8_e8m0,
+  f6_e2m3,
+  f6_e3m2,
+  f4,
   c64
 };
 
@@ -108,13 +126,13 @@ struct dtype_entry {
   std::uint64_t bits;
 };
 inline constexpr dtype_entry dtype_table[] = {
-    {dtype::f64, "F64", 64},         {dtype::f32, "F32", 32},         {dtype::f16, "F16", 16},
-    {dtype::bf16, "BF16", 16},       {dtype::f8_e5m2, "F8_E5M2", 8},  {dtype::f8_e4m3, "F8_E4M3", 8},
-    {dtype::f8_e8m0, "F8_E8M0", 8},  {dtype::f6_e2m3, "F6_E2M3", 6},  {dtype::f6_e3m2, "F6_E3M2", 6},
-    {dtype::f4, "F4", 4},            {dtype::c64, "C64", 64},         {dtype::i64, "I64", 64},
-    {dtype::i32, "I32", 32},         {dtype::i16, "I16", 16},         {dtype::i8, "I8", 8},
-    {dtype::u64, "U64", 64},         {dtype::u32, "U32", 32},         {dtype::u16, "U16", 16},
-    {dtype::u8, "U8", 8},            {dtype::boolean, "BOOL", 8},
+    {dtype::f64, "F64", 64},        {dtype::f32, "F32", 32},        {dtype::f16, "F16", 16},
+    {dtype::bf16, "BF16", 16},      {dtype::f8_e5m2, "F8_E5M2", 8}, {dtype::f8_e4m3, "F8_E4M3", 8},
+    {dtype::f8_e8m0, "F8_E8M0", 8}, {dtype::f6_e2m3, "F6_E2M3", 6}, {dtype::f6_e3m2, "F6_E3M2", 6},
+    {dtype::f4, "F4", 4},           {dtype::c64, "C64", 64},        {dtype::i64, "I64", 64},
+    {dtype::i32, "I32", 32},        {dtype::i16, "I16", 16},        {dtype::i8, "I8", 8},
+    {dtype::u64, "U64", 64},        {dtype::u32, "U32", 32},        {dtype::u16, "U16", 16},
+    {dtype::u8, "U8", 8},           {dtype::boolean, "BOOL", 8},
 };
 
 // The names of every dtype, in the table's order: "F64, F32, ..., BOOL".
@@ -259,9 +277,7 @@ class safetensors_file {
   [[nodiscard]] std::uint64_t header_size() const noexcept { return header_size_; }
   [[nodiscard]] std::uint64_t data_offset() const noexcept { return 8 + header_size_; }
   [[nodiscard]] const std::vector<tensor_info>& tensors() const noexcept { return tensors_; }
-  [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& metadata() const noexcept {
-    return metadata_;
-  }
+  [[nodiscard]] const std::vector<std::pair<std::string, std::string>>& metadata() const noexcept { return metadata_; }
 
   [[nodiscard]] const tensor_info* find(std::string_view tensor_name) const noexcept {
     for (const tensor_info& t : tensors_) {
@@ -288,7 +304,7 @@ class safetensors_file {
   [[nodiscard]] std::span<const unsigned char> data(const tensor_info& t) const noexcept {
     if (t.begin > t.end || t.end > bytes_.size()) return {};
     return std::span<const unsigned char>(bytes_).subspan(static_cast<std::size_t>(t.begin),
-                                                           static_cast<std::size_t>(t.end - t.begin));
+                                                          static_cast<std::size_t>(t.end - t.begin));
   }
 
  private:
@@ -499,7 +515,7 @@ class header_handler {
         return true;
       case state::tensor: {
         tensor_info& t = current();
-        const char* missing = !seen_dtype_    ? "dtype"
+        const char* missing = !seen_dtype_     ? "dtype"
                               : !seen_shape_   ? "shape"
                               : !seen_offsets_ ? "data_offsets"
                                                : nullptr;
@@ -682,8 +698,7 @@ class header_handler {
       case state::metadata:
         return fail(at, "__metadata__ key " + quote_name(key_) + ": value must be a string, not " + std::string(what));
       case state::tensor: {
-        static constexpr std::string_view wanted[] = {"a string", "an array of integers",
-                                                      "an array of two integers"};
+        static constexpr std::string_view wanted[] = {"a string", "an array of integers", "an array of two integers"};
         static constexpr std::string_view names[] = {"\"dtype\"", "\"shape\"", "\"data_offsets\""};
         const auto i = static_cast<std::size_t>(field_);
         return fail(at, "tensor " + quote_name(current().name) + ": " + std::string(names[i]) + " must be " +
@@ -1050,9 +1065,9 @@ template <typename T>
   }
   if (!same_shape) {
     std::vector<std::uint64_t> expected(expected_shape.begin(), expected_shape.end());
-    return load_error{file.name(), t->header_offset,
-                      tensor + " has shape " + detail::shape_text(t->shape) + ", expected " +
-                          detail::shape_text(expected)};
+    return load_error{
+        file.name(), t->header_offset,
+        tensor + " has shape " + detail::shape_text(t->shape) + ", expected " + detail::shape_text(expected)};
   }
   const std::uint64_t count = t->element_count();
   const std::uint64_t size = dtype_size(t->type);

@@ -132,14 +132,12 @@ constexpr rgb from_hex(std::uint32_t hex) noexcept {
 // Anchor colours of each map, evenly spaced from the low end to the high end; colours in between are
 // interpolated linearly in sRGB. viridis: matplotlib's map sampled at 0, 0.1, ..., 1; blues, red_blue and
 // greys: ColorBrewer's Blues-9, RdBu-11 (reversed, so that low is blue) and Greys-9.
-inline constexpr std::array<std::uint32_t, 11> viridis_anchors{0x440154, 0x482475, 0x414487, 0x355f8d,
-                                                               0x2a788e, 0x21918c, 0x22a884, 0x44bf70,
-                                                               0x7ad151, 0xbddf26, 0xfde725};
+inline constexpr std::array<std::uint32_t, 11> viridis_anchors{
+    0x440154, 0x482475, 0x414487, 0x355f8d, 0x2a788e, 0x21918c, 0x22a884, 0x44bf70, 0x7ad151, 0xbddf26, 0xfde725};
 inline constexpr std::array<std::uint32_t, 9> blues_anchors{0xf7fbff, 0xdeebf7, 0xc6dbef, 0x9ecae1, 0x6baed6,
                                                             0x4292c6, 0x2171b5, 0x08519c, 0x08306b};
-inline constexpr std::array<std::uint32_t, 11> red_blue_anchors{0x053061, 0x2166ac, 0x4393c3, 0x92c5de,
-                                                                0xd1e5f0, 0xf7f7f7, 0xfddbc7, 0xf4a582,
-                                                                0xd6604d, 0xb2182b, 0x67001f};
+inline constexpr std::array<std::uint32_t, 11> red_blue_anchors{
+    0x053061, 0x2166ac, 0x4393c3, 0x92c5de, 0xd1e5f0, 0xf7f7f7, 0xfddbc7, 0xf4a582, 0xd6604d, 0xb2182b, 0x67001f};
 inline constexpr std::array<std::uint32_t, 9> greys_anchors{0xffffff, 0xf0f0f0, 0xd9d9d9, 0xbdbdbd, 0x969696,
                                                             0x737373, 0x525252, 0x252525, 0x000000};
 
@@ -208,7 +206,6 @@ inline std::string fixed(double value, int decimals) {
   if (text.front() == '-' && text.find_first_not_of("-0.") == std::string::npos) text.erase(0, 1);
   return text;
 }
-
 
 // A label of the colour scale: fixed decimals, trailing zeros dropped (0.25, 0.5, 1).
 inline std::string scale_label(double value, int decimals) {
@@ -350,8 +347,8 @@ inline axis_labels make_labels(const std::vector<std::string>& given, std::size_
     for (std::size_t i = 0; i < count; ++i) labels.text.push_back(std::to_string(i));
     // Index labels are thinned out so that they never overlap: along a row of columns a label needs its
     // width, down a column of rows its height.
-    const double needed = across ? text_width(std::to_string(count > 0 ? count - 1 : 0), font_size) + 4.0
-                                 : font_size + 2.0;
+    const double needed =
+        across ? text_width(std::to_string(count > 0 ? count - 1 : 0), font_size) + 4.0 : font_size + 2.0;
     labels.step = label_step(cell, needed);
   }
   for (std::size_t i = 0; i < labels.text.size(); i += labels.step) {
@@ -474,8 +471,7 @@ inline heatmap_layout layout_heatmap(std::span<const double> values, std::size_t
   if (l.range.any_non_finite) scale_label_width = std::max(scale_label_width, text_width("not finite", font_size));
   l.draw_scale = options.show_colour_scale && !l.empty;
   const double non_finite_key_height = l.range.any_non_finite ? font_size + 2 * gap : 0.0;
-  const double scale_width =
-      l.draw_scale ? 2 * gap + heatmap_layout::scale_bar_width + 4.0 + scale_label_width : 0.0;
+  const double scale_width = l.draw_scale ? 2 * gap + heatmap_layout::scale_bar_width + 4.0 + scale_label_width : 0.0;
   const double title_width = text_width(options.title, title_font_size);
   l.empty_note_width = l.empty ? text_width("(empty matrix)", font_size) : 0.0;
   l.width = std::max(l.grid_x + std::max(l.grid_width, l.empty_note_width) + scale_width + margin,
@@ -497,8 +493,7 @@ inline void write_heatmap_head(std::ostream& out, const heatmap_layout& l, const
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n"
       << "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" << coordinate(l.width) << "\" height=\""
       << coordinate(l.height) << "\" viewBox=\"0 0 " << coordinate(l.width) << ' ' << coordinate(l.height)
-      << "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" font-size=\"" << coordinate(font_size)
-      << "\">\n";
+      << "\" font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\" font-size=\"" << coordinate(font_size) << "\">\n";
   out << "<title>" << escape(options.title.empty() ? std::string("heat map") : options.title) << "</title>\n";
   out << "<desc>" << std::to_string(l.rows) << " x " << std::to_string(l.cols)
       << " heat map written by ctattn::write_svg_heatmap</desc>\n";
@@ -518,9 +513,9 @@ inline void write_heatmap_head(std::ostream& out, const heatmap_layout& l, const
 // The title, the axis labels and the row and column labels.
 inline void write_heatmap_labels(std::ostream& out, const heatmap_layout& l, const svg_heatmap_options& options) {
   if (!options.title.empty()) {
-    out << "<text class=\"title\" x=\"" << coordinate(margin) << "\" y=\""
-        << coordinate(margin + title_font_size) << "\" font-size=\"" << coordinate(title_font_size)
-        << "\" font-weight=\"bold\">" << escape(options.title) << "</text>\n";
+    out << "<text class=\"title\" x=\"" << coordinate(margin) << "\" y=\"" << coordinate(margin + title_font_size)
+        << "\" font-size=\"" << coordinate(title_font_size) << "\" font-weight=\"bold\">" << escape(options.title)
+        << "</text>\n";
   }
   if (!options.column_axis_label.empty()) {
     out << "<text class=\"axis-label\" x=\"" << coordinate(l.grid_x + std::max(l.grid_width, l.empty_note_width) / 2)
@@ -571,8 +566,8 @@ inline void write_heatmap_cells(std::ostream& out, std::span<const double> value
       const std::string fill =
           std::isfinite(v) ? hex_colour(l.colour(options.colours, v)) : std::string(non_finite_fill);
       out << "<rect class=\"cell\" x=\"" << coordinate(l.grid_x + l.cw * static_cast<double>(j)) << "\" y=\""
-          << coordinate(l.grid_y + l.ch * static_cast<double>(i)) << "\" width=\"" << coordinate(l.cw)
-          << "\" height=\"" << coordinate(l.ch) << "\" fill=\"" << fill << '"';
+          << coordinate(l.grid_y + l.ch * static_cast<double>(i)) << "\" width=\"" << coordinate(l.cw) << "\" height=\""
+          << coordinate(l.ch) << "\" fill=\"" << fill << '"';
       if (options.cell_tooltips) {
         out << "><title>" << escape(l.row_text.text[i]) << ", " << escape(l.column_text.text[j]) << ": "
             << value_text(v, std::max(l.decimals, 4)) << "</title></rect>\n";
@@ -593,8 +588,7 @@ inline void write_heatmap_values(std::ostream& out, std::span<const double> valu
   double longest = 0.0;
   for (std::size_t i = 0; i < l.rows; ++i) {
     for (std::size_t j = 0; j < l.cols; ++j) {
-      longest =
-          std::max(longest, static_cast<double>(character_count(value_text(values[i * l.cols + j], l.decimals))));
+      longest = std::max(longest, static_cast<double>(character_count(value_text(values[i * l.cols + j], l.decimals))));
     }
   }
   const double size = std::min({font_size, l.ch * 0.6, (l.cw - 4.0) / (char_width * std::max(longest, 1.0))});
@@ -605,8 +599,8 @@ inline void write_heatmap_values(std::ostream& out, std::span<const double> valu
       const double v = values[i * l.cols + j];
       const std::string_view ink = std::isfinite(v) ? text_colour_on(l.colour(options.colours, v)) : "#555555";
       out << "<text x=\"" << coordinate(l.grid_x + l.cw * (static_cast<double>(j) + 0.5)) << "\" y=\""
-          << coordinate(l.grid_y + l.ch * (static_cast<double>(i) + 0.5)) << "\" dy=\"0.35em\" fill=\"" << ink
-          << "\">" << value_text(v, l.decimals) << "</text>\n";
+          << coordinate(l.grid_y + l.ch * (static_cast<double>(i) + 0.5)) << "\" dy=\"0.35em\" fill=\"" << ink << "\">"
+          << value_text(v, l.decimals) << "</text>\n";
     }
   }
   out << "</g>\n";

@@ -242,8 +242,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
         "subs %[steps], %[steps], #1\n\t"
         "bne 1b\n\t"
         : [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10), [s11] "+r"(s11), [x] "+r"(x), [w] "+r"(w),
-          [steps] "+r"(steps), [x0e] "=&r"(x0_even), [x0o] "=&r"(x0_odd), [x1e] "=&r"(x1_even),
-          [x1o] "=&r"(x1_odd), [we] "=&r"(w_even), [wo] "=&r"(w_odd)
+          [steps] "+r"(steps), [x0e] "=&r"(x0_even), [x0o] "=&r"(x0_odd), [x1e] "=&r"(x1_even), [x1o] "=&r"(x1_odd),
+          [we] "=&r"(w_even), [wo] "=&r"(w_odd)
         : [row] "n"(XS), [next] "n"(WS - 4), [unroll] "n"(pairs ? 2 : 1)
         : "cc", "memory");
     sums[0][0] = s00;
@@ -362,8 +362,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
         "subs %[steps], %[steps], #1\n\t"
         "bne 1b\n\t"
         : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4), [s5] "+r"(s5), [x] "+r"(xw),
-          [w] "+r"(w), [steps] "+r"(steps), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even),
-          [xo] "=&r"(x_odd)
+          [w] "+r"(w), [steps] "+r"(steps), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
         : [rows] "n"(R), [unroll] "n"(pairs ? 2 : 1)
         : "cc", "memory");
     s[0] = s0;
@@ -398,8 +397,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
         const auto v = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[r]) << left);
-        y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(
-            __builtin_arm_qadd(kernels::rounded_high_sum(v, v, doubled), zero)));
+        y[r * ys] = static_cast<std::int8_t>(
+            kernels::signed_saturate<8>(__builtin_arm_qadd(kernels::rounded_high_sum(v, v, doubled), zero)));
       }
     } else if (q.shift >= -22) {
       const int right = -q.shift;
@@ -423,8 +422,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   // live during every other layer's call too: 384 bytes more than the int8 sorter's footprint counts on the M4F.
   template <std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R,
             typename Epilogue>
-  [[gnu::noinline]] static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0, const Epilogue& e,
-                            std::int8_t* y) noexcept {
+  [[gnu::noinline]] static void widened_block(const std::int8_t* x, const std::int8_t* w, std::size_t r0,
+                                              const Epilogue& e, std::int8_t* y) noexcept {
     alignas(8) std::int32_t xw[(K + step - 1) / step * R * 2];
     widen_rows<K, XS, R>(x, xw);
     for (std::size_t c = 0; c < N; ++c) {

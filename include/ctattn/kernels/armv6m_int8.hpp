@@ -68,8 +68,8 @@ struct armv6m_int8_ops : int8_ops_defaults {
 #if !defined(__ARM_ASM_SYNTAX_UNIFIED__) && !defined(__clang__)
         ".syntax divided\n\t"
 #endif
-        : [s0] "+r"(first_sum), [s1] "+r"(second_sum), [k] "+l"(index), [v] "=&l"(value),
-          [p0] "=&l"(first_product), [p1] "=&l"(second_product)
+        : [s0] "+r"(first_sum), [s1] "+r"(second_sum), [k] "+l"(index), [v] "=&l"(value), [p0] "=&l"(first_product),
+          [p1] "=&l"(second_product)
         : [x] "l"(x_end), [w0] "l"(first_end), [w1] "l"(second_end), [unroll] "n"(K % 2 == 0 ? 2 : 1)
         : "cc", "memory");
     sums[0] = first_sum;

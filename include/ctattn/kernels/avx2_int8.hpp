@@ -53,7 +53,7 @@ struct avx2_packed_requantization : int8_packed_ops_defaults {
   /// The constants of the block from channel c (a multiple of 8).
   template <typename R>
   static requantizer make_requantizer(const R& r, std::size_t c, std::int32_t zero) noexcept {
-    return {load_start(r.multiplier + c), load_start(r.left + c),      load_start(r.right + c),
+    return {load_start(r.multiplier + c),     load_start(r.left + c),      load_start(r.right + c),
             load_start(r.right_less_one + c), load_start(r.round_bit + c), _mm256_set1_epi32(zero)};
   }
   /// The first `valid` lanes of sum requantized to y: `output_requantizer`'s arithmetic lane by lane.
@@ -70,7 +70,7 @@ struct avx2_packed_requantization : int8_packed_ops_defaults {
                                  _mm256_and_si256(_mm256_srav_epi32(t, r.right_less_one), r.round_bit));
     v = _mm256_min_epi32(_mm256_max_epi32(v, _mm256_set1_epi32(-256)), _mm256_set1_epi32(255));
     v = _mm256_add_epi32(v, r.zero);
-    const __m256i words = _mm256_packs_epi32(v, v);        // per 128-bit half: its 4 values, twice
+    const __m256i words = _mm256_packs_epi32(v, v);          // per 128-bit half: its 4 values, twice
     const __m256i bytes = _mm256_packs_epi16(words, words);  // per half: its 4 values, four times
     const __m256i ordered = _mm256_permutevar8x32_epi32(bytes, _mm256_setr_epi32(0, 4, 0, 0, 0, 0, 0, 0));
     alignas(8) std::int8_t eight[8];
@@ -153,7 +153,8 @@ struct avx2_int8_ops : int8_ops_defaults {
     const __m256i q0 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[0], sums[1]), _mm256_hadd_epi32(sums[2], sums[3]));
     const __m256i q1 = _mm256_hadd_epi32(_mm256_hadd_epi32(sums[4], sums[5]), _mm256_hadd_epi32(sums[6], sums[7]));
     // q0's lanes: per half, the half's sums of rows 0-3; q1's the same of rows 4-7.
-    const __m256i s = _mm256_add_epi32(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
+    const __m256i s =
+        _mm256_add_epi32(_mm256_permute2x128_si256(q0, q1, 0x20), _mm256_permute2x128_si256(q0, q1, 0x31));
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), s);
   }
   /// y[c] = e(r, c, sums[c]) for c < n (`int8_epilogue`): 8 outputs at a time as avx2_packed_requantization does
@@ -226,8 +227,8 @@ struct avx2_int8_ops : int8_ops_defaults {
     const __m256i all_terms = _mm256_set1_epi32(static_cast<std::int32_t>(sum));
     for (std::size_t u = 0; u < n; u += 8) {
       const __m256i valid = lanes(u);
-      const __m256i e = n <= kept_terms ? _mm256_load_si256(reinterpret_cast<const __m256i*>(kept + u))
-                                        : terms(u, valid);
+      const __m256i e =
+          n <= kept_terms ? _mm256_load_si256(reinterpret_cast<const __m256i*>(kept + u)) : terms(u, valid);
       const __m256i numerators = _mm256_add_epi32(_mm256_slli_epi32(e, 9), all_terms);
       const __m256i even = _mm256_srli_epi64(_mm256_mul_epu32(numerators, reciprocals), 40);
       // The odd lanes' products shifted by 8 only: the high half of each 64-bit lane is then the product >> 40.

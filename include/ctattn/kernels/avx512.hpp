@@ -81,8 +81,7 @@ struct avx512_ops : float_ops_defaults {
     for (std::size_t m = 0; m < 8; ++m) {
       const reg a = x[order(2 * m)];
       const reg b = x[order(2 * m + 1)];
-      t[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, a, b, 0x44),
-                           _mm512_maskz_shuffle_f32x4(all, a, b, 0xEE));
+      t[m] = _mm512_add_ps(_mm512_maskz_shuffle_f32x4(all, a, b, 0x44), _mm512_maskz_shuffle_f32x4(all, a, b, 0xEE));
     }
     reg u[4];
     for (std::size_t m = 0; m < 4; ++m) {

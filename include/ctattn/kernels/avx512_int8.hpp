@@ -43,8 +43,7 @@ struct avx512_int8_ops : int8_ops_defaults {
     return _mm512_set1_epi16(static_cast<short>(zero_point));
   }
   static widened widen(const std::int8_t* p, offset zero_point) noexcept {
-    return _mm512_sub_epi16(_mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))),
-                            zero_point);
+    return _mm512_sub_epi16(_mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p))), zero_point);
   }
   static accumulator zero() noexcept { return _mm512_setzero_si512(); }
   static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
@@ -52,9 +51,7 @@ struct avx512_int8_ops : int8_ops_defaults {
   }
   // The two halves added, then avx2_int8_ops's reduction. Rationale: the masked extract, as in avx512_ops, because
   // GCC 12 warns that the unmasked one's undefined source may be used uninitialized.
-  static std::int32_t total(accumulator sum) noexcept {
-    return avx2_int8_ops::total(halves(sum));
-  }
+  static std::int32_t total(accumulator sum) noexcept { return avx2_int8_ops::total(halves(sum)); }
   /// Rows of b per pass (kernels/detail/int8_simd.hpp): 8, totalled at once by `totals`.
   static constexpr std::size_t rows_per_pass = 8;
   /// out[i] = the sum of sums[i]'s lanes for 8 accumulators: each one's halves added, then avx2_int8_ops's `totals`.
@@ -109,9 +106,7 @@ struct avx512_int8_ops : int8_ops_defaults {
     const std::int8_t* const xs = x + begin;
     std::int8_t* const ws = w + begin;
     const std::size_t n = end - begin;
-    const auto first = [](std::size_t count) {
-      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
-    };
+    const auto first = [](std::size_t count) { return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u; };
     __m512i top = _mm512_set1_epi8(-128);
     std::size_t t = 0;
     for (; t + 64 <= n; t += 64) top = _mm512_max_epi8(top, _mm512_loadu_si512(xs + t));
@@ -119,8 +114,8 @@ struct avx512_int8_ops : int8_ops_defaults {
       const __mmask64 rest = first(n - t);
       top = _mm512_mask_max_epi8(top, rest, top, _mm512_maskz_loadu_epi8(rest, xs + t));
     }
-    const __m512i largest = _mm512_set1_epi32(avx2_int8_ops::largest_byte(_mm256_max_epi8(
-        _mm512_maskz_extracti64x4_epi64(0xF, top, 0), _mm512_maskz_extracti64x4_epi64(0xF, top, 1))));
+    const __m512i largest = _mm512_set1_epi32(avx2_int8_ops::largest_byte(
+        _mm256_max_epi8(_mm512_maskz_extracti64x4_epi64(0xF, top, 0), _mm512_maskz_extracti64x4_epi64(0xF, top, 1))));
     // The exponentials of entries [u, u + 16) under mask k (0 in the other lanes). Rows of 32 entries or more
     // (Permute): the table's 256 entries in 16 registers, an entry found by `vpermt2d` in each pair of them (the
     // offset's low 5 bits), then chosen among the 8 pairs by its bits 5, 6 and 7. Shorter rows gather.
@@ -160,8 +155,8 @@ struct avx512_int8_ops : int8_ops_defaults {
       if (n <= kept_terms) _mm512_store_si512(kept + u, e);
       sums = _mm512_add_epi32(sums, e);
     }
-    const __m256i sums256 = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0),
-                                             _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
+    const __m256i sums256 =
+        _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0), _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
     const auto sum = static_cast<std::uint32_t>(avx2_int8_ops::total(sums256));
     const std::uint32_t divisor = 2 * sum;
     const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
@@ -181,8 +176,8 @@ struct avx512_int8_ops : int8_ops_defaults {
       const __m512i remainders = _mm512_sub_epi32(numerators, _mm512_mullo_epi32(quotients, divisors));
       quotients = _mm512_mask_add_epi32(quotients, _mm512_cmpge_epu32_mask(remainders, divisors), quotients,
                                         _mm512_set1_epi32(1));
-      const __m512i weights = _mm512_maskz_min_epi32(all, _mm512_sub_epi32(quotients, _mm512_set1_epi32(128)),
-                                                     _mm512_set1_epi32(127));
+      const __m512i weights =
+          _mm512_maskz_min_epi32(all, _mm512_sub_epi32(quotients, _mm512_set1_epi32(128)), _mm512_set1_epi32(127));
       _mm512_mask_storeu_epi8(ws + u, k, _mm512_zextsi128_si512(_mm512_maskz_cvtepi32_epi8(all, weights)));
     }
   }
@@ -241,9 +236,7 @@ struct avx512_vnni_packed_ops : int8_packed_ops_defaults {
   /// dst[t] = x[t] + 128 as an unsigned byte for t < k, then 128 (an input 0) up to n.
   static void stage_row(std::int8_t* dst, const std::int8_t* x, std::size_t k, std::size_t n) noexcept {
     const __m512i flip = _mm512_set1_epi8(-128);
-    const auto first = [](std::size_t count) {
-      return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u;
-    };
+    const auto first = [](std::size_t count) { return count >= 64 ? ~__mmask64{0} : (__mmask64{1} << count) - 1u; };
     std::size_t t = 0;
     for (; t + 64 <= k; t += 64) _mm512_storeu_si512(dst + t, _mm512_xor_si512(_mm512_loadu_si512(x + t), flip));
     // Rationale: masked forms for the rest only (a masked store takes several cycles on Zen 4).

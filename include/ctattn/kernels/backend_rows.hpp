@@ -32,7 +32,18 @@ enum class float_backend_id : unsigned char { avx512, avx2, neon, helium, scalar
 
 /// The int8 backends, fastest first; `count` ends the list.
 enum class int8_backend_id : unsigned char {
-  avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, scalar, count
+  avx512_vnni,
+  avx512,
+  avx2_vnni,
+  avx2,
+  neon_i8mm,
+  neon_dotprod,
+  neon,
+  helium,
+  arm_dsp,
+  armv6m,
+  scalar,
+  count
 };
 
 /// A row of the float table: defined by the backend's file where the target has its instructions.
@@ -62,8 +73,7 @@ template <typename Id, template <Id> class Row>
 [[nodiscard]] consteval Id chosen_row() noexcept {
   return []<std::size_t... I>(std::index_sequence<I...>) {
     Id chosen = Id::count;
-    ((chosen == Id::count && requires { Row<static_cast<Id>(I)>::name; } ? chosen = static_cast<Id>(I) : chosen),
-     ...);
+    ((chosen == Id::count && requires { Row<static_cast<Id>(I)>::name; } ? chosen = static_cast<Id>(I) : chosen), ...);
     return chosen;
   }(std::make_index_sequence<static_cast<std::size_t>(Id::count)>{});
 }

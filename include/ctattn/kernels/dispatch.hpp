@@ -35,8 +35,8 @@
 #include "ctattn/kernels/activation.hpp"
 #include "ctattn/kernels/backend.hpp"
 #include "ctattn/kernels/constant.hpp"
-#include "ctattn/kernels/scalar.hpp"
 #include "ctattn/kernels/detail/simd.hpp"
+#include "ctattn/kernels/scalar.hpp"
 #include "ctattn/kernels/softmax_row.hpp"
 
 namespace ctattn::detail::kernels {
@@ -110,8 +110,8 @@ constexpr void attend(const Q& q, const K& k, const V& v, const Mask& mask, Out&
     };
     simd::attend<simd_ops, KeepWeights, DK, DV, Q::rows, K::rows>(
         &q.elements[0][0] + columns.query_offset, Q::cols, &k.elements[0][0] + columns.key_offset, K::cols,
-        &v.elements[0][0] + columns.value_offset, V::cols, mask, &out.elements[0][0] + columns.output_offset,
-        Out::cols, weight_storage, scale, redo_row);
+        &v.elements[0][0] + columns.value_offset, V::cols, mask, &out.elements[0][0] + columns.output_offset, Out::cols,
+        weight_storage, scale, redo_row);
   } else {
     scalar::attend<KeepWeights, DK, DV>(q, k, v, mask, out, weights, columns, scale);
   }

@@ -92,9 +92,7 @@ struct helium_ops : float_ops_defaults {
   static uint32x4_t magnitude_bits(reg x) noexcept {
     return __arm_vandq_u32(__arm_vreinterpretq_u32_f32(x), __arm_vdupq_n_u32(0x7FFF'FFFFu));
   }
-  static mve_pred16_t nan_lanes(uint32x4_t magnitude) noexcept {
-    return __arm_vcmphiq_n_u32(magnitude, 0x7F80'0000u);
-  }
+  static mve_pred16_t nan_lanes(uint32x4_t magnitude) noexcept { return __arm_vcmphiq_n_u32(magnitude, 0x7F80'0000u); }
 
   // Rationale: MVE's only float maximum is IEEE maxNum, which returns the number when one operand is NaN. The
   // fast softmax reads a NaN maximum as "hand the row to the exact kernel"; a row of NaN and -inf would

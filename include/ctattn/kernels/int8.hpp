@@ -68,6 +68,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ctattn/detail/config.hpp"
 #include "ctattn/kernels/arm_dsp_int8.hpp"
 #include "ctattn/kernels/armv6m_int8.hpp"
 #include "ctattn/kernels/avx2_int8.hpp"
@@ -80,10 +81,8 @@
 #include "ctattn/kernels/detail/ops_defaults.hpp"
 #include "ctattn/kernels/helium_int8.hpp"
 #include "ctattn/kernels/neon_int8.hpp"
-#include "ctattn/detail/config.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/math/isqrt.hpp"
-
 
 namespace ctattn {
 
@@ -123,8 +122,8 @@ constexpr std::int32_t folded_terms(std::int32_t sum, const std::int8_t* x, std:
                                     std::int32_t y_zero, std::size_t base, std::size_t k,
                                     std::index_sequence<T...>) noexcept {
   if constexpr (Guarded) {
-    return (sum + ... + (base + T < k ? (std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero)
-                                      : 0));
+    return (sum + ... +
+            (base + T < k ? (std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero) : 0));
   } else {
     return (sum + ... + ((std::int32_t{x[base + T]} - x_zero) * (std::int32_t{y[base + T]} - y_zero)));
   }
@@ -134,8 +133,8 @@ constexpr std::int32_t folded_terms(std::int32_t sum, const std::int8_t* x, std:
 /// fold of KMax terms when KMax <= 64; else folds of 64 terms (kernels/constant.hpp's chunk; Clang folds at most 256
 /// operands), then of 8 for the rest.
 template <std::size_t KMax>
-constexpr std::int32_t folded_dot(const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y,
-                                  std::int32_t y_zero, std::size_t k) noexcept {
+constexpr std::int32_t folded_dot(const std::int8_t* x, std::int32_t x_zero, const std::int8_t* y, std::int32_t y_zero,
+                                  std::size_t k) noexcept {
   if constexpr (KMax <= unrolled_chunk) {
     return folded_terms<true>(0, x, x_zero, y, y_zero, 0, k, std::make_index_sequence<KMax>{});
   } else {
@@ -251,7 +250,7 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
 
 /// One int32 accumulator to int8: multiply_by_quantized_multiplier, plus the output's zero point, clamped.
 CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
-                                 std::int32_t zero) noexcept {
+                                                      std::int32_t zero) noexcept {
   std::int32_t v = math::multiply_by_quantized_multiplier(accumulator, multiplier);
   // Rationale: the zero point is added after clamping v to what cannot overflow (|v| may be near 2^31).
   v = v < -256 ? -256 : (v > 255 ? 255 : v);  // 255 + zero >= 127 and -256 + zero <= -128: the same clamped result
@@ -301,7 +300,8 @@ CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w
     const output_requantizer requantize = e.requantizer(c0 + c);
 #pragma GCC unroll 4
     for (std::size_t r = 0; r < R; ++r) {
-      y[r * YS + c] = requantize(static_cast<std::int32_t>(sums[r][c] + static_cast<std::uint32_t>(e.start(r0 + r, c0 + c))));
+      y[r * YS + c] =
+          requantize(static_cast<std::int32_t>(sums[r][c] + static_cast<std::uint32_t>(e.start(r0 + r, c0 + c))));
     }
   }
 }
@@ -324,7 +324,8 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
     for (; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
   }
   for (std::size_t c = whole; c < N; ++c) {
-    for (std::size_t r = 0; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
+    for (std::size_t r = 0; r < M; ++r)
+      scalar_tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
   }
 }
 
@@ -426,8 +427,8 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
 // pointers with zero points, GCC 12 took 15 s and 0.36 GB instead of 36 s and 1.4 GB for a KWT-1 int8 encoder layer
 // (benchmarks/compile_time_int8.sh). A function of its own, never called at run time, so that its M x K locals are
 // in no run-time frame (an unoptimized build reserves a block's locals even where the block cannot run).
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW,
-          std::size_t CW, std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW, std::size_t CW,
+          std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
 constexpr void constant_window_product(const std::int8_t (&x)[RX][CX], std::size_t x_row, std::size_t x_column,
                                        const std::int8_t (&w)[RW][CW], std::size_t w_row, std::size_t w_column,
                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[RY][CY],
@@ -473,8 +474,8 @@ constexpr void constant_window_product(const std::int8_t (&x)[RX][CX], std::size
 /// own kernel (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else Armv6-M's
 /// (`armv6m`) or the scalar kernel.
 // Rationale: whole arrays with indices, not pointers, for the reason `int8_dot_rows` gives (constant evaluation).
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW,
-          std::size_t CW, std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW, std::size_t CW,
+          std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
 constexpr void int8_window_product_requantized(const std::int8_t (&x)[RX][CX], std::size_t x_row, std::size_t x_column,
                                                const std::int8_t (&w)[RW][CW], std::size_t w_row, std::size_t w_column,
                                                const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[RY][CY],
@@ -484,13 +485,14 @@ constexpr void int8_window_product_requantized(const std::int8_t (&x)[RX][CX], s
     return;
   }
   run_product_requantized<int8_product_ops, M, K, N, CX, CW, CY>(&x[x_row][x_column], &w[w_row][w_column], e,
-                                                         &y[y_row][y_column]);
+                                                                 &y[y_row][y_column]);
 }
 
 /// `int8_window_product_requantized` over whole arrays: x M x K, w N x K, y M x N.
 template <std::size_t M, std::size_t K, std::size_t N, bool PerChannel, bool RowStarts>
 constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                                        const int8_epilogue<PerChannel, RowStarts>& e, std::int8_t (&y)[M][N]) noexcept {
+                                        const int8_epilogue<PerChannel, RowStarts>& e,
+                                        std::int8_t (&y)[M][N]) noexcept {
   int8_window_product_requantized<M, K, N>(x, 0, 0, w, 0, 0, e, y, 0, 0);
 }
 
@@ -565,12 +567,11 @@ constexpr void int8_column_starts(const std::int8_t (&b)[RB][CB], std::size_t b_
 /// The int8 product (a - a_zero)(b - b_zero)^T over windows from its column starts (`int8_column_starts`, made once
 /// for products that share b and a_zero), requantized by one multiplier: y[y_row + r][y_column + c] for r < M,
 /// c < N, from M rows of a and N rows of b of K terms each.
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB,
-          std::size_t CB, std::size_t RY, std::size_t CY>
-constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], std::size_t a_row,
-                                               std::size_t a_column, const std::int8_t (&b)[RB][CB],
-                                               std::size_t b_row, std::size_t b_column, std::int32_t b_zero,
-                                               const std::int32_t (&column_start)[N],
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB,
+          std::size_t RY, std::size_t CY>
+constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
+                                               const std::int8_t (&b)[RB][CB], std::size_t b_row, std::size_t b_column,
+                                               std::int32_t b_zero, const std::int32_t (&column_start)[N],
                                                const math::quantized_multiplier& multiplier, std::int32_t zero,
                                                std::int8_t (&y)[RY][CY], std::size_t y_row,
                                                std::size_t y_column) noexcept {
@@ -590,8 +591,8 @@ constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], s
 /// The int8 product (a - a_zero)(b - b_zero)^T over windows (`int8_window_product_requantized`'s), requantized by
 /// one multiplier: its zero points as the starts of that kernel (their sums over each row of a and of b, once per
 /// call). y[y_row + r][y_column + c] for r < M, c < N, from M rows of a and N rows of b of K terms each.
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB,
-          std::size_t CB, std::size_t RY, std::size_t CY>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB,
+          std::size_t RY, std::size_t CY>
 constexpr void int8_window_product_zero_points(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
                                                const std::int8_t (&b)[RB][CB], std::size_t b_row, std::size_t b_column,
                                                std::int32_t a_zero, std::int32_t b_zero,
@@ -697,9 +698,8 @@ constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, cons
   // The requantizers of non-negative multipliers (kernels/detail/int8_requantize.hpp): the values of
   // math::multiply_by_quantized_multiplier and requantize, their shifts constants, at compile time and at run time.
   static_assert(AMultiplier.multiplier >= 0 && BMultiplier.multiplier >= 0 && OutMultiplier.multiplier >= 0);
-  if (!std::is_constant_evaluated() &&
-      int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(a, a_zero, b, b_zero,
-                                                                                           out_zero, out, C)) {
+  if (!std::is_constant_evaluated() && int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(
+                                           a, a_zero, b, b_zero, out_zero, out, C)) {
     return;
   }
   constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
@@ -720,8 +720,7 @@ constexpr void int8_multiply_rows(const std::int8_t (&a)[R][C], std::int32_t a_z
                                   std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c) {
-      out[r][c] = requantize((std::int32_t{a[r][c]} - a_zero) * (std::int32_t{b[r][c]} - b_zero), Multiplier,
-                             out_zero);
+      out[r][c] = requantize((std::int32_t{a[r][c]} - a_zero) * (std::int32_t{b[r][c]} - b_zero), Multiplier, out_zero);
     }
   }
 }
@@ -732,14 +731,13 @@ template <math::quantized_multiplier AMultiplier, math::quantized_multiplier BMu
           math::quantized_multiplier OutMultiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
 constexpr void int8_add_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
                              std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
-  if (!std::is_constant_evaluated() &&
-      int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(
-          &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C)) {
+  if (!std::is_constant_evaluated() && int8_add_on_backend<AMultiplier, BMultiplier, LeftShift, OutMultiplier, Ops>(
+                                           &a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C)) {
     return;
   }
   for (std::size_t r = 0; r < R; ++r) {
     int8_add_row<AMultiplier, BMultiplier, LeftShift, OutMultiplier, C, Ops>(a[r], a_zero, b[r], b_zero, out_zero,
-                                                                              out[r]);
+                                                                             out[r]);
   }
 }
 
@@ -810,7 +808,7 @@ bool backend_sum_and_squares(const std::int8_t (&x)[C], std::int32_t& sum, std::
 /// the reciprocal.
 template <std::size_t C>
 constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], std::int64_t epsilon,
-                                           std::int32_t epsilon_shift) noexcept {
+                                                     std::int32_t epsilon_shift) noexcept {
   std::int32_t s1 = 0;
   std::int32_t s2 = 0;
   if (std::is_constant_evaluated() || !backend_sum_and_squares(x, s1, s2)) {
@@ -821,8 +819,7 @@ constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], 
     }
   }
   constexpr auto c = static_cast<std::int64_t>(C);
-  return int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - std::int64_t{s1} * s1, epsilon,
-                            epsilon_shift);
+  return int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - std::int64_t{s1} * s1, epsilon, epsilon_shift);
 }
 
 /// Steps 1 to 3 of the int8 RMSNorm for one row of C int8 values with zero point z (C <= 16383): the LayerNorm's
@@ -847,7 +844,7 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t int8_layer_norm_normalized(std::int8
 
 /// Steps 5 and 6: A_j = round(n_j m_j / 2^shift_j) + b_j, in 2^-16 output steps.
 CTATTN_ALWAYS_INLINE constexpr std::int64_t int8_layer_norm_scaled(std::int32_t n, std::int32_t multiplier,
-                                                              std::int32_t shift, std::int32_t bias) noexcept {
+                                                                   std::int32_t shift, std::int32_t bias) noexcept {
   return rounding_shift(std::int64_t{n} * multiplier, shift) + bias;
 }
 

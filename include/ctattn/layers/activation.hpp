@@ -23,8 +23,8 @@
 
 #include <boost/hana/tuple.hpp>
 
-#include "ctattn/layers/layer.hpp"
 #include "ctattn/kernels/dispatch.hpp"
+#include "ctattn/layers/layer.hpp"
 
 namespace ctattn {
 

@@ -21,8 +21,8 @@ namespace detail {
 template <typename W>
 inline constexpr bool is_multi_head_weights = false;
 template <typename T, std::size_t Heads, auto DModel, typename Layout, bool HasBias, auto KDim, auto VDim>
-inline constexpr bool is_multi_head_weights<basic_multi_head_attention_weights<T, Heads, DModel, Layout, HasBias, KDim,
-                                                                               VDim>> = true;
+inline constexpr bool
+    is_multi_head_weights<basic_multi_head_attention_weights<T, Heads, DModel, Layout, HasBias, KDim, VDim>> = true;
 
 // A projection's weight as PyTorch holds it (out x in), whatever ctattn's layout; const when p is.
 template <typename P>

@@ -151,8 +151,9 @@ template <typename L, typename X, typename... Options>
 /// Example: `const auto h = ctattn::run_links<0, 4>(model, x);   // what link 4 takes`
 template <std::size_t First, std::size_t Last, typename M, typename X, typename... Options>
 [[nodiscard]] constexpr auto run_links(const M& model, const X& x, const Options&... options) noexcept {
-  static_assert(First <= Last && Last <= link_count<M>, "ctattn: run_links<First, Last> needs First <= Last <= the "
-                                                        "model's link_count");
+  static_assert(First <= Last && Last <= link_count<M>,
+                "ctattn: run_links<First, Last> needs First <= Last <= the "
+                "model's link_count");
   if constexpr (First == Last) {
     return x;
   } else {
@@ -162,8 +163,8 @@ template <std::size_t First, std::size_t Last, typename M, typename X, typename.
 
 /// The type link K gives when the model runs on an X.
 template <std::size_t K, typename M, typename X>
-using link_result = std::remove_cvref_t<decltype(run_links<0, K + 1>(std::declval<const M&>(),
-                                                                      std::declval<const X&>()))>;
+using link_result =
+    std::remove_cvref_t<decltype(run_links<0, K + 1>(std::declval<const M&>(), std::declval<const X&>()))>;
 
 }  // namespace ctattn
 

@@ -40,9 +40,9 @@
 
 #include <boost/hana/accessors.hpp>
 #include <boost/hana/at.hpp>
-#include <boost/hana/length.hpp>
 #include <boost/hana/concept/struct.hpp>
 #include <boost/hana/define_struct.hpp>
+#include <boost/hana/length.hpp>
 #include <boost/hana/pair.hpp>
 #include <boost/hana/tuple.hpp>
 
@@ -123,9 +123,9 @@ struct chain_rules {
 /// The rules of a model: its members declared (a Hana struct with at least one member); then, for the derived
 /// forward, each member feeding the next.
 template <typename Derived>
-using model_rules = rule_list<shape_error::model_members_must_be_declared<op::model, Derived,
-                                                                          boost::hana::Struct<Derived>::value>,
-                              shape_error::model_must_have_members<op::model, Derived, count<members<Derived>::count>>>;
+using model_rules =
+    rule_list<shape_error::model_members_must_be_declared<op::model, Derived, boost::hana::Struct<Derived>::value>,
+              shape_error::model_must_have_members<op::model, Derived, count<members<Derived>::count>>>;
 
 // The result of a model's derived forward on an X.
 // Rationale: a struct of Derived and X, so that nothing is looked up in Derived before it is complete (an alias
@@ -222,7 +222,6 @@ template <typename C>
 }
 }  // namespace detail
 
-
 /// The base of a model declared once (see this header): `struct m : ctattn::model<m> { BOOST_HANA_DEFINE_STRUCT(m,
 /// (type, name)...); };`. It holds nothing (`sizeof(m)` is its members').
 ///
@@ -258,8 +257,9 @@ struct model {
   /// given to every member.
   template <typename X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    if constexpr (!shape_error::decoder_needs_its_memory<op::model, (detail::is_memory_option<Options>::value || ...) ||
-                                                                        !detail::attends_to_memory<Derived>>::check()) {
+    constexpr bool memory_kept =
+        (detail::is_memory_option<Options>::value || ...) || !detail::attends_to_memory<Derived>;
+    if constexpr (!shape_error::decoder_needs_its_memory<op::model, memory_kept>::check()) {
       return x;
     } else if constexpr (detail::first_broken<detail::model_chain_rules<Derived>>::check()) {
       // Rationale: the first member's input rules checked here, not only inside the chain: a mistake in the input

@@ -13,8 +13,8 @@
 
 #include <boost/hana/tuple.hpp>
 
-#include "ctattn/layers/layer.hpp"
 #include "ctattn/kernels/dispatch.hpp"
+#include "ctattn/layers/layer.hpp"
 
 namespace ctattn {
 
@@ -119,7 +119,6 @@ struct layer_norm {
   }
 
   friend constexpr bool operator==(const layer_norm&, const layer_norm&) = default;
-
 };
 
 /// Root-mean-square normalization over each row (PyTorch's nn.RMSNorm(width, eps, elementwise_affine), as in
@@ -152,7 +151,7 @@ struct rms_norm {
     basic_matrix<T, X::row_extent, output_extent> y{};
     if constexpr (detail::first_broken<detail::layer_input_rules<rms_norm, X>>::check()) {
       detail::kernels::rms_norm_rows<detail::arithmetic_of<Options...>, Affine>(x.elements, y.elements,
-                                                                               detail::norm_row<T>(weight), eps);
+                                                                                detail::norm_row<T>(weight), eps);
     }
     return y;
   }
@@ -183,7 +182,6 @@ struct rms_norm {
   }
 
   friend constexpr bool operator==(const rms_norm&, const rms_norm&) = default;
-
 };
 
 }  // namespace ctattn

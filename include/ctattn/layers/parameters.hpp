@@ -400,10 +400,8 @@ inline constexpr bool misdeclared_model =
 
 // A model declared with ctattn::model names itself in its base (any other type passes).
 template <typename Operation, typename M>
-using model_base_rule =
-    shape_error::model_must_derive_from_model_of_itself<Operation, std::remove_cvref_t<M>,
-                                                        typename model_base_of<std::remove_cvref_t<M>>::type,
-                                                        !misdeclared_model<M>>;
+using model_base_rule = shape_error::model_must_derive_from_model_of_itself<
+    Operation, std::remove_cvref_t<M>, typename model_base_of<std::remove_cvref_t<M>>::type, !misdeclared_model<M>>;
 
 // The rules of walking a model's parameters: its base names itself, and it lists its parameters.
 template <typename M>
@@ -515,8 +513,7 @@ constexpr bool set_setting(Layer& layer, std::string_view path, double value) no
   std::size_t changed = 0;
   if constexpr (detail::first_broken<detail::parameters_rules<Layer>>::check()) {
     const std::size_t dot = path.rfind('.');
-    changed = detail::adjust_settings(layer, &path, dot == std::string_view::npos ? path : path.substr(dot + 1),
-                                      value);
+    changed = detail::adjust_settings(layer, &path, dot == std::string_view::npos ? path : path.substr(dot + 1), value);
   }
   return changed != 0;
 }
@@ -620,8 +617,8 @@ template <typename Model, std::size_t N>
 template <typename Model, typename T, std::size_t N>
 [[nodiscard]] constexpr Model from_parameters(const T (&values)[N]) noexcept {
   Model model{};
-  static_assert((shape_error::imported_parameters_must_match_model<count<N>, count<parameter_count(Model{})>>::check(),
-                 true));
+  static_assert(
+      (shape_error::imported_parameters_must_match_model<count<N>, count<parameter_count(Model{})>>::check(), true));
   std::size_t offset = 0;
   for_each_parameter(model, [&](std::string_view, const auto& view) {
     for (std::size_t i = 0; i < view.size && offset < N; ++i) view[i] = values[offset++];

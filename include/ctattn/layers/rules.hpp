@@ -232,10 +232,11 @@ struct layer_mask_must_hold_no_state {
 template <typename Operation, typename... Options>
 struct decoder_masks_must_name_their_attention {
   static constexpr std::size_t targets = (std::size_t{0} + ... + (detail::is_tgt_mask_option<Options>::value ? 1 : 0));
-  static constexpr std::size_t memories = (std::size_t{0} + ... + (detail::is_memory_mask_option<Options>::value ? 1 : 0));
-  static constexpr std::size_t arithmetics =
-      (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
-  static constexpr std::size_t memory_inputs = (std::size_t{0} + ... + (detail::is_memory_option<Options>::value ? 1 : 0));
+  static constexpr std::size_t memories =
+      (std::size_t{0} + ... + (detail::is_memory_mask_option<Options>::value ? 1 : 0));
+  static constexpr std::size_t arithmetics = (std::size_t{0} + ... + (detail::is_arithmetic_option<Options> ? 1 : 0));
+  static constexpr std::size_t memory_inputs =
+      (std::size_t{0} + ... + (detail::is_memory_option<Options>::value ? 1 : 0));
   static constexpr bool holds = targets <= 1 && memories <= 1 && arithmetics <= 1 && memory_inputs <= 1 &&
                                 targets + memories + arithmetics + memory_inputs == sizeof...(Options);
   static constexpr bool check() noexcept {
@@ -293,8 +294,9 @@ template <typename Operation, typename Model, typename Members>
 struct model_must_have_members {
   static constexpr bool holds = Members::value > 0;
   static constexpr bool check() noexcept {
-    static_assert(holds, "ctattn: a ctattn::model needs at least one member; list its layers in "
-                         "BOOST_HANA_DEFINE_STRUCT");
+    static_assert(holds,
+                  "ctattn: a ctattn::model needs at least one member; list its layers in "
+                  "BOOST_HANA_DEFINE_STRUCT");
     return holds;
   }
 };

@@ -12,8 +12,8 @@
 #include <type_traits>
 #include <utility>
 
-#include <boost/hana/tuple.hpp>
 #include <boost/hana/at.hpp>
+#include <boost/hana/tuple.hpp>
 
 #include "ctattn/layers/layer.hpp"
 #include "ctattn/layers/linear.hpp"
@@ -109,8 +109,7 @@ struct chain_links_of<std::index_sequence<K...>, Operation, WidthRule, Layers...
 /// The links of a chain's elements, each feeding the next (see `link_rules`).
 template <typename Operation, template <typename, typename, typename, typename, typename> class WidthRule,
           typename... Layers>
-using chain_links =
-    typename chain_links_of<std::index_sequence_for<Layers...>, Operation, WidthRule, Layers...>::type;
+using chain_links = typename chain_links_of<std::index_sequence_for<Layers...>, Operation, WidthRule, Layers...>::type;
 
 template <typename... Layers>
 struct sequence_rules_of {
@@ -193,12 +192,11 @@ struct sequential : detail::sequence_shape<detail::next_fixed<Layers...>(0) == s
 
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    if constexpr (!shape_error::decoder_needs_its_memory<
-                      op::sequential, (detail::is_memory_option<Options>::value || ...) ||
-                                          !(detail::attends_to_memory<Layers> || ...)>::check()) {
+    constexpr bool memory_kept =
+        (detail::is_memory_option<Options>::value || ...) || !(detail::attends_to_memory<Layers> || ...);
+    if constexpr (!shape_error::decoder_needs_its_memory<op::sequential, memory_kept>::check()) {
       return x;
-    } else if constexpr (!detail::first_broken<
-                             detail::chain_input_rules<detail::first_type<Layers...>, X>>::check()) {
+    } else if constexpr (!detail::first_broken<detail::chain_input_rules<detail::first_type<Layers...>, X>>::check()) {
       return x;  // the first layer's input rules, checked from this frame (model.hpp's forward says why)
     } else if constexpr (well_formed) {
       return detail::run_chain<sizeof...(Layers) - 1>(

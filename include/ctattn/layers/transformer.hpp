@@ -14,9 +14,9 @@
 #include <boost/hana/tuple.hpp>
 
 #include "ctattn/attention/kv_cache.hpp"
-#include "ctattn/layers/detail/blocks.hpp"
 #include "ctattn/layers/activation.hpp"
 #include "ctattn/layers/attention.hpp"
+#include "ctattn/layers/detail/blocks.hpp"
 #include "ctattn/layers/feed_forward.hpp"
 #include "ctattn/layers/layer.hpp"
 #include "ctattn/layers/norm.hpp"
@@ -40,7 +40,6 @@ template <arithmetic How, typename... Norms>
                      }};
 }
 }  // namespace detail
-
 
 /// nn.TransformerEncoderLayer(d_model, nhead, dim_feedforward, activation, norm_first, batch_first=True) in eval
 /// mode, with `Mask` on its self-attention (none by default; `ctattn::causal_mask` for a decoder-only model):
@@ -208,14 +207,12 @@ struct transformer_decoder_layer {
   template <FixedMatrix X, FixedMatrix Memory, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept {
     using result = basic_matrix<T, X::row_extent, output_extent>;
-    using rules = rule_list<detail::layer_input_rules<transformer_decoder_layer, X>,
-                            shape_error::element_types_must_match<op::transformer_decoder_layer,
-                                                                  typename Memory::value_type, T>,
-                            shape_error::memory_width_must_match_layer<op::transformer_decoder_layer,
-                                                                       dim_of<Memory::column_extent>,
-                                                                       dim_of<input_extent>>,
-                            shape_error::decoder_masks_must_name_their_attention<op::transformer_decoder_layer,
-                                                                                 Options...>>;
+    using rules =
+        rule_list<detail::layer_input_rules<transformer_decoder_layer, X>,
+                  shape_error::element_types_must_match<op::transformer_decoder_layer, typename Memory::value_type, T>,
+                  shape_error::memory_width_must_match_layer<op::transformer_decoder_layer,
+                                                             dim_of<Memory::column_extent>, dim_of<input_extent>>,
+                  shape_error::decoder_masks_must_name_their_attention<op::transformer_decoder_layer, Options...>>;
     if constexpr (detail::first_broken<rules>::check()) {
       // Rationale: each attention gets its own mask, and every sublayer the call's arithmetic only.
       constexpr arithmetic_option<detail::arithmetic_of<Options...>> how{};
@@ -348,10 +345,9 @@ struct transformer_decoder_layer {
 
   template <detail::SameLayer<transformer_decoder_layer> Self>
   friend constexpr auto parameters(Self& self) noexcept {
-    return boost::hana::make_tuple(sublayer("self_attn", self.self_attn),
-                                   sublayer("multihead_attn", self.multihead_attn), sublayer("", self.ff),
-                                   sublayer("norm1", self.norm1), sublayer("norm2", self.norm2),
-                                   sublayer("norm3", self.norm3));
+    return boost::hana::make_tuple(
+        sublayer("self_attn", self.self_attn), sublayer("multihead_attn", self.multihead_attn), sublayer("", self.ff),
+        sublayer("norm1", self.norm1), sublayer("norm2", self.norm2), sublayer("norm3", self.norm3));
   }
   /// Its setting (ctattn::for_each_setting): `norm_first`; its sublayers give `activation`, the heads and the eps.
   friend constexpr auto settings(const transformer_decoder_layer&) noexcept {

@@ -85,8 +85,8 @@ concept Batch = detail::is_basic_batch<std::remove_cvref_t<B>>::value;
 namespace detail {
 
 template <typename A, typename... Rest>
-using batch_map_rules =
-    rule_list<shape_error::batch_axes_must_match<op::batch_map, dim_of<A::batch_extent>, dim_of<Rest::batch_extent>>...>;
+using batch_map_rules = rule_list<
+    shape_error::batch_axes_must_match<op::batch_map, dim_of<A::batch_extent>, dim_of<Rest::batch_extent>>...>;
 
 // One position of `batch_map`: f on the items, or one axis deeper when every item is a batch itself.
 template <typename F, typename... Items>

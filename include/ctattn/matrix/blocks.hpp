@@ -6,11 +6,10 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "ctattn/matrix/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
+#include "ctattn/matrix/rules.hpp"
 
 namespace ctattn {
-
 
 /// Columns `[Start, Start + Width)` as a matrix of their own.
 ///
@@ -64,10 +63,10 @@ template <std::size_t Parts, auto Block = std::size_t{0}, typename T, auto M, au
       return detail::part_extent<N, (Parts == 0 ? 1 : Parts), (width == 0 ? 1 : width)>();
     }
   }();
-  using rules = rule_list<shape_error::count_must_be_positive<op::split_columns, count<Parts>>,
-                          shape_error::parts_must_divide_dimension<op::split_columns, count<Parts>, dim_of<N>>,
-                          shape_error::parts_times_block_must_equal_dimension<op::split_columns, count<Parts>,
-                                                                              dim_of<block>, dim_of<N>>>;
+  using rules = rule_list<
+      shape_error::count_must_be_positive<op::split_columns, count<Parts>>,
+      shape_error::parts_must_divide_dimension<op::split_columns, count<Parts>, dim_of<N>>,
+      shape_error::parts_times_block_must_equal_dimension<op::split_columns, count<Parts>, dim_of<block>, dim_of<N>>>;
   std::array<basic_matrix<T, M, block>, Parts> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t p = 0; p < Parts; ++p) {

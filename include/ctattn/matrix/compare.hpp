@@ -4,8 +4,8 @@
 
 #include <cstddef>
 
-#include "ctattn/matrix/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
+#include "ctattn/matrix/rules.hpp"
 
 namespace ctattn {
 
@@ -30,7 +30,7 @@ template <FixedMatrix A, FixedMatrix B>
     for (std::size_t i = 0; i < A::rows; ++i) {
       for (std::size_t j = 0; j < A::cols; ++j) {
         const T d = a.elements[i][j] > b.elements[i][j] ? a.elements[i][j] - b.elements[i][j]
-                                                          : b.elements[i][j] - a.elements[i][j];
+                                                        : b.elements[i][j] - a.elements[i][j];
         if (d != d) return d;  // a NaN in either operand makes the difference NaN
         if (!(d <= largest)) largest = d;
       }

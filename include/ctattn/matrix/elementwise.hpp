@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "ctattn/matrix/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
+#include "ctattn/matrix/rules.hpp"
 
 namespace ctattn {
 
@@ -18,9 +18,8 @@ namespace ctattn {
 ///   static_assert(ctattn::SameShape<ctattn::matrix<float, 2, 3>, ctattn::matrix<float, 2, 3>>);
 /// \endcode
 template <typename A, typename B>
-concept SameShape =
-    FixedMatrix<A> && FixedMatrix<B> &&
-    rules_hold<detail::same_shape_rules<op::add, std::remove_cvref_t<A>, std::remove_cvref_t<B>>>;
+concept SameShape = FixedMatrix<A> && FixedMatrix<B> &&
+                    rules_hold<detail::same_shape_rules<op::add, std::remove_cvref_t<A>, std::remove_cvref_t<B>>>;
 
 namespace detail {
 
@@ -28,8 +27,7 @@ namespace detail {
 template <typename Op, typename A, typename B, typename F>
 constexpr auto zip_elements(const A& a, const B& b, F f) noexcept {
   using value = std::remove_cvref_t<decltype(f(a.elements[0][0], a.elements[0][0]))>;
-  basic_matrix<value, unify_extents(A::row_extent, B::row_extent),
-               unify_extents(A::column_extent, B::column_extent)>
+  basic_matrix<value, unify_extents(A::row_extent, B::row_extent), unify_extents(A::column_extent, B::column_extent)>
       result{};
   if constexpr (first_broken<same_shape_rules<Op, A, B>>::check()) {
     for (std::size_t i = 0; i < A::rows; ++i) {
@@ -157,7 +155,7 @@ template <FixedMatrix A, FixedMatrix B>
 /// Example: `static_assert(ctattn::scale(a, 2.0f)(0, 0) == 2 * a(0, 0));`
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> scale(const basic_matrix<T, M, N>& a,
-                                                     std::type_identity_t<T> s) noexcept {
+                                                    std::type_identity_t<T> s) noexcept {
   return map(a, detail::multiply_by<T>{s});
 }
 
@@ -178,20 +176,20 @@ template <typename T, auto M, auto N>
 
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> operator*(const basic_matrix<T, M, N>& a,
-                                                         std::type_identity_t<T> s) noexcept {
+                                                        std::type_identity_t<T> s) noexcept {
   return scale(a, s);
 }
 
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> operator*(std::type_identity_t<T> s,
-                                                         const basic_matrix<T, M, N>& a) noexcept {
+                                                        const basic_matrix<T, M, N>& a) noexcept {
   return scale(a, s);
 }
 
 /// Every element divided by `s` (a true division, not a multiplication by 1/s).
 template <typename T, auto M, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> operator/(const basic_matrix<T, M, N>& a,
-                                                         std::type_identity_t<T> s) noexcept {
+                                                        std::type_identity_t<T> s) noexcept {
   return map(a, detail::divide_by<T>{s});
 }
 

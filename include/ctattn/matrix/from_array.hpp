@@ -31,8 +31,9 @@ template <auto Rows = std::size_t{0}, auto Cols = std::size_t{0}, typename T, st
 [[nodiscard]] constexpr auto from_array(const T (&array)[R][C]) noexcept {
   constexpr auto rows = detail::extent_or<Rows, R>;
   constexpr auto cols = detail::extent_or<Cols, C>;
-  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, R>, dim_of<rows>>,
-                          shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, C>, dim_of<cols>>>;
+  using rules =
+      rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, R>, dim_of<rows>>,
+                shape_error::relabelled_dimension_must_keep_its_size<op::from_array, dim<unnamed, C>, dim_of<cols>>>;
   basic_matrix<T, rows, cols> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t i = 0; i < R; ++i) {

@@ -53,9 +53,7 @@ struct basic_matrix {
   T elements[rows][cols]{};
 
   [[nodiscard]] constexpr T& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
-  [[nodiscard]] constexpr const T& operator()(std::size_t r, std::size_t c) const noexcept {
-    return elements[r][c];
-  }
+  [[nodiscard]] constexpr const T& operator()(std::size_t r, std::size_t c) const noexcept { return elements[r][c]; }
   [[nodiscard]] constexpr T (&operator[](std::size_t r) noexcept)[cols] { return elements[r]; }
   [[nodiscard]] constexpr const T (&operator[](std::size_t r) const noexcept)[cols] { return elements[r]; }
 

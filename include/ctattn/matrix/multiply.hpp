@@ -6,8 +6,8 @@
 #include <type_traits>
 
 #include "ctattn/kernels/dispatch.hpp"
-#include "ctattn/matrix/rules.hpp"
 #include "ctattn/matrix/matrix.hpp"
+#include "ctattn/matrix/rules.hpp"
 
 namespace ctattn {
 
@@ -46,7 +46,7 @@ concept Multipliable = FixedMatrix<A> && FixedMatrix<B> &&
 /// \endcode
 template <typename T, auto M, auto K, typename U, auto K2, auto N>
 [[nodiscard]] constexpr basic_matrix<T, M, N> multiply(const basic_matrix<T, M, K>& a,
-                                                        const basic_matrix<U, K2, N>& b) noexcept {
+                                                       const basic_matrix<U, K2, N>& b) noexcept {
   using A = basic_matrix<T, M, K>;
   using B = basic_matrix<U, K2, N>;
   basic_matrix<T, M, N> result{};

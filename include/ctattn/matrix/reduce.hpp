@@ -37,7 +37,7 @@ struct running_sum {
 /// \endcode
 template <typename T, auto M, auto N, typename F>
 [[nodiscard]] constexpr basic_matrix<T, M, std::size_t{1}> reduce_rows(const basic_matrix<T, M, N>& a, T init,
-                                                                        F f) noexcept {
+                                                                       F f) noexcept {
   basic_matrix<T, M, std::size_t{1}> result{};
   for (std::size_t i = 0; i < basic_matrix<T, M, N>::rows; ++i) {
     T acc = init;

@@ -40,8 +40,7 @@ template <std::size_t I, typename T, auto M, auto N>
 ///   for (std::size_t i = 0; i < 6; ++i) use(ctattn::row(queries, i));
 /// \endcode
 template <typename T, auto M, auto N>
-[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a,
-                                                                std::size_t i) noexcept {
+[[nodiscard]] constexpr basic_matrix<T, std::size_t{1}, N> row(const basic_matrix<T, M, N>& a, std::size_t i) noexcept {
   detail::expects(i < basic_matrix<T, M, N>::rows);
   basic_matrix<T, std::size_t{1}, N> result{};
   for (std::size_t j = 0; j < basic_matrix<T, M, N>::cols; ++j) result.elements[0][j] = a.elements[i][j];

@@ -167,9 +167,9 @@ using columns_rule = shape_error::columns_must_match<Op, dim_of<A::column_extent
 
 /// The rules of a product a b: one element type, a's columns match b's rows.
 template <typename A, typename B>
-using multiply_rules = rule_list<same_element_rule<op::multiply, A, B>,
-                                 shape_error::inner_dimensions_must_match<op::multiply, dim_of<A::column_extent>,
-                                                                          dim_of<B::row_extent>>>;
+using multiply_rules =
+    rule_list<same_element_rule<op::multiply, A, B>,
+              shape_error::inner_dimensions_must_match<op::multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>>;
 
 /// The rules of an element-wise operation: one element type, matching rows and columns.
 template <typename Op, typename A, typename B>

@@ -28,8 +28,9 @@ template <auto Rows, auto Cols, typename T, auto M, auto N>
     const basic_matrix<T, M, N>& a) noexcept {
   constexpr auto rows = normalize_extent<Rows>;
   constexpr auto cols = normalize_extent<Cols>;
-  using rules = rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<M>, dim_of<rows>>,
-                          shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<N>, dim_of<cols>>>;
+  using rules =
+      rule_list<shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<M>, dim_of<rows>>,
+                shape_error::relabelled_dimension_must_keep_its_size<op::with_extents, dim_of<N>, dim_of<cols>>>;
   basic_matrix<T, rows, cols> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     for (std::size_t i = 0; i < extent_size(M); ++i) {

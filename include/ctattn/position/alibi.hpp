@@ -25,8 +25,7 @@ constexpr double alibi_power_of_two_slope(std::size_t k, std::size_t heads) noex
   const std::size_t whole = 8 * k / heads;
   const std::size_t remainder = 8 * k % heads;
   constexpr double ln2 = 0x1.62e42fefa39efp-1;
-  double slope =
-      remainder == 0 ? 1.0 : math::exp(-(static_cast<double>(remainder) / static_cast<double>(heads)) * ln2);
+  double slope = remainder == 0 ? 1.0 : math::exp(-(static_cast<double>(remainder) / static_cast<double>(heads)) * ln2);
   for (std::size_t e = 0; e < whole; ++e) slope *= 0.5;  // exact
   return slope;
 }

@@ -13,8 +13,8 @@
 
 #include "ctattn/detail/config.hpp"
 #include "ctattn/matrix/matrix.hpp"
-#include "ctattn/shape/dimension.hpp"
 #include "ctattn/position/rules.hpp"
+#include "ctattn/shape/dimension.hpp"
 
 namespace ctattn {
 
@@ -59,9 +59,9 @@ inline constexpr auto embedded_rows = extent_or<Rows, (N == 0 ? 1 : N)>;
 template <auto Rows, std::size_t N, typename T, auto Vocabulary, auto D, typename Id>
 constexpr auto embed_ids(const basic_matrix<T, Vocabulary, D>& table, const Id* ids) noexcept {
   constexpr auto rows = embedded_rows<Rows, N>;
-  using rules = rule_list<shape_error::count_must_be_positive<op::token_embedding, count<N>>,
-                          shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, N>,
-                                                                               dim_of<rows>>>;
+  using rules = rule_list<
+      shape_error::count_must_be_positive<op::token_embedding, count<N>>,
+      shape_error::relabelled_dimension_must_keep_its_size<op::token_embedding, dim<unnamed, N>, dim_of<rows>>>;
   basic_matrix<T, rows, D> result{};
   if constexpr (first_broken<rules>::check()) result = gather_rows<rows>(table, ids);
   return result;
@@ -126,9 +126,10 @@ template <auto Ids, auto Rows = std::size_t{0}, typename T, auto Vocabulary, aut
   constexpr std::size_t n = std::tuple_size<ids_type>::value;
   constexpr std::size_t vocabulary = basic_matrix<T, Vocabulary, D>::rows;
   constexpr detail::id_check ids_checked = detail::check_ids<Ids, vocabulary>();
-  using rules = rule_list<shape_error::token_ids_must_be_integers<op::token_embedding, id_type>,
-                          shape_error::index_must_be_inside_dimension<
-                              op::token_embedding, count<ids_checked.first_outside>, dim_of<Vocabulary>>>;
+  using rules =
+      rule_list<shape_error::token_ids_must_be_integers<op::token_embedding, id_type>,
+                shape_error::index_must_be_inside_dimension<op::token_embedding, count<ids_checked.first_outside>,
+                                                            dim_of<Vocabulary>>>;
   if constexpr (detail::first_broken<rules>::check()) {
     return detail::embed_ids<Rows, n>(table, Ids.data());
   } else {

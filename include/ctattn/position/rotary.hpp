@@ -12,8 +12,8 @@
 #include "ctattn/math/sin_cos.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/position/detail/frequency.hpp"
-#include "ctattn/shape/dimension.hpp"
 #include "ctattn/position/rules.hpp"
+#include "ctattn/shape/dimension.hpp"
 
 namespace ctattn {
 
@@ -131,14 +131,14 @@ template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base
 template <rotary_layout Layout, typename T, auto N, auto D, typename U, std::size_t Positions, std::size_t Width,
           std::size_t Base>
 [[nodiscard]] constexpr basic_matrix<T, N, D> apply_rotary(const basic_matrix<T, N, D>& x,
-                                                            const rotary_table<U, Positions, Width, Base>& table,
-                                                            std::size_t first_position = 0) noexcept {
+                                                           const rotary_table<U, Positions, Width, Base>& table,
+                                                           std::size_t first_position = 0) noexcept {
   using x_type = basic_matrix<T, N, D>;
-  using rules = rule_list<typename rotary_table<U, Positions, Width, Base>::rules,
-                          shape_error::element_types_must_match<op::rotary_embedding, T, U>,
-                          shape_error::columns_must_match<op::rotary_embedding, dim_of<D>, dim_of<Width>>,
-                          shape_error::sequence_must_fit_position_table<op::rotary_embedding, dim_of<N>,
-                                                                        dim_of<Positions>>>;
+  using rules =
+      rule_list<typename rotary_table<U, Positions, Width, Base>::rules,
+                shape_error::element_types_must_match<op::rotary_embedding, T, U>,
+                shape_error::columns_must_match<op::rotary_embedding, dim_of<D>, dim_of<Width>>,
+                shape_error::sequence_must_fit_position_table<op::rotary_embedding, dim_of<N>, dim_of<Positions>>>;
   basic_matrix<T, N, D> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     detail::expects(first_position <= Positions - x_type::rows);

@@ -10,8 +10,8 @@
 #include "ctattn/math/sin_cos.hpp"
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/position/detail/frequency.hpp"
-#include "ctattn/shape/dimension.hpp"
 #include "ctattn/position/rules.hpp"
+#include "ctattn/shape/dimension.hpp"
 
 namespace ctattn {
 

@@ -31,8 +31,8 @@ struct quantized_add_constants {
 };
 
 template <typename A, typename B, quantization Out>
-using quantized_add_rules = rule_list<rows_rule<op::quantized_add, A, B>, columns_rule<op::quantized_add, A, B>,
-                                      quantization_rules<Out>>;
+using quantized_add_rules =
+    rule_list<rows_rule<op::quantized_add, A, B>, columns_rule<op::quantized_add, A, B>, quantization_rules<Out>>;
 }  // namespace detail
 
 /// a + b element by element, quantized with `Out` (TFLite's int8 ADD): each input, less its zero point, shifted
@@ -57,9 +57,8 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   basic_qmatrix<A::row_extent, A::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_add_rules<A, B, Out>>::check()) {
     using k = detail::quantized_add_constants<A::quant, B::quant, Out>;
-    detail::kernels::int8_add_rows<k::a, k::b, k::left_shift, k::out>(a.elements, A::quant.zero_point, b.elements,
-                                                                      B::quant.zero_point, Out.zero_point,
-                                                                      out.elements);
+    detail::kernels::int8_add_rows<k::a, k::b, k::left_shift, k::out>(
+        a.elements, A::quant.zero_point, b.elements, B::quant.zero_point, Out.zero_point, out.elements);
   }
   return out;
 }

@@ -189,8 +189,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 #endif
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
     if (seen > 0) {
-      kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values,
-                                   value_row, range.begin, V::quant.zero_point, seen, DV, sums);
+      kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, value_row,
+                                   range.begin, V::quant.zero_point, seen, DV, sums);
     } else {
       for (std::size_t c = 0; c < DV; ++c) sums[c] = 0;
     }
@@ -209,8 +209,8 @@ CTATTN_ALWAYS_INLINE constexpr void int8_attend_heads(const Q& q, const K& k, co
   constexpr std::size_t key_width = Q::cols / Heads;
   constexpr std::size_t value_width = Out::cols / Heads;
   for (std::size_t h = 0; h < Heads; ++h) {
-    int8_attend<Scores, key_width, value_width, true>(
-        q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+    int8_attend<Scores, key_width, value_width, true>(q, k, v_t, mask, context,
+                                                      {h * key_width, h * key_width, h * value_width, h * value_width});
   }
 }
 
@@ -288,12 +288,11 @@ template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMat
 template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
 struct qmulti_head_attention_weights {
   /// The rules of the configuration; `multi_head_attention` checks them again (no second error).
-  using rules =
-      rule_list<shape_error::count_must_be_positive<op::quantized_multi_head_attention, count<Heads>>,
-                shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
-                                                           dim_of<Query::output_extent>>,
-                shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
-                                                           dim_of<Value::output_extent>>>;
+  using rules = rule_list<shape_error::count_must_be_positive<op::quantized_multi_head_attention, count<Heads>>,
+                          shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
+                                                                     dim_of<Query::output_extent>>,
+                          shape_error::heads_must_divide_model_width<op::quantized_multi_head_attention, count<Heads>,
+                                                                     dim_of<Value::output_extent>>>;
   static_assert((detail::first_broken<rules>::check(), true));
   static constexpr std::size_t heads = Heads;
   Query query;
@@ -326,10 +325,10 @@ struct qmulti_head_attention_weights {
         n < detail::kernels::int8_attention_query_rows ? n : detail::kernels::int8_attention_query_rows;
     constexpr std::size_t scores_product = detail::kernels::int8_product_stack_bytes<rows, key_width, n>;
     constexpr std::size_t context_product = detail::kernels::int8_product_stack_bytes<rows, n, value_width>;
-    constexpr std::size_t head = 2 * rows * n + n +
-                                 sizeof(std::int32_t) * (2 * n + n + key_width + value_width) +
+    constexpr std::size_t head = 2 * rows * n + n + sizeof(std::int32_t) * (2 * n + n + key_width + value_width) +
                                  (scores_product > context_product ? scores_product : context_product);
-    constexpr std::size_t input_projection = detail::kernels::int8_product_stack_bytes<n, Query::inputs, Query::outputs>;
+    constexpr std::size_t input_projection =
+        detail::kernels::int8_product_stack_bytes<n, Query::inputs, Query::outputs>;
     constexpr std::size_t output_projection =
         detail::kernels::int8_product_stack_bytes<n, Output::inputs, Output::outputs>;
     constexpr std::size_t projection = input_projection > output_projection ? input_projection : output_projection;
@@ -346,29 +345,29 @@ struct qmulti_head_attention_weights {
 ///
 /// Example: `constexpr auto w = ctattn::make_qmulti_head_attention_weights<4>(wq, wk, wv, wo);`
 template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
-[[nodiscard]] constexpr auto make_qmulti_head_attention_weights(const Query& query, const Key& key,
-                                                                const Value& value, const Output& output) noexcept {
+[[nodiscard]] constexpr auto make_qmulti_head_attention_weights(const Query& query, const Key& key, const Value& value,
+                                                                const Output& output) noexcept {
   return qmulti_head_attention_weights<Heads, Query, Key, Value, Output>{query, key, value, output};
 }
 
 namespace detail {
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).
 template <typename X, typename Memory, typename W, typename Mask, quantization Scores>
-using quantized_multi_head_rules = rule_list<
-    typename W::rules,
-    shape_error::query_and_key_widths_must_match<op::quantized_multi_head_attention,
-                                                 dim_of<decltype(W::query)::output_extent>,
-                                                 dim_of<decltype(W::key)::output_extent>>,
-    shape_error::inner_dimensions_must_match<op::quantized_multi_head_attention,
-                                             dim_of<decltype(W::value)::output_extent>,
-                                             dim_of<decltype(W::output)::input_extent>>,
-    quantized_projection_rules<X, decltype(W::query)>, quantized_projection_rules<Memory, decltype(W::key)>,
-    quantized_projection_rules<Memory, decltype(W::value)>,
-    shape_error::int8_mask_must_hide_keys<op::quantized_multi_head_attention, Mask>,
-    mask_rules<op::quantized_multi_head_attention, std::int8_t, X::row_extent, Memory::row_extent, Mask>,
-    shape_error::int8_accumulator_must_not_overflow<op::quantized_multi_head_attention, count<Memory::rows>,
-                                                    count<33025>>,
-    quantization_rules<Scores>>;
+using quantized_multi_head_rules =
+    rule_list<typename W::rules,
+              shape_error::query_and_key_widths_must_match<op::quantized_multi_head_attention,
+                                                           dim_of<decltype(W::query)::output_extent>,
+                                                           dim_of<decltype(W::key)::output_extent>>,
+              shape_error::inner_dimensions_must_match<op::quantized_multi_head_attention,
+                                                       dim_of<decltype(W::value)::output_extent>,
+                                                       dim_of<decltype(W::output)::input_extent>>,
+              quantized_projection_rules<X, decltype(W::query)>, quantized_projection_rules<Memory, decltype(W::key)>,
+              quantized_projection_rules<Memory, decltype(W::value)>,
+              shape_error::int8_mask_must_hide_keys<op::quantized_multi_head_attention, Mask>,
+              mask_rules<op::quantized_multi_head_attention, std::int8_t, X::row_extent, Memory::row_extent, Mask>,
+              shape_error::int8_accumulator_must_not_overflow<op::quantized_multi_head_attention, count<Memory::rows>,
+                                                              count<33025>>,
+              quantization_rules<Scores>>;
 }  // namespace detail
 
 /// Multi-head attention of x over a memory in int8 (cross-attention, nn.TransformerDecoderLayer's
@@ -392,10 +391,9 @@ using quantized_multi_head_rules = rule_list<
 // 11.8 KB of stack on the Cortex-M55 rather than 8.6 KB.
 template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::size_t Heads, typename Query,
           typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
-[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(const X& x, const Memory& memory,
-                                                  const qmulti_head_attention_weights<Heads, Query, Key, Value,
-                                                                                      Output>& weights,
-                                                  const Mask& mask = {}) noexcept
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
+    const X& x, const Memory& memory, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept
     -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   using W = qmulti_head_attention_weights<Heads, Query, Key, Value, Output>;
   if constexpr (!detail::first_broken<detail::quantized_multi_head_rules<X, Memory, W, Mask, Scores>>::check()) {
@@ -421,8 +419,8 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
                                               weights.query.multipliers, Query::output_quantization.zero_point,
                                               context.elements, weights.query.packed);
         detail::int8_attend_heads<Scores, Heads>(
-            detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization>{context.elements}, k, v_t,
-            mask, context);
+            detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization>{context.elements}, k, v_t, mask,
+            context);
       } else {
         detail::int8_attend_heads<Scores, Heads>(project(x, weights.query), k, v_t, mask, context);
       }
@@ -449,10 +447,9 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
 /// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, weights_q, ctattn::causal);`
 template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Query, typename Key, typename Value,
           typename Output, AttentionMask Mask = no_mask_type>
-[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(const X& x,
-                                                  const qmulti_head_attention_weights<Heads, Query, Key, Value,
-                                                                                      Output>& weights,
-                                                  const Mask& mask = {}) noexcept
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
+    const X& x, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept
     -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   // Rationale: self-attention is attention over x itself; one definition computes both.
   return multi_head_attention<Scores>(x, x, weights, mask);

@@ -182,8 +182,8 @@ template <quantization QPositions, quantization QOut, typename T, std::size_t Le
 /// QOut.
 ///
 /// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
-template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary,
-          auto D, std::size_t Length, auto D2, typename Held>
+template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary, auto D,
+          std::size_t Length, auto D2, typename Held>
 [[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
                                                 const position_embedding<T, Length, D2, Held>& positions) noexcept {
   qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
@@ -191,7 +191,6 @@ template <quantization QTokens, quantization QPositions, quantization QOut, type
   q.positions = quantize<QPositions>(positions.weight);
   return q;
 }
-
 
 /// A class token before int8 rows: row 0 the token, quantized with QOut; rows 1 to n the rows of x, requantized from
 /// QIn to QOut (copied as they are when the two are equal), as TFLite's CONCATENATION requantizes an input whose
@@ -210,8 +209,9 @@ struct qclass_token {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::rows + 1, Width, QOut> {
-    using input_rule = shape_error::input_quantization_must_match_layer<
-        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<QIn>>;
+    using input_rule =
+        shape_error::input_quantization_must_match_layer<op::quantized_front_end, quantization_constant<X::quant>,
+                                                         quantization_constant<QIn>>;
     static_assert((input_rule::check(), true));
     basic_qmatrix<X::rows + 1, Width, QOut> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = token.elements[0][j];
@@ -223,8 +223,8 @@ struct qclass_token {
       constexpr math::quantized_multiplier multiplier = math::quantize_multiplier(QIn.scale() / QOut.scale());
       for (std::size_t r = 0; r < X::rows; ++r) {
         for (std::size_t j = 0; j < X::cols; ++j) {
-          y.elements[r + 1][j] = detail::kernels::requantize(std::int32_t{x.elements[r][j]} - QIn.zero_point,
-                                                             multiplier, QOut.zero_point);
+          y.elements[r + 1][j] =
+              detail::kernels::requantize(std::int32_t{x.elements[r][j]} - QIn.zero_point, multiplier, QOut.zero_point);
         }
       }
     }

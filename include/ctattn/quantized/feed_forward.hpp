@@ -95,9 +95,9 @@ struct qgated_feed_forward {
     using hidden = basic_qmatrix<X::row_extent, W1::output_extent, QProduct>;
     const footprint in = W1::template footprint_of<X>();
     const footprint out = W2::template footprint_of<hidden>();
-    return {sizeof(qgated_feed_forward), sizeof(X), sizeof(basic_qmatrix<X::row_extent, W2::output_extent,
-                                                                         W2::output_quantization>),
-            0, 4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
+    return {sizeof(qgated_feed_forward), sizeof(X),
+            sizeof(basic_qmatrix<X::row_extent, W2::output_extent, W2::output_quantization>), 0,
+            4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
   }
 
   friend constexpr bool operator==(const qgated_feed_forward&, const qgated_feed_forward&) = default;

@@ -97,15 +97,14 @@ template <quantization Scores, typename Q, typename W, typename Cache, typename 
   const auto visible = combine_masks(key_padding_length{cache.length}, mask);
   for (std::size_t h = 0; h < heads; ++h) {
     int8_attend<Scores, key_width, value_width>(q, cache.keys, cache.values, visible, context,
-                                               {h * key_width, h * key_width, h * value_width, h * value_width});
+                                                {h * key_width, h * key_width, h * value_width, h * value_width});
   }
   return project(context, w.output);
 }
 
 template <typename W, typename Cache>
 using cache_rules = rule_list<
-    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>,
-                                    dim_of<decltype(W::key)::output_extent>>,
+    shape_error::columns_must_match<op::kv_cache, dim_of<Cache::key_extent>, dim_of<decltype(W::key)::output_extent>>,
     shape_error::columns_must_match<op::kv_cache, dim_of<Cache::value_extent>,
                                     dim_of<decltype(W::value)::output_extent>>,
     shape_error::int8_cache_must_hold_the_projections_quantization<
@@ -118,8 +117,7 @@ using cache_rules = rule_list<
 template <typename X, typename W, typename Cache>
 using quantized_cached_attention_rules =
     rule_list<typename W::rules, shape_error::must_be_a_single_row<op::kv_cache, dim_of<X::row_extent>>,
-              quantized_projection_rules<X, decltype(W::query)>,
-              cache_rules<W, Cache>>;
+              quantized_projection_rules<X, decltype(W::query)>, cache_rules<W, Cache>>;
 }  // namespace detail
 
 /// One token of int8 multi-head self-attention with a cache: projects the row `x` into its query, key and value,
@@ -165,10 +163,10 @@ template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, Qu
 template <QuantizedMatrix Memory, typename W, typename Cache>
   requires detail::is_qkv_cache<Cache>
 constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache) noexcept {
-  using rules = rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
-                          detail::quantized_projection_rules<Memory, decltype(W::key)>,
-                          detail::quantized_projection_rules<Memory, decltype(W::value)>,
-                          detail::cache_rules<W, Cache>>;
+  using rules =
+      rule_list<shape_error::memory_must_fit_cache<op::kv_cache, count<Memory::rows>, count<Cache::capacity>>,
+                detail::quantized_projection_rules<Memory, decltype(W::key)>,
+                detail::quantized_projection_rules<Memory, decltype(W::value)>, detail::cache_rules<W, Cache>>;
   if constexpr (detail::first_broken<rules>::check()) {
     const auto keys = project(memory, w.key);
     const auto values = project(memory, w.value);

@@ -57,7 +57,6 @@ struct input_quantization_of<First> {
 };
 }  // namespace detail
 
-
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_LAYER_HPP

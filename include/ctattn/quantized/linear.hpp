@@ -28,8 +28,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/attention/projection.hpp"
+#include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
@@ -67,8 +67,8 @@ template <FixedMatrix W>
   for (std::size_t c = 0; c < W::rows; ++c) {
     double largest = 0.0;
     for (std::size_t k = 0; k < W::cols; ++k) {
-      const double magnitude = w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k])
-                                                     : static_cast<double>(w.elements[c][k]);
+      const double magnitude =
+          w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k]) : static_cast<double>(w.elements[c][k]);
       largest = magnitude > largest ? magnitude : largest;
     }
     scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / 127.0 : 1.0);
@@ -133,8 +133,9 @@ struct qlinear {
                     const channel_scales<outputs>& weight_scale) noexcept {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
-      folded_bias[channel] = static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
-                                                       static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
+      folded_bias[channel] =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
+                                    static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
       multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
     packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
@@ -213,22 +214,18 @@ template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bo
 
 namespace detail {
 template <typename X, typename L>
-using quantized_projection_rules =
-    rule_list<shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
-                                                       dim_of<L::input_extent>>,
-              shape_error::input_quantization_must_match_layer<op::quantized_projection,
-                                                               typename X::quantization_type,
-                                                               quantization_constant<L::input_quantization>>,
-              shape_error::int8_accumulator_must_not_overflow<op::quantized_projection, count<L::inputs>,
-                                                              count<33025>>>;
+using quantized_projection_rules = rule_list<
+    shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
+                                             dim_of<L::input_extent>>,
+    shape_error::input_quantization_must_match_layer<op::quantized_projection, typename X::quantization_type,
+                                                     quantization_constant<L::input_quantization>>,
+    shape_error::int8_accumulator_must_not_overflow<op::quantized_projection, count<L::inputs>, count<33025>>>;
 template <typename Y, typename X, typename L>
-using quantized_projection_into_rules =
-    rule_list<quantized_projection_rules<X, L>, rows_rule<op::quantized_projection, Y, X>,
-              shape_error::columns_must_match<op::quantized_projection, dim_of<Y::column_extent>,
-                                              dim_of<L::output_extent>>,
-              shape_error::output_quantization_must_match_result<op::quantized_projection,
-                                                                 typename Y::quantization_type,
-                                                                 quantization_constant<L::output_quantization>>>;
+using quantized_projection_into_rules = rule_list<
+    quantized_projection_rules<X, L>, rows_rule<op::quantized_projection, Y, X>,
+    shape_error::columns_must_match<op::quantized_projection, dim_of<Y::column_extent>, dim_of<L::output_extent>>,
+    shape_error::output_quantization_must_match_result<op::quantized_projection, typename Y::quantization_type,
+                                                       quantization_constant<L::output_quantization>>>;
 }  // namespace detail
 
 /// `ctattn::project` of an int8 layer (below) writing into `y`, the caller's storage: a static buffer in firmware,

@@ -98,8 +98,7 @@ inline constexpr auto int8_links_of = make_int8_link_plan<M>(std::make_index_seq
 template <typename... Links>
 struct link_types {};
 template <std::size_t J, typename M, std::size_t... I>
-auto float_links_of_int8_link(std::index_sequence<I...>)
-    -> link_types<link_type<int8_links_of<M>.first[J] + I, M>...>;
+auto float_links_of_int8_link(std::index_sequence<I...>) -> link_types<link_type<int8_links_of<M>.first[J] + I, M>...>;
 
 // The quantization int8 link J's input is in: the output of int8 link J - 1, or the model's input.
 template <std::size_t J, const auto& Ranges, typename M>
@@ -125,8 +124,8 @@ struct int8_prefix_result {
 };
 template <typename Chain, typename X>
 struct int8_prefix_result<0, Chain, X> {
-  using type = typename layer_result_of<
-      std::remove_cvref_t<decltype(std::declval<const Chain&>().template layer<0>())>, X>::type;
+  using type = typename layer_result_of<std::remove_cvref_t<decltype(std::declval<const Chain&>().template layer<0>())>,
+                                        X>::type;
 };
 }  // namespace detail
 
@@ -162,7 +161,7 @@ template <std::size_t J, const auto& Ranges, typename M, typename... Links>
   constexpr std::size_t first = int8_link_first<J, M>;
   using result = std::remove_cvref_t<decltype(std::declval<const quantized_model<M, Ranges>&>().template layer<J>())>;
   if constexpr (!shape_error::int8_link_needs_its_float_links<op::quantize_link, expected,
-                                                               detail::link_types<Links...>>::check()) {
+                                                              detail::link_types<Links...>>::check()) {
     return result{};
   } else if constexpr (sizeof...(Links) == 2) {
     const auto& [token, positions] = std::tie(links...);

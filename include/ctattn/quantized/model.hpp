@@ -53,7 +53,6 @@
 #include <type_traits>
 #include <utility>
 
-
 #include "ctattn/layers.hpp"
 #include "ctattn/quantized/embedding.hpp"
 #include "ctattn/quantized/feed_forward.hpp"
@@ -138,9 +137,8 @@ struct qchain : detail::input_quantization_of<detail::layer_at<0, Layers...>> {
   /// (`ctattn::with_memory(memory_q)`, in `memory_quantization`) and their masks.
   template <typename X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    if constexpr (!shape_error::decoder_needs_its_memory<op::quantized_decoder_layer,
-                                                         !needs_memory ||
-                                                             (detail::is_memory_option<Options>::value || ...)>::check()) {
+    constexpr bool memory_kept = !needs_memory || (detail::is_memory_option<Options>::value || ...);
+    if constexpr (!shape_error::decoder_needs_its_memory<op::quantized_decoder_layer, memory_kept>::check()) {
       return result_of<X>{};
     } else {
       return detail::run_chain<sizeof...(Layers) - 1>(
@@ -234,8 +232,7 @@ template <typename... Layers, typename Model, typename X, typename Memory>
 [[nodiscard]] constexpr double int8_error(const qchain<Layers...>& int8_model, const Model& model, const X& x,
                                           const memory_option<Memory>& memory) noexcept {
   const auto memory_q = quantize<qchain<Layers...>::memory_quantization>(*memory.memory);
-  const auto q =
-      dequantize(int8_model.forward(detail::int8_input<qchain<Layers...>>(x), with_memory(memory_q)));
+  const auto q = dequantize(int8_model.forward(detail::int8_input<qchain<Layers...>>(x), with_memory(memory_q)));
   return detail::largest_difference(q, detail::float_output(model, x, memory));
 }
 
@@ -257,8 +254,8 @@ inline constexpr bool is_float_rms_norm<rms_norm<T, W, Affine>> = true;
 // point spelled out in the rule's type; true when it holds.
 template <parameter_name Missing, std::size_t... C>
 [[nodiscard]] constexpr bool ranges_hold_point(std::index_sequence<C...>) noexcept {
-  return shape_error::ranges_must_hold_every_point<op::quantize, point<Missing.chars[C]...>,
-                                                   Missing.length == 0>::check();
+  constexpr bool holds = Missing.length == 0;
+  return shape_error::ranges_must_hold_every_point<op::quantize, point<Missing.chars[C]...>, holds>::check();
 }
 
 // The probe `quantize` runs before reading a layer's points: the same members as `table_points`, each point checked
@@ -302,7 +299,7 @@ template <const auto& Ranges, typename L>
 [[nodiscard]] constexpr parameter_name first_missing_layer_point(const parameter_name& path) noexcept;
 template <const auto& Ranges, typename C, std::size_t... I>
 [[nodiscard]] constexpr parameter_name first_missing_chain_point(const parameter_name& path,
-                                                               std::index_sequence<I...>) noexcept {
+                                                                 std::index_sequence<I...>) noexcept {
   parameter_name missing{};
   ((missing.length == 0 ? (void)(missing = first_missing_layer_point<Ranges, chain_element_type<I, C>>(
                                      point_name(path, chain_name<C>(I))))
@@ -343,13 +340,12 @@ inline constexpr quantization quantization_at = output_quantization<Ranges, Path
 
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
-inline constexpr bool has_int8_form = is_chain<L> || is_encoder_layer<L> || is_decoder_layer<L> || is_attention_layer<L> ||
-                                      is_feed_forward<L> || is_gated_feed_forward<L> || is_residual<L> ||
-                                      is_position_embedding<L> || is_class_token<L> || is_patch_embedding<L> ||
-                                      std::is_same_v<L, class_token_pool> || std::is_same_v<L, mean_pool> ||
-                                      is_float_layer_norm<L> || is_float_rms_norm<L> || is_float_linear<L> ||
-                                      activation_layer_type<L> ||
-                                      is_token_embedding<L>;
+inline constexpr bool has_int8_form =
+    is_chain<L> || is_encoder_layer<L> || is_decoder_layer<L> || is_attention_layer<L> || is_feed_forward<L> ||
+    is_gated_feed_forward<L> || is_residual<L> || is_position_embedding<L> || is_class_token<L> ||
+    is_patch_embedding<L> || std::is_same_v<L, class_token_pool> || std::is_same_v<L, mean_pool> ||
+    is_float_layer_norm<L> || is_float_rms_norm<L> || is_float_linear<L> || activation_layer_type<L> ||
+    is_token_embedding<L>;
 
 // The rules of quantizing a chain's elements I to the end: each has an int8 form (a position embedding right after a
 // token embedding is the pair's), a nested chain's elements in turn.
@@ -431,16 +427,17 @@ template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, q
           std::size_t I, typename E, bool Chain = is_chain<E>, bool Token = is_token_embedding<E>>
 struct int8_element {  // a leaf
   using layer = decltype(quantize_layer<Ranges, ElementPath, QIn>(std::declval<const E&>()));
-  using type = typename int8_list_concat<
-      int8_list<layer>, typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
+  using type =
+      typename int8_list_concat<int8_list<layer>,
+                                typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
 };
 template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
           std::size_t I, typename E, bool Token>
 struct int8_element<Ranges, Path, ElementPath, QIn, C, I, E, true, Token> {  // a nested chain
   using inner = typename int8_elements<Ranges, ElementPath, QIn, E, 0>::type;
   using type = typename int8_list_concat<
-      inner, typename int8_elements<Ranges, Path, int8_list_info<inner>::last::output_quantization, C,
-                                    I + 1>::type>::type;
+      inner,
+      typename int8_elements<Ranges, Path, int8_list_info<inner>::last::output_quantization, C, I + 1>::type>::type;
 };
 // Whether element I of C is a token embedding with a position embedding right after it (quantized as one).
 template <typename C, std::size_t I>
@@ -454,16 +451,18 @@ struct int8_token_element {  // a token embedding and its positions
                                             quantization_at<Ranges, point_name(positions, points::weight)>,
                                             quantization_at<Ranges, positions>>(
       std::declval<const E&>(), std::declval<const chain_element_type<I + 1, C>&>()));
-  using type = typename int8_list_concat<
-      int8_list<layer>, typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 2>::type>::type;
+  using type =
+      typename int8_list_concat<int8_list<layer>,
+                                typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 2>::type>::type;
 };
 template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
           std::size_t I, typename E>
 struct int8_token_element<Ranges, Path, ElementPath, QIn, C, I, E, false> {  // a token embedding alone
   using layer = decltype(quantize_token_embedding<quantization_at<Ranges, point_name(ElementPath, points::weight)>>(
       std::declval<const E&>()));
-  using type = typename int8_list_concat<
-      int8_list<layer>, typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
+  using type =
+      typename int8_list_concat<int8_list<layer>,
+                                typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
 };
 template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
           std::size_t I, typename E>
@@ -483,8 +482,8 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   } else if constexpr (is_encoder_layer<L>) {
     // Rationale: the layer's points probed first, so that a point the table lacks is the rule's sentence, once,
     // rather than a constant expression that fails in each place its quantizations are read.
-    constexpr auto probe = probe_points<Ranges, Path>(
-        [](auto& at) { return encoder_layer_quantizations_from(at, QIn, L::norm_first); });
+    constexpr auto probe =
+        probe_points<Ranges, Path>([](auto& at) { return encoder_layer_quantizations_from(at, QIn, L::norm_first); });
     if constexpr (!ranges_hold_point<probe.missing>(std::make_index_sequence<probe.missing.length>{})) {
       return quantize_encoder_layer<probe.quantizations>(layer);
     } else {
@@ -512,8 +511,8 @@ constexpr auto quantize_layer(const L& layer) noexcept {
         quantize_linear<quantization_at<Ranges, point_name(Path, points::context)>, quantization_at<Ranges, Path>>(
             w.output));
     return qmulti_head_attention_layer<quantization_at<Ranges, point_name(Path, points::scores)>,
-                                       std::remove_cvref_t<decltype(weights)>,
-                                       typename attention_layer_mask<L>::type>{weights, {}};
+                                       std::remove_cvref_t<decltype(weights)>, typename attention_layer_mask<L>::type>{
+        weights, {}};
   } else if constexpr (is_feed_forward<L>) {
     constexpr quantization hidden = quantization_at<Ranges, point_name(Path, points::hidden)>;
     constexpr quantization activated = quantization_at<Ranges, point_name(Path, points::activation)>;
@@ -537,16 +536,16 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     const auto activation = quantize_activation<first, gate>(layer.activation);
     const auto w2 = quantize_linear<product, quantization_at<Ranges, Path>>(layer.w2);
     return qgated_feed_forward<std::remove_cvref_t<decltype(w1)>, std::remove_cvref_t<decltype(w3)>,
-                               std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>,
-                               product>{w1, w2, w3, activation};
+                               std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>, product>{
+        w1, w2, w3, activation};
   } else if constexpr (is_residual<L>) {
     using inner_type = decltype(quantize_layer<Ranges, point_name(Path, points::inner), QIn>(layer.inner));
     qresidual<inner_type, quantization_at<Ranges, Path>> block{};
     block.inner = quantize_layer<Ranges, point_name(Path, points::inner), QIn>(layer.inner);
     return block;
   } else if constexpr (is_position_embedding<L>) {  // after something other than a token embedding
-    return quantize_position_embedding<quantization_at<Ranges, point_name(Path, points::weight)>, quantization_at<Ranges, Path>>(
-        layer);
+    return quantize_position_embedding<quantization_at<Ranges, point_name(Path, points::weight)>,
+                                       quantization_at<Ranges, Path>>(layer);
   } else if constexpr (is_class_token<L>) {
     return quantize_class_token<QIn, quantization_at<Ranges, Path>>(layer);
   } else if constexpr (is_patch_embedding<L>) {
@@ -590,10 +589,11 @@ constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
         target = quantize_embedding<quantization_at<Ranges, point_name(path, points::weight)>,
                                     quantization_at<Ranges, point_name(positions, points::weight)>,
                                     quantization_at<Ranges, positions>>(chain_element<I>(chain),
-                                                                         chain_element<I + 1>(chain));
+                                                                        chain_element<I + 1>(chain));
         fill_elements<Ranges, Path, target_type::output_quantization, I + 2, J + 1>(chain, out);
       } else {
-        target = quantize_token_embedding<quantization_at<Ranges, point_name(path, points::weight)>>(chain_element<I>(chain));
+        target = quantize_token_embedding<quantization_at<Ranges, point_name(path, points::weight)>>(
+            chain_element<I>(chain));
         fill_elements<Ranges, Path, target_type::output_quantization, I + 1, J + 1>(chain, out);
       }
     } else if constexpr (is_chain<element>) {
@@ -666,8 +666,7 @@ template <const auto& Ranges, quantization QIn, typename C>
 template <const auto& Ranges, typename M>
   requires(Model<M> || detail::is_sequential<M> || detail::misdeclared_model<M>)
 [[nodiscard]] constexpr auto quantize(const M& model) noexcept {
-  if constexpr (!detail::model_base_rule<op::quantize, M>::check() ||
-                !detail::ranges_member_rule<Ranges, M>::check()) {
+  if constexpr (!detail::model_base_rule<op::quantize, M>::check() || !detail::ranges_member_rule<Ranges, M>::check()) {
     return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (!detail::first_broken<typename detail::quantize_rules_of<M>::type>::check()) {
     return detail::no_int8_form<quantization{1.0}>{};

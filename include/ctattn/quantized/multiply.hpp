@@ -21,11 +21,10 @@ namespace detail {
 /// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
 /// the output's quantization is one.
 template <typename A, typename B, quantization Out>
-using quantized_multiply_rules =
-    rule_list<shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>,
-                                                       dim_of<B::row_extent>>,
-              shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
-              quantization_rules<Out>>;
+using quantized_multiply_rules = rule_list<
+    shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>,
+    shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
+    quantization_rules<Out>>;
 }  // namespace detail
 
 /// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
@@ -92,8 +91,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
     constexpr math::quantized_multiplier multiplier =
         math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
     detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point,
-                                                         out.elements);
+                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
   }
   return out;
 }
@@ -111,8 +109,7 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
       for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
     }
     detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point,
-                                                         out.elements);
+                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
   }
   return out;
 }

@@ -77,8 +77,8 @@
 #include <cstdint>
 
 #include "ctattn/detail/footprint_type.hpp"
-#include "ctattn/math/fixed_point.hpp"
 #include "ctattn/kernels/int8.hpp"
+#include "ctattn/math/fixed_point.hpp"
 #include "ctattn/matrix/rules.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
@@ -248,11 +248,10 @@ template <quantization QIn, quantization QOut, typename T, auto Width, bool Affi
 
 namespace detail {
 template <typename X, typename L>
-using quantized_layer_norm_rules =
-    rule_list<shape_error::columns_must_match<op::quantized_layer_norm, dim_of<X::column_extent>,
-                                              dim_of<L::input_extent>>,
-              shape_error::input_quantization_must_match_layer<op::quantized_layer_norm, typename X::quantization_type,
-                                                               quantization_constant<L::input_quantization>>>;
+using quantized_layer_norm_rules = rule_list<
+    shape_error::columns_must_match<op::quantized_layer_norm, dim_of<X::column_extent>, dim_of<L::input_extent>>,
+    shape_error::input_quantization_must_match_layer<op::quantized_layer_norm, typename X::quantization_type,
+                                                     quantization_constant<L::input_quantization>>>;
 }  // namespace detail
 
 /// LayerNorm of each row of x in int8, integers only (the header's rationale gives the steps and their bounds):
@@ -278,8 +277,8 @@ template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bo
   basic_qmatrix<X::row_extent, L::output_extent, QOut> y;
   if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
     detail::kernels::int8_layer_norm_rows<RootMeanSquare>(x.elements, y.elements, norm.multiplier, norm.shift,
-                                                          norm.bias, norm.epsilon, norm.epsilon_shift,
-                                                          QOut.zero_point, QIn.zero_point);
+                                                          norm.bias, norm.epsilon, norm.epsilon_shift, QOut.zero_point,
+                                                          QIn.zero_point);
   }
   return y;
 }

@@ -32,8 +32,9 @@ struct qclass_token_pool {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    using input_rule = shape_error::input_quantization_must_match_layer<
-        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<Q>>;
+    using input_rule =
+        shape_error::input_quantization_must_match_layer<op::quantized_front_end, quantization_constant<X::quant>,
+                                                         quantization_constant<Q>>;
     static_assert((input_rule::check(), true));
     basic_qmatrix<std::size_t{1}, X::column_extent, Q> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = x.elements[0][j];
@@ -57,8 +58,9 @@ struct qmean_pool {
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    using input_rule = shape_error::input_quantization_must_match_layer<
-        op::quantized_front_end, quantization_constant<X::quant>, quantization_constant<QIn>>;
+    using input_rule =
+        shape_error::input_quantization_must_match_layer<op::quantized_front_end, quantization_constant<X::quant>,
+                                                         quantization_constant<QIn>>;
     static_assert((input_rule::check(), true));
     constexpr math::quantized_multiplier multiplier =
         math::quantize_multiplier(QIn.scale() / (static_cast<double>(X::rows) * QOut.scale()));

@@ -57,9 +57,7 @@ struct basic_qmatrix {
   std::int8_t elements[rows][cols];
 
   [[nodiscard]] constexpr std::int8_t& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
-  [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept {
-    return elements[r][c];
-  }
+  [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept { return elements[r][c]; }
   [[nodiscard]] constexpr double real(std::size_t r, std::size_t c) const noexcept {
     return Q.scale() * static_cast<double>(std::int32_t{elements[r][c]} - Q.zero_point);
   }
@@ -176,8 +174,7 @@ template <quantization Q, FixedMatrix X>
 ///
 /// Example: `constexpr auto x = ctattn::dequantize(q);`
 template <QuantizedMatrix M>
-[[nodiscard]] constexpr auto dequantize(const M& q) noexcept
-    -> basic_matrix<float, M::row_extent, M::column_extent> {
+[[nodiscard]] constexpr auto dequantize(const M& q) noexcept -> basic_matrix<float, M::row_extent, M::column_extent> {
   basic_matrix<float, M::row_extent, M::column_extent> x{};
   for (std::size_t r = 0; r < M::rows; ++r) {
     for (std::size_t c = 0; c < M::cols; ++c) x.elements[r][c] = static_cast<float>(q.real(r, c));

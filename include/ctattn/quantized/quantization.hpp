@@ -41,8 +41,7 @@ struct quantization {
   // Rationale: a constructor of its own (a template, so that an int literal still picks the double one) widens the
   // float explicitly: no -Wdouble-promotion warning where a user copies scales from a .tflite file.
   template <std::same_as<float> F>
-  constexpr quantization(F scale, std::int32_t zero = 0) noexcept
-      : quantization(static_cast<double>(scale), zero) {}
+  constexpr quantization(F scale, std::int32_t zero = 0) noexcept : quantization(static_cast<double>(scale), zero) {}
 
   [[nodiscard]] constexpr double scale() const noexcept { return std::bit_cast<double>(scale_bits); }
 

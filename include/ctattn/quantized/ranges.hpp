@@ -147,7 +147,6 @@ inline constexpr bool is_decoder_layer = false;
 template <typename T, auto D, std::size_t H, auto F, typename A, bool N, typename M, WeightLayout W>
 inline constexpr bool is_decoder_layer<transformer_decoder_layer<T, D, H, F, A, N, M, W>> = true;
 
-
 template <typename L>
 inline constexpr bool is_feed_forward = false;
 template <typename T, auto D, auto H, typename A, WeightLayout W, bool B>
@@ -191,8 +190,7 @@ inline constexpr bool is_patch_embedding<patch_embedding_2d<T, C, H, W, PH, PW, 
 // the host or in a constant expression, where the range's accuracy matters and the attention kernels (which fuse
 // the scores into the softmax) keep no scores to read.
 template <std::size_t Heads, typename Mask, typename Q, typename K, typename Ranges>
-constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, const K& k,
-                            const Mask& mask) noexcept {
+constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, const K& k, const Mask& mask) noexcept {
   constexpr std::size_t d = Q::cols / Heads;
   const double scale = 1.0 / math::sqrt(static_cast<double>(d));
   basic_matrix<double, Q::rows, K::rows> scores{};
@@ -290,21 +288,20 @@ inline constexpr std::size_t last_block = attends_to_memory<L> ? 3 : 2;  // a de
 template <typename L, typename Ranges>
 constexpr auto recording_blocks(const L& layer, Ranges& ranges, const parameter_name& path) noexcept {
   const auto steps = layer.blocks();
-  return block_steps{
-      [&ranges, &path, steps](auto at_block, const auto& in) {
-        const auto normed = steps.norm(at_block, in);
-        if (L::norm_first || decltype(at_block)::value != last_block<L>) {
-          ranges.widen(point_name(path, points::norm_point(decltype(at_block)::value)).view(), normed);
-        }
-        return normed;
-      },
-      [&ranges, &path, steps](auto at_block, const auto& in, const auto& addend) {
-        const auto sum = steps.add(at_block, in, addend);
-        if (!L::norm_first || decltype(at_block)::value != last_block<L>) {
-          ranges.widen(point_name(path, points::sum_point(decltype(at_block)::value)).view(), sum);
-        }
-        return sum;
-      }};
+  return block_steps{[&ranges, &path, steps](auto at_block, const auto& in) {
+                       const auto normed = steps.norm(at_block, in);
+                       if (L::norm_first || decltype(at_block)::value != last_block<L>) {
+                         ranges.widen(point_name(path, points::norm_point(decltype(at_block)::value)).view(), normed);
+                       }
+                       return normed;
+                     },
+                     [&ranges, &path, steps](auto at_block, const auto& in, const auto& addend) {
+                       const auto sum = steps.add(at_block, in, addend);
+                       if (!L::norm_first || decltype(at_block)::value != last_block<L>) {
+                         ranges.widen(point_name(path, points::sum_point(decltype(at_block)::value)).view(), sum);
+                       }
+                       return sum;
+                     }};
 }
 
 // An encoder layer's points (`.norm1`, the attention's, `.sum1`, `.norm2` or `.sum2`, the feed-forward block's) and
@@ -347,8 +344,7 @@ constexpr auto record_decoder_layer(const L& layer, const X& x, Ranges& ranges, 
   const result y = residual_blocks<L::norm_first>(
       recording_blocks(layer, ranges, path), with_extents<X::row_extent, L::output_extent>(x),
       [&](const result& in) {
-        return record_attention(layer.self_attn.weights, in, in, self_mask, ranges, path,
-                                points::self_attention_names);
+        return record_attention(layer.self_attn.weights, in, in, self_mask, ranges, path, points::self_attention_names);
       },
       [&](const result& in) {
         return record_attention(layer.multihead_attn, in, memory, memory_mask, ranges, path,
@@ -432,11 +428,12 @@ constexpr auto record_ranges(const M& model, const X& x, activation_ranges<Capac
   if constexpr (!detail::model_base_rule<op::record_ranges, M>::check()) {
     return x;
   } else if constexpr (!shape_error::decoder_needs_its_memory<op::record_ranges,
-                                                       memory || !detail::attends_to_memory<M>>::check()) {
+                                                              (memory || !detail::attends_to_memory<M>)>::check()) {
     return x;
   } else {
     if constexpr (FixedMatrix<X>) ranges.widen(points::input, x);
-    if constexpr (memory) ranges.widen(points::memory, *detail::find_first<detail::is_memory_option>(options...).memory);
+    if constexpr (memory)
+      ranges.widen(points::memory, *detail::find_first<detail::is_memory_option>(options...).memory);
     return detail::record(model, x, ranges, parameter_name{}, options...);
   }
 }

@@ -29,9 +29,9 @@
 #include <string_view>
 #include <tuple>
 
-#include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/projection.hpp"
+#include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/layers/detail/blocks.hpp"
 #include "ctattn/layers/rules.hpp"
 #include "ctattn/quantized/activation.hpp"
@@ -128,12 +128,12 @@ struct encoder_layer_ranges {
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_for(ranges);`
 [[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_for(
     const encoder_layer_ranges& r) noexcept {
-  return {quantization_for_range(r.input),     quantization_for_range(r.norm1),     quantization_for_range(r.query),
-          quantization_for_range(r.key),       quantization_for_range(r.value),     quantization_for_range(r.scores),
-          quantization_for_range(r.context),   quantization_for_range(r.attention), quantization_for_range(r.sum1),
-          quantization_for_range(r.norm2),     quantization_for_range(r.hidden),
-          quantization_for_range(r.activation), quantization_for_range(r.feed_forward),
-          quantization_for_range(r.output),     quantization_for_range(r.sum2)};
+  return {
+      quantization_for_range(r.input),        quantization_for_range(r.norm1),     quantization_for_range(r.query),
+      quantization_for_range(r.key),          quantization_for_range(r.value),     quantization_for_range(r.scores),
+      quantization_for_range(r.context),      quantization_for_range(r.attention), quantization_for_range(r.sum1),
+      quantization_for_range(r.norm2),        quantization_for_range(r.hidden),    quantization_for_range(r.activation),
+      quantization_for_range(r.feed_forward), quantization_for_range(r.output),    quantization_for_range(r.sum2)};
 }
 
 namespace detail {
@@ -144,11 +144,22 @@ template <typename Points>
                                                                                      bool norm_first) noexcept {
   // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
   const value_range output = at.output();
-  encoder_layer_quantizations q = encoder_layer_quantizations_for(
-      {{}, at.point(points::norm1), at.point(points::query), at.point(points::key), at.point(points::value),
-       at.point(points::scores), at.point(points::context), at.point(points::attention), at.point(points::sum1),
-       norm_first ? at.point(points::norm2) : output, at.point(points::hidden), at.point(points::activation),
-       at.point(points::feed_forward), output, norm_first ? value_range{} : at.point(points::sum2)});
+  encoder_layer_quantizations q =
+      encoder_layer_quantizations_for({{},
+                                       at.point(points::norm1),
+                                       at.point(points::query),
+                                       at.point(points::key),
+                                       at.point(points::value),
+                                       at.point(points::scores),
+                                       at.point(points::context),
+                                       at.point(points::attention),
+                                       at.point(points::sum1),
+                                       norm_first ? at.point(points::norm2) : output,
+                                       at.point(points::hidden),
+                                       at.point(points::activation),
+                                       at.point(points::feed_forward),
+                                       output,
+                                       norm_first ? value_range{} : at.point(points::sum2)});
   q.input = input;
   return q;
 }
@@ -229,7 +240,9 @@ struct qtransformer_encoder_layer {
 
   /// The quantization of block k's residual sum: `sum1`; pre-norm, the second sum is the layer's `output`.
   template <std::size_t K>
-  static constexpr quantization sum_quantization = K == 1 ? Q.sum1 : NormFirst ? Q.output : Q.sum2;
+  static constexpr quantization sum_quantization = K == 1      ? Q.sum1
+                                                   : NormFirst ? Q.output
+                                                               : Q.sum2;
 
   /// The steps of the layer's two residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1 or
   /// norm2, and the int8 ADD into `sum_quantization<k>`.
@@ -340,8 +353,7 @@ struct qtransformer_encoder_layer {
     for (const footprint& part : feed_forward_parts) {
       deepest = part.stack_bytes > deepest ? part.stack_bytes : deepest;
     }
-    constexpr std::size_t attention_phase =
-        2 * row_bytes + attention_weights::template footprint_of<X>().stack_bytes;
+    constexpr std::size_t attention_phase = 2 * row_bytes + attention_weights::template footprint_of<X>().stack_bytes;
     const std::size_t feed_forward_phase = 3 * row_bytes + 2 * hidden_bytes + deepest;
     return {sizeof(qtransformer_encoder_layer), sizeof(X), sizeof(X), 0,
             attention_phase > feed_forward_phase ? attention_phase : feed_forward_phase};
@@ -476,11 +488,8 @@ template <typename Points>
 ///
 /// Example: `constexpr auto q0 = ctattn::decoder_layer_quantizations_at(ranges, "layers.0", q_in, q_memory, false);`
 template <typename Table>
-[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_at(const Table& table,
-                                                                                   std::string_view path,
-                                                                                   quantization input,
-                                                                                   quantization memory,
-                                                                                   bool norm_first) noexcept {
+[[nodiscard]] constexpr decoder_layer_quantizations decoder_layer_quantizations_at(
+    const Table& table, std::string_view path, quantization input, quantization memory, bool norm_first) noexcept {
   const detail::table_points<Table> at{table, path};
   return detail::decoder_layer_quantizations_from(at, input, memory, norm_first);
 }
@@ -537,16 +546,12 @@ struct qtransformer_decoder_layer {
   /// Post-norm, norm3 gives the layer's output.
   static constexpr quantization norm3_output = NormFirst ? Q.norm3 : Q.output;
 
-  using self_attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, self_attention_input, Q.query>,
-                                    qlinear<Width, Width, self_attention_input, Q.key>,
-                                    qlinear<Width, Width, self_attention_input, Q.value>,
-                                    qlinear<Width, Width, Q.context, Q.attention>>;
-  using cross_attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query>,
-                                    qlinear<Width, Width, Q.memory, Q.cross_key>,
-                                    qlinear<Width, Width, Q.memory, Q.cross_value>,
-                                    qlinear<Width, Width, Q.cross_context, Q.cross_attention>>;
+  using self_attention_weights = qmulti_head_attention_weights<
+      Heads, qlinear<Width, Width, self_attention_input, Q.query>, qlinear<Width, Width, self_attention_input, Q.key>,
+      qlinear<Width, Width, self_attention_input, Q.value>, qlinear<Width, Width, Q.context, Q.attention>>;
+  using cross_attention_weights = qmulti_head_attention_weights<
+      Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query>, qlinear<Width, Width, Q.memory, Q.cross_key>,
+      qlinear<Width, Width, Q.memory, Q.cross_value>, qlinear<Width, Width, Q.cross_context, Q.cross_attention>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   self_attention_weights self_attn{};
@@ -561,7 +566,7 @@ struct qtransformer_decoder_layer {
   [[nodiscard]] constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept
       -> basic_qmatrix<X::row_extent, Width, Q.output> {
     if constexpr (!shape_error::decoder_masks_must_name_their_attention<op::quantized_decoder_layer,
-                                                                         Options...>::check()) {
+                                                                        Options...>::check()) {
       return {};
     } else {
       const auto self = [&](const auto& in) {
@@ -589,7 +594,10 @@ struct qtransformer_decoder_layer {
   /// The quantization of block k's residual sum: `sum1`, `sum2`, `sum3`; pre-norm, the third sum is the layer's
   /// `output`.
   template <std::size_t K>
-  static constexpr quantization sum_quantization = K == 1 ? Q.sum1 : K == 2 ? Q.sum2 : NormFirst ? Q.output : Q.sum3;
+  static constexpr quantization sum_quantization = K == 1      ? Q.sum1
+                                                   : K == 2    ? Q.sum2
+                                                   : NormFirst ? Q.output
+                                                               : Q.sum3;
 
   /// The steps of the layer's three residual blocks (ctattn/layers/detail/blocks.hpp), as the float layer's: norm1,
   /// norm2 or norm3, and the int8 ADD into `sum_quantization<k>`.
@@ -714,7 +722,6 @@ struct qtransformer_decoder_layer {
   friend constexpr bool operator==(const qtransformer_decoder_layer&, const qtransformer_decoder_layer&) = default;
 };
 
-
 /// A float `transformer_decoder_layer` (PyTorch's out x in weights; pre- or post-norm) quantized with the
 /// activations' quantizations `Q`, each sublayer as in `quantize_encoder_layer`; the attention over the memory
 /// reads the memory in `Q.memory`.
@@ -743,8 +750,7 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
   q.multihead_attn = make_qmulti_head_attention_weights<Heads>(
       quantize_linear<q_cross, Q.cross_query>(c.query), quantize_linear<Q.memory, Q.cross_key>(c.key),
-      quantize_linear<Q.memory, Q.cross_value>(c.value),
-      quantize_linear<Q.cross_context, Q.cross_attention>(c.output));
+      quantize_linear<Q.memory, Q.cross_value>(c.value), quantize_linear<Q.cross_context, Q.cross_attention>(c.output));
   q.norm3 = quantize_layer_norm<result::norm3_input, result::norm3_output>(layer.norm3);
   q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
   q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});

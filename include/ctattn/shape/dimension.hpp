@@ -196,8 +196,9 @@ namespace detail {
 
 template <auto E>
 struct normalized_extent {
-  static_assert((shape_error::dimension_must_be_a_size_or_a_named_extent<
-                    op::matrix, std::remove_cv_t<decltype(E)>>::check(), true));
+  static_assert(
+      (shape_error::dimension_must_be_a_size_or_a_named_extent<op::matrix, std::remove_cv_t<decltype(E)>>::check(),
+       true));
   static constexpr std::size_t value = 1;
 };
 
@@ -205,7 +206,8 @@ template <auto E>
   requires std::integral<std::remove_cv_t<decltype(E)>>
 struct normalized_extent<E> {
   static_assert((shape_error::extent_must_have_an_entry<
-                    op::matrix, dim<unnamed, (E > 0 ? static_cast<std::size_t>(E) : std::size_t{0})>>::check(), true));
+                     op::matrix, dim<unnamed, (E > 0 ? static_cast<std::size_t>(E) : std::size_t{0})>>::check(),
+                 true));
   static constexpr std::size_t value = E > 0 ? static_cast<std::size_t>(E) : 1;
 };
 
@@ -216,7 +218,6 @@ struct normalized_extent<E> {
   static_assert((shape_error::extent_must_have_an_entry<op::matrix, dim<extent, E.size>>::check(), true));
   static constexpr extent value = E.size > 0 ? E : extent{1};
 };
-
 
 }  // namespace detail
 
@@ -320,7 +321,10 @@ constexpr auto part_extent() noexcept {
 template <auto B, std::size_t Parts>
 constexpr auto joined_extent() noexcept {
   using block = std::remove_cv_t<decltype(B)>;
-  if constexpr (requires { typename block::whole; block::parts; }) {
+  if constexpr (requires {
+                  typename block::whole;
+                  block::parts;
+                }) {
     if constexpr (block::parts == Parts) {
       return typename block::whole{Parts * extent_size(B)};
     } else {

@@ -6,7 +6,6 @@
 #include <cstddef>
 #include <type_traits>
 
-
 /// \file
 /// How a shape rule is defined once and used three ways.
 ///

@@ -5,7 +5,7 @@
 
 #include "doc_examples/worked_example.hpp"
 
-#include <ctattn/attention/multi_head.hpp>   // multi_head_attention_weights, which is not one head
+#include <ctattn/attention/multi_head.hpp>  // multi_head_attention_weights, which is not one head
 
 // The projections as torch.rand(24, 16) and torch.rand(28, 16) store them (out x in).
 inline constexpr auto& w_query = ctattn_fixtures::worked_example::w_query;

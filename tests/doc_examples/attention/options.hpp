@@ -4,7 +4,7 @@
 
 #include "doc_examples/worked_example.hpp"
 
-#include <ctattn/attention/attention_head.hpp>   // self_attention
+#include <ctattn/attention/attention_head.hpp>  // self_attention
 
 inline ctattn::matrix<float, seq{6}, d_v{28}> context_storage{};
 inline ctattn::self_attention_workspace<decltype(x), head_type> workspace;

@@ -4,7 +4,7 @@
 
 #include "doc_examples/worked_example.hpp"
 
-#include <ctattn/attention/attention_head.hpp>   // self_attention, cross_attention
+#include <ctattn/attention/attention_head.hpp>  // self_attention, cross_attention
 
 inline constexpr auto encoder_tokens = x;
 inline constexpr ctattn::matrix<float, seq{3}, d_model{16}> decoder_tokens{};

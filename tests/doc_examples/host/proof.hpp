@@ -8,7 +8,8 @@
 #include <cstdio>
 
 struct doc_model : ctattn::model<doc_model> {
-  BOOST_HANA_DEFINE_STRUCT(doc_model, (ctattn::linear<float, 4, 2, ctattn::out_by_in, true>, head), (ctattn::relu, act));
+  BOOST_HANA_DEFINE_STRUCT(doc_model, (ctattn::linear<float, 4, 2, ctattn::out_by_in, true>, head),
+                           (ctattn::relu, act));
 };
 inline doc_model model{};
 inline std::array<ctattn::matrix<float, 3, 4>, 2> golden_inputs{};

@@ -2,7 +2,7 @@
 // source of bytes, and what they call from ctattn's core and the standard library.
 #pragma once
 
-#include <ctattn/matrix/from_array.hpp>   // from_span
+#include <ctattn/matrix/from_array.hpp>  // from_span
 #include <ctattn/matrix/matrix.hpp>
 
 #include <cassert>

@@ -4,7 +4,7 @@
 
 #include "doc_examples/worked_example.hpp"
 
-#include <ctattn/attention/attention_head.hpp>   // self_attention
+#include <ctattn/attention/attention_head.hpp>  // self_attention
 
 #include <cstddef>
 #include <iostream>

@@ -2,7 +2,7 @@
 // width 16, and the matrix sum.
 #pragma once
 
-#include <ctattn/matrix/elementwise.hpp>   // operator+
+#include <ctattn/matrix/elementwise.hpp>  // operator+
 #include <ctattn/matrix/matrix.hpp>
 
 inline constexpr ctattn::matrix<float, 6, 16> x{};

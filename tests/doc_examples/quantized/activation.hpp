@@ -2,7 +2,7 @@
 // feed-forward block's hidden layer and of its GELU, 6 hidden rows of width 64 in int8, and GELU's table.
 #pragma once
 
-#include <ctattn/layers/activation.hpp>   // ctattn::gelu
+#include <ctattn/layers/activation.hpp>  // ctattn::gelu
 #include <ctattn/quantized/qmatrix.hpp>
 
 inline constexpr ctattn::quantization q_hidden{0.05, -10}, q_gelu{0.03, -120};

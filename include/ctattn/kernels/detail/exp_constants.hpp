@@ -11,8 +11,8 @@
 namespace ctattn::detail::exp_constants {
 
 inline constexpr float log2e = 1.44269504088896341f;
-inline constexpr float ln2_high = 0.693359375f;            // 355/512: 9 significant bits
-inline constexpr float ln2_low = -2.12194440e-4f;          // ln 2 - ln2_high
+inline constexpr float ln2_high = 0.693359375f;    // 355/512: 9 significant bits
+inline constexpr float ln2_low = -2.12194440e-4f;  // ln 2 - ln2_high
 inline constexpr float c2 = 1.0f / 2.0f;
 inline constexpr float c3 = 1.0f / 6.0f;
 inline constexpr float c4 = 1.0f / 24.0f;

@@ -169,8 +169,10 @@ struct paired_format {
                        std::int32_t zero) noexcept {
       const int right = m.shift > 0 ? 0 : -m.shift;
       if (right > 23) folds_every_zero = 0;
-      const std::int64_t zero_term = right > 23 ? 0 : static_cast<std::int64_t>(
-          static_cast<std::uint64_t>(static_cast<std::int64_t>(zero)) << (31 + right));
+      const std::int64_t zero_term =
+          right > 23
+              ? 0
+              : static_cast<std::int64_t>(static_cast<std::uint64_t>(static_cast<std::int64_t>(zero)) << (31 + right));
       left[lane] = m.shift > 0 ? m.shift : 0;
       put(multiplier, c, m.multiplier);
       put(addend, c, (std::int64_t{1} << 30) + (right > 0 ? std::int64_t{1} << (30 + right) : 0) + zero_term);
@@ -410,9 +412,9 @@ inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P
     for (std::size_t h = 0; h < 2; ++h) {
       const acc start = Ops::load_pair_start(p.start + (block + j) * 4 + 2 * h);
       for (std::size_t i = 0; i < pairs; ++i) {
-        sums[i][j][h] = row_start ? Ops::add_pair_row_starts(start, row_start[2 * i],
-                                                             row_start[2 * i + 1 < MR ? 2 * i + 1 : 2 * i])
-                                  : start;
+        sums[i][j][h] =
+            row_start ? Ops::add_pair_row_starts(start, row_start[2 * i], row_start[2 * i + 1 < MR ? 2 * i + 1 : 2 * i])
+                      : start;
       }
     }
   }
@@ -439,8 +441,7 @@ inline void packed_pair_tile(const std::int8_t* x, std::size_t x_stride, const P
     for (std::size_t i = 0; i < pairs; ++i) {
       Ops::store_requantized(y + 2 * i * y_stride + c, Ops::first_row(sums[i][j][0], sums[i][j][1]), r, valid);
       if (2 * i + 1 < MR) {
-        Ops::store_requantized(y + (2 * i + 1) * y_stride + c, Ops::second_row(sums[i][j][0], sums[i][j][1]), r,
-                               valid);
+        Ops::store_requantized(y + (2 * i + 1) * y_stride + c, Ops::second_row(sums[i][j][0], sums[i][j][1]), r, valid);
       }
     }
   }

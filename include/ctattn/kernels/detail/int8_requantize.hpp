@@ -113,7 +113,8 @@ struct output_requantizer {
   // compile-time inference runs it about 20,000 times within Clang's default budget).
   CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled(std::int32_t accumulator) const noexcept {
     const std::int32_t high = high_product(static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left));
-    const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
+    const auto t =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
     return right == 0 ? high : (t >> right) + ((t >> (right - 1)) & 1);
   }
 
@@ -133,7 +134,8 @@ struct output_requantizer {
   CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
     std::int32_t v = scaled(accumulator);
 #if defined(__ARM_FEATURE_SAT)
-    if (!std::is_constant_evaluated()) return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
+    if (!std::is_constant_evaluated())
+      return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
 #endif
     v = v < -256 ? -256 : (v > 255 ? 255 : v);
     return saturate_int8(v + zero);
@@ -178,8 +180,8 @@ struct int8_epilogue {
 };
 
 /// One output: `output_requantizer{multiplier, shift, zero}(accumulator)`.
-CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier, int shift,
-                                                          std::int32_t zero) noexcept {
+CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize_output(std::int32_t accumulator, std::int32_t multiplier,
+                                                             int shift, std::int32_t zero) noexcept {
   return output_requantizer{multiplier, shift, zero}(accumulator);
 }
 

@@ -102,8 +102,7 @@ inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, 
   if constexpr (left != 0 && M > rows) {
     constexpr std::size_t upper = (rows + left + 1) / 2;
     constexpr std::size_t lower = rows + left - upper;
-    product_tile<V, upper, NV, Tail, Accumulate>(a + whole * a_row, a_row, a_col, b, ldb, c + whole * ldc, ldc,
-                                                 depth);
+    product_tile<V, upper, NV, Tail, Accumulate>(a + whole * a_row, a_row, a_col, b, ldb, c + whole * ldc, ldc, depth);
     product_tile<V, lower, NV, Tail, Accumulate>(a + (whole + upper) * a_row, a_row, a_col, b, ldb,
                                                  c + (whole + upper) * ldc, ldc, depth);
   } else if constexpr (left != 0) {
@@ -118,9 +117,9 @@ inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, 
 // wider panels keep enough sums in flight and read B in longer runs.
 template <typename V, std::size_t M>
 inline constexpr std::size_t panel_vectors =
-    M >= V::tile_rows ? V::tile_vectors
-                      : larger(V::tile_vectors, smaller(V::tile_rows * V::tile_vectors / M,
-                                                        V::tile_rows * V::tile_vectors / 2));
+    M >= V::tile_rows
+        ? V::tile_vectors
+        : larger(V::tile_vectors, smaller(V::tile_rows* V::tile_vectors / M, V::tile_rows* V::tile_vectors / 2));
 
 /// c (+)= a B for one row: B streamed row after row, `Rows` rows of B at a time added into c, which stays in L1.
 // Rationale: one row of A (a decoding step's projection) does one multiply-add per weight, so its speed is the
@@ -189,7 +188,7 @@ inline void product(const float* a, std::size_t a_row, std::size_t a_col, const 
   if constexpr (N % panel != 0) {
     constexpr std::size_t rest = N % panel;
     product_panel<V, M, (rest + lanes - 1) / lanes, rest % lanes, Accumulate>(a, a_row, a_col, b + full, ldb, c + full,
-                                                                            ldc, depth);
+                                                                              ldc, depth);
   }
 }
 
@@ -271,8 +270,8 @@ inline void product_transposed(const float* a, std::size_t lda, const float* b, 
     // Rationale: one row (a decoding step) reads each row of B once and nothing else, so B's rows are taken a few
     // at a time (8; 4 for short rows, whose reductions weigh more), which keeps the read close to one stream; 18
     // rows at once measured 2.5x slower at 512 x 512 on AVX-512.
-    constexpr std::size_t nr = M == 1 ? (K >= 256 ? 8 : 4)
-                                      : larger(1, smaller(V::tile_rows * V::tile_vectors + V::tile_vectors, 24) / M);
+    constexpr std::size_t nr =
+        M == 1 ? (K >= 256 ? 8 : 4) : larger(1, smaller(V::tile_rows * V::tile_vectors + V::tile_vectors, 24) / M);
     dot_rows<V, M, nr, N, K>(a, lda, b, ldb, c, ldc);
   } else {
     constexpr std::size_t mr = V::dot_tile_rows;
@@ -578,8 +577,8 @@ struct attention_kernel {
   }
 };
 
-template <typename V, bool KeepWeights, std::size_t DK, std::size_t DV, std::size_t NQ, std::size_t NKV,
-          typename Mask, typename RedoRow>
+template <typename V, bool KeepWeights, std::size_t DK, std::size_t DV, std::size_t NQ, std::size_t NKV, typename Mask,
+          typename RedoRow>
 inline void attend(const float* q, std::size_t ldq, const float* k, std::size_t ldk, const float* v, std::size_t ldv,
                    const Mask& mask, float* out, std::size_t ldo, float* weights, float scale,
                    const RedoRow& redo_row) noexcept {
@@ -598,7 +597,6 @@ inline void attend(const float* q, std::size_t ldq, const float* k, std::size_t 
   kernel.finish(redo_row);
 }
 
-
 /// |x| as max(x, -x).
 template <typename V>
 inline typename V::reg magnitude(typename V::reg x) noexcept {
@@ -608,9 +606,9 @@ inline typename V::reg magnitude(typename V::reg x) noexcept {
 // GELU's erfc: erfc(z) = t e^(-z^2 + P(t)) with t = 1 / (1 + z / 2), for z >= 0. P is a degree-9 polynomial fitted
 // by least squares in Chebyshev nodes of t in (0, 1] (z from 0 to infinity) to log(erfc(z) / t) + z^2; in exact
 // arithmetic it puts GELU within 1.2e-8 (1 + |GELU|) of its true value for every x.
-inline constexpr float gelu_erfc_coefficients[10] = {
-    -1.2655117751f, 1.0000286917f, 0.37384115855f, 0.099322040125f, -0.19842694442f,
-    0.31139802182f, -1.1867860905f, 1.5365931263f,  -0.84650490120f, 0.17604675225f};
+inline constexpr float gelu_erfc_coefficients[10] = {-1.2655117751f,  1.0000286917f,  0.37384115855f, 0.099322040125f,
+                                                     -0.19842694442f, 0.31139802182f, -1.1867860905f, 1.5365931263f,
+                                                     -0.84650490120f, 0.17604675225f};
 
 /// The activation F of a register of floats, fast (kernels/activation.hpp gives the exact meaning; finite x only):
 ///   relu       max(x, 0)
@@ -663,7 +661,6 @@ inline bool activate_all(const float* x, float* y, std::size_t n) noexcept {
   }
   return V::reduce_add(finite) == 0.0f;
 }
-
 
 /// The sum of x[0, n) + c: across lanes, the last n % lanes entries one by one.
 template <typename V>

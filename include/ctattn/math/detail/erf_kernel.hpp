@@ -31,7 +31,7 @@ struct erf_constants<float> {
   static constexpr float small_limit = 0.84375f;
   static constexpr float mid_limit = 1.25f;
   static constexpr float one = 0x1.f5a88ap+1f;  // 3.9192
-  static constexpr float small_poly[] = {0x1.06eba8p-3f,  -0x1.812746p-2f, 0x1.ce2eb6p-4f, -0x1.b81e9p-6f,
+  static constexpr float small_poly[] = {0x1.06eba8p-3f, -0x1.812746p-2f,  0x1.ce2eb6p-4f, -0x1.b81e9p-6f,
                                          0x1.5572acp-8f, -0x1.b0c752p-11f, 0x1.74beecp-14f};
   static constexpr float erx = 0x1.af767ap-1f;
   static constexpr float mid_poly[] = {0x1.cf1306p-27f, 0x1.a911fp-2f,   -0x1.a911eep-2f, 0x1.1b60ap-3f,
@@ -51,31 +51,29 @@ struct erf_constants<double> {
   static constexpr double small_limit = 0.84375;
   static constexpr double mid_limit = 1.25;
   static constexpr double one = 0x1.7afb48dc96627p+2;  // 5.9215
-  static constexpr double small_poly[] = {
-      0x1.06eba8214db69p-3,   -0x1.812746b0379e6p-2, 0x1.ce2f21a042accp-4,  -0x1.b82ce31281975p-6,
-      0x1.565bcd0ce826fp-8,   -0x1.c02db39f8dab6p-11, 0x1.f9a3179a72999p-14, -0x1.f4d0bf8c2a865p-17,
-      0x1.b9c9d17cf321fp-20,  -0x1.5e1a435c34b45p-23, 0x1.e8104e5048f8ap-27, -0x1.e8026404074f9p-31};
+  static constexpr double small_poly[] = {0x1.06eba8214db69p-3,   -0x1.812746b0379e6p-2,  0x1.ce2f21a042accp-4,
+                                          -0x1.b82ce31281975p-6,  0x1.565bcd0ce826fp-8,   -0x1.c02db39f8dab6p-11,
+                                          0x1.f9a3179a72999p-14,  -0x1.f4d0bf8c2a865p-17, 0x1.b9c9d17cf321fp-20,
+                                          -0x1.5e1a435c34b45p-23, 0x1.e8104e5048f8ap-27,  -0x1.e8026404074f9p-31};
   static constexpr double erx = 0x1.af767a741088bp-1;
-  static constexpr double mid_poly[] = {
-      -0x1.c99a6bef27697p-56, 0x1.a911f096fbc26p-2,  -0x1.a911f096fbc25p-2, 0x1.1b614b0f527f0p-3,
-      0x1.1b614b0f5266cp-4,   -0x1.1b614b0f4cc5fp-4, 0x1.2e45a5663a0f0p-8,  0x1.f096fd59dac7ap-7,
-      -0x1.39114696e74a7p-8,  -0x1.ee30af1146398p-10, 0x1.417655df98da9p-10, 0x1.666ba569cd698p-14,
-      -0x1.a2ec14ff6578ep-13, 0x1.43b3789a9ac60p-16, 0x1.4160efc00cbc1p-16};
+  static constexpr double mid_poly[] = {-0x1.c99a6bef27697p-56, 0x1.a911f096fbc26p-2,  -0x1.a911f096fbc25p-2,
+                                        0x1.1b614b0f527f0p-3,   0x1.1b614b0f5266cp-4,  -0x1.1b614b0f4cc5fp-4,
+                                        0x1.2e45a5663a0f0p-8,   0x1.f096fd59dac7ap-7,  -0x1.39114696e74a7p-8,
+                                        -0x1.ee30af1146398p-10, 0x1.417655df98da9p-10, 0x1.666ba569cd698p-14,
+                                        -0x1.a2ec14ff6578ep-13, 0x1.43b3789a9ac60p-16, 0x1.4160efc00cbc1p-16};
   static constexpr double tail_split = 2.5;
   static constexpr double tail_centre_near = 0x1.3333333333333p-1;
   static constexpr double tail_poly_near[] = {
-      0x1.f9a9f95f6f1bdp-2,  -0x1.5efce00ff7b38p-3, -0x1.caecf71ee67c4p-8, 0x1.4893856aee932p-4,
-      -0x1.595e44b954196p-4, 0x1.9fc00bab10726p-5,  -0x1.44f82d83f71bap-8, -0x1.1afcff3c5586cp-5,
-      0x1.cf13a4c20d06bp-5,  -0x1.d1268c7768529p-5, 0x1.3110cdb78ab42p-5,  -0x1.2bc2da570a724p-8,
-      -0x1.039d7e9548e92p-5, 0x1.f91866cee6cd2p-5,  -0x1.38d6d3e23b908p-4, 0x1.07aac00053c7ep-4,
-      -0x1.96286a163da45p-6};
+      0x1.f9a9f95f6f1bdp-2, -0x1.5efce00ff7b38p-3, -0x1.caecf71ee67c4p-8, 0x1.4893856aee932p-4, -0x1.595e44b954196p-4,
+      0x1.9fc00bab10726p-5, -0x1.44f82d83f71bap-8, -0x1.1afcff3c5586cp-5, 0x1.cf13a4c20d06bp-5, -0x1.d1268c7768529p-5,
+      0x1.3110cdb78ab42p-5, -0x1.2bc2da570a724p-8, -0x1.039d7e9548e92p-5, 0x1.f91866cee6cd2p-5, -0x1.38d6d3e23b908p-4,
+      0x1.07aac00053c7ep-4, -0x1.96286a163da45p-6};
   static constexpr double tail_centre_far = 0x1.234367f5713b6p-2;
   static constexpr double tail_poly_far[] = {
-      0x1.165f1c8f67ddap-1,  -0x1.0ab5310d9e6a3p-3, -0x1.29cd2fba788c8p-3, 0x1.b3b05f279a99dp-3,
-      -0x1.164837ac101adp-4, -0x1.8875abf8ebbdfp-3, 0x1.79936ad26821fp-2,  -0x1.e250f34542c60p-3,
-      -0x1.4079021e38a42p-2, 0x1.0e1cb4251260ap+0,  -0x1.4fecdc3d9ce66p+0, 0x1.d50055005415fp-4,
-      0x1.8b7197416f4d4p+1,  -0x1.cc5f3e5f7e805p+2, 0x1.edd30a0dcebcep+2,  0x1.8d4f37bf1df33p+2,
-      -0x1.06d18cc2dbb2fp+5};
+      0x1.165f1c8f67ddap-1,  -0x1.0ab5310d9e6a3p-3, -0x1.29cd2fba788c8p-3, 0x1.b3b05f279a99dp-3,  -0x1.164837ac101adp-4,
+      -0x1.8875abf8ebbdfp-3, 0x1.79936ad26821fp-2,  -0x1.e250f34542c60p-3, -0x1.4079021e38a42p-2, 0x1.0e1cb4251260ap+0,
+      -0x1.4fecdc3d9ce66p+0, 0x1.d50055005415fp-4,  0x1.8b7197416f4d4p+1,  -0x1.cc5f3e5f7e805p+2, 0x1.edd30a0dcebcep+2,
+      0x1.8d4f37bf1df33p+2,  -0x1.06d18cc2dbb2fp+5};
 };
 
 template <Scalar T>

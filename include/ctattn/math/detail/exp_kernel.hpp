@@ -26,8 +26,8 @@ struct exp_constants<float> {
   static constexpr float inv_ln2 = 0x1.715476p+0f;
   static constexpr float ln2_hi = 0x1.62e4p-1f;
   static constexpr float ln2_lo = 0x1.7f7d1cp-20f;
-  static constexpr float poly[] = {0x1p-1f, 0x1.555556p-3f, 0x1.5554eap-5f, 0x1.1110ep-7f, 0x1.6d4316p-10f,
-                                   0x1.a124e4p-13f};
+  static constexpr float poly[] = {0x1p-1f,       0x1.555556p-3f,  0x1.5554eap-5f,
+                                   0x1.1110ep-7f, 0x1.6d4316p-10f, 0x1.a124e4p-13f};
   static constexpr float overflow = 0x1.62e42ep+6f;    // largest x with a finite result, 88.7228
   static constexpr float underflow = -0x1.9fe368p+6f;  // smallest x with a nonzero result, -103.9721
 };
@@ -37,8 +37,8 @@ struct exp_constants<double> {
   static constexpr double inv_ln2 = 0x1.71547652b82fep+0;
   static constexpr double ln2_hi = 0x1.62e42fefa38p-1;
   static constexpr double ln2_lo = 0x1.ef35793c7673p-45;
-  static constexpr double poly[] = {0x1.0000000000001p-1, 0x1.5555555555556p-3, 0x1.5555555553d68p-5,
-                                    0x1.11111111109b5p-7, 0x1.6c16c17889f3cp-10, 0x1.a01a01a7c2f2cp-13,
+  static constexpr double poly[] = {0x1.0000000000001p-1,  0x1.5555555555556p-3,  0x1.5555555553d68p-5,
+                                    0x1.11111111109b5p-7,  0x1.6c16c17889f3cp-10, 0x1.a01a01a7c2f2cp-13,
                                     0x1.a019b914881bap-16, 0x1.71de0db2eb873p-19, 0x1.28917c9f3a495p-22,
                                     0x1.af389eea54156p-26};
   static constexpr double overflow = 0x1.62e42fefa39efp+9;    // 709.7827

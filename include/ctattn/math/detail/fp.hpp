@@ -107,7 +107,7 @@ inline constexpr T integer_shifter = T(1.5) * pow2<T>(format<T>::mantissa_bits);
 
 template <Scalar T>
 constexpr T round_to_integer(T x) noexcept {
-  return (x + integer_shifter<T>) - integer_shifter<T>;
+  return x + integer_shifter<T> - integer_shifter<T>;  // (x + shifter) rounds to an integer; - shifter is exact
 }
 
 /// An unevaluated sum hi + lo with |lo| at most half an ulp of hi: a float-float or double-double value.

@@ -30,7 +30,7 @@ template <>
 struct sin_cos_constants<double> {
   static constexpr double tiny = 0x1p-27;
   static constexpr double pio4 = 0x1.921fb54442d18p-1;
-  static constexpr double sin_poly[] = {-0x1.5555555555555p-3, 0x1.111111111111p-7,   -0x1.a01a01a01992fp-13,
+  static constexpr double sin_poly[] = {-0x1.5555555555555p-3, 0x1.111111111111p-7,    -0x1.a01a01a01992fp-13,
                                         0x1.71de3a545f836p-19, -0x1.ae645410e937bp-26, 0x1.61217d9252c03p-33,
                                         -0x1.ab16f5caa198ap-41};
   static constexpr double cos_poly[] = {0x1.5555555555555p-5,   -0x1.6c16c16c16963p-10, 0x1.a01a019f4ddfdp-16,

@@ -23,7 +23,7 @@ struct tanh_constants<float> {
   static constexpr float tiny = 0x1p-12f;
   static constexpr float poly_limit = 0.55f;
   static constexpr float one = 0x1.205968p+3f;  // 9.0109
-  static constexpr float poly[] = {-0x1.555556p-2f, 0x1.111104p-3f,  -0x1.ba142ep-5f,
+  static constexpr float poly[] = {-0x1.555556p-2f, 0x1.111104p-3f, -0x1.ba142ep-5f,
                                    0x1.657936p-6f,  -0x1.17641p-7f, 0x1.4b239ap-9f};
 };
 
@@ -32,10 +32,10 @@ struct tanh_constants<double> {
   static constexpr double tiny = 0x1p-27;
   static constexpr double poly_limit = 0.55;
   static constexpr double one = 0x1.30fc1931f09cap+4;  // 19.0617
-  static constexpr double poly[] = {-0x1.5555555555555p-2, 0x1.1111111111032p-3,  -0x1.ba1ba1b9fec84p-5,
-                                    0x1.664f487713373p-6,  -0x1.226e32f00cf0cp-7, 0x1.d6d339333f329p-9,
+  static constexpr double poly[] = {-0x1.5555555555555p-2,  0x1.1111111111032p-3,  -0x1.ba1ba1b9fec84p-5,
+                                    0x1.664f487713373p-6,   -0x1.226e32f00cf0cp-7, 0x1.d6d339333f329p-9,
                                     -0x1.7d97cfd138c28p-10, 0x1.34c5a8a996cd4p-11, -0x1.ec1091436eb2ap-13,
-                                    0x1.64fd88e9900a4p-14, -0x1.59a834187ce22p-16};
+                                    0x1.64fd88e9900a4p-14,  -0x1.59a834187ce22p-16};
 };
 
 template <Scalar T>
