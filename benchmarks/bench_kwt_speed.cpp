@@ -53,6 +53,7 @@ void kwt_float(benchmark::State& state, Arithmetic arithmetic) {
     benchmark::ClobberMemory();
   }
   rate(state);
+  state.SetLabel(ctattn::simd_backend_name);
 }
 
 void kwt_int8(benchmark::State& state) {

@@ -5,18 +5,24 @@
 # six digits), the sorter's inference in hand-written Eigen (benchmarks/eigen_sorter.hpp, Debian's libeigen3-dev;
 # its logits checked against ctattn's exact arithmetic first), then the same models in PyTorch
 # (benchmarks/model_speed_torch.py, Debian's python3-torch).
-#   benchmarks/model_speed.sh [build dir] [Google Benchmark flags...]   (default build dir /tmp/ctattn-bench)
+# With --write, the table of docs/speed.md is written from the run (benchmarks/speed_tables.py).
+#   benchmarks/model_speed.sh [--write docs/speed.md] [build dir] [Google Benchmark flags...]
+#   (default build dir /tmp/ctattn-bench)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 source "$here/speed_common.sh"
+take_write_option "$@"
+shift "$write_shift"
+command_text="benchmarks/model_speed.sh${write_to:+ --write $write_to} $*"
 build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-bench}}"
 [[ $# -gt 0 ]] && shift
 
 "$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libboost-dev libeigen3-dev nlohmann-json3-dev \
   python3-torch
 build_benchmark "$build" bench_model_speed
-print_cpu
-"${pin[@]}" "$build/benchmarks/bench_model_speed" --benchmark_repetitions=11 \
+record_run print_cpu
+record_run "${pin[@]}" "$build/benchmarks/bench_model_speed" --benchmark_repetitions=11 \
   --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 "$@"
-"${pin[@]}" /usr/bin/python3 "$here/model_speed_torch.py"
+record_run "${pin[@]}" /usr/bin/python3 "$here/model_speed_torch.py"
+write_table models "$command_text"

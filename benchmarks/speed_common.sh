@@ -4,6 +4,12 @@
 #                                          "... not found: ... skipped" line) or the whole log when configuring fails
 #   pin                                    the command prefix that runs on CPU 0 (taskset), empty without taskset
 #   print_cpu                              the CPU's model name, family and model, for the record of a run
+#   take_write_option "$@"                 reads a leading `--write FILE` into write_to (the caller then shifts
+#                                          write_shift arguments)
+#   record_run <command...>                runs the command, its output shown and kept for write_table; a Google
+#                                          Benchmark program is given --benchmark_out, its JSON kept too
+#   write_table <table> <command text>     with --write, benchmarks/speed_tables.py writes <table>'s block of FILE
+#                                          from what record_run kept
 
 build_benchmark() {
   local build="$1" target="$2" configure_log
@@ -21,3 +27,30 @@ if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then pin=(tas
 
 cpu_field() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'; }
 print_cpu() { echo "CPU: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model))"; }
+
+write_to=""
+write_shift=0
+take_write_option() {
+  if [[ "${1:-}" == --write ]]; then
+    [[ $# -ge 2 ]] || { echo "--write needs a file (docs/speed.md)" >&2; exit 2; }
+    write_to="$2"
+    write_shift=2
+  fi
+}
+
+run_log=$(mktemp)
+bench_json=$(mktemp)
+trap 'rm -f "$run_log" "$bench_json"' EXIT
+record_run() {
+  local out=() word
+  for word in "$@"; do
+    [[ "$word" == */benchmarks/bench_* ]] && out=(--benchmark_out="$bench_json" --benchmark_out_format=json)
+  done
+  "$@" "${out[@]}" 2>&1 | tee -a "$run_log"
+}
+
+write_table() {
+  [[ -z "$write_to" ]] && return 0
+  /usr/bin/python3 "$root/benchmarks/speed_tables.py" "$1" --bench "$bench_json" --log "$run_log" --command "$2" \
+    --write "$write_to"
+}
