@@ -28,6 +28,22 @@ namespace fx = ctattn_fixtures::quantized;
 // (PyTorch's default; ctattn's Mask = ctattn::no_mask_type).
 enum case_kind : int { post_norm = 0, pre_norm = 1, pre_norm_unmasked = 2 };
 
+// The arrays of one fixture namespace of tests/fixtures/quantized, under the names every runner reads.
+// Rationale: a macro, since a namespace cannot be a template argument; the three cases differ only in it and in the
+// layer they were built as.
+#define CTATTN_TEST_DECODER_FIXTURE(ns)             \
+  static constexpr const auto& params = ns::params; \
+  static constexpr const auto& names = ns::names;   \
+  static constexpr const auto& sizes = ns::sizes;   \
+  static constexpr const auto& ranks = ns::ranks;   \
+  static constexpr const auto& target = ns::target; \
+  static constexpr const auto& memory = ns::memory; \
+  static constexpr const auto& points = ns::points; \
+  static constexpr const auto& lo = ns::lo;         \
+  static constexpr const auto& hi = ns::hi;         \
+  static constexpr const auto& output = ns::output; \
+  static constexpr const auto& float_output = ns::float_output
+
 // One reference case: the layer it was built as, and its arrays.
 template <int Case>
 struct reference;
@@ -36,52 +52,23 @@ struct reference<post_norm> {
   using activation = ctattn::relu;
   static constexpr bool norm_first = false;
   using mask = ctattn::causal_mask;
-  static constexpr const auto& params = fx::decoder_layer_post_norm::params;
-  static constexpr const auto& names = fx::decoder_layer_post_norm::names;
-  static constexpr const auto& sizes = fx::decoder_layer_post_norm::sizes;
-  static constexpr const auto& ranks = fx::decoder_layer_post_norm::ranks;
-  static constexpr const auto& target = fx::decoder_layer_post_norm::target;
-  static constexpr const auto& memory = fx::decoder_layer_post_norm::memory;
-  static constexpr const auto& points = fx::decoder_layer_post_norm::points;
-  static constexpr const auto& lo = fx::decoder_layer_post_norm::lo;
-  static constexpr const auto& hi = fx::decoder_layer_post_norm::hi;
-  static constexpr const auto& output = fx::decoder_layer_post_norm::output;
-  static constexpr const auto& float_output = fx::decoder_layer_post_norm::float_output;
+  CTATTN_TEST_DECODER_FIXTURE(fx::decoder_layer_post_norm);
 };
 template <>
 struct reference<pre_norm> {
   using activation = ctattn::gelu;
   static constexpr bool norm_first = true;
   using mask = ctattn::causal_mask;
-  static constexpr const auto& params = fx::decoder_layer_pre_norm::params;
-  static constexpr const auto& names = fx::decoder_layer_pre_norm::names;
-  static constexpr const auto& sizes = fx::decoder_layer_pre_norm::sizes;
-  static constexpr const auto& ranks = fx::decoder_layer_pre_norm::ranks;
-  static constexpr const auto& target = fx::decoder_layer_pre_norm::target;
-  static constexpr const auto& memory = fx::decoder_layer_pre_norm::memory;
-  static constexpr const auto& points = fx::decoder_layer_pre_norm::points;
-  static constexpr const auto& lo = fx::decoder_layer_pre_norm::lo;
-  static constexpr const auto& hi = fx::decoder_layer_pre_norm::hi;
-  static constexpr const auto& output = fx::decoder_layer_pre_norm::output;
-  static constexpr const auto& float_output = fx::decoder_layer_pre_norm::float_output;
+  CTATTN_TEST_DECODER_FIXTURE(fx::decoder_layer_pre_norm);
 };
 template <>
 struct reference<pre_norm_unmasked> {
   using activation = ctattn::gelu;
   static constexpr bool norm_first = true;
   using mask = ctattn::no_mask_type;
-  static constexpr const auto& params = fx::decoder_layer_unmasked::params;
-  static constexpr const auto& names = fx::decoder_layer_unmasked::names;
-  static constexpr const auto& sizes = fx::decoder_layer_unmasked::sizes;
-  static constexpr const auto& ranks = fx::decoder_layer_unmasked::ranks;
-  static constexpr const auto& target = fx::decoder_layer_unmasked::target;
-  static constexpr const auto& memory = fx::decoder_layer_unmasked::memory;
-  static constexpr const auto& points = fx::decoder_layer_unmasked::points;
-  static constexpr const auto& lo = fx::decoder_layer_unmasked::lo;
-  static constexpr const auto& hi = fx::decoder_layer_unmasked::hi;
-  static constexpr const auto& output = fx::decoder_layer_unmasked::output;
-  static constexpr const auto& float_output = fx::decoder_layer_unmasked::float_output;
+  CTATTN_TEST_DECODER_FIXTURE(fx::decoder_layer_unmasked);
 };
+#undef CTATTN_TEST_DECODER_FIXTURE
 
 template <int Case>
 using decoder = ctattn::transformer_decoder_layer<float, 16, 4, 32, typename reference<Case>::activation,

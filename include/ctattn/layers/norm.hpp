@@ -46,6 +46,14 @@ constexpr norm_parameter<T, Width, Affine> ones() noexcept {
   return w;
 }
 
+// A norm's one setting, `eps` (both norms' `adjust_setting`): false, with nothing changed, for another name.
+template <typename T>
+constexpr bool adjust_eps(T& eps, std::string_view name, double value) noexcept {
+  if (name != "eps") return false;
+  eps = static_cast<T>(value);
+  return true;
+}
+
 }  // namespace detail
 
 /// Layer normalization over each row (PyTorch's nn.LayerNorm(width, eps, elementwise_affine)):
@@ -103,9 +111,7 @@ struct layer_norm {
   friend constexpr auto settings(const layer_norm& self) noexcept { return std::array{setting("eps", self.eps)}; }
   /// Sets `eps` (ctattn::set_setting, ctattn::set_every_setting).
   friend constexpr bool adjust_setting(layer_norm& self, std::string_view name, double value) noexcept {
-    if (name != "eps") return false;
-    self.eps = static_cast<T>(value);
-    return true;
+    return detail::adjust_eps(self.eps, name, value);
   }
 
   /// nn.LayerNorm's parameters: `weight` and `bias` (none without `Affine`).
@@ -166,9 +172,7 @@ struct rms_norm {
   friend constexpr auto settings(const rms_norm& self) noexcept { return std::array{setting("eps", self.eps)}; }
   /// Sets `eps` (ctattn::set_setting, ctattn::set_every_setting).
   friend constexpr bool adjust_setting(rms_norm& self, std::string_view name, double value) noexcept {
-    if (name != "eps") return false;
-    self.eps = static_cast<T>(value);
-    return true;
+    return detail::adjust_eps(self.eps, name, value);
   }
 
   /// nn.RMSNorm's parameters: `weight` (none without `Affine`).
