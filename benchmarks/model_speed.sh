@@ -23,6 +23,6 @@ build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-bench}}"
 build_benchmark "$build" bench_model_speed
 record_run print_cpu
 record_run "${pin[@]}" "$build/benchmarks/bench_model_speed" --benchmark_repetitions=11 \
-  --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 "$@"
+  --benchmark_report_aggregates_only=true --benchmark_min_time=0.2 "${bench_out[@]}" "$@"
 record_run "${pin[@]}" /usr/bin/python3 "$here/model_speed_torch.py"
 write_table models "$command_text"

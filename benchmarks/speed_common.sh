@@ -1,4 +1,4 @@
-# What the speed scripts share (attention_speed.sh, peer_speed.sh, model_speed.sh), sourced after they set $root:
+# What the speed scripts share (attention_speed.sh, peer_speed.sh, model_speed.sh, kwt_speed.sh), sourced after they set $root:
 #   build_benchmark <build dir> <target>   configures the benchmarks (Release, no tests or examples) and builds the
 #                                          target; quiet, but shows why a target is missing (benchmarks/CMakeLists.txt's
 #                                          "... not found: ... skipped" line) or the whole log when configuring fails
@@ -6,8 +6,8 @@
 #   print_cpu                              the CPU's model name, family and model, for the record of a run
 #   take_write_option "$@"                 reads a leading `--write FILE` into write_to (the caller then shifts
 #                                          write_shift arguments)
-#   record_run <command...>                runs the command, its output shown and kept for write_table; a Google
-#                                          Benchmark program is given --benchmark_out, its JSON kept too
+#   record_run <command...>                runs the command, its output shown and kept for write_table
+#   bench_out                              the flags that keep a Google Benchmark program's JSON for write_table
 #   write_table <table> <command text>     with --write, benchmarks/speed_tables.py writes <table>'s block of FILE
 #                                          from what record_run kept
 
@@ -41,12 +41,9 @@ take_write_option() {
 run_log=$(mktemp)
 bench_json=$(mktemp)
 trap 'rm -f "$run_log" "$bench_json"' EXIT
+bench_out=(--benchmark_out="$bench_json" --benchmark_out_format=json)
 record_run() {
-  local out=() word
-  for word in "$@"; do
-    [[ "$word" == */benchmarks/bench_* ]] && out=(--benchmark_out="$bench_json" --benchmark_out_format=json)
-  done
-  "$@" "${out[@]}" 2>&1 | tee -a "$run_log"
+  "$@" 2>&1 | tee -a "$run_log"
 }
 
 write_table() {
