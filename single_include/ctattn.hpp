@@ -12315,6 +12315,48 @@ template <FixedMatrix Q, FixedMatrix K, FixedMatrix V, FixedMatrix G, arithmetic
 /// run time `append` and the step functions return false and change nothing.
 
 
+// ---------------------------------------- ctattn/detail/cache_rows.hpp
+#ifndef CTATTN_DETAIL_CACHE_ROWS_HPP
+#define CTATTN_DETAIL_CACHE_ROWS_HPP
+
+/// \file
+/// What the float and the int8 key/value caches share (`ctattn::kv_cache`, ctattn/attention/kv_cache.hpp;
+/// `ctattn::qkv_cache`, ctattn/quantized/kv_cache.hpp): their rows, how many are held, and appending one token.
+// Rationale: a header of its own, with nothing but the standard library, so that the int8 cache does not include
+// the float attention tier (the reason of detail/footprint_type.hpp too).
+
+
+namespace ctattn::detail {
+
+// Keys and Values: Capacity-row matrices (basic_matrix or basic_qmatrix); KeyRow and ValueRow: one row of each.
+template <typename Keys, typename Values, typename KeyRow, typename ValueRow>
+struct cache_rows {
+  Keys keys{};
+  Values values{};
+  std::size_t length = 0;
+
+  /// Whether another token fits.
+  [[nodiscard]] constexpr bool full() const noexcept { return length >= Keys::rows; }
+
+  /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
+  [[nodiscard]] constexpr bool append(const KeyRow& key, const ValueRow& value) noexcept {
+    if (full()) return false;
+    for (std::size_t j = 0; j < KeyRow::cols; ++j) keys.elements[length][j] = key.elements[0][j];
+    for (std::size_t j = 0; j < ValueRow::cols; ++j) values.elements[length][j] = value.elements[0][j];
+    ++length;
+    return true;
+  }
+
+  /// Forgets every token (the next one is at position 0).
+  constexpr void clear() noexcept { length = 0; }
+
+  friend constexpr bool operator==(const cache_rows&, const cache_rows&) = default;
+};
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_DETAIL_CACHE_ROWS_HPP
+// ---------------------------------------- ctattn/attention/kv_cache.hpp (continued)
 
 namespace ctattn {
 
@@ -12334,7 +12376,10 @@ namespace ctattn {
 ///   if (!cache.append(k_row, v_row)) { /* full: nothing changed */ }
 /// \endcode
 template <typename T, std::size_t Capacity, auto KeyWidth, auto ValueWidth = KeyWidth>
-struct kv_cache {
+struct kv_cache : detail::cache_rows<basic_matrix<T, Capacity, normalize_extent<KeyWidth>>,
+                                     basic_matrix<T, Capacity, normalize_extent<ValueWidth>>,
+                                     basic_matrix<T, std::size_t{1}, normalize_extent<KeyWidth>>,
+                                     basic_matrix<T, std::size_t{1}, normalize_extent<ValueWidth>>> {
   using value_type = T;
   static constexpr std::size_t capacity = Capacity;
   static constexpr auto key_extent = normalize_extent<KeyWidth>;
@@ -12342,21 +12387,8 @@ struct kv_cache {
   using key_row = basic_matrix<T, std::size_t{1}, key_extent>;
   using value_row = basic_matrix<T, std::size_t{1}, value_extent>;
 
-  basic_matrix<T, Capacity, key_extent> keys{};
-  basic_matrix<T, Capacity, value_extent> values{};
-  std::size_t length = 0;
-
-  /// Whether another token fits.
-  [[nodiscard]] constexpr bool full() const noexcept { return length >= Capacity; }
-
-  /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
-  [[nodiscard]] constexpr bool append(const key_row& key, const value_row& value) noexcept {
-    if (full()) return false;
-    for (std::size_t j = 0; j < key_row::cols; ++j) keys.elements[length][j] = key.elements[0][j];
-    for (std::size_t j = 0; j < value_row::cols; ++j) values.elements[length][j] = value.elements[0][j];
-    ++length;
-    return true;
-  }
+  // `keys`, `values`, `length`, `full()`, `append(key, value)` and `clear()`: detail/cache_rows.hpp.
+  using kv_cache::cache_rows::append;
 
   /// Appends at the constant position `Position`: a position at or past the capacity is a compile error (rule
   /// `position_must_fit_cache`); the position must be `length` (a precondition, checked with
@@ -12364,13 +12396,10 @@ struct kv_cache {
   template <std::size_t Position>
   constexpr void append(const key_row& key, const value_row& value) noexcept {
     if constexpr (shape_error::position_must_fit_cache<op::kv_cache, count<Position>, count<Capacity>>::check()) {
-      detail::expects(Position == length);
+      detail::expects(Position == this->length);
       (void)append(key, value);
     }
   }
-
-  /// Forgets every token (the next one is at position 0).
-  constexpr void clear() noexcept { length = 0; }
 
   friend constexpr bool operator==(const kv_cache&, const kv_cache&) = default;
 };
@@ -14774,6 +14803,21 @@ template <std::size_t Heads, typename Query, typename Key, typename Value, typen
 }
 
 namespace detail {
+// The quantizations of an attention layer's four projections: the queries' input, the keys' and values' (the same
+// for self-attention, the memory's for cross-attention), each projection's output, and the context the output
+// projection reads.
+struct attention_projection_quantizations {
+  quantization query_input, key_value_input, query, key, value, context, output;
+};
+// The int8 form of a float attention layer's weights (PyTorch's out x in, biases), each projection per channel
+// (`quantize_linear`), as every int8 layer with attention makes it.
+template <std::size_t Heads, attention_projection_quantizations Q, typename Weights>
+[[nodiscard]] constexpr auto quantize_attention_weights(const Weights& w) noexcept {
+  return make_qmulti_head_attention_weights<Heads>(
+      quantize_linear<Q.query_input, Q.query>(w.query), quantize_linear<Q.key_value_input, Q.key>(w.key),
+      quantize_linear<Q.key_value_input, Q.value>(w.value), quantize_linear<Q.context, Q.output>(w.output));
+}
+
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).
 template <typename X, typename Memory, typename W, typename Mask, quantization Scores>
 using quantized_multi_head_rules =
@@ -15935,7 +15979,10 @@ namespace ctattn {
 ///
 /// Example: `typename decltype(layer_q)::template cache<16> cache{};   // the layer's own cache type`
 template <std::size_t Capacity, auto KeyWidth, auto ValueWidth, quantization QK, quantization QV>
-struct qkv_cache {
+struct qkv_cache : detail::cache_rows<basic_qmatrix<Capacity, normalize_extent<KeyWidth>, QK>,
+                                      basic_qmatrix<Capacity, normalize_extent<ValueWidth>, QV>,
+                                      basic_qmatrix<std::size_t{1}, normalize_extent<KeyWidth>, QK>,
+                                      basic_qmatrix<std::size_t{1}, normalize_extent<ValueWidth>, QV>> {
   static constexpr std::size_t capacity = Capacity;
   static constexpr quantization key_quantization = QK;
   static constexpr quantization value_quantization = QV;
@@ -15943,25 +15990,7 @@ struct qkv_cache {
   static constexpr auto value_extent = normalize_extent<ValueWidth>;
   using key_row = basic_qmatrix<std::size_t{1}, key_extent, QK>;
   using value_row = basic_qmatrix<std::size_t{1}, value_extent, QV>;
-
-  basic_qmatrix<Capacity, key_extent, QK> keys{};
-  basic_qmatrix<Capacity, value_extent, QV> values{};
-  std::size_t length = 0;
-
-  /// Whether another token fits.
-  [[nodiscard]] constexpr bool full() const noexcept { return length >= Capacity; }
-
-  /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
-  [[nodiscard]] constexpr bool append(const key_row& key, const value_row& value) noexcept {
-    if (full()) return false;
-    for (std::size_t j = 0; j < key_row::cols; ++j) keys.elements[length][j] = key.elements[0][j];
-    for (std::size_t j = 0; j < value_row::cols; ++j) values.elements[length][j] = value.elements[0][j];
-    ++length;
-    return true;
-  }
-
-  /// Forgets every token (the next one is at position 0).
-  constexpr void clear() noexcept { length = 0; }
+  // `keys`, `values`, `length`, `full()`, `append(key, value)` and `clear()`: detail/cache_rows.hpp.
 
   friend constexpr bool operator==(const qkv_cache&, const qkv_cache&) = default;
 };
@@ -17004,6 +17033,32 @@ template <typename L, typename... Norms>
                        return ctattn::add<L::template sum_quantization<decltype(at_block)::value>>(in, addend);
                      }};
 }
+
+// The sublayers the int8 encoder and decoder layers share, as residual_blocks runs them: the feed-forward block, and
+// a decoding step's self-attention over the cache (its row written into `attended`, which it gives back).
+template <typename Linear1, typename Activation, typename Linear2>
+[[nodiscard]] constexpr auto int8_feed_forward(const Linear1& linear1, const Activation& activation,
+                                               const Linear2& linear2) noexcept {
+  return [&linear1, &activation, &linear2](const auto& in) {
+    return project(activate(project(in, linear1), activation), linear2);
+  };
+}
+template <quantization Scores, typename Weights, typename Cache, typename Row>
+[[nodiscard]] constexpr auto int8_cached_self_attention(const Weights& weights, Cache& cache, Row& attended) noexcept {
+  return [&weights, &cache, &attended](const auto& in) {
+    (void)multi_head_attention_step<Scores>(in, weights, cache, attended);
+    return attended;
+  };
+}
+
+// Quantizes a float feed-forward block's two linears and its activation into an int8 layer's `linear1`,
+// `activation` and `linear2` (the encoder's and the decoder's), its input in `In`, Q the layer's quantizations.
+template <quantization In, auto Q, typename Activation, typename Layer, typename FeedForward>
+constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
+  q.linear1 = quantize_linear<In, Q.hidden>(ff.linear1);
+  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
+  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(ff.linear2);
+}
 }  // namespace detail
 
 /// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
@@ -17251,13 +17306,9 @@ struct qtransformer_encoder_layer {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
     if (cache.full()) return false;
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
-    out = detail::residual_blocks<NormFirst>(
-        blocks(), x,
-        [&](const auto& in) {
-          (void)multi_head_attention_step<Q.scores>(in, self_attn, cache, attended);
-          return attended;
-        },
-        [&](const auto& in) { return project(activate(project(in, linear1), activation), linear2); });
+    out = detail::residual_blocks<NormFirst>(blocks(), x,
+                                             detail::int8_cached_self_attention<Q.scores>(self_attn, cache, attended),
+                                             detail::int8_feed_forward(linear1, activation, linear2));
     return true;
   }
 
@@ -17316,13 +17367,11 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   result q{};
   const auto& w = layer.self_attn.weights;
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
-  q.self_attn = make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<q_attention, Q.query>(w.query), quantize_linear<q_attention, Q.key>(w.key),
-      quantize_linear<q_attention, Q.value>(w.value), quantize_linear<Q.context, Q.attention>(w.output));
+  q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
+                                                              q_attention, q_attention, Q.query, Q.key, Q.value,
+                                                              Q.context, Q.attention}>(w);
   q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
-  q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
-  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
+  detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
 }
 
@@ -17519,9 +17568,8 @@ struct qtransformer_decoder_layer {
           return multi_head_attention<Q.cross_scores>(in, memory, multihead_attn);
         }
       };
-      return detail::residual_blocks<NormFirst>(blocks(), x, self, cross, [&](const auto& in) {
-        return project(activate(project(in, linear1), activation), linear2);
-      });
+      return detail::residual_blocks<NormFirst>(blocks(), x, self, cross,
+                                                detail::int8_feed_forward(linear1, activation, linear2));
     }
   }
 
@@ -17587,16 +17635,12 @@ struct qtransformer_decoder_layer {
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
     basic_qmatrix<std::size_t{1}, Width, Q.cross_attention> crossed;
     out = detail::residual_blocks<NormFirst>(
-        blocks(), x,
-        [&](const auto& in) {
-          (void)multi_head_attention_step<Q.scores>(in, self_attn, cache, attended);
-          return attended;
-        },
+        blocks(), x, detail::int8_cached_self_attention<Q.scores>(self_attn, cache, attended),
         [&](const auto& in) {
           multi_head_attention_cached<Q.cross_scores>(in, multihead_attn, source, crossed);
           return crossed;
         },
-        [&](const auto& in) { return project(activate(project(in, linear1), activation), linear2); });
+        detail::int8_feed_forward(linear1, activation, linear2));
     return true;
   }
 
@@ -17678,17 +17722,16 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   const auto& s = layer.self_attn.weights;
   const auto& c = layer.multihead_attn;
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
-  q.self_attn = make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<q_self, Q.query>(s.query), quantize_linear<q_self, Q.key>(s.key),
-      quantize_linear<q_self, Q.value>(s.value), quantize_linear<Q.context, Q.attention>(s.output));
+  q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
+                                                              q_self, q_self, Q.query, Q.key, Q.value, Q.context,
+                                                              Q.attention}>(s);
   q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
-  q.multihead_attn = make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<q_cross, Q.cross_query>(c.query), quantize_linear<Q.memory, Q.cross_key>(c.key),
-      quantize_linear<Q.memory, Q.cross_value>(c.value), quantize_linear<Q.cross_context, Q.cross_attention>(c.output));
+  q.multihead_attn =
+      detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
+                                                    q_cross, Q.memory, Q.cross_query, Q.cross_key, Q.cross_value,
+                                                    Q.cross_context, Q.cross_attention}>(c);
   q.norm3 = quantize_layer_norm<result::norm3_input, result::norm3_output>(layer.norm3);
-  q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
-  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
+  detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
 }
 

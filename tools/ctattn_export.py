@@ -401,24 +401,45 @@ class Declarations:
     def pair(self, path: str, module) -> str | None:
         """A transformer layer written as a pair of wrapped sublayers (the layout of Torch-KWT, the PyTorch KWT most
         users train, after lucidrains' ViT): an nn.ModuleList of two modules, each with children `norm` (a
-        LayerNorm) and `fn`; the first's `fn` an attention with a fused bias-free `to_qkv` Linear d -> 3d, its head
-        count `heads` and `to_out` (a Sequential holding one Linear, a Linear, or Identity when one head spans the
-        width, written as the identity), the second's a feed-forward block whose `net` (or whose children) hold
-        Linear, activation, Linear; the parent's forward adds each wrapper's input to its output. It is
+        LayerNorm) and `fn`; the first's `fn` an attention (pair_attention), the second's a feed-forward block
+        (pair_feed_forward); the parent's forward adds each wrapper's input to its output. It is
         ctattn::transformer_encoder_layer pre-norm (the wrapper normalizing first, x + fn(norm(x))); check_blocks
         checks it by running it, and refuses the wrapper that normalizes after (x + norm(fn(x))). None when the
         module is not shaped so."""
         _, nn = torch_modules()
-        torch, _ = torch_modules()
         if not isinstance(module, nn.ModuleList) or len(module) != 2:
             return None
         wrappers = list(module)
         parts = [dict(w.named_children()) for w in wrappers]
         if not all(isinstance(p.get("norm"), nn.LayerNorm) and "fn" in p for p in parts):
             return None
-        where = path or "the model"
         attn, feed = parts[0]["fn"], parts[1]["fn"]
         attn_path, feed_path = self.key(path, "0.fn"), self.key(path, "1.fn")
+        qkv, heads, proj = self.pair_attention(attn_path, attn)
+        d = qkv.in_features
+        fc1, act, fc2 = self.pair_feed_forward(feed_path, feed, d)
+        norms = [parts[0]["norm"], parts[1]["norm"]]
+        for k, norm in enumerate(norms):
+            self.check_norm(self.key(path, f"{k}.norm"), norm)
+            if norm.normalized_shape[0] != d:
+                raise ExportError(f"{self.key(path, f'{k}.norm')}: a LayerNorm over {norm.normalized_shape[0]} in a "
+                                  f"layer of width {d}")
+        for k, w in enumerate(wrappers):
+            extra = [n for n, m in w.named_children() if n not in ("norm", "fn") and any(True for _ in m.parameters())]
+            if extra:
+                raise ExportError(f"{self.key(path, f'{k}.{extra[0]}')}: a wrapper mapped to ctattn's encoder layer "
+                                  f"holds parameters only in `norm` and `fn`; build it without '{extra[0]}'")
+        activation = activation_name(self.key(feed_path, "act"), act)
+        self.blocks[path] = self.pair_tensors(path, d, qkv, proj, fc1, fc2, norms)
+        self.block_parts[path] = {"eps": (norms[0].eps, norms[1].eps), "act": act}
+        self.pairs[path] = (self.key(path, "0"), self.key(path, "1"))
+        return self.encoder_block(path, d, heads, fc1.out_features, activation, self.norm_first.get(path, True))
+
+    def pair_attention(self, attn_path: str, attn):
+        """A wrapped pair's attention: a fused bias-free `to_qkv` Linear d -> 3d, its head count `heads` (or
+        `num_heads`) and `to_out` (a Sequential holding one Linear, a Linear, or Identity when one head spans the
+        width, written as the identity). Returns (to_qkv, heads, the output projection)."""
+        _, nn = torch_modules()
         qkv = getattr(attn, "to_qkv", None)
         if not isinstance(qkv, nn.Linear):
             raise ExportError(f"{attn_path} ({type(attn).__name__}): the first of a wrapped pair must be the attention, "
@@ -442,6 +463,17 @@ class Declarations:
         else:
             raise ExportError(f"{self.key(attn_path, 'to_out')}: {type(to_out).__name__} as the output projection: "
                               f"ctattn's is a Linear, a Sequential of one, or Identity")
+        extra = [n for n, m in attn.named_children() if n not in ("to_qkv", "to_out")
+                 and any(True for _ in m.parameters())]
+        if extra:
+            raise ExportError(f"{self.key(attn_path, extra[0])}: an attention mapped to ctattn's has parameters only "
+                              f"in to_qkv and to_out; build it without '{extra[0]}'")
+        return qkv, heads, proj
+
+    def pair_feed_forward(self, feed_path: str, feed, d: int):
+        """A wrapped pair's feed-forward block: its `net` (or its children) Linear d -> h, an activation, Linear
+        h -> d (Dropout and Identity skipped). Returns (the first Linear, the activation, the second Linear)."""
+        _, nn = torch_modules()
         net = getattr(feed, "net", feed)
         steps = [m for m in net.children() if not isinstance(m, (nn.Dropout, nn.Identity))]
         if (len(steps) != 3 or not isinstance(steps[0], nn.Linear) or not isinstance(steps[2], nn.Linear)
@@ -454,23 +486,12 @@ class Declarations:
             raise ExportError(f"{feed_path}: a feed-forward block of width {d} needs its Linears {d} -> h -> {d}; they "
                               f"are {fc1.in_features} -> {fc1.out_features} and {fc2.in_features} -> "
                               f"{fc2.out_features}")
-        norms = [parts[0]["norm"], parts[1]["norm"]]
-        for k, norm in enumerate(norms):
-            self.check_norm(self.key(path, f"{k}.norm"), norm)
-            if norm.normalized_shape[0] != d:
-                raise ExportError(f"{self.key(path, f'{k}.norm')}: a LayerNorm over {norm.normalized_shape[0]} in a "
-                                  f"layer of width {d}")
-        for k, w in enumerate(wrappers):
-            extra = [n for n, m in w.named_children() if n not in ("norm", "fn") and any(True for _ in m.parameters())]
-            if extra:
-                raise ExportError(f"{self.key(path, f'{k}.{extra[0]}')}: a wrapper mapped to ctattn's encoder layer "
-                                  f"holds parameters only in `norm` and `fn`; build it without '{extra[0]}'")
-        extra = [n for n, m in attn.named_children() if n not in ("to_qkv", "to_out")
-                 and any(True for _ in m.parameters())]
-        if extra:
-            raise ExportError(f"{self.key(attn_path, extra[0])}: an attention mapped to ctattn's has parameters only "
-                              f"in to_qkv and to_out; build it without '{extra[0]}'")
-        activation = activation_name(self.key(feed_path, "act"), act)
+        return fc1, act, fc2
+
+    def pair_tensors(self, path: str, d: int, qkv, proj, fc1, fc2, norms) -> list:
+        """A wrapped pair's tensors under nn.TransformerEncoderLayer's names: the identity for an Identity
+        projection, zeros for a missing bias, ones and zeros for a LayerNorm without its affine parameters."""
+        torch, nn = torch_modules()
 
         def weight(linear):
             return linear.weight.detach() if isinstance(linear, nn.Linear) else torch.eye(d)
@@ -482,7 +503,7 @@ class Declarations:
         def affine(norm, name, fill):
             p = getattr(norm, name)
             return p.detach() if p is not None else fill(d)
-        self.blocks[path] = [
+        return [
             (self.key(path, "self_attn.in_proj_weight"), qkv.weight.detach()),
             (self.key(path, "self_attn.in_proj_bias"), bias(qkv, 3 * d)),
             (self.key(path, "self_attn.out_proj.weight"), weight(proj)),
@@ -495,9 +516,6 @@ class Declarations:
             (self.key(path, "norm1.bias"), affine(norms[0], "bias", torch.zeros)),
             (self.key(path, "norm2.weight"), affine(norms[1], "weight", torch.ones)),
             (self.key(path, "norm2.bias"), affine(norms[1], "bias", torch.zeros))]
-        self.block_parts[path] = {"eps": (norms[0].eps, norms[1].eps), "act": act}
-        self.pairs[path] = (self.key(path, "0"), self.key(path, "1"))
-        return self.encoder_block(path, d, heads, fc1.out_features, activation, self.norm_first.get(path, True))
 
     def state(self, module) -> dict:
         """The tensors to write, in the C++ model's order: the module's state_dict, each block's replaced by the
@@ -618,60 +636,55 @@ class Declarations:
         return self.chain(path, list(module.named_children()), struct_name, own)
 
 
-def check_chains(module, decl: "Declarations", run, example) -> dict:
-    """Runs the module once with hooks on every member of every chain and checks that the forward is the chain the
-    C++ model runs: each member called once, in declaration order, each fed the output of the one before (the
-    token embedding plus the positions after it; after a module's own class token or positions, the rows with the
-    token put first or the positions added), the chain's output the last member's. Returns the members whose input
-    is the rows before them pooled, as {member path: "token" (x[:, 0]) or "mean" (x.mean(dim=1))}."""
-    torch, nn = torch_modules()
-    modules = dict(module.named_modules())
-    params = dict(module.named_parameters())
-    pools = {}
-    calls = {}
-    order = []
-    handles = []
+class ChainCalls:
+    """What one run of the module did, by member path: the inputs and output of each call of every watched member,
+    and the order of the calls (check_chains)."""
 
-    def first(value):
-        return value[0] if isinstance(value, tuple) else value
+    def __init__(self, module, decl: "Declarations", run, example):
+        torch, _ = torch_modules()
+        self.decl = decl
+        self.modules = dict(module.named_modules())
+        self.calls: dict[str, list] = {}
+        self.order: list[str] = []
 
-    def snapshot(value):
-        return value.detach().clone() if isinstance(value, torch.Tensor) else value
+        def snapshot(value):
+            return value.detach().clone() if isinstance(value, torch.Tensor) else value
 
-    def hook(path):
-        def record(m, inputs, output):
-            # Rationale: copies, so that an in-place operation after the call (y += x) cannot change what is compared.
-            calls.setdefault(path, []).append((tuple(snapshot(i) for i in inputs), snapshot(first(output))))
-            order.append(path)
-        return record
+        def hook(path):
+            def record(m, inputs, output):
+                # Rationale: copies, so that an in-place operation after the call (y += x) cannot change what is
+                # compared.
+                first = output[0] if isinstance(output, tuple) else output
+                self.calls.setdefault(path, []).append((tuple(snapshot(i) for i in inputs), snapshot(first)))
+                self.order.append(path)
+            return record
 
-    watched = ({""} | {p for _, members in decl.chains for p, role in members if role != "own"}
-               | {p for p, _ in decl.chains} | {w for pair in decl.pairs.values() for w in pair})
-    for path in watched:
-        handles.append(modules[path].register_forward_hook(hook(path)))
-    try:
-        run(example)
-    finally:
-        for h in handles:
-            h.remove()
+        watched = ({""} | {p for _, members in decl.chains for p, role in members if role != "own"}
+                   | {p for p, _ in decl.chains} | {w for pair in decl.pairs.values() for w in pair})
+        handles = [self.modules[path].register_forward_hook(hook(path)) for path in watched]
+        try:
+            run(example)
+        finally:
+            for h in handles:
+                h.remove()
 
-    def same(a, b):
-        return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.shape == b.shape and torch.equal(a, b)
-
-    def io(member):
-        """(inputs, output, position in the call order) of a member's one call; a ModuleList's from its ends; a
-        wrapped pair's (Declarations.pair) from its wrappers, its output the residual sum its parent makes."""
-        if member in decl.pairs:
-            attend, feed = decl.pairs[member]
+    def io(self, member):
+        """(inputs, output, position in the call order) of a member's one call; None when it was not called,
+        "twice" when it was called more than once; a ModuleList's from its ends; a wrapped pair's
+        (Declarations.pair) from its wrappers, its output the residual sum its parent makes."""
+        _, nn = torch_modules()
+        calls = self.calls
+        if member in self.decl.pairs:
+            attend, feed = self.decl.pairs[member]
             if attend not in calls or feed not in calls:
                 return None
             if len(calls[attend]) > 1 or len(calls[feed]) > 1:
                 return "twice"
             feed_input = calls[feed][0][0][0]
-            return calls[attend][0][0], feed_input + calls[feed][0][1], order.index(attend)
-        if isinstance(modules[member], nn.ModuleList):
-            children = [f"{member}.{n}" for n, _ in modules[member].named_children()]
-            ends = [io(children[0]), io(children[-1])] if children else [None]
+            return calls[attend][0][0], feed_input + calls[feed][0][1], self.order.index(attend)
+        if isinstance(self.modules[member], nn.ModuleList):
+            children = [f"{member}.{n}" for n, _ in self.modules[member].named_children()]
+            ends = [self.io(children[0]), self.io(children[-1])] if children else [None]
             if any(e is None or e == "twice" for e in ends):
                 return None
             return ends[0][0], ends[1][1], ends[0][2]
@@ -679,96 +692,140 @@ def check_chains(module, decl: "Declarations", run, example) -> dict:
             return None
         if len(calls[member]) > 1:
             return "twice"
-        return calls[member][0][0], calls[member][0][1], order.index(member)
+        return calls[member][0][0], calls[member][0][1], self.order.index(member)
 
+    def times_called(self, member) -> int:
+        return len(self.calls[self.decl.pairs.get(member, (member,))[0]])
+
+
+def same_tensor(a, b) -> bool:
+    torch, _ = torch_modules()
+    return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and a.shape == b.shape and torch.equal(a, b)
+
+
+def members_called_in_order(ran: ChainCalls, where: str, kind: str, members) -> list:
+    """The call of each member of a chain (None for a module's own parameter), each called once and in declaration
+    order, or the error that says which is not."""
+    seen = []
+    for member, role in members:
+        if role == "own":
+            seen.append(None)
+            continue
+        got = ran.io(member)
+        if got is None:
+            raise ExportError(f"{where} ({kind}): its forward does not call '{member}'; ctattn::model runs every "
+                              f"member: remove the unused module")
+        if got == "twice":
+            raise ExportError(f"{where} ({kind}): its forward calls '{member}' {ran.times_called(member)} times; "
+                              f"ctattn::model runs each member once: give each use its own module")
+        seen.append(got)
+    called = [(got, m) for got, (m, role) in zip(seen, members) if role != "own"]
+    positions = [got[2] for got, _ in called]
+    if positions != sorted(positions):
+        order = [m for _, m in sorted(zip(positions, (m for _, m in called)))]
+        raise ExportError(f"{where} ({kind}): its forward runs its members in another order ({', '.join(order)}) "
+                          f"than it declares them; ctattn::model runs them in the declared order: declare them "
+                          f"in the order forward runs them")
+    return seen
+
+
+def with_own_parameter(member: str, p, previous, previous_path: str):
+    """The rows after a module's own parameter: a class token (one row, put first) or learned positions (added)."""
+    torch, _ = torch_modules()
+    if not (isinstance(previous, torch.Tensor) and previous.dim() == 3 and previous.shape[-1] == p.shape[-1]
+            and (p.shape[1] == 1 or p.shape[1] >= previous.shape[1])):
+        raise ExportError(f"'{member}': a module's own parameter {list(p.shape)} is exported as a class "
+                          f"token or learned positions over the rows of '{previous_path}', which are "
+                          f"{list(previous.shape) if isinstance(previous, torch.Tensor) else 'not rows'}")
+    if p.shape[1] == 1:
+        return torch.cat([p.expand(previous.shape[0], -1, -1), previous], dim=1)
+    return previous + p[:, :previous.shape[1]]
+
+
+def pooling_of(fed, expected) -> str | None:
+    """"token" when a member is fed the rows' first (x[:, 0]), "mean" their mean (x.mean(dim=1)), else None."""
+    torch, _ = torch_modules()
+    if same_tensor(fed, expected) or not (isinstance(expected, torch.Tensor) and expected.dim() == 3
+                                          and isinstance(fed, torch.Tensor)):
+        return None
+    if same_tensor(fed, expected[:, 0]):
+        return "token"
+    if same_tensor(fed, expected.mean(dim=1)):
+        return "mean"
+    return None
+
+
+def check_chain_flow(ran: ChainCalls, path: str, members, seen, whole, params, pools: dict) -> None:
+    """Each member of the chain at `path` fed the output of the one before (the token embedding plus the positions
+    after it; after a module's own class token or positions, the rows with the token put first or the positions
+    added; or the rows pooled, noted in `pools`), the chain's output the last member's."""
+    torch, nn = torch_modules()
+    modules = ran.modules
+    where = f"'{path}'" if path else "the model"
+    kind = type(modules[path]).__name__
+    previous, previous_path, token = None, None, None
+    for k, ((member, is_position), got) in enumerate(zip(members, seen)):
+        if is_position == "own":
+            previous = with_own_parameter(member, params[member].detach(), previous, previous_path)
+            previous_path = member
+            continue
+        inputs, output, _ = got
+        if isinstance(modules[member], nn.MultiheadAttention) and not (
+                len(inputs) >= 3 and same_tensor(inputs[0], inputs[1]) and same_tensor(inputs[1], inputs[2])):
+            raise ExportError(f"'{member}': nn.MultiheadAttention is exported as self-attention: the forward must "
+                              f"give it the same rows as query, key and value, by position "
+                              f"(attention(h, h, h, ...))")
+        fed = inputs[0] if inputs else None
+        if is_position:
+            n = fed.shape[-1] if isinstance(fed, torch.Tensor) and fed.dim() > 0 else 0
+            if not (isinstance(fed, torch.Tensor) and same_tensor(fed.reshape(-1), torch.arange(n))):
+                raise ExportError(f"'{member}': an nn.Embedding after the token embedding is exported as learned "
+                                  f"positions, and the forward must give it torch.arange(n); it gives it "
+                                  f"something else")
+            token = previous
+        elif k == 0:
+            if not isinstance(modules[path], nn.ModuleList) and whole[0] and not same_tensor(fed, whole[0][0]):
+                raise ExportError(f"{where} ({kind}): its first member '{member}' takes something other than "
+                                  f"the input; ctattn::model feeds its first member the input")
+        else:
+            expected = previous if token is None else token + previous
+            pooled = pooling_of(fed, expected)
+            if pooled:
+                pools[member] = pooled
+            elif not same_tensor(fed, expected):
+                what = (f"the sum of '{members[k - 2][0]}' and '{previous_path}'" if token is not None
+                        else f"the output of '{previous_path}'")
+                raise ExportError(f"{where} ({kind}): '{member}' takes something other than {what} (a "
+                                  f"residual, a scale, a pooling other than x[:, 0] and x.mean(dim=1), or another "
+                                  f"function between them); ctattn::model runs its members one after another: put "
+                                  f"that computation in a module ctattn has, or leave it out")
+            token = None
+        if isinstance(modules[member], nn.Conv2d):
+            output = output.flatten(2).transpose(1, 2)  # the patches as rows, as ctattn's layer gives them
+        elif isinstance(modules[member], nn.Conv1d):
+            output = output.transpose(1, 2)
+        previous, previous_path = output, member
+    if not isinstance(modules[path], nn.ModuleList) and not same_tensor(whole[1], previous if token is None
+                                                                         else token + previous):
+        raise ExportError(f"{where} ({kind}): its output is not the output of its last member '{previous_path}' "
+                          f"(something is computed after it); move it into a module ctattn has, or leave it out")
+
+
+def check_chains(module, decl: "Declarations", run, example) -> dict:
+    """Runs the module once with hooks on every member of every chain and checks that the forward is the chain the
+    C++ model runs: each member called once, in declaration order, each fed the output of the one before
+    (check_chain_flow), the chain's output the last member's. Returns the members whose input is the rows before
+    them pooled, as {member path: "token" (x[:, 0]) or "mean" (x.mean(dim=1))}."""
+    ran = ChainCalls(module, decl, run, example)
+    params = dict(module.named_parameters())
+    pools: dict[str, str] = {}
     for path, members in decl.chains:
-        where = f"'{path}'" if path else "the model"
-        kind = type(modules[path]).__name__
-        whole = io(path)
+        whole = ran.io(path)
         if whole is None:
             continue  # not called: the chain around it says so
-        seen = []
-        for member, role in members:
-            if role == "own":
-                seen.append(None)
-                continue
-            got = io(member)
-            if got is None:
-                raise ExportError(f"{where} ({kind}): its forward does not call '{member}'; ctattn::model runs every "
-                                  f"member: remove the unused module")
-            if got == "twice":
-                raise ExportError(f"{where} ({kind}): its forward calls '{member}' "
-                                  f"{len(calls[decl.pairs.get(member, (member,))[0]])} times; "
-                                  f"ctattn::model runs each member once: give each use its own module")
-            seen.append(got)
-        called = [(got, m) for got, (m, role) in zip(seen, members) if role != "own"]
-        positions = [got[2] for got, _ in called]
-        if positions != sorted(positions):
-            ran = [m for _, m in sorted(zip(positions, (m for _, m in called)))]
-            raise ExportError(f"{where} ({kind}): its forward runs its members in another order ({', '.join(ran)}) "
-                              f"than it declares them; ctattn::model runs them in the declared order: declare them "
-                              f"in the order forward runs them")
-        previous, previous_path, token = None, None, None
-        for k, ((member, is_position), got) in enumerate(zip(members, seen)):
-            if is_position == "own":
-                p = params[member].detach()
-                if not (isinstance(previous, torch.Tensor) and previous.dim() == 3 and previous.shape[-1] == p.shape[-1]
-                        and (p.shape[1] == 1 or p.shape[1] >= previous.shape[1])):
-                    raise ExportError(f"'{member}': a module's own parameter {list(p.shape)} is exported as a class "
-                                      f"token or learned positions over the rows of '{previous_path}', which are "
-                                      f"{list(previous.shape) if isinstance(previous, torch.Tensor) else 'not rows'}")
-                if p.shape[1] == 1:
-                    previous = torch.cat([p.expand(previous.shape[0], -1, -1), previous], dim=1)
-                else:
-                    previous = previous + p[:, :previous.shape[1]]
-                previous_path = member
-                continue
-            inputs, output, _ = got
-            if isinstance(modules[member], nn.MultiheadAttention) and not (
-                    len(inputs) >= 3 and same(inputs[0], inputs[1]) and same(inputs[1], inputs[2])):
-                raise ExportError(f"'{member}': nn.MultiheadAttention is exported as self-attention: the forward must "
-                                  f"give it the same rows as query, key and value, by position "
-                                  f"(attention(h, h, h, ...))")
-            fed = inputs[0] if inputs else None
-            if is_position:
-                n = fed.shape[-1] if isinstance(fed, torch.Tensor) and fed.dim() > 0 else 0
-                if not (isinstance(fed, torch.Tensor) and same(fed.reshape(-1), torch.arange(n))):
-                    raise ExportError(f"'{member}': an nn.Embedding after the token embedding is exported as learned "
-                                      f"positions, and the forward must give it torch.arange(n); it gives it "
-                                      f"something else")
-                token = previous
-            elif k == 0:
-                if not isinstance(modules[path], nn.ModuleList) and whole[0] and not same(fed, whole[0][0]):
-                    raise ExportError(f"{where} ({kind}): its first member '{member}' takes something other than "
-                                      f"the input; ctattn::model feeds its first member the input")
-            else:
-                expected = previous if token is None else token + previous
-                pooled = None
-                if (not same(fed, expected) and isinstance(expected, torch.Tensor) and expected.dim() == 3
-                        and isinstance(fed, torch.Tensor)):
-                    if same(fed, expected[:, 0]):
-                        pooled = "token"
-                    elif same(fed, expected.mean(dim=1)):
-                        pooled = "mean"
-                if pooled:
-                    pools[member] = pooled
-                elif not same(fed, expected):
-                    what = (f"the sum of '{members[k - 2][0]}' and '{previous_path}'" if token is not None
-                            else f"the output of '{previous_path}'")
-                    raise ExportError(f"{where} ({kind}): '{member}' takes something other than {what} (a "
-                                      f"residual, a scale, a pooling other than x[:, 0] and x.mean(dim=1), or another "
-                                      f"function between them); ctattn::model runs its members one after another: put "
-                                      f"that computation in a module ctattn has, or leave it out")
-                token = None
-            if isinstance(modules[member], nn.Conv2d):
-                output = output.flatten(2).transpose(1, 2)  # the patches as rows, as ctattn's layer gives them
-            elif isinstance(modules[member], nn.Conv1d):
-                output = output.transpose(1, 2)
-            previous, previous_path = output, member
-        if not isinstance(modules[path], nn.ModuleList) and not same(whole[1], previous if token is None
-                                                                      else token + previous):
-            raise ExportError(f"{where} ({kind}): its output is not the output of its last member '{previous_path}' "
-                              f"(something is computed after it); move it into a module ctattn has, or leave it out")
+        where = f"'{path}'" if path else "the model"
+        seen = members_called_in_order(ran, where, type(ran.modules[path]).__name__, members)
+        check_chain_flow(ran, path, members, seen, whole, params, pools)
     return pools
 
 
@@ -1390,6 +1447,26 @@ def weights_values(state: dict) -> tuple[list[str], str, int]:
     return names, "".join(lines), len(values)
 
 
+def write_int8_files(plan: Plan, module, values: dict, inputs: Inputs, samples: dict, banner) -> None:
+    """The int8 export's files: the calibration inputs, the recorder of their ranges and the int8 model type."""
+    name = plan.name
+    count = len(samples["inputs"])
+    write_text(plan.file("_samples.hpp"), render("samples.hpp.in", {
+        **values, "banner": banner(f"{name}_samples: {count} calibration inputs for the int8 ranges."),
+        "inputs": inputs.block("inputs", samples["inputs"]),
+        "memories": inputs.memories_block("memories", samples["memories"])}))
+    write_text(plan.file("_record_ranges.cpp"), render("record_ranges.cpp.in", {
+        **values, "samples": count,
+        # Rationale: an encoder layer records 14 points, every other layer one; the count of modules bounds them.
+        "ranges_capacity": 16 * (len(list(module.modules())) + 2),
+        "banner": banner(f"{name}_record_ranges: runs the float {plan.qualified} over the calibration inputs and "
+                         f"writes the range of every activation the int8 model quantizes (ctattn::record_ranges) "
+                         f"to a header.  Usage: {name}_record_ranges <out.hpp>")}))
+    write_text(plan.file("_int8.hpp"), render("int8.hpp.in", {
+        **values, "banner": banner(f"{name}_int8: the int8 form of {plan.qualified}, quantized by the compiler "
+                                   f"from the recorded ranges.")}))
+
+
 def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden: dict, samples: dict | None,
                 options: dict) -> tuple[int, int]:
     """Writes every file of the export (the checks are done). Returns the counts of tensors and of parameters."""
@@ -1441,22 +1518,8 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
         "memories": inputs.memories_block("memories", golden["memories"]),
         "outputs": outputs_block("outputs", outputs, outputs[0].shape[0], outputs[0].shape[1])}))
 
-    if int8:  # the calibration inputs, the recorder and the int8 model type
-        count = len(samples["inputs"])
-        write_text(plan.file("_samples.hpp"), render("samples.hpp.in", {
-            **values, "banner": banner(f"{name}_samples: {count} calibration inputs for the int8 ranges."),
-            "inputs": inputs.block("inputs", samples["inputs"]),
-            "memories": inputs.memories_block("memories", samples["memories"])}))
-        write_text(plan.file("_record_ranges.cpp"), render("record_ranges.cpp.in", {
-            **values, "samples": count,
-            # Rationale: an encoder layer records 14 points, every other layer one; the count of modules bounds them.
-            "ranges_capacity": 16 * (len(list(module.modules())) + 2),
-            "banner": banner(f"{name}_record_ranges: runs the float {plan.qualified} over the calibration inputs and "
-                             f"writes the range of every activation the int8 model quantizes (ctattn::record_ranges) "
-                             f"to a header.  Usage: {name}_record_ranges <out.hpp>")}))
-        write_text(plan.file("_int8.hpp"), render("int8.hpp.in", {
-            **values, "banner": banner(f"{name}_int8: the int8 form of {plan.qualified}, quantized by the compiler "
-                                       f"from the recorded ranges.")}))
+    if int8:
+        write_int8_files(plan, module, values, inputs, samples, banner)
 
     # NAME_test.cpp: the golden test; NAME_chain.cpp: the writer of the chain of proofs.
     write_text(plan.file("_test.cpp"), render("test.cpp.in", {

@@ -29,6 +29,7 @@
 #include "ctattn/attention/options.hpp"
 #include "ctattn/attention/rules.hpp"
 #include "ctattn/attention/scaled_dot_product.hpp"
+#include "ctattn/detail/cache_rows.hpp"
 #include "ctattn/matrix/matrix.hpp"
 
 namespace ctattn {
@@ -49,7 +50,10 @@ namespace ctattn {
 ///   if (!cache.append(k_row, v_row)) { /* full: nothing changed */ }
 /// \endcode
 template <typename T, std::size_t Capacity, auto KeyWidth, auto ValueWidth = KeyWidth>
-struct kv_cache {
+struct kv_cache : detail::cache_rows<basic_matrix<T, Capacity, normalize_extent<KeyWidth>>,
+                                     basic_matrix<T, Capacity, normalize_extent<ValueWidth>>,
+                                     basic_matrix<T, std::size_t{1}, normalize_extent<KeyWidth>>,
+                                     basic_matrix<T, std::size_t{1}, normalize_extent<ValueWidth>>> {
   using value_type = T;
   static constexpr std::size_t capacity = Capacity;
   static constexpr auto key_extent = normalize_extent<KeyWidth>;
@@ -57,21 +61,8 @@ struct kv_cache {
   using key_row = basic_matrix<T, std::size_t{1}, key_extent>;
   using value_row = basic_matrix<T, std::size_t{1}, value_extent>;
 
-  basic_matrix<T, Capacity, key_extent> keys{};
-  basic_matrix<T, Capacity, value_extent> values{};
-  std::size_t length = 0;
-
-  /// Whether another token fits.
-  [[nodiscard]] constexpr bool full() const noexcept { return length >= Capacity; }
-
-  /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
-  [[nodiscard]] constexpr bool append(const key_row& key, const value_row& value) noexcept {
-    if (full()) return false;
-    for (std::size_t j = 0; j < key_row::cols; ++j) keys.elements[length][j] = key.elements[0][j];
-    for (std::size_t j = 0; j < value_row::cols; ++j) values.elements[length][j] = value.elements[0][j];
-    ++length;
-    return true;
-  }
+  // `keys`, `values`, `length`, `full()`, `append(key, value)` and `clear()`: detail/cache_rows.hpp.
+  using kv_cache::cache_rows::append;
 
   /// Appends at the constant position `Position`: a position at or past the capacity is a compile error (rule
   /// `position_must_fit_cache`); the position must be `length` (a precondition, checked with
@@ -79,13 +70,10 @@ struct kv_cache {
   template <std::size_t Position>
   constexpr void append(const key_row& key, const value_row& value) noexcept {
     if constexpr (shape_error::position_must_fit_cache<op::kv_cache, count<Position>, count<Capacity>>::check()) {
-      detail::expects(Position == length);
+      detail::expects(Position == this->length);
       (void)append(key, value);
     }
   }
-
-  /// Forgets every token (the next one is at position 0).
-  constexpr void clear() noexcept { length = 0; }
 
   friend constexpr bool operator==(const kv_cache&, const kv_cache&) = default;
 };

@@ -46,14 +46,6 @@ constexpr norm_parameter<T, Width, Affine> ones() noexcept {
   return w;
 }
 
-// A norm's one setting, `eps` (both norms' `adjust_setting`): false, with nothing changed, for another name.
-template <typename T>
-constexpr bool adjust_eps(T& eps, std::string_view name, double value) noexcept {
-  if (name != "eps") return false;
-  eps = static_cast<T>(value);
-  return true;
-}
-
 }  // namespace detail
 
 /// Layer normalization over each row (PyTorch's nn.LayerNorm(width, eps, elementwise_affine)):
@@ -105,13 +97,6 @@ struct layer_norm {
   template <FixedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     return detail::call_footprint<layer_norm, X, basic_matrix<T, X::row_extent, output_extent>>(width * sizeof(T));
-  }
-
-  /// nn.LayerNorm's setting beside its tensors: `eps` (ctattn::for_each_setting).
-  friend constexpr auto settings(const layer_norm& self) noexcept { return std::array{setting("eps", self.eps)}; }
-  /// Sets `eps` (ctattn::set_setting, ctattn::set_every_setting).
-  friend constexpr bool adjust_setting(layer_norm& self, std::string_view name, double value) noexcept {
-    return detail::adjust_eps(self.eps, name, value);
   }
 
   /// nn.LayerNorm's parameters: `weight` and `bias` (none without `Affine`).
@@ -168,13 +153,6 @@ struct rms_norm {
     return detail::call_footprint<rms_norm, X, basic_matrix<T, X::row_extent, output_extent>>(0);
   }
 
-  /// nn.RMSNorm's setting beside its tensors: `eps` (ctattn::for_each_setting).
-  friend constexpr auto settings(const rms_norm& self) noexcept { return std::array{setting("eps", self.eps)}; }
-  /// Sets `eps` (ctattn::set_setting, ctattn::set_every_setting).
-  friend constexpr bool adjust_setting(rms_norm& self, std::string_view name, double value) noexcept {
-    return detail::adjust_eps(self.eps, name, value);
-  }
-
   /// nn.RMSNorm's parameters: `weight` (none without `Affine`).
   template <detail::SameLayer<rms_norm> Self>
   friend constexpr auto parameters(Self& self) noexcept {
@@ -187,6 +165,37 @@ struct rms_norm {
 
   friend constexpr bool operator==(const rms_norm&, const rms_norm&) = default;
 };
+
+namespace detail {
+template <typename L>
+inline constexpr bool is_norm = false;
+template <typename T, auto Width, bool Affine>
+inline constexpr bool is_norm<layer_norm<T, Width, Affine>> = true;
+template <typename T, auto Width, bool Affine>
+inline constexpr bool is_norm<rms_norm<T, Width, Affine>> = true;
+}  // namespace detail
+
+/// The setting of a `layer_norm` or `rms_norm` beside its tensors (nn.LayerNorm's and nn.RMSNorm's): `eps`
+/// (ctattn::for_each_setting).
+///
+/// Example: `ctattn::for_each_setting(norm, f)` calls `f("eps", entry)` once.
+template <typename Norm>
+  requires detail::is_norm<Norm>
+[[nodiscard]] constexpr auto settings(const Norm& self) noexcept {
+  return std::array{setting("eps", self.eps)};
+}
+
+/// Sets a norm's `eps` (ctattn::set_setting, ctattn::set_every_setting); false, with nothing changed, for another
+/// name.
+///
+/// Example: `ctattn::set_setting(model, "encoder.norm1.eps", 1e-6)` reaches it.
+template <typename Norm>
+  requires detail::is_norm<Norm>
+constexpr bool adjust_setting(Norm& self, std::string_view name, double value) noexcept {
+  if (name != "eps") return false;
+  self.eps = static_cast<decltype(self.eps)>(value);
+  return true;
+}
 
 }  // namespace ctattn
 

@@ -351,6 +351,21 @@ template <std::size_t Heads, typename Query, typename Key, typename Value, typen
 }
 
 namespace detail {
+// The quantizations of an attention layer's four projections: the queries' input, the keys' and values' (the same
+// for self-attention, the memory's for cross-attention), each projection's output, and the context the output
+// projection reads.
+struct attention_projection_quantizations {
+  quantization query_input, key_value_input, query, key, value, context, output;
+};
+// The int8 form of a float attention layer's weights (PyTorch's out x in, biases), each projection per channel
+// (`quantize_linear`), as every int8 layer with attention makes it.
+template <std::size_t Heads, attention_projection_quantizations Q, typename Weights>
+[[nodiscard]] constexpr auto quantize_attention_weights(const Weights& w) noexcept {
+  return make_qmulti_head_attention_weights<Heads>(
+      quantize_linear<Q.query_input, Q.query>(w.query), quantize_linear<Q.key_value_input, Q.key>(w.key),
+      quantize_linear<Q.key_value_input, Q.value>(w.value), quantize_linear<Q.context, Q.output>(w.output));
+}
+
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).
 template <typename X, typename Memory, typename W, typename Mask, quantization Scores>
 using quantized_multi_head_rules =

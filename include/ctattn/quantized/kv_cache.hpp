@@ -28,6 +28,7 @@
 
 #include "ctattn/attention/mask.hpp"
 #include "ctattn/attention/rules.hpp"
+#include "ctattn/detail/cache_rows.hpp"
 #include "ctattn/quantized/attention.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 
@@ -44,7 +45,10 @@ namespace ctattn {
 ///
 /// Example: `typename decltype(layer_q)::template cache<16> cache{};   // the layer's own cache type`
 template <std::size_t Capacity, auto KeyWidth, auto ValueWidth, quantization QK, quantization QV>
-struct qkv_cache {
+struct qkv_cache : detail::cache_rows<basic_qmatrix<Capacity, normalize_extent<KeyWidth>, QK>,
+                                      basic_qmatrix<Capacity, normalize_extent<ValueWidth>, QV>,
+                                      basic_qmatrix<std::size_t{1}, normalize_extent<KeyWidth>, QK>,
+                                      basic_qmatrix<std::size_t{1}, normalize_extent<ValueWidth>, QV>> {
   static constexpr std::size_t capacity = Capacity;
   static constexpr quantization key_quantization = QK;
   static constexpr quantization value_quantization = QV;
@@ -52,25 +56,7 @@ struct qkv_cache {
   static constexpr auto value_extent = normalize_extent<ValueWidth>;
   using key_row = basic_qmatrix<std::size_t{1}, key_extent, QK>;
   using value_row = basic_qmatrix<std::size_t{1}, value_extent, QV>;
-
-  basic_qmatrix<Capacity, key_extent, QK> keys{};
-  basic_qmatrix<Capacity, value_extent, QV> values{};
-  std::size_t length = 0;
-
-  /// Whether another token fits.
-  [[nodiscard]] constexpr bool full() const noexcept { return length >= Capacity; }
-
-  /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
-  [[nodiscard]] constexpr bool append(const key_row& key, const value_row& value) noexcept {
-    if (full()) return false;
-    for (std::size_t j = 0; j < key_row::cols; ++j) keys.elements[length][j] = key.elements[0][j];
-    for (std::size_t j = 0; j < value_row::cols; ++j) values.elements[length][j] = value.elements[0][j];
-    ++length;
-    return true;
-  }
-
-  /// Forgets every token (the next one is at position 0).
-  constexpr void clear() noexcept { length = 0; }
+  // `keys`, `values`, `length`, `full()`, `append(key, value)` and `clear()`: detail/cache_rows.hpp.
 
   friend constexpr bool operator==(const qkv_cache&, const qkv_cache&) = default;
 };

@@ -167,9 +167,12 @@ template <std::size_t J, const auto& Ranges, typename M, typename... Links>
     const auto& [token, positions] = std::tie(links...);
     constexpr parameter_name token_path = link_name<first, M>;
     constexpr parameter_name positions_path = link_name<first + 1, M>;
-    return quantize_embedding<detail::quantization_at<Ranges, detail::point_name(token_path, points::weight)>,
-                              detail::quantization_at<Ranges, detail::point_name(positions_path, points::weight)>,
-                              detail::quantization_at<Ranges, positions_path>>(token, positions);
+    using token_type = std::remove_cvref_t<decltype(token)>;
+    using positions_type = std::remove_cvref_t<decltype(positions)>;
+    constexpr detail::position_embedding_points q =
+        detail::points_of<Ranges, positions_path, quantization{1.0}, positions_type>;
+    return quantize_embedding<detail::points_of<Ranges, token_path, quantization{1.0}, token_type>.weight, q.weight,
+                              q.output>(token, positions);
   } else {
     constexpr quantization input = detail::int8_link_input_quantization<J, Ranges, M>();
     return detail::quantize_layer<Ranges, link_name<first, M>, input>(links...);

@@ -290,11 +290,103 @@ template <const auto& Ranges, parameter_name Path, typename Read>
   return probed<std::remove_cvref_t<decltype(quantizations)>>{at.first, quantizations};
 }
 
-// The first point inside the transformer layers of L at `path` that `Ranges` lacks (the empty name when it holds
-// them all), through chains and residual connections: every point an encoder or decoder layer's quantizations read,
-// read by the probe as quantize_layer reads them. `quantize` asks it before building anything, so that the rule's
-// sentence comes with a short instantiation chain; the points of the other layers (an attention or feed-forward
-// layer's own) are checked where quantization_at reads them.
+// The quantization of the range named `Path` in `Ranges` (`output` for the empty path of a single layer); a name the
+// table lacks is the rule ranges_must_hold_every_point (and the quantization of [-1, 1], so that nothing after it
+// fails too).
+template <const auto& Ranges, parameter_name Path>
+struct output_quantization {
+  static constexpr parameter_name missing = probe_points<Ranges, Path>([](auto& at) { return at.output(); }).missing;
+  static constexpr bool holds = ranges_hold_point<missing>(std::make_index_sequence<missing.length>{});
+  static constexpr quantization value =
+      holds ? quantization_for_range(range_at_output(Ranges, Path.view())) : quantization_for_range({-1.0, 1.0});
+};
+template <const auto& Ranges, parameter_name Path>
+inline constexpr quantization quantization_at = output_quantization<Ranges, Path>::value;
+
+// The quantizations a layer's int8 form reads from the ranges table, other than an encoder or decoder layer's
+// (encoder_layer_quantizations, decoder_layer_quantizations): one struct per kind, each point named once, in
+// `layer_points_from`.
+struct attention_layer_points {
+  quantization query, key, value, context, scores, output;
+};
+struct feed_forward_points {
+  quantization hidden, activation, output;
+};
+struct gated_feed_forward_points {
+  quantization w1, activation, w3, product, output;
+};
+struct position_embedding_points {
+  quantization weight, output;
+};
+struct token_embedding_points {
+  quantization weight;
+};
+struct output_points {
+  quantization output;
+};
+struct no_points {};
+
+// The points the int8 form of a layer of type L reads, each once, from `at` (`table_points`, or the probe that names
+// the first point a table lacks), its input quantized with `input` and a decoder's memory with `memory`. A chain reads
+// none of its own (its elements read theirs), nor does the class token's pooling.
+template <typename L, typename Points>
+[[nodiscard]] constexpr auto layer_points_from(Points& at, quantization input, quantization memory) noexcept {
+  const auto point = [&](std::string_view name) { return quantization_for_range(at.point(name)); };
+  const auto output = [&] { return quantization_for_range(at.output()); };
+  if constexpr (is_encoder_layer<L>) {
+    return encoder_layer_quantizations_from(at, input, L::norm_first);
+  } else if constexpr (is_decoder_layer<L>) {
+    return decoder_layer_quantizations_from(at, input, memory, L::norm_first);
+  } else if constexpr (is_attention_layer<L>) {
+    return attention_layer_points{point(points::query),   point(points::key),    point(points::value),
+                                  point(points::context), point(points::scores), output()};
+  } else if constexpr (is_feed_forward<L>) {
+    return feed_forward_points{point(points::hidden), point(points::activation), output()};
+  } else if constexpr (is_gated_feed_forward<L>) {
+    return gated_feed_forward_points{point(points::w1), point(points::activation), point(points::w3),
+                                     point(points::product), output()};
+  } else if constexpr (is_position_embedding<L>) {
+    return position_embedding_points{point(points::weight), output()};
+  } else if constexpr (is_token_embedding<L>) {
+    return token_embedding_points{point(points::weight)};
+  } else if constexpr (is_chain<L> || std::is_same_v<L, class_token_pool>) {
+    return no_points{};
+  } else {  // a residual connection, class token, patch embedding, mean pooling, norm, linear layer or activation
+    return output_points{output()};
+  }
+}
+
+// The points of a layer of type L at Path, fed by QIn, read from `Ranges`: probed first, so that a point the table
+// lacks is the rule's sentence, once, rather than a constant expression that fails in each place it is read (after
+// the rule, the probe's quantizations of [-1, 1], so that nothing after it fails too).
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
+struct layer_points {
+  static constexpr quantization memory = [] {
+    if constexpr (is_decoder_layer<L>) {
+      return quantization_at<Ranges, point_name(parameter_name{}, points::memory)>;
+    } else {
+      return quantization{1.0};
+    }
+  }();
+  static constexpr auto probe =
+      probe_points<Ranges, Path>([](auto& at) { return layer_points_from<L>(at, QIn, memory); });
+  static constexpr bool holds = ranges_hold_point<probe.missing>(std::make_index_sequence<probe.missing.length>{});
+  static constexpr auto value = [] {
+    if constexpr (holds) {
+      const table_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, Path.view()};
+      return layer_points_from<L>(at, QIn, memory);
+    } else {
+      return probe.quantizations;
+    }
+  }();
+};
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
+inline constexpr auto points_of = layer_points<Ranges, Path, QIn, L>::value;
+
+// The first point of L at `path` that `Ranges` lacks (the empty name when it holds them all), through chains and
+// residual connections: every point a layer's int8 form reads, read by the probe as quantize_layer reads them, and a
+// decoder layer's `memory`. `quantize` asks it before building anything, so that the rule's sentence comes with a
+// short instantiation chain.
 template <const auto& Ranges, typename L>
 [[nodiscard]] constexpr parameter_name first_missing_layer_point(const parameter_name& path) noexcept;
 template <const auto& Ranges, typename C, std::size_t... I>
@@ -312,31 +404,24 @@ template <const auto& Ranges, typename L>
   missing_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, path};
   if constexpr (is_chain<L>) {
     return first_missing_chain_point<Ranges, L>(path, std::make_index_sequence<chain_length<L>()>{});
-  } else if constexpr (is_residual<L>) {
-    return first_missing_layer_point<Ranges, std::remove_cvref_t<decltype(std::declval<const L&>().inner)>>(
-        point_name(path, points::inner));
-  } else if constexpr (is_encoder_layer<L>) {
-    (void)encoder_layer_quantizations_from(at, quantization{1.0}, L::norm_first);
-  } else if constexpr (is_decoder_layer<L>) {
-    (void)decoder_layer_quantizations_from(at, quantization{1.0}, quantization{1.0}, L::norm_first);
+  } else {
+    if constexpr (is_residual<L>) {
+      const parameter_name inner =
+          first_missing_layer_point<Ranges, std::remove_cvref_t<decltype(std::declval<const L&>().inner)>>(
+              point_name(path, points::inner));
+      if (inner.length != 0) return inner;
+    } else if constexpr (is_decoder_layer<L>) {
+      const parameter_name root_path{};
+      missing_points<std::remove_cvref_t<decltype(Ranges)>> root{Ranges, root_path};
+      (void)root.point(points::memory);
+      if (root.first.length != 0) return root.first;
+    }
+    (void)layer_points_from<L>(at, quantization{1.0}, quantization{1.0});
+    return at.first;
   }
-  return at.first;
 }
 template <const auto& Ranges, typename L>
 inline constexpr parameter_name first_missing_point = first_missing_layer_point<Ranges, L>(parameter_name{});
-
-// The quantization of the range named `Path` in `Ranges` (`output` for the empty path of a single layer); a name the
-// table lacks is the rule ranges_must_hold_every_point (and the quantization of [-1, 1], so that nothing after it
-// fails too).
-template <const auto& Ranges, parameter_name Path>
-struct output_quantization {
-  static constexpr parameter_name missing = probe_points<Ranges, Path>([](auto& at) { return at.output(); }).missing;
-  static constexpr bool holds = ranges_hold_point<missing>(std::make_index_sequence<missing.length>{});
-  static constexpr quantization value =
-      holds ? quantization_for_range(range_at_output(Ranges, Path.view())) : quantization_for_range({-1.0, 1.0});
-};
-template <const auto& Ranges, parameter_name Path>
-inline constexpr quantization quantization_at = output_quantization<Ranges, Path>::value;
 
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
@@ -447,10 +532,10 @@ template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, q
           std::size_t I, typename E, bool Pair = token_pair_at<C, I>>
 struct int8_token_element {  // a token embedding and its positions
   static constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
-  using layer = decltype(quantize_embedding<quantization_at<Ranges, point_name(ElementPath, points::weight)>,
-                                            quantization_at<Ranges, point_name(positions, points::weight)>,
-                                            quantization_at<Ranges, positions>>(
-      std::declval<const E&>(), std::declval<const chain_element_type<I + 1, C>&>()));
+  using position_type = chain_element_type<I + 1, C>;
+  static constexpr position_embedding_points q = points_of<Ranges, positions, QIn, position_type>;
+  using layer = decltype(quantize_embedding<points_of<Ranges, ElementPath, QIn, E>.weight, q.weight, q.output>(
+      std::declval<const E&>(), std::declval<const position_type&>()));
   using type =
       typename int8_list_concat<int8_list<layer>,
                                 typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 2>::type>::type;
@@ -458,8 +543,8 @@ struct int8_token_element {  // a token embedding and its positions
 template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
           std::size_t I, typename E>
 struct int8_token_element<Ranges, Path, ElementPath, QIn, C, I, E, false> {  // a token embedding alone
-  using layer = decltype(quantize_token_embedding<quantization_at<Ranges, point_name(ElementPath, points::weight)>>(
-      std::declval<const E&>()));
+  using layer =
+      decltype(quantize_token_embedding<points_of<Ranges, ElementPath, QIn, E>.weight>(std::declval<const E&>()));
   using type =
       typename int8_list_concat<int8_list<layer>,
                                 typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
@@ -480,45 +565,23 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   if constexpr (is_chain<L>) {
     return typename int8_list_info<typename int8_elements<Ranges, Path, QIn, L, 0>::type>::chain{};
   } else if constexpr (is_encoder_layer<L>) {
-    // Rationale: the layer's points probed first, so that a point the table lacks is the rule's sentence, once,
-    // rather than a constant expression that fails in each place its quantizations are read.
-    constexpr auto probe =
-        probe_points<Ranges, Path>([](auto& at) { return encoder_layer_quantizations_from(at, QIn, L::norm_first); });
-    if constexpr (!ranges_hold_point<probe.missing>(std::make_index_sequence<probe.missing.length>{})) {
-      return quantize_encoder_layer<probe.quantizations>(layer);
-    } else {
-      constexpr encoder_layer_quantizations q = encoder_layer_quantizations_at(Ranges, Path.view(), QIn, L::norm_first);
-      return quantize_encoder_layer<q>(layer);
-    }
+    return quantize_encoder_layer<points_of<Ranges, Path, QIn, L>>(layer);
   } else if constexpr (is_decoder_layer<L>) {
-    constexpr quantization memory = quantization_at<Ranges, point_name(parameter_name{}, points::memory)>;
-    constexpr auto probe = probe_points<Ranges, Path>(
-        [memory](auto& at) { return decoder_layer_quantizations_from(at, QIn, memory, L::norm_first); });
-    if constexpr (!ranges_hold_point<probe.missing>(std::make_index_sequence<probe.missing.length>{})) {
-      return quantize_decoder_layer<probe.quantizations>(layer);
-    } else {
-      constexpr decoder_layer_quantizations q =
-          decoder_layer_quantizations_at(Ranges, Path.view(), QIn, memory, L::norm_first);
-      return quantize_decoder_layer<q>(layer);
-    }
+    return quantize_decoder_layer<points_of<Ranges, Path, QIn, L>>(layer);
   } else if constexpr (is_attention_layer<L>) {
+    constexpr attention_layer_points q = points_of<Ranges, Path, QIn, L>;
     const auto& w = layer.weights;
     constexpr std::size_t heads = std::remove_cvref_t<decltype(w)>::query_heads;
-    const auto weights = make_qmulti_head_attention_weights<heads>(
-        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, points::query)>>(w.query),
-        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, points::key)>>(w.key),
-        quantize_linear<QIn, quantization_at<Ranges, point_name(Path, points::value)>>(w.value),
-        quantize_linear<quantization_at<Ranges, point_name(Path, points::context)>, quantization_at<Ranges, Path>>(
-            w.output));
-    return qmulti_head_attention_layer<quantization_at<Ranges, point_name(Path, points::scores)>,
-                                       std::remove_cvref_t<decltype(weights)>, typename attention_layer_mask<L>::type>{
-        weights, {}};
+    const auto weights =
+        quantize_attention_weights<heads, attention_projection_quantizations{QIn, QIn, q.query, q.key, q.value,
+                                                                             q.context, q.output}>(w);
+    return qmulti_head_attention_layer<q.scores, std::remove_cvref_t<decltype(weights)>,
+                                       typename attention_layer_mask<L>::type>{weights, {}};
   } else if constexpr (is_feed_forward<L>) {
-    constexpr quantization hidden = quantization_at<Ranges, point_name(Path, points::hidden)>;
-    constexpr quantization activated = quantization_at<Ranges, point_name(Path, points::activation)>;
-    const auto linear1 = quantize_linear<QIn, hidden>(layer.linear1);
-    const auto activation = quantize_activation<hidden, activated>(layer.activation);
-    const auto linear2 = quantize_linear<activated, quantization_at<Ranges, Path>>(layer.linear2);
+    constexpr feed_forward_points q = points_of<Ranges, Path, QIn, L>;
+    const auto linear1 = quantize_linear<QIn, q.hidden>(layer.linear1);
+    const auto activation = quantize_activation<q.hidden, q.activation>(layer.activation);
+    const auto linear2 = quantize_linear<q.activation, q.output>(layer.linear2);
     qchain<std::remove_cvref_t<decltype(linear1)>, std::remove_cvref_t<decltype(activation)>,
            std::remove_cvref_t<decltype(linear2)>>
         block{};
@@ -527,43 +590,40 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     slot<2>(block.layers) = linear2;
     return block;
   } else if constexpr (is_gated_feed_forward<L>) {
-    constexpr quantization first = quantization_at<Ranges, point_name(Path, points::w1)>;
-    constexpr quantization gate = quantization_at<Ranges, point_name(Path, points::activation)>;
-    constexpr quantization up = quantization_at<Ranges, point_name(Path, points::w3)>;
-    constexpr quantization product = quantization_at<Ranges, point_name(Path, points::product)>;
-    const auto w1 = quantize_linear<QIn, first>(layer.w1);
-    const auto w3 = quantize_linear<QIn, up>(layer.w3);
-    const auto activation = quantize_activation<first, gate>(layer.activation);
-    const auto w2 = quantize_linear<product, quantization_at<Ranges, Path>>(layer.w2);
+    constexpr gated_feed_forward_points q = points_of<Ranges, Path, QIn, L>;
+    const auto w1 = quantize_linear<QIn, q.w1>(layer.w1);
+    const auto w3 = quantize_linear<QIn, q.w3>(layer.w3);
+    const auto activation = quantize_activation<q.w1, q.activation>(layer.activation);
+    const auto w2 = quantize_linear<q.product, q.output>(layer.w2);
     return qgated_feed_forward<std::remove_cvref_t<decltype(w1)>, std::remove_cvref_t<decltype(w3)>,
-                               std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>, product>{
+                               std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>, q.product>{
         w1, w2, w3, activation};
   } else if constexpr (is_residual<L>) {
     using inner_type = decltype(quantize_layer<Ranges, point_name(Path, points::inner), QIn>(layer.inner));
-    qresidual<inner_type, quantization_at<Ranges, Path>> block{};
+    qresidual<inner_type, points_of<Ranges, Path, QIn, L>.output> block{};
     block.inner = quantize_layer<Ranges, point_name(Path, points::inner), QIn>(layer.inner);
     return block;
   } else if constexpr (is_position_embedding<L>) {  // after something other than a token embedding
-    return quantize_position_embedding<quantization_at<Ranges, point_name(Path, points::weight)>,
-                                       quantization_at<Ranges, Path>>(layer);
+    constexpr position_embedding_points q = points_of<Ranges, Path, QIn, L>;
+    return quantize_position_embedding<q.weight, q.output>(layer);
   } else if constexpr (is_class_token<L>) {
-    return quantize_class_token<QIn, quantization_at<Ranges, Path>>(layer);
+    return quantize_class_token<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else if constexpr (is_patch_embedding<L>) {
-    return quantize_patch_embedding<QIn, quantization_at<Ranges, Path>>(layer);
+    return quantize_patch_embedding<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else if constexpr (std::is_same_v<L, class_token_pool>) {
     return qclass_token_pool<QIn>{};
   } else if constexpr (std::is_same_v<L, mean_pool>) {
-    return qmean_pool<QIn, quantization_at<Ranges, Path>>{};
+    return qmean_pool<QIn, points_of<Ranges, Path, QIn, L>.output>{};
   } else if constexpr (is_token_embedding<L>) {  // alone: a chain quantizes one with positions after it as a pair
-    return quantize_token_embedding<quantization_at<Ranges, point_name(Path, points::weight)>>(layer);
+    return quantize_token_embedding<points_of<Ranges, Path, QIn, L>.weight>(layer);
   } else if constexpr (is_float_layer_norm<L>) {
-    return quantize_layer_norm<QIn, quantization_at<Ranges, Path>>(layer);
+    return quantize_layer_norm<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else if constexpr (is_float_rms_norm<L>) {
-    return quantize_rms_norm<QIn, quantization_at<Ranges, Path>>(layer);
+    return quantize_rms_norm<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else if constexpr (is_float_linear<L>) {
-    return quantize_linear<QIn, quantization_at<Ranges, Path>>(layer);
+    return quantize_linear<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else if constexpr (activation_layer_type<L>) {
-    return quantize_activation<QIn, quantization_at<Ranges, Path>>(layer);
+    return quantize_activation<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else {
     return no_int8_form<QIn>{};  // refused by quantize's rules before this is reached
   }
@@ -586,14 +646,12 @@ constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
     if constexpr (is_token_embedding<element>) {
       if constexpr (token_pair_at<C, I>) {
         constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
-        target = quantize_embedding<quantization_at<Ranges, point_name(path, points::weight)>,
-                                    quantization_at<Ranges, point_name(positions, points::weight)>,
-                                    quantization_at<Ranges, positions>>(chain_element<I>(chain),
-                                                                        chain_element<I + 1>(chain));
+        constexpr position_embedding_points q = points_of<Ranges, positions, QIn, chain_element_type<I + 1, C>>;
+        target = quantize_embedding<points_of<Ranges, path, QIn, element>.weight, q.weight, q.output>(
+            chain_element<I>(chain), chain_element<I + 1>(chain));
         fill_elements<Ranges, Path, target_type::output_quantization, I + 2, J + 1>(chain, out);
       } else {
-        target = quantize_token_embedding<quantization_at<Ranges, point_name(path, points::weight)>>(
-            chain_element<I>(chain));
+        target = quantize_token_embedding<points_of<Ranges, path, QIn, element>.weight>(chain_element<I>(chain));
         fill_elements<Ranges, Path, target_type::output_quantization, I + 1, J + 1>(chain, out);
       }
     } else if constexpr (is_chain<element>) {

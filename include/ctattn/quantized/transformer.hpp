@@ -70,6 +70,32 @@ template <typename L, typename... Norms>
                        return ctattn::add<L::template sum_quantization<decltype(at_block)::value>>(in, addend);
                      }};
 }
+
+// The sublayers the int8 encoder and decoder layers share, as residual_blocks runs them: the feed-forward block, and
+// a decoding step's self-attention over the cache (its row written into `attended`, which it gives back).
+template <typename Linear1, typename Activation, typename Linear2>
+[[nodiscard]] constexpr auto int8_feed_forward(const Linear1& linear1, const Activation& activation,
+                                               const Linear2& linear2) noexcept {
+  return [&linear1, &activation, &linear2](const auto& in) {
+    return project(activate(project(in, linear1), activation), linear2);
+  };
+}
+template <quantization Scores, typename Weights, typename Cache, typename Row>
+[[nodiscard]] constexpr auto int8_cached_self_attention(const Weights& weights, Cache& cache, Row& attended) noexcept {
+  return [&weights, &cache, &attended](const auto& in) {
+    (void)multi_head_attention_step<Scores>(in, weights, cache, attended);
+    return attended;
+  };
+}
+
+// Quantizes a float feed-forward block's two linears and its activation into an int8 layer's `linear1`,
+// `activation` and `linear2` (the encoder's and the decoder's), its input in `In`, Q the layer's quantizations.
+template <quantization In, auto Q, typename Activation, typename Layer, typename FeedForward>
+constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
+  q.linear1 = quantize_linear<In, Q.hidden>(ff.linear1);
+  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
+  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(ff.linear2);
+}
 }  // namespace detail
 
 /// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
@@ -317,13 +343,9 @@ struct qtransformer_encoder_layer {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
     if (cache.full()) return false;
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
-    out = detail::residual_blocks<NormFirst>(
-        blocks(), x,
-        [&](const auto& in) {
-          (void)multi_head_attention_step<Q.scores>(in, self_attn, cache, attended);
-          return attended;
-        },
-        [&](const auto& in) { return project(activate(project(in, linear1), activation), linear2); });
+    out = detail::residual_blocks<NormFirst>(blocks(), x,
+                                             detail::int8_cached_self_attention<Q.scores>(self_attn, cache, attended),
+                                             detail::int8_feed_forward(linear1, activation, linear2));
     return true;
   }
 
@@ -382,13 +404,11 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   result q{};
   const auto& w = layer.self_attn.weights;
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
-  q.self_attn = make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<q_attention, Q.query>(w.query), quantize_linear<q_attention, Q.key>(w.key),
-      quantize_linear<q_attention, Q.value>(w.value), quantize_linear<Q.context, Q.attention>(w.output));
+  q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
+                                                              q_attention, q_attention, Q.query, Q.key, Q.value,
+                                                              Q.context, Q.attention}>(w);
   q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
-  q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
-  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
+  detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
 }
 
@@ -585,9 +605,8 @@ struct qtransformer_decoder_layer {
           return multi_head_attention<Q.cross_scores>(in, memory, multihead_attn);
         }
       };
-      return detail::residual_blocks<NormFirst>(blocks(), x, self, cross, [&](const auto& in) {
-        return project(activate(project(in, linear1), activation), linear2);
-      });
+      return detail::residual_blocks<NormFirst>(blocks(), x, self, cross,
+                                                detail::int8_feed_forward(linear1, activation, linear2));
     }
   }
 
@@ -653,16 +672,12 @@ struct qtransformer_decoder_layer {
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
     basic_qmatrix<std::size_t{1}, Width, Q.cross_attention> crossed;
     out = detail::residual_blocks<NormFirst>(
-        blocks(), x,
-        [&](const auto& in) {
-          (void)multi_head_attention_step<Q.scores>(in, self_attn, cache, attended);
-          return attended;
-        },
+        blocks(), x, detail::int8_cached_self_attention<Q.scores>(self_attn, cache, attended),
         [&](const auto& in) {
           multi_head_attention_cached<Q.cross_scores>(in, multihead_attn, source, crossed);
           return crossed;
         },
-        [&](const auto& in) { return project(activate(project(in, linear1), activation), linear2); });
+        detail::int8_feed_forward(linear1, activation, linear2));
     return true;
   }
 
@@ -744,17 +759,16 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   const auto& s = layer.self_attn.weights;
   const auto& c = layer.multihead_attn;
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
-  q.self_attn = make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<q_self, Q.query>(s.query), quantize_linear<q_self, Q.key>(s.key),
-      quantize_linear<q_self, Q.value>(s.value), quantize_linear<Q.context, Q.attention>(s.output));
+  q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
+                                                              q_self, q_self, Q.query, Q.key, Q.value, Q.context,
+                                                              Q.attention}>(s);
   q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
-  q.multihead_attn = make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<q_cross, Q.cross_query>(c.query), quantize_linear<Q.memory, Q.cross_key>(c.key),
-      quantize_linear<Q.memory, Q.cross_value>(c.value), quantize_linear<Q.cross_context, Q.cross_attention>(c.output));
+  q.multihead_attn =
+      detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
+                                                    q_cross, Q.memory, Q.cross_query, Q.cross_key, Q.cross_value,
+                                                    Q.cross_context, Q.cross_attention}>(c);
   q.norm3 = quantize_layer_norm<result::norm3_input, result::norm3_output>(layer.norm3);
-  q.linear1 = quantize_linear<result::feed_forward_input, Q.hidden>(layer.ff.linear1);
-  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(layer.ff.linear2);
+  detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
 }
 
