@@ -12,8 +12,9 @@
 #   - the 7 x 512 multi-head case reads 4 MiB of weights per call: its memory-bound floor is that read at the
 #     measured bandwidth, and the last line says what fraction of the floor ctattn reaches (100% = memory bound).
 #
-# Usage: benchmarks/attention_speed.sh [build dir] [Google Benchmark flags...]
+# Usage: benchmarks/attention_speed.sh [--write docs/speed.md] [build dir] [Google Benchmark flags...]
 #   build dir: default $CTATTN_BENCH_BUILD_DIR, else /tmp/ctattn-bench
+#   --write: the program's report becomes the attention_speed.sh block of the document (benchmarks/speed_tables.py)
 #   e.g. benchmarks/attention_speed.sh /tmp/ctattn-bench --benchmark_repetitions=5 --benchmark_filter='mha|fma|read'
 # Built with -O3 -march=native (cmake -DCTATTN_BENCH_ARCH_FLAGS=... to change) and ctattn's -ffp-contract=off;
 # pinned to CPU 0 with taskset when it is there.
@@ -21,10 +22,14 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 source "$here/speed_common.sh"
+take_write_option "$@"
+shift "$write_shift"
+command_text=$(command_text_of attention_speed.sh "$@")
 build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-bench}}"
 [[ $# -gt 0 ]] && shift
 
 "$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libeigen3-dev
 build_benchmark "$build" bench_attention_speed
-print_cpu
-"${pin[@]}" "$build/benchmarks/bench_attention_speed" "$@"
+record_run print_cpu
+record_run "${pin[@]}" "$build/benchmarks/bench_attention_speed" "${bench_out[@]}" "$@"
+write_table attention "$command_text"

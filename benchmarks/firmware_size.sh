@@ -91,13 +91,8 @@ symbol_size() {  # symbol_size <elf> <symbol>: its size in bytes, or "-"
 }
 
 # The toolchain the figures belong to: "<GCC's version> <Clang's version> <QEMU's version>" (a word "-" where absent).
-toolchain() {
-  local gcc clang qemu
-  gcc=$(arm-none-eabi-gcc -dumpfullversion 2>/dev/null || echo -)
-  clang=$(clang --version 2>/dev/null | sed -nE '1s/.*version ([0-9][0-9.]*).*/\1/p')
-  qemu=$(qemu-system-arm --version 2>/dev/null | sed -nE '1s/.*version ([0-9][0-9.]*).*/\1/p')
-  echo "${gcc:--} ${clang:--} ${qemu:--}"
-}
+# toolchain: benchmarks/firmware_common.sh.
+source "$here/firmware_common.sh"
 
 header="| Core | Image | text | data | bss | code beyond startup | read-only data beyond startup (of which weights) | code of one inference | worst-case stack, call graph: image / one inference | measured stack: main / one inference | instructions per inference |"
 rows=$(mktemp)

@@ -10,7 +10,7 @@ root="$(dirname "$here")"
 source "$here/speed_common.sh"
 take_write_option "$@"
 shift "$write_shift"
-command_text="benchmarks/kwt_speed.sh${write_to:+ --write $write_to} $*"
+command_text=$(command_text_of kwt_speed.sh "$@")
 build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-bench}}"
 [[ $# -gt 0 ]] && shift
 

@@ -11,8 +11,9 @@
 #   - int8 / fp32: ctattn's int8 layer's time over its fastest fp32 layout's, same shape.
 # Every peer's output is checked against ctattn's before timing (int8 within one step); the run stops if one differs.
 #
-# Usage: benchmarks/peer_speed.sh [build dir] [Google Benchmark flags...]
+# Usage: benchmarks/peer_speed.sh [--write docs/speed.md] [build dir] [Google Benchmark flags...]
 #   build dir: default $CTATTN_BENCH_BUILD_DIR, else /tmp/ctattn-peer-bench
+#   --write: the program's report becomes the peer_speed.sh block of the document (benchmarks/speed_tables.py)
 #   e.g. benchmarks/peer_speed.sh /tmp/ctattn-peer-bench --benchmark_repetitions=3 --benchmark_filter='fc_int8|fma'
 # Built with -O3 -march=native (cmake -DCTATTN_BENCH_ARCH_FLAGS=... to change) and ctattn's -ffp-contract=off;
 # pinned to CPU 0 with taskset when it is there. oneDNN's OpenMP runtime is limited to one thread by the program
@@ -21,6 +22,9 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 source "$here/speed_common.sh"
+take_write_option "$@"
+shift "$write_shift"
+command_text="${ONEDNN_MAX_CPU_ISA:+ONEDNN_MAX_CPU_ISA=$ONEDNN_MAX_CPU_ISA }$(command_text_of peer_speed.sh "$@")"
 build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-peer-bench}}"
 [[ $# -gt 0 ]] && shift
 
@@ -28,5 +32,6 @@ build="${1:-${CTATTN_BENCH_BUILD_DIR:-/tmp/ctattn-peer-bench}}"
 "$root/scripts/install-debian-packages" g++ cmake libbenchmark-dev libeigen3-dev libdnnl-dev libxnnpack-dev \
   libpthreadpool-dev
 build_benchmark "$build" bench_peer_speed
-print_cpu
-OMP_NUM_THREADS=1 "${pin[@]}" "$build/benchmarks/bench_peer_speed" "$@"
+record_run print_cpu
+record_run env OMP_NUM_THREADS=1 "${pin[@]}" "$build/benchmarks/bench_peer_speed" "${bench_out[@]}" "$@"
+write_table peer "$command_text"

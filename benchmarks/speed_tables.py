@@ -3,11 +3,12 @@
 
     benchmarks/speed_tables.py TABLE --bench BENCH.json --log LOG [--command CMD] [--write FILE]
 
-TABLE is `kwt` (benchmarks/kwt_speed.sh) or `models` (benchmarks/model_speed.sh). BENCH.json is Google Benchmark's
+TABLE is `kwt` (benchmarks/kwt_speed.sh), `models` (benchmarks/model_speed.sh), `attention`
+(benchmarks/attention_speed.sh) or `peer` (benchmarks/peer_speed.sh). BENCH.json is Google Benchmark's
 JSON output of the run (`--benchmark_out`, the medians of its repetitions); LOG is everything else the script printed:
 the CPU line (`print_cpu`), the benchmark program's checks and the PyTorch script's times. Without --write the table
 is printed; with it, the block of FILE between `<!-- begin NAME -->` and `<!-- end NAME -->` (NAME the script's
-file name) is replaced, and nothing else in FILE changes.
+file name, or with --variant V "NAME V") is replaced, and nothing else in FILE changes (benchmarks/doc_blocks.py).
 
 Speed differs between machines and runs, so no test compares these tables with a new run (docs/firmware.md's
 figures, which are deterministic, have that test); what this writer guarantees is that every figure of the block
@@ -22,9 +23,12 @@ import json
 import re
 import sys
 import textwrap
-from typing import Callable, Optional
+from typing import Callable
 
-SCRIPTS = {"kwt": "kwt_speed.sh", "models": "model_speed.sh"}
+import doc_blocks  # benchmarks/doc_blocks.py, beside this script
+
+SCRIPTS = {"kwt": "kwt_speed.sh", "models": "model_speed.sh", "attention": "attention_speed.sh",
+           "peer": "peer_speed.sh"}
 
 
 class RunError(Exception):
@@ -87,10 +91,14 @@ def backend(entry: dict) -> str:
     return f"`{entry['label']}`" if entry.get("label") else "unnamed"
 
 
-def paragraph(text: str) -> str:
-    """Prose wrapped at the docs' 120 columns, never inside a `code span`."""
+def paragraph(text: str, first: str = "", rest: str = "") -> str:
+    """Prose wrapped at the docs' 120 columns, never inside a `code span`; `first` and `rest` indent its lines (a
+    list item: "- " and "  ")."""
+    # A number and its unit stay on one line (121.65 µs, 93.9 GB/s).
+    text = re.sub(r"(\d) (?=(?:ns|µs|ms|s|GB/s|GFLOP/s|MiB|KiB|bytes)\b)", "\\1\0", text)
     words = re.findall(r"(?:[^\s`]*`[^`]*`)+\S*|\S+", text)
-    return textwrap.fill(" ".join(w.replace(" ", "\0") for w in words), width=120).replace("\0", " ")
+    return textwrap.fill(" ".join(w.replace(" ", "\0") for w in words), width=120, initial_indent=first,
+                         subsequent_indent=rest, break_on_hyphens=False).replace("\0", " ")
 
 
 def need(runs: dict[str, dict], name: str) -> dict:
@@ -166,20 +174,73 @@ def models_table(runs: dict[str, dict], log: str, command: str, day: str) -> str
     return "\n".join(lines)
 
 
-TABLES: dict[str, Callable[[dict[str, dict], str, str, str], str]] = {"kwt": kwt_table, "models": models_table}
+def report_of(log: str, start: str, what: str) -> list[str]:
+    """The lines a benchmark program printed from the line matching `start` to the end of the run: the tables and
+    sentences it computed from the same medians (bench_attention_speed.cpp, bench_peer_speed.cpp)."""
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(start, line):
+            return lines[i:]
+    raise RunError(f"the run's output has no {what} (looked for /{start}/)")
 
 
-def replace_block(path: str, name: str, text: str) -> Optional[str]:
-    """FILE with the block `name` replaced, or None when its markers are missing."""
-    with open(path, encoding="utf-8") as f:
-        document = f.read()
-    begin = f"<!-- begin {name}: written by benchmarks/{name} --write {path}; do not edit -->"
-    end = f"<!-- end {name} -->"
-    pattern = re.compile(r"<!-- begin " + re.escape(name) + r"[^\n]*-->\n.*?<!-- end " + re.escape(name) + r" -->",
-                         re.DOTALL)
-    if not pattern.search(document):
-        return None
-    return pattern.sub(lambda _: f"{begin}\n{text}\n{end}", document, count=1)
+def markdown_of_report(lines: list[str]) -> str:
+    """A program's report as the docs show it: its first line a paragraph, its `###` headings as bold lines (the
+    document keeps its own headings), its tables as they are, and every other line (a sentence, or an entry of an
+    indented list) an item of a list."""
+    out: list[str] = [paragraph(lines[0].strip())]
+    for k, line in enumerate(lines[1:], start=1):
+        if line.startswith("### "):
+            out.append(f"**{line[4:].strip()}**")
+        elif line.startswith("|") or not line.strip():
+            out.append(line.rstrip())
+        else:
+            if out and out[-1].startswith("|"):
+                out.append("")
+            heading = line.endswith(":") and not line.startswith(" ") and k + 1 < len(lines) and \
+                lines[k + 1].startswith("  ")
+            out.append(paragraph(line.strip()) if heading else paragraph(line.strip(), "- ", "  "))
+    text = "\n".join(out).strip("\n")
+    return re.sub(r"\n{3,}", "\n\n", text)
+
+
+def some_medians(runs: dict[str, dict]) -> None:
+    """The program ran its benchmarks (a run stopped by a failed check has no medians, and no report)."""
+    if not runs:
+        raise RunError("the benchmark output has no medians")
+
+
+def attention_table(runs: dict[str, dict], log: str, command: str, day: str) -> str:
+    some_medians(runs)
+    report = report_of(log, r"^(Medians of \d+ repetitions|One run each), real time per call, one thread, float32\.",
+                       "table of bench_attention_speed")
+    checks = [line for line in log.splitlines() if line.startswith("check ")]
+    lines = [
+        paragraph(f"Measured in one run on one core ({cpu_of(log)}) with `{command}` ({day}); every implementation's "
+                  f"output was checked against the others before timing ({len(checks)} checks). The program's report:"),
+        "",
+        markdown_of_report(report),
+    ]
+    return "\n".join(lines)
+
+
+def peer_table(runs: dict[str, dict], log: str, command: str, day: str) -> str:
+    some_medians(runs)
+    versions = match(log, r"^oneDNN (\S+), CPU runtime (.*) \(its implementations", "oneDNN version line")
+    report = report_of(log, r"^(Medians of \d+ repetitions|One run each), real time per call, one thread\. FP32",
+                       "tables of bench_peer_speed")
+    lines = [
+        paragraph(f"Measured in one run on one core ({cpu_of(log)}) with `{command}` ({day}), oneDNN "
+                  f"{versions.group(1)} ({versions.group(2)}); every peer's output was checked against ctattn's "
+                  f"before timing. The program's report:"),
+        "",
+        markdown_of_report(report),
+    ]
+    return "\n".join(lines)
+
+
+TABLES: dict[str, Callable[[dict[str, dict], str, str, str], str]] = {
+    "kwt": kwt_table, "models": models_table, "attention": attention_table, "peer": peer_table}
 
 
 def main(argv: list[str]) -> int:
@@ -189,6 +250,8 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--log", required=True, help="the rest of the run's output")
     parser.add_argument("--command", default=None, help="the command, as the docs show it")
     parser.add_argument("--write", default=None, help="the document whose block is replaced")
+    parser.add_argument("--variant", default=None,
+                        help="a second table of the same script: the block `<script> VARIANT` (peer_speed.sh avx2)")
     args = parser.parse_args(argv)
     name = SCRIPTS[args.table]
     command = args.command or f"benchmarks/{name}"
@@ -202,20 +265,7 @@ def main(argv: list[str]) -> int:
     if args.write is None:
         print(text)
         return 0
-    try:
-        document = replace_block(args.write, name, text)
-    except (OSError, UnicodeDecodeError) as e:
-        print(f"speed_tables.py: cannot read {args.write}: {e}; nothing written", file=sys.stderr)
-        return 1
-    if document is None:
-        print(f"speed_tables.py: {args.write} has no '<!-- begin {name} ... -->' ... '<!-- end {name} -->' block; "
-              "nothing written", file=sys.stderr)
-        return 1
-    with open(args.write, "w", encoding="utf-8") as f:
-        f.write(document)
-    print(f"{args.write}: the {name} block written")
-    return 0
-
+    return doc_blocks.write_block(args.write, f"{name} {args.variant}" if args.variant else name, text)
 
 if __name__ == "__main__":
     sys.exit(main(sys.argv[1:]))

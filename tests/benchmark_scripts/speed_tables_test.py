@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""benchmarks/speed_tables.py on a made-up run: the table it writes, the block it replaces, and its refusals.
+"""benchmarks/speed_tables.py on a made-up run: the table it writes, the block it replaces, and its refusals; and
+benchmarks/doc_blocks.py, which the firmware scripts write docs/firmware.md's CMSIS-NN tables with.
 
 The run is written here in Google Benchmark's JSON layout (medians and other aggregates) with the lines the speed
 scripts print around it; the figures are chosen so that every ratio of the table is a round number.
@@ -14,6 +15,7 @@ import unittest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 WRITER = os.path.join(ROOT, "benchmarks", "speed_tables.py")
+BLOCKS = os.path.join(ROOT, "benchmarks", "doc_blocks.py")
 
 
 def entry(run, aggregate, time, unit, **extra):
@@ -154,6 +156,128 @@ class SpeedTables(unittest.TestCase):
         self.assertNotIn("Eigen model's time", text)
         self.assertIn("Int8 takes 2.00x the fast float time. The caches make a step 6.0x cheaper", text)
 
+
+    def run_table(self, table, bench, log):
+        with open(self.path("bench.json"), "w", encoding="utf-8") as f:
+            json.dump(bench, f)
+        with open(self.path("run.log"), "w", encoding="utf-8") as f:
+            f.write(log)
+        return subprocess.run([sys.executable, WRITER, table, "--bench", self.path("bench.json"), "--log",
+                               self.path("run.log"), "--command", f"benchmarks/{table}.sh"],
+                              capture_output=True, text=True, check=False)
+
+    def test_attention_report_as_printed(self):
+        # The program's report is kept as it printed it: its table whole, each sentence after it a list item.
+        bench = {"benchmarks": [entry("fma_peak", "median", 2.0, "us")]}
+        log = ("CPU: Some CPU 9000 (family 25, model 17)\n"
+               "check attention n=6, d=16: max |ctattn - naive| 1.0e-07, max |ctattn - Eigen| 1.0e-07\n"
+               "check attention n=16, d=64: max |ctattn - naive| 1.0e-07, max |ctattn - Eigen| 1.0e-07\n"
+               "------------------------------------------------------\n"
+               "attention/n6_d16/ctattn_median   200 ns   200 ns   11\n"
+               "\n"
+               "Medians of 11 repetitions, real time per call, one thread, float32.\n"
+               "\n"
+               "| case | ctattn | naive |\n"
+               "|---|---:|---:|\n"
+               "| attention n=6, d=16 | 200 ns | 400 ns |\n"
+               "\n"
+               "MHA 16 tokens, weights relaid out in x out (ctattn::relayout): 4.00 µs, 2.00x Eigen's speed.\n"
+               "attention n=6, d=16 in int8 (ctattn::int8_backend_name \"avx512_vnni\"): 600 ns, against float "
+               "200 ns fast (float / int8 0.33x) and 500 ns exact (0.83x).\n"
+               "\n"
+               "FP32 FMA peak of one core (512-bit vectors, 8 independent chains): 150.0 GFLOP/s.\n")
+        result = self.run_table("attention", bench, log)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertNotIn("attention/n6_d16/ctattn_median", result.stdout)  # Google Benchmark's own lines left out
+        self.assertIn("Medians of 11 repetitions, real time per call, one thread, float32.\n\n"
+                      "| case | ctattn | naive |\n|---|---:|---:|\n| attention n=6, d=16 | 200 ns | 400 ns |\n\n"
+                      "- MHA 16 tokens, weights relaid", result.stdout)
+        self.assertIn("\n- attention n=6, d=16 in int8 (ctattn::int8_backend_name \"avx512_vnni\"): 600 ns,",
+                      result.stdout)
+        self.assertIn("\n- FP32 FMA peak of one core", result.stdout)
+        text = " ".join(result.stdout.split())
+        self.assertIn("(Some CPU 9000, family 25, model 17) with `benchmarks/attention.sh`", text)
+        self.assertIn("before timing (2 checks)", text)
+        self.assertTrue(all(len(line) <= 120 for line in result.stdout.splitlines() if not line.startswith("|")))
+        # A run that stopped before its report (the implementations disagreed) writes nothing.
+        result = self.run_table("attention", bench, log.split("Medians of")[0])
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("no table of bench_attention_speed", result.stderr)
+
+    def test_peer_report_headings_and_list(self):
+        bench = {"benchmarks": [entry("fma_peak", "median", 2.0, "us")]}
+        log = ("CPU: Some CPU 9000 (family 25, model 17)\n"
+               "oneDNN 2.6.0, CPU runtime OpenMP, one thread (its implementations, which name the ISA, are listed "
+               "after the tables); XNNPACK without a thread pool\n"
+               "\n"
+               "Medians of 11 repetitions, real time per call, one thread. FP32 FMA peak of this core (512-bit, 8 "
+               "chains): 150.0 GFLOP/s.\n"
+               "\n"
+               "### fp32 fully connected, y = x W^T + b (rows x in x out)\n"
+               "\n"
+               "| case | ctattn |\n"
+               "|---|---:|\n"
+               "| 16x64x64 | 1.00 µs |\n"
+               "\n"
+               "oneDNN implementations chosen:\n"
+               "  fc/16x64x64: brg:avx512_core\n")
+        result = self.run_table("peer", bench, log)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\n**fp32 fully connected, y = x W^T + b (rows x in x out)**\n\n| case | ctattn |", result.stdout)
+        self.assertIn("\noneDNN implementations chosen:\n- fc/16x64x64: brg:avx512_core", result.stdout)
+        self.assertIn("oneDNN 2.6.0 (OpenMP, one thread)", " ".join(result.stdout.split()))
+
+    def test_variant_writes_its_own_block(self):
+        # Two tables of one script (peer_speed.sh, and its AVX2 run): --variant writes the second block only.
+        document = ("<!-- begin peer_speed.sh: written by benchmarks/peer_speed.sh --write d.md; do not edit -->\n"
+                    "| the first table |\n<!-- end peer_speed.sh -->\n\n"
+                    "<!-- begin peer_speed.sh avx2 -->\n| the second table |\n<!-- end peer_speed.sh avx2 -->\n")
+        with open(self.path("speed.md"), "w", encoding="utf-8") as f:
+            f.write(document)
+        bench = {"benchmarks": [entry("fma_peak", "median", 2.0, "us")]}
+        log = ("CPU: Some CPU 9000 (family 25, model 17)\n"
+               "oneDNN 2.6.0, CPU runtime OpenMP, one thread (its implementations, ...); XNNPACK without a pool\n"
+               "Medians of 3 repetitions, real time per call, one thread. FP32 FMA peak of this core: 1.0 GFLOP/s.\n"
+               "\n| case | ctattn |\n|---|---:|\n| 16x64x64 | 1.00 µs |\n")
+        with open(self.path("bench.json"), "w", encoding="utf-8") as f:
+            json.dump(bench, f)
+        with open(self.path("run.log"), "w", encoding="utf-8") as f:
+            f.write(log)
+        result = subprocess.run([sys.executable, WRITER, "peer", "--bench", self.path("bench.json"), "--log",
+                                 self.path("run.log"), "--write", self.path("speed.md"), "--variant", "avx2"],
+                                capture_output=True, text=True, check=False)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        with open(self.path("speed.md"), encoding="utf-8") as f:
+            written = f.read()
+        self.assertIn("| the first table |", written)
+        self.assertNotIn("| the second table |", written)
+        self.assertIn("<!-- begin peer_speed.sh avx2: written by benchmarks/peer_speed.sh --write", written)
+        self.assertIn("| 16x64x64 | 1.00 µs |\n<!-- end peer_speed.sh avx2 -->", written)
+
+class DocBlocks(unittest.TestCase):
+    def test_block_from_standard_input(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "firmware.md")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write("A.\n<!-- begin firmware_int8_kernels.sh sorter -->\nold\n"
+                        "<!-- end firmware_int8_kernels.sh sorter -->\nB.\n")
+            command = [sys.executable, BLOCKS, "--write", path, "--block", "firmware_int8_kernels.sh sorter"]
+            result = subprocess.run(command, input="| new |\n\n", capture_output=True, text=True, check=False)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            with open(path, encoding="utf-8") as f:
+                self.assertEqual(f.read(), "A.\n<!-- begin firmware_int8_kernels.sh sorter: written by benchmarks/"
+                                           f"firmware_int8_kernels.sh --write {path}; do not edit -->\n| new |\n"
+                                           "<!-- end firmware_int8_kernels.sh sorter -->\nB.\n")
+            # No text (a script that measured nothing) and a block the document lacks: nothing written.
+            before = open(path, encoding="utf-8").read()
+            result = subprocess.run(command, input="", capture_output=True, text=True, check=False)
+            self.assertEqual(result.returncode, 1)
+            self.assertIn("no text for the firmware_int8_kernels.sh sorter block", result.stderr)
+            result = subprocess.run(command[:-1] + ["firmware_int8_kernels.sh kernels"], input="x\n",
+                                    capture_output=True, text=True, check=False)
+            self.assertEqual(result.returncode, 1)
+            self.assertIn("has no '<!-- begin firmware_int8_kernels.sh kernels ... -->'", result.stderr)
+            self.assertEqual(open(path, encoding="utf-8").read(), before)
 
 if __name__ == "__main__":
     unittest.main()

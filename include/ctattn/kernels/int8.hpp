@@ -567,6 +567,13 @@ constexpr void int8_column_starts(const std::int8_t (&b)[RB][CB], std::size_t b_
 /// The int8 product (a - a_zero)(b - b_zero)^T over windows from its column starts (`int8_column_starts`, made once
 /// for products that share b and a_zero), requantized by one multiplier: y[y_row + r][y_column + c] for r < M,
 /// c < N, from M rows of a and N rows of b of K terms each.
+// Rationale: as for int8_dot_rows, GCC 12 at -O3 -march=native reports the rows of a read for their sums as partly
+// outside the caller's array (int8 attention at n = 128, a block of 64 queries' weights: benchmarks/
+// bench_attention_speed.cpp); every index is below M <= RA, so the warning is switched off for this function alone.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB,
           std::size_t RY, std::size_t CY>
 constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
@@ -587,6 +594,9 @@ constexpr void int8_window_product_from_starts(const std::int8_t (&a)[RA][CA], s
                                            int8_epilogue<false, true>{column_start, row_start, &multiplier, zero}, y,
                                            y_row, y_column);
 }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 /// The int8 product (a - a_zero)(b - b_zero)^T over windows (`int8_window_product_requantized`'s), requantized by
 /// one multiplier: its zero points as the starts of that kernel (their sums over each row of a and of b, once per

@@ -1,0 +1,27 @@
+# What the firmware benchmark scripts share (firmware_size.sh, firmware_int8_kernels.sh, firmware_models_cmsis_nn.sh),
+# sourced after they set $root:
+#   toolchain            "<arm-none-eabi-gcc version> <clang version> <qemu-system-arm version>", - for one missing:
+#                        the figures of these scripts are deterministic for one toolchain, and only for it
+#   cmsis_nn_commit DIR  the commit of a CMSIS-NN checkout (its first 7 hex digits), or "of unknown commit" when DIR
+#                        is not a git checkout
+#   write_doc_block FILE NAME
+#                        writes standard input into FILE's block NAME (benchmarks/doc_blocks.py), the begin line
+#                        naming the calling script
+
+toolchain() {
+  local gcc clang qemu
+  gcc=$(arm-none-eabi-gcc -dumpfullversion 2>/dev/null || echo -)
+  clang=$(clang --version 2>/dev/null | sed -nE '1s/.*version ([0-9][0-9.]*).*/\1/p')
+  qemu=$(qemu-system-arm --version 2>/dev/null | sed -nE '1s/.*version ([0-9][0-9.]*).*/\1/p')
+  echo "${gcc:--} ${clang:--} ${qemu:--}"
+}
+
+cmsis_nn_commit() {
+  local commit
+  commit=$(git -C "$1" rev-parse --short=7 HEAD 2>/dev/null) || commit=""
+  echo "${commit:-of unknown commit}"
+}
+
+write_doc_block() {
+  /usr/bin/python3 "$root/benchmarks/doc_blocks.py" --write "$1" --block "$2" --script "$(basename "$0")"
+}
