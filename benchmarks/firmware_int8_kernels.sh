@@ -7,13 +7,24 @@
 # instructions per MAC (per element for the softmax). Then one sequence of the int8 sorter: the image
 # verified_sorter_int8 built and run in the same build directory, against the sorter composed of CMSIS-NN's kernels
 # at its shapes (ctattn's LayerNorm and GELU on both sides). See docs/firmware.md, "Int8 kernel benchmark".
-# Usage: [CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree>] benchmarks/firmware_int8_kernels.sh [board...]
+# Usage: [CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree>] benchmarks/firmware_int8_kernels.sh [--write FILE] [board...]
 #        (default boards: m0 m3 m4f m55-helium; also m7 m33 m55)
+#   --write FILE: the tables, with the toolchain and CMSIS-NN's commit, replace FILE's blocks
+#   `firmware_int8_kernels.sh kernels` and `firmware_int8_kernels.sh sorter` (docs/firmware.md; nothing is written
+#   when a board fails). The figures are QEMU's instruction counts: the same for the same code, toolchain and
+#   CMSIS-NN commit.
 # Build directories: build-bench-<board>-<Os|O2> in the repository root; only the benchmark image is built (-j1).
 # Exits non-zero if a board fails to configure, build or pass its checks.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+source "$here/firmware_common.sh"
+write_to=""
+if [[ ${1:-} == --write ]]; then
+  [[ $# -ge 2 ]] || { echo "--write needs a file (docs/firmware.md)" >&2; exit 2; }
+  write_to="$2"
+  shift 2
+fi
 boards=("$@")
 [[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m55-helium)
 opts=(Os O2)
@@ -83,35 +94,72 @@ ratio() {  # ratio <n> <d>: n / d with two decimals, or "-"
   else echo "-"; fi
 }
 
-header="| workload | MACs |"
-rule="|---|---:|"
-for board in "${boards[@]}"; do
-  for opt in "${opts[@]}"; do
-    header+=" $board -$opt ctattn | CMSIS-NN | ratio | ctattn per MAC |"
-    rule+="---:|---:|---:|---:|"
-  done
-done
-echo "$header"
-echo "$rule"
-for name in "${workloads[@]}"; do
-  if [[ ${unit[$name]} == MAC ]]; then row="| $name | ${work[$name]} |"; else row="| $name | (${work[$name]} elements) |"; fi
+kernels_table() {
+  local header="| workload | MACs |" rule="|---|---:|" board opt name key a b per row
   for board in "${boards[@]}"; do
     for opt in "${opts[@]}"; do
-      key="$name|$board|$opt"
-      a="${ctattn[$key]:-n/a}"
-      b="${cmsis_nn[$key]:--}"
-      per="$(ratio "$a" "${work[$name]}")"
-      [[ ${unit[$name]} == element && $per != - ]] && per="$per per element"
-      row+=" $a | $b | $(ratio "$a" "$b") | $per |"
+      header+=" $board -$opt ctattn | CMSIS-NN | ratio | ctattn per MAC |"
+      rule+="---:|---:|---:|---:|"
     done
   done
-  echo "$row"
-done
-# The floor of each core: the fewest instructions a multiply-accumulate can take, one multiply instruction doing as
-# many as the core allows (loads, widening and requantization come on top).
-echo
-echo "Floors, instructions per MAC: m0, m3: 1 (muls/mla, one product); m4f, m7, m33, m55: 0.5 (smlad, two"
-echo "products); m55-helium: 0.0625 (vmladava.s8, sixteen products)."
+  echo "$header"
+  echo "$rule"
+  for name in "${workloads[@]}"; do
+    if [[ ${unit[$name]} == MAC ]]; then row="| $name | ${work[$name]} |"; else row="| $name | (${work[$name]} elements) |"; fi
+    for board in "${boards[@]}"; do
+      for opt in "${opts[@]}"; do
+        key="$name|$board|$opt"
+        a="${ctattn[$key]:-n/a}"
+        b="${cmsis_nn[$key]:--}"
+        per="$(ratio "$a" "${work[$name]}")"
+        [[ ${unit[$name]} == element && $per != - ]] && per="$per per element"
+        row+=" $a | $b | $(ratio "$a" "$b") | $per |"
+      done
+    done
+    echo "$row"
+  done
+  # The floor of each core: the fewest instructions a multiply-accumulate can take, one multiply instruction doing as
+  # many as the core allows (loads, widening and requantization come on top).
+  echo
+  echo "Floors, instructions per MAC: m0, m3: 1 (muls/mla, one product); m4f, m7, m33, m55: 0.5 (smlad, two"
+  echo "products); m55-helium: 0.0625 (vmladava.s8, sixteen products)."
+}
+
+# range_of <board> <opt> <workload prefix...>: the least and the largest ratio ctattn / CMSIS-NN among the workloads
+# whose names start with a prefix ("0.28 to 0.33", one figure when they are equal, - when none was measured).
+range_of() {
+  local board="$1" opt="$2" name prefix a b
+  shift 2
+  for name in "${workloads[@]}"; do
+    for prefix in "$@"; do
+      [[ $name == "$prefix"* ]] || continue
+      a="${ctattn[$name|$board|$opt]:-}" b="${cmsis_nn[$name|$board|$opt]:-}"
+      if [[ $a =~ ^[0-9]+$ && $b =~ ^[0-9]+$ && $b -ne 0 ]]; then echo "$a $b"; fi
+    done
+  done | awk 'NF == 2 { r = $1 / $2; if (n == 0 || r < lo) lo = r; if (n == 0 || r > hi) hi = r; ++n }
+              END { if (n == 0) print "-"; else if (sprintf("%.2f", lo) == sprintf("%.2f", hi)) printf "%.2f\n", lo
+                    else printf "%.2f to %.2f\n", lo, hi }'
+}
+
+# Per board and optimization, the ratios of each kind of workload, from the table above.
+summary_table() {
+  local header="| ctattn / CMSIS-NN instructions |" rule="|---|" board opt kind
+  for board in "${boards[@]}"; do
+    for opt in "${opts[@]}"; do header+=" $board -$opt |" rule+="---:|"; done
+  done
+  echo "$header"
+  echo "$rule"
+  for kind in "fully connected (fc_):fc_" "Q K^T and P V (qk_, pv_):qk_ pv_" "softmax:softmax_" "ADD:add_"; do
+    local row="| ${kind%%:*} |"
+    for board in "${boards[@]}"; do
+      for opt in "${opts[@]}"; do
+        # shellcheck disable=SC2086  # the prefixes, word-split on purpose
+        row+=" $(range_of "$board" "$opt" ${kind#*:}) |"
+      done
+    done
+    echo "$row"
+  done
+}
 
 # The int8 sorter (examples/verified_model/int8_sorter.hpp), one sequence, against the same model composed of
 # CMSIS-NN's kernels at its shapes: per sequence, 8 FC 6x32x32 (Q, K, V, W_O in two layers), 2 FC 6x32x64, 2 FC
@@ -119,43 +167,68 @@ echo "products); m55-helium: 0.0625 (vmladava.s8, sixteen products)."
 # two residuals a layer), and, where CMSIS-NN has no kernel, ctattn's 5 LayerNorms 6x32 and 2 GELU tables 6x64.
 sorter_ops=(fc_6x32x32:8 fc_6x32x64:2 fc_6x64x32:2 fc_6x32x10:1 qk_6x8x6:8 softmax_6x6_s0.2:8 pv_6x6x8:8 add_6x32:5
             layer_norm_6x32:5 gelu_6x64:2)
-header="| one sequence of the int8 sorter |"
-rule="|---|"
-measured_row="| ctattn's int8 sorter (a quarter of verified_sorter_int8's four) |"
-parts_row="| ctattn's kernels at its shapes, one call each, summed |"
-cmsis_row="| CMSIS-NN's kernels at its shapes (+ ctattn's LayerNorm and GELU) |"
-ratio_row="| ctattn's sorter / CMSIS-NN's |"
-for board in "${boards[@]}"; do
-  for opt in "${opts[@]}"; do
-    header+=" $board -$opt |"
-    rule+="---:|"
-    parts=0 composed=0 complete=yes
-    for op in "${sorter_ops[@]}"; do
-      name=${op%%:*} count=${op##*:}
-      a="${ctattn[$name|$board|$opt]:-}" b="${cmsis_nn[$name|$board|$opt]:--}"
-      [[ $a =~ ^[0-9]+$ ]] || { complete=no; break; }
-      [[ $b =~ ^[0-9]+$ ]] || b=$a   # no CMSIS-NN kernel: ctattn's on both sides
-      parts=$((parts + count * a)) composed=$((composed + count * b))
+sorter_table() {
+  local header="| one sequence of the int8 sorter |" rule="|---|" board opt op name count a b whole one parts composed complete
+  local measured_row parts_row cmsis_row ratio_row
+  measured_row="| ctattn's int8 sorter (a quarter of verified_sorter_int8's four) |"
+  parts_row="| ctattn's kernels at its shapes, one call each, summed |"
+  cmsis_row="| CMSIS-NN's kernels at its shapes (+ ctattn's LayerNorm and GELU) |"
+  ratio_row="| ctattn's sorter / CMSIS-NN's |"
+  for board in "${boards[@]}"; do
+    for opt in "${opts[@]}"; do
+      header+=" $board -$opt |"
+      rule+="---:|"
+      parts=0 composed=0 complete=yes
+      for op in "${sorter_ops[@]}"; do
+        name=${op%%:*} count=${op##*:}
+        a="${ctattn[$name|$board|$opt]:-}" b="${cmsis_nn[$name|$board|$opt]:--}"
+        [[ $a =~ ^[0-9]+$ ]] || { complete=no; break; }
+        [[ $b =~ ^[0-9]+$ ]] || b=$a   # no CMSIS-NN kernel: ctattn's on both sides
+        parts=$((parts + count * a)) composed=$((composed + count * b))
+      done
+      whole="${sorter[$board|$opt]:-}"
+      if [[ $complete == yes && $whole =~ ^[0-9]+$ ]]; then
+        one=$(( (whole + 2) / 4 ))
+        measured_row+=" $one |" parts_row+=" $parts |" cmsis_row+=" $composed |"
+        ratio_row+=" $(ratio "$one" "$composed") |"
+      else
+        measured_row+=" n/a |" parts_row+=" n/a |" cmsis_row+=" n/a |" ratio_row+=" - |"
+      fi
     done
-    whole="${sorter[$board|$opt]:-}"
-    if [[ $complete == yes && $whole =~ ^[0-9]+$ ]]; then
-      one=$(( (whole + 2) / 4 ))
-      measured_row+=" $one |" parts_row+=" $parts |" cmsis_row+=" $composed |"
-      ratio_row+=" $(ratio "$one" "$composed") |"
-    else
-      measured_row+=" n/a |" parts_row+=" n/a |" cmsis_row+=" n/a |" ratio_row+=" - |"
-    fi
   done
-done
+  echo "$header"
+  echo "$rule"
+  echo "$measured_row"
+  echo "$parts_row"
+  echo "$cmsis_row"
+  echo "$ratio_row"
+}
+
+kernels_text=$(kernels_table)
+summary_text=$(summary_table)
+sorter_text=$(sorter_table)
+echo "$kernels_text"
 echo
-echo "$header"
-echo "$rule"
-echo "$measured_row"
-echo "$parts_row"
-echo "$cmsis_row"
-echo "$ratio_row"
+echo "$summary_text"
+echo
+echo "$sorter_text"
 for key in "${!softmax_note[@]}"; do
   IFS='|' read -r name board opt <<< "$key"
   echo "Softmax $name on $board -$opt: CMSIS-NN and ctattn differ: ${softmax_note[$key]} step(s) of 1/256."
 done
+if [[ -n $write_to ]]; then
+  if [[ $status != 0 || -z $cmsis_nn_dir ]]; then
+    echo "firmware_int8_kernels.sh: ${cmsis_nn_dir:+a board failed; }${cmsis_nn_dir:-no CTATTN_CMSIS_NN_DIR}; nothing" \
+         "written to $write_to" >&2
+    exit 1
+  fi
+  read -r gcc clang qemu <<< "$(toolchain)"
+  measured="Measured by \`CTATTN_CMSIS_NN_DIR=<checkout> benchmarks/firmware_int8_kernels.sh --write $write_to"
+  measured+=" ${boards[*]}\`: CMSIS-NN $(cmsis_nn_commit "$cmsis_nn_dir"), arm-none-eabi-gcc $gcc, Clang $clang"
+  measured+=" (m55-helium), QEMU $qemu; ratio = ctattn / CMSIS-NN instructions (below 1: ctattn needs fewer)."
+  printf '%s\n\n%s\n\n%s\n' "$measured" "$kernels_text" "$summary_text" |
+    write_doc_block "$write_to" "firmware_int8_kernels.sh kernels" || exit 1
+  printf '%s\n\n%s\n' "$sorter_text" "Measured with the table above (the same command)." |
+    write_doc_block "$write_to" "firmware_int8_kernels.sh sorter" || exit 1
+fi
 exit $status

@@ -7,32 +7,55 @@
 # instructions per inference of each side, their ratio and each side's instructions per multiply-accumulate, and RAM
 # per inference of each side. The image itself
 # fails when ctattn's logits are not the compiler's or the composition's are not within a few steps of them.
-# Usage: CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree> benchmarks/firmware_models_cmsis_nn.sh [--kwt1] [board...]
+# Usage: CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree> benchmarks/firmware_models_cmsis_nn.sh [--write FILE] [--kwt1]
+#        [board...]
 #        (default boards: m0 m3 m4f m55-helium; also m7 m33 m55. The m0's 16 KB of RAM holds one side at a time:
 #        its image runs the composition, and ctattn's figures come from the kwt_tiny_int8 image, halved for its
 #        two inferences.)
+#   --write FILE: the table, with the toolchain, CMSIS-NN's commit and the ranges of its ratios, replaces FILE's
+#   block `firmware_models_cmsis_nn.sh kwt_tiny` (with --kwt1: `... kwt1`) in docs/firmware.md; nothing is written
+#   when a board fails. QEMU's instruction counts and the painted stack are the same for the same code, toolchain
+#   and CMSIS-NN commit.
 # Build directories: build-bench-<board>-Os in the repository root (MinSizeRel, the firmware tests' build type),
 # shared with benchmarks/firmware_int8_kernels.sh; only the image is built (-j2).
 # Exits non-zero if a board fails to configure, build or pass the image's checks.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
+source "$here/firmware_common.sh"
+write_to=""
+if [[ ${1:-} == --write ]]; then
+  [[ $# -ge 2 ]] || { echo "--write needs a file (docs/firmware.md)" >&2; exit 2; }
+  write_to="$2"
+  shift 2
+fi
 cmsis_nn_dir="${CTATTN_CMSIS_NN_DIR:-}"
 if [[ -z $cmsis_nn_dir ]]; then
   echo "set CTATTN_CMSIS_NN_DIR to a CMSIS-NN source tree (e.g. a clone of github.com/ARM-software/CMSIS-NN)" >&2
   exit 2
 fi
 image=kwt_tiny_cmsis_nn
+block=kwt_tiny
+kwt1_flag=""
 default_boards=(m0 m3 m4f m55-helium)
 if [[ ${1:-} == --kwt1 ]]; then
   shift
   image=kwt1_cmsis_nn
+  block=kwt1
+  kwt1_flag=" --kwt1"
   default_boards=(m4f m55-helium)
 fi
 boards=("$@")
 [[ ${#boards[@]} -eq 0 ]] && boards=("${default_boards[@]}")
 status=0
 rows=()
+instruction_ratios=()
+ram_ratios=()
+macs=""
+# commas 1234567 -> 1,234,567 (anything else as it is; a note after the number kept)
+commas() {
+  if [[ ${1%% *} =~ ^[0-9]+$ ]]; then sed -E ':a; s/^([0-9]+)([0-9]{3})/\1,\2/; ta' <<< "$1"; else echo "$1"; fi
+}
 for board in "${boards[@]}"; do
   build="$root/build-bench-$board-Os"
   echo "=== $board" >&2
@@ -79,9 +102,28 @@ for board in "${boards[@]}"; do
     if [[ $1 =~ ^[0-9]+$ && ${kv[macs]:-0} -ne 0 ]]; then awk -v n="$1" -v d="${kv[macs]}" 'BEGIN { printf "%.2f", n / d }'
     else echo "-"; fi
   }
-  rows+=("| $board | ${a:-n/a} | ${b:-n/a} | $ratio | $(per_mac "$a") | $(per_mac "$b") | ${kv[ctattn_ram]:-n/a} | ${kv[cmsis_nn_ram]:-n/a} | ${kv[encoded_differ]:-?}/${kv[encoded]:-?}, at most ${kv[encoded_largest_difference]:-?} |")
+  rows+=("| \`$board\` | $(commas "${a:-n/a}") | $(commas "${b:-n/a}") | $ratio | $(per_mac "$a") | $(per_mac "$b") | $(commas "${kv[ctattn_ram]:-n/a}") | $(commas "${kv[cmsis_nn_ram]:-n/a}") | ${kv[encoded_differ]:-?}/${kv[encoded]:-?}, at most ${kv[encoded_largest_difference]:-?} |")
+  instruction_ratios+=("$ratio")
+  ram_ratios+=("$(awk -v n="${kv[ctattn_ram]%% *}" -v d="${kv[cmsis_nn_ram]%% *}" 'BEGIN { if (n + 0 > 0 && d + 0 > 0) printf "%.2f", n / d; else print "-" }')")
+  macs="${kv[macs]:-?}"
 done
-echo "| board | ctattn instructions | CMSIS-NN composition | ratio | ctattn per MAC | composition per MAC | ctattn RAM (B) | composition RAM (B) | encoder outputs that differ |"
-echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
-printf '%s\n' "${rows[@]}"
+table=$(echo "| board | ctattn instructions | CMSIS-NN composition | ratio | ctattn per MAC | composition per MAC | ctattn RAM (B) | composition RAM (B) | encoder outputs that differ |"
+        echo "|---|---:|---:|---:|---:|---:|---:|---:|---|"
+        printf '%s\n' "${rows[@]}")
+echo "$table"
+if [[ -n $write_to ]]; then
+  [[ $status == 0 ]] || { echo "firmware_models_cmsis_nn.sh: a board failed; nothing written to $write_to" >&2; exit 1; }
+  read -r gcc clang qemu <<< "$(toolchain)"
+  span() { printf '%s\n' "$@" | sort -n | sed -n '1p;$p' | paste -sd' ' | awk '{ print ($1 == $2 ? $1 : $1 " to " $2) }'; }
+  {
+    echo "Measured by \`CTATTN_CMSIS_NN_DIR=<checkout> benchmarks/firmware_models_cmsis_nn.sh --write $write_to$kwt1_flag" \
+         "${boards[*]}\`: CMSIS-NN $(cmsis_nn_commit "$cmsis_nn_dir"), \`-Os\` (MinSizeRel) for both, arm-none-eabi-gcc" \
+         "$gcc, Clang $clang (m55-helium), QEMU $qemu; $(commas "$macs") multiply-accumulates per inference."
+    echo
+    echo "$table"
+    echo
+    echo "ctattn takes $(span "${instruction_ratios[@]}") of the composition's instructions and $(span "${ram_ratios[@]}")" \
+         "of its RAM on these boards."
+  } | write_doc_block "$write_to" "firmware_models_cmsis_nn.sh $block" || exit 1
+fi
 exit $status
