@@ -19,12 +19,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 source "$here/firmware_common.sh"
-write_to=""
-if [[ ${1:-} == --write ]]; then
-  [[ $# -ge 2 ]] || { echo "--write needs a file (docs/firmware.md)" >&2; exit 2; }
-  write_to="$2"
-  shift 2
-fi
+take_write_option "$@"
+shift "$write_shift"
 boards=("$@")
 [[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m55-helium)
 opts=(Os O2)

@@ -23,12 +23,8 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 source "$here/firmware_common.sh"
-write_to=""
-if [[ ${1:-} == --write ]]; then
-  [[ $# -ge 2 ]] || { echo "--write needs a file (docs/firmware.md)" >&2; exit 2; }
-  write_to="$2"
-  shift 2
-fi
+take_write_option "$@"
+shift "$write_shift"
 cmsis_nn_dir="${CTATTN_CMSIS_NN_DIR:-}"
 if [[ -z $cmsis_nn_dir ]]; then
   echo "set CTATTN_CMSIS_NN_DIR to a CMSIS-NN source tree (e.g. a clone of github.com/ARM-software/CMSIS-NN)" >&2

@@ -63,14 +63,18 @@ class SpeedTables(unittest.TestCase):
     def path(self, name):
         return os.path.join(self.dir.name, name)
 
-    def run_writer(self, bench, log, *extra):
+    def run_table(self, table, bench, log, *extra, command=None):
+        """The writer on a made-up run: `bench` as Google Benchmark's JSON, `log` as the rest of its output."""
         with open(self.path("bench.json"), "w", encoding="utf-8") as f:
             json.dump(bench, f)
         with open(self.path("run.log"), "w", encoding="utf-8") as f:
             f.write(log)
-        return subprocess.run([sys.executable, WRITER, "kwt", "--bench", self.path("bench.json"), "--log",
-                               self.path("run.log"), "--command", "benchmarks/kwt_speed.sh", *extra],
+        return subprocess.run([sys.executable, WRITER, table, "--bench", self.path("bench.json"), "--log",
+                               self.path("run.log"), "--command", command or f"benchmarks/{table}.sh", *extra],
                               capture_output=True, text=True, check=False)
+
+    def run_writer(self, bench, log, *extra):
+        return self.run_table("kwt", bench, log, *extra, command="benchmarks/kwt_speed.sh")
 
     def test_table_from_the_medians(self):
         result = self.run_writer(*kwt_run())
@@ -141,12 +145,7 @@ class SpeedTables(unittest.TestCase):
                "  sorter, one inference (6 tokens)                 250.00 us\n"
                "  causal sorter, 13-token forward pass             450.00 us\n"
                "  causal sorter, greedy decoding of 6 digits      2500.00 us\n")
-        with open(self.path("bench.json"), "w", encoding="utf-8") as f:
-            json.dump(bench, f)
-        with open(self.path("run.log"), "w", encoding="utf-8") as f:
-            f.write(log)
-        result = subprocess.run([sys.executable, WRITER, "models", "--bench", self.path("bench.json"), "--log",
-                                 self.path("run.log")], capture_output=True, text=True, check=False)
+        result = self.run_table("models", bench, log)
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertIn("| sorter (2 layers, d_model 32), one inference of 6 tokens | 5.00 µs |  | 10.0 µs |  | 250 µs |",
                       result.stdout)
@@ -155,16 +154,6 @@ class SpeedTables(unittest.TestCase):
         text = " ".join(result.stdout.split())
         self.assertNotIn("Eigen model's time", text)
         self.assertIn("Int8 takes 2.00x the fast float time. The caches make a step 6.0x cheaper", text)
-
-
-    def run_table(self, table, bench, log):
-        with open(self.path("bench.json"), "w", encoding="utf-8") as f:
-            json.dump(bench, f)
-        with open(self.path("run.log"), "w", encoding="utf-8") as f:
-            f.write(log)
-        return subprocess.run([sys.executable, WRITER, table, "--bench", self.path("bench.json"), "--log",
-                               self.path("run.log"), "--command", f"benchmarks/{table}.sh"],
-                              capture_output=True, text=True, check=False)
 
     def test_attention_report_as_printed(self):
         # The program's report is kept as it printed it: its table whole, each sentence after it a list item.
@@ -239,13 +228,7 @@ class SpeedTables(unittest.TestCase):
                "oneDNN 2.6.0, CPU runtime OpenMP, one thread (its implementations, ...); XNNPACK without a pool\n"
                "Medians of 3 repetitions, real time per call, one thread. FP32 FMA peak of this core: 1.0 GFLOP/s.\n"
                "\n| case | ctattn |\n|---|---:|\n| 16x64x64 | 1.00 µs |\n")
-        with open(self.path("bench.json"), "w", encoding="utf-8") as f:
-            json.dump(bench, f)
-        with open(self.path("run.log"), "w", encoding="utf-8") as f:
-            f.write(log)
-        result = subprocess.run([sys.executable, WRITER, "peer", "--bench", self.path("bench.json"), "--log",
-                                 self.path("run.log"), "--write", self.path("speed.md"), "--variant", "avx2"],
-                                capture_output=True, text=True, check=False)
+        result = self.run_table("peer", bench, log, "--write", self.path("speed.md"), "--variant", "avx2")
         self.assertEqual(result.returncode, 0, result.stderr)
         with open(self.path("speed.md"), encoding="utf-8") as f:
             written = f.read()
