@@ -5,7 +5,7 @@
 #   cmsis_nn_commit DIR  the commit of a CMSIS-NN checkout (its first 7 hex digits), or "of unknown commit" when DIR
 #                        is not a git checkout
 #   take_write_option "$@"
-#                        reads a leading `--write FILE` into write_to (the caller then shifts write_shift arguments)
+#                        reads a leading `--write FILE` (benchmarks/write_option.sh)
 #   write_doc_block FILE NAME
 #                        writes standard input into FILE's block NAME (benchmarks/doc_blocks.py), the begin line
 #                        naming the calling script
@@ -28,12 +28,6 @@ write_doc_block() {
   /usr/bin/python3 "$root/benchmarks/doc_blocks.py" --write "$1" --block "$2" --script "$(basename "$0")"
 }
 
-write_to=""
-write_shift=0
-take_write_option() {
-  if [[ ${1:-} == --write ]]; then
-    [[ $# -ge 2 ]] || { echo "--write needs a file (docs/firmware.md)" >&2; exit 2; }
-    write_to="$2"
-    write_shift=2
-  fi
-}
+
+# take_write_option: benchmarks/write_option.sh.
+source "$root/benchmarks/write_option.sh"

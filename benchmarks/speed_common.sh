@@ -4,9 +4,7 @@
 #                                          "... not found: ... skipped" line) or the whole log when configuring fails
 #   pin                                    the command prefix that runs on CPU 0 (taskset), empty without taskset
 #   print_cpu                              the CPU's model name, family and model, for the record of a run
-#   take_write_option "$@"                 reads a leading `--write FILE` (and `--block NAME` after it: the block
-#                                          "<script> NAME", for a second table of the same script) into write_to and
-#                                          write_block (the caller then shifts write_shift arguments)
+#   take_write_option "$@"                 reads a leading `--write FILE [--block NAME]` (benchmarks/write_option.sh)
 #   command_text_of <script> "$@"          the command as the docs show it: the script, --write and --block when
 #                                          given, the other arguments quoted for a shell
 #   record_run <command...>                runs the command, its output shown and kept for write_table
@@ -31,21 +29,8 @@ if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then pin=(tas
 cpu_field() { grep -m1 "^$1[[:space:]]*:" /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'; }
 print_cpu() { echo "CPU: $(cpu_field 'model name') (family $(cpu_field 'cpu family'), model $(cpu_field model))"; }
 
-write_to=""
-write_block=""
-write_shift=0
-take_write_option() {
-  if [[ "${1:-}" == --write ]]; then
-    [[ $# -ge 2 ]] || { echo "--write needs a file (docs/speed.md)" >&2; exit 2; }
-    write_to="$2"
-    write_shift=2
-    if [[ "${3:-}" == --block ]]; then
-      [[ $# -ge 4 ]] || { echo "--block needs a name" >&2; exit 2; }
-      write_block="$4"
-      write_shift=4
-    fi
-  fi
-}
+# take_write_option: benchmarks/write_option.sh.
+source "$root/benchmarks/write_option.sh"
 
 command_text_of() {
   local script="$1" args=""
