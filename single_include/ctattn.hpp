@@ -17094,6 +17094,9 @@ constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexc
 /// block reads `norm1`, and its norm2 gives `output` (the member `norm2` is not used).
 ///
 /// A structural type: a template argument of `qtransformer_encoder_layer`.
+// Rationale: the point fields it shares with decoder_layer_quantizations stay written in each: a shared base
+// struct would stop `{.input = ..., .norm1 = ...}` (C++20 designated initializers cannot name a base's members)
+// and would put the decoder's `memory` after its attention points, away from the order of its forward.
 struct encoder_layer_quantizations {
   quantization input{1.0};
   quantization norm1{1.0};
@@ -17408,6 +17411,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
 /// | `sum3`            | (not used)                              | norm2 + feed_forward                        |
 ///
 /// A structural type: a template argument of `qtransformer_decoder_layer`.
+// Rationale: the point fields shared with encoder_layer_quantizations are written here again (see there).
 struct decoder_layer_quantizations {
   quantization input{1.0};
   quantization memory{1.0};

@@ -126,6 +126,9 @@ struct layer_norm {
 ///   constexpr ctattn::rms_norm<float, 2> norm{};
 ///   constexpr auto y = ctattn::forward(norm, ctattn::matrix<float, 1, 2>{{{3, 4}}});   // {0.8485, 1.1314}
 /// \endcode
+// Rationale: the members it shares with layer_norm (extents, width, weight) stay written in each: a shared base
+// would stop the designated initializers `{.weight = ..., .eps = ...}` that both are built with, since C++20's
+// cannot name a base's members.
 template <typename T, auto Width, bool Affine = true>
 struct rms_norm {
   using value_type = T;
