@@ -5004,6 +5004,14 @@ template <auto Rows, auto Cols, typename T, auto M, auto N>
 /// | `saturating_rounding_doubling_high_mul(a, b)` | round(a b / 2^31), ties upward; (-2^31)^2 saturates to 2^31 - 1 |
 /// | `rounding_divide_by_power_of_two(x, e)`       | round(x / 2^e), ties away from zero, for e in [0, 31]     |
 /// | `multiply_by_quantized_multiplier(x, m)`      | x times the real multiplier m, rounded by the two above   |
+/// | `exp_on_negative_values<I>(a)`                | e^a for a <= 0 in Q(I).(31 - I), the result in Q0.31 (gemmlowp's) |
+/// | `one_over_one_plus_x(a)`                      | 1 / (1 + a) for a in [0, 1) in Q0.31, the result in Q0.31 |
+/// | `reciprocal_of_sum(sum, I)`                   | TFLite's GetReciprocal: 1 / sum for a positive Q(I).(31 - I) sum |
+///
+/// The last three are the arithmetic of TFLite's int8 softmax (its reference kernel and CMSIS-NN's
+/// `arm_softmax_s8`): gemmlowp's fixed-point polynomial for e^a on [-1/4, 0), its barrel of constants e^(-2^k) for
+/// the rest, and three Newton steps for the reciprocal. Each product is `saturating_rounding_doubling_high_mul`, each
+/// halving `rounding_divide_by_power_of_two`, each sum a plain int32 addition, as gemmlowp computes them.
 ///
 /// A requantization (an int32 accumulator to the next int8 tensor's scale) is
 /// `multiply_by_quantized_multiplier(accumulator, quantize_multiplier(s_in * s_weight / s_out)) + zero_point_out`,
@@ -5096,6 +5104,110 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std
   // leaves that overflow undefined). Requantization multipliers are below 1 and never shift left.
   const auto scaled = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
   return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
+}
+
+/// x 2^exponent for a Q-format raw value: for exponent > 0 a left shift saturated to the int32 range, else
+/// `rounding_divide_by_power_of_two(x, -exponent)`: gemmlowp's SaturatingRoundingMultiplyByPOT, which its `Rescale`
+/// from one number of integer bits to another uses.
+///
+/// Example: `static_assert(ctattn::math::saturating_rounding_multiply_by_power_of_two(1 << 30, 2) == 0x7FFFFFFF);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_multiply_by_power_of_two(std::int32_t x,
+                                                                                         int exponent) noexcept {
+  if (exponent <= 0) return rounding_divide_by_power_of_two(x, -exponent);
+  const std::int32_t threshold = static_cast<std::int32_t>((std::int64_t{1} << (31 - exponent)) - 1);
+  if (x > threshold) return std::numeric_limits<std::int32_t>::max();
+  if (x < -threshold) return std::numeric_limits<std::int32_t>::min();
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << exponent);
+}
+
+/// e^a for a in [-1/4, 0), a and the result in Q0.31: gemmlowp's fourth-order Taylor polynomial around -1/8,
+/// e^(-1/8) (1 + x + x^2 / 2 + x^3 / 6 + x^4 / 24) with x = a + 1/8.
+///
+/// Example: `static_assert(ctattn::math::exp_on_interval_between_negative_one_quarter_and_0_excl(-(1 << 28)) == 1895147668);`
+constexpr std::int32_t exp_on_interval_between_negative_one_quarter_and_0_excl(std::int32_t a) noexcept {
+  constexpr std::int32_t e_to_minus_one_eighth = 1895147668;  // round(e^(-1/8) 2^31)
+  constexpr std::int32_t one_third = 715827883;               // round(2^31 / 3)
+  const std::int32_t x = a + (1 << 28);
+  const std::int32_t x2 = saturating_rounding_doubling_high_mul(x, x);
+  const std::int32_t x3 = saturating_rounding_doubling_high_mul(x2, x);
+  const std::int32_t x4 = saturating_rounding_doubling_high_mul(x2, x2);
+  const std::int32_t x4_over_4 = rounding_divide_by_power_of_two(x4, 2);
+  const std::int32_t higher_terms =
+      rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(x4_over_4 + x3, one_third) + x2, 1);
+  return e_to_minus_one_eighth + saturating_rounding_doubling_high_mul(e_to_minus_one_eighth, x + higher_terms);
+}
+
+/// e^a for a <= 0 given in Q(IntegerBits).(31 - IntegerBits), the result in Q0.31: gemmlowp's
+/// exp_on_negative_values. a mod 1/4 goes through the polynomial above; each set bit of the rest multiplies the result
+/// by e^(-2^k), k = -2 to 4 (the bits the format has). e^0 is 2^31 - 1; below -32 the result is 0 for formats with
+/// more than five integer bits.
+///
+/// | operand | format                          |
+/// |---------|---------------------------------|
+/// | `a`     | Q(IntegerBits).(31 - IntegerBits), a <= 0 |
+/// | result  | Q0.31, in [0, 2^31 - 1]         |
+///
+/// Example: `static_assert(ctattn::math::exp_on_negative_values<5>(0) == 0x7FFFFFFF);`
+template <int IntegerBits>
+constexpr std::int32_t exp_on_negative_values(std::int32_t a) noexcept {
+  static_assert(IntegerBits >= 0 && IntegerBits < 31);
+  constexpr int fractional_bits = 31 - IntegerBits;
+  constexpr std::int32_t one_quarter = std::int32_t{1} << (fractional_bits - 2);
+  const std::int32_t a_mod_quarter_minus_one_quarter = (a & (one_quarter - 1)) - one_quarter;
+  std::int32_t result = exp_on_interval_between_negative_one_quarter_and_0_excl(
+      saturating_rounding_multiply_by_power_of_two(a_mod_quarter_minus_one_quarter, IntegerBits));
+  const std::int32_t remainder = a_mod_quarter_minus_one_quarter - a;
+  // round(e^(-2^k) 2^31) for k = -2 to 4.
+  constexpr std::int32_t e_to_minus_two_to[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+  for (int k = -2; k <= 4; ++k) {
+    if (IntegerBits > k && (remainder & (std::int32_t{1} << (fractional_bits + k))) != 0) {
+      result = saturating_rounding_doubling_high_mul(result, e_to_minus_two_to[k + 2]);
+    }
+  }
+  if constexpr (IntegerBits > 5) {
+    if (a < -(std::int32_t{1} << (36 - IntegerBits))) result = 0;
+  }
+  return a == 0 ? std::numeric_limits<std::int32_t>::max() : result;
+}
+
+/// 1 / (1 + a) for a in [0, 1), a and the result in Q0.31 (1 stands for 2^31 - 1): gemmlowp's
+/// one_over_one_plus_x_for_x_in_0_1, three Newton-Raphson steps on the half denominator from 48/17 - 32/17 d, in
+/// Q2.29.
+///
+/// Example: `static_assert(ctattn::math::one_over_one_plus_x(0) == 0x7FFFFFFF);`
+constexpr std::int32_t one_over_one_plus_x(std::int32_t a) noexcept {
+  // gemmlowp's RoundingHalfSum: (a + b) / 2 rounded, ties away from zero, in 64 bits.
+  const std::int64_t sum = std::int64_t{a} + std::numeric_limits<std::int32_t>::max();
+  const auto half_denominator = static_cast<std::int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+  constexpr std::int32_t forty_eight_seventeenths = 1515870810;        // 48/17 in Q2.29
+  constexpr std::int32_t minus_thirty_two_seventeenths = -1010580540;  // -32/17 in Q2.29
+  constexpr std::int32_t one = std::int32_t{1} << 29;                  // 1 in Q2.29
+  std::int32_t x =
+      forty_eight_seventeenths + saturating_rounding_doubling_high_mul(half_denominator, minus_thirty_two_seventeenths);
+  for (int step = 0; step < 3; ++step) {
+    const std::int32_t error = one - saturating_rounding_doubling_high_mul(half_denominator, x);
+    x += saturating_rounding_multiply_by_power_of_two(saturating_rounding_doubling_high_mul(x, error), 2);
+  }
+  return saturating_rounding_multiply_by_power_of_two(x, 1);
+}
+
+/// 1 / sum for a positive sum in Q(IntegerBits).(31 - IntegerBits), as TFLite's GetReciprocal gives it: `scale` in
+/// Q0.31 and `bits_over_unit`, so that 1 / sum = scale 2^(-31 - bits_over_unit) in real terms of the sum's format.
+struct fixed_reciprocal {
+  std::int32_t scale = 0;
+  int bits_over_unit = 0;
+  friend constexpr bool operator==(const fixed_reciprocal&, const fixed_reciprocal&) = default;
+};
+
+/// TFLite's GetReciprocal(sum, IntegerBits): the sum shifted up to [1, 2), 1 / (1 + (that - 1)) by
+/// `one_over_one_plus_x`, and the shift as `bits_over_unit` = IntegerBits - countl_zero(sum). sum > 0.
+///
+/// Example: `static_assert(ctattn::math::reciprocal_of_sum(1 << 19, 12).bits_over_unit == 0);`
+constexpr fixed_reciprocal reciprocal_of_sum(std::int32_t sum, int integer_bits) noexcept {
+  const int headroom_plus_one = std::countl_zero(static_cast<std::uint32_t>(sum));
+  const auto shifted_sum_minus_one =
+      static_cast<std::int32_t>((static_cast<std::uint32_t>(sum) << headroom_plus_one) - (std::uint32_t{1} << 31));
+  return {one_over_one_plus_x(shifted_sum_minus_one), integer_bits - headroom_plus_one};
 }
 
 }  // namespace ctattn::math
@@ -5636,7 +5748,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `int8_window_product_zero_points<M, K, N>(..)`| (a - za)(b - zb)^T over windows, one multiplier           |
 /// | `int8_column_starts<K, N>(..)`, `int8_window_product_from_starts<M, K, N>(..)` | the same in two steps, the first shared by products of one b |
 /// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
-/// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
+/// | `int8_softmax_row<Method>(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end), `rounded_softmax` or `tflite_softmax` (quantized/softmax.hpp) |
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
 /// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
@@ -9313,44 +9425,86 @@ bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin
   return false;
 }
 
-/// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
-/// (ctattn/quantized/softmax.hpp gives the method): `table[d]` is e^(-scale d) in Q20 for d = 0 to 255. When
-/// `visible` is not null, only the entries j with visible[j] take part; the others get weight 0 (-128). A range
-/// with no visible entry gets weight 0 everywhere. Entries outside [begin, end) are not touched.
-constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
-                                const std::int32_t* table, const bool* visible) noexcept {
-  if (!std::is_constant_evaluated() && visible == nullptr && backend_softmax_row(x, w, begin, end, table)) return;
-  const auto takes_part = [visible](std::size_t j) { return visible == nullptr || visible[j]; };
-  std::int32_t largest = -129;
-  for (std::size_t j = begin; j < end; ++j) {
-    if (takes_part(j) && x[j] > largest) largest = x[j];
-  }
-  std::int64_t sum = 0;
-  for (std::size_t j = begin; j < end; ++j) {
-    if (takes_part(j)) sum += table[static_cast<std::size_t>(largest - x[j])];
-  }
+/// The per-row arithmetic of the int8 softmax as ctattn computes it (`ctattn::softmax_method::rounded`,
+/// quantized/softmax.hpp): `table[d]` is e^(-scale d) in Q20, the row's terms summed in int64, each weight
+/// round(256 term / sum) - 128 by one reciprocal per row.
+struct rounded_softmax {
+  using sum_type = std::int64_t;
+  struct row_constants {
+    std::uint64_t sum, divisor, reciprocal;
+  };
+  static constexpr sum_type sum_term(std::int32_t entry) noexcept { return entry; }
   // round(256 term / sum) = floor((512 term + sum) / (2 sum)), ties away from zero (all positive), then the zero
   // point. Rationale: one division per row, not per weight (a 64-bit division is a library call of a hundred
   // cycles or more on a 32-bit core). With r = floor(2^40 / d), d = 2 sum, the guess (n r) >> 40 for a numerator
   // n < 2^40 is the quotient or one less (its error is n (2^40 / d - r) / 2^40 < 1), and one comparison settles
   // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
-  // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the loop below then gives every entry
-  // weight 0, and the divisor 1 only keeps the reciprocal defined.
-  // Rationale: not a loop of its own for that case, which GCC 12 turned into a memset it then reported as out of
-  // bounds (-Wstringop-overflow) for row lengths a backend's own softmax takes.
-  const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
-  const std::uint64_t reciprocal = (std::uint64_t{1} << 40) / divisor;
-  for (std::size_t j = begin; j < end; ++j) {
-    if (!takes_part(j)) {
-      w[j] = -128;
-      continue;
-    }
-    const auto term = static_cast<std::uint64_t>(table[static_cast<std::size_t>(largest - x[j])]);
-    const std::uint64_t numerator = 512 * term + static_cast<std::uint64_t>(sum);
-    std::uint64_t quotient = (numerator * reciprocal) >> 40;
-    if ((quotient + 1) * divisor <= numerator) ++quotient;
+  // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the divisor 1 only keeps the reciprocal
+  // defined, and no weight is computed.
+  static constexpr row_constants row(sum_type sum) noexcept {
+    const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
+    return {static_cast<std::uint64_t>(sum), divisor, (std::uint64_t{1} << 40) / divisor};
+  }
+  static constexpr std::int8_t weight(const row_constants& r, std::int32_t entry) noexcept {
+    const std::uint64_t numerator = 512 * static_cast<std::uint64_t>(entry) + r.sum;
+    std::uint64_t quotient = (numerator * r.reciprocal) >> 40;
+    if ((quotient + 1) * r.divisor <= numerator) ++quotient;
     const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
-    w[j] = static_cast<std::int8_t>(v > 127 ? 127 : v);
+    return static_cast<std::int8_t>(v > 127 ? 127 : v);
+  }
+};
+
+/// The per-row arithmetic of TFLite's int8 softmax (`ctattn::softmax_method::tflite`, its reference kernel's and
+/// CMSIS-NN's `arm_softmax_s8`'s bits): `table[d]` is gemmlowp's e^(-scale d) in Q0.31 (0 beyond TFLite's
+/// `diff_min`), each term rescaled to Q12.19 and summed in int32, the sum's reciprocal by `math::reciprocal_of_sum`,
+/// each weight round(reciprocal x entry / 2^(bits over unit + 23)) - 128, clamped.
+struct tflite_softmax {
+  using sum_type = std::int32_t;
+  using row_constants = math::fixed_reciprocal;
+  static constexpr int sum_integer_bits = 12;
+  static constexpr sum_type sum_term(std::int32_t entry) noexcept {
+    return math::rounding_divide_by_power_of_two(entry, sum_integer_bits);
+  }
+  static constexpr row_constants row(sum_type sum) noexcept {
+    return sum == 0 ? row_constants{} : math::reciprocal_of_sum(sum, sum_integer_bits);
+  }
+  // Rationale: a row of 512 or more keys all near its largest can reach a sum of 2^28 and a shift past 31, where
+  // TFLite's reference asserts; the weight there is below half an output step, 0 when rounded, as here.
+  static constexpr std::int8_t weight(const row_constants& r, std::int32_t entry) noexcept {
+    const int exponent = r.bits_over_unit + 31 - 8;
+    const std::int32_t product = math::saturating_rounding_doubling_high_mul(r.scale, entry);
+    const std::int32_t v = (exponent > 31 ? 0 : math::rounding_divide_by_power_of_two(product, exponent)) - 128;
+    return static_cast<std::int8_t>(v > 127 ? 127 : (v < -128 ? -128 : v));
+  }
+};
+
+/// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
+/// (ctattn/quantized/softmax.hpp gives the methods): `table[d]` is the method's e^(-scale d) for d = 0 to 255, the
+/// distance from the row's largest entry. When `visible` is not null, only the entries j with visible[j] take part;
+/// the others get weight 0 (-128). A range with no visible entry gets weight 0 everywhere. Entries outside
+/// [begin, end) are not touched. At run time, a backend's own softmax for `rounded_softmax` where it has one.
+template <typename Method = rounded_softmax>
+constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                                const std::int32_t* table, const bool* visible) noexcept {
+  if constexpr (std::is_same_v<Method, rounded_softmax>) {
+    if (!std::is_constant_evaluated() && visible == nullptr && backend_softmax_row(x, w, begin, end, table)) return;
+  }
+  // Rationale: not j, which GCC's -Wshadow reports inside a lambda of a template against a user's global j.
+  const auto takes_part = [visible](std::size_t entry) { return visible == nullptr || visible[entry]; };
+  std::int32_t largest = -129;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (takes_part(j) && x[j] > largest) largest = x[j];
+  }
+  typename Method::sum_type sum = 0;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (takes_part(j)) sum += Method::sum_term(table[static_cast<std::size_t>(largest - x[j])]);
+  }
+  // Rationale: a hidden entry's weight set in the same loop, not a loop of its own for a row with none visible,
+  // which GCC 12 turned into a memset it then reported as out of bounds (-Wstringop-overflow) for row lengths a
+  // backend's own softmax takes.
+  const typename Method::row_constants row = Method::row(sum);
+  for (std::size_t j = begin; j < end; ++j) {
+    w[j] = takes_part(j) ? Method::weight(row, table[static_cast<std::size_t>(largest - x[j])]) : std::int8_t{-128};
   }
 }
 
@@ -14425,18 +14579,30 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
 
 /// \file
 /// The int8 softmax of each row, in integers only, with TensorFlow Lite's output quantization (scale 1/256, zero
-/// point -128, so that the weights 0 to 1 use the whole int8 range).
+/// point -128, so that the weights 0 to 1 use the whole int8 range), by one of two methods (`softmax_method`):
 ///
-/// How: the input's int8 values differ from their row's maximum by d = 0 to 255, and e^(-scale d) for each d is a
-/// table of 256 integers in Q20 (2^20 stands for 1), computed by the compiler from ctattn::math::exp and rounded to
-/// nearest. A row's weights are its table entries divided by their int64 sum, times 256, rounded to nearest, less
-/// 128. Integers only after the table, so constant evaluation and every target give the same bits.
+/// | method                     | each weight                                              | default |
+/// |----------------------------|----------------------------------------------------------|---------|
+/// | `softmax_method::rounded`  | the exact softmax of the table's terms, rounded to nearest | yes   |
+/// | `softmax_method::tflite`   | TFLite's reference kernel's bits (and so CMSIS-NN's `arm_softmax_s8`'s) | |
 ///
-/// Rationale: TFLite computes the same quantity with gemmlowp's fixed-point exp; a table for the input's own scale
-/// is as exact (1/2^20 of the largest term, against an output step of 1/256), costs 1 KiB of flash per input
-/// quantization, and is what CMSIS-NN's newer softmax kernels do. The results are not TFLite's bit for bit, but
-/// have its quantization and are within one output step of the exact softmax of the int8 input
-/// (tests/static/quantized_test.cpp).
+/// Both read the input as its distance d = 0 to 255 from its row's maximum, through a table of 256 int32 terms the
+/// compiler makes for the input's quantization (1 KiB of flash each), then sum the row's terms, take one reciprocal
+/// per row and give each weight with a multiply and a shift: integers only after the table, so constant evaluation
+/// and every target give the same bits.
+/// - `rounded`: the table holds e^(-scale d) in Q20 (2^20 stands for 1), from ctattn::math::exp rounded to nearest;
+///   each weight is round(256 term / sum) - 128, the sum in int64. Within one output step of the exact softmax of
+///   the int8 input (tests/static/quantized_test.cpp).
+/// - `tflite`: the table holds gemmlowp's fixed-point e^(-scale d) (`math::exp_on_negative_values<5>` of d scaled
+///   by TFLite's input multiplier, 0 for a d beyond its `diff_min`), which TFLite computes for each element twice;
+///   the sum in Q12.19, the reciprocal by three Newton steps (`math::reciprocal_of_sum`), each weight rounded from
+///   it. The same bits as TFLite's (beta 1), so that a port checked against a `.tflite` model matches it entry for
+///   entry. The two methods differ on about one row in four thousand, by one step in one weight near a rounding tie.
+///
+/// Rationale: `rounded` stays the default: its bound (within one output step of the exact softmax) holds by
+/// construction, the Helium and AVX-512 backends have vector kernels for it, and models quantized before keep their
+/// bits; `tflite` is there for ports that must match a `.tflite` model bit for bit (docs/quantized.md, "The softmax:
+/// two methods").
 
 
 
@@ -14444,6 +14610,12 @@ namespace ctattn {
 
 /// The quantization of int8 softmax outputs (TFLite's): weight w is round(256 w) - 128.
 inline constexpr quantization softmax_output_quantization{1.0 / 256.0, -128};
+
+/// How the int8 softmax computes its weights (this header's table): `rounded`, ctattn's, is the default; `tflite`
+/// gives TFLite's reference bits.
+///
+/// Example: `constexpr auto w = ctattn::softmax_rows<ctattn::softmax_method::tflite>(scores_q);`
+enum class softmax_method { rounded, tflite };
 
 namespace detail {
 /// e^(-Q.scale() d) in Q20 for d = 0 to 255, rounded to nearest (ties away from zero).
@@ -14455,10 +14627,50 @@ inline constexpr std::array<std::int32_t, 256> softmax_exp_table = [] {
   }
   return table;
 }();
+
+/// TFLite's e^(-Q.scale() d) for d = 0 to 255 in Q0.31, as its int8 softmax computes each element (beta 1):
+/// the input multiplier from scale 2^26 (PreprocessSoftmaxScaling, 5 integer bits), the difference -d times it by
+/// `saturating_rounding_doubling_high_mul` after the left shift, then `math::exp_on_negative_values<5>`; 0 where -d
+/// is below diff_min = -floor(31 2^26 / 2^shift) (CalculateInputRadius), which TFLite leaves out of the row.
+// Rationale: a scale below 2^-27 gives a negative shift, which TFLite refuses at Prepare; the table then scales by
+// the multiplier with its right shift (`multiply_by_quantized_multiplier`), the same real product.
+template <quantization Q>
+inline constexpr std::array<std::int32_t, 256> tflite_softmax_exp_table = [] {
+  constexpr int integer_bits = 5;
+  const double cap = static_cast<double>((std::int64_t{1} << 31) - 1);
+  const double real = Q.scale() * static_cast<double>(std::int64_t{1} << (31 - integer_bits));
+  const math::quantized_multiplier m = math::quantize_multiplier(real < cap ? real : cap);
+  const int shift = m.shift > 0 ? m.shift : 0;
+  const double radius = 31.0 * static_cast<double>(std::int64_t{1} << (31 - integer_bits)) /
+                        static_cast<double>(std::int64_t{1} << shift);
+  const auto diff_min = -static_cast<std::int64_t>(radius);  // radius > 0: the cast is its floor
+  std::array<std::int32_t, 256> table{};
+  for (std::size_t d = 0; d < table.size(); ++d) {
+    const std::int32_t diff = -static_cast<std::int32_t>(d);
+    if (diff < diff_min) continue;
+    const std::int32_t rescaled = m.shift >= 0
+                                      ? math::saturating_rounding_doubling_high_mul(diff * (1 << shift), m.multiplier)
+                                      : math::multiply_by_quantized_multiplier(diff, m);
+    table[d] = math::exp_on_negative_values<integer_bits>(rescaled);
+  }
+  return table;
+}();
+
+/// The table and the kernel's per-row arithmetic of a `softmax_method`, for the input quantization Q.
+template <softmax_method Method, quantization Q>
+struct softmax_kernel {
+  using method = kernels::rounded_softmax;
+  static constexpr const auto& table = softmax_exp_table<Q>;
+};
+template <quantization Q>
+struct softmax_kernel<softmax_method::tflite, Q> {
+  using method = kernels::tflite_softmax;
+  static constexpr const auto& table = tflite_softmax_exp_table<Q>;
+};
 }  // namespace detail
 
 /// The softmax of each row of an int8 matrix, as int8 weights quantized with `softmax_output_quantization`:
-/// w_j = e^(x_j) / sum_k e^(x_k) over the real values the row stands for.
+/// w_j = e^(x_j) / sum_k e^(x_k) over the real values the row stands for, by `Method` (this header's table).
 ///
 /// | operand | shape                                        |
 /// |---------|----------------------------------------------|
@@ -14468,14 +14680,16 @@ inline constexpr std::array<std::int32_t, 256> softmax_exp_table = [] {
 /// Example:
 /// \code
 ///   constexpr auto w = ctattn::softmax_rows(scores_q);   // w(i, j) + 128 is 256 times the weight, rounded
+///   constexpr auto w_tflite = ctattn::softmax_rows<ctattn::softmax_method::tflite>(scores_q);   // TFLite's bits
 /// \endcode
-template <QuantizedMatrix X>
+template <softmax_method Method = softmax_method::rounded, QuantizedMatrix X>
 [[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept
     -> basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> {
-  constexpr const auto& table = detail::softmax_exp_table<X::quant>;
+  using kernel = detail::softmax_kernel<Method, X::quant>;
   basic_qmatrix<X::row_extent, X::column_extent, softmax_output_quantization> w;
   for (std::size_t r = 0; r < X::rows; ++r) {
-    detail::kernels::int8_softmax_row(x.elements[r], w.elements[r], 0, X::cols, table.data(), nullptr);
+    detail::kernels::int8_softmax_row<typename kernel::method>(x.elements[r], w.elements[r], 0, X::cols,
+                                                               kernel::table.data(), nullptr);
   }
   return w;
 }
@@ -14545,14 +14759,15 @@ constexpr bool int8_mask_visits_a_window() noexcept {
 /// values v[:, value, value + DV), written to out[:, output, output + DV). For each query, only the keys the mask
 /// lets it see are scored; a query that sees no key gets real 0 (the output's zero point). With `VTransposed`, v is
 /// V^T (its rows are the value columns, rows [value, value + DV) this head's), as `multi_head_attention` makes it.
-template <quantization Scores, std::size_t DK, std::size_t DV, bool VTransposed = false, typename Q, typename K,
-          typename V, typename Mask, typename Out>
+template <quantization Scores, softmax_method Softmax, std::size_t DK, std::size_t DV, bool VTransposed = false,
+          typename Q, typename K, typename V, typename Mask, typename Out>
 constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out,
                            const int8_head_columns& columns) noexcept {
   using multipliers = int8_attention_multipliers<Q::quant, K::quant, V::quant, Scores, Out::quant, DK>;
   constexpr std::size_t n_q = Q::rows;
   constexpr std::size_t n_kv = K::rows;
-  constexpr const auto& table = softmax_exp_table<Scores>;
+  using softmax = softmax_kernel<Softmax, Scores>;
+  constexpr const auto& table = softmax::table;
   // The head's values transposed, so that each output column is a dot product along the keys: v itself when given
   // transposed, else a copy (int8: DV x n_kv bytes of stack). `value_row` is the head's first row in them.
   std::int8_t copied[VTransposed ? 1 : DV][VTransposed ? 1 : n_kv];
@@ -14607,7 +14822,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
           weights[row][key] = -128;
         }
         if (range.end > range.begin) {
-          kernels::int8_softmax_row(scores[row], weights[row], range.begin, range.end, table.data(), filter);
+          kernels::int8_softmax_row<typename softmax::method>(scores[row], weights[row], range.begin, range.end,
+                                                              table.data(), filter);
         }
       }
       kernels::int8_window_product_from_starts<M, n_kv, DV>(weights, 0, 0, values, value_row, 0, V::quant.zero_point,
@@ -14645,7 +14861,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-    kernels::int8_softmax_row(scores, weights[0], range.begin, range.end, table.data(), filter);
+    kernels::int8_softmax_row<typename softmax::method>(scores, weights[0], range.begin, range.end, table.data(),
+                                                        filter);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -14665,14 +14882,15 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 /// Each of `Heads` heads' int8 attention over its columns of q, k and v^T (given transposed), written to its columns
 /// of the context (`multi_head_attention`).
 // Rationale: always inlined, as `multi_head_attention` is: a call's frame would sit beside the activations.
-template <quantization Scores, std::size_t Heads, typename Q, typename K, typename VT, typename Mask, typename Out>
+template <quantization Scores, softmax_method Softmax, std::size_t Heads, typename Q, typename K, typename VT,
+          typename Mask, typename Out>
 CTATTN_ALWAYS_INLINE constexpr void int8_attend_heads(const Q& q, const K& k, const VT& v_t, const Mask& mask,
                                                       Out& context) noexcept {
   constexpr std::size_t key_width = Q::cols / Heads;
   constexpr std::size_t value_width = Out::cols / Heads;
   for (std::size_t h = 0; h < Heads; ++h) {
-    int8_attend<Scores, key_width, value_width, true>(q, k, v_t, mask, context,
-                                                      {h * key_width, h * key_width, h * value_width, h * value_width});
+    int8_attend<Scores, Softmax, key_width, value_width, true>(
+        q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
   }
 }
 
@@ -14691,8 +14909,8 @@ using quantized_attention_rules =
 /// softmax(Q K^T / sqrt(d_k)) V in int8, each query over the keys `mask` lets it see:
 ///   1. scores: sum_k (q - q_zero)(k - k_zero) in int32, requantized to `Scores` with the multiplier
 ///      q_scale k_scale / (sqrt(d_k) scores_scale);
-///   2. weights: the int8 softmax of the scores over the visible keys (`softmax_rows`: scale 1/256, zero point
-///      -128); hidden keys get weight 0;
+///   2. weights: the int8 softmax of the scores over the visible keys (`softmax_rows<Softmax>`: scale 1/256, zero
+///      point -128; `softmax_method::tflite` for TFLite's bits); hidden keys get weight 0;
 ///   3. output: sum_j (w + 128)(v - v_zero) in int32, requantized to `Out` with (1/256) v_scale / out_scale.
 /// A query that sees no key gets real 0 (Out's zero point), as float attention gives 0.
 ///
@@ -14714,14 +14932,14 @@ using quantized_attention_rules =
 ///   constexpr auto context = ctattn::scaled_dot_product_attention<q_scores, q_context>(q_q, k_q, v_q);
 ///   constexpr auto causal = ctattn::scaled_dot_product_attention<q_scores, q_context>(q_q, k_q, v_q, ctattn::causal);
 /// \endcode
-template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMatrix K, QuantizedMatrix V,
-          AttentionMask Mask = no_mask_type>
+template <quantization Scores, quantization Out, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix Q,
+          QuantizedMatrix K, QuantizedMatrix V, AttentionMask Mask = no_mask_type>
 [[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
                                                           const Mask& mask = {}) noexcept
     -> basic_qmatrix<Q::row_extent, V::column_extent, Out> {
   basic_qmatrix<Q::row_extent, V::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Mask, Scores, Out>>::check()) {
-    detail::int8_attend<Scores, Q::cols, V::cols>(q, k, v, mask, out, {});
+    detail::int8_attend<Scores, Softmax, Q::cols, V::cols>(q, k, v, mask, out, {});
   }
   return out;
 }
@@ -14866,8 +15084,9 @@ using quantized_multi_head_rules =
 // bytes between the attention's Q, K, V^T and context and the feed-forward block's activations, which are never
 // live together. Called (as Clang 14 did), its frame sat on top of the layer's: KWT-Tiny's int8 inference took
 // 11.8 KB of stack on the Cortex-M55 rather than 8.6 KB.
-template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::size_t Heads, typename Query,
-          typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X,
+          QuantizedMatrix Memory, std::size_t Heads, typename Query, typename Key, typename Value, typename Output,
+          AttentionMask Mask = no_mask_type>
 [[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
     const X& x, const Memory& memory, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
     const Mask& mask = {}) noexcept
@@ -14895,11 +15114,11 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
         detail::kernels::int8_fully_connected(x.elements, weights.query.weight, weights.query.folded_bias,
                                               weights.query.multipliers, Query::output_quantization.zero_point,
                                               context.elements, weights.query.packed);
-        detail::int8_attend_heads<Scores, Heads>(
+        detail::int8_attend_heads<Scores, Softmax, Heads>(
             detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization>{context.elements}, k, v_t, mask,
             context);
       } else {
-        detail::int8_attend_heads<Scores, Heads>(project(x, weights.query), k, v_t, mask, context);
+        detail::int8_attend_heads<Scores, Softmax, Heads>(project(x, weights.query), k, v_t, mask, context);
       }
     }
     return project(context, weights.output);
@@ -14922,14 +15141,14 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
 /// width is W_O's input; x has the projections' input width and quantization; the mask hides keys and fits n x n.
 ///
 /// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, weights_q, ctattn::causal);`
-template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Query, typename Key, typename Value,
-          typename Output, AttentionMask Mask = no_mask_type>
+template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X, std::size_t Heads,
+          typename Query, typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
 [[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
     const X& x, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
     const Mask& mask = {}) noexcept
     -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   // Rationale: self-attention is attention over x itself; one definition computes both.
-  return multi_head_attention<Scores>(x, x, weights, mask);
+  return multi_head_attention<Scores, Softmax>(x, x, weights, mask);
 }
 
 /// nn.MultiheadAttention as self-attention in int8: the int8 form of `multi_head_attention_layer` that
@@ -14940,9 +15159,11 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
 /// | `forward(x)`     | `qmatrix<n, d, Q(x)>` -> `qmatrix<n, d_out, W_O's output quantization>` |
 /// | `weights`        | `qmulti_head_attention_weights<Heads, ...>`, W_Q, W_K, W_V reading Q(x) |
 /// | `Mask`           | the float layer's mask type (none, or `ctattn::causal_mask`)        |
+/// | `Softmax`        | the softmax's `softmax_method` (`rounded` unless `quantize` was told otherwise) |
 ///
 /// Example: `const auto y = ctattn::qmulti_head_attention_layer<q_scores, decltype(w)>{w}.forward(x_q);`
-template <quantization Scores, typename Weights, typename Mask = no_mask_type>
+template <quantization Scores, typename Weights, typename Mask = no_mask_type,
+          softmax_method Softmax = softmax_method::rounded>
 struct qmulti_head_attention_layer {
   using query_type = decltype(Weights::query);
   using output_type = decltype(Weights::output);
@@ -14950,13 +15171,14 @@ struct qmulti_head_attention_layer {
   static constexpr auto output_extent = output_type::output_extent;
   static constexpr quantization input_quantization = query_type::input_quantization;
   static constexpr quantization output_quantization = output_type::output_quantization;
+  static constexpr softmax_method softmax = Softmax;
 
   Weights weights{};
   [[no_unique_address]] Mask mask{};
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return multi_head_attention<Scores>(x, weights, mask);
+    return multi_head_attention<Scores, Softmax>(x, weights, mask);
   }
 
   /// The memory of `forward(x)` on an X (ctattn::footprint): the weights' (`qmulti_head_attention_weights::
@@ -16017,7 +16239,7 @@ using qkv_cache_for = qkv_cache<Capacity, decltype(W::key)::output_extent, declt
                                 decltype(W::key)::output_quantization, decltype(W::value)::output_quantization>;
 
 // Every head of one query row q over the cache's first `length` tokens (and `mask`, when it hides more), then W_O.
-template <quantization Scores, typename Q, typename W, typename Cache, typename Mask>
+template <quantization Scores, softmax_method Softmax, typename Q, typename W, typename Cache, typename Mask>
 [[nodiscard]] constexpr auto attend_cached_heads(const Q& q, const W& w, const Cache& cache,
                                                  const Mask& mask) noexcept {
   constexpr std::size_t heads = W::heads;
@@ -16026,8 +16248,9 @@ template <quantization Scores, typename Q, typename W, typename Cache, typename 
   basic_qmatrix<std::size_t{1}, decltype(W::value)::output_extent, decltype(W::output)::input_quantization> context;
   const auto visible = combine_masks(key_padding_length{cache.length}, mask);
   for (std::size_t h = 0; h < heads; ++h) {
-    int8_attend<Scores, key_width, value_width>(q, cache.keys, cache.values, visible, context,
-                                                {h * key_width, h * key_width, h * value_width, h * value_width});
+    int8_attend<Scores, Softmax, key_width, value_width>(
+        q, cache.keys, cache.values, visible, context,
+        {h * key_width, h * key_width, h * value_width, h * value_width});
   }
   return project(context, w.output);
 }
@@ -16062,11 +16285,11 @@ using quantized_cached_attention_rules =
 /// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`                 |
 /// | `mask`   | a mask that hides more keys (by default none)                   |
 ///
-/// Token t's output is row t of `multi_head_attention<Scores>(X, w, ctattn::causal)`, bit for bit.
+/// Token t's output is row t of `multi_head_attention<Scores, Softmax>(X, w, ctattn::causal)`, bit for bit.
 ///
 /// Example: `if (!ctattn::multi_head_attention_step<q_scores>(x_t, w, cache, y_t)) { /* full */ }`
-template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
-          AttentionMask Mask = no_mask_type>
+template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X, typename W,
+          typename Cache, QuantizedMatrix Out, AttentionMask Mask = no_mask_type>
   requires detail::is_qkv_cache<Cache>
 [[nodiscard]] constexpr bool multi_head_attention_step(const X& x, const W& w, Cache& cache, Out& out,
                                                        const Mask& mask = {}) noexcept {
@@ -16074,7 +16297,7 @@ template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, Qu
     if (cache.full()) return false;
     const auto q = project(x, w.query);
     (void)cache.append(project(x, w.key), project(x, w.value));
-    out = detail::attend_cached_heads<Scores>(q, w, cache, mask);
+    out = detail::attend_cached_heads<Scores, Softmax>(q, w, cache, mask);
   }
   return true;
 }
@@ -16119,16 +16342,16 @@ constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache) noex
 /// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`        |
 /// | `mask`   | a mask over the memory's keys (by default none)       |
 ///
-/// Token t's output is row t of `multi_head_attention<Scores>(X, memory, w)`, bit for bit.
+/// Token t's output is row t of `multi_head_attention<Scores, Softmax>(X, memory, w)`, bit for bit.
 ///
 /// Example: `ctattn::multi_head_attention_cached<q_cross_scores>(x_t, cross_weights_q, source, y_t);`
-template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
-          AttentionMask Mask = no_mask_type>
+template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X, typename W,
+          typename Cache, QuantizedMatrix Out, AttentionMask Mask = no_mask_type>
   requires detail::is_qkv_cache<Cache>
 constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& cache, Out& out,
                                            const Mask& mask = {}) noexcept {
   if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
-    out = detail::attend_cached_heads<Scores>(project(x, w.query), w, cache, mask);
+    out = detail::attend_cached_heads<Scores, Softmax>(project(x, w.query), w, cache, mask);
   }
 }
 
@@ -17053,10 +17276,10 @@ template <typename Linear1, typename Activation, typename Linear2>
     return project(activate(project(in, linear1), activation), linear2);
   };
 }
-template <quantization Scores, typename Weights, typename Cache, typename Row>
+template <quantization Scores, softmax_method Softmax, typename Weights, typename Cache, typename Row>
 [[nodiscard]] constexpr auto int8_cached_self_attention(const Weights& weights, Cache& cache, Row& attended) noexcept {
   return [&weights, &cache, &attended](const auto& in) {
-    (void)multi_head_attention_step<Scores>(in, weights, cache, attended);
+    (void)multi_head_attention_step<Scores, Softmax>(in, weights, cache, attended);
     return attended;
   };
 }
@@ -17088,6 +17311,7 @@ constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexc
 /// | `feed_forward` | the second linear                                |
 /// | `output`       | sum1 + feed_forward, the layer's output          |
 /// | `sum2`         | post-norm only: norm1 + feed_forward             |
+/// | `softmax`      | not a point: the attention's `softmax_method`    |
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
@@ -17113,6 +17337,7 @@ struct encoder_layer_quantizations {
   quantization feed_forward{1.0};
   quantization output{1.0};
   quantization sum2{1.0};
+  softmax_method softmax = softmax_method::rounded;
 
   friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
 };
@@ -17236,7 +17461,7 @@ struct qtransformer_encoder_layer {
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return detail::residual_blocks<NormFirst>(
-        blocks(), x, [&](const auto& in) { return multi_head_attention<Q.scores>(in, self_attn, mask); },
+        blocks(), x, [&](const auto& in) { return multi_head_attention<Q.scores, Q.softmax>(in, self_attn, mask); },
         [&](const auto& in) { return feed_forward(in); });
   }
 
@@ -17319,9 +17544,9 @@ struct qtransformer_encoder_layer {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
     if (cache.full()) return false;
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
-    out = detail::residual_blocks<NormFirst>(blocks(), x,
-                                             detail::int8_cached_self_attention<Q.scores>(self_attn, cache, attended),
-                                             detail::int8_feed_forward(linear1, activation, linear2));
+    out = detail::residual_blocks<NormFirst>(
+        blocks(), x, detail::int8_cached_self_attention<Q.scores, Q.softmax>(self_attn, cache, attended),
+        detail::int8_feed_forward(linear1, activation, linear2));
     return true;
   }
 
@@ -17409,6 +17634,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
 /// | `hidden`, `activation`, `feed_forward` | of norm3           | of norm2                                    |
 /// | `output`          | sum2 + feed_forward                     | LayerNorm3(sum3)                            |
 /// | `sum3`            | (not used)                              | norm2 + feed_forward                        |
+/// | `softmax`         | not a point: both attentions' `softmax_method` |                                          |
 ///
 /// A structural type: a template argument of `qtransformer_decoder_layer`.
 // Rationale: the point fields shared with encoder_layer_quantizations are written here again (see there).
@@ -17437,6 +17663,7 @@ struct decoder_layer_quantizations {
   quantization feed_forward{1.0};
   quantization output{1.0};
   quantization sum3{1.0};
+  softmax_method softmax = softmax_method::rounded;
 
   friend constexpr bool operator==(const decoder_layer_quantizations&, const decoder_layer_quantizations&) = default;
 };
@@ -17568,18 +17795,18 @@ struct qtransformer_decoder_layer {
     } else {
       const auto self = [&](const auto& in) {
         if constexpr ((detail::is_tgt_mask_option<Options>::value || ...)) {
-          return multi_head_attention<Q.scores>(
+          return multi_head_attention<Q.scores, Q.softmax>(
               in, self_attn, combine_masks(Mask{}, detail::find_first<detail::is_tgt_mask_option>(options...).mask));
         } else {
-          return multi_head_attention<Q.scores>(in, self_attn, Mask{});
+          return multi_head_attention<Q.scores, Q.softmax>(in, self_attn, Mask{});
         }
       };
       const auto cross = [&](const auto& in) {
         if constexpr ((detail::is_memory_mask_option<Options>::value || ...)) {
-          return multi_head_attention<Q.cross_scores>(
+          return multi_head_attention<Q.cross_scores, Q.softmax>(
               in, memory, multihead_attn, detail::find_first<detail::is_memory_mask_option>(options...).mask);
         } else {
-          return multi_head_attention<Q.cross_scores>(in, memory, multihead_attn);
+          return multi_head_attention<Q.cross_scores, Q.softmax>(in, memory, multihead_attn);
         }
       };
       return detail::residual_blocks<NormFirst>(blocks(), x, self, cross,
@@ -17649,9 +17876,9 @@ struct qtransformer_decoder_layer {
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
     basic_qmatrix<std::size_t{1}, Width, Q.cross_attention> crossed;
     out = detail::residual_blocks<NormFirst>(
-        blocks(), x, detail::int8_cached_self_attention<Q.scores>(self_attn, cache, attended),
+        blocks(), x, detail::int8_cached_self_attention<Q.scores, Q.softmax>(self_attn, cache, attended),
         [&](const auto& in) {
-          multi_head_attention_cached<Q.cross_scores>(in, multihead_attn, source, crossed);
+          multi_head_attention_cached<Q.cross_scores, Q.softmax>(in, multihead_attn, source, crossed);
           return crossed;
         },
         detail::int8_feed_forward(linear1, activation, linear2));

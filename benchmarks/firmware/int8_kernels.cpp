@@ -15,16 +15,18 @@
 /// | Q K^T 16x32x16    | `ctattn::multiply<Scores>(q, transpose(k))` | `arm_batch_matmul_s8` (rhs = K)  |
 /// | P V 16x16x32      | `ctattn::multiply<Out>(p, transpose(v_t))` | `arm_batch_matmul_s8` (rhs = V^T) |
 /// | softmax 16x16     | `ctattn::softmax_rows(x)`                | `arm_softmax_s8`                    |
+/// | TFLite's softmax  | `ctattn::softmax_rows<softmax_method::tflite>(x)` | `arm_softmax_s8` (bit for bit) |
 /// | ADD 6x32          | `ctattn::add<Out>(a, b)`                 | `arm_elementwise_add_s8`            |
 /// | LayerNorm, GELU   | `ctattn::normalize`, `ctattn::activate`  | none (ctattn alone)                 |
 ///
 /// FC, the products and the softmax are also run at the int8 sorter's shapes (6 rows, d_model 32, heads of 8),
 /// from which benchmarks/firmware_int8_kernels.sh composes the sorter as CMSIS-NN's kernels would run it.
 ///
-/// The softmax is not required to be the same bits: ctattn's int8 softmax is a table of e^(-scale d) and one
-/// exact division per weight (quantized/softmax.hpp), TFLite's (hence CMSIS-NN's) is gemmlowp's fixed-point exp
+/// The default softmax is not required to be the same bits: ctattn's `rounded` method is a table of e^(-scale d) and
+/// one exact division per weight (quantized/softmax.hpp), TFLite's (hence CMSIS-NN's) is gemmlowp's fixed-point exp
 /// and reciprocal. The image prints how many weights differ and by how much, and requires each side's every
 /// weight to be within one output step (1/256) of the exact softmax of the int8 input, computed by the compiler.
+/// The `tflite` method (`softmax_tflite_*`, float32 scales as a .tflite file has them) must give CMSIS-NN's bits.
 ///
 /// Each result line also starts with `result:` and key=value pairs, which benchmarks/firmware_int8_kernels.sh
 /// reads. Exit code 0 when every check passes.
@@ -247,6 +249,18 @@ struct softmax_workload {
   }
 };
 
+/// The same inputs through TFLite's softmax (`softmax_method::tflite`), its expected bits by the compiler.
+template <typename Softmax>
+struct tflite_softmax_workload : Softmax {
+  using typename Softmax::input_type;
+  using typename Softmax::output_type;
+  static constexpr output_type expected = ctattn::softmax_rows<ctattn::softmax_method::tflite>(Softmax::input);
+
+  [[gnu::noinline]] static void run_ctattn(const input_type& x, output_type& w) noexcept {
+    ::new (static_cast<void*>(&w)) output_type(ctattn::softmax_rows<ctattn::softmax_method::tflite>(x));
+  }
+};
+
 /// Element-wise a + b (TFLite's ADD) of two R x C matrices of different quantizations.
 template <std::size_t R, std::size_t C, std::uint32_t Seed>
 struct add_workload {
@@ -324,6 +338,10 @@ using qk_6x8x6 = qk_workload<6, 8, 6, 111>;
 using pv_6x6x8 = pv_workload<6, 6, 8, 313>;
 // Rationale: the larger of the two softmax scales measured above, at which CMSIS-NN's softmax is faster.
 using softmax_6x6 = softmax_workload<ctattn::quantization{0.2, 3}, 707, 6, 6>;
+// TFLite's softmax on the inputs above, their scales as float32 (a .tflite file's).
+using softmax_tflite_005 = tflite_softmax_workload<softmax_workload<ctattn::quantization{0.05f, 3}, 505>>;
+using softmax_tflite_02 = tflite_softmax_workload<softmax_workload<ctattn::quantization{0.2f, 3}, 606>>;
+using softmax_tflite_6x6 = tflite_softmax_workload<softmax_workload<ctattn::quantization{0.2f, 3}, 707, 6, 6>>;
 using add_6x32 = add_workload<6, 32, 808>;
 #if CTATTN_BENCHMARK_LAYERS
 using layer_norm_6x32 = layer_norm_workload<6, 32, 909>;
@@ -596,7 +614,8 @@ std::uint32_t outside_one_step(const char* who, const typename W::output_type& w
   return outside;
 }
 
-template <typename W>
+// TFLite = true: the workload runs TFLite's softmax, whose every weight must be CMSIS-NN's.
+template <typename W, bool TFLite = false>
 measured bench_softmax(const char* name) noexcept {
   static typename W::output_type ctattn_out;
   const auto* x = opaque(&W::input);
@@ -633,7 +652,7 @@ measured bench_softmax(const char* name) noexcept {
   (report_line{} << "    CMSIS-NN vs ctattn: " << (differ == 0 ? "bit-identical, " : "DIFFERENT: ") << differ << "/"
                  << W::elements << " weights differ, by at most " << largest << " step(s) of 1/256")
       .end();
-  m.pass = outside_one_step<W>("CMSIS-NN", cmsis_out) == 0 && m.pass;
+  m.pass = outside_one_step<W>("CMSIS-NN", cmsis_out) == 0 && (!TFLite || differ == 0) && m.pass;
   m.cmsis_nn = instructions_per_call(run_cmsis_nn);
   report_line differences;
   differences << "result: workload=" << name << " softmax_differ=" << differ << " softmax_largest=" << largest
@@ -671,6 +690,9 @@ int main() {
   pass = bench_matmul<qk_6x8x6>("qk_6x8x6").pass && pass;
   pass = bench_matmul<pv_6x6x8>("pv_6x6x8").pass && pass;
   pass = bench_softmax<softmax_6x6>("softmax_6x6_s0.2").pass && pass;
+  pass = bench_softmax<softmax_tflite_005, true>("softmax_tflite_16x16_s0.05").pass && pass;
+  pass = bench_softmax<softmax_tflite_02, true>("softmax_tflite_16x16_s0.2").pass && pass;
+  pass = bench_softmax<softmax_tflite_6x6, true>("softmax_tflite_6x6_s0.2").pass && pass;
   pass = bench_add<add_6x32>("add_6x32").pass && pass;
 #if CTATTN_BENCHMARK_LAYERS
   pass = bench_ctattn_alone<layer_norm_6x32>("layer_norm_6x32").pass && pass;

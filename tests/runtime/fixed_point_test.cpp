@@ -14,4 +14,7 @@ TEST_CASE("the fixed-point arithmetic of int8 inference matches its definition a
   CHECK(cases::high_mul_mismatches(at_run_time) == 0);
   CHECK(cases::divide_mismatches(at_run_time) == 0);
   CHECK(cases::requantize_mismatches(at_run_time) == 0);
+  CHECK(cases::exp_mismatches(at_run_time) == 0);
+  CHECK(cases::inverse_mismatches(at_run_time) == 0);
+  CHECK(cases::reciprocal_mismatches(at_run_time) == 0);
 }

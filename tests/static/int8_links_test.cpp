@@ -119,6 +119,16 @@ static_assert(run_int8_links<0, 4, ids_ranges, ids_model, std::array<int, 5>>(
                   ids_weights, ctattn::int8_link_input<ids_ranges, ids_model>(ids_input)) ==
               ctattn::quantize<ids_ranges>(ids_weights).forward(ids_input));
 
+// Options reach a link as they reach the whole model: an encoder layer's link quantized with TFLite's softmax is
+// the whole model's layer so quantized, and its attention takes that softmax.
+constexpr ctattn::quantize_options tflite_softmax{.softmax = ctattn::softmax_method::tflite};
+constexpr auto block0_tflite =
+    int8_link<3, ctattn::with_quantize_options<frames_ranges, tflite_softmax>>(frames_weights);
+static_assert(block0_tflite == ctattn::quantize<frames_ranges, tflite_softmax>(frames_weights).template layer<3>());
+static_assert(decltype(block0_tflite)::quantizations.softmax == ctattn::softmax_method::tflite);
+static_assert(decltype(int8_link<3, frames_ranges>(frames_weights))::quantizations.softmax ==
+              ctattn::softmax_method::rounded);
+
 // The results' types, link by link: the class token adds a row, the pool keeps one.
 static_assert(ctattn::int8_link_result<1, frames_ranges, frames_model, ctattn::matrix<float, 5, 4>>::rows == 6);
 static_assert(ctattn::int8_link_result<5, frames_ranges, frames_model, ctattn::matrix<float, 5, 4>>::rows == 1);

@@ -2,6 +2,8 @@
 // order and shapes must be PyTorch's) and its forward pass checked against PyTorch's output, in float and double.
 #include "support/layer_cases.hpp"
 
+#include <type_traits>
+
 #include <ctattn/layers.hpp>
 #include <ctattn/layers/links.hpp>
 #include <ctattn/quantized/model.hpp>
@@ -474,9 +476,12 @@ constexpr auto attention_recorded = [] {
 }();
 constexpr auto attention_table = attention_recorded.table();
 static_assert(attention_recorded.size() == 9 && attention_recorded.find("attention.context") != nullptr);
-static_assert([] {
+// With `quantize_options`, the layer's attention takes the softmax they name (the same bits as by hand with it).
+template <ctattn::softmax_method Softmax>
+constexpr bool attention_model_as_by_hand() noexcept {
   const auto m = numbered<attention_model>();
-  const auto q = ctattn::quantize<attention_table>(m);
+  const auto q = ctattn::quantize<attention_table, ctattn::quantize_options{.softmax = Softmax}>(m);
+  static_assert(std::remove_cvref_t<decltype(q.template layer<0>())>::softmax == Softmax);
   constexpr auto q_of = [](std::string_view name) {
     return ctattn::quantization_for_range(ctattn::range_at(attention_table, name));
   };
@@ -485,7 +490,7 @@ static_assert([] {
                                  context = q_of("attention.context"), out = q_of("attention"), head = q_of("head");
   const auto& w = m.attention.weights;
   const auto x_q = ctattn::quantize<in>(encoder_input);
-  const auto attended = ctattn::multi_head_attention<scores>(
+  const auto attended = ctattn::multi_head_attention<scores, Softmax>(
       x_q,
       ctattn::make_qmulti_head_attention_weights<2>(
           ctattn::quantize_linear<in, query>(w.query), ctattn::quantize_linear<in, key>(w.key),
@@ -494,7 +499,9 @@ static_assert([] {
   const auto by_hand = ctattn::project(attended, ctattn::quantize_linear<out, head>(m.head));
   const auto r = ctattn::range_at(attention_table, "head");
   return q.forward(x_q) == by_hand && ctattn::int8_error(q, m, encoder_input) <= 0.04 * (r.hi - r.lo);
-}());
+}
+static_assert(attention_model_as_by_hand<ctattn::softmax_method::rounded>());
+static_assert(attention_model_as_by_hand<ctattn::softmax_method::tflite>());
 
 // A token embedding alone (no learned positions after it): quantize looks each token's row up in the table quantized
 // with its `.weight` range, so the next member reads the table's quantization; the same bits as by hand.

@@ -61,6 +61,55 @@ constexpr std::size_t requantize_mismatches(Read read) noexcept {
   return bad;
 }
 
+// exp_on_negative_values<I> for the I a fixture row names (the formats it draws).
+constexpr std::int32_t exp_with_integer_bits(std::int32_t a, std::int32_t bits) noexcept {
+  switch (bits) {
+    case 0:
+      return ctattn::math::exp_on_negative_values<0>(a);
+    case 1:
+      return ctattn::math::exp_on_negative_values<1>(a);
+    case 3:
+      return ctattn::math::exp_on_negative_values<3>(a);
+    case 5:
+      return ctattn::math::exp_on_negative_values<5>(a);
+    case 6:
+      return ctattn::math::exp_on_negative_values<6>(a);
+    case 12:
+      return ctattn::math::exp_on_negative_values<12>(a);
+    default:
+      return -1;  // a format the fixture does not draw: counted as a mismatch
+  }
+}
+
+template <typename Read>
+constexpr std::size_t exp_mismatches(Read read) noexcept {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < std::size(fx::exp::a); ++i) {
+    const std::int32_t r = exp_with_integer_bits(read(fx::exp::a[i]), fx::exp::integer_bits[i]);
+    bad += r == fx::exp::result[i] ? 0u : 1u;
+  }
+  return bad;
+}
+
+template <typename Read>
+constexpr std::size_t inverse_mismatches(Read read) noexcept {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < std::size(fx::inverse::a); ++i) {
+    bad += ctattn::math::one_over_one_plus_x(read(fx::inverse::a[i])) == fx::inverse::result[i] ? 0u : 1u;
+  }
+  return bad;
+}
+
+template <typename Read>
+constexpr std::size_t reciprocal_mismatches(Read read) noexcept {
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < std::size(fx::reciprocal::sum); ++i) {
+    const auto r = ctattn::math::reciprocal_of_sum(read(fx::reciprocal::sum[i]), read(fx::reciprocal::integer_bits[i]));
+    bad += r.scale == fx::reciprocal::scale[i] && r.bits_over_unit == fx::reciprocal::bits_over_unit[i] ? 0u : 1u;
+  }
+  return bad;
+}
+
 // The operands as they are (constant evaluation).
 inline constexpr auto as_is = [](auto value) { return value; };
 

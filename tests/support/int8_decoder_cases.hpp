@@ -1,5 +1,5 @@
 // Int8 decoder layers against the Python reference (tests/fixtures/quantized/quantized.hpp, namespaces
-// decoder_layer_post_norm and decoder_layer_pre_norm): torch's nn.TransformerDecoderLayer loaded through the
+// decoder_layer_post_norm, decoder_layer_pre_norm, ...): torch's nn.TransformerDecoderLayer loaded through the
 // parameter walk, the ranges ctattn::record_ranges records against the reference's float64 ones, and the int8 layer
 // ctattn::quantize makes from the reference's ranges against the reference's int8 output, bit for bit. Asserted at
 // compile time (tests/static/int8_decoder_test.cpp), checked at run time (tests/runtime/quantized_test.cpp) and
@@ -24,9 +24,9 @@ namespace ctattn_test::int8_decoder_cases {
 
 namespace fx = ctattn_fixtures::quantized;
 
-// The reference's cases: post-norm ReLU and pre-norm GELU with the causal tgt_mask, and pre-norm GELU without one
-// (PyTorch's default; ctattn's Mask = ctattn::no_mask_type).
-enum case_kind : int { post_norm = 0, pre_norm = 1, pre_norm_unmasked = 2 };
+// The reference's cases: post-norm ReLU and pre-norm GELU with the causal tgt_mask, pre-norm GELU without one
+// (PyTorch's default; ctattn's Mask = ctattn::no_mask_type), and pre-norm GELU quantized with TFLite's softmax.
+enum case_kind : int { post_norm = 0, pre_norm = 1, pre_norm_unmasked = 2, pre_norm_tflite_softmax = 3 };
 
 // The arrays of one fixture namespace of tests/fixtures/quantized, under the names every runner reads.
 // Rationale: a macro, since a namespace cannot be a template argument; the three cases differ only in it and in the
@@ -68,7 +68,23 @@ struct reference<pre_norm_unmasked> {
   using mask = ctattn::no_mask_type;
   CTATTN_TEST_DECODER_FIXTURE(fx::decoder_layer_unmasked);
 };
+// The pre-norm case's layer and inputs, quantized with TFLite's softmax: its own int8 output.
+template <>
+struct reference<pre_norm_tflite_softmax> : reference<pre_norm> {
+  static constexpr ctattn::quantize_options options{.softmax = ctattn::softmax_method::tflite};
+  static constexpr const auto& output = fx::decoder_layer_tflite_softmax::output;
+};
 #undef CTATTN_TEST_DECODER_FIXTURE
+
+// The options a case quantizes with: its reference's, else the defaults.
+template <int Case>
+constexpr ctattn::quantize_options options_of() noexcept {
+  if constexpr (requires { reference<Case>::options; }) {
+    return reference<Case>::options;
+  } else {
+    return {};
+  }
+}
 
 template <int Case>
 using decoder = ctattn::transformer_decoder_layer<float, 16, 4, 32, typename reference<Case>::activation,
@@ -117,7 +133,8 @@ constexpr std::size_t decoder_mismatches(Read read) noexcept {
   bool ok = false;
   const auto m = loaded_model<Case>(ok);
   if (!ok) return 5 * 16;
-  const auto q = ctattn::quantize<table<Case>>(read(m));
+  const auto q = ctattn::quantize<table<Case>, options_of<Case>()>(read(m));
+  static_assert(decltype(q)::first_layer::quantizations.softmax == options_of<Case>().softmax);
   using int8_model = std::remove_cvref_t<decltype(q)>;
   constexpr ctattn::quantization in = int8_model::first_layer::input_quantization;
   constexpr ctattn::quantization memory = int8_model::memory_quantization;
@@ -189,7 +206,7 @@ constexpr std::size_t decoder_step_mismatches(Read read) noexcept {
   bool ok = false;
   const auto m = loaded_model<Case>(ok);
   if (!ok) return 1000;
-  const auto q = ctattn::quantize<table<Case>>(m);
+  const auto q = ctattn::quantize<table<Case>, options_of<Case>()>(m);
   const auto layer = read(q.template layer<0>());
   using layer_type = std::remove_cvref_t<decltype(layer)>;
   const auto x_q = ctattn::quantize<layer_type::input_quantization>(read(ctattn::from_array(reference<Case>::target)));
@@ -269,10 +286,14 @@ inline constexpr auto every_case = std::tuple{
     test_case{"int8 pre-norm decoder", hosted, [](auto read) { return decoder_mismatches<pre_norm>(read); }},
     test_case{"int8 decoder without a target mask", hosted,
               [](auto read) { return decoder_mismatches<pre_norm_unmasked>(read); }},
+    test_case{"int8 pre-norm decoder, TFLite's softmax", hosted,
+              [](auto read) { return decoder_mismatches<pre_norm_tflite_softmax>(read); }},
     test_case{"int8 decoding steps, post-norm decoder", hosted,
               [](auto read) { return decoder_step_mismatches<post_norm>(read); }},
     test_case{"int8 decoding steps, pre-norm decoder", hosted,
               [](auto read) { return decoder_step_mismatches<pre_norm>(read); }},
+    test_case{"int8 decoding steps, pre-norm decoder, TFLite's softmax", hosted,
+              [](auto read) { return decoder_step_mismatches<pre_norm_tflite_softmax>(read); }},
     test_case{"int8 decoding steps, post-norm causal encoder", hosted,
               [](auto read) { return encoder_step_mismatches<false>(read); }},
     test_case{"int8 decoding steps, pre-norm causal encoder", hosted,

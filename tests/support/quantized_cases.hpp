@@ -6,7 +6,9 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <type_traits>
+#include <utility>
 
 #include <ctattn/layers/activation.hpp>
 #include <ctattn/layers/embedding.hpp>
@@ -177,13 +179,85 @@ constexpr std::size_t softmax_mismatches(Read read) noexcept {
   return bad;
 }
 
+// TFLite's int8 softmax (`softmax_method::tflite`) against its reference, bit for bit: every row of the fixture at
+// every scale, through the kernel with the table the library makes for the scale (rows of 1 to 600 entries).
+template <std::size_t S, typename Read>
+constexpr std::size_t tflite_softmax_scale_mismatches(Read read) noexcept {
+  namespace ts = fx::tflite_softmax;
+  using kernel = ctattn::detail::softmax_kernel<ctattn::softmax_method::tflite, ctattn::quantization{ts::scales[S], 0}>;
+  constexpr std::size_t rows = std::size(ts::offsets) - 1;
+  constexpr std::size_t first = S * ts::offsets[rows];
+  std::size_t bad = 0;
+  for (std::size_t r = 0; r < rows; ++r) {
+    std::int8_t x[600]{};
+    std::int8_t w[600]{};
+    const std::size_t length = ts::offsets[r + 1] - ts::offsets[r];
+    for (std::size_t j = 0; j < length; ++j) x[j] = static_cast<std::int8_t>(read(ts::values[ts::offsets[r] + j]));
+    ctattn::detail::kernels::int8_softmax_row<typename kernel::method>(x, w, 0, length, kernel::table.data(), nullptr);
+    for (std::size_t j = 0; j < length; ++j) bad += w[j] == ts::weights[first + ts::offsets[r] + j] ? 0u : 1u;
+  }
+  return bad;
+}
+template <typename Read, std::size_t... S>
+constexpr std::size_t tflite_softmax_grid_mismatches(Read read, std::index_sequence<S...>) noexcept {
+  return (tflite_softmax_scale_mismatches<S>(read) + ...);
+}
+template <typename Read>
+constexpr std::size_t tflite_softmax_mismatches(Read read) noexcept {
+  return tflite_softmax_grid_mismatches(read, std::make_index_sequence<std::size(fx::tflite_softmax::scales)>{});
+}
+
+// The rows where the two softmax methods differ (each by one step in one weight), through the public functions:
+// `softmax_rows<Method>` of the row, and `scaled_dot_product_attention<..., Method>` of one query that scores
+// each key as its row value (q = 1, k = the row in the scores' scale) over values that pass each weight through
+// (v the identity, scale 1/127; the output's scale 1/256 and zero point -128 are the weights'). Each against its
+// method's reference: a method that did not reach the softmax would give the other's bits.
+template <std::size_t Row, std::size_t Length, ctattn::softmax_method Method, typename Read>
+constexpr std::size_t differing_row_mismatches(Read read, const std::int32_t (&want)[26]) noexcept {
+  namespace ts = fx::tflite_softmax;
+  constexpr std::size_t first = ts::differ_offsets[Row];
+  static_assert(ts::differ_offsets[Row + 1] - first == Length);
+  constexpr ctattn::quantization scores{ts::differ_scales[Row], 0};
+  ctattn::basic_qmatrix<std::size_t{1}, Length, scores> row{};
+  ctattn::basic_qmatrix<std::size_t{1}, std::size_t{1}, ctattn::quantization{1.0, 0}> q{};
+  ctattn::basic_qmatrix<Length, std::size_t{1}, scores> k{};
+  ctattn::basic_qmatrix<Length, Length, ctattn::quantization{1.0 / 127.0, 0}> v{};
+  q.elements[0][0] = read(std::int8_t{1});
+  for (std::size_t j = 0; j < Length; ++j) {
+    row.elements[0][j] = static_cast<std::int8_t>(read(ts::differ_values[first + j]));
+    k.elements[j][0] = row.elements[0][j];
+    v.elements[j][j] = 127;
+  }
+  const auto w = ctattn::softmax_rows<Method>(row);
+  const auto out = ctattn::scaled_dot_product_attention<scores, ctattn::softmax_output_quantization, Method>(q, k, v);
+  std::size_t bad = 0;
+  for (std::size_t j = 0; j < Length; ++j) {
+    bad += w.elements[0][j] == want[first + j] ? 0u : 1u;
+    bad += out.elements[0][j] == want[first + j] ? 0u : 1u;
+  }
+  return bad;
+}
+template <ctattn::softmax_method Method, typename Read>
+constexpr std::size_t differing_rows_mismatches(Read read, const std::int32_t (&want)[26]) noexcept {
+  return differing_row_mismatches<0, 8, Method>(read, want) + differing_row_mismatches<1, 4, Method>(read, want) +
+         differing_row_mismatches<2, 4, Method>(read, want) + differing_row_mismatches<3, 5, Method>(read, want) +
+         differing_row_mismatches<4, 5, Method>(read, want);
+}
+template <typename Read>
+constexpr std::size_t softmax_method_mismatches(Read read) noexcept {
+  namespace ts = fx::tflite_softmax;
+  return differing_rows_mismatches<ctattn::softmax_method::rounded>(read, ts::differ_rounded) +
+         differing_rows_mismatches<ctattn::softmax_method::tflite>(read, ts::differ_tflite);
+}
+
 // Int8 attention against the reference; and the cost of quantizing: the dequantized output within 0.02 of the
 // float attention (float64, torch) on every element (measured: 0.0098, 1.8 steps of the output scale 0.0055).
 // Int8 attention of a fixture's Q, K, V (float, read through `read`), each quantized over its observed range, with the
 // scores' and output's quantizations from the float computation's ranges: outputs that differ from the reference's
 // int8 bits, plus outputs further than `tolerance` from the float attention.
 template <const auto& Q, const auto& K, const auto& V, ctattn::quantization Scores, ctattn::quantization Out,
-          const auto& Expected, const auto& FloatOutput, typename Read>
+          const auto& Expected, const auto& FloatOutput,
+          ctattn::softmax_method Softmax = ctattn::softmax_method::rounded, typename Read>
 constexpr std::size_t int8_attention_mismatches(Read read, double tolerance) noexcept {
   using ctattn::from_array, ctattn::observed_range, ctattn::quantization_for_range;
   constexpr ctattn::quantization q_in = quantization_for_range(observed_range(from_array(Q)));
@@ -192,7 +266,7 @@ constexpr std::size_t int8_attention_mismatches(Read read, double tolerance) noe
   const auto q = ctattn::quantize<q_in>(read(from_array(Q)));
   const auto k = ctattn::quantize<k_in>(read(from_array(K)));
   const auto v = ctattn::quantize<v_in>(read(from_array(V)));
-  const auto out = ctattn::scaled_dot_product_attention<Scores, Out>(q, k, v);
+  const auto out = ctattn::scaled_dot_product_attention<Scores, Out, Softmax>(q, k, v);
   std::size_t bad = differing(out, Expected);
   for (std::size_t i = 0; i < decltype(out)::rows; ++i) {
     for (std::size_t c = 0; c < decltype(out)::cols; ++c) {
@@ -223,6 +297,16 @@ std::size_t large_attention_mismatches(Read read) noexcept {
                                    ctattn::quantization_for_range(large_att::scores_lo, large_att::scores_hi),
                                    ctattn::quantization_for_range(large_att::out_lo, large_att::out_hi),
                                    large_att::output, large_att::float_output>(read, 0.03);
+}
+
+// The same attention with TFLite's softmax, against the reference computed with it.
+template <typename Read>
+std::size_t tflite_attention_mismatches(Read read) noexcept {
+  return int8_attention_mismatches<large_att::q, large_att::k, large_att::v,
+                                   ctattn::quantization_for_range(large_att::scores_lo, large_att::scores_hi),
+                                   ctattn::quantization_for_range(large_att::out_lo, large_att::out_hi),
+                                   fx::tflite_attention::output, large_att::float_output,
+                                   ctattn::softmax_method::tflite>(read, 0.03);
 }
 
 // The int8 linear layer: nn.Linear(16, 6) quantized per channel by the compiler, its input and output
@@ -900,8 +984,13 @@ inline constexpr auto every_case = std::tuple{
     test_case{"ADD", exact_only, [](auto read) { return add_mismatches(read); }},
     test_case{"MUL (hadamard)", all_three, [](auto read) { return hadamard_mismatches(read); }},
     test_case{"softmax", all_three, [](auto read) { return softmax_mismatches(read); }},
+    test_case{"TFLite's softmax", all_three, [](auto read) { return tflite_softmax_mismatches(read); }},
+    test_case{"rows where the softmax methods differ", all_three,
+              [](auto read) { return softmax_method_mismatches(read); }},
     test_case{"attention", all_three, [](auto read) { return attention_mismatches(read); }},
     test_case{"attention, large", compiled_only, [](auto read) { return large_attention_mismatches(read); }},
+    test_case{"attention, large, TFLite's softmax", compiled_only,
+              [](auto read) { return tflite_attention_mismatches(read); }},
     test_case{"masked attention", all_three, [](auto read) { return masked_attention_mismatches(read); }},
     test_case{"queries in blocks, unmasked", in_constant_evaluation,
               [](auto read) { return blocked_attention_mismatches(read, false); }},

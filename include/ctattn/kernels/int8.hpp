@@ -17,7 +17,7 @@
 /// | `int8_window_product_zero_points<M, K, N>(..)`| (a - za)(b - zb)^T over windows, one multiplier           |
 /// | `int8_column_starts<K, N>(..)`, `int8_window_product_from_starts<M, K, N>(..)` | the same in two steps, the first shared by products of one b |
 /// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
-/// | `int8_softmax_row(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end) (quantized/softmax.hpp) |
+/// | `int8_softmax_row<Method>(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end), `rounded_softmax` or `tflite_softmax` (quantized/softmax.hpp) |
 /// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
 /// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
@@ -639,44 +639,86 @@ bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin
   return false;
 }
 
-/// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
-/// (ctattn/quantized/softmax.hpp gives the method): `table[d]` is e^(-scale d) in Q20 for d = 0 to 255. When
-/// `visible` is not null, only the entries j with visible[j] take part; the others get weight 0 (-128). A range
-/// with no visible entry gets weight 0 everywhere. Entries outside [begin, end) are not touched.
-constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
-                                const std::int32_t* table, const bool* visible) noexcept {
-  if (!std::is_constant_evaluated() && visible == nullptr && backend_softmax_row(x, w, begin, end, table)) return;
-  const auto takes_part = [visible](std::size_t j) { return visible == nullptr || visible[j]; };
-  std::int32_t largest = -129;
-  for (std::size_t j = begin; j < end; ++j) {
-    if (takes_part(j) && x[j] > largest) largest = x[j];
-  }
-  std::int64_t sum = 0;
-  for (std::size_t j = begin; j < end; ++j) {
-    if (takes_part(j)) sum += table[static_cast<std::size_t>(largest - x[j])];
-  }
+/// The per-row arithmetic of the int8 softmax as ctattn computes it (`ctattn::softmax_method::rounded`,
+/// quantized/softmax.hpp): `table[d]` is e^(-scale d) in Q20, the row's terms summed in int64, each weight
+/// round(256 term / sum) - 128 by one reciprocal per row.
+struct rounded_softmax {
+  using sum_type = std::int64_t;
+  struct row_constants {
+    std::uint64_t sum, divisor, reciprocal;
+  };
+  static constexpr sum_type sum_term(std::int32_t entry) noexcept { return entry; }
   // round(256 term / sum) = floor((512 term + sum) / (2 sum)), ties away from zero (all positive), then the zero
   // point. Rationale: one division per row, not per weight (a 64-bit division is a library call of a hundred
   // cycles or more on a 32-bit core). With r = floor(2^40 / d), d = 2 sum, the guess (n r) >> 40 for a numerator
   // n < 2^40 is the quotient or one less (its error is n (2^40 / d - r) / 2^40 < 1), and one comparison settles
   // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
-  // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the loop below then gives every entry
-  // weight 0, and the divisor 1 only keeps the reciprocal defined.
-  // Rationale: not a loop of its own for that case, which GCC 12 turned into a memset it then reported as out of
-  // bounds (-Wstringop-overflow) for row lengths a backend's own softmax takes.
-  const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
-  const std::uint64_t reciprocal = (std::uint64_t{1} << 40) / divisor;
-  for (std::size_t j = begin; j < end; ++j) {
-    if (!takes_part(j)) {
-      w[j] = -128;
-      continue;
-    }
-    const auto term = static_cast<std::uint64_t>(table[static_cast<std::size_t>(largest - x[j])]);
-    const std::uint64_t numerator = 512 * term + static_cast<std::uint64_t>(sum);
-    std::uint64_t quotient = (numerator * reciprocal) >> 40;
-    if ((quotient + 1) * divisor <= numerator) ++quotient;
+  // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the divisor 1 only keeps the reciprocal
+  // defined, and no weight is computed.
+  static constexpr row_constants row(sum_type sum) noexcept {
+    const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
+    return {static_cast<std::uint64_t>(sum), divisor, (std::uint64_t{1} << 40) / divisor};
+  }
+  static constexpr std::int8_t weight(const row_constants& r, std::int32_t entry) noexcept {
+    const std::uint64_t numerator = 512 * static_cast<std::uint64_t>(entry) + r.sum;
+    std::uint64_t quotient = (numerator * r.reciprocal) >> 40;
+    if ((quotient + 1) * r.divisor <= numerator) ++quotient;
     const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
-    w[j] = static_cast<std::int8_t>(v > 127 ? 127 : v);
+    return static_cast<std::int8_t>(v > 127 ? 127 : v);
+  }
+};
+
+/// The per-row arithmetic of TFLite's int8 softmax (`ctattn::softmax_method::tflite`, its reference kernel's and
+/// CMSIS-NN's `arm_softmax_s8`'s bits): `table[d]` is gemmlowp's e^(-scale d) in Q0.31 (0 beyond TFLite's
+/// `diff_min`), each term rescaled to Q12.19 and summed in int32, the sum's reciprocal by `math::reciprocal_of_sum`,
+/// each weight round(reciprocal x entry / 2^(bits over unit + 23)) - 128, clamped.
+struct tflite_softmax {
+  using sum_type = std::int32_t;
+  using row_constants = math::fixed_reciprocal;
+  static constexpr int sum_integer_bits = 12;
+  static constexpr sum_type sum_term(std::int32_t entry) noexcept {
+    return math::rounding_divide_by_power_of_two(entry, sum_integer_bits);
+  }
+  static constexpr row_constants row(sum_type sum) noexcept {
+    return sum == 0 ? row_constants{} : math::reciprocal_of_sum(sum, sum_integer_bits);
+  }
+  // Rationale: a row of 512 or more keys all near its largest can reach a sum of 2^28 and a shift past 31, where
+  // TFLite's reference asserts; the weight there is below half an output step, 0 when rounded, as here.
+  static constexpr std::int8_t weight(const row_constants& r, std::int32_t entry) noexcept {
+    const int exponent = r.bits_over_unit + 31 - 8;
+    const std::int32_t product = math::saturating_rounding_doubling_high_mul(r.scale, entry);
+    const std::int32_t v = (exponent > 31 ? 0 : math::rounding_divide_by_power_of_two(product, exponent)) - 128;
+    return static_cast<std::int8_t>(v > 127 ? 127 : (v < -128 ? -128 : v));
+  }
+};
+
+/// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
+/// (ctattn/quantized/softmax.hpp gives the methods): `table[d]` is the method's e^(-scale d) for d = 0 to 255, the
+/// distance from the row's largest entry. When `visible` is not null, only the entries j with visible[j] take part;
+/// the others get weight 0 (-128). A range with no visible entry gets weight 0 everywhere. Entries outside
+/// [begin, end) are not touched. At run time, a backend's own softmax for `rounded_softmax` where it has one.
+template <typename Method = rounded_softmax>
+constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                                const std::int32_t* table, const bool* visible) noexcept {
+  if constexpr (std::is_same_v<Method, rounded_softmax>) {
+    if (!std::is_constant_evaluated() && visible == nullptr && backend_softmax_row(x, w, begin, end, table)) return;
+  }
+  // Rationale: not j, which GCC's -Wshadow reports inside a lambda of a template against a user's global j.
+  const auto takes_part = [visible](std::size_t entry) { return visible == nullptr || visible[entry]; };
+  std::int32_t largest = -129;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (takes_part(j) && x[j] > largest) largest = x[j];
+  }
+  typename Method::sum_type sum = 0;
+  for (std::size_t j = begin; j < end; ++j) {
+    if (takes_part(j)) sum += Method::sum_term(table[static_cast<std::size_t>(largest - x[j])]);
+  }
+  // Rationale: a hidden entry's weight set in the same loop, not a loop of its own for a row with none visible,
+  // which GCC 12 turned into a memset it then reported as out of bounds (-Wstringop-overflow) for row lengths a
+  // backend's own softmax takes.
+  const typename Method::row_constants row = Method::row(sum);
+  for (std::size_t j = begin; j < end; ++j) {
+    w[j] = takes_part(j) ? Method::weight(row, table[static_cast<std::size_t>(largest - x[j])]) : std::int8_t{-128};
   }
 }
 

@@ -12,6 +12,14 @@
 /// | `saturating_rounding_doubling_high_mul(a, b)` | round(a b / 2^31), ties upward; (-2^31)^2 saturates to 2^31 - 1 |
 /// | `rounding_divide_by_power_of_two(x, e)`       | round(x / 2^e), ties away from zero, for e in [0, 31]     |
 /// | `multiply_by_quantized_multiplier(x, m)`      | x times the real multiplier m, rounded by the two above   |
+/// | `exp_on_negative_values<I>(a)`                | e^a for a <= 0 in Q(I).(31 - I), the result in Q0.31 (gemmlowp's) |
+/// | `one_over_one_plus_x(a)`                      | 1 / (1 + a) for a in [0, 1) in Q0.31, the result in Q0.31 |
+/// | `reciprocal_of_sum(sum, I)`                   | TFLite's GetReciprocal: 1 / sum for a positive Q(I).(31 - I) sum |
+///
+/// The last three are the arithmetic of TFLite's int8 softmax (its reference kernel and CMSIS-NN's
+/// `arm_softmax_s8`): gemmlowp's fixed-point polynomial for e^a on [-1/4, 0), its barrel of constants e^(-2^k) for
+/// the rest, and three Newton steps for the reciprocal. Each product is `saturating_rounding_doubling_high_mul`, each
+/// halving `rounding_divide_by_power_of_two`, each sum a plain int32 addition, as gemmlowp computes them.
 ///
 /// A requantization (an int32 accumulator to the next int8 tensor's scale) is
 /// `multiply_by_quantized_multiplier(accumulator, quantize_multiplier(s_in * s_weight / s_out)) + zero_point_out`,
@@ -108,6 +116,110 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std
   // leaves that overflow undefined). Requantization multipliers are below 1 and never shift left.
   const auto scaled = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
   return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
+}
+
+/// x 2^exponent for a Q-format raw value: for exponent > 0 a left shift saturated to the int32 range, else
+/// `rounding_divide_by_power_of_two(x, -exponent)`: gemmlowp's SaturatingRoundingMultiplyByPOT, which its `Rescale`
+/// from one number of integer bits to another uses.
+///
+/// Example: `static_assert(ctattn::math::saturating_rounding_multiply_by_power_of_two(1 << 30, 2) == 0x7FFFFFFF);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t saturating_rounding_multiply_by_power_of_two(std::int32_t x,
+                                                                                         int exponent) noexcept {
+  if (exponent <= 0) return rounding_divide_by_power_of_two(x, -exponent);
+  const std::int32_t threshold = static_cast<std::int32_t>((std::int64_t{1} << (31 - exponent)) - 1);
+  if (x > threshold) return std::numeric_limits<std::int32_t>::max();
+  if (x < -threshold) return std::numeric_limits<std::int32_t>::min();
+  return static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << exponent);
+}
+
+/// e^a for a in [-1/4, 0), a and the result in Q0.31: gemmlowp's fourth-order Taylor polynomial around -1/8,
+/// e^(-1/8) (1 + x + x^2 / 2 + x^3 / 6 + x^4 / 24) with x = a + 1/8.
+///
+/// Example: `static_assert(ctattn::math::exp_on_interval_between_negative_one_quarter_and_0_excl(-(1 << 28)) == 1895147668);`
+constexpr std::int32_t exp_on_interval_between_negative_one_quarter_and_0_excl(std::int32_t a) noexcept {
+  constexpr std::int32_t e_to_minus_one_eighth = 1895147668;  // round(e^(-1/8) 2^31)
+  constexpr std::int32_t one_third = 715827883;               // round(2^31 / 3)
+  const std::int32_t x = a + (1 << 28);
+  const std::int32_t x2 = saturating_rounding_doubling_high_mul(x, x);
+  const std::int32_t x3 = saturating_rounding_doubling_high_mul(x2, x);
+  const std::int32_t x4 = saturating_rounding_doubling_high_mul(x2, x2);
+  const std::int32_t x4_over_4 = rounding_divide_by_power_of_two(x4, 2);
+  const std::int32_t higher_terms =
+      rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(x4_over_4 + x3, one_third) + x2, 1);
+  return e_to_minus_one_eighth + saturating_rounding_doubling_high_mul(e_to_minus_one_eighth, x + higher_terms);
+}
+
+/// e^a for a <= 0 given in Q(IntegerBits).(31 - IntegerBits), the result in Q0.31: gemmlowp's
+/// exp_on_negative_values. a mod 1/4 goes through the polynomial above; each set bit of the rest multiplies the result
+/// by e^(-2^k), k = -2 to 4 (the bits the format has). e^0 is 2^31 - 1; below -32 the result is 0 for formats with
+/// more than five integer bits.
+///
+/// | operand | format                          |
+/// |---------|---------------------------------|
+/// | `a`     | Q(IntegerBits).(31 - IntegerBits), a <= 0 |
+/// | result  | Q0.31, in [0, 2^31 - 1]         |
+///
+/// Example: `static_assert(ctattn::math::exp_on_negative_values<5>(0) == 0x7FFFFFFF);`
+template <int IntegerBits>
+constexpr std::int32_t exp_on_negative_values(std::int32_t a) noexcept {
+  static_assert(IntegerBits >= 0 && IntegerBits < 31);
+  constexpr int fractional_bits = 31 - IntegerBits;
+  constexpr std::int32_t one_quarter = std::int32_t{1} << (fractional_bits - 2);
+  const std::int32_t a_mod_quarter_minus_one_quarter = (a & (one_quarter - 1)) - one_quarter;
+  std::int32_t result = exp_on_interval_between_negative_one_quarter_and_0_excl(
+      saturating_rounding_multiply_by_power_of_two(a_mod_quarter_minus_one_quarter, IntegerBits));
+  const std::int32_t remainder = a_mod_quarter_minus_one_quarter - a;
+  // round(e^(-2^k) 2^31) for k = -2 to 4.
+  constexpr std::int32_t e_to_minus_two_to[7] = {1672461947, 1302514674, 790015084, 290630308, 39332535, 720401, 242};
+  for (int k = -2; k <= 4; ++k) {
+    if (IntegerBits > k && (remainder & (std::int32_t{1} << (fractional_bits + k))) != 0) {
+      result = saturating_rounding_doubling_high_mul(result, e_to_minus_two_to[k + 2]);
+    }
+  }
+  if constexpr (IntegerBits > 5) {
+    if (a < -(std::int32_t{1} << (36 - IntegerBits))) result = 0;
+  }
+  return a == 0 ? std::numeric_limits<std::int32_t>::max() : result;
+}
+
+/// 1 / (1 + a) for a in [0, 1), a and the result in Q0.31 (1 stands for 2^31 - 1): gemmlowp's
+/// one_over_one_plus_x_for_x_in_0_1, three Newton-Raphson steps on the half denominator from 48/17 - 32/17 d, in
+/// Q2.29.
+///
+/// Example: `static_assert(ctattn::math::one_over_one_plus_x(0) == 0x7FFFFFFF);`
+constexpr std::int32_t one_over_one_plus_x(std::int32_t a) noexcept {
+  // gemmlowp's RoundingHalfSum: (a + b) / 2 rounded, ties away from zero, in 64 bits.
+  const std::int64_t sum = std::int64_t{a} + std::numeric_limits<std::int32_t>::max();
+  const auto half_denominator = static_cast<std::int32_t>((sum + (sum >= 0 ? 1 : -1)) / 2);
+  constexpr std::int32_t forty_eight_seventeenths = 1515870810;        // 48/17 in Q2.29
+  constexpr std::int32_t minus_thirty_two_seventeenths = -1010580540;  // -32/17 in Q2.29
+  constexpr std::int32_t one = std::int32_t{1} << 29;                  // 1 in Q2.29
+  std::int32_t x =
+      forty_eight_seventeenths + saturating_rounding_doubling_high_mul(half_denominator, minus_thirty_two_seventeenths);
+  for (int step = 0; step < 3; ++step) {
+    const std::int32_t error = one - saturating_rounding_doubling_high_mul(half_denominator, x);
+    x += saturating_rounding_multiply_by_power_of_two(saturating_rounding_doubling_high_mul(x, error), 2);
+  }
+  return saturating_rounding_multiply_by_power_of_two(x, 1);
+}
+
+/// 1 / sum for a positive sum in Q(IntegerBits).(31 - IntegerBits), as TFLite's GetReciprocal gives it: `scale` in
+/// Q0.31 and `bits_over_unit`, so that 1 / sum = scale 2^(-31 - bits_over_unit) in real terms of the sum's format.
+struct fixed_reciprocal {
+  std::int32_t scale = 0;
+  int bits_over_unit = 0;
+  friend constexpr bool operator==(const fixed_reciprocal&, const fixed_reciprocal&) = default;
+};
+
+/// TFLite's GetReciprocal(sum, IntegerBits): the sum shifted up to [1, 2), 1 / (1 + (that - 1)) by
+/// `one_over_one_plus_x`, and the shift as `bits_over_unit` = IntegerBits - countl_zero(sum). sum > 0.
+///
+/// Example: `static_assert(ctattn::math::reciprocal_of_sum(1 << 19, 12).bits_over_unit == 0);`
+constexpr fixed_reciprocal reciprocal_of_sum(std::int32_t sum, int integer_bits) noexcept {
+  const int headroom_plus_one = std::countl_zero(static_cast<std::uint32_t>(sum));
+  const auto shifted_sum_minus_one =
+      static_cast<std::int32_t>((static_cast<std::uint32_t>(sum) << headroom_plus_one) - (std::uint32_t{1} << 31));
+  return {one_over_one_plus_x(shifted_sum_minus_one), integer_bits - headroom_plus_one};
 }
 
 }  // namespace ctattn::math

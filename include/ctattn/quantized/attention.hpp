@@ -83,14 +83,15 @@ constexpr bool int8_mask_visits_a_window() noexcept {
 /// values v[:, value, value + DV), written to out[:, output, output + DV). For each query, only the keys the mask
 /// lets it see are scored; a query that sees no key gets real 0 (the output's zero point). With `VTransposed`, v is
 /// V^T (its rows are the value columns, rows [value, value + DV) this head's), as `multi_head_attention` makes it.
-template <quantization Scores, std::size_t DK, std::size_t DV, bool VTransposed = false, typename Q, typename K,
-          typename V, typename Mask, typename Out>
+template <quantization Scores, softmax_method Softmax, std::size_t DK, std::size_t DV, bool VTransposed = false,
+          typename Q, typename K, typename V, typename Mask, typename Out>
 constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out,
                            const int8_head_columns& columns) noexcept {
   using multipliers = int8_attention_multipliers<Q::quant, K::quant, V::quant, Scores, Out::quant, DK>;
   constexpr std::size_t n_q = Q::rows;
   constexpr std::size_t n_kv = K::rows;
-  constexpr const auto& table = softmax_exp_table<Scores>;
+  using softmax = softmax_kernel<Softmax, Scores>;
+  constexpr const auto& table = softmax::table;
   // The head's values transposed, so that each output column is a dot product along the keys: v itself when given
   // transposed, else a copy (int8: DV x n_kv bytes of stack). `value_row` is the head's first row in them.
   std::int8_t copied[VTransposed ? 1 : DV][VTransposed ? 1 : n_kv];
@@ -145,7 +146,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
           weights[row][key] = -128;
         }
         if (range.end > range.begin) {
-          kernels::int8_softmax_row(scores[row], weights[row], range.begin, range.end, table.data(), filter);
+          kernels::int8_softmax_row<typename softmax::method>(scores[row], weights[row], range.begin, range.end,
+                                                              table.data(), filter);
         }
       }
       kernels::int8_window_product_from_starts<M, n_kv, DV>(weights, 0, 0, values, value_row, 0, V::quant.zero_point,
@@ -183,7 +185,8 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
-    kernels::int8_softmax_row(scores, weights[0], range.begin, range.end, table.data(), filter);
+    kernels::int8_softmax_row<typename softmax::method>(scores, weights[0], range.begin, range.end, table.data(),
+                                                        filter);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
@@ -203,14 +206,15 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 /// Each of `Heads` heads' int8 attention over its columns of q, k and v^T (given transposed), written to its columns
 /// of the context (`multi_head_attention`).
 // Rationale: always inlined, as `multi_head_attention` is: a call's frame would sit beside the activations.
-template <quantization Scores, std::size_t Heads, typename Q, typename K, typename VT, typename Mask, typename Out>
+template <quantization Scores, softmax_method Softmax, std::size_t Heads, typename Q, typename K, typename VT,
+          typename Mask, typename Out>
 CTATTN_ALWAYS_INLINE constexpr void int8_attend_heads(const Q& q, const K& k, const VT& v_t, const Mask& mask,
                                                       Out& context) noexcept {
   constexpr std::size_t key_width = Q::cols / Heads;
   constexpr std::size_t value_width = Out::cols / Heads;
   for (std::size_t h = 0; h < Heads; ++h) {
-    int8_attend<Scores, key_width, value_width, true>(q, k, v_t, mask, context,
-                                                      {h * key_width, h * key_width, h * value_width, h * value_width});
+    int8_attend<Scores, Softmax, key_width, value_width, true>(
+        q, k, v_t, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
   }
 }
 
@@ -229,8 +233,8 @@ using quantized_attention_rules =
 /// softmax(Q K^T / sqrt(d_k)) V in int8, each query over the keys `mask` lets it see:
 ///   1. scores: sum_k (q - q_zero)(k - k_zero) in int32, requantized to `Scores` with the multiplier
 ///      q_scale k_scale / (sqrt(d_k) scores_scale);
-///   2. weights: the int8 softmax of the scores over the visible keys (`softmax_rows`: scale 1/256, zero point
-///      -128); hidden keys get weight 0;
+///   2. weights: the int8 softmax of the scores over the visible keys (`softmax_rows<Softmax>`: scale 1/256, zero
+///      point -128; `softmax_method::tflite` for TFLite's bits); hidden keys get weight 0;
 ///   3. output: sum_j (w + 128)(v - v_zero) in int32, requantized to `Out` with (1/256) v_scale / out_scale.
 /// A query that sees no key gets real 0 (Out's zero point), as float attention gives 0.
 ///
@@ -252,14 +256,14 @@ using quantized_attention_rules =
 ///   constexpr auto context = ctattn::scaled_dot_product_attention<q_scores, q_context>(q_q, k_q, v_q);
 ///   constexpr auto causal = ctattn::scaled_dot_product_attention<q_scores, q_context>(q_q, k_q, v_q, ctattn::causal);
 /// \endcode
-template <quantization Scores, quantization Out, QuantizedMatrix Q, QuantizedMatrix K, QuantizedMatrix V,
-          AttentionMask Mask = no_mask_type>
+template <quantization Scores, quantization Out, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix Q,
+          QuantizedMatrix K, QuantizedMatrix V, AttentionMask Mask = no_mask_type>
 [[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
                                                           const Mask& mask = {}) noexcept
     -> basic_qmatrix<Q::row_extent, V::column_extent, Out> {
   basic_qmatrix<Q::row_extent, V::column_extent, Out> out;
   if constexpr (detail::first_broken<detail::quantized_attention_rules<Q, K, V, Mask, Scores, Out>>::check()) {
-    detail::int8_attend<Scores, Q::cols, V::cols>(q, k, v, mask, out, {});
+    detail::int8_attend<Scores, Softmax, Q::cols, V::cols>(q, k, v, mask, out, {});
   }
   return out;
 }
@@ -404,8 +408,9 @@ using quantized_multi_head_rules =
 // bytes between the attention's Q, K, V^T and context and the feed-forward block's activations, which are never
 // live together. Called (as Clang 14 did), its frame sat on top of the layer's: KWT-Tiny's int8 inference took
 // 11.8 KB of stack on the Cortex-M55 rather than 8.6 KB.
-template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::size_t Heads, typename Query,
-          typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X,
+          QuantizedMatrix Memory, std::size_t Heads, typename Query, typename Key, typename Value, typename Output,
+          AttentionMask Mask = no_mask_type>
 [[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
     const X& x, const Memory& memory, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
     const Mask& mask = {}) noexcept
@@ -433,11 +438,11 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
         detail::kernels::int8_fully_connected(x.elements, weights.query.weight, weights.query.folded_bias,
                                               weights.query.multipliers, Query::output_quantization.zero_point,
                                               context.elements, weights.query.packed);
-        detail::int8_attend_heads<Scores, Heads>(
+        detail::int8_attend_heads<Scores, Softmax, Heads>(
             detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization>{context.elements}, k, v_t, mask,
             context);
       } else {
-        detail::int8_attend_heads<Scores, Heads>(project(x, weights.query), k, v_t, mask, context);
+        detail::int8_attend_heads<Scores, Softmax, Heads>(project(x, weights.query), k, v_t, mask, context);
       }
     }
     return project(context, weights.output);
@@ -460,14 +465,14 @@ template <quantization Scores, QuantizedMatrix X, QuantizedMatrix Memory, std::s
 /// width is W_O's input; x has the projections' input width and quantization; the mask hides keys and fits n x n.
 ///
 /// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, weights_q, ctattn::causal);`
-template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Query, typename Key, typename Value,
-          typename Output, AttentionMask Mask = no_mask_type>
+template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X, std::size_t Heads,
+          typename Query, typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
 [[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
     const X& x, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
     const Mask& mask = {}) noexcept
     -> basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   // Rationale: self-attention is attention over x itself; one definition computes both.
-  return multi_head_attention<Scores>(x, x, weights, mask);
+  return multi_head_attention<Scores, Softmax>(x, x, weights, mask);
 }
 
 /// nn.MultiheadAttention as self-attention in int8: the int8 form of `multi_head_attention_layer` that
@@ -478,9 +483,11 @@ template <quantization Scores, QuantizedMatrix X, std::size_t Heads, typename Qu
 /// | `forward(x)`     | `qmatrix<n, d, Q(x)>` -> `qmatrix<n, d_out, W_O's output quantization>` |
 /// | `weights`        | `qmulti_head_attention_weights<Heads, ...>`, W_Q, W_K, W_V reading Q(x) |
 /// | `Mask`           | the float layer's mask type (none, or `ctattn::causal_mask`)        |
+/// | `Softmax`        | the softmax's `softmax_method` (`rounded` unless `quantize` was told otherwise) |
 ///
 /// Example: `const auto y = ctattn::qmulti_head_attention_layer<q_scores, decltype(w)>{w}.forward(x_q);`
-template <quantization Scores, typename Weights, typename Mask = no_mask_type>
+template <quantization Scores, typename Weights, typename Mask = no_mask_type,
+          softmax_method Softmax = softmax_method::rounded>
 struct qmulti_head_attention_layer {
   using query_type = decltype(Weights::query);
   using output_type = decltype(Weights::output);
@@ -488,13 +495,14 @@ struct qmulti_head_attention_layer {
   static constexpr auto output_extent = output_type::output_extent;
   static constexpr quantization input_quantization = query_type::input_quantization;
   static constexpr quantization output_quantization = output_type::output_quantization;
+  static constexpr softmax_method softmax = Softmax;
 
   Weights weights{};
   [[no_unique_address]] Mask mask{};
 
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return multi_head_attention<Scores>(x, weights, mask);
+    return multi_head_attention<Scores, Softmax>(x, weights, mask);
   }
 
   /// The memory of `forward(x)` on an X (ctattn::footprint): the weights' (`qmulti_head_attention_weights::

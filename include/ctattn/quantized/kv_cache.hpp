@@ -73,7 +73,7 @@ using qkv_cache_for = qkv_cache<Capacity, decltype(W::key)::output_extent, declt
                                 decltype(W::key)::output_quantization, decltype(W::value)::output_quantization>;
 
 // Every head of one query row q over the cache's first `length` tokens (and `mask`, when it hides more), then W_O.
-template <quantization Scores, typename Q, typename W, typename Cache, typename Mask>
+template <quantization Scores, softmax_method Softmax, typename Q, typename W, typename Cache, typename Mask>
 [[nodiscard]] constexpr auto attend_cached_heads(const Q& q, const W& w, const Cache& cache,
                                                  const Mask& mask) noexcept {
   constexpr std::size_t heads = W::heads;
@@ -82,8 +82,9 @@ template <quantization Scores, typename Q, typename W, typename Cache, typename 
   basic_qmatrix<std::size_t{1}, decltype(W::value)::output_extent, decltype(W::output)::input_quantization> context;
   const auto visible = combine_masks(key_padding_length{cache.length}, mask);
   for (std::size_t h = 0; h < heads; ++h) {
-    int8_attend<Scores, key_width, value_width>(q, cache.keys, cache.values, visible, context,
-                                                {h * key_width, h * key_width, h * value_width, h * value_width});
+    int8_attend<Scores, Softmax, key_width, value_width>(
+        q, cache.keys, cache.values, visible, context,
+        {h * key_width, h * key_width, h * value_width, h * value_width});
   }
   return project(context, w.output);
 }
@@ -118,11 +119,11 @@ using quantized_cached_attention_rules =
 /// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`                 |
 /// | `mask`   | a mask that hides more keys (by default none)                   |
 ///
-/// Token t's output is row t of `multi_head_attention<Scores>(X, w, ctattn::causal)`, bit for bit.
+/// Token t's output is row t of `multi_head_attention<Scores, Softmax>(X, w, ctattn::causal)`, bit for bit.
 ///
 /// Example: `if (!ctattn::multi_head_attention_step<q_scores>(x_t, w, cache, y_t)) { /* full */ }`
-template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
-          AttentionMask Mask = no_mask_type>
+template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X, typename W,
+          typename Cache, QuantizedMatrix Out, AttentionMask Mask = no_mask_type>
   requires detail::is_qkv_cache<Cache>
 [[nodiscard]] constexpr bool multi_head_attention_step(const X& x, const W& w, Cache& cache, Out& out,
                                                        const Mask& mask = {}) noexcept {
@@ -130,7 +131,7 @@ template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, Qu
     if (cache.full()) return false;
     const auto q = project(x, w.query);
     (void)cache.append(project(x, w.key), project(x, w.value));
-    out = detail::attend_cached_heads<Scores>(q, w, cache, mask);
+    out = detail::attend_cached_heads<Scores, Softmax>(q, w, cache, mask);
   }
   return true;
 }
@@ -175,16 +176,16 @@ constexpr void cache_memory(const Memory& memory, const W& w, Cache& cache) noex
 /// | `out`    | `qmatrix<1, d_out, W_O's output quantization>`        |
 /// | `mask`   | a mask over the memory's keys (by default none)       |
 ///
-/// Token t's output is row t of `multi_head_attention<Scores>(X, memory, w)`, bit for bit.
+/// Token t's output is row t of `multi_head_attention<Scores, Softmax>(X, memory, w)`, bit for bit.
 ///
 /// Example: `ctattn::multi_head_attention_cached<q_cross_scores>(x_t, cross_weights_q, source, y_t);`
-template <quantization Scores, QuantizedMatrix X, typename W, typename Cache, QuantizedMatrix Out,
-          AttentionMask Mask = no_mask_type>
+template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X, typename W,
+          typename Cache, QuantizedMatrix Out, AttentionMask Mask = no_mask_type>
   requires detail::is_qkv_cache<Cache>
 constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& cache, Out& out,
                                            const Mask& mask = {}) noexcept {
   if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
-    out = detail::attend_cached_heads<Scores>(project(x, w.query), w, cache, mask);
+    out = detail::attend_cached_heads<Scores, Softmax>(project(x, w.query), w, cache, mask);
   }
 }
 

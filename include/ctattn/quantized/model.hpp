@@ -48,6 +48,7 @@
 ///   constexpr auto y_q = int8_weights.forward(x_q);   // qmatrix<3, 2, Q(out)>
 /// \endcode
 
+#include <array>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -64,6 +65,51 @@
 #include "ctattn/quantized/transformer.hpp"
 
 namespace ctattn {
+
+/// How `ctattn::quantize` forms a model's int8 layers beyond what the ranges fix: a structural value, the second
+/// template argument of `quantize` (the defaults when omitted).
+///
+/// | member    | what                                                   | default                    |
+/// |-----------|--------------------------------------------------------|----------------------------|
+/// | `softmax` | every attention's softmax (ctattn/quantized/softmax.hpp) | `softmax_method::rounded` |
+///
+/// Example: `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.softmax = ctattn::softmax_method::tflite}>(model);`
+struct quantize_options {
+  softmax_method softmax = softmax_method::rounded;
+  friend constexpr bool operator==(const quantize_options&, const quantize_options&) = default;
+};
+
+namespace detail {
+// A ranges table and options, iterated as the table itself, so that every reading of the ranges reads it unchanged
+// and `options_in` finds the options.
+// Rationale: the table's first entry and its count rather than std::begin and std::end, whose <iterator> cost the
+// int8 sorter's proof 5% more compile time.
+struct ranges_with_options {
+  const named_range* first;
+  std::size_t count;
+  quantize_options options;
+  [[nodiscard]] constexpr const named_range* begin() const noexcept { return first; }
+  [[nodiscard]] constexpr const named_range* end() const noexcept { return first + count; }
+};
+template <std::size_t N>
+[[nodiscard]] constexpr ranges_with_options with_options(const std::array<named_range, N>& table,
+                                                         const quantize_options& options) noexcept {
+  return {table.data(), N, options};
+}
+template <std::size_t N>
+[[nodiscard]] constexpr ranges_with_options with_options(const named_range (&table)[N],
+                                                         const quantize_options& options) noexcept {
+  return {table, N, options};
+}
+}  // namespace detail
+
+/// A ranges table that carries `quantize_options`: it stands wherever a ranges table does (`quantize`,
+/// `quantize_link`, `int8_link_result`, ...), and each reads the options from it. `quantize<Ranges, Options>` is
+/// `quantize<with_quantize_options<Ranges, Options>>`.
+///
+/// Example: `constexpr auto layer3 = ctattn::quantize_link<3, ctattn::with_quantize_options<ranges, options>, model>(link3);`
+template <const auto& Ranges, quantize_options Options>
+inline constexpr detail::ranges_with_options with_quantize_options = detail::with_options(Ranges, Options);
 
 namespace detail {
 // A qchain's storage: each layer a member of a base of its own, so that reaching one takes two steps.
@@ -276,6 +322,16 @@ struct missing_points {
   }
 };
 
+// The options a ranges table carries (`with_quantize_options`), else the defaults.
+template <typename Table>
+[[nodiscard]] constexpr quantize_options options_in(const Table& table) noexcept {
+  if constexpr (requires { table.options; }) {
+    return table.options;
+  } else {
+    return {};
+  }
+}
+
 // The first point of `Ranges` a layer's quantizations at Path read and the table lacks, with the quantizations read
 // from the probe's ranges; `Read(points)` reads them (encoder_layer_quantizations_from, ...).
 template <typename Quantizations>
@@ -308,6 +364,7 @@ inline constexpr quantization quantization_at = output_quantization<Ranges, Path
 // `layer_points_from`.
 struct attention_layer_points {
   quantization query, key, value, context, scores, output;
+  softmax_method softmax = softmax_method::rounded;
 };
 struct feed_forward_points {
   quantization hidden, activation, output;
@@ -330,16 +387,22 @@ struct no_points {};
 // the first point a table lacks), its input quantized with `input` and a decoder's memory with `memory`. A chain reads
 // none of its own (its elements read theirs), nor does the class token's pooling.
 template <typename L, typename Points>
-[[nodiscard]] constexpr auto layer_points_from(Points& at, quantization input, quantization memory) noexcept {
+[[nodiscard]] constexpr auto layer_points_from(Points& at, quantization input, quantization memory,
+                                               const quantize_options& options) noexcept {
   const auto point = [&](std::string_view name) { return quantization_for_range(at.point(name)); };
   const auto output = [&] { return quantization_for_range(at.output()); };
   if constexpr (is_encoder_layer<L>) {
-    return encoder_layer_quantizations_from(at, input, L::norm_first);
+    encoder_layer_quantizations q = encoder_layer_quantizations_from(at, input, L::norm_first);
+    q.softmax = options.softmax;
+    return q;
   } else if constexpr (is_decoder_layer<L>) {
-    return decoder_layer_quantizations_from(at, input, memory, L::norm_first);
+    decoder_layer_quantizations q = decoder_layer_quantizations_from(at, input, memory, L::norm_first);
+    q.softmax = options.softmax;
+    return q;
   } else if constexpr (is_attention_layer<L>) {
     return attention_layer_points{point(points::query),   point(points::key),    point(points::value),
-                                  point(points::context), point(points::scores), output()};
+                                  point(points::context), point(points::scores), output(),
+                                  options.softmax};
   } else if constexpr (is_feed_forward<L>) {
     return feed_forward_points{point(points::hidden), point(points::activation), output()};
   } else if constexpr (is_gated_feed_forward<L>) {
@@ -369,12 +432,12 @@ struct layer_points {
     }
   }();
   static constexpr auto probe =
-      probe_points<Ranges, Path>([](auto& at) { return layer_points_from<L>(at, QIn, memory); });
+      probe_points<Ranges, Path>([](auto& at) { return layer_points_from<L>(at, QIn, memory, options_in(Ranges)); });
   static constexpr bool holds = ranges_hold_point<probe.missing>(std::make_index_sequence<probe.missing.length>{});
   static constexpr auto value = [] {
     if constexpr (holds) {
       const table_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, Path.view()};
-      return layer_points_from<L>(at, QIn, memory);
+      return layer_points_from<L>(at, QIn, memory, options_in(Ranges));
     } else {
       return probe.quantizations;
     }
@@ -416,7 +479,7 @@ template <const auto& Ranges, typename L>
       (void)root.point(points::memory);
       if (root.first.length != 0) return root.first;
     }
-    (void)layer_points_from<L>(at, quantization{1.0}, quantization{1.0});
+    (void)layer_points_from<L>(at, quantization{1.0}, quantization{1.0}, quantize_options{});
     return at.first;
   }
 }
@@ -576,7 +639,7 @@ constexpr auto quantize_layer(const L& layer) noexcept {
         quantize_attention_weights<heads, attention_projection_quantizations{QIn, QIn, q.query, q.key, q.value,
                                                                              q.context, q.output}>(w);
     return qmulti_head_attention_layer<q.scores, std::remove_cvref_t<decltype(weights)>,
-                                       typename attention_layer_mask<L>::type>{weights, {}};
+                                       typename attention_layer_mask<L>::type, q.softmax>{weights, {}};
   } else if constexpr (is_feed_forward<L>) {
     constexpr feed_forward_points q = points_of<Ranges, Path, QIn, L>;
     const auto linear1 = quantize_linear<QIn, q.hidden>(layer.linear1);
@@ -717,14 +780,18 @@ template <const auto& Ranges, quantization QIn, typename C>
 /// | operand  | what                                                                    |
 /// |----------|-------------------------------------------------------------------------|
 /// | `Ranges` | a `ctattn::named_range` array with static storage (a generated header's) |
+/// | `Options`| `quantize_options` (the softmax method), by default `{}`                 |
 /// | `model`  | the float model                                                         |
 /// | result   | a `qchain` of int8 layers (`ctattn::quantized_model<M, Ranges>`)          |
 ///
 /// Example: `constexpr auto int8_weights = ctattn::quantize<toy::sorter_ranges>(sorter_weights);`
-template <const auto& Ranges, typename M>
+template <const auto& Ranges, quantize_options Options = quantize_options{}, typename M>
   requires(Model<M> || detail::is_sequential<M> || detail::misdeclared_model<M>)
 [[nodiscard]] constexpr auto quantize(const M& model) noexcept {
-  if constexpr (!detail::model_base_rule<op::quantize, M>::check() || !detail::ranges_member_rule<Ranges, M>::check()) {
+  if constexpr (Options != quantize_options{}) {
+    return quantize<with_quantize_options<Ranges, Options>>(model);
+  } else if constexpr (!detail::model_base_rule<op::quantize, M>::check() ||
+                       !detail::ranges_member_rule<Ranges, M>::check()) {
     return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (!detail::first_broken<typename detail::quantize_rules_of<M>::type>::check()) {
     return detail::no_int8_form<quantization{1.0}>{};
@@ -739,14 +806,10 @@ template <const auto& Ranges, typename M>
   }
 }
 
-/// The int8 form of a single float layer as the whole model (an exported `nn.TransformerEncoderLayer`, say): a
-/// `qchain` of its one int8 layer, its points read from `Ranges` without a path (`norm1`, `query`, ...), its output
-/// as `output` and its input as `input`, the names `ctattn::record_ranges` gives a single layer.
-///
-/// Example: `constexpr auto int8_layer = ctattn::quantize<layer_ranges>(encoder_layer_weights);`
+namespace detail {
+// The int8 form of a single float layer as a one-layer qchain (`quantize`'s second form).
 template <const auto& Ranges, typename L>
-  requires(!Model<L> && !detail::is_sequential<L> && detail::has_int8_form<L>)
-[[nodiscard]] constexpr auto quantize(const L& layer) noexcept {
+[[nodiscard]] constexpr auto quantize_single_layer(const L& layer) noexcept {
   constexpr quantization input = [] {
     if constexpr (detail::is_token_embedding<L>) {
       return quantization{1.0};
@@ -759,12 +822,28 @@ template <const auto& Ranges, typename L>
   detail::slot<0>(result.layers) = detail::quantize_layer<Ranges, parameter_name{}, input>(layer);
   return result;
 }
+}  // namespace detail
 
-/// The type `ctattn::quantize<Ranges>` gives for a float model of type M.
+/// The int8 form of a single float layer as the whole model (an exported `nn.TransformerEncoderLayer`, say): a
+/// `qchain` of its one int8 layer, its points read from `Ranges` without a path (`norm1`, `query`, ...), its output
+/// as `output` and its input as `input`, the names `ctattn::record_ranges` gives a single layer.
+///
+/// Example: `constexpr auto int8_layer = ctattn::quantize<layer_ranges>(encoder_layer_weights);`
+template <const auto& Ranges, quantize_options Options = quantize_options{}, typename L>
+  requires(!Model<L> && !detail::is_sequential<L> && detail::has_int8_form<L>)
+[[nodiscard]] constexpr auto quantize(const L& layer) noexcept {
+  if constexpr (Options != quantize_options{}) {
+    return quantize<with_quantize_options<Ranges, Options>>(layer);
+  } else {
+    return detail::quantize_single_layer<Ranges>(layer);
+  }
+}
+
+/// The type `ctattn::quantize<Ranges, Options>` gives for a float model of type M.
 ///
 /// Example: `using int8_sorter = ctattn::quantized_model<toy::sorter, toy::sorter_ranges>;`
-template <typename M, const auto& Ranges>
-using quantized_model = decltype(quantize<Ranges>(std::declval<const M&>()));
+template <typename M, const auto& Ranges, quantize_options Options = quantize_options{}>
+using quantized_model = decltype(quantize<Ranges, Options>(std::declval<const M&>()));
 
 }  // namespace ctattn
 

@@ -80,10 +80,10 @@ template <typename Linear1, typename Activation, typename Linear2>
     return project(activate(project(in, linear1), activation), linear2);
   };
 }
-template <quantization Scores, typename Weights, typename Cache, typename Row>
+template <quantization Scores, softmax_method Softmax, typename Weights, typename Cache, typename Row>
 [[nodiscard]] constexpr auto int8_cached_self_attention(const Weights& weights, Cache& cache, Row& attended) noexcept {
   return [&weights, &cache, &attended](const auto& in) {
-    (void)multi_head_attention_step<Scores>(in, weights, cache, attended);
+    (void)multi_head_attention_step<Scores, Softmax>(in, weights, cache, attended);
     return attended;
   };
 }
@@ -115,6 +115,7 @@ constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexc
 /// | `feed_forward` | the second linear                                |
 /// | `output`       | sum1 + feed_forward, the layer's output          |
 /// | `sum2`         | post-norm only: norm1 + feed_forward             |
+/// | `softmax`      | not a point: the attention's `softmax_method`    |
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
@@ -140,6 +141,7 @@ struct encoder_layer_quantizations {
   quantization feed_forward{1.0};
   quantization output{1.0};
   quantization sum2{1.0};
+  softmax_method softmax = softmax_method::rounded;
 
   friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
 };
@@ -263,7 +265,7 @@ struct qtransformer_encoder_layer {
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return detail::residual_blocks<NormFirst>(
-        blocks(), x, [&](const auto& in) { return multi_head_attention<Q.scores>(in, self_attn, mask); },
+        blocks(), x, [&](const auto& in) { return multi_head_attention<Q.scores, Q.softmax>(in, self_attn, mask); },
         [&](const auto& in) { return feed_forward(in); });
   }
 
@@ -346,9 +348,9 @@ struct qtransformer_encoder_layer {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
     if (cache.full()) return false;
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
-    out = detail::residual_blocks<NormFirst>(blocks(), x,
-                                             detail::int8_cached_self_attention<Q.scores>(self_attn, cache, attended),
-                                             detail::int8_feed_forward(linear1, activation, linear2));
+    out = detail::residual_blocks<NormFirst>(
+        blocks(), x, detail::int8_cached_self_attention<Q.scores, Q.softmax>(self_attn, cache, attended),
+        detail::int8_feed_forward(linear1, activation, linear2));
     return true;
   }
 
@@ -436,6 +438,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
 /// | `hidden`, `activation`, `feed_forward` | of norm3           | of norm2                                    |
 /// | `output`          | sum2 + feed_forward                     | LayerNorm3(sum3)                            |
 /// | `sum3`            | (not used)                              | norm2 + feed_forward                        |
+/// | `softmax`         | not a point: both attentions' `softmax_method` |                                          |
 ///
 /// A structural type: a template argument of `qtransformer_decoder_layer`.
 // Rationale: the point fields shared with encoder_layer_quantizations are written here again (see there).
@@ -464,6 +467,7 @@ struct decoder_layer_quantizations {
   quantization feed_forward{1.0};
   quantization output{1.0};
   quantization sum3{1.0};
+  softmax_method softmax = softmax_method::rounded;
 
   friend constexpr bool operator==(const decoder_layer_quantizations&, const decoder_layer_quantizations&) = default;
 };
@@ -595,18 +599,18 @@ struct qtransformer_decoder_layer {
     } else {
       const auto self = [&](const auto& in) {
         if constexpr ((detail::is_tgt_mask_option<Options>::value || ...)) {
-          return multi_head_attention<Q.scores>(
+          return multi_head_attention<Q.scores, Q.softmax>(
               in, self_attn, combine_masks(Mask{}, detail::find_first<detail::is_tgt_mask_option>(options...).mask));
         } else {
-          return multi_head_attention<Q.scores>(in, self_attn, Mask{});
+          return multi_head_attention<Q.scores, Q.softmax>(in, self_attn, Mask{});
         }
       };
       const auto cross = [&](const auto& in) {
         if constexpr ((detail::is_memory_mask_option<Options>::value || ...)) {
-          return multi_head_attention<Q.cross_scores>(
+          return multi_head_attention<Q.cross_scores, Q.softmax>(
               in, memory, multihead_attn, detail::find_first<detail::is_memory_mask_option>(options...).mask);
         } else {
-          return multi_head_attention<Q.cross_scores>(in, memory, multihead_attn);
+          return multi_head_attention<Q.cross_scores, Q.softmax>(in, memory, multihead_attn);
         }
       };
       return detail::residual_blocks<NormFirst>(blocks(), x, self, cross,
@@ -676,9 +680,9 @@ struct qtransformer_decoder_layer {
     basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
     basic_qmatrix<std::size_t{1}, Width, Q.cross_attention> crossed;
     out = detail::residual_blocks<NormFirst>(
-        blocks(), x, detail::int8_cached_self_attention<Q.scores>(self_attn, cache, attended),
+        blocks(), x, detail::int8_cached_self_attention<Q.scores, Q.softmax>(self_attn, cache, attended),
         [&](const auto& in) {
-          multi_head_attention_cached<Q.cross_scores>(in, multihead_attn, source, crossed);
+          multi_head_attention_cached<Q.cross_scores, Q.softmax>(in, multihead_attn, source, crossed);
           return crossed;
         },
         detail::int8_feed_forward(linear1, activation, linear2));
