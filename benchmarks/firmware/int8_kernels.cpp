@@ -614,16 +614,24 @@ std::uint32_t outside_one_step(const char* who, const typename W::output_type& w
   return outside;
 }
 
+/// An output buffer of type T, one per (T, Which): the two methods' softmax workloads on one shape share theirs.
+// Rationale: the M0's benchmark image keeps its static data below the 6,144 bytes of stack it reserves.
+template <typename T, int Which>
+T& shared_output() noexcept {
+  static T buffer;
+  return buffer;
+}
+
 // TFLite = true: the workload runs TFLite's softmax, whose every weight must be CMSIS-NN's.
 template <typename W, bool TFLite = false>
 measured bench_softmax(const char* name) noexcept {
-  static typename W::output_type ctattn_out;
+  auto& ctattn_out = shared_output<typename W::output_type, 0>();
   const auto* x = opaque(&W::input);
   measured m{};
   measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*x, out); });
   m.pass = outside_one_step<W>("ctattn", ctattn_out) == 0 && m.pass;
 #if CTATTN_BENCHMARK_CMSIS_NN
-  static typename W::output_type cmsis_out;
+  auto& cmsis_out = shared_output<typename W::output_type, 1>();
   // TFLite's softmax prepare for beta 1 and 5 integer bits of the scaled difference: the input multiplier is
   // beta x scale x 2^26 as a quantized multiplier (>= 1, so its shift is the left shift), and diff_min is minus
   // the largest difference that fits, floor((2^5 - 1) 2^26 / 2^left_shift).
