@@ -14632,8 +14632,9 @@ inline constexpr std::array<std::int32_t, 256> softmax_exp_table = [] {
 /// the input multiplier from scale 2^26 (PreprocessSoftmaxScaling, 5 integer bits), the difference -d times it by
 /// `saturating_rounding_doubling_high_mul` after the left shift, then `math::exp_on_negative_values<5>`; 0 where -d
 /// is below diff_min = -floor(31 2^26 / 2^shift) (CalculateInputRadius), which TFLite leaves out of the row.
-// Rationale: a scale below 2^-27 gives a negative shift, which TFLite refuses at Prepare; the table then scales by
-// the multiplier with its right shift (`multiply_by_quantized_multiplier`), the same real product.
+// Rationale: TFLite's Prepare refuses an input scale of 2^-26 or less (its multiplier must exceed 1); ctattn still
+// makes a table there: the multiplier with its shift as it comes (a right shift below 2^-27, by
+// `multiply_by_quantized_multiplier`), the same real product.
 template <quantization Q>
 inline constexpr std::array<std::int32_t, 256> tflite_softmax_exp_table = [] {
   constexpr int integer_bits = 5;
