@@ -17,4 +17,5 @@ TEST_CASE("the fixed-point arithmetic of int8 inference matches its definition a
   CHECK(cases::exp_mismatches(at_run_time) == 0);
   CHECK(cases::inverse_mismatches(at_run_time) == 0);
   CHECK(cases::reciprocal_mismatches(at_run_time) == 0);
+  CHECK(cases::requantize64_mismatches(at_run_time) == 0);
 }

@@ -13,6 +13,7 @@ static_assert(cases::requantize_mismatches(cases::as_is) == 0);
 static_assert(cases::exp_mismatches(cases::as_is) == 0);
 static_assert(cases::inverse_mismatches(cases::as_is) == 0);
 static_assert(cases::reciprocal_mismatches(cases::as_is) == 0);
+static_assert(cases::requantize64_mismatches(cases::as_is) == 0);
 
 static_assert(math::quantize_multiplier(0.25) == math::quantized_multiplier{1 << 30, -1});
 static_assert(math::quantize_multiplier(0.75) == math::quantized_multiplier{3 << 29, 0});
@@ -30,4 +31,6 @@ static_assert(math::exp_on_interval_between_negative_one_quarter_and_0_excl(-(1 
 static_assert(math::exp_on_negative_values<5>(0) == 0x7FFFFFFF);
 static_assert(math::one_over_one_plus_x(0) == 0x7FFFFFFF);
 static_assert(math::reciprocal_of_sum(1 << 19, 12).bits_over_unit == 0);
+static_assert(math::multiply_by_reduced_multiplier(1000, math::quantize_multiplier(0.25)) == 250);
+static_assert(math::multiply_by_reduced_multiplier(-3, math::quantize_multiplier(0.5)) == -1);  // -1.5 -> -1
 }  // namespace

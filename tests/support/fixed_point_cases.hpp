@@ -110,6 +110,17 @@ constexpr std::size_t reciprocal_mismatches(Read read) noexcept {
   return bad;
 }
 
+template <typename Read>
+constexpr std::size_t requantize64_mismatches(Read read) noexcept {
+  namespace r = fx::requantize64;
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < std::size(r::x); ++i) {
+    const ctattn::math::quantized_multiplier m{read(r::multiplier[i]), read(r::shift[i])};
+    bad += ctattn::math::multiply_by_reduced_multiplier(read(r::x[i]), m) == r::result[i] ? 0u : 1u;
+  }
+  return bad;
+}
+
 // The operands as they are (constant evaluation).
 inline constexpr auto as_is = [](auto value) { return value; };
 

@@ -12,6 +12,7 @@
 /// | `saturating_rounding_doubling_high_mul(a, b)` | round(a b / 2^31), ties upward; (-2^31)^2 saturates to 2^31 - 1 |
 /// | `rounding_divide_by_power_of_two(x, e)`       | round(x / 2^e), ties away from zero, for e in [0, 31]     |
 /// | `multiply_by_quantized_multiplier(x, m)`      | x times the real multiplier m, rounded by the two above   |
+/// | `multiply_by_reduced_multiplier(x, m)`        | an int64 x times m reduced to 16 bits, rounded half up (TFLite's 16x8 kernels) |
 /// | `exp_on_negative_values<I>(a)`                | e^a for a <= 0 in Q(I).(31 - I), the result in Q0.31 (gemmlowp's) |
 /// | `one_over_one_plus_x(a)`                      | 1 / (1 + a) for a in [0, 1) in Q0.31, the result in Q0.31 |
 /// | `reciprocal_of_sum(sum, I)`                   | TFLite's GetReciprocal: 1 / sum for a positive Q(I).(31 - I) sum |
@@ -116,6 +117,22 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std
   // leaves that overflow undefined). Requantization multipliers are below 1 and never shift left.
   const auto scaled = static_cast<std::int32_t>(static_cast<std::uint32_t>(x) << left);
   return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
+}
+
+/// An int64 x (a 16x8 kernel's accumulator) times the real multiplier m, as TFLite's MultiplyByQuantizedMultiplier
+/// computes it for an int64 x (CMSIS-NN's `arm_nn_requantize_s64` alike): m's multiplier reduced to 16 bits,
+/// r = min(round(multiplier / 2^16), 2^15 - 1) (half up; 2^15 - 1 from 0x7FFF0000 on), then
+/// floor((x r + 2^(14 - shift)) / 2^(15 - shift)): rounded half up, once. For |x| < 2^47 and shift in [-31, 7], TFLite's
+/// domain, x r fits in int64. The result is not narrowed: TFLite's cast to int32 would wrap a result beyond it, where
+/// the 16x8 kernels saturate this one to int16.
+///
+/// Example: `static_assert(ctattn::math::multiply_by_reduced_multiplier(1000, ctattn::math::quantize_multiplier(0.25)) == 250);`
+CTATTN_ALWAYS_INLINE constexpr std::int64_t multiply_by_reduced_multiplier(std::int64_t x,
+                                                                           quantized_multiplier m) noexcept {
+  const std::int64_t reduced = m.multiplier < 0x7FFF0000 ? (std::int64_t{m.multiplier} + (1 << 15)) >> 16 : 0x7FFF;
+  const int total = 15 - m.shift;
+  // Rationale: an arithmetic right shift of a negative product, as C++20 defines it (the floor).
+  return (x * reduced + (std::int64_t{1} << (total - 1))) >> total;
 }
 
 /// x 2^exponent for a Q-format raw value: for exponent > 0 a left shift saturated to the int32 range, else
