@@ -14647,11 +14647,11 @@ inline constexpr std::array<std::int32_t, 256> softmax_exp_table = [] {
 
 /// TFLite's e^(-Q.scale() d) for d = 0 to 255 in Q0.31, as its int8 softmax computes each element (beta 1):
 /// the input multiplier from scale 2^26 (PreprocessSoftmaxScaling, 5 integer bits), the difference -d times it by
-/// `saturating_rounding_doubling_high_mul` after the left shift, then `math::exp_on_negative_values<5>`; 0 where -d
-/// is below diff_min = -floor(31 2^26 / 2^shift) (CalculateInputRadius), which TFLite leaves out of the row.
+/// `math::multiply_by_quantized_multiplier` (for TFLite's left shift, its MultiplyByQuantizedMultiplierGreaterThanOne:
+/// the shift, then `saturating_rounding_doubling_high_mul`), then `math::exp_on_negative_values<5>`; 0 where -d is
+/// below diff_min = -floor(31 2^26 / 2^shift) (CalculateInputRadius), which TFLite leaves out of the row.
 // Rationale: TFLite's Prepare refuses an input scale of 2^-26 or less (its multiplier must exceed 1); ctattn still
-// makes a table there: the multiplier with its shift as it comes (a right shift below 2^-27, by
-// `multiply_by_quantized_multiplier`), the same real product.
+// makes a table there, with the multiplier's shift as it comes (a right shift below 2^-27): the same real product.
 template <quantization Q>
 inline constexpr std::array<std::int32_t, 256> tflite_softmax_exp_table = [] {
   constexpr int integer_bits = 5;
@@ -14666,10 +14666,7 @@ inline constexpr std::array<std::int32_t, 256> tflite_softmax_exp_table = [] {
   for (std::size_t d = 0; d < table.size(); ++d) {
     const std::int32_t diff = -static_cast<std::int32_t>(d);
     if (diff < diff_min) continue;
-    const std::int32_t rescaled = m.shift >= 0
-                                      ? math::saturating_rounding_doubling_high_mul(diff * (1 << shift), m.multiplier)
-                                      : math::multiply_by_quantized_multiplier(diff, m);
-    table[d] = math::exp_on_negative_values<integer_bits>(rescaled);
+    table[d] = math::exp_on_negative_values<integer_bits>(math::multiply_by_quantized_multiplier(diff, m));
   }
   return table;
 }();
