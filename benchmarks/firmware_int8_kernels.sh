@@ -145,7 +145,8 @@ summary_table() {
   done
   echo "$header"
   echo "$rule"
-  for kind in "fully connected (fc_):fc_" "Q K^T and P V (qk_, pv_):qk_ pv_" "softmax:softmax_" "ADD:add_"; do
+  for kind in "fully connected (fc_):fc_" "fully connected, int4 weights (fc4_):fc4_" "Q K^T and P V (qk_, pv_):qk_ pv_" \
+              "softmax:softmax_" "ADD:add_"; do
     local row="| ${kind%%:*} |"
     for board in "${boards[@]}"; do
       for opt in "${opts[@]}"; do

@@ -2469,7 +2469,7 @@ constexpr void rms_norm_row(const T (&x)[N], T (&y)[N], const T* weight, T eps) 
 /// | table | row members | rows, fastest first |
 /// |-------|-------------|---------------------|
 /// | `float_backend<float_backend_id>` | `name`, `ops` | avx512, avx2, neon, helium, scalar |
-/// | `int8_backend<int8_backend_id>` | `name`, `ops` (dot products), `product_ops` (the layers' products), `packed_ops` (packed weights) | avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, scalar |
+/// | `int8_backend<int8_backend_id>` | `name`, `ops` (dot products), `product_ops` (the layers' products), `packed_ops` (packed weights), `int4_ops` (int4 weights' products: kernels/int4.hpp) | avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, scalar |
 ///
 /// `void` stands for "none": the scalar row's operations are all void, and so are the packed operations of a
 /// backend without a packed kernel.
@@ -2522,6 +2522,7 @@ struct int8_backend<int8_backend_id::scalar> {
   using ops = void;
   using product_ops = void;
   using packed_ops = void;
+  using int4_ops = void;
 };
 
 /// The first row of a table, in the order of its ids, that the build defines.
@@ -2639,6 +2640,8 @@ inline constexpr float lowest = -87.33654f;
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
 /// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)`   | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
+/// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
+/// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
 ///
 /// Example:
 /// \code
@@ -2682,6 +2685,15 @@ struct int8_ops_defaults {
 /// The optional operations of a packed int8 kernel (a row's `packed_ops`), none defined.
 struct int8_packed_ops_defaults {
   static constexpr bool has_pack_block = false;
+};
+
+/// The optional operations of an int4-weight kernel (a row's `int4_ops`), none defined.
+struct int4_ops_defaults {
+  static constexpr bool has_fully_connected = false;
+  static constexpr bool has_unpack = false;
+  /// Whether `fully_connected` takes rows of K terms.
+  template <std::size_t K>
+  static constexpr bool takes = false;
 };
 
 /// The declared operations of a row's `Ops`: Ops itself, or `Defaults` where the row has none (`void`).
@@ -5746,70 +5758,73 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Kernels: how every operation computes (constant-evaluated, exact scalar loops, or the build's SIMD backend).
-// ---------------------------------------- ctattn/kernels/int8.hpp
-#ifndef CTATTN_KERNELS_INT8_HPP
-#define CTATTN_KERNELS_INT8_HPP
+// ---------------------------------------- ctattn/kernels/int4.hpp
+#ifndef CTATTN_KERNELS_INT4_HPP
+#define CTATTN_KERNELS_INT4_HPP
 
 /// \file
-/// The int8 kernels, and the one place that decides how they compute. Their sums are integers, so every order
-/// gives the same result: constant evaluation, the scalar loops and every backend agree bit for bit, and there is
-/// no exact or fast arithmetic to choose (an int8 call takes no `ctattn::arithmetic`).
+/// The kernels of int4 weights with int8 activations (`ctattn::qlinear` with `weight_format::int4`), and the one
+/// place that decides how they compute. The weights are TFLite's dense int4 packing: the N x K values in row-major
+/// order two per byte, value 2i in the low nibble of byte i and value 2i + 1 in its high nibble, each a two's
+/// complement 4-bit number (an odd K splits a byte between two rows). The arithmetic is the int8 layer's
+/// (kernels/int8.hpp) on the unpacked values: TFLite unpacks int4 weights to int8 and runs its int8
+/// fully-connected operator, so the bits are the same.
 ///
-/// | kernel                                        | computes                                                  |
-/// |-----------------------------------------------|-----------------------------------------------------------|
-/// | `int8_dot_rows<KMax>(a, i, .., b, j0, .., k, n, out)` | out[j] = sum_t (a_i[t] - a_zero)(b_{j0+j}[t] - b_zero)|
-/// | `requantize(c, multiplier, zero)`             | clamp(c times the multiplier, rounded, + zero): one value |
-/// | `int8_window_product_requantized<M, K, N>(x, .., w, .., epilogue, y, ..)` | raw int8 products over windows, offset and requantized (docs/kernels.md) |
-/// | `int8_product_requantized(x, w, epilogue, y)` | the same over whole arrays                                |
-/// | `int8_fully_connected(x, w, start, multipliers, zero, y)` | a layer: the input zero point folded into start |
-/// | `int8_window_product_zero_points<M, K, N>(..)`| (a - za)(b - zb)^T over windows, one multiplier           |
-/// | `int8_column_starts<K, N>(..)`, `int8_window_product_from_starts<M, K, N>(..)` | the same in two steps, the first shared by products of one b |
-/// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
-/// | `int8_softmax_row<Method>(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end), `rounded_softmax` or `tflite_softmax` (quantized/softmax.hpp) |
-/// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
-/// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
-/// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
-/// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
-/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
+/// | kernel                                         | computes                                                  |
+/// |------------------------------------------------|-----------------------------------------------------------|
+/// | `int4_value(packed, i)`                        | value i of a packing, in [-8, 7]                          |
+/// | `int4_unpack_rows<B, K>(packed, first, rows)`  | rows first.. first + B - 1 of an N x K packing as int8    |
+/// | `int4_fully_connected(x, packed, start, multipliers, zero, y)` | `int8_fully_connected`'s outputs from int4 weights |
 ///
-/// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
-/// The products go through `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
-/// form of the products, and int8 attention over sliding windows) computes:
-///   1. constant evaluation: the scalar loop;
-///   2. run time: the build's int8 backend through kernels/detail/int8_simd.hpp, where the target has one:
-///
-/// | target macros                                            | backend      | file                      | terms per step |
-/// |----------------------------------------------------------|--------------|---------------------------|----------------|
-/// | `__AVX512BW__` and `__AVX512VNNI__`                      | avx512_vnni  | kernels/avx512_int8.hpp   | 64             |
-/// | `__AVX512BW__`                                           | avx512       | kernels/avx512_int8.hpp   | 32             |
-/// | `__AVX2__` and `__AVXVNNI__`                             | avx2_vnni    | kernels/avx2_int8.hpp     | 16 (layers: 32) |
-/// | `__AVX2__`                                               | avx2         | kernels/avx2_int8.hpp     | 16             |
-/// | AArch64 with dot product and `__ARM_FEATURE_MATMUL_INT8` | neon_i8mm    | kernels/neon_int8.hpp     | 16 (layers: `smmla`) |
-/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)        | neon_dotprod | kernels/neon_int8.hpp     | 16             |
-/// | `__aarch64__` and `__ARM_NEON`                           | neon         | kernels/neon_int8.hpp     | 8              |
-/// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)         | helium       | kernels/helium_int8.hpp   | 8              |
-/// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC)   | arm_dsp      | kernels/arm_dsp_int8.hpp  | 4              |
-/// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)    | armv6m       | kernels/armv6m_int8.hpp   | 1 (assembly)   |
-/// | anything else (Cortex-M3, ...)                           | scalar       | this file                 | 1              |
-///
-/// These are the int8 table's rows (kernels/backend_rows.hpp), fastest first; each backend's file defines its row
-/// where the target has its instructions, and `detail::int8_row` below is the first defined, chosen once. The
-/// optional operations a backend may add (its own softmax, lookup, LayerNorm, product kernel, ...) are declared with
-/// their defaults in kernels/detail/ops_defaults.hpp, and the kernels below read those declarations. Clang 14
-/// does not enable the dot product with `-march=armv8.6-a+i8mm` (it defines `__ARM_FEATURE_MATMUL_INT8` alone and
-/// rejects `vdotq_s32`): add `+dotprod` for the `neon_i8mm` row, else the build runs `neon`.
-///
-/// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
-/// (AVX-512 VNNI, AVX-VNNI, AVX2, AArch64 `smmla` or `sdot`): its weights packed where the layer is made, read by
-/// kernels/detail/int8_packed.hpp.
+/// How `int4_fully_connected` computes:
+///   1. constant evaluation: the weights unpacked to int8, then `int8_fully_connected`'s constant form;
+///   2. run time, where the build's int8 row has an int4 product that takes K (`int4_product_ops`'s
+///      `fully_connected`: the Cortex-M DSP extension's, kernels/arm_dsp_int4.hpp, for K a multiple of 8): that
+///      kernel, on the packed weights;
+///   3. else blocks of `int4_block_channels` output channels unpacked to int8 on the stack (by the row's `unpack`
+///      where it has one: Helium's, 32 values a step; else the loop), each block's outputs the build's int8 product
+///      kernel (`run_product_requantized`), so every backend of the int8 table runs int4 layers too.
 ///
 /// Example:
 /// \code
-///   const std::int8_t a[1][2]{{1, 2}}, b[1][2]{{3, 4}};   // b as rows of K
-///   std::int8_t c[1][1]{};
-///   constexpr ctattn::math::quantized_multiplier one_half{1 << 30, 0};
-///   ctattn::detail::kernels::int8_product_transposed_requantized(a, b, 0, 0, one_half, 0, c);   // {{6}}: 11 / 2
+///   const std::int8_t x[1][2]{{1, 2}};
+///   const std::uint8_t w[1]{0xF3};   // the 1 x 2 weights {3, -1}
+///   const std::int32_t start[1]{0};
+///   const ctattn::math::quantized_multiplier one[1]{{1 << 30, 1}};
+///   std::int8_t y[1][1];
+///   ctattn::detail::kernels::int4_fully_connected(x, w, start, one, 0, y);   // {{1}}: 1 x 3 + 2 x -1
 /// \endcode
+
+
+// ---------------------------------------- ctattn/kernels/arm_dsp_int4.hpp
+#ifndef CTATTN_KERNELS_ARM_DSP_INT4_HPP
+#define CTATTN_KERNELS_ARM_DSP_INT4_HPP
+
+/// \file
+/// The Cortex-M DSP extension's kernel for int4 weights with int8 inputs (kernels/int4.hpp's
+/// `int4_fully_connected`): the packed weights read straight from flash, 8 a word, each pair of nibbles widened to
+/// the two 16-bit halves `smlad` multiplies, with no unpacked copy.
+///
+/// | step                                   | instructions            | what it does                               |
+/// |----------------------------------------|-------------------------|--------------------------------------------|
+/// | load 8 int4                            | `ldr`                   | one word: values 0..7 of a row's 8 terms   |
+/// | the low nibbles, each times 16         | `lsl`, `and`            | bytes n0 16, n2 16, n4 16, n6 16           |
+/// | values (0, 4) and (2, 6) in halves     | `sxtb16`, `sxtb16 ror #8` | two's complement nibbles sign-extended   |
+/// | the high nibbles, each times 16        | `and`                   | bytes n1 16, n3 16, n5 16, n7 16           |
+/// | values (1, 5) and (3, 7) in halves     | `sxtb16`, `sxtb16 ror #8` |                                          |
+/// | multiply and add, each row             | 2 `ldrd`, 4 `smlad`     | the row's 8 inputs, widened in that order  |
+///
+/// Each value is read as 16 times itself (its nibble in a byte's high half), so a row's sum is 16 times the true one
+/// and one arithmetic shift makes it exact. The rows of x are widened once per block of up to 6 rows, their terms
+/// paired as the weights' halves are ((0, 4), (2, 6), (1, 5), (3, 7) of every 8), and each channel runs against
+/// all of them: 45 instructions per 48 multiply-accumulates in a block of 6 rows, against 42 for int8 weights.
+///
+/// Takes rows of K terms where K is a multiple of 8 (each row's weights then start on a byte, 4 words a row of 32)
+/// and at most `arm_dsp_widened_max_terms`; kernels/int4.hpp gives other widths to the int8 kernel on unpacked
+/// blocks. Built only where the compiler defines `__ARM_FEATURE_DSP`. Tested on the target by the firmware boards
+/// (int8_kernel_cases: every width, block and rest against the formula).
+///
+/// Example: `static_assert(ctattn::detail::arm_dsp_int4_ops::takes<32> && !ctattn::detail::arm_dsp_int4_ops::takes<12>);`
 
 
 // ---------------------------------------- ctattn/kernels/arm_dsp_int8.hpp
@@ -6476,6 +6491,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   }
 };
 
+struct arm_dsp_int4_ops;  // kernels/arm_dsp_int4.hpp
+
 /// The int8 table's arm_dsp row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::arm_dsp> {
@@ -6483,6 +6500,7 @@ struct int8_backend<int8_backend_id::arm_dsp> {
   using ops = arm_dsp_int8_ops;
   using product_ops = arm_dsp_int8_ops;
   using packed_ops = void;
+  using int4_ops = arm_dsp_int4_ops;
 };
 
 }  // namespace ctattn::detail
@@ -6490,7 +6508,220 @@ struct int8_backend<int8_backend_id::arm_dsp> {
 #endif  // defined(__ARM_FEATURE_DSP)
 
 #endif  // CTATTN_KERNELS_ARM_DSP_INT8_HPP
-// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/arm_dsp_int4.hpp (continued)
+
+#if defined(__ARM_FEATURE_DSP)
+
+#include <arm_acle.h>
+
+#include <bit>
+#include <cstring>
+
+namespace ctattn::detail {
+
+struct arm_dsp_int4_ops : int4_ops_defaults {
+  static constexpr bool has_fully_connected = true;
+  /// Terms per packed word.
+  static constexpr std::size_t step = 8;
+  /// The most rows of x a widened block holds.
+  static constexpr std::size_t block_rows = 6;
+  /// Whether rows of K terms take this kernel.
+  template <std::size_t K>
+  static constexpr bool takes = K >= step && K % step == 0 && K <= arm_dsp_widened_max_terms;
+
+  /// R rows of x (XS bytes apart) widened into `out` in the order `block_steps` reads them: for each 8 terms, each
+  /// row's (x0, x4) and (x2, x6) halves, then each row's (x1, x5) and (x3, x7).
+  template <std::size_t K, std::size_t XS, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void widen_rows(const std::int8_t* x, std::int32_t* out) noexcept {
+    for (std::size_t t = 0; t < K; t += step) {
+      std::uint32_t odd[R][2];
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::uint32_t low = arm_dsp_int8_ops::load_word(x + r * XS + t);
+        const std::uint32_t high = arm_dsp_int8_ops::load_word(x + r * XS + t + 4);
+        const auto e0 = static_cast<std::uint32_t>(arm_dsp_int8_ops::even_bytes(low));   // x0, x2
+        const auto e1 = static_cast<std::uint32_t>(arm_dsp_int8_ops::even_bytes(high));  // x4, x6
+        const auto o0 = static_cast<std::uint32_t>(arm_dsp_int8_ops::odd_bytes(low));    // x1, x3
+        const auto o1 = static_cast<std::uint32_t>(arm_dsp_int8_ops::odd_bytes(high));   // x5, x7
+        out[2 * r] = std::bit_cast<std::int32_t>((e0 & 0xFFFFu) | (e1 << 16));
+        out[2 * r + 1] = std::bit_cast<std::int32_t>((e1 & 0xFFFF0000u) | (e0 >> 16));
+        odd[r][0] = (o0 & 0xFFFFu) | (o1 << 16);
+        odd[r][1] = (o1 & 0xFFFF0000u) | (o0 >> 16);
+      }
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        out[2 * R + 2 * r] = std::bit_cast<std::int32_t>(odd[r][0]);
+        out[2 * R + 2 * r + 1] = std::bit_cast<std::int32_t>(odd[r][1]);
+      }
+      out += 4 * R;
+    }
+  }
+
+  /// 16 times the raw sums of R <= 6 widened rows at xw (`widen_rows`) against one channel's K / 8 packed words
+  /// at w, into s.
+  // Rationale: in assembly for the reason arm_dsp_int8_ops::block_steps gives: 6 accumulators, the packed word,
+  // two widened halves of it, a pair of x's words (`ldrd`), the two pointers and the count are 14 registers, the
+  // core's 13 and the link register (saved by the compiler around the block, as the clobber asks). The rows past R
+  // are left out by the assembler (`.if`).
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void block_steps(const std::int32_t* xw, const std::uint8_t* w,
+                                               std::int32_t (&s)[block_rows]) noexcept {
+    static_assert(R >= 1 && R <= block_rows && takes<K>);
+    std::size_t steps = K / step;
+    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
+    std::uint32_t word, half_a, half_b, x_a, x_b;
+#define CTATTN_ARM_DSP_INT4_ROW(N)         \
+  ".if %c[rows] > " #N                     \
+  "\n\t"                                   \
+  "ldrd %[xa], %[xb], [%[x]], #8\n\t"      \
+  "smlad %[s" #N "], %[xa], %[ha], %[s" #N \
+  "]\n\t"                                  \
+  "smlad %[s" #N "], %[xb], %[hb], %[s" #N \
+  "]\n\t"                                  \
+  ".endif\n\t"
+    asm volatile(
+        "1:\n\t"
+        "ldr %[word], [%[w]], #4\n\t"
+        "lsl %[ha], %[word], #4\n\t"
+        "and %[ha], %[ha], #0xF0F0F0F0\n\t"
+        "sxtb16 %[hb], %[ha], ror #8\n\t"
+        "sxtb16 %[ha], %[ha]\n\t"
+        CTATTN_ARM_DSP_INT4_ROW(0) CTATTN_ARM_DSP_INT4_ROW(1) CTATTN_ARM_DSP_INT4_ROW(2)
+        CTATTN_ARM_DSP_INT4_ROW(3) CTATTN_ARM_DSP_INT4_ROW(4) CTATTN_ARM_DSP_INT4_ROW(5)
+        "and %[word], %[word], #0xF0F0F0F0\n\t"
+        "sxtb16 %[hb], %[word], ror #8\n\t"
+        "sxtb16 %[ha], %[word]\n\t"
+        CTATTN_ARM_DSP_INT4_ROW(0) CTATTN_ARM_DSP_INT4_ROW(1) CTATTN_ARM_DSP_INT4_ROW(2)
+        CTATTN_ARM_DSP_INT4_ROW(3) CTATTN_ARM_DSP_INT4_ROW(4) CTATTN_ARM_DSP_INT4_ROW(5)
+        "subs %[steps], %[steps], #1\n\t"
+        "bne 1b\n\t"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4), [s5] "+r"(s5), [x] "+r"(xw),
+          [w] "+r"(w), [steps] "+r"(steps), [word] "=&r"(word), [ha] "=&r"(half_a), [hb] "=&r"(half_b),
+          [xa] "=&r"(x_a), [xb] "=&r"(x_b)
+        : [rows] "n"(R)
+        : "cc", "memory");
+#undef CTATTN_ARM_DSP_INT4_ROW
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+    s[4] = s4;
+    s[5] = s5;
+  }
+
+  /// R <= 6 rows of x from row r0, widened once, against all N channels of the packing, into y.
+  // Rationale: never inlined, as arm_dsp_int8_ops::widened_block, so that the widened rows are on the stack only
+  // while the block runs.
+  template <std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, std::size_t R, typename Epilogue>
+  [[gnu::noinline]] static void widened_block(const std::int8_t* x, const std::uint8_t* packed, std::size_t r0,
+                                              const Epilogue& e, std::int8_t* y) noexcept {
+    alignas(8) std::int32_t xw[K / step * R * 4];
+    widen_rows<K, XS, R>(x, xw);
+    for (std::size_t c = 0; c < N; ++c) {
+      std::int32_t sums[block_rows];
+      block_steps<K, R>(xw, packed + c * (K / 2), sums);
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        // 16 times the sum, exact: one arithmetic shift, then the start (wrapping, as the int8 kernels add it).
+        sums[r] = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[r] >> 4) +
+                                            static_cast<std::uint32_t>(e.start(r0 + r, c)));
+      }
+      arm_dsp_int8_ops::requantize_column<R>(sums, e.multiplier(c), e.zero, y + c, YS);
+    }
+  }
+
+  /// kernels/int4.hpp's `int4_fully_connected` at run time, for `takes<K>`: M rows of x (K bytes apart) against
+  /// the N channels of the packing, into y (rows N apart), in blocks of at most 6 rows as equal as the rows allow.
+  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+  static void fully_connected(const std::int8_t* x, const std::uint8_t* packed, Epilogue e, std::int8_t* y) noexcept {
+    constexpr std::size_t blocks = (M + block_rows - 1) / block_rows;
+    constexpr std::size_t larger = (M + blocks - 1) / blocks;
+    constexpr std::size_t smaller = M / blocks;
+    constexpr std::size_t larger_blocks = M % blocks == 0 ? blocks : M % blocks;
+    std::size_t r = 0;
+    for (std::size_t b = 0; b < larger_blocks; ++b, r += larger) {
+      widened_block<K, N, K, N, larger>(x + r * K, packed, r, e, y + r * N);
+    }
+    if constexpr (larger_blocks < blocks) {
+      for (std::size_t b = larger_blocks; b < blocks; ++b, r += smaller) {
+        widened_block<K, N, K, N, smaller>(x + r * K, packed, r, e, y + r * N);
+      }
+    }
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_DSP)
+
+#endif  // CTATTN_KERNELS_ARM_DSP_INT4_HPP
+// ---------------------------------------- ctattn/kernels/int4.hpp (continued)
+// ---------------------------------------- ctattn/kernels/int8.hpp
+#ifndef CTATTN_KERNELS_INT8_HPP
+#define CTATTN_KERNELS_INT8_HPP
+
+/// \file
+/// The int8 kernels, and the one place that decides how they compute. Their sums are integers, so every order
+/// gives the same result: constant evaluation, the scalar loops and every backend agree bit for bit, and there is
+/// no exact or fast arithmetic to choose (an int8 call takes no `ctattn::arithmetic`).
+///
+/// | kernel                                        | computes                                                  |
+/// |-----------------------------------------------|-----------------------------------------------------------|
+/// | `int8_dot_rows<KMax>(a, i, .., b, j0, .., k, n, out)` | out[j] = sum_t (a_i[t] - a_zero)(b_{j0+j}[t] - b_zero)|
+/// | `requantize(c, multiplier, zero)`             | clamp(c times the multiplier, rounded, + zero): one value |
+/// | `int8_window_product_requantized<M, K, N>(x, .., w, .., epilogue, y, ..)` | raw int8 products over windows, offset and requantized (docs/kernels.md) |
+/// | `int8_product_requantized(x, w, epilogue, y)` | the same over whole arrays                                |
+/// | `int8_fully_connected(x, w, start, multipliers, zero, y)` | a layer: the input zero point folded into start |
+/// | `int8_window_product_zero_points<M, K, N>(..)`| (a - za)(b - zb)^T over windows, one multiplier           |
+/// | `int8_column_starts<K, N>(..)`, `int8_window_product_from_starts<M, K, N>(..)` | the same in two steps, the first shared by products of one b |
+/// | `int8_row_sum<K>(p)`                          | sum of K int8 values                                      |
+/// | `int8_softmax_row<Method>(x, w, begin, end, table, visible)` | the int8 softmax of x[begin, end), `rounded_softmax` or `tflite_softmax` (quantized/softmax.hpp) |
+/// | `int8_add_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 ADD, element by element (quantized/add.hpp) |
+/// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
+/// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
+/// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
+/// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
+///
+/// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
+/// The products go through `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
+/// form of the products, and int8 attention over sliding windows) computes:
+///   1. constant evaluation: the scalar loop;
+///   2. run time: the build's int8 backend through kernels/detail/int8_simd.hpp, where the target has one:
+///
+/// | target macros                                            | backend      | file                      | terms per step |
+/// |----------------------------------------------------------|--------------|---------------------------|----------------|
+/// | `__AVX512BW__` and `__AVX512VNNI__`                      | avx512_vnni  | kernels/avx512_int8.hpp   | 64             |
+/// | `__AVX512BW__`                                           | avx512       | kernels/avx512_int8.hpp   | 32             |
+/// | `__AVX2__` and `__AVXVNNI__`                             | avx2_vnni    | kernels/avx2_int8.hpp     | 16 (layers: 32) |
+/// | `__AVX2__`                                               | avx2         | kernels/avx2_int8.hpp     | 16             |
+/// | AArch64 with dot product and `__ARM_FEATURE_MATMUL_INT8` | neon_i8mm    | kernels/neon_int8.hpp     | 16 (layers: `smmla`) |
+/// | AArch64 with `__ARM_FEATURE_DOTPROD` (`+dotprod`)        | neon_dotprod | kernels/neon_int8.hpp     | 16             |
+/// | `__aarch64__` and `__ARM_NEON`                           | neon         | kernels/neon_int8.hpp     | 8              |
+/// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)         | helium       | kernels/helium_int8.hpp   | 8              |
+/// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC)   | arm_dsp      | kernels/arm_dsp_int8.hpp  | 4              |
+/// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)    | armv6m       | kernels/armv6m_int8.hpp   | 1 (assembly)   |
+/// | anything else (Cortex-M3, ...)                           | scalar       | this file                 | 1              |
+///
+/// These are the int8 table's rows (kernels/backend_rows.hpp), fastest first; each backend's file defines its row
+/// where the target has its instructions, and `detail::int8_row` below is the first defined, chosen once. The
+/// optional operations a backend may add (its own softmax, lookup, LayerNorm, product kernel, ...) are declared with
+/// their defaults in kernels/detail/ops_defaults.hpp, and the kernels below read those declarations. Clang 14
+/// does not enable the dot product with `-march=armv8.6-a+i8mm` (it defines `__ARM_FEATURE_MATMUL_INT8` alone and
+/// rejects `vdotq_s32`): add `+dotprod` for the `neon_i8mm` row, else the build runs `neon`.
+///
+/// A layer's fully-connected product (`ctattn::qlinear`) has a third form where the build has a packed kernel
+/// (AVX-512 VNNI, AVX-VNNI, AVX2, AArch64 `smmla` or `sdot`): its weights packed where the layer is made, read by
+/// kernels/detail/int8_packed.hpp.
+///
+/// Example:
+/// \code
+///   const std::int8_t a[1][2]{{1, 2}}, b[1][2]{{3, 4}};   // b as rows of K
+///   std::int8_t c[1][1]{};
+///   constexpr ctattn::math::quantized_multiplier one_half{1 << 30, 0};
+///   ctattn::detail::kernels::int8_product_transposed_requantized(a, b, 0, 0, one_half, 0, c);   // {{6}}: 11 / 2
+/// \endcode
+
+
 // ---------------------------------------- ctattn/kernels/armv6m_int8.hpp
 #ifndef CTATTN_KERNELS_ARMV6M_INT8_HPP
 #define CTATTN_KERNELS_ARMV6M_INT8_HPP
@@ -6607,6 +6838,7 @@ struct int8_backend<int8_backend_id::armv6m> {
   using ops = void;
   using product_ops = armv6m_int8_ops;
   using packed_ops = void;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -7639,6 +7871,7 @@ struct int8_backend<int8_backend_id::avx2> {
   using ops = avx2_int8_ops;
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_packed_ops;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -7694,6 +7927,7 @@ struct int8_backend<int8_backend_id::avx2_vnni> {
   using ops = avx2_int8_ops;
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_vnni_packed_ops;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -8055,6 +8289,7 @@ struct int8_backend<int8_backend_id::avx512> {
   using ops = avx512_int8_ops;
   using product_ops = avx512_int8_ops;
   using packed_ops = avx2_packed_ops;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -8305,6 +8540,7 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
   using ops = avx512_vnni_int8_ops;
   using product_ops = avx512_vnni_int8_ops;
   using packed_ops = avx512_vnni_packed_ops;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -8649,6 +8885,30 @@ struct helium_int8_ops : int8_ops_defaults {
   }
 };
 
+/// Int4 weights on Helium (kernels/int4.hpp): unpacked 32 a step, then the int8 product kernel above.
+struct helium_int4_ops : int4_ops_defaults {
+  static constexpr bool has_unpack = true;
+  /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8: per 16
+  /// bytes, `vshl` and `vshr` sign-extend the low nibbles, `vshr` the high ones, and `vst2` interleaves them; the
+  /// last bytes by the same steps on predicated lanes.
+  static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
+    const std::size_t bytes = count / 2;
+    std::size_t i = 0;
+    for (; i + 16 <= bytes; i += 16) {
+      const int8x16_t b = __arm_vreinterpretq_s8_u8(__arm_vld1q_u8(packed + i));
+      int8x16x2_t pair;
+      pair.val[0] = __arm_vshrq_n_s8(__arm_vshlq_n_s8(b, 4), 4);
+      pair.val[1] = __arm_vshrq_n_s8(b, 4);
+      __arm_vst2q_s8(values + 2 * i, pair);
+    }
+    for (; i < bytes; ++i) {
+      const auto b = static_cast<std::int8_t>(packed[i]);
+      values[2 * i] = static_cast<std::int8_t>(static_cast<std::int8_t>(b * 16) >> 4);
+      values[2 * i + 1] = static_cast<std::int8_t>(b >> 4);
+    }
+  }
+};
+
 /// The int8 table's helium row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::helium> {
@@ -8656,6 +8916,7 @@ struct int8_backend<int8_backend_id::helium> {
   using ops = helium_int8_ops;
   using product_ops = helium_int8_ops;
   using packed_ops = void;
+  using int4_ops = helium_int4_ops;
 };
 
 }  // namespace ctattn::detail
@@ -8713,6 +8974,7 @@ struct int8_backend<int8_backend_id::neon> {
   using ops = neon_int8_ops;
   using product_ops = neon_int8_ops;
   using packed_ops = void;
+  using int4_ops = void;
 };
 
 #if defined(__ARM_FEATURE_DOTPROD)
@@ -8865,6 +9127,7 @@ struct int8_backend<int8_backend_id::neon_i8mm> {
   using ops = neon_dotprod_int8_ops;
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_i8mm_packed_ops;
+  using int4_ops = void;
 };
 
 #endif  // defined(__ARM_FEATURE_MATMUL_INT8)
@@ -8876,6 +9139,7 @@ struct int8_backend<int8_backend_id::neon_dotprod> {
   using ops = neon_dotprod_int8_ops;
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_dotprod_packed_ops;
+  using int4_ops = void;
 };
 
 #endif  // defined(__ARM_FEATURE_DOTPROD)
@@ -9833,6 +10097,163 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
 }  // namespace ctattn
 
 #endif  // CTATTN_KERNELS_INT8_HPP
+// ---------------------------------------- ctattn/kernels/int4.hpp (continued)
+
+namespace ctattn::detail {
+/// The int4-weight operations of the int8 row this build runs (`int8_row::int4_ops`: the Cortex-M DSP's product,
+/// kernels/arm_dsp_int4.hpp; Helium's unpacking, kernels/helium_int8.hpp), or `void` where the row has none.
+using int4_product_ops = int8_row::int4_ops;
+
+/// The int4 operations as declared (kernels/detail/ops_defaults.hpp): `int4_product_ops`, or the defaults.
+using int4_declared = declared_ops<int4_product_ops, int4_ops_defaults>;
+}  // namespace ctattn::detail
+
+namespace ctattn::detail::kernels {
+
+/// The bytes of an N x K int4 packing: two values a byte, the last byte's high nibble unused when N K is odd.
+template <std::size_t N, std::size_t K>
+inline constexpr std::size_t int4_packed_bytes = (N * K + 1) / 2;
+
+/// Value i of a dense int4 packing: the low nibble of byte i / 2 for even i, the high one for odd i, sign-extended.
+///
+/// Example: `const std::uint8_t p[1]{0x8F}; // int4_value(p, 0) == -1, int4_value(p, 1) == -8`
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr std::int8_t int4_value(const std::uint8_t* packed,
+                                                                    std::size_t i) noexcept {
+  const unsigned byte = packed[i / 2];
+  const unsigned nibble = (i % 2 == 0 ? byte : byte >> 4) & 0xFu;
+  return static_cast<std::int8_t>(static_cast<int>(nibble ^ 0x8u) - 8);
+}
+
+/// rows[r][base + T] = value first_value + base + T of the packing over the pack T: one expression, one step of the
+/// constant evaluators.
+template <std::size_t B, std::size_t K, std::size_t Bytes, std::size_t... T>
+constexpr void int4_terms_unpacked(const std::uint8_t (&packed)[Bytes], std::size_t first_value,
+                                   std::int8_t (&rows)[B][K], std::size_t r, std::size_t base,
+                                   std::index_sequence<T...>) noexcept {
+  // Rationale: the value written out rather than by `int4_value`: Clang counts each call's statement as a step.
+  ((rows[r][base + T] = static_cast<std::int8_t>(
+        static_cast<int>((((first_value + base + T) % 2 == 0 ? unsigned{packed[(first_value + base + T) / 2]}
+                                                             : unsigned{packed[(first_value + base + T) / 2]} >> 4) &
+                          0xFu) ^
+                         0x8u) -
+        8)),
+   ...);
+}
+
+/// Rows first.. first + B - 1 of an N x K int4 packing, unpacked into `rows` (B x K int8).
+// Rationale: in constant evaluation, folds of 64 values (Clang counts a loop's every iteration against its budget of
+// steps, a fold once: a loop per weight took the verified sorter with int4 weights past Clang's default million).
+template <std::size_t B, std::size_t K, std::size_t Bytes>
+constexpr void int4_unpack_rows(const std::uint8_t (&packed)[Bytes], std::size_t first,
+                                std::int8_t (&rows)[B][K]) noexcept {
+  if (std::is_constant_evaluated()) {
+    constexpr std::size_t whole = K / unrolled_chunk * unrolled_chunk;
+    for (std::size_t r = 0; r < B; ++r) {
+      const std::size_t row_start = (first + r) * K;
+      for (std::size_t base = 0; base < whole; base += unrolled_chunk) {
+        int4_terms_unpacked(packed, row_start, rows, r, base, std::make_index_sequence<unrolled_chunk>{});
+      }
+      if constexpr (whole < K) {
+        int4_terms_unpacked(packed, row_start, rows, r, whole, std::make_index_sequence<K - whole>{});
+      }
+    }
+    return;
+  }
+  for (std::size_t r = 0; r < B; ++r) {
+    const std::size_t base = (first + r) * K;
+    for (std::size_t k = 0; k < K; ++k) rows[r][k] = int4_value(packed, base + k);
+  }
+}
+
+/// How many output channels an int4 layer unpacks at a time at run time: their int8 rows take this many times K
+/// bytes of stack. On a Cortex-M 8 (a KWT-1 feed-forward block of K = 768: 6 KiB); elsewhere 32.
+// Rationale: each block is one call of the int8 product kernel, which widens or stages the rows of x once per
+// call: fewer channels a block would repeat that work, more would take more stack.
+inline constexpr std::size_t int4_block_channels =
+#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
+    8;
+#else
+    32;
+#endif
+
+/// The stack bytes an int4 layer's product of M x K by N x K takes beyond its locals, on any backend: one block of
+/// unpacked channels with the int8 product kernel's scratch for a block, or the DSP kernel's widened rows (up to 6
+/// rows of K terms in int16).
+///
+/// Example: `static_assert(ctattn::detail::kernels::int4_product_stack_bytes<6, 64, 32> >= 64);`
+template <std::size_t M, std::size_t K, std::size_t N>
+inline constexpr std::size_t int4_product_stack_bytes =
+    (N < int4_block_channels ? N : int4_block_channels) * K +
+    int8_product_stack_bytes<M, K, (N < int4_block_channels ? N : int4_block_channels)>;
+
+/// Whether the row's int4 product takes rows of K terms.
+template <std::size_t K>
+inline constexpr bool int4_kernel_takes = int4_declared::has_fully_connected && int4_declared::template takes<K>;
+
+/// The int4 kernel Ops on M rows of x against the N channels of a packing (a template, so that a build whose row
+/// has none never names it).
+template <typename Ops, std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+void run_int4_kernel(const std::int8_t* x, const std::uint8_t* packed, const Epilogue& e, std::int8_t* y) noexcept {
+  Ops::template fully_connected<M, K, N>(x, packed, e, y);
+}
+
+/// The row's int4 unpacking (a template, as `run_int4_kernel`).
+template <typename Ops>
+void run_int4_unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
+  Ops::unpack(packed, values, count);
+}
+
+/// Channels first.. first + B - 1 of an int4 layer at run time: unpacked, then the int8 product kernel writes
+/// their B columns of y.
+template <std::size_t B, std::size_t M, std::size_t K, std::size_t N, std::size_t Bytes>
+void int4_channel_block(const std::int8_t (&x)[M][K], const std::uint8_t (&packed)[Bytes], std::size_t first,
+                        const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                        std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
+  std::int8_t rows[B][K];
+  if constexpr (int4_declared::has_unpack && K % 2 == 0) {
+    run_int4_unpack<int4_declared>(&packed[first * K / 2], &rows[0][0], B * K);
+  } else {
+    int4_unpack_rows(packed, first, rows);
+  }
+  const int8_epilogue<true> block{&start[first], nullptr, &multipliers[first], zero};
+  run_product_requantized<int8_product_ops, M, K, B, K, K, N>(&x[0][0], &rows[0][0], block, &y[0][first]);
+}
+
+/// The int8 fully-connected product (`int8_fully_connected`) of int4 weights: y[r][c] = requantize(start[c] +
+/// sum_t x[r][t] w[c][t], multipliers[c], zero), w[c][t] value c K + t of the packing. The same bits in constant
+/// evaluation and at run time, on every target.
+///
+/// | operand       | shape                                   |
+/// |---------------|-----------------------------------------|
+/// | `x`           | M x K int8                              |
+/// | `packed`      | N x K int4, (N K + 1) / 2 bytes (out x in) |
+/// | `start`       | N int32                                 |
+/// | `multipliers` | N                                       |
+/// | `y`           | M x N int8                              |
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int4_fully_connected(const std::int8_t (&x)[M][K], const std::uint8_t (&packed)[int4_packed_bytes<N, K>],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
+  if (std::is_constant_evaluated()) {
+    std::int8_t w[N][K];
+    int4_unpack_rows(packed, 0, w);
+    int8_fully_connected(x, w, start, multipliers, zero, y);
+    return;
+  }
+  if constexpr (int4_kernel_takes<K>) {
+    run_int4_kernel<int4_product_ops, M, K, N>(&x[0][0], packed, int8_epilogue<true>{start, nullptr, multipliers, zero},
+                                               &y[0][0]);
+    return;
+  }
+  constexpr std::size_t block = N < int4_block_channels ? N : int4_block_channels;
+  std::size_t first = 0;
+  for (; first + block <= N; first += block) int4_channel_block<block>(x, packed, first, start, multipliers, zero, y);
+  if constexpr (N % block != 0) int4_channel_block<N % block>(x, packed, first, start, multipliers, zero, y);
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_INT4_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Attention: softmax, masks, projections, scaled dot-product attention, heads, gradients.
@@ -14345,6 +14766,122 @@ constexpr auto operator+(const A&, const B&) noexcept {
 /// \endcode
 
 
+// ---------------------------------------- ctattn/quantized/weights.hpp
+#ifndef CTATTN_QUANTIZED_WEIGHTS_HPP
+#define CTATTN_QUANTIZED_WEIGHTS_HPP
+
+/// \file
+/// How a quantized layer stores its weights: `ctattn::weight_format` (int8, or int4 two a byte), and
+/// `ctattn::int4_weights`, an out x in matrix of int4 values in TFLite's dense packing.
+///
+/// | entity                         | what                                                                 |
+/// |--------------------------------|----------------------------------------------------------------------|
+/// | `weight_format::int8`          | one int8 a weight (the default)                                      |
+/// | `weight_format::int4`          | two int4 weights a byte, [-7, 7] from `quantize_linear` (TFLite's range), half the flash |
+/// | `int4_weights<Out, In>`        | the packed bytes, `(r, c)` reads one value                           |
+/// | `int4_weights<Out, In>::from_values(v)` | packs int8 values in [-8, 7], at compile time              |
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::int4_weights<2, 3>::from_values({{1, -2, 3}, {-8, 7, 0}});
+///   static_assert(w.packed[0] == 0xE1 && w(1, 0) == -8);
+/// \endcode
+
+
+
+namespace ctattn {
+
+/// How a quantized linear layer (`ctattn::qlinear`) stores its weights. Both give TFLite's int8 fully-connected
+/// arithmetic (TFLite unpacks int4 weights to int8 before its int8 kernel); int4 halves the weights' flash and
+/// rounds each weight to one of 15 steps instead of 255.
+///
+/// | value   | storage                          | TFLite tensor type |
+/// |---------|----------------------------------|--------------------|
+/// | `int8`  | `std::int8_t weight[Out][In]`    | INT8               |
+/// | `int4`  | `int4_weights<Out, In>`          | INT4               |
+///
+/// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4> layer;`
+enum class weight_format : unsigned char { int8, int4 };
+
+namespace detail {
+// Reached in constant evaluation by a value outside [-8, 7] given to `int4_weights::from_values`: the build stops
+// here, this function's name in the compiler's message.
+inline void int4_weight_must_be_between_minus_8_and_7() noexcept {}
+}  // namespace detail
+
+template <std::size_t Out, std::size_t In>
+struct int4_weights;
+
+namespace detail {
+// The packing of values already in [-8, 7] (`quantize_linear`'s, clamped to [-7, 7]): each value's low four bits.
+template <std::size_t Out, std::size_t In>
+constexpr int4_weights<Out, In> int4_packing_of(const std::int8_t (&values)[Out][In]) noexcept;
+}  // namespace detail
+
+/// An Out x In matrix of int4 weights (PyTorch's out x in layout) in TFLite's dense packing: the values in
+/// row-major order, value 2i in the low nibble of `packed[i]` and value 2i + 1 in its high nibble, each a two's
+/// complement 4-bit number; with an odd Out x In the last byte's high nibble is 0. Any byte is a valid pair, so
+/// bytes read from a file need no check.
+///
+/// | member            | meaning                                                  |
+/// |-------------------|----------------------------------------------------------|
+/// | `rows`, `cols`    | Out, In                                                  |
+/// | `packed`          | (Out In + 1) / 2 bytes                                   |
+/// | `(r, c)`          | the value at row r, column c, in [-8, 7]                 |
+/// | `from_values(v)`  | the packing of int8 values (compile time; a value outside [-8, 7] stops the build) |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::int4_weights<1, 2> w{{0xF3}};   // {3, -1}
+///   static_assert(w(0, 0) == 3 && w(0, 1) == -1);
+/// \endcode
+template <std::size_t Out, std::size_t In>
+struct int4_weights {
+  static constexpr std::size_t rows = Out;
+  static constexpr std::size_t cols = In;
+  static constexpr std::size_t bytes = detail::kernels::int4_packed_bytes<Out, In>;
+
+  std::uint8_t packed[bytes]{};
+
+  [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept {
+    return detail::kernels::int4_value(packed, r * In + c);
+  }
+
+  /// The packing of Out x In values, each in [-8, 7]; a value outside stops the build
+  /// (`int4_weight_must_be_between_minus_8_and_7` in the compiler's message).
+  // Rationale: consteval, so that no value is silently wrapped or saturated: weights computed at run time come from
+  // a file's packed bytes, where every byte is valid.
+  [[nodiscard]] static consteval int4_weights from_values(const std::int8_t (&values)[Out][In]) noexcept {
+    for (std::size_t r = 0; r < Out; ++r) {
+      for (std::size_t c = 0; c < In; ++c) {
+        if (values[r][c] < -8 || values[r][c] > 7) detail::int4_weight_must_be_between_minus_8_and_7();
+      }
+    }
+    return detail::int4_packing_of(values);
+  }
+
+  friend constexpr bool operator==(const int4_weights&, const int4_weights&) = default;
+};
+
+namespace detail {
+template <std::size_t Out, std::size_t In>
+constexpr int4_weights<Out, In> int4_packing_of(const std::int8_t (&values)[Out][In]) noexcept {
+  int4_weights<Out, In> w{};
+  for (std::size_t r = 0; r < Out; ++r) {
+    for (std::size_t c = 0; c < In; ++c) {
+      const std::size_t i = r * In + c;
+      const auto nibble = static_cast<unsigned>(values[r][c]) & 0xFu;
+      w.packed[i / 2] = static_cast<std::uint8_t>(w.packed[i / 2] | (i % 2 == 0 ? nibble : nibble << 4));
+    }
+  }
+  return w;
+}
+}  // namespace detail
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_WEIGHTS_HPP
+// ---------------------------------------- ctattn/quantized/linear.hpp (continued)
 
 namespace ctattn {
 
@@ -14369,11 +14906,13 @@ struct channel_scales {
 };
 
 /// The per-channel symmetric scales of an out x in weight matrix (PyTorch's layout): max |w_c| / 127 for each row
-/// c, 1 for a row of zeros.
+/// c (max |w_c| / 7 for `weight_format::int4`, TFLite's int4 range [-7, 7]), 1 for a row of zeros.
 ///
-/// Example: `constexpr auto scales = ctattn::weight_scales(layer.weight);`
+/// Example: `constexpr auto scales = ctattn::weight_scales(layer.weight, ctattn::weight_format::int4);`
 template <FixedMatrix W>
-[[nodiscard]] constexpr channel_scales<W::rows> weight_scales(const W& w) noexcept {
+[[nodiscard]] constexpr channel_scales<W::rows> weight_scales(const W& w,
+                                                              weight_format format = weight_format::int8) noexcept {
+  const double steps = format == weight_format::int4 ? 7.0 : 127.0;
   channel_scales<W::rows> scales{};
   for (std::size_t c = 0; c < W::rows; ++c) {
     double largest = 0.0;
@@ -14382,7 +14921,7 @@ template <FixedMatrix W>
           w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k]) : static_cast<double>(w.elements[c][k]);
       largest = magnitude > largest ? magnitude : largest;
     }
-    scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / 127.0 : 1.0);
+    scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / steps : 1.0);
   }
   return scales;
 }
@@ -14394,7 +14933,8 @@ template <FixedMatrix W>
 ///
 /// | member / operand | shape / meaning                                                   |
 /// |------------------|-------------------------------------------------------------------|
-/// | `weight`         | Out x In int8 (PyTorch's layout)                                  |
+/// | `weight`         | Out x In int8 (PyTorch's layout), or `int4_weights<Out, In>` for `weight_format::int4` |
+/// | `weight_value(c, k)` | weight (c, k) in either format                                |
 /// | `folded_bias`    | Out int32: the bias less QIn's zero point times the channel's weight sum |
 /// | `bias(c)`        | TFLite's int32 bias of channel c                                  |
 /// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and the weight scales |
@@ -14408,12 +14948,17 @@ template <FixedMatrix W>
 /// set by the constructor only, so that weights and scales cannot disagree with them. The scales themselves are not
 /// kept: inference never reads them, and a firmware image would carry 8 bytes of flash per channel for nothing.
 ///
+/// With `weight_format::int4` (Weights) the weights are int4, two a byte in TFLite's packing (`int4_weights`):
+/// half the flash, the same arithmetic on their values (TFLite's int8 fully-connected after it unpacks them).
+///
 /// Example:
 /// \code
 ///   constexpr ctattn::qlinear<2, 1, q_in, q_out> layer{{{64, -127}}, {10}, ctattn::channel_scales<1>{{0.01}}};
 ///   constexpr auto y = ctattn::project(x_q, layer);    // x_q: qmatrix<n, 2, q_in>
+///   constexpr ctattn::qlinear<2, 1, q_in, q_out, ctattn::weight_format::int4> small{
+///       ctattn::int4_weights<1, 2>::from_values({{7, -7}}), {10}, ctattn::channel_scales<1>{{0.18}}};
 /// \endcode
-template <auto In, auto Out, quantization QIn, quantization QOut>
+template <auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights = weight_format::int8>
 struct qlinear {
   static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
   static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
@@ -14423,8 +14968,10 @@ struct qlinear {
   static constexpr std::size_t outputs = extent_size(Out);
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
+  static constexpr weight_format format = Weights;
+  static constexpr bool int4 = Weights == weight_format::int4;
 
-  std::int8_t weight[outputs][inputs]{};
+  std::conditional_t<int4, int4_weights<outputs, inputs>, std::int8_t[outputs][inputs]> weight{};
   std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[outputs]{};
   /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
@@ -14434,22 +14981,38 @@ struct qlinear {
   // layout its instruction wants and nothing is summed or reordered at run time. The members are public for
   // reading (and for structural types); a layer changed member by member after it is made would leave `packed`
   // behind, so layers are made by the constructor or `quantize_linear`.
-  [[no_unique_address]] detail::kernels::int8_packed_weights<outputs, inputs> packed{};
+  [[no_unique_address]] std::conditional_t<int4, detail::int8_packed::no_packed_weights,
+                                           detail::kernels::int8_packed_weights<outputs, inputs>> packed{};
 
   /// All weights and biases 0 (every output is QOut's zero point).
   constexpr qlinear() noexcept = default;
 
   /// The layer of these int8 weights, int32 biases and per-channel weight scales.
   constexpr qlinear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int32_t (&int32_biases)[outputs],
-                    const channel_scales<outputs>& weight_scale) noexcept {
+                    const channel_scales<outputs>& weight_scale) noexcept
+    requires(!int4)
+  {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
-      folded_bias[channel] =
-          static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
-                                    static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
-      multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
-    packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
+    derive(int32_biases, weight_scale);
+  }
+
+  /// The layer of these int4 weights (`weight_format::int4`), int32 biases and per-channel weight scales.
+  constexpr qlinear(const int4_weights<outputs, inputs>& int4_packed_weights,
+                    const std::int32_t (&int32_biases)[outputs], const channel_scales<outputs>& weight_scale) noexcept
+    requires(int4)
+      : weight(int4_packed_weights) {
+    derive(int32_biases, weight_scale);
+  }
+
+  /// Weight (c, k): `weight[c][k]`, or the int4 value (c, k).
+  [[nodiscard]] constexpr std::int32_t weight_value(std::size_t c, std::size_t k) const noexcept {
+    if constexpr (int4) {
+      return weight(c, k);
+    } else {
+      return weight[c][k];
+    }
   }
 
   /// The int32 bias of channel c as TFLite stores it: folded_bias[c] + QIn's zero point times the channel's weight
@@ -14462,10 +15025,26 @@ struct qlinear {
   /// sum_k weight[c][k] (at most 127 x 33025 in magnitude).
   [[nodiscard]] constexpr std::int32_t weight_sum(std::size_t c) const noexcept {
     std::int32_t sum = 0;
-    for (std::size_t k = 0; k < inputs; ++k) sum += weight[c][k];
+    for (std::size_t k = 0; k < inputs; ++k) sum += weight_value(c, k);
     return sum;
   }
 
+ private:
+  // The folded biases, multipliers and packed copy of the weights already set.
+  constexpr void derive(const std::int32_t (&int32_biases)[outputs],
+                        const channel_scales<outputs>& weight_scale) noexcept {
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      folded_bias[channel] =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
+                                    static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
+      multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
+    }
+    if constexpr (!int4) {
+      packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
+    }
+  }
+
+ public:
   /// `ctattn::project(x, *this)`: the call of the layer protocol (ctattn/layers/layer.hpp), so that an int8 model
   /// chains it as a float one chains `ctattn::linear`.
   template <QuantizedMatrix X>
@@ -14478,52 +15057,81 @@ struct qlinear {
   /// constexpr), X and the result, and on the stack the product kernel's scratch on any backend
   /// (`detail::kernels::int8_product_stack_bytes`: one int32 per output channel on x86 and NEON, or the packed
   /// kernel's staged rows of X, up to 8 of In bytes; the rows of X widened to int16 in blocks of up to 6 on the
-  /// Cortex-M DSP).
+  /// Cortex-M DSP); with int4 weights, a block of output channels unpacked to int8 too
+  /// (`detail::kernels::int4_product_stack_bytes`).
   ///
   /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
-            detail::kernels::int8_product_stack_bytes<X::rows, inputs, outputs>};
+    constexpr std::size_t stack = int4 ? detail::kernels::int4_product_stack_bytes<X::rows, inputs, outputs>
+                                       : detail::kernels::int8_product_stack_bytes<X::rows, inputs, outputs>;
+    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0, stack};
   }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
 };
 
 /// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs
-/// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight)`): each weight
-/// round(w / scale_c) clamped to [-127, 127] (the division in float32 for float weights and float32 scales, as
-/// TFLite's PerChannelQuantize divides), each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
-/// Scales copied from a .tflite file: `channel_scales<N>{{0.0123f, ...}}` keeps each float32 exactly.
+/// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight, Weights)`): each weight
+/// round(w / scale_c) clamped to [-127, 127] ([-7, 7] for `weight_format::int4`, TFLite's int4 range; the division
+/// in float32 for float weights and float32 scales, as TFLite's PerChannelQuantize divides), each bias round(b /
+/// (QIn.scale() x scale_c)) (ties away from zero). Scales copied from a .tflite file: `channel_scales<N>{{0.0123f,
+/// ...}}` keeps each float32 exactly.
 ///
-/// Example: `constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);`
-template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
+/// Example:
+/// \code
+///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);
+///   constexpr auto head_q4 = ctattn::quantize_linear<q_in, q_out, ctattn::weight_format::int4>(head);   // half the flash
+/// \endcode
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename T, auto In,
+          auto Out, bool HasBias>
 [[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
                                              const channel_scales<extent_size(Out)>& scales) noexcept {
   constexpr std::size_t outputs = extent_size(Out);
   constexpr std::size_t inputs = extent_size(In);
+  constexpr std::int64_t largest = Weights == weight_format::int4 ? 7 : 127;
   std::int8_t int8_weights[outputs][inputs]{};
   std::int32_t int32_biases[outputs]{};
   for (std::size_t channel = 0; channel < outputs; ++channel) {
     for (std::size_t input = 0; input < inputs; ++input) {
       const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scales[channel]);
-      int8_weights[channel][input] = static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
+      int8_weights[channel][input] =
+          static_cast<std::int8_t>(rounded < -largest ? -largest : (rounded > largest ? largest : rounded));
     }
     if constexpr (HasBias) {
       int32_biases[channel] = static_cast<std::int32_t>(
           detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / (QIn.scale() * scales[channel])));
     }
   }
-  return qlinear<In, Out, QIn, QOut>{int8_weights, int32_biases, scales};
+  if constexpr (Weights == weight_format::int4) {
+    return qlinear<In, Out, QIn, QOut, Weights>{detail::int4_packing_of(int8_weights), int32_biases, scales};
+  } else {
+    return qlinear<In, Out, QIn, QOut>{int8_weights, int32_biases, scales};
+  }
 }
 
 /// \copydoc quantize_linear
-template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename T, auto In,
+          auto Out, bool HasBias>
 [[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
-  return quantize_linear<QIn, QOut>(l, weight_scales(l.weight));
+  return quantize_linear<QIn, QOut, Weights>(l, weight_scales(l.weight, Weights));
 }
 
 namespace detail {
+// The layer's product of rows x (M x In int8) into rows y (M x Out int8), its weights read in their format: the
+// kernel `project_into` runs once its rules hold, and int8 attention writing Q into its context's bytes.
+template <std::size_t M, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights>
+constexpr void fully_connected_rows(const std::int8_t (&x)[M][extent_size(In)],
+                                    const qlinear<In, Out, QIn, QOut, Weights>& layer,
+                                    std::int8_t (&y)[M][extent_size(Out)]) noexcept {
+  if constexpr (Weights == weight_format::int4) {
+    kernels::int4_fully_connected(x, layer.weight.packed, layer.folded_bias, layer.multipliers, QOut.zero_point, y);
+  } else {
+    kernels::int8_fully_connected(x, layer.weight, layer.folded_bias, layer.multipliers, QOut.zero_point, y,
+                                  layer.packed);
+  }
+}
+
 template <typename X, typename L>
 using quantized_projection_rules = rule_list<
     shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
@@ -14546,7 +15154,7 @@ using quantized_projection_into_rules = rule_list<
 /// |---------|------------------------------------|
 /// | `y`     | `qmatrix<n, Out, QOut>` (overwritten) |
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut>`      |
+/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights>` |
 ///
 /// Rules: those of `project`; y has x's rows (`rows_must_match`), Out columns (`columns_must_match`) and QOut
 /// (`output_quantization_must_match_result`).
@@ -14557,12 +15165,12 @@ using quantized_projection_into_rules = rule_list<
 ///   static ctattn::qmatrix<6, 1, q_out> y;   // .bss, not the stack
 ///   ctattn::project_into(y, x_q, head_q);
 /// \endcode
-template <QuantizedMatrix Y, QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
-constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept {
-  using L = qlinear<In, Out, QIn, QOut>;
+template <QuantizedMatrix Y, QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut,
+          weight_format Weights>
+constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut, Weights>& layer) noexcept {
+  using L = qlinear<In, Out, QIn, QOut, Weights>;
   if constexpr (detail::first_broken<detail::quantized_projection_into_rules<Y, X, L>>::check()) {
-    detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
-                                          QOut.zero_point, y.elements, layer.packed);
+    detail::fully_connected_rows(x.elements, layer, y.elements);
   }
 }
 
@@ -14573,15 +15181,15 @@ constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut>&
 /// | operand | shape                              |
 /// |---------|------------------------------------|
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut>`      |
+/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights>` (int8 or int4 weights) |
 /// | result  | `qmatrix<n, Out, QOut>`            |
 ///
 /// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
 /// (`input_quantization_must_match_layer`), In <= 33025.
-template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
-    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> {
-  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> y;
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights>
+[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut, Weights>& layer) noexcept
+    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights>::output_extent, QOut> {
+  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights>::output_extent, QOut> y;
   project_into(y, x, layer);
   return y;
 }
@@ -15051,14 +15659,16 @@ namespace detail {
 // projection reads.
 struct attention_projection_quantizations {
   quantization query_input, key_value_input, query, key, value, context, output;
+  weight_format weights = weight_format::int8;
 };
 // The int8 form of a float attention layer's weights (PyTorch's out x in, biases), each projection per channel
 // (`quantize_linear`), as every int8 layer with attention makes it.
 template <std::size_t Heads, attention_projection_quantizations Q, typename Weights>
 [[nodiscard]] constexpr auto quantize_attention_weights(const Weights& w) noexcept {
-  return make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<Q.query_input, Q.query>(w.query), quantize_linear<Q.key_value_input, Q.key>(w.key),
-      quantize_linear<Q.key_value_input, Q.value>(w.value), quantize_linear<Q.context, Q.output>(w.output));
+  return make_qmulti_head_attention_weights<Heads>(quantize_linear<Q.query_input, Q.query, Q.weights>(w.query),
+                                                   quantize_linear<Q.key_value_input, Q.key, Q.weights>(w.key),
+                                                   quantize_linear<Q.key_value_input, Q.value, Q.weights>(w.value),
+                                                   quantize_linear<Q.context, Q.output, Q.weights>(w.output));
 }
 
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).
@@ -15126,9 +15736,7 @@ template <quantization Scores, softmax_method Softmax = softmax_method::rounded,
         // just scored (the same rows, the same columns, as key_width == value_width), which nothing reads again.
         // One n x d_model activation less (KWT-Tiny's 800 bytes on a Cortex-M: its RAM went below its CMSIS-NN
         // composition's on every core).
-        detail::kernels::int8_fully_connected(x.elements, weights.query.weight, weights.query.folded_bias,
-                                              weights.query.multipliers, Query::output_quantization.zero_point,
-                                              context.elements, weights.query.packed);
+        detail::fully_connected_rows(x.elements, weights.query, context.elements);
         detail::int8_attend_heads<Scores, Softmax, Heads>(
             detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization>{context.elements}, k, v_t, mask,
             context);
@@ -16918,14 +17526,14 @@ struct qpatch_embedding {
 };
 
 /// A float patch embedding (`ctattn::patch_embedding_1d`, `ctattn::patch_embedding_2d`) quantized: its projection by
-/// `quantize_linear<QIn, QOut>` (per-channel weight scales), the cut unchanged.
+/// `quantize_linear<QIn, QOut, Weights>` (per-channel weight scales; int8 or int4 weights), the cut unchanged.
 ///
 /// Example: `constexpr auto embed_q = ctattn::quantize_patch_embedding<q_image, q_tokens>(model.proj);`
-template <quantization QIn, quantization QOut, typename L>
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename L>
   requires requires { typename L::geometry; }
 [[nodiscard]] constexpr auto quantize_patch_embedding(const L& layer) noexcept {
-  using linear_type = decltype(quantize_linear<QIn, QOut>(layer.projection));
-  return qpatch_embedding<typename L::geometry, linear_type>{quantize_linear<QIn, QOut>(layer.projection)};
+  using linear_type = decltype(quantize_linear<QIn, QOut, Weights>(layer.projection));
+  return qpatch_embedding<typename L::geometry, linear_type>{quantize_linear<QIn, QOut, Weights>(layer.projection)};
 }
 
 }  // namespace ctattn
@@ -17303,9 +17911,9 @@ template <quantization Scores, softmax_method Softmax, typename Weights, typenam
 // `activation` and `linear2` (the encoder's and the decoder's), its input in `In`, Q the layer's quantizations.
 template <quantization In, auto Q, typename Activation, typename Layer, typename FeedForward>
 constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
-  q.linear1 = quantize_linear<In, Q.hidden>(ff.linear1);
+  q.linear1 = quantize_linear<In, Q.hidden, Q.weights>(ff.linear1);
   q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(ff.linear2);
+  q.linear2 = quantize_linear<Q.activation, Q.feed_forward, Q.weights>(ff.linear2);
 }
 }  // namespace detail
 
@@ -17327,6 +17935,7 @@ constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexc
 /// | `output`       | sum1 + feed_forward, the layer's output          |
 /// | `sum2`         | post-norm only: norm1 + feed_forward             |
 /// | `softmax`      | not a point: the attention's `softmax_method`    |
+/// | `weights`      | not a point: the six linears' `weight_format`    |
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
@@ -17353,6 +17962,7 @@ struct encoder_layer_quantizations {
   quantization output{1.0};
   quantization sum2{1.0};
   softmax_method softmax = softmax_method::rounded;
+  weight_format weights = weight_format::int8;
 
   friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
 };
@@ -17461,16 +18071,18 @@ struct qtransformer_encoder_layer {
   /// Post-norm, norm2 gives the layer's output.
   static constexpr quantization norm2_output = NormFirst ? Q.norm2 : Q.output;
 
-  using attention_weights = qmulti_head_attention_weights<
-      Heads, qlinear<Width, Width, attention_input, Q.query>, qlinear<Width, Width, attention_input, Q.key>,
-      qlinear<Width, Width, attention_input, Q.value>, qlinear<Width, Width, Q.context, Q.attention>>;
+  using attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, attention_input, Q.query, Q.weights>,
+                                    qlinear<Width, Width, attention_input, Q.key, Q.weights>,
+                                    qlinear<Width, Width, attention_input, Q.value, Q.weights>,
+                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   attention_weights self_attn{};
   qlayer_norm<Width, norm2_input, norm2_output> norm2{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights> linear2{};
   [[no_unique_address]] Mask mask{};
 
   template <QuantizedMatrix X>
@@ -17622,7 +18234,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
   q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                               q_attention, q_attention, Q.query, Q.key, Q.value,
-                                                              Q.context, Q.attention}>(w);
+                                                              Q.context, Q.attention, Q.weights}>(w);
   q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
@@ -17650,6 +18262,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
 /// | `output`          | sum2 + feed_forward                     | LayerNorm3(sum3)                            |
 /// | `sum3`            | (not used)                              | norm2 + feed_forward                        |
 /// | `softmax`         | not a point: both attentions' `softmax_method` |                                          |
+/// | `weights`         | not a point: the ten linears' `weight_format`  |                                          |
 ///
 /// A structural type: a template argument of `qtransformer_decoder_layer`.
 // Rationale: the point fields shared with encoder_layer_quantizations are written here again (see there).
@@ -17679,6 +18292,7 @@ struct decoder_layer_quantizations {
   quantization output{1.0};
   quantization sum3{1.0};
   softmax_method softmax = softmax_method::rounded;
+  weight_format weights = weight_format::int8;
 
   friend constexpr bool operator==(const decoder_layer_quantizations&, const decoder_layer_quantizations&) = default;
 };
@@ -17785,21 +18399,25 @@ struct qtransformer_decoder_layer {
   /// Post-norm, norm3 gives the layer's output.
   static constexpr quantization norm3_output = NormFirst ? Q.norm3 : Q.output;
 
-  using self_attention_weights = qmulti_head_attention_weights<
-      Heads, qlinear<Width, Width, self_attention_input, Q.query>, qlinear<Width, Width, self_attention_input, Q.key>,
-      qlinear<Width, Width, self_attention_input, Q.value>, qlinear<Width, Width, Q.context, Q.attention>>;
-  using cross_attention_weights = qmulti_head_attention_weights<
-      Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query>, qlinear<Width, Width, Q.memory, Q.cross_key>,
-      qlinear<Width, Width, Q.memory, Q.cross_value>, qlinear<Width, Width, Q.cross_context, Q.cross_attention>>;
+  using self_attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, self_attention_input, Q.query, Q.weights>,
+                                    qlinear<Width, Width, self_attention_input, Q.key, Q.weights>,
+                                    qlinear<Width, Width, self_attention_input, Q.value, Q.weights>,
+                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights>>;
+  using cross_attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query, Q.weights>,
+                                    qlinear<Width, Width, Q.memory, Q.cross_key, Q.weights>,
+                                    qlinear<Width, Width, Q.memory, Q.cross_value, Q.weights>,
+                                    qlinear<Width, Width, Q.cross_context, Q.cross_attention, Q.weights>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   self_attention_weights self_attn{};
   qlayer_norm<Width, norm2_input, Q.norm2> norm2{};
   cross_attention_weights multihead_attn{};
   qlayer_norm<Width, norm3_input, norm3_output> norm3{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights> linear2{};
 
   template <QuantizedMatrix X, QuantizedMatrix Memory, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept
@@ -17980,12 +18598,12 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
   q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                               q_self, q_self, Q.query, Q.key, Q.value, Q.context,
-                                                              Q.attention}>(s);
+                                                              Q.attention, Q.weights}>(s);
   q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
   q.multihead_attn =
       detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                     q_cross, Q.memory, Q.cross_query, Q.cross_key, Q.cross_value,
-                                                    Q.cross_context, Q.cross_attention}>(c);
+                                                    Q.cross_context, Q.cross_attention, Q.weights}>(c);
   q.norm3 = quantize_layer_norm<result::norm3_input, result::norm3_output>(layer.norm3);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;

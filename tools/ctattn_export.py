@@ -3,7 +3,8 @@
 """ctattn-export: a PyTorch module to a ctattn model, its weights, a golden test and, on request, its int8 ranges.
 
     ctattn-export MODULE --name NAME --out DIR [--weights FILE] [--input SHAPE] [--memory SHAPE]
-                  [--namespace NS] [--golden N] [--int8 [--samples N]] [--no-check]
+                  [--namespace NS] [--golden N] [--int8 [--samples N] [--weight-format int8|int4]
+                  [--softmax rounded|tflite]] [--no-check]
 
 MODULE is `file.py:Factory` (a class or function called with no arguments), or `package.module:Factory`;
 --weights loads a state_dict into it (.safetensors or a torch.save file). The module must be built from the torch
@@ -1201,7 +1202,19 @@ class Plan:
 # ---------------------------------------------------------------------------------------------------------------
 # export(): the steps, in order.
 
-def check_arguments(name: str, namespace: str, proof: str, tgt_mask: str) -> None:
+# ctattn::weight_format and ctattn::softmax_method (ctattn::quantize_options), the defaults first.
+WEIGHT_FORMATS = ("int8", "int4")
+SOFTMAX_METHODS = ("rounded", "tflite")
+
+
+def check_arguments(name: str, namespace: str, proof: str, tgt_mask: str, int8: bool, weight_format: str,
+                    softmax: str) -> None:
+    if weight_format not in WEIGHT_FORMATS:
+        raise ExportError(f"--weight-format {weight_format}: give " + " or ".join(WEIGHT_FORMATS))
+    if softmax not in SOFTMAX_METHODS:
+        raise ExportError(f"--softmax {softmax}: give " + " or ".join(SOFTMAX_METHODS))
+    if not int8 and (weight_format, softmax) != (WEIGHT_FORMATS[0], SOFTMAX_METHODS[0]):
+        raise ExportError("--weight-format and --softmax choose how the int8 model is formed: add --int8")
     if proof not in ("auto", "whole", "chain"):
         raise ExportError(f"--proof {proof}: give auto, whole or chain")
     if tgt_mask not in ("causal", "none"):
@@ -1481,6 +1494,7 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
         "golden": len(golden["inputs"]), "length": inputs.length,
         "last": f"{name}_after_{links - 1}", "int8_last": f"{name}_int8_after_{links - 1}",
         "int8_option": " INT8" if int8 else "",
+        "weight_format": options["weight_format"], "softmax": options["softmax"],
     }
 
     def banner(what: str) -> str:
@@ -1543,8 +1557,8 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
 
 def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, memory_shape: str | tuple | None = None,
            weights: str | Path | None = None, namespace: str = "", golden: int = 4, int8: bool = False,
-           samples: int = 256, seed: int = 0, tolerance: float = 2e-5, int8_tolerance: float = 0.125,
-           check: bool = True, cxx: str | None = None, include_dirs=(), calibration=None, golden_inputs=None,
+           samples: int = 256, seed: int = 0, tolerance: float = 2e-5, int8_tolerance: float | None = None,
+           weight_format: str = "int8", softmax: str = "rounded", check: bool = True, cxx: str | None = None, include_dirs=(), calibration=None, golden_inputs=None,
            calibration_memories=None, golden_memories=None, command: str = "ctattn-export", log=print,
            proof: str = "auto", tgt_mask: str = "causal") -> Plan:
     """Writes the C++ model, the weights, the golden test and (int8=True) the int8 ranges of `module`, then, with
@@ -1558,11 +1572,17 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
     `tgt_mask`: a decoder's self-attention mask, "causal" (as a decoder generating tokens runs: the tool passes
     PyTorch's causal tgt_mask) or "none" (PyTorch's default: no tgt_mask, every target row seeing every other).
 
+    `weight_format` ("int8" or "int4") and `softmax` ("rounded" or "tflite"): how the int8 model is formed
+    (ctattn::quantize_options); `int8_tolerance` defaults to 0.125 of the spread of the golden outputs with int8
+    weights and 0.25 with int4 (15 steps a weight rather than 255).
+
     `proof`: "whole" proves the forward in one static_assert per golden input; "chain" one link (a layer) per
     translation unit (ctattn/host/proof.hpp), for a model too large for one constant evaluation; "auto" chains a
     model of more than CHAIN_ABOVE estimated multiply-adds."""
     torch, _ = torch_modules()
-    check_arguments(name, namespace, proof, tgt_mask)
+    check_arguments(name, namespace, proof, tgt_mask, int8, weight_format, softmax)
+    if int8_tolerance is None:
+        int8_tolerance = 0.25 if weight_format == "int4" else 0.125
     if isinstance(input_shape, str):
         input_shape = parse_shape(input_shape)
     if isinstance(memory_shape, str):
@@ -1599,7 +1619,7 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
     # Every check is done: from here on the files are written.
     tensors, parameters = write_files(plan, module, decl, inputs, golden_set, sample_set, {
         "command": command, "int8": int8, "chained": chained, "links": links, "tolerance": tolerance,
-        "int8_tolerance": int8_tolerance})
+        "int8_tolerance": int8_tolerance, "weight_format": weight_format, "softmax": softmax})
     log(f"ctattn-export: wrote {plan.qualified} ({tensors} tensors, {parameters} parameters) to {plan.out}")
     if check:
         compile_and_run(plan, int8, cxx, include_dirs, log, (links, len(golden_set["inputs"])) if chained else None)
@@ -1763,9 +1783,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0, help="the seed of the golden and calibration inputs")
     parser.add_argument("--tolerance", type=float, default=2e-5,
                         help="largest |ctattn - PyTorch| / (1 + |PyTorch|) (default 2e-5)")
-    parser.add_argument("--int8-tolerance", type=float, default=0.125,
+    parser.add_argument("--int8-tolerance", type=float, default=None,
                         help="largest |int8 - float| (ctattn::int8_error), as a fraction of the spread of PyTorch's "
-                             "golden outputs (default 0.125)")
+                             "golden outputs (default 0.125; 0.25 with --weight-format int4)")
+    parser.add_argument("--weight-format", choices=WEIGHT_FORMATS, default="int8",
+                        help="with --int8: the linear layers' weights, int8 or int4 (two a byte, TFLite's layout)")
+    parser.add_argument("--softmax", choices=SOFTMAX_METHODS, default="rounded",
+                        help="with --int8: the attention's softmax, ctattn's rounded one or TFLite's bits")
     parser.add_argument("--cxx", help="the C++ compiler for the check (default $CXX, or c++)")
     parser.add_argument("-I", dest="include", action="append", default=[], help="another include directory")
     parser.add_argument("--no-check", action="store_true", help="write the files only")
@@ -1783,7 +1807,8 @@ def main(argv: list[str] | None = None) -> int:
         export(module, args.out, args.name, parse_shape(args.input),
                memory_shape=parse_shape(args.memory) if args.memory else None, weights=args.weights,
                namespace=args.namespace, golden=args.golden, int8=args.int8, samples=args.samples, seed=args.seed,
-               tolerance=args.tolerance, int8_tolerance=args.int8_tolerance, check=not args.no_check, cxx=args.cxx,
+               tolerance=args.tolerance, int8_tolerance=args.int8_tolerance, weight_format=args.weight_format,
+               softmax=args.softmax, check=not args.no_check, cxx=args.cxx,
                include_dirs=args.include, command=command, calibration=load_inputs(args.calibration),
                golden_inputs=load_inputs(args.golden_inputs),
                calibration_memories=load_inputs(args.calibration_memories),

@@ -5,13 +5,14 @@
 /// SysTick count of firmware/runtime/check_model.hpp; exact under `qemu-system-arm -icount shift=0`).
 ///
 /// Built with CTATTN_BENCHMARK_CMSIS_NN=1 (CMake: -DCTATTN_CMSIS_NN_DIR=<a CMSIS-NN source tree>), the image also
-/// runs Arm's CMSIS-NN on the same inputs (arm_fully_connected_per_channel_s8, arm_batch_matmul_s8,
-/// arm_softmax_s8, arm_elementwise_add_s8), requires its outputs to equal ctattn's bit for bit (the softmax: see
+/// runs Arm's CMSIS-NN on the same inputs (arm_fully_connected_per_channel_s8, arm_fully_connected_s4,
+/// arm_batch_matmul_s8, arm_softmax_s8, arm_elementwise_add_s8), requires its outputs to equal ctattn's bit for bit (the softmax: see
 /// below), and prints its instructions per call and the ratio ctattn / CMSIS-NN.
 ///
 /// | workload          | ctattn call                              | CMSIS-NN call                       |
 /// |-------------------|------------------------------------------|-------------------------------------|
 /// | FC rows x in x out| `ctattn::project(x, qlinear)`            | `arm_fully_connected_per_channel_s8` |
+/// | FC, int4 weights  | `ctattn::project(x, qlinear<..., weight_format::int4>)` | `arm_fully_connected_s4` (per tensor) |
 /// | Q K^T 16x32x16    | `ctattn::multiply<Scores>(q, transpose(k))` | `arm_batch_matmul_s8` (rhs = K)  |
 /// | P V 16x16x32      | `ctattn::multiply<Out>(p, transpose(v_t))` | `arm_batch_matmul_s8` (rhs = V^T) |
 /// | softmax 16x16     | `ctattn::softmax_rows(x)`                | `arm_softmax_s8`                    |
@@ -135,6 +136,36 @@ struct fc_workload {
   /// One call of ctattn at run time; out of line so that it can be timed, on inputs the compiler cannot see.
   // Rationale: placement new from the returned prvalue builds the result in `y` itself (as check_model.hpp's
   // evaluate_at_run_time does), so the time is the call's, not a copy's.
+  [[gnu::noinline]] static void run_ctattn(const input_type& x, const layer_type& l, output_type& y) noexcept {
+    ::new (static_cast<void*>(&y)) output_type(ctattn::project(x, l));
+  }
+};
+
+/// FC with int4 weights: `fc_workload`'s inputs, its weights in [-7, 7] packed two a byte (TFLite's layout), one
+/// scale for every channel, as `arm_fully_connected_s4` takes them (per tensor).
+template <std::size_t Rows, std::size_t In, std::size_t Out, ctattn::quantization QOut, std::uint32_t Seed>
+struct fc_int4_workload {
+  static constexpr ctattn::quantization q_in{0.05, 11};
+  using layer_type = ctattn::qlinear<In, Out, q_in, QOut, ctattn::weight_format::int4>;
+  using input_type = ctattn::qmatrix<Rows, In, q_in>;
+  using output_type = ctattn::qmatrix<Rows, Out, QOut>;
+  static constexpr std::uint32_t macs = Rows * In * Out;
+
+  static constexpr input_type input = random_qmatrix<Rows, In, q_in>(Seed);
+  static constexpr layer_type layer = [] {
+    random_int8 g{Seed * 7919u + 1u};
+    std::int8_t weights[Out][In]{};
+    std::int32_t biases[Out]{};
+    double scales[Out]{};
+    for (std::size_t c = 0; c < Out; ++c) {
+      for (std::size_t k = 0; k < In; ++k) weights[c][k] = static_cast<std::int8_t>(g.next_weight() / 18);  // [-7, 7]
+      biases[c] = g.next_int32(300);
+      scales[c] = 0.16;
+    }
+    return layer_type{ctattn::detail::int4_packing_of(weights), biases, ctattn::channel_scales<Out>{scales}};
+  }();
+  static constexpr output_type expected = ctattn::project(input, layer);
+
   [[gnu::noinline]] static void run_ctattn(const input_type& x, const layer_type& l, output_type& y) noexcept {
     ::new (static_cast<void*>(&y)) output_type(ctattn::project(x, l));
   }
@@ -335,6 +366,11 @@ using fc_6x32x64 = fc_workload<6, 32, 64, ctattn::quantization{0.35, -7}, 8>;
 using fc_6x64x32 = fc_workload<6, 64, 32, ctattn::quantization{0.5, -7}, 9>;
 using fc_6x32x10 = fc_workload<6, 32, 10, ctattn::quantization{0.35, -7}, 10>;
 using qk_6x8x6 = qk_workload<6, 8, 6, 111>;
+// The same fully-connected shapes with int4 weights.
+using fc4_16x32x64 = fc_int4_workload<16, 32, 64, ctattn::quantization{0.35, -7}, 11>;
+using fc4_6x32x32 = fc_int4_workload<6, 32, 32, ctattn::quantization{0.35, -7}, 12>;
+using fc4_6x32x64 = fc_int4_workload<6, 32, 64, ctattn::quantization{0.35, -7}, 13>;
+using fc4_6x64x32 = fc_int4_workload<6, 64, 32, ctattn::quantization{0.5, -7}, 14>;
 using pv_6x6x8 = pv_workload<6, 6, 8, 313>;
 // Rationale: the larger of the two softmax scales measured above, at which CMSIS-NN's softmax is faster.
 using softmax_6x6 = softmax_workload<ctattn::quantization{0.2, 3}, 707, 6, 6>;
@@ -487,15 +523,24 @@ void measure_cmsis_nn(measured& m, const char* function, Out& out, const Out& ex
 }
 #endif
 
+/// An output buffer of type T, one per (T, Which): the workloads of one output type share theirs (the
+/// fully-connected ones with int8 and int4 weights, the two methods' softmax).
+// Rationale: the M0's benchmark image keeps its static data below the 6,144 bytes of stack it reserves.
+template <typename T, int Which>
+T& shared_output() noexcept {
+  static T buffer;
+  return buffer;
+}
+
 template <typename W>
 measured bench_fc(const char* name) noexcept {
-  static typename W::output_type ctattn_out;
+  auto& ctattn_out = shared_output<typename W::output_type, 0>();
   const auto* x = opaque(&W::input);
   const auto* layer = opaque(&W::layer);
   measured m{};
   measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*x, *layer, out); });
 #if CTATTN_BENCHMARK_CMSIS_NN
-  static typename W::output_type cmsis_out;
+  auto& cmsis_out = shared_output<typename W::output_type, 1>();
   static constexpr auto requantization = channel_requantization_of<W>();
   constexpr auto In = static_cast<std::int32_t>(W::layer_type::inputs);
   constexpr auto Out = static_cast<std::int32_t>(W::layer_type::outputs);
@@ -525,6 +570,44 @@ measured bench_fc(const char* name) noexcept {
                                               &cmsis_out.elements[0][0]);
   };
   measure_cmsis_nn(m, "arm_fully_connected_per_channel_s8", cmsis_out, W::expected, run_cmsis_nn);
+#endif
+  print_result(name, "MACs", W::macs, m);
+  return m;
+}
+
+template <typename W>
+measured bench_fc_int4(const char* name) noexcept {
+  auto& ctattn_out = shared_output<typename W::output_type, 0>();
+  const auto* x = opaque(&W::input);
+  const auto* layer = opaque(&W::layer);
+  measured m{};
+  measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*x, *layer, out); });
+#if CTATTN_BENCHMARK_CMSIS_NN
+  auto& cmsis_out = shared_output<typename W::output_type, 1>();
+  constexpr auto In = static_cast<std::int32_t>(W::layer_type::inputs);
+  constexpr auto Out = static_cast<std::int32_t>(W::layer_type::outputs);
+  constexpr auto Rows = static_cast<std::int32_t>(W::input_type::rows);
+  // One scale for every channel: every channel's multiplier is the per-tensor one CMSIS-NN takes.
+  static_assert(W::layer.multipliers[0] == W::layer.multipliers[Out - 1]);
+  const cmsis_nn_fc_params fc{-W::q_in.zero_point, 0, W::layer_type::output_quantization.zero_point, {-128, 127}};
+  const cmsis_nn_per_tensor_quant_params quant{W::layer.multipliers[0].multiplier, W::layer.multipliers[0].shift};
+  const cmsis_nn_dims input_dims{Rows, 1, 1, In};
+  const cmsis_nn_dims filter_dims{In, 1, 1, Out};
+  const cmsis_nn_dims bias_dims{1, 1, 1, Out};
+  const cmsis_nn_dims output_dims{Rows, 1, 1, Out};
+  cmsis_nn_context ctx{nullptr, 0};  // arm_fully_connected_s4 takes no scratch
+  static constexpr auto tflite_bias = [] {
+    std::array<std::int32_t, W::layer_type::outputs> b{};
+    for (std::size_t c = 0; c < b.size(); ++c) b[c] = W::layer.bias(c);
+    return b;
+  }();
+  const std::int32_t* const bias = opaque(tflite_bias.data());
+  const auto run_cmsis_nn = [&] {
+    return arm_fully_connected_s4(&ctx, &fc, &quant, &input_dims, &x->elements[0][0], &filter_dims,
+                                  reinterpret_cast<const std::int8_t*>(layer->weight.packed), &bias_dims, bias,
+                                  &output_dims, &cmsis_out.elements[0][0]);
+  };
+  measure_cmsis_nn(m, "arm_fully_connected_s4", cmsis_out, W::expected, run_cmsis_nn);
 #endif
   print_result(name, "MACs", W::macs, m);
   return m;
@@ -614,14 +697,6 @@ std::uint32_t outside_one_step(const char* who, const typename W::output_type& w
   return outside;
 }
 
-/// An output buffer of type T, one per (T, Which): the two methods' softmax workloads on one shape share theirs.
-// Rationale: the M0's benchmark image keeps its static data below the 6,144 bytes of stack it reserves.
-template <typename T, int Which>
-T& shared_output() noexcept {
-  static T buffer;
-  return buffer;
-}
-
 // TFLite = true: the workload runs TFLite's softmax, whose every weight must be CMSIS-NN's.
 template <typename W, bool TFLite = false>
 measured bench_softmax(const char* name) noexcept {
@@ -696,6 +771,10 @@ int main() {
   pass = bench_fc<fc_6x64x32>("fc_6x64x32").pass && pass;
   pass = bench_fc<fc_6x32x10>("fc_6x32x10").pass && pass;
   pass = bench_matmul<qk_6x8x6>("qk_6x8x6").pass && pass;
+  pass = bench_fc_int4<fc4_16x32x64>("fc4_16x32x64").pass && pass;
+  pass = bench_fc_int4<fc4_6x32x32>("fc4_6x32x32").pass && pass;
+  pass = bench_fc_int4<fc4_6x32x64>("fc4_6x32x64").pass && pass;
+  pass = bench_fc_int4<fc4_6x64x32>("fc4_6x64x32").pass && pass;
   pass = bench_matmul<pv_6x6x8>("pv_6x6x8").pass && pass;
   pass = bench_softmax<softmax_6x6>("softmax_6x6_s0.2").pass && pass;
   pass = bench_softmax<softmax_tflite_005, true>("softmax_tflite_16x16_s0.05").pass && pass;

@@ -40,6 +40,7 @@
 // Kernels: how every operation computes (constant-evaluated, exact scalar loops, or the build's SIMD backend).
 #include "ctattn/kernels/backend.hpp"
 #include "ctattn/kernels/dispatch.hpp"
+#include "ctattn/kernels/int4.hpp"
 #include "ctattn/kernels/int8.hpp"
 
 // Attention: softmax, masks, projections, scaled dot-product attention, heads, gradients.
@@ -84,5 +85,6 @@
 #include "ctattn/quantized/rules.hpp"
 #include "ctattn/quantized/softmax.hpp"
 #include "ctattn/quantized/transformer.hpp"
+#include "ctattn/quantized/weights.hpp"
 
 #endif  // CTATTN_CTATTN_HPP

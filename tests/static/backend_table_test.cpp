@@ -107,12 +107,14 @@ static_assert(std::is_same_v<ctattn::detail::simd_ops, float_row::ops>);
 static_assert(std::is_same_v<ctattn::detail::int8_ops, int8_row::ops>);
 static_assert(std::is_same_v<ctattn::detail::int8_product_ops, int8_row::product_ops>);
 static_assert(std::is_same_v<ctattn::detail::int8_packed_ops, int8_row::packed_ops>);
+static_assert(std::is_same_v<ctattn::detail::int4_product_ops, int8_row::int4_ops>);
 
 // The scalar rows have no operations; a row's name is its id's.
 static_assert(std::is_void_v<float_backend<float_backend_id::scalar>::ops>);
 static_assert(std::is_void_v<int8_backend<int8_backend_id::scalar>::ops> &&
               std::is_void_v<int8_backend<int8_backend_id::scalar>::product_ops> &&
-              std::is_void_v<int8_backend<int8_backend_id::scalar>::packed_ops>);
+              std::is_void_v<int8_backend<int8_backend_id::scalar>::packed_ops> &&
+              std::is_void_v<int8_backend<int8_backend_id::scalar>::int4_ops>);
 static_assert(std::string_view(float_backend<float_backend_id::scalar>::name) == "scalar");
 
 static_assert(ctattn_test::backend_ops::every_row_declares_its_operations());

@@ -129,6 +129,21 @@ static_assert(decltype(block0_tflite)::quantizations.softmax == ctattn::softmax_
 static_assert(decltype(int8_link<3, frames_ranges>(frames_weights))::quantizations.softmax ==
               ctattn::softmax_method::rounded);
 
+// int4 weights reach a link as they reach the whole model: the encoder layer's six linears (and nothing else of it)
+// store int4, the link is the whole model's layer, and the int4 model runs link by link as a whole.
+constexpr ctattn::quantize_options int4_weights{.weights = ctattn::weight_format::int4};
+constexpr auto block0_int4 = int8_link<3, ctattn::with_quantize_options<frames_ranges, int4_weights>>(frames_weights);
+static_assert(block0_int4 == ctattn::quantize<frames_ranges, int4_weights>(frames_weights).template layer<3>());
+static_assert(decltype(block0_int4)::quantizations.weights == ctattn::weight_format::int4 &&
+              decltype(block0_int4.linear2)::format == ctattn::weight_format::int4 &&
+              decltype(block0_int4.self_attn.query)::format == ctattn::weight_format::int4);
+static_assert(sizeof(block0_int4) < sizeof(int8_link<3, frames_ranges>(frames_weights)));
+constexpr auto frames_int4_ranges = ctattn::with_quantize_options<frames_ranges, int4_weights>;
+static_assert(run_int8_links<0, 7, frames_int4_ranges, frames_model, ctattn::matrix<float, 5, 4>>(
+                  frames_weights, ctattn::int8_link_input<frames_int4_ranges, frames_model>(frames_input)) ==
+              ctattn::quantize<frames_ranges, int4_weights>(frames_weights)
+                  .forward(ctattn::int8_link_input<frames_ranges, frames_model>(frames_input)));
+
 // The results' types, link by link: the class token adds a row, the pool keeps one.
 static_assert(ctattn::int8_link_result<1, frames_ranges, frames_model, ctattn::matrix<float, 5, 4>>::rows == 6);
 static_assert(ctattn::int8_link_result<5, frames_ranges, frames_model, ctattn::matrix<float, 5, 4>>::rows == 1);

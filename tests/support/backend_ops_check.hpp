@@ -41,6 +41,8 @@ CTATTN_TEST_MEMBER_PROBE(lookup)
 CTATTN_TEST_MEMBER_PROBE(sum_and_squares)
 CTATTN_TEST_MEMBER_PROBE(layer_norm_row)
 CTATTN_TEST_MEMBER_PROBE(pack_block)
+CTATTN_TEST_MEMBER_PROBE(fully_connected)
+CTATTN_TEST_MEMBER_PROBE(unpack)
 #undef CTATTN_TEST_MEMBER_PROBE
 
 // Each check is a static_assert of its own inside a template instantiated for the struct, so that a failure names the
@@ -99,6 +101,20 @@ constexpr bool packed_ops_declared() {
   }
 }
 
+template <typename Ops>
+constexpr bool int4_ops_declared() {
+  if constexpr (std::is_void_v<Ops>) {
+    return true;
+  } else {
+    static_assert(std::is_base_of_v<ctattn::detail::int4_ops_defaults, Ops>,
+                  "an int4 kernel's operations derive from int4_ops_defaults (kernels/detail/ops_defaults.hpp)");
+    static_assert(Ops::has_fully_connected == defines_fully_connected<Ops>,
+                  "has_fully_connected is set exactly where defined");
+    static_assert(Ops::has_unpack == defines_unpack<Ops>, "has_unpack is set exactly where defined");
+    return true;
+  }
+}
+
 template <ctattn::detail::float_backend_id Id>
 constexpr bool float_row_declared() {
   using row = ctattn::detail::float_backend<Id>;
@@ -116,7 +132,7 @@ constexpr bool int8_row_declared() {
     return true;
   } else {
     return int8_ops_declared<typename row::ops>() && int8_ops_declared<typename row::product_ops>() &&
-           packed_ops_declared<typename row::packed_ops>();
+           packed_ops_declared<typename row::packed_ops>() && int4_ops_declared<typename row::int4_ops>();
   }
 }
 

@@ -9,6 +9,8 @@
 //     multipliers with left shifts, no shift and right shifts up to 31, and biases that saturate outputs both ways,
 //     each output against TFLite's formula requantize(sum (x - z_in) w + bias) with the bias folded as a qlinear
 //     folds it;
+//   - int4_fully_connected (kernels/int4.hpp): the same cases with their weights cut to int4 values ([-8, 7]) and
+//     packed as TFLite packs them, odd and even K, channel blocks with a rest;
 //   - int8_layer_norm_rows at run time against its steps as constant evaluation runs them, and the square root and
 //     division it uses.
 // Counted as the number of results that differ; zero at compile time (tests/static/quantized_test.cpp, the scalar
@@ -19,6 +21,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <ctattn/kernels/int4.hpp>
 #include <ctattn/kernels/int8.hpp>
 #include <ctattn/quantized/softmax.hpp>
 
@@ -81,6 +84,15 @@ constexpr std::size_t all_mismatches(Read read, std::size_t first = 1, std::size
   }
   return bad;
 }
+
+// Packed int4 weights as one value, so that `read` hides them from the optimizer.
+template <std::size_t Bytes>
+struct packed_array {
+  std::uint8_t bytes[Bytes]{};
+  constexpr explicit packed_array(const std::uint8_t (&from)[Bytes]) noexcept {
+    for (std::size_t i = 0; i < Bytes; ++i) bytes[i] = from[i];
+  }
+};
 
 // One fully-connected case: M x K inputs, N channels, input zero point z_in, output zero point z_out.
 template <std::size_t M, std::size_t K, std::size_t N>
@@ -172,6 +184,59 @@ constexpr std::size_t fully_connected_mismatches(Read read, std::uint32_t seed) 
     }
   }
   return bad;
+}
+
+// Outputs of int4_fully_connected (kernels/int4.hpp) that differ from TFLite's formula on the unpacked values: the
+// fully-connected case's weights cut to their low nibbles ([-8, 7], -8 included), packed two a byte as TFLite packs
+// them (an odd K splits bytes between rows), for each pair of zero points of fully_connected_mismatches.
+template <std::size_t M, std::size_t K, std::size_t N, typename Read>
+constexpr std::size_t int4_fully_connected_mismatches(Read read, std::uint32_t seed) noexcept {
+  std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
+  for (const std::int32_t z_in : {-128, 127, 0, -3}) {
+    const std::int32_t z_out = z_in == 0 ? 5 : (z_in == 127 ? -128 : (z_in == -3 ? 127 : -z_in / 2));
+    fully_connected_case<M, K, N> f = make_fully_connected_case<M, K, N>(seed, z_in);
+    std::uint8_t packed[ctattn::detail::kernels::int4_packed_bytes<N, K>]{};
+    for (std::size_t c = 0; c < N; ++c) {
+      std::int32_t sum = 0;
+      for (std::size_t t = 0; t < K; ++t) {
+        const auto nibble = static_cast<unsigned>(f.w[c][t]) & 0xFu;
+        f.w[c][t] = static_cast<std::int8_t>(static_cast<int>(nibble) - (nibble >= 8 ? 16 : 0));
+        sum += f.w[c][t];
+        const std::size_t i = c * K + t;
+        packed[i / 2] = static_cast<std::uint8_t>(packed[i / 2] | (i % 2 == 0 ? nibble : nibble << 4));
+      }
+      f.folded_bias[c] =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(f.bias[c]) - static_cast<std::uint32_t>(z_in * sum));
+    }
+    f = read(f);
+    std::int8_t y[M][N]{};
+    ctattn::detail::kernels::int4_fully_connected(f.x, read(packed_array{packed}).bytes, f.folded_bias, f.multipliers,
+                                                  z_out, y);
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t c = 0; c < N; ++c) {
+        std::int32_t sum = f.bias[c];
+        for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{f.x[r][t]} - z_in) * f.w[c][t];
+        bad += y[r][c] == ctattn::detail::kernels::requantize(sum, f.multipliers[c], z_out) ? 0u : 1u;
+      }
+    }
+  }
+  return bad;
+}
+
+// Every int4 fully-connected shape: odd and even K (rows that split a byte, K = 1 included), channels in one
+// block, one whole block (8 on a Cortex-M) and blocks with a rest (9, 17 and 70: 32 per block elsewhere), rows in
+// the DSP kernel's blocks of 6 and a rest.
+template <typename Read>
+constexpr std::size_t all_int4_fully_connected_mismatches(Read read) noexcept {
+  return int4_fully_connected_mismatches<1, 1, 1>(read, 41) + int4_fully_connected_mismatches<3, 3, 5>(read, 42) +
+         int4_fully_connected_mismatches<2, 16, 8>(read, 43) + int4_fully_connected_mismatches<7, 13, 9>(read, 44) +
+         int4_fully_connected_mismatches<3, 33, 17>(read, 45);
+}
+
+// int4 shapes too large for a static_assert: channel blocks of 32 with a rest, and a KWT-sized row.
+template <typename Read>
+std::size_t large_int4_fully_connected_mismatches(Read read) noexcept {
+  return int4_fully_connected_mismatches<9, 37, 70>(read, 46) + int4_fully_connected_mismatches<2, 192, 65>(read, 47);
 }
 
 // Shapes too large to evaluate in a static_assert, run-time only: the packed kernel's tiles of rows (8 on AVX-512)
@@ -696,6 +761,10 @@ inline constexpr auto every_case = std::tuple{
     test_case{"int8_dot_rows, lengths 1 to 70", compiled, [](auto read) { return all_mismatches(read); }},
     test_case{"int8_fully_connected and the products", every_runner,
               [](auto read) { return all_fully_connected_mismatches(read); }},
+    test_case{"int4_fully_connected", every_runner,
+              [](auto read) { return all_int4_fully_connected_mismatches(read); }},
+    test_case{"int4_fully_connected, large", at_run_time | with_each_backend,
+              [](auto read) { return large_int4_fully_connected_mismatches(read); }},
     test_case{"int8_fully_connected, large", at_run_time | with_each_backend,
               [](auto read) { return large_fully_connected_mismatches(read); }},
     test_case{"transposed products, large", at_run_time | with_each_backend,

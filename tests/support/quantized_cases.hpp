@@ -353,6 +353,46 @@ constexpr std::size_t linear_mismatches(Read read) noexcept {
   return bad + differing(x, lin::x_q) + differing(ctattn::project(x, layer), lin::y_q) + differing(into, lin::y_q);
 }
 
+// The same kind of layer with int4 weights (fx::int4_linear): nn.Linear(13, 10), whose rows split bytes, quantized
+// by the compiler against the reference's scales, int4 values and TFLite packing; its outputs, and those of the
+// packing a file may hold (weights of -8), against the reference's per-channel product of the unpacked values.
+namespace i4 = fx::int4_linear;
+inline constexpr auto int4_float_layer = torch_linear<13, 10>(i4::weight, i4::bias);
+inline constexpr ctattn::quantization int4_in =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(i4::x)));
+inline constexpr ctattn::quantization int4_out =
+    ctattn::quantization_for_range(ctattn::observed_range(ctattn::from_array(i4::y)));
+
+template <std::size_t Bytes>
+constexpr ctattn::int4_weights<10, 13> int4_from(const std::int32_t (&bytes)[Bytes]) noexcept {
+  static_assert(Bytes == ctattn::int4_weights<10, 13>::bytes);
+  ctattn::int4_weights<10, 13> w{};
+  for (std::size_t i = 0; i < Bytes; ++i) w.packed[i] = static_cast<std::uint8_t>(bytes[i]);
+  return w;
+}
+
+template <typename Read>
+constexpr std::size_t int4_linear_mismatches(Read read) noexcept {
+  constexpr auto four = ctattn::weight_format::int4;
+  const auto layer = ctattn::quantize_linear<int4_in, int4_out, four>(read(int4_float_layer));
+  static_assert(sizeof(layer.weight) == 65);
+  const auto scales = ctattn::weight_scales(int4_float_layer.weight, four);
+  std::uint32_t bad = 0;  // 32 bits: see differing()
+  for (std::size_t c = 0; c < 10; ++c) {
+    bad += scales[c] == i4::scales[c] ? 0u : 1u;
+    bad += layer.bias(c) == i4::bias_q[c] ? 0u : 1u;
+    for (std::size_t k = 0; k < 13; ++k) bad += layer.weight_value(c, k) == i4::weight_q[c][k] ? 0u : 1u;
+  }
+  for (std::size_t i = 0; i < 65; ++i) bad += std::int32_t{layer.weight.packed[i]} == i4::packed[i] ? 0u : 1u;
+  const auto x = ctattn::quantize<int4_in>(read(ctattn::from_array(i4::x)));
+  std::int32_t biases[10]{};
+  for (std::size_t c = 0; c < 10; ++c) biases[c] = static_cast<std::int32_t>(i4::bias_q[c]);
+  const ctattn::qlinear<13, 10, int4_in, int4_out, four> from_file{read(int4_from(i4::file_packed)), biases,
+                                                                   ctattn::channel_scales<10>{i4::scales}};
+  return bad + differing(x, i4::x_q) + differing(ctattn::project(x, layer), i4::y_q) +
+         differing(ctattn::project(x, from_file), i4::file_y_q);
+}
+
 // A patch embedding in int8 (fx::patch_embedding): nn.Conv2d(2, 6, 2, stride=2) over a 4 x 6 image quantized per
 // channel by the compiler; the image's patches against torch's unfold of the int8 image, the tokens against the
 // reference's per-channel product.
@@ -977,6 +1017,7 @@ inline constexpr auto every_case = std::tuple{
     test_case{"calibration", exact_only, [](auto read) { return calibration_mismatches(read); }},
     test_case{"calibrated quantize", exact_only, [](auto read) { return calibrated_quantize_mismatches(read); }},
     test_case{"linear", all_three, [](auto read) { return linear_mismatches(read); }},
+    test_case{"linear, int4 weights", all_three, [](auto read) { return int4_linear_mismatches(read); }},
     test_case{"patch embeddings", all_three, [](auto read) { return patch_embedding_mismatches(read); }},
     test_case{"class token and mean pooling", all_three,
               [](auto read) { return class_token_and_mean_mismatches(read); }},

@@ -481,6 +481,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   }
 };
 
+struct arm_dsp_int4_ops;  // kernels/arm_dsp_int4.hpp
+
 /// The int8 table's arm_dsp row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::arm_dsp> {
@@ -488,6 +490,7 @@ struct int8_backend<int8_backend_id::arm_dsp> {
   using ops = arm_dsp_int8_ops;
   using product_ops = arm_dsp_int8_ops;
   using packed_ops = void;
+  using int4_ops = arm_dsp_int4_ops;
 };
 
 }  // namespace ctattn::detail

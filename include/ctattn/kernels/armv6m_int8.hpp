@@ -119,6 +119,7 @@ struct int8_backend<int8_backend_id::armv6m> {
   using ops = void;
   using product_ops = armv6m_int8_ops;
   using packed_ops = void;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail

@@ -357,6 +357,7 @@ struct int8_backend<int8_backend_id::avx2> {
   using ops = avx2_int8_ops;
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_packed_ops;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -412,6 +413,7 @@ struct int8_backend<int8_backend_id::avx2_vnni> {
   using ops = avx2_int8_ops;
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_vnni_packed_ops;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail

@@ -196,6 +196,7 @@ struct int8_backend<int8_backend_id::avx512> {
   using ops = avx512_int8_ops;
   using product_ops = avx512_int8_ops;
   using packed_ops = avx2_packed_ops;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -446,6 +447,7 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
   using ops = avx512_vnni_int8_ops;
   using product_ops = avx512_vnni_int8_ops;
   using packed_ops = avx512_vnni_packed_ops;
+  using int4_ops = void;
 };
 
 }  // namespace ctattn::detail

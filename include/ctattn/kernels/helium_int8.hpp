@@ -339,6 +339,30 @@ struct helium_int8_ops : int8_ops_defaults {
   }
 };
 
+/// Int4 weights on Helium (kernels/int4.hpp): unpacked 32 a step, then the int8 product kernel above.
+struct helium_int4_ops : int4_ops_defaults {
+  static constexpr bool has_unpack = true;
+  /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8: per 16
+  /// bytes, `vshl` and `vshr` sign-extend the low nibbles, `vshr` the high ones, and `vst2` interleaves them; the
+  /// last bytes by the same steps on predicated lanes.
+  static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
+    const std::size_t bytes = count / 2;
+    std::size_t i = 0;
+    for (; i + 16 <= bytes; i += 16) {
+      const int8x16_t b = __arm_vreinterpretq_s8_u8(__arm_vld1q_u8(packed + i));
+      int8x16x2_t pair;
+      pair.val[0] = __arm_vshrq_n_s8(__arm_vshlq_n_s8(b, 4), 4);
+      pair.val[1] = __arm_vshrq_n_s8(b, 4);
+      __arm_vst2q_s8(values + 2 * i, pair);
+    }
+    for (; i < bytes; ++i) {
+      const auto b = static_cast<std::int8_t>(packed[i]);
+      values[2 * i] = static_cast<std::int8_t>(static_cast<std::int8_t>(b * 16) >> 4);
+      values[2 * i + 1] = static_cast<std::int8_t>(b >> 4);
+    }
+  }
+};
+
 /// The int8 table's helium row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::helium> {
@@ -346,6 +370,7 @@ struct int8_backend<int8_backend_id::helium> {
   using ops = helium_int8_ops;
   using product_ops = helium_int8_ops;
   using packed_ops = void;
+  using int4_ops = helium_int4_ops;
 };
 
 }  // namespace ctattn::detail

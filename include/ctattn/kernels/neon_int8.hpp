@@ -52,6 +52,7 @@ struct int8_backend<int8_backend_id::neon> {
   using ops = neon_int8_ops;
   using product_ops = neon_int8_ops;
   using packed_ops = void;
+  using int4_ops = void;
 };
 
 #if defined(__ARM_FEATURE_DOTPROD)
@@ -204,6 +205,7 @@ struct int8_backend<int8_backend_id::neon_i8mm> {
   using ops = neon_dotprod_int8_ops;
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_i8mm_packed_ops;
+  using int4_ops = void;
 };
 
 #endif  // defined(__ARM_FEATURE_MATMUL_INT8)
@@ -215,6 +217,7 @@ struct int8_backend<int8_backend_id::neon_dotprod> {
   using ops = neon_dotprod_int8_ops;
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_dotprod_packed_ops;
+  using int4_ops = void;
 };
 
 #endif  // defined(__ARM_FEATURE_DOTPROD)

@@ -360,14 +360,16 @@ namespace detail {
 // projection reads.
 struct attention_projection_quantizations {
   quantization query_input, key_value_input, query, key, value, context, output;
+  weight_format weights = weight_format::int8;
 };
 // The int8 form of a float attention layer's weights (PyTorch's out x in, biases), each projection per channel
 // (`quantize_linear`), as every int8 layer with attention makes it.
 template <std::size_t Heads, attention_projection_quantizations Q, typename Weights>
 [[nodiscard]] constexpr auto quantize_attention_weights(const Weights& w) noexcept {
-  return make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<Q.query_input, Q.query>(w.query), quantize_linear<Q.key_value_input, Q.key>(w.key),
-      quantize_linear<Q.key_value_input, Q.value>(w.value), quantize_linear<Q.context, Q.output>(w.output));
+  return make_qmulti_head_attention_weights<Heads>(quantize_linear<Q.query_input, Q.query, Q.weights>(w.query),
+                                                   quantize_linear<Q.key_value_input, Q.key, Q.weights>(w.key),
+                                                   quantize_linear<Q.key_value_input, Q.value, Q.weights>(w.value),
+                                                   quantize_linear<Q.context, Q.output, Q.weights>(w.output));
 }
 
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).
@@ -435,9 +437,7 @@ template <quantization Scores, softmax_method Softmax = softmax_method::rounded,
         // just scored (the same rows, the same columns, as key_width == value_width), which nothing reads again.
         // One n x d_model activation less (KWT-Tiny's 800 bytes on a Cortex-M: its RAM went below its CMSIS-NN
         // composition's on every core).
-        detail::kernels::int8_fully_connected(x.elements, weights.query.weight, weights.query.folded_bias,
-                                              weights.query.multipliers, Query::output_quantization.zero_point,
-                                              context.elements, weights.query.packed);
+        detail::fully_connected_rows(x.elements, weights.query, context.elements);
         detail::int8_attend_heads<Scores, Softmax, Heads>(
             detail::qmatrix_view<X::rows, Query::outputs, Query::output_quantization>{context.elements}, k, v_t, mask,
             context);

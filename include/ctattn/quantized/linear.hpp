@@ -27,13 +27,16 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "ctattn/attention/projection.hpp"
 #include "ctattn/detail/footprint_type.hpp"
+#include "ctattn/kernels/int4.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
+#include "ctattn/quantized/weights.hpp"
 
 namespace ctattn {
 
@@ -58,11 +61,13 @@ struct channel_scales {
 };
 
 /// The per-channel symmetric scales of an out x in weight matrix (PyTorch's layout): max |w_c| / 127 for each row
-/// c, 1 for a row of zeros.
+/// c (max |w_c| / 7 for `weight_format::int4`, TFLite's int4 range [-7, 7]), 1 for a row of zeros.
 ///
-/// Example: `constexpr auto scales = ctattn::weight_scales(layer.weight);`
+/// Example: `constexpr auto scales = ctattn::weight_scales(layer.weight, ctattn::weight_format::int4);`
 template <FixedMatrix W>
-[[nodiscard]] constexpr channel_scales<W::rows> weight_scales(const W& w) noexcept {
+[[nodiscard]] constexpr channel_scales<W::rows> weight_scales(const W& w,
+                                                              weight_format format = weight_format::int8) noexcept {
+  const double steps = format == weight_format::int4 ? 7.0 : 127.0;
   channel_scales<W::rows> scales{};
   for (std::size_t c = 0; c < W::rows; ++c) {
     double largest = 0.0;
@@ -71,7 +76,7 @@ template <FixedMatrix W>
           w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k]) : static_cast<double>(w.elements[c][k]);
       largest = magnitude > largest ? magnitude : largest;
     }
-    scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / 127.0 : 1.0);
+    scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / steps : 1.0);
   }
   return scales;
 }
@@ -83,7 +88,8 @@ template <FixedMatrix W>
 ///
 /// | member / operand | shape / meaning                                                   |
 /// |------------------|-------------------------------------------------------------------|
-/// | `weight`         | Out x In int8 (PyTorch's layout)                                  |
+/// | `weight`         | Out x In int8 (PyTorch's layout), or `int4_weights<Out, In>` for `weight_format::int4` |
+/// | `weight_value(c, k)` | weight (c, k) in either format                                |
 /// | `folded_bias`    | Out int32: the bias less QIn's zero point times the channel's weight sum |
 /// | `bias(c)`        | TFLite's int32 bias of channel c                                  |
 /// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and the weight scales |
@@ -97,12 +103,17 @@ template <FixedMatrix W>
 /// set by the constructor only, so that weights and scales cannot disagree with them. The scales themselves are not
 /// kept: inference never reads them, and a firmware image would carry 8 bytes of flash per channel for nothing.
 ///
+/// With `weight_format::int4` (Weights) the weights are int4, two a byte in TFLite's packing (`int4_weights`):
+/// half the flash, the same arithmetic on their values (TFLite's int8 fully-connected after it unpacks them).
+///
 /// Example:
 /// \code
 ///   constexpr ctattn::qlinear<2, 1, q_in, q_out> layer{{{64, -127}}, {10}, ctattn::channel_scales<1>{{0.01}}};
 ///   constexpr auto y = ctattn::project(x_q, layer);    // x_q: qmatrix<n, 2, q_in>
+///   constexpr ctattn::qlinear<2, 1, q_in, q_out, ctattn::weight_format::int4> small{
+///       ctattn::int4_weights<1, 2>::from_values({{7, -7}}), {10}, ctattn::channel_scales<1>{{0.18}}};
 /// \endcode
-template <auto In, auto Out, quantization QIn, quantization QOut>
+template <auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights = weight_format::int8>
 struct qlinear {
   static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
   static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
@@ -112,8 +123,10 @@ struct qlinear {
   static constexpr std::size_t outputs = extent_size(Out);
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
+  static constexpr weight_format format = Weights;
+  static constexpr bool int4 = Weights == weight_format::int4;
 
-  std::int8_t weight[outputs][inputs]{};
+  std::conditional_t<int4, int4_weights<outputs, inputs>, std::int8_t[outputs][inputs]> weight{};
   std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[outputs]{};
   /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
@@ -123,22 +136,38 @@ struct qlinear {
   // layout its instruction wants and nothing is summed or reordered at run time. The members are public for
   // reading (and for structural types); a layer changed member by member after it is made would leave `packed`
   // behind, so layers are made by the constructor or `quantize_linear`.
-  [[no_unique_address]] detail::kernels::int8_packed_weights<outputs, inputs> packed{};
+  [[no_unique_address]] std::conditional_t<int4, detail::int8_packed::no_packed_weights,
+                                           detail::kernels::int8_packed_weights<outputs, inputs>> packed{};
 
   /// All weights and biases 0 (every output is QOut's zero point).
   constexpr qlinear() noexcept = default;
 
   /// The layer of these int8 weights, int32 biases and per-channel weight scales.
   constexpr qlinear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int32_t (&int32_biases)[outputs],
-                    const channel_scales<outputs>& weight_scale) noexcept {
+                    const channel_scales<outputs>& weight_scale) noexcept
+    requires(!int4)
+  {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
-      folded_bias[channel] =
-          static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
-                                    static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
-      multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
     }
-    packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
+    derive(int32_biases, weight_scale);
+  }
+
+  /// The layer of these int4 weights (`weight_format::int4`), int32 biases and per-channel weight scales.
+  constexpr qlinear(const int4_weights<outputs, inputs>& int4_packed_weights,
+                    const std::int32_t (&int32_biases)[outputs], const channel_scales<outputs>& weight_scale) noexcept
+    requires(int4)
+      : weight(int4_packed_weights) {
+    derive(int32_biases, weight_scale);
+  }
+
+  /// Weight (c, k): `weight[c][k]`, or the int4 value (c, k).
+  [[nodiscard]] constexpr std::int32_t weight_value(std::size_t c, std::size_t k) const noexcept {
+    if constexpr (int4) {
+      return weight(c, k);
+    } else {
+      return weight[c][k];
+    }
   }
 
   /// The int32 bias of channel c as TFLite stores it: folded_bias[c] + QIn's zero point times the channel's weight
@@ -151,10 +180,26 @@ struct qlinear {
   /// sum_k weight[c][k] (at most 127 x 33025 in magnitude).
   [[nodiscard]] constexpr std::int32_t weight_sum(std::size_t c) const noexcept {
     std::int32_t sum = 0;
-    for (std::size_t k = 0; k < inputs; ++k) sum += weight[c][k];
+    for (std::size_t k = 0; k < inputs; ++k) sum += weight_value(c, k);
     return sum;
   }
 
+ private:
+  // The folded biases, multipliers and packed copy of the weights already set.
+  constexpr void derive(const std::int32_t (&int32_biases)[outputs],
+                        const channel_scales<outputs>& weight_scale) noexcept {
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      folded_bias[channel] =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
+                                    static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
+      multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
+    }
+    if constexpr (!int4) {
+      packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
+    }
+  }
+
+ public:
   /// `ctattn::project(x, *this)`: the call of the layer protocol (ctattn/layers/layer.hpp), so that an int8 model
   /// chains it as a float one chains `ctattn::linear`.
   template <QuantizedMatrix X>
@@ -167,52 +212,81 @@ struct qlinear {
   /// constexpr), X and the result, and on the stack the product kernel's scratch on any backend
   /// (`detail::kernels::int8_product_stack_bytes`: one int32 per output channel on x86 and NEON, or the packed
   /// kernel's staged rows of X, up to 8 of In bytes; the rows of X widened to int16 in blocks of up to 6 on the
-  /// Cortex-M DSP).
+  /// Cortex-M DSP); with int4 weights, a block of output channels unpacked to int8 too
+  /// (`detail::kernels::int4_product_stack_bytes`).
   ///
   /// Example: `static_assert(ctattn::qlinear<32, 64, q_in, q_out>::footprint_of<x_type>().weight_bytes == 32 * 64 + 64 * 12);`
   template <QuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
-            detail::kernels::int8_product_stack_bytes<X::rows, inputs, outputs>};
+    constexpr std::size_t stack = int4 ? detail::kernels::int4_product_stack_bytes<X::rows, inputs, outputs>
+                                       : detail::kernels::int8_product_stack_bytes<X::rows, inputs, outputs>;
+    return {sizeof(qlinear), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0, stack};
   }
 
   friend constexpr bool operator==(const qlinear&, const qlinear&) = default;
 };
 
 /// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs
-/// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight)`): each weight
-/// round(w / scale_c) clamped to [-127, 127] (the division in float32 for float weights and float32 scales, as
-/// TFLite's PerChannelQuantize divides), each bias round(b / (QIn.scale() x scale_c)) (ties away from zero).
-/// Scales copied from a .tflite file: `channel_scales<N>{{0.0123f, ...}}` keeps each float32 exactly.
+/// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight, Weights)`): each weight
+/// round(w / scale_c) clamped to [-127, 127] ([-7, 7] for `weight_format::int4`, TFLite's int4 range; the division
+/// in float32 for float weights and float32 scales, as TFLite's PerChannelQuantize divides), each bias round(b /
+/// (QIn.scale() x scale_c)) (ties away from zero). Scales copied from a .tflite file: `channel_scales<N>{{0.0123f,
+/// ...}}` keeps each float32 exactly.
 ///
-/// Example: `constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);`
-template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
+/// Example:
+/// \code
+///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);
+///   constexpr auto head_q4 = ctattn::quantize_linear<q_in, q_out, ctattn::weight_format::int4>(head);   // half the flash
+/// \endcode
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename T, auto In,
+          auto Out, bool HasBias>
 [[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
                                              const channel_scales<extent_size(Out)>& scales) noexcept {
   constexpr std::size_t outputs = extent_size(Out);
   constexpr std::size_t inputs = extent_size(In);
+  constexpr std::int64_t largest = Weights == weight_format::int4 ? 7 : 127;
   std::int8_t int8_weights[outputs][inputs]{};
   std::int32_t int32_biases[outputs]{};
   for (std::size_t channel = 0; channel < outputs; ++channel) {
     for (std::size_t input = 0; input < inputs; ++input) {
       const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scales[channel]);
-      int8_weights[channel][input] = static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
+      int8_weights[channel][input] =
+          static_cast<std::int8_t>(rounded < -largest ? -largest : (rounded > largest ? largest : rounded));
     }
     if constexpr (HasBias) {
       int32_biases[channel] = static_cast<std::int32_t>(
           detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / (QIn.scale() * scales[channel])));
     }
   }
-  return qlinear<In, Out, QIn, QOut>{int8_weights, int32_biases, scales};
+  if constexpr (Weights == weight_format::int4) {
+    return qlinear<In, Out, QIn, QOut, Weights>{detail::int4_packing_of(int8_weights), int32_biases, scales};
+  } else {
+    return qlinear<In, Out, QIn, QOut>{int8_weights, int32_biases, scales};
+  }
 }
 
 /// \copydoc quantize_linear
-template <quantization QIn, quantization QOut, typename T, auto In, auto Out, bool HasBias>
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename T, auto In,
+          auto Out, bool HasBias>
 [[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
-  return quantize_linear<QIn, QOut>(l, weight_scales(l.weight));
+  return quantize_linear<QIn, QOut, Weights>(l, weight_scales(l.weight, Weights));
 }
 
 namespace detail {
+// The layer's product of rows x (M x In int8) into rows y (M x Out int8), its weights read in their format: the
+// kernel `project_into` runs once its rules hold, and int8 attention writing Q into its context's bytes.
+template <std::size_t M, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights>
+constexpr void fully_connected_rows(const std::int8_t (&x)[M][extent_size(In)],
+                                    const qlinear<In, Out, QIn, QOut, Weights>& layer,
+                                    std::int8_t (&y)[M][extent_size(Out)]) noexcept {
+  if constexpr (Weights == weight_format::int4) {
+    kernels::int4_fully_connected(x, layer.weight.packed, layer.folded_bias, layer.multipliers, QOut.zero_point, y);
+  } else {
+    kernels::int8_fully_connected(x, layer.weight, layer.folded_bias, layer.multipliers, QOut.zero_point, y,
+                                  layer.packed);
+  }
+}
+
 template <typename X, typename L>
 using quantized_projection_rules = rule_list<
     shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
@@ -235,7 +309,7 @@ using quantized_projection_into_rules = rule_list<
 /// |---------|------------------------------------|
 /// | `y`     | `qmatrix<n, Out, QOut>` (overwritten) |
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut>`      |
+/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights>` |
 ///
 /// Rules: those of `project`; y has x's rows (`rows_must_match`), Out columns (`columns_must_match`) and QOut
 /// (`output_quantization_must_match_result`).
@@ -246,12 +320,12 @@ using quantized_projection_into_rules = rule_list<
 ///   static ctattn::qmatrix<6, 1, q_out> y;   // .bss, not the stack
 ///   ctattn::project_into(y, x_q, head_q);
 /// \endcode
-template <QuantizedMatrix Y, QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
-constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept {
-  using L = qlinear<In, Out, QIn, QOut>;
+template <QuantizedMatrix Y, QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut,
+          weight_format Weights>
+constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut, Weights>& layer) noexcept {
+  using L = qlinear<In, Out, QIn, QOut, Weights>;
   if constexpr (detail::first_broken<detail::quantized_projection_into_rules<Y, X, L>>::check()) {
-    detail::kernels::int8_fully_connected(x.elements, layer.weight, layer.folded_bias, layer.multipliers,
-                                          QOut.zero_point, y.elements, layer.packed);
+    detail::fully_connected_rows(x.elements, layer, y.elements);
   }
 }
 
@@ -262,15 +336,15 @@ constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut>&
 /// | operand | shape                              |
 /// |---------|------------------------------------|
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut>`      |
+/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights>` (int8 or int4 weights) |
 /// | result  | `qmatrix<n, Out, QOut>`            |
 ///
 /// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
 /// (`input_quantization_must_match_layer`), In <= 33025.
-template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut>& layer) noexcept
-    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> {
-  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut>::output_extent, QOut> y;
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights>
+[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut, Weights>& layer) noexcept
+    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights>::output_extent, QOut> {
+  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights>::output_extent, QOut> y;
   project_into(y, x, layer);
   return y;
 }

@@ -72,10 +72,13 @@ namespace ctattn {
 /// | member    | what                                                   | default                    |
 /// |-----------|--------------------------------------------------------|----------------------------|
 /// | `softmax` | every attention's softmax (ctattn/quantized/softmax.hpp) | `softmax_method::rounded` |
+/// | `weights` | every linear layer's weights, the attention projections' and feed-forward blocks' included (`weight_format`, ctattn/quantized/weights.hpp); embeddings and norms keep theirs | `weight_format::int8` |
 ///
 /// Example: `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.softmax = ctattn::softmax_method::tflite}>(model);`
+/// Example: `constexpr auto q4 = ctattn::quantize<ranges, ctattn::quantize_options{.weights = ctattn::weight_format::int4}>(model);`
 struct quantize_options {
   softmax_method softmax = softmax_method::rounded;
+  weight_format weights = weight_format::int8;
   friend constexpr bool operator==(const quantize_options&, const quantize_options&) = default;
 };
 
@@ -365,12 +368,19 @@ inline constexpr quantization quantization_at = output_quantization<Ranges, Path
 struct attention_layer_points {
   quantization query, key, value, context, scores, output;
   softmax_method softmax = softmax_method::rounded;
+  weight_format weights = weight_format::int8;
 };
 struct feed_forward_points {
   quantization hidden, activation, output;
+  weight_format weights = weight_format::int8;
 };
 struct gated_feed_forward_points {
   quantization w1, activation, w3, product, output;
+  weight_format weights = weight_format::int8;
+};
+struct linear_points {
+  quantization output;
+  weight_format weights = weight_format::int8;
 };
 struct position_embedding_points {
   quantization weight, output;
@@ -394,26 +404,31 @@ template <typename L, typename Points>
   if constexpr (is_encoder_layer<L>) {
     encoder_layer_quantizations q = encoder_layer_quantizations_from(at, input, L::norm_first);
     q.softmax = options.softmax;
+    q.weights = options.weights;
     return q;
   } else if constexpr (is_decoder_layer<L>) {
     decoder_layer_quantizations q = decoder_layer_quantizations_from(at, input, memory, L::norm_first);
     q.softmax = options.softmax;
+    q.weights = options.weights;
     return q;
   } else if constexpr (is_attention_layer<L>) {
     return attention_layer_points{point(points::query),   point(points::key),    point(points::value),
                                   point(points::context), point(points::scores), output(),
-                                  options.softmax};
+                                  options.softmax,        options.weights};
   } else if constexpr (is_feed_forward<L>) {
-    return feed_forward_points{point(points::hidden), point(points::activation), output()};
+    return feed_forward_points{point(points::hidden), point(points::activation), output(), options.weights};
   } else if constexpr (is_gated_feed_forward<L>) {
-    return gated_feed_forward_points{point(points::w1), point(points::activation), point(points::w3),
-                                     point(points::product), output()};
+    return gated_feed_forward_points{point(points::w1), point(points::activation),
+                                     point(points::w3), point(points::product),
+                                     output(),          options.weights};
   } else if constexpr (is_position_embedding<L>) {
     return position_embedding_points{point(points::weight), output()};
   } else if constexpr (is_token_embedding<L>) {
     return token_embedding_points{point(points::weight)};
   } else if constexpr (is_chain<L> || std::is_same_v<L, class_token_pool>) {
     return no_points{};
+  } else if constexpr (is_float_linear<L> || is_patch_embedding<L>) {
+    return linear_points{output(), options.weights};
   } else {  // a residual connection, class token, patch embedding, mean pooling, norm, linear layer or activation
     return output_points{output()};
   }
@@ -637,14 +652,14 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     constexpr std::size_t heads = std::remove_cvref_t<decltype(w)>::query_heads;
     const auto weights =
         quantize_attention_weights<heads, attention_projection_quantizations{QIn, QIn, q.query, q.key, q.value,
-                                                                             q.context, q.output}>(w);
+                                                                             q.context, q.output, q.weights}>(w);
     return qmulti_head_attention_layer<q.scores, std::remove_cvref_t<decltype(weights)>,
                                        typename attention_layer_mask<L>::type, q.softmax>{weights, {}};
   } else if constexpr (is_feed_forward<L>) {
     constexpr feed_forward_points q = points_of<Ranges, Path, QIn, L>;
-    const auto linear1 = quantize_linear<QIn, q.hidden>(layer.linear1);
+    const auto linear1 = quantize_linear<QIn, q.hidden, q.weights>(layer.linear1);
     const auto activation = quantize_activation<q.hidden, q.activation>(layer.activation);
-    const auto linear2 = quantize_linear<q.activation, q.output>(layer.linear2);
+    const auto linear2 = quantize_linear<q.activation, q.output, q.weights>(layer.linear2);
     qchain<std::remove_cvref_t<decltype(linear1)>, std::remove_cvref_t<decltype(activation)>,
            std::remove_cvref_t<decltype(linear2)>>
         block{};
@@ -654,10 +669,10 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return block;
   } else if constexpr (is_gated_feed_forward<L>) {
     constexpr gated_feed_forward_points q = points_of<Ranges, Path, QIn, L>;
-    const auto w1 = quantize_linear<QIn, q.w1>(layer.w1);
-    const auto w3 = quantize_linear<QIn, q.w3>(layer.w3);
+    const auto w1 = quantize_linear<QIn, q.w1, q.weights>(layer.w1);
+    const auto w3 = quantize_linear<QIn, q.w3, q.weights>(layer.w3);
     const auto activation = quantize_activation<q.w1, q.activation>(layer.activation);
-    const auto w2 = quantize_linear<q.product, q.output>(layer.w2);
+    const auto w2 = quantize_linear<q.product, q.output, q.weights>(layer.w2);
     return qgated_feed_forward<std::remove_cvref_t<decltype(w1)>, std::remove_cvref_t<decltype(w3)>,
                                std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>, q.product>{
         w1, w2, w3, activation};
@@ -672,7 +687,8 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   } else if constexpr (is_class_token<L>) {
     return quantize_class_token<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else if constexpr (is_patch_embedding<L>) {
-    return quantize_patch_embedding<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
+    constexpr linear_points q = points_of<Ranges, Path, QIn, L>;
+    return quantize_patch_embedding<QIn, q.output, q.weights>(layer);
   } else if constexpr (std::is_same_v<L, class_token_pool>) {
     return qclass_token_pool<QIn>{};
   } else if constexpr (std::is_same_v<L, mean_pool>) {
@@ -684,7 +700,8 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   } else if constexpr (is_float_rms_norm<L>) {
     return quantize_rms_norm<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else if constexpr (is_float_linear<L>) {
-    return quantize_linear<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
+    constexpr linear_points q = points_of<Ranges, Path, QIn, L>;
+    return quantize_linear<QIn, q.output, q.weights>(layer);
   } else if constexpr (activation_layer_type<L>) {
     return quantize_activation<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else {
@@ -780,7 +797,7 @@ template <const auto& Ranges, quantization QIn, typename C>
 /// | operand  | what                                                                    |
 /// |----------|-------------------------------------------------------------------------|
 /// | `Ranges` | a `ctattn::named_range` array with static storage (a generated header's) |
-/// | `Options`| `quantize_options` (the softmax method), by default `{}`                 |
+/// | `Options`| `quantize_options` (the softmax method, the weight format), by default `{}` |
 /// | `model`  | the float model                                                         |
 /// | result   | a `qchain` of int8 layers (`ctattn::quantized_model<M, Ranges>`)          |
 ///

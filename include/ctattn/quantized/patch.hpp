@@ -66,14 +66,14 @@ struct qpatch_embedding {
 };
 
 /// A float patch embedding (`ctattn::patch_embedding_1d`, `ctattn::patch_embedding_2d`) quantized: its projection by
-/// `quantize_linear<QIn, QOut>` (per-channel weight scales), the cut unchanged.
+/// `quantize_linear<QIn, QOut, Weights>` (per-channel weight scales; int8 or int4 weights), the cut unchanged.
 ///
 /// Example: `constexpr auto embed_q = ctattn::quantize_patch_embedding<q_image, q_tokens>(model.proj);`
-template <quantization QIn, quantization QOut, typename L>
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename L>
   requires requires { typename L::geometry; }
 [[nodiscard]] constexpr auto quantize_patch_embedding(const L& layer) noexcept {
-  using linear_type = decltype(quantize_linear<QIn, QOut>(layer.projection));
-  return qpatch_embedding<typename L::geometry, linear_type>{quantize_linear<QIn, QOut>(layer.projection)};
+  using linear_type = decltype(quantize_linear<QIn, QOut, Weights>(layer.projection));
+  return qpatch_embedding<typename L::geometry, linear_type>{quantize_linear<QIn, QOut, Weights>(layer.projection)};
 }
 
 }  // namespace ctattn

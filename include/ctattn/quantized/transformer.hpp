@@ -92,9 +92,9 @@ template <quantization Scores, softmax_method Softmax, typename Weights, typenam
 // `activation` and `linear2` (the encoder's and the decoder's), its input in `In`, Q the layer's quantizations.
 template <quantization In, auto Q, typename Activation, typename Layer, typename FeedForward>
 constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
-  q.linear1 = quantize_linear<In, Q.hidden>(ff.linear1);
+  q.linear1 = quantize_linear<In, Q.hidden, Q.weights>(ff.linear1);
   q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward>(ff.linear2);
+  q.linear2 = quantize_linear<Q.activation, Q.feed_forward, Q.weights>(ff.linear2);
 }
 }  // namespace detail
 
@@ -116,6 +116,7 @@ constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexc
 /// | `output`       | sum1 + feed_forward, the layer's output          |
 /// | `sum2`         | post-norm only: norm1 + feed_forward             |
 /// | `softmax`      | not a point: the attention's `softmax_method`    |
+/// | `weights`      | not a point: the six linears' `weight_format`    |
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
@@ -142,6 +143,7 @@ struct encoder_layer_quantizations {
   quantization output{1.0};
   quantization sum2{1.0};
   softmax_method softmax = softmax_method::rounded;
+  weight_format weights = weight_format::int8;
 
   friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
 };
@@ -250,16 +252,18 @@ struct qtransformer_encoder_layer {
   /// Post-norm, norm2 gives the layer's output.
   static constexpr quantization norm2_output = NormFirst ? Q.norm2 : Q.output;
 
-  using attention_weights = qmulti_head_attention_weights<
-      Heads, qlinear<Width, Width, attention_input, Q.query>, qlinear<Width, Width, attention_input, Q.key>,
-      qlinear<Width, Width, attention_input, Q.value>, qlinear<Width, Width, Q.context, Q.attention>>;
+  using attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, attention_input, Q.query, Q.weights>,
+                                    qlinear<Width, Width, attention_input, Q.key, Q.weights>,
+                                    qlinear<Width, Width, attention_input, Q.value, Q.weights>,
+                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   attention_weights self_attn{};
   qlayer_norm<Width, norm2_input, norm2_output> norm2{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights> linear2{};
   [[no_unique_address]] Mask mask{};
 
   template <QuantizedMatrix X>
@@ -411,7 +415,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
   q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                               q_attention, q_attention, Q.query, Q.key, Q.value,
-                                                              Q.context, Q.attention}>(w);
+                                                              Q.context, Q.attention, Q.weights}>(w);
   q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
@@ -439,6 +443,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
 /// | `output`          | sum2 + feed_forward                     | LayerNorm3(sum3)                            |
 /// | `sum3`            | (not used)                              | norm2 + feed_forward                        |
 /// | `softmax`         | not a point: both attentions' `softmax_method` |                                          |
+/// | `weights`         | not a point: the ten linears' `weight_format`  |                                          |
 ///
 /// A structural type: a template argument of `qtransformer_decoder_layer`.
 // Rationale: the point fields shared with encoder_layer_quantizations are written here again (see there).
@@ -468,6 +473,7 @@ struct decoder_layer_quantizations {
   quantization output{1.0};
   quantization sum3{1.0};
   softmax_method softmax = softmax_method::rounded;
+  weight_format weights = weight_format::int8;
 
   friend constexpr bool operator==(const decoder_layer_quantizations&, const decoder_layer_quantizations&) = default;
 };
@@ -574,21 +580,25 @@ struct qtransformer_decoder_layer {
   /// Post-norm, norm3 gives the layer's output.
   static constexpr quantization norm3_output = NormFirst ? Q.norm3 : Q.output;
 
-  using self_attention_weights = qmulti_head_attention_weights<
-      Heads, qlinear<Width, Width, self_attention_input, Q.query>, qlinear<Width, Width, self_attention_input, Q.key>,
-      qlinear<Width, Width, self_attention_input, Q.value>, qlinear<Width, Width, Q.context, Q.attention>>;
-  using cross_attention_weights = qmulti_head_attention_weights<
-      Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query>, qlinear<Width, Width, Q.memory, Q.cross_key>,
-      qlinear<Width, Width, Q.memory, Q.cross_value>, qlinear<Width, Width, Q.cross_context, Q.cross_attention>>;
+  using self_attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, self_attention_input, Q.query, Q.weights>,
+                                    qlinear<Width, Width, self_attention_input, Q.key, Q.weights>,
+                                    qlinear<Width, Width, self_attention_input, Q.value, Q.weights>,
+                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights>>;
+  using cross_attention_weights =
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query, Q.weights>,
+                                    qlinear<Width, Width, Q.memory, Q.cross_key, Q.weights>,
+                                    qlinear<Width, Width, Q.memory, Q.cross_value, Q.weights>,
+                                    qlinear<Width, Width, Q.cross_context, Q.cross_attention, Q.weights>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   self_attention_weights self_attn{};
   qlayer_norm<Width, norm2_input, Q.norm2> norm2{};
   cross_attention_weights multihead_attn{};
   qlayer_norm<Width, norm3_input, norm3_output> norm3{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights> linear2{};
 
   template <QuantizedMatrix X, QuantizedMatrix Memory, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept
@@ -769,12 +779,12 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
   q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                               q_self, q_self, Q.query, Q.key, Q.value, Q.context,
-                                                              Q.attention}>(s);
+                                                              Q.attention, Q.weights}>(s);
   q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
   q.multihead_attn =
       detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                     q_cross, Q.memory, Q.cross_query, Q.cross_key, Q.cross_value,
-                                                    Q.cross_context, Q.cross_attention}>(c);
+                                                    Q.cross_context, Q.cross_attention, Q.weights}>(c);
   q.norm3 = quantize_layer_norm<result::norm3_input, result::norm3_output>(layer.norm3);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;

@@ -30,6 +30,8 @@
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
 /// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)`   | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
+/// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
+/// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
 ///
 /// Example:
 /// \code
@@ -75,6 +77,15 @@ struct int8_ops_defaults {
 /// The optional operations of a packed int8 kernel (a row's `packed_ops`), none defined.
 struct int8_packed_ops_defaults {
   static constexpr bool has_pack_block = false;
+};
+
+/// The optional operations of an int4-weight kernel (a row's `int4_ops`), none defined.
+struct int4_ops_defaults {
+  static constexpr bool has_fully_connected = false;
+  static constexpr bool has_unpack = false;
+  /// Whether `fully_connected` takes rows of K terms.
+  template <std::size_t K>
+  static constexpr bool takes = false;
 };
 
 /// The declared operations of a row's `Ops`: Ops itself, or `Defaults` where the row has none (`void`).
