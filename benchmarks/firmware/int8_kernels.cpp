@@ -105,13 +105,17 @@ constexpr ctattn::qmatrix<R, C, Q> random_qmatrix(std::uint32_t seed) noexcept {
 // ---------------------------------------------------------------------------------------------------------------
 // The workloads.
 
-/// FC: y = x W^T + b with per-channel symmetric weights, int32 bias, non-zero input and output zero points.
+/// FC: y = x W^T + b with per-channel symmetric weights, int32 bias, non-zero input and output zero points. With
+/// `weight_format::int4` (Weights) the weights lie in [-7, 7], packed two a byte (TFLite's layout), with one scale
+/// for every channel, as `arm_fully_connected_s4` takes them (per tensor).
 // Rationale: the output scale grows with the depth so that the outputs spread over the int8 range rather than
 // saturate (|sum| grows as the square root of In), which keeps the requantization's rounding under test.
-template <std::size_t Rows, std::size_t In, std::size_t Out, ctattn::quantization QOut, std::uint32_t Seed>
+template <std::size_t Rows, std::size_t In, std::size_t Out, ctattn::quantization QOut, std::uint32_t Seed,
+          ctattn::weight_format Weights = ctattn::weight_format::int8>
 struct fc_workload {
+  static constexpr bool int4 = Weights == ctattn::weight_format::int4;
   static constexpr ctattn::quantization q_in{0.05, 11};
-  using layer_type = ctattn::qlinear<In, Out, q_in, QOut>;
+  using layer_type = ctattn::qlinear<In, Out, q_in, QOut, Weights>;
   using input_type = ctattn::qmatrix<Rows, In, q_in>;
   using output_type = ctattn::qmatrix<Rows, Out, QOut>;
   static constexpr std::uint32_t macs = Rows * In * Out;
@@ -125,47 +129,23 @@ struct fc_workload {
     std::int32_t biases[Out]{};
     double scales[Out]{};
     for (std::size_t c = 0; c < Out; ++c) {
-      for (std::size_t k = 0; k < In; ++k) weights[c][k] = g.next_weight();
-      biases[c] = g.next_int32(4000);
-      scales[c] = 0.01 * (1.0 + static_cast<double>(c % 7) / 8.0);
+      for (std::size_t k = 0; k < In; ++k) {
+        weights[c][k] = int4 ? static_cast<std::int8_t>(g.next_weight() / 18) : g.next_weight();  // [-7, 7]
+      }
+      biases[c] = g.next_int32(int4 ? 300 : 4000);
+      scales[c] = int4 ? 0.16 : 0.01 * (1.0 + static_cast<double>(c % 7) / 8.0);
     }
-    return layer_type{weights, biases, ctattn::channel_scales<Out>{scales}};
+    if constexpr (int4) {
+      return layer_type{ctattn::detail::int4_packing_of(weights), biases, ctattn::channel_scales<Out>{scales}};
+    } else {
+      return layer_type{weights, biases, ctattn::channel_scales<Out>{scales}};
+    }
   }();
   static constexpr output_type expected = ctattn::project(input, layer);
 
   /// One call of ctattn at run time; out of line so that it can be timed, on inputs the compiler cannot see.
   // Rationale: placement new from the returned prvalue builds the result in `y` itself (as check_model.hpp's
   // evaluate_at_run_time does), so the time is the call's, not a copy's.
-  [[gnu::noinline]] static void run_ctattn(const input_type& x, const layer_type& l, output_type& y) noexcept {
-    ::new (static_cast<void*>(&y)) output_type(ctattn::project(x, l));
-  }
-};
-
-/// FC with int4 weights: `fc_workload`'s inputs, its weights in [-7, 7] packed two a byte (TFLite's layout), one
-/// scale for every channel, as `arm_fully_connected_s4` takes them (per tensor).
-template <std::size_t Rows, std::size_t In, std::size_t Out, ctattn::quantization QOut, std::uint32_t Seed>
-struct fc_int4_workload {
-  static constexpr ctattn::quantization q_in{0.05, 11};
-  using layer_type = ctattn::qlinear<In, Out, q_in, QOut, ctattn::weight_format::int4>;
-  using input_type = ctattn::qmatrix<Rows, In, q_in>;
-  using output_type = ctattn::qmatrix<Rows, Out, QOut>;
-  static constexpr std::uint32_t macs = Rows * In * Out;
-
-  static constexpr input_type input = random_qmatrix<Rows, In, q_in>(Seed);
-  static constexpr layer_type layer = [] {
-    random_int8 g{Seed * 7919u + 1u};
-    std::int8_t weights[Out][In]{};
-    std::int32_t biases[Out]{};
-    double scales[Out]{};
-    for (std::size_t c = 0; c < Out; ++c) {
-      for (std::size_t k = 0; k < In; ++k) weights[c][k] = static_cast<std::int8_t>(g.next_weight() / 18);  // [-7, 7]
-      biases[c] = g.next_int32(300);
-      scales[c] = 0.16;
-    }
-    return layer_type{ctattn::detail::int4_packing_of(weights), biases, ctattn::channel_scales<Out>{scales}};
-  }();
-  static constexpr output_type expected = ctattn::project(input, layer);
-
   [[gnu::noinline]] static void run_ctattn(const input_type& x, const layer_type& l, output_type& y) noexcept {
     ::new (static_cast<void*>(&y)) output_type(ctattn::project(x, l));
   }
@@ -367,10 +347,11 @@ using fc_6x64x32 = fc_workload<6, 64, 32, ctattn::quantization{0.5, -7}, 9>;
 using fc_6x32x10 = fc_workload<6, 32, 10, ctattn::quantization{0.35, -7}, 10>;
 using qk_6x8x6 = qk_workload<6, 8, 6, 111>;
 // The same fully-connected shapes with int4 weights.
-using fc4_16x32x64 = fc_int4_workload<16, 32, 64, ctattn::quantization{0.35, -7}, 11>;
-using fc4_6x32x32 = fc_int4_workload<6, 32, 32, ctattn::quantization{0.35, -7}, 12>;
-using fc4_6x32x64 = fc_int4_workload<6, 32, 64, ctattn::quantization{0.35, -7}, 13>;
-using fc4_6x64x32 = fc_int4_workload<6, 64, 32, ctattn::quantization{0.5, -7}, 14>;
+constexpr auto int4 = ctattn::weight_format::int4;
+using fc4_16x32x64 = fc_workload<16, 32, 64, ctattn::quantization{0.35, -7}, 11, int4>;
+using fc4_6x32x32 = fc_workload<6, 32, 32, ctattn::quantization{0.35, -7}, 12, int4>;
+using fc4_6x32x64 = fc_workload<6, 32, 64, ctattn::quantization{0.35, -7}, 13, int4>;
+using fc4_6x64x32 = fc_workload<6, 64, 32, ctattn::quantization{0.5, -7}, 14, int4>;
 using pv_6x6x8 = pv_workload<6, 6, 8, 313>;
 // Rationale: the larger of the two softmax scales measured above, at which CMSIS-NN's softmax is faster.
 using softmax_6x6 = softmax_workload<ctattn::quantization{0.2, 3}, 707, 6, 6>;
@@ -552,7 +533,7 @@ measured bench_fc(const char* name) noexcept {
   const cmsis_nn_dims filter_dims{In, 1, 1, Out};
   const cmsis_nn_dims bias_dims{1, 1, 1, Out};
   const cmsis_nn_dims output_dims{Rows, 1, 1, Out};
-  cmsis_nn_context ctx = cmsis_nn_scratch(Out, m.pass);
+  cmsis_nn_context ctx = W::int4 ? cmsis_nn_context{nullptr, 0} : cmsis_nn_scratch(Out, m.pass);
   // CMSIS-NN takes TFLite's bias; ctattn keeps it folded with the input zero point (qlinear::bias(c) unfolds it).
   static constexpr auto tflite_bias = [] {
     std::array<std::int32_t, W::layer_type::outputs> b{};
@@ -560,54 +541,30 @@ measured bench_fc(const char* name) noexcept {
     return b;
   }();
   const std::int32_t* const bias = opaque(tflite_bias.data());
-  // The kernel sums (Helium): computed once here, as TFLite Micro's prepare step does, and not timed.
-  if (ctx.buf != nullptr) {
-    arm_vector_sum_s8(static_cast<std::int32_t*>(ctx.buf), In, Out, &layer->weight[0][0], fc.input_offset, 0, bias);
+  if constexpr (W::int4) {
+    // One scale for every channel: every channel's multiplier is the per-tensor one arm_fully_connected_s4 takes; it
+    // takes no scratch.
+    static_assert(W::layer.multipliers[0] == W::layer.multipliers[Out - 1]);
+    const cmsis_nn_per_tensor_quant_params tensor_quant{W::layer.multipliers[0].multiplier,
+                                                        W::layer.multipliers[0].shift};
+    const auto run_cmsis_nn = [&] {
+      return arm_fully_connected_s4(&ctx, &fc, &tensor_quant, &input_dims, &x->elements[0][0], &filter_dims,
+                                    reinterpret_cast<const std::int8_t*>(layer->weight.packed), &bias_dims, bias,
+                                    &output_dims, &cmsis_out.elements[0][0]);
+    };
+    measure_cmsis_nn(m, "arm_fully_connected_s4", cmsis_out, W::expected, run_cmsis_nn);
+  } else {
+    // The kernel sums (Helium): computed once here, as TFLite Micro's prepare step does, and not timed.
+    if (ctx.buf != nullptr) {
+      arm_vector_sum_s8(static_cast<std::int32_t*>(ctx.buf), In, Out, &layer->weight[0][0], fc.input_offset, 0, bias);
+    }
+    const auto run_cmsis_nn = [&] {
+      return arm_fully_connected_per_channel_s8(&ctx, &fc, &quant, &input_dims, &x->elements[0][0], &filter_dims,
+                                                &layer->weight[0][0], &bias_dims, bias, &output_dims,
+                                                &cmsis_out.elements[0][0]);
+    };
+    measure_cmsis_nn(m, "arm_fully_connected_per_channel_s8", cmsis_out, W::expected, run_cmsis_nn);
   }
-  const auto run_cmsis_nn = [&] {
-    return arm_fully_connected_per_channel_s8(&ctx, &fc, &quant, &input_dims, &x->elements[0][0], &filter_dims,
-                                              &layer->weight[0][0], &bias_dims, bias, &output_dims,
-                                              &cmsis_out.elements[0][0]);
-  };
-  measure_cmsis_nn(m, "arm_fully_connected_per_channel_s8", cmsis_out, W::expected, run_cmsis_nn);
-#endif
-  print_result(name, "MACs", W::macs, m);
-  return m;
-}
-
-template <typename W>
-measured bench_fc_int4(const char* name) noexcept {
-  auto& ctattn_out = shared_output<typename W::output_type, 0>();
-  const auto* x = opaque(&W::input);
-  const auto* layer = opaque(&W::layer);
-  measured m{};
-  measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*x, *layer, out); });
-#if CTATTN_BENCHMARK_CMSIS_NN
-  auto& cmsis_out = shared_output<typename W::output_type, 1>();
-  constexpr auto In = static_cast<std::int32_t>(W::layer_type::inputs);
-  constexpr auto Out = static_cast<std::int32_t>(W::layer_type::outputs);
-  constexpr auto Rows = static_cast<std::int32_t>(W::input_type::rows);
-  // One scale for every channel: every channel's multiplier is the per-tensor one CMSIS-NN takes.
-  static_assert(W::layer.multipliers[0] == W::layer.multipliers[Out - 1]);
-  const cmsis_nn_fc_params fc{-W::q_in.zero_point, 0, W::layer_type::output_quantization.zero_point, {-128, 127}};
-  const cmsis_nn_per_tensor_quant_params quant{W::layer.multipliers[0].multiplier, W::layer.multipliers[0].shift};
-  const cmsis_nn_dims input_dims{Rows, 1, 1, In};
-  const cmsis_nn_dims filter_dims{In, 1, 1, Out};
-  const cmsis_nn_dims bias_dims{1, 1, 1, Out};
-  const cmsis_nn_dims output_dims{Rows, 1, 1, Out};
-  cmsis_nn_context ctx{nullptr, 0};  // arm_fully_connected_s4 takes no scratch
-  static constexpr auto tflite_bias = [] {
-    std::array<std::int32_t, W::layer_type::outputs> b{};
-    for (std::size_t c = 0; c < b.size(); ++c) b[c] = W::layer.bias(c);
-    return b;
-  }();
-  const std::int32_t* const bias = opaque(tflite_bias.data());
-  const auto run_cmsis_nn = [&] {
-    return arm_fully_connected_s4(&ctx, &fc, &quant, &input_dims, &x->elements[0][0], &filter_dims,
-                                  reinterpret_cast<const std::int8_t*>(layer->weight.packed), &bias_dims, bias,
-                                  &output_dims, &cmsis_out.elements[0][0]);
-  };
-  measure_cmsis_nn(m, "arm_fully_connected_s4", cmsis_out, W::expected, run_cmsis_nn);
 #endif
   print_result(name, "MACs", W::macs, m);
   return m;
@@ -771,10 +728,10 @@ int main() {
   pass = bench_fc<fc_6x64x32>("fc_6x64x32").pass && pass;
   pass = bench_fc<fc_6x32x10>("fc_6x32x10").pass && pass;
   pass = bench_matmul<qk_6x8x6>("qk_6x8x6").pass && pass;
-  pass = bench_fc_int4<fc4_16x32x64>("fc4_16x32x64").pass && pass;
-  pass = bench_fc_int4<fc4_6x32x32>("fc4_6x32x32").pass && pass;
-  pass = bench_fc_int4<fc4_6x32x64>("fc4_6x32x64").pass && pass;
-  pass = bench_fc_int4<fc4_6x64x32>("fc4_6x64x32").pass && pass;
+  pass = bench_fc<fc4_16x32x64>("fc4_16x32x64").pass && pass;
+  pass = bench_fc<fc4_6x32x32>("fc4_6x32x32").pass && pass;
+  pass = bench_fc<fc4_6x32x64>("fc4_6x32x64").pass && pass;
+  pass = bench_fc<fc4_6x64x32>("fc4_6x64x32").pass && pass;
   pass = bench_matmul<pv_6x6x8>("pv_6x6x8").pass && pass;
   pass = bench_softmax<softmax_6x6>("softmax_6x6_s0.2").pass && pass;
   pass = bench_softmax<softmax_tflite_005, true>("softmax_tflite_16x16_s0.05").pass && pass;
