@@ -9566,19 +9566,21 @@ constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std:
 /// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a
 /// layer's constant weights): y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t], multipliers[c], zero), so
 /// that start = bias - z_in sum_t w[c][t] gives TFLite's sum_t (x - z_in) w + bias (`int8_product_requantized`).
+/// One multiplier (MC = 1) serves every channel: a layer quantized per tensor.
 ///
 /// | operand       | shape                   |
 /// |---------------|-------------------------|
 /// | `x`           | M x K int8              |
 /// | `w`           | N x K int8 (out x in)   |
 /// | `start`       | N int32                 |
-/// | `multipliers` | N                       |
+/// | `multipliers` | MC: N (per channel) or 1 (per tensor) |
 /// | `y`           | M x N int8              |
-template <std::size_t M, std::size_t K, std::size_t N>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  requires(MC == N || MC == 1)
 constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                                     std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
-  int8_product_requantized(x, w, int8_epilogue<true>{start, nullptr, multipliers, zero}, y);
+  int8_product_requantized(x, w, int8_epilogue<(MC > 1)>{start, nullptr, multipliers, zero}, y);
 }
 
 /// What an N x K int8 layer keeps for this build's packed kernel: its weights packed with their requantization
@@ -9591,9 +9593,10 @@ using int8_packed_weights = typename int8_packed::packed_type<int8_packed_ops, N
 /// `int8_fully_connected` with the layer's packed weights too: at run time the packed kernel reads those, where the
 /// build has one and the packing is `exact()`; otherwise (and in constant evaluation) the plain product. `packed`
 /// must be the packing of w, start, multipliers and zero (`ctattn::qlinear` keeps them so).
-template <std::size_t M, std::size_t K, std::size_t N>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  requires(MC == N || MC == 1)
 constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                                     std::int32_t zero, std::int8_t (&y)[M][N],
                                     const int8_packed_weights<N, K>& packed) noexcept {
   if constexpr (!std::is_void_v<int8_packed_ops>) {
@@ -10205,9 +10208,9 @@ void run_int4_unpack(const std::uint8_t* packed, std::int8_t* values, std::size_
 
 /// Channels first.. first + B - 1 of an int4 layer at run time: unpacked, then the int8 product kernel writes
 /// their B columns of y.
-template <std::size_t B, std::size_t M, std::size_t K, std::size_t N, std::size_t Bytes>
+template <std::size_t B, std::size_t M, std::size_t K, std::size_t N, std::size_t Bytes, std::size_t MC>
 void int4_channel_block(const std::int8_t (&x)[M][K], const std::uint8_t (&packed)[Bytes], std::size_t first,
-                        const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                        const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                         std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
   std::int8_t rows[B][K];
   if constexpr (int4_declared::has_unpack && K % 2 == 0) {
@@ -10215,7 +10218,7 @@ void int4_channel_block(const std::int8_t (&x)[M][K], const std::uint8_t (&packe
   } else {
     int4_unpack_rows(packed, first, rows);
   }
-  const int8_epilogue<true> block{&start[first], nullptr, &multipliers[first], zero};
+  const int8_epilogue<(MC > 1)> block{&start[first], nullptr, &multipliers[MC > 1 ? first : 0], zero};
   run_product_requantized<int8_product_ops, M, K, B, K, K, N>(&x[0][0], &rows[0][0], block, &y[0][first]);
 }
 
@@ -10228,11 +10231,12 @@ void int4_channel_block(const std::int8_t (&x)[M][K], const std::uint8_t (&packe
 /// | `x`           | M x K int8                              |
 /// | `packed`      | N x K int4, (N K + 1) / 2 bytes (out x in) |
 /// | `start`       | N int32                                 |
-/// | `multipliers` | N                                       |
+/// | `multipliers` | MC: N (per channel) or 1 (per tensor)   |
 /// | `y`           | M x N int8                              |
-template <std::size_t M, std::size_t K, std::size_t N>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  requires(MC == N || MC == 1)
 constexpr void int4_fully_connected(const std::int8_t (&x)[M][K], const std::uint8_t (&packed)[int4_packed_bytes<N, K>],
-                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                                     std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
   if (std::is_constant_evaluated()) {
     std::int8_t w[N][K];
@@ -10241,8 +10245,8 @@ constexpr void int4_fully_connected(const std::int8_t (&x)[M][K], const std::uin
     return;
   }
   if constexpr (int4_kernel_takes<K>) {
-    run_int4_kernel<int4_product_ops, M, K, N>(&x[0][0], packed, int8_epilogue<true>{start, nullptr, multipliers, zero},
-                                               &y[0][0]);
+    run_int4_kernel<int4_product_ops, M, K, N>(&x[0][0], packed,
+                                               int8_epilogue<(MC > 1)>{start, nullptr, multipliers, zero}, &y[0][0]);
     return;
   }
   constexpr std::size_t block = N < int4_block_channels ? N : int4_block_channels;
@@ -14753,6 +14757,7 @@ constexpr auto operator+(const A&, const B&) noexcept {
 /// | `channel_scales<N>`                      | N positive scales (kept as the bits of doubles)               |
 /// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
 /// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `folded_bias`, per-channel `multipliers` |
+/// | `qlinear<In, Out, QIn, QOut, Weights, Granularity>` | the same with int4 weights (`weight_format::int4`), or one scale and multiplier (`weight_granularity::per_tensor`) |
 /// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
 /// | `project_into(y, x, layer)`              | the same into the caller's `qmatrix<n, Out, QOut>`              |
@@ -14780,6 +14785,7 @@ constexpr auto operator+(const A&, const B&) noexcept {
 /// | `weight_format::int4`          | two int4 weights a byte, [-7, 7] from `quantize_linear` (TFLite's range), half the flash |
 /// | `int4_weights<Out, In>`        | the packed bytes, `(r, c)` reads one value                           |
 /// | `int4_weights<Out, In>::from_values(v)` | packs int8 values in [-8, 7], at compile time              |
+/// | `weight_granularity::per_channel`, `::per_tensor` | one scale per output channel (the default), or one for all |
 ///
 /// Example:
 /// \code
@@ -14802,6 +14808,20 @@ namespace ctattn {
 ///
 /// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4> layer;`
 enum class weight_format : unsigned char { int8, int4 };
+
+/// Whether a quantized linear layer's weights have one scale per output channel or one for the whole matrix.
+/// TFLite takes both for int8 weights; TFLite Micro's int4 FULLY_CONNECTED and CMSIS-NN's `arm_fully_connected_s4`
+/// take int4 weights per tensor only. Per tensor, a layer keeps one fixed-point multiplier, derived as TFLite's
+/// per-tensor FULLY_CONNECTED derives it (the input and weight scales multiplied in float32, then divided by the
+/// output's scale in double), rather than one per channel: 8 bytes of flash per channel less.
+///
+/// | value         | scales | multipliers kept |
+/// |---------------|--------|------------------|
+/// | `per_channel` | Out    | Out              |
+/// | `per_tensor`  | 1      | 1                |
+///
+/// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4, ctattn::weight_granularity::per_tensor> layer;`
+enum class weight_granularity : unsigned char { per_channel, per_tensor };
 
 namespace detail {
 // Reached in constant evaluation by a value outside [-8, 7] given to `int4_weights::from_values`: the build stops
@@ -14905,15 +14925,17 @@ struct channel_scales {
   friend constexpr bool operator==(const channel_scales&, const channel_scales&) = default;
 };
 
-/// The per-channel symmetric scales of an out x in weight matrix (PyTorch's layout): max |w_c| / 127 for each row
-/// c (max |w_c| / 7 for `weight_format::int4`, TFLite's int4 range [-7, 7]), 1 for a row of zeros.
+/// The symmetric scales of an out x in weight matrix (PyTorch's layout): per channel (the default), max |w_c| / 127
+/// for each row c (max |w_c| / 7 for `weight_format::int4`, TFLite's int4 range), 1 for a row of zeros; per tensor
+/// (`weight_granularity::per_tensor`), one scale, max |w| / 127 (or / 7) over the whole matrix.
 ///
 /// Example: `constexpr auto scales = ctattn::weight_scales(layer.weight, ctattn::weight_format::int4);`
-template <FixedMatrix W>
-[[nodiscard]] constexpr channel_scales<W::rows> weight_scales(const W& w,
-                                                              weight_format format = weight_format::int8) noexcept {
+template <weight_granularity Granularity = weight_granularity::per_channel, FixedMatrix W>
+[[nodiscard]] constexpr auto weight_scales(const W& w, weight_format format = weight_format::int8) noexcept {
+  constexpr bool per_tensor = Granularity == weight_granularity::per_tensor;
   const double steps = format == weight_format::int4 ? 7.0 : 127.0;
-  channel_scales<W::rows> scales{};
+  channel_scales<per_tensor ? 1 : W::rows> scales{};
+  double tensor_largest = 0.0;
   for (std::size_t c = 0; c < W::rows; ++c) {
     double largest = 0.0;
     for (std::size_t k = 0; k < W::cols; ++k) {
@@ -14921,8 +14943,14 @@ template <FixedMatrix W>
           w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k]) : static_cast<double>(w.elements[c][k]);
       largest = magnitude > largest ? magnitude : largest;
     }
-    scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / steps : 1.0);
+    if constexpr (per_tensor) {
+      tensor_largest = largest > tensor_largest ? largest : tensor_largest;
+    } else {
+      scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / steps : 1.0);
+    }
   }
+  if constexpr (per_tensor)
+    scales.bits[0] = std::bit_cast<std::uint64_t>(tensor_largest > 0.0 ? tensor_largest / steps : 1.0);
   return scales;
 }
 
@@ -14937,7 +14965,7 @@ template <FixedMatrix W>
 /// | `weight_value(c, k)` | weight (c, k) in either format                                |
 /// | `folded_bias`    | Out int32: the bias less QIn's zero point times the channel's weight sum |
 /// | `bias(c)`        | TFLite's int32 bias of channel c                                  |
-/// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and the weight scales |
+/// | `multipliers`    | `scale_count` `math::quantized_multiplier`s (Out, or 1 per tensor), derived from QIn, QOut and the weight scales |
 ///
 /// Rationale: the bias is kept folded, b_c - z_in sum_k w_ck, computed here by the compiler for a constexpr layer:
 /// then sum_k (x_k - z_in) w_ck + b_c = sum_k x_k w_ck + folded_bias_c, and the kernel multiplies the raw int8 inputs
@@ -14949,7 +14977,10 @@ template <FixedMatrix W>
 /// kept: inference never reads them, and a firmware image would carry 8 bytes of flash per channel for nothing.
 ///
 /// With `weight_format::int4` (Weights) the weights are int4, two a byte in TFLite's packing (`int4_weights`):
-/// half the flash, the same arithmetic on their values (TFLite's int8 fully-connected after it unpacks them).
+/// half the flash, the same arithmetic on their values (TFLite's int8 fully-connected after it unpacks them). With
+/// `weight_granularity::per_tensor` (Granularity) the weights have one scale (`channel_scales<1>`) and the layer one
+/// multiplier, TFLite's per-tensor FULLY_CONNECTED's: s_in s_w in float32 when both are float32 values, then divided
+/// by s_out in double (the only form TFLite Micro and CMSIS-NN take for int4 weights).
 ///
 /// Example:
 /// \code
@@ -14957,8 +14988,11 @@ template <FixedMatrix W>
 ///   constexpr auto y = ctattn::project(x_q, layer);    // x_q: qmatrix<n, 2, q_in>
 ///   constexpr ctattn::qlinear<2, 1, q_in, q_out, ctattn::weight_format::int4> small{
 ///       ctattn::int4_weights<1, 2>::from_values({{7, -7}}), {10}, ctattn::channel_scales<1>{{0.18}}};
+///   constexpr ctattn::qlinear<2, 2, q_in, q_out, ctattn::weight_format::int4, ctattn::weight_granularity::per_tensor>
+///       tensor{ctattn::int4_weights<2, 2>::from_values({{7, -7}, {1, 2}}), {10, 0}, ctattn::channel_scales<1>{{0.18}}};
 /// \endcode
-template <auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights = weight_format::int8>
+template <auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
+          weight_granularity Granularity = weight_granularity::per_channel>
 struct qlinear {
   static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
   static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
@@ -14969,11 +15003,14 @@ struct qlinear {
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
   static constexpr weight_format format = Weights;
+  static constexpr weight_granularity granularity = Granularity;
   static constexpr bool int4 = Weights == weight_format::int4;
+  /// The weight scales and multipliers the layer has: one per output channel, or one.
+  static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
 
   std::conditional_t<int4, int4_weights<outputs, inputs>, std::int8_t[outputs][inputs]> weight{};
   std::int32_t folded_bias[outputs]{};
-  math::quantized_multiplier multipliers[outputs]{};
+  math::quantized_multiplier multipliers[scale_count]{};
   /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
   /// fully-connected kernel (kernels/detail/int8_packed.hpp: AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`), made by the
   /// constructor; empty on every other target.
@@ -14987,9 +15024,9 @@ struct qlinear {
   /// All weights and biases 0 (every output is QOut's zero point).
   constexpr qlinear() noexcept = default;
 
-  /// The layer of these int8 weights, int32 biases and per-channel weight scales.
+  /// The layer of these int8 weights, int32 biases and weight scales (per channel, or one per tensor).
   constexpr qlinear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int32_t (&int32_biases)[outputs],
-                    const channel_scales<outputs>& weight_scale) noexcept
+                    const channel_scales<scale_count>& weight_scale) noexcept
     requires(!int4)
   {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
@@ -14998,9 +15035,10 @@ struct qlinear {
     derive(int32_biases, weight_scale);
   }
 
-  /// The layer of these int4 weights (`weight_format::int4`), int32 biases and per-channel weight scales.
+  /// The layer of these int4 weights (`weight_format::int4`), int32 biases and weight scales.
   constexpr qlinear(const int4_weights<outputs, inputs>& int4_packed_weights,
-                    const std::int32_t (&int32_biases)[outputs], const channel_scales<outputs>& weight_scale) noexcept
+                    const std::int32_t (&int32_biases)[outputs],
+                    const channel_scales<scale_count>& weight_scale) noexcept
     requires(int4)
       : weight(int4_packed_weights) {
     derive(int32_biases, weight_scale);
@@ -15032,15 +15070,26 @@ struct qlinear {
  private:
   // The folded biases, multipliers and packed copy of the weights already set.
   constexpr void derive(const std::int32_t (&int32_biases)[outputs],
-                        const channel_scales<outputs>& weight_scale) noexcept {
+                        const channel_scales<scale_count>& weight_scale) noexcept {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       folded_bias[channel] =
           static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
                                     static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
-      multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
+    }
+    if constexpr (scale_count == 1 && Granularity == weight_granularity::per_tensor) {
+      // Rationale: TFLite's per-tensor multiplier (GetQuantizedConvolutionMultipler): the product of the scales in
+      // float32, then the division in double, as BATCH_MATMUL's (`detail::scale_product`).
+      multipliers[0] = math::quantize_multiplier(detail::scale_product(QIn.scale(), weight_scale[0]) / QOut.scale());
+    } else {
+      for (std::size_t channel = 0; channel < outputs; ++channel) {
+        multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
+      }
     }
     if constexpr (!int4) {
-      packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
+      math::quantized_multiplier each[outputs]{};
+      for (std::size_t channel = 0; channel < outputs; ++channel)
+        each[channel] = multipliers[scale_count == 1 ? 0 : channel];
+      packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, each, QOut.zero_point};
     }
   }
 
@@ -15072,57 +15121,67 @@ struct qlinear {
 };
 
 /// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs
-/// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight, Weights)`): each weight
+/// QOut, with the weight scales `scales` (by default `weight_scales<Granularity>(l.weight, Weights)`): each weight
 /// round(w / scale_c) clamped to [-127, 127] ([-7, 7] for `weight_format::int4`, TFLite's int4 range; the division
 /// in float32 for float weights and float32 scales, as TFLite's PerChannelQuantize divides), each bias round(b /
-/// (QIn.scale() x scale_c)) (ties away from zero). Scales copied from a .tflite file: `channel_scales<N>{{0.0123f,
-/// ...}}` keeps each float32 exactly.
+/// (QIn.scale() x scale_c)) (ties away from zero; per tensor, the scales' product as `detail::scale_product` takes
+/// it). Scales copied from a .tflite file: `channel_scales<N>{{0.0123f, ...}}` keeps each float32 exactly; per
+/// tensor, `channel_scales<1>`.
 ///
 /// Example:
 /// \code
 ///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);
 ///   constexpr auto head_q4 = ctattn::quantize_linear<q_in, q_out, ctattn::weight_format::int4>(head);   // half the flash
+///   constexpr auto head_t4 = ctattn::quantize_linear<q_in, q_out, ctattn::weight_format::int4,
+///                                                    ctattn::weight_granularity::per_tensor>(head);  // TFLite Micro's int4
 /// \endcode
-template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename T, auto In,
-          auto Out, bool HasBias>
-[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
-                                             const channel_scales<extent_size(Out)>& scales) noexcept {
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias>
+[[nodiscard]] constexpr auto quantize_linear(
+    const basic_linear<T, In, Out, out_by_in, HasBias>& l,
+    const channel_scales<qlinear<In, Out, QIn, QOut, Weights, Granularity>::scale_count>& scales) noexcept {
+  using result = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
   constexpr std::size_t outputs = extent_size(Out);
   constexpr std::size_t inputs = extent_size(In);
   constexpr std::int64_t largest = Weights == weight_format::int4 ? 7 : 127;
   std::int8_t int8_weights[outputs][inputs]{};
   std::int32_t int32_biases[outputs]{};
   for (std::size_t channel = 0; channel < outputs; ++channel) {
+    const double scale = scales[result::scale_count == 1 ? 0 : channel];
     for (std::size_t input = 0; input < inputs; ++input) {
-      const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scales[channel]);
+      const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
       int8_weights[channel][input] =
           static_cast<std::int8_t>(rounded < -largest ? -largest : (rounded > largest ? largest : rounded));
     }
     if constexpr (HasBias) {
-      int32_biases[channel] = static_cast<std::int32_t>(
-          detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / (QIn.scale() * scales[channel])));
+      const double bias_scale = Granularity == weight_granularity::per_tensor
+                                    ? detail::scale_product(QIn.scale(), scale)
+                                    : QIn.scale() * scale;
+      int32_biases[channel] =
+          static_cast<std::int32_t>(detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / bias_scale));
     }
   }
   if constexpr (Weights == weight_format::int4) {
-    return qlinear<In, Out, QIn, QOut, Weights>{detail::int4_packing_of(int8_weights), int32_biases, scales};
+    return result{detail::int4_packing_of(int8_weights), int32_biases, scales};
   } else {
-    return qlinear<In, Out, QIn, QOut>{int8_weights, int32_biases, scales};
+    return result{int8_weights, int32_biases, scales};
   }
 }
 
 /// \copydoc quantize_linear
-template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename T, auto In,
-          auto Out, bool HasBias>
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias>
 [[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
-  return quantize_linear<QIn, QOut, Weights>(l, weight_scales(l.weight, Weights));
+  return quantize_linear<QIn, QOut, Weights, Granularity>(l, weight_scales<Granularity>(l.weight, Weights));
 }
 
 namespace detail {
 // The layer's product of rows x (M x In int8) into rows y (M x Out int8), its weights read in their format: the
 // kernel `project_into` runs once its rules hold, and int8 attention writing Q into its context's bytes.
-template <std::size_t M, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights>
+template <std::size_t M, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity>
 constexpr void fully_connected_rows(const std::int8_t (&x)[M][extent_size(In)],
-                                    const qlinear<In, Out, QIn, QOut, Weights>& layer,
+                                    const qlinear<In, Out, QIn, QOut, Weights, Granularity>& layer,
                                     std::int8_t (&y)[M][extent_size(Out)]) noexcept {
   if constexpr (Weights == weight_format::int4) {
     kernels::int4_fully_connected(x, layer.weight.packed, layer.folded_bias, layer.multipliers, QOut.zero_point, y);
@@ -15154,7 +15213,7 @@ using quantized_projection_into_rules = rule_list<
 /// |---------|------------------------------------|
 /// | `y`     | `qmatrix<n, Out, QOut>` (overwritten) |
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights>` |
+/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights, Granularity>` |
 ///
 /// Rules: those of `project`; y has x's rows (`rows_must_match`), Out columns (`columns_must_match`) and QOut
 /// (`output_quantization_must_match_result`).
@@ -15166,9 +15225,9 @@ using quantized_projection_into_rules = rule_list<
 ///   ctattn::project_into(y, x_q, head_q);
 /// \endcode
 template <QuantizedMatrix Y, QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut,
-          weight_format Weights>
-constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut, Weights>& layer) noexcept {
-  using L = qlinear<In, Out, QIn, QOut, Weights>;
+          weight_format Weights, weight_granularity Granularity>
+constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut, Weights, Granularity>& layer) noexcept {
+  using L = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
   if constexpr (detail::first_broken<detail::quantized_projection_into_rules<Y, X, L>>::check()) {
     detail::fully_connected_rows(x.elements, layer, y.elements);
   }
@@ -15181,15 +15240,17 @@ constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut, 
 /// | operand | shape                              |
 /// |---------|------------------------------------|
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights>` (int8 or int4 weights) |
+/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights, Granularity>` (int8 or int4 weights, per channel or tensor) |
 /// | result  | `qmatrix<n, Out, QOut>`            |
 ///
 /// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
 /// (`input_quantization_must_match_layer`), In <= 33025.
-template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights>
-[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut, Weights>& layer) noexcept
-    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights>::output_extent, QOut> {
-  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights>::output_extent, QOut> y;
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity>
+[[nodiscard]] constexpr auto project(const X& x,
+                                     const qlinear<In, Out, QIn, QOut, Weights, Granularity>& layer) noexcept
+    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights, Granularity>::output_extent, QOut> {
+  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights, Granularity>::output_extent, QOut> y;
   project_into(y, x, layer);
   return y;
 }
@@ -15660,15 +15721,17 @@ namespace detail {
 struct attention_projection_quantizations {
   quantization query_input, key_value_input, query, key, value, context, output;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 };
 // The int8 form of a float attention layer's weights (PyTorch's out x in, biases), each projection per channel
 // (`quantize_linear`), as every int8 layer with attention makes it.
 template <std::size_t Heads, attention_projection_quantizations Q, typename Weights>
 [[nodiscard]] constexpr auto quantize_attention_weights(const Weights& w) noexcept {
-  return make_qmulti_head_attention_weights<Heads>(quantize_linear<Q.query_input, Q.query, Q.weights>(w.query),
-                                                   quantize_linear<Q.key_value_input, Q.key, Q.weights>(w.key),
-                                                   quantize_linear<Q.key_value_input, Q.value, Q.weights>(w.value),
-                                                   quantize_linear<Q.context, Q.output, Q.weights>(w.output));
+  return make_qmulti_head_attention_weights<Heads>(
+      quantize_linear<Q.query_input, Q.query, Q.weights, Q.granularity>(w.query),
+      quantize_linear<Q.key_value_input, Q.key, Q.weights, Q.granularity>(w.key),
+      quantize_linear<Q.key_value_input, Q.value, Q.weights, Q.granularity>(w.value),
+      quantize_linear<Q.context, Q.output, Q.weights, Q.granularity>(w.output));
 }
 
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).
@@ -17529,11 +17592,13 @@ struct qpatch_embedding {
 /// `quantize_linear<QIn, QOut, Weights>` (per-channel weight scales; int8 or int4 weights), the cut unchanged.
 ///
 /// Example: `constexpr auto embed_q = ctattn::quantize_patch_embedding<q_image, q_tokens>(model.proj);`
-template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename L>
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
+          weight_granularity Granularity = weight_granularity::per_channel, typename L>
   requires requires { typename L::geometry; }
 [[nodiscard]] constexpr auto quantize_patch_embedding(const L& layer) noexcept {
-  using linear_type = decltype(quantize_linear<QIn, QOut, Weights>(layer.projection));
-  return qpatch_embedding<typename L::geometry, linear_type>{quantize_linear<QIn, QOut, Weights>(layer.projection)};
+  using linear_type = decltype(quantize_linear<QIn, QOut, Weights, Granularity>(layer.projection));
+  return qpatch_embedding<typename L::geometry, linear_type>{
+      quantize_linear<QIn, QOut, Weights, Granularity>(layer.projection)};
 }
 
 }  // namespace ctattn
@@ -17911,9 +17976,9 @@ template <quantization Scores, softmax_method Softmax, typename Weights, typenam
 // `activation` and `linear2` (the encoder's and the decoder's), its input in `In`, Q the layer's quantizations.
 template <quantization In, auto Q, typename Activation, typename Layer, typename FeedForward>
 constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
-  q.linear1 = quantize_linear<In, Q.hidden, Q.weights>(ff.linear1);
+  q.linear1 = quantize_linear<In, Q.hidden, Q.weights, Q.granularity>(ff.linear1);
   q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward, Q.weights>(ff.linear2);
+  q.linear2 = quantize_linear<Q.activation, Q.feed_forward, Q.weights, Q.granularity>(ff.linear2);
 }
 }  // namespace detail
 
@@ -17936,6 +18001,7 @@ constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexc
 /// | `sum2`         | post-norm only: norm1 + feed_forward             |
 /// | `softmax`      | not a point: the attention's `softmax_method`    |
 /// | `weights`      | not a point: the six linears' `weight_format`    |
+/// | `granularity`  | not a point: their `weight_granularity`          |
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
@@ -17963,6 +18029,7 @@ struct encoder_layer_quantizations {
   quantization sum2{1.0};
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 
   friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
 };
@@ -18072,17 +18139,17 @@ struct qtransformer_encoder_layer {
   static constexpr quantization norm2_output = NormFirst ? Q.norm2 : Q.output;
 
   using attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, attention_input, Q.query, Q.weights>,
-                                    qlinear<Width, Width, attention_input, Q.key, Q.weights>,
-                                    qlinear<Width, Width, attention_input, Q.value, Q.weights>,
-                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights>>;
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, attention_input, Q.query, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, attention_input, Q.key, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, attention_input, Q.value, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights, Q.granularity>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   attention_weights self_attn{};
   qlayer_norm<Width, norm2_input, norm2_output> norm2{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights> linear1{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights, Q.granularity> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights> linear2{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights, Q.granularity> linear2{};
   [[no_unique_address]] Mask mask{};
 
   template <QuantizedMatrix X>
@@ -18234,7 +18301,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
   q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                               q_attention, q_attention, Q.query, Q.key, Q.value,
-                                                              Q.context, Q.attention, Q.weights}>(w);
+                                                              Q.context, Q.attention, Q.weights, Q.granularity}>(w);
   q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
@@ -18263,6 +18330,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
 /// | `sum3`            | (not used)                              | norm2 + feed_forward                        |
 /// | `softmax`         | not a point: both attentions' `softmax_method` |                                          |
 /// | `weights`         | not a point: the ten linears' `weight_format`  |                                          |
+/// | `granularity`     | not a point: their `weight_granularity`        |                                          |
 ///
 /// A structural type: a template argument of `qtransformer_decoder_layer`.
 // Rationale: the point fields shared with encoder_layer_quantizations are written here again (see there).
@@ -18293,6 +18361,7 @@ struct decoder_layer_quantizations {
   quantization sum3{1.0};
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 
   friend constexpr bool operator==(const decoder_layer_quantizations&, const decoder_layer_quantizations&) = default;
 };
@@ -18400,24 +18469,25 @@ struct qtransformer_decoder_layer {
   static constexpr quantization norm3_output = NormFirst ? Q.norm3 : Q.output;
 
   using self_attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, self_attention_input, Q.query, Q.weights>,
-                                    qlinear<Width, Width, self_attention_input, Q.key, Q.weights>,
-                                    qlinear<Width, Width, self_attention_input, Q.value, Q.weights>,
-                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights>>;
-  using cross_attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query, Q.weights>,
-                                    qlinear<Width, Width, Q.memory, Q.cross_key, Q.weights>,
-                                    qlinear<Width, Width, Q.memory, Q.cross_value, Q.weights>,
-                                    qlinear<Width, Width, Q.cross_context, Q.cross_attention, Q.weights>>;
+      qmulti_head_attention_weights<Heads,
+                                    qlinear<Width, Width, self_attention_input, Q.query, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, self_attention_input, Q.key, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, self_attention_input, Q.value, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights, Q.granularity>>;
+  using cross_attention_weights = qmulti_head_attention_weights<
+      Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query, Q.weights, Q.granularity>,
+      qlinear<Width, Width, Q.memory, Q.cross_key, Q.weights, Q.granularity>,
+      qlinear<Width, Width, Q.memory, Q.cross_value, Q.weights, Q.granularity>,
+      qlinear<Width, Width, Q.cross_context, Q.cross_attention, Q.weights, Q.granularity>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   self_attention_weights self_attn{};
   qlayer_norm<Width, norm2_input, Q.norm2> norm2{};
   cross_attention_weights multihead_attn{};
   qlayer_norm<Width, norm3_input, norm3_output> norm3{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights> linear1{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights, Q.granularity> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights> linear2{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights, Q.granularity> linear2{};
 
   template <QuantizedMatrix X, QuantizedMatrix Memory, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept
@@ -18598,12 +18668,12 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
   q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                               q_self, q_self, Q.query, Q.key, Q.value, Q.context,
-                                                              Q.attention, Q.weights}>(s);
+                                                              Q.attention, Q.weights, Q.granularity}>(s);
   q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
   q.multihead_attn =
       detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                     q_cross, Q.memory, Q.cross_query, Q.cross_key, Q.cross_value,
-                                                    Q.cross_context, Q.cross_attention, Q.weights}>(c);
+                                                    Q.cross_context, Q.cross_attention, Q.weights, Q.granularity}>(c);
   q.norm3 = quantize_layer_norm<result::norm3_input, result::norm3_output>(layer.norm3);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;

@@ -3,7 +3,7 @@
 """ctattn-export: a PyTorch module to a ctattn model, its weights, a golden test and, on request, its int8 ranges.
 
     ctattn-export MODULE --name NAME --out DIR [--weights FILE] [--input SHAPE] [--memory SHAPE]
-                  [--namespace NS] [--golden N] [--int8 [--samples N] [--weight-format int8|int4]
+                  [--namespace NS] [--golden N] [--int8 [--samples N] [--weight-format int8|int4] [--per-tensor]
                   [--softmax rounded|tflite]] [--no-check]
 
 MODULE is `file.py:Factory` (a class or function called with no arguments), or `package.module:Factory`;
@@ -1208,13 +1208,13 @@ SOFTMAX_METHODS = ("rounded", "tflite")
 
 
 def check_arguments(name: str, namespace: str, proof: str, tgt_mask: str, int8: bool, weight_format: str,
-                    softmax: str) -> None:
+                    softmax: str, per_tensor: bool = False) -> None:
     if weight_format not in WEIGHT_FORMATS:
         raise ExportError(f"--weight-format {weight_format}: give " + " or ".join(WEIGHT_FORMATS))
     if softmax not in SOFTMAX_METHODS:
         raise ExportError(f"--softmax {softmax}: give " + " or ".join(SOFTMAX_METHODS))
-    if not int8 and (weight_format, softmax) != (WEIGHT_FORMATS[0], SOFTMAX_METHODS[0]):
-        raise ExportError("--weight-format and --softmax choose how the int8 model is formed: add --int8")
+    if not int8 and ((weight_format, softmax) != (WEIGHT_FORMATS[0], SOFTMAX_METHODS[0]) or per_tensor):
+        raise ExportError("--weight-format, --per-tensor and --softmax choose how the int8 model is formed: add --int8")
     if proof not in ("auto", "whole", "chain"):
         raise ExportError(f"--proof {proof}: give auto, whole or chain")
     if tgt_mask not in ("causal", "none"):
@@ -1495,6 +1495,7 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
         "last": f"{name}_after_{links - 1}", "int8_last": f"{name}_int8_after_{links - 1}",
         "int8_option": " INT8" if int8 else "",
         "weight_format": options["weight_format"], "softmax": options["softmax"],
+        "granularity": "per_tensor" if options["per_tensor"] else "per_channel",
     }
 
     def banner(what: str) -> str:
@@ -1558,7 +1559,7 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
 def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, memory_shape: str | tuple | None = None,
            weights: str | Path | None = None, namespace: str = "", golden: int = 4, int8: bool = False,
            samples: int = 256, seed: int = 0, tolerance: float = 2e-5, int8_tolerance: float | None = None,
-           weight_format: str = "int8", softmax: str = "rounded", check: bool = True, cxx: str | None = None, include_dirs=(), calibration=None, golden_inputs=None,
+           weight_format: str = "int8", softmax: str = "rounded", per_tensor: bool = False, check: bool = True, cxx: str | None = None, include_dirs=(), calibration=None, golden_inputs=None,
            calibration_memories=None, golden_memories=None, command: str = "ctattn-export", log=print,
            proof: str = "auto", tgt_mask: str = "causal") -> Plan:
     """Writes the C++ model, the weights, the golden test and (int8=True) the int8 ranges of `module`, then, with
@@ -1572,15 +1573,15 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
     `tgt_mask`: a decoder's self-attention mask, "causal" (as a decoder generating tokens runs: the tool passes
     PyTorch's causal tgt_mask) or "none" (PyTorch's default: no tgt_mask, every target row seeing every other).
 
-    `weight_format` ("int8" or "int4") and `softmax` ("rounded" or "tflite"): how the int8 model is formed
-    (ctattn::quantize_options); `int8_tolerance` defaults to 0.125 of the spread of the golden outputs with int8
+    `weight_format` ("int8" or "int4"), `per_tensor` (one weight scale per layer, TFLite Micro's only form for int4)
+    and `softmax` ("rounded" or "tflite"): how the int8 model is formed (ctattn::quantize_options); `int8_tolerance` defaults to 0.125 of the spread of the golden outputs with int8
     weights and 0.25 with int4 (15 steps a weight rather than 255).
 
     `proof`: "whole" proves the forward in one static_assert per golden input; "chain" one link (a layer) per
     translation unit (ctattn/host/proof.hpp), for a model too large for one constant evaluation; "auto" chains a
     model of more than CHAIN_ABOVE estimated multiply-adds."""
     torch, _ = torch_modules()
-    check_arguments(name, namespace, proof, tgt_mask, int8, weight_format, softmax)
+    check_arguments(name, namespace, proof, tgt_mask, int8, weight_format, softmax, per_tensor)
     if int8_tolerance is None:
         int8_tolerance = 0.25 if weight_format == "int4" else 0.125
     if isinstance(input_shape, str):
@@ -1619,7 +1620,8 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
     # Every check is done: from here on the files are written.
     tensors, parameters = write_files(plan, module, decl, inputs, golden_set, sample_set, {
         "command": command, "int8": int8, "chained": chained, "links": links, "tolerance": tolerance,
-        "int8_tolerance": int8_tolerance, "weight_format": weight_format, "softmax": softmax})
+        "int8_tolerance": int8_tolerance, "weight_format": weight_format, "softmax": softmax,
+        "per_tensor": per_tensor})
     log(f"ctattn-export: wrote {plan.qualified} ({tensors} tensors, {parameters} parameters) to {plan.out}")
     if check:
         compile_and_run(plan, int8, cxx, include_dirs, log, (links, len(golden_set["inputs"])) if chained else None)
@@ -1788,6 +1790,9 @@ def main(argv: list[str] | None = None) -> int:
                              "golden outputs (default 0.125; 0.25 with --weight-format int4)")
     parser.add_argument("--weight-format", choices=WEIGHT_FORMATS, default="int8",
                         help="with --int8: the linear layers' weights, int8 or int4 (two a byte, TFLite's layout)")
+    parser.add_argument("--per-tensor", action="store_true",
+                        help="with --int8: one weight scale per linear layer (TFLite Micro's only form for int4) "
+                             "rather than one per output channel")
     parser.add_argument("--softmax", choices=SOFTMAX_METHODS, default="rounded",
                         help="with --int8: the attention's softmax, ctattn's rounded one or TFLite's bits")
     parser.add_argument("--cxx", help="the C++ compiler for the check (default $CXX, or c++)")
@@ -1808,7 +1813,7 @@ def main(argv: list[str] | None = None) -> int:
                memory_shape=parse_shape(args.memory) if args.memory else None, weights=args.weights,
                namespace=args.namespace, golden=args.golden, int8=args.int8, samples=args.samples, seed=args.seed,
                tolerance=args.tolerance, int8_tolerance=args.int8_tolerance, weight_format=args.weight_format,
-               softmax=args.softmax, check=not args.no_check, cxx=args.cxx,
+               softmax=args.softmax, per_tensor=args.per_tensor, check=not args.no_check, cxx=args.cxx,
                include_dirs=args.include, command=command, calibration=load_inputs(args.calibration),
                golden_inputs=load_inputs(args.golden_inputs),
                calibration_memories=load_inputs(args.calibration_memories),

@@ -106,8 +106,8 @@ constexpr ctattn::qmatrix<R, C, Q> random_qmatrix(std::uint32_t seed) noexcept {
 // The workloads.
 
 /// FC: y = x W^T + b with per-channel symmetric weights, int32 bias, non-zero input and output zero points. With
-/// `weight_format::int4` (Weights) the weights lie in [-7, 7], packed two a byte (TFLite's layout), with one scale
-/// for every channel, as `arm_fully_connected_s4` takes them (per tensor).
+/// `weight_format::int4` (Weights) the weights lie in [-7, 7], packed two a byte (TFLite's layout), quantized per
+/// tensor (one scale, one multiplier), as `arm_fully_connected_s4` takes them.
 // Rationale: the output scale grows with the depth so that the outputs spread over the int8 range rather than
 // saturate (|sum| grows as the square root of In), which keeps the requantization's rounding under test.
 template <std::size_t Rows, std::size_t In, std::size_t Out, ctattn::quantization QOut, std::uint32_t Seed,
@@ -115,7 +115,9 @@ template <std::size_t Rows, std::size_t In, std::size_t Out, ctattn::quantizatio
 struct fc_workload {
   static constexpr bool int4 = Weights == ctattn::weight_format::int4;
   static constexpr ctattn::quantization q_in{0.05, 11};
-  using layer_type = ctattn::qlinear<In, Out, q_in, QOut, Weights>;
+  using layer_type =
+      ctattn::qlinear<In, Out, q_in, QOut, Weights,
+                      int4 ? ctattn::weight_granularity::per_tensor : ctattn::weight_granularity::per_channel>;
   using input_type = ctattn::qmatrix<Rows, In, q_in>;
   using output_type = ctattn::qmatrix<Rows, Out, QOut>;
   static constexpr std::uint32_t macs = Rows * In * Out;
@@ -133,10 +135,10 @@ struct fc_workload {
         weights[c][k] = int4 ? static_cast<std::int8_t>(g.next_weight() / 18) : g.next_weight();  // [-7, 7]
       }
       biases[c] = g.next_int32(int4 ? 300 : 4000);
-      scales[c] = int4 ? 0.16 : 0.01 * (1.0 + static_cast<double>(c % 7) / 8.0);
+      scales[c] = 0.01 * (1.0 + static_cast<double>(c % 7) / 8.0);
     }
     if constexpr (int4) {
-      return layer_type{ctattn::detail::int4_packing_of(weights), biases, ctattn::channel_scales<Out>{scales}};
+      return layer_type{ctattn::detail::int4_packing_of(weights), biases, ctattn::channel_scales<1>{{0.16}}};
     } else {
       return layer_type{weights, biases, ctattn::channel_scales<Out>{scales}};
     }
@@ -522,13 +524,10 @@ measured bench_fc(const char* name) noexcept {
   measure_ctattn(m, ctattn_out, W::expected, [&](auto& out) { W::run_ctattn(*x, *layer, out); });
 #if CTATTN_BENCHMARK_CMSIS_NN
   auto& cmsis_out = shared_output<typename W::output_type, 1>();
-  static constexpr auto requantization = channel_requantization_of<W>();
   constexpr auto In = static_cast<std::int32_t>(W::layer_type::inputs);
   constexpr auto Out = static_cast<std::int32_t>(W::layer_type::outputs);
   constexpr auto Rows = static_cast<std::int32_t>(W::input_type::rows);
   const cmsis_nn_fc_params fc{-W::q_in.zero_point, 0, W::layer_type::output_quantization.zero_point, {-128, 127}};
-  const cmsis_nn_per_channel_quant_params quant{const_cast<std::int32_t*>(opaque(requantization.multiplier)),
-                                                const_cast<std::int32_t*>(opaque(requantization.shift))};
   const cmsis_nn_dims input_dims{Rows, 1, 1, In};
   const cmsis_nn_dims filter_dims{In, 1, 1, Out};
   const cmsis_nn_dims bias_dims{1, 1, 1, Out};
@@ -542,9 +541,7 @@ measured bench_fc(const char* name) noexcept {
   }();
   const std::int32_t* const bias = opaque(tflite_bias.data());
   if constexpr (W::int4) {
-    // One scale for every channel: every channel's multiplier is the per-tensor one arm_fully_connected_s4 takes; it
-    // takes no scratch.
-    static_assert(W::layer.multipliers[0] == W::layer.multipliers[Out - 1]);
+    // The layer's one multiplier (per tensor), as arm_fully_connected_s4 takes it; it takes no scratch.
     const cmsis_nn_per_tensor_quant_params tensor_quant{W::layer.multipliers[0].multiplier,
                                                         W::layer.multipliers[0].shift};
     const auto run_cmsis_nn = [&] {
@@ -554,6 +551,9 @@ measured bench_fc(const char* name) noexcept {
     };
     measure_cmsis_nn(m, "arm_fully_connected_s4", cmsis_out, W::expected, run_cmsis_nn);
   } else {
+    static constexpr auto requantization = channel_requantization_of<W>();
+    const cmsis_nn_per_channel_quant_params quant{const_cast<std::int32_t*>(opaque(requantization.multiplier)),
+                                                  const_cast<std::int32_t*>(opaque(requantization.shift))};
     // The kernel sums (Helium): computed once here, as TFLite Micro's prepare step does, and not timed.
     if (ctx.buf != nullptr) {
       arm_vector_sum_s8(static_cast<std::int32_t*>(ctx.buf), In, Out, &layer->weight[0][0], fc.input_offset, 0, bias);

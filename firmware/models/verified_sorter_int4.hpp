@@ -4,7 +4,8 @@
 /// \file
 /// The verified model in int8 with int4 weights on the target: verified_sorter_int8.hpp's model quantized with
 /// `ctattn::quantize_options{.weights = ctattn::weight_format::int4}`, every linear layer's weights two a byte in
-/// flash. The image runs one inference per golden input and compares the int8 logits with the compiler's.
+/// flash, per channel and per tensor. The image runs one inference per golden input of each and compares the int8
+/// logits with the compiler's.
 ///
 /// | value    | shape                        |
 /// |----------|------------------------------|
@@ -13,6 +14,7 @@
 
 #include <array>
 #include <cstddef>
+#include <type_traits>
 
 #include "golden.hpp"
 #include "int8_sorter.hpp"
@@ -24,15 +26,27 @@ inline constexpr ctattn::quantize_options int4_options{.weights = ctattn::weight
 using int4_sorter = ctattn::quantized_model<toy::sorter, toy::sorter_ranges, int4_options>;
 inline constexpr int4_sorter int4_sorter_weights = ctattn::quantize<toy::sorter_ranges, int4_options>(sorter_weights);
 
-struct verified_sorter_int4 {
-  static constexpr const char* name = "verified model in int8 with int4 weights: 2 encoder layers (d_model 32)";
+// The same per tensor (one weight scale and one multiplier per linear layer), as TFLite Micro takes int4 weights.
+inline constexpr ctattn::quantize_options int4_tensor_options{.weights = ctattn::weight_format::int4,
+                                                              .granularity = ctattn::weight_granularity::per_tensor};
+using int4_tensor_sorter = ctattn::quantized_model<toy::sorter, toy::sorter_ranges, int4_tensor_options>;
+inline constexpr int4_tensor_sorter int4_tensor_sorter_weights =
+    ctattn::quantize<toy::sorter_ranges, int4_tensor_options>(sorter_weights);
 
-  using logits = decltype(int4_sorter_weights.forward(golden::inputs[0]));
+/// The model Sorter (int4_sorter_weights or int4_tensor_sorter_weights) on the four golden inputs.
+template <const auto& Sorter>
+struct verified_sorter_of {
+  static constexpr const char* name = std::is_same_v<std::remove_cvref_t<decltype(Sorter)>, int4_sorter>
+                                          ? "verified model in int8 with int4 weights: 2 encoder layers (d_model 32)"
+                                          : "verified model in int8 with int4 weights per tensor";
+
+  using logits = decltype(Sorter.forward(golden::inputs[0]));
 
   /// One inference's memory: the model object `int4_sorter_weights` (int4 weights, folded biases, multipliers,
   /// norms and tables, in flash) and, on the stack, the activations with the deepest layer's scratch (an int4
   /// layer's unpacked block of channels included).
-  static constexpr ctattn::footprint footprint = ctattn::layer_footprint<int4_sorter, toy::digit_ids>;
+  static constexpr ctattn::footprint footprint =
+      ctattn::layer_footprint<std::remove_cvref_t<decltype(Sorter)>, toy::digit_ids>;
 
   struct inputs {
     std::array<std::array<int, toy::length>, golden::count> digits;
@@ -45,8 +59,8 @@ struct verified_sorter_int4 {
   static constexpr inputs example() noexcept { return {golden::inputs}; }
 
   static constexpr outputs evaluate(const inputs& in) noexcept {
-    return {int4_sorter_weights.forward(in.digits[0]), int4_sorter_weights.forward(in.digits[1]),
-            int4_sorter_weights.forward(in.digits[2]), int4_sorter_weights.forward(in.digits[3])};
+    return {Sorter.forward(in.digits[0]), Sorter.forward(in.digits[1]), Sorter.forward(in.digits[2]),
+            Sorter.forward(in.digits[3])};
   }
 
   template <typename F>
@@ -58,13 +72,20 @@ struct verified_sorter_int4 {
   }
 };
 
-// int4 weights halve the linears' bytes; the model object keeps each channel's bias and multiplier.
-static_assert(sizeof(int4_sorter) < sizeof(toy::int8_sorter));
+using verified_sorter_int4 = verified_sorter_of<int4_sorter_weights>;
+using verified_sorter_int4_per_tensor = verified_sorter_of<int4_tensor_sorter_weights>;
+
+// int4 weights halve the linears' bytes; per channel the model object keeps each channel's bias and multiplier, per
+// tensor each channel's bias and one multiplier per layer.
+static_assert(sizeof(int4_tensor_sorter) < sizeof(int4_sorter) && sizeof(int4_sorter) < sizeof(toy::int8_sorter));
 static_assert(verified_sorter_int4::footprint.weight_bytes == sizeof(int4_sorter));
 
-// The compiler's int4 logits for golden input 0 still sort the digits.
+// The compiler's int4 logits for golden input 0 still sort the digits, in both forms.
 static_assert(toy::answer(verified_sorter_int4::evaluate(verified_sorter_int4::example()).first) ==
               toy::sorted(golden::inputs[0]));
+static_assert(
+    toy::answer(verified_sorter_int4_per_tensor::evaluate(verified_sorter_int4_per_tensor::example()).first) ==
+    toy::sorted(golden::inputs[0]));
 
 }  // namespace ctattn_firmware::models
 

@@ -476,12 +476,14 @@ constexpr auto attention_recorded = [] {
 }();
 constexpr auto attention_table = attention_recorded.table();
 static_assert(attention_recorded.size() == 9 && attention_recorded.find("attention.context") != nullptr);
-// With `quantize_options`, the layer's attention takes the softmax they name and every linear the weight format they
-// name, the head included (the same bits as by hand with them).
-template <ctattn::softmax_method Softmax, ctattn::weight_format Weights = ctattn::weight_format::int8>
+// With `quantize_options`, the layer's attention takes the softmax they name and every linear the weight format and
+// granularity they name, the head included (the same bits as by hand with them).
+template <ctattn::softmax_method Softmax, ctattn::weight_format Weights = ctattn::weight_format::int8,
+          ctattn::weight_granularity G = ctattn::weight_granularity::per_channel>
 constexpr bool attention_model_as_by_hand() noexcept {
   const auto m = numbered<attention_model>();
-  const auto q = ctattn::quantize<attention_table, ctattn::quantize_options{.softmax = Softmax, .weights = Weights}>(m);
+  const auto q = ctattn::quantize<attention_table, ctattn::quantize_options{
+                                                       .softmax = Softmax, .weights = Weights, .granularity = G}>(m);
   static_assert(std::remove_cvref_t<decltype(q.template layer<0>())>::softmax == Softmax);
   static_assert(std::remove_cvref_t<decltype(q.template layer<1>())>::format == Weights);
   constexpr auto q_of = [](std::string_view name) {
@@ -494,12 +496,12 @@ constexpr bool attention_model_as_by_hand() noexcept {
   const auto x_q = ctattn::quantize<in>(encoder_input);
   const auto attended = ctattn::multi_head_attention<scores, Softmax>(
       x_q,
-      ctattn::make_qmulti_head_attention_weights<2>(ctattn::quantize_linear<in, query, Weights>(w.query),
-                                                    ctattn::quantize_linear<in, key, Weights>(w.key),
-                                                    ctattn::quantize_linear<in, value, Weights>(w.value),
-                                                    ctattn::quantize_linear<context, out, Weights>(w.output)),
+      ctattn::make_qmulti_head_attention_weights<2>(ctattn::quantize_linear<in, query, Weights, G>(w.query),
+                                                    ctattn::quantize_linear<in, key, Weights, G>(w.key),
+                                                    ctattn::quantize_linear<in, value, Weights, G>(w.value),
+                                                    ctattn::quantize_linear<context, out, Weights, G>(w.output)),
       ctattn::causal);
-  const auto by_hand = ctattn::project(attended, ctattn::quantize_linear<out, head, Weights>(m.head));
+  const auto by_hand = ctattn::project(attended, ctattn::quantize_linear<out, head, Weights, G>(m.head));
   const auto r = ctattn::range_at(attention_table, "head");
   // int4 weights: 15 steps a channel rather than 255, a coarser model.
   const double bound = Weights == ctattn::weight_format::int4 ? 0.25 : 0.04;
@@ -508,6 +510,10 @@ constexpr bool attention_model_as_by_hand() noexcept {
 static_assert(attention_model_as_by_hand<ctattn::softmax_method::rounded>());
 static_assert(attention_model_as_by_hand<ctattn::softmax_method::tflite>());
 static_assert(attention_model_as_by_hand<ctattn::softmax_method::rounded, ctattn::weight_format::int4>());
+static_assert(attention_model_as_by_hand<ctattn::softmax_method::rounded, ctattn::weight_format::int4,
+                                         ctattn::weight_granularity::per_tensor>());
+static_assert(attention_model_as_by_hand<ctattn::softmax_method::rounded, ctattn::weight_format::int8,
+                                         ctattn::weight_granularity::per_tensor>());
 
 // A token embedding alone (no learned positions after it): quantize looks each token's row up in the table quantized
 // with its `.weight` range, so the next member reads the table's quantization; the same bits as by hand.

@@ -393,6 +393,28 @@ constexpr std::size_t int4_linear_mismatches(Read read) noexcept {
          differing(ctattn::project(x, from_file), i4::file_y_q);
 }
 
+// The same layer per tensor with float32 scales (i4::tensor_*), as TFLite Micro takes int4 weights: the weights, the
+// bias and the one multiplier (from the scales' float32 product) against the reference, then the outputs.
+inline constexpr ctattn::quantization int4_tensor_in{static_cast<float>(i4::tensor_in_scale), int4_in.zero_point};
+inline constexpr ctattn::quantization int4_tensor_out{static_cast<float>(i4::tensor_out_scale), int4_out.zero_point};
+
+template <typename Read>
+constexpr std::size_t int4_per_tensor_mismatches(Read read) noexcept {
+  const auto layer = ctattn::quantize_linear<int4_tensor_in, int4_tensor_out, ctattn::weight_format::int4,
+                                             ctattn::weight_granularity::per_tensor>(
+      read(int4_float_layer), ctattn::channel_scales<1>{{static_cast<float>(i4::tensor_scale)}});
+  static_assert(sizeof(layer.multipliers) == sizeof(ctattn::math::quantized_multiplier));
+  std::uint32_t bad = 0;  // 32 bits: see differing()
+  bad += layer.multipliers[0] ==
+                 ctattn::math::quantized_multiplier{i4::tensor_requantization[0], i4::tensor_requantization[1]}
+             ? 0u
+             : 1u;
+  for (std::size_t c = 0; c < 10; ++c) bad += layer.bias(c) == i4::tensor_bias_q[c] ? 0u : 1u;
+  for (std::size_t i = 0; i < 65; ++i) bad += std::int32_t{layer.weight.packed[i]} == i4::tensor_packed[i] ? 0u : 1u;
+  const auto x = ctattn::quantize<int4_tensor_in>(read(ctattn::from_array(i4::x)));
+  return bad + differing(x, i4::tensor_x_q) + differing(ctattn::project(x, layer), i4::tensor_y_q);
+}
+
 // A patch embedding in int8 (fx::patch_embedding): nn.Conv2d(2, 6, 2, stride=2) over a 4 x 6 image quantized per
 // channel by the compiler; the image's patches against torch's unfold of the int8 image, the tokens against the
 // reference's per-channel product.
@@ -1018,6 +1040,7 @@ inline constexpr auto every_case = std::tuple{
     test_case{"calibrated quantize", exact_only, [](auto read) { return calibrated_quantize_mismatches(read); }},
     test_case{"linear", all_three, [](auto read) { return linear_mismatches(read); }},
     test_case{"linear, int4 weights", all_three, [](auto read) { return int4_linear_mismatches(read); }},
+    test_case{"linear, int4 weights per tensor", all_three, [](auto read) { return int4_per_tensor_mismatches(read); }},
     test_case{"patch embeddings", all_three, [](auto read) { return patch_embedding_mismatches(read); }},
     test_case{"class token and mean pooling", all_three,
               [](auto read) { return class_token_and_mean_mismatches(read); }},

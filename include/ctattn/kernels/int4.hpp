@@ -150,9 +150,9 @@ void run_int4_unpack(const std::uint8_t* packed, std::int8_t* values, std::size_
 
 /// Channels first.. first + B - 1 of an int4 layer at run time: unpacked, then the int8 product kernel writes
 /// their B columns of y.
-template <std::size_t B, std::size_t M, std::size_t K, std::size_t N, std::size_t Bytes>
+template <std::size_t B, std::size_t M, std::size_t K, std::size_t N, std::size_t Bytes, std::size_t MC>
 void int4_channel_block(const std::int8_t (&x)[M][K], const std::uint8_t (&packed)[Bytes], std::size_t first,
-                        const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                        const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                         std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
   std::int8_t rows[B][K];
   if constexpr (int4_declared::has_unpack && K % 2 == 0) {
@@ -160,7 +160,7 @@ void int4_channel_block(const std::int8_t (&x)[M][K], const std::uint8_t (&packe
   } else {
     int4_unpack_rows(packed, first, rows);
   }
-  const int8_epilogue<true> block{&start[first], nullptr, &multipliers[first], zero};
+  const int8_epilogue<(MC > 1)> block{&start[first], nullptr, &multipliers[MC > 1 ? first : 0], zero};
   run_product_requantized<int8_product_ops, M, K, B, K, K, N>(&x[0][0], &rows[0][0], block, &y[0][first]);
 }
 
@@ -173,11 +173,12 @@ void int4_channel_block(const std::int8_t (&x)[M][K], const std::uint8_t (&packe
 /// | `x`           | M x K int8                              |
 /// | `packed`      | N x K int4, (N K + 1) / 2 bytes (out x in) |
 /// | `start`       | N int32                                 |
-/// | `multipliers` | N                                       |
+/// | `multipliers` | MC: N (per channel) or 1 (per tensor)   |
 /// | `y`           | M x N int8                              |
-template <std::size_t M, std::size_t K, std::size_t N>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  requires(MC == N || MC == 1)
 constexpr void int4_fully_connected(const std::int8_t (&x)[M][K], const std::uint8_t (&packed)[int4_packed_bytes<N, K>],
-                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                                     std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
   if (std::is_constant_evaluated()) {
     std::int8_t w[N][K];
@@ -186,8 +187,8 @@ constexpr void int4_fully_connected(const std::int8_t (&x)[M][K], const std::uin
     return;
   }
   if constexpr (int4_kernel_takes<K>) {
-    run_int4_kernel<int4_product_ops, M, K, N>(&x[0][0], packed, int8_epilogue<true>{start, nullptr, multipliers, zero},
-                                               &y[0][0]);
+    run_int4_kernel<int4_product_ops, M, K, N>(&x[0][0], packed,
+                                               int8_epilogue<(MC > 1)>{start, nullptr, multipliers, zero}, &y[0][0]);
     return;
   }
   constexpr std::size_t block = N < int4_block_channels ? N : int4_block_channels;

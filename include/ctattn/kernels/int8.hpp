@@ -499,19 +499,21 @@ constexpr void int8_product_requantized(const std::int8_t (&x)[M][K], const std:
 /// The int8 fully-connected product with the input's zero point folded into `start` (by the compiler, for a
 /// layer's constant weights): y[r][c] = requantize(start[c] + sum_t x[r][t] w[c][t], multipliers[c], zero), so
 /// that start = bias - z_in sum_t w[c][t] gives TFLite's sum_t (x - z_in) w + bias (`int8_product_requantized`).
+/// One multiplier (MC = 1) serves every channel: a layer quantized per tensor.
 ///
 /// | operand       | shape                   |
 /// |---------------|-------------------------|
 /// | `x`           | M x K int8              |
 /// | `w`           | N x K int8 (out x in)   |
 /// | `start`       | N int32                 |
-/// | `multipliers` | N                       |
+/// | `multipliers` | MC: N (per channel) or 1 (per tensor) |
 /// | `y`           | M x N int8              |
-template <std::size_t M, std::size_t K, std::size_t N>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  requires(MC == N || MC == 1)
 constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                                     std::int32_t zero, std::int8_t (&y)[M][N]) noexcept {
-  int8_product_requantized(x, w, int8_epilogue<true>{start, nullptr, multipliers, zero}, y);
+  int8_product_requantized(x, w, int8_epilogue<(MC > 1)>{start, nullptr, multipliers, zero}, y);
 }
 
 /// What an N x K int8 layer keeps for this build's packed kernel: its weights packed with their requantization
@@ -524,9 +526,10 @@ using int8_packed_weights = typename int8_packed::packed_type<int8_packed_ops, N
 /// `int8_fully_connected` with the layer's packed weights too: at run time the packed kernel reads those, where the
 /// build has one and the packing is `exact()`; otherwise (and in constant evaluation) the plain product. `packed`
 /// must be the packing of w, start, multipliers and zero (`ctattn::qlinear` keeps them so).
-template <std::size_t M, std::size_t K, std::size_t N>
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  requires(MC == N || MC == 1)
 constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int8_t (&w)[N][K],
-                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[N],
+                                    const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                                     std::int32_t zero, std::int8_t (&y)[M][N],
                                     const int8_packed_weights<N, K>& packed) noexcept {
   if constexpr (!std::is_void_v<int8_packed_ops>) {

@@ -361,15 +361,17 @@ namespace detail {
 struct attention_projection_quantizations {
   quantization query_input, key_value_input, query, key, value, context, output;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 };
 // The int8 form of a float attention layer's weights (PyTorch's out x in, biases), each projection per channel
 // (`quantize_linear`), as every int8 layer with attention makes it.
 template <std::size_t Heads, attention_projection_quantizations Q, typename Weights>
 [[nodiscard]] constexpr auto quantize_attention_weights(const Weights& w) noexcept {
-  return make_qmulti_head_attention_weights<Heads>(quantize_linear<Q.query_input, Q.query, Q.weights>(w.query),
-                                                   quantize_linear<Q.key_value_input, Q.key, Q.weights>(w.key),
-                                                   quantize_linear<Q.key_value_input, Q.value, Q.weights>(w.value),
-                                                   quantize_linear<Q.context, Q.output, Q.weights>(w.output));
+  return make_qmulti_head_attention_weights<Heads>(
+      quantize_linear<Q.query_input, Q.query, Q.weights, Q.granularity>(w.query),
+      quantize_linear<Q.key_value_input, Q.key, Q.weights, Q.granularity>(w.key),
+      quantize_linear<Q.key_value_input, Q.value, Q.weights, Q.granularity>(w.value),
+      quantize_linear<Q.context, Q.output, Q.weights, Q.granularity>(w.output));
 }
 
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).

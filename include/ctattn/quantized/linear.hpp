@@ -12,6 +12,7 @@
 /// | `channel_scales<N>`                      | N positive scales (kept as the bits of doubles)               |
 /// | `weight_scales(w)`                       | max \|w_c\| / 127 for each row c of an out x in weight          |
 /// | `qlinear<In, Out, QIn, QOut>`            | the int8 layer: int8 `weight`, int32 `folded_bias`, per-channel `multipliers` |
+/// | `qlinear<In, Out, QIn, QOut, Weights, Granularity>` | the same with int4 weights (`weight_format::int4`), or one scale and multiplier (`weight_granularity::per_tensor`) |
 /// | `quantize_linear<QIn, QOut>(l[, scales])`| a float `linear<float, In, Out, out_by_in, HasBias>` quantized |
 /// | `project(x, layer)`                      | y = x W^T + b: `qmatrix<n, In, QIn>` to `qmatrix<n, Out, QOut>` |
 /// | `project_into(y, x, layer)`              | the same into the caller's `qmatrix<n, Out, QOut>`              |
@@ -60,15 +61,17 @@ struct channel_scales {
   friend constexpr bool operator==(const channel_scales&, const channel_scales&) = default;
 };
 
-/// The per-channel symmetric scales of an out x in weight matrix (PyTorch's layout): max |w_c| / 127 for each row
-/// c (max |w_c| / 7 for `weight_format::int4`, TFLite's int4 range [-7, 7]), 1 for a row of zeros.
+/// The symmetric scales of an out x in weight matrix (PyTorch's layout): per channel (the default), max |w_c| / 127
+/// for each row c (max |w_c| / 7 for `weight_format::int4`, TFLite's int4 range), 1 for a row of zeros; per tensor
+/// (`weight_granularity::per_tensor`), one scale, max |w| / 127 (or / 7) over the whole matrix.
 ///
 /// Example: `constexpr auto scales = ctattn::weight_scales(layer.weight, ctattn::weight_format::int4);`
-template <FixedMatrix W>
-[[nodiscard]] constexpr channel_scales<W::rows> weight_scales(const W& w,
-                                                              weight_format format = weight_format::int8) noexcept {
+template <weight_granularity Granularity = weight_granularity::per_channel, FixedMatrix W>
+[[nodiscard]] constexpr auto weight_scales(const W& w, weight_format format = weight_format::int8) noexcept {
+  constexpr bool per_tensor = Granularity == weight_granularity::per_tensor;
   const double steps = format == weight_format::int4 ? 7.0 : 127.0;
-  channel_scales<W::rows> scales{};
+  channel_scales<per_tensor ? 1 : W::rows> scales{};
+  double tensor_largest = 0.0;
   for (std::size_t c = 0; c < W::rows; ++c) {
     double largest = 0.0;
     for (std::size_t k = 0; k < W::cols; ++k) {
@@ -76,8 +79,14 @@ template <FixedMatrix W>
           w.elements[c][k] < 0 ? -static_cast<double>(w.elements[c][k]) : static_cast<double>(w.elements[c][k]);
       largest = magnitude > largest ? magnitude : largest;
     }
-    scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / steps : 1.0);
+    if constexpr (per_tensor) {
+      tensor_largest = largest > tensor_largest ? largest : tensor_largest;
+    } else {
+      scales.bits[c] = std::bit_cast<std::uint64_t>(largest > 0.0 ? largest / steps : 1.0);
+    }
   }
+  if constexpr (per_tensor)
+    scales.bits[0] = std::bit_cast<std::uint64_t>(tensor_largest > 0.0 ? tensor_largest / steps : 1.0);
   return scales;
 }
 
@@ -92,7 +101,7 @@ template <FixedMatrix W>
 /// | `weight_value(c, k)` | weight (c, k) in either format                                |
 /// | `folded_bias`    | Out int32: the bias less QIn's zero point times the channel's weight sum |
 /// | `bias(c)`        | TFLite's int32 bias of channel c                                  |
-/// | `multipliers`    | Out `math::quantized_multiplier`s, derived from QIn, QOut and the weight scales |
+/// | `multipliers`    | `scale_count` `math::quantized_multiplier`s (Out, or 1 per tensor), derived from QIn, QOut and the weight scales |
 ///
 /// Rationale: the bias is kept folded, b_c - z_in sum_k w_ck, computed here by the compiler for a constexpr layer:
 /// then sum_k (x_k - z_in) w_ck + b_c = sum_k x_k w_ck + folded_bias_c, and the kernel multiplies the raw int8 inputs
@@ -104,7 +113,10 @@ template <FixedMatrix W>
 /// kept: inference never reads them, and a firmware image would carry 8 bytes of flash per channel for nothing.
 ///
 /// With `weight_format::int4` (Weights) the weights are int4, two a byte in TFLite's packing (`int4_weights`):
-/// half the flash, the same arithmetic on their values (TFLite's int8 fully-connected after it unpacks them).
+/// half the flash, the same arithmetic on their values (TFLite's int8 fully-connected after it unpacks them). With
+/// `weight_granularity::per_tensor` (Granularity) the weights have one scale (`channel_scales<1>`) and the layer one
+/// multiplier, TFLite's per-tensor FULLY_CONNECTED's: s_in s_w in float32 when both are float32 values, then divided
+/// by s_out in double (the only form TFLite Micro and CMSIS-NN take for int4 weights).
 ///
 /// Example:
 /// \code
@@ -112,8 +124,11 @@ template <FixedMatrix W>
 ///   constexpr auto y = ctattn::project(x_q, layer);    // x_q: qmatrix<n, 2, q_in>
 ///   constexpr ctattn::qlinear<2, 1, q_in, q_out, ctattn::weight_format::int4> small{
 ///       ctattn::int4_weights<1, 2>::from_values({{7, -7}}), {10}, ctattn::channel_scales<1>{{0.18}}};
+///   constexpr ctattn::qlinear<2, 2, q_in, q_out, ctattn::weight_format::int4, ctattn::weight_granularity::per_tensor>
+///       tensor{ctattn::int4_weights<2, 2>::from_values({{7, -7}, {1, 2}}), {10, 0}, ctattn::channel_scales<1>{{0.18}}};
 /// \endcode
-template <auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights = weight_format::int8>
+template <auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
+          weight_granularity Granularity = weight_granularity::per_channel>
 struct qlinear {
   static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
   static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
@@ -124,11 +139,14 @@ struct qlinear {
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
   static constexpr weight_format format = Weights;
+  static constexpr weight_granularity granularity = Granularity;
   static constexpr bool int4 = Weights == weight_format::int4;
+  /// The weight scales and multipliers the layer has: one per output channel, or one.
+  static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
 
   std::conditional_t<int4, int4_weights<outputs, inputs>, std::int8_t[outputs][inputs]> weight{};
   std::int32_t folded_bias[outputs]{};
-  math::quantized_multiplier multipliers[outputs]{};
+  math::quantized_multiplier multipliers[scale_count]{};
   /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
   /// fully-connected kernel (kernels/detail/int8_packed.hpp: AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`), made by the
   /// constructor; empty on every other target.
@@ -142,9 +160,9 @@ struct qlinear {
   /// All weights and biases 0 (every output is QOut's zero point).
   constexpr qlinear() noexcept = default;
 
-  /// The layer of these int8 weights, int32 biases and per-channel weight scales.
+  /// The layer of these int8 weights, int32 biases and weight scales (per channel, or one per tensor).
   constexpr qlinear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int32_t (&int32_biases)[outputs],
-                    const channel_scales<outputs>& weight_scale) noexcept
+                    const channel_scales<scale_count>& weight_scale) noexcept
     requires(!int4)
   {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
@@ -153,9 +171,10 @@ struct qlinear {
     derive(int32_biases, weight_scale);
   }
 
-  /// The layer of these int4 weights (`weight_format::int4`), int32 biases and per-channel weight scales.
+  /// The layer of these int4 weights (`weight_format::int4`), int32 biases and weight scales.
   constexpr qlinear(const int4_weights<outputs, inputs>& int4_packed_weights,
-                    const std::int32_t (&int32_biases)[outputs], const channel_scales<outputs>& weight_scale) noexcept
+                    const std::int32_t (&int32_biases)[outputs],
+                    const channel_scales<scale_count>& weight_scale) noexcept
     requires(int4)
       : weight(int4_packed_weights) {
     derive(int32_biases, weight_scale);
@@ -187,15 +206,26 @@ struct qlinear {
  private:
   // The folded biases, multipliers and packed copy of the weights already set.
   constexpr void derive(const std::int32_t (&int32_biases)[outputs],
-                        const channel_scales<outputs>& weight_scale) noexcept {
+                        const channel_scales<scale_count>& weight_scale) noexcept {
     for (std::size_t channel = 0; channel < outputs; ++channel) {
       folded_bias[channel] =
           static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
                                     static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
-      multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
+    }
+    if constexpr (scale_count == 1 && Granularity == weight_granularity::per_tensor) {
+      // Rationale: TFLite's per-tensor multiplier (GetQuantizedConvolutionMultipler): the product of the scales in
+      // float32, then the division in double, as BATCH_MATMUL's (`detail::scale_product`).
+      multipliers[0] = math::quantize_multiplier(detail::scale_product(QIn.scale(), weight_scale[0]) / QOut.scale());
+    } else {
+      for (std::size_t channel = 0; channel < outputs; ++channel) {
+        multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
+      }
     }
     if constexpr (!int4) {
-      packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, multipliers, QOut.zero_point};
+      math::quantized_multiplier each[outputs]{};
+      for (std::size_t channel = 0; channel < outputs; ++channel)
+        each[channel] = multipliers[scale_count == 1 ? 0 : channel];
+      packed = detail::kernels::int8_packed_weights<outputs, inputs>{weight, folded_bias, each, QOut.zero_point};
     }
   }
 
@@ -227,57 +257,67 @@ struct qlinear {
 };
 
 /// A float linear layer (PyTorch's out x in weights, with or without bias) quantized for inputs QIn and outputs
-/// QOut, with the per-channel weight scales `scales` (by default `weight_scales(l.weight, Weights)`): each weight
+/// QOut, with the weight scales `scales` (by default `weight_scales<Granularity>(l.weight, Weights)`): each weight
 /// round(w / scale_c) clamped to [-127, 127] ([-7, 7] for `weight_format::int4`, TFLite's int4 range; the division
 /// in float32 for float weights and float32 scales, as TFLite's PerChannelQuantize divides), each bias round(b /
-/// (QIn.scale() x scale_c)) (ties away from zero). Scales copied from a .tflite file: `channel_scales<N>{{0.0123f,
-/// ...}}` keeps each float32 exactly.
+/// (QIn.scale() x scale_c)) (ties away from zero; per tensor, the scales' product as `detail::scale_product` takes
+/// it). Scales copied from a .tflite file: `channel_scales<N>{{0.0123f, ...}}` keeps each float32 exactly; per
+/// tensor, `channel_scales<1>`.
 ///
 /// Example:
 /// \code
 ///   constexpr auto head_q = ctattn::quantize_linear<q_in, q_out>(head);
 ///   constexpr auto head_q4 = ctattn::quantize_linear<q_in, q_out, ctattn::weight_format::int4>(head);   // half the flash
+///   constexpr auto head_t4 = ctattn::quantize_linear<q_in, q_out, ctattn::weight_format::int4,
+///                                                    ctattn::weight_granularity::per_tensor>(head);  // TFLite Micro's int4
 /// \endcode
-template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename T, auto In,
-          auto Out, bool HasBias>
-[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
-                                             const channel_scales<extent_size(Out)>& scales) noexcept {
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias>
+[[nodiscard]] constexpr auto quantize_linear(
+    const basic_linear<T, In, Out, out_by_in, HasBias>& l,
+    const channel_scales<qlinear<In, Out, QIn, QOut, Weights, Granularity>::scale_count>& scales) noexcept {
+  using result = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
   constexpr std::size_t outputs = extent_size(Out);
   constexpr std::size_t inputs = extent_size(In);
   constexpr std::int64_t largest = Weights == weight_format::int4 ? 7 : 127;
   std::int8_t int8_weights[outputs][inputs]{};
   std::int32_t int32_biases[outputs]{};
   for (std::size_t channel = 0; channel < outputs; ++channel) {
+    const double scale = scales[result::scale_count == 1 ? 0 : channel];
     for (std::size_t input = 0; input < inputs; ++input) {
-      const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scales[channel]);
+      const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
       int8_weights[channel][input] =
           static_cast<std::int8_t>(rounded < -largest ? -largest : (rounded > largest ? largest : rounded));
     }
     if constexpr (HasBias) {
-      int32_biases[channel] = static_cast<std::int32_t>(
-          detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / (QIn.scale() * scales[channel])));
+      const double bias_scale = Granularity == weight_granularity::per_tensor
+                                    ? detail::scale_product(QIn.scale(), scale)
+                                    : QIn.scale() * scale;
+      int32_biases[channel] =
+          static_cast<std::int32_t>(detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / bias_scale));
     }
   }
   if constexpr (Weights == weight_format::int4) {
-    return qlinear<In, Out, QIn, QOut, Weights>{detail::int4_packing_of(int8_weights), int32_biases, scales};
+    return result{detail::int4_packing_of(int8_weights), int32_biases, scales};
   } else {
-    return qlinear<In, Out, QIn, QOut>{int8_weights, int32_biases, scales};
+    return result{int8_weights, int32_biases, scales};
   }
 }
 
 /// \copydoc quantize_linear
-template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename T, auto In,
-          auto Out, bool HasBias>
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias>
 [[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
-  return quantize_linear<QIn, QOut, Weights>(l, weight_scales(l.weight, Weights));
+  return quantize_linear<QIn, QOut, Weights, Granularity>(l, weight_scales<Granularity>(l.weight, Weights));
 }
 
 namespace detail {
 // The layer's product of rows x (M x In int8) into rows y (M x Out int8), its weights read in their format: the
 // kernel `project_into` runs once its rules hold, and int8 attention writing Q into its context's bytes.
-template <std::size_t M, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights>
+template <std::size_t M, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity>
 constexpr void fully_connected_rows(const std::int8_t (&x)[M][extent_size(In)],
-                                    const qlinear<In, Out, QIn, QOut, Weights>& layer,
+                                    const qlinear<In, Out, QIn, QOut, Weights, Granularity>& layer,
                                     std::int8_t (&y)[M][extent_size(Out)]) noexcept {
   if constexpr (Weights == weight_format::int4) {
     kernels::int4_fully_connected(x, layer.weight.packed, layer.folded_bias, layer.multipliers, QOut.zero_point, y);
@@ -309,7 +349,7 @@ using quantized_projection_into_rules = rule_list<
 /// |---------|------------------------------------|
 /// | `y`     | `qmatrix<n, Out, QOut>` (overwritten) |
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights>` |
+/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights, Granularity>` |
 ///
 /// Rules: those of `project`; y has x's rows (`rows_must_match`), Out columns (`columns_must_match`) and QOut
 /// (`output_quantization_must_match_result`).
@@ -321,9 +361,9 @@ using quantized_projection_into_rules = rule_list<
 ///   ctattn::project_into(y, x_q, head_q);
 /// \endcode
 template <QuantizedMatrix Y, QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut,
-          weight_format Weights>
-constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut, Weights>& layer) noexcept {
-  using L = qlinear<In, Out, QIn, QOut, Weights>;
+          weight_format Weights, weight_granularity Granularity>
+constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut, Weights, Granularity>& layer) noexcept {
+  using L = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
   if constexpr (detail::first_broken<detail::quantized_projection_into_rules<Y, X, L>>::check()) {
     detail::fully_connected_rows(x.elements, layer, y.elements);
   }
@@ -336,15 +376,17 @@ constexpr void project_into(Y& y, const X& x, const qlinear<In, Out, QIn, QOut, 
 /// | operand | shape                              |
 /// |---------|------------------------------------|
 /// | `x`     | `qmatrix<n, In, QIn>`              |
-/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights>` (int8 or int4 weights) |
+/// | `layer` | `qlinear<In, Out, QIn, QOut, Weights, Granularity>` (int8 or int4 weights, per channel or tensor) |
 /// | result  | `qmatrix<n, Out, QOut>`            |
 ///
 /// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
 /// (`input_quantization_must_match_layer`), In <= 33025.
-template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights>
-[[nodiscard]] constexpr auto project(const X& x, const qlinear<In, Out, QIn, QOut, Weights>& layer) noexcept
-    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights>::output_extent, QOut> {
-  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights>::output_extent, QOut> y;
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity>
+[[nodiscard]] constexpr auto project(const X& x,
+                                     const qlinear<In, Out, QIn, QOut, Weights, Granularity>& layer) noexcept
+    -> basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights, Granularity>::output_extent, QOut> {
+  basic_qmatrix<X::row_extent, qlinear<In, Out, QIn, QOut, Weights, Granularity>::output_extent, QOut> y;
   project_into(y, x, layer);
   return y;
 }

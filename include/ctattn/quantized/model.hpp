@@ -72,6 +72,7 @@ namespace ctattn {
 /// | member    | what                                                   | default                    |
 /// |-----------|--------------------------------------------------------|----------------------------|
 /// | `softmax` | every attention's softmax (ctattn/quantized/softmax.hpp) | `softmax_method::rounded` |
+/// | `granularity` | those weights' scales: one per output channel, or one per layer (`weight_granularity`; TFLite Micro and CMSIS-NN take int4 weights per tensor only) | `weight_granularity::per_channel` |
 /// | `weights` | every linear layer's weights, the attention projections' and feed-forward blocks' included (`weight_format`, ctattn/quantized/weights.hpp); embeddings and norms keep theirs | `weight_format::int8` |
 ///
 /// Example: `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.softmax = ctattn::softmax_method::tflite}>(model);`
@@ -79,6 +80,7 @@ namespace ctattn {
 struct quantize_options {
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
   friend constexpr bool operator==(const quantize_options&, const quantize_options&) = default;
 };
 
@@ -369,18 +371,22 @@ struct attention_layer_points {
   quantization query, key, value, context, scores, output;
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 };
 struct feed_forward_points {
   quantization hidden, activation, output;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 };
 struct gated_feed_forward_points {
   quantization w1, activation, w3, product, output;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 };
 struct linear_points {
   quantization output;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 };
 struct position_embedding_points {
   quantization weight, output;
@@ -405,22 +411,25 @@ template <typename L, typename Points>
     encoder_layer_quantizations q = encoder_layer_quantizations_from(at, input, L::norm_first);
     q.softmax = options.softmax;
     q.weights = options.weights;
+    q.granularity = options.granularity;
     return q;
   } else if constexpr (is_decoder_layer<L>) {
     decoder_layer_quantizations q = decoder_layer_quantizations_from(at, input, memory, L::norm_first);
     q.softmax = options.softmax;
     q.weights = options.weights;
+    q.granularity = options.granularity;
     return q;
   } else if constexpr (is_attention_layer<L>) {
     return attention_layer_points{point(points::query),   point(points::key),    point(points::value),
                                   point(points::context), point(points::scores), output(),
-                                  options.softmax,        options.weights};
+                                  options.softmax,        options.weights,       options.granularity};
   } else if constexpr (is_feed_forward<L>) {
-    return feed_forward_points{point(points::hidden), point(points::activation), output(), options.weights};
+    return feed_forward_points{point(points::hidden), point(points::activation), output(), options.weights,
+                               options.granularity};
   } else if constexpr (is_gated_feed_forward<L>) {
-    return gated_feed_forward_points{point(points::w1), point(points::activation),
-                                     point(points::w3), point(points::product),
-                                     output(),          options.weights};
+    return gated_feed_forward_points{
+        point(points::w1), point(points::activation), point(points::w3),  point(points::product),
+        output(),          options.weights,           options.granularity};
   } else if constexpr (is_position_embedding<L>) {
     return position_embedding_points{point(points::weight), output()};
   } else if constexpr (is_token_embedding<L>) {
@@ -428,7 +437,7 @@ template <typename L, typename Points>
   } else if constexpr (is_chain<L> || std::is_same_v<L, class_token_pool>) {
     return no_points{};
   } else if constexpr (is_float_linear<L> || is_patch_embedding<L>) {
-    return linear_points{output(), options.weights};
+    return linear_points{output(), options.weights, options.granularity};
   } else {  // a residual connection, class token, patch embedding, mean pooling, norm, linear layer or activation
     return output_points{output()};
   }
@@ -650,16 +659,16 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     constexpr attention_layer_points q = points_of<Ranges, Path, QIn, L>;
     const auto& w = layer.weights;
     constexpr std::size_t heads = std::remove_cvref_t<decltype(w)>::query_heads;
-    const auto weights =
-        quantize_attention_weights<heads, attention_projection_quantizations{QIn, QIn, q.query, q.key, q.value,
-                                                                             q.context, q.output, q.weights}>(w);
+    const auto weights = quantize_attention_weights<heads, attention_projection_quantizations{
+                                                               QIn, QIn, q.query, q.key, q.value, q.context, q.output,
+                                                               q.weights, q.granularity}>(w);
     return qmulti_head_attention_layer<q.scores, std::remove_cvref_t<decltype(weights)>,
                                        typename attention_layer_mask<L>::type, q.softmax>{weights, {}};
   } else if constexpr (is_feed_forward<L>) {
     constexpr feed_forward_points q = points_of<Ranges, Path, QIn, L>;
-    const auto linear1 = quantize_linear<QIn, q.hidden, q.weights>(layer.linear1);
+    const auto linear1 = quantize_linear<QIn, q.hidden, q.weights, q.granularity>(layer.linear1);
     const auto activation = quantize_activation<q.hidden, q.activation>(layer.activation);
-    const auto linear2 = quantize_linear<q.activation, q.output, q.weights>(layer.linear2);
+    const auto linear2 = quantize_linear<q.activation, q.output, q.weights, q.granularity>(layer.linear2);
     qchain<std::remove_cvref_t<decltype(linear1)>, std::remove_cvref_t<decltype(activation)>,
            std::remove_cvref_t<decltype(linear2)>>
         block{};
@@ -669,10 +678,10 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return block;
   } else if constexpr (is_gated_feed_forward<L>) {
     constexpr gated_feed_forward_points q = points_of<Ranges, Path, QIn, L>;
-    const auto w1 = quantize_linear<QIn, q.w1, q.weights>(layer.w1);
-    const auto w3 = quantize_linear<QIn, q.w3, q.weights>(layer.w3);
+    const auto w1 = quantize_linear<QIn, q.w1, q.weights, q.granularity>(layer.w1);
+    const auto w3 = quantize_linear<QIn, q.w3, q.weights, q.granularity>(layer.w3);
     const auto activation = quantize_activation<q.w1, q.activation>(layer.activation);
-    const auto w2 = quantize_linear<q.product, q.output, q.weights>(layer.w2);
+    const auto w2 = quantize_linear<q.product, q.output, q.weights, q.granularity>(layer.w2);
     return qgated_feed_forward<std::remove_cvref_t<decltype(w1)>, std::remove_cvref_t<decltype(w3)>,
                                std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>, q.product>{
         w1, w2, w3, activation};
@@ -688,7 +697,7 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return quantize_class_token<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else if constexpr (is_patch_embedding<L>) {
     constexpr linear_points q = points_of<Ranges, Path, QIn, L>;
-    return quantize_patch_embedding<QIn, q.output, q.weights>(layer);
+    return quantize_patch_embedding<QIn, q.output, q.weights, q.granularity>(layer);
   } else if constexpr (std::is_same_v<L, class_token_pool>) {
     return qclass_token_pool<QIn>{};
   } else if constexpr (std::is_same_v<L, mean_pool>) {
@@ -701,7 +710,7 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return quantize_rms_norm<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else if constexpr (is_float_linear<L>) {
     constexpr linear_points q = points_of<Ranges, Path, QIn, L>;
-    return quantize_linear<QIn, q.output, q.weights>(layer);
+    return quantize_linear<QIn, q.output, q.weights, q.granularity>(layer);
   } else if constexpr (activation_layer_type<L>) {
     return quantize_activation<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
   } else {

@@ -69,11 +69,13 @@ struct qpatch_embedding {
 /// `quantize_linear<QIn, QOut, Weights>` (per-channel weight scales; int8 or int4 weights), the cut unchanged.
 ///
 /// Example: `constexpr auto embed_q = ctattn::quantize_patch_embedding<q_image, q_tokens>(model.proj);`
-template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8, typename L>
+template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
+          weight_granularity Granularity = weight_granularity::per_channel, typename L>
   requires requires { typename L::geometry; }
 [[nodiscard]] constexpr auto quantize_patch_embedding(const L& layer) noexcept {
-  using linear_type = decltype(quantize_linear<QIn, QOut, Weights>(layer.projection));
-  return qpatch_embedding<typename L::geometry, linear_type>{quantize_linear<QIn, QOut, Weights>(layer.projection)};
+  using linear_type = decltype(quantize_linear<QIn, QOut, Weights, Granularity>(layer.projection));
+  return qpatch_embedding<typename L::geometry, linear_type>{
+      quantize_linear<QIn, QOut, Weights, Granularity>(layer.projection)};
 }
 
 }  // namespace ctattn

@@ -92,9 +92,9 @@ template <quantization Scores, softmax_method Softmax, typename Weights, typenam
 // `activation` and `linear2` (the encoder's and the decoder's), its input in `In`, Q the layer's quantizations.
 template <quantization In, auto Q, typename Activation, typename Layer, typename FeedForward>
 constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
-  q.linear1 = quantize_linear<In, Q.hidden, Q.weights>(ff.linear1);
+  q.linear1 = quantize_linear<In, Q.hidden, Q.weights, Q.granularity>(ff.linear1);
   q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward, Q.weights>(ff.linear2);
+  q.linear2 = quantize_linear<Q.activation, Q.feed_forward, Q.weights, Q.granularity>(ff.linear2);
 }
 }  // namespace detail
 
@@ -117,6 +117,7 @@ constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexc
 /// | `sum2`         | post-norm only: norm1 + feed_forward             |
 /// | `softmax`      | not a point: the attention's `softmax_method`    |
 /// | `weights`      | not a point: the six linears' `weight_format`    |
+/// | `granularity`  | not a point: their `weight_granularity`          |
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
@@ -144,6 +145,7 @@ struct encoder_layer_quantizations {
   quantization sum2{1.0};
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 
   friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
 };
@@ -253,17 +255,17 @@ struct qtransformer_encoder_layer {
   static constexpr quantization norm2_output = NormFirst ? Q.norm2 : Q.output;
 
   using attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, attention_input, Q.query, Q.weights>,
-                                    qlinear<Width, Width, attention_input, Q.key, Q.weights>,
-                                    qlinear<Width, Width, attention_input, Q.value, Q.weights>,
-                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights>>;
+      qmulti_head_attention_weights<Heads, qlinear<Width, Width, attention_input, Q.query, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, attention_input, Q.key, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, attention_input, Q.value, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights, Q.granularity>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   attention_weights self_attn{};
   qlayer_norm<Width, norm2_input, norm2_output> norm2{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights> linear1{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights, Q.granularity> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights> linear2{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights, Q.granularity> linear2{};
   [[no_unique_address]] Mask mask{};
 
   template <QuantizedMatrix X>
@@ -415,7 +417,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
   q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                               q_attention, q_attention, Q.query, Q.key, Q.value,
-                                                              Q.context, Q.attention, Q.weights}>(w);
+                                                              Q.context, Q.attention, Q.weights, Q.granularity}>(w);
   q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
@@ -444,6 +446,7 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
 /// | `sum3`            | (not used)                              | norm2 + feed_forward                        |
 /// | `softmax`         | not a point: both attentions' `softmax_method` |                                          |
 /// | `weights`         | not a point: the ten linears' `weight_format`  |                                          |
+/// | `granularity`     | not a point: their `weight_granularity`        |                                          |
 ///
 /// A structural type: a template argument of `qtransformer_decoder_layer`.
 // Rationale: the point fields shared with encoder_layer_quantizations are written here again (see there).
@@ -474,6 +477,7 @@ struct decoder_layer_quantizations {
   quantization sum3{1.0};
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
 
   friend constexpr bool operator==(const decoder_layer_quantizations&, const decoder_layer_quantizations&) = default;
 };
@@ -581,24 +585,25 @@ struct qtransformer_decoder_layer {
   static constexpr quantization norm3_output = NormFirst ? Q.norm3 : Q.output;
 
   using self_attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, self_attention_input, Q.query, Q.weights>,
-                                    qlinear<Width, Width, self_attention_input, Q.key, Q.weights>,
-                                    qlinear<Width, Width, self_attention_input, Q.value, Q.weights>,
-                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights>>;
-  using cross_attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query, Q.weights>,
-                                    qlinear<Width, Width, Q.memory, Q.cross_key, Q.weights>,
-                                    qlinear<Width, Width, Q.memory, Q.cross_value, Q.weights>,
-                                    qlinear<Width, Width, Q.cross_context, Q.cross_attention, Q.weights>>;
+      qmulti_head_attention_weights<Heads,
+                                    qlinear<Width, Width, self_attention_input, Q.query, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, self_attention_input, Q.key, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, self_attention_input, Q.value, Q.weights, Q.granularity>,
+                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights, Q.granularity>>;
+  using cross_attention_weights = qmulti_head_attention_weights<
+      Heads, qlinear<Width, Width, cross_attention_input, Q.cross_query, Q.weights, Q.granularity>,
+      qlinear<Width, Width, Q.memory, Q.cross_key, Q.weights, Q.granularity>,
+      qlinear<Width, Width, Q.memory, Q.cross_value, Q.weights, Q.granularity>,
+      qlinear<Width, Width, Q.cross_context, Q.cross_attention, Q.weights, Q.granularity>>;
 
   qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
   self_attention_weights self_attn{};
   qlayer_norm<Width, norm2_input, Q.norm2> norm2{};
   cross_attention_weights multihead_attn{};
   qlayer_norm<Width, norm3_input, norm3_output> norm3{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights> linear1{};
+  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights, Q.granularity> linear1{};
   qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights> linear2{};
+  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights, Q.granularity> linear2{};
 
   template <QuantizedMatrix X, QuantizedMatrix Memory, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Memory& memory, const Options&... options) const noexcept
@@ -779,12 +784,12 @@ template <decoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
   q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                               q_self, q_self, Q.query, Q.key, Q.value, Q.context,
-                                                              Q.attention, Q.weights}>(s);
+                                                              Q.attention, Q.weights, Q.granularity}>(s);
   q.norm2 = quantize_layer_norm<result::norm2_input, Q.norm2>(layer.norm2);
   q.multihead_attn =
       detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                     q_cross, Q.memory, Q.cross_query, Q.cross_key, Q.cross_value,
-                                                    Q.cross_context, Q.cross_attention, Q.weights}>(c);
+                                                    Q.cross_context, Q.cross_attention, Q.weights, Q.granularity}>(c);
   q.norm3 = quantize_layer_norm<result::norm3_input, result::norm3_output>(layer.norm3);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;

@@ -12,6 +12,7 @@
 /// | `weight_format::int4`          | two int4 weights a byte, [-7, 7] from `quantize_linear` (TFLite's range), half the flash |
 /// | `int4_weights<Out, In>`        | the packed bytes, `(r, c)` reads one value                           |
 /// | `int4_weights<Out, In>::from_values(v)` | packs int8 values in [-8, 7], at compile time              |
+/// | `weight_granularity::per_channel`, `::per_tensor` | one scale per output channel (the default), or one for all |
 ///
 /// Example:
 /// \code
@@ -37,6 +38,20 @@ namespace ctattn {
 ///
 /// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4> layer;`
 enum class weight_format : unsigned char { int8, int4 };
+
+/// Whether a quantized linear layer's weights have one scale per output channel or one for the whole matrix.
+/// TFLite takes both for int8 weights; TFLite Micro's int4 FULLY_CONNECTED and CMSIS-NN's `arm_fully_connected_s4`
+/// take int4 weights per tensor only. Per tensor, a layer keeps one fixed-point multiplier, derived as TFLite's
+/// per-tensor FULLY_CONNECTED derives it (the input and weight scales multiplied in float32, then divided by the
+/// output's scale in double), rather than one per channel: 8 bytes of flash per channel less.
+///
+/// | value         | scales | multipliers kept |
+/// |---------------|--------|------------------|
+/// | `per_channel` | Out    | Out              |
+/// | `per_tensor`  | 1      | 1                |
+///
+/// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4, ctattn::weight_granularity::per_tensor> layer;`
+enum class weight_granularity : unsigned char { per_channel, per_tensor };
 
 namespace detail {
 // Reached in constant evaluation by a value outside [-8, 7] given to `int4_weights::from_values`: the build stops
