@@ -10179,6 +10179,12 @@ inline constexpr std::size_t int4_block_channels =
     32;
 #endif
 
+/// The channels of one block of an N-channel layer: `int4_block_channels`, or N where fewer.
+///
+/// Example: `static_assert(ctattn::detail::kernels::int4_block_of<3> == 3);`
+template <std::size_t N>
+inline constexpr std::size_t int4_block_of = N < int4_block_channels ? N : int4_block_channels;
+
 /// The stack bytes an int4 layer's product of M x K by N x K takes beyond its locals, on any backend: one block of
 /// unpacked channels with the int8 product kernel's scratch for a block, or the DSP kernel's widened rows (up to 6
 /// rows of K terms in int16).
@@ -10186,8 +10192,7 @@ inline constexpr std::size_t int4_block_channels =
 /// Example: `static_assert(ctattn::detail::kernels::int4_product_stack_bytes<6, 64, 32> >= 64);`
 template <std::size_t M, std::size_t K, std::size_t N>
 inline constexpr std::size_t int4_product_stack_bytes =
-    (N < int4_block_channels ? N : int4_block_channels) * K +
-    int8_product_stack_bytes<M, K, (N < int4_block_channels ? N : int4_block_channels)>;
+    int4_block_of<N> * K + int8_product_stack_bytes<M, K, int4_block_of<N>>;
 
 /// Whether the row's int4 product takes rows of K terms.
 template <std::size_t K>
@@ -10249,7 +10254,7 @@ constexpr void int4_fully_connected(const std::int8_t (&x)[M][K], const std::uin
                                                int8_epilogue<(MC > 1)>{start, nullptr, multipliers, zero}, &y[0][0]);
     return;
   }
-  constexpr std::size_t block = N < int4_block_channels ? N : int4_block_channels;
+  constexpr std::size_t block = int4_block_of<N>;
   std::size_t first = 0;
   for (; first + block <= N; first += block) int4_channel_block<block>(x, packed, first, start, multipliers, zero, y);
   if constexpr (N % block != 0) int4_channel_block<N % block>(x, packed, first, start, multipliers, zero, y);
