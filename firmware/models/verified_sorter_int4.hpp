@@ -12,12 +12,8 @@
 /// | input    | four sequences of six digits |
 /// | output   | four 6 x 10 int8 logit matrices |
 
-#include <array>
-#include <cstddef>
-#include <type_traits>
-
 #include "golden.hpp"
-#include "int8_sorter.hpp"
+#include "quantized_sorter.hpp"
 #include "sorter_weights.hpp"
 
 namespace ctattn_firmware::models {
@@ -33,47 +29,10 @@ using int4_tensor_sorter = ctattn::quantized_model<toy::sorter, toy::sorter_rang
 inline constexpr int4_tensor_sorter int4_tensor_sorter_weights =
     ctattn::quantize<toy::sorter_ranges, int4_tensor_options>(sorter_weights);
 
-/// The model Sorter (int4_sorter_weights or int4_tensor_sorter_weights) on the four golden inputs.
-template <const auto& Sorter>
-struct verified_sorter_of {
-  static constexpr const char* name = std::is_same_v<std::remove_cvref_t<decltype(Sorter)>, int4_sorter>
-                                          ? "verified model in int8 with int4 weights: 2 encoder layers (d_model 32)"
-                                          : "verified model in int8 with int4 weights per tensor";
-
-  using logits = decltype(Sorter.forward(golden::inputs[0]));
-
-  /// One inference's memory: the model object `int4_sorter_weights` (int4 weights, folded biases, multipliers,
-  /// norms and tables, in flash) and, on the stack, the activations with the deepest layer's scratch (an int4
-  /// layer's unpacked block of channels included).
-  static constexpr ctattn::footprint footprint =
-      ctattn::layer_footprint<std::remove_cvref_t<decltype(Sorter)>, toy::digit_ids>;
-
-  struct inputs {
-    std::array<std::array<int, toy::length>, golden::count> digits;
-  };
-
-  struct outputs {
-    logits first, second, third, fourth;
-  };
-
-  static constexpr inputs example() noexcept { return {golden::inputs}; }
-
-  static constexpr outputs evaluate(const inputs& in) noexcept {
-    return {Sorter.forward(in.digits[0]), Sorter.forward(in.digits[1]), Sorter.forward(in.digits[2]),
-            Sorter.forward(in.digits[3])};
-  }
-
-  template <typename F>
-  static constexpr void for_each_output(F&& f) {
-    f("int8 logits of golden input 0", &outputs::first);
-    f("int8 logits of golden input 1", &outputs::second);
-    f("int8 logits of golden input 2", &outputs::third);
-    f("int8 logits of golden input 3", &outputs::fourth);
-  }
-};
-
-using verified_sorter_int4 = verified_sorter_of<int4_sorter_weights>;
-using verified_sorter_int4_per_tensor = verified_sorter_of<int4_tensor_sorter_weights>;
+inline constexpr char int4_sorter_name[] = "verified model in int8 with int4 weights: 2 encoder layers (d_model 32)";
+inline constexpr char int4_tensor_sorter_name[] = "verified model in int8 with int4 weights per tensor";
+using verified_sorter_int4 = verified_sorter_of<int4_sorter_weights, int4_sorter_name>;
+using verified_sorter_int4_per_tensor = verified_sorter_of<int4_tensor_sorter_weights, int4_tensor_sorter_name>;
 
 // int4 weights halve the linears' bytes; per channel the model object keeps each channel's bias and multiplier, per
 // tensor each channel's bias and one multiplier per layer.

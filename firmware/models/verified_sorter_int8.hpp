@@ -13,13 +13,12 @@
 /// | input    | four sequences of six digits |
 /// | output   | four 6 x 10 int8 logit matrices |
 
-#include <array>
 #include <cstddef>
-#include <cstdint>
 
 #include "golden.hpp"
 #include "int8_golden.hpp"
 #include "int8_sorter.hpp"
+#include "quantized_sorter.hpp"
 #include "sorter_weights.hpp"
 
 namespace ctattn_firmware::models {
@@ -33,40 +32,9 @@ static_assert(toy::int8_sorter_footprint.ram_bytes() <= CTATTN_FIRMWARE_STACK_BY
               "the int8 sorter's RAM for one inference must fit the board's stack");
 #endif
 
-struct verified_sorter_int8 {
-  static constexpr const char* name = "verified model in int8: 2 encoder layers, integers only (d_model 32)";
-
-  using logits = decltype(int8_sorter_weights.forward(golden::inputs[0]));
-
-  /// One inference's memory: the weights (the model object `int8_sorter_weights`: int8 weights, folded biases,
-  /// multipliers and tables, in flash) and, on the stack, the activations the layers return by value with the
-  /// deepest layer's scratch; the test firmware_verified_sorter_int8_footprint holds the weights to the linker's
-  /// symbol size and the stack figure to the call graph's worst case (it must bound it).
-  static constexpr ctattn::footprint footprint = toy::int8_sorter_footprint;
-
-  struct inputs {
-    std::array<std::array<int, toy::length>, golden::count> digits;
-  };
-
-  struct outputs {
-    logits first, second, third, fourth;
-  };
-
-  static constexpr inputs example() noexcept { return {golden::inputs}; }
-
-  static constexpr outputs evaluate(const inputs& in) noexcept {
-    return {int8_sorter_weights.forward(in.digits[0]), int8_sorter_weights.forward(in.digits[1]),
-            int8_sorter_weights.forward(in.digits[2]), int8_sorter_weights.forward(in.digits[3])};
-  }
-
-  template <typename F>
-  static constexpr void for_each_output(F&& f) {
-    f("int8 logits of golden input 0", &outputs::first);
-    f("int8 logits of golden input 1", &outputs::second);
-    f("int8 logits of golden input 2", &outputs::third);
-    f("int8 logits of golden input 3", &outputs::fourth);
-  }
-};
+inline constexpr char int8_sorter_name[] = "verified model in int8: 2 encoder layers, integers only (d_model 32)";
+using verified_sorter_int8 = verified_sorter_of<int8_sorter_weights, int8_sorter_name>;
+static_assert(verified_sorter_int8::footprint == toy::int8_sorter_footprint);
 
 // The compiler's int8 logits for golden input 0 are the Python reference's, and sort the digits.
 static_assert([] {

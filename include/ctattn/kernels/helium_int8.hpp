@@ -14,6 +14,7 @@
 #include <cstddef>
 
 #include "ctattn/kernels/backend_rows.hpp"
+#include "ctattn/kernels/detail/int4_packing.hpp"
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
 #include "ctattn/math/fixed_point.hpp"
@@ -344,7 +345,7 @@ struct helium_int4_ops : int4_ops_defaults {
   static constexpr bool has_unpack = true;
   /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8: per 16
   /// bytes, `vshl` and `vshr` sign-extend the low nibbles, `vshr` the high ones, and `vst2` interleaves them; the
-  /// last bytes by the same steps on predicated lanes.
+  /// last values one at a time (`int4_value`).
   static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
     const std::size_t bytes = count / 2;
     std::size_t i = 0;
@@ -355,11 +356,7 @@ struct helium_int4_ops : int4_ops_defaults {
       pair.val[1] = __arm_vshrq_n_s8(b, 4);
       __arm_vst2q_s8(values + 2 * i, pair);
     }
-    for (; i < bytes; ++i) {
-      const auto b = static_cast<std::int8_t>(packed[i]);
-      values[2 * i] = static_cast<std::int8_t>(static_cast<std::int8_t>(b * 16) >> 4);
-      values[2 * i + 1] = static_cast<std::int8_t>(b >> 4);
-    }
+    for (std::size_t v = 2 * i; v < count; ++v) values[v] = int4_value(packed, v);
   }
 };
 

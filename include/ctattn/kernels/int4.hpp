@@ -41,6 +41,7 @@
 #include <utility>
 
 #include "ctattn/kernels/arm_dsp_int4.hpp"
+#include "ctattn/kernels/detail/int4_packing.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
@@ -54,20 +55,6 @@ using int4_declared = declared_ops<int4_product_ops, int4_ops_defaults>;
 }  // namespace ctattn::detail
 
 namespace ctattn::detail::kernels {
-
-/// The bytes of an N x K int4 packing: two values a byte, the last byte's high nibble unused when N K is odd.
-template <std::size_t N, std::size_t K>
-inline constexpr std::size_t int4_packed_bytes = (N * K + 1) / 2;
-
-/// Value i of a dense int4 packing: the low nibble of byte i / 2 for even i, the high one for odd i, sign-extended.
-///
-/// Example: `const std::uint8_t p[1]{0x8F}; // int4_value(p, 0) == -1, int4_value(p, 1) == -8`
-[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr std::int8_t int4_value(const std::uint8_t* packed,
-                                                                    std::size_t i) noexcept {
-  const unsigned byte = packed[i / 2];
-  const unsigned nibble = (i % 2 == 0 ? byte : byte >> 4) & 0xFu;
-  return static_cast<std::int8_t>(static_cast<int>(nibble ^ 0x8u) - 8);
-}
 
 /// rows[r][base + T] = value first_value + base + T of the packing over the pack T: one expression, one step of the
 /// constant evaluators.

@@ -144,7 +144,10 @@ struct qlinear {
   /// The weight scales and multipliers the layer has: one per output channel, or one.
   static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
 
-  std::conditional_t<int4, int4_weights<outputs, inputs>, std::int8_t[outputs][inputs]> weight{};
+  /// The weights' type: `std::int8_t[Out][In]`, or `int4_weights<Out, In>` for `weight_format::int4`.
+  using weight_type = std::conditional_t<int4, int4_weights<outputs, inputs>, std::int8_t[outputs][inputs]>;
+
+  weight_type weight{};
   std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[scale_count]{};
   /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
@@ -178,6 +181,30 @@ struct qlinear {
     requires(int4)
       : weight(int4_packed_weights) {
     derive(int32_biases, weight_scale);
+  }
+
+  /// Weights of another format or shape, or scales of another count (`channel_scales<Out>` per channel, one per
+  /// tensor): not a layer; the build stops with the broken rule's sentence (`layer_weights_must_have_its_format`,
+  /// `weight_scales_must_match_granularity`).
+  // Rationale: a template, so that a braced list of weights never reaches it (nothing is deduced from one); a
+  // mistake then names what is wrong rather than listing the constructors that do not match.
+  template <typename W, std::size_t S>
+    requires(!std::is_same_v<W, weight_type>)
+  constexpr qlinear(const W&, const std::int32_t (&)[outputs], const channel_scales<S>&) noexcept {
+    static_assert(
+        (detail::first_broken<
+             rule_list<shape_error::layer_weights_must_have_its_format<op::quantized_projection, weight_type, W>,
+                       shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                         count<scale_count>>>>::check(),
+         true));
+  }
+  /// The same for the layer's weights (or a braced list of them) with scales of another count.
+  template <std::size_t S>
+    requires(S != scale_count)
+  constexpr qlinear(const weight_type&, const std::int32_t (&)[outputs], const channel_scales<S>&) noexcept {
+    static_assert((shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                     count<scale_count>>::check(),
+                   true));
   }
 
   /// Weight (c, k): `weight[c][k]`, or the int4 value (c, k).
@@ -272,35 +299,40 @@ struct qlinear {
 ///                                                    ctattn::weight_granularity::per_tensor>(head);  // TFLite Micro's int4
 /// \endcode
 template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
-          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias>
-[[nodiscard]] constexpr auto quantize_linear(
-    const basic_linear<T, In, Out, out_by_in, HasBias>& l,
-    const channel_scales<qlinear<In, Out, QIn, QOut, Weights, Granularity>::scale_count>& scales) noexcept {
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias,
+          std::size_t S>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
+                                             const channel_scales<S>& scales) noexcept {
   using result = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
-  constexpr std::size_t outputs = extent_size(Out);
-  constexpr std::size_t inputs = extent_size(In);
-  constexpr std::int64_t largest = Weights == weight_format::int4 ? 7 : 127;
-  std::int8_t int8_weights[outputs][inputs]{};
-  std::int32_t int32_biases[outputs]{};
-  for (std::size_t channel = 0; channel < outputs; ++channel) {
-    const double scale = scales[result::scale_count == 1 ? 0 : channel];
-    for (std::size_t input = 0; input < inputs; ++input) {
-      const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
-      int8_weights[channel][input] =
-          static_cast<std::int8_t>(rounded < -largest ? -largest : (rounded > largest ? largest : rounded));
-    }
-    if constexpr (HasBias) {
-      const double bias_scale = Granularity == weight_granularity::per_tensor
-                                    ? detail::scale_product(QIn.scale(), scale)
-                                    : QIn.scale() * scale;
-      int32_biases[channel] =
-          static_cast<std::int32_t>(detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / bias_scale));
-    }
-  }
-  if constexpr (Weights == weight_format::int4) {
-    return result{detail::int4_packing_of(int8_weights), int32_biases, scales};
+  if constexpr (!shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                   count<result::scale_count>>::check()) {
+    return result{};
   } else {
-    return result{int8_weights, int32_biases, scales};
+    constexpr std::size_t outputs = extent_size(Out);
+    constexpr std::size_t inputs = extent_size(In);
+    constexpr std::int64_t largest = Weights == weight_format::int4 ? 7 : 127;
+    std::int8_t int8_weights[outputs][inputs]{};
+    std::int32_t int32_biases[outputs]{};
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      const double scale = scales[result::scale_count == 1 ? 0 : channel];
+      for (std::size_t input = 0; input < inputs; ++input) {
+        const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
+        int8_weights[channel][input] =
+            static_cast<std::int8_t>(rounded < -largest ? -largest : (rounded > largest ? largest : rounded));
+      }
+      if constexpr (HasBias) {
+        const double bias_scale = Granularity == weight_granularity::per_tensor
+                                      ? detail::scale_product(QIn.scale(), scale)
+                                      : QIn.scale() * scale;
+        int32_biases[channel] = static_cast<std::int32_t>(
+            detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / bias_scale));
+      }
+    }
+    if constexpr (Weights == weight_format::int4) {
+      return result{detail::int4_packing_of(int8_weights), int32_biases, scales};
+    } else {
+      return result{int8_weights, int32_biases, scales};
+    }
   }
 }
 

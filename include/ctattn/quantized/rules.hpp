@@ -22,6 +22,8 @@
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
 /// | `ranges_must_hold_every_point`        | the point in a layer the table lacks, whole (`layers.0.norm1`)  |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
+/// | `layer_weights_must_have_its_format`  | the weight type an int8 layer holds, the type given (int8 or int4 weights, or another shape) |
+/// | `weight_scales_must_match_granularity`| `count<S>` (the scales given), `count<N>` (the layer's: Out per channel, 1 per tensor) |
 
 #include <cstddef>
 #include <cstdint>
@@ -146,6 +148,35 @@ struct int8_link_needs_its_float_links {
                   "ctattn: quantize_link<J, Ranges, M> takes the float links int8 link J is made of, and these are "
                   "others; pass ctattn::link<K>(model) for K from int8_link_first<J, M>, int8_link_span<J, M> of them "
                   "(a token embedding and the positions right after it make one int8 link)");
+    return holds;
+  }
+};
+
+/// An int8 linear layer holds its weights in one format: `std::int8_t[Out][In]` for `weight_format::int8`,
+/// `int4_weights<Out, In>` (two a byte) for `weight_format::int4`; weights of the other format, or of another shape,
+/// are not converted.
+template <typename Operation, typename Expected, typename Given>
+struct layer_weights_must_have_its_format {
+  static constexpr bool holds = std::is_same_v<Expected, Given>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: these weights are not the layer's kind: a qlinear with weight_format::int8 takes "
+                  "std::int8_t[Out][In], one with weight_format::int4 takes int4_weights<Out, In>; pack int8 values "
+                  "with int4_weights<Out, In>::from_values, or declare the layer with the weights' format");
+    return holds;
+  }
+};
+
+/// An int8 linear layer has one weight scale per output channel (`weight_granularity::per_channel`, the default) or
+/// one for the whole matrix (`weight_granularity::per_tensor`): `channel_scales<Out>` or `channel_scales<1>`.
+template <typename Operation, typename Given, typename Expected>
+struct weight_scales_must_match_granularity {
+  static constexpr bool holds = Given::value == Expected::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the layer takes one weight scale per output channel (channel_scales<Out>) or, per tensor, "
+                  "one (channel_scales<1>), and another count was given; make them with "
+                  "weight_scales<Granularity>(w, format), or declare the layer with the scales' granularity");
     return holds;
   }
 };
