@@ -4,6 +4,7 @@
 
     ctattn-export MODULE --name NAME --out DIR [--weights FILE] [--input SHAPE] [--memory SHAPE]
                   [--namespace NS] [--golden N] [--int8 [--samples N] [--weight-format int8|int4] [--per-tensor]
+                  [--layer-weights PATH=FORMAT[:GRANULARITY]]...
                   [--softmax rounded|tflite]] [--no-check]
 
 MODULE is `file.py:Factory` (a class or function called with no arguments), or `package.module:Factory`;
@@ -1204,17 +1205,39 @@ class Plan:
 
 # ctattn::weight_format and ctattn::softmax_method (ctattn::quantize_options), the defaults first.
 WEIGHT_FORMATS = ("int8", "int4")
+GRANULARITIES = ("per-channel", "per-tensor")
 SOFTMAX_METHODS = ("rounded", "tflite")
 
 
+def parse_layer_weights(specs, per_tensor: bool) -> list[tuple[str, str, str]]:
+    """--layer-weights PATH=FORMAT[:per-tensor|:per-channel], each as (path, weight_format, weight_granularity);
+    the granularity the model's (--per-tensor) where a spec names none."""
+    parsed = []
+    for spec in specs:
+        path, equals, mode = spec.partition("=")
+        fmt, colon, granularity = mode.partition(":")
+        if not equals or not path or fmt not in WEIGHT_FORMATS or (colon and granularity not in GRANULARITIES):
+            raise ExportError(f"--layer-weights {spec}: give PATH=FORMAT or PATH=FORMAT:GRANULARITY, the path a "
+                              f"layer's (head, layers.0), the format " + " or ".join(WEIGHT_FORMATS) +
+                              ", the granularity " + " or ".join(GRANULARITIES))
+        if any(path == seen for seen, _, _ in parsed):
+            raise ExportError(f"--layer-weights {spec}: {path} is given twice")
+        granularity = granularity if colon else ("per-tensor" if per_tensor else "per-channel")
+        parsed.append((path, fmt, granularity.replace("-", "_")))
+    return parsed
+
+
 def check_arguments(name: str, namespace: str, proof: str, tgt_mask: str, int8: bool, weight_format: str,
-                    softmax: str, per_tensor: bool = False) -> None:
+                    softmax: str, per_tensor: bool = False, layer_weights=()) -> None:
     if weight_format not in WEIGHT_FORMATS:
         raise ExportError(f"--weight-format {weight_format}: give " + " or ".join(WEIGHT_FORMATS))
     if softmax not in SOFTMAX_METHODS:
         raise ExportError(f"--softmax {softmax}: give " + " or ".join(SOFTMAX_METHODS))
-    if not int8 and ((weight_format, softmax) != (WEIGHT_FORMATS[0], SOFTMAX_METHODS[0]) or per_tensor):
-        raise ExportError("--weight-format, --per-tensor and --softmax choose how the int8 model is formed: add --int8")
+    if not int8 and ((weight_format, softmax) != (WEIGHT_FORMATS[0], SOFTMAX_METHODS[0]) or per_tensor
+                     or layer_weights):
+        raise ExportError("--weight-format, --per-tensor, --layer-weights and --softmax choose how the int8 model is "
+                          "formed: add --int8")
+    parse_layer_weights(layer_weights, per_tensor)
     if proof not in ("auto", "whole", "chain"):
         raise ExportError(f"--proof {proof}: give auto, whole or chain")
     if tgt_mask not in ("causal", "none"):
@@ -1496,6 +1519,9 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
         "int8_option": " INT8" if int8 else "",
         "weight_format": options["weight_format"], "softmax": options["softmax"],
         "granularity": "per_tensor" if options["per_tensor"] else "per_channel",
+        "layer_weights": ",\n".join(
+            f'    {{"{path}", ctattn::weight_format::{fmt}, ctattn::weight_granularity::{granularity}}}'
+            for path, fmt, granularity in options["layer_weights"]),
     }
 
     def banner(what: str) -> str:
@@ -1559,7 +1585,8 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
 def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, memory_shape: str | tuple | None = None,
            weights: str | Path | None = None, namespace: str = "", golden: int = 4, int8: bool = False,
            samples: int = 256, seed: int = 0, tolerance: float = 2e-5, int8_tolerance: float | None = None,
-           weight_format: str = "int8", softmax: str = "rounded", per_tensor: bool = False, check: bool = True, cxx: str | None = None, include_dirs=(), calibration=None, golden_inputs=None,
+           weight_format: str = "int8", softmax: str = "rounded", per_tensor: bool = False, layer_weights=(),
+           check: bool = True, cxx: str | None = None, include_dirs=(), calibration=None, golden_inputs=None,
            calibration_memories=None, golden_memories=None, command: str = "ctattn-export", log=print,
            proof: str = "auto", tgt_mask: str = "causal") -> Plan:
     """Writes the C++ model, the weights, the golden test and (int8=True) the int8 ranges of `module`, then, with
@@ -1574,14 +1601,17 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
     PyTorch's causal tgt_mask) or "none" (PyTorch's default: no tgt_mask, every target row seeing every other).
 
     `weight_format` ("int8" or "int4"), `per_tensor` (one weight scale per layer, TFLite Micro's only form for int4)
-    and `softmax` ("rounded" or "tflite"): how the int8 model is formed (ctattn::quantize_options); `int8_tolerance` defaults to 0.125 of the spread of the golden outputs with int8
+    and `softmax` ("rounded" or "tflite"): how the int8 model is formed (ctattn::quantize_options); `layer_weights`,
+    strings "PATH=FORMAT[:GRANULARITY]" ("head=int8", "layers.0=int4:per-tensor"), the layers whose weights differ
+    from the model's (ctattn::layer_weights; the granularity the model's where none is given), each path a submodule
+    of `module` that is a layer of the ctattn model; `int8_tolerance` defaults to 0.125 of the spread of the golden outputs with int8
     weights and 0.25 with int4 (15 steps a weight rather than 255).
 
     `proof`: "whole" proves the forward in one static_assert per golden input; "chain" one link (a layer) per
     translation unit (ctattn/host/proof.hpp), for a model too large for one constant evaluation; "auto" chains a
     model of more than CHAIN_ABOVE estimated multiply-adds."""
     torch, _ = torch_modules()
-    check_arguments(name, namespace, proof, tgt_mask, int8, weight_format, softmax, per_tensor)
+    check_arguments(name, namespace, proof, tgt_mask, int8, weight_format, softmax, per_tensor, layer_weights)
     if int8_tolerance is None:
         int8_tolerance = 0.25 if weight_format == "int4" else 0.125
     if isinstance(input_shape, str):
@@ -1590,6 +1620,12 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
         memory_shape = parse_shape(memory_shape)
     plan = Plan(out_dir, name, namespace)
     module = prepare_module(module, weights)
+    overrides = parse_layer_weights(layer_weights, per_tensor)
+    submodules = dict(module.named_modules())
+    for path, _, _ in overrides:
+        if path not in submodules:
+            raise ExportError(f"--layer-weights {path}: the module has no submodule {path!r}; name a layer by its "
+                              f"state_dict prefix (head, layers.0)")
 
     def redeclare(causal=frozenset(), pools=None, norm_first=None):
         return declare(module, name, input_shape, tgt_mask, causal, pools, norm_first)
@@ -1621,7 +1657,7 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
     tensors, parameters = write_files(plan, module, decl, inputs, golden_set, sample_set, {
         "command": command, "int8": int8, "chained": chained, "links": links, "tolerance": tolerance,
         "int8_tolerance": int8_tolerance, "weight_format": weight_format, "softmax": softmax,
-        "per_tensor": per_tensor})
+        "per_tensor": per_tensor, "layer_weights": overrides})
     log(f"ctattn-export: wrote {plan.qualified} ({tensors} tensors, {parameters} parameters) to {plan.out}")
     if check:
         compile_and_run(plan, int8, cxx, include_dirs, log, (links, len(golden_set["inputs"])) if chained else None)
@@ -1793,6 +1829,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-tensor", action="store_true",
                         help="with --int8: one weight scale per linear layer (TFLite Micro's only form for int4) "
                              "rather than one per output channel")
+    parser.add_argument("--layer-weights", action="append", default=[], metavar="PATH=FORMAT[:GRANULARITY]",
+                        help="with --int8: the weights of one layer (and the layers inside it) other than the "
+                             "model's, e.g. head=int8 or layers.0=int4:per-tensor; repeat for more layers")
     parser.add_argument("--softmax", choices=SOFTMAX_METHODS, default="rounded",
                         help="with --int8: the attention's softmax, ctattn's rounded one or TFLite's bits")
     parser.add_argument("--cxx", help="the C++ compiler for the check (default $CXX, or c++)")
@@ -1813,7 +1852,8 @@ def main(argv: list[str] | None = None) -> int:
                memory_shape=parse_shape(args.memory) if args.memory else None, weights=args.weights,
                namespace=args.namespace, golden=args.golden, int8=args.int8, samples=args.samples, seed=args.seed,
                tolerance=args.tolerance, int8_tolerance=args.int8_tolerance, weight_format=args.weight_format,
-               softmax=args.softmax, per_tensor=args.per_tensor, check=not args.no_check, cxx=args.cxx,
+               softmax=args.softmax, per_tensor=args.per_tensor, layer_weights=args.layer_weights,
+               check=not args.no_check, cxx=args.cxx,
                include_dirs=args.include, command=command, calibration=load_inputs(args.calibration),
                golden_inputs=load_inputs(args.golden_inputs),
                calibration_memories=load_inputs(args.calibration_memories),

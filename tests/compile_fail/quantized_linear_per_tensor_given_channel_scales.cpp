@@ -9,10 +9,11 @@ using per_tensor_layer =
 
 int use() {
 #ifdef CTATTN_COMPILE_FAIL
-  constexpr per_tensor_layer layer{
-      {{1, -2, 3}, {-8, 7, 0}}, {10, -4}, ctattn::channel_scales<2>{{0.1, 0.2}}};  // <- mistake
+  constexpr ctattn::channel_scales<2> scales{{0.1, 0.2}};
+  constexpr per_tensor_layer layer{{{1, -2, 3}, {-8, 7, 0}}, {10, -4}, scales};  // <- mistake
 #else
-  constexpr per_tensor_layer layer{{{1, -2, 3}, {-8, 7, 0}}, {10, -4}, ctattn::channel_scales<1>{{0.2}}};
+  constexpr ctattn::channel_scales<1> scales{{0.2}};
+  constexpr per_tensor_layer layer{{{1, -2, 3}, {-8, 7, 0}}, {10, -4}, scales};
 #endif
   return layer.weight_value(1, 0);
 }

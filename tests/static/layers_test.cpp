@@ -515,6 +515,58 @@ static_assert(attention_model_as_by_hand<ctattn::softmax_method::rounded, ctattn
 static_assert(attention_model_as_by_hand<ctattn::softmax_method::rounded, ctattn::weight_format::int8,
                                          ctattn::weight_granularity::per_tensor>());
 
+// Per-layer overrides (`quantize_options::overrides`): the attention takes the model's int4 weights, the head the
+// override's int8 per tensor; the longest path that names a layer decides (`attention` over the empty path, which
+// names the whole model). The same bits as by hand with each layer's own.
+inline constexpr ctattn::layer_weights head_in_int8[] = {
+    {"", ctattn::weight_format::int8},
+    {"attention", ctattn::weight_format::int4},
+    {"head", ctattn::weight_format::int8, ctattn::weight_granularity::per_tensor}};
+static_assert([] {
+  const auto m = numbered<attention_model>();
+  const auto q = ctattn::quantize<attention_table, ctattn::quantize_options{.weights = ctattn::weight_format::int4,
+                                                                            .overrides = head_in_int8}>(m);
+  using head_type = std::remove_cvref_t<decltype(q.template layer<1>())>;
+  static_assert(head_type::format == ctattn::weight_format::int8 &&
+                head_type::granularity == ctattn::weight_granularity::per_tensor);
+  constexpr auto q_of = [](std::string_view name) {
+    return ctattn::quantization_for_range(ctattn::range_at(attention_table, name));
+  };
+  constexpr ctattn::quantization in = q_of("input"), query = q_of("attention.query"), key = q_of("attention.key"),
+                                 value = q_of("attention.value"), scores = q_of("attention.scores"),
+                                 context = q_of("attention.context"), out = q_of("attention"), head = q_of("head");
+  constexpr auto int4 = ctattn::weight_format::int4;
+  const auto& w = m.attention.weights;
+  const auto x_q = ctattn::quantize<in>(encoder_input);
+  const auto attended = ctattn::multi_head_attention<scores>(
+      x_q,
+      ctattn::make_qmulti_head_attention_weights<2>(
+          ctattn::quantize_linear<in, query, int4>(w.query), ctattn::quantize_linear<in, key, int4>(w.key),
+          ctattn::quantize_linear<in, value, int4>(w.value), ctattn::quantize_linear<context, out, int4>(w.output)),
+      ctattn::causal);
+  const auto by_hand = ctattn::project(
+      attended,
+      ctattn::quantize_linear<out, head, ctattn::weight_format::int8, ctattn::weight_granularity::per_tensor>(m.head));
+  return q.forward(x_q) == by_hand;
+}());
+// The path rule and the longest match, on their own: the names of layers `quantize` maps whole (a sequential and its
+// elements), and not parts inside them (block_model's below: a residual connection's inner layer).
+static_assert(ctattn::detail::names_a_layer<tiny_vit>({}, "blocks") &&
+              ctattn::detail::names_a_layer<tiny_vit>({}, "blocks.1") &&
+              ctattn::detail::names_a_layer<tiny_vit>({}, "head") && ctattn::detail::names_a_layer<tiny_vit>({}, "") &&
+              !ctattn::detail::names_a_layer<tiny_vit>({}, "blocks.2") &&
+              !ctattn::detail::names_a_layer<tiny_vit>({}, "blocks.1.mlp") &&
+              !ctattn::detail::names_a_layer<tiny_vit>({}, "hea"));
+static_assert(ctattn::detail::path_is_within("layers.0", "layers") && ctattn::detail::path_is_within("layers", "") &&
+              !ctattn::detail::path_is_within("layers10", "layers") &&
+              !ctattn::detail::path_is_within("layer", "layers"));
+static_assert(ctattn::detail::options_at(ctattn::quantize_options{.overrides = head_in_int8}, "attention").weights ==
+                  ctattn::weight_format::int4 &&
+              ctattn::detail::options_at(ctattn::quantize_options{.weights = ctattn::weight_format::int4,
+                                                                  .overrides = head_in_int8},
+                                         "norm")
+                      .weights == ctattn::weight_format::int8);
+
 // A token embedding alone (no learned positions after it): quantize looks each token's row up in the table quantized
 // with its `.weight` range, so the next member reads the table's quantization; the same bits as by hand.
 struct lone_tokens_model : ctattn::model<lone_tokens_model> {
@@ -557,6 +609,10 @@ struct block_model : ctattn::model<block_model> {
   BOOST_HANA_DEFINE_STRUCT(block_model, (ctattn::residual<ctattn::feed_forward<float, 8, 16, ctattn::gelu>>, block),
                            (ctattn::feed_forward<float, 8, 12>, ff));
 };
+// A residual connection's inner layer is a layer of its own for per-layer overrides; a feed-forward block's linears are
+// not.
+static_assert(ctattn::detail::names_a_layer<block_model>({}, "block.inner") &&
+              !ctattn::detail::names_a_layer<block_model>({}, "ff.linear1"));
 constexpr auto block_recorded = [] {
   ctattn::activation_ranges<16> r{};
   (void)ctattn::record_ranges(numbered<block_model>(), encoder_input, r);

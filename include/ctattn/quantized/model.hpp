@@ -66,6 +66,40 @@
 
 namespace ctattn {
 
+/// The weights of one layer of a model and of the layers inside it, other than the model's
+/// (`quantize_options::overrides`): `path` names the layer as the ranges do (a member, `head`; a sequential's
+/// element, `layers.0`; a whole sequential, `layers`).
+///
+/// | member        | what                                            | default                           |
+/// |---------------|-------------------------------------------------|-----------------------------------|
+/// | `path`        | the layer's name                                | (none)                            |
+/// | `weights`     | its linear layers' weights (`weight_format`)    | `weight_format::int8`             |
+/// | `granularity` | their scales (`weight_granularity`)             | `weight_granularity::per_channel` |
+///
+/// Example: `inline constexpr ctattn::layer_weights keep_int8[] = {{"head"}, {"layers.0"}};`
+struct layer_weights {
+  std::string_view path;
+  weight_format weights = weight_format::int8;
+  weight_granularity granularity = weight_granularity::per_channel;
+};
+
+/// A table of `layer_weights` with static storage, as `quantize_options::overrides` holds it (its first entry and
+/// its count, so that the options stay a structural value): made from the table itself.
+///
+/// Example: `constexpr ctattn::layer_weights_table t = keep_int8;  // t.count == 2`
+struct layer_weights_table {
+  const layer_weights* first = nullptr;
+  std::size_t count = 0;
+
+  constexpr layer_weights_table() noexcept = default;
+  template <std::size_t N>
+  constexpr layer_weights_table(const layer_weights (&table)[N]) noexcept  // NOLINT: converts, as a table stands in
+      : first(table), count(N) {}
+  [[nodiscard]] constexpr const layer_weights* begin() const noexcept { return first; }
+  [[nodiscard]] constexpr const layer_weights* end() const noexcept { return first + count; }
+  friend constexpr bool operator==(const layer_weights_table&, const layer_weights_table&) = default;
+};
+
 /// How `ctattn::quantize` forms a model's int8 layers beyond what the ranges fix: a structural value, the second
 /// template argument of `quantize` (the defaults when omitted).
 ///
@@ -74,13 +108,17 @@ namespace ctattn {
 /// | `softmax` | every attention's softmax (ctattn/quantized/softmax.hpp) | `softmax_method::rounded` |
 /// | `granularity` | those weights' scales: one per output channel, or one per layer (`weight_granularity`; TFLite Micro and CMSIS-NN take int4 weights per tensor only) | `weight_granularity::per_channel` |
 /// | `weights` | every linear layer's weights, the attention projections' and feed-forward blocks' included (`weight_format`, ctattn/quantized/weights.hpp); embeddings and norms keep theirs | `weight_format::int8` |
+/// | `overrides` | layers whose weights differ from `weights` and `granularity` (`layer_weights`; the longest path that names a layer or a layer it is in decides; each must name a layer: `weight_override_must_name_a_layer`) | none |
 ///
 /// Example: `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.softmax = ctattn::softmax_method::tflite}>(model);`
 /// Example: `constexpr auto q4 = ctattn::quantize<ranges, ctattn::quantize_options{.weights = ctattn::weight_format::int4}>(model);`
+/// Example (int4 weights but the head's, `head_in_int8` a `layer_weights` table `{{"head"}}`):
+/// `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.weights = ctattn::weight_format::int4, .overrides = head_in_int8}>(model);`
 struct quantize_options {
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
   weight_granularity granularity = weight_granularity::per_channel;
+  layer_weights_table overrides{};
   friend constexpr bool operator==(const quantize_options&, const quantize_options&) = default;
 };
 
@@ -337,6 +375,29 @@ template <typename Table>
   }
 }
 
+// Whether `path` is `layer` or the name of a layer inside it (`layer` followed by a dot).
+[[nodiscard]] constexpr bool path_is_within(std::string_view path, std::string_view layer) noexcept {
+  return path.size() >= layer.size() && path.substr(0, layer.size()) == layer &&
+         (path.size() == layer.size() || layer.empty() || path[layer.size()] == '.');
+}
+
+// The options of the layer at `path`: `options`, with the weights of the override with the longest path that names
+// it or a layer it is in.
+[[nodiscard]] constexpr quantize_options options_at(const quantize_options& options, std::string_view path) noexcept {
+  quantize_options result = options;
+  std::size_t longest = 0;
+  bool found = false;
+  for (const layer_weights& entry : options.overrides) {
+    if (path_is_within(path, entry.path) && (!found || entry.path.size() >= longest)) {
+      result.weights = entry.weights;
+      result.granularity = entry.granularity;
+      longest = entry.path.size();
+      found = true;
+    }
+  }
+  return result;
+}
+
 // The first point of `Ranges` a layer's quantizations at Path read and the table lacks, with the quantizations read
 // from the probe's ranges; `Read(points)` reads them (encoder_layer_quantizations_from, ...).
 template <typename Quantizations>
@@ -455,13 +516,14 @@ struct layer_points {
       return quantization{1.0};
     }
   }();
+  static constexpr quantize_options options = options_at(options_in(Ranges), Path.view());
   static constexpr auto probe =
-      probe_points<Ranges, Path>([](auto& at) { return layer_points_from<L>(at, QIn, memory, options_in(Ranges)); });
+      probe_points<Ranges, Path>([](auto& at) { return layer_points_from<L>(at, QIn, memory, options); });
   static constexpr bool holds = ranges_hold_point<probe.missing>(std::make_index_sequence<probe.missing.length>{});
   static constexpr auto value = [] {
     if constexpr (holds) {
       const table_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, Path.view()};
-      return layer_points_from<L>(at, QIn, memory, options_in(Ranges));
+      return layer_points_from<L>(at, QIn, memory, options);
     } else {
       return probe.quantizations;
     }
@@ -469,6 +531,59 @@ struct layer_points {
 };
 template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
 inline constexpr auto points_of = layer_points<Ranges, Path, QIn, L>::value;
+
+// Whether `name` is the path of L at `path` or of a layer inside it that `quantize` maps as a whole (a chain's
+// elements, a residual connection's inner layer).
+template <typename L>
+[[nodiscard]] constexpr bool names_a_layer(const parameter_name& path, std::string_view name) noexcept;
+template <typename C, std::size_t... I>
+[[nodiscard]] constexpr bool names_a_chain_layer(const parameter_name& path, std::string_view name,
+                                                 std::index_sequence<I...>) noexcept {
+  return (names_a_layer<chain_element_type<I, C>>(point_name(path, chain_name<C>(I)), name) || ...);
+}
+template <typename L>
+[[nodiscard]] constexpr bool names_a_layer(const parameter_name& path, std::string_view name) noexcept {
+  if (path.view() == name) return true;
+  if (!path_is_within(name, path.view())) return false;
+  if constexpr (is_chain<L>) {
+    return names_a_chain_layer<L>(path, name, std::make_index_sequence<chain_length<L>()>{});
+  } else if constexpr (is_residual<L>) {
+    return names_a_layer<std::remove_cvref_t<decltype(std::declval<const L&>().inner)>>(point_name(path, points::inner),
+                                                                                        name);
+  } else {
+    return false;
+  }
+}
+
+// The path of the first override in `options` that names no layer of model M (the empty name when each names one).
+template <typename M>
+[[nodiscard]] constexpr parameter_name first_stray_override(const quantize_options& options) noexcept {
+  for (const layer_weights& entry : options.overrides) {
+    if (!names_a_layer<M>(parameter_name{}, entry.path)) {
+      parameter_name stray{};
+      stray.append(entry.path);
+      return stray;
+    }
+  }
+  return {};
+}
+// The rule that every override in `Ranges`'s options names a layer of M, with the first that does not spelled out in
+// the rule's type.
+// Rationale: the stray path a variable of its own, not a default template argument of class type, which GCC 12
+// crashes on when the next default reads it.
+template <const auto& Ranges, typename M>
+inline constexpr parameter_name stray_override_of = first_stray_override<M>(options_in(Ranges));
+template <const auto& Ranges, typename M,
+          typename Chars = std::make_index_sequence<stray_override_of<Ranges, M>.length>>
+struct override_rule_of;
+template <const auto& Ranges, typename M, std::size_t... C>
+struct override_rule_of<Ranges, M, std::index_sequence<C...>> {
+  static constexpr const parameter_name& stray = stray_override_of<Ranges, M>;
+  using type =
+      shape_error::weight_override_must_name_a_layer<op::quantize, M, point<stray.chars[C]...>, stray.length == 0>;
+};
+template <const auto& Ranges, typename M>
+using override_rule = typename override_rule_of<Ranges, M>::type;
 
 // The first point of L at `path` that `Ranges` lacks (the empty name when it holds them all), through chains and
 // residual connections: every point a layer's int8 form reads, read by the probe as quantize_layer reads them, and a
@@ -823,6 +938,8 @@ template <const auto& Ranges, quantize_options Options = quantize_options{}, typ
     return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (constexpr parameter_name missing = detail::first_missing_point<Ranges, M>;
                        !detail::ranges_hold_point<missing>(std::make_index_sequence<missing.length>{})) {
+    return detail::no_int8_form<quantization{1.0}>{};
+  } else if constexpr (!detail::override_rule<Ranges, M>::check()) {
     return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (detail::is_token_embedding<detail::chain_element_type<0, M>>) {
     return detail::quantize_chain<Ranges, quantization{1.0}>(model);
