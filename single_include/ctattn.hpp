@@ -6656,6 +6656,41 @@ struct arm_dsp_int4_ops : int4_ops_defaults {
 
 #endif  // CTATTN_KERNELS_ARM_DSP_INT4_HPP
 // ---------------------------------------- ctattn/kernels/int4.hpp (continued)
+// ---------------------------------------- ctattn/kernels/detail/int4_packing.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+#define CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+
+/// \file
+/// TFLite's dense int4 packing, read one value at a time: what kernels/int4.hpp and the rows that unpack int4
+/// weights themselves (kernels/helium_int8.hpp's tail) share.
+///
+/// | entity                     | what                                                         |
+/// |----------------------------|--------------------------------------------------------------|
+/// | `int4_packed_bytes<N, K>`  | (N K + 1) / 2 bytes                                          |
+/// | `int4_value(packed, i)`    | value i, in [-8, 7]                                          |
+
+
+
+namespace ctattn::detail::kernels {
+
+/// The bytes of an N x K int4 packing: two values a byte, the last byte's high nibble unused when N K is odd.
+template <std::size_t N, std::size_t K>
+inline constexpr std::size_t int4_packed_bytes = (N * K + 1) / 2;
+
+/// Value i of a dense int4 packing: the low nibble of byte i / 2 for even i, the high one for odd i, sign-extended.
+///
+/// Example: `const std::uint8_t p[1]{0x8F}; // int4_value(p, 0) == -1, int4_value(p, 1) == -8`
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr std::int8_t int4_value(const std::uint8_t* packed,
+                                                                    std::size_t i) noexcept {
+  const unsigned byte = packed[i / 2];
+  const unsigned nibble = (i % 2 == 0 ? byte : byte >> 4) & 0xFu;
+  return static_cast<std::int8_t>(static_cast<int>(nibble ^ 0x8u) - 8);
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+// ---------------------------------------- ctattn/kernels/int4.hpp (continued)
 // ---------------------------------------- ctattn/kernels/int8.hpp
 #ifndef CTATTN_KERNELS_INT8_HPP
 #define CTATTN_KERNELS_INT8_HPP
@@ -8890,7 +8925,7 @@ struct helium_int4_ops : int4_ops_defaults {
   static constexpr bool has_unpack = true;
   /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8: per 16
   /// bytes, `vshl` and `vshr` sign-extend the low nibbles, `vshr` the high ones, and `vst2` interleaves them; the
-  /// last bytes by the same steps on predicated lanes.
+  /// last values one at a time (`int4_value`).
   static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
     const std::size_t bytes = count / 2;
     std::size_t i = 0;
@@ -8901,11 +8936,7 @@ struct helium_int4_ops : int4_ops_defaults {
       pair.val[1] = __arm_vshrq_n_s8(b, 4);
       __arm_vst2q_s8(values + 2 * i, pair);
     }
-    for (; i < bytes; ++i) {
-      const auto b = static_cast<std::int8_t>(packed[i]);
-      values[2 * i] = static_cast<std::int8_t>(static_cast<std::int8_t>(b * 16) >> 4);
-      values[2 * i + 1] = static_cast<std::int8_t>(b >> 4);
-    }
+    for (std::size_t v = 2 * i; v < count; ++v) values[v] = int4_value(packed, v);
   }
 };
 
@@ -10112,20 +10143,6 @@ using int4_declared = declared_ops<int4_product_ops, int4_ops_defaults>;
 }  // namespace ctattn::detail
 
 namespace ctattn::detail::kernels {
-
-/// The bytes of an N x K int4 packing: two values a byte, the last byte's high nibble unused when N K is odd.
-template <std::size_t N, std::size_t K>
-inline constexpr std::size_t int4_packed_bytes = (N * K + 1) / 2;
-
-/// Value i of a dense int4 packing: the low nibble of byte i / 2 for even i, the high one for odd i, sign-extended.
-///
-/// Example: `const std::uint8_t p[1]{0x8F}; // int4_value(p, 0) == -1, int4_value(p, 1) == -8`
-[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr std::int8_t int4_value(const std::uint8_t* packed,
-                                                                    std::size_t i) noexcept {
-  const unsigned byte = packed[i / 2];
-  const unsigned nibble = (i % 2 == 0 ? byte : byte >> 4) & 0xFu;
-  return static_cast<std::int8_t>(static_cast<int>(nibble ^ 0x8u) - 8);
-}
 
 /// rows[r][base + T] = value first_value + base + T of the packing over the pack T: one expression, one step of the
 /// constant evaluators.
@@ -14072,6 +14089,9 @@ struct quantization_constant {
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
 /// | `ranges_must_hold_every_point`        | the point in a layer the table lacks, whole (`layers.0.norm1`)  |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
+/// | `weight_override_must_name_a_layer`   | the model, the override's path (`point<'h', 'e', 'd'>`) that names none of its layers |
+/// | `layer_weights_must_have_its_format`  | the weight type an int8 layer holds, the type given (int8 or int4 weights, or another shape) |
+/// | `weight_scales_must_match_granularity`| `count<S>` (the scales given), `count<N>` (the layer's: Out per channel, 1 per tensor) |
 
 
 
@@ -14191,6 +14211,50 @@ struct int8_link_needs_its_float_links {
                   "ctattn: quantize_link<J, Ranges, M> takes the float links int8 link J is made of, and these are "
                   "others; pass ctattn::link<K>(model) for K from int8_link_first<J, M>, int8_link_span<J, M> of them "
                   "(a token embedding and the positions right after it make one int8 link)");
+    return holds;
+  }
+};
+
+/// An int8 linear layer holds its weights in one format: `std::int8_t[Out][In]` for `weight_format::int8`,
+/// `int4_weights<Out, In>` (two a byte) for `weight_format::int4`; weights of the other format, or of another shape,
+/// are not converted.
+template <typename Operation, typename Expected, typename Given>
+struct layer_weights_must_have_its_format {
+  static constexpr bool holds = std::is_same_v<Expected, Given>;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: these weights are not the layer's kind: a qlinear with weight_format::int8 takes "
+                  "std::int8_t[Out][In], one with weight_format::int4 takes int4_weights<Out, In>; pack int8 values "
+                  "with int4_weights<Out, In>::from_values, or declare the layer with the weights' format");
+    return holds;
+  }
+};
+
+/// An int8 linear layer has one weight scale per output channel (`weight_granularity::per_channel`, the default) or
+/// one for the whole matrix (`weight_granularity::per_tensor`): `channel_scales<Out>` or `channel_scales<1>`.
+template <typename Operation, typename Given, typename Expected>
+struct weight_scales_must_match_granularity {
+  static constexpr bool holds = Given::value == Expected::value;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the layer takes one weight scale per output channel (channel_scales<Out>) or, per tensor, "
+                  "one (channel_scales<1>), and another count was given; make them with "
+                  "weight_scales<Granularity>(w, format), or declare the layer with the scales' granularity");
+    return holds;
+  }
+};
+
+/// A `layer_weights` override of `quantize_options` names a layer of the model as the ranges do: a member, a
+/// sequential's element or a whole sequential; a path that names none (a typo, or a part inside a layer, whose linears
+/// take one format) would change nothing, silently.
+template <typename Operation, typename Model, typename Path, bool Holds>
+struct weight_override_must_name_a_layer {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer_weights override in quantize_options names no layer of the model (the path "
+                  "below); name a member (head), a sequential's element (layers.0) or a whole sequential (layers), "
+                  "as the ranges name them, not a part inside a layer");
     return holds;
   }
 };
@@ -15013,7 +15077,10 @@ struct qlinear {
   /// The weight scales and multipliers the layer has: one per output channel, or one.
   static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
 
-  std::conditional_t<int4, int4_weights<outputs, inputs>, std::int8_t[outputs][inputs]> weight{};
+  /// The weights' type: `std::int8_t[Out][In]`, or `int4_weights<Out, In>` for `weight_format::int4`.
+  using weight_type = std::conditional_t<int4, int4_weights<outputs, inputs>, std::int8_t[outputs][inputs]>;
+
+  weight_type weight{};
   std::int32_t folded_bias[outputs]{};
   math::quantized_multiplier multipliers[scale_count]{};
   /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
@@ -15047,6 +15114,30 @@ struct qlinear {
     requires(int4)
       : weight(int4_packed_weights) {
     derive(int32_biases, weight_scale);
+  }
+
+  /// Weights of another format or shape, or scales of another count (`channel_scales<Out>` per channel, one per
+  /// tensor): not a layer; the build stops with the broken rule's sentence (`layer_weights_must_have_its_format`,
+  /// `weight_scales_must_match_granularity`).
+  // Rationale: a template, so that a braced list of weights never reaches it (nothing is deduced from one); a
+  // mistake then names what is wrong rather than listing the constructors that do not match.
+  template <typename W, std::size_t S>
+    requires(!std::is_same_v<W, weight_type>)
+  constexpr qlinear(const W&, const std::int32_t (&)[outputs], const channel_scales<S>&) noexcept {
+    static_assert(
+        (detail::first_broken<
+             rule_list<shape_error::layer_weights_must_have_its_format<op::quantized_projection, weight_type, W>,
+                       shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                         count<scale_count>>>>::check(),
+         true));
+  }
+  /// The same for the layer's weights (or a braced list of them) with scales of another count.
+  template <std::size_t S>
+    requires(S != scale_count)
+  constexpr qlinear(const weight_type&, const std::int32_t (&)[outputs], const channel_scales<S>&) noexcept {
+    static_assert((shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                     count<scale_count>>::check(),
+                   true));
   }
 
   /// Weight (c, k): `weight[c][k]`, or the int4 value (c, k).
@@ -15141,35 +15232,40 @@ struct qlinear {
 ///                                                    ctattn::weight_granularity::per_tensor>(head);  // TFLite Micro's int4
 /// \endcode
 template <quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
-          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias>
-[[nodiscard]] constexpr auto quantize_linear(
-    const basic_linear<T, In, Out, out_by_in, HasBias>& l,
-    const channel_scales<qlinear<In, Out, QIn, QOut, Weights, Granularity>::scale_count>& scales) noexcept {
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias,
+          std::size_t S>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
+                                             const channel_scales<S>& scales) noexcept {
   using result = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
-  constexpr std::size_t outputs = extent_size(Out);
-  constexpr std::size_t inputs = extent_size(In);
-  constexpr std::int64_t largest = Weights == weight_format::int4 ? 7 : 127;
-  std::int8_t int8_weights[outputs][inputs]{};
-  std::int32_t int32_biases[outputs]{};
-  for (std::size_t channel = 0; channel < outputs; ++channel) {
-    const double scale = scales[result::scale_count == 1 ? 0 : channel];
-    for (std::size_t input = 0; input < inputs; ++input) {
-      const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
-      int8_weights[channel][input] =
-          static_cast<std::int8_t>(rounded < -largest ? -largest : (rounded > largest ? largest : rounded));
-    }
-    if constexpr (HasBias) {
-      const double bias_scale = Granularity == weight_granularity::per_tensor
-                                    ? detail::scale_product(QIn.scale(), scale)
-                                    : QIn.scale() * scale;
-      int32_biases[channel] =
-          static_cast<std::int32_t>(detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / bias_scale));
-    }
-  }
-  if constexpr (Weights == weight_format::int4) {
-    return result{detail::int4_packing_of(int8_weights), int32_biases, scales};
+  if constexpr (!shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                   count<result::scale_count>>::check()) {
+    return result{};
   } else {
-    return result{int8_weights, int32_biases, scales};
+    constexpr std::size_t outputs = extent_size(Out);
+    constexpr std::size_t inputs = extent_size(In);
+    constexpr std::int64_t largest = Weights == weight_format::int4 ? 7 : 127;
+    std::int8_t int8_weights[outputs][inputs]{};
+    std::int32_t int32_biases[outputs]{};
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      const double scale = scales[result::scale_count == 1 ? 0 : channel];
+      for (std::size_t input = 0; input < inputs; ++input) {
+        const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
+        int8_weights[channel][input] =
+            static_cast<std::int8_t>(rounded < -largest ? -largest : (rounded > largest ? largest : rounded));
+      }
+      if constexpr (HasBias) {
+        const double bias_scale = Granularity == weight_granularity::per_tensor
+                                      ? detail::scale_product(QIn.scale(), scale)
+                                      : QIn.scale() * scale;
+        int32_biases[channel] = static_cast<std::int32_t>(
+            detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / bias_scale));
+      }
+    }
+    if constexpr (Weights == weight_format::int4) {
+      return result{detail::int4_packing_of(int8_weights), int32_biases, scales};
+    } else {
+      return result{int8_weights, int32_biases, scales};
+    }
   }
 }
 
