@@ -8925,7 +8925,7 @@ struct helium_int4_ops : int4_ops_defaults {
   static constexpr bool has_unpack = true;
   /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8: per 16
   /// bytes, `vshl` and `vshr` sign-extend the low nibbles, `vshr` the high ones, and `vst2` interleaves them; the
-  /// last values one at a time (`int4_value`).
+  /// last values one at a time (`kernels::int4_value`).
   static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
     const std::size_t bytes = count / 2;
     std::size_t i = 0;
@@ -8936,7 +8936,7 @@ struct helium_int4_ops : int4_ops_defaults {
       pair.val[1] = __arm_vshrq_n_s8(b, 4);
       __arm_vst2q_s8(values + 2 * i, pair);
     }
-    for (std::size_t v = 2 * i; v < count; ++v) values[v] = int4_value(packed, v);
+    for (std::size_t v = 2 * i; v < count; ++v) values[v] = kernels::int4_value(packed, v);
   }
 };
 
