@@ -4,7 +4,7 @@
 /// \file
 /// The image protocol (runtime/check_model.hpp) for a quantized form of the verified sorter: the model object in
 /// flash run on the four golden inputs, its int8 logits compared with the compiler's. Used by
-/// verified_sorter_int8.hpp (int8 weights) and verified_sorter_int4.hpp (int4 weights, per channel and per tensor).
+/// verified_sorter_int8.hpp (int8 weights) and verified_sorter_modes.hpp (the other quantization modes).
 ///
 /// | value    | shape                        |
 /// |----------|------------------------------|
@@ -20,7 +20,7 @@
 namespace ctattn_firmware::models {
 
 /// The quantized sorter Sorter (a constexpr model object in flash) on the four golden inputs, named Name: the int8
-/// model here, its int4-weight forms in verified_sorter_int4.hpp.
+/// model here, its other quantization modes in verified_sorter_modes.hpp.
 template <const auto& Sorter, const auto& Name>
 struct verified_sorter_of {
   static constexpr const char* name = Name;
