@@ -108,7 +108,7 @@ struct layer_weights_table {
 /// | `softmax` | every attention's softmax (ctattn/quantized/softmax.hpp) | `softmax_method::rounded` |
 /// | `granularity` | those weights' scales: one per output channel, or one per layer (`weight_granularity`; TFLite Micro and CMSIS-NN take int4 weights per tensor only) | `weight_granularity::per_channel` |
 /// | `weights` | every linear layer's weights, the attention projections' and feed-forward blocks' included (`weight_format`, ctattn/quantized/weights.hpp); embeddings and norms keep theirs | `weight_format::int8` |
-/// | `overrides` | layers whose weights differ from `weights` and `granularity` (`layer_weights`; the longest path that names a layer or a layer it is in decides; each must name a layer: `weight_override_must_name_a_layer`) | none |
+/// | `overrides` | layers whose weights differ from `weights` and `granularity` (`layer_weights`; the longest path that names a layer or a layer it is in decides; each must name a layer with linear weights: `weight_override_must_name_a_layer`) | none |
 ///
 /// Example: `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.softmax = ctattn::softmax_method::tflite}>(model);`
 /// Example: `constexpr auto q4 = ctattn::quantize<ranges, ctattn::quantize_options{.weights = ctattn::weight_format::int4}>(model);`
@@ -532,8 +532,29 @@ struct layer_points {
 template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
 inline constexpr auto points_of = layer_points<Ranges, Path, QIn, L>::value;
 
-// Whether `name` is the path of L at `path` or of a layer inside it that `quantize` maps as a whole (a chain's
-// elements, a residual connection's inner layer).
+// Whether the int8 form of a layer of type L holds linear layers whose weights `quantize_options` chooses: a linear
+// layer, a patch embedding, an attention, a feed-forward block, an encoder or decoder layer, or a chain or residual
+// connection around one (embeddings, norms, activations and pools keep theirs).
+template <typename L>
+[[nodiscard]] constexpr bool has_linear_weights() noexcept;
+template <typename C, std::size_t... I>
+[[nodiscard]] constexpr bool chain_has_linear_weights(std::index_sequence<I...>) noexcept {
+  return (has_linear_weights<chain_element_type<I, C>>() || ...);
+}
+template <typename L>
+[[nodiscard]] constexpr bool has_linear_weights() noexcept {
+  if constexpr (is_chain<L>) {
+    return chain_has_linear_weights<L>(std::make_index_sequence<chain_length<L>()>{});
+  } else if constexpr (is_residual<L>) {
+    return has_linear_weights<std::remove_cvref_t<decltype(std::declval<const L&>().inner)>>();
+  } else {
+    return is_float_linear<L> || is_patch_embedding<L> || is_attention_layer<L> || is_feed_forward<L> ||
+           is_gated_feed_forward<L> || is_encoder_layer<L> || is_decoder_layer<L>;
+  }
+}
+
+// Whether `name` is the path of L at `path`, or of a layer inside it that `quantize` maps as a whole (a chain's
+// elements, a residual connection's inner layer), that has linear weights.
 template <typename L>
 [[nodiscard]] constexpr bool names_a_layer(const parameter_name& path, std::string_view name) noexcept;
 template <typename C, std::size_t... I>
@@ -543,7 +564,7 @@ template <typename C, std::size_t... I>
 }
 template <typename L>
 [[nodiscard]] constexpr bool names_a_layer(const parameter_name& path, std::string_view name) noexcept {
-  if (path.view() == name) return true;
+  if (path.view() == name) return has_linear_weights<L>();
   if (!path_is_within(name, path.view())) return false;
   if constexpr (is_chain<L>) {
     return names_a_chain_layer<L>(path, name, std::make_index_sequence<chain_length<L>()>{});
@@ -555,7 +576,8 @@ template <typename L>
   }
 }
 
-// The path of the first override in `options` that names no layer of model M (the empty name when each names one).
+// The path of the first override in `options` that names no layer of model M with linear weights (the empty name
+// when each names one).
 template <typename M>
 [[nodiscard]] constexpr parameter_name first_stray_override(const quantize_options& options) noexcept {
   for (const layer_weights& entry : options.overrides) {
