@@ -14089,7 +14089,7 @@ struct quantization_constant {
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
 /// | `ranges_must_hold_every_point`        | the point in a layer the table lacks, whole (`layers.0.norm1`)  |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
-/// | `weight_override_must_name_a_layer`   | the model, the override's path (`point<'h', 'e', 'd'>`) that names none of its layers |
+/// | `weight_override_must_name_a_layer`   | the model, the override's path (`point<'h', 'e', 'd'>`) that names none of its layers with linear weights |
 /// | `layer_weights_must_have_its_format`  | the weight type an int8 layer holds, the type given (int8 or int4 weights, or another shape) |
 /// | `weight_scales_must_match_granularity`| `count<S>` (the scales given), `count<N>` (the layer's: Out per channel, 1 per tensor) |
 
@@ -14244,17 +14244,19 @@ struct weight_scales_must_match_granularity {
   }
 };
 
-/// A `layer_weights` override of `quantize_options` names a layer of the model as the ranges do: a member, a
-/// sequential's element or a whole sequential; a path that names none (a typo, or a part inside a layer, whose linears
-/// take one format) would change nothing, silently.
+/// A `layer_weights` override of `quantize_options` names a layer of the model that has linear weights, as the ranges
+/// name it: a member, a sequential's element or a whole sequential; a path that names none (a typo, a part inside a
+/// layer, whose linears take one format, or an embedding, norm or activation, which keep their own) would change
+/// nothing, silently.
 template <typename Operation, typename Model, typename Path, bool Holds>
 struct weight_override_must_name_a_layer {
   static constexpr bool holds = Holds;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: a layer_weights override in quantize_options names no layer of the model (the path "
-                  "below); name a member (head), a sequential's element (layers.0) or a whole sequential (layers), "
-                  "as the ranges name them, not a part inside a layer");
+                  "ctattn: a layer_weights override in quantize_options names no layer of the model with linear "
+                  "weights (the path below); name a member (head), a sequential's element (layers.0) or a whole "
+                  "sequential (layers), as the ranges name them: not a part inside a layer, nor an embedding, norm "
+                  "or activation, which keep their own");
     return holds;
   }
 };
