@@ -14976,6 +14976,20 @@ constexpr int4_weights<Out, In> int4_packing_of(const std::int8_t (&values)[Out]
 
 namespace ctattn {
 
+namespace detail {
+// The input's scale times a weight scale as TFLite takes it for a layer of this granularity, once for the
+// multipliers and the biases: per tensor as GetQuantizedConvolutionMultipler does (`scale_product`: in float32 when
+// both are float32 values, as BATCH_MATMUL's), per channel exact in double (PerChannelQuantize's).
+template <weight_granularity Granularity>
+[[nodiscard]] constexpr double input_weight_scale(double input_scale, double weight_scale) noexcept {
+  if constexpr (Granularity == weight_granularity::per_tensor) {
+    return scale_product(input_scale, weight_scale);
+  } else {
+    return input_scale * weight_scale;
+  }
+}
+}  // namespace detail
+
 /// The symmetric scales of N output channels (zero point 0), as the bits of doubles (a structural type, so usable as
 /// a template argument too).
 ///
@@ -15174,14 +15188,9 @@ struct qlinear {
           static_cast<std::int32_t>(static_cast<std::uint32_t>(int32_biases[channel]) -
                                     static_cast<std::uint32_t>(QIn.zero_point * weight_sum(channel)));
     }
-    if constexpr (scale_count == 1 && Granularity == weight_granularity::per_tensor) {
-      // Rationale: TFLite's per-tensor multiplier (GetQuantizedConvolutionMultipler): the product of the scales in
-      // float32, then the division in double, as BATCH_MATMUL's (`detail::scale_product`).
-      multipliers[0] = math::quantize_multiplier(detail::scale_product(QIn.scale(), weight_scale[0]) / QOut.scale());
-    } else {
-      for (std::size_t channel = 0; channel < outputs; ++channel) {
-        multipliers[channel] = math::quantize_multiplier(QIn.scale() * weight_scale[channel] / QOut.scale());
-      }
+    for (std::size_t s = 0; s < scale_count; ++s) {
+      multipliers[s] = math::quantize_multiplier(detail::input_weight_scale<Granularity>(QIn.scale(), weight_scale[s]) /
+                                                 QOut.scale());
     }
     if constexpr (!int4) {
       math::quantized_multiplier each[outputs]{};
@@ -15256,9 +15265,7 @@ template <quantization QIn, quantization QOut, weight_format Weights = weight_fo
             static_cast<std::int8_t>(rounded < -largest ? -largest : (rounded > largest ? largest : rounded));
       }
       if constexpr (HasBias) {
-        const double bias_scale = Granularity == weight_granularity::per_tensor
-                                      ? detail::scale_product(QIn.scale(), scale)
-                                      : QIn.scale() * scale;
+        const double bias_scale = detail::input_weight_scale<Granularity>(QIn.scale(), scale);
         int32_biases[channel] = static_cast<std::int32_t>(
             detail::round_away(static_cast<double>(l.bias.elements[0][channel]) / bias_scale));
       }
