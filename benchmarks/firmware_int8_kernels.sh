@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Instructions per call of ctattn's int8 kernels on Cortex-M boards under qemu-system-arm -icount shift=0, beside
-# Arm's CMSIS-NN when CTATTN_CMSIS_NN_DIR names a CMSIS-NN source tree: the image int8_kernels_benchmark
-# (benchmarks/firmware/int8_kernels.cpp; FC, Q K^T, P V, softmax), which also checks every output bit for bit,
+# Instructions per call of ctattn's int8 and int16 kernels on Cortex-M boards under qemu-system-arm -icount shift=0,
+# beside Arm's CMSIS-NN when CTATTN_CMSIS_NN_DIR names a CMSIS-NN source tree: the images int8_kernels_benchmark
+# (benchmarks/firmware/int8_kernels.cpp; FC, Q K^T, P V, softmax, ADD) and int16_kernels_benchmark (int16_kernels.cpp;
+# the s16 kernels of TFLite's 16x8 mode), which also check every output bit for bit,
 # built at -Os (MinSizeRel) and -O2 (Release with -O2) for each board, as one markdown table: per workload its
 # MACs, and per board and optimization ctattn's instructions, CMSIS-NN's, the ratio ctattn / CMSIS-NN and ctattn's
 # instructions per MAC (per element for the softmax). Then one sequence of the int8 sorter: the image
@@ -13,7 +14,7 @@
 #   `firmware_int8_kernels.sh kernels` and `firmware_int8_kernels.sh sorter` (docs/firmware.md; nothing is written
 #   when a board fails). The figures are QEMU's instruction counts: the same for the same code, toolchain and
 #   CMSIS-NN commit.
-# Build directories: build-bench-<board>-<Os|O2> in the repository root; only the benchmark image is built (-j1).
+# Build directories: build-bench-<board>-<Os|O2> in the repository root; only the benchmark images are built (-j1).
 # Exits non-zero if a board fails to configure, build or pass its checks.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -25,7 +26,7 @@ boards=("$@")
 [[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m55-helium)
 opts=(Os O2)
 cmsis_nn_dir="${CTATTN_CMSIS_NN_DIR:-}"
-image=int8_kernels_benchmark
+images=(int8_kernels_benchmark int16_kernels_benchmark)
 
 declare -A ctattn cmsis_nn work unit softmax_note sorter
 workloads=()
@@ -43,7 +44,7 @@ for board in "${boards[@]}"; do
     log=$(mktemp)
     if ! cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/arm-none-eabi.cmake" \
            -DCTATTN_BOARD="$board" "${type_args[@]}" -DCTATTN_CMSIS_NN_DIR="$cmsis_nn_dir" >"$log" 2>&1 ||
-       ! cmake --build "$build" --target "$image" -j1 >>"$log" 2>&1; then
+       ! cmake --build "$build" --target "${images[@]}" -j1 >>"$log" 2>&1; then
       cat "$log" >&2
       rm -f "$log"
       status=1
@@ -58,7 +59,8 @@ for board in "${boards[@]}"; do
       grep -E "MISMATCH|FAIL|error" "$log" >&2 || cat "$log" >&2
       status=1
     fi
-    if ! ctest --test-dir "$build" -R "^firmware_${image}\$" -V --no-tests=error >"$log" 2>&1; then
+    images_pattern=$(IFS='|'; echo "${images[*]}")
+    if ! ctest --test-dir "$build" -R "^firmware_($images_pattern)\$" -V --no-tests=error >"$log" 2>&1; then
       grep -E "MISMATCH|FAIL|more than one step|error" "$log" >&2 || cat "$log" >&2
       status=1
     fi
@@ -146,7 +148,8 @@ summary_table() {
   echo "$header"
   echo "$rule"
   for kind in "fully connected (fc_):fc_" "fully connected, int4 weights (fc4_):fc4_" "Q K^T and P V (qk_, pv_):qk_ pv_" \
-              "softmax:softmax_" "ADD:add_"; do
+              "softmax:softmax_" "ADD:add_" "16x8 fully connected (fc16_):fc16_" "int16 batch matmul (bmm16_):bmm16_" \
+              "int16 softmax (softmax16_):softmax16_" "int16 ADD and MUL (add16_, mul16_):add16_ mul16_"; do
     local row="| ${kind%%:*} |"
     for board in "${boards[@]}"; do
       for opt in "${opts[@]}"; do

@@ -2469,7 +2469,7 @@ constexpr void rms_norm_row(const T (&x)[N], T (&y)[N], const T* weight, T eps) 
 /// | table | row members | rows, fastest first |
 /// |-------|-------------|---------------------|
 /// | `float_backend<float_backend_id>` | `name`, `ops` | avx512, avx2, neon, helium, scalar |
-/// | `int8_backend<int8_backend_id>` | `name`, `ops` (dot products), `product_ops` (the layers' products), `packed_ops` (packed weights), `int4_ops` (int4 weights' products: kernels/int4.hpp) | avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, scalar |
+/// | `int8_backend<int8_backend_id>` | `name`, `ops` (dot products), `product_ops` (the layers' products), `packed_ops` (packed weights), `int4_ops` (int4 weights' products: kernels/int4.hpp), `int16_ops` (16x8 products: kernels/int16.hpp) | avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, scalar |
 ///
 /// `void` stands for "none": the scalar row's operations are all void, and so are the packed operations of a
 /// backend without a packed kernel.
@@ -2523,6 +2523,7 @@ struct int8_backend<int8_backend_id::scalar> {
   using product_ops = void;
   using packed_ops = void;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 /// The first row of a table, in the order of its ids, that the build defines.
@@ -2642,6 +2643,7 @@ inline constexpr float lowest = -87.33654f;
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
+/// | `int16_ops_defaults`       | `has_fully_connected` (false)     | `fully_connected<M, K, N, MC>(x, w, bias, multipliers, y)` for the K where `takes<K>` | kernels/int16.hpp |
 ///
 /// Example:
 /// \code
@@ -2694,6 +2696,17 @@ struct int4_ops_defaults {
   /// Whether `fully_connected` takes rows of K terms.
   template <std::size_t K>
   static constexpr bool takes = false;
+};
+
+/// The optional operations of a 16x8 kernel (a row's `int16_ops`), none defined.
+struct int16_ops_defaults {
+  static constexpr bool has_fully_connected = false;
+  /// Whether `fully_connected` takes rows of K terms.
+  template <std::size_t K>
+  static constexpr bool takes = false;
+  /// The stack bytes `fully_connected` takes for M rows of K terms.
+  template <std::size_t M, std::size_t K>
+  static constexpr std::size_t stack_bytes = 0;
 };
 
 /// The declared operations of a row's `Ops`: Ops itself, or `Defaults` where the row has none (`void`).
@@ -5758,73 +5771,61 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 
 // Kernels: how every operation computes (constant-evaluated, exact scalar loops, or the build's SIMD backend).
-// ---------------------------------------- ctattn/kernels/int4.hpp
-#ifndef CTATTN_KERNELS_INT4_HPP
-#define CTATTN_KERNELS_INT4_HPP
+// ---------------------------------------- ctattn/kernels/int16.hpp
+#ifndef CTATTN_KERNELS_INT16_HPP
+#define CTATTN_KERNELS_INT16_HPP
 
 /// \file
-/// The kernels of int4 weights with int8 activations (`ctattn::qlinear` with `weight_format::int4`), and the one
-/// place that decides how they compute. The weights are TFLite's dense int4 packing: the N x K values in row-major
-/// order two per byte, value 2i in the low nibble of byte i and value 2i + 1 in its high nibble, each a two's
-/// complement 4-bit number (an odd K splits a byte between two rows). The arithmetic is the int8 layer's
-/// (kernels/int8.hpp) on the unpacked values: TFLite unpacks int4 weights to int8 and runs its int8
-/// fully-connected operator, so the bits are the same.
+/// The int16 kernels: TFLite's 16x8 arithmetic (int16 activations, int8 weights), element for element as TFLite
+/// Micro's reference kernels compute it, so that a 16x8 model gives the same bits here as in TFLite Micro and
+/// CMSIS-NN. Their sums are integers: constant evaluation and run time agree bit for bit.
 ///
-/// | kernel                                         | computes                                                  |
-/// |------------------------------------------------|-----------------------------------------------------------|
-/// | `int4_value(packed, i)`                        | value i of a packing, in [-8, 7]                          |
-/// | `int4_unpack_rows<B, K>(packed, first, rows)`  | rows first.. first + B - 1 of an N x K packing as int8    |
-/// | `int4_fully_connected(x, packed, start, multipliers, zero, y)` | `int8_fully_connected`'s outputs from int4 weights |
+/// | kernel                                               | computes (TFLite's operator)                           |
+/// |------------------------------------------------------|--------------------------------------------------------|
+/// | `requantize_int64(acc, m)`                           | clamp(int32(acc times m reduced to 16 bits), int16)    |
+/// | `convert_rows<M>(x, x_zero, y_zero, y)`              | QUANTIZE between int8 and int16                        |
+/// | `int16_product_transposed(a, b, m, out)`             | BATCH_MATMUL: sum_k a_ik b_jk in int64, requantized    |
+/// | `int16_fully_connected(x, w, bias, multipliers, y)`  | FULLY_CONNECTED 16x8: int16 x int8 in int64 + int64 bias |
+/// | `int16_add_rows<A, B, Out>(a, b, out)`               | ADD: each input times 2^15 and its multiplier, summed, requantized |
+/// | `int16_multiply_rows<M>(a, b, out)`                  | MUL: the int32 product, requantized                    |
+/// | `int16_table_lookup(v, table)`                       | a 513-entry table read with 7 bits of interpolation    |
+/// | `int16_softmax_row(x, y, n, input)`                  | SOFTMAX: e^x and 1 / sum by the two tables             |
 ///
-/// How `int4_fully_connected` computes:
-///   1. constant evaluation: the weights unpacked to int8, then `int8_fully_connected`'s constant form;
-///   2. run time, where the build's int8 row has an int4 product that takes K (`int4_product_ops`'s
-///      `fully_connected`: the Cortex-M DSP extension's, kernels/arm_dsp_int4.hpp, for K a multiple of 8): that
-///      kernel, on the packed weights;
-///   3. else blocks of `int4_block_channels` output channels unpacked to int8 on the stack (by the row's `unpack`
-///      where it has one: Helium's, 32 values a step; else the loop), each block's outputs the build's int8 product
-///      kernel (`run_product_requantized`), so every backend of the int8 table runs int4 layers too.
+/// Requantization: an int64 accumulator (FULLY_CONNECTED, BATCH_MATMUL) goes through
+/// `math::multiply_by_reduced_multiplier` (the multiplier reduced to 16 bits, one rounding half up), an int32 value
+/// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`, as TFLite picks the
+/// overload by the accumulator's type. Every kernel here is the scalar loop, but for the fully-connected product at
+/// run time where the build's int8 row has a 16x8 kernel (`int16_ops`: the Cortex-M DSP extension's,
+/// kernels/arm_dsp_int16.hpp; the same bits).
 ///
 /// Example:
 /// \code
-///   const std::int8_t x[1][2]{{1, 2}};
-///   const std::uint8_t w[1]{0xF3};   // the 1 x 2 weights {3, -1}
-///   const std::int32_t start[1]{0};
-///   const ctattn::math::quantized_multiplier one[1]{{1 << 30, 1}};
-///   std::int8_t y[1][1];
-///   ctattn::detail::kernels::int4_fully_connected(x, w, start, one, 0, y);   // {{1}}: 1 x 3 + 2 x -1
+///   const std::int16_t a[1][2]{{300, -200}}, b[1][2]{{100, 50}};
+///   std::int16_t c[1][1]{};
+///   ctattn::detail::kernels::int16_product_transposed(a, b, ctattn::math::quantize_multiplier(0.01), c);  // {{200}}
 /// \endcode
 
 
-// ---------------------------------------- ctattn/kernels/arm_dsp_int4.hpp
-#ifndef CTATTN_KERNELS_ARM_DSP_INT4_HPP
-#define CTATTN_KERNELS_ARM_DSP_INT4_HPP
+// ---------------------------------------- ctattn/kernels/arm_dsp_int16.hpp
+#ifndef CTATTN_KERNELS_ARM_DSP_INT16_HPP
+#define CTATTN_KERNELS_ARM_DSP_INT16_HPP
 
 /// \file
-/// The Cortex-M DSP extension's kernel for int4 weights with int8 inputs (kernels/int4.hpp's
-/// `int4_fully_connected`): the packed weights read straight from flash, 8 a word, each pair of nibbles widened to
-/// the two 16-bit halves `smlad` multiplies, with no unpacked copy.
+/// The Cortex-M DSP extension's 16x8 fully-connected kernel (kernels/int16.hpp's `int16_fully_connected`: int16
+/// rows, int8 weights): the int8 backend's widened blocks (kernels/arm_dsp_int8.hpp) with rows that are already
+/// 16-bit. Up to 6 rows of x are paired once per block into the halves `smlad` multiplies (terms t and t + 2, t + 1
+/// and t + 3 of every 4: two `pkhbt`/`pkhtb` a word pair), then each channel's int8 weights are loaded and
+/// sign-extended (`sxtb16`) once for all the block's rows: 21 instructions per 24 multiply-accumulates, as for int8.
 ///
-/// | step                                   | instructions            | what it does                               |
-/// |----------------------------------------|-------------------------|--------------------------------------------|
-/// | load 8 int4                            | `ldr`                   | one word: values 0..7 of a row's 8 terms   |
-/// | the low nibbles, each times 16         | `lsl`, `and`            | bytes n0 16, n2 16, n4 16, n6 16           |
-/// | values (0, 4) and (2, 6) in halves     | `sxtb16`, `sxtb16 ror #8` | two's complement nibbles sign-extended   |
-/// | the high nibbles, each times 16        | `and`                   | bytes n1 16, n3 16, n5 16, n7 16           |
-/// | values (1, 5) and (3, 7) in halves     | `sxtb16`, `sxtb16 ror #8` |                                          |
-/// | multiply and add, each row             | 2 `ldrd`, 4 `smlad`     | the row's 8 inputs, widened in that order  |
+/// The sums are exact in int32: each `smlad` adds two products of at most 2^15 x 2^7, and a row of K <= 256 terms
+/// (`arm_dsp_widened_max_terms`) sums at most 2^30 in magnitude; the int64 bias is added after, then TFLite's int64
+/// requantization (`kernels::requantize_int64`). Wider rows take the scalar loop.
 ///
-/// Each value is read as 16 times itself (its nibble in a byte's high half), so a row's sum is 16 times the true one
-/// and one arithmetic shift makes it exact. The rows of x are widened once per block of up to 6 rows, their terms
-/// paired as the weights' halves are ((0, 4), (2, 6), (1, 5), (3, 7) of every 8), and each channel runs against
-/// all of them: 45 instructions per 48 multiply-accumulates in a block of 6 rows, against 42 for int8 weights.
+/// Built only where the compiler defines `__ARM_FEATURE_DSP`. Tested on the target by the firmware boards
+/// (int8_kernel_cases: tests/support/int16_cases.hpp against TensorFlow Lite Micro's arithmetic, every tail of the
+/// blocks).
 ///
-/// Takes rows of K terms where K is a multiple of 8 (each row's weights then start on a byte, 4 words a row of 32)
-/// and at most `arm_dsp_widened_max_terms`; kernels/int4.hpp gives other widths to the int8 kernel on unpacked
-/// blocks. Built only where the compiler defines `__ARM_FEATURE_DSP`. Tested on the target by the firmware boards
-/// (int8_kernel_cases: every width, block and rest against the formula).
-///
-/// Example: `static_assert(ctattn::detail::arm_dsp_int4_ops::takes<32> && !ctattn::detail::arm_dsp_int4_ops::takes<12>);`
+/// Example: `static_assert(ctattn::detail::arm_dsp_int16_ops::takes<32> && !ctattn::detail::arm_dsp_int16_ops::takes<300>);`
 
 
 // ---------------------------------------- ctattn/kernels/arm_dsp_int8.hpp
@@ -6491,7 +6492,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   }
 };
 
-struct arm_dsp_int4_ops;  // kernels/arm_dsp_int4.hpp
+struct arm_dsp_int4_ops;   // kernels/arm_dsp_int4.hpp
+struct arm_dsp_int16_ops;  // kernels/arm_dsp_int16.hpp
 
 /// The int8 table's arm_dsp row (kernels/backend_rows.hpp).
 template <>
@@ -6501,6 +6503,7 @@ struct int8_backend<int8_backend_id::arm_dsp> {
   using product_ops = arm_dsp_int8_ops;
   using packed_ops = void;
   using int4_ops = arm_dsp_int4_ops;
+  using int16_ops = arm_dsp_int16_ops;
 };
 
 }  // namespace ctattn::detail
@@ -6508,7 +6511,41 @@ struct int8_backend<int8_backend_id::arm_dsp> {
 #endif  // defined(__ARM_FEATURE_DSP)
 
 #endif  // CTATTN_KERNELS_ARM_DSP_INT8_HPP
-// ---------------------------------------- ctattn/kernels/arm_dsp_int4.hpp (continued)
+// ---------------------------------------- ctattn/kernels/arm_dsp_int16.hpp (continued)
+// ---------------------------------------- ctattn/kernels/detail/int16_requantize.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT16_REQUANTIZE_HPP
+#define CTATTN_KERNELS_DETAIL_INT16_REQUANTIZE_HPP
+
+/// \file
+/// The int16 kernels' last steps, shared by kernels/int16.hpp and the backends' 16x8 kernels: a value clamped to
+/// int8 or int16, and an int64 accumulator requantized to int16 as TFLite's 16x8 kernels do.
+
+
+
+namespace ctattn::detail::kernels {
+
+/// v clamped to T's range (int8 or int16).
+template <typename T>
+CTATTN_ALWAYS_INLINE constexpr T saturate_to(std::int32_t v) noexcept {
+#if defined(__ARM_FEATURE_SAT)
+  if (!std::is_constant_evaluated()) return static_cast<T>(signed_saturate<8 * sizeof(T)>(v));
+#endif
+  constexpr std::int32_t lowest = std::numeric_limits<T>::min();
+  constexpr std::int32_t highest = std::numeric_limits<T>::max();
+  return static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
+}
+
+/// An int64 accumulator (a 16x8 product's) requantized to int16: `math::multiply_by_reduced_multiplier`, narrowed
+/// to int32 as TFLite's cast narrows it (modulo 2^32; a sum that large lies far outside any int16 output), clamped.
+CTATTN_ALWAYS_INLINE constexpr std::int16_t requantize_int64(std::int64_t accumulator,
+                                                             math::quantized_multiplier m) noexcept {
+  return saturate_to<std::int16_t>(static_cast<std::int32_t>(math::multiply_by_reduced_multiplier(accumulator, m)));
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT16_REQUANTIZE_HPP
+// ---------------------------------------- ctattn/kernels/arm_dsp_int16.hpp (continued)
 
 #if defined(__ARM_FEATURE_DSP)
 
@@ -6519,132 +6556,77 @@ struct int8_backend<int8_backend_id::arm_dsp> {
 
 namespace ctattn::detail {
 
-struct arm_dsp_int4_ops : int4_ops_defaults {
+struct arm_dsp_int16_ops : int16_ops_defaults {
   static constexpr bool has_fully_connected = true;
-  /// Terms per packed word.
-  static constexpr std::size_t step = 8;
-  /// The most rows of x a widened block holds.
-  static constexpr std::size_t block_rows = 6;
+  static constexpr std::size_t step = arm_dsp_int8_ops::step;
+  static constexpr std::size_t block_rows = arm_dsp_int8_ops::block_rows;
   /// Whether rows of K terms take this kernel.
   template <std::size_t K>
-  static constexpr bool takes = K >= step && K % step == 0 && K <= arm_dsp_widened_max_terms;
+  static constexpr bool takes = arm_dsp_int8_ops::widens<K>;
+  /// The stack bytes of a block of M rows of K terms (as the int8 kernel's).
+  template <std::size_t M, std::size_t K>
+  static constexpr std::size_t stack_bytes = arm_dsp_product_scratch_bytes<M, K>;
 
-  /// R rows of x (XS bytes apart) widened into `out` in the order `block_steps` reads them: for each 8 terms, each
-  /// row's (x0, x4) and (x2, x6) halves, then each row's (x1, x5) and (x3, x7).
+  /// R rows of int16 x (K terms, XS apart) paired into `out` in the order `arm_dsp_int8_ops::block_column` reads: for
+  /// each step of 4 terms, row by row, (x_t, x_t+2) then (x_t+1, x_t+3) in 16-bit halves; the last K % 4 terms
+  /// padded with zeros.
   template <std::size_t K, std::size_t XS, std::size_t R>
-  CTATTN_ALWAYS_INLINE static void widen_rows(const std::int8_t* x, std::int32_t* out) noexcept {
-    for (std::size_t t = 0; t < K; t += step) {
-      std::uint32_t odd[R][2];
+  CTATTN_ALWAYS_INLINE static void pair_rows(const std::int16_t* x, std::int32_t* out) noexcept {
+    for (std::size_t t = 0; t + step <= K; t += step) {
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
-        const std::uint32_t low = arm_dsp_int8_ops::load_word(x + r * XS + t);
-        const std::uint32_t high = arm_dsp_int8_ops::load_word(x + r * XS + t + 4);
-        const auto e0 = static_cast<std::uint32_t>(arm_dsp_int8_ops::even_bytes(low));   // x0, x2
-        const auto e1 = static_cast<std::uint32_t>(arm_dsp_int8_ops::even_bytes(high));  // x4, x6
-        const auto o0 = static_cast<std::uint32_t>(arm_dsp_int8_ops::odd_bytes(low));    // x1, x3
-        const auto o1 = static_cast<std::uint32_t>(arm_dsp_int8_ops::odd_bytes(high));   // x5, x7
-        out[2 * r] = std::bit_cast<std::int32_t>((e0 & 0xFFFFu) | (e1 << 16));
-        out[2 * r + 1] = std::bit_cast<std::int32_t>((e1 & 0xFFFF0000u) | (e0 >> 16));
-        odd[r][0] = (o0 & 0xFFFFu) | (o1 << 16);
-        odd[r][1] = (o1 & 0xFFFF0000u) | (o0 >> 16);
+        std::uint32_t words[2];
+        std::memcpy(words, x + r * XS + t, sizeof words);
+        out[0] = std::bit_cast<std::int32_t>((words[0] & 0xFFFFu) | (words[1] << 16));
+        out[1] = std::bit_cast<std::int32_t>((words[1] & 0xFFFF0000u) | (words[0] >> 16));
+        out += 2;
       }
+    }
+    if constexpr (K % step != 0) {
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
-        out[2 * R + 2 * r] = std::bit_cast<std::int32_t>(odd[r][0]);
-        out[2 * R + 2 * r + 1] = std::bit_cast<std::int32_t>(odd[r][1]);
+        std::uint16_t tail[step]{};
+        std::memcpy(tail, x + r * XS + K - K % step, K % step * sizeof(std::int16_t));
+        out[0] = std::bit_cast<std::int32_t>(std::uint32_t{tail[0]} | (std::uint32_t{tail[2]} << 16));
+        out[1] = std::bit_cast<std::int32_t>(std::uint32_t{tail[1]} | (std::uint32_t{tail[3]} << 16));
+        out += 2;
       }
-      out += 4 * R;
     }
   }
 
-  /// 16 times the raw sums of R <= 6 widened rows at xw (`widen_rows`) against one channel's K / 8 packed words
-  /// at w, into s.
-  // Rationale: in assembly for the reason arm_dsp_int8_ops::block_steps gives: 6 accumulators, the packed word,
-  // two widened halves of it, a pair of x's words (`ldrd`), the two pointers and the count are 14 registers, the
-  // core's 13 and the link register (saved by the compiler around the block, as the clobber asks). The rows past R
-  // are left out by the assembler (`.if`).
-  template <std::size_t K, std::size_t R>
-  CTATTN_ALWAYS_INLINE static void block_steps(const std::int32_t* xw, const std::uint8_t* w,
-                                               std::int32_t (&s)[block_rows]) noexcept {
-    static_assert(R >= 1 && R <= block_rows && takes<K>);
-    std::size_t steps = K / step;
-    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
-    std::uint32_t word, half_a, half_b, x_a, x_b;
-#define CTATTN_ARM_DSP_INT4_ROW(N)         \
-  ".if %c[rows] > " #N                     \
-  "\n\t"                                   \
-  "ldrd %[xa], %[xb], [%[x]], #8\n\t"      \
-  "smlad %[s" #N "], %[xa], %[ha], %[s" #N \
-  "]\n\t"                                  \
-  "smlad %[s" #N "], %[xb], %[hb], %[s" #N \
-  "]\n\t"                                  \
-  ".endif\n\t"
-    asm volatile(
-        "1:\n\t"
-        "ldr %[word], [%[w]], #4\n\t"
-        "lsl %[ha], %[word], #4\n\t"
-        "and %[ha], %[ha], #0xF0F0F0F0\n\t"
-        "sxtb16 %[hb], %[ha], ror #8\n\t"
-        "sxtb16 %[ha], %[ha]\n\t"
-        CTATTN_ARM_DSP_INT4_ROW(0) CTATTN_ARM_DSP_INT4_ROW(1) CTATTN_ARM_DSP_INT4_ROW(2)
-        CTATTN_ARM_DSP_INT4_ROW(3) CTATTN_ARM_DSP_INT4_ROW(4) CTATTN_ARM_DSP_INT4_ROW(5)
-        "and %[word], %[word], #0xF0F0F0F0\n\t"
-        "sxtb16 %[hb], %[word], ror #8\n\t"
-        "sxtb16 %[ha], %[word]\n\t"
-        CTATTN_ARM_DSP_INT4_ROW(0) CTATTN_ARM_DSP_INT4_ROW(1) CTATTN_ARM_DSP_INT4_ROW(2)
-        CTATTN_ARM_DSP_INT4_ROW(3) CTATTN_ARM_DSP_INT4_ROW(4) CTATTN_ARM_DSP_INT4_ROW(5)
-        "subs %[steps], %[steps], #1\n\t"
-        "bne 1b\n\t"
-        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4), [s5] "+r"(s5), [x] "+r"(xw),
-          [w] "+r"(w), [steps] "+r"(steps), [word] "=&r"(word), [ha] "=&r"(half_a), [hb] "=&r"(half_b),
-          [xa] "=&r"(x_a), [xb] "=&r"(x_b)
-        : [rows] "n"(R)
-        : "cc", "memory");
-#undef CTATTN_ARM_DSP_INT4_ROW
-    s[0] = s0;
-    s[1] = s1;
-    s[2] = s2;
-    s[3] = s3;
-    s[4] = s4;
-    s[5] = s5;
-  }
-
-  /// R <= 6 rows of x from row r0, widened once, against all N channels of the packing, into y.
-  // Rationale: never inlined, as arm_dsp_int8_ops::widened_block, so that the widened rows are on the stack only
-  // while the block runs.
-  template <std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, std::size_t R, typename Epilogue>
-  [[gnu::noinline]] static void widened_block(const std::int8_t* x, const std::uint8_t* packed, std::size_t r0,
-                                              const Epilogue& e, std::int8_t* y) noexcept {
-    alignas(8) std::int32_t xw[K / step * R * 4];
-    widen_rows<K, XS, R>(x, xw);
+  /// R <= 6 rows of x, paired once, against all N channels of w, into y (rows YS apart).
+  // Rationale: never inlined, so that the paired rows are on the stack only while the block runs (as the int8
+  // kernel's widened block).
+  template <std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, std::size_t R, std::size_t MC>
+  [[gnu::noinline]] static void block(const std::int16_t* x, const std::int8_t (&w)[N][K],
+                                      const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                                      std::int16_t* y) noexcept {
+    alignas(8) std::int32_t xw[(K + step - 1) / step * R * 2];
+    pair_rows<K, XS, R>(x, xw);
     for (std::size_t c = 0; c < N; ++c) {
-      std::int32_t sums[block_rows];
-      block_steps<K, R>(xw, packed + c * (K / 2), sums);
+      std::int32_t sums[block_rows]{};
+      arm_dsp_int8_ops::block_column<K, R>(xw, w[c], sums);
+      const math::quantized_multiplier q = m[MC == 1 ? 0 : c];
 #pragma GCC unroll 6
-      for (std::size_t r = 0; r < R; ++r) {
-        // 16 times the sum, exact: one arithmetic shift, then the start (wrapping, as the int8 kernels add it).
-        sums[r] = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[r] >> 4) +
-                                            static_cast<std::uint32_t>(e.start(r0 + r, c)));
-      }
-      arm_dsp_int8_ops::requantize_column<R>(sums, e.multiplier(c), e.zero, y + c, YS);
+      for (std::size_t r = 0; r < R; ++r) y[r * YS + c] = kernels::requantize_int64(sums[r] + bias[c], q);
     }
   }
 
-  /// kernels/int4.hpp's `int4_fully_connected` at run time, for `takes<K>`: M rows of x (K bytes apart) against
-  /// the N channels of the packing, into y (rows N apart), in blocks of at most 6 rows as equal as the rows allow.
-  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
-  static void fully_connected(const std::int8_t* x, const std::uint8_t* packed, Epilogue e, std::int8_t* y) noexcept {
+  /// kernels/int16.hpp's `int16_fully_connected` at run time, for K where `takes<K>`: blocks of at most 6 rows of x,
+  /// as equal as the rows allow.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  static void fully_connected(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                              const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                              std::int16_t (&y)[M][N]) noexcept {
     constexpr std::size_t blocks = (M + block_rows - 1) / block_rows;
     constexpr std::size_t larger = (M + blocks - 1) / blocks;
     constexpr std::size_t smaller = M / blocks;
     constexpr std::size_t larger_blocks = M % blocks == 0 ? blocks : M % blocks;
     std::size_t r = 0;
-    for (std::size_t b = 0; b < larger_blocks; ++b, r += larger) {
-      widened_block<K, N, K, N, larger>(x + r * K, packed, r, e, y + r * N);
-    }
+    for (std::size_t b = 0; b < larger_blocks; ++b, r += larger) block<K, N, K, N, larger>(x[r], w, bias, m, y[r]);
     if constexpr (larger_blocks < blocks) {
       for (std::size_t b = larger_blocks; b < blocks; ++b, r += smaller) {
-        widened_block<K, N, K, N, smaller>(x + r * K, packed, r, e, y + r * N);
+        block<K, N, K, N, smaller>(x[r], w, bias, m, y[r]);
       }
     }
   }
@@ -6654,43 +6636,88 @@ struct arm_dsp_int4_ops : int4_ops_defaults {
 
 #endif  // defined(__ARM_FEATURE_DSP)
 
-#endif  // CTATTN_KERNELS_ARM_DSP_INT4_HPP
-// ---------------------------------------- ctattn/kernels/int4.hpp (continued)
-// ---------------------------------------- ctattn/kernels/detail/int4_packing.hpp
-#ifndef CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
-#define CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+#endif  // CTATTN_KERNELS_ARM_DSP_INT16_HPP
+// ---------------------------------------- ctattn/kernels/int16.hpp (continued)
+// ---------------------------------------- ctattn/kernels/detail/int16_softmax_tables.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT16_SOFTMAX_TABLES_HPP
+#define CTATTN_KERNELS_DETAIL_INT16_SOFTMAX_TABLES_HPP
 
 /// \file
-/// TFLite's dense int4 packing, read one value at a time: what kernels/int4.hpp and the rows that unpack int4
-/// weights themselves (kernels/helium_int8.hpp's tail) share.
-///
-/// | entity                     | what                                                         |
-/// |----------------------------|--------------------------------------------------------------|
-/// | `int4_packed_bytes<N, K>`  | (N K + 1) / 2 bytes                                          |
-/// | `int4_value(packed, i)`    | value i, in [-8, 7]                                          |
+/// The two tables of TFLite's int16 softmax (kernels/int16.hpp's `int16_softmax_row`): e^x on [-10, 0] and
+/// 1 / (1 + x) on [0, 1], each 512 steps over the int16 range plus the last sample, in Q0.15 (real 1 is 32768).
+/// GENERATED by scripts/make-int16-softmax-tables, which states the arithmetic (TensorFlow Lite Micro's, in
+/// float32); do not edit. They are TensorFlow Lite Micro's tables, and CMSIS-NN's arm_softmax_s16 takes the same.
 
 
+namespace ctattn::detail::int16_softmax_tables {
 
-namespace ctattn::detail::kernels {
+/// e^x for x = -10 + 10 i / 512, corrected for linear interpolation between entries.
+inline constexpr std::int16_t exp[513] = {
+    2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3,
+    3, 3, 3, 3, 3, 3, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 4, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 6, 7,
+    7, 7, 7, 7, 7, 7, 7, 8, 8, 8, 8, 8, 8, 9, 9, 9, 9, 9, 9, 10, 10, 10, 10, 10, 11, 11, 11, 11, 11, 12, 12, 12, 12,
+    13, 13, 13, 13, 14, 14, 14, 14, 15, 15, 15, 16, 16, 16, 17, 17, 17, 18, 18, 18, 19, 19, 19, 20, 20, 21, 21, 21,
+    22, 22, 23, 23, 24, 24, 25, 25, 26, 26, 27, 27, 28, 28, 29, 29, 30, 30, 31, 32, 32, 33, 34, 34, 35, 36, 36, 37,
+    37, 38, 39, 40, 40, 42, 42, 43, 44, 45, 45, 46, 47, 48, 49, 50, 51, 52, 53, 54, 55, 56, 57, 59, 60, 60, 62, 63,
+    65, 65, 67, 68, 69, 71, 73, 74, 75, 77, 78, 80, 81, 83, 85, 86, 88, 90, 92, 93, 95, 97, 99, 101, 103, 105, 107,
+    109, 112, 114, 116, 118, 121, 123, 126, 128, 131, 133, 135, 139, 141, 144, 147, 149, 152, 155, 158, 162, 165, 168,
+    171, 174, 178, 181, 185, 189, 192, 196, 200, 204, 208, 212, 217, 221, 225, 230, 234, 239, 243, 248, 253, 258, 263,
+    268, 273, 279, 284, 290, 296, 302, 308, 314, 320, 327, 333, 340, 346, 353, 360, 366, 374, 381, 389, 397, 404, 413,
+    421, 429, 437, 446, 455, 464, 473, 482, 492, 501, 511, 522, 532, 543, 553, 564, 575, 586, 598, 610, 622, 634, 646,
+    659, 672, 685, 699, 713, 727, 741, 756, 771, 786, 801, 817, 833, 850, 866, 884, 901, 919, 937, 955, 974, 993,
+    1013, 1033, 1053, 1074, 1095, 1117, 1139, 1161, 1184, 1207, 1232, 1256, 1281, 1306, 1332, 1358, 1385, 1412, 1440,
+    1468, 1497, 1527, 1557, 1587, 1619, 1651, 1683, 1716, 1750, 1785, 1820, 1856, 1892, 1930, 1968, 2006, 2046, 2087,
+    2128, 2170, 2212, 2256, 2300, 2346, 2392, 2439, 2488, 2537, 2587, 2638, 2690, 2743, 2796, 2852, 2908, 2966, 3024,
+    3084, 3145, 3207, 3270, 3334, 3400, 3467, 3535, 3605, 3677, 3749, 3822, 3898, 3975, 4053, 4133, 4214, 4297, 4383,
+    4469, 4557, 4647, 4739, 4833, 4927, 5024, 5124, 5225, 5328, 5433, 5541, 5649, 5761, 5875, 5991, 6109, 6230, 6352,
+    6477, 6605, 6736, 6868, 7004, 7141, 7282, 7427, 7572, 7722, 7874, 8030, 8188, 8350, 8514, 8683, 8854, 9028, 9206,
+    9387, 9572, 9762, 9954, 10151, 10351, 10555, 10763, 10976, 11191, 11412, 11637, 11867, 12102, 12341, 12583, 12831,
+    13085, 13342, 13606, 13874, 14148, 14427, 14711, 15002, 15297, 15599, 15907, 16221, 16541, 16867, 17199, 17539,
+    17884, 18237, 18597, 18964, 19338, 19719, 20108, 20505, 20909, 21322, 21742, 22171, 22608, 23054, 23509, 23973,
+    24445, 24928, 25419, 25921, 26432, 26953, 27485, 28027, 28580, 29143, 29718, 30304, 30902, 31512, 32133, 32767,
+};
 
-/// The bytes of an N x K int4 packing: two values a byte, the last byte's high nibble unused when N K is odd.
-template <std::size_t N, std::size_t K>
-inline constexpr std::size_t int4_packed_bytes = (N * K + 1) / 2;
+/// 1 / (1 + x) for x = i / 512, corrected for linear interpolation between entries.
+inline constexpr std::int16_t one_over_one_plus_x[513] = {
+    32767, 32704, 32640, 32578, 32514, 32451, 32388, 32326, 32264, 32202, 32141, 32079, 32018, 31957, 31896, 31835,
+    31775, 31715, 31655, 31596, 31537, 31476, 31418, 31359, 31301, 31242, 31184, 31127, 31069, 31011, 30954, 30897,
+    30840, 30784, 30727, 30671, 30615, 30560, 30504, 30449, 30394, 30339, 30283, 30229, 30175, 30121, 30067, 30013,
+    29960, 29906, 29853, 29800, 29746, 29694, 29642, 29589, 29537, 29486, 29434, 29382, 29331, 29280, 29229, 29177,
+    29127, 29076, 29026, 28976, 28926, 28877, 28827, 28777, 28728, 28679, 28630, 28581, 28532, 28484, 28436, 28388,
+    28340, 28292, 28244, 28197, 28150, 28103, 28056, 28008, 27962, 27915, 27869, 27823, 27777, 27731, 27685, 27640,
+    27594, 27549, 27504, 27459, 27413, 27369, 27324, 27280, 27236, 27192, 27148, 27104, 27060, 27016, 26973, 26930,
+    26887, 26844, 26801, 26758, 26715, 26673, 26630, 26588, 26546, 26504, 26463, 26421, 26380, 26338, 26297, 26255,
+    26214, 26174, 26132, 26092, 26051, 26011, 25971, 25931, 25891, 25851, 25811, 25772, 25732, 25693, 25653, 25614,
+    25575, 25536, 25497, 25458, 25420, 25381, 25343, 25305, 25267, 25229, 25191, 25153, 25116, 25078, 25041, 25003,
+    24966, 24928, 24892, 24855, 24818, 24781, 24745, 24709, 24672, 24636, 24600, 24564, 24528, 24492, 24457, 24421,
+    24385, 24350, 24315, 24280, 24245, 24210, 24175, 24140, 24105, 24070, 24036, 24002, 23967, 23933, 23899, 23865,
+    23831, 23798, 23764, 23730, 23697, 23664, 23630, 23597, 23564, 23530, 23498, 23465, 23432, 23399, 23366, 23334,
+    23302, 23269, 23237, 23205, 23173, 23141, 23109, 23077, 23046, 23014, 22982, 22951, 22920, 22888, 22857, 22826,
+    22795, 22764, 22733, 22703, 22672, 22641, 22611, 22580, 22550, 22520, 22490, 22459, 22429, 22400, 22370, 22340,
+    22310, 22281, 22251, 22221, 22192, 22163, 22134, 22104, 22075, 22046, 22017, 21988, 21959, 21931, 21902, 21874,
+    21845, 21817, 21788, 21760, 21732, 21704, 21676, 21648, 21620, 21592, 21565, 21537, 21509, 21482, 21455, 21427,
+    21400, 21372, 21345, 21318, 21291, 21264, 21237, 21210, 21183, 21157, 21130, 21103, 21077, 21050, 21024, 20998,
+    20971, 20945, 20919, 20893, 20867, 20841, 20816, 20790, 20764, 20738, 20713, 20687, 20662, 20636, 20611, 20586,
+    20560, 20535, 20510, 20485, 20460, 20435, 20410, 20385, 20360, 20336, 20311, 20287, 20262, 20238, 20213, 20189,
+    20165, 20141, 20117, 20092, 20068, 20044, 20021, 19997, 19973, 19949, 19926, 19902, 19878, 19855, 19832, 19808,
+    19784, 19762, 19738, 19715, 19692, 19668, 19645, 19622, 19600, 19577, 19553, 19531, 19508, 19485, 19463, 19440,
+    19418, 19395, 19373, 19351, 19328, 19306, 19284, 19262, 19240, 19218, 19196, 19174, 19152, 19130, 19109, 19087,
+    19065, 19044, 19022, 19000, 18979, 18958, 18936, 18915, 18893, 18872, 18851, 18830, 18809, 18787, 18766, 18745,
+    18725, 18704, 18682, 18662, 18641, 18620, 18600, 18579, 18559, 18538, 18518, 18497, 18477, 18457, 18436, 18416,
+    18396, 18376, 18356, 18336, 18316, 18296, 18276, 18256, 18236, 18216, 18197, 18177, 18157, 18138, 18118, 18099,
+    18079, 18059, 18040, 18021, 18001, 17982, 17963, 17944, 17924, 17905, 17886, 17867, 17848, 17829, 17810, 17791,
+    17772, 17754, 17735, 17716, 17697, 17679, 17660, 17641, 17623, 17604, 17586, 17568, 17549, 17531, 17513, 17494,
+    17476, 17458, 17440, 17422, 17404, 17386, 17368, 17350, 17332, 17314, 17296, 17278, 17261, 17243, 17225, 17208,
+    17190, 17172, 17155, 17137, 17120, 17102, 17085, 17067, 17050, 17033, 17015, 16999, 16981, 16964, 16947, 16930,
+    16913, 16895, 16878, 16862, 16845, 16828, 16810, 16794, 16777, 16760, 16743, 16727, 16710, 16693, 16677, 16660,
+    16644, 16627, 16611, 16594, 16578, 16562, 16545, 16529, 16513, 16497, 16480, 16464, 16448, 16432, 16416, 16400,
+    16384,
+};
 
-/// Value i of a dense int4 packing: the low nibble of byte i / 2 for even i, the high one for odd i, sign-extended.
-///
-/// Example: `const std::uint8_t p[1]{0x8F}; // int4_value(p, 0) == -1, int4_value(p, 1) == -8`
-[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr std::int8_t int4_value(const std::uint8_t* packed,
-                                                                    std::size_t i) noexcept {
-  const unsigned byte = packed[i / 2];
-  const unsigned nibble = (i % 2 == 0 ? byte : byte >> 4) & 0xFu;
-  return static_cast<std::int8_t>(static_cast<int>(nibble ^ 0x8u) - 8);
-}
+}  // namespace ctattn::detail::int16_softmax_tables
 
-}  // namespace ctattn::detail::kernels
-
-#endif  // CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
-// ---------------------------------------- ctattn/kernels/int4.hpp (continued)
+#endif  // CTATTN_KERNELS_DETAIL_INT16_SOFTMAX_TABLES_HPP
+// ---------------------------------------- ctattn/kernels/int16.hpp (continued)
 // ---------------------------------------- ctattn/kernels/int8.hpp
 #ifndef CTATTN_KERNELS_INT8_HPP
 #define CTATTN_KERNELS_INT8_HPP
@@ -6874,6 +6901,7 @@ struct int8_backend<int8_backend_id::armv6m> {
   using product_ops = armv6m_int8_ops;
   using packed_ops = void;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -7907,6 +7935,7 @@ struct int8_backend<int8_backend_id::avx2> {
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -7963,6 +7992,7 @@ struct int8_backend<int8_backend_id::avx2_vnni> {
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_vnni_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -8325,6 +8355,7 @@ struct int8_backend<int8_backend_id::avx512> {
   using product_ops = avx512_int8_ops;
   using packed_ops = avx2_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -8576,6 +8607,7 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
   using product_ops = avx512_vnni_int8_ops;
   using packed_ops = avx512_vnni_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -8598,6 +8630,41 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
 /// Example: `static_assert(ctattn::detail::helium_int8_ops::step == 8);` (on a Helium target)
 
 
+// ---------------------------------------- ctattn/kernels/detail/int4_packing.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+#define CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+
+/// \file
+/// TFLite's dense int4 packing, read one value at a time: what kernels/int4.hpp and the rows that unpack int4
+/// weights themselves (kernels/helium_int8.hpp's tail) share.
+///
+/// | entity                     | what                                                         |
+/// |----------------------------|--------------------------------------------------------------|
+/// | `int4_packed_bytes<N, K>`  | (N K + 1) / 2 bytes                                          |
+/// | `int4_value(packed, i)`    | value i, in [-8, 7]                                          |
+
+
+
+namespace ctattn::detail::kernels {
+
+/// The bytes of an N x K int4 packing: two values a byte, the last byte's high nibble unused when N K is odd.
+template <std::size_t N, std::size_t K>
+inline constexpr std::size_t int4_packed_bytes = (N * K + 1) / 2;
+
+/// Value i of a dense int4 packing: the low nibble of byte i / 2 for even i, the high one for odd i, sign-extended.
+///
+/// Example: `const std::uint8_t p[1]{0x8F}; // int4_value(p, 0) == -1, int4_value(p, 1) == -8`
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr std::int8_t int4_value(const std::uint8_t* packed,
+                                                                    std::size_t i) noexcept {
+  const unsigned byte = packed[i / 2];
+  const unsigned nibble = (i % 2 == 0 ? byte : byte >> 4) & 0xFu;
+  return static_cast<std::int8_t>(static_cast<int>(nibble ^ 0x8u) - 8);
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+// ---------------------------------------- ctattn/kernels/helium_int8.hpp (continued)
 
 // The int8 operations need MVE's integer instructions only (bit 1), with Clang or GCC 13 and later, as the float
 // ones.
@@ -8948,6 +9015,7 @@ struct int8_backend<int8_backend_id::helium> {
   using product_ops = helium_int8_ops;
   using packed_ops = void;
   using int4_ops = helium_int4_ops;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -9006,6 +9074,7 @@ struct int8_backend<int8_backend_id::neon> {
   using product_ops = neon_int8_ops;
   using packed_ops = void;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 #if defined(__ARM_FEATURE_DOTPROD)
@@ -9159,6 +9228,7 @@ struct int8_backend<int8_backend_id::neon_i8mm> {
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_i8mm_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 #endif  // defined(__ARM_FEATURE_MATMUL_INT8)
@@ -9171,6 +9241,7 @@ struct int8_backend<int8_backend_id::neon_dotprod> {
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_dotprod_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 #endif  // defined(__ARM_FEATURE_DOTPROD)
@@ -10131,6 +10202,355 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
 }  // namespace ctattn
 
 #endif  // CTATTN_KERNELS_INT8_HPP
+// ---------------------------------------- ctattn/kernels/int16.hpp (continued)
+
+namespace ctattn::detail {
+/// The 16x8 operations of the int8 row this build runs (`int8_row::int16_ops`: the Cortex-M DSP's fully-connected
+/// kernel, kernels/arm_dsp_int16.hpp), or `void`.
+using int16_product_ops = int8_row::int16_ops;
+/// The same as declared (kernels/detail/ops_defaults.hpp): the defaults where the row has none.
+using int16_declared = declared_ops<int16_product_ops, int16_ops_defaults>;
+}  // namespace ctattn::detail
+
+namespace ctattn::detail::kernels {
+
+/// The stack bytes `int16_fully_connected` takes for M rows of K terms on this build (the backend's paired rows).
+template <std::size_t M, std::size_t K>
+inline constexpr std::size_t int16_product_stack_bytes =
+    int16_declared::template takes<K> ? int16_declared::template stack_bytes<M, K> : 0;
+
+/// y = clamp(mbqm(x - x_zero, M) + y_zero): TFLite's QUANTIZE from a quantized tensor to another (int8 to int16,
+/// int16 to int8).
+template <math::quantized_multiplier M, std::size_t R, std::size_t C, typename In, typename Out>
+constexpr void convert_rows(const In (&x)[R][C], std::int32_t x_zero, std::int32_t y_zero, Out (&y)[R][C]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      y[r][c] = saturate_to<Out>(math::multiply_by_quantized_multiplier(std::int32_t{x[r][c]} - x_zero, M) + y_zero);
+    }
+  }
+}
+
+/// out[i][j] = requantize_int64(sum_k a[i][k] b[j][k], m): TFLite's int16 BATCH_MATMUL, b given by its rows (b^T's
+/// columns). The sum is exact in int64 for K < 2^17.
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                        math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+  for (std::size_t i = 0; i < M; ++i) {
+    for (std::size_t j = 0; j < N; ++j) {
+      std::int64_t sum = 0;
+      for (std::size_t k = 0; k < K; ++k) sum += std::int32_t{a[i][k]} * std::int32_t{b[j][k]};
+      out[i][j] = requantize_int64(sum, m);
+    }
+  }
+}
+
+/// y[i][n] = requantize_int64(sum_k x[i][k] w[n][k] + bias[n], multipliers[n]): TFLite's 16x8 FULLY_CONNECTED with
+/// an int64 bias (the converter's default for 16x8), per channel (MC = N) or per tensor (one multiplier, MC = 1).
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC, typename Ops = int16_product_ops>
+  requires(MC == N || MC == 1)
+constexpr void int16_fully_connected(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                     const std::int64_t (&bias)[N], const math::quantized_multiplier (&multipliers)[MC],
+                                     std::int16_t (&y)[M][N]) noexcept {
+  using declared = declared_ops<Ops, int16_ops_defaults>;
+  if constexpr (declared::has_fully_connected && declared::template takes<K>) {
+    if (!std::is_constant_evaluated()) {
+      Ops::fully_connected(x, w, bias, multipliers, y);
+      return;
+    }
+  }
+  for (std::size_t i = 0; i < M; ++i) {
+    for (std::size_t n = 0; n < N; ++n) {
+      std::int64_t sum = bias[n];
+      for (std::size_t k = 0; k < K; ++k) sum += std::int32_t{x[i][k]} * std::int32_t{w[n][k]};
+      y[i][n] = requantize_int64(sum, multipliers[MC == 1 ? 0 : n]);
+    }
+  }
+}
+
+/// out = clamp(mbqm(mbqm(a 2^15, A) + mbqm(b 2^15, B), Out)): TFLite's int16 ADD (its general path: zero points 0,
+/// left shift 15, each multiplier below 1).
+template <math::quantized_multiplier A, math::quantized_multiplier B, math::quantized_multiplier Out, std::size_t R,
+          std::size_t C>
+constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
+                              std::int16_t (&out)[R][C]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::int32_t sum = math::multiply_by_quantized_multiplier(std::int32_t{a[r][c]} * (1 << 15), A) +
+                               math::multiply_by_quantized_multiplier(std::int32_t{b[r][c]} * (1 << 15), B);
+      out[r][c] = saturate_to<std::int16_t>(math::multiply_by_quantized_multiplier(sum, Out));
+    }
+  }
+}
+
+/// out = clamp(mbqm(a b, M)): TFLite's int16 MUL (zero points 0; the product at most 2^30 in magnitude).
+template <math::quantized_multiplier M, std::size_t R, std::size_t C>
+constexpr void int16_multiply_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
+                                   std::int16_t (&out)[R][C]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      out[r][c] =
+          saturate_to<std::int16_t>(math::multiply_by_quantized_multiplier(std::int32_t{a[r][c]} * b[r][c], M));
+    }
+  }
+}
+
+/// A 513-entry table read at an int16 v: entry 256 + floor(v / 128), plus the slope to the next entry times v's low
+/// 7 bits, rounded (floor((slope x low + 64) / 128)): TFLite's LUTLookup.
+CTATTN_ALWAYS_INLINE constexpr std::int16_t int16_table_lookup(std::int16_t v,
+                                                               const std::int16_t (&table)[513]) noexcept {
+  // Rationale: C++20 defines >> of a negative value as the floor and & on two's complement, as TFLite assumes.
+  const auto index = static_cast<std::size_t>(256 + (v >> 7));
+  const std::int32_t low = v & 0x7F;
+  const auto slope = static_cast<std::int16_t>(table[index + 1] - table[index]);
+  return static_cast<std::int16_t>(table[index] + ((slope * low + 64) >> 7));
+}
+
+/// The int16 softmax of x[0, n) into y, TFLite's reference SoftmaxInt16 step by step: per element, (x - max) times
+/// the input multiplier (beta s_in over 10 / 65535: [-10, 0] spread over the int16 range) looked up in e^x's table;
+/// the sum's leading bits looked up in 1 / (1 + x)'s; each e^x times that reciprocal, shifted back by the sum's
+/// magnitude, clamped to [0, 32767] (scale 1/32768).
+constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::size_t n,
+                                 math::quantized_multiplier input) noexcept {
+  std::int16_t largest = std::numeric_limits<std::int16_t>::min();
+  for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
+  std::int32_t sum = 0;
+  for (std::size_t c = 0; c < n; ++c) {
+    const std::int32_t scaled = math::multiply_by_quantized_multiplier(std::int32_t{x[c]} - largest, input);
+    y[c] = int16_table_lookup(saturate_to<std::int16_t>(scaled + 32767), int16_softmax_tables::exp);
+    sum += y[c];
+  }
+  // sum >= 32762 (the largest element's entry), so 1 <= headroom <= 17.
+  const int headroom = std::countl_zero(static_cast<std::uint32_t>(sum));
+  const auto shifted = static_cast<std::int32_t>(((std::int64_t{sum} << (headroom - 1)) + (1 << 13)) >> 14);
+  const std::int16_t reciprocal = int16_table_lookup(saturate_to<std::int16_t>(shifted - (1 << 15) - (1 << 16)),
+                                                     int16_softmax_tables::one_over_one_plus_x);
+  const int right = 31 - headroom;
+  for (std::size_t c = 0; c < n; ++c) {
+    const auto scaled =
+        static_cast<std::int32_t>((std::int64_t{y[c]} * reciprocal + (std::int64_t{1} << (right - 1))) >> right);
+    y[c] = static_cast<std::int16_t>(scaled < 0 ? 0 : (scaled > 32767 ? 32767 : scaled));
+  }
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_INT16_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/kernels/int4.hpp
+#ifndef CTATTN_KERNELS_INT4_HPP
+#define CTATTN_KERNELS_INT4_HPP
+
+/// \file
+/// The kernels of int4 weights with int8 activations (`ctattn::qlinear` with `weight_format::int4`), and the one
+/// place that decides how they compute. The weights are TFLite's dense int4 packing: the N x K values in row-major
+/// order two per byte, value 2i in the low nibble of byte i and value 2i + 1 in its high nibble, each a two's
+/// complement 4-bit number (an odd K splits a byte between two rows). The arithmetic is the int8 layer's
+/// (kernels/int8.hpp) on the unpacked values: TFLite unpacks int4 weights to int8 and runs its int8
+/// fully-connected operator, so the bits are the same.
+///
+/// | kernel                                         | computes                                                  |
+/// |------------------------------------------------|-----------------------------------------------------------|
+/// | `int4_value(packed, i)`                        | value i of a packing, in [-8, 7]                          |
+/// | `int4_unpack_rows<B, K>(packed, first, rows)`  | rows first.. first + B - 1 of an N x K packing as int8    |
+/// | `int4_fully_connected(x, packed, start, multipliers, zero, y)` | `int8_fully_connected`'s outputs from int4 weights |
+///
+/// How `int4_fully_connected` computes:
+///   1. constant evaluation: the weights unpacked to int8, then `int8_fully_connected`'s constant form;
+///   2. run time, where the build's int8 row has an int4 product that takes K (`int4_product_ops`'s
+///      `fully_connected`: the Cortex-M DSP extension's, kernels/arm_dsp_int4.hpp, for K a multiple of 8): that
+///      kernel, on the packed weights;
+///   3. else blocks of `int4_block_channels` output channels unpacked to int8 on the stack (by the row's `unpack`
+///      where it has one: Helium's, 32 values a step; else the loop), each block's outputs the build's int8 product
+///      kernel (`run_product_requantized`), so every backend of the int8 table runs int4 layers too.
+///
+/// Example:
+/// \code
+///   const std::int8_t x[1][2]{{1, 2}};
+///   const std::uint8_t w[1]{0xF3};   // the 1 x 2 weights {3, -1}
+///   const std::int32_t start[1]{0};
+///   const ctattn::math::quantized_multiplier one[1]{{1 << 30, 1}};
+///   std::int8_t y[1][1];
+///   ctattn::detail::kernels::int4_fully_connected(x, w, start, one, 0, y);   // {{1}}: 1 x 3 + 2 x -1
+/// \endcode
+
+
+// ---------------------------------------- ctattn/kernels/arm_dsp_int4.hpp
+#ifndef CTATTN_KERNELS_ARM_DSP_INT4_HPP
+#define CTATTN_KERNELS_ARM_DSP_INT4_HPP
+
+/// \file
+/// The Cortex-M DSP extension's kernel for int4 weights with int8 inputs (kernels/int4.hpp's
+/// `int4_fully_connected`): the packed weights read straight from flash, 8 a word, each pair of nibbles widened to
+/// the two 16-bit halves `smlad` multiplies, with no unpacked copy.
+///
+/// | step                                   | instructions            | what it does                               |
+/// |----------------------------------------|-------------------------|--------------------------------------------|
+/// | load 8 int4                            | `ldr`                   | one word: values 0..7 of a row's 8 terms   |
+/// | the low nibbles, each times 16         | `lsl`, `and`            | bytes n0 16, n2 16, n4 16, n6 16           |
+/// | values (0, 4) and (2, 6) in halves     | `sxtb16`, `sxtb16 ror #8` | two's complement nibbles sign-extended   |
+/// | the high nibbles, each times 16        | `and`                   | bytes n1 16, n3 16, n5 16, n7 16           |
+/// | values (1, 5) and (3, 7) in halves     | `sxtb16`, `sxtb16 ror #8` |                                          |
+/// | multiply and add, each row             | 2 `ldrd`, 4 `smlad`     | the row's 8 inputs, widened in that order  |
+///
+/// Each value is read as 16 times itself (its nibble in a byte's high half), so a row's sum is 16 times the true one
+/// and one arithmetic shift makes it exact. The rows of x are widened once per block of up to 6 rows, their terms
+/// paired as the weights' halves are ((0, 4), (2, 6), (1, 5), (3, 7) of every 8), and each channel runs against
+/// all of them: 45 instructions per 48 multiply-accumulates in a block of 6 rows, against 42 for int8 weights.
+///
+/// Takes rows of K terms where K is a multiple of 8 (each row's weights then start on a byte, 4 words a row of 32)
+/// and at most `arm_dsp_widened_max_terms`; kernels/int4.hpp gives other widths to the int8 kernel on unpacked
+/// blocks. Built only where the compiler defines `__ARM_FEATURE_DSP`. Tested on the target by the firmware boards
+/// (int8_kernel_cases: every width, block and rest against the formula).
+///
+/// Example: `static_assert(ctattn::detail::arm_dsp_int4_ops::takes<32> && !ctattn::detail::arm_dsp_int4_ops::takes<12>);`
+
+
+
+#if defined(__ARM_FEATURE_DSP)
+
+#include <arm_acle.h>
+
+#include <bit>
+#include <cstring>
+
+namespace ctattn::detail {
+
+struct arm_dsp_int4_ops : int4_ops_defaults {
+  static constexpr bool has_fully_connected = true;
+  /// Terms per packed word.
+  static constexpr std::size_t step = 8;
+  /// The most rows of x a widened block holds.
+  static constexpr std::size_t block_rows = 6;
+  /// Whether rows of K terms take this kernel.
+  template <std::size_t K>
+  static constexpr bool takes = K >= step && K % step == 0 && K <= arm_dsp_widened_max_terms;
+
+  /// R rows of x (XS bytes apart) widened into `out` in the order `block_steps` reads them: for each 8 terms, each
+  /// row's (x0, x4) and (x2, x6) halves, then each row's (x1, x5) and (x3, x7).
+  template <std::size_t K, std::size_t XS, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void widen_rows(const std::int8_t* x, std::int32_t* out) noexcept {
+    for (std::size_t t = 0; t < K; t += step) {
+      std::uint32_t odd[R][2];
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        const std::uint32_t low = arm_dsp_int8_ops::load_word(x + r * XS + t);
+        const std::uint32_t high = arm_dsp_int8_ops::load_word(x + r * XS + t + 4);
+        const auto e0 = static_cast<std::uint32_t>(arm_dsp_int8_ops::even_bytes(low));   // x0, x2
+        const auto e1 = static_cast<std::uint32_t>(arm_dsp_int8_ops::even_bytes(high));  // x4, x6
+        const auto o0 = static_cast<std::uint32_t>(arm_dsp_int8_ops::odd_bytes(low));    // x1, x3
+        const auto o1 = static_cast<std::uint32_t>(arm_dsp_int8_ops::odd_bytes(high));   // x5, x7
+        out[2 * r] = std::bit_cast<std::int32_t>((e0 & 0xFFFFu) | (e1 << 16));
+        out[2 * r + 1] = std::bit_cast<std::int32_t>((e1 & 0xFFFF0000u) | (e0 >> 16));
+        odd[r][0] = (o0 & 0xFFFFu) | (o1 << 16);
+        odd[r][1] = (o1 & 0xFFFF0000u) | (o0 >> 16);
+      }
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        out[2 * R + 2 * r] = std::bit_cast<std::int32_t>(odd[r][0]);
+        out[2 * R + 2 * r + 1] = std::bit_cast<std::int32_t>(odd[r][1]);
+      }
+      out += 4 * R;
+    }
+  }
+
+  /// 16 times the raw sums of R <= 6 widened rows at xw (`widen_rows`) against one channel's K / 8 packed words
+  /// at w, into s.
+  // Rationale: in assembly for the reason arm_dsp_int8_ops::block_steps gives: 6 accumulators, the packed word,
+  // two widened halves of it, a pair of x's words (`ldrd`), the two pointers and the count are 14 registers, the
+  // core's 13 and the link register (saved by the compiler around the block, as the clobber asks). The rows past R
+  // are left out by the assembler (`.if`).
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void block_steps(const std::int32_t* xw, const std::uint8_t* w,
+                                               std::int32_t (&s)[block_rows]) noexcept {
+    static_assert(R >= 1 && R <= block_rows && takes<K>);
+    std::size_t steps = K / step;
+    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0, s4 = 0, s5 = 0;
+    std::uint32_t word, half_a, half_b, x_a, x_b;
+#define CTATTN_ARM_DSP_INT4_ROW(N)         \
+  ".if %c[rows] > " #N                     \
+  "\n\t"                                   \
+  "ldrd %[xa], %[xb], [%[x]], #8\n\t"      \
+  "smlad %[s" #N "], %[xa], %[ha], %[s" #N \
+  "]\n\t"                                  \
+  "smlad %[s" #N "], %[xb], %[hb], %[s" #N \
+  "]\n\t"                                  \
+  ".endif\n\t"
+    asm volatile(
+        "1:\n\t"
+        "ldr %[word], [%[w]], #4\n\t"
+        "lsl %[ha], %[word], #4\n\t"
+        "and %[ha], %[ha], #0xF0F0F0F0\n\t"
+        "sxtb16 %[hb], %[ha], ror #8\n\t"
+        "sxtb16 %[ha], %[ha]\n\t"
+        CTATTN_ARM_DSP_INT4_ROW(0) CTATTN_ARM_DSP_INT4_ROW(1) CTATTN_ARM_DSP_INT4_ROW(2)
+        CTATTN_ARM_DSP_INT4_ROW(3) CTATTN_ARM_DSP_INT4_ROW(4) CTATTN_ARM_DSP_INT4_ROW(5)
+        "and %[word], %[word], #0xF0F0F0F0\n\t"
+        "sxtb16 %[hb], %[word], ror #8\n\t"
+        "sxtb16 %[ha], %[word]\n\t"
+        CTATTN_ARM_DSP_INT4_ROW(0) CTATTN_ARM_DSP_INT4_ROW(1) CTATTN_ARM_DSP_INT4_ROW(2)
+        CTATTN_ARM_DSP_INT4_ROW(3) CTATTN_ARM_DSP_INT4_ROW(4) CTATTN_ARM_DSP_INT4_ROW(5)
+        "subs %[steps], %[steps], #1\n\t"
+        "bne 1b\n\t"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [s4] "+r"(s4), [s5] "+r"(s5), [x] "+r"(xw),
+          [w] "+r"(w), [steps] "+r"(steps), [word] "=&r"(word), [ha] "=&r"(half_a), [hb] "=&r"(half_b),
+          [xa] "=&r"(x_a), [xb] "=&r"(x_b)
+        : [rows] "n"(R)
+        : "cc", "memory");
+#undef CTATTN_ARM_DSP_INT4_ROW
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+    s[4] = s4;
+    s[5] = s5;
+  }
+
+  /// R <= 6 rows of x from row r0, widened once, against all N channels of the packing, into y.
+  // Rationale: never inlined, as arm_dsp_int8_ops::widened_block, so that the widened rows are on the stack only
+  // while the block runs.
+  template <std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, std::size_t R, typename Epilogue>
+  [[gnu::noinline]] static void widened_block(const std::int8_t* x, const std::uint8_t* packed, std::size_t r0,
+                                              const Epilogue& e, std::int8_t* y) noexcept {
+    alignas(8) std::int32_t xw[K / step * R * 4];
+    widen_rows<K, XS, R>(x, xw);
+    for (std::size_t c = 0; c < N; ++c) {
+      std::int32_t sums[block_rows];
+      block_steps<K, R>(xw, packed + c * (K / 2), sums);
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        // 16 times the sum, exact: one arithmetic shift, then the start (wrapping, as the int8 kernels add it).
+        sums[r] = static_cast<std::int32_t>(static_cast<std::uint32_t>(sums[r] >> 4) +
+                                            static_cast<std::uint32_t>(e.start(r0 + r, c)));
+      }
+      arm_dsp_int8_ops::requantize_column<R>(sums, e.multiplier(c), e.zero, y + c, YS);
+    }
+  }
+
+  /// kernels/int4.hpp's `int4_fully_connected` at run time, for `takes<K>`: M rows of x (K bytes apart) against
+  /// the N channels of the packing, into y (rows N apart), in blocks of at most 6 rows as equal as the rows allow.
+  template <std::size_t M, std::size_t K, std::size_t N, typename Epilogue>
+  static void fully_connected(const std::int8_t* x, const std::uint8_t* packed, Epilogue e, std::int8_t* y) noexcept {
+    constexpr std::size_t blocks = (M + block_rows - 1) / block_rows;
+    constexpr std::size_t larger = (M + blocks - 1) / blocks;
+    constexpr std::size_t smaller = M / blocks;
+    constexpr std::size_t larger_blocks = M % blocks == 0 ? blocks : M % blocks;
+    std::size_t r = 0;
+    for (std::size_t b = 0; b < larger_blocks; ++b, r += larger) {
+      widened_block<K, N, K, N, larger>(x + r * K, packed, r, e, y + r * N);
+    }
+    if constexpr (larger_blocks < blocks) {
+      for (std::size_t b = larger_blocks; b < blocks; ++b, r += smaller) {
+        widened_block<K, N, K, N, smaller>(x + r * K, packed, r, e, y + r * N);
+      }
+    }
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_DSP)
+
+#endif  // CTATTN_KERNELS_ARM_DSP_INT4_HPP
 // ---------------------------------------- ctattn/kernels/int4.hpp (continued)
 
 namespace ctattn::detail {
@@ -14092,6 +14512,9 @@ struct quantization_constant {
 /// | `weight_override_must_name_a_layer`   | the model, the override's path (`point<'h', 'e', 'd'>`) that names none of its layers with linear weights |
 /// | `layer_weights_must_have_its_format`  | the weight type an int8 layer holds, the type given (int8 or int4 weights, or another shape) |
 /// | `weight_scales_must_match_granularity`| `count<S>` (the scales given), `count<N>` (the layer's: Out per channel, 1 per tensor) |
+/// | `int16_zero_point_must_be_zero`       | `quantization_constant<Q>` of an int16 matrix                   |
+/// | `int16_scales_must_suit_the_kernel`   | the operation, its inputs' and output's `quantization_constant`s |
+/// | `quantized_operands_must_have_one_width` | both operands' types (one int8, one int16)                   |
 
 
 
@@ -14104,6 +14527,18 @@ struct quantized_matrix {};
 struct quantized_multiply {};
 /// An int8 linear layer applied to int8 rows.
 struct quantized_projection {};
+/// Declaring an int16 matrix (its quantization is checked).
+struct int16_matrix {};
+/// A product of int16 matrices (TFLite's 16x8 BATCH_MATMUL).
+struct int16_multiply {};
+/// The element-wise sum of int16 matrices (TFLite's int16 ADD).
+struct int16_add {};
+/// The element-wise product of int16 matrices (TFLite's int16 MUL).
+struct int16_hadamard {};
+/// The int16 softmax of each row (TFLite's int16 SOFTMAX).
+struct int16_softmax {};
+/// A conversion between int8 and int16 (TFLite's QUANTIZE between quantized tensors).
+struct int16_conversion {};
 /// The element-wise sum of int8 matrices.
 struct quantized_add {};
 /// The element-wise product of int8 matrices.
@@ -14404,6 +14839,53 @@ struct int8_operands_must_both_be_int8 {
   }
 };
 
+/// TFLite's 16x8 tensors are symmetric: an int16 quantization's zero point is 0 (TFLite's kernels refuse another),
+/// which keeps every int16 product and sum free of offsets.
+template <typename Operation, typename Quantization>
+struct int16_zero_point_must_be_zero {
+  static constexpr bool holds = Quantization::value.zero_point == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: an int16 quantization's zero point must be 0 (TFLite's 16x8 tensors are symmetric); take "
+                  "the scale from the largest magnitude, max |x| / 32767, and zero point 0");
+    return holds;
+  }
+};
+
+/// TFLite's 16x8 kernels take scales for which their fixed-point steps cannot overflow: an int16 sum's output scale
+/// above 2 max(a_scale, b_scale) / 32768 (its multiplier below 1), an int16 element-wise product's above a_scale
+/// b_scale, an int16 product's above a_scale b_scale / 128, a softmax's input scale below 5 (its differences, up to
+/// 65535, times 2^15 at most), a conversion's in_scale / out_scale below 2^15. TFLite refuses the model; here the rule stops the build. `Scales` lists the
+/// operation's input and output quantizations.
+template <typename Operation, bool Holds, typename... Scales>
+struct int16_scales_must_suit_the_kernel {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: TFLite's 16x8 arithmetic cannot take these scales (the operation and quantizations "
+                  "below): an int16 add needs out_scale > 2 max(a_scale, b_scale) / 32768, hadamard out_scale > "
+                  "a_scale b_scale, multiply out_scale > a_scale b_scale / 128, softmax an input scale below 5, a "
+                  "conversion in_scale / out_scale below 2^15; "
+                  "choose a larger output scale (or a smaller input one)");
+    return holds;
+  }
+};
+
+/// An operation takes operands of one width: both int8 or both int16. The int8 one is brought to int16 (or back)
+/// by `ctattn::quantize<Q, std::int16_t>(q)` (`ctattn::quantize<Q>(q16)`), TFLite's QUANTIZE between the widths.
+/// Never holds: the overloads that check it exist only to say so.
+template <typename Operation, typename A, typename B>
+struct quantized_operands_must_have_one_width {
+  static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: one operand is int8 and the other int16, and a quantized operation takes one width; "
+                  "convert one with ctattn::quantize<Q, std::int16_t>(q8) or ctattn::quantize<Q>(q16) (TFLite's "
+                  "QUANTIZE between int8 and int16)");
+    return holds;
+  }
+};
+
 }  // namespace shape_error
 
 namespace detail {
@@ -14412,6 +14894,12 @@ template <quantization Q>
 using quantization_rules =
     rule_list<shape_error::scale_must_be_positive<op::quantized_matrix, quantization_constant<Q>>,
               shape_error::zero_point_must_fit_int8<op::quantized_matrix, quantization_constant<Q>>>;
+
+/// The rules of declaring an int16 matrix with quantization Q.
+template <quantization Q>
+using int16_quantization_rules =
+    rule_list<shape_error::scale_must_be_positive<op::int16_matrix, quantization_constant<Q>>,
+              shape_error::int16_zero_point_must_be_zero<op::int16_matrix, quantization_constant<Q>>>;
 }  // namespace detail
 
 }  // namespace ctattn
@@ -14479,16 +14967,21 @@ struct is_basic_qmatrix : std::false_type {};
 template <auto R, auto C, quantization Q>
 struct is_basic_qmatrix<basic_qmatrix<R, C, Q>> : std::true_type {};
 
-// round(v) with ties away from zero, saturated to [-2^31, 2^31 - 1]: exact (no v + 0.5, which rounds up the double
-// just below 0.5), for constant evaluation and run time alike. NaN gives 0.
-constexpr std::int64_t round_away(double v) noexcept {
+// round(v) with ties away from zero, saturated to [-2^Bits, 2^Bits - 1] (Bits <= 62): exact (no v + 0.5, which
+// rounds up the double just below 0.5), for constant evaluation and run time alike. NaN gives 0.
+template <int Bits>
+constexpr std::int64_t saturated_round_away(double v) noexcept {
+  constexpr std::int64_t limit = std::int64_t{1} << Bits;
   if (!(v == v)) return 0;
   const double magnitude = v < 0 ? -v : v;
-  if (magnitude >= 2147483648.0) return v < 0 ? -2147483648LL : 2147483647LL;
+  if (magnitude >= static_cast<double>(limit)) return v < 0 ? -limit : limit - 1;
   const auto whole = static_cast<std::int64_t>(magnitude);  // truncation: floor of a non-negative value
   const std::int64_t rounded = whole + (magnitude - static_cast<double>(whole) >= 0.5 ? 1 : 0);
   return v < 0 ? -rounded : rounded;
 }
+
+// round(v) with ties away from zero, saturated to the int32 range [-2^31, 2^31 - 1]. NaN gives 0.
+constexpr std::int64_t round_away(double v) noexcept { return saturated_round_away<31>(v); }
 
 // Whether v is a float32 value: a scale a .tflite file can hold (its scales are float32).
 constexpr bool is_float32(double v) noexcept {
@@ -16967,6 +17460,560 @@ struct qgated_feed_forward {
 
 #endif  // CTATTN_QUANTIZED_FEED_FORWARD_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/int16.hpp
+#ifndef CTATTN_QUANTIZED_INT16_HPP
+#define CTATTN_QUANTIZED_INT16_HPP
+
+/// \file
+/// The operations on int16 matrices (TFLite's 16x8 mode: int16 activations), each TFLite Micro's reference
+/// arithmetic bit for bit (kernels/int16.hpp), with the names of the int8 ones:
+///
+/// | operation                       | TFLite operator | result                                        |
+/// |---------------------------------|-----------------|-----------------------------------------------|
+/// | `multiply<Out>(a, b)`           | BATCH_MATMUL    | `q16matrix<M, N, Out>`                        |
+/// | `multiply<Out>(a, transpose(b))`| BATCH_MATMUL (adj_y) | `q16matrix<M, N, Out>`                   |
+/// | `add<Out>(a, b)`                | ADD             | `q16matrix<R, C, Out>`                        |
+/// | `hadamard<Out>(a, b)`           | MUL             | `q16matrix<R, C, Out>`                        |
+/// | `softmax_rows(x)`               | SOFTMAX         | `q16matrix<R, C, int16_softmax_output_quantization>` |
+///
+/// Every multiplier is derived by the compiler as TFLite Micro derives it when it prepares the operator; scales
+/// its fixed-point steps cannot take stop the build (`int16_scales_must_suit_the_kernel`), and an int8 operand
+/// given with an int16 one is the rule `quantized_operands_must_have_one_width`.
+
+
+// ---------------------------------------- ctattn/quantized/multiply.hpp
+#ifndef CTATTN_QUANTIZED_MULTIPLY_HPP
+#define CTATTN_QUANTIZED_MULTIPLY_HPP
+
+/// \file
+/// The product of two int8 matrices into a third quantization, as int8 inference computes it: the sum of
+/// (a - a_zero)(b - b_zero) in int32, then requantized by the fixed-point multiplier a_scale b_scale / out_scale
+/// (ctattn/math/fixed_point.hpp), derived by the compiler.
+
+
+// ---------------------------------------- ctattn/quantized/q16matrix.hpp
+#ifndef CTATTN_QUANTIZED_Q16MATRIX_HPP
+#define CTATTN_QUANTIZED_Q16MATRIX_HPP
+
+/// \file
+/// `ctattn::q16matrix`: an int16 matrix with its quantization in its type (TFLite's 16x8 activations: symmetric,
+/// zero point 0), and the conversions TFLite's QUANTIZE makes: float to int16, int8 to int16 and int16 to int8
+/// (`ctattn::quantize`), and back to float (`ctattn::dequantize`).
+
+
+
+namespace ctattn {
+
+/// A fixed-size, row-major int16 matrix quantized with Q: element (r, c) stands for Q.scale() x elements[r][c].
+/// Dimensions as in `ctattn::matrix` (sizes or named extents). Usually written `ctattn::q16matrix<Rows, Cols, Q>`.
+///
+/// | member                | meaning                                                        |
+/// |-----------------------|----------------------------------------------------------------|
+/// | `value_type`          | `std::int16_t`                                                 |
+/// | `quantization_type`   | `quantization_constant<Q>`; `quant` is Q itself                |
+/// | `row_extent`, `column_extent`, `rows`, `cols`, `size` | as `ctattn::matrix`            |
+/// | `elements[r][c]`      | the int16 storage (`q16matrix q{}` zeros it, `q16matrix q;` leaves it uninitialized) |
+/// | `(r, c)`              | element access                                                 |
+/// | `real(r, c)`          | the real value it stands for, as a double                      |
+///
+/// Rules: the scale is positive and finite (`scale_must_be_positive`), the zero point 0
+/// (`int16_zero_point_must_be_zero`: TFLite's 16x8 tensors are symmetric).
+///
+/// Example:
+/// \code
+///   constexpr ctattn::q16matrix<1, 2, ctattn::quantization{0.001}> q{{{1000, -32768}}};
+///   static_assert(q.real(0, 0) == 1.0 && q.real(0, 1) == -32.768);
+/// \endcode
+template <auto Rows, auto Cols, quantization Q>
+struct basic_q16matrix {
+  static_assert((detail::first_broken<detail::int16_quantization_rules<Q>>::check(), true));
+  using value_type = std::int16_t;
+  using quantization_type = quantization_constant<Q>;
+  static constexpr quantization quant = Q;
+  static constexpr auto row_extent = Rows;
+  static constexpr auto column_extent = Cols;
+  static constexpr std::size_t rows = extent_size(Rows);
+  static constexpr std::size_t cols = extent_size(Cols);
+  static constexpr std::size_t size = rows * cols;
+
+  // Rationale: no default member initializer, as `basic_qmatrix` (every int16 operation writes its whole result).
+  std::int16_t elements[rows][cols];
+
+  [[nodiscard]] constexpr std::int16_t& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
+  [[nodiscard]] constexpr std::int16_t operator()(std::size_t r, std::size_t c) const noexcept {
+    return elements[r][c];
+  }
+  [[nodiscard]] constexpr double real(std::size_t r, std::size_t c) const noexcept {
+    return Q.scale() * static_cast<double>(elements[r][c]);
+  }
+
+  friend constexpr bool operator==(const basic_q16matrix&, const basic_q16matrix&) = default;
+};
+
+/// `q16matrix<Rows, Cols, Q>`: extents normalized, as `ctattn::matrix`.
+template <auto Rows, auto Cols, quantization Q>
+using q16matrix = basic_q16matrix<normalize_extent<Rows>, normalize_extent<Cols>, Q>;
+
+namespace detail {
+template <typename T>
+struct is_basic_q16matrix : std::false_type {};
+template <auto R, auto C, quantization Q>
+struct is_basic_q16matrix<basic_q16matrix<R, C, Q>> : std::true_type {};
+}  // namespace detail
+
+/// An int16 quantized matrix (any `q16matrix`).
+template <typename M>
+concept Quantized16Matrix = detail::is_basic_q16matrix<std::remove_cvref_t<M>>::value;
+
+/// x quantized to int16 with Q, TFLite's QUANTIZE to an int16 tensor: q = clamp(round(x / scale), -32768, 32767),
+/// ties away from zero, the division in float32 for float x and a float32 scale (as `quantize<Q>(x)` to int8).
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `x`     | R x C, float or double             |
+/// | result  | `q16matrix<R, C, Q>` (x's extents) |
+///
+/// Example:
+/// \code
+///   constexpr auto q = ctattn::quantize<ctattn::quantization{0.001}, std::int16_t>(
+///       ctattn::matrix<float, 1, 3>{{{1.0f, -0.003f, 100}}});
+///   static_assert(q(0, 0) == 1000 && q(0, 1) == -3 && q(0, 2) == 32767);
+/// \endcode
+template <quantization Q, std::same_as<std::int16_t> T, FixedMatrix X>
+[[nodiscard]] constexpr auto quantize(const X& x) noexcept -> basic_q16matrix<X::row_extent, X::column_extent, Q> {
+  basic_q16matrix<X::row_extent, X::column_extent, Q> q;
+  for (std::size_t r = 0; r < X::rows; ++r) {
+    for (std::size_t c = 0; c < X::cols; ++c) {
+      const std::int64_t v = detail::rounded_quotient(x.elements[r][c], Q.scale());
+      q.elements[r][c] = static_cast<std::int16_t>(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));
+    }
+  }
+  return q;
+}
+
+namespace detail {
+/// Whether a multiplier's shift is at most `largest` (its real value below 2^largest).
+constexpr bool shift_at_most(double real, int largest) noexcept {
+  return math::quantize_multiplier(real).shift <= largest;
+}
+
+/// TFLite's QUANTIZE from one quantized tensor to another: the multiplier in_scale / out_scale, in double, below
+/// 2^15 so that no value shifted by it leaves the int32 range.
+template <quantization In, quantization Out>
+inline constexpr math::quantized_multiplier conversion_multiplier = math::quantize_multiplier(In.scale() / Out.scale());
+
+// Rationale: a class, not an alias template: GCC 12 crashes substituting a quantization argument taken from a type
+// (`X::quant`) into an alias's expression.
+template <quantization In, quantization Out>
+struct conversion {
+  static constexpr bool fits = shift_at_most(In.scale() / Out.scale(), 15);
+  using rules = rule_list<shape_error::int16_scales_must_suit_the_kernel<
+      op::int16_conversion, fits, quantization_constant<In>, quantization_constant<Out>>>;
+};
+}  // namespace detail
+
+/// An int8 matrix brought to int16 with Q, TFLite's QUANTIZE from an int8 tensor to an int16 one (a 16x8 model's
+/// input, or an int8 part feeding an int16 one): q = clamp(mbqm(q8 - zero_point, in_scale / out_scale), -32768,
+/// 32767), `math::multiply_by_quantized_multiplier`'s rounding. Rule: in_scale / out_scale below 2^15
+/// (`int16_scales_must_suit_the_kernel`).
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `q8`    | `qmatrix<R, C, QIn>`               |
+/// | result  | `q16matrix<R, C, Q>` (q8's extents) |
+///
+/// Example: `const auto h16 = ctattn::quantize<ctattn::quantization{0.0005}, std::int16_t>(h8);`
+template <quantization Q, std::same_as<std::int16_t> T, QuantizedMatrix X>
+[[nodiscard]] constexpr auto quantize(const X& q8) noexcept -> basic_q16matrix<X::row_extent, X::column_extent, Q> {
+  basic_q16matrix<X::row_extent, X::column_extent, Q> q;
+  if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
+    detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q8.elements, X::quant.zero_point, 0,
+                                                                            q.elements);
+  }
+  return q;
+}
+
+/// An int16 matrix brought to int8 with Q, TFLite's QUANTIZE from an int16 tensor to an int8 one: q =
+/// clamp(mbqm(q16, in_scale / out_scale) + zero_point, -128, 127). Rule: in_scale / out_scale below 2^15.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `q16`   | `q16matrix<R, C, QIn>`             |
+/// | result  | `qmatrix<R, C, Q>` (q16's extents) |
+///
+/// Example: `const auto h8 = ctattn::quantize<ctattn::quantization{0.05, -3}>(h16);`
+template <quantization Q, Quantized16Matrix X>
+[[nodiscard]] constexpr auto quantize(const X& q16) noexcept -> basic_qmatrix<X::row_extent, X::column_extent, Q> {
+  basic_qmatrix<X::row_extent, X::column_extent, Q> q;
+  if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
+    detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q16.elements, 0, Q.zero_point,
+                                                                            q.elements);
+  }
+  return q;
+}
+
+/// The float matrix an int16 one stands for: scale x q, computed in double, rounded to float.
+///
+/// | operand | shape                  |
+/// |---------|------------------------|
+/// | `q`     | `q16matrix<R, C, Q>`   |
+/// | result  | `matrix<float, R, C>` (q's extents) |
+///
+/// Example: `constexpr auto x = ctattn::dequantize(q16);`
+template <Quantized16Matrix M>
+[[nodiscard]] constexpr auto dequantize(const M& q) noexcept -> basic_matrix<float, M::row_extent, M::column_extent> {
+  basic_matrix<float, M::row_extent, M::column_extent> x{};
+  for (std::size_t r = 0; r < M::rows; ++r) {
+    for (std::size_t c = 0; c < M::cols; ++c) x.elements[r][c] = static_cast<float>(q.real(r, c));
+  }
+  return x;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_Q16MATRIX_HPP
+// ---------------------------------------- ctattn/quantized/multiply.hpp (continued)
+
+namespace ctattn {
+
+namespace detail {
+/// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
+/// the output's quantization is one.
+template <typename A, typename B, quantization Out>
+using quantized_multiply_rules = rule_list<
+    shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>,
+    shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
+    quantization_rules<Out>>;
+}  // namespace detail
+
+/// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
+/// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
+/// requantization: TFLite's BATCH_MATMUL bit for bit, whose multiplier takes a_scale b_scale in float32 when both
+/// are float32 values (as a .tflite file's are), then divides in double. The same bits in constant evaluation and at
+/// run time, on every target.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `a`     | `qmatrix<M, K, QA>`                |
+/// | `b`     | `qmatrix<K, N, QB>`                |
+/// | result  | `qmatrix<M, N, Out>`               |
+///
+/// Rules: K matches (`inner_dimensions_must_match`, names included); K <= 33025
+/// (`int8_accumulator_must_not_overflow`); Out is a quantization (`scale_must_be_positive`,
+/// `zero_point_must_fit_int8`).
+///
+/// Example:
+/// \code
+///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
+/// \endcode
+/// The transpose of an int8 matrix as `multiply` reads it: a view of `of` (no copy), of's columns as rows.
+/// `multiply<Out>(q, transpose(k))` computes Q K^T straight from K's rows, the layout the kernels read.
+///
+/// | member / operand | shape                       |
+/// |------------------|-----------------------------|
+/// | `of`             | `qmatrix<R, C, Q>` (or `q16matrix<R, C, Q>`) |
+/// | the view         | C x R, quantized with Q     |
+///
+/// Example: `constexpr auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <typename M>
+  requires(QuantizedMatrix<M> || Quantized16Matrix<M>)
+struct qmatrix_transpose {
+  static constexpr quantization quant = M::quant;
+  static constexpr auto row_extent = M::column_extent;
+  static constexpr auto column_extent = M::row_extent;
+  static constexpr std::size_t rows = M::cols;
+  static constexpr std::size_t cols = M::rows;
+  const M& of;
+};
+
+/// The transpose of an int8 (or int16) matrix as a view (`qmatrix_transpose`), for `multiply`.
+///
+/// Example: `const auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <typename M>
+  requires(QuantizedMatrix<M> || Quantized16Matrix<M>)
+[[nodiscard]] constexpr qmatrix_transpose<M> transpose(const M& m) noexcept {
+  return {m};
+}
+
+/// The int8 product a b^T, b given by its transpose view (`transpose(b)`): `multiply<Out>(a, b)`'s result and
+/// rules, read from b's rows without a copy.
+///
+/// | operand        | shape                   |
+/// |----------------|-------------------------|
+/// | `a`            | `qmatrix<M, K, QA>`     |
+/// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
+/// | result         | `qmatrix<M, N, Out>`    |
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
+    -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
+  using BT = qmatrix_transpose<B>;
+  basic_qmatrix<A::row_extent, BT::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
+  }
+  return out;
+}
+
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
+    -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
+  basic_qmatrix<A::row_extent, B::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
+    std::int8_t b_transposed[B::cols][A::cols];
+    for (std::size_t t = 0; t < A::cols; ++t) {
+      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
+    }
+    detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
+  }
+  return out;
+}
+
+/// `multiply<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with
+/// what to write instead.
+///
+/// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
+template <quantization Out, typename A, typename B>
+  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+}
+
+/// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
+/// (`int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+///
+/// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+}
+
+/// \copydoc multiply(const A&, const B&)
+template <typename A, typename B>
+  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+constexpr auto operator*(const A& a, const B& b) noexcept {
+  return multiply(a, b);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
+// ---------------------------------------- ctattn/quantized/int16.hpp (continued)
+
+namespace ctattn {
+
+/// The quantization of int16 softmax outputs (TFLite's): weight w is round(32768 w), 1 held at 32767.
+inline constexpr quantization int16_softmax_output_quantization{1.0 / 32768.0, 0};
+
+namespace detail {
+template <typename A, typename B, quantization Out>
+using int16_multiply_rules = rule_list<
+    shape_error::inner_dimensions_must_match<op::int16_multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>,
+    // The reduced multiplier's shift stays below 8 (TFLite's bound for the int64 requantization).
+    shape_error::int16_scales_must_suit_the_kernel<
+        op::int16_multiply, shift_at_most(scale_product(A::quant.scale(), B::quant.scale()) / Out.scale(), 7),
+        quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
+
+// TFLite's int16 ADD: both inputs shifted left by 15 bits and brought to the common scale 2 max(a, b) / 2^15.
+template <quantization QA, quantization QB, quantization Out>
+struct int16_add_constants {
+  static constexpr double twice_larger_scale = 2.0 * (QA.scale() > QB.scale() ? QA.scale() : QB.scale());
+  static constexpr double out_real = twice_larger_scale / (32768.0 * Out.scale());
+  static constexpr math::quantized_multiplier a = math::quantize_multiplier(QA.scale() / twice_larger_scale);
+  static constexpr math::quantized_multiplier b = math::quantize_multiplier(QB.scale() / twice_larger_scale);
+  static constexpr math::quantized_multiplier out = math::quantize_multiplier(out_real);
+};
+
+template <typename A, typename B, quantization Out>
+using int16_add_rules = rule_list<
+    rows_rule<op::int16_add, A, B>, columns_rule<op::int16_add, A, B>,
+    shape_error::int16_scales_must_suit_the_kernel<
+        op::int16_add, (int16_add_constants<A::quant, B::quant, Out>::out_real < 1.0), quantization_constant<A::quant>,
+        quantization_constant<B::quant>, quantization_constant<Out>>>;
+
+template <typename A, typename B, quantization Out>
+using int16_hadamard_rules = rule_list<
+    rows_rule<op::int16_hadamard, A, B>, columns_rule<op::int16_hadamard, A, B>,
+    shape_error::int16_scales_must_suit_the_kernel<op::int16_hadamard,
+                                                   shift_at_most(A::quant.scale() * B::quant.scale() / Out.scale(), 0),
+                                                   quantization_constant<A::quant>, quantization_constant<B::quant>,
+                                                   quantization_constant<Out>>>;
+
+// TFLite's int16 softmax input multiplier: beta s_in over 10 / 65535 (beta 1), in double.
+template <quantization Q>
+inline constexpr double int16_softmax_input_real = Q.scale() / (10.0 / 65535.0);
+
+// Stops the build at an operation given an int8 and an int16 operand.
+template <typename Operation, typename A, typename B>
+constexpr auto refuse_mixed_widths() noexcept {
+  static_assert((shape_error::quantized_operands_must_have_one_width<Operation, A, B>::check(), true));
+  return std::conditional_t<Quantized16Matrix<A>, A, B>{};
+}
+
+template <typename A, typename B>
+concept MixedWidths = (QuantizedMatrix<A> && Quantized16Matrix<B>) || (Quantized16Matrix<A> && QuantizedMatrix<B>);
+}  // namespace detail
+
+/// The int16 product a b, quantized with `Out`: clamp(sum_k a_ik b_kj in int64, times a_scale b_scale / out_scale
+/// reduced to a 16-bit multiplier, rounded half up): TFLite's int16 BATCH_MATMUL bit for bit (the scales' product
+/// in float32 when both are float32 values, as TFLite takes it).
+///
+/// | operand | shape                   |
+/// |---------|-------------------------|
+/// | `a`     | `q16matrix<M, K, QA>`   |
+/// | `b`     | `q16matrix<K, N, QB>`   |
+/// | result  | `q16matrix<M, N, Out>`  |
+///
+/// Rules: K matches (`inner_dimensions_must_match`); out_scale > a_scale b_scale / 128
+/// (`int16_scales_must_suit_the_kernel`); Out's zero point is 0.
+///
+/// Example:
+/// \code
+///   constexpr auto scores = ctattn::multiply<ctattn::quantization{0.001}>(q16, ctattn::transpose(k16));
+/// \endcode
+template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
+    -> basic_q16matrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
+  using BT = qmatrix_transpose<B>;
+  basic_q16matrix<A::row_extent, BT::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::int16_multiply_rules<A, BT, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    detail::kernels::int16_product_transposed(a.elements, b.of.elements, multiplier, out.elements);
+  }
+  return out;
+}
+
+/// \copydoc multiply(const A&, const qmatrix_transpose<B>&)
+template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
+    -> basic_q16matrix<A::row_extent, B::column_extent, Out> {
+  basic_q16matrix<A::row_extent, B::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::int16_multiply_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    // Rationale: b transposed, so that both operands are read along K (the kernel's form); N x K on the stack.
+    std::int16_t b_transposed[B::cols][A::cols];
+    for (std::size_t t = 0; t < A::cols; ++t) {
+      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
+    }
+    detail::kernels::int16_product_transposed(a.elements, b_transposed, multiplier, out.elements);
+  }
+  return out;
+}
+
+/// a + b element by element, quantized with `Out`: TFLite's int16 ADD bit for bit (each input times 2^15 and
+/// brought to the common scale 2 max(a_scale, b_scale) / 2^15, summed in int32, requantized).
+///
+/// | operand | shape                  |
+/// |---------|------------------------|
+/// | `a`     | `q16matrix<R, C, QA>`  |
+/// | `b`     | `q16matrix<R, C, QB>`  |
+/// | result  | `q16matrix<R, C, Out>` |
+///
+/// Rules: a and b have the same rows and columns; out_scale > 2 max(a_scale, b_scale) / 32768
+/// (`int16_scales_must_suit_the_kernel`).
+///
+/// Example: `const auto h = ctattn::add<ctattn::quantization{0.0005}>(x16, attention16);`
+template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
+[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept
+    -> basic_q16matrix<A::row_extent, A::column_extent, Out> {
+  basic_q16matrix<A::row_extent, A::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::int16_add_rules<A, B, Out>>::check()) {
+    using k = detail::int16_add_constants<A::quant, B::quant, Out>;
+    detail::kernels::int16_add_rows<k::a, k::b, k::out>(a.elements, b.elements, out.elements);
+  }
+  return out;
+}
+
+/// a * b element by element, quantized with `Out`: TFLite's int16 MUL bit for bit (the int32 product times
+/// a_scale b_scale / out_scale).
+///
+/// | operand | shape                  |
+/// |---------|------------------------|
+/// | `a`     | `q16matrix<R, C, QA>`  |
+/// | `b`     | `q16matrix<R, C, QB>`  |
+/// | result  | `q16matrix<R, C, Out>` |
+///
+/// Rules: a and b have the same rows and columns; out_scale > a_scale b_scale (`int16_scales_must_suit_the_kernel`:
+/// the product, up to 2^30, is not shifted left).
+///
+/// Example: `const auto gated = ctattn::hadamard<ctattn::quantization{0.001}>(a16, b16);`
+template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
+[[nodiscard]] constexpr auto hadamard(const A& a, const B& b) noexcept
+    -> basic_q16matrix<A::row_extent, A::column_extent, Out> {
+  basic_q16matrix<A::row_extent, A::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::int16_hadamard_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+    detail::kernels::int16_multiply_rows<multiplier>(a.elements, b.elements, out.elements);
+  }
+  return out;
+}
+
+/// The softmax of each row of an int16 matrix, TFLite's int16 SOFTMAX bit for bit (beta 1): e^(x - max) and 1 /
+/// sum read from two 513-entry tables with linear interpolation (kernels/detail/int16_softmax_tables.hpp), the
+/// weights quantized with `int16_softmax_output_quantization`.
+///
+/// | operand | shape                                              |
+/// |---------|----------------------------------------------------|
+/// | `x`     | `q16matrix<R, C, Q>`                               |
+/// | result  | `q16matrix<R, C, int16_softmax_output_quantization>` |
+///
+/// Rules: Q's scale is below 5 (`int16_scales_must_suit_the_kernel`: (x - max) times the input multiplier fits an
+/// int32). Differences beyond 10 (real) give the table's floor, e^-10.
+///
+/// Example: `const auto w = ctattn::softmax_rows(scores16);   // w(i, j) / 32768 is the weight`
+template <Quantized16Matrix X>
+[[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept
+    -> basic_q16matrix<X::row_extent, X::column_extent, int16_softmax_output_quantization> {
+  basic_q16matrix<X::row_extent, X::column_extent, int16_softmax_output_quantization> w;
+  if constexpr (detail::first_broken<rule_list<shape_error::int16_scales_must_suit_the_kernel<
+                    op::int16_softmax, detail::shift_at_most(detail::int16_softmax_input_real<X::quant>, 15),
+                    quantization_constant<X::quant>>>>::check()) {
+    constexpr math::quantized_multiplier input = math::quantize_multiplier(detail::int16_softmax_input_real<X::quant>);
+    for (std::size_t r = 0; r < X::rows; ++r) {
+      detail::kernels::int16_softmax_row(x.elements[r], w.elements[r], X::cols, input);
+    }
+  }
+  return w;
+}
+
+/// `multiply<Out>(a, b)`, `add<Out>(a, b)` or `hadamard<Out>(a, b)` with one int8 and one int16 operand: refused
+/// at compile time (`quantized_operands_must_have_one_width`), with the conversion to write.
+///
+/// Example: `ctattn::add<q16>(ctattn::quantize<q_x16, std::int16_t>(x8), y16)` rather than `ctattn::add<q16>(x8, y16)`.
+template <quantization Out, typename A, typename B>
+  requires detail::MixedWidths<A, B>
+constexpr auto add(const A&, const B&) noexcept {
+  return detail::refuse_mixed_widths<op::int16_add, A, B>();
+}
+
+/// \copydoc add(const A&, const B&)
+template <quantization Out, typename A, typename B>
+  requires detail::MixedWidths<A, B>
+constexpr auto hadamard(const A&, const B&) noexcept {
+  return detail::refuse_mixed_widths<op::int16_hadamard, A, B>();
+}
+
+/// \copydoc add(const A&, const B&)
+template <quantization Out, typename A, typename B>
+  requires detail::MixedWidths<A, B>
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_mixed_widths<op::int16_multiply, A, B>();
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_INT16_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/kv_cache.hpp
 #ifndef CTATTN_QUANTIZED_KV_CACHE_HPP
 #define CTATTN_QUANTIZED_KV_CACHE_HPP
@@ -17154,147 +18201,6 @@ constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& 
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_KV_CACHE_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/multiply.hpp
-#ifndef CTATTN_QUANTIZED_MULTIPLY_HPP
-#define CTATTN_QUANTIZED_MULTIPLY_HPP
-
-/// \file
-/// The product of two int8 matrices into a third quantization, as int8 inference computes it: the sum of
-/// (a - a_zero)(b - b_zero) in int32, then requantized by the fixed-point multiplier a_scale b_scale / out_scale
-/// (ctattn/math/fixed_point.hpp), derived by the compiler.
-
-
-
-namespace ctattn {
-
-namespace detail {
-/// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
-/// the output's quantization is one.
-template <typename A, typename B, quantization Out>
-using quantized_multiply_rules = rule_list<
-    shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>,
-    shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
-    quantization_rules<Out>>;
-}  // namespace detail
-
-/// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
-/// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
-/// requantization: TFLite's BATCH_MATMUL bit for bit, whose multiplier takes a_scale b_scale in float32 when both
-/// are float32 values (as a .tflite file's are), then divides in double. The same bits in constant evaluation and at
-/// run time, on every target.
-///
-/// | operand | shape                              |
-/// |---------|------------------------------------|
-/// | `a`     | `qmatrix<M, K, QA>`                |
-/// | `b`     | `qmatrix<K, N, QB>`                |
-/// | result  | `qmatrix<M, N, Out>`               |
-///
-/// Rules: K matches (`inner_dimensions_must_match`, names included); K <= 33025
-/// (`int8_accumulator_must_not_overflow`); Out is a quantization (`scale_must_be_positive`,
-/// `zero_point_must_fit_int8`).
-///
-/// Example:
-/// \code
-///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
-/// \endcode
-/// The transpose of an int8 matrix as `multiply` reads it: a view of `of` (no copy), of's columns as rows.
-/// `multiply<Out>(q, transpose(k))` computes Q K^T straight from K's rows, the layout the kernels read.
-///
-/// | member / operand | shape                       |
-/// |------------------|-----------------------------|
-/// | `of`             | `qmatrix<R, C, Q>`          |
-/// | the view         | C x R, quantized with Q     |
-///
-/// Example: `constexpr auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
-template <QuantizedMatrix M>
-struct qmatrix_transpose {
-  static constexpr quantization quant = M::quant;
-  static constexpr auto row_extent = M::column_extent;
-  static constexpr auto column_extent = M::row_extent;
-  static constexpr std::size_t rows = M::cols;
-  static constexpr std::size_t cols = M::rows;
-  const M& of;
-};
-
-/// The transpose of an int8 matrix as a view (`qmatrix_transpose`), for `multiply`.
-///
-/// Example: `const auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
-template <QuantizedMatrix M>
-[[nodiscard]] constexpr qmatrix_transpose<M> transpose(const M& m) noexcept {
-  return {m};
-}
-
-/// The int8 product a b^T, b given by its transpose view (`transpose(b)`): `multiply<Out>(a, b)`'s result and
-/// rules, read from b's rows without a copy.
-///
-/// | operand        | shape                   |
-/// |----------------|-------------------------|
-/// | `a`            | `qmatrix<M, K, QA>`     |
-/// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
-/// | result         | `qmatrix<M, N, Out>`    |
-template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
-    -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
-  using BT = qmatrix_transpose<B>;
-  basic_qmatrix<A::row_extent, BT::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
-    detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
-  }
-  return out;
-}
-
-template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
-    -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
-  basic_qmatrix<A::row_extent, B::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
-    // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
-    std::int8_t b_transposed[B::cols][A::cols];
-    for (std::size_t t = 0; t < A::cols; ++t) {
-      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
-    }
-    detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
-  }
-  return out;
-}
-
-/// `multiply<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with
-/// what to write instead.
-///
-/// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
-template <quantization Out, typename A, typename B>
-  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
-constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
-}
-
-/// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
-/// (`int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
-///
-/// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
-template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
-}
-
-/// \copydoc multiply(const A&, const B&)
-template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
-constexpr auto operator*(const A& a, const B& b) noexcept {
-  return multiply(a, b);
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/norm.hpp
 #ifndef CTATTN_QUANTIZED_NORM_HPP
@@ -17931,6 +18837,196 @@ struct qmean_pool {
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_POOL_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/q16linear.hpp
+#ifndef CTATTN_QUANTIZED_Q16LINEAR_HPP
+#define CTATTN_QUANTIZED_Q16LINEAR_HPP
+
+/// \file
+/// The 16x8 linear layer of TFLite's fully-connected operator: int16 activations (zero point 0), int8 weights with
+/// one symmetric scale per output channel (or one per tensor), an int64 bias, and a fixed-point multiplier per channel,
+/// derived by the compiler from a float `ctattn::linear`.
+///
+/// | entity                                                 | what                                                |
+/// |--------------------------------------------------------|-----------------------------------------------------|
+/// | `q16linear<In, Out, QIn, QOut[, Granularity]>`         | the layer: int8 `weight`, int64 `bias`, `multipliers` |
+/// | `quantize_linear<QIn, QOut, std::int16_t[, Granularity]>(l[, scales])` | a float `linear` quantized for 16x8 |
+/// | `project(x, layer)`                                    | y = x W^T + b: `q16matrix<n, In, QIn>` to `q16matrix<n, Out, QOut>` |
+///
+/// Example:
+/// \code
+///   constexpr auto head16 = ctattn::quantize_linear<q_in16, q_out16, std::int16_t>(head);
+///   const auto y = ctattn::project(ctattn::quantize<q_in16, std::int16_t>(x), head16);
+/// \endcode
+
+
+
+namespace ctattn {
+
+/// A 16x8 linear layer, y = x W^T + b, for int16 inputs quantized with QIn and int16 outputs with QOut (both zero
+/// point 0): int8 weights with one symmetric scale per output channel (`weight_granularity::per_channel`, the
+/// default) or one (`per_tensor`), the bias int64 with scale QIn.scale() x scale_c, and each channel's multiplier
+/// QIn.scale() x scale_c / QOut.scale() (per tensor: the scales' product in float32 when both are float32 values, as
+/// TFLite's), which the constructor derives.
+///
+/// | member           | shape / meaning                                                     |
+/// |------------------|---------------------------------------------------------------------|
+/// | `weight`         | Out x In int8 (PyTorch's layout)                                    |
+/// | `bias`           | Out int64 (TFLite's 16x8 bias)                                      |
+/// | `multipliers`    | `scale_count` `math::quantized_multiplier`s (Out, or 1 per tensor)  |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::q16linear<2, 1, q_in16, q_out16> layer{{{64, -127}}, {1000}, ctattn::channel_scales<1>{{0.01}}};
+///   constexpr auto y = ctattn::project(x16, layer);    // x16: q16matrix<n, 2, q_in16>
+/// \endcode
+template <auto In, auto Out, quantization QIn, quantization QOut,
+          weight_granularity Granularity = weight_granularity::per_channel>
+struct q16linear {
+  static_assert((detail::first_broken<detail::int16_quantization_rules<QIn>>::check(), true));
+  static_assert((detail::first_broken<detail::int16_quantization_rules<QOut>>::check(), true));
+  static constexpr auto input_extent = normalize_extent<In>;
+  static constexpr auto output_extent = normalize_extent<Out>;
+  static constexpr std::size_t inputs = extent_size(In);
+  static constexpr std::size_t outputs = extent_size(Out);
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+  static constexpr weight_granularity granularity = Granularity;
+  /// The weight scales and multipliers the layer has: one per output channel, or one.
+  static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
+
+  std::int8_t weight[outputs][inputs]{};
+  std::int64_t bias[outputs]{};
+  math::quantized_multiplier multipliers[scale_count]{};
+
+  /// All weights and biases 0 (every output 0).
+  constexpr q16linear() noexcept = default;
+
+  /// The layer of these int8 weights, int64 biases and weight scales (per channel, or one per tensor).
+  constexpr q16linear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int64_t (&int64_biases)[outputs],
+                      const channel_scales<scale_count>& weight_scale) noexcept {
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
+      bias[channel] = int64_biases[channel];
+    }
+    for (std::size_t m = 0; m < scale_count; ++m) {
+      multipliers[m] = math::quantize_multiplier(detail::input_weight_scale<Granularity>(QIn.scale(), weight_scale[m]) /
+                                                 QOut.scale());
+    }
+  }
+
+  /// Scales of another count (`channel_scales<Out>` per channel, one per tensor): not a layer; the build stops with
+  /// `weight_scales_must_match_granularity`'s sentence.
+  template <std::size_t S>
+    requires(S != scale_count)
+  constexpr q16linear(const std::int8_t (&)[outputs][inputs], const std::int64_t (&)[outputs],
+                      const channel_scales<S>&) noexcept {
+    static_assert((shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                     count<scale_count>>::check(),
+                   true));
+  }
+
+  /// `ctattn::project(x, *this)`: the call of the layer protocol (ctattn/layers/layer.hpp).
+  template <Quantized16Matrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return project(x, *this);
+  }
+
+  /// The memory of `project(x, layer)` on an X: the layer's object (flash when constexpr), X and the result, and on
+  /// the stack the build's 16x8 kernel's paired rows (`detail::kernels::int16_product_stack_bytes`: up to 6 rows of
+  /// In int16 on the Cortex-M DSP, none elsewhere).
+  ///
+  /// Example: `static_assert(ctattn::q16linear<32, 64, q_in16, q_out16>::footprint_of<decltype(x16)>().weight_bytes > 0);`
+  template <Quantized16Matrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(q16linear), sizeof(X), sizeof(basic_q16matrix<X::row_extent, output_extent, QOut>), 0,
+            detail::kernels::int16_product_stack_bytes<X::rows, inputs>};
+  }
+
+  friend constexpr bool operator==(const q16linear&, const q16linear&) = default;
+};
+
+/// A float linear layer quantized for 16x8 (int16 inputs QIn, int16 outputs QOut) with the weight scales `scales` (by
+/// default `weight_scales<Granularity>(l.weight)`): each weight round(w / scale_c) clamped to [-127, 127] (the
+/// division in float32 for float weights and float32 scales, as TFLite's), each bias round(b / (QIn.scale() x
+/// scale_c)) in int64 (ties away from zero).
+///
+/// Example:
+/// \code
+///   constexpr auto head16 = ctattn::quantize_linear<q_in16, q_out16, std::int16_t>(head);
+///   constexpr auto tensor16 = ctattn::quantize_linear<q_in16, q_out16, std::int16_t,
+///                                                     ctattn::weight_granularity::per_tensor>(head);
+/// \endcode
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations,
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias,
+          std::size_t S>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
+                                             const channel_scales<S>& scales) noexcept {
+  using result = q16linear<In, Out, QIn, QOut, Granularity>;
+  if constexpr (!shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                   count<result::scale_count>>::check()) {
+    return result{};
+  } else {
+    constexpr std::size_t outputs = extent_size(Out);
+    constexpr std::size_t inputs = extent_size(In);
+    std::int8_t int8_weights[outputs][inputs]{};
+    std::int64_t int64_biases[outputs]{};
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      const double scale = scales[result::scale_count == 1 ? 0 : channel];
+      for (std::size_t input = 0; input < inputs; ++input) {
+        const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
+        int8_weights[channel][input] = static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
+      }
+      if constexpr (HasBias) {
+        const double bias_scale = detail::input_weight_scale<Granularity>(QIn.scale(), scale);
+        int64_biases[channel] = detail::saturated_round_away<62>(static_cast<double>(l.bias.elements[0][channel]) / bias_scale);
+      }
+    }
+    return result{int8_weights, int64_biases, scales};
+  }
+}
+
+/// \copydoc quantize_linear
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations,
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
+  return quantize_linear<QIn, QOut, Activations, Granularity>(l, weight_scales<Granularity>(l.weight));
+}
+
+namespace detail {
+template <typename X, typename L>
+using int16_projection_rules =
+    rule_list<shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
+                                                       dim_of<L::input_extent>>,
+              shape_error::input_quantization_must_match_layer<op::quantized_projection, typename X::quantization_type,
+                                                               quantization_constant<L::input_quantization>>>;
+}  // namespace detail
+
+/// y = x W^T + b in 16x8: for each output channel c, the int64 sum of x w_c plus the int64 bias, times the channel's
+/// multiplier reduced to 16 bits, clamped to int16 (TensorFlow Lite Micro's 16x8 FULLY_CONNECTED, bit for bit).
+///
+/// | operand | shape                                   |
+/// |---------|-----------------------------------------|
+/// | `x`     | `q16matrix<n, In, QIn>`                 |
+/// | `layer` | `q16linear<In, Out, QIn, QOut, Granularity>` |
+/// | result  | `q16matrix<n, Out, QOut>`               |
+///
+/// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
+/// (`input_quantization_must_match_layer`).
+template <Quantized16Matrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
+[[nodiscard]] constexpr auto project(const X& x, const q16linear<In, Out, QIn, QOut, Granularity>& layer) noexcept
+    -> basic_q16matrix<X::row_extent, q16linear<In, Out, QIn, QOut, Granularity>::output_extent, QOut> {
+  using L = q16linear<In, Out, QIn, QOut, Granularity>;
+  basic_q16matrix<X::row_extent, L::output_extent, QOut> y;
+  if constexpr (detail::first_broken<detail::int16_projection_rules<X, L>>::check()) {
+    detail::kernels::int16_fully_connected(x.elements, layer.weight, layer.bias, layer.multipliers, y.elements);
+  }
+  return y;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_Q16LINEAR_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/transformer.hpp
 #ifndef CTATTN_QUANTIZED_TRANSFORMER_HPP

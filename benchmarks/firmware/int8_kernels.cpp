@@ -370,76 +370,19 @@ using gelu_6x64 = gelu_workload<6, 64, 1010>;
 // ---------------------------------------------------------------------------------------------------------------
 // Measuring and printing.
 
-constexpr std::uint32_t timed_runs = 8;
-
-using ctattn_benchmark::print_ratio;
+using ctattn_benchmark::measure_ctattn;
+using ctattn_benchmark::measured;
+using ctattn_benchmark::print_result;
+using ctattn_benchmark::scribble;
 
 /// Instructions per call of `run` (measure.hpp), over `timed_runs` calls.
 template <typename Run>
 std::uint32_t instructions_per_call(Run&& run) noexcept {
-  return ctattn_benchmark::instructions_per_call(run, timed_runs);
+  return ctattn_benchmark::instructions_per_call(run, ctattn_benchmark::timed_runs);
 }
-
-/// Elements of `got` whose bits differ from `want`; prints where the first one is.
-template <typename M>
-std::uint32_t count_mismatches(const char* who, const M& got, const M& want) noexcept {
-  std::uint32_t mismatches = 0;
-  for (std::size_t i = 0; i < M::rows; ++i) {
-    for (std::size_t j = 0; j < M::cols; ++j) {
-      if (got.elements[i][j] != want.elements[i][j]) {
-        if (mismatches == 0) {
-          (report_line{} << "    MISMATCH " << who << " first at (" << static_cast<std::uint32_t>(i) << ", "
-                         << static_cast<std::uint32_t>(j)
-                         << "): " << ctattn_firmware::hex{static_cast<std::uint8_t>(got.elements[i][j]), 2}
-                         << ", expected " << ctattn_firmware::hex{static_cast<std::uint8_t>(want.elements[i][j]), 2})
-              .end();
-        }
-        ++mismatches;
-      }
-    }
-  }
-  return mismatches;
-}
-
-/// A pattern no kernel writes by chance everywhere, so that an output left unwritten shows as a mismatch.
-template <typename M>
-void scribble(M& m) noexcept {
-  for (std::size_t i = 0; i < M::rows; ++i) {
-    for (std::size_t j = 0; j < M::cols; ++j) m.elements[i][j] = static_cast<std::int8_t>(0x5A ^ (i * 7 + j));
-  }
-}
-
-/// What one workload measured.
-struct measured {
-  std::uint32_t ctattn = 0;
-  std::uint32_t cmsis_nn = 0;  // 0: not built with CMSIS-NN
-  bool pass = true;
-};
-
-/// Prints the workload's lines: the human one and the `result:` one the script reads.
-void print_result(const char* name, const char* unit, std::uint32_t work, const measured& m) noexcept {
-  report_line line;
-  line << "  " << name << ": " << work << " " << unit << "; ctattn " << m.ctattn << " instructions (";
-  print_ratio(line, m.ctattn, work);
-  line << " per " << (unit[0] == 'M' ? "MAC" : "element") << ")";
-  if (m.cmsis_nn != 0) {
-    line << "; CMSIS-NN " << m.cmsis_nn << " (";
-    print_ratio(line, m.cmsis_nn, work);
-    line << "); ctattn / CMSIS-NN ";
-    print_ratio(line, m.ctattn, m.cmsis_nn);
-  }
-  line.end();
-  report_line result;
-  result << "result: workload=" << name << " " << (unit[0] == 'M' ? "macs=" : "elements=") << work
-         << " ctattn=" << m.ctattn << " cmsis_nn=";
-  if (m.cmsis_nn != 0) {
-    result << m.cmsis_nn;
-  } else {
-    result << "-";
-  }
-  result << " pass=" << (m.pass ? "yes" : "no");
-  result.end();
-}
+#if CTATTN_BENCHMARK_CMSIS_NN
+using ctattn_benchmark::measure_cmsis_nn;
+#endif
 
 // ---------------------------------------------------------------------------------------------------------------
 // CMSIS-NN's side.
@@ -480,31 +423,6 @@ constexpr channel_requantization<W::layer_type::outputs> channel_requantization_
 
 // ---------------------------------------------------------------------------------------------------------------
 // One function per kind of workload: check, time, print.
-
-/// ctattn's side of a workload: `run(out)` once on a scribbled output, its bits against the compiler's `expected`,
-/// then its instructions per call.
-template <typename Out, typename Run>
-void measure_ctattn(measured& m, Out& out, const Out& expected, Run run) noexcept {
-  scribble(out);
-  run(out);
-  m.pass = count_mismatches("ctattn vs compile time", out, expected) == 0 && m.pass;
-  m.ctattn = instructions_per_call([&] { run(out); });
-}
-
-#if CTATTN_BENCHMARK_CMSIS_NN
-/// CMSIS-NN's side: `run()` once on a scribbled output (its status must be success, its bits ctattn's), then its
-/// instructions per call.
-template <typename Out, typename Run>
-void measure_cmsis_nn(measured& m, const char* function, Out& out, const Out& expected, Run run) noexcept {
-  scribble(out);
-  if (run() != ARM_CMSIS_NN_SUCCESS) {
-    (report_line{} << "    " << function << " returned an error").end();
-    m.pass = false;
-  }
-  m.pass = count_mismatches("CMSIS-NN vs ctattn", out, expected) == 0 && m.pass;
-  m.cmsis_nn = instructions_per_call(run);
-}
-#endif
 
 /// An output buffer of type T, one per (T, Which): the workloads of one output type share theirs (the
 /// fully-connected ones with int8 and int4 weights, the two methods' softmax).

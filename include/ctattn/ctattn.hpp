@@ -40,6 +40,7 @@
 // Kernels: how every operation computes (constant-evaluated, exact scalar loops, or the build's SIMD backend).
 #include "ctattn/kernels/backend.hpp"
 #include "ctattn/kernels/dispatch.hpp"
+#include "ctattn/kernels/int16.hpp"
 #include "ctattn/kernels/int4.hpp"
 #include "ctattn/kernels/int8.hpp"
 
@@ -72,6 +73,7 @@
 #include "ctattn/quantized/embedding.hpp"
 #include "ctattn/quantized/feed_forward.hpp"
 #include "ctattn/quantized/hadamard.hpp"
+#include "ctattn/quantized/int16.hpp"
 #include "ctattn/quantized/kv_cache.hpp"
 #include "ctattn/quantized/layer.hpp"
 #include "ctattn/quantized/linear.hpp"
@@ -80,6 +82,8 @@
 #include "ctattn/quantized/patch.hpp"
 #include "ctattn/quantized/points.hpp"
 #include "ctattn/quantized/pool.hpp"
+#include "ctattn/quantized/q16linear.hpp"
+#include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/quantization.hpp"
 #include "ctattn/quantized/rules.hpp"

@@ -2,9 +2,10 @@
 // the int8 case headers marked for the backends (tests/support/case_list.hpp): the kernels against plain loops over
 // every length and zero point (tests/support/int8_kernel_cases.hpp), and the int8 operations and layers against the
 // Python reference (tests/support/quantized_cases.hpp, int8_decoder_cases.hpp), bit for bit: integer sums give the
-// same bits on every backend.
+// same bits on every backend. The int16 tier (TFLite's 16x8 mode, tests/support/int16_cases.hpp) likewise.
 #include "catch.hpp"
 #include "support/int8_decoder_cases.hpp"
+#include "support/int16_cases.hpp"
 #include "support/int8_kernel_cases.hpp"
 #include "support/quantized_cases.hpp"
 #include "support/test_data.hpp"
@@ -36,4 +37,9 @@ TEST_CASE("int8 decoder layers and int8 decoding steps give the Python reference
           "[backend][int8]") {
   ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int8_decoder_cases::every_case>(at_run_time,
                                                                                                           check_case);
+}
+
+TEST_CASE("every int16 (16x8) operation gives TFLite Micro's bits with this backend", "[backend][int16]") {
+  ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int16_cases::every_case>(at_run_time,
+                                                                                                   check_case);
 }

@@ -115,6 +115,19 @@ constexpr bool int4_ops_declared() {
   }
 }
 
+template <typename Ops>
+constexpr bool int16_ops_declared() {
+  if constexpr (std::is_void_v<Ops>) {
+    return true;
+  } else {
+    static_assert(std::is_base_of_v<ctattn::detail::int16_ops_defaults, Ops>,
+                  "a 16x8 kernel's operations derive from int16_ops_defaults (kernels/detail/ops_defaults.hpp)");
+    static_assert(Ops::has_fully_connected == defines_fully_connected<Ops>,
+                  "has_fully_connected is set exactly where defined");
+    return true;
+  }
+}
+
 template <ctattn::detail::float_backend_id Id>
 constexpr bool float_row_declared() {
   using row = ctattn::detail::float_backend<Id>;
@@ -132,7 +145,8 @@ constexpr bool int8_row_declared() {
     return true;
   } else {
     return int8_ops_declared<typename row::ops>() && int8_ops_declared<typename row::product_ops>() &&
-           packed_ops_declared<typename row::packed_ops>() && int4_ops_declared<typename row::int4_ops>();
+           packed_ops_declared<typename row::packed_ops>() && int4_ops_declared<typename row::int4_ops>() &&
+           int16_ops_declared<typename row::int16_ops>();
   }
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -69,6 +70,19 @@ constexpr void for_each_case(Read read, Report report) {
 }
 
 inline constexpr auto identity = [](const auto& value) { return value; };
+
+// The elements of a quantized matrix q (int8 or int16) that differ from the reference's integers.
+template <typename Q, std::size_t R, std::size_t C>
+constexpr std::size_t differing(const Q& q, const std::int32_t (&want)[R][C]) noexcept {
+  static_assert(Q::rows == R && Q::cols == C);
+  // Rationale: counted in 32 bits; Clang 14 with -mavx512f fails to generate code (a v8i64 compare) for this loop
+  // with a 64-bit count.
+  std::uint32_t bad = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) bad += std::int32_t{q(r, c)} == want[r][c] ? 0u : 1u;
+  }
+  return bad;
+}
 
 // Constant evaluation: case I of `Cases` (when marked `in_constant_evaluation`) as a constant expression of its own,
 // with a step budget of its own (Clang counts steps per constant expression).

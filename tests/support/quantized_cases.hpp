@@ -40,17 +40,7 @@ namespace ctattn_test::quantized_cases {
 
 namespace fx = ctattn_fixtures::quantized;
 
-template <typename Q, std::size_t R, std::size_t C>
-constexpr std::size_t differing(const Q& q, const std::int32_t (&want)[R][C]) noexcept {
-  static_assert(Q::rows == R && Q::cols == C);
-  // Rationale: counted in 32 bits; Clang 14 with -mavx512f fails to generate code (a v8i64 compare) for this loop
-  // with a 64-bit count.
-  std::uint32_t bad = 0;
-  for (std::size_t r = 0; r < R; ++r) {
-    for (std::size_t c = 0; c < C; ++c) bad += std::int32_t{q(r, c)} == want[r][c] ? 0u : 1u;
-  }
-  return bad;
-}
+using ctattn_test::differing;
 
 template <ctattn::quantization Q, std::size_t R, std::size_t C>
 constexpr ctattn::qmatrix<R, C, Q> from_ints(const std::int32_t (&values)[R][C]) noexcept {

@@ -481,7 +481,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   }
 };
 
-struct arm_dsp_int4_ops;  // kernels/arm_dsp_int4.hpp
+struct arm_dsp_int4_ops;   // kernels/arm_dsp_int4.hpp
+struct arm_dsp_int16_ops;  // kernels/arm_dsp_int16.hpp
 
 /// The int8 table's arm_dsp row (kernels/backend_rows.hpp).
 template <>
@@ -491,6 +492,7 @@ struct int8_backend<int8_backend_id::arm_dsp> {
   using product_ops = arm_dsp_int8_ops;
   using packed_ops = void;
   using int4_ops = arm_dsp_int4_ops;
+  using int16_ops = arm_dsp_int16_ops;
 };
 
 }  // namespace ctattn::detail

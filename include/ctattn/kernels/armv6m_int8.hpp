@@ -120,6 +120,7 @@ struct int8_backend<int8_backend_id::armv6m> {
   using product_ops = armv6m_int8_ops;
   using packed_ops = void;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail

@@ -358,6 +358,7 @@ struct int8_backend<int8_backend_id::avx2> {
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -414,6 +415,7 @@ struct int8_backend<int8_backend_id::avx2_vnni> {
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_vnni_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail

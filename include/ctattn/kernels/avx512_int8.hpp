@@ -197,6 +197,7 @@ struct int8_backend<int8_backend_id::avx512> {
   using product_ops = avx512_int8_ops;
   using packed_ops = avx2_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail
@@ -448,6 +449,7 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
   using product_ops = avx512_vnni_int8_ops;
   using packed_ops = avx512_vnni_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail

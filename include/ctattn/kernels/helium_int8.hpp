@@ -368,6 +368,7 @@ struct int8_backend<int8_backend_id::helium> {
   using product_ops = helium_int8_ops;
   using packed_ops = void;
   using int4_ops = helium_int4_ops;
+  using int16_ops = void;
 };
 
 }  // namespace ctattn::detail

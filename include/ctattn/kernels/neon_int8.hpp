@@ -53,6 +53,7 @@ struct int8_backend<int8_backend_id::neon> {
   using product_ops = neon_int8_ops;
   using packed_ops = void;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 #if defined(__ARM_FEATURE_DOTPROD)
@@ -206,6 +207,7 @@ struct int8_backend<int8_backend_id::neon_i8mm> {
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_i8mm_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 #endif  // defined(__ARM_FEATURE_MATMUL_INT8)
@@ -218,6 +220,7 @@ struct int8_backend<int8_backend_id::neon_dotprod> {
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_dotprod_packed_ops;
   using int4_ops = void;
+  using int16_ops = void;
 };
 
 #endif  // defined(__ARM_FEATURE_DOTPROD)

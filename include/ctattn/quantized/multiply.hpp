@@ -12,6 +12,7 @@
 
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/matrix/rules.hpp"
+#include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 
@@ -52,11 +53,12 @@ using quantized_multiply_rules = rule_list<
 ///
 /// | member / operand | shape                       |
 /// |------------------|-----------------------------|
-/// | `of`             | `qmatrix<R, C, Q>`          |
+/// | `of`             | `qmatrix<R, C, Q>` (or `q16matrix<R, C, Q>`) |
 /// | the view         | C x R, quantized with Q     |
 ///
 /// Example: `constexpr auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
-template <QuantizedMatrix M>
+template <typename M>
+  requires(QuantizedMatrix<M> || Quantized16Matrix<M>)
 struct qmatrix_transpose {
   static constexpr quantization quant = M::quant;
   static constexpr auto row_extent = M::column_extent;
@@ -66,10 +68,11 @@ struct qmatrix_transpose {
   const M& of;
 };
 
-/// The transpose of an int8 matrix as a view (`qmatrix_transpose`), for `multiply`.
+/// The transpose of an int8 (or int16) matrix as a view (`qmatrix_transpose`), for `multiply`.
 ///
 /// Example: `const auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
-template <QuantizedMatrix M>
+template <typename M>
+  requires(QuantizedMatrix<M> || Quantized16Matrix<M>)
 [[nodiscard]] constexpr qmatrix_transpose<M> transpose(const M& m) noexcept {
   return {m};
 }

@@ -75,16 +75,21 @@ struct is_basic_qmatrix : std::false_type {};
 template <auto R, auto C, quantization Q>
 struct is_basic_qmatrix<basic_qmatrix<R, C, Q>> : std::true_type {};
 
-// round(v) with ties away from zero, saturated to [-2^31, 2^31 - 1]: exact (no v + 0.5, which rounds up the double
-// just below 0.5), for constant evaluation and run time alike. NaN gives 0.
-constexpr std::int64_t round_away(double v) noexcept {
+// round(v) with ties away from zero, saturated to [-2^Bits, 2^Bits - 1] (Bits <= 62): exact (no v + 0.5, which
+// rounds up the double just below 0.5), for constant evaluation and run time alike. NaN gives 0.
+template <int Bits>
+constexpr std::int64_t saturated_round_away(double v) noexcept {
+  constexpr std::int64_t limit = std::int64_t{1} << Bits;
   if (!(v == v)) return 0;
   const double magnitude = v < 0 ? -v : v;
-  if (magnitude >= 2147483648.0) return v < 0 ? -2147483648LL : 2147483647LL;
+  if (magnitude >= static_cast<double>(limit)) return v < 0 ? -limit : limit - 1;
   const auto whole = static_cast<std::int64_t>(magnitude);  // truncation: floor of a non-negative value
   const std::int64_t rounded = whole + (magnitude - static_cast<double>(whole) >= 0.5 ? 1 : 0);
   return v < 0 ? -rounded : rounded;
 }
+
+// round(v) with ties away from zero, saturated to the int32 range [-2^31, 2^31 - 1]. NaN gives 0.
+constexpr std::int64_t round_away(double v) noexcept { return saturated_round_away<31>(v); }
 
 // Whether v is a float32 value: a scale a .tflite file can hold (its scales are float32).
 constexpr bool is_float32(double v) noexcept {

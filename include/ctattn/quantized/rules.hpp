@@ -25,6 +25,9 @@
 /// | `weight_override_must_name_a_layer`   | the model, the override's path (`point<'h', 'e', 'd'>`) that names none of its layers with linear weights |
 /// | `layer_weights_must_have_its_format`  | the weight type an int8 layer holds, the type given (int8 or int4 weights, or another shape) |
 /// | `weight_scales_must_match_granularity`| `count<S>` (the scales given), `count<N>` (the layer's: Out per channel, 1 per tensor) |
+/// | `int16_zero_point_must_be_zero`       | `quantization_constant<Q>` of an int16 matrix                   |
+/// | `int16_scales_must_suit_the_kernel`   | the operation, its inputs' and output's `quantization_constant`s |
+/// | `quantized_operands_must_have_one_width` | both operands' types (one int8, one int16)                   |
 
 #include <cstddef>
 #include <cstdint>
@@ -42,6 +45,18 @@ struct quantized_matrix {};
 struct quantized_multiply {};
 /// An int8 linear layer applied to int8 rows.
 struct quantized_projection {};
+/// Declaring an int16 matrix (its quantization is checked).
+struct int16_matrix {};
+/// A product of int16 matrices (TFLite's 16x8 BATCH_MATMUL).
+struct int16_multiply {};
+/// The element-wise sum of int16 matrices (TFLite's int16 ADD).
+struct int16_add {};
+/// The element-wise product of int16 matrices (TFLite's int16 MUL).
+struct int16_hadamard {};
+/// The int16 softmax of each row (TFLite's int16 SOFTMAX).
+struct int16_softmax {};
+/// A conversion between int8 and int16 (TFLite's QUANTIZE between quantized tensors).
+struct int16_conversion {};
 /// The element-wise sum of int8 matrices.
 struct quantized_add {};
 /// The element-wise product of int8 matrices.
@@ -342,6 +357,53 @@ struct int8_operands_must_both_be_int8 {
   }
 };
 
+/// TFLite's 16x8 tensors are symmetric: an int16 quantization's zero point is 0 (TFLite's kernels refuse another),
+/// which keeps every int16 product and sum free of offsets.
+template <typename Operation, typename Quantization>
+struct int16_zero_point_must_be_zero {
+  static constexpr bool holds = Quantization::value.zero_point == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: an int16 quantization's zero point must be 0 (TFLite's 16x8 tensors are symmetric); take "
+                  "the scale from the largest magnitude, max |x| / 32767, and zero point 0");
+    return holds;
+  }
+};
+
+/// TFLite's 16x8 kernels take scales for which their fixed-point steps cannot overflow: an int16 sum's output scale
+/// above 2 max(a_scale, b_scale) / 32768 (its multiplier below 1), an int16 element-wise product's above a_scale
+/// b_scale, an int16 product's above a_scale b_scale / 128, a softmax's input scale below 5 (its differences, up to
+/// 65535, times 2^15 at most), a conversion's in_scale / out_scale below 2^15. TFLite refuses the model; here the rule stops the build. `Scales` lists the
+/// operation's input and output quantizations.
+template <typename Operation, bool Holds, typename... Scales>
+struct int16_scales_must_suit_the_kernel {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: TFLite's 16x8 arithmetic cannot take these scales (the operation and quantizations "
+                  "below): an int16 add needs out_scale > 2 max(a_scale, b_scale) / 32768, hadamard out_scale > "
+                  "a_scale b_scale, multiply out_scale > a_scale b_scale / 128, softmax an input scale below 5, a "
+                  "conversion in_scale / out_scale below 2^15; "
+                  "choose a larger output scale (or a smaller input one)");
+    return holds;
+  }
+};
+
+/// An operation takes operands of one width: both int8 or both int16. The int8 one is brought to int16 (or back)
+/// by `ctattn::quantize<Q, std::int16_t>(q)` (`ctattn::quantize<Q>(q16)`), TFLite's QUANTIZE between the widths.
+/// Never holds: the overloads that check it exist only to say so.
+template <typename Operation, typename A, typename B>
+struct quantized_operands_must_have_one_width {
+  static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: one operand is int8 and the other int16, and a quantized operation takes one width; "
+                  "convert one with ctattn::quantize<Q, std::int16_t>(q8) or ctattn::quantize<Q>(q16) (TFLite's "
+                  "QUANTIZE between int8 and int16)");
+    return holds;
+  }
+};
+
 }  // namespace shape_error
 
 namespace detail {
@@ -350,6 +412,12 @@ template <quantization Q>
 using quantization_rules =
     rule_list<shape_error::scale_must_be_positive<op::quantized_matrix, quantization_constant<Q>>,
               shape_error::zero_point_must_fit_int8<op::quantized_matrix, quantization_constant<Q>>>;
+
+/// The rules of declaring an int16 matrix with quantization Q.
+template <quantization Q>
+using int16_quantization_rules =
+    rule_list<shape_error::scale_must_be_positive<op::int16_matrix, quantization_constant<Q>>,
+              shape_error::int16_zero_point_must_be_zero<op::int16_matrix, quantization_constant<Q>>>;
 }  // namespace detail
 
 }  // namespace ctattn

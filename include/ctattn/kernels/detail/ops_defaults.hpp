@@ -32,6 +32,7 @@
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
+/// | `int16_ops_defaults`       | `has_fully_connected` (false)     | `fully_connected<M, K, N, MC>(x, w, bias, multipliers, y)` for the K where `takes<K>` | kernels/int16.hpp |
 ///
 /// Example:
 /// \code
@@ -86,6 +87,17 @@ struct int4_ops_defaults {
   /// Whether `fully_connected` takes rows of K terms.
   template <std::size_t K>
   static constexpr bool takes = false;
+};
+
+/// The optional operations of a 16x8 kernel (a row's `int16_ops`), none defined.
+struct int16_ops_defaults {
+  static constexpr bool has_fully_connected = false;
+  /// Whether `fully_connected` takes rows of K terms.
+  template <std::size_t K>
+  static constexpr bool takes = false;
+  /// The stack bytes `fully_connected` takes for M rows of K terms.
+  template <std::size_t M, std::size_t K>
+  static constexpr std::size_t stack_bytes = 0;
 };
 
 /// The declared operations of a row's `Ops`: Ops itself, or `Defaults` where the row has none (`void`).

@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_KERNELS_ARM_DSP_INT16_HPP
+#define CTATTN_KERNELS_ARM_DSP_INT16_HPP
+
+/// \file
+/// The Cortex-M DSP extension's 16x8 fully-connected kernel (kernels/int16.hpp's `int16_fully_connected`: int16
+/// rows, int8 weights): the int8 backend's widened blocks (kernels/arm_dsp_int8.hpp) with rows that are already
+/// 16-bit. Up to 6 rows of x are paired once per block into the halves `smlad` multiplies (terms t and t + 2, t + 1
+/// and t + 3 of every 4: two `pkhbt`/`pkhtb` a word pair), then each channel's int8 weights are loaded and
+/// sign-extended (`sxtb16`) once for all the block's rows: 21 instructions per 24 multiply-accumulates, as for int8.
+///
+/// The sums are exact in int32: each `smlad` adds two products of at most 2^15 x 2^7, and a row of K <= 256 terms
+/// (`arm_dsp_widened_max_terms`) sums at most 2^30 in magnitude; the int64 bias is added after, then TFLite's int64
+/// requantization (`kernels::requantize_int64`). Wider rows take the scalar loop.
+///
+/// Built only where the compiler defines `__ARM_FEATURE_DSP`. Tested on the target by the firmware boards
+/// (int8_kernel_cases: tests/support/int16_cases.hpp against TensorFlow Lite Micro's arithmetic, every tail of the
+/// blocks).
+///
+/// Example: `static_assert(ctattn::detail::arm_dsp_int16_ops::takes<32> && !ctattn::detail::arm_dsp_int16_ops::takes<300>);`
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ctattn/kernels/arm_dsp_int8.hpp"
+#include "ctattn/kernels/detail/int16_requantize.hpp"
+#include "ctattn/kernels/detail/ops_defaults.hpp"
+
+#if defined(__ARM_FEATURE_DSP)
+
+#include <arm_acle.h>
+
+#include <bit>
+#include <cstring>
+
+namespace ctattn::detail {
+
+struct arm_dsp_int16_ops : int16_ops_defaults {
+  static constexpr bool has_fully_connected = true;
+  static constexpr std::size_t step = arm_dsp_int8_ops::step;
+  static constexpr std::size_t block_rows = arm_dsp_int8_ops::block_rows;
+  /// Whether rows of K terms take this kernel.
+  template <std::size_t K>
+  static constexpr bool takes = arm_dsp_int8_ops::widens<K>;
+  /// The stack bytes of a block of M rows of K terms (as the int8 kernel's).
+  template <std::size_t M, std::size_t K>
+  static constexpr std::size_t stack_bytes = arm_dsp_product_scratch_bytes<M, K>;
+
+  /// R rows of int16 x (K terms, XS apart) paired into `out` in the order `arm_dsp_int8_ops::block_column` reads: for
+  /// each step of 4 terms, row by row, (x_t, x_t+2) then (x_t+1, x_t+3) in 16-bit halves; the last K % 4 terms
+  /// padded with zeros.
+  template <std::size_t K, std::size_t XS, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void pair_rows(const std::int16_t* x, std::int32_t* out) noexcept {
+    for (std::size_t t = 0; t + step <= K; t += step) {
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        std::uint32_t words[2];
+        std::memcpy(words, x + r * XS + t, sizeof words);
+        out[0] = std::bit_cast<std::int32_t>((words[0] & 0xFFFFu) | (words[1] << 16));
+        out[1] = std::bit_cast<std::int32_t>((words[1] & 0xFFFF0000u) | (words[0] >> 16));
+        out += 2;
+      }
+    }
+    if constexpr (K % step != 0) {
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) {
+        std::uint16_t tail[step]{};
+        std::memcpy(tail, x + r * XS + K - K % step, K % step * sizeof(std::int16_t));
+        out[0] = std::bit_cast<std::int32_t>(std::uint32_t{tail[0]} | (std::uint32_t{tail[2]} << 16));
+        out[1] = std::bit_cast<std::int32_t>(std::uint32_t{tail[1]} | (std::uint32_t{tail[3]} << 16));
+        out += 2;
+      }
+    }
+  }
+
+  /// R <= 6 rows of x, paired once, against all N channels of w, into y (rows YS apart).
+  // Rationale: never inlined, so that the paired rows are on the stack only while the block runs (as the int8
+  // kernel's widened block).
+  template <std::size_t K, std::size_t N, std::size_t XS, std::size_t YS, std::size_t R, std::size_t MC>
+  [[gnu::noinline]] static void block(const std::int16_t* x, const std::int8_t (&w)[N][K],
+                                      const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                                      std::int16_t* y) noexcept {
+    alignas(8) std::int32_t xw[(K + step - 1) / step * R * 2];
+    pair_rows<K, XS, R>(x, xw);
+    for (std::size_t c = 0; c < N; ++c) {
+      std::int32_t sums[block_rows]{};
+      arm_dsp_int8_ops::block_column<K, R>(xw, w[c], sums);
+      const math::quantized_multiplier q = m[MC == 1 ? 0 : c];
+#pragma GCC unroll 6
+      for (std::size_t r = 0; r < R; ++r) y[r * YS + c] = kernels::requantize_int64(sums[r] + bias[c], q);
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_fully_connected` at run time, for K where `takes<K>`: blocks of at most 6 rows of x,
+  /// as equal as the rows allow.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  static void fully_connected(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                              const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                              std::int16_t (&y)[M][N]) noexcept {
+    constexpr std::size_t blocks = (M + block_rows - 1) / block_rows;
+    constexpr std::size_t larger = (M + blocks - 1) / blocks;
+    constexpr std::size_t smaller = M / blocks;
+    constexpr std::size_t larger_blocks = M % blocks == 0 ? blocks : M % blocks;
+    std::size_t r = 0;
+    for (std::size_t b = 0; b < larger_blocks; ++b, r += larger) block<K, N, K, N, larger>(x[r], w, bias, m, y[r]);
+    if constexpr (larger_blocks < blocks) {
+      for (std::size_t b = larger_blocks; b < blocks; ++b, r += smaller) {
+        block<K, N, K, N, smaller>(x[r], w, bias, m, y[r]);
+      }
+    }
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_DSP)
+
+#endif  // CTATTN_KERNELS_ARM_DSP_INT16_HPP

@@ -1,0 +1,39 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_KERNELS_DETAIL_INT16_REQUANTIZE_HPP
+#define CTATTN_KERNELS_DETAIL_INT16_REQUANTIZE_HPP
+
+/// \file
+/// The int16 kernels' last steps, shared by kernels/int16.hpp and the backends' 16x8 kernels: a value clamped to
+/// int8 or int16, and an int64 accumulator requantized to int16 as TFLite's 16x8 kernels do.
+
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "ctattn/detail/config.hpp"
+#include "ctattn/kernels/detail/int8_requantize.hpp"
+#include "ctattn/math/fixed_point.hpp"
+
+namespace ctattn::detail::kernels {
+
+/// v clamped to T's range (int8 or int16).
+template <typename T>
+CTATTN_ALWAYS_INLINE constexpr T saturate_to(std::int32_t v) noexcept {
+#if defined(__ARM_FEATURE_SAT)
+  if (!std::is_constant_evaluated()) return static_cast<T>(signed_saturate<8 * sizeof(T)>(v));
+#endif
+  constexpr std::int32_t lowest = std::numeric_limits<T>::min();
+  constexpr std::int32_t highest = std::numeric_limits<T>::max();
+  return static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
+}
+
+/// An int64 accumulator (a 16x8 product's) requantized to int16: `math::multiply_by_reduced_multiplier`, narrowed
+/// to int32 as TFLite's cast narrows it (modulo 2^32; a sum that large lies far outside any int16 output), clamped.
+CTATTN_ALWAYS_INLINE constexpr std::int16_t requantize_int64(std::int64_t accumulator,
+                                                             math::quantized_multiplier m) noexcept {
+  return saturate_to<std::int16_t>(static_cast<std::int32_t>(math::multiply_by_reduced_multiplier(accumulator, m)));
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT16_REQUANTIZE_HPP

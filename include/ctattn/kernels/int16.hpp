@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_KERNELS_INT16_HPP
+#define CTATTN_KERNELS_INT16_HPP
+
+/// \file
+/// The int16 kernels: TFLite's 16x8 arithmetic (int16 activations, int8 weights), element for element as TFLite
+/// Micro's reference kernels compute it, so that a 16x8 model gives the same bits here as in TFLite Micro and
+/// CMSIS-NN. Their sums are integers: constant evaluation and run time agree bit for bit.
+///
+/// | kernel                                               | computes (TFLite's operator)                           |
+/// |------------------------------------------------------|--------------------------------------------------------|
+/// | `requantize_int64(acc, m)`                           | clamp(int32(acc times m reduced to 16 bits), int16)    |
+/// | `convert_rows<M>(x, x_zero, y_zero, y)`              | QUANTIZE between int8 and int16                        |
+/// | `int16_product_transposed(a, b, m, out)`             | BATCH_MATMUL: sum_k a_ik b_jk in int64, requantized    |
+/// | `int16_fully_connected(x, w, bias, multipliers, y)`  | FULLY_CONNECTED 16x8: int16 x int8 in int64 + int64 bias |
+/// | `int16_add_rows<A, B, Out>(a, b, out)`               | ADD: each input times 2^15 and its multiplier, summed, requantized |
+/// | `int16_multiply_rows<M>(a, b, out)`                  | MUL: the int32 product, requantized                    |
+/// | `int16_table_lookup(v, table)`                       | a 513-entry table read with 7 bits of interpolation    |
+/// | `int16_softmax_row(x, y, n, input)`                  | SOFTMAX: e^x and 1 / sum by the two tables             |
+///
+/// Requantization: an int64 accumulator (FULLY_CONNECTED, BATCH_MATMUL) goes through
+/// `math::multiply_by_reduced_multiplier` (the multiplier reduced to 16 bits, one rounding half up), an int32 value
+/// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`, as TFLite picks the
+/// overload by the accumulator's type. Every kernel here is the scalar loop, but for the fully-connected product at
+/// run time where the build's int8 row has a 16x8 kernel (`int16_ops`: the Cortex-M DSP extension's,
+/// kernels/arm_dsp_int16.hpp; the same bits).
+///
+/// Example:
+/// \code
+///   const std::int16_t a[1][2]{{300, -200}}, b[1][2]{{100, 50}};
+///   std::int16_t c[1][1]{};
+///   ctattn::detail::kernels::int16_product_transposed(a, b, ctattn::math::quantize_multiplier(0.01), c);  // {{200}}
+/// \endcode
+
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "ctattn/detail/config.hpp"
+#include "ctattn/kernels/arm_dsp_int16.hpp"
+#include "ctattn/kernels/detail/int16_requantize.hpp"
+#include "ctattn/kernels/detail/int16_softmax_tables.hpp"
+#include "ctattn/kernels/detail/ops_defaults.hpp"
+#include "ctattn/kernels/int8.hpp"
+#include "ctattn/math/fixed_point.hpp"
+
+namespace ctattn::detail {
+/// The 16x8 operations of the int8 row this build runs (`int8_row::int16_ops`: the Cortex-M DSP's fully-connected
+/// kernel, kernels/arm_dsp_int16.hpp), or `void`.
+using int16_product_ops = int8_row::int16_ops;
+/// The same as declared (kernels/detail/ops_defaults.hpp): the defaults where the row has none.
+using int16_declared = declared_ops<int16_product_ops, int16_ops_defaults>;
+}  // namespace ctattn::detail
+
+namespace ctattn::detail::kernels {
+
+/// The stack bytes `int16_fully_connected` takes for M rows of K terms on this build (the backend's paired rows).
+template <std::size_t M, std::size_t K>
+inline constexpr std::size_t int16_product_stack_bytes =
+    int16_declared::template takes<K> ? int16_declared::template stack_bytes<M, K> : 0;
+
+/// y = clamp(mbqm(x - x_zero, M) + y_zero): TFLite's QUANTIZE from a quantized tensor to another (int8 to int16,
+/// int16 to int8).
+template <math::quantized_multiplier M, std::size_t R, std::size_t C, typename In, typename Out>
+constexpr void convert_rows(const In (&x)[R][C], std::int32_t x_zero, std::int32_t y_zero, Out (&y)[R][C]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      y[r][c] = saturate_to<Out>(math::multiply_by_quantized_multiplier(std::int32_t{x[r][c]} - x_zero, M) + y_zero);
+    }
+  }
+}
+
+/// out[i][j] = requantize_int64(sum_k a[i][k] b[j][k], m): TFLite's int16 BATCH_MATMUL, b given by its rows (b^T's
+/// columns). The sum is exact in int64 for K < 2^17.
+template <std::size_t M, std::size_t K, std::size_t N>
+constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                        math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+  for (std::size_t i = 0; i < M; ++i) {
+    for (std::size_t j = 0; j < N; ++j) {
+      std::int64_t sum = 0;
+      for (std::size_t k = 0; k < K; ++k) sum += std::int32_t{a[i][k]} * std::int32_t{b[j][k]};
+      out[i][j] = requantize_int64(sum, m);
+    }
+  }
+}
+
+/// y[i][n] = requantize_int64(sum_k x[i][k] w[n][k] + bias[n], multipliers[n]): TFLite's 16x8 FULLY_CONNECTED with
+/// an int64 bias (the converter's default for 16x8), per channel (MC = N) or per tensor (one multiplier, MC = 1).
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC, typename Ops = int16_product_ops>
+  requires(MC == N || MC == 1)
+constexpr void int16_fully_connected(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                     const std::int64_t (&bias)[N], const math::quantized_multiplier (&multipliers)[MC],
+                                     std::int16_t (&y)[M][N]) noexcept {
+  using declared = declared_ops<Ops, int16_ops_defaults>;
+  if constexpr (declared::has_fully_connected && declared::template takes<K>) {
+    if (!std::is_constant_evaluated()) {
+      Ops::fully_connected(x, w, bias, multipliers, y);
+      return;
+    }
+  }
+  for (std::size_t i = 0; i < M; ++i) {
+    for (std::size_t n = 0; n < N; ++n) {
+      std::int64_t sum = bias[n];
+      for (std::size_t k = 0; k < K; ++k) sum += std::int32_t{x[i][k]} * std::int32_t{w[n][k]};
+      y[i][n] = requantize_int64(sum, multipliers[MC == 1 ? 0 : n]);
+    }
+  }
+}
+
+/// out = clamp(mbqm(mbqm(a 2^15, A) + mbqm(b 2^15, B), Out)): TFLite's int16 ADD (its general path: zero points 0,
+/// left shift 15, each multiplier below 1).
+template <math::quantized_multiplier A, math::quantized_multiplier B, math::quantized_multiplier Out, std::size_t R,
+          std::size_t C>
+constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
+                              std::int16_t (&out)[R][C]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::int32_t sum = math::multiply_by_quantized_multiplier(std::int32_t{a[r][c]} * (1 << 15), A) +
+                               math::multiply_by_quantized_multiplier(std::int32_t{b[r][c]} * (1 << 15), B);
+      out[r][c] = saturate_to<std::int16_t>(math::multiply_by_quantized_multiplier(sum, Out));
+    }
+  }
+}
+
+/// out = clamp(mbqm(a b, M)): TFLite's int16 MUL (zero points 0; the product at most 2^30 in magnitude).
+template <math::quantized_multiplier M, std::size_t R, std::size_t C>
+constexpr void int16_multiply_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
+                                   std::int16_t (&out)[R][C]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      out[r][c] =
+          saturate_to<std::int16_t>(math::multiply_by_quantized_multiplier(std::int32_t{a[r][c]} * b[r][c], M));
+    }
+  }
+}
+
+/// A 513-entry table read at an int16 v: entry 256 + floor(v / 128), plus the slope to the next entry times v's low
+/// 7 bits, rounded (floor((slope x low + 64) / 128)): TFLite's LUTLookup.
+CTATTN_ALWAYS_INLINE constexpr std::int16_t int16_table_lookup(std::int16_t v,
+                                                               const std::int16_t (&table)[513]) noexcept {
+  // Rationale: C++20 defines >> of a negative value as the floor and & on two's complement, as TFLite assumes.
+  const auto index = static_cast<std::size_t>(256 + (v >> 7));
+  const std::int32_t low = v & 0x7F;
+  const auto slope = static_cast<std::int16_t>(table[index + 1] - table[index]);
+  return static_cast<std::int16_t>(table[index] + ((slope * low + 64) >> 7));
+}
+
+/// The int16 softmax of x[0, n) into y, TFLite's reference SoftmaxInt16 step by step: per element, (x - max) times
+/// the input multiplier (beta s_in over 10 / 65535: [-10, 0] spread over the int16 range) looked up in e^x's table;
+/// the sum's leading bits looked up in 1 / (1 + x)'s; each e^x times that reciprocal, shifted back by the sum's
+/// magnitude, clamped to [0, 32767] (scale 1/32768).
+constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::size_t n,
+                                 math::quantized_multiplier input) noexcept {
+  std::int16_t largest = std::numeric_limits<std::int16_t>::min();
+  for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
+  std::int32_t sum = 0;
+  for (std::size_t c = 0; c < n; ++c) {
+    const std::int32_t scaled = math::multiply_by_quantized_multiplier(std::int32_t{x[c]} - largest, input);
+    y[c] = int16_table_lookup(saturate_to<std::int16_t>(scaled + 32767), int16_softmax_tables::exp);
+    sum += y[c];
+  }
+  // sum >= 32762 (the largest element's entry), so 1 <= headroom <= 17.
+  const int headroom = std::countl_zero(static_cast<std::uint32_t>(sum));
+  const auto shifted = static_cast<std::int32_t>(((std::int64_t{sum} << (headroom - 1)) + (1 << 13)) >> 14);
+  const std::int16_t reciprocal = int16_table_lookup(saturate_to<std::int16_t>(shifted - (1 << 15) - (1 << 16)),
+                                                     int16_softmax_tables::one_over_one_plus_x);
+  const int right = 31 - headroom;
+  for (std::size_t c = 0; c < n; ++c) {
+    const auto scaled =
+        static_cast<std::int32_t>((std::int64_t{y[c]} * reciprocal + (std::int64_t{1} << (right - 1))) >> right);
+    y[c] = static_cast<std::int16_t>(scaled < 0 ? 0 : (scaled > 32767 ? 32767 : scaled));
+  }
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_INT16_HPP

@@ -1,0 +1,28 @@
+// The int16 tier (TFLite's 16x8 mode) at compile time: every case of tests/support/int16_cases.hpp against TensorFlow
+// Lite Micro's arithmetic, and the types' own facts.
+#include "support/int16_cases.hpp"
+
+#include <type_traits>
+
+namespace {
+static_assert(ctattn_test::every_constant_case_passes<ctattn_test::int16_cases::every_case>());
+
+// An int16 matrix is its own type: int8 operations do not take it, nor int16 ones an int8 matrix.
+using q16 = ctattn::q16matrix<2, 3, ctattn::quantization{0.001}>;
+static_assert(ctattn::Quantized16Matrix<q16> && !ctattn::QuantizedMatrix<q16>);
+static_assert(!ctattn::Quantized16Matrix<ctattn::qmatrix<2, 3, ctattn::quantization{0.001}>>);
+static_assert(std::is_same_v<q16::value_type, std::int16_t> && sizeof(q16) == 2 * 3 * 2);
+
+// The examples of the documentation.
+constexpr ctattn::q16matrix<1, 2, ctattn::quantization{0.001}> q{{{1000, -32768}}};
+static_assert(q.real(0, 0) == 1.0 && q.real(0, 1) == -32.768);
+constexpr auto x =
+    ctattn::quantize<ctattn::quantization{0.001}, std::int16_t>(ctattn::matrix<float, 1, 3>{{{1.0f, -0.003f, 100}}});
+static_assert(x(0, 0) == 1000 && x(0, 1) == -3 && x(0, 2) == 32767);
+static_assert(ctattn::dequantize(x)(0, 0) == 1.0f);
+// The softmax of a row of equal values: 32768 / 4 in each place.
+constexpr auto w = ctattn::softmax_rows(ctattn::q16matrix<1, 4, ctattn::quantization{0.001}>{{{5, 5, 5, 5}}});
+static_assert(w(0, 0) == 8192 && w(0, 3) == 8192);
+// exp(0) read from the table: the last interval's interpolation gives 32762, not 32767 (as TFLite's).
+static_assert(ctattn::detail::kernels::int16_table_lookup(32767, ctattn::detail::int16_softmax_tables::exp) == 32762);
+}  // namespace
