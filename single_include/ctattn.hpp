@@ -2644,6 +2644,7 @@ inline constexpr float lowest = -87.33654f;
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
 /// | `int16_ops_defaults`       | `has_fully_connected` (false)     | `fully_connected<M, K, N, MC>(x, w, bias, multipliers, y)` for the K where `takes<K>` | kernels/int16.hpp |
+/// |                            | `has_product_transposed` (false)  | `product_transposed<M, K, N>(a, b, multiplier, out)`: int16 a b^T | kernels/int16.hpp |
 ///
 /// Example:
 /// \code
@@ -2701,6 +2702,7 @@ struct int4_ops_defaults {
 /// The optional operations of a 16x8 kernel (a row's `int16_ops`), none defined.
 struct int16_ops_defaults {
   static constexpr bool has_fully_connected = false;
+  static constexpr bool has_product_transposed = false;
   /// Whether `fully_connected` takes rows of K terms.
   template <std::size_t K>
   static constexpr bool takes = false;
@@ -5793,10 +5795,11 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 ///
 /// Requantization: an int64 accumulator (FULLY_CONNECTED, BATCH_MATMUL) goes through
 /// `math::multiply_by_reduced_multiplier` (the multiplier reduced to 16 bits, one rounding half up), an int32 value
-/// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`, as TFLite picks the
-/// overload by the accumulator's type. Every kernel here is the scalar loop, but for the fully-connected product at
-/// run time where the build's int8 row has a 16x8 kernel (`int16_ops`: the Cortex-M DSP extension's,
-/// kernels/arm_dsp_int16.hpp; the same bits).
+/// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`'s bits (by the int8
+/// kernels' `output_requantizer::scaled`: one `smmlar` on the DSP extension), as TFLite picks the
+/// overload by the accumulator's type. Every kernel here is the scalar loop, but for the products at run time where
+/// the build's int8 row has int16 kernels (`int16_ops`: the Cortex-M DSP extension's, kernels/arm_dsp_int16.hpp;
+/// the same bits).
 ///
 /// Example:
 /// \code
@@ -5811,8 +5814,10 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 #define CTATTN_KERNELS_ARM_DSP_INT16_HPP
 
 /// \file
-/// The Cortex-M DSP extension's 16x8 fully-connected kernel (kernels/int16.hpp's `int16_fully_connected`: int16
-/// rows, int8 weights): the int8 backend's widened blocks (kernels/arm_dsp_int8.hpp) with rows that are already
+/// The Cortex-M DSP extension's int16 products: the int16 batch matmul (kernels/int16.hpp's
+/// `int16_product_transposed`: `smlald`, two int16 products into an int64 sum, three rows of a against each row of
+/// b), and the 16x8 fully-connected kernel (`int16_fully_connected`: int16 rows, int8 weights), the int8 backend's
+/// widened blocks (kernels/arm_dsp_int8.hpp) with rows that are already
 /// 16-bit. Up to 6 rows of x are paired once per block into the halves `smlad` multiplies (terms t and t + 2, t + 1
 /// and t + 3 of every 4: two `pkhbt`/`pkhtb` a word pair), then each channel's int8 weights are loaded and
 /// sign-extended (`sxtb16`) once for all the block's rows: 21 instructions per 24 multiply-accumulates, as for int8.
@@ -5826,6 +5831,8 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// blocks).
 ///
 /// Example: `static_assert(ctattn::detail::arm_dsp_int16_ops::takes<32> && !ctattn::detail::arm_dsp_int16_ops::takes<300>);`
+// Rationale: the batch matmul's int16 x int16 products reach 2^30 each, so its sums cannot stay in int32 (as the
+// 16x8 product's do): `smlald` keeps them in int64, as CMSIS-NN's arm_batch_matmul_s16 does.
 
 
 // ---------------------------------------- ctattn/kernels/arm_dsp_int8.hpp
@@ -6612,6 +6619,57 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
     }
   }
 
+  static constexpr bool has_product_transposed = true;
+  /// Rows of a a `product_transposed` tile takes against one row of b.
+  // Rationale: three rows' int64 accumulators (6 registers), the pair of b's terms and one of a's, and the pointers
+  // fit the core's registers; per 2 terms of 3 outputs, 4 loads and 3 `smlald`.
+  static constexpr std::size_t product_rows = 3;
+
+  /// s[r] += sum_t a[r K + t] b[t] for R rows of a (K apart) against one row b: `smlald` on pairs of terms, the
+  /// sums in int64.
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void rows_against(const std::int16_t* a, const std::int16_t* b,
+                                                std::int64_t (&s)[product_rows]) noexcept {
+    const auto pair = [](const std::int16_t* p) {
+      std::int32_t word;
+      std::memcpy(&word, p, sizeof word);
+      return word;
+    };
+    constexpr std::size_t whole = K - K % 2;
+#pragma GCC unroll 2
+    for (std::size_t t = 0; t < whole; t += 2) {
+      const std::int32_t bw = pair(b + t);
+#pragma GCC unroll 3
+      for (std::size_t r = 0; r < R; ++r) s[r] = __smlald(pair(a + r * K + t), bw, s[r]);
+    }
+    if constexpr (whole < K) {
+#pragma GCC unroll 3
+      for (std::size_t r = 0; r < R; ++r) s[r] += std::int32_t{a[r * K + whole]} * b[whole];
+    }
+  }
+
+  /// R <= 3 rows of a against all N rows of b, into out (rows N apart).
+  template <std::size_t K, std::size_t N, std::size_t R>
+  static void product_rows_block(const std::int16_t* a, const std::int16_t (&b)[N][K], math::quantized_multiplier m,
+                                 std::int16_t* out) noexcept {
+    for (std::size_t j = 0; j < N; ++j) {
+      std::int64_t s[product_rows]{};
+      rows_against<K, R>(a, b[j], s);
+#pragma GCC unroll 3
+      for (std::size_t r = 0; r < R; ++r) out[r * N + j] = kernels::requantize_int64(s[r], m);
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_product_transposed` at run time: blocks of 3 rows of a against every row of b.
+  template <std::size_t M, std::size_t K, std::size_t N>
+  static void product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                 math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+    std::size_t i = 0;
+    for (; i + product_rows <= M; i += product_rows) product_rows_block<K, N, product_rows>(a[i], b, m, out[i]);
+    if constexpr (M % product_rows == 2) product_rows_block<K, N, 2>(a[i], b, m, out[i]);
+    if constexpr (M % product_rows == 1) product_rows_block<K, N, 1>(a[i], b, m, out[i]);
+  }
+
   /// kernels/int16.hpp's `int16_fully_connected` at run time, for K where `takes<K>`: blocks of at most 6 rows of x,
   /// as equal as the rows allow.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
@@ -6639,14 +6697,15 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
 #endif  // CTATTN_KERNELS_ARM_DSP_INT16_HPP
 // ---------------------------------------- ctattn/kernels/int16.hpp (continued)
 // ---------------------------------------- ctattn/kernels/detail/int16_softmax_tables.hpp
+// GENERATED by scripts/make-int16-softmax-tables: do not edit.
 #ifndef CTATTN_KERNELS_DETAIL_INT16_SOFTMAX_TABLES_HPP
 #define CTATTN_KERNELS_DETAIL_INT16_SOFTMAX_TABLES_HPP
 
 /// \file
 /// The two tables of TFLite's int16 softmax (kernels/int16.hpp's `int16_softmax_row`): e^x on [-10, 0] and
 /// 1 / (1 + x) on [0, 1], each 512 steps over the int16 range plus the last sample, in Q0.15 (real 1 is 32768).
-/// GENERATED by scripts/make-int16-softmax-tables, which states the arithmetic (TensorFlow Lite Micro's, in
-/// float32); do not edit. They are TensorFlow Lite Micro's tables, and CMSIS-NN's arm_softmax_s16 takes the same.
+/// scripts/make-int16-softmax-tables states the arithmetic (TensorFlow Lite Micro's, in float32). They are TensorFlow
+/// Lite Micro's tables, and CMSIS-NN's arm_softmax_s16 takes the same.
 
 
 namespace ctattn::detail::int16_softmax_tables {
@@ -10223,18 +10282,24 @@ inline constexpr std::size_t int16_product_stack_bytes =
 /// int16 to int8).
 template <math::quantized_multiplier M, std::size_t R, std::size_t C, typename In, typename Out>
 constexpr void convert_rows(const In (&x)[R][C], std::int32_t x_zero, std::int32_t y_zero, Out (&y)[R][C]) noexcept {
+  constexpr output_requantizer scale{M.multiplier, M.shift, 0};
   for (std::size_t r = 0; r < R; ++r) {
-    for (std::size_t c = 0; c < C; ++c) {
-      y[r][c] = saturate_to<Out>(math::multiply_by_quantized_multiplier(std::int32_t{x[r][c]} - x_zero, M) + y_zero);
-    }
+    for (std::size_t c = 0; c < C; ++c)
+      y[r][c] = saturate_to<Out>(scale.scaled(std::int32_t{x[r][c]} - x_zero) + y_zero);
   }
 }
 
 /// out[i][j] = requantize_int64(sum_k a[i][k] b[j][k], m): TFLite's int16 BATCH_MATMUL, b given by its rows (b^T's
 /// columns). The sum is exact in int64 for K < 2^17.
-template <std::size_t M, std::size_t K, std::size_t N>
+template <std::size_t M, std::size_t K, std::size_t N, typename Ops = int16_product_ops>
 constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
                                         math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+  if constexpr (declared_ops<Ops, int16_ops_defaults>::has_product_transposed) {
+    if (!std::is_constant_evaluated()) {
+      Ops::product_transposed(a, b, m, out);
+      return;
+    }
+  }
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t sum = 0;
@@ -10273,11 +10338,14 @@ template <math::quantized_multiplier A, math::quantized_multiplier B, math::quan
           std::size_t C>
 constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
                               std::int16_t (&out)[R][C]) noexcept {
+  constexpr output_requantizer scale_a{A.multiplier, A.shift, 0};
+  constexpr output_requantizer scale_b{B.multiplier, B.shift, 0};
+  constexpr output_requantizer scale_out{Out.multiplier, Out.shift, 0};
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c) {
-      const std::int32_t sum = math::multiply_by_quantized_multiplier(std::int32_t{a[r][c]} * (1 << 15), A) +
-                               math::multiply_by_quantized_multiplier(std::int32_t{b[r][c]} * (1 << 15), B);
-      out[r][c] = saturate_to<std::int16_t>(math::multiply_by_quantized_multiplier(sum, Out));
+      const std::int32_t sum =
+          scale_a.scaled(std::int32_t{a[r][c]} * (1 << 15)) + scale_b.scaled(std::int32_t{b[r][c]} * (1 << 15));
+      out[r][c] = saturate_to<std::int16_t>(scale_out.scaled(sum));
     }
   }
 }
@@ -10286,11 +10354,10 @@ constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t 
 template <math::quantized_multiplier M, std::size_t R, std::size_t C>
 constexpr void int16_multiply_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
                                    std::int16_t (&out)[R][C]) noexcept {
+  constexpr output_requantizer scale{M.multiplier, M.shift, 0};
   for (std::size_t r = 0; r < R; ++r) {
-    for (std::size_t c = 0; c < C; ++c) {
-      out[r][c] =
-          saturate_to<std::int16_t>(math::multiply_by_quantized_multiplier(std::int32_t{a[r][c]} * b[r][c], M));
-    }
+    for (std::size_t c = 0; c < C; ++c)
+      out[r][c] = saturate_to<std::int16_t>(scale.scaled(std::int32_t{a[r][c]} * b[r][c]));
   }
 }
 
@@ -10313,9 +10380,10 @@ constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::si
                                  math::quantized_multiplier input) noexcept {
   std::int16_t largest = std::numeric_limits<std::int16_t>::min();
   for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
+  const output_requantizer scale{input.multiplier, input.shift, 0};
   std::int32_t sum = 0;
   for (std::size_t c = 0; c < n; ++c) {
-    const std::int32_t scaled = math::multiply_by_quantized_multiplier(std::int32_t{x[c]} - largest, input);
+    const std::int32_t scaled = scale.scaled(std::int32_t{x[c]} - largest);
     y[c] = int16_table_lookup(saturate_to<std::int16_t>(scaled + 32767), int16_softmax_tables::exp);
     sum += y[c];
   }
@@ -17607,8 +17675,9 @@ inline constexpr math::quantized_multiplier conversion_multiplier = math::quanti
 template <quantization In, quantization Out>
 struct conversion {
   static constexpr bool fits = shift_at_most(In.scale() / Out.scale(), 15);
-  using rules = rule_list<shape_error::int16_scales_must_suit_the_kernel<
-      op::int16_conversion, fits, quantization_constant<In>, quantization_constant<Out>>>;
+  using rules =
+      rule_list<shape_error::int16_scales_must_suit_the_kernel<op::int16_conversion, fits, quantization_constant<In>,
+                                                               quantization_constant<Out>>>;
 };
 }  // namespace detail
 
@@ -17628,7 +17697,7 @@ template <quantization Q, std::same_as<std::int16_t> T, QuantizedMatrix X>
   basic_q16matrix<X::row_extent, X::column_extent, Q> q;
   if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
     detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q8.elements, X::quant.zero_point, 0,
-                                                                            q.elements);
+                                                                              q.elements);
   }
   return q;
 }
@@ -17647,7 +17716,7 @@ template <quantization Q, Quantized16Matrix X>
   basic_qmatrix<X::row_extent, X::column_extent, Q> q;
   if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
     detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q16.elements, 0, Q.zero_point,
-                                                                            q.elements);
+                                                                              q.elements);
   }
   return q;
 }
@@ -17832,19 +17901,18 @@ struct int16_add_constants {
 };
 
 template <typename A, typename B, quantization Out>
-using int16_add_rules = rule_list<
-    rows_rule<op::int16_add, A, B>, columns_rule<op::int16_add, A, B>,
-    shape_error::int16_scales_must_suit_the_kernel<
-        op::int16_add, (int16_add_constants<A::quant, B::quant, Out>::out_real < 1.0), quantization_constant<A::quant>,
-        quantization_constant<B::quant>, quantization_constant<Out>>>;
+using int16_add_rules =
+    rule_list<rows_rule<op::int16_add, A, B>, columns_rule<op::int16_add, A, B>,
+              shape_error::int16_scales_must_suit_the_kernel<
+                  op::int16_add, (int16_add_constants<A::quant, B::quant, Out>::out_real < 1.0),
+                  quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
 
 template <typename A, typename B, quantization Out>
-using int16_hadamard_rules = rule_list<
-    rows_rule<op::int16_hadamard, A, B>, columns_rule<op::int16_hadamard, A, B>,
-    shape_error::int16_scales_must_suit_the_kernel<op::int16_hadamard,
-                                                   shift_at_most(A::quant.scale() * B::quant.scale() / Out.scale(), 0),
-                                                   quantization_constant<A::quant>, quantization_constant<B::quant>,
-                                                   quantization_constant<Out>>>;
+using int16_hadamard_rules =
+    rule_list<rows_rule<op::int16_hadamard, A, B>, columns_rule<op::int16_hadamard, A, B>,
+              shape_error::int16_scales_must_suit_the_kernel<
+                  op::int16_hadamard, shift_at_most(A::quant.scale() * B::quant.scale() / Out.scale(), 0),
+                  quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
 
 // TFLite's int16 softmax input multiplier: beta s_in over 10 / 65535 (beta 1), in double.
 template <quantization Q>
@@ -18975,11 +19043,13 @@ template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activa
       const double scale = scales[result::scale_count == 1 ? 0 : channel];
       for (std::size_t input = 0; input < inputs; ++input) {
         const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
-        int8_weights[channel][input] = static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
+        int8_weights[channel][input] =
+            static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
       }
       if constexpr (HasBias) {
         const double bias_scale = detail::input_weight_scale<Granularity>(QIn.scale(), scale);
-        int64_biases[channel] = detail::saturated_round_away<62>(static_cast<double>(l.bias.elements[0][channel]) / bias_scale);
+        int64_biases[channel] =
+            detail::saturated_round_away<62>(static_cast<double>(l.bias.elements[0][channel]) / bias_scale);
       }
     }
     return result{int8_weights, int64_biases, scales};

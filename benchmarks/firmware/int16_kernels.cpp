@@ -53,7 +53,9 @@ using ctattn_benchmark::measure_cmsis_nn;
 struct random_values {
   std::uint32_t state;
   constexpr std::uint32_t step() noexcept { return state = state * 1664525u + 1013904223u; }
-  constexpr std::int16_t next16() noexcept { return static_cast<std::int16_t>(static_cast<std::uint16_t>(step() >> 16)); }
+  constexpr std::int16_t next16() noexcept {
+    return static_cast<std::int16_t>(static_cast<std::uint16_t>(step() >> 16));
+  }
   /// A symmetric weight in [-127, 127].
   constexpr std::int8_t next_weight() noexcept {
     const auto v = static_cast<std::int8_t>(static_cast<std::uint8_t>(step() >> 24));

@@ -56,10 +56,10 @@ std::uint32_t count_mismatches(const char* who, const M& got, const M& want) noe
     for (std::size_t j = 0; j < M::cols; ++j) {
       if (got.elements[i][j] != want.elements[i][j]) {
         if (mismatches == 0) {
-          (ctattn_firmware::report_line{} << "    MISMATCH " << who << " first at (" << static_cast<std::uint32_t>(i) << ", "
-                         << static_cast<std::uint32_t>(j)
-                         << "): " << ctattn_firmware::hex{bits(got.elements[i][j]), digits}
-                         << ", expected " << ctattn_firmware::hex{bits(want.elements[i][j]), digits})
+          (ctattn_firmware::report_line{} << "    MISMATCH " << who << " first at (" << static_cast<std::uint32_t>(i)
+                                          << ", " << static_cast<std::uint32_t>(j)
+                                          << "): " << ctattn_firmware::hex{bits(got.elements[i][j]), digits}
+                                          << ", expected " << ctattn_firmware::hex{bits(want.elements[i][j]), digits})
               .end();
         }
         ++mismatches;
@@ -73,7 +73,8 @@ std::uint32_t count_mismatches(const char* who, const M& got, const M& want) noe
 template <typename M>
 void scribble(M& m) noexcept {
   for (std::size_t i = 0; i < M::rows; ++i) {
-    for (std::size_t j = 0; j < M::cols; ++j) m.elements[i][j] = static_cast<typename M::value_type>(0x5A ^ (i * 7 + j));
+    for (std::size_t j = 0; j < M::cols; ++j)
+      m.elements[i][j] = static_cast<typename M::value_type>(0x5A ^ (i * 7 + j));
   }
 }
 

@@ -7,10 +7,10 @@
 // (tests/support/int16_cases.hpp: TFLite Micro's 16x8 arithmetic). Exit code 0 when every result
 // matches. It also checks, when it compiles, that this board's backend rows declare their optional operations
 // truthfully (tests/support/backend_ops_check.hpp).
-#include "support/int16_cases.hpp"
 #include "support/int8_kernel_cases.hpp"
 #include "../runtime/check_model.hpp"
 #include "support/backend_ops_check.hpp"
+#include "support/int16_cases.hpp"
 
 static_assert(ctattn_test::backend_ops::every_row_declares_its_operations());
 

@@ -4,8 +4,8 @@
 // Python reference (tests/support/quantized_cases.hpp, int8_decoder_cases.hpp), bit for bit: integer sums give the
 // same bits on every backend. The int16 tier (TFLite's 16x8 mode, tests/support/int16_cases.hpp) likewise.
 #include "catch.hpp"
-#include "support/int8_decoder_cases.hpp"
 #include "support/int16_cases.hpp"
+#include "support/int8_decoder_cases.hpp"
 #include "support/int8_kernel_cases.hpp"
 #include "support/quantized_cases.hpp"
 #include "support/test_data.hpp"

@@ -38,6 +38,7 @@ CTATTN_TEST_MEMBER_PROBE(softmax_row)
 CTATTN_TEST_MEMBER_PROBE(add)
 CTATTN_TEST_MEMBER_PROBE(add_takes)
 CTATTN_TEST_MEMBER_PROBE(lookup)
+CTATTN_TEST_MEMBER_PROBE(product_transposed)
 CTATTN_TEST_MEMBER_PROBE(sum_and_squares)
 CTATTN_TEST_MEMBER_PROBE(layer_norm_row)
 CTATTN_TEST_MEMBER_PROBE(pack_block)
@@ -124,6 +125,8 @@ constexpr bool int16_ops_declared() {
                   "a 16x8 kernel's operations derive from int16_ops_defaults (kernels/detail/ops_defaults.hpp)");
     static_assert(Ops::has_fully_connected == defines_fully_connected<Ops>,
                   "has_fully_connected is set exactly where defined");
+    static_assert(Ops::has_product_transposed == defines_product_transposed<Ops>,
+                  "has_product_transposed is set exactly where defined");
     return true;
   }
 }

@@ -11,10 +11,10 @@
 #include <tuple>
 #include <utility>
 
+#include <ctattn/attention/projection.hpp>  // ctattn::linear
 #include <ctattn/kernels/int16.hpp>
 #include <ctattn/math/fixed_point.hpp>
 #include <ctattn/matrix/from_array.hpp>
-#include <ctattn/attention/projection.hpp>  // ctattn::linear
 #include <ctattn/quantized/int16.hpp>
 #include <ctattn/quantized/q16linear.hpp>
 #include <ctattn/quantized/q16matrix.hpp>
@@ -115,7 +115,8 @@ constexpr std::size_t linear_mismatches(Read read) noexcept {
     for (std::size_t t = 0; t < k; ++t) layer.weight.elements[c][t] = read(fc::w_real[c][t]);
     layer.bias.elements[0][c] = read(fc::b_real[c]);
   }
-  const auto channels = ctattn::quantize_linear<q_in, q_out, std::int16_t>(layer, ctattn::channel_scales<n>{fc::scales});
+  const auto channels =
+      ctattn::quantize_linear<q_in, q_out, std::int16_t>(layer, ctattn::channel_scales<n>{fc::scales});
   const auto tensor = ctattn::quantize_linear<q_in, q_out, std::int16_t, ctattn::weight_granularity::per_tensor>(
       layer, ctattn::channel_scales<1>{{fc::tensor_scale}});
   const auto x = ctattn::quantize<q_in, std::int16_t>(read(ctattn::from_array(fc::x_real)));
@@ -147,10 +148,12 @@ constexpr std::size_t softmax_row_mismatches(Read read, std::size_t first) noexc
   namespace sm = fx::softmax;
   static_assert(sm::offsets[Row + 1] - sm::offsets[Row] == Length);
   ctattn::q16matrix<1, Length, Q> x{};
-  for (std::size_t j = 0; j < Length; ++j) x.elements[0][j] = static_cast<std::int16_t>(read(sm::values[sm::offsets[Row] + j]));
+  for (std::size_t j = 0; j < Length; ++j)
+    x.elements[0][j] = static_cast<std::int16_t>(read(sm::values[sm::offsets[Row] + j]));
   const auto w = ctattn::softmax_rows(x);
   std::uint32_t bad = 0;
-  for (std::size_t j = 0; j < Length; ++j) bad += w.elements[0][j] == sm::weights[first + sm::offsets[Row] + j] ? 0u : 1u;
+  for (std::size_t j = 0; j < Length; ++j)
+    bad += w.elements[0][j] == sm::weights[first + sm::offsets[Row] + j] ? 0u : 1u;
   return bad;
 }
 template <std::size_t S, typename Read>
@@ -238,6 +241,51 @@ constexpr std::size_t kernel_mismatches(Read read, std::index_sequence<K...>) no
          kernel_shape_mismatches<7, 257>(read);
 }
 
+// The build's int16 batch-matmul kernel (the Cortex-M DSP's `smlald` blocks of 3 rows, or the loop) against the
+// scalar loop, M 1 to 7 (blocks with every rest) and K 1 to 9 and 33 (odd tails), with -32768 x -32768 products.
+template <std::size_t M, std::size_t K, typename Read>
+constexpr std::size_t product_shape_mismatches(Read read) noexcept {
+  constexpr std::size_t n = 4;
+  struct operands {
+    std::int16_t a[M][K];
+    std::int16_t b[n][K];
+  } made{};
+  std::uint32_t state = static_cast<std::uint32_t>(M * 977 + K);
+  for (std::size_t r = 0; r < M; ++r) {
+    for (std::size_t t = 0; t < K; ++t) {
+      state = state * 1664525u + 1013904223u;
+      made.a[r][t] = (r + t) % 5 == 0 ? std::int16_t{-32768} : static_cast<std::int16_t>(state >> 16);
+    }
+  }
+  for (std::size_t c = 0; c < n; ++c) {
+    for (std::size_t t = 0; t < K; ++t) {
+      state = state * 1664525u + 1013904223u;
+      made.b[c][t] = (c + t) % 3 == 0 ? std::int16_t{-32768} : static_cast<std::int16_t>(state >> 16);
+    }
+  }
+  const operands hidden = read(made);
+  std::uint32_t bad = 0;
+  for (const double real : {1e-9, 0.0003, 0.9, 60.0}) {
+    const auto m = ctattn::math::quantize_multiplier(real);
+    std::int16_t fast[M][n]{}, loop[M][n]{};
+    ctattn::detail::kernels::int16_product_transposed(hidden.a, hidden.b, m, fast);
+    ctattn::detail::kernels::int16_product_transposed<M, K, n, void>(made.a, made.b, m, loop);
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t c = 0; c < n; ++c) bad += fast[r][c] == loop[r][c] ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+template <std::size_t K, typename Read, std::size_t... M>
+constexpr std::size_t product_rows_mismatches(Read read, std::index_sequence<M...>) noexcept {
+  return (product_shape_mismatches<M + 1, K>(read) + ...);
+}
+template <typename Read, std::size_t... K>
+constexpr std::size_t product_kernel_mismatches(Read read, std::index_sequence<K...>) noexcept {
+  return (product_rows_mismatches<K + 1>(read, std::make_index_sequence<7>{}) + ...) +
+         product_rows_mismatches<33>(read, std::make_index_sequence<7>{});
+}
+
 // Every case of this header, once (tests/support/case_list.hpp).
 inline constexpr auto every_case = std::tuple{
     test_case{"quantize to int16", every_runner, [](auto read) { return quantize_mismatches(read); }},
@@ -249,6 +297,8 @@ inline constexpr auto every_case = std::tuple{
     test_case{"16x8 fully connected", every_runner, [](auto read) { return fully_connected_mismatches(read); }},
     test_case{"16x8 fully-connected kernel over every tail", compiled,
               [](auto read) { return kernel_mismatches(read, std::make_index_sequence<9>{}); }},
+    test_case{"int16 product kernel over every tail", compiled,
+              [](auto read) { return product_kernel_mismatches(read, std::make_index_sequence<9>{}); }},
     test_case{"16x8 linear layer, per channel and per tensor", every_runner,
               [](auto read) { return linear_mismatches(read); }},
     test_case{"int16 ADD and MUL", every_runner, [](auto read) { return elementwise_mismatches(read); }},

@@ -3,8 +3,10 @@
 #define CTATTN_KERNELS_ARM_DSP_INT16_HPP
 
 /// \file
-/// The Cortex-M DSP extension's 16x8 fully-connected kernel (kernels/int16.hpp's `int16_fully_connected`: int16
-/// rows, int8 weights): the int8 backend's widened blocks (kernels/arm_dsp_int8.hpp) with rows that are already
+/// The Cortex-M DSP extension's int16 products: the int16 batch matmul (kernels/int16.hpp's
+/// `int16_product_transposed`: `smlald`, two int16 products into an int64 sum, three rows of a against each row of
+/// b), and the 16x8 fully-connected kernel (`int16_fully_connected`: int16 rows, int8 weights), the int8 backend's
+/// widened blocks (kernels/arm_dsp_int8.hpp) with rows that are already
 /// 16-bit. Up to 6 rows of x are paired once per block into the halves `smlad` multiplies (terms t and t + 2, t + 1
 /// and t + 3 of every 4: two `pkhbt`/`pkhtb` a word pair), then each channel's int8 weights are loaded and
 /// sign-extended (`sxtb16`) once for all the block's rows: 21 instructions per 24 multiply-accumulates, as for int8.
@@ -18,6 +20,8 @@
 /// blocks).
 ///
 /// Example: `static_assert(ctattn::detail::arm_dsp_int16_ops::takes<32> && !ctattn::detail::arm_dsp_int16_ops::takes<300>);`
+// Rationale: the batch matmul's int16 x int16 products reach 2^30 each, so its sums cannot stay in int32 (as the
+// 16x8 product's do): `smlald` keeps them in int64, as CMSIS-NN's arm_batch_matmul_s16 does.
 
 #include <cstddef>
 #include <cstdint>
@@ -89,6 +93,57 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) y[r * YS + c] = kernels::requantize_int64(sums[r] + bias[c], q);
     }
+  }
+
+  static constexpr bool has_product_transposed = true;
+  /// Rows of a a `product_transposed` tile takes against one row of b.
+  // Rationale: three rows' int64 accumulators (6 registers), the pair of b's terms and one of a's, and the pointers
+  // fit the core's registers; per 2 terms of 3 outputs, 4 loads and 3 `smlald`.
+  static constexpr std::size_t product_rows = 3;
+
+  /// s[r] += sum_t a[r K + t] b[t] for R rows of a (K apart) against one row b: `smlald` on pairs of terms, the
+  /// sums in int64.
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void rows_against(const std::int16_t* a, const std::int16_t* b,
+                                                std::int64_t (&s)[product_rows]) noexcept {
+    const auto pair = [](const std::int16_t* p) {
+      std::int32_t word;
+      std::memcpy(&word, p, sizeof word);
+      return word;
+    };
+    constexpr std::size_t whole = K - K % 2;
+#pragma GCC unroll 2
+    for (std::size_t t = 0; t < whole; t += 2) {
+      const std::int32_t bw = pair(b + t);
+#pragma GCC unroll 3
+      for (std::size_t r = 0; r < R; ++r) s[r] = __smlald(pair(a + r * K + t), bw, s[r]);
+    }
+    if constexpr (whole < K) {
+#pragma GCC unroll 3
+      for (std::size_t r = 0; r < R; ++r) s[r] += std::int32_t{a[r * K + whole]} * b[whole];
+    }
+  }
+
+  /// R <= 3 rows of a against all N rows of b, into out (rows N apart).
+  template <std::size_t K, std::size_t N, std::size_t R>
+  static void product_rows_block(const std::int16_t* a, const std::int16_t (&b)[N][K], math::quantized_multiplier m,
+                                 std::int16_t* out) noexcept {
+    for (std::size_t j = 0; j < N; ++j) {
+      std::int64_t s[product_rows]{};
+      rows_against<K, R>(a, b[j], s);
+#pragma GCC unroll 3
+      for (std::size_t r = 0; r < R; ++r) out[r * N + j] = kernels::requantize_int64(s[r], m);
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_product_transposed` at run time: blocks of 3 rows of a against every row of b.
+  template <std::size_t M, std::size_t K, std::size_t N>
+  static void product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                 math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+    std::size_t i = 0;
+    for (; i + product_rows <= M; i += product_rows) product_rows_block<K, N, product_rows>(a[i], b, m, out[i]);
+    if constexpr (M % product_rows == 2) product_rows_block<K, N, 2>(a[i], b, m, out[i]);
+    if constexpr (M % product_rows == 1) product_rows_block<K, N, 1>(a[i], b, m, out[i]);
   }
 
   /// kernels/int16.hpp's `int16_fully_connected` at run time, for K where `takes<K>`: blocks of at most 6 rows of x,

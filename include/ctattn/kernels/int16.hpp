@@ -20,10 +20,11 @@
 ///
 /// Requantization: an int64 accumulator (FULLY_CONNECTED, BATCH_MATMUL) goes through
 /// `math::multiply_by_reduced_multiplier` (the multiplier reduced to 16 bits, one rounding half up), an int32 value
-/// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`, as TFLite picks the
-/// overload by the accumulator's type. Every kernel here is the scalar loop, but for the fully-connected product at
-/// run time where the build's int8 row has a 16x8 kernel (`int16_ops`: the Cortex-M DSP extension's,
-/// kernels/arm_dsp_int16.hpp; the same bits).
+/// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`'s bits (by the int8
+/// kernels' `output_requantizer::scaled`: one `smmlar` on the DSP extension), as TFLite picks the
+/// overload by the accumulator's type. Every kernel here is the scalar loop, but for the products at run time where
+/// the build's int8 row has int16 kernels (`int16_ops`: the Cortex-M DSP extension's, kernels/arm_dsp_int16.hpp;
+/// the same bits).
 ///
 /// Example:
 /// \code
@@ -42,6 +43,7 @@
 #include "ctattn/kernels/arm_dsp_int16.hpp"
 #include "ctattn/kernels/detail/int16_requantize.hpp"
 #include "ctattn/kernels/detail/int16_softmax_tables.hpp"
+#include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
@@ -65,18 +67,24 @@ inline constexpr std::size_t int16_product_stack_bytes =
 /// int16 to int8).
 template <math::quantized_multiplier M, std::size_t R, std::size_t C, typename In, typename Out>
 constexpr void convert_rows(const In (&x)[R][C], std::int32_t x_zero, std::int32_t y_zero, Out (&y)[R][C]) noexcept {
+  constexpr output_requantizer scale{M.multiplier, M.shift, 0};
   for (std::size_t r = 0; r < R; ++r) {
-    for (std::size_t c = 0; c < C; ++c) {
-      y[r][c] = saturate_to<Out>(math::multiply_by_quantized_multiplier(std::int32_t{x[r][c]} - x_zero, M) + y_zero);
-    }
+    for (std::size_t c = 0; c < C; ++c)
+      y[r][c] = saturate_to<Out>(scale.scaled(std::int32_t{x[r][c]} - x_zero) + y_zero);
   }
 }
 
 /// out[i][j] = requantize_int64(sum_k a[i][k] b[j][k], m): TFLite's int16 BATCH_MATMUL, b given by its rows (b^T's
 /// columns). The sum is exact in int64 for K < 2^17.
-template <std::size_t M, std::size_t K, std::size_t N>
+template <std::size_t M, std::size_t K, std::size_t N, typename Ops = int16_product_ops>
 constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
                                         math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+  if constexpr (declared_ops<Ops, int16_ops_defaults>::has_product_transposed) {
+    if (!std::is_constant_evaluated()) {
+      Ops::product_transposed(a, b, m, out);
+      return;
+    }
+  }
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t sum = 0;
@@ -115,11 +123,14 @@ template <math::quantized_multiplier A, math::quantized_multiplier B, math::quan
           std::size_t C>
 constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
                               std::int16_t (&out)[R][C]) noexcept {
+  constexpr output_requantizer scale_a{A.multiplier, A.shift, 0};
+  constexpr output_requantizer scale_b{B.multiplier, B.shift, 0};
+  constexpr output_requantizer scale_out{Out.multiplier, Out.shift, 0};
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c) {
-      const std::int32_t sum = math::multiply_by_quantized_multiplier(std::int32_t{a[r][c]} * (1 << 15), A) +
-                               math::multiply_by_quantized_multiplier(std::int32_t{b[r][c]} * (1 << 15), B);
-      out[r][c] = saturate_to<std::int16_t>(math::multiply_by_quantized_multiplier(sum, Out));
+      const std::int32_t sum =
+          scale_a.scaled(std::int32_t{a[r][c]} * (1 << 15)) + scale_b.scaled(std::int32_t{b[r][c]} * (1 << 15));
+      out[r][c] = saturate_to<std::int16_t>(scale_out.scaled(sum));
     }
   }
 }
@@ -128,11 +139,10 @@ constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t 
 template <math::quantized_multiplier M, std::size_t R, std::size_t C>
 constexpr void int16_multiply_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
                                    std::int16_t (&out)[R][C]) noexcept {
+  constexpr output_requantizer scale{M.multiplier, M.shift, 0};
   for (std::size_t r = 0; r < R; ++r) {
-    for (std::size_t c = 0; c < C; ++c) {
-      out[r][c] =
-          saturate_to<std::int16_t>(math::multiply_by_quantized_multiplier(std::int32_t{a[r][c]} * b[r][c], M));
-    }
+    for (std::size_t c = 0; c < C; ++c)
+      out[r][c] = saturate_to<std::int16_t>(scale.scaled(std::int32_t{a[r][c]} * b[r][c]));
   }
 }
 
@@ -155,9 +165,10 @@ constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::si
                                  math::quantized_multiplier input) noexcept {
   std::int16_t largest = std::numeric_limits<std::int16_t>::min();
   for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
+  const output_requantizer scale{input.multiplier, input.shift, 0};
   std::int32_t sum = 0;
   for (std::size_t c = 0; c < n; ++c) {
-    const std::int32_t scaled = math::multiply_by_quantized_multiplier(std::int32_t{x[c]} - largest, input);
+    const std::int32_t scaled = scale.scaled(std::int32_t{x[c]} - largest);
     y[c] = int16_table_lookup(saturate_to<std::int16_t>(scaled + 32767), int16_softmax_tables::exp);
     sum += y[c];
   }

@@ -54,19 +54,18 @@ struct int16_add_constants {
 };
 
 template <typename A, typename B, quantization Out>
-using int16_add_rules = rule_list<
-    rows_rule<op::int16_add, A, B>, columns_rule<op::int16_add, A, B>,
-    shape_error::int16_scales_must_suit_the_kernel<
-        op::int16_add, (int16_add_constants<A::quant, B::quant, Out>::out_real < 1.0), quantization_constant<A::quant>,
-        quantization_constant<B::quant>, quantization_constant<Out>>>;
+using int16_add_rules =
+    rule_list<rows_rule<op::int16_add, A, B>, columns_rule<op::int16_add, A, B>,
+              shape_error::int16_scales_must_suit_the_kernel<
+                  op::int16_add, (int16_add_constants<A::quant, B::quant, Out>::out_real < 1.0),
+                  quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
 
 template <typename A, typename B, quantization Out>
-using int16_hadamard_rules = rule_list<
-    rows_rule<op::int16_hadamard, A, B>, columns_rule<op::int16_hadamard, A, B>,
-    shape_error::int16_scales_must_suit_the_kernel<op::int16_hadamard,
-                                                   shift_at_most(A::quant.scale() * B::quant.scale() / Out.scale(), 0),
-                                                   quantization_constant<A::quant>, quantization_constant<B::quant>,
-                                                   quantization_constant<Out>>>;
+using int16_hadamard_rules =
+    rule_list<rows_rule<op::int16_hadamard, A, B>, columns_rule<op::int16_hadamard, A, B>,
+              shape_error::int16_scales_must_suit_the_kernel<
+                  op::int16_hadamard, shift_at_most(A::quant.scale() * B::quant.scale() / Out.scale(), 0),
+                  quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
 
 // TFLite's int16 softmax input multiplier: beta s_in over 10 / 65535 (beta 1), in double.
 template <quantization Q>

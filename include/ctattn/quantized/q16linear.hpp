@@ -23,9 +23,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "ctattn/attention/projection.hpp"
 #include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/kernels/int16.hpp"
-#include "ctattn/attention/projection.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/quantized/linear.hpp"
 #include "ctattn/quantized/q16matrix.hpp"
@@ -145,11 +145,13 @@ template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activa
       const double scale = scales[result::scale_count == 1 ? 0 : channel];
       for (std::size_t input = 0; input < inputs; ++input) {
         const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
-        int8_weights[channel][input] = static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
+        int8_weights[channel][input] =
+            static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
       }
       if constexpr (HasBias) {
         const double bias_scale = detail::input_weight_scale<Granularity>(QIn.scale(), scale);
-        int64_biases[channel] = detail::saturated_round_away<62>(static_cast<double>(l.bias.elements[0][channel]) / bias_scale);
+        int64_biases[channel] =
+            detail::saturated_round_away<62>(static_cast<double>(l.bias.elements[0][channel]) / bias_scale);
       }
     }
     return result{int8_weights, int64_biases, scales};

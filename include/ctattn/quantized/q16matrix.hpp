@@ -125,8 +125,9 @@ inline constexpr math::quantized_multiplier conversion_multiplier = math::quanti
 template <quantization In, quantization Out>
 struct conversion {
   static constexpr bool fits = shift_at_most(In.scale() / Out.scale(), 15);
-  using rules = rule_list<shape_error::int16_scales_must_suit_the_kernel<
-      op::int16_conversion, fits, quantization_constant<In>, quantization_constant<Out>>>;
+  using rules =
+      rule_list<shape_error::int16_scales_must_suit_the_kernel<op::int16_conversion, fits, quantization_constant<In>,
+                                                               quantization_constant<Out>>>;
 };
 }  // namespace detail
 
@@ -146,7 +147,7 @@ template <quantization Q, std::same_as<std::int16_t> T, QuantizedMatrix X>
   basic_q16matrix<X::row_extent, X::column_extent, Q> q;
   if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
     detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q8.elements, X::quant.zero_point, 0,
-                                                                            q.elements);
+                                                                              q.elements);
   }
   return q;
 }
@@ -165,7 +166,7 @@ template <quantization Q, Quantized16Matrix X>
   basic_qmatrix<X::row_extent, X::column_extent, Q> q;
   if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
     detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q16.elements, 0, Q.zero_point,
-                                                                            q.elements);
+                                                                              q.elements);
   }
   return q;
 }

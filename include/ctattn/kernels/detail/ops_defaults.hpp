@@ -33,6 +33,7 @@
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
 /// | `int16_ops_defaults`       | `has_fully_connected` (false)     | `fully_connected<M, K, N, MC>(x, w, bias, multipliers, y)` for the K where `takes<K>` | kernels/int16.hpp |
+/// |                            | `has_product_transposed` (false)  | `product_transposed<M, K, N>(a, b, multiplier, out)`: int16 a b^T | kernels/int16.hpp |
 ///
 /// Example:
 /// \code
@@ -92,6 +93,7 @@ struct int4_ops_defaults {
 /// The optional operations of a 16x8 kernel (a row's `int16_ops`), none defined.
 struct int16_ops_defaults {
   static constexpr bool has_fully_connected = false;
+  static constexpr bool has_product_transposed = false;
   /// Whether `fully_connected` takes rows of K terms.
   template <std::size_t K>
   static constexpr bool takes = false;
