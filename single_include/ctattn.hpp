@@ -6621,8 +6621,8 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
 
   static constexpr bool has_product_transposed = true;
   /// Rows of a a `product_transposed` tile takes against one row of b.
-  // Rationale: three rows' int64 accumulators (6 registers), the pair of b's terms and one of a's, and the pointers
-  // fit the core's registers; per 2 terms of 3 outputs, 4 loads and 3 `smlald`.
+  // Rationale: three rows' int64 accumulators (6 registers), the pair of b's terms and one of a's, the two pointers
+  // and the count are 11 of the core's 13 registers; per 2 terms of 3 outputs, 4 loads and 3 `smlald`.
   static constexpr std::size_t product_rows = 3;
 
   /// s[r] += sum_t a[r K + t] b[t] for R rows of a (K apart) against one row b: `smlald` on pairs of terms, the
@@ -6630,22 +6630,65 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
   template <std::size_t K, std::size_t R>
   CTATTN_ALWAYS_INLINE static void rows_against(const std::int16_t* a, const std::int16_t* b,
                                                 std::int64_t (&s)[product_rows]) noexcept {
-    const auto pair = [](const std::int16_t* p) {
-      std::int32_t word;
-      std::memcpy(&word, p, sizeof word);
-      return word;
-    };
     constexpr std::size_t whole = K - K % 2;
-#pragma GCC unroll 2
-    for (std::size_t t = 0; t < whole; t += 2) {
-      const std::int32_t bw = pair(b + t);
+    if constexpr (whole > 0) {
+      if constexpr ((R - 1) * K * sizeof(std::int16_t) <= 4095) {
+        pair_steps<K, R>(a, b, s);
+      } else {
+        const auto pair = [](const std::int16_t* p) {
+          std::int32_t word;
+          std::memcpy(&word, p, sizeof word);
+          return word;
+        };
+        for (std::size_t t = 0; t < whole; t += 2) {
+          const std::int32_t bw = pair(b + t);
 #pragma GCC unroll 3
-      for (std::size_t r = 0; r < R; ++r) s[r] = __smlald(pair(a + r * K + t), bw, s[r]);
+          for (std::size_t r = 0; r < R; ++r) s[r] = __smlald(pair(a + r * K + t), bw, s[r]);
+        }
+      }
     }
     if constexpr (whole < K) {
 #pragma GCC unroll 3
       for (std::size_t r = 0; r < R; ++r) s[r] += std::int32_t{a[r * K + whole]} * b[whole];
     }
+  }
+
+  /// The K / 2 pairs of `rows_against`: per pair, b's and each row's word loaded (`ldr`, unaligned where K is odd)
+  /// and one `smlald` a row; 7 instructions per 6 multiply-accumulates for 3 rows, and 2 for the loop per 2 pairs.
+  // Rationale: in assembly because GCC 12 keeps only one of three int64 sums in registers (the others are stored and
+  // loaded back at each step: 15 instructions a pair instead of 7); the operands %Q and %R are an int64's halves.
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void pair_steps(const std::int16_t* a, const std::int16_t* b,
+                                              std::int64_t (&s)[product_rows]) noexcept {
+    constexpr bool twice = (K / 2) % 2 == 0;
+    std::size_t steps = twice ? K / 4 : K / 2;
+    std::int64_t s0 = s[0], s1 = s[1], s2 = s[2];
+    std::int32_t a_word, b_word;
+    asm volatile(
+        "1:\n\t"
+        ".rept %c[unroll]\n\t"
+        "ldr %[bw], [%[b]], #4\n\t"
+        ".if %c[rows] > 1\n\t"
+        "ldr %[aw], [%[a], #%c[row]]\n\t"
+        "smlald %Q[s1], %R[s1], %[aw], %[bw]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 2\n\t"
+        "ldr %[aw], [%[a], #%c[row2]]\n\t"
+        "smlald %Q[s2], %R[s2], %[aw], %[bw]\n\t"
+        ".endif\n\t"
+        "ldr %[aw], [%[a]], #4\n\t"
+        "smlald %Q[s0], %R[s0], %[aw], %[bw]\n\t"
+        ".endr\n\t"
+        "subs %[steps], %[steps], #1\n\t"
+        "bne 1b\n\t"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [a] "+r"(a), [b] "+r"(b), [steps] "+r"(steps),
+          [aw] "=&r"(a_word), [bw] "=&r"(b_word)
+        : [rows] "n"(R), [row] "n"(K * sizeof(std::int16_t)), [row2] "n"(2 * K * sizeof(std::int16_t)),
+          [unroll] "n"(twice ? 2 : 1)
+        : "cc", "memory");
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
   }
 
   /// R <= 3 rows of a against all N rows of b, into out (rows N apart).
@@ -10392,11 +10435,13 @@ constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::si
   const auto shifted = static_cast<std::int32_t>(((std::int64_t{sum} << (headroom - 1)) + (1 << 13)) >> 14);
   const std::int16_t reciprocal = int16_table_lookup(saturate_to<std::int16_t>(shifted - (1 << 15) - (1 << 16)),
                                                      int16_softmax_tables::one_over_one_plus_x);
+  // Rationale: each e^x entry and the reciprocal lie in [0, 32767], so their product and the rounding term (at most
+  // 2^29) fit an int32: TFLite's int64 product, in one `mul`.
   const int right = 31 - headroom;
+  const std::int32_t rounding = std::int32_t{1} << (right - 1);
   for (std::size_t c = 0; c < n; ++c) {
-    const auto scaled =
-        static_cast<std::int32_t>((std::int64_t{y[c]} * reciprocal + (std::int64_t{1} << (right - 1))) >> right);
-    y[c] = static_cast<std::int16_t>(scaled < 0 ? 0 : (scaled > 32767 ? 32767 : scaled));
+    const std::int32_t scaled = (std::int32_t{y[c]} * reciprocal + rounding) >> right;
+    y[c] = static_cast<std::int16_t>(scaled > 32767 ? 32767 : scaled);
   }
 }
 

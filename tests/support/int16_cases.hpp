@@ -183,9 +183,10 @@ constexpr std::size_t softmax_mismatches(Read read) noexcept {
   return softmax_grid_mismatches(read, std::make_index_sequence<std::size(fx::softmax::scales)>{});
 }
 
-// The build's 16x8 fully-connected kernel (the Cortex-M DSP's paired blocks, or the loop) against the scalar loop,
-// over rows in blocks with a rest (M 1 to 8, 13) and every tail of 4 terms (K 1 to 9, 31 to 33, 256, and 257, past
-// the DSP kernel's widest rows), with extreme values: -32768 inputs, -128 weights, int64 biases near 2^40.
+// The build's 16x8 fully-connected kernel (the Cortex-M DSP's paired blocks, or the loop's int32 chunks of 256
+// terms) against sums taken term by term in int64, over rows in blocks with a rest (M 1 to 8, 13) and every tail of
+// 4 terms (K 1 to 9, 31 to 33, 256, and 257: past the DSP kernel's widest rows and the loop's chunk), with extreme
+// values: -32768 inputs, -128 weights, int64 biases near 2^40.
 template <std::size_t M, std::size_t K, typename Read>
 constexpr std::size_t kernel_shape_mismatches(Read read) noexcept {
   constexpr std::size_t n = 5;
@@ -221,7 +222,14 @@ constexpr std::size_t kernel_shape_mismatches(Read read) noexcept {
   std::int16_t fast[M][n]{}, loop[M][n]{};
   const operands hidden = read(made);
   ctattn::detail::kernels::int16_fully_connected(hidden.x, hidden.w, hidden.bias, m, fast);
-  ctattn::detail::kernels::int16_fully_connected<M, K, n, n, void>(x, w, bias, m, loop);
+  // The reference: every sum in int64, term by term.
+  for (std::size_t r = 0; r < M; ++r) {
+    for (std::size_t c = 0; c < n; ++c) {
+      std::int64_t sum = bias[c];
+      for (std::size_t t = 0; t < K; ++t) sum += std::int64_t{x[r][t]} * w[c][t];
+      loop[r][c] = ctattn::detail::kernels::requantize_int64(sum, m[c]);
+    }
+  }
   std::uint32_t bad = 0;
   for (std::size_t r = 0; r < M; ++r) {
     for (std::size_t c = 0; c < n; ++c) bad += fast[r][c] == loop[r][c] ? 0u : 1u;
@@ -241,8 +249,9 @@ constexpr std::size_t kernel_mismatches(Read read, std::index_sequence<K...>) no
          kernel_shape_mismatches<7, 257>(read);
 }
 
-// The build's int16 batch-matmul kernel (the Cortex-M DSP's `smlald` blocks of 3 rows, or the loop) against the
-// scalar loop, M 1 to 7 (blocks with every rest) and K 1 to 9 and 33 (odd tails), with -32768 x -32768 products.
+// The build's int16 batch-matmul kernel (the Cortex-M DSP's `smlald` blocks of 3 rows, or the loop) against sums
+// taken term by term in int64, M 1 to 7 (blocks with every rest) and K 1 to 9 and 33 (odd tails), with -32768 x
+// -32768 products.
 template <std::size_t M, std::size_t K, typename Read>
 constexpr std::size_t product_shape_mismatches(Read read) noexcept {
   constexpr std::size_t n = 4;
@@ -269,7 +278,13 @@ constexpr std::size_t product_shape_mismatches(Read read) noexcept {
     const auto m = ctattn::math::quantize_multiplier(real);
     std::int16_t fast[M][n]{}, loop[M][n]{};
     ctattn::detail::kernels::int16_product_transposed(hidden.a, hidden.b, m, fast);
-    ctattn::detail::kernels::int16_product_transposed<M, K, n, void>(made.a, made.b, m, loop);
+    for (std::size_t r = 0; r < M; ++r) {
+      for (std::size_t c = 0; c < n; ++c) {
+        std::int64_t sum = 0;
+        for (std::size_t t = 0; t < K; ++t) sum += std::int64_t{made.a[r][t]} * made.b[c][t];
+        loop[r][c] = ctattn::detail::kernels::requantize_int64(sum, m);
+      }
+    }
     for (std::size_t r = 0; r < M; ++r) {
       for (std::size_t c = 0; c < n; ++c) bad += fast[r][c] == loop[r][c] ? 0u : 1u;
     }
