@@ -10332,6 +10332,16 @@ constexpr void convert_rows(const In (&x)[R][C], std::int32_t x_zero, std::int32
   }
 }
 
+/// a b as an int64: one `smlal` where the core multiplies 32 x 32 into 64 bits; on Armv6-M (Cortex-M0, M0+), whose
+/// 64-bit multiply is a library call, the int32 product (exact: at most 2^30) widened.
+CTATTN_ALWAYS_INLINE constexpr std::int64_t wide_product(std::int16_t a, std::int16_t b) noexcept {
+#if defined(__ARM_ARCH_6M__)
+  return std::int32_t{a} * std::int32_t{b};
+#else
+  return std::int64_t{a} * b;
+#endif
+}
+
 /// out[i][j] = requantize_int64(sum_k a[i][k] b[j][k], m): TFLite's int16 BATCH_MATMUL, b given by its rows (b^T's
 /// columns). The sum is exact in int64 for K < 2^17.
 template <std::size_t M, std::size_t K, std::size_t N, typename Ops = int16_product_ops>
@@ -10346,7 +10356,7 @@ constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t sum = 0;
-      for (std::size_t k = 0; k < K; ++k) sum += std::int32_t{a[i][k]} * std::int32_t{b[j][k]};
+      for (std::size_t k = 0; k < K; ++k) sum += wide_product(a[i][k], b[j][k]);
       out[i][j] = requantize_int64(sum, m);
     }
   }
@@ -10366,10 +10376,19 @@ constexpr void int16_fully_connected(const std::int16_t (&x)[M][K], const std::i
       return;
     }
   }
+  // Rationale: the sum in int32 over chunks of 256 terms, each product at most 2^15 x 2^7 in magnitude, so a chunk's
+  // sum stays within 2^30; then into the int64 sum: one `mla` a term on the Cortex-M3 (against a multiply and a
+  // 64-bit add), the same bits.
+  constexpr std::size_t chunk = 256;
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t n = 0; n < N; ++n) {
       std::int64_t sum = bias[n];
-      for (std::size_t k = 0; k < K; ++k) sum += std::int32_t{x[i][k]} * std::int32_t{w[n][k]};
+      for (std::size_t k0 = 0; k0 < K; k0 += chunk) {
+        const std::size_t end = K - k0 < chunk ? K : k0 + chunk;
+        std::int32_t part = 0;
+        for (std::size_t k = k0; k < end; ++k) part += std::int32_t{x[i][k]} * std::int32_t{w[n][k]};
+        sum += part;
+      }
       y[i][n] = requantize_int64(sum, multipliers[MC == 1 ? 0 : n]);
     }
   }
@@ -17604,6 +17623,10 @@ struct qgated_feed_forward {
 /// (ctattn/math/fixed_point.hpp), derived by the compiler.
 
 
+
+// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
+// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
+// first 16 lines).
 // ---------------------------------------- ctattn/quantized/q16matrix.hpp
 #ifndef CTATTN_QUANTIZED_Q16MATRIX_HPP
 #define CTATTN_QUANTIZED_Q16MATRIX_HPP

@@ -12,9 +12,13 @@
 
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/matrix/rules.hpp"
-#include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
+
+// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
+// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
+// first 16 lines).
+#include "ctattn/quantized/q16matrix.hpp"
 
 namespace ctattn {
 
