@@ -10,6 +10,9 @@
 #include <cstdint>
 #include <type_traits>
 
+#ifndef CTATTN_BENCHMARK_CMSIS_NN
+#define CTATTN_BENCHMARK_CMSIS_NN 0  // benchmarks/firmware/CMakeLists.txt sets it with CTATTN_CMSIS_NN_DIR
+#endif
 #if CTATTN_BENCHMARK_CMSIS_NN
 #include <arm_nnfunctions.h>
 #endif
