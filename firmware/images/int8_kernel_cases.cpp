@@ -3,14 +3,12 @@
 // tests/support/int8_kernel_cases.hpp marked `on_the_boards` (int8_dot_rows for every length 1 to 70 and extreme
 // zero points, int8_fully_connected and the products over shapes and multipliers that reach every branch of the
 // requantization, the int8 softmax of rows of every length to 40 and int8 LayerNorm against their constant
-// evaluation, int8 ADD against TFLite's steps, and the activations' table lookup), and the int16 tier's cases
-// (tests/support/int16_cases.hpp: TFLite Micro's 16x8 arithmetic). Exit code 0 when every result
+// evaluation, int8 ADD against TFLite's steps, and the activations' table lookup). Exit code 0 when every result
 // matches. It also checks, when it compiles, that this board's backend rows declare their optional operations
 // truthfully (tests/support/backend_ops_check.hpp).
 #include "support/int8_kernel_cases.hpp"
 #include "../runtime/check_model.hpp"
 #include "support/backend_ops_check.hpp"
-#include "support/int16_cases.hpp"
 
 static_assert(ctattn_test::backend_ops::every_row_declares_its_operations());
 
@@ -31,6 +29,5 @@ int main() {
   };
   ctattn_test::for_each_case<ctattn_test::on_the_boards, ctattn_test::int8_kernel_cases::every_case>(at_run_time,
                                                                                                      report);
-  ctattn_test::for_each_case<ctattn_test::on_the_boards, ctattn_test::int16_cases::every_case>(at_run_time, report);
   return failed == 0 ? 0 : 1;
 }

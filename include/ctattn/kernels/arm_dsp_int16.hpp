@@ -15,9 +15,8 @@
 /// (`arm_dsp_widened_max_terms`) sums at most 2^30 in magnitude; the int64 bias is added after, then TFLite's int64
 /// requantization (`kernels::requantize_int64`). Wider rows take the scalar loop.
 ///
-/// Built only where the compiler defines `__ARM_FEATURE_DSP`. Tested on the target by the firmware boards
-/// (int8_kernel_cases: tests/support/int16_cases.hpp against TensorFlow Lite Micro's arithmetic, every tail of the
-/// blocks).
+/// Built only where the compiler defines `__ARM_FEATURE_DSP`. Tested on the target by the firmware boards (the image
+/// int16_cases: tests/support/int16_cases.hpp against TensorFlow Lite Micro's arithmetic, every tail of the blocks).
 ///
 /// Example: `static_assert(ctattn::detail::arm_dsp_int16_ops::takes<32> && !ctattn::detail::arm_dsp_int16_ops::takes<300>);`
 // Rationale: the batch matmul's int16 x int16 products reach 2^30 each, so its sums cannot stay in int32 (as the
