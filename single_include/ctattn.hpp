@@ -14634,7 +14634,7 @@ struct quantization_constant {
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 /// | `rows_per_block_must_be_positive`     | `count<Rows>`, the rows per block an int8 feed-forward block was given |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
-/// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
+/// | `int8_operands_must_both_be_int8`     | both operands' types (one int8 or int16, one float)             |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
 /// | `model_forward_must_be_its_members`   | the model whose `forward` is its own                              |
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
@@ -14863,14 +14863,14 @@ struct int8_accumulator_must_not_overflow {
   }
 };
 
-/// An int8 layer's multipliers were derived for one input quantization; its input must have it.
+/// A quantized layer's multipliers (int8 or 16x8) were derived for one input quantization; its input must have it.
 template <typename Operation, typename InputQuantization, typename LayerQuantization>
 struct input_quantization_must_match_layer {
   static constexpr bool holds = InputQuantization::value == LayerQuantization::value;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
-                  "for; requantize the input, or quantize the layer for this input's quantization");
+                  "ctattn: the quantized input has another scale or zero point than the layer was quantized for; "
+                  "requantize the input, or quantize the layer for this input's quantization");
     return holds;
   }
 };
@@ -14941,31 +14941,33 @@ struct rows_per_block_must_be_positive {
   }
 };
 
-/// Int8 matrices are added and multiplied by `ctattn::add<Out>(a, b)` and `ctattn::multiply<Out>(a, b)`: the result
-/// needs a quantization of its own, which an operator (`a + b`, `a * b`) or the float `multiply(a, b)` has no way to
-/// take. Never holds: the operators and overloads that check it exist only to say so.
+/// Quantized matrices, int8 or int16, are added and multiplied by `ctattn::add<Out>(a, b)` and
+/// `ctattn::multiply<Out>(a, b)`: the result needs a quantization of its own, which an operator (`a + b`, `a * b`) or
+/// the float `multiply(a, b)` has no way to take. Never holds: the operators and overloads that check it exist only to
+/// say so. (Its name predates the int16 tier, which it guards as well.)
 template <typename Operation, typename A, typename B>
 struct int8_operation_needs_output_quantization {
   static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: int8 matrices are added and multiplied by ctattn::add<Out>(a, b) and "
-                  "ctattn::multiply<Out>(a, b), which take the result's quantization Out; an operator cannot take "
-                  "it, so name the function and give Out");
+                  "ctattn: quantized matrices (int8 or int16) are added and multiplied by ctattn::add<Out>(a, b) "
+                  "and ctattn::multiply<Out>(a, b), which take the result's quantization Out; an operator cannot "
+                  "take it, so name the function and give Out");
     return holds;
   }
 };
 
-/// An int8 operation takes int8 operands only: a float operand is quantized first (`ctattn::quantize<Q>(x)`), or the
-/// int8 one dequantized (`ctattn::dequantize(q)`) to compute in float. Never holds (see above).
+/// A quantized operation (int8 or int16) takes quantized operands only: a float operand is quantized first
+/// (`ctattn::quantize<Q>(x)`, `ctattn::quantize<Q, std::int16_t>(x)`), or the quantized one dequantized
+/// (`ctattn::dequantize(q)`) to compute in float. Never holds (see above).
 template <typename Operation, typename A, typename B>
 struct int8_operands_must_both_be_int8 {
   static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: an int8 operation takes int8 operands only, and one operand here is a float matrix; "
-                  "quantize it first (ctattn::quantize<Q>(x)), or dequantize the int8 one to compute in float "
-                  "(ctattn::dequantize(q))");
+                  "ctattn: a quantized operation takes quantized operands only, and one operand here is a float "
+                  "matrix; quantize it first (ctattn::quantize<Q>(x), or ctattn::quantize<Q, std::int16_t>(x) for "
+                  "int16), or dequantize the quantized one to compute in float (ctattn::dequantize(q))");
     return holds;
   }
 };
@@ -15009,10 +15011,11 @@ template <typename Operation, typename A, typename B>
 struct quantized_operands_must_have_one_width {
   static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
   static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: one operand is int8 and the other int16, and a quantized operation takes one width; "
-                  "convert one with ctattn::quantize<Q, std::int16_t>(q8) or ctattn::quantize<Q>(q16) (TFLite's "
-                  "QUANTIZE between int8 and int16)");
+    static_assert(
+        holds,
+        "ctattn: one operand is int8 and the other int16 (a 16x8 layer takes int16 inputs), and a quantized "
+        "operation takes one width; convert one with ctattn::quantize<Q, std::int16_t>(q8) or ctattn::quantize<Q>(q16) (TFLite's "
+        "QUANTIZE between int8 and int16)");
     return holds;
   }
 };
@@ -15145,23 +15148,6 @@ constexpr double scale_product(double a, double b) noexcept {
 /// A quantized matrix (any `qmatrix`).
 template <typename M>
 concept QuantizedMatrix = detail::is_basic_qmatrix<std::remove_cvref_t<M>>::value;
-
-namespace detail {
-// Stops the build at an int8 operation that cannot be: an operator or a product with no output quantization on two
-// int8 matrices (`int8_operation_needs_output_quantization`), or one with a float operand
-// (`int8_operands_must_both_be_int8`).
-// It returns the int8 operand's type, so that the refused call's result, held by the caller (`const auto c = a +
-// b;`), adds no error of its own before the rule's.
-template <typename Operation, typename A, typename B>
-constexpr auto refuse_int8_operation() noexcept {
-  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
-    static_assert((shape_error::int8_operation_needs_output_quantization<Operation, A, B>::check(), true));
-  } else {
-    static_assert((shape_error::int8_operands_must_both_be_int8<Operation, A, B>::check(), true));
-  }
-  return std::conditional_t<QuantizedMatrix<A>, A, B>{};
-}
-}  // namespace detail
 
 /// x quantized with Q, TFLite's QUANTIZE bit for bit: q = clamp(round(x / scale) + zero_point, -128, 127), ties
 /// away from zero. For float x and a scale that is a float32 value (every scale of a .tflite file) the division is
@@ -15355,6 +15341,224 @@ template <QuantizedMatrix X, quantization QIn, quantization QOut>
 
 
 
+// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
+// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
+// first 16 lines).
+// ---------------------------------------- ctattn/quantized/q16matrix.hpp
+#ifndef CTATTN_QUANTIZED_Q16MATRIX_HPP
+#define CTATTN_QUANTIZED_Q16MATRIX_HPP
+
+/// \file
+/// `ctattn::q16matrix`: an int16 matrix with its quantization in its type (TFLite's 16x8 activations: symmetric,
+/// zero point 0), and the conversions TFLite's QUANTIZE makes: float to int16, int8 to int16 and int16 to int8
+/// (`ctattn::quantize`), and back to float (`ctattn::dequantize`).
+
+
+
+namespace ctattn {
+
+/// A fixed-size, row-major int16 matrix quantized with Q: element (r, c) stands for Q.scale() x elements[r][c].
+/// Dimensions as in `ctattn::matrix` (sizes or named extents). Usually written `ctattn::q16matrix<Rows, Cols, Q>`.
+///
+/// | member                | meaning                                                        |
+/// |-----------------------|----------------------------------------------------------------|
+/// | `value_type`          | `std::int16_t`                                                 |
+/// | `quantization_type`   | `quantization_constant<Q>`; `quant` is Q itself                |
+/// | `row_extent`, `column_extent`, `rows`, `cols`, `size` | as `ctattn::matrix`            |
+/// | `elements[r][c]`      | the int16 storage (`q16matrix q{}` zeros it, `q16matrix q;` leaves it uninitialized) |
+/// | `(r, c)`              | element access                                                 |
+/// | `real(r, c)`          | the real value it stands for, as a double                      |
+///
+/// Rules: the scale is positive and finite (`scale_must_be_positive`), the zero point 0
+/// (`int16_zero_point_must_be_zero`: TFLite's 16x8 tensors are symmetric).
+///
+/// Example:
+/// \code
+///   constexpr ctattn::q16matrix<1, 2, ctattn::quantization{0.001}> q{{{1000, -32768}}};
+///   static_assert(q.real(0, 0) == 1.0 && q.real(0, 1) == -32.768);
+/// \endcode
+template <auto Rows, auto Cols, quantization Q>
+struct basic_q16matrix {
+  static_assert((detail::first_broken<detail::int16_quantization_rules<Q>>::check(), true));
+  using value_type = std::int16_t;
+  using quantization_type = quantization_constant<Q>;
+  static constexpr quantization quant = Q;
+  static constexpr auto row_extent = Rows;
+  static constexpr auto column_extent = Cols;
+  static constexpr std::size_t rows = extent_size(Rows);
+  static constexpr std::size_t cols = extent_size(Cols);
+  static constexpr std::size_t size = rows * cols;
+
+  // Rationale: no default member initializer, as `basic_qmatrix` (every int16 operation writes its whole result).
+  std::int16_t elements[rows][cols];
+
+  [[nodiscard]] constexpr std::int16_t& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
+  [[nodiscard]] constexpr std::int16_t operator()(std::size_t r, std::size_t c) const noexcept {
+    return elements[r][c];
+  }
+  [[nodiscard]] constexpr double real(std::size_t r, std::size_t c) const noexcept {
+    return Q.scale() * static_cast<double>(elements[r][c]);
+  }
+
+  friend constexpr bool operator==(const basic_q16matrix&, const basic_q16matrix&) = default;
+};
+
+/// `q16matrix<Rows, Cols, Q>`: extents normalized, as `ctattn::matrix`.
+template <auto Rows, auto Cols, quantization Q>
+using q16matrix = basic_q16matrix<normalize_extent<Rows>, normalize_extent<Cols>, Q>;
+
+namespace detail {
+template <typename T>
+struct is_basic_q16matrix : std::false_type {};
+template <auto R, auto C, quantization Q>
+struct is_basic_q16matrix<basic_q16matrix<R, C, Q>> : std::true_type {};
+}  // namespace detail
+
+/// An int16 quantized matrix (any `q16matrix`).
+template <typename M>
+concept Quantized16Matrix = detail::is_basic_q16matrix<std::remove_cvref_t<M>>::value;
+
+namespace detail {
+// A quantized matrix of either width.
+template <typename M>
+concept AnyQuantizedMatrix = QuantizedMatrix<M> || Quantized16Matrix<M>;
+
+// One int8 and one int16 operand.
+template <typename A, typename B>
+concept MixedWidths = (QuantizedMatrix<A> && Quantized16Matrix<B>) || (Quantized16Matrix<A> && QuantizedMatrix<B>);
+
+// One quantized operand (either width) and one float matrix.
+template <typename A, typename B>
+concept QuantizedAndFloat = (AnyQuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && AnyQuantizedMatrix<B>);
+
+// Stops the build at a quantized operation that cannot be, with the rule that says why: an int8 and an int16 operand
+// (`quantized_operands_must_have_one_width`), a float operand (`int8_operands_must_both_be_int8`), or an operator or
+// a product with no output quantization on two quantized matrices (`int8_operation_needs_output_quantization`).
+// It returns the quantized operand's type, so that the refused call's result, held by the caller (`const auto c = a +
+// b;`), adds no error of its own before the rule's.
+template <typename Operation, typename A, typename B>
+constexpr auto refuse_quantized_operation() noexcept {
+  if constexpr (MixedWidths<A, B>) {
+    static_assert((shape_error::quantized_operands_must_have_one_width<Operation, A, B>::check(), true));
+  } else if constexpr (AnyQuantizedMatrix<A> && AnyQuantizedMatrix<B>) {
+    static_assert((shape_error::int8_operation_needs_output_quantization<Operation, A, B>::check(), true));
+  } else {
+    static_assert((shape_error::int8_operands_must_both_be_int8<Operation, A, B>::check(), true));
+  }
+  return std::conditional_t<AnyQuantizedMatrix<A>, A, B>{};
+}
+}  // namespace detail
+
+/// x quantized to int16 with Q, TFLite's QUANTIZE to an int16 tensor: q = clamp(round(x / scale), -32768, 32767),
+/// ties away from zero, the division in float32 for float x and a float32 scale (as `quantize<Q>(x)` to int8).
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `x`     | R x C, float or double             |
+/// | result  | `q16matrix<R, C, Q>` (x's extents) |
+///
+/// Example:
+/// \code
+///   constexpr auto q = ctattn::quantize<ctattn::quantization{0.001}, std::int16_t>(
+///       ctattn::matrix<float, 1, 3>{{{1.0f, -0.003f, 100}}});
+///   static_assert(q(0, 0) == 1000 && q(0, 1) == -3 && q(0, 2) == 32767);
+/// \endcode
+template <quantization Q, std::same_as<std::int16_t> T, FixedMatrix X>
+[[nodiscard]] constexpr auto quantize(const X& x) noexcept -> basic_q16matrix<X::row_extent, X::column_extent, Q> {
+  basic_q16matrix<X::row_extent, X::column_extent, Q> q;
+  for (std::size_t r = 0; r < X::rows; ++r) {
+    for (std::size_t c = 0; c < X::cols; ++c) {
+      const std::int64_t v = detail::rounded_quotient(x.elements[r][c], Q.scale());
+      q.elements[r][c] = static_cast<std::int16_t>(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));
+    }
+  }
+  return q;
+}
+
+namespace detail {
+/// Whether a multiplier's shift is at most `largest` (its real value below 2^largest).
+constexpr bool shift_at_most(double real, int largest) noexcept {
+  return math::quantize_multiplier(real).shift <= largest;
+}
+
+/// TFLite's QUANTIZE from one quantized tensor to another: the multiplier in_scale / out_scale, in double, below
+/// 2^15 so that no value shifted by it leaves the int32 range.
+template <quantization In, quantization Out>
+inline constexpr math::quantized_multiplier conversion_multiplier = math::quantize_multiplier(In.scale() / Out.scale());
+
+// Rationale: a class, not an alias template: GCC 12 crashes substituting a quantization argument taken from a type
+// (`X::quant`) into an alias's expression.
+template <quantization In, quantization Out>
+struct conversion {
+  static constexpr bool fits = shift_at_most(In.scale() / Out.scale(), 15);
+  using rules =
+      rule_list<shape_error::int16_scales_must_suit_the_kernel<op::int16_conversion, fits, quantization_constant<In>,
+                                                               quantization_constant<Out>>>;
+};
+}  // namespace detail
+
+/// An int8 matrix brought to int16 with Q, TFLite's QUANTIZE from an int8 tensor to an int16 one (a 16x8 model's
+/// input, or an int8 part feeding an int16 one): q = clamp(mbqm(q8 - zero_point, in_scale / out_scale), -32768,
+/// 32767), `math::multiply_by_quantized_multiplier`'s rounding. Rule: in_scale / out_scale below 2^15
+/// (`int16_scales_must_suit_the_kernel`).
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `q8`    | `qmatrix<R, C, QIn>`               |
+/// | result  | `q16matrix<R, C, Q>` (q8's extents) |
+///
+/// Example: `const auto h16 = ctattn::quantize<ctattn::quantization{0.0005}, std::int16_t>(h8);`
+template <quantization Q, std::same_as<std::int16_t> T, QuantizedMatrix X>
+[[nodiscard]] constexpr auto quantize(const X& q8) noexcept -> basic_q16matrix<X::row_extent, X::column_extent, Q> {
+  basic_q16matrix<X::row_extent, X::column_extent, Q> q;
+  if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
+    detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q8.elements, X::quant.zero_point, 0,
+                                                                              q.elements);
+  }
+  return q;
+}
+
+/// An int16 matrix brought to int8 with Q, TFLite's QUANTIZE from an int16 tensor to an int8 one: q =
+/// clamp(mbqm(q16, in_scale / out_scale) + zero_point, -128, 127). Rule: in_scale / out_scale below 2^15.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `q16`   | `q16matrix<R, C, QIn>`             |
+/// | result  | `qmatrix<R, C, Q>` (q16's extents) |
+///
+/// Example: `const auto h8 = ctattn::quantize<ctattn::quantization{0.05, -3}>(h16);`
+template <quantization Q, Quantized16Matrix X>
+[[nodiscard]] constexpr auto quantize(const X& q16) noexcept -> basic_qmatrix<X::row_extent, X::column_extent, Q> {
+  basic_qmatrix<X::row_extent, X::column_extent, Q> q;
+  if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
+    detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q16.elements, 0, Q.zero_point,
+                                                                              q.elements);
+  }
+  return q;
+}
+
+/// The float matrix an int16 one stands for: scale x q, computed in double, rounded to float.
+///
+/// | operand | shape                  |
+/// |---------|------------------------|
+/// | `q`     | `q16matrix<R, C, Q>`   |
+/// | result  | `matrix<float, R, C>` (q's extents) |
+///
+/// Example: `constexpr auto x = ctattn::dequantize(q16);`
+template <Quantized16Matrix M>
+[[nodiscard]] constexpr auto dequantize(const M& q) noexcept -> basic_matrix<float, M::row_extent, M::column_extent> {
+  basic_matrix<float, M::row_extent, M::column_extent> x{};
+  for (std::size_t r = 0; r < M::rows; ++r) {
+    for (std::size_t c = 0; c < M::cols; ++c) x.elements[r][c] = static_cast<float>(q.real(r, c));
+  }
+  return x;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_Q16MATRIX_HPP
+// ---------------------------------------- ctattn/quantized/add.hpp (continued)
+
 namespace ctattn {
 
 namespace detail {
@@ -15402,24 +15606,26 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   return out;
 }
 
-/// `add<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with what
-/// to write instead.
+/// `add<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
+/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
 ///
-/// Example: `ctattn::add<q_sum>(x_q, ctattn::quantize<q_x>(residual))` rather than `ctattn::add<q_sum>(x_q, residual)`.
+/// Example: `ctattn::add<q_sum>(x_q, ctattn::quantize<q_x>(residual))` rather than `ctattn::add<q_sum>(x_q, residual)`;
+/// `ctattn::add<q16>(ctattn::quantize<q_x16, std::int16_t>(x8), y16)` rather than `ctattn::add<q16>(x8, y16)`.
 template <quantization Out, typename A, typename B>
-  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
 constexpr auto add(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_add, A, B>();
+  return detail::refuse_quantized_operation<op::quantized_add, A, B>();
 }
 
-/// `a + b` with an int8 operand: refused at compile time, with what to write instead (`ctattn::add<Out>(a, b)`;
-/// `int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+/// `a + b` with a quantized operand (int8 or int16): refused at compile time, with what to write instead
+/// (`ctattn::add<Out>(a, b)`; `int8_operation_needs_output_quantization`, or the rules above for a float operand or
+/// mixed widths).
 ///
 /// Example: `ctattn::add<q_sum>(a_q, b_q)` rather than `a_q + b_q`.
 template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
 constexpr auto operator+(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_add, A, B>();
+  return detail::refuse_quantized_operation<op::quantized_add, A, B>();
 }
 
 }  // namespace ctattn
@@ -17015,6 +17221,10 @@ template <quantization QIn, quantization QOut, typename T, auto D>
 
 
 
+// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
+// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
+// first 16 lines).
+
 namespace ctattn {
 
 namespace detail {
@@ -17051,6 +17261,16 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
                                                     Out.zero_point, out.elements);
   }
   return out;
+}
+
+/// `hadamard<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
+/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
+///
+/// Example: `ctattn::hadamard<q_y>(gate_q, ctattn::quantize<q_u>(up))` rather than `ctattn::hadamard<q_y>(gate_q, up)`.
+template <quantization Out, typename A, typename B>
+  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
+constexpr auto hadamard(const A&, const B&) noexcept {
+  return detail::refuse_quantized_operation<op::quantized_hadamard, A, B>();
 }
 
 }  // namespace ctattn
@@ -17609,7 +17829,8 @@ struct qgated_feed_forward {
 ///
 /// Every multiplier is derived by the compiler as TFLite Micro derives it when it prepares the operator; scales
 /// its fixed-point steps cannot take stop the build (`int16_scales_must_suit_the_kernel`), and an int8 operand
-/// given with an int16 one is the rule `quantized_operands_must_have_one_width`.
+/// given with an int16 one is the rule `quantized_operands_must_have_one_width` (quantized/add.hpp, multiply.hpp and
+/// hadamard.hpp refuse such calls).
 
 
 // ---------------------------------------- ctattn/quantized/multiply.hpp
@@ -17626,189 +17847,6 @@ struct qgated_feed_forward {
 // Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
 // before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
 // first 16 lines).
-// ---------------------------------------- ctattn/quantized/q16matrix.hpp
-#ifndef CTATTN_QUANTIZED_Q16MATRIX_HPP
-#define CTATTN_QUANTIZED_Q16MATRIX_HPP
-
-/// \file
-/// `ctattn::q16matrix`: an int16 matrix with its quantization in its type (TFLite's 16x8 activations: symmetric,
-/// zero point 0), and the conversions TFLite's QUANTIZE makes: float to int16, int8 to int16 and int16 to int8
-/// (`ctattn::quantize`), and back to float (`ctattn::dequantize`).
-
-
-
-namespace ctattn {
-
-/// A fixed-size, row-major int16 matrix quantized with Q: element (r, c) stands for Q.scale() x elements[r][c].
-/// Dimensions as in `ctattn::matrix` (sizes or named extents). Usually written `ctattn::q16matrix<Rows, Cols, Q>`.
-///
-/// | member                | meaning                                                        |
-/// |-----------------------|----------------------------------------------------------------|
-/// | `value_type`          | `std::int16_t`                                                 |
-/// | `quantization_type`   | `quantization_constant<Q>`; `quant` is Q itself                |
-/// | `row_extent`, `column_extent`, `rows`, `cols`, `size` | as `ctattn::matrix`            |
-/// | `elements[r][c]`      | the int16 storage (`q16matrix q{}` zeros it, `q16matrix q;` leaves it uninitialized) |
-/// | `(r, c)`              | element access                                                 |
-/// | `real(r, c)`          | the real value it stands for, as a double                      |
-///
-/// Rules: the scale is positive and finite (`scale_must_be_positive`), the zero point 0
-/// (`int16_zero_point_must_be_zero`: TFLite's 16x8 tensors are symmetric).
-///
-/// Example:
-/// \code
-///   constexpr ctattn::q16matrix<1, 2, ctattn::quantization{0.001}> q{{{1000, -32768}}};
-///   static_assert(q.real(0, 0) == 1.0 && q.real(0, 1) == -32.768);
-/// \endcode
-template <auto Rows, auto Cols, quantization Q>
-struct basic_q16matrix {
-  static_assert((detail::first_broken<detail::int16_quantization_rules<Q>>::check(), true));
-  using value_type = std::int16_t;
-  using quantization_type = quantization_constant<Q>;
-  static constexpr quantization quant = Q;
-  static constexpr auto row_extent = Rows;
-  static constexpr auto column_extent = Cols;
-  static constexpr std::size_t rows = extent_size(Rows);
-  static constexpr std::size_t cols = extent_size(Cols);
-  static constexpr std::size_t size = rows * cols;
-
-  // Rationale: no default member initializer, as `basic_qmatrix` (every int16 operation writes its whole result).
-  std::int16_t elements[rows][cols];
-
-  [[nodiscard]] constexpr std::int16_t& operator()(std::size_t r, std::size_t c) noexcept { return elements[r][c]; }
-  [[nodiscard]] constexpr std::int16_t operator()(std::size_t r, std::size_t c) const noexcept {
-    return elements[r][c];
-  }
-  [[nodiscard]] constexpr double real(std::size_t r, std::size_t c) const noexcept {
-    return Q.scale() * static_cast<double>(elements[r][c]);
-  }
-
-  friend constexpr bool operator==(const basic_q16matrix&, const basic_q16matrix&) = default;
-};
-
-/// `q16matrix<Rows, Cols, Q>`: extents normalized, as `ctattn::matrix`.
-template <auto Rows, auto Cols, quantization Q>
-using q16matrix = basic_q16matrix<normalize_extent<Rows>, normalize_extent<Cols>, Q>;
-
-namespace detail {
-template <typename T>
-struct is_basic_q16matrix : std::false_type {};
-template <auto R, auto C, quantization Q>
-struct is_basic_q16matrix<basic_q16matrix<R, C, Q>> : std::true_type {};
-}  // namespace detail
-
-/// An int16 quantized matrix (any `q16matrix`).
-template <typename M>
-concept Quantized16Matrix = detail::is_basic_q16matrix<std::remove_cvref_t<M>>::value;
-
-/// x quantized to int16 with Q, TFLite's QUANTIZE to an int16 tensor: q = clamp(round(x / scale), -32768, 32767),
-/// ties away from zero, the division in float32 for float x and a float32 scale (as `quantize<Q>(x)` to int8).
-///
-/// | operand | shape                              |
-/// |---------|------------------------------------|
-/// | `x`     | R x C, float or double             |
-/// | result  | `q16matrix<R, C, Q>` (x's extents) |
-///
-/// Example:
-/// \code
-///   constexpr auto q = ctattn::quantize<ctattn::quantization{0.001}, std::int16_t>(
-///       ctattn::matrix<float, 1, 3>{{{1.0f, -0.003f, 100}}});
-///   static_assert(q(0, 0) == 1000 && q(0, 1) == -3 && q(0, 2) == 32767);
-/// \endcode
-template <quantization Q, std::same_as<std::int16_t> T, FixedMatrix X>
-[[nodiscard]] constexpr auto quantize(const X& x) noexcept -> basic_q16matrix<X::row_extent, X::column_extent, Q> {
-  basic_q16matrix<X::row_extent, X::column_extent, Q> q;
-  for (std::size_t r = 0; r < X::rows; ++r) {
-    for (std::size_t c = 0; c < X::cols; ++c) {
-      const std::int64_t v = detail::rounded_quotient(x.elements[r][c], Q.scale());
-      q.elements[r][c] = static_cast<std::int16_t>(v < -32768 ? -32768 : (v > 32767 ? 32767 : v));
-    }
-  }
-  return q;
-}
-
-namespace detail {
-/// Whether a multiplier's shift is at most `largest` (its real value below 2^largest).
-constexpr bool shift_at_most(double real, int largest) noexcept {
-  return math::quantize_multiplier(real).shift <= largest;
-}
-
-/// TFLite's QUANTIZE from one quantized tensor to another: the multiplier in_scale / out_scale, in double, below
-/// 2^15 so that no value shifted by it leaves the int32 range.
-template <quantization In, quantization Out>
-inline constexpr math::quantized_multiplier conversion_multiplier = math::quantize_multiplier(In.scale() / Out.scale());
-
-// Rationale: a class, not an alias template: GCC 12 crashes substituting a quantization argument taken from a type
-// (`X::quant`) into an alias's expression.
-template <quantization In, quantization Out>
-struct conversion {
-  static constexpr bool fits = shift_at_most(In.scale() / Out.scale(), 15);
-  using rules =
-      rule_list<shape_error::int16_scales_must_suit_the_kernel<op::int16_conversion, fits, quantization_constant<In>,
-                                                               quantization_constant<Out>>>;
-};
-}  // namespace detail
-
-/// An int8 matrix brought to int16 with Q, TFLite's QUANTIZE from an int8 tensor to an int16 one (a 16x8 model's
-/// input, or an int8 part feeding an int16 one): q = clamp(mbqm(q8 - zero_point, in_scale / out_scale), -32768,
-/// 32767), `math::multiply_by_quantized_multiplier`'s rounding. Rule: in_scale / out_scale below 2^15
-/// (`int16_scales_must_suit_the_kernel`).
-///
-/// | operand | shape                              |
-/// |---------|------------------------------------|
-/// | `q8`    | `qmatrix<R, C, QIn>`               |
-/// | result  | `q16matrix<R, C, Q>` (q8's extents) |
-///
-/// Example: `const auto h16 = ctattn::quantize<ctattn::quantization{0.0005}, std::int16_t>(h8);`
-template <quantization Q, std::same_as<std::int16_t> T, QuantizedMatrix X>
-[[nodiscard]] constexpr auto quantize(const X& q8) noexcept -> basic_q16matrix<X::row_extent, X::column_extent, Q> {
-  basic_q16matrix<X::row_extent, X::column_extent, Q> q;
-  if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
-    detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q8.elements, X::quant.zero_point, 0,
-                                                                              q.elements);
-  }
-  return q;
-}
-
-/// An int16 matrix brought to int8 with Q, TFLite's QUANTIZE from an int16 tensor to an int8 one: q =
-/// clamp(mbqm(q16, in_scale / out_scale) + zero_point, -128, 127). Rule: in_scale / out_scale below 2^15.
-///
-/// | operand | shape                              |
-/// |---------|------------------------------------|
-/// | `q16`   | `q16matrix<R, C, QIn>`             |
-/// | result  | `qmatrix<R, C, Q>` (q16's extents) |
-///
-/// Example: `const auto h8 = ctattn::quantize<ctattn::quantization{0.05, -3}>(h16);`
-template <quantization Q, Quantized16Matrix X>
-[[nodiscard]] constexpr auto quantize(const X& q16) noexcept -> basic_qmatrix<X::row_extent, X::column_extent, Q> {
-  basic_qmatrix<X::row_extent, X::column_extent, Q> q;
-  if constexpr (detail::first_broken<typename detail::conversion<X::quant, Q>::rules>::check()) {
-    detail::kernels::convert_rows<detail::conversion_multiplier<X::quant, Q>>(q16.elements, 0, Q.zero_point,
-                                                                              q.elements);
-  }
-  return q;
-}
-
-/// The float matrix an int16 one stands for: scale x q, computed in double, rounded to float.
-///
-/// | operand | shape                  |
-/// |---------|------------------------|
-/// | `q`     | `q16matrix<R, C, Q>`   |
-/// | result  | `matrix<float, R, C>` (q's extents) |
-///
-/// Example: `constexpr auto x = ctattn::dequantize(q16);`
-template <Quantized16Matrix M>
-[[nodiscard]] constexpr auto dequantize(const M& q) noexcept -> basic_matrix<float, M::row_extent, M::column_extent> {
-  basic_matrix<float, M::row_extent, M::column_extent> x{};
-  for (std::size_t r = 0; r < M::rows; ++r) {
-    for (std::size_t c = 0; c < M::cols; ++c) x.elements[r][c] = static_cast<float>(q.real(r, c));
-  }
-  return x;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_Q16MATRIX_HPP
-// ---------------------------------------- ctattn/quantized/multiply.hpp (continued)
 
 namespace ctattn {
 
@@ -17911,29 +17949,30 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   return out;
 }
 
-/// `multiply<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with
-/// what to write instead.
+/// `multiply<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
+/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
 ///
 /// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
 template <quantization Out, typename A, typename B>
-  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
 constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+  return detail::refuse_quantized_operation<op::quantized_multiply, A, B>();
 }
 
-/// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
-/// (`int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+/// `multiply(a, b)` (no `Out`) or `a * b` with a quantized operand (int8 or int16): refused at compile time, with what
+/// to write instead (`int8_operation_needs_output_quantization`, or the rules above for a float operand or mixed
+/// widths).
 ///
 /// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
 template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
 constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+  return detail::refuse_quantized_operation<op::quantized_multiply, A, B>();
 }
 
 /// \copydoc multiply(const A&, const B&)
 template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
 constexpr auto operator*(const A& a, const B& b) noexcept {
   return multiply(a, b);
 }
@@ -17985,15 +18024,6 @@ using int16_hadamard_rules =
 template <quantization Q>
 inline constexpr double int16_softmax_input_real = Q.scale() / (10.0 / 65535.0);
 
-// Stops the build at an operation given an int8 and an int16 operand.
-template <typename Operation, typename A, typename B>
-constexpr auto refuse_mixed_widths() noexcept {
-  static_assert((shape_error::quantized_operands_must_have_one_width<Operation, A, B>::check(), true));
-  return std::conditional_t<Quantized16Matrix<A>, A, B>{};
-}
-
-template <typename A, typename B>
-concept MixedWidths = (QuantizedMatrix<A> && Quantized16Matrix<B>) || (Quantized16Matrix<A> && QuantizedMatrix<B>);
 }  // namespace detail
 
 /// The int16 product a b, quantized with `Out`: clamp(sum_k a_ik b_kj in int64, times a_scale b_scale / out_scale
@@ -18119,30 +18149,6 @@ template <Quantized16Matrix X>
     }
   }
   return w;
-}
-
-/// `multiply<Out>(a, b)`, `add<Out>(a, b)` or `hadamard<Out>(a, b)` with one int8 and one int16 operand: refused
-/// at compile time (`quantized_operands_must_have_one_width`), with the conversion to write.
-///
-/// Example: `ctattn::add<q16>(ctattn::quantize<q_x16, std::int16_t>(x8), y16)` rather than `ctattn::add<q16>(x8, y16)`.
-template <quantization Out, typename A, typename B>
-  requires detail::MixedWidths<A, B>
-constexpr auto add(const A&, const B&) noexcept {
-  return detail::refuse_mixed_widths<op::int16_add, A, B>();
-}
-
-/// \copydoc add(const A&, const B&)
-template <quantization Out, typename A, typename B>
-  requires detail::MixedWidths<A, B>
-constexpr auto hadamard(const A&, const B&) noexcept {
-  return detail::refuse_mixed_widths<op::int16_hadamard, A, B>();
-}
-
-/// \copydoc add(const A&, const B&)
-template <quantization Out, typename A, typename B>
-  requires detail::MixedWidths<A, B>
-constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_mixed_widths<op::int16_multiply, A, B>();
 }
 
 }  // namespace ctattn
@@ -19159,6 +19165,27 @@ template <Quantized16Matrix X, auto In, auto Out, quantization QIn, quantization
     detail::kernels::int16_fully_connected(x.elements, layer.weight, layer.bias, layer.multipliers, y.elements);
   }
   return y;
+}
+
+/// `project(x, layer)` with an int8 x and a 16x8 layer, or an int16 x and an int8 layer: refused at compile time
+/// (`quantized_operands_must_have_one_width`), with the conversion to write.
+///
+/// Example: `ctattn::project(ctattn::quantize<q_in16, std::int16_t>(x8), head16)` rather than
+/// `ctattn::project(x8, head16)`.
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
+constexpr auto project(const X&, const q16linear<In, Out, QIn, QOut, Granularity>&) noexcept {
+  using L = q16linear<In, Out, QIn, QOut, Granularity>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_projection, X, L>::check(), true));
+  return basic_q16matrix<X::row_extent, L::output_extent, QOut>{};
+}
+
+/// \copydoc project(const X&, const q16linear<In, Out, QIn, QOut, Granularity>&)
+template <Quantized16Matrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity>
+constexpr auto project(const X&, const qlinear<In, Out, QIn, QOut, Weights, Granularity>&) noexcept {
+  using L = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_projection, X, L>::check(), true));
+  return basic_qmatrix<X::row_extent, L::output_extent, QOut>{};
 }
 
 }  // namespace ctattn

@@ -1,5 +1,5 @@
 // Rule: an int8 layer's input is quantized as the layer was quantized for
-// expected-error: ctattn: the int8 input is quantized with another scale or zero point than the layer was
+// expected-error: ctattn: the quantized input has another scale or zero point than the layer was
 // expected-rule: shape_error::input_quantization_must_match_layer<ctattn::op::quantized_projection, ctattn::quantization_constant<
 #include <ctattn/quantized/linear.hpp>
 

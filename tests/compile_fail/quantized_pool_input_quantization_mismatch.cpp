@@ -1,5 +1,5 @@
 // Rule: an int8 pool (and class token) takes rows in the quantization it was made for
-// expected-error: ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized for
+// expected-error: ctattn: the quantized input has another scale or zero point than the layer was quantized for
 // expected-rule: shape_error::input_quantization_must_match_layer<ctattn::op::quantized_front_end, ctattn::quantization_constant<
 #include <ctattn/ctattn.hpp>
 

@@ -1,5 +1,5 @@
 // Rule: int8 matrices are multiplied by ctattn::multiply<Out>(a, b), which takes the product's quantization
-// expected-error: ctattn: int8 matrices are added and multiplied by ctattn::add<Out>
+// expected-error: ctattn: quantized matrices \(int8 or int16\) are added and multiplied by ctattn::add<Out>
 // expected-rule: shape_error::int8_operation_needs_output_quantization<ctattn::op::quantized_multiply, ctattn::basic_qmatrix<2(UL)?, 3(UL)?, (ctattn::quantization)?\{[^}]*\}>, ctattn::basic_qmatrix<3(UL)?, 4(UL)?, (ctattn::quantization)?\{[^}]*\}> ?>
 #include <ctattn/quantized/multiply.hpp>
 

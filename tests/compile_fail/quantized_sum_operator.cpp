@@ -1,5 +1,5 @@
 // Rule: int8 matrices are added by ctattn::add<Out>(a, b), which takes the sum's quantization (an operator cannot)
-// expected-error: ctattn: int8 matrices are added and multiplied by ctattn::add<Out>
+// expected-error: ctattn: quantized matrices \(int8 or int16\) are added and multiplied by ctattn::add<Out>
 // expected-rule: shape_error::int8_operation_needs_output_quantization<ctattn::op::quantized_add, ctattn::basic_qmatrix<2(UL)?, 3(UL)?, (ctattn::quantization)?\{[^}]*\}>, ctattn::basic_qmatrix<2(UL)?, 3(UL)?, (ctattn::quantization)?\{[^}]*\}> ?>
 #include <ctattn/quantized/add.hpp>
 

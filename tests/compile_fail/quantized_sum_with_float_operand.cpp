@@ -1,5 +1,5 @@
 // Rule: an int8 sum takes int8 operands only (a float operand is quantized first)
-// expected-error: ctattn: an int8 operation takes int8 operands only
+// expected-error: ctattn: a quantized operation takes quantized operands only
 // expected-rule: shape_error::int8_operands_must_both_be_int8<ctattn::op::quantized_add, ctattn::basic_qmatrix<2(UL)?, 3(UL)?, (ctattn::quantization)?\{[^}]*\}>, ctattn::basic_matrix<float, 2(UL)?, 3(UL)?> ?>
 #include <ctattn/quantized/add.hpp>
 

@@ -16,6 +16,11 @@
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 
+// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
+// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
+// first 16 lines).
+#include "ctattn/quantized/q16matrix.hpp"
+
 namespace ctattn {
 
 namespace detail {
@@ -63,24 +68,26 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   return out;
 }
 
-/// `add<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with what
-/// to write instead.
+/// `add<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
+/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
 ///
-/// Example: `ctattn::add<q_sum>(x_q, ctattn::quantize<q_x>(residual))` rather than `ctattn::add<q_sum>(x_q, residual)`.
+/// Example: `ctattn::add<q_sum>(x_q, ctattn::quantize<q_x>(residual))` rather than `ctattn::add<q_sum>(x_q, residual)`;
+/// `ctattn::add<q16>(ctattn::quantize<q_x16, std::int16_t>(x8), y16)` rather than `ctattn::add<q16>(x8, y16)`.
 template <quantization Out, typename A, typename B>
-  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
 constexpr auto add(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_add, A, B>();
+  return detail::refuse_quantized_operation<op::quantized_add, A, B>();
 }
 
-/// `a + b` with an int8 operand: refused at compile time, with what to write instead (`ctattn::add<Out>(a, b)`;
-/// `int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+/// `a + b` with a quantized operand (int8 or int16): refused at compile time, with what to write instead
+/// (`ctattn::add<Out>(a, b)`; `int8_operation_needs_output_quantization`, or the rules above for a float operand or
+/// mixed widths).
 ///
 /// Example: `ctattn::add<q_sum>(a_q, b_q)` rather than `a_q + b_q`.
 template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
 constexpr auto operator+(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_add, A, B>();
+  return detail::refuse_quantized_operation<op::quantized_add, A, B>();
 }
 
 }  // namespace ctattn

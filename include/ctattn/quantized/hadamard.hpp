@@ -16,6 +16,11 @@
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 
+// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
+// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
+// first 16 lines).
+#include "ctattn/quantized/q16matrix.hpp"
+
 namespace ctattn {
 
 namespace detail {
@@ -52,6 +57,16 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
                                                     Out.zero_point, out.elements);
   }
   return out;
+}
+
+/// `hadamard<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
+/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
+///
+/// Example: `ctattn::hadamard<q_y>(gate_q, ctattn::quantize<q_u>(up))` rather than `ctattn::hadamard<q_y>(gate_q, up)`.
+template <quantization Out, typename A, typename B>
+  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
+constexpr auto hadamard(const A&, const B&) noexcept {
+  return detail::refuse_quantized_operation<op::quantized_hadamard, A, B>();
 }
 
 }  // namespace ctattn

@@ -16,7 +16,8 @@
 ///
 /// Every multiplier is derived by the compiler as TFLite Micro derives it when it prepares the operator; scales
 /// its fixed-point steps cannot take stop the build (`int16_scales_must_suit_the_kernel`), and an int8 operand
-/// given with an int16 one is the rule `quantized_operands_must_have_one_width`.
+/// given with an int16 one is the rule `quantized_operands_must_have_one_width` (quantized/add.hpp, multiply.hpp and
+/// hadamard.hpp refuse such calls).
 
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +25,8 @@
 #include "ctattn/kernels/int16.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/matrix/rules.hpp"
+#include "ctattn/quantized/add.hpp"
+#include "ctattn/quantized/hadamard.hpp"
 #include "ctattn/quantized/multiply.hpp"
 #include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
@@ -71,15 +74,6 @@ using int16_hadamard_rules =
 template <quantization Q>
 inline constexpr double int16_softmax_input_real = Q.scale() / (10.0 / 65535.0);
 
-// Stops the build at an operation given an int8 and an int16 operand.
-template <typename Operation, typename A, typename B>
-constexpr auto refuse_mixed_widths() noexcept {
-  static_assert((shape_error::quantized_operands_must_have_one_width<Operation, A, B>::check(), true));
-  return std::conditional_t<Quantized16Matrix<A>, A, B>{};
-}
-
-template <typename A, typename B>
-concept MixedWidths = (QuantizedMatrix<A> && Quantized16Matrix<B>) || (Quantized16Matrix<A> && QuantizedMatrix<B>);
 }  // namespace detail
 
 /// The int16 product a b, quantized with `Out`: clamp(sum_k a_ik b_kj in int64, times a_scale b_scale / out_scale
@@ -205,30 +199,6 @@ template <Quantized16Matrix X>
     }
   }
   return w;
-}
-
-/// `multiply<Out>(a, b)`, `add<Out>(a, b)` or `hadamard<Out>(a, b)` with one int8 and one int16 operand: refused
-/// at compile time (`quantized_operands_must_have_one_width`), with the conversion to write.
-///
-/// Example: `ctattn::add<q16>(ctattn::quantize<q_x16, std::int16_t>(x8), y16)` rather than `ctattn::add<q16>(x8, y16)`.
-template <quantization Out, typename A, typename B>
-  requires detail::MixedWidths<A, B>
-constexpr auto add(const A&, const B&) noexcept {
-  return detail::refuse_mixed_widths<op::int16_add, A, B>();
-}
-
-/// \copydoc add(const A&, const B&)
-template <quantization Out, typename A, typename B>
-  requires detail::MixedWidths<A, B>
-constexpr auto hadamard(const A&, const B&) noexcept {
-  return detail::refuse_mixed_widths<op::int16_hadamard, A, B>();
-}
-
-/// \copydoc add(const A&, const B&)
-template <quantization Out, typename A, typename B>
-  requires detail::MixedWidths<A, B>
-constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_mixed_widths<op::int16_multiply, A, B>();
 }
 
 }  // namespace ctattn

@@ -121,29 +121,30 @@ template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
   return out;
 }
 
-/// `multiply<Out>(a, b)` with one float operand: refused at compile time (`int8_operands_must_both_be_int8`), with
-/// what to write instead.
+/// `multiply<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
+/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
 ///
 /// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
 template <quantization Out, typename A, typename B>
-  requires((QuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && QuantizedMatrix<B>))
+  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
 constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+  return detail::refuse_quantized_operation<op::quantized_multiply, A, B>();
 }
 
-/// `multiply(a, b)` (no `Out`) or `a * b` with an int8 operand: refused at compile time, with what to write instead
-/// (`int8_operation_needs_output_quantization`, or `int8_operands_must_both_be_int8` for a float operand).
+/// `multiply(a, b)` (no `Out`) or `a * b` with a quantized operand (int8 or int16): refused at compile time, with what
+/// to write instead (`int8_operation_needs_output_quantization`, or the rules above for a float operand or mixed
+/// widths).
 ///
 /// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
 template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
 constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_int8_operation<op::quantized_multiply, A, B>();
+  return detail::refuse_quantized_operation<op::quantized_multiply, A, B>();
 }
 
 /// \copydoc multiply(const A&, const B&)
 template <typename A, typename B>
-  requires(QuantizedMatrix<A> || QuantizedMatrix<B>)
+  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
 constexpr auto operator*(const A& a, const B& b) noexcept {
   return multiply(a, b);
 }

@@ -196,6 +196,27 @@ template <Quantized16Matrix X, auto In, auto Out, quantization QIn, quantization
   return y;
 }
 
+/// `project(x, layer)` with an int8 x and a 16x8 layer, or an int16 x and an int8 layer: refused at compile time
+/// (`quantized_operands_must_have_one_width`), with the conversion to write.
+///
+/// Example: `ctattn::project(ctattn::quantize<q_in16, std::int16_t>(x8), head16)` rather than
+/// `ctattn::project(x8, head16)`.
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
+constexpr auto project(const X&, const q16linear<In, Out, QIn, QOut, Granularity>&) noexcept {
+  using L = q16linear<In, Out, QIn, QOut, Granularity>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_projection, X, L>::check(), true));
+  return basic_q16matrix<X::row_extent, L::output_extent, QOut>{};
+}
+
+/// \copydoc project(const X&, const q16linear<In, Out, QIn, QOut, Granularity>&)
+template <Quantized16Matrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity>
+constexpr auto project(const X&, const qlinear<In, Out, QIn, QOut, Weights, Granularity>&) noexcept {
+  using L = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_projection, X, L>::check(), true));
+  return basic_qmatrix<X::row_extent, L::output_extent, QOut>{};
+}
+
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_Q16LINEAR_HPP

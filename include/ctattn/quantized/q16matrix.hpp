@@ -83,6 +83,37 @@ struct is_basic_q16matrix<basic_q16matrix<R, C, Q>> : std::true_type {};
 template <typename M>
 concept Quantized16Matrix = detail::is_basic_q16matrix<std::remove_cvref_t<M>>::value;
 
+namespace detail {
+// A quantized matrix of either width.
+template <typename M>
+concept AnyQuantizedMatrix = QuantizedMatrix<M> || Quantized16Matrix<M>;
+
+// One int8 and one int16 operand.
+template <typename A, typename B>
+concept MixedWidths = (QuantizedMatrix<A> && Quantized16Matrix<B>) || (Quantized16Matrix<A> && QuantizedMatrix<B>);
+
+// One quantized operand (either width) and one float matrix.
+template <typename A, typename B>
+concept QuantizedAndFloat = (AnyQuantizedMatrix<A> && FixedMatrix<B>) || (FixedMatrix<A> && AnyQuantizedMatrix<B>);
+
+// Stops the build at a quantized operation that cannot be, with the rule that says why: an int8 and an int16 operand
+// (`quantized_operands_must_have_one_width`), a float operand (`int8_operands_must_both_be_int8`), or an operator or
+// a product with no output quantization on two quantized matrices (`int8_operation_needs_output_quantization`).
+// It returns the quantized operand's type, so that the refused call's result, held by the caller (`const auto c = a +
+// b;`), adds no error of its own before the rule's.
+template <typename Operation, typename A, typename B>
+constexpr auto refuse_quantized_operation() noexcept {
+  if constexpr (MixedWidths<A, B>) {
+    static_assert((shape_error::quantized_operands_must_have_one_width<Operation, A, B>::check(), true));
+  } else if constexpr (AnyQuantizedMatrix<A> && AnyQuantizedMatrix<B>) {
+    static_assert((shape_error::int8_operation_needs_output_quantization<Operation, A, B>::check(), true));
+  } else {
+    static_assert((shape_error::int8_operands_must_both_be_int8<Operation, A, B>::check(), true));
+  }
+  return std::conditional_t<AnyQuantizedMatrix<A>, A, B>{};
+}
+}  // namespace detail
+
 /// x quantized to int16 with Q, TFLite's QUANTIZE to an int16 tensor: q = clamp(round(x / scale), -32768, 32767),
 /// ties away from zero, the division in float32 for float x and a float32 scale (as `quantize<Q>(x)` to int8).
 ///

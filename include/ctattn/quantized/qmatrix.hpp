@@ -123,23 +123,6 @@ constexpr double scale_product(double a, double b) noexcept {
 template <typename M>
 concept QuantizedMatrix = detail::is_basic_qmatrix<std::remove_cvref_t<M>>::value;
 
-namespace detail {
-// Stops the build at an int8 operation that cannot be: an operator or a product with no output quantization on two
-// int8 matrices (`int8_operation_needs_output_quantization`), or one with a float operand
-// (`int8_operands_must_both_be_int8`).
-// It returns the int8 operand's type, so that the refused call's result, held by the caller (`const auto c = a +
-// b;`), adds no error of its own before the rule's.
-template <typename Operation, typename A, typename B>
-constexpr auto refuse_int8_operation() noexcept {
-  if constexpr (QuantizedMatrix<A> && QuantizedMatrix<B>) {
-    static_assert((shape_error::int8_operation_needs_output_quantization<Operation, A, B>::check(), true));
-  } else {
-    static_assert((shape_error::int8_operands_must_both_be_int8<Operation, A, B>::check(), true));
-  }
-  return std::conditional_t<QuantizedMatrix<A>, A, B>{};
-}
-}  // namespace detail
-
 /// x quantized with Q, TFLite's QUANTIZE bit for bit: q = clamp(round(x / scale) + zero_point, -128, 127), ties
 /// away from zero. For float x and a scale that is a float32 value (every scale of a .tflite file) the division is
 /// in float32, as TFLite's; otherwise exactly rounded in double. NaN becomes the zero point (real 0); infinities

@@ -16,7 +16,7 @@
 /// | `int8_layer_norm_must_not_overflow`   | `count<C>` (the row's width), `count<16384>` (the widest that fits) |
 /// | `rows_per_block_must_be_positive`     | `count<Rows>`, the rows per block an int8 feed-forward block was given |
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
-/// | `int8_operands_must_both_be_int8`     | both operands' types (one int8, one float)                      |
+/// | `int8_operands_must_both_be_int8`     | both operands' types (one int8 or int16, one float)             |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
 /// | `model_forward_must_be_its_members`   | the model whose `forward` is its own                              |
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
@@ -250,14 +250,14 @@ struct int8_accumulator_must_not_overflow {
   }
 };
 
-/// An int8 layer's multipliers were derived for one input quantization; its input must have it.
+/// A quantized layer's multipliers (int8 or 16x8) were derived for one input quantization; its input must have it.
 template <typename Operation, typename InputQuantization, typename LayerQuantization>
 struct input_quantization_must_match_layer {
   static constexpr bool holds = InputQuantization::value == LayerQuantization::value;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: the int8 input is quantized with another scale or zero point than the layer was quantized "
-                  "for; requantize the input, or quantize the layer for this input's quantization");
+                  "ctattn: the quantized input has another scale or zero point than the layer was quantized for; "
+                  "requantize the input, or quantize the layer for this input's quantization");
     return holds;
   }
 };
@@ -328,31 +328,33 @@ struct rows_per_block_must_be_positive {
   }
 };
 
-/// Int8 matrices are added and multiplied by `ctattn::add<Out>(a, b)` and `ctattn::multiply<Out>(a, b)`: the result
-/// needs a quantization of its own, which an operator (`a + b`, `a * b`) or the float `multiply(a, b)` has no way to
-/// take. Never holds: the operators and overloads that check it exist only to say so.
+/// Quantized matrices, int8 or int16, are added and multiplied by `ctattn::add<Out>(a, b)` and
+/// `ctattn::multiply<Out>(a, b)`: the result needs a quantization of its own, which an operator (`a + b`, `a * b`) or
+/// the float `multiply(a, b)` has no way to take. Never holds: the operators and overloads that check it exist only to
+/// say so. (Its name predates the int16 tier, which it guards as well.)
 template <typename Operation, typename A, typename B>
 struct int8_operation_needs_output_quantization {
   static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: int8 matrices are added and multiplied by ctattn::add<Out>(a, b) and "
-                  "ctattn::multiply<Out>(a, b), which take the result's quantization Out; an operator cannot take "
-                  "it, so name the function and give Out");
+                  "ctattn: quantized matrices (int8 or int16) are added and multiplied by ctattn::add<Out>(a, b) "
+                  "and ctattn::multiply<Out>(a, b), which take the result's quantization Out; an operator cannot "
+                  "take it, so name the function and give Out");
     return holds;
   }
 };
 
-/// An int8 operation takes int8 operands only: a float operand is quantized first (`ctattn::quantize<Q>(x)`), or the
-/// int8 one dequantized (`ctattn::dequantize(q)`) to compute in float. Never holds (see above).
+/// A quantized operation (int8 or int16) takes quantized operands only: a float operand is quantized first
+/// (`ctattn::quantize<Q>(x)`, `ctattn::quantize<Q, std::int16_t>(x)`), or the quantized one dequantized
+/// (`ctattn::dequantize(q)`) to compute in float. Never holds (see above).
 template <typename Operation, typename A, typename B>
 struct int8_operands_must_both_be_int8 {
   static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: an int8 operation takes int8 operands only, and one operand here is a float matrix; "
-                  "quantize it first (ctattn::quantize<Q>(x)), or dequantize the int8 one to compute in float "
-                  "(ctattn::dequantize(q))");
+                  "ctattn: a quantized operation takes quantized operands only, and one operand here is a float "
+                  "matrix; quantize it first (ctattn::quantize<Q>(x), or ctattn::quantize<Q, std::int16_t>(x) for "
+                  "int16), or dequantize the quantized one to compute in float (ctattn::dequantize(q))");
     return holds;
   }
 };
@@ -396,10 +398,11 @@ template <typename Operation, typename A, typename B>
 struct quantized_operands_must_have_one_width {
   static constexpr bool holds = sizeof(A) == 0 && sizeof(B) == 0;
   static constexpr bool check() noexcept {
-    static_assert(holds,
-                  "ctattn: one operand is int8 and the other int16, and a quantized operation takes one width; "
-                  "convert one with ctattn::quantize<Q, std::int16_t>(q8) or ctattn::quantize<Q>(q16) (TFLite's "
-                  "QUANTIZE between int8 and int16)");
+    static_assert(
+        holds,
+        "ctattn: one operand is int8 and the other int16 (a 16x8 layer takes int16 inputs), and a quantized "
+        "operation takes one width; convert one with ctattn::quantize<Q, std::int16_t>(q8) or ctattn::quantize<Q>(q16) (TFLite's "
+        "QUANTIZE between int8 and int16)");
     return holds;
   }
 };
