@@ -5798,8 +5798,8 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`'s bits (by the int8
 /// kernels' `output_requantizer::scaled`: one `smmlar` on the DSP extension), as TFLite picks the
 /// overload by the accumulator's type. Every kernel here is the scalar loop, but for the products at run time where
-/// the build's int8 row has int16 kernels (`int16_ops`: the Cortex-M DSP extension's, kernels/arm_dsp_int16.hpp;
-/// the same bits).
+/// the build's int8 row has int16 kernels (`int16_ops`: the Cortex-M DSP extension's, kernels/arm_dsp_int16.hpp, and
+/// Helium's, kernels/helium_int16.hpp; the same bits).
 ///
 /// Example:
 /// \code
@@ -6541,6 +6541,31 @@ CTATTN_ALWAYS_INLINE constexpr T saturate_to(std::int32_t v) noexcept {
   return static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
 }
 
+/// An int64 accumulator (a 16x8 product's) requantized to int16 with a multiplier reduced once: the bits of
+/// `requantize_int64` below, for kernels that requantize many outputs of one channel (the reduction hoisted out of
+/// their loops).
+///
+/// Example: `static_assert(ctattn::detail::kernels::int64_requantizer{ctattn::math::quantize_multiplier(0.25)}(1000) == 250);`
+struct int64_requantizer {
+  /// The multiplier reduced to 16 bits, as `math::multiply_by_reduced_multiplier` reduces it.
+  std::int32_t reduced;
+  /// The right shift after the product: 15 - shift.
+  int total;
+
+  constexpr explicit int64_requantizer(math::quantized_multiplier m) noexcept
+      : reduced(m.multiplier < 0x7FFF0000 ? static_cast<std::int32_t>((std::int64_t{m.multiplier} + (1 << 15)) >> 16)
+                                          : 0x7FFF),
+        total(15 - m.shift) {}
+
+  /// `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed to int32 as TFLite's cast narrows it (modulo
+  /// 2^32; a sum that large lies far outside any int16 output), clamped to int16.
+  CTATTN_ALWAYS_INLINE constexpr std::int16_t operator()(std::int64_t accumulator) const noexcept {
+    // Rationale: an arithmetic right shift of a negative product, as C++20 defines it (the floor).
+    const std::int64_t scaled = (accumulator * reduced + (std::int64_t{1} << (total - 1))) >> total;
+    return saturate_to<std::int16_t>(static_cast<std::int32_t>(scaled));
+  }
+};
+
 /// An int64 accumulator (a 16x8 product's) requantized to int16: `math::multiply_by_reduced_multiplier`, narrowed
 /// to int32 as TFLite's cast narrows it (modulo 2^32; a sum that large lies far outside any int16 output), clamped.
 CTATTN_ALWAYS_INLINE constexpr std::int16_t requantize_int64(std::int64_t accumulator,
@@ -6694,11 +6719,12 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
   template <std::size_t K, std::size_t N, std::size_t R>
   static void product_rows_block(const std::int16_t* a, const std::int16_t (&b)[N][K], math::quantized_multiplier m,
                                  std::int16_t* out) noexcept {
+    const kernels::int64_requantizer q{m};
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t s[product_rows]{};
       rows_against<K, R>(a, b[j], s);
 #pragma GCC unroll 3
-      for (std::size_t r = 0; r < R; ++r) out[r * N + j] = kernels::requantize_int64(s[r], m);
+      for (std::size_t r = 0; r < R; ++r) out[r * N + j] = q(s[r]);
     }
   }
 
@@ -6818,6 +6844,564 @@ inline constexpr std::int16_t one_over_one_plus_x[513] = {
 }  // namespace ctattn::detail::int16_softmax_tables
 
 #endif  // CTATTN_KERNELS_DETAIL_INT16_SOFTMAX_TABLES_HPP
+// ---------------------------------------- ctattn/kernels/int16.hpp (continued)
+// ---------------------------------------- ctattn/kernels/helium_int16.hpp
+#ifndef CTATTN_KERNELS_HELIUM_INT16_HPP
+#define CTATTN_KERNELS_HELIUM_INT16_HPP
+
+/// \file
+/// Helium's int16 products (Arm M-profile Vector Extension, e.g. Cortex-M55): the 16x8 fully-connected kernel
+/// (kernels/int16.hpp's `int16_fully_connected`: int16 rows against int8 weights widened to 16 bits by `vldrb.s16`)
+/// and the int16 batch matmul (`int16_product_transposed`), both by `vmlaldava.s16`, which multiplies 8 pairs of
+/// int16 lanes and adds the products to an int64 held in two registers: the sums are exact for any K, as TFLite's
+/// int64 ones, with no chunks. A row of x (or of a) is loaded once per step for 4 channels (rows of b); the last K % 8
+/// terms by tail-predicated loads (`vctp16`), whose disabled lanes read as zero and add nothing. The int64 bias and
+/// TFLite's requantization (`kernels::requantize_int64`) follow, per output.
+///
+/// Built where kernels/helium_int8.hpp is (`__ARM_FEATURE_MVE` with its integer bit, Clang or GCC 13 and later).
+/// Tested on the target by the firmware board `m55-helium` (the image int16_cases: tests/support/int16_cases.hpp
+/// against TensorFlow Lite Micro's arithmetic, and each kernel against sums taken term by term over every tail).
+///
+/// Example: `static_assert(ctattn::detail::helium_int16_ops::channels == 4);` (on a Helium target)
+
+
+// ---------------------------------------- ctattn/kernels/helium_int8.hpp
+#ifndef CTATTN_KERNELS_HELIUM_INT8_HPP
+#define CTATTN_KERNELS_HELIUM_INT8_HPP
+
+/// \file
+/// The Helium int8 backend (Arm M-profile Vector Extension, e.g. Cortex-M55): the int8 operations of
+/// kernels/detail/int8_simd.hpp on 8 terms per step, and the layers' products, softmax, LayerNorm, lookups and ADD
+/// on 16 int8 lanes. Built only where the compiler defines `__ARM_FEATURE_MVE` with its integer bit (1), with Clang or
+/// GCC 13 and later (kernels/backend.hpp says why not GCC 12); kernels/int8.hpp includes it and chooses its row.
+/// Tested on the target by the firmware board `m55-helium`.
+///
+/// Example: `static_assert(ctattn::detail::helium_int8_ops::step == 8);` (on a Helium target)
+
+
+// ---------------------------------------- ctattn/kernels/detail/int4_packing.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+#define CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+
+/// \file
+/// TFLite's dense int4 packing, read one value at a time: what kernels/int4.hpp and the rows that unpack int4
+/// weights themselves (kernels/helium_int8.hpp's tail) share.
+///
+/// | entity                     | what                                                         |
+/// |----------------------------|--------------------------------------------------------------|
+/// | `int4_packed_bytes<N, K>`  | (N K + 1) / 2 bytes                                          |
+/// | `int4_value(packed, i)`    | value i, in [-8, 7]                                          |
+
+
+
+namespace ctattn::detail::kernels {
+
+/// The bytes of an N x K int4 packing: two values a byte, the last byte's high nibble unused when N K is odd.
+template <std::size_t N, std::size_t K>
+inline constexpr std::size_t int4_packed_bytes = (N * K + 1) / 2;
+
+/// Value i of a dense int4 packing: the low nibble of byte i / 2 for even i, the high one for odd i, sign-extended.
+///
+/// Example: `const std::uint8_t p[1]{0x8F}; // int4_value(p, 0) == -1, int4_value(p, 1) == -8`
+[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr std::int8_t int4_value(const std::uint8_t* packed,
+                                                                    std::size_t i) noexcept {
+  const unsigned byte = packed[i / 2];
+  const unsigned nibble = (i % 2 == 0 ? byte : byte >> 4) & 0xFu;
+  return static_cast<std::int8_t>(static_cast<int>(nibble ^ 0x8u) - 8);
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
+// ---------------------------------------- ctattn/kernels/helium_int8.hpp (continued)
+
+// The int8 operations need MVE's integer instructions only (bit 1), with Clang or GCC 13 and later, as the float
+// ones.
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
+
+#include <arm_mve.h>
+
+#include <cstdint>
+
+namespace ctattn::detail {
+
+/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `vldrb.s16` loads 8 int8 widened to
+/// int16, `vsub` subtracts the zero point, `vmladava` multiplies the 8 lanes and adds the products to one int32.
+struct helium_int8_ops : int8_ops_defaults {
+  static constexpr bool has_product_requantized = true;
+  static constexpr bool has_row_sum = true;
+  static constexpr bool has_softmax_row = true;
+  static constexpr bool has_add = true;
+  static constexpr bool has_lookup = true;
+  static constexpr bool has_sum_and_squares = true;
+  static constexpr bool has_layer_norm_row = true;
+  static constexpr std::size_t step = 8;
+  using offset = std::int16_t;
+  using widened = int16x8_t;
+  using accumulator = std::int32_t;
+  static offset make_offset(std::int32_t zero_point) noexcept { return static_cast<std::int16_t>(zero_point); }
+  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
+    return __arm_vsubq_n_s16(__arm_vldrbq_s16(p), zero_point);
+  }
+  static accumulator zero() noexcept { return 0; }
+  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
+    return __arm_vmladavaq_s16(sum, x, y);
+  }
+  static std::int32_t total(accumulator sum) noexcept { return sum; }
+
+  /// The channels of w one pass of the fully-connected kernel computes (4 int32 lanes of requantization).
+  static constexpr std::size_t fc_channels = 4;
+
+  /// sum_t x[t] w_c[t] for t < K, the four channels at w (WS bytes apart), into a vector's four lanes: `vmladava.s8`
+  /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
+  /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
+  template <std::size_t K, std::size_t WS>
+  CTATTN_ALWAYS_INLINE static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
+    // emits the 9 instructions a step needs, not 19 (an address computed for each load).
+    const std::int8_t* w0 = w;
+    const std::int8_t* w1 = w + WS;
+    const std::int8_t* w2 = w + 2 * WS;
+    const std::int8_t* w3 = w + 3 * WS;
+#pragma GCC unroll 4
+    for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
+      const int8x16_t xv = __arm_vld1q_s8(x);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vld1q_s8(w0));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vld1q_s8(w1));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vld1q_s8(w2));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vld1q_s8(w3));
+    }
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      const int8x16_t xv = __arm_vldrbq_z_s8(x, lanes);
+      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vldrbq_z_s8(w0, lanes));
+      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vldrbq_z_s8(w1, lanes));
+      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vldrbq_z_s8(w2, lanes));
+      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vldrbq_z_s8(w3, lanes));
+    }
+    int32x4_t sums = __arm_vdupq_n_s32(s0);
+    sums = __arm_vsetq_lane_s32(s1, sums, 1);
+    sums = __arm_vsetq_lane_s32(s2, sums, 2);
+    return __arm_vsetq_lane_s32(s3, sums, 3);
+  }
+
+  /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
+  template <std::size_t K>
+  static std::int32_t row_sum(const std::int8_t* p) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+#pragma GCC unroll 4
+    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vaddvaq_s8(sum, __arm_vld1q_s8(p + t));
+    if constexpr (whole < K) sum = __arm_vaddvaq_s8(sum, __arm_vldrbq_z_s8(p + whole, __arm_vctp8q(K - whole)));
+    return sum;
+  }
+
+  /// sum_t p[t] and sum_t p[t]^2 for t < K (the int8 LayerNorm's S1 and S2): `vaddva.s8` and `vmladava.s8` over 16
+  /// bytes a step, the tail by `vctp8`.
+  template <std::size_t K>
+  static void sum_and_squares(const std::int8_t* p, std::int32_t& sum, std::int32_t& squares) noexcept {
+    std::int32_t s1 = 0;
+    std::int32_t s2 = 0;
+    for (std::size_t t = 0; t < K; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(K - t));
+      const int8x16_t v = __arm_vldrbq_z_s8(p + t, lanes);
+      s1 = __arm_vaddvaq_s8(s1, v);
+      s2 = __arm_vmladavaq_s8(s2, v, v);
+    }
+    sum = s1;
+    squares = s2;
+  }
+
+  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
+  /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
+  static constexpr std::size_t softmax_row_limit = 2047;
+  /// ... of any length from 1 on.
+  static constexpr std::size_t softmax_row_shortest = 1;
+
+  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
+  /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table
+  /// (`vldrw.u32` with shifted offsets), their sum by `vaddva`; each weight's quotient round(256 e / sum) as
+  /// (n r) >> 40 with r = floor(2^40 / (2 sum)), n = 512 e + sum: `vmulh.u32` gives (n r) >> 32, a shift the rest
+  /// (floor of a floor), and the remainder n - q 2 sum (below 2^32: q 2 sum <= n) against 2 sum adds the last one,
+  /// as the scalar form's comparison does. Tails by `vctp`.
+  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                          const std::int32_t* table) noexcept {
+    const std::int8_t* const xs = x + begin;
+    std::int8_t* const ws = w + begin;
+    const std::size_t n = end - begin;
+    std::int8_t largest = -128;
+    for (std::size_t t = 0; t < n; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
+      largest = __arm_vmaxvq_p_s8(largest, __arm_vldrbq_z_s8(xs + t, lanes), lanes);
+    }
+    const int32x4_t top = __arm_vdupq_n_s32(largest);
+    const auto offsets = [&](std::size_t t, mve_pred16_t lanes) {
+      return __arm_vreinterpretq_u32_s32(__arm_vsubq_s32(top, __arm_vldrbq_z_s32(xs + t, lanes)));
+    };
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
+    }
+    const auto divisor = static_cast<std::uint32_t>(2 * sum);
+    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
+    for (std::size_t t = 0; t < n; t += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
+      const uint32x4_t terms =
+          __arm_vreinterpretq_u32_s32(__arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes));
+      const uint32x4_t numerators = __arm_vaddq_n_u32(__arm_vshlq_n_u32(terms, 9), static_cast<std::uint32_t>(sum));
+      uint32x4_t quotients = __arm_vshrq_n_u32(__arm_vmulhq_u32(numerators, __arm_vdupq_n_u32(reciprocal)), 8);
+      const uint32x4_t remainders = __arm_vsubq_u32(numerators, __arm_vmulq_u32(quotients, divisors));
+      quotients = __arm_vaddq_m_n_u32(quotients, quotients, 1u, __arm_vcmpcsq_u32(remainders, divisors));
+      const int32x4_t weights =
+          __arm_vminq_s32(__arm_vsubq_n_s32(__arm_vreinterpretq_s32_u32(quotients), 128), __arm_vdupq_n_s32(127));
+      __arm_vstrbq_p_s32(ws + t, weights, lanes);
+    }
+  }
+
+  /// The output of 4 requantized lanes: v plus the zero point, saturated to [-128, 127] (`vqadd`, then `vqshl #24`
+  /// and `vshr #24`), for a `vstrb.32` of each lane's low byte.
+  // Rationale: the clamp by a saturating shift left by 24 and back needs no constant registers, where `vmax`/`vmin`
+  // with -128 and 127 held two q registers that the product's loop then shuffled (4 `vmov` a pass).
+  CTATTN_ALWAYS_INLINE static int32x4_t output_lanes(int32x4_t v, std::int32_t zero) noexcept {
+    return __arm_vshrq_n_s32(__arm_vqshlq_n_s32(__arm_vqaddq_n_s32(v, zero), 24), 24);
+  }
+
+  /// Whether `scaled<M>` takes M: a non-negative multiplier whose shift is in [-31, 31].
+  static constexpr bool takes(math::quantized_multiplier m) noexcept {
+    return m.multiplier >= 0 && m.shift >= -31 && m.shift <= 31;
+  }
+  /// Whether `add` takes these multipliers (each one `scaled` takes).
+  static constexpr bool add_takes(math::quantized_multiplier a, math::quantized_multiplier b,
+                                  math::quantized_multiplier out) noexcept {
+    return takes(a) && takes(b) && takes(out);
+  }
+
+  /// x times the multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift, `vqrdmulh`
+  /// (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a negative value)
+  /// then `vrshr` (rounding right shift): ties away from zero.
+  template <math::quantized_multiplier M>
+    requires(takes(M))
+  CTATTN_ALWAYS_INLINE static int32x4_t scaled(int32x4_t x) noexcept {
+    if constexpr (M.shift > 0) x = __arm_vshlq_n_s32(x, M.shift);
+    x = __arm_vqrdmulhq_n_s32(x, M.multiplier);
+    if constexpr (M.shift < 0) {
+      // The high product is above -2^31 (M below 2^31), so subtracting 1 cannot wrap.
+      x = __arm_vaddq_s32(x, __arm_vshrq_n_s32(x, 31));
+      x = __arm_vrshrq_n_s32(x, -M.shift);
+    }
+    return x;
+  }
+
+  /// kernels/int8.hpp's `int8_add_rows` at run time over n elements, 4 a step (`vldrb.s32` loads 4 int8 into int32
+  /// lanes), the last n % 4 by tail-predicated loads and stores.
+  template <math::quantized_multiplier A, math::quantized_multiplier B, int LeftShift, math::quantized_multiplier Out>
+    requires(add_takes(A, B, Out))
+  static void add(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                  std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
+      const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
+      const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero),
+                         lanes);
+    }
+  }
+
+  /// sum_t x[t] w[t] for one channel.
+  template <std::size_t K>
+  CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
+    constexpr std::size_t whole = K - K % 16;
+    std::int32_t sum = 0;
+    for (std::size_t t = 0; t < whole; t += 16)
+      sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
+      sum = __arm_vmladavaq_s8(sum, __arm_vldrbq_z_s8(x + whole, lanes), __arm_vldrbq_z_s8(w + whole, lanes));
+    }
+    return sum;
+  }
+
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: passes of four channels, whose requantization runs
+  /// on their four lanes at once, then the channels left one by one.
+  ///
+  /// | step                     | instructions (per 4 outputs)                                           |
+  /// |--------------------------|------------------------------------------------------------------------|
+  /// | + column and row starts  | `vadd`, and `vadd` of the row's start when there is one                |
+  /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
+  /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
+  /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
+  /// | + zero point, clamp      | `output_lanes`: `vqadd`; `vqshl #24`, `vshr #24` saturate to [-128, 127] |
+  /// | store                    | `vstrb.32`: each lane's low byte                                       |
+  // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
+  // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
+    static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
+    constexpr std::size_t whole = N - N % fc_channels;
+    const int32x4_t none = __arm_vdupq_n_s32(0);
+    for (std::size_t c = 0; c < whole; c += fc_channels) {
+      int32x4_t multiplier, shift;
+      if constexpr (Epilogue::per_channel) {
+        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
+        multiplier = pairs.val[0];
+        shift = pairs.val[1];
+      } else {
+        multiplier = __arm_vdupq_n_s32(e.multipliers[0].multiplier);
+        shift = __arm_vdupq_n_s32(e.multipliers[0].shift);
+      }
+      const int32x4_t left = __arm_vmaxq_s32(shift, none);
+      const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
+      const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
+      for (std::size_t r = 0; r < M; ++r) {
+        int32x4_t v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
+        if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
+        v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
+        v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
+        __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
+      }
+    }
+    for (std::size_t c = whole; c < N; ++c) {
+      for (std::size_t r = 0; r < M; ++r) y[r * YS + c] = e(r, c, one_channel<K>(x + r * XS, w + c * WS));
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_lookup_rows` on one row of n values: 16 a step, each value's entry gathered from the
+  /// table (`vldrb.u8` at the offsets x + 128, made by `veor` with 0x80); the tail by `vctp8`.
+  static void lookup(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
+    const auto* entries = reinterpret_cast<const std::uint8_t*>(table);
+    const uint8x16_t flip = __arm_vdupq_n_u8(0x80);
+    for (std::size_t i = 0; i < n; i += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - i));
+      const uint8x16_t offsets = __arm_veorq_u8(__arm_vreinterpretq_u8_s8(__arm_vldrbq_z_s8(x + i, lanes)), flip);
+      __arm_vstrbq_p_u8(reinterpret_cast<std::uint8_t*>(y + i),
+                        __arm_vldrbq_gather_offset_z_u8(entries, offsets, lanes), lanes);
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
+  /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
+  /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
+  /// multiplies split into their low (`vmul`) and high (`vmulh.u32`) words, as the scalar form does.
+  ///
+  /// | step                                | instructions (per 4 values)                                   |
+  /// |-------------------------------------|---------------------------------------------------------------|
+  /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
+  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
+  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
+  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vmin`, `vmax` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
+  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vmin`, `vmax`; `vstrb.32` |
+  template <std::size_t C>
+  static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
+                             const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
+                             std::int32_t out_zero) noexcept {
+    const std::int32_t first = down - 1;
+    const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
+    const uint32x4_t inverse_lanes = __arm_vdupq_n_u32(inverse);
+    const int32x4_t upper = __arm_vdupq_n_s32((1 << 30) - 1);
+    const int32x4_t lower = __arm_vdupq_n_s32(-(1 << 30));
+    const int32x4_t top = __arm_vdupq_n_s32(127);
+    const int32x4_t bottom = __arm_vdupq_n_s32(-128);
+    const int32x4_t thirty_three = __arm_vdupq_n_s32(33);
+    for (std::size_t j = 0; j < C; j += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
+      const int32x4_t centered =
+          __arm_vsubq_n_s32(__arm_vmulq_n_s32(__arm_vldrbq_z_s32(x + j, lanes), static_cast<std::int32_t>(C)), sum);
+      const uint32x4_t centered_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(centered));
+      const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
+      const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
+      const uint32x4_t halves = __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
+      const uint32x4_t n = __arm_vshrq_n_u32(__arm_vaddq_n_u32(halves, 1), 1);
+      const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
+      const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
+      // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
+      const uint32x4_t m_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(m));
+      const uint32x4_t t_low = __arm_vmulq_u32(n, m_magnitude);
+      const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
+      uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(thirty_three, s));
+      v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
+      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vshrq_n_u32(__arm_vaddq_n_u32(v, 1), 1));
+      const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
+      const int32x4_t a_unheld =
+          __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
+      const int32x4_t a = __arm_vmaxq_s32(__arm_vminq_s32(a_unheld, upper), lower);
+      const int32x4_t rounded =
+          __arm_vshrq_n_s32(__arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
+      __arm_vstrbq_p_s32(y + j, __arm_vmaxq_s32(__arm_vminq_s32(rounded, top), bottom), lanes);
+    }
+  }
+};
+
+/// Int4 weights on Helium (kernels/int4.hpp): unpacked 32 a step, then the int8 product kernel above.
+struct helium_int4_ops : int4_ops_defaults {
+  static constexpr bool has_unpack = true;
+  /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8: per 16
+  /// bytes, `vshl` and `vshr` sign-extend the low nibbles, `vshr` the high ones, and `vst2` interleaves them; the
+  /// last values one at a time (`kernels::int4_value`).
+  static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
+    const std::size_t bytes = count / 2;
+    std::size_t i = 0;
+    for (; i + 16 <= bytes; i += 16) {
+      const int8x16_t b = __arm_vreinterpretq_s8_u8(__arm_vld1q_u8(packed + i));
+      int8x16x2_t pair;
+      pair.val[0] = __arm_vshrq_n_s8(__arm_vshlq_n_s8(b, 4), 4);
+      pair.val[1] = __arm_vshrq_n_s8(b, 4);
+      __arm_vst2q_s8(values + 2 * i, pair);
+    }
+    for (std::size_t v = 2 * i; v < count; ++v) values[v] = kernels::int4_value(packed, v);
+  }
+};
+
+struct helium_int16_ops;  // kernels/helium_int16.hpp
+
+/// The int8 table's helium row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::helium> {
+  static constexpr const char* name = "helium";
+  using ops = helium_int8_ops;
+  using product_ops = helium_int8_ops;
+  using packed_ops = void;
+  using int4_ops = helium_int4_ops;
+  using int16_ops = helium_int16_ops;
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (...)
+
+#endif  // CTATTN_KERNELS_HELIUM_INT8_HPP
+// ---------------------------------------- ctattn/kernels/helium_int16.hpp (continued)
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
+
+#include <arm_mve.h>
+
+namespace ctattn::detail {
+
+struct helium_int16_ops : int16_ops_defaults {
+  static constexpr bool has_fully_connected = true;
+  static constexpr bool has_product_transposed = true;
+  /// Every K: the int64 sums cannot overflow.
+  template <std::size_t K>
+  static constexpr bool takes = true;
+  /// The channels (rows of b) one pass computes against one row.
+  // Rationale: four int64 sums are 8 of the core's registers; with the row's pointer, four channel pointers and the
+  // loop's end, the loop holds every value in a register (no spill): 9 instructions per 32 multiply-accumulates.
+  static constexpr std::size_t channels = 4;
+
+  /// The sums of one row x (K int16 terms) against C <= 4 rows at w (WS elements apart), each started at its s.
+  /// `Load` reads 8 lanes of a row of w as int16: `vldrb.s16` for int8 weights, `vld1` for int16 rows.
+  template <std::size_t K, std::size_t WS, std::size_t C, typename W>
+  CTATTN_ALWAYS_INLINE static void row_against(const std::int16_t* x, const W* w,
+                                               std::int64_t (&s)[channels]) noexcept {
+    constexpr std::size_t whole = K - K % 8;
+    const W* w0 = w;
+    // Rationale: a channel past C points at w, never past the weights' end (its loads are never made).
+    const W* w1 = C > 1 ? w + WS : w;
+    const W* w2 = C > 2 ? w + 2 * WS : w;
+    const W* w3 = C > 3 ? w + 3 * WS : w;
+    std::int64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+#pragma GCC unroll 2
+    for (const std::int16_t* const end = x + whole; x != end; x += 8, w0 += 8, w1 += 8, w2 += 8, w3 += 8) {
+      const int16x8_t xv = __arm_vld1q_s16(x);
+      s0 = __arm_vmlaldavaq_s16(s0, xv, load(w0));
+      if constexpr (C > 1) s1 = __arm_vmlaldavaq_s16(s1, xv, load(w1));
+      if constexpr (C > 2) s2 = __arm_vmlaldavaq_s16(s2, xv, load(w2));
+      if constexpr (C > 3) s3 = __arm_vmlaldavaq_s16(s3, xv, load(w3));
+    }
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp16q(K - whole);
+      const int16x8_t xv = __arm_vldrhq_z_s16(x, lanes);
+      s0 = __arm_vmlaldavaq_s16(s0, xv, load(w0, lanes));
+      if constexpr (C > 1) s1 = __arm_vmlaldavaq_s16(s1, xv, load(w1, lanes));
+      if constexpr (C > 2) s2 = __arm_vmlaldavaq_s16(s2, xv, load(w2, lanes));
+      if constexpr (C > 3) s3 = __arm_vmlaldavaq_s16(s3, xv, load(w3, lanes));
+    }
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+  }
+
+  /// 8 int8 weights widened to int16 lanes (`vldrb.s16`); with `lanes`, the disabled ones zero.
+  CTATTN_ALWAYS_INLINE static int16x8_t load(const std::int8_t* p) noexcept { return __arm_vldrbq_s16(p); }
+  CTATTN_ALWAYS_INLINE static int16x8_t load(const std::int8_t* p, mve_pred16_t lanes) noexcept {
+    return __arm_vldrbq_z_s16(p, lanes);
+  }
+  /// 8 int16 terms (`vldrh.s16`); with `lanes`, the disabled ones zero.
+  CTATTN_ALWAYS_INLINE static int16x8_t load(const std::int16_t* p) noexcept { return __arm_vld1q_s16(p); }
+  CTATTN_ALWAYS_INLINE static int16x8_t load(const std::int16_t* p, mve_pred16_t lanes) noexcept {
+    return __arm_vldrhq_z_s16(p, lanes);
+  }
+
+  /// Every row of x against C channels starting at channel c of w: y[i][c + j] for j < C.
+  template <std::size_t C, std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  CTATTN_ALWAYS_INLINE static void fc_channels(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                               const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                                               std::size_t c, std::int16_t (&y)[M][N]) noexcept {
+    const kernels::int64_requantizer q[channels]{kernels::int64_requantizer{m[MC == 1 ? 0 : c]},
+                                                 kernels::int64_requantizer{m[MC == 1 || C < 2 ? 0 : c + 1]},
+                                                 kernels::int64_requantizer{m[MC == 1 || C < 3 ? 0 : c + 2]},
+                                                 kernels::int64_requantizer{m[MC == 1 || C < 4 ? 0 : c + 3]}};
+    for (std::size_t i = 0; i < M; ++i) {
+      std::int64_t s[channels]{};
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < C; ++j) s[j] = bias[c + j];
+      row_against<K, K, C>(x[i], w[c], s);
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < C; ++j) y[i][c + j] = q[j](s[j]);
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_fully_connected` at run time: 4 channels a pass over every row of x (the weights of
+  /// a pass stay in the cache while the rows go by), the last N % 4 in one narrower pass.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  static void fully_connected(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                              const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                              std::int16_t (&y)[M][N]) noexcept {
+    std::size_t c = 0;
+    for (; c + channels <= N; c += channels) fc_channels<channels>(x, w, bias, m, c, y);
+    if constexpr (N % channels == 3) fc_channels<3>(x, w, bias, m, c, y);
+    if constexpr (N % channels == 2) fc_channels<2>(x, w, bias, m, c, y);
+    if constexpr (N % channels == 1) fc_channels<1>(x, w, bias, m, c, y);
+  }
+
+  /// Every row of a against C rows of b starting at row j: out[i][j + r] for r < C.
+  template <std::size_t C, std::size_t M, std::size_t K, std::size_t N>
+  CTATTN_ALWAYS_INLINE static void product_columns(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                                   math::quantized_multiplier m, std::size_t j,
+                                                   std::int16_t (&out)[M][N]) noexcept {
+    const kernels::int64_requantizer q{m};
+    for (std::size_t i = 0; i < M; ++i) {
+      std::int64_t s[channels]{};
+      row_against<K, K, C>(a[i], b[j], s);
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < C; ++r) out[i][j + r] = q(s[r]);
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_product_transposed` at run time: 4 rows of b a pass over every row of a, the last
+  /// N % 4 in one narrower pass.
+  template <std::size_t M, std::size_t K, std::size_t N>
+  static void product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                 math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+    std::size_t j = 0;
+    for (; j + channels <= N; j += channels) product_columns<channels>(a, b, m, j, out);
+    if constexpr (N % channels == 3) product_columns<3>(a, b, m, j, out);
+    if constexpr (N % channels == 2) product_columns<2>(a, b, m, j, out);
+    if constexpr (N % channels == 1) product_columns<1>(a, b, m, j, out);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (...)
+
+#endif  // CTATTN_KERNELS_HELIUM_INT16_HPP
 // ---------------------------------------- ctattn/kernels/int16.hpp (continued)
 // ---------------------------------------- ctattn/kernels/int8.hpp
 #ifndef CTATTN_KERNELS_INT8_HPP
@@ -8717,414 +9301,6 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
 
 #endif  // CTATTN_KERNELS_AVX512_INT8_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
-// ---------------------------------------- ctattn/kernels/helium_int8.hpp
-#ifndef CTATTN_KERNELS_HELIUM_INT8_HPP
-#define CTATTN_KERNELS_HELIUM_INT8_HPP
-
-/// \file
-/// The Helium int8 backend (Arm M-profile Vector Extension, e.g. Cortex-M55): the int8 operations of
-/// kernels/detail/int8_simd.hpp on 8 terms per step, and the layers' products, softmax, LayerNorm, lookups and ADD
-/// on 16 int8 lanes. Built only where the compiler defines `__ARM_FEATURE_MVE` with its integer bit (1), with Clang or
-/// GCC 13 and later (kernels/backend.hpp says why not GCC 12); kernels/int8.hpp includes it and chooses its row.
-/// Tested on the target by the firmware board `m55-helium`.
-///
-/// Example: `static_assert(ctattn::detail::helium_int8_ops::step == 8);` (on a Helium target)
-
-
-// ---------------------------------------- ctattn/kernels/detail/int4_packing.hpp
-#ifndef CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
-#define CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
-
-/// \file
-/// TFLite's dense int4 packing, read one value at a time: what kernels/int4.hpp and the rows that unpack int4
-/// weights themselves (kernels/helium_int8.hpp's tail) share.
-///
-/// | entity                     | what                                                         |
-/// |----------------------------|--------------------------------------------------------------|
-/// | `int4_packed_bytes<N, K>`  | (N K + 1) / 2 bytes                                          |
-/// | `int4_value(packed, i)`    | value i, in [-8, 7]                                          |
-
-
-
-namespace ctattn::detail::kernels {
-
-/// The bytes of an N x K int4 packing: two values a byte, the last byte's high nibble unused when N K is odd.
-template <std::size_t N, std::size_t K>
-inline constexpr std::size_t int4_packed_bytes = (N * K + 1) / 2;
-
-/// Value i of a dense int4 packing: the low nibble of byte i / 2 for even i, the high one for odd i, sign-extended.
-///
-/// Example: `const std::uint8_t p[1]{0x8F}; // int4_value(p, 0) == -1, int4_value(p, 1) == -8`
-[[nodiscard]] CTATTN_ALWAYS_INLINE constexpr std::int8_t int4_value(const std::uint8_t* packed,
-                                                                    std::size_t i) noexcept {
-  const unsigned byte = packed[i / 2];
-  const unsigned nibble = (i % 2 == 0 ? byte : byte >> 4) & 0xFu;
-  return static_cast<std::int8_t>(static_cast<int>(nibble ^ 0x8u) - 8);
-}
-
-}  // namespace ctattn::detail::kernels
-
-#endif  // CTATTN_KERNELS_DETAIL_INT4_PACKING_HPP
-// ---------------------------------------- ctattn/kernels/helium_int8.hpp (continued)
-
-// The int8 operations need MVE's integer instructions only (bit 1), with Clang or GCC 13 and later, as the float
-// ones.
-#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
-
-#include <arm_mve.h>
-
-#include <cstdint>
-
-namespace ctattn::detail {
-
-/// The int8 operations of kernels/detail/int8_simd.hpp on 8 terms per step: `vldrb.s16` loads 8 int8 widened to
-/// int16, `vsub` subtracts the zero point, `vmladava` multiplies the 8 lanes and adds the products to one int32.
-struct helium_int8_ops : int8_ops_defaults {
-  static constexpr bool has_product_requantized = true;
-  static constexpr bool has_row_sum = true;
-  static constexpr bool has_softmax_row = true;
-  static constexpr bool has_add = true;
-  static constexpr bool has_lookup = true;
-  static constexpr bool has_sum_and_squares = true;
-  static constexpr bool has_layer_norm_row = true;
-  static constexpr std::size_t step = 8;
-  using offset = std::int16_t;
-  using widened = int16x8_t;
-  using accumulator = std::int32_t;
-  static offset make_offset(std::int32_t zero_point) noexcept { return static_cast<std::int16_t>(zero_point); }
-  static widened widen(const std::int8_t* p, offset zero_point) noexcept {
-    return __arm_vsubq_n_s16(__arm_vldrbq_s16(p), zero_point);
-  }
-  static accumulator zero() noexcept { return 0; }
-  static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
-    return __arm_vmladavaq_s16(sum, x, y);
-  }
-  static std::int32_t total(accumulator sum) noexcept { return sum; }
-
-  /// The channels of w one pass of the fully-connected kernel computes (4 int32 lanes of requantization).
-  static constexpr std::size_t fc_channels = 4;
-
-  /// sum_t x[t] w_c[t] for t < K, the four channels at w (WS bytes apart), into a vector's four lanes: `vmladava.s8`
-  /// on 16 raw int8 pairs at once (no widening: the input's zero point is folded into the bias), the last K % 16
-  /// terms by tail-predicated loads, whose disabled lanes read as zero and add nothing.
-  template <std::size_t K, std::size_t WS>
-  CTATTN_ALWAYS_INLINE static int32x4_t four_channels(const std::int8_t* x, const std::int8_t* w) noexcept {
-    constexpr std::size_t whole = K - K % 16;
-    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-    // Rationale: five pointers that each step advances (post-indexed loads), not one index: at -Os Clang 14 then
-    // emits the 9 instructions a step needs, not 19 (an address computed for each load).
-    const std::int8_t* w0 = w;
-    const std::int8_t* w1 = w + WS;
-    const std::int8_t* w2 = w + 2 * WS;
-    const std::int8_t* w3 = w + 3 * WS;
-#pragma GCC unroll 4
-    for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
-      const int8x16_t xv = __arm_vld1q_s8(x);
-      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vld1q_s8(w0));
-      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vld1q_s8(w1));
-      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vld1q_s8(w2));
-      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vld1q_s8(w3));
-    }
-    if constexpr (whole < K) {
-      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
-      const int8x16_t xv = __arm_vldrbq_z_s8(x, lanes);
-      s0 = __arm_vmladavaq_s8(s0, xv, __arm_vldrbq_z_s8(w0, lanes));
-      s1 = __arm_vmladavaq_s8(s1, xv, __arm_vldrbq_z_s8(w1, lanes));
-      s2 = __arm_vmladavaq_s8(s2, xv, __arm_vldrbq_z_s8(w2, lanes));
-      s3 = __arm_vmladavaq_s8(s3, xv, __arm_vldrbq_z_s8(w3, lanes));
-    }
-    int32x4_t sums = __arm_vdupq_n_s32(s0);
-    sums = __arm_vsetq_lane_s32(s1, sums, 1);
-    sums = __arm_vsetq_lane_s32(s2, sums, 2);
-    return __arm_vsetq_lane_s32(s3, sums, 3);
-  }
-
-  /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
-  template <std::size_t K>
-  static std::int32_t row_sum(const std::int8_t* p) noexcept {
-    constexpr std::size_t whole = K - K % 16;
-    std::int32_t sum = 0;
-#pragma GCC unroll 4
-    for (std::size_t t = 0; t < whole; t += 16) sum = __arm_vaddvaq_s8(sum, __arm_vld1q_s8(p + t));
-    if constexpr (whole < K) sum = __arm_vaddvaq_s8(sum, __arm_vldrbq_z_s8(p + whole, __arm_vctp8q(K - whole)));
-    return sum;
-  }
-
-  /// sum_t p[t] and sum_t p[t]^2 for t < K (the int8 LayerNorm's S1 and S2): `vaddva.s8` and `vmladava.s8` over 16
-  /// bytes a step, the tail by `vctp8`.
-  template <std::size_t K>
-  static void sum_and_squares(const std::int8_t* p, std::int32_t& sum, std::int32_t& squares) noexcept {
-    std::int32_t s1 = 0;
-    std::int32_t s2 = 0;
-    for (std::size_t t = 0; t < K; t += 16) {
-      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(K - t));
-      const int8x16_t v = __arm_vldrbq_z_s8(p + t, lanes);
-      s1 = __arm_vaddvaq_s8(s1, v);
-      s2 = __arm_vmladavaq_s8(s2, v, v);
-    }
-    sum = s1;
-    squares = s2;
-  }
-
-  /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
-  /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
-  static constexpr std::size_t softmax_row_limit = 2047;
-  /// ... of any length from 1 on.
-  static constexpr std::size_t softmax_row_shortest = 1;
-
-  /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
-  /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table
-  /// (`vldrw.u32` with shifted offsets), their sum by `vaddva`; each weight's quotient round(256 e / sum) as
-  /// (n r) >> 40 with r = floor(2^40 / (2 sum)), n = 512 e + sum: `vmulh.u32` gives (n r) >> 32, a shift the rest
-  /// (floor of a floor), and the remainder n - q 2 sum (below 2^32: q 2 sum <= n) against 2 sum adds the last one,
-  /// as the scalar form's comparison does. Tails by `vctp`.
-  static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
-                          const std::int32_t* table) noexcept {
-    const std::int8_t* const xs = x + begin;
-    std::int8_t* const ws = w + begin;
-    const std::size_t n = end - begin;
-    std::int8_t largest = -128;
-    for (std::size_t t = 0; t < n; t += 16) {
-      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
-      largest = __arm_vmaxvq_p_s8(largest, __arm_vldrbq_z_s8(xs + t, lanes), lanes);
-    }
-    const int32x4_t top = __arm_vdupq_n_s32(largest);
-    const auto offsets = [&](std::size_t t, mve_pred16_t lanes) {
-      return __arm_vreinterpretq_u32_s32(__arm_vsubq_s32(top, __arm_vldrbq_z_s32(xs + t, lanes)));
-    };
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < n; t += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
-      sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
-    }
-    const auto divisor = static_cast<std::uint32_t>(2 * sum);
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
-    const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
-    for (std::size_t t = 0; t < n; t += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
-      const uint32x4_t terms =
-          __arm_vreinterpretq_u32_s32(__arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes));
-      const uint32x4_t numerators = __arm_vaddq_n_u32(__arm_vshlq_n_u32(terms, 9), static_cast<std::uint32_t>(sum));
-      uint32x4_t quotients = __arm_vshrq_n_u32(__arm_vmulhq_u32(numerators, __arm_vdupq_n_u32(reciprocal)), 8);
-      const uint32x4_t remainders = __arm_vsubq_u32(numerators, __arm_vmulq_u32(quotients, divisors));
-      quotients = __arm_vaddq_m_n_u32(quotients, quotients, 1u, __arm_vcmpcsq_u32(remainders, divisors));
-      const int32x4_t weights =
-          __arm_vminq_s32(__arm_vsubq_n_s32(__arm_vreinterpretq_s32_u32(quotients), 128), __arm_vdupq_n_s32(127));
-      __arm_vstrbq_p_s32(ws + t, weights, lanes);
-    }
-  }
-
-  /// The output of 4 requantized lanes: v plus the zero point, saturated to [-128, 127] (`vqadd`, then `vqshl #24`
-  /// and `vshr #24`), for a `vstrb.32` of each lane's low byte.
-  // Rationale: the clamp by a saturating shift left by 24 and back needs no constant registers, where `vmax`/`vmin`
-  // with -128 and 127 held two q registers that the product's loop then shuffled (4 `vmov` a pass).
-  CTATTN_ALWAYS_INLINE static int32x4_t output_lanes(int32x4_t v, std::int32_t zero) noexcept {
-    return __arm_vshrq_n_s32(__arm_vqshlq_n_s32(__arm_vqaddq_n_s32(v, zero), 24), 24);
-  }
-
-  /// Whether `scaled<M>` takes M: a non-negative multiplier whose shift is in [-31, 31].
-  static constexpr bool takes(math::quantized_multiplier m) noexcept {
-    return m.multiplier >= 0 && m.shift >= -31 && m.shift <= 31;
-  }
-  /// Whether `add` takes these multipliers (each one `scaled` takes).
-  static constexpr bool add_takes(math::quantized_multiplier a, math::quantized_multiplier b,
-                                  math::quantized_multiplier out) noexcept {
-    return takes(a) && takes(b) && takes(out);
-  }
-
-  /// x times the multiplier M on 4 lanes, `output_requantizer::scaled`'s value: `vshl` by a left shift, `vqrdmulh`
-  /// (TFLite's doubling high multiply), and for a right shift `vshr #31` and `vadd` (one less for a negative value)
-  /// then `vrshr` (rounding right shift): ties away from zero.
-  template <math::quantized_multiplier M>
-    requires(takes(M))
-  CTATTN_ALWAYS_INLINE static int32x4_t scaled(int32x4_t x) noexcept {
-    if constexpr (M.shift > 0) x = __arm_vshlq_n_s32(x, M.shift);
-    x = __arm_vqrdmulhq_n_s32(x, M.multiplier);
-    if constexpr (M.shift < 0) {
-      // The high product is above -2^31 (M below 2^31), so subtracting 1 cannot wrap.
-      x = __arm_vaddq_s32(x, __arm_vshrq_n_s32(x, 31));
-      x = __arm_vrshrq_n_s32(x, -M.shift);
-    }
-    return x;
-  }
-
-  /// kernels/int8.hpp's `int8_add_rows` at run time over n elements, 4 a step (`vldrb.s32` loads 4 int8 into int32
-  /// lanes), the last n % 4 by tail-predicated loads and stores.
-  template <math::quantized_multiplier A, math::quantized_multiplier B, int LeftShift, math::quantized_multiplier Out>
-    requires(add_takes(A, B, Out))
-  static void add(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
-                  std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
-    for (std::size_t i = 0; i < n; i += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
-      const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
-      const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
-      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero),
-                         lanes);
-    }
-  }
-
-  /// sum_t x[t] w[t] for one channel.
-  template <std::size_t K>
-  CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
-    constexpr std::size_t whole = K - K % 16;
-    std::int32_t sum = 0;
-    for (std::size_t t = 0; t < whole; t += 16)
-      sum = __arm_vmladavaq_s8(sum, __arm_vld1q_s8(x + t), __arm_vld1q_s8(w + t));
-    if constexpr (whole < K) {
-      const mve_pred16_t lanes = __arm_vctp8q(K - whole);
-      sum = __arm_vmladavaq_s8(sum, __arm_vldrbq_z_s8(x + whole, lanes), __arm_vldrbq_z_s8(w + whole, lanes));
-    }
-    return sum;
-  }
-
-  /// kernels/int8.hpp's `int8_product_requantized` at run time: passes of four channels, whose requantization runs
-  /// on their four lanes at once, then the channels left one by one.
-  ///
-  /// | step                     | instructions (per 4 outputs)                                           |
-  /// |--------------------------|------------------------------------------------------------------------|
-  /// | + column and row starts  | `vadd`, and `vadd` of the row's start when there is one                |
-  /// | x 2^left                 | `vshl` by each lane's left shift (0 for a multiplier below 1)          |
-  /// | doubling high multiply   | `vqrdmulh`: round(2 a b / 2^32) with ties up, TFLite's SRDHM exactly    |
-  /// | rounding right shift     | `vand`, `vshr #31`, `vqadd` (one less for a negative value), `vrshl`: ties away from zero |
-  /// | + zero point, clamp      | `output_lanes`: `vqadd`; `vqshl #24`, `vshr #24` saturate to [-128, 127] |
-  /// | store                    | `vstrb.32`: each lane's low byte                                       |
-  // Rationale: the per-channel multipliers and shifts are read once per pass of channels (`vld2` splits the
-  // {multiplier, shift} pairs into two vectors), outside the loop over rows; the rows then reuse them in registers.
-  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
-            typename Epilogue>
-  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
-    static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
-    constexpr std::size_t whole = N - N % fc_channels;
-    const int32x4_t none = __arm_vdupq_n_s32(0);
-    for (std::size_t c = 0; c < whole; c += fc_channels) {
-      int32x4_t multiplier, shift;
-      if constexpr (Epilogue::per_channel) {
-        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
-        multiplier = pairs.val[0];
-        shift = pairs.val[1];
-      } else {
-        multiplier = __arm_vdupq_n_s32(e.multipliers[0].multiplier);
-        shift = __arm_vdupq_n_s32(e.multipliers[0].shift);
-      }
-      const int32x4_t left = __arm_vmaxq_s32(shift, none);
-      const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
-      const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
-      for (std::size_t r = 0; r < M; ++r) {
-        int32x4_t v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
-        if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
-        v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
-        v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
-        __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
-      }
-    }
-    for (std::size_t c = whole; c < N; ++c) {
-      for (std::size_t r = 0; r < M; ++r) y[r * YS + c] = e(r, c, one_channel<K>(x + r * XS, w + c * WS));
-    }
-  }
-
-  /// kernels/int8.hpp's `int8_lookup_rows` on one row of n values: 16 a step, each value's entry gathered from the
-  /// table (`vldrb.u8` at the offsets x + 128, made by `veor` with 0x80); the tail by `vctp8`.
-  static void lookup(const std::int8_t* x, std::int8_t* y, std::size_t n, const std::int8_t* table) noexcept {
-    const auto* entries = reinterpret_cast<const std::uint8_t*>(table);
-    const uint8x16_t flip = __arm_vdupq_n_u8(0x80);
-    for (std::size_t i = 0; i < n; i += 16) {
-      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - i));
-      const uint8x16_t offsets = __arm_veorq_u8(__arm_vreinterpretq_u8_s8(__arm_vldrbq_z_s8(x + i, lanes)), flip);
-      __arm_vstrbq_p_u8(reinterpret_cast<std::uint8_t*>(y + i),
-                        __arm_vldrbq_gather_offset_z_u8(entries, offsets, lanes), lanes);
-    }
-  }
-
-  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
-  /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
-  /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
-  /// multiplies split into their low (`vmul`) and high (`vmulh.u32`) words, as the scalar form does.
-  ///
-  /// | step                                | instructions (per 4 values)                                   |
-  /// |-------------------------------------|---------------------------------------------------------------|
-  /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
-  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
-  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
-  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vmin`, `vmax` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
-  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vmin`, `vmax`; `vstrb.32` |
-  template <std::size_t C>
-  static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
-                             const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
-                             std::int32_t out_zero) noexcept {
-    const std::int32_t first = down - 1;
-    const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
-    const uint32x4_t inverse_lanes = __arm_vdupq_n_u32(inverse);
-    const int32x4_t upper = __arm_vdupq_n_s32((1 << 30) - 1);
-    const int32x4_t lower = __arm_vdupq_n_s32(-(1 << 30));
-    const int32x4_t top = __arm_vdupq_n_s32(127);
-    const int32x4_t bottom = __arm_vdupq_n_s32(-128);
-    const int32x4_t thirty_three = __arm_vdupq_n_s32(33);
-    for (std::size_t j = 0; j < C; j += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
-      const int32x4_t centered =
-          __arm_vsubq_n_s32(__arm_vmulq_n_s32(__arm_vldrbq_z_s32(x + j, lanes), static_cast<std::int32_t>(C)), sum);
-      const uint32x4_t centered_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(centered));
-      const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
-      const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
-      const uint32x4_t halves = __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
-      const uint32x4_t n = __arm_vshrq_n_u32(__arm_vaddq_n_u32(halves, 1), 1);
-      const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
-      const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
-      // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
-      const uint32x4_t m_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(m));
-      const uint32x4_t t_low = __arm_vmulq_u32(n, m_magnitude);
-      const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
-      uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(thirty_three, s));
-      v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
-      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vshrq_n_u32(__arm_vaddq_n_u32(v, 1), 1));
-      const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
-      const int32x4_t a_unheld =
-          __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
-      const int32x4_t a = __arm_vmaxq_s32(__arm_vminq_s32(a_unheld, upper), lower);
-      const int32x4_t rounded =
-          __arm_vshrq_n_s32(__arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
-      __arm_vstrbq_p_s32(y + j, __arm_vmaxq_s32(__arm_vminq_s32(rounded, top), bottom), lanes);
-    }
-  }
-};
-
-/// Int4 weights on Helium (kernels/int4.hpp): unpacked 32 a step, then the int8 product kernel above.
-struct helium_int4_ops : int4_ops_defaults {
-  static constexpr bool has_unpack = true;
-  /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8: per 16
-  /// bytes, `vshl` and `vshr` sign-extend the low nibbles, `vshr` the high ones, and `vst2` interleaves them; the
-  /// last values one at a time (`kernels::int4_value`).
-  static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
-    const std::size_t bytes = count / 2;
-    std::size_t i = 0;
-    for (; i + 16 <= bytes; i += 16) {
-      const int8x16_t b = __arm_vreinterpretq_s8_u8(__arm_vld1q_u8(packed + i));
-      int8x16x2_t pair;
-      pair.val[0] = __arm_vshrq_n_s8(__arm_vshlq_n_s8(b, 4), 4);
-      pair.val[1] = __arm_vshrq_n_s8(b, 4);
-      __arm_vst2q_s8(values + 2 * i, pair);
-    }
-    for (std::size_t v = 2 * i; v < count; ++v) values[v] = kernels::int4_value(packed, v);
-  }
-};
-
-/// The int8 table's helium row (kernels/backend_rows.hpp).
-template <>
-struct int8_backend<int8_backend_id::helium> {
-  static constexpr const char* name = "helium";
-  using ops = helium_int8_ops;
-  using product_ops = helium_int8_ops;
-  using packed_ops = void;
-  using int4_ops = helium_int4_ops;
-  using int16_ops = void;
-};
-
-}  // namespace ctattn::detail
-
-#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (...)
-
-#endif  // CTATTN_KERNELS_HELIUM_INT8_HPP
-// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 // ---------------------------------------- ctattn/kernels/neon_int8.hpp
 #ifndef CTATTN_KERNELS_NEON_INT8_HPP
 #define CTATTN_KERNELS_NEON_INT8_HPP
@@ -10306,8 +10482,8 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
 // ---------------------------------------- ctattn/kernels/int16.hpp (continued)
 
 namespace ctattn::detail {
-/// The 16x8 operations of the int8 row this build runs (`int8_row::int16_ops`: the Cortex-M DSP's fully-connected
-/// kernel, kernels/arm_dsp_int16.hpp), or `void`.
+/// The 16x8 operations of the int8 row this build runs (`int8_row::int16_ops`: the Cortex-M DSP's products,
+/// kernels/arm_dsp_int16.hpp, or Helium's, kernels/helium_int16.hpp), or `void`.
 using int16_product_ops = int8_row::int16_ops;
 /// The same as declared (kernels/detail/ops_defaults.hpp): the defaults where the row has none.
 using int16_declared = declared_ops<int16_product_ops, int16_ops_defaults>;
@@ -10352,11 +10528,12 @@ constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std
       return;
     }
   }
+  const int64_requantizer q{m};
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t sum = 0;
       for (std::size_t k = 0; k < K; ++k) sum += wide_product(a[i][k], b[j][k]);
-      out[i][j] = requantize_int64(sum, m);
+      out[i][j] = q(sum);
     }
   }
 }

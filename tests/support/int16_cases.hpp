@@ -183,13 +183,14 @@ constexpr std::size_t softmax_mismatches(Read read) noexcept {
   return softmax_grid_mismatches(read, std::make_index_sequence<std::size(fx::softmax::scales)>{});
 }
 
-// The build's 16x8 fully-connected kernel (the Cortex-M DSP's paired blocks, or the loop's int32 chunks of 256
-// terms) against sums taken term by term in int64, over rows in blocks with a rest (M 1 to 8, 13) and every tail of
-// 4 terms (K 1 to 9, 31 to 33, 256, and 257: past the DSP kernel's widest rows and the loop's chunk), with extreme
-// values: -32768 inputs, -128 weights, int64 biases near 2^40.
+// The build's 16x8 fully-connected kernel (the Cortex-M DSP's paired blocks, Helium's passes of 4 channels, or the
+// loop's int32 chunks of 256 terms) against sums taken term by term in int64, over rows in blocks with a rest (M 1 to
+// 8, 13), every tail of 4 and of 8 terms (K 1 to 9, 31 to 33, 256, and 257: past the DSP kernel's widest rows and the
+// loop's chunk) and of 4 channels (N 4 to 7, by K), with extreme values: -32768 inputs, -128 weights, int64 biases
+// near 2^40.
 template <std::size_t M, std::size_t K, typename Read>
 constexpr std::size_t kernel_shape_mismatches(Read read) noexcept {
-  constexpr std::size_t n = 5;
+  constexpr std::size_t n = 4 + K % 4;
   struct operands {
     std::int16_t x[M][K];
     std::int8_t w[n][K];
@@ -215,10 +216,9 @@ constexpr std::size_t kernel_shape_mismatches(Read read) noexcept {
     bias[c] = (static_cast<std::int64_t>(next() >> 8) - (1 << 23)) * (c == 2 ? 65536 : 1);
   }
   // Multipliers from 2^-30 to 2^6 (TFLite's 16x8 shifts are below 8).
-  const ctattn::math::quantized_multiplier m[n]{
-      ctattn::math::quantize_multiplier(0.0003), ctattn::math::quantize_multiplier(0.7),
-      ctattn::math::quantize_multiplier(1e-9), ctattn::math::quantize_multiplier(3.5),
-      ctattn::math::quantize_multiplier(100.0)};
+  constexpr double reals[]{0.0003, 0.7, 1e-9, 3.5, 100.0};
+  ctattn::math::quantized_multiplier m[n]{};
+  for (std::size_t c = 0; c < n; ++c) m[c] = ctattn::math::quantize_multiplier(reals[c % std::size(reals)]);
   std::int16_t fast[M][n]{}, loop[M][n]{};
   const operands hidden = read(made);
   ctattn::detail::kernels::int16_fully_connected(hidden.x, hidden.w, hidden.bias, m, fast);
@@ -249,12 +249,12 @@ constexpr std::size_t kernel_mismatches(Read read, std::index_sequence<K...>) no
          kernel_shape_mismatches<7, 257>(read);
 }
 
-// The build's int16 batch-matmul kernel (the Cortex-M DSP's `smlald` blocks of 3 rows, or the loop) against sums
-// taken term by term in int64, M 1 to 7 (blocks with every rest) and K 1 to 9 and 33 (odd tails), with -32768 x
-// -32768 products.
+// The build's int16 batch-matmul kernel (the Cortex-M DSP's `smlald` blocks of 3 rows, Helium's passes of 4 rows of
+// b, or the loop) against sums taken term by term in int64, M 1 to 7 (blocks with every rest), K 1 to 9 and 33 (odd
+// tails, every tail of 8) and N 4 to 7 (by K), with -32768 x -32768 products.
 template <std::size_t M, std::size_t K, typename Read>
 constexpr std::size_t product_shape_mismatches(Read read) noexcept {
-  constexpr std::size_t n = 4;
+  constexpr std::size_t n = 4 + K % 4;
   struct operands {
     std::int16_t a[M][K];
     std::int16_t b[n][K];

@@ -170,11 +170,12 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
   template <std::size_t K, std::size_t N, std::size_t R>
   static void product_rows_block(const std::int16_t* a, const std::int16_t (&b)[N][K], math::quantized_multiplier m,
                                  std::int16_t* out) noexcept {
+    const kernels::int64_requantizer q{m};
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t s[product_rows]{};
       rows_against<K, R>(a, b[j], s);
 #pragma GCC unroll 3
-      for (std::size_t r = 0; r < R; ++r) out[r * N + j] = kernels::requantize_int64(s[r], m);
+      for (std::size_t r = 0; r < R; ++r) out[r * N + j] = q(s[r]);
     }
   }
 

@@ -360,6 +360,8 @@ struct helium_int4_ops : int4_ops_defaults {
   }
 };
 
+struct helium_int16_ops;  // kernels/helium_int16.hpp
+
 /// The int8 table's helium row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::helium> {
@@ -368,7 +370,7 @@ struct int8_backend<int8_backend_id::helium> {
   using product_ops = helium_int8_ops;
   using packed_ops = void;
   using int4_ops = helium_int4_ops;
-  using int16_ops = void;
+  using int16_ops = helium_int16_ops;
 };
 
 }  // namespace ctattn::detail

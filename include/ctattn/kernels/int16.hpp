@@ -23,8 +23,8 @@
 /// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`'s bits (by the int8
 /// kernels' `output_requantizer::scaled`: one `smmlar` on the DSP extension), as TFLite picks the
 /// overload by the accumulator's type. Every kernel here is the scalar loop, but for the products at run time where
-/// the build's int8 row has int16 kernels (`int16_ops`: the Cortex-M DSP extension's, kernels/arm_dsp_int16.hpp;
-/// the same bits).
+/// the build's int8 row has int16 kernels (`int16_ops`: the Cortex-M DSP extension's, kernels/arm_dsp_int16.hpp, and
+/// Helium's, kernels/helium_int16.hpp; the same bits).
 ///
 /// Example:
 /// \code
@@ -45,12 +45,13 @@
 #include "ctattn/kernels/detail/int16_softmax_tables.hpp"
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
+#include "ctattn/kernels/helium_int16.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
 namespace ctattn::detail {
-/// The 16x8 operations of the int8 row this build runs (`int8_row::int16_ops`: the Cortex-M DSP's fully-connected
-/// kernel, kernels/arm_dsp_int16.hpp), or `void`.
+/// The 16x8 operations of the int8 row this build runs (`int8_row::int16_ops`: the Cortex-M DSP's products,
+/// kernels/arm_dsp_int16.hpp, or Helium's, kernels/helium_int16.hpp), or `void`.
 using int16_product_ops = int8_row::int16_ops;
 /// The same as declared (kernels/detail/ops_defaults.hpp): the defaults where the row has none.
 using int16_declared = declared_ops<int16_product_ops, int16_ops_defaults>;
@@ -95,11 +96,12 @@ constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std
       return;
     }
   }
+  const int64_requantizer q{m};
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t sum = 0;
       for (std::size_t k = 0; k < K; ++k) sum += wide_product(a[i][k], b[j][k]);
-      out[i][j] = requantize_int64(sum, m);
+      out[i][j] = q(sum);
     }
   }
 }

@@ -27,6 +27,31 @@ CTATTN_ALWAYS_INLINE constexpr T saturate_to(std::int32_t v) noexcept {
   return static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
 }
 
+/// An int64 accumulator (a 16x8 product's) requantized to int16 with a multiplier reduced once: the bits of
+/// `requantize_int64` below, for kernels that requantize many outputs of one channel (the reduction hoisted out of
+/// their loops).
+///
+/// Example: `static_assert(ctattn::detail::kernels::int64_requantizer{ctattn::math::quantize_multiplier(0.25)}(1000) == 250);`
+struct int64_requantizer {
+  /// The multiplier reduced to 16 bits, as `math::multiply_by_reduced_multiplier` reduces it.
+  std::int32_t reduced;
+  /// The right shift after the product: 15 - shift.
+  int total;
+
+  constexpr explicit int64_requantizer(math::quantized_multiplier m) noexcept
+      : reduced(m.multiplier < 0x7FFF0000 ? static_cast<std::int32_t>((std::int64_t{m.multiplier} + (1 << 15)) >> 16)
+                                          : 0x7FFF),
+        total(15 - m.shift) {}
+
+  /// `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed to int32 as TFLite's cast narrows it (modulo
+  /// 2^32; a sum that large lies far outside any int16 output), clamped to int16.
+  CTATTN_ALWAYS_INLINE constexpr std::int16_t operator()(std::int64_t accumulator) const noexcept {
+    // Rationale: an arithmetic right shift of a negative product, as C++20 defines it (the floor).
+    const std::int64_t scaled = (accumulator * reduced + (std::int64_t{1} << (total - 1))) >> total;
+    return saturate_to<std::int16_t>(static_cast<std::int32_t>(scaled));
+  }
+};
+
 /// An int64 accumulator (a 16x8 product's) requantized to int16: `math::multiply_by_reduced_multiplier`, narrowed
 /// to int32 as TFLite's cast narrows it (modulo 2^32; a sum that large lies far outside any int16 output), clamped.
 CTATTN_ALWAYS_INLINE constexpr std::int16_t requantize_int64(std::int64_t accumulator,

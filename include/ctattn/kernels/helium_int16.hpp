@@ -1,0 +1,152 @@
+// SPDX-License-Identifier: BSL-1.0
+#ifndef CTATTN_KERNELS_HELIUM_INT16_HPP
+#define CTATTN_KERNELS_HELIUM_INT16_HPP
+
+/// \file
+/// Helium's int16 products (Arm M-profile Vector Extension, e.g. Cortex-M55): the 16x8 fully-connected kernel
+/// (kernels/int16.hpp's `int16_fully_connected`: int16 rows against int8 weights widened to 16 bits by `vldrb.s16`)
+/// and the int16 batch matmul (`int16_product_transposed`), both by `vmlaldava.s16`, which multiplies 8 pairs of
+/// int16 lanes and adds the products to an int64 held in two registers: the sums are exact for any K, as TFLite's
+/// int64 ones, with no chunks. A row of x (or of a) is loaded once per step for 4 channels (rows of b); the last K % 8
+/// terms by tail-predicated loads (`vctp16`), whose disabled lanes read as zero and add nothing. The int64 bias and
+/// TFLite's requantization (`kernels::requantize_int64`) follow, per output.
+///
+/// Built where kernels/helium_int8.hpp is (`__ARM_FEATURE_MVE` with its integer bit, Clang or GCC 13 and later).
+/// Tested on the target by the firmware board `m55-helium` (the image int16_cases: tests/support/int16_cases.hpp
+/// against TensorFlow Lite Micro's arithmetic, and each kernel against sums taken term by term over every tail).
+///
+/// Example: `static_assert(ctattn::detail::helium_int16_ops::channels == 4);` (on a Helium target)
+
+#include <cstddef>
+#include <cstdint>
+
+#include "ctattn/kernels/detail/int16_requantize.hpp"
+#include "ctattn/kernels/detail/ops_defaults.hpp"
+#include "ctattn/kernels/helium_int8.hpp"
+
+#if defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (defined(__clang__) || __GNUC__ >= 13)
+
+#include <arm_mve.h>
+
+namespace ctattn::detail {
+
+struct helium_int16_ops : int16_ops_defaults {
+  static constexpr bool has_fully_connected = true;
+  static constexpr bool has_product_transposed = true;
+  /// Every K: the int64 sums cannot overflow.
+  template <std::size_t K>
+  static constexpr bool takes = true;
+  /// The channels (rows of b) one pass computes against one row.
+  // Rationale: four int64 sums are 8 of the core's registers; with the row's pointer, four channel pointers and the
+  // loop's end, the loop holds every value in a register (no spill): 9 instructions per 32 multiply-accumulates.
+  static constexpr std::size_t channels = 4;
+
+  /// The sums of one row x (K int16 terms) against C <= 4 rows at w (WS elements apart), each started at its s.
+  /// `Load` reads 8 lanes of a row of w as int16: `vldrb.s16` for int8 weights, `vld1` for int16 rows.
+  template <std::size_t K, std::size_t WS, std::size_t C, typename W>
+  CTATTN_ALWAYS_INLINE static void row_against(const std::int16_t* x, const W* w,
+                                               std::int64_t (&s)[channels]) noexcept {
+    constexpr std::size_t whole = K - K % 8;
+    const W* w0 = w;
+    // Rationale: a channel past C points at w, never past the weights' end (its loads are never made).
+    const W* w1 = C > 1 ? w + WS : w;
+    const W* w2 = C > 2 ? w + 2 * WS : w;
+    const W* w3 = C > 3 ? w + 3 * WS : w;
+    std::int64_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+#pragma GCC unroll 2
+    for (const std::int16_t* const end = x + whole; x != end; x += 8, w0 += 8, w1 += 8, w2 += 8, w3 += 8) {
+      const int16x8_t xv = __arm_vld1q_s16(x);
+      s0 = __arm_vmlaldavaq_s16(s0, xv, load(w0));
+      if constexpr (C > 1) s1 = __arm_vmlaldavaq_s16(s1, xv, load(w1));
+      if constexpr (C > 2) s2 = __arm_vmlaldavaq_s16(s2, xv, load(w2));
+      if constexpr (C > 3) s3 = __arm_vmlaldavaq_s16(s3, xv, load(w3));
+    }
+    if constexpr (whole < K) {
+      const mve_pred16_t lanes = __arm_vctp16q(K - whole);
+      const int16x8_t xv = __arm_vldrhq_z_s16(x, lanes);
+      s0 = __arm_vmlaldavaq_s16(s0, xv, load(w0, lanes));
+      if constexpr (C > 1) s1 = __arm_vmlaldavaq_s16(s1, xv, load(w1, lanes));
+      if constexpr (C > 2) s2 = __arm_vmlaldavaq_s16(s2, xv, load(w2, lanes));
+      if constexpr (C > 3) s3 = __arm_vmlaldavaq_s16(s3, xv, load(w3, lanes));
+    }
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+  }
+
+  /// 8 int8 weights widened to int16 lanes (`vldrb.s16`); with `lanes`, the disabled ones zero.
+  CTATTN_ALWAYS_INLINE static int16x8_t load(const std::int8_t* p) noexcept { return __arm_vldrbq_s16(p); }
+  CTATTN_ALWAYS_INLINE static int16x8_t load(const std::int8_t* p, mve_pred16_t lanes) noexcept {
+    return __arm_vldrbq_z_s16(p, lanes);
+  }
+  /// 8 int16 terms (`vldrh.s16`); with `lanes`, the disabled ones zero.
+  CTATTN_ALWAYS_INLINE static int16x8_t load(const std::int16_t* p) noexcept { return __arm_vld1q_s16(p); }
+  CTATTN_ALWAYS_INLINE static int16x8_t load(const std::int16_t* p, mve_pred16_t lanes) noexcept {
+    return __arm_vldrhq_z_s16(p, lanes);
+  }
+
+  /// Every row of x against C channels starting at channel c of w: y[i][c + j] for j < C.
+  template <std::size_t C, std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  CTATTN_ALWAYS_INLINE static void fc_channels(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                               const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                                               std::size_t c, std::int16_t (&y)[M][N]) noexcept {
+    const kernels::int64_requantizer q[channels]{kernels::int64_requantizer{m[MC == 1 ? 0 : c]},
+                                                 kernels::int64_requantizer{m[MC == 1 || C < 2 ? 0 : c + 1]},
+                                                 kernels::int64_requantizer{m[MC == 1 || C < 3 ? 0 : c + 2]},
+                                                 kernels::int64_requantizer{m[MC == 1 || C < 4 ? 0 : c + 3]}};
+    for (std::size_t i = 0; i < M; ++i) {
+      std::int64_t s[channels]{};
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < C; ++j) s[j] = bias[c + j];
+      row_against<K, K, C>(x[i], w[c], s);
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < C; ++j) y[i][c + j] = q[j](s[j]);
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_fully_connected` at run time: 4 channels a pass over every row of x (the weights of
+  /// a pass stay in the cache while the rows go by), the last N % 4 in one narrower pass.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  static void fully_connected(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                              const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                              std::int16_t (&y)[M][N]) noexcept {
+    std::size_t c = 0;
+    for (; c + channels <= N; c += channels) fc_channels<channels>(x, w, bias, m, c, y);
+    if constexpr (N % channels == 3) fc_channels<3>(x, w, bias, m, c, y);
+    if constexpr (N % channels == 2) fc_channels<2>(x, w, bias, m, c, y);
+    if constexpr (N % channels == 1) fc_channels<1>(x, w, bias, m, c, y);
+  }
+
+  /// Every row of a against C rows of b starting at row j: out[i][j + r] for r < C.
+  template <std::size_t C, std::size_t M, std::size_t K, std::size_t N>
+  CTATTN_ALWAYS_INLINE static void product_columns(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                                   math::quantized_multiplier m, std::size_t j,
+                                                   std::int16_t (&out)[M][N]) noexcept {
+    const kernels::int64_requantizer q{m};
+    for (std::size_t i = 0; i < M; ++i) {
+      std::int64_t s[channels]{};
+      row_against<K, K, C>(a[i], b[j], s);
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < C; ++r) out[i][j + r] = q(s[r]);
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_product_transposed` at run time: 4 rows of b a pass over every row of a, the last
+  /// N % 4 in one narrower pass.
+  template <std::size_t M, std::size_t K, std::size_t N>
+  static void product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                 math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+    std::size_t j = 0;
+    for (; j + channels <= N; j += channels) product_columns<channels>(a, b, m, j, out);
+    if constexpr (N % channels == 3) product_columns<3>(a, b, m, j, out);
+    if constexpr (N % channels == 2) product_columns<2>(a, b, m, j, out);
+    if constexpr (N % channels == 1) product_columns<1>(a, b, m, j, out);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__ARM_FEATURE_MVE) && (__ARM_FEATURE_MVE & 1) && (...)
+
+#endif  // CTATTN_KERNELS_HELIUM_INT16_HPP
