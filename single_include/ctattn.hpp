@@ -2645,6 +2645,8 @@ inline constexpr float lowest = -87.33654f;
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
 /// | `int16_ops_defaults`       | `has_fully_connected` (false)     | `fully_connected<M, K, N, MC>(x, w, bias, multipliers, y)` for the K where `takes<K>` | kernels/int16.hpp |
 /// |                            | `has_product_transposed` (false)  | `product_transposed<M, K, N>(a, b, multiplier, out)`: int16 a b^T | kernels/int16.hpp |
+/// |                            | `has_add` (false)                 | `add<A, B, Out>(a, b, out, n)`: TFLite's int16 ADD over n elements, for the multipliers where `add_takes(A, B, Out)` | kernels/int16.hpp |
+/// |                            | `has_multiply` (false)            | `multiply<M>(a, b, out, n)`: TFLite's int16 MUL over n elements, where `multiply_takes(M)` | kernels/int16.hpp |
 ///
 /// Example:
 /// \code
@@ -2703,6 +2705,8 @@ struct int4_ops_defaults {
 struct int16_ops_defaults {
   static constexpr bool has_fully_connected = false;
   static constexpr bool has_product_transposed = false;
+  static constexpr bool has_add = false;
+  static constexpr bool has_multiply = false;
   /// Whether `fully_connected` takes rows of K terms.
   template <std::size_t K>
   static constexpr bool takes = false;
@@ -5797,9 +5801,9 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// `math::multiply_by_reduced_multiplier` (the multiplier reduced to 16 bits, one rounding half up), an int32 value
 /// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`'s bits (by the int8
 /// kernels' `output_requantizer::scaled`: one `smmlar` on the DSP extension), as TFLite picks the
-/// overload by the accumulator's type. Every kernel here is the scalar loop, but for the products at run time where
-/// the build's int8 row has int16 kernels (`int16_ops`: the Cortex-M DSP extension's, kernels/arm_dsp_int16.hpp, and
-/// Helium's, kernels/helium_int16.hpp; the same bits).
+/// overload by the accumulator's type. Every kernel here is the scalar loop, but at run time where the build's int8
+/// row has int16 kernels (`int16_ops`): the products on the Cortex-M DSP extension (kernels/arm_dsp_int16.hpp), and
+/// the products, ADD and MUL with Helium (kernels/helium_int16.hpp); the same bits.
 ///
 /// Example:
 /// \code
@@ -7394,6 +7398,54 @@ struct helium_int16_ops : int16_ops_defaults {
     if constexpr (N % channels == 3) product_columns<3>(a, b, m, j, out);
     if constexpr (N % channels == 2) product_columns<2>(a, b, m, j, out);
     if constexpr (N % channels == 1) product_columns<1>(a, b, m, j, out);
+  }
+
+  static constexpr bool has_add = true;
+  static constexpr bool has_multiply = true;
+  /// Whether `add` takes these multipliers (each one `helium_int8_ops::scaled` takes).
+  static constexpr bool add_takes(math::quantized_multiplier a, math::quantized_multiplier b,
+                                  math::quantized_multiplier out) noexcept {
+    return helium_int8_ops::add_takes(a, b, out);
+  }
+  /// Whether `multiply` takes this multiplier.
+  static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return helium_int8_ops::takes(m); }
+
+  /// kernels/int16.hpp's `int16_add_rows` at run time over n elements, 8 a step: one load of 8 int16 lanes per
+  /// operand, widened into two int32 vectors already shifted left by 15 (`vshllb`, `vshllt`: the even and the odd
+  /// lanes), each scaled by its multiplier (`helium_int8_ops::scaled`: `output_requantizer::scaled`'s value), summed,
+  /// requantized, and narrowed back with saturation into the even and odd lanes (`vqmovnb`, `vqmovnt`); the last n % 8
+  /// by tail-predicated loads and stores.
+  template <math::quantized_multiplier A, math::quantized_multiplier B, math::quantized_multiplier Out>
+    requires(add_takes(A, B, Out))
+  static void add(const std::int16_t* a, const std::int16_t* b, std::int16_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 8) {
+      const mve_pred16_t lanes = __arm_vctp16q(static_cast<std::uint32_t>(n - i));
+      const int16x8_t va = __arm_vldrhq_z_s16(a + i, lanes);
+      const int16x8_t vb = __arm_vldrhq_z_s16(b + i, lanes);
+      const int32x4_t even =
+          helium_int8_ops::scaled<Out>(__arm_vaddq_s32(helium_int8_ops::scaled<A>(__arm_vshllbq_n_s16(va, 15)),
+                                                       helium_int8_ops::scaled<B>(__arm_vshllbq_n_s16(vb, 15))));
+      const int32x4_t odd =
+          helium_int8_ops::scaled<Out>(__arm_vaddq_s32(helium_int8_ops::scaled<A>(__arm_vshlltq_n_s16(va, 15)),
+                                                       helium_int8_ops::scaled<B>(__arm_vshlltq_n_s16(vb, 15))));
+      __arm_vstrhq_p_s16(out + i, __arm_vqmovntq_s32(__arm_vqmovnbq_s32(va, even), odd), lanes);
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_multiply_rows` at run time over n elements, 8 a step: the int32 products of the even
+  /// and the odd lanes (`vmullb`, `vmullt`), each scaled by M (`helium_int8_ops::scaled`) and narrowed back with
+  /// saturation (`vqmovnb`, `vqmovnt`); the last n % 8 by tail-predicated loads and stores.
+  template <math::quantized_multiplier M>
+    requires(multiply_takes(M))
+  static void multiply(const std::int16_t* a, const std::int16_t* b, std::int16_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 8) {
+      const mve_pred16_t lanes = __arm_vctp16q(static_cast<std::uint32_t>(n - i));
+      const int16x8_t va = __arm_vldrhq_z_s16(a + i, lanes);
+      const int16x8_t vb = __arm_vldrhq_z_s16(b + i, lanes);
+      const int32x4_t even = helium_int8_ops::scaled<M>(__arm_vmullbq_int_s16(va, vb));
+      const int32x4_t odd = helium_int8_ops::scaled<M>(__arm_vmulltq_int_s16(va, vb));
+      __arm_vstrhq_p_s16(out + i, __arm_vqmovntq_s32(__arm_vqmovnbq_s32(va, even), odd), lanes);
+    }
   }
 };
 
@@ -10573,9 +10625,17 @@ constexpr void int16_fully_connected(const std::int16_t (&x)[M][K], const std::i
 /// out = clamp(mbqm(mbqm(a 2^15, A) + mbqm(b 2^15, B), Out)): TFLite's int16 ADD (its general path: zero points 0,
 /// left shift 15, each multiplier below 1).
 template <math::quantized_multiplier A, math::quantized_multiplier B, math::quantized_multiplier Out, std::size_t R,
-          std::size_t C>
+          std::size_t C, typename Ops = int16_product_ops>
 constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
                               std::int16_t (&out)[R][C]) noexcept {
+  if constexpr (declared_ops<Ops, int16_ops_defaults>::has_add) {
+    if constexpr (Ops::add_takes(A, B, Out)) {
+      if (!std::is_constant_evaluated()) {
+        Ops::template add<A, B, Out>(&a[0][0], &b[0][0], &out[0][0], R * C);
+        return;
+      }
+    }
+  }
   constexpr output_requantizer scale_a{A.multiplier, A.shift, 0};
   constexpr output_requantizer scale_b{B.multiplier, B.shift, 0};
   constexpr output_requantizer scale_out{Out.multiplier, Out.shift, 0};
@@ -10589,9 +10649,17 @@ constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t 
 }
 
 /// out = clamp(mbqm(a b, M)): TFLite's int16 MUL (zero points 0; the product at most 2^30 in magnitude).
-template <math::quantized_multiplier M, std::size_t R, std::size_t C>
+template <math::quantized_multiplier M, std::size_t R, std::size_t C, typename Ops = int16_product_ops>
 constexpr void int16_multiply_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
                                    std::int16_t (&out)[R][C]) noexcept {
+  if constexpr (declared_ops<Ops, int16_ops_defaults>::has_multiply) {
+    if constexpr (Ops::multiply_takes(M)) {
+      if (!std::is_constant_evaluated()) {
+        Ops::template multiply<M>(&a[0][0], &b[0][0], &out[0][0], R * C);
+        return;
+      }
+    }
+  }
   constexpr output_requantizer scale{M.multiplier, M.shift, 0};
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c)

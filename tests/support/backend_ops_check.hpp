@@ -44,6 +44,7 @@ CTATTN_TEST_MEMBER_PROBE(layer_norm_row)
 CTATTN_TEST_MEMBER_PROBE(pack_block)
 CTATTN_TEST_MEMBER_PROBE(fully_connected)
 CTATTN_TEST_MEMBER_PROBE(unpack)
+CTATTN_TEST_MEMBER_PROBE(multiply)
 #undef CTATTN_TEST_MEMBER_PROBE
 
 // Each check is a static_assert of its own inside a template instantiated for the struct, so that a failure names the
@@ -127,6 +128,8 @@ constexpr bool int16_ops_declared() {
                   "has_fully_connected is set exactly where defined");
     static_assert(Ops::has_product_transposed == defines_product_transposed<Ops>,
                   "has_product_transposed is set exactly where defined");
+    static_assert(Ops::has_add == defines_add<Ops>, "has_add is set exactly where defined");
+    static_assert(Ops::has_multiply == defines_multiply<Ops>, "has_multiply is set exactly where defined");
     return true;
   }
 }

@@ -301,6 +301,50 @@ constexpr std::size_t product_kernel_mismatches(Read read, std::index_sequence<K
          product_rows_mismatches<33>(read, std::make_index_sequence<7>{});
 }
 
+// The build's int16 ADD and MUL kernels (Helium's 8 lanes a step, or the loop) against TFLite's formula element by
+// element (math::multiply_by_quantized_multiplier), over n = 1 to 17 elements (every tail of 8, and two whole steps
+// with one more), with -32768 and 32767 among the inputs (saturating sums and products), at two sets of multipliers.
+template <ctattn::math::quantized_multiplier A, ctattn::math::quantized_multiplier B,
+          ctattn::math::quantized_multiplier Out, ctattn::math::quantized_multiplier M, std::size_t N, typename Read>
+constexpr std::size_t elementwise_shape_mismatches(Read read) noexcept {
+  struct operands {
+    std::int16_t a[1][N];
+    std::int16_t b[1][N];
+  } made{};
+  std::uint32_t state = static_cast<std::uint32_t>(N * 7919);
+  for (std::size_t t = 0; t < N; ++t) {
+    state = state * 1664525u + 1013904223u;
+    made.a[0][t] = t % 5 == 1 ? std::int16_t{-32768} : static_cast<std::int16_t>(state >> 16);
+    state = state * 1664525u + 1013904223u;
+    made.b[0][t] = t % 4 == 2 ? std::int16_t{32767} : static_cast<std::int16_t>(state >> 16);
+  }
+  const operands hidden = read(made);
+  std::int16_t sum[1][N]{}, product[1][N]{};
+  ctattn::detail::kernels::int16_add_rows<A, B, Out>(hidden.a, hidden.b, sum);
+  ctattn::detail::kernels::int16_multiply_rows<M>(hidden.a, hidden.b, product);
+  const auto clamp = [](std::int32_t v) { return v < -32768 ? -32768 : (v > 32767 ? 32767 : v); };
+  std::uint32_t bad = 0;
+  for (std::size_t t = 0; t < N; ++t) {
+    using ctattn::math::multiply_by_quantized_multiplier;
+    const std::int32_t a = made.a[0][t], b = made.b[0][t];
+    const std::int32_t s =
+        multiply_by_quantized_multiplier(a * (1 << 15), A) + multiply_by_quantized_multiplier(b * (1 << 15), B);
+    bad += sum[0][t] == clamp(multiply_by_quantized_multiplier(s, Out)) ? 0u : 1u;
+    bad += product[0][t] == clamp(multiply_by_quantized_multiplier(a * b, M)) ? 0u : 1u;
+  }
+  return bad;
+}
+template <typename Read, std::size_t... N>
+constexpr std::size_t elementwise_kernel_mismatches(Read read, std::index_sequence<N...>) noexcept {
+  using ctattn::math::quantize_multiplier;
+  return (elementwise_shape_mismatches<quantize_multiplier(0.3), quantize_multiplier(0.9999), quantize_multiplier(0.05),
+                                       quantize_multiplier(0.00012), N + 1>(read) +
+          ...) +
+         (elementwise_shape_mismatches<quantize_multiplier(0.001), quantize_multiplier(0.5), quantize_multiplier(0.9),
+                                       quantize_multiplier(0.7), N + 1>(read) +
+          ...);
+}
+
 // Every case of this header, once (tests/support/case_list.hpp).
 inline constexpr auto every_case = std::tuple{
     test_case{"quantize to int16", every_runner, [](auto read) { return quantize_mismatches(read); }},
@@ -317,6 +361,8 @@ inline constexpr auto every_case = std::tuple{
     test_case{"16x8 linear layer, per channel and per tensor", every_runner,
               [](auto read) { return linear_mismatches(read); }},
     test_case{"int16 ADD and MUL", every_runner, [](auto read) { return elementwise_mismatches(read); }},
+    test_case{"int16 ADD and MUL kernels over every tail", compiled,
+              [](auto read) { return elementwise_kernel_mismatches(read, std::make_index_sequence<17>{}); }},
     test_case{"int16 softmax", every_runner, [](auto read) { return softmax_mismatches(read); }},
 };
 

@@ -143,6 +143,54 @@ struct helium_int16_ops : int16_ops_defaults {
     if constexpr (N % channels == 2) product_columns<2>(a, b, m, j, out);
     if constexpr (N % channels == 1) product_columns<1>(a, b, m, j, out);
   }
+
+  static constexpr bool has_add = true;
+  static constexpr bool has_multiply = true;
+  /// Whether `add` takes these multipliers (each one `helium_int8_ops::scaled` takes).
+  static constexpr bool add_takes(math::quantized_multiplier a, math::quantized_multiplier b,
+                                  math::quantized_multiplier out) noexcept {
+    return helium_int8_ops::add_takes(a, b, out);
+  }
+  /// Whether `multiply` takes this multiplier.
+  static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return helium_int8_ops::takes(m); }
+
+  /// kernels/int16.hpp's `int16_add_rows` at run time over n elements, 8 a step: one load of 8 int16 lanes per
+  /// operand, widened into two int32 vectors already shifted left by 15 (`vshllb`, `vshllt`: the even and the odd
+  /// lanes), each scaled by its multiplier (`helium_int8_ops::scaled`: `output_requantizer::scaled`'s value), summed,
+  /// requantized, and narrowed back with saturation into the even and odd lanes (`vqmovnb`, `vqmovnt`); the last n % 8
+  /// by tail-predicated loads and stores.
+  template <math::quantized_multiplier A, math::quantized_multiplier B, math::quantized_multiplier Out>
+    requires(add_takes(A, B, Out))
+  static void add(const std::int16_t* a, const std::int16_t* b, std::int16_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 8) {
+      const mve_pred16_t lanes = __arm_vctp16q(static_cast<std::uint32_t>(n - i));
+      const int16x8_t va = __arm_vldrhq_z_s16(a + i, lanes);
+      const int16x8_t vb = __arm_vldrhq_z_s16(b + i, lanes);
+      const int32x4_t even =
+          helium_int8_ops::scaled<Out>(__arm_vaddq_s32(helium_int8_ops::scaled<A>(__arm_vshllbq_n_s16(va, 15)),
+                                                       helium_int8_ops::scaled<B>(__arm_vshllbq_n_s16(vb, 15))));
+      const int32x4_t odd =
+          helium_int8_ops::scaled<Out>(__arm_vaddq_s32(helium_int8_ops::scaled<A>(__arm_vshlltq_n_s16(va, 15)),
+                                                       helium_int8_ops::scaled<B>(__arm_vshlltq_n_s16(vb, 15))));
+      __arm_vstrhq_p_s16(out + i, __arm_vqmovntq_s32(__arm_vqmovnbq_s32(va, even), odd), lanes);
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_multiply_rows` at run time over n elements, 8 a step: the int32 products of the even
+  /// and the odd lanes (`vmullb`, `vmullt`), each scaled by M (`helium_int8_ops::scaled`) and narrowed back with
+  /// saturation (`vqmovnb`, `vqmovnt`); the last n % 8 by tail-predicated loads and stores.
+  template <math::quantized_multiplier M>
+    requires(multiply_takes(M))
+  static void multiply(const std::int16_t* a, const std::int16_t* b, std::int16_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 8) {
+      const mve_pred16_t lanes = __arm_vctp16q(static_cast<std::uint32_t>(n - i));
+      const int16x8_t va = __arm_vldrhq_z_s16(a + i, lanes);
+      const int16x8_t vb = __arm_vldrhq_z_s16(b + i, lanes);
+      const int32x4_t even = helium_int8_ops::scaled<M>(__arm_vmullbq_int_s16(va, vb));
+      const int32x4_t odd = helium_int8_ops::scaled<M>(__arm_vmulltq_int_s16(va, vb));
+      __arm_vstrhq_p_s16(out + i, __arm_vqmovntq_s32(__arm_vqmovnbq_s32(va, even), odd), lanes);
+    }
+  }
 };
 
 }  // namespace ctattn::detail

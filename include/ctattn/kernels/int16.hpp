@@ -22,9 +22,9 @@
 /// `math::multiply_by_reduced_multiplier` (the multiplier reduced to 16 bits, one rounding half up), an int32 value
 /// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`'s bits (by the int8
 /// kernels' `output_requantizer::scaled`: one `smmlar` on the DSP extension), as TFLite picks the
-/// overload by the accumulator's type. Every kernel here is the scalar loop, but for the products at run time where
-/// the build's int8 row has int16 kernels (`int16_ops`: the Cortex-M DSP extension's, kernels/arm_dsp_int16.hpp, and
-/// Helium's, kernels/helium_int16.hpp; the same bits).
+/// overload by the accumulator's type. Every kernel here is the scalar loop, but at run time where the build's int8
+/// row has int16 kernels (`int16_ops`): the products on the Cortex-M DSP extension (kernels/arm_dsp_int16.hpp), and
+/// the products, ADD and MUL with Helium (kernels/helium_int16.hpp); the same bits.
 ///
 /// Example:
 /// \code
@@ -141,9 +141,17 @@ constexpr void int16_fully_connected(const std::int16_t (&x)[M][K], const std::i
 /// out = clamp(mbqm(mbqm(a 2^15, A) + mbqm(b 2^15, B), Out)): TFLite's int16 ADD (its general path: zero points 0,
 /// left shift 15, each multiplier below 1).
 template <math::quantized_multiplier A, math::quantized_multiplier B, math::quantized_multiplier Out, std::size_t R,
-          std::size_t C>
+          std::size_t C, typename Ops = int16_product_ops>
 constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
                               std::int16_t (&out)[R][C]) noexcept {
+  if constexpr (declared_ops<Ops, int16_ops_defaults>::has_add) {
+    if constexpr (Ops::add_takes(A, B, Out)) {
+      if (!std::is_constant_evaluated()) {
+        Ops::template add<A, B, Out>(&a[0][0], &b[0][0], &out[0][0], R * C);
+        return;
+      }
+    }
+  }
   constexpr output_requantizer scale_a{A.multiplier, A.shift, 0};
   constexpr output_requantizer scale_b{B.multiplier, B.shift, 0};
   constexpr output_requantizer scale_out{Out.multiplier, Out.shift, 0};
@@ -157,9 +165,17 @@ constexpr void int16_add_rows(const std::int16_t (&a)[R][C], const std::int16_t 
 }
 
 /// out = clamp(mbqm(a b, M)): TFLite's int16 MUL (zero points 0; the product at most 2^30 in magnitude).
-template <math::quantized_multiplier M, std::size_t R, std::size_t C>
+template <math::quantized_multiplier M, std::size_t R, std::size_t C, typename Ops = int16_product_ops>
 constexpr void int16_multiply_rows(const std::int16_t (&a)[R][C], const std::int16_t (&b)[R][C],
                                    std::int16_t (&out)[R][C]) noexcept {
+  if constexpr (declared_ops<Ops, int16_ops_defaults>::has_multiply) {
+    if constexpr (Ops::multiply_takes(M)) {
+      if (!std::is_constant_evaluated()) {
+        Ops::template multiply<M>(&a[0][0], &b[0][0], &out[0][0], R * C);
+        return;
+      }
+    }
+  }
   constexpr output_requantizer scale{M.multiplier, M.shift, 0};
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c)

@@ -34,6 +34,8 @@
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
 /// | `int16_ops_defaults`       | `has_fully_connected` (false)     | `fully_connected<M, K, N, MC>(x, w, bias, multipliers, y)` for the K where `takes<K>` | kernels/int16.hpp |
 /// |                            | `has_product_transposed` (false)  | `product_transposed<M, K, N>(a, b, multiplier, out)`: int16 a b^T | kernels/int16.hpp |
+/// |                            | `has_add` (false)                 | `add<A, B, Out>(a, b, out, n)`: TFLite's int16 ADD over n elements, for the multipliers where `add_takes(A, B, Out)` | kernels/int16.hpp |
+/// |                            | `has_multiply` (false)            | `multiply<M>(a, b, out, n)`: TFLite's int16 MUL over n elements, where `multiply_takes(M)` | kernels/int16.hpp |
 ///
 /// Example:
 /// \code
@@ -94,6 +96,8 @@ struct int4_ops_defaults {
 struct int16_ops_defaults {
   static constexpr bool has_fully_connected = false;
   static constexpr bool has_product_transposed = false;
+  static constexpr bool has_add = false;
+  static constexpr bool has_multiply = false;
   /// Whether `fully_connected` takes rows of K terms.
   template <std::size_t K>
   static constexpr bool takes = false;
