@@ -5138,6 +5138,15 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std
   return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
 }
 
+/// m's multiplier reduced to 16 bits as TFLite's int64 requantization reduces it: min(round(multiplier / 2^16),
+/// 2^15 - 1), half up (2^15 - 1 from 0x7FFF0000 on). `multiply_by_reduced_multiplier` multiplies by it; a kernel that
+/// requantizes many outputs with one m reduces it once (kernels::int64_requantizer).
+///
+/// Example: `static_assert(ctattn::math::reduced_multiplier(ctattn::math::quantize_multiplier(0.25)) == 16384);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t reduced_multiplier(quantized_multiplier m) noexcept {
+  return m.multiplier < 0x7FFF0000 ? static_cast<std::int32_t>((std::int64_t{m.multiplier} + (1 << 15)) >> 16) : 0x7FFF;
+}
+
 /// An int64 x (a 16x8 kernel's accumulator) times the real multiplier m, as TFLite's MultiplyByQuantizedMultiplier
 /// computes it for an int64 x (CMSIS-NN's `arm_nn_requantize_s64` alike): m's multiplier reduced to 16 bits,
 /// r = min(round(multiplier / 2^16), 2^15 - 1) (half up; 2^15 - 1 from 0x7FFF0000 on), then
@@ -5148,7 +5157,7 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std
 /// Example: `static_assert(ctattn::math::multiply_by_reduced_multiplier(1000, ctattn::math::quantize_multiplier(0.25)) == 250);`
 CTATTN_ALWAYS_INLINE constexpr std::int64_t multiply_by_reduced_multiplier(std::int64_t x,
                                                                            quantized_multiplier m) noexcept {
-  const std::int64_t reduced = m.multiplier < 0x7FFF0000 ? (std::int64_t{m.multiplier} + (1 << 15)) >> 16 : 0x7FFF;
+  const std::int64_t reduced = reduced_multiplier(m);
   const int total = 15 - m.shift;
   // Rationale: an arithmetic right shift of a negative product, as C++20 defines it (the floor).
   return (x * reduced + (std::int64_t{1} << (total - 1))) >> total;
@@ -6545,24 +6554,21 @@ CTATTN_ALWAYS_INLINE constexpr T saturate_to(std::int32_t v) noexcept {
   return static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
 }
 
-/// An int64 accumulator (a 16x8 product's) requantized to int16 with a multiplier reduced once: the bits of
-/// `requantize_int64` below, for kernels that requantize many outputs of one channel (the reduction hoisted out of
-/// their loops).
+/// An int64 accumulator (a 16x8 product's) requantized to int16, TFLite's 16x8 requantization with m reduced once:
+/// `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed to int32 as TFLite's cast narrows it (modulo 2^32;
+/// a sum that large lies far outside any int16 output), clamped. Kernels that requantize many outputs of one channel
+/// make it once, outside their loops.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int64_requantizer{ctattn::math::quantize_multiplier(0.25)}(1000) == 250);`
 struct int64_requantizer {
-  /// The multiplier reduced to 16 bits, as `math::multiply_by_reduced_multiplier` reduces it.
+  /// `math::reduced_multiplier(m)`.
   std::int32_t reduced;
   /// The right shift after the product: 15 - shift.
   int total;
 
   constexpr explicit int64_requantizer(math::quantized_multiplier m) noexcept
-      : reduced(m.multiplier < 0x7FFF0000 ? static_cast<std::int32_t>((std::int64_t{m.multiplier} + (1 << 15)) >> 16)
-                                          : 0x7FFF),
-        total(15 - m.shift) {}
+      : reduced(math::reduced_multiplier(m)), total(15 - m.shift) {}
 
-  /// `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed to int32 as TFLite's cast narrows it (modulo
-  /// 2^32; a sum that large lies far outside any int16 output), clamped to int16.
   CTATTN_ALWAYS_INLINE constexpr std::int16_t operator()(std::int64_t accumulator) const noexcept {
     // Rationale: an arithmetic right shift of a negative product, as C++20 defines it (the floor).
     const std::int64_t scaled = (accumulator * reduced + (std::int64_t{1} << (total - 1))) >> total;
@@ -6570,8 +6576,10 @@ struct int64_requantizer {
   }
 };
 
-/// An int64 accumulator (a 16x8 product's) requantized to int16: `math::multiply_by_reduced_multiplier`, narrowed
-/// to int32 as TFLite's cast narrows it (modulo 2^32; a sum that large lies far outside any int16 output), clamped.
+/// The same bits for one output: `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed, clamped.
+// Rationale: written on the math function, not as `int64_requantizer{m}(accumulator)`: in the DSP 16x8 FC's blocks
+// GCC 12 then keeps the reduction out of the rows' loop, and the requantizer's form cost the M4F's fc16_16x32x32
+// 47,600 instructions against 32,710 (benchmarks/firmware/int16_kernels.cpp, -Os).
 CTATTN_ALWAYS_INLINE constexpr std::int16_t requantize_int64(std::int64_t accumulator,
                                                              math::quantized_multiplier m) noexcept {
   return saturate_to<std::int16_t>(static_cast<std::int32_t>(math::multiply_by_reduced_multiplier(accumulator, m)));
@@ -6854,7 +6862,8 @@ inline constexpr std::int16_t one_over_one_plus_x[513] = {
 #define CTATTN_KERNELS_HELIUM_INT16_HPP
 
 /// \file
-/// Helium's int16 products (Arm M-profile Vector Extension, e.g. Cortex-M55): the 16x8 fully-connected kernel
+/// Helium's int16 kernels (Arm M-profile Vector Extension, e.g. Cortex-M55): ADD and MUL 8 elements a step (`add`,
+/// `multiply`, below), and the products: the 16x8 fully-connected kernel
 /// (kernels/int16.hpp's `int16_fully_connected`: int16 rows against int8 weights widened to 16 bits by `vldrb.s16`)
 /// and the int16 batch matmul (`int16_product_transposed`), both by `vmlaldava.s16`, which multiplies 8 pairs of
 /// int16 lanes and adds the products to an int64 held in two registers: the sums are exact for any K, as TFLite's

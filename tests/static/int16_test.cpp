@@ -23,8 +23,9 @@ static_assert(ctattn::dequantize(x)(0, 0) == 1.0f);
 // The softmax of a row of equal values: 32768 / 4 in each place.
 constexpr auto w = ctattn::softmax_rows(ctattn::q16matrix<1, 4, ctattn::quantization{0.001}>{{{5, 5, 5, 5}}});
 static_assert(w(0, 0) == 8192 && w(0, 3) == 8192);
-// The requantizer the kernels hoist out of their loops gives requantize_int64's bits: accumulators to +-2^47 and
-// multipliers from 2^-30 to 2^7, with the reduction's edge (a multiplier at 0x7FFF0000 or above).
+// The requantizer the kernels make once per channel gives TFLite's int64 requantization
+// (math::multiply_by_reduced_multiplier, checked against exact-integer references) narrowed and clamped:
+// accumulators to +-2^47 and multipliers from 2^-30 to 2^7, with the reduction's edge (0x7FFF0000 and above).
 constexpr bool requantizer_matches() {
   constexpr double reals[]{1e-9, 0.0003, 0.25, 0.7, 0.99999, 3.5, 100.0, 127.9};
   constexpr std::int64_t sums[]{
@@ -33,8 +34,10 @@ constexpr bool requantizer_matches() {
     const auto m = ctattn::math::quantize_multiplier(real);
     for (const ctattn::math::quantized_multiplier edge : {m, ctattn::math::quantized_multiplier{0x7FFFFFF0, m.shift}}) {
       for (const std::int64_t sum : sums) {
-        if (ctattn::detail::kernels::int64_requantizer{edge}(sum) !=
-            ctattn::detail::kernels::requantize_int64(sum, edge)) {
+        const std::int64_t exact = ctattn::math::multiply_by_reduced_multiplier(sum, edge);
+        const auto wrapped = static_cast<std::int32_t>(exact);
+        const std::int32_t expected = wrapped < -32768 ? -32768 : (wrapped > 32767 ? 32767 : wrapped);
+        if (ctattn::detail::kernels::int64_requantizer{edge}(sum) != expected) {
           return false;
         }
       }
@@ -44,6 +47,8 @@ constexpr bool requantizer_matches() {
 }
 static_assert(requantizer_matches());
 static_assert(ctattn::detail::kernels::int64_requantizer{ctattn::math::quantize_multiplier(0.25)}(1000) == 250);
+static_assert(ctattn::math::reduced_multiplier(ctattn::math::quantize_multiplier(0.25)) == 16384);
+static_assert(ctattn::math::reduced_multiplier({0x7FFFFFF0, 0}) == 0x7FFF);
 // exp(0) read from the table: the last interval's interpolation gives 32762, not 32767 (as TFLite's).
 static_assert(ctattn::detail::kernels::int16_table_lookup(32767, ctattn::detail::int16_softmax_tables::exp) == 32762);
 }  // namespace

@@ -3,7 +3,8 @@
 #define CTATTN_KERNELS_HELIUM_INT16_HPP
 
 /// \file
-/// Helium's int16 products (Arm M-profile Vector Extension, e.g. Cortex-M55): the 16x8 fully-connected kernel
+/// Helium's int16 kernels (Arm M-profile Vector Extension, e.g. Cortex-M55): ADD and MUL 8 elements a step (`add`,
+/// `multiply`, below), and the products: the 16x8 fully-connected kernel
 /// (kernels/int16.hpp's `int16_fully_connected`: int16 rows against int8 weights widened to 16 bits by `vldrb.s16`)
 /// and the int16 batch matmul (`int16_product_transposed`), both by `vmlaldava.s16`, which multiplies 8 pairs of
 /// int16 lanes and adds the products to an int64 held in two registers: the sums are exact for any K, as TFLite's

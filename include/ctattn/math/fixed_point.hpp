@@ -119,6 +119,15 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std
   return rounding_divide_by_power_of_two(saturating_rounding_doubling_high_mul(scaled, m.multiplier), right);
 }
 
+/// m's multiplier reduced to 16 bits as TFLite's int64 requantization reduces it: min(round(multiplier / 2^16),
+/// 2^15 - 1), half up (2^15 - 1 from 0x7FFF0000 on). `multiply_by_reduced_multiplier` multiplies by it; a kernel that
+/// requantizes many outputs with one m reduces it once (kernels::int64_requantizer).
+///
+/// Example: `static_assert(ctattn::math::reduced_multiplier(ctattn::math::quantize_multiplier(0.25)) == 16384);`
+CTATTN_ALWAYS_INLINE constexpr std::int32_t reduced_multiplier(quantized_multiplier m) noexcept {
+  return m.multiplier < 0x7FFF0000 ? static_cast<std::int32_t>((std::int64_t{m.multiplier} + (1 << 15)) >> 16) : 0x7FFF;
+}
+
 /// An int64 x (a 16x8 kernel's accumulator) times the real multiplier m, as TFLite's MultiplyByQuantizedMultiplier
 /// computes it for an int64 x (CMSIS-NN's `arm_nn_requantize_s64` alike): m's multiplier reduced to 16 bits,
 /// r = min(round(multiplier / 2^16), 2^15 - 1) (half up; 2^15 - 1 from 0x7FFF0000 on), then
@@ -129,7 +138,7 @@ CTATTN_ALWAYS_INLINE constexpr std::int32_t multiply_by_quantized_multiplier(std
 /// Example: `static_assert(ctattn::math::multiply_by_reduced_multiplier(1000, ctattn::math::quantize_multiplier(0.25)) == 250);`
 CTATTN_ALWAYS_INLINE constexpr std::int64_t multiply_by_reduced_multiplier(std::int64_t x,
                                                                            quantized_multiplier m) noexcept {
-  const std::int64_t reduced = m.multiplier < 0x7FFF0000 ? (std::int64_t{m.multiplier} + (1 << 15)) >> 16 : 0x7FFF;
+  const std::int64_t reduced = reduced_multiplier(m);
   const int total = 15 - m.shift;
   // Rationale: an arithmetic right shift of a negative product, as C++20 defines it (the floor).
   return (x * reduced + (std::int64_t{1} << (total - 1))) >> total;

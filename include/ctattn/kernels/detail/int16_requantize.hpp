@@ -27,24 +27,21 @@ CTATTN_ALWAYS_INLINE constexpr T saturate_to(std::int32_t v) noexcept {
   return static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
 }
 
-/// An int64 accumulator (a 16x8 product's) requantized to int16 with a multiplier reduced once: the bits of
-/// `requantize_int64` below, for kernels that requantize many outputs of one channel (the reduction hoisted out of
-/// their loops).
+/// An int64 accumulator (a 16x8 product's) requantized to int16, TFLite's 16x8 requantization with m reduced once:
+/// `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed to int32 as TFLite's cast narrows it (modulo 2^32;
+/// a sum that large lies far outside any int16 output), clamped. Kernels that requantize many outputs of one channel
+/// make it once, outside their loops.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int64_requantizer{ctattn::math::quantize_multiplier(0.25)}(1000) == 250);`
 struct int64_requantizer {
-  /// The multiplier reduced to 16 bits, as `math::multiply_by_reduced_multiplier` reduces it.
+  /// `math::reduced_multiplier(m)`.
   std::int32_t reduced;
   /// The right shift after the product: 15 - shift.
   int total;
 
   constexpr explicit int64_requantizer(math::quantized_multiplier m) noexcept
-      : reduced(m.multiplier < 0x7FFF0000 ? static_cast<std::int32_t>((std::int64_t{m.multiplier} + (1 << 15)) >> 16)
-                                          : 0x7FFF),
-        total(15 - m.shift) {}
+      : reduced(math::reduced_multiplier(m)), total(15 - m.shift) {}
 
-  /// `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed to int32 as TFLite's cast narrows it (modulo
-  /// 2^32; a sum that large lies far outside any int16 output), clamped to int16.
   CTATTN_ALWAYS_INLINE constexpr std::int16_t operator()(std::int64_t accumulator) const noexcept {
     // Rationale: an arithmetic right shift of a negative product, as C++20 defines it (the floor).
     const std::int64_t scaled = (accumulator * reduced + (std::int64_t{1} << (total - 1))) >> total;
@@ -52,8 +49,10 @@ struct int64_requantizer {
   }
 };
 
-/// An int64 accumulator (a 16x8 product's) requantized to int16: `math::multiply_by_reduced_multiplier`, narrowed
-/// to int32 as TFLite's cast narrows it (modulo 2^32; a sum that large lies far outside any int16 output), clamped.
+/// The same bits for one output: `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed, clamped.
+// Rationale: written on the math function, not as `int64_requantizer{m}(accumulator)`: in the DSP 16x8 FC's blocks
+// GCC 12 then keeps the reduction out of the rows' loop, and the requantizer's form cost the M4F's fc16_16x32x32
+// 47,600 instructions against 32,710 (benchmarks/firmware/int16_kernels.cpp, -Os).
 CTATTN_ALWAYS_INLINE constexpr std::int16_t requantize_int64(std::int64_t accumulator,
                                                              math::quantized_multiplier m) noexcept {
   return saturate_to<std::int16_t>(static_cast<std::int32_t>(math::multiply_by_reduced_multiplier(accumulator, m)));
