@@ -5805,6 +5805,8 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `int16_multiply_rows<M>(a, b, out)`                  | MUL: the int32 product, requantized                    |
 /// | `int16_table_lookup(v, table)`                       | a 513-entry table read with 7 bits of interpolation    |
 /// | `int16_softmax_row(x, y, n, input)`                  | SOFTMAX: e^x and 1 / sum by the two tables             |
+/// | `int16_lookup_rows(x, y, table)`                     | an activation: each element read from its 513-entry table (ctattn's) |
+/// | `int16_layer_norm_rows<RMS>(x, y, ...)`              | LayerNorm (or RMSNorm) of each row in integers (ctattn's: quantized/norm.hpp) |
 ///
 /// Requantization: an int64 accumulator (FULLY_CONNECTED, BATCH_MATMUL) goes through
 /// `math::multiply_by_reduced_multiplier` (the multiplier reduced to 16 bits, one rounding half up), an int32 value
@@ -10398,8 +10400,9 @@ constexpr int8_layer_norm_row int8_rms_norm_row_of(const std::int8_t (&x)[C], st
   return int8_norm_row_from(int8_layer_norm_row{c, c * zero, 0, 37}, c * s2, epsilon, epsilon_shift);
 }
 
-/// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
-CTATTN_ALWAYS_INLINE constexpr std::int32_t int8_layer_norm_normalized(std::int8_t q,
+/// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits
+/// (for the int16 LayerNorm too: q is an int8 or an int16 value).
+CTATTN_ALWAYS_INLINE constexpr std::int32_t int8_layer_norm_normalized(std::int32_t q,
                                                                        const int8_layer_norm_row& row) noexcept {
   return static_cast<std::int32_t>(rounding_shift((row.width * q - row.sum) * row.inverse, row.down));
 }
@@ -10683,8 +10686,22 @@ CTATTN_ALWAYS_INLINE constexpr std::int16_t int16_table_lookup(std::int16_t v,
   // Rationale: C++20 defines >> of a negative value as the floor and & on two's complement, as TFLite assumes.
   const auto index = static_cast<std::size_t>(256 + (v >> 7));
   const std::int32_t low = v & 0x7F;
-  const auto slope = static_cast<std::int16_t>(table[index + 1] - table[index]);
+  // Rationale: the slope in int32, where TFLite narrows it to int16: the same bits for every table whose neighbouring
+  // entries differ by less than 2^15 (the softmax's do), and an interpolation between the two entries for an
+  // activation's table whose entries jump further. floor((slope x low + 64) / 128) lies between 0 and the slope, so
+  // the result lies between the two entries.
+  const std::int32_t slope = std::int32_t{table[index + 1]} - table[index];
   return static_cast<std::int16_t>(table[index] + ((slope * low + 64) >> 7));
+}
+
+/// Each element of x read from a 513-entry table with interpolation (`int16_table_lookup`): an int16 activation
+/// (quantized/activation.hpp).
+template <std::size_t R, std::size_t C>
+constexpr void int16_lookup_rows(const std::int16_t (&x)[R][C], std::int16_t (&y)[R][C],
+                                 const std::int16_t (&table)[513]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) y[r][c] = int16_table_lookup(x[r][c], table);
+  }
 }
 
 /// The int16 softmax of x[0, n) into y, TFLite's reference SoftmaxInt16 step by step: per element, (x - max) times
@@ -10714,6 +10731,41 @@ constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::si
   for (std::size_t c = 0; c < n; ++c) {
     const std::int32_t scaled = (std::int32_t{y[c]} * reciprocal + rounding) >> right;
     y[c] = static_cast<std::int16_t>(scaled > 32767 ? 32767 : scaled);
+  }
+}
+
+/// The fractional bits of the int16 LayerNorm's output before its rounding (step 6 of quantized/norm.hpp's
+/// rationale; the int8 LayerNorm keeps 16).
+inline constexpr int int16_layer_norm_output_fraction_bits = 8;
+
+/// The int16 LayerNorm of each row of x into y: the int8 LayerNorm's steps (quantized/norm.hpp's rationale) on int16
+/// values of zero point 0, S1 and S2 summed in int64, the output A_j in 2^-8 steps before its rounding and clamped to
+/// int16. With `RootMeanSquare`, RMSNorm: each row centred on 0 (S1 = 0, D = C S2).
+// Rationale: one loop in int64 for constant evaluation and run time alike: the kernels to beat are the
+// products, and a row's normalization costs a few multiplies an element against the C of each product around it.
+template <bool RootMeanSquare = false, std::size_t R, std::size_t C>
+constexpr void int16_layer_norm_rows(const std::int16_t (&x)[R][C], std::int16_t (&y)[R][C],
+                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
+                                     const std::int32_t (&bias)[C], std::int64_t epsilon,
+                                     std::int32_t epsilon_shift) noexcept {
+  constexpr auto c = static_cast<std::int64_t>(C);
+  for (std::size_t r = 0; r < R; ++r) {
+    std::int64_t s1 = 0;
+    std::int64_t s2 = 0;
+    for (std::size_t j = 0; j < C; ++j) {
+      const std::int64_t v = x[r][j];
+      s1 += v;
+      s2 += v * v;
+    }
+    if constexpr (RootMeanSquare) s1 = 0;
+    const int8_layer_norm_row row =
+        int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - s1 * s1, epsilon, epsilon_shift);
+    for (std::size_t j = 0; j < C; ++j) {
+      const std::int32_t n = int8_layer_norm_normalized(x[r][j], row);
+      const std::int64_t a = int8_layer_norm_scaled(n, multiplier[j], shift[j], bias[j]);
+      const std::int64_t q = rounding_shift(a, int16_layer_norm_output_fraction_bits);
+      y[r][j] = static_cast<std::int16_t>(q < -32768 ? -32768 : (q > 32767 ? 32767 : q));
+    }
   }
 }
 
@@ -14790,11 +14842,19 @@ inline constexpr basic_matrix<T, normalize_extent<Positions>, normalize_extent<D
 /// the output's quantization; at run time each element is one table lookup (integers only, the same bits on every
 /// target and in constant evaluation).
 ///
+/// Int16 activations (16x8) cannot be tabled value by value (65,536 entries); as TFLite computes its int16 LOGISTIC
+/// and TANH, the table holds 513 samples, one every 128 input steps, and each element is read between two of them
+/// with 7 bits of interpolation (`kernels::int16_table_lookup`). TFLite has no int16 GELU; the table of every
+/// activation is ctattn's, stated below (`quantize_activation<QIn, QOut, std::int16_t>`).
+///
 /// | entity                                   | what                                                          |
 /// |------------------------------------------|---------------------------------------------------------------|
 /// | `qactivation<QIn, QOut>`                 | the table: `table[q + 128]` is the int8 output for input q    |
 /// | `quantize_activation<QIn, QOut>(f)`      | the table of `relu`, `gelu`, `gelu_tanh` or `silu` (the float layers) |
 /// | `activate(x, table)`                     | `qmatrix<R, C, QIn>` to `qmatrix<R, C, QOut>`, element by element |
+/// | `q16activation<QIn, QOut>`               | the int16 table: 513 samples, `table[i]` the output at input 128 i - 32768 |
+/// | `quantize_activation<QIn, QOut, std::int16_t>(f)` | the int16 table of a float activation (16x8)          |
+/// | `activate(x16, table16)`                 | `q16matrix<R, C, QIn>` to `q16matrix<R, C, QOut>`, interpolated |
 ///
 /// Example:
 /// \code
@@ -14802,6 +14862,16 @@ inline constexpr basic_matrix<T, normalize_extent<Positions>, normalize_extent<D
 ///   constexpr auto gelu_q = ctattn::quantize_activation<q_hidden, q_gelu>(ctattn::gelu{});
 ///   const auto h = ctattn::activate(hidden_q, gelu_q);   // qmatrix<n, 64, q_gelu>
 /// \endcode
+
+
+// ---------------------------------------- ctattn/quantized/q16matrix.hpp
+#ifndef CTATTN_QUANTIZED_Q16MATRIX_HPP
+#define CTATTN_QUANTIZED_Q16MATRIX_HPP
+
+/// \file
+/// `ctattn::q16matrix`: an int16 matrix with its quantization in its type (TFLite's 16x8 activations: symmetric,
+/// zero point 0), and the conversions TFLite's QUANTIZE makes: float to int16, int8 to int16 and int16 to int8
+/// (`ctattn::quantize`), and back to float (`ctattn::dequantize`).
 
 
 // ---------------------------------------- ctattn/quantized/qmatrix.hpp
@@ -14924,6 +14994,10 @@ struct int16_hadamard {};
 struct int16_softmax {};
 /// A conversion between int8 and int16 (TFLite's QUANTIZE between quantized tensors).
 struct int16_conversion {};
+/// Scaled dot-product attention of int16 queries, keys and values (16x8).
+struct int16_attention {};
+/// Multi-head attention on int16 rows with 16x8 projections.
+struct int16_multi_head_attention {};
 /// The element-wise sum of int8 matrices.
 struct quantized_add {};
 /// The element-wise product of int8 matrices.
@@ -15168,16 +15242,16 @@ struct int8_mask_must_hide_keys {
   }
 };
 
-/// Int8 LayerNorm holds each normalized value, at most sqrt(C - 1) in magnitude, with 24 fractional bits in an
-/// int32: rows of C <= 16384 (ctattn/quantized/norm.hpp derives it).
+/// Int8 and int16 LayerNorm hold each normalized value, at most sqrt(C - 1) in magnitude, with 24 fractional bits in
+/// an int32: rows of C <= 16384 (ctattn/quantized/norm.hpp derives it).
 template <typename Operation, typename Width, typename Limit>
 struct int8_layer_norm_must_not_overflow {
   static constexpr bool holds = Width::value <= Limit::value;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude (sqrt(C) for "
-                  "RMSNorm), with 24 fractional bits in an int32, which holds rows of C <= 16384 (16383 for "
-                  "RMSNorm); normalize wider rows in float");
+                  "ctattn: int8 and int16 LayerNorm hold each normalized value, up to sqrt(C - 1) in magnitude "
+                  "(sqrt(C) for RMSNorm), with 24 fractional bits in an int32, which holds rows of C <= 16384 (16383 "
+                  "for RMSNorm); normalize wider rows in float");
     return holds;
   }
 };
@@ -15453,161 +15527,7 @@ template <QuantizedMatrix M>
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_QMATRIX_HPP
-// ---------------------------------------- ctattn/quantized/activation.hpp (continued)
-
-namespace ctattn {
-
-namespace detail {
-// The float activation layers (ctattn/layers/activation.hpp) derive from activation_layer<F>; declared, not
-// included.
-// Rationale: the layers tier needs Boost.Hana and the core does not; a declaration is all that deducing F needs,
-// and the layer's type is complete wherever a user names it.
-template <kernels::activation F>
-struct activation_layer;
-
-template <kernels::activation F>
-constexpr kernels::activation activation_function_of(const activation_layer<F>*) noexcept {
-  return F;
-}
-
-// An activation layer of the layers tier: `relu`, `gelu`, `gelu_tanh`, `silu`.
-template <typename A>
-concept activation_layer_type = requires(const A* a) { activation_function_of(a); };
-}  // namespace detail
-
-/// An int8 activation for inputs quantized with QIn and outputs with QOut, as a 256-entry table:
-/// `table[q + 128]` is the output for the input q, for every int8 q.
-///
-/// | member                | meaning                                                        |
-/// |-----------------------|----------------------------------------------------------------|
-/// | `table`               | 256 int8 outputs, 256 bytes                                    |
-/// | `input_quantization`, `output_quantization` | QIn, QOut                                |
-/// | `(q)`                 | the output for one int8 input                                  |
-///
-/// Rules: QIn and QOut are quantizations (`scale_must_be_positive`, `zero_point_must_fit_int8`).
-///
-/// Example:
-/// \code
-///   constexpr ctattn::quantization q_in{0.1, 0}, q_out{0.1, -128};
-///   constexpr auto relu_q = ctattn::quantize_activation<q_in, q_out>(ctattn::relu{});
-///   static_assert(relu_q(-5) == -128 && relu_q(7) == -121);   // real -0.5 -> 0, real 0.7 -> 0.7
-/// \endcode
-template <quantization QIn, quantization QOut>
-struct qactivation {
-  static_assert((detail::first_broken<detail::quantization_rules<QIn>>::check(), true));
-  static_assert((detail::first_broken<detail::quantization_rules<QOut>>::check(), true));
-  static constexpr quantization input_quantization = QIn;
-  static constexpr quantization output_quantization = QOut;
-
-  std::int8_t table[256]{};
-
-  [[nodiscard]] constexpr std::int8_t operator()(std::int8_t q) const noexcept {
-    return table[static_cast<std::size_t>(std::int32_t{q} + 128)];
-  }
-
-  /// `ctattn::activate(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return activate(x, *this);
-  }
-
-  /// The memory of `activate(x, table)` on an X (ctattn::footprint): the 256-byte table, X and the result.
-  template <QuantizedMatrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qactivation), sizeof(X), sizeof(basic_qmatrix<X::row_extent, X::column_extent, QOut>), 0, 0};
-  }
-
-  friend constexpr bool operator==(const qactivation&, const qactivation&) = default;
-};
-
-/// The int8 table of a float activation layer for inputs QIn and outputs QOut:
-/// `table[q + 128]` = quantize_QOut(f(QIn.scale() (q - QIn.zero_point))), f computed in double by the layer's own
-/// definition (ctattn/kernels/activation.hpp, ctattn::math), quantized as `quantize` does (ties away from zero,
-/// saturating). Each output is the int8 nearest to the activation of the input's real value: within half an output
-/// step, unless it saturates.
-///
-/// | operand | what                                          |
-/// |---------|-----------------------------------------------|
-/// | `f`     | `relu{}`, `gelu{}`, `gelu_tanh{}` or `silu{}` (ctattn/layers/activation.hpp) |
-/// | result  | `qactivation<QIn, QOut>`                      |
-///
-/// Example:
-/// \code
-///   constexpr auto gelu_q = ctattn::quantize_activation<q_hidden, q_gelu>(ctattn::gelu{});
-/// \endcode
-template <quantization QIn, quantization QOut, detail::activation_layer_type Activation>
-[[nodiscard]] constexpr qactivation<QIn, QOut> quantize_activation(const Activation& /* f */) noexcept {
-  constexpr detail::kernels::activation function =
-      detail::activation_function_of(static_cast<const Activation*>(nullptr));
-  qactivation<QIn, QOut> q{};
-  for (std::int32_t v = -128; v <= 127; ++v) {
-    const double x = QIn.scale() * static_cast<double>(v - QIn.zero_point);
-    const double y = detail::kernels::activate<function>(x);
-    const std::int64_t quantized = detail::round_away(y / QOut.scale()) + QOut.zero_point;
-    q.table[v + 128] = static_cast<std::int8_t>(quantized < -128 ? -128 : (quantized > 127 ? 127 : quantized));
-  }
-  return q;
-}
-
-namespace detail {
-template <typename X, quantization QIn>
-using quantized_activation_rules =
-    rule_list<shape_error::input_quantization_must_match_layer<op::quantized_activation, typename X::quantization_type,
-                                                               quantization_constant<QIn>>>;
-}  // namespace detail
-
-/// The int8 activation of every element of x: one lookup in the table each.
-///
-/// | operand | shape                     |
-/// |---------|---------------------------|
-/// | `x`     | `qmatrix<R, C, QIn>`      |
-/// | `f`     | `qactivation<QIn, QOut>`  |
-/// | result  | `qmatrix<R, C, QOut>` (x's extents) |
-///
-/// Rules: x is quantized with the table's input quantization (`input_quantization_must_match_layer`).
-///
-/// Example:
-/// \code
-///   const auto h = ctattn::activate(hidden_q, gelu_q);
-/// \endcode
-template <QuantizedMatrix X, quantization QIn, quantization QOut>
-[[nodiscard]] constexpr auto activate(const X& x, const qactivation<QIn, QOut>& f) noexcept
-    -> basic_qmatrix<X::row_extent, X::column_extent, QOut> {
-  basic_qmatrix<X::row_extent, X::column_extent, QOut> y;
-  if constexpr (detail::first_broken<detail::quantized_activation_rules<X, QIn>>::check()) {
-    detail::kernels::int8_lookup_rows(x.elements, y.elements, f.table);
-  }
-  return y;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_ACTIVATION_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/add.hpp
-#ifndef CTATTN_QUANTIZED_ADD_HPP
-#define CTATTN_QUANTIZED_ADD_HPP
-
-/// \file
-/// The element-wise sum of two int8 matrices into a third quantization (a residual connection in int8), as
-/// TensorFlow Lite's int8 ADD computes it: both inputs brought to a common scale, twice the larger input scale
-/// divided by 2^20, then summed in int32 and requantized. The multipliers are derived by the compiler.
-
-
-
-// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
-// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
-// first 16 lines).
-// ---------------------------------------- ctattn/quantized/q16matrix.hpp
-#ifndef CTATTN_QUANTIZED_Q16MATRIX_HPP
-#define CTATTN_QUANTIZED_Q16MATRIX_HPP
-
-/// \file
-/// `ctattn::q16matrix`: an int16 matrix with its quantization in its type (TFLite's 16x8 activations: symmetric,
-/// zero point 0), and the conversions TFLite's QUANTIZE makes: float to int16, int8 to int16 and int16 to int8
-/// (`ctattn::quantize`), and back to float (`ctattn::dequantize`).
-
-
+// ---------------------------------------- ctattn/quantized/q16matrix.hpp (continued)
 
 namespace ctattn {
 
@@ -15676,6 +15596,20 @@ namespace detail {
 // A quantized matrix of either width.
 template <typename M>
 concept AnyQuantizedMatrix = QuantizedMatrix<M> || Quantized16Matrix<M>;
+
+// The element type of a quantized layer's activations: int8, or int16 (16x8).
+template <typename T>
+concept quantized_value = std::same_as<T, std::int8_t> || std::same_as<T, std::int16_t>;
+
+// The quantized matrix of Value elements: `basic_qmatrix` (int8) or `basic_q16matrix` (int16).
+template <quantized_value Value, auto Rows, auto Cols, quantization Q>
+using basic_quantized_matrix =
+    std::conditional_t<std::same_as<Value, std::int16_t>, basic_q16matrix<Rows, Cols, Q>, basic_qmatrix<Rows, Cols, Q>>;
+
+// The rules of a quantization for Value elements: `quantization_rules` (int8) or `int16_quantization_rules`.
+template <quantized_value Value, quantization Q>
+using value_quantization_rules =
+    std::conditional_t<std::same_as<Value, std::int16_t>, int16_quantization_rules<Q>, quantization_rules<Q>>;
 
 // One int8 and one int16 operand.
 template <typename A, typename B>
@@ -15811,7 +15745,248 @@ template <Quantized16Matrix M>
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_Q16MATRIX_HPP
-// ---------------------------------------- ctattn/quantized/add.hpp (continued)
+// ---------------------------------------- ctattn/quantized/activation.hpp (continued)
+
+namespace ctattn {
+
+namespace detail {
+// The float activation layers (ctattn/layers/activation.hpp) derive from activation_layer<F>; declared, not
+// included.
+// Rationale: the layers tier needs Boost.Hana and the core does not; a declaration is all that deducing F needs,
+// and the layer's type is complete wherever a user names it.
+template <kernels::activation F>
+struct activation_layer;
+
+template <kernels::activation F>
+constexpr kernels::activation activation_function_of(const activation_layer<F>*) noexcept {
+  return F;
+}
+
+// An activation layer of the layers tier: `relu`, `gelu`, `gelu_tanh`, `silu`.
+template <typename A>
+concept activation_layer_type = requires(const A* a) { activation_function_of(a); };
+}  // namespace detail
+
+/// An int8 activation for inputs quantized with QIn and outputs with QOut, as a 256-entry table:
+/// `table[q + 128]` is the output for the input q, for every int8 q.
+///
+/// | member                | meaning                                                        |
+/// |-----------------------|----------------------------------------------------------------|
+/// | `table`               | 256 int8 outputs, 256 bytes                                    |
+/// | `input_quantization`, `output_quantization` | QIn, QOut                                |
+/// | `(q)`                 | the output for one int8 input                                  |
+///
+/// With `Value` `std::int16_t` (`q16activation<QIn, QOut>`), the 16x8 activation: `table` holds 513 int16 samples,
+/// `table[i]` the output for the input 128 i - 32768 (the last one past the int16 range), 1,026 bytes, and `(q)`
+/// reads between two of them (`kernels::int16_table_lookup`).
+///
+/// Rules: QIn and QOut are quantizations (`scale_must_be_positive`, `zero_point_must_fit_int8`; for int16
+/// `int16_zero_point_must_be_zero`).
+///
+/// Example:
+/// \code
+///   constexpr ctattn::quantization q_in{0.1, 0}, q_out{0.1, -128};
+///   constexpr auto relu_q = ctattn::quantize_activation<q_in, q_out>(ctattn::relu{});
+///   static_assert(relu_q(-5) == -128 && relu_q(7) == -121);   // real -0.5 -> 0, real 0.7 -> 0.7
+/// \endcode
+template <quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t>
+struct qactivation {
+  static_assert((detail::first_broken<detail::value_quantization_rules<Value, QIn>>::check(), true));
+  static_assert((detail::first_broken<detail::value_quantization_rules<Value, QOut>>::check(), true));
+  using value_type = Value;
+  static constexpr bool int16 = std::same_as<Value, std::int16_t>;
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+  /// The table's entries: 256 (int8: one per input), 513 (int16: one per 128 inputs, and the end).
+  static constexpr std::size_t entries = int16 ? 513 : 256;
+
+  Value table[entries]{};
+
+  [[nodiscard]] constexpr Value operator()(Value q) const noexcept {
+    if constexpr (int16) {
+      return detail::kernels::int16_table_lookup(q, table);
+    } else {
+      return table[static_cast<std::size_t>(std::int32_t{q} + 128)];
+    }
+  }
+
+  /// `ctattn::activate(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
+  template <detail::AnyQuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return activate(x, *this);
+  }
+
+  /// The memory of `activate(x, table)` on an X (ctattn::footprint): the table (256 or 1,026 bytes), X and the
+  /// result.
+  template <detail::AnyQuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(qactivation), sizeof(X),
+            sizeof(detail::basic_quantized_matrix<Value, X::row_extent, X::column_extent, QOut>), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qactivation&, const qactivation&) = default;
+};
+
+/// The int8 table of a float activation layer for inputs QIn and outputs QOut:
+/// `table[q + 128]` = quantize_QOut(f(QIn.scale() (q - QIn.zero_point))), f computed in double by the layer's own
+/// definition (ctattn/kernels/activation.hpp, ctattn::math), quantized as `quantize` does (ties away from zero,
+/// saturating). Each output is the int8 nearest to the activation of the input's real value: within half an output
+/// step, unless it saturates.
+///
+/// | operand | what                                          |
+/// |---------|-----------------------------------------------|
+/// | `f`     | `relu{}`, `gelu{}`, `gelu_tanh{}` or `silu{}` (ctattn/layers/activation.hpp) |
+/// | result  | `qactivation<QIn, QOut>`                      |
+///
+/// Example:
+/// \code
+///   constexpr auto gelu_q = ctattn::quantize_activation<q_hidden, q_gelu>(ctattn::gelu{});
+/// \endcode
+template <quantization QIn, quantization QOut, detail::activation_layer_type Activation>
+[[nodiscard]] constexpr qactivation<QIn, QOut> quantize_activation(const Activation& /* f */) noexcept {
+  constexpr detail::kernels::activation function =
+      detail::activation_function_of(static_cast<const Activation*>(nullptr));
+  qactivation<QIn, QOut> q{};
+  for (std::int32_t v = -128; v <= 127; ++v) {
+    const double x = QIn.scale() * static_cast<double>(v - QIn.zero_point);
+    const double y = detail::kernels::activate<function>(x);
+    const std::int64_t quantized = detail::round_away(y / QOut.scale()) + QOut.zero_point;
+    q.table[v + 128] = static_cast<std::int8_t>(quantized < -128 ? -128 : (quantized > 127 ? 127 : quantized));
+  }
+  return q;
+}
+
+/// An int16 activation (16x8) for inputs QIn and outputs QOut: `qactivation` with `Value` `std::int16_t`.
+template <quantization QIn, quantization QOut>
+using q16activation = qactivation<QIn, QOut, std::int16_t>;
+
+/// The int16 table of a float activation layer for inputs QIn and outputs QOut (16x8, both zero points 0), f in
+/// double by the layer's own definition (ctattn/kernels/activation.hpp):
+///
+///     x_i = s_in (128 i - 32768), i = 0 .. 512;  sag_i = (f(x_i) + f(x_i+1)) / 2 - f(x_i + 64 s_in), i < 512
+///     c_0 = sag_0 / 2,  c_512 = sag_511 / 2,  c_i = (sag_i-1 + sag_i) / 4
+///     table[i] = clamp(round((f(x_i) - c_i) / s_out), -32768, 32767), ties away from zero
+///
+/// Rationale: a chord of 128 input steps lies off the curve by up to sag_i, all on one side where f bends one way;
+/// moving each sample by half its segments' mean sag splits that error across both sides, so it is about half the
+/// sag. Each output, read between two entries, is within 1 + 1024 s_in^2 max|f''| / s_out output steps of f of the
+/// input's real value where f'' is about constant over 256 input steps, and within 1 + 3072 s_in^2 max|f''| / s_out
+/// anywhere (|sag_i| <= 2048 s_in^2 max|f''|, |c_i| half that; the entries' rounding and the interpolation's half a
+/// step each), unless it saturates. For GELU max|f''| = 2 phi(0) < 0.8, for SiLU 1/2; ReLU's corner lies on the
+/// sample of input 0, so its sags are 0 and its chords exact.
+///
+/// | operand | what                                          |
+/// |---------|-----------------------------------------------|
+/// | `f`     | `relu{}`, `gelu{}`, `gelu_tanh{}` or `silu{}` (ctattn/layers/activation.hpp) |
+/// | result  | `q16activation<QIn, QOut>`                    |
+///
+/// Example:
+/// \code
+///   constexpr auto gelu16 = ctattn::quantize_activation<q_hidden16, q_gelu16, std::int16_t>(ctattn::gelu{});
+///   const auto h = ctattn::activate(hidden16, gelu16);   // q16matrix<n, 64, q_gelu16>
+/// \endcode
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations,
+          detail::activation_layer_type Activation>
+[[nodiscard]] constexpr q16activation<QIn, QOut> quantize_activation(const Activation& /* f */) noexcept {
+  constexpr detail::kernels::activation function =
+      detail::activation_function_of(static_cast<const Activation*>(nullptr));
+  const auto f = [](std::int32_t step) { return detail::kernels::activate<function>(QIn.scale() * step); };
+  double sample[513]{};
+  double sag[512]{};
+  for (std::int32_t i = 0; i <= 512; ++i) sample[i] = f(128 * i - 32768);
+  for (std::int32_t i = 0; i < 512; ++i) sag[i] = (sample[i] + sample[i + 1]) / 2.0 - f(128 * i - 32768 + 64);
+  q16activation<QIn, QOut> q{};
+  for (std::int32_t i = 0; i <= 512; ++i) {
+    const double correction = i == 0 ? sag[0] / 2.0 : (i == 512 ? sag[511] / 2.0 : (sag[i - 1] + sag[i]) / 4.0);
+    const std::int64_t quantized = detail::round_away((sample[i] - correction) / QOut.scale());
+    q.table[i] = static_cast<std::int16_t>(quantized < -32768 ? -32768 : (quantized > 32767 ? 32767 : quantized));
+  }
+  return q;
+}
+
+namespace detail {
+template <typename X, quantization QIn>
+using quantized_activation_rules =
+    rule_list<shape_error::input_quantization_must_match_layer<op::quantized_activation, typename X::quantization_type,
+                                                               quantization_constant<QIn>>>;
+}  // namespace detail
+
+/// The int8 activation of every element of x: one lookup in the table each.
+///
+/// | operand | shape                     |
+/// |---------|---------------------------|
+/// | `x`     | `qmatrix<R, C, QIn>`      |
+/// | `f`     | `qactivation<QIn, QOut>`  |
+/// | result  | `qmatrix<R, C, QOut>` (x's extents) |
+///
+/// Rules: x is quantized with the table's input quantization (`input_quantization_must_match_layer`).
+///
+/// Example:
+/// \code
+///   const auto h = ctattn::activate(hidden_q, gelu_q);
+/// \endcode
+template <QuantizedMatrix X, quantization QIn, quantization QOut>
+[[nodiscard]] constexpr auto activate(const X& x, const qactivation<QIn, QOut>& f) noexcept
+    -> basic_qmatrix<X::row_extent, X::column_extent, QOut> {
+  basic_qmatrix<X::row_extent, X::column_extent, QOut> y;
+  if constexpr (detail::first_broken<detail::quantized_activation_rules<X, QIn>>::check()) {
+    detail::kernels::int8_lookup_rows(x.elements, y.elements, f.table);
+  }
+  return y;
+}
+
+/// The int16 activation of every element of x (16x8): each read between two of the table's samples.
+///
+/// | operand | shape                        |
+/// |---------|------------------------------|
+/// | `x`     | `q16matrix<R, C, QIn>`       |
+/// | `f`     | `q16activation<QIn, QOut>`   |
+/// | result  | `q16matrix<R, C, QOut>` (x's extents) |
+///
+/// Rules: x is quantized with the table's input quantization (`input_quantization_must_match_layer`).
+///
+/// Example: `const auto h = ctattn::activate(hidden16, gelu16);`
+template <Quantized16Matrix X, quantization QIn, quantization QOut>
+[[nodiscard]] constexpr auto activate(const X& x, const qactivation<QIn, QOut, std::int16_t>& f) noexcept
+    -> basic_q16matrix<X::row_extent, X::column_extent, QOut> {
+  basic_q16matrix<X::row_extent, X::column_extent, QOut> y;
+  if constexpr (detail::first_broken<detail::quantized_activation_rules<X, QIn>>::check()) {
+    detail::kernels::int16_lookup_rows(x.elements, y.elements, f.table);
+  }
+  return y;
+}
+
+/// `activate(x, f)` with an int8 x and an int16 table, or an int16 x and an int8 table: refused at compile time
+/// (`quantized_operands_must_have_one_width`), with the conversion to write.
+///
+/// Example: `ctattn::activate(ctattn::quantize<q_hidden16, std::int16_t>(x8), gelu16)` rather than
+/// `ctattn::activate(x8, gelu16)`.
+template <detail::AnyQuantizedMatrix X, quantization QIn, quantization QOut, typename Value>
+  requires(!std::same_as<typename X::value_type, Value>)
+constexpr auto activate(const X&, const qactivation<QIn, QOut, Value>&) noexcept {
+  using L = qactivation<QIn, QOut, Value>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_activation, X, L>::check(), true));
+  return detail::basic_quantized_matrix<Value, X::row_extent, X::column_extent, QOut>{};
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_ACTIVATION_HPP
+// ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/add.hpp
+#ifndef CTATTN_QUANTIZED_ADD_HPP
+#define CTATTN_QUANTIZED_ADD_HPP
+
+/// \file
+/// The element-wise sum of two int8 matrices into a third quantization (a residual connection in int8), as
+/// TensorFlow Lite's int8 ADD computes it: both inputs brought to a common scale, twice the larger input scale
+/// divided by 2^20, then summed in int32 and requantized. The multipliers are derived by the compiler.
+
+
+
+// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
+// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
+// first 16 lines).
 
 namespace ctattn {
 
@@ -16160,6 +16335,19 @@ template <weight_granularity Granularity = weight_granularity::per_channel, Fixe
 ///   constexpr ctattn::qlinear<2, 2, q_in, q_out, ctattn::weight_format::int4, ctattn::weight_granularity::per_tensor>
 ///       tensor{ctattn::int4_weights<2, 2>::from_values({{7, -7}, {1, 2}}), {10, 0}, ctattn::channel_scales<1>{{0.18}}};
 /// \endcode
+// The 16x8 layer (ctattn/quantized/q16linear.hpp), declared, so that the int8 operations can tell its projections
+// from an int8 layer's.
+template <auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
+struct q16linear;
+
+namespace detail {
+// Whether L is a 16x8 layer (`q16linear`): a projection of int16 rows.
+template <typename L>
+inline constexpr bool is_q16linear = false;
+template <auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
+inline constexpr bool is_q16linear<q16linear<In, Out, QIn, QOut, Granularity>> = true;
+}  // namespace detail
+
 template <auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
           weight_granularity Granularity = weight_granularity::per_channel>
 struct qlinear {
@@ -16969,6 +17157,7 @@ using quantized_multi_head_rules =
 template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X,
           QuantizedMatrix Memory, std::size_t Heads, typename Query, typename Key, typename Value, typename Output,
           AttentionMask Mask = no_mask_type>
+  requires(!detail::is_q16linear<Query>)
 [[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
     const X& x, const Memory& memory, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
     const Mask& mask = {}) noexcept
@@ -17023,6 +17212,7 @@ template <quantization Scores, softmax_method Softmax = softmax_method::rounded,
 /// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, weights_q, ctattn::causal);`
 template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X, std::size_t Heads,
           typename Query, typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+  requires(!detail::is_q16linear<Query>)
 [[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
     const X& x, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
     const Mask& mask = {}) noexcept
@@ -18602,7 +18792,7 @@ constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& 
 #define CTATTN_QUANTIZED_NORM_HPP
 
 /// \file
-/// Int8 layer normalization (LayerNorm, and RMSNorm) in integers only: the row's sums in int32, its variance term in int64, an exact integer
+/// Int8 and int16 (16x8) layer normalization (LayerNorm, and RMSNorm) in integers only: the row's sums in int32 (int64 for int16), its variance term in int64, an exact integer
 /// square root, the normalized values in fixed point, the layer's weight and bias as fixed-point constants derived
 /// by the compiler from a float `ctattn::layer_norm`, then rounded to the output's quantization. The same bits in
 /// constant evaluation and at run time, on every target, with or without an FPU.
@@ -18614,6 +18804,9 @@ constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& 
 /// | `qrms_norm<Width, QIn, QOut>`            | the same for RMSNorm (`qlayer_norm<..., true>`): rows centred on QIn's zero point, no bias |
 /// | `quantize_rms_norm<QIn, QOut>(norm)`     | a float `rms_norm<T, Width, Affine>` (nn.RMSNorm) quantized      |
 /// | `normalize(x, norm)`                     | `qmatrix<n, Width, QIn>` to `qmatrix<n, Width, QOut>`, row by row |
+/// | `q16layer_norm<Width, QIn, QOut>`, `q16rms_norm` | the int16 layers (16x8: int16 rows in and out, zero points 0) |
+/// | `quantize_layer_norm<QIn, QOut, std::int16_t>(norm)`, `quantize_rms_norm<..., std::int16_t>` | the float layers quantized for 16x8 |
+/// | `normalize(x16, norm16)`                 | `q16matrix<n, Width, QIn>` to `q16matrix<n, Width, QOut>`     |
 ///
 /// Example:
 /// \code
@@ -18670,6 +18863,23 @@ constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& 
 /// beta_j / s_out rounded, plus z_out, as float LayerNorm does with eps > 0 (with eps = 0 float gives NaN). Beyond
 /// the held limits (|gamma_j| / s_out > 2^15, |beta_j| / s_out >= 2^15, E > 2^61, the last only for a scale s below
 /// sqrt(eps) C 2^-30.5), outputs saturate or differ from float; no real layer comes near them.
+///
+/// Rationale (int16, 16x8): TFLite has no LayerNorm operator, so ctattn states its own: the steps above on int16
+/// values q_j of zero point 0, with these changes and bounds (C <= 16384, the same rule):
+///   - S1 and S2 in int64: |S1| <= 2^29, S2 <= 2^44;
+///   - D <= C^2 (65535 / 2)^2 < C^2 2^30 (RMSNorm: S1 = 0, D = C S2 <= C^2 2^30), so f is the largest even number
+///     with C^2 2^30 2^f <= 2^60 (20 for C = 32, 2 for C = 16384) and D 2^f <= 2^60: V_f < 2^62 as before, and the
+///     shift of step 4 is at least 7;
+///   - |N_j| <= 65535 (C - 1) < 2^30, so |N_j I| < 2^61; |n_j| < 2^31 as before;
+///   - |gamma_j| / s_out is held at 2^23 (an int16 output has 2^16 steps over its range), so e_j <= 24, and A_j is
+///     kept in 2^-8 output steps (`output_fraction_bits`): the shift is 47 - e_j >= 23, |A_j| < 2^40, b_j =
+///     round(beta_j / s_out 2^8) an int32;
+///   - q_j = clamp(round(A_j / 2^8), -32768, 32767).
+/// Precision, for |gamma_j| / s_out <= 2^15 and eps >= 4 s_in^2 (for eps = 1e-5, inputs within +-51): R and I
+/// move the value rounded in step 7 by at most 2^-7 output steps (|n_j| < 2^7), step 4 and E_f's rounding (at most
+/// sqrt(C - 1) / (4 V_f), and V_f >= E_f > 2^30 under that eps) by 2^-10 each, the weight's mantissa, step 6 and
+/// b_j by 2^-9 each: each output within 0.5 + 2^-6 output steps of LayerNorm of the input's real values, unless it
+/// saturates (tests/support/int16_cases.hpp holds it to that bound against torch's nn.LayerNorm).
 
 
 
@@ -18684,10 +18894,10 @@ template <typename T, auto Width, bool Affine>
 struct rms_norm;
 
 namespace detail {
-// The rules of an int8 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
-template <std::size_t Width, quantization QIn, quantization QOut, bool RootMeanSquare>
+// The rules of an int8 or int16 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
+template <std::size_t Width, quantization QIn, quantization QOut, bool RootMeanSquare, typename Value>
 using quantized_layer_norm_type_rules =
-    rule_list<quantization_rules<QIn>, quantization_rules<QOut>,
+    rule_list<value_quantization_rules<Value, QIn>, value_quantization_rules<Value, QOut>,
               shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>,
                                                              count<RootMeanSquare ? 16383 : 16384>>>;
 
@@ -18719,22 +18929,36 @@ constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
 /// largest even number with Width^2 2^16 2^f <= 2^60; the bias 0 (nn.RMSNorm has none); |N_j| / sqrt(D) <= sqrt(C),
 /// so Width <= 16383 keeps |n_j| < 2^31. The other steps and bounds are LayerNorm's.
 ///
-/// Rules: QIn and QOut are quantizations; Width <= 16384, 16383 for RMSNorm (`int8_layer_norm_must_not_overflow`).
-template <auto Width, quantization QIn, quantization QOut, bool RootMeanSquare = false>
+/// With `Value` `std::int16_t` (`q16layer_norm`, `q16rms_norm`, made by `quantize_layer_norm<QIn, QOut,
+/// std::int16_t>`), the 16x8 layer: int16 rows in and out (both zero points 0), the header's steps with D < C^2 2^30
+/// (f the largest even number with Width^2 2^30 2^f <= 2^60), |gamma_j| / s_out held at 2^23 instead of 2^15, A_j in
+/// 2^-8 output steps (`output_fraction_bits`, the shift 47 - e_j) and the output clamped to int16 (the header's
+/// int16 rationale).
+///
+/// Rules: QIn and QOut are quantizations (for int16, of zero point 0: `int16_zero_point_must_be_zero`); Width <=
+/// 16384, 16383 for RMSNorm (`int8_layer_norm_must_not_overflow`).
+template <auto Width, quantization QIn, quantization QOut, bool RootMeanSquare = false,
+          detail::quantized_value Value = std::int8_t>
 struct qlayer_norm {
   static constexpr auto input_extent = normalize_extent<Width>;
   static constexpr auto output_extent = normalize_extent<Width>;
   static constexpr std::size_t width = extent_size(Width);
   static_assert(
-      (detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut, RootMeanSquare>>::check(), true));
+      (detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut, RootMeanSquare, Value>>::check(),
+       true));
+  using value_type = Value;
+  static constexpr bool int16 = std::same_as<Value, std::int16_t>;
   static constexpr bool root_mean_square = RootMeanSquare;
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
   static constexpr int fraction_bits = 24;
-  static constexpr int output_fraction_bits = detail::kernels::int8_layer_norm_output_fraction_bits;
+  static constexpr int output_fraction_bits = int16 ? detail::kernels::int16_layer_norm_output_fraction_bits
+                                                    : detail::kernels::int8_layer_norm_output_fraction_bits;
+  /// The largest |gamma_j| / s_out the layer holds: 2^15 output steps per unit (int8), 2^23 (int16).
+  static constexpr double largest_weight = int16 ? 8388608.0 : 32768.0;
   static constexpr std::int32_t largest_epsilon_shift = [] {
     std::int32_t f = 0;
-    constexpr int headroom = RootMeanSquare ? 16 : 14;  // D < C^2 2^headroom
+    constexpr int headroom = int16 ? 30 : (RootMeanSquare ? 16 : 14);  // D < C^2 2^headroom (<= for int16 RMSNorm)
     while (f < 46 && (std::uint64_t{width} * width << (headroom + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
     return f;
   }();
@@ -18746,16 +18970,17 @@ struct qlayer_norm {
   std::int32_t epsilon_shift = 0;
 
   /// `ctattn::normalize(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return normalize(x, *this);
   }
 
   /// The memory of `normalize(x, norm)` on an X (ctattn::footprint): the object, X and the result (the same size),
   /// and on the stack one row's constants.
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
+    return {sizeof(qlayer_norm), sizeof(X),
+            sizeof(detail::basic_quantized_matrix<Value, X::row_extent, output_extent, QOut>), 0,
             sizeof(detail::kernels::int8_layer_norm_row)};
   }
 
@@ -18771,7 +18996,9 @@ template <typename Quantized, bool Affine, bool HasBias, typename Float>
   constexpr quantization QOut = Quantized::output_quantization;
   Quantized q{};
   constexpr std::size_t c = Float::width;
-  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
+  constexpr double largest_weight = Quantized::largest_weight;  // output steps per unit of the normalized value
+  // From n_j m_j (24 + 31 - e_j fractional bits) to A_j's output_fraction_bits: 39 - e_j (int8), 47 - e_j (int16).
+  constexpr std::int32_t shift_base = Quantized::fraction_bits + 31 - Quantized::output_fraction_bits;
   for (std::size_t j = 0; j < c; ++j) {
     double gamma = 1.0;
     double beta = 0.0;
@@ -18781,8 +19008,9 @@ template <typename Quantized, bool Affine, bool HasBias, typename Float>
     magnitude = magnitude > largest_weight ? largest_weight : magnitude;
     const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
     q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
-    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
-    q.bias[j] = static_cast<std::int32_t>(round_away(beta / QOut.scale() * 65536.0));
+    q.shift[j] = shift_base - m.shift > 63 ? 63 : shift_base - m.shift;
+    q.bias[j] = static_cast<std::int32_t>(
+        round_away(beta / QOut.scale() * static_cast<double>(std::int64_t{1} << Quantized::output_fraction_bits)));
   }
   constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
   const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
@@ -18813,7 +19041,14 @@ template <typename Quantized, bool Affine, bool HasBias, typename Float>
 template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
 [[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
   using Float = layer_norm<T, Width, Affine>;
-  return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
+  // lines of a broken rule's error.
+  if constexpr (!detail::first_broken<
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, std::int8_t>>::check()) {
+    return 0;
+  } else {
+    return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+  }
 }
 
 /// An int8 RMSNorm over rows of Width values quantized with QIn, giving rows quantized with QOut
@@ -18833,7 +19068,73 @@ using qrms_norm = qlayer_norm<Width, QIn, QOut, true>;
 template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
 [[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
   using Float = rms_norm<T, Width, Affine>;
-  return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
+  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
+  // lines of a broken rule's error.
+  if constexpr (!detail::first_broken<
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, std::int8_t>>::check()) {
+    return 0;
+  } else {
+    return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
+  }
+}
+
+/// An int16 LayerNorm (16x8) over rows of Width int16 values quantized with QIn, giving int16 rows quantized with
+/// QOut (`qlayer_norm` with `Value` `std::int16_t`; both zero points 0).
+template <auto Width, quantization QIn, quantization QOut>
+using q16layer_norm = qlayer_norm<Width, QIn, QOut, false, std::int16_t>;
+
+/// An int16 RMSNorm (16x8): `qlayer_norm` with `RootMeanSquare` and `Value` `std::int16_t`; its bias is 0.
+template <auto Width, quantization QIn, quantization QOut>
+using q16rms_norm = qlayer_norm<Width, QIn, QOut, true, std::int16_t>;
+
+/// A float LayerNorm quantized for 16x8 (int16 inputs QIn, int16 outputs QOut, both of zero point 0), as
+/// `quantize_layer_norm<QIn, QOut>` quantizes it for int8, with the int16 layer's limits: |gamma_j| / s_out held at
+/// 2^23, the shift 47 - e_j, the bias in 2^-8 output steps, f for D < C^2 2^30.
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `q16layer_norm<Width, QIn, QOut>`            |
+///
+/// Example:
+/// \code
+///   constexpr auto norm16 = ctattn::quantize_layer_norm<q_x16, q_norm16, std::int16_t>(model.norm);
+///   const auto h = ctattn::normalize(x16, norm16);   // q16matrix<n, 32, q_norm16>
+/// \endcode
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto Width,
+          bool Affine>
+[[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
+  using Float = layer_norm<T, Width, Affine>;
+  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
+  // lines of a broken rule's error.
+  if constexpr (!detail::first_broken<
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, std::int16_t>>::check()) {
+    return 0;
+  } else {
+    return detail::quantized_norm_constants<q16layer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+  }
+}
+
+/// A float RMSNorm quantized for 16x8, as `quantize_layer_norm<QIn, QOut, std::int16_t>` (no bias).
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `q16rms_norm<Width, QIn, QOut>`              |
+///
+/// Example: `constexpr auto norm16 = ctattn::quantize_rms_norm<q_x16, q_norm16, std::int16_t>(model.norm);`
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto Width,
+          bool Affine>
+[[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
+  using Float = rms_norm<T, Width, Affine>;
+  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
+  // lines of a broken rule's error.
+  if constexpr (!detail::first_broken<
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, std::int16_t>>::check()) {
+    return 0;
+  } else {
+    return detail::quantized_norm_constants<q16rms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
+  }
 }
 
 namespace detail {
@@ -18871,6 +19172,47 @@ template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bo
                                                           QIn.zero_point);
   }
   return y;
+}
+
+/// LayerNorm (or RMSNorm) of each row of an int16 x (16x8), integers only: the int8 layer's steps with the int16
+/// limits (the header's int16 rationale): each output within 0.5 + 2^-6 output steps of nn.LayerNorm of x's real
+/// values, unless it saturates.
+///
+/// | operand | shape                                  |
+/// |---------|----------------------------------------|
+/// | `x`     | `q16matrix<n, Width, QIn>`             |
+/// | `norm`  | `q16layer_norm<Width, QIn, QOut>` (or `q16rms_norm`) |
+/// | result  | `q16matrix<n, Width, QOut>`            |
+///
+/// Rules: as the int8 `normalize`.
+///
+/// Example: `const auto h = ctattn::normalize(x16, norm16);`
+template <Quantized16Matrix X, auto Width, quantization QIn, quantization QOut, bool RootMeanSquare>
+[[nodiscard]] constexpr auto normalize(const X& x,
+                                       const qlayer_norm<Width, QIn, QOut, RootMeanSquare, std::int16_t>& norm) noexcept
+    -> basic_q16matrix<X::row_extent, qlayer_norm<Width, QIn, QOut, RootMeanSquare, std::int16_t>::output_extent,
+                       QOut> {
+  using L = qlayer_norm<Width, QIn, QOut, RootMeanSquare, std::int16_t>;
+  basic_q16matrix<X::row_extent, L::output_extent, QOut> y;
+  if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
+    detail::kernels::int16_layer_norm_rows<RootMeanSquare>(x.elements, y.elements, norm.multiplier, norm.shift,
+                                                           norm.bias, norm.epsilon, norm.epsilon_shift);
+  }
+  return y;
+}
+
+/// `normalize(x, norm)` with an int8 x and an int16 layer, or an int16 x and an int8 layer: refused at compile time
+/// (`quantized_operands_must_have_one_width`), with the conversion to write.
+///
+/// Example: `ctattn::normalize(ctattn::quantize<q_x16, std::int16_t>(x8), norm16)` rather than
+/// `ctattn::normalize(x8, norm16)`.
+template <detail::AnyQuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bool RootMeanSquare,
+          typename Value>
+  requires(!std::same_as<typename X::value_type, Value>)
+constexpr auto normalize(const X&, const qlayer_norm<Width, QIn, QOut, RootMeanSquare, Value>&) noexcept {
+  using L = qlayer_norm<Width, QIn, QOut, RootMeanSquare, Value>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_layer_norm, X, L>::check(), true));
+  return detail::basic_quantized_matrix<Value, X::row_extent, L::output_extent, QOut>{};
 }
 
 }  // namespace ctattn
@@ -19233,6 +19575,38 @@ struct qmean_pool {
 
 #endif  // CTATTN_QUANTIZED_POOL_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
+// ---------------------------------------- ctattn/quantized/q16attention.hpp
+#ifndef CTATTN_QUANTIZED_Q16ATTENTION_HPP
+#define CTATTN_QUANTIZED_Q16ATTENTION_HPP
+
+/// \file
+/// Attention in 16x8 (TFLite's int16 activations with int8 weights): softmax(Q K^T / sqrt(d_k)) V on int16 queries,
+/// keys and values, composed of TFLite's 16x8 operators as a converted model runs them, bit for bit with each:
+///
+/// | step    | TFLite operator                  | ctattn                                                   |
+/// |---------|----------------------------------|----------------------------------------------------------|
+/// | Q, K, V | FULLY_CONNECTED 16x8             | `project(x16, q16linear)` (multi-head attention)         |
+/// | scores  | BATCH_MATMUL int16 (adj_y)       | the int64 sums of q k, the multiplier q_scale k_scale / (sqrt(d_k) scores_scale): the 1/sqrt(d_k) folded in, as a converter folds a constant MUL |
+/// | weights | SOFTMAX int16 (beta 1)           | each query's softmax over the keys the mask lets it see; hidden keys weigh 0 |
+/// | context | BATCH_MATMUL int16               | the int64 sums of w v, the multiplier (1/32768) v_scale / out_scale |
+/// | output  | FULLY_CONNECTED 16x8             | `project(context, W_O)`                                  |
+///
+/// | entity                                            | what                                                |
+/// |---------------------------------------------------|-----------------------------------------------------|
+/// | `scaled_dot_product_attention<Scores, Out>(q16, k16, v16[, mask])` | one head, `q16matrix<n_q, d_v, Out>` |
+/// | `multi_head_attention<Scores>(x16[, memory16], weights16[, mask])` | `qmulti_head_attention_weights` of four `q16linear`s |
+///
+/// Integers throughout: constant evaluation and every target give the same bits. The two products run through the
+/// int16 batch-matmul kernel (kernels/int16.hpp: the Cortex-M DSP's `smlald`, Helium's `vmlaldava.s16`, or the loop).
+/// Every pair of query and key is scored, a window mask's hidden keys too (their weights are 0).
+///
+/// Example:
+/// \code
+///   constexpr auto w16 = ctattn::make_qmulti_head_attention_weights<4>(wq16, wk16, wv16, wo16);   // q16linear each
+///   const auto y16 = ctattn::multi_head_attention<q_scores16>(x16, w16, ctattn::causal);
+/// \endcode
+
+
 // ---------------------------------------- ctattn/quantized/q16linear.hpp
 #ifndef CTATTN_QUANTIZED_Q16LINEAR_HPP
 #define CTATTN_QUANTIZED_Q16LINEAR_HPP
@@ -19445,6 +19819,270 @@ constexpr auto project(const X&, const qlinear<In, Out, QIn, QOut, Weights, Gran
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_Q16LINEAR_HPP
+// ---------------------------------------- ctattn/quantized/q16attention.hpp (continued)
+
+namespace ctattn {
+
+namespace detail {
+
+// The multipliers of one 16x8 attention: the scores' q_scale k_scale / (sqrt(d_k) scores_scale), the softmax's input
+// multiplier (TFLite's, for Scores), the context's (1/32768) v_scale / out_scale; each in double.
+template <quantization QQ, quantization QK, quantization QV, quantization Scores, quantization Out, std::size_t DK>
+struct int16_attention_multipliers {
+  static constexpr double scores_real =
+      QQ.scale() * QK.scale() / (math::sqrt(static_cast<double>(DK)) * Scores.scale());
+  static constexpr double output_real = int16_softmax_output_quantization.scale() * QV.scale() / Out.scale();
+  static constexpr math::quantized_multiplier scores = math::quantize_multiplier(scores_real);
+  static constexpr math::quantized_multiplier softmax = math::quantize_multiplier(int16_softmax_input_real<Scores>);
+  static constexpr math::quantized_multiplier output = math::quantize_multiplier(output_real);
+};
+
+// The scales' rules of one 16x8 attention: each product's multiplier shifts left by 7 at most (TFLite's BATCH_MATMUL
+// bound), the softmax's input scale is below 5.
+template <typename Operation, quantization QQ, quantization QK, quantization QV, quantization Scores, quantization Out,
+          std::size_t DK>
+struct int16_attention_scales {
+  using multipliers = int16_attention_multipliers<QQ, QK, QV, Scores, Out, DK>;
+  static constexpr bool scores_fit = shift_at_most(multipliers::scores_real, 7);
+  static constexpr bool softmax_fits = shift_at_most(int16_softmax_input_real<Scores>, 15);
+  static constexpr bool output_fits = shift_at_most(multipliers::output_real, 7);
+  using weights = quantization_constant<int16_softmax_output_quantization>;
+  using rules = rule_list<
+      shape_error::int16_scales_must_suit_the_kernel<Operation, scores_fit, quantization_constant<QQ>,
+                                                     quantization_constant<QK>, quantization_constant<Scores>>,
+      shape_error::int16_scales_must_suit_the_kernel<Operation, softmax_fits, quantization_constant<Scores>>,
+      shape_error::int16_scales_must_suit_the_kernel<Operation, output_fits, weights, quantization_constant<QV>,
+                                                     quantization_constant<Out>>>;
+};
+
+// Rationale: every pair of query and key is scored, a window mask's hidden keys too (their weights are 0): the
+// 16x8 tier's first attention takes the products' fast kernels over whole matrices; scoring only a window's keys,
+// O(r N) as int8 attention does, is left to a later step.
+template <quantization Scores, std::size_t DK, std::size_t DV, typename Q, typename K, typename V, typename Mask,
+          typename Out>
+constexpr void int16_attend(const Q& q, const K& k, const V& v, const Mask& mask, Out& out,
+                            const int8_head_columns& columns) noexcept {
+  using multipliers = int16_attention_multipliers<Q::quant, K::quant, V::quant, Scores, Out::quant, DK>;
+  constexpr std::size_t n_q = Q::rows;
+  constexpr std::size_t n_kv = K::rows;
+  // The head's columns as the products' operands: Q and K by rows of DK, V transposed (DV rows of n_kv).
+  std::int16_t queries[n_q][DK];
+  std::int16_t keys[n_kv][DK];
+  std::int16_t values[DV][n_kv];
+  for (std::size_t i = 0; i < n_q; ++i) {
+    for (std::size_t t = 0; t < DK; ++t) queries[i][t] = q.elements[i][columns.query + t];
+  }
+  for (std::size_t j = 0; j < n_kv; ++j) {
+    for (std::size_t t = 0; t < DK; ++t) keys[j][t] = k.elements[j][columns.key + t];
+    for (std::size_t c = 0; c < DV; ++c) values[c][j] = v.elements[j][columns.value + c];
+  }
+  std::int16_t scores[n_q][n_kv];
+  kernels::int16_product_transposed(queries, keys, multipliers::scores, scores);
+  std::int16_t weights[n_q][n_kv];
+  for (std::size_t i = 0; i < n_q; ++i) {
+    for (std::size_t j = 0; j < n_kv; ++j) weights[i][j] = 0;
+    const key_range range = mask.keys(i, n_q, n_kv);
+    if (range.end <= range.begin) continue;
+    if constexpr (Mask::checks_each_key) {
+      // The visible keys gathered, their softmax taken, the weights put back in their places.
+      std::int16_t seen_scores[n_kv];
+      std::int16_t seen_weights[n_kv];
+      std::size_t seen = 0;
+      for (std::size_t j = range.begin; j < range.end; ++j) {
+        if (mask.allowed(i, j)) seen_scores[seen++] = scores[i][j];
+      }
+      if (seen == 0) continue;
+      kernels::int16_softmax_row(seen_scores, seen_weights, seen, multipliers::softmax);
+      seen = 0;
+      for (std::size_t j = range.begin; j < range.end; ++j) {
+        if (mask.allowed(i, j)) weights[i][j] = seen_weights[seen++];
+      }
+    } else {
+      kernels::int16_softmax_row(scores[i] + range.begin, weights[i] + range.begin, range.end - range.begin,
+                                 multipliers::softmax);
+    }
+  }
+  std::int16_t context[n_q][DV];
+  kernels::int16_product_transposed(weights, values, multipliers::output, context);
+  for (std::size_t i = 0; i < n_q; ++i) {
+    for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output + c] = context[i][c];
+  }
+}
+
+template <typename Q, typename K, typename V, typename Mask, quantization Scores, quantization Out>
+using int16_attention_rules = rule_list<
+    shape_error::inner_dimensions_must_match<op::int16_attention, dim_of<Q::column_extent>, dim_of<K::column_extent>>,
+    shape_error::rows_must_match<op::int16_attention, dim_of<K::row_extent>, dim_of<V::row_extent>>,
+    shape_error::int8_mask_must_hide_keys<op::int16_attention, Mask>,
+    mask_rules<op::int16_attention, std::int16_t, Q::row_extent, K::row_extent, Mask>, int16_quantization_rules<Scores>,
+    int16_quantization_rules<Out>,
+    typename int16_attention_scales<op::int16_attention, Q::quant, K::quant, V::quant, Scores, Out, Q::cols>::rules>;
+
+// The rules of 16x8 multi-head attention of x over `Memory` (x itself for self-attention).
+template <typename X, typename Memory, typename W, typename Mask, quantization Scores>
+using int16_multi_head_rules = rule_list<
+    typename W::rules,
+    shape_error::query_and_key_widths_must_match<op::int16_multi_head_attention,
+                                                 dim_of<decltype(W::query)::output_extent>,
+                                                 dim_of<decltype(W::key)::output_extent>>,
+    shape_error::inner_dimensions_must_match<op::int16_multi_head_attention, dim_of<decltype(W::value)::output_extent>,
+                                             dim_of<decltype(W::output)::input_extent>>,
+    int16_projection_rules<X, decltype(W::query)>, int16_projection_rules<Memory, decltype(W::key)>,
+    int16_projection_rules<Memory, decltype(W::value)>,
+    shape_error::int8_mask_must_hide_keys<op::int16_multi_head_attention, Mask>,
+    mask_rules<op::int16_multi_head_attention, std::int16_t, X::row_extent, Memory::row_extent, Mask>,
+    int16_quantization_rules<Scores>,
+    typename int16_attention_scales<op::int16_multi_head_attention, decltype(W::query)::output_quantization,
+                                    decltype(W::key)::output_quantization, decltype(W::value)::output_quantization,
+                                    Scores, decltype(W::output)::input_quantization,
+                                    decltype(W::query)::outputs / W::heads>::rules>;
+}  // namespace detail
+
+/// softmax(Q K^T / sqrt(d_k)) V in 16x8, each query over the keys `mask` lets it see (the header's steps):
+/// scores = clamp(int64 sum q k times q_scale k_scale / (sqrt(d_k) scores_scale), reduced to 16 bits), weights =
+/// TFLite's int16 softmax of the visible scores (scale 1/32768; hidden keys 0), output = clamp(int64 sum w v times
+/// (1/32768) v_scale / out_scale). A query that sees no key gets 0.
+///
+/// | operand | shape                                      |
+/// |---------|--------------------------------------------|
+/// | `q`     | `q16matrix<n_q, d_k, QQ>`                  |
+/// | `k`     | `q16matrix<n_kv, d_k, QK>`                 |
+/// | `v`     | `q16matrix<n_kv, d_v, QV>`                 |
+/// | `mask`  | a mask that hides keys (ctattn/attention/mask.hpp), by default `no_mask` |
+/// | result  | `q16matrix<n_q, d_v, Out>`                 |
+///
+/// Rules: q and k have one width (`inner_dimensions_must_match`), k and v one number of rows (`rows_must_match`); the
+/// mask hides keys and fits the scores; `Scores` and `Out` are int16 quantizations (zero point 0); the scales suit
+/// TFLite's int16 steps (`int16_scales_must_suit_the_kernel`: each product's multiplier below 2^7, Scores' scale
+/// below 5).
+///
+/// Example:
+/// \code
+///   const auto context16 = ctattn::scaled_dot_product_attention<q_scores16, q_context16>(q16, k16, v16, ctattn::causal);
+/// \endcode
+template <quantization Scores, quantization Out, Quantized16Matrix Q, Quantized16Matrix K, Quantized16Matrix V,
+          AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
+                                                          const Mask& mask = {}) noexcept
+    -> basic_q16matrix<Q::row_extent, V::column_extent, Out> {
+  basic_q16matrix<Q::row_extent, V::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::int16_attention_rules<Q, K, V, Mask, Scores, Out>>::check()) {
+    detail::int16_attend<Scores, Q::cols, V::cols>(q, k, v, mask, out, {});
+  }
+  return out;
+}
+
+/// Multi-head attention of x over a memory in 16x8 (cross-attention): Q projected from x, K and V from the memory,
+/// each by its `q16linear`, each head's 16x8 attention (`scaled_dot_product_attention`'s steps, its scores in
+/// `Scores`, its output in W_O's input quantization) written into its columns of the context, then W_O.
+///
+/// | operand   | shape                                               |
+/// |-----------|-----------------------------------------------------|
+/// | `x`       | `q16matrix<n, d_model, QX>`                         |
+/// | `memory`  | `q16matrix<m, d_model, QM>`                         |
+/// | `weights` | `qmulti_head_attention_weights<Heads, ...>` of four `q16linear`s: W_Q reads QX, W_K and W_V read QM |
+/// | `mask`    | a mask that hides keys, n x m, by default `no_mask` |
+/// | result    | `q16matrix<n, d_out, W_O's output quantization>`    |
+///
+/// Rules: `Heads` divides the projections' widths; Q and K have one width; V's width is W_O's input; x and the memory
+/// have their projections' width and quantization; the mask hides keys and fits n x m; the scales suit TFLite's int16
+/// steps.
+///
+/// Example: `const auto y16 = ctattn::multi_head_attention<q_scores16>(x16, memory16, cross_weights16);`
+template <quantization Scores, Quantized16Matrix X, Quantized16Matrix Memory, std::size_t Heads, typename Query,
+          typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+  requires detail::is_q16linear<Query>
+[[nodiscard]] constexpr auto multi_head_attention(
+    const X& x, const Memory& memory, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept
+    -> basic_q16matrix<X::row_extent, Output::output_extent, Output::output_quantization> {
+  using W = qmulti_head_attention_weights<Heads, Query, Key, Value, Output>;
+  if constexpr (!detail::first_broken<detail::int16_multi_head_rules<X, Memory, W, Mask, Scores>>::check()) {
+    return {};
+  } else {
+    constexpr std::size_t key_width = Query::outputs / Heads;
+    constexpr std::size_t value_width = Value::outputs / Heads;
+    basic_q16matrix<X::row_extent, Value::output_extent, Output::input_quantization> context;
+    {
+      const auto q = project(x, weights.query);
+      const auto k = project(memory, weights.key);
+      const auto v = project(memory, weights.value);
+      for (std::size_t h = 0; h < Heads; ++h) {
+        detail::int16_attend<Scores, key_width, value_width>(
+            q, k, v, mask, context, {h * key_width, h * key_width, h * value_width, h * value_width});
+      }
+    }
+    return project(context, weights.output);
+  }
+}
+
+/// Multi-head self-attention in 16x8: `multi_head_attention<Scores>(x, x, weights, mask)`.
+///
+/// | operand   | shape                                               |
+/// |-----------|-----------------------------------------------------|
+/// | `x`       | `q16matrix<n, d_model, QX>`                         |
+/// | `weights` | `qmulti_head_attention_weights<Heads, ...>` of four `q16linear`s |
+/// | `mask`    | a mask that hides keys, by default `no_mask`        |
+/// | result    | `q16matrix<n, d_out, W_O's output quantization>`    |
+///
+/// Rules: as cross-attention's, with the memory x itself.
+///
+/// Example: `const auto y16 = ctattn::multi_head_attention<q_scores16>(x16, weights16, ctattn::causal);`
+template <quantization Scores, Quantized16Matrix X, std::size_t Heads, typename Query, typename Key, typename Value,
+          typename Output, AttentionMask Mask = no_mask_type>
+  requires detail::is_q16linear<Query>
+[[nodiscard]] constexpr auto multi_head_attention(
+    const X& x, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept
+    -> basic_q16matrix<X::row_extent, Output::output_extent, Output::output_quantization> {
+  return multi_head_attention<Scores>(x, x, weights, mask);
+}
+
+/// Attention with operands of two widths: an int8 matrix among int16 ones, an int8 input to 16x8 projections or an
+/// int16 input to int8 ones. Refused at compile time (`quantized_operands_must_have_one_width`), with the conversion to
+/// write.
+///
+/// Example: `ctattn::multi_head_attention<q_scores16>(ctattn::quantize<q_x16, std::int16_t>(x8), weights16)` rather
+/// than `ctattn::multi_head_attention<q_scores16>(x8, weights16)`.
+template <quantization Scores, detail::AnyQuantizedMatrix X, detail::AnyQuantizedMatrix Memory, std::size_t Heads,
+          typename Query, typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+  requires(Quantized16Matrix<X> != detail::is_q16linear<Query> ||
+           Quantized16Matrix<Memory> != detail::is_q16linear<Query>)
+constexpr auto multi_head_attention(const X&, const Memory& memory,
+                                    const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>&,
+                                    const Mask& = {}) noexcept {
+  using Refused = std::conditional_t<Quantized16Matrix<X> != detail::is_q16linear<Query>, X, Memory>;
+  static_assert(
+      (shape_error::quantized_operands_must_have_one_width<op::int16_multi_head_attention, Refused, Query>::check(),
+       true));
+  (void)memory;
+  return Refused{};
+}
+
+/// \copydoc multi_head_attention(const X&, const Memory&, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>&, const Mask&)
+template <quantization Scores, detail::AnyQuantizedMatrix X, std::size_t Heads, typename Query, typename Key,
+          typename Value, typename Output, AttentionMask Mask = no_mask_type>
+  requires(Quantized16Matrix<X> != detail::is_q16linear<Query>)
+constexpr auto multi_head_attention(const X& x,
+                                    const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+                                    const Mask& mask = {}) noexcept {
+  return multi_head_attention<Scores>(x, x, weights, mask);
+}
+
+/// \copydoc multi_head_attention(const X&, const Memory&, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>&, const Mask&)
+template <quantization Scores, quantization Out, detail::AnyQuantizedMatrix Q, detail::AnyQuantizedMatrix K,
+          detail::AnyQuantizedMatrix V, AttentionMask Mask = no_mask_type>
+  requires(!(QuantizedMatrix<Q> && QuantizedMatrix<K> && QuantizedMatrix<V>) &&
+           !(Quantized16Matrix<Q> && Quantized16Matrix<K> && Quantized16Matrix<V>))
+constexpr auto scaled_dot_product_attention(const Q&, const K&, const V&, const Mask& = {}) noexcept {
+  using Other = std::conditional_t<Quantized16Matrix<Q> != Quantized16Matrix<K>, K, V>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::int16_attention, Q, Other>::check(), true));
+  return Q{};
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_Q16ATTENTION_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/transformer.hpp
 #ifndef CTATTN_QUANTIZED_TRANSFORMER_HPP

@@ -82,6 +82,7 @@
 #include "ctattn/quantized/patch.hpp"
 #include "ctattn/quantized/points.hpp"
 #include "ctattn/quantized/pool.hpp"
+#include "ctattn/quantized/q16attention.hpp"
 #include "ctattn/quantized/q16linear.hpp"
 #include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"

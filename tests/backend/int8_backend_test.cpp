@@ -46,5 +46,7 @@ TEST_CASE("int8 decoder layers and int8 decoding steps give the Python reference
 TEST_CASE("every int16 (16x8) operation gives TFLite Micro's bits with this backend", "[backend][int16]") {
   ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int16_cases::every_case>(at_run_time,
                                                                                                    check_case);
+  ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int16_cases::layer_cases>(at_run_time,
+                                                                                                    check_case);
 }
 #endif

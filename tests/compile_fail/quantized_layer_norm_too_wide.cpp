@@ -1,5 +1,5 @@
 // Rule: int8 LayerNorm's fixed point holds rows of at most 16384 values
-// expected-error: ctattn: int8 LayerNorm holds each normalized value, up to sqrt\(C - 1\) in magnitude \(sqrt\(C\) for RMSNorm\), with 24
+// expected-error: ctattn: int8 and int16 LayerNorm hold each normalized value, up to sqrt\(C - 1\) in magnitude \(sqrt\(C\) for RMSNorm\), with 24
 // expected-rule: shape_error::int8_layer_norm_must_not_overflow<ctattn::op::quantized_layer_norm, ctattn::count<20000(UL)?>, ctattn::count<16384(UL)?> ?>
 #include <ctattn/quantized/norm.hpp>
 

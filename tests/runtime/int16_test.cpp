@@ -18,3 +18,7 @@ TEST_CASE("int16 quantization, conversions, products, ADD, MUL and softmax match
           "[quantized][int16]") {
   ctattn_test::for_each_case<ctattn_test::at_run_time, ctattn_test::int16_cases::every_case>(at_run_time, check_case);
 }
+
+TEST_CASE("int16 LayerNorm, activations and 16x8 attention match their references at run time", "[quantized][int16]") {
+  ctattn_test::for_each_case<ctattn_test::at_run_time, ctattn_test::int16_cases::layer_cases>(at_run_time, check_case);
+}

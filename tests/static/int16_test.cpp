@@ -6,6 +6,7 @@
 
 namespace {
 static_assert(ctattn_test::every_constant_case_passes<ctattn_test::int16_cases::every_case>());
+static_assert(ctattn_test::every_constant_case_passes<ctattn_test::int16_cases::layer_cases>());
 
 // An int16 matrix is its own type: int8 operations do not take it, nor int16 ones an int8 matrix.
 using q16 = ctattn::q16matrix<2, 3, ctattn::quantization{0.001}>;

@@ -13,9 +13,22 @@
 
 #include <ctattn/attention/projection.hpp>  // ctattn::linear
 #include <ctattn/kernels/int16.hpp>
+// The float LayerNorm and activations need the layers tier (Boost.Hana), which a board's image may lack: there the
+// cases check the int16 layers made from the reference's constants and tables, not the compiler's quantization of
+// the float layers (checked in constant evaluation and at run time on the host).
+#if __has_include(<boost/hana/tuple.hpp>)
+#include <ctattn/layers/activation.hpp>
+#include <ctattn/layers/norm.hpp>
+#define CTATTN_TEST_FLOAT_LAYERS 1
+#else
+#define CTATTN_TEST_FLOAT_LAYERS 0
+#endif
 #include <ctattn/math/fixed_point.hpp>
 #include <ctattn/matrix/from_array.hpp>
+#include <ctattn/quantized/activation.hpp>
 #include <ctattn/quantized/int16.hpp>
+#include <ctattn/quantized/norm.hpp>
+#include <ctattn/quantized/q16attention.hpp>
 #include <ctattn/quantized/q16linear.hpp>
 #include <ctattn/quantized/q16matrix.hpp>
 #include <ctattn/quantized/qmatrix.hpp>
@@ -345,6 +358,214 @@ constexpr std::size_t elementwise_kernel_mismatches(Read read, std::index_sequen
           ...);
 }
 
+// The int16 outputs further than `allowed` output steps from the float64 reference, an output saturated at an int16
+// end counting only if the reference lies inside the range by more than `allowed`.
+template <typename Y, std::size_t R, std::size_t C>
+constexpr std::size_t beyond_steps(const Y& y, const double (&reference)[R][C], double allowed) noexcept {
+  static_assert(Y::rows == R && Y::cols == C);
+  std::uint32_t bad = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const double difference = (y.real(r, c) - reference[r][c]) / Y::quant.scale();
+      const bool near = difference <= allowed && difference >= -allowed;
+      const bool saturated =
+          (y(r, c) == 32767 && difference <= allowed) || (y(r, c) == -32768 && difference >= -allowed);
+      bad += near || saturated ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+// The int16 LayerNorm's constants against the reference's.
+template <typename Norm, std::size_t C>
+constexpr std::size_t norm16_constant_mismatches(const Norm& norm, const std::int32_t (&multiplier)[C],
+                                                 const std::int32_t (&shift)[C], const std::int32_t (&bias)[C],
+                                                 std::int64_t epsilon, std::int32_t epsilon_shift) noexcept {
+  static_assert(Norm::width == C);
+  std::uint32_t bad = norm.epsilon == epsilon && norm.epsilon_shift == epsilon_shift ? 0u : 1u;
+  for (std::size_t j = 0; j < C; ++j) {
+    bad += norm.multiplier[j] == multiplier[j] ? 0u : 1u;
+    bad += norm.shift[j] == shift[j] ? 0u : 1u;
+    bad += norm.bias[j] == bias[j] ? 0u : 1u;
+  }
+  return bad;
+}
+#define CTATTN_NORM16_CONSTANTS(NS) NS::multiplier, NS::shift, NS::bias_q, NS::epsilon, NS::epsilon_shift
+
+// An int16 LayerNorm made from the reference's constants, each read through `read`.
+template <typename Norm, std::size_t C, typename Read>
+constexpr Norm norm16_of(const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
+                         const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
+                         Read read) noexcept {
+  Norm norm{};
+  for (std::size_t j = 0; j < C; ++j) {
+    norm.multiplier[j] = read(multiplier[j]);
+    norm.shift[j] = read(shift[j]);
+    norm.bias[j] = read(bias[j]);
+  }
+  norm.epsilon = read(epsilon);
+  norm.epsilon_shift = read(epsilon_shift);
+  return norm;
+}
+
+// ctattn's int16 LayerNorm bound (quantized/norm.hpp): 0.5 + 2^-6 output steps of the float64 LayerNorm.
+inline constexpr double norm16_allowed = 0.5 + 1.0 / 64;
+
+// The outputs of nn.LayerNorm(32) with torch's seeded weight and bias and of RMSNorm(32) with a seeded weight, in
+// 16x8, the layers made from the reference's constants: bit for bit (a row of equal values, an outlier row, a row of
+// nearly equal values among the inputs), and within the bound of float64.
+inline constexpr ctattn::quantization ln_in{fx::layer_norm::s_in}, ln_out{fx::layer_norm::s_out},
+    rn_in{fx::rms_norm::s_in}, rn_out{fx::rms_norm::s_out}, wl_in{fx::wide_layer_norm::s_in},
+    wl_out{fx::wide_layer_norm::s_out};
+
+template <typename Read>
+constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
+  namespace ln = fx::layer_norm;
+  namespace rn = fx::rms_norm;
+  const auto norm = norm16_of<ctattn::q16layer_norm<32, ln_in, ln_out>>(CTATTN_NORM16_CONSTANTS(ln), read);
+  const auto rms = norm16_of<ctattn::q16rms_norm<32, rn_in, rn_out>>(CTATTN_NORM16_CONSTANTS(rn), read);
+  const auto y = ctattn::normalize(ctattn::quantize<ln_in, std::int16_t>(read(ctattn::from_array(ln::x))), norm);
+  const auto z = ctattn::normalize(ctattn::quantize<rn_in, std::int16_t>(read(ctattn::from_array(rn::x))), rms);
+  return differing(y, ln::output) + beyond_steps(y, ln::float_output, norm16_allowed) + differing(z, rn::output) +
+         beyond_steps(z, rn::float_output, norm16_allowed);
+}
+
+// LayerNorm(130) without affine parameters on int16 rows at the bounds (an outlier of 32767 among -32768s,
+// alternating ends, a ramp over the range, every value -32768).
+template <typename Read>
+constexpr std::size_t wide_layer_norm_mismatches(Read read) noexcept {
+  namespace wl = fx::wide_layer_norm;
+  constexpr std::size_t width = std::size(wl::x[0]);
+  const auto norm = norm16_of<ctattn::q16layer_norm<width, wl_in, wl_out>>(CTATTN_NORM16_CONSTANTS(wl), read);
+  ctattn::q16matrix<4, width, wl_in> x{};
+  for (std::size_t r = 0; r < 4; ++r) {
+    for (std::size_t j = 0; j < width; ++j) x.elements[r][j] = static_cast<std::int16_t>(read(wl::x[r][j]));
+  }
+  const auto y = ctattn::normalize(x, norm);
+  return differing(y, wl::output) + beyond_steps(y, wl::float_output, norm16_allowed);
+}
+
+// ctattn's int16 activations: for relu, gelu, gelu_tanh and silu, the reference's table applied by activate (the
+// int16 range's ends among the inputs): bit for bit, and within the table's bound of torch's float64 activation:
+// 1 + 3072 s_in^2 max|f''| / s_out output steps (quantized/activation.hpp; max|f''| 0.8 for both GELUs, 0.5 for
+// SiLU, and ReLU's chords exact).
+#define CTATTN_ACTIVATION16_CASE(NAME)                                               \
+  struct NAME##_case {                                                               \
+    static constexpr float s_out = fx::activations::NAME::s_out;                     \
+    static constexpr const auto& table = fx::activations::NAME::table;               \
+    static constexpr const auto& output = fx::activations::NAME::output;             \
+    static constexpr const auto& float_output = fx::activations::NAME::float_output; \
+  };
+CTATTN_ACTIVATION16_CASE(relu)
+CTATTN_ACTIVATION16_CASE(gelu)
+CTATTN_ACTIVATION16_CASE(gelu_tanh)
+CTATTN_ACTIVATION16_CASE(silu)
+#undef CTATTN_ACTIVATION16_CASE
+
+inline constexpr ctattn::quantization activation16_in{fx::activations::s_in};
+
+template <typename Case, typename Read>
+constexpr std::size_t activation16_mismatches(double largest_curvature, Read read) noexcept {
+  namespace act = fx::activations;
+  constexpr ctattn::quantization q_out{Case::s_out};
+  ctattn::q16activation<activation16_in, q_out> f{};
+  for (std::size_t i = 0; i < 513; ++i) f.table[i] = static_cast<std::int16_t>(read(Case::table[i]));
+  ctattn::q16matrix<std::size(act::x), std::size(act::x[0]), activation16_in> x{};
+  for (std::size_t r = 0; r < decltype(x)::rows; ++r) {
+    for (std::size_t c = 0; c < decltype(x)::cols; ++c)
+      x.elements[r][c] = static_cast<std::int16_t>(read(act::x[r][c]));
+  }
+  const auto y = ctattn::activate(x, f);
+  const double allowed =
+      1.0 + 3072.0 * activation16_in.scale() * activation16_in.scale() * largest_curvature / q_out.scale();
+  return differing(y, Case::output) + beyond_steps(y, Case::float_output, allowed);
+}
+template <typename Read>
+constexpr std::size_t activations_mismatches(Read read) noexcept {
+  return activation16_mismatches<relu_case>(0.0, read) + activation16_mismatches<gelu_case>(0.8, read) +
+         activation16_mismatches<gelu_tanh_case>(0.8, read) + activation16_mismatches<silu_case>(0.5, read);
+}
+
+#if CTATTN_TEST_FLOAT_LAYERS
+// The float layers quantized for 16x8 by the compiler: quantize_layer_norm and quantize_rms_norm<..., std::int16_t>
+// give the reference's constants, quantize_activation<..., std::int16_t> its tables.
+template <typename Read>
+constexpr std::size_t quantized_layer_mismatches(Read read) noexcept {
+  namespace ln = fx::layer_norm;
+  namespace rn = fx::rms_norm;
+  namespace wl = fx::wide_layer_norm;
+  std::size_t bad = 0;
+  ctattn::layer_norm<float, 32> layer{};
+  for (std::size_t j = 0; j < 32; ++j) {
+    layer.weight(0, j) = read(ln::weight[j]);
+    layer.bias(0, j) = read(ln::bias[j]);
+  }
+  layer.eps = read(ln::eps);
+  bad += norm16_constant_mismatches(
+      ctattn::quantize_layer_norm<ctattn::quantization{ln::s_in}, ctattn::quantization{ln::s_out}, std::int16_t>(layer),
+      CTATTN_NORM16_CONSTANTS(ln));
+  ctattn::rms_norm<float, 32> rms{};
+  for (std::size_t j = 0; j < 32; ++j) rms.weight(0, j) = read(rn::weight[j]);
+  rms.eps = read(rn::eps);
+  bad += norm16_constant_mismatches(
+      ctattn::quantize_rms_norm<ctattn::quantization{rn::s_in}, ctattn::quantization{rn::s_out}, std::int16_t>(rms),
+      CTATTN_NORM16_CONSTANTS(rn));
+  ctattn::layer_norm<float, std::size(wl::x[0]), false> wide{};
+  wide.eps = read(1e-5f);
+  bad += norm16_constant_mismatches(
+      ctattn::quantize_layer_norm<ctattn::quantization{wl::s_in}, ctattn::quantization{wl::s_out}, std::int16_t>(wide),
+      CTATTN_NORM16_CONSTANTS(wl));
+  const auto tables = [&]<typename Layer, typename Case>(Layer layer_f, Case) {
+    const auto f =
+        ctattn::quantize_activation<activation16_in, ctattn::quantization{Case::s_out}, std::int16_t>(read(layer_f));
+    std::uint32_t wrong = 0;
+    for (std::size_t i = 0; i < 513; ++i) wrong += f.table[i] == Case::table[i] ? 0u : 1u;
+    return wrong;
+  };
+  return bad + tables(ctattn::relu{}, relu_case{}) + tables(ctattn::gelu{}, gelu_case{}) +
+         tables(ctattn::gelu_tanh{}, gelu_tanh_case{}) + tables(ctattn::silu{}, silu_case{});
+}
+#endif
+#undef CTATTN_NORM16_CONSTANTS
+
+// 16x8 attention: nn.MultiheadAttention(16, 4)'s float weights quantized by quantize_linear<..., std::int16_t> with
+// the reference's per-channel scales, the causal self-attention of the int16 input (projections, context and output
+// bit for bit), and one head of width 16 without a mask through scaled_dot_product_attention.
+namespace at = fx::attention;
+inline constexpr ctattn::quantization attention_x{at::scales[0]}, attention_q{at::scales[1]},
+    attention_k{at::scales[2]}, attention_v{at::scales[3]}, attention_scores{at::scales[4]},
+    attention_context{at::scales[5]}, attention_out{at::scales[6]};
+
+template <ctattn::quantization QIn, ctattn::quantization QOut, typename Read>
+constexpr auto attention_projection(const float (&weight)[16][16], const float (&bias)[16], const float (&scales)[16],
+                                    Read read) noexcept {
+  ctattn::linear<float, 16, 16, ctattn::out_by_in, true> layer{};
+  for (std::size_t c = 0; c < 16; ++c) {
+    for (std::size_t t = 0; t < 16; ++t) layer.weight.elements[c][t] = read(weight[c][t]);
+    layer.bias.elements[0][c] = read(bias[c]);
+  }
+  return ctattn::quantize_linear<QIn, QOut, std::int16_t>(layer, ctattn::channel_scales<16>{scales});
+}
+
+template <typename Read>
+constexpr std::size_t attention_mismatches(Read read) noexcept {
+  const auto weights = ctattn::make_qmulti_head_attention_weights<4>(
+      attention_projection<attention_x, attention_q>(at::query_weight, at::query_bias, at::query_scales, read),
+      attention_projection<attention_x, attention_k>(at::key_weight, at::key_bias, at::key_scales, read),
+      attention_projection<attention_x, attention_v>(at::value_weight, at::value_bias, at::value_scales, read),
+      attention_projection<attention_context, attention_out>(at::output_weight, at::output_bias, at::output_scales,
+                                                             read));
+  const auto x = ctattn::quantize<attention_x, std::int16_t>(read(ctattn::from_array(at::x)));
+  const auto q = ctattn::project(x, weights.query);
+  const auto k = ctattn::project(x, weights.key);
+  const auto v = ctattn::project(x, weights.value);
+  const auto y = ctattn::multi_head_attention<attention_scores>(x, weights, ctattn::causal);
+  const auto wide = ctattn::scaled_dot_product_attention<ctattn::quantization{at::s_wide_scores},
+                                                         ctattn::quantization{at::s_wide_out}>(q, k, v);
+  return differing(q, at::q) + differing(k, at::k) + differing(v, at::v) + differing(y, at::output) +
+         differing(wide, at::wide);
+}
+
 // Every case of this header, once (tests/support/case_list.hpp).
 inline constexpr auto every_case = std::tuple{
     test_case{"quantize to int16", every_runner, [](auto read) { return quantize_mismatches(read); }},
@@ -364,6 +585,23 @@ inline constexpr auto every_case = std::tuple{
     test_case{"int16 ADD and MUL kernels over every tail", compiled,
               [](auto read) { return elementwise_kernel_mismatches(read, std::make_index_sequence<17>{}); }},
     test_case{"int16 softmax", every_runner, [](auto read) { return softmax_mismatches(read); }},
+};
+
+// ctattn's own int16 layers (LayerNorm, RMSNorm, activations) and the 16x8 attention, once: a list of their own, so
+// that a board's image of the operators above stays within a Cortex-M0's 256 KB of flash.
+inline constexpr auto layer_cases = std::tuple{
+    test_case{"int16 LayerNorm and RMSNorm (ctattn's)", every_runner,
+              [](auto read) { return layer_norm_mismatches(read); }},
+    test_case{"int16 LayerNorm of rows at the bounds", every_runner,
+              [](auto read) { return wide_layer_norm_mismatches(read); }},
+    test_case{"int16 activations by interpolated table (ctattn's)", every_runner,
+              [](auto read) { return activations_mismatches(read); }},
+    test_case{"16x8 attention, multi-head causal and one head", every_runner,
+              [](auto read) { return attention_mismatches(read); }},
+#if CTATTN_TEST_FLOAT_LAYERS
+    test_case{"float LayerNorm, RMSNorm and activations quantized for 16x8", every_runner,
+              [](auto read) { return quantized_layer_mismatches(read); }},
+#endif
 };
 
 }  // namespace ctattn_test::int16_cases

@@ -17,6 +17,8 @@
 /// | `int16_multiply_rows<M>(a, b, out)`                  | MUL: the int32 product, requantized                    |
 /// | `int16_table_lookup(v, table)`                       | a 513-entry table read with 7 bits of interpolation    |
 /// | `int16_softmax_row(x, y, n, input)`                  | SOFTMAX: e^x and 1 / sum by the two tables             |
+/// | `int16_lookup_rows(x, y, table)`                     | an activation: each element read from its 513-entry table (ctattn's) |
+/// | `int16_layer_norm_rows<RMS>(x, y, ...)`              | LayerNorm (or RMSNorm) of each row in integers (ctattn's: quantized/norm.hpp) |
 ///
 /// Requantization: an int64 accumulator (FULLY_CONNECTED, BATCH_MATMUL) goes through
 /// `math::multiply_by_reduced_multiplier` (the multiplier reduced to 16 bits, one rounding half up), an int32 value
@@ -190,8 +192,22 @@ CTATTN_ALWAYS_INLINE constexpr std::int16_t int16_table_lookup(std::int16_t v,
   // Rationale: C++20 defines >> of a negative value as the floor and & on two's complement, as TFLite assumes.
   const auto index = static_cast<std::size_t>(256 + (v >> 7));
   const std::int32_t low = v & 0x7F;
-  const auto slope = static_cast<std::int16_t>(table[index + 1] - table[index]);
+  // Rationale: the slope in int32, where TFLite narrows it to int16: the same bits for every table whose neighbouring
+  // entries differ by less than 2^15 (the softmax's do), and an interpolation between the two entries for an
+  // activation's table whose entries jump further. floor((slope x low + 64) / 128) lies between 0 and the slope, so
+  // the result lies between the two entries.
+  const std::int32_t slope = std::int32_t{table[index + 1]} - table[index];
   return static_cast<std::int16_t>(table[index] + ((slope * low + 64) >> 7));
+}
+
+/// Each element of x read from a 513-entry table with interpolation (`int16_table_lookup`): an int16 activation
+/// (quantized/activation.hpp).
+template <std::size_t R, std::size_t C>
+constexpr void int16_lookup_rows(const std::int16_t (&x)[R][C], std::int16_t (&y)[R][C],
+                                 const std::int16_t (&table)[513]) noexcept {
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) y[r][c] = int16_table_lookup(x[r][c], table);
+  }
 }
 
 /// The int16 softmax of x[0, n) into y, TFLite's reference SoftmaxInt16 step by step: per element, (x - max) times
@@ -221,6 +237,41 @@ constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::si
   for (std::size_t c = 0; c < n; ++c) {
     const std::int32_t scaled = (std::int32_t{y[c]} * reciprocal + rounding) >> right;
     y[c] = static_cast<std::int16_t>(scaled > 32767 ? 32767 : scaled);
+  }
+}
+
+/// The fractional bits of the int16 LayerNorm's output before its rounding (step 6 of quantized/norm.hpp's
+/// rationale; the int8 LayerNorm keeps 16).
+inline constexpr int int16_layer_norm_output_fraction_bits = 8;
+
+/// The int16 LayerNorm of each row of x into y: the int8 LayerNorm's steps (quantized/norm.hpp's rationale) on int16
+/// values of zero point 0, S1 and S2 summed in int64, the output A_j in 2^-8 steps before its rounding and clamped to
+/// int16. With `RootMeanSquare`, RMSNorm: each row centred on 0 (S1 = 0, D = C S2).
+// Rationale: one loop in int64 for constant evaluation and run time alike: the kernels to beat are the
+// products, and a row's normalization costs a few multiplies an element against the C of each product around it.
+template <bool RootMeanSquare = false, std::size_t R, std::size_t C>
+constexpr void int16_layer_norm_rows(const std::int16_t (&x)[R][C], std::int16_t (&y)[R][C],
+                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
+                                     const std::int32_t (&bias)[C], std::int64_t epsilon,
+                                     std::int32_t epsilon_shift) noexcept {
+  constexpr auto c = static_cast<std::int64_t>(C);
+  for (std::size_t r = 0; r < R; ++r) {
+    std::int64_t s1 = 0;
+    std::int64_t s2 = 0;
+    for (std::size_t j = 0; j < C; ++j) {
+      const std::int64_t v = x[r][j];
+      s1 += v;
+      s2 += v * v;
+    }
+    if constexpr (RootMeanSquare) s1 = 0;
+    const int8_layer_norm_row row =
+        int8_norm_row_from(int8_layer_norm_row{c, s1, 0, 37}, c * s2 - s1 * s1, epsilon, epsilon_shift);
+    for (std::size_t j = 0; j < C; ++j) {
+      const std::int32_t n = int8_layer_norm_normalized(x[r][j], row);
+      const std::int64_t a = int8_layer_norm_scaled(n, multiplier[j], shift[j], bias[j]);
+      const std::int64_t q = rounding_shift(a, int16_layer_norm_output_fraction_bits);
+      y[r][j] = static_cast<std::int16_t>(q < -32768 ? -32768 : (q > 32767 ? 32767 : q));
+    }
   }
 }
 

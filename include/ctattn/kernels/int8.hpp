@@ -891,8 +891,9 @@ constexpr int8_layer_norm_row int8_rms_norm_row_of(const std::int8_t (&x)[C], st
   return int8_norm_row_from(int8_layer_norm_row{c, c * zero, 0, 37}, c * s2, epsilon, epsilon_shift);
 }
 
-/// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits.
-CTATTN_ALWAYS_INLINE constexpr std::int32_t int8_layer_norm_normalized(std::int8_t q,
+/// Step 4: n_j = round(N_j I / 2^(37 - k - f/2)), N_j = C q_j - S1: the normalized value with 24 fractional bits
+/// (for the int16 LayerNorm too: q is an int8 or an int16 value).
+CTATTN_ALWAYS_INLINE constexpr std::int32_t int8_layer_norm_normalized(std::int32_t q,
                                                                        const int8_layer_norm_row& row) noexcept {
   return static_cast<std::int32_t>(rounding_shift((row.width * q - row.sum) * row.inverse, row.down));
 }

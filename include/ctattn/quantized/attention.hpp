@@ -415,6 +415,7 @@ using quantized_multi_head_rules =
 template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X,
           QuantizedMatrix Memory, std::size_t Heads, typename Query, typename Key, typename Value, typename Output,
           AttentionMask Mask = no_mask_type>
+  requires(!detail::is_q16linear<Query>)
 [[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
     const X& x, const Memory& memory, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
     const Mask& mask = {}) noexcept
@@ -469,6 +470,7 @@ template <quantization Scores, softmax_method Softmax = softmax_method::rounded,
 /// Example: `constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, weights_q, ctattn::causal);`
 template <quantization Scores, softmax_method Softmax = softmax_method::rounded, QuantizedMatrix X, std::size_t Heads,
           typename Query, typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+  requires(!detail::is_q16linear<Query>)
 [[nodiscard]] CTATTN_ALWAYS_INLINE constexpr auto multi_head_attention(
     const X& x, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
     const Mask& mask = {}) noexcept

@@ -141,6 +141,19 @@ template <weight_granularity Granularity = weight_granularity::per_channel, Fixe
 ///   constexpr ctattn::qlinear<2, 2, q_in, q_out, ctattn::weight_format::int4, ctattn::weight_granularity::per_tensor>
 ///       tensor{ctattn::int4_weights<2, 2>::from_values({{7, -7}, {1, 2}}), {10, 0}, ctattn::channel_scales<1>{{0.18}}};
 /// \endcode
+// The 16x8 layer (ctattn/quantized/q16linear.hpp), declared, so that the int8 operations can tell its projections
+// from an int8 layer's.
+template <auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
+struct q16linear;
+
+namespace detail {
+// Whether L is a 16x8 layer (`q16linear`): a projection of int16 rows.
+template <typename L>
+inline constexpr bool is_q16linear = false;
+template <auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
+inline constexpr bool is_q16linear<q16linear<In, Out, QIn, QOut, Granularity>> = true;
+}  // namespace detail
+
 template <auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights = weight_format::int8,
           weight_granularity Granularity = weight_granularity::per_channel>
 struct qlinear {

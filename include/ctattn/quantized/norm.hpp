@@ -3,7 +3,7 @@
 #define CTATTN_QUANTIZED_NORM_HPP
 
 /// \file
-/// Int8 layer normalization (LayerNorm, and RMSNorm) in integers only: the row's sums in int32, its variance term in int64, an exact integer
+/// Int8 and int16 (16x8) layer normalization (LayerNorm, and RMSNorm) in integers only: the row's sums in int32 (int64 for int16), its variance term in int64, an exact integer
 /// square root, the normalized values in fixed point, the layer's weight and bias as fixed-point constants derived
 /// by the compiler from a float `ctattn::layer_norm`, then rounded to the output's quantization. The same bits in
 /// constant evaluation and at run time, on every target, with or without an FPU.
@@ -15,6 +15,9 @@
 /// | `qrms_norm<Width, QIn, QOut>`            | the same for RMSNorm (`qlayer_norm<..., true>`): rows centred on QIn's zero point, no bias |
 /// | `quantize_rms_norm<QIn, QOut>(norm)`     | a float `rms_norm<T, Width, Affine>` (nn.RMSNorm) quantized      |
 /// | `normalize(x, norm)`                     | `qmatrix<n, Width, QIn>` to `qmatrix<n, Width, QOut>`, row by row |
+/// | `q16layer_norm<Width, QIn, QOut>`, `q16rms_norm` | the int16 layers (16x8: int16 rows in and out, zero points 0) |
+/// | `quantize_layer_norm<QIn, QOut, std::int16_t>(norm)`, `quantize_rms_norm<..., std::int16_t>` | the float layers quantized for 16x8 |
+/// | `normalize(x16, norm16)`                 | `q16matrix<n, Width, QIn>` to `q16matrix<n, Width, QOut>`     |
 ///
 /// Example:
 /// \code
@@ -71,15 +74,35 @@
 /// beta_j / s_out rounded, plus z_out, as float LayerNorm does with eps > 0 (with eps = 0 float gives NaN). Beyond
 /// the held limits (|gamma_j| / s_out > 2^15, |beta_j| / s_out >= 2^15, E > 2^61, the last only for a scale s below
 /// sqrt(eps) C 2^-30.5), outputs saturate or differ from float; no real layer comes near them.
+///
+/// Rationale (int16, 16x8): TFLite has no LayerNorm operator, so ctattn states its own: the steps above on int16
+/// values q_j of zero point 0, with these changes and bounds (C <= 16384, the same rule):
+///   - S1 and S2 in int64: |S1| <= 2^29, S2 <= 2^44;
+///   - D <= C^2 (65535 / 2)^2 < C^2 2^30 (RMSNorm: S1 = 0, D = C S2 <= C^2 2^30), so f is the largest even number
+///     with C^2 2^30 2^f <= 2^60 (20 for C = 32, 2 for C = 16384) and D 2^f <= 2^60: V_f < 2^62 as before, and the
+///     shift of step 4 is at least 7;
+///   - |N_j| <= 65535 (C - 1) < 2^30, so |N_j I| < 2^61; |n_j| < 2^31 as before;
+///   - |gamma_j| / s_out is held at 2^23 (an int16 output has 2^16 steps over its range), so e_j <= 24, and A_j is
+///     kept in 2^-8 output steps (`output_fraction_bits`): the shift is 47 - e_j >= 23, |A_j| < 2^40, b_j =
+///     round(beta_j / s_out 2^8) an int32;
+///   - q_j = clamp(round(A_j / 2^8), -32768, 32767).
+/// Precision, for |gamma_j| / s_out <= 2^15 and eps >= 4 s_in^2 (for eps = 1e-5, inputs within +-51): R and I
+/// move the value rounded in step 7 by at most 2^-7 output steps (|n_j| < 2^7), step 4 and E_f's rounding (at most
+/// sqrt(C - 1) / (4 V_f), and V_f >= E_f > 2^30 under that eps) by 2^-10 each, the weight's mantissa, step 6 and
+/// b_j by 2^-9 each: each output within 0.5 + 2^-6 output steps of LayerNorm of the input's real values, unless it
+/// saturates (tests/support/int16_cases.hpp holds it to that bound against torch's nn.LayerNorm).
 
 #include <bit>
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 
 #include "ctattn/detail/footprint_type.hpp"
+#include "ctattn/kernels/int16.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/matrix/rules.hpp"
+#include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 
@@ -94,10 +117,10 @@ template <typename T, auto Width, bool Affine>
 struct rms_norm;
 
 namespace detail {
-// The rules of an int8 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
-template <std::size_t Width, quantization QIn, quantization QOut, bool RootMeanSquare>
+// The rules of an int8 or int16 LayerNorm layer's type: its quantizations, and a width whose fixed point fits.
+template <std::size_t Width, quantization QIn, quantization QOut, bool RootMeanSquare, typename Value>
 using quantized_layer_norm_type_rules =
-    rule_list<quantization_rules<QIn>, quantization_rules<QOut>,
+    rule_list<value_quantization_rules<Value, QIn>, value_quantization_rules<Value, QOut>,
               shape_error::int8_layer_norm_must_not_overflow<op::quantized_layer_norm, count<Width>,
                                                              count<RootMeanSquare ? 16383 : 16384>>>;
 
@@ -129,22 +152,36 @@ constexpr std::int64_t round_held(double v, std::int64_t limit) noexcept {
 /// largest even number with Width^2 2^16 2^f <= 2^60; the bias 0 (nn.RMSNorm has none); |N_j| / sqrt(D) <= sqrt(C),
 /// so Width <= 16383 keeps |n_j| < 2^31. The other steps and bounds are LayerNorm's.
 ///
-/// Rules: QIn and QOut are quantizations; Width <= 16384, 16383 for RMSNorm (`int8_layer_norm_must_not_overflow`).
-template <auto Width, quantization QIn, quantization QOut, bool RootMeanSquare = false>
+/// With `Value` `std::int16_t` (`q16layer_norm`, `q16rms_norm`, made by `quantize_layer_norm<QIn, QOut,
+/// std::int16_t>`), the 16x8 layer: int16 rows in and out (both zero points 0), the header's steps with D < C^2 2^30
+/// (f the largest even number with Width^2 2^30 2^f <= 2^60), |gamma_j| / s_out held at 2^23 instead of 2^15, A_j in
+/// 2^-8 output steps (`output_fraction_bits`, the shift 47 - e_j) and the output clamped to int16 (the header's
+/// int16 rationale).
+///
+/// Rules: QIn and QOut are quantizations (for int16, of zero point 0: `int16_zero_point_must_be_zero`); Width <=
+/// 16384, 16383 for RMSNorm (`int8_layer_norm_must_not_overflow`).
+template <auto Width, quantization QIn, quantization QOut, bool RootMeanSquare = false,
+          detail::quantized_value Value = std::int8_t>
 struct qlayer_norm {
   static constexpr auto input_extent = normalize_extent<Width>;
   static constexpr auto output_extent = normalize_extent<Width>;
   static constexpr std::size_t width = extent_size(Width);
   static_assert(
-      (detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut, RootMeanSquare>>::check(), true));
+      (detail::first_broken<detail::quantized_layer_norm_type_rules<width, QIn, QOut, RootMeanSquare, Value>>::check(),
+       true));
+  using value_type = Value;
+  static constexpr bool int16 = std::same_as<Value, std::int16_t>;
   static constexpr bool root_mean_square = RootMeanSquare;
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
   static constexpr int fraction_bits = 24;
-  static constexpr int output_fraction_bits = detail::kernels::int8_layer_norm_output_fraction_bits;
+  static constexpr int output_fraction_bits = int16 ? detail::kernels::int16_layer_norm_output_fraction_bits
+                                                    : detail::kernels::int8_layer_norm_output_fraction_bits;
+  /// The largest |gamma_j| / s_out the layer holds: 2^15 output steps per unit (int8), 2^23 (int16).
+  static constexpr double largest_weight = int16 ? 8388608.0 : 32768.0;
   static constexpr std::int32_t largest_epsilon_shift = [] {
     std::int32_t f = 0;
-    constexpr int headroom = RootMeanSquare ? 16 : 14;  // D < C^2 2^headroom
+    constexpr int headroom = int16 ? 30 : (RootMeanSquare ? 16 : 14);  // D < C^2 2^headroom (<= for int16 RMSNorm)
     while (f < 46 && (std::uint64_t{width} * width << (headroom + f + 2)) <= (std::uint64_t{1} << 60)) f += 2;
     return f;
   }();
@@ -156,16 +193,17 @@ struct qlayer_norm {
   std::int32_t epsilon_shift = 0;
 
   /// `ctattn::normalize(x, *this)`: the call of the layer protocol, as `qlinear::forward`.
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return normalize(x, *this);
   }
 
   /// The memory of `normalize(x, norm)` on an X (ctattn::footprint): the object, X and the result (the same size),
   /// and on the stack one row's constants.
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qlayer_norm), sizeof(X), sizeof(basic_qmatrix<X::row_extent, output_extent, QOut>), 0,
+    return {sizeof(qlayer_norm), sizeof(X),
+            sizeof(detail::basic_quantized_matrix<Value, X::row_extent, output_extent, QOut>), 0,
             sizeof(detail::kernels::int8_layer_norm_row)};
   }
 
@@ -181,7 +219,9 @@ template <typename Quantized, bool Affine, bool HasBias, typename Float>
   constexpr quantization QOut = Quantized::output_quantization;
   Quantized q{};
   constexpr std::size_t c = Float::width;
-  constexpr double largest_weight = 32768.0;  // 2^15 output steps per unit of the normalized value
+  constexpr double largest_weight = Quantized::largest_weight;  // output steps per unit of the normalized value
+  // From n_j m_j (24 + 31 - e_j fractional bits) to A_j's output_fraction_bits: 39 - e_j (int8), 47 - e_j (int16).
+  constexpr std::int32_t shift_base = Quantized::fraction_bits + 31 - Quantized::output_fraction_bits;
   for (std::size_t j = 0; j < c; ++j) {
     double gamma = 1.0;
     double beta = 0.0;
@@ -191,8 +231,9 @@ template <typename Quantized, bool Affine, bool HasBias, typename Float>
     magnitude = magnitude > largest_weight ? largest_weight : magnitude;
     const math::quantized_multiplier m = math::quantize_multiplier(magnitude);
     q.multiplier[j] = gamma < 0.0 ? -m.multiplier : m.multiplier;
-    q.shift[j] = 39 - m.shift > 63 ? 63 : 39 - m.shift;
-    q.bias[j] = static_cast<std::int32_t>(round_away(beta / QOut.scale() * 65536.0));
+    q.shift[j] = shift_base - m.shift > 63 ? 63 : shift_base - m.shift;
+    q.bias[j] = static_cast<std::int32_t>(
+        round_away(beta / QOut.scale() * static_cast<double>(std::int64_t{1} << Quantized::output_fraction_bits)));
   }
   constexpr std::int64_t largest_epsilon = std::int64_t{1} << 61;
   const double e = static_cast<double>(norm.eps) / (QIn.scale() * QIn.scale()) * static_cast<double>(c * c);
@@ -223,7 +264,14 @@ template <typename Quantized, bool Affine, bool HasBias, typename Float>
 template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
 [[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
   using Float = layer_norm<T, Width, Affine>;
-  return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
+  // lines of a broken rule's error.
+  if constexpr (!detail::first_broken<
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, std::int8_t>>::check()) {
+    return 0;
+  } else {
+    return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+  }
 }
 
 /// An int8 RMSNorm over rows of Width values quantized with QIn, giving rows quantized with QOut
@@ -243,7 +291,73 @@ using qrms_norm = qlayer_norm<Width, QIn, QOut, true>;
 template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
 [[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
   using Float = rms_norm<T, Width, Affine>;
-  return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
+  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
+  // lines of a broken rule's error.
+  if constexpr (!detail::first_broken<
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, std::int8_t>>::check()) {
+    return 0;
+  } else {
+    return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
+  }
+}
+
+/// An int16 LayerNorm (16x8) over rows of Width int16 values quantized with QIn, giving int16 rows quantized with
+/// QOut (`qlayer_norm` with `Value` `std::int16_t`; both zero points 0).
+template <auto Width, quantization QIn, quantization QOut>
+using q16layer_norm = qlayer_norm<Width, QIn, QOut, false, std::int16_t>;
+
+/// An int16 RMSNorm (16x8): `qlayer_norm` with `RootMeanSquare` and `Value` `std::int16_t`; its bias is 0.
+template <auto Width, quantization QIn, quantization QOut>
+using q16rms_norm = qlayer_norm<Width, QIn, QOut, true, std::int16_t>;
+
+/// A float LayerNorm quantized for 16x8 (int16 inputs QIn, int16 outputs QOut, both of zero point 0), as
+/// `quantize_layer_norm<QIn, QOut>` quantizes it for int8, with the int16 layer's limits: |gamma_j| / s_out held at
+/// 2^23, the shift 47 - e_j, the bias in 2^-8 output steps, f for D < C^2 2^30.
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `q16layer_norm<Width, QIn, QOut>`            |
+///
+/// Example:
+/// \code
+///   constexpr auto norm16 = ctattn::quantize_layer_norm<q_x16, q_norm16, std::int16_t>(model.norm);
+///   const auto h = ctattn::normalize(x16, norm16);   // q16matrix<n, 32, q_norm16>
+/// \endcode
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto Width,
+          bool Affine>
+[[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
+  using Float = layer_norm<T, Width, Affine>;
+  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
+  // lines of a broken rule's error.
+  if constexpr (!detail::first_broken<
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, std::int16_t>>::check()) {
+    return 0;
+  } else {
+    return detail::quantized_norm_constants<q16layer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+  }
+}
+
+/// A float RMSNorm quantized for 16x8, as `quantize_layer_norm<QIn, QOut, std::int16_t>` (no bias).
+///
+/// | operand | what                                         |
+/// |---------|----------------------------------------------|
+/// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
+/// | result  | `q16rms_norm<Width, QIn, QOut>`              |
+///
+/// Example: `constexpr auto norm16 = ctattn::quantize_rms_norm<q_x16, q_norm16, std::int16_t>(model.norm);`
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto Width,
+          bool Affine>
+[[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
+  using Float = rms_norm<T, Width, Affine>;
+  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
+  // lines of a broken rule's error.
+  if constexpr (!detail::first_broken<
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, std::int16_t>>::check()) {
+    return 0;
+  } else {
+    return detail::quantized_norm_constants<q16rms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
+  }
 }
 
 namespace detail {
@@ -281,6 +395,47 @@ template <QuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bo
                                                           QIn.zero_point);
   }
   return y;
+}
+
+/// LayerNorm (or RMSNorm) of each row of an int16 x (16x8), integers only: the int8 layer's steps with the int16
+/// limits (the header's int16 rationale): each output within 0.5 + 2^-6 output steps of nn.LayerNorm of x's real
+/// values, unless it saturates.
+///
+/// | operand | shape                                  |
+/// |---------|----------------------------------------|
+/// | `x`     | `q16matrix<n, Width, QIn>`             |
+/// | `norm`  | `q16layer_norm<Width, QIn, QOut>` (or `q16rms_norm`) |
+/// | result  | `q16matrix<n, Width, QOut>`            |
+///
+/// Rules: as the int8 `normalize`.
+///
+/// Example: `const auto h = ctattn::normalize(x16, norm16);`
+template <Quantized16Matrix X, auto Width, quantization QIn, quantization QOut, bool RootMeanSquare>
+[[nodiscard]] constexpr auto normalize(const X& x,
+                                       const qlayer_norm<Width, QIn, QOut, RootMeanSquare, std::int16_t>& norm) noexcept
+    -> basic_q16matrix<X::row_extent, qlayer_norm<Width, QIn, QOut, RootMeanSquare, std::int16_t>::output_extent,
+                       QOut> {
+  using L = qlayer_norm<Width, QIn, QOut, RootMeanSquare, std::int16_t>;
+  basic_q16matrix<X::row_extent, L::output_extent, QOut> y;
+  if constexpr (detail::first_broken<detail::quantized_layer_norm_rules<X, L>>::check()) {
+    detail::kernels::int16_layer_norm_rows<RootMeanSquare>(x.elements, y.elements, norm.multiplier, norm.shift,
+                                                           norm.bias, norm.epsilon, norm.epsilon_shift);
+  }
+  return y;
+}
+
+/// `normalize(x, norm)` with an int8 x and an int16 layer, or an int16 x and an int8 layer: refused at compile time
+/// (`quantized_operands_must_have_one_width`), with the conversion to write.
+///
+/// Example: `ctattn::normalize(ctattn::quantize<q_x16, std::int16_t>(x8), norm16)` rather than
+/// `ctattn::normalize(x8, norm16)`.
+template <detail::AnyQuantizedMatrix X, auto Width, quantization QIn, quantization QOut, bool RootMeanSquare,
+          typename Value>
+  requires(!std::same_as<typename X::value_type, Value>)
+constexpr auto normalize(const X&, const qlayer_norm<Width, QIn, QOut, RootMeanSquare, Value>&) noexcept {
+  using L = qlayer_norm<Width, QIn, QOut, RootMeanSquare, Value>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_layer_norm, X, L>::check(), true));
+  return detail::basic_quantized_matrix<Value, X::row_extent, L::output_extent, QOut>{};
 }
 
 }  // namespace ctattn

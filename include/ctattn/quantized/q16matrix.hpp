@@ -88,6 +88,20 @@ namespace detail {
 template <typename M>
 concept AnyQuantizedMatrix = QuantizedMatrix<M> || Quantized16Matrix<M>;
 
+// The element type of a quantized layer's activations: int8, or int16 (16x8).
+template <typename T>
+concept quantized_value = std::same_as<T, std::int8_t> || std::same_as<T, std::int16_t>;
+
+// The quantized matrix of Value elements: `basic_qmatrix` (int8) or `basic_q16matrix` (int16).
+template <quantized_value Value, auto Rows, auto Cols, quantization Q>
+using basic_quantized_matrix =
+    std::conditional_t<std::same_as<Value, std::int16_t>, basic_q16matrix<Rows, Cols, Q>, basic_qmatrix<Rows, Cols, Q>>;
+
+// The rules of a quantization for Value elements: `quantization_rules` (int8) or `int16_quantization_rules`.
+template <quantized_value Value, quantization Q>
+using value_quantization_rules =
+    std::conditional_t<std::same_as<Value, std::int16_t>, int16_quantization_rules<Q>, quantization_rules<Q>>;
+
 // One int8 and one int16 operand.
 template <typename A, typename B>
 concept MixedWidths = (QuantizedMatrix<A> && Quantized16Matrix<B>) || (Quantized16Matrix<A> && QuantizedMatrix<B>);

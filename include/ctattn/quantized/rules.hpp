@@ -57,6 +57,10 @@ struct int16_hadamard {};
 struct int16_softmax {};
 /// A conversion between int8 and int16 (TFLite's QUANTIZE between quantized tensors).
 struct int16_conversion {};
+/// Scaled dot-product attention of int16 queries, keys and values (16x8).
+struct int16_attention {};
+/// Multi-head attention on int16 rows with 16x8 projections.
+struct int16_multi_head_attention {};
 /// The element-wise sum of int8 matrices.
 struct quantized_add {};
 /// The element-wise product of int8 matrices.
@@ -301,16 +305,16 @@ struct int8_mask_must_hide_keys {
   }
 };
 
-/// Int8 LayerNorm holds each normalized value, at most sqrt(C - 1) in magnitude, with 24 fractional bits in an
-/// int32: rows of C <= 16384 (ctattn/quantized/norm.hpp derives it).
+/// Int8 and int16 LayerNorm hold each normalized value, at most sqrt(C - 1) in magnitude, with 24 fractional bits in
+/// an int32: rows of C <= 16384 (ctattn/quantized/norm.hpp derives it).
 template <typename Operation, typename Width, typename Limit>
 struct int8_layer_norm_must_not_overflow {
   static constexpr bool holds = Width::value <= Limit::value;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: int8 LayerNorm holds each normalized value, up to sqrt(C - 1) in magnitude (sqrt(C) for "
-                  "RMSNorm), with 24 fractional bits in an int32, which holds rows of C <= 16384 (16383 for "
-                  "RMSNorm); normalize wider rows in float");
+                  "ctattn: int8 and int16 LayerNorm hold each normalized value, up to sqrt(C - 1) in magnitude "
+                  "(sqrt(C) for RMSNorm), with 24 fractional bits in an int32, which holds rows of C <= 16384 (16383 "
+                  "for RMSNorm); normalize wider rows in float");
     return holds;
   }
 };
