@@ -108,6 +108,74 @@ constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std
   }
 }
 
+/// The int32 sums of an R x C tile of 16x8 products over Length terms (at most 256, so that each sum stays within
+/// 2^30): rows of x against channels of w, XS and WS elements apart.
+// Rationale: as the int8 `scalar_tile_sums`: locals and advancing pointers keep the tile in registers, and a function
+// of its own keeps the caller's loops from competing for them.
+template <std::size_t Length, std::size_t XS, std::size_t WS, std::size_t R, std::size_t C>
+[[gnu::noinline]] void int16_tile_sums(const std::int16_t* x, const std::int8_t* w,
+                                       std::int32_t (&sums)[R][C]) noexcept {
+  static_assert(Length >= 1 && Length <= 256);
+  std::int32_t s[R][C]{};
+  const std::int16_t* in = x;
+  const std::int8_t* weight = w;
+  for (const std::int16_t* const end = x + Length; in != end; ++in, ++weight) {
+    std::int32_t values[R];
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) values[r] = in[r * XS];
+#pragma GCC unroll 4
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::int32_t factor = weight[c * WS];
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) s[r][c] += values[r] * factor;
+    }
+  }
+#pragma GCC unroll 4
+  for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (std::size_t c = 0; c < C; ++c) sums[r][c] = s[r][c];
+  }
+}
+
+/// The R x C outputs of rows of x (XS apart) and channels c0.. of w (WS apart) of the 16x8 FULLY_CONNECTED: the
+/// tile's int32 sums over chunks of 256 terms added into int64 with the bias, each requantized.
+template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C, std::size_t MC>
+CTATTN_ALWAYS_INLINE void int16_fully_connected_tile(const std::int16_t* x, const std::int8_t* w,
+                                                     const std::int64_t* bias,
+                                                     const math::quantized_multiplier* multipliers, std::size_t c0,
+                                                     std::int16_t* y) noexcept {
+  constexpr std::size_t chunk = 256;
+  constexpr std::size_t rest = K % chunk;
+  std::int64_t total[R][C];
+#pragma GCC unroll 4
+  for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (std::size_t c = 0; c < C; ++c) total[r][c] = bias[c0 + c];
+  }
+  std::int32_t part[R][C];
+  const auto add = [&] {
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+      for (std::size_t c = 0; c < C; ++c) total[r][c] += part[r][c];
+    }
+  };
+  for (std::size_t k0 = 0; k0 + chunk <= K; k0 += chunk) {
+    int16_tile_sums<chunk, XS, WS, R, C>(x + k0, w + c0 * WS + k0, part);
+    add();
+  }
+  if constexpr (rest != 0) {
+    int16_tile_sums<rest, XS, WS, R, C>(x + (K - rest), w + c0 * WS + (K - rest), part);
+    add();
+  }
+#pragma GCC unroll 4
+  for (std::size_t c = 0; c < C; ++c) {
+    const int64_requantizer requantize{multipliers[MC == 1 ? 0 : c0 + c]};
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) y[r * YS + c0 + c] = requantize(total[r][c]);
+  }
+}
+
 /// y[i][n] = requantize_int64(sum_k x[i][k] w[n][k] + bias[n], multipliers[n]): TFLite's 16x8 FULLY_CONNECTED with
 /// an int64 bias (the converter's default for 16x8), per channel (MC = N) or per tensor (one multiplier, MC = 1).
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC, typename Ops = int16_product_ops>
@@ -122,9 +190,29 @@ constexpr void int16_fully_connected(const std::int16_t (&x)[M][K], const std::i
       return;
     }
   }
+#if !defined(__ARM_ARCH_6M__)
+  // Rationale: at run time, where the core has the registers for it (not Armv6-M's eight low ones), 2 rows x 2
+  // channels a step: each input read once for two channels and each weight once for two rows, 4 multiply-adds per 4
+  // loads rather than per 8. The sums are the loop's below: the same bits.
+  if (!std::is_constant_evaluated()) {
+    constexpr std::size_t whole = N - N % 2;
+    for (std::size_t n = 0; n < whole; n += 2) {
+      std::size_t i = 0;
+#pragma GCC unroll 1
+      for (; i + 2 <= M; i += 2)
+        int16_fully_connected_tile<K, K, K, N, 2, 2, MC>(x[i], w[0], bias, multipliers, n, y[i]);
+      for (; i < M; ++i) int16_fully_connected_tile<K, K, K, N, 1, 2, MC>(x[i], w[0], bias, multipliers, n, y[i]);
+    }
+    for (std::size_t n = whole; n < N; ++n) {
+      for (std::size_t i = 0; i < M; ++i)
+        int16_fully_connected_tile<K, K, K, N, 1, 1, MC>(x[i], w[0], bias, multipliers, n, y[i]);
+    }
+    return;
+  }
+#endif
   // Rationale: the sum in int32 over chunks of 256 terms, each product at most 2^15 x 2^7 in magnitude, so a chunk's
-  // sum stays within 2^30; then into the int64 sum: one `mla` a term on the Cortex-M3 (against a multiply and a
-  // 64-bit add), the same bits.
+  // sum stays within 2^30; then into the int64 sum: one `mla` a term (against a multiply and a 64-bit add), the same
+  // bits.
   constexpr std::size_t chunk = 256;
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t n = 0; n < N; ++n) {
