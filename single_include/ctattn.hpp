@@ -15058,6 +15058,7 @@ struct quantization_constant {
 /// | `int16_zero_point_must_be_zero`       | `quantization_constant<Q>` of an int16 matrix                   |
 /// | `int16_scales_must_suit_the_kernel`   | the operation, its inputs' and output's `quantization_constant`s |
 /// | `quantized_operands_must_have_one_width` | both operands' types (one int8, one int16)                   |
+/// | `int16_softmax_is_tflites`            | whether the method given is `softmax_method::tflite`            |
 
 
 
@@ -15416,6 +15417,19 @@ struct int16_scales_must_suit_the_kernel {
                   "a_scale b_scale, multiply out_scale > a_scale b_scale / 128, softmax an input scale below 5, a "
                   "conversion in_scale / out_scale below 2^15; "
                   "choose a larger output scale (or a smaller input one)");
+    return holds;
+  }
+};
+
+/// 16x8 attention's softmax is TFLite's int16 SOFTMAX (two tables, read with interpolation): `softmax_method::tflite`
+/// names it; `softmax_method::rounded`, ctattn's int8 softmax, has no int16 form.
+template <typename Operation, bool Holds>
+struct int16_softmax_is_tflites {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: 16x8 attention's softmax is TFLite's int16 SOFTMAX, and softmax_method::rounded (ctattn's "
+                  "int8 softmax) has no int16 form; give softmax_method::tflite, or no method");
     return holds;
   }
 };
@@ -20124,6 +20138,43 @@ template <quantization Scores, Quantized16Matrix X, std::size_t Heads, typename 
     const Mask& mask = {}) noexcept
     -> basic_q16matrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   return multi_head_attention<Scores>(x, x, weights, mask);
+}
+
+/// 16x8 attention with its softmax method named, as int8 attention takes one: `softmax_method::tflite` is the method
+/// 16x8 attention has (TFLite's int16 SOFTMAX), and computes as without it; `softmax_method::rounded` has no int16
+/// form and stops the build (`int16_softmax_is_tflites`).
+///
+/// Example: `ctattn::multi_head_attention<q_scores16, ctattn::softmax_method::tflite>(x16, weights16)`, the same as
+/// `ctattn::multi_head_attention<q_scores16>(x16, weights16)`.
+template <quantization Scores, softmax_method Softmax, Quantized16Matrix X, Quantized16Matrix Memory, std::size_t Heads,
+          typename Query, typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+  requires detail::is_q16linear<Query>
+[[nodiscard]] constexpr auto multi_head_attention(
+    const X& x, const Memory& memory, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept {
+  static_assert((shape_error::int16_softmax_is_tflites < op::int16_multi_head_attention,
+                 Softmax == softmax_method::tflite > ::check(), true));
+  return multi_head_attention<Scores>(x, memory, weights, mask);
+}
+
+/// \copydoc multi_head_attention(const X&, const Memory&, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>&, const Mask&)
+template <quantization Scores, softmax_method Softmax, Quantized16Matrix X, std::size_t Heads, typename Query,
+          typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+  requires detail::is_q16linear<Query>
+[[nodiscard]] constexpr auto multi_head_attention(
+    const X& x, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept {
+  return multi_head_attention<Scores, Softmax>(x, x, weights, mask);
+}
+
+/// \copydoc multi_head_attention(const X&, const Memory&, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>&, const Mask&)
+template <quantization Scores, quantization Out, softmax_method Softmax, Quantized16Matrix Q, Quantized16Matrix K,
+          Quantized16Matrix V, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
+                                                          const Mask& mask = {}) noexcept {
+  static_assert((shape_error::int16_softmax_is_tflites < op::int16_attention,
+                 Softmax == softmax_method::tflite > ::check(), true));
+  return scaled_dot_product_attention<Scores, Out>(q, k, v, mask);
 }
 
 /// Attention with operands of two widths: an int8 matrix among int16 ones, an int8 input to 16x8 projections or an

@@ -52,4 +52,12 @@ static_assert(ctattn::math::reduced_multiplier(ctattn::math::quantize_multiplier
 static_assert(ctattn::math::reduced_multiplier({0x7FFFFFF0, 0}) == 0x7FFF);
 // exp(0) read from the table: the last interval's interpolation gives 32762, not 32767 (as TFLite's).
 static_assert(ctattn::detail::kernels::int16_table_lookup(32767, ctattn::detail::int16_softmax_tables::exp) == 32762);
+
+// 16x8 attention with its softmax method named: softmax_method::tflite computes as without it (rounded is the rule
+// int16_softmax_is_tflites, tests/compile_fail/q16attention_rounded_softmax.cpp).
+constexpr ctattn::q16matrix<3, 4, ctattn::quantization{0.0005}> x16{{{1, 2, 3, 4}, {-5, 6, 7, 8}, {9, -10, 11, 12}}};
+constexpr ctattn::quantization q_scores16{0.0003}, q_out16{0.0004};
+static_assert(ctattn::scaled_dot_product_attention<q_scores16, q_out16, ctattn::softmax_method::tflite>(
+                  x16, x16, x16, ctattn::causal) ==
+              ctattn::scaled_dot_product_attention<q_scores16, q_out16>(x16, x16, x16, ctattn::causal));
 }  // namespace

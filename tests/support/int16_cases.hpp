@@ -562,8 +562,11 @@ constexpr std::size_t attention_mismatches(Read read) noexcept {
   const auto y = ctattn::multi_head_attention<attention_scores>(x, weights, ctattn::causal);
   const auto wide = ctattn::scaled_dot_product_attention<ctattn::quantization{at::s_wide_scores},
                                                          ctattn::quantization{at::s_wide_out}>(q, k, v);
+  // The method named (`softmax_method::tflite`, the one 16x8 attention has): the same bits.
+  const auto named =
+      ctattn::multi_head_attention<attention_scores, ctattn::softmax_method::tflite>(x, x, weights, ctattn::causal);
   return differing(q, at::q) + differing(k, at::k) + differing(v, at::v) + differing(y, at::output) +
-         differing(wide, at::wide);
+         differing(named, at::output) + differing(wide, at::wide);
 }
 
 // Every case of this header, once (tests/support/case_list.hpp).

@@ -44,6 +44,7 @@
 #include "ctattn/quantized/q16linear.hpp"
 #include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/rules.hpp"
+#include "ctattn/quantized/softmax.hpp"
 
 namespace ctattn {
 
@@ -260,6 +261,43 @@ template <quantization Scores, Quantized16Matrix X, std::size_t Heads, typename 
     const Mask& mask = {}) noexcept
     -> basic_q16matrix<X::row_extent, Output::output_extent, Output::output_quantization> {
   return multi_head_attention<Scores>(x, x, weights, mask);
+}
+
+/// 16x8 attention with its softmax method named, as int8 attention takes one: `softmax_method::tflite` is the method
+/// 16x8 attention has (TFLite's int16 SOFTMAX), and computes as without it; `softmax_method::rounded` has no int16
+/// form and stops the build (`int16_softmax_is_tflites`).
+///
+/// Example: `ctattn::multi_head_attention<q_scores16, ctattn::softmax_method::tflite>(x16, weights16)`, the same as
+/// `ctattn::multi_head_attention<q_scores16>(x16, weights16)`.
+template <quantization Scores, softmax_method Softmax, Quantized16Matrix X, Quantized16Matrix Memory, std::size_t Heads,
+          typename Query, typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+  requires detail::is_q16linear<Query>
+[[nodiscard]] constexpr auto multi_head_attention(
+    const X& x, const Memory& memory, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept {
+  static_assert((shape_error::int16_softmax_is_tflites < op::int16_multi_head_attention,
+                 Softmax == softmax_method::tflite > ::check(), true));
+  return multi_head_attention<Scores>(x, memory, weights, mask);
+}
+
+/// \copydoc multi_head_attention(const X&, const Memory&, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>&, const Mask&)
+template <quantization Scores, softmax_method Softmax, Quantized16Matrix X, std::size_t Heads, typename Query,
+          typename Key, typename Value, typename Output, AttentionMask Mask = no_mask_type>
+  requires detail::is_q16linear<Query>
+[[nodiscard]] constexpr auto multi_head_attention(
+    const X& x, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>& weights,
+    const Mask& mask = {}) noexcept {
+  return multi_head_attention<Scores, Softmax>(x, x, weights, mask);
+}
+
+/// \copydoc multi_head_attention(const X&, const Memory&, const qmulti_head_attention_weights<Heads, Query, Key, Value, Output>&, const Mask&)
+template <quantization Scores, quantization Out, softmax_method Softmax, Quantized16Matrix Q, Quantized16Matrix K,
+          Quantized16Matrix V, AttentionMask Mask = no_mask_type>
+[[nodiscard]] constexpr auto scaled_dot_product_attention(const Q& q, const K& k, const V& v,
+                                                          const Mask& mask = {}) noexcept {
+  static_assert((shape_error::int16_softmax_is_tflites < op::int16_attention,
+                 Softmax == softmax_method::tflite > ::check(), true));
+  return scaled_dot_product_attention<Scores, Out>(q, k, v, mask);
 }
 
 /// Attention with operands of two widths: an int8 matrix among int16 ones, an int8 input to 16x8 projections or an

@@ -28,6 +28,7 @@
 /// | `int16_zero_point_must_be_zero`       | `quantization_constant<Q>` of an int16 matrix                   |
 /// | `int16_scales_must_suit_the_kernel`   | the operation, its inputs' and output's `quantization_constant`s |
 /// | `quantized_operands_must_have_one_width` | both operands' types (one int8, one int16)                   |
+/// | `int16_softmax_is_tflites`            | whether the method given is `softmax_method::tflite`            |
 
 #include <cstddef>
 #include <cstdint>
@@ -391,6 +392,19 @@ struct int16_scales_must_suit_the_kernel {
                   "a_scale b_scale, multiply out_scale > a_scale b_scale / 128, softmax an input scale below 5, a "
                   "conversion in_scale / out_scale below 2^15; "
                   "choose a larger output scale (or a smaller input one)");
+    return holds;
+  }
+};
+
+/// 16x8 attention's softmax is TFLite's int16 SOFTMAX (two tables, read with interpolation): `softmax_method::tflite`
+/// names it; `softmax_method::rounded`, ctattn's int8 softmax, has no int16 form.
+template <typename Operation, bool Holds>
+struct int16_softmax_is_tflites {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: 16x8 attention's softmax is TFLite's int16 SOFTMAX, and softmax_method::rounded (ctattn's "
+                  "int8 softmax) has no int16 form; give softmax_method::tflite, or no method");
     return holds;
   }
 };
