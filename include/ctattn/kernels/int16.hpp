@@ -108,35 +108,6 @@ constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std
   }
 }
 
-/// The int32 sums of an R x C tile of 16x8 products over Length terms (at most 256, so that each sum stays within
-/// 2^30): rows of x against channels of w, XS and WS elements apart.
-// Rationale: as the int8 `scalar_tile_sums`: locals and advancing pointers keep the tile in registers, and a function
-// of its own keeps the caller's loops from competing for them.
-template <std::size_t Length, std::size_t XS, std::size_t WS, std::size_t R, std::size_t C>
-[[gnu::noinline]] void int16_tile_sums(const std::int16_t* x, const std::int8_t* w,
-                                       std::int32_t (&sums)[R][C]) noexcept {
-  static_assert(Length >= 1 && Length <= 256);
-  std::int32_t s[R][C]{};
-  const std::int16_t* in = x;
-  const std::int8_t* weight = w;
-  for (const std::int16_t* const end = x + Length; in != end; ++in, ++weight) {
-    std::int32_t values[R];
-#pragma GCC unroll 4
-    for (std::size_t r = 0; r < R; ++r) values[r] = in[r * XS];
-#pragma GCC unroll 4
-    for (std::size_t c = 0; c < C; ++c) {
-      const std::int32_t factor = weight[c * WS];
-#pragma GCC unroll 4
-      for (std::size_t r = 0; r < R; ++r) s[r][c] += values[r] * factor;
-    }
-  }
-#pragma GCC unroll 4
-  for (std::size_t r = 0; r < R; ++r) {
-#pragma GCC unroll 4
-    for (std::size_t c = 0; c < C; ++c) sums[r][c] = s[r][c];
-  }
-}
-
 /// The R x C outputs of rows of x (XS apart) and channels c0.. of w (WS apart) of the 16x8 FULLY_CONNECTED: the
 /// tile's int32 sums over chunks of 256 terms added into int64 with the bias, each requantized.
 template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C, std::size_t MC>
@@ -152,20 +123,21 @@ CTATTN_ALWAYS_INLINE void int16_fully_connected_tile(const std::int16_t* x, cons
 #pragma GCC unroll 4
     for (std::size_t c = 0; c < C; ++c) total[r][c] = bias[c0 + c];
   }
-  std::int32_t part[R][C];
+  // The int8 kernels' tile sums (kernels/int8.hpp) on int16 rows: a chunk's sums, within 2^30, are exact in 32 bits.
+  std::uint32_t part[R][C];
   const auto add = [&] {
 #pragma GCC unroll 4
     for (std::size_t r = 0; r < R; ++r) {
 #pragma GCC unroll 4
-      for (std::size_t c = 0; c < C; ++c) total[r][c] += part[r][c];
+      for (std::size_t c = 0; c < C; ++c) total[r][c] += static_cast<std::int32_t>(part[r][c]);
     }
   };
   for (std::size_t k0 = 0; k0 + chunk <= K; k0 += chunk) {
-    int16_tile_sums<chunk, XS, WS, R, C>(x + k0, w + c0 * WS + k0, part);
+    scalar_tile_sums<chunk, XS, WS, R, C>(x + k0, w + c0 * WS + k0, part);
     add();
   }
   if constexpr (rest != 0) {
-    int16_tile_sums<rest, XS, WS, R, C>(x + (K - rest), w + c0 * WS + (K - rest), part);
+    scalar_tile_sums<rest, XS, WS, R, C>(x + (K - rest), w + c0 * WS + (K - rest), part);
     add();
   }
 #pragma GCC unroll 4

@@ -258,19 +258,20 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-/// The raw sums of an R x C tile, rows of x against channels of w, K terms: `scalar_tile`'s first step.
+/// The raw sums of an R x C tile, rows of x against channels of w, K terms: `scalar_tile`'s first step. x holds int8
+/// values, or int16 ones (the 16x8 FC's tiles, kernels/int16.hpp, in chunks of at most 256 terms, whose sums are
+/// exact in 32 bits).
 // Rationale: the accumulators are locals and the terms are read through pointers that advance, so that GCC keeps
 // the tile in registers at -Os and -O2 alike (with an index into arrays, -O2 spilled the row pointer). The loop is a
 // function of its own so that the caller's loops do not compete for its registers: inlined, GCC 12 -O2 spilled two
 // of the loaded terms in every step on the Cortex-M3 (15 instructions per 4 multiply-adds, not 10), and how many it
 // spilled changed with code elsewhere in the caller; the call costs about 15 instructions a tile of 2 x 2 x K.
-template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t R, std::size_t C>
-[[gnu::noinline]] void scalar_tile_sums(const std::int8_t* x, const std::int8_t* w,
-                                        std::uint32_t (&sums)[R][C]) noexcept {
+template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t R, std::size_t C, typename In>
+[[gnu::noinline]] void scalar_tile_sums(const In* x, const std::int8_t* w, std::uint32_t (&sums)[R][C]) noexcept {
   std::uint32_t s[R][C]{};
-  const std::int8_t* in = x;
+  const In* in = x;
   const std::int8_t* weight = w;
-  for (const std::int8_t* const end = x + K; in != end; ++in, ++weight) {
+  for (const In* const end = x + K; in != end; ++in, ++weight) {
     std::int32_t values[R];
 #pragma GCC unroll 4
     for (std::size_t r = 0; r < R; ++r) values[r] = in[r * XS];
