@@ -14932,7 +14932,8 @@ inline constexpr basic_matrix<T, normalize_extent<Positions>, normalize_extent<D
 /// \file
 /// `ctattn::q16matrix`: an int16 matrix with its quantization in its type (TFLite's 16x8 activations: symmetric,
 /// zero point 0), and the conversions TFLite's QUANTIZE makes: float to int16, int8 to int16 and int16 to int8
-/// (`ctattn::quantize`), and back to float (`ctattn::dequantize`).
+/// (`ctattn::quantize`), and back to float (`ctattn::dequantize`); `ctattn::qconversion`, the conversion between
+/// the widths as a layer (what `ctattn::quantize` puts between an int8 layer and a 16x8 one).
 
 
 // ---------------------------------------- ctattn/quantized/qmatrix.hpp
@@ -15025,15 +15026,162 @@ struct quantization_constant {
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
 /// | `ranges_must_hold_every_point`        | the point in a layer the table lacks, whole (`layers.0.norm1`)  |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
-/// | `weight_override_must_name_a_layer`   | the model, the override's path (`point<'h', 'e', 'd'>`) that names none of its layers with linear weights |
+/// | `weight_override_must_name_a_layer`   | the model, the override's path (`point<'h', 'e', 'd'>`) that names none of its layers with linear weights or a 16x8 form |
 /// | `layer_weights_must_have_its_format`  | the weight type an int8 layer holds, the type given (int8 or int4 weights, or another shape) |
 /// | `weight_scales_must_match_granularity`| `count<S>` (the scales given), `count<N>` (the layer's: Out per channel, 1 per tensor) |
 /// | `int16_zero_point_must_be_zero`       | `quantization_constant<Q>` of an int16 matrix                   |
 /// | `int16_scales_must_suit_the_kernel`   | the operation, its inputs' and output's `quantization_constant`s |
 /// | `quantized_operands_must_have_one_width` | both operands' types (one int8, one int16)                   |
 /// | `int16_softmax_is_tflites`            | whether the method given is `softmax_method::tflite`            |
+/// | `int16_activations_take_int8_weights` | the layer's `weight_format_constant` and `activation_format_constant` |
+/// | `int16_layer_has_no_decoding_step`    | the layer's `activation_format` (`activation_format_constant`)  |
+/// | `layer_needs_a_16x8_form`             | the model, the path of the override asking for 16x8 a layer without a 16x8 form |
 
 
+// ---------------------------------------- ctattn/quantized/weights.hpp
+#ifndef CTATTN_QUANTIZED_WEIGHTS_HPP
+#define CTATTN_QUANTIZED_WEIGHTS_HPP
+
+/// \file
+/// How a quantized layer stores its weights: `ctattn::weight_format` (int8, or int4 two a byte), and
+/// `ctattn::int4_weights`, an out x in matrix of int4 values in TFLite's dense packing.
+///
+/// | entity                         | what                                                                 |
+/// |--------------------------------|----------------------------------------------------------------------|
+/// | `weight_format::int8`          | one int8 a weight (the default)                                      |
+/// | `weight_format::int4`          | two int4 weights a byte, [-7, 7] from `quantize_linear` (TFLite's range), half the flash |
+/// | `int4_weights<Out, In>`        | the packed bytes, `(r, c)` reads one value                           |
+/// | `int4_weights<Out, In>::from_values(v)` | packs int8 values in [-8, 7], at compile time              |
+/// | `weight_granularity::per_channel`, `::per_tensor` | one scale per output channel (the default), or one for all |
+/// | `activation_format::int8`, `::int16` | the activations' width: int8 (the default), or 16x8's int16        |
+///
+/// Example:
+/// \code
+///   constexpr auto w = ctattn::int4_weights<2, 3>::from_values({{1, -2, 3}, {-8, 7, 0}});
+///   static_assert(w.packed[0] == 0xE1 && w(1, 0) == -8);
+/// \endcode
+
+
+
+namespace ctattn {
+
+/// How a quantized linear layer (`ctattn::qlinear`) stores its weights. Both give TFLite's int8 fully-connected
+/// arithmetic (TFLite unpacks int4 weights to int8 before its int8 kernel); int4 halves the weights' flash and
+/// rounds each weight to one of 15 steps instead of 255.
+///
+/// | value   | storage                          | TFLite tensor type |
+/// |---------|----------------------------------|--------------------|
+/// | `int8`  | `std::int8_t weight[Out][In]`    | INT8               |
+/// | `int4`  | `int4_weights<Out, In>`          | INT4               |
+///
+/// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4> layer;`
+enum class weight_format : unsigned char { int8, int4 };
+
+/// Whether a quantized linear layer's weights have one scale per output channel or one for the whole matrix.
+/// TFLite takes both for int8 weights; TFLite Micro's int4 FULLY_CONNECTED and CMSIS-NN's `arm_fully_connected_s4`
+/// take int4 weights per tensor only. Per tensor, a layer keeps one fixed-point multiplier, derived as TFLite's
+/// per-tensor FULLY_CONNECTED derives it (the input and weight scales multiplied in float32, then divided by the
+/// output's scale in double), rather than one per channel: 8 bytes of flash per channel less.
+///
+/// | value         | scales | multipliers kept |
+/// |---------------|--------|------------------|
+/// | `per_channel` | Out    | Out              |
+/// | `per_tensor`  | 1      | 1                |
+///
+/// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4, ctattn::weight_granularity::per_tensor> layer;`
+enum class weight_granularity : unsigned char { per_channel, per_tensor };
+
+/// The width of a quantized layer's activations: TFLite's int8 mode, or its 16x8 mode (int16 activations, int8
+/// weights, int64 biases). `ctattn::quantize` takes it for a whole model (`quantize_options::activations`) and for a
+/// layer (`layer_weights::activations`); `encoder_layer_quantizations::activations` for one encoder layer.
+///
+/// | value   | activations                                  | weights     | TFLite mode         |
+/// |---------|----------------------------------------------|-------------|---------------------|
+/// | `int8`  | `qmatrix`, asymmetric (a zero point)         | int8 or int4 | int8               |
+/// | `int16` | `q16matrix`, symmetric (zero point 0)        | int8        | 16x8                |
+///
+/// Example: `constexpr auto q16 = ctattn::quantize<ranges, ctattn::quantize_options{.activations = ctattn::activation_format::int16}>(model);`
+enum class activation_format : unsigned char { int8, int16 };
+
+namespace detail {
+// Reached in constant evaluation by a value outside [-8, 7] given to `int4_weights::from_values`: the build stops
+// here, this function's name in the compiler's message.
+inline void int4_weight_must_be_between_minus_8_and_7() noexcept {}
+}  // namespace detail
+
+template <std::size_t Out, std::size_t In>
+struct int4_weights;
+
+namespace detail {
+// The packing of values already in [-8, 7] (`quantize_linear`'s, clamped to [-7, 7]): each value's low four bits.
+template <std::size_t Out, std::size_t In>
+constexpr int4_weights<Out, In> int4_packing_of(const std::int8_t (&values)[Out][In]) noexcept;
+}  // namespace detail
+
+/// An Out x In matrix of int4 weights (PyTorch's out x in layout) in TFLite's dense packing: the values in
+/// row-major order, value 2i in the low nibble of `packed[i]` and value 2i + 1 in its high nibble, each a two's
+/// complement 4-bit number; with an odd Out x In the last byte's high nibble is 0. Any byte is a valid pair, so
+/// bytes read from a file need no check.
+///
+/// | member            | meaning                                                  |
+/// |-------------------|----------------------------------------------------------|
+/// | `rows`, `cols`    | Out, In                                                  |
+/// | `packed`          | (Out In + 1) / 2 bytes                                   |
+/// | `(r, c)`          | the value at row r, column c, in [-8, 7]                 |
+/// | `from_values(v)`  | the packing of int8 values (compile time; a value outside [-8, 7] stops the build) |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::int4_weights<1, 2> w{{0xF3}};   // {3, -1}
+///   static_assert(w(0, 0) == 3 && w(0, 1) == -1);
+/// \endcode
+template <std::size_t Out, std::size_t In>
+struct int4_weights {
+  static constexpr std::size_t rows = Out;
+  static constexpr std::size_t cols = In;
+  static constexpr std::size_t bytes = detail::kernels::int4_packed_bytes<Out, In>;
+
+  std::uint8_t packed[bytes]{};
+
+  [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept {
+    return detail::kernels::int4_value(packed, r * In + c);
+  }
+
+  /// The packing of Out x In values, each in [-8, 7]; a value outside stops the build
+  /// (`int4_weight_must_be_between_minus_8_and_7` in the compiler's message).
+  // Rationale: consteval, so that no value is silently wrapped or saturated: weights computed at run time come from
+  // a file's packed bytes, where every byte is valid.
+  [[nodiscard]] static consteval int4_weights from_values(const std::int8_t (&values)[Out][In]) noexcept {
+    for (std::size_t r = 0; r < Out; ++r) {
+      for (std::size_t c = 0; c < In; ++c) {
+        if (values[r][c] < -8 || values[r][c] > 7) detail::int4_weight_must_be_between_minus_8_and_7();
+      }
+    }
+    return detail::int4_packing_of(values);
+  }
+
+  friend constexpr bool operator==(const int4_weights&, const int4_weights&) = default;
+};
+
+namespace detail {
+template <std::size_t Out, std::size_t In>
+constexpr int4_weights<Out, In> int4_packing_of(const std::int8_t (&values)[Out][In]) noexcept {
+  int4_weights<Out, In> w{};
+  for (std::size_t r = 0; r < Out; ++r) {
+    for (std::size_t c = 0; c < In; ++c) {
+      const std::size_t i = r * In + c;
+      const auto nibble = static_cast<unsigned>(values[r][c]) & 0xFu;
+      w.packed[i / 2] = static_cast<std::uint8_t>(w.packed[i / 2] | (i % 2 == 0 ? nibble : nibble << 4));
+    }
+  }
+  return w;
+}
+}  // namespace detail
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_WEIGHTS_HPP
+// ---------------------------------------- ctattn/quantized/rules.hpp (continued)
 
 namespace ctattn {
 
@@ -15200,19 +15348,19 @@ struct weight_scales_must_match_granularity {
   }
 };
 
-/// A `layer_weights` override of `quantize_options` names a layer of the model that has linear weights, as the ranges
-/// name it: a member, a sequential's element or a whole sequential; a path that names none (a typo, a part inside a
-/// layer, whose linears take one format, or an embedding, norm or activation, which keep their own) would change
-/// nothing, silently.
+/// A `layer_weights` override of `quantize_options` names a layer of the model whose options it sets, as the ranges
+/// name it: a member, a sequential's element or a whole sequential, with linear weights or a 16x8 form; a path that
+/// names none (a typo, a part inside a layer, whose linears take one format, or an embedding or pool, which keep
+/// their own) would change nothing, silently.
 template <typename Operation, typename Model, typename Path, bool Holds>
 struct weight_override_must_name_a_layer {
   static constexpr bool holds = Holds;
   static constexpr bool check() noexcept {
     static_assert(holds,
                   "ctattn: a layer_weights override in quantize_options names no layer of the model with linear "
-                  "weights (the path below); name a member (head), a sequential's element (layers.0) or a whole "
-                  "sequential (layers), as the ranges name them: not a part inside a layer, nor an embedding, norm "
-                  "or activation, which keep their own");
+                  "weights or a 16x8 form (the path below); name a member (head), a sequential's element (layers.0) "
+                  "or a whole sequential (layers), as the ranges name them: not a part inside a layer, nor an "
+                  "embedding or pool, which keep their own");
     return holds;
   }
 };
@@ -15419,6 +15567,63 @@ struct quantized_operands_must_have_one_width {
         "ctattn: one operand is int8 and the other int16 (a 16x8 layer takes int16 inputs), and a quantized "
         "operation takes one width; convert one with ctattn::quantize<Q, std::int16_t>(q8) or ctattn::quantize<Q>(q16) (TFLite's "
         "QUANTIZE between int8 and int16)");
+    return holds;
+  }
+};
+
+/// A weight format as a type, for diagnostics.
+template <weight_format F>
+struct weight_format_constant {
+  static constexpr weight_format value = F;
+};
+/// An activation format as a type, for diagnostics.
+template <activation_format F>
+struct activation_format_constant {
+  static constexpr activation_format value = F;
+};
+
+/// A 16x8 layer's weights are int8: TFLite's 16x8 mode has int8 weights only, and ctattn's int16 products
+/// (`q16linear`) take no int4 weights.
+template <typename Operation, typename Weights, typename Activations>
+struct int16_activations_take_int8_weights {
+  static constexpr bool holds = Weights::value == weight_format::int8 || Activations::value == activation_format::int8;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer with int16 activations (16x8) takes int8 weights, and this one was given int4 "
+                  "weights; keep int4 weights with int8 activations, or give this layer weight_format::int8 (an "
+                  "override in quantize_options: {\"path\", weight_format::int8, ..., activation_format::int16})");
+    return holds;
+  }
+};
+
+/// Decoding token by token (`step`, a KV cache of int8 keys and values) is the int8 layers'; a 16x8 layer runs
+/// `forward` over the whole sequence.
+template <typename Operation, typename Activations>
+struct int16_layer_has_no_decoding_step {
+  static constexpr bool holds = Activations::value == activation_format::int8;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: decoding token by token (step, with an int8 KV cache) needs int8 activations, and this "
+                  "layer's are int16 (16x8); run forward over the sequence, or quantize the layer with "
+                  "activation_format::int8");
+    return holds;
+  }
+};
+
+/// An override that asks `ctattn::quantize` for a layer in 16x8 (`activation_format::int16`) names a layer with a
+/// 16x8 form: a linear layer, a LayerNorm or RMSNorm, an activation, an encoder layer, the class token's pooling, or
+/// a sequential or residual connection (whose layers with a 16x8 form take it). The others (embeddings, class tokens,
+/// patch embeddings, mean pooling, decoder layers, attention and feed-forward layers) stay int8 in a 16x8 model,
+/// converted at their edges.
+template <typename Operation, typename Model, typename Path, bool Holds>
+struct layer_needs_a_16x8_form {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: an override in quantize_options asks for a layer in 16x8 (activation_format::int16), and "
+                  "ctattn has no 16x8 form of it (the path below); give it activation_format::int8, which a 16x8 "
+                  "model converts to and from, or override a linear layer, norm, activation, encoder layer or "
+                  "sequential");
     return holds;
   }
 };
@@ -15681,6 +15886,20 @@ template <quantized_value Value, auto Rows, auto Cols, quantization Q>
 using basic_quantized_matrix =
     std::conditional_t<std::same_as<Value, std::int16_t>, basic_q16matrix<Rows, Cols, Q>, basic_qmatrix<Rows, Cols, Q>>;
 
+// A quantized matrix's type with Rows rows (its columns, quantization and width kept).
+// Rationale: a class, not `basic_quantized_matrix<typename M::value_type, Rows, M::column_extent, M::quant>`, which
+// GCC 12 crashes on (a quantization argument taken from a type, substituted into an alias).
+template <typename M, auto Rows>
+struct with_rows;
+template <auto R, auto C, quantization Q, auto Rows>
+struct with_rows<basic_qmatrix<R, C, Q>, Rows> {
+  using type = basic_qmatrix<Rows, C, Q>;
+};
+template <auto R, auto C, quantization Q, auto Rows>
+struct with_rows<basic_q16matrix<R, C, Q>, Rows> {
+  using type = basic_q16matrix<Rows, C, Q>;
+};
+
 // The rules of a quantization for Value elements: `quantization_rules` (int8) or `int16_quantization_rules`.
 template <quantized_value Value, quantization Q>
 using value_quantization_rules =
@@ -15799,6 +16018,46 @@ template <quantization Q, Quantized16Matrix X>
   }
   return q;
 }
+
+/// TFLite's QUANTIZE between an int8 activation and an int16 one as a layer (the layer protocol's verbs): where a
+/// model mixes the widths, `ctattn::quantize` puts one between an int8 layer and a 16x8 one (and back). `To` is the
+/// result's element type: `std::int16_t` (int8 in QIn to int16 in QOut) or `std::int8_t` (int16 to int8).
+///
+/// | operand        | shape                                                                       |
+/// |----------------|-----------------------------------------------------------------------------|
+/// | `forward(x)`   | `qmatrix<n, d, QIn>` -> `q16matrix<n, d, QOut>`, or `q16matrix` -> `qmatrix` |
+///
+/// Example: `const auto h16 = ctattn::qconversion<q8, q16, std::int16_t>{}.forward(h8);`
+///
+/// Rules: x is in QIn (`input_quantization_must_match_layer`); the scales suit the kernel (`int16_scales_must_suit_the_kernel`).
+template <quantization QIn, quantization QOut, detail::quantized_value To>
+struct qconversion {
+  using value_type = To;
+  static constexpr bool int16 = std::same_as<To, std::int16_t>;
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+
+  template <detail::AnyQuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    static_assert(
+        (shape_error::input_quantization_must_match_layer<op::int16_conversion, quantization_constant<X::quant>,
+                                                          quantization_constant<QIn>>::check(),
+         true));
+    if constexpr (int16) {
+      return quantize<QOut, std::int16_t>(x);
+    } else {
+      return quantize<QOut>(x);
+    }
+  }
+
+  /// The memory of `forward(x)` on an X: X and the result.
+  template <detail::AnyQuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {0, sizeof(X), sizeof(detail::basic_quantized_matrix<To, X::row_extent, X::column_extent, QOut>), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qconversion&, const qconversion&) = default;
+};
 
 /// The float matrix an int16 one stands for: scale x q, computed in double, rounded to float.
 ///
@@ -16176,137 +16435,6 @@ constexpr auto operator+(const A&, const B&) noexcept {
 /// \endcode
 
 
-// ---------------------------------------- ctattn/quantized/weights.hpp
-#ifndef CTATTN_QUANTIZED_WEIGHTS_HPP
-#define CTATTN_QUANTIZED_WEIGHTS_HPP
-
-/// \file
-/// How a quantized layer stores its weights: `ctattn::weight_format` (int8, or int4 two a byte), and
-/// `ctattn::int4_weights`, an out x in matrix of int4 values in TFLite's dense packing.
-///
-/// | entity                         | what                                                                 |
-/// |--------------------------------|----------------------------------------------------------------------|
-/// | `weight_format::int8`          | one int8 a weight (the default)                                      |
-/// | `weight_format::int4`          | two int4 weights a byte, [-7, 7] from `quantize_linear` (TFLite's range), half the flash |
-/// | `int4_weights<Out, In>`        | the packed bytes, `(r, c)` reads one value                           |
-/// | `int4_weights<Out, In>::from_values(v)` | packs int8 values in [-8, 7], at compile time              |
-/// | `weight_granularity::per_channel`, `::per_tensor` | one scale per output channel (the default), or one for all |
-///
-/// Example:
-/// \code
-///   constexpr auto w = ctattn::int4_weights<2, 3>::from_values({{1, -2, 3}, {-8, 7, 0}});
-///   static_assert(w.packed[0] == 0xE1 && w(1, 0) == -8);
-/// \endcode
-
-
-
-namespace ctattn {
-
-/// How a quantized linear layer (`ctattn::qlinear`) stores its weights. Both give TFLite's int8 fully-connected
-/// arithmetic (TFLite unpacks int4 weights to int8 before its int8 kernel); int4 halves the weights' flash and
-/// rounds each weight to one of 15 steps instead of 255.
-///
-/// | value   | storage                          | TFLite tensor type |
-/// |---------|----------------------------------|--------------------|
-/// | `int8`  | `std::int8_t weight[Out][In]`    | INT8               |
-/// | `int4`  | `int4_weights<Out, In>`          | INT4               |
-///
-/// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4> layer;`
-enum class weight_format : unsigned char { int8, int4 };
-
-/// Whether a quantized linear layer's weights have one scale per output channel or one for the whole matrix.
-/// TFLite takes both for int8 weights; TFLite Micro's int4 FULLY_CONNECTED and CMSIS-NN's `arm_fully_connected_s4`
-/// take int4 weights per tensor only. Per tensor, a layer keeps one fixed-point multiplier, derived as TFLite's
-/// per-tensor FULLY_CONNECTED derives it (the input and weight scales multiplied in float32, then divided by the
-/// output's scale in double), rather than one per channel: 8 bytes of flash per channel less.
-///
-/// | value         | scales | multipliers kept |
-/// |---------------|--------|------------------|
-/// | `per_channel` | Out    | Out              |
-/// | `per_tensor`  | 1      | 1                |
-///
-/// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4, ctattn::weight_granularity::per_tensor> layer;`
-enum class weight_granularity : unsigned char { per_channel, per_tensor };
-
-namespace detail {
-// Reached in constant evaluation by a value outside [-8, 7] given to `int4_weights::from_values`: the build stops
-// here, this function's name in the compiler's message.
-inline void int4_weight_must_be_between_minus_8_and_7() noexcept {}
-}  // namespace detail
-
-template <std::size_t Out, std::size_t In>
-struct int4_weights;
-
-namespace detail {
-// The packing of values already in [-8, 7] (`quantize_linear`'s, clamped to [-7, 7]): each value's low four bits.
-template <std::size_t Out, std::size_t In>
-constexpr int4_weights<Out, In> int4_packing_of(const std::int8_t (&values)[Out][In]) noexcept;
-}  // namespace detail
-
-/// An Out x In matrix of int4 weights (PyTorch's out x in layout) in TFLite's dense packing: the values in
-/// row-major order, value 2i in the low nibble of `packed[i]` and value 2i + 1 in its high nibble, each a two's
-/// complement 4-bit number; with an odd Out x In the last byte's high nibble is 0. Any byte is a valid pair, so
-/// bytes read from a file need no check.
-///
-/// | member            | meaning                                                  |
-/// |-------------------|----------------------------------------------------------|
-/// | `rows`, `cols`    | Out, In                                                  |
-/// | `packed`          | (Out In + 1) / 2 bytes                                   |
-/// | `(r, c)`          | the value at row r, column c, in [-8, 7]                 |
-/// | `from_values(v)`  | the packing of int8 values (compile time; a value outside [-8, 7] stops the build) |
-///
-/// Example:
-/// \code
-///   constexpr ctattn::int4_weights<1, 2> w{{0xF3}};   // {3, -1}
-///   static_assert(w(0, 0) == 3 && w(0, 1) == -1);
-/// \endcode
-template <std::size_t Out, std::size_t In>
-struct int4_weights {
-  static constexpr std::size_t rows = Out;
-  static constexpr std::size_t cols = In;
-  static constexpr std::size_t bytes = detail::kernels::int4_packed_bytes<Out, In>;
-
-  std::uint8_t packed[bytes]{};
-
-  [[nodiscard]] constexpr std::int8_t operator()(std::size_t r, std::size_t c) const noexcept {
-    return detail::kernels::int4_value(packed, r * In + c);
-  }
-
-  /// The packing of Out x In values, each in [-8, 7]; a value outside stops the build
-  /// (`int4_weight_must_be_between_minus_8_and_7` in the compiler's message).
-  // Rationale: consteval, so that no value is silently wrapped or saturated: weights computed at run time come from
-  // a file's packed bytes, where every byte is valid.
-  [[nodiscard]] static consteval int4_weights from_values(const std::int8_t (&values)[Out][In]) noexcept {
-    for (std::size_t r = 0; r < Out; ++r) {
-      for (std::size_t c = 0; c < In; ++c) {
-        if (values[r][c] < -8 || values[r][c] > 7) detail::int4_weight_must_be_between_minus_8_and_7();
-      }
-    }
-    return detail::int4_packing_of(values);
-  }
-
-  friend constexpr bool operator==(const int4_weights&, const int4_weights&) = default;
-};
-
-namespace detail {
-template <std::size_t Out, std::size_t In>
-constexpr int4_weights<Out, In> int4_packing_of(const std::int8_t (&values)[Out][In]) noexcept {
-  int4_weights<Out, In> w{};
-  for (std::size_t r = 0; r < Out; ++r) {
-    for (std::size_t c = 0; c < In; ++c) {
-      const std::size_t i = r * In + c;
-      const auto nibble = static_cast<unsigned>(values[r][c]) & 0xFu;
-      w.packed[i / 2] = static_cast<std::uint8_t>(w.packed[i / 2] | (i % 2 == 0 ? nibble : nibble << 4));
-    }
-  }
-  return w;
-}
-}  // namespace detail
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_WEIGHTS_HPP
-// ---------------------------------------- ctattn/quantized/linear.hpp (continued)
 
 namespace ctattn {
 
@@ -16437,6 +16565,8 @@ struct qlinear {
   static constexpr weight_format format = Weights;
   static constexpr weight_granularity granularity = Granularity;
   static constexpr bool int4 = Weights == weight_format::int4;
+  /// Its activations are int8 (`q16linear` is the 16x8 one).
+  static constexpr bool int16 = false;
   /// The weight scales and multipliers the layer has: one per output channel, or one.
   static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
 
@@ -16715,6 +16845,234 @@ template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization Q
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_LINEAR_HPP
+// ---------------------------------------- ctattn/quantized/attention.hpp (continued)
+// ---------------------------------------- ctattn/quantized/q16linear.hpp
+#ifndef CTATTN_QUANTIZED_Q16LINEAR_HPP
+#define CTATTN_QUANTIZED_Q16LINEAR_HPP
+
+/// \file
+/// The 16x8 linear layer of TFLite's fully-connected operator: int16 activations (zero point 0), int8 weights with
+/// one symmetric scale per output channel (or one per tensor), an int64 bias, and a fixed-point multiplier per channel,
+/// derived by the compiler from a float `ctattn::linear`.
+///
+/// | entity                                                 | what                                                |
+/// |--------------------------------------------------------|-----------------------------------------------------|
+/// | `q16linear<In, Out, QIn, QOut[, Granularity]>`         | the layer: int8 `weight`, int64 `bias`, `multipliers` |
+/// | `quantize_linear<QIn, QOut, std::int16_t[, Granularity]>(l[, scales])` | a float `linear` quantized for 16x8 |
+/// | `project(x, layer)`                                    | y = x W^T + b: `q16matrix<n, In, QIn>` to `q16matrix<n, Out, QOut>` |
+///
+/// Example:
+/// \code
+///   constexpr auto head16 = ctattn::quantize_linear<q_in16, q_out16, std::int16_t>(head);
+///   const auto y = ctattn::project(ctattn::quantize<q_in16, std::int16_t>(x), head16);
+/// \endcode
+
+
+
+namespace ctattn {
+
+/// A 16x8 linear layer, y = x W^T + b, for int16 inputs quantized with QIn and int16 outputs with QOut (both zero
+/// point 0): int8 weights with one symmetric scale per output channel (`weight_granularity::per_channel`, the
+/// default) or one (`per_tensor`), the bias int64 with scale QIn.scale() x scale_c, and each channel's multiplier
+/// QIn.scale() x scale_c / QOut.scale() (per tensor: the scales' product in float32 when both are float32 values, as
+/// TFLite's), which the constructor derives.
+///
+/// | member           | shape / meaning                                                     |
+/// |------------------|---------------------------------------------------------------------|
+/// | `weight`         | Out x In int8 (PyTorch's layout)                                    |
+/// | `bias`           | Out int64 (TFLite's 16x8 bias)                                      |
+/// | `multipliers`    | `scale_count` `math::quantized_multiplier`s (Out, or 1 per tensor)  |
+///
+/// Example:
+/// \code
+///   constexpr ctattn::q16linear<2, 1, q_in16, q_out16> layer{{{64, -127}}, {1000}, ctattn::channel_scales<1>{{0.01}}};
+///   constexpr auto y = ctattn::project(x16, layer);    // x16: q16matrix<n, 2, q_in16>
+/// \endcode
+template <auto In, auto Out, quantization QIn, quantization QOut,
+          weight_granularity Granularity = weight_granularity::per_channel>
+struct q16linear {
+  static_assert((detail::first_broken<detail::int16_quantization_rules<QIn>>::check(), true));
+  static_assert((detail::first_broken<detail::int16_quantization_rules<QOut>>::check(), true));
+  static constexpr auto input_extent = normalize_extent<In>;
+  static constexpr auto output_extent = normalize_extent<Out>;
+  static constexpr std::size_t inputs = extent_size(In);
+  static constexpr std::size_t outputs = extent_size(Out);
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+  static constexpr weight_granularity granularity = Granularity;
+  /// Its activations are int16 (as `qlayer_norm::int16`, `qactivation::int16`).
+  static constexpr bool int16 = true;
+  /// The weight scales and multipliers the layer has: one per output channel, or one.
+  static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
+
+  std::int8_t weight[outputs][inputs]{};
+  std::int64_t bias[outputs]{};
+  math::quantized_multiplier multipliers[scale_count]{};
+
+  /// All weights and biases 0 (every output 0).
+  constexpr q16linear() noexcept = default;
+
+  /// The layer of these int8 weights, int64 biases and weight scales (per channel, or one per tensor).
+  constexpr q16linear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int64_t (&int64_biases)[outputs],
+                      const channel_scales<scale_count>& weight_scale) noexcept {
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
+      bias[channel] = int64_biases[channel];
+    }
+    for (std::size_t m = 0; m < scale_count; ++m) {
+      multipliers[m] = math::quantize_multiplier(detail::input_weight_scale<Granularity>(QIn.scale(), weight_scale[m]) /
+                                                 QOut.scale());
+    }
+  }
+
+  /// Scales of another count (`channel_scales<Out>` per channel, one per tensor): not a layer; the build stops with
+  /// `weight_scales_must_match_granularity`'s sentence.
+  template <std::size_t S>
+    requires(S != scale_count)
+  constexpr q16linear(const std::int8_t (&)[outputs][inputs], const std::int64_t (&)[outputs],
+                      const channel_scales<S>&) noexcept {
+    static_assert((shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                     count<scale_count>>::check(),
+                   true));
+  }
+
+  /// `ctattn::project(x, *this)`: the call of the layer protocol (ctattn/layers/layer.hpp).
+  template <Quantized16Matrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    return project(x, *this);
+  }
+
+  /// The memory of `project(x, layer)` on an X: the layer's object (flash when constexpr), X and the result, and on
+  /// the stack the build's 16x8 kernel's paired rows (`detail::kernels::int16_product_stack_bytes`: up to 6 rows of
+  /// In int16 on the Cortex-M DSP, none elsewhere).
+  ///
+  /// Example: `static_assert(ctattn::q16linear<32, 64, q_in16, q_out16>::footprint_of<decltype(x16)>().weight_bytes > 0);`
+  template <Quantized16Matrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {sizeof(q16linear), sizeof(X), sizeof(basic_q16matrix<X::row_extent, output_extent, QOut>), 0,
+            detail::kernels::int16_product_stack_bytes<X::rows, inputs>};
+  }
+
+  friend constexpr bool operator==(const q16linear&, const q16linear&) = default;
+};
+
+/// A float linear layer quantized for 16x8 (int16 inputs QIn, int16 outputs QOut) with the weight scales `scales` (by
+/// default `weight_scales<Granularity>(l.weight)`): each weight round(w / scale_c) clamped to [-127, 127] (the
+/// division in float32 for float weights and float32 scales, as TFLite's), each bias round(b / (QIn.scale() x
+/// scale_c)) in int64 (ties away from zero).
+///
+/// Example:
+/// \code
+///   constexpr auto head16 = ctattn::quantize_linear<q_in16, q_out16, std::int16_t>(head);
+///   constexpr auto tensor16 = ctattn::quantize_linear<q_in16, q_out16, std::int16_t,
+///                                                     ctattn::weight_granularity::per_tensor>(head);
+/// \endcode
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations,
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias,
+          std::size_t S>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
+                                             const channel_scales<S>& scales) noexcept {
+  using result = q16linear<In, Out, QIn, QOut, Granularity>;
+  if constexpr (!shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
+                                                                   count<result::scale_count>>::check()) {
+    return result{};
+  } else {
+    constexpr std::size_t outputs = extent_size(Out);
+    constexpr std::size_t inputs = extent_size(In);
+    std::int8_t int8_weights[outputs][inputs]{};
+    std::int64_t int64_biases[outputs]{};
+    for (std::size_t channel = 0; channel < outputs; ++channel) {
+      const double scale = scales[result::scale_count == 1 ? 0 : channel];
+      for (std::size_t input = 0; input < inputs; ++input) {
+        const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
+        int8_weights[channel][input] =
+            static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
+      }
+      if constexpr (HasBias) {
+        const double bias_scale = detail::input_weight_scale<Granularity>(QIn.scale(), scale);
+        int64_biases[channel] =
+            detail::saturated_round_away<62>(static_cast<double>(l.bias.elements[0][channel]) / bias_scale);
+      }
+    }
+    return result{int8_weights, int64_biases, scales};
+  }
+}
+
+/// \copydoc quantize_linear
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations,
+          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias>
+[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
+  return quantize_linear<QIn, QOut, Activations, Granularity>(l, weight_scales<Granularity>(l.weight));
+}
+
+namespace detail {
+// The quantized form of a float linear layer for activations of format F: `quantize_linear<QIn, QOut,
+// std::int16_t, Granularity>` (16x8, int8 weights) or `quantize_linear<QIn, QOut, Weights, Granularity>`. With
+// quantize_norm_as and quantize_activation_as (ctattn/quantized/transformer.hpp), the one place that picks.
+template <activation_format F, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity, typename Linear>
+[[nodiscard]] constexpr auto quantize_linear_as(const Linear& l) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_linear<QIn, QOut, std::int16_t, Granularity>(l);
+  } else {
+    return quantize_linear<QIn, QOut, Weights, Granularity>(l);
+  }
+}
+
+template <typename X, typename L>
+using int16_projection_rules =
+    rule_list<shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
+                                                       dim_of<L::input_extent>>,
+              shape_error::input_quantization_must_match_layer<op::quantized_projection, typename X::quantization_type,
+                                                               quantization_constant<L::input_quantization>>>;
+}  // namespace detail
+
+/// y = x W^T + b in 16x8: for each output channel c, the int64 sum of x w_c plus the int64 bias, times the channel's
+/// multiplier reduced to 16 bits, clamped to int16 (TensorFlow Lite Micro's 16x8 FULLY_CONNECTED, bit for bit).
+///
+/// | operand | shape                                   |
+/// |---------|-----------------------------------------|
+/// | `x`     | `q16matrix<n, In, QIn>`                 |
+/// | `layer` | `q16linear<In, Out, QIn, QOut, Granularity>` |
+/// | result  | `q16matrix<n, Out, QOut>`               |
+///
+/// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
+/// (`input_quantization_must_match_layer`).
+template <Quantized16Matrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
+[[nodiscard]] constexpr auto project(const X& x, const q16linear<In, Out, QIn, QOut, Granularity>& layer) noexcept
+    -> basic_q16matrix<X::row_extent, q16linear<In, Out, QIn, QOut, Granularity>::output_extent, QOut> {
+  using L = q16linear<In, Out, QIn, QOut, Granularity>;
+  basic_q16matrix<X::row_extent, L::output_extent, QOut> y;
+  if constexpr (detail::first_broken<detail::int16_projection_rules<X, L>>::check()) {
+    detail::kernels::int16_fully_connected(x.elements, layer.weight, layer.bias, layer.multipliers, y.elements);
+  }
+  return y;
+}
+
+/// `project(x, layer)` with an int8 x and a 16x8 layer, or an int16 x and an int8 layer: refused at compile time
+/// (`quantized_operands_must_have_one_width`), with the conversion to write.
+///
+/// Example: `ctattn::project(ctattn::quantize<q_in16, std::int16_t>(x8), head16)` rather than
+/// `ctattn::project(x8, head16)`.
+template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
+constexpr auto project(const X&, const q16linear<In, Out, QIn, QOut, Granularity>&) noexcept {
+  using L = q16linear<In, Out, QIn, QOut, Granularity>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_projection, X, L>::check(), true));
+  return basic_q16matrix<X::row_extent, L::output_extent, QOut>{};
+}
+
+/// \copydoc project(const X&, const q16linear<In, Out, QIn, QOut, Granularity>&)
+template <Quantized16Matrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity>
+constexpr auto project(const X&, const qlinear<In, Out, QIn, QOut, Weights, Granularity>&) noexcept {
+  using L = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
+  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_projection, X, L>::check(), true));
+  return basic_qmatrix<X::row_extent, L::output_extent, QOut>{};
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_Q16LINEAR_HPP
 // ---------------------------------------- ctattn/quantized/attention.hpp (continued)
 // ---------------------------------------- ctattn/quantized/softmax.hpp
 #ifndef CTATTN_QUANTIZED_SOFTMAX_HPP
@@ -17106,6 +17464,12 @@ template <quantization Scores, quantization Out, softmax_method Softmax = softma
 ///       wq, wk, wv, wo};
 ///   constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, w, ctattn::causal);
 /// \endcode
+namespace detail {
+// The stack of 16x8 multi-head self-attention over N rows with weights W (ctattn/quantized/q16attention.hpp).
+template <typename W, std::size_t N>
+[[nodiscard]] constexpr std::size_t int16_attention_stack_bytes() noexcept;
+}  // namespace detail
+
 template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
 struct qmulti_head_attention_weights {
   /// The rules of the configuration; `multi_head_attention` checks them again (no second error).
@@ -17129,9 +17493,29 @@ struct qmulti_head_attention_weights {
   /// `detail::kernels::int8_attention_query_rows` or n if fewer, over the n keys, the zero-point sums of its two
   /// products, the visible flags and the larger of its two products' kernel scratch).
   ///
+  ///
+  /// On an int16 X (four `q16linear`s), the stack holds the context beside Q, K and V while the heads attend, each
+  /// head's operands gathered (its Q and K rows, V^T), its scores, weights and context (16x8 attention scores every
+  /// pair), or a projection's kernel scratch (`detail::int16_attention_stack_bytes`).
+  ///
   /// Example: `constexpr auto fp = decltype(weights)::footprint_of<decltype(x_q)>();`
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    if constexpr (Quantized16Matrix<X>) {
+      return {sizeof(qmulti_head_attention_weights), sizeof(X),
+              sizeof(basic_q16matrix<X::row_extent, Output::output_extent, Output::output_quantization>), 0,
+              detail::int16_attention_stack_bytes<qmulti_head_attention_weights, X::rows>()};
+    } else {
+      return int8_footprint_of<X>();
+    }
+  }
+
+  friend constexpr bool operator==(const qmulti_head_attention_weights&,
+                                   const qmulti_head_attention_weights&) = default;
+
+ private:
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint int8_footprint_of() noexcept {
     constexpr std::size_t n = X::rows;
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
@@ -17157,9 +17541,6 @@ struct qmulti_head_attention_weights {
             sizeof(basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization>), 0,
             activations + (head > projection ? head : projection)};
   }
-
-  friend constexpr bool operator==(const qmulti_head_attention_weights&,
-                                   const qmulti_head_attention_weights&) = default;
 };
 
 /// Builds `qmulti_head_attention_weights<Heads, ...>` from four `qlinear`s, their types deduced.
@@ -17179,16 +17560,17 @@ struct attention_projection_quantizations {
   quantization query_input, key_value_input, query, key, value, context, output;
   weight_format weights = weight_format::int8;
   weight_granularity granularity = weight_granularity::per_channel;
+  activation_format activations = activation_format::int8;
 };
 // The int8 form of a float attention layer's weights (PyTorch's out x in, biases), each projection per channel
 // (`quantize_linear`), as every int8 layer with attention makes it.
 template <std::size_t Heads, attention_projection_quantizations Q, typename Weights>
 [[nodiscard]] constexpr auto quantize_attention_weights(const Weights& w) noexcept {
   return make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<Q.query_input, Q.query, Q.weights, Q.granularity>(w.query),
-      quantize_linear<Q.key_value_input, Q.key, Q.weights, Q.granularity>(w.key),
-      quantize_linear<Q.key_value_input, Q.value, Q.weights, Q.granularity>(w.value),
-      quantize_linear<Q.context, Q.output, Q.weights, Q.granularity>(w.output));
+      quantize_linear_as<Q.activations, Q.query_input, Q.query, Q.weights, Q.granularity>(w.query),
+      quantize_linear_as<Q.activations, Q.key_value_input, Q.key, Q.weights, Q.granularity>(w.key),
+      quantize_linear_as<Q.activations, Q.key_value_input, Q.value, Q.weights, Q.granularity>(w.value),
+      quantize_linear_as<Q.activations, Q.context, Q.output, Q.weights, Q.granularity>(w.output));
 }
 
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).
@@ -17354,6 +17736,7 @@ struct qmulti_head_attention_layer {
 /// |--------------------------------------------|--------------------------------------------------------------|
 /// | `observed_range(xs...)`                    | the smallest and largest element of the matrices `xs`        |
 /// | `quantization_for_range(lo, hi)`           | scale (hi - lo) / 255 over [lo, hi] widened to contain 0; the zero point that maps lo to -128 |
+/// | `quantization_for_range(range, format)` | the same for int8; for int16 (16x8) scale max(|lo|, |hi|) / 32767, zero point 0 |
 /// | `symmetric_quantization(largest)`          | scale largest / 127, zero point 0                            |
 /// | `largest_magnitude(xs...)`                 | the largest magnitude among the elements of `xs`             |
 /// | `range_at(table, name)`                    | the range named `name` in a generated ranges header (ctattn/quantized/ranges.hpp) |
@@ -17422,6 +17805,17 @@ template <FixedMatrix... Xs>
   return quantization_for_range(r.lo, r.hi);
 }
 
+/// The quantization of [lo, hi] for activations of the given width: int8 as `quantization_for_range(lo, hi)`;
+/// int16 as TFLite's 16x8 mode quantizes an activation, symmetric: scale max(|lo|, |hi|) / 32767, zero point 0, so
+/// that -32767 to 32767 are used (an empty range around 0: scale 1).
+///
+/// Example: `static_assert(ctattn::quantization_for_range({-2.0, 1.0}, ctattn::activation_format::int16).scale() == 2.0 / 32767);`
+[[nodiscard]] constexpr quantization quantization_for_range(value_range r, activation_format format) noexcept {
+  if (format == activation_format::int8) return quantization_for_range(r.lo, r.hi);
+  const double largest = -r.lo > r.hi ? -r.lo : r.hi;
+  return largest > 0.0 ? quantization{largest / 32767.0, 0} : quantization{1.0, 0};
+}
+
 /// The symmetric int8 quantization of [-largest, largest], TFLite's choice for weights: scale largest / 127, zero
 /// point 0, so that -127 to 127 are used and the product needs no zero-point terms. largest = 0 gets scale 1.
 ///
@@ -17480,13 +17874,424 @@ template <typename Table>
 ///
 /// | entity                                            | what                                                  |
 /// |---------------------------------------------------|-------------------------------------------------------|
-/// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
-/// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float embeddings quantized |
+/// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut[, Value]>` | token and position tables in int8 (or int16, 16x8), summed |
+/// | `quantize_embedding<QTokens, QPositions, QOut[, std::int16_t]>(tokens, positions)` | the float embeddings quantized |
 /// | `qtoken_embedding<Vocabulary, Width, Q>`, `quantize_token_embedding<Q>(tokens)` | a token table alone in int8 |
 /// | `qposition_embedding<Length, Width, QPositions, QOut>`, `quantize_position_embedding<QPositions, QOut>(p)` | positions added to int8 rows |
 /// | `qclass_token<Width, QIn, QOut>`, `quantize_class_token<QIn, QOut>(token)` | a class token before int8 rows |
 
 
+// ---------------------------------------- ctattn/quantized/int16.hpp
+#ifndef CTATTN_QUANTIZED_INT16_HPP
+#define CTATTN_QUANTIZED_INT16_HPP
+
+/// \file
+/// The operations on int16 matrices (TFLite's 16x8 mode: int16 activations), each TFLite Micro's reference
+/// arithmetic bit for bit (kernels/int16.hpp), with the names of the int8 ones:
+///
+/// | operation                       | TFLite operator | result                                        |
+/// |---------------------------------|-----------------|-----------------------------------------------|
+/// | `multiply<Out>(a, b)`           | BATCH_MATMUL    | `q16matrix<M, N, Out>`                        |
+/// | `multiply<Out>(a, transpose(b))`| BATCH_MATMUL (adj_y) | `q16matrix<M, N, Out>`                   |
+/// | `add<Out>(a, b)`                | ADD             | `q16matrix<R, C, Out>`                        |
+/// | `hadamard<Out>(a, b)`           | MUL             | `q16matrix<R, C, Out>`                        |
+/// | `softmax_rows(x)`               | SOFTMAX         | `q16matrix<R, C, int16_softmax_output_quantization>` |
+///
+/// Every multiplier is derived by the compiler as TFLite Micro derives it when it prepares the operator; scales
+/// its fixed-point steps cannot take stop the build (`int16_scales_must_suit_the_kernel`), and an int8 operand
+/// given with an int16 one is the rule `quantized_operands_must_have_one_width` (quantized/add.hpp, multiply.hpp and
+/// hadamard.hpp refuse such calls).
+
+
+// ---------------------------------------- ctattn/quantized/hadamard.hpp
+#ifndef CTATTN_QUANTIZED_HADAMARD_HPP
+#define CTATTN_QUANTIZED_HADAMARD_HPP
+
+/// \file
+/// The element-wise product of two int8 matrices into a third quantization (the gate of a gated feed-forward block
+/// in int8), as TensorFlow Lite's int8 MUL computes it: (a - a_zero)(b - b_zero) in int32, requantized with the
+/// multiplier a_scale b_scale / out_scale, which the compiler derives.
+
+
+
+// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
+// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
+// first 16 lines).
+
+namespace ctattn {
+
+namespace detail {
+template <typename A, typename B, quantization Out>
+using quantized_hadamard_rules = rule_list<rows_rule<op::quantized_hadamard, A, B>,
+                                           columns_rule<op::quantized_hadamard, A, B>, quantization_rules<Out>>;
+}  // namespace detail
+
+/// a * b element by element, quantized with `Out` (TFLite's int8 MUL): each product of the inputs less their zero
+/// points, in int32, times the multiplier a_scale b_scale / out_scale (fixed point), plus Out's zero point, clamped
+/// to int8. The same bits in constant evaluation and at run time, on every target.
+///
+/// | operand | shape                 |
+/// |---------|-----------------------|
+/// | `a`     | `qmatrix<R, C, QA>`   |
+/// | `b`     | `qmatrix<R, C, QB>`   |
+/// | result  | `qmatrix<R, C, Out>`  |
+///
+/// Rules: a and b have the same rows and columns (`rows_must_match`, `columns_must_match`, `op::quantized_hadamard`);
+/// Out is a quantization.
+///
+/// Example:
+/// \code
+///   constexpr auto gated = ctattn::hadamard<ctattn::quantization{0.05, 0}>(x_q, x_q);   // x * x, in int8
+/// \endcode
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto hadamard(const A& a, const B& b) noexcept
+    -> basic_qmatrix<A::row_extent, A::column_extent, Out> {
+  basic_qmatrix<A::row_extent, A::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::quantized_hadamard_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+    detail::kernels::int8_multiply_rows<multiplier>(a.elements, A::quant.zero_point, b.elements, B::quant.zero_point,
+                                                    Out.zero_point, out.elements);
+  }
+  return out;
+}
+
+/// `hadamard<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
+/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
+///
+/// Example: `ctattn::hadamard<q_y>(gate_q, ctattn::quantize<q_u>(up))` rather than `ctattn::hadamard<q_y>(gate_q, up)`.
+template <quantization Out, typename A, typename B>
+  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
+constexpr auto hadamard(const A&, const B&) noexcept {
+  return detail::refuse_quantized_operation<op::quantized_hadamard, A, B>();
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_HADAMARD_HPP
+// ---------------------------------------- ctattn/quantized/int16.hpp (continued)
+// ---------------------------------------- ctattn/quantized/multiply.hpp
+#ifndef CTATTN_QUANTIZED_MULTIPLY_HPP
+#define CTATTN_QUANTIZED_MULTIPLY_HPP
+
+/// \file
+/// The product of two int8 matrices into a third quantization, as int8 inference computes it: the sum of
+/// (a - a_zero)(b - b_zero) in int32, then requantized by the fixed-point multiplier a_scale b_scale / out_scale
+/// (ctattn/math/fixed_point.hpp), derived by the compiler.
+
+
+
+// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
+// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
+// first 16 lines).
+
+namespace ctattn {
+
+namespace detail {
+/// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
+/// the output's quantization is one.
+template <typename A, typename B, quantization Out>
+using quantized_multiply_rules = rule_list<
+    shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>,
+    shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
+    quantization_rules<Out>>;
+}  // namespace detail
+
+/// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
+/// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
+/// requantization: TFLite's BATCH_MATMUL bit for bit, whose multiplier takes a_scale b_scale in float32 when both
+/// are float32 values (as a .tflite file's are), then divides in double. The same bits in constant evaluation and at
+/// run time, on every target.
+///
+/// | operand | shape                              |
+/// |---------|------------------------------------|
+/// | `a`     | `qmatrix<M, K, QA>`                |
+/// | `b`     | `qmatrix<K, N, QB>`                |
+/// | result  | `qmatrix<M, N, Out>`               |
+///
+/// Rules: K matches (`inner_dimensions_must_match`, names included); K <= 33025
+/// (`int8_accumulator_must_not_overflow`); Out is a quantization (`scale_must_be_positive`,
+/// `zero_point_must_fit_int8`).
+///
+/// Example:
+/// \code
+///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
+/// \endcode
+/// The transpose of an int8 matrix as `multiply` reads it: a view of `of` (no copy), of's columns as rows.
+/// `multiply<Out>(q, transpose(k))` computes Q K^T straight from K's rows, the layout the kernels read.
+///
+/// | member / operand | shape                       |
+/// |------------------|-----------------------------|
+/// | `of`             | `qmatrix<R, C, Q>` (or `q16matrix<R, C, Q>`) |
+/// | the view         | C x R, quantized with Q     |
+///
+/// Example: `constexpr auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <typename M>
+  requires(QuantizedMatrix<M> || Quantized16Matrix<M>)
+struct qmatrix_transpose {
+  static constexpr quantization quant = M::quant;
+  static constexpr auto row_extent = M::column_extent;
+  static constexpr auto column_extent = M::row_extent;
+  static constexpr std::size_t rows = M::cols;
+  static constexpr std::size_t cols = M::rows;
+  const M& of;
+};
+
+/// The transpose of an int8 (or int16) matrix as a view (`qmatrix_transpose`), for `multiply`.
+///
+/// Example: `const auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
+template <typename M>
+  requires(QuantizedMatrix<M> || Quantized16Matrix<M>)
+[[nodiscard]] constexpr qmatrix_transpose<M> transpose(const M& m) noexcept {
+  return {m};
+}
+
+/// The int8 product a b^T, b given by its transpose view (`transpose(b)`): `multiply<Out>(a, b)`'s result and
+/// rules, read from b's rows without a copy.
+///
+/// | operand        | shape                   |
+/// |----------------|-------------------------|
+/// | `a`            | `qmatrix<M, K, QA>`     |
+/// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
+/// | result         | `qmatrix<M, N, Out>`    |
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
+    -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
+  using BT = qmatrix_transpose<B>;
+  basic_qmatrix<A::row_extent, BT::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
+  }
+  return out;
+}
+
+template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
+    -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
+  basic_qmatrix<A::row_extent, B::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
+    std::int8_t b_transposed[B::cols][A::cols];
+    for (std::size_t t = 0; t < A::cols; ++t) {
+      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
+    }
+    detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
+                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
+  }
+  return out;
+}
+
+/// `multiply<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
+/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
+///
+/// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
+template <quantization Out, typename A, typename B>
+  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_quantized_operation<op::quantized_multiply, A, B>();
+}
+
+/// `multiply(a, b)` (no `Out`) or `a * b` with a quantized operand (int8 or int16): refused at compile time, with what
+/// to write instead (`int8_operation_needs_output_quantization`, or the rules above for a float operand or mixed
+/// widths).
+///
+/// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
+template <typename A, typename B>
+  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
+constexpr auto multiply(const A&, const B&) noexcept {
+  return detail::refuse_quantized_operation<op::quantized_multiply, A, B>();
+}
+
+/// \copydoc multiply(const A&, const B&)
+template <typename A, typename B>
+  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
+constexpr auto operator*(const A& a, const B& b) noexcept {
+  return multiply(a, b);
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
+// ---------------------------------------- ctattn/quantized/int16.hpp (continued)
+
+namespace ctattn {
+
+/// The quantization of int16 softmax outputs (TFLite's): weight w is round(32768 w), 1 held at 32767.
+inline constexpr quantization int16_softmax_output_quantization{1.0 / 32768.0, 0};
+
+namespace detail {
+template <typename A, typename B, quantization Out>
+using int16_multiply_rules = rule_list<
+    shape_error::inner_dimensions_must_match<op::int16_multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>,
+    // The reduced multiplier's shift stays below 8 (TFLite's bound for the int64 requantization).
+    shape_error::int16_scales_must_suit_the_kernel<
+        op::int16_multiply, shift_at_most(scale_product(A::quant.scale(), B::quant.scale()) / Out.scale(), 7),
+        quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
+
+// TFLite's int16 ADD: both inputs shifted left by 15 bits and brought to the common scale 2 max(a, b) / 2^15.
+template <quantization QA, quantization QB, quantization Out>
+struct int16_add_constants {
+  static constexpr double twice_larger_scale = 2.0 * (QA.scale() > QB.scale() ? QA.scale() : QB.scale());
+  static constexpr double out_real = twice_larger_scale / (32768.0 * Out.scale());
+  static constexpr math::quantized_multiplier a = math::quantize_multiplier(QA.scale() / twice_larger_scale);
+  static constexpr math::quantized_multiplier b = math::quantize_multiplier(QB.scale() / twice_larger_scale);
+  static constexpr math::quantized_multiplier out = math::quantize_multiplier(out_real);
+};
+
+template <typename A, typename B, quantization Out>
+using int16_add_rules =
+    rule_list<rows_rule<op::int16_add, A, B>, columns_rule<op::int16_add, A, B>,
+              shape_error::int16_scales_must_suit_the_kernel<
+                  op::int16_add, (int16_add_constants<A::quant, B::quant, Out>::out_real < 1.0),
+                  quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
+
+template <typename A, typename B, quantization Out>
+using int16_hadamard_rules =
+    rule_list<rows_rule<op::int16_hadamard, A, B>, columns_rule<op::int16_hadamard, A, B>,
+              shape_error::int16_scales_must_suit_the_kernel<
+                  op::int16_hadamard, shift_at_most(A::quant.scale() * B::quant.scale() / Out.scale(), 0),
+                  quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
+
+// TFLite's int16 softmax input multiplier: beta s_in over 10 / 65535 (beta 1), in double.
+template <quantization Q>
+inline constexpr double int16_softmax_input_real = Q.scale() / (10.0 / 65535.0);
+
+}  // namespace detail
+
+/// The int16 product a b, quantized with `Out`: clamp(sum_k a_ik b_kj in int64, times a_scale b_scale / out_scale
+/// reduced to a 16-bit multiplier, rounded half up): TFLite's int16 BATCH_MATMUL bit for bit (the scales' product
+/// in float32 when both are float32 values, as TFLite takes it).
+///
+/// | operand | shape                   |
+/// |---------|-------------------------|
+/// | `a`     | `q16matrix<M, K, QA>`   |
+/// | `b`     | `q16matrix<K, N, QB>`   |
+/// | result  | `q16matrix<M, N, Out>`  |
+///
+/// Rules: K matches (`inner_dimensions_must_match`); out_scale > a_scale b_scale / 128
+/// (`int16_scales_must_suit_the_kernel`); Out's zero point is 0.
+///
+/// Example:
+/// \code
+///   constexpr auto scores = ctattn::multiply<ctattn::quantization{0.001}>(q16, ctattn::transpose(k16));
+/// \endcode
+template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
+    -> basic_q16matrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
+  using BT = qmatrix_transpose<B>;
+  basic_q16matrix<A::row_extent, BT::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::int16_multiply_rules<A, BT, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    detail::kernels::int16_product_transposed(a.elements, b.of.elements, multiplier, out.elements);
+  }
+  return out;
+}
+
+/// \copydoc multiply(const A&, const qmatrix_transpose<B>&)
+template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
+[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
+    -> basic_q16matrix<A::row_extent, B::column_extent, Out> {
+  basic_q16matrix<A::row_extent, B::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::int16_multiply_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
+    // Rationale: b transposed, so that both operands are read along K (the kernel's form); N x K on the stack.
+    std::int16_t b_transposed[B::cols][A::cols];
+    for (std::size_t t = 0; t < A::cols; ++t) {
+      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
+    }
+    detail::kernels::int16_product_transposed(a.elements, b_transposed, multiplier, out.elements);
+  }
+  return out;
+}
+
+/// a + b element by element, quantized with `Out`: TFLite's int16 ADD bit for bit (each input times 2^15 and
+/// brought to the common scale 2 max(a_scale, b_scale) / 2^15, summed in int32, requantized).
+///
+/// | operand | shape                  |
+/// |---------|------------------------|
+/// | `a`     | `q16matrix<R, C, QA>`  |
+/// | `b`     | `q16matrix<R, C, QB>`  |
+/// | result  | `q16matrix<R, C, Out>` |
+///
+/// Rules: a and b have the same rows and columns; out_scale > 2 max(a_scale, b_scale) / 32768
+/// (`int16_scales_must_suit_the_kernel`).
+///
+/// Example: `const auto h = ctattn::add<ctattn::quantization{0.0005}>(x16, attention16);`
+template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
+[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept
+    -> basic_q16matrix<A::row_extent, A::column_extent, Out> {
+  basic_q16matrix<A::row_extent, A::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::int16_add_rules<A, B, Out>>::check()) {
+    using k = detail::int16_add_constants<A::quant, B::quant, Out>;
+    detail::kernels::int16_add_rows<k::a, k::b, k::out>(a.elements, b.elements, out.elements);
+  }
+  return out;
+}
+
+/// a * b element by element, quantized with `Out`: TFLite's int16 MUL bit for bit (the int32 product times
+/// a_scale b_scale / out_scale).
+///
+/// | operand | shape                  |
+/// |---------|------------------------|
+/// | `a`     | `q16matrix<R, C, QA>`  |
+/// | `b`     | `q16matrix<R, C, QB>`  |
+/// | result  | `q16matrix<R, C, Out>` |
+///
+/// Rules: a and b have the same rows and columns; out_scale > a_scale b_scale (`int16_scales_must_suit_the_kernel`:
+/// the product, up to 2^30, is not shifted left).
+///
+/// Example: `const auto gated = ctattn::hadamard<ctattn::quantization{0.001}>(a16, b16);`
+template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
+[[nodiscard]] constexpr auto hadamard(const A& a, const B& b) noexcept
+    -> basic_q16matrix<A::row_extent, A::column_extent, Out> {
+  basic_q16matrix<A::row_extent, A::column_extent, Out> out;
+  if constexpr (detail::first_broken<detail::int16_hadamard_rules<A, B, Out>>::check()) {
+    constexpr math::quantized_multiplier multiplier =
+        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
+    detail::kernels::int16_multiply_rows<multiplier>(a.elements, b.elements, out.elements);
+  }
+  return out;
+}
+
+/// The softmax of each row of an int16 matrix, TFLite's int16 SOFTMAX bit for bit (beta 1): e^(x - max) and 1 /
+/// sum read from two 513-entry tables with linear interpolation (kernels/detail/int16_softmax_tables.hpp), the
+/// weights quantized with `int16_softmax_output_quantization`.
+///
+/// | operand | shape                                              |
+/// |---------|----------------------------------------------------|
+/// | `x`     | `q16matrix<R, C, Q>`                               |
+/// | result  | `q16matrix<R, C, int16_softmax_output_quantization>` |
+///
+/// Rules: Q's scale is below 5 (`int16_scales_must_suit_the_kernel`: (x - max) times the input multiplier fits an
+/// int32). Differences beyond 10 (real) give the table's floor, e^-10.
+///
+/// Example: `const auto w = ctattn::softmax_rows(scores16);   // w(i, j) / 32768 is the weight`
+template <Quantized16Matrix X>
+[[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept
+    -> basic_q16matrix<X::row_extent, X::column_extent, int16_softmax_output_quantization> {
+  basic_q16matrix<X::row_extent, X::column_extent, int16_softmax_output_quantization> w;
+  if constexpr (detail::first_broken<rule_list<shape_error::int16_scales_must_suit_the_kernel<
+                    op::int16_softmax, detail::shift_at_most(detail::int16_softmax_input_real<X::quant>, 15),
+                    quantization_constant<X::quant>>>>::check()) {
+    constexpr math::quantized_multiplier input = math::quantize_multiplier(detail::int16_softmax_input_real<X::quant>);
+    for (std::size_t r = 0; r < X::rows; ++r) {
+      detail::kernels::int16_softmax_row(x.elements[r], w.elements[r], X::cols, input);
+    }
+  }
+  return w;
+}
+
+}  // namespace ctattn
+
+#endif  // CTATTN_QUANTIZED_INT16_HPP
+// ---------------------------------------- ctattn/quantized/embedding.hpp (continued)
 
 namespace ctattn {
 
@@ -17503,44 +18308,68 @@ struct class_token;
 
 /// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
 /// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
+/// With `Value` `std::int16_t` (16x8): both tables int16 (zero point 0, as TFLite's 16x8 mode keeps a constant
+/// that is not a weight) and the sum TFLite's int16 ADD.
 ///
 /// | operand        | shape                                         |
 /// |----------------|-----------------------------------------------|
-/// | `forward(ids)` | N token ids (N <= Length) -> `qmatrix<N, Width, QOut>` |
+/// | `forward(ids)` | N token ids (N <= Length) -> `qmatrix<N, Width, QOut>` (16x8: `q16matrix`) |
 ///
 /// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
 ///
 /// Example: `const auto x = embedding_q.forward(std::array<int, 6>{3, 1, 4, 1, 5, 9});`
 template <std::size_t Vocabulary, std::size_t Length, auto Width, quantization QTokens, quantization QPositions,
-          quantization QOut>
+          quantization QOut, detail::quantized_value Value = std::int8_t>
 struct qembedding {
+  using value_type = Value;
+  static constexpr bool int16 = std::same_as<Value, std::int16_t>;
   static constexpr auto output_extent = Width;
   static constexpr quantization output_quantization = QOut;
-  qmatrix<Vocabulary, Width, QTokens> tokens{};
-  qmatrix<Length, Width, QPositions> positions{};
+  detail::basic_quantized_matrix<Value, Vocabulary, normalize_extent<Width>, QTokens> tokens{};
+  detail::basic_quantized_matrix<Value, Length, normalize_extent<Width>, QPositions> positions{};
 
   template <std::integral I, std::size_t N>
-  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, QOut> {
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept {
     static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
-    using k = detail::quantized_add_constants<QTokens, QPositions, QOut>;
-    // Rationale: each token's row and its position's row are added where they are, in the tables (flash), into the
-    // result's row: no copy of them on the stack first.
-    qmatrix<N, Width, QOut> out;
+    detail::basic_quantized_matrix<Value, N, normalize_extent<Width>, QOut> out;
+    constexpr std::size_t width = extent_size(Width);
     for (std::size_t i = 0; i < N; ++i) {
       const auto id = static_cast<std::size_t>(ids[i]);
       detail::expects(id < Vocabulary);
-      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(tokens.elements[id], QTokens.zero_point,
-                                                                       positions.elements[i], QPositions.zero_point,
-                                                                       QOut.zero_point, out.elements[i]);
+      if constexpr (int16) {
+        using k = detail::int16_add_constants<QTokens, QPositions, QOut>;
+        static_assert(
+            (detail::first_broken<detail::int16_add_rules<basic_q16matrix<1, Width, QTokens>,
+                                                          basic_q16matrix<1, Width, QPositions>, QOut>>::check(),
+             true));
+        std::int16_t a[1][width];
+        std::int16_t b[1][width];
+        std::int16_t sum[1][width];
+        for (std::size_t c = 0; c < width; ++c) {
+          a[0][c] = tokens.elements[id][c];
+          b[0][c] = positions.elements[i][c];
+        }
+        detail::kernels::int16_add_rows<k::a, k::b, k::out>(a, b, sum);
+        for (std::size_t c = 0; c < width; ++c) out.elements[i][c] = sum[0][c];
+      } else {
+        using k = detail::quantized_add_constants<QTokens, QPositions, QOut>;
+        // Rationale: each token's row and its position's row are added where they are, in the tables (flash), into
+        // the result's row: no copy of them on the stack first.
+        detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(tokens.elements[id], QTokens.zero_point,
+                                                                         positions.elements[i], QPositions.zero_point,
+                                                                         QOut.zero_point, out.elements[i]);
+      }
     }
     return out;
   }
 
   /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`; ctattn::footprint, `ctattn::layer_footprint`):
-  /// the two tables, the ids and the result; no stack (each sum reads its rows from the tables).
+  /// the two tables, the ids and the result; no stack in int8 (each sum reads its rows from the tables), three rows
+  /// in 16x8.
   template <typename Ids>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qembedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
+    return {sizeof(qembedding), sizeof(Ids), sizeof(Value) * std::tuple_size_v<Ids> * extent_size(Width), 0,
+            int16 ? 3 * sizeof(Value) * extent_size(Width) : 0};
   }
 
   friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
@@ -17654,6 +18483,20 @@ template <quantization QTokens, quantization QPositions, quantization QOut, type
   return q;
 }
 
+/// The same for 16x8 (`Activations` `std::int16_t`): both tables quantized to int16 with QTokens and QPositions
+/// (zero points 0), the sum by TFLite's int16 ADD into QOut.
+///
+/// Example: `constexpr auto e16 = ctattn::quantize_embedding<q_tokens16, q_positions16, q_x16, std::int16_t>(model.embed, model.pos);`
+template <quantization QTokens, quantization QPositions, quantization QOut, std::same_as<std::int16_t> Activations,
+          typename T, std::size_t Vocabulary, auto D, std::size_t Length, auto D2, typename Held>
+[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
+                                                const position_embedding<T, Length, D2, Held>& positions) noexcept {
+  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut, std::int16_t> q{};
+  q.tokens = quantize<QTokens, std::int16_t>(tokens.weight);
+  q.positions = quantize<QPositions, std::int16_t>(positions.weight);
+  return q;
+}
+
 /// A class token before int8 rows: row 0 the token, quantized with QOut; rows 1 to n the rows of x, requantized from
 /// QIn to QOut (copied as they are when the two are equal), as TFLite's CONCATENATION requantizes an input whose
 /// quantization is not the output's.
@@ -17729,73 +18572,6 @@ template <quantization QIn, quantization QOut, typename T, auto D>
 /// | `qresidual<Inner, QSum>`                            | x + inner(x) by the int8 ADD                       |
 /// | `qgated_feed_forward<W1, W3, Activation, W2, QProduct>` | w2(activation(w1(x)) * w3(x)), the product by the int8 MUL |
 
-// ---------------------------------------- ctattn/quantized/hadamard.hpp
-#ifndef CTATTN_QUANTIZED_HADAMARD_HPP
-#define CTATTN_QUANTIZED_HADAMARD_HPP
-
-/// \file
-/// The element-wise product of two int8 matrices into a third quantization (the gate of a gated feed-forward block
-/// in int8), as TensorFlow Lite's int8 MUL computes it: (a - a_zero)(b - b_zero) in int32, requantized with the
-/// multiplier a_scale b_scale / out_scale, which the compiler derives.
-
-
-
-// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
-// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
-// first 16 lines).
-
-namespace ctattn {
-
-namespace detail {
-template <typename A, typename B, quantization Out>
-using quantized_hadamard_rules = rule_list<rows_rule<op::quantized_hadamard, A, B>,
-                                           columns_rule<op::quantized_hadamard, A, B>, quantization_rules<Out>>;
-}  // namespace detail
-
-/// a * b element by element, quantized with `Out` (TFLite's int8 MUL): each product of the inputs less their zero
-/// points, in int32, times the multiplier a_scale b_scale / out_scale (fixed point), plus Out's zero point, clamped
-/// to int8. The same bits in constant evaluation and at run time, on every target.
-///
-/// | operand | shape                 |
-/// |---------|-----------------------|
-/// | `a`     | `qmatrix<R, C, QA>`   |
-/// | `b`     | `qmatrix<R, C, QB>`   |
-/// | result  | `qmatrix<R, C, Out>`  |
-///
-/// Rules: a and b have the same rows and columns (`rows_must_match`, `columns_must_match`, `op::quantized_hadamard`);
-/// Out is a quantization.
-///
-/// Example:
-/// \code
-///   constexpr auto gated = ctattn::hadamard<ctattn::quantization{0.05, 0}>(x_q, x_q);   // x * x, in int8
-/// \endcode
-template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto hadamard(const A& a, const B& b) noexcept
-    -> basic_qmatrix<A::row_extent, A::column_extent, Out> {
-  basic_qmatrix<A::row_extent, A::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::quantized_hadamard_rules<A, B, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
-    detail::kernels::int8_multiply_rows<multiplier>(a.elements, A::quant.zero_point, b.elements, B::quant.zero_point,
-                                                    Out.zero_point, out.elements);
-  }
-  return out;
-}
-
-/// `hadamard<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
-/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
-///
-/// Example: `ctattn::hadamard<q_y>(gate_q, ctattn::quantize<q_u>(up))` rather than `ctattn::hadamard<q_y>(gate_q, up)`.
-template <quantization Out, typename A, typename B>
-  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
-constexpr auto hadamard(const A&, const B&) noexcept {
-  return detail::refuse_quantized_operation<op::quantized_hadamard, A, B>();
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_HADAMARD_HPP
-// ---------------------------------------- ctattn/quantized/feed_forward.hpp (continued)
 // ---------------------------------------- ctattn/quantized/layer.hpp
 #ifndef CTATTN_QUANTIZED_LAYER_HPP
 #define CTATTN_QUANTIZED_LAYER_HPP
@@ -18329,350 +19105,6 @@ struct qgated_feed_forward {
 }  // namespace ctattn
 
 #endif  // CTATTN_QUANTIZED_FEED_FORWARD_HPP
-// ---------------------------------------- ctattn/ctattn.hpp (continued)
-// ---------------------------------------- ctattn/quantized/int16.hpp
-#ifndef CTATTN_QUANTIZED_INT16_HPP
-#define CTATTN_QUANTIZED_INT16_HPP
-
-/// \file
-/// The operations on int16 matrices (TFLite's 16x8 mode: int16 activations), each TFLite Micro's reference
-/// arithmetic bit for bit (kernels/int16.hpp), with the names of the int8 ones:
-///
-/// | operation                       | TFLite operator | result                                        |
-/// |---------------------------------|-----------------|-----------------------------------------------|
-/// | `multiply<Out>(a, b)`           | BATCH_MATMUL    | `q16matrix<M, N, Out>`                        |
-/// | `multiply<Out>(a, transpose(b))`| BATCH_MATMUL (adj_y) | `q16matrix<M, N, Out>`                   |
-/// | `add<Out>(a, b)`                | ADD             | `q16matrix<R, C, Out>`                        |
-/// | `hadamard<Out>(a, b)`           | MUL             | `q16matrix<R, C, Out>`                        |
-/// | `softmax_rows(x)`               | SOFTMAX         | `q16matrix<R, C, int16_softmax_output_quantization>` |
-///
-/// Every multiplier is derived by the compiler as TFLite Micro derives it when it prepares the operator; scales
-/// its fixed-point steps cannot take stop the build (`int16_scales_must_suit_the_kernel`), and an int8 operand
-/// given with an int16 one is the rule `quantized_operands_must_have_one_width` (quantized/add.hpp, multiply.hpp and
-/// hadamard.hpp refuse such calls).
-
-
-// ---------------------------------------- ctattn/quantized/multiply.hpp
-#ifndef CTATTN_QUANTIZED_MULTIPLY_HPP
-#define CTATTN_QUANTIZED_MULTIPLY_HPP
-
-/// \file
-/// The product of two int8 matrices into a third quantization, as int8 inference computes it: the sum of
-/// (a - a_zero)(b - b_zero) in int32, then requantized by the fixed-point multiplier a_scale b_scale / out_scale
-/// (ctattn/math/fixed_point.hpp), derived by the compiler.
-
-
-
-// Rationale: after the int8 headers, so that an int8 rule's diagnostic names the same short chain of includes as
-// before the int16 tier (Clang prints each level above its first error line, and a compile-fail test reads the
-// first 16 lines).
-
-namespace ctattn {
-
-namespace detail {
-/// The rules of `multiply<Out>(a, b)` for quantized operands: a's columns are b's rows, the sum fits an int32, and
-/// the output's quantization is one.
-template <typename A, typename B, quantization Out>
-using quantized_multiply_rules = rule_list<
-    shape_error::inner_dimensions_must_match<op::quantized_multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>,
-    shape_error::int8_accumulator_must_not_overflow<op::quantized_multiply, count<A::cols>, count<33025>>,
-    quantization_rules<Out>>;
-}  // namespace detail
-
-/// The int8 product a b, quantized with `Out`: out = clamp(round(sum_k (a - a_zero)(b - b_zero) x a_scale b_scale /
-/// out_scale) + out_zero, -128, 127), the sum exact in int32 and the scaling TFLite's fixed-point
-/// requantization: TFLite's BATCH_MATMUL bit for bit, whose multiplier takes a_scale b_scale in float32 when both
-/// are float32 values (as a .tflite file's are), then divides in double. The same bits in constant evaluation and at
-/// run time, on every target.
-///
-/// | operand | shape                              |
-/// |---------|------------------------------------|
-/// | `a`     | `qmatrix<M, K, QA>`                |
-/// | `b`     | `qmatrix<K, N, QB>`                |
-/// | result  | `qmatrix<M, N, Out>`               |
-///
-/// Rules: K matches (`inner_dimensions_must_match`, names included); K <= 33025
-/// (`int8_accumulator_must_not_overflow`); Out is a quantization (`scale_must_be_positive`,
-/// `zero_point_must_fit_int8`).
-///
-/// Example:
-/// \code
-///   constexpr auto c = ctattn::multiply<ctattn::quantization{0.25, 0}>(qa, qb);
-/// \endcode
-/// The transpose of an int8 matrix as `multiply` reads it: a view of `of` (no copy), of's columns as rows.
-/// `multiply<Out>(q, transpose(k))` computes Q K^T straight from K's rows, the layout the kernels read.
-///
-/// | member / operand | shape                       |
-/// |------------------|-----------------------------|
-/// | `of`             | `qmatrix<R, C, Q>` (or `q16matrix<R, C, Q>`) |
-/// | the view         | C x R, quantized with Q     |
-///
-/// Example: `constexpr auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
-template <typename M>
-  requires(QuantizedMatrix<M> || Quantized16Matrix<M>)
-struct qmatrix_transpose {
-  static constexpr quantization quant = M::quant;
-  static constexpr auto row_extent = M::column_extent;
-  static constexpr auto column_extent = M::row_extent;
-  static constexpr std::size_t rows = M::cols;
-  static constexpr std::size_t cols = M::rows;
-  const M& of;
-};
-
-/// The transpose of an int8 (or int16) matrix as a view (`qmatrix_transpose`), for `multiply`.
-///
-/// Example: `const auto scores = ctattn::multiply<q_scores>(q, ctattn::transpose(k));`
-template <typename M>
-  requires(QuantizedMatrix<M> || Quantized16Matrix<M>)
-[[nodiscard]] constexpr qmatrix_transpose<M> transpose(const M& m) noexcept {
-  return {m};
-}
-
-/// The int8 product a b^T, b given by its transpose view (`transpose(b)`): `multiply<Out>(a, b)`'s result and
-/// rules, read from b's rows without a copy.
-///
-/// | operand        | shape                   |
-/// |----------------|-------------------------|
-/// | `a`            | `qmatrix<M, K, QA>`     |
-/// | `transpose(b)` | view of `qmatrix<N, K, QB>` |
-/// | result         | `qmatrix<M, N, Out>`    |
-template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
-    -> basic_qmatrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
-  using BT = qmatrix_transpose<B>;
-  basic_qmatrix<A::row_extent, BT::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, BT, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
-    detail::kernels::int8_product_transposed_requantized(a.elements, b.of.elements, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
-  }
-  return out;
-}
-
-template <quantization Out, QuantizedMatrix A, QuantizedMatrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
-    -> basic_qmatrix<A::row_extent, B::column_extent, Out> {
-  basic_qmatrix<A::row_extent, B::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::quantized_multiply_rules<A, B, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
-    // Rationale: b transposed, so that both operands are read along K (the kernels' form); N x K bytes on the stack.
-    std::int8_t b_transposed[B::cols][A::cols];
-    for (std::size_t t = 0; t < A::cols; ++t) {
-      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
-    }
-    detail::kernels::int8_product_transposed_requantized(a.elements, b_transposed, A::quant.zero_point,
-                                                         B::quant.zero_point, multiplier, Out.zero_point, out.elements);
-  }
-  return out;
-}
-
-/// `multiply<Out>(a, b)` with one float operand, or one int8 and one int16 operand: refused at compile time
-/// (`int8_operands_must_both_be_int8`, `quantized_operands_must_have_one_width`), with what to write instead.
-///
-/// Example: `ctattn::multiply<q_y>(x_q, ctattn::quantize<q_w>(w))` rather than `ctattn::multiply<q_y>(x_q, w)`.
-template <quantization Out, typename A, typename B>
-  requires(detail::QuantizedAndFloat<A, B> || detail::MixedWidths<A, B>)
-constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_quantized_operation<op::quantized_multiply, A, B>();
-}
-
-/// `multiply(a, b)` (no `Out`) or `a * b` with a quantized operand (int8 or int16): refused at compile time, with what
-/// to write instead (`int8_operation_needs_output_quantization`, or the rules above for a float operand or mixed
-/// widths).
-///
-/// Example: `ctattn::multiply<q_y>(x_q, w_q)` rather than `ctattn::multiply(x_q, w_q)` or `x_q * w_q`.
-template <typename A, typename B>
-  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
-constexpr auto multiply(const A&, const B&) noexcept {
-  return detail::refuse_quantized_operation<op::quantized_multiply, A, B>();
-}
-
-/// \copydoc multiply(const A&, const B&)
-template <typename A, typename B>
-  requires(detail::AnyQuantizedMatrix<A> || detail::AnyQuantizedMatrix<B>)
-constexpr auto operator*(const A& a, const B& b) noexcept {
-  return multiply(a, b);
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_MULTIPLY_HPP
-// ---------------------------------------- ctattn/quantized/int16.hpp (continued)
-
-namespace ctattn {
-
-/// The quantization of int16 softmax outputs (TFLite's): weight w is round(32768 w), 1 held at 32767.
-inline constexpr quantization int16_softmax_output_quantization{1.0 / 32768.0, 0};
-
-namespace detail {
-template <typename A, typename B, quantization Out>
-using int16_multiply_rules = rule_list<
-    shape_error::inner_dimensions_must_match<op::int16_multiply, dim_of<A::column_extent>, dim_of<B::row_extent>>,
-    // The reduced multiplier's shift stays below 8 (TFLite's bound for the int64 requantization).
-    shape_error::int16_scales_must_suit_the_kernel<
-        op::int16_multiply, shift_at_most(scale_product(A::quant.scale(), B::quant.scale()) / Out.scale(), 7),
-        quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
-
-// TFLite's int16 ADD: both inputs shifted left by 15 bits and brought to the common scale 2 max(a, b) / 2^15.
-template <quantization QA, quantization QB, quantization Out>
-struct int16_add_constants {
-  static constexpr double twice_larger_scale = 2.0 * (QA.scale() > QB.scale() ? QA.scale() : QB.scale());
-  static constexpr double out_real = twice_larger_scale / (32768.0 * Out.scale());
-  static constexpr math::quantized_multiplier a = math::quantize_multiplier(QA.scale() / twice_larger_scale);
-  static constexpr math::quantized_multiplier b = math::quantize_multiplier(QB.scale() / twice_larger_scale);
-  static constexpr math::quantized_multiplier out = math::quantize_multiplier(out_real);
-};
-
-template <typename A, typename B, quantization Out>
-using int16_add_rules =
-    rule_list<rows_rule<op::int16_add, A, B>, columns_rule<op::int16_add, A, B>,
-              shape_error::int16_scales_must_suit_the_kernel<
-                  op::int16_add, (int16_add_constants<A::quant, B::quant, Out>::out_real < 1.0),
-                  quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
-
-template <typename A, typename B, quantization Out>
-using int16_hadamard_rules =
-    rule_list<rows_rule<op::int16_hadamard, A, B>, columns_rule<op::int16_hadamard, A, B>,
-              shape_error::int16_scales_must_suit_the_kernel<
-                  op::int16_hadamard, shift_at_most(A::quant.scale() * B::quant.scale() / Out.scale(), 0),
-                  quantization_constant<A::quant>, quantization_constant<B::quant>, quantization_constant<Out>>>;
-
-// TFLite's int16 softmax input multiplier: beta s_in over 10 / 65535 (beta 1), in double.
-template <quantization Q>
-inline constexpr double int16_softmax_input_real = Q.scale() / (10.0 / 65535.0);
-
-}  // namespace detail
-
-/// The int16 product a b, quantized with `Out`: clamp(sum_k a_ik b_kj in int64, times a_scale b_scale / out_scale
-/// reduced to a 16-bit multiplier, rounded half up): TFLite's int16 BATCH_MATMUL bit for bit (the scales' product
-/// in float32 when both are float32 values, as TFLite takes it).
-///
-/// | operand | shape                   |
-/// |---------|-------------------------|
-/// | `a`     | `q16matrix<M, K, QA>`   |
-/// | `b`     | `q16matrix<K, N, QB>`   |
-/// | result  | `q16matrix<M, N, Out>`  |
-///
-/// Rules: K matches (`inner_dimensions_must_match`); out_scale > a_scale b_scale / 128
-/// (`int16_scales_must_suit_the_kernel`); Out's zero point is 0.
-///
-/// Example:
-/// \code
-///   constexpr auto scores = ctattn::multiply<ctattn::quantization{0.001}>(q16, ctattn::transpose(k16));
-/// \endcode
-template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const qmatrix_transpose<B>& b) noexcept
-    -> basic_q16matrix<A::row_extent, qmatrix_transpose<B>::column_extent, Out> {
-  using BT = qmatrix_transpose<B>;
-  basic_q16matrix<A::row_extent, BT::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::int16_multiply_rules<A, BT, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
-    detail::kernels::int16_product_transposed(a.elements, b.of.elements, multiplier, out.elements);
-  }
-  return out;
-}
-
-/// \copydoc multiply(const A&, const qmatrix_transpose<B>&)
-template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
-[[nodiscard]] constexpr auto multiply(const A& a, const B& b) noexcept
-    -> basic_q16matrix<A::row_extent, B::column_extent, Out> {
-  basic_q16matrix<A::row_extent, B::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::int16_multiply_rules<A, B, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(detail::scale_product(A::quant.scale(), B::quant.scale()) / Out.scale());
-    // Rationale: b transposed, so that both operands are read along K (the kernel's form); N x K on the stack.
-    std::int16_t b_transposed[B::cols][A::cols];
-    for (std::size_t t = 0; t < A::cols; ++t) {
-      for (std::size_t j = 0; j < B::cols; ++j) b_transposed[j][t] = b.elements[t][j];
-    }
-    detail::kernels::int16_product_transposed(a.elements, b_transposed, multiplier, out.elements);
-  }
-  return out;
-}
-
-/// a + b element by element, quantized with `Out`: TFLite's int16 ADD bit for bit (each input times 2^15 and
-/// brought to the common scale 2 max(a_scale, b_scale) / 2^15, summed in int32, requantized).
-///
-/// | operand | shape                  |
-/// |---------|------------------------|
-/// | `a`     | `q16matrix<R, C, QA>`  |
-/// | `b`     | `q16matrix<R, C, QB>`  |
-/// | result  | `q16matrix<R, C, Out>` |
-///
-/// Rules: a and b have the same rows and columns; out_scale > 2 max(a_scale, b_scale) / 32768
-/// (`int16_scales_must_suit_the_kernel`).
-///
-/// Example: `const auto h = ctattn::add<ctattn::quantization{0.0005}>(x16, attention16);`
-template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
-[[nodiscard]] constexpr auto add(const A& a, const B& b) noexcept
-    -> basic_q16matrix<A::row_extent, A::column_extent, Out> {
-  basic_q16matrix<A::row_extent, A::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::int16_add_rules<A, B, Out>>::check()) {
-    using k = detail::int16_add_constants<A::quant, B::quant, Out>;
-    detail::kernels::int16_add_rows<k::a, k::b, k::out>(a.elements, b.elements, out.elements);
-  }
-  return out;
-}
-
-/// a * b element by element, quantized with `Out`: TFLite's int16 MUL bit for bit (the int32 product times
-/// a_scale b_scale / out_scale).
-///
-/// | operand | shape                  |
-/// |---------|------------------------|
-/// | `a`     | `q16matrix<R, C, QA>`  |
-/// | `b`     | `q16matrix<R, C, QB>`  |
-/// | result  | `q16matrix<R, C, Out>` |
-///
-/// Rules: a and b have the same rows and columns; out_scale > a_scale b_scale (`int16_scales_must_suit_the_kernel`:
-/// the product, up to 2^30, is not shifted left).
-///
-/// Example: `const auto gated = ctattn::hadamard<ctattn::quantization{0.001}>(a16, b16);`
-template <quantization Out, Quantized16Matrix A, Quantized16Matrix B>
-[[nodiscard]] constexpr auto hadamard(const A& a, const B& b) noexcept
-    -> basic_q16matrix<A::row_extent, A::column_extent, Out> {
-  basic_q16matrix<A::row_extent, A::column_extent, Out> out;
-  if constexpr (detail::first_broken<detail::int16_hadamard_rules<A, B, Out>>::check()) {
-    constexpr math::quantized_multiplier multiplier =
-        math::quantize_multiplier(A::quant.scale() * B::quant.scale() / Out.scale());
-    detail::kernels::int16_multiply_rows<multiplier>(a.elements, b.elements, out.elements);
-  }
-  return out;
-}
-
-/// The softmax of each row of an int16 matrix, TFLite's int16 SOFTMAX bit for bit (beta 1): e^(x - max) and 1 /
-/// sum read from two 513-entry tables with linear interpolation (kernels/detail/int16_softmax_tables.hpp), the
-/// weights quantized with `int16_softmax_output_quantization`.
-///
-/// | operand | shape                                              |
-/// |---------|----------------------------------------------------|
-/// | `x`     | `q16matrix<R, C, Q>`                               |
-/// | result  | `q16matrix<R, C, int16_softmax_output_quantization>` |
-///
-/// Rules: Q's scale is below 5 (`int16_scales_must_suit_the_kernel`: (x - max) times the input multiplier fits an
-/// int32). Differences beyond 10 (real) give the table's floor, e^-10.
-///
-/// Example: `const auto w = ctattn::softmax_rows(scores16);   // w(i, j) / 32768 is the weight`
-template <Quantized16Matrix X>
-[[nodiscard]] constexpr auto softmax_rows(const X& x) noexcept
-    -> basic_q16matrix<X::row_extent, X::column_extent, int16_softmax_output_quantization> {
-  basic_q16matrix<X::row_extent, X::column_extent, int16_softmax_output_quantization> w;
-  if constexpr (detail::first_broken<rule_list<shape_error::int16_scales_must_suit_the_kernel<
-                    op::int16_softmax, detail::shift_at_most(detail::int16_softmax_input_real<X::quant>, 15),
-                    quantization_constant<X::quant>>>>::check()) {
-    constexpr math::quantized_multiplier input = math::quantize_multiplier(detail::int16_softmax_input_real<X::quant>);
-    for (std::size_t r = 0; r < X::rows; ++r) {
-      detail::kernels::int16_softmax_row(x.elements[r], w.elements[r], X::cols, input);
-    }
-  }
-  return w;
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_INT16_HPP
 // ---------------------------------------- ctattn/ctattn.hpp (continued)
 // ---------------------------------------- ctattn/quantized/kv_cache.hpp
 #ifndef CTATTN_QUANTIZED_KV_CACHE_HPP
@@ -19589,27 +20021,30 @@ struct table_points {
 
 namespace ctattn {
 
-/// The class token's row of int8 rows, in their quantization Q.
+/// The class token's row of quantized rows, in their quantization Q: int8 rows, or int16 ones (`Value`
+/// `std::int16_t`, a 16x8 model's).
 ///
 /// Example: `const auto pooled = ctattn::qclass_token_pool<q>{}.forward(tokens_q);   // qmatrix<1, D, q>`
-template <quantization Q>
+template <quantization Q, detail::quantized_value Value = std::int8_t>
 struct qclass_token_pool {
+  using value_type = Value;
+  static constexpr bool int16 = std::same_as<Value, std::int16_t>;
   static constexpr quantization output_quantization = Q;
 
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     using input_rule =
         shape_error::input_quantization_must_match_layer<op::quantized_front_end, quantization_constant<X::quant>,
                                                          quantization_constant<Q>>;
     static_assert((input_rule::check(), true));
-    basic_qmatrix<std::size_t{1}, X::column_extent, Q> y;
+    detail::basic_quantized_matrix<Value, std::size_t{1}, X::column_extent, Q> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = x.elements[0][j];
     return y;
   }
 
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {0, sizeof(X), sizeof(basic_qmatrix<std::size_t{1}, X::column_extent, Q>), 0, 0};
+    return {0, sizeof(X), sizeof(detail::basic_quantized_matrix<Value, std::size_t{1}, X::column_extent, Q>), 0, 0};
   }
   friend constexpr bool operator==(const qclass_token_pool&, const qclass_token_pool&) = default;
 };
@@ -19682,219 +20117,6 @@ struct qmean_pool {
 /// \endcode
 
 
-// ---------------------------------------- ctattn/quantized/q16linear.hpp
-#ifndef CTATTN_QUANTIZED_Q16LINEAR_HPP
-#define CTATTN_QUANTIZED_Q16LINEAR_HPP
-
-/// \file
-/// The 16x8 linear layer of TFLite's fully-connected operator: int16 activations (zero point 0), int8 weights with
-/// one symmetric scale per output channel (or one per tensor), an int64 bias, and a fixed-point multiplier per channel,
-/// derived by the compiler from a float `ctattn::linear`.
-///
-/// | entity                                                 | what                                                |
-/// |--------------------------------------------------------|-----------------------------------------------------|
-/// | `q16linear<In, Out, QIn, QOut[, Granularity]>`         | the layer: int8 `weight`, int64 `bias`, `multipliers` |
-/// | `quantize_linear<QIn, QOut, std::int16_t[, Granularity]>(l[, scales])` | a float `linear` quantized for 16x8 |
-/// | `project(x, layer)`                                    | y = x W^T + b: `q16matrix<n, In, QIn>` to `q16matrix<n, Out, QOut>` |
-///
-/// Example:
-/// \code
-///   constexpr auto head16 = ctattn::quantize_linear<q_in16, q_out16, std::int16_t>(head);
-///   const auto y = ctattn::project(ctattn::quantize<q_in16, std::int16_t>(x), head16);
-/// \endcode
-
-
-
-namespace ctattn {
-
-/// A 16x8 linear layer, y = x W^T + b, for int16 inputs quantized with QIn and int16 outputs with QOut (both zero
-/// point 0): int8 weights with one symmetric scale per output channel (`weight_granularity::per_channel`, the
-/// default) or one (`per_tensor`), the bias int64 with scale QIn.scale() x scale_c, and each channel's multiplier
-/// QIn.scale() x scale_c / QOut.scale() (per tensor: the scales' product in float32 when both are float32 values, as
-/// TFLite's), which the constructor derives.
-///
-/// | member           | shape / meaning                                                     |
-/// |------------------|---------------------------------------------------------------------|
-/// | `weight`         | Out x In int8 (PyTorch's layout)                                    |
-/// | `bias`           | Out int64 (TFLite's 16x8 bias)                                      |
-/// | `multipliers`    | `scale_count` `math::quantized_multiplier`s (Out, or 1 per tensor)  |
-///
-/// Example:
-/// \code
-///   constexpr ctattn::q16linear<2, 1, q_in16, q_out16> layer{{{64, -127}}, {1000}, ctattn::channel_scales<1>{{0.01}}};
-///   constexpr auto y = ctattn::project(x16, layer);    // x16: q16matrix<n, 2, q_in16>
-/// \endcode
-template <auto In, auto Out, quantization QIn, quantization QOut,
-          weight_granularity Granularity = weight_granularity::per_channel>
-struct q16linear {
-  static_assert((detail::first_broken<detail::int16_quantization_rules<QIn>>::check(), true));
-  static_assert((detail::first_broken<detail::int16_quantization_rules<QOut>>::check(), true));
-  static constexpr auto input_extent = normalize_extent<In>;
-  static constexpr auto output_extent = normalize_extent<Out>;
-  static constexpr std::size_t inputs = extent_size(In);
-  static constexpr std::size_t outputs = extent_size(Out);
-  static constexpr quantization input_quantization = QIn;
-  static constexpr quantization output_quantization = QOut;
-  static constexpr weight_granularity granularity = Granularity;
-  /// The weight scales and multipliers the layer has: one per output channel, or one.
-  static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
-
-  std::int8_t weight[outputs][inputs]{};
-  std::int64_t bias[outputs]{};
-  math::quantized_multiplier multipliers[scale_count]{};
-
-  /// All weights and biases 0 (every output 0).
-  constexpr q16linear() noexcept = default;
-
-  /// The layer of these int8 weights, int64 biases and weight scales (per channel, or one per tensor).
-  constexpr q16linear(const std::int8_t (&int8_weights)[outputs][inputs], const std::int64_t (&int64_biases)[outputs],
-                      const channel_scales<scale_count>& weight_scale) noexcept {
-    for (std::size_t channel = 0; channel < outputs; ++channel) {
-      for (std::size_t input = 0; input < inputs; ++input) weight[channel][input] = int8_weights[channel][input];
-      bias[channel] = int64_biases[channel];
-    }
-    for (std::size_t m = 0; m < scale_count; ++m) {
-      multipliers[m] = math::quantize_multiplier(detail::input_weight_scale<Granularity>(QIn.scale(), weight_scale[m]) /
-                                                 QOut.scale());
-    }
-  }
-
-  /// Scales of another count (`channel_scales<Out>` per channel, one per tensor): not a layer; the build stops with
-  /// `weight_scales_must_match_granularity`'s sentence.
-  template <std::size_t S>
-    requires(S != scale_count)
-  constexpr q16linear(const std::int8_t (&)[outputs][inputs], const std::int64_t (&)[outputs],
-                      const channel_scales<S>&) noexcept {
-    static_assert((shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
-                                                                     count<scale_count>>::check(),
-                   true));
-  }
-
-  /// `ctattn::project(x, *this)`: the call of the layer protocol (ctattn/layers/layer.hpp).
-  template <Quantized16Matrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return project(x, *this);
-  }
-
-  /// The memory of `project(x, layer)` on an X: the layer's object (flash when constexpr), X and the result, and on
-  /// the stack the build's 16x8 kernel's paired rows (`detail::kernels::int16_product_stack_bytes`: up to 6 rows of
-  /// In int16 on the Cortex-M DSP, none elsewhere).
-  ///
-  /// Example: `static_assert(ctattn::q16linear<32, 64, q_in16, q_out16>::footprint_of<decltype(x16)>().weight_bytes > 0);`
-  template <Quantized16Matrix X>
-  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(q16linear), sizeof(X), sizeof(basic_q16matrix<X::row_extent, output_extent, QOut>), 0,
-            detail::kernels::int16_product_stack_bytes<X::rows, inputs>};
-  }
-
-  friend constexpr bool operator==(const q16linear&, const q16linear&) = default;
-};
-
-/// A float linear layer quantized for 16x8 (int16 inputs QIn, int16 outputs QOut) with the weight scales `scales` (by
-/// default `weight_scales<Granularity>(l.weight)`): each weight round(w / scale_c) clamped to [-127, 127] (the
-/// division in float32 for float weights and float32 scales, as TFLite's), each bias round(b / (QIn.scale() x
-/// scale_c)) in int64 (ties away from zero).
-///
-/// Example:
-/// \code
-///   constexpr auto head16 = ctattn::quantize_linear<q_in16, q_out16, std::int16_t>(head);
-///   constexpr auto tensor16 = ctattn::quantize_linear<q_in16, q_out16, std::int16_t,
-///                                                     ctattn::weight_granularity::per_tensor>(head);
-/// \endcode
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations,
-          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias,
-          std::size_t S>
-[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l,
-                                             const channel_scales<S>& scales) noexcept {
-  using result = q16linear<In, Out, QIn, QOut, Granularity>;
-  if constexpr (!shape_error::weight_scales_must_match_granularity<op::quantized_projection, count<S>,
-                                                                   count<result::scale_count>>::check()) {
-    return result{};
-  } else {
-    constexpr std::size_t outputs = extent_size(Out);
-    constexpr std::size_t inputs = extent_size(In);
-    std::int8_t int8_weights[outputs][inputs]{};
-    std::int64_t int64_biases[outputs]{};
-    for (std::size_t channel = 0; channel < outputs; ++channel) {
-      const double scale = scales[result::scale_count == 1 ? 0 : channel];
-      for (std::size_t input = 0; input < inputs; ++input) {
-        const std::int64_t rounded = detail::rounded_quotient(l.weight.elements[channel][input], scale);
-        int8_weights[channel][input] =
-            static_cast<std::int8_t>(rounded < -127 ? -127 : (rounded > 127 ? 127 : rounded));
-      }
-      if constexpr (HasBias) {
-        const double bias_scale = detail::input_weight_scale<Granularity>(QIn.scale(), scale);
-        int64_biases[channel] =
-            detail::saturated_round_away<62>(static_cast<double>(l.bias.elements[0][channel]) / bias_scale);
-      }
-    }
-    return result{int8_weights, int64_biases, scales};
-  }
-}
-
-/// \copydoc quantize_linear
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations,
-          weight_granularity Granularity = weight_granularity::per_channel, typename T, auto In, auto Out, bool HasBias>
-[[nodiscard]] constexpr auto quantize_linear(const basic_linear<T, In, Out, out_by_in, HasBias>& l) noexcept {
-  return quantize_linear<QIn, QOut, Activations, Granularity>(l, weight_scales<Granularity>(l.weight));
-}
-
-namespace detail {
-template <typename X, typename L>
-using int16_projection_rules =
-    rule_list<shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,
-                                                       dim_of<L::input_extent>>,
-              shape_error::input_quantization_must_match_layer<op::quantized_projection, typename X::quantization_type,
-                                                               quantization_constant<L::input_quantization>>>;
-}  // namespace detail
-
-/// y = x W^T + b in 16x8: for each output channel c, the int64 sum of x w_c plus the int64 bias, times the channel's
-/// multiplier reduced to 16 bits, clamped to int16 (TensorFlow Lite Micro's 16x8 FULLY_CONNECTED, bit for bit).
-///
-/// | operand | shape                                   |
-/// |---------|-----------------------------------------|
-/// | `x`     | `q16matrix<n, In, QIn>`                 |
-/// | `layer` | `q16linear<In, Out, QIn, QOut, Granularity>` |
-/// | result  | `q16matrix<n, Out, QOut>`               |
-///
-/// Rules: x's width is In (`inner_dimensions_must_match`), x is quantized as the layer expects
-/// (`input_quantization_must_match_layer`).
-template <Quantized16Matrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
-[[nodiscard]] constexpr auto project(const X& x, const q16linear<In, Out, QIn, QOut, Granularity>& layer) noexcept
-    -> basic_q16matrix<X::row_extent, q16linear<In, Out, QIn, QOut, Granularity>::output_extent, QOut> {
-  using L = q16linear<In, Out, QIn, QOut, Granularity>;
-  basic_q16matrix<X::row_extent, L::output_extent, QOut> y;
-  if constexpr (detail::first_broken<detail::int16_projection_rules<X, L>>::check()) {
-    detail::kernels::int16_fully_connected(x.elements, layer.weight, layer.bias, layer.multipliers, y.elements);
-  }
-  return y;
-}
-
-/// `project(x, layer)` with an int8 x and a 16x8 layer, or an int16 x and an int8 layer: refused at compile time
-/// (`quantized_operands_must_have_one_width`), with the conversion to write.
-///
-/// Example: `ctattn::project(ctattn::quantize<q_in16, std::int16_t>(x8), head16)` rather than
-/// `ctattn::project(x8, head16)`.
-template <QuantizedMatrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_granularity Granularity>
-constexpr auto project(const X&, const q16linear<In, Out, QIn, QOut, Granularity>&) noexcept {
-  using L = q16linear<In, Out, QIn, QOut, Granularity>;
-  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_projection, X, L>::check(), true));
-  return basic_q16matrix<X::row_extent, L::output_extent, QOut>{};
-}
-
-/// \copydoc project(const X&, const q16linear<In, Out, QIn, QOut, Granularity>&)
-template <Quantized16Matrix X, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
-          weight_granularity Granularity>
-constexpr auto project(const X&, const qlinear<In, Out, QIn, QOut, Weights, Granularity>&) noexcept {
-  using L = qlinear<In, Out, QIn, QOut, Weights, Granularity>;
-  static_assert((shape_error::quantized_operands_must_have_one_width<op::quantized_projection, X, L>::check(), true));
-  return basic_qmatrix<X::row_extent, L::output_extent, QOut>{};
-}
-
-}  // namespace ctattn
-
-#endif  // CTATTN_QUANTIZED_Q16LINEAR_HPP
-// ---------------------------------------- ctattn/quantized/q16attention.hpp (continued)
 
 namespace ctattn {
 
@@ -19982,6 +20204,27 @@ constexpr void int16_attend(const Q& q, const K& k, const V& v, const Mask& mask
   for (std::size_t i = 0; i < n_q; ++i) {
     for (std::size_t c = 0; c < DV; ++c) out.elements[i][columns.output + c] = context[i][c];
   }
+}
+
+// The arrays 16x8 self-attention over N rows declares, in bytes (qmulti_head_attention_weights::footprint_of): the
+// context beside Q, K and V's projections while the heads attend, and the larger of a head's arrays (int16_attend's,
+// every pair scored) and a projection's kernel scratch; then the context beside W_O's scratch.
+template <typename W, std::size_t N>
+[[nodiscard]] constexpr std::size_t int16_attention_stack_bytes() noexcept {
+  using query = decltype(W::query);
+  using value = decltype(W::value);
+  using output = decltype(W::output);
+  constexpr std::size_t key_width = query::outputs / W::heads;
+  constexpr std::size_t value_width = value::outputs / W::heads;
+  constexpr std::size_t element = sizeof(std::int16_t);
+  constexpr std::size_t context = element * N * value::outputs;
+  constexpr std::size_t projections = element * N * (query::outputs + decltype(W::key)::outputs + value::outputs);
+  constexpr std::size_t head = element * (2 * N * key_width + 2 * value_width * N + 2 * N * N + 2 * N) +
+                               kernels::int16_product_stack_bytes<N, (key_width > N ? key_width : N)>;
+  constexpr std::size_t input_projection = kernels::int16_product_stack_bytes<N, query::inputs>;
+  constexpr std::size_t output_projection = kernels::int16_product_stack_bytes<N, output::inputs>;
+  constexpr std::size_t attending = projections + (head > input_projection ? head : input_projection);
+  return context + (attending > output_projection ? attending : output_projection);
 }
 
 template <typename Q, typename K, typename V, typename Mask, quantization Scores, quantization Out>
@@ -20209,7 +20452,7 @@ constexpr auto scaled_dot_product_attention(const Q&, const K&, const V&, const 
 /// |---------------------------------------------------|-------------------------------------------------------|
 /// | `encoder_layer_quantizations`                     | the quantization of each activation of one encoder layer |
 /// | `encoder_layer_quantizations_for(ranges)`         | the same, chosen from the activations' calibrated ranges |
-/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>` | the int8 layer                   |
+/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>` | the int8 layer (16x8 where `Q.activations` is int16) |
 /// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` quantized         |
 /// | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>`, `quantize_decoder_layer<Q>(layer)` | the decoder layer in int8 |
 ///
@@ -20317,6 +20560,38 @@ template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename
 struct transformer_decoder_layer;
 
 namespace detail {
+// The activations' element type of a layer of activation format F.
+template <activation_format F>
+using activation_value = std::conditional_t<F == activation_format::int16, std::int16_t, std::int8_t>;
+
+// The quantized form of a float LayerNorm or RMSNorm, or activation, for activations of format F: with
+// `quantize_linear_as` (ctattn/quantized/q16linear.hpp), the one place that picks the int8 or the 16x8 quantizing
+// function.
+template <activation_format F, quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_norm_as(const layer_norm<T, Width, Affine>& norm) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_layer_norm<QIn, QOut, std::int16_t>(norm);
+  } else {
+    return quantize_layer_norm<QIn, QOut>(norm);
+  }
+}
+template <activation_format F, quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_norm_as(const rms_norm<T, Width, Affine>& norm) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_rms_norm<QIn, QOut, std::int16_t>(norm);
+  } else {
+    return quantize_rms_norm<QIn, QOut>(norm);
+  }
+}
+template <activation_format F, quantization QIn, quantization QOut, typename Activation>
+[[nodiscard]] constexpr auto quantize_activation_as(const Activation& f) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_activation<QIn, QOut, std::int16_t>(f);
+  } else {
+    return quantize_activation<QIn, QOut>(f);
+  }
+}
+
 // The steps of an int8 transformer layer L's residual blocks (ctattn/layers/detail/blocks.hpp), as the float layers':
 // block k's LayerNorm, the k-th of `norms`, and the int8 ADD into `L::sum_quantization<k>`.
 template <typename L, typename... Norms>
@@ -20350,10 +20625,17 @@ template <quantization Scores, softmax_method Softmax, typename Weights, typenam
 // `activation` and `linear2` (the encoder's and the decoder's), its input in `In`, Q the layer's quantizations.
 template <quantization In, auto Q, typename Activation, typename Layer, typename FeedForward>
 constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
-  q.linear1 = quantize_linear<In, Q.hidden, Q.weights, Q.granularity>(ff.linear1);
-  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward, Q.weights, Q.granularity>(ff.linear2);
+  constexpr activation_format format = Layer::int16 ? activation_format::int16 : activation_format::int8;
+  q.linear1 = quantize_linear_as<format, In, Q.hidden, Q.weights, Q.granularity>(ff.linear1);
+  q.activation = quantize_activation_as<format, Q.hidden, Q.activation>(Activation{});
+  q.linear2 = quantize_linear_as<format, Q.activation, Q.feed_forward, Q.weights, Q.granularity>(ff.linear2);
 }
+
+// The linear layer of a layer's activation format F: `q16linear` (16x8, int8 weights) or `qlinear`.
+template <activation_format F, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity>
+using linear_of_format = std::conditional_t<F == activation_format::int16, q16linear<In, Out, QIn, QOut, Granularity>,
+                                            qlinear<In, Out, QIn, QOut, Weights, Granularity>>;
 }  // namespace detail
 
 /// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
@@ -20376,6 +20658,11 @@ constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexc
 /// | `softmax`      | not a point: the attention's `softmax_method`    |
 /// | `weights`      | not a point: the six linears' `weight_format`    |
 /// | `granularity`  | not a point: their `weight_granularity`          |
+/// | `activations`  | not a point: the activations' `activation_format` (int8, or int16 for 16x8) |
+///
+/// In 16x8 (`activations` int16), every point is an int16 quantization (zero point 0,
+/// `quantization_for_range(range, activation_format::int16)`), the linears are `q16linear`s with int8 weights, and
+/// the attention's softmax is TFLite's int16 one (`softmax` must be `softmax_method::tflite`).
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
@@ -20404,6 +20691,7 @@ struct encoder_layer_quantizations {
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
   weight_granularity granularity = weight_granularity::per_channel;
+  activation_format activations = activation_format::int8;
 
   friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
 };
@@ -20415,44 +20703,47 @@ struct encoder_layer_ranges {
   value_range sum2{};  // post-norm only
 };
 
-/// The quantizations of a layer chosen from its activations' ranges (`quantization_for_range` for each: TFLite's
-/// asymmetric int8 over the range widened to contain 0).
+/// The quantizations of a layer chosen from its activations' ranges (`quantization_for_range(range, format)` for
+/// each: TFLite's asymmetric int8 over the range widened to contain 0; for int16, symmetric over the larger
+/// magnitude, with TFLite's int16 softmax).
 ///
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_for(ranges);`
+/// Example: `constexpr auto q16 = ctattn::encoder_layer_quantizations_for(ranges, ctattn::activation_format::int16);`
 [[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_for(
-    const encoder_layer_ranges& r) noexcept {
-  return {
-      quantization_for_range(r.input),        quantization_for_range(r.norm1),     quantization_for_range(r.query),
-      quantization_for_range(r.key),          quantization_for_range(r.value),     quantization_for_range(r.scores),
-      quantization_for_range(r.context),      quantization_for_range(r.attention), quantization_for_range(r.sum1),
-      quantization_for_range(r.norm2),        quantization_for_range(r.hidden),    quantization_for_range(r.activation),
-      quantization_for_range(r.feed_forward), quantization_for_range(r.output),    quantization_for_range(r.sum2)};
+    const encoder_layer_ranges& r, activation_format format = activation_format::int8) noexcept {
+  const auto q = [format](value_range range) { return quantization_for_range(range, format); };
+  encoder_layer_quantizations result{q(r.input),  q(r.norm1),      q(r.query),        q(r.key),    q(r.value),
+                                     q(r.scores), q(r.context),    q(r.attention),    q(r.sum1),   q(r.norm2),
+                                     q(r.hidden), q(r.activation), q(r.feed_forward), q(r.output), q(r.sum2)};
+  result.activations = format;
+  if (format == activation_format::int16) result.softmax = softmax_method::tflite;
+  return result;
 }
 
 namespace detail {
 // The points an encoder layer's quantizations read, each once, from `at` (`table_points`, or the probe of
 // ctattn/quantized/model.hpp that names a point a table lacks first).
 template <typename Points>
-[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_from(Points& at, quantization input,
-                                                                                     bool norm_first) noexcept {
+[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_from(
+    Points& at, quantization input, bool norm_first, activation_format format = activation_format::int8) noexcept {
   // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
   const value_range output = at.output();
-  encoder_layer_quantizations q =
-      encoder_layer_quantizations_for({{},
-                                       at.point(points::norm1),
-                                       at.point(points::query),
-                                       at.point(points::key),
-                                       at.point(points::value),
-                                       at.point(points::scores),
-                                       at.point(points::context),
-                                       at.point(points::attention),
-                                       at.point(points::sum1),
-                                       norm_first ? at.point(points::norm2) : output,
-                                       at.point(points::hidden),
-                                       at.point(points::activation),
-                                       at.point(points::feed_forward),
-                                       output,
-                                       norm_first ? value_range{} : at.point(points::sum2)});
+  encoder_layer_quantizations q = encoder_layer_quantizations_for({{},
+                                                                   at.point(points::norm1),
+                                                                   at.point(points::query),
+                                                                   at.point(points::key),
+                                                                   at.point(points::value),
+                                                                   at.point(points::scores),
+                                                                   at.point(points::context),
+                                                                   at.point(points::attention),
+                                                                   at.point(points::sum1),
+                                                                   norm_first ? at.point(points::norm2) : output,
+                                                                   at.point(points::hidden),
+                                                                   at.point(points::activation),
+                                                                   at.point(points::feed_forward),
+                                                                   output,
+                                                                   norm_first ? value_range{} : at.point(points::sum2)},
+                                                                  format);
   q.input = input;
   return q;
 }
@@ -20465,12 +20756,11 @@ template <typename Points>
 ///
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_at(toy::sorter_ranges, "layers.0", q_pos);`
 template <typename Table>
-[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_at(const Table& table,
-                                                                                   std::string_view path,
-                                                                                   quantization input,
-                                                                                   bool norm_first = true) noexcept {
+[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_at(
+    const Table& table, std::string_view path, quantization input, bool norm_first = true,
+    activation_format format = activation_format::int8) noexcept {
   const detail::table_points<Table> at{table, path};
-  return detail::encoder_layer_quantizations_from(at, input, norm_first);
+  return detail::encoder_layer_quantizations_from(at, input, norm_first, format);
 }
 
 /// A transformer encoder layer in int8 (nn.TransformerEncoderLayer(batch_first=True), pre-norm by default,
@@ -20479,24 +20769,42 @@ template <typename Table>
 /// with integer LayerNorms, per-channel int8 projections, int8 multi-head attention (`Mask`, e.g. causal), the int8
 /// ADD for both residual sums and the activation f by table; each activation quantized as `Q` says.
 ///
+/// With `Q.activations` int16 it is the layer in TFLite's 16x8 mode: every activation int16 (`q16matrix`), each
+/// linear a `q16linear` (int8 weights, int64 biases), int16 LayerNorms and activation table, 16x8 attention with
+/// TFLite's int16 softmax, TFLite's int16 ADD for the sums; `step` is the int8 layer's only.
+///
 /// | member      | type                                                                 |
 /// |-------------|----------------------------------------------------------------------|
-/// | `norm1`     | `qlayer_norm<Width, Q.input, Q.norm1>`                               |
+/// | `norm1`     | `qlayer_norm<Width, Q.input, Q.norm1>` (16x8: `q16layer_norm`)       |
 /// | `self_attn` | `qmulti_head_attention_weights<Heads, ...>`: W_Q, W_K, W_V from Q.norm1, W_O from Q.context |
 /// | `norm2`     | `qlayer_norm<Width, Q.sum1, Q.norm2>`                                |
-/// | `linear1`   | `qlinear<Width, Hidden, Q.norm2, Q.hidden>`                          |
-/// | `activation`| `qactivation<Q.hidden, Q.activation>`                                |
+/// | `linear1`   | `qlinear<Width, Hidden, Q.norm2, Q.hidden>` (16x8: `q16linear`)      |
+/// | `activation`| `qactivation<Q.hidden, Q.activation>` (16x8: `q16activation`)        |
 /// | `linear2`   | `qlinear<Hidden, Width, Q.activation, Q.feed_forward>`               |
 ///
 /// | operand        | shape                          |
 /// |----------------|--------------------------------|
-/// | `forward(x)`   | `qmatrix<n, Width, Q.input>` -> `qmatrix<n, Width, Q.output>` |
+/// | `forward(x)`   | `qmatrix<n, Width, Q.input>` -> `qmatrix<n, Width, Q.output>` (16x8: `q16matrix`s) |
+///
+/// Rules: 16x8 takes int8 weights (`int16_activations_take_int8_weights`) and TFLite's softmax
+/// (`int16_softmax_is_tflites`, checked by the attention).
 ///
 /// Example: `const auto y = ctattn::quantize_encoder_layer<q0>(float_layer).forward(x_q);`
 template <auto Width, std::size_t Heads, auto Hidden, encoder_layer_quantizations Q, typename Mask = no_mask_type,
           bool NormFirst = true>
 struct qtransformer_encoder_layer {
   static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
+  /// Whether the layer is 16x8 (int16 activations), and the activations' element type.
+  static constexpr bool int16 = Q.activations == activation_format::int16;
+  static_assert((
+      shape_error::int16_activations_take_int8_weights<op::layer, shape_error::weight_format_constant<Q.weights>,
+                                                       shape_error::activation_format_constant<Q.activations>>::check(),
+      true));
+  using value_type = detail::activation_value<Q.activations>;
+  template <auto R, auto C, quantization QM>
+  using matrix_type = detail::basic_quantized_matrix<value_type, R, C, QM>;
+  template <auto In, auto Out, quantization QIn, quantization QOut>
+  using linear_type = detail::linear_of_format<Q.activations, In, Out, QIn, QOut, Q.weights, Q.granularity>;
   static constexpr auto input_extent = Width;
   static constexpr auto output_extent = Width;
   static constexpr quantization input_quantization = Q.input;
@@ -20512,21 +20820,19 @@ struct qtransformer_encoder_layer {
   /// Post-norm, norm2 gives the layer's output.
   static constexpr quantization norm2_output = NormFirst ? Q.norm2 : Q.output;
 
-  using attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, attention_input, Q.query, Q.weights, Q.granularity>,
-                                    qlinear<Width, Width, attention_input, Q.key, Q.weights, Q.granularity>,
-                                    qlinear<Width, Width, attention_input, Q.value, Q.weights, Q.granularity>,
-                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights, Q.granularity>>;
+  using attention_weights = qmulti_head_attention_weights<
+      Heads, linear_type<Width, Width, attention_input, Q.query>, linear_type<Width, Width, attention_input, Q.key>,
+      linear_type<Width, Width, attention_input, Q.value>, linear_type<Width, Width, Q.context, Q.attention>>;
 
-  qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
+  qlayer_norm<Width, norm1_input, Q.norm1, false, value_type> norm1{};
   attention_weights self_attn{};
-  qlayer_norm<Width, norm2_input, norm2_output> norm2{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights, Q.granularity> linear1{};
-  qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights, Q.granularity> linear2{};
+  qlayer_norm<Width, norm2_input, norm2_output, false, value_type> norm2{};
+  linear_type<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
+  qactivation<Q.hidden, Q.activation, value_type> activation{};
+  linear_type<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
   [[no_unique_address]] Mask mask{};
 
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return detail::residual_blocks<NormFirst>(
         blocks(), x, [&](const auto& in) { return multi_head_attention<Q.scores, Q.softmax>(in, self_attn, mask); },
@@ -20551,25 +20857,25 @@ struct qtransformer_encoder_layer {
   ///
   /// | operand | shape |
   /// |---------|-------|
-  /// | `h`     | `qmatrix<n, Width, feed_forward_input>` -> `qmatrix<n, Width, Q.feed_forward>` |
+  /// | `h`     | `qmatrix<n, Width, feed_forward_input>` -> `qmatrix<n, Width, Q.feed_forward>` (16x8: `q16matrix`s) |
   ///
   /// Example: `const auto ff = layer_q.feed_forward(h_q);`
   ///
   /// Rules: Rows >= 1 (`rows_per_block_must_be_positive`).
-  template <std::size_t Rows = detail::kernels::int8_feed_forward_rows, QuantizedMatrix H>
+  template <std::size_t Rows = detail::kernels::int8_feed_forward_rows, detail::AnyQuantizedMatrix H>
   [[nodiscard]] constexpr auto feed_forward(const H& h) const noexcept {
     constexpr std::size_t n = H::rows;
     constexpr std::size_t rows = n < Rows ? n : Rows;
     if constexpr (!shape_error::rows_per_block_must_be_positive<op::quantized_feed_forward, count<Rows>>::check()) {
-      return basic_qmatrix<H::row_extent, Width, Q.feed_forward>{};
+      return matrix_type<H::row_extent, Width, Q.feed_forward>{};
     } else if constexpr (rows == n) {
       return project(activate(project(h, linear1), activation), linear2);
     } else {
-      basic_qmatrix<H::row_extent, Width, Q.feed_forward> out;
+      matrix_type<H::row_extent, Width, Q.feed_forward> out;
       const auto run_rows = [&]<std::size_t M>(std::integral_constant<std::size_t, M>, std::size_t first) {
         // Rationale: not the short names (x, y, part, r, c) that GCC's -Wshadow reports inside a lambda against a
         // user's globals of those names (tests/static/user_names_test.cpp).
-        basic_qmatrix<M, H::column_extent, H::quant> rows_in;
+        typename detail::with_rows<H, M>::type rows_in;
         for (std::size_t row = 0; row < M; ++row) {
           for (std::size_t col = 0; col < H::cols; ++col) rows_in.elements[row][col] = h.elements[first + row][col];
         }
@@ -20589,7 +20895,7 @@ struct qtransformer_encoder_layer {
   template <std::size_t Capacity>
   using cache_type = detail::qkv_cache_for<attention_weights, Capacity>;
   /// One row of the layer's output.
-  using output_row = basic_qmatrix<std::size_t{1}, Width, Q.output>;
+  using output_row = matrix_type<std::size_t{1}, Width, Q.output>;
 
   /// One token of autoregressive decoding (a causal layer): `x` is the token's row; `cache` holds the keys and
   /// values of the tokens before it and receives its own. Writes the token's output row into `out`: row t of
@@ -20607,15 +20913,25 @@ struct qtransformer_encoder_layer {
   ///   typename decltype(causal_layer_q)::output_row y{};
   ///   for (const auto& x_t : tokens_q) if (!causal_layer_q.step(x_t, cache, y)) break;
   /// \endcode
-  template <QuantizedMatrix X, typename Cache>
+  /// Rules: a causal layer (`decoding_layer_must_be_causal`) with int8 activations
+  /// (`int16_layer_has_no_decoding_step`).
+  template <detail::AnyQuantizedMatrix X, typename Cache>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, output_row& out) const noexcept {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
-    if (cache.full()) return false;
-    basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
-    out = detail::residual_blocks<NormFirst>(
-        blocks(), x, detail::int8_cached_self_attention<Q.scores, Q.softmax>(self_attn, cache, attended),
-        detail::int8_feed_forward(linear1, activation, linear2));
-    return true;
+    static_assert(
+        (shape_error::int16_layer_has_no_decoding_step<op::decoding_step,
+                                                       shape_error::activation_format_constant<Q.activations>>::check(),
+         true));
+    if constexpr (int16) {
+      return false;
+    } else {
+      if (cache.full()) return false;
+      basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
+      out = detail::residual_blocks<NormFirst>(
+          blocks(), x, detail::int8_cached_self_attention<Q.scores, Q.softmax>(self_attn, cache, attended),
+          detail::int8_feed_forward(linear1, activation, linear2));
+      return true;
+    }
   }
 
   /// The memory of `forward(x)` on an X (ctattn::footprint): the layer's object, X and the result, and on the stack
@@ -20631,15 +20947,15 @@ struct qtransformer_encoder_layer {
   // 16 wide, which kept it off the 16 KB micro:bit): each phase's results are temporaries of its own expression, and
   // the compilers give the two phases the same bytes of the layer's frame (measured by the firmware footprint tests
   // on GCC 12 and Clang 14, against the call graph).
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     constexpr std::size_t n = X::rows;
-    constexpr std::size_t row_bytes = n * extent_size(Width);
-    constexpr std::size_t hidden_bytes = n * extent_size(Hidden);
+    constexpr std::size_t row_bytes = sizeof(value_type) * n * extent_size(Width);
+    constexpr std::size_t hidden_bytes = sizeof(value_type) * n * extent_size(Hidden);
     constexpr footprint feed_forward_parts[] = {
         decltype(norm1)::template footprint_of<X>(), decltype(norm2)::template footprint_of<X>(),
         decltype(linear1)::template footprint_of<X>(), decltype(activation)::template footprint_of<X>(),
-        decltype(linear2)::template footprint_of<basic_qmatrix<X::row_extent, Hidden, Q.activation>>()};
+        decltype(linear2)::template footprint_of<matrix_type<X::row_extent, Hidden, Q.activation>>()};
     std::size_t deepest = 0;
     for (const footprint& part : feed_forward_parts) {
       deepest = part.stack_bytes > deepest ? part.stack_bytes : deepest;
@@ -20672,11 +20988,12 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   constexpr quantization q_attention = result::attention_input;
   result q{};
   const auto& w = layer.self_attn.weights;
-  q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
-  q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
-                                                              q_attention, q_attention, Q.query, Q.key, Q.value,
-                                                              Q.context, Q.attention, Q.weights, Q.granularity}>(w);
-  q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
+  q.norm1 = detail::quantize_norm_as<Q.activations, result::norm1_input, Q.norm1>(layer.norm1);
+  q.self_attn =
+      detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
+                                                    q_attention, q_attention, Q.query, Q.key, Q.value, Q.context,
+                                                    Q.attention, Q.weights, Q.granularity, Q.activations}>(w);
+  q.norm2 = detail::quantize_norm_as<Q.activations, result::norm2_input, result::norm2_output>(layer.norm2);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
 }
@@ -20820,6 +21137,8 @@ template <auto Width, std::size_t Heads, auto Hidden, decoder_layer_quantization
           bool NormFirst = false>
 struct qtransformer_decoder_layer {
   static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
+  /// Its activations are int8: the decoder layer has no 16x8 form.
+  static constexpr bool int16 = false;
   /// The mask of the self-attention.
   using mask_type = Mask;
   static constexpr auto input_extent = Width;

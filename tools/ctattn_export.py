@@ -4,7 +4,7 @@
 
     ctattn-export MODULE --name NAME --out DIR [--weights FILE] [--input SHAPE] [--memory SHAPE]
                   [--namespace NS] [--golden N] [--int8 [--samples N] [--weight-format int8|int4] [--per-tensor]
-                  [--layer-weights PATH=FORMAT[:GRANULARITY]]...
+                  [--activations int8|int16] [--layer-weights PATH=FORMAT[:GRANULARITY][:ACTIVATIONS]]...
                   [--softmax rounded|tflite]] [--no-check]
 
 MODULE is `file.py:Factory` (a class or function called with no arguments), or `package.module:Factory`;
@@ -1203,41 +1203,60 @@ class Plan:
 # ---------------------------------------------------------------------------------------------------------------
 # export(): the steps, in order.
 
-# ctattn::weight_format and ctattn::softmax_method (ctattn::quantize_options), the defaults first.
+# ctattn::weight_format, ctattn::activation_format and ctattn::softmax_method (ctattn::quantize_options), the
+# defaults first.
 WEIGHT_FORMATS = ("int8", "int4")
 GRANULARITIES = ("per-channel", "per-tensor")
+ACTIVATION_FORMATS = ("int8", "int16")
 SOFTMAX_METHODS = ("rounded", "tflite")
 
 
-def parse_layer_weights(specs, per_tensor: bool) -> list[tuple[str, str, str]]:
-    """--layer-weights PATH=FORMAT[:per-tensor|:per-channel], each as (path, weight_format, weight_granularity);
-    the granularity the model's (--per-tensor) where a spec names none."""
+def parse_layer_weights(specs, per_tensor: bool, activations: str = "int8") -> list[tuple[str, str, str, str]]:
+    """--layer-weights PATH=FORMAT[:per-tensor|:per-channel][:int8|:int16], each as (path, weight_format,
+    weight_granularity, activation_format); the granularity the model's (--per-tensor) and the activations the
+    model's (--activations) where a spec names none."""
     parsed = []
     for spec in specs:
         path, equals, mode = spec.partition("=")
-        fmt, colon, granularity = mode.partition(":")
-        if not equals or not path or fmt not in WEIGHT_FORMATS or (colon and granularity not in GRANULARITIES):
-            raise ExportError(f"--layer-weights {spec}: give PATH=FORMAT or PATH=FORMAT:GRANULARITY, the path a "
+        fmt, *rest = mode.split(":")
+        granularity = next((r for r in rest if r in GRANULARITIES), None)
+        width = next((r for r in rest if r in ACTIVATION_FORMATS), None)
+        known = len(rest) <= 2 and all(r in GRANULARITIES or r in ACTIVATION_FORMATS for r in rest) and \
+            len(rest) == (granularity is not None) + (width is not None)
+        if not equals or not path or fmt not in WEIGHT_FORMATS or not known:
+            raise ExportError(f"--layer-weights {spec}: give PATH=FORMAT[:GRANULARITY][:ACTIVATIONS], the path a "
                               f"layer's (head, layers.0), the format " + " or ".join(WEIGHT_FORMATS) +
-                              ", the granularity " + " or ".join(GRANULARITIES))
-        if any(path == seen for seen, _, _ in parsed):
+                              ", the granularity " + " or ".join(GRANULARITIES) + ", the activations " +
+                              " or ".join(ACTIVATION_FORMATS))
+        if any(path == seen[0] for seen in parsed):
             raise ExportError(f"--layer-weights {spec}: {path} is given twice")
-        granularity = granularity if colon else ("per-tensor" if per_tensor else "per-channel")
-        parsed.append((path, fmt, granularity.replace("-", "_")))
+        granularity = granularity or ("per-tensor" if per_tensor else "per-channel")
+        width = width or activations
+        if fmt == "int4" and width == "int16":
+            raise ExportError(f"--layer-weights {spec}: 16x8 (int16 activations) takes int8 weights")
+        parsed.append((path, fmt, granularity.replace("-", "_"), width))
     return parsed
 
 
 def check_arguments(name: str, namespace: str, proof: str, tgt_mask: str, int8: bool, weight_format: str,
-                    softmax: str, per_tensor: bool = False, layer_weights=()) -> None:
+                    softmax: str, per_tensor: bool = False, layer_weights=(), activations: str = "int8") -> None:
     if weight_format not in WEIGHT_FORMATS:
         raise ExportError(f"--weight-format {weight_format}: give " + " or ".join(WEIGHT_FORMATS))
     if softmax not in SOFTMAX_METHODS:
         raise ExportError(f"--softmax {softmax}: give " + " or ".join(SOFTMAX_METHODS))
-    if not int8 and ((weight_format, softmax) != (WEIGHT_FORMATS[0], SOFTMAX_METHODS[0]) or per_tensor
-                     or layer_weights):
-        raise ExportError("--weight-format, --per-tensor, --layer-weights and --softmax choose how the int8 model is "
-                          "formed: add --int8")
-    parse_layer_weights(layer_weights, per_tensor)
+    if activations not in ACTIVATION_FORMATS:
+        raise ExportError(f"--activations {activations}: give " + " or ".join(ACTIVATION_FORMATS))
+    if not int8 and ((weight_format, softmax, activations) !=
+                     (WEIGHT_FORMATS[0], SOFTMAX_METHODS[0], ACTIVATION_FORMATS[0]) or per_tensor or layer_weights):
+        raise ExportError("--weight-format, --per-tensor, --activations, --layer-weights and --softmax choose how the "
+                          "int8 model is formed: add --int8")
+    if activations == "int16" and weight_format == "int4":
+        raise ExportError("--activations int16 --weight-format int4: 16x8 (int16 activations) takes int8 weights; "
+                          "give int4 weights with int8 activations, or int4 to some layers with --layer-weights")
+    if activations == "int16" and proof == "chain":
+        raise ExportError("--activations int16 --proof chain: a model with 16x8 layers is proved whole (its links "
+                          "are int8 links); export with --proof whole")
+    parse_layer_weights(layer_weights, per_tensor, activations)
     if proof not in ("auto", "whole", "chain"):
         raise ExportError(f"--proof {proof}: give auto, whole or chain")
     if tgt_mask not in ("causal", "none"):
@@ -1452,7 +1471,8 @@ def golden_outputs(run, decl: "Declarations", inputs: Inputs, golden_inputs: lis
     return outputs
 
 
-def proof_plan(module, decl: "Declarations", name: str, length: int, proof: str, int8: bool, log) -> tuple[bool, int]:
+def proof_plan(module, decl: "Declarations", name: str, length: int, proof: str, int8: bool, log,
+               int16: bool = False) -> tuple[bool, int]:
     """Whether the proof is a chain, and its links: one forward's multiply-adds are estimated (each parameter used
     once per token, and each attention's two n x n x d products over the n tokens) and compared with CHAIN_ABOVE
     under --proof auto. The tokens are the rows the layers see: the input's rows, or its patches, and the class
@@ -1462,6 +1482,12 @@ def proof_plan(module, decl: "Declarations", name: str, length: int, proof: str,
     macs = parameters * tokens + sum(2 * tokens * tokens * d for d in decl.attention_widths)
     links = decl.links(name) if name in decl.link_counts else 0
     chained = proof == "chain" or (proof == "auto" and macs > CHAIN_ABOVE)
+    if chained and int16:
+        # Rationale: a 16x8 model's layers are not its int8 chain's links (conversions join the widths).
+        if proof == "chain":
+            raise ExportError("--proof chain: a model with 16x8 layers is proved whole; export with --proof whole")
+        log("ctattn-export: a model with 16x8 layers is proved whole (its links are int8 links)")
+        chained = False
     if chained and (links == 0 or decl.decoder):
         if proof == "chain":
             why = "a decoder takes its memory in every layer" if decl.decoder else "the model is one layer"
@@ -1519,9 +1545,13 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
         "int8_option": " INT8" if int8 else "",
         "weight_format": options["weight_format"], "softmax": options["softmax"],
         "granularity": "per_tensor" if options["per_tensor"] else "per_channel",
+        "activations": options["activations"],
+        "mode": "16x8" if options["activations"] == "int16" or any(
+            width == "int16" for *_, width in options["layer_weights"]) else "int8",
         "layer_weights": ",\n".join(
-            f'    {{"{path}", ctattn::weight_format::{fmt}, ctattn::weight_granularity::{granularity}}}'
-            for path, fmt, granularity in options["layer_weights"]),
+            f'    {{"{path}", ctattn::weight_format::{fmt}, ctattn::weight_granularity::{granularity},\n'
+            f'     ctattn::activation_format::{width}}}'
+            for path, fmt, granularity, width in options["layer_weights"]),
     }
 
     def banner(what: str) -> str:
@@ -1586,7 +1616,7 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
            weights: str | Path | None = None, namespace: str = "", golden: int = 4, int8: bool = False,
            samples: int = 256, seed: int = 0, tolerance: float = 2e-5, int8_tolerance: float | None = None,
            weight_format: str = "int8", softmax: str = "rounded", per_tensor: bool = False, layer_weights=(),
-           check: bool = True, cxx: str | None = None, include_dirs=(), calibration=None, golden_inputs=None,
+           activations: str = "int8", check: bool = True, cxx: str | None = None, include_dirs=(), calibration=None, golden_inputs=None,
            calibration_memories=None, golden_memories=None, command: str = "ctattn-export", log=print,
            proof: str = "auto", tgt_mask: str = "causal") -> Plan:
     """Writes the C++ model, the weights, the golden test and (int8=True) the int8 ranges of `module`, then, with
@@ -1600,10 +1630,12 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
     `tgt_mask`: a decoder's self-attention mask, "causal" (as a decoder generating tokens runs: the tool passes
     PyTorch's causal tgt_mask) or "none" (PyTorch's default: no tgt_mask, every target row seeing every other).
 
-    `weight_format` ("int8" or "int4"), `per_tensor` (one weight scale per layer, TFLite Micro's only form for int4)
-    and `softmax` ("rounded" or "tflite"): how the int8 model is formed (ctattn::quantize_options); `layer_weights`,
-    strings "PATH=FORMAT[:GRANULARITY]" ("head=int8", "layers.0=int4:per-tensor"), the layers whose weights differ
-    from the model's (ctattn::layer_weights; the granularity the model's where none is given), each path a submodule
+    `weight_format` ("int8" or "int4"), `per_tensor` (one weight scale per layer, TFLite Micro's only form for int4),
+    `activations` ("int8", or "int16": TFLite's 16x8 mode for the layers that have it, proved whole) and `softmax`
+    ("rounded" or "tflite"): how the int8 model is formed (ctattn::quantize_options); `layer_weights`, strings
+    "PATH=FORMAT[:GRANULARITY][:ACTIVATIONS]" ("head=int8", "layers.0=int4:per-tensor", "head=int8:int8"), the layers
+    whose weights or activations differ from the model's (ctattn::layer_weights; the granularity and the activations
+    the model's where none is given), each path a submodule
     of `module` that is a layer of the ctattn model; `int8_tolerance` defaults to 0.125 of the spread of the golden outputs with int8
     weights and 0.25 with int4 (15 steps a weight rather than 255).
 
@@ -1611,7 +1643,8 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
     translation unit (ctattn/host/proof.hpp), for a model too large for one constant evaluation; "auto" chains a
     model of more than CHAIN_ABOVE estimated multiply-adds."""
     torch, _ = torch_modules()
-    check_arguments(name, namespace, proof, tgt_mask, int8, weight_format, softmax, per_tensor, layer_weights)
+    check_arguments(name, namespace, proof, tgt_mask, int8, weight_format, softmax, per_tensor, layer_weights,
+                    activations)
     if int8_tolerance is None:
         int8_tolerance = 0.25 if weight_format == "int4" else 0.125
     if isinstance(input_shape, str):
@@ -1620,9 +1653,9 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
         memory_shape = parse_shape(memory_shape)
     plan = Plan(out_dir, name, namespace)
     module = prepare_module(module, weights)
-    overrides = parse_layer_weights(layer_weights, per_tensor)
+    overrides = parse_layer_weights(layer_weights, per_tensor, activations)
     submodules = dict(module.named_modules())
-    for path, _, _ in overrides:
+    for path, *_ in overrides:
         if path not in submodules:
             raise ExportError(f"--layer-weights {path}: the module has no submodule {path!r}; name a layer by its "
                               f"state_dict prefix (head, layers.0)")
@@ -1651,13 +1684,14 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
         sample_set["memories"] = inputs.memories(calibration_memories, len(sample_set["inputs"]),
                                                  "calibration memories")
     golden_set["outputs"] = golden_outputs(run, decl, inputs, golden_set["inputs"], golden_set["memories"])
-    chained, links = proof_plan(module, decl, name, inputs.length, proof, int8, log)
+    chained, links = proof_plan(module, decl, name, inputs.length, proof, int8, log,
+                                any(width == "int16" for *_, width in overrides) or activations == "int16")
 
     # Every check is done: from here on the files are written.
     tensors, parameters = write_files(plan, module, decl, inputs, golden_set, sample_set, {
         "command": command, "int8": int8, "chained": chained, "links": links, "tolerance": tolerance,
         "int8_tolerance": int8_tolerance, "weight_format": weight_format, "softmax": softmax,
-        "per_tensor": per_tensor, "layer_weights": overrides})
+        "per_tensor": per_tensor, "layer_weights": overrides, "activations": activations})
     log(f"ctattn-export: wrote {plan.qualified} ({tensors} tensors, {parameters} parameters) to {plan.out}")
     if check:
         compile_and_run(plan, int8, cxx, include_dirs, log, (links, len(golden_set["inputs"])) if chained else None)
@@ -1829,9 +1863,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--per-tensor", action="store_true",
                         help="with --int8: one weight scale per linear layer (TFLite Micro's only form for int4) "
                              "rather than one per output channel")
-    parser.add_argument("--layer-weights", action="append", default=[], metavar="PATH=FORMAT[:GRANULARITY]",
-                        help="with --int8: the weights of one layer (and the layers inside it) other than the "
-                             "model's, e.g. head=int8 or layers.0=int4:per-tensor; repeat for more layers")
+    parser.add_argument("--activations", choices=ACTIVATION_FORMATS, default="int8",
+                        help="with --int8: the activations, int8 or int16 (TFLite's 16x8 mode: the layers with a "
+                             "16x8 form in it, int8 weights)")
+    parser.add_argument("--layer-weights", action="append", default=[],
+                        metavar="PATH=FORMAT[:GRANULARITY][:ACTIVATIONS]",
+                        help="with --int8: the weights (and activations) of one layer and the layers inside it other "
+                             "than the model's, e.g. head=int8, layers.0=int4:per-tensor or head=int8:int8; repeat "
+                             "for more layers")
     parser.add_argument("--softmax", choices=SOFTMAX_METHODS, default="rounded",
                         help="with --int8: the attention's softmax, ctattn's rounded one or TFLite's bits")
     parser.add_argument("--cxx", help="the C++ compiler for the check (default $CXX, or c++)")
@@ -1853,6 +1892,7 @@ def main(argv: list[str] | None = None) -> int:
                namespace=args.namespace, golden=args.golden, int8=args.int8, samples=args.samples, seed=args.seed,
                tolerance=args.tolerance, int8_tolerance=args.int8_tolerance, weight_format=args.weight_format,
                softmax=args.softmax, per_tensor=args.per_tensor, layer_weights=args.layer_weights,
+               activations=args.activations,
                check=not args.no_check, cxx=args.cxx,
                include_dirs=args.include, command=command, calibration=load_inputs(args.calibration),
                golden_inputs=load_inputs(args.golden_inputs),

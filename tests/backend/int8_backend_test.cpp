@@ -2,11 +2,12 @@
 // the int8 case headers marked for the backends (tests/support/case_list.hpp): the kernels against plain loops over
 // every length and zero point (tests/support/int8_kernel_cases.hpp), and the int8 operations and layers against the
 // Python reference (tests/support/quantized_cases.hpp, int8_decoder_cases.hpp), bit for bit: integer sums give the
-// same bits on every backend. The int16 tier (TFLite's 16x8 mode, tests/support/int16_cases.hpp) likewise, where
+// same bits on every backend. The int16 tier (TFLite's 16x8 mode, tests/support/int16_cases.hpp, int16_model_cases.hpp) likewise, where
 // CTATTN_TEST_INT16_CASES is 1 (not in the builds that differ from their float backend's only in int8 kernels).
 #include "catch.hpp"
 #if CTATTN_TEST_INT16_CASES
 #include "support/int16_cases.hpp"
+#include "support/int16_model_cases.hpp"
 #endif
 #include "support/int8_decoder_cases.hpp"
 #include "support/int8_kernel_cases.hpp"
@@ -48,5 +49,11 @@ TEST_CASE("every int16 (16x8) operation gives TFLite Micro's bits with this back
                                                                                                    check_case);
   ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int16_cases::layer_cases>(at_run_time,
                                                                                                     check_case);
+}
+
+TEST_CASE("16x8 encoder layers and models of int8 and 16x8 layers give the reference's bits with this backend",
+          "[backend][int16]") {
+  ctattn_test::for_each_case<ctattn_test::with_each_backend, ctattn_test::int16_model_cases::every_case>(at_run_time,
+                                                                                                         check_case);
 }
 #endif

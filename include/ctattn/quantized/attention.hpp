@@ -19,6 +19,7 @@
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/matrix/rules.hpp"
 #include "ctattn/quantized/linear.hpp"
+#include "ctattn/quantized/q16linear.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 #include "ctattn/quantized/softmax.hpp"
@@ -289,6 +290,12 @@ template <quantization Scores, quantization Out, softmax_method Softmax = softma
 ///       wq, wk, wv, wo};
 ///   constexpr auto y = ctattn::multi_head_attention<q_scores>(x_q, w, ctattn::causal);
 /// \endcode
+namespace detail {
+// The stack of 16x8 multi-head self-attention over N rows with weights W (ctattn/quantized/q16attention.hpp).
+template <typename W, std::size_t N>
+[[nodiscard]] constexpr std::size_t int16_attention_stack_bytes() noexcept;
+}  // namespace detail
+
 template <std::size_t Heads, typename Query, typename Key, typename Value, typename Output>
 struct qmulti_head_attention_weights {
   /// The rules of the configuration; `multi_head_attention` checks them again (no second error).
@@ -312,9 +319,29 @@ struct qmulti_head_attention_weights {
   /// `detail::kernels::int8_attention_query_rows` or n if fewer, over the n keys, the zero-point sums of its two
   /// products, the visible flags and the larger of its two products' kernel scratch).
   ///
+  ///
+  /// On an int16 X (four `q16linear`s), the stack holds the context beside Q, K and V while the heads attend, each
+  /// head's operands gathered (its Q and K rows, V^T), its scores, weights and context (16x8 attention scores every
+  /// pair), or a projection's kernel scratch (`detail::int16_attention_stack_bytes`).
+  ///
   /// Example: `constexpr auto fp = decltype(weights)::footprint_of<decltype(x_q)>();`
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    if constexpr (Quantized16Matrix<X>) {
+      return {sizeof(qmulti_head_attention_weights), sizeof(X),
+              sizeof(basic_q16matrix<X::row_extent, Output::output_extent, Output::output_quantization>), 0,
+              detail::int16_attention_stack_bytes<qmulti_head_attention_weights, X::rows>()};
+    } else {
+      return int8_footprint_of<X>();
+    }
+  }
+
+  friend constexpr bool operator==(const qmulti_head_attention_weights&,
+                                   const qmulti_head_attention_weights&) = default;
+
+ private:
+  template <QuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint int8_footprint_of() noexcept {
     constexpr std::size_t n = X::rows;
     constexpr std::size_t key_width = Query::outputs / Heads;
     constexpr std::size_t value_width = Value::outputs / Heads;
@@ -340,9 +367,6 @@ struct qmulti_head_attention_weights {
             sizeof(basic_qmatrix<X::row_extent, Output::output_extent, Output::output_quantization>), 0,
             activations + (head > projection ? head : projection)};
   }
-
-  friend constexpr bool operator==(const qmulti_head_attention_weights&,
-                                   const qmulti_head_attention_weights&) = default;
 };
 
 /// Builds `qmulti_head_attention_weights<Heads, ...>` from four `qlinear`s, their types deduced.
@@ -362,16 +386,17 @@ struct attention_projection_quantizations {
   quantization query_input, key_value_input, query, key, value, context, output;
   weight_format weights = weight_format::int8;
   weight_granularity granularity = weight_granularity::per_channel;
+  activation_format activations = activation_format::int8;
 };
 // The int8 form of a float attention layer's weights (PyTorch's out x in, biases), each projection per channel
 // (`quantize_linear`), as every int8 layer with attention makes it.
 template <std::size_t Heads, attention_projection_quantizations Q, typename Weights>
 [[nodiscard]] constexpr auto quantize_attention_weights(const Weights& w) noexcept {
   return make_qmulti_head_attention_weights<Heads>(
-      quantize_linear<Q.query_input, Q.query, Q.weights, Q.granularity>(w.query),
-      quantize_linear<Q.key_value_input, Q.key, Q.weights, Q.granularity>(w.key),
-      quantize_linear<Q.key_value_input, Q.value, Q.weights, Q.granularity>(w.value),
-      quantize_linear<Q.context, Q.output, Q.weights, Q.granularity>(w.output));
+      quantize_linear_as<Q.activations, Q.query_input, Q.query, Q.weights, Q.granularity>(w.query),
+      quantize_linear_as<Q.activations, Q.key_value_input, Q.key, Q.weights, Q.granularity>(w.key),
+      quantize_linear_as<Q.activations, Q.key_value_input, Q.value, Q.weights, Q.granularity>(w.value),
+      quantize_linear_as<Q.activations, Q.context, Q.output, Q.weights, Q.granularity>(w.output));
 }
 
 // The rules of multi-head attention of x over `Memory` (x itself for self-attention).

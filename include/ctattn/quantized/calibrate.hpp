@@ -10,6 +10,7 @@
 /// |--------------------------------------------|--------------------------------------------------------------|
 /// | `observed_range(xs...)`                    | the smallest and largest element of the matrices `xs`        |
 /// | `quantization_for_range(lo, hi)`           | scale (hi - lo) / 255 over [lo, hi] widened to contain 0; the zero point that maps lo to -128 |
+/// | `quantization_for_range(range, format)` | the same for int8; for int16 (16x8) scale max(|lo|, |hi|) / 32767, zero point 0 |
 /// | `symmetric_quantization(largest)`          | scale largest / 127, zero point 0                            |
 /// | `largest_magnitude(xs...)`                 | the largest magnitude among the elements of `xs`             |
 /// | `range_at(table, name)`                    | the range named `name` in a generated ranges header (ctattn/quantized/ranges.hpp) |
@@ -28,6 +29,7 @@
 #include "ctattn/matrix/matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/quantization.hpp"
+#include "ctattn/quantized/weights.hpp"
 
 namespace ctattn {
 
@@ -83,6 +85,17 @@ template <FixedMatrix... Xs>
 /// \copydoc quantization_for_range(double, double)
 [[nodiscard]] constexpr quantization quantization_for_range(value_range r) noexcept {
   return quantization_for_range(r.lo, r.hi);
+}
+
+/// The quantization of [lo, hi] for activations of the given width: int8 as `quantization_for_range(lo, hi)`;
+/// int16 as TFLite's 16x8 mode quantizes an activation, symmetric: scale max(|lo|, |hi|) / 32767, zero point 0, so
+/// that -32767 to 32767 are used (an empty range around 0: scale 1).
+///
+/// Example: `static_assert(ctattn::quantization_for_range({-2.0, 1.0}, ctattn::activation_format::int16).scale() == 2.0 / 32767);`
+[[nodiscard]] constexpr quantization quantization_for_range(value_range r, activation_format format) noexcept {
+  if (format == activation_format::int8) return quantization_for_range(r.lo, r.hi);
+  const double largest = -r.lo > r.hi ? -r.lo : r.hi;
+  return largest > 0.0 ? quantization{largest / 32767.0, 0} : quantization{1.0, 0};
 }
 
 /// The symmetric int8 quantization of [-largest, largest], TFLite's choice for weights: scale largest / 127, zero

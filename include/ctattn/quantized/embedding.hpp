@@ -8,8 +8,8 @@
 ///
 /// | entity                                            | what                                                  |
 /// |---------------------------------------------------|-------------------------------------------------------|
-/// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut>` | token and position tables in int8, summed |
-/// | `quantize_embedding<QTokens, QPositions, QOut>(tokens, positions)` | the float embeddings quantized |
+/// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut[, Value]>` | token and position tables in int8 (or int16, 16x8), summed |
+/// | `quantize_embedding<QTokens, QPositions, QOut[, std::int16_t]>(tokens, positions)` | the float embeddings quantized |
 /// | `qtoken_embedding<Vocabulary, Width, Q>`, `quantize_token_embedding<Q>(tokens)` | a token table alone in int8 |
 /// | `qposition_embedding<Length, Width, QPositions, QOut>`, `quantize_position_embedding<QPositions, QOut>(p)` | positions added to int8 rows |
 /// | `qclass_token<Width, QIn, QOut>`, `quantize_class_token<QIn, QOut>(token)` | a class token before int8 rows |
@@ -23,6 +23,8 @@
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/quantized/add.hpp"
+#include "ctattn/quantized/int16.hpp"
+#include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 
@@ -41,44 +43,68 @@ struct class_token;
 
 /// Token and position embeddings in int8: the token table (Vocabulary x Width, quantized with QTokens), the
 /// position table (Length x Width, QPositions), and their sum for each token by the int8 ADD, quantized with QOut.
+/// With `Value` `std::int16_t` (16x8): both tables int16 (zero point 0, as TFLite's 16x8 mode keeps a constant
+/// that is not a weight) and the sum TFLite's int16 ADD.
 ///
 /// | operand        | shape                                         |
 /// |----------------|-----------------------------------------------|
-/// | `forward(ids)` | N token ids (N <= Length) -> `qmatrix<N, Width, QOut>` |
+/// | `forward(ids)` | N token ids (N <= Length) -> `qmatrix<N, Width, QOut>` (16x8: `q16matrix`) |
 ///
 /// A token id outside [0, Vocabulary) is a contract violation (ctattn/detail/config.hpp's `expects`).
 ///
 /// Example: `const auto x = embedding_q.forward(std::array<int, 6>{3, 1, 4, 1, 5, 9});`
 template <std::size_t Vocabulary, std::size_t Length, auto Width, quantization QTokens, quantization QPositions,
-          quantization QOut>
+          quantization QOut, detail::quantized_value Value = std::int8_t>
 struct qembedding {
+  using value_type = Value;
+  static constexpr bool int16 = std::same_as<Value, std::int16_t>;
   static constexpr auto output_extent = Width;
   static constexpr quantization output_quantization = QOut;
-  qmatrix<Vocabulary, Width, QTokens> tokens{};
-  qmatrix<Length, Width, QPositions> positions{};
+  detail::basic_quantized_matrix<Value, Vocabulary, normalize_extent<Width>, QTokens> tokens{};
+  detail::basic_quantized_matrix<Value, Length, normalize_extent<Width>, QPositions> positions{};
 
   template <std::integral I, std::size_t N>
-  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept -> qmatrix<N, Width, QOut> {
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept {
     static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
-    using k = detail::quantized_add_constants<QTokens, QPositions, QOut>;
-    // Rationale: each token's row and its position's row are added where they are, in the tables (flash), into the
-    // result's row: no copy of them on the stack first.
-    qmatrix<N, Width, QOut> out;
+    detail::basic_quantized_matrix<Value, N, normalize_extent<Width>, QOut> out;
+    constexpr std::size_t width = extent_size(Width);
     for (std::size_t i = 0; i < N; ++i) {
       const auto id = static_cast<std::size_t>(ids[i]);
       detail::expects(id < Vocabulary);
-      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(tokens.elements[id], QTokens.zero_point,
-                                                                       positions.elements[i], QPositions.zero_point,
-                                                                       QOut.zero_point, out.elements[i]);
+      if constexpr (int16) {
+        using k = detail::int16_add_constants<QTokens, QPositions, QOut>;
+        static_assert(
+            (detail::first_broken<detail::int16_add_rules<basic_q16matrix<1, Width, QTokens>,
+                                                          basic_q16matrix<1, Width, QPositions>, QOut>>::check(),
+             true));
+        std::int16_t a[1][width];
+        std::int16_t b[1][width];
+        std::int16_t sum[1][width];
+        for (std::size_t c = 0; c < width; ++c) {
+          a[0][c] = tokens.elements[id][c];
+          b[0][c] = positions.elements[i][c];
+        }
+        detail::kernels::int16_add_rows<k::a, k::b, k::out>(a, b, sum);
+        for (std::size_t c = 0; c < width; ++c) out.elements[i][c] = sum[0][c];
+      } else {
+        using k = detail::quantized_add_constants<QTokens, QPositions, QOut>;
+        // Rationale: each token's row and its position's row are added where they are, in the tables (flash), into
+        // the result's row: no copy of them on the stack first.
+        detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(tokens.elements[id], QTokens.zero_point,
+                                                                         positions.elements[i], QPositions.zero_point,
+                                                                         QOut.zero_point, out.elements[i]);
+      }
     }
     return out;
   }
 
   /// The memory of `forward(ids)` on an `Ids` (`std::array<I, N>`; ctattn::footprint, `ctattn::layer_footprint`):
-  /// the two tables, the ids and the result; no stack (each sum reads its rows from the tables).
+  /// the two tables, the ids and the result; no stack in int8 (each sum reads its rows from the tables), three rows
+  /// in 16x8.
   template <typename Ids>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qembedding), sizeof(Ids), std::tuple_size_v<Ids> * extent_size(Width), 0, 0};
+    return {sizeof(qembedding), sizeof(Ids), sizeof(Value) * std::tuple_size_v<Ids> * extent_size(Width), 0,
+            int16 ? 3 * sizeof(Value) * extent_size(Width) : 0};
   }
 
   friend constexpr bool operator==(const qembedding&, const qembedding&) = default;
@@ -189,6 +215,20 @@ template <quantization QTokens, quantization QPositions, quantization QOut, type
   qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
   q.tokens = quantize<QTokens>(tokens.weight);
   q.positions = quantize<QPositions>(positions.weight);
+  return q;
+}
+
+/// The same for 16x8 (`Activations` `std::int16_t`): both tables quantized to int16 with QTokens and QPositions
+/// (zero points 0), the sum by TFLite's int16 ADD into QOut.
+///
+/// Example: `constexpr auto e16 = ctattn::quantize_embedding<q_tokens16, q_positions16, q_x16, std::int16_t>(model.embed, model.pos);`
+template <quantization QTokens, quantization QPositions, quantization QOut, std::same_as<std::int16_t> Activations,
+          typename T, std::size_t Vocabulary, auto D, std::size_t Length, auto D2, typename Held>
+[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
+                                                const position_embedding<T, Length, D2, Held>& positions) noexcept {
+  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut, std::int16_t> q{};
+  q.tokens = quantize<QTokens, std::int16_t>(tokens.weight);
+  q.positions = quantize<QPositions, std::int16_t>(positions.weight);
   return q;
 }
 

@@ -168,6 +168,8 @@ struct qlinear {
   static constexpr weight_format format = Weights;
   static constexpr weight_granularity granularity = Granularity;
   static constexpr bool int4 = Weights == weight_format::int4;
+  /// Its activations are int8 (`q16linear` is the 16x8 one).
+  static constexpr bool int16 = false;
   /// The weight scales and multipliers the layer has: one per output channel, or one.
   static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
 

@@ -116,6 +116,13 @@ template <std::size_t J, const auto& Ranges, typename M>
   }
 }
 
+// Whether a qchain holds a 16x8 layer (whose links `quantize_link` does not make).
+template <typename Chain>
+inline constexpr bool holds_16x8_layers = false;
+template <typename... Layers>
+inline constexpr bool holds_16x8_layers<qchain<Layers...>> =
+    ((output_format_of<Layers> == activation_format::int16) || ...);
+
 // The type int8 links 0 to J give, one after another, on an int8 input X.
 template <std::size_t J, typename Chain, typename X>
 struct int8_prefix_result {
@@ -157,6 +164,9 @@ inline constexpr std::size_t int8_link_span = detail::int8_links_of<M>.first[J +
 template <std::size_t J, const auto& Ranges, typename M, typename... Links>
 [[nodiscard]] constexpr auto quantize_link(const Links&... links) noexcept {
   static_assert(J < int8_link_count<M>, "ctattn: a model has int8_link_count<M> int8 links, numbered from 0");
+  static_assert(!detail::holds_16x8_layers<quantized_model<M, Ranges>>,
+                "ctattn: a model's links are int8 links; a model with 16x8 layers (quantize_options::activations "
+                "int16) is quantized whole, by ctattn::quantize");
   using expected = decltype(detail::float_links_of_int8_link<J, M>(std::make_index_sequence<int8_link_span<J, M>>{}));
   constexpr std::size_t first = int8_link_first<J, M>;
   using result = std::remove_cvref_t<decltype(std::declval<const quantized_model<M, Ranges>&>().template layer<J>())>;

@@ -31,6 +31,12 @@
 /// Q(name) is `quantization_for_range(range_at(Ranges, name))`. The first member's QIn is Q(`input`), the range
 /// `record_ranges` gives a model's matrix input (a model on token ids needs none).
 ///
+/// In 16x8 (`quantize_options::activations` int16, or an override), the embeddings, encoder layers, norms, linear
+/// layers, activations and the class token's pooling take their 16x8 forms (`qembedding<..., std::int16_t>`, a 16x8
+/// `qtransformer_encoder_layer`, `q16layer_norm`, `q16linear`, `q16activation`, `qclass_token_pool<Q,
+/// std::int16_t>`), Q(name) then `quantization_for_range(range, activation_format::int16)`; the other layers stay
+/// int8, and a `qconversion` joins the widths where they change.
+///
 /// The verified sorter in int8 is `ctattn::quantized_model<toy::sorter, toy::sorter_ranges>`, its value
 /// `ctattn::quantize<toy::sorter_ranges>(sorter_weights)` (examples/verified_model/int8_sorter.hpp).
 ///
@@ -75,12 +81,17 @@ namespace ctattn {
 /// | `path`        | the layer's name                                | (none)                            |
 /// | `weights`     | its linear layers' weights (`weight_format`)    | `weight_format::int8`             |
 /// | `granularity` | their scales (`weight_granularity`)             | `weight_granularity::per_channel` |
+/// | `activations` | its activations (`activation_format`; int16, 16x8, where the layer has a 16x8 form) | `activation_format::int8` |
+///
+/// An entry sets all three for the layers it names.
 ///
 /// Example: `inline constexpr ctattn::layer_weights keep_int8[] = {{"head"}, {"layers.0"}};`
+/// Example (only the encoder layers in 16x8): `inline constexpr ctattn::layer_weights layers_16x8[] = {{"layers", ctattn::weight_format::int8, ctattn::weight_granularity::per_channel, ctattn::activation_format::int16}};`
 struct layer_weights {
   std::string_view path;
   weight_format weights = weight_format::int8;
   weight_granularity granularity = weight_granularity::per_channel;
+  activation_format activations = activation_format::int8;
 };
 
 /// A table of `layer_weights` with static storage, as `quantize_options::overrides` holds it (its first entry and
@@ -108,16 +119,19 @@ struct layer_weights_table {
 /// | `softmax` | every attention's softmax (ctattn/quantized/softmax.hpp) | `softmax_method::rounded` |
 /// | `granularity` | those weights' scales: one per output channel, or one per layer (`weight_granularity`; TFLite Micro and CMSIS-NN take int4 weights per tensor only) | `weight_granularity::per_channel` |
 /// | `weights` | every linear layer's weights, the attention projections' and feed-forward blocks' included (`weight_format`, ctattn/quantized/weights.hpp); embeddings and norms keep theirs | `weight_format::int8` |
-/// | `overrides` | layers whose weights differ from `weights` and `granularity` (`layer_weights`; the longest path that names a layer or a layer it is in decides; each must name a layer with linear weights: `weight_override_must_name_a_layer`) | none |
+/// | `activations` | the activations' width (`activation_format`): int16 puts every layer with a 16x8 form in TFLite's 16x8 mode (linear layers, norms, activations, encoder layers, the class token's pooling; their int16 quantizations from the same ranges, symmetric), the others stay int8, a conversion (`qconversion`) between them; int16 attention takes TFLite's int16 softmax whatever `softmax` says | `activation_format::int8` |
+/// | `overrides` | layers whose weights or activations differ from `weights`, `granularity` and `activations` (`layer_weights`; the longest path that names a layer or a layer it is in decides; each must name a layer with linear weights or a 16x8 form: `weight_override_must_name_a_layer`, and one asking for int16 a layer with a 16x8 form: `layer_needs_a_16x8_form`) | none |
 ///
 /// Example: `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.softmax = ctattn::softmax_method::tflite}>(model);`
 /// Example: `constexpr auto q4 = ctattn::quantize<ranges, ctattn::quantize_options{.weights = ctattn::weight_format::int4}>(model);`
+/// Example: `constexpr auto q16 = ctattn::quantize<ranges, ctattn::quantize_options{.activations = ctattn::activation_format::int16}>(model);`
 /// Example (int4 weights but the head's, `head_in_int8` a `layer_weights` table `{{"head"}}`):
 /// `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.weights = ctattn::weight_format::int4, .overrides = head_in_int8}>(model);`
 struct quantize_options {
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
   weight_granularity granularity = weight_granularity::per_channel;
+  activation_format activations = activation_format::int8;
   layer_weights_table overrides{};
   friend constexpr bool operator==(const quantize_options&, const quantize_options&) = default;
 };
@@ -131,6 +145,8 @@ struct ranges_with_options {
   const named_range* first;
   std::size_t count;
   quantize_options options;
+  // Every layer quantized with int8 activations, whatever `options` says (a residual connection's inner layers).
+  bool int8_only = false;
   [[nodiscard]] constexpr const named_range* begin() const noexcept { return first; }
   [[nodiscard]] constexpr const named_range* end() const noexcept { return first + count; }
 };
@@ -256,6 +272,21 @@ namespace detail {
 template <typename L>
 concept HasInputQuantization = requires { L::input_quantization; };
 
+// The activation format of a quantized layer's output and of its input: int16 where the layer says so.
+template <typename L>
+inline constexpr activation_format output_format_of = [] {
+  if constexpr (requires { L::int16; }) {
+    return L::int16 ? activation_format::int16 : activation_format::int8;
+  } else {
+    return activation_format::int8;
+  }
+}();
+template <typename L>
+inline constexpr activation_format input_format_of = output_format_of<L>;
+template <quantization QIn, quantization QOut, typename To>
+inline constexpr activation_format input_format_of<qconversion<QIn, QOut, To>> =
+    std::same_as<To, std::int16_t> ? activation_format::int8 : activation_format::int16;
+
 // The largest |dequantize(q) - y| over two results of one shape (NaN counts as the largest).
 template <typename Q, typename Y>
 [[nodiscard]] constexpr double largest_difference(const Q& q, const Y& y) noexcept {
@@ -286,7 +317,11 @@ template <typename Chain, typename X>
   if constexpr (FixedMatrix<X>) {
     using first = typename Chain::first_layer;
     static_assert(HasInputQuantization<first>, "ctattn: the int8 model's first layer takes no matrix");
-    return quantize<first::input_quantization>(x);
+    if constexpr (input_format_of<first> == activation_format::int16) {
+      return quantize<first::input_quantization, std::int16_t>(x);
+    } else {
+      return quantize<first::input_quantization>(x);
+    }
   } else {
     return x;
   }
@@ -391,11 +426,64 @@ template <typename Table>
     if (path_is_within(path, entry.path) && (!found || entry.path.size() >= longest)) {
       result.weights = entry.weights;
       result.granularity = entry.granularity;
+      result.activations = entry.activations;
       longest = entry.path.size();
       found = true;
     }
   }
   return result;
+}
+
+// Whether `ctattn::quantize` has a 16x8 form for a float layer of type L (see `quantize_options::activations`).
+// (A token embedding's is its pair's, with the position embedding after it; alone it stays int8.)
+template <typename L>
+inline constexpr bool has_16x8_form =
+    is_encoder_layer<L> || is_float_linear<L> || is_float_layer_norm<L> || is_float_rms_norm<L> ||
+    activation_layer_type<L> || std::is_same_v<L, class_token_pool> || is_token_embedding<L>;
+
+// The quantized token and position embeddings in format F (`quantize_embedding`).
+template <activation_format F, quantization QTokens, quantization QPositions, quantization QOut, typename Tokens,
+          typename Positions>
+[[nodiscard]] constexpr auto quantize_embedding_as(const Tokens& tokens, const Positions& positions) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_embedding<QTokens, QPositions, QOut, std::int16_t>(tokens, positions);
+  } else {
+    return quantize_embedding<QTokens, QPositions, QOut>(tokens, positions);
+  }
+}
+
+// Whether a table pins every layer to int8 activations (`int8_ranges`).
+template <typename Table>
+[[nodiscard]] constexpr bool int8_only_in(const Table& table) noexcept {
+  if constexpr (requires { table.int8_only; }) {
+    return table.int8_only;
+  } else {
+    return false;
+  }
+}
+
+// The activation format of the quantized form of a layer of type L at `path`, its input of format `in`: its
+// options' where it has a 16x8 form; a chain's, its input's (its elements choose their own); int8 for the others.
+template <typename L, typename Table>
+[[nodiscard]] constexpr activation_format layer_format(const Table& table, std::string_view path,
+                                                       activation_format in) noexcept {
+  if constexpr (is_chain<L>) {
+    return in;
+  } else if constexpr (has_16x8_form<L>) {
+    return int8_only_in(table) ? activation_format::int8 : options_at(options_in(table), path).activations;
+  } else {
+    return activation_format::int8;
+  }
+}
+
+// The quantization of a conversion's output (`qconversion`), from its input's: to int16, symmetric over the values
+// the int8 quantization holds; to int8, over the values the int16 one holds.
+[[nodiscard]] constexpr quantization converted_quantization(quantization q, activation_format to) noexcept {
+  const double s = q.scale();
+  if (to == activation_format::int16) {
+    return quantization_for_range({(-128.0 - q.zero_point) * s, (127.0 - q.zero_point) * s}, to);
+  }
+  return quantization_for_range({-32767.0 * s, 32767.0 * s}, to);
 }
 
 // The first point of `Ranges` a layer's quantizations at Path read and the table lacks, with the quantizations read
@@ -415,15 +503,15 @@ template <const auto& Ranges, parameter_name Path, typename Read>
 // The quantization of the range named `Path` in `Ranges` (`output` for the empty path of a single layer); a name the
 // table lacks is the rule ranges_must_hold_every_point (and the quantization of [-1, 1], so that nothing after it
 // fails too).
-template <const auto& Ranges, parameter_name Path>
+template <const auto& Ranges, parameter_name Path, activation_format F = activation_format::int8>
 struct output_quantization {
   static constexpr parameter_name missing = probe_points<Ranges, Path>([](auto& at) { return at.output(); }).missing;
   static constexpr bool holds = ranges_hold_point<missing>(std::make_index_sequence<missing.length>{});
   static constexpr quantization value =
-      holds ? quantization_for_range(range_at_output(Ranges, Path.view())) : quantization_for_range({-1.0, 1.0});
+      holds ? quantization_for_range(range_at_output(Ranges, Path.view()), F) : quantization_for_range({-1.0, 1.0}, F);
 };
-template <const auto& Ranges, parameter_name Path>
-inline constexpr quantization quantization_at = output_quantization<Ranges, Path>::value;
+template <const auto& Ranges, parameter_name Path, activation_format F = activation_format::int8>
+inline constexpr quantization quantization_at = output_quantization<Ranges, Path, F>::value;
 
 // The quantizations a layer's int8 form reads from the ranges table, other than an encoder or decoder layer's
 // (encoder_layer_quantizations, decoder_layer_quantizations): one struct per kind, each point named once, in
@@ -465,12 +553,14 @@ struct no_points {};
 // none of its own (its elements read theirs), nor does the class token's pooling.
 template <typename L, typename Points>
 [[nodiscard]] constexpr auto layer_points_from(Points& at, quantization input, quantization memory,
-                                               const quantize_options& options) noexcept {
-  const auto point = [&](std::string_view name) { return quantization_for_range(at.point(name)); };
-  const auto output = [&] { return quantization_for_range(at.output()); };
+                                               const quantize_options& options,
+                                               activation_format format = activation_format::int8) noexcept {
+  const auto point = [&](std::string_view name) { return quantization_for_range(at.point(name), format); };
+  const auto output = [&] { return quantization_for_range(at.output(), format); };
   if constexpr (is_encoder_layer<L>) {
-    encoder_layer_quantizations q = encoder_layer_quantizations_from(at, input, L::norm_first);
-    q.softmax = options.softmax;
+    encoder_layer_quantizations q = encoder_layer_quantizations_from(at, input, L::norm_first, format);
+    // Rationale: 16x8 attention has one softmax, TFLite's int16 one (set by encoder_layer_quantizations_for).
+    if (format == activation_format::int8) q.softmax = options.softmax;
     q.weights = options.weights;
     q.granularity = options.granularity;
     return q;
@@ -504,10 +594,11 @@ template <typename L, typename Points>
   }
 }
 
-// The points of a layer of type L at Path, fed by QIn, read from `Ranges`: probed first, so that a point the table
+// The points of a layer of type L at Path, fed by QIn, in format F, read from `Ranges`: probed first, so that a point the table
 // lacks is the rule's sentence, once, rather than a constant expression that fails in each place it is read (after
 // the rule, the probe's quantizations of [-1, 1], so that nothing after it fails too).
-template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename L,
+          activation_format F = activation_format::int8>
 struct layer_points {
   static constexpr quantization memory = [] {
     if constexpr (is_decoder_layer<L>) {
@@ -518,19 +609,20 @@ struct layer_points {
   }();
   static constexpr quantize_options options = options_at(options_in(Ranges), Path.view());
   static constexpr auto probe =
-      probe_points<Ranges, Path>([](auto& at) { return layer_points_from<L>(at, QIn, memory, options); });
+      probe_points<Ranges, Path>([](auto& at) { return layer_points_from<L>(at, QIn, memory, options, F); });
   static constexpr bool holds = ranges_hold_point<probe.missing>(std::make_index_sequence<probe.missing.length>{});
   static constexpr auto value = [] {
     if constexpr (holds) {
       const table_points<std::remove_cvref_t<decltype(Ranges)>> at{Ranges, Path.view()};
-      return layer_points_from<L>(at, QIn, memory, options);
+      return layer_points_from<L>(at, QIn, memory, options, F);
     } else {
       return probe.quantizations;
     }
   }();
 };
-template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
-inline constexpr auto points_of = layer_points<Ranges, Path, QIn, L>::value;
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename L,
+          activation_format F = activation_format::int8>
+inline constexpr auto points_of = layer_points<Ranges, Path, QIn, L, F>::value;
 
 // Whether the int8 form of a layer of type L holds linear layers whose weights `quantize_options` chooses: a linear
 // layer, a patch embedding, an attention, a feed-forward block, an encoder or decoder layer, or a chain or residual
@@ -564,7 +656,7 @@ template <typename C, std::size_t... I>
 }
 template <typename L>
 [[nodiscard]] constexpr bool names_a_layer(const parameter_name& path, std::string_view name) noexcept {
-  if (path.view() == name) return has_linear_weights<L>();
+  if (path.view() == name) return has_linear_weights<L>() || has_16x8_form<L>;
   if (!path_is_within(name, path.view())) return false;
   if constexpr (is_chain<L>) {
     return names_a_chain_layer<L>(path, name, std::make_index_sequence<chain_length<L>()>{});
@@ -576,12 +668,36 @@ template <typename L>
   }
 }
 
-// The path of the first override in `options` that names no layer of model M with linear weights (the empty name
-// when each names one).
-template <typename M>
+// Whether the layer `name` names, L at `path` or a layer inside it, has a 16x8 form or holds layers that may have
+// one (a chain).
+template <typename L>
+[[nodiscard]] constexpr bool names_a_16x8_layer(const parameter_name& path, std::string_view name) noexcept;
+template <typename C, std::size_t... I>
+[[nodiscard]] constexpr bool names_a_16x8_chain_layer(const parameter_name& path, std::string_view name,
+                                                      std::index_sequence<I...>) noexcept {
+  return (names_a_16x8_layer<chain_element_type<I, C>>(point_name(path, chain_name<C>(I)), name) || ...);
+}
+template <typename L>
+[[nodiscard]] constexpr bool names_a_16x8_layer(const parameter_name& path, std::string_view name) noexcept {
+  if (path.view() == name) return has_16x8_form<L> || is_chain<L>;
+  if (!path_is_within(name, path.view())) return false;
+  if constexpr (is_chain<L>) {
+    return names_a_16x8_chain_layer<L>(path, name, std::make_index_sequence<chain_length<L>()>{});
+  } else {
+    return false;
+  }
+}
+
+// The path of the first override in `options` that names no layer of model M with linear weights or a 16x8 form
+// (`Int16` false), or that asks for int16 a layer without a 16x8 form (`Int16` true); the empty name when there is
+// none.
+template <typename M, bool Int16 = false>
 [[nodiscard]] constexpr parameter_name first_stray_override(const quantize_options& options) noexcept {
   for (const layer_weights& entry : options.overrides) {
-    if (!names_a_layer<M>(parameter_name{}, entry.path)) {
+    const bool misnamed =
+        Int16 ? entry.activations == activation_format::int16 && !names_a_16x8_layer<M>(parameter_name{}, entry.path)
+              : !names_a_layer<M>(parameter_name{}, entry.path);
+    if (misnamed) {
       parameter_name stray{};
       stray.append(entry.path);
       return stray;
@@ -593,19 +709,20 @@ template <typename M>
 // the rule's type.
 // Rationale: the stray path a variable of its own, not a default template argument of class type, which GCC 12
 // crashes on when the next default reads it.
-template <const auto& Ranges, typename M>
-inline constexpr parameter_name stray_override_of = first_stray_override<M>(options_in(Ranges));
-template <const auto& Ranges, typename M,
-          typename Chars = std::make_index_sequence<stray_override_of<Ranges, M>.length>>
+template <const auto& Ranges, typename M, bool Int16 = false>
+inline constexpr parameter_name stray_override_of = first_stray_override<M, Int16>(options_in(Ranges));
+template <const auto& Ranges, typename M, bool Int16 = false,
+          typename Chars = std::make_index_sequence<stray_override_of<Ranges, M, Int16>.length>>
 struct override_rule_of;
-template <const auto& Ranges, typename M, std::size_t... C>
-struct override_rule_of<Ranges, M, std::index_sequence<C...>> {
-  static constexpr const parameter_name& stray = stray_override_of<Ranges, M>;
-  using type =
-      shape_error::weight_override_must_name_a_layer<op::quantize, M, point<stray.chars[C]...>, stray.length == 0>;
+template <const auto& Ranges, typename M, bool Int16, std::size_t... C>
+struct override_rule_of<Ranges, M, Int16, std::index_sequence<C...>> {
+  static constexpr const parameter_name& stray = stray_override_of<Ranges, M, Int16>;
+  using type = std::conditional_t<
+      Int16, shape_error::layer_needs_a_16x8_form<op::quantize, M, point<stray.chars[C]...>, stray.length == 0>,
+      shape_error::weight_override_must_name_a_layer<op::quantize, M, point<stray.chars[C]...>, stray.length == 0>>;
 };
-template <const auto& Ranges, typename M>
-using override_rule = typename override_rule_of<Ranges, M>::type;
+template <const auto& Ranges, typename M, bool Int16 = false>
+using override_rule = typename override_rule_of<Ranges, M, Int16>::type;
 
 // The first point of L at `path` that `Ranges` lacks (the empty name when it holds them all), through chains and
 // residual connections: every point a layer's int8 form reads, read by the probe as quantize_layer reads them, and a
@@ -646,6 +763,34 @@ template <const auto& Ranges, typename L>
 }
 template <const auto& Ranges, typename L>
 inline constexpr parameter_name first_missing_point = first_missing_layer_point<Ranges, L>(parameter_name{});
+
+// Whether a layer of L at `path` (or inside it, through chains) is to be quantized in 16x8 with int4 weights, which
+// 16x8 has no form for: `quantize` asks it before building anything, so that the rule's sentence comes first.
+template <const auto& Ranges, typename L>
+[[nodiscard]] constexpr bool int4_in_16x8(const parameter_name& path) noexcept;
+template <const auto& Ranges, typename C, std::size_t... I>
+[[nodiscard]] constexpr bool int4_in_16x8_chain(const parameter_name& path, std::index_sequence<I...>) noexcept {
+  return (int4_in_16x8<Ranges, chain_element_type<I, C>>(point_name(path, chain_name<C>(I))) || ...);
+}
+template <const auto& Ranges, typename L>
+[[nodiscard]] constexpr bool int4_in_16x8(const parameter_name& path) noexcept {
+  if constexpr (is_chain<L>) {
+    return int4_in_16x8_chain<Ranges, L>(path, std::make_index_sequence<chain_length<L>()>{});
+  } else if constexpr (is_float_linear<L> || is_encoder_layer<L>) {
+    return layer_format<L>(Ranges, path.view(), activation_format::int8) == activation_format::int16 &&
+           options_at(options_in(Ranges), path.view()).weights == weight_format::int4;
+  } else {
+    return false;
+  }
+}
+template <const auto& Ranges, typename M>
+inline constexpr bool int4_weights_in_16x8 = int4_in_16x8<Ranges, M>(parameter_name{});
+template <const auto& Ranges, typename M>
+using int16_weights_rule = shape_error::int16_activations_take_int8_weights<
+    op::quantize,
+    shape_error::weight_format_constant<int4_weights_in_16x8<Ranges, M> ? weight_format::int4 : weight_format::int8>,
+    shape_error::activation_format_constant<int4_weights_in_16x8<Ranges, M> ? activation_format::int16
+                                                                            : activation_format::int8>>;
 
 // Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
 template <typename L>
@@ -705,8 +850,20 @@ struct no_int8_form {
   friend constexpr bool operator==(const no_int8_form&, const no_int8_form&) = default;
 };
 
-template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
+template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format F = activation_format::int8,
+          typename L>
 constexpr auto quantize_layer(const L& layer) noexcept;
+
+// How a chain element of type E at Path joins a chain whose activations reach it in QIn, of format `In`: its own
+// format, and when that is the other one, the conversion (TFLite's QUANTIZE) put before it and the quantization
+// the element then reads.
+template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format In, typename E>
+struct element_plan {
+  static constexpr activation_format format = layer_format<E>(Ranges, Path.view(), In);
+  static constexpr bool converts = format != In;
+  static constexpr quantization input = converts ? converted_quantization(QIn, format) : QIn;
+  using conversion = qconversion<QIn, input, activation_value<format>>;
+};
 
 // The types of the int8 forms of a chain's elements I to the end, element I fed by QIn, as `int8_list<...>`: a
 // token embedding and the position embedding after it as one qembedding, a nested chain's layers spliced in.
@@ -727,26 +884,27 @@ struct int8_list_info<int8_list<Layers...>> {
   using chain = qchain<Layers...>;
 };
 
-template <const auto& Ranges, parameter_name Path, quantization QIn, typename C, std::size_t I,
+template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format In, typename C, std::size_t I,
           bool End = (I >= chain_length<C>())>
 struct int8_elements {
   using type = int8_list<>;
 };
-template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
-          std::size_t I, typename E, bool Chain = is_chain<E>, bool Token = is_token_embedding<E>>
-struct int8_element {  // a leaf
-  using layer = decltype(quantize_layer<Ranges, ElementPath, QIn>(std::declval<const E&>()));
-  using type =
-      typename int8_list_concat<int8_list<layer>,
-                                typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
+template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, activation_format In,
+          typename C, std::size_t I, typename E, bool Chain = is_chain<E>, bool Token = is_token_embedding<E>>
+struct int8_element {  // a leaf, after its conversion where it needs one
+  using plan = element_plan<Ranges, ElementPath, QIn, In, E>;
+  using layer = decltype(quantize_layer<Ranges, ElementPath, plan::input, plan::format>(std::declval<const E&>()));
+  using head = std::conditional_t<plan::converts, int8_list<typename plan::conversion, layer>, int8_list<layer>>;
+  using type = typename int8_list_concat<head, typename int8_elements<Ranges, Path, layer::output_quantization,
+                                                                      output_format_of<layer>, C, I + 1>::type>::type;
 };
-template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
-          std::size_t I, typename E, bool Token>
-struct int8_element<Ranges, Path, ElementPath, QIn, C, I, E, true, Token> {  // a nested chain
-  using inner = typename int8_elements<Ranges, ElementPath, QIn, E, 0>::type;
-  using type = typename int8_list_concat<
-      inner,
-      typename int8_elements<Ranges, Path, int8_list_info<inner>::last::output_quantization, C, I + 1>::type>::type;
+template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, activation_format In,
+          typename C, std::size_t I, typename E, bool Token>
+struct int8_element<Ranges, Path, ElementPath, QIn, In, C, I, E, true, Token> {  // a nested chain
+  using inner = typename int8_elements<Ranges, ElementPath, QIn, In, E, 0>::type;
+  using last = typename int8_list_info<inner>::last;
+  using type = typename int8_list_concat<inner, typename int8_elements<Ranges, Path, last::output_quantization,
+                                                                       output_format_of<last>, C, I + 1>::type>::type;
 };
 // Whether element I of C is a token embedding with a position embedding right after it (quantized as one).
 template <typename C, std::size_t I>
@@ -754,42 +912,58 @@ inline constexpr bool token_pair_at = I + 1 < chain_length<C>() && is_token_embe
                                       is_position_embedding<chain_element_type<next_or_self<C, I>, C>>;
 template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
           std::size_t I, typename E, bool Pair = token_pair_at<C, I>>
-struct int8_token_element {  // a token embedding and its positions
+struct int8_token_element {  // a token embedding and its positions, int8 or 16x8
   static constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
   using position_type = chain_element_type<I + 1, C>;
-  static constexpr position_embedding_points q = points_of<Ranges, positions, QIn, position_type>;
-  using layer = decltype(quantize_embedding<points_of<Ranges, ElementPath, QIn, E>.weight, q.weight, q.output>(
-      std::declval<const E&>(), std::declval<const position_type&>()));
-  using type =
-      typename int8_list_concat<int8_list<layer>,
-                                typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 2>::type>::type;
+  static constexpr activation_format format = layer_format<E>(Ranges, ElementPath.view(), activation_format::int8);
+  static constexpr position_embedding_points q = points_of<Ranges, positions, QIn, position_type, format>;
+  using layer =
+      decltype(quantize_embedding_as<format, points_of<Ranges, ElementPath, QIn, E, format>.weight, q.weight, q.output>(
+          std::declval<const E&>(), std::declval<const position_type&>()));
+  using type = typename int8_list_concat<
+      int8_list<layer>,
+      typename int8_elements<Ranges, Path, layer::output_quantization, output_format_of<layer>, C, I + 2>::type>::type;
 };
 template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
           std::size_t I, typename E>
 struct int8_token_element<Ranges, Path, ElementPath, QIn, C, I, E, false> {  // a token embedding alone
   using layer =
       decltype(quantize_token_embedding<points_of<Ranges, ElementPath, QIn, E>.weight>(std::declval<const E&>()));
-  using type =
-      typename int8_list_concat<int8_list<layer>,
-                                typename int8_elements<Ranges, Path, layer::output_quantization, C, I + 1>::type>::type;
+  using type = typename int8_list_concat<
+      int8_list<layer>,
+      typename int8_elements<Ranges, Path, layer::output_quantization, activation_format::int8, C, I + 1>::type>::type;
 };
-template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, typename C,
-          std::size_t I, typename E>
-struct int8_element<Ranges, Path, ElementPath, QIn, C, I, E, false, true>
+template <const auto& Ranges, parameter_name Path, parameter_name ElementPath, quantization QIn, activation_format In,
+          typename C, std::size_t I, typename E>
+struct int8_element<Ranges, Path, ElementPath, QIn, In, C, I, E, false, true>
     : int8_token_element<Ranges, Path, ElementPath, QIn, C, I, E> {};
-template <const auto& Ranges, parameter_name Path, quantization QIn, typename C, std::size_t I>
-struct int8_elements<Ranges, Path, QIn, C, I, false> {
+template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format In, typename C, std::size_t I>
+struct int8_elements<Ranges, Path, QIn, In, C, I, false> {
   static constexpr parameter_name path = point_name(Path, chain_name<C>(I));
-  using type = typename int8_element<Ranges, Path, path, QIn, C, I, chain_element_type<I, C>>::type;
+  using type = typename int8_element<Ranges, Path, path, QIn, In, C, I, chain_element_type<I, C>>::type;
 };
 
-// The int8 form of one float layer at Path, fed by QIn (see the table of this header).
-template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
+// A ranges table as `Ranges`, its options kept, every layer pinned to int8 activations: a residual connection's
+// inner layers, whose sum has no 16x8 form.
+template <const auto& Ranges>
+inline constexpr ranges_with_options int8_ranges = [] {
+  if constexpr (requires { Ranges.int8_only; }) {
+    return ranges_with_options{Ranges.first, Ranges.count, Ranges.options, true};
+  } else {
+    ranges_with_options pinned = with_options(Ranges, quantize_options{});
+    pinned.int8_only = true;
+    return pinned;
+  }
+}();
+
+// The int8 or 16x8 form of one float layer at Path, fed by QIn, its activations of format F (see the table of this
+// header; only the layers with a 16x8 form are given int16).
+template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format F, typename L>
 constexpr auto quantize_layer(const L& layer) noexcept {
   if constexpr (is_chain<L>) {
-    return typename int8_list_info<typename int8_elements<Ranges, Path, QIn, L, 0>::type>::chain{};
+    return typename int8_list_info<typename int8_elements<Ranges, Path, QIn, F, L, 0>::type>::chain{};
   } else if constexpr (is_encoder_layer<L>) {
-    return quantize_encoder_layer<points_of<Ranges, Path, QIn, L>>(layer);
+    return quantize_encoder_layer<points_of<Ranges, Path, QIn, L, F>>(layer);
   } else if constexpr (is_decoder_layer<L>) {
     return quantize_decoder_layer<points_of<Ranges, Path, QIn, L>>(layer);
   } else if constexpr (is_attention_layer<L>) {
@@ -823,9 +997,9 @@ constexpr auto quantize_layer(const L& layer) noexcept {
                                std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>, q.product>{
         w1, w2, w3, activation};
   } else if constexpr (is_residual<L>) {
-    using inner_type = decltype(quantize_layer<Ranges, point_name(Path, points::inner), QIn>(layer.inner));
+    using inner_type = decltype(quantize_layer<int8_ranges<Ranges>, point_name(Path, points::inner), QIn>(layer.inner));
     qresidual<inner_type, points_of<Ranges, Path, QIn, L>.output> block{};
-    block.inner = quantize_layer<Ranges, point_name(Path, points::inner), QIn>(layer.inner);
+    block.inner = quantize_layer<int8_ranges<Ranges>, point_name(Path, points::inner), QIn>(layer.inner);
     return block;
   } else if constexpr (is_position_embedding<L>) {  // after something other than a token embedding
     constexpr position_embedding_points q = points_of<Ranges, Path, QIn, L>;
@@ -836,20 +1010,22 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     constexpr linear_points q = points_of<Ranges, Path, QIn, L>;
     return quantize_patch_embedding<QIn, q.output, q.weights, q.granularity>(layer);
   } else if constexpr (std::is_same_v<L, class_token_pool>) {
-    return qclass_token_pool<QIn>{};
+    return qclass_token_pool<QIn, activation_value<F>>{};
   } else if constexpr (std::is_same_v<L, mean_pool>) {
     return qmean_pool<QIn, points_of<Ranges, Path, QIn, L>.output>{};
   } else if constexpr (is_token_embedding<L>) {  // alone: a chain quantizes one with positions after it as a pair
     return quantize_token_embedding<points_of<Ranges, Path, QIn, L>.weight>(layer);
-  } else if constexpr (is_float_layer_norm<L>) {
-    return quantize_layer_norm<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
-  } else if constexpr (is_float_rms_norm<L>) {
-    return quantize_rms_norm<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
+  } else if constexpr (is_float_layer_norm<L> || is_float_rms_norm<L>) {
+    return quantize_norm_as<F, QIn, points_of<Ranges, Path, QIn, L, F>.output>(layer);
   } else if constexpr (is_float_linear<L>) {
-    constexpr linear_points q = points_of<Ranges, Path, QIn, L>;
-    return quantize_linear<QIn, q.output, q.weights, q.granularity>(layer);
+    constexpr linear_points q = points_of<Ranges, Path, QIn, L, F>;
+    static_assert(
+        (shape_error::int16_activations_take_int8_weights<op::quantize, shape_error::weight_format_constant<q.weights>,
+                                                          shape_error::activation_format_constant<F>>::check(),
+         true));
+    return quantize_linear_as<F, QIn, q.output, q.weights, q.granularity>(layer);
   } else if constexpr (activation_layer_type<L>) {
-    return quantize_activation<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
+    return quantize_activation_as<F, QIn, points_of<Ranges, Path, QIn, L, F>.output>(layer);
   } else {
     return no_int8_form<QIn>{};  // refused by quantize's rules before this is reached
   }
@@ -861,8 +1037,8 @@ constexpr auto quantize_layer(const L& layer) noexcept {
 // Rationale: the types and the values apart. Building the values as the types are built, by prepending to tuples,
 // copies every layer once per element after it, and in a constant expression each copy is interpreted element by
 // element (the int8 sorter's proof took a fifth longer).
-template <const auto& Ranges, parameter_name Path, quantization QIn, std::size_t I, std::size_t J, typename C,
-          typename Tuple>
+template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format In, std::size_t I, std::size_t J,
+          typename C, typename Tuple>
 constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
   if constexpr (I < chain_length<C>()) {
     using element = chain_element_type<I, C>;
@@ -871,23 +1047,32 @@ constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
     using target_type = std::remove_cvref_t<decltype(target)>;
     if constexpr (is_token_embedding<element>) {
       if constexpr (token_pair_at<C, I>) {
-        constexpr parameter_name positions = point_name(Path, chain_name<C>(I + 1));
-        constexpr position_embedding_points q = points_of<Ranges, positions, QIn, chain_element_type<I + 1, C>>;
-        target = quantize_embedding<points_of<Ranges, path, QIn, element>.weight, q.weight, q.output>(
-            chain_element<I>(chain), chain_element<I + 1>(chain));
-        fill_elements<Ranges, Path, target_type::output_quantization, I + 2, J + 1>(chain, out);
+        using pair = int8_token_element<Ranges, Path, path, QIn, C, I, element>;
+        target =
+            quantize_embedding_as<pair::format, points_of<Ranges, path, QIn, element, pair::format>.weight,
+                                  pair::q.weight, pair::q.output>(chain_element<I>(chain), chain_element<I + 1>(chain));
+        fill_elements<Ranges, Path, target_type::output_quantization, output_format_of<target_type>, I + 2, J + 1>(
+            chain, out);
       } else {
         target = quantize_token_embedding<points_of<Ranges, path, QIn, element>.weight>(chain_element<I>(chain));
-        fill_elements<Ranges, Path, target_type::output_quantization, I + 1, J + 1>(chain, out);
+        fill_elements<Ranges, Path, target_type::output_quantization, activation_format::int8, I + 1, J + 1>(chain,
+                                                                                                             out);
       }
     } else if constexpr (is_chain<element>) {
-      constexpr std::size_t count = int8_list_info<typename int8_elements<Ranges, path, QIn, element, 0>::type>::size;
-      fill_elements<Ranges, path, QIn, 0, J>(chain_element<I>(chain), out);
+      constexpr std::size_t count =
+          int8_list_info<typename int8_elements<Ranges, path, QIn, In, element, 0>::type>::size;
+      fill_elements<Ranges, path, QIn, In, 0, J>(chain_element<I>(chain), out);
       using last = std::remove_cvref_t<decltype(slot<J + count - 1>(out))>;
-      fill_elements<Ranges, Path, last::output_quantization, I + 1, J + count>(chain, out);
+      fill_elements<Ranges, Path, last::output_quantization, output_format_of<last>, I + 1, J + count>(chain, out);
     } else {
-      target = quantize_layer<Ranges, path, QIn>(chain_element<I>(chain));
-      fill_elements<Ranges, Path, target_type::output_quantization, I + 1, J + 1>(chain, out);
+      // A conversion before the element (element_plan) holds nothing: its slot stays as it is.
+      using plan = element_plan<Ranges, path, QIn, In, element>;
+      constexpr std::size_t at = J + (plan::converts ? 1 : 0);
+      auto& layer = slot<at>(out);
+      using layer_type = std::remove_cvref_t<decltype(layer)>;
+      layer = quantize_layer<Ranges, path, plan::input, plan::format>(chain_element<I>(chain));
+      fill_elements<Ranges, Path, layer_type::output_quantization, output_format_of<layer_type>, I + 1, at + 1>(chain,
+                                                                                                                out);
     }
   }
 }
@@ -927,13 +1112,27 @@ struct ranges_member_rule_of<Ranges, M, I, std::index_sequence<C...>> {
 template <const auto& Ranges, typename M>
 using ranges_member_rule = typename ranges_member_rule_of<Ranges, M>::type;
 
-// The int8 form of a whole chain, fed by QIn: its type from quantize_layer, its layers written in place.
-template <const auto& Ranges, quantization QIn, typename C>
+// The int8 form of a whole chain, fed by QIn of format In: its type from quantize_layer, its layers written in
+// place.
+template <const auto& Ranges, quantization QIn, activation_format In, typename C>
 [[nodiscard]] constexpr auto quantize_chain(const C& chain) noexcept {
-  decltype(quantize_layer<Ranges, parameter_name{}, QIn>(chain)) result{};
-  fill_elements<Ranges, parameter_name{}, QIn, 0, 0>(chain, result.layers);
+  decltype(quantize_layer<Ranges, parameter_name{}, QIn, In>(chain)) result{};
+  fill_elements<Ranges, parameter_name{}, QIn, In, 0, 0>(chain, result.layers);
   return result;
 }
+
+// The activation format of a model's input: its first leaf's (a nested chain's first element's), so that a model
+// that starts in 16x8 takes int16 input with no conversion before it.
+template <const auto& Ranges, typename L>
+[[nodiscard]] constexpr activation_format first_format(const parameter_name& path) noexcept {
+  if constexpr (is_chain<L>) {
+    return first_format<Ranges, chain_element_type<0, L>>(point_name(path, chain_name<L>(0)));
+  } else {
+    return layer_format<L>(Ranges, path.view(), activation_format::int8);
+  }
+}
+template <const auto& Ranges, typename L>
+inline constexpr activation_format input_format = first_format<Ranges, L>(parameter_name{});
 }  // namespace detail
 
 /// The int8 form of a float model (a `ctattn::model` or a `ctattn::sequential`), every quantization read by name
@@ -963,28 +1162,37 @@ template <const auto& Ranges, quantize_options Options = quantize_options{}, typ
     return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (!detail::override_rule<Ranges, M>::check()) {
     return detail::no_int8_form<quantization{1.0}>{};
+  } else if constexpr (!detail::override_rule<Ranges, M, true>::check()) {
+    return detail::no_int8_form<quantization{1.0}>{};
+  } else if constexpr (!detail::int16_weights_rule<Ranges, M>::check()) {
+    return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (detail::is_token_embedding<detail::chain_element_type<0, M>>) {
-    return detail::quantize_chain<Ranges, quantization{1.0}>(model);
+    return detail::quantize_chain<Ranges, quantization{1.0}, activation_format::int8>(model);
   } else {
     constexpr parameter_name input = detail::point_name(parameter_name{}, points::input);
-    return detail::quantize_chain<Ranges, detail::quantization_at<Ranges, input>>(model);
+    constexpr activation_format format = detail::input_format<Ranges, M>;
+    return detail::quantize_chain<Ranges, detail::quantization_at<Ranges, input, format>, format>(model);
   }
 }
 
 namespace detail {
 // The int8 form of a single float layer as a one-layer qchain (`quantize`'s second form).
+// The input quantization of a single layer of type L quantized in format F (a token embedding takes ids).
+template <const auto& Ranges, typename L, activation_format F>
+[[nodiscard]] constexpr quantization single_layer_input() noexcept {
+  if constexpr (detail::is_token_embedding<L>) {
+    return quantization{1.0};
+  } else {
+    return detail::quantization_at<Ranges, detail::point_name(parameter_name{}, points::input), F>;
+  }
+}
 template <const auto& Ranges, typename L>
 [[nodiscard]] constexpr auto quantize_single_layer(const L& layer) noexcept {
-  constexpr quantization input = [] {
-    if constexpr (detail::is_token_embedding<L>) {
-      return quantization{1.0};
-    } else {
-      return detail::quantization_at<Ranges, detail::point_name(parameter_name{}, points::input)>;
-    }
-  }();
-  using int8_layer = decltype(detail::quantize_layer<Ranges, parameter_name{}, input>(layer));
+  constexpr activation_format format = layer_format<L>(Ranges, {}, activation_format::int8);
+  constexpr quantization input = single_layer_input<Ranges, L, format>();
+  using int8_layer = decltype(detail::quantize_layer<Ranges, parameter_name{}, input, format>(layer));
   qchain<int8_layer> result{};
-  detail::slot<0>(result.layers) = detail::quantize_layer<Ranges, parameter_name{}, input>(layer);
+  detail::slot<0>(result.layers) = detail::quantize_layer<Ranges, parameter_name{}, input, format>(layer);
   return result;
 }
 }  // namespace detail

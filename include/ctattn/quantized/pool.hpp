@@ -12,38 +12,43 @@
 /// | `qclass_token_pool<Q>`        | row 0 of an int8 matrix quantized with Q          |
 /// | `qmean_pool<QIn, QOut>`       | the mean of the rows, quantized with QOut         |
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 
 #include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
+#include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 
 namespace ctattn {
 
-/// The class token's row of int8 rows, in their quantization Q.
+/// The class token's row of quantized rows, in their quantization Q: int8 rows, or int16 ones (`Value`
+/// `std::int16_t`, a 16x8 model's).
 ///
 /// Example: `const auto pooled = ctattn::qclass_token_pool<q>{}.forward(tokens_q);   // qmatrix<1, D, q>`
-template <quantization Q>
+template <quantization Q, detail::quantized_value Value = std::int8_t>
 struct qclass_token_pool {
+  using value_type = Value;
+  static constexpr bool int16 = std::same_as<Value, std::int16_t>;
   static constexpr quantization output_quantization = Q;
 
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     using input_rule =
         shape_error::input_quantization_must_match_layer<op::quantized_front_end, quantization_constant<X::quant>,
                                                          quantization_constant<Q>>;
     static_assert((input_rule::check(), true));
-    basic_qmatrix<std::size_t{1}, X::column_extent, Q> y;
+    detail::basic_quantized_matrix<Value, std::size_t{1}, X::column_extent, Q> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = x.elements[0][j];
     return y;
   }
 
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {0, sizeof(X), sizeof(basic_qmatrix<std::size_t{1}, X::column_extent, Q>), 0, 0};
+    return {0, sizeof(X), sizeof(detail::basic_quantized_matrix<Value, std::size_t{1}, X::column_extent, Q>), 0, 0};
   }
   friend constexpr bool operator==(const qclass_token_pool&, const qclass_token_pool&) = default;
 };

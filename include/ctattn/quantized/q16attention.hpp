@@ -134,6 +134,27 @@ constexpr void int16_attend(const Q& q, const K& k, const V& v, const Mask& mask
   }
 }
 
+// The arrays 16x8 self-attention over N rows declares, in bytes (qmulti_head_attention_weights::footprint_of): the
+// context beside Q, K and V's projections while the heads attend, and the larger of a head's arrays (int16_attend's,
+// every pair scored) and a projection's kernel scratch; then the context beside W_O's scratch.
+template <typename W, std::size_t N>
+[[nodiscard]] constexpr std::size_t int16_attention_stack_bytes() noexcept {
+  using query = decltype(W::query);
+  using value = decltype(W::value);
+  using output = decltype(W::output);
+  constexpr std::size_t key_width = query::outputs / W::heads;
+  constexpr std::size_t value_width = value::outputs / W::heads;
+  constexpr std::size_t element = sizeof(std::int16_t);
+  constexpr std::size_t context = element * N * value::outputs;
+  constexpr std::size_t projections = element * N * (query::outputs + decltype(W::key)::outputs + value::outputs);
+  constexpr std::size_t head = element * (2 * N * key_width + 2 * value_width * N + 2 * N * N + 2 * N) +
+                               kernels::int16_product_stack_bytes<N, (key_width > N ? key_width : N)>;
+  constexpr std::size_t input_projection = kernels::int16_product_stack_bytes<N, query::inputs>;
+  constexpr std::size_t output_projection = kernels::int16_product_stack_bytes<N, output::inputs>;
+  constexpr std::size_t attending = projections + (head > input_projection ? head : input_projection);
+  return context + (attending > output_projection ? attending : output_projection);
+}
+
 template <typename Q, typename K, typename V, typename Mask, quantization Scores, quantization Out>
 using int16_attention_rules = rule_list<
     shape_error::inner_dimensions_must_match<op::int16_attention, dim_of<Q::column_extent>, dim_of<K::column_extent>>,

@@ -62,6 +62,8 @@ struct q16linear {
   static constexpr quantization input_quantization = QIn;
   static constexpr quantization output_quantization = QOut;
   static constexpr weight_granularity granularity = Granularity;
+  /// Its activations are int16 (as `qlayer_norm::int16`, `qactivation::int16`).
+  static constexpr bool int16 = true;
   /// The weight scales and multipliers the layer has: one per output channel, or one.
   static constexpr std::size_t scale_count = Granularity == weight_granularity::per_tensor ? 1 : outputs;
 
@@ -166,6 +168,19 @@ template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activa
 }
 
 namespace detail {
+// The quantized form of a float linear layer for activations of format F: `quantize_linear<QIn, QOut,
+// std::int16_t, Granularity>` (16x8, int8 weights) or `quantize_linear<QIn, QOut, Weights, Granularity>`. With
+// quantize_norm_as and quantize_activation_as (ctattn/quantized/transformer.hpp), the one place that picks.
+template <activation_format F, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity, typename Linear>
+[[nodiscard]] constexpr auto quantize_linear_as(const Linear& l) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_linear<QIn, QOut, std::int16_t, Granularity>(l);
+  } else {
+    return quantize_linear<QIn, QOut, Weights, Granularity>(l);
+  }
+}
+
 template <typename X, typename L>
 using int16_projection_rules =
     rule_list<shape_error::inner_dimensions_must_match<op::quantized_projection, dim_of<X::column_extent>,

@@ -5,13 +5,15 @@
 /// \file
 /// `ctattn::q16matrix`: an int16 matrix with its quantization in its type (TFLite's 16x8 activations: symmetric,
 /// zero point 0), and the conversions TFLite's QUANTIZE makes: float to int16, int8 to int16 and int16 to int8
-/// (`ctattn::quantize`), and back to float (`ctattn::dequantize`).
+/// (`ctattn::quantize`), and back to float (`ctattn::dequantize`); `ctattn::qconversion`, the conversion between
+/// the widths as a layer (what `ctattn::quantize` puts between an int8 layer and a 16x8 one).
 
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
+#include "ctattn/detail/footprint_type.hpp"
 #include "ctattn/kernels/int16.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/matrix/matrix.hpp"
@@ -96,6 +98,20 @@ concept quantized_value = std::same_as<T, std::int8_t> || std::same_as<T, std::i
 template <quantized_value Value, auto Rows, auto Cols, quantization Q>
 using basic_quantized_matrix =
     std::conditional_t<std::same_as<Value, std::int16_t>, basic_q16matrix<Rows, Cols, Q>, basic_qmatrix<Rows, Cols, Q>>;
+
+// A quantized matrix's type with Rows rows (its columns, quantization and width kept).
+// Rationale: a class, not `basic_quantized_matrix<typename M::value_type, Rows, M::column_extent, M::quant>`, which
+// GCC 12 crashes on (a quantization argument taken from a type, substituted into an alias).
+template <typename M, auto Rows>
+struct with_rows;
+template <auto R, auto C, quantization Q, auto Rows>
+struct with_rows<basic_qmatrix<R, C, Q>, Rows> {
+  using type = basic_qmatrix<Rows, C, Q>;
+};
+template <auto R, auto C, quantization Q, auto Rows>
+struct with_rows<basic_q16matrix<R, C, Q>, Rows> {
+  using type = basic_q16matrix<Rows, C, Q>;
+};
 
 // The rules of a quantization for Value elements: `quantization_rules` (int8) or `int16_quantization_rules`.
 template <quantized_value Value, quantization Q>
@@ -215,6 +231,46 @@ template <quantization Q, Quantized16Matrix X>
   }
   return q;
 }
+
+/// TFLite's QUANTIZE between an int8 activation and an int16 one as a layer (the layer protocol's verbs): where a
+/// model mixes the widths, `ctattn::quantize` puts one between an int8 layer and a 16x8 one (and back). `To` is the
+/// result's element type: `std::int16_t` (int8 in QIn to int16 in QOut) or `std::int8_t` (int16 to int8).
+///
+/// | operand        | shape                                                                       |
+/// |----------------|-----------------------------------------------------------------------------|
+/// | `forward(x)`   | `qmatrix<n, d, QIn>` -> `q16matrix<n, d, QOut>`, or `q16matrix` -> `qmatrix` |
+///
+/// Example: `const auto h16 = ctattn::qconversion<q8, q16, std::int16_t>{}.forward(h8);`
+///
+/// Rules: x is in QIn (`input_quantization_must_match_layer`); the scales suit the kernel (`int16_scales_must_suit_the_kernel`).
+template <quantization QIn, quantization QOut, detail::quantized_value To>
+struct qconversion {
+  using value_type = To;
+  static constexpr bool int16 = std::same_as<To, std::int16_t>;
+  static constexpr quantization input_quantization = QIn;
+  static constexpr quantization output_quantization = QOut;
+
+  template <detail::AnyQuantizedMatrix X>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
+    static_assert(
+        (shape_error::input_quantization_must_match_layer<op::int16_conversion, quantization_constant<X::quant>,
+                                                          quantization_constant<QIn>>::check(),
+         true));
+    if constexpr (int16) {
+      return quantize<QOut, std::int16_t>(x);
+    } else {
+      return quantize<QOut>(x);
+    }
+  }
+
+  /// The memory of `forward(x)` on an X: X and the result.
+  template <detail::AnyQuantizedMatrix X>
+  [[nodiscard]] static constexpr footprint footprint_of() noexcept {
+    return {0, sizeof(X), sizeof(detail::basic_quantized_matrix<To, X::row_extent, X::column_extent, QOut>), 0, 0};
+  }
+
+  friend constexpr bool operator==(const qconversion&, const qconversion&) = default;
+};
 
 /// The float matrix an int16 one stands for: scale x q, computed in double, rounded to float.
 ///

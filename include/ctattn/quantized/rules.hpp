@@ -22,19 +22,23 @@
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
 /// | `ranges_must_hold_every_point`        | the point in a layer the table lacks, whole (`layers.0.norm1`)  |
 /// | `int8_link_needs_its_float_links`     | the float links' types int8 link J is made of, the types given  |
-/// | `weight_override_must_name_a_layer`   | the model, the override's path (`point<'h', 'e', 'd'>`) that names none of its layers with linear weights |
+/// | `weight_override_must_name_a_layer`   | the model, the override's path (`point<'h', 'e', 'd'>`) that names none of its layers with linear weights or a 16x8 form |
 /// | `layer_weights_must_have_its_format`  | the weight type an int8 layer holds, the type given (int8 or int4 weights, or another shape) |
 /// | `weight_scales_must_match_granularity`| `count<S>` (the scales given), `count<N>` (the layer's: Out per channel, 1 per tensor) |
 /// | `int16_zero_point_must_be_zero`       | `quantization_constant<Q>` of an int16 matrix                   |
 /// | `int16_scales_must_suit_the_kernel`   | the operation, its inputs' and output's `quantization_constant`s |
 /// | `quantized_operands_must_have_one_width` | both operands' types (one int8, one int16)                   |
 /// | `int16_softmax_is_tflites`            | whether the method given is `softmax_method::tflite`            |
+/// | `int16_activations_take_int8_weights` | the layer's `weight_format_constant` and `activation_format_constant` |
+/// | `int16_layer_has_no_decoding_step`    | the layer's `activation_format` (`activation_format_constant`)  |
+/// | `layer_needs_a_16x8_form`             | the model, the path of the override asking for 16x8 a layer without a 16x8 form |
 
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
 #include "ctattn/quantized/quantization.hpp"
+#include "ctattn/quantized/weights.hpp"
 #include "ctattn/shape/rule.hpp"
 
 namespace ctattn {
@@ -202,19 +206,19 @@ struct weight_scales_must_match_granularity {
   }
 };
 
-/// A `layer_weights` override of `quantize_options` names a layer of the model that has linear weights, as the ranges
-/// name it: a member, a sequential's element or a whole sequential; a path that names none (a typo, a part inside a
-/// layer, whose linears take one format, or an embedding, norm or activation, which keep their own) would change
-/// nothing, silently.
+/// A `layer_weights` override of `quantize_options` names a layer of the model whose options it sets, as the ranges
+/// name it: a member, a sequential's element or a whole sequential, with linear weights or a 16x8 form; a path that
+/// names none (a typo, a part inside a layer, whose linears take one format, or an embedding or pool, which keep
+/// their own) would change nothing, silently.
 template <typename Operation, typename Model, typename Path, bool Holds>
 struct weight_override_must_name_a_layer {
   static constexpr bool holds = Holds;
   static constexpr bool check() noexcept {
     static_assert(holds,
                   "ctattn: a layer_weights override in quantize_options names no layer of the model with linear "
-                  "weights (the path below); name a member (head), a sequential's element (layers.0) or a whole "
-                  "sequential (layers), as the ranges name them: not a part inside a layer, nor an embedding, norm "
-                  "or activation, which keep their own");
+                  "weights or a 16x8 form (the path below); name a member (head), a sequential's element (layers.0) "
+                  "or a whole sequential (layers), as the ranges name them: not a part inside a layer, nor an "
+                  "embedding or pool, which keep their own");
     return holds;
   }
 };
@@ -421,6 +425,63 @@ struct quantized_operands_must_have_one_width {
         "ctattn: one operand is int8 and the other int16 (a 16x8 layer takes int16 inputs), and a quantized "
         "operation takes one width; convert one with ctattn::quantize<Q, std::int16_t>(q8) or ctattn::quantize<Q>(q16) (TFLite's "
         "QUANTIZE between int8 and int16)");
+    return holds;
+  }
+};
+
+/// A weight format as a type, for diagnostics.
+template <weight_format F>
+struct weight_format_constant {
+  static constexpr weight_format value = F;
+};
+/// An activation format as a type, for diagnostics.
+template <activation_format F>
+struct activation_format_constant {
+  static constexpr activation_format value = F;
+};
+
+/// A 16x8 layer's weights are int8: TFLite's 16x8 mode has int8 weights only, and ctattn's int16 products
+/// (`q16linear`) take no int4 weights.
+template <typename Operation, typename Weights, typename Activations>
+struct int16_activations_take_int8_weights {
+  static constexpr bool holds = Weights::value == weight_format::int8 || Activations::value == activation_format::int8;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer with int16 activations (16x8) takes int8 weights, and this one was given int4 "
+                  "weights; keep int4 weights with int8 activations, or give this layer weight_format::int8 (an "
+                  "override in quantize_options: {\"path\", weight_format::int8, ..., activation_format::int16})");
+    return holds;
+  }
+};
+
+/// Decoding token by token (`step`, a KV cache of int8 keys and values) is the int8 layers'; a 16x8 layer runs
+/// `forward` over the whole sequence.
+template <typename Operation, typename Activations>
+struct int16_layer_has_no_decoding_step {
+  static constexpr bool holds = Activations::value == activation_format::int8;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: decoding token by token (step, with an int8 KV cache) needs int8 activations, and this "
+                  "layer's are int16 (16x8); run forward over the sequence, or quantize the layer with "
+                  "activation_format::int8");
+    return holds;
+  }
+};
+
+/// An override that asks `ctattn::quantize` for a layer in 16x8 (`activation_format::int16`) names a layer with a
+/// 16x8 form: a linear layer, a LayerNorm or RMSNorm, an activation, an encoder layer, the class token's pooling, or
+/// a sequential or residual connection (whose layers with a 16x8 form take it). The others (embeddings, class tokens,
+/// patch embeddings, mean pooling, decoder layers, attention and feed-forward layers) stay int8 in a 16x8 model,
+/// converted at their edges.
+template <typename Operation, typename Model, typename Path, bool Holds>
+struct layer_needs_a_16x8_form {
+  static constexpr bool holds = Holds;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: an override in quantize_options asks for a layer in 16x8 (activation_format::int16), and "
+                  "ctattn has no 16x8 form of it (the path below); give it activation_format::int8, which a 16x8 "
+                  "model converts to and from, or override a linear layer, norm, activation, encoder layer or "
+                  "sequential");
     return holds;
   }
 };

@@ -11,7 +11,7 @@
 /// |---------------------------------------------------|-------------------------------------------------------|
 /// | `encoder_layer_quantizations`                     | the quantization of each activation of one encoder layer |
 /// | `encoder_layer_quantizations_for(ranges)`         | the same, chosen from the activations' calibrated ranges |
-/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>` | the int8 layer                   |
+/// | `qtransformer_encoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>` | the int8 layer (16x8 where `Q.activations` is int16) |
 /// | `quantize_encoder_layer<Q>(layer)`                | a float `transformer_encoder_layer` quantized         |
 /// | `qtransformer_decoder_layer<Width, Heads, Hidden, Q, Mask, NormFirst>`, `quantize_decoder_layer<Q>(layer)` | the decoder layer in int8 |
 ///
@@ -43,6 +43,9 @@
 #include "ctattn/quantized/linear.hpp"
 #include "ctattn/quantized/norm.hpp"
 #include "ctattn/quantized/points.hpp"
+#include "ctattn/quantized/q16attention.hpp"
+#include "ctattn/quantized/q16linear.hpp"
+#include "ctattn/quantized/q16matrix.hpp"
 #include "ctattn/quantized/qmatrix.hpp"
 #include "ctattn/quantized/rules.hpp"
 
@@ -59,6 +62,38 @@ template <typename T, auto DModel, std::size_t Heads, auto FeedForward, typename
 struct transformer_decoder_layer;
 
 namespace detail {
+// The activations' element type of a layer of activation format F.
+template <activation_format F>
+using activation_value = std::conditional_t<F == activation_format::int16, std::int16_t, std::int8_t>;
+
+// The quantized form of a float LayerNorm or RMSNorm, or activation, for activations of format F: with
+// `quantize_linear_as` (ctattn/quantized/q16linear.hpp), the one place that picks the int8 or the 16x8 quantizing
+// function.
+template <activation_format F, quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_norm_as(const layer_norm<T, Width, Affine>& norm) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_layer_norm<QIn, QOut, std::int16_t>(norm);
+  } else {
+    return quantize_layer_norm<QIn, QOut>(norm);
+  }
+}
+template <activation_format F, quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+[[nodiscard]] constexpr auto quantize_norm_as(const rms_norm<T, Width, Affine>& norm) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_rms_norm<QIn, QOut, std::int16_t>(norm);
+  } else {
+    return quantize_rms_norm<QIn, QOut>(norm);
+  }
+}
+template <activation_format F, quantization QIn, quantization QOut, typename Activation>
+[[nodiscard]] constexpr auto quantize_activation_as(const Activation& f) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_activation<QIn, QOut, std::int16_t>(f);
+  } else {
+    return quantize_activation<QIn, QOut>(f);
+  }
+}
+
 // The steps of an int8 transformer layer L's residual blocks (ctattn/layers/detail/blocks.hpp), as the float layers':
 // block k's LayerNorm, the k-th of `norms`, and the int8 ADD into `L::sum_quantization<k>`.
 template <typename L, typename... Norms>
@@ -92,10 +127,17 @@ template <quantization Scores, softmax_method Softmax, typename Weights, typenam
 // `activation` and `linear2` (the encoder's and the decoder's), its input in `In`, Q the layer's quantizations.
 template <quantization In, auto Q, typename Activation, typename Layer, typename FeedForward>
 constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
-  q.linear1 = quantize_linear<In, Q.hidden, Q.weights, Q.granularity>(ff.linear1);
-  q.activation = quantize_activation<Q.hidden, Q.activation>(Activation{});
-  q.linear2 = quantize_linear<Q.activation, Q.feed_forward, Q.weights, Q.granularity>(ff.linear2);
+  constexpr activation_format format = Layer::int16 ? activation_format::int16 : activation_format::int8;
+  q.linear1 = quantize_linear_as<format, In, Q.hidden, Q.weights, Q.granularity>(ff.linear1);
+  q.activation = quantize_activation_as<format, Q.hidden, Q.activation>(Activation{});
+  q.linear2 = quantize_linear_as<format, Q.activation, Q.feed_forward, Q.weights, Q.granularity>(ff.linear2);
 }
+
+// The linear layer of a layer's activation format F: `q16linear` (16x8, int8 weights) or `qlinear`.
+template <activation_format F, auto In, auto Out, quantization QIn, quantization QOut, weight_format Weights,
+          weight_granularity Granularity>
+using linear_of_format = std::conditional_t<F == activation_format::int16, q16linear<In, Out, QIn, QOut, Granularity>,
+                                            qlinear<In, Out, QIn, QOut, Weights, Granularity>>;
 }  // namespace detail
 
 /// The quantization of every activation of one pre-norm encoder layer, in the order the layer computes them:
@@ -118,6 +160,11 @@ constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexc
 /// | `softmax`      | not a point: the attention's `softmax_method`    |
 /// | `weights`      | not a point: the six linears' `weight_format`    |
 /// | `granularity`  | not a point: their `weight_granularity`          |
+/// | `activations`  | not a point: the activations' `activation_format` (int8, or int16 for 16x8) |
+///
+/// In 16x8 (`activations` int16), every point is an int16 quantization (zero point 0,
+/// `quantization_for_range(range, activation_format::int16)`), the linears are `q16linear`s with int8 weights, and
+/// the attention's softmax is TFLite's int16 one (`softmax` must be `softmax_method::tflite`).
 ///
 /// A post-norm layer (norm_first = false) runs x + attention(x), then `norm1`, then norm1 + feed_forward (`sum2`),
 /// then its norm2, which is the layer's `output`: its `query`, `key` and `value` read `input`, its feed-forward
@@ -146,6 +193,7 @@ struct encoder_layer_quantizations {
   softmax_method softmax = softmax_method::rounded;
   weight_format weights = weight_format::int8;
   weight_granularity granularity = weight_granularity::per_channel;
+  activation_format activations = activation_format::int8;
 
   friend constexpr bool operator==(const encoder_layer_quantizations&, const encoder_layer_quantizations&) = default;
 };
@@ -157,44 +205,47 @@ struct encoder_layer_ranges {
   value_range sum2{};  // post-norm only
 };
 
-/// The quantizations of a layer chosen from its activations' ranges (`quantization_for_range` for each: TFLite's
-/// asymmetric int8 over the range widened to contain 0).
+/// The quantizations of a layer chosen from its activations' ranges (`quantization_for_range(range, format)` for
+/// each: TFLite's asymmetric int8 over the range widened to contain 0; for int16, symmetric over the larger
+/// magnitude, with TFLite's int16 softmax).
 ///
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_for(ranges);`
+/// Example: `constexpr auto q16 = ctattn::encoder_layer_quantizations_for(ranges, ctattn::activation_format::int16);`
 [[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_for(
-    const encoder_layer_ranges& r) noexcept {
-  return {
-      quantization_for_range(r.input),        quantization_for_range(r.norm1),     quantization_for_range(r.query),
-      quantization_for_range(r.key),          quantization_for_range(r.value),     quantization_for_range(r.scores),
-      quantization_for_range(r.context),      quantization_for_range(r.attention), quantization_for_range(r.sum1),
-      quantization_for_range(r.norm2),        quantization_for_range(r.hidden),    quantization_for_range(r.activation),
-      quantization_for_range(r.feed_forward), quantization_for_range(r.output),    quantization_for_range(r.sum2)};
+    const encoder_layer_ranges& r, activation_format format = activation_format::int8) noexcept {
+  const auto q = [format](value_range range) { return quantization_for_range(range, format); };
+  encoder_layer_quantizations result{q(r.input),  q(r.norm1),      q(r.query),        q(r.key),    q(r.value),
+                                     q(r.scores), q(r.context),    q(r.attention),    q(r.sum1),   q(r.norm2),
+                                     q(r.hidden), q(r.activation), q(r.feed_forward), q(r.output), q(r.sum2)};
+  result.activations = format;
+  if (format == activation_format::int16) result.softmax = softmax_method::tflite;
+  return result;
 }
 
 namespace detail {
 // The points an encoder layer's quantizations read, each once, from `at` (`table_points`, or the probe of
 // ctattn/quantized/model.hpp that names a point a table lacks first).
 template <typename Points>
-[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_from(Points& at, quantization input,
-                                                                                     bool norm_first) noexcept {
+[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_from(
+    Points& at, quantization input, bool norm_first, activation_format format = activation_format::int8) noexcept {
   // Rationale: a post-norm layer's norm2 gives its output, so its quantization is the output's.
   const value_range output = at.output();
-  encoder_layer_quantizations q =
-      encoder_layer_quantizations_for({{},
-                                       at.point(points::norm1),
-                                       at.point(points::query),
-                                       at.point(points::key),
-                                       at.point(points::value),
-                                       at.point(points::scores),
-                                       at.point(points::context),
-                                       at.point(points::attention),
-                                       at.point(points::sum1),
-                                       norm_first ? at.point(points::norm2) : output,
-                                       at.point(points::hidden),
-                                       at.point(points::activation),
-                                       at.point(points::feed_forward),
-                                       output,
-                                       norm_first ? value_range{} : at.point(points::sum2)});
+  encoder_layer_quantizations q = encoder_layer_quantizations_for({{},
+                                                                   at.point(points::norm1),
+                                                                   at.point(points::query),
+                                                                   at.point(points::key),
+                                                                   at.point(points::value),
+                                                                   at.point(points::scores),
+                                                                   at.point(points::context),
+                                                                   at.point(points::attention),
+                                                                   at.point(points::sum1),
+                                                                   norm_first ? at.point(points::norm2) : output,
+                                                                   at.point(points::hidden),
+                                                                   at.point(points::activation),
+                                                                   at.point(points::feed_forward),
+                                                                   output,
+                                                                   norm_first ? value_range{} : at.point(points::sum2)},
+                                                                  format);
   q.input = input;
   return q;
 }
@@ -207,12 +258,11 @@ template <typename Points>
 ///
 /// Example: `constexpr auto q0 = ctattn::encoder_layer_quantizations_at(toy::sorter_ranges, "layers.0", q_pos);`
 template <typename Table>
-[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_at(const Table& table,
-                                                                                   std::string_view path,
-                                                                                   quantization input,
-                                                                                   bool norm_first = true) noexcept {
+[[nodiscard]] constexpr encoder_layer_quantizations encoder_layer_quantizations_at(
+    const Table& table, std::string_view path, quantization input, bool norm_first = true,
+    activation_format format = activation_format::int8) noexcept {
   const detail::table_points<Table> at{table, path};
-  return detail::encoder_layer_quantizations_from(at, input, norm_first);
+  return detail::encoder_layer_quantizations_from(at, input, norm_first, format);
 }
 
 /// A transformer encoder layer in int8 (nn.TransformerEncoderLayer(batch_first=True), pre-norm by default,
@@ -221,24 +271,42 @@ template <typename Table>
 /// with integer LayerNorms, per-channel int8 projections, int8 multi-head attention (`Mask`, e.g. causal), the int8
 /// ADD for both residual sums and the activation f by table; each activation quantized as `Q` says.
 ///
+/// With `Q.activations` int16 it is the layer in TFLite's 16x8 mode: every activation int16 (`q16matrix`), each
+/// linear a `q16linear` (int8 weights, int64 biases), int16 LayerNorms and activation table, 16x8 attention with
+/// TFLite's int16 softmax, TFLite's int16 ADD for the sums; `step` is the int8 layer's only.
+///
 /// | member      | type                                                                 |
 /// |-------------|----------------------------------------------------------------------|
-/// | `norm1`     | `qlayer_norm<Width, Q.input, Q.norm1>`                               |
+/// | `norm1`     | `qlayer_norm<Width, Q.input, Q.norm1>` (16x8: `q16layer_norm`)       |
 /// | `self_attn` | `qmulti_head_attention_weights<Heads, ...>`: W_Q, W_K, W_V from Q.norm1, W_O from Q.context |
 /// | `norm2`     | `qlayer_norm<Width, Q.sum1, Q.norm2>`                                |
-/// | `linear1`   | `qlinear<Width, Hidden, Q.norm2, Q.hidden>`                          |
-/// | `activation`| `qactivation<Q.hidden, Q.activation>`                                |
+/// | `linear1`   | `qlinear<Width, Hidden, Q.norm2, Q.hidden>` (16x8: `q16linear`)      |
+/// | `activation`| `qactivation<Q.hidden, Q.activation>` (16x8: `q16activation`)        |
 /// | `linear2`   | `qlinear<Hidden, Width, Q.activation, Q.feed_forward>`               |
 ///
 /// | operand        | shape                          |
 /// |----------------|--------------------------------|
-/// | `forward(x)`   | `qmatrix<n, Width, Q.input>` -> `qmatrix<n, Width, Q.output>` |
+/// | `forward(x)`   | `qmatrix<n, Width, Q.input>` -> `qmatrix<n, Width, Q.output>` (16x8: `q16matrix`s) |
+///
+/// Rules: 16x8 takes int8 weights (`int16_activations_take_int8_weights`) and TFLite's softmax
+/// (`int16_softmax_is_tflites`, checked by the attention).
 ///
 /// Example: `const auto y = ctattn::quantize_encoder_layer<q0>(float_layer).forward(x_q);`
 template <auto Width, std::size_t Heads, auto Hidden, encoder_layer_quantizations Q, typename Mask = no_mask_type,
           bool NormFirst = true>
 struct qtransformer_encoder_layer {
   static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
+  /// Whether the layer is 16x8 (int16 activations), and the activations' element type.
+  static constexpr bool int16 = Q.activations == activation_format::int16;
+  static_assert((
+      shape_error::int16_activations_take_int8_weights<op::layer, shape_error::weight_format_constant<Q.weights>,
+                                                       shape_error::activation_format_constant<Q.activations>>::check(),
+      true));
+  using value_type = detail::activation_value<Q.activations>;
+  template <auto R, auto C, quantization QM>
+  using matrix_type = detail::basic_quantized_matrix<value_type, R, C, QM>;
+  template <auto In, auto Out, quantization QIn, quantization QOut>
+  using linear_type = detail::linear_of_format<Q.activations, In, Out, QIn, QOut, Q.weights, Q.granularity>;
   static constexpr auto input_extent = Width;
   static constexpr auto output_extent = Width;
   static constexpr quantization input_quantization = Q.input;
@@ -254,21 +322,19 @@ struct qtransformer_encoder_layer {
   /// Post-norm, norm2 gives the layer's output.
   static constexpr quantization norm2_output = NormFirst ? Q.norm2 : Q.output;
 
-  using attention_weights =
-      qmulti_head_attention_weights<Heads, qlinear<Width, Width, attention_input, Q.query, Q.weights, Q.granularity>,
-                                    qlinear<Width, Width, attention_input, Q.key, Q.weights, Q.granularity>,
-                                    qlinear<Width, Width, attention_input, Q.value, Q.weights, Q.granularity>,
-                                    qlinear<Width, Width, Q.context, Q.attention, Q.weights, Q.granularity>>;
+  using attention_weights = qmulti_head_attention_weights<
+      Heads, linear_type<Width, Width, attention_input, Q.query>, linear_type<Width, Width, attention_input, Q.key>,
+      linear_type<Width, Width, attention_input, Q.value>, linear_type<Width, Width, Q.context, Q.attention>>;
 
-  qlayer_norm<Width, norm1_input, Q.norm1> norm1{};
+  qlayer_norm<Width, norm1_input, Q.norm1, false, value_type> norm1{};
   attention_weights self_attn{};
-  qlayer_norm<Width, norm2_input, norm2_output> norm2{};
-  qlinear<Width, Hidden, feed_forward_input, Q.hidden, Q.weights, Q.granularity> linear1{};
-  qactivation<Q.hidden, Q.activation> activation{};
-  qlinear<Hidden, Width, Q.activation, Q.feed_forward, Q.weights, Q.granularity> linear2{};
+  qlayer_norm<Width, norm2_input, norm2_output, false, value_type> norm2{};
+  linear_type<Width, Hidden, feed_forward_input, Q.hidden> linear1{};
+  qactivation<Q.hidden, Q.activation, value_type> activation{};
+  linear_type<Hidden, Width, Q.activation, Q.feed_forward> linear2{};
   [[no_unique_address]] Mask mask{};
 
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return detail::residual_blocks<NormFirst>(
         blocks(), x, [&](const auto& in) { return multi_head_attention<Q.scores, Q.softmax>(in, self_attn, mask); },
@@ -293,25 +359,25 @@ struct qtransformer_encoder_layer {
   ///
   /// | operand | shape |
   /// |---------|-------|
-  /// | `h`     | `qmatrix<n, Width, feed_forward_input>` -> `qmatrix<n, Width, Q.feed_forward>` |
+  /// | `h`     | `qmatrix<n, Width, feed_forward_input>` -> `qmatrix<n, Width, Q.feed_forward>` (16x8: `q16matrix`s) |
   ///
   /// Example: `const auto ff = layer_q.feed_forward(h_q);`
   ///
   /// Rules: Rows >= 1 (`rows_per_block_must_be_positive`).
-  template <std::size_t Rows = detail::kernels::int8_feed_forward_rows, QuantizedMatrix H>
+  template <std::size_t Rows = detail::kernels::int8_feed_forward_rows, detail::AnyQuantizedMatrix H>
   [[nodiscard]] constexpr auto feed_forward(const H& h) const noexcept {
     constexpr std::size_t n = H::rows;
     constexpr std::size_t rows = n < Rows ? n : Rows;
     if constexpr (!shape_error::rows_per_block_must_be_positive<op::quantized_feed_forward, count<Rows>>::check()) {
-      return basic_qmatrix<H::row_extent, Width, Q.feed_forward>{};
+      return matrix_type<H::row_extent, Width, Q.feed_forward>{};
     } else if constexpr (rows == n) {
       return project(activate(project(h, linear1), activation), linear2);
     } else {
-      basic_qmatrix<H::row_extent, Width, Q.feed_forward> out;
+      matrix_type<H::row_extent, Width, Q.feed_forward> out;
       const auto run_rows = [&]<std::size_t M>(std::integral_constant<std::size_t, M>, std::size_t first) {
         // Rationale: not the short names (x, y, part, r, c) that GCC's -Wshadow reports inside a lambda against a
         // user's globals of those names (tests/static/user_names_test.cpp).
-        basic_qmatrix<M, H::column_extent, H::quant> rows_in;
+        typename detail::with_rows<H, M>::type rows_in;
         for (std::size_t row = 0; row < M; ++row) {
           for (std::size_t col = 0; col < H::cols; ++col) rows_in.elements[row][col] = h.elements[first + row][col];
         }
@@ -331,7 +397,7 @@ struct qtransformer_encoder_layer {
   template <std::size_t Capacity>
   using cache_type = detail::qkv_cache_for<attention_weights, Capacity>;
   /// One row of the layer's output.
-  using output_row = basic_qmatrix<std::size_t{1}, Width, Q.output>;
+  using output_row = matrix_type<std::size_t{1}, Width, Q.output>;
 
   /// One token of autoregressive decoding (a causal layer): `x` is the token's row; `cache` holds the keys and
   /// values of the tokens before it and receives its own. Writes the token's output row into `out`: row t of
@@ -349,15 +415,25 @@ struct qtransformer_encoder_layer {
   ///   typename decltype(causal_layer_q)::output_row y{};
   ///   for (const auto& x_t : tokens_q) if (!causal_layer_q.step(x_t, cache, y)) break;
   /// \endcode
-  template <QuantizedMatrix X, typename Cache>
+  /// Rules: a causal layer (`decoding_layer_must_be_causal`) with int8 activations
+  /// (`int16_layer_has_no_decoding_step`).
+  template <detail::AnyQuantizedMatrix X, typename Cache>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, output_row& out) const noexcept {
     static_assert((shape_error::decoding_layer_must_be_causal<op::decoding_step, Mask>::check(), true));
-    if (cache.full()) return false;
-    basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
-    out = detail::residual_blocks<NormFirst>(
-        blocks(), x, detail::int8_cached_self_attention<Q.scores, Q.softmax>(self_attn, cache, attended),
-        detail::int8_feed_forward(linear1, activation, linear2));
-    return true;
+    static_assert(
+        (shape_error::int16_layer_has_no_decoding_step<op::decoding_step,
+                                                       shape_error::activation_format_constant<Q.activations>>::check(),
+         true));
+    if constexpr (int16) {
+      return false;
+    } else {
+      if (cache.full()) return false;
+      basic_qmatrix<std::size_t{1}, Width, Q.attention> attended;
+      out = detail::residual_blocks<NormFirst>(
+          blocks(), x, detail::int8_cached_self_attention<Q.scores, Q.softmax>(self_attn, cache, attended),
+          detail::int8_feed_forward(linear1, activation, linear2));
+      return true;
+    }
   }
 
   /// The memory of `forward(x)` on an X (ctattn::footprint): the layer's object, X and the result, and on the stack
@@ -373,15 +449,15 @@ struct qtransformer_encoder_layer {
   // 16 wide, which kept it off the 16 KB micro:bit): each phase's results are temporaries of its own expression, and
   // the compilers give the two phases the same bytes of the layer's frame (measured by the firmware footprint tests
   // on GCC 12 and Clang 14, against the call graph).
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     constexpr std::size_t n = X::rows;
-    constexpr std::size_t row_bytes = n * extent_size(Width);
-    constexpr std::size_t hidden_bytes = n * extent_size(Hidden);
+    constexpr std::size_t row_bytes = sizeof(value_type) * n * extent_size(Width);
+    constexpr std::size_t hidden_bytes = sizeof(value_type) * n * extent_size(Hidden);
     constexpr footprint feed_forward_parts[] = {
         decltype(norm1)::template footprint_of<X>(), decltype(norm2)::template footprint_of<X>(),
         decltype(linear1)::template footprint_of<X>(), decltype(activation)::template footprint_of<X>(),
-        decltype(linear2)::template footprint_of<basic_qmatrix<X::row_extent, Hidden, Q.activation>>()};
+        decltype(linear2)::template footprint_of<matrix_type<X::row_extent, Hidden, Q.activation>>()};
     std::size_t deepest = 0;
     for (const footprint& part : feed_forward_parts) {
       deepest = part.stack_bytes > deepest ? part.stack_bytes : deepest;
@@ -414,11 +490,12 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   constexpr quantization q_attention = result::attention_input;
   result q{};
   const auto& w = layer.self_attn.weights;
-  q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1>(layer.norm1);
-  q.self_attn = detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
-                                                              q_attention, q_attention, Q.query, Q.key, Q.value,
-                                                              Q.context, Q.attention, Q.weights, Q.granularity}>(w);
-  q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output>(layer.norm2);
+  q.norm1 = detail::quantize_norm_as<Q.activations, result::norm1_input, Q.norm1>(layer.norm1);
+  q.self_attn =
+      detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
+                                                    q_attention, q_attention, Q.query, Q.key, Q.value, Q.context,
+                                                    Q.attention, Q.weights, Q.granularity, Q.activations}>(w);
+  q.norm2 = detail::quantize_norm_as<Q.activations, result::norm2_input, result::norm2_output>(layer.norm2);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
 }
@@ -562,6 +639,8 @@ template <auto Width, std::size_t Heads, auto Hidden, decoder_layer_quantization
           bool NormFirst = false>
 struct qtransformer_decoder_layer {
   static_assert((shape_error::layer_mask_must_hold_no_state<op::layer, Mask>::check(), true));
+  /// Its activations are int8: the decoder layer has no 16x8 form.
+  static constexpr bool int16 = false;
   /// The mask of the self-attention.
   using mask_type = Mask;
   static constexpr auto input_extent = Width;

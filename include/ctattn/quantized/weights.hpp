@@ -13,6 +13,7 @@
 /// | `int4_weights<Out, In>`        | the packed bytes, `(r, c)` reads one value                           |
 /// | `int4_weights<Out, In>::from_values(v)` | packs int8 values in [-8, 7], at compile time              |
 /// | `weight_granularity::per_channel`, `::per_tensor` | one scale per output channel (the default), or one for all |
+/// | `activation_format::int8`, `::int16` | the activations' width: int8 (the default), or 16x8's int16        |
 ///
 /// Example:
 /// \code
@@ -52,6 +53,18 @@ enum class weight_format : unsigned char { int8, int4 };
 ///
 /// Example: `ctattn::qlinear<64, 32, q_in, q_out, ctattn::weight_format::int4, ctattn::weight_granularity::per_tensor> layer;`
 enum class weight_granularity : unsigned char { per_channel, per_tensor };
+
+/// The width of a quantized layer's activations: TFLite's int8 mode, or its 16x8 mode (int16 activations, int8
+/// weights, int64 biases). `ctattn::quantize` takes it for a whole model (`quantize_options::activations`) and for a
+/// layer (`layer_weights::activations`); `encoder_layer_quantizations::activations` for one encoder layer.
+///
+/// | value   | activations                                  | weights     | TFLite mode         |
+/// |---------|----------------------------------------------|-------------|---------------------|
+/// | `int8`  | `qmatrix`, asymmetric (a zero point)         | int8 or int4 | int8               |
+/// | `int16` | `q16matrix`, symmetric (zero point 0)        | int8        | 16x8                |
+///
+/// Example: `constexpr auto q16 = ctattn::quantize<ranges, ctattn::quantize_options{.activations = ctattn::activation_format::int16}>(model);`
+enum class activation_format : unsigned char { int8, int16 };
 
 namespace detail {
 // Reached in constant evaluation by a value outside [-8, 7] given to `int4_weights::from_values`: the build stops

@@ -1,0 +1,182 @@
+// 16x8 models against the Python reference (tests/fixtures/quantized/int16.hpp, namespaces encoder_layer_pre_norm
+// and encoder_layer_post_norm): torch's nn.TransformerEncoderLayer loaded through the parameter walk and quantized by
+// ctattn::quantize with `activations = int16` from the reference's ranges, its int16 output against the reference's,
+// bit for bit; and a model that mixes the widths, whose conversions ctattn::quantize puts in. Asserted at compile time
+// (tests/static/int16_model_test.cpp), checked at run time (tests/runtime/int16_test.cpp) and with each backend
+// (tests/backend/int16_backend_test.cpp), where `Read` hides each input from the optimizer.
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <tuple>
+#include <type_traits>
+
+#include <ctattn/layers.hpp>
+#include <ctattn/matrix/from_array.hpp>
+#include <ctattn/quantized/model.hpp>
+
+#include "fixtures/quantized/int16.hpp"
+#include "support/case_list.hpp"
+#include "support/layer_check.hpp"
+
+namespace ctattn_test::int16_model_cases {
+
+namespace fx = ctattn_fixtures::int16;
+
+inline constexpr ctattn::quantize_options in_16x8{.activations = ctattn::activation_format::int16};
+
+// The arrays of one fixture namespace, under the names every runner reads.
+// Rationale: a macro, since a namespace cannot be a template argument.
+#define CTATTN_TEST_ENCODER16_FIXTURE(fixture)                         \
+  struct ns {                                                          \
+    static constexpr const auto& params = fixture::params;             \
+    static constexpr const auto& names = fixture::names;               \
+    static constexpr const auto& sizes = fixture::sizes;               \
+    static constexpr const auto& ranks = fixture::ranks;               \
+    static constexpr const auto& source = fixture::source;             \
+    static constexpr const auto& points = fixture::points;             \
+    static constexpr const auto& lo = fixture::lo;                     \
+    static constexpr const auto& hi = fixture::hi;                     \
+    static constexpr const auto& output = fixture::output;             \
+    static constexpr const auto& float_output = fixture::float_output; \
+  }
+
+// One reference case: the layer it was built as, and its arrays.
+template <bool NormFirst>
+struct reference;
+template <>
+struct reference<true> {
+  using activation = ctattn::gelu;
+  CTATTN_TEST_ENCODER16_FIXTURE(fx::encoder_layer_pre_norm);
+};
+template <>
+struct reference<false> {
+  using activation = ctattn::relu;
+  CTATTN_TEST_ENCODER16_FIXTURE(fx::encoder_layer_post_norm);
+};
+#undef CTATTN_TEST_ENCODER16_FIXTURE
+
+template <bool NormFirst>
+using encoder = ctattn::transformer_encoder_layer<float, 16, 4, 32, typename reference<NormFirst>::activation,
+                                                  NormFirst, ctattn::causal_mask>;
+
+/// The model the points are named under: the encoder layer as the member `block`.
+template <bool NormFirst>
+struct encoder_model : ctattn::model<encoder_model<NormFirst>> {
+  BOOST_HANA_DEFINE_STRUCT(encoder_model, (encoder<NormFirst>, block));
+};
+
+template <bool NormFirst>
+constexpr encoder_model<NormFirst> loaded_model(bool& ok) noexcept {
+  using r = typename reference<NormFirst>::ns;
+  encoder_model<NormFirst> m{};
+  ok = load_in_order(m.block, r::params, r::names, r::sizes, r::ranks);
+  return m;
+}
+
+// The reference's ranges as a generated header holds them.
+template <bool NormFirst>
+constexpr auto table_of() noexcept {
+  using r = typename reference<NormFirst>::ns;
+  std::array<ctattn::named_range, std::size(r::points)> t{};
+  for (std::size_t i = 0; i < t.size(); ++i) t[i] = {r::points[i], {r::lo[i], r::hi[i]}};
+  return t;
+}
+template <bool NormFirst>
+inline constexpr auto table = table_of<NormFirst>();
+
+/// The 16x8 layer ctattn::quantize makes from the reference's ranges, on the source quantized with its range:
+/// outputs that differ from the reference's, and those farther than 64 int16 output steps from its float64 output
+/// (about a fifth of an int8 step); a model that does not load, or a layer that is not 16x8, counts as every output
+/// wrong.
+template <bool NormFirst, typename Read>
+constexpr std::size_t encoder_mismatches(Read read) noexcept {
+  using r = typename reference<NormFirst>::ns;
+  bool ok = false;
+  const auto m = loaded_model<NormFirst>(ok);
+  if (!ok) return 6 * 16;
+  const auto q = ctattn::quantize<table<NormFirst>, in_16x8>(read(m));
+  using model16 = std::remove_cvref_t<decltype(q)>;
+  using layer = typename model16::first_layer;
+  if (!layer::int16 || layer::quantizations.softmax != ctattn::softmax_method::tflite) return 6 * 16;
+  const auto x = ctattn::quantize<layer::input_quantization, std::int16_t>(read(ctattn::from_array(r::source)));
+  const auto y = q.forward(x);
+  static_assert(ctattn::Quantized16Matrix<decltype(y)>);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < 6; ++i) {
+    for (std::size_t c = 0; c < 16; ++c) {
+      bad += std::int32_t{y(i, c)} == r::output[i][c] ? 0u : 1u;
+      const double d = y.real(i, c) - r::float_output[i][c];
+      bad += (d < 0 ? -d : d) <= 64.0 * model16::output_quantization.scale() ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+// A model that mixes the widths: an int8 linear layer (its override), the 16x8 encoder layer, a 16x8 LayerNorm, an
+// int8 head (its override). ctattn::quantize puts a conversion before the encoder layer and one before the head.
+template <bool NormFirst>
+struct mixed_model : ctattn::model<mixed_model<NormFirst>> {
+  BOOST_HANA_DEFINE_STRUCT(mixed_model, (ctattn::linear<float, 16, 16, ctattn::out_by_in, true>, in),
+                           (encoder<NormFirst>, block), (ctattn::layer_norm<float, 16>, norm),
+                           (ctattn::linear<float, 16, 5, ctattn::out_by_in, true>, head));
+};
+inline constexpr ctattn::layer_weights int8_ends[] = {{"in"}, {"head"}};
+inline constexpr ctattn::quantize_options mixed_16x8{.activations = ctattn::activation_format::int16,
+                                                     .overrides = int8_ends};
+template <bool NormFirst>
+inline constexpr auto mixed_recorded = [] {
+  ctattn::activation_ranges<24> ranges{};
+  (void)ctattn::record_ranges(numbered<mixed_model<NormFirst>>(), ctattn::from_array(reference<NormFirst>::ns::source),
+                              ranges);
+  return ranges;
+}();
+template <bool NormFirst>
+inline constexpr auto mixed_table = mixed_recorded<NormFirst>.table();
+
+/// The mixed model's layers and their widths, and its output against the layers run by hand with the conversions
+/// TFLite's QUANTIZE computes (`ctattn::quantize<Q, std::int16_t>`, `ctattn::quantize<Q>`), bit for bit; and
+/// against the float model, within 3 int8 steps of the head. Counts the mismatches.
+template <bool NormFirst, typename Read>
+constexpr std::size_t mixed_mismatches(Read read) noexcept {
+  const auto m = read(numbered<mixed_model<NormFirst>>());
+  const auto q = ctattn::quantize<mixed_table<NormFirst>, mixed_16x8>(m);
+  using model = std::remove_cvref_t<decltype(q)>;
+  using first = std::remove_cvref_t<decltype(q.template layer<0>())>;
+  using to16 = std::remove_cvref_t<decltype(q.template layer<1>())>;
+  using block = std::remove_cvref_t<decltype(q.template layer<2>())>;
+  using norm = std::remove_cvref_t<decltype(q.template layer<3>())>;
+  using to8 = std::remove_cvref_t<decltype(q.template layer<4>())>;
+  using head = std::remove_cvref_t<decltype(q.template layer<5>())>;
+  std::size_t bad = 0;
+  bad += std::is_same_v<to16, ctattn::qconversion<first::output_quantization, block::input_quantization, std::int16_t>>
+             ? 0u
+             : 1u;
+  bad += block::int16 && norm::int16 && !first::int16 ? 0u : 1u;
+  bad += std::is_same_v<to8, ctattn::qconversion<norm::output_quantization, head::input_quantization, std::int8_t>>
+             ? 0u
+             : 1u;
+  const auto x = read(ctattn::from_array(reference<NormFirst>::ns::source));
+  const auto x_q = ctattn::quantize<first::input_quantization>(x);
+  const auto h8 = q.template layer<0>().forward(x_q);
+  const auto h16 = ctattn::quantize<block::input_quantization, std::int16_t>(h8);
+  const auto y16 = q.template layer<3>().forward(q.template layer<2>().forward(h16));
+  const auto by_hand = q.template layer<5>().forward(ctattn::quantize<head::input_quantization>(y16));
+  bad += ctattn::QuantizedMatrix<decltype(by_hand)> && q.forward(x_q) == by_hand ? 0u : 1u;
+  bad += ctattn::int8_error(q, m, x) <= 3.0 * model::output_quantization.scale() ? 0u : 1u;
+  return bad;
+}
+
+// Every case of this header, once (tests/support/case_list.hpp).
+inline constexpr unsigned hosted = in_constant_evaluation | at_run_time | with_each_backend;
+inline constexpr auto every_case = std::tuple{
+    test_case{"16x8 pre-norm encoder layer", hosted, [](auto read) { return encoder_mismatches<true>(read); }},
+    test_case{"16x8 post-norm encoder layer", hosted, [](auto read) { return encoder_mismatches<false>(read); }},
+    test_case{"a model of int8 and 16x8 layers, pre-norm", hosted,
+              [](auto read) { return mixed_mismatches<true>(read); }},
+    test_case{"a model of int8 and 16x8 layers, post-norm", hosted,
+              [](auto read) { return mixed_mismatches<false>(read); }},
+};
+
+}  // namespace ctattn_test::int16_model_cases
