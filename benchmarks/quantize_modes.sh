@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # What each quantization mode of ctattn::quantize costs and buys (int8 and int4 weights, per channel and per tensor,
-# a per-layer override): benchmarks/tool_quantize_modes.cpp measures the model bytes and the error or accuracy of the
+# a per-layer override, 16x8's int16 activations): benchmarks/tool_quantize_modes.cpp measures the model bytes and the error or accuracy of the
 # verified sorter, the keyword spotter and a model of KWT-1's size on the build machine; with --firmware BOARD, the
 # sorter's instructions per inference on that Cortex-M board under QEMU too, from the firmware images
-# verified_sorter_int8 and verified_sorter_modes (label `heavy`) in build-firmware-BOARD, built and run here.
+# verified_sorter_int8, verified_sorter_modes (label `heavy`) and verified_sorter_16x8 in build-firmware-BOARD, built
+# and run here.
 #   benchmarks/quantize_modes.sh [--write docs/quantized.md] [--firmware BOARD] [build dir]
 #   (default build dir /tmp/ctattn-bench; BOARD as scripts/run-firmware-tests names it, m4f for docs/quantized.md)
 # With --write, the tables go into FILE's block `quantize_modes.sh modes` and nothing else in FILE changes.
@@ -42,9 +43,10 @@ if [[ -n $board ]]; then
     echo "quantize_modes.sh: no build-firmware-$board; run scripts/run-firmware-tests $board first" >&2
     exit 1
   }
-  mapfile -t counts < <(instructions_of firmware_verified_sorter_int8; instructions_of firmware_verified_sorter_modes)
-  [[ ${#counts[@]} -eq 5 ]] || {
-    echo "quantize_modes.sh: expected 5 instruction counts from the images, got ${#counts[@]}" >&2
+  mapfile -t counts < <(instructions_of firmware_verified_sorter_int8; instructions_of firmware_verified_sorter_modes
+    instructions_of firmware_verified_sorter_16x8)
+  [[ ${#counts[@]} -eq 6 ]] || {
+    echo "quantize_modes.sh: expected 6 instruction counts from the images, got ${#counts[@]}" >&2
     exit 1
   }
   args=(--instructions "$board" "${counts[@]}")

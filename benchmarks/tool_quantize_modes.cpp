@@ -1,4 +1,4 @@
-// What each quantization mode of ctattn::quantize costs and buys, on the verified sorter (examples/verified_model:
+// What each quantization mode of ctattn::quantize costs and buys (int8, int4 weights, 16x8), on the verified sorter (examples/verified_model:
 // 2 encoder layers, d_model 32, trained), the keyword spotter (examples/keyword_spotting: KWT at KWT-Tiny's size,
 // trained) and a model of KWT-1's size (chain_proof_kwt.hpp: 12 layers, d_model 64, 611K parameters, weights fixed
 // by their place), printed as the markdown tables of docs/quantized.md:
@@ -8,9 +8,9 @@
 //     them; the keyword spotter's accuracy on its 1,000 held-out samples; KWT-1's largest |error| over four inputs,
 //     against the spread of its float logits, and the inputs whose class is float's;
 //   - instructions per inference on a Cortex-M, when given (benchmarks/quantize_modes.sh reads them from the
-//     firmware images verified_sorter_int8 and verified_sorter_modes).
+//     firmware images verified_sorter_int8, verified_sorter_modes and verified_sorter_16x8).
 //
-//   tool_quantize_modes [--instructions BOARD N1 N2 N3 N4 N5]   (N in the order of the modes below)
+//   tool_quantize_modes [--instructions BOARD N1 N2 N3 N4 N5 N6]   (N in the order of the modes below)
 // benchmarks/quantize_modes.sh builds it and writes its tables into docs/quantized.md.
 #include <algorithm>
 #include <array>
@@ -50,6 +50,7 @@ constexpr ctattn::quantize_options mode(std::size_t m, ctattn::layer_weights_tab
       {.weights = weight_format::int4},
       {.weights = weight_format::int4, .granularity = weight_granularity::per_tensor},
       {.weights = weight_format::int4},
+      {.activations = ctattn::activation_format::int16},
   };
   ctattn::quantize_options options = modes[m];
   if (m == 4) options.overrides = head;
@@ -61,6 +62,7 @@ inline constexpr const char* mode_names[] = {
     "int4, per channel",
     "int4, per tensor (TFLite Micro's int4)",
     "int4, per channel, the head int8",
+    "16x8 (int16 activations, int8 weights)",
 };
 constexpr std::size_t mode_count = std::size(mode_names);
 
@@ -109,12 +111,12 @@ struct spotter_row {
 template <std::size_t Mode>
 spotter_row measure_spotter(const kws::keyword_spotter& model) {
   const auto& q = quantized<kws::keyword_spotter_ranges, mode(Mode, mlp_head_in_int8)>(model);
-  constexpr auto input_quantization = std::remove_cvref_t<decltype(q)>::first_layer::input_quantization;
   spotter_row row{sizeof(q), 0, 0};
   for (std::uint32_t i = 0; i < kws_golden::held_out; ++i) {
     const auto sample = keyword_data::sample_at(keyword_data::test_seed, i);
     const int by_float = keyword_data::keyword_of(model.forward(sample.frames, ctattn::exact_arithmetic));
-    const int by_mode = keyword_data::keyword_of(q.forward(ctattn::quantize<input_quantization>(sample.frames)));
+    const int by_mode =
+        keyword_data::keyword_of(q.forward(ctattn::quantized_input<std::remove_cvref_t<decltype(q)>>(sample.frames)));
     row.correct += by_mode == sample.label ? 1 : 0;
     row.same_keyword += by_mode == by_float ? 1 : 0;
   }
@@ -139,8 +141,7 @@ kwt_row measure_kwt(const kws::kwt& model, const std::array<kws::frames, 4>& inp
   const auto& q = quantized<kws::kwt_ranges, mode(Mode, head_in_int8)>(model);
   kwt_row row{sizeof(q), 0.0, 0};
   for (const kws::frames& x : inputs) {
-    const auto logits =
-        q.forward(ctattn::quantize<std::remove_cvref_t<decltype(q)>::first_layer::input_quantization>(x));
+    const auto logits = q.forward(ctattn::quantized_input<std::remove_cvref_t<decltype(q)>>(x));
     row.error = std::max(row.error, ctattn::int8_error(q, model, x));
     row.same_class += class_of(ctattn::dequantize(logits)) == class_of(model.forward(x)) ? 1 : 0;
   }
@@ -181,7 +182,7 @@ int main(int argc, char** argv) {
   constexpr int sequences = 2000;
   const sorter_row sorter_rows[] = {measure_sorter<0>(sorter, sequences), measure_sorter<1>(sorter, sequences),
                                     measure_sorter<2>(sorter, sequences), measure_sorter<3>(sorter, sequences),
-                                    measure_sorter<4>(sorter, sequences)};
+                                    measure_sorter<4>(sorter, sequences), measure_sorter<5>(sorter, sequences)};
   std::printf("The verified sorter (2 encoder layers, d_model 32; float model %s bytes), on %d random sequences:\n\n",
               with_commas(sizeof(toy::sorter)).c_str(), sequences);
   std::printf("| mode | model bytes (x int8) | sequences sorted | largest \\|error\\| | instructions%s%s%s |\n",
@@ -207,7 +208,7 @@ int main(int argc, char** argv) {
   }
   const spotter_row spotter_rows[] = {measure_spotter<0>(spotter), measure_spotter<1>(spotter),
                                       measure_spotter<2>(spotter), measure_spotter<3>(spotter),
-                                      measure_spotter<4>(spotter)};
+                                      measure_spotter<4>(spotter), measure_spotter<5>(spotter)};
   const auto percent = [](std::size_t n) { return 100.0 * static_cast<double>(n) / kws_golden::held_out; };
   std::printf(
       "\nThe keyword spotter (KWT at KWT-Tiny's size: 2 post-norm layers, d_model 16, trained; float model %s "
@@ -234,7 +235,7 @@ int main(int argc, char** argv) {
     }
   }
   const kwt_row kwt_rows[] = {measure_kwt<0>(kwt, inputs), measure_kwt<1>(kwt, inputs), measure_kwt<2>(kwt, inputs),
-                              measure_kwt<3>(kwt, inputs), measure_kwt<4>(kwt, inputs)};
+                              measure_kwt<3>(kwt, inputs), measure_kwt<4>(kwt, inputs), measure_kwt<5>(kwt, inputs)};
   std::printf(
       "\nKWT-1's size (12 layers, d_model 64, 611,107 parameters, weights fixed by their place; float model %s "
       "bytes), on 4 inputs whose float logits span %.2f:\n\n",

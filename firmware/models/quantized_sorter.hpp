@@ -3,8 +3,9 @@
 
 /// \file
 /// The image protocol (runtime/check_model.hpp) for a quantized form of the verified sorter: the model object in
-/// flash run on the four golden inputs, its int8 logits compared with the compiler's. Used by
-/// verified_sorter_int8.hpp (int8 weights) and verified_sorter_modes.hpp (the other quantization modes).
+/// flash run on the four golden inputs, its int8 (or int16) logits compared with the compiler's. Used by
+/// verified_sorter_int8.hpp (int8 weights), verified_sorter_16x8.hpp (int16 activations) and
+/// verified_sorter_modes.hpp (the other quantization modes).
 ///
 /// | value    | shape                        |
 /// |----------|------------------------------|
@@ -52,10 +53,10 @@ struct verified_sorter_of {
 
   template <typename F>
   static constexpr void for_each_output(F&& f) {
-    f("int8 logits of golden input 0", &outputs::first);
-    f("int8 logits of golden input 1", &outputs::second);
-    f("int8 logits of golden input 2", &outputs::third);
-    f("int8 logits of golden input 3", &outputs::fourth);
+    f("quantized logits of golden input 0", &outputs::first);
+    f("quantized logits of golden input 1", &outputs::second);
+    f("quantized logits of golden input 2", &outputs::third);
+    f("quantized logits of golden input 3", &outputs::fourth);
   }
 };
 

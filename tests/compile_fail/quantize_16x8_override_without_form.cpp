@@ -10,7 +10,7 @@ struct classifier : ctattn::model<classifier> {
                            (ctattn::layer_norm<float, 4>, norm),
                            (ctattn::linear<float, 4, 2, ctattn::out_by_in, true>, out));
 };
-inline constexpr ctattn::named_range ranges[] = {{"input", {-1.0, 1.0}},       {"ff.hidden", {-2.0, 3.0}},
+inline constexpr ctattn::named_range ranges[] = {{"input", {-1.0, 1.0}},        {"ff.hidden", {-2.0, 3.0}},
                                                  {"ff.activation", {0.0, 3.0}}, {"ff", {-2.0, 2.0}},
                                                  {"norm", {-3.0, 3.0}},         {"out", {-4.0, 4.0}}};
 #ifdef CTATTN_COMPILE_FAIL

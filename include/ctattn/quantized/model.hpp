@@ -328,6 +328,21 @@ template <typename Chain, typename X>
 }
 }  // namespace detail
 
+/// A float model's input as its quantized form takes it: a float matrix quantized with the first layer's input
+/// quantization, to int8 or, where the first layer is 16x8, to int16; token ids as they are.
+///
+/// | operand | what                                                        |
+/// |---------|-------------------------------------------------------------|
+/// | `Q`     | the quantized model's type (`ctattn::quantized_model<M, Ranges, Options>`) |
+/// | `x`     | ids, or an n x d float matrix                               |
+/// | result  | `x`, or `qmatrix<n, d, Q::first_layer::input_quantization>` (16x8: `q16matrix`) |
+///
+/// Example: `const auto y = q.forward(ctattn::quantized_input<decltype(q)>(frames));`
+template <typename Q, typename X>
+[[nodiscard]] constexpr auto quantized_input(const X& x) noexcept {
+  return detail::int8_input<Q>(x);
+}
+
 /// How far an int8 model is from the float model it was quantized from, on one input: the largest
 /// |dequantize(int8_model(x)) - model(x)| over the output. `x` is the float model's input: token ids go to both; a
 /// float matrix is quantized with the int8 model's input quantization first. Constexpr, so a `static_assert` can
