@@ -5804,7 +5804,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// | `int16_add_rows<A, B, Out>(a, b, out)`               | ADD: each input times 2^15 and its multiplier, summed, requantized |
 /// | `int16_multiply_rows<M>(a, b, out)`                  | MUL: the int32 product, requantized                    |
 /// | `int16_table_lookup(v, table)`                       | a 513-entry table read with 7 bits of interpolation    |
-/// | `int16_softmax_row(x, y, n, input)`                  | SOFTMAX: e^x and 1 / sum by the two tables             |
+/// | `int16_softmax_row<Input>(x, y, n)`                  | SOFTMAX: e^x and 1 / sum by the two tables             |
 /// | `int16_lookup_rows(x, y, table)`                     | an activation: each element read from its 513-entry table (ctattn's) |
 /// | `int16_layer_norm_rows<RMS>(x, y, ...)`              | LayerNorm (or RMSNorm) of each row in integers (ctattn's: quantized/norm.hpp) |
 ///
@@ -10740,19 +10740,28 @@ constexpr void int16_multiply_rows(const std::int16_t (&a)[R][C], const std::int
   }
 }
 
-/// A 513-entry table read at an int16 v: entry 256 + floor(v / 128), plus the slope to the next entry times v's low
-/// 7 bits, rounded (floor((slope x low + 64) / 128)): TFLite's LUTLookup.
-CTATTN_ALWAYS_INLINE constexpr std::int16_t int16_table_lookup(std::int16_t v,
-                                                               const std::int16_t (&table)[513]) noexcept {
+/// A 513-entry table read at an int16 v, given its middle entry (`table + 256`): entry 256 + floor(v / 128), plus the
+/// slope to the next entry times v's low 7 bits, rounded (floor((slope x low + 64) / 128)): TFLite's LUTLookup, in
+/// int32.
+// Rationale: from the middle entry, floor(v / 128) indexes it as it is (no 256 to add per element), and the result
+// stays an int32 until it is stored: the softmax sums it, and its narrowing costs an instruction (`sxth`) per element.
+CTATTN_ALWAYS_INLINE constexpr std::int32_t int16_table_read(std::int32_t v, const std::int16_t* middle) noexcept {
   // Rationale: C++20 defines >> of a negative value as the floor and & on two's complement, as TFLite assumes.
-  const auto index = static_cast<std::size_t>(256 + (v >> 7));
+  const std::int32_t index = v >> 7;
   const std::int32_t low = v & 0x7F;
+  const std::int32_t at = middle[index];
   // Rationale: the slope in int32, where TFLite narrows it to int16: the same bits for every table whose neighbouring
   // entries differ by less than 2^15 (the softmax's do), and an interpolation between the two entries for an
   // activation's table whose entries jump further. floor((slope x low + 64) / 128) lies between 0 and the slope, so
   // the result lies between the two entries.
-  const std::int32_t slope = std::int32_t{table[index + 1]} - table[index];
-  return static_cast<std::int16_t>(table[index] + ((slope * low + 64) >> 7));
+  const std::int32_t slope = middle[index + 1] - at;
+  return at + ((slope * low + 64) >> 7);
+}
+
+/// `int16_table_read` from the table itself: an int16 activation's element.
+CTATTN_ALWAYS_INLINE constexpr std::int16_t int16_table_lookup(std::int16_t v,
+                                                               const std::int16_t (&table)[513]) noexcept {
+  return static_cast<std::int16_t>(int16_table_read(v, table + 256));
 }
 
 /// Each element of x read from a 513-entry table with interpolation (`int16_table_lookup`): an int16 activation
@@ -10769,16 +10778,21 @@ constexpr void int16_lookup_rows(const std::int16_t (&x)[R][C], std::int16_t (&y
 /// the input multiplier (beta s_in over 10 / 65535: [-10, 0] spread over the int16 range) looked up in e^x's table;
 /// the sum's leading bits looked up in 1 / (1 + x)'s; each e^x times that reciprocal, shifted back by the sum's
 /// magnitude, clamped to [0, 32767] (scale 1/32768).
-constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::size_t n,
-                                 math::quantized_multiplier input) noexcept {
+// Rationale: the input multiplier a template argument and the function not inlined into the loop over rows: there
+// the loop's own values took the registers the row's loop needs, and GCC kept the row's largest value, the multiplier
+// and the table's address on the stack (Cortex-M4F); here each is a register or a constant.
+template <math::quantized_multiplier Input>
+[[gnu::noinline]] constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::size_t n) noexcept {
   std::int16_t largest = std::numeric_limits<std::int16_t>::min();
   for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
-  const output_requantizer scale{input.multiplier, input.shift, 0};
+  constexpr output_requantizer scale{Input.multiplier, Input.shift, 0};
+  const std::int16_t* exp_middle = int16_softmax_tables::exp + 256;
   std::int32_t sum = 0;
   for (std::size_t c = 0; c < n; ++c) {
     const std::int32_t scaled = scale.scaled(std::int32_t{x[c]} - largest);
-    y[c] = int16_table_lookup(saturate_to<std::int16_t>(scaled + 32767), int16_softmax_tables::exp);
-    sum += y[c];
+    const std::int32_t e = int16_table_read(saturate_to<std::int16_t>(scaled + 32767), exp_middle);
+    y[c] = static_cast<std::int16_t>(e);
+    sum += e;
   }
   // sum >= 32762 (the largest element's entry), so 1 <= headroom <= 17.
   const int headroom = std::countl_zero(static_cast<std::uint32_t>(sum));
@@ -15611,10 +15625,10 @@ struct int16_layer_has_no_decoding_step {
 };
 
 /// An override that asks `ctattn::quantize` for a layer in 16x8 (`activation_format::int16`) names a layer with a
-/// 16x8 form: a linear layer, a LayerNorm or RMSNorm, an activation, an encoder layer, the class token's pooling, or
-/// a sequential or residual connection (whose layers with a 16x8 form take it). The others (embeddings, class tokens,
-/// patch embeddings, mean pooling, decoder layers, attention and feed-forward layers) stay int8 in a 16x8 model,
-/// converted at their edges.
+/// 16x8 form: a linear layer, a LayerNorm or RMSNorm, an activation, an encoder layer, a token embedding with its
+/// positions, a class token, learned positions, the class token's pooling, or a sequential (whose layers with a 16x8
+/// form take it). The others (patch embeddings, mean pooling, residual connections, decoder layers, attention and
+/// feed-forward layers) stay int8 in a 16x8 model, converted at their edges.
 template <typename Operation, typename Model, typename Path, bool Holds>
 struct layer_needs_a_16x8_form {
   static constexpr bool holds = Holds;
@@ -17877,8 +17891,8 @@ template <typename Table>
 /// | `qembedding<Vocabulary, Length, Width, QTokens, QPositions, QOut[, Value]>` | token and position tables in int8 (or int16, 16x8), summed |
 /// | `quantize_embedding<QTokens, QPositions, QOut[, std::int16_t]>(tokens, positions)` | the float embeddings quantized |
 /// | `qtoken_embedding<Vocabulary, Width, Q>`, `quantize_token_embedding<Q>(tokens)` | a token table alone in int8 |
-/// | `qposition_embedding<Length, Width, QPositions, QOut>`, `quantize_position_embedding<QPositions, QOut>(p)` | positions added to int8 rows |
-/// | `qclass_token<Width, QIn, QOut>`, `quantize_class_token<QIn, QOut>(token)` | a class token before int8 rows |
+/// | `qposition_embedding<Length, Width, QPositions, QOut[, Value]>`, `quantize_position_embedding<QPositions, QOut[, std::int16_t]>(p)` | positions added to int8 (or int16) rows |
+/// | `qclass_token<Width, QIn, QOut[, Value]>`, `quantize_class_token<QIn, QOut[, std::int16_t]>(token)` | a class token before int8 (or int16) rows |
 
 
 // ---------------------------------------- ctattn/quantized/int16.hpp
@@ -18160,6 +18174,9 @@ using int16_hadamard_rules =
 // TFLite's int16 softmax input multiplier: beta s_in over 10 / 65535 (beta 1), in double.
 template <quantization Q>
 inline constexpr double int16_softmax_input_real = Q.scale() / (10.0 / 65535.0);
+template <quantization Q>
+inline constexpr math::quantized_multiplier int16_softmax_input =
+    math::quantize_multiplier(int16_softmax_input_real<Q>);
 
 }  // namespace detail
 
@@ -18280,9 +18297,8 @@ template <Quantized16Matrix X>
   if constexpr (detail::first_broken<rule_list<shape_error::int16_scales_must_suit_the_kernel<
                     op::int16_softmax, detail::shift_at_most(detail::int16_softmax_input_real<X::quant>, 15),
                     quantization_constant<X::quant>>>>::check()) {
-    constexpr math::quantized_multiplier input = math::quantize_multiplier(detail::int16_softmax_input_real<X::quant>);
     for (std::size_t r = 0; r < X::rows; ++r) {
-      detail::kernels::int16_softmax_row(x.elements[r], w.elements[r], X::cols, input);
+      detail::kernels::int16_softmax_row<detail::int16_softmax_input<X::quant>>(x.elements[r], w.elements[r], X::cols);
     }
   }
   return w;
@@ -18328,8 +18344,11 @@ struct qembedding {
   detail::basic_quantized_matrix<Value, Vocabulary, normalize_extent<Width>, QTokens> tokens{};
   detail::basic_quantized_matrix<Value, Length, normalize_extent<Width>, QPositions> positions{};
 
+  // Rationale: the return type named, as the quantized tier's functions name theirs: Clang 14 then builds the result
+  // where the caller wants it rather than copying it out.
   template <std::integral I, std::size_t N>
-  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept {
+  [[nodiscard]] constexpr auto forward(const std::array<I, N>& ids) const noexcept
+      -> detail::basic_quantized_matrix<Value, N, normalize_extent<Width>, QOut> {
     static_assert(N <= Length, "ctattn: a sequence longer than the position table; make the table longer");
     detail::basic_quantized_matrix<Value, N, normalize_extent<Width>, QOut> out;
     constexpr std::size_t width = extent_size(Width);
@@ -18422,36 +18441,61 @@ template <quantization Q, typename T, std::size_t Vocabulary, auto D>
 }
 
 /// Learned positions added to int8 rows (a `position_embedding` after a layer other than a token embedding): row i
-/// of x plus row i of the position table (quantized with QPositions) by the int8 ADD, quantized with QOut.
+/// of x plus row i of the position table (quantized with QPositions) by the int8 ADD, quantized with QOut. With
+/// `Value` `std::int16_t` (16x8): int16 rows, the table int16, the sum TFLite's int16 ADD.
 ///
 /// | operand       | shape                                                        |
 /// |---------------|--------------------------------------------------------------|
-/// | `forward(x)`  | `qmatrix<N, Width, Q(x)>` (N <= Length) -> `qmatrix<N, Width, QOut>` |
+/// | `forward(x)`  | `qmatrix<N, Width, Q(x)>` (N <= Length) -> `qmatrix<N, Width, QOut>` (16x8: `q16matrix`s) |
 ///
 /// Example: `const auto y = ctattn::quantize_position_embedding<q_table, q_out>(model.pos).forward(x_q);`
-template <std::size_t Length, auto Width, quantization QPositions, quantization QOut>
+template <std::size_t Length, auto Width, quantization QPositions, quantization QOut,
+          detail::quantized_value Value = std::int8_t>
 struct qposition_embedding {
+  using value_type = Value;
+  static constexpr bool int16 = std::same_as<Value, std::int16_t>;
   static constexpr auto output_extent = Width;
   static constexpr quantization output_quantization = QOut;
-  qmatrix<Length, Width, QPositions> positions{};
+  detail::basic_quantized_matrix<Value, Length, normalize_extent<Width>, QPositions> positions{};
 
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::row_extent, Width, QOut> {
+  template <detail::AnyQuantizedMatrix X>
+    requires std::same_as<typename X::value_type, Value>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept
+      -> detail::basic_quantized_matrix<Value, X::row_extent, Width, QOut> {
     static_assert(X::rows <= Length, "ctattn: a sequence longer than the position table; make the table longer");
-    using k = detail::quantized_add_constants<X::quant, QPositions, QOut>;
-    basic_qmatrix<X::row_extent, Width, QOut> out;
-    for (std::size_t i = 0; i < X::rows; ++i) {
-      detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(x.elements[i], X::quant.zero_point,
-                                                                       positions.elements[i], QPositions.zero_point,
-                                                                       QOut.zero_point, out.elements[i]);
+    detail::basic_quantized_matrix<Value, X::row_extent, Width, QOut> out;
+    if constexpr (int16) {
+      // Rationale: the int16 ADD of x and the table's first n rows, whole matrices as the kernel takes them.
+      using rows_type = basic_q16matrix<X::row_extent, Width, QPositions>;
+      static_assert((detail::first_broken<detail::int16_add_rules<X, rows_type, QOut>>::check(), true));
+      using k = detail::int16_add_constants<X::quant, QPositions, QOut>;
+      rows_type rows;
+      for (std::size_t i = 0; i < X::rows; ++i) {
+        for (std::size_t c = 0; c < X::cols; ++c) rows.elements[i][c] = positions.elements[i][c];
+      }
+      detail::kernels::int16_add_rows<k::a, k::b, k::out>(x.elements, rows.elements, out.elements);
+    } else {
+      using k = detail::quantized_add_constants<X::quant, QPositions, QOut>;
+      for (std::size_t i = 0; i < X::rows; ++i) {
+        detail::kernels::int8_add_row<k::a, k::b, k::left_shift, k::out>(x.elements[i], X::quant.zero_point,
+                                                                         positions.elements[i], QPositions.zero_point,
+                                                                         QOut.zero_point, out.elements[i]);
+      }
     }
     return out;
   }
+  /// Rows of the other width: not a call; the build stops with `quantized_operands_must_have_one_width`'s sentence.
+  template <detail::AnyQuantizedMatrix X>
+    requires(!std::same_as<typename X::value_type, Value>)
+  constexpr auto forward(const X&) const noexcept {
+    return detail::refuse_quantized_operation<op::quantized_front_end, X, decltype(positions)>();
+  }
 
-  /// The memory of `forward(x)` on an X: the table, X and the result; no stack.
-  template <QuantizedMatrix X>
+  /// The memory of `forward(x)` on an X: the table, X and the result; no stack in int8, the table's n rows in 16x8.
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qposition_embedding), sizeof(X), sizeof(basic_qmatrix<X::row_extent, Width, QOut>), 0, 0};
+    using result = detail::basic_quantized_matrix<Value, X::row_extent, Width, QOut>;
+    return {sizeof(qposition_embedding), sizeof(X), sizeof(result), 0, int16 ? sizeof(result) : 0};
   }
 
   friend constexpr bool operator==(const qposition_embedding&, const qposition_embedding&) = default;
@@ -18466,6 +18510,18 @@ template <quantization QPositions, quantization QOut, typename T, std::size_t Le
     const position_embedding<T, Length, D, Held>& positions) noexcept {
   qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
   q.positions = quantize<QPositions>(positions.weight);
+  return q;
+}
+
+/// The same for 16x8 (`Activations` `std::int16_t`): the table int16 with QPositions, the int16 ADD into QOut.
+///
+/// Example: `constexpr auto p16 = ctattn::quantize_position_embedding<q_table16, q_out16, std::int16_t>(model.pos);`
+template <quantization QPositions, quantization QOut, std::same_as<std::int16_t> Activations, typename T,
+          std::size_t Length, auto D, typename Held>
+[[nodiscard]] constexpr auto quantize_position_embedding(
+    const position_embedding<T, Length, D, Held>& positions) noexcept {
+  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut, std::int16_t> q{};
+  q.positions = quantize<QPositions, std::int16_t>(positions.weight);
   return q;
 }
 
@@ -18499,50 +18555,69 @@ template <quantization QTokens, quantization QPositions, quantization QOut, std:
 
 /// A class token before int8 rows: row 0 the token, quantized with QOut; rows 1 to n the rows of x, requantized from
 /// QIn to QOut (copied as they are when the two are equal), as TFLite's CONCATENATION requantizes an input whose
-/// quantization is not the output's.
+/// quantization is not the output's. With `Value` `std::int16_t` (16x8): int16 rows and token, each row
+/// requantized as TFLite's int16 QUANTIZE does (mbqm by QIn.scale / QOut.scale, clamped to int16).
 ///
 /// | operand      | shape                                          |
 /// |--------------|------------------------------------------------|
-/// | `forward(x)` | `qmatrix<n, Width, QIn>` -> `qmatrix<n + 1, Width, QOut>` |
+/// | `forward(x)` | `qmatrix<n, Width, QIn>` -> `qmatrix<n + 1, Width, QOut>` (16x8: `q16matrix`s) |
 ///
 /// Example: `const auto tokens = ctattn::quantize_class_token<q_in, q_out>(model.cls_token).forward(x_q);`
-template <auto Width, quantization QIn, quantization QOut>
+template <auto Width, quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t>
 struct qclass_token {
+  using value_type = Value;
+  static constexpr bool int16 = std::same_as<Value, std::int16_t>;
   static constexpr auto output_extent = Width;
   static constexpr quantization output_quantization = QOut;
-  qmatrix<1, Width, QOut> token{};
+  detail::basic_quantized_matrix<Value, std::size_t{1}, normalize_extent<Width>, QOut> token{};
 
-  template <QuantizedMatrix X>
-  [[nodiscard]] constexpr auto forward(const X& x) const noexcept -> basic_qmatrix<X::rows + 1, Width, QOut> {
+  template <detail::AnyQuantizedMatrix X>
+    requires std::same_as<typename X::value_type, Value>
+  [[nodiscard]] constexpr auto forward(const X& x) const noexcept
+      -> detail::basic_quantized_matrix<Value, X::rows + 1, Width, QOut> {
     using input_rule =
         shape_error::input_quantization_must_match_layer<op::quantized_front_end, quantization_constant<X::quant>,
                                                          quantization_constant<QIn>>;
     static_assert((input_rule::check(), true));
-    basic_qmatrix<X::rows + 1, Width, QOut> y;
+    detail::basic_quantized_matrix<Value, X::rows + 1, Width, QOut> y;
     for (std::size_t j = 0; j < X::cols; ++j) y.elements[0][j] = token.elements[0][j];
-    if constexpr (QIn == QOut) {
-      for (std::size_t r = 0; r < X::rows; ++r) {
-        for (std::size_t j = 0; j < X::cols; ++j) y.elements[r + 1][j] = x.elements[r][j];
-      }
-    } else {
-      constexpr math::quantized_multiplier multiplier = math::quantize_multiplier(QIn.scale() / QOut.scale());
-      for (std::size_t r = 0; r < X::rows; ++r) {
-        for (std::size_t j = 0; j < X::cols; ++j) {
-          y.elements[r + 1][j] =
-              detail::kernels::requantize(std::int32_t{x.elements[r][j]} - QIn.zero_point, multiplier, QOut.zero_point);
-        }
-      }
+    for (std::size_t r = 0; r < X::rows; ++r) {
+      for (std::size_t j = 0; j < X::cols; ++j) y.elements[r + 1][j] = row_element(x.elements[r][j]);
     }
     return y;
   }
+  /// Rows of the other width: not a call; the build stops with `quantized_operands_must_have_one_width`'s sentence.
+  template <detail::AnyQuantizedMatrix X>
+    requires(!std::same_as<typename X::value_type, Value>)
+  constexpr auto forward(const X&) const noexcept {
+    return detail::refuse_quantized_operation<op::quantized_front_end, X, decltype(token)>();
+  }
 
   /// The memory of `forward(x)` on an X: the token, X and the result; no stack.
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    return {sizeof(qclass_token), sizeof(X), sizeof(basic_qmatrix<X::rows + 1, Width, QOut>), 0, 0};
+    return {sizeof(qclass_token), sizeof(X), sizeof(detail::basic_quantized_matrix<Value, X::rows + 1, Width, QOut>), 0,
+            0};
   }
 
   friend constexpr bool operator==(const qclass_token&, const qclass_token&) = default;
+
+ private:
+  // One element of x in QOut: as it is where QIn is QOut; else requantized as TFLite's CONCATENATION (int8) or its
+  // int16 QUANTIZE (16x8: mbqm by QIn.scale / QOut.scale, clamped to int16; rule: the ratio below 2^15).
+  [[nodiscard]] static constexpr Value row_element(Value q) noexcept {
+    if constexpr (QIn == QOut) {
+      return q;
+    } else if constexpr (int16) {
+      static_assert((detail::first_broken<typename detail::conversion<QIn, QOut>::rules>::check(), true));
+      constexpr math::quantized_multiplier m = detail::conversion_multiplier<QIn, QOut>;
+      constexpr detail::kernels::output_requantizer scale{m.multiplier, m.shift, 0};
+      return detail::kernels::saturate_to<std::int16_t>(scale.scaled(q));
+    } else {
+      constexpr math::quantized_multiplier m = math::quantize_multiplier(QIn.scale() / QOut.scale());
+      return detail::kernels::requantize(std::int32_t{q} - QIn.zero_point, m, QOut.zero_point);
+    }
+  }
 };
 
 /// The float `class_token` quantized: the token with QOut, for rows quantized with QIn.
@@ -18552,6 +18627,16 @@ template <quantization QIn, quantization QOut, typename T, auto D>
 [[nodiscard]] constexpr auto quantize_class_token(const class_token<T, D>& layer) noexcept {
   qclass_token<normalize_extent<D>, QIn, QOut> q{};
   q.token = quantize<QOut>(layer.token);
+  return q;
+}
+
+/// The same for 16x8 (`Activations` `std::int16_t`): the token int16 with QOut, for int16 rows quantized with QIn.
+///
+/// Example: `constexpr auto cls16 = ctattn::quantize_class_token<q_patches16, q_tokens16, std::int16_t>(model.cls_token);`
+template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto D>
+[[nodiscard]] constexpr auto quantize_class_token(const class_token<T, D>& layer) noexcept {
+  qclass_token<normalize_extent<D>, QIn, QOut, std::int16_t> q{};
+  q.token = quantize<QOut, std::int16_t>(layer.token);
   return q;
 }
 
@@ -20189,14 +20274,14 @@ constexpr void int16_attend(const Q& q, const K& k, const V& v, const Mask& mask
         if (mask.allowed(i, j)) seen_scores[seen++] = scores[i][j];
       }
       if (seen == 0) continue;
-      kernels::int16_softmax_row(seen_scores, seen_weights, seen, multipliers::softmax);
+      kernels::int16_softmax_row<multipliers::softmax>(seen_scores, seen_weights, seen);
       seen = 0;
       for (std::size_t j = range.begin; j < range.end; ++j) {
         if (mask.allowed(i, j)) weights[i][j] = seen_weights[seen++];
       }
     } else {
-      kernels::int16_softmax_row(scores[i] + range.begin, weights[i] + range.begin, range.end - range.begin,
-                                 multipliers::softmax);
+      kernels::int16_softmax_row<multipliers::softmax>(scores[i] + range.begin, weights[i] + range.begin,
+                                                       range.end - range.begin);
     }
   }
   std::int16_t context[n_q][DV];

@@ -550,8 +550,8 @@ static_assert([] {
   return q.forward(x_q) == by_hand;
 }());
 // The path rule and the longest match, on their own: the names of layers `quantize` maps whole (a sequential and its
-// elements) that have linear weights or a 16x8 form (the norm, the class token's pooling), and not parts inside them
-// nor positions (block_model's below: a residual connection's inner layer).
+// elements) that have linear weights or a 16x8 form (the norm, the positions, the class token's pooling), and not
+// parts inside them (block_model's below: a residual connection's inner layer).
 static_assert(ctattn::detail::names_a_layer<tiny_vit>({}, "blocks") &&
               ctattn::detail::names_a_layer<tiny_vit>({}, "blocks.1") &&
               ctattn::detail::names_a_layer<tiny_vit>({}, "head") && ctattn::detail::names_a_layer<tiny_vit>({}, "") &&
@@ -560,13 +560,14 @@ static_assert(ctattn::detail::names_a_layer<tiny_vit>({}, "blocks") &&
               !ctattn::detail::names_a_layer<tiny_vit>({}, "hea") &&
               ctattn::detail::names_a_layer<tiny_vit>({}, "proj") &&
               ctattn::detail::names_a_layer<tiny_vit>({}, "norm") &&
-              !ctattn::detail::names_a_layer<tiny_vit>({}, "pos_embed") &&
+              ctattn::detail::names_a_layer<tiny_vit>({}, "pos_embed") &&
               ctattn::detail::names_a_layer<tiny_vit>({}, "pool") &&
               ctattn::detail::names_a_16x8_layer<tiny_vit>({}, "blocks.1") &&
               !ctattn::detail::names_a_16x8_layer<tiny_vit>({}, "proj") &&
               ctattn::detail::names_a_16x8_layer<tiny_vit>({}, "blocks") &&
               ctattn::detail::names_a_16x8_layer<tiny_vit>({}, "norm") &&
-              !ctattn::detail::names_a_16x8_layer<tiny_vit>({}, "pos_embed"));
+              ctattn::detail::names_a_16x8_layer<tiny_vit>({}, "pos_embed") &&
+              !ctattn::detail::names_a_16x8_layer<tiny_vit>({}, "blocks.0.mlp"));
 static_assert(ctattn::detail::path_is_within("layers.0", "layers") && ctattn::detail::path_is_within("layers", "") &&
               !ctattn::detail::path_is_within("layers10", "layers") &&
               !ctattn::detail::path_is_within("layer", "layers"));

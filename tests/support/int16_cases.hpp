@@ -173,7 +173,6 @@ template <std::size_t S, typename Read>
 constexpr std::size_t softmax_scale_mismatches(Read read) noexcept {
   namespace sm = fx::softmax;
   constexpr ctattn::quantization q{sm::scales[S]};
-  constexpr auto input = ctattn::math::quantize_multiplier(q.scale() / (10.0 / 65535.0));
   constexpr std::size_t rows = std::size(sm::offsets) - 1;
   constexpr std::size_t first = S * std::size(sm::values);
   std::uint32_t bad = 0;
@@ -181,7 +180,7 @@ constexpr std::size_t softmax_scale_mismatches(Read read) noexcept {
   for (std::size_t r = 0; r < rows; ++r) {
     const std::size_t length = sm::offsets[r + 1] - sm::offsets[r];
     for (std::size_t j = 0; j < length; ++j) x[j] = static_cast<std::int16_t>(read(sm::values[sm::offsets[r] + j]));
-    ctattn::detail::kernels::int16_softmax_row(x, w, length, input);
+    ctattn::detail::kernels::int16_softmax_row<ctattn::detail::int16_softmax_input<q>>(x, w, length);
     for (std::size_t j = 0; j < length; ++j) bad += w[j] == sm::weights[first + sm::offsets[r] + j] ? 0u : 1u;
   }
   // Row 24: 64 equal values; row 25: 32767 among -32768s.

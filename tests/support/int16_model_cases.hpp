@@ -1,9 +1,10 @@
-// 16x8 models against the Python reference (tests/fixtures/quantized/int16.hpp, namespaces encoder_layer_pre_norm
-// and encoder_layer_post_norm): torch's nn.TransformerEncoderLayer loaded through the parameter walk and quantized by
-// ctattn::quantize with `activations = int16` from the reference's ranges, its int16 output against the reference's,
-// bit for bit; and a model that mixes the widths, whose conversions ctattn::quantize puts in. Asserted at compile time
+// 16x8 models against the Python reference (tests/fixtures/quantized/int16.hpp, namespaces front_end,
+// encoder_layer_pre_norm and encoder_layer_post_norm): a class token and learned positions in 16x8, bit for bit;
+// torch's nn.TransformerEncoderLayer loaded through the parameter walk and quantized by ctattn::quantize with
+// `activations = int16` from the reference's ranges, its int16 output against the reference's, bit for bit; and a
+// model that mixes the widths, whose conversions ctattn::quantize puts in. Asserted at compile time
 // (tests/static/int16_model_test.cpp), checked at run time (tests/runtime/int16_test.cpp) and with each backend
-// (tests/backend/int16_backend_test.cpp), where `Read` hides each input from the optimizer.
+// (tests/backend/int8_backend_test.cpp), where `Read` hides each input from the optimizer.
 #pragma once
 
 #include <array>
@@ -168,9 +169,40 @@ constexpr std::size_t mixed_mismatches(Read read) noexcept {
   return bad;
 }
 
+// The 16x8 front end's quantizations, the reference's float32 scales.
+inline constexpr ctattn::quantization q_front_x{fx::front_end::scales[0]}, q_front_cls{fx::front_end::scales[1]},
+    q_front_pos{fx::front_end::scales[2]}, q_front_out{fx::front_end::scales[3]};
+
+/// A class token before int16 rows and learned positions added, in 16x8 (`quantize_class_token<..., std::int16_t>`,
+/// `quantize_position_embedding<..., std::int16_t>`), against the reference's rows after each, bit for bit: the
+/// elements that differ.
+template <typename Read>
+constexpr std::size_t front_end_mismatches(Read read) noexcept {
+  namespace r = fx::front_end;
+  ctattn::class_token<float, 8> token{};
+  token.token = ctattn::from_array(r::token);
+  ctattn::position_parameter<float, 6, 8> positions{};
+  positions.weight = ctattn::from_array(r::positions);
+  const auto token16 = ctattn::quantize_class_token<q_front_x, q_front_cls, std::int16_t>(read(token));
+  const auto positions16 = ctattn::quantize_position_embedding<q_front_pos, q_front_out, std::int16_t>(read(positions));
+  const auto x16 = ctattn::quantize<q_front_x, std::int16_t>(read(ctattn::from_array(r::x)));
+  const auto with_token = token16.forward(x16);
+  const auto y = positions16.forward(with_token);
+  static_assert(ctattn::Quantized16Matrix<decltype(y)> && decltype(y)::rows == 5);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < 5; ++i) {
+    for (std::size_t c = 0; c < 8; ++c) {
+      bad += std::int32_t{with_token(i, c)} == r::with_token[i][c] ? 0u : 1u;
+      bad += std::int32_t{y(i, c)} == r::output[i][c] ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
 // Every case of this header, once (tests/support/case_list.hpp).
 inline constexpr unsigned hosted = in_constant_evaluation | at_run_time | with_each_backend;
 inline constexpr auto every_case = std::tuple{
+    test_case{"16x8 class token and learned positions", hosted, [](auto read) { return front_end_mismatches(read); }},
     test_case{"16x8 pre-norm encoder layer", hosted, [](auto read) { return encoder_mismatches<true>(read); }},
     test_case{"16x8 post-norm encoder layer", hosted, [](auto read) { return encoder_mismatches<false>(read); }},
     test_case{"a model of int8 and 16x8 layers, pre-norm", hosted,

@@ -16,7 +16,7 @@
 /// | `int16_add_rows<A, B, Out>(a, b, out)`               | ADD: each input times 2^15 and its multiplier, summed, requantized |
 /// | `int16_multiply_rows<M>(a, b, out)`                  | MUL: the int32 product, requantized                    |
 /// | `int16_table_lookup(v, table)`                       | a 513-entry table read with 7 bits of interpolation    |
-/// | `int16_softmax_row(x, y, n, input)`                  | SOFTMAX: e^x and 1 / sum by the two tables             |
+/// | `int16_softmax_row<Input>(x, y, n)`                  | SOFTMAX: e^x and 1 / sum by the two tables             |
 /// | `int16_lookup_rows(x, y, table)`                     | an activation: each element read from its 513-entry table (ctattn's) |
 /// | `int16_layer_norm_rows<RMS>(x, y, ...)`              | LayerNorm (or RMSNorm) of each row in integers (ctattn's: quantized/norm.hpp) |
 ///
@@ -245,19 +245,28 @@ constexpr void int16_multiply_rows(const std::int16_t (&a)[R][C], const std::int
   }
 }
 
-/// A 513-entry table read at an int16 v: entry 256 + floor(v / 128), plus the slope to the next entry times v's low
-/// 7 bits, rounded (floor((slope x low + 64) / 128)): TFLite's LUTLookup.
-CTATTN_ALWAYS_INLINE constexpr std::int16_t int16_table_lookup(std::int16_t v,
-                                                               const std::int16_t (&table)[513]) noexcept {
+/// A 513-entry table read at an int16 v, given its middle entry (`table + 256`): entry 256 + floor(v / 128), plus the
+/// slope to the next entry times v's low 7 bits, rounded (floor((slope x low + 64) / 128)): TFLite's LUTLookup, in
+/// int32.
+// Rationale: from the middle entry, floor(v / 128) indexes it as it is (no 256 to add per element), and the result
+// stays an int32 until it is stored: the softmax sums it, and its narrowing costs an instruction (`sxth`) per element.
+CTATTN_ALWAYS_INLINE constexpr std::int32_t int16_table_read(std::int32_t v, const std::int16_t* middle) noexcept {
   // Rationale: C++20 defines >> of a negative value as the floor and & on two's complement, as TFLite assumes.
-  const auto index = static_cast<std::size_t>(256 + (v >> 7));
+  const std::int32_t index = v >> 7;
   const std::int32_t low = v & 0x7F;
+  const std::int32_t at = middle[index];
   // Rationale: the slope in int32, where TFLite narrows it to int16: the same bits for every table whose neighbouring
   // entries differ by less than 2^15 (the softmax's do), and an interpolation between the two entries for an
   // activation's table whose entries jump further. floor((slope x low + 64) / 128) lies between 0 and the slope, so
   // the result lies between the two entries.
-  const std::int32_t slope = std::int32_t{table[index + 1]} - table[index];
-  return static_cast<std::int16_t>(table[index] + ((slope * low + 64) >> 7));
+  const std::int32_t slope = middle[index + 1] - at;
+  return at + ((slope * low + 64) >> 7);
+}
+
+/// `int16_table_read` from the table itself: an int16 activation's element.
+CTATTN_ALWAYS_INLINE constexpr std::int16_t int16_table_lookup(std::int16_t v,
+                                                               const std::int16_t (&table)[513]) noexcept {
+  return static_cast<std::int16_t>(int16_table_read(v, table + 256));
 }
 
 /// Each element of x read from a 513-entry table with interpolation (`int16_table_lookup`): an int16 activation
@@ -274,16 +283,21 @@ constexpr void int16_lookup_rows(const std::int16_t (&x)[R][C], std::int16_t (&y
 /// the input multiplier (beta s_in over 10 / 65535: [-10, 0] spread over the int16 range) looked up in e^x's table;
 /// the sum's leading bits looked up in 1 / (1 + x)'s; each e^x times that reciprocal, shifted back by the sum's
 /// magnitude, clamped to [0, 32767] (scale 1/32768).
-constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::size_t n,
-                                 math::quantized_multiplier input) noexcept {
+// Rationale: the input multiplier a template argument and the function not inlined into the loop over rows: there
+// the loop's own values took the registers the row's loop needs, and GCC kept the row's largest value, the multiplier
+// and the table's address on the stack (Cortex-M4F); here each is a register or a constant.
+template <math::quantized_multiplier Input>
+[[gnu::noinline]] constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::size_t n) noexcept {
   std::int16_t largest = std::numeric_limits<std::int16_t>::min();
   for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
-  const output_requantizer scale{input.multiplier, input.shift, 0};
+  constexpr output_requantizer scale{Input.multiplier, Input.shift, 0};
+  const std::int16_t* exp_middle = int16_softmax_tables::exp + 256;
   std::int32_t sum = 0;
   for (std::size_t c = 0; c < n; ++c) {
     const std::int32_t scaled = scale.scaled(std::int32_t{x[c]} - largest);
-    y[c] = int16_table_lookup(saturate_to<std::int16_t>(scaled + 32767), int16_softmax_tables::exp);
-    sum += y[c];
+    const std::int32_t e = int16_table_read(saturate_to<std::int16_t>(scaled + 32767), exp_middle);
+    y[c] = static_cast<std::int16_t>(e);
+    sum += e;
   }
   // sum >= 32762 (the largest element's entry), so 1 <= headroom <= 17.
   const int headroom = std::countl_zero(static_cast<std::uint32_t>(sum));

@@ -73,6 +73,9 @@ using int16_hadamard_rules =
 // TFLite's int16 softmax input multiplier: beta s_in over 10 / 65535 (beta 1), in double.
 template <quantization Q>
 inline constexpr double int16_softmax_input_real = Q.scale() / (10.0 / 65535.0);
+template <quantization Q>
+inline constexpr math::quantized_multiplier int16_softmax_input =
+    math::quantize_multiplier(int16_softmax_input_real<Q>);
 
 }  // namespace detail
 
@@ -193,9 +196,8 @@ template <Quantized16Matrix X>
   if constexpr (detail::first_broken<rule_list<shape_error::int16_scales_must_suit_the_kernel<
                     op::int16_softmax, detail::shift_at_most(detail::int16_softmax_input_real<X::quant>, 15),
                     quantization_constant<X::quant>>>>::check()) {
-    constexpr math::quantized_multiplier input = math::quantize_multiplier(detail::int16_softmax_input_real<X::quant>);
     for (std::size_t r = 0; r < X::rows; ++r) {
-      detail::kernels::int16_softmax_row(x.elements[r], w.elements[r], X::cols, input);
+      detail::kernels::int16_softmax_row<detail::int16_softmax_input<X::quant>>(x.elements[r], w.elements[r], X::cols);
     }
   }
   return w;

@@ -31,9 +31,10 @@
 /// Q(name) is `quantization_for_range(range_at(Ranges, name))`. The first member's QIn is Q(`input`), the range
 /// `record_ranges` gives a model's matrix input (a model on token ids needs none).
 ///
-/// In 16x8 (`quantize_options::activations` int16, or an override), the embeddings, encoder layers, norms, linear
-/// layers, activations and the class token's pooling take their 16x8 forms (`qembedding<..., std::int16_t>`, a 16x8
-/// `qtransformer_encoder_layer`, `q16layer_norm`, `q16linear`, `q16activation`, `qclass_token_pool<Q,
+/// In 16x8 (`quantize_options::activations` int16, or an override), the embeddings, class tokens, learned positions,
+/// encoder layers, norms, linear layers, activations and the class token's pooling take their 16x8 forms
+/// (`qembedding<..., std::int16_t>`, `qclass_token<..., std::int16_t>`, `qposition_embedding<..., std::int16_t>`, a
+/// 16x8 `qtransformer_encoder_layer`, `q16layer_norm`, `q16linear`, `q16activation`, `qclass_token_pool<Q,
 /// std::int16_t>`), Q(name) then `quantization_for_range(range, activation_format::int16)`; the other layers stay
 /// int8, and a `qconversion` joins the widths where they change.
 ///
@@ -119,7 +120,7 @@ struct layer_weights_table {
 /// | `softmax` | every attention's softmax (ctattn/quantized/softmax.hpp) | `softmax_method::rounded` |
 /// | `granularity` | those weights' scales: one per output channel, or one per layer (`weight_granularity`; TFLite Micro and CMSIS-NN take int4 weights per tensor only) | `weight_granularity::per_channel` |
 /// | `weights` | every linear layer's weights, the attention projections' and feed-forward blocks' included (`weight_format`, ctattn/quantized/weights.hpp); embeddings and norms keep theirs | `weight_format::int8` |
-/// | `activations` | the activations' width (`activation_format`): int16 puts every layer with a 16x8 form in TFLite's 16x8 mode (linear layers, norms, activations, encoder layers, the class token's pooling; their int16 quantizations from the same ranges, symmetric), the others stay int8, a conversion (`qconversion`) between them; int16 attention takes TFLite's int16 softmax whatever `softmax` says | `activation_format::int8` |
+/// | `activations` | the activations' width (`activation_format`): int16 puts every layer with a 16x8 form in TFLite's 16x8 mode (token and position embeddings, class tokens, learned positions, linear layers, norms, activations, encoder layers, the class token's pooling; their int16 quantizations from the same ranges, symmetric), the others stay int8, a conversion (`qconversion`) between them; int16 attention takes TFLite's int16 softmax whatever `softmax` says | `activation_format::int8` |
 /// | `overrides` | layers whose weights or activations differ from `weights`, `granularity` and `activations` (`layer_weights`; the longest path that names a layer or a layer it is in decides; each must name a layer with linear weights or a 16x8 form: `weight_override_must_name_a_layer`, and one asking for int16 a layer with a 16x8 form: `layer_needs_a_16x8_form`) | none |
 ///
 /// Example: `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.softmax = ctattn::softmax_method::tflite}>(model);`
@@ -454,7 +455,26 @@ template <typename Table>
 template <typename L>
 inline constexpr bool has_16x8_form =
     is_encoder_layer<L> || is_float_linear<L> || is_float_layer_norm<L> || is_float_rms_norm<L> ||
-    activation_layer_type<L> || std::is_same_v<L, class_token_pool> || is_token_embedding<L>;
+    activation_layer_type<L> || std::is_same_v<L, class_token_pool> || is_token_embedding<L> || is_class_token<L> ||
+    is_position_embedding<L>;
+
+// A learned position table after another layer, and a class token, quantized in format F.
+template <activation_format F, quantization QPositions, quantization QOut, typename Positions>
+[[nodiscard]] constexpr auto quantize_position_embedding_as(const Positions& positions) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_position_embedding<QPositions, QOut, std::int16_t>(positions);
+  } else {
+    return quantize_position_embedding<QPositions, QOut>(positions);
+  }
+}
+template <activation_format F, quantization QIn, quantization QOut, typename Token>
+[[nodiscard]] constexpr auto quantize_class_token_as(const Token& token) noexcept {
+  if constexpr (F == activation_format::int16) {
+    return quantize_class_token<QIn, QOut, std::int16_t>(token);
+  } else {
+    return quantize_class_token<QIn, QOut>(token);
+  }
+}
 
 // The quantized token and position embeddings in format F (`quantize_embedding`).
 template <activation_format F, quantization QTokens, quantization QPositions, quantization QOut, typename Tokens,
@@ -609,9 +629,9 @@ template <typename L, typename Points>
   }
 }
 
-// The points of a layer of type L at Path, fed by QIn, in format F, read from `Ranges`: probed first, so that a point the table
-// lacks is the rule's sentence, once, rather than a constant expression that fails in each place it is read (after
-// the rule, the probe's quantizations of [-1, 1], so that nothing after it fails too).
+// The points of a layer of type L at Path, fed by QIn, in format F, read from `Ranges`: probed first, so that a point
+// the table lacks is the rule's sentence, once, rather than a constant expression that fails in each place it is read
+// (after the rule, the probe's quantizations of [-1, 1], so that nothing after it fails too).
 template <const auto& Ranges, parameter_name Path, quantization QIn, typename L,
           activation_format F = activation_format::int8>
 struct layer_points {
@@ -1017,10 +1037,10 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     block.inner = quantize_layer<int8_ranges<Ranges>, point_name(Path, points::inner), QIn>(layer.inner);
     return block;
   } else if constexpr (is_position_embedding<L>) {  // after something other than a token embedding
-    constexpr position_embedding_points q = points_of<Ranges, Path, QIn, L>;
-    return quantize_position_embedding<q.weight, q.output>(layer);
+    constexpr position_embedding_points q = points_of<Ranges, Path, QIn, L, F>;
+    return quantize_position_embedding_as<F, q.weight, q.output>(layer);
   } else if constexpr (is_class_token<L>) {
-    return quantize_class_token<QIn, points_of<Ranges, Path, QIn, L>.output>(layer);
+    return quantize_class_token_as<F, QIn, points_of<Ranges, Path, QIn, L, F>.output>(layer);
   } else if constexpr (is_patch_embedding<L>) {
     constexpr linear_points q = points_of<Ranges, Path, QIn, L>;
     return quantize_patch_embedding<QIn, q.output, q.weights, q.granularity>(layer);

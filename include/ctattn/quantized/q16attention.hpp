@@ -117,14 +117,14 @@ constexpr void int16_attend(const Q& q, const K& k, const V& v, const Mask& mask
         if (mask.allowed(i, j)) seen_scores[seen++] = scores[i][j];
       }
       if (seen == 0) continue;
-      kernels::int16_softmax_row(seen_scores, seen_weights, seen, multipliers::softmax);
+      kernels::int16_softmax_row<multipliers::softmax>(seen_scores, seen_weights, seen);
       seen = 0;
       for (std::size_t j = range.begin; j < range.end; ++j) {
         if (mask.allowed(i, j)) weights[i][j] = seen_weights[seen++];
       }
     } else {
-      kernels::int16_softmax_row(scores[i] + range.begin, weights[i] + range.begin, range.end - range.begin,
-                                 multipliers::softmax);
+      kernels::int16_softmax_row<multipliers::softmax>(scores[i] + range.begin, weights[i] + range.begin,
+                                                       range.end - range.begin);
     }
   }
   std::int16_t context[n_q][DV];
