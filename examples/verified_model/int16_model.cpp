@@ -15,21 +15,10 @@ namespace {
 
 constexpr toy::int16_sorter int16_weights = ctattn::quantize<toy::sorter_ranges, toy::in_16x8>(sorter_weights);
 
-// The number of int16 logits that differ from the Python reference's.
-template <typename Logits>
-constexpr int differing(const Logits& logits, const std::int16_t (&want)[6][10]) noexcept {
-  int bad = 0;
-  for (std::size_t i = 0; i < toy::length; ++i) {
-    for (std::size_t c = 0; c < toy::digits; ++c) bad += logits(i, c) == want[i][c] ? 0 : 1;
-  }
-  return bad;
-}
-
 template <std::size_t G>
 constexpr bool verified() noexcept {
   const auto logits = int16_weights.forward(golden::inputs[G]);
-  return differing(logits, int16_golden::golden_logits[G]) == 0 &&
-         toy::answer(logits) == toy::sorted(golden::inputs[G]);
+  return toy::matches_reference(logits, int16_golden::golden_logits[G], golden::inputs[G]);
 }
 
 // The 16x8 model's largest |logit - float logit| at most half the int8 model's, the float model computed in float32
@@ -67,8 +56,10 @@ int main() {
     std::printf(
         "   (int16 logits: %d differ from the reference; largest |logit - float64 logit|: 16x8 %.4f, int8 "
         "%.4f)\n",
-        differing(logits, int16_golden::golden_logits[g]), int16_golden::int16_error[g], int16_golden::int8_error[g]);
-    failures += differing(logits, int16_golden::golden_logits[g]) + (answer == toy::sorted(golden::inputs[g]) ? 0 : 1);
+        toy::differing(logits, int16_golden::golden_logits[g]), int16_golden::int16_error[g],
+        int16_golden::int8_error[g]);
+    failures +=
+        toy::differing(logits, int16_golden::golden_logits[g]) + (answer == toy::sorted(golden::inputs[g]) ? 0 : 1);
   }
   constexpr ctattn::footprint int16_memory = toy::int16_sorter_footprint;
   constexpr ctattn::footprint int8_memory = toy::int8_sorter_footprint;

@@ -14,20 +14,10 @@ namespace {
 
 constexpr toy::int8_sorter int8_weights = ctattn::quantize<toy::sorter_ranges>(sorter_weights);
 
-// The number of int8 logits that differ from the Python reference's.
-template <typename Logits>
-constexpr int differing(const Logits& logits, const std::int8_t (&want)[6][10]) noexcept {
-  int bad = 0;
-  for (std::size_t i = 0; i < toy::length; ++i) {
-    for (std::size_t c = 0; c < toy::digits; ++c) bad += logits(i, c) == want[i][c] ? 0 : 1;
-  }
-  return bad;
-}
-
 template <std::size_t G>
 constexpr bool verified() noexcept {
   const auto logits = int8_weights.forward(golden::inputs[G]);
-  return differing(logits, int8_golden::golden_logits[G]) == 0 && toy::answer(logits) == toy::sorted(golden::inputs[G]);
+  return toy::matches_reference(logits, int8_golden::golden_logits[G], golden::inputs[G]);
 }
 
 static_assert(verified<0>(), "golden input 0: the int8 logits differ from the reference, or the answer is not sorted");
@@ -48,12 +38,14 @@ int main() {
     for (int d : golden::inputs[g]) std::printf("%d", d);
     std::printf("  ->  ");
     for (int d : answer) std::printf("%d", d);
-    std::printf("   (int8 logits: %d differ from the reference)\n", differing(logits, int8_golden::golden_logits[g]));
-    failures += differing(logits, int8_golden::golden_logits[g]) + (answer == toy::sorted(golden::inputs[g]) ? 0 : 1);
+    std::printf("   (int8 logits: %d differ from the reference)\n",
+                toy::differing(logits, int8_golden::golden_logits[g]));
+    failures +=
+        toy::differing(logits, int8_golden::golden_logits[g]) + (answer == toy::sorted(golden::inputs[g]) ? 0 : 1);
   }
   int checked_failures = 0;
   for (std::size_t s = 0; s < int8_golden::checked; ++s) {
-    checked_failures += differing(model.forward(int8_golden::checked_inputs[s]), int8_golden::checked_logits[s]);
+    checked_failures += toy::differing(model.forward(int8_golden::checked_inputs[s]), int8_golden::checked_logits[s]);
   }
   std::printf("%zu test sequences: %d int8 logits differ from the reference\n", int8_golden::checked, checked_failures);
   std::printf("test set, 10000 sequences sorted exactly: float32 %.2f%%, int8 %.2f%%; answers agreeing %.2f%%\n",

@@ -66,4 +66,23 @@ constexpr std::array<int, length> sorted(std::array<int, length> ids) noexcept {
   return ids;
 }
 
+/// The number of logits that differ from a reference's, for the quantized models' logits (int8 or int16) against
+/// the integers a Python reference computed: `want[i][c]` is position i's logit for digit c.
+template <typename Logits, typename Value>
+constexpr int differing(const Logits& logits, const Value (&want)[length][digits]) noexcept {
+  int bad = 0;
+  for (std::size_t i = 0; i < length; ++i) {
+    for (std::size_t c = 0; c < digits; ++c) bad += logits(i, c) == want[i][c] ? 0 : 1;
+  }
+  return bad;
+}
+
+/// True when the logits are the reference's bit for bit and their answer sorts `ids`: what the quantized sorters'
+/// proofs (int8_model.cpp, int16_model.cpp) and firmware images check on each golden input.
+template <typename Logits, typename Value>
+constexpr bool matches_reference(const Logits& logits, const Value (&want)[length][digits],
+                                 const std::array<int, length>& ids) noexcept {
+  return differing(logits, want) == 0 && answer(logits) == sorted(ids);
+}
+
 }  // namespace toy

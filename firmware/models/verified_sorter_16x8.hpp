@@ -37,14 +37,8 @@ using verified_sorter_16x8 = verified_sorter_of<int16_sorter_weights, int16_sort
 static_assert(verified_sorter_16x8::footprint == toy::int16_sorter_footprint);
 
 // The compiler's int16 logits for golden input 0 are the Python reference's, and sort the digits.
-static_assert([] {
-  const auto logits = verified_sorter_16x8::evaluate(verified_sorter_16x8::example()).first;
-  bool same = toy::answer(logits) == toy::sorted(golden::inputs[0]);
-  for (std::size_t i = 0; i < toy::length; ++i) {
-    for (std::size_t c = 0; c < toy::digits; ++c) same = same && logits(i, c) == int16_golden::golden_logits[0][i][c];
-  }
-  return same;
-}());
+static_assert(toy::matches_reference(verified_sorter_16x8::evaluate(verified_sorter_16x8::example()).first,
+                                     int16_golden::golden_logits[0], golden::inputs[0]));
 
 }  // namespace ctattn_firmware::models
 

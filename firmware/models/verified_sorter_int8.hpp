@@ -37,14 +37,8 @@ using verified_sorter_int8 = verified_sorter_of<int8_sorter_weights, int8_sorter
 static_assert(verified_sorter_int8::footprint == toy::int8_sorter_footprint);
 
 // The compiler's int8 logits for golden input 0 are the Python reference's, and sort the digits.
-static_assert([] {
-  const auto logits = verified_sorter_int8::evaluate(verified_sorter_int8::example()).first;
-  bool same = toy::answer(logits) == toy::sorted(golden::inputs[0]);
-  for (std::size_t i = 0; i < toy::length; ++i) {
-    for (std::size_t c = 0; c < toy::digits; ++c) same = same && logits(i, c) == int8_golden::golden_logits[0][i][c];
-  }
-  return same;
-}());
+static_assert(toy::matches_reference(verified_sorter_int8::evaluate(verified_sorter_int8::example()).first,
+                                     int8_golden::golden_logits[0], golden::inputs[0]));
 
 }  // namespace ctattn_firmware::models
 
