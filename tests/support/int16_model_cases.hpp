@@ -169,6 +169,140 @@ constexpr std::size_t mixed_mismatches(Read read) noexcept {
   return bad;
 }
 
+// The encoder layer written as residual connections around an attention layer and a feed-forward block, with its
+// LayerNorms: pre-norm x + attn(norm1(x)), then + ff(norm2(.)); post-norm norm1(x + attn(x)), then norm2(. + ff(.)).
+template <bool NormFirst>
+struct residual_model;
+template <bool NormFirst>
+using attention_of = decltype(encoder<NormFirst>{}.self_attn);
+template <bool NormFirst>
+using feed_forward_of = decltype(encoder<NormFirst>{}.ff);
+using norm16 = ctattn::layer_norm<float, 16>;
+template <>
+struct residual_model<true> : ctattn::model<residual_model<true>> {
+  BOOST_HANA_DEFINE_STRUCT(residual_model, (ctattn::residual<ctattn::sequential<norm16, attention_of<true>>>, attn),
+                           (ctattn::residual<ctattn::sequential<norm16, feed_forward_of<true>>>, ff));
+};
+template <>
+struct residual_model<false> : ctattn::model<residual_model<false>> {
+  BOOST_HANA_DEFINE_STRUCT(residual_model, (ctattn::residual<attention_of<false>>, attn), (norm16, norm1),
+                           (ctattn::residual<feed_forward_of<false>>, ff), (norm16, norm2));
+};
+template <bool NormFirst>
+constexpr residual_model<NormFirst> residual_from(const encoder<NormFirst>& e) noexcept {
+  residual_model<NormFirst> m{};
+  if constexpr (NormFirst) {
+    boost::hana::at_c<0>(m.attn.inner.layers) = e.norm1;
+    boost::hana::at_c<1>(m.attn.inner.layers) = e.self_attn;
+    boost::hana::at_c<0>(m.ff.inner.layers) = e.norm2;
+    boost::hana::at_c<1>(m.ff.inner.layers) = e.ff;
+  } else {
+    m.attn.inner = e.self_attn;
+    m.norm1 = e.norm1;
+    m.ff.inner = e.ff;
+    m.norm2 = e.norm2;
+  }
+  return m;
+}
+
+// Each point of the residual model and the encoder layer's point that holds the same activation.
+struct renamed {
+  std::string_view point, encoder_point;
+};
+inline constexpr renamed pre_norm_points[] = {
+    {"input", "input"},
+    {"attn.inner.0", "block.norm1"},
+    {"attn.inner.1.query", "block.query"},
+    {"attn.inner.1.key", "block.key"},
+    {"attn.inner.1.value", "block.value"},
+    {"attn.inner.1.scores", "block.scores"},
+    {"attn.inner.1.context", "block.context"},
+    {"attn.inner.1", "block.attention"},
+    {"attn.inner", "block.attention"},
+    {"attn", "block.sum1"},
+    {"ff.inner.0", "block.norm2"},
+    {"ff.inner.1.hidden", "block.hidden"},
+    {"ff.inner.1.activation", "block.activation"},
+    {"ff.inner.1", "block.feed_forward"},
+    {"ff.inner", "block.feed_forward"},
+    {"ff", "block"},
+    {"output", "block"},
+};
+inline constexpr renamed post_norm_points[] = {
+    {"input", "input"},
+    {"attn.inner.query", "block.query"},
+    {"attn.inner.key", "block.key"},
+    {"attn.inner.value", "block.value"},
+    {"attn.inner.scores", "block.scores"},
+    {"attn.inner.context", "block.context"},
+    {"attn.inner", "block.attention"},
+    {"attn", "block.sum1"},
+    {"norm1", "block.norm1"},
+    {"ff.inner.hidden", "block.hidden"},
+    {"ff.inner.activation", "block.activation"},
+    {"ff.inner", "block.feed_forward"},
+    {"ff", "block.sum2"},
+    {"norm2", "block"},
+    {"output", "block"},
+};
+// The reference's ranges under the residual model's names.
+template <bool NormFirst>
+inline constexpr auto residual_table = [] {
+  using r = typename reference<NormFirst>::ns;
+  constexpr const auto& names = []() -> const auto& {
+    if constexpr (NormFirst) {
+      return pre_norm_points;
+    } else {
+      return post_norm_points;
+    }
+  }();
+  std::array<ctattn::named_range, std::size(names)> t{};
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    t[i].name = names[i].point;
+    for (std::size_t j = 0; j < std::size(r::points); ++j) {
+      if (names[i].encoder_point == r::points[j]) t[i].range = {r::lo[j], r::hi[j]};
+    }
+  }
+  return t;
+}();
+
+// The number of layers of a qchain.
+template <typename Chain>
+inline constexpr std::size_t layer_count = 0;
+template <typename... Layers>
+inline constexpr std::size_t layer_count<ctattn::qchain<Layers...>> = sizeof...(Layers);
+
+/// The encoder layer as residual connections (`residual_model`) quantized by ctattn::quantize in 16x8 from the
+/// reference's ranges under their names: every layer takes its 16x8 form (the residual connections by the int16 ADD,
+/// the attention layer with TFLite's int16 softmax, the feed-forward block of q16linears), no conversion is put in,
+/// and its int16 output is the reference's bit for bit; in int8, its output is the int8 encoder layer's. Counts the
+/// outputs that differ (every output when a layer is not 16x8, or when the int8 outputs differ).
+template <bool NormFirst, typename Read>
+constexpr std::size_t residual_mismatches(Read read) noexcept {
+  using r = typename reference<NormFirst>::ns;
+  bool ok = false;
+  const auto m = residual_from<NormFirst>(loaded_model<NormFirst>(ok).block);
+  if (!ok) return 6 * 16;
+  const auto q = ctattn::quantize<residual_table<NormFirst>, in_16x8>(read(m));
+  using model16 = std::remove_cvref_t<decltype(q)>;
+  using attn = std::remove_cvref_t<decltype(q.template layer<0>())>;
+  using ff = std::remove_cvref_t<decltype(q.template layer<NormFirst ? 1 : 2>())>;
+  constexpr bool sixteen = attn::int16 && ff::int16 && model16::int16 && layer_count<model16> == (NormFirst ? 2 : 4);
+  if (!sixteen) return 6 * 16;
+  const auto x = ctattn::quantize<model16::input_quantization, std::int16_t>(read(ctattn::from_array(r::source)));
+  const auto y = q.forward(x);
+  std::size_t bad = 0;
+  for (std::size_t i = 0; i < 6; ++i) {
+    for (std::size_t c = 0; c < 16; ++c) bad += std::int32_t{y(i, c)} == r::output[i][c] ? 0u : 1u;
+  }
+  // In int8, the same model from the same ranges computes the int8 encoder layer's output bit for bit.
+  const auto q8 = ctattn::quantize<residual_table<NormFirst>>(read(m));
+  const auto e8 = ctattn::quantize<table<NormFirst>>(read(loaded_model<NormFirst>(ok)));
+  const auto x8 = ctattn::quantize<decltype(e8)::input_quantization>(read(ctattn::from_array(r::source)));
+  bad += ctattn::QuantizedMatrix<decltype(q8.forward(x8))> && q8.forward(x8) == e8.forward(x8) ? 0u : 6u * 16u;
+  return bad;
+}
+
 // The 16x8 front end's quantizations, the reference's float32 scales.
 inline constexpr ctattn::quantization q_front_x{fx::front_end::scales[0]}, q_front_cls{fx::front_end::scales[1]},
     q_front_pos{fx::front_end::scales[2]}, q_front_out{fx::front_end::scales[3]};
@@ -205,6 +339,9 @@ inline constexpr auto every_case = std::tuple{
     test_case{"16x8 class token and learned positions", hosted, [](auto read) { return front_end_mismatches(read); }},
     test_case{"16x8 pre-norm encoder layer", hosted, [](auto read) { return encoder_mismatches<true>(read); }},
     test_case{"16x8 post-norm encoder layer", hosted, [](auto read) { return encoder_mismatches<false>(read); }},
+    test_case{"16x8 residual connections, pre-norm", hosted, [](auto read) { return residual_mismatches<true>(read); }},
+    test_case{"16x8 residual connections, post-norm", hosted,
+              [](auto read) { return residual_mismatches<false>(read); }},
     test_case{"a model of int8 and 16x8 layers, pre-norm", hosted,
               [](auto read) { return mixed_mismatches<true>(read); }},
     test_case{"a model of int8 and 16x8 layers, post-norm", hosted,

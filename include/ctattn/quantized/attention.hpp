@@ -525,18 +525,20 @@ struct qmulti_head_attention_layer {
   static constexpr quantization input_quantization = query_type::input_quantization;
   static constexpr quantization output_quantization = output_type::output_quantization;
   static constexpr softmax_method softmax = Softmax;
+  /// Whether it is the 16x8 form (`q16linear` projections, TFLite's int16 softmax).
+  static constexpr bool int16 = query_type::int16;
 
   Weights weights{};
   [[no_unique_address]] Mask mask{};
 
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return multi_head_attention<Scores, Softmax>(x, weights, mask);
   }
 
   /// The memory of `forward(x)` on an X (ctattn::footprint): the weights' (`qmulti_head_attention_weights::
   /// footprint_of`).
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     footprint f = Weights::template footprint_of<X>();
     f.weight_bytes = sizeof(qmulti_head_attention_layer);

@@ -120,7 +120,7 @@ struct layer_weights_table {
 /// | `softmax` | every attention's softmax (ctattn/quantized/softmax.hpp) | `softmax_method::rounded` |
 /// | `granularity` | those weights' scales: one per output channel, or one per layer (`weight_granularity`; TFLite Micro and CMSIS-NN take int4 weights per tensor only) | `weight_granularity::per_channel` |
 /// | `weights` | every linear layer's weights, the attention projections' and feed-forward blocks' included (`weight_format`, ctattn/quantized/weights.hpp); embeddings and norms keep theirs | `weight_format::int8` |
-/// | `activations` | the activations' width (`activation_format`): int16 puts every layer with a 16x8 form in TFLite's 16x8 mode (token and position embeddings, class tokens, learned positions, linear layers, norms, activations, encoder layers, the class token's pooling; their int16 quantizations from the same ranges, symmetric), the others stay int8, a conversion (`qconversion`) between them; int16 attention takes TFLite's int16 softmax whatever `softmax` says | `activation_format::int8` |
+/// | `activations` | the activations' width (`activation_format`): int16 puts every layer with a 16x8 form in TFLite's 16x8 mode (token and position embeddings, class tokens, learned positions, linear layers, norms, activations, attention and feed-forward layers, residual connections, encoder layers, the class token's pooling; their int16 quantizations from the same ranges, symmetric), the others stay int8, a conversion (`qconversion`) between them; int16 attention takes TFLite's int16 softmax whatever `softmax` says | `activation_format::int8` |
 /// | `overrides` | layers whose weights or activations differ from `weights`, `granularity` and `activations` (`layer_weights`; the longest path that names a layer or a layer it is in decides; each must name a layer with linear weights or a 16x8 form: `weight_override_must_name_a_layer`, and one asking for int16 a layer with a 16x8 form: `layer_needs_a_16x8_form`) | none |
 ///
 /// Example: `constexpr auto q = ctattn::quantize<ranges, ctattn::quantize_options{.softmax = ctattn::softmax_method::tflite}>(model);`
@@ -232,6 +232,14 @@ struct qchain : detail::input_quantization_of<detail::layer_at<0, Layers...>> {
   using last_layer = detail::layer_at<sizeof...(Layers) - 1, Layers...>;
   using first_layer = detail::layer_at<0, Layers...>;
   static constexpr quantization output_quantization = last_layer::output_quantization;
+  /// Whether its output is int16 (its last layer's is).
+  static constexpr bool int16 = [] {
+    if constexpr (requires { last_layer::int16; }) {
+      return bool{last_layer::int16};
+    } else {
+      return false;
+    }
+  }();
   /// Whether it holds decoder layers, whose forward needs the memory (`ctattn::with_memory`).
   static constexpr bool needs_memory = (detail::needs_memory<Layers> || ...);
   /// The quantization of the memory its decoder layers attend to (a model without decoder layers: none, 1.0).
@@ -454,9 +462,9 @@ template <typename Table>
 // (A token embedding's is its pair's, with the position embedding after it; alone it stays int8.)
 template <typename L>
 inline constexpr bool has_16x8_form =
-    is_encoder_layer<L> || is_float_linear<L> || is_float_layer_norm<L> || is_float_rms_norm<L> ||
-    activation_layer_type<L> || std::is_same_v<L, class_token_pool> || is_token_embedding<L> || is_class_token<L> ||
-    is_position_embedding<L>;
+    is_encoder_layer<L> || is_attention_layer<L> || is_feed_forward<L> || is_gated_feed_forward<L> || is_residual<L> ||
+    is_float_linear<L> || is_float_layer_norm<L> || is_float_rms_norm<L> || activation_layer_type<L> ||
+    std::is_same_v<L, class_token_pool> || is_token_embedding<L> || is_class_token<L> || is_position_embedding<L>;
 
 // A learned position table after another layer, and a class token, quantized in format F.
 template <activation_format F, quantization QPositions, quantization QOut, typename Positions>
@@ -718,6 +726,9 @@ template <typename L>
   if (!path_is_within(name, path.view())) return false;
   if constexpr (is_chain<L>) {
     return names_a_16x8_chain_layer<L>(path, name, std::make_index_sequence<chain_length<L>()>{});
+  } else if constexpr (is_residual<L>) {
+    return names_a_16x8_layer<std::remove_cvref_t<decltype(std::declval<const L&>().inner)>>(
+        point_name(path, points::inner), name);
   } else {
     return false;
   }
@@ -811,7 +822,13 @@ template <const auto& Ranges, typename L>
 [[nodiscard]] constexpr bool int4_in_16x8(const parameter_name& path) noexcept {
   if constexpr (is_chain<L>) {
     return int4_in_16x8_chain<Ranges, L>(path, std::make_index_sequence<chain_length<L>()>{});
-  } else if constexpr (is_float_linear<L> || is_encoder_layer<L>) {
+  } else if constexpr (is_residual<L>) {
+    // Rationale: in 16x8 its inner layers take their own formats; in int8 they are int8 (int8_ranges).
+    return layer_format<L>(Ranges, path.view(), activation_format::int8) == activation_format::int16 &&
+           int4_in_16x8<Ranges, std::remove_cvref_t<decltype(std::declval<const L&>().inner)>>(
+               point_name(path, points::inner));
+  } else if constexpr (is_float_linear<L> || is_encoder_layer<L> || is_attention_layer<L> || is_feed_forward<L> ||
+                       is_gated_feed_forward<L>) {
     return layer_format<L>(Ranges, path.view(), activation_format::int8) == activation_format::int16 &&
            options_at(options_in(Ranges), path.view()).weights == weight_format::int4;
   } else {
@@ -888,6 +905,9 @@ struct no_int8_form {
 template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format F = activation_format::int8,
           typename L>
 constexpr auto quantize_layer(const L& layer) noexcept;
+template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format In, std::size_t I, std::size_t J,
+          typename C, typename Tuple>
+constexpr void fill_elements(const C& chain, Tuple& out) noexcept;
 
 // How a chain element of type E at Path joins a chain whose activations reach it in QIn, of format `In`: its own
 // format, and when that is the other one, the conversion (TFLite's QUANTIZE) put before it and the quantization
@@ -978,8 +998,8 @@ struct int8_elements<Ranges, Path, QIn, In, C, I, false> {
   using type = typename int8_element<Ranges, Path, path, QIn, In, C, I, chain_element_type<I, C>>::type;
 };
 
-// A ranges table as `Ranges`, its options kept, every layer pinned to int8 activations: a residual connection's
-// inner layers, whose sum has no 16x8 form.
+// A ranges table as `Ranges`, its options kept, every layer pinned to int8 activations: an int8 residual connection's
+// inner layers, summed by the int8 ADD.
 template <const auto& Ranges>
 inline constexpr ranges_with_options int8_ranges = [] {
   if constexpr (requires { Ranges.int8_only; }) {
@@ -991,30 +1011,62 @@ inline constexpr ranges_with_options int8_ranges = [] {
   }
 }();
 
+// A 16x8 residual connection's inner layer L at Path, fed int16 activations in QIn: its own form (a chain's elements
+// choose theirs), with the conversion (TFLite's QUANTIZE) before it where it is int8 and after it where its output is,
+// so that the int16 ADD sums two int16 matrices.
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
+constexpr auto quantize_int16_inner(const L& layer) noexcept {
+  using plan = element_plan<Ranges, Path, QIn, activation_format::int16, L>;
+  const auto body = quantize_layer<Ranges, Path, plan::input, plan::format>(layer);
+  using body_type = std::remove_cvref_t<decltype(body)>;
+  constexpr quantization q_body = body_type::output_quantization;
+  using back = qconversion<q_body, converted_quantization(q_body, activation_format::int16), std::int16_t>;
+  constexpr bool converts_back = output_format_of<body_type> != activation_format::int16;
+  if constexpr (plan::converts && converts_back) {
+    qchain<typename plan::conversion, body_type, back> chain{};
+    slot<1>(chain.layers) = body;
+    return chain;
+  } else if constexpr (plan::converts) {
+    qchain<typename plan::conversion, body_type> chain{};
+    slot<1>(chain.layers) = body;
+    return chain;
+  } else if constexpr (converts_back) {
+    qchain<body_type, back> chain{};
+    slot<0>(chain.layers) = body;
+    return chain;
+  } else {
+    return body;
+  }
+}
+
 // The int8 or 16x8 form of one float layer at Path, fed by QIn, its activations of format F (see the table of this
 // header; only the layers with a 16x8 form are given int16).
 template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format F, typename L>
 constexpr auto quantize_layer(const L& layer) noexcept {
   if constexpr (is_chain<L>) {
-    return typename int8_list_info<typename int8_elements<Ranges, Path, QIn, F, L, 0>::type>::chain{};
+    typename int8_list_info<typename int8_elements<Ranges, Path, QIn, F, L, 0>::type>::chain result{};
+    fill_elements<Ranges, Path, QIn, F, 0, 0>(layer, result.layers);
+    return result;
   } else if constexpr (is_encoder_layer<L>) {
     return quantize_encoder_layer<points_of<Ranges, Path, QIn, L, F>>(layer);
   } else if constexpr (is_decoder_layer<L>) {
     return quantize_decoder_layer<points_of<Ranges, Path, QIn, L>>(layer);
   } else if constexpr (is_attention_layer<L>) {
-    constexpr attention_layer_points q = points_of<Ranges, Path, QIn, L>;
+    constexpr attention_layer_points q = points_of<Ranges, Path, QIn, L, F>;
     const auto& w = layer.weights;
     constexpr std::size_t heads = std::remove_cvref_t<decltype(w)>::query_heads;
     const auto weights = quantize_attention_weights<heads, attention_projection_quantizations{
                                                                QIn, QIn, q.query, q.key, q.value, q.context, q.output,
-                                                               q.weights, q.granularity}>(w);
+                                                               q.weights, q.granularity, F}>(w);
+    // Rationale: 16x8 attention has one softmax, TFLite's int16 one.
+    constexpr softmax_method softmax = F == activation_format::int16 ? softmax_method::tflite : q.softmax;
     return qmulti_head_attention_layer<q.scores, std::remove_cvref_t<decltype(weights)>,
-                                       typename attention_layer_mask<L>::type, q.softmax>{weights, {}};
+                                       typename attention_layer_mask<L>::type, softmax>{weights, {}};
   } else if constexpr (is_feed_forward<L>) {
-    constexpr feed_forward_points q = points_of<Ranges, Path, QIn, L>;
-    const auto linear1 = quantize_linear<QIn, q.hidden, q.weights, q.granularity>(layer.linear1);
-    const auto activation = quantize_activation<q.hidden, q.activation>(layer.activation);
-    const auto linear2 = quantize_linear<q.activation, q.output, q.weights, q.granularity>(layer.linear2);
+    constexpr feed_forward_points q = points_of<Ranges, Path, QIn, L, F>;
+    const auto linear1 = quantize_linear_as<F, QIn, q.hidden, q.weights, q.granularity>(layer.linear1);
+    const auto activation = quantize_activation_as<F, q.hidden, q.activation>(layer.activation);
+    const auto linear2 = quantize_linear_as<F, q.activation, q.output, q.weights, q.granularity>(layer.linear2);
     qchain<std::remove_cvref_t<decltype(linear1)>, std::remove_cvref_t<decltype(activation)>,
            std::remove_cvref_t<decltype(linear2)>>
         block{};
@@ -1023,14 +1075,19 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     slot<2>(block.layers) = linear2;
     return block;
   } else if constexpr (is_gated_feed_forward<L>) {
-    constexpr gated_feed_forward_points q = points_of<Ranges, Path, QIn, L>;
-    const auto w1 = quantize_linear<QIn, q.w1, q.weights, q.granularity>(layer.w1);
-    const auto w3 = quantize_linear<QIn, q.w3, q.weights, q.granularity>(layer.w3);
-    const auto activation = quantize_activation<q.w1, q.activation>(layer.activation);
-    const auto w2 = quantize_linear<q.product, q.output, q.weights, q.granularity>(layer.w2);
+    constexpr gated_feed_forward_points q = points_of<Ranges, Path, QIn, L, F>;
+    const auto w1 = quantize_linear_as<F, QIn, q.w1, q.weights, q.granularity>(layer.w1);
+    const auto w3 = quantize_linear_as<F, QIn, q.w3, q.weights, q.granularity>(layer.w3);
+    const auto activation = quantize_activation_as<F, q.w1, q.activation>(layer.activation);
+    const auto w2 = quantize_linear_as<F, q.product, q.output, q.weights, q.granularity>(layer.w2);
     return qgated_feed_forward<std::remove_cvref_t<decltype(w1)>, std::remove_cvref_t<decltype(w3)>,
                                std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>, q.product>{
         w1, w2, w3, activation};
+  } else if constexpr (is_residual<L> && F == activation_format::int16) {
+    const auto inner = quantize_int16_inner<Ranges, point_name(Path, points::inner), QIn>(layer.inner);
+    qresidual<std::remove_cvref_t<decltype(inner)>, points_of<Ranges, Path, QIn, L, F>.output> block{};
+    block.inner = inner;
+    return block;
   } else if constexpr (is_residual<L>) {
     using inner_type = decltype(quantize_layer<int8_ranges<Ranges>, point_name(Path, points::inner), QIn>(layer.inner));
     qresidual<inner_type, points_of<Ranges, Path, QIn, L>.output> block{};
@@ -1147,15 +1204,6 @@ struct ranges_member_rule_of<Ranges, M, I, std::index_sequence<C...>> {
 template <const auto& Ranges, typename M>
 using ranges_member_rule = typename ranges_member_rule_of<Ranges, M>::type;
 
-// The int8 form of a whole chain, fed by QIn of format In: its type from quantize_layer, its layers written in
-// place.
-template <const auto& Ranges, quantization QIn, activation_format In, typename C>
-[[nodiscard]] constexpr auto quantize_chain(const C& chain) noexcept {
-  decltype(quantize_layer<Ranges, parameter_name{}, QIn, In>(chain)) result{};
-  fill_elements<Ranges, parameter_name{}, QIn, In, 0, 0>(chain, result.layers);
-  return result;
-}
-
 // The activation format of a model's input: its first leaf's (a nested chain's first element's), so that a model
 // that starts in 16x8 takes int16 input with no conversion before it.
 template <const auto& Ranges, typename L>
@@ -1202,11 +1250,12 @@ template <const auto& Ranges, quantize_options Options = quantize_options{}, typ
   } else if constexpr (!detail::int16_weights_rule<Ranges, M>::check()) {
     return detail::no_int8_form<quantization{1.0}>{};
   } else if constexpr (detail::is_token_embedding<detail::chain_element_type<0, M>>) {
-    return detail::quantize_chain<Ranges, quantization{1.0}, activation_format::int8>(model);
+    return detail::quantize_layer<Ranges, parameter_name{}, quantization{1.0}>(model);
   } else {
     constexpr parameter_name input = detail::point_name(parameter_name{}, points::input);
     constexpr activation_format format = detail::input_format<Ranges, M>;
-    return detail::quantize_chain<Ranges, detail::quantization_at<Ranges, input, format>, format>(model);
+    return detail::quantize_layer<Ranges, parameter_name{}, detail::quantization_at<Ranges, input, format>, format>(
+        model);
   }
 }
 

@@ -469,10 +469,10 @@ struct int16_layer_has_no_decoding_step {
 };
 
 /// An override that asks `ctattn::quantize` for a layer in 16x8 (`activation_format::int16`) names a layer with a
-/// 16x8 form: a linear layer, a LayerNorm or RMSNorm, an activation, an encoder layer, a token embedding with its
-/// positions, a class token, learned positions, the class token's pooling, or a sequential (whose layers with a 16x8
-/// form take it). The others (patch embeddings, mean pooling, residual connections, decoder layers, attention and
-/// feed-forward layers) stay int8 in a 16x8 model, converted at their edges.
+/// 16x8 form: a linear layer, a LayerNorm or RMSNorm, an activation, an attention layer, a feed-forward block (plain
+/// or gated), an encoder layer, a token embedding with its positions, a class token, learned positions, the class
+/// token's pooling, a residual connection or a sequential (whose layers with a 16x8 form take it). The others (patch
+/// embeddings, mean pooling, decoder layers) stay int8 in a 16x8 model, converted at their edges.
 template <typename Operation, typename Model, typename Path, bool Holds>
 struct layer_needs_a_16x8_form {
   static constexpr bool holds = Holds;
@@ -480,8 +480,8 @@ struct layer_needs_a_16x8_form {
     static_assert(holds,
                   "ctattn: an override in quantize_options asks for a layer in 16x8 (activation_format::int16), and "
                   "ctattn has no 16x8 form of it (the path below); give it activation_format::int8, which a 16x8 "
-                  "model converts to and from, or override a linear layer, norm, activation, encoder layer or "
-                  "sequential");
+                  "model converts to and from, or override a linear layer, norm, activation, attention, "
+                  "feed-forward or encoder layer, residual connection or sequential");
     return holds;
   }
 };
