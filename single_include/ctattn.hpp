@@ -5831,7 +5831,7 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// \file
 /// The Cortex-M DSP extension's int16 products: the int16 batch matmul (kernels/int16.hpp's
 /// `int16_product_transposed`: `smlald`, two int16 products into an int64 sum, three rows of a against each row of
-/// b), and the 16x8 fully-connected kernel (`int16_fully_connected`: int16 rows, int8 weights), the int8 backend's
+/// b, four terms a load by `ldrd` where K % 4 is 0 and both operands are word-aligned), and the 16x8 fully-connected kernel (`int16_fully_connected`: int16 rows, int8 weights), the int8 backend's
 /// widened blocks (kernels/arm_dsp_int8.hpp) with rows that are already
 /// 16-bit. Up to 6 rows of x are paired once per block into the halves `smlad` multiplies (terms t and t + 2, t + 1
 /// and t + 3 of every 4: two `pkhbt`/`pkhtb` a word pair), then each channel's int8 weights are loaded and
@@ -6729,27 +6729,92 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
     s[2] = s2;
   }
 
-  /// R <= 3 rows of a against all N rows of b, into out (rows N apart).
-  template <std::size_t K, std::size_t N, std::size_t R>
+  /// Whether rows of K terms take `quad_steps` where a and b are word-aligned: whole steps of 4 terms, and row 2's
+  /// offset within `ldrd`'s reach.
+  template <std::size_t K>
+  static constexpr bool quads = K % 4 == 0 && 2 * K * sizeof(std::int16_t) <= 1020;
+
+  /// `pair_steps` with both words of 4 terms loaded by one `ldrd` (a and b word-aligned): per 4 terms of 3 rows,
+  /// 4 loads and 6 `smlald`, 10 instructions per 12 multiply-accumulates (`pair_steps`: 14), 2 for the loop per 8
+  /// terms where K / 4 is even.
+  // Rationale: `ldrd` faults on an address that is not a multiple of 4 (unaligned access covers `ldr` only), and an
+  // int16 matrix is aligned to 2: `product_transposed` checks both operands once and takes `pair_steps` otherwise.
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void quad_steps(const std::int16_t* a, const std::int16_t* b,
+                                              std::int64_t (&s)[product_rows]) noexcept {
+    constexpr bool twice = (K / 4) % 2 == 0;
+    std::size_t steps = twice ? K / 8 : K / 4;
+    std::int64_t s0 = s[0], s1 = s[1], s2 = s[2];
+    std::int32_t a0, a1, b0, b1;
+    asm volatile(
+        "1:\n\t"
+        ".rept %c[unroll]\n\t"
+        "ldrd %[b0], %[b1], [%[b]], #8\n\t"
+        ".if %c[rows] > 1\n\t"
+        "ldrd %[a0], %[a1], [%[a], #%c[row]]\n\t"
+        "smlald %Q[s1], %R[s1], %[a0], %[b0]\n\t"
+        "smlald %Q[s1], %R[s1], %[a1], %[b1]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 2\n\t"
+        "ldrd %[a0], %[a1], [%[a], #%c[row2]]\n\t"
+        "smlald %Q[s2], %R[s2], %[a0], %[b0]\n\t"
+        "smlald %Q[s2], %R[s2], %[a1], %[b1]\n\t"
+        ".endif\n\t"
+        "ldrd %[a0], %[a1], [%[a]], #8\n\t"
+        "smlald %Q[s0], %R[s0], %[a0], %[b0]\n\t"
+        "smlald %Q[s0], %R[s0], %[a1], %[b1]\n\t"
+        ".endr\n\t"
+        "subs %[steps], %[steps], #1\n\t"
+        "bne 1b\n\t"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [a] "+r"(a), [b] "+r"(b), [steps] "+r"(steps), [a0] "=&r"(a0),
+          [a1] "=&r"(a1), [b0] "=&r"(b0), [b1] "=&r"(b1)
+        : [rows] "n"(R), [row] "n"(K * sizeof(std::int16_t)), [row2] "n"(2 * K * sizeof(std::int16_t)),
+          [unroll] "n"(twice ? 2 : 1)
+        : "cc", "memory");
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+  }
+
+  /// R <= 3 rows of a against all N rows of b, into out (rows N apart); `Quads`: by `quad_steps`.
+  template <std::size_t K, std::size_t N, std::size_t R, bool Quads = false>
   static void product_rows_block(const std::int16_t* a, const std::int16_t (&b)[N][K], math::quantized_multiplier m,
                                  std::int16_t* out) noexcept {
     const kernels::int64_requantizer q{m};
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t s[product_rows]{};
-      rows_against<K, R>(a, b[j], s);
+      if constexpr (Quads) {
+        quad_steps<K, R>(a, b[j], s);
+      } else {
+        rows_against<K, R>(a, b[j], s);
+      }
 #pragma GCC unroll 3
       for (std::size_t r = 0; r < R; ++r) out[r * N + j] = q(s[r]);
     }
   }
 
-  /// kernels/int16.hpp's `int16_product_transposed` at run time: blocks of 3 rows of a against every row of b.
+  /// Every block of 3 rows of a (and the last 1 or 2) against every row of b.
+  template <std::size_t M, std::size_t K, std::size_t N, bool Quads>
+  static void product_blocks(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K], math::quantized_multiplier m,
+                             std::int16_t (&out)[M][N]) noexcept {
+    std::size_t i = 0;
+    for (; i + product_rows <= M; i += product_rows) product_rows_block<K, N, product_rows, Quads>(a[i], b, m, out[i]);
+    if constexpr (M % product_rows == 2) product_rows_block<K, N, 2, Quads>(a[i], b, m, out[i]);
+    if constexpr (M % product_rows == 1) product_rows_block<K, N, 1, Quads>(a[i], b, m, out[i]);
+  }
+
+  /// kernels/int16.hpp's `int16_product_transposed` at run time: blocks of 3 rows of a against every row of b, by
+  /// `quad_steps` where K allows and both operands are word-aligned.
   template <std::size_t M, std::size_t K, std::size_t N>
   static void product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
                                  math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
-    std::size_t i = 0;
-    for (; i + product_rows <= M; i += product_rows) product_rows_block<K, N, product_rows>(a[i], b, m, out[i]);
-    if constexpr (M % product_rows == 2) product_rows_block<K, N, 2>(a[i], b, m, out[i]);
-    if constexpr (M % product_rows == 1) product_rows_block<K, N, 1>(a[i], b, m, out[i]);
+    if constexpr (quads<K>) {
+      if (((std::bit_cast<std::uintptr_t>(&a[0][0]) | std::bit_cast<std::uintptr_t>(&b[0][0])) & 3u) == 0) {
+        product_blocks<M, K, N, true>(a, b, m, out);
+        return;
+      }
+    }
+    product_blocks<M, K, N, false>(a, b, m, out);
   }
 
   /// kernels/int16.hpp's `int16_fully_connected` at run time, for K where `takes<K>`: blocks of at most 6 rows of x,
@@ -10582,6 +10647,22 @@ CTATTN_ALWAYS_INLINE constexpr std::int64_t wide_product(std::int16_t a, std::in
 #endif
 }
 
+/// The int64 sums of two rows x0 and x1 against one row y, K terms each: `int16_product_transposed`'s run-time step.
+// Rationale: a function of its own, as the int8 kernels' `scalar_tile_sums`: inlined into the loops over rows, GCC 12
+// -O2 kept neither pointer in a register on the Cortex-M3 (14 instructions per 2 terms, not 7).
+template <std::size_t K>
+[[gnu::noinline]] void int16_pair_sums(const std::int16_t* x0, const std::int16_t* x1, const std::int16_t* y,
+                                       std::int64_t (&s)[2]) noexcept {
+  std::int64_t s0 = 0, s1 = 0;
+  for (const std::int16_t* const end = y + K; y != end; ++x0, ++x1, ++y) {
+    const std::int64_t v = *y;
+    s0 += std::int64_t{*x0} * v;
+    s1 += std::int64_t{*x1} * v;
+  }
+  s[0] = s0;
+  s[1] = s1;
+}
+
 /// out[i][j] = requantize_int64(sum_k a[i][k] b[j][k], m): TFLite's int16 BATCH_MATMUL, b given by its rows (b^T's
 /// columns). The sum is exact in int64 for K < 2^17.
 template <std::size_t M, std::size_t K, std::size_t N, typename Ops = int16_product_ops>
@@ -10594,6 +10675,30 @@ constexpr void int16_product_transposed(const std::int16_t (&a)[M][K], const std
     }
   }
   const int64_requantizer q{m};
+#if !defined(__ARM_ARCH_6M__)
+  // Rationale: at run time, where the core has the registers for it (not Armv6-M's eight low ones), two rows of a
+  // against each row of b: each of b's terms loaded once for both rows, 3 loads and 2 multiply-adds (`smlal` on
+  // Armv7-M) per 2 terms rather than 4 loads. The sums are the loop's below: the same bits.
+  if (!std::is_constant_evaluated()) {
+    std::size_t i = 0;
+    for (; i + 2 <= M; i += 2) {
+      for (std::size_t j = 0; j < N; ++j) {
+        std::int64_t s[2];
+        int16_pair_sums<K>(a[i], a[i + 1], b[j], s);
+        out[i][j] = q(s[0]);
+        out[i + 1][j] = q(s[1]);
+      }
+    }
+    if constexpr (M % 2 == 1) {
+      for (std::size_t j = 0; j < N; ++j) {
+        std::int64_t s0 = 0;
+        for (std::size_t k = 0; k < K; ++k) s0 += std::int64_t{a[M - 1][k]} * b[j][k];
+        out[M - 1][j] = q(s0);
+      }
+    }
+    return;
+  }
+#endif
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t sum = 0;
@@ -15625,10 +15730,10 @@ struct int16_layer_has_no_decoding_step {
 };
 
 /// An override that asks `ctattn::quantize` for a layer in 16x8 (`activation_format::int16`) names a layer with a
-/// 16x8 form: a linear layer, a LayerNorm or RMSNorm, an activation, an encoder layer, a token embedding with its
-/// positions, a class token, learned positions, the class token's pooling, or a sequential (whose layers with a 16x8
-/// form take it). The others (patch embeddings, mean pooling, residual connections, decoder layers, attention and
-/// feed-forward layers) stay int8 in a 16x8 model, converted at their edges.
+/// 16x8 form: a linear layer, a LayerNorm or RMSNorm, an activation, an attention layer, a feed-forward block (plain
+/// or gated), an encoder layer, a token embedding with its positions, a class token, learned positions, the class
+/// token's pooling, a residual connection or a sequential (whose layers with a 16x8 form take it). The others (patch
+/// embeddings, mean pooling, decoder layers) stay int8 in a 16x8 model, converted at their edges.
 template <typename Operation, typename Model, typename Path, bool Holds>
 struct layer_needs_a_16x8_form {
   static constexpr bool holds = Holds;
@@ -15636,8 +15741,8 @@ struct layer_needs_a_16x8_form {
     static_assert(holds,
                   "ctattn: an override in quantize_options asks for a layer in 16x8 (activation_format::int16), and "
                   "ctattn has no 16x8 form of it (the path below); give it activation_format::int8, which a 16x8 "
-                  "model converts to and from, or override a linear layer, norm, activation, encoder layer or "
-                  "sequential");
+                  "model converts to and from, or override a linear layer, norm, activation, attention, "
+                  "feed-forward or encoder layer, residual connection or sequential");
     return holds;
   }
 };
@@ -17713,18 +17818,20 @@ struct qmulti_head_attention_layer {
   static constexpr quantization input_quantization = query_type::input_quantization;
   static constexpr quantization output_quantization = output_type::output_quantization;
   static constexpr softmax_method softmax = Softmax;
+  /// Whether it is the 16x8 form (`q16linear` projections, TFLite's int16 softmax).
+  static constexpr bool int16 = query_type::int16;
 
   Weights weights{};
   [[no_unique_address]] Mask mask{};
 
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return multi_head_attention<Scores, Softmax>(x, weights, mask);
   }
 
   /// The memory of `forward(x)` on an X (ctattn::footprint): the weights' (`qmulti_head_attention_weights::
   /// footprint_of`).
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     footprint f = Weights::template footprint_of<X>();
     f.weight_bytes = sizeof(qmulti_head_attention_layer);
@@ -18654,8 +18761,9 @@ template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activa
 ///
 /// | entity                                              | what                                               |
 /// |-----------------------------------------------------|----------------------------------------------------|
-/// | `qresidual<Inner, QSum>`                            | x + inner(x) by the int8 ADD                       |
-/// | `qgated_feed_forward<W1, W3, Activation, W2, QProduct>` | w2(activation(w1(x)) * w3(x)), the product by the int8 MUL |
+/// | `qresidual<Inner, QSum>`                            | x + inner(x) by the int8 ADD (int16 ADD in 16x8)   |
+/// | `qgated_feed_forward<W1, W3, Activation, W2, QProduct>` | w2(activation(w1(x)) * w3(x)), the product by the int8 MUL (int16 MUL in 16x8) |
+
 
 // ---------------------------------------- ctattn/quantized/layer.hpp
 #ifndef CTATTN_QUANTIZED_LAYER_HPP
@@ -19117,6 +19225,14 @@ namespace ctattn {
 template <typename Inner, quantization QSum>
 struct qresidual : detail::input_quantization_of<Inner> {
   static constexpr quantization output_quantization = QSum;
+  /// Whether it is the 16x8 form (int16 in and out, the sum by TFLite's int16 ADD): its inner layer's output is int16.
+  static constexpr bool int16 = [] {
+    if constexpr (requires { Inner::int16; }) {
+      return bool{Inner::int16};
+    } else {
+      return false;
+    }
+  }();
   static constexpr bool needs_memory = detail::needs_memory<Inner>;
   static constexpr quantization memory_quantization = [] {
     if constexpr (needs_memory) {
@@ -19127,7 +19243,7 @@ struct qresidual : detail::input_quantization_of<Inner> {
   }();
   Inner inner{};
 
-  template <QuantizedMatrix X, typename... Options>
+  template <detail::AnyQuantizedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
     if constexpr (requires { inner.forward(x, options...); }) {
       return add<QSum>(x, inner.forward(x, options...));
@@ -19137,11 +19253,12 @@ struct qresidual : detail::input_quantization_of<Inner> {
   }
 
   /// The memory of `forward(x)` on an X: the inner layer's call, and its result held for the sum.
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
     const footprint f = Inner::template footprint_of<X>();
-    return {sizeof(qresidual), sizeof(X), sizeof(basic_qmatrix<X::row_extent, X::column_extent, QSum>), 0,
-            f.output_bytes + f.stack_bytes};
+    using sum = std::conditional_t<int16, basic_q16matrix<X::row_extent, X::column_extent, QSum>,
+                                   basic_qmatrix<X::row_extent, X::column_extent, QSum>>;
+    return {sizeof(qresidual), sizeof(X), sizeof(sum), 0, f.output_bytes + f.stack_bytes};
   }
 
   friend constexpr bool operator==(const qresidual&, const qresidual&) = default;
@@ -19162,25 +19279,30 @@ template <typename W1, typename W3, typename Activation, typename W2, quantizati
 struct qgated_feed_forward {
   static constexpr quantization input_quantization = W1::input_quantization;
   static constexpr quantization output_quantization = W2::output_quantization;
+  /// Whether it is the 16x8 form (`q16linear`s, the int16 MUL).
+  static constexpr bool int16 = W1::int16;
   W1 w1{};
   W2 w2{};
   W3 w3{};
   Activation activation{};
 
-  template <QuantizedMatrix X>
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
     return project(hadamard<QProduct>(activate(project(x, w1), activation), project(x, w3)), w2);
   }
 
-  /// The memory of `forward(x)` on an X: the four n x Hidden rows of int8 (w1's output, the gate, w3's output and
-  /// the product) with the deepest projection's scratch.
-  template <QuantizedMatrix X>
+  /// The memory of `forward(x)` on an X: the four n x Hidden rows of X's width (w1's output, the gate, w3's output
+  /// and the product) with the deepest projection's scratch.
+  template <detail::AnyQuantizedMatrix X>
   [[nodiscard]] static constexpr footprint footprint_of() noexcept {
-    using hidden = basic_qmatrix<X::row_extent, W1::output_extent, QProduct>;
+    // Rationale: the two types spelled out, as GCC 12 crashes on W2's quantization through an alias template.
+    using hidden = std::conditional_t<int16, basic_q16matrix<X::row_extent, W1::output_extent, QProduct>,
+                                      basic_qmatrix<X::row_extent, W1::output_extent, QProduct>>;
+    using output = std::conditional_t<int16, basic_q16matrix<X::row_extent, W2::output_extent, output_quantization>,
+                                      basic_qmatrix<X::row_extent, W2::output_extent, output_quantization>>;
     const footprint in = W1::template footprint_of<X>();
     const footprint out = W2::template footprint_of<hidden>();
-    return {sizeof(qgated_feed_forward), sizeof(X),
-            sizeof(basic_qmatrix<X::row_extent, W2::output_extent, W2::output_quantization>), 0,
+    return {sizeof(qgated_feed_forward), sizeof(X), sizeof(output), 0,
             4 * sizeof(hidden) + (in.stack_bytes > out.stack_bytes ? in.stack_bytes : out.stack_bytes)};
   }
 

@@ -261,13 +261,16 @@ constexpr std::size_t kernel_mismatches(Read read, std::index_sequence<K...>) no
          kernel_shape_mismatches<7, 257>(read);
 }
 
-// The build's int16 batch-matmul kernel (the Cortex-M DSP's `smlald` blocks of 3 rows, Helium's passes of 4 rows of
-// b, or the loop) against sums taken term by term in int64, M 1 to 7 (blocks with every rest), K 1 to 9 and 33 (odd
-// tails, every tail of 8) and N 4 to 7 (by K), with -32768 x -32768 products.
-template <std::size_t M, std::size_t K, typename Read>
+// The build's int16 batch-matmul kernel (the Cortex-M DSP's `smlald` blocks of 3 rows, by words or, where K % 4 is 0
+// and the operands are word-aligned, by `ldrd`; Helium's passes of 4 rows of b; or the loop) against sums taken term
+// by term in int64, M 1 to 7 (blocks with every rest), K 1 to 9, 12 and 33 (odd tails, every tail of 8, `ldrd`'s
+// loop once and three times, unrolled and not; 12 and the shifted operands not on Armv6-M) and N 4 to 7 (by K), with
+// -32768 x -32768 products, the operands word-aligned, and where K % 4 is 0 also not (`Shifted`).
+template <std::size_t M, std::size_t K, bool Shifted, typename Read>
 constexpr std::size_t product_shape_mismatches(Read read) noexcept {
   constexpr std::size_t n = 4 + K % 4;
-  struct operands {
+  struct alignas(4) operands {
+    std::int16_t before[Shifted ? 1 : 2];
     std::int16_t a[M][K];
     std::int16_t b[n][K];
   } made{};
@@ -305,11 +308,26 @@ constexpr std::size_t product_shape_mismatches(Read read) noexcept {
 }
 template <std::size_t K, typename Read, std::size_t... M>
 constexpr std::size_t product_rows_mismatches(Read read, std::index_sequence<M...>) noexcept {
-  return (product_shape_mismatches<M + 1, K>(read) + ...);
+  // Rationale: shifted operands only where K % 4 is 0, the one case where alignment picks the path, and not on
+  // Armv6-M, whose loop reads no word: the micro:bit's flash has no room for them.
+#if defined(__ARM_ARCH_6M__)
+  constexpr bool shifted = false;
+#else
+  constexpr bool shifted = K % 4 == 0;
+#endif
+  if constexpr (shifted) {
+    return (product_shape_mismatches<M + 1, K, false>(read) + ...) +
+           (product_shape_mismatches<M + 1, K, true>(read) + ...);
+  } else {
+    return (product_shape_mismatches<M + 1, K, false>(read) + ...);
+  }
 }
 template <typename Read, std::size_t... K>
 constexpr std::size_t product_kernel_mismatches(Read read, std::index_sequence<K...>) noexcept {
   return (product_rows_mismatches<K + 1>(read, std::make_index_sequence<7>{}) + ...) +
+#if !defined(__ARM_ARCH_6M__)
+         product_rows_mismatches<12>(read, std::make_index_sequence<7>{}) +
+#endif
          product_rows_mismatches<33>(read, std::make_index_sequence<7>{});
 }
 

@@ -5,7 +5,7 @@
 /// \file
 /// The Cortex-M DSP extension's int16 products: the int16 batch matmul (kernels/int16.hpp's
 /// `int16_product_transposed`: `smlald`, two int16 products into an int64 sum, three rows of a against each row of
-/// b), and the 16x8 fully-connected kernel (`int16_fully_connected`: int16 rows, int8 weights), the int8 backend's
+/// b, four terms a load by `ldrd` where K % 4 is 0 and both operands are word-aligned), and the 16x8 fully-connected kernel (`int16_fully_connected`: int16 rows, int8 weights), the int8 backend's
 /// widened blocks (kernels/arm_dsp_int8.hpp) with rows that are already
 /// 16-bit. Up to 6 rows of x are paired once per block into the halves `smlad` multiplies (terms t and t + 2, t + 1
 /// and t + 3 of every 4: two `pkhbt`/`pkhtb` a word pair), then each channel's int8 weights are loaded and
@@ -166,27 +166,92 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
     s[2] = s2;
   }
 
-  /// R <= 3 rows of a against all N rows of b, into out (rows N apart).
-  template <std::size_t K, std::size_t N, std::size_t R>
+  /// Whether rows of K terms take `quad_steps` where a and b are word-aligned: whole steps of 4 terms, and row 2's
+  /// offset within `ldrd`'s reach.
+  template <std::size_t K>
+  static constexpr bool quads = K % 4 == 0 && 2 * K * sizeof(std::int16_t) <= 1020;
+
+  /// `pair_steps` with both words of 4 terms loaded by one `ldrd` (a and b word-aligned): per 4 terms of 3 rows,
+  /// 4 loads and 6 `smlald`, 10 instructions per 12 multiply-accumulates (`pair_steps`: 14), 2 for the loop per 8
+  /// terms where K / 4 is even.
+  // Rationale: `ldrd` faults on an address that is not a multiple of 4 (unaligned access covers `ldr` only), and an
+  // int16 matrix is aligned to 2: `product_transposed` checks both operands once and takes `pair_steps` otherwise.
+  template <std::size_t K, std::size_t R>
+  CTATTN_ALWAYS_INLINE static void quad_steps(const std::int16_t* a, const std::int16_t* b,
+                                              std::int64_t (&s)[product_rows]) noexcept {
+    constexpr bool twice = (K / 4) % 2 == 0;
+    std::size_t steps = twice ? K / 8 : K / 4;
+    std::int64_t s0 = s[0], s1 = s[1], s2 = s[2];
+    std::int32_t a0, a1, b0, b1;
+    asm volatile(
+        "1:\n\t"
+        ".rept %c[unroll]\n\t"
+        "ldrd %[b0], %[b1], [%[b]], #8\n\t"
+        ".if %c[rows] > 1\n\t"
+        "ldrd %[a0], %[a1], [%[a], #%c[row]]\n\t"
+        "smlald %Q[s1], %R[s1], %[a0], %[b0]\n\t"
+        "smlald %Q[s1], %R[s1], %[a1], %[b1]\n\t"
+        ".endif\n\t"
+        ".if %c[rows] > 2\n\t"
+        "ldrd %[a0], %[a1], [%[a], #%c[row2]]\n\t"
+        "smlald %Q[s2], %R[s2], %[a0], %[b0]\n\t"
+        "smlald %Q[s2], %R[s2], %[a1], %[b1]\n\t"
+        ".endif\n\t"
+        "ldrd %[a0], %[a1], [%[a]], #8\n\t"
+        "smlald %Q[s0], %R[s0], %[a0], %[b0]\n\t"
+        "smlald %Q[s0], %R[s0], %[a1], %[b1]\n\t"
+        ".endr\n\t"
+        "subs %[steps], %[steps], #1\n\t"
+        "bne 1b\n\t"
+        : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [a] "+r"(a), [b] "+r"(b), [steps] "+r"(steps), [a0] "=&r"(a0),
+          [a1] "=&r"(a1), [b0] "=&r"(b0), [b1] "=&r"(b1)
+        : [rows] "n"(R), [row] "n"(K * sizeof(std::int16_t)), [row2] "n"(2 * K * sizeof(std::int16_t)),
+          [unroll] "n"(twice ? 2 : 1)
+        : "cc", "memory");
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+  }
+
+  /// R <= 3 rows of a against all N rows of b, into out (rows N apart); `Quads`: by `quad_steps`.
+  template <std::size_t K, std::size_t N, std::size_t R, bool Quads = false>
   static void product_rows_block(const std::int16_t* a, const std::int16_t (&b)[N][K], math::quantized_multiplier m,
                                  std::int16_t* out) noexcept {
     const kernels::int64_requantizer q{m};
     for (std::size_t j = 0; j < N; ++j) {
       std::int64_t s[product_rows]{};
-      rows_against<K, R>(a, b[j], s);
+      if constexpr (Quads) {
+        quad_steps<K, R>(a, b[j], s);
+      } else {
+        rows_against<K, R>(a, b[j], s);
+      }
 #pragma GCC unroll 3
       for (std::size_t r = 0; r < R; ++r) out[r * N + j] = q(s[r]);
     }
   }
 
-  /// kernels/int16.hpp's `int16_product_transposed` at run time: blocks of 3 rows of a against every row of b.
+  /// Every block of 3 rows of a (and the last 1 or 2) against every row of b.
+  template <std::size_t M, std::size_t K, std::size_t N, bool Quads>
+  static void product_blocks(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K], math::quantized_multiplier m,
+                             std::int16_t (&out)[M][N]) noexcept {
+    std::size_t i = 0;
+    for (; i + product_rows <= M; i += product_rows) product_rows_block<K, N, product_rows, Quads>(a[i], b, m, out[i]);
+    if constexpr (M % product_rows == 2) product_rows_block<K, N, 2, Quads>(a[i], b, m, out[i]);
+    if constexpr (M % product_rows == 1) product_rows_block<K, N, 1, Quads>(a[i], b, m, out[i]);
+  }
+
+  /// kernels/int16.hpp's `int16_product_transposed` at run time: blocks of 3 rows of a against every row of b, by
+  /// `quad_steps` where K allows and both operands are word-aligned.
   template <std::size_t M, std::size_t K, std::size_t N>
   static void product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
                                  math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
-    std::size_t i = 0;
-    for (; i + product_rows <= M; i += product_rows) product_rows_block<K, N, product_rows>(a[i], b, m, out[i]);
-    if constexpr (M % product_rows == 2) product_rows_block<K, N, 2>(a[i], b, m, out[i]);
-    if constexpr (M % product_rows == 1) product_rows_block<K, N, 1>(a[i], b, m, out[i]);
+    if constexpr (quads<K>) {
+      if (((std::bit_cast<std::uintptr_t>(&a[0][0]) | std::bit_cast<std::uintptr_t>(&b[0][0])) & 3u) == 0) {
+        product_blocks<M, K, N, true>(a, b, m, out);
+        return;
+      }
+    }
+    product_blocks<M, K, N, false>(a, b, m, out);
   }
 
   /// kernels/int16.hpp's `int16_fully_connected` at run time, for K where `takes<K>`: blocks of at most 6 rows of x,
