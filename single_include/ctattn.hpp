@@ -15906,6 +15906,15 @@ template <quantization Q, FixedMatrix X>
   return q;
 }
 
+/// `quantize<Q>(x)` with the element type named, as the int16 form is (`quantize<Q, std::int16_t>(x)`,
+/// ctattn/quantized/q16matrix.hpp): one spelling for code written for either width.
+///
+/// Example: `const auto x_q = ctattn::quantize<q_x, std::int8_t>(x);   // the same as ctattn::quantize<q_x>(x)`
+template <quantization Q, std::same_as<std::int8_t> T, FixedMatrix X>
+[[nodiscard]] constexpr auto quantize(const X& x) noexcept -> basic_qmatrix<X::row_extent, X::column_extent, Q> {
+  return quantize<Q>(x);
+}
+
 /// The float matrix a quantized one stands for: scale x (q - zero_point), computed in double, rounded to float.
 ///
 /// | operand | shape               |
@@ -16280,7 +16289,12 @@ struct qactivation {
   friend constexpr bool operator==(const qactivation&, const qactivation&) = default;
 };
 
-/// The int8 table of a float activation layer for inputs QIn and outputs QOut:
+/// An int16 activation (16x8) for inputs QIn and outputs QOut: `qactivation` with `Value` `std::int16_t`.
+template <quantization QIn, quantization QOut>
+using q16activation = qactivation<QIn, QOut, std::int16_t>;
+
+/// The table of a float activation layer for inputs QIn and outputs QOut, int8 (`Value` `std::int8_t`, the default)
+/// or int16 (16x8, `Value` `std::int16_t`). In int8:
 /// `table[q + 128]` = quantize_QOut(f(QIn.scale() (q - QIn.zero_point))), f computed in double by the layer's own
 /// definition (ctattn/kernels/activation.hpp, ctattn::math), quantized as `quantize` does (ties away from zero,
 /// saturating). Each output is the int8 nearest to the activation of the input's real value: within half an output
@@ -16289,32 +16303,9 @@ struct qactivation {
 /// | operand | what                                          |
 /// |---------|-----------------------------------------------|
 /// | `f`     | `relu{}`, `gelu{}`, `gelu_tanh{}` or `silu{}` (ctattn/layers/activation.hpp) |
-/// | result  | `qactivation<QIn, QOut>`                      |
+/// | result  | `qactivation<QIn, QOut, Value>`               |
 ///
-/// Example:
-/// \code
-///   constexpr auto gelu_q = ctattn::quantize_activation<q_hidden, q_gelu>(ctattn::gelu{});
-/// \endcode
-template <quantization QIn, quantization QOut, detail::activation_layer_type Activation>
-[[nodiscard]] constexpr qactivation<QIn, QOut> quantize_activation(const Activation& /* f */) noexcept {
-  constexpr detail::kernels::activation function =
-      detail::activation_function_of(static_cast<const Activation*>(nullptr));
-  qactivation<QIn, QOut> q{};
-  for (std::int32_t v = -128; v <= 127; ++v) {
-    const double x = QIn.scale() * static_cast<double>(v - QIn.zero_point);
-    const double y = detail::kernels::activate<function>(x);
-    const std::int64_t quantized = detail::round_away(y / QOut.scale()) + QOut.zero_point;
-    q.table[v + 128] = static_cast<std::int8_t>(quantized < -128 ? -128 : (quantized > 127 ? 127 : quantized));
-  }
-  return q;
-}
-
-/// An int16 activation (16x8) for inputs QIn and outputs QOut: `qactivation` with `Value` `std::int16_t`.
-template <quantization QIn, quantization QOut>
-using q16activation = qactivation<QIn, QOut, std::int16_t>;
-
-/// The int16 table of a float activation layer for inputs QIn and outputs QOut (16x8, both zero points 0), f in
-/// double by the layer's own definition (ctattn/kernels/activation.hpp):
+/// In 16x8 (both zero points 0), f in double by the layer's own definition:
 ///
 ///     x_i = s_in (128 i - 32768), i = 0 .. 512;  sag_i = (f(x_i) + f(x_i+1)) / 2 - f(x_i + 64 s_in), i < 512
 ///     c_0 = sag_0 / 2,  c_512 = sag_511 / 2,  c_i = (sag_i-1 + sag_i) / 4
@@ -16328,31 +16319,36 @@ using q16activation = qactivation<QIn, QOut, std::int16_t>;
 /// step each), unless it saturates. For GELU max|f''| = 2 phi(0) < 0.8, for SiLU 1/2; ReLU's corner lies on the
 /// sample of input 0, so its sags are 0 and its chords exact.
 ///
-/// | operand | what                                          |
-/// |---------|-----------------------------------------------|
-/// | `f`     | `relu{}`, `gelu{}`, `gelu_tanh{}` or `silu{}` (ctattn/layers/activation.hpp) |
-/// | result  | `q16activation<QIn, QOut>`                    |
-///
 /// Example:
 /// \code
+///   constexpr auto gelu_q = ctattn::quantize_activation<q_hidden, q_gelu>(ctattn::gelu{});
 ///   constexpr auto gelu16 = ctattn::quantize_activation<q_hidden16, q_gelu16, std::int16_t>(ctattn::gelu{});
 ///   const auto h = ctattn::activate(hidden16, gelu16);   // q16matrix<n, 64, q_gelu16>
 /// \endcode
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations,
+template <quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t,
           detail::activation_layer_type Activation>
-[[nodiscard]] constexpr q16activation<QIn, QOut> quantize_activation(const Activation& /* f */) noexcept {
+[[nodiscard]] constexpr qactivation<QIn, QOut, Value> quantize_activation(const Activation& /* f */) noexcept {
   constexpr detail::kernels::activation function =
       detail::activation_function_of(static_cast<const Activation*>(nullptr));
-  const auto f = [](std::int32_t step) { return detail::kernels::activate<function>(QIn.scale() * step); };
-  double sample[513]{};
-  double sag[512]{};
-  for (std::int32_t i = 0; i <= 512; ++i) sample[i] = f(128 * i - 32768);
-  for (std::int32_t i = 0; i < 512; ++i) sag[i] = (sample[i] + sample[i + 1]) / 2.0 - f(128 * i - 32768 + 64);
-  q16activation<QIn, QOut> q{};
-  for (std::int32_t i = 0; i <= 512; ++i) {
-    const double correction = i == 0 ? sag[0] / 2.0 : (i == 512 ? sag[511] / 2.0 : (sag[i - 1] + sag[i]) / 4.0);
-    const std::int64_t quantized = detail::round_away((sample[i] - correction) / QOut.scale());
-    q.table[i] = static_cast<std::int16_t>(quantized < -32768 ? -32768 : (quantized > 32767 ? 32767 : quantized));
+  qactivation<QIn, QOut, Value> q{};
+  if constexpr (std::same_as<Value, std::int16_t>) {
+    const auto f = [](std::int32_t step) { return detail::kernels::activate<function>(QIn.scale() * step); };
+    double sample[513]{};
+    double sag[512]{};
+    for (std::int32_t i = 0; i <= 512; ++i) sample[i] = f(128 * i - 32768);
+    for (std::int32_t i = 0; i < 512; ++i) sag[i] = (sample[i] + sample[i + 1]) / 2.0 - f(128 * i - 32768 + 64);
+    for (std::int32_t i = 0; i <= 512; ++i) {
+      const double correction = i == 0 ? sag[0] / 2.0 : (i == 512 ? sag[511] / 2.0 : (sag[i - 1] + sag[i]) / 4.0);
+      const std::int64_t quantized = detail::round_away((sample[i] - correction) / QOut.scale());
+      q.table[i] = static_cast<std::int16_t>(quantized < -32768 ? -32768 : (quantized > 32767 ? 32767 : quantized));
+    }
+  } else {
+    for (std::int32_t v = -128; v <= 127; ++v) {
+      const double x = QIn.scale() * static_cast<double>(v - QIn.zero_point);
+      const double y = detail::kernels::activate<function>(x);
+      const std::int64_t quantized = detail::round_away(y / QOut.scale()) + QOut.zero_point;
+      q.table[v + 128] = static_cast<std::int8_t>(quantized < -128 ? -128 : (quantized > 127 ? 127 : quantized));
+    }
   }
   return q;
 }
@@ -17126,8 +17122,10 @@ template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activa
 
 namespace detail {
 // The quantized form of a float linear layer for activations of format F: `quantize_linear<QIn, QOut,
-// std::int16_t, Granularity>` (16x8, int8 weights) or `quantize_linear<QIn, QOut, Weights, Granularity>`. With
-// quantize_norm_as and quantize_activation_as (ctattn/quantized/transformer.hpp), the one place that picks.
+// std::int16_t, Granularity>` (16x8, int8 weights) or `quantize_linear<QIn, QOut, Weights, Granularity>`.
+// Rationale: the one layer whose two forms take different arguments (int8's a weight format, 16x8's none), so the
+// one quantizing function with a dispatcher; the others take the activations' element type (`Value`) as their third
+// argument, int8's the default.
 template <activation_format F, quantization QIn, quantization QOut, weight_format Weights,
           weight_granularity Granularity, typename Linear>
 [[nodiscard]] constexpr auto quantize_linear_as(const Linear& l) noexcept {
@@ -18609,54 +18607,33 @@ struct qposition_embedding {
 };
 
 /// The float `position_embedding` (or `position_parameter`) quantized alone: its table with QPositions, the sum with
-/// QOut.
+/// QOut; int8 (`Value` `std::int8_t`, the default) or 16x8 (`Value` `std::int16_t`: the table int16, the sum by
+/// TFLite's int16 ADD).
 ///
-/// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`
-template <quantization QPositions, quantization QOut, typename T, std::size_t Length, auto D, typename Held>
-[[nodiscard]] constexpr auto quantize_position_embedding(
-    const position_embedding<T, Length, D, Held>& positions) noexcept {
-  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
-  q.positions = quantize<QPositions>(positions.weight);
-  return q;
-}
-
-/// The same for 16x8 (`Activations` `std::int16_t`): the table int16 with QPositions, the int16 ADD into QOut.
-///
-/// Example: `constexpr auto p16 = ctattn::quantize_position_embedding<q_table16, q_out16, std::int16_t>(model.pos);`
-template <quantization QPositions, quantization QOut, std::same_as<std::int16_t> Activations, typename T,
+/// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`, or in 16x8
+/// `ctattn::quantize_position_embedding<q_table16, q_out16, std::int16_t>(model.pos)`.
+template <quantization QPositions, quantization QOut, detail::quantized_value Value = std::int8_t, typename T,
           std::size_t Length, auto D, typename Held>
 [[nodiscard]] constexpr auto quantize_position_embedding(
     const position_embedding<T, Length, D, Held>& positions) noexcept {
-  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut, std::int16_t> q{};
-  q.positions = quantize<QPositions, std::int16_t>(positions.weight);
+  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut, Value> q{};
+  q.positions = quantize<QPositions, Value>(positions.weight);
   return q;
 }
 
 /// The float `token_embedding` and `position_embedding` quantized: each table with its quantization, their sum with
-/// QOut.
+/// QOut; int8 (`Value` `std::int8_t`, the default) or 16x8 (`Value` `std::int16_t`: both tables int16, zero points 0,
+/// the sum by TFLite's int16 ADD).
 ///
-/// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
-template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary, auto D,
-          std::size_t Length, auto D2, typename Held>
-[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
-                                                const position_embedding<T, Length, D2, Held>& positions) noexcept {
-  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
-  q.tokens = quantize<QTokens>(tokens.weight);
-  q.positions = quantize<QPositions>(positions.weight);
-  return q;
-}
-
-/// The same for 16x8 (`Activations` `std::int16_t`): both tables quantized to int16 with QTokens and QPositions
-/// (zero points 0), the sum by TFLite's int16 ADD into QOut.
-///
-/// Example: `constexpr auto e16 = ctattn::quantize_embedding<q_tokens16, q_positions16, q_x16, std::int16_t>(model.embed, model.pos);`
-template <quantization QTokens, quantization QPositions, quantization QOut, std::same_as<std::int16_t> Activations,
+/// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`, or
+/// in 16x8 `ctattn::quantize_embedding<q_tokens16, q_positions16, q_x16, std::int16_t>(model.embed, model.pos)`.
+template <quantization QTokens, quantization QPositions, quantization QOut, detail::quantized_value Value = std::int8_t,
           typename T, std::size_t Vocabulary, auto D, std::size_t Length, auto D2, typename Held>
 [[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
                                                 const position_embedding<T, Length, D2, Held>& positions) noexcept {
-  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut, std::int16_t> q{};
-  q.tokens = quantize<QTokens, std::int16_t>(tokens.weight);
-  q.positions = quantize<QPositions, std::int16_t>(positions.weight);
+  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut, Value> q{};
+  q.tokens = quantize<QTokens, Value>(tokens.weight);
+  q.positions = quantize<QPositions, Value>(positions.weight);
   return q;
 }
 
@@ -18727,23 +18704,15 @@ struct qclass_token {
   }
 };
 
-/// The float `class_token` quantized: the token with QOut, for rows quantized with QIn.
+/// The float `class_token` quantized: the token with QOut, for rows quantized with QIn; int8 (`Value` `std::int8_t`,
+/// the default) or 16x8 (`Value` `std::int16_t`: the token int16, for int16 rows).
 ///
-/// Example: `constexpr auto cls_q = ctattn::quantize_class_token<q_patches, q_tokens>(model.cls_token);`
-template <quantization QIn, quantization QOut, typename T, auto D>
+/// Example: `constexpr auto cls_q = ctattn::quantize_class_token<q_patches, q_tokens>(model.cls_token);`, or in 16x8
+/// `ctattn::quantize_class_token<q_patches16, q_tokens16, std::int16_t>(model.cls_token)`.
+template <quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t, typename T, auto D>
 [[nodiscard]] constexpr auto quantize_class_token(const class_token<T, D>& layer) noexcept {
-  qclass_token<normalize_extent<D>, QIn, QOut> q{};
-  q.token = quantize<QOut>(layer.token);
-  return q;
-}
-
-/// The same for 16x8 (`Activations` `std::int16_t`): the token int16 with QOut, for int16 rows quantized with QIn.
-///
-/// Example: `constexpr auto cls16 = ctattn::quantize_class_token<q_patches16, q_tokens16, std::int16_t>(model.cls_token);`
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto D>
-[[nodiscard]] constexpr auto quantize_class_token(const class_token<T, D>& layer) noexcept {
-  qclass_token<normalize_extent<D>, QIn, QOut, std::int16_t> q{};
-  q.token = quantize<QOut, std::int16_t>(layer.token);
+  qclass_token<normalize_extent<D>, QIn, QOut, Value> q{};
+  q.token = quantize<QOut, Value>(layer.token);
   return q;
 }
 
@@ -19746,22 +19715,29 @@ template <typename Quantized, bool Affine, bool HasBias, typename Float>
 /// | operand | what                                         |
 /// |---------|----------------------------------------------|
 /// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `qlayer_norm<Width, QIn, QOut>`              |
+/// | result  | `qlayer_norm<Width, QIn, QOut, false, Value>`  |
+///
+/// With `Value` `std::int16_t` (16x8: int16 inputs and outputs, both zero points 0), the int16 layer's limits:
+/// |gamma_j| / s_out held at 2^23, the shift 47 - e_j, the bias in 2^-8 output steps, f for D < C^2 2^30.
 ///
 /// Example:
 /// \code
 ///   constexpr auto norm_q = ctattn::quantize_layer_norm<q_x, q_norm>(model.norm);
+///   constexpr auto norm16 = ctattn::quantize_layer_norm<q_x16, q_norm16, std::int16_t>(model.norm);
+///   const auto h = ctattn::normalize(x16, norm16);   // q16matrix<n, 32, q_norm16>
 /// \endcode
-template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+template <quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t, typename T, auto Width,
+          bool Affine>
 [[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
   using Float = layer_norm<T, Width, Affine>;
   // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
   // lines of a broken rule's error.
   if constexpr (!detail::first_broken<
-                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, std::int8_t>>::check()) {
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, Value>>::check()) {
     return 0;
   } else {
-    return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+    return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut, false, Value>, Affine, true>(
+        norm);
   }
 }
 
@@ -19771,24 +19747,28 @@ template <auto Width, quantization QIn, quantization QOut>
 using qrms_norm = qlayer_norm<Width, QIn, QOut, true>;
 
 /// A float RMSNorm (nn.RMSNorm: weight gamma, eps; or no weight) quantized for inputs QIn and outputs QOut, as
-/// `quantize_layer_norm` quantizes a LayerNorm (no bias): y_j = x_j / sqrt(mean(x^2) + eps) gamma_j in integers.
+/// `quantize_layer_norm` quantizes a LayerNorm (no bias): y_j = x_j / sqrt(mean(x^2) + eps) gamma_j in integers;
+/// int8 (`Value` `std::int8_t`, the default) or int16 (16x8).
 ///
 /// | operand | what                                         |
 /// |---------|----------------------------------------------|
 /// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `qrms_norm<Width, QIn, QOut>`                |
+/// | result  | `qlayer_norm<Width, QIn, QOut, true, Value>` (`qrms_norm`, `q16rms_norm`) |
 ///
-/// Example: `constexpr auto norm_q = ctattn::quantize_rms_norm<q_x, q_norm>(model.norm);`
-template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+/// Example: `constexpr auto norm_q = ctattn::quantize_rms_norm<q_x, q_norm>(model.norm);`, or in 16x8
+/// `ctattn::quantize_rms_norm<q_x16, q_norm16, std::int16_t>(model.norm)`.
+template <quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t, typename T, auto Width,
+          bool Affine>
 [[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
   using Float = rms_norm<T, Width, Affine>;
   // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
   // lines of a broken rule's error.
   if constexpr (!detail::first_broken<
-                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, std::int8_t>>::check()) {
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, Value>>::check()) {
     return 0;
   } else {
-    return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
+    return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut, true, Value>, Affine, false>(
+        norm);
   }
 }
 
@@ -19800,56 +19780,6 @@ using q16layer_norm = qlayer_norm<Width, QIn, QOut, false, std::int16_t>;
 /// An int16 RMSNorm (16x8): `qlayer_norm` with `RootMeanSquare` and `Value` `std::int16_t`; its bias is 0.
 template <auto Width, quantization QIn, quantization QOut>
 using q16rms_norm = qlayer_norm<Width, QIn, QOut, true, std::int16_t>;
-
-/// A float LayerNorm quantized for 16x8 (int16 inputs QIn, int16 outputs QOut, both of zero point 0), as
-/// `quantize_layer_norm<QIn, QOut>` quantizes it for int8, with the int16 layer's limits: |gamma_j| / s_out held at
-/// 2^23, the shift 47 - e_j, the bias in 2^-8 output steps, f for D < C^2 2^30.
-///
-/// | operand | what                                         |
-/// |---------|----------------------------------------------|
-/// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `q16layer_norm<Width, QIn, QOut>`            |
-///
-/// Example:
-/// \code
-///   constexpr auto norm16 = ctattn::quantize_layer_norm<q_x16, q_norm16, std::int16_t>(model.norm);
-///   const auto h = ctattn::normalize(x16, norm16);   // q16matrix<n, 32, q_norm16>
-/// \endcode
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto Width,
-          bool Affine>
-[[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
-  using Float = layer_norm<T, Width, Affine>;
-  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
-  // lines of a broken rule's error.
-  if constexpr (!detail::first_broken<
-                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, std::int16_t>>::check()) {
-    return 0;
-  } else {
-    return detail::quantized_norm_constants<q16layer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
-  }
-}
-
-/// A float RMSNorm quantized for 16x8, as `quantize_layer_norm<QIn, QOut, std::int16_t>` (no bias).
-///
-/// | operand | what                                         |
-/// |---------|----------------------------------------------|
-/// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `q16rms_norm<Width, QIn, QOut>`              |
-///
-/// Example: `constexpr auto norm16 = ctattn::quantize_rms_norm<q_x16, q_norm16, std::int16_t>(model.norm);`
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto Width,
-          bool Affine>
-[[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
-  using Float = rms_norm<T, Width, Affine>;
-  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
-  // lines of a broken rule's error.
-  if constexpr (!detail::first_broken<
-                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, std::int16_t>>::check()) {
-    return 0;
-  } else {
-    return detail::quantized_norm_constants<q16rms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
-  }
-}
 
 namespace detail {
 template <typename X, typename L>
@@ -20771,34 +20701,6 @@ namespace detail {
 template <activation_format F>
 using activation_value = std::conditional_t<F == activation_format::int16, std::int16_t, std::int8_t>;
 
-// The quantized form of a float LayerNorm or RMSNorm, or activation, for activations of format F: with
-// `quantize_linear_as` (ctattn/quantized/q16linear.hpp), the one place that picks the int8 or the 16x8 quantizing
-// function.
-template <activation_format F, quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
-[[nodiscard]] constexpr auto quantize_norm_as(const layer_norm<T, Width, Affine>& norm) noexcept {
-  if constexpr (F == activation_format::int16) {
-    return quantize_layer_norm<QIn, QOut, std::int16_t>(norm);
-  } else {
-    return quantize_layer_norm<QIn, QOut>(norm);
-  }
-}
-template <activation_format F, quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
-[[nodiscard]] constexpr auto quantize_norm_as(const rms_norm<T, Width, Affine>& norm) noexcept {
-  if constexpr (F == activation_format::int16) {
-    return quantize_rms_norm<QIn, QOut, std::int16_t>(norm);
-  } else {
-    return quantize_rms_norm<QIn, QOut>(norm);
-  }
-}
-template <activation_format F, quantization QIn, quantization QOut, typename Activation>
-[[nodiscard]] constexpr auto quantize_activation_as(const Activation& f) noexcept {
-  if constexpr (F == activation_format::int16) {
-    return quantize_activation<QIn, QOut, std::int16_t>(f);
-  } else {
-    return quantize_activation<QIn, QOut>(f);
-  }
-}
-
 // The steps of an int8 transformer layer L's residual blocks (ctattn/layers/detail/blocks.hpp), as the float layers':
 // block k's LayerNorm, the k-th of `norms`, and the int8 ADD into `L::sum_quantization<k>`.
 template <typename L, typename... Norms>
@@ -20834,7 +20736,7 @@ template <quantization In, auto Q, typename Activation, typename Layer, typename
 constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
   constexpr activation_format format = Layer::int16 ? activation_format::int16 : activation_format::int8;
   q.linear1 = quantize_linear_as<format, In, Q.hidden, Q.weights, Q.granularity>(ff.linear1);
-  q.activation = quantize_activation_as<format, Q.hidden, Q.activation>(Activation{});
+  q.activation = quantize_activation<Q.hidden, Q.activation, activation_value<format>>(Activation{});
   q.linear2 = quantize_linear_as<format, Q.activation, Q.feed_forward, Q.weights, Q.granularity>(ff.linear2);
 }
 
@@ -21195,12 +21097,12 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   constexpr quantization q_attention = result::attention_input;
   result q{};
   const auto& w = layer.self_attn.weights;
-  q.norm1 = detail::quantize_norm_as<Q.activations, result::norm1_input, Q.norm1>(layer.norm1);
+  q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1, typename result::value_type>(layer.norm1);
   q.self_attn =
       detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                     q_attention, q_attention, Q.query, Q.key, Q.value, Q.context,
                                                     Q.attention, Q.weights, Q.granularity, Q.activations}>(w);
-  q.norm2 = detail::quantize_norm_as<Q.activations, result::norm2_input, result::norm2_output>(layer.norm2);
+  q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output, typename result::value_type>(layer.norm2);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
 }

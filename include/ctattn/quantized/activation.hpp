@@ -121,7 +121,12 @@ struct qactivation {
   friend constexpr bool operator==(const qactivation&, const qactivation&) = default;
 };
 
-/// The int8 table of a float activation layer for inputs QIn and outputs QOut:
+/// An int16 activation (16x8) for inputs QIn and outputs QOut: `qactivation` with `Value` `std::int16_t`.
+template <quantization QIn, quantization QOut>
+using q16activation = qactivation<QIn, QOut, std::int16_t>;
+
+/// The table of a float activation layer for inputs QIn and outputs QOut, int8 (`Value` `std::int8_t`, the default)
+/// or int16 (16x8, `Value` `std::int16_t`). In int8:
 /// `table[q + 128]` = quantize_QOut(f(QIn.scale() (q - QIn.zero_point))), f computed in double by the layer's own
 /// definition (ctattn/kernels/activation.hpp, ctattn::math), quantized as `quantize` does (ties away from zero,
 /// saturating). Each output is the int8 nearest to the activation of the input's real value: within half an output
@@ -130,32 +135,9 @@ struct qactivation {
 /// | operand | what                                          |
 /// |---------|-----------------------------------------------|
 /// | `f`     | `relu{}`, `gelu{}`, `gelu_tanh{}` or `silu{}` (ctattn/layers/activation.hpp) |
-/// | result  | `qactivation<QIn, QOut>`                      |
+/// | result  | `qactivation<QIn, QOut, Value>`               |
 ///
-/// Example:
-/// \code
-///   constexpr auto gelu_q = ctattn::quantize_activation<q_hidden, q_gelu>(ctattn::gelu{});
-/// \endcode
-template <quantization QIn, quantization QOut, detail::activation_layer_type Activation>
-[[nodiscard]] constexpr qactivation<QIn, QOut> quantize_activation(const Activation& /* f */) noexcept {
-  constexpr detail::kernels::activation function =
-      detail::activation_function_of(static_cast<const Activation*>(nullptr));
-  qactivation<QIn, QOut> q{};
-  for (std::int32_t v = -128; v <= 127; ++v) {
-    const double x = QIn.scale() * static_cast<double>(v - QIn.zero_point);
-    const double y = detail::kernels::activate<function>(x);
-    const std::int64_t quantized = detail::round_away(y / QOut.scale()) + QOut.zero_point;
-    q.table[v + 128] = static_cast<std::int8_t>(quantized < -128 ? -128 : (quantized > 127 ? 127 : quantized));
-  }
-  return q;
-}
-
-/// An int16 activation (16x8) for inputs QIn and outputs QOut: `qactivation` with `Value` `std::int16_t`.
-template <quantization QIn, quantization QOut>
-using q16activation = qactivation<QIn, QOut, std::int16_t>;
-
-/// The int16 table of a float activation layer for inputs QIn and outputs QOut (16x8, both zero points 0), f in
-/// double by the layer's own definition (ctattn/kernels/activation.hpp):
+/// In 16x8 (both zero points 0), f in double by the layer's own definition:
 ///
 ///     x_i = s_in (128 i - 32768), i = 0 .. 512;  sag_i = (f(x_i) + f(x_i+1)) / 2 - f(x_i + 64 s_in), i < 512
 ///     c_0 = sag_0 / 2,  c_512 = sag_511 / 2,  c_i = (sag_i-1 + sag_i) / 4
@@ -169,31 +151,36 @@ using q16activation = qactivation<QIn, QOut, std::int16_t>;
 /// step each), unless it saturates. For GELU max|f''| = 2 phi(0) < 0.8, for SiLU 1/2; ReLU's corner lies on the
 /// sample of input 0, so its sags are 0 and its chords exact.
 ///
-/// | operand | what                                          |
-/// |---------|-----------------------------------------------|
-/// | `f`     | `relu{}`, `gelu{}`, `gelu_tanh{}` or `silu{}` (ctattn/layers/activation.hpp) |
-/// | result  | `q16activation<QIn, QOut>`                    |
-///
 /// Example:
 /// \code
+///   constexpr auto gelu_q = ctattn::quantize_activation<q_hidden, q_gelu>(ctattn::gelu{});
 ///   constexpr auto gelu16 = ctattn::quantize_activation<q_hidden16, q_gelu16, std::int16_t>(ctattn::gelu{});
 ///   const auto h = ctattn::activate(hidden16, gelu16);   // q16matrix<n, 64, q_gelu16>
 /// \endcode
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations,
+template <quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t,
           detail::activation_layer_type Activation>
-[[nodiscard]] constexpr q16activation<QIn, QOut> quantize_activation(const Activation& /* f */) noexcept {
+[[nodiscard]] constexpr qactivation<QIn, QOut, Value> quantize_activation(const Activation& /* f */) noexcept {
   constexpr detail::kernels::activation function =
       detail::activation_function_of(static_cast<const Activation*>(nullptr));
-  const auto f = [](std::int32_t step) { return detail::kernels::activate<function>(QIn.scale() * step); };
-  double sample[513]{};
-  double sag[512]{};
-  for (std::int32_t i = 0; i <= 512; ++i) sample[i] = f(128 * i - 32768);
-  for (std::int32_t i = 0; i < 512; ++i) sag[i] = (sample[i] + sample[i + 1]) / 2.0 - f(128 * i - 32768 + 64);
-  q16activation<QIn, QOut> q{};
-  for (std::int32_t i = 0; i <= 512; ++i) {
-    const double correction = i == 0 ? sag[0] / 2.0 : (i == 512 ? sag[511] / 2.0 : (sag[i - 1] + sag[i]) / 4.0);
-    const std::int64_t quantized = detail::round_away((sample[i] - correction) / QOut.scale());
-    q.table[i] = static_cast<std::int16_t>(quantized < -32768 ? -32768 : (quantized > 32767 ? 32767 : quantized));
+  qactivation<QIn, QOut, Value> q{};
+  if constexpr (std::same_as<Value, std::int16_t>) {
+    const auto f = [](std::int32_t step) { return detail::kernels::activate<function>(QIn.scale() * step); };
+    double sample[513]{};
+    double sag[512]{};
+    for (std::int32_t i = 0; i <= 512; ++i) sample[i] = f(128 * i - 32768);
+    for (std::int32_t i = 0; i < 512; ++i) sag[i] = (sample[i] + sample[i + 1]) / 2.0 - f(128 * i - 32768 + 64);
+    for (std::int32_t i = 0; i <= 512; ++i) {
+      const double correction = i == 0 ? sag[0] / 2.0 : (i == 512 ? sag[511] / 2.0 : (sag[i - 1] + sag[i]) / 4.0);
+      const std::int64_t quantized = detail::round_away((sample[i] - correction) / QOut.scale());
+      q.table[i] = static_cast<std::int16_t>(quantized < -32768 ? -32768 : (quantized > 32767 ? 32767 : quantized));
+    }
+  } else {
+    for (std::int32_t v = -128; v <= 127; ++v) {
+      const double x = QIn.scale() * static_cast<double>(v - QIn.zero_point);
+      const double y = detail::kernels::activate<function>(x);
+      const std::int64_t quantized = detail::round_away(y / QOut.scale()) + QOut.zero_point;
+      q.table[v + 128] = static_cast<std::int8_t>(quantized < -128 ? -128 : (quantized > 127 ? 127 : quantized));
+    }
   }
   return q;
 }

@@ -221,54 +221,33 @@ struct qposition_embedding {
 };
 
 /// The float `position_embedding` (or `position_parameter`) quantized alone: its table with QPositions, the sum with
-/// QOut.
+/// QOut; int8 (`Value` `std::int8_t`, the default) or 16x8 (`Value` `std::int16_t`: the table int16, the sum by
+/// TFLite's int16 ADD).
 ///
-/// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`
-template <quantization QPositions, quantization QOut, typename T, std::size_t Length, auto D, typename Held>
-[[nodiscard]] constexpr auto quantize_position_embedding(
-    const position_embedding<T, Length, D, Held>& positions) noexcept {
-  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut> q{};
-  q.positions = quantize<QPositions>(positions.weight);
-  return q;
-}
-
-/// The same for 16x8 (`Activations` `std::int16_t`): the table int16 with QPositions, the int16 ADD into QOut.
-///
-/// Example: `constexpr auto p16 = ctattn::quantize_position_embedding<q_table16, q_out16, std::int16_t>(model.pos);`
-template <quantization QPositions, quantization QOut, std::same_as<std::int16_t> Activations, typename T,
+/// Example: `constexpr auto p = ctattn::quantize_position_embedding<q_table, q_out>(model.pos);`, or in 16x8
+/// `ctattn::quantize_position_embedding<q_table16, q_out16, std::int16_t>(model.pos)`.
+template <quantization QPositions, quantization QOut, detail::quantized_value Value = std::int8_t, typename T,
           std::size_t Length, auto D, typename Held>
 [[nodiscard]] constexpr auto quantize_position_embedding(
     const position_embedding<T, Length, D, Held>& positions) noexcept {
-  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut, std::int16_t> q{};
-  q.positions = quantize<QPositions, std::int16_t>(positions.weight);
+  qposition_embedding<Length, normalize_extent<D>, QPositions, QOut, Value> q{};
+  q.positions = quantize<QPositions, Value>(positions.weight);
   return q;
 }
 
 /// The float `token_embedding` and `position_embedding` quantized: each table with its quantization, their sum with
-/// QOut.
+/// QOut; int8 (`Value` `std::int8_t`, the default) or 16x8 (`Value` `std::int16_t`: both tables int16, zero points 0,
+/// the sum by TFLite's int16 ADD).
 ///
-/// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`
-template <quantization QTokens, quantization QPositions, quantization QOut, typename T, std::size_t Vocabulary, auto D,
-          std::size_t Length, auto D2, typename Held>
-[[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
-                                                const position_embedding<T, Length, D2, Held>& positions) noexcept {
-  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut> q{};
-  q.tokens = quantize<QTokens>(tokens.weight);
-  q.positions = quantize<QPositions>(positions.weight);
-  return q;
-}
-
-/// The same for 16x8 (`Activations` `std::int16_t`): both tables quantized to int16 with QTokens and QPositions
-/// (zero points 0), the sum by TFLite's int16 ADD into QOut.
-///
-/// Example: `constexpr auto e16 = ctattn::quantize_embedding<q_tokens16, q_positions16, q_x16, std::int16_t>(model.embed, model.pos);`
-template <quantization QTokens, quantization QPositions, quantization QOut, std::same_as<std::int16_t> Activations,
+/// Example: `constexpr auto e = ctattn::quantize_embedding<q_tokens, q_positions, q_x>(model.embed, model.pos);`, or
+/// in 16x8 `ctattn::quantize_embedding<q_tokens16, q_positions16, q_x16, std::int16_t>(model.embed, model.pos)`.
+template <quantization QTokens, quantization QPositions, quantization QOut, detail::quantized_value Value = std::int8_t,
           typename T, std::size_t Vocabulary, auto D, std::size_t Length, auto D2, typename Held>
 [[nodiscard]] constexpr auto quantize_embedding(const token_embedding<T, Vocabulary, D>& tokens,
                                                 const position_embedding<T, Length, D2, Held>& positions) noexcept {
-  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut, std::int16_t> q{};
-  q.tokens = quantize<QTokens, std::int16_t>(tokens.weight);
-  q.positions = quantize<QPositions, std::int16_t>(positions.weight);
+  qembedding<Vocabulary, Length, normalize_extent<D>, QTokens, QPositions, QOut, Value> q{};
+  q.tokens = quantize<QTokens, Value>(tokens.weight);
+  q.positions = quantize<QPositions, Value>(positions.weight);
   return q;
 }
 
@@ -339,23 +318,15 @@ struct qclass_token {
   }
 };
 
-/// The float `class_token` quantized: the token with QOut, for rows quantized with QIn.
+/// The float `class_token` quantized: the token with QOut, for rows quantized with QIn; int8 (`Value` `std::int8_t`,
+/// the default) or 16x8 (`Value` `std::int16_t`: the token int16, for int16 rows).
 ///
-/// Example: `constexpr auto cls_q = ctattn::quantize_class_token<q_patches, q_tokens>(model.cls_token);`
-template <quantization QIn, quantization QOut, typename T, auto D>
+/// Example: `constexpr auto cls_q = ctattn::quantize_class_token<q_patches, q_tokens>(model.cls_token);`, or in 16x8
+/// `ctattn::quantize_class_token<q_patches16, q_tokens16, std::int16_t>(model.cls_token)`.
+template <quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t, typename T, auto D>
 [[nodiscard]] constexpr auto quantize_class_token(const class_token<T, D>& layer) noexcept {
-  qclass_token<normalize_extent<D>, QIn, QOut> q{};
-  q.token = quantize<QOut>(layer.token);
-  return q;
-}
-
-/// The same for 16x8 (`Activations` `std::int16_t`): the token int16 with QOut, for int16 rows quantized with QIn.
-///
-/// Example: `constexpr auto cls16 = ctattn::quantize_class_token<q_patches16, q_tokens16, std::int16_t>(model.cls_token);`
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto D>
-[[nodiscard]] constexpr auto quantize_class_token(const class_token<T, D>& layer) noexcept {
-  qclass_token<normalize_extent<D>, QIn, QOut, std::int16_t> q{};
-  q.token = quantize<QOut, std::int16_t>(layer.token);
+  qclass_token<normalize_extent<D>, QIn, QOut, Value> q{};
+  q.token = quantize<QOut, Value>(layer.token);
   return q;
 }
 

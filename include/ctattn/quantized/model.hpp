@@ -466,35 +466,6 @@ inline constexpr bool has_16x8_form =
     is_float_linear<L> || is_float_layer_norm<L> || is_float_rms_norm<L> || activation_layer_type<L> ||
     std::is_same_v<L, class_token_pool> || is_token_embedding<L> || is_class_token<L> || is_position_embedding<L>;
 
-// A learned position table after another layer, and a class token, quantized in format F.
-template <activation_format F, quantization QPositions, quantization QOut, typename Positions>
-[[nodiscard]] constexpr auto quantize_position_embedding_as(const Positions& positions) noexcept {
-  if constexpr (F == activation_format::int16) {
-    return quantize_position_embedding<QPositions, QOut, std::int16_t>(positions);
-  } else {
-    return quantize_position_embedding<QPositions, QOut>(positions);
-  }
-}
-template <activation_format F, quantization QIn, quantization QOut, typename Token>
-[[nodiscard]] constexpr auto quantize_class_token_as(const Token& token) noexcept {
-  if constexpr (F == activation_format::int16) {
-    return quantize_class_token<QIn, QOut, std::int16_t>(token);
-  } else {
-    return quantize_class_token<QIn, QOut>(token);
-  }
-}
-
-// The quantized token and position embeddings in format F (`quantize_embedding`).
-template <activation_format F, quantization QTokens, quantization QPositions, quantization QOut, typename Tokens,
-          typename Positions>
-[[nodiscard]] constexpr auto quantize_embedding_as(const Tokens& tokens, const Positions& positions) noexcept {
-  if constexpr (F == activation_format::int16) {
-    return quantize_embedding<QTokens, QPositions, QOut, std::int16_t>(tokens, positions);
-  } else {
-    return quantize_embedding<QTokens, QPositions, QOut>(tokens, positions);
-  }
-}
-
 // Whether a table pins every layer to int8 activations (`int8_ranges`).
 template <typename Table>
 [[nodiscard]] constexpr bool int8_only_in(const Table& table) noexcept {
@@ -972,9 +943,9 @@ struct int8_token_element {  // a token embedding and its positions, int8 or 16x
   using position_type = chain_element_type<I + 1, C>;
   static constexpr activation_format format = layer_format<E>(Ranges, ElementPath.view(), activation_format::int8);
   static constexpr position_embedding_points q = points_of<Ranges, positions, QIn, position_type, format>;
-  using layer =
-      decltype(quantize_embedding_as<format, points_of<Ranges, ElementPath, QIn, E, format>.weight, q.weight, q.output>(
-          std::declval<const E&>(), std::declval<const position_type&>()));
+  using layer = decltype(quantize_embedding<points_of<Ranges, ElementPath, QIn, E, format>.weight, q.weight, q.output,
+                                            activation_value<format>>(std::declval<const E&>(),
+                                                                      std::declval<const position_type&>()));
   using type = typename int8_list_concat<
       int8_list<layer>,
       typename int8_elements<Ranges, Path, layer::output_quantization, output_format_of<layer>, C, I + 2>::type>::type;
@@ -1065,7 +1036,7 @@ constexpr auto quantize_layer(const L& layer) noexcept {
   } else if constexpr (is_feed_forward<L>) {
     constexpr feed_forward_points q = points_of<Ranges, Path, QIn, L, F>;
     const auto linear1 = quantize_linear_as<F, QIn, q.hidden, q.weights, q.granularity>(layer.linear1);
-    const auto activation = quantize_activation_as<F, q.hidden, q.activation>(layer.activation);
+    const auto activation = quantize_activation<q.hidden, q.activation, activation_value<F>>(layer.activation);
     const auto linear2 = quantize_linear_as<F, q.activation, q.output, q.weights, q.granularity>(layer.linear2);
     qchain<std::remove_cvref_t<decltype(linear1)>, std::remove_cvref_t<decltype(activation)>,
            std::remove_cvref_t<decltype(linear2)>>
@@ -1078,7 +1049,7 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     constexpr gated_feed_forward_points q = points_of<Ranges, Path, QIn, L, F>;
     const auto w1 = quantize_linear_as<F, QIn, q.w1, q.weights, q.granularity>(layer.w1);
     const auto w3 = quantize_linear_as<F, QIn, q.w3, q.weights, q.granularity>(layer.w3);
-    const auto activation = quantize_activation_as<F, q.w1, q.activation>(layer.activation);
+    const auto activation = quantize_activation<q.w1, q.activation, activation_value<F>>(layer.activation);
     const auto w2 = quantize_linear_as<F, q.product, q.output, q.weights, q.granularity>(layer.w2);
     return qgated_feed_forward<std::remove_cvref_t<decltype(w1)>, std::remove_cvref_t<decltype(w3)>,
                                std::remove_cvref_t<decltype(activation)>, std::remove_cvref_t<decltype(w2)>, q.product>{
@@ -1095,9 +1066,9 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return block;
   } else if constexpr (is_position_embedding<L>) {  // after something other than a token embedding
     constexpr position_embedding_points q = points_of<Ranges, Path, QIn, L, F>;
-    return quantize_position_embedding_as<F, q.weight, q.output>(layer);
+    return quantize_position_embedding<q.weight, q.output, activation_value<F>>(layer);
   } else if constexpr (is_class_token<L>) {
-    return quantize_class_token_as<F, QIn, points_of<Ranges, Path, QIn, L, F>.output>(layer);
+    return quantize_class_token<QIn, points_of<Ranges, Path, QIn, L, F>.output, activation_value<F>>(layer);
   } else if constexpr (is_patch_embedding<L>) {
     constexpr linear_points q = points_of<Ranges, Path, QIn, L>;
     return quantize_patch_embedding<QIn, q.output, q.weights, q.granularity>(layer);
@@ -1107,8 +1078,10 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return qmean_pool<QIn, points_of<Ranges, Path, QIn, L>.output>{};
   } else if constexpr (is_token_embedding<L>) {  // alone: a chain quantizes one with positions after it as a pair
     return quantize_token_embedding<points_of<Ranges, Path, QIn, L>.weight>(layer);
-  } else if constexpr (is_float_layer_norm<L> || is_float_rms_norm<L>) {
-    return quantize_norm_as<F, QIn, points_of<Ranges, Path, QIn, L, F>.output>(layer);
+  } else if constexpr (is_float_layer_norm<L>) {
+    return quantize_layer_norm<QIn, points_of<Ranges, Path, QIn, L, F>.output, activation_value<F>>(layer);
+  } else if constexpr (is_float_rms_norm<L>) {
+    return quantize_rms_norm<QIn, points_of<Ranges, Path, QIn, L, F>.output, activation_value<F>>(layer);
   } else if constexpr (is_float_linear<L>) {
     constexpr linear_points q = points_of<Ranges, Path, QIn, L, F>;
     static_assert(
@@ -1117,7 +1090,7 @@ constexpr auto quantize_layer(const L& layer) noexcept {
          true));
     return quantize_linear_as<F, QIn, q.output, q.weights, q.granularity>(layer);
   } else if constexpr (activation_layer_type<L>) {
-    return quantize_activation_as<F, QIn, points_of<Ranges, Path, QIn, L, F>.output>(layer);
+    return quantize_activation<QIn, points_of<Ranges, Path, QIn, L, F>.output, activation_value<F>>(layer);
   } else {
     return no_int8_form<QIn>{};  // refused by quantize's rules before this is reached
   }
@@ -1140,9 +1113,9 @@ constexpr void fill_elements(const C& chain, Tuple& out) noexcept {
     if constexpr (is_token_embedding<element>) {
       if constexpr (token_pair_at<C, I>) {
         using pair = int8_token_element<Ranges, Path, path, QIn, C, I, element>;
-        target =
-            quantize_embedding_as<pair::format, points_of<Ranges, path, QIn, element, pair::format>.weight,
-                                  pair::q.weight, pair::q.output>(chain_element<I>(chain), chain_element<I + 1>(chain));
+        target = quantize_embedding<points_of<Ranges, path, QIn, element, pair::format>.weight, pair::q.weight,
+                                    pair::q.output, activation_value<pair::format>>(chain_element<I>(chain),
+                                                                                    chain_element<I + 1>(chain));
         fill_elements<Ranges, Path, target_type::output_quantization, output_format_of<target_type>, I + 2, J + 1>(
             chain, out);
       } else {

@@ -255,22 +255,29 @@ template <typename Quantized, bool Affine, bool HasBias, typename Float>
 /// | operand | what                                         |
 /// |---------|----------------------------------------------|
 /// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `qlayer_norm<Width, QIn, QOut>`              |
+/// | result  | `qlayer_norm<Width, QIn, QOut, false, Value>`  |
+///
+/// With `Value` `std::int16_t` (16x8: int16 inputs and outputs, both zero points 0), the int16 layer's limits:
+/// |gamma_j| / s_out held at 2^23, the shift 47 - e_j, the bias in 2^-8 output steps, f for D < C^2 2^30.
 ///
 /// Example:
 /// \code
 ///   constexpr auto norm_q = ctattn::quantize_layer_norm<q_x, q_norm>(model.norm);
+///   constexpr auto norm16 = ctattn::quantize_layer_norm<q_x16, q_norm16, std::int16_t>(model.norm);
+///   const auto h = ctattn::normalize(x16, norm16);   // q16matrix<n, 32, q_norm16>
 /// \endcode
-template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+template <quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t, typename T, auto Width,
+          bool Affine>
 [[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
   using Float = layer_norm<T, Width, Affine>;
   // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
   // lines of a broken rule's error.
   if constexpr (!detail::first_broken<
-                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, std::int8_t>>::check()) {
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, Value>>::check()) {
     return 0;
   } else {
-    return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
+    return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut, false, Value>, Affine, true>(
+        norm);
   }
 }
 
@@ -280,24 +287,28 @@ template <auto Width, quantization QIn, quantization QOut>
 using qrms_norm = qlayer_norm<Width, QIn, QOut, true>;
 
 /// A float RMSNorm (nn.RMSNorm: weight gamma, eps; or no weight) quantized for inputs QIn and outputs QOut, as
-/// `quantize_layer_norm` quantizes a LayerNorm (no bias): y_j = x_j / sqrt(mean(x^2) + eps) gamma_j in integers.
+/// `quantize_layer_norm` quantizes a LayerNorm (no bias): y_j = x_j / sqrt(mean(x^2) + eps) gamma_j in integers;
+/// int8 (`Value` `std::int8_t`, the default) or int16 (16x8).
 ///
 /// | operand | what                                         |
 /// |---------|----------------------------------------------|
 /// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `qrms_norm<Width, QIn, QOut>`                |
+/// | result  | `qlayer_norm<Width, QIn, QOut, true, Value>` (`qrms_norm`, `q16rms_norm`) |
 ///
-/// Example: `constexpr auto norm_q = ctattn::quantize_rms_norm<q_x, q_norm>(model.norm);`
-template <quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
+/// Example: `constexpr auto norm_q = ctattn::quantize_rms_norm<q_x, q_norm>(model.norm);`, or in 16x8
+/// `ctattn::quantize_rms_norm<q_x16, q_norm16, std::int16_t>(model.norm)`.
+template <quantization QIn, quantization QOut, detail::quantized_value Value = std::int8_t, typename T, auto Width,
+          bool Affine>
 [[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
   using Float = rms_norm<T, Width, Affine>;
   // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
   // lines of a broken rule's error.
   if constexpr (!detail::first_broken<
-                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, std::int8_t>>::check()) {
+                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, Value>>::check()) {
     return 0;
   } else {
-    return detail::quantized_norm_constants<qrms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
+    return detail::quantized_norm_constants<qlayer_norm<Float::input_extent, QIn, QOut, true, Value>, Affine, false>(
+        norm);
   }
 }
 
@@ -309,56 +320,6 @@ using q16layer_norm = qlayer_norm<Width, QIn, QOut, false, std::int16_t>;
 /// An int16 RMSNorm (16x8): `qlayer_norm` with `RootMeanSquare` and `Value` `std::int16_t`; its bias is 0.
 template <auto Width, quantization QIn, quantization QOut>
 using q16rms_norm = qlayer_norm<Width, QIn, QOut, true, std::int16_t>;
-
-/// A float LayerNorm quantized for 16x8 (int16 inputs QIn, int16 outputs QOut, both of zero point 0), as
-/// `quantize_layer_norm<QIn, QOut>` quantizes it for int8, with the int16 layer's limits: |gamma_j| / s_out held at
-/// 2^23, the shift 47 - e_j, the bias in 2^-8 output steps, f for D < C^2 2^30.
-///
-/// | operand | what                                         |
-/// |---------|----------------------------------------------|
-/// | `norm`  | `layer_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `q16layer_norm<Width, QIn, QOut>`            |
-///
-/// Example:
-/// \code
-///   constexpr auto norm16 = ctattn::quantize_layer_norm<q_x16, q_norm16, std::int16_t>(model.norm);
-///   const auto h = ctattn::normalize(x16, norm16);   // q16matrix<n, 32, q_norm16>
-/// \endcode
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto Width,
-          bool Affine>
-[[nodiscard]] constexpr auto quantize_layer_norm(const layer_norm<T, Width, Affine>& norm) noexcept {
-  using Float = layer_norm<T, Width, Affine>;
-  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
-  // lines of a broken rule's error.
-  if constexpr (!detail::first_broken<
-                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, false, std::int16_t>>::check()) {
-    return 0;
-  } else {
-    return detail::quantized_norm_constants<q16layer_norm<Float::input_extent, QIn, QOut>, Affine, true>(norm);
-  }
-}
-
-/// A float RMSNorm quantized for 16x8, as `quantize_layer_norm<QIn, QOut, std::int16_t>` (no bias).
-///
-/// | operand | what                                         |
-/// |---------|----------------------------------------------|
-/// | `norm`  | `rms_norm<T, Width, Affine>` (ctattn/layers/norm.hpp) |
-/// | result  | `q16rms_norm<Width, QIn, QOut>`              |
-///
-/// Example: `constexpr auto norm16 = ctattn::quantize_rms_norm<q_x16, q_norm16, std::int16_t>(model.norm);`
-template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activations, typename T, auto Width,
-          bool Affine>
-[[nodiscard]] constexpr auto quantize_rms_norm(const rms_norm<T, Width, Affine>& norm) noexcept {
-  using Float = rms_norm<T, Width, Affine>;
-  // Rationale: the layer's rules checked here, before its type is formed, so that the user's call is among the first
-  // lines of a broken rule's error.
-  if constexpr (!detail::first_broken<
-                    detail::quantized_layer_norm_type_rules<Float::width, QIn, QOut, true, std::int16_t>>::check()) {
-    return 0;
-  } else {
-    return detail::quantized_norm_constants<q16rms_norm<Float::input_extent, QIn, QOut>, Affine, false>(norm);
-  }
-}
 
 namespace detail {
 template <typename X, typename L>

@@ -169,8 +169,10 @@ template <quantization QIn, quantization QOut, std::same_as<std::int16_t> Activa
 
 namespace detail {
 // The quantized form of a float linear layer for activations of format F: `quantize_linear<QIn, QOut,
-// std::int16_t, Granularity>` (16x8, int8 weights) or `quantize_linear<QIn, QOut, Weights, Granularity>`. With
-// quantize_norm_as and quantize_activation_as (ctattn/quantized/transformer.hpp), the one place that picks.
+// std::int16_t, Granularity>` (16x8, int8 weights) or `quantize_linear<QIn, QOut, Weights, Granularity>`.
+// Rationale: the one layer whose two forms take different arguments (int8's a weight format, 16x8's none), so the
+// one quantizing function with a dispatcher; the others take the activations' element type (`Value`) as their third
+// argument, int8's the default.
 template <activation_format F, quantization QIn, quantization QOut, weight_format Weights,
           weight_granularity Granularity, typename Linear>
 [[nodiscard]] constexpr auto quantize_linear_as(const Linear& l) noexcept {

@@ -6,6 +6,7 @@
 /// `ctattn::qmatrix`: an int8 matrix whose quantization (scale and zero point) is part of its type, and the
 /// conversions between it and float matrices: `ctattn::quantize<Q>(x)` and `ctattn::dequantize(q)`.
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -151,6 +152,15 @@ template <quantization Q, FixedMatrix X>
     }
   }
   return q;
+}
+
+/// `quantize<Q>(x)` with the element type named, as the int16 form is (`quantize<Q, std::int16_t>(x)`,
+/// ctattn/quantized/q16matrix.hpp): one spelling for code written for either width.
+///
+/// Example: `const auto x_q = ctattn::quantize<q_x, std::int8_t>(x);   // the same as ctattn::quantize<q_x>(x)`
+template <quantization Q, std::same_as<std::int8_t> T, FixedMatrix X>
+[[nodiscard]] constexpr auto quantize(const X& x) noexcept -> basic_qmatrix<X::row_extent, X::column_extent, Q> {
+  return quantize<Q>(x);
 }
 
 /// The float matrix a quantized one stands for: scale x (q - zero_point), computed in double, rounded to float.

@@ -66,34 +66,6 @@ namespace detail {
 template <activation_format F>
 using activation_value = std::conditional_t<F == activation_format::int16, std::int16_t, std::int8_t>;
 
-// The quantized form of a float LayerNorm or RMSNorm, or activation, for activations of format F: with
-// `quantize_linear_as` (ctattn/quantized/q16linear.hpp), the one place that picks the int8 or the 16x8 quantizing
-// function.
-template <activation_format F, quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
-[[nodiscard]] constexpr auto quantize_norm_as(const layer_norm<T, Width, Affine>& norm) noexcept {
-  if constexpr (F == activation_format::int16) {
-    return quantize_layer_norm<QIn, QOut, std::int16_t>(norm);
-  } else {
-    return quantize_layer_norm<QIn, QOut>(norm);
-  }
-}
-template <activation_format F, quantization QIn, quantization QOut, typename T, auto Width, bool Affine>
-[[nodiscard]] constexpr auto quantize_norm_as(const rms_norm<T, Width, Affine>& norm) noexcept {
-  if constexpr (F == activation_format::int16) {
-    return quantize_rms_norm<QIn, QOut, std::int16_t>(norm);
-  } else {
-    return quantize_rms_norm<QIn, QOut>(norm);
-  }
-}
-template <activation_format F, quantization QIn, quantization QOut, typename Activation>
-[[nodiscard]] constexpr auto quantize_activation_as(const Activation& f) noexcept {
-  if constexpr (F == activation_format::int16) {
-    return quantize_activation<QIn, QOut, std::int16_t>(f);
-  } else {
-    return quantize_activation<QIn, QOut>(f);
-  }
-}
-
 // The steps of an int8 transformer layer L's residual blocks (ctattn/layers/detail/blocks.hpp), as the float layers':
 // block k's LayerNorm, the k-th of `norms`, and the int8 ADD into `L::sum_quantization<k>`.
 template <typename L, typename... Norms>
@@ -129,7 +101,7 @@ template <quantization In, auto Q, typename Activation, typename Layer, typename
 constexpr void quantize_feed_forward_into(Layer& q, const FeedForward& ff) noexcept {
   constexpr activation_format format = Layer::int16 ? activation_format::int16 : activation_format::int8;
   q.linear1 = quantize_linear_as<format, In, Q.hidden, Q.weights, Q.granularity>(ff.linear1);
-  q.activation = quantize_activation_as<format, Q.hidden, Q.activation>(Activation{});
+  q.activation = quantize_activation<Q.hidden, Q.activation, activation_value<format>>(Activation{});
   q.linear2 = quantize_linear_as<format, Q.activation, Q.feed_forward, Q.weights, Q.granularity>(ff.linear2);
 }
 
@@ -490,12 +462,12 @@ template <encoder_layer_quantizations Q, typename T, auto Width, std::size_t Hea
   constexpr quantization q_attention = result::attention_input;
   result q{};
   const auto& w = layer.self_attn.weights;
-  q.norm1 = detail::quantize_norm_as<Q.activations, result::norm1_input, Q.norm1>(layer.norm1);
+  q.norm1 = quantize_layer_norm<result::norm1_input, Q.norm1, typename result::value_type>(layer.norm1);
   q.self_attn =
       detail::quantize_attention_weights<Heads, detail::attention_projection_quantizations{
                                                     q_attention, q_attention, Q.query, Q.key, Q.value, Q.context,
                                                     Q.attention, Q.weights, Q.granularity, Q.activations}>(w);
-  q.norm2 = detail::quantize_norm_as<Q.activations, result::norm2_input, result::norm2_output>(layer.norm2);
+  q.norm2 = quantize_layer_norm<result::norm2_input, result::norm2_output, typename result::value_type>(layer.norm2);
   detail::quantize_feed_forward_into<result::feed_forward_input, Q, Activation>(q, layer.ff);
   return q;
 }
