@@ -2707,6 +2707,8 @@ struct int16_ops_defaults {
   static constexpr bool has_product_transposed = false;
   static constexpr bool has_add = false;
   static constexpr bool has_multiply = false;
+  /// Whether it has `row_max(x, n)`: the largest of n int16 values (the int16 softmax's first pass).
+  static constexpr bool has_row_max = false;
   /// Whether `fully_connected` takes rows of K terms.
   template <std::size_t K>
   static constexpr bool takes = false;
@@ -6657,6 +6659,30 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
     }
   }
 
+  static constexpr bool has_row_max = true;
+  /// The largest of x[0, n): two values a step, a word's halves against the two running maxima by `ssub16` (which
+  /// sets the GE flags of each half) and `sel` (which keeps each half's larger), 2 instructions an element against
+  /// the loop's 6; then the larger half, and an odd last element.
+  // Rationale: the pair in one asm statement, as `sel` reads the flags `ssub16` just set.
+  static std::int16_t row_max(const std::int16_t* x, std::size_t n) noexcept {
+    std::uint32_t best = 0x80008000u;
+    const std::int16_t* const pairs_end = x + (n - n % 2);
+    for (; x != pairs_end; x += 2) {
+      std::uint32_t word;
+      std::memcpy(&word, x, sizeof word);
+      std::uint32_t difference;
+      asm("ssub16 %[d], %[w], %[b]\n\tsel %[b], %[w], %[b]"
+          : [b] "+r"(best), [d] "=&r"(difference)
+          : [w] "r"(word)
+          : "cc");
+    }
+    const auto low = static_cast<std::int16_t>(best & 0xFFFFu);
+    const auto high = static_cast<std::int16_t>(best >> 16);
+    std::int16_t largest = low > high ? low : high;
+    if (n % 2 != 0 && *x > largest) largest = *x;
+    return largest;
+  }
+
   static constexpr bool has_product_transposed = true;
   /// Rows of a a `product_transposed` tile takes against one row of b.
   // Rationale: three rows' int64 accumulators (6 registers), the pair of b's terms and one of a's, the two pointers
@@ -7485,6 +7511,18 @@ struct helium_int16_ops : int16_ops_defaults {
   }
   /// Whether `multiply` takes this multiplier.
   static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return helium_int8_ops::takes(m); }
+
+  static constexpr bool has_row_max = true;
+  /// The largest of x[0, n) (the int16 softmax's first pass), 8 lanes a step folded into the running largest by
+  /// `vmaxv`, the last n % 8 by a tail-predicated load and a predicated `vmaxv` (inactive lanes take no part).
+  static std::int16_t row_max(const std::int16_t* x, std::size_t n) noexcept {
+    std::int16_t largest = -32768;
+    for (std::size_t i = 0; i < n; i += 8) {
+      const mve_pred16_t lanes = __arm_vctp16q(static_cast<std::uint32_t>(n - i));
+      largest = __arm_vmaxvq_p_s16(largest, __arm_vldrhq_z_s16(x + i, lanes), lanes);
+    }
+    return largest;
+  }
 
   /// kernels/int16.hpp's `int16_add_rows` at run time over n elements, 8 a step: one load of 8 int16 lanes per
   /// operand, widened into two int32 vectors already shifted left by 15 (`vshllb`, `vshllt`: the even and the odd
@@ -10886,17 +10924,28 @@ constexpr void int16_lookup_rows(const std::int16_t (&x)[R][C], std::int16_t (&y
 // Rationale: the input multiplier a template argument and the function not inlined into the loop over rows: there
 // the loop's own values took the registers the row's loop needs, and GCC kept the row's largest value, the multiplier
 // and the table's address on the stack (Cortex-M4F); here each is a register or a constant.
-template <math::quantized_multiplier Input>
+template <math::quantized_multiplier Input, typename Ops = int16_product_ops>
 [[gnu::noinline]] constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::size_t n) noexcept {
-  std::int16_t largest = std::numeric_limits<std::int16_t>::min();
-  for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
+  const auto loop_max = [&] {
+    std::int16_t largest = std::numeric_limits<std::int16_t>::min();
+    for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
+    return largest;
+  };
+  std::int16_t largest = 0;
+  if constexpr (declared_ops<Ops, int16_ops_defaults>::has_row_max) {
+    largest = std::is_constant_evaluated() ? loop_max() : Ops::row_max(x, n);
+  } else {
+    largest = loop_max();
+  }
   constexpr output_requantizer scale{Input.multiplier, Input.shift, 0};
   const std::int16_t* exp_middle = int16_softmax_tables::exp + 256;
   std::int32_t sum = 0;
-  for (std::size_t c = 0; c < n; ++c) {
-    const std::int32_t scaled = scale.scaled(std::int32_t{x[c]} - largest);
+  // Rationale: the loop over pointers that advance to an end, so that it keeps no count besides them.
+  std::int16_t* out = y;
+  for (const std::int16_t* in = x; in != x + n; ++in, ++out) {
+    const std::int32_t scaled = scale.scaled(std::int32_t{*in} - largest);
     const std::int32_t e = int16_table_read(saturate_to<std::int16_t>(scaled + 32767), exp_middle);
-    y[c] = static_cast<std::int16_t>(e);
+    *out = static_cast<std::int16_t>(e);
     sum += e;
   }
   // sum >= 32762 (the largest element's entry), so 1 <= headroom <= 17.
@@ -10908,9 +10957,10 @@ template <math::quantized_multiplier Input>
   // 2^29) fit an int32: TFLite's int64 product, in one `mul`.
   const int right = 31 - headroom;
   const std::int32_t rounding = std::int32_t{1} << (right - 1);
-  for (std::size_t c = 0; c < n; ++c) {
-    const std::int32_t scaled = (std::int32_t{y[c]} * reciprocal + rounding) >> right;
-    y[c] = static_cast<std::int16_t>(scaled > 32767 ? 32767 : scaled);
+  // Rationale: the product >= 0, so saturating it to int16 clamps it to 32767 as TFLite does (one `ssat` where the
+  // core has it); the loop over a pointer to an end, as the e^x loop.
+  for (std::int16_t* at = y; at != y + n; ++at) {
+    *at = saturate_to<std::int16_t>((std::int32_t{*at} * reciprocal + rounding) >> right);
   }
 }
 

@@ -94,6 +94,30 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
     }
   }
 
+  static constexpr bool has_row_max = true;
+  /// The largest of x[0, n): two values a step, a word's halves against the two running maxima by `ssub16` (which
+  /// sets the GE flags of each half) and `sel` (which keeps each half's larger), 2 instructions an element against
+  /// the loop's 6; then the larger half, and an odd last element.
+  // Rationale: the pair in one asm statement, as `sel` reads the flags `ssub16` just set.
+  static std::int16_t row_max(const std::int16_t* x, std::size_t n) noexcept {
+    std::uint32_t best = 0x80008000u;
+    const std::int16_t* const pairs_end = x + (n - n % 2);
+    for (; x != pairs_end; x += 2) {
+      std::uint32_t word;
+      std::memcpy(&word, x, sizeof word);
+      std::uint32_t difference;
+      asm("ssub16 %[d], %[w], %[b]\n\tsel %[b], %[w], %[b]"
+          : [b] "+r"(best), [d] "=&r"(difference)
+          : [w] "r"(word)
+          : "cc");
+    }
+    const auto low = static_cast<std::int16_t>(best & 0xFFFFu);
+    const auto high = static_cast<std::int16_t>(best >> 16);
+    std::int16_t largest = low > high ? low : high;
+    if (n % 2 != 0 && *x > largest) largest = *x;
+    return largest;
+  }
+
   static constexpr bool has_product_transposed = true;
   /// Rows of a a `product_transposed` tile takes against one row of b.
   // Rationale: three rows' int64 accumulators (6 registers), the pair of b's terms and one of a's, the two pointers

@@ -155,6 +155,18 @@ struct helium_int16_ops : int16_ops_defaults {
   /// Whether `multiply` takes this multiplier.
   static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return helium_int8_ops::takes(m); }
 
+  static constexpr bool has_row_max = true;
+  /// The largest of x[0, n) (the int16 softmax's first pass), 8 lanes a step folded into the running largest by
+  /// `vmaxv`, the last n % 8 by a tail-predicated load and a predicated `vmaxv` (inactive lanes take no part).
+  static std::int16_t row_max(const std::int16_t* x, std::size_t n) noexcept {
+    std::int16_t largest = -32768;
+    for (std::size_t i = 0; i < n; i += 8) {
+      const mve_pred16_t lanes = __arm_vctp16q(static_cast<std::uint32_t>(n - i));
+      largest = __arm_vmaxvq_p_s16(largest, __arm_vldrhq_z_s16(x + i, lanes), lanes);
+    }
+    return largest;
+  }
+
   /// kernels/int16.hpp's `int16_add_rows` at run time over n elements, 8 a step: one load of 8 int16 lanes per
   /// operand, widened into two int32 vectors already shifted left by 15 (`vshllb`, `vshllt`: the even and the odd
   /// lanes), each scaled by its multiplier (`helium_int8_ops::scaled`: `output_requantizer::scaled`'s value), summed,

@@ -326,17 +326,28 @@ constexpr void int16_lookup_rows(const std::int16_t (&x)[R][C], std::int16_t (&y
 // Rationale: the input multiplier a template argument and the function not inlined into the loop over rows: there
 // the loop's own values took the registers the row's loop needs, and GCC kept the row's largest value, the multiplier
 // and the table's address on the stack (Cortex-M4F); here each is a register or a constant.
-template <math::quantized_multiplier Input>
+template <math::quantized_multiplier Input, typename Ops = int16_product_ops>
 [[gnu::noinline]] constexpr void int16_softmax_row(const std::int16_t* x, std::int16_t* y, std::size_t n) noexcept {
-  std::int16_t largest = std::numeric_limits<std::int16_t>::min();
-  for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
+  const auto loop_max = [&] {
+    std::int16_t largest = std::numeric_limits<std::int16_t>::min();
+    for (std::size_t c = 0; c < n; ++c) largest = x[c] > largest ? x[c] : largest;
+    return largest;
+  };
+  std::int16_t largest = 0;
+  if constexpr (declared_ops<Ops, int16_ops_defaults>::has_row_max) {
+    largest = std::is_constant_evaluated() ? loop_max() : Ops::row_max(x, n);
+  } else {
+    largest = loop_max();
+  }
   constexpr output_requantizer scale{Input.multiplier, Input.shift, 0};
   const std::int16_t* exp_middle = int16_softmax_tables::exp + 256;
   std::int32_t sum = 0;
-  for (std::size_t c = 0; c < n; ++c) {
-    const std::int32_t scaled = scale.scaled(std::int32_t{x[c]} - largest);
+  // Rationale: the loop over pointers that advance to an end, so that it keeps no count besides them.
+  std::int16_t* out = y;
+  for (const std::int16_t* in = x; in != x + n; ++in, ++out) {
+    const std::int32_t scaled = scale.scaled(std::int32_t{*in} - largest);
     const std::int32_t e = int16_table_read(saturate_to<std::int16_t>(scaled + 32767), exp_middle);
-    y[c] = static_cast<std::int16_t>(e);
+    *out = static_cast<std::int16_t>(e);
     sum += e;
   }
   // sum >= 32762 (the largest element's entry), so 1 <= headroom <= 17.
@@ -348,9 +359,10 @@ template <math::quantized_multiplier Input>
   // 2^29) fit an int32: TFLite's int64 product, in one `mul`.
   const int right = 31 - headroom;
   const std::int32_t rounding = std::int32_t{1} << (right - 1);
-  for (std::size_t c = 0; c < n; ++c) {
-    const std::int32_t scaled = (std::int32_t{y[c]} * reciprocal + rounding) >> right;
-    y[c] = static_cast<std::int16_t>(scaled > 32767 ? 32767 : scaled);
+  // Rationale: the product >= 0, so saturating it to int16 clamps it to 32767 as TFLite does (one `ssat` where the
+  // core has it); the loop over a pointer to an end, as the e^x loop.
+  for (std::int16_t* at = y; at != y + n; ++at) {
+    *at = saturate_to<std::int16_t>((std::int32_t{*at} * reciprocal + rounding) >> right);
   }
 }
 

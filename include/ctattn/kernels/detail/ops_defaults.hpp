@@ -98,6 +98,8 @@ struct int16_ops_defaults {
   static constexpr bool has_product_transposed = false;
   static constexpr bool has_add = false;
   static constexpr bool has_multiply = false;
+  /// Whether it has `row_max(x, n)`: the largest of n int16 values (the int16 softmax's first pass).
+  static constexpr bool has_row_max = false;
   /// Whether `fully_connected` takes rows of K terms.
   template <std::size_t K>
   static constexpr bool takes = false;
