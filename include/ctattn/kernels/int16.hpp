@@ -359,11 +359,19 @@ template <math::quantized_multiplier Input, typename Ops = int16_product_ops>
   // 2^29) fit an int32: TFLite's int64 product, in one `mul`.
   const int right = 31 - headroom;
   const std::int32_t rounding = std::int32_t{1} << (right - 1);
-  // Rationale: the product >= 0, so saturating it to int16 clamps it to 32767 as TFLite does (one `ssat` where the
-  // core has it); the loop over a pointer to an end, as the e^x loop.
+  // Rationale: the product >= 0, so only 32767 bounds it, as TFLite clamps it. Where the core saturates, one `ssat`
+  // (which clamps both sides) and the loop over a pointer to an end (one instruction an element fewer on the M4F);
+  // elsewhere the one-sided compare and the loop by index (on Armv6-M the pointer form spilled to the stack).
+#if defined(__ARM_FEATURE_SAT)
   for (std::int16_t* at = y; at != y + n; ++at) {
     *at = saturate_to<std::int16_t>((std::int32_t{*at} * reciprocal + rounding) >> right);
   }
+#else
+  for (std::size_t c = 0; c < n; ++c) {
+    const std::int32_t scaled = (std::int32_t{y[c]} * reciprocal + rounding) >> right;
+    y[c] = static_cast<std::int16_t>(scaled > 32767 ? 32767 : scaled);
+  }
+#endif
 }
 
 /// The fractional bits of the int16 LayerNorm's output before its rounding (step 6 of quantized/norm.hpp's
