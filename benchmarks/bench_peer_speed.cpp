@@ -5,6 +5,9 @@
 //   fp32 fully connected  y = x W^T + b, W out x in (PyTorch), rows x in x out as below    2 rows in out flops
 //   int8 fully connected  the same layer quantized as TFLite does: asymmetric int8 input and output (nonzero zero
 //                         points), int8 weights with one symmetric scale per output channel, int32 bias, int8 output
+//   16x8, int4 weights    the same layer in TFLite's 16x8 mode (int16 activations, int8 weights, int64 bias) and with
+//                         per-channel int4 weights: ctattn alone (no peer here has either), against its int8 layer
+//                         and the fastest int8 peer
 //   attention             softmax(Q K^T / sqrt(d)) V, one head, n_q = n_kv = n, d_k = d_v = d   4 n^2 d flops
 //   fma_peak              the core's fp32 FMA rate, from a loop of register-only FMAs (zmm with AVX-512, else ymm)
 //
@@ -322,6 +325,11 @@ constexpr ctattn::quantization float32_scaled(ctattn::quantization q) {
 constexpr ctattn::quantization int8_input = float32_scaled(ctattn::quantization_for_range(-1.0, 1.5));
 constexpr ctattn::quantization int8_output = float32_scaled(ctattn::quantization_for_range(-1.5, 1.25));
 static_assert(int8_input.zero_point != 0 && int8_output.zero_point != 0);
+// The 16x8 layer's int16 activations over the same ranges (symmetric, zero point 0).
+constexpr ctattn::quantization int16_input =
+    float32_scaled(ctattn::quantization_for_range({-1.0, 1.5}, ctattn::activation_format::int16));
+constexpr ctattn::quantization int16_output =
+    float32_scaled(ctattn::quantization_for_range({-1.5, 1.25}, ctattn::activation_format::int16));
 
 template <std::size_t Rows, std::size_t In, std::size_t Out>
 struct fc_case {
@@ -342,6 +350,16 @@ struct fc_case {
   int8_layer layer_q_per_tensor;
   float channel_scale[Out]{};
   float tensor_scale = 0.0f;
+
+  // ctattn, the two forms no peer here has: 16x8 (int16 activations, per-channel int8 weights, int64 bias) and int4
+  // weights (per channel, int8 activations), the same float layer quantized.
+  using int16_layer = ctattn::q16linear<In, Out, int16_input, int16_output>;
+  using int4_layer = ctattn::qlinear<In, Out, int8_input, int8_output, ctattn::weight_format::int4>;
+  ctattn::q16matrix<Rows, In, int16_input> x_16;
+  ctattn::q16matrix<Rows, Out, int16_output> y_16;
+  int16_layer layer_16;
+  ctattn::qmatrix<Rows, Out, int8_output> y_q4;
+  int4_layer layer_q4;
 
   // Eigen.
   eigen_matrix<Rows, In> eigen_x;
@@ -393,6 +411,9 @@ struct fc_case {
     layer_q_per_tensor =
         ctattn::quantize_linear<int8_input, int8_output>(layer, ctattn::channel_scales<Out>(tensor_scales));
     x_q = ctattn::quantize<int8_input>(x);
+    layer_16 = ctattn::quantize_linear<int16_input, int16_output, std::int16_t>(layer);
+    x_16 = ctattn::quantize<int16_input, std::int16_t>(x);
+    layer_q4 = ctattn::quantize_linear<int8_input, int8_output, ctattn::weight_format::int4>(layer);
 
     std::memcpy(peer_x_q.data(), x_q.elements, Rows * In);
     std::memcpy(peer_w_q.data(), layer_q.weight, Out * In);
@@ -488,6 +509,10 @@ struct fc_case {
     eigen_y.rowwise() += eigen_b;
   }
   void run_ctattn_int8() { ctattn::project_into(y_q, x_q, layer_q); }
+  // Rationale: `project`, as the 16x8 layer has no `project_into`: the copy of its result (at most 2 KiB here) is
+  // timed with it.
+  void run_ctattn_int16() { y_16 = ctattn::project(x_16, layer_16); }
+  void run_ctattn_int4() { ctattn::project_into(y_q4, x_q, layer_q4); }
 
   // Runs every implementation once and compares the outputs with ctattn's.
   bool outputs_agree(const std::string& label) {
@@ -675,6 +700,8 @@ bool add_fc_case(std::vector<table_row>& fp32_rows, std::vector<table_row>& int8
   });
   register_kernel(int8 + "/xnnpack_qc8_conv1x1", flops, [&c] { xnn_run(c.xnn_qc8); });
   register_kernel(int8 + "/xnnpack_qs8_per_tensor", flops, [&c] { xnn_run(c.xnn_qs8); });
+  register_kernel(int8 + "/ctattn_16x8", flops, [&c] { c.run_ctattn_int16(); });
+  register_kernel(int8 + "/ctattn_int4_weights", flops, [&c] { c.run_ctattn_int4(); });
   fp32_rows.push_back({label, fp32, flops,
                        "matmul " + c.onednn_matmul_fp32.implementation + ", inner_product " +
                            c.onednn_inner_product_fp32.implementation});
@@ -780,6 +807,31 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
       std::printf(" %s %s;", name.c_str(), format_time(time(name)).c_str());
     std::printf("\n");
   }
+
+  std::printf(
+      "\n### 16x8 and int4 weights (ctattn only: neither oneDNN 2.6 nor XNNPACK 2022-02 has either operation)\n\n");
+  std::printf(
+      "| case | ctattn int8 | ctattn 16x8 | 16x8 / int8 | 16x8 MAC/s %% of FP32 FMA peak MAC/s | ctattn int4 weights | "
+      "int4 / int8 | int8 best peer / ctattn 16x8 |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const table_row& row : int8_rows) {
+    const double int8 = time(row.prefix + "/ctattn");
+    const double int16 = time(row.prefix + "/ctattn_16x8");
+    const double int4 = time(row.prefix + "/ctattn_int4_weights");
+    const auto exact_time = [&](const char* name) {
+      return inexact_peers().count(row.prefix + name) != 0 ? not_applicable : time(row.prefix + name);
+    };
+    const double best_peer = fastest(fastest(exact_time("/onednn_matmul"), exact_time("/onednn_inner_product")),
+                                     exact_time("/xnnpack_qc8_conv1x1"));
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(int8).c_str(),
+                format_time(int16).c_str(), format_number("%.2f", int16 / int8).c_str(),
+                format_number("%.1f%%", 100.0 * row.flops / int16 / peak).c_str(), format_time(int4).c_str(),
+                format_number("%.2f", int4 / int8).c_str(), format_number("%.2f", best_peer / int16).c_str());
+  }
+  std::printf(
+      "\n16x8: int16 activations, per-channel int8 weights, int64 bias (TFLite's 16x8); int4 weights: per channel, "
+      "two a byte, int8 activations. ctattn's int16 kernels: %s.\n",
+      ctattn::int8_backend_name);
 
   // A run filtered to the layers (--benchmark_filter) timed no attention: no table of dashes.
   bool attention_timed = false;

@@ -5815,8 +5815,9 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`'s bits (by the int8
 /// kernels' `output_requantizer::scaled`: one `smmlar` on the DSP extension), as TFLite picks the
 /// overload by the accumulator's type. Every kernel here is the scalar loop, but at run time where the build's int8
-/// row has int16 kernels (`int16_ops`): the products on the Cortex-M DSP extension (kernels/arm_dsp_int16.hpp), and
-/// the products, ADD and MUL with Helium (kernels/helium_int16.hpp); the same bits.
+/// row has int16 kernels (`int16_ops`): the products on the Cortex-M DSP extension (kernels/arm_dsp_int16.hpp), the
+/// products, ADD and MUL with Helium (kernels/helium_int16.hpp), and the products on AVX2, AVX-512 and NEON
+/// (kernels/avx2_int16.hpp, avx512_int16.hpp, neon_int16.hpp over kernels/detail/int16_simd.hpp); the same bits.
 ///
 /// Example:
 /// \code
@@ -6869,6 +6870,443 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
 
 #endif  // CTATTN_KERNELS_ARM_DSP_INT16_HPP
 // ---------------------------------------- ctattn/kernels/int16.hpp (continued)
+// ---------------------------------------- ctattn/kernels/avx2_int16.hpp
+#ifndef CTATTN_KERNELS_AVX2_INT16_HPP
+#define CTATTN_KERNELS_AVX2_INT16_HPP
+
+/// \file
+/// AVX2's int16 products (the avx2 and avx2_vnni rows' `int16_ops`): kernels/detail/int16_simd.hpp's 16x8
+/// fully-connected kernel and int16 batch matmul on 16 int16 terms a ymm register, `vpmaddwd` into 8 int32 lanes;
+/// int8 weights sign-extended by `vpmovsxbw` as they are loaded.
+///
+/// Tested by the backend test (tests/backend/, test_backend_avx2: tests/support/int16_cases.hpp, each kernel against
+/// sums taken term by term over every tail and TFLite Micro's arithmetic).
+///
+/// Example: `static_assert(ctattn::detail::avx2_int16_lanes::step == 16);` (on an AVX2 target)
+
+
+// ---------------------------------------- ctattn/kernels/detail/int16_simd.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT16_SIMD_HPP
+#define CTATTN_KERNELS_DETAIL_INT16_SIMD_HPP
+
+/// \file
+/// The int16 products of the desktop backends (AVX2, AVX-512, NEON), written once over a backend's lanes: the 16x8
+/// fully-connected kernel (kernels/int16.hpp's `int16_fully_connected`) and the int16 batch matmul
+/// (`int16_product_transposed`). A backend supplies the lanes (`L`, below); `int16_simd_ops<L>` is its row's
+/// `int16_ops`.
+///
+/// | lanes member                  | what it is                                                            |
+/// |-------------------------------|-----------------------------------------------------------------------|
+/// | `step`                        | int16 terms a register holds (2 per int32 lane)                       |
+/// | `fc_rows`, `fc_channels`      | the 16x8 kernel's tile: rows of x by channels of w                    |
+/// | `product_rows`, `product_columns` | the batch matmul's tile: rows of a by rows of b                   |
+/// | `terms`, `sums`               | a register of `step` int16 values; one of `step / 2` int32 lanes      |
+/// | `zero()`                      | int32 lanes of 0                                                      |
+/// | `load(const int16_t*)`        | `step` int16 values                                                   |
+/// | `load(const int8_t*)`         | `step` int8 values sign-extended to int16                             |
+/// | `multiply_add(s, a, b)`       | s + the products of a's and b's lanes, each int32 lane two of them    |
+/// | `high_byte(a)`, `low_byte(a)` | a >> 8 (arithmetic) and a & 0xFF, lane by lane: a = 256 high + low    |
+/// | `total(s)`                    | the sum of s's lanes, modulo 2^32                                     |
+/// | `add_totals<Shift>(s, t)`     | t[i] += total(s[i]) x 2^Shift in int64, for 4 registers at once       |
+/// | `requantizers`, `make_requantizers(q)` | 4 channels' `kernels::int64_requantizer`s, in lanes          |
+/// | `requantize(total, q, y)`     | y[j] = q[j](total[j]) for 4 channels' int64 sums, stored as 4 int16   |
+/// | `totals(s, t)`                | t[i] = `total(s[i])` for 4 registers at once                          |
+///
+/// The arithmetic: integer sums, exact, so the bits are the loop's.
+///   - 16x8: each product of int16 by int8 is at most 2^22 in magnitude, so the sum of a chunk of 256 terms is within
+///     2^30. The lanes add in int32 with wrap-around and `total` adds them modulo 2^32: a sum that fits in int32 comes
+///     out exact whatever the order, so each chunk's total is exact; the chunks add in int64 with the bias.
+///   - int16 x int16: a product reaches 2^30 and two -32768 x -32768 products overflow the int32 pair of
+///     `vpmaddwd`/`vmlal`, so each row of a is split into its high byte (in [-128, 127]) and low byte (in [0, 255]):
+///     a b = 256 (high b) + low b, and each part's sum over a chunk of 256 terms is within 2^31 - 2^23 (255 x 32768 x
+///     256 for the low one). The chunk's two totals are exact; 256 high + low goes into the int64 sum.
+///   - the last K % step terms by the scalar loop into the same int64 sums.
+///
+/// Example: `static_assert(ctattn::detail::int16_simd_ops<ctattn::detail::avx2_int16_lanes>::takes<16>);` (on an
+/// AVX2 target)
+// Rationale: the split of a's terms costs two instructions a register for a tile's `product_columns` rows of b, and
+// keeps the products in one `vpmaddwd` (one `vmlal` pair on NEON) into int32 lanes; widening every pair sum to int64
+// lanes instead costs three instructions and two int64 adds per register of terms.
+
+
+
+namespace ctattn::detail {
+
+/// Terms whose int32 totals are exact in both products (the file's comment).
+inline constexpr std::size_t int16_simd_chunk = 256;
+
+/// The int16 products on a backend's lanes L (the file's comment).
+template <typename L>
+struct int16_simd_ops : int16_ops_defaults {
+  static constexpr bool has_fully_connected = true;
+  static constexpr bool has_product_transposed = true;
+  /// Rows of at least one register of terms; shorter ones take kernels/int16.hpp's loop.
+  template <std::size_t K>
+  static constexpr bool takes = K >= L::step;
+  static_assert(int16_simd_chunk % L::step == 0, "a chunk is whole registers");
+
+  /// total[i] += total of s[i] times 2^Shift for n registers: 4 at a time by `L::add_totals`, the rest one by one.
+  template <int Shift, std::size_t n>
+  CTATTN_ALWAYS_INLINE static void add_totals(const typename L::sums (&s)[n], std::int64_t (&total)[n]) noexcept {
+#pragma GCC unroll 8
+    for (std::size_t i = 0; i + 4 <= n; i += 4) L::template add_totals<Shift>(&s[i], &total[i]);
+#pragma GCC unroll 4
+    for (std::size_t i = n - n % 4; i < n; ++i) total[i] += std::int64_t{L::total(s[i])} * (std::int64_t{1} << Shift);
+  }
+
+  /// total[r C + c] += sum_t x[r K + t] w[c K + t] for R rows of x against C channels of w (K terms each).
+  template <std::size_t K, std::size_t R, std::size_t C>
+  CTATTN_ALWAYS_INLINE static void fc_tile(const std::int16_t* x, const std::int8_t* w,
+                                           std::int64_t (&total)[R * C]) noexcept {
+    constexpr std::size_t whole = K - K % L::step;
+    for (std::size_t k0 = 0; k0 < whole; k0 += int16_simd_chunk) {
+      const std::size_t end = whole - k0 < int16_simd_chunk ? whole : k0 + int16_simd_chunk;
+      typename L::sums s[R * C];
+#pragma GCC unroll 16
+      for (std::size_t i = 0; i < R * C; ++i) s[i] = L::zero();
+      for (std::size_t k = k0; k < end; k += L::step) {
+        typename L::terms wv[C];
+#pragma GCC unroll 4
+        for (std::size_t c = 0; c < C; ++c) wv[c] = L::load(w + c * K + k);
+#pragma GCC unroll 4
+        for (std::size_t r = 0; r < R; ++r) {
+          const typename L::terms xv = L::load(x + r * K + k);
+#pragma GCC unroll 4
+          for (std::size_t c = 0; c < C; ++c) s[r * C + c] = L::multiply_add(s[r * C + c], xv, wv[c]);
+        }
+      }
+      add_totals<0>(s, total);
+    }
+    if constexpr (whole < K) {
+      for (std::size_t r = 0; r < R; ++r) {
+        for (std::size_t c = 0; c < C; ++c) {
+          std::int32_t t = 0;
+          for (std::size_t k = whole; k < K; ++k) t += std::int32_t{x[r * K + k]} * w[c * K + k];
+          total[r * C + c] += t;
+        }
+      }
+    }
+  }
+
+  /// The requantizers of C channels: each alone, and where C is 4 also in lanes.
+  template <std::size_t C>
+  struct channel_requantizers {
+    kernels::int64_requantizer each[C];
+    typename L::requantizers lanes;
+  };
+  template <std::size_t C, std::size_t MC, std::size_t... J>
+  CTATTN_ALWAYS_INLINE static channel_requantizers<C> requantizers_of(const math::quantized_multiplier (&m)[MC],
+                                                                      std::size_t c,
+                                                                      std::index_sequence<J...>) noexcept {
+    channel_requantizers<C> q{{kernels::int64_requantizer{m[MC == 1 ? 0 : c + J]}...}, {}};
+    if constexpr (C == 4) q.lanes = L::make_requantizers(q.each);
+    return q;
+  }
+
+  /// Rows i.. i + R - 1 of x against channels c.. c + C - 1 of w, with their biases, requantized into y.
+  template <std::size_t R, std::size_t C, std::size_t M, std::size_t K, std::size_t N>
+  CTATTN_ALWAYS_INLINE static void fc_outputs(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                                              const std::int64_t (&bias)[N], const channel_requantizers<C>& q,
+                                              std::size_t i, std::size_t c, std::int16_t (&y)[M][N]) noexcept {
+    std::int64_t total[R * C];
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < C; ++j) total[r * C + j] = bias[c + j];
+    }
+    fc_tile<K, R, C>(x[i], w[c], total);
+    if constexpr (C == 4) {
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) L::requantize(&total[r * C], q.lanes, &y[i + r][c]);
+    } else {
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+        for (std::size_t j = 0; j < C; ++j) y[i + r][c + j] = q.each[j](total[r * C + j]);
+      }
+    }
+  }
+
+  /// Channels c.. c + C - 1 against every row of x: tiles of `fc_rows` rows, then the last M % fc_rows.
+  // Rationale: each loop over whole tiles only where there is one (`if constexpr`): GCC -O3 warns of the tile's
+  // accesses past a smaller matrix even in a loop that never runs.
+  template <std::size_t C, std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  static void fc_channels(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K], const std::int64_t (&bias)[N],
+                          const math::quantized_multiplier (&m)[MC], std::size_t c, std::int16_t (&y)[M][N]) noexcept {
+    constexpr std::size_t R = L::fc_rows;
+    const channel_requantizers<C> q = requantizers_of<C>(m, c, std::make_index_sequence<C>{});
+    std::size_t i = 0;
+    if constexpr (M >= R) {
+      for (; i + R <= M; i += R) fc_outputs<R, C>(x, w, bias, q, i, c, y);
+    }
+    if constexpr (M % R != 0) fc_outputs<M % R, C>(x, w, bias, q, i, c, y);
+  }
+
+  /// kernels/int16.hpp's `int16_fully_connected` at run time: `fc_channels` (4) channels a pass over every row of x
+  /// (the pass's weights stay in the cache while the rows go by), the last N % 4 in one narrower pass.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  static void fully_connected(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                              const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                              std::int16_t (&y)[M][N]) noexcept {
+    constexpr std::size_t C = L::fc_channels;
+    static_assert(C == 4, "a pass's channels are requantized 4 at a time");
+    std::size_t c = 0;
+    if constexpr (N >= C) {
+      for (; c + C <= N; c += C) fc_channels<C>(x, w, bias, m, c, y);
+    }
+    if constexpr (N % C != 0) fc_channels<N % C>(x, w, bias, m, c, y);
+  }
+
+  /// total[r C + c] += sum_t a[r K + t] b[c K + t] for R rows of a against C rows of b, a split into its bytes.
+  template <std::size_t K, std::size_t R, std::size_t C>
+  CTATTN_ALWAYS_INLINE static void product_tile(const std::int16_t* a, const std::int16_t* b,
+                                                std::int64_t (&total)[R * C]) noexcept {
+    constexpr std::size_t whole = K - K % L::step;
+    for (std::size_t k0 = 0; k0 < whole; k0 += int16_simd_chunk) {
+      const std::size_t end = whole - k0 < int16_simd_chunk ? whole : k0 + int16_simd_chunk;
+      typename L::sums high[R * C], low[R * C];
+#pragma GCC unroll 16
+      for (std::size_t i = 0; i < R * C; ++i) high[i] = low[i] = L::zero();
+      for (std::size_t k = k0; k < end; k += L::step) {
+        typename L::terms ah[R], al[R];
+#pragma GCC unroll 4
+        for (std::size_t r = 0; r < R; ++r) {
+          const typename L::terms av = L::load(a + r * K + k);
+          ah[r] = L::high_byte(av);
+          al[r] = L::low_byte(av);
+        }
+#pragma GCC unroll 8
+        for (std::size_t c = 0; c < C; ++c) {
+          const typename L::terms bv = L::load(b + c * K + k);
+#pragma GCC unroll 4
+          for (std::size_t r = 0; r < R; ++r) {
+            high[r * C + c] = L::multiply_add(high[r * C + c], ah[r], bv);
+            low[r * C + c] = L::multiply_add(low[r * C + c], al[r], bv);
+          }
+        }
+      }
+      add_totals<8>(high, total);
+      add_totals<0>(low, total);
+    }
+    if constexpr (whole < K) {
+      for (std::size_t r = 0; r < R; ++r) {
+        for (std::size_t c = 0; c < C; ++c) {
+          std::int64_t t = 0;
+          for (std::size_t k = whole; k < K; ++k) t += std::int64_t{a[r * K + k]} * b[c * K + k];
+          total[r * C + c] += t;
+        }
+      }
+    }
+  }
+
+  /// out[i + r][j + c] for a tile of R rows of a by C rows of b.
+  template <std::size_t R, std::size_t C, std::size_t M, std::size_t K, std::size_t N>
+  CTATTN_ALWAYS_INLINE static void product_outputs(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                                   const kernels::int64_requantizer& q, std::size_t i, std::size_t j,
+                                                   std::int16_t (&out)[M][N]) noexcept {
+    std::int64_t total[R * C]{};
+    product_tile<K, R, C>(a[i], b[j], total);
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 8
+      for (std::size_t c = 0; c < C; ++c) out[i + r][j + c] = q(total[r * C + c]);
+    }
+  }
+
+  /// Rows i.. i + R - 1 of a against every row of b: tiles of `product_columns` rows of b, then the last ones.
+  template <std::size_t R, std::size_t M, std::size_t K, std::size_t N>
+  static void product_rows_of(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                              const kernels::int64_requantizer& q, std::size_t i, std::int16_t (&out)[M][N]) noexcept {
+    constexpr std::size_t C = L::product_columns;
+    std::size_t j = 0;
+    if constexpr (N >= C) {
+      for (; j + C <= N; j += C) product_outputs<R, C>(a, b, q, i, j, out);
+    }
+    if constexpr (N % C != 0) product_outputs<R, N % C>(a, b, q, i, j, out);
+  }
+
+  /// kernels/int16.hpp's `int16_product_transposed` at run time: tiles of `product_rows` rows of a, each split once
+  /// a register for `product_columns` rows of b.
+  template <std::size_t M, std::size_t K, std::size_t N>
+  static void product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                 math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+    constexpr std::size_t R = L::product_rows;
+    const kernels::int64_requantizer q{m};
+    std::size_t i = 0;
+    if constexpr (M >= R) {
+      for (; i + R <= M; i += R) product_rows_of<R>(a, b, q, i, out);
+    }
+    if constexpr (M % R != 0) product_rows_of<M % R>(a, b, q, i, out);
+  }
+};
+
+}  // namespace ctattn::detail
+
+#endif  // CTATTN_KERNELS_DETAIL_INT16_SIMD_HPP
+// ---------------------------------------- ctattn/kernels/avx2_int16.hpp (continued)
+
+#if defined(__AVX2__)
+
+#include <immintrin.h>
+
+namespace ctattn::detail {
+
+/// kernels/detail/int16_simd.hpp's lanes on a ymm register.
+struct avx2_int16_lanes {
+  static constexpr std::size_t step = 16;
+  // Rationale: of the 16 ymm registers, the 16x8 tile takes 8 sums, 4 channels' weights and a row; the batch
+  // matmul's 12 sums, a row of a's two bytes and a row of b.
+  static constexpr std::size_t fc_rows = 2;
+  static constexpr std::size_t fc_channels = 4;
+  static constexpr std::size_t product_rows = 1;
+  static constexpr std::size_t product_columns = 6;
+  using terms = __m256i;
+  using sums = __m256i;
+
+  static sums zero() noexcept { return _mm256_setzero_si256(); }
+  static terms load(const std::int16_t* p) noexcept { return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)); }
+  static terms load(const std::int8_t* p) noexcept {
+    return _mm256_cvtepi8_epi16(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+  }
+  static sums multiply_add(sums s, terms a, terms b) noexcept { return _mm256_add_epi32(s, _mm256_madd_epi16(a, b)); }
+  static terms high_byte(terms a) noexcept { return _mm256_srai_epi16(a, 8); }
+  static terms low_byte(terms a) noexcept { return _mm256_and_si256(a, _mm256_set1_epi16(0xFF)); }
+  static std::int32_t total(sums s) noexcept {
+    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(s), _mm256_extracti128_si256(s, 1));
+    t = _mm_add_epi32(t, _mm_unpackhi_epi64(t, t));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    return _mm_cvtsi128_si32(t);
+  }
+  /// t[i] += total(s[i]) x 2^Shift for 4 registers: `vphaddd` pairs them within each 128-bit half, the halves add,
+  /// and the 4 totals widen to int64 (`vpmovsxdq`).
+  template <int Shift>
+  static void add_totals(const sums* s, std::int64_t* t) noexcept {
+    const __m256i pairs = _mm256_hadd_epi32(_mm256_hadd_epi32(s[0], s[1]), _mm256_hadd_epi32(s[2], s[3]));
+    const __m256i wide =
+        _mm256_cvtepi32_epi64(_mm_add_epi32(_mm256_castsi256_si128(pairs), _mm256_extracti128_si256(pairs, 1)));
+    __m256i* p = reinterpret_cast<__m256i*>(t);
+    _mm256_storeu_si256(p, _mm256_add_epi64(_mm256_loadu_si256(p), _mm256_slli_epi64(wide, Shift)));
+  }
+  /// 4 channels' requantizers in int64 lanes: the reduced multiplier, the rounding term 2^(total - 1), the shift.
+  struct requantizers {
+    __m256i reduced, round, shift;
+  };
+  static requantizers make_requantizers(const kernels::int64_requantizer* q) noexcept {
+    const auto round = [&](int j) { return std::int64_t{1} << (q[j].total - 1); };
+    return {_mm256_setr_epi64x(q[0].reduced, q[1].reduced, q[2].reduced, q[3].reduced),
+            _mm256_setr_epi64x(round(0), round(1), round(2), round(3)),
+            _mm256_setr_epi64x(q[0].total, q[1].total, q[2].total, q[3].total)};
+  }
+  /// y[j] = q's j-th requantizer of total[j], 4 channels at once: the int64 product with the (positive) reduced
+  /// multiplier from its low and high words (`vpmuludq`, `vpmuldq`), the rounding term added, the arithmetic right
+  /// shift as a logical one of the value plus 2^63 less 2^(63 - shift) (AVX2 has no 64-bit arithmetic shift), the low
+  /// words kept (TFLite's narrowing to int32) and saturated to int16 by `vpackssdw`.
+  static void requantize(const std::int64_t* total, const requantizers& q, std::int16_t* y) noexcept {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(total));
+    const __m256i product = _mm256_add_epi64(
+        _mm256_mul_epu32(a, q.reduced), _mm256_slli_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), q.reduced), 32));
+    const __m256i top = _mm256_set1_epi64x(std::numeric_limits<std::int64_t>::min());
+    const __m256i shifted =
+        _mm256_sub_epi64(_mm256_srlv_epi64(_mm256_xor_si256(_mm256_add_epi64(product, q.round), top), q.shift),
+                         _mm256_srlv_epi64(top, q.shift));
+    const __m128i low =
+        _mm256_castsi256_si128(_mm256_permutevar8x32_epi32(shifted, _mm256_setr_epi32(0, 2, 4, 6, 0, 2, 4, 6)));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(y), _mm_packs_epi32(low, low));
+  }
+};
+
+/// The avx2 and avx2_vnni rows' int16 products.
+struct avx2_int16_ops : int16_simd_ops<avx2_int16_lanes> {};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX2__)
+
+#endif  // CTATTN_KERNELS_AVX2_INT16_HPP
+// ---------------------------------------- ctattn/kernels/int16.hpp (continued)
+// ---------------------------------------- ctattn/kernels/avx512_int16.hpp
+#ifndef CTATTN_KERNELS_AVX512_INT16_HPP
+#define CTATTN_KERNELS_AVX512_INT16_HPP
+
+/// \file
+/// AVX-512's int16 products (the avx512 and avx512_vnni rows' `int16_ops`): kernels/detail/int16_simd.hpp's 16x8
+/// fully-connected kernel and int16 batch matmul on 32 int16 terms a zmm register, `vpmaddwd` into 16 int32 lanes;
+/// int8 weights sign-extended by `vpmovsxbw` as they are loaded.
+///
+/// Tested by the backend test (tests/backend/, test_backend_avx512: tests/support/int16_cases.hpp, each kernel
+/// against sums taken term by term over every tail and TFLite Micro's arithmetic).
+///
+/// Example: `static_assert(ctattn::detail::avx512_int16_lanes::step == 32);` (on an AVX-512BW target)
+
+
+
+#if defined(__AVX512BW__)
+
+#include <immintrin.h>
+
+namespace ctattn::detail {
+
+/// kernels/detail/int16_simd.hpp's lanes on a zmm register.
+struct avx512_int16_lanes {
+  static constexpr std::size_t step = 32;
+  // Rationale: the 16x8 tile of 2 rows x 4 channels (8 sums, 4 channels' weights and a row), as AVX2's: with 4 rows
+  // (16 sums), 16x64x64 took 1.36x the time (bench_peer_speed's fc_int8 cases), each output's fold from 16 lanes
+  // outweighing the weights' widening shared by more rows. The batch matmul's tile: 24 sums, two rows of a's two
+  // bytes and a row of b, of the 32 zmm registers.
+  static constexpr std::size_t fc_rows = 2;
+  static constexpr std::size_t fc_channels = 4;
+  static constexpr std::size_t product_rows = 2;
+  static constexpr std::size_t product_columns = 6;
+  using terms = __m512i;
+  using sums = __m512i;
+
+  static sums zero() noexcept { return _mm512_setzero_si512(); }
+  static terms load(const std::int16_t* p) noexcept { return _mm512_loadu_si512(p); }
+  static terms load(const std::int8_t* p) noexcept {
+    return _mm512_cvtepi8_epi16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+  }
+  static sums multiply_add(sums s, terms a, terms b) noexcept { return _mm512_add_epi32(s, _mm512_madd_epi16(a, b)); }
+  static terms high_byte(terms a) noexcept { return _mm512_srai_epi16(a, 8); }
+  static terms low_byte(terms a) noexcept { return _mm512_and_si512(a, _mm512_set1_epi16(0xFF)); }
+  static std::int32_t total(sums s) noexcept {
+    // Rationale: the halves by the zero-masked extraction, as avx512_int8_ops::halves: GCC 12's unmasked forms read
+    // an uninitialized operand (-Wuninitialized).
+    const __m256i half =
+        _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, s, 0), _mm512_maskz_extracti64x4_epi64(0xF, s, 1));
+    __m128i t = _mm_add_epi32(_mm256_castsi256_si128(half), _mm256_extracti128_si256(half, 1));
+    t = _mm_add_epi32(t, _mm_unpackhi_epi64(t, t));
+    t = _mm_add_epi32(t, _mm_shuffle_epi32(t, 0xB1));
+    return _mm_cvtsi128_si32(t);
+  }
+  /// t[i] += total(s[i]) x 2^Shift for 4 registers: each folded to 8 lanes, then AVX2's (`avx2_int16_lanes`).
+  template <int Shift>
+  static void add_totals(const sums* s, std::int64_t* t) noexcept {
+    __m256i h[4];
+    for (int i = 0; i < 4; ++i) {
+      h[i] = _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, s[i], 0),
+                              _mm512_maskz_extracti64x4_epi64(0xF, s[i], 1));
+    }
+    avx2_int16_lanes::add_totals<Shift>(h, t);
+  }
+  /// AVX2's 4-channel requantization (`avx2_int16_lanes::requantize`).
+  using requantizers = avx2_int16_lanes::requantizers;
+  static requantizers make_requantizers(const kernels::int64_requantizer* q) noexcept {
+    return avx2_int16_lanes::make_requantizers(q);
+  }
+  static void requantize(const std::int64_t* total, const requantizers& q, std::int16_t* y) noexcept {
+    avx2_int16_lanes::requantize(total, q, y);
+  }
+};
+
+/// The avx512 and avx512_vnni rows' int16 products.
+struct avx512_int16_ops : int16_simd_ops<avx512_int16_lanes> {};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__AVX512BW__)
+
+#endif  // CTATTN_KERNELS_AVX512_INT16_HPP
+// ---------------------------------------- ctattn/kernels/int16.hpp (continued)
 // ---------------------------------------- ctattn/kernels/detail/int16_softmax_tables.hpp
 // GENERATED by scripts/make-int16-softmax-tables: do not edit.
 #ifndef CTATTN_KERNELS_DETAIL_INT16_SOFTMAX_TABLES_HPP
@@ -7742,8 +8180,152 @@ struct armv6m_int8_ops : int8_ops_defaults {
   }
 };
 
+/// The int16 products of Armv6-M, in assembly. The 16x8 fully-connected kernel (kernels/int16.hpp's
+/// `int16_fully_connected` at run time): as `armv6m_int8_ops`, one row of int16 x against two channels of int8 w a
+/// call, `ldrsh` for the input through its own index (Thumb-1 scales no index): 10 instructions per 2
+/// multiply-accumulates. Each call sums at most 256 terms in int32 (exact: products of at most 2^22); the chunks add
+/// into int64 with the bias, then TFLite's int64 requantization. The int16 batch matmul (`int16_product_transposed`):
+/// one row of a against one row of b a call, each product (at most 2^30) added into an int64 sum by `adds` and `adcs`:
+/// 8 instructions a term.
+///
+/// Example: `static_assert(ctattn::detail::armv6m_int16_ops::takes<64>);` (on an Armv6-M build)
+// Rationale: one function for every shape, its sizes at run time (`layer`), where the int8 kernel is a template: the
+// 16x8 layer's int64 bias and requantization, inlined into an instance per shape, took the micro:bit's test image of
+// the 16x8 cases past its flash (23 KiB more); the loop's instructions are the same either way.
+struct armv6m_int16_ops : int16_ops_defaults {
+  static constexpr bool has_fully_connected = true;
+  template <std::size_t K>
+  static constexpr bool takes = true;
+
+  /// sums[0] += sum_t x[t] w[t], sums[1] += sum_t x[t] w[ws + t], t < k (1 <= k <= 256).
+  // Rationale: in assembly for the reasons of `armv6m_int8_ops::channel_pair`; seven low registers (three bases, two
+  // indices, the input and a product) and the sums in r8 and r9.
+  [[gnu::noinline]] static void channel_pair(const std::int16_t* x, const std::int8_t* w, std::size_t ws, std::size_t k,
+                                             std::int32_t* sums) noexcept {
+    register const std::int16_t* x_end asm("r0") = x + k;
+    register const std::int8_t* first_end asm("r1") = w + k;
+    register const std::int8_t* second_end asm("r2") = w + ws + k;
+    register std::int32_t index asm("r3") = -static_cast<std::int32_t>(k);
+    register std::int32_t x_index asm("r4") = -2 * static_cast<std::int32_t>(k);
+    register std::int32_t value asm("r5");
+    register std::int32_t product asm("r6");
+    register std::int32_t first_sum asm("r8") = sums[0];
+    register std::int32_t second_sum asm("r9") = sums[1];
+    asm volatile(
+        ".syntax unified\n\t"
+        "1:\n\t"
+        "ldrsh %[v], [%[x], %[i]]\n\t"
+        "ldrsb %[p], [%[w0], %[k]]\n\t"
+        "muls %[p], %[v], %[p]\n\t"
+        "add %[s0], %[p]\n\t"
+        "ldrsb %[p], [%[w1], %[k]]\n\t"
+        "muls %[p], %[v], %[p]\n\t"
+        "add %[s1], %[p]\n\t"
+        "adds %[i], #2\n\t"
+        "adds %[k], #1\n\t"
+        "bne 1b\n\t"
+#if !defined(__ARM_ASM_SYNTAX_UNIFIED__) && !defined(__clang__)
+        ".syntax divided\n\t"
+#endif
+        : [s0] "+r"(first_sum), [s1] "+r"(second_sum), [k] "+l"(index), [i] "+l"(x_index), [v] "=&l"(value),
+          [p] "=&l"(product)
+        : [x] "l"(x_end), [w0] "l"(first_end), [w1] "l"(second_end)
+        : "cc", "memory");
+    sums[0] = first_sum;
+    sums[1] = second_sum;
+  }
+
+  /// The sums of row x (k terms) against channel w and, where `two`, channel w + k, added to total: chunks of 256
+  /// terms by `channel_pair` (a lone channel as a pair with itself).
+  static void channel_totals(const std::int16_t* x, const std::int8_t* w, std::size_t k, bool two,
+                             std::int64_t (&total)[2]) noexcept {
+    for (std::size_t k0 = 0; k0 < k; k0 += 256) {
+      const std::size_t n = k - k0 < 256 ? k - k0 : 256;
+      std::int32_t sums[2]{};
+      channel_pair(x + k0, w + k0, two ? k : 0, n, sums);
+      total[0] += sums[0];
+      total[1] += sums[1];
+    }
+  }
+
+  /// The layer, its sizes at run time: m rows of x (k terms), n channels of w, mc multipliers (1 or n).
+  [[gnu::noinline]] static void layer(const std::int16_t* x, const std::int8_t* w, const std::int64_t* bias,
+                                      const math::quantized_multiplier* m, std::size_t mc, std::int16_t* y,
+                                      std::size_t rows, std::size_t k, std::size_t n) noexcept {
+    for (std::size_t c = 0; c < n; c += 2) {
+      const bool two = c + 1 < n;
+      const kernels::int64_requantizer first{m[mc == 1 ? 0 : c]};
+      const kernels::int64_requantizer second{m[mc == 1 || !two ? 0 : c + 1]};
+      for (std::size_t r = 0; r < rows; ++r) {
+        std::int64_t total[2]{bias[c], two ? bias[c + 1] : 0};
+        channel_totals(x + r * k, w + c * k, k, two, total);
+        y[r * n + c] = first(total[0]);
+        if (two) y[r * n + c + 1] = second(total[1]);
+      }
+    }
+  }
+
+  static constexpr bool has_product_transposed = true;
+  /// sum_t a[t] b[t] over k >= 1 terms in int64: one row of a against one row of b.
+  // Rationale: in assembly, the int64 sum in two low registers (`adcs` reaches no high one) and both rows read
+  // through one index (both int16): 8 instructions a term, where the loop, compiled by GCC 12, took about 21.
+  [[gnu::noinline]] static std::int64_t row_product(const std::int16_t* a, const std::int16_t* b,
+                                                    std::size_t k) noexcept {
+    register const std::int16_t* a_end asm("r0") = a + k;
+    register const std::int16_t* b_end asm("r1") = b + k;
+    register std::int32_t index asm("r2") = -2 * static_cast<std::int32_t>(k);
+    register std::int32_t value asm("r3");
+    register std::int32_t product asm("r4");
+    register std::uint32_t low asm("r5") = 0;
+    register std::uint32_t high asm("r6") = 0;
+    asm volatile(
+        ".syntax unified\n\t"
+        "1:\n\t"
+        "ldrsh %[v], [%[a], %[i]]\n\t"
+        "ldrsh %[p], [%[b], %[i]]\n\t"
+        "muls %[p], %[v], %[p]\n\t"
+        "asrs %[v], %[p], #31\n\t"
+        "adds %[lo], %[p]\n\t"
+        "adcs %[hi], %[v]\n\t"
+        "adds %[i], #2\n\t"
+        "bne 1b\n\t"
+#if !defined(__ARM_ASM_SYNTAX_UNIFIED__) && !defined(__clang__)
+        ".syntax divided\n\t"
+#endif
+        : [lo] "+l"(low), [hi] "+l"(high), [i] "+l"(index), [v] "=&l"(value), [p] "=&l"(product)
+        : [a] "l"(a_end), [b] "l"(b_end)
+        : "cc", "memory");
+    return static_cast<std::int64_t>((std::uint64_t{high} << 32) | low);
+  }
+
+  /// The int16 batch matmul, its sizes at run time: rows x n outputs, each row of a (k terms) against each row of b.
+  [[gnu::noinline]] static void product(const std::int16_t* a, const std::int16_t* b, math::quantized_multiplier m,
+                                        std::int16_t* out, std::size_t rows, std::size_t k, std::size_t n) noexcept {
+    const kernels::int64_requantizer q{m};
+    for (std::size_t i = 0; i < rows; ++i) {
+      for (std::size_t j = 0; j < n; ++j) out[i * n + j] = q(row_product(a + i * k, b + j * k, k));
+    }
+  }
+
+  /// kernels/int16.hpp's `int16_product_transposed` at run time: `row_product` for each output.
+  template <std::size_t M, std::size_t K, std::size_t N>
+  static void product_transposed(const std::int16_t (&a)[M][K], const std::int16_t (&b)[N][K],
+                                 math::quantized_multiplier m, std::int16_t (&out)[M][N]) noexcept {
+    product(&a[0][0], &b[0][0], m, &out[0][0], M, K, N);
+  }
+
+  /// kernels/int16.hpp's `int16_fully_connected` at run time: channels in pairs over every row, then the last
+  /// channel where N is odd.
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t MC>
+  static void fully_connected(const std::int16_t (&x)[M][K], const std::int8_t (&w)[N][K],
+                              const std::int64_t (&bias)[N], const math::quantized_multiplier (&m)[MC],
+                              std::int16_t (&y)[M][N]) noexcept {
+    layer(&x[0][0], &w[0][0], bias, m, MC, &y[0][0], M, K, N);
+  }
+};
+
 // Rationale: Armv6-M has no integer SIMD, so no dot-product operations (`ops` is void and the other int8 kernels run
-// their scalar loops); its row runs the layers' products, in assembly.
+// their scalar loops); its row runs the layers' products, int8 and 16x8, in assembly.
 /// The int8 table's armv6m row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::armv6m> {
@@ -7752,7 +8334,7 @@ struct int8_backend<int8_backend_id::armv6m> {
   using product_ops = armv6m_int8_ops;
   using packed_ops = void;
   using int4_ops = void;
-  using int16_ops = void;
+  using int16_ops = armv6m_int16_ops;
 };
 
 }  // namespace ctattn::detail
@@ -8778,6 +9360,33 @@ struct avx2_packed_ops : avx2_packed_requantization {
   }
 };
 
+/// Int4 weights on AVX2 and AVX-512 (kernels/int4.hpp): unpacked 32 values a step, then the row's int8 product
+/// kernel. Per 16 bytes: the low nibbles masked and the high ones shifted down and masked, each sign-extended as
+/// (v ^ 8) - 8, then interleaved low first by `punpcklbw`/`punpckhbw`; the last values one at a time
+/// (`kernels::int4_value`).
+///
+/// Example: `static_assert(ctattn::detail::avx2_int4_ops::has_unpack);` (on an AVX2 target)
+struct avx2_int4_ops : int4_ops_defaults {
+  static constexpr bool has_unpack = true;
+  /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8.
+  static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
+    const __m128i nibble = _mm_set1_epi8(0x0F);
+    const __m128i eight = _mm_set1_epi8(8);
+    const std::size_t bytes = count / 2;
+    std::size_t i = 0;
+    for (; i + 16 <= bytes; i += 16) {
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(packed + i));
+      const __m128i low = _mm_sub_epi8(_mm_xor_si128(_mm_and_si128(b, nibble), eight), eight);
+      const __m128i high = _mm_sub_epi8(_mm_xor_si128(_mm_and_si128(_mm_srli_epi16(b, 4), nibble), eight), eight);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(values + 2 * i), _mm_unpacklo_epi8(low, high));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(values + 2 * i + 16), _mm_unpackhi_epi8(low, high));
+    }
+    for (std::size_t v = 2 * i; v < count; ++v) values[v] = kernels::int4_value(packed, v);
+  }
+};
+
+struct avx2_int16_ops;  // kernels/avx2_int16.hpp
+
 /// The int8 table's avx2 row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::avx2> {
@@ -8785,8 +9394,8 @@ struct int8_backend<int8_backend_id::avx2> {
   using ops = avx2_int8_ops;
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = avx2_int4_ops;
+  using int16_ops = avx2_int16_ops;
 };
 
 }  // namespace ctattn::detail
@@ -8842,8 +9451,8 @@ struct int8_backend<int8_backend_id::avx2_vnni> {
   using ops = avx2_int8_ops;
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_vnni_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = avx2_int4_ops;
+  using int16_ops = avx2_int16_ops;
 };
 
 }  // namespace ctattn::detail
@@ -9196,6 +9805,8 @@ struct avx512_int8_ops : int8_ops_defaults {
   }
 };
 
+struct avx512_int16_ops;  // kernels/avx512_int16.hpp
+
 // An AVX-512 target without VNNI packs its weights for AVX2's `vpmaddwd` kernel (kernels/avx2_int8.hpp): ctattn has no
 // zmm form of it.
 /// The int8 table's avx512 row (kernels/backend_rows.hpp).
@@ -9205,8 +9816,8 @@ struct int8_backend<int8_backend_id::avx512> {
   using ops = avx512_int8_ops;
   using product_ops = avx512_int8_ops;
   using packed_ops = avx2_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = avx2_int4_ops;
+  using int16_ops = avx512_int16_ops;
 };
 
 }  // namespace ctattn::detail
@@ -9457,8 +10068,8 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
   using ops = avx512_vnni_int8_ops;
   using product_ops = avx512_vnni_int8_ops;
   using packed_ops = avx512_vnni_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = avx2_int4_ops;
+  using int16_ops = avx512_int16_ops;
 };
 
 }  // namespace ctattn::detail
@@ -9509,6 +10120,30 @@ struct neon_int8_ops : int8_ops_defaults {
   static std::int32_t total(accumulator sum) noexcept { return vaddvq_s32(sum); }
 };
 
+/// Int4 weights on NEON (kernels/int4.hpp): unpacked 32 values a step, then the row's int8 product kernel. Per 16
+/// bytes, `shl` and `sshr` sign-extend the low nibbles, `sshr` the high ones, and `st2` interleaves them; the last
+/// values one at a time (`kernels::int4_value`).
+///
+/// Example: `static_assert(ctattn::detail::neon_int4_ops::has_unpack);` (on an AArch64 target)
+struct neon_int4_ops : int4_ops_defaults {
+  static constexpr bool has_unpack = true;
+  /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8.
+  static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
+    const std::size_t bytes = count / 2;
+    std::size_t i = 0;
+    for (; i + 16 <= bytes; i += 16) {
+      const int8x16_t b = vreinterpretq_s8_u8(vld1q_u8(packed + i));
+      int8x16x2_t pair;
+      pair.val[0] = vshrq_n_s8(vshlq_n_s8(b, 4), 4);
+      pair.val[1] = vshrq_n_s8(b, 4);
+      vst2q_s8(values + 2 * i, pair);
+    }
+    for (std::size_t v = 2 * i; v < count; ++v) values[v] = kernels::int4_value(packed, v);
+  }
+};
+
+struct neon_int16_ops;  // kernels/neon_int16.hpp
+
 /// The int8 table's neon row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::neon> {
@@ -9516,8 +10151,8 @@ struct int8_backend<int8_backend_id::neon> {
   using ops = neon_int8_ops;
   using product_ops = neon_int8_ops;
   using packed_ops = void;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = neon_int4_ops;
+  using int16_ops = neon_int16_ops;
 };
 
 #if defined(__ARM_FEATURE_DOTPROD)
@@ -9670,8 +10305,8 @@ struct int8_backend<int8_backend_id::neon_i8mm> {
   using ops = neon_dotprod_int8_ops;
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_i8mm_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = neon_int4_ops;
+  using int16_ops = neon_int16_ops;
 };
 
 #endif  // defined(__ARM_FEATURE_MATMUL_INT8)
@@ -9683,8 +10318,8 @@ struct int8_backend<int8_backend_id::neon_dotprod> {
   using ops = neon_dotprod_int8_ops;
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_dotprod_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = neon_int4_ops;
+  using int16_ops = neon_int16_ops;
 };
 
 #endif  // defined(__ARM_FEATURE_DOTPROD)
@@ -10648,10 +11283,104 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
 
 #endif  // CTATTN_KERNELS_INT8_HPP
 // ---------------------------------------- ctattn/kernels/int16.hpp (continued)
+// ---------------------------------------- ctattn/kernels/neon_int16.hpp
+#ifndef CTATTN_KERNELS_NEON_INT16_HPP
+#define CTATTN_KERNELS_NEON_INT16_HPP
+
+/// \file
+/// NEON's int16 products (AArch64; the neon, neon_dotprod and neon_i8mm rows' `int16_ops`):
+/// kernels/detail/int16_simd.hpp's 16x8 fully-connected kernel and int16 batch matmul on 8 int16 terms a register,
+/// `smlal` and `smlal2` into 4 int32 lanes; int8 weights widened by `sxtl` as they are loaded.
+///
+/// Tested by the backend test under qemu-aarch64 (tests/backend/, test_backend_neon: tests/support/int16_cases.hpp,
+/// each kernel against sums taken term by term over every tail and TFLite Micro's arithmetic).
+///
+/// Example: `static_assert(ctattn::detail::neon_int16_lanes::step == 8);` (on an AArch64 target)
+
+
+
+#if defined(__aarch64__) && defined(__ARM_NEON)
+
+#include <arm_neon.h>
+
+namespace ctattn::detail {
+
+/// kernels/detail/int16_simd.hpp's lanes on a 128-bit register.
+struct neon_int16_lanes {
+  static constexpr std::size_t step = 8;
+  // Rationale: of the 32 registers, the 16x8 tile takes 16 sums, 4 channels' weights and a row; the batch matmul's
+  // 24 sums, two rows of a's two bytes and a row of b.
+  static constexpr std::size_t fc_rows = 4;
+  static constexpr std::size_t fc_channels = 4;
+  static constexpr std::size_t product_rows = 2;
+  static constexpr std::size_t product_columns = 6;
+  using terms = int16x8_t;
+  using sums = int32x4_t;
+
+  static sums zero() noexcept { return vdupq_n_s32(0); }
+  static terms load(const std::int16_t* p) noexcept { return vld1q_s16(p); }
+  static terms load(const std::int8_t* p) noexcept { return vmovl_s8(vld1_s8(p)); }
+  static sums multiply_add(sums s, terms a, terms b) noexcept {
+    return vmlal_high_s16(vmlal_s16(s, vget_low_s16(a), vget_low_s16(b)), a, b);
+  }
+  static terms high_byte(terms a) noexcept { return vshrq_n_s16(a, 8); }
+  static terms low_byte(terms a) noexcept { return vandq_s16(a, vdupq_n_s16(0xFF)); }
+  static std::int32_t total(sums s) noexcept { return vaddvq_s32(s); }
+  /// t[i] += total(s[i]) x 2^Shift for 4 registers: three pairwise adds (`addp`), then widened to int64 (`sxtl`).
+  template <int Shift>
+  static void add_totals(const sums* s, std::int64_t* t) noexcept {
+    const int32x4_t totals = vpaddq_s32(vpaddq_s32(s[0], s[1]), vpaddq_s32(s[2], s[3]));
+    vst1q_s64(t, vaddq_s64(vld1q_s64(t), vshlq_n_s64(vmovl_s32(vget_low_s32(totals)), Shift)));
+    vst1q_s64(t + 2, vaddq_s64(vld1q_s64(t + 2), vshlq_n_s64(vmovl_high_s32(totals), Shift)));
+  }
+  /// 4 channels' requantizers, two channels a register: the reduced multiplier, the rounding term 2^(total - 1),
+  /// and the negated shift (`sshl` by a negative count shifts right, arithmetically).
+  struct requantizers {
+    uint32x2_t reduced[2];
+    int64x2_t round[2], shift[2];
+  };
+  static requantizers make_requantizers(const kernels::int64_requantizer* q) noexcept {
+    requantizers r{};
+    for (int h = 0; h < 2; ++h) {
+      const std::uint32_t reduced[2]{static_cast<std::uint32_t>(q[2 * h].reduced),
+                                     static_cast<std::uint32_t>(q[2 * h + 1].reduced)};
+      const std::int64_t round[2]{std::int64_t{1} << (q[2 * h].total - 1), std::int64_t{1} << (q[2 * h + 1].total - 1)};
+      const std::int64_t shift[2]{-q[2 * h].total, -q[2 * h + 1].total};
+      r.reduced[h] = vld1_u32(reduced);
+      r.round[h] = vld1q_s64(round);
+      r.shift[h] = vld1q_s64(shift);
+    }
+    return r;
+  }
+  /// y[j] = q's j-th requantizer of total[j], 4 channels at once: the int64 product with the (positive) reduced
+  /// multiplier from the low and high words (`umull`, `smull`), the rounding term added, `sshl` by the negated shift,
+  /// the low words kept (TFLite's narrowing to int32, `xtn`) and saturated to int16 (`sqxtn`).
+  static void requantize(const std::int64_t* total, const requantizers& q, std::int16_t* y) noexcept {
+    int32x2_t low[2];
+    for (int h = 0; h < 2; ++h) {
+      const int64x2_t a = vld1q_s64(total + 2 * h);
+      const uint64x2_t low_product = vmull_u32(vmovn_u64(vreinterpretq_u64_s64(a)), q.reduced[h]);
+      const int64x2_t high_product = vmull_s32(vshrn_n_s64(a, 32), vreinterpret_s32_u32(q.reduced[h]));
+      const int64x2_t product = vaddq_s64(vreinterpretq_s64_u64(low_product), vshlq_n_s64(high_product, 32));
+      low[h] = vmovn_s64(vshlq_s64(vaddq_s64(product, q.round[h]), q.shift[h]));
+    }
+    vst1_s16(y, vqmovn_s32(vcombine_s32(low[0], low[1])));
+  }
+};
+
+/// The NEON rows' int16 products.
+struct neon_int16_ops : int16_simd_ops<neon_int16_lanes> {};
+
+}  // namespace ctattn::detail
+
+#endif  // defined(__aarch64__) && defined(__ARM_NEON)
+
+#endif  // CTATTN_KERNELS_NEON_INT16_HPP
+// ---------------------------------------- ctattn/kernels/int16.hpp (continued)
 
 namespace ctattn::detail {
 /// The 16x8 operations of the int8 row this build runs (`int8_row::int16_ops`: the Cortex-M DSP's products,
-/// kernels/arm_dsp_int16.hpp, or Helium's, kernels/helium_int16.hpp), or `void`.
+/// kernels/arm_dsp_int16.hpp; Helium's, kernels/helium_int16.hpp; AVX2's, AVX-512's or NEON's), or `void`.
 using int16_product_ops = int8_row::int16_ops;
 /// The same as declared (kernels/detail/ops_defaults.hpp): the defaults where the row has none.
 using int16_declared = declared_ops<int16_product_ops, int16_ops_defaults>;
@@ -11035,8 +11764,9 @@ constexpr void int16_layer_norm_rows(const std::int16_t (&x)[R][C], std::int16_t
 ///      `fully_connected`: the Cortex-M DSP extension's, kernels/arm_dsp_int4.hpp, for K a multiple of 8): that
 ///      kernel, on the packed weights;
 ///   3. else blocks of `int4_block_channels` output channels unpacked to int8 on the stack (by the row's `unpack`
-///      where it has one: Helium's, 32 values a step; else the loop), each block's outputs the build's int8 product
-///      kernel (`run_product_requantized`), so every backend of the int8 table runs int4 layers too.
+///      where it has one: Helium's, AVX2's or NEON's, 32 values a step; else the loop), each block's outputs the
+///      build's int8 product kernel (`run_product_requantized`), so every backend of the int8 table runs int4 layers
+///      too.
 ///
 /// Example:
 /// \code
@@ -11230,7 +11960,8 @@ struct arm_dsp_int4_ops : int4_ops_defaults {
 
 namespace ctattn::detail {
 /// The int4-weight operations of the int8 row this build runs (`int8_row::int4_ops`: the Cortex-M DSP's product,
-/// kernels/arm_dsp_int4.hpp; Helium's unpacking, kernels/helium_int8.hpp), or `void` where the row has none.
+/// kernels/arm_dsp_int4.hpp; the unpacking of Helium, AVX2 or NEON, kernels/helium_int8.hpp, avx2_int8.hpp,
+/// neon_int8.hpp), or `void` where the row has none.
 using int4_product_ops = int8_row::int4_ops;
 
 /// The int4 operations as declared (kernels/detail/ops_defaults.hpp): `int4_product_ops`, or the defaults.

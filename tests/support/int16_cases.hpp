@@ -195,10 +195,11 @@ constexpr std::size_t softmax_mismatches(Read read) noexcept {
   return softmax_grid_mismatches(read, std::make_index_sequence<std::size(fx::softmax::scales)>{});
 }
 
-// The build's 16x8 fully-connected kernel (the Cortex-M DSP's paired blocks, Helium's passes of 4 channels, or the
-// loop's int32 chunks of 256 terms) against sums taken term by term in int64, over rows in blocks with a rest (M 1 to
-// 8, 13), every tail of 4 and of 8 terms (K 1 to 9, 31 to 33, 256, and 257: past the DSP kernel's widest rows and the
-// loop's chunk) and of 4 channels (N 4 to 7, by K), with extreme values: -32768 inputs, -128 weights, int64 biases
+// The build's 16x8 fully-connected kernel (the Cortex-M DSP's paired blocks, Helium's passes of 4 channels, AVX2's,
+// AVX-512's or NEON's tiles, or the loop's int32 chunks of 256 terms) against sums taken term by term in int64, over
+// rows in blocks with a rest (M 1 to 8, 13), every tail of 4 and of 8 terms (K 1 to 9, 31 to 33, 256, and 257: past the
+// DSP kernel's widest rows and the loop's chunk; 47: a register of 32 terms and 15, two of 16 and 15; 520: two chunks
+// of 256 and a rest; 47 and 520 not on Armv6-M) and of 4 channels (N 4 to 7, by K), with extreme values: -32768 inputs, -128 weights, int64 biases
 // near 2^40.
 template <std::size_t M, std::size_t K, typename Read>
 constexpr std::size_t kernel_shape_mismatches(Read read) noexcept {
@@ -258,14 +259,20 @@ constexpr std::size_t kernel_mismatches(Read read, std::index_sequence<K...>) no
          kernel_rows_mismatches<31>(read, std::make_index_sequence<8>{}) +
          kernel_rows_mismatches<32>(read, std::make_index_sequence<8>{}) +
          kernel_rows_mismatches<33>(read, std::make_index_sequence<8>{}) + kernel_shape_mismatches<6, 256>(read) +
-         kernel_shape_mismatches<7, 257>(read);
+         kernel_shape_mismatches<7, 257>(read)
+#if !defined(__ARM_ARCH_6M__)
+         + kernel_shape_mismatches<5, 47>(read) + kernel_shape_mismatches<3, 520>(read)
+#endif
+      ;
 }
 
 // The build's int16 batch-matmul kernel (the Cortex-M DSP's `smlald` blocks of 3 rows, by words or, where K % 4 is 0
-// and the operands are word-aligned, by `ldrd`; Helium's passes of 4 rows of b; or the loop) against sums taken term
-// by term in int64, M 1 to 7 (blocks with every rest), K 1 to 9, 12 and 33 (odd tails, every tail of 8, `ldrd`'s
-// loop once and three times, unrolled and not; 12 and the shifted operands not on Armv6-M) and N 4 to 7 (by K), with
-// -32768 x -32768 products, the operands word-aligned, and where K % 4 is 0 also not (`Shifted`).
+// and the operands are word-aligned, by `ldrd`; Helium's passes of 4 rows of b; the desktop backends' tiles of a split
+// into bytes; or the loop) against sums taken term by term in int64, M 1 to 7 (blocks with every rest), K 1 to 9, 12
+// and 33 (odd tails, every tail of 8, `ldrd`'s loop once and three times, unrolled and not; 12 and the shifted operands
+// not on Armv6-M), 47 (registers of 16 or 32 terms and a tail of 15) and 520 (the desktop kernels' two chunks of 256
+// and a rest; not on Armv6-M), and N 4 to 7 (by K), with -32768 x -32768 products, the operands word-aligned, and where K % 4 is 0 also
+// not (`Shifted`).
 template <std::size_t M, std::size_t K, bool Shifted, typename Read>
 constexpr std::size_t product_shape_mismatches(Read read) noexcept {
   constexpr std::size_t n = 4 + K % 4;
@@ -328,7 +335,11 @@ constexpr std::size_t product_kernel_mismatches(Read read, std::index_sequence<K
 #if !defined(__ARM_ARCH_6M__)
          product_rows_mismatches<12>(read, std::make_index_sequence<7>{}) +
 #endif
-         product_rows_mismatches<33>(read, std::make_index_sequence<7>{});
+         product_rows_mismatches<33>(read, std::make_index_sequence<7>{})
+#if !defined(__ARM_ARCH_6M__)
+         + product_shape_mismatches<3, 47, false>(read) + product_shape_mismatches<2, 520, false>(read)
+#endif
+      ;
 }
 
 // The build's int16 ADD and MUL kernels (Helium's 8 lanes a step, or the loop) against TFLite's formula element by

@@ -12,6 +12,7 @@
 #include <cstddef>
 
 #include "ctattn/kernels/backend_rows.hpp"
+#include "ctattn/kernels/detail/int4_packing.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
 
@@ -350,6 +351,33 @@ struct avx2_packed_ops : avx2_packed_requantization {
   }
 };
 
+/// Int4 weights on AVX2 and AVX-512 (kernels/int4.hpp): unpacked 32 values a step, then the row's int8 product
+/// kernel. Per 16 bytes: the low nibbles masked and the high ones shifted down and masked, each sign-extended as
+/// (v ^ 8) - 8, then interleaved low first by `punpcklbw`/`punpckhbw`; the last values one at a time
+/// (`kernels::int4_value`).
+///
+/// Example: `static_assert(ctattn::detail::avx2_int4_ops::has_unpack);` (on an AVX2 target)
+struct avx2_int4_ops : int4_ops_defaults {
+  static constexpr bool has_unpack = true;
+  /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8.
+  static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
+    const __m128i nibble = _mm_set1_epi8(0x0F);
+    const __m128i eight = _mm_set1_epi8(8);
+    const std::size_t bytes = count / 2;
+    std::size_t i = 0;
+    for (; i + 16 <= bytes; i += 16) {
+      const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(packed + i));
+      const __m128i low = _mm_sub_epi8(_mm_xor_si128(_mm_and_si128(b, nibble), eight), eight);
+      const __m128i high = _mm_sub_epi8(_mm_xor_si128(_mm_and_si128(_mm_srli_epi16(b, 4), nibble), eight), eight);
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(values + 2 * i), _mm_unpacklo_epi8(low, high));
+      _mm_storeu_si128(reinterpret_cast<__m128i*>(values + 2 * i + 16), _mm_unpackhi_epi8(low, high));
+    }
+    for (std::size_t v = 2 * i; v < count; ++v) values[v] = kernels::int4_value(packed, v);
+  }
+};
+
+struct avx2_int16_ops;  // kernels/avx2_int16.hpp
+
 /// The int8 table's avx2 row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::avx2> {
@@ -357,8 +385,8 @@ struct int8_backend<int8_backend_id::avx2> {
   using ops = avx2_int8_ops;
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = avx2_int4_ops;
+  using int16_ops = avx2_int16_ops;
 };
 
 }  // namespace ctattn::detail
@@ -414,8 +442,8 @@ struct int8_backend<int8_backend_id::avx2_vnni> {
   using ops = avx2_int8_ops;
   using product_ops = avx2_int8_ops;
   using packed_ops = avx2_vnni_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = avx2_int4_ops;
+  using int16_ops = avx2_int16_ops;
 };
 
 }  // namespace ctattn::detail

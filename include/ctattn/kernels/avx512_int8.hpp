@@ -187,6 +187,8 @@ struct avx512_int8_ops : int8_ops_defaults {
   }
 };
 
+struct avx512_int16_ops;  // kernels/avx512_int16.hpp
+
 // An AVX-512 target without VNNI packs its weights for AVX2's `vpmaddwd` kernel (kernels/avx2_int8.hpp): ctattn has no
 // zmm form of it.
 /// The int8 table's avx512 row (kernels/backend_rows.hpp).
@@ -196,8 +198,8 @@ struct int8_backend<int8_backend_id::avx512> {
   using ops = avx512_int8_ops;
   using product_ops = avx512_int8_ops;
   using packed_ops = avx2_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = avx2_int4_ops;
+  using int16_ops = avx512_int16_ops;
 };
 
 }  // namespace ctattn::detail
@@ -448,8 +450,8 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
   using ops = avx512_vnni_int8_ops;
   using product_ops = avx512_vnni_int8_ops;
   using packed_ops = avx512_vnni_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = avx2_int4_ops;
+  using int16_ops = avx512_int16_ops;
 };
 
 }  // namespace ctattn::detail

@@ -25,8 +25,9 @@
 /// (ADD, MUL, QUANTIZE, softmax's input) through `math::multiply_by_quantized_multiplier`'s bits (by the int8
 /// kernels' `output_requantizer::scaled`: one `smmlar` on the DSP extension), as TFLite picks the
 /// overload by the accumulator's type. Every kernel here is the scalar loop, but at run time where the build's int8
-/// row has int16 kernels (`int16_ops`): the products on the Cortex-M DSP extension (kernels/arm_dsp_int16.hpp), and
-/// the products, ADD and MUL with Helium (kernels/helium_int16.hpp); the same bits.
+/// row has int16 kernels (`int16_ops`): the products on the Cortex-M DSP extension (kernels/arm_dsp_int16.hpp), the
+/// products, ADD and MUL with Helium (kernels/helium_int16.hpp), and the products on AVX2, AVX-512 and NEON
+/// (kernels/avx2_int16.hpp, avx512_int16.hpp, neon_int16.hpp over kernels/detail/int16_simd.hpp); the same bits.
 ///
 /// Example:
 /// \code
@@ -43,17 +44,20 @@
 
 #include "ctattn/detail/config.hpp"
 #include "ctattn/kernels/arm_dsp_int16.hpp"
+#include "ctattn/kernels/avx2_int16.hpp"
+#include "ctattn/kernels/avx512_int16.hpp"
 #include "ctattn/kernels/detail/int16_requantize.hpp"
 #include "ctattn/kernels/detail/int16_softmax_tables.hpp"
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
 #include "ctattn/kernels/helium_int16.hpp"
 #include "ctattn/kernels/int8.hpp"
+#include "ctattn/kernels/neon_int16.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
 namespace ctattn::detail {
 /// The 16x8 operations of the int8 row this build runs (`int8_row::int16_ops`: the Cortex-M DSP's products,
-/// kernels/arm_dsp_int16.hpp, or Helium's, kernels/helium_int16.hpp), or `void`.
+/// kernels/arm_dsp_int16.hpp; Helium's, kernels/helium_int16.hpp; AVX2's, AVX-512's or NEON's), or `void`.
 using int16_product_ops = int8_row::int16_ops;
 /// The same as declared (kernels/detail/ops_defaults.hpp): the defaults where the row has none.
 using int16_declared = declared_ops<int16_product_ops, int16_ops_defaults>;

@@ -22,8 +22,9 @@
 ///      `fully_connected`: the Cortex-M DSP extension's, kernels/arm_dsp_int4.hpp, for K a multiple of 8): that
 ///      kernel, on the packed weights;
 ///   3. else blocks of `int4_block_channels` output channels unpacked to int8 on the stack (by the row's `unpack`
-///      where it has one: Helium's, 32 values a step; else the loop), each block's outputs the build's int8 product
-///      kernel (`run_product_requantized`), so every backend of the int8 table runs int4 layers too.
+///      where it has one: Helium's, AVX2's or NEON's, 32 values a step; else the loop), each block's outputs the
+///      build's int8 product kernel (`run_product_requantized`), so every backend of the int8 table runs int4 layers
+///      too.
 ///
 /// Example:
 /// \code
@@ -47,7 +48,8 @@
 
 namespace ctattn::detail {
 /// The int4-weight operations of the int8 row this build runs (`int8_row::int4_ops`: the Cortex-M DSP's product,
-/// kernels/arm_dsp_int4.hpp; Helium's unpacking, kernels/helium_int8.hpp), or `void` where the row has none.
+/// kernels/arm_dsp_int4.hpp; the unpacking of Helium, AVX2 or NEON, kernels/helium_int8.hpp, avx2_int8.hpp,
+/// neon_int8.hpp), or `void` where the row has none.
 using int4_product_ops = int8_row::int4_ops;
 
 /// The int4 operations as declared (kernels/detail/ops_defaults.hpp): `int4_product_ops`, or the defaults.

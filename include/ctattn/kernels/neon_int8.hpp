@@ -13,6 +13,7 @@
 #include <cstddef>
 
 #include "ctattn/kernels/backend_rows.hpp"
+#include "ctattn/kernels/detail/int4_packing.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
 #include "ctattn/kernels/detail/int8_simd.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
@@ -45,6 +46,30 @@ struct neon_int8_ops : int8_ops_defaults {
   static std::int32_t total(accumulator sum) noexcept { return vaddvq_s32(sum); }
 };
 
+/// Int4 weights on NEON (kernels/int4.hpp): unpacked 32 values a step, then the row's int8 product kernel. Per 16
+/// bytes, `shl` and `sshr` sign-extend the low nibbles, `sshr` the high ones, and `st2` interleaves them; the last
+/// values one at a time (`kernels::int4_value`).
+///
+/// Example: `static_assert(ctattn::detail::neon_int4_ops::has_unpack);` (on an AArch64 target)
+struct neon_int4_ops : int4_ops_defaults {
+  static constexpr bool has_unpack = true;
+  /// `count` int4 values (an even count) from `packed`, two a byte, low nibble first, into `values` as int8.
+  static void unpack(const std::uint8_t* packed, std::int8_t* values, std::size_t count) noexcept {
+    const std::size_t bytes = count / 2;
+    std::size_t i = 0;
+    for (; i + 16 <= bytes; i += 16) {
+      const int8x16_t b = vreinterpretq_s8_u8(vld1q_u8(packed + i));
+      int8x16x2_t pair;
+      pair.val[0] = vshrq_n_s8(vshlq_n_s8(b, 4), 4);
+      pair.val[1] = vshrq_n_s8(b, 4);
+      vst2q_s8(values + 2 * i, pair);
+    }
+    for (std::size_t v = 2 * i; v < count; ++v) values[v] = kernels::int4_value(packed, v);
+  }
+};
+
+struct neon_int16_ops;  // kernels/neon_int16.hpp
+
 /// The int8 table's neon row (kernels/backend_rows.hpp).
 template <>
 struct int8_backend<int8_backend_id::neon> {
@@ -52,8 +77,8 @@ struct int8_backend<int8_backend_id::neon> {
   using ops = neon_int8_ops;
   using product_ops = neon_int8_ops;
   using packed_ops = void;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = neon_int4_ops;
+  using int16_ops = neon_int16_ops;
 };
 
 #if defined(__ARM_FEATURE_DOTPROD)
@@ -206,8 +231,8 @@ struct int8_backend<int8_backend_id::neon_i8mm> {
   using ops = neon_dotprod_int8_ops;
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_i8mm_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = neon_int4_ops;
+  using int16_ops = neon_int16_ops;
 };
 
 #endif  // defined(__ARM_FEATURE_MATMUL_INT8)
@@ -219,8 +244,8 @@ struct int8_backend<int8_backend_id::neon_dotprod> {
   using ops = neon_dotprod_int8_ops;
   using product_ops = neon_dotprod_int8_ops;
   using packed_ops = neon_dotprod_packed_ops;
-  using int4_ops = void;
-  using int16_ops = void;
+  using int4_ops = neon_int4_ops;
+  using int16_ops = neon_int16_ops;
 };
 
 #endif  // defined(__ARM_FEATURE_DOTPROD)
