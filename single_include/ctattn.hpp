@@ -6910,7 +6910,6 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
 /// | `add_totals<Shift>(s, t)`     | t[i] += total(s[i]) x 2^Shift in int64, for 4 registers at once       |
 /// | `requantizers`, `make_requantizers(q)` | 4 channels' `kernels::int64_requantizer`s, in lanes          |
 /// | `requantize(total, q, y)`     | y[j] = q[j](total[j]) for 4 channels' int64 sums, stored as 4 int16   |
-/// | `totals(s, t)`                | t[i] = `total(s[i])` for 4 registers at once                          |
 ///
 /// The arithmetic: integer sums, exact, so the bits are the loop's.
 ///   - 16x8: each product of int16 by int8 is at most 2^22 in magnitude, so the sum of a chunk of 256 terms is within
