@@ -6559,6 +6559,13 @@ CTATTN_ALWAYS_INLINE constexpr T saturate_to(std::int32_t v) noexcept {
   return static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
 }
 
+/// The terms a 16x8 product sums in int32 before adding them into its int64 sum: each product of an int16 and an
+/// int8 is at most 2^22 in magnitude, so 256 of them stay within 2^30, exact in int32 (and the int16 batch matmul's
+/// products of a byte and an int16 within 2^31 - 2^23: kernels/detail/int16_simd.hpp). Every 16x8 kernel's chunks.
+///
+/// Example: `static_assert(ctattn::detail::kernels::int16_exact_terms == 256);`
+inline constexpr std::size_t int16_exact_terms = 256;
+
 /// An int64 accumulator (a 16x8 product's) requantized to int16, TFLite's 16x8 requantization with m reduced once:
 /// `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed to int32 as TFLite's cast narrows it (modulo 2^32;
 /// a sum that large lies far outside any int16 output), clamped. Kernels that requantize many outputs of one channel
@@ -6931,9 +6938,6 @@ struct arm_dsp_int16_ops : int16_ops_defaults {
 
 namespace ctattn::detail {
 
-/// Terms whose int32 totals are exact in both products (the file's comment).
-inline constexpr std::size_t int16_simd_chunk = 256;
-
 /// The int16 products on a backend's lanes L (the file's comment).
 template <typename L>
 struct int16_simd_ops : int16_ops_defaults {
@@ -6942,7 +6946,7 @@ struct int16_simd_ops : int16_ops_defaults {
   /// Rows of at least one register of terms; shorter ones take kernels/int16.hpp's loop.
   template <std::size_t K>
   static constexpr bool takes = K >= L::step;
-  static_assert(int16_simd_chunk % L::step == 0, "a chunk is whole registers");
+  static_assert(kernels::int16_exact_terms % L::step == 0, "a chunk is whole registers");
 
   /// total[i] += total of s[i] times 2^Shift for n registers: 4 at a time by `L::add_totals`, the rest one by one.
   template <int Shift, std::size_t n>
@@ -6958,8 +6962,8 @@ struct int16_simd_ops : int16_ops_defaults {
   CTATTN_ALWAYS_INLINE static void fc_tile(const std::int16_t* x, const std::int8_t* w,
                                            std::int64_t (&total)[R * C]) noexcept {
     constexpr std::size_t whole = K - K % L::step;
-    for (std::size_t k0 = 0; k0 < whole; k0 += int16_simd_chunk) {
-      const std::size_t end = whole - k0 < int16_simd_chunk ? whole : k0 + int16_simd_chunk;
+    for (std::size_t k0 = 0; k0 < whole; k0 += kernels::int16_exact_terms) {
+      const std::size_t end = whole - k0 < kernels::int16_exact_terms ? whole : k0 + kernels::int16_exact_terms;
       typename L::sums s[R * C];
 #pragma GCC unroll 16
       for (std::size_t i = 0; i < R * C; ++i) s[i] = L::zero();
@@ -7061,8 +7065,8 @@ struct int16_simd_ops : int16_ops_defaults {
   CTATTN_ALWAYS_INLINE static void product_tile(const std::int16_t* a, const std::int16_t* b,
                                                 std::int64_t (&total)[R * C]) noexcept {
     constexpr std::size_t whole = K - K % L::step;
-    for (std::size_t k0 = 0; k0 < whole; k0 += int16_simd_chunk) {
-      const std::size_t end = whole - k0 < int16_simd_chunk ? whole : k0 + int16_simd_chunk;
+    for (std::size_t k0 = 0; k0 < whole; k0 += kernels::int16_exact_terms) {
+      const std::size_t end = whole - k0 < kernels::int16_exact_terms ? whole : k0 + kernels::int16_exact_terms;
       typename L::sums high[R * C], low[R * C];
 #pragma GCC unroll 16
       for (std::size_t i = 0; i < R * C; ++i) high[i] = low[i] = L::zero();
@@ -8196,7 +8200,7 @@ struct armv6m_int16_ops : int16_ops_defaults {
   template <std::size_t K>
   static constexpr bool takes = true;
 
-  /// sums[0] += sum_t x[t] w[t], sums[1] += sum_t x[t] w[ws + t], t < k (1 <= k <= 256).
+  /// sums[0] += sum_t x[t] w[t], sums[1] += sum_t x[t] w[ws + t], t < k (1 <= k <= `kernels::int16_exact_terms`).
   // Rationale: in assembly for the reasons of `armv6m_int8_ops::channel_pair`; seven low registers (three bases, two
   // indices, the input and a product) and the sums in r8 and r9.
   [[gnu::noinline]] static void channel_pair(const std::int16_t* x, const std::int8_t* w, std::size_t ws, std::size_t k,
@@ -8238,8 +8242,9 @@ struct armv6m_int16_ops : int16_ops_defaults {
   /// terms by `channel_pair` (a lone channel as a pair with itself).
   static void channel_totals(const std::int16_t* x, const std::int8_t* w, std::size_t k, bool two,
                              std::int64_t (&total)[2]) noexcept {
-    for (std::size_t k0 = 0; k0 < k; k0 += 256) {
-      const std::size_t n = k - k0 < 256 ? k - k0 : 256;
+    constexpr std::size_t chunk = kernels::int16_exact_terms;
+    for (std::size_t k0 = 0; k0 < k; k0 += chunk) {
+      const std::size_t n = k - k0 < chunk ? k - k0 : chunk;
       std::int32_t sums[2]{};
       channel_pair(x + k0, w + k0, two ? k : 0, n, sums);
       total[0] += sums[0];
@@ -11481,7 +11486,7 @@ CTATTN_ALWAYS_INLINE void int16_fully_connected_tile(const std::int16_t* x, cons
                                                      const std::int64_t* bias,
                                                      const math::quantized_multiplier* multipliers, std::size_t c0,
                                                      std::int16_t* y) noexcept {
-  constexpr std::size_t chunk = 256;
+  constexpr std::size_t chunk = int16_exact_terms;
   constexpr std::size_t rest = K % chunk;
   std::int64_t total[R][C];
 #pragma GCC unroll 4
@@ -11551,7 +11556,7 @@ constexpr void int16_fully_connected(const std::int16_t (&x)[M][K], const std::i
   // Rationale: the sum in int32 over chunks of 256 terms, each product at most 2^15 x 2^7 in magnitude, so a chunk's
   // sum stays within 2^30; then into the int64 sum: one `mla` a term (against a multiply and a 64-bit add), the same
   // bits.
-  constexpr std::size_t chunk = 256;
+  constexpr std::size_t chunk = int16_exact_terms;
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t n = 0; n < N; ++n) {
       std::int64_t sum = bias[n];

@@ -128,7 +128,7 @@ struct armv6m_int16_ops : int16_ops_defaults {
   template <std::size_t K>
   static constexpr bool takes = true;
 
-  /// sums[0] += sum_t x[t] w[t], sums[1] += sum_t x[t] w[ws + t], t < k (1 <= k <= 256).
+  /// sums[0] += sum_t x[t] w[t], sums[1] += sum_t x[t] w[ws + t], t < k (1 <= k <= `kernels::int16_exact_terms`).
   // Rationale: in assembly for the reasons of `armv6m_int8_ops::channel_pair`; seven low registers (three bases, two
   // indices, the input and a product) and the sums in r8 and r9.
   [[gnu::noinline]] static void channel_pair(const std::int16_t* x, const std::int8_t* w, std::size_t ws, std::size_t k,
@@ -170,8 +170,9 @@ struct armv6m_int16_ops : int16_ops_defaults {
   /// terms by `channel_pair` (a lone channel as a pair with itself).
   static void channel_totals(const std::int16_t* x, const std::int8_t* w, std::size_t k, bool two,
                              std::int64_t (&total)[2]) noexcept {
-    for (std::size_t k0 = 0; k0 < k; k0 += 256) {
-      const std::size_t n = k - k0 < 256 ? k - k0 : 256;
+    constexpr std::size_t chunk = kernels::int16_exact_terms;
+    for (std::size_t k0 = 0; k0 < k; k0 += chunk) {
+      const std::size_t n = k - k0 < chunk ? k - k0 : chunk;
       std::int32_t sums[2]{};
       channel_pair(x + k0, w + k0, two ? k : 0, n, sums);
       total[0] += sums[0];

@@ -159,7 +159,7 @@ CTATTN_ALWAYS_INLINE void int16_fully_connected_tile(const std::int16_t* x, cons
                                                      const std::int64_t* bias,
                                                      const math::quantized_multiplier* multipliers, std::size_t c0,
                                                      std::int16_t* y) noexcept {
-  constexpr std::size_t chunk = 256;
+  constexpr std::size_t chunk = int16_exact_terms;
   constexpr std::size_t rest = K % chunk;
   std::int64_t total[R][C];
 #pragma GCC unroll 4
@@ -229,7 +229,7 @@ constexpr void int16_fully_connected(const std::int16_t (&x)[M][K], const std::i
   // Rationale: the sum in int32 over chunks of 256 terms, each product at most 2^15 x 2^7 in magnitude, so a chunk's
   // sum stays within 2^30; then into the int64 sum: one `mla` a term (against a multiply and a 64-bit add), the same
   // bits.
-  constexpr std::size_t chunk = 256;
+  constexpr std::size_t chunk = int16_exact_terms;
   for (std::size_t i = 0; i < M; ++i) {
     for (std::size_t n = 0; n < N; ++n) {
       std::int64_t sum = bias[n];

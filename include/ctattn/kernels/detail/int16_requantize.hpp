@@ -6,6 +6,7 @@
 /// The int16 kernels' last steps, shared by kernels/int16.hpp and the backends' 16x8 kernels: a value clamped to
 /// int8 or int16, and an int64 accumulator requantized to int16 as TFLite's 16x8 kernels do.
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -26,6 +27,13 @@ CTATTN_ALWAYS_INLINE constexpr T saturate_to(std::int32_t v) noexcept {
   constexpr std::int32_t highest = std::numeric_limits<T>::max();
   return static_cast<T>(v < lowest ? lowest : (v > highest ? highest : v));
 }
+
+/// The terms a 16x8 product sums in int32 before adding them into its int64 sum: each product of an int16 and an
+/// int8 is at most 2^22 in magnitude, so 256 of them stay within 2^30, exact in int32 (and the int16 batch matmul's
+/// products of a byte and an int16 within 2^31 - 2^23: kernels/detail/int16_simd.hpp). Every 16x8 kernel's chunks.
+///
+/// Example: `static_assert(ctattn::detail::kernels::int16_exact_terms == 256);`
+inline constexpr std::size_t int16_exact_terms = 256;
 
 /// An int64 accumulator (a 16x8 product's) requantized to int16, TFLite's 16x8 requantization with m reduced once:
 /// `math::multiply_by_reduced_multiplier(accumulator, m)`, narrowed to int32 as TFLite's cast narrows it (modulo 2^32;

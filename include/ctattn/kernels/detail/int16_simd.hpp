@@ -51,9 +51,6 @@
 
 namespace ctattn::detail {
 
-/// Terms whose int32 totals are exact in both products (the file's comment).
-inline constexpr std::size_t int16_simd_chunk = 256;
-
 /// The int16 products on a backend's lanes L (the file's comment).
 template <typename L>
 struct int16_simd_ops : int16_ops_defaults {
@@ -62,7 +59,7 @@ struct int16_simd_ops : int16_ops_defaults {
   /// Rows of at least one register of terms; shorter ones take kernels/int16.hpp's loop.
   template <std::size_t K>
   static constexpr bool takes = K >= L::step;
-  static_assert(int16_simd_chunk % L::step == 0, "a chunk is whole registers");
+  static_assert(kernels::int16_exact_terms % L::step == 0, "a chunk is whole registers");
 
   /// total[i] += total of s[i] times 2^Shift for n registers: 4 at a time by `L::add_totals`, the rest one by one.
   template <int Shift, std::size_t n>
@@ -78,8 +75,8 @@ struct int16_simd_ops : int16_ops_defaults {
   CTATTN_ALWAYS_INLINE static void fc_tile(const std::int16_t* x, const std::int8_t* w,
                                            std::int64_t (&total)[R * C]) noexcept {
     constexpr std::size_t whole = K - K % L::step;
-    for (std::size_t k0 = 0; k0 < whole; k0 += int16_simd_chunk) {
-      const std::size_t end = whole - k0 < int16_simd_chunk ? whole : k0 + int16_simd_chunk;
+    for (std::size_t k0 = 0; k0 < whole; k0 += kernels::int16_exact_terms) {
+      const std::size_t end = whole - k0 < kernels::int16_exact_terms ? whole : k0 + kernels::int16_exact_terms;
       typename L::sums s[R * C];
 #pragma GCC unroll 16
       for (std::size_t i = 0; i < R * C; ++i) s[i] = L::zero();
@@ -181,8 +178,8 @@ struct int16_simd_ops : int16_ops_defaults {
   CTATTN_ALWAYS_INLINE static void product_tile(const std::int16_t* a, const std::int16_t* b,
                                                 std::int64_t (&total)[R * C]) noexcept {
     constexpr std::size_t whole = K - K % L::step;
-    for (std::size_t k0 = 0; k0 < whole; k0 += int16_simd_chunk) {
-      const std::size_t end = whole - k0 < int16_simd_chunk ? whole : k0 + int16_simd_chunk;
+    for (std::size_t k0 = 0; k0 < whole; k0 += kernels::int16_exact_terms) {
+      const std::size_t end = whole - k0 < kernels::int16_exact_terms ? whole : k0 + kernels::int16_exact_terms;
       typename L::sums high[R * C], low[R * C];
 #pragma GCC unroll 16
       for (std::size_t i = 0; i < R * C; ++i) high[i] = low[i] = L::zero();
