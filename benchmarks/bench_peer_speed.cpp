@@ -741,6 +741,18 @@ std::string fastest_text(double a, const char* a_name, double b, const char* b_n
 
 constexpr double not_applicable = std::numeric_limits<double>::quiet_NaN();
 
+// An int8 peer's time on a row, not_applicable where its output was inexact (timed, left out of the comparison).
+double exact_int8_time(const median_times& time, const table_row& row, const char* name) {
+  return inexact_peers().count(row.prefix + name) != 0 ? not_applicable : time(row.prefix + name);
+}
+
+// The fastest exact int8 peer on a row.
+double best_int8_peer(const median_times& time, const table_row& row) {
+  return fastest(
+      fastest(exact_int8_time(time, row, "/onednn_matmul"), exact_int8_time(time, row, "/onednn_inner_product")),
+      exact_int8_time(time, row, "/xnnpack_qc8_conv1x1"));
+}
+
 void print_tables(const median_times& time, const std::vector<table_row>& fp32_rows,
                   const std::vector<table_row>& int8_rows, const std::vector<table_row>& attention_rows,
                   const std::string& repetitions) {
@@ -778,13 +790,10 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
   for (std::size_t i = 0; i < int8_rows.size(); ++i) {
     const table_row& row = int8_rows[i];
     const double ctattn = time(row.prefix + "/ctattn");
-    const auto exact_time = [&](const char* name) {
-      return inexact_peers().count(row.prefix + name) != 0 ? not_applicable : time(row.prefix + name);
-    };
-    const double matmul = exact_time("/onednn_matmul");
-    const double inner_product = exact_time("/onednn_inner_product");
-    const double xnnpack = exact_time("/xnnpack_qc8_conv1x1");
-    const double best_peer = fastest(fastest(matmul, inner_product), xnnpack);
+    const double matmul = exact_int8_time(time, row, "/onednn_matmul");
+    const double inner_product = exact_int8_time(time, row, "/onednn_inner_product");
+    const double xnnpack = exact_int8_time(time, row, "/xnnpack_qc8_conv1x1");
+    const double best_peer = best_int8_peer(time, row);
     const double fp32 =
         fastest(time(fp32_rows[i].prefix + "/ctattn_out_by_in"), time(fp32_rows[i].prefix + "/ctattn_in_by_out"));
     std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
@@ -818,11 +827,7 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
     const double int8 = time(row.prefix + "/ctattn");
     const double int16 = time(row.prefix + "/ctattn_16x8");
     const double int4 = time(row.prefix + "/ctattn_int4_weights");
-    const auto exact_time = [&](const char* name) {
-      return inexact_peers().count(row.prefix + name) != 0 ? not_applicable : time(row.prefix + name);
-    };
-    const double best_peer = fastest(fastest(exact_time("/onednn_matmul"), exact_time("/onednn_inner_product")),
-                                     exact_time("/xnnpack_qc8_conv1x1"));
+    const double best_peer = best_int8_peer(time, row);
     std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(int8).c_str(),
                 format_time(int16).c_str(), format_number("%.2f", int16 / int8).c_str(),
                 format_number("%.1f%%", 100.0 * row.flops / int16 / peak).c_str(), format_time(int4).c_str(),
