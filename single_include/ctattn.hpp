@@ -1709,6 +1709,10 @@ template <FixedMatrix M, typename Range>
 /// exact power-of-two scaling, rounding to an integer, and the error-free transformations (two-sum,
 /// two-product) behind the float-float and double-double steps. Everything is plain arithmetic and integer
 /// bit manipulation, so it gives the same bits in constant evaluation and at run time.
+///
+/// `round_to_integer`, `fast_two_sum` and `horner` also take a GCC vector of float or double (`lane_row`'s chunks in
+/// kernels/constant.hpp) and compute each lane as they compute a scalar: the exponential's reduction runs on lanes
+/// in GCC's constant evaluation that way (`lanes_exp` there).
 
 
 
@@ -1720,10 +1724,42 @@ static_assert(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == -1,
               "(FLT_EVAL_METHOD 0): on 32-bit x86 compile with -msse2 -mfpmath=sse");
 #endif
 
+// Rationale: the helpers that take lanes (above) run on GCC's vector types in constant evaluation only; GCC's
+// note that passing a vector by value depends on the target's vector extensions (-Wpsabi) concerns no code here.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace ctattn::math::detail {
 
 template <Scalar T>
 struct format;
+
+/// The type of V's elements: T itself for a float or double T, the lanes' type for a GCC vector of them.
+template <typename V>
+struct element_of {
+  using type = std::remove_cvref_t<decltype(std::declval<V&>()[0])>;
+};
+
+template <Scalar T>
+struct element_of<T> {
+  using type = T;
+};
+
+template <typename V>
+using element_t = typename element_of<V>::type;
+
+/// A GCC vector V of T with every lane holding x.
+template <typename V, Scalar T, std::size_t... L>
+constexpr V broadcast_lanes(T x, std::index_sequence<L...>) noexcept {
+  return V{((void)L, x)...};
+}
+
+template <typename V, Scalar T>
+constexpr V broadcast(T x) noexcept {
+  return broadcast_lanes<V>(x, std::make_index_sequence<sizeof(V) / sizeof(T)>{});
+}
 
 template <>
 struct format<float> {
@@ -1800,22 +1836,24 @@ constexpr T scale(T x, int k) noexcept {
 template <Scalar T>
 inline constexpr T integer_shifter = T(1.5) * pow2<T>(format<T>::mantissa_bits);
 
-template <Scalar T>
-constexpr T round_to_integer(T x) noexcept {
+template <typename V>
+constexpr V round_to_integer(V x) noexcept {
+  using T = element_t<V>;
   return x + integer_shifter<T> - integer_shifter<T>;  // (x + shifter) rounds to an integer; - shifter is exact
 }
 
 /// An unevaluated sum hi + lo with |lo| at most half an ulp of hi: a float-float or double-double value.
-template <Scalar T>
+template <typename T>
 struct twofold {
   T hi;
   T lo;
 };
 
-/// Exact sum of a and b when |a| >= |b| (or a == 0): a + b == hi + lo exactly.
-template <Scalar T>
-constexpr twofold<T> fast_two_sum(T a, T b) noexcept {
-  const T s = a + b;
+/// Exact sum of a and b when |a| >= |b| (or a == 0): a + b == hi + lo exactly. Either may be a scalar where the
+/// other is a vector of lanes (the scalar then stands for every lane).
+template <typename A, typename B>
+constexpr twofold<std::remove_const_t<decltype(A{} + B{})>> fast_two_sum(A a, B b) noexcept {
+  const auto s = a + b;
   return {s, b - (s - a)};
 }
 
@@ -1841,9 +1879,8 @@ constexpr std::index_sequence<(sizeof...(I) - 1 - I)...> reversed(std::index_seq
   return {};
 }
 
-template <Scalar T, std::size_t N, std::size_t... I>
-constexpr T horner_steps(const T (&c)[N], T t, std::index_sequence<I...>) noexcept {
-  T acc = c[N - 1];
+template <Scalar T, std::size_t N, typename V, std::size_t... I>
+constexpr V horner_steps(const T (&c)[N], V acc, V t, std::index_sequence<I...>) noexcept {
   ((acc = acc * t + c[I]), ...);
   return acc;
 }
@@ -1856,13 +1893,31 @@ constexpr T horner_steps(const T (&c)[N], T t, std::index_sequence<I...>) noexce
 // polynomial about 4 times faster this way). Run time: the same straight-line code.
 template <Scalar T, std::size_t N>
 constexpr T horner(const T (&c)[N], T t) noexcept {
-  return horner_steps(c, t, reversed(std::make_index_sequence<N - 1>{}));
+  return horner_steps(c, c[N - 1], t, reversed(std::make_index_sequence<N - 1>{}));
+}
+
+/// `horner` on every lane of t, a GCC vector of T: each lane as `horner(c, lane)` gives it.
+template <Scalar T, std::size_t N, typename V>
+  requires(!Scalar<V>)
+constexpr V horner(const T (&c)[N], V t) noexcept {
+  return horner_steps(c, broadcast<V>(c[N - 1]), t, reversed(std::make_index_sequence<N - 1>{}));
 }
 
 }  // namespace ctattn::math::detail
 
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+
 #endif  // CTATTN_MATH_DETAIL_FP_HPP
 // ---------------------------------------- ctattn/math/detail/exp_kernel.hpp (continued)
+
+// Rationale: `exp_reduce` also takes GCC's vector types, in constant evaluation only (kernels/constant.hpp); GCC's
+// note that passing a vector by value depends on the target's vector extensions (-Wpsabi) concerns no code here.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 
 namespace ctattn::math::detail {
 
@@ -1902,29 +1957,35 @@ struct exp_constants<double> {
 };
 
 /// exp(x) = (hi + lo) * 2^k with hi in [0.70, 1.42] and hi + lo accurate to about 2^-(p + 4), for
-/// underflow <= x <= overflow.
-template <Scalar T>
+/// underflow <= x <= overflow. k is an int for a scalar V, and lanes holding the integers k for a GCC vector V
+/// (kernels/constant.hpp's `lanes_exp`, which computes each lane as the scalar reduction does).
+template <typename V>
 struct exp_split {
-  T hi;
-  T lo;
-  int k;
+  V hi;
+  V lo;
+  std::conditional_t<Scalar<V>, int, V> k;
 };
 
-template <Scalar T>
-constexpr exp_split<T> exp_reduce(T x) noexcept {
+template <typename V>
+constexpr exp_split<V> exp_reduce(V x) noexcept {
+  using T = element_t<V>;
   using c = exp_constants<T>;
-  const T kf = round_to_integer(x * c::inv_ln2);
-  const T r_hi = x - kf * c::ln2_hi;  // exact
-  const T k_lo = kf * c::ln2_lo;
-  const T r = r_hi - k_lo;
-  const T r_lo = (r_hi - r) - k_lo;  // the rounding error of r (when it matters, |r_hi| >= |k_lo|)
+  const V kf = round_to_integer(x * c::inv_ln2);
+  const V r_hi = x - kf * c::ln2_hi;  // exact
+  const V k_lo = kf * c::ln2_lo;
+  const V r = r_hi - k_lo;
+  const V r_lo = (r_hi - r) - k_lo;  // the rounding error of r (when it matters, |r_hi| >= |k_lo|)
   // e^(r + r_lo) = 1 + r + r^2 q(r) + r_lo (1 + r) + O(r_lo^2)
   // Rationale: the last two additions are error-free (fast two-sum), so the only roundings that reach the
   // result are those of the small tail (at most 2^-5 of an ulp of the result) and the final one.
-  const T tail = r * r * horner(c::poly, r) + (r_lo + r * r_lo);
-  const twofold<T> u = fast_two_sum(r, tail);
-  const twofold<T> e = fast_two_sum(T(1), u.hi);
-  return {e.hi, e.lo + u.lo, static_cast<int>(kf)};
+  const V tail = r * r * horner(c::poly, r) + (r_lo + r * r_lo);
+  const twofold<V> u = fast_two_sum(r, tail);
+  const twofold<V> e = fast_two_sum(T(1), u.hi);
+  if constexpr (Scalar<V>) {
+    return {e.hi, e.lo + u.lo, static_cast<int>(kf)};
+  } else {
+    return {e.hi, e.lo + u.lo, kf};
+  }
 }
 
 template <Scalar T>
@@ -1938,6 +1999,10 @@ constexpr T exp(T x) noexcept {
 }
 
 }  // namespace ctattn::math::detail
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif  // CTATTN_MATH_DETAIL_EXP_KERNEL_HPP
 // ---------------------------------------- ctattn/math/detail/erf_kernel.hpp (continued)
@@ -3713,6 +3778,71 @@ constexpr T lane(const lane_row<T, N>& row, std::size_t c) noexcept {
   return row.chunk[c / lane_row<T, N>::lanes][c % lane_row<T, N>::lanes];
 }
 
+/// x = math::exp(x) on every lane of x, a chunk of a `lane_row`, for lanes that hold x <= 0 or -inf (softmax's
+/// x - max); other lanes give a value of no use and stop nothing.
+// Rationale: `math::detail::exp`'s reduction and polynomial on every lane at once (exp_reduce takes lanes), then
+// its scaling by 2^k as two exact powers of two: 2^max(k, 2 - bias), then 2^(k - that), which is 1 unless the
+// result is subnormal, where this product is the one rounding of v 2^k, as `scale`'s is. GCC's evaluator pays
+// for exp per call, statement and read about as much again as for its 30 operations; on lanes one row of scores
+// takes 30 vector operations.
+template <typename V>
+constexpr void lanes_exp(V& x) noexcept {
+  using T = math::detail::element_t<V>;
+  using c = math::detail::exp_constants<T>;
+  using format = math::detail::format<T>;
+  using integer = std::make_signed_t<typename format::bits>;
+  typedef integer integers __attribute__((vector_size(sizeof(V))));
+  // Lanes below exp's underflow (-inf among them, and NaN) give +0, as exp gives them; the others stay in exp's
+  // range, so that no lane's conversion to an integer overflows.
+  const auto kept = x >= c::underflow;
+  const V zero{};
+  x = kept ? (x > T{0} ? zero : x) : zero;
+  const math::detail::exp_split<V> s = math::detail::exp_reduce(x);
+  const integers k = __builtin_convertvector(s.k, integers);
+  const integers normal = k < integer{2 - format::bias} ? integers{} + integer{2 - format::bias} : k;
+  const V scale_normal = __builtin_bit_cast(V, (normal + integer{format::bias}) << format::mantissa_bits);
+  const V scale_rest = __builtin_bit_cast(V, (k - normal + integer{format::bias}) << format::mantissa_bits);
+  x = kept ? (s.hi + s.lo) * scale_normal * scale_rest : zero;
+}
+
+// The chunks of a row of N lanes that hold an element of [begin, end), begin < end.
+template <typename T, std::size_t N>
+struct chunk_span {
+  std::size_t first;
+  std::size_t last;
+  constexpr chunk_span(std::size_t begin, std::size_t end) noexcept
+      : first(begin / lane_row<T, N>::lanes), last((end - 1) / lane_row<T, N>::lanes) {}
+};
+
+/// The softmax of the entries [begin, end) held in row's lanes, written to weights[begin, end): `softmax_row`'s
+/// bits, with the exponentials and the divisions on lanes. A row that holds a NaN or +inf, or no entry above -inf,
+/// is `softmax_row`'s own. row's lanes are overwritten.
+template <typename T, std::size_t N>
+constexpr void lanes_softmax_row(lane_row<T, N>& row, T (&weights)[N], std::size_t begin, std::size_t end) noexcept {
+  constexpr T infinity = std::numeric_limits<T>::infinity();
+  T largest = -infinity;
+  bool special = false;
+  for (std::size_t j = begin; j < end; ++j) {
+    const T x = lane(row, j);
+    if (x != x || x == infinity) special = true;
+    if (x > largest) largest = x;
+  }
+  if (special || largest == -infinity) {
+    for (std::size_t j = begin; j < end; ++j) weights[j] = lane(row, j);
+    softmax_row(weights, weights, begin, end);  // each entry read before it is written
+    return;
+  }
+  const chunk_span<T, N> chunks(begin, end);
+  for (std::size_t chunk = chunks.first; chunk <= chunks.last; ++chunk) {
+    row.chunk[chunk] -= largest;
+    lanes_exp(row.chunk[chunk]);
+  }
+  T total{0};
+  for (std::size_t j = begin; j < end; ++j) total += lane(row, j);
+  for (std::size_t chunk = chunks.first; chunk <= chunks.last; ++chunk) row.chunk[chunk] /= total;
+  for (std::size_t j = begin; j < end; ++j) weights[j] = lane(row, j);
+}
+
 /// y = a b, or y = a b^T for b given as C rows of K (Transposed): each row of y is the row update y_i += a[i][k] b_k
 /// over k = 0, 1, ..., K-1 from +0 (b_k the k-th row of b, or of b^T), so each element is summed in the order of the
 /// scalar loops.
@@ -3785,16 +3915,17 @@ constexpr void unrolled_product_transposed(T (&y)[R][C], const T (&a)[R][K], con
 
 namespace constant {
 
-// The dot products of a query against the keys of [begin, end), as lanes: dots += query[c] keys_t[c] for c = 0, 1,
-// ..., DK-1 from +0 (the order of the scalar dot product), over the chunks that hold a key of the range (a window of
+// The dot products of a query against the keys of [begin, end), as lanes: dots = +0, then dots += query[c] keys_t[c]
+// for c = 0, 1, ..., DK-1 (the order of the scalar dot product), over the chunks that hold a key of the range (a window of
 // r keys costs r, not n_kv, as in the scalar kernel). The other keys of those chunks are computed with and never
 // read: GCC's vector arithmetic gives IEEE's infinities and NaNs where its scalar arithmetic stops the evaluation,
 // so a key outside the range cannot stop it either.
 template <std::size_t DK, typename T, std::size_t N>
 constexpr void lanes_dots(lane_row<T, N>& dots, const lane_row<T, N> (&keys_t)[DK], const T (&query)[DK],
                           std::size_t begin, std::size_t end) noexcept {
-  const std::size_t last = (end - 1) / lane_row<T, N>::lanes;
-  for (std::size_t chunk = begin / lane_row<T, N>::lanes; chunk <= last; ++chunk) {
+  const chunk_span<T, N> chunks(begin, end);
+  for (std::size_t chunk = chunks.first; chunk <= chunks.last; ++chunk) {
+    dots.chunk[chunk] = typename lane_row<T, N>::vector{};
     for (std::size_t c = 0; c < DK; ++c) dots.chunk[chunk] += query[c] * keys_t[c].chunk[chunk];
   }
 }
@@ -3817,7 +3948,8 @@ constexpr void attend_lanes(const Q& q, const K& k, const V& v, const Mask& mask
     load_segment(values[j], v.elements[j], columns.value_offset);
   }
   T query[DK]{};
-  T scores[n_kv]{};
+  lane_row<T, n_kv> scores{};
+  T score_values[n_kv]{};
   T probabilities[n_kv]{};
   for (std::size_t i = 0; i < n_q; ++i) {
     const auto range = mask.keys(i, n_q, n_kv);
@@ -3825,12 +3957,30 @@ constexpr void attend_lanes(const Q& q, const K& k, const V& v, const Mask& mask
       // Rationale: the query row copied first: GCC reads a local array's element for fewer instructions than one
       // of the matrix behind a reference (9.4 against 11.0 thousand per multiply-add in this kernel).
       for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
-      lane_row<T, n_kv> dots{};
-      lanes_dots(dots, keys_t, query, range.begin, range.end);
-      for (std::size_t j = range.begin; j < range.end; ++j) scores[j] = lane(dots, j);
+      lanes_dots(scores, keys_t, query, range.begin, range.end);
+      if constexpr (Mask::checks_each_key || Mask::adds_bias) {
+        for (std::size_t j = range.begin; j < range.end; ++j) score_values[j] = lane(scores, j);
+        score_row(mask, i, range, scale, score_values, [&](std::size_t key) { return score_values[key]; });
+        load_segment(scores, score_values, 0);
+      } else {
+        // score_row's dot / scale for every key of the range.
+        const chunk_span<T, n_kv> chunks(range.begin, range.end);
+        for (std::size_t chunk = chunks.first; chunk <= chunks.last; ++chunk) scores.chunk[chunk] /= scale;
+      }
+      // Rationale: run-time code never comes here (kernels/dispatch.hpp), but GCC compiles the functions that a
+      // run-time instance of this one calls unless the call folds away, which it does behind the builtin and not
+      // behind std::is_constant_evaluated(): the exponential's helpers take vectors by value, and x86's GCC warns
+      // that 32- and 64-byte vectors change the ABI with AVX (-Wpsabi, an error under -Werror).
+      if (__builtin_is_constant_evaluated()) {
+        lanes_softmax_row(scores, probabilities, range.begin, range.end);
+      } else {
+        for (std::size_t j = range.begin; j < range.end; ++j) score_values[j] = lane(scores, j);
+        softmax_row(score_values, probabilities, range.begin, range.end);
+      }
+    } else {
+      score_row(mask, i, range, scale, score_values, [&](std::size_t key) { return score_values[key]; });
+      softmax_row(score_values, probabilities, range.begin, range.end);
     }
-    score_row(mask, i, range, scale, scores, [&](std::size_t key_index) { return scores[key_index]; });
-    softmax_row(scores, probabilities, range.begin, range.end);
     lane_row<T, DV> context{};
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];
@@ -13730,6 +13880,22 @@ struct multi_head_result {
   Concat heads_concat;  // the heads' outputs side by side, before W_O
 };
 
+namespace detail {
+// What a multi-head call that returns its output alone holds while it runs: the output and, for narrow heads, the
+// heads' concatenation (W_O's input), not the h + 1 n_q x n_kv weight matrices of `multi_head_result`.
+// Rationale: those matrices, zeroed and never read, sat in the call's frame: 20,000 bytes of a KWT-Tiny layer's
+// 36,448 on the Cortex-M4F, beyond what `multi_head_attention_footprint` counts.
+template <typename Output>
+struct head_output {
+  Output output;
+};
+template <typename Output, typename Concat>
+struct head_output_and_concat {
+  Output output;
+  Concat heads_concat;
+};
+}  // namespace detail
+
 /// The weights of grouped-query attention: h_q query heads and h_kv key/value heads of `HeadDim` columns each,
 /// and W_O. `multi_head_attention_weights` is the case h_kv = h_q.
 ///
@@ -13994,7 +14160,9 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
       project_rows<a>(*into.output, workspace.heads_concat, w.output);
     }
   } else {
-    multi_head_result<output_type, weights_type, heads, concat_type> result{};
+    std::conditional_t<form::returns_weights, multi_head_result<output_type, weights_type, heads, concat_type>,
+                       head_output_and_concat<output_type, concat_type>>
+        result{};
     if constexpr (rules_hold) {
       const auto q = projected<a>(query, w.query);
       const auto k = projected<a>(key, w.key);
@@ -14167,7 +14335,9 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
     constexpr std::size_t d_v = context::cols;
     using concat_type = basic_matrix<T, context::row_extent, H * d_v>;
     using weights_type = basic_matrix<T, XQ::row_extent, XKV::row_extent>;
-    multi_head_result<concat_type, weights_type, H, concat_type> result{};
+    std::conditional_t<form::returns_weights, multi_head_result<concat_type, weights_type, H, concat_type>,
+                       head_output<concat_type>>
+        result{};
     if constexpr (first_broken<rules>::check()) {
       for (std::size_t h = 0; h < H; ++h) {
         context c{};

@@ -109,6 +109,48 @@ TEST_CASE("constant-evaluated attention over long key rows has the run-time bits
                       window));
 }
 
+// Queries against keys whose scores lie 1.5 `spread` apart and more: the softmax's exponentials reach below the
+// normal range (float: exp(-90) is subnormal) and past the underflow (exp(-120) is +0). GCC's constant-evaluated
+// softmax takes them on vector lanes (`lanes_exp`), the run time from math::exp.
+template <typename T>
+struct wide_operands {
+  ctattn::matrix<T, 3, 4> q{};
+  ctattn::matrix<T, 10, 4> k{};
+  ctattn::matrix<T, 10, 3> v{};
+  constexpr explicit wide_operands(T spread) {
+    for (std::size_t i = 0; i < 3; ++i) {
+      for (std::size_t c = 0; c < 4; ++c) q(i, c) = spread * (T{1} + static_cast<T>(i) * T(0.37));
+    }
+    for (std::size_t j = 0; j < 10; ++j) {
+      for (std::size_t c = 0; c < 4; ++c) k(j, c) = T(0.75) * static_cast<T>(j) + T(0.01) * static_cast<T>(c);
+      for (std::size_t c = 0; c < 3; ++c) v(j, c) = static_cast<T>(j * 3 + c + 1);
+    }
+  }
+};
+
+TEST_CASE("constant-evaluated softmax has the run-time bits where exp is subnormal or +0", "[unrolled]") {
+  static constexpr wide_operands<float> f{10.0f};  // scores 15 j apart and more
+  static constexpr auto float_result = ctattn::scaled_dot_product_attention(f.q, f.k, f.v, ctattn::with_weights);
+  const auto float_run =
+      ctattn::scaled_dot_product_attention(opaque(f.q), opaque(f.k), opaque(f.v), ctattn::with_weights);
+  CHECK(bit_identical(float_run.output, float_result.output));
+  CHECK(bit_identical(float_run.weights, float_result.weights));
+  // The first query's row reaches a subnormal weight (key 3: exp(-90)) and a +0 one (key 2: exp(-105)).
+  CHECK(float_result.weights(0, 3) > 0.0f);
+  CHECK(float_result.weights(0, 3) < std::numeric_limits<float>::min());
+  CHECK(float_result.weights(0, 2) == 0.0f);
+
+  static constexpr wide_operands<double> d{80.0};  // scores 120 j apart and more
+  static constexpr auto double_result = ctattn::scaled_dot_product_attention(d.q, d.k, d.v, ctattn::with_weights);
+  const auto double_run =
+      ctattn::scaled_dot_product_attention(opaque(d.q), opaque(d.k), opaque(d.v), ctattn::with_weights);
+  CHECK(bit_identical(double_run.output, double_result.output));
+  CHECK(bit_identical(double_run.weights, double_result.weights));
+  CHECK(double_result.weights(0, 3) > 0.0);  // exp(-720)
+  CHECK(double_result.weights(0, 3) < std::numeric_limits<double>::min());
+  CHECK(double_result.weights(0, 2) == 0.0);  // exp(-840)
+}
+
 TEST_CASE("a key masked out is never read, in either form", "[unrolled]") {
   // Key 1 holds +inf in its value row; the mask hides it from every query. 0 * inf would be NaN, so a kernel
   // that multiplied instead of skipping would be caught here.

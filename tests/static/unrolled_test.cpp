@@ -3,13 +3,15 @@
 // one fold, and longer (64 + 36, 64 + 64 + 2). With GCC the products run on vector lanes (`lane_row`): rows shorter
 // than one vector, of exactly 32 lanes, and longer (32 + 1, 4 x 32 + 2). Attention's two forms are held to the
 // scalar kernel's bits at run time (tests/runtime/unrolled_kernels_test.cpp) and here to ignoring the keys outside
-// a query's range.
+// a query's range; GCC's exponential on lanes (attention's softmax) is held here to math::exp's bits.
 #include <ctattn/ctattn.hpp>
 #include <ctattn/kernels/constant.hpp>
 
 #include "support/test_data.hpp"
 
+#include <bit>
 #include <cstddef>
+#include <limits>
 
 namespace {
 
@@ -130,5 +132,34 @@ constexpr bool keys_outside_the_range_change_nothing(const Mask& mask) {
   return true;
 }
 static_assert(keys_outside_the_range_change_nothing(ctattn::key_padding_length{3}));
+
+// GCC's softmax takes its exponentials on vector lanes (`lanes_exp`): each lane must have math::exp's bits, from
+// past the underflow (+0) through the subnormal results (below -87.34 for float, -708.4 for double) to 0, and +0
+// for -inf. Other compilers keep math::exp itself.
+template <typename T, std::size_t Lanes>
+constexpr bool lanes_exp_has_the_bits_of_exp(T first, T step, std::size_t count) {
+  if constexpr (ctattn::detail::evaluates_lanes<T>) {
+    using bits = ctattn::math::detail::bits_t<T>;
+    for (std::size_t i = 0; i < count; i += Lanes) {
+      T x[Lanes]{};
+      for (std::size_t l = 0; l < Lanes; ++l) {
+        x[l] = i + l == 0 ? -std::numeric_limits<T>::infinity() : first + step * static_cast<T>(i + l);
+        if (x[l] > T{0}) x[l] = T{0};
+      }
+      ctattn::detail::lane_row<T, Lanes> lanes{};
+      ctattn::detail::load_segment(lanes, x, 0);
+      ctattn::detail::lanes_exp(lanes.chunk[0]);
+      for (std::size_t l = 0; l < Lanes; ++l) {
+        if (std::bit_cast<bits>(ctattn::detail::lane(lanes, l)) != std::bit_cast<bits>(ctattn::math::exp(x[l])))
+          return false;
+      }
+    }
+  }
+  return true;
+}
+static_assert(lanes_exp_has_the_bits_of_exp<float, 32>(-110.0f, 0.0371f, 3008));
+static_assert(lanes_exp_has_the_bits_of_exp<float, 8>(-104.0f, 0.00113f, 17000));  // underflow and subnormals
+static_assert(lanes_exp_has_the_bits_of_exp<double, 4>(-750.0, 0.259, 2900));
+static_assert(lanes_exp_has_the_bits_of_exp<double, 32>(-746.0, 0.00137, 30000));  // to -704.9
 
 }  // namespace

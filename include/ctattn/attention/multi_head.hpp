@@ -42,6 +42,22 @@ struct multi_head_result {
   Concat heads_concat;  // the heads' outputs side by side, before W_O
 };
 
+namespace detail {
+// What a multi-head call that returns its output alone holds while it runs: the output and, for narrow heads, the
+// heads' concatenation (W_O's input), not the h + 1 n_q x n_kv weight matrices of `multi_head_result`.
+// Rationale: those matrices, zeroed and never read, sat in the call's frame: 20,000 bytes of a KWT-Tiny layer's
+// 36,448 on the Cortex-M4F, beyond what `multi_head_attention_footprint` counts.
+template <typename Output>
+struct head_output {
+  Output output;
+};
+template <typename Output, typename Concat>
+struct head_output_and_concat {
+  Output output;
+  Concat heads_concat;
+};
+}  // namespace detail
+
 /// The weights of grouped-query attention: h_q query heads and h_kv key/value heads of `HeadDim` columns each,
 /// and W_O. `multi_head_attention_weights` is the case h_kv = h_q.
 ///
@@ -306,7 +322,9 @@ constexpr auto multi_head(const XQ& query, const XK& key, const XV& value, const
       project_rows<a>(*into.output, workspace.heads_concat, w.output);
     }
   } else {
-    multi_head_result<output_type, weights_type, heads, concat_type> result{};
+    std::conditional_t<form::returns_weights, multi_head_result<output_type, weights_type, heads, concat_type>,
+                       head_output_and_concat<output_type, concat_type>>
+        result{};
     if constexpr (rules_hold) {
       const auto q = projected<a>(query, w.query);
       const auto k = projected<a>(key, w.key);
@@ -479,7 +497,9 @@ constexpr auto wide_heads(const XQ& x_q, const XKV& x_kv, const std::array<Head,
     constexpr std::size_t d_v = context::cols;
     using concat_type = basic_matrix<T, context::row_extent, H * d_v>;
     using weights_type = basic_matrix<T, XQ::row_extent, XKV::row_extent>;
-    multi_head_result<concat_type, weights_type, H, concat_type> result{};
+    std::conditional_t<form::returns_weights, multi_head_result<concat_type, weights_type, H, concat_type>,
+                       head_output<concat_type>>
+        result{};
     if constexpr (first_broken<rules>::check()) {
       for (std::size_t h = 0; h < H; ++h) {
         context c{};

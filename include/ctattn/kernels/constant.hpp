@@ -45,10 +45,13 @@
 #include <bit>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <type_traits>
 #include <utility>
 
 #include "ctattn/kernels/scalar.hpp"
+#include "ctattn/kernels/softmax_row.hpp"
+#include "ctattn/math/detail/exp_kernel.hpp"
 
 namespace ctattn::detail {
 
@@ -193,6 +196,71 @@ constexpr T lane(const lane_row<T, N>& row, std::size_t c) noexcept {
   return row.chunk[c / lane_row<T, N>::lanes][c % lane_row<T, N>::lanes];
 }
 
+/// x = math::exp(x) on every lane of x, a chunk of a `lane_row`, for lanes that hold x <= 0 or -inf (softmax's
+/// x - max); other lanes give a value of no use and stop nothing.
+// Rationale: `math::detail::exp`'s reduction and polynomial on every lane at once (exp_reduce takes lanes), then
+// its scaling by 2^k as two exact powers of two: 2^max(k, 2 - bias), then 2^(k - that), which is 1 unless the
+// result is subnormal, where this product is the one rounding of v 2^k, as `scale`'s is. GCC's evaluator pays
+// for exp per call, statement and read about as much again as for its 30 operations; on lanes one row of scores
+// takes 30 vector operations.
+template <typename V>
+constexpr void lanes_exp(V& x) noexcept {
+  using T = math::detail::element_t<V>;
+  using c = math::detail::exp_constants<T>;
+  using format = math::detail::format<T>;
+  using integer = std::make_signed_t<typename format::bits>;
+  typedef integer integers __attribute__((vector_size(sizeof(V))));
+  // Lanes below exp's underflow (-inf among them, and NaN) give +0, as exp gives them; the others stay in exp's
+  // range, so that no lane's conversion to an integer overflows.
+  const auto kept = x >= c::underflow;
+  const V zero{};
+  x = kept ? (x > T{0} ? zero : x) : zero;
+  const math::detail::exp_split<V> s = math::detail::exp_reduce(x);
+  const integers k = __builtin_convertvector(s.k, integers);
+  const integers normal = k < integer{2 - format::bias} ? integers{} + integer{2 - format::bias} : k;
+  const V scale_normal = __builtin_bit_cast(V, (normal + integer{format::bias}) << format::mantissa_bits);
+  const V scale_rest = __builtin_bit_cast(V, (k - normal + integer{format::bias}) << format::mantissa_bits);
+  x = kept ? (s.hi + s.lo) * scale_normal * scale_rest : zero;
+}
+
+// The chunks of a row of N lanes that hold an element of [begin, end), begin < end.
+template <typename T, std::size_t N>
+struct chunk_span {
+  std::size_t first;
+  std::size_t last;
+  constexpr chunk_span(std::size_t begin, std::size_t end) noexcept
+      : first(begin / lane_row<T, N>::lanes), last((end - 1) / lane_row<T, N>::lanes) {}
+};
+
+/// The softmax of the entries [begin, end) held in row's lanes, written to weights[begin, end): `softmax_row`'s
+/// bits, with the exponentials and the divisions on lanes. A row that holds a NaN or +inf, or no entry above -inf,
+/// is `softmax_row`'s own. row's lanes are overwritten.
+template <typename T, std::size_t N>
+constexpr void lanes_softmax_row(lane_row<T, N>& row, T (&weights)[N], std::size_t begin, std::size_t end) noexcept {
+  constexpr T infinity = std::numeric_limits<T>::infinity();
+  T largest = -infinity;
+  bool special = false;
+  for (std::size_t j = begin; j < end; ++j) {
+    const T x = lane(row, j);
+    if (x != x || x == infinity) special = true;
+    if (x > largest) largest = x;
+  }
+  if (special || largest == -infinity) {
+    for (std::size_t j = begin; j < end; ++j) weights[j] = lane(row, j);
+    softmax_row(weights, weights, begin, end);  // each entry read before it is written
+    return;
+  }
+  const chunk_span<T, N> chunks(begin, end);
+  for (std::size_t chunk = chunks.first; chunk <= chunks.last; ++chunk) {
+    row.chunk[chunk] -= largest;
+    lanes_exp(row.chunk[chunk]);
+  }
+  T total{0};
+  for (std::size_t j = begin; j < end; ++j) total += lane(row, j);
+  for (std::size_t chunk = chunks.first; chunk <= chunks.last; ++chunk) row.chunk[chunk] /= total;
+  for (std::size_t j = begin; j < end; ++j) weights[j] = lane(row, j);
+}
+
 /// y = a b, or y = a b^T for b given as C rows of K (Transposed): each row of y is the row update y_i += a[i][k] b_k
 /// over k = 0, 1, ..., K-1 from +0 (b_k the k-th row of b, or of b^T), so each element is summed in the order of the
 /// scalar loops.
@@ -265,16 +333,17 @@ constexpr void unrolled_product_transposed(T (&y)[R][C], const T (&a)[R][K], con
 
 namespace constant {
 
-// The dot products of a query against the keys of [begin, end), as lanes: dots += query[c] keys_t[c] for c = 0, 1,
-// ..., DK-1 from +0 (the order of the scalar dot product), over the chunks that hold a key of the range (a window of
+// The dot products of a query against the keys of [begin, end), as lanes: dots = +0, then dots += query[c] keys_t[c]
+// for c = 0, 1, ..., DK-1 (the order of the scalar dot product), over the chunks that hold a key of the range (a window of
 // r keys costs r, not n_kv, as in the scalar kernel). The other keys of those chunks are computed with and never
 // read: GCC's vector arithmetic gives IEEE's infinities and NaNs where its scalar arithmetic stops the evaluation,
 // so a key outside the range cannot stop it either.
 template <std::size_t DK, typename T, std::size_t N>
 constexpr void lanes_dots(lane_row<T, N>& dots, const lane_row<T, N> (&keys_t)[DK], const T (&query)[DK],
                           std::size_t begin, std::size_t end) noexcept {
-  const std::size_t last = (end - 1) / lane_row<T, N>::lanes;
-  for (std::size_t chunk = begin / lane_row<T, N>::lanes; chunk <= last; ++chunk) {
+  const chunk_span<T, N> chunks(begin, end);
+  for (std::size_t chunk = chunks.first; chunk <= chunks.last; ++chunk) {
+    dots.chunk[chunk] = typename lane_row<T, N>::vector{};
     for (std::size_t c = 0; c < DK; ++c) dots.chunk[chunk] += query[c] * keys_t[c].chunk[chunk];
   }
 }
@@ -297,7 +366,8 @@ constexpr void attend_lanes(const Q& q, const K& k, const V& v, const Mask& mask
     load_segment(values[j], v.elements[j], columns.value_offset);
   }
   T query[DK]{};
-  T scores[n_kv]{};
+  lane_row<T, n_kv> scores{};
+  T score_values[n_kv]{};
   T probabilities[n_kv]{};
   for (std::size_t i = 0; i < n_q; ++i) {
     const auto range = mask.keys(i, n_q, n_kv);
@@ -305,12 +375,30 @@ constexpr void attend_lanes(const Q& q, const K& k, const V& v, const Mask& mask
       // Rationale: the query row copied first: GCC reads a local array's element for fewer instructions than one
       // of the matrix behind a reference (9.4 against 11.0 thousand per multiply-add in this kernel).
       for (std::size_t c = 0; c < DK; ++c) query[c] = q.elements[i][columns.query_offset + c];
-      lane_row<T, n_kv> dots{};
-      lanes_dots(dots, keys_t, query, range.begin, range.end);
-      for (std::size_t j = range.begin; j < range.end; ++j) scores[j] = lane(dots, j);
+      lanes_dots(scores, keys_t, query, range.begin, range.end);
+      if constexpr (Mask::checks_each_key || Mask::adds_bias) {
+        for (std::size_t j = range.begin; j < range.end; ++j) score_values[j] = lane(scores, j);
+        score_row(mask, i, range, scale, score_values, [&](std::size_t key) { return score_values[key]; });
+        load_segment(scores, score_values, 0);
+      } else {
+        // score_row's dot / scale for every key of the range.
+        const chunk_span<T, n_kv> chunks(range.begin, range.end);
+        for (std::size_t chunk = chunks.first; chunk <= chunks.last; ++chunk) scores.chunk[chunk] /= scale;
+      }
+      // Rationale: run-time code never comes here (kernels/dispatch.hpp), but GCC compiles the functions that a
+      // run-time instance of this one calls unless the call folds away, which it does behind the builtin and not
+      // behind std::is_constant_evaluated(): the exponential's helpers take vectors by value, and x86's GCC warns
+      // that 32- and 64-byte vectors change the ABI with AVX (-Wpsabi, an error under -Werror).
+      if (__builtin_is_constant_evaluated()) {
+        lanes_softmax_row(scores, probabilities, range.begin, range.end);
+      } else {
+        for (std::size_t j = range.begin; j < range.end; ++j) score_values[j] = lane(scores, j);
+        softmax_row(score_values, probabilities, range.begin, range.end);
+      }
+    } else {
+      score_row(mask, i, range, scale, score_values, [&](std::size_t key) { return score_values[key]; });
+      softmax_row(score_values, probabilities, range.begin, range.end);
     }
-    score_row(mask, i, range, scale, scores, [&](std::size_t key_index) { return scores[key_index]; });
-    softmax_row(scores, probabilities, range.begin, range.end);
     lane_row<T, DV> context{};
     for (std::size_t j = range.begin; j < range.end; ++j) {
       const T p = probabilities[j];

@@ -8,6 +8,13 @@
 
 #include "ctattn/math/detail/fp.hpp"
 
+// Rationale: `exp_reduce` also takes GCC's vector types, in constant evaluation only (kernels/constant.hpp); GCC's
+// note that passing a vector by value depends on the target's vector extensions (-Wpsabi) concerns no code here.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace ctattn::math::detail {
 
 template <Scalar T>
@@ -46,29 +53,35 @@ struct exp_constants<double> {
 };
 
 /// exp(x) = (hi + lo) * 2^k with hi in [0.70, 1.42] and hi + lo accurate to about 2^-(p + 4), for
-/// underflow <= x <= overflow.
-template <Scalar T>
+/// underflow <= x <= overflow. k is an int for a scalar V, and lanes holding the integers k for a GCC vector V
+/// (kernels/constant.hpp's `lanes_exp`, which computes each lane as the scalar reduction does).
+template <typename V>
 struct exp_split {
-  T hi;
-  T lo;
-  int k;
+  V hi;
+  V lo;
+  std::conditional_t<Scalar<V>, int, V> k;
 };
 
-template <Scalar T>
-constexpr exp_split<T> exp_reduce(T x) noexcept {
+template <typename V>
+constexpr exp_split<V> exp_reduce(V x) noexcept {
+  using T = element_t<V>;
   using c = exp_constants<T>;
-  const T kf = round_to_integer(x * c::inv_ln2);
-  const T r_hi = x - kf * c::ln2_hi;  // exact
-  const T k_lo = kf * c::ln2_lo;
-  const T r = r_hi - k_lo;
-  const T r_lo = (r_hi - r) - k_lo;  // the rounding error of r (when it matters, |r_hi| >= |k_lo|)
+  const V kf = round_to_integer(x * c::inv_ln2);
+  const V r_hi = x - kf * c::ln2_hi;  // exact
+  const V k_lo = kf * c::ln2_lo;
+  const V r = r_hi - k_lo;
+  const V r_lo = (r_hi - r) - k_lo;  // the rounding error of r (when it matters, |r_hi| >= |k_lo|)
   // e^(r + r_lo) = 1 + r + r^2 q(r) + r_lo (1 + r) + O(r_lo^2)
   // Rationale: the last two additions are error-free (fast two-sum), so the only roundings that reach the
   // result are those of the small tail (at most 2^-5 of an ulp of the result) and the final one.
-  const T tail = r * r * horner(c::poly, r) + (r_lo + r * r_lo);
-  const twofold<T> u = fast_two_sum(r, tail);
-  const twofold<T> e = fast_two_sum(T(1), u.hi);
-  return {e.hi, e.lo + u.lo, static_cast<int>(kf)};
+  const V tail = r * r * horner(c::poly, r) + (r_lo + r * r_lo);
+  const twofold<V> u = fast_two_sum(r, tail);
+  const twofold<V> e = fast_two_sum(T(1), u.hi);
+  if constexpr (Scalar<V>) {
+    return {e.hi, e.lo + u.lo, static_cast<int>(kf)};
+  } else {
+    return {e.hi, e.lo + u.lo, kf};
+  }
 }
 
 template <Scalar T>
@@ -82,5 +95,9 @@ constexpr T exp(T x) noexcept {
 }
 
 }  // namespace ctattn::math::detail
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif  // CTATTN_MATH_DETAIL_EXP_KERNEL_HPP

@@ -7,12 +7,17 @@
 /// exact power-of-two scaling, rounding to an integer, and the error-free transformations (two-sum,
 /// two-product) behind the float-float and double-double steps. Everything is plain arithmetic and integer
 /// bit manipulation, so it gives the same bits in constant evaluation and at run time.
+///
+/// `round_to_integer`, `fast_two_sum` and `horner` also take a GCC vector of float or double (`lane_row`'s chunks in
+/// kernels/constant.hpp) and compute each lane as they compute a scalar: the exponential's reduction runs on lanes
+/// in GCC's constant evaluation that way (`lanes_exp` there).
 
 #include <bit>
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "ctattn/shape/rule.hpp"
@@ -25,10 +30,42 @@ static_assert(__FLT_EVAL_METHOD__ == 0 || __FLT_EVAL_METHOD__ == -1,
               "(FLT_EVAL_METHOD 0): on 32-bit x86 compile with -msse2 -mfpmath=sse");
 #endif
 
+// Rationale: the helpers that take lanes (above) run on GCC's vector types in constant evaluation only; GCC's
+// note that passing a vector by value depends on the target's vector extensions (-Wpsabi) concerns no code here.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
 namespace ctattn::math::detail {
 
 template <Scalar T>
 struct format;
+
+/// The type of V's elements: T itself for a float or double T, the lanes' type for a GCC vector of them.
+template <typename V>
+struct element_of {
+  using type = std::remove_cvref_t<decltype(std::declval<V&>()[0])>;
+};
+
+template <Scalar T>
+struct element_of<T> {
+  using type = T;
+};
+
+template <typename V>
+using element_t = typename element_of<V>::type;
+
+/// A GCC vector V of T with every lane holding x.
+template <typename V, Scalar T, std::size_t... L>
+constexpr V broadcast_lanes(T x, std::index_sequence<L...>) noexcept {
+  return V{((void)L, x)...};
+}
+
+template <typename V, Scalar T>
+constexpr V broadcast(T x) noexcept {
+  return broadcast_lanes<V>(x, std::make_index_sequence<sizeof(V) / sizeof(T)>{});
+}
 
 template <>
 struct format<float> {
@@ -105,22 +142,24 @@ constexpr T scale(T x, int k) noexcept {
 template <Scalar T>
 inline constexpr T integer_shifter = T(1.5) * pow2<T>(format<T>::mantissa_bits);
 
-template <Scalar T>
-constexpr T round_to_integer(T x) noexcept {
+template <typename V>
+constexpr V round_to_integer(V x) noexcept {
+  using T = element_t<V>;
   return x + integer_shifter<T> - integer_shifter<T>;  // (x + shifter) rounds to an integer; - shifter is exact
 }
 
 /// An unevaluated sum hi + lo with |lo| at most half an ulp of hi: a float-float or double-double value.
-template <Scalar T>
+template <typename T>
 struct twofold {
   T hi;
   T lo;
 };
 
-/// Exact sum of a and b when |a| >= |b| (or a == 0): a + b == hi + lo exactly.
-template <Scalar T>
-constexpr twofold<T> fast_two_sum(T a, T b) noexcept {
-  const T s = a + b;
+/// Exact sum of a and b when |a| >= |b| (or a == 0): a + b == hi + lo exactly. Either may be a scalar where the
+/// other is a vector of lanes (the scalar then stands for every lane).
+template <typename A, typename B>
+constexpr twofold<std::remove_const_t<decltype(A{} + B{})>> fast_two_sum(A a, B b) noexcept {
+  const auto s = a + b;
   return {s, b - (s - a)};
 }
 
@@ -146,9 +185,8 @@ constexpr std::index_sequence<(sizeof...(I) - 1 - I)...> reversed(std::index_seq
   return {};
 }
 
-template <Scalar T, std::size_t N, std::size_t... I>
-constexpr T horner_steps(const T (&c)[N], T t, std::index_sequence<I...>) noexcept {
-  T acc = c[N - 1];
+template <Scalar T, std::size_t N, typename V, std::size_t... I>
+constexpr V horner_steps(const T (&c)[N], V acc, V t, std::index_sequence<I...>) noexcept {
   ((acc = acc * t + c[I]), ...);
   return acc;
 }
@@ -161,9 +199,20 @@ constexpr T horner_steps(const T (&c)[N], T t, std::index_sequence<I...>) noexce
 // polynomial about 4 times faster this way). Run time: the same straight-line code.
 template <Scalar T, std::size_t N>
 constexpr T horner(const T (&c)[N], T t) noexcept {
-  return horner_steps(c, t, reversed(std::make_index_sequence<N - 1>{}));
+  return horner_steps(c, c[N - 1], t, reversed(std::make_index_sequence<N - 1>{}));
+}
+
+/// `horner` on every lane of t, a GCC vector of T: each lane as `horner(c, lane)` gives it.
+template <Scalar T, std::size_t N, typename V>
+  requires(!Scalar<V>)
+constexpr V horner(const T (&c)[N], V t) noexcept {
+  return horner_steps(c, broadcast<V>(c[N - 1]), t, reversed(std::make_index_sequence<N - 1>{}));
 }
 
 }  // namespace ctattn::math::detail
+
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
 #endif  // CTATTN_MATH_DETAIL_FP_HPP
