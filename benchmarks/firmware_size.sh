@@ -16,11 +16,13 @@
 #   --write FILE  writes the boards' rows into FILE's cost table (docs/firmware.md), between its
 #                 `<!-- begin firmware_size.sh cost ... -->` and `<!-- end firmware_size.sh cost -->` lines, with
 #                 the toolchain the figures belong to in the begin line, and the tables derived from it
-#                 (benchmarks/firmware_tables.awk) in FILE and in the other pages of its directory that have some
+#                 (benchmarks/firmware_tables.awk) in FILE and in the other pages of its directory and the examples'
+#                 READMEs that have some
 #   --check FILE  the same into a scratch copy, then fails (exit 1, the difference printed) if FILE differs; skips
 #                 (exit 77) where the board's compiler or QEMU is not the one FILE's figures were measured with. Run
 #                 by the firmware test firmware_cost_tables_current on every board.
-#   --heavy       also the images built on demand (KWT-1's, label `heavy`), once built; never in FILE's tables
+#   --heavy       the images built on demand (KWT-1's, label `heavy`) instead, once built (ctest -L heavy); with
+#                 --write FILE, their table in FILE (`<!-- begin firmware_size.sh kwt1 -->`), never the others
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
@@ -47,10 +49,12 @@ if [[ -n $build_dir && ${#boards[@]} -ne 1 ]]; then
   echo "firmware_size.sh: --build-dir measures one board; name it" >&2
   exit 2
 fi
-if [[ $mode != print && $heavy == 1 ]]; then
-  echo "firmware_size.sh: the tables of $doc leave out the heavy images; --heavy prints only" >&2
+if [[ $mode == check && $heavy == 1 ]]; then
+  echo "firmware_size.sh: --check covers the tables of the images every build makes; not --heavy" >&2
   exit 2
 fi
+# KWT-1's multiply-adds per inference (firmware/models/kwt1.hpp's multiply_adds, which static_asserts this figure).
+kwt1_macs=73700032
 
 section_size() {  # section_size <elf> <section>
   arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'
@@ -125,8 +129,10 @@ for board in "${boards[@]}"; do
   base_code=$(section_size "$base" .text)
   for image in startup_only "${models[@]}"; do
     elf="$build/firmware/$image.elf"
-    # The heavy images (KWT-1's) are built on demand (ctest -L heavy): measured with --heavy, once built.
+    # The heavy images (KWT-1's) are built on demand (ctest -L heavy): measured with --heavy (and only they), once
+    # built; the startup-only image stays, the baseline of the others.
     [[ $heavy == 0 && $heavy_images == *" $image "* ]] && continue
+    [[ $heavy == 1 && $image != startup_only && $heavy_images != *" $image "* ]] && continue
     [[ -f $elf ]] || continue
     read -r text data bss < <(arm-none-eabi-size -B "$elf" | awk 'NR == 2 { print $1, $2, $3 }')
     read -r stack_image stack_inference inference_code _ < <(stack_figures "$build" "$image")
@@ -183,13 +189,20 @@ fi
 new=$(mktemp)
 all_rows=$(mktemp)
 trap 'rm -f "$rows" "$new" "$all_rows" "$new".*' EXIT
+if [[ $heavy == 1 ]]; then
+  grep -v '| startup_only |' "$rows" > "$all_rows" || true
+  awk -v rows="$all_rows" -v heavy=1 -v kwt1_macs="$kwt1_macs" -f "$here/firmware_tables.awk" "$doc" > "$new"
+  cat "$new" > "$doc"
+  echo "firmware_size.sh: wrote KWT-1's table of ${boards[*]} into $doc"
+  exit 0
+fi
 awk -v rows="$rows" -v toolchain="$now" -v header="$header" -f "$here/firmware_tables.awk" "$doc" > "$new"
 # The other pages with tables derived from the cost table, written from its rows as they now stand.
 sed -n '/^<!-- begin firmware_size.sh cost/,/^<!-- end firmware_size.sh cost -->/p' "$new" |
   grep '^| ' | grep -v '^| Core |' > "$all_rows" || true
 pages=("$doc")
 news=("$new")
-for page in "$(dirname "$doc")"/*.md; do
+for page in "$(dirname "$doc")"/*.md "$root"/examples/*/README.md; do
   [[ $page -ef $doc ]] && continue
   grep -q '^<!-- begin firmware_size.sh ' "$page" || continue
   pages+=("$page")

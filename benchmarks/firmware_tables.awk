@@ -6,8 +6,13 @@
 #     had them, the cores in the boards' order;
 #   - the tables derived from it, between `<!-- begin firmware_size.sh <name> -->` and `<!-- end firmware_size.sh
 #     <name> -->`: `glance` (each model image's sizes, call-graph stack and instructions, by core), `int8` (the
-#     verified model in float and int8 on each core, and their ratio of instructions) and `quantized` (docs/
-#     quantized.md: instructions of the int8 and float images on the M3, M4F, M33, M55 and Helium).
+#     verified model in float and int8 on each core, and their ratio of instructions), `quantized` (docs/
+#     quantized.md: instructions of the int8 and float images on the M3, M4F, M33, M55 and Helium), `kwt_tiny` (the
+#     KWT-Tiny-size model in int8 and float, one inference, by core) and `keyword_spotter` (examples/keyword_spotting/
+#     README.md: the example's model likewise, one sample, with the images' flash).
+# With -v heavy=1 -v kwt1_macs=N, FILE holds the rows of KWT-1's images (built on demand) and only the `kwt1` table
+# (KWT-1 in int8 and float, with int8 instructions per multiply-add and flash) is written; the rest of the page as
+# it was.
 # With -v derived_only=1 the page need not hold the cost table: FILE has every row (another page's derived tables).
 # Every other line as it was.
 
@@ -116,6 +121,41 @@ function print_int8(    k, cell, core, float_row, int8_row, cores, order, n, i, 
   }
 }
 
+# A model's table, from its int8 and float images' rows: per core, instructions per inference of each (the image's
+# figure divided by `inputs`, the inferences it times), int8 / float, and the painted stack of one inference.
+# With `per_mac` > 0, also int8 instructions per multiply-add; with `flash`, both images' text. The cores whose
+# float image did not run (no FPU) show "-" in the float cells.
+function print_model(int8_image, float_image, inputs, per_mac, flash,    k, cell, core, cores, order, n, i, q, f, line,
+                     qs, fs, qt, ft, stack) {
+  line = "| Core | int8 | float (exact arithmetic) | int8 / float |"
+  if (per_mac > 0) line = line " int8 per multiply-add |"
+  if (flash) line = line " flash (text), int8 / float |"
+  print line " stack of one inference, int8 / float (painted) |"
+  line = "|---|---:|---:|---:|"
+  if (per_mac > 0) line = line "---:|"
+  if (flash) line = line "---:|"
+  print line "---:|"
+  n = 0
+  for (k = 1; k <= count; ++k) {
+    cells(final[k], cell)
+    core = cell[1]
+    if (cell[2] != int8_image && cell[2] != float_image) continue
+    if (!(core in cores)) { cores[core] = 1; order[++n] = core }
+    split(cell[10], stack, "/")
+    if (cell[2] == int8_image) { q[core] = cell[11] / inputs; qs[core] = trim(stack[2]); qt[core] = cell[3] }
+    else { f[core] = cell[11] / inputs; fs[core] = trim(stack[2]); ft[core] = cell[3] }
+  }
+  for (i = 1; i <= n; ++i) {
+    core = order[i]
+    if (!(core in q)) continue
+    line = "| " core " | " commas(sprintf("%.0f", q[core])) " | "
+    line = line ((core in f) ? commas(sprintf("%.0f", f[core])) " | " sprintf(q[core] / f[core] < 0.1 ? "%.3f" : "%.2f", q[core] / f[core]) : "- | -") " |"
+    if (per_mac > 0) line = line " " sprintf("%.2f", q[core] / per_mac) " |"
+    if (flash) line = line " " commas(qt[core]) " / " ((core in f) ? commas(ft[core]) : "-") " |"
+    print line " " commas(qs[core]) " / " ((core in f) ? commas(fs[core]) : "-") " |"
+  }
+}
+
 # docs/quantized.md's table: instructions per inference of the int8 and float images on the cores that show the int8
 # backends (the M3's loop, the DSP extension, Helium).
 function print_quantized(    k, cell, n, i, j, cores, heads, images, names, value, line) {
@@ -196,6 +236,14 @@ END {
       if (line ~ /^<!-- end firmware_size\.sh /) { print line; skipping = 0 }
       continue
     }
+    if (heavy) {
+      print line
+      if (line ~ /^<!-- begin firmware_size\.sh kwt1 -->/) {
+        print_model("kwt1_int8", "kwt1", 2, kwt1_macs, 1)
+        skipping = 1
+      }
+      continue
+    }
     if (line ~ /^<!-- begin firmware_size\.sh cost/) {
       print "<!-- begin firmware_size.sh cost; toolchain: " toolchain " -->"
       print header
@@ -214,6 +262,18 @@ END {
       print line
       print_quantized()
       skipping = 1
+    } else if (line ~ /^<!-- begin firmware_size\.sh kwt_tiny -->/) {
+      print line
+      print_model("kwt_tiny_int8", "kwt_tiny", 2, 0, 0)
+      skipping = 1
+    } else if (line ~ /^<!-- begin firmware_size\.sh keyword_spotter -->/) {
+      print line
+      print_model("keyword_spotter_int8", "keyword_spotter", 2, 0, 1)
+      skipping = 1
+    } else if (line ~ /^<!-- begin firmware_size\.sh kwt1 -->/) {
+      # KWT-1's images are built on demand (label `heavy`): their rows come only with firmware_size.sh --heavy
+      # (-v heavy=1), which writes this table alone; otherwise it stays as the page has it.
+      print line
     } else {
       print line
     }

@@ -54,6 +54,8 @@ inline constexpr std::size_t multiply_adds =
     frames * features * width +
     layers * ((frames + 1) * (4 * width * width + 2 * width * 256) + 2 * (frames + 1) * (frames + 1) * width) +
     width * classes;
+// benchmarks/firmware_size.sh --heavy divides the images' instructions by this figure.
+static_assert(multiply_adds == 73'700'032, "KWT-1's shape changed: update kwt1_macs in benchmarks/firmware_size.sh");
 
 /// The weights: each tensor's values in [-1, 1) scaled by about 1 / sqrt(its fan-in) (so that activations keep
 /// their size through 12 layers, as trained ones do), the norms' gains near 1. The same numbers at compile time (the
