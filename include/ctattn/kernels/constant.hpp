@@ -20,6 +20,8 @@
 /// | `constant::attend<W, DK, DV>(...)`      | as `scalar::attend`                   | as `scalar::attend`            |
 /// | `lanes_axpy(y, s, x)`                  | `lane_row<T, N>`, `T`, `lane_row<T, N>` | y[c] += s x[c], every lane   |
 /// | `lanes_product<Transposed>(y, a, b)`   | as `unrolled_product(_transposed)`    | y = a b, or a b^T              |
+/// | `lanes_exp(x)`                         | a `lane_row` chunk, x <= 0 or -inf    | x = math::exp(x), every lane   |
+/// | `lanes_softmax_row(row, w, b, e)`      | `lane_row<T, N>`, `T (&)[N]`, range   | w = softmax_row of row's lanes |
 ///
 /// All do every addition in exactly the order of the plain loops `acc += a[c] * b[c]` and
 /// `y[c] += s * x[c]`, so they give the same bits as those loops: kernels/dispatch.hpp uses these when
@@ -118,8 +120,8 @@ constexpr void unrolled_axpy(T (&y)[N], T s, const T (&x)[N]) noexcept {
 // Rationale: GCC's evaluator does arithmetic on its generic vector types (`vector_size`) lane by lane in one step,
 // so a row update y += s x of 32 lanes costs it about what the 64 floating-point operations cost, while a fold
 // pays as much again for each element it reads (`benchmarks/compile_time_instructions.sh`, docs/compile_time.md:
-// a product takes 13.1 thousand instructions per multiply-add as folds and 6.0 thousand as lanes; attention 16.9
-// and 9.4 thousand; the int8 products 18.9 and 7.6 thousand). Clang 14 evaluates vector arithmetic too but
+// a product takes 13.1 thousand instructions per multiply-add as folds and 5.9 thousand as lanes; attention 16.9
+// and 7.9 thousand, its softmax on lanes too; the int8 products 18.9 and 7.6 thousand). Clang 14 evaluates vector arithmetic too but
 // cannot read a lane back in a constant expression (a subscript or a bit_cast of a vector is not constant there),
 // so Clang keeps the folds. Every lane is the scalar loop's operation in the scalar loop's order, so the bits are
 // the same (tests/static/unrolled_test.cpp, tests/runtime/unrolled_kernels_test.cpp).
