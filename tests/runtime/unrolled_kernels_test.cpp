@@ -128,27 +128,24 @@ struct wide_operands {
   }
 };
 
-TEST_CASE("constant-evaluated softmax has the run-time bits where exp is subnormal or +0", "[unrolled]") {
-  static constexpr wide_operands<float> f{10.0f};  // scores 15 j apart and more
-  static constexpr auto float_result = ctattn::scaled_dot_product_attention(f.q, f.k, f.v, ctattn::with_weights);
-  const auto float_run =
-      ctattn::scaled_dot_product_attention(opaque(f.q), opaque(f.k), opaque(f.v), ctattn::with_weights);
-  CHECK(bit_identical(float_run.output, float_result.output));
-  CHECK(bit_identical(float_run.weights, float_result.weights));
-  // The first query's row reaches a subnormal weight (key 3: exp(-90)) and a +0 one (key 2: exp(-105)).
-  CHECK(float_result.weights(0, 3) > 0.0f);
-  CHECK(float_result.weights(0, 3) < std::numeric_limits<float>::min());
-  CHECK(float_result.weights(0, 2) == 0.0f);
+// The first query's row reaches a subnormal weight (key 3) and a +0 one (key 2): for float at a spread of 10,
+// exp(-90) and exp(-105); for double at 80, exp(-720) and exp(-840).
+template <typename T, int Spread>
+void check_wide_scores() {
+  static constexpr wide_operands<T> in{static_cast<T>(Spread)};
+  static constexpr auto compile_time = ctattn::scaled_dot_product_attention(in.q, in.k, in.v, ctattn::with_weights);
+  const auto run_time =
+      ctattn::scaled_dot_product_attention(opaque(in.q), opaque(in.k), opaque(in.v), ctattn::with_weights);
+  CHECK(bit_identical(run_time.output, compile_time.output));
+  CHECK(bit_identical(run_time.weights, compile_time.weights));
+  CHECK(compile_time.weights(0, 3) > T{0});
+  CHECK(compile_time.weights(0, 3) < std::numeric_limits<T>::min());
+  CHECK(compile_time.weights(0, 2) == T{0});
+}
 
-  static constexpr wide_operands<double> d{80.0};  // scores 120 j apart and more
-  static constexpr auto double_result = ctattn::scaled_dot_product_attention(d.q, d.k, d.v, ctattn::with_weights);
-  const auto double_run =
-      ctattn::scaled_dot_product_attention(opaque(d.q), opaque(d.k), opaque(d.v), ctattn::with_weights);
-  CHECK(bit_identical(double_run.output, double_result.output));
-  CHECK(bit_identical(double_run.weights, double_result.weights));
-  CHECK(double_result.weights(0, 3) > 0.0);  // exp(-720)
-  CHECK(double_result.weights(0, 3) < std::numeric_limits<double>::min());
-  CHECK(double_result.weights(0, 2) == 0.0);  // exp(-840)
+TEST_CASE("constant-evaluated softmax has the run-time bits where exp is subnormal or +0", "[unrolled]") {
+  check_wide_scores<float, 10>();   // scores 15 j apart and more
+  check_wide_scores<double, 80>();  // 120 j apart and more
 }
 
 TEST_CASE("a key masked out is never read, in either form", "[unrolled]") {
