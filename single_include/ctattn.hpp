@@ -3703,10 +3703,10 @@ constexpr void unrolled_axpy(T (&y)[N], T s, const T (&x)[N]) noexcept {
 // so a row update y += s x of 32 lanes costs it about what the 64 floating-point operations cost, while a fold
 // pays as much again for each element it reads (`benchmarks/compile_time_instructions.sh`, docs/compile_time.md:
 // a product takes 13.1 thousand instructions per multiply-add as folds and 5.9 thousand as lanes; attention 16.9
-// and 7.9 thousand, its softmax on lanes too; the int8 products 18.9 and 7.6 thousand). Clang 14 evaluates vector arithmetic too but
-// cannot read a lane back in a constant expression (a subscript or a bit_cast of a vector is not constant there),
-// so Clang keeps the folds. Every lane is the scalar loop's operation in the scalar loop's order, so the bits are
-// the same (tests/static/unrolled_test.cpp, tests/runtime/unrolled_kernels_test.cpp).
+// and 7.9 thousand, its softmax on lanes too; the int8 products 18.9 and 7.6 thousand). Clang 14 evaluates vector
+// arithmetic too but cannot read a lane back in a constant expression (a subscript or a bit_cast of a vector is not
+// constant there), so Clang keeps the folds. Every lane is the scalar loop's operation in the scalar loop's order,
+// so the bits are the same (tests/static/unrolled_test.cpp, tests/runtime/unrolled_kernels_test.cpp).
 template <typename T>
 inline constexpr bool evaluates_lanes =
 #if defined(__GNUC__) && !defined(__clang__)
@@ -3918,10 +3918,10 @@ constexpr void unrolled_product_transposed(T (&y)[R][C], const T (&a)[R][K], con
 namespace constant {
 
 // The dot products of a query against the keys of [begin, end), as lanes: dots = +0, then dots += query[c] keys_t[c]
-// for c = 0, 1, ..., DK-1 (the order of the scalar dot product), over the chunks that hold a key of the range (a window of
-// r keys costs r, not n_kv, as in the scalar kernel). The other keys of those chunks are computed with and never
-// read: GCC's vector arithmetic gives IEEE's infinities and NaNs where its scalar arithmetic stops the evaluation,
-// so a key outside the range cannot stop it either.
+// for c = 0, 1, ..., DK-1 (the order of the scalar dot product), over the chunks that hold a key of the range (a
+// window of r keys costs r, not n_kv, as in the scalar kernel). The other keys of those chunks are computed with
+// and never read: GCC's vector arithmetic gives IEEE's infinities and NaNs where its scalar arithmetic stops the
+// evaluation, so a key outside the range cannot stop it either.
 template <std::size_t DK, typename T, std::size_t N>
 constexpr void lanes_dots(lane_row<T, N>& dots, const lane_row<T, N> (&keys_t)[DK], const T (&query)[DK],
                           std::size_t begin, std::size_t end) noexcept {
@@ -3979,9 +3979,6 @@ constexpr void attend_lanes(const Q& q, const K& k, const V& v, const Mask& mask
         for (std::size_t j = range.begin; j < range.end; ++j) score_values[j] = lane(scores, j);
         softmax_row(score_values, probabilities, range.begin, range.end);
       }
-    } else {
-      score_row(mask, i, range, scale, score_values, [&](std::size_t key) { return score_values[key]; });
-      softmax_row(score_values, probabilities, range.begin, range.end);
     }
     lane_row<T, DV> context{};
     for (std::size_t j = range.begin; j < range.end; ++j) {
