@@ -22,7 +22,11 @@ namespace stack {
 /// The current stack pointer.
 inline std::uintptr_t pointer() noexcept {
   std::uintptr_t sp;
+#if defined(__riscv)
+  asm volatile("mv %0, sp" : "=r"(sp));
+#else
   asm volatile("mov %0, sp" : "=r"(sp));
+#endif
   return sp;
 }
 

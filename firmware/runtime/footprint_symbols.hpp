@@ -15,15 +15,23 @@
 namespace ctattn_firmware {
 
 /// Call once per image (from main); `Model::footprint` is a constant expression.
+// Rationale: an immediate operand printed bare: `%c` on Arm, where `%` alone prints `#`; RISC-V's GCC has no `%c`
+// and prints an immediate bare.
+#if defined(__riscv)
+#define CTATTN_FIRMWARE_BARE(n) "%" #n
+#else
+#define CTATTN_FIRMWARE_BARE(n) "%c" #n
+#endif
+
 template <typename Model>
 inline void publish_footprint() noexcept {
   constexpr auto fp = Model::footprint;
   asm volatile(
-      ".global ctattn_footprint_weight_bytes\n\t.set ctattn_footprint_weight_bytes, %c0\n\t"
-      ".global ctattn_footprint_input_bytes\n\t.set ctattn_footprint_input_bytes, %c1\n\t"
-      ".global ctattn_footprint_output_bytes\n\t.set ctattn_footprint_output_bytes, %c2\n\t"
-      ".global ctattn_footprint_workspace_bytes\n\t.set ctattn_footprint_workspace_bytes, %c3\n\t"
-      ".global ctattn_footprint_stack_bytes\n\t.set ctattn_footprint_stack_bytes, %c4"
+      ".global ctattn_footprint_weight_bytes\n\t.set ctattn_footprint_weight_bytes, " CTATTN_FIRMWARE_BARE(0) "\n\t"
+      ".global ctattn_footprint_input_bytes\n\t.set ctattn_footprint_input_bytes, " CTATTN_FIRMWARE_BARE(1) "\n\t"
+      ".global ctattn_footprint_output_bytes\n\t.set ctattn_footprint_output_bytes, " CTATTN_FIRMWARE_BARE(2) "\n\t"
+      ".global ctattn_footprint_workspace_bytes\n\t.set ctattn_footprint_workspace_bytes, " CTATTN_FIRMWARE_BARE(3) "\n\t"
+      ".global ctattn_footprint_stack_bytes\n\t.set ctattn_footprint_stack_bytes, " CTATTN_FIRMWARE_BARE(4) ""
       :
       : "i"(fp.weight_bytes), "i"(fp.input_bytes), "i"(fp.output_bytes), "i"(fp.workspace_bytes), "i"(fp.stack_bytes));
 }
