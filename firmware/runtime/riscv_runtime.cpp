@@ -46,6 +46,9 @@ extern "C" [[gnu::naked, gnu::section(".vectors"), gnu::used, noreturn]] void ct
       "j ctattn_start");
 }
 
+// The name the link keeps (-Wl,--undefined=ctattn_vector_table) on every board: on RV32 the reset code itself.
+asm(".global ctattn_vector_table\n\t.set ctattn_vector_table, ctattn_reset_handler");
+
 extern "C" void ctattn_start() {
   for (auto p = reinterpret_cast<std::uintptr_t>(__bss_start); p < reinterpret_cast<std::uintptr_t>(_end);
        p += sizeof(std::uint32_t)) {
@@ -62,11 +65,13 @@ extern "C" void ctattn_start() {
   ctattn_firmware::semihosting::exit(code);
 }
 
-// Every trap ends the run with exit code 3 and its cause.
+// Every trap ends the run with exit code 3, its cause, the address or value it concerns and where it happened.
 extern "C" [[gnu::aligned(4)]] void ctattn_trap_handler() {
-  std::uint32_t cause;
+  std::uint32_t cause, value, pc;
   asm volatile("csrr %0, mcause" : "=r"(cause));
-  (ctattn_firmware::report_line{} << "FAULT: mcause " << cause).end();
+  asm volatile("csrr %0, mtval" : "=r"(value));
+  asm volatile("csrr %0, mepc" : "=r"(pc));
+  (ctattn_firmware::report_line{} << "FAULT: mcause " << cause << ", mtval " << value << ", mepc " << pc).end();
   ctattn_firmware::semihosting::exit(3);
 }
 

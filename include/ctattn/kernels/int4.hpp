@@ -43,6 +43,7 @@
 
 #include "ctattn/kernels/arm_dsp_int4.hpp"
 #include "ctattn/kernels/detail/int4_packing.hpp"
+#include "ctattn/kernels/detail/target.hpp"
 #include "ctattn/kernels/int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
@@ -103,12 +104,7 @@ constexpr void int4_unpack_rows(const std::uint8_t (&packed)[Bytes], std::size_t
 /// bytes of stack. On a Cortex-M 8 (a KWT-1 feed-forward block of K = 768: 6 KiB); elsewhere 32.
 // Rationale: each block is one call of the int8 product kernel, which widens or stages the rows of x once per
 // call: fewer channels a block would repeat that work, more would take more stack.
-inline constexpr std::size_t int4_block_channels =
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-    8;
-#else
-    32;
-#endif
+inline constexpr std::size_t int4_block_channels = microcontroller_target ? 8 : 32;
 
 /// The channels of one block of an N-channel layer: `int4_block_channels`, or N where fewer.
 ///

@@ -79,6 +79,7 @@
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/int8_simd.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
+#include "ctattn/kernels/detail/target.hpp"
 #include "ctattn/kernels/helium_int8.hpp"
 #include "ctattn/kernels/neon_int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
@@ -353,24 +354,14 @@ inline constexpr std::size_t int8_product_stack_bytes = [] {
 /// desktop kernels being larger and memory plentiful.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_attention_query_rows >= 6);`
-inline constexpr std::size_t int8_attention_query_rows =
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-    6;
-#else
-    64;
-#endif
+inline constexpr std::size_t int8_attention_query_rows = microcontroller_target ? 6 : 64;
 
 /// How many rows an int8 encoder layer's feed-forward block (quantized/transformer.hpp) runs at a time: its hidden
 /// layer and activation then take 2 x rows x hidden bytes of stack rather than 2 n hidden. On a Cortex-M, 6 (one
 /// of the DSP kernel's blocks of rows); elsewhere every row at once, so that a packed kernel packs its weights once.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_feed_forward_rows >= 6);`
-inline constexpr std::size_t int8_feed_forward_rows =
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-    6;
-#else
-    std::size_t(-1);
-#endif
+inline constexpr std::size_t int8_feed_forward_rows = microcontroller_target ? 6 : std::size_t(-1);
 
 /// Calls `f(std::integral_constant<std::size_t, M>{}, first)` for blocks of Rows rows covering N rows in order
 /// (M = Rows), then the last N % Rows rows when Rows does not divide N (M = N % Rows): how int8 attention takes its
