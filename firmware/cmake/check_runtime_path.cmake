@@ -43,7 +43,9 @@ set(_current "")
 set(_soft_float "^__aeabi_(c?[fd][a-z0-9]+|[a-z0-9]+2[fd])$|^__([a-z]+[sdt]f[23]|float[a-z]+|fix[a-z]+)$")
 # Integer multiplies: Armv7-M's and the DSP extension's (mul, mla, mls, smull, umlal, smlabb, smlad, smuad, smmul,
 # ...) and MVE's integer forms (vmul.i8, vmla.s32, vmladav.s8, ...).
-set(_integer_multiply "\t(mul|mla|mls|[su]mull|[su]mlal|smla[a-z]*|smls[a-z]*|smu[a-z]*|smm[a-z]*)(s|\\.w|\\.n)?\t")
+# RV32's M extension: mul, mulh, mulhu, mulhsu.
+set(_integer_multiply
+    "\t(mul|mla|mls|[su]mull|[su]mlal|smla[a-z]*|smls[a-z]*|smu[a-z]*|smm[a-z]*|mulh|mulhu|mulhsu)(s|\\.w|\\.n)?\t")
 string(CONCAT _mve_integer_multiply "\tv(mul|mla|mlas|mlav|mlava|mladav[a-z]*|mlsdav[a-z]*|mlaldav[a-z]*"
                                     "|mulh|rmulh|qdmulh|qrdmulh|mull[bt])\\.[isu](8|16|32)")
 foreach(_line IN LISTS _lines)
@@ -60,7 +62,9 @@ foreach(_line IN LISTS _lines)
       set(_float_${_current} "soft-float routine")
     endif()
   elseif(_current)
-    if(_line MATCHES "\tv(mul|mla|mls|nmul|nmla|nmls|fma|fms|fnma|fnms)\\.f(32|64)")
+    # Arm's VFP and MVE, RV32's F and D (fmul.s, fmadd.d, ...).
+    if(_line MATCHES "\tv(mul|mla|mls|nmul|nmla|nmls|fma|fms|fnma|fnms)\\.f(32|64)" OR
+       _line MATCHES "\tf(mul|madd|msub|nmadd|nmsub)\\.[sd]\t")
       math(EXPR _fp_${_current} "${_fp_${_current}} + 1")
     endif()
     if(_line MATCHES "${_integer_multiply}" OR _line MATCHES "${_mve_integer_multiply}")
@@ -70,7 +74,12 @@ foreach(_line IN LISTS _lines)
     if(_float_${_current} STREQUAL "" AND _line MATCHES "\t(v[a-z]+(\\.[a-z0-9]+)*\\.f(16|32|64)(\\.[a-z0-9]+)*)[ \t]")
       set(_float_${_current} "${CMAKE_MATCH_1}")
     endif()
-    if(_line MATCHES "\t(bl|b|b\\.w|b\\.n)\t[0-9a-f]+ <([^>+]+)>")
+    # RV32's F and D: an instruction on .s, .d or .h values, or a load or store of a float register.
+    if(_float_${_current} STREQUAL "" AND _line MATCHES "\t(f[a-z]+(\\.[a-z]+)*\\.[sdh](\\.[a-z]+)*|fl[whd]|fs[whd])\t")
+      set(_float_${_current} "${CMAKE_MATCH_1}")
+    endif()
+    # Calls and tail calls: Arm's bl and b, RV32's jal and j.
+    if(_line MATCHES "\t(bl|b|b\\.w|b\\.n|jal|j)\t[0-9a-f]+ <([^>+]+)>")
       set(_callee_name "${CMAKE_MATCH_2}")
       string(MAKE_C_IDENTIFIER "${_callee_name}" _callee)
       list(APPEND _calls_${_current} "${_callee}")
