@@ -87,7 +87,12 @@ set(CMAKE_EXECUTABLE_SUFFIX_C ".elf")
 foreach(_lang C CXX ASM)
   set(CMAKE_${_lang}_FLAGS_INIT "${CTATTN_BOARD_CPU_FLAGS} ${_ctattn_cxx_headers}")
 endforeach()
-set(CMAKE_EXE_LINKER_FLAGS_INIT "${CTATTN_BOARD_LINK_CPU_FLAGS} -L${_ctattn_picolibc_lib} -Wl,--no-warn-rwx-segments")
+# Rationale: --no-relax: GNU ld 2.40's relaxation against the global pointer deleted the `lui` of a %hi/%lo pair
+# while leaving one of its two `lw ...%lo(...)` users unrelaxed, which then loaded through whatever the register
+# held (firmware_int16_cases on rv32e faulted on address 0x6c, a double constant at .LC48 and .LC48 + 4, with
+# .sdata moved to the RAM); without relaxation every %hi/%lo pair stays whole.
+set(CMAKE_EXE_LINKER_FLAGS_INIT
+    "${CTATTN_BOARD_LINK_CPU_FLAGS} -L${_ctattn_picolibc_lib} -Wl,--no-warn-rwx-segments -Wl,--no-relax")
 
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)

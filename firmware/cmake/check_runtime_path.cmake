@@ -78,8 +78,10 @@ foreach(_line IN LISTS _lines)
     if(_float_${_current} STREQUAL "" AND _line MATCHES "\t(f[a-z]+(\\.[a-z]+)*\\.[sdh](\\.[a-z]+)*|fl[whd]|fs[whd])\t")
       set(_float_${_current} "${CMAKE_MATCH_1}")
     endif()
-    # Calls and tail calls: Arm's bl and b, RV32's jal and j.
-    if(_line MATCHES "\t(bl|b|b\\.w|b\\.n|jal|j)\t[0-9a-f]+ <([^>+]+)>")
+    # Calls and tail calls: Arm's bl and b, RV32's jal and j, and its auipc + jalr/jr pairs (unrelaxed), whose
+    # target objdump names in a comment.
+    if(_line MATCHES "\t(bl|b|b\\.w|b\\.n|jal|j)\t[0-9a-f]+ <([^>+]+)>" OR
+       _line MATCHES "\t(jalr|jr)\t[^#]*# [0-9a-f]+ <([^>+]+)>")
       set(_callee_name "${CMAKE_MATCH_2}")
       string(MAKE_C_IDENTIFIER "${_callee_name}" _callee)
       list(APPEND _calls_${_current} "${_callee}")
