@@ -79,10 +79,14 @@ foreach(_line IN LISTS _lines)
       set(_float_${_current} "${CMAKE_MATCH_1}")
     endif()
     # Calls and tail calls: Arm's bl and b, RV32's jal and j, and its auipc + jalr/jr pairs (unrelaxed), whose
-    # target objdump names in a comment.
-    if(_line MATCHES "\t(bl|b|b\\.w|b\\.n|jal|j)\t[0-9a-f]+ <([^>+]+)>" OR
-       _line MATCHES "\t(jalr|jr)\t[^#]*# [0-9a-f]+ <([^>+]+)>")
+    # target objdump names in a comment. (Two ifs: a MATCHES that fails clears the other's CMAKE_MATCH_<n>.)
+    set(_callee_name "")
+    if(_line MATCHES "\t(bl|b|b\\.w|b\\.n|jal|j)\t[0-9a-f]+ <([^>+]+)>")
       set(_callee_name "${CMAKE_MATCH_2}")
+    elseif(_line MATCHES "\t(jalr|jr)\t[^#]*# [0-9a-f]+ <([^>+]+)>")
+      set(_callee_name "${CMAKE_MATCH_2}")
+    endif()
+    if(NOT _callee_name STREQUAL "")
       string(MAKE_C_IDENTIFIER "${_callee_name}" _callee)
       list(APPEND _calls_${_current} "${_callee}")
       # The same routine may carry two names (__aeabi_fmul and __mulsf3): the call's own name counts too.
