@@ -10231,6 +10231,31 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
 
 #endif  // CTATTN_KERNELS_AVX512_INT8_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/detail/target.hpp
+#ifndef CTATTN_KERNELS_DETAIL_TARGET_HPP
+#define CTATTN_KERNELS_DETAIL_TARGET_HPP
+
+/// \file
+/// What kind of machine the build targets, where a kernel's blocking depends on it: one definition for every kernel.
+
+namespace ctattn::detail::kernels {
+
+/// Whether the build targets a microcontroller: a Cortex-M, or a bare-metal 32-bit RISC-V core. Kernels then take
+/// their rows in small blocks, so that their buffers stay small on the stack, rather than all at once.
+///
+/// Example: `if constexpr (ctattn::detail::kernels::microcontroller_target) { ... }`
+inline constexpr bool microcontroller_target =
+#if (defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M') || \
+    (defined(__riscv) && __riscv_xlen == 32 && !defined(__linux__))
+    true;
+#else
+    false;
+#endif
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_TARGET_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 // ---------------------------------------- ctattn/kernels/neon_int8.hpp
 #ifndef CTATTN_KERNELS_NEON_INT8_HPP
 #define CTATTN_KERNELS_NEON_INT8_HPP
@@ -10753,24 +10778,14 @@ inline constexpr std::size_t int8_product_stack_bytes = [] {
 /// desktop kernels being larger and memory plentiful.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_attention_query_rows >= 6);`
-inline constexpr std::size_t int8_attention_query_rows =
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-    6;
-#else
-    64;
-#endif
+inline constexpr std::size_t int8_attention_query_rows = microcontroller_target ? 6 : 64;
 
 /// How many rows an int8 encoder layer's feed-forward block (quantized/transformer.hpp) runs at a time: its hidden
 /// layer and activation then take 2 x rows x hidden bytes of stack rather than 2 n hidden. On a Cortex-M, 6 (one
 /// of the DSP kernel's blocks of rows); elsewhere every row at once, so that a packed kernel packs its weights once.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_feed_forward_rows >= 6);`
-inline constexpr std::size_t int8_feed_forward_rows =
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-    6;
-#else
-    std::size_t(-1);
-#endif
+inline constexpr std::size_t int8_feed_forward_rows = microcontroller_target ? 6 : std::size_t(-1);
 
 /// Calls `f(std::integral_constant<std::size_t, M>{}, first)` for blocks of Rows rows covering N rows in order
 /// (M = Rows), then the last N % Rows rows when Rows does not divide N (M = N % Rows): how int8 attention takes its
@@ -12168,12 +12183,7 @@ constexpr void int4_unpack_rows(const std::uint8_t (&packed)[Bytes], std::size_t
 /// bytes of stack. On a Cortex-M 8 (a KWT-1 feed-forward block of K = 768: 6 KiB); elsewhere 32.
 // Rationale: each block is one call of the int8 product kernel, which widens or stages the rows of x once per
 // call: fewer channels a block would repeat that work, more would take more stack.
-inline constexpr std::size_t int4_block_channels =
-#if defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M'
-    8;
-#else
-    32;
-#endif
+inline constexpr std::size_t int4_block_channels = microcontroller_target ? 8 : 32;
 
 /// The channels of one block of an N-channel layer: `int4_block_channels`, or N where fewer.
 ///
