@@ -10772,7 +10772,7 @@ inline constexpr std::size_t int8_product_stack_bytes = [] {
 }();
 
 /// How many queries int8 attention (quantized/attention.hpp) scores and weighs at a time: its scores and weights
-/// take 2 x rows x n_kv bytes of stack. On a Cortex-M, 6 (one of the DSP kernel's blocks of rows, three of
+/// take 2 x rows x n_kv bytes of stack. On a microcontroller (`microcontroller_target`), 6 (one of the DSP kernel's blocks of rows, three of
 /// Helium's tiles of 2): KWT-Tiny's 50 x 50 attention then takes 600 bytes for them rather than 5,000, at the same
 /// instructions per inference (the products' column starts are made once per head). Elsewhere 64, the tiles of the
 /// desktop kernels being larger and memory plentiful.
@@ -10781,7 +10781,7 @@ inline constexpr std::size_t int8_product_stack_bytes = [] {
 inline constexpr std::size_t int8_attention_query_rows = microcontroller_target ? 6 : 64;
 
 /// How many rows an int8 encoder layer's feed-forward block (quantized/transformer.hpp) runs at a time: its hidden
-/// layer and activation then take 2 x rows x hidden bytes of stack rather than 2 n hidden. On a Cortex-M, 6 (one
+/// layer and activation then take 2 x rows x hidden bytes of stack rather than 2 n hidden. On a microcontroller, 6 (one
 /// of the DSP kernel's blocks of rows); elsewhere every row at once, so that a packed kernel packs its weights once.
 ///
 /// Example: `static_assert(ctattn::detail::kernels::int8_feed_forward_rows >= 6);`
@@ -12180,7 +12180,7 @@ constexpr void int4_unpack_rows(const std::uint8_t (&packed)[Bytes], std::size_t
 }
 
 /// How many output channels an int4 layer unpacks at a time at run time: their int8 rows take this many times K
-/// bytes of stack. On a Cortex-M 8 (a KWT-1 feed-forward block of K = 768: 6 KiB); elsewhere 32.
+/// bytes of stack. On a microcontroller (`microcontroller_target`) 8 (a KWT-1 feed-forward block of K = 768: 6 KiB); elsewhere 32.
 // Rationale: each block is one call of the int8 product kernel, which widens or stages the rows of x once per
 // call: fewer channels a block would repeat that work, more would take more stack.
 inline constexpr std::size_t int4_block_channels = microcontroller_target ? 8 : 32;

@@ -14,7 +14,6 @@
 
 namespace ctattn_firmware {
 
-/// Call once per image (from main); `Model::footprint` is a constant expression.
 // Rationale: an immediate operand printed bare: `%c` on Arm, where `%` alone prints `#`; RISC-V's GCC has no `%c`
 // and prints an immediate bare.
 #if defined(__riscv)
@@ -23,6 +22,7 @@ namespace ctattn_firmware {
 #define CTATTN_FIRMWARE_BARE(n) "%c" #n
 #endif
 
+/// Call once per image (from main); `Model::footprint` is a constant expression.
 template <typename Model>
 inline void publish_footprint() noexcept {
   constexpr auto fp = Model::footprint;
@@ -31,7 +31,7 @@ inline void publish_footprint() noexcept {
       ".global ctattn_footprint_input_bytes\n\t.set ctattn_footprint_input_bytes, " CTATTN_FIRMWARE_BARE(1) "\n\t"
       ".global ctattn_footprint_output_bytes\n\t.set ctattn_footprint_output_bytes, " CTATTN_FIRMWARE_BARE(2) "\n\t"
       ".global ctattn_footprint_workspace_bytes\n\t.set ctattn_footprint_workspace_bytes, " CTATTN_FIRMWARE_BARE(3) "\n\t"
-      ".global ctattn_footprint_stack_bytes\n\t.set ctattn_footprint_stack_bytes, " CTATTN_FIRMWARE_BARE(4) ""
+      ".global ctattn_footprint_stack_bytes\n\t.set ctattn_footprint_stack_bytes, " CTATTN_FIRMWARE_BARE(4)
       :
       : "i"(fp.weight_bytes), "i"(fp.input_bytes), "i"(fp.output_bytes), "i"(fp.workspace_bytes), "i"(fp.stack_bytes));
 }

@@ -2,9 +2,10 @@
 #define CTATTN_FIRMWARE_RUNTIME_SEMIHOSTING_HPP
 
 /// \file
-/// Arm semihosting, the two calls the firmware images need: print a C string and exit with a code.
-/// A semihosting call is `bkpt 0xAB` with the operation in r0 and its argument in r1; QEMU serves it when
-/// started with `-semihosting-config enable=on`. No newlib, no stdio.
+/// Semihosting, the two calls the firmware images need: print a C string and exit with a code. On Arm a call is
+/// `bkpt 0xAB` with the operation in r0 and its argument in r1; on RISC-V `ebreak` between two marker instructions,
+/// the operation in a0 and its argument in a1. QEMU serves it when started with `-semihosting-config enable=on`.
+/// No C library, no stdio.
 
 #include <cstdint>
 

@@ -101,7 +101,7 @@ constexpr void int4_unpack_rows(const std::uint8_t (&packed)[Bytes], std::size_t
 }
 
 /// How many output channels an int4 layer unpacks at a time at run time: their int8 rows take this many times K
-/// bytes of stack. On a Cortex-M 8 (a KWT-1 feed-forward block of K = 768: 6 KiB); elsewhere 32.
+/// bytes of stack. On a microcontroller (`microcontroller_target`) 8 (a KWT-1 feed-forward block of K = 768: 6 KiB); elsewhere 32.
 // Rationale: each block is one call of the int8 product kernel, which widens or stages the rows of x once per
 // call: fewer channels a block would repeat that work, more would take more stack.
 inline constexpr std::size_t int4_block_channels = microcontroller_target ? 8 : 32;
