@@ -2534,7 +2534,7 @@ constexpr void rms_norm_row(const T (&x)[N], T (&y)[N], const T* weight, T eps) 
 /// | table | row members | rows, fastest first |
 /// |-------|-------------|---------------------|
 /// | `float_backend<float_backend_id>` | `name`, `ops` | avx512, avx2, neon, helium, scalar |
-/// | `int8_backend<int8_backend_id>` | `name`, `ops` (dot products), `product_ops` (the layers' products), `packed_ops` (packed weights), `int4_ops` (int4 weights' products: kernels/int4.hpp), `int16_ops` (16x8 products: kernels/int16.hpp) | avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, scalar |
+/// | `int8_backend<int8_backend_id>` | `name`, `ops` (dot products), `product_ops` (the layers' products), `packed_ops` (packed weights), `int4_ops` (int4 weights' products: kernels/int4.hpp), `int16_ops` (16x8 products: kernels/int16.hpp) | avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, rv32im, scalar |
 ///
 /// `void` stands for "none": the scalar row's operations are all void, and so are the packed operations of a
 /// backend without a packed kernel.
@@ -2563,6 +2563,7 @@ enum class int8_backend_id : unsigned char {
   helium,
   arm_dsp,
   armv6m,
+  rv32im,
   scalar,
   count
 };
@@ -6153,9 +6154,19 @@ struct output_requantizer {
   // 2 x m + 2^31: for m in [2^30, 2^31) (every normalized multiplier) d = 2m read as a signed word is 2m - 2^32
   // and a = x; for m below 2^30, d = 2m and a = 0. Exact for every x (against `smull`, two adds with carry, a
   // shift and an `orr` for the int64 form).
+  // Rationale: on RV32 with the M extension, the same sum from `mul` and `mulh` of x and d: its high word, plus the
+  // low word's top bit (the 2^31 added), plus a (6 instructions, against 9 for the int64 form: a 64-bit add with
+  // its carry, two shifts and an `or`).
   CTATTN_ALWAYS_INLINE constexpr std::int32_t high_product(std::int32_t x) const noexcept {
 #if defined(__ARM_FEATURE_DSP)
     if (!std::is_constant_evaluated()) return rounded_high_sum(x & normalized, x, doubled);
+#elif defined(__riscv) && __riscv_xlen == 32 && defined(__riscv_mul)
+    if (!std::is_constant_evaluated()) {
+      const std::int64_t p = std::int64_t{x} * doubled;
+      const auto low = static_cast<std::uint32_t>(p);
+      const auto high = static_cast<std::uint32_t>(static_cast<std::uint64_t>(p) >> 32);
+      return static_cast<std::int32_t>(high + (low >> 31) + static_cast<std::uint32_t>(x & normalized));
+    }
 #endif
     return doubling_high_product(x, multiplier);
   }
@@ -8203,6 +8214,7 @@ struct helium_int16_ops : int16_ops_defaults {
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)         | helium       | kernels/helium_int8.hpp   | 8              |
 /// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC)   | arm_dsp      | kernels/arm_dsp_int8.hpp  | 4              |
 /// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)    | armv6m       | kernels/armv6m_int8.hpp   | 1 (assembly)   |
+/// | RV32 with the M extension (the products only)            | rv32im       | kernels/rv32im_int8.hpp   | 1 (4 x 4 tiles) |
 /// | anything else (Cortex-M3, ...)                           | scalar       | this file                 | 1              |
 ///
 /// These are the int8 table's rows (kernels/backend_rows.hpp), fastest first; each backend's file defines its row
@@ -10231,6 +10243,122 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
 
 #endif  // CTATTN_KERNELS_AVX512_INT8_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/detail/int8_tiles.hpp
+#ifndef CTATTN_KERNELS_DETAIL_INT8_TILES_HPP
+#define CTATTN_KERNELS_DETAIL_INT8_TILES_HPP
+
+/// \file
+/// The int8 product in register tiles of plain C++: `int8_product_requantized`'s contract at run time where a
+/// backend has no vector instructions for it. The scalar row (the Cortex-M3) runs it in 2 x 2 tiles, the rv32im row
+/// (kernels/rv32im_int8.hpp) in 4 x 4; the 16x8 kernels (kernels/int16.hpp) take the tile sums on int16 rows.
+///
+/// | function                                          | computes                                               |
+/// |---------------------------------------------------|--------------------------------------------------------|
+/// | `scalar_tile_sums<K, XS, WS, R, C>(x, w, sums)`   | sums[r][c] = sum_t x[r XS + t] w[c WS + t], t < K, modulo 2^32 |
+/// | `scalar_tile<K, XS, WS, YS, R, C>(x, w, r0, c0, e, y)` | an R x C block of outputs: its sums, then the epilogue |
+/// | `scalar_product_requantized<M, K, N, XS, WS, YS, TR, TC>(x, w, e, y)` | M x N outputs in TR x TC tiles |
+///
+/// Example: `ctattn::detail::kernels::scalar_product_requantized<6, 32, 32, 32, 32, 32, 2, 2>(x, w, epilogue, y)`
+
+
+
+namespace ctattn::detail::kernels {
+
+/// The raw sums of an R x C tile, rows of x against channels of w, K >= 1 terms: `scalar_tile`'s first step. x holds
+/// int8 values, or int16 ones (the 16x8 FC's tiles, kernels/int16.hpp, in chunks of at most 256 terms, whose sums
+/// are exact in 32 bits).
+// Rationale: the accumulators are locals and the terms are read through pointers that advance, so that GCC keeps
+// the tile in registers at -Os and -O2 alike (with an index into arrays, -O2 spilled the row pointer). The loop is a
+// function of its own so that the caller's loops do not compete for its registers: inlined, GCC 12 -O2 spilled two
+// of the loaded terms in every step on the Cortex-M3 (15 instructions per 4 multiply-adds, not 10), and how many it
+// spilled changed with code elsewhere in the caller; the call costs about 15 instructions a tile of 2 x 2 x K.
+// Rationale: a loop tested at its end (K >= 1): GCC 12 -Os on RV32 tested a `for` loop at its top and jumped back
+// from its end, one instruction more per term. Not unrolled: GCC 12 then loaded both steps' terms first and spilled
+// four of a 4 x 4 tile's sums to the stack.
+template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t R, std::size_t C, typename In>
+[[gnu::noinline]] void scalar_tile_sums(const In* x, const std::int8_t* w, std::uint32_t (&sums)[R][C]) noexcept {
+  static_assert(K >= 1, "scalar_tile_sums: at least one term");
+  std::uint32_t s[R][C]{};
+  const In* in = x;
+  const std::int8_t* weight = w;
+  const In* const end = x + K;
+  do {
+    std::int32_t values[R];
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) values[r] = in[r * XS];
+#pragma GCC unroll 4
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::int32_t factor = weight[c * WS];
+#pragma GCC unroll 4
+      for (std::size_t r = 0; r < R; ++r) s[r][c] += static_cast<std::uint32_t>(values[r] * factor);
+    }
+    ++in;
+    ++weight;
+  } while (in != end);
+#pragma GCC unroll 4
+  for (std::size_t r = 0; r < R; ++r) {
+#pragma GCC unroll 4
+    for (std::size_t c = 0; c < C; ++c) sums[r][c] = s[r][c];
+  }
+}
+
+/// The R x C outputs of rows r0.. of x and channels c0.. of w: their raw sums, then the epilogue.
+template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C,
+          typename Epilogue>
+CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
+                                      const Epilogue& e, std::int8_t* y) noexcept {
+  std::uint32_t sums[R][C];
+  scalar_tile_sums<K, XS, WS, R, C>(x, w, sums);
+#pragma GCC unroll 4
+  for (std::size_t c = 0; c < C; ++c) {
+    const output_requantizer requantize = e.requantizer(c0 + c);
+#pragma GCC unroll 4
+    for (std::size_t r = 0; r < R; ++r) {
+      y[r * YS + c] =
+          requantize(static_cast<std::int32_t>(sums[r][c] + static_cast<std::uint32_t>(e.start(r0 + r, c0 + c))));
+    }
+  }
+}
+
+/// The channels c0 .. c0 + C of every row, in tiles of TR rows (the last M mod TR rows as one tile of their own).
+template <std::size_t M, std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t TR, std::size_t C,
+          typename Epilogue>
+CTATTN_ALWAYS_INLINE void scalar_tile_column(const std::int8_t* x, const std::int8_t* w, std::size_t c0,
+                                             const Epilogue& e, std::int8_t* y) noexcept {
+  constexpr std::size_t whole = M - M % TR;
+  // Rationale: not unrolled, so that each tile size is one call site (GCC 12 -O2 copied small loops).
+#pragma GCC unroll 1
+  for (std::size_t r = 0; r < whole; r += TR) {
+    scalar_tile<K, XS, WS, YS, TR, C>(x + r * XS, w + c0 * WS, r, c0, e, y + r * YS + c0);
+  }
+  if constexpr (M % TR != 0) {
+    scalar_tile<K, XS, WS, YS, M % TR, C>(x + whole * XS, w + c0 * WS, whole, c0, e, y + whole * YS + c0);
+  }
+}
+
+/// The scalar product kernel: `int8_product_requantized`'s contract at run time in TR x TC tiles (each input read
+/// once for TC channels, each weight for TR rows: TR + TC loads and TR TC multiply-adds per term), the rows and
+/// channels left over as smaller tiles; rows of x, w and y XS, WS and YS elements apart.
+///
+/// | tile  | registers for sums and terms | loads, multiplies, adds per term | used by                         |
+/// |-------|------------------------------|----------------------------------|---------------------------------|
+/// | 2 x 2 | 4 + 3                        | 4, 4, 4                          | the scalar row (13 registers)   |
+/// | 4 x 4 | 16 + 6                       | 8, 16, 16                        | rv32im (31 registers)           |
+template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+          std::size_t TR = 2, std::size_t TC = 2, typename Epilogue>
+void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
+  static_assert(TR >= 1 && TC >= 1, "scalar_product_requantized: tiles of at least one row and one channel");
+  constexpr std::size_t whole = N - N % TC;
+  // Rationale: the channels past the last pass from a constant, not the pass loop's counter: GCC 12 -O2 reported the
+  // rest loop, which runs no iteration when N is even, as overflowing (-Waggressive-loop-optimizations).
+  for (std::size_t c = 0; c < whole; c += TC) scalar_tile_column<M, K, XS, WS, YS, TR, TC>(x, w, c, e, y);
+  if constexpr (N % TC != 0) scalar_tile_column<M, K, XS, WS, YS, TR, N % TC>(x, w, whole, e, y);
+}
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_INT8_TILES_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 // ---------------------------------------- ctattn/kernels/detail/target.hpp
 #ifndef CTATTN_KERNELS_DETAIL_TARGET_HPP
 #define CTATTN_KERNELS_DETAIL_TARGET_HPP
@@ -10508,6 +10636,70 @@ struct int8_backend<int8_backend_id::neon_dotprod> {
 
 #endif  // CTATTN_KERNELS_NEON_INT8_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
+// ---------------------------------------- ctattn/kernels/rv32im_int8.hpp
+#ifndef CTATTN_KERNELS_RV32IM_INT8_HPP
+#define CTATTN_KERNELS_RV32IM_INT8_HPP
+
+/// \file
+/// The int8 backend of 32-bit RISC-V cores with the M extension (RV32IM, RV32IMAC, RV32GC: no packed SIMD, 31
+/// general registers, `mulh` for the high word of a 32 x 32 product): the layers' and attention's products in 4 x 4
+/// register tiles, requantized with `mulh` (kernels/detail/int8_requantize.hpp, `output_requantizer::high_product`).
+///
+/// | step (per term of a 4 x 4 tile) | instructions (GCC 12 -Os)                                   |
+/// |---------------------------------|-------------------------------------------------------------|
+/// | load 4 inputs and 4 weights     | 8 `lb`                                                      |
+/// | multiply and add                | 16 `mul`, 16 `add` into sums held in registers              |
+/// | loop                            | 2 `addi` (the two pointers), 1 `bne`                        |
+///
+/// So 43 instructions per 16 multiply-accumulates (2.7 per MAC), against 16 per 4 (4 per MAC) for the scalar row's
+/// 2 x 2 tile, which the Cortex-M3's 13 registers hold.
+///
+/// Example: `ctattn::detail::rv32im_int8_ops::product_requantized<M, K, N, XS, WS, YS>(x, w, epilogue, y)`, on an
+/// RV32IM build; `static_assert(std::string_view(ctattn::int8_backend_name) == "rv32im")` there.
+
+
+
+#if defined(__riscv) && __riscv_xlen == 32 && defined(__riscv_mul)
+
+namespace ctattn::detail {
+
+/// The layers' and attention's int8 products on RV32IM: `kernels::scalar_product_requantized` in 4 x 4 tiles.
+struct rv32im_int8_ops : int8_ops_defaults {
+  static constexpr bool has_product_requantized = true;
+  /// Rows and channels of a tile: 16 sums, 4 inputs, a weight, a product and two pointers in registers.
+  // Rationale: 4 x 4 rather than 3 x 4 or 6 x 2 (the int8 sorter's 6 rows): each costs 2.8 instructions per
+  // multiply-accumulate at 6 rows (4 + 2 rows in two tiles, or 3 + 3), and 4 x 4 is the least where rows are many.
+  static constexpr std::size_t tile_rows = 4;
+  static constexpr std::size_t tile_channels = 4;
+
+  /// kernels/int8.hpp's `int8_product_requantized` at run time: M rows of x (XS bytes apart) against N channels of
+  /// w (WS apart), K terms each, into y (rows YS apart).
+  template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
+            typename Epilogue>
+  static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
+    kernels::scalar_product_requantized<M, K, N, XS, WS, YS, tile_rows, tile_channels>(x, w, e, y);
+  }
+};
+
+// Rationale: no integer SIMD, so no dot-product operations (`ops` is void and the other int8 kernels run their
+// scalar loops, whose requantization takes `mulh` through int8_requantize.hpp); the row runs the products.
+/// The int8 table's rv32im row (kernels/backend_rows.hpp).
+template <>
+struct int8_backend<int8_backend_id::rv32im> {
+  static constexpr const char* name = "rv32im";
+  using ops = void;
+  using product_ops = rv32im_int8_ops;
+  using packed_ops = void;
+  using int4_ops = void;
+  using int16_ops = void;
+};
+
+}  // namespace ctattn::detail
+
+#endif  // RV32 with the M extension
+
+#endif  // CTATTN_KERNELS_RV32IM_INT8_HPP
+// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 
 namespace ctattn {
 
@@ -10533,7 +10725,7 @@ using int8_packed_ops = int8_row::packed_ops;
 }  // namespace detail
 
 /// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_i8mm", "neon_dotprod", "neon",
-/// "helium", "arm_dsp", "armv6m", or "scalar" when there is none.
+/// "helium", "arm_dsp", "armv6m", "rv32im", or "scalar" when there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name = detail::int8_row::name;
@@ -10683,78 +10875,6 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-/// The raw sums of an R x C tile, rows of x against channels of w, K terms: `scalar_tile`'s first step. x holds int8
-/// values, or int16 ones (the 16x8 FC's tiles, kernels/int16.hpp, in chunks of at most 256 terms, whose sums are
-/// exact in 32 bits).
-// Rationale: the accumulators are locals and the terms are read through pointers that advance, so that GCC keeps
-// the tile in registers at -Os and -O2 alike (with an index into arrays, -O2 spilled the row pointer). The loop is a
-// function of its own so that the caller's loops do not compete for its registers: inlined, GCC 12 -O2 spilled two
-// of the loaded terms in every step on the Cortex-M3 (15 instructions per 4 multiply-adds, not 10), and how many it
-// spilled changed with code elsewhere in the caller; the call costs about 15 instructions a tile of 2 x 2 x K.
-template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t R, std::size_t C, typename In>
-[[gnu::noinline]] void scalar_tile_sums(const In* x, const std::int8_t* w, std::uint32_t (&sums)[R][C]) noexcept {
-  std::uint32_t s[R][C]{};
-  const In* in = x;
-  const std::int8_t* weight = w;
-  for (const In* const end = x + K; in != end; ++in, ++weight) {
-    std::int32_t values[R];
-#pragma GCC unroll 4
-    for (std::size_t r = 0; r < R; ++r) values[r] = in[r * XS];
-#pragma GCC unroll 4
-    for (std::size_t c = 0; c < C; ++c) {
-      const std::int32_t factor = weight[c * WS];
-#pragma GCC unroll 4
-      for (std::size_t r = 0; r < R; ++r) s[r][c] += static_cast<std::uint32_t>(values[r] * factor);
-    }
-  }
-#pragma GCC unroll 4
-  for (std::size_t r = 0; r < R; ++r) {
-#pragma GCC unroll 4
-    for (std::size_t c = 0; c < C; ++c) sums[r][c] = s[r][c];
-  }
-}
-
-/// The R x C outputs of rows r0.. of x and channels c0.. of w, scalar: their raw sums, then the epilogue.
-template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C,
-          typename Epilogue>
-CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
-                                      const Epilogue& e, std::int8_t* y) noexcept {
-  std::uint32_t sums[R][C];
-  scalar_tile_sums<K, XS, WS, R, C>(x, w, sums);
-#pragma GCC unroll 4
-  for (std::size_t c = 0; c < C; ++c) {
-    const output_requantizer requantize = e.requantizer(c0 + c);
-#pragma GCC unroll 4
-    for (std::size_t r = 0; r < R; ++r) {
-      y[r * YS + c] =
-          requantize(static_cast<std::int32_t>(sums[r][c] + static_cast<std::uint32_t>(e.start(r0 + r, c0 + c))));
-    }
-  }
-}
-
-/// The scalar product kernel: `int8_product_requantized`'s contract at run time in 2 x 2 tiles (each input read
-/// once for two channels, each weight for two rows: 4 loads and 4 multiply-adds per 4 terms), then the rows and
-/// channels left; rows of x, w and y XS, WS and YS elements apart.
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
-          typename Epilogue>
-void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
-  constexpr std::size_t TR = 2;  // rows and channels of a tile
-  constexpr std::size_t TC = 2;
-  constexpr std::size_t whole = N - N % TC;
-  // Rationale: the channels past the last pass from a constant, not the pass loop's counter: GCC 12 -O2 reported the
-  // rest loop, which runs no iteration when N is even, as overflowing (-Waggressive-loop-optimizations).
-  for (std::size_t c = 0; c < whole; c += TC) {
-    std::size_t r = 0;
-#pragma GCC unroll 1
-    for (; r + TR <= M; r += TR) scalar_tile<K, XS, WS, YS, TR, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
-    for (; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
-  }
-  for (std::size_t c = whole; c < N; ++c) {
-    for (std::size_t r = 0; r < M; ++r)
-      scalar_tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
-  }
-}
-
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
 /// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's:
 /// `int8_packed::most_staged_bytes`) with, from `int8_packed::runtime_packing_rows` rows on, the panel of b it packs
@@ -10888,7 +11008,7 @@ constexpr void constant_window_product(const std::int8_t (&x)[RX][CX], std::size
 ///
 /// How it computes: constant evaluation, `constant_window_product` (local rows, folds); at run time the backend's
 /// own kernel (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else Armv6-M's
-/// (`armv6m`) or the scalar kernel.
+/// (`armv6m`), RV32IM's (`rv32im`) or the scalar kernel.
 // Rationale: whole arrays with indices, not pointers, for the reason `int8_dot_rows` gives (constant evaluation).
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW, std::size_t CW,
           std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>

@@ -57,7 +57,7 @@ else()
   message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose rv32e or rv32gc")
 endif()
 set(CTATTN_BOARD_SIMD_BACKEND scalar)
-set(CTATTN_BOARD_INT8_BACKEND scalar)
+set(CTATTN_BOARD_INT8_BACKEND rv32im)  # kernels/rv32im_int8.hpp: both boards have the M extension
 set(CTATTN_BOARD_CPU_FLAGS "-march=${_ctattn_march}_zicsr -mabi=${_ctattn_mabi}")
 set(CTATTN_BOARD_LINK_CPU_FLAGS "-march=${_ctattn_march} -mabi=${_ctattn_mabi}")
 

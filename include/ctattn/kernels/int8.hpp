@@ -42,6 +42,7 @@
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)         | helium       | kernels/helium_int8.hpp   | 8              |
 /// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC)   | arm_dsp      | kernels/arm_dsp_int8.hpp  | 4              |
 /// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)    | armv6m       | kernels/armv6m_int8.hpp   | 1 (assembly)   |
+/// | RV32 with the M extension (the products only)            | rv32im       | kernels/rv32im_int8.hpp   | 1 (4 x 4 tiles) |
 /// | anything else (Cortex-M3, ...)                           | scalar       | this file                 | 1              |
 ///
 /// These are the int8 table's rows (kernels/backend_rows.hpp), fastest first; each backend's file defines its row
@@ -78,10 +79,12 @@
 #include "ctattn/kernels/detail/int8_packed.hpp"
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/int8_simd.hpp"
+#include "ctattn/kernels/detail/int8_tiles.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
 #include "ctattn/kernels/detail/target.hpp"
 #include "ctattn/kernels/helium_int8.hpp"
 #include "ctattn/kernels/neon_int8.hpp"
+#include "ctattn/kernels/rv32im_int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/math/isqrt.hpp"
 
@@ -109,7 +112,7 @@ using int8_packed_ops = int8_row::packed_ops;
 }  // namespace detail
 
 /// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_i8mm", "neon_dotprod", "neon",
-/// "helium", "arm_dsp", "armv6m", or "scalar" when there is none.
+/// "helium", "arm_dsp", "armv6m", "rv32im", or "scalar" when there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name = detail::int8_row::name;
@@ -259,78 +262,6 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
-/// The raw sums of an R x C tile, rows of x against channels of w, K terms: `scalar_tile`'s first step. x holds int8
-/// values, or int16 ones (the 16x8 FC's tiles, kernels/int16.hpp, in chunks of at most 256 terms, whose sums are
-/// exact in 32 bits).
-// Rationale: the accumulators are locals and the terms are read through pointers that advance, so that GCC keeps
-// the tile in registers at -Os and -O2 alike (with an index into arrays, -O2 spilled the row pointer). The loop is a
-// function of its own so that the caller's loops do not compete for its registers: inlined, GCC 12 -O2 spilled two
-// of the loaded terms in every step on the Cortex-M3 (15 instructions per 4 multiply-adds, not 10), and how many it
-// spilled changed with code elsewhere in the caller; the call costs about 15 instructions a tile of 2 x 2 x K.
-template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t R, std::size_t C, typename In>
-[[gnu::noinline]] void scalar_tile_sums(const In* x, const std::int8_t* w, std::uint32_t (&sums)[R][C]) noexcept {
-  std::uint32_t s[R][C]{};
-  const In* in = x;
-  const std::int8_t* weight = w;
-  for (const In* const end = x + K; in != end; ++in, ++weight) {
-    std::int32_t values[R];
-#pragma GCC unroll 4
-    for (std::size_t r = 0; r < R; ++r) values[r] = in[r * XS];
-#pragma GCC unroll 4
-    for (std::size_t c = 0; c < C; ++c) {
-      const std::int32_t factor = weight[c * WS];
-#pragma GCC unroll 4
-      for (std::size_t r = 0; r < R; ++r) s[r][c] += static_cast<std::uint32_t>(values[r] * factor);
-    }
-  }
-#pragma GCC unroll 4
-  for (std::size_t r = 0; r < R; ++r) {
-#pragma GCC unroll 4
-    for (std::size_t c = 0; c < C; ++c) sums[r][c] = s[r][c];
-  }
-}
-
-/// The R x C outputs of rows r0.. of x and channels c0.. of w, scalar: their raw sums, then the epilogue.
-template <std::size_t K, std::size_t XS, std::size_t WS, std::size_t YS, std::size_t R, std::size_t C,
-          typename Epilogue>
-CTATTN_ALWAYS_INLINE void scalar_tile(const std::int8_t* x, const std::int8_t* w, std::size_t r0, std::size_t c0,
-                                      const Epilogue& e, std::int8_t* y) noexcept {
-  std::uint32_t sums[R][C];
-  scalar_tile_sums<K, XS, WS, R, C>(x, w, sums);
-#pragma GCC unroll 4
-  for (std::size_t c = 0; c < C; ++c) {
-    const output_requantizer requantize = e.requantizer(c0 + c);
-#pragma GCC unroll 4
-    for (std::size_t r = 0; r < R; ++r) {
-      y[r * YS + c] =
-          requantize(static_cast<std::int32_t>(sums[r][c] + static_cast<std::uint32_t>(e.start(r0 + r, c0 + c))));
-    }
-  }
-}
-
-/// The scalar product kernel: `int8_product_requantized`'s contract at run time in 2 x 2 tiles (each input read
-/// once for two channels, each weight for two rows: 4 loads and 4 multiply-adds per 4 terms), then the rows and
-/// channels left; rows of x, w and y XS, WS and YS elements apart.
-template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
-          typename Epilogue>
-void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
-  constexpr std::size_t TR = 2;  // rows and channels of a tile
-  constexpr std::size_t TC = 2;
-  constexpr std::size_t whole = N - N % TC;
-  // Rationale: the channels past the last pass from a constant, not the pass loop's counter: GCC 12 -O2 reported the
-  // rest loop, which runs no iteration when N is even, as overflowing (-Waggressive-loop-optimizations).
-  for (std::size_t c = 0; c < whole; c += TC) {
-    std::size_t r = 0;
-#pragma GCC unroll 1
-    for (; r + TR <= M; r += TR) scalar_tile<K, XS, WS, YS, TR, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
-    for (; r < M; ++r) scalar_tile<K, XS, WS, YS, 1, TC>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
-  }
-  for (std::size_t c = whole; c < N; ++c) {
-    for (std::size_t r = 0; r < M; ++r)
-      scalar_tile<K, XS, WS, YS, 1, 1>(x + r * XS, w + c * WS, r, c, e, y + r * YS + c);
-  }
-}
-
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
 /// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's:
 /// `int8_packed::most_staged_bytes`) with, from `int8_packed::runtime_packing_rows` rows on, the panel of b it packs
@@ -464,7 +395,7 @@ constexpr void constant_window_product(const std::int8_t (&x)[RX][CX], std::size
 ///
 /// How it computes: constant evaluation, `constant_window_product` (local rows, folds); at run time the backend's
 /// own kernel (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else Armv6-M's
-/// (`armv6m`) or the scalar kernel.
+/// (`armv6m`), RV32IM's (`rv32im`) or the scalar kernel.
 // Rationale: whole arrays with indices, not pointers, for the reason `int8_dot_rows` gives (constant evaluation).
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW, std::size_t CW,
           std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
