@@ -8,10 +8,12 @@
 # instructions per MAC (per element for the softmax). Then one sequence of the int8 sorter: the image
 # verified_sorter_int8 built and run in the same build directory, against the sorter composed of CMSIS-NN's kernels
 # at its shapes (ctattn's LayerNorm and GELU on both sides). See docs/firmware.md, "Int8 kernel benchmark".
-# Usage: [CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree>] benchmarks/firmware_int8_kernels.sh [--write FILE] [board...]
-#        (default boards: m0 m3 m4f m55-helium; also m7 m33 m55)
+# Usage: [CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree>] benchmarks/firmware_int8_kernels.sh [--write FILE [--block B]]
+#        [board...]   (default boards: m0 m3 m4f m55-helium; also m7 m33 m55, and the RV32 boards rv32e rv32gc, where
+#        CMSIS-NN's portable C kernels run: `--write docs/firmware.md --block rv32 rv32e rv32gc`)
 #   --write FILE: the tables, with the toolchain and CMSIS-NN's commit, replace FILE's blocks
-#   `firmware_int8_kernels.sh kernels` and `firmware_int8_kernels.sh sorter` (docs/firmware.md; nothing is written
+#   `firmware_int8_kernels.sh kernels` and `firmware_int8_kernels.sh sorter` (docs/firmware.md; with --block B,
+#   `firmware_int8_kernels.sh B kernels` and `firmware_int8_kernels.sh B sorter`; nothing is written
 #   when a board fails). The figures are QEMU's instruction counts: the same for the same code, toolchain and
 #   CMSIS-NN commit.
 # Build directories: build-bench-<board>-<Os|O2> in the repository root; only the benchmark images are built (-j1).
@@ -42,7 +44,7 @@ for board in "${boards[@]}"; do
     esac
     echo "=== $board -$opt" >&2
     log=$(mktemp)
-    if ! cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/arm-none-eabi.cmake" \
+    if ! cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/$(board_toolchain "$board")" \
            -DCTATTN_BOARD="$board" "${type_args[@]}" -DCTATTN_CMSIS_NN_DIR="$cmsis_nn_dir" >"$log" 2>&1 ||
        ! cmake --build "$build" --target "${images[@]}" -j1 >>"$log" 2>&1; then
       cat "$log" >&2
@@ -120,7 +122,8 @@ kernels_table() {
   # many as the core allows (loads, widening and requantization come on top).
   echo
   echo "Floors, instructions per MAC: m0, m3: 1 (muls/mla, one product); m4f, m7, m33, m55: 0.5 (smlad, two"
-  echo "products); m55-helium: 0.0625 (vmladava.s8, sixteen products)."
+  echo "products); m55-helium: 0.0625 (vmladava.s8, sixteen products); rv32e, rv32gc: 2 (mul, then add: RV32IM has"
+  echo "no multiply-accumulate)."
 }
 
 # range_of <board> <opt> <workload prefix...>: the least and the largest ratio ctattn / CMSIS-NN among the workloads
@@ -223,12 +226,22 @@ if [[ -n $write_to ]]; then
     exit 1
   fi
   read -r gcc clang qemu <<< "$(toolchain)"
+  read -r riscv_gcc riscv_qemu <<< "$(riscv_toolchain)"
+  prefix=""
+  [[ -n $write_block ]] && prefix="$write_block "
   measured="Measured by \`CTATTN_CMSIS_NN_DIR=<checkout> benchmarks/firmware_int8_kernels.sh --write $write_to"
-  measured+=" ${boards[*]}\`: CMSIS-NN $(cmsis_nn_commit "$cmsis_nn_dir"), arm-none-eabi-gcc $gcc, Clang $clang"
-  measured+=" (m55-helium), QEMU $qemu; ratio = ctattn / CMSIS-NN instructions (below 1: ctattn needs fewer)."
+  [[ -n $write_block ]] && measured+=" --block $write_block"
+  measured+=" ${boards[*]}\`: CMSIS-NN $(cmsis_nn_commit "$cmsis_nn_dir")"
+  if [[ " ${boards[*]}" == *" m"* ]]; then
+    measured+=", arm-none-eabi-gcc $gcc, Clang $clang (m55-helium), qemu-system-arm $qemu"
+  fi
+  if [[ " ${boards[*]}" == *" rv32"* ]]; then
+    measured+=", riscv64-unknown-elf-gcc $riscv_gcc, qemu-system-riscv32 $riscv_qemu"
+  fi
+  measured+="; ratio = ctattn / CMSIS-NN instructions (below 1: ctattn needs fewer)."
   printf '%s\n\n%s\n\n%s\n' "$measured" "$kernels_text" "$summary_text" |
-    write_doc_block "$write_to" "firmware_int8_kernels.sh kernels" || exit 1
+    write_doc_block "$write_to" "firmware_int8_kernels.sh ${prefix}kernels" || exit 1
   printf '%s\n\n%s\n' "$sorter_text" "Measured with the table above (the same command)." |
-    write_doc_block "$write_to" "firmware_int8_kernels.sh sorter" || exit 1
+    write_doc_block "$write_to" "firmware_int8_kernels.sh ${prefix}sorter" || exit 1
 fi
 exit $status

@@ -1,26 +1,30 @@
 #!/usr/bin/env bash
-# Cost of ctattn's firmware images per Cortex-M board, as a markdown table:
-#   - text / data / bss of each image (arm-none-eabi-size, Berkeley format: text includes read-only data and
-#     the vector table), and what a model image adds beyond the startup-only image, split into code (.text)
+# Cost of ctattn's firmware images per board (Cortex-M and RV32), as a markdown table:
+#   - text / data / bss of each image (arm-none-eabi-size, riscv64-unknown-elf-size for the RV32 boards; Berkeley
+#     format: text includes read-only data and the vector table or reset code), and what a model image adds beyond
+#     the startup-only image, split into code (.text)
 #     and read-only data (the rest of text: weights, inputs, expected outputs, strings), with the weights
 #     (the image's ctattn_weights symbol, where it has one) named separately;
 #   - worst-case stack from GCC's call graph (-fcallgraph-info=su; library routines from the disassembly; for
 #     the Clang board m55-helium every function from the disassembly), for the whole image (from the startup's
 #     C entry) and for one inference;
 #   - stack measured on the target by painting (main, one inference) and instructions per inference, both
-#     printed by the image when CTest runs it under qemu-system-arm -icount shift=0.
+#     printed by the image when CTest runs it under qemu-system-arm (qemu-system-riscv32) -icount shift=0.
 # Usage: benchmarks/firmware_size.sh [--write FILE | --check FILE] [--build-dir DIR] [--heavy] [board...]
-#   (boards by default: m0 m3 m4f m7 m33 m55 m55-helium)
+#   (boards by default: m0 m3 m4f m7 m33 m55 m55-helium rv32e rv32gc)
 # Reuses build-firmware-<board> (made by scripts/run-firmware-tests), configuring and building it if needed; with
 # --build-dir (one board), that built tree.
 #   --write FILE  writes the boards' rows into FILE's cost table (docs/firmware.md), between its
 #                 `<!-- begin firmware_size.sh cost ... -->` and `<!-- end firmware_size.sh cost -->` lines, with
-#                 the toolchain the figures belong to in the begin line, and the tables derived from it
+#                 the toolchain the figures belong to in the begin line (the tools of boards not measured as
+#                 the begin line had them), and the tables derived from it
 #                 (benchmarks/firmware_tables.awk) in FILE and in the other pages of its directory and the examples'
 #                 READMEs that have some
 #   --check FILE  the same into a scratch copy, then fails (exit 1, the difference printed) if FILE differs; skips
-#                 (exit 77) where the board's compiler or QEMU is not the one FILE's figures were measured with. Run
-#                 by the firmware test firmware_cost_tables_current on every board.
+#                 (exit 77) where the board's compiler or QEMU is not the one FILE's figures were measured with
+#                 (arm-none-eabi-gcc or, on m55-helium, clang and qemu-system-arm; on the RV32 boards
+#                 riscv64-unknown-elf-gcc and qemu-system-riscv32). Run by the firmware test
+#                 firmware_cost_tables_current on every board.
 #   --heavy       the images built on demand (KWT-1's, label `heavy`) instead, once built (ctest -L heavy); with
 #                 --write FILE, their table in FILE (`<!-- begin firmware_size.sh kwt1 -->`), never the others
 set -euo pipefail
@@ -44,7 +48,7 @@ while [[ $# -gt 0 ]]; do
     *) boards+=("$1"); shift ;;
   esac
 done
-[[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m7 m33 m55 m55-helium)
+[[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m7 m33 m55 m55-helium rv32e rv32gc)
 if [[ -n $build_dir && ${#boards[@]} -ne 1 ]]; then
   echo "firmware_size.sh: --build-dir measures one board; name it" >&2
   exit 2
@@ -56,8 +60,12 @@ fi
 # KWT-1's multiply-adds per inference (firmware/models/kwt1.hpp's multiply_adds, which static_asserts this figure).
 kwt1_macs=73700032
 
+# The binutils of the board being measured ($(board_binutils <board>), set in the loop below): arm-none-eabi or
+# riscv64-unknown-elf.
+binutils=arm-none-eabi
+
 section_size() {  # section_size <elf> <section>
-  arm-none-eabi-size -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'
+  "$binutils-size" -A "$1" | awk -v s="$2" '$1 == s { print $2; found = 1 } END { if (!found) print 0 }'
 }
 
 # stack_figures <build dir> <image>:
@@ -67,8 +75,8 @@ stack_figures() {
   dis=$(mktemp)
   syms=$(mktemp)
   # shellcheck disable=SC2086  # the board's flags, word-split on purpose
-  arm-none-eabi-objdump $objdump_flags -d --no-show-raw-insn "$fw/$image.elf" > "$dis"
-  arm-none-eabi-nm -S --defined-only "$fw/$image.elf" > "$syms"
+  "$binutils-objdump" $objdump_flags -d --no-show-raw-insn "$fw/$image.elf" > "$dis"
+  "$binutils-nm" -S --defined-only "$fw/$image.elf" > "$syms"
   mapfile -t cis < <(find "$fw/CMakeFiles/$image.dir" "$fw/CMakeFiles/ctattn_firmware_runtime.dir" -name '*.ci')
   awk -v dis="$dis" -v syms="$syms" -v roots="ctattn_start evaluate_at_run_time" -f "$here/firmware_stack.awk" \
       "$dis" "$syms" "${cis[@]}" |
@@ -90,13 +98,71 @@ run_figures() {  # run_figures <build dir> <image>: "<main stack> <inference sta
 
 symbol_size() {  # symbol_size <elf> <symbol>: its size in bytes, or "-"
   local hex
-  hex=$(arm-none-eabi-nm -S --defined-only "$1" | awk -v s="$2" '$4 == s { print $2 }')
+  hex=$("$binutils-nm" -S --defined-only "$1" | awk -v s="$2" '$4 == s { print $2 }')
   if [[ -n $hex ]]; then echo $((16#$hex)); else echo "-"; fi
 }
 
-# The toolchain the figures belong to: "<GCC's version> <Clang's version> <QEMU's version>" (a word "-" where absent).
-# toolchain: benchmarks/firmware_common.sh.
+# toolchain, riscv_toolchain, board_toolchain, board_binutils: benchmarks/firmware_common.sh.
 source "$here/firmware_common.sh"
+
+# The toolchain the figures belong to, the cost table's begin line: five words, "-" for a tool absent.
+tool_names=(arm-none-eabi-gcc clang qemu-system-arm riscv64-unknown-elf-gcc qemu-system-riscv32)
+all_toolchains() {
+  echo "$(toolchain) $(riscv_toolchain)"
+}
+# board_tools <board>: the indexes in tool_names of the compiler and the QEMU its figures depend on (m55-helium's
+# compiler is Clang; arm-none-eabi-g++ only links its images).
+board_tools() {
+  case $1 in
+    rv32*) echo 3 4 ;;
+    m55-helium) echo 1 2 ;;
+    *) echo 0 2 ;;
+  esac
+}
+
+# Rationale: before measuring, so that --check on another toolchain skips without running the images.
+if [[ $mode != print ]]; then
+  [[ -f $doc ]] || { echo "firmware_size.sh: $doc: no such file" >&2; exit 2; }
+  read -r -a now_tools <<< "$(all_toolchains)"
+  written=$(sed -nE 's/^<!-- begin firmware_size.sh cost; toolchain: (.*) -->$/\1/p' "$doc")
+  read -r -a then_tools <<< "$written"
+  # Rationale: a begin line of three words (before the RV32 boards) names the Arm tools; the RV32 ones count as absent.
+  for i in "${!tool_names[@]}"; do then_tools[i]=${then_tools[i]:--}; done
+  # The tools the measured boards depend on.
+  used=()
+  for board in "${boards[@]}"; do
+    for i in $(board_tools "$board"); do used[i]=1; done
+  done
+  if [[ $mode == check ]]; then
+    # The figures are deterministic for one toolchain (sizes, the call graph, painted stack, QEMU's -icount), and
+    # only for it: another compiler or QEMU than the board's in the begin line skips the check, saying which.
+    differ=()
+    for i in "${!used[@]}"; do
+      t_now=${now_tools[i]} t_then=${then_tools[i]}
+      # QEMU by its minor version: a point release (Debian's security updates) does not change instruction counts.
+      if [[ ${tool_names[i]} == qemu-* ]]; then t_now=${t_now%.*} t_then=${t_then%.*}; fi
+      [[ $t_now == "$t_then" ]] || differ+=("${tool_names[i]} ${then_tools[i]}, this machine has ${now_tools[i]};")
+    done
+    if [[ ${#differ[@]} -gt 0 ]]; then
+      differ_text="${differ[*]}"
+      echo "firmware_size.sh: skipped: $doc's figures of ${boards[*]} are for ${differ_text%;}"
+      exit 77
+    fi
+    now=$written
+  else
+    # The begin line keeps the page's version of a tool no measured board depends on: the rows it kept were measured
+    # with that one.
+    words=()
+    for i in "${!tool_names[@]}"; do
+      if [[ -n ${used[i]:-} || ${then_tools[i]} == - ]]; then
+        words+=("${now_tools[i]}")
+      else
+        words+=("${then_tools[i]}")
+      fi
+    done
+    now="${words[*]}"
+  fi
+fi
 
 header="| Core | Image | text | data | bss | code beyond startup | read-only data beyond startup (of which weights) | code of one inference | worst-case stack, call graph: image / one inference | measured stack: main / one inference | instructions per inference |"
 rows=$(mktemp)
@@ -106,7 +172,7 @@ for board in "${boards[@]}"; do
   build="${build_dir:-$root/build-firmware-$board}"
   if [[ -z $build_dir ]]; then
     if [[ ! -f "$build/CMakeCache.txt" ]]; then
-      cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/arm-none-eabi.cmake" \
+      cmake -S "$root" -B "$build" -G Ninja --toolchain "$root/cmake/toolchains/$(board_toolchain "$board")" \
         -DCTATTN_BOARD="$board" -DCMAKE_BUILD_TYPE=MinSizeRel >/dev/null 2>&1
     fi
     if ! build_log=$(cmake --build "$build" -j2 2>&1); then
@@ -118,14 +184,19 @@ for board in "${boards[@]}"; do
     m0) core="Cortex-M0" ;; m3) core="Cortex-M3" ;; m4f) core="Cortex-M4F" ;; m7) core="Cortex-M7" ;; m33) core="Cortex-M33" ;;
     m55) core="Cortex-M55" ;;
     m55-helium) core="Cortex-M55 Helium (Clang)" ;;
+    # The ISA (cmake/toolchains/riscv32-unknown-elf.cmake's CTATTN_BOARD_CORE) and the board, which names the QEMU
+    # machine: sifive_e, virt.
+    rv32e) core="RV32IMAC (rv32e)" ;;
+    rv32gc) core="RV32IMAFDC (rv32gc)" ;;
     *) core="$board" ;;
   esac
+  binutils=$(board_binutils "$board")
   read -r -a models < "$build/firmware/model_images.txt"
   heavy_images=" $(cat "$build/firmware/heavy_images.txt" 2>/dev/null) "
   objdump_flags=""
   [[ -f $build/firmware/objdump_flags.txt ]] && objdump_flags=$(cat "$build/firmware/objdump_flags.txt")
   base="$build/firmware/startup_only.elf"
-  read -r base_text _ < <(arm-none-eabi-size -B "$base" | awk 'NR == 2 { print $1 }')
+  read -r base_text _ < <("$binutils-size" -B "$base" | awk 'NR == 2 { print $1 }')
   base_code=$(section_size "$base" .text)
   for image in startup_only "${models[@]}"; do
     elf="$build/firmware/$image.elf"
@@ -134,7 +205,7 @@ for board in "${boards[@]}"; do
     [[ $heavy == 0 && $heavy_images == *" $image "* ]] && continue
     [[ $heavy == 1 && $image != startup_only && $heavy_images != *" $image "* ]] && continue
     [[ -f $elf ]] || continue
-    read -r text data bss < <(arm-none-eabi-size -B "$elf" | awk 'NR == 2 { print $1, $2, $3 }')
+    read -r text data bss < <("$binutils-size" -B "$elf" | awk 'NR == 2 { print $1, $2, $3 }')
     read -r stack_image stack_inference inference_code _ < <(stack_figures "$build" "$image")
     read -r run_main run_inference instructions < <(run_figures "$build" "$image")
     [[ $run_main == FAILED ]] && status=1
@@ -166,26 +237,6 @@ if [[ $mode == print ]]; then
   exit 0
 fi
 
-[[ -f $doc ]] || { echo "firmware_size.sh: $doc: no such file" >&2; exit 2; }
-now=$(toolchain)
-if [[ $mode == check ]]; then
-  # The figures are deterministic for one toolchain (sizes, the call graph, painted stack, QEMU's -icount), and
-  # only for it: another compiler or QEMU skips the check, saying which.
-  written=$(sed -nE 's/^<!-- begin firmware_size.sh cost; toolchain: (.*) -->$/\1/p' "$doc")
-  read -r gcc_now clang_now qemu_now <<< "$now"
-  read -r gcc_then clang_then qemu_then <<< "${written:-- - -}"
-  compiler_now=$gcc_now compiler_then=$gcc_then compiler=arm-none-eabi-gcc
-  if [[ " ${boards[*]} " == *" m55-helium "* ]]; then
-    compiler_now=$clang_now compiler_then=$clang_then compiler=clang
-  fi
-  # QEMU by its minor version: a point release (Debian's security updates) does not change instruction counts.
-  if [[ $compiler_now != "$compiler_then" || ${qemu_now%.*} != "${qemu_then%.*}" ]]; then
-    echo "firmware_size.sh: skipped: $doc's figures are for $compiler $compiler_then and QEMU $qemu_then; this" \
-         "machine has $compiler_now and QEMU $qemu_now"
-    exit 77
-  fi
-  now=$written
-fi
 new=$(mktemp)
 all_rows=$(mktemp)
 trap 'rm -f "$rows" "$new" "$all_rows" "$new".*' EXIT

@@ -1,10 +1,14 @@
 # Worst-case stack of a firmware image's call tree, for benchmarks/firmware_size.sh.
 #   awk -v dis=<objdump -d output> -v syms=<nm -S output> -v roots="ctattn_start evaluate_at_run_time" \
 #       -f firmware_stack.awk <dis file> <syms file> <object>.ci...
-# Frames and calls come from GCC's -fcallgraph-info=su files (<object>.ci); functions without one (newlib's
-# memcpy/memset, libgcc; every function of a Clang build, which writes no .ci) are read from the image's
-# disassembly: pushes, vpushes and `sub sp` make the frame, bl/b to a symbol the calls, blx to a register an
-# indirect call. For each root (a substring of a symbol), prints one line:
+# Frames and calls come from GCC's -fcallgraph-info=su files (<object>.ci); functions without one (newlib's or
+# picolibc's memcpy/memset, libgcc; every function of a Clang build, which writes no .ci) are read from the image's
+# disassembly (objdump -d --no-show-raw-insn), Arm or RV32:
+#   Arm:  pushes, vpushes and `sub sp` make the frame, bl/b to a symbol the calls, blx to a register an indirect call;
+#   RV32: `addi sp,sp,-N` (objdump may print it `add`) and `add`/`sub sp,sp,<register>` with a constant from
+#         lui/li/addi make the frame; jal/j to a symbol, and jalr/jr whose comment names the symbol (an auipc+jalr
+#         pair, as --no-relax links every call) the calls; jalr to a register with no comment an indirect call.
+# For each root (a substring of a symbol), prints one line:
 #   <root> <stack bytes> <functions on the deepest path> <code bytes of every function it reaches> <flags>
 # flags: "recursive" if a cycle was cut, "indirect" if a call through a pointer was seen (counted as 0),
 # "unknown=<names>" for callees found in neither source (counted as 0), "asm=<names>" for callees measured
@@ -61,6 +65,7 @@ FILENAME == dis {
     sub(/>:$/, "", fn)
     dis_known[fn] = 1
     dis_frame[fn] = 0
+    split("", constant)
     next
   }
   if (fn == "") next
@@ -78,13 +83,55 @@ FILENAME == dis {
     sub(/^sp, (sp, )?#/, "", imm)
     sub(/[^0-9].*/, "", imm)
     dis_frame[fn] += imm + 0
-  } else if (op ~ /^(bl|blx|b|b\.w|b\.n)$/ && args ~ /<[^>+]+>$/) {
+  } else if (op ~ /^(bl|blx|b|b\.w|b\.n|jal|j)$/ && args ~ /<[^>+]+>$/) {
+    # Arm's bl/b and RV32's jal/j (a call, or a tail call) to a symbol; a branch into the function itself names
+    # "<fn+0x..>" and is no call.
     target = args
     sub(/.*</, "", target)
     sub(/>$/, "", target)
     if (target != fn) add_call("dis", fn, target)
   } else if (op == "blx" && args ~ /^(r[0-9]+|ip|lr)$/) {
     add_call("dis", fn, "__indirect_call")
+  } else if (op ~ /^(jalr|jr)$/ && args ~ /# [0-9a-f]+ <[^>+]+>$/) {
+    # RV32's far call `auipc ra,..; jalr -886(ra) # 80001c96 <sym>` (a far tail call `jr 12(t1) # ...`): objdump
+    # resolves the pair in the comment.
+    target = args
+    sub(/.*</, "", target)
+    sub(/>$/, "", target)
+    if (target != fn) add_call("dis", fn, target)
+  } else if (op == "jalr" && args !~ /#/) {
+    # Rationale: a jalr objdump cannot resolve jumps through a pointer. A `jr <register>` is not counted, as Arm's
+    # `bx`: in a leaf it is a switch's jump table, and GCC's tail calls to a symbol carry the comment above.
+    add_call("dis", fn, "__indirect_call")
+  } else if (op ~ /^(addi?|c\.addi16sp|c\.addi)$/ && args ~ /^sp,sp,-[0-9]+$/) {
+    # RV32's frame. Rationale: only without objdump's "# <address>" comment: with one, the add completes an address
+    # (`auipc sp,..; addi sp,sp,-8 # 84000000 <ctattn_stack_top>` sets the stack at reset), not a frame.
+    imm = args
+    sub(/^sp,sp,-/, "", imm)
+    dis_frame[fn] += imm + 0
+  } else if (op ~ /^(add|sub)$/ && args ~ /^sp,sp,[a-z][a-z0-9]*$/) {
+    # RV32's frame beyond addi's 2 KB: a register holding a constant (`lui t0,0xffffc; add sp,sp,t0`).
+    reg = args
+    sub(/^sp,sp,/, "", reg)
+    if (reg in constant) {
+      imm = (op == "add") ? -constant[reg] : constant[reg]
+      if (imm > 0) dis_frame[fn] += imm
+    }
+  } else if (op == "lui" && args ~ /^[a-z][a-z0-9]*,0x[0-9a-f]+$/) {
+    split(args, part, ",")
+    imm = hex(substr(part[2], 3)) * 4096
+    if (imm >= 2147483648) imm -= 4294967296
+    constant[part[1]] = imm
+  } else if (op == "li" && args ~ /^[a-z][a-z0-9]*,-?[0-9]+$/) {
+    split(args, part, ",")
+    constant[part[1]] = part[2] + 0
+  } else if (op ~ /^addi?$/ && args ~ /^[a-z][a-z0-9]*,[a-z][a-z0-9]*,-?[0-9]+( #.*)?$/) {
+    # The low part of a lui constant (its comment, an address objdump guesses, aside).
+    split(args, part, ",")
+    imm = part[3]
+    sub(/ .*/, "", imm)
+    if (part[1] == part[2] && (part[1] in constant)) constant[part[1]] += imm + 0
+    else delete constant[part[1]]
   }
   next
 }

@@ -1,5 +1,6 @@
 # The tables of docs/firmware.md that benchmarks/firmware_size.sh writes (--write) and checks (--check):
-#   awk -v rows=FILE -v toolchain="GCC Clang QEMU" -v header="| Core | Image | ... |" -f firmware_tables.awk PAGE
+#   awk -v rows=FILE -v toolchain="<versions>" -v header="| Core | Image | ... |" -f firmware_tables.awk PAGE
+#   (<versions>: arm-none-eabi-gcc, clang, qemu-system-arm, riscv64-unknown-elf-gcc, qemu-system-riscv32)
 # prints the page with
 #   - the cost table, between `<!-- begin firmware_size.sh cost; toolchain: ... -->` and
 #     `<!-- end firmware_size.sh cost -->`: each core's rows from FILE where FILE measured that core, else as the page
@@ -10,6 +11,8 @@
 #     quantized.md: instructions of the int8 and float images on the M3, M4F, M33, M55 and Helium), `kwt_tiny` (the
 #     KWT-Tiny-size model in int8 and float, one inference, by core) and `keyword_spotter` (examples/keyword_spotting/
 #     README.md: the example's model likewise, one sample, with the images' flash).
+#     The tables by core list every core with the images, the RV32 boards' too (after the Cortex-M ones);
+#     `quantized` names its five Cortex-M columns and leaves the others out.
 # With -v heavy=1 -v kwt1_macs=N, FILE holds the rows of KWT-1's images (built on demand) and only the `kwt1` table
 # (KWT-1 in int8 and float, with int8 instructions per multiply-add and flash) is written; the rest of the page as
 # it was.
@@ -70,6 +73,7 @@ function int8_core(core) {
   if (core == "Cortex-M0" || core == "Cortex-M3") return core " (no FPU)"
   if (core == "Cortex-M55") return core " (GCC: scalar float, DSP int8)"
   if (core == "Cortex-M55 Helium (Clang)") return "Cortex-M55 Helium (Clang: exact float, Helium int8)"
+  if (core == "RV32IMAC (rv32e)") return "RV32IMAC (rv32e, no FPU)"
   return core
 }
 
@@ -190,7 +194,10 @@ function print_quantized(    k, cell, n, i, j, cores, heads, images, names, valu
 }
 
 BEGIN {
-  split("Cortex-M0;Cortex-M3;Cortex-M4F;Cortex-M7;Cortex-M33;Cortex-M55;Cortex-M55 Helium (Clang)", known, ";")
+  # Rationale: every board's core in the boards' order, so that the rows keep their places whichever board is
+  # measured (--check measures one, and takes the others' rows from the page).
+  split("Cortex-M0;Cortex-M3;Cortex-M4F;Cortex-M7;Cortex-M33;Cortex-M55;Cortex-M55 Helium (Clang);" \
+        "RV32IMAC (rv32e);RV32IMAFDC (rv32gc)", known, ";")
   for (k = 1; k in known; ++k) core_rank(known[k])
   while ((getline line < rows) > 0) {
     cells(line, cell)

@@ -256,8 +256,8 @@ void time_inference(check_result& result, Run&& run_once, std::uint32_t timed_ru
 
 inline void print_measurements(const check_result& result) noexcept {
   (report_line{} << "  stack of one inference: " << result.stack_bytes << " bytes (painted)").end();
-  (report_line{} << "  instructions per inference: " << result.instructions << " (SysTick " << result.ticks
-                 << " ticks; exact under qemu-system-arm -icount shift=0)")
+  (report_line{} << "  instructions per inference: " << result.instructions << " (" << result.ticks
+                 << " counter ticks: SysTick, minstret on RV32; exact under QEMU -icount shift=0)")
       .end();
 }
 
