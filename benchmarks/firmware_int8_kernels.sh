@@ -10,7 +10,7 @@
 # at its shapes (ctattn's LayerNorm and GELU on both sides). See docs/firmware.md, "Int8 kernel benchmark".
 # Usage: [CTATTN_CMSIS_NN_DIR=<CMSIS-NN source tree>] benchmarks/firmware_int8_kernels.sh [--write FILE [--block B]]
 #        [board...]   (default boards: m0 m3 m4f m55-helium; also m7 m33 m55, and the RV32 boards rv32e rv32gc, where
-#        CMSIS-NN's portable C kernels run: `--write docs/firmware.md --block rv32 rv32e rv32gc`)
+#        CMSIS-NN's portable C kernels run: `--write docs/firmware.md --block rv32 rv32e rv32gc rv32gcv`)
 #   --write FILE: the tables, with the toolchain and CMSIS-NN's commit, replace FILE's blocks
 #   `firmware_int8_kernels.sh kernels` and `firmware_int8_kernels.sh sorter` (docs/firmware.md; with --block B,
 #   `firmware_int8_kernels.sh B kernels` and `firmware_int8_kernels.sh B sorter`; nothing is written
@@ -123,7 +123,7 @@ kernels_table() {
   echo
   echo "Floors, instructions per MAC: m0, m3: 1 (muls/mla, one product); m4f, m7, m33, m55: 0.5 (smlad, two"
   echo "products); m55-helium: 0.0625 (vmladava.s8, sixteen products); rv32e, rv32gc: 2 (mul, then add: RV32IM has"
-  echo "no multiply-accumulate)."
+  echo "no multiply-accumulate); rv32gcv: 0.125 (vwmacc.vx on 8 int32 lanes, LMUL 2 at VLEN 128)."
 }
 
 # range_of <board> <opt> <workload prefix...>: the least and the largest ratio ctattn / CMSIS-NN among the workloads

@@ -11,7 +11,7 @@
 #   - stack measured on the target by painting (main, one inference) and instructions per inference, both
 #     printed by the image when CTest runs it under qemu-system-arm (qemu-system-riscv32) -icount shift=0.
 # Usage: benchmarks/firmware_size.sh [--write FILE | --check FILE] [--build-dir DIR] [--heavy] [board...]
-#   (boards by default: m0 m3 m4f m7 m33 m55 m55-helium rv32e rv32gc)
+#   (boards by default: m0 m3 m4f m7 m33 m55 m55-helium rv32e rv32gc rv32gcv)
 # Reuses build-firmware-<board> (made by scripts/run-firmware-tests), configuring and building it if needed; with
 # --build-dir (one board), that built tree.
 #   --write FILE  writes the boards' rows into FILE's cost table (docs/firmware.md), between its
@@ -48,7 +48,7 @@ while [[ $# -gt 0 ]]; do
     *) boards+=("$1"); shift ;;
   esac
 done
-[[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m7 m33 m55 m55-helium rv32e rv32gc)
+[[ ${#boards[@]} -eq 0 ]] && boards=(m0 m3 m4f m7 m33 m55 m55-helium rv32e rv32gc rv32gcv)
 if [[ -n $build_dir && ${#boards[@]} -ne 1 ]]; then
   echo "firmware_size.sh: --build-dir measures one board; name it" >&2
   exit 2
@@ -111,9 +111,10 @@ all_toolchains() {
   echo "$(toolchain) $(riscv_toolchain)"
 }
 # board_tools <board>: the indexes in tool_names of the compiler and the QEMU its figures depend on (m55-helium's
-# compiler is Clang; arm-none-eabi-g++ only links its images).
+# and rv32gcv's compiler is Clang; arm-none-eabi-g++ and riscv64-unknown-elf-g++ only link their images).
 board_tools() {
   case $1 in
+    rv32gcv) echo 1 4 ;;
     rv32*) echo 3 4 ;;
     m55-helium) echo 1 2 ;;
     *) echo 0 2 ;;
@@ -188,6 +189,7 @@ for board in "${boards[@]}"; do
     # machine: sifive_e, virt.
     rv32e) core="RV32IMAC (rv32e)" ;;
     rv32gc) core="RV32IMAFDC (rv32gc)" ;;
+    rv32gcv) core="RV32IMAFDCV (rv32gcv, Clang)" ;;
     *) core="$board" ;;
   esac
   binutils=$(board_binutils "$board")

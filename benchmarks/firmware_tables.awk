@@ -74,6 +74,7 @@ function int8_core(core) {
   if (core == "Cortex-M55") return core " (GCC: scalar float, DSP int8)"
   if (core == "Cortex-M55 Helium (Clang)") return "Cortex-M55 Helium (Clang: exact float, Helium int8)"
   if (core == "RV32IMAC (rv32e)") return "RV32IMAC (rv32e, no FPU)"
+  if (core == "RV32IMAFDCV (rv32gcv, Clang)") return "RV32IMAFDCV (rv32gcv, Clang: exact float, RVV int8)"
   return core
 }
 
@@ -197,7 +198,7 @@ BEGIN {
   # Rationale: every board's core in the boards' order, so that the rows keep their places whichever board is
   # measured (--check measures one, and takes the others' rows from the page).
   split("Cortex-M0;Cortex-M3;Cortex-M4F;Cortex-M7;Cortex-M33;Cortex-M55;Cortex-M55 Helium (Clang);" \
-        "RV32IMAC (rv32e);RV32IMAFDC (rv32gc)", known, ";")
+        "RV32IMAC (rv32e);RV32IMAFDC (rv32gc);RV32IMAFDCV (rv32gcv, Clang)", known, ";")
   for (k = 1; k in known; ++k) core_rank(known[k])
   while ((getline line < rows) > 0) {
     cells(line, cell)

@@ -8,6 +8,12 @@
 # |--------------|-----------------------------|--------------|---------------|------------------------|------------|
 # | rv32e        | RV32IMAC (SiFive E31 class) | sifive_e     | 0x20400000    | 16 KB at 0x80000000    | 0x80004000 |
 # | rv32gc       | RV32IMAFDC                  | virt         | 0x80000000    | 128 MB at 0x80000000   | 0x84000000 |
+# | rv32gcv      | RV32IMAFDCV (Clang 14)      | virt, -cpu rv32,v=true,vlen=128 | 0x80000000 | 128 MB  | 0x84000000 |
+#
+# `rv32gcv` compiles with Clang 14 (`--target=riscv32-unknown-elf -march=rv32gcv`: the vector extension 1.0, which
+# GCC 12 cannot compile) and links with riscv64-unknown-elf-g++ and picolibc's rv32imafdc/ilp32d libraries (the
+# vector extension changes no calling convention those libraries use); its int8 backend is `rvv`
+# (kernels/rvv_int8.hpp).
 #
 # The reset code (firmware/runtime/riscv_runtime.cpp, section .vectors) sits at the address the machine jumps to
 # with -bios none; on `sifive_e` code and constants stay in its flash (XIP) and data and .bss go to its RAM
@@ -53,12 +59,31 @@ elseif(CTATTN_BOARD STREQUAL "rv32gc")
   set(CTATTN_BOARD_VECTOR_TABLE "0x80000000")
   set(CTATTN_BOARD_TEXT_START "0x80001000")
   set(CTATTN_BOARD_STACK_TOP "0x84000000")
+elseif(CTATTN_BOARD STREQUAL "rv32gcv")
+  set(CTATTN_BOARD_CORE "RV32IMAFDCV")
+  set(_ctattn_march rv32imafdc)
+  set(_ctattn_mabi ilp32d)
+  set(CTATTN_BOARD_HAS_FPU ON)
+  set(CTATTN_BOARD_COMPILER clang)
+  set(CTATTN_QEMU_MACHINE "virt")
+  # RVV 1.0 with 128-bit vectors (QEMU 7.2's rv32 CPU has I, M, A, F, D and C by default).
+  set(CTATTN_QEMU_CPU "rv32,v=true,vlen=128,elen=64,vext_spec=v1.0")
+  set(CTATTN_BOARD_VECTOR_TABLE "0x80000000")
+  set(CTATTN_BOARD_TEXT_START "0x80001000")
+  set(CTATTN_BOARD_STACK_TOP "0x84000000")
+  set(CTATTN_BOARD_INT8_BACKEND rvv)
 else()
-  message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose rv32e or rv32gc")
+  message(FATAL_ERROR "CTATTN_BOARD is '${CTATTN_BOARD}'; choose rv32e, rv32gc or rv32gcv")
 endif()
 set(CTATTN_BOARD_SIMD_BACKEND scalar)
-set(CTATTN_BOARD_INT8_BACKEND rv32im)  # kernels/rv32im_int8.hpp: both boards have the M extension
-set(CTATTN_BOARD_CPU_FLAGS "-march=${_ctattn_march}_zicsr -mabi=${_ctattn_mabi}")
+if(NOT DEFINED CTATTN_BOARD_INT8_BACKEND)
+  set(CTATTN_BOARD_INT8_BACKEND rv32im)  # kernels/rv32im_int8.hpp: these boards have the M extension
+endif()
+if(CTATTN_BOARD_COMPILER STREQUAL "clang")
+  set(CTATTN_BOARD_CPU_FLAGS "-march=rv32gcv -mabi=${_ctattn_mabi}")
+else()
+  set(CTATTN_BOARD_CPU_FLAGS "-march=${_ctattn_march}_zicsr -mabi=${_ctattn_mabi}")
+endif()
 set(CTATTN_BOARD_LINK_CPU_FLAGS "-march=${_ctattn_march} -mabi=${_ctattn_mabi}")
 
 set(_ctattn_libstdcxx /usr/include/newlib/c++/12.2.1)
@@ -66,14 +91,46 @@ if(NOT EXISTS "${_ctattn_libstdcxx}/array")
   message(FATAL_ERROR "libstdc++'s headers for bare-metal targets are missing: apt-get install libstdc++-arm-none-eabi-dev")
 endif()
 set(_ctattn_cxx_headers "-nostdinc++ -isystem ${_ctattn_libstdcxx} -isystem ${_ctattn_libstdcxx}/arm-none-eabi")
-# picolibc's spec once per command (GCC refuses it twice): in the firmware targets' flags, not in the INIT flags.
-set(CTATTN_BOARD_COMPILE_FLAGS "--specs=picolibc.specs ${_ctattn_cxx_headers}")
+set(_ctattn_picolibc_include /usr/lib/picolibc/riscv64-unknown-elf/include)
+if(CTATTN_BOARD_COMPILER STREQUAL "clang")
+  # Clang's own headers (stddef.h, riscv_vector.h), then libstdc++'s and picolibc's, as GCC's spec orders them.
+  # Rationale: -fno-vectorize -fno-slp-vectorize, as on the Helium board: ctattn's vector code is written with
+  # intrinsics; vectorized exact loops would reorder their sums.
+  set(_ctattn_cxx_headers "-nostdlibinc -isystem ${_ctattn_libstdcxx} -isystem ${_ctattn_libstdcxx}/arm-none-eabi")
+  set(CTATTN_BOARD_COMPILE_FLAGS
+      "-fno-vectorize -fno-slp-vectorize ${_ctattn_cxx_headers} -idirafter ${_ctattn_picolibc_include}")
+else()
+  # picolibc's spec once per command (GCC refuses it twice): in the firmware targets' flags, not the INIT flags.
+  set(CTATTN_BOARD_COMPILE_FLAGS "--specs=picolibc.specs ${_ctattn_cxx_headers}")
+endif()
 
-find_program(CMAKE_C_COMPILER riscv64-unknown-elf-gcc)
-find_program(CMAKE_CXX_COMPILER riscv64-unknown-elf-g++)
-if(NOT CMAKE_CXX_COMPILER)
+find_program(CTATTN_RISCV_GXX riscv64-unknown-elf-g++)
+if(NOT CTATTN_RISCV_GXX)
   message(FATAL_ERROR "riscv64-unknown-elf-g++ not found: apt-get install gcc-riscv64-unknown-elf "
                       "picolibc-riscv64-unknown-elf libstdc++-arm-none-eabi-dev qemu-system-misc")
+endif()
+if(CTATTN_BOARD_COMPILER STREQUAL "clang")
+  find_program(CMAKE_C_COMPILER clang)
+  find_program(CMAKE_CXX_COMPILER clang++)
+  if(NOT CMAKE_CXX_COMPILER)
+    message(FATAL_ERROR "clang++ not found (the rv32gcv board): apt-get install clang")
+  endif()
+  foreach(_lang C CXX ASM)
+    set(CMAKE_${_lang}_COMPILER_TARGET riscv32-unknown-elf)
+  endforeach()
+  # Rationale: riscv64-unknown-elf-g++ links, with the link flags alone, as for the Helium board: it finds libgcc's
+  # and picolibc's multilib and GNU ld for RV32 (Clang's driver would run the host's ld).
+  foreach(_lang C CXX)
+    set(CMAKE_${_lang}_LINK_EXECUTABLE
+        "${CTATTN_RISCV_GXX} <CMAKE_${_lang}_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
+  endforeach()
+  foreach(_tool AR NM OBJDUMP RANLIB OBJCOPY SIZE)
+    string(TOLOWER "${_tool}" _name)
+    find_program(CMAKE_${_tool} riscv64-unknown-elf-${_name} REQUIRED)
+  endforeach()
+else()
+  find_program(CMAKE_C_COMPILER riscv64-unknown-elf-gcc)
+  set(CMAKE_CXX_COMPILER ${CTATTN_RISCV_GXX})
 endif()
 set(CMAKE_ASM_COMPILER ${CMAKE_C_COMPILER})
 # picolibc's libraries of this multilib (its spec would also add its linker script, which these images replace by
@@ -103,8 +160,12 @@ set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
 # images' counter) and the virtual clock advance one per instruction.
 find_program(CTATTN_QEMU_SYSTEM_RISCV32 qemu-system-riscv32 DOC "qemu-system-riscv32, runs the firmware tests")
 if(CTATTN_QEMU_SYSTEM_RISCV32)
+  set(_ctattn_qemu_cpu "")
+  if(DEFINED CTATTN_QEMU_CPU)
+    set(_ctattn_qemu_cpu "-cpu;${CTATTN_QEMU_CPU};")
+  endif()
   set(CMAKE_CROSSCOMPILING_EMULATOR
-      "${CTATTN_QEMU_SYSTEM_RISCV32};-machine;${CTATTN_QEMU_MACHINE};-bios;none;-display;none;-serial;null"
+      "${CTATTN_QEMU_SYSTEM_RISCV32};-machine;${CTATTN_QEMU_MACHINE};${_ctattn_qemu_cpu}-bios;none;-display;none;-serial;null"
       "-monitor;none;-icount;shift=0"
       "-chardev;stdio,id=ctattn_semihosting;-semihosting-config;enable=on,target=native,chardev=ctattn_semihosting"
       "-kernel")

@@ -17,6 +17,11 @@ namespace ctattn_firmware {
 /// The core and QEMU machine the image was built for, e.g. "Cortex-M4F (mps2-an386)".
 inline constexpr const char* board_name = CTATTN_FIRMWARE_BOARD_NAME;
 
+/// The start-up every board shares (runtime/start.cpp), called by its reset path once the stack and the FPU are
+/// set: zeroes .bss (bss_begin to bss_end), runs the static constructors, paints the stack, runs main(), reports
+/// main()'s stack high-water mark and hands main()'s exit code to QEMU.
+[[noreturn]] void run_image(std::uintptr_t bss_begin, std::uintptr_t bss_end) noexcept;
+
 namespace stack {
 
 /// The current stack pointer.

@@ -1,7 +1,7 @@
 // Minimal RV32 startup for the ctattn firmware images (QEMU's sifive_e and virt machines, -bios none): the reset
-// code at the board's reset address (.vectors) -> start(): stack, .bss zeroed, static constructors, main(), exit
-// by semihosting. The counter the images time with is `minstret` (instructions retired; exact under QEMU's
-// -icount), read through the same interface as the Cortex-M boards' SysTick (board.hpp).
+// code at the board's reset address (.vectors) -> start() -> run_image() (start.cpp: .bss zeroed, static
+// constructors, main(), exit by semihosting). The counter the images time with is `minstret` (instructions
+// retired; exact under QEMU's -icount), read through the same interface as the Cortex-M boards' SysTick (board.hpp).
 #include <cstdint>
 
 #include "board.hpp"
@@ -10,25 +10,16 @@
 
 extern "C" {
 extern std::uint32_t ctattn_stack_top[];
-extern std::uint32_t ctattn_stack_limit[];
 extern std::uint32_t __bss_start[];
 extern std::uint32_t _end[];  // the default linker script's end of .bss
-extern void (*__init_array_start[])();
-extern void (*__init_array_end[])();
 
 [[noreturn]] void ctattn_reset_handler();
 [[noreturn]] void ctattn_start();
 [[noreturn]] void ctattn_trap_handler();
 }
 
-int ctattn_image_main() __asm__("main");
-
-namespace {
-constexpr std::uint32_t pattern = 0xC7A7'7E57u;
-}  // namespace
-
 // The reset address's code: the stack pointer, the global pointer (for gp-relative addressing), a trap vector,
-// the FPU on where the core has one (mstatus.FS), then C++.
+// the FPU on where the core has one (mstatus.FS), the vector unit likewise (mstatus.VS), then C++.
 extern "C" [[gnu::naked, gnu::section(".vectors"), gnu::used, noreturn]] void ctattn_reset_handler() {
   asm volatile(
       ".option push\n\t"
@@ -43,6 +34,10 @@ extern "C" [[gnu::naked, gnu::section(".vectors"), gnu::used, noreturn]] void ct
       "csrs mstatus, t0\n\t"
       "csrw fcsr, zero\n\t"
 #endif
+#if defined(__riscv_vector)
+      "li t0, 0x200\n\t"  // mstatus.VS = Initial: the vector unit on
+      "csrs mstatus, t0\n\t"
+#endif
       "j ctattn_start");
 }
 
@@ -50,19 +45,7 @@ extern "C" [[gnu::naked, gnu::section(".vectors"), gnu::used, noreturn]] void ct
 asm(".global ctattn_vector_table\n\t.set ctattn_vector_table, ctattn_reset_handler");
 
 extern "C" void ctattn_start() {
-  for (auto p = reinterpret_cast<std::uintptr_t>(__bss_start); p < reinterpret_cast<std::uintptr_t>(_end);
-       p += sizeof(std::uint32_t)) {
-    *reinterpret_cast<volatile std::uint32_t*>(p) = 0;
-  }
-  for (auto f = __init_array_start; f != __init_array_end; ++f) (*f)();
-  const std::uintptr_t top = ctattn_firmware::stack::pointer();
-  ctattn_firmware::stack::paint();
-  const int code = ctattn_image_main();
-  const std::uint32_t used = ctattn_firmware::stack::used_below(top);
-  (ctattn_firmware::report_line{} << "stack high-water mark of main(): " << used << " bytes; exit code "
-                                  << static_cast<std::uint32_t>(code))
-      .end();
-  ctattn_firmware::semihosting::exit(code);
+  ctattn_firmware::run_image(reinterpret_cast<std::uintptr_t>(__bss_start), reinterpret_cast<std::uintptr_t>(_end));
 }
 
 // Every trap ends the run with exit code 3, its cause, the address or value it concerns and where it happened.
@@ -82,7 +65,7 @@ namespace stack {
 [[gnu::naked]] void paint() noexcept {
   asm volatile(
       "la t0, ctattn_stack_limit\n\t"
-      "li t1, 0xC7A77E57\n\t"  // the pattern above
+      "li t1, 0xC7A77E57\n\t"  // start.cpp's pattern
       "1:\n\t"
       "bgeu t0, sp, 2f\n\t"
       "sw t1, 0(t0)\n\t"
@@ -90,12 +73,6 @@ namespace stack {
       "j 1b\n"
       "2:\n\t"
       "ret");
-}
-
-std::uint32_t used_below(std::uintptr_t top) noexcept {
-  auto p = reinterpret_cast<std::uintptr_t>(ctattn_stack_limit);
-  while (p < top && *reinterpret_cast<const volatile std::uint32_t*>(p) == pattern) p += sizeof(std::uint32_t);
-  return static_cast<std::uint32_t>(top - p);
 }
 
 }  // namespace stack

@@ -1,6 +1,6 @@
 // Minimal Cortex-M startup for the ctattn firmware images, without newlib's crt0 or stdio:
-//   vector table -> reset handler (FPU/MVE on, where the core has them) -> start(): .bss zeroed, static
-//   constructors, main(), exit.
+//   vector table -> reset handler (FPU/MVE on, where the core has them) -> start() -> run_image() (start.cpp:
+//   .bss zeroed, static constructors, main(), exit).
 // Code and data are loaded into RAM by QEMU at their link addresses (no .data copy from flash).
 #include <cstdint>
 
@@ -15,17 +15,12 @@ extern std::uint32_t ctattn_stack_top[];
 extern std::uint32_t ctattn_stack_limit[];
 extern std::uint32_t __bss_start__[];
 extern std::uint32_t __bss_end__[];
-extern void (*__init_array_start[])();
-extern void (*__init_array_end[])();
 
 [[noreturn]] void ctattn_reset_handler();
 [[noreturn]] void ctattn_start();
 [[noreturn]] void ctattn_fault_handler();
 void ctattn_systick_handler();
 }
-
-// The image's main(), called by its symbol name (C++ does not let a program call ::main itself).
-int ctattn_image_main() __asm__("main");
 
 namespace {
 
@@ -38,9 +33,6 @@ struct vector_table {
   handler reset;
   handler system[14];
 };
-
-// The stack paint; paint() below spells it out in its assembly.
-constexpr std::uint32_t pattern = 0xC7A7'7E57u;
 
 }  // namespace
 
@@ -79,20 +71,8 @@ extern "C" void ctattn_start() {
   // Armv8-M checks the stack limit in hardware: an overflow faults instead of overwriting memory.
   asm volatile("msr msplim, %0" ::"r"(ctattn_stack_limit));
 #endif
-  for (auto p = reinterpret_cast<std::uintptr_t>(__bss_start__); p < reinterpret_cast<std::uintptr_t>(__bss_end__);
-       p += sizeof(std::uint32_t)) {
-    *reinterpret_cast<volatile std::uint32_t*>(p) = 0;
-  }
-  for (auto f = __init_array_start; f != __init_array_end; ++f) (*f)();
-
-  const std::uintptr_t top = ctattn_firmware::stack::pointer();
-  ctattn_firmware::stack::paint();
-  const int code = ctattn_image_main();
-  const std::uint32_t used = ctattn_firmware::stack::used_below(top);
-  (ctattn_firmware::report_line{} << "stack high-water mark of main(): " << used << " bytes; exit code "
-                                  << static_cast<std::uint32_t>(code))
-      .end();
-  ctattn_firmware::semihosting::exit(code);
+  ctattn_firmware::run_image(reinterpret_cast<std::uintptr_t>(__bss_start__),
+                             reinterpret_cast<std::uintptr_t>(__bss_end__));
 }
 
 // Every fault ends the run with exit code 3 and the exception number, instead of a lockup that only a
@@ -113,7 +93,7 @@ namespace stack {
 [[gnu::naked]] void paint() noexcept {
   asm volatile(
       "ldr r1, =ctattn_stack_limit\n\t"
-      "ldr r2, =0xC7A77E57\n\t"  // the pattern above
+      "ldr r2, =0xC7A77E57\n\t"  // start.cpp's pattern
       "mov r3, sp\n"
       "1:\n\t"
       "cmp r1, r3\n\t"
@@ -123,12 +103,6 @@ namespace stack {
       "2:\n\t"
       "bx lr\n\t"
       ".ltorg");
-}
-
-std::uint32_t used_below(std::uintptr_t top) noexcept {
-  auto p = reinterpret_cast<std::uintptr_t>(ctattn_stack_limit);
-  while (p < top && *reinterpret_cast<const volatile std::uint32_t*>(p) == pattern) p += sizeof(std::uint32_t);
-  return static_cast<std::uint32_t>(top - p);
 }
 
 }  // namespace stack

@@ -69,6 +69,16 @@ constexpr bool i8mm = true;
 #else
 constexpr bool i8mm = false;
 #endif
+#if defined(__riscv_vector)
+constexpr bool rvv = true;
+#else
+constexpr bool rvv = false;
+#endif
+#if defined(__riscv) && __riscv_xlen == 32 && defined(__riscv_mul)
+constexpr bool rv32im = true;
+#else
+constexpr bool rv32im = false;
+#endif
 
 static_assert(has_float<float_backend_id::avx512> == avx512f);
 static_assert(has_float<float_backend_id::avx2> == avx2_fma);
@@ -81,6 +91,8 @@ static_assert(has_int8<int8_backend_id::avx2> == avx2);
 static_assert(has_int8<int8_backend_id::neon_i8mm> == i8mm);
 static_assert(has_int8<int8_backend_id::neon_dotprod> == dotprod);
 static_assert(has_int8<int8_backend_id::neon> == neon);
+static_assert(has_int8<int8_backend_id::rvv> == rvv);
+static_assert(has_int8<int8_backend_id::rv32im> == rv32im);
 static_assert(has_int8<int8_backend_id::scalar>);
 
 // The chosen row is the first defined, in the table's order, and the names and operations are its.

@@ -11,7 +11,7 @@
 /// | table | row members | rows, fastest first |
 /// |-------|-------------|---------------------|
 /// | `float_backend<float_backend_id>` | `name`, `ops` | avx512, avx2, neon, helium, scalar |
-/// | `int8_backend<int8_backend_id>` | `name`, `ops` (dot products), `product_ops` (the layers' products), `packed_ops` (packed weights), `int4_ops` (int4 weights' products: kernels/int4.hpp), `int16_ops` (16x8 products: kernels/int16.hpp) | avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, rv32im, scalar |
+/// | `int8_backend<int8_backend_id>` | `name`, `ops` (dot products), `product_ops` (the layers' products), `packed_ops` (packed weights), `int4_ops` (int4 weights' products: kernels/int4.hpp), `int16_ops` (16x8 products: kernels/int16.hpp) | avx512_vnni, avx512, avx2_vnni, avx2, neon_i8mm, neon_dotprod, neon, helium, arm_dsp, armv6m, rvv, rv32im, scalar |
 ///
 /// `void` stands for "none": the scalar row's operations are all void, and so are the packed operations of a
 /// backend without a packed kernel.
@@ -42,6 +42,7 @@ enum class int8_backend_id : unsigned char {
   helium,
   arm_dsp,
   armv6m,
+  rvv,
   rv32im,
   scalar,
   count

@@ -42,6 +42,7 @@
 /// | `__ARM_FEATURE_MVE` (Clang, or GCC 13 and later)         | helium       | kernels/helium_int8.hpp   | 8              |
 /// | `__ARM_FEATURE_DSP` (Cortex-M4, M7, M33, M55 with GCC)   | arm_dsp      | kernels/arm_dsp_int8.hpp  | 4              |
 /// | `__ARM_ARCH_6M__` (Cortex-M0, M0+: the products only)    | armv6m       | kernels/armv6m_int8.hpp   | 1 (assembly)   |
+/// | `__riscv_vector` (RVV 1.0: the products only)            | rvv          | kernels/rvv_int8.hpp      | vl channels (16 at VLEN 128) |
 /// | RV32 with the M extension (the products only)            | rv32im       | kernels/rv32im_int8.hpp   | 1 (4 x 4 tiles) |
 /// | anything else (Cortex-M3, ...)                           | scalar       | this file                 | 1              |
 ///
@@ -85,6 +86,7 @@
 #include "ctattn/kernels/helium_int8.hpp"
 #include "ctattn/kernels/neon_int8.hpp"
 #include "ctattn/kernels/rv32im_int8.hpp"
+#include "ctattn/kernels/rvv_int8.hpp"
 #include "ctattn/math/fixed_point.hpp"
 #include "ctattn/math/isqrt.hpp"
 
@@ -112,7 +114,7 @@ using int8_packed_ops = int8_row::packed_ops;
 }  // namespace detail
 
 /// The int8 backend of this build: "avx512_vnni", "avx512", "avx2_vnni", "avx2", "neon_i8mm", "neon_dotprod", "neon",
-/// "helium", "arm_dsp", "armv6m", "rv32im", or "scalar" when there is none.
+/// "helium", "arm_dsp", "armv6m", "rvv", "rv32im", or "scalar" when there is none.
 ///
 /// Example: `static_assert(ctattn::int8_backend_name[0] != '\0');`
 inline constexpr const char* int8_backend_name = detail::int8_row::name;
@@ -395,7 +397,7 @@ constexpr void constant_window_product(const std::int8_t (&x)[RX][CX], std::size
 ///
 /// How it computes: constant evaluation, `constant_window_product` (local rows, folds); at run time the backend's
 /// own kernel (`helium`, `arm_dsp`), else `int8_dot_rows`'s backend with zero points 0 (x86, NEON), else Armv6-M's
-/// (`armv6m`), RV32IM's (`rv32im`) or the scalar kernel.
+/// (`armv6m`), RVV's (`rvv`), RV32IM's (`rv32im`) or the scalar kernel.
 // Rationale: whole arrays with indices, not pointers, for the reason `int8_dot_rows` gives (constant evaluation).
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t RX, std::size_t CX, std::size_t RW, std::size_t CW,
           std::size_t RY, std::size_t CY, bool PerChannel, bool RowStarts>
