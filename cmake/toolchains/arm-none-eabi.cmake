@@ -156,24 +156,8 @@ if(CTATTN_BOARD_COMPILER STREQUAL "clang")
       string(APPEND CTATTN_BOARD_COMPILE_FLAGS " -idirafter ${_dir}")
     endif()
   endforeach()
-  set(CMAKE_C_COMPILER clang)
-  set(CMAKE_CXX_COMPILER clang++)
-  set(CMAKE_ASM_COMPILER clang)
-  foreach(_lang C CXX ASM)
-    set(CMAKE_${_lang}_COMPILER_TARGET arm-none-eabi)
-  endforeach()
-  # Rationale: arm-none-eabi-g++ links, with the link flags alone (no compile flags: it knows neither --target
-  # nor -nostdlibinc): it picks newlib's and libgcc's multilib from the CPU flags and runs GNU ld with the
-  # default script the startup code relies on (0x8000, __bss_start__), as on the GCC boards.
-  foreach(_lang C CXX)
-    set(CMAKE_${_lang}_LINK_EXECUTABLE
-        "${CTATTN_ARM_GXX} <CMAKE_${_lang}_LINK_FLAGS> <LINK_FLAGS> <OBJECTS> -o <TARGET> <LINK_LIBRARIES>")
-  endforeach()
-  # The binary tools of the GCC packages, which read Arm objects (the host's do not).
-  foreach(_tool AR NM OBJDUMP RANLIB OBJCOPY SIZE)
-    string(TOLOWER "${_tool}" _name)
-    find_program(CMAKE_${_tool} arm-none-eabi-${_name} REQUIRED)
-  endforeach()
+  include("${CMAKE_CURRENT_LIST_DIR}/clang_with_gcc_link.cmake")
+  ctattn_clang_with_gcc_link(TARGET arm-none-eabi GXX "${CTATTN_ARM_GXX}" PREFIX arm-none-eabi)
 else()
   set(CMAKE_C_COMPILER arm-none-eabi-gcc)
   set(CMAKE_CXX_COMPILER arm-none-eabi-g++)
