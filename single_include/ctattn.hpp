@@ -10763,9 +10763,8 @@ struct rvv_int8_ops : int8_ops_defaults {
     if constexpr (Epilogue::row_starts) v = CTATTN_RVV(vadd_vx_i32m2)(v, e.row_start[r], vl);
     v = CTATTN_RVV(vsll_vv_i32m2)(v, left, vl);
     const vint32m2_t high = CTATTN_RVV(vsmul_vv_i32m2)(v, m, vl);
-    const vuint32m2_t negative =
-        CTATTN_RVV(vand_vv_u32m2)(CTATTN_RVV(vsrl_vx_u32m2)(CTATTN_RVV(vreinterpret_v_i32m2_u32m2)(high), 31, vl),
-                                  rounds, vl);
+    const vuint32m2_t negative = CTATTN_RVV(vand_vv_u32m2)(
+        CTATTN_RVV(vsrl_vx_u32m2)(CTATTN_RVV(vreinterpret_v_i32m2_u32m2)(high), 31, vl), rounds, vl);
     const vint32m2_t t = CTATTN_RVV(vsub_vv_i32m2)(high, CTATTN_RVV(vreinterpret_v_u32m2_i32m2)(negative), vl);
     vint32m2_t q = CTATTN_RVV(vssra_vv_i32m2)(t, right, vl);
     q = CTATTN_RVV(vsadd_vx_i32m2)(q, e.zero, vl);
@@ -10784,8 +10783,8 @@ struct rvv_int8_ops : int8_ops_defaults {
     vint32m2_t s3 = s0;
     const std::int8_t* weights = w + c * WS;
     for (std::size_t t = 0; t < K; ++t) {
-      const vint16m1_t wt = CTATTN_RVV(vsext_vf2_i16m1)(
-          CTATTN_RVV(vlse8_v_i8mf2)(weights + t, static_cast<std::ptrdiff_t>(WS), vl), vl);
+      const vint16m1_t wt =
+          CTATTN_RVV(vsext_vf2_i16m1)(CTATTN_RVV(vlse8_v_i8mf2)(weights + t, static_cast<std::ptrdiff_t>(WS), vl), vl);
       s0 = CTATTN_RVV(vwmacc_vx_i32m2)(s0, std::int16_t{x[t]}, wt, vl);
       if constexpr (R > 1) s1 = CTATTN_RVV(vwmacc_vx_i32m2)(s1, std::int16_t{x[XS + t]}, wt, vl);
       if constexpr (R > 2) s2 = CTATTN_RVV(vwmacc_vx_i32m2)(s2, std::int16_t{x[2 * XS + t]}, wt, vl);
@@ -10804,8 +10803,8 @@ struct rvv_int8_ops : int8_ops_defaults {
       shift = CTATTN_RVV(vmv_v_x_i32m2)(e.multipliers[0].shift, vl);
     }
     const vuint32m2_t left = CTATTN_RVV(vreinterpret_v_i32m2_u32m2)(CTATTN_RVV(vmax_vx_i32m2)(shift, 0, vl));
-    const vuint32m2_t right = CTATTN_RVV(vreinterpret_v_i32m2_u32m2)(
-        CTATTN_RVV(vmax_vx_i32m2)(CTATTN_RVV(vneg_v_i32m2)(shift, vl), 0, vl));
+    const vuint32m2_t right =
+        CTATTN_RVV(vreinterpret_v_i32m2_u32m2)(CTATTN_RVV(vmax_vx_i32m2)(CTATTN_RVV(vneg_v_i32m2)(shift, vl), 0, vl));
     const vuint32m2_t rounds = CTATTN_RVV(vminu_vx_u32m2)(right, 1, vl);
     store_row(s0, r0, start, m, left, right, rounds, e, y, vl);
     if constexpr (R > 1) store_row(s1, r0 + 1, start, m, left, right, rounds, e, y + YS, vl);
