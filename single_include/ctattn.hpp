@@ -6051,6 +6051,42 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 /// Example: `static_assert(ctattn::detail::kernels::requantize_output(100, 1 << 30, 0, 3) == 53);`
 
 
+// ---------------------------------------- ctattn/kernels/detail/target.hpp
+#ifndef CTATTN_KERNELS_DETAIL_TARGET_HPP
+#define CTATTN_KERNELS_DETAIL_TARGET_HPP
+
+/// \file
+/// What kind of machine the build targets, where a kernel's blocking depends on it: one definition for every kernel.
+
+/// 1 where the build targets a 32-bit RISC-V core with the M extension (RV32IM, RV32IMAC, RV32GC: `mul` and `mulh`,
+/// no packed SIMD), else 0: the one condition for the rv32im int8 row (kernels/rv32im_int8.hpp) and `mulh`'s
+/// requantization (kernels/detail/int8_requantize.hpp).
+///
+/// Example: `#if CTATTN_DETAIL_RV32_MUL` ... `#endif`
+#if defined(__riscv) && __riscv_xlen == 32 && defined(__riscv_mul)
+#define CTATTN_DETAIL_RV32_MUL 1
+#else
+#define CTATTN_DETAIL_RV32_MUL 0
+#endif
+
+namespace ctattn::detail::kernels {
+
+/// Whether the build targets a microcontroller: a Cortex-M, or a bare-metal 32-bit RISC-V core. Kernels then take
+/// their rows in small blocks, so that their buffers stay small on the stack, rather than all at once.
+///
+/// Example: `if constexpr (ctattn::detail::kernels::microcontroller_target) { ... }`
+inline constexpr bool microcontroller_target =
+#if (defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M') || \
+    (defined(__riscv) && __riscv_xlen == 32 && !defined(__linux__))
+    true;
+#else
+    false;
+#endif
+
+}  // namespace ctattn::detail::kernels
+
+#endif  // CTATTN_KERNELS_DETAIL_TARGET_HPP
+// ---------------------------------------- ctattn/kernels/detail/int8_requantize.hpp (continued)
 
 namespace ctattn::detail::kernels {
 
@@ -6161,7 +6197,7 @@ struct output_requantizer {
   CTATTN_ALWAYS_INLINE constexpr std::int32_t high_product(std::int32_t x) const noexcept {
 #if defined(__ARM_FEATURE_DSP)
     if (!std::is_constant_evaluated()) return rounded_high_sum(x & normalized, x, doubled);
-#elif defined(__riscv) && __riscv_xlen == 32 && defined(__riscv_mul)
+#elif CTATTN_DETAIL_RV32_MUL
     if (!std::is_constant_evaluated()) {
       const std::int64_t p = std::int64_t{x} * doubled;
       const auto low = static_cast<std::uint32_t>(p);
@@ -10361,31 +10397,6 @@ void scalar_product_requantized(const std::int8_t* x, const std::int8_t* w, Epil
 
 #endif  // CTATTN_KERNELS_DETAIL_INT8_TILES_HPP
 // ---------------------------------------- ctattn/kernels/int8.hpp (continued)
-// ---------------------------------------- ctattn/kernels/detail/target.hpp
-#ifndef CTATTN_KERNELS_DETAIL_TARGET_HPP
-#define CTATTN_KERNELS_DETAIL_TARGET_HPP
-
-/// \file
-/// What kind of machine the build targets, where a kernel's blocking depends on it: one definition for every kernel.
-
-namespace ctattn::detail::kernels {
-
-/// Whether the build targets a microcontroller: a Cortex-M, or a bare-metal 32-bit RISC-V core. Kernels then take
-/// their rows in small blocks, so that their buffers stay small on the stack, rather than all at once.
-///
-/// Example: `if constexpr (ctattn::detail::kernels::microcontroller_target) { ... }`
-inline constexpr bool microcontroller_target =
-#if (defined(__ARM_ARCH_PROFILE) && __ARM_ARCH_PROFILE == 'M') || \
-    (defined(__riscv) && __riscv_xlen == 32 && !defined(__linux__))
-    true;
-#else
-    false;
-#endif
-
-}  // namespace ctattn::detail::kernels
-
-#endif  // CTATTN_KERNELS_DETAIL_TARGET_HPP
-// ---------------------------------------- ctattn/kernels/int8.hpp (continued)
 // ---------------------------------------- ctattn/kernels/neon_int8.hpp
 #ifndef CTATTN_KERNELS_NEON_INT8_HPP
 #define CTATTN_KERNELS_NEON_INT8_HPP
@@ -10661,7 +10672,7 @@ struct int8_backend<int8_backend_id::neon_dotprod> {
 
 
 
-#if defined(__riscv) && __riscv_xlen == 32 && defined(__riscv_mul)
+#if CTATTN_DETAIL_RV32_MUL
 
 namespace ctattn::detail {
 
@@ -11238,8 +11249,13 @@ constexpr std::int32_t int8_row_sum(const std::int8_t* p) noexcept {
   if (!std::is_constant_evaluated()) {
     if constexpr (int8_declared<Ops>::has_row_sum) return Ops::template row_sum<K>(p);
   }
+  // Rationale: four terms a step, so that a core without SIMD (the Cortex-M3, RV32IM) spends an `add` and an `lb`
+  // per byte and its loop's counting every fourth: the sums of the rows of a short product (int8 attention's
+  // Q K^T at d_k = 8) were a fifth of its instructions one byte a step.
   std::int32_t sum = 0;
-  for (std::size_t t = 0; t < K; ++t) sum += p[t];
+  std::size_t t = 0;
+  for (; t + 4 <= K; t += 4) sum += p[t] + p[t + 1] + p[t + 2] + p[t + 3];
+  for (; t < K; ++t) sum += p[t];
   return sum;
 }
 

@@ -25,8 +25,9 @@
 #include "ctattn/kernels/backend_rows.hpp"
 #include "ctattn/kernels/detail/int8_tiles.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
+#include "ctattn/kernels/detail/target.hpp"
 
-#if defined(__riscv) && __riscv_xlen == 32 && defined(__riscv_mul)
+#if CTATTN_DETAIL_RV32_MUL
 
 namespace ctattn::detail {
 

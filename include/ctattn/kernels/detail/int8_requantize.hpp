@@ -19,6 +19,7 @@
 #include <type_traits>
 
 #include "ctattn/detail/config.hpp"
+#include "ctattn/kernels/detail/target.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
 namespace ctattn::detail::kernels {
@@ -130,7 +131,7 @@ struct output_requantizer {
   CTATTN_ALWAYS_INLINE constexpr std::int32_t high_product(std::int32_t x) const noexcept {
 #if defined(__ARM_FEATURE_DSP)
     if (!std::is_constant_evaluated()) return rounded_high_sum(x & normalized, x, doubled);
-#elif defined(__riscv) && __riscv_xlen == 32 && defined(__riscv_mul)
+#elif CTATTN_DETAIL_RV32_MUL
     if (!std::is_constant_evaluated()) {
       const std::int64_t p = std::int64_t{x} * doubled;
       const auto low = static_cast<std::uint32_t>(p);

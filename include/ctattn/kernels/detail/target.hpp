@@ -5,6 +5,17 @@
 /// \file
 /// What kind of machine the build targets, where a kernel's blocking depends on it: one definition for every kernel.
 
+/// 1 where the build targets a 32-bit RISC-V core with the M extension (RV32IM, RV32IMAC, RV32GC: `mul` and `mulh`,
+/// no packed SIMD), else 0: the one condition for the rv32im int8 row (kernels/rv32im_int8.hpp) and `mulh`'s
+/// requantization (kernels/detail/int8_requantize.hpp).
+///
+/// Example: `#if CTATTN_DETAIL_RV32_MUL` ... `#endif`
+#if defined(__riscv) && __riscv_xlen == 32 && defined(__riscv_mul)
+#define CTATTN_DETAIL_RV32_MUL 1
+#else
+#define CTATTN_DETAIL_RV32_MUL 0
+#endif
+
 namespace ctattn::detail::kernels {
 
 /// Whether the build targets a microcontroller: a Cortex-M, or a bare-metal 32-bit RISC-V core. Kernels then take
