@@ -16126,6 +16126,36 @@ template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base
   return table;
 }
 
+namespace detail {
+// Rotates the Width columns of `row` from `first` by position t's angles, pair p as the layout pairs them.
+template <rotary_layout Layout, std::size_t Width, typename T, typename Table>
+constexpr void rotate_row(T* row, std::size_t first, const Table& table, std::size_t t) noexcept {
+  constexpr std::size_t half = Width / 2;
+  for (std::size_t p = 0; p < half; ++p) {
+    const std::size_t a = first + (Layout == rotary_layout::interleaved ? 2 * p : p);
+    const std::size_t b = first + (Layout == rotary_layout::interleaved ? 2 * p + 1 : p + half);
+    const T c = table.cos_table.elements[t][p];
+    const T s = table.sin_table.elements[t][p];
+    const T xa = row[a];
+    const T xb = row[b];
+    row[a] = xa * c - xb * s;
+    row[b] = xa * s + xb * c;
+  }
+}
+
+// Rotates every head of `x` in place (each Width = HeadDim columns, head h from column h * HeadDim), row r at
+// position first_position + r: the queries or keys of multi-head and grouped-query attention. The rules and the
+// precondition first_position + rows <= the table's positions are the caller's.
+template <rotary_layout Layout, std::size_t HeadDim, typename M, typename Table>
+constexpr void rotate_heads(M& x, const Table& table, std::size_t first_position) noexcept {
+  for (std::size_t r = 0; r < M::rows; ++r) {
+    for (std::size_t first = 0; first + HeadDim <= M::cols; first += HeadDim) {
+      rotate_row<Layout, HeadDim>(&x.elements[r][0], first, table, first_position + r);
+    }
+  }
+}
+}  // namespace detail
+
 /// Rotates every row of `x` (queries or keys, one per row) by its position: row r is at position
 /// `first_position + r`. For pair p = (a, b) of the layout, with c = cos_table(t, p) and s = sin_table(t, p):
 ///
@@ -16166,20 +16196,8 @@ template <rotary_layout Layout, typename T, auto N, auto D, typename U, std::siz
   basic_matrix<T, N, D> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     detail::expects(first_position <= Positions - x_type::rows);
-    constexpr std::size_t half = x_type::cols / 2;
-    for (std::size_t r = 0; r < x_type::rows; ++r) {
-      const std::size_t t = first_position + r;
-      for (std::size_t p = 0; p < half; ++p) {
-        const std::size_t a = Layout == rotary_layout::interleaved ? 2 * p : p;
-        const std::size_t b = Layout == rotary_layout::interleaved ? 2 * p + 1 : p + half;
-        const T c = table.cos_table.elements[t][p];
-        const T s = table.sin_table.elements[t][p];
-        const T xa = x.elements[r][a];
-        const T xb = x.elements[r][b];
-        result.elements[r][a] = xa * c - xb * s;
-        result.elements[r][b] = xa * s + xb * c;
-      }
-    }
+    result = x;
+    detail::rotate_heads<Layout, x_type::cols>(result, table, first_position);
   }
   return result;
 }
@@ -20042,6 +20060,8 @@ template <quantization QIn, quantization QOut, detail::quantized_value Value = s
 /// | `model_member_output_must_match_next_input` | `count<k>`, member k, the next member, both widths        |
 /// | `model_must_derive_from_model_of_itself` | the model type, the type its `ctattn::model` base names (void: none) |
 /// | `model_member_must_be_a_layer`         | `count<k>`, member k's type                                    |
+/// | `layer_must_list_its_parameters`       | the layer's type                                               |
+/// | `layer_must_declare_its_footprint`     | the layer's type, its input's type                             |
 /// | `patch_must_divide_input`              | the input's side (`axis::sequence_length`, ...), the patch's  |
 /// | `image_rows_must_match_patch_layer`    | the input's rows, the image's pixels (`axis::image_pixels`)    |
 
@@ -20346,6 +20366,34 @@ struct model_must_derive_from_model_of_itself {
 
 /// A model's derived forward runs its members in turn, so each is a layer: a type with a `forward` (a ctattn layer,
 /// an embedding, a pooling, a nested model or sequential, an int8 layer). `Position` is `count<k>` for member k.
+/// A layer inside a model or a sequential lists its parameters (a friend `parameters(self)`, an empty Boost.Hana
+/// tuple when it has none), so that weights can be walked, loaded and quantized by name.
+template <typename Operation, typename Layer, bool Lists>
+struct layer_must_list_its_parameters {
+  static constexpr bool holds = Lists;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer of a model lists its parameters by name; give it a friend `parameters(self)` "
+                  "returning a boost::hana tuple of its tensors and sublayers (an empty one when it has none): "
+                  "docs/layers.md, \"A layer of your own\" (the rule below names the layer)");
+    return holds;
+  }
+};
+
+/// A layer whose memory is asked for (`ctattn::layer_footprint`, a model's footprint) says what one call keeps: a
+/// static `footprint_of<X>()`.
+template <typename Operation, typename Layer, typename Input, bool Declares>
+struct layer_must_declare_its_footprint {
+  static constexpr bool holds = Declares;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer's footprint is its own to say; give it `template <ctattn::FixedMatrix X> static "
+                  "constexpr ctattn::footprint footprint_of()`: docs/layers.md, \"A layer of your own\" (the rule "
+                  "below names the layer and its input)");
+    return holds;
+  }
+};
+
 template <typename Operation, typename Position, typename Member, bool IsLayer>
 struct model_member_must_be_a_layer {
   static constexpr bool holds = IsLayer;

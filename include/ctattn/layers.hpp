@@ -20,6 +20,7 @@
 /// | ctattn/layers/feed_forward.hpp   | `feed_forward`, `gated_feed_forward`, `residual`                  |
 /// | ctattn/layers/attention.hpp      | `multi_head_attention_layer`; multi-head weights' PyTorch names   |
 /// | ctattn/layers/transformer.hpp    | `transformer_encoder_layer`, `transformer_decoder_layer`          |
+/// | ctattn/layers/llama.hpp          | `llama_attention` (grouped-query, rotary, causal), `llama_block`  |
 /// | ctattn/layers/sequential.hpp     | `sequential`                                                      |
 
 #include "ctattn/layers/activation.hpp"
@@ -28,6 +29,7 @@
 #include "ctattn/layers/feed_forward.hpp"
 #include "ctattn/layers/layer.hpp"
 #include "ctattn/layers/linear.hpp"
+#include "ctattn/layers/llama.hpp"
 #include "ctattn/layers/model.hpp"
 #include "ctattn/layers/norm.hpp"
 #include "ctattn/layers/parameters.hpp"

@@ -9,6 +9,7 @@
 #include "support/fast_bounds.hpp"
 #include "support/fast_layer_cases.hpp"
 #include "support/layer_cases.hpp"
+#include "support/llama_cases.hpp"
 #include "support/mha_7x512x8.hpp"
 #include "support/multihead_cases.hpp"
 #include "support/test_data.hpp"
@@ -372,6 +373,13 @@ TEST_CASE("every layer matches PyTorch with this backend's fast arithmetic", "[b
     CHECK(r.error <= r.bound);
   }
   for (const ctattn_test::layer_cases::result& r : ctattn_test::layer_cases::front_end_results()) {
+    INFO(std::string(r.name) << ": error " << r.error << ", bound " << r.bound);
+    CHECK(r.error <= r.bound);
+  }
+}
+
+TEST_CASE("the llama layers match PyTorch with this backend's fast arithmetic", "[backend][layers][llama]") {
+  for (const ctattn_test::llama_cases::result& r : ctattn_test::llama_cases::results()) {
     INFO(std::string(r.name) << ": error " << r.error << ", bound " << r.bound);
     CHECK(r.error <= r.bound);
   }

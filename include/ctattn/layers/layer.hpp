@@ -206,6 +206,10 @@ inline constexpr footprint layer_footprint = [] {
     return footprint{};
   } else if constexpr (Projection<layer_type>) {
     return detail::call_footprint<layer_type, input_type, detail::layer_result<layer_type, input_type>>(0);
+  } else if constexpr (!shape_error::layer_must_declare_its_footprint<op::layer, layer_type, input_type, requires {
+                         layer_type::template footprint_of<input_type>();
+                       }>::check()) {
+    return footprint{};
   } else {
     return layer_type::template footprint_of<input_type>();
   }

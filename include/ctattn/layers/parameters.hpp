@@ -28,10 +28,12 @@
 #include <tuple>
 #include <utility>
 
+#include <boost/hana/accessors.hpp>
 #include <boost/hana/at.hpp>
 #include <boost/hana/concept/struct.hpp>
 #include <boost/hana/for_each.hpp>
 #include <boost/hana/length.hpp>
+#include <boost/hana/second.hpp>
 #include <boost/hana/tuple.hpp>
 
 #include "ctattn/layers/rules.hpp"
@@ -338,7 +340,13 @@ constexpr void walk_parameters(Layer& layer, const parameter_name& prefix, F& f)
     parameter_name name = prefix;
     join_name(name, entry.name);
     if constexpr (is_sublayer_entry<std::remove_cvref_t<decltype(entry)>>) {
-      walk_parameters(*entry.layer, name, f);
+      using sublayer_type = std::remove_reference_t<decltype(*entry.layer)>;
+      if constexpr (shape_error::layer_must_list_its_parameters<op::parameters, std::remove_const_t<sublayer_type>,
+                                                                requires(sublayer_type& l) {
+                                                                  parameters(l);
+                                                                }>::check()) {
+        walk_parameters(*entry.layer, name, f);
+      }
     } else {
       f(name.view(), entry.tensor);
     }
@@ -403,11 +411,42 @@ template <typename Operation, typename M>
 using model_base_rule = shape_error::model_must_derive_from_model_of_itself<
     Operation, std::remove_cvref_t<M>, typename model_base_of<std::remove_cvref_t<M>>::type, !misdeclared_model<M>>;
 
-// The rules of walking a model's parameters: its base names itself, and it lists its parameters.
+// The first member of a model declared with BOOST_HANA_DEFINE_STRUCT that lists no parameters (void when each
+// does, or M is no such struct).
+template <typename M, typename = void>
+struct first_member_without_parameters {
+  using type = void;
+};
+template <typename M>
+struct first_member_without_parameters<M, std::enable_if_t<boost::hana::Struct<M>::value>> {
+  template <typename... Members>
+  struct first {
+    using type = void;
+  };
+  template <typename Member, typename... Rest>
+  struct first<Member, Rest...> {
+    using type = std::conditional_t<HasParameters<Member>, typename first<Rest...>::type, Member>;
+  };
+  template <std::size_t... I>
+  static auto of(std::index_sequence<I...>) -> first<std::remove_cvref_t<
+      decltype(boost::hana::second(boost::hana::at_c<I>(boost::hana::accessors<M>()))(std::declval<M&>()))>...>;
+  using type = typename decltype(of(
+      std::make_index_sequence<decltype(boost::hana::length(boost::hana::accessors<M>()))::value>{}))::type;
+};
+
+// Every member of a model lists its parameters: checked where the walk starts, so that the sentence comes before
+// the walk's own calls (a member nested deeper is checked where the walk reaches it, detail::walk_parameters).
+template <typename M>
+using members_list_parameters_rule = shape_error::layer_must_list_its_parameters<
+    op::parameters, typename first_member_without_parameters<std::remove_cvref_t<M>>::type,
+    std::is_void_v<typename first_member_without_parameters<std::remove_cvref_t<M>>::type>>;
+
+// The rules of walking a model's parameters: its base names itself, it lists its parameters, and so do its members.
 template <typename M>
 using parameters_rules =
     rule_list<model_base_rule<op::parameters, M>,
-              shape_error::parameters_need_a_model<op::parameters, std::remove_cvref_t<M>, HasParameters<M>>>;
+              shape_error::parameters_need_a_model<op::parameters, std::remove_cvref_t<M>, HasParameters<M>>,
+              members_list_parameters_rule<M>>;
 }  // namespace detail
 
 /// Calls `f(name, tensor)` for every parameter of `layer` (a layer, a model, ctattn::sequential), in PyTorch's

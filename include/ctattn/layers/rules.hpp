@@ -23,6 +23,8 @@
 /// | `model_member_output_must_match_next_input` | `count<k>`, member k, the next member, both widths        |
 /// | `model_must_derive_from_model_of_itself` | the model type, the type its `ctattn::model` base names (void: none) |
 /// | `model_member_must_be_a_layer`         | `count<k>`, member k's type                                    |
+/// | `layer_must_list_its_parameters`       | the layer's type                                               |
+/// | `layer_must_declare_its_footprint`     | the layer's type, its input's type                             |
 /// | `patch_must_divide_input`              | the input's side (`axis::sequence_length`, ...), the patch's  |
 /// | `image_rows_must_match_patch_layer`    | the input's rows, the image's pixels (`axis::image_pixels`)    |
 
@@ -335,6 +337,34 @@ struct model_must_derive_from_model_of_itself {
 
 /// A model's derived forward runs its members in turn, so each is a layer: a type with a `forward` (a ctattn layer,
 /// an embedding, a pooling, a nested model or sequential, an int8 layer). `Position` is `count<k>` for member k.
+/// A layer inside a model or a sequential lists its parameters (a friend `parameters(self)`, an empty Boost.Hana
+/// tuple when it has none), so that weights can be walked, loaded and quantized by name.
+template <typename Operation, typename Layer, bool Lists>
+struct layer_must_list_its_parameters {
+  static constexpr bool holds = Lists;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer of a model lists its parameters by name; give it a friend `parameters(self)` "
+                  "returning a boost::hana tuple of its tensors and sublayers (an empty one when it has none): "
+                  "docs/layers.md, \"A layer of your own\" (the rule below names the layer)");
+    return holds;
+  }
+};
+
+/// A layer whose memory is asked for (`ctattn::layer_footprint`, a model's footprint) says what one call keeps: a
+/// static `footprint_of<X>()`.
+template <typename Operation, typename Layer, typename Input, bool Declares>
+struct layer_must_declare_its_footprint {
+  static constexpr bool holds = Declares;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: a layer's footprint is its own to say; give it `template <ctattn::FixedMatrix X> static "
+                  "constexpr ctattn::footprint footprint_of()`: docs/layers.md, \"A layer of your own\" (the rule "
+                  "below names the layer and its input)");
+    return holds;
+  }
+};
+
 template <typename Operation, typename Position, typename Member, bool IsLayer>
 struct model_member_must_be_a_layer {
   static constexpr bool holds = IsLayer;

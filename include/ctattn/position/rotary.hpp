@@ -102,6 +102,36 @@ template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base
   return table;
 }
 
+namespace detail {
+// Rotates the Width columns of `row` from `first` by position t's angles, pair p as the layout pairs them.
+template <rotary_layout Layout, std::size_t Width, typename T, typename Table>
+constexpr void rotate_row(T* row, std::size_t first, const Table& table, std::size_t t) noexcept {
+  constexpr std::size_t half = Width / 2;
+  for (std::size_t p = 0; p < half; ++p) {
+    const std::size_t a = first + (Layout == rotary_layout::interleaved ? 2 * p : p);
+    const std::size_t b = first + (Layout == rotary_layout::interleaved ? 2 * p + 1 : p + half);
+    const T c = table.cos_table.elements[t][p];
+    const T s = table.sin_table.elements[t][p];
+    const T xa = row[a];
+    const T xb = row[b];
+    row[a] = xa * c - xb * s;
+    row[b] = xa * s + xb * c;
+  }
+}
+
+// Rotates every head of `x` in place (each Width = HeadDim columns, head h from column h * HeadDim), row r at
+// position first_position + r: the queries or keys of multi-head and grouped-query attention. The rules and the
+// precondition first_position + rows <= the table's positions are the caller's.
+template <rotary_layout Layout, std::size_t HeadDim, typename M, typename Table>
+constexpr void rotate_heads(M& x, const Table& table, std::size_t first_position) noexcept {
+  for (std::size_t r = 0; r < M::rows; ++r) {
+    for (std::size_t first = 0; first + HeadDim <= M::cols; first += HeadDim) {
+      rotate_row<Layout, HeadDim>(&x.elements[r][0], first, table, first_position + r);
+    }
+  }
+}
+}  // namespace detail
+
 /// Rotates every row of `x` (queries or keys, one per row) by its position: row r is at position
 /// `first_position + r`. For pair p = (a, b) of the layout, with c = cos_table(t, p) and s = sin_table(t, p):
 ///
@@ -142,20 +172,8 @@ template <rotary_layout Layout, typename T, auto N, auto D, typename U, std::siz
   basic_matrix<T, N, D> result{};
   if constexpr (detail::first_broken<rules>::check()) {
     detail::expects(first_position <= Positions - x_type::rows);
-    constexpr std::size_t half = x_type::cols / 2;
-    for (std::size_t r = 0; r < x_type::rows; ++r) {
-      const std::size_t t = first_position + r;
-      for (std::size_t p = 0; p < half; ++p) {
-        const std::size_t a = Layout == rotary_layout::interleaved ? 2 * p : p;
-        const std::size_t b = Layout == rotary_layout::interleaved ? 2 * p + 1 : p + half;
-        const T c = table.cos_table.elements[t][p];
-        const T s = table.sin_table.elements[t][p];
-        const T xa = x.elements[r][a];
-        const T xb = x.elements[r][b];
-        result.elements[r][a] = xa * c - xb * s;
-        result.elements[r][b] = xa * s + xb * c;
-      }
-    }
+    result = x;
+    detail::rotate_heads<Layout, x_type::cols>(result, table, first_position);
   }
   return result;
 }

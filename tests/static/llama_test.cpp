@@ -1,0 +1,111 @@
+// The llama-style layers at compile time: each loaded from PyTorch's state_dict through the parameter walk (names,
+// order and shapes must be llama2.c's) and checked against PyTorch's output, token-by-token decoding against the
+// whole sequence (the same bits), and greedy decoding against PyTorch's token ids (tests/support/llama_cases.hpp).
+#include "support/llama_cases.hpp"
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include <ctattn/layers.hpp>
+
+namespace {
+
+namespace cases = ctattn_test::llama_cases;
+
+// Every case; a failure names the index of the first one off its bound (one constant evaluation per list).
+constexpr auto layer_results = cases::layer_results();
+static_assert(cases::first_failure(layer_results) == layer_results.size());
+constexpr auto tied_float = cases::model_results<true, float>();
+static_assert(cases::first_failure(tied_float) == tied_float.size());
+constexpr auto tied_double = cases::model_results<true, double>();
+static_assert(cases::first_failure(tied_double) == tied_double.size());
+constexpr auto untied_float = cases::model_results<false, float>();
+static_assert(cases::first_failure(untied_float) == untied_float.size());
+constexpr auto untied_double = cases::model_results<false, double>();
+static_assert(cases::first_failure(untied_double) == untied_double.size());
+
+// stories260K's shape (llama2.c: dim 64, 5 layers, 8 heads over 4 key/value heads, vocabulary 512, hidden 172,
+// 512 positions): its heads, parameter count and footprint (its names: tests/runtime/llama_test.cpp).
+using stories260k = ctattn::llama_transformer<float, 512, 64, 5, 8, 4, 172, 512>;
+static_assert(stories260k::block_type::attention_type::head_dim == 8);
+static_assert(stories260k::block_type::attention_type::key_value_width == 32);
+constexpr std::size_t stories260k_parameters =
+    512 * 64 + 5 * (64 * 64 + 2 * 32 * 64 + 64 * 64 + 3 * 64 * 172 + 2 * 64) + 64;
+static_assert(stories260k_parameters == 260'032);
+// Untied, the head's own weight comes last.
+using untied = ctattn::llama_transformer<float, 32, 16, 2, 4, 2, 24, 8, false>;
+static_assert(ctattn::parameter_name_at(untied{}, 20).view() == "output.weight");
+// The settings beside the tensors: heads, key/value heads, every norm's eps (llama2.c's 1e-5).
+static_assert([] {
+  cases::block<float> b{};
+  std::size_t heads = 0;
+  std::size_t kv_heads = 0;
+  std::size_t eps = 0;
+  ctattn::for_each_setting(b, [&](std::string_view name, const ctattn::setting_entry& e) {
+    if (name == "attention.n_heads") heads = static_cast<std::size_t>(e.number);
+    if (name == "attention.n_kv_heads") kv_heads = static_cast<std::size_t>(e.number);
+    if (name.ends_with("norm.eps") && e.number == static_cast<double>(1e-5f)) ++eps;
+  });
+  return heads == 4 && kv_heads == 2 && eps == 2;
+}());
+
+// Footprints: the rotary table counts once among the weights; the decode state is one cache per layer.
+static_assert(ctattn::layer_footprint<cases::attention<float>, ctattn::matrix<float, 6, 16>>.weight_bytes ==
+              sizeof(cases::attention<float>) + 2 * 8 * 2 * sizeof(float));
+static_assert(sizeof(stories260k::decode_state<512>) >= 5 * 2 * 512 * 32 * sizeof(float));
+static_assert(ctattn::layer_footprint<stories260k, std::array<int, 16>>.weight_bytes ==
+              sizeof(stories260k) + 2 * 512 * 4 * sizeof(float));
+
+// A token id outside the vocabulary changes nothing and says so.
+static_assert([] {
+  const cases::model<float, true> m{};
+  cases::model<float, true>::decode_state<4> state{};
+  cases::model<float, true>::logits_row logits{};
+  return m.step(32, state, logits) == ctattn::decode_status::token_outside_vocabulary &&
+         m.step(-1, state, logits) == ctattn::decode_status::token_outside_vocabulary && state.length() == 0 &&
+         m.step(3, state, logits) == ctattn::decode_status::decoded && state.length() == 1;
+}());
+// A full cache changes nothing and says so.
+static_assert([] {
+  const cases::model<float, true> m{};
+  cases::model<float, true>::decode_state<2> state{};
+  cases::model<float, true>::logits_row logits{};
+  return m.step(1, state, logits) == ctattn::decode_status::decoded &&
+         m.step(2, state, logits) == ctattn::decode_status::decoded &&
+         m.step(3, state, logits) == ctattn::decode_status::cache_full && state.length() == 2;
+}());
+// Any integer type of id: a char, an id past 2^32 (which must not wrap into the vocabulary on a 32-bit core).
+static_assert([] {
+  const cases::model<float, false> m{};
+  cases::model<float, false>::decode_state<4> state{};
+  cases::model<float, false>::logits_row logits{};
+  return m.step(std::int64_t{1} << 32 | 1, state, logits) == ctattn::decode_status::token_outside_vocabulary &&
+         m.step(char{5}, state, logits) == ctattn::decode_status::decoded &&
+         m.step(std::uint8_t{31}, state, logits) == ctattn::decode_status::decoded && state.length() == 2;
+}());
+
+// A mask among the options adds to the causal one, in `forward` and in `step` alike: with the keys past 3 padded
+// away, row 5 differs from the unmasked one, and decoding gives the masked rows.
+static_assert([] {
+  const auto layer = ctattn_test::numbered<cases::attention<float>>();
+  const auto x = ctattn::from_array(ctattn_fixtures::llama::attention_interleaved::input_f32);
+  const auto plain = ctattn::forward(layer, x);
+  const auto padded = ctattn::forward(layer, x, ctattn::key_padding_length{3});
+  cases::attention<float>::cache_type<6> cache{};
+  bool same = true;
+  for (std::size_t t = 0; t < 6; ++t) {
+    ctattn::matrix<float, 1, 16> row{};
+    ctattn::matrix<float, 1, 16> out{};
+    for (std::size_t j = 0; j < 16; ++j) row.elements[0][j] = x.elements[t][j];
+    same = layer.step(row, cache, out, ctattn::key_padding_length{3}) && same;
+    for (std::size_t j = 0; j < 16; ++j) same = same && out.elements[0][j] == padded.elements[t][j];
+  }
+  return same && plain.elements[5][0] != padded.elements[5][0] && plain.elements[2][0] == padded.elements[2][0];
+}());
+
+// Greedy decoding's pick: the first of equal largest logits, as torch.argmax.
+static_assert(ctattn::greedy_token(ctattn::matrix<float, 1, 4>{{{1, 3, 3, 2}}}) == 1);
+
+}  // namespace
