@@ -52,7 +52,9 @@ SUPPORTED = ("nn.Linear, nn.Conv1d and nn.Conv2d (stride = kernel, no padding: a
              "own after the first, x[:, 0] or x.mean(dim=1) before a child), blocks written as timm writes them "
              "(norm1, attn.qkv, attn.proj, norm2, mlp.fc1, mlp.fc2; pre- or post-norm), and layers written as "
              "Torch-KWT writes them (a ModuleList pair of wrappers with `norm` and `fn`: attention with to_qkv, "
-             "heads, to_out; feed-forward Linear, activation, Linear; x + fn(norm(x)))")
+             "heads, to_out; feed-forward Linear, activation, Linear; x + fn(norm(x))), and llama-style language "
+             "models laid out as llama2.c's Transformer (tok_embeddings, layers of attention.wq/wk/wv/wo, "
+             "feed_forward.w1/w2/w3, attention_norm and ffn_norm, norm, output; float only)")
 
 CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
 char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
@@ -136,6 +138,7 @@ class Declarations:
         self.attention_widths = []  # d_model of every attention, for the multiply-add estimate
         self.patch_area = 1      # input rows per token: a patch embedding's kernel (height x width, or length)
         self.class_tokens = 0    # rows the model prepends (class tokens)
+        self.llama_model = None  # a llama2.c-style Transformer (llama()): {"positions", "tied", "state", ...}
         self.names = {f"{name}_{suffix}": "the export's own" for suffix in ("input", "footprint", "weights", "names",
                                                                           "parameters", "golden", "samples", "int8",
                                                                           "ranges", "layer", "inputs", "chain",
@@ -522,6 +525,8 @@ class Declarations:
     def state(self, module) -> dict:
         """The tensors to write, in the C++ model's order: the module's state_dict, each block's replaced by the
         tensors of ctattn's encoder layer (block())."""
+        if self.llama_model is not None:
+            return dict(self.llama_model["state"])
         out = {}
         written = set()
         for key, value in module.state_dict().items():
@@ -577,6 +582,169 @@ class Declarations:
             return (f"ctattn::patch_embedding_2d<float, {conv.in_channels}, {shape[2]}, {shape[3]}, {kernel[0]}, "
                     f"{kernel[1]}, {conv.out_channels}, {bias}>")
         return f"ctattn::patch_embedding_1d<float, {conv.in_channels}, {kernel[0]}, {conv.out_channels}, {bias}>"
+
+    def llama(self, module) -> str | None:
+        """A llama-style language model laid out as llama2.c's `Transformer` (model.py): `tok_embeddings` (an
+        nn.Embedding), `layers` (an nn.ModuleList of blocks, each `attention` with bias-free Linears `wq`, `wk`,
+        `wv`, `wo`, `feed_forward` with bias-free `w1`, `w2`, `w3`, and RMSNorms `attention_norm` and `ffn_norm`),
+        `norm` (an RMSNorm) and `output` (a bias-free Linear, the embedding's table when tied), with rotary tables
+        `freqs_cos`/`freqs_sin` [max_seq_len, head_dim / 2] that the C++ side computes itself. It is
+        ctattn::llama_transformer: its tensors keep llama2.c's names, a tied head's once (tok_embeddings.weight).
+        None when the module is not shaped so; refused when it is, but something in it is not what the C++ model
+        computes."""
+        torch, nn = torch_modules()
+        children = dict(module.named_children())
+        if not all(n in children for n in ("tok_embeddings", "layers", "norm", "output")):
+            return None
+        embed, layers, norm, output = (children[n] for n in ("tok_embeddings", "layers", "norm", "output"))
+        if not isinstance(embed, nn.Embedding) or not isinstance(layers, nn.ModuleList) or not isinstance(
+                output, nn.Linear) or not all(hasattr(b, "attention") and hasattr(b, "feed_forward") for b in layers):
+            return None
+        kind = type(module).__name__
+        where = f"the model ({kind}, llama2.c's Transformer layout)"
+        if embed.padding_idx is not None or embed.max_norm is not None:
+            raise ExportError(f"tok_embeddings: nn.Embedding with padding_idx or max_norm: ctattn's tables are plain; "
+                              f"build it without them")
+        vocab, d = embed.num_embeddings, embed.embedding_dim
+        if len(layers) == 0:
+            raise ExportError(f"layers: {where} has no blocks; ctattn::llama_transformer has at least one")
+        if output.bias is not None or (output.in_features, output.out_features) != (d, vocab):
+            raise ExportError(f"output: ctattn's llama head is a Linear {d} -> {vocab} without bias (or the "
+                              f"embedding's table); it is {output.in_features} -> {output.out_features}"
+                              f"{' with a bias' if output.bias is not None else ''}")
+        # Tied as llama2.c ties them (`self.tok_embeddings.weight = self.output.weight`): the same Parameter.
+        tied = output.weight is embed.weight
+
+        def rms(path, m):
+            """An RMSNorm over d with `.weight` and a positive `.eps`, checked by running it: x / sqrt(mean(x^2) +
+            eps) * weight."""
+            weight, eps = getattr(m, "weight", None), getattr(m, "eps", None)
+            names = [n for n, _ in m.named_parameters()]
+            if not isinstance(weight, torch.Tensor) or tuple(weight.shape) != (d,) or names != ["weight"]:
+                raise ExportError(f"{path} ({type(m).__name__}): ctattn's RMSNorm holds one parameter, `weight` of "
+                                  f"shape [{d}]; it holds {names}")
+            if not isinstance(eps, (int, float)) or isinstance(eps, bool) or not eps > 0:
+                raise ExportError(f"{path} ({type(m).__name__}): an RMSNorm's `eps` must be a positive number "
+                                  f"(llama2.c's norm_eps, 1e-5); it is {eps!r}")
+            x = torch.randn(3, d, generator=torch.Generator().manual_seed(0))
+            with torch.no_grad():
+                want = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
+                try:
+                    got = m(x)
+                except Exception as e:
+                    raise ExportError(f"{path} ({type(m).__name__}): it fails on 3 rows of {d}: "
+                                      f"{type(e).__name__}: {e}")
+            if not (isinstance(got, torch.Tensor) and got.shape == want.shape
+                    and float((got - want).abs().max()) <= 1e-5 * (1 + float(want.abs().max()))):
+                raise ExportError(f"{path} ({type(m).__name__}): it does not compute an RMSNorm, x / sqrt(mean(x^2) + "
+                                  f"eps) * weight with eps {eps}, which ctattn's llama blocks compute")
+            key = self.key(path, "eps")
+            self.settings[key] = repr(float(eps))
+            self.eps[key] = float(eps)
+            return weight.detach()
+
+        def linear(path, m, fan_in, fan_out):
+            if not isinstance(m, nn.Linear) or m.bias is not None or (m.in_features, m.out_features) != (fan_in,
+                                                                                                        fan_out):
+                got = (f"{type(m).__name__}" if not isinstance(m, nn.Linear) else
+                       f"{m.in_features} -> {m.out_features}{' with a bias' if m.bias is not None else ''}")
+                raise ExportError(f"{path}: ctattn's llama block takes an nn.Linear {fan_in} -> {fan_out} without "
+                                  f"bias here; it is {got}")
+            return m.weight.detach()
+
+        state = [("tok_embeddings.weight", embed.weight.detach())]
+        shapes = []
+        for i, block in enumerate(layers):
+            at = f"layers.{i}"
+            attn, ff = block.attention, block.feed_forward
+            heads = getattr(attn, "n_local_heads", getattr(attn, "n_heads", getattr(block, "n_heads", None)))
+            kv = getattr(attn, "n_local_kv_heads", getattr(attn, "n_kv_heads", getattr(block, "n_kv_heads", None)))
+            if kv is None and isinstance(heads, int):
+                wk = getattr(attn, "wk", None)
+                hd = getattr(attn, "head_dim", d // heads if heads else None)
+                kv = wk.out_features // hd if isinstance(wk, nn.Linear) and isinstance(hd, int) and hd else None
+            missing = [n for n, v in (("n_local_heads (or n_heads on the block)", heads),
+                                      ("n_local_kv_heads (or n_kv_heads on the block)", kv)) if v is None]
+            if missing:
+                raise ExportError(f"{at}.attention ({type(attn).__name__}): the head counts are not in the tensors' "
+                                  f"shapes, and the module has no {' nor '.join(missing)} (llama2.c's Attention has "
+                                  f"n_local_heads, n_local_kv_heads and head_dim); give the attention those attributes")
+            if not all(isinstance(v, int) and v > 0 for v in (heads, kv)) or d % heads or heads % kv:
+                raise ExportError(f"{at}.attention ({type(attn).__name__}): {heads!r} heads over {kv!r} key/value "
+                                  f"heads: ctattn's llama attention needs heads dividing {d} and key/value heads "
+                                  f"dividing the heads")
+            head_dim = d // heads
+            if getattr(attn, "head_dim", head_dim) != head_dim or head_dim % 2:
+                raise ExportError(f"{at}.attention ({type(attn).__name__}): head_dim "
+                                  f"{getattr(attn, 'head_dim', head_dim)!r}: ctattn's llama attention has heads of an "
+                                  f"even width dim / n_heads = {d} / {heads}")
+            hidden = getattr(getattr(ff, "w1", None), "out_features", None)
+            tensors = [(f"{at}.attention.wq.weight", linear(f"{at}.attention.wq", getattr(attn, "wq", None), d, d)),
+                       (f"{at}.attention.wk.weight", linear(f"{at}.attention.wk", getattr(attn, "wk", None), d,
+                                                            kv * head_dim)),
+                       (f"{at}.attention.wv.weight", linear(f"{at}.attention.wv", getattr(attn, "wv", None), d,
+                                                            kv * head_dim)),
+                       (f"{at}.attention.wo.weight", linear(f"{at}.attention.wo", getattr(attn, "wo", None), d, d)),
+                       (f"{at}.feed_forward.w1.weight", linear(f"{at}.feed_forward.w1", getattr(ff, "w1", None), d,
+                                                               hidden)),
+                       (f"{at}.feed_forward.w2.weight", linear(f"{at}.feed_forward.w2", getattr(ff, "w2", None),
+                                                               hidden, d)),
+                       (f"{at}.feed_forward.w3.weight", linear(f"{at}.feed_forward.w3", getattr(ff, "w3", None), d,
+                                                               hidden))]
+            for n in ("attention_norm", "ffn_norm"):
+                if not hasattr(block, n):
+                    raise ExportError(f"{at} ({type(block).__name__}): a llama block has RMSNorms `attention_norm` and "
+                                      f"`ffn_norm`; it has no '{n}'")
+                tensors.append((f"{at}.{n}.weight", rms(f"{at}.{n}", getattr(block, n))))
+            state += tensors
+            shapes.append((heads, kv, hidden))
+            self.settings[f"{at}.attention.n_heads"] = str(heads)
+            self.settings[f"{at}.attention.n_kv_heads"] = str(kv)
+            self.attention_widths.append(d)
+        if len(set(shapes)) != 1:
+            raise ExportError(f"layers: its blocks differ (heads, key/value heads, hidden: {shapes}); "
+                              f"ctattn::llama_transformer repeats one block")
+        heads, kv, hidden = shapes[0]
+        state.append(("norm.weight", rms("norm", norm)))
+        if not tied:
+            state.append(("output.weight", output.weight.detach()))
+        # The parameters the model holds beyond these would be lost: refuse them.
+        known = {n for n, _ in state} | {"output.weight"}
+        extra = [n for n, _ in module.named_parameters() if n not in known]
+        if extra:
+            raise ExportError(f"{extra[0]}: {where} holds a parameter ctattn's llama model has not (it holds "
+                              f"tok_embeddings, the blocks' wq, wk, wv, wo, w1, w2, w3 and norms, norm and output); "
+                              f"build the model without it")
+        # The positions: the rotary tables' rows (llama2.c's freqs_cos, freqs_sin), or params.max_seq_len.
+        head_dim = d // heads
+        buffers = dict(module.named_buffers())
+        cos, sin = buffers.get("freqs_cos"), buffers.get("freqs_sin")
+        params = getattr(module, "params", None)
+        if cos is not None and sin is not None:
+            if cos.dim() != 2 or tuple(cos.shape) != tuple(sin.shape) or cos.shape[1] != head_dim // 2:
+                raise ExportError(f"freqs_cos, freqs_sin: rotary tables of shape {list(cos.shape)} and "
+                                  f"{list(sin.shape)}; llama2.c's are [max_seq_len, head_dim / 2 = {head_dim // 2}]")
+            positions = cos.shape[0]
+            t = torch.arange(positions, dtype=torch.float64)
+            freqs = 1.0 / (10000.0 ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim))
+            angles = torch.outer(t, freqs)
+            gap = max(float((cos.double() - torch.cos(angles)).abs().max()),
+                      float((sin.double() - torch.sin(angles)).abs().max()))
+            if not gap <= 1e-3:
+                raise ExportError(f"freqs_cos, freqs_sin: the rotary tables are not cos and sin of t / "
+                                  f"10000^(2p / {head_dim}) (they differ by {gap:.3g}): ctattn's llama attention "
+                                  f"computes those (theta 10000, llama2.c's default); export a model built with them")
+        elif isinstance(getattr(params, "max_seq_len", None), int):
+            positions = params.max_seq_len
+        else:
+            raise ExportError(f"{where}: the positions are neither the rows of rotary buffers freqs_cos and "
+                              f"freqs_sin nor params.max_seq_len; give the model one of them")
+        self.note_first("tok_embeddings", "ids")
+        self.llama_model = {"positions": positions, "tied": tied, "state": state, "vocabulary": vocab}
+        self.quantizable.append("int8 llama-style models are not exported yet (issue 36): ctattn has no int8 form "
+                                "of ctattn::llama_transformer")
+        return (f"ctattn::llama_transformer<float, {vocab}, {d}, {len(layers)}, {heads}, {kv}, {hidden}, "
+                f"{positions}, {str(tied).lower()}>")
 
     def type_of(self, path: str, module, role: str | None, struct_name: str) -> str:
         torch, nn = torch_modules()
@@ -1278,6 +1446,12 @@ def prepare_module(module, weights: str | Path | None):
         state = (read_safetensors(weights) if str(weights).endswith(".safetensors")
                  else torch.load(weights, map_location="cpu"))
         missing, unexpected = module.load_state_dict(state, strict=False)
+        # A tied tensor (llama2.c's output.weight, the token embedding's) is in the file once: loaded under its other
+        # name, it is not missing.
+        params = dict(module.named_parameters(remove_duplicate=False) if "remove_duplicate" in
+                      module.named_parameters.__code__.co_varnames else module.state_dict(keep_vars=True).items())
+        loaded = {id(params[k]) for k in state if k in params}
+        missing = [k for k in missing if not (k in params and id(params[k]) in loaded)]
         if missing or unexpected:
             raise ExportError(f"{weights}: does not fit the module: missing {list(missing)}, unexpected "
                               f"{list(unexpected)}")
@@ -1289,6 +1463,10 @@ def declare(module, name: str, input_shape: tuple, tgt_mask: str, causal=frozens
     """The C++ declarations of the module; the top type named `name`."""
     _, nn = torch_modules()
     decl = Declarations(name, causal, pools, input_shape, norm_first, tgt_mask)
+    llama = decl.llama(module)
+    if llama is not None:
+        decl.structs.append(f"using {name} = {llama};")
+        return decl
     top_leaf = isinstance(module, (nn.Linear, nn.LayerNorm, nn.Embedding, nn.TransformerEncoderLayer,
                                    nn.TransformerDecoderLayer, nn.Sequential))
     if top_leaf:
@@ -1423,8 +1601,22 @@ def forward_runner(module, decl: "Declarations", tgt_mask: str, length: int):
     """run(x, memory): the module's forward without gradients, with the causal tgt_mask for a causal decoder."""
     torch, nn = torch_modules()
 
+    import inspect
+    try:
+        takes_targets = "targets" in inspect.signature(module.forward).parameters
+    except (TypeError, ValueError):
+        takes_targets = False
+
     def run(x, memory=None):
         with torch.no_grad():
+            if decl.llama_model is not None:
+                # Rationale: llama2.c's forward gives only the last position's logits unless it gets targets; given
+                # them (the ids themselves: only the loss it computes beside reads them), every position's.
+                y = module(x)
+                if (isinstance(y, torch.Tensor) and y.dim() == 3 and y.shape[1] == 1 and x.shape[-1] > 1
+                        and takes_targets):
+                    y = module(x, targets=x)
+                return y
             if decl.decoder and tgt_mask == "none":
                 return module(x, memory)
             if decl.decoder:
@@ -1471,6 +1663,39 @@ def golden_outputs(run, decl: "Declarations", inputs: Inputs, golden_inputs: lis
     return outputs
 
 
+def greedy_golden(run, decl: "Declarations", first, log) -> dict:
+    """Greedy decoding of a llama-style model as llama2.c's generate does it at temperature 0: a prompt (the first
+    golden input's first 3 ids), then each next id torch.argmax over the logits of the whole sequence so far, as
+    many as fit the positions (up to 4). The C++ test feeds the prompt through `step` and checks that
+    `greedy_token` picks the same ids."""
+    torch, _ = torch_modules()
+    ids = [int(v) for v in first.reshape(-1).tolist()]
+    prompt = ids[:min(3, len(ids))]
+    steps = min(4, decl.llama_model["positions"] - len(prompt))
+    sequence, picked, margin = list(prompt), [], math.inf
+    for _ in range(steps):
+        y = run(torch.tensor([sequence]))
+        row = y.reshape(len(sequence), -1)[-1]
+        top = torch.topk(row, 2).values
+        margin = min(margin, float(top[0] - top[1]))
+        picked.append(int(torch.argmax(row)))
+        sequence.append(picked[-1])
+    log(f"ctattn-export: greedy decoding: {picked} after the prompt {prompt} (torch.argmax over the whole "
+        f"sequence's logits; smallest gap between the two largest logits {margin:.3g})")
+    return {"prompt": prompt, "tokens": picked}
+
+
+def greedy_block(greedy: dict | None) -> str:
+    """The greedy-decoding golden of a llama-style model: the prompt and the ids PyTorch picked after it."""
+    if greedy is None:
+        return ""
+    prompt, tokens = greedy["prompt"], greedy["tokens"]
+    return (f"/// Greedy decoding: the prompt, and the ids torch.argmax picked after it (each over the logits of the "
+            f"whole sequence so far).\n"
+            f"inline constexpr std::array<int, {len(prompt)}> prompt{{{', '.join(map(str, prompt))}}};\n"
+            f"inline constexpr std::array<int, {len(tokens)}> greedy{{{', '.join(map(str, tokens))}}};\n")
+
+
 def proof_plan(module, decl: "Declarations", name: str, length: int, proof: str, int8: bool, log,
                int16: bool = False) -> tuple[bool, int]:
     """Whether the proof is a chain, and its links: one forward's multiply-adds are estimated (each parameter used
@@ -1482,6 +1707,11 @@ def proof_plan(module, decl: "Declarations", name: str, length: int, proof: str,
     macs = parameters * tokens + sum(2 * tokens * tokens * d for d in decl.attention_widths)
     links = decl.links(name) if name in decl.link_counts else 0
     chained = proof == "chain" or (proof == "auto" and macs > CHAIN_ABOVE)
+    if chained and decl.llama_model is not None:
+        if proof == "chain":
+            raise ExportError("--proof chain: a llama-style model (ctattn::llama_transformer) is proved whole (its "
+                              "blocks are not links of a chain yet); export with --proof whole")
+        chained = False
     if chained and int16:
         # Rationale: a 16x8 model's layers are not its int8 chain's links (conversions join the widths).
         if proof == "chain":
@@ -1539,7 +1769,8 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
         "name": name, "qualified": plan.qualified, "q": (namespace + "::") if namespace else "",
         "ns_open": f"namespace {namespace} {{\n\n" if namespace else "",
         "ns_close": f"\n}}  // namespace {namespace}" if namespace else "",
-        "command": command, "decoder": decl.decoder, "int8": int8, "chained": chained, "links": links,
+        "command": command, "decoder": decl.decoder, "llama": decl.llama_model is not None,
+        "int8": int8, "chained": chained, "links": links,
         "golden": len(golden["inputs"]), "length": inputs.length,
         "last": f"{name}_after_{links - 1}", "int8_last": f"{name}_int8_after_{links - 1}",
         "int8_option": " INT8" if int8 else "",
@@ -1587,6 +1818,7 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
                                    f"(torch {torch.__version__})."),
         "inputs": inputs.block("inputs", golden["inputs"]),
         "memories": inputs.memories_block("memories", golden["memories"]),
+        "greedy": greedy_block(golden.get("greedy")),
         "outputs": outputs_block("outputs", outputs, outputs[0].shape[0], outputs[0].shape[1])}))
 
     if int8:
@@ -1666,6 +1898,9 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
     decl = redeclare()
     check_model_kind(module, decl, tgt_mask, int8)
     inputs = Inputs(module, decl, input_shape, memory_shape, torch.Generator().manual_seed(seed))
+    if decl.llama_model is not None and inputs.length > decl.llama_model["positions"]:
+        raise ExportError(f"--input {inputs.shape}: {inputs.length} token ids, more than the model's "
+                          f"{decl.llama_model['positions']} positions (its rotary tables' rows)")
     run = forward_runner(module, decl, tgt_mask, inputs.length)
     decl = examine_forward(module, decl, redeclare, run, inputs)
     if inputs.kind == "matrix" and decl.first != inputs.width:
@@ -1684,6 +1919,8 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
         sample_set["memories"] = inputs.memories(calibration_memories, len(sample_set["inputs"]),
                                                  "calibration memories")
     golden_set["outputs"] = golden_outputs(run, decl, inputs, golden_set["inputs"], golden_set["memories"])
+    if decl.llama_model is not None:
+        golden_set["greedy"] = greedy_golden(run, decl, golden_set["inputs"][0], log)
     chained, links = proof_plan(module, decl, name, inputs.length, proof, int8, log,
                                 any(width == "int16" for *_, width in overrides) or activations == "int16")
 

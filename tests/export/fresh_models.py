@@ -2,6 +2,8 @@
 """Fresh PyTorch models for the export tool's tests (tools/ctattn_export.py): built with a fixed seed, untrained;
 each is what a user would write, and tests/export/CMakeLists.txt exports each in one command."""
 
+import math
+
 import torch
 from torch import nn
 
@@ -416,3 +418,118 @@ class TorchKwt(nn.Module):
 def torch_kwt_one_head():
     """KWT-1's attention shape: one head as wide as the model, so no output projection (to_out is Identity)."""
     return TorchKwt(heads=1, dim_head=16, seed=67)
+
+
+# A llama-style language model laid out as llama2.c's model.py lays its Transformer out (the names Meta's reference and
+# llama2.c's checkpoints have), written here from the equations: RMSNorm, rotary positions on interleaved pairs,
+# grouped-query causal attention, SwiGLU, pre-norm residual blocks.
+
+class RMSNorm(nn.Module):
+    """y = x / sqrt(mean(x^2) + eps) * weight, over the last dimension."""
+
+    def __init__(self, dim, eps=1e-5):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.eps) * self.weight
+
+
+def rotate_pairs(x, cos, sin):
+    """x: (batch, n, heads, head_dim); columns (2p, 2p+1) of each head rotated by the angle of (position, p)."""
+    even, odd = x[..., 0::2], x[..., 1::2]
+    c, s = cos[None, :, None, :], sin[None, :, None, :]
+    return torch.stack((even * c - odd * s, even * s + odd * c), dim=-1).flatten(-2)
+
+
+class LlamaAttention(nn.Module):
+    def __init__(self, dim, n_heads, n_kv_heads, head_counts_on_block=False):
+        super().__init__()
+        if not head_counts_on_block:  # llama2.c's Attention holds them; the other variant leaves them to its block
+            self.n_local_heads, self.n_local_kv_heads = n_heads, n_kv_heads
+        self.heads, self.kv_heads, self.head_dim = n_heads, n_kv_heads, dim // n_heads
+        self.wq = nn.Linear(dim, n_heads * self.head_dim, bias=False)
+        self.wk = nn.Linear(dim, n_kv_heads * self.head_dim, bias=False)
+        self.wv = nn.Linear(dim, n_kv_heads * self.head_dim, bias=False)
+        self.wo = nn.Linear(n_heads * self.head_dim, dim, bias=False)
+
+    def forward(self, x, cos, sin):
+        b, n, _ = x.shape
+        q = rotate_pairs(self.wq(x).view(b, n, self.heads, self.head_dim), cos, sin)
+        k = rotate_pairs(self.wk(x).view(b, n, self.kv_heads, self.head_dim), cos, sin)
+        v = self.wv(x).view(b, n, self.kv_heads, self.head_dim)
+        group = self.heads // self.kv_heads
+        k, v = k.repeat_interleave(group, dim=2), v.repeat_interleave(group, dim=2)
+        q, k, v = (t.transpose(1, 2) for t in (q, k, v))  # batch, heads, n, head_dim
+        scores = q @ k.transpose(-2, -1) / math.sqrt(self.head_dim)
+        scores = scores + torch.full((n, n), float("-inf")).triu(1)
+        out = torch.softmax(scores, dim=-1) @ v
+        return self.wo(out.transpose(1, 2).reshape(b, n, -1))
+
+
+class SwiGlu(nn.Module):
+    def __init__(self, dim, hidden):
+        super().__init__()
+        self.w1 = nn.Linear(dim, hidden, bias=False)
+        self.w2 = nn.Linear(hidden, dim, bias=False)
+        self.w3 = nn.Linear(dim, hidden, bias=False)
+
+    def forward(self, x):
+        return self.w2(nn.functional.silu(self.w1(x)) * self.w3(x))
+
+
+class LlamaBlock(nn.Module):
+    def __init__(self, dim, n_heads, n_kv_heads, hidden, eps, head_counts_on_block=False):
+        super().__init__()
+        if head_counts_on_block:
+            self.n_heads, self.n_kv_heads = n_heads, n_kv_heads
+        self.attention = LlamaAttention(dim, n_heads, n_kv_heads, head_counts_on_block)
+        self.feed_forward = SwiGlu(dim, hidden)
+        self.attention_norm = RMSNorm(dim, eps)
+        self.ffn_norm = RMSNorm(dim, eps)
+
+    def forward(self, x, cos, sin):
+        h = x + self.attention(self.attention_norm(x), cos, sin)
+        return h + self.feed_forward(self.ffn_norm(h))
+
+
+class TinyLlama(nn.Module):
+    """llama2.c's Transformer at a small size: dim 16, 2 layers, 4 heads over 2 key/value heads, hidden 24, a
+    vocabulary of 32, 16 positions, RMSNorm eps 1e-5, the head tied to the token embedding (llama2.c's default).
+    Its forward takes ids of shape [1, n] and gives every position's logits, [1, n, 32]."""
+
+    def __init__(self, tied=True, seed=71, head_counts_on_block=False):
+        super().__init__()
+        torch.manual_seed(seed)
+        dim, layers, heads, kv_heads, hidden, vocab, positions, eps = 16, 2, 4, 2, 24, 32, 16, 1e-5
+        self.tok_embeddings = nn.Embedding(vocab, dim)
+        self.layers = nn.ModuleList(LlamaBlock(dim, heads, kv_heads, hidden, eps, head_counts_on_block)
+                                    for _ in range(layers))
+        self.norm = RMSNorm(dim, eps)
+        self.output = nn.Linear(dim, vocab, bias=False)
+        if tied:
+            self.tok_embeddings.weight = self.output.weight
+        with torch.no_grad():  # norms other than ones, so that a norm computed wrong shows
+            for name, p in self.named_parameters():
+                if name.endswith("norm.weight"):
+                    p.copy_(1 + 0.3 * torch.randn(dim))
+        # The rotary tables, cos and sin of t / 10000^(2p / head_dim), computed in float32; buffers, not parameters.
+        head_dim = dim // heads
+        angles = torch.outer(torch.arange(positions).float(),
+                             1.0 / 10000.0 ** (torch.arange(0, head_dim, 2).float() / head_dim))
+        self.register_buffer("freqs_cos", torch.cos(angles), persistent=False)
+        self.register_buffer("freqs_sin", torch.sin(angles), persistent=False)
+
+    def forward(self, ids):
+        n = ids.shape[1]
+        x = self.tok_embeddings(ids)
+        cos, sin = self.freqs_cos[:n], self.freqs_sin[:n]
+        for layer in self.layers:
+            x = layer(x, cos, sin)
+        return self.output(self.norm(x))
+
+
+def tiny_llama_untied():
+    """The same with an output head of its own, and the head counts held by the blocks (n_heads, n_kv_heads)."""
+    return TinyLlama(tied=False, seed=73, head_counts_on_block=True)

@@ -243,3 +243,12 @@ def torch_kwt_norm_after():
     """The Torch-KWT layout with its other wrapper: x + norm(fn(x)), which ctattn's encoder layer does not compute."""
     from fresh_models import NormAfter, TorchKwt
     return TorchKwt(wrapper=NormAfter, seed=71)
+
+
+def llama_without_head_counts():
+    """A llama2.c-style Transformer whose attention and blocks do not say how many heads split wq and wk."""
+    from fresh_models import TinyLlama
+    model = TinyLlama(head_counts_on_block=True)
+    for block in model.layers:
+        del block.n_heads, block.n_kv_heads
+    return model
