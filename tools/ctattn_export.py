@@ -54,7 +54,39 @@ SUPPORTED = ("nn.Linear, nn.Conv1d and nn.Conv2d (stride = kernel, no padding: a
              "Torch-KWT writes them (a ModuleList pair of wrappers with `norm` and `fn`: attention with to_qkv, "
              "heads, to_out; feed-forward Linear, activation, Linear; x + fn(norm(x))), and llama-style language "
              "models laid out as llama2.c's Transformer (tok_embeddings, layers of attention.wq/wk/wv/wo, "
-             "feed_forward.w1/w2/w3, attention_norm and ffn_norm, norm, output; float only)")
+             "feed_forward.w1/w2/w3, attention_norm and ffn_norm, norm, output; float only) or as transformers' "
+             "LlamaForCausalLM (model.embed_tokens, model.layers of self_attn.q_proj/k_proj/v_proj/o_proj, "
+             "mlp.gate_proj/up_proj/down_proj, input_layernorm and post_attention_layernorm, model.norm, lm_head)")
+
+# The names of the two llama-style layouts Declarations.llama() reads: llama2.c's Transformer (model.py; Meta's
+# reference names) and transformers' LlamaForCausalLM. The tensors are written under llama2.c's names either way.
+LLAMA_LAYOUTS = {
+    "llama2.c": {"title": "llama2.c's Transformer", "config": False,
+                 "embed": "tok_embeddings", "layers": "layers", "norm": "norm", "output": "output",
+                 "attention": "attention", "feed_forward": "feed_forward", "q": "wq", "k": "wk", "v": "wv", "o": "wo",
+                 "w1": "w1", "w2": "w2", "w3": "w3", "attention_norm": "attention_norm", "ffn_norm": "ffn_norm",
+                 "eps": "eps", "eps_default": "llama2.c's norm_eps, 1e-5",
+                 "heads": ("n_local_heads", "n_heads"), "kv_heads": ("n_local_kv_heads", "n_kv_heads"),
+                 "heads_said": "n_local_heads (or n_heads on the block)",
+                 "kv_heads_said": "n_local_kv_heads (or n_kv_heads on the block)",
+                 "heads_hint": "llama2.c's Attention has n_local_heads, n_local_kv_heads and head_dim",
+                 "heads_give": "attention those attributes",
+                 "holds": "tok_embeddings, the blocks' wq, wk, wv, wo, w1, w2, w3 and norms, norm and output"},
+    "transformers": {"title": "Hugging Face's LlamaForCausalLM", "config": True,
+                     "embed": "model.embed_tokens", "layers": "model.layers", "norm": "model.norm",
+                     "output": "lm_head", "attention": "self_attn", "feed_forward": "mlp",
+                     "q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "o_proj",
+                     "w1": "gate_proj", "w2": "down_proj", "w3": "up_proj",
+                     "attention_norm": "input_layernorm", "ffn_norm": "post_attention_layernorm",
+                     "eps": "variance_epsilon", "eps_default": "config.rms_norm_eps",
+                     "heads": ("num_heads",), "kv_heads": ("num_key_value_heads",),
+                     "heads_said": "num_heads (or config.num_attention_heads)",
+                     "kv_heads_said": "num_key_value_heads (or config.num_key_value_heads)",
+                     "heads_hint": "transformers' LlamaAttention reads them from its config",
+                     "heads_give": "model a `config` with num_attention_heads and num_key_value_heads",
+                     "holds": "model.embed_tokens, the blocks' q_proj, k_proj, v_proj, o_proj, gate_proj, up_proj, "
+                              "down_proj and norms, model.norm and lm_head"},
+}
 
 CPP_KEYWORDS = set("""alignas alignof and and_eq asm auto bitand bitor bool break case catch char char8_t char16_t
 char32_t class compl concept const consteval constexpr constinit const_cast continue co_await co_return co_yield
@@ -584,48 +616,66 @@ class Declarations:
         return f"ctattn::patch_embedding_1d<float, {conv.in_channels}, {kernel[0]}, {conv.out_channels}, {bias}>"
 
     def llama(self, module) -> str | None:
-        """A llama-style language model laid out as llama2.c's `Transformer` (model.py): `tok_embeddings` (an
-        nn.Embedding), `layers` (an nn.ModuleList of blocks, each `attention` with bias-free Linears `wq`, `wk`,
-        `wv`, `wo`, `feed_forward` with bias-free `w1`, `w2`, `w3`, and RMSNorms `attention_norm` and `ffn_norm`),
-        `norm` (an RMSNorm) and `output` (a bias-free Linear, the embedding's table when tied), with rotary tables
-        `freqs_cos`/`freqs_sin` [max_seq_len, head_dim / 2] that the C++ side computes itself. It is
-        ctattn::llama_transformer: its tensors keep llama2.c's names, a tied head's once (tok_embeddings.weight).
-        None when the module is not shaped so; refused when it is, but something in it is not what the C++ model
-        computes."""
+        """A llama-style language model laid out as llama2.c's `Transformer` (model.py) or as Hugging Face's
+        `LlamaForCausalLM` (LLAMA_LAYOUTS holds both layouts' names): a token embedding (an nn.Embedding), a
+        ModuleList of blocks, each an attention with bias-free Linears q, k, v, o, a SwiGLU feed-forward with
+        bias-free w1 (gate), w2 (down), w3 (up), and two RMSNorms; a final RMSNorm and a bias-free Linear head (the
+        embedding's table when tied). It is ctattn::llama_transformer: its tensors are written under llama2.c's
+        names whatever the layout, a tied head's once (tok_embeddings.weight). None when the module is not shaped
+        so; refused when it is, but something in it is not what the C++ model computes."""
         torch, nn = torch_modules()
-        children = dict(module.named_children())
-        if not all(n in children for n in ("tok_embeddings", "layers", "norm", "output")):
+        for layout in LLAMA_LAYOUTS.values():
+            found = self.llama_layout(module, layout, torch, nn)
+            if found is not None:
+                return found
+        return None
+
+    def llama_layout(self, module, names: dict, torch, nn) -> str | None:
+        """llama(), for the layout whose names `names` holds (one of LLAMA_LAYOUTS)."""
+        def child(root, dotted):
+            for part in dotted.split("."):
+                root = dict(root.named_children()).get(part) if isinstance(root, nn.Module) else None
+            return root
+
+        embed, layers, norm, output = (child(module, names[n]) for n in ("embed", "layers", "norm", "output"))
+        if any(m is None for m in (embed, layers, norm, output)):
             return None
-        embed, layers, norm, output = (children[n] for n in ("tok_embeddings", "layers", "norm", "output"))
+        n_attn, n_ff = names["attention"], names["feed_forward"]
         if not isinstance(embed, nn.Embedding) or not isinstance(layers, nn.ModuleList) or not isinstance(
-                output, nn.Linear) or not all(hasattr(b, "attention") and hasattr(b, "feed_forward") for b in layers):
+                output, nn.Linear) or not all(hasattr(b, n_attn) and hasattr(b, n_ff) for b in layers):
             return None
         kind = type(module).__name__
-        where = f"the model ({kind}, llama2.c's Transformer layout)"
+        where = f"the model ({kind}, {names['title']} layout)"
+        hf = names["config"]
+        config = getattr(module, "config", None) if hf else None
         if embed.padding_idx is not None or embed.max_norm is not None:
-            raise ExportError(f"tok_embeddings: nn.Embedding with padding_idx or max_norm: ctattn's tables are plain; "
-                              f"build it without them")
+            raise ExportError(f"{names['embed']}: nn.Embedding with padding_idx or max_norm: ctattn's tables are "
+                              f"plain; build it without them")
         vocab, d = embed.num_embeddings, embed.embedding_dim
         if len(layers) == 0:
-            raise ExportError(f"layers: {where} has no blocks; ctattn::llama_transformer has at least one")
+            raise ExportError(f"{names['layers']}: {where} has no blocks; ctattn::llama_transformer has at least one")
         if output.bias is not None or (output.in_features, output.out_features) != (d, vocab):
-            raise ExportError(f"output: ctattn's llama head is a Linear {d} -> {vocab} without bias (or the "
-                              f"embedding's table); it is {output.in_features} -> {output.out_features}"
+            raise ExportError(f"{names['output']}: ctattn's llama head is a Linear {d} -> {vocab} without bias (or "
+                              f"the embedding's table); it is {output.in_features} -> {output.out_features}"
                               f"{' with a bias' if output.bias is not None else ''}")
-        # Tied as llama2.c ties them (`self.tok_embeddings.weight = self.output.weight`): the same Parameter.
+        # Tied as llama2.c and transformers tie them (`self.tok_embeddings.weight = self.output.weight`): the same
+        # Parameter.
         tied = output.weight is embed.weight
+        used = {id(embed.weight), id(output.weight)}  # the parameters written (ids), to refuse any other
 
-        def rms(path, m):
-            """An RMSNorm over d with `.weight` and a positive `.eps`, checked by running it: x / sqrt(mean(x^2) +
-            eps) * weight."""
-            weight, eps = getattr(m, "weight", None), getattr(m, "eps", None)
-            names = [n for n, _ in m.named_parameters()]
-            if not isinstance(weight, torch.Tensor) or tuple(weight.shape) != (d,) or names != ["weight"]:
+        def rms(path, m, ours):
+            """An RMSNorm over d with `.weight` and a positive `.eps` (or transformers' `.variance_epsilon`),
+            checked by running it: x / sqrt(mean(x^2) + eps) * weight. Its eps is set under `ours`, the C++ model's
+            (llama2.c's) name of it."""
+            weight = getattr(m, "weight", None)
+            eps = getattr(m, "eps", getattr(m, "variance_epsilon", None))
+            named = [n for n, _ in m.named_parameters()]
+            if not isinstance(weight, torch.Tensor) or tuple(weight.shape) != (d,) or named != ["weight"]:
                 raise ExportError(f"{path} ({type(m).__name__}): ctattn's RMSNorm holds one parameter, `weight` of "
-                                  f"shape [{d}]; it holds {names}")
+                                  f"shape [{d}]; it holds {named}")
             if not isinstance(eps, (int, float)) or isinstance(eps, bool) or not eps > 0:
-                raise ExportError(f"{path} ({type(m).__name__}): an RMSNorm's `eps` must be a positive number "
-                                  f"(llama2.c's norm_eps, 1e-5); it is {eps!r}")
+                raise ExportError(f"{path} ({type(m).__name__}): an RMSNorm's `{names['eps']}` must be a positive "
+                                  f"number ({names['eps_default']}); it is {eps!r}")
             x = torch.randn(3, d, generator=torch.Generator().manual_seed(0))
             with torch.no_grad():
                 want = x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + eps) * weight
@@ -638,9 +688,10 @@ class Declarations:
                     and float((got - want).abs().max()) <= 1e-5 * (1 + float(want.abs().max()))):
                 raise ExportError(f"{path} ({type(m).__name__}): it does not compute an RMSNorm, x / sqrt(mean(x^2) + "
                                   f"eps) * weight with eps {eps}, which ctattn's llama blocks compute")
-            key = self.key(path, "eps")
+            key = self.key(ours, "eps")
             self.settings[key] = repr(float(eps))
             self.eps[key] = float(eps)
+            used.add(id(weight))
             return weight.detach()
 
         def linear(path, m, fan_in, fan_out):
@@ -650,101 +701,142 @@ class Declarations:
                        f"{m.in_features} -> {m.out_features}{' with a bias' if m.bias is not None else ''}")
                 raise ExportError(f"{path}: ctattn's llama block takes an nn.Linear {fan_in} -> {fan_out} without "
                                   f"bias here; it is {got}")
+            used.add(id(m.weight))
             return m.weight.detach()
+
+        def config_int(attr):
+            value = getattr(config, attr, None)
+            return value if isinstance(value, int) and not isinstance(value, bool) else None
 
         state = [("tok_embeddings.weight", embed.weight.detach())]
         shapes = []
         for i, block in enumerate(layers):
-            at = f"layers.{i}"
-            attn, ff = block.attention, block.feed_forward
-            heads = getattr(attn, "n_local_heads", getattr(attn, "n_heads", getattr(block, "n_heads", None)))
-            kv = getattr(attn, "n_local_kv_heads", getattr(attn, "n_kv_heads", getattr(block, "n_kv_heads", None)))
+            at = f"{names['layers']}.{i}"
+            attn, ff = getattr(block, n_attn), getattr(block, n_ff)
+            heads = kv = None
+            for attr in names["heads"]:
+                heads = getattr(attn, attr, None) if heads is None else heads
+            for attr in names["kv_heads"]:
+                kv = getattr(attn, attr, None) if kv is None else kv
+            if not hf:
+                heads = heads if heads is not None else getattr(block, "n_heads", None)
+                kv = kv if kv is not None else getattr(block, "n_kv_heads", None)
+            else:
+                heads = heads if heads is not None else config_int("num_attention_heads")
+                kv = kv if kv is not None else config_int("num_key_value_heads")
             if kv is None and isinstance(heads, int):
-                wk = getattr(attn, "wk", None)
+                wk = getattr(attn, names["k"], None)
                 hd = getattr(attn, "head_dim", d // heads if heads else None)
                 kv = wk.out_features // hd if isinstance(wk, nn.Linear) and isinstance(hd, int) and hd else None
-            missing = [n for n, v in (("n_local_heads (or n_heads on the block)", heads),
-                                      ("n_local_kv_heads (or n_kv_heads on the block)", kv)) if v is None]
+            missing = [n for n, v in ((names["heads_said"], heads), (names["kv_heads_said"], kv)) if v is None]
             if missing:
-                raise ExportError(f"{at}.attention ({type(attn).__name__}): the head counts are not in the tensors' "
-                                  f"shapes, and the module has no {' nor '.join(missing)} (llama2.c's Attention has "
-                                  f"n_local_heads, n_local_kv_heads and head_dim); give the attention those attributes")
+                raise ExportError(f"{at}.{n_attn} ({type(attn).__name__}): the head counts are not in the tensors' "
+                                  f"shapes, and the module has no {' nor '.join(missing)} ({names['heads_hint']}); "
+                                  f"give the {names['heads_give']}")
             if not all(isinstance(v, int) and v > 0 for v in (heads, kv)) or d % heads or heads % kv:
-                raise ExportError(f"{at}.attention ({type(attn).__name__}): {heads!r} heads over {kv!r} key/value "
+                raise ExportError(f"{at}.{n_attn} ({type(attn).__name__}): {heads!r} heads over {kv!r} key/value "
                                   f"heads: ctattn's llama attention needs heads dividing {d} and key/value heads "
                                   f"dividing the heads")
             head_dim = d // heads
             if getattr(attn, "head_dim", head_dim) != head_dim or head_dim % 2:
-                raise ExportError(f"{at}.attention ({type(attn).__name__}): head_dim "
+                raise ExportError(f"{at}.{n_attn} ({type(attn).__name__}): head_dim "
                                   f"{getattr(attn, 'head_dim', head_dim)!r}: ctattn's llama attention has heads of an "
-                                  f"even width dim / n_heads = {d} / {heads}")
-            hidden = getattr(getattr(ff, "w1", None), "out_features", None)
-            tensors = [(f"{at}.attention.wq.weight", linear(f"{at}.attention.wq", getattr(attn, "wq", None), d, d)),
-                       (f"{at}.attention.wk.weight", linear(f"{at}.attention.wk", getattr(attn, "wk", None), d,
-                                                            kv * head_dim)),
-                       (f"{at}.attention.wv.weight", linear(f"{at}.attention.wv", getattr(attn, "wv", None), d,
-                                                            kv * head_dim)),
-                       (f"{at}.attention.wo.weight", linear(f"{at}.attention.wo", getattr(attn, "wo", None), d, d)),
-                       (f"{at}.feed_forward.w1.weight", linear(f"{at}.feed_forward.w1", getattr(ff, "w1", None), d,
-                                                               hidden)),
-                       (f"{at}.feed_forward.w2.weight", linear(f"{at}.feed_forward.w2", getattr(ff, "w2", None),
-                                                               hidden, d)),
-                       (f"{at}.feed_forward.w3.weight", linear(f"{at}.feed_forward.w3", getattr(ff, "w3", None), d,
-                                                               hidden))]
-            for n in ("attention_norm", "ffn_norm"):
+                                  f"even width dim / heads = {d} / {heads}")
+            hidden = getattr(getattr(ff, names["w1"], None), "out_features", None)
+            tensors = []
+            for ours, sub, mine, fan_in, fan_out in (
+                    ("attention.wq", n_attn, "q", d, d), ("attention.wk", n_attn, "k", d, kv * head_dim),
+                    ("attention.wv", n_attn, "v", d, kv * head_dim), ("attention.wo", n_attn, "o", d, d),
+                    ("feed_forward.w1", n_ff, "w1", d, hidden), ("feed_forward.w2", n_ff, "w2", hidden, d),
+                    ("feed_forward.w3", n_ff, "w3", d, hidden)):
+                m = getattr(getattr(block, sub), names[mine], None)
+                tensors.append((f"layers.{i}.{ours}.weight", linear(f"{at}.{sub}.{names[mine]}", m, fan_in, fan_out)))
+            for ours in ("attention_norm", "ffn_norm"):
+                n = names[ours]
                 if not hasattr(block, n):
-                    raise ExportError(f"{at} ({type(block).__name__}): a llama block has RMSNorms `attention_norm` and "
-                                      f"`ffn_norm`; it has no '{n}'")
-                tensors.append((f"{at}.{n}.weight", rms(f"{at}.{n}", getattr(block, n))))
+                    raise ExportError(f"{at} ({type(block).__name__}): a llama block has RMSNorms "
+                                      f"`{names['attention_norm']}` and `{names['ffn_norm']}`; it has no '{n}'")
+                tensors.append((f"layers.{i}.{ours}.weight",
+                                rms(f"{at}.{n}", getattr(block, n), f"layers.{i}.{ours}")))
             state += tensors
             shapes.append((heads, kv, hidden))
-            self.settings[f"{at}.attention.n_heads"] = str(heads)
-            self.settings[f"{at}.attention.n_kv_heads"] = str(kv)
+            self.settings[f"layers.{i}.attention.n_heads"] = str(heads)  # the C++ model's names, llama2.c's
+            self.settings[f"layers.{i}.attention.n_kv_heads"] = str(kv)
             self.attention_widths.append(d)
         if len(set(shapes)) != 1:
-            raise ExportError(f"layers: its blocks differ (heads, key/value heads, hidden: {shapes}); "
+            raise ExportError(f"{names['layers']}: its blocks differ (heads, key/value heads, hidden: {shapes}); "
                               f"ctattn::llama_transformer repeats one block")
         heads, kv, hidden = shapes[0]
-        state.append(("norm.weight", rms("norm", norm)))
+        state.append(("norm.weight", rms(names["norm"], norm, "norm")))
         if not tied:
             state.append(("output.weight", output.weight.detach()))
         # The parameters the model holds beyond these would be lost: refuse them.
-        known = {n for n, _ in state} | {"output.weight"}
-        extra = [n for n, _ in module.named_parameters() if n not in known]
+        extra = [n for n, p in module.named_parameters() if id(p) not in used]
         if extra:
             raise ExportError(f"{extra[0]}: {where} holds a parameter ctattn's llama model has not (it holds "
-                              f"tok_embeddings, the blocks' wq, wk, wv, wo, w1, w2, w3 and norms, norm and output); "
-                              f"build the model without it")
-        # The positions: the rotary tables' rows (llama2.c's freqs_cos, freqs_sin), or params.max_seq_len.
+                              f"{names['holds']}); build the model without it")
         head_dim = d // heads
         buffers = dict(module.named_buffers())
-        cos, sin = buffers.get("freqs_cos"), buffers.get("freqs_sin")
-        params = getattr(module, "params", None)
-        if cos is not None and sin is not None:
-            if cos.dim() != 2 or tuple(cos.shape) != tuple(sin.shape) or cos.shape[1] != head_dim // 2:
-                raise ExportError(f"freqs_cos, freqs_sin: rotary tables of shape {list(cos.shape)} and "
-                                  f"{list(sin.shape)}; llama2.c's are [max_seq_len, head_dim / 2 = {head_dim // 2}]")
-            positions = cos.shape[0]
-            t = torch.arange(positions, dtype=torch.float64)
-            freqs = 1.0 / (10000.0 ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim))
-            angles = torch.outer(t, freqs)
-            gap = max(float((cos.double() - torch.cos(angles)).abs().max()),
-                      float((sin.double() - torch.sin(angles)).abs().max()))
-            if not gap <= 1e-3:
-                raise ExportError(f"freqs_cos, freqs_sin: the rotary tables are not cos and sin of t / "
-                                  f"10000^(2p / {head_dim}) (they differ by {gap:.3g}): ctattn's llama attention "
-                                  f"computes those (theta 10000, llama2.c's default); export a model built with them")
-        elif isinstance(getattr(params, "max_seq_len", None), int):
-            positions = params.max_seq_len
+        rotary, base = "", 10000
+        if hf:
+            # transformers: rope_theta (default 10000) the base, rotate_half's pairs (p, p + head_dim / 2), and
+            # max_position_embeddings the positions, all in the config.
+            if config is None:
+                raise ExportError(f"{where}: it has no `config`; ctattn reads max_position_embeddings (and "
+                                  f"rope_theta, the head counts when the attention lacks them) from it")
+            theta = getattr(config, "rope_theta", 10000)
+            if isinstance(theta, bool) or not isinstance(theta, (int, float)) or theta != int(theta) or theta <= 1:
+                raise ExportError(f"config.rope_theta: {theta!r}; ctattn's rotary base is an integer greater than 1 "
+                                  f"(ctattn::llama_transformer's Base); export a model whose rope_theta is one")
+            base = int(theta)
+            scaling = getattr(config, "rope_scaling", None)
+            if scaling:
+                raise ExportError(f"config.rope_scaling: {scaling!r}; ctattn's rotary positions are unscaled "
+                                  f"(cos and sin of t / rope_theta^(2p / head_dim)); export a model without it")
+            positions = config_int("max_position_embeddings")
+            if positions is None or positions <= 0:
+                raise ExportError(f"{where}: config.max_position_embeddings is missing or not a positive integer "
+                                  f"({getattr(config, 'max_position_embeddings', None)!r}); ctattn needs the "
+                                  f"positions")
+            inv = next((b for n, b in buffers.items() if n.endswith("inv_freq")), None)
+            if inv is not None:
+                want = 1.0 / (float(base) ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim))
+                if tuple(inv.shape) != tuple(want.shape) or not float(
+                        (inv.double() - want).abs().max()) <= 1e-6 * float(want.abs().max()):
+                    raise ExportError(f"inv_freq: the rotary frequencies are not 1 / {base}^(2p / {head_dim}) "
+                                      f"(config.rope_theta {theta!r}); ctattn's llama attention computes those")
+            rotary = f", ctattn::rotary_layout::rotate_half, {base}"
         else:
-            raise ExportError(f"{where}: the positions are neither the rows of rotary buffers freqs_cos and "
-                              f"freqs_sin nor params.max_seq_len; give the model one of them")
-        self.note_first("tok_embeddings", "ids")
+            # The positions: the rotary tables' rows (llama2.c's freqs_cos, freqs_sin), or params.max_seq_len.
+            cos, sin = buffers.get("freqs_cos"), buffers.get("freqs_sin")
+            params = getattr(module, "params", None)
+            if cos is not None and sin is not None:
+                if cos.dim() != 2 or tuple(cos.shape) != tuple(sin.shape) or cos.shape[1] != head_dim // 2:
+                    raise ExportError(f"freqs_cos, freqs_sin: rotary tables of shape {list(cos.shape)} and "
+                                      f"{list(sin.shape)}; llama2.c's are [max_seq_len, head_dim / 2 = "
+                                      f"{head_dim // 2}]")
+                positions = cos.shape[0]
+                t = torch.arange(positions, dtype=torch.float64)
+                freqs = 1.0 / (10000.0 ** (torch.arange(0, head_dim, 2, dtype=torch.float64) / head_dim))
+                angles = torch.outer(t, freqs)
+                gap = max(float((cos.double() - torch.cos(angles)).abs().max()),
+                          float((sin.double() - torch.sin(angles)).abs().max()))
+                if not gap <= 1e-3:
+                    raise ExportError(f"freqs_cos, freqs_sin: the rotary tables are not cos and sin of t / "
+                                      f"10000^(2p / {head_dim}) (they differ by {gap:.3g}): ctattn's llama attention "
+                                      f"computes those (theta 10000, llama2.c's default); export a model built with "
+                                      f"them")
+            elif isinstance(getattr(params, "max_seq_len", None), int):
+                positions = params.max_seq_len
+            else:
+                raise ExportError(f"{where}: the positions are neither the rows of rotary buffers freqs_cos and "
+                                  f"freqs_sin nor params.max_seq_len; give the model one of them")
+        self.note_first(names["embed"], "ids")
         self.llama_model = {"positions": positions, "tied": tied, "state": state, "vocabulary": vocab}
         self.quantizable.append("int8 llama-style models are not exported yet (issue 36): ctattn has no int8 form "
                                 "of ctattn::llama_transformer")
         return (f"ctattn::llama_transformer<float, {vocab}, {d}, {len(layers)}, {heads}, {kv}, {hidden}, "
-                f"{positions}, {str(tied).lower()}>")
+                f"{positions}, {str(tied).lower()}{rotary}>")
 
     def type_of(self, path: str, module, role: str | None, struct_name: str) -> str:
         torch, nn = torch_modules()
@@ -1435,6 +1527,30 @@ def check_arguments(name: str, namespace: str, proof: str, tgt_mask: str, int8: 
         raise ExportError(f"--namespace {namespace}: not a C++ namespace name")
 
 
+def llama_renamed(module, state: dict) -> dict:
+    """A file the tool wrote for a model laid out as transformers' LlamaForCausalLM holds its tensors under llama2.c's
+    names (ctattn's); given back to such a module by --weights, they are renamed to the module's. Any other state is
+    returned as it is."""
+    own = dict(module.state_dict())
+    if "tok_embeddings.weight" not in state or "tok_embeddings.weight" in own or "model.embed_tokens.weight" not in own:
+        return state
+    hf = LLAMA_LAYOUTS["transformers"]
+    roles = {"wq": "q", "wk": "k", "wv": "v", "wo": "o", "w1": "w1", "w2": "w2", "w3": "w3"}
+    renamed = {}
+    for key, value in state.items():
+        parts = key.split(".")
+        if key in ("tok_embeddings.weight", "norm.weight", "output.weight"):
+            key = {"tok_embeddings.weight": hf["embed"], "norm.weight": hf["norm"],
+                   "output.weight": hf["output"]}[key] + ".weight"
+        elif len(parts) == 5 and parts[0] == "layers" and parts[2] in ("attention", "feed_forward") \
+                and parts[3] in roles:
+            key = f"{hf['layers']}.{parts[1]}.{hf[parts[2]]}.{hf[roles[parts[3]]]}.weight"
+        elif len(parts) == 4 and parts[0] == "layers" and parts[2] in ("attention_norm", "ffn_norm"):
+            key = f"{hf['layers']}.{parts[1]}.{hf[parts[2]]}.weight"
+        renamed[key] = value
+    return renamed
+
+
 def prepare_module(module, weights: str | Path | None):
     """The module in float and eval mode, with the weights loaded (a .safetensors or a torch.save file)."""
     torch, nn = torch_modules()
@@ -1445,6 +1561,7 @@ def prepare_module(module, weights: str | Path | None):
     if weights is not None:
         state = (read_safetensors(weights) if str(weights).endswith(".safetensors")
                  else torch.load(weights, map_location="cpu"))
+        state = llama_renamed(module, state)
         missing, unexpected = module.load_state_dict(state, strict=False)
         # A tied tensor (llama2.c's output.weight, the token embedding's) is in the file once: loaded under its other
         # name, it is not missing.
@@ -1613,6 +1730,8 @@ def forward_runner(module, decl: "Declarations", tgt_mask: str, length: int):
                 # Rationale: llama2.c's forward gives only the last position's logits unless it gets targets; given
                 # them (the ids themselves: only the loss it computes beside reads them), every position's.
                 y = module(x)
+                if not isinstance(y, torch.Tensor) and isinstance(getattr(y, "logits", None), torch.Tensor):
+                    y = y.logits  # transformers' CausalLMOutputWithPast
                 if (isinstance(y, torch.Tensor) and y.dim() == 3 and y.shape[1] == 1 and x.shape[-1] > 1
                         and takes_targets):
                     y = module(x, targets=x)

@@ -533,3 +533,160 @@ class TinyLlama(nn.Module):
 def tiny_llama_untied():
     """The same with an output head of its own, and the head counts held by the blocks (n_heads, n_kv_heads)."""
     return TinyLlama(tied=False, seed=73, head_counts_on_block=True)
+
+
+# The same kind of model laid out as Hugging Face's transformers lays out LlamaForCausalLM (model.embed_tokens,
+# model.layers of self_attn and mlp, model.norm, lm_head, a config), written here from its equations since transformers
+# is not a dependency: rotary positions on rotate_half's pairs (p, p + head_dim / 2), base config.rope_theta.
+
+class HfConfig:
+    """The few fields of transformers' LlamaConfig the model and the export read."""
+
+    def __init__(self, **fields):
+        self.__dict__.update(fields)
+
+
+class HfRMSNorm(nn.Module):
+    """transformers' LlamaRMSNorm: the same formula, its epsilon named variance_epsilon."""
+
+    def __init__(self, dim, eps):
+        super().__init__()
+        self.variance_epsilon = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        return self.weight * (x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + self.variance_epsilon))
+
+
+class HfRotaryEmbedding(nn.Module):
+    def __init__(self, head_dim, base):
+        super().__init__()
+        inv_freq = 1.0 / (base ** (torch.arange(0, head_dim, 2).float() / head_dim))
+        self.register_buffer("inv_freq", inv_freq, persistent=False)
+
+    def forward(self, n):
+        freqs = torch.outer(torch.arange(n).float(), self.inv_freq)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        return emb.cos(), emb.sin()
+
+
+def rotate_half(x):
+    half = x.shape[-1] // 2
+    return torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+
+
+class HfAttention(nn.Module):
+    def __init__(self, config, counts_in_config_only=False):
+        super().__init__()
+        self.config = config
+        self.head_dim = config.hidden_size // config.num_attention_heads
+        if not counts_in_config_only:  # older transformers keep them on the attention; newer read the config
+            self.num_heads, self.num_key_value_heads = config.num_attention_heads, config.num_key_value_heads
+        heads, kv, d = config.num_attention_heads, config.num_key_value_heads, config.hidden_size
+        self.q_proj = nn.Linear(d, heads * self.head_dim, bias=False)
+        self.k_proj = nn.Linear(d, kv * self.head_dim, bias=False)
+        self.v_proj = nn.Linear(d, kv * self.head_dim, bias=False)
+        self.o_proj = nn.Linear(heads * self.head_dim, d, bias=False)
+
+    def forward(self, x, cos, sin):
+        b, n, _ = x.shape
+        heads, kv = self.config.num_attention_heads, self.config.num_key_value_heads
+        q = self.q_proj(x).view(b, n, heads, self.head_dim).transpose(1, 2)
+        k = self.k_proj(x).view(b, n, kv, self.head_dim).transpose(1, 2)
+        v = self.v_proj(x).view(b, n, kv, self.head_dim).transpose(1, 2)
+        q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+        k, v = k.repeat_interleave(heads // kv, dim=1), v.repeat_interleave(heads // kv, dim=1)  # repeat_kv
+        scores = q @ k.transpose(-2, -1) * self.head_dim ** -0.5
+        scores = scores + torch.full((n, n), float("-inf")).triu(1)
+        out = torch.softmax(scores, dim=-1) @ v
+        return self.o_proj(out.transpose(1, 2).reshape(b, n, -1))
+
+
+class HfMlp(nn.Module):
+    def __init__(self, dim, hidden):
+        super().__init__()
+        self.gate_proj = nn.Linear(dim, hidden, bias=False)
+        self.up_proj = nn.Linear(dim, hidden, bias=False)
+        self.down_proj = nn.Linear(hidden, dim, bias=False)
+
+    def forward(self, x):
+        return self.down_proj(nn.functional.silu(self.gate_proj(x)) * self.up_proj(x))
+
+
+class HfDecoderLayer(nn.Module):
+    def __init__(self, config, counts_in_config_only):
+        super().__init__()
+        self.self_attn = HfAttention(config, counts_in_config_only)
+        self.mlp = HfMlp(config.hidden_size, config.intermediate_size)
+        self.input_layernorm = HfRMSNorm(config.hidden_size, config.rms_norm_eps)
+        self.post_attention_layernorm = HfRMSNorm(config.hidden_size, config.rms_norm_eps)
+
+    def forward(self, x, cos, sin):
+        h = x + self.self_attn(self.input_layernorm(x), cos, sin)
+        return h + self.mlp(self.post_attention_layernorm(h))
+
+
+class HfLlamaModel(nn.Module):
+    def __init__(self, config, counts_in_config_only):
+        super().__init__()
+        self.embed_tokens = nn.Embedding(config.vocab_size, config.hidden_size)
+        self.layers = nn.ModuleList(HfDecoderLayer(config, counts_in_config_only)
+                                    for _ in range(config.num_hidden_layers))
+        self.norm = HfRMSNorm(config.hidden_size, config.rms_norm_eps)
+        self.rotary_emb = HfRotaryEmbedding(config.hidden_size // config.num_attention_heads,
+                                            getattr(config, "rope_theta", 10000.0))
+
+    def forward(self, ids):
+        x = self.embed_tokens(ids)
+        cos, sin = self.rotary_emb(ids.shape[1])
+        for layer in self.layers:
+            x = layer(x, cos, sin)
+        return self.norm(x)
+
+
+class CausalLmOutput:
+    """What transformers' forward returns: an object holding the logits."""
+
+    def __init__(self, logits):
+        self.logits = logits
+
+
+class TinyHfLlama(nn.Module):
+    """LlamaForCausalLM's layout at TinyLlama's size: hidden_size 16, 2 layers, 4 heads over 2 key/value heads,
+    intermediate 24, a vocabulary of 32, 16 positions, rms_norm_eps 1e-5, rope_theta 10000, lm_head tied to the
+    embedding (tie_word_embeddings). Its forward takes ids [1, n] and returns an object whose .logits are [1, n, 32]
+    (as transformers' does) unless `plain`, then the logits themselves."""
+
+    def __init__(self, tied=True, seed=107, counts_in_config_only=False, rope_theta=10000.0, plain=False,
+                 config=True, embedding_std=0.1, rms_norm_eps=1e-5):
+        super().__init__()
+        torch.manual_seed(seed)
+        cfg = HfConfig(vocab_size=32, hidden_size=16, intermediate_size=24, num_hidden_layers=2,
+                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=16,
+                       rms_norm_eps=rms_norm_eps, rope_theta=rope_theta, tie_word_embeddings=tied)
+        self.model = HfLlamaModel(cfg, counts_in_config_only)
+        self.lm_head = nn.Linear(cfg.hidden_size, cfg.vocab_size, bias=False)
+        if tied:
+            self.lm_head.weight = self.model.embed_tokens.weight
+        if config:
+            self.config = cfg
+        self.plain = plain
+        with torch.no_grad():
+            # transformers draws the embedding from N(0, initializer_range); a spread near the Linears' keeps a tied
+            # head from repeating the last id whatever the blocks compute (nn.Embedding's N(0, 1) would swamp them).
+            self.model.embed_tokens.weight.normal_(0, embedding_std)
+            for name, p in self.named_parameters():  # norms other than ones, so that a norm computed wrong shows
+                if name.endswith("norm.weight"):
+                    p.copy_(1 + 0.3 * torch.randn(cfg.hidden_size))
+
+    def forward(self, ids):
+        logits = self.lm_head(self.model(ids))
+        return logits if self.plain else CausalLmOutput(logits)
+
+
+def tiny_hf_llama_untied():
+    """The same with an lm_head of its own, the head counts only in the config (as newer transformers' attention
+    has them), rope_theta 500000 (Llama 3's), rms_norm_eps 1e-6 (not the C++ default, so that it must be set), and a
+    forward that returns the logits tensor."""
+    return TinyHfLlama(tied=False, seed=97, counts_in_config_only=True, rope_theta=500000.0, plain=True,
+                       rms_norm_eps=1e-6)

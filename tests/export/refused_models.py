@@ -252,3 +252,23 @@ def llama_without_head_counts():
     for block in model.layers:
         del block.n_heads, block.n_kv_heads
     return model
+
+
+def hf_llama_without_config():
+    """A LlamaForCausalLM-style model without its `config`: the positions (max_position_embeddings) are unknown."""
+    from fresh_models import TinyHfLlama
+    return TinyHfLlama(config=False)
+
+
+def hf_llama_fractional_theta():
+    """A LlamaForCausalLM-style model whose rope_theta is not an integer (ctattn's Base is)."""
+    from fresh_models import TinyHfLlama
+    return TinyHfLlama(rope_theta=10000.5)
+
+
+def hf_llama_without_head_counts():
+    """A LlamaForCausalLM-style model whose attention and config do not say how many heads split q_proj and k_proj."""
+    from fresh_models import TinyHfLlama
+    model = TinyHfLlama(counts_in_config_only=True)
+    del model.config.num_attention_heads, model.config.num_key_value_heads
+    return model
