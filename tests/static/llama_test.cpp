@@ -58,6 +58,15 @@ static_assert(sizeof(stories260k::decode_state<512>) >= 5 * 2 * 512 * 32 * sizeo
 static_assert(ctattn::layer_footprint<stories260k, std::array<int, 16>>.weight_bytes ==
               sizeof(stories260k) + 2 * 512 * 4 * sizeof(float));
 
+// Decoding's footprint: the model and its table in flash, the state (one cache per layer) and one step's stack in
+// RAM; the scores row grows with the capacity. A firmware image asserts its budget so: stories260K decoding 64
+// tokens fits in 96 KB of RAM.
+static_assert(stories260k::decode_footprint<512>().workspace_bytes == sizeof(stories260k::decode_state<512>));
+static_assert(stories260k::decode_footprint<512>().weight_bytes == sizeof(stories260k) + 2 * 512 * 4 * sizeof(float));
+static_assert(stories260k::decode_footprint<512>().output_bytes == 512 * sizeof(float));
+static_assert(stories260k::decode_footprint<64>().stack_bytes < stories260k::decode_footprint<512>().stack_bytes);
+static_assert(stories260k::decode_footprint<64>().ram_bytes() < 96 * 1024);
+
 // A token id outside the vocabulary changes nothing and says so.
 static_assert([] {
   const cases::model<float, true> m{};

@@ -216,6 +216,19 @@ struct llama_attention {
     return f;
   }
 
+  /// The footprint of one `step` over a cache of `Capacity` tokens: the token's query, key, value and the heads'
+  /// concatenation (a row each) and the kernel's scratch for a row of Capacity scores on the stack; the cache is
+  /// the caller's (`sizeof(cache_type<Capacity>)`).
+  template <std::size_t Capacity>
+  [[nodiscard]] static constexpr footprint step_footprint() noexcept {
+    using row = basic_matrix<T, std::size_t{1}, output_extent>;
+    footprint f{sizeof(llama_attention) + sizeof(table_type), sizeof(row), sizeof(row), 0, 0};
+    f.stack_bytes = 2 * sizeof(basic_matrix<T, std::size_t{1}, width>) +
+                    2 * sizeof(basic_matrix<T, std::size_t{1}, key_value_width>) +
+                    detail::kernel_stack_bytes<T, 1, Capacity, head_dim>;
+    return f;
+  }
+
   template <detail::SameLayer<llama_attention> Self>
   friend constexpr auto parameters(Self& self) noexcept {
     return boost::hana::make_tuple(sublayer("wq", self.wq), sublayer("wk", self.wk), sublayer("wv", self.wv),
@@ -333,6 +346,18 @@ struct llama_block {
     footprint f = detail::call_footprint<llama_block, X, result>(6 * sizeof(result) + deepest);
     f.weight_bytes += sizeof(typename attention_type::table_type);
     return f;
+  }
+
+  /// The footprint of one `step` over a cache of `Capacity` tokens: `footprint_of`'s six results, a row each, and
+  /// the deepest of the attention's step (with the row it writes) and the feed-forward block on a row.
+  template <std::size_t Capacity>
+  [[nodiscard]] static constexpr footprint step_footprint() noexcept {
+    using row = basic_matrix<T, std::size_t{1}, output_extent>;
+    const std::size_t deepest = detail::largest(
+        attention_type::template step_footprint<Capacity>().stack_bytes + sizeof(row),
+        layer_footprint<feed_forward_type, row>.stack_bytes, layer_footprint<norm_type, row>.stack_bytes);
+    return {sizeof(llama_block) + sizeof(typename attention_type::table_type), sizeof(row), sizeof(row), 0,
+            6 * sizeof(row) + deepest};
   }
 
   template <detail::SameLayer<llama_block> Self>
@@ -506,6 +531,19 @@ struct llama_transformer {
         sizeof(x_type) + detail::held(blocks) + sizeof(x_type));
     f.weight_bytes += sizeof(typename block_type::attention_type::table_type);
     return f;
+  }
+
+  /// The footprint of decoding with a `decode_state<Capacity>`: the model and its rotary table (weights), the
+  /// state (workspace), the logits row written (output), and one `step` on the stack: the token's row and its
+  /// copy, a block's step, the norm's row.
+  ///
+  /// Example: `static_assert(M::decode_footprint<64>().ram_bytes() <= 128 * 1024);`
+  template <std::size_t Capacity>
+  [[nodiscard]] static constexpr footprint decode_footprint() noexcept {
+    using row = basic_matrix<T, std::size_t{1}, model_extent>;
+    return {sizeof(llama_transformer) + sizeof(typename block_type::attention_type::table_type), 0, sizeof(logits_row),
+            sizeof(decode_state<Capacity>),
+            3 * sizeof(row) + block_type::template step_footprint<Capacity>().stack_bytes};
   }
 
   template <detail::SameLayer<llama_transformer> Self>
