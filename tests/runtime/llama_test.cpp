@@ -50,9 +50,9 @@ TEST_CASE("stories260K's shape: llama2.c's names, 260,032 parameters", "[layers]
   static const stories260k m{};
   CHECK(ctattn::parameter_count(m) == 260'032);
   CHECK(ctattn::parameter_tensor_count(m) == 1 + 5 * 9 + 1);
-  CHECK(ctattn::parameter_name_at(m, 0).view() == "tok_embeddings.weight");
-  CHECK(ctattn::parameter_name_at(m, 1).view() == "layers.0.attention.wq.weight");
-  CHECK(ctattn::parameter_name_at(m, 45).view() == "layers.4.ffn_norm.weight");
-  CHECK(ctattn::parameter_name_at(m, 46).view() == "norm.weight");
+  CHECK(std::string(ctattn::parameter_name_at(m, 0).view()) == "tok_embeddings.weight");
+  CHECK(std::string(ctattn::parameter_name_at(m, 1).view()) == "layers.0.attention.wq.weight");
+  CHECK(std::string(ctattn::parameter_name_at(m, 45).view()) == "layers.4.ffn_norm.weight");
+  CHECK(std::string(ctattn::parameter_name_at(m, 46).view()) == "norm.weight");
   CHECK(ctattn::parameter_name_at(m, 47).view().empty());
 }
