@@ -1,0 +1,47 @@
+/* llama2.c's run.c (karpathy/llama2.c, CTATTN_LLAMA2C_DIR: not part of this project) compiled for the target, with
+   the benchmark's entry points: its Transformer set up over weights in flash and static buffers (run.c's own set-up
+   reads a file and allocates), then its `forward` for one token at a position. Built with the image's flags.
+
+   | function                        | what                                                               |
+   |---------------------------------|--------------------------------------------------------------------|
+   | `llama2c_run_setup(w, shape)`   | the Transformer over `w` (llama2.c's checkpoint layout, no header) |
+   | `llama2c_run_forward(tok, pos)` | run.c's `forward`: the logits of the next token                    |  */
+#define TESTING /* run.c's main() is left out */
+#include "run.c"
+
+#include "llama2c_buffers.h"
+
+static Transformer llama2c_run_model;
+static LLAMA2C_FLOAT_BUFFERS(llama2c_run_buffers);
+
+int llama2c_run_setup(const float* weights, const int shape[7]) {
+  Config* c = &llama2c_run_model.config;
+  c->dim = shape[0];
+  c->hidden_dim = shape[1];
+  c->n_layers = shape[2];
+  c->n_heads = shape[3];
+  c->n_kv_heads = shape[4];
+  c->vocab_size = shape[5];
+  c->seq_len = shape[6];
+  if (!llama2c_shape_fits(shape)) return 0;
+  /* run.c reads its weights only; its pointers are not const. */
+  memory_map_weights(&llama2c_run_model.weights, c, (float*)weights, 1);
+  RunState* s = &llama2c_run_model.state;
+  s->x = llama2c_run_buffers.x;
+  s->xb = llama2c_run_buffers.xb;
+  s->xb2 = llama2c_run_buffers.xb2;
+  s->hb = llama2c_run_buffers.hb;
+  s->hb2 = llama2c_run_buffers.hb2;
+  s->q = llama2c_run_buffers.q;
+  s->key_cache = llama2c_run_buffers.key_cache;
+  s->value_cache = llama2c_run_buffers.value_cache;
+  s->att = llama2c_run_buffers.att;
+  s->logits = llama2c_run_buffers.logits;
+  return 1;
+}
+
+const float* llama2c_run_forward(int token, int pos) { return forward(&llama2c_run_model, token, pos); }
+
+/* newlib's exit(), which run.c's file reading calls, is resolved before the linker drops that code, and wants the
+   C runtime's _fini (crti.o), which these images do not link: an empty one. Nothing here calls exit(). */
+void _fini(void) {}
