@@ -7,6 +7,10 @@
    | `llama2c_run_setup(w, shape)`   | the Transformer over `w` (llama2.c's checkpoint layout, no header) |
    | `llama2c_run_forward(tok, pos)` | run.c's `forward`: the logits of the next token                    |  */
 #define TESTING /* run.c's main() is left out */
+/* run.c is POSIX C: in ISO C11 mode (-std=c11) glibc declares clock_gettime and its clocks only when asked, and
+   run.c takes int8_t from <stdint.h> without naming it. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
 #include "run.c"
 
 #include "llama2c_buffers.h"
@@ -42,6 +46,9 @@ int llama2c_run_setup(const float* weights, const int shape[7]) {
 
 const float* llama2c_run_forward(int token, int pos) { return forward(&llama2c_run_model, token, pos); }
 
+#if defined(__arm__) || defined(__riscv)
 /* newlib's exit(), which run.c's file reading calls, is resolved before the linker drops that code, and wants the
-   C runtime's _fini (crti.o), which these images do not link: an empty one. Nothing here calls exit(). */
+   C runtime's _fini (crti.o), which the firmware images do not link: an empty one. Nothing here calls exit(). On
+   the host (benchmarks/bench_llama_speed.cpp) the C runtime has its own. */
 void _fini(void) {}
+#endif

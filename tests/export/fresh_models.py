@@ -496,13 +496,15 @@ class LlamaBlock(nn.Module):
 
 class TinyLlama(nn.Module):
     """llama2.c's Transformer at a small size: dim 16, 2 layers, 4 heads over 2 key/value heads, hidden 24, a
-    vocabulary of 32, 16 positions, RMSNorm eps 1e-5, the head tied to the token embedding (llama2.c's default).
+    vocabulary of 32, 16 positions, RMSNorm eps 1e-5, the head tied to the token embedding (llama2.c's default);
+    other sizes through the keyword arguments (benchmarks/llama_speed_torch.py: stories260K's).
     Its forward takes ids of shape [1, n] and gives every position's logits, [1, n, 32]."""
 
-    def __init__(self, tied=True, seed=71, head_counts_on_block=False):
+    def __init__(self, tied=True, seed=71, head_counts_on_block=False, dim=16, layers=2, heads=4, kv_heads=2,
+                 hidden=24, vocab=32, positions=16):
         super().__init__()
         torch.manual_seed(seed)
-        dim, layers, heads, kv_heads, hidden, vocab, positions, eps = 16, 2, 4, 2, 24, 32, 16, 1e-5
+        eps = 1e-5
         self.tok_embeddings = nn.Embedding(vocab, dim)
         self.layers = nn.ModuleList(LlamaBlock(dim, heads, kv_heads, hidden, eps, head_counts_on_block)
                                     for _ in range(layers))
