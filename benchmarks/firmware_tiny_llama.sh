@@ -54,11 +54,12 @@ for board in "${boards[@]}"; do
       grep -E "FAIL|NOT|error" "$log" >&2 || cat "$log" >&2
       status=1
     fi
-    # result: steps=<n> ctattn_exact=<n> ctattn_fast=<n> run_c=<n> macs=<n> pass=yes|no (whole generations)
-    line=$(grep -o 'result: .*' "$log" | head -1 || true)
+    # result: steps=<n> macs=<n> ctattn_exact=<n> ctattn_fast=<n>  /  result: run_c=<n> runq_c=<n> pass=yes|no
+    # (instructions of whole generations)
+    fields=$(grep -o 'result: .*' "$log" | sed 's/^result: //' | tr '\n' ' ' || true)
     rm -f "$log"
     declare -A kv=()
-    for field in ${line#result: }; do kv[${field%%=*}]="${field#*=}"; done
+    for field in $fields; do kv[${field%%=*}]="${field#*=}"; done
     steps=${kv[steps]:-0}
     macs=${kv[macs]:-?}
     per_step() { [[ ${1:-} =~ ^[0-9]+$ && $steps -gt 0 ]] && echo $(( ($1 + steps / 2) / steps )) || echo "-"; }
