@@ -16158,6 +16158,19 @@ constexpr void rotate_row(T* row, std::size_t first, const Table& table, std::si
   }
 }
 
+// The two columns of pair p of a head of Width columns, from the head's first column, as the layout pairs them
+// (`rotary_layout`): the pairing of `rotate_row`, for rotations in other arithmetic (the int8 one of
+// ctattn/quantized/llama.hpp).
+struct rotary_pair_columns {
+  std::size_t a;
+  std::size_t b;
+};
+template <rotary_layout Layout, std::size_t Width>
+[[nodiscard]] constexpr rotary_pair_columns rotary_pair(std::size_t p) noexcept {
+  return Layout == rotary_layout::interleaved ? rotary_pair_columns{2 * p, 2 * p + 1}
+                                              : rotary_pair_columns{p, p + Width / 2};
+}
+
 // Rotates every head of `x` in place (each Width = HeadDim columns, head h from column h * HeadDim), row r at
 // position first_position + r: the queries or keys of multi-head and grouped-query attention. The rules and the
 // precondition first_position + rows <= the table's positions are the caller's.
@@ -20673,22 +20686,52 @@ template <typename W, std::size_t Capacity>
 using qkv_cache_for = qkv_cache<Capacity, decltype(W::key)::output_extent, decltype(W::value)::output_extent,
                                 decltype(W::key)::output_quantization, decltype(W::value)::output_quantization>;
 
-// Every head of one query row q over the cache's first `length` tokens (and `mask`, when it hides more), then W_O.
-template <quantization Scores, softmax_method Softmax, typename Q, typename W, typename Cache, typename Mask>
-[[nodiscard]] constexpr auto attend_cached_heads(const Q& q, const W& w, const Cache& cache,
+// Every head of one query row q over the cache's first `length` tokens (and `mask`, when it hides more), then the
+// output projection: query head h reads the keys and values of head h / (Heads / KeyValueHeads), as grouped-query
+// attention shares them (KeyValueHeads = Heads: one each, multi-head attention).
+template <quantization Scores, softmax_method Softmax, std::size_t Heads, std::size_t KeyValueHeads, typename Q,
+          typename Output, typename Cache, typename Mask>
+[[nodiscard]] constexpr auto attend_cached_heads(const Q& q, const Output& output, const Cache& cache,
                                                  const Mask& mask) noexcept {
-  constexpr std::size_t heads = W::heads;
-  constexpr std::size_t key_width = decltype(W::query)::outputs / heads;
-  constexpr std::size_t value_width = decltype(W::value)::outputs / heads;
-  basic_qmatrix<std::size_t{1}, decltype(W::value)::output_extent, decltype(W::output)::input_quantization> context;
+  constexpr std::size_t key_width = Q::cols / Heads;
+  constexpr std::size_t value_width = Cache::value_row::cols / KeyValueHeads;
+  constexpr std::size_t group = Heads / KeyValueHeads;
+  basic_qmatrix<std::size_t{1}, Output::input_extent, Output::input_quantization> context;
   const auto visible = combine_masks(key_padding_length{cache.length}, mask);
-  for (std::size_t h = 0; h < heads; ++h) {
+  for (std::size_t h = 0; h < Heads; ++h) {
+    const std::size_t g = h / group;
     int8_attend<Scores, Softmax, key_width, value_width>(
         q, cache.keys, cache.values, visible, context,
-        {h * key_width, h * key_width, h * value_width, h * value_width});
+        {h * key_width, g * key_width, g * value_width, h * value_width});
   }
-  return project(context, w.output);
+  return project(context, output);
 }
+
+// One decoding step over a cache, written once: the row's query and key projected, `before_append(q, k, position)`
+// on them (nothing for multi-head attention; the rotary rotation of llama attention, ctattn/quantized/llama.hpp),
+// the key and value appended at `position` (the tokens cached before), every head attended over the cache and the
+// output projection written into `out`. False, with nothing changed, when the cache is full. The rules are the
+// caller's.
+template <quantization Scores, softmax_method Softmax, std::size_t Heads, std::size_t KeyValueHeads, typename X,
+          typename Query, typename Key, typename Value, typename Output, typename Cache, typename Out, typename Mask,
+          typename BeforeAppend>
+[[nodiscard]] constexpr bool cached_attention_step(const X& x, const Query& query, const Key& key, const Value& value,
+                                                   const Output& output, Cache& cache, Out& out, const Mask& mask,
+                                                   const BeforeAppend& before_append) noexcept {
+  if (cache.full()) return false;
+  auto q = project(x, query);
+  auto k = project(x, key);
+  before_append(q, k, cache.length);
+  (void)cache.append(k, project(x, value));
+  out = attend_cached_heads<Scores, Softmax, Heads, KeyValueHeads>(q, output, cache, mask);
+  return true;
+}
+
+// The hook of a step that changes nothing between projecting and appending.
+struct no_change_before_append {
+  template <typename Q, typename K>
+  constexpr void operator()(Q&, K&, std::size_t) const noexcept {}
+};
 
 template <typename W, typename Cache>
 using cache_rules = rule_list<
@@ -20729,10 +20772,8 @@ template <quantization Scores, softmax_method Softmax = softmax_method::rounded,
 [[nodiscard]] constexpr bool multi_head_attention_step(const X& x, const W& w, Cache& cache, Out& out,
                                                        const Mask& mask = {}) noexcept {
   if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
-    if (cache.full()) return false;
-    const auto q = project(x, w.query);
-    (void)cache.append(project(x, w.key), project(x, w.value));
-    out = detail::attend_cached_heads<Scores, Softmax>(q, w, cache, mask);
+    return detail::cached_attention_step<Scores, Softmax, W::heads, W::heads>(
+        x, w.query, w.key, w.value, w.output, cache, out, mask, detail::no_change_before_append{});
   }
   return true;
 }
@@ -20786,7 +20827,7 @@ template <quantization Scores, softmax_method Softmax = softmax_method::rounded,
 constexpr void multi_head_attention_cached(const X& x, const W& w, const Cache& cache, Out& out,
                                            const Mask& mask = {}) noexcept {
   if constexpr (detail::first_broken<detail::quantized_cached_attention_rules<X, W, Cache>>::check()) {
-    out = detail::attend_cached_heads<Scores, Softmax>(project(x, w.query), w, cache, mask);
+    out = detail::attend_cached_heads<Scores, Softmax, W::heads, W::heads>(project(x, w.query), w.output, cache, mask);
   }
 }
 

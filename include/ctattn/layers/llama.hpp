@@ -47,6 +47,14 @@ struct llama_attention {};
 }  // namespace op
 
 namespace detail {
+// The observer of a plain `llama_attention::forward`: it looks at nothing.
+struct no_attention_observer {
+  template <typename Q, typename K, typename V>
+  constexpr void projected(const Q&, const K&, const V&) const noexcept {}
+  template <typename Q, typename K, typename C>
+  constexpr void attended(const Q&, const K&, const C&) const noexcept {}
+};
+
 // The rules of llama attention's configuration, in the order a reader fixes them: the heads split d_model, the
 // key/value heads divide the query heads, a head's width is even (its columns rotate in pairs), and the rotary
 // table has a position.
@@ -133,30 +141,56 @@ struct llama_attention {
   linear<T, DModel, key_value_width, Layout, false> wv{};
   linear<T, width, DModel, Layout, false> wo{};
 
+  /// The rules of a forward on an X with `Options` (`forward`'s and `observed_forward`'s).
+  template <FixedMatrix X, typename... Options>
+  using input_rules_of =
+      rule_list<detail::layer_input_rules<llama_attention, X>,
+                shape_error::sequence_must_fit_position_table<op::llama_attention, dim_of<X::row_extent>,
+                                                              dim<unnamed, table_type::positions>>,
+                shape_error::options_must_be_one_of_each_kind<op::llama_attention, Options...>,
+                detail::mask_rules<op::llama_attention, T, X::row_extent, X::row_extent,
+                                   typename detail::call_options<Options...>::mask_type>>;
+
   template <FixedMatrix X, typename... Options>
   [[nodiscard]] constexpr auto forward(const X& x, const Options&... options) const noexcept {
-    using result = basic_matrix<T, X::row_extent, output_extent>;
-    using input_rules =
-        rule_list<detail::layer_input_rules<llama_attention, X>,
-                  shape_error::sequence_must_fit_position_table<op::llama_attention, dim_of<X::row_extent>,
-                                                                dim<unnamed, table_type::positions>>,
-                  shape_error::options_must_be_one_of_each_kind<op::llama_attention, Options...>,
-                  detail::mask_rules<op::llama_attention, T, X::row_extent, X::row_extent,
-                                     typename detail::call_options<Options...>::mask_type>>;
-    result y{};
+    using input_rules = input_rules_of<X, Options...>;
+    basic_matrix<T, X::row_extent, output_extent> y{};
     if constexpr (rules_hold<rules>) {
       if constexpr (detail::first_broken<input_rules>::check()) {
-        constexpr arithmetic a = detail::arithmetic_of<Options...>;
-        auto q = detail::projected<a>(x, wq);
-        auto k = detail::projected<a>(x, wk);
-        const auto v = detail::projected<a>(x, wv);
-        detail::rotate_heads<Rotary, head_dim>(q, rotary, 0);
-        detail::rotate_heads<Rotary, head_dim>(k, rotary, 0);
-        basic_matrix<T, X::row_extent, width> concat{};
-        basic_matrix<T, X::row_extent, X::row_extent>* none = nullptr;
-        detail::attend_heads<a, false, weights_shape>(q, k, v, combine_masks(causal, detail::mask_of(options...)),
-                                                      concat, none);
-        detail::project_rows<a>(y, concat, wo);
+        attend_into(y, detail::no_attention_observer{}, x, options...);
+      }
+    }
+    return y;
+  }
+
+  /// `forward` with an observer of its intermediates: `observer.projected(q, k, v)` on the projections, before the
+  /// rotation, and `observer.attended(q, k, concat)` on the rotated queries and keys and the heads side by side
+  /// (W_O's input), before W_O. `ctattn::record_ranges` records the int8 form's points so
+  /// (ctattn/quantized/ranges.hpp); the result is `forward`'s, bit for bit.
+  ///
+  /// | operand    | shape / meaning                                  |
+  /// |------------|--------------------------------------------------|
+  /// | `observer` | an object with `projected` and `attended`        |
+  /// | `x`, result | as `forward`'s: n x DModel                      |
+  ///
+  /// Example:
+  /// \code
+  ///   struct counter {
+  ///     int calls = 0;
+  ///     constexpr void projected(const auto&, const auto&, const auto&) { ++calls; }
+  ///     constexpr void attended(const auto&, const auto&, const auto&) { ++calls; }
+  ///   };
+  ///   counter seen{};
+  ///   const auto y = ctattn::llama_attention<float, 64, 8, 4, 512>{}.observed_forward(seen, x);   // seen.calls == 2
+  /// \endcode
+  template <typename Observer, FixedMatrix X, typename... Options>
+  [[nodiscard]] constexpr auto observed_forward(Observer&& observer, const X& x,
+                                                const Options&... options) const noexcept {
+    using input_rules = input_rules_of<X, Options...>;
+    basic_matrix<T, X::row_extent, output_extent> y{};
+    if constexpr (rules_hold<rules>) {
+      if constexpr (detail::first_broken<input_rules>::check()) {
+        attend_into(y, observer, x, options...);
       }
     }
     return y;
@@ -239,6 +273,25 @@ struct llama_attention {
     return std::array{setting("n_heads", Heads), setting("n_kv_heads", KeyValueHeads)};
   }
   friend constexpr bool operator==(const llama_attention&, const llama_attention&) = default;
+
+ private:
+  // The forward's computation into y, the observer shown its intermediates; the rules are the caller's.
+  template <typename Y, typename Observer, typename X, typename... Options>
+  constexpr void attend_into(Y& y, Observer&& observer, const X& x, const Options&... options) const noexcept {
+    constexpr arithmetic a = detail::arithmetic_of<Options...>;
+    auto q = detail::projected<a>(x, wq);
+    auto k = detail::projected<a>(x, wk);
+    const auto v = detail::projected<a>(x, wv);
+    observer.projected(q, k, v);
+    detail::rotate_heads<Rotary, head_dim>(q, rotary, 0);
+    detail::rotate_heads<Rotary, head_dim>(k, rotary, 0);
+    basic_matrix<T, X::row_extent, width> concat{};
+    basic_matrix<T, X::row_extent, X::row_extent>* none = nullptr;
+    detail::attend_heads<a, false, weights_shape>(q, k, v, combine_masks(causal, detail::mask_of(options...)), concat,
+                                                  none);
+    observer.attended(q, k, concat);
+    detail::project_rows<a>(y, concat, wo);
+  }
 };
 
 /// A llama-style decoder block, llama2.c's `TransformerBlock` (Meta's reference): pre-norm RMSNorm residual blocks
@@ -558,8 +611,15 @@ struct llama_transformer {
   }
   friend constexpr bool operator==(const llama_transformer&, const llama_transformer&) = default;
 
- private:
-  // logits = x E^T with the embedding's table (tied), or x's rows through `output`.
+  /// The output head on rows `x` the final norm gave: logits = x E^T with the embedding's table (tied), or x's rows
+  /// through `output`, in arithmetic A (`forward` and `step` end with it; `ctattn::record_ranges` calls it too).
+  ///
+  /// | operand  | shape          |
+  /// |----------|----------------|
+  /// | `x`      | n x DModel     |
+  /// | `logits` | n x Vocabulary |
+  ///
+  /// Example: `model.head<ctattn::arithmetic::exact>(logits, normed);`
   template <arithmetic A, typename Y, typename X>
   constexpr void head(Y& logits, const X& x) const noexcept {
     if constexpr (Tied) {

@@ -119,6 +119,19 @@ constexpr void rotate_row(T* row, std::size_t first, const Table& table, std::si
   }
 }
 
+// The two columns of pair p of a head of Width columns, from the head's first column, as the layout pairs them
+// (`rotary_layout`): the pairing of `rotate_row`, for rotations in other arithmetic (the int8 one of
+// ctattn/quantized/llama.hpp).
+struct rotary_pair_columns {
+  std::size_t a;
+  std::size_t b;
+};
+template <rotary_layout Layout, std::size_t Width>
+[[nodiscard]] constexpr rotary_pair_columns rotary_pair(std::size_t p) noexcept {
+  return Layout == rotary_layout::interleaved ? rotary_pair_columns{2 * p, 2 * p + 1}
+                                              : rotary_pair_columns{p, p + Width / 2};
+}
+
 // Rotates every head of `x` in place (each Width = HeadDim columns, head h from column h * HeadDim), row r at
 // position first_position + r: the queries or keys of multi-head and grouped-query attention. The rules and the
 // precondition first_position + rows <= the table's positions are the caller's.

@@ -17,6 +17,9 @@
 /// | `multi_head_attention_layer` (self-attention)   | `qmulti_head_attention_layer`: W_Q, W_K, W_V from QIn to Q(`P.query`) ..., W_O from Q(`P.context`) to Q(P), the scores Q(`P.scores`), the mask kept |
 /// | `feed_forward`                                  | a `qchain` of its two per-channel `qlinear`s and the activation's table: Q(`P.hidden`), Q(`P.activation`), Q(P) |
 /// | `gated_feed_forward`                            | `qgated_feed_forward`: w1, w3 from QIn to Q(`P.w1`), Q(`P.w3`), the gate's table to Q(`P.activation`), the product in Q(`P.product`), w2 to Q(P) |
+/// | `llama_attention`                               | `qllama_attention`: wq, wk, wv from QIn to Q(`P.query`), Q(`P.key`), Q(`P.value`) (the rotation in the same), the scores Q(`P.scores`), wo from Q(`P.context`) to Q(P) |
+/// | `llama_block`                                   | `qllama_block`: its sublayers' int8 forms at `P.attention_norm`, `P.attention`, `P.ffn_norm`, `P.feed_forward`, the sums in Q(`P.sum1`) and Q(P) |
+/// | `llama_transformer` (as the whole model)        | `qllama_transformer` itself, not a one-layer `qchain`: `P.tok_embeddings`'s table, the blocks at `P.layers.<i>`, `P.norm`, the int8 logits in Q(P) (`output` at the top; untied, the head's `qlinear` at `P.output`) |
 /// | `residual`                                      | `qresidual`: the inner layer's int8 form at `P.inner`, the sum in Q(P) |
 /// | `layer_norm`                                    | `qlayer_norm<Width, QIn, Q(P)>`                              |
 /// | `rms_norm`                                      | `qrms_norm<Width, QIn, Q(P)>`                                |
@@ -41,6 +44,33 @@
 /// The verified sorter in int8 is `ctattn::quantized_model<toy::sorter, toy::sorter_ranges>`, its value
 /// `ctattn::quantize<toy::sorter_ranges>(sorter_weights)` (examples/verified_model/int8_sorter.hpp).
 ///
+/// Example (a llama-style model, ctattn/quantized/llama.hpp: its ranges recorded and its int8 form made by the
+/// compiler, then one decoding step):
+/// \code
+///   using tiny = ctattn::llama_transformer<float, 8, 4, 1, 2, 1, 4, 4>;   // vocabulary 8, width 4, 1 block
+///   constexpr tiny weights = [] {
+///     tiny m{};
+///     ctattn::for_each_parameter(m, [](std::string_view, const auto& view) {
+///       for (std::size_t i = 0; i < view.size; ++i) view[i] = static_cast<float>(i % 5) / 4.0f - 0.5f;
+///     });
+///     return m;
+///   }();
+///   constexpr auto recorded = [] {
+///     ctattn::activation_ranges<40> ranges{};
+///     (void)ctattn::record_ranges(weights, std::array<int, 4>{1, 5, 2, 7}, ranges);
+///     return ranges;
+///   }();
+///   constexpr auto table = recorded.table();
+///   constexpr auto int8_tiny = ctattn::quantize<table>(weights);   // a qllama_transformer
+///   constexpr std::size_t next = [] {
+///     decltype(int8_tiny)::decode_state<4> state{};
+///     decltype(int8_tiny)::logits_row logits{};
+///     (void)int8_tiny.step(1, state, logits);
+///     return ctattn::greedy_token(logits);
+///   }();
+///   static_assert(next < 8);
+/// \endcode
+///
 /// Example (a model on matrices; its ranges as a generated header would hold them):
 /// \code
 ///   struct classifier : ctattn::model<classifier> {
@@ -64,6 +94,7 @@
 #include "ctattn/layers.hpp"
 #include "ctattn/quantized/embedding.hpp"
 #include "ctattn/quantized/feed_forward.hpp"
+#include "ctattn/quantized/llama.hpp"
 #include "ctattn/quantized/patch.hpp"
 #include "ctattn/quantized/points.hpp"
 #include "ctattn/quantized/pool.hpp"
@@ -546,6 +577,10 @@ struct gated_feed_forward_points {
   weight_format weights = weight_format::int8;
   weight_granularity granularity = weight_granularity::per_channel;
 };
+// A llama block's own points: the first sum and the block's output (its sublayers read theirs at their paths).
+struct llama_block_points {
+  quantization sum1, output;
+};
 struct linear_points {
   quantization output;
   weight_format weights = weight_format::int8;
@@ -588,6 +623,12 @@ template <typename L, typename Points>
     return attention_layer_points{point(points::query),   point(points::key),    point(points::value),
                                   point(points::context), point(points::scores), output(),
                                   options.softmax,        options.weights,       options.granularity};
+  } else if constexpr (is_llama_attention<L>) {
+    return llama_attention_quantizations{point(points::query),  point(points::key),     point(points::value),
+                                         point(points::scores), point(points::context), output(),
+                                         options.softmax,       options.weights,        options.granularity};
+  } else if constexpr (is_llama_block<L>) {
+    return llama_block_points{point(points::sum1), output()};
   } else if constexpr (is_feed_forward<L>) {
     return feed_forward_points{point(points::hidden), point(points::activation), output(), options.weights,
                                options.granularity};
@@ -655,7 +696,8 @@ template <typename L>
     return has_linear_weights<std::remove_cvref_t<decltype(std::declval<const L&>().inner)>>();
   } else {
     return is_float_linear<L> || is_patch_embedding<L> || is_attention_layer<L> || is_feed_forward<L> ||
-           is_gated_feed_forward<L> || is_encoder_layer<L> || is_decoder_layer<L>;
+           is_gated_feed_forward<L> || is_encoder_layer<L> || is_decoder_layer<L> || is_llama_attention<L> ||
+           is_llama_block<L> || is_llama_transformer<L>;
   }
 }
 
@@ -747,6 +789,27 @@ using override_rule = typename override_rule_of<Ranges, M, Int16>::type;
 // short instantiation chain.
 template <const auto& Ranges, typename L>
 [[nodiscard]] constexpr parameter_name first_missing_layer_point(const parameter_name& path) noexcept;
+// The first point a llama block's or model's sublayers read and `Ranges` lacks, each at its path (the block's
+// norms, attention and feed-forward block; the model's token table, blocks, final norm and untied head).
+template <const auto& Ranges, typename L>
+[[nodiscard]] constexpr parameter_name first_missing_llama_point(const parameter_name& path) noexcept {
+  parameter_name missing{};
+  const auto at = [&]<typename Sublayer>(std::type_identity<Sublayer>, std::string_view name) {
+    if (missing.length == 0) missing = first_missing_layer_point<Ranges, Sublayer>(point_name(path, name));
+  };
+  if constexpr (is_llama_block<L>) {
+    at(std::type_identity<decltype(L::attention_norm)>{}, points::attention_norm);
+    at(std::type_identity<decltype(L::attention)>{}, points::attention);
+    at(std::type_identity<decltype(L::ffn_norm)>{}, points::ffn_norm);
+    at(std::type_identity<decltype(L::feed_forward)>{}, points::feed_forward);
+  } else {
+    at(std::type_identity<decltype(L::tok_embeddings)>{}, points::tok_embeddings);
+    at(std::type_identity<decltype(L::layers)>{}, points::layers);
+    at(std::type_identity<decltype(L::norm)>{}, points::norm);
+    if constexpr (!L::tied) at(std::type_identity<decltype(L::output)>{}, points::output);
+  }
+  return missing;
+}
 template <const auto& Ranges, typename C, std::size_t... I>
 [[nodiscard]] constexpr parameter_name first_missing_chain_point(const parameter_name& path,
                                                                  std::index_sequence<I...>) noexcept {
@@ -767,6 +830,9 @@ template <const auto& Ranges, typename L>
       const parameter_name inner =
           first_missing_layer_point<Ranges, std::remove_cvref_t<decltype(std::declval<const L&>().inner)>>(
               point_name(path, points::inner));
+      if (inner.length != 0) return inner;
+    } else if constexpr (is_llama_block<L> || is_llama_transformer<L>) {
+      const parameter_name inner = first_missing_llama_point<Ranges, L>(path);
       if (inner.length != 0) return inner;
     } else if constexpr (is_decoder_layer<L>) {
       const parameter_name root_path{};
@@ -822,7 +888,7 @@ inline constexpr bool has_int8_form =
     is_gated_feed_forward<L> || is_residual<L> || is_position_embedding<L> || is_class_token<L> ||
     is_patch_embedding<L> || std::is_same_v<L, class_token_pool> || std::is_same_v<L, mean_pool> ||
     is_float_layer_norm<L> || is_float_rms_norm<L> || is_float_linear<L> || activation_layer_type<L> ||
-    is_token_embedding<L>;
+    is_token_embedding<L> || is_llama_attention<L> || is_llama_block<L> || is_llama_transformer<L>;
 
 // The rules of quantizing a chain's elements I to the end: each has an int8 form (a position embedding right after a
 // token embedding is the pair's), a nested chain's elements in turn.
@@ -1010,6 +1076,52 @@ constexpr auto quantize_int16_inner(const L& layer) noexcept {
   }
 }
 
+// A llama block's int8 form, each sublayer's from its own points at its path (its norms int8 whatever the options
+// say: the llama layers have no 16x8 form); the sums' quantizations are the block's own points.
+template <const auto& Ranges, parameter_name Path, quantization QIn, typename L>
+[[nodiscard]] constexpr auto quantize_llama_block(const L& layer) noexcept {
+  constexpr llama_block_points q = points_of<Ranges, Path, QIn, L>;
+  constexpr activation_format int8 = activation_format::int8;
+  const auto attention_norm =
+      quantize_layer<Ranges, point_name(Path, points::attention_norm), QIn, int8>(layer.attention_norm);
+  using norm1 = std::remove_cvref_t<decltype(attention_norm)>;
+  const auto attention =
+      quantize_layer<Ranges, point_name(Path, points::attention), norm1::output_quantization, int8>(layer.attention);
+  const auto ffn_norm = quantize_layer<Ranges, point_name(Path, points::ffn_norm), q.sum1, int8>(layer.ffn_norm);
+  using norm2 = std::remove_cvref_t<decltype(ffn_norm)>;
+  const auto feed_forward =
+      quantize_layer<Ranges, point_name(Path, points::feed_forward), norm2::output_quantization, int8>(
+          layer.feed_forward);
+  return qllama_block<std::remove_cvref_t<decltype(attention)>, std::remove_cvref_t<decltype(feed_forward)>, norm1,
+                      norm2, q.sum1, q.output>{attention, feed_forward, attention_norm, ffn_norm};
+}
+
+// A llama model's int8 form: the token table alone (`qtoken_embedding`), the blocks' chain fed by it, the final norm
+// and, untied, the head's qlinear; the logits in Q(Path) (the head's output, untied).
+template <const auto& Ranges, parameter_name Path, typename L>
+[[nodiscard]] constexpr auto quantize_llama_transformer(const L& layer) noexcept {
+  constexpr activation_format int8 = activation_format::int8;
+  const auto embedding =
+      quantize_layer<Ranges, point_name(Path, points::tok_embeddings), quantization{1.0}, int8>(layer.tok_embeddings);
+  using embedding_type = std::remove_cvref_t<decltype(embedding)>;
+  const auto blocks =
+      quantize_layer<Ranges, point_name(Path, points::layers), embedding_type::output_quantization, int8>(layer.layers);
+  using blocks_type = std::remove_cvref_t<decltype(blocks)>;
+  const auto norm =
+      quantize_layer<Ranges, point_name(Path, points::norm), blocks_type::output_quantization, int8>(layer.norm);
+  using norm_type = std::remove_cvref_t<decltype(norm)>;
+  if constexpr (L::tied) {
+    return qllama_transformer<L::layer_count, embedding_type, blocks_type, norm_type, detail::tied_head,
+                              points_of<Ranges, Path, quantization{1.0}, L>.output>{embedding, blocks, norm, {}};
+  } else {
+    const auto head =
+        quantize_layer<Ranges, point_name(Path, points::output), norm_type::output_quantization, int8>(layer.output);
+    using head_type = std::remove_cvref_t<decltype(head)>;
+    return qllama_transformer<L::layer_count, embedding_type, blocks_type, norm_type, head_type,
+                              head_type::output_quantization>{embedding, blocks, norm, head};
+  }
+}
+
 // The int8 or 16x8 form of one float layer at Path, fed by QIn, its activations of format F (see the table of this
 // header; only the layers with a 16x8 form are given int16).
 template <const auto& Ranges, parameter_name Path, quantization QIn, activation_format F, typename L>
@@ -1020,6 +1132,12 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return result;
   } else if constexpr (is_encoder_layer<L>) {
     return quantize_encoder_layer<points_of<Ranges, Path, QIn, L, F>>(layer);
+  } else if constexpr (is_llama_attention<L>) {
+    return quantize_llama_attention<QIn, points_of<Ranges, Path, QIn, L>>(layer);
+  } else if constexpr (is_llama_block<L>) {
+    return quantize_llama_block<Ranges, Path, QIn>(layer);
+  } else if constexpr (is_llama_transformer<L>) {
+    return quantize_llama_transformer<Ranges, Path>(layer);
   } else if constexpr (is_decoder_layer<L>) {
     return quantize_decoder_layer<points_of<Ranges, Path, QIn, L>>(layer);
   } else if constexpr (is_attention_layer<L>) {
@@ -1237,7 +1355,7 @@ namespace detail {
 // The input quantization of a single layer of type L quantized in format F (a token embedding takes ids).
 template <const auto& Ranges, typename L, activation_format F>
 [[nodiscard]] constexpr quantization single_layer_input() noexcept {
-  if constexpr (detail::is_token_embedding<L>) {
+  if constexpr (detail::is_token_embedding<L> || detail::is_llama_transformer<L>) {
     return quantization{1.0};
   } else {
     return detail::quantization_at<Ranges, detail::point_name(parameter_name{}, points::input), F>;
@@ -1247,10 +1365,16 @@ template <const auto& Ranges, typename L>
 [[nodiscard]] constexpr auto quantize_single_layer(const L& layer) noexcept {
   constexpr activation_format format = layer_format<L>(Ranges, {}, activation_format::int8);
   constexpr quantization input = single_layer_input<Ranges, L, format>();
-  using int8_layer = decltype(detail::quantize_layer<Ranges, parameter_name{}, input, format>(layer));
-  qchain<int8_layer> result{};
-  detail::slot<0>(result.layers) = detail::quantize_layer<Ranges, parameter_name{}, input, format>(layer);
-  return result;
+  if constexpr (is_llama_transformer<L>) {
+    // Rationale: the model itself, not a qchain of it: its `step`, `decode_state` and `decode_footprint` are what a
+    // decoder is used by, and a chain has none of them.
+    return detail::quantize_layer<Ranges, parameter_name{}, input, format>(layer);
+  } else {
+    using int8_layer = decltype(detail::quantize_layer<Ranges, parameter_name{}, input, format>(layer));
+    qchain<int8_layer> result{};
+    detail::slot<0>(result.layers) = detail::quantize_layer<Ranges, parameter_name{}, input, format>(layer);
+    return result;
+  }
 }
 }  // namespace detail
 

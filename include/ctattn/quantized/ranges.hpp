@@ -28,6 +28,7 @@
 /// | `gated_feed_forward`         | `<path>.w1`, `.activation` (the gate), `.w3`, `.product`; w2's output under `<path>` |
 /// | `residual`                   | the inner layer's points and output under `<path>.inner`; the sum under `<path>` |
 /// | `transformer_decoder_layer`  | as an encoder layer's, then `.cross_query`, `.cross_key`, `.cross_value`, `.cross_scores`, `.cross_context`, `.cross_attention` (the attention over the memory), `.sum2`, `.norm3` (post-norm: `.sum3`); the memory as `memory` (given with `ctattn::with_memory`) |
+/// | `llama_attention`, `llama_block`, `llama_transformer` | ctattn/quantized/llama.hpp's table: `<path>.query` (projected and rotated), ...; `<path>.attention_norm`, `<path>.attention.query`, ..., `<path>.sum1`, `<path>.ffn_norm`, `<path>.feed_forward.w1`, ...; `<path>.tok_embeddings.weight`, `<path>.layers.0...`, `<path>.norm` |
 /// | `transformer_encoder_layer`  | `<path>.norm1`, `.query`, `.key`, `.value`, `.scores` (q k^T / sqrt(d_head), the keys the mask lets each query see), `.context` (the heads side by side), `.attention` (W_O's output), `.sum1`, `.norm2`, `.hidden`, `.activation`, `.feed_forward`; post-norm: `.norm1` is LayerNorm(`.sum1`), `.sum2` (norm1 + feed_forward) replaces `.norm2` (whose output is the layer's) |
 ///
 /// Every computation is the float layer's own (its sublayers' `forward`), so the recorded output is the float
@@ -44,6 +45,7 @@
 #include <cstddef>
 #include <limits>
 #include <string_view>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 
@@ -51,6 +53,7 @@
 #include "ctattn/layers.hpp"
 #include "ctattn/math/sqrt.hpp"
 #include "ctattn/quantized/calibrate.hpp"
+#include "ctattn/quantized/llama.hpp"
 #include "ctattn/quantized/points.hpp"
 #include "ctattn/quantized/rules.hpp"
 #include "ctattn/quantized/transformer.hpp"
@@ -184,14 +187,33 @@ inline constexpr bool is_patch_embedding<patch_embedding_1d<T, C, K, D, B>> = tr
 template <typename T, std::size_t C, std::size_t H, std::size_t W, std::size_t PH, std::size_t PW, auto D, bool B>
 inline constexpr bool is_patch_embedding<patch_embedding_2d<T, C, H, W, PH, PW, D, B>> = true;
 
+// The llama layers (ctattn/layers/llama.hpp) in PyTorch's out x in layout, the one their int8 forms take (as
+// `is_float_linear`'s).
+template <typename L>
+inline constexpr bool is_llama_attention = false;
+template <typename T, auto D, std::size_t H, std::size_t KVH, std::size_t P, rotary_layout R, std::size_t B>
+inline constexpr bool is_llama_attention<llama_attention<T, D, H, KVH, P, R, B, out_by_in>> = true;
+template <typename L>
+inline constexpr bool is_llama_block = false;
+template <typename T, auto D, std::size_t H, std::size_t KVH, auto F, std::size_t P, rotary_layout R, std::size_t B>
+inline constexpr bool is_llama_block<llama_block<T, D, H, KVH, F, P, R, B, out_by_in>> = true;
+template <typename L>
+inline constexpr bool is_llama_transformer = false;
+template <typename T, std::size_t V, auto D, std::size_t N, std::size_t H, std::size_t KVH, auto F, std::size_t P,
+          bool Tied, rotary_layout R, std::size_t B>
+inline constexpr bool is_llama_transformer<llama_transformer<T, V, D, N, H, KVH, F, P, Tied, R, B>> = true;
+
 // The scaled scores q_h k_h^T / sqrt(d_head) of every head, over the keys `mask` lets each query see, widened into
 // the range named `name`.
 // Rationale: sums in double over the float q and k, not through the kernel tier: this is calibration, run once on
 // the host or in a constant expression, where the range's accuracy matters and the attention kernels (which fuse
 // the scores into the softmax) keep no scores to read.
-template <std::size_t Heads, typename Mask, typename Q, typename K, typename Ranges>
+// Query head h scores the keys of key/value head h / (Heads / KeyValueHeads) (grouped-query attention; one each when
+// they are as many).
+template <std::size_t Heads, typename Mask, typename Q, typename K, typename Ranges, std::size_t KeyValueHeads = Heads>
 constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, const K& k, const Mask& mask) noexcept {
   constexpr std::size_t d = Q::cols / Heads;
+  constexpr std::size_t group = Heads / KeyValueHeads;
   const double scale = 1.0 / math::sqrt(static_cast<double>(d));
   basic_matrix<double, Q::rows, K::rows> scores{};
   for (std::size_t h = 0; h < Heads; ++h) {
@@ -201,8 +223,8 @@ constexpr void widen_scores(Ranges& ranges, std::string_view name, const Q& q, c
         bool seen = j >= visible.begin && j < visible.end;
         if constexpr (Mask::checks_each_key) seen = seen && mask.allowed(i, j);
         double s = 0.0;
-        for (std::size_t c = h * d; c < (h + 1) * d; ++c) {
-          s += static_cast<double>(q.elements[i][c]) * static_cast<double>(k.elements[j][c]);
+        for (std::size_t c = 0; c < d; ++c) {
+          s += static_cast<double>(q.elements[i][h * d + c]) * static_cast<double>(k.elements[j][h / group * d + c]);
         }
         // Rationale: a masked key is NaN, which observed_range skips; the visible ones of every head widen the range.
         scores.elements[i][j] = seen ? s * scale : std::numeric_limits<double>::quiet_NaN();
@@ -285,19 +307,37 @@ using chain_forward_rules =
 // recorded. The last block's norm (post-norm) or sum (pre-norm) is the layer's output, recorded by the caller.
 template <typename L>
 inline constexpr std::size_t last_block = attends_to_memory<L> ? 3 : 2;  // a decoder layer's third, an encoder's second
+// A llama block's norms are named as its members (`attention_norm`, `ffn_norm`), and it is pre-norm.
+template <typename L>
+[[nodiscard]] constexpr std::string_view block_norm_point(std::size_t k) noexcept {
+  if constexpr (is_llama_block<L>) {
+    return k == 1 ? points::attention_norm : points::ffn_norm;
+  } else {
+    return points::norm_point(k);
+  }
+}
+template <typename L>
+inline constexpr bool block_norm_first = [] {
+  if constexpr (is_llama_block<L>) {
+    return true;
+  } else {
+    return bool{L::norm_first};
+  }
+}();
 template <typename L, typename Ranges>
 constexpr auto recording_blocks(const L& layer, Ranges& ranges, const parameter_name& path) noexcept {
   const auto steps = layer.blocks();
+  constexpr bool norm_first = block_norm_first<L>;
   return block_steps{[&ranges, &path, steps](auto at_block, const auto& in) {
                        const auto normed = steps.norm(at_block, in);
-                       if (L::norm_first || decltype(at_block)::value != last_block<L>) {
-                         ranges.widen(point_name(path, points::norm_point(decltype(at_block)::value)).view(), normed);
+                       if (norm_first || decltype(at_block)::value != last_block<L>) {
+                         ranges.widen(point_name(path, block_norm_point<L>(decltype(at_block)::value)).view(), normed);
                        }
                        return normed;
                      },
                      [&ranges, &path, steps](auto at_block, const auto& in, const auto& addend) {
                        const auto sum = steps.add(at_block, in, addend);
-                       if (!L::norm_first || decltype(at_block)::value != last_block<L>) {
+                       if (!norm_first || decltype(at_block)::value != last_block<L>) {
                          ranges.widen(point_name(path, points::sum_point(decltype(at_block)::value)).view(), sum);
                        }
                        return sum;
@@ -355,6 +395,64 @@ constexpr auto record_decoder_layer(const L& layer, const X& x, Ranges& ranges, 
   return y;
 }
 
+// A llama attention's points under `path` (ctattn/quantized/llama.hpp's table) and its output: the float layer's
+// forward with an observer, so that the output is `forward`'s, bit for bit. The query and the key are widened by the
+// projections and by their rotations, the rows the int8 rotation writes in the projection's quantization.
+template <std::size_t Heads, std::size_t KeyValueHeads, typename Ranges>
+struct llama_attention_recorder {
+  Ranges& ranges;
+  const parameter_name& path;
+  template <typename Q, typename K, typename V>
+  constexpr void projected(const Q& q, const K& k, const V& v) const noexcept {
+    ranges.widen(point_name(path, points::query).view(), q);
+    ranges.widen(point_name(path, points::key).view(), k);
+    ranges.widen(point_name(path, points::value).view(), v);
+  }
+  template <typename Q, typename K, typename C>
+  constexpr void attended(const Q& q, const K& k, const C& concat) const noexcept {
+    ranges.widen(point_name(path, points::query).view(), q);
+    ranges.widen(point_name(path, points::key).view(), k);
+    widen_scores<Heads, causal_mask, Q, K, Ranges, KeyValueHeads>(ranges, point_name(path, points::scores).view(), q, k,
+                                                                  causal);
+    ranges.widen(point_name(path, points::context).view(), concat);
+  }
+};
+template <typename L, typename X, typename Ranges>
+constexpr auto record_llama_attention(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
+  const auto y = layer.observed_forward(llama_attention_recorder<L::heads, L::key_value_heads, Ranges>{ranges, path},
+                                        with_extents<X::row_extent, L::input_extent>(x));
+  ranges.widen(output_name(path), y);
+  return y;
+}
+
+// A llama block's points (`.attention_norm`, the attention's under `.attention`, `.sum1`, `.ffn_norm`, the
+// feed-forward block's under `.feed_forward`) and its output: the block's flow with the recording steps.
+template <typename L, typename X, typename Ranges>
+constexpr auto record_llama_block(const L& layer, const X& x, Ranges& ranges, const parameter_name& path) noexcept {
+  using result = basic_matrix<typename L::value_type, X::row_extent, L::output_extent>;
+  const result y = residual_blocks<true>(
+      recording_blocks(layer, ranges, path), with_extents<X::row_extent, L::output_extent>(x),
+      [&](const result& in) { return record(layer.attention, in, ranges, point_name(path, points::attention)); },
+      [&](const result& in) { return record(layer.feed_forward, in, ranges, point_name(path, points::feed_forward)); });
+  ranges.widen(output_name(path), y);
+  return y;
+}
+
+// A llama model's points: its token table (`.tok_embeddings.weight`), its blocks' under `.layers.<i>`, `.norm`, and
+// the logits under its path (untied, also under `.output`, the head's name).
+template <typename L, typename X, typename Ranges>
+constexpr auto record_llama_transformer(const L& layer, const X& ids, Ranges& ranges,
+                                        const parameter_name& path) noexcept {
+  const auto x = record(layer.tok_embeddings, ids, ranges, point_name(path, points::tok_embeddings));
+  const auto h = record(layer.layers, x, ranges, point_name(path, points::layers));
+  const auto normed = record(layer.norm, h, ranges, point_name(path, points::norm));
+  basic_matrix<typename L::value_type, std::tuple_size_v<X>, L::output_extent> logits{};
+  layer.template head<arithmetic_of<>>(logits, normed);
+  if constexpr (!L::tied) ranges.widen(point_name(path, points::output).view(), logits);
+  ranges.widen(output_name(path), logits);
+  return logits;
+}
+
 // One layer: its output under `path`, and its own points under `path.point`. `options` carry a decoder's memory
 // and masks.
 template <typename L, typename X, typename Ranges, typename... Options>
@@ -370,6 +468,12 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     return y;
   } else if constexpr (is_encoder_layer<L>) {
     return record_encoder_layer(layer, x, ranges, path);
+  } else if constexpr (is_llama_attention<L>) {
+    return record_llama_attention(layer, x, ranges, path);
+  } else if constexpr (is_llama_block<L>) {
+    return record_llama_block(layer, x, ranges, path);
+  } else if constexpr (is_llama_transformer<L>) {
+    return record_llama_transformer(layer, x, ranges, path);
   } else if constexpr (is_decoder_layer<L>) {
     return record_decoder_layer(layer, x, ranges, path, options...);
   } else if constexpr (is_feed_forward<L>) {
