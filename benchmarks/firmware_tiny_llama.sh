@@ -2,10 +2,11 @@
 # A tiny language model on Cortex-M boards, ctattn against llama2.c: the image tiny_llama_llama2c
 # (benchmarks/firmware/tiny_llama_llama2c.cpp), the stories260K-shaped model of firmware/models/tiny_llama.hpp
 # generating 16 tokens after an 8-token prompt (23 steps) by ctattn (exact arithmetic, and fast where the board has a
-# SIMD backend) and by llama2.c's run.c, same weights, same tokens, under qemu-system-arm -icount shift=0, each side
-# built with the same flags at -Os and at -O2. Prints one markdown table: per board and level, each side's
-# instructions per step (per generated token), ctattn's best over run.c's, and ctattn's instructions per
-# multiply-accumulate. The image fails when ctattn's logits are not the build machine's or run.c's ids differ.
+# SIMD backend; int8) and by llama2.c's run.c (float) and runq.c (int8 weights in groups), same weights, same prompt,
+# under qemu-system-arm -icount shift=0, each side built with the same flags at -Os and at -O2. Prints one markdown
+# table: per board and level, each side's instructions per step (per token), ctattn's float (its best) over run.c's,
+# its int8 over runq.c's and over its float, and instructions per multiply-accumulate. The image fails when ctattn's
+# logits are not the build machine's, run.c's ids differ, or an int8 side strays (tiny_llama_llama2c.cpp says how far).
 # Usage: CTATTN_LLAMA2C_DIR=<llama2.c checkout> benchmarks/firmware_tiny_llama.sh [--write FILE] [board...]
 #        (default boards: m7 m55-helium, the boards with the tiny llama's images)
 #   --write FILE: the table, with the toolchain and llama2.c's commit, replaces FILE's block
@@ -29,7 +30,9 @@ boards=("$@")
 image=tiny_llama_llama2c
 status=0
 rows=()
-ratios=()
+float_ratios=()
+int8_ratios=()
+int8_float_ratios=()
 macs=""
 commas() { sed -E ':a; s/^([0-9]+)([0-9]{3})/\1,\2/; ta' <<< "$1"; }
 for board in "${boards[@]}"; do
@@ -65,24 +68,26 @@ for board in "${boards[@]}"; do
     per_step() { [[ ${1:-} =~ ^[0-9]+$ && $steps -gt 0 ]] && echo $(( ($1 + steps / 2) / steps )) || echo "-"; }
     exact=$(per_step "${kv[ctattn_exact]:-}")
     fast=$(per_step "${kv[ctattn_fast]:-}")
+    int8=$(per_step "${kv[ctattn_int8]:-}")
     run_c=$(per_step "${kv[run_c]:-}")
+    runq_c=$(per_step "${kv[runq_c]:-}")
     best=$exact
     [[ $fast =~ ^[0-9]+$ && $fast -lt $best ]] && best=$fast
-    ratio=-
-    per_mac=-
-    if [[ $best =~ ^[0-9]+$ && $run_c =~ ^[0-9]+$ ]]; then
-      ratio=$(awk -v n="$best" -v d="$run_c" 'BEGIN { printf "%.2f", n / d }')
-      per_mac=$(awk -v n="$best" -v d="$macs" 'BEGIN { printf "%.2f", n / d }')
-      ratios+=("$ratio")
-    fi
-    [[ ${kv[pass]:-no} == yes ]] || { ratio="$ratio (FAILED)"; status=1; }
+    ratio() { [[ $1 =~ ^[0-9]+$ && $2 =~ ^[0-9]+$ ]] && awk -v n="$1" -v d="$2" 'BEGIN { printf "%.2f", n / d }' || echo "-"; }
+    float_ratio=$(ratio "$best" "$run_c")
+    int8_ratio=$(ratio "$int8" "$runq_c")
+    int8_float=$(ratio "$int8" "$best")
+    [[ $float_ratio != - ]] && float_ratios+=("$float_ratio")
+    [[ $int8_ratio != - ]] && int8_ratios+=("$int8_ratio")
+    [[ $int8_float != - ]] && int8_float_ratios+=("$int8_float")
+    [[ ${kv[pass]:-no} == yes ]] || { float_ratio="$float_ratio (FAILED)"; status=1; }
     fast_cell=$(commas "$fast")
     [[ $fast == "$exact" ]] && fast_cell="(scalar board)"
-    rows+=("| \`$board\` | -$opt | $(commas "$exact") | $fast_cell | $(commas "$run_c") | $ratio | $per_mac |")
+    rows+=("| \`$board\` | -$opt | $(commas "$exact") | $fast_cell | $(commas "$int8") | $(commas "$run_c") | $(commas "$runq_c") | $float_ratio | $int8_ratio | $int8_float | $(ratio "$best" "$macs") | $(ratio "$int8" "$macs") |")
   done
 done
-table=$(echo "| board | level | ctattn exact | ctattn fast | llama2.c run.c | ctattn / run.c | ctattn per MAC |"
-        echo "|---|---|---:|---:|---:|---:|---:|"
+table=$(echo "| board | level | ctattn exact | ctattn fast | ctattn int8 | run.c | runq.c | float / run.c | int8 / runq.c | int8 / float | float per MAC | int8 per MAC |"
+        echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
         printf '%s\n' "${rows[@]}")
 echo "$table"
 if [[ -n $write_to ]]; then
@@ -98,7 +103,9 @@ if [[ -n $write_to ]]; then
     echo
     echo "$table"
     echo
-    echo "ctattn (its best arithmetic on the board) takes $(span "${ratios[@]}") of run.c's instructions."
+    echo "ctattn's float (its best arithmetic on the board) takes $(span "${float_ratios[@]}") of run.c's instructions," \
+         "its int8 $(span "${int8_ratios[@]}") of runq.c's (groups of 4: runq.c's group must divide 64, 172 and 32)" \
+         "and $(span "${int8_float_ratios[@]}") of its own float's."
   } | write_doc_block "$write_to" "firmware_tiny_llama.sh" || exit 1
 fi
 exit $status

@@ -8,7 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../../firmware/models/tiny_llama.hpp"
+#include "../../firmware/models/tiny_llama_int8.hpp"
 #include "../../firmware/runtime/board.hpp"
 #include "../../firmware/runtime/check_model.hpp"
 #include "../../firmware/runtime/report.hpp"
@@ -43,7 +43,12 @@ constexpr std::array<float, ctattn_bench::llama2c_floats> llama2c_weights = [] {
   return w;
 }();
 
+/// The int8 model, quantized by the compiler with the build machine's ranges (firmware/images/tiny_llama_int8.cpp's).
+constexpr tiny_llama::int8_model ctattn_int8_weights = ctattn::quantize<tiny_llama::ranges>(ctattn_weights);
+
 tiny_llama::state ctattn_state{};
+tiny_llama::int8_state ctattn_int8_state{};
+tiny_llama::int8_logits ctattn_int8_logits{};
 tiny_llama::logits_row ctattn_logits{};
 tiny_llama::generation computed{};
 
@@ -77,6 +82,26 @@ std::size_t llama2c_generation(const float* (*forward)(int, int)) noexcept {
   return made;
 }
 
+// ctattn's int8 generation, its int8 logits kept; `dequantize_int8` then writes them into `computed` as floats (out
+// of the timed run), so that the check compares them with float's.
+std::int8_t int8_rows[tiny_llama::steps][tiny_llama::vocabulary]{};
+std::size_t ctattn_int8_generation() noexcept {
+  return tiny_llama::generate(*opaque(&ctattn_int8_weights), ctattn_int8_state, ctattn_int8_logits,
+                              computed.tokens.data(), [](std::size_t step, const tiny_llama::int8_logits& row) {
+                                for (std::size_t j = 0; j < tiny_llama::vocabulary; ++j)
+                                  int8_rows[step][j] = row.elements[0][j];
+                              });
+}
+void dequantize_int8() noexcept {
+  constexpr auto q = tiny_llama::int8_logits::quant;
+  for (std::size_t s = 0; s < tiny_llama::steps; ++s) {
+    for (std::size_t j = 0; j < tiny_llama::vocabulary; ++j) {
+      computed.logits[s][j] = static_cast<float>(q.scale() * (int8_rows[s][j] - q.zero_point));
+    }
+  }
+}
+
+[[gnu::noinline]] std::size_t run_ctattn_int8() noexcept { return ctattn_int8_generation(); }
 [[gnu::noinline]] std::size_t run_ctattn_exact() noexcept { return ctattn_generation(ctattn::exact_arithmetic); }
 [[gnu::noinline]] std::size_t run_ctattn_fast() noexcept { return ctattn_generation(ctattn::fast_arithmetic); }
 [[gnu::noinline]] std::size_t run_llama2c_run() noexcept { return llama2c_generation(llama2c_run_forward); }
@@ -98,13 +123,14 @@ enum class check {
               // a quarter of the exact logits' spread at that step
 };
 
-// One side's generation, timed and painted, then checked.
-side_result measure(const char* name, std::size_t (*run)(), check how) noexcept {
+// One side's generation, timed and painted, then (`after`, untimed: its logits made comparable) checked.
+side_result measure(const char* name, std::size_t (*run)(), check how, void (*after)() = nullptr) noexcept {
   check_result timing{};
   std::size_t made = 0;
   const std::uintptr_t top = stack::pointer();
   stack::paint();
   detail::time_inference(timing, [&] { made = run(); }, 1);
+  if (after != nullptr) after();
   side_result r{timing.instructions, stack::used_below(top), made == tiny_llama::generated};
   std::size_t same_ids = 0;
   while (same_ids < made && computed.tokens[same_ids] == tiny_llama::expected_tokens[same_ids]) ++same_ids;
@@ -160,6 +186,7 @@ int main() {
   if constexpr (!detail::same_text(ctattn::simd_backend_name, "scalar")) {
     fast = measure("ctattn fast", run_ctattn_fast, check::close);
   }
+  const side_result int8 = measure("ctattn int8", run_ctattn_int8, check::quantized, dequantize_int8);
   const side_result run_c = measure("llama2.c run.c", run_llama2c_run, check::close);
   // runq.c's groups must divide 64, 172 and 32: 4 (its export would pick 64, which leaves hidden 172 in part).
   constexpr int group_size = 4;
@@ -168,11 +195,11 @@ int main() {
     return 1;
   }
   const side_result runq_c = measure("llama2.c runq.c (int8, groups of 4)", run_llama2c_runq, check::quantized);
-  const bool pass = exact.pass && fast.pass && run_c.pass && runq_c.pass;
+  const bool pass = exact.pass && fast.pass && int8.pass && run_c.pass && runq_c.pass;
   // Two lines (a report line holds 120 characters): benchmarks/firmware_tiny_llama.sh reads both.
   (report_line{} << "result: steps=" << static_cast<std::uint32_t>(tiny_llama::steps)
-                 << " macs=" << static_cast<std::uint32_t>(tiny_llama::multiply_adds_per_token)
-                 << " ctattn_exact=" << exact.instructions << " ctattn_fast=" << fast.instructions)
+                 << " macs=" << static_cast<std::uint32_t>(tiny_llama::multiply_adds_per_token) << " ctattn_exact="
+                 << exact.instructions << " ctattn_fast=" << fast.instructions << " ctattn_int8=" << int8.instructions)
       .end();
   (report_line{} << "result: run_c=" << run_c.instructions << " runq_c=" << runq_c.instructions
                  << " pass=" << (pass ? "yes" : "no"))

@@ -85,9 +85,9 @@ struct generation {
 
 /// Runs the prompt and the greedy generation through `m.step` with `options` (an arithmetic), from an empty
 /// `s`; `record(step, logits)` sees every step's logits. Returns the number of generated ids (`generated` unless a
-/// step failed).
-template <typename Record, typename... Options>
-constexpr std::size_t generate(const model& m, state& s, logits_row& logits, std::uint16_t* tokens, Record&& record,
+/// step failed). `M` is the float model or its int8 form (tiny_llama_int8.hpp), with their decode states and rows.
+template <typename M, typename State, typename Logits, typename Record, typename... Options>
+constexpr std::size_t generate(const M& m, State& s, Logits& logits, std::uint16_t* tokens, Record&& record,
                                const Options&... options) noexcept {
   s.clear();
   std::size_t token = prompt[0];
@@ -103,6 +103,16 @@ constexpr std::size_t generate(const model& m, state& s, logits_row& logits, std
     }
   }
   return made;
+}
+
+/// The calibration sequences the int8 model's ranges are recorded over (firmware/tools/tiny_llama_ranges.cpp): the
+/// prompt followed by the float model's own greedy continuation, and three sequences of ids from `seeds`.
+inline constexpr std::uint32_t calibration_seeds[] = {11, 12, 13};
+constexpr std::array<int, steps> calibration_ids(std::uint32_t seed) noexcept {
+  synthetic::values v{seed};
+  std::array<int, steps> ids{};
+  for (auto& id : ids) id = static_cast<int>((v.next() + 1.0f) * (vocabulary / 2)) % static_cast<int>(vocabulary);
+  return ids;
 }
 
 }  // namespace ctattn_firmware::models::tiny_llama
