@@ -7,7 +7,7 @@
 
    | function                             | what                                                             |
    |--------------------------------------|------------------------------------------------------------------|
-   | `llama2c_runq_setup(w, shape, gs)`   | the Transformer over `w` quantized in groups of `gs` (it must divide dim, hidden_dim and the key/value width) |
+   | `llama2c_runq_setup(w, shape, gs)`   | the Transformer over `w` quantized in groups of `gs` (at least 4, dividing dim, hidden_dim and the key/value width) |
    | `llama2c_runq_forward(tok, pos)`     | runq.c's `forward`: the logits of the next token                 |  */
 #define TESTING /* runq.c's main() is left out */
 #define _POSIX_C_SOURCE 200809L
@@ -59,6 +59,7 @@ enum {
   runq_kv_floats = llama2c_kv_dim * llama2c_dim,
   runq_ffn_floats = llama2c_hidden * llama2c_dim,
   runq_embedding_floats = llama2c_vocabulary * llama2c_dim,
+  runq_smallest_group = 4,
   runq_matrix_floats =
       runq_embedding_floats + llama2c_layers * (2 * runq_q_floats + 2 * runq_kv_floats + 3 * runq_ffn_floats)
 };
@@ -71,7 +72,8 @@ static float llama2c_runq_xs[llama2c_hidden], llama2c_runq_hs[llama2c_hidden];
 static float llama2c_runq_k[llama2c_kv_dim], llama2c_runq_v[llama2c_kv_dim];
 static float llama2c_runq_embedding[runq_embedding_floats];
 static int8_t llama2c_runq_values[runq_matrix_floats];
-static float llama2c_runq_scales[runq_matrix_floats];
+/* A scale per group: the smallest group the set-up takes is runq_smallest_group. */
+static float llama2c_runq_scales[runq_matrix_floats / runq_smallest_group];
 static QuantizedTensor llama2c_runq_tensors[1 + 7 * llama2c_layers];
 
 /* Quantizes n floats at `from` into the next free values and scales, as tensor `t`. */
@@ -91,7 +93,7 @@ int llama2c_runq_setup(const float* weights, const int shape[7], int group_size)
   c->n_kv_heads = shape[4];
   c->vocab_size = shape[5];
   c->seq_len = shape[6];
-  if (!llama2c_shape_fits(shape) || group_size <= 0 || llama2c_dim % group_size != 0 ||
+  if (!llama2c_shape_fits(shape) || group_size < runq_smallest_group || llama2c_dim % group_size != 0 ||
       llama2c_hidden % group_size != 0 || llama2c_kv_dim % group_size != 0) {
     return 0;
   }
