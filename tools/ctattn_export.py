@@ -54,7 +54,7 @@ SUPPORTED = ("nn.Linear, nn.Conv1d and nn.Conv2d (stride = kernel, no padding: a
              "Torch-KWT writes them (a ModuleList pair of wrappers with `norm` and `fn`: attention with to_qkv, "
              "heads, to_out; feed-forward Linear, activation, Linear; x + fn(norm(x))), and llama-style language "
              "models laid out as llama2.c's Transformer (tok_embeddings, layers of attention.wq/wk/wv/wo, "
-             "feed_forward.w1/w2/w3, attention_norm and ffn_norm, norm, output; float only) or as transformers' "
+             "feed_forward.w1/w2/w3, attention_norm and ffn_norm, norm, output) or as transformers' "
              "LlamaForCausalLM (model.embed_tokens, model.layers of self_attn.q_proj/k_proj/v_proj/o_proj, "
              "mlp.gate_proj/up_proj/down_proj, input_layernorm and post_attention_layernorm, model.norm, lm_head)")
 
@@ -833,8 +833,6 @@ class Declarations:
                                   f"freqs_sin nor params.max_seq_len; give the model one of them")
         self.note_first(names["embed"], "ids")
         self.llama_model = {"positions": positions, "tied": tied, "state": state, "vocabulary": vocab}
-        self.quantizable.append("int8 llama-style models are not exported yet (issue 36): ctattn has no int8 form "
-                                "of ctattn::llama_transformer")
         return (f"ctattn::llama_transformer<float, {vocab}, {d}, {len(layers)}, {heads}, {kv}, {hidden}, "
                 f"{positions}, {str(tied).lower()}{rotary}>")
 
@@ -1610,6 +1608,23 @@ def check_model_kind(module, decl: "Declarations", tgt_mask: str, int8: bool) ->
         raise ExportError("--int8: " + "; ".join(decl.quantizable) + " (export the float model without --int8)")
 
 
+def check_llama_int8(decl: "Declarations", activations: str, overrides: list) -> None:
+    """The --int8 options a llama-style model cannot take: its int8 layers (ctattn/quantized/llama.hpp) have no 16x8
+    form, and ctattn::quantize, which quantizes a llama_transformer as one layer, does not check that a per-layer
+    override names one of its layers (a misspelt path would be ignored)."""
+    if decl.llama_model is None:
+        return
+    if activations == "int16":
+        raise ExportError("--activations int16: a llama-style model (ctattn::llama_transformer) has no 16x8 form: "
+                          "ctattn's int8 llama layers take int8 activations only; export it with int8 activations "
+                          "(the default)")
+    if overrides:
+        raise ExportError(f"--layer-weights {overrides[0][0]}: a llama-style model (ctattn::llama_transformer) is "
+                          f"quantized with one weight format for all its layers, as ctattn::quantize does not check "
+                          f"that an override names one of its layers; give the model's with --weight-format and "
+                          f"--per-tensor")
+
+
 class Inputs:
     """The model's inputs as PyTorch takes them (`shape`) and as the C++ model does (`length` rows of `width`
     columns, or `length` token ids): random ones from the export's generator, given ones checked, and the rows
@@ -1782,37 +1797,44 @@ def golden_outputs(run, decl: "Declarations", inputs: Inputs, golden_inputs: lis
     return outputs
 
 
-def greedy_golden(run, decl: "Declarations", first, log) -> dict:
+def greedy_golden(run, decl: "Declarations", first, log, int8: bool = False) -> dict:
     """Greedy decoding of a llama-style model as llama2.c's generate does it at temperature 0: a prompt (the first
     golden input's first 3 ids), then each next id torch.argmax over the logits of the whole sequence so far, as
-    many as fit the positions (up to 4). The C++ test feeds the prompt through `step` and checks that
-    `greedy_token` picks the same ids."""
+    many as fit the positions, up to 16. The C++ test feeds the prompt through `step` and checks that `greedy_token`
+    picks the same ids (the int8 model's where PyTorch's margin exceeds twice its error). `margins`: each pick's gap between the two largest logits (the int8 test checks the int8 model's picks
+    where the gap is larger than twice its error)."""
     torch, _ = torch_modules()
     ids = [int(v) for v in first.reshape(-1).tolist()]
     prompt = ids[:min(3, len(ids))]
-    steps = min(4, decl.llama_model["positions"] - len(prompt))
-    sequence, picked, margin = list(prompt), [], math.inf
+    steps = min(16, decl.llama_model["positions"] - len(prompt))
+    sequence, picked, margins = list(prompt), [], []
     for _ in range(steps):
         y = run(torch.tensor([sequence]))
         row = y.reshape(len(sequence), -1)[-1]
         top = torch.topk(row, 2).values
-        margin = min(margin, float(top[0] - top[1]))
+        margins.append(float(top[0] - top[1]))
         picked.append(int(torch.argmax(row)))
         sequence.append(picked[-1])
     log(f"ctattn-export: greedy decoding: {picked} after the prompt {prompt} (torch.argmax over the whole "
-        f"sequence's logits; smallest gap between the two largest logits {margin:.3g})")
-    return {"prompt": prompt, "tokens": picked}
+        f"sequence's logits; smallest gap between the two largest logits {min(margins, default=math.inf):.3g})")
+    return {"prompt": prompt, "tokens": picked, "margins": margins}
 
 
-def greedy_block(greedy: dict | None) -> str:
-    """The greedy-decoding golden of a llama-style model: the prompt and the ids PyTorch picked after it."""
+def greedy_block(greedy: dict | None, int8: bool = False) -> str:
+    """The greedy-decoding golden of a llama-style model: the prompt and the ids PyTorch picked after it; with
+    `int8`, each pick's margin too."""
     if greedy is None:
         return ""
-    prompt, tokens = greedy["prompt"], greedy["tokens"]
-    return (f"/// Greedy decoding: the prompt, and the ids torch.argmax picked after it (each over the logits of the "
+    prompt, tokens, margins = greedy["prompt"], greedy["tokens"], greedy["margins"]
+    text = (f"/// Greedy decoding: the prompt, and the ids torch.argmax picked after it (each over the logits of the "
             f"whole sequence so far).\n"
             f"inline constexpr std::array<int, {len(prompt)}> prompt{{{', '.join(map(str, prompt))}}};\n"
             f"inline constexpr std::array<int, {len(tokens)}> greedy{{{', '.join(map(str, tokens))}}};\n")
+    if int8:
+        text += (f"/// Each pick's margin: PyTorch's largest logit minus its second.\n"
+                 f"inline constexpr std::array<float, {len(margins)}> greedy_margins{{"
+                 f"{', '.join(float_literal(m) for m in margins)}}};\n")
+    return text
 
 
 def proof_plan(module, decl: "Declarations", name: str, length: int, proof: str, int8: bool, log,
@@ -1937,7 +1959,7 @@ def write_files(plan: Plan, module, decl: "Declarations", inputs: Inputs, golden
                                    f"(torch {torch.__version__})."),
         "inputs": inputs.block("inputs", golden["inputs"]),
         "memories": inputs.memories_block("memories", golden["memories"]),
-        "greedy": greedy_block(golden.get("greedy")),
+        "greedy": greedy_block(golden.get("greedy"), int8),
         "outputs": outputs_block("outputs", outputs, outputs[0].shape[0], outputs[0].shape[1])}))
 
     if int8:
@@ -2016,6 +2038,8 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
 
     decl = redeclare()
     check_model_kind(module, decl, tgt_mask, int8)
+    if int8:
+        check_llama_int8(decl, activations, overrides)
     inputs = Inputs(module, decl, input_shape, memory_shape, torch.Generator().manual_seed(seed))
     if decl.llama_model is not None and inputs.length > decl.llama_model["positions"]:
         raise ExportError(f"--input {inputs.shape}: {inputs.length} token ids, more than the model's "
@@ -2039,7 +2063,7 @@ def export(module, out_dir: str | Path, name: str, input_shape: str | tuple, mem
                                                  "calibration memories")
     golden_set["outputs"] = golden_outputs(run, decl, inputs, golden_set["inputs"], golden_set["memories"])
     if decl.llama_model is not None:
-        golden_set["greedy"] = greedy_golden(run, decl, golden_set["inputs"][0], log)
+        golden_set["greedy"] = greedy_golden(run, decl, golden_set["inputs"][0], log, int8)
     chained, links = proof_plan(module, decl, name, inputs.length, proof, int8, log,
                                 any(width == "int16" for *_, width in overrides) or activations == "int16")
 
