@@ -496,12 +496,12 @@ class LlamaBlock(nn.Module):
 
 class TinyLlama(nn.Module):
     """llama2.c's Transformer at a small size: dim 16, 2 layers, 4 heads over 2 key/value heads, hidden 24, a
-    vocabulary of 32, 16 positions, RMSNorm eps 1e-5, the head tied to the token embedding (llama2.c's default);
+    vocabulary of 32, 20 positions (a prompt of 3 and 16 greedy ids), RMSNorm eps 1e-5, the head tied to the token embedding (llama2.c's default);
     other sizes through the keyword arguments (benchmarks/llama_speed_torch.py: stories260K's).
     Its forward takes ids of shape [1, n] and gives every position's logits, [1, n, 32]."""
 
     def __init__(self, tied=True, seed=71, head_counts_on_block=False, dim=16, layers=2, heads=4, kv_heads=2,
-                 hidden=24, vocab=32, positions=16):
+                 hidden=24, vocab=32, positions=20):
         super().__init__()
         torch.manual_seed(seed)
         eps = 1e-5
@@ -655,7 +655,7 @@ class CausalLmOutput:
 
 class TinyHfLlama(nn.Module):
     """LlamaForCausalLM's layout at TinyLlama's size: hidden_size 16, 2 layers, 4 heads over 2 key/value heads,
-    intermediate 24, a vocabulary of 32, 16 positions, rms_norm_eps 1e-5, rope_theta 10000, lm_head tied to the
+    intermediate 24, a vocabulary of 32, 20 positions, rms_norm_eps 1e-5, rope_theta 10000, lm_head tied to the
     embedding (tie_word_embeddings). Its forward takes ids [1, n] and returns an object whose .logits are [1, n, 32]
     (as transformers' does) unless `plain`, then the logits themselves."""
 
@@ -664,7 +664,7 @@ class TinyHfLlama(nn.Module):
         super().__init__()
         torch.manual_seed(seed)
         cfg = HfConfig(vocab_size=32, hidden_size=16, intermediate_size=24, num_hidden_layers=2,
-                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=16,
+                       num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=20,
                        rms_norm_eps=rms_norm_eps, rope_theta=rope_theta, tie_word_embeddings=tied)
         self.model = HfLlamaModel(cfg, counts_in_config_only)
         self.lm_head = nn.Linear(cfg.hidden_size, cfg.vocab_size, bias=False)
