@@ -16142,9 +16142,19 @@ template <typename T, std::size_t Positions, std::size_t Width, std::size_t Base
 }
 
 namespace detail {
+// Rationale: GCC 12's loop vectorizer recognizes a*c - b*s, a*s + b*c as a complex multiplication and emits fused
+// multiply-adds (vfmaddsub) despite -ffp-contract=off (seen at -O2 with -mavx2 -mfma: run-time rotations then
+// differed from constant evaluation's in the last bit). The rotation is therefore never loop-vectorized by GCC: the
+// attribute also keeps it from being inlined into a loop that would be.
+#if defined(__GNUC__) && !defined(__clang__)
+#define CTATTN_DETAIL_ROTATION_NOT_VECTORIZED [[gnu::optimize("no-tree-loop-vectorize", "no-tree-slp-vectorize")]]
+#else
+#define CTATTN_DETAIL_ROTATION_NOT_VECTORIZED
+#endif
+
 // Rotates the Width columns of `row` from `first` by position t's angles, pair p as the layout pairs them.
 template <rotary_layout Layout, std::size_t Width, typename T, typename Table>
-constexpr void rotate_row(T* row, std::size_t first, const Table& table, std::size_t t) noexcept {
+CTATTN_DETAIL_ROTATION_NOT_VECTORIZED constexpr void rotate_row(T* row, std::size_t first, const Table& table, std::size_t t) noexcept {
   constexpr std::size_t half = Width / 2;
   for (std::size_t p = 0; p < half; ++p) {
     const std::size_t a = first + (Layout == rotary_layout::interleaved ? 2 * p : p);
