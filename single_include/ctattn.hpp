@@ -16154,7 +16154,8 @@ namespace detail {
 
 // Rotates the Width columns of `row` from `first` by position t's angles, pair p as the layout pairs them.
 template <rotary_layout Layout, std::size_t Width, typename T, typename Table>
-CTATTN_DETAIL_ROTATION_NOT_VECTORIZED constexpr void rotate_row(T* row, std::size_t first, const Table& table, std::size_t t) noexcept {
+CTATTN_DETAIL_ROTATION_NOT_VECTORIZED constexpr void rotate_row(T* row, std::size_t first, const Table& table,
+                                                                std::size_t t) noexcept {
   constexpr std::size_t half = Width / 2;
   for (std::size_t p = 0; p < half; ++p) {
     const std::size_t a = first + (Layout == rotary_layout::interleaved ? 2 * p : p);
