@@ -45,22 +45,9 @@ std::size_t ctattn_generation(std::uint16_t* tokens, Arithmetic arithmetic) {
 }
 
 #if CTATTN_BENCH_WITH_LLAMA2C
-// run.c's steps, as benchmarks/firmware/tiny_llama_llama2c.cpp runs them: its greedy choice the first largest logit.
+// run.c's steps (benchmarks/llama2c_layout.hpp), as benchmarks/firmware/tiny_llama_llama2c.cpp runs them.
 std::size_t llama2c_generation(std::uint16_t* tokens) {
-  int token = tiny_llama::prompt[0];
-  std::size_t made = 0;
-  for (std::size_t step = 0; step < tiny_llama::steps; ++step) {
-    const float* logits = llama2c_run_forward(token, static_cast<int>(step));
-    if (step + 1 < tiny_llama::prompt_length) {
-      token = tiny_llama::prompt[step + 1];
-    } else {
-      std::size_t best = 0;
-      for (std::size_t j = 1; j < tiny_llama::vocabulary; ++j) best = logits[j] > logits[best] ? j : best;
-      token = static_cast<int>(best);
-      tokens[made++] = static_cast<std::uint16_t>(best);
-    }
-  }
-  return made;
+  return ctattn_bench::llama2c_generate(llama2c_run_forward, tokens, [](std::size_t, const float*) {});
 }
 #endif
 

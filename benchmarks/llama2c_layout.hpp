@@ -14,11 +14,13 @@
 /// | `llama2c_offset(name)`         | where parameter `name` (ctattn's state_dict name) starts   |
 /// | `to_llama2c(model, out)`       | writes the model's parameters into out[0, llama2c_floats)  |
 /// | `llama2c_shape`                | run.c's Config: dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size, seq_len |
+/// | `llama2c_generate(forward, ids, record)` | the tiny llama's generation by llama2.c's `forward` (run.c's or runq.c's) |
 ///
 /// Example: `static float w[ctattn_bench::llama2c_floats]; ctattn_bench::to_llama2c(model, w);`
 
 #include <array>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 
 #include "../firmware/models/tiny_llama.hpp"
@@ -92,6 +94,28 @@ constexpr void to_llama2c(const tiny_llama::model& m, Out& out) noexcept {
     const std::size_t offset = llama2c_offset(name);
     for (std::size_t k = 0; k < view.size; ++k) out[offset + k] = view[k];
   });
+}
+
+/// The steps of `tiny_llama::generate` by llama2.c's `forward(token, pos)`: the prompt, then each greedy id (the first
+/// largest logit, llama2.c's sample_argmax) fed back; `record(step, logits)` sees each step's logits. Returns the
+/// number of ids written into `tokens`.
+template <typename Record>
+std::size_t llama2c_generate(const float* (*forward)(int, int), std::uint16_t* tokens, Record&& record) noexcept {
+  int token = tiny_llama::prompt[0];
+  std::size_t made = 0;
+  for (std::size_t step = 0; step < tiny_llama::steps; ++step) {
+    const float* logits = forward(token, static_cast<int>(step));
+    record(step, logits);
+    if (step + 1 < tiny_llama::prompt_length) {
+      token = tiny_llama::prompt[step + 1];
+    } else {
+      std::size_t best = 0;
+      for (std::size_t j = 1; j < tiny_llama::vocabulary; ++j) best = logits[j] > logits[best] ? j : best;
+      token = static_cast<int>(best);
+      tokens[made++] = static_cast<std::uint16_t>(best);
+    }
+  }
+  return made;
 }
 
 }  // namespace ctattn_bench

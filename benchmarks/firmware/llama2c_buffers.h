@@ -24,6 +24,32 @@ enum {
     float att[llama2c_heads * llama2c_positions], logits[llama2c_vocabulary]; \
   } name
 
+/* Both programs' Config from shape (dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size, seq_len), and the
+   RunState members they share pointed at the buffers `b` (run.c's and runq.c's structs have these members alike). */
+#define LLAMA2C_SET_CONFIG(c, shape) \
+  do {                               \
+    (c)->dim = (shape)[0];           \
+    (c)->hidden_dim = (shape)[1];    \
+    (c)->n_layers = (shape)[2];      \
+    (c)->n_heads = (shape)[3];       \
+    (c)->n_kv_heads = (shape)[4];    \
+    (c)->vocab_size = (shape)[5];    \
+    (c)->seq_len = (shape)[6];       \
+  } while (0)
+#define LLAMA2C_SET_FLOAT_STATE(s, b)   \
+  do {                                  \
+    (s)->x = (b).x;                     \
+    (s)->xb = (b).xb;                   \
+    (s)->xb2 = (b).xb2;                 \
+    (s)->hb = (b).hb;                   \
+    (s)->hb2 = (b).hb2;                 \
+    (s)->q = (b).q;                     \
+    (s)->key_cache = (b).key_cache;     \
+    (s)->value_cache = (b).value_cache; \
+    (s)->att = (b).att;                 \
+    (s)->logits = (b).logits;           \
+  } while (0)
+
 /* 1 when shape (dim, hidden_dim, n_layers, n_heads, n_kv_heads, vocab_size, seq_len) is the buffers' own. */
 static inline int llama2c_shape_fits(const int shape[7]) {
   return shape[0] == llama2c_dim && shape[1] == llama2c_hidden && shape[2] == llama2c_layers &&

@@ -20,27 +20,12 @@ static LLAMA2C_FLOAT_BUFFERS(llama2c_run_buffers);
 
 int llama2c_run_setup(const float* weights, const int shape[7]) {
   Config* c = &llama2c_run_model.config;
-  c->dim = shape[0];
-  c->hidden_dim = shape[1];
-  c->n_layers = shape[2];
-  c->n_heads = shape[3];
-  c->n_kv_heads = shape[4];
-  c->vocab_size = shape[5];
-  c->seq_len = shape[6];
+  LLAMA2C_SET_CONFIG(c, shape);
   if (!llama2c_shape_fits(shape)) return 0;
   /* run.c reads its weights only; its pointers are not const. */
   memory_map_weights(&llama2c_run_model.weights, c, (float*)weights, 1);
   RunState* s = &llama2c_run_model.state;
-  s->x = llama2c_run_buffers.x;
-  s->xb = llama2c_run_buffers.xb;
-  s->xb2 = llama2c_run_buffers.xb2;
-  s->hb = llama2c_run_buffers.hb;
-  s->hb2 = llama2c_run_buffers.hb2;
-  s->q = llama2c_run_buffers.q;
-  s->key_cache = llama2c_run_buffers.key_cache;
-  s->value_cache = llama2c_run_buffers.value_cache;
-  s->att = llama2c_run_buffers.att;
-  s->logits = llama2c_run_buffers.logits;
+  LLAMA2C_SET_FLOAT_STATE(s, llama2c_run_buffers);
   return 1;
 }
 

@@ -86,13 +86,7 @@ static void llama2c_runq_take(QuantizedTensor* t, const float* from, int n, int*
 
 int llama2c_runq_setup(const float* weights, const int shape[7], int group_size) {
   Config* c = &llama2c_runq_model.config;
-  c->dim = shape[0];
-  c->hidden_dim = shape[1];
-  c->n_layers = shape[2];
-  c->n_heads = shape[3];
-  c->n_kv_heads = shape[4];
-  c->vocab_size = shape[5];
-  c->seq_len = shape[6];
+  LLAMA2C_SET_CONFIG(c, shape);
   if (!llama2c_shape_fits(shape) || group_size < runq_smallest_group || llama2c_dim % group_size != 0 ||
       llama2c_hidden % group_size != 0 || llama2c_kv_dim % group_size != 0) {
     return 0;
@@ -141,22 +135,13 @@ int llama2c_runq_setup(const float* weights, const int shape[7], int group_size)
   }
 
   RunState* s = &llama2c_runq_model.state;
-  s->x = llama2c_runq_buffers.x;
-  s->xb = llama2c_runq_buffers.xb;
-  s->xb2 = llama2c_runq_buffers.xb2;
-  s->hb = llama2c_runq_buffers.hb;
-  s->hb2 = llama2c_runq_buffers.hb2;
+  LLAMA2C_SET_FLOAT_STATE(s, llama2c_runq_buffers);
   s->xq.q = llama2c_runq_xq;
   s->xq.s = llama2c_runq_xs;
   s->hq.q = llama2c_runq_hq;
   s->hq.s = llama2c_runq_hs;
-  s->q = llama2c_runq_buffers.q;
   s->k = llama2c_runq_k;
   s->v = llama2c_runq_v;
-  s->key_cache = llama2c_runq_buffers.key_cache;
-  s->value_cache = llama2c_runq_buffers.value_cache;
-  s->att = llama2c_runq_buffers.att;
-  s->logits = llama2c_runq_buffers.logits;
   return 1;
 }
 

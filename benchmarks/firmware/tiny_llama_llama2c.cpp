@@ -63,23 +63,9 @@ std::size_t ctattn_generation(const Options&... options) noexcept {
       [](std::size_t step, const tiny_llama::logits_row& row) { record(step, &row.elements[0][0]); }, options...);
 }
 
-// run.c's generation: the same steps, its greedy choice the first largest logit (its sample_argmax).
+// llama2.c's generation by `forward` (run.c's or runq.c's), each step's logits recorded.
 std::size_t llama2c_generation(const float* (*forward)(int, int)) noexcept {
-  int token = tiny_llama::prompt[0];
-  std::size_t made = 0;
-  for (std::size_t step = 0; step < tiny_llama::steps; ++step) {
-    const float* logits = forward(token, static_cast<int>(step));
-    record(step, logits);
-    if (step + 1 < tiny_llama::prompt_length) {
-      token = tiny_llama::prompt[step + 1];
-    } else {
-      std::size_t best = 0;
-      for (std::size_t j = 1; j < tiny_llama::vocabulary; ++j) best = logits[j] > logits[best] ? j : best;
-      token = static_cast<int>(best);
-      computed.tokens[made++] = static_cast<std::uint16_t>(best);
-    }
-  }
-  return made;
+  return ctattn_bench::llama2c_generate(forward, computed.tokens.data(), record);
 }
 
 // ctattn's int8 generation, its int8 logits kept; `dequantize_int8` then writes them into `computed` as floats (out
