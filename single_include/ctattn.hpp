@@ -16459,6 +16459,7 @@ struct quantization_constant {
 /// | `int8_operation_needs_output_quantization` | both operands' types (an operator, or a product with no `Out`) |
 /// | `int8_operands_must_both_be_int8`     | both operands' types (one int8 or int16, one float)             |
 /// | `layer_needs_an_int8_form`            | the float layer `ctattn::quantize` has no int8 form for          |
+/// | `int8_form_must_be_an_int8_layer`     | a layer of one's own, what its `int8_form(self, at)` returned (not an int8 layer) |
 /// | `model_forward_must_be_its_members`   | the model whose `forward` is its own                              |
 /// | `ranges_must_hold_every_member`       | the model, the first member (`point<'h', 'e', 'a', 'd'>`) the table lacks |
 /// | `ranges_must_hold_every_point`        | the point in a layer the table lacks, whole (`layers.0.norm1`)  |
@@ -16673,14 +16674,35 @@ struct quantize_link {};
 
 namespace shape_error {
 
-/// `ctattn::quantize<Ranges>(model)` maps each float layer to its int8 form; a layer with none stops there.
+/// `ctattn::quantize<Ranges>(model)` maps each float layer to its int8 form; a layer with none stops there. A layer
+/// of one's own gives its int8 form by a friend `int8_form(self, at)` (ctattn/quantized/model.hpp, docs/layers.md).
 template <typename Operation, typename Layer, bool HasForm>
 struct layer_needs_an_int8_form {
   static constexpr bool holds = HasForm;
   static constexpr bool check() noexcept {
     static_assert(holds,
-                  "ctattn: ctattn::quantize has no int8 form of this layer (the layer below); quantize the model's "
-                  "other parts with the quantize_* functions and keep this one in float, or drop it");
+                  "ctattn: ctattn::quantize has no int8 form of this layer (the layer below); a layer of your own "
+                  "gives one by a friend int8_form(self, at) returning its int8 layer (docs/layers.md, \"A layer of "
+                  "your own\"), or keep it in float and quantize the model's other parts with the quantize_* "
+                  "functions");
+    return holds;
+  }
+};
+
+/// A layer of one's own gives its int8 form by a friend `int8_form(self, at)`, which returns the int8 layer that
+/// `ctattn::quantize` puts in the int8 chain: it must have what the chain reads of every int8 layer, a static
+/// constexpr `ctattn::quantization output_quantization` (the next layer's input quantization), `forward(x)` on int8
+/// rows giving quantized rows, and a static `footprint_of<X>()` giving a `ctattn::footprint`. `Int8Form` is the type
+/// it returned (for the ranges [-1, 1], the probe `quantize` runs before reading the table).
+template <typename Operation, typename Layer, typename Int8Form, bool IsInt8Layer>
+struct int8_form_must_be_an_int8_layer {
+  static constexpr bool holds = IsInt8Layer;
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: this layer's int8_form(self, at) returns no int8 layer (the layer and what it returned "
+                  "below); return a type with a static constexpr ctattn::quantization output_quantization, a "
+                  "forward(x) on int8 rows (a ctattn::qmatrix) giving quantized rows, and a static footprint_of<X>() "
+                  "giving a ctattn::footprint (docs/layers.md, \"A layer of your own\")");
     return holds;
   }
 };
@@ -20514,12 +20536,17 @@ inline constexpr bool needs_memory = [] {
 }();
 
 // `input_quantization` of a layer made of others (a qchain, a qresidual): its first layer's, where that has one.
+// Rationale: `==` of its own (it holds nothing), so that the defaulted `==` of a layer deriving from it is not
+// deleted (a qchain of a matrix model, whose first layer has an input quantization).
 template <typename First>
-struct input_quantization_of {};
+struct input_quantization_of {
+  friend constexpr bool operator==(const input_quantization_of&, const input_quantization_of&) = default;
+};
 template <typename First>
   requires requires { First::input_quantization; }
 struct input_quantization_of<First> {
   static constexpr quantization input_quantization = First::input_quantization;
+  friend constexpr bool operator==(const input_quantization_of&, const input_quantization_of&) = default;
 };
 }  // namespace detail
 

@@ -1,10 +1,10 @@
 // Rule: ctattn::quantize maps every float layer of a model to its int8 form; a layer without one stops the build
-// expected-error: ctattn: ctattn::quantize has no int8 form of this layer
+// expected-error: ctattn: ctattn::quantize has no int8 form of this layer \(the layer below\); a layer of your own gives one by a friend int8_form\(self, at\)
 // expected-rule: shape_error::layer_needs_an_int8_form<ctattn::op::quantize, doubling, false>
 #include <ctattn/layers.hpp>
 #include <ctattn/quantized/model.hpp>
 
-// A layer of one's own (x + x): ctattn has no int8 form of it.
+// A layer of one's own (x + x) without an int8 form (no friend int8_form: tests/support/own_layer_cases.hpp has one).
 struct doubling {
   using value_type = float;
   static constexpr std::size_t input_extent = 4;

@@ -48,12 +48,17 @@ inline constexpr bool needs_memory = [] {
 }();
 
 // `input_quantization` of a layer made of others (a qchain, a qresidual): its first layer's, where that has one.
+// Rationale: `==` of its own (it holds nothing), so that the defaulted `==` of a layer deriving from it is not
+// deleted (a qchain of a matrix model, whose first layer has an input quantization).
 template <typename First>
-struct input_quantization_of {};
+struct input_quantization_of {
+  friend constexpr bool operator==(const input_quantization_of&, const input_quantization_of&) = default;
+};
 template <typename First>
   requires requires { First::input_quantization; }
 struct input_quantization_of<First> {
   static constexpr quantization input_quantization = First::input_quantization;
+  friend constexpr bool operator==(const input_quantization_of&, const input_quantization_of&) = default;
 };
 }  // namespace detail
 

@@ -30,6 +30,7 @@
 /// | `position_parameter`                            | `qposition_embedding`, as `position_embedding`               |
 /// | `class_token_pool`, `mean_pool`                 | `qclass_token_pool<QIn>` (keeps QIn), `qmean_pool<QIn, Q(P)>` |
 /// | a `ctattn::model`, a `ctattn::sequential`       | its members' int8 forms, each fed by the one before, in one flat `qchain` (a nested chain's layers spliced in) |
+/// | a layer of one's own with a friend `int8_form(self, at)` | what `int8_form` returns, `at` an `int8_context<Ranges, P, QIn>` (QIn, the ranges under P, Q(P)): docs/layers.md, "A layer of your own" |
 ///
 /// Q(name) is `quantization_for_range(range_at(Ranges, name))`. The first member's QIn is Q(`input`), the range
 /// `record_ranges` gives a model's matrix input (a model on token ids needs none).
@@ -86,12 +87,16 @@
 /// \endcode
 
 #include <array>
+#include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <string_view>
 #include <type_traits>
 #include <utility>
 
+#include "ctattn/kernels/int8.hpp"
 #include "ctattn/layers.hpp"
+#include "ctattn/math/fixed_point.hpp"
 #include "ctattn/quantized/embedding.hpp"
 #include "ctattn/quantized/feed_forward.hpp"
 #include "ctattn/quantized/llama.hpp"
@@ -489,6 +494,120 @@ template <typename Table>
   return result;
 }
 
+// The table `quantize` probes a layer of one's own with (`provides_int8_form`, `int8_form_rules`): every point read
+// from it is [-1, 1], so that the layer's int8 form can be formed, and its type checked, before a table is read.
+struct any_point_table {};
+inline constexpr any_point_table any_points{};
+
+// The range of the point `name` of the layer at `path` in `table` (its output's, for `output`).
+template <typename Table>
+[[nodiscard]] constexpr value_range context_range(const Table& table, std::string_view path, std::string_view name,
+                                                  bool output) noexcept {
+  if constexpr (std::is_same_v<Table, any_point_table>) {
+    return {-1.0, 1.0};
+  } else {
+    return output ? range_at_output(table, path) : range_at_point(table, path, name);
+  }
+}
+}  // namespace detail
+
+/// Where a layer of one's own is quantized, and for what: the argument `ctattn::quantize` gives the layer's friend
+/// `int8_form(self, at)` (docs/layers.md, "A layer of your own"), by value. It holds nothing; every member is
+/// static and constexpr, so that the int8 layer's type can carry them (`decltype(at)::output_quantization`, or
+/// `At::output_quantization` for the function's template parameter At).
+///
+/// | member                  | what                                                                       |
+/// |-------------------------|----------------------------------------------------------------------------|
+/// | `input_quantization`    | QIn, the quantization of the layer's input: the output quantization of the int8 layer before it (Q(`input`) for the first) |
+/// | `path`                  | the layer's path as the ranges name it (`scale`, `layers.1`, `block.inner`; empty for a single layer quantized alone) |
+/// | `output_range`          | the range `ctattn::record_ranges` recorded at the layer's output (under `path`, or `output` for a single layer) |
+/// | `output_quantization`   | `quantization_for_range(output_range)`: the asymmetric int8 quantization the library's layers give their output |
+/// | `range_at(name)`        | the range recorded at the point `name` under `path` (`<path>.<name>`), which the layer's `record_points` hook widens (`ctattn::point_recorder`, ctattn/quantized/ranges.hpp); a name the table lacks stops the build, naming `ranges_table_lacks_this_point_record_it_with_record_ranges` |
+/// | `quantization_at(name)` | `quantization_for_range(range_at(name))`                                    |
+/// | `options`               | the `quantize_options` at `path` (the softmax, the weights' format and granularity, an override naming a layer the layer is in applied) |
+///
+/// The int8 layer `int8_form` returns joins the int8 chain as the library's do: its `output_quantization` is the
+/// input quantization of the next layer's form, the chain calls its `forward(x)` on int8 rows and composes its
+/// `footprint_of<X>()` (the rule `int8_form_must_be_an_int8_layer` says what it lacks otherwise). Declare its
+/// `input_quantization` too (read when it is the model's first layer: `ctattn::quantized_input`, `int8_error`) and
+/// `operator==` (for comparing int8 models).
+///
+/// Example (x * 2, a layer of one's own, and its int8 form: each int8 element doubled into the output's
+/// quantization):
+/// \code
+///   template <ctattn::quantization QIn, ctattn::quantization QOut>
+///   struct qdoubling {
+///     static constexpr ctattn::quantization input_quantization = QIn;
+///     static constexpr ctattn::quantization output_quantization = QOut;
+///     static constexpr ctattn::math::quantized_multiplier twice =
+///         ctattn::math::quantize_multiplier(2.0 * QIn.scale() / QOut.scale());
+///     template <ctattn::QuantizedMatrix X>
+///     constexpr auto forward(const X& x) const noexcept {
+///       ctattn::basic_qmatrix<X::row_extent, X::column_extent, QOut> y;
+///       for (std::size_t r = 0; r < X::rows; ++r) {
+///         for (std::size_t c = 0; c < X::cols; ++c)
+///           y.elements[r][c] = ctattn::requantize(x.elements[r][c] - QIn.zero_point, twice, QOut.zero_point);
+///       }
+///       return y;
+///     }
+///     template <ctattn::QuantizedMatrix X>
+///     static constexpr ctattn::footprint footprint_of() noexcept {
+///       return {0, sizeof(X), sizeof(ctattn::basic_qmatrix<X::row_extent, X::column_extent, QOut>), 0, 0};
+///     }
+///   };
+///   struct doubling {
+///     using value_type = float;
+///     static constexpr bool keeps_width = true;
+///     template <ctattn::FixedMatrix X, typename... Options>
+///     constexpr X forward(const X& x, const Options&...) const noexcept { return ctattn::add(x, x); }
+///     template <ctattn::FixedMatrix X>
+///     static constexpr ctattn::footprint footprint_of() noexcept { return {0, sizeof(X), sizeof(X), 0, 0}; }
+///     friend constexpr auto parameters(const doubling&) noexcept { return boost::hana::make_tuple(); }
+///     friend constexpr auto parameters(doubling&) noexcept { return boost::hana::make_tuple(); }
+///     template <typename At>   // ctattn::int8_context<Ranges, Path, QIn>
+///     friend constexpr auto int8_form(const doubling&, At) noexcept {
+///       return qdoubling<At::input_quantization, At::output_quantization>{};
+///     }
+///   };
+///   struct net : ctattn::model<net> {
+///     BOOST_HANA_DEFINE_STRUCT(net, (doubling, twice), (ctattn::linear<float, 4, 2, ctattn::out_by_in, true>, head));
+///   };
+///   inline constexpr ctattn::named_range ranges[] = {{"input", {-1.0, 1.0}}, {"twice", {-2.0, 2.0}}, {"head", {-3.0, 3.0}}};
+///   static_assert(ctattn::HasInt8Form<doubling>);
+///   constexpr auto int8_net = ctattn::quantize<ranges>(net{});   // qchain<qdoubling<Q(input), Q(twice)>, qlinear<...>>
+///   static_assert(int8_net.layer<0>().output_quantization == ctattn::quantization_for_range(-2.0, 2.0));
+///   static_assert(int8_net.layer<1>().input_quantization == int8_net.layer<0>().output_quantization);
+/// \endcode
+template <const auto& Ranges, parameter_name Path, quantization QIn>
+struct int8_context {
+  static constexpr quantization input_quantization = QIn;
+  static constexpr std::string_view path = Path.view();
+  static constexpr value_range output_range = detail::context_range(Ranges, Path.view(), {}, true);
+  static constexpr quantization output_quantization = quantization_for_range(output_range);
+  static constexpr quantize_options options = detail::options_at(detail::options_in(Ranges), Path.view());
+
+  /// The range recorded at the point `name` under the layer's path (`<path>.<name>`, `<name>` for a single layer).
+  [[nodiscard]] static constexpr value_range range_at(std::string_view name) noexcept {
+    return detail::context_range(Ranges, Path.view(), name, false);
+  }
+  /// The asymmetric int8 quantization of that range (`quantization_for_range`).
+  [[nodiscard]] static constexpr quantization quantization_at(std::string_view name) noexcept {
+    return quantization_for_range(range_at(name));
+  }
+};
+
+/// TFLite's requantization of one int32 sum to int8, the int8 kernels' own step: `accumulator` times the fixed-point
+/// `multiplier` (`math::multiply_by_quantized_multiplier`, TFLite's two roundings), plus `zero_point`, clamped to
+/// [-128, 127]. For the int8 form of a layer of one's own (`ctattn::int8_context`): the multiplier is
+/// `math::quantize_multiplier(s_in * s_weight / s_out)`, made once where the layer is.
+///
+/// Example: `static_assert(ctattn::requantize(100, ctattn::math::quantize_multiplier(0.25), -3) == 22);`
+[[nodiscard]] constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
+                                               std::int32_t zero_point) noexcept {
+  return detail::kernels::requantize(accumulator, multiplier, zero_point);
+}
+
+namespace detail {
 // Whether `ctattn::quantize` has a 16x8 form for a float layer of type L (see `quantize_options::activations`).
 // (A token embedding's is its pair's, with the position embedding after it; alone it stays int8.)
 template <typename L>
@@ -881,24 +1000,96 @@ using int16_weights_rule = shape_error::int16_activations_take_int8_weights<
     shape_error::activation_format_constant<int4_weights_in_16x8<Ranges, M> ? activation_format::int16
                                                                             : activation_format::int8>>;
 
-// Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's).
+// The int8 form of a layer of one's own, found by argument-dependent lookup only (a friend of the layer, or a
+// function of its namespace): `int8_form(layer, at)`, `at` an `int8_context`.
+// Rationale: the deleted declaration stops the unqualified lookup here, so that no function of ctattn's namespaces
+// named so is taken for the layer's.
+namespace int8_form_hook {
+void int8_form() = delete;
+template <typename L, typename At>
+concept provides = requires(const L& layer, At at) { int8_form(layer, at); };
+template <typename L, typename At>
+[[nodiscard]] constexpr auto call(const L& layer, At at) noexcept {
+  return int8_form(layer, at);
+}
+}  // namespace int8_form_hook
+
+// The context `quantize` probes a layer of one's own with before it reads a table: every range [-1, 1], the input in
+// their quantization.
+inline constexpr quantization probe_quantization = quantization_for_range(-1.0, 1.0);
+using probe_context = int8_context<any_points, parameter_name{}, probe_quantization>;
+
+// Whether a float layer of type L gives its own int8 form (`int8_form(self, at)`).
+template <typename L>
+inline constexpr bool provides_int8_form = int8_form_hook::provides<L, probe_context>;
+
+// The input the int8 form of a layer of one's own is probed with: one row of the float layer's input width (one
+// column for a layer that keeps its width, which takes any), in the probe's quantization.
+template <typename L>
+[[nodiscard]] consteval auto probe_input_extent() noexcept {
+  if constexpr (requires { L::input_extent; }) {
+    return L::input_extent;
+  } else {
+    return std::size_t{1};
+  }
+}
+template <typename L>
+using probe_input = basic_qmatrix<std::size_t{1}, probe_input_extent<L>(), probe_quantization>;
+
+// What the int8 chain reads of each of its layers: a constant `output_quantization`, `forward(x)` on int8 rows X
+// giving quantized rows, a static `footprint_of<X>()`.
+template <typename R, typename X>
+concept int8_layer_for = requires(const R& layer, const X& x) {
+  typename quantization_constant<R::output_quantization>;
+  { layer.forward(x) } -> AnyQuantizedMatrix;
+  { R::template footprint_of<X>() } -> std::same_as<footprint>;
+};
+
+// The rule of a layer of one's own's int8 form: what it returns, for the probe, is an int8 layer (none for the
+// library's layers).
+template <typename L, bool Provides = provides_int8_form<L>>
+struct int8_form_rules_of {
+  using type = rule_list<>;
+};
+template <typename L>
+struct int8_form_rules_of<L, true> {
+  using form = std::remove_cvref_t<decltype(int8_form_hook::call(std::declval<const L&>(), probe_context{}))>;
+  using type = rule_list<
+      shape_error::int8_form_must_be_an_int8_layer<op::quantize, L, form, int8_layer_for<form, probe_input<L>>>>;
+};
+template <typename L>
+using int8_form_rules = typename int8_form_rules_of<L>::type;
+
+// Whether `ctattn::quantize` has an int8 form for a layer of type L (a token embedding's is its pair's; a layer of
+// one's own gives its own).
 template <typename L>
 inline constexpr bool has_int8_form =
     is_chain<L> || is_encoder_layer<L> || is_decoder_layer<L> || is_attention_layer<L> || is_feed_forward<L> ||
     is_gated_feed_forward<L> || is_residual<L> || is_position_embedding<L> || is_class_token<L> ||
     is_patch_embedding<L> || std::is_same_v<L, class_token_pool> || std::is_same_v<L, mean_pool> ||
     is_float_layer_norm<L> || is_float_rms_norm<L> || is_float_linear<L> || activation_layer_type<L> ||
-    is_token_embedding<L> || is_llama_attention<L> || is_llama_block<L> || is_llama_transformer<L>;
+    is_token_embedding<L> || is_llama_attention<L> || is_llama_block<L> || is_llama_transformer<L> ||
+    provides_int8_form<L>;
+}  // namespace detail
 
+/// Whether `ctattn::quantize` has an int8 form of a float layer of type L: a layer of the library's (see this
+/// header), a `ctattn::model` or `ctattn::sequential` (whose members are checked when it is quantized), or a layer of
+/// one's own that gives its own by a friend `int8_form(self, at)` (`ctattn::int8_context`).
+///
+/// Example: `static_assert(ctattn::HasInt8Form<ctattn::layer_norm<float, 8>> && !ctattn::HasInt8Form<ctattn::linear<float, 4, 2, ctattn::in_by_out>>);`
+template <typename L>
+concept HasInt8Form = detail::has_int8_form<std::remove_cvref_t<L>>;
+
+namespace detail {
 // The rules of quantizing a chain's elements I to the end: each has an int8 form (a position embedding right after a
-// token embedding is the pair's), a nested chain's elements in turn.
+// token embedding is the pair's; a layer of one's own's an int8 layer), a nested chain's elements in turn.
 template <typename C, std::size_t I = 0>
 struct quantize_rules_of;
 template <typename C, std::size_t I>
 inline constexpr std::size_t next_or_self = I + 1 < chain_length<C>() ? I + 1 : I;
 template <typename C, std::size_t I, typename E, bool Chain = is_chain<E>, bool Token = is_token_embedding<E>>
 struct element_quantize_rules {
-  using type = rule_list<shape_error::layer_needs_an_int8_form<op::quantize, E, has_int8_form<E>>>;
+  using type = rule_list<shape_error::layer_needs_an_int8_form<op::quantize, E, has_int8_form<E>>, int8_form_rules<E>>;
 };
 template <typename C, std::size_t I, typename E, bool Token>
 struct element_quantize_rules<C, I, E, true, Token> {
@@ -1209,6 +1400,8 @@ constexpr auto quantize_layer(const L& layer) noexcept {
     return quantize_linear_as<F, QIn, q.output, q.weights, q.granularity>(layer);
   } else if constexpr (activation_layer_type<L>) {
     return quantize_activation<QIn, points_of<Ranges, Path, QIn, L, F>.output, activation_value<F>>(layer);
+  } else if constexpr (provides_int8_form<L>) {  // a layer of one's own: its int8_form (its output probed by quantize)
+    return int8_form_hook::call(layer, int8_context<Ranges, Path, QIn>{});
   } else {
     return no_int8_form<QIn>{};  // refused by quantize's rules before this is reached
   }
@@ -1388,6 +1581,8 @@ template <const auto& Ranges, quantize_options Options = quantize_options{}, typ
 [[nodiscard]] constexpr auto quantize(const L& layer) noexcept {
   if constexpr (Options != quantize_options{}) {
     return quantize<with_quantize_options<Ranges, Options>>(layer);
+  } else if constexpr (!detail::first_broken<detail::int8_form_rules<L>>::check()) {
+    return detail::no_int8_form<quantization{1.0}>{};
   } else {
     return detail::quantize_single_layer<Ranges>(layer);
   }

@@ -30,6 +30,7 @@
 /// | `transformer_decoder_layer`  | as an encoder layer's, then `.cross_query`, `.cross_key`, `.cross_value`, `.cross_scores`, `.cross_context`, `.cross_attention` (the attention over the memory), `.sum2`, `.norm3` (post-norm: `.sum3`); the memory as `memory` (given with `ctattn::with_memory`) |
 /// | `llama_attention`, `llama_block`, `llama_transformer` | ctattn/quantized/llama.hpp's table: `<path>.query` (projected and rotated), ...; `<path>.attention_norm`, `<path>.attention.query`, ..., `<path>.sum1`, `<path>.ffn_norm`, `<path>.feed_forward.w1`, ...; `<path>.tok_embeddings.weight`, `<path>.layers.0...`, `<path>.norm` |
 /// | `transformer_encoder_layer`  | `<path>.norm1`, `.query`, `.key`, `.value`, `.scores` (q k^T / sqrt(d_head), the keys the mask lets each query see), `.context` (the heads side by side), `.attention` (W_O's output), `.sum1`, `.norm2`, `.hidden`, `.activation`, `.feed_forward`; post-norm: `.norm1` is LayerNorm(`.sum1`), `.sum2` (norm1 + feed_forward) replaces `.norm2` (whose output is the layer's) |
+/// | a layer of one's own         | its output under `<path>`, as every layer's; with a friend `record_points(self, x, points)`, the points it widens under `<path>.<name>` (`ctattn::point_recorder`) |
 ///
 /// Every computation is the float layer's own (its sublayers' `forward`), so the recorded output is the float
 /// model's; a test holds it to `forward` bit for bit.
@@ -139,6 +140,73 @@ namespace detail {
 [[nodiscard]] constexpr std::string_view output_name(const parameter_name& path) noexcept {
   return output_point(path.view());
 }
+}  // namespace detail
+
+/// What a layer of one's own records the points inside it with: the recorder `record_ranges` gives the layer's
+/// optional friend `record_points(self, x, points)` (docs/layers.md, "A layer of your own"). `widen(name, m)` widens
+/// the range `<path>.<name>` (`<name>` for a single layer recorded alone) by the elements of the matrix `m`, where
+/// its int8 form reads it back (`ctattn::int8_context::range_at(name)`, ctattn/quantized/model.hpp).
+///
+/// | member            | what                                                        |
+/// |-------------------|-------------------------------------------------------------|
+/// | `widen(name, m)`  | widens the range of the point `name` under the layer's path |
+/// | `path()`          | the layer's path (`scale`, `layers.1`; empty for a single layer) |
+///
+/// Example (x * 4 as two doublings, whose int8 form would read the range between them):
+/// \code
+///   struct quadrupling {
+///     using value_type = float;
+///     static constexpr bool keeps_width = true;
+///     template <ctattn::FixedMatrix X, typename... Options>
+///     constexpr X forward(const X& x, const Options&...) const noexcept {
+///       const X doubled = ctattn::add(x, x);
+///       return ctattn::add(doubled, doubled);
+///     }
+///     template <ctattn::FixedMatrix X, typename Points>   // the hook: the point inside, then the output
+///     friend constexpr X record_points(const quadrupling&, const X& x, Points& points) noexcept {
+///       const X doubled = ctattn::add(x, x);
+///       points.widen("doubled", doubled);        // recorded as <path>.doubled
+///       return ctattn::add(doubled, doubled);    // record_ranges records it under <path>
+///     }
+///   };
+///   constexpr auto recorded = [] {
+///     ctattn::activation_ranges<4> ranges{};
+///     (void)ctattn::record_ranges(quadrupling{}, ctattn::matrix<float, 1, 2>{{{0.5f, -1.0f}}}, ranges);
+///     return ranges;
+///   }();
+///   static_assert(recorded.find("doubled")->lo == -2.0 && recorded.find("output")->lo == -4.0);
+/// \endcode
+template <typename Recorder>
+class point_recorder {
+ public:
+  constexpr point_recorder(Recorder& ranges, const parameter_name& path) noexcept : ranges_(ranges), path_(path) {}
+
+  /// Widens the range of the point `name` under the layer's path by the elements of `m` (NaN skipped).
+  template <FixedMatrix M>
+  constexpr void widen(std::string_view name, const M& m) noexcept {
+    ranges_.widen(detail::point_name(path_, name).view(), m);
+  }
+
+  /// The layer's path.
+  [[nodiscard]] constexpr std::string_view path() const noexcept { return path_.view(); }
+
+ private:
+  Recorder& ranges_;
+  const parameter_name& path_;
+};
+
+namespace detail {
+// The optional hook of a layer of one's own that records points inside it, found by argument-dependent lookup only
+// (a friend of the layer): `record_points(layer, x, points)` gives the layer's output.
+namespace point_hook {
+void record_points() = delete;
+template <typename L, typename X, typename Points>
+concept records = requires(const L& layer, const X& x, Points& points) { record_points(layer, x, points); };
+template <typename L, typename X, typename Points>
+[[nodiscard]] constexpr auto call(const L& layer, const X& x, Points& points) noexcept {
+  return record_points(layer, x, points);
+}
+}  // namespace point_hook
 
 template <typename L>
 inline constexpr bool is_encoder_layer = false;
@@ -504,6 +572,12 @@ constexpr auto record(const L& layer, const X& x, Ranges& ranges, const paramete
     using mask = typename attention_layer_mask<L>::type;
     const auto a = with_extents<X::row_extent, L::input_extent>(x);
     return record_attention(layer.weights, a, a, mask{}, ranges, path, points::self_attention_names, true);
+  } else if constexpr (point_hook::records<L, X, point_recorder<Ranges>>) {
+    // A layer of one's own with points inside it: its hook records them and gives its output.
+    point_recorder<Ranges> points{ranges, path};
+    const auto y = point_hook::call(layer, x, points);
+    ranges.widen(output_name(path), y);
+    return y;
   } else {
     if constexpr (is_token_embedding<L> || is_position_embedding<L>) {
       ranges.widen(point_name(path, points::weight).view(), layer.weight);
