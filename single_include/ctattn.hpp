@@ -6620,6 +6620,73 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     s[5] = s5;
   }
 
+  /// Channels of w one pass of `widened_row` runs against the single widened row of x.
+  // Rationale: one row has no second row to share a widened word of w with, so each widened word of x (one `ldrd`)
+  // serves 4 channels instead: per 4 terms, 1 `ldrd` and per channel 1 `ldr`, 2 extensions and 2 `smlad`, 21
+  // instructions for 16 multiply-accumulates (1.31 each, against 1.5 and a channel's requantization per pass for
+  // a block of one row). 4 accumulators, 4 operands, 2 pointers and the count leave 2 of the 13 registers free.
+  static constexpr std::size_t row_channels = 4;
+  /// Whether `widened_row` takes rows of K terms against channels WS bytes apart: its 4 channels are read at
+  /// immediate offsets from one pointer, at most 4095 bytes.
+  template <std::size_t K, std::size_t WS>
+  static constexpr bool row_pass_fits = K >= step && (row_channels - 1) * WS <= 4095;
+
+  /// The raw sums of one widened row at xw (`widen_rows` with R = 1) against the 4 channels at w, WS bytes apart,
+  /// K terms, added to s.
+  // Rationale: in assembly for the reason `two_by_two` gives. The whole steps left over by the unrolled loop
+  // (K / 4 % 4) run before it, so that no step pays for a branch of its own.
+  template <std::size_t K, std::size_t WS>
+  CTATTN_ALWAYS_INLINE static void row_pass(const std::int32_t* xw, const std::int8_t* w,
+                                            std::int32_t (&s)[row_channels]) noexcept {
+    static_assert(row_pass_fits<K, WS>);
+    constexpr std::size_t steps = K / step;
+    constexpr std::size_t unroll = 4;
+    std::size_t loops = steps / unroll;
+    std::int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    std::int32_t w_even, w_odd, x_even, x_odd;
+#define CTATTN_DETAIL_ROW_STEP           \
+  "ldrd %[xe], %[xo], [%[x]], #8\n\t"    \
+  "ldr %[we], [%[w], #%c[o1]]\n\t"       \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s1], %[xe], %[we], %[s1]\n\t" \
+  "smlad %[s1], %[xo], %[wo], %[s1]\n\t" \
+  "ldr %[we], [%[w], #%c[o2]]\n\t"       \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s2], %[xe], %[we], %[s2]\n\t" \
+  "smlad %[s2], %[xo], %[wo], %[s2]\n\t" \
+  "ldr %[we], [%[w], #%c[o3]]\n\t"       \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s3], %[xe], %[we], %[s3]\n\t" \
+  "smlad %[s3], %[xo], %[wo], %[s3]\n\t" \
+  "ldr %[we], [%[w]], #4\n\t"            \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s0], %[xe], %[we], %[s0]\n\t" \
+  "smlad %[s0], %[xo], %[wo], %[s0]\n\t"
+    asm volatile(".rept %c[rest]\n\t" CTATTN_DETAIL_ROW_STEP
+                 ".endr\n\t"
+                 ".if %c[loops] > 0\n\t"
+                 "1:\n\t"
+                 ".rept %c[unroll]\n\t" CTATTN_DETAIL_ROW_STEP
+                 ".endr\n\t"
+                 "subs %[n], %[n], #1\n\t"
+                 "bne 1b\n\t"
+                 ".endif\n\t"
+                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w),
+                   [n] "+r"(loops), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
+                 : [o1] "n"(WS), [o2] "n"(2 * WS), [o3] "n"(3 * WS), [rest] "n"(steps % unroll),
+                   [loops] "n"(steps / unroll), [unroll] "n"(unroll)
+                 : "cc", "memory");
+#undef CTATTN_DETAIL_ROW_STEP
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+  }
+
   /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
   /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the multiplier is
   /// normalized and the shift is to the right by 1 to 22 (every layer's, in practice).
@@ -6649,7 +6716,9 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
       }
     } else if (q.shift >= -22) {
       const int right = -q.shift;
-      const std::int32_t offset = (1 << (right - 1)) + zero * (1 << right);
+      // (2 zero + 1) 2^(right - 1) = 2^(right - 1) + zero 2^right: one shift of a constant made once for the layer.
+      const auto offset =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * zero + 1) << static_cast<unsigned>(right - 1));
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
         const std::int32_t h = kernels::rounded_high_sum(sums[r], sums[r], doubled);
@@ -6682,8 +6751,51 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     }
   }
 
+  /// One row of x (row r0 of the product), widened once, against all N channels of w, into y: 4 channels a pass
+  /// (`row_pass`), the N % 4 channels left as a block of one row.
+  // Rationale: never inlined, for the reason `widened_block` gives.
+  template <std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS, typename Epilogue>
+  [[gnu::noinline]] static void widened_row(const std::int8_t* x, const std::int8_t* w, std::size_t r0,
+                                            const Epilogue& epilogue, std::int8_t* y) noexcept {
+    // Rationale: a local copy whose address is not taken, for the reason `product_requantized` gives: read through
+    // the reference, its members were loaded again after each output's store.
+    const Epilogue e = epilogue;
+    alignas(8) std::int32_t xw[(K + step - 1) / step * 2];
+    widen_rows<K, XS, 1>(x, xw);
+    constexpr std::size_t whole = N - N % row_channels;
+    for (std::size_t c = 0; c < whole; c += row_channels) {
+      std::int32_t sums[row_channels];
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < row_channels; ++j) sums[j] = e.start(r0, c + j);
+      const std::int8_t* wc = w + c * WS;
+      row_pass<K, WS>(xw, wc, sums);
+      if constexpr (K % step != 0) {
+        const std::int32_t x_even = xw[K / step * 2];
+        const std::int32_t x_odd = xw[K / step * 2 + 1];
+#pragma GCC unroll 4
+        for (std::size_t j = 0; j < row_channels; ++j) {
+          const std::uint32_t word = load_tail<K>(wc + j * WS + K - K % step);
+          sums[j] = __smlad(x_odd, odd_bytes(word), __smlad(x_even, even_bytes(word), sums[j]));
+        }
+      }
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < row_channels; ++j) {
+        std::int32_t one[block_rows];
+        one[0] = sums[j];
+        requantize_column<1>(one, e.multiplier(c + j), e.zero, y + c + j, YS);
+      }
+    }
+    for (std::size_t c = whole; c < N; ++c) {
+      std::int32_t sums[block_rows]{};
+      sums[0] = e.start(r0, c);
+      block_column<K, 1>(xw, w + c * WS, sums);
+      requantize_column<1>(sums, e.multiplier(c), e.zero, y + c, YS);
+    }
+  }
+
   /// kernels/int8.hpp's `int8_product_requantized` at run time: M rows of x (XS bytes apart) against N channels of
-  /// w (WS apart), K terms each, into y (rows YS apart). Where K is at most `widened_max_terms`, blocks of at most 6
+  /// w (WS apart), K terms each, into y (rows YS apart). One row (a decode step's) takes `widened_row`. Where K is
+  /// at most `widened_max_terms`, blocks of at most 6
   /// rows of x widened once (as equal as the rows allow), each against every channel in the order w is stored;
   /// else tiles of `tile_rows` x `tile_channels`, then the rows and channels left in narrower tiles.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
@@ -6691,7 +6803,9 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     // Rationale: e by value, a local whose address is not taken: the int8 stores to y may alias anything, and the
     // epilogue's members would be loaded again after each of them.
-    if constexpr (widens<K>) {
+    if constexpr (M == 1 && widens<K> && row_pass_fits<K, WS> && N >= row_channels) {
+      widened_row<K, N, XS, WS, YS>(x, w, 0, e, y);
+    } else if constexpr (widens<K>) {
       constexpr std::size_t blocks = (M + block_rows - 1) / block_rows;
       constexpr std::size_t larger = (M + blocks - 1) / blocks;  // rows of the first M % blocks blocks (or all)
       constexpr std::size_t smaller = M / blocks;
@@ -9837,6 +9951,40 @@ void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
 #pragma GCC diagnostic pop
 #endif
 
+/// Whether rows of K terms take `fixed_dot_rows` on Ops: a microcontroller backend's steps (at most 8 terms: the
+/// Cortex-M DSP's, Helium's) without a dot_rows kernel of its own, K whole steps, at most 4 of them (a's widened
+/// steps stay in registers).
+// Rationale: the x86 backends' wide steps keep the tiling, whose passes share a's loads and total several rows'
+// vectors at once.
+template <typename Ops, std::size_t K>
+inline constexpr bool fixed_dot_rows_fit =
+    !Ops::has_dot_rows && Ops::step <= 8 && K >= Ops::step && K % Ops::step == 0 && K / Ops::step <= 4;
+
+/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < K, K a constant of a few steps: a's
+/// steps widened once for all n rows, each row's steps unrolled.
+// Rationale: the keys of one query in a decoding step with small heads (head_dim 8: two steps on the Cortex-M DSP):
+// the tiling widened a again for every pass and ran its loops on a run-time k, about 4 instructions a
+// multiply-accumulate on a M7 against under 2 here.
+template <typename Ops, std::size_t K>
+void fixed_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                    std::int32_t b_zero, std::size_t n, std::int32_t* out) noexcept {
+  static_assert(fixed_dot_rows_fit<Ops, K>);
+  constexpr std::size_t steps = K / Ops::step;
+  const typename Ops::offset b_offset = Ops::make_offset(b_zero);
+  typename Ops::widened x[steps];
+  {
+    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
+#pragma GCC unroll 4
+    for (std::size_t t = 0; t < steps; ++t) x[t] = Ops::widen(a + t * Ops::step, a_offset);
+  }
+  for (const std::int32_t* const end = out + n; out != end; ++out, b += b_stride) {
+    typename Ops::accumulator sum = Ops::zero();
+#pragma GCC unroll 4
+    for (std::size_t t = 0; t < steps; ++t) sum = Ops::multiply_add(sum, x[t], Ops::widen(b + t * Ops::step, b_offset));
+    *out = Ops::total(sum);
+  }
+}
+
 /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
 /// one, else the tiling.
 template <typename Ops>
@@ -11035,6 +11183,12 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
   const std::int8_t* const row = a[a_row] + a_column;
   const std::int8_t* const rows = b[b_row] + b_column;
   if constexpr (!std::is_void_v<int8_ops>) {
+    if constexpr (int8_simd::fixed_dot_rows_fit<int8_ops, KMax>) {
+      if (k == KMax) {
+        int8_simd::fixed_dot_rows<int8_ops, KMax>(row, a_zero, rows, CB, b_zero, n, out);
+        return;
+      }
+    }
     int8_simd::dot_rows<int8_ops>(row, a_zero, rows, CB, b_zero, k, n, out);
   } else {
     scalar_dot_rows(row, a_zero, rows, CB, b_zero, k, n, out);
@@ -11045,8 +11199,16 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
 #endif
 
 /// One int32 accumulator to int8: multiply_by_quantized_multiplier, plus the output's zero point, clamped.
+// Rationale: at run time on a core with `smmlar` (the DSP extension) or RV32's `mulh`, `output_requantizer`'s form,
+// the same bits for every multiplier in [0, 2^31): the element-wise int8 operations (a gate's product, a residual's
+// requantization) took 26 instructions an element on a M7 in the int64 form, 10 in this one.
 CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, math::quantized_multiplier multiplier,
                                                       std::int32_t zero) noexcept {
+#if defined(__ARM_FEATURE_DSP) || CTATTN_DETAIL_RV32_MUL
+  if (!std::is_constant_evaluated() && multiplier.multiplier >= 0) {
+    return output_requantizer{multiplier.multiplier, multiplier.shift, zero}(accumulator);
+  }
+#endif
   std::int32_t v = math::multiply_by_quantized_multiplier(accumulator, multiplier);
   // Rationale: the zero point is added after clamping v to what cannot overflow (|v| may be near 2^31).
   v = v < -256 ? -256 : (v > 255 ? 255 : v);  // 255 + zero >= 127 and -256 + zero <= -128: the same clamped result
@@ -11382,7 +11544,20 @@ struct rounded_softmax {
     const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
     return {static_cast<std::uint64_t>(sum), divisor, (std::uint64_t{1} << 40) / divisor};
   }
+  // Rationale: at run time, a row whose sum is below 2^30 (under 1,024 keys at the largest entry 2^20) takes the
+  // same steps on 32-bit operands: n < 2^31, r <= 2^19 (a computed weight's row holds at least one entry 2^20, so
+  // d >= 2^21), each product one 32 x 32 -> 64 multiply (`umull`). On a 32-bit core that halves a weight's
+  // instructions (30 to 14 on a M7), where the int64 form multiplies and compares 64-bit words throughout.
   static constexpr std::int8_t weight(const row_constants& r, std::int32_t entry) noexcept {
+    if (!std::is_constant_evaluated() && r.sum < (std::uint64_t{1} << 30) && r.reciprocal < (std::uint64_t{1} << 32)) {
+      const std::uint32_t numerator = 512 * static_cast<std::uint32_t>(entry) + static_cast<std::uint32_t>(r.sum);
+      const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
+      const auto divisor = static_cast<std::uint32_t>(r.divisor);
+      auto quotient = static_cast<std::uint32_t>((std::uint64_t{numerator} * reciprocal) >> 40);
+      if (std::uint64_t{quotient + 1} * divisor <= numerator) ++quotient;
+      const std::int32_t v = static_cast<std::int32_t>(quotient) - 128;
+      return static_cast<std::int8_t>(v > 127 ? 127 : v);
+    }
     const std::uint64_t numerator = 512 * static_cast<std::uint64_t>(entry) + r.sum;
     std::uint64_t quotient = (numerator * r.reciprocal) >> 40;
     if ((quotient + 1) * r.divisor <= numerator) ++quotient;
@@ -18726,8 +18901,13 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   constexpr const auto& table = softmax::table;
   // The head's values transposed, so that each output column is a dot product along the keys: v itself when given
   // transposed, else a copy (int8: DV x n_kv bytes of stack). `value_row` is the head's first row in them.
-  std::int8_t copied[VTransposed ? 1 : DV][VTransposed ? 1 : n_kv];
-  if constexpr (!VTransposed) {
+  // Rationale: one query (a decoding step over a cache) reads v's rows where they are (`direct_values`): copying
+  // the cache's rows cost as much as the rest of a small head's attention (head_dim 8 over a 32-row cache: half of
+  // the head's instructions on a M7), and each key's weight times its row of values needs no transposition.
+  constexpr bool direct_values = !VTransposed && n_q == 1;
+  constexpr bool copies = !VTransposed && !direct_values;
+  std::int8_t copied[copies ? DV : 1][copies ? n_kv : 1];
+  if constexpr (copies) {
     for (std::size_t j = 0; j < n_kv; ++j) {
       for (std::size_t c = 0; c < DV; ++c) copied[c][j] = v.elements[j][columns.value + c];
     }
@@ -18823,7 +19003,19 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 #pragma GCC diagnostic pop
 #endif
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
-    if (seen > 0) {
+    if constexpr (direct_values) {
+      // sums[c] = sum_j (w_j + 128)(v[j][value + c] - v_zero), key by key over the row of each (the same int32 sums
+      // in another order).
+      // Rationale: unrolled over the head's columns (up to 16), so that the sums stay in registers.
+      std::int32_t head_sums[DV]{};
+      for (std::size_t j = range.begin; j < range.end; ++j) {
+        const std::int32_t weight = std::int32_t{weights[0][j]} - softmax_output_quantization.zero_point;
+        const std::int8_t* row = &v.elements[j][columns.value];
+#pragma GCC unroll 16
+        for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
+      }
+      for (std::size_t c = 0; c < DV; ++c) sums[c] = head_sums[c];
+    } else if (seen > 0) {
       kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, value_row,
                                    range.begin, V::quant.zero_point, seen, DV, sums);
     } else {

@@ -373,6 +373,73 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     s[5] = s5;
   }
 
+  /// Channels of w one pass of `widened_row` runs against the single widened row of x.
+  // Rationale: one row has no second row to share a widened word of w with, so each widened word of x (one `ldrd`)
+  // serves 4 channels instead: per 4 terms, 1 `ldrd` and per channel 1 `ldr`, 2 extensions and 2 `smlad`, 21
+  // instructions for 16 multiply-accumulates (1.31 each, against 1.5 and a channel's requantization per pass for
+  // a block of one row). 4 accumulators, 4 operands, 2 pointers and the count leave 2 of the 13 registers free.
+  static constexpr std::size_t row_channels = 4;
+  /// Whether `widened_row` takes rows of K terms against channels WS bytes apart: its 4 channels are read at
+  /// immediate offsets from one pointer, at most 4095 bytes.
+  template <std::size_t K, std::size_t WS>
+  static constexpr bool row_pass_fits = K >= step && (row_channels - 1) * WS <= 4095;
+
+  /// The raw sums of one widened row at xw (`widen_rows` with R = 1) against the 4 channels at w, WS bytes apart,
+  /// K terms, added to s.
+  // Rationale: in assembly for the reason `two_by_two` gives. The whole steps left over by the unrolled loop
+  // (K / 4 % 4) run before it, so that no step pays for a branch of its own.
+  template <std::size_t K, std::size_t WS>
+  CTATTN_ALWAYS_INLINE static void row_pass(const std::int32_t* xw, const std::int8_t* w,
+                                            std::int32_t (&s)[row_channels]) noexcept {
+    static_assert(row_pass_fits<K, WS>);
+    constexpr std::size_t steps = K / step;
+    constexpr std::size_t unroll = 4;
+    std::size_t loops = steps / unroll;
+    std::int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    std::int32_t w_even, w_odd, x_even, x_odd;
+#define CTATTN_DETAIL_ROW_STEP           \
+  "ldrd %[xe], %[xo], [%[x]], #8\n\t"    \
+  "ldr %[we], [%[w], #%c[o1]]\n\t"       \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s1], %[xe], %[we], %[s1]\n\t" \
+  "smlad %[s1], %[xo], %[wo], %[s1]\n\t" \
+  "ldr %[we], [%[w], #%c[o2]]\n\t"       \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s2], %[xe], %[we], %[s2]\n\t" \
+  "smlad %[s2], %[xo], %[wo], %[s2]\n\t" \
+  "ldr %[we], [%[w], #%c[o3]]\n\t"       \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s3], %[xe], %[we], %[s3]\n\t" \
+  "smlad %[s3], %[xo], %[wo], %[s3]\n\t" \
+  "ldr %[we], [%[w]], #4\n\t"            \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s0], %[xe], %[we], %[s0]\n\t" \
+  "smlad %[s0], %[xo], %[wo], %[s0]\n\t"
+    asm volatile(".rept %c[rest]\n\t" CTATTN_DETAIL_ROW_STEP
+                 ".endr\n\t"
+                 ".if %c[loops] > 0\n\t"
+                 "1:\n\t"
+                 ".rept %c[unroll]\n\t" CTATTN_DETAIL_ROW_STEP
+                 ".endr\n\t"
+                 "subs %[n], %[n], #1\n\t"
+                 "bne 1b\n\t"
+                 ".endif\n\t"
+                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w),
+                   [n] "+r"(loops), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
+                 : [o1] "n"(WS), [o2] "n"(2 * WS), [o3] "n"(3 * WS), [rest] "n"(steps % unroll),
+                   [loops] "n"(steps / unroll), [unroll] "n"(unroll)
+                 : "cc", "memory");
+#undef CTATTN_DETAIL_ROW_STEP
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+  }
+
   /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
   /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the multiplier is
   /// normalized and the shift is to the right by 1 to 22 (every layer's, in practice).
@@ -402,7 +469,9 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
       }
     } else if (q.shift >= -22) {
       const int right = -q.shift;
-      const std::int32_t offset = (1 << (right - 1)) + zero * (1 << right);
+      // (2 zero + 1) 2^(right - 1) = 2^(right - 1) + zero 2^right: one shift of a constant made once for the layer.
+      const auto offset =
+          static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * zero + 1) << static_cast<unsigned>(right - 1));
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
         const std::int32_t h = kernels::rounded_high_sum(sums[r], sums[r], doubled);
@@ -435,8 +504,51 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     }
   }
 
+  /// One row of x (row r0 of the product), widened once, against all N channels of w, into y: 4 channels a pass
+  /// (`row_pass`), the N % 4 channels left as a block of one row.
+  // Rationale: never inlined, for the reason `widened_block` gives.
+  template <std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS, typename Epilogue>
+  [[gnu::noinline]] static void widened_row(const std::int8_t* x, const std::int8_t* w, std::size_t r0,
+                                            const Epilogue& epilogue, std::int8_t* y) noexcept {
+    // Rationale: a local copy whose address is not taken, for the reason `product_requantized` gives: read through
+    // the reference, its members were loaded again after each output's store.
+    const Epilogue e = epilogue;
+    alignas(8) std::int32_t xw[(K + step - 1) / step * 2];
+    widen_rows<K, XS, 1>(x, xw);
+    constexpr std::size_t whole = N - N % row_channels;
+    for (std::size_t c = 0; c < whole; c += row_channels) {
+      std::int32_t sums[row_channels];
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < row_channels; ++j) sums[j] = e.start(r0, c + j);
+      const std::int8_t* wc = w + c * WS;
+      row_pass<K, WS>(xw, wc, sums);
+      if constexpr (K % step != 0) {
+        const std::int32_t x_even = xw[K / step * 2];
+        const std::int32_t x_odd = xw[K / step * 2 + 1];
+#pragma GCC unroll 4
+        for (std::size_t j = 0; j < row_channels; ++j) {
+          const std::uint32_t word = load_tail<K>(wc + j * WS + K - K % step);
+          sums[j] = __smlad(x_odd, odd_bytes(word), __smlad(x_even, even_bytes(word), sums[j]));
+        }
+      }
+#pragma GCC unroll 4
+      for (std::size_t j = 0; j < row_channels; ++j) {
+        std::int32_t one[block_rows];
+        one[0] = sums[j];
+        requantize_column<1>(one, e.multiplier(c + j), e.zero, y + c + j, YS);
+      }
+    }
+    for (std::size_t c = whole; c < N; ++c) {
+      std::int32_t sums[block_rows]{};
+      sums[0] = e.start(r0, c);
+      block_column<K, 1>(xw, w + c * WS, sums);
+      requantize_column<1>(sums, e.multiplier(c), e.zero, y + c, YS);
+    }
+  }
+
   /// kernels/int8.hpp's `int8_product_requantized` at run time: M rows of x (XS bytes apart) against N channels of
-  /// w (WS apart), K terms each, into y (rows YS apart). Where K is at most `widened_max_terms`, blocks of at most 6
+  /// w (WS apart), K terms each, into y (rows YS apart). One row (a decode step's) takes `widened_row`. Where K is
+  /// at most `widened_max_terms`, blocks of at most 6
   /// rows of x widened once (as equal as the rows allow), each against every channel in the order w is stored;
   /// else tiles of `tile_rows` x `tile_channels`, then the rows and channels left in narrower tiles.
   template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
@@ -444,7 +556,9 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     // Rationale: e by value, a local whose address is not taken: the int8 stores to y may alias anything, and the
     // epilogue's members would be loaded again after each of them.
-    if constexpr (widens<K>) {
+    if constexpr (M == 1 && widens<K> && row_pass_fits<K, WS> && N >= row_channels) {
+      widened_row<K, N, XS, WS, YS>(x, w, 0, e, y);
+    } else if constexpr (widens<K>) {
       constexpr std::size_t blocks = (M + block_rows - 1) / block_rows;
       constexpr std::size_t larger = (M + blocks - 1) / blocks;  // rows of the first M % blocks blocks (or all)
       constexpr std::size_t smaller = M / blocks;

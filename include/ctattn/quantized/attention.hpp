@@ -95,8 +95,13 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
   constexpr const auto& table = softmax::table;
   // The head's values transposed, so that each output column is a dot product along the keys: v itself when given
   // transposed, else a copy (int8: DV x n_kv bytes of stack). `value_row` is the head's first row in them.
-  std::int8_t copied[VTransposed ? 1 : DV][VTransposed ? 1 : n_kv];
-  if constexpr (!VTransposed) {
+  // Rationale: one query (a decoding step over a cache) reads v's rows where they are (`direct_values`): copying
+  // the cache's rows cost as much as the rest of a small head's attention (head_dim 8 over a 32-row cache: half of
+  // the head's instructions on a M7), and each key's weight times its row of values needs no transposition.
+  constexpr bool direct_values = !VTransposed && n_q == 1;
+  constexpr bool copies = !VTransposed && !direct_values;
+  std::int8_t copied[copies ? DV : 1][copies ? n_kv : 1];
+  if constexpr (copies) {
     for (std::size_t j = 0; j < n_kv; ++j) {
       for (std::size_t c = 0; c < DV; ++c) copied[c][j] = v.elements[j][columns.value + c];
     }
@@ -192,7 +197,19 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 #pragma GCC diagnostic pop
 #endif
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
-    if (seen > 0) {
+    if constexpr (direct_values) {
+      // sums[c] = sum_j (w_j + 128)(v[j][value + c] - v_zero), key by key over the row of each (the same int32 sums
+      // in another order).
+      // Rationale: unrolled over the head's columns (up to 16), so that the sums stay in registers.
+      std::int32_t head_sums[DV]{};
+      for (std::size_t j = range.begin; j < range.end; ++j) {
+        const std::int32_t weight = std::int32_t{weights[0][j]} - softmax_output_quantization.zero_point;
+        const std::int8_t* row = &v.elements[j][columns.value];
+#pragma GCC unroll 16
+        for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
+      }
+      for (std::size_t c = 0; c < DV; ++c) sums[c] = head_sums[c];
+    } else if (seen > 0) {
       kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, value_row,
                                    range.begin, V::quant.zero_point, seen, DV, sums);
     } else {

@@ -538,6 +538,22 @@ struct llama_caches_of<Blocks, Capacity, std::index_sequence<I...>> {
 };
 }  // namespace detail
 
+namespace detail {
+/// The int8 tied head's own data: the column starts of (x - z_x)(E - z_E)^T for each of the Vocabulary rows of the
+/// token table E (`kernels::int8_column_starts`), made when the model is quantized.
+// Rationale: made once, not at each call: summing the 512 x 64 table for every generated token took 53 K of a
+// stories260K-shaped step's 754 K instructions on a M7; the starts are 4 bytes a token of the table's 64.
+template <std::size_t Vocabulary>
+struct qtied_head {
+  std::int32_t column_starts[Vocabulary]{};
+  friend constexpr bool operator==(const qtied_head&, const qtied_head&) = default;
+};
+template <typename Head>
+inline constexpr bool is_qtied_head = false;
+template <std::size_t Vocabulary>
+inline constexpr bool is_qtied_head<qtied_head<Vocabulary>> = true;
+}  // namespace detail
+
 /// `llama_transformer` in int8: the int8 token table, the blocks (`qllama_block`s, each fed by the one before),
 /// the final `qrms_norm`, and the head: tied, the int8 product of the normalized rows with the token table's int8
 /// rows (x E^T, requantized once); untied, a per-channel `qlinear`. The logits are int8, in `QLogits`.
@@ -561,7 +577,7 @@ struct qllama_transformer {
   static constexpr std::size_t layer_count = Layers;
   static constexpr std::size_t vocabulary = decltype(Embedding::tokens)::rows;
   static constexpr auto model_extent = Norm::output_extent;
-  static constexpr bool tied = std::is_same_v<Head, detail::tied_head>;
+  static constexpr bool tied = detail::is_qtied_head<Head>;
   static constexpr quantization output_quantization = QLogits;
   template <std::size_t I>
   using block_type = detail::llama_block_at<Blocks, I>;
@@ -656,9 +672,17 @@ struct qllama_transformer {
     if constexpr (tied) {
       constexpr math::quantized_multiplier multiplier =
           math::quantize_multiplier(X::quant.scale() * Embedding::output_quantization.scale() / QLogits.scale());
-      detail::kernels::int8_product_transposed_requantized(
-          x.elements, tok_embeddings.tokens.elements, X::quant.zero_point, Embedding::output_quantization.zero_point,
-          multiplier, QLogits.zero_point, logits.elements);
+      // The starts made at quantization hold for rows of the final norm's zero point (the model's own); rows of
+      // another make theirs.
+      if constexpr (X::quant.zero_point == Norm::output_quantization.zero_point) {
+        detail::kernels::int8_window_product_from_starts<X::rows, X::cols, vocabulary>(
+            x.elements, 0, 0, tok_embeddings.tokens.elements, 0, 0, Embedding::output_quantization.zero_point,
+            output.column_starts, multiplier, QLogits.zero_point, logits.elements, 0, 0);
+      } else {
+        detail::kernels::int8_product_transposed_requantized(
+            x.elements, tok_embeddings.tokens.elements, X::quant.zero_point, Embedding::output_quantization.zero_point,
+            multiplier, QLogits.zero_point, logits.elements);
+      }
     } else {
       logits = project(x, output);
     }

@@ -1302,8 +1302,14 @@ template <const auto& Ranges, parameter_name Path, typename L>
       quantize_layer<Ranges, point_name(Path, points::norm), blocks_type::output_quantization, int8>(layer.norm);
   using norm_type = std::remove_cvref_t<decltype(norm)>;
   if constexpr (L::tied) {
-    return qllama_transformer<L::layer_count, embedding_type, blocks_type, norm_type, detail::tied_head,
-                              points_of<Ranges, Path, quantization{1.0}, L>.output>{embedding, blocks, norm, {}};
+    using table_type = decltype(embedding_type::tokens);
+    detail::qtied_head<table_type::rows> head{};
+    kernels::int8_column_starts<table_type::cols, table_type::rows>(
+        embedding.tokens.elements, 0, 0, norm_type::output_quantization.zero_point,
+        embedding_type::output_quantization.zero_point, head.column_starts);
+    return qllama_transformer<L::layer_count, embedding_type, blocks_type, norm_type,
+                              detail::qtied_head<table_type::rows>,
+                              points_of<Ranges, Path, quantization{1.0}, L>.output>{embedding, blocks, norm, head};
   } else {
     const auto head =
         quantize_layer<Ranges, point_name(Path, points::output), norm_type::output_quantization, int8>(layer.output);
