@@ -432,11 +432,20 @@ struct qllama_block {
   AttentionNorm attention_norm{};
   FfnNorm ffn_norm{};
 
+  /// x's rules, checked before the block's flow (attention_norm's: x's width and quantization), so that a wrong
+  /// input stops the build with their sentence first, not an error deep in the norm or the int8 ADD.
+  template <typename X>
+  using input_rules = detail::quantized_layer_norm_rules<X, AttentionNorm>;
+
   template <QuantizedMatrix X>
   [[nodiscard]] constexpr auto forward(const X& x) const noexcept {
-    return detail::residual_blocks<true>(
-        blocks(), x, [&](const auto& in) { return attention.forward(in); },
-        [&](const auto& in) { return feed_forward.forward(in); });
+    if constexpr (!detail::first_broken<input_rules<X>>::check()) {
+      return basic_qmatrix<X::row_extent, output_extent, QOut>{};
+    } else {
+      return detail::residual_blocks<true>(
+          blocks(), x, [&](const auto& in) { return attention.forward(in); },
+          [&](const auto& in) { return feed_forward.forward(in); });
+    }
   }
 
   /// One token of decoding (`qllama_attention::step` inside the block's flow): writes the token's output row into
@@ -452,16 +461,20 @@ struct qllama_block {
   /// Example: `if (!block_q.step(x_t, cache, y_t)) { /* the cache is full */ }`
   template <QuantizedMatrix X, typename Cache>
   [[nodiscard]] constexpr bool step(const X& x, Cache& cache, output_row& out) const noexcept {
-    if (cache.full()) return false;
-    typename Attention::output_row attended;
-    out = detail::residual_blocks<true>(
-        blocks(), x,
-        [&](const auto& in) {
-          (void)attention.step(in, cache, attended);
-          return attended;
-        },
-        [&](const auto& in) { return feed_forward.forward(in); });
-    return true;
+    if constexpr (!detail::first_broken<input_rules<X>>::check()) {
+      return false;
+    } else {
+      if (cache.full()) return false;
+      typename Attention::output_row attended;
+      out = detail::residual_blocks<true>(
+          blocks(), x,
+          [&](const auto& in) {
+            (void)attention.step(in, cache, attended);
+            return attended;
+          },
+          [&](const auto& in) { return feed_forward.forward(in); });
+      return true;
+    }
   }
 
   /// The steps of the block's two residual blocks (ctattn/layers/detail/blocks.hpp), as the float block's:
