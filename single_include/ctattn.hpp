@@ -2707,6 +2707,7 @@ inline constexpr float lowest = -87.33654f;
 /// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
 /// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)`   | kernels/int8.hpp |
+/// |                            | `has_weighted_rows` (false)       | `weighted_rows<D>(w, w_zero, v, v_stride, v_zero, n, sums)` for the D where `weighted_rows_take<D>` | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
@@ -2752,6 +2753,7 @@ struct int8_ops_defaults {
   static constexpr bool has_lookup = false;
   static constexpr bool has_sum_and_squares = false;
   static constexpr bool has_layer_norm_row = false;
+  static constexpr bool has_weighted_rows = false;
 };
 
 /// The optional operations of a packed int8 kernel (a row's `packed_ops`), none defined.
@@ -7887,6 +7889,34 @@ struct helium_int8_ops : int8_ops_defaults {
     squares = s2;
   }
 
+  static constexpr bool has_weighted_rows = true;
+  /// The row widths `weighted_rows` takes: whole vectors of 4 int32 sums, at most 4 of them.
+  template <std::size_t D>
+  static constexpr bool weighted_rows_take = D >= 4 && D % 4 == 0 && D <= 16;
+  /// sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n: per row j, its D values
+  /// sign-extended into int32 lanes (`vldrb.s32`) and multiplied by the row's weight into the sums (`vmla`), the
+  /// zero point's term v_zero sum_j (w[j] - w_zero) taken off once at the end (the same int32 sums).
+  // Rationale: one query's weighted values in a decoding step with small heads (8 values a key): 2 loads and 2
+  // `vmla` a key, against 8 scalar multiply-adds and their loads.
+  template <std::size_t D>
+  static void weighted_rows(const std::int8_t* w, std::int32_t w_zero, const std::int8_t* v, std::size_t v_stride,
+                            std::int32_t v_zero, std::size_t n, std::int32_t* sums) noexcept {
+    constexpr std::size_t vectors = D / 4;
+    int32x4_t acc[vectors];
+#pragma GCC unroll 4
+    for (std::size_t q = 0; q < vectors; ++q) acc[q] = __arm_vdupq_n_s32(0);
+    std::int32_t weights = 0;
+    for (std::size_t j = 0; j < n; ++j, v += v_stride) {
+      const std::int32_t weight = std::int32_t{w[j]} - w_zero;
+      weights += weight;
+#pragma GCC unroll 4
+      for (std::size_t q = 0; q < vectors; ++q) acc[q] = __arm_vmlaq_n_s32(acc[q], __arm_vldrbq_s32(v + 4 * q), weight);
+    }
+    const int32x4_t offset = __arm_vdupq_n_s32(v_zero * weights);
+#pragma GCC unroll 4
+    for (std::size_t q = 0; q < vectors; ++q) __arm_vst1q_s32(sums + 4 * q, __arm_vsubq_s32(acc[q], offset));
+  }
+
   /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
   /// the numerators 512 e + sum and the divisor 2 sum fit 32-bit lanes.
   static constexpr std::size_t softmax_row_limit = 2047;
@@ -11518,6 +11548,21 @@ bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin
   if constexpr (int8_declared<Ops>::has_softmax_row) {
     if (end > begin && end - begin <= Ops::softmax_row_limit && end - begin >= Ops::softmax_row_shortest) {
       Ops::softmax_row(x, w, begin, end, table);
+      return true;
+    }
+  }
+  return false;
+}
+
+/// The backend's own sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n (one query's
+/// weights times its values' rows: `int8_attend`'s decoding step), where it has them for D: true when it computed
+/// them.
+template <std::size_t D, typename Ops = int8_ops>
+bool backend_weighted_rows(const std::int8_t* w, std::int32_t w_zero, const std::int8_t* v, std::size_t v_stride,
+                           std::int32_t v_zero, std::size_t n, std::int32_t* sums) noexcept {
+  if constexpr (int8_declared<Ops>::has_weighted_rows) {
+    if constexpr (Ops::template weighted_rows_take<D>) {
+      Ops::template weighted_rows<D>(w, w_zero, v, v_stride, v_zero, n, sums);
       return true;
     }
   }
@@ -19007,14 +19052,19 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
       // sums[c] = sum_j (w_j + 128)(v[j][value + c] - v_zero), key by key over the row of each (the same int32 sums
       // in another order).
       // Rationale: unrolled over the head's columns (up to 16), so that the sums stay in registers.
-      std::int32_t head_sums[DV]{};
-      for (std::size_t j = range.begin; j < range.end; ++j) {
-        const std::int32_t weight = std::int32_t{weights[0][j]} - softmax_output_quantization.zero_point;
-        const std::int8_t* row = &v.elements[j][columns.value];
+      if (std::is_constant_evaluated() || range.end <= range.begin ||
+          !kernels::backend_weighted_rows<DV>(&weights[0][range.begin], softmax_output_quantization.zero_point,
+                                              &v.elements[range.begin][columns.value], V::cols, V::quant.zero_point,
+                                              range.end - range.begin, sums)) {
+        std::int32_t head_sums[DV]{};
+        for (std::size_t j = range.begin; j < range.end; ++j) {
+          const std::int32_t weight = std::int32_t{weights[0][j]} - softmax_output_quantization.zero_point;
+          const std::int8_t* row = &v.elements[j][columns.value];
 #pragma GCC unroll 16
-        for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
+          for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
+        }
+        for (std::size_t c = 0; c < DV; ++c) sums[c] = head_sums[c];
       }
-      for (std::size_t c = 0; c < DV; ++c) sums[c] = head_sums[c];
     } else if (seen > 0) {
       kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, value_row,
                                    range.begin, V::quant.zero_point, seen, DV, sums);

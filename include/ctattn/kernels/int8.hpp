@@ -586,6 +586,21 @@ bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin
   return false;
 }
 
+/// The backend's own sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n (one query's
+/// weights times its values' rows: `int8_attend`'s decoding step), where it has them for D: true when it computed
+/// them.
+template <std::size_t D, typename Ops = int8_ops>
+bool backend_weighted_rows(const std::int8_t* w, std::int32_t w_zero, const std::int8_t* v, std::size_t v_stride,
+                           std::int32_t v_zero, std::size_t n, std::int32_t* sums) noexcept {
+  if constexpr (int8_declared<Ops>::has_weighted_rows) {
+    if constexpr (Ops::template weighted_rows_take<D>) {
+      Ops::template weighted_rows<D>(w, w_zero, v, v_stride, v_zero, n, sums);
+      return true;
+    }
+  }
+  return false;
+}
+
 /// The per-row arithmetic of the int8 softmax as ctattn computes it (`ctattn::softmax_method::rounded`,
 /// quantized/softmax.hpp): `table[d]` is e^(-scale d) in Q20, the row's terms summed in int64, each weight
 /// round(256 term / sum) - 128 by one reciprocal per row.

@@ -201,14 +201,19 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
       // sums[c] = sum_j (w_j + 128)(v[j][value + c] - v_zero), key by key over the row of each (the same int32 sums
       // in another order).
       // Rationale: unrolled over the head's columns (up to 16), so that the sums stay in registers.
-      std::int32_t head_sums[DV]{};
-      for (std::size_t j = range.begin; j < range.end; ++j) {
-        const std::int32_t weight = std::int32_t{weights[0][j]} - softmax_output_quantization.zero_point;
-        const std::int8_t* row = &v.elements[j][columns.value];
+      if (std::is_constant_evaluated() || range.end <= range.begin ||
+          !kernels::backend_weighted_rows<DV>(&weights[0][range.begin], softmax_output_quantization.zero_point,
+                                              &v.elements[range.begin][columns.value], V::cols, V::quant.zero_point,
+                                              range.end - range.begin, sums)) {
+        std::int32_t head_sums[DV]{};
+        for (std::size_t j = range.begin; j < range.end; ++j) {
+          const std::int32_t weight = std::int32_t{weights[0][j]} - softmax_output_quantization.zero_point;
+          const std::int8_t* row = &v.elements[j][columns.value];
 #pragma GCC unroll 16
-        for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
+          for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
+        }
+        for (std::size_t c = 0; c < DV; ++c) sums[c] = head_sums[c];
       }
-      for (std::size_t c = 0; c < DV; ++c) sums[c] = head_sums[c];
     } else if (seen > 0) {
       kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, value_row,
                                    range.begin, V::quant.zero_point, seen, DV, sums);

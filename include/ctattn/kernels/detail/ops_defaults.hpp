@@ -29,6 +29,7 @@
 /// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
 /// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)`   | kernels/int8.hpp |
+/// |                            | `has_weighted_rows` (false)       | `weighted_rows<D>(w, w_zero, v, v_stride, v_zero, n, sums)` for the D where `weighted_rows_take<D>` | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
@@ -76,6 +77,7 @@ struct int8_ops_defaults {
   static constexpr bool has_lookup = false;
   static constexpr bool has_sum_and_squares = false;
   static constexpr bool has_layer_norm_row = false;
+  static constexpr bool has_weighted_rows = false;
 };
 
 /// The optional operations of a packed int8 kernel (a row's `packed_ops`), none defined.
