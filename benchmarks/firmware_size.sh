@@ -91,8 +91,9 @@ run_figures() {  # run_figures <build dir> <image>: "<main stack> <inference sta
   local log
   log=$(ctest --test-dir "$1" -R "^firmware_$2\$" -V 2>&1) || { echo "FAILED FAILED FAILED"; return; }
   awk '/stack high-water mark of main\(\):/ { for (i = 1; i <= NF; i++) if ($i == "bytes;") main = $(i - 1) }
-       /stack of one inference:/ { for (i = 1; i <= NF; i++) if ($i == "bytes") inf = $(i - 1) }
-       /instructions per inference:/ { for (i = 1; i <= NF; i++) if ($i == "inference:") n = $(i + 1) }
+       /stack of one (inference|generation):/ { for (i = 1; i <= NF; i++) if ($i == "bytes") { inf = $(i - 1); break } }
+       /instructions per (inference|generation):/ {
+         for (i = 1; i <= NF; i++) if ($i == "inference:" || $i == "generation:") n = $(i + 1) }
        END { print (main == "" ? "n/a" : main), (inf == "" ? "n/a" : inf), (n == "" ? "n/a" : n) }' <<< "$log"
 }
 

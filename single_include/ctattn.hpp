@@ -2704,9 +2704,12 @@ inline constexpr float lowest = -87.33654f;
 /// |                            | `has_row_sum` (false)             | `row_sum<K>(p)`                                | kernels/int8.hpp |
 /// |                            | `has_softmax_row` (false)         | `softmax_row(x, w, begin, end, table)` with `softmax_row_limit`, `softmax_row_shortest` | kernels/int8.hpp |
 /// |                            | `has_add` (false)                 | `add<A, B, LeftShift, Out>(a, a_zero, b, b_zero, out_zero, out, n)`, for the multipliers where `add_takes(A, B, Out)` | kernels/int8.hpp |
+/// |                            | `has_requantize_values` (false)   | `requantize_values<M>(sums, zero, out, n)`: `requantize` of n sums, where `requantize_values_take(M)` | kernels/int8.hpp |
+/// |                            | `has_multiply` (false)            | `multiply<M>(a, a_zero, b, b_zero, out_zero, out, n)`: TFLite's int8 MUL over n elements, where `multiply_takes(M)` | kernels/int8.hpp |
+/// |                            | `has_rotate_heads` (false)        | `rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)`: RoPE of one int8 row | kernels/int8.hpp |
 /// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
-/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)`   | kernels/int8.hpp |
+/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers where `layer_norm_row_takes<C>(shift)` | kernels/int8.hpp |
 /// |                            | `has_weighted_rows` (false)       | `weighted_rows<D>(w, w_zero, v, v_stride, v_zero, n, sums)` for the D where `weighted_rows_take<D>` | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
@@ -2750,6 +2753,9 @@ struct int8_ops_defaults {
   static constexpr bool has_row_sum = false;
   static constexpr bool has_softmax_row = false;
   static constexpr bool has_add = false;
+  static constexpr bool has_multiply = false;
+  static constexpr bool has_requantize_values = false;
+  static constexpr bool has_rotate_heads = false;
   static constexpr bool has_lookup = false;
   static constexpr bool has_sum_and_squares = false;
   static constexpr bool has_layer_norm_row = false;
@@ -7807,6 +7813,9 @@ struct helium_int8_ops : int8_ops_defaults {
   static constexpr bool has_row_sum = true;
   static constexpr bool has_softmax_row = true;
   static constexpr bool has_add = true;
+  static constexpr bool has_multiply = true;
+  static constexpr bool has_requantize_values = true;
+  static constexpr bool has_rotate_heads = true;
   static constexpr bool has_lookup = true;
   static constexpr bool has_sum_and_squares = true;
   static constexpr bool has_layer_norm_row = true;
@@ -7840,13 +7849,28 @@ struct helium_int8_ops : int8_ops_defaults {
     const std::int8_t* w1 = w + WS;
     const std::int8_t* w2 = w + 2 * WS;
     const std::int8_t* w3 = w + 3 * WS;
-#pragma GCC unroll 4
-    for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
+    const auto one_step = [&] {
       const int8x16_t xv = __arm_vld1q_s8(x);
       s0 = __arm_vmladavaq_s8(s0, xv, __arm_vld1q_s8(w0));
       s1 = __arm_vmladavaq_s8(s1, xv, __arm_vld1q_s8(w1));
       s2 = __arm_vmladavaq_s8(s2, xv, __arm_vld1q_s8(w2));
       s3 = __arm_vmladavaq_s8(s3, xv, __arm_vld1q_s8(w3));
+      x += 16;
+      w0 += 16;
+      w1 += 16;
+      w2 += 16;
+      w3 += 16;
+    };
+    // Rationale: unrolled whole up to 8 steps (K below 144: every load's offset within `vldrb`'s immediate of
+    // 127); a longer row as a loop of one step (`dls`/`le`: 10 instructions a step). Unrolled by 4 or whole past 8
+    // steps, Clang 14 at -Os kept a pointer for each offset, spilled them, and took 176 instructions per pass of
+    // 4 channels of 172 terms against 140 for the loop.
+    if constexpr (whole / 16 <= 8) {
+#pragma GCC unroll 8
+      for (std::size_t t = 0; t < whole; t += 16) one_step();
+    } else {
+#pragma GCC unroll 1
+      for (std::size_t t = 0; t < whole; t += 16) one_step();
     }
     if constexpr (whole < K) {
       const mve_pred16_t lanes = __arm_vctp8q(K - whole);
@@ -8014,6 +8038,85 @@ struct helium_int8_ops : int8_ops_defaults {
     }
   }
 
+  /// Whether `multiply` takes the multiplier M: `scaled` takes it, and a left shift keeps every product (at most
+  /// 255^2 < 2^16 in magnitude) within int32.
+  static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return takes(m) && m.shift <= 15; }
+
+  /// kernels/int8.hpp's `int8_multiply_rows` at run time over n elements, 4 a step: each operand's lanes loaded
+  /// widened to int32 (`vldrb.s32`) less its zero point, multiplied (`vmul`: |a - a_zero| |b - b_zero| <= 255^2),
+  /// scaled by M (`scaled`: `output_requantizer::scaled`'s value) and given the output's zero point and clamp
+  /// (`output_lanes`); the last n % 4 by tail-predicated loads and stores.
+  template <math::quantized_multiplier M>
+    requires(multiply_takes(M))
+  static void multiply(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                       std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
+      const int32x4_t va = __arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero);
+      const int32x4_t vb = __arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero);
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<M>(__arm_vmulq_s32(va, vb)), out_zero), lanes);
+    }
+  }
+
+  /// Whether `requantize_values` takes the multiplier M (`scaled` takes it).
+  static constexpr bool requantize_values_take(math::quantized_multiplier m) noexcept { return takes(m); }
+
+  /// kernels/int8.hpp's `requantize_values` at run time: n sums, 4 a step (`vldrw`), scaled by M (`scaled`) and
+  /// given the output's zero point and clamp (`output_lanes`); the last n % 4 by tail-predicated loads and stores.
+  template <math::quantized_multiplier M>
+    requires(requantize_values_take(M))
+  static void requantize_values(const std::int32_t* sums, std::int32_t zero, std::int8_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<M>(__arm_vldrwq_z_s32(sums + i, lanes)), zero), lanes);
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_rotate_heads` at run time: 4 pairs a step, their first and second values loaded
+  /// widened (`vldrb.s32`; interleaved pairs by a gather at offsets 0, 2, 4, 6 and 1, 3, 5, 7) less the zero
+  /// point, the Q15 cosines and sines by `vldrh.s32`, the products by `vmul` (|a c| <= 255 2^15), rounded by
+  /// `vrshr #15` (half up, as (v + 2^14) >> 15), given the zero point and clamp (`output_lanes`) and stored back
+  /// (a scatter when interleaved); the last pairs of a head by tail predication.
+  template <std::size_t HeadDim, bool Interleaved>
+  static void rotate_heads(std::int8_t* row, std::size_t heads, const std::int16_t* cos, const std::int16_t* sin,
+                           std::int32_t zero) noexcept {
+    constexpr std::size_t pairs = HeadDim / 2;
+    const uint32x4_t evens = __arm_vmulq_n_u32(__arm_vidupq_n_u32(0, 1), 2);
+    const uint32x4_t odds = __arm_vaddq_n_u32(evens, 1);
+    for (std::size_t h = 0; h < heads; ++h) {
+      std::int8_t* head = row + h * HeadDim;
+      for (std::size_t p = 0; p < pairs; p += 4) {
+        const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(pairs - p));
+        std::int8_t* first = Interleaved ? head + 2 * p : head + p;
+        std::int8_t* second = Interleaved ? head + 2 * p : head + p + pairs;
+        int32x4_t a;
+        int32x4_t b;
+        if constexpr (Interleaved) {
+          a = __arm_vldrbq_gather_offset_z_s32(first, evens, lanes);
+          b = __arm_vldrbq_gather_offset_z_s32(second, odds, lanes);
+        } else {
+          a = __arm_vldrbq_z_s32(first, lanes);
+          b = __arm_vldrbq_z_s32(second, lanes);
+        }
+        a = __arm_vsubq_n_s32(a, zero);
+        b = __arm_vsubq_n_s32(b, zero);
+        const int32x4_t c = __arm_vldrhq_z_s32(cos + p, lanes);
+        const int32x4_t s = __arm_vldrhq_z_s32(sin + p, lanes);
+        const int32x4_t a_rotated =
+            output_lanes(__arm_vrshrq_n_s32(__arm_vsubq_s32(__arm_vmulq_s32(a, c), __arm_vmulq_s32(b, s)), 15), zero);
+        const int32x4_t b_rotated =
+            output_lanes(__arm_vrshrq_n_s32(__arm_vaddq_s32(__arm_vmulq_s32(a, s), __arm_vmulq_s32(b, c)), 15), zero);
+        if constexpr (Interleaved) {
+          __arm_vstrbq_scatter_offset_p_s32(first, evens, a_rotated, lanes);
+          __arm_vstrbq_scatter_offset_p_s32(second, odds, b_rotated, lanes);
+        } else {
+          __arm_vstrbq_p_s32(first, a_rotated, lanes);
+          __arm_vstrbq_p_s32(second, b_rotated, lanes);
+        }
+      }
+    }
+  }
+
   /// sum_t x[t] w[t] for one channel.
   template <std::size_t K>
   CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
@@ -8086,6 +8189,18 @@ struct helium_int8_ops : int8_ops_defaults {
     }
   }
 
+  /// Whether `layer_norm_row` takes a layer of these C shifts: every one 32 or more (the smallest by `vminv`, 4
+  /// lanes a step, the tail by `vctp32`).
+  template <std::size_t C>
+  static bool layer_norm_row_takes(const std::int32_t* shift) noexcept {
+    std::int32_t least = 32;
+    for (std::size_t j = 0; j < C; j += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
+      least = __arm_vminvq_p_s32(least, __arm_vldrwq_z_s32(shift + j, lanes), lanes);
+    }
+    return least >= 32;
+  }
+
   /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
   /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
   /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
@@ -8096,8 +8211,8 @@ struct helium_int8_ops : int8_ops_defaults {
   /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
   /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
   /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
-  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vmin`, `vmax` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
-  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vmin`, `vmax`; `vstrb.32` |
+  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vqshl #1`, `vshr #1` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
+  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vqshl #24`, `vshr #24`; `vstrb.32` |
   template <std::size_t C>
   static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
                              const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
@@ -8105,10 +8220,6 @@ struct helium_int8_ops : int8_ops_defaults {
     const std::int32_t first = down - 1;
     const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
     const uint32x4_t inverse_lanes = __arm_vdupq_n_u32(inverse);
-    const int32x4_t upper = __arm_vdupq_n_s32((1 << 30) - 1);
-    const int32x4_t lower = __arm_vdupq_n_s32(-(1 << 30));
-    const int32x4_t top = __arm_vdupq_n_s32(127);
-    const int32x4_t bottom = __arm_vdupq_n_s32(-128);
     const int32x4_t thirty_three = __arm_vdupq_n_s32(33);
     for (std::size_t j = 0; j < C; j += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
@@ -8131,10 +8242,12 @@ struct helium_int8_ops : int8_ops_defaults {
       const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
       const int32x4_t a_unheld =
           __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
-      const int32x4_t a = __arm_vmaxq_s32(__arm_vminq_s32(a_unheld, upper), lower);
+      // Held by saturating shifts (2 a_unheld saturated, halved; the output's clamp as `output_lanes`'s), which
+      // need no constant registers: with four held, Clang 14 spilled the loop's vectors (56 instructions a step).
+      const int32x4_t a = __arm_vshrq_n_s32(__arm_vqshlq_n_s32(a_unheld, 1), 1);
       const int32x4_t rounded =
           __arm_vshrq_n_s32(__arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
-      __arm_vstrbq_p_s32(y + j, __arm_vmaxq_s32(__arm_vminq_s32(rounded, top), bottom), lanes);
+      __arm_vstrbq_p_s32(y + j, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(rounded, 24), 24), lanes);
     }
   }
 };
@@ -8390,6 +8503,8 @@ struct helium_int16_ops : int16_ops_defaults {
 /// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
+/// | `int8_rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)` | RoPE of each head of one int8 row by Q15 cosines and sines (quantized/llama.hpp) |
+/// | `requantize_values<M>(sums, zero, out, n)`    | `requantize` of n accumulators with one multiplier          |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
 ///
 /// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
@@ -11246,6 +11361,31 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
 }
 
+/// `requantize` of n int32 accumulators with one multiplier M into out: at run time the backend's
+/// `Ops::requantize_values` where it has one for M (Helium's, 4 lanes), else one value at a time. The same bits.
+///
+/// | operand | what                           |
+/// |---------|--------------------------------|
+/// | `sums`  | n int32 accumulators           |
+/// | `out`   | n int8 values, in Q(zero)      |
+///
+/// Example: `kernels::requantize_values<multiplier>(sums, 3, scores, 12);   // scores[j] = requantize(sums[j], ..)`
+// Rationale: one query's scores and outputs in int8 attention (a decoding step) are short rows requantized with one
+// multiplier; on Helium the vector form takes 2 instructions a value against 10.
+template <math::quantized_multiplier M, typename Ops = int8_ops>
+constexpr void requantize_values(const std::int32_t* sums, std::int32_t zero, std::int8_t* out,
+                                 std::size_t n) noexcept {
+  if constexpr (int8_declared<Ops>::has_requantize_values) {
+    if constexpr (Ops::requantize_values_take(M)) {
+      if (!std::is_constant_evaluated()) {
+        Ops::template requantize_values<M>(sums, zero, out, n);
+        return;
+      }
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j) out[j] = requantize(sums[j], M, zero);
+}
+
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
 /// any backend: the largest of the x86 and NEON form's N int32 sums, the packed kernel's staged rows (a tile's:
 /// `int8_packed::most_staged_bytes`) with, from `int8_packed::runtime_packing_rows` rows on, the panel of b it packs
@@ -11707,12 +11847,33 @@ constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, cons
   }
 }
 
+// The backend's `Ops::multiply` over n elements at run time, where it has one for this multiplier (Helium's, 4
+// lanes): whether it ran.
+template <math::quantized_multiplier Multiplier, typename Ops>
+bool int8_multiply_on_backend(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                              std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+  if constexpr (int8_declared<Ops>::has_multiply) {
+    if constexpr (Ops::multiply_takes(Multiplier)) {
+      Ops::template multiply<Multiplier>(a, a_zero, b, b_zero, out_zero, out, n);
+      return true;
+    }
+  }
+  return false;
+}
+
 /// TFLite's int8 MUL element by element (quantized/hadamard.hpp): out = requantize((a - a_zero)(b - b_zero),
-/// Multiplier, out_zero). The portable loop on every backend: |a - a_zero| and |b - b_zero| are at most 255, so each
-/// product fits an int32, and the compiler vectorizes the loop where the target allows.
-template <math::quantized_multiplier Multiplier, std::size_t R, std::size_t C>
+/// Multiplier, out_zero). |a - a_zero| and |b - b_zero| are at most 255, so each product fits an int32. At run time
+/// the backend's `Ops::multiply` over all R x C elements where it has one for this multiplier (Helium's, 4 lanes),
+/// else the portable loop, which the compiler vectorizes where the target allows.
+// Rationale: Clang 14 leaves the loop scalar for the M55 at -Os (19 instructions an element, 15% of the int8 tiny
+// llama's decoding step); the backend's form takes about 4.
+template <math::quantized_multiplier Multiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
 constexpr void int8_multiply_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
                                   std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
+  if (!std::is_constant_evaluated() &&
+      int8_multiply_on_backend<Multiplier, Ops>(&a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C)) {
+    return;
+  }
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c) {
       out[r][c] = requantize((std::int32_t{a[r][c]} - a_zero) * (std::int32_t{b[r][c]} - b_zero), Multiplier, out_zero);
@@ -11753,6 +11914,48 @@ constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R
   for (std::size_t r = 0; r < R; ++r) {
     if (!std::is_constant_evaluated() && backend_lookup_row(x[r], y[r], C, table)) continue;
     for (std::size_t c = 0; c < C; ++c) y[r][c] = table[static_cast<std::size_t>(std::int32_t{x[r][c]} + 128)];
+  }
+}
+
+/// round(v / 2^15) (half up) + zero, clamped to int8: a Q15 product back to int8.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t q15_requantize(std::int32_t v, std::int32_t zero) noexcept {
+  const std::int32_t r = ((v + (std::int32_t{1} << 14)) >> 15) + zero;
+  return static_cast<std::int8_t>(r < -128 ? -128 : (r > 127 ? 127 : r));
+}
+
+/// RoPE of each of `heads` heads of one int8 row (HeadDim values each, head h from column h HeadDim), in place, in
+/// the row's quantization (zero point `zero`): pair p of a head is columns (2p, 2p + 1) when `Interleaved`, else
+/// (p, p + HeadDim / 2); with a, b the pair less the zero point and c, s the position's Q15 cosine and sine
+/// (`cos[p]`, `sin[p]`), a' = q15_requantize(a c - b s), b' = q15_requantize(a s + b c). At run time the backend's
+/// `Ops::rotate_heads` where it has one (Helium's, 4 pairs a step), the same bits.
+///
+/// | operand      | what                                 |
+/// |--------------|--------------------------------------|
+/// | `row`        | heads x HeadDim int8 values          |
+/// | `cos`, `sin` | HeadDim / 2 Q15 values (one position) |
+///
+/// Example: `kernels::int8_rotate_heads<8, true>(q_row, 8, table.cos_table[t], table.sin_table[t], zero);`
+template <std::size_t HeadDim, bool Interleaved, typename Ops = int8_ops>
+constexpr void int8_rotate_heads(std::int8_t* row, std::size_t heads, const std::int16_t* cos, const std::int16_t* sin,
+                                 std::int32_t zero) noexcept {
+  if constexpr (int8_declared<Ops>::has_rotate_heads) {
+    if (!std::is_constant_evaluated()) {
+      Ops::template rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero);
+      return;
+    }
+  }
+  for (std::size_t h = 0; h < heads; ++h) {
+    std::int8_t* head = row + h * HeadDim;
+    for (std::size_t p = 0; p < HeadDim / 2; ++p) {
+      const std::size_t first = Interleaved ? 2 * p : p;
+      const std::size_t second = Interleaved ? 2 * p + 1 : p + HeadDim / 2;
+      const std::int32_t a = std::int32_t{head[first]} - zero;
+      const std::int32_t b = std::int32_t{head[second]} - zero;
+      const std::int32_t c = cos[p];
+      const std::int32_t s = sin[p];
+      head[first] = q15_requantize(a * c - b * s, zero);
+      head[second] = q15_requantize(a * s + b * c, zero);
+    }
   }
 }
 
@@ -11822,12 +12025,21 @@ constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], 
 template <std::size_t C>
 constexpr int8_layer_norm_row int8_rms_norm_row_of(const std::int8_t (&x)[C], std::int32_t zero, std::int64_t epsilon,
                                                    std::int32_t epsilon_shift) noexcept {
-  std::int32_t s2 = 0;
-  for (std::size_t j = 0; j < C; ++j) {
-    const std::int32_t v = x[j] - zero;
-    s2 += v * v;
-  }
   constexpr auto c = static_cast<std::int64_t>(C);
+  std::int32_t s1 = 0;
+  std::int32_t squares = 0;
+  std::int64_t s2 = 0;
+  if (!std::is_constant_evaluated() && backend_sum_and_squares(x, s1, squares)) {
+    // sum (q_j - z)^2 = S2 - 2 z S1 + C z^2, exactly.
+    s2 = std::int64_t{squares} - 2 * std::int64_t{zero} * s1 + c * zero * zero;
+  } else {
+    std::int32_t sum = 0;  // below C 255^2 < 2^31
+    for (std::size_t j = 0; j < C; ++j) {
+      const std::int32_t v = x[j] - zero;
+      sum += v * v;
+    }
+    s2 = sum;
+  }
   return int8_norm_row_from(int8_layer_norm_row{c, c * zero, 0, 37}, c * s2, epsilon, epsilon_shift);
 }
 
@@ -11923,14 +12135,25 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
   }
 }
 
-/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and every shift is
-/// 32 or more (`all_shifts_32`): true when it computed the row.
+/// Whether the backend has its own steps 4 to 7 of the int8 LayerNorm (Helium's) and takes a layer of these shifts
+/// (`Ops::layer_norm_row_takes`: on Helium, every shift 32 or more).
+template <typename Ops = int8_ops, std::size_t C>
+bool backend_takes_layer_norm_row(const std::int32_t (&shift)[C]) noexcept {
+  if constexpr (int8_declared<Ops>::has_layer_norm_row) {
+    return Ops::template layer_norm_row_takes<C>(shift);
+  } else {
+    return false;
+  }
+}
+
+/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and takes the
+/// layer's shifts (`takes`, from `backend_takes_layer_norm_row`): true when it computed the row.
 template <typename Ops = int8_ops, std::size_t C>
 bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                             const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
-                            const std::int32_t (&bias)[C], std::int32_t out_zero, bool all_shifts_32) noexcept {
+                            const std::int32_t (&bias)[C], std::int32_t out_zero, bool takes) noexcept {
   if constexpr (int8_declared<Ops>::has_layer_norm_row) {
-    if (all_shifts_32) {
+    if (takes) {
       Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
                                       row.down, multiplier, shift, bias, out_zero);
       return true;
@@ -11947,8 +12170,8 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                     const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
                                     std::int32_t out_zero, std::int32_t in_zero = 0) noexcept {
-  bool all_shifts_32 = true;
-  for (std::size_t j = 0; j < C; ++j) all_shifts_32 = all_shifts_32 && shift[j] >= 32;
+  bool backend_takes = false;
+  if (!std::is_constant_evaluated()) backend_takes = backend_takes_layer_norm_row(shift);
   for (std::size_t r = 0; r < R; ++r) {
     const int8_layer_norm_row row = RootMeanSquare ? int8_rms_norm_row_of(x[r], in_zero, epsilon, epsilon_shift)
                                                    : int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
@@ -11961,7 +12184,7 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
-    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, all_shifts_32)) continue;
+    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, backend_takes)) continue;
     if (row.down >= 33) {
       int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     } else {
@@ -19027,9 +19250,16 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
       kernels::int8_dot_rows<DK>(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin,
                                  columns.key, K::quant.zero_point, DK, seen, sums);
     }
-    for (std::size_t j = 0; j < seen; ++j) {
-      scores[range.begin + j] = kernels::requantize(sums[j], multipliers::scores, Scores.zero_point);
-    }
+    // Rationale: GCC 12 at -O3 reports the vectorized loop of this call as writing before `scores` (it does not
+    // follow that range.begin + seen <= n_kv); the warning is off for this call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+    kernels::requantize_values<multipliers::scores>(sums, Scores.zero_point, scores + range.begin, seen);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
     const bool* filter = nullptr;
     if constexpr (Mask::checks_each_key) {
       for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(i, j);
@@ -19071,9 +19301,7 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
     } else {
       for (std::size_t c = 0; c < DV; ++c) sums[c] = 0;
     }
-    for (std::size_t c = 0; c < DV; ++c) {
-      out.elements[i][columns.output + c] = kernels::requantize(sums[c], multipliers::output, Out::quant.zero_point);
-    }
+    kernels::requantize_values<multipliers::output>(sums, Out::quant.zero_point, out.elements[i] + columns.output, DV);
   }
 }
 

@@ -621,6 +621,26 @@ constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
             bad += y[r][j] == (q < -128 ? -128 : (q > 127 ? 127 : q)) ? 0u : 1u;
           }
         }
+        // RMSNorm: each row centred on the input's zero point (the backends' sums of squares, Helium's by S1 and
+        // S2), against the definition's sum of (q_j - z)^2.
+        const std::int32_t in_zero = zero == 0 ? 9 : -zero / 2;
+        std::int8_t rms[5][norm_width]{};
+        k::int8_layer_norm_rows<true>(c.x, rms, c.multiplier, c.shift, c.bias, epsilon[0],
+                                      static_cast<std::int32_t>(epsilon[1]), zero, in_zero);
+        for (std::size_t r = 0; r < 5; ++r) {
+          std::int64_t squares = 0;
+          for (const std::int8_t v : c.x[r]) squares += (v - in_zero) * (v - in_zero);
+          constexpr auto row_width = static_cast<std::int64_t>(norm_width);
+          const k::int8_layer_norm_row row =
+              k::int8_norm_row_from(k::int8_layer_norm_row{row_width, row_width * in_zero, 0, 37}, row_width * squares,
+                                    epsilon[0], static_cast<std::int32_t>(epsilon[1]));
+          for (std::size_t j = 0; j < norm_width; ++j) {
+            const std::int32_t n = k::int8_layer_norm_normalized(c.x[r][j], row);
+            const std::int64_t a = k::int8_layer_norm_scaled(n, c.multiplier[j], c.shift[j], c.bias[j]);
+            const std::int64_t q = k::rounding_shift(a, k::int8_layer_norm_output_fraction_bits) + zero;
+            bad += rms[r][j] == (q < -128 ? -128 : (q > 127 ? 127 : q)) ? 0u : 1u;
+          }
+        }
       }
     }
   }
@@ -796,6 +816,171 @@ constexpr std::size_t add_mismatches(Read read) noexcept {
   return bad;
 }
 
+// Int8 MUL (int8_multiply_rows: 4 lanes on Helium, the requantizers elsewhere) against TFLite's steps written with
+// math::multiply_by_quantized_multiplier and saturation, over the ADD cases' 3 x 7 and 9 x 5 operands (elements in
+// steps of 4 and tails of 1), with shifts from 15 (the largest Helium's form takes) and 16 (past it) to -31,
+// multipliers below and at 2^30 and the largest, zero points at their extremes (products of 255^2), outputs that
+// saturate, and ties at every rounding shift.
+template <ctattn::math::quantized_multiplier M, std::size_t R, std::size_t C>
+constexpr std::uint32_t multiply_case_mismatches(const std::int8_t (&a)[R][C], const std::int8_t (&b)[R][C],
+                                                 std::int32_t a_zero, std::int32_t b_zero,
+                                                 std::int32_t out_zero) noexcept {
+  std::int8_t got[R][C]{};
+  ctattn::detail::kernels::int8_multiply_rows<M>(a, a_zero, b, b_zero, out_zero, got);
+  std::uint32_t bad = 0;
+  for (std::size_t r = 0; r < R; ++r) {
+    for (std::size_t c = 0; c < C; ++c) {
+      const std::int32_t p = (a[r][c] - a_zero) * (b[r][c] - b_zero);
+      const std::int64_t v = std::int64_t{ctattn::math::multiply_by_quantized_multiplier(p, M)} + out_zero;
+      bad += got[r][c] == static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v)) ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+template <typename Read>
+constexpr std::size_t multiply_mismatches(Read read) noexcept {
+  using m = ctattn::math::quantized_multiplier;
+  const auto small = read(make_add_operands<3, 7>(33));
+  const auto large = read(make_add_operands<9, 5>(34));
+  std::uint32_t bad = 0;
+  // A gate's scales (a product of two steps to one step: shifts -7 to -14), both zero points' signs.
+  bad += multiply_case_mismatches<m{1288490189, -7}>(small.a, small.b, 3, -7, 5);
+  bad += multiply_case_mismatches<m{1717986918, -14}>(large.a, large.b, -120, -1, 9);
+  // Products of 255^2 (zero points at the extremes), scaled down a little and a lot, and up (saturating).
+  bad += multiply_case_mismatches<m{2147483647, -10}>(large.a, large.b, -128, 127, -128);
+  bad += multiply_case_mismatches<m{1073741824, -31}>(small.a, small.b, 127, -128, 127);
+  bad += multiply_case_mismatches<m{1073741824, 15}>(small.a, small.b, 0, 0, 0);
+  bad += multiply_case_mismatches<m{1073741824, 16}>(large.a, large.b, 0, 0, 0);
+  bad += multiply_case_mismatches<m{1503238554, 3}>(large.a, large.b, 2, -2, -3);
+  // Halves and quarters: x 2^-1 and x 2^-2 of integers (multiplier 2^30 is one half), a tie in every other element
+  // at each rounding shift, where rounding half up and half away from zero differ for negative values.
+  bad += multiply_case_mismatches<m{1073741824, 0}>(small.a, small.b, 3, -4, 0);
+  bad += multiply_case_mismatches<m{1073741824, -1}>(large.a, large.b, 0, 1, -5);
+  return bad;
+}
+
+// requantize_values (one query's scores and outputs in int8 attention: 4 lanes on Helium, one value at a time
+// elsewhere) against TFLite's steps written with math::multiply_by_quantized_multiplier and saturation: 37 sums (9
+// steps of 4 and a tail of 1; prefixes of lengths 0 to 35 in steps of 5: every tail) from the int32 extremes to ties of the rounding
+// shifts, with shifts from 31 to -31 and multipliers from 2^30 to the largest.
+struct requantize_sums {
+  std::int32_t values[37]{};
+};
+constexpr requantize_sums make_requantize_sums() noexcept {
+  requantize_sums s{};
+  const std::int32_t edges[] = {-2147483647 - 1, 2147483647, 0, 1, -1, 1 << 20, -(1 << 20), 3 << 19, -(3 << 19)};
+  for (std::size_t j = 0; j < 9; ++j) s.values[j] = edges[j];
+  std::uint32_t state = 0x2545F491u;
+  for (std::size_t j = 9; j < 37; ++j) {
+    state = state * 1664525u + 1013904223u;
+    // Magnitudes from 2^0 to 2^30, odd multiples of powers of two (ties at the matching shift).
+    const auto magnitude = static_cast<std::int32_t>((state >> 8) & ((1u << (j % 31)) - 1u)) | (1 << (j % 31));
+    s.values[j] = (state & 1u) != 0 ? -magnitude : magnitude;
+  }
+  return s;
+}
+
+template <ctattn::math::quantized_multiplier M>
+constexpr std::uint32_t requantize_case_mismatches(const requantize_sums& s, std::int32_t zero) noexcept {
+  std::uint32_t bad = 0;
+  for (std::size_t n = 0; n <= 37; n += 5) {
+    std::int8_t got[38]{};
+    got[n] = 42;  // a value past the n written must stay
+    ctattn::detail::kernels::requantize_values<M>(s.values, zero, got, n);
+    bad += got[n] == 42 ? 0u : 1u;
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::int64_t v = std::int64_t{ctattn::math::multiply_by_quantized_multiplier(s.values[j], M)} + zero;
+      bad += got[j] == static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v)) ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+template <typename Read>
+constexpr std::size_t requantize_values_mismatches(Read read) noexcept {
+  using m = ctattn::math::quantized_multiplier;
+  const requantize_sums s = read(make_requantize_sums());
+  std::uint32_t bad = 0;
+  bad += requantize_case_mismatches<m{1073741824, -20}>(s, 0);
+  bad += requantize_case_mismatches<m{1073741824, -1}>(s, -128);
+  bad += requantize_case_mismatches<m{2147483647, -31}>(s, 127);
+  bad += requantize_case_mismatches<m{1518500250, -9}>(s, 5);
+  bad += requantize_case_mismatches<m{1288490189, 0}>(s, -3);
+  bad += requantize_case_mismatches<m{1073741824, 3}>(s, 9);
+  bad += requantize_case_mismatches<m{1932735283, 31}>(s, -1);
+  return bad;
+}
+
+// int8_rotate_heads (an int8 llama's RoPE: 4 pairs a step on Helium, a gather and a scatter for interleaved pairs)
+// against the rotation written out: rows of 3 heads of 6, 8 and 10 values (3, 4 and 5 pairs: a tail of 3, none, a
+// tail of 1), both pairings, zero points at their extremes and 0, cosines and sines from -32767 to 32767 (position
+// 0's 32767 and 0 among them), values that saturate.
+struct rotation_case {
+  std::int8_t row[30]{};
+  std::int16_t cos[5]{};
+  std::int16_t sin[5]{};
+};
+constexpr rotation_case make_rotation_case(std::uint32_t seed) noexcept {
+  rotation_case c{};
+  std::uint32_t state = seed;
+  const auto next = [&state] {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  };
+  for (auto& v : c.row) v = static_cast<std::int8_t>(static_cast<int>(next() % 256) - 128);
+  c.row[0] = -128;
+  c.row[1] = 127;
+  const std::int16_t edges[] = {32767, 0, -32767, 23170, -1};
+  for (std::size_t p = 0; p < 5; ++p) {
+    c.cos[p] = (seed & 1u) != 0 ? edges[p] : static_cast<std::int16_t>(static_cast<int>(next() % 65535) - 32767);
+    c.sin[p] =
+        (seed & 1u) != 0 ? edges[(p + 1) % 5] : static_cast<std::int16_t>(static_cast<int>(next() % 65535) - 32767);
+  }
+  return c;
+}
+
+template <std::size_t HeadDim, bool Interleaved>
+constexpr std::uint32_t rotation_case_mismatches(const rotation_case& c, std::int32_t zero) noexcept {
+  constexpr std::size_t heads = 3;
+  std::int8_t got[30]{};
+  for (std::size_t j = 0; j < 30; ++j) got[j] = c.row[j];
+  ctattn::detail::kernels::int8_rotate_heads<HeadDim, Interleaved>(got, heads, c.cos, c.sin, zero);
+  std::uint32_t bad = 0;
+  for (std::size_t j = heads * HeadDim; j < 30; ++j) bad += got[j] == c.row[j] ? 0u : 1u;  // past the heads: kept
+  // floor((v + 2^14) / 2^15) (half up) plus the zero point, clamped.
+  const auto rounded = [zero](std::int64_t v) {
+    const std::int64_t shifted = v + 16384;
+    const std::int64_t q = (shifted >= 0 ? shifted / 32768 : -((-shifted + 32767) / 32768)) + zero;
+    return static_cast<std::int8_t>(q < -128 ? -128 : (q > 127 ? 127 : q));
+  };
+  for (std::size_t h = 0; h < heads; ++h) {
+    for (std::size_t p = 0; p < HeadDim / 2; ++p) {
+      const std::size_t first = h * HeadDim + (Interleaved ? 2 * p : p);
+      const std::size_t second = h * HeadDim + (Interleaved ? 2 * p + 1 : p + HeadDim / 2);
+      const std::int64_t a = c.row[first] - zero;
+      const std::int64_t b = c.row[second] - zero;
+      bad += got[first] == rounded(a * c.cos[p] - b * c.sin[p]) ? 0u : 1u;
+      bad += got[second] == rounded(a * c.sin[p] + b * c.cos[p]) ? 0u : 1u;
+    }
+  }
+  return bad;
+}
+
+template <typename Read>
+constexpr std::size_t rotation_mismatches(Read read) noexcept {
+  std::uint32_t bad = 0;
+  for (const std::uint32_t seed : {41u, 42u, 43u}) {
+    const rotation_case c = read(make_rotation_case(seed));
+    for (const std::int32_t zero : {-128, 0, 5, 127}) {
+      bad += rotation_case_mismatches<6, true>(c, zero) + rotation_case_mismatches<6, false>(c, zero);
+      bad += rotation_case_mismatches<8, true>(c, zero) + rotation_case_mismatches<8, false>(c, zero);
+      bad += rotation_case_mismatches<10, true>(c, zero) + rotation_case_mismatches<10, false>(c, zero);
+    }
+  }
+  return bad;
+}
+
 // Every case of this header, once (tests/support/case_list.hpp): tests/static, tests/runtime, tests/backend and
 // the firmware image images/int8_kernel_cases.cpp each run the cases marked for them.
 // Rationale: constant evaluation takes the dot products over two spans of lengths and leaves the largest
@@ -816,9 +1001,12 @@ inline constexpr auto every_case = std::tuple{
               [](auto read) { return large_fully_connected_mismatches(read); }},
     test_case{"transposed products, large", at_run_time | with_each_backend,
               [](auto read) { return large_transposed_product_mismatches(read); }},
-    test_case{"LayerNorm rows", every_runner, [](auto read) { return layer_norm_mismatches(read); }},
+    test_case{"LayerNorm and RMSNorm rows", every_runner, [](auto read) { return layer_norm_mismatches(read); }},
     test_case{"LayerNorm's integer arithmetic", every_runner, [](auto read) { return arithmetic_mismatches(read); }},
     test_case{"ADD", every_runner, [](auto read) { return add_mismatches(read); }},
+    test_case{"MUL", every_runner, [](auto read) { return multiply_mismatches(read); }},
+    test_case{"requantized values", every_runner, [](auto read) { return requantize_values_mismatches(read); }},
+    test_case{"RoPE of int8 heads", every_runner, [](auto read) { return rotation_mismatches(read); }},
     test_case{"table lookup", every_runner, [](auto read) { return lookup_mismatches(read); }},
     test_case{"softmax rows of every length to 40", compiled, [](auto read) { return softmax_mismatches(read); }},
     test_case{"softmax, long rows", at_run_time | with_each_backend,

@@ -36,6 +36,9 @@ struct helium_int8_ops : int8_ops_defaults {
   static constexpr bool has_row_sum = true;
   static constexpr bool has_softmax_row = true;
   static constexpr bool has_add = true;
+  static constexpr bool has_multiply = true;
+  static constexpr bool has_requantize_values = true;
+  static constexpr bool has_rotate_heads = true;
   static constexpr bool has_lookup = true;
   static constexpr bool has_sum_and_squares = true;
   static constexpr bool has_layer_norm_row = true;
@@ -69,13 +72,28 @@ struct helium_int8_ops : int8_ops_defaults {
     const std::int8_t* w1 = w + WS;
     const std::int8_t* w2 = w + 2 * WS;
     const std::int8_t* w3 = w + 3 * WS;
-#pragma GCC unroll 4
-    for (const std::int8_t* const end = x + whole; x != end; x += 16, w0 += 16, w1 += 16, w2 += 16, w3 += 16) {
+    const auto one_step = [&] {
       const int8x16_t xv = __arm_vld1q_s8(x);
       s0 = __arm_vmladavaq_s8(s0, xv, __arm_vld1q_s8(w0));
       s1 = __arm_vmladavaq_s8(s1, xv, __arm_vld1q_s8(w1));
       s2 = __arm_vmladavaq_s8(s2, xv, __arm_vld1q_s8(w2));
       s3 = __arm_vmladavaq_s8(s3, xv, __arm_vld1q_s8(w3));
+      x += 16;
+      w0 += 16;
+      w1 += 16;
+      w2 += 16;
+      w3 += 16;
+    };
+    // Rationale: unrolled whole up to 8 steps (K below 144: every load's offset within `vldrb`'s immediate of
+    // 127); a longer row as a loop of one step (`dls`/`le`: 10 instructions a step). Unrolled by 4 or whole past 8
+    // steps, Clang 14 at -Os kept a pointer for each offset, spilled them, and took 176 instructions per pass of
+    // 4 channels of 172 terms against 140 for the loop.
+    if constexpr (whole / 16 <= 8) {
+#pragma GCC unroll 8
+      for (std::size_t t = 0; t < whole; t += 16) one_step();
+    } else {
+#pragma GCC unroll 1
+      for (std::size_t t = 0; t < whole; t += 16) one_step();
     }
     if constexpr (whole < K) {
       const mve_pred16_t lanes = __arm_vctp8q(K - whole);
@@ -243,6 +261,85 @@ struct helium_int8_ops : int8_ops_defaults {
     }
   }
 
+  /// Whether `multiply` takes the multiplier M: `scaled` takes it, and a left shift keeps every product (at most
+  /// 255^2 < 2^16 in magnitude) within int32.
+  static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return takes(m) && m.shift <= 15; }
+
+  /// kernels/int8.hpp's `int8_multiply_rows` at run time over n elements, 4 a step: each operand's lanes loaded
+  /// widened to int32 (`vldrb.s32`) less its zero point, multiplied (`vmul`: |a - a_zero| |b - b_zero| <= 255^2),
+  /// scaled by M (`scaled`: `output_requantizer::scaled`'s value) and given the output's zero point and clamp
+  /// (`output_lanes`); the last n % 4 by tail-predicated loads and stores.
+  template <math::quantized_multiplier M>
+    requires(multiply_takes(M))
+  static void multiply(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                       std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
+      const int32x4_t va = __arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero);
+      const int32x4_t vb = __arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero);
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<M>(__arm_vmulq_s32(va, vb)), out_zero), lanes);
+    }
+  }
+
+  /// Whether `requantize_values` takes the multiplier M (`scaled` takes it).
+  static constexpr bool requantize_values_take(math::quantized_multiplier m) noexcept { return takes(m); }
+
+  /// kernels/int8.hpp's `requantize_values` at run time: n sums, 4 a step (`vldrw`), scaled by M (`scaled`) and
+  /// given the output's zero point and clamp (`output_lanes`); the last n % 4 by tail-predicated loads and stores.
+  template <math::quantized_multiplier M>
+    requires(requantize_values_take(M))
+  static void requantize_values(const std::int32_t* sums, std::int32_t zero, std::int8_t* out, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; i += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<M>(__arm_vldrwq_z_s32(sums + i, lanes)), zero), lanes);
+    }
+  }
+
+  /// kernels/int8.hpp's `int8_rotate_heads` at run time: 4 pairs a step, their first and second values loaded
+  /// widened (`vldrb.s32`; interleaved pairs by a gather at offsets 0, 2, 4, 6 and 1, 3, 5, 7) less the zero
+  /// point, the Q15 cosines and sines by `vldrh.s32`, the products by `vmul` (|a c| <= 255 2^15), rounded by
+  /// `vrshr #15` (half up, as (v + 2^14) >> 15), given the zero point and clamp (`output_lanes`) and stored back
+  /// (a scatter when interleaved); the last pairs of a head by tail predication.
+  template <std::size_t HeadDim, bool Interleaved>
+  static void rotate_heads(std::int8_t* row, std::size_t heads, const std::int16_t* cos, const std::int16_t* sin,
+                           std::int32_t zero) noexcept {
+    constexpr std::size_t pairs = HeadDim / 2;
+    const uint32x4_t evens = __arm_vmulq_n_u32(__arm_vidupq_n_u32(0, 1), 2);
+    const uint32x4_t odds = __arm_vaddq_n_u32(evens, 1);
+    for (std::size_t h = 0; h < heads; ++h) {
+      std::int8_t* head = row + h * HeadDim;
+      for (std::size_t p = 0; p < pairs; p += 4) {
+        const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(pairs - p));
+        std::int8_t* first = Interleaved ? head + 2 * p : head + p;
+        std::int8_t* second = Interleaved ? head + 2 * p : head + p + pairs;
+        int32x4_t a;
+        int32x4_t b;
+        if constexpr (Interleaved) {
+          a = __arm_vldrbq_gather_offset_z_s32(first, evens, lanes);
+          b = __arm_vldrbq_gather_offset_z_s32(second, odds, lanes);
+        } else {
+          a = __arm_vldrbq_z_s32(first, lanes);
+          b = __arm_vldrbq_z_s32(second, lanes);
+        }
+        a = __arm_vsubq_n_s32(a, zero);
+        b = __arm_vsubq_n_s32(b, zero);
+        const int32x4_t c = __arm_vldrhq_z_s32(cos + p, lanes);
+        const int32x4_t s = __arm_vldrhq_z_s32(sin + p, lanes);
+        const int32x4_t a_rotated =
+            output_lanes(__arm_vrshrq_n_s32(__arm_vsubq_s32(__arm_vmulq_s32(a, c), __arm_vmulq_s32(b, s)), 15), zero);
+        const int32x4_t b_rotated =
+            output_lanes(__arm_vrshrq_n_s32(__arm_vaddq_s32(__arm_vmulq_s32(a, s), __arm_vmulq_s32(b, c)), 15), zero);
+        if constexpr (Interleaved) {
+          __arm_vstrbq_scatter_offset_p_s32(first, evens, a_rotated, lanes);
+          __arm_vstrbq_scatter_offset_p_s32(second, odds, b_rotated, lanes);
+        } else {
+          __arm_vstrbq_p_s32(first, a_rotated, lanes);
+          __arm_vstrbq_p_s32(second, b_rotated, lanes);
+        }
+      }
+    }
+  }
+
   /// sum_t x[t] w[t] for one channel.
   template <std::size_t K>
   CTATTN_ALWAYS_INLINE static std::int32_t one_channel(const std::int8_t* x, const std::int8_t* w) noexcept {
@@ -315,6 +412,18 @@ struct helium_int8_ops : int8_ops_defaults {
     }
   }
 
+  /// Whether `layer_norm_row` takes a layer of these C shifts: every one 32 or more (the smallest by `vminv`, 4
+  /// lanes a step, the tail by `vctp32`).
+  template <std::size_t C>
+  static bool layer_norm_row_takes(const std::int32_t* shift) noexcept {
+    std::int32_t least = 32;
+    for (std::size_t j = 0; j < C; j += 4) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
+      least = __arm_vminvq_p_s32(least, __arm_vldrwq_z_s32(shift + j, lanes), lanes);
+    }
+    return least >= 32;
+  }
+
   /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
   /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
   /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
@@ -325,8 +434,8 @@ struct helium_int8_ops : int8_ops_defaults {
   /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
   /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
   /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
-  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vmin`, `vmax` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
-  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vmin`, `vmax`; `vstrb.32` |
+  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vqshl #1`, `vshr #1` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
+  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vqshl #24`, `vshr #24`; `vstrb.32` |
   template <std::size_t C>
   static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
                              const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
@@ -334,10 +443,6 @@ struct helium_int8_ops : int8_ops_defaults {
     const std::int32_t first = down - 1;
     const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
     const uint32x4_t inverse_lanes = __arm_vdupq_n_u32(inverse);
-    const int32x4_t upper = __arm_vdupq_n_s32((1 << 30) - 1);
-    const int32x4_t lower = __arm_vdupq_n_s32(-(1 << 30));
-    const int32x4_t top = __arm_vdupq_n_s32(127);
-    const int32x4_t bottom = __arm_vdupq_n_s32(-128);
     const int32x4_t thirty_three = __arm_vdupq_n_s32(33);
     for (std::size_t j = 0; j < C; j += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
@@ -360,10 +465,12 @@ struct helium_int8_ops : int8_ops_defaults {
       const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
       const int32x4_t a_unheld =
           __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
-      const int32x4_t a = __arm_vmaxq_s32(__arm_vminq_s32(a_unheld, upper), lower);
+      // Held by saturating shifts (2 a_unheld saturated, halved; the output's clamp as `output_lanes`'s), which
+      // need no constant registers: with four held, Clang 14 spilled the loop's vectors (56 instructions a step).
+      const int32x4_t a = __arm_vshrq_n_s32(__arm_vqshlq_n_s32(a_unheld, 1), 1);
       const int32x4_t rounded =
           __arm_vshrq_n_s32(__arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
-      __arm_vstrbq_p_s32(y + j, __arm_vmaxq_s32(__arm_vminq_s32(rounded, top), bottom), lanes);
+      __arm_vstrbq_p_s32(y + j, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(rounded, 24), 24), lanes);
     }
   }
 };

@@ -22,6 +22,8 @@
 /// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
+/// | `int8_rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)` | RoPE of each head of one int8 row by Q15 cosines and sines (quantized/llama.hpp) |
+/// | `requantize_values<M>(sums, zero, out, n)`    | `requantize` of n accumulators with one multiplier          |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
 ///
 /// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
@@ -276,6 +278,31 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
   v = v < -256 ? -256 : (v > 255 ? 255 : v);  // 255 + zero >= 127 and -256 + zero <= -128: the same clamped result
   v += zero;
   return static_cast<std::int8_t>(v < -128 ? -128 : (v > 127 ? 127 : v));
+}
+
+/// `requantize` of n int32 accumulators with one multiplier M into out: at run time the backend's
+/// `Ops::requantize_values` where it has one for M (Helium's, 4 lanes), else one value at a time. The same bits.
+///
+/// | operand | what                           |
+/// |---------|--------------------------------|
+/// | `sums`  | n int32 accumulators           |
+/// | `out`   | n int8 values, in Q(zero)      |
+///
+/// Example: `kernels::requantize_values<multiplier>(sums, 3, scores, 12);   // scores[j] = requantize(sums[j], ..)`
+// Rationale: one query's scores and outputs in int8 attention (a decoding step) are short rows requantized with one
+// multiplier; on Helium the vector form takes 2 instructions a value against 10.
+template <math::quantized_multiplier M, typename Ops = int8_ops>
+constexpr void requantize_values(const std::int32_t* sums, std::int32_t zero, std::int8_t* out,
+                                 std::size_t n) noexcept {
+  if constexpr (int8_declared<Ops>::has_requantize_values) {
+    if constexpr (Ops::requantize_values_take(M)) {
+      if (!std::is_constant_evaluated()) {
+        Ops::template requantize_values<M>(sums, zero, out, n);
+        return;
+      }
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j) out[j] = requantize(sums[j], M, zero);
 }
 
 /// The stack bytes an int8 product of M x K by N x K (`int8_window_product_requantized`) takes beyond its locals, on
@@ -739,12 +766,33 @@ constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, cons
   }
 }
 
+// The backend's `Ops::multiply` over n elements at run time, where it has one for this multiplier (Helium's, 4
+// lanes): whether it ran.
+template <math::quantized_multiplier Multiplier, typename Ops>
+bool int8_multiply_on_backend(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                              std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+  if constexpr (int8_declared<Ops>::has_multiply) {
+    if constexpr (Ops::multiply_takes(Multiplier)) {
+      Ops::template multiply<Multiplier>(a, a_zero, b, b_zero, out_zero, out, n);
+      return true;
+    }
+  }
+  return false;
+}
+
 /// TFLite's int8 MUL element by element (quantized/hadamard.hpp): out = requantize((a - a_zero)(b - b_zero),
-/// Multiplier, out_zero). The portable loop on every backend: |a - a_zero| and |b - b_zero| are at most 255, so each
-/// product fits an int32, and the compiler vectorizes the loop where the target allows.
-template <math::quantized_multiplier Multiplier, std::size_t R, std::size_t C>
+/// Multiplier, out_zero). |a - a_zero| and |b - b_zero| are at most 255, so each product fits an int32. At run time
+/// the backend's `Ops::multiply` over all R x C elements where it has one for this multiplier (Helium's, 4 lanes),
+/// else the portable loop, which the compiler vectorizes where the target allows.
+// Rationale: Clang 14 leaves the loop scalar for the M55 at -Os (19 instructions an element, 15% of the int8 tiny
+// llama's decoding step); the backend's form takes about 4.
+template <math::quantized_multiplier Multiplier, std::size_t R, std::size_t C, typename Ops = int8_ops>
 constexpr void int8_multiply_rows(const std::int8_t (&a)[R][C], std::int32_t a_zero, const std::int8_t (&b)[R][C],
                                   std::int32_t b_zero, std::int32_t out_zero, std::int8_t (&out)[R][C]) noexcept {
+  if (!std::is_constant_evaluated() &&
+      int8_multiply_on_backend<Multiplier, Ops>(&a[0][0], a_zero, &b[0][0], b_zero, out_zero, &out[0][0], R * C)) {
+    return;
+  }
   for (std::size_t r = 0; r < R; ++r) {
     for (std::size_t c = 0; c < C; ++c) {
       out[r][c] = requantize((std::int32_t{a[r][c]} - a_zero) * (std::int32_t{b[r][c]} - b_zero), Multiplier, out_zero);
@@ -785,6 +833,48 @@ constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R
   for (std::size_t r = 0; r < R; ++r) {
     if (!std::is_constant_evaluated() && backend_lookup_row(x[r], y[r], C, table)) continue;
     for (std::size_t c = 0; c < C; ++c) y[r][c] = table[static_cast<std::size_t>(std::int32_t{x[r][c]} + 128)];
+  }
+}
+
+/// round(v / 2^15) (half up) + zero, clamped to int8: a Q15 product back to int8.
+CTATTN_ALWAYS_INLINE constexpr std::int8_t q15_requantize(std::int32_t v, std::int32_t zero) noexcept {
+  const std::int32_t r = ((v + (std::int32_t{1} << 14)) >> 15) + zero;
+  return static_cast<std::int8_t>(r < -128 ? -128 : (r > 127 ? 127 : r));
+}
+
+/// RoPE of each of `heads` heads of one int8 row (HeadDim values each, head h from column h HeadDim), in place, in
+/// the row's quantization (zero point `zero`): pair p of a head is columns (2p, 2p + 1) when `Interleaved`, else
+/// (p, p + HeadDim / 2); with a, b the pair less the zero point and c, s the position's Q15 cosine and sine
+/// (`cos[p]`, `sin[p]`), a' = q15_requantize(a c - b s), b' = q15_requantize(a s + b c). At run time the backend's
+/// `Ops::rotate_heads` where it has one (Helium's, 4 pairs a step), the same bits.
+///
+/// | operand      | what                                 |
+/// |--------------|--------------------------------------|
+/// | `row`        | heads x HeadDim int8 values          |
+/// | `cos`, `sin` | HeadDim / 2 Q15 values (one position) |
+///
+/// Example: `kernels::int8_rotate_heads<8, true>(q_row, 8, table.cos_table[t], table.sin_table[t], zero);`
+template <std::size_t HeadDim, bool Interleaved, typename Ops = int8_ops>
+constexpr void int8_rotate_heads(std::int8_t* row, std::size_t heads, const std::int16_t* cos, const std::int16_t* sin,
+                                 std::int32_t zero) noexcept {
+  if constexpr (int8_declared<Ops>::has_rotate_heads) {
+    if (!std::is_constant_evaluated()) {
+      Ops::template rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero);
+      return;
+    }
+  }
+  for (std::size_t h = 0; h < heads; ++h) {
+    std::int8_t* head = row + h * HeadDim;
+    for (std::size_t p = 0; p < HeadDim / 2; ++p) {
+      const std::size_t first = Interleaved ? 2 * p : p;
+      const std::size_t second = Interleaved ? 2 * p + 1 : p + HeadDim / 2;
+      const std::int32_t a = std::int32_t{head[first]} - zero;
+      const std::int32_t b = std::int32_t{head[second]} - zero;
+      const std::int32_t c = cos[p];
+      const std::int32_t s = sin[p];
+      head[first] = q15_requantize(a * c - b * s, zero);
+      head[second] = q15_requantize(a * s + b * c, zero);
+    }
   }
 }
 
@@ -854,12 +944,21 @@ constexpr int8_layer_norm_row int8_layer_norm_row_of(const std::int8_t (&x)[C], 
 template <std::size_t C>
 constexpr int8_layer_norm_row int8_rms_norm_row_of(const std::int8_t (&x)[C], std::int32_t zero, std::int64_t epsilon,
                                                    std::int32_t epsilon_shift) noexcept {
-  std::int32_t s2 = 0;
-  for (std::size_t j = 0; j < C; ++j) {
-    const std::int32_t v = x[j] - zero;
-    s2 += v * v;
-  }
   constexpr auto c = static_cast<std::int64_t>(C);
+  std::int32_t s1 = 0;
+  std::int32_t squares = 0;
+  std::int64_t s2 = 0;
+  if (!std::is_constant_evaluated() && backend_sum_and_squares(x, s1, squares)) {
+    // sum (q_j - z)^2 = S2 - 2 z S1 + C z^2, exactly.
+    s2 = std::int64_t{squares} - 2 * std::int64_t{zero} * s1 + c * zero * zero;
+  } else {
+    std::int32_t sum = 0;  // below C 255^2 < 2^31
+    for (std::size_t j = 0; j < C; ++j) {
+      const std::int32_t v = x[j] - zero;
+      sum += v * v;
+    }
+    s2 = sum;
+  }
   return int8_norm_row_from(int8_layer_norm_row{c, c * zero, 0, 37}, c * s2, epsilon, epsilon_shift);
 }
 
@@ -955,14 +1054,25 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
   }
 }
 
-/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and every shift is
-/// 32 or more (`all_shifts_32`): true when it computed the row.
+/// Whether the backend has its own steps 4 to 7 of the int8 LayerNorm (Helium's) and takes a layer of these shifts
+/// (`Ops::layer_norm_row_takes`: on Helium, every shift 32 or more).
+template <typename Ops = int8_ops, std::size_t C>
+bool backend_takes_layer_norm_row(const std::int32_t (&shift)[C]) noexcept {
+  if constexpr (int8_declared<Ops>::has_layer_norm_row) {
+    return Ops::template layer_norm_row_takes<C>(shift);
+  } else {
+    return false;
+  }
+}
+
+/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and takes the
+/// layer's shifts (`takes`, from `backend_takes_layer_norm_row`): true when it computed the row.
 template <typename Ops = int8_ops, std::size_t C>
 bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                             const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
-                            const std::int32_t (&bias)[C], std::int32_t out_zero, bool all_shifts_32) noexcept {
+                            const std::int32_t (&bias)[C], std::int32_t out_zero, bool takes) noexcept {
   if constexpr (int8_declared<Ops>::has_layer_norm_row) {
-    if (all_shifts_32) {
+    if (takes) {
       Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
                                       row.down, multiplier, shift, bias, out_zero);
       return true;
@@ -979,8 +1089,8 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                     const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
                                     std::int32_t out_zero, std::int32_t in_zero = 0) noexcept {
-  bool all_shifts_32 = true;
-  for (std::size_t j = 0; j < C; ++j) all_shifts_32 = all_shifts_32 && shift[j] >= 32;
+  bool backend_takes = false;
+  if (!std::is_constant_evaluated()) backend_takes = backend_takes_layer_norm_row(shift);
   for (std::size_t r = 0; r < R; ++r) {
     const int8_layer_norm_row row = RootMeanSquare ? int8_rms_norm_row_of(x[r], in_zero, epsilon, epsilon_shift)
                                                    : int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
@@ -993,7 +1103,7 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
-    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, all_shifts_32)) continue;
+    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, backend_takes)) continue;
     if (row.down >= 33) {
       int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     } else {

@@ -176,9 +176,16 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
       kernels::int8_dot_rows<DK>(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin,
                                  columns.key, K::quant.zero_point, DK, seen, sums);
     }
-    for (std::size_t j = 0; j < seen; ++j) {
-      scores[range.begin + j] = kernels::requantize(sums[j], multipliers::scores, Scores.zero_point);
-    }
+    // Rationale: GCC 12 at -O3 reports the vectorized loop of this call as writing before `scores` (it does not
+    // follow that range.begin + seen <= n_kv); the warning is off for this call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+    kernels::requantize_values<multipliers::scores>(sums, Scores.zero_point, scores + range.begin, seen);
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
     const bool* filter = nullptr;
     if constexpr (Mask::checks_each_key) {
       for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(i, j);
@@ -220,9 +227,7 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
     } else {
       for (std::size_t c = 0; c < DV; ++c) sums[c] = 0;
     }
-    for (std::size_t c = 0; c < DV; ++c) {
-      out.elements[i][columns.output + c] = kernels::requantize(sums[c], multipliers::output, Out::quant.zero_point);
-    }
+    kernels::requantize_values<multipliers::output>(sums, Out::quant.zero_point, out.elements[i] + columns.output, DV);
   }
 }
 

@@ -173,31 +173,17 @@ template <std::size_t Positions, std::size_t HeadDim, std::size_t Base>
 template <std::size_t Positions, std::size_t HeadDim, std::size_t Base>
 inline constexpr q15_rotary_table<Positions, HeadDim> q15_rotary = make_q15_rotary_table<Positions, HeadDim, Base>();
 
-// round(v / 2^15) (half up) + zero, clamped to int8.
-[[nodiscard]] constexpr std::int8_t q15_requantize(std::int32_t v, std::int32_t zero) noexcept {
-  const std::int32_t r = ((v + (std::int32_t{1} << 14)) >> 15) + zero;
-  return static_cast<std::int8_t>(r < -128 ? -128 : (r > 127 ? 127 : r));
-}
-
 // Rotates every head of the int8 rows of `x` in place (each HeadDim columns), row r at position first_position + r,
-// pair p as the layout pairs it, in x's quantization (this header's formula). The rules and first_position + rows
-// <= the table's positions are the caller's.
+// pair p as the layout pairs it, in x's quantization (this header's formula; kernels::int8_rotate_heads). The rules
+// and first_position + rows <= the table's positions are the caller's.
 template <rotary_layout Layout, std::size_t HeadDim, typename M, typename Table>
 constexpr void rotate_int8_heads(M& x, const Table& table, std::size_t first_position) noexcept {
-  constexpr std::int32_t zero = M::quant.zero_point;
+  static_assert(rotary_pair<Layout, HeadDim>(1).a == (Layout == rotary_layout::interleaved ? 2 : 1),
+                "kernels::int8_rotate_heads pairs columns as rotary_pair does");
   for (std::size_t r = 0; r < M::rows; ++r) {
     const std::size_t t = first_position + r;
-    for (std::size_t first = 0; first + HeadDim <= M::cols; first += HeadDim) {
-      for (std::size_t p = 0; p < HeadDim / 2; ++p) {
-        const rotary_pair_columns pair = rotary_pair<Layout, HeadDim>(p);
-        const std::int32_t a = std::int32_t{x.elements[r][first + pair.a]} - zero;
-        const std::int32_t b = std::int32_t{x.elements[r][first + pair.b]} - zero;
-        const std::int32_t c = table.cos_table[t][p];
-        const std::int32_t s = table.sin_table[t][p];
-        x.elements[r][first + pair.a] = q15_requantize(a * c - b * s, zero);
-        x.elements[r][first + pair.b] = q15_requantize(a * s + b * c, zero);
-      }
-    }
+    kernels::int8_rotate_heads<HeadDim, Layout == rotary_layout::interleaved>(
+        x.elements[r], M::cols / HeadDim, table.cos_table[t], table.sin_table[t], M::quant.zero_point);
   }
 }
 }  // namespace detail

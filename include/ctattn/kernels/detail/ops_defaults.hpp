@@ -26,9 +26,12 @@
 /// |                            | `has_row_sum` (false)             | `row_sum<K>(p)`                                | kernels/int8.hpp |
 /// |                            | `has_softmax_row` (false)         | `softmax_row(x, w, begin, end, table)` with `softmax_row_limit`, `softmax_row_shortest` | kernels/int8.hpp |
 /// |                            | `has_add` (false)                 | `add<A, B, LeftShift, Out>(a, a_zero, b, b_zero, out_zero, out, n)`, for the multipliers where `add_takes(A, B, Out)` | kernels/int8.hpp |
+/// |                            | `has_requantize_values` (false)   | `requantize_values<M>(sums, zero, out, n)`: `requantize` of n sums, where `requantize_values_take(M)` | kernels/int8.hpp |
+/// |                            | `has_multiply` (false)            | `multiply<M>(a, a_zero, b, b_zero, out_zero, out, n)`: TFLite's int8 MUL over n elements, where `multiply_takes(M)` | kernels/int8.hpp |
+/// |                            | `has_rotate_heads` (false)        | `rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)`: RoPE of one int8 row | kernels/int8.hpp |
 /// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
-/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)`   | kernels/int8.hpp |
+/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers where `layer_norm_row_takes<C>(shift)` | kernels/int8.hpp |
 /// |                            | `has_weighted_rows` (false)       | `weighted_rows<D>(w, w_zero, v, v_stride, v_zero, n, sums)` for the D where `weighted_rows_take<D>` | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
@@ -74,6 +77,9 @@ struct int8_ops_defaults {
   static constexpr bool has_row_sum = false;
   static constexpr bool has_softmax_row = false;
   static constexpr bool has_add = false;
+  static constexpr bool has_multiply = false;
+  static constexpr bool has_requantize_values = false;
+  static constexpr bool has_rotate_heads = false;
   static constexpr bool has_lookup = false;
   static constexpr bool has_sum_and_squares = false;
   static constexpr bool has_layer_norm_row = false;
