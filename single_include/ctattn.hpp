@@ -7861,10 +7861,10 @@ struct helium_int8_ops : int8_ops_defaults {
       w2 += 16;
       w3 += 16;
     };
-    // Rationale: unrolled whole up to 8 steps (K below 144: every load's offset within `vldrb`'s immediate of
-    // 127); a longer row as a loop of one step (`dls`/`le`: 10 instructions a step). Unrolled by 4 or whole past 8
-    // steps, Clang 14 at -Os kept a pointer for each offset, spilled them, and took 176 instructions per pass of
-    // 4 channels of 172 terms against 140 for the loop.
+    // Rationale: unrolled whole up to 8 steps (K below 144: every whole step's load at an offset within `vldrb`'s
+    // immediate of 127); a longer row as a loop of one step (`dls`/`le`: 10 instructions a step). Unrolled by 4 or
+    // whole past 8 steps, Clang 14 at -Os kept a pointer for each offset, spilled them, and took 176 to 178
+    // instructions per pass of 4 channels of 172 terms against 160 for the loop.
     if constexpr (whole / 16 <= 8) {
 #pragma GCC unroll 8
       for (std::size_t t = 0; t < whole; t += 16) one_step();
@@ -8507,7 +8507,8 @@ struct helium_int16_ops : int16_ops_defaults {
 /// | `requantize_values<M>(sums, zero, out, n)`    | `requantize` of n accumulators with one multiplier          |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
 ///
-/// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
+/// The element-wise kernels have one integer form on every target, but for Helium's own forms of ADD, MUL, the table
+/// lookup, the requantized values and the rotation (the same bits).
 /// The products go through `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
 /// form of the products, and int8 attention over sliding windows) computes:
 ///   1. constant evaluation: the scalar loop;
@@ -11362,7 +11363,8 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
 }
 
 /// `requantize` of n int32 accumulators with one multiplier M into out: at run time the backend's
-/// `Ops::requantize_values` where it has one for M (Helium's, 4 lanes), else one value at a time. The same bits.
+/// `Ops::requantize_values` where it has one for M (Helium's, 4 lanes), else one value at a time. The same bits for
+/// an int8 zero point (in [-128, 127], as every int8 quantization's is).
 ///
 /// | operand | what                           |
 /// |---------|--------------------------------|
@@ -11862,7 +11864,8 @@ bool int8_multiply_on_backend(const std::int8_t* a, std::int32_t a_zero, const s
 }
 
 /// TFLite's int8 MUL element by element (quantized/hadamard.hpp): out = requantize((a - a_zero)(b - b_zero),
-/// Multiplier, out_zero). |a - a_zero| and |b - b_zero| are at most 255, so each product fits an int32. At run time
+/// Multiplier, out_zero), every zero point an int8 one. |a - a_zero| and |b - b_zero| are at most 255, so each product
+/// fits an int32. At run time
 /// the backend's `Ops::multiply` over all R x C elements where it has one for this multiplier (Helium's, 4 lanes),
 /// else the portable loop, which the compiler vectorizes where the target allows.
 // Rationale: Clang 14 leaves the loop scalar for the M55 at -Os (19 instructions an element, 15% of the int8 tiny
@@ -19250,13 +19253,14 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
       kernels::int8_dot_rows<DK>(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin,
                                  columns.key, K::quant.zero_point, DK, seen, sums);
     }
-    // Rationale: GCC 12 at -O3 reports the vectorized loop of this call as writing before `scores` (it does not
-    // follow that range.begin + seen <= n_kv); the warning is off for this call.
+    // Rationale: only where the query sees a key (a mask's range may begin past n_kv then, and scores + begin
+    // must not be formed). GCC 12 at -O3 reports the vectorized loop of this call as writing before `scores` (it
+    // does not follow that range.begin + seen <= n_kv); the warning is off for this call.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-    kernels::requantize_values<multipliers::scores>(sums, Scores.zero_point, scores + range.begin, seen);
+    if (seen > 0) kernels::requantize_values<multipliers::scores>(sums, Scores.zero_point, scores + range.begin, seen);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif

@@ -5,7 +5,7 @@
 /// A one-block llama of the tiny llama's widths (tiny_llama.hpp: dim 64, 8 query heads over 4 key/value heads of
 /// head_dim 8, SwiGLU hidden 172, the head tied to the embedding), vocabulary 64, 16 positions, in int8: small
 /// enough for the compiler to do everything (its ranges recorded, the model quantized and a whole generation
-/// decoded in constant expressions, about 60,000 multiply-adds a step), so that the image on every board checks
+/// decoded in constant expressions, about 50,000 multiply-adds a step), so that the image on every board checks
 /// the int8 decoding step's kernels at the tiny llama's shapes bit for bit (the one-row products, the fixed-width
 /// scores, the values of one query, the rotation, the RMSNorm rows) without the build machine's tools of the
 /// tiny llama's heavy images.

@@ -599,13 +599,29 @@ constexpr layer_norm_case with_shifts_of_32_or_more(layer_norm_case c) noexcept 
   return c;
 }
 
+// The layers of the LayerNorm cases: as made (shifts below 32 from channel 0 on), every shift 32 or more, and every
+// shift 32 or more but one, in the last channel (the tail of Helium's 4 lanes) or in a middle one: the last two
+// must keep the scalar path (`layer_norm_row_takes` sees the one shift).
+constexpr layer_norm_case layer_norm_variant(int variant) noexcept {
+  layer_norm_case c = variant == 0 ? make_layer_norm_case() : with_shifts_of_32_or_more(make_layer_norm_case());
+  if (variant == 2) c.shift[norm_width - 1] = 31;
+  if (variant == 3) c.shift[6] = 28;
+  return c;
+}
+
 template <typename Read>
 constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
   namespace k = ctattn::detail::kernels;
   std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
-  for (const bool shifts_of_32_or_more : {false, true}) {
-    const layer_norm_case c =
-        read(shifts_of_32_or_more ? with_shifts_of_32_or_more(make_layer_norm_case()) : make_layer_norm_case());
+  for (const int variant : {0, 1, 2, 3}) {
+    const layer_norm_case c = read(layer_norm_variant(variant));
+    if (!std::is_constant_evaluated()) {
+      // The backend takes exactly the layers whose shifts are all 32 or more, where it has its own rows.
+      std::int32_t least = 63;
+      for (const std::int32_t s : c.shift) least = s < least ? s : least;
+      const bool expected = ctattn::detail::int8_declared<ctattn::detail::int8_ops>::has_layer_norm_row && least >= 32;
+      bad += k::backend_takes_layer_norm_row(c.shift) == expected ? 0u : 1u;
+    }
     for (const auto& epsilon : layer_norm_epsilons) {
       for (const std::int32_t zero : {-128, 0, 127}) {
         std::int8_t y[5][norm_width]{};
@@ -623,7 +639,7 @@ constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
         }
         // RMSNorm: each row centred on the input's zero point (the backends' sums of squares, Helium's by S1 and
         // S2), against the definition's sum of (q_j - z)^2.
-        const std::int32_t in_zero = zero == 0 ? 9 : -zero / 2;
+        const std::int32_t in_zero = zero == 0 ? 9 : zero;  // -128 and 127: |q - z| up to 255
         std::int8_t rms[5][norm_width]{};
         k::int8_layer_norm_rows<true>(c.x, rms, c.multiplier, c.shift, c.bias, epsilon[0],
                                       static_cast<std::int32_t>(epsilon[1]), zero, in_zero);
@@ -818,7 +834,8 @@ constexpr std::size_t add_mismatches(Read read) noexcept {
 
 // Int8 MUL (int8_multiply_rows: 4 lanes on Helium, the requantizers elsewhere) against TFLite's steps written with
 // math::multiply_by_quantized_multiplier and saturation, over the ADD cases' 3 x 7 and 9 x 5 operands (elements in
-// steps of 4 and tails of 1), with shifts from 15 (the largest Helium's form takes) and 16 (past it) to -31,
+// steps of 4 and tails of 1), with shifts from 15 (the largest Helium's form takes, products of 255^2 among them) and
+// 16 (past it) to -31,
 // multipliers below and at 2^30 and the largest, zero points at their extremes (products of 255^2), outputs that
 // saturate, and ties at every rounding shift.
 template <ctattn::math::quantized_multiplier M, std::size_t R, std::size_t C>
@@ -851,6 +868,7 @@ constexpr std::size_t multiply_mismatches(Read read) noexcept {
   bad += multiply_case_mismatches<m{2147483647, -10}>(large.a, large.b, -128, 127, -128);
   bad += multiply_case_mismatches<m{1073741824, -31}>(small.a, small.b, 127, -128, 127);
   bad += multiply_case_mismatches<m{1073741824, 15}>(small.a, small.b, 0, 0, 0);
+  bad += multiply_case_mismatches<m{1073741824, 15}>(large.a, large.b, 127, -128, 0);  // 255^2 2^15 < 2^31
   bad += multiply_case_mismatches<m{1073741824, 16}>(large.a, large.b, 0, 0, 0);
   bad += multiply_case_mismatches<m{1503238554, 3}>(large.a, large.b, 2, -2, -3);
   // Halves and quarters: x 2^-1 and x 2^-2 of integers (multiplier 2^30 is one half), a tie in every other element
@@ -861,20 +879,22 @@ constexpr std::size_t multiply_mismatches(Read read) noexcept {
 }
 
 // requantize_values (one query's scores and outputs in int8 attention: 4 lanes on Helium, one value at a time
-// elsewhere) against TFLite's steps written with math::multiply_by_quantized_multiplier and saturation: 37 sums (9
-// steps of 4 and a tail of 1; prefixes of lengths 0 to 35 in steps of 5: every tail) from the int32 extremes to ties of the rounding
-// shifts, with shifts from 31 to -31 and multipliers from 2^30 to the largest.
+// elsewhere) against TFLite's steps written with math::multiply_by_quantized_multiplier and saturation: prefixes of
+// 37 sums (lengths 0 to 35 in steps of 5, and 37: every tail of 4 lanes), the int32 extremes, ties of the multiplier
+// one half at shifts -1 and -20 (+-2, +-6, +-2^20), and magnitudes from 2^0 to 2^30 with random low bits, with
+// shifts from 31 to -31 and multipliers from 2^30 to the largest.
 struct requantize_sums {
   std::int32_t values[37]{};
 };
 constexpr requantize_sums make_requantize_sums() noexcept {
   requantize_sums s{};
-  const std::int32_t edges[] = {-2147483647 - 1, 2147483647, 0, 1, -1, 1 << 20, -(1 << 20), 3 << 19, -(3 << 19)};
-  for (std::size_t j = 0; j < 9; ++j) s.values[j] = edges[j];
+  const std::int32_t edges[] = {-2147483647 - 1, 2147483647, 0, 1,  -1, 1 << 20, -(1 << 20),
+                                3 << 19,         -(3 << 19), 2, -2, 6,  -6};
+  for (std::size_t j = 0; j < 13; ++j) s.values[j] = edges[j];
   std::uint32_t state = 0x2545F491u;
-  for (std::size_t j = 9; j < 37; ++j) {
+  for (std::size_t j = 13; j < 37; ++j) {
     state = state * 1664525u + 1013904223u;
-    // Magnitudes from 2^0 to 2^30, odd multiples of powers of two (ties at the matching shift).
+    // Magnitudes from 2^0 to 2^30: the top bit and random bits below it.
     const auto magnitude = static_cast<std::int32_t>((state >> 8) & ((1u << (j % 31)) - 1u)) | (1 << (j % 31));
     s.values[j] = (state & 1u) != 0 ? -magnitude : magnitude;
   }
@@ -884,7 +904,7 @@ constexpr requantize_sums make_requantize_sums() noexcept {
 template <ctattn::math::quantized_multiplier M>
 constexpr std::uint32_t requantize_case_mismatches(const requantize_sums& s, std::int32_t zero) noexcept {
   std::uint32_t bad = 0;
-  for (std::size_t n = 0; n <= 37; n += 5) {
+  for (const std::size_t n : {0u, 5u, 10u, 15u, 20u, 25u, 30u, 35u, 37u}) {
     std::int8_t got[38]{};
     got[n] = 42;  // a value past the n written must stay
     ctattn::detail::kernels::requantize_values<M>(s.values, zero, got, n);

@@ -84,10 +84,10 @@ struct helium_int8_ops : int8_ops_defaults {
       w2 += 16;
       w3 += 16;
     };
-    // Rationale: unrolled whole up to 8 steps (K below 144: every load's offset within `vldrb`'s immediate of
-    // 127); a longer row as a loop of one step (`dls`/`le`: 10 instructions a step). Unrolled by 4 or whole past 8
-    // steps, Clang 14 at -Os kept a pointer for each offset, spilled them, and took 176 instructions per pass of
-    // 4 channels of 172 terms against 140 for the loop.
+    // Rationale: unrolled whole up to 8 steps (K below 144: every whole step's load at an offset within `vldrb`'s
+    // immediate of 127); a longer row as a loop of one step (`dls`/`le`: 10 instructions a step). Unrolled by 4 or
+    // whole past 8 steps, Clang 14 at -Os kept a pointer for each offset, spilled them, and took 176 to 178
+    // instructions per pass of 4 channels of 172 terms against 160 for the loop.
     if constexpr (whole / 16 <= 8) {
 #pragma GCC unroll 8
       for (std::size_t t = 0; t < whole; t += 16) one_step();

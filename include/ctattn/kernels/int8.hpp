@@ -26,7 +26,8 @@
 /// | `requantize_values<M>(sums, zero, out, n)`    | `requantize` of n accumulators with one multiplier          |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
 ///
-/// The element-wise kernels have one integer form on every target, but for ADD on Helium (4 lanes, the same bits).
+/// The element-wise kernels have one integer form on every target, but for Helium's own forms of ADD, MUL, the table
+/// lookup, the requantized values and the rotation (the same bits).
 /// The products go through `int8_window_product_requantized`, whose backends docs/kernels.md describes. How `int8_dot_rows` (the x86 and NEON
 /// form of the products, and int8 attention over sliding windows) computes:
 ///   1. constant evaluation: the scalar loop;
@@ -281,7 +282,8 @@ CTATTN_ALWAYS_INLINE constexpr std::int8_t requantize(std::int32_t accumulator, 
 }
 
 /// `requantize` of n int32 accumulators with one multiplier M into out: at run time the backend's
-/// `Ops::requantize_values` where it has one for M (Helium's, 4 lanes), else one value at a time. The same bits.
+/// `Ops::requantize_values` where it has one for M (Helium's, 4 lanes), else one value at a time. The same bits for
+/// an int8 zero point (in [-128, 127], as every int8 quantization's is).
 ///
 /// | operand | what                           |
 /// |---------|--------------------------------|
@@ -781,7 +783,8 @@ bool int8_multiply_on_backend(const std::int8_t* a, std::int32_t a_zero, const s
 }
 
 /// TFLite's int8 MUL element by element (quantized/hadamard.hpp): out = requantize((a - a_zero)(b - b_zero),
-/// Multiplier, out_zero). |a - a_zero| and |b - b_zero| are at most 255, so each product fits an int32. At run time
+/// Multiplier, out_zero), every zero point an int8 one. |a - a_zero| and |b - b_zero| are at most 255, so each product
+/// fits an int32. At run time
 /// the backend's `Ops::multiply` over all R x C elements where it has one for this multiplier (Helium's, 4 lanes),
 /// else the portable loop, which the compiler vectorizes where the target allows.
 // Rationale: Clang 14 leaves the loop scalar for the M55 at -Os (19 instructions an element, 15% of the int8 tiny

@@ -176,13 +176,14 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
       kernels::int8_dot_rows<DK>(q.elements, i, columns.query, Q::quant.zero_point, k.elements, range.begin,
                                  columns.key, K::quant.zero_point, DK, seen, sums);
     }
-    // Rationale: GCC 12 at -O3 reports the vectorized loop of this call as writing before `scores` (it does not
-    // follow that range.begin + seen <= n_kv); the warning is off for this call.
+    // Rationale: only where the query sees a key (a mask's range may begin past n_kv then, and scores + begin
+    // must not be formed). GCC 12 at -O3 reports the vectorized loop of this call as writing before `scores` (it
+    // does not follow that range.begin + seen <= n_kv); the warning is off for this call.
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
-    kernels::requantize_values<multipliers::scores>(sums, Scores.zero_point, scores + range.begin, seen);
+    if (seen > 0) kernels::requantize_values<multipliers::scores>(sums, Scores.zero_point, scores + range.begin, seen);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif

@@ -178,7 +178,8 @@ inline constexpr q15_rotary_table<Positions, HeadDim> q15_rotary = make_q15_rota
 // and first_position + rows <= the table's positions are the caller's.
 template <rotary_layout Layout, std::size_t HeadDim, typename M, typename Table>
 constexpr void rotate_int8_heads(M& x, const Table& table, std::size_t first_position) noexcept {
-  static_assert(rotary_pair<Layout, HeadDim>(1).a == (Layout == rotary_layout::interleaved ? 2 : 1),
+  static_assert(rotary_pair<Layout, HeadDim>(1).a == (Layout == rotary_layout::interleaved ? 2 : 1) &&
+                    rotary_pair<Layout, HeadDim>(0).b == (Layout == rotary_layout::interleaved ? 1 : HeadDim / 2),
                 "kernels::int8_rotate_heads pairs columns as rotary_pair does");
   for (std::size_t r = 0; r < M::rows; ++r) {
     const std::size_t t = first_position + r;
