@@ -109,12 +109,8 @@ std::uint32_t compare(bool exact) noexcept {
 
 // One timed and painted generation by `run`; its ids and logits compared. Mismatches.
 std::uint32_t check_generation(const char* arithmetic, bool exact, std::size_t (*run)()) noexcept {
-  check_result result{};
-  const std::uintptr_t top = stack::pointer();
-  stack::paint();
   std::size_t made = 0;
-  detail::time_inference(result, [&] { made = run(); }, 1);
-  result.stack_bytes = stack::used_below(top);
+  const check_result result = timed_generation(made, run);
   (report_line{} << "  arithmetic: " << arithmetic).end();
   print_ids(computed.tokens.data(), made);
   std::uint32_t mismatches = made == tiny_llama::generated ? 0 : 1;

@@ -74,28 +74,11 @@ int main() {
   (report_line{} << "  expected outputs: the build machine's (firmware/tools/tiny_llama_expected.cpp)").end();
   constexpr auto fp = tiny_llama_int8_decoding::footprint;
   print_decode_footprint(fp);
-  check_result result{};
   std::size_t made = 0;
-  const std::uintptr_t top = stack::pointer();
-  stack::paint();
-  detail::time_inference(result, [&] { made = evaluate_at_run_time(); }, 1);
-  result.stack_bytes = stack::used_below(top);
-  std::uint32_t mismatches = made == tiny_llama::generated ? 0 : 1;
+  const check_result result = timed_generation(made, [] { return evaluate_at_run_time(); });
   print_ids(computed_tokens, made);
-  for (std::size_t t = 0; t < made; ++t) {
-    if (computed_tokens[t] != tiny_llama::expected_int8_tokens[t] && ++mismatches <= 4) {
-      (report_line{} << "  MISMATCH generated id " << static_cast<std::uint32_t>(t)).end();
-    }
-  }
-  for (std::size_t s = 0; s < tiny_llama::steps; ++s) {
-    for (std::size_t j = 0; j < tiny_llama::vocabulary; ++j) {
-      if (computed_logits[s][j] != tiny_llama::expected_int8_logits[s][j] && ++mismatches <= 4) {
-        (report_line{} << "  MISMATCH step " << static_cast<std::uint32_t>(s) << " logit "
-                       << static_cast<std::uint32_t>(j))
-            .end();
-      }
-    }
-  }
+  std::uint32_t mismatches = int8_generation_mismatches(made, computed_tokens, tiny_llama::expected_int8_tokens,
+                                                        computed_logits, tiny_llama::expected_int8_logits);
   mismatches += report_generation(result, fp, frame_allowance, tiny_llama::steps);
   (report_line{} << (mismatches == 0 ? "PASS: the int8 ids and logits of every step equal the build machine's"
                                      : "FAIL: the int8 generation differs from the build machine's"))

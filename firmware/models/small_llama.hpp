@@ -95,33 +95,20 @@ using int8_logits = int8_model::logits_row;
 /// The int8 model, quantized by the compiler.
 constexpr int8_model make_int8_model() noexcept { return ctattn::quantize<ranges>(make_model()); }
 
-/// Runs the prompt and the greedy generation through `m.step` from an empty `s` (as `tiny_llama::generate`);
-/// `record(step, logits)` sees every step's logits. Returns the number of generated ids (`generated` unless a step
-/// failed).
+/// The prompt and the greedy generation from an empty `s` (`ctattn::generate_greedy`); `record(step, logits)` sees
+/// every step's logits. Returns the number of generated ids (`generated` unless a step failed).
 template <typename Record>
-constexpr std::size_t generate(const int8_model& m, int8_state& s, int8_logits& logits, std::uint16_t* tokens,
-                               Record&& record) noexcept {
+constexpr std::size_t generate(const int8_model& m, int8_state& s, int8_logits& logits,
+                               std::uint16_t (&tokens)[generated], Record&& record) noexcept {
   s.clear();
-  std::size_t token = prompt[0];
-  std::size_t made = 0;
-  for (std::size_t step = 0; step < steps; ++step) {
-    if (m.step(token, s, logits) != ctattn::decode_status::decoded) return made;
-    record(step, logits);
-    if (step + 1 < prompt_length) {
-      token = prompt[step + 1];
-    } else {
-      token = ctattn::greedy_token(logits);
-      tokens[made++] = static_cast<std::uint16_t>(token);
-    }
-  }
-  return made;
+  return ctattn::generate_greedy(m, s, logits, prompt, tokens, record).generated;
 }
 
 /// What a generation gives: the generated ids and every step's int8 logits.
 struct generation {
   std::size_t made = 0;
-  std::array<std::uint16_t, generated> tokens{};
-  std::array<std::array<std::int8_t, vocabulary>, steps> logits{};
+  std::uint16_t tokens[generated]{};
+  std::int8_t logits[steps][vocabulary]{};
 };
 
 /// The generation the compiler decodes (the int8 arithmetic's bits, the same on every backend).
@@ -130,7 +117,7 @@ inline constexpr generation expected = [] {
   int8_state s{};
   int8_logits row{};
   generation g{};
-  g.made = generate(m, s, row, g.tokens.data(), [&g](std::size_t step, const int8_logits& r) {
+  g.made = generate(m, s, row, g.tokens, [&g](std::size_t step, const int8_logits& r) {
     for (std::size_t j = 0; j < vocabulary; ++j) g.logits[step][j] = r.elements[0][j];
   });
   return g;

@@ -24,6 +24,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 
 #include <ctattn/layers/llama.hpp>
@@ -83,26 +84,16 @@ struct generation {
   std::array<std::array<float, vocabulary>, steps> logits{};
 };
 
-/// Runs the prompt and the greedy generation through `m.step` with `options` (an arithmetic), from an empty
+/// The prompt and the greedy generation (`ctattn::generate_greedy`) with `options` (an arithmetic), from an empty
 /// `s`; `record(step, logits)` sees every step's logits. Returns the number of generated ids (`generated` unless a
 /// step failed). `M` is the float model or its int8 form (tiny_llama_int8.hpp), with their decode states and rows.
 template <typename M, typename State, typename Logits, typename Record, typename... Options>
 constexpr std::size_t generate(const M& m, State& s, Logits& logits, std::uint16_t* tokens, Record&& record,
                                const Options&... options) noexcept {
   s.clear();
-  std::size_t token = prompt[0];
-  std::size_t made = 0;
-  for (std::size_t step = 0; step < steps; ++step) {
-    if (m.step(token, s, logits, options...) != ctattn::decode_status::decoded) return made;
-    record(step, logits);
-    if (step + 1 < prompt_length) {
-      token = prompt[step + 1];
-    } else {
-      token = ctattn::greedy_token(logits);
-      tokens[made++] = static_cast<std::uint16_t>(token);
-    }
-  }
-  return made;
+  return ctattn::generate_greedy(m, s, logits, prompt, std::span<std::uint16_t, generated>{tokens, generated}, record,
+                                 options...)
+      .generated;
 }
 
 /// The calibration sequences the int8 model's ranges are recorded over (firmware/tools/tiny_llama_ranges.cpp): the

@@ -56,14 +56,12 @@ void check_model() {
   // Greedy decoding at run time picks the compile-time tokens, which are the float model's.
   static constexpr cases::greedy_run expected = cases::greedy<Tied>();
   typename int8_model::template decode_state<cases::prompt_tokens + cases::generated> greedy{};
-  std::size_t next = 0;
   std::array<std::size_t, cases::generated> picks{};
-  for (std::size_t t = 0; t + 1 < cases::prompt_tokens + cases::generated; ++t) {
-    const std::size_t token = t < cases::prompt_tokens ? static_cast<std::size_t>(ids[t]) : next;
-    REQUIRE(m.step(token, greedy, row) == ctattn::decode_status::decoded);
-    next = ctattn::greedy_token(row);
-    if (t + 1 >= cases::prompt_tokens) picks[t + 1 - cases::prompt_tokens] = next;
-  }
+  std::array<int, cases::prompt_tokens> prompt{};
+  for (std::size_t t = 0; t < cases::prompt_tokens; ++t) prompt[t] = static_cast<int>(ids[t]);
+  const auto run = ctattn::generate_greedy(m, greedy, row, prompt, picks, [](std::size_t, const auto&) {});
+  CHECK(run == ctattn::greedy_generation{cases::generated, ctattn::decode_status::decoded});
+  CHECK(greedy.length() == cases::prompt_tokens + cases::generated - 1);
   CHECK(picks == expected.int8_tokens);
   CHECK(picks == expected.float_tokens);
 }

@@ -114,6 +114,64 @@ static_assert([] {
   return same && plain.elements[5][0] != padded.elements[5][0] && plain.elements[2][0] == padded.elements[2][0];
 }());
 
+// generate_greedy: the steps a hand-written loop takes (the prompt, then each pick fed back but the last), each
+// step's logits seen once in order; then what it does at the edges.
+static_assert([] {
+  const auto m = ctattn_test::numbered<cases::model<float, true>>();
+  using model_type = cases::model<float, true>;
+  model_type::decode_state<8> by_hand{};
+  model_type::logits_row row{};
+  std::array<std::size_t, 4> hand{};
+  const std::array<int, 3> prompt{3, 17, 30};
+  std::size_t next = 0;
+  for (std::size_t t = 0; t < 6; ++t) {
+    if (m.step(t < 3 ? static_cast<std::size_t>(prompt[t]) : next, by_hand, row) != ctattn::decode_status::decoded)
+      return false;
+    next = ctattn::greedy_token(row);
+    if (t >= 2) hand[t - 2] = next;
+  }
+  model_type::decode_state<8> state{};
+  std::array<std::uint16_t, 4> ids{};
+  std::size_t seen = 0;
+  std::array<std::size_t, 6> picked_at{};
+  const auto run = ctattn::generate_greedy(m, state, row, prompt, ids, [&](std::size_t step, const auto& logits) {
+    seen += step == seen ? 1 : 100;
+    if (step < 6) picked_at[step] = ctattn::greedy_token(logits);
+  });
+  bool same = run == ctattn::greedy_generation{4, ctattn::decode_status::decoded} && seen == 6 && state.length() == 6 &&
+              hand[0] != hand[1];
+  for (std::size_t t = 0; t < 4; ++t) same = same && ids[t] == hand[t] && picked_at[t + 2] == hand[t];
+  return same;
+}());
+static_assert([] {
+  using model_type = cases::model<float, false>;
+  const auto m = ctattn_test::numbered<model_type>();
+  model_type::logits_row row{};
+  const auto nothing = [](std::size_t, const auto&) {};
+  // A full cache stops it: 3 tokens hold the prompt's 2 steps and the first pick's; the second pick is not fed.
+  model_type::decode_state<3> small{};
+  std::array<std::size_t, 4> ids{};
+  const auto full = ctattn::generate_greedy(m, small, row, std::array{1, 2}, ids, nothing);
+  // A prompt id outside the vocabulary stops it before that id, changing nothing; an int64 id past 2^32 too.
+  model_type::decode_state<8> s1{};
+  const auto outside = ctattn::generate_greedy(m, s1, row, std::array{1, 32, 3}, ids, nothing);
+  model_type::decode_state<8> s2{};
+  const auto wide =
+      ctattn::generate_greedy(m, s2, row, std::array<std::int64_t, 1>{std::int64_t{1} << 32 | 1}, ids, nothing);
+  // An empty prompt does nothing; no ids wanted is a prefill of the whole prompt.
+  model_type::decode_state<8> s3{};
+  const auto empty = ctattn::generate_greedy(m, s3, row, std::array<int, 0>{}, ids, nothing);
+  model_type::decode_state<8> s4{};
+  std::array<std::size_t, 0> none{};
+  const auto prefill = ctattn::generate_greedy(m, s4, row, std::array{4, 5, 6}, none, nothing);
+  using ctattn::decode_status;
+  return full == ctattn::greedy_generation{2, decode_status::cache_full} && small.length() == 3 &&
+         outside == ctattn::greedy_generation{0, decode_status::token_outside_vocabulary} && s1.length() == 1 &&
+         wide == ctattn::greedy_generation{0, decode_status::token_outside_vocabulary} && s2.length() == 0 &&
+         empty == ctattn::greedy_generation{0, decode_status::decoded} && s3.length() == 0 &&
+         prefill == ctattn::greedy_generation{0, decode_status::decoded} && s4.length() == 3;
+}());
+
 // Greedy decoding's pick: the first of equal largest logits, as torch.argmax.
 static_assert(ctattn::greedy_token(ctattn::matrix<float, 1, 4>{{{1, 3, 3, 2}}}) == 1);
 

@@ -68,8 +68,9 @@ constexpr std::array<double, 2> layer_errors(const T (&params)[P], const char* c
 }
 
 // A model loaded from its fixture: [0] its logits against PyTorch's; [1] the largest |step - forward| over the
-// logits of decoding the same ids; [2] the tokens greedy decoding (ctattn::greedy_token over `step`'s logits)
-// picks differently from PyTorch's after the prompt, plus 100 when a step refuses.
+// logits of decoding the same ids; [2] the tokens greedy decoding (ctattn::generate_greedy: ctattn::greedy_token over
+// `step`'s logits, in a state of exactly the steps it takes) picks differently from PyTorch's after the prompt, plus
+// 100 when a step refuses or the steps are not each seen once, in order.
 template <typename M, typename T, std::size_t P, std::size_t N, std::size_t K, std::size_t V, std::size_t PR,
           std::size_t G, typename... Options>
 constexpr std::array<double, 3> model_errors(const T (&params)[P], const char* const (&names)[N],
@@ -92,14 +93,14 @@ constexpr std::array<double, 3> model_errors(const T (&params)[P], const char* c
       errors[1] = d < 0 ? (-d > errors[1] ? -d : errors[1]) : (d > errors[1] ? d : errors[1]);
     }
   }
-  typename M::template decode_state<PR + G> greedy{};
-  std::size_t next = 0;
-  for (std::size_t t = 0; t < PR + G - 1; ++t) {
-    const std::size_t token = t < PR ? prompt[t] : next;
-    if (m.step(token, greedy, row, options...) != ctattn::decode_status::decoded) errors[2] += 100;
-    next = ctattn::greedy_token(row);
-    if (t + 1 >= PR && next != generated[t + 1 - PR]) errors[2] += 1;
-  }
+  typename M::template decode_state<PR + G - 1> greedy{};
+  std::array<std::size_t, G> picks{};
+  std::size_t seen = 0;
+  const ctattn::greedy_generation run = ctattn::generate_greedy(
+      m, greedy, row, prompt, picks, [&seen](std::size_t step, const auto&) { seen += step == seen ? 1 : 1000; },
+      options...);
+  if (run.status != ctattn::decode_status::decoded || run.generated != G || seen != PR + G - 1) errors[2] += 100;
+  for (std::size_t t = 0; t < G; ++t) errors[2] += picks[t] != generated[t] ? 1 : 0;
   return errors;
 }
 

@@ -15,6 +15,7 @@
 /// | `llama_block<T, DModel, Heads, KVHeads, Hidden, Positions>` | `TransformerBlock`             |
 /// | `llama_transformer<T, Vocabulary, DModel, Layers, ...>`     | `Transformer` (tied or untied head) |
 /// | `greedy_token(logits)`                                      | `torch.argmax(logits, dim=-1)` |
+/// | `generate_greedy(model, state, logits, prompt, ids, on_step)` | llama2.c's `generate` (greedy) |
 
 #include <array>
 #include <concepts>
@@ -429,6 +430,18 @@ auto repeated_sequential_of(std::index_sequence<I...>) -> sequential<std::enable
 template <typename L, std::size_t N>
 using repeated_sequential = decltype(repeated_sequential_of<L>(std::make_index_sequence<N>{}));
 
+// Whether `token` is an id of a vocabulary of `vocabulary` ids: what a decoding step checks before it changes
+// anything (llama_transformer, qllama_transformer) and greedy decoding checks a prompt's ids with.
+// Rationale: compared in the widest unsigned type, so that no id wraps into the vocabulary on a 32-bit core.
+template <std::integral I>
+  requires(!std::same_as<I, bool>)
+[[nodiscard]] constexpr bool id_inside_vocabulary(I token, std::size_t vocabulary) noexcept {
+  if constexpr (std::is_signed_v<I>) {
+    if (token < 0) return false;
+  }
+  return static_cast<std::uintmax_t>(token) < vocabulary;
+}
+
 // The output head of a model whose head is its token embedding's table (`Tied`): it holds nothing.
 // Rationale: an empty member rather than a second copy of the table, so that a tied model keeps its weights once in
 // flash and its parameters list them once (`tok_embeddings.weight`), as the exporter writes the file.
@@ -553,11 +566,7 @@ struct llama_transformer {
   [[nodiscard]] constexpr decode_status step(I token, decode_state<Capacity>& state, logits_row& logits,
                                              const Options&... options) const noexcept {
     using row = basic_matrix<T, std::size_t{1}, model_extent>;
-    if constexpr (std::is_signed_v<I>) {
-      if (token < 0) return decode_status::token_outside_vocabulary;
-    }
-    // Rationale: compared in the widest unsigned type, so that no id wraps into the vocabulary on a 32-bit core.
-    if (static_cast<std::uintmax_t>(token) >= Vocabulary) return decode_status::token_outside_vocabulary;
+    if (!detail::id_inside_vocabulary(token, Vocabulary)) return decode_status::token_outside_vocabulary;
     const auto id = static_cast<std::size_t>(token);
     for (const auto& cache : state.caches) {
       if (cache.full()) return decode_status::cache_full;
@@ -645,6 +654,76 @@ template <typename T, auto V>
     if (logits.elements[0][j] > logits.elements[0][best]) best = j;
   }
   return best;
+}
+
+/// What `generate_greedy` did: the ids it wrote, and the status of its last step (`decoded` when every step
+/// decoded; otherwise the step that changed nothing: the cache is full or a prompt id is outside the vocabulary).
+struct greedy_generation {
+  std::size_t generated = 0;
+  decode_status status = decode_status::decoded;
+  friend constexpr bool operator==(const greedy_generation&, const greedy_generation&) = default;
+};
+
+/// Greedy decoding of a float or int8 llama model (`llama_transformer`, `quantized_model` of one): each id of
+/// `prompt` through `m.step`, then up to `ids.size()` ids, each `greedy_token` of the last step's logits, written to
+/// `ids` and fed back (all but the last): `prompt.size() + ids.size() - 1` steps (with no ids: the prompt's), appended to what `s` holds (clear
+/// it for a new sequence). `on_step(step, logits)` sees every decoded step's logits (step 0 is the first prompt id);
+/// `options` (an arithmetic) go to each step. It stops at the first step that does not decode, and returns how many
+/// ids it wrote and that step's status. An empty prompt generates nothing.
+///
+/// | operand   | shape / meaning                                                                   |
+/// |-----------|-----------------------------------------------------------------------------------|
+/// | `prompt`  | P token ids (a `std::array`, `std::span`, ... of integers: `token_ids_must_be_integers`), each checked against the vocabulary |
+/// | `ids`     | G integers, each type holding every id (`generated_ids_must_hold_vocabulary`): the generated ids |
+/// | `s`       | the model's `decode_state<K>`; K >= its length + P + G - 1, else `cache_full`      |
+/// | `logits`  | the model's `logits_row`: the last step's logits on return                        |
+///
+/// Example:
+///
+///     state.clear();
+///     std::array<std::uint16_t, 16> ids{};
+///     const auto run = ctattn::generate_greedy(model, state, logits, std::array{1, 72, 105}, ids,
+///                                              [](std::size_t, const auto&) {});
+///     // run.generated == 16 and run.status == ctattn::decode_status::decoded when the cache holds 18 tokens
+template <typename M, typename State, typename Logits, typename Prompt, typename Ids, typename OnStep,
+          typename... Options>
+constexpr greedy_generation generate_greedy(const M& m, State& s, Logits& logits, const Prompt& prompt, Ids&& ids,
+                                            OnStep&& on_step, const Options&... options) noexcept {
+  using id_type = std::remove_cvref_t<decltype(ids[0])>;
+  using prompt_id_type = std::remove_cvref_t<decltype(prompt[0])>;
+  using rules = rule_list<
+      shape_error::token_ids_must_be_integers<op::generate_greedy, prompt_id_type>,
+      shape_error::generated_ids_must_hold_vocabulary<op::generate_greedy, id_type, dim<unnamed, M::vocabulary>>>;
+  greedy_generation run{};
+  if constexpr (!detail::first_broken<rules>::check()) {
+    return run;
+  } else {
+    const std::size_t prompt_length = std::size(prompt);
+    const std::size_t wanted = std::size(ids);
+    if (prompt_length == 0) return run;
+    // The last generated id is not fed back; with no ids wanted, the whole prompt is (a prefill).
+    const std::size_t steps = wanted == 0 ? prompt_length : prompt_length + wanted - 1;
+    std::size_t next = 0;
+    for (std::size_t step = 0; step < steps; ++step) {
+      // Rationale: a prompt's id is checked in its own type (an int64 id past 2^32 must not wrap into the vocabulary
+      // on a 32-bit core), then goes to `step` as a std::size_t, as the picks do: one instantiation of the step.
+      if (step < prompt_length) {
+        if (!detail::id_inside_vocabulary(prompt[step], M::vocabulary)) {
+          run.status = decode_status::token_outside_vocabulary;
+          return run;
+        }
+        next = static_cast<std::size_t>(prompt[step]);
+      }
+      run.status = m.step(next, s, logits, options...);
+      if (run.status != decode_status::decoded) return run;
+      on_step(step, static_cast<const Logits&>(logits));
+      if (step + 1 >= prompt_length && run.generated < wanted) {
+        next = greedy_token(logits);
+        ids[run.generated++] = static_cast<id_type>(next);
+      }
+    }
+    return run;
+  }
 }
 
 }  // namespace ctattn

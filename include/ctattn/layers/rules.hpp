@@ -27,8 +27,10 @@
 /// | `layer_must_declare_its_footprint`     | the layer's type, its input's type                             |
 /// | `patch_must_divide_input`              | the input's side (`axis::sequence_length`, ...), the patch's  |
 /// | `image_rows_must_match_patch_layer`    | the input's rows, the image's pixels (`axis::image_pixels`)    |
+/// | `generated_ids_must_hold_vocabulary`   | the ids' element type, the model's vocabulary                  |
 
 #include <cstddef>
+#include <limits>
 #include <type_traits>
 
 #include "ctattn/attention/mask.hpp"
@@ -58,6 +60,8 @@ struct parameters {};
 struct model {};
 /// Cutting an input into patches and embedding them (ctattn::patch_embedding_1d, ctattn::patch_embedding_2d).
 struct patch_embedding {};
+/// Greedy decoding of a language model into the caller's ids (ctattn::generate_greedy).
+struct generate_greedy {};
 }  // namespace op
 
 /// The names of the sides a patch embedding's rules compare, shown in their diagnostics:
@@ -412,6 +416,22 @@ struct image_rows_must_match_patch_layer {
                   "ctattn: a 2-d patch embedding takes the image as height * width rows of pixels with the channels "
                   "as columns; pass a matrix of height * width rows (PyTorch's [C, H, W] permuted to [H, W, C]), "
                   "or declare the layer for the image's size");
+    return holds;
+  }
+};
+
+/// Greedy decoding writes each id it picks into the caller's ids: their element type is an integer that holds
+/// every id of the vocabulary (0 to Vocabulary - 1), so that no id wraps into another.
+template <typename Operation, typename Id, typename Vocabulary>
+struct generated_ids_must_hold_vocabulary {
+  static constexpr bool holds =
+      std::is_integral_v<Id> && !std::is_same_v<Id, bool> &&
+      (Vocabulary::size == 0 || static_cast<unsigned long long>(Vocabulary::size - 1) <=
+                                    static_cast<unsigned long long>(std::numeric_limits<Id>::max()));
+  static constexpr bool check() noexcept {
+    static_assert(holds,
+                  "ctattn: the generated ids' element type cannot hold every id of the model's vocabulary, so an id "
+                  "would wrap into another; store the ids in a wider integer type (std::uint16_t holds 65,536 ids)");
     return holds;
   }
 };

@@ -644,11 +644,7 @@ struct qllama_transformer {
                                                                  dim<unnamed, positions>>::check()) {
       return decode_status::cache_full;
     } else {
-      if constexpr (std::is_signed_v<I>) {
-        if (token < 0) return decode_status::token_outside_vocabulary;
-      }
-      // Rationale: compared in the widest unsigned type, so that no id wraps into the vocabulary on a 32-bit core.
-      if (static_cast<std::uintmax_t>(token) >= vocabulary) return decode_status::token_outside_vocabulary;
+      if (!detail::id_inside_vocabulary(token, vocabulary)) return decode_status::token_outside_vocabulary;
       if (state.full()) return decode_status::cache_full;
       const auto id = static_cast<std::size_t>(token);
       basic_qmatrix<std::size_t{1}, model_extent, Embedding::output_quantization> x;
