@@ -2737,6 +2737,8 @@ namespace ctattn::detail {
 struct float_ops_defaults {
   static constexpr bool has_transpose_sum = false;
   static constexpr bool has_transpose = false;
+  /// Accumulators a product panel of fewer rows than a tile may hold (`panel_vectors`); 0: the tile's own.
+  static constexpr std::size_t panel_accumulators = 0;
 };
 
 /// The optional operations of an int8 backend (a row's `ops` and `product_ops`), none defined.
@@ -2955,6 +2957,13 @@ struct avx512_ops : float_ops_defaults {
   // of 32 registers.
   static constexpr std::size_t tile_rows = 8;
   static constexpr std::size_t tile_vectors = 2;
+  // A panel of fewer rows than the tile takes as many vectors as 24 accumulators allow (7 rows: 3 vectors, 21 sums),
+  // the other 8 registers holding the loaded vectors and the broadcast.
+  // Rationale: with the tile's 16, 7 rows took 2 vectors (14 sums), each panel 2 cache lines of every 2 KiB row of B.
+  // On Zen 5 (two 512-bit FMA pipes) 7x512x512 then ran at 17.5 to 23.1 us from run to run (five runs alternating
+  // with the change: three of them 19.8 us or more), with 3 vectors at 17.7 to 18.7 us every time, about 90% of the
+  // FMA peak (benchmarks/bench_peer_speed, 21 repetitions each). Not measured on Zen 4.
+  static constexpr std::size_t panel_accumulators = 24;
   // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products reduced by one transpose_sum.
   static constexpr std::size_t dot_tile_rows = 4;
   static constexpr std::size_t dot_rows = 4;
@@ -4161,7 +4170,8 @@ inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, 
 }
 
 /// Vectors of B per panel for a product of M rows: the backend's tile, or, for fewer rows than a tile holds, as many
-/// as the tile's accumulators allow, up to half of them (the other half holds the loaded vectors of B).
+/// as the backend's panel accumulators allow (`panel_accumulators`, else the tile's), up to half of the tile's
+/// (the other half holds the loaded vectors of B).
 // Rationale: a product of one or two rows (a decoding step's projection) with the tile's 2 vectors has 2 or 4
 // independent sums, each waiting on the latency of the one before it, and reads B in short pieces of many rows;
 // wider panels keep enough sums in flight and read B in longer runs.
@@ -4169,7 +4179,9 @@ template <typename V, std::size_t M>
 inline constexpr std::size_t panel_vectors =
     M >= V::tile_rows
         ? V::tile_vectors
-        : larger(V::tile_vectors, smaller(V::tile_rows* V::tile_vectors / M, V::tile_rows* V::tile_vectors / 2));
+        : larger(V::tile_vectors,
+                 smaller((V::panel_accumulators != 0 ? V::panel_accumulators : V::tile_rows * V::tile_vectors) / M,
+                         V::tile_rows* V::tile_vectors / 2));
 
 /// c (+)= a B for one row: B streamed row after row, `Rows` rows of B at a time added into c, which stays in L1.
 // Rationale: one row of A (a decoding step's projection) does one multiply-add per weight, so its speed is the

@@ -130,4 +130,18 @@ static_assert(std::is_void_v<int8_backend<int8_backend_id::scalar>::ops> &&
 static_assert(std::string_view(float_backend<float_backend_id::scalar>::name) == "scalar");
 
 static_assert(ctattn_test::backend_ops::every_row_declares_its_operations());
+// A product of fewer rows than a tile takes panels as wide as the backend's panel accumulators allow: on AVX-512,
+// 24 of its 32 registers (7 rows: 3 vectors, 21 sums); a whole tile keeps the tile's vectors.
+#if defined(__AVX512F__)
+static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx512_ops, 7> == 3);
+static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx512_ops, 4> == 6);
+static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx512_ops, 8> ==
+              ctattn::detail::avx512_ops::tile_vectors);
+static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx512_ops, 1> == 8);
+#elif defined(__AVX2__)
+// AVX2's 16 registers: the tile's 12 accumulators.
+static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx2_ops, 5> == 2);
+static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx2_ops, 2> == 6);
+#endif
+
 }  // namespace

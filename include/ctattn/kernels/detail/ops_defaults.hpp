@@ -61,6 +61,8 @@ namespace ctattn::detail {
 struct float_ops_defaults {
   static constexpr bool has_transpose_sum = false;
   static constexpr bool has_transpose = false;
+  /// Accumulators a product panel of fewer rows than a tile may hold (`panel_vectors`); 0: the tile's own.
+  static constexpr std::size_t panel_accumulators = 0;
 };
 
 /// The optional operations of an int8 backend (a row's `ops` and `product_ops`), none defined.
