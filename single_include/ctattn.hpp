@@ -2695,6 +2695,7 @@ inline constexpr float lowest = -87.33654f;
 /// |----------------------------|-----------------------------------|------------------------------------------------|---------|
 /// | `float_ops_defaults`       | `has_transpose_sum` (false)       | `transpose_sum(x)`: lanes of 4 (or 8) registers summed across | kernels/detail/simd.hpp |
 /// |                            | `has_transpose` (false)           | `transpose(registers)`: a square of registers transposed in place | kernels/detail/simd.hpp |
+/// |                            | `panel_registers` (0)             | registers for a panel of fewer rows than a tile (sums and loaded vectors); 0: the tile's sums | kernels/detail/simd.hpp |
 /// | `int8_ops_defaults`        | `rows_per_pass` (4)               | rows of b per pass of the dot-product kernel   | kernels/detail/int8_simd.hpp |
 /// |                            | `tail_ops` (void)                 | a narrower backend for the terms past the last whole step | kernels/detail/int8_simd.hpp |
 /// |                            | `has_dot_rows` (false)            | `dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)`: the whole kernel | kernels/detail/int8_simd.hpp |
@@ -2737,8 +2738,9 @@ namespace ctattn::detail {
 struct float_ops_defaults {
   static constexpr bool has_transpose_sum = false;
   static constexpr bool has_transpose = false;
-  /// Accumulators a product panel of fewer rows than a tile may hold (`panel_vectors`); 0: the tile's own.
-  static constexpr std::size_t panel_accumulators = 0;
+  /// Registers a product panel of fewer rows than a tile may fill with its sums and loaded vectors
+  /// (`panel_vectors`); 0: as many sums as the tile's.
+  static constexpr std::size_t panel_registers = 0;
 };
 
 /// The optional operations of an int8 backend (a row's `ops` and `product_ops`), none defined.
@@ -2957,13 +2959,13 @@ struct avx512_ops : float_ops_defaults {
   // of 32 registers.
   static constexpr std::size_t tile_rows = 8;
   static constexpr std::size_t tile_vectors = 2;
-  // A panel of fewer rows than the tile takes as many vectors as 24 accumulators allow (7 rows: 3 vectors, 21 sums),
-  // the other 8 registers holding the loaded vectors and the broadcast.
-  // Rationale: with the tile's 16, 7 rows took 2 vectors (14 sums), each panel 2 cache lines of every 2 KiB row of B.
-  // On Zen 5 (two 512-bit FMA pipes) 7x512x512 then ran at 17.5 to 23.1 us from run to run (five runs alternating
-  // with the change: three of them 19.8 us or more), with 3 vectors at 17.7 to 18.7 us every time, about 90% of the
+  // A panel of M rows, fewer than the tile's, takes NV vectors with its M NV sums and NV loaded vectors within 31
+  // registers (the 32nd holds the broadcast): NV = 31 / (M + 1), 3 vectors for 7 rows, 7 for 3.
+  // Rationale: with the tile's 16 sums, 7 rows took 2 vectors (14 sums), each panel 2 cache lines of every 2 KiB row
+  // of B. On Zen 5 (two 512-bit FMA pipes) 7x512x512 then ran at 17.6 to 23.1 us from run to run (five runs
+  // alternating with the change: three of them 19.8 us or more), with 3 vectors at 17.8 to 18.7 us, about 90% of the
   // FMA peak (benchmarks/bench_peer_speed, 21 repetitions each). Not measured on Zen 4.
-  static constexpr std::size_t panel_accumulators = 24;
+  static constexpr std::size_t panel_registers = 31;
   // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products reduced by one transpose_sum.
   static constexpr std::size_t dot_tile_rows = 4;
   static constexpr std::size_t dot_rows = 4;
@@ -4170,18 +4172,17 @@ inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, 
 }
 
 /// Vectors of B per panel for a product of M rows: the backend's tile, or, for fewer rows than a tile holds, as many
-/// as the backend's panel accumulators allow (`panel_accumulators`, else the tile's), up to half of the tile's
-/// (the other half holds the loaded vectors of B).
+/// as fit the backend's panel registers with their sums and loaded vectors (`panel_registers`: M NV + NV of them),
+/// else as many as the tile's sums allow; at most half the tile's sums in vectors.
 // Rationale: a product of one or two rows (a decoding step's projection) with the tile's 2 vectors has 2 or 4
 // independent sums, each waiting on the latency of the one before it, and reads B in short pieces of many rows;
 // wider panels keep enough sums in flight and read B in longer runs.
 template <typename V, std::size_t M>
 inline constexpr std::size_t panel_vectors =
-    M >= V::tile_rows
-        ? V::tile_vectors
-        : larger(V::tile_vectors,
-                 smaller((V::panel_accumulators != 0 ? V::panel_accumulators : V::tile_rows * V::tile_vectors) / M,
-                         V::tile_rows* V::tile_vectors / 2));
+    M >= V::tile_rows ? V::tile_vectors
+                      : larger(V::tile_vectors, smaller(V::panel_registers != 0 ? V::panel_registers / (M + 1)
+                                                                                : V::tile_rows * V::tile_vectors / M,
+                                                        V::tile_rows* V::tile_vectors / 2));
 
 /// c (+)= a B for one row: B streamed row after row, `Rows` rows of B at a time added into c, which stays in L1.
 // Rationale: one row of A (a decoding step's projection) does one multiply-add per weight, so its speed is the
@@ -16132,10 +16133,10 @@ struct base_must_be_larger_than_one {
   }
 };
 
-/// Token ids index the rows of an embedding table: they are integers.
+/// Token ids index the rows of an embedding table: they are integers (not `bool`).
 template <typename Operation, typename Id>
 struct token_ids_must_be_integers {
-  static constexpr bool holds = std::is_integral_v<Id>;
+  static constexpr bool holds = std::is_integral_v<Id> && !std::is_same_v<Id, bool>;
   static constexpr bool check() noexcept {
     static_assert(holds, "ctattn: token ids index the embedding table's rows, so they must be integers");
     return holds;

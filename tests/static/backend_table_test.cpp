@@ -130,18 +130,27 @@ static_assert(std::is_void_v<int8_backend<int8_backend_id::scalar>::ops> &&
 static_assert(std::string_view(float_backend<float_backend_id::scalar>::name) == "scalar");
 
 static_assert(ctattn_test::backend_ops::every_row_declares_its_operations());
-// A product of fewer rows than a tile takes panels as wide as the backend's panel accumulators allow: on AVX-512,
-// 24 of its 32 registers (7 rows: 3 vectors, 21 sums); a whole tile keeps the tile's vectors.
+// A product of fewer rows than a tile takes panels as wide as the backend's panel registers allow: on AVX-512, M NV
+// sums and NV loaded vectors within 31 of its 32 registers (7 rows: 3 vectors; 3 rows: 7); a whole tile keeps the
+// tile's vectors; never more than half the tile's sums in vectors. Elsewhere the tile's sums decide.
+namespace panels = ctattn::detail::simd;
 #if defined(__AVX512F__)
-static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx512_ops, 7> == 3);
-static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx512_ops, 4> == 6);
-static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx512_ops, 8> ==
-              ctattn::detail::avx512_ops::tile_vectors);
-static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx512_ops, 1> == 8);
+using avx512 = ctattn::detail::avx512_ops;
+static_assert(panels::panel_vectors<avx512, 7> == 3 && panels::panel_vectors<avx512, 6> == 4 &&
+              panels::panel_vectors<avx512, 5> == 5 && panels::panel_vectors<avx512, 4> == 6 &&
+              panels::panel_vectors<avx512, 3> == 7 && panels::panel_vectors<avx512, 2> == 8 &&
+              panels::panel_vectors<avx512, 1> == 8);
+static_assert(panels::panel_vectors<avx512, 8> == avx512::tile_vectors);
+template <std::size_t M>
+constexpr bool panel_fits_registers = M * panels::panel_vectors<avx512, M> + panels::panel_vectors<avx512, M> + 1 <= 32;
+static_assert(panel_fits_registers<1> && panel_fits_registers<2> && panel_fits_registers<3> &&
+              panel_fits_registers<4> && panel_fits_registers<5> && panel_fits_registers<6> && panel_fits_registers<7>);
 #elif defined(__AVX2__)
-// AVX2's 16 registers: the tile's 12 accumulators.
-static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx2_ops, 5> == 2);
-static_assert(ctattn::detail::simd::panel_vectors<ctattn::detail::avx2_ops, 2> == 6);
+// AVX2's 16 registers: the tile's 12 sums.
+static_assert(panels::panel_vectors<ctattn::detail::avx2_ops, 5> == 2);
+static_assert(panels::panel_vectors<ctattn::detail::avx2_ops, 2> == 6);
+#elif defined(__ARM_NEON)
+static_assert(ctattn::detail::neon_ops::panel_registers == 0);
 #endif
 
 }  // namespace

@@ -121,14 +121,14 @@ static_assert([] {
   using model_type = cases::model<float, true>;
   model_type::decode_state<8> by_hand{};
   model_type::logits_row row{};
-  std::array<std::size_t, 4> hand{};
+  std::array<std::size_t, 6> hand{};  // the argmax after each step; the last 4 are the generated ids
   const std::array<int, 3> prompt{3, 17, 30};
   std::size_t next = 0;
   for (std::size_t t = 0; t < 6; ++t) {
     if (m.step(t < 3 ? static_cast<std::size_t>(prompt[t]) : next, by_hand, row) != ctattn::decode_status::decoded)
       return false;
     next = ctattn::greedy_token(row);
-    if (t >= 2) hand[t - 2] = next;
+    hand[t] = next;
   }
   model_type::decode_state<8> state{};
   std::array<std::uint16_t, 4> ids{};
@@ -139,8 +139,9 @@ static_assert([] {
     if (step < 6) picked_at[step] = ctattn::greedy_token(logits);
   });
   bool same = run == ctattn::greedy_generation{4, ctattn::decode_status::decoded} && seen == 6 && state.length() == 6 &&
-              hand[0] != hand[1];
-  for (std::size_t t = 0; t < 4; ++t) same = same && ids[t] == hand[t] && picked_at[t + 2] == hand[t];
+              hand[2] != hand[3];
+  for (std::size_t t = 0; t < 6; ++t) same = same && picked_at[t] == hand[t];
+  for (std::size_t t = 0; t < 4; ++t) same = same && ids[t] == hand[t + 2];
   return same;
 }());
 static_assert([] {
@@ -170,6 +171,44 @@ static_assert([] {
          wide == ctattn::greedy_generation{0, decode_status::token_outside_vocabulary} && s2.length() == 0 &&
          empty == ctattn::greedy_generation{0, decode_status::decoded} && s3.length() == 0 &&
          prefill == ctattn::greedy_generation{0, decode_status::decoded} && s4.length() == 3;
+}());
+
+// generate_greedy checks a prompt's ids itself, in their own type, before its step sees them: a model whose step
+// takes any std::size_t (as a step that checked nothing would) still gets no id outside the vocabulary, and an
+// int64 id past 2^32 is refused where a conversion to a 32-bit std::size_t would have made it 1.
+namespace unchecked {
+struct model {
+  static constexpr std::size_t vocabulary = 8;
+  struct state {
+    std::size_t seen = 0;
+    std::size_t last = 0;
+  };
+  using logits_row = ctattn::matrix<float, 1, 8>;
+  constexpr ctattn::decode_status step(std::size_t token, state& s, logits_row& logits) const noexcept {
+    s.last = token;
+    ++s.seen;
+    for (std::size_t j = 0; j < 8; ++j) logits.elements[0][j] = j == (token + 1) % 8 ? 1.0f : 0.0f;
+    return ctattn::decode_status::decoded;
+  }
+};
+}  // namespace unchecked
+static_assert([] {
+  const unchecked::model m{};
+  unchecked::model::logits_row row{};
+  std::array<std::uint8_t, 3> ids{};
+  const auto nothing = [](std::size_t, const auto&) {};
+  unchecked::model::state s1{}, s2{}, s3{}, s4{};
+  const auto eight = ctattn::generate_greedy(m, s1, row, std::array{1, 8}, ids, nothing);
+  const auto negative = ctattn::generate_greedy(m, s2, row, std::array{2, -1}, ids, nothing);
+  const auto wide =
+      ctattn::generate_greedy(m, s3, row, std::array<std::int64_t, 2>{3, std::int64_t{1} << 32 | 1}, ids, nothing);
+  const auto inside = ctattn::generate_greedy(m, s4, row, std::array{5, 7}, ids, nothing);
+  using ctattn::decode_status;
+  return eight == ctattn::greedy_generation{0, decode_status::token_outside_vocabulary} && s1.seen == 1 &&
+         negative == ctattn::greedy_generation{0, decode_status::token_outside_vocabulary} && s2.seen == 1 &&
+         wide == ctattn::greedy_generation{0, decode_status::token_outside_vocabulary} && s3.seen == 1 &&
+         inside == ctattn::greedy_generation{3, decode_status::decoded} && s4.seen == 4 && ids[0] == 0 && ids[1] == 1 &&
+         ids[2] == 2;
 }());
 
 // Greedy decoding's pick: the first of equal largest logits, as torch.argmax.

@@ -93,6 +93,7 @@ constexpr std::array<double, 3> model_errors(const T (&params)[P], const char* c
       errors[1] = d < 0 ? (-d > errors[1] ? -d : errors[1]) : (d > errors[1] ? d : errors[1]);
     }
   }
+  static_assert(G > 0, "the greedy check needs generated ids");
   typename M::template decode_state<PR + G - 1> greedy{};
   std::array<std::size_t, G> picks{};
   std::size_t seen = 0;

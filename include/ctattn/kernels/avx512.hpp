@@ -42,13 +42,13 @@ struct avx512_ops : float_ops_defaults {
   // of 32 registers.
   static constexpr std::size_t tile_rows = 8;
   static constexpr std::size_t tile_vectors = 2;
-  // A panel of fewer rows than the tile takes as many vectors as 24 accumulators allow (7 rows: 3 vectors, 21 sums),
-  // the other 8 registers holding the loaded vectors and the broadcast.
-  // Rationale: with the tile's 16, 7 rows took 2 vectors (14 sums), each panel 2 cache lines of every 2 KiB row of B.
-  // On Zen 5 (two 512-bit FMA pipes) 7x512x512 then ran at 17.5 to 23.1 us from run to run (five runs alternating
-  // with the change: three of them 19.8 us or more), with 3 vectors at 17.7 to 18.7 us every time, about 90% of the
+  // A panel of M rows, fewer than the tile's, takes NV vectors with its M NV sums and NV loaded vectors within 31
+  // registers (the 32nd holds the broadcast): NV = 31 / (M + 1), 3 vectors for 7 rows, 7 for 3.
+  // Rationale: with the tile's 16 sums, 7 rows took 2 vectors (14 sums), each panel 2 cache lines of every 2 KiB row
+  // of B. On Zen 5 (two 512-bit FMA pipes) 7x512x512 then ran at 17.6 to 23.1 us from run to run (five runs
+  // alternating with the change: three of them 19.8 us or more), with 3 vectors at 17.8 to 18.7 us, about 90% of the
   // FMA peak (benchmarks/bench_peer_speed, 21 repetitions each). Not measured on Zen 4.
-  static constexpr std::size_t panel_accumulators = 24;
+  static constexpr std::size_t panel_registers = 31;
   // The transposed product's tile: 4 rows of a against 4 rows of b, 16 dot products reduced by one transpose_sum.
   static constexpr std::size_t dot_tile_rows = 4;
   static constexpr std::size_t dot_rows = 4;

@@ -666,10 +666,13 @@ struct greedy_generation {
 
 /// Greedy decoding of a float or int8 llama model (`llama_transformer`, `quantized_model` of one): each id of
 /// `prompt` through `m.step`, then up to `ids.size()` ids, each `greedy_token` of the last step's logits, written to
-/// `ids` and fed back (all but the last): `prompt.size() + ids.size() - 1` steps (with no ids: the prompt's), appended to what `s` holds (clear
-/// it for a new sequence). `on_step(step, logits)` sees every decoded step's logits (step 0 is the first prompt id);
-/// `options` (an arithmetic) go to each step. It stops at the first step that does not decode, and returns how many
-/// ids it wrote and that step's status. An empty prompt generates nothing.
+/// `ids` and fed back (all but the last): `prompt.size() + ids.size() - 1` steps (with no ids: the prompt's),
+/// appended to what `s` holds (clear it for a new sequence). `on_step(step, logits)` sees every decoded step's
+/// logits (step 0 is the first prompt id); `options` (an arithmetic) go to each step. It stops at the first step
+/// that does not decode, and returns how many ids it wrote and that step's status. An empty prompt generates nothing
+/// (`generated` 0, status `decoded`: check `generated`). Unlike llama2.c's `generate`, it does not stop when it picks
+/// BOS (id 1); `on_step` sees each pick's logits, and a caller who wants such a stop sets `ids` to the length it
+/// wants or stops reading at the id.
 ///
 /// | operand   | shape / meaning                                                                   |
 /// |-----------|-----------------------------------------------------------------------------------|
@@ -687,8 +690,9 @@ struct greedy_generation {
 ///     // run.generated == 16 and run.status == ctattn::decode_status::decoded when the cache holds 18 tokens
 template <typename M, typename State, typename Logits, typename Prompt, typename Ids, typename OnStep,
           typename... Options>
-constexpr greedy_generation generate_greedy(const M& m, State& s, Logits& logits, const Prompt& prompt, Ids&& ids,
-                                            OnStep&& on_step, const Options&... options) noexcept {
+[[nodiscard]] constexpr greedy_generation generate_greedy(const M& m, State& s, Logits& logits, const Prompt& prompt,
+                                                          Ids&& ids, OnStep&& on_step,
+                                                          const Options&... options) noexcept {
   using id_type = std::remove_cvref_t<decltype(ids[0])>;
   using prompt_id_type = std::remove_cvref_t<decltype(prompt[0])>;
   using rules = rule_list<

@@ -67,10 +67,10 @@ struct base_must_be_larger_than_one {
   }
 };
 
-/// Token ids index the rows of an embedding table: they are integers.
+/// Token ids index the rows of an embedding table: they are integers (not `bool`).
 template <typename Operation, typename Id>
 struct token_ids_must_be_integers {
-  static constexpr bool holds = std::is_integral_v<Id>;
+  static constexpr bool holds = std::is_integral_v<Id> && !std::is_same_v<Id, bool>;
   static constexpr bool check() noexcept {
     static_assert(holds, "ctattn: token ids index the embedding table's rows, so they must be integers");
     return holds;

@@ -17,6 +17,7 @@
 /// |----------------------------|-----------------------------------|------------------------------------------------|---------|
 /// | `float_ops_defaults`       | `has_transpose_sum` (false)       | `transpose_sum(x)`: lanes of 4 (or 8) registers summed across | kernels/detail/simd.hpp |
 /// |                            | `has_transpose` (false)           | `transpose(registers)`: a square of registers transposed in place | kernels/detail/simd.hpp |
+/// |                            | `panel_registers` (0)             | registers for a panel of fewer rows than a tile (sums and loaded vectors); 0: the tile's sums | kernels/detail/simd.hpp |
 /// | `int8_ops_defaults`        | `rows_per_pass` (4)               | rows of b per pass of the dot-product kernel   | kernels/detail/int8_simd.hpp |
 /// |                            | `tail_ops` (void)                 | a narrower backend for the terms past the last whole step | kernels/detail/int8_simd.hpp |
 /// |                            | `has_dot_rows` (false)            | `dot_rows(a, a_zero, b, b_stride, b_zero, k, n, out)`: the whole kernel | kernels/detail/int8_simd.hpp |
@@ -61,8 +62,9 @@ namespace ctattn::detail {
 struct float_ops_defaults {
   static constexpr bool has_transpose_sum = false;
   static constexpr bool has_transpose = false;
-  /// Accumulators a product panel of fewer rows than a tile may hold (`panel_vectors`); 0: the tile's own.
-  static constexpr std::size_t panel_accumulators = 0;
+  /// Registers a product panel of fewer rows than a tile may fill with its sums and loaded vectors
+  /// (`panel_vectors`); 0: as many sums as the tile's.
+  static constexpr std::size_t panel_registers = 0;
 };
 
 /// The optional operations of an int8 backend (a row's `ops` and `product_ops`), none defined.

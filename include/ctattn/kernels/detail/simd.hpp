@@ -111,18 +111,17 @@ inline void product_panel(const float* a, std::size_t a_row, std::size_t a_col, 
 }
 
 /// Vectors of B per panel for a product of M rows: the backend's tile, or, for fewer rows than a tile holds, as many
-/// as the backend's panel accumulators allow (`panel_accumulators`, else the tile's), up to half of the tile's
-/// (the other half holds the loaded vectors of B).
+/// as fit the backend's panel registers with their sums and loaded vectors (`panel_registers`: M NV + NV of them),
+/// else as many as the tile's sums allow; at most half the tile's sums in vectors.
 // Rationale: a product of one or two rows (a decoding step's projection) with the tile's 2 vectors has 2 or 4
 // independent sums, each waiting on the latency of the one before it, and reads B in short pieces of many rows;
 // wider panels keep enough sums in flight and read B in longer runs.
 template <typename V, std::size_t M>
 inline constexpr std::size_t panel_vectors =
-    M >= V::tile_rows
-        ? V::tile_vectors
-        : larger(V::tile_vectors,
-                 smaller((V::panel_accumulators != 0 ? V::panel_accumulators : V::tile_rows * V::tile_vectors) / M,
-                         V::tile_rows* V::tile_vectors / 2));
+    M >= V::tile_rows ? V::tile_vectors
+                      : larger(V::tile_vectors, smaller(V::panel_registers != 0 ? V::panel_registers / (M + 1)
+                                                                                : V::tile_rows * V::tile_vectors / M,
+                                                        V::tile_rows* V::tile_vectors / 2));
 
 /// c (+)= a B for one row: B streamed row after row, `Rows` rows of B at a time added into c, which stays in L1.
 // Rationale: one row of A (a decoding step's projection) does one multiply-add per weight, so its speed is the
