@@ -116,8 +116,12 @@ TEST_CASE("the PyTorch fixture: tensors in header order, metadata, every value e
                                           "norm.weight", "position_ids", "scale"});
   REQUIRE(file.metadata().size() == 2);
   CHECK(file.metadata()[0].first == "format");
-  CHECK(*file.find_metadata("format") == "pt");
-  CHECK(*file.find_metadata("source") == "tests/fixtures/safetensors/make_fixtures.py");
+  const std::string* format = file.find_metadata("format");
+  const std::string* source = file.find_metadata("source");
+  REQUIRE(format != nullptr);
+  REQUIRE(source != nullptr);
+  CHECK(*format == "pt");
+  CHECK(*source == "tests/fixtures/safetensors/make_fixtures.py");
   CHECK(file.find_metadata("missing") == nullptr);
   CHECK(file.header_size() % 8 == 0);  // padded with spaces, as the safetensors writer does
   CHECK(file.data_offset() == 8 + file.header_size());
