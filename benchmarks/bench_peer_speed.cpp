@@ -61,6 +61,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <memory>
@@ -753,6 +754,15 @@ double best_int8_peer(const median_times& time, const table_row& row) {
       exact_int8_time(time, row, "/xnnpack_qc8_conv1x1"));
 }
 
+// Whether a run filtered with --benchmark_filter timed any of a row's implementations: rows it did not are left out
+// of the tables rather than printed as dashes.
+bool timed(const median_times& time, const table_row& row, std::initializer_list<const char*> names) {
+  for (const char* name : names) {
+    if (!std::isnan(time(row.prefix + name))) return true;
+  }
+  return false;
+}
+
 void print_tables(const median_times& time, const std::vector<table_row>& fp32_rows,
                   const std::vector<table_row>& int8_rows, const std::vector<table_row>& attention_rows,
                   const std::string& repetitions) {
@@ -765,6 +775,7 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
   std::printf("| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn %% of FMA peak |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
   for (const table_row& row : fp32_rows) {
+    if (!timed(time, row, {"/ctattn_out_by_in", "/ctattn_in_by_out"})) continue;
     const double out_by_in = time(row.prefix + "/ctattn_out_by_in");
     const double in_by_out = time(row.prefix + "/ctattn_in_by_out");
     const double eigen = time(row.prefix + "/eigen");
@@ -789,6 +800,7 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (std::size_t i = 0; i < int8_rows.size(); ++i) {
     const table_row& row = int8_rows[i];
+    if (!timed(time, row, {"/ctattn"})) continue;
     const double ctattn = time(row.prefix + "/ctattn");
     const double matmul = exact_int8_time(time, row, "/onednn_matmul");
     const double inner_product = exact_int8_time(time, row, "/onednn_inner_product");
@@ -807,6 +819,7 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
       "\nXNNPACK int8 is its per-channel 1 x 1 convolution (this XNNPACK has no per-channel fully-connected "
       "operator). Its per-tensor fully_connected_nc_qs8 on the same shapes:");
   for (const table_row& row : int8_rows) {
+    if (!timed(time, row, {"/xnnpack_qs8_per_tensor"})) continue;
     std::printf(" %s %s;", row.label.c_str(), format_time(time(row.prefix + "/xnnpack_qs8_per_tensor")).c_str());
   }
   std::printf("\nctattn's int8 backend: %s. Eigen has no int8 layer.\n", ctattn::int8_backend_name);
@@ -824,6 +837,7 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
       "int4 / int8 | int8 best peer / ctattn 16x8 |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const table_row& row : int8_rows) {
+    if (!timed(time, row, {"/ctattn", "/ctattn_16x8", "/ctattn_int4_weights"})) continue;
     const double int8 = time(row.prefix + "/ctattn");
     const double int16 = time(row.prefix + "/ctattn_16x8");
     const double int4 = time(row.prefix + "/ctattn_int4_weights");
@@ -846,6 +860,7 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
     std::printf("| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn %% of FMA peak |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
     for (const table_row& row : attention_rows) {
+      if (!timed(time, row, {"/ctattn"})) continue;
       const double ctattn = time(row.prefix + "/ctattn");
       const double eigen = time(row.prefix + "/eigen");
       const double onednn_time = time(row.prefix + "/onednn");
@@ -861,7 +876,10 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
 
   std::printf("\noneDNN implementations chosen:\n");
   for (const auto* rows : {&fp32_rows, &int8_rows, &attention_rows}) {
-    for (const table_row& row : *rows) std::printf("  %s: %s\n", row.prefix.c_str(), row.notes.c_str());
+    for (const table_row& row : *rows) {
+      if (timed(time, row, {"/onednn_matmul", "/onednn_inner_product", "/onednn"}))
+        std::printf("  %s: %s\n", row.prefix.c_str(), row.notes.c_str());
+    }
   }
 }
 
@@ -890,6 +908,10 @@ int main(int argc, char** argv) {
     agree &= add_fc_case<64, 64, 64>(fp32_rows, int8_rows);
     agree &= add_fc_case<16, 64, 256>(fp32_rows, int8_rows);
     agree &= add_fc_case<7, 512, 512>(fp32_rows, int8_rows);
+    // A few rows, a prompt's or a small batch's: below the 8-row tile, where each backend's panel width for M rows
+    // decides the speed (kernels/detail/simd.hpp, `panel_vectors`).
+    agree &= add_fc_case<3, 512, 512>(fp32_rows, int8_rows);
+    agree &= add_fc_case<5, 512, 512>(fp32_rows, int8_rows);
     agree &= add_fc_case<1, 512, 512>(fp32_rows, int8_rows);
     agree &= add_attention_case<6, 16>(attention_rows);
     agree &= add_attention_case<16, 64>(attention_rows);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Run-time speed of ctattn against its peers on one core (benchmarks/bench_peer_speed.cpp): fp32 and int8 fully
-# connected layers (y = x W^T + b at rows x in x out = 16x64x64, 64x64x64, 16x64x256, 7x512x512, 1x512x512) and
-# single-head attention at (n, d) = (6, 16), (16, 64), (64, 64), (128, 128), (256, 64), each against oneDNN 2.6,
-# XNNPACK (2022-02) and Eigen 3.4 where they have the operation; in the same run the core's FP32 FMA peak.
+# connected layers (y = x W^T + b at rows x in x out = 16x64x64, 64x64x64, 16x64x256, 7x512x512, 3x512x512,
+# 5x512x512, 1x512x512) and single-head attention at (n, d) = (6, 16), (16, 64), (64, 64), (128, 128), (256, 64),
+# each against oneDNN 2.6, XNNPACK (2022-02) and Eigen 3.4 where they have the operation; in the same run the
+# core's FP32 FMA peak.
 #
 # How to read the tables it prints last (medians of 11 repetitions, real time per call, one thread):
 #   - ctattn / best peer: ctattn's time over the fastest peer's; below 1 ctattn is faster.

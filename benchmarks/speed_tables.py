@@ -98,7 +98,8 @@ def paragraph(text: str, first: str = "", rest: str = "") -> str:
     text = re.sub(r"(\d) (?=(?:ns|µs|ms|s|GB/s|GFLOP/s|MiB|KiB|bytes)\b)", "\\1\0", text)
     words = re.findall(r"(?:[^\s`]*`[^`]*`)+\S*|\S+", text)
     return textwrap.fill(" ".join(w.replace(" ", "\0") for w in words), width=120, initial_indent=first,
-                         subsequent_indent=rest, break_on_hyphens=False).replace("\0", " ")
+                         subsequent_indent=rest, break_on_hyphens=False,
+                         break_long_words=False).replace("\0", " ")
 
 
 def need(runs: dict[str, dict], name: str) -> dict:
