@@ -755,10 +755,16 @@ double best_int8_peer(const median_times& time, const table_row& row) {
 }
 
 // Whether a run filtered with --benchmark_filter timed any of a row's implementations: rows it did not are left out
-// of the tables rather than printed as dashes.
+// of the tables, and tables with no such row, rather than printed as dashes.
 bool timed(const median_times& time, const table_row& row, std::initializer_list<const char*> names) {
   for (const char* name : names) {
     if (!std::isnan(time(row.prefix + name))) return true;
+  }
+  return false;
+}
+bool any_timed(const median_times& time, const std::vector<table_row>& rows, std::initializer_list<const char*> names) {
+  for (const table_row& row : rows) {
+    if (timed(time, row, names)) return true;
   }
   return false;
 }
@@ -771,91 +777,94 @@ void print_tables(const median_times& time, const std::vector<table_row>& fp32_r
               repetitions == "1" ? "One run each" : ("Medians of " + repetitions + " repetitions").c_str(), vector_name,
               fma_chains, format_number("%.1f", peak * 1e-9).c_str());
 
-  std::printf("\n### fp32 fully connected, y = x W^T + b (rows x in x out)\n\n");
-  std::printf("| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn %% of FMA peak |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
-  for (const table_row& row : fp32_rows) {
-    if (!timed(time, row, {"/ctattn_out_by_in", "/ctattn_in_by_out"})) continue;
-    const double out_by_in = time(row.prefix + "/ctattn_out_by_in");
-    const double in_by_out = time(row.prefix + "/ctattn_in_by_out");
-    const double eigen = time(row.prefix + "/eigen");
-    const double matmul = time(row.prefix + "/onednn_matmul");
-    const double inner_product = time(row.prefix + "/onednn_inner_product");
-    const double xnnpack = time(row.prefix + "/xnnpack");
-    const double best_peer = fastest(fastest(eigen, fastest(matmul, inner_product)), xnnpack);
-    for (const auto& [layout, ctattn] : {std::pair{"out_by_in", out_by_in}, std::pair{"in_by_out", in_by_out}}) {
-      const bool faster = ctattn == fastest(out_by_in, in_by_out);
-      std::printf("| %s ctattn %s%s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), layout,
-                  faster ? " (faster layout)" : "", format_time(ctattn).c_str(), format_time(eigen).c_str(),
-                  fastest_text(matmul, "matmul", inner_product, "inner_product").c_str(), format_time(xnnpack).c_str(),
-                  format_number("%.2f", ctattn / best_peer).c_str(),
-                  format_number("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str());
+  if (any_timed(time, fp32_rows, {"/ctattn_out_by_in", "/ctattn_in_by_out"})) {
+    std::printf("\n### fp32 fully connected, y = x W^T + b (rows x in x out)\n\n");
+    std::printf("| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn %% of FMA peak |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
+    for (const table_row& row : fp32_rows) {
+      if (!timed(time, row, {"/ctattn_out_by_in", "/ctattn_in_by_out"})) continue;
+      const double out_by_in = time(row.prefix + "/ctattn_out_by_in");
+      const double in_by_out = time(row.prefix + "/ctattn_in_by_out");
+      const double eigen = time(row.prefix + "/eigen");
+      const double matmul = time(row.prefix + "/onednn_matmul");
+      const double inner_product = time(row.prefix + "/onednn_inner_product");
+      const double xnnpack = time(row.prefix + "/xnnpack");
+      const double best_peer = fastest(fastest(eigen, fastest(matmul, inner_product)), xnnpack);
+      for (const auto& [layout, ctattn] : {std::pair{"out_by_in", out_by_in}, std::pair{"in_by_out", in_by_out}}) {
+        const bool faster = ctattn == fastest(out_by_in, in_by_out);
+        std::printf("| %s ctattn %s%s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), layout,
+                    faster ? " (faster layout)" : "", format_time(ctattn).c_str(), format_time(eigen).c_str(),
+                    fastest_text(matmul, "matmul", inner_product, "inner_product").c_str(),
+                    format_time(xnnpack).c_str(), format_number("%.2f", ctattn / best_peer).c_str(),
+                    format_number("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str());
+      }
     }
   }
 
-  std::printf("\n### int8 fully connected, TFLite's per-channel quantization (rows x in x out)\n\n");
-  std::printf(
-      "| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn int8 MAC/s %% of FP32 FMA peak "
-      "MAC/s | ctattn int8 / ctattn fp32 |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (std::size_t i = 0; i < int8_rows.size(); ++i) {
-    const table_row& row = int8_rows[i];
-    if (!timed(time, row, {"/ctattn"})) continue;
-    const double ctattn = time(row.prefix + "/ctattn");
-    const double matmul = exact_int8_time(time, row, "/onednn_matmul");
-    const double inner_product = exact_int8_time(time, row, "/onednn_inner_product");
-    const double xnnpack = exact_int8_time(time, row, "/xnnpack_qc8_conv1x1");
-    const double best_peer = best_int8_peer(time, row);
-    const double fp32 =
-        fastest(time(fp32_rows[i].prefix + "/ctattn_out_by_in"), time(fp32_rows[i].prefix + "/ctattn_in_by_out"));
-    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
-                format_time(not_applicable).c_str(),
-                fastest_text(matmul, "matmul", inner_product, "inner_product, folded").c_str(),
-                format_time(xnnpack).c_str(), format_number("%.2f", ctattn / best_peer).c_str(),
-                format_number("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str(),
-                format_number("%.2f", ctattn / fp32).c_str());
-  }
-  std::printf(
-      "\nXNNPACK int8 is its per-channel 1 x 1 convolution (this XNNPACK has no per-channel fully-connected "
-      "operator). Its per-tensor fully_connected_nc_qs8 on the same shapes:");
-  for (const table_row& row : int8_rows) {
-    if (!timed(time, row, {"/xnnpack_qs8_per_tensor"})) continue;
-    std::printf(" %s %s;", row.label.c_str(), format_time(time(row.prefix + "/xnnpack_qs8_per_tensor")).c_str());
-  }
-  std::printf("\nctattn's int8 backend: %s. Eigen has no int8 layer.\n", ctattn::int8_backend_name);
-  if (!inexact_peers().empty()) {
-    std::printf("Inexact (more than one step from ctattn and TFLite; timed, not compared):");
-    for (const std::string& name : inexact_peers())
-      std::printf(" %s %s;", name.c_str(), format_time(time(name)).c_str());
-    std::printf("\n");
+  if (any_timed(time, int8_rows, {"/ctattn"})) {
+    std::printf("\n### int8 fully connected, TFLite's per-channel quantization (rows x in x out)\n\n");
+    std::printf(
+        "| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn int8 MAC/s %% of FP32 FMA peak "
+        "MAC/s | ctattn int8 / ctattn fp32 |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (std::size_t i = 0; i < int8_rows.size(); ++i) {
+      const table_row& row = int8_rows[i];
+      if (!timed(time, row, {"/ctattn"})) continue;
+      const double ctattn = time(row.prefix + "/ctattn");
+      const double matmul = exact_int8_time(time, row, "/onednn_matmul");
+      const double inner_product = exact_int8_time(time, row, "/onednn_inner_product");
+      const double xnnpack = exact_int8_time(time, row, "/xnnpack_qc8_conv1x1");
+      const double best_peer = best_int8_peer(time, row);
+      const double fp32 =
+          fastest(time(fp32_rows[i].prefix + "/ctattn_out_by_in"), time(fp32_rows[i].prefix + "/ctattn_in_by_out"));
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(ctattn).c_str(),
+                  format_time(not_applicable).c_str(),
+                  fastest_text(matmul, "matmul", inner_product, "inner_product, folded").c_str(),
+                  format_time(xnnpack).c_str(), format_number("%.2f", ctattn / best_peer).c_str(),
+                  format_number("%.1f%%", 100.0 * row.flops / ctattn / peak).c_str(),
+                  format_number("%.2f", ctattn / fp32).c_str());
+    }
+    std::printf(
+        "\nXNNPACK int8 is its per-channel 1 x 1 convolution (this XNNPACK has no per-channel fully-connected "
+        "operator). Its per-tensor fully_connected_nc_qs8 on the same shapes:");
+    for (const table_row& row : int8_rows) {
+      if (!timed(time, row, {"/xnnpack_qs8_per_tensor"})) continue;
+      std::printf(" %s %s;", row.label.c_str(), format_time(time(row.prefix + "/xnnpack_qs8_per_tensor")).c_str());
+    }
+    std::printf("\nctattn's int8 backend: %s. Eigen has no int8 layer.\n", ctattn::int8_backend_name);
+    if (!inexact_peers().empty()) {
+      std::printf("Inexact (more than one step from ctattn and TFLite; timed, not compared):");
+      for (const std::string& name : inexact_peers())
+        std::printf(" %s %s;", name.c_str(), format_time(time(name)).c_str());
+      std::printf("\n");
+    }
   }
 
-  std::printf(
-      "\n### 16x8 and int4 weights (ctattn only: neither oneDNN 2.6 nor XNNPACK 2022-02 has either operation)\n\n");
-  std::printf(
-      "| case | ctattn int8 | ctattn 16x8 | 16x8 / int8 | 16x8 MAC/s %% of FP32 FMA peak MAC/s | ctattn int4 weights | "
-      "int4 / int8 | int8 best peer / ctattn 16x8 |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (const table_row& row : int8_rows) {
-    if (!timed(time, row, {"/ctattn", "/ctattn_16x8", "/ctattn_int4_weights"})) continue;
-    const double int8 = time(row.prefix + "/ctattn");
-    const double int16 = time(row.prefix + "/ctattn_16x8");
-    const double int4 = time(row.prefix + "/ctattn_int4_weights");
-    const double best_peer = best_int8_peer(time, row);
-    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(int8).c_str(),
-                format_time(int16).c_str(), format_number("%.2f", int16 / int8).c_str(),
-                format_number("%.1f%%", 100.0 * row.flops / int16 / peak).c_str(), format_time(int4).c_str(),
-                format_number("%.2f", int4 / int8).c_str(), format_number("%.2f", best_peer / int16).c_str());
+  if (any_timed(time, int8_rows, {"/ctattn", "/ctattn_16x8", "/ctattn_int4_weights"})) {
+    std::printf(
+        "\n### 16x8 and int4 weights (ctattn only: neither oneDNN 2.6 nor XNNPACK 2022-02 has either operation)\n\n");
+    std::printf(
+        "| case | ctattn int8 | ctattn 16x8 | 16x8 / int8 | 16x8 MAC/s %% of FP32 FMA peak MAC/s | ctattn int4 weights | "
+        "int4 / int8 | int8 best peer / ctattn 16x8 |\n");
+    std::printf("|---|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (const table_row& row : int8_rows) {
+      if (!timed(time, row, {"/ctattn", "/ctattn_16x8", "/ctattn_int4_weights"})) continue;
+      const double int8 = time(row.prefix + "/ctattn");
+      const double int16 = time(row.prefix + "/ctattn_16x8");
+      const double int4 = time(row.prefix + "/ctattn_int4_weights");
+      const double best_peer = best_int8_peer(time, row);
+      std::printf("| %s | %s | %s | %s | %s | %s | %s | %s |\n", row.label.c_str(), format_time(int8).c_str(),
+                  format_time(int16).c_str(), format_number("%.2f", int16 / int8).c_str(),
+                  format_number("%.1f%%", 100.0 * row.flops / int16 / peak).c_str(), format_time(int4).c_str(),
+                  format_number("%.2f", int4 / int8).c_str(), format_number("%.2f", best_peer / int16).c_str());
+    }
+    std::printf(
+        "\n16x8: int16 activations, per-channel int8 weights, int64 bias (TFLite's 16x8); int4 weights: per channel, "
+        "two a byte, int8 activations. ctattn's int16 kernels: %s.\n",
+        ctattn::int8_backend_name);
   }
-  std::printf(
-      "\n16x8: int16 activations, per-channel int8 weights, int64 bias (TFLite's 16x8); int4 weights: per channel, "
-      "two a byte, int8 activations. ctattn's int16 kernels: %s.\n",
-      ctattn::int8_backend_name);
 
-  // A run filtered to the layers (--benchmark_filter) timed no attention: no table of dashes.
-  bool attention_timed = false;
-  for (const table_row& row : attention_rows) attention_timed |= !std::isnan(time(row.prefix + "/ctattn"));
-  if (attention_timed) {
+  if (any_timed(time, attention_rows, {"/ctattn"})) {
     std::printf("\n### attention, softmax(Q K^T / sqrt(d)) V, one head\n\n");
     std::printf("| case | ctattn | Eigen | oneDNN | XNNPACK | ctattn / best peer | ctattn %% of FMA peak |\n");
     std::printf("|---|---:|---:|---:|---:|---:|---:|\n");
