@@ -40,9 +40,10 @@ static_assert(tiny_llama_int8_decoding::footprint.weight_bytes * 3 <
               "the int8 weights must take under a third of the float weights' flash");
 
 // Rationale: the footprint counts the rows a step keeps on the stack (64 bytes each in int8), not the call frames
-// (saved registers, spills, the timer's and the generation loop's frames). A generation's painted stack is within the
-// footprint's figure (1,824 bytes on the M7 with GCC 12 at -Os, 1,980 on the M55 with Clang 14, against 2,016); 1 KB
-// is left for a compiler that inlines differently. (It was 3 KB while the one-row products' blocks were inlined into
+// (saved registers, spills, the timer's and the generation loop's frames). A generation's painted stack is near the
+// footprint's figure (1,832 bytes on the M7 with GCC 12 at -Os, 2,120 on the M55 with Clang 14, against 2,016: on
+// Helium two heads of a key/value head attend at once, their scratch beside the frames); 1 KB is left for the frames
+// and a compiler that inlines differently. (It was 3 KB while the one-row products' blocks were inlined into
 // the blocks' steps, 3,296 bytes of frame on the M7.)
 inline constexpr std::size_t frame_allowance = 1024;
 

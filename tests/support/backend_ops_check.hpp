@@ -38,6 +38,7 @@ CTATTN_TEST_MEMBER_PROBE(softmax_row)
 CTATTN_TEST_MEMBER_PROBE(add)
 CTATTN_TEST_MEMBER_PROBE(add_takes)
 CTATTN_TEST_MEMBER_PROBE(lookup)
+CTATTN_TEST_MEMBER_PROBE(first_largest)
 CTATTN_TEST_MEMBER_PROBE(product_transposed)
 CTATTN_TEST_MEMBER_PROBE(sum_and_squares)
 CTATTN_TEST_MEMBER_PROBE(layer_norm_row)
@@ -81,6 +82,8 @@ constexpr bool int8_ops_declared() {
     static_assert(Ops::has_add == defines_add<Ops> && Ops::has_add == defines_add_takes<Ops>,
                   "has_add is set exactly where add and add_takes are defined");
     static_assert(Ops::has_lookup == defines_lookup<Ops>, "has_lookup is set exactly where defined");
+    static_assert(Ops::has_first_largest == defines_first_largest<Ops>,
+                  "has_first_largest is set exactly where defined");
     static_assert(Ops::has_sum_and_squares == defines_sum_and_squares<Ops>,
                   "has_sum_and_squares is set exactly where defined");
     static_assert(Ops::has_layer_norm_row == defines_layer_norm_row<Ops>,

@@ -690,8 +690,10 @@ constexpr arithmetic_inputs make_arithmetic_inputs() noexcept {
                                  std::uint64_t{1} << 62,
                                  ~std::uint64_t{0}};
   for (const std::uint64_t v : fixed) in.values[i++] = v;
-  const std::uint64_t roots[] = {46341,      65535, 65536, std::uint64_t{1} << 30, (std::uint64_t{1} << 31) - 1,
-                                 3037000499u};
+  // The largest two: roots whose squares need all 64 bits.
+  const std::uint64_t roots[] = {
+      46341,       65535,       65536,       std::uint64_t{1} << 30, (std::uint64_t{1} << 31) - 1,
+      3037000499u, 3037000500u, 0xFFFF'FFFFu};
   for (const std::uint64_t r : roots) {
     in.values[i++] = r * r - 1;
     in.values[i++] = r * r;
@@ -726,6 +728,105 @@ constexpr std::size_t arithmetic_mismatches(Read read) noexcept {
     }
     const std::uint64_t largest = (std::uint64_t{d} << 32) - 1;
     bad += ctattn::math::narrow_quotient(largest, d) == largest / d ? 0u : 1u;
+  }
+  return bad;
+}
+
+// The scores of G query heads sharing one key head (kernels::int8_group_dot_rows: one pass over the keys on Helium
+// and the Cortex-M DSP, int8_dot_rows per head elsewhere) and their weights times the shared rows of values (the
+// backend's `weighted_rows`, where it has one for D and G: Helium's), each sum against a plain loop: heads of 8 and
+// 16 terms, groups of 1, 2 and 4, 0 to 13 keys from a row past the first, zero points at both ends.
+struct group_case {
+  std::int8_t q[1][80]{};
+  std::int8_t k[16][40]{};
+  std::int8_t w[4][16]{};
+};
+constexpr group_case make_group_case(std::uint32_t seed) noexcept {
+  group_case c{};
+  std::uint32_t state = seed;
+  const auto next = [&state]() noexcept {
+    state = state * 1664525u + 1013904223u;
+    return static_cast<std::int8_t>(static_cast<std::int32_t>(state >> 24) - 128);
+  };
+  for (auto& v : c.q[0]) v = next();
+  for (auto& row : c.k) {
+    for (auto& v : row) v = next();
+  }
+  for (auto& row : c.w) {
+    for (auto& v : row) v = next();
+  }
+  c.q[0][3] = -128;
+  c.k[2][5] = 127;
+  return c;
+}
+template <std::size_t DK, std::size_t G>
+constexpr std::uint32_t group_case_mismatches(const group_case& c, std::int32_t q_zero, std::int32_t k_zero) noexcept {
+  std::uint32_t bad = 0;
+  for (std::size_t n = 0; n <= 13; ++n) {
+    // Scores: heads from column 8 of q, keys from row 1, column 4 of k.
+    std::int32_t sums[G][16]{};
+    ctattn::detail::kernels::int8_group_dot_rows<DK, G>(c.q, 0, 8, q_zero, c.k, 1, 4, k_zero, n, sums);
+    for (std::size_t i = 0; i < G; ++i) {
+      for (std::size_t j = 0; j < n; ++j) {
+        std::int32_t want = 0;
+        for (std::size_t t = 0; t < DK; ++t) want += (c.q[0][8 + i * DK + t] - q_zero) * (c.k[1 + j][4 + t] - k_zero);
+        bad += sums[i][j] == want ? 0u : 1u;
+      }
+    }
+    // Weighted rows: the weights of row i from column 2, the values from row 1, column 4 (k's bytes stand in).
+    std::int8_t weights[G][16]{};
+    for (std::size_t i = 0; i < G; ++i) {
+      for (std::size_t j = 0; j < 16; ++j) weights[i][j] = c.w[i][j];
+    }
+    std::int32_t weighted[G][16]{};
+    if (std::is_constant_evaluated() || n == 0 ||
+        !ctattn::detail::kernels::backend_weighted_rows<DK>(weights, 2, q_zero, &c.k[1][4], 40, k_zero, n, weighted)) {
+      continue;  // no backend form for DK and G here: the portable loop is int8_attend_group's own
+    }
+    for (std::size_t i = 0; i < G; ++i) {
+      for (std::size_t col = 0; col < DK; ++col) {
+        std::int32_t want = 0;
+        for (std::size_t j = 0; j < n; ++j) want += (c.w[i][2 + j] - q_zero) * (c.k[1 + j][4 + col] - k_zero);
+        bad += weighted[i][col] == want ? 0u : 1u;
+      }
+    }
+  }
+  return bad;
+}
+template <typename Read>
+constexpr std::size_t group_mismatches(Read read) noexcept {
+  std::uint32_t bad = 0;
+  const group_case c = read(make_group_case(61));
+  for (const auto& zeros : zero_points) {
+    bad += group_case_mismatches<8, 1>(c, zeros[0], zeros[1]) + group_case_mismatches<8, 2>(c, zeros[0], zeros[1]);
+    bad += group_case_mismatches<8, 4>(c, zeros[0], zeros[1]) + group_case_mismatches<16, 2>(c, zeros[0], zeros[1]);
+  }
+  return bad;
+}
+
+// math::isqrt over more values than arithmetic_inputs holds: 2,000 from an LCG at every bit width from 1 to 64, and
+// the squares of 1,000 roots from an LCG (every width to 32) with their neighbours, each root checked by
+// r^2 <= v < (r + 1)^2 (on 32-bit Arm the run-time form's estimate and correction, elsewhere the digit-by-digit one).
+// The values are made as they are checked, from a seed read at run time (no 40 KB table on a board's stack).
+template <typename Read>
+constexpr std::size_t isqrt_mismatches(Read read) noexcept {
+  std::uint64_t state = read(std::uint64_t{11});
+  const auto next = [&state]() noexcept {
+    state = state * 6364136223846793005u + 1442695040888963407u;
+    return state;
+  };
+  std::uint32_t bad = 0;
+  const auto check = [&bad](std::uint64_t v) noexcept {
+    const std::uint64_t r = ctattn::math::isqrt(v);
+    const bool above = r == 0xFFFF'FFFFu || (r + 1) * (r + 1) > v;
+    bad += r * r <= v && above ? 0u : 1u;
+  };
+  for (std::size_t i = 0; i < 2000; ++i) check(next() >> (i % 64));
+  for (std::size_t j = 0; j < 1000; ++j) {
+    const std::uint64_t r = (next() >> 32) >> (j % 32);
+    check(r * r);
+    check(r * r + 2 * r);  // (r + 1)^2 - 1
+    check(r * r + r);
   }
   return bad;
 }
@@ -809,6 +910,52 @@ constexpr std::size_t lookup_mismatches(Read read) noexcept {
       bad += y[r][col] == c.table[static_cast<std::size_t>(c.x[r][col] + 128)] ? 0u : 1u;
     }
   }
+  return bad;
+}
+
+// int8_first_largest (greedy decoding's argmax, Helium's `vmaxv` and compare) against a plain loop: rows of every
+// length from 1 to 40 and of 512 (whole steps of 16, tails, one value), values from an LCG in a narrow range so that
+// the largest repeats, and rows whose largest is only at the first entry, only at the last, or everywhere.
+struct first_largest_case {
+  std::int8_t x[512]{};
+};
+constexpr first_largest_case make_first_largest_case(std::uint32_t seed, int spread) noexcept {
+  first_largest_case c{};
+  std::uint32_t state = seed;
+  for (auto& v : c.x) {
+    state = state * 1664525u + 1013904223u;
+    v = static_cast<std::int8_t>(static_cast<int>((state >> 24) % static_cast<std::uint32_t>(spread)) - 128);
+  }
+  return c;
+}
+constexpr std::size_t first_largest_by_loop(const std::int8_t* x, std::size_t n) noexcept {
+  std::size_t best = 0;
+  for (std::size_t j = 1; j < n; ++j) best = x[j] > x[best] ? j : best;
+  return best;
+}
+
+template <typename Read>
+constexpr std::size_t first_largest_mismatches(Read read) noexcept {
+  std::uint32_t bad = 0;
+  const auto check = [&bad](const first_largest_case& c, std::size_t n) {
+    bad += ctattn::detail::kernels::int8_first_largest(c.x, n) == first_largest_by_loop(c.x, n) ? 0u : 1u;
+  };
+  for (const int spread : {3, 40, 256}) {
+    const first_largest_case c = read(make_first_largest_case(51u + static_cast<std::uint32_t>(spread), spread));
+    for (std::size_t n = 1; n <= 40; ++n) check(c, n);
+    check(c, 512);
+  }
+  first_largest_case edges{};
+  for (auto& v : edges.x) v = -128;  // every entry the largest: index 0
+  check(read(edges), 512);
+  edges.x[511] = 127;  // only the last of 512, past the whole steps of any row length
+  check(read(edges), 512);
+  edges.x[0] = 127;  // the first and the last equal: the first
+  check(read(edges), 512);
+  edges.x[0] = -128;
+  edges.x[16] = 5;  // the first entry of the second step, in a row of 17
+  check(read(edges), 17);
+  bad += ctattn::detail::kernels::int8_first_largest(read(edges).x, 0) == 0 ? 0u : 1u;  // no entry: 0
   return bad;
 }
 
@@ -1023,11 +1170,15 @@ inline constexpr auto every_case = std::tuple{
               [](auto read) { return large_transposed_product_mismatches(read); }},
     test_case{"LayerNorm and RMSNorm rows", every_runner, [](auto read) { return layer_norm_mismatches(read); }},
     test_case{"LayerNorm's integer arithmetic", every_runner, [](auto read) { return arithmetic_mismatches(read); }},
+    test_case{"integer square roots", every_runner, [](auto read) { return isqrt_mismatches(read); }},
+    test_case{"grouped heads' scores and weighted rows", every_runner,
+              [](auto read) { return group_mismatches(read); }},
     test_case{"ADD", every_runner, [](auto read) { return add_mismatches(read); }},
     test_case{"MUL", every_runner, [](auto read) { return multiply_mismatches(read); }},
     test_case{"requantized values", every_runner, [](auto read) { return requantize_values_mismatches(read); }},
     test_case{"RoPE of int8 heads", every_runner, [](auto read) { return rotation_mismatches(read); }},
     test_case{"table lookup", every_runner, [](auto read) { return lookup_mismatches(read); }},
+    test_case{"first largest (greedy argmax)", every_runner, [](auto read) { return first_largest_mismatches(read); }},
     test_case{"softmax rows of every length to 40", compiled, [](auto read) { return softmax_mismatches(read); }},
     test_case{"softmax, long rows", at_run_time | with_each_backend,
               [](auto read) { return long_softmax_mismatches(read); }},

@@ -9,6 +9,8 @@
 // the float attention tier (the reason of detail/footprint_type.hpp too).
 
 #include <cstddef>
+#include <cstring>
+#include <type_traits>
 
 namespace ctattn::detail {
 
@@ -25,10 +27,25 @@ struct cache_rows {
   /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
   [[nodiscard]] constexpr bool append(const KeyRow& key, const ValueRow& value) noexcept {
     if (full()) return false;
-    for (std::size_t j = 0; j < KeyRow::cols; ++j) keys.elements[length][j] = key.elements[0][j];
-    for (std::size_t j = 0; j < ValueRow::cols; ++j) values.elements[length][j] = value.elements[0][j];
+    copy_row(keys.elements[length], key.elements[0]);
+    copy_row(values.elements[length], value.elements[0]);
     ++length;
     return true;
+  }
+
+  /// to = from, one row of N elements.
+  // Rationale: at run time one memcpy of the row (word by word), not a loop over its elements, which reloaded
+  // `length` after every int8 store (a char store may change any object): 6 instructions a byte, 2,000 a token of
+  // the stories260K-shaped model in int8 on the M55, against about 30 a row.
+  template <typename E, std::size_t N>
+  static constexpr void copy_row(E (&to)[N], const E (&from)[N]) noexcept {
+    if constexpr (std::is_trivially_copyable_v<E>) {
+      if (!std::is_constant_evaluated()) {
+        std::memcpy(to, from, sizeof(from));
+        return;
+      }
+    }
+    for (std::size_t j = 0; j < N; ++j) to[j] = from[j];
   }
 
   /// Forgets every token (the next one is at position 0).

@@ -18,6 +18,7 @@
 #include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
 #include "ctattn/math/fixed_point.hpp"
+#include "ctattn/math/isqrt.hpp"
 
 // The int8 operations need MVE's integer instructions only (bit 1), with Clang or GCC 13 and later, as the float
 // ones.
@@ -40,6 +41,7 @@ struct helium_int8_ops : int8_ops_defaults {
   static constexpr bool has_requantize_values = true;
   static constexpr bool has_rotate_heads = true;
   static constexpr bool has_lookup = true;
+  static constexpr bool has_first_largest = true;
   static constexpr bool has_sum_and_squares = true;
   static constexpr bool has_layer_norm_row = true;
   static constexpr std::size_t step = 8;
@@ -109,6 +111,52 @@ struct helium_int8_ops : int8_ops_defaults {
     return __arm_vsetq_lane_s32(s3, sums, 3);
   }
 
+  /// The vectors of one input row of K <= 64 terms, loaded once for every pass over the channels (`four_held`);
+  /// the last one's lanes past K zero (`vctp8`), so that they add nothing whatever the weights hold there.
+  template <std::size_t K>
+  struct held_row {
+    static constexpr std::size_t vectors = (K + 15) / 16;
+    int8x16_t v[vectors];
+    CTATTN_ALWAYS_INLINE explicit held_row(const std::int8_t* x) noexcept {
+#pragma GCC unroll 4
+      for (std::size_t i = 0; i < vectors; ++i) {
+        v[i] = 16 * i + 16 <= K ? __arm_vld1q_s8(x + 16 * i)
+                                : __arm_vldrbq_z_s8(x + 16 * i, __arm_vctp8q(static_cast<std::uint32_t>(K - 16 * i)));
+      }
+    }
+  };
+
+  /// `four_channels` on a held row: only the weights are loaded (the last vector's by `vctp8`, which reads no byte
+  /// past the row).
+  // Rationale: a decoding step's products have one row of K = 64 terms and 32 to 512 channels; its 4 vectors loaded
+  // once save up to 4 of the 59 instructions of each pass of 4 channels (Clang 14 at -Os keeps 2 of them in q
+  // registers beside per-channel multipliers and shifts, all 4 beside one multiplier): 1,515 instructions a token of
+  // the stories260K-shaped model on the M55.
+  template <std::size_t K, std::size_t WS>
+  CTATTN_ALWAYS_INLINE static int32x4_t four_held(const held_row<K>& x, const std::int8_t* w) noexcept {
+    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < held_row<K>::vectors; ++i) {
+      const std::int8_t* const p = w + 16 * i;
+      if (16 * i + 16 <= K) {
+        s0 = __arm_vmladavaq_s8(s0, x.v[i], __arm_vld1q_s8(p));
+        s1 = __arm_vmladavaq_s8(s1, x.v[i], __arm_vld1q_s8(p + WS));
+        s2 = __arm_vmladavaq_s8(s2, x.v[i], __arm_vld1q_s8(p + 2 * WS));
+        s3 = __arm_vmladavaq_s8(s3, x.v[i], __arm_vld1q_s8(p + 3 * WS));
+      } else {
+        const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(K - 16 * i));
+        s0 = __arm_vmladavaq_s8(s0, x.v[i], __arm_vldrbq_z_s8(p, lanes));
+        s1 = __arm_vmladavaq_s8(s1, x.v[i], __arm_vldrbq_z_s8(p + WS, lanes));
+        s2 = __arm_vmladavaq_s8(s2, x.v[i], __arm_vldrbq_z_s8(p + 2 * WS, lanes));
+        s3 = __arm_vmladavaq_s8(s3, x.v[i], __arm_vldrbq_z_s8(p + 3 * WS, lanes));
+      }
+    }
+    int32x4_t sums = __arm_vdupq_n_s32(s0);
+    sums = __arm_vsetq_lane_s32(s1, sums, 1);
+    sums = __arm_vsetq_lane_s32(s2, sums, 2);
+    return __arm_vsetq_lane_s32(s3, sums, 3);
+  }
+
   /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
   template <std::size_t K>
   static std::int32_t row_sum(const std::int8_t* p) noexcept {
@@ -137,31 +185,50 @@ struct helium_int8_ops : int8_ops_defaults {
   }
 
   static constexpr bool has_weighted_rows = true;
-  /// The row widths `weighted_rows` takes: whole vectors of 4 int32 sums, at most 4 of them.
-  template <std::size_t D>
-  static constexpr bool weighted_rows_take = D >= 4 && D % 4 == 0 && D <= 16;
-  /// sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n: per row j, its D values
-  /// sign-extended into int32 lanes (`vldrb.s32`) and multiplied by the row's weight into the sums (`vmla`), the
-  /// zero point's term v_zero sum_j (w[j] - w_zero) taken off once at the end (the same int32 sums).
+  /// The row widths and query counts `weighted_rows` takes: whole vectors of 4 int32 sums, at most 4 of them for all
+  /// G queries (their sums stay in q registers beside a row's vectors).
+  template <std::size_t D, std::size_t G>
+  static constexpr bool weighted_rows_take = D >= 4 && D % 4 == 0 && G >= 1 && G * (D / 4) <= 4;
+  /// sums[i sums_stride + c] = sum_j (w[i w_stride + j] - w_zero)(v[j v_stride + c] - v_zero) for i < G, c < D, j < n:
+  /// per row j, its D values sign-extended into int32 lanes (`vldrb.s32`) once and multiplied by each query's weight
+  /// into that query's sums (`vmla`), the zero point's term v_zero sum_j (w[i][j] - w_zero) taken off once at the end
+  /// (the same int32 sums).
   // Rationale: one query's weighted values in a decoding step with small heads (8 values a key): 2 loads and 2
-  // `vmla` a key, against 8 scalar multiply-adds and their loads.
-  template <std::size_t D>
-  static void weighted_rows(const std::int8_t* w, std::int32_t w_zero, const std::int8_t* v, std::size_t v_stride,
-                            std::int32_t v_zero, std::size_t n, std::int32_t* sums) noexcept {
+  // `vmla` a key, against 8 scalar multiply-adds and their loads; the G query heads that share a value head (grouped-
+  // query attention) share the row's loads.
+  template <std::size_t D, std::size_t G>
+  static void weighted_rows(const std::int8_t* w, std::size_t w_stride, std::int32_t w_zero, const std::int8_t* v,
+                            std::size_t v_stride, std::int32_t v_zero, std::size_t n, std::int32_t* sums,
+                            std::size_t sums_stride) noexcept {
     constexpr std::size_t vectors = D / 4;
-    int32x4_t acc[vectors];
+    int32x4_t acc[G][vectors];
+    std::int32_t weights[G];
 #pragma GCC unroll 4
-    for (std::size_t q = 0; q < vectors; ++q) acc[q] = __arm_vdupq_n_s32(0);
-    std::int32_t weights = 0;
-    for (std::size_t j = 0; j < n; ++j, v += v_stride) {
-      const std::int32_t weight = std::int32_t{w[j]} - w_zero;
-      weights += weight;
+    for (std::size_t i = 0; i < G; ++i) {
+      weights[i] = 0;
 #pragma GCC unroll 4
-      for (std::size_t q = 0; q < vectors; ++q) acc[q] = __arm_vmlaq_n_s32(acc[q], __arm_vldrbq_s32(v + 4 * q), weight);
+      for (std::size_t q = 0; q < vectors; ++q) acc[i][q] = __arm_vdupq_n_s32(0);
     }
-    const int32x4_t offset = __arm_vdupq_n_s32(v_zero * weights);
+    for (std::size_t j = 0; j < n; ++j, v += v_stride) {
+      int32x4_t row[vectors];
 #pragma GCC unroll 4
-    for (std::size_t q = 0; q < vectors; ++q) __arm_vst1q_s32(sums + 4 * q, __arm_vsubq_s32(acc[q], offset));
+      for (std::size_t q = 0; q < vectors; ++q) row[q] = __arm_vldrbq_s32(v + 4 * q);
+#pragma GCC unroll 4
+      for (std::size_t i = 0; i < G; ++i) {
+        const std::int32_t weight = std::int32_t{w[i * w_stride + j]} - w_zero;
+        weights[i] += weight;
+#pragma GCC unroll 4
+        for (std::size_t q = 0; q < vectors; ++q) acc[i][q] = __arm_vmlaq_n_s32(acc[i][q], row[q], weight);
+      }
+    }
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < G; ++i) {
+      const int32x4_t offset = __arm_vdupq_n_s32(v_zero * weights[i]);
+#pragma GCC unroll 4
+      for (std::size_t q = 0; q < vectors; ++q) {
+        __arm_vst1q_s32(sums + i * sums_stride + 4 * q, __arm_vsubq_s32(acc[i][q], offset));
+      }
+    }
   }
 
   /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
@@ -196,7 +263,10 @@ struct helium_int8_ops : int8_ops_defaults {
       sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
     }
     const auto divisor = static_cast<std::uint32_t>(2 * sum);
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    // d = 2 sum >= 2^21 (the largest entry adds table[0] = 2^20), so the quotient fits 20 bits: `udiv` digits
+    // (math::narrow_quotient), not the C library's 64-bit division: 654 instructions fewer a token of the
+    // stories260K-shaped model (40 rows) with Clang 14.
+    const std::uint32_t reciprocal = math::narrow_quotient(std::uint64_t{1} << 40, divisor);
     const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
     for (std::size_t t = 0; t < n; t += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
@@ -254,10 +324,22 @@ struct helium_int8_ops : int8_ops_defaults {
                   std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
     for (std::size_t i = 0; i < n; i += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
-      const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
-      const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
-      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero),
-                         lanes);
+      const int32x4_t va = input_scaled<A, LeftShift>(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero));
+      const int32x4_t vb = input_scaled<B, LeftShift>(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero));
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(va, vb)), out_zero), lanes);
+    }
+  }
+
+  /// An ADD input's term, `scaled<M>` of d 2^LeftShift (d the input less its zero point). For M = 2^30 2^s, s <= 0
+  /// (the larger-scale input's multiplier, 1/2, is 2^30 2^0), with LeftShift - 1 + s >= 0: d 2^(LeftShift - 1 + s)
+  /// by one `vshl`, the same value, as the doubling high multiply of an even number by 2^30 halves it exactly and
+  /// the rounding shift of a multiple of 2^-s by -s is exact.
+  template <math::quantized_multiplier M, int LeftShift>
+  CTATTN_ALWAYS_INLINE static int32x4_t input_scaled(int32x4_t d) noexcept {
+    if constexpr (M.multiplier == (std::int32_t{1} << 30) && M.shift <= 0 && LeftShift - 1 + M.shift >= 0) {
+      return __arm_vshlq_n_s32(d, LeftShift - 1 + M.shift);
+    } else {
+      return scaled<M>(__arm_vshlq_n_s32(d, LeftShift));
     }
   }
 
@@ -372,26 +454,63 @@ struct helium_int8_ops : int8_ops_defaults {
   static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
     constexpr std::size_t whole = N - N % fc_channels;
-    const int32x4_t none = __arm_vdupq_n_s32(0);
-    for (std::size_t c = 0; c < whole; c += fc_channels) {
-      int32x4_t multiplier, shift;
-      if constexpr (Epilogue::per_channel) {
-        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
-        multiplier = pairs.val[0];
-        shift = pairs.val[1];
+    constexpr bool holds_row = M == 1 && K <= 64;
+    const auto held = [](const std::int8_t* row) {
+      if constexpr (holds_row) {
+        return held_row<K>(row);
       } else {
-        multiplier = __arm_vdupq_n_s32(e.multipliers[0].multiplier);
-        shift = __arm_vdupq_n_s32(e.multipliers[0].shift);
+        (void)row;
+        return 0;
       }
-      const int32x4_t left = __arm_vmaxq_s32(shift, none);
-      const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
-      const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
-      for (std::size_t r = 0; r < M; ++r) {
-        int32x4_t v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
-        if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
-        v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
-        v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
-        __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
+    }(x);
+    // The pass's sums of row r and channels c to c + 3, plus their column starts `bias` (and the row's start).
+    const auto pass_sums = [&](std::size_t r, std::size_t c, int32x4_t bias) {
+      int32x4_t v;
+      if constexpr (holds_row) {
+        v = __arm_vaddq_s32(four_held<K, WS>(held, w + c * WS), bias);
+      } else {
+        v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
+      }
+      if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
+      return v;
+    };
+    if constexpr (Epilogue::per_channel) {
+      const int32x4_t none = __arm_vdupq_n_s32(0);
+      for (std::size_t c = 0; c < whole; c += fc_channels) {
+        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
+        const int32x4_t multiplier = pairs.val[0];
+        const int32x4_t left = __arm_vmaxq_s32(pairs.val[1], none);
+        const int32x4_t right = __arm_vminq_s32(pairs.val[1], none);  // minus the right shift
+        const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
+        for (std::size_t r = 0; r < M; ++r) {
+          int32x4_t v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(pass_sums(r, c, bias), left), multiplier);
+          v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
+          __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
+        }
+      }
+    } else {
+      // Rationale: one multiplier and shift for every channel (a tied output head): the forms that take them from
+      // general registers (`vshl`, `vqrdmulh` and `vrshl` by a scalar), the correction for negative values only
+      // where there is a right shift (a pass loop for each case), so that no q register holds a constant and a
+      // held row keeps its 4 vectors: 48 instructions a pass of 4 channels of 64 terms, against 54
+      // (Clang 14 -Os; the stories260K-shaped model's head, 128 passes a token).
+      const std::int32_t multiplier = e.multipliers[0].multiplier;
+      const std::int32_t left = e.multipliers[0].shift > 0 ? e.multipliers[0].shift : 0;
+      const std::int32_t right = e.multipliers[0].shift < 0 ? e.multipliers[0].shift : 0;  // minus the right shift
+      const auto passes = [&]<bool Rounds>(std::bool_constant<Rounds>) {
+        for (std::size_t c = 0; c < whole; c += fc_channels) {
+          const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
+          for (std::size_t r = 0; r < M; ++r) {
+            int32x4_t v = __arm_vqrdmulhq_n_s32(__arm_vshlq_r_s32(pass_sums(r, c, bias), left), multiplier);
+            if constexpr (Rounds) v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(v, 31));
+            __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_n_s32(v, right), e.zero));
+          }
+        }
+      };
+      if (right < 0) {
+        passes(std::true_type{});
+      } else {
+        passes(std::false_type{});
       }
     }
     for (std::size_t c = whole; c < N; ++c) {
@@ -412,16 +531,41 @@ struct helium_int8_ops : int8_ops_defaults {
     }
   }
 
+  /// kernels/int8.hpp's `int8_first_largest`: the largest of the n values by `vmaxv.s8` over 16 lanes a step, then
+  /// the first step that holds it, its lowest lane equal to it (`vcmp.i8` eq, the predicate's lowest set bit); tails
+  /// by `vctp8`. 0 when n is 0.
+  // Rationale: greedy decoding's argmax over the vocabulary, once a token: 512 logits took 3,066 instructions
+  // scalar (a load, a compare and a select each) on the M55.
+  static std::size_t first_largest(const std::int8_t* x, std::size_t n) noexcept {
+    if (n == 0) return 0;
+    std::int8_t largest = -128;
+    for (std::size_t t = 0; t < n; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
+      largest = __arm_vmaxvq_p_s8(largest, __arm_vldrbq_z_s8(x + t, lanes), lanes);
+    }
+    std::size_t t = 0;
+    for (;; t += 16) {  // ends: some lane holds the largest
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
+      const mve_pred16_t equal = __arm_vcmpeqq_m_n_s8(__arm_vldrbq_z_s8(x + t, lanes), largest, lanes);
+      if (equal != 0) return t + static_cast<std::size_t>(__builtin_ctz(equal));
+    }
+  }
+
   /// Whether `layer_norm_row` takes a layer of these C shifts: every one 32 or more (the smallest by `vminv`, 4
   /// lanes a step, the tail by `vctp32`).
+  // Rationale: whole vectors by `vmin` (3 instructions a step with the loop's), one `vminv` at the end: checked at
+  // every call (a row of a decoding step), where a predicated `vminv` a step took 5.
   template <std::size_t C>
   static bool layer_norm_row_takes(const std::int32_t* shift) noexcept {
-    std::int32_t least = 32;
-    for (std::size_t j = 0; j < C; j += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
-      least = __arm_vminvq_p_s32(least, __arm_vldrwq_z_s32(shift + j, lanes), lanes);
+    constexpr std::size_t whole = C - C % 4;
+    int32x4_t least = __arm_vdupq_n_s32(32);
+    for (std::size_t j = 0; j < whole; j += 4) least = __arm_vminq_s32(least, __arm_vld1q_s32(shift + j));
+    std::int32_t smallest = __arm_vminvq_s32(32, least);
+    if constexpr (whole < C) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - whole));
+      smallest = __arm_vminvq_p_s32(smallest, __arm_vldrwq_z_s32(shift + whole, lanes), lanes);
     }
-    return least >= 32;
+    return smallest >= 32;
   }
 
   /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
@@ -432,10 +576,10 @@ struct helium_int8_ops : int8_ops_defaults {
   /// | step                                | instructions (per 4 values)                                   |
   /// |-------------------------------------|---------------------------------------------------------------|
   /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
-  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
-  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
-  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vqshl #1`, `vshr #1` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
-  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vqshl #24`, `vshr #24`; `vstrb.32` |
+  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); `vrshr #1` |
+  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); `vrshr #1` |
+  /// | sign, + b_j                         | `veor`, `vsub` (the sign of N_j m_j); `vqadd`                  |
+  /// | 7: round(A_j / 2^16) + z, clamp     | `vshr #31`, `vqadd`, `vqadd`, `vshr #16` (saturating where the scalar form holds A_j); `vqshl #24`, `vshr #24`; `vstrb.32` |
   template <std::size_t C>
   static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
                              const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
@@ -452,7 +596,8 @@ struct helium_int8_ops : int8_ops_defaults {
       const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
       const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
       const uint32x4_t halves = __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
-      const uint32x4_t n = __arm_vshrq_n_u32(__arm_vaddq_n_u32(halves, 1), 1);
+      // (halves + 1) >> 1 by `vrshr #1`: halves < 2^32 - 1, as |n_j| < 2^31.
+      const uint32x4_t n = __arm_vrshrq_n_u32(halves, 1);
       const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
       const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
       // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
@@ -461,15 +606,16 @@ struct helium_int8_ops : int8_ops_defaults {
       const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
       uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(thirty_three, s));
       v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
-      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vshrq_n_u32(__arm_vaddq_n_u32(v, 1), 1));
+      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vrshrq_n_u32(v, 1));  // v < 2^31
       const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
       const int32x4_t a_unheld =
           __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
-      // Held by saturating shifts (2 a_unheld saturated, halved; the output's clamp as `output_lanes`'s), which
-      // need no constant registers: with four held, Clang 14 spilled the loop's vectors (56 instructions a step).
-      const int32x4_t a = __arm_vshrq_n_s32(__arm_vqshlq_n_s32(a_unheld, 1), 1);
-      const int32x4_t rounded =
-          __arm_vshrq_n_s32(__arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
+      // Not held at +-2^30 as the scalar form holds A_j: the last rounding's two additions saturate instead
+      // (`vqadd`), which gives the same output. Where |A_j| <= 2^30 nothing saturates (|A_j| + 2^15 + 2^23 + 1 <
+      // 2^31); past it, the held and the saturated sums are both at least 2^30 - 2^23 - 1 in magnitude, 16,256
+      // output steps or more after the shift by 16: the same clamped int8 either way.
+      const int32x4_t rounded = __arm_vshrq_n_s32(
+          __arm_vqaddq_n_s32(__arm_vqaddq_s32(a_unheld, __arm_vshrq_n_s32(a_unheld, 31)), last_rounding), 16);
       __arm_vstrbq_p_s32(y + j, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(rounded, 24), 24), lanes);
     }
   }

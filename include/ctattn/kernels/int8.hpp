@@ -22,6 +22,7 @@
 /// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
+/// | `int8_first_largest(x, n)`                    | the index of the largest of x[0, n), the first of equal ones (greedy decoding) |
 /// | `int8_rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)` | RoPE of each head of one int8 row by Q15 cosines and sines (quantized/llama.hpp) |
 /// | `requantize_values<M>(sums, zero, out, n)`    | `requantize` of n accumulators with one multiplier          |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
@@ -262,6 +263,35 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
+
+/// out[i][j] = sum_t (a_r[c + i DK + t] - a_zero)(b_{j0+j}[t + b_column] - b_zero) for i < G, j < n, t < DK (r, c:
+/// `a_row`, `a_column`; j0: `b_row`): `int8_dot_rows` for G consecutive slices of one row of a, the scores of the G
+/// query heads that share one key head in a decoding step (grouped-query attention). At run time, on a
+/// microcontroller backend whose steps hold the G slices (`fixed_group_dot_rows_fit`: Helium's and the Cortex-M
+/// DSP's for heads of 8 and 16 values, G up to 4 and 2), one pass over the keys for all of them; else `int8_dot_rows`
+/// for each. The same sums.
+///
+/// Example: `kernels::int8_group_dot_rows<8, 2>(q.elements, 0, 16, q_zero, k.elements, 0, 8, k_zero, seen, sums);`
+template <std::size_t DK, std::size_t G, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB, std::size_t S>
+constexpr void int8_group_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
+                                   std::int32_t a_zero, const std::int8_t (&b)[RB][CB], std::size_t b_row,
+                                   std::size_t b_column, std::int32_t b_zero, std::size_t n,
+                                   std::int32_t (&out)[G][S]) noexcept {
+  if constexpr (G > 1 && !std::is_void_v<int8_ops>) {
+    if constexpr (int8_simd::fixed_group_dot_rows_fit<int8_ops, DK, G>) {
+      if (!std::is_constant_evaluated()) {
+        if (n != 0) {
+          int8_simd::fixed_group_dot_rows<int8_ops, DK, G>(a[a_row] + a_column, a_zero, b[b_row] + b_column, CB, b_zero,
+                                                           n, out[0], S);
+        }
+        return;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < G; ++i) {
+    int8_dot_rows<DK>(a, a_row, a_column + i * DK, a_zero, b, b_row, b_column, b_zero, DK, n, out[i]);
+  }
+}
 
 /// One int32 accumulator to int8: multiply_by_quantized_multiplier, plus the output's zero point, clamped.
 // Rationale: at run time on a core with `smmlar` (the DSP extension) or RV32's `mulh`, `output_requantizer`'s form,
@@ -615,20 +645,35 @@ bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin
   return false;
 }
 
-/// The backend's own sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n (one query's
-/// weights times its values' rows: `int8_attend`'s decoding step), where it has them for D: true when it computed
-/// them.
-template <std::size_t D, typename Ops = int8_ops>
-bool backend_weighted_rows(const std::int8_t* w, std::int32_t w_zero, const std::int8_t* v, std::size_t v_stride,
-                           std::int32_t v_zero, std::size_t n, std::int32_t* sums) noexcept {
+/// The backend's own sums[i][c] = sum_j (w[i][begin + j] - w_zero)(v[j v_stride + c] - v_zero) for i < G, c < D,
+/// j < n (the weights of G queries times the same rows of values: `int8_attend_group`'s decoding step, one query
+/// head or the G that share a value head), where it has them for D and G: true when it computed them.
+template <std::size_t D, std::size_t G, std::size_t W, std::size_t S, typename Ops = int8_ops>
+bool backend_weighted_rows(const std::int8_t (&w)[G][W], std::size_t begin, std::int32_t w_zero, const std::int8_t* v,
+                           std::size_t v_stride, std::int32_t v_zero, std::size_t n,
+                           std::int32_t (&sums)[G][S]) noexcept {
   if constexpr (int8_declared<Ops>::has_weighted_rows) {
-    if constexpr (Ops::template weighted_rows_take<D>) {
-      Ops::template weighted_rows<D>(w, w_zero, v, v_stride, v_zero, n, sums);
+    if constexpr (Ops::template weighted_rows_take<D, G>) {
+      Ops::template weighted_rows<D, G>(w[0] + begin, W, w_zero, v, v_stride, v_zero, n, sums[0], S);
       return true;
     }
   }
   return false;
 }
+
+/// How many of the G query heads that share a key/value head a decoding step attends to at once
+/// (`detail::int8_attend_group`): all G where the backend computes their weighted values in one pass over the value
+/// rows (`weighted_rows_take<DV, G>`: Helium's), else 1.
+// Rationale: measured on the stories260K-shaped model's int8 step: on the M55 the G = 2 heads together took 1,519
+// instructions fewer a token; on the Cortex-M7 with GCC 12 -O2 the portable loops over two heads' sums took 6,400
+// more than one head at a time, beyond the 720 that the shared key loads saved.
+template <std::size_t DV, std::size_t G, typename Ops = int8_ops>
+inline constexpr std::size_t int8_heads_together = [] {
+  if constexpr (int8_declared<Ops>::has_weighted_rows) {
+    if constexpr (Ops::template weighted_rows_take<DV, G>) return G;
+  }
+  return std::size_t{1};
+}();
 
 /// The per-row arithmetic of the int8 softmax as ctattn computes it (`ctattn::softmax_method::rounded`,
 /// quantized/softmax.hpp): `table[d]` is e^(-scale d) in Q20, the row's terms summed in int64, each weight
@@ -646,6 +691,9 @@ struct rounded_softmax {
   // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
   // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the divisor 1 only keeps the reciprocal
   // defined, and no weight is computed.
+  // Rationale: the C library's 64-bit division here (one a row), which on the Cortex-M4 and M7 took 32 instructions
+  // fewer a row than math::narrow_quotient (the int8 attention image, 5 rows: 5,363 against 5,524); Helium's row
+  // takes narrow_quotient, 16 fewer there.
   static constexpr row_constants row(sum_type sum) noexcept {
     const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
     return {static_cast<std::uint64_t>(sum), divisor, (std::uint64_t{1} << 40) / divisor};
@@ -696,17 +744,33 @@ struct tflite_softmax {
   }
 };
 
+// The portable form of int8_softmax_row (below).
+template <typename Method>
+constexpr void int8_softmax_row_portable(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                                         const std::int32_t* table, const bool* visible) noexcept;
+
 /// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
 /// (ctattn/quantized/softmax.hpp gives the methods): `table[d]` is the method's e^(-scale d) for d = 0 to 255, the
 /// distance from the row's largest entry. When `visible` is not null, only the entries j with visible[j] take part;
 /// the others get weight 0 (-128). A range with no visible entry gets weight 0 everywhere. Entries outside
 /// [begin, end) are not touched. At run time, a backend's own softmax for `rounded_softmax` where it has one.
 template <typename Method = rounded_softmax>
-constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
-                                const std::int32_t* table, const bool* visible) noexcept {
+CTATTN_ALWAYS_INLINE constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin,
+                                                     std::size_t end, const std::int32_t* table,
+                                                     const bool* visible) noexcept {
+  // Rationale: the backend's test inlined into the caller, the portable form a function of its own: called through
+  // one function holding both, each row paid that function's frame (23 instructions a row on the M55, 40 rows a
+  // token of the stories260K-shaped model) before the backend took it.
   if constexpr (std::is_same_v<Method, rounded_softmax>) {
     if (!std::is_constant_evaluated() && visible == nullptr && backend_softmax_row(x, w, begin, end, table)) return;
   }
+  int8_softmax_row_portable<Method>(x, w, begin, end, table, visible);
+}
+
+/// `int8_softmax_row` as every target computes it, without a backend's own form.
+template <typename Method>
+constexpr void int8_softmax_row_portable(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                                         const std::int32_t* table, const bool* visible) noexcept {
   // Rationale: not j, which GCC's -Wshadow reports inside a lambda of a template against a user's global j.
   const auto takes_part = [visible](std::size_t entry) { return visible == nullptr || visible[entry]; };
   std::int32_t largest = -129;
@@ -827,6 +891,23 @@ bool backend_lookup_row(const std::int8_t* x, std::int8_t* y, std::size_t n, con
     return true;
   }
   return false;
+}
+
+/// The index of the largest of x[0, n), the first of equal ones (0 when n is 0): `torch.argmax` of an int8 row,
+/// greedy decoding's next token. At run time the backend's `Ops::first_largest` where it has one (Helium's, 16
+/// values a step), the same index.
+///
+/// Example: `const std::size_t id = kernels::int8_first_largest(&logits.elements[0][0], 512);`
+template <typename Ops = int8_ops>
+constexpr std::size_t int8_first_largest(const std::int8_t* x, std::size_t n) noexcept {
+  if constexpr (int8_declared<Ops>::has_first_largest) {
+    if (!std::is_constant_evaluated()) return Ops::first_largest(x, n);
+  }
+  std::size_t best = 0;
+  for (std::size_t j = 1; j < n; ++j) {
+    if (x[j] > x[best]) best = j;
+  }
+  return best;
 }
 
 /// y[r][c] = table[x[r][c] + 128]: an int8 function of one int8 argument, by its 256-entry table.

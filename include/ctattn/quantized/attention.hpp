@@ -80,6 +80,89 @@ constexpr bool int8_mask_visits_a_window() noexcept {
   }
 }
 
+/// One query row's int8 attention for G query heads that share one key/value head (a decoding step; G > 1 with
+/// grouped-query attention): head i's query columns q[0, query + i DK, + DK) and output columns
+/// out[0, output + i DV, + DV), the keys k[:, key, key + DK) and values v[:, value, value + DV) the group's. Each
+/// head's scores, softmax and weighted values as `int8_attend` computes them for one query, the same bits; the
+/// scores (`kernels::int8_group_dot_rows`) and the weighted values (the backend's `weighted_rows`) read each cached
+/// row once for the G heads.
+template <quantization Scores, softmax_method Softmax, std::size_t DK, std::size_t DV, std::size_t G, typename Q,
+          typename K, typename V, typename Mask, typename Out>
+constexpr void int8_attend_group(const Q& q, const K& k, const V& v, const Mask& mask, Out& out,
+                                 const int8_head_columns& columns) noexcept {
+  static_assert(Q::rows == 1, "one query row: a decoding step");
+  using multipliers = int8_attention_multipliers<Q::quant, K::quant, V::quant, Scores, Out::quant, DK>;
+  constexpr std::size_t n_kv = K::rows;
+  using softmax = softmax_kernel<Softmax, Scores>;
+  constexpr const auto& table = softmax::table;
+  const key_range range = mask.keys(0, 1, n_kv);
+  const std::size_t seen = range.end > range.begin ? range.end - range.begin : 0;
+  // Rationale: left uninitialized (C++20 allows it in constant evaluation): each entry is written before it is
+  // read, and only within the query's range of keys; zeroing them for every query cost more than the softmax.
+  std::int32_t sums[G][n_kv > DV ? n_kv : DV];
+  std::int8_t scores[G][n_kv];
+  std::int8_t weights[G][n_kv];
+  bool visible[n_kv];
+  if (seen > 0) {
+    kernels::int8_group_dot_rows<DK, G>(q.elements, 0, columns.query, Q::quant.zero_point, k.elements, range.begin,
+                                        columns.key, K::quant.zero_point, seen, sums);
+  }
+  // Rationale: only where the query sees a key (a mask's range may begin past n_kv then, and scores + begin
+  // must not be formed). GCC 12 at -O3 reports the vectorized loop of this call as writing before `scores` (it
+  // does not follow that range.begin + seen <= n_kv); the warning is off for this call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+  for (std::size_t i = 0; i < G && seen > 0; ++i) {
+    kernels::requantize_values<multipliers::scores>(sums[i], Scores.zero_point, scores[i] + range.begin, seen);
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  const bool* filter = nullptr;
+  if constexpr (Mask::checks_each_key) {
+    for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(0, j);
+    filter = visible;
+  }
+  // Rationale: GCC 12 for AArch64 reports scores as maybe uninitialized here (it does not follow that the loop
+  // above wrote exactly [range.begin, range.end), the range the softmax reads); zeroing the row for every query
+  // would cost O(n_kv) per query and undo the sliding window's O(r N), so the warning is off for this call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+  for (std::size_t i = 0; i < G; ++i) {
+    kernels::int8_softmax_row<typename softmax::method>(scores[i], weights[i], range.begin, range.end, table.data(),
+                                                        filter);
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  // sums[i][c] = sum_j (w_ij + 128)(v[j][value + c] - v_zero), key by key over the row of each: the weights' zero
+  // point is -128, and a hidden key's weight is -128.
+  if (std::is_constant_evaluated() || range.end <= range.begin ||
+      !kernels::backend_weighted_rows<DV>(weights, range.begin, softmax_output_quantization.zero_point,
+                                          &v.elements[range.begin][columns.value], V::cols, V::quant.zero_point,
+                                          range.end - range.begin, sums)) {
+    for (std::size_t i = 0; i < G; ++i) {
+      // Rationale: unrolled over the head's columns (up to 16), so that the sums stay in registers.
+      std::int32_t head_sums[DV]{};
+      for (std::size_t j = range.begin; j < range.end; ++j) {
+        const std::int32_t weight = std::int32_t{weights[i][j]} - softmax_output_quantization.zero_point;
+        const std::int8_t* row = &v.elements[j][columns.value];
+#pragma GCC unroll 16
+        for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
+      }
+      for (std::size_t c = 0; c < DV; ++c) sums[i][c] = head_sums[c];
+    }
+  }
+  for (std::size_t i = 0; i < G; ++i) {
+    kernels::requantize_values<multipliers::output>(sums[i], Out::quant.zero_point,
+                                                    out.elements[0] + columns.output + i * DV, DV);
+  }
+}
+
 /// One head of int8 attention over column windows: queries q[:, query, query + DK), keys k[:, key, key + DK),
 /// values v[:, value, value + DV), written to out[:, output, output + DV). For each query, only the keys the mask
 /// lets it see are scored; a query that sees no key gets real 0 (the output's zero point). With `VTransposed`, v is
@@ -163,6 +246,10 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
     kernels::for_each_row_block<n_q, rows>(attend_block);
     return;
   }
+  if constexpr (direct_values) {
+    int8_attend_group<Scores, Softmax, DK, DV, 1>(q, k, v, mask, out, columns);
+    return;
+  }
   for (std::size_t i = 0; i < n_q; ++i) {
     const key_range range = mask.keys(i, n_q, n_kv);
     const std::size_t seen = range.end > range.begin ? range.end - range.begin : 0;
@@ -205,24 +292,7 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 #pragma GCC diagnostic pop
 #endif
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
-    if constexpr (direct_values) {
-      // sums[c] = sum_j (w_j + 128)(v[j][value + c] - v_zero), key by key over the row of each (the same int32 sums
-      // in another order).
-      // Rationale: unrolled over the head's columns (up to 16), so that the sums stay in registers.
-      if (std::is_constant_evaluated() || range.end <= range.begin ||
-          !kernels::backend_weighted_rows<DV>(&weights[0][range.begin], softmax_output_quantization.zero_point,
-                                              &v.elements[range.begin][columns.value], V::cols, V::quant.zero_point,
-                                              range.end - range.begin, sums)) {
-        std::int32_t head_sums[DV]{};
-        for (std::size_t j = range.begin; j < range.end; ++j) {
-          const std::int32_t weight = std::int32_t{weights[0][j]} - softmax_output_quantization.zero_point;
-          const std::int8_t* row = &v.elements[j][columns.value];
-#pragma GCC unroll 16
-          for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
-        }
-        for (std::size_t c = 0; c < DV; ++c) sums[c] = head_sums[c];
-      }
-    } else if (seen > 0) {
+    if (seen > 0) {
       kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, value_row,
                                    range.begin, V::quant.zero_point, seen, DV, sums);
     } else {

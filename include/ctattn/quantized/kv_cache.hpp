@@ -84,9 +84,12 @@ template <quantization Scores, softmax_method Softmax, std::size_t Heads, std::s
   constexpr std::size_t group = Heads / KeyValueHeads;
   basic_qmatrix<std::size_t{1}, Output::input_extent, Output::input_quantization> context;
   const auto visible = combine_masks(key_padding_length{cache.length}, mask);
-  for (std::size_t h = 0; h < Heads; ++h) {
+  // `together` query heads of a key/value head at once (`int8_attend_group`: each cached row read once for them),
+  // all `group` of them where the backend has the form for it (kernels::int8_heads_together), else one.
+  constexpr std::size_t together = kernels::int8_heads_together<value_width, group>;
+  for (std::size_t h = 0; h < Heads; h += together) {
     const std::size_t g = h / group;
-    int8_attend<Scores, Softmax, key_width, value_width>(
+    int8_attend_group<Scores, Softmax, key_width, value_width, together>(
         q, cache.keys, cache.values, visible, context,
         {h * key_width, g * key_width, g * value_width, h * value_width});
   }

@@ -343,14 +343,18 @@ struct qllama_attention {
   }
 
   /// The memory of one `step` over a cache of `Capacity` tokens: the token's query, key, value and context rows
-  /// and a head's scratch over Capacity keys (its sums, scores, weights and visible flags) beside a projection's
-  /// kernel scratch, on the stack; the cache is the caller's (`sizeof(cache_type<Capacity>)`).
+  /// and the scratch of a key/value head's group of query heads over Capacity keys (each head's sums, scores and
+  /// weights, the group's visible flags: `detail::int8_attend_group`; counted for the whole group on every target,
+  /// though only Helium attends to the group at once) beside a projection's kernel scratch, on the stack; the cache
+  /// is the caller's (`sizeof(cache_type<Capacity>)`).
   ///
   /// Example: `static_assert(decltype(attention_q)::step_footprint<64>().stack_bytes > 0);`
   template <std::size_t Capacity>
   [[nodiscard]] static constexpr footprint step_footprint() noexcept {
     constexpr std::size_t kv_width = Key::outputs;
-    constexpr std::size_t head = sizeof(std::int32_t) * (Capacity > head_dim ? Capacity : head_dim) + 3 * Capacity;
+    constexpr std::size_t group = heads / key_value_heads;
+    constexpr std::size_t head =
+        group * (sizeof(std::int32_t) * (Capacity > head_dim ? Capacity : head_dim) + 2 * Capacity) + Capacity;
     constexpr std::size_t projection = detail::kernels::int8_product_stack_bytes<1, width, width>;
     return {sizeof(qllama_attention) + sizeof(table_type), sizeof(output_row), sizeof(output_row), 0,
             2 * width + 2 * kv_width + (head > projection ? head : projection)};
@@ -749,11 +753,7 @@ struct qllama_transformer {
 /// Example: `token = ctattn::greedy_token(logits_q);`
 template <auto V, quantization Q>
 [[nodiscard]] constexpr std::size_t greedy_token(const basic_qmatrix<std::size_t{1}, V, Q>& logits) noexcept {
-  std::size_t best = 0;
-  for (std::size_t j = 1; j < basic_qmatrix<std::size_t{1}, V, Q>::cols; ++j) {
-    if (logits.elements[0][j] > logits.elements[0][best]) best = j;
-  }
-  return best;
+  return detail::kernels::int8_first_largest(&logits.elements[0][0], basic_qmatrix<std::size_t{1}, V, Q>::cols);
 }
 
 }  // namespace ctattn

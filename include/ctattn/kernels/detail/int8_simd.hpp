@@ -181,6 +181,45 @@ void fixed_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
   }
 }
 
+/// Whether G rows of K terms take `fixed_group_dot_rows` on Ops: K fits `fixed_dot_rows`, and the G rows' widened
+/// steps, at most 4, stay in registers beside a row of b's.
+template <typename Ops, std::size_t K, std::size_t G>
+inline constexpr bool fixed_group_dot_rows_fit = fixed_dot_rows_fit<Ops, K> && G >= 1 && G * (K / Ops::step) <= 4;
+
+/// out[i out_stride + j] = sum_t (a[i K + t] - a_zero)(b[j b_stride + t] - b_zero) for i < G, j < n, t < K:
+/// `fixed_dot_rows` for G consecutive slices of a at once, each row of b loaded and widened once for all of them.
+// Rationale: the G query heads that share a key head in a decoding step with grouped-query attention (2 in the
+// stories260K-shaped model): a key's load and widening served one head a pass, half the key's instructions on
+// Helium (6 a head a key against 4).
+template <typename Ops, std::size_t K, std::size_t G>
+void fixed_group_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                          std::int32_t b_zero, std::size_t n, std::int32_t* out, std::size_t out_stride) noexcept {
+  static_assert(fixed_group_dot_rows_fit<Ops, K, G>);
+  constexpr std::size_t steps = K / Ops::step;
+  const typename Ops::offset b_offset = Ops::make_offset(b_zero);
+  typename Ops::widened x[G][steps];
+  {
+    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < G; ++i) {
+#pragma GCC unroll 4
+      for (std::size_t t = 0; t < steps; ++t) x[i][t] = Ops::widen(a + i * K + t * Ops::step, a_offset);
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j, b += b_stride) {
+    typename Ops::widened y[steps];
+#pragma GCC unroll 4
+    for (std::size_t t = 0; t < steps; ++t) y[t] = Ops::widen(b + t * Ops::step, b_offset);
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < G; ++i) {
+      typename Ops::accumulator sum = Ops::zero();
+#pragma GCC unroll 4
+      for (std::size_t t = 0; t < steps; ++t) sum = Ops::multiply_add(sum, x[i][t], y[t]);
+      out[i * out_stride + j] = Ops::total(sum);
+    }
+  }
+}
+
 /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
 /// one, else the tiling.
 template <typename Ops>
