@@ -16,6 +16,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <optional>
 #include <span>
@@ -2709,9 +2710,10 @@ inline constexpr float lowest = -87.33654f;
 /// |                            | `has_multiply` (false)            | `multiply<M>(a, a_zero, b, b_zero, out_zero, out, n)`: TFLite's int8 MUL over n elements, where `multiply_takes(M)` | kernels/int8.hpp |
 /// |                            | `has_rotate_heads` (false)        | `rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)`: RoPE of one int8 row | kernels/int8.hpp |
 /// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
+/// |                            | `has_first_largest` (false)       | `first_largest(x, n)`: the index of the largest of n int8 values, the first of equal ones | kernels/int8.hpp |
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
 /// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers where `layer_norm_row_takes<C>(shift)` | kernels/int8.hpp |
-/// |                            | `has_weighted_rows` (false)       | `weighted_rows<D>(w, w_zero, v, v_stride, v_zero, n, sums)` for the D where `weighted_rows_take<D>` | kernels/int8.hpp |
+/// |                            | `has_weighted_rows` (false)       | `weighted_rows<D, G>(w, w_stride, w_zero, v, v_stride, v_zero, n, sums, sums_stride)` for the D and G where `weighted_rows_take<D, G>` | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
@@ -2761,6 +2763,7 @@ struct int8_ops_defaults {
   static constexpr bool has_requantize_values = false;
   static constexpr bool has_rotate_heads = false;
   static constexpr bool has_lookup = false;
+  static constexpr bool has_first_largest = false;
   static constexpr bool has_sum_and_squares = false;
   static constexpr bool has_layer_norm_row = false;
   static constexpr bool has_weighted_rows = false;
@@ -5472,7 +5475,7 @@ constexpr fixed_reciprocal reciprocal_of_sum(std::int32_t sum, int integer_bits)
 /// | function                 | computes                          | on 32-bit Arm with a divide instruction      |
 /// |--------------------------|-----------------------------------|----------------------------------------------|
 /// | `narrow_quotient(n, d)`  | floor(n / d), n / d < 2^32        | two 16-bit digits by `udiv` (no library call) |
-/// | `isqrt(v)`               | floor(sqrt(v))                    | Newton's iteration on `narrow_quotient`      |
+/// | `isqrt(v)`               | floor(sqrt(v))                    | the top word's root by Newton's iteration on 32 bits, one `udiv` for the next 16 bits, a correction |
 
 
 namespace ctattn::math {
@@ -5538,30 +5541,30 @@ constexpr std::uint32_t narrow_quotient(std::uint64_t n, std::uint32_t d) noexce
 // Newton iteration needs a division per step and a final check). At most 32 steps of a compare, a subtraction and
 // shifts. No overflow: at the step whose `bit` is 4^m, `root` is the root found so far (r < 2^(31 - m)) times
 // 4^(m + 1), so root + bit < 2^(m + 33) + 4^m, at most 2^63 + 2^60 (m <= 30 once r > 0).
-// Rationale (32-bit Arm with `udiv`, v below 2^62): Newton's iteration x <- floor((x + floor(v / x)) / 2) from any
-// x >= floor(sqrt(v)) decreases until it stops at floor(sqrt(v)) (the first x whose quotient is not below it);
-// starting from (isqrt(v >> 32) + 1) 2^16, itself found by the same iteration on 32 bits, it takes about three
-// `narrow_quotient`s for the normalized values of int8 LayerNorm, against 31 steps of the digit-by-digit method.
+// Rationale (32-bit Arm with `udiv`, v below 2^62): v scaled by 4^s into [2^60, 2^62) (floor(sqrt(v)) is then the
+// scaled root's floor divided by 2^s); the root of its top word, r1 = floor(sqrt(top)) in [2^14, 2^15), by
+// Newton's iteration on 32 bits x <- floor((x + floor(top / x)) / 2) from 2^15 (it decreases until it stops at r1);
+// then one step of the root's next 16 bits, d = floor(N / (2 r1)) with N = (top - r1^2) 2^16 + (low word >> 16)
+// (below 2^32, as top - r1^2 <= 2 r1). r = r1 2^16 + d is never below floor(sqrt(v)): 2 r1 (d + 1) >= N + 1 makes
+// (r + 1)^2 > v. And r^2 <= v + d^2 with d <= 2^16 + 1, so r is at most 3 above it: lowered while r^2 > v. About 50
+// instructions against about 200 for Newton's iteration on 64 bits by narrow_quotient (three steps for the int8
+// norms' values: a row of RMSNorm's 11 a token of the stories260K-shaped model).
 constexpr std::uint32_t isqrt(std::uint64_t v) noexcept {
 #if defined(__arm__) && defined(__ARM_FEATURE_IDIV)
   if (!std::is_constant_evaluated() && v != 0 && v < (std::uint64_t{1} << 62)) {
-    const auto top = static_cast<std::uint32_t>(v >> 32);  // below 2^30
-    std::uint32_t x = 1u << 15;                            // >= sqrt(top)
+    const int s = (62 - static_cast<int>(std::bit_width(v))) / 2;
+    const std::uint64_t scaled = v << (2 * s);                  // in [2^60, 2^62)
+    const auto top = static_cast<std::uint32_t>(scaled >> 32);  // in [2^28, 2^30)
+    std::uint32_t r1 = 1u << 15;                                // >= sqrt(top)
     for (;;) {
-      if (top == 0) {
-        x = 0;
-        break;
-      }
-      const std::uint32_t q = top / x;
-      if (q >= x) break;
-      x = (x + q) >> 1;
+      const std::uint32_t q = top / r1;
+      if (q >= r1) break;
+      r1 = (r1 + q) >> 1;
     }
-    x = (x + 1) << 16;  // >= sqrt(v), below 2^32
-    for (;;) {
-      const std::uint32_t q = narrow_quotient(v, x);  // v < 2^62 and x >= sqrt(v): below 2^31
-      if (q >= x) return x;
-      x = (x + q) >> 1;
-    }
+    const std::uint32_t next = ((top - r1 * r1) << 16) | (static_cast<std::uint32_t>(scaled) >> 16);
+    std::uint32_t root = (r1 << 16) + next / (2 * r1);
+    while (std::uint64_t{root} * root > scaled) --root;
+    return root >> s;
   }
 #endif
   std::uint64_t root = 0;
@@ -7830,6 +7833,7 @@ struct helium_int8_ops : int8_ops_defaults {
   static constexpr bool has_requantize_values = true;
   static constexpr bool has_rotate_heads = true;
   static constexpr bool has_lookup = true;
+  static constexpr bool has_first_largest = true;
   static constexpr bool has_sum_and_squares = true;
   static constexpr bool has_layer_norm_row = true;
   static constexpr std::size_t step = 8;
@@ -7899,6 +7903,52 @@ struct helium_int8_ops : int8_ops_defaults {
     return __arm_vsetq_lane_s32(s3, sums, 3);
   }
 
+  /// The vectors of one input row of K <= 64 terms, loaded once for every pass over the channels (`four_held`);
+  /// the last one's lanes past K zero (`vctp8`), so that they add nothing whatever the weights hold there.
+  template <std::size_t K>
+  struct held_row {
+    static constexpr std::size_t vectors = (K + 15) / 16;
+    int8x16_t v[vectors];
+    CTATTN_ALWAYS_INLINE explicit held_row(const std::int8_t* x) noexcept {
+#pragma GCC unroll 4
+      for (std::size_t i = 0; i < vectors; ++i) {
+        v[i] = 16 * i + 16 <= K ? __arm_vld1q_s8(x + 16 * i)
+                                : __arm_vldrbq_z_s8(x + 16 * i, __arm_vctp8q(static_cast<std::uint32_t>(K - 16 * i)));
+      }
+    }
+  };
+
+  /// `four_channels` on a held row: only the weights are loaded (the last vector's by `vctp8`, which reads no byte
+  /// past the row).
+  // Rationale: a decoding step's products have one row of K = 64 terms and 32 to 512 channels; its 4 vectors loaded
+  // once save up to 4 of the 59 instructions of each pass of 4 channels (Clang 14 at -Os keeps 2 of them in q
+  // registers beside per-channel multipliers and shifts, all 4 beside one multiplier): 1,515 instructions a token of
+  // the stories260K-shaped model on the M55.
+  template <std::size_t K, std::size_t WS>
+  CTATTN_ALWAYS_INLINE static int32x4_t four_held(const held_row<K>& x, const std::int8_t* w) noexcept {
+    std::int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < held_row<K>::vectors; ++i) {
+      const std::int8_t* const p = w + 16 * i;
+      if (16 * i + 16 <= K) {
+        s0 = __arm_vmladavaq_s8(s0, x.v[i], __arm_vld1q_s8(p));
+        s1 = __arm_vmladavaq_s8(s1, x.v[i], __arm_vld1q_s8(p + WS));
+        s2 = __arm_vmladavaq_s8(s2, x.v[i], __arm_vld1q_s8(p + 2 * WS));
+        s3 = __arm_vmladavaq_s8(s3, x.v[i], __arm_vld1q_s8(p + 3 * WS));
+      } else {
+        const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(K - 16 * i));
+        s0 = __arm_vmladavaq_s8(s0, x.v[i], __arm_vldrbq_z_s8(p, lanes));
+        s1 = __arm_vmladavaq_s8(s1, x.v[i], __arm_vldrbq_z_s8(p + WS, lanes));
+        s2 = __arm_vmladavaq_s8(s2, x.v[i], __arm_vldrbq_z_s8(p + 2 * WS, lanes));
+        s3 = __arm_vmladavaq_s8(s3, x.v[i], __arm_vldrbq_z_s8(p + 3 * WS, lanes));
+      }
+    }
+    int32x4_t sums = __arm_vdupq_n_s32(s0);
+    sums = __arm_vsetq_lane_s32(s1, sums, 1);
+    sums = __arm_vsetq_lane_s32(s2, sums, 2);
+    return __arm_vsetq_lane_s32(s3, sums, 3);
+  }
+
   /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
   template <std::size_t K>
   static std::int32_t row_sum(const std::int8_t* p) noexcept {
@@ -7927,31 +7977,50 @@ struct helium_int8_ops : int8_ops_defaults {
   }
 
   static constexpr bool has_weighted_rows = true;
-  /// The row widths `weighted_rows` takes: whole vectors of 4 int32 sums, at most 4 of them.
-  template <std::size_t D>
-  static constexpr bool weighted_rows_take = D >= 4 && D % 4 == 0 && D <= 16;
-  /// sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n: per row j, its D values
-  /// sign-extended into int32 lanes (`vldrb.s32`) and multiplied by the row's weight into the sums (`vmla`), the
-  /// zero point's term v_zero sum_j (w[j] - w_zero) taken off once at the end (the same int32 sums).
+  /// The row widths and query counts `weighted_rows` takes: whole vectors of 4 int32 sums, at most 4 of them for all
+  /// G queries (their sums stay in q registers beside a row's vectors).
+  template <std::size_t D, std::size_t G>
+  static constexpr bool weighted_rows_take = D >= 4 && D % 4 == 0 && G >= 1 && G * (D / 4) <= 4;
+  /// sums[i sums_stride + c] = sum_j (w[i w_stride + j] - w_zero)(v[j v_stride + c] - v_zero) for i < G, c < D, j < n:
+  /// per row j, its D values sign-extended into int32 lanes (`vldrb.s32`) once and multiplied by each query's weight
+  /// into that query's sums (`vmla`), the zero point's term v_zero sum_j (w[i][j] - w_zero) taken off once at the end
+  /// (the same int32 sums).
   // Rationale: one query's weighted values in a decoding step with small heads (8 values a key): 2 loads and 2
-  // `vmla` a key, against 8 scalar multiply-adds and their loads.
-  template <std::size_t D>
-  static void weighted_rows(const std::int8_t* w, std::int32_t w_zero, const std::int8_t* v, std::size_t v_stride,
-                            std::int32_t v_zero, std::size_t n, std::int32_t* sums) noexcept {
+  // `vmla` a key, against 8 scalar multiply-adds and their loads; the G query heads that share a value head (grouped-
+  // query attention) share the row's loads.
+  template <std::size_t D, std::size_t G>
+  static void weighted_rows(const std::int8_t* w, std::size_t w_stride, std::int32_t w_zero, const std::int8_t* v,
+                            std::size_t v_stride, std::int32_t v_zero, std::size_t n, std::int32_t* sums,
+                            std::size_t sums_stride) noexcept {
     constexpr std::size_t vectors = D / 4;
-    int32x4_t acc[vectors];
+    int32x4_t acc[G][vectors];
+    std::int32_t weights[G];
 #pragma GCC unroll 4
-    for (std::size_t q = 0; q < vectors; ++q) acc[q] = __arm_vdupq_n_s32(0);
-    std::int32_t weights = 0;
-    for (std::size_t j = 0; j < n; ++j, v += v_stride) {
-      const std::int32_t weight = std::int32_t{w[j]} - w_zero;
-      weights += weight;
+    for (std::size_t i = 0; i < G; ++i) {
+      weights[i] = 0;
 #pragma GCC unroll 4
-      for (std::size_t q = 0; q < vectors; ++q) acc[q] = __arm_vmlaq_n_s32(acc[q], __arm_vldrbq_s32(v + 4 * q), weight);
+      for (std::size_t q = 0; q < vectors; ++q) acc[i][q] = __arm_vdupq_n_s32(0);
     }
-    const int32x4_t offset = __arm_vdupq_n_s32(v_zero * weights);
+    for (std::size_t j = 0; j < n; ++j, v += v_stride) {
+      int32x4_t row[vectors];
 #pragma GCC unroll 4
-    for (std::size_t q = 0; q < vectors; ++q) __arm_vst1q_s32(sums + 4 * q, __arm_vsubq_s32(acc[q], offset));
+      for (std::size_t q = 0; q < vectors; ++q) row[q] = __arm_vldrbq_s32(v + 4 * q);
+#pragma GCC unroll 4
+      for (std::size_t i = 0; i < G; ++i) {
+        const std::int32_t weight = std::int32_t{w[i * w_stride + j]} - w_zero;
+        weights[i] += weight;
+#pragma GCC unroll 4
+        for (std::size_t q = 0; q < vectors; ++q) acc[i][q] = __arm_vmlaq_n_s32(acc[i][q], row[q], weight);
+      }
+    }
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < G; ++i) {
+      const int32x4_t offset = __arm_vdupq_n_s32(v_zero * weights[i]);
+#pragma GCC unroll 4
+      for (std::size_t q = 0; q < vectors; ++q) {
+        __arm_vst1q_s32(sums + i * sums_stride + 4 * q, __arm_vsubq_s32(acc[i][q], offset));
+      }
+    }
   }
 
   /// Rows the vector softmax takes: a sum of at most 2047 exponentials of 2^20 or less stays below 2^31, so that
@@ -7986,7 +8055,10 @@ struct helium_int8_ops : int8_ops_defaults {
       sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
     }
     const auto divisor = static_cast<std::uint32_t>(2 * sum);
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    // d = 2 sum >= 2^21 (the largest entry adds table[0] = 2^20), so the quotient fits 20 bits: `udiv` digits
+    // (math::narrow_quotient), not the C library's 64-bit division: 654 instructions fewer a token of the
+    // stories260K-shaped model (40 rows) with Clang 14.
+    const std::uint32_t reciprocal = math::narrow_quotient(std::uint64_t{1} << 40, divisor);
     const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
     for (std::size_t t = 0; t < n; t += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
@@ -8044,10 +8116,22 @@ struct helium_int8_ops : int8_ops_defaults {
                   std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
     for (std::size_t i = 0; i < n; i += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - i));
-      const int32x4_t va = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero), LeftShift);
-      const int32x4_t vb = __arm_vshlq_n_s32(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero), LeftShift);
-      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(scaled<A>(va), scaled<B>(vb))), out_zero),
-                         lanes);
+      const int32x4_t va = input_scaled<A, LeftShift>(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(a + i, lanes), a_zero));
+      const int32x4_t vb = input_scaled<B, LeftShift>(__arm_vsubq_n_s32(__arm_vldrbq_z_s32(b + i, lanes), b_zero));
+      __arm_vstrbq_p_s32(out + i, output_lanes(scaled<Out>(__arm_vaddq_s32(va, vb)), out_zero), lanes);
+    }
+  }
+
+  /// An ADD input's term, `scaled<M>` of d 2^LeftShift (d the input less its zero point). For M = 2^30 2^s, s <= 0
+  /// (the larger-scale input's multiplier, 1/2, is 2^30 2^0), with LeftShift - 1 + s >= 0: d 2^(LeftShift - 1 + s)
+  /// by one `vshl`, the same value, as the doubling high multiply of an even number by 2^30 halves it exactly and
+  /// the rounding shift of a multiple of 2^-s by -s is exact.
+  template <math::quantized_multiplier M, int LeftShift>
+  CTATTN_ALWAYS_INLINE static int32x4_t input_scaled(int32x4_t d) noexcept {
+    if constexpr (M.multiplier == (std::int32_t{1} << 30) && M.shift <= 0 && LeftShift - 1 + M.shift >= 0) {
+      return __arm_vshlq_n_s32(d, LeftShift - 1 + M.shift);
+    } else {
+      return scaled<M>(__arm_vshlq_n_s32(d, LeftShift));
     }
   }
 
@@ -8162,26 +8246,63 @@ struct helium_int8_ops : int8_ops_defaults {
   static void product_requantized(const std::int8_t* x, const std::int8_t* w, Epilogue e, std::int8_t* y) noexcept {
     static_assert(sizeof(math::quantized_multiplier) == 2 * sizeof(std::int32_t));
     constexpr std::size_t whole = N - N % fc_channels;
-    const int32x4_t none = __arm_vdupq_n_s32(0);
-    for (std::size_t c = 0; c < whole; c += fc_channels) {
-      int32x4_t multiplier, shift;
-      if constexpr (Epilogue::per_channel) {
-        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
-        multiplier = pairs.val[0];
-        shift = pairs.val[1];
+    constexpr bool holds_row = M == 1 && K <= 64;
+    const auto held = [](const std::int8_t* row) {
+      if constexpr (holds_row) {
+        return held_row<K>(row);
       } else {
-        multiplier = __arm_vdupq_n_s32(e.multipliers[0].multiplier);
-        shift = __arm_vdupq_n_s32(e.multipliers[0].shift);
+        (void)row;
+        return 0;
       }
-      const int32x4_t left = __arm_vmaxq_s32(shift, none);
-      const int32x4_t right = __arm_vminq_s32(shift, none);  // minus the right shift
-      const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
-      for (std::size_t r = 0; r < M; ++r) {
-        int32x4_t v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
-        if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
-        v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(v, left), multiplier);
-        v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
-        __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
+    }(x);
+    // The pass's sums of row r and channels c to c + 3, plus their column starts `bias` (and the row's start).
+    const auto pass_sums = [&](std::size_t r, std::size_t c, int32x4_t bias) {
+      int32x4_t v;
+      if constexpr (holds_row) {
+        v = __arm_vaddq_s32(four_held<K, WS>(held, w + c * WS), bias);
+      } else {
+        v = __arm_vaddq_s32(four_channels<K, WS>(x + r * XS, w + c * WS), bias);
+      }
+      if constexpr (Epilogue::row_starts) v = __arm_vaddq_n_s32(v, e.row_start[r]);
+      return v;
+    };
+    if constexpr (Epilogue::per_channel) {
+      const int32x4_t none = __arm_vdupq_n_s32(0);
+      for (std::size_t c = 0; c < whole; c += fc_channels) {
+        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
+        const int32x4_t multiplier = pairs.val[0];
+        const int32x4_t left = __arm_vmaxq_s32(pairs.val[1], none);
+        const int32x4_t right = __arm_vminq_s32(pairs.val[1], none);  // minus the right shift
+        const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
+        for (std::size_t r = 0; r < M; ++r) {
+          int32x4_t v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(pass_sums(r, c, bias), left), multiplier);
+          v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
+          __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
+        }
+      }
+    } else {
+      // Rationale: one multiplier and shift for every channel (a tied output head): the forms that take them from
+      // general registers (`vshl`, `vqrdmulh` and `vrshl` by a scalar), the correction for negative values only
+      // where there is a right shift (a pass loop for each case), so that no q register holds a constant and a
+      // held row keeps its 4 vectors: 48 instructions a pass of 4 channels of 64 terms, against 54
+      // (Clang 14 -Os; the stories260K-shaped model's head, 128 passes a token).
+      const std::int32_t multiplier = e.multipliers[0].multiplier;
+      const std::int32_t left = e.multipliers[0].shift > 0 ? e.multipliers[0].shift : 0;
+      const std::int32_t right = e.multipliers[0].shift < 0 ? e.multipliers[0].shift : 0;  // minus the right shift
+      const auto passes = [&]<bool Rounds>(std::bool_constant<Rounds>) {
+        for (std::size_t c = 0; c < whole; c += fc_channels) {
+          const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
+          for (std::size_t r = 0; r < M; ++r) {
+            int32x4_t v = __arm_vqrdmulhq_n_s32(__arm_vshlq_r_s32(pass_sums(r, c, bias), left), multiplier);
+            if constexpr (Rounds) v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(v, 31));
+            __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_n_s32(v, right), e.zero));
+          }
+        }
+      };
+      if (right < 0) {
+        passes(std::true_type{});
+      } else {
+        passes(std::false_type{});
       }
     }
     for (std::size_t c = whole; c < N; ++c) {
@@ -8202,16 +8323,41 @@ struct helium_int8_ops : int8_ops_defaults {
     }
   }
 
+  /// kernels/int8.hpp's `int8_first_largest`: the largest of the n values by `vmaxv.s8` over 16 lanes a step, then
+  /// the first step that holds it, its lowest lane equal to it (`vcmp.i8` eq, the predicate's lowest set bit); tails
+  /// by `vctp8`. 0 when n is 0.
+  // Rationale: greedy decoding's argmax over the vocabulary, once a token: 512 logits took 3,066 instructions
+  // scalar (a load, a compare and a select each) on the M55.
+  static std::size_t first_largest(const std::int8_t* x, std::size_t n) noexcept {
+    if (n == 0) return 0;
+    std::int8_t largest = -128;
+    for (std::size_t t = 0; t < n; t += 16) {
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
+      largest = __arm_vmaxvq_p_s8(largest, __arm_vldrbq_z_s8(x + t, lanes), lanes);
+    }
+    std::size_t t = 0;
+    for (;; t += 16) {  // ends: some lane holds the largest
+      const mve_pred16_t lanes = __arm_vctp8q(static_cast<std::uint32_t>(n - t));
+      const mve_pred16_t equal = __arm_vcmpeqq_m_n_s8(__arm_vldrbq_z_s8(x + t, lanes), largest, lanes);
+      if (equal != 0) return t + static_cast<std::size_t>(__builtin_ctz(equal));
+    }
+  }
+
   /// Whether `layer_norm_row` takes a layer of these C shifts: every one 32 or more (the smallest by `vminv`, 4
   /// lanes a step, the tail by `vctp32`).
+  // Rationale: whole vectors by `vmin` (3 instructions a step with the loop's), one `vminv` at the end: checked at
+  // every call (a row of a decoding step), where a predicated `vminv` a step took 5.
   template <std::size_t C>
   static bool layer_norm_row_takes(const std::int32_t* shift) noexcept {
-    std::int32_t least = 32;
-    for (std::size_t j = 0; j < C; j += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
-      least = __arm_vminvq_p_s32(least, __arm_vldrwq_z_s32(shift + j, lanes), lanes);
+    constexpr std::size_t whole = C - C % 4;
+    int32x4_t least = __arm_vdupq_n_s32(32);
+    for (std::size_t j = 0; j < whole; j += 4) least = __arm_vminq_s32(least, __arm_vld1q_s32(shift + j));
+    std::int32_t smallest = __arm_vminvq_s32(32, least);
+    if constexpr (whole < C) {
+      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - whole));
+      smallest = __arm_vminvq_p_s32(smallest, __arm_vldrwq_z_s32(shift + whole, lanes), lanes);
     }
-    return least >= 32;
+    return smallest >= 32;
   }
 
   /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
@@ -8222,10 +8368,10 @@ struct helium_int8_ops : int8_ops_defaults {
   /// | step                                | instructions (per 4 values)                                   |
   /// |-------------------------------------|---------------------------------------------------------------|
   /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
-  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); (+1) >> 1 |
-  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); (+1) >> 1 |
-  /// | sign, + b_j, held                   | `veor`, `vsub` (the sign of N_j m_j); `vqadd`; `vqshl #1`, `vshr #1` to [-2^30, 2^30 - 1] (the scalar form's `ssat` of `qadd`) |
-  /// | 7: round(A_j / 2^16) + z, clamp     | `vadd`, `vshr #31`, `vadd`, `vshr #16`; `vqshl #24`, `vshr #24`; `vstrb.32` |
+  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); `vrshr #1` |
+  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); `vrshr #1` |
+  /// | sign, + b_j                         | `veor`, `vsub` (the sign of N_j m_j); `vqadd`                  |
+  /// | 7: round(A_j / 2^16) + z, clamp     | `vshr #31`, `vqadd`, `vqadd`, `vshr #16` (saturating where the scalar form holds A_j); `vqshl #24`, `vshr #24`; `vstrb.32` |
   template <std::size_t C>
   static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
                              const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
@@ -8242,7 +8388,8 @@ struct helium_int8_ops : int8_ops_defaults {
       const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
       const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
       const uint32x4_t halves = __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
-      const uint32x4_t n = __arm_vshrq_n_u32(__arm_vaddq_n_u32(halves, 1), 1);
+      // (halves + 1) >> 1 by `vrshr #1`: halves < 2^32 - 1, as |n_j| < 2^31.
+      const uint32x4_t n = __arm_vrshrq_n_u32(halves, 1);
       const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
       const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
       // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
@@ -8251,15 +8398,16 @@ struct helium_int8_ops : int8_ops_defaults {
       const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
       uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(thirty_three, s));
       v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
-      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vshrq_n_u32(__arm_vaddq_n_u32(v, 1), 1));
+      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vrshrq_n_u32(v, 1));  // v < 2^31
       const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
       const int32x4_t a_unheld =
           __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
-      // Held by saturating shifts (2 a_unheld saturated, halved; the output's clamp as `output_lanes`'s), which
-      // need no constant registers: with four held, Clang 14 spilled the loop's vectors (56 instructions a step).
-      const int32x4_t a = __arm_vshrq_n_s32(__arm_vqshlq_n_s32(a_unheld, 1), 1);
-      const int32x4_t rounded =
-          __arm_vshrq_n_s32(__arm_vaddq_s32(__arm_vaddq_n_s32(a, last_rounding), __arm_vshrq_n_s32(a, 31)), 16);
+      // Not held at +-2^30 as the scalar form holds A_j: the last rounding's two additions saturate instead
+      // (`vqadd`), which gives the same output. Where |A_j| <= 2^30 nothing saturates (|A_j| + 2^15 + 2^23 + 1 <
+      // 2^31); past it, the held and the saturated sums are both at least 2^30 - 2^23 - 1 in magnitude, 16,256
+      // output steps or more after the shift by 16: the same clamped int8 either way.
+      const int32x4_t rounded = __arm_vshrq_n_s32(
+          __arm_vqaddq_n_s32(__arm_vqaddq_s32(a_unheld, __arm_vshrq_n_s32(a_unheld, 31)), last_rounding), 16);
       __arm_vstrbq_p_s32(y + j, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(rounded, 24), 24), lanes);
     }
   }
@@ -8516,6 +8664,7 @@ struct helium_int16_ops : int16_ops_defaults {
 /// | `int8_multiply_rows<..>(a, a_zero, b, b_zero, ..)` | TFLite's int8 MUL, element by element (quantized/hadamard.hpp) |
 /// | `int8_add_row<..>(a, a_zero, b, b_zero, ..)`  | the same on one row (the int8 embedding's token and position rows) |
 /// | `int8_lookup_rows(x, y, table)`               | y = table[x + 128] per element (quantized/activation.hpp) |
+/// | `int8_first_largest(x, n)`                    | the index of the largest of x[0, n), the first of equal ones (greedy decoding) |
 /// | `int8_rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)` | RoPE of each head of one int8 row by Q15 cosines and sines (quantized/llama.hpp) |
 /// | `requantize_values<M>(sums, zero, out, n)`    | `requantize` of n accumulators with one multiplier          |
 /// | `int8_layer_norm_rows(x, y, ...)`             | LayerNorm (or RMSNorm) of each row in integers (quantized/norm.hpp) |
@@ -10144,6 +10293,45 @@ void fixed_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
   }
 }
 
+/// Whether G rows of K terms take `fixed_group_dot_rows` on Ops: K fits `fixed_dot_rows`, and the G rows' widened
+/// steps, at most 4, stay in registers beside a row of b's.
+template <typename Ops, std::size_t K, std::size_t G>
+inline constexpr bool fixed_group_dot_rows_fit = fixed_dot_rows_fit<Ops, K> && G >= 1 && G * (K / Ops::step) <= 4;
+
+/// out[i out_stride + j] = sum_t (a[i K + t] - a_zero)(b[j b_stride + t] - b_zero) for i < G, j < n, t < K:
+/// `fixed_dot_rows` for G consecutive slices of a at once, each row of b loaded and widened once for all of them.
+// Rationale: the G query heads that share a key head in a decoding step with grouped-query attention (2 in the
+// stories260K-shaped model): a key's load and widening served one head a pass, half the key's instructions on
+// Helium (6 a head a key against 4).
+template <typename Ops, std::size_t K, std::size_t G>
+void fixed_group_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
+                          std::int32_t b_zero, std::size_t n, std::int32_t* out, std::size_t out_stride) noexcept {
+  static_assert(fixed_group_dot_rows_fit<Ops, K, G>);
+  constexpr std::size_t steps = K / Ops::step;
+  const typename Ops::offset b_offset = Ops::make_offset(b_zero);
+  typename Ops::widened x[G][steps];
+  {
+    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < G; ++i) {
+#pragma GCC unroll 4
+      for (std::size_t t = 0; t < steps; ++t) x[i][t] = Ops::widen(a + i * K + t * Ops::step, a_offset);
+    }
+  }
+  for (std::size_t j = 0; j < n; ++j, b += b_stride) {
+    typename Ops::widened y[steps];
+#pragma GCC unroll 4
+    for (std::size_t t = 0; t < steps; ++t) y[t] = Ops::widen(b + t * Ops::step, b_offset);
+#pragma GCC unroll 4
+    for (std::size_t i = 0; i < G; ++i) {
+      typename Ops::accumulator sum = Ops::zero();
+#pragma GCC unroll 4
+      for (std::size_t t = 0; t < steps; ++t) sum = Ops::multiply_add(sum, x[i][t], y[t]);
+      out[i * out_stride + j] = Ops::total(sum);
+    }
+  }
+}
+
 /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
 /// one, else the tiling.
 template <typename Ops>
@@ -11357,6 +11545,35 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
 #pragma GCC diagnostic pop
 #endif
 
+/// out[i][j] = sum_t (a_r[c + i DK + t] - a_zero)(b_{j0+j}[t + b_column] - b_zero) for i < G, j < n, t < DK (r, c:
+/// `a_row`, `a_column`; j0: `b_row`): `int8_dot_rows` for G consecutive slices of one row of a, the scores of the G
+/// query heads that share one key head in a decoding step (grouped-query attention). At run time, on a
+/// microcontroller backend whose steps hold the G slices (`fixed_group_dot_rows_fit`: Helium's and the Cortex-M
+/// DSP's for heads of 8 and 16 values, G up to 4 and 2), one pass over the keys for all of them; else `int8_dot_rows`
+/// for each. The same sums.
+///
+/// Example: `kernels::int8_group_dot_rows<8, 2>(q.elements, 0, 16, q_zero, k.elements, 0, 8, k_zero, seen, sums);`
+template <std::size_t DK, std::size_t G, std::size_t RA, std::size_t CA, std::size_t RB, std::size_t CB, std::size_t S>
+constexpr void int8_group_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, std::size_t a_column,
+                                   std::int32_t a_zero, const std::int8_t (&b)[RB][CB], std::size_t b_row,
+                                   std::size_t b_column, std::int32_t b_zero, std::size_t n,
+                                   std::int32_t (&out)[G][S]) noexcept {
+  if constexpr (G > 1 && !std::is_void_v<int8_ops>) {
+    if constexpr (int8_simd::fixed_group_dot_rows_fit<int8_ops, DK, G>) {
+      if (!std::is_constant_evaluated()) {
+        if (n != 0) {
+          int8_simd::fixed_group_dot_rows<int8_ops, DK, G>(a[a_row] + a_column, a_zero, b[b_row] + b_column, CB, b_zero,
+                                                           n, out[0], S);
+        }
+        return;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < G; ++i) {
+    int8_dot_rows<DK>(a, a_row, a_column + i * DK, a_zero, b, b_row, b_column, b_zero, DK, n, out[i]);
+  }
+}
+
 /// One int32 accumulator to int8: multiply_by_quantized_multiplier, plus the output's zero point, clamped.
 // Rationale: at run time on a core with `smmlar` (the DSP extension) or RV32's `mulh`, `output_requantizer`'s form,
 // the same bits for every multiplier in [0, 2^31): the element-wise int8 operations (a gate's product, a residual's
@@ -11709,20 +11926,35 @@ bool backend_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin
   return false;
 }
 
-/// The backend's own sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n (one query's
-/// weights times its values' rows: `int8_attend`'s decoding step), where it has them for D: true when it computed
-/// them.
-template <std::size_t D, typename Ops = int8_ops>
-bool backend_weighted_rows(const std::int8_t* w, std::int32_t w_zero, const std::int8_t* v, std::size_t v_stride,
-                           std::int32_t v_zero, std::size_t n, std::int32_t* sums) noexcept {
+/// The backend's own sums[i][c] = sum_j (w[i][begin + j] - w_zero)(v[j v_stride + c] - v_zero) for i < G, c < D,
+/// j < n (the weights of G queries times the same rows of values: `int8_attend_group`'s decoding step, one query
+/// head or the G that share a value head), where it has them for D and G: true when it computed them.
+template <std::size_t D, std::size_t G, std::size_t W, std::size_t S, typename Ops = int8_ops>
+bool backend_weighted_rows(const std::int8_t (&w)[G][W], std::size_t begin, std::int32_t w_zero, const std::int8_t* v,
+                           std::size_t v_stride, std::int32_t v_zero, std::size_t n,
+                           std::int32_t (&sums)[G][S]) noexcept {
   if constexpr (int8_declared<Ops>::has_weighted_rows) {
-    if constexpr (Ops::template weighted_rows_take<D>) {
-      Ops::template weighted_rows<D>(w, w_zero, v, v_stride, v_zero, n, sums);
+    if constexpr (Ops::template weighted_rows_take<D, G>) {
+      Ops::template weighted_rows<D, G>(w[0] + begin, W, w_zero, v, v_stride, v_zero, n, sums[0], S);
       return true;
     }
   }
   return false;
 }
+
+/// How many of the G query heads that share a key/value head a decoding step attends to at once
+/// (`detail::int8_attend_group`): all G where the backend computes their weighted values in one pass over the value
+/// rows (`weighted_rows_take<DV, G>`: Helium's), else 1.
+// Rationale: measured on the stories260K-shaped model's int8 step: on the M55 the G = 2 heads together took 1,519
+// instructions fewer a token; on the Cortex-M7 with GCC 12 -O2 the portable loops over two heads' sums took 6,400
+// more than one head at a time, beyond the 720 that the shared key loads saved.
+template <std::size_t DV, std::size_t G, typename Ops = int8_ops>
+inline constexpr std::size_t int8_heads_together = [] {
+  if constexpr (int8_declared<Ops>::has_weighted_rows) {
+    if constexpr (Ops::template weighted_rows_take<DV, G>) return G;
+  }
+  return std::size_t{1};
+}();
 
 /// The per-row arithmetic of the int8 softmax as ctattn computes it (`ctattn::softmax_method::rounded`,
 /// quantized/softmax.hpp): `table[d]` is e^(-scale d) in Q20, the row's terms summed in int64, each weight
@@ -11740,6 +11972,9 @@ struct rounded_softmax {
   // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
   // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the divisor 1 only keeps the reciprocal
   // defined, and no weight is computed.
+  // Rationale: the C library's 64-bit division here (one a row), which on the Cortex-M4 and M7 took 32 instructions
+  // fewer a row than math::narrow_quotient (the int8 attention image, 5 rows: 5,363 against 5,524); Helium's row
+  // takes narrow_quotient, 16 fewer there.
   static constexpr row_constants row(sum_type sum) noexcept {
     const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
     return {static_cast<std::uint64_t>(sum), divisor, (std::uint64_t{1} << 40) / divisor};
@@ -11790,17 +12025,33 @@ struct tflite_softmax {
   }
 };
 
+// The portable form of int8_softmax_row (below).
+template <typename Method>
+constexpr void int8_softmax_row_portable(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                                         const std::int32_t* table, const bool* visible) noexcept;
+
 /// The int8 softmax of x[begin, end) into w[begin, end) with the output quantization scale 1/256, zero point -128
 /// (ctattn/quantized/softmax.hpp gives the methods): `table[d]` is the method's e^(-scale d) for d = 0 to 255, the
 /// distance from the row's largest entry. When `visible` is not null, only the entries j with visible[j] take part;
 /// the others get weight 0 (-128). A range with no visible entry gets weight 0 everywhere. Entries outside
 /// [begin, end) are not touched. At run time, a backend's own softmax for `rounded_softmax` where it has one.
 template <typename Method = rounded_softmax>
-constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
-                                const std::int32_t* table, const bool* visible) noexcept {
+CTATTN_ALWAYS_INLINE constexpr void int8_softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin,
+                                                     std::size_t end, const std::int32_t* table,
+                                                     const bool* visible) noexcept {
+  // Rationale: the backend's test inlined into the caller, the portable form a function of its own: called through
+  // one function holding both, each row paid that function's frame (23 instructions a row on the M55, 40 rows a
+  // token of the stories260K-shaped model) before the backend took it.
   if constexpr (std::is_same_v<Method, rounded_softmax>) {
     if (!std::is_constant_evaluated() && visible == nullptr && backend_softmax_row(x, w, begin, end, table)) return;
   }
+  int8_softmax_row_portable<Method>(x, w, begin, end, table, visible);
+}
+
+/// `int8_softmax_row` as every target computes it, without a backend's own form.
+template <typename Method>
+constexpr void int8_softmax_row_portable(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
+                                         const std::int32_t* table, const bool* visible) noexcept {
   // Rationale: not j, which GCC's -Wshadow reports inside a lambda of a template against a user's global j.
   const auto takes_part = [visible](std::size_t entry) { return visible == nullptr || visible[entry]; };
   std::int32_t largest = -129;
@@ -11921,6 +12172,23 @@ bool backend_lookup_row(const std::int8_t* x, std::int8_t* y, std::size_t n, con
     return true;
   }
   return false;
+}
+
+/// The index of the largest of x[0, n), the first of equal ones (0 when n is 0): `torch.argmax` of an int8 row,
+/// greedy decoding's next token. At run time the backend's `Ops::first_largest` where it has one (Helium's, 16
+/// values a step), the same index.
+///
+/// Example: `const std::size_t id = kernels::int8_first_largest(&logits.elements[0][0], 512);`
+template <typename Ops = int8_ops>
+constexpr std::size_t int8_first_largest(const std::int8_t* x, std::size_t n) noexcept {
+  if constexpr (int8_declared<Ops>::has_first_largest) {
+    if (!std::is_constant_evaluated()) return Ops::first_largest(x, n);
+  }
+  std::size_t best = 0;
+  for (std::size_t j = 1; j < n; ++j) {
+    if (x[j] > x[best]) best = j;
+  }
+  return best;
 }
 
 /// y[r][c] = table[x[r][c] + 128]: an int8 function of one int8 argument, by its 256-entry table.
@@ -15741,10 +16009,25 @@ struct cache_rows {
   /// Appends one token's key and value at position `length`; false, with nothing changed, when the cache is full.
   [[nodiscard]] constexpr bool append(const KeyRow& key, const ValueRow& value) noexcept {
     if (full()) return false;
-    for (std::size_t j = 0; j < KeyRow::cols; ++j) keys.elements[length][j] = key.elements[0][j];
-    for (std::size_t j = 0; j < ValueRow::cols; ++j) values.elements[length][j] = value.elements[0][j];
+    copy_row(keys.elements[length], key.elements[0]);
+    copy_row(values.elements[length], value.elements[0]);
     ++length;
     return true;
+  }
+
+  /// to = from, one row of N elements.
+  // Rationale: at run time one memcpy of the row (word by word), not a loop over its elements, which reloaded
+  // `length` after every int8 store (a char store may change any object): 6 instructions a byte, 2,000 a token of
+  // the stories260K-shaped model in int8 on the M55, against about 30 a row.
+  template <typename E, std::size_t N>
+  static constexpr void copy_row(E (&to)[N], const E (&from)[N]) noexcept {
+    if constexpr (std::is_trivially_copyable_v<E>) {
+      if (!std::is_constant_evaluated()) {
+        std::memcpy(to, from, sizeof(from));
+        return;
+      }
+    }
+    for (std::size_t j = 0; j < N; ++j) to[j] = from[j];
   }
 
   /// Forgets every token (the next one is at position 0).
@@ -19170,6 +19453,89 @@ constexpr bool int8_mask_visits_a_window() noexcept {
   }
 }
 
+/// One query row's int8 attention for G query heads that share one key/value head (a decoding step; G > 1 with
+/// grouped-query attention): head i's query columns q[0, query + i DK, + DK) and output columns
+/// out[0, output + i DV, + DV), the keys k[:, key, key + DK) and values v[:, value, value + DV) the group's. Each
+/// head's scores, softmax and weighted values as `int8_attend` computes them for one query, the same bits; the
+/// scores (`kernels::int8_group_dot_rows`) and the weighted values (the backend's `weighted_rows`) read each cached
+/// row once for the G heads.
+template <quantization Scores, softmax_method Softmax, std::size_t DK, std::size_t DV, std::size_t G, typename Q,
+          typename K, typename V, typename Mask, typename Out>
+constexpr void int8_attend_group(const Q& q, const K& k, const V& v, const Mask& mask, Out& out,
+                                 const int8_head_columns& columns) noexcept {
+  static_assert(Q::rows == 1, "one query row: a decoding step");
+  using multipliers = int8_attention_multipliers<Q::quant, K::quant, V::quant, Scores, Out::quant, DK>;
+  constexpr std::size_t n_kv = K::rows;
+  using softmax = softmax_kernel<Softmax, Scores>;
+  constexpr const auto& table = softmax::table;
+  const key_range range = mask.keys(0, 1, n_kv);
+  const std::size_t seen = range.end > range.begin ? range.end - range.begin : 0;
+  // Rationale: left uninitialized (C++20 allows it in constant evaluation): each entry is written before it is
+  // read, and only within the query's range of keys; zeroing them for every query cost more than the softmax.
+  std::int32_t sums[G][n_kv > DV ? n_kv : DV];
+  std::int8_t scores[G][n_kv];
+  std::int8_t weights[G][n_kv];
+  bool visible[n_kv];
+  if (seen > 0) {
+    kernels::int8_group_dot_rows<DK, G>(q.elements, 0, columns.query, Q::quant.zero_point, k.elements, range.begin,
+                                        columns.key, K::quant.zero_point, seen, sums);
+  }
+  // Rationale: only where the query sees a key (a mask's range may begin past n_kv then, and scores + begin
+  // must not be formed). GCC 12 at -O3 reports the vectorized loop of this call as writing before `scores` (it
+  // does not follow that range.begin + seen <= n_kv); the warning is off for this call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+  for (std::size_t i = 0; i < G && seen > 0; ++i) {
+    kernels::requantize_values<multipliers::scores>(sums[i], Scores.zero_point, scores[i] + range.begin, seen);
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  const bool* filter = nullptr;
+  if constexpr (Mask::checks_each_key) {
+    for (std::size_t j = range.begin; j < range.end; ++j) visible[j] = mask.allowed(0, j);
+    filter = visible;
+  }
+  // Rationale: GCC 12 for AArch64 reports scores as maybe uninitialized here (it does not follow that the loop
+  // above wrote exactly [range.begin, range.end), the range the softmax reads); zeroing the row for every query
+  // would cost O(n_kv) per query and undo the sliding window's O(r N), so the warning is off for this call.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+#endif
+  for (std::size_t i = 0; i < G; ++i) {
+    kernels::int8_softmax_row<typename softmax::method>(scores[i], weights[i], range.begin, range.end, table.data(),
+                                                        filter);
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+  // sums[i][c] = sum_j (w_ij + 128)(v[j][value + c] - v_zero), key by key over the row of each: the weights' zero
+  // point is -128, and a hidden key's weight is -128.
+  if (std::is_constant_evaluated() || range.end <= range.begin ||
+      !kernels::backend_weighted_rows<DV>(weights, range.begin, softmax_output_quantization.zero_point,
+                                          &v.elements[range.begin][columns.value], V::cols, V::quant.zero_point,
+                                          range.end - range.begin, sums)) {
+    for (std::size_t i = 0; i < G; ++i) {
+      // Rationale: unrolled over the head's columns (up to 16), so that the sums stay in registers.
+      std::int32_t head_sums[DV]{};
+      for (std::size_t j = range.begin; j < range.end; ++j) {
+        const std::int32_t weight = std::int32_t{weights[i][j]} - softmax_output_quantization.zero_point;
+        const std::int8_t* row = &v.elements[j][columns.value];
+#pragma GCC unroll 16
+        for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
+      }
+      for (std::size_t c = 0; c < DV; ++c) sums[i][c] = head_sums[c];
+    }
+  }
+  for (std::size_t i = 0; i < G; ++i) {
+    kernels::requantize_values<multipliers::output>(sums[i], Out::quant.zero_point,
+                                                    out.elements[0] + columns.output + i * DV, DV);
+  }
+}
+
 /// One head of int8 attention over column windows: queries q[:, query, query + DK), keys k[:, key, key + DK),
 /// values v[:, value, value + DV), written to out[:, output, output + DV). For each query, only the keys the mask
 /// lets it see are scored; a query that sees no key gets real 0 (the output's zero point). With `VTransposed`, v is
@@ -19253,6 +19619,10 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
     kernels::for_each_row_block<n_q, rows>(attend_block);
     return;
   }
+  if constexpr (direct_values) {
+    int8_attend_group<Scores, Softmax, DK, DV, 1>(q, k, v, mask, out, columns);
+    return;
+  }
   for (std::size_t i = 0; i < n_q; ++i) {
     const key_range range = mask.keys(i, n_q, n_kv);
     const std::size_t seen = range.end > range.begin ? range.end - range.begin : 0;
@@ -19295,24 +19665,7 @@ constexpr void int8_attend(const Q& q, const K& k, const V& v, const Mask& mask,
 #pragma GCC diagnostic pop
 #endif
     // sum_j (w_j + 128)(v_j - v_zero): the weights' zero point is -128, and a hidden key's weight is -128.
-    if constexpr (direct_values) {
-      // sums[c] = sum_j (w_j + 128)(v[j][value + c] - v_zero), key by key over the row of each (the same int32 sums
-      // in another order).
-      // Rationale: unrolled over the head's columns (up to 16), so that the sums stay in registers.
-      if (std::is_constant_evaluated() || range.end <= range.begin ||
-          !kernels::backend_weighted_rows<DV>(&weights[0][range.begin], softmax_output_quantization.zero_point,
-                                              &v.elements[range.begin][columns.value], V::cols, V::quant.zero_point,
-                                              range.end - range.begin, sums)) {
-        std::int32_t head_sums[DV]{};
-        for (std::size_t j = range.begin; j < range.end; ++j) {
-          const std::int32_t weight = std::int32_t{weights[0][j]} - softmax_output_quantization.zero_point;
-          const std::int8_t* row = &v.elements[j][columns.value];
-#pragma GCC unroll 16
-          for (std::size_t c = 0; c < DV; ++c) head_sums[c] += weight * (std::int32_t{row[c]} - V::quant.zero_point);
-        }
-        for (std::size_t c = 0; c < DV; ++c) sums[c] = head_sums[c];
-      }
-    } else if (seen > 0) {
+    if (seen > 0) {
       kernels::int8_dot_rows<n_kv>(weights, 0, range.begin, softmax_output_quantization.zero_point, values, value_row,
                                    range.begin, V::quant.zero_point, seen, DV, sums);
     } else {
@@ -21242,9 +21595,12 @@ template <quantization Scores, softmax_method Softmax, std::size_t Heads, std::s
   constexpr std::size_t group = Heads / KeyValueHeads;
   basic_qmatrix<std::size_t{1}, Output::input_extent, Output::input_quantization> context;
   const auto visible = combine_masks(key_padding_length{cache.length}, mask);
-  for (std::size_t h = 0; h < Heads; ++h) {
+  // `together` query heads of a key/value head at once (`int8_attend_group`: each cached row read once for them),
+  // all `group` of them where the backend has the form for it (kernels::int8_heads_together), else one.
+  constexpr std::size_t together = kernels::int8_heads_together<value_width, group>;
+  for (std::size_t h = 0; h < Heads; h += together) {
     const std::size_t g = h / group;
-    int8_attend<Scores, Softmax, key_width, value_width>(
+    int8_attend_group<Scores, Softmax, key_width, value_width, together>(
         q, cache.keys, cache.values, visible, context,
         {h * key_width, g * key_width, g * value_width, h * value_width});
   }
