@@ -286,6 +286,17 @@ std::size_t large_int4_fully_connected_mismatches(Read read) noexcept {
   return int4_fully_connected_mismatches<9, 37, 70>(read, 46) + int4_fully_connected_mismatches<2, 192, 65>(read, 47);
 }
 
+// One row, as a decoding step's products have: inputs a whole number of steps of 4 (none of the 4-step loop's
+// rounds and 1 to 3 steps before it; 1 round; 1 round and 1 step; 4 rounds), channels in passes of 4 with 0 to 3
+// left, each pass mixing multipliers the short requantization takes with ones it leaves to the general one
+// (fc_multipliers and {2^30, -1} in turn), and one multiplier for every channel, each of fc_multipliers.
+template <typename Read>
+constexpr std::size_t one_row_product_mismatches(Read read) noexcept {
+  return fully_connected_mismatches<1, 8, 5>(read, 51) + fully_connected_mismatches<1, 16, 9>(read, 52) +
+         fully_connected_mismatches<1, 20, 6>(read, 53) + fully_connected_mismatches<1, 64, 12>(read, 54) +
+         per_tensor_mismatches<1, 16, 7>(read, 55) + per_tensor_mismatches<1, 64, 8>(read, 56);
+}
+
 // Shapes too large to evaluate in a static_assert, run-time only: the packed kernel's tiles of rows (8 on AVX-512)
 // with rows left over, panels of channel blocks (up to 8 blocks of 16) with a partial last block and a partial
 // panel, one row (a decoding step) and inputs not a multiple of 4.
@@ -1160,6 +1171,8 @@ inline constexpr auto every_case = std::tuple{
     test_case{"int8_dot_rows, lengths 1 to 70", compiled, [](auto read) { return all_mismatches(read); }},
     test_case{"int8_fully_connected and the products", every_runner,
               [](auto read) { return all_fully_connected_mismatches(read); }},
+    test_case{"int8 one-row products (a decoding step's)", every_runner,
+              [](auto read) { return one_row_product_mismatches(read); }},
     test_case{"int4_fully_connected", every_runner,
               [](auto read) { return all_int4_fully_connected_mismatches(read); }},
     test_case{"int4_fully_connected, large", at_run_time | with_each_backend,

@@ -19,7 +19,9 @@
 ///
 /// The product kernel (`product_requantized`, docs/kernels.md "The product kernels") widens up to 6 rows of x once
 /// and runs each channel of w against all of them (21 instructions per 24 multiply-accumulates), then requantizes
-/// each output in 5 instructions (`smmlar`, `qadd`, `ssat`).
+/// each output in 5 instructions (`smmlar`, `qadd`, `ssat`). One row (a decoding step's) runs 4 channels a pass
+/// and requantizes them in the same assembly block (`row_pass_requantized`: 14 instructions an output with the
+/// multiplier's test, 6 for one multiplier of the whole tensor).
 ///
 /// Built only where the compiler defines `__ARM_FEATURE_DSP` (-mcpu=cortex-m4, cortex-m7, cortex-m33, cortex-m55);
 /// kernels/int8.hpp selects it where no wider backend (Helium) is selected. Tested on the target by the firmware
@@ -433,11 +435,127 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
                  : [o1] "n"(WS), [o2] "n"(2 * WS), [o3] "n"(3 * WS), [rest] "n"(steps % unroll),
                    [loops] "n"(steps / unroll), [unroll] "n"(unroll)
                  : "cc", "memory");
+    // CTATTN_DETAIL_ROW_STEP stays defined for row_pass_requantized, which undefines it.
+    s[0] = s0;
+    s[1] = s1;
+    s[2] = s2;
+    s[3] = s3;
+  }
+
+  /// What `row_pass_requantized` reads after its sums, one pass at a time: the output, and per channel the pass's
+  /// first multiplier and 2 zero + 1, or for one multiplier of the whole tensor its three constants.
+  struct pass_requantization {
+    const math::quantized_multiplier* multipliers = nullptr;
+    std::int8_t* y = nullptr;
+    std::int32_t odd_zero = 1;  // 2 zero + 1
+    std::int32_t doubled = 0;   // per tensor: the multiplier times 2, read as a signed word
+    std::int32_t offset = 0;    // per tensor: (2 zero + 1) 2^(right - 1)
+    std::int32_t less = 0;      // per tensor: right - 1
+  };
+
+  /// Whether `requantize_column`'s 5-instruction form takes multiplier q: normalized, a right shift of 1 to 22.
+  static constexpr bool takes_short_form(const math::quantized_multiplier& q) noexcept {
+    return q.multiplier >= (1 << 30) && q.shift <= -1 && q.shift >= -22;
+  }
+
+  /// `row_pass`, then the 4 outputs requantized in the same assembly block and stored at p.y: per channel, where
+  /// its multiplier takes the short form, 14 instructions (its test included), else its bit in the result is set
+  /// and its sum (start included) left in s for the general requantizer. PerChannel false: p's constants, which
+  /// the caller has found take the short form, serve every channel (6 instructions each).
+  // Rationale: in one block with the products so that the 7 registers the loop frees hold the requantization's
+  // operands; in C++ after `row_pass`, GCC 12 at -Os reloaded the epilogue's pointers and re-tested each
+  // multiplier around every int8 store (27 instructions an output of a decoding step). The right shift r is
+  // taken in two: by r - 1 (the value `rsbs` leaves from the test) and by 1 within `ssat`, floor(floor(v / 2^(r-1))
+  // / 2) being floor(v / 2^r); the rounding constant (2 zero + 1) 2^(r - 1) is `requantize_column`'s.
+  template <std::size_t K, std::size_t WS, bool PerChannel>
+  CTATTN_ALWAYS_INLINE static unsigned row_pass_requantized(const std::int32_t* xw, const std::int8_t* w,
+                                                            std::int32_t (&s)[row_channels],
+                                                            const pass_requantization& p) noexcept {
+    static_assert(row_pass_fits<K, WS> && K % step == 0);
+    static_assert(sizeof(math::quantized_multiplier) == 8 && offsetof(math::quantized_multiplier, shift) == 4);
+    constexpr std::size_t steps = K / step;
+    constexpr std::size_t unroll = 4;  // the ".rept 4" of the loop below
+    std::size_t loops = steps / unroll;
+    std::int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
+    std::int32_t w_even, w_odd, x_even, x_odd;
+// Per channel: x walks the multipliers, w is y, n is 2 zero + 1, xo collects the channels left to C++.
+#define CTATTN_DETAIL_CHANNEL_OUT(S, J)    \
+  "ldrd %[we], %[wo], [%[x]], #8\n\t"      \
+  "add %[xe], %[wo], #22\n\t"              \
+  "cmp %[we], #0x40000000\n\t"             \
+  "it hs\n\t"                              \
+  "rsbshs %[xe], %[xe], #21\n\t"           \
+  "bcc 4" #J                               \
+  "f\n\t"                                  \
+  "lsl %[we], %[we], #1\n\t"               \
+  "smmlar %[" S "], %[" S "], %[we], %[" S \
+  "]\n\t"                                  \
+  "sub %[" S "], %[" S "], %[" S           \
+  "], lsr #31\n\t"                         \
+  "lsl %[we], %[n], %[xe]\n\t"             \
+  "qadd %[" S "], %[" S                    \
+  "], %[we]\n\t"                           \
+  "asr %[" S "], %[" S                     \
+  "], %[xe]\n\t"                           \
+  "ssat %[" S "], #8, %[" S                \
+  "], asr #1\n\t"                          \
+  "strb %[" S "], [%[w], #" #J             \
+  "]\n\t"                                  \
+  "5" #J ":\n\t"
+// Per tensor: x is the doubled multiplier, n the offset, xe right - 1, w is y.
+#define CTATTN_DETAIL_TENSOR_OUT(S, J)    \
+  "smmlar %[" S "], %[" S "], %[x], %[" S \
+  "]\n\t"                                 \
+  "sub %[" S "], %[" S "], %[" S          \
+  "], lsr #31\n\t"                        \
+  "qadd %[" S "], %[" S                   \
+  "], %[n]\n\t"                           \
+  "asr %[" S "], %[" S                    \
+  "], %[xe]\n\t"                          \
+  "ssat %[" S "], #8, %[" S               \
+  "], asr #1\n\t"                         \
+  "strb %[" S "], [%[w], #" #J "]\n\t"
+    asm volatile(".rept %c[rest]\n\t" CTATTN_DETAIL_ROW_STEP
+                 ".endr\n\t"
+                 ".if %c[loops] > 0\n\t"
+                 "1:\n\t"
+                 ".rept 4\n\t" CTATTN_DETAIL_ROW_STEP
+                 ".endr\n\t"
+                 "subs %[n], %[n], #1\n\t"
+                 "bne 1b\n\t"
+                 ".endif\n\t"
+                 "movs %[xo], #0\n\t"
+                 "ldr %[w], %[y]\n\t"
+                 ".if %c[per_channel]\n\t"
+                 "ldr %[x], %[q]\n\t"
+                 "ldr %[n], %[k]\n\t" CTATTN_DETAIL_CHANNEL_OUT("s0", 0) CTATTN_DETAIL_CHANNEL_OUT("s1", 1)
+                     CTATTN_DETAIL_CHANNEL_OUT("s2", 2) CTATTN_DETAIL_CHANNEL_OUT("s3", 3)
+                 "b 6f\n\t"
+                 "40:\n\torr %[xo], %[xo], #1\n\tb 50b\n\t"
+                 "41:\n\torr %[xo], %[xo], #2\n\tb 51b\n\t"
+                 "42:\n\torr %[xo], %[xo], #4\n\tb 52b\n\t"
+                 "43:\n\torr %[xo], %[xo], #8\n\tb 53b\n\t"
+                 "6:\n\t"
+                 ".else\n\t"
+                 "ldr %[x], %[d]\n\t"
+                 "ldr %[n], %[offset]\n\t"
+                 "ldr %[xe], %[less]\n\t" CTATTN_DETAIL_TENSOR_OUT("s0", 0) CTATTN_DETAIL_TENSOR_OUT("s1", 1)
+                     CTATTN_DETAIL_TENSOR_OUT("s2", 2) CTATTN_DETAIL_TENSOR_OUT("s3", 3)
+                 ".endif\n\t"
+                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w),
+                   [n] "+r"(loops), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
+                 : [o1] "n"(WS), [o2] "n"(2 * WS), [o3] "n"(3 * WS), [rest] "n"(steps % unroll),
+                   [loops] "n"(steps / unroll), [per_channel] "n"(PerChannel ? 1 : 0), [q] "m"(p.multipliers),
+                   [y] "m"(p.y), [k] "m"(p.odd_zero), [d] "m"(p.doubled), [offset] "m"(p.offset), [less] "m"(p.less)
+                 : "cc", "memory");
+#undef CTATTN_DETAIL_TENSOR_OUT
+#undef CTATTN_DETAIL_CHANNEL_OUT
 #undef CTATTN_DETAIL_ROW_STEP
     s[0] = s0;
     s[1] = s1;
     s[2] = s2;
     s[3] = s3;
+    return static_cast<unsigned>(x_odd);
   }
 
   /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
@@ -516,6 +634,44 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     alignas(8) std::int32_t xw[(K + step - 1) / step * 2];
     widen_rows<K, XS, 1>(x, xw);
     constexpr std::size_t whole = N - N % row_channels;
+    if constexpr (K % step == 0) {
+      pass_requantization p{};
+      bool fused = true;
+      if constexpr (Epilogue::per_channel) {
+        p.odd_zero = 2 * e.zero + 1;
+      } else {
+        const math::quantized_multiplier& q = e.multiplier(0);
+        fused = takes_short_form(q);
+        const int right = -q.shift;
+        p.doubled = static_cast<std::int32_t>(static_cast<std::uint32_t>(q.multiplier) << 1);
+        p.less = right - 1;
+        p.offset = static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * e.zero + 1)
+                                             << static_cast<unsigned>(fused ? right - 1 : 0));
+      }
+      if (fused) {
+        for (std::size_t c = 0; c < whole; c += row_channels) {
+          std::int32_t sums[row_channels];
+#pragma GCC unroll 4
+          for (std::size_t j = 0; j < row_channels; ++j) sums[j] = e.start(r0, c + j);
+          p.multipliers = &e.multiplier(c);
+          p.y = y + c;
+          const unsigned left = row_pass_requantized<K, WS, Epilogue::per_channel>(xw, w + c * WS, sums, p);
+          if (left != 0) [[unlikely]] {
+#pragma GCC unroll 4
+            for (std::size_t j = 0; j < row_channels; ++j) {
+              if ((left >> j & 1u) != 0) y[c + j] = e.requantizer(c + j)(sums[j]);
+            }
+          }
+        }
+        for (std::size_t c = whole; c < N; ++c) {
+          std::int32_t sums[block_rows]{};
+          sums[0] = e.start(r0, c);
+          block_column<K, 1>(xw, w + c * WS, sums);
+          requantize_column<1>(sums, e.multiplier(c), e.zero, y + c, YS);
+        }
+        return;
+      }
+    }
     for (std::size_t c = 0; c < whole; c += row_channels) {
       std::int32_t sums[row_channels];
 #pragma GCC unroll 4
