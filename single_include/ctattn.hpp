@@ -10415,47 +10415,26 @@ void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
 #pragma GCC diagnostic pop
 #endif
 
-/// Whether rows of K terms take `fixed_dot_rows` on Ops: a microcontroller backend's steps (at most 8 terms: the
-/// Cortex-M DSP's, Helium's) without a dot_rows kernel of its own, K whole steps, at most 4 of them (a's widened
-/// steps stay in registers).
+/// Whether rows of K terms take `fixed_group_dot_rows` (G = 1: one query's keys) on Ops: a microcontroller backend's
+/// steps (at most 8 terms: the Cortex-M DSP's, Helium's) without a dot_rows kernel of its own, K whole steps, at most
+/// 4 of them (a's widened steps stay in registers).
 // Rationale: the x86 backends' wide steps keep the tiling, whose passes share a's loads and total several rows'
 // vectors at once.
 template <typename Ops, std::size_t K>
 inline constexpr bool fixed_dot_rows_fit =
     !Ops::has_dot_rows && Ops::step <= 8 && K >= Ops::step && K % Ops::step == 0 && K / Ops::step <= 4;
 
-/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < K, K a constant of a few steps: a's
-/// steps widened once for all n rows, each row's steps unrolled.
-// Rationale: the keys of one query in a decoding step with small heads (head_dim 8: two steps on the Cortex-M DSP):
-// the tiling widened a again for every pass and ran its loops on a run-time k, about 4 instructions a
-// multiply-accumulate on a M7 against under 2 here.
-template <typename Ops, std::size_t K>
-void fixed_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-                    std::int32_t b_zero, std::size_t n, std::int32_t* out) noexcept {
-  static_assert(fixed_dot_rows_fit<Ops, K>);
-  constexpr std::size_t steps = K / Ops::step;
-  const typename Ops::offset b_offset = Ops::make_offset(b_zero);
-  typename Ops::widened x[steps];
-  {
-    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
-#pragma GCC unroll 4
-    for (std::size_t t = 0; t < steps; ++t) x[t] = Ops::widen(a + t * Ops::step, a_offset);
-  }
-  for (const std::int32_t* const end = out + n; out != end; ++out, b += b_stride) {
-    typename Ops::accumulator sum = Ops::zero();
-#pragma GCC unroll 4
-    for (std::size_t t = 0; t < steps; ++t) sum = Ops::multiply_add(sum, x[t], Ops::widen(b + t * Ops::step, b_offset));
-    *out = Ops::total(sum);
-  }
-}
-
-/// Whether G rows of K terms take `fixed_group_dot_rows` on Ops: K fits `fixed_dot_rows`, and the G rows' widened
-/// steps, at most 4, stay in registers beside a row of b's.
+/// Whether G rows of K terms take `fixed_group_dot_rows` on Ops: K fits (`fixed_dot_rows_fit`), and the G rows'
+/// widened steps, at most 4, stay in registers beside a row of b's.
 template <typename Ops, std::size_t K, std::size_t G>
 inline constexpr bool fixed_group_dot_rows_fit = fixed_dot_rows_fit<Ops, K> && G >= 1 && G * (K / Ops::step) <= 4;
 
-/// out[i out_stride + j] = sum_t (a[i K + t] - a_zero)(b[j b_stride + t] - b_zero) for i < G, j < n, t < K:
-/// `fixed_dot_rows` for G consecutive slices of a at once, each row of b loaded and widened once for all of them.
+/// out[i out_stride + j] = sum_t (a[i K + t] - a_zero)(b[j b_stride + t] - b_zero) for i < G, j < n, t < K, K a
+/// constant of a few steps: the G consecutive slices of a widened once for all n rows, each row of b loaded and
+/// widened once for all of them, its steps unrolled.
+// Rationale: the keys of one query in a decoding step with small heads (head_dim 8: two steps on the Cortex-M DSP):
+// the tiling widened a again for every pass and ran its loops on a run-time k, about 4 instructions a
+// multiply-accumulate on a M7 against under 2 here.
 // Rationale: the G query heads that share a key head in a decoding step with grouped-query attention (2 in the
 // stories260K-shaped model): a key's load and widening served one head a pass, half the key's instructions on
 // Helium (6 a head a key against 4).
@@ -10576,6 +10555,13 @@ struct avx512_int8_ops : int8_ops_defaults {
   // and gathered each exponential twice; with this form int8 attention took 1.77 us at (16, 64) (2.01 before),
   // 10.5 us at (64, 64) (10.9) and 50.2 us at (128, 128) (53.7), Zen 4. What is left of a row's time is mostly the
   // latency of its chain (largest, gathers, sum, division, weights).
+  // Rationale: GCC 12 at -O3, inlining this into an attention whose rows hold 7 keys, reports the 64-byte loads of
+  // the rows of 32 or more as outside the row (-Warray-bounds), though `backend_softmax_row` never calls it for
+  // rows shorter than `softmax_row_shortest`; the warning is off for this function.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+#endif
   static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                           const std::int32_t* table) noexcept {
     if (end - begin >= 32) {
@@ -10584,6 +10570,9 @@ struct avx512_int8_ops : int8_ops_defaults {
       softmax_row_by<false>(x, w, begin, end, table);
     }
   }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 
  private:
   // softmax_row's body, the exponentials by permutes (Permute) or gathers.
@@ -11688,7 +11677,7 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
   if constexpr (!std::is_void_v<int8_ops>) {
     if constexpr (int8_simd::fixed_dot_rows_fit<int8_ops, KMax>) {
       if (k == KMax) {
-        int8_simd::fixed_dot_rows<int8_ops, KMax>(row, a_zero, rows, CB, b_zero, n, out);
+        int8_simd::fixed_group_dot_rows<int8_ops, KMax, 1>(row, a_zero, rows, CB, b_zero, n, out, 0);
         return;
       }
     }
@@ -12155,6 +12144,44 @@ struct rounded_softmax {
     const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
     return static_cast<std::int8_t>(v > 127 ? 127 : v);
   }
+
+  /// The longest rows `short_row` takes: a sum of at most 1,023 terms of 2^20 or less stays below 2^30.
+  static constexpr std::size_t short_row_limit = 1023;
+  /// At run time, the weights of the n entries at x (1 <= n <= `short_row_limit`, every one visible) into w:
+  /// `int8_softmax_row_portable`'s bits in loops without the visibility test, on 32-bit sums, each weight's
+  /// quotient settled by its remainder.
+  // Rationale: a decoding step's rows (40 of about 12 keys a token in the stories260K-shaped model); in the portable
+  // loops on a M7 (GCC 12 -Os) an entry took 45 instructions, the visibility test in each of the three loops, the
+  // sum in two words and the guess checked with a 64-bit product. The guess q = (n r) >> 40 is the quotient or one
+  // less, so q d <= n < 2^31: the remainder n - q d (one `mls`) is exact in 32 bits, and the quotient is q + 1 where
+  // it reaches d.
+  // Rationale: GCC 12 at -O3 with AVX2 vectorizes the weights' loop 16 at a time and, inlined into an attention
+  // whose rows hold 7 keys, reports that version's store as overflowing (-Wstringop-overflow) though n <= 7 there
+  // never reaches it; the warning is off for this function.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+  static void short_row(const std::int8_t* x, std::int8_t* w, std::size_t n, const std::int32_t* table) noexcept {
+    std::int32_t most = -128;
+    for (std::size_t j = 0; j < n; ++j) most = x[j] > most ? x[j] : most;
+    // Rationale: the largest entry's table position, so that each term is one load at a negative index.
+    const std::int32_t* const at_largest = table + most;
+    std::uint32_t sum = 0;
+    for (std::size_t j = 0; j < n; ++j) sum += static_cast<std::uint32_t>(at_largest[-x[j]]);
+    const row_constants r = row(static_cast<sum_type>(sum));
+    const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
+    const auto divisor = static_cast<std::uint32_t>(r.divisor);
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t numerator = (static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum;
+      auto quotient = static_cast<std::uint32_t>((std::uint64_t{numerator} * reciprocal) >> 40);
+      quotient += numerator - quotient * divisor >= divisor ? 1u : 0u;
+      w[j] = saturate_int8(static_cast<std::int32_t>(quotient) - 128);
+    }
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 };
 
 /// The per-row arithmetic of TFLite's int8 softmax (`ctattn::softmax_method::tflite`, its reference kernel's and
@@ -12208,6 +12235,13 @@ CTATTN_ALWAYS_INLINE constexpr void int8_softmax_row(const std::int8_t* x, std::
 template <typename Method>
 constexpr void int8_softmax_row_portable(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                                          const std::int32_t* table, const bool* visible) noexcept {
+  if constexpr (std::is_same_v<Method, rounded_softmax>) {
+    if (!std::is_constant_evaluated() && visible == nullptr && end > begin &&
+        end - begin <= rounded_softmax::short_row_limit) {
+      rounded_softmax::short_row(x + begin, w + begin, end - begin, table);
+      return;
+    }
+  }
   // Rationale: not j, which GCC's -Wshadow reports inside a lambda of a template against a user's global j.
   const auto takes_part = [visible](std::size_t entry) { return visible == nullptr || visible[entry]; };
   std::int32_t largest = -129;

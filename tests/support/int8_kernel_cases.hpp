@@ -31,6 +31,16 @@ namespace ctattn_test::int8_kernel_cases {
 
 inline constexpr std::size_t width = 73;
 
+// The cases' pseudo-random numbers: a linear congruential generator (state * 1664525 + 1013904223 modulo 2^32)
+// from a seed, so that every case is the same on every runner.
+struct case_random {
+  std::uint32_t state;
+  /// The next state.
+  constexpr std::uint32_t word() noexcept { return state = state * 1664525u + 1013904223u; }
+  /// The next state's top byte less 128: [-128, 127].
+  constexpr std::int32_t byte() noexcept { return static_cast<std::int32_t>(word() >> 24) - 128; }
+};
+
 struct operands {
   std::int8_t a[3][width]{};
   std::int8_t b[9][width]{};
@@ -39,11 +49,8 @@ struct operands {
 // Operands from an LCG; the first entries of a and b are -128 and 127, the extremes a difference can reach.
 constexpr operands make_operands(std::uint32_t seed) noexcept {
   operands o{};
-  std::uint32_t state = seed;
-  const auto next = [&state]() noexcept {
-    state = state * 1664525u + 1013904223u;
-    return static_cast<std::int8_t>(static_cast<std::int32_t>(state >> 24) - 128);
-  };
+  case_random random{seed};
+  const auto next = [&random]() noexcept { return static_cast<std::int8_t>(random.byte()); };
   for (auto& row : o.a) {
     for (auto& v : row) v = next();
   }
@@ -123,11 +130,8 @@ template <std::size_t M, std::size_t K, std::size_t N>
 constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t seed, std::int32_t z_in,
                                                                   bool foldable = false) noexcept {
   fully_connected_case<M, K, N> f{};
-  std::uint32_t state = seed;
-  const auto next = [&state]() noexcept {
-    state = state * 1664525u + 1013904223u;
-    return static_cast<std::int32_t>(state >> 24) - 128;
-  };
+  case_random random{seed};
+  const auto next = [&random]() noexcept { return random.byte(); };
   for (auto& row : f.x) {
     for (auto& entry : row) entry = static_cast<std::int8_t>(next());
   }
@@ -356,7 +360,10 @@ constexpr operands softmax_scores() noexcept { return make_operands(11); }
 
 // Rows (found by a search over pseudo-random rows) where, with the input scale 0.05, the quotient guess (n r) >> 40
 // of some weight is one short and the remainder's comparison must add it: the first entry of each is its length.
-inline constexpr std::int8_t softmax_short_guess_rows[5][41] = {
+// In the last, entry 9's numerator is an exact multiple of the divisor (its weight a tie of the rounding): the
+// remainder equals the divisor.
+inline constexpr std::size_t short_guess_count = 6;
+inline constexpr std::int8_t softmax_short_guess_rows[short_guess_count][41] = {
     {17, 56, -61, 24, 75, -47, 109, 10, -23, -107, -116, 59, -108, -65, 91, 27, 109, -45},
     {32, 112, 112, -80, -64, 80, 0,   96,  0,  112,  96,  16, 80,  0,   -80, -16, 64,
      80, 32,  48,  0,   -80, 0,  -64, -80, 16, -112, -64, 32, -96, -16, 96,  -112},
@@ -364,18 +371,19 @@ inline constexpr std::int8_t softmax_short_guess_rows[5][41] = {
     {38, 96,  64, -80, -16, -16, -64, 48, 0, -96, -32, -80, 32,  -64, 32, 64, 64,   64,  0, -48,
      48, -48, 64, -80, 96,  -64, 32,  80, 0, -48, 112, 80,  -48, 112, 48, 96, -112, 112, 48},
     {30,   -77, 63,  -34, -117, -119, 106,  8,  -15, -106, -18,  -63, 14, 19, -95, 100,
-     -114, 40,  -89, 57,  -36,  107,  -102, 14, 92,  -108, -123, 94,  29, 30, -77}};
+     -114, 40,  -89, 57,  -36,  107,  -102, 14, 92,  -108, -123, 94,  29, 30, -77},
+    {17, 3, -19, -19, -1, -13, 7, 8, -11, -6, -4, -7, -9, 20, 2, -7, 14, -17}};
 
 struct short_guess_rows {
-  std::int8_t x[5][41]{};
+  std::int8_t x[short_guess_count][41]{};
 };
 struct short_guess_weights {
-  std::int8_t w[5][40]{};
+  std::int8_t w[short_guess_count][40]{};
 };
 template <ctattn::quantization Q>
 constexpr short_guess_weights softmax_of_short_guess_rows(const short_guess_rows& rows) noexcept {
   short_guess_weights out{};
-  for (std::size_t i = 0; i < 5; ++i) {
+  for (std::size_t i = 0; i < short_guess_count; ++i) {
     const auto n = static_cast<std::size_t>(rows.x[i][0]);
     ctattn::detail::kernels::int8_softmax_row(rows.x[i] + 1, out.w[i], 0, n,
                                               ctattn::detail::softmax_exp_table<Q>.data(), nullptr);
@@ -384,7 +392,7 @@ constexpr short_guess_weights softmax_of_short_guess_rows(const short_guess_rows
 }
 constexpr short_guess_rows make_short_guess_rows() noexcept {
   short_guess_rows rows{};
-  for (std::size_t i = 0; i < 5; ++i) {
+  for (std::size_t i = 0; i < short_guess_count; ++i) {
     for (std::size_t j = 0; j < 41; ++j) rows.x[i][j] = softmax_short_guess_rows[i][j];
   }
   return rows;
@@ -426,7 +434,7 @@ std::size_t softmax_mismatches(Read read) noexcept {
     }
   }
   const short_guess_weights got_short = softmax_of_short_guess_rows<low>(read(make_short_guess_rows()));
-  for (std::size_t i = 0; i < 5; ++i) {
+  for (std::size_t i = 0; i < short_guess_count; ++i) {
     for (std::size_t j = 0; j < static_cast<std::size_t>(softmax_short_guess_rows[i][0]); ++j) {
       bad += got_short.w[i][j] == softmax_want_short_guess.w[i][j] ? 0u : 1u;
     }
@@ -445,11 +453,8 @@ std::size_t long_softmax_mismatches(Read read) noexcept {
     std::int8_t x[longest + 10]{};
   };
   long_row row{};
-  std::uint32_t state = 12345;
-  for (auto& v : row.x) {
-    state = state * 1664525u + 1013904223u;
-    v = static_cast<std::int8_t>(static_cast<std::int32_t>(state >> 24) - 128);
-  }
+  case_random random{12345};
+  for (auto& v : row.x) v = static_cast<std::int8_t>(random.byte());
   row.x[300] = 127;
   const long_row x = read(row);
   static bool visible[longest + 10];
@@ -497,11 +502,8 @@ constexpr requantizer_inputs make_requantizer_inputs() noexcept {
                                 -256};
   std::size_t i = 0;
   for (const std::int32_t v : fixed) in.accumulators[i++] = v;
-  std::uint32_t state = 5;
-  for (; i < 40; ++i) {
-    state = state * 1664525u + 1013904223u;
-    in.accumulators[i] = static_cast<std::int32_t>(state) >> (i % 9);
-  }
+  case_random random{5};
+  for (; i < 40; ++i) in.accumulators[i] = static_cast<std::int32_t>(random.word()) >> (i % 9);
   return in;
 }
 
@@ -557,11 +559,8 @@ struct layer_norm_case {
 
 constexpr layer_norm_case make_layer_norm_case() noexcept {
   layer_norm_case c{};
-  std::uint32_t state = 11;
-  const auto next = [&state]() noexcept {
-    state = state * 1664525u + 1013904223u;
-    return static_cast<std::int32_t>(state >> 24) - 128;
-  };
+  case_random random{11};
+  const auto next = [&random]() noexcept { return random.byte(); };
   for (std::size_t r = 0; r < 3; ++r) {
     for (auto& v : c.x[r]) v = static_cast<std::int8_t>(next() >> r);
   }
@@ -754,11 +753,8 @@ struct group_case {
 };
 constexpr group_case make_group_case(std::uint32_t seed) noexcept {
   group_case c{};
-  std::uint32_t state = seed;
-  const auto next = [&state]() noexcept {
-    state = state * 1664525u + 1013904223u;
-    return static_cast<std::int8_t>(static_cast<std::int32_t>(state >> 24) - 128);
-  };
+  case_random random{seed};
+  const auto next = [&random]() noexcept { return static_cast<std::int8_t>(random.byte()); };
   for (auto& v : c.q[0]) v = next();
   for (auto& row : c.k) {
     for (auto& v : row) v = next();
@@ -932,10 +928,9 @@ struct first_largest_case {
 };
 constexpr first_largest_case make_first_largest_case(std::uint32_t seed, int spread) noexcept {
   first_largest_case c{};
-  std::uint32_t state = seed;
+  case_random random{seed};
   for (auto& v : c.x) {
-    state = state * 1664525u + 1013904223u;
-    v = static_cast<std::int8_t>(static_cast<int>((state >> 24) % static_cast<std::uint32_t>(spread)) - 128);
+    v = static_cast<std::int8_t>(static_cast<int>((random.word() >> 24) % static_cast<std::uint32_t>(spread)) - 128);
   }
   return c;
 }
@@ -1049,9 +1044,9 @@ constexpr requantize_sums make_requantize_sums() noexcept {
   const std::int32_t edges[] = {-2147483647 - 1, 2147483647, 0, 1,  -1, 1 << 20, -(1 << 20),
                                 3 << 19,         -(3 << 19), 2, -2, 6,  -6};
   for (std::size_t j = 0; j < 13; ++j) s.values[j] = edges[j];
-  std::uint32_t state = 0x2545F491u;
+  case_random random{0x2545F491u};
   for (std::size_t j = 13; j < 37; ++j) {
-    state = state * 1664525u + 1013904223u;
+    const std::uint32_t state = random.word();
     // Magnitudes from 2^0 to 2^30: the top bit and random bits below it.
     const auto magnitude = static_cast<std::int32_t>((state >> 8) & ((1u << (j % 31)) - 1u)) | (1 << (j % 31));
     s.values[j] = (state & 1u) != 0 ? -magnitude : magnitude;
@@ -1101,11 +1096,8 @@ struct rotation_case {
 };
 constexpr rotation_case make_rotation_case(std::uint32_t seed) noexcept {
   rotation_case c{};
-  std::uint32_t state = seed;
-  const auto next = [&state] {
-    state = state * 1664525u + 1013904223u;
-    return state >> 8;
-  };
+  case_random random{seed};
+  const auto next = [&random] { return random.word() >> 8; };
   for (auto& v : c.row) v = static_cast<std::int8_t>(static_cast<int>(next() % 256) - 128);
   c.row[0] = -128;
   c.row[1] = 127;

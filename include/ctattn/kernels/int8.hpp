@@ -251,7 +251,7 @@ constexpr void int8_dot_rows(const std::int8_t (&a)[RA][CA], std::size_t a_row, 
   if constexpr (!std::is_void_v<int8_ops>) {
     if constexpr (int8_simd::fixed_dot_rows_fit<int8_ops, KMax>) {
       if (k == KMax) {
-        int8_simd::fixed_dot_rows<int8_ops, KMax>(row, a_zero, rows, CB, b_zero, n, out);
+        int8_simd::fixed_group_dot_rows<int8_ops, KMax, 1>(row, a_zero, rows, CB, b_zero, n, out, 0);
         return;
       }
     }
@@ -718,6 +718,44 @@ struct rounded_softmax {
     const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
     return static_cast<std::int8_t>(v > 127 ? 127 : v);
   }
+
+  /// The longest rows `short_row` takes: a sum of at most 1,023 terms of 2^20 or less stays below 2^30.
+  static constexpr std::size_t short_row_limit = 1023;
+  /// At run time, the weights of the n entries at x (1 <= n <= `short_row_limit`, every one visible) into w:
+  /// `int8_softmax_row_portable`'s bits in loops without the visibility test, on 32-bit sums, each weight's
+  /// quotient settled by its remainder.
+  // Rationale: a decoding step's rows (40 of about 12 keys a token in the stories260K-shaped model); in the portable
+  // loops on a M7 (GCC 12 -Os) an entry took 45 instructions, the visibility test in each of the three loops, the
+  // sum in two words and the guess checked with a 64-bit product. The guess q = (n r) >> 40 is the quotient or one
+  // less, so q d <= n < 2^31: the remainder n - q d (one `mls`) is exact in 32 bits, and the quotient is q + 1 where
+  // it reaches d.
+  // Rationale: GCC 12 at -O3 with AVX2 vectorizes the weights' loop 16 at a time and, inlined into an attention
+  // whose rows hold 7 keys, reports that version's store as overflowing (-Wstringop-overflow) though n <= 7 there
+  // never reaches it; the warning is off for this function.
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wstringop-overflow"
+#endif
+  static void short_row(const std::int8_t* x, std::int8_t* w, std::size_t n, const std::int32_t* table) noexcept {
+    std::int32_t most = -128;
+    for (std::size_t j = 0; j < n; ++j) most = x[j] > most ? x[j] : most;
+    // Rationale: the largest entry's table position, so that each term is one load at a negative index.
+    const std::int32_t* const at_largest = table + most;
+    std::uint32_t sum = 0;
+    for (std::size_t j = 0; j < n; ++j) sum += static_cast<std::uint32_t>(at_largest[-x[j]]);
+    const row_constants r = row(static_cast<sum_type>(sum));
+    const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
+    const auto divisor = static_cast<std::uint32_t>(r.divisor);
+    for (std::size_t j = 0; j < n; ++j) {
+      const std::uint32_t numerator = (static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum;
+      auto quotient = static_cast<std::uint32_t>((std::uint64_t{numerator} * reciprocal) >> 40);
+      quotient += numerator - quotient * divisor >= divisor ? 1u : 0u;
+      w[j] = saturate_int8(static_cast<std::int32_t>(quotient) - 128);
+    }
+  }
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
 };
 
 /// The per-row arithmetic of TFLite's int8 softmax (`ctattn::softmax_method::tflite`, its reference kernel's and
@@ -771,6 +809,13 @@ CTATTN_ALWAYS_INLINE constexpr void int8_softmax_row(const std::int8_t* x, std::
 template <typename Method>
 constexpr void int8_softmax_row_portable(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                                          const std::int32_t* table, const bool* visible) noexcept {
+  if constexpr (std::is_same_v<Method, rounded_softmax>) {
+    if (!std::is_constant_evaluated() && visible == nullptr && end > begin &&
+        end - begin <= rounded_softmax::short_row_limit) {
+      rounded_softmax::short_row(x + begin, w + begin, end - begin, table);
+      return;
+    }
+  }
   // Rationale: not j, which GCC's -Wshadow reports inside a lambda of a template against a user's global j.
   const auto takes_part = [visible](std::size_t entry) { return visible == nullptr || visible[entry]; };
   std::int32_t largest = -129;

@@ -147,47 +147,26 @@ void tiled_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t
 #pragma GCC diagnostic pop
 #endif
 
-/// Whether rows of K terms take `fixed_dot_rows` on Ops: a microcontroller backend's steps (at most 8 terms: the
-/// Cortex-M DSP's, Helium's) without a dot_rows kernel of its own, K whole steps, at most 4 of them (a's widened
-/// steps stay in registers).
+/// Whether rows of K terms take `fixed_group_dot_rows` (G = 1: one query's keys) on Ops: a microcontroller backend's
+/// steps (at most 8 terms: the Cortex-M DSP's, Helium's) without a dot_rows kernel of its own, K whole steps, at most
+/// 4 of them (a's widened steps stay in registers).
 // Rationale: the x86 backends' wide steps keep the tiling, whose passes share a's loads and total several rows'
 // vectors at once.
 template <typename Ops, std::size_t K>
 inline constexpr bool fixed_dot_rows_fit =
     !Ops::has_dot_rows && Ops::step <= 8 && K >= Ops::step && K % Ops::step == 0 && K / Ops::step <= 4;
 
-/// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < K, K a constant of a few steps: a's
-/// steps widened once for all n rows, each row's steps unrolled.
-// Rationale: the keys of one query in a decoding step with small heads (head_dim 8: two steps on the Cortex-M DSP):
-// the tiling widened a again for every pass and ran its loops on a run-time k, about 4 instructions a
-// multiply-accumulate on a M7 against under 2 here.
-template <typename Ops, std::size_t K>
-void fixed_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::size_t b_stride,
-                    std::int32_t b_zero, std::size_t n, std::int32_t* out) noexcept {
-  static_assert(fixed_dot_rows_fit<Ops, K>);
-  constexpr std::size_t steps = K / Ops::step;
-  const typename Ops::offset b_offset = Ops::make_offset(b_zero);
-  typename Ops::widened x[steps];
-  {
-    const typename Ops::offset a_offset = Ops::make_offset(a_zero);
-#pragma GCC unroll 4
-    for (std::size_t t = 0; t < steps; ++t) x[t] = Ops::widen(a + t * Ops::step, a_offset);
-  }
-  for (const std::int32_t* const end = out + n; out != end; ++out, b += b_stride) {
-    typename Ops::accumulator sum = Ops::zero();
-#pragma GCC unroll 4
-    for (std::size_t t = 0; t < steps; ++t) sum = Ops::multiply_add(sum, x[t], Ops::widen(b + t * Ops::step, b_offset));
-    *out = Ops::total(sum);
-  }
-}
-
-/// Whether G rows of K terms take `fixed_group_dot_rows` on Ops: K fits `fixed_dot_rows`, and the G rows' widened
-/// steps, at most 4, stay in registers beside a row of b's.
+/// Whether G rows of K terms take `fixed_group_dot_rows` on Ops: K fits (`fixed_dot_rows_fit`), and the G rows'
+/// widened steps, at most 4, stay in registers beside a row of b's.
 template <typename Ops, std::size_t K, std::size_t G>
 inline constexpr bool fixed_group_dot_rows_fit = fixed_dot_rows_fit<Ops, K> && G >= 1 && G * (K / Ops::step) <= 4;
 
-/// out[i out_stride + j] = sum_t (a[i K + t] - a_zero)(b[j b_stride + t] - b_zero) for i < G, j < n, t < K:
-/// `fixed_dot_rows` for G consecutive slices of a at once, each row of b loaded and widened once for all of them.
+/// out[i out_stride + j] = sum_t (a[i K + t] - a_zero)(b[j b_stride + t] - b_zero) for i < G, j < n, t < K, K a
+/// constant of a few steps: the G consecutive slices of a widened once for all n rows, each row of b loaded and
+/// widened once for all of them, its steps unrolled.
+// Rationale: the keys of one query in a decoding step with small heads (head_dim 8: two steps on the Cortex-M DSP):
+// the tiling widened a again for every pass and ran its loops on a run-time k, about 4 instructions a
+// multiply-accumulate on a M7 against under 2 here.
 // Rationale: the G query heads that share a key head in a decoding step with grouped-query attention (2 in the
 // stories260K-shaped model): a key's load and widening served one head a pass, half the key's instructions on
 // Helium (6 a head a key against 4).
