@@ -6063,9 +6063,10 @@ constexpr double cos(double x) noexcept { return detail::sin_cos<detail::trig_fu
 ///
 /// The product kernel (`product_requantized`, docs/kernels.md "The product kernels") widens up to 6 rows of x once
 /// and runs each channel of w against all of them (21 instructions per 24 multiply-accumulates), then requantizes
-/// each output in 5 instructions (`smmlar`, `qadd`, `ssat`). One row (a decoding step's) runs 4 channels a pass
-/// and requantizes them in the same assembly block (`row_pass_requantized`: 14 instructions an output with the
-/// multiplier's test, 6 for one multiplier of the whole tensor).
+/// each output in 5 instructions (`smmlar`, `qadd`, `ssat`). One row (a decoding step's) runs 4 channels a pass,
+/// 8 terms a step where w is word-aligned (38 instructions per 32 multiply-accumulates), and requantizes them in the
+/// same assembly block (`row_pass`: 14 instructions an output with the multiplier's test, 6 for one
+/// multiplier of the whole tensor).
 ///
 /// Built only where the compiler defines `__ARM_FEATURE_DSP` (-mcpu=cortex-m4, cortex-m7, cortex-m33, cortex-m55);
 /// kernels/int8.hpp selects it where no wider backend (Helium) is selected. Tested on the target by the firmware
@@ -6362,6 +6363,91 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   }
   static std::int32_t total(accumulator sum) noexcept { return sum; }
 
+  static constexpr bool has_weighted_rows = true;
+  /// The row widths and query counts `weighted_rows` takes: one query's weights over rows of 4 or 8 values (a
+  /// decoding step's head of a small model), whose sums stay in registers.
+  template <std::size_t D, std::size_t G>
+  static constexpr bool weighted_rows_take = G == 1 && (D == 4 || D == 8);
+  /// sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n (one query, G = 1): per row j,
+  /// each word of its values split into even and odd bytes (`sxtb16`) and multiplied by the weight in a 16-bit
+  /// half (`smlabb`, `smlatb`: a bottom or a top half times it, added); the zero point's term
+  /// v_zero sum_j (w[j] - w_zero) taken off once at the end (the same int32 sums, wrapping alike).
+  // Rationale: a decoding step's weighted values with heads of 8 (the stories260K-shaped model): per key 2 loads, 4
+  // extensions and 8 multiply-adds, about 18 instructions, against 35 for the portable loop on a M7 (GCC 12 -Os),
+  // which subtracts the zero point from each value.
+  template <std::size_t D, std::size_t G>
+  static void weighted_rows(const std::int8_t* w, std::size_t w_stride, std::int32_t w_zero, const std::int8_t* v,
+                            std::size_t v_stride, std::int32_t v_zero, std::size_t n, std::int32_t* sums,
+                            std::size_t sums_stride) noexcept {
+    static_assert(weighted_rows_take<D, G>);
+    static_cast<void>(w_stride);
+    static_cast<void>(sums_stride);
+    constexpr std::size_t words = D / 4;
+    // acc[q][k]: value 4 q + k of the row, k = 0 and 2 from the even bytes, 1 and 3 from the odd ones.
+    std::int32_t acc[words][4]{};
+    std::int32_t total = 0;
+    for (std::size_t j = 0; j < n; ++j, v += v_stride) {
+      const std::int32_t weight = std::int32_t{w[j]} - w_zero;
+      total += weight;
+#pragma GCC unroll 2
+      for (std::size_t q = 0; q < words; ++q) {
+        const std::uint32_t word = load_word(v + 4 * q);
+        const std::int32_t even = even_bytes(word);
+        const std::int32_t odd = odd_bytes(word);
+        acc[q][0] = __smlabb(weight, even, acc[q][0]);
+        acc[q][2] = __smlatb(even, weight, acc[q][2]);
+        acc[q][1] = __smlabb(weight, odd, acc[q][1]);
+        acc[q][3] = __smlatb(odd, weight, acc[q][3]);
+      }
+    }
+    const auto offset = static_cast<std::uint32_t>(v_zero) * static_cast<std::uint32_t>(total);
+#pragma GCC unroll 8
+    for (std::size_t c = 0; c < D; ++c) {
+      sums[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[c / 4][c % 4]) - offset);
+    }
+  }
+
+  static constexpr bool has_multiply = true;
+  /// Whether `multiply` takes the multiplier M: `takes_short_form`'s (normalized, a right shift of 1 to 22).
+  static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return takes_short_form(m); }
+  /// kernels/int8.hpp's `int8_multiply_rows` at run time over n elements, 4 a step: each operand's word split into
+  /// its even and odd bytes less the zero point (`sxtab16`), the 4 products taken by halves (`smulbb`, `smultt`:
+  /// |a - a_zero| |b - b_zero| <= 255^2) and requantized by `short_form`; the last n % 4 one by one.
+  // Rationale: the gated feed-forward's product of a decoding step (172 elements a layer in the stories260K-shaped
+  // model): about 10 instructions an element, against 16 for the portable loop on a M7 (GCC 12 -Os).
+  template <math::quantized_multiplier M>
+    requires(multiply_takes(M))
+  static void multiply(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
+                       std::int32_t out_zero, std::int8_t* out, std::size_t n) noexcept {
+    const auto a_offset = std::bit_cast<std::int32_t>(make_offset(a_zero));
+    const auto b_offset = std::bit_cast<std::int32_t>(make_offset(b_zero));
+    constexpr auto doubled = static_cast<std::int32_t>(static_cast<std::uint32_t>(M.multiplier) << 1);
+    constexpr int right = -M.shift;
+    const auto offset = static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * out_zero + 1) << (right - 1));
+    std::size_t i = 0;
+    for (; i + step <= n; i += step) {
+      const std::uint32_t wa = load_word(a + i);
+      const std::uint32_t wb = load_word(b + i);
+      const std::int32_t a_even = __sxtab16(a_offset, std::bit_cast<std::int32_t>(wa));
+      const std::int32_t b_even = __sxtab16(b_offset, std::bit_cast<std::int32_t>(wb));
+      const std::int32_t a_odd = odd_bytes_less(a_offset, wa);
+      const std::int32_t b_odd = odd_bytes_less(b_offset, wb);
+      // Rationale: the halves' products written out, which GCC 12 makes `smulbb` and `smultt` (its <arm_acle.h> has
+      // no intrinsic for them).
+      const auto bottom = [](std::int32_t x, std::int32_t y) {
+        return std::int32_t{static_cast<std::int16_t>(x)} * static_cast<std::int16_t>(y);
+      };
+      const auto top = [](std::int32_t x, std::int32_t y) { return (x >> 16) * (y >> 16); };
+      out[i] = short_form(bottom(a_even, b_even), doubled, offset, right);
+      out[i + 1] = short_form(bottom(a_odd, b_odd), doubled, offset, right);
+      out[i + 2] = short_form(top(a_even, b_even), doubled, offset, right);
+      out[i + 3] = short_form(top(a_odd, b_odd), doubled, offset, right);
+    }
+    for (; i < n; ++i) {
+      out[i] = short_form((std::int32_t{a[i]} - a_zero) * (std::int32_t{b[i]} - b_zero), doubled, offset, right);
+    }
+  }
+
   /// Rows of x and channels of w a fully-connected tile computes: each widened word of x serves `tile_channels`
   /// channels, each widened word of w `tile_rows` rows.
   // Rationale: 2 x 2 accumulators, two rows' widened words (4 registers) and one channel's (2) leave the pointers
@@ -6380,6 +6466,12 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     return halves;
   }
   static std::int32_t even_bytes(std::uint32_t word) noexcept { return __sxtb16(std::bit_cast<std::int32_t>(word)); }
+  /// `odd_bytes` with the halves of offset added (`sxtab16` with its rotation): bytes 1 and 3 less a zero point.
+  static std::int32_t odd_bytes_less(std::int32_t offset, std::uint32_t word) noexcept {
+    std::int32_t halves;
+    asm("sxtab16 %0, %1, %2, ror #8" : "=r"(halves) : "r"(offset), "r"(word));
+    return halves;
+  }
   static std::uint32_t load_word(const std::int8_t* p) noexcept {
     std::uint32_t word = 0;
     std::memcpy(&word, p, sizeof word);
@@ -6650,70 +6742,21 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   // Rationale: one row has no second row to share a widened word of w with, so each widened word of x (one `ldrd`)
   // serves 4 channels instead: per 4 terms, 1 `ldrd` and per channel 1 `ldr`, 2 extensions and 2 `smlad`, 21
   // instructions for 16 multiply-accumulates (1.31 each, against 1.5 and a channel's requantization per pass for
-  // a block of one row). 4 accumulators, 4 operands, 2 pointers and the count leave 2 of the 13 registers free.
+  // a block of one row); 8 terms a step, 1.19 (`row_pass`'s requantizing forms): 4 accumulators, 6 operands, a
+  // temporary, 2 pointers and the count, 14 registers (r0 to r12 and lr).
   static constexpr std::size_t row_channels = 4;
   /// Whether `widened_row` takes rows of K terms against channels WS bytes apart: its 4 channels are read at
   /// immediate offsets from one pointer, at most 4095 bytes.
   template <std::size_t K, std::size_t WS>
   static constexpr bool row_pass_fits = K >= step && (row_channels - 1) * WS <= 4095;
-
-  /// The raw sums of one widened row at xw (`widen_rows` with R = 1) against the 4 channels at w, WS bytes apart,
-  /// K terms, added to s.
-  // Rationale: in assembly for the reason `two_by_two` gives. The whole steps left over by the unrolled loop
-  // (K / 4 % 4) run before it, so that no step pays for a branch of its own.
+  /// Whether `row_pass` takes them 8 terms a step (its requantizing forms): whole steps, and channels a whole
+  /// number of words apart within `ldrd`'s reach (1020 bytes); w itself must be word-aligned, which `widened_row`
+  /// tests.
   template <std::size_t K, std::size_t WS>
-  CTATTN_ALWAYS_INLINE static void row_pass(const std::int32_t* xw, const std::int8_t* w,
-                                            std::int32_t (&s)[row_channels]) noexcept {
-    static_assert(row_pass_fits<K, WS>);
-    constexpr std::size_t steps = K / step;
-    constexpr std::size_t unroll = 4;
-    std::size_t loops = steps / unroll;
-    std::int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
-    std::int32_t w_even, w_odd, x_even, x_odd;
-#define CTATTN_DETAIL_ROW_STEP           \
-  "ldrd %[xe], %[xo], [%[x]], #8\n\t"    \
-  "ldr %[we], [%[w], #%c[o1]]\n\t"       \
-  "sxtb16 %[wo], %[we], ror #8\n\t"      \
-  "sxtb16 %[we], %[we]\n\t"              \
-  "smlad %[s1], %[xe], %[we], %[s1]\n\t" \
-  "smlad %[s1], %[xo], %[wo], %[s1]\n\t" \
-  "ldr %[we], [%[w], #%c[o2]]\n\t"       \
-  "sxtb16 %[wo], %[we], ror #8\n\t"      \
-  "sxtb16 %[we], %[we]\n\t"              \
-  "smlad %[s2], %[xe], %[we], %[s2]\n\t" \
-  "smlad %[s2], %[xo], %[wo], %[s2]\n\t" \
-  "ldr %[we], [%[w], #%c[o3]]\n\t"       \
-  "sxtb16 %[wo], %[we], ror #8\n\t"      \
-  "sxtb16 %[we], %[we]\n\t"              \
-  "smlad %[s3], %[xe], %[we], %[s3]\n\t" \
-  "smlad %[s3], %[xo], %[wo], %[s3]\n\t" \
-  "ldr %[we], [%[w]], #4\n\t"            \
-  "sxtb16 %[wo], %[we], ror #8\n\t"      \
-  "sxtb16 %[we], %[we]\n\t"              \
-  "smlad %[s0], %[xe], %[we], %[s0]\n\t" \
-  "smlad %[s0], %[xo], %[wo], %[s0]\n\t"
-    asm volatile(".rept %c[rest]\n\t" CTATTN_DETAIL_ROW_STEP
-                 ".endr\n\t"
-                 ".if %c[loops] > 0\n\t"
-                 "1:\n\t"
-                 ".rept %c[unroll]\n\t" CTATTN_DETAIL_ROW_STEP
-                 ".endr\n\t"
-                 "subs %[n], %[n], #1\n\t"
-                 "bne 1b\n\t"
-                 ".endif\n\t"
-                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w),
-                   [n] "+r"(loops), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
-                 : [o1] "n"(WS), [o2] "n"(2 * WS), [o3] "n"(3 * WS), [rest] "n"(steps % unroll),
-                   [loops] "n"(steps / unroll), [unroll] "n"(unroll)
-                 : "cc", "memory");
-    // CTATTN_DETAIL_ROW_STEP stays defined for row_pass_requantized, which undefines it.
-    s[0] = s0;
-    s[1] = s1;
-    s[2] = s2;
-    s[3] = s3;
-  }
+  static constexpr bool row_pass_wide_fits =
+      K >= step && K % step == 0 && WS % 4 == 0 && (row_channels - 1) * WS <= 1020;
 
-  /// What `row_pass_requantized` reads after its sums, one pass at a time: the output, and per channel the pass's
+  /// What `row_pass` reads after its sums, one pass at a time: the output, and per channel the pass's
   /// first multiplier and 2 zero + 1, or for one multiplier of the whole tensor its three constants.
   struct pass_requantization {
     const math::quantized_multiplier* multipliers = nullptr;
@@ -6729,26 +6772,81 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     return q.multiplier >= (1 << 30) && q.shift <= -1 && q.shift >= -22;
   }
 
-  /// `row_pass`, then the 4 outputs requantized in the same assembly block and stored at p.y: per channel, where
-  /// its multiplier takes the short form, 14 instructions (its test included), else its bit in the result is set
-  /// and its sum (start included) left in s for the general requantizer. PerChannel false: p's constants, which
-  /// the caller has found take the short form, serve every channel (6 instructions each).
-  // Rationale: in one block with the products so that the 7 registers the loop frees hold the requantization's
-  // operands; in C++ after `row_pass`, GCC 12 at -Os reloaded the epilogue's pointers and re-tested each
-  // multiplier around every int8 store (27 instructions an output of a decoding step). The right shift r is
-  // taken in two: by r - 1 (the value `rsbs` leaves from the test) and by 1 within `ssat`, floor(floor(v / 2^(r-1))
-  // / 2) being floor(v / 2^r); the rounding constant (2 zero + 1) 2^(r - 1) is `requantize_column`'s.
-  template <std::size_t K, std::size_t WS, bool PerChannel>
-  CTATTN_ALWAYS_INLINE static unsigned row_pass_requantized(const std::int32_t* xw, const std::int8_t* w,
-                                                            std::int32_t (&s)[row_channels],
-                                                            const pass_requantization& p) noexcept {
-    static_assert(row_pass_fits<K, WS> && K % step == 0);
+  /// What a pass of `row_pass` leaves: its 4 raw sums (start included), or its 4 outputs requantized with each
+  /// channel's multiplier or with one multiplier for the tensor.
+  enum class pass_output { sums, per_channel, per_tensor };
+
+  /// One widened row at xw (`widen_rows` with R = 1) against the 4 channels at w, WS bytes apart, K / 4 whole steps
+  /// of 4 terms, added to s. Output `sums` leaves the sums in s (one word of each channel's w a step, p unread);
+  /// the other two run 8 terms a step (two words of each channel's w by one `ldrd`: w word-aligned,
+  /// `row_pass_wide_fits`) and requantize the 4 outputs in the same assembly block, storing them at p.y: per
+  /// channel, where its multiplier takes the short form, 14 instructions (its test included), else its bit in the
+  /// result is set and its sum left in s for the general requantizer; per tensor, p's constants, which the caller
+  /// has found take the short form, serve every channel (6 instructions each).
+  // Rationale: in assembly for the reason `two_by_two` gives. The whole steps left over by the unrolled loop run
+  // before it, so that no step pays for a branch of its own. 8 terms a step: per channel one `ldrd` of w where
+  // two `ldr` took two, 38 instructions per 32 multiply-accumulates (1.19 each, against 1.31); the two widened words
+  // of x more take the 14th register (the M7's int8 decoding step of the tiny llama: 569,753 -> 546,426
+  // instructions). The requantization is in the same block so that the 7 registers the loop frees hold its
+  // operands; in C++ after the sums, GCC 12 at -Os reloaded the epilogue's pointers and re-tested each multiplier
+  // around every int8 store (27 instructions an output of a decoding step). The right shift r is taken in two: by
+  // r - 1 (the value `rsbs` leaves from the test) and by 1 within `ssat`, floor(floor(v / 2^(r-1)) / 2) being
+  // floor(v / 2^r); the rounding constant (2 zero + 1) 2^(r - 1) is `requantize_column`'s. The counts and offsets
+  // are assembler expressions of K / 4 and WS, within the 30 operands GCC allows.
+  template <std::size_t K, std::size_t WS, pass_output Output>
+  CTATTN_ALWAYS_INLINE static unsigned row_pass(const std::int32_t* xw, const std::int8_t* w,
+                                                std::int32_t (&s)[row_channels],
+                                                const pass_requantization& p) noexcept {
+    static_assert(Output == pass_output::sums ? row_pass_fits<K, WS> : row_pass_wide_fits<K, WS>);
     static_assert(sizeof(math::quantized_multiplier) == 8 && offsetof(math::quantized_multiplier, shift) == 4);
     constexpr std::size_t steps = K / step;
-    constexpr std::size_t unroll = 4;  // the ".rept 4" of the loop below
-    std::size_t loops = steps / unroll;
+    std::size_t loops = steps / 4;  // 4 steps a round: ".rept 2" wide, ".rept 4" narrow
     std::int32_t s0 = s[0], s1 = s[1], s2 = s[2], s3 = s[3];
     std::int32_t w_even, w_odd, x_even, x_odd;
+// 4 terms of the 4 channels, one word of each channel's w: 1 + 4 x 5 instructions for 16 multiply-accumulates.
+#define CTATTN_DETAIL_ROW_STEP           \
+  "ldrd %[xe], %[xo], [%[x]], #8\n\t"    \
+  "ldr %[we], [%[w], #%c[o1]]\n\t"       \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s1], %[xe], %[we], %[s1]\n\t" \
+  "smlad %[s1], %[xo], %[wo], %[s1]\n\t" \
+  "ldr %[we], [%[w], #(2 * %c[o1])]\n\t" \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s2], %[xe], %[we], %[s2]\n\t" \
+  "smlad %[s2], %[xo], %[wo], %[s2]\n\t" \
+  "ldr %[we], [%[w], #(3 * %c[o1])]\n\t" \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s3], %[xe], %[we], %[s3]\n\t" \
+  "smlad %[s3], %[xo], %[wo], %[s3]\n\t" \
+  "ldr %[we], [%[w]], #4\n\t"            \
+  "sxtb16 %[wo], %[we], ror #8\n\t"      \
+  "sxtb16 %[we], %[we]\n\t"              \
+  "smlad %[s0], %[xe], %[we], %[s0]\n\t" \
+  "smlad %[s0], %[xo], %[wo], %[s0]\n\t"
+// 8 terms of one channel: its two words of w (one `ldrd` at Address) against the two widened words of x.
+#define CTATTN_DETAIL_WIDE_CHANNEL(S, ADDRESS) \
+  "ldrd %[we], %[wo], " ADDRESS                \
+  "\n\t"                                       \
+  "sxtb16 %[t], %[we], ror #8\n\t"             \
+  "sxtb16 %[we], %[we]\n\t"                    \
+  "smlad %[" S "], %[xe], %[we], %[" S         \
+  "]\n\t"                                      \
+  "smlad %[" S "], %[xo], %[t], %[" S          \
+  "]\n\t"                                      \
+  "sxtb16 %[t], %[wo], ror #8\n\t"             \
+  "sxtb16 %[wo], %[wo]\n\t"                    \
+  "smlad %[" S "], %[xe2], %[wo], %[" S        \
+  "]\n\t"                                      \
+  "smlad %[" S "], %[xo2], %[t], %[" S "]\n\t"
+// 8 terms of the 4 channels: 2 + 4 x 9 instructions for 32 multiply-accumulates.
+#define CTATTN_DETAIL_WIDE_STEP                                                             \
+  "ldrd %[xe], %[xo], [%[x]], #8\n\t"                                                       \
+  "ldrd %[xe2], %[xo2], [%[x]], #8\n\t" CTATTN_DETAIL_WIDE_CHANNEL("s1", "[%[w], #%c[o1]]") \
+      CTATTN_DETAIL_WIDE_CHANNEL("s2", "[%[w], #(2 * %c[o1])]")                             \
+          CTATTN_DETAIL_WIDE_CHANNEL("s3", "[%[w], #(3 * %c[o1])]") CTATTN_DETAIL_WIDE_CHANNEL("s0", "[%[w]], #8")
 // Per channel: x walks the multipliers, w is y, n is 2 zero + 1, xo collects the channels left to C++.
 #define CTATTN_DETAIL_CHANNEL_OUT(S, J)    \
   "ldrd %[we], %[wo], [%[x]], #8\n\t"      \
@@ -6786,47 +6884,65 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   "ssat %[" S "], #8, %[" S               \
   "], asr #1\n\t"                         \
   "strb %[" S "], [%[w], #" #J "]\n\t"
-    asm volatile(".rept %c[rest]\n\t" CTATTN_DETAIL_ROW_STEP
-                 ".endr\n\t"
-                 ".if %c[loops] > 0\n\t"
-                 "1:\n\t"
-                 ".rept 4\n\t" CTATTN_DETAIL_ROW_STEP
-                 ".endr\n\t"
-                 "subs %[n], %[n], #1\n\t"
-                 "bne 1b\n\t"
-                 ".endif\n\t"
-                 "movs %[xo], #0\n\t"
-                 "ldr %[w], %[y]\n\t"
-                 ".if %c[per_channel]\n\t"
-                 "ldr %[x], %[q]\n\t"
-                 "ldr %[n], %[k]\n\t" CTATTN_DETAIL_CHANNEL_OUT("s0", 0) CTATTN_DETAIL_CHANNEL_OUT("s1", 1)
-                     CTATTN_DETAIL_CHANNEL_OUT("s2", 2) CTATTN_DETAIL_CHANNEL_OUT("s3", 3)
-                 "b 6f\n\t"
-                 "40:\n\torr %[xo], %[xo], #1\n\tb 50b\n\t"
-                 "41:\n\torr %[xo], %[xo], #2\n\tb 51b\n\t"
-                 "42:\n\torr %[xo], %[xo], #4\n\tb 52b\n\t"
-                 "43:\n\torr %[xo], %[xo], #8\n\tb 53b\n\t"
-                 "6:\n\t"
-                 ".else\n\t"
-                 "ldr %[x], %[d]\n\t"
-                 "ldr %[n], %[offset]\n\t"
-                 "ldr %[xe], %[less]\n\t" CTATTN_DETAIL_TENSOR_OUT("s0", 0) CTATTN_DETAIL_TENSOR_OUT("s1", 1)
-                     CTATTN_DETAIL_TENSOR_OUT("s2", 2) CTATTN_DETAIL_TENSOR_OUT("s3", 3)
-                 ".endif\n\t"
-                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w),
-                   [n] "+r"(loops), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
-                 : [o1] "n"(WS), [o2] "n"(2 * WS), [o3] "n"(3 * WS), [rest] "n"(steps % unroll),
-                   [loops] "n"(steps / unroll), [per_channel] "n"(PerChannel ? 1 : 0), [q] "m"(p.multipliers),
-                   [y] "m"(p.y), [k] "m"(p.odd_zero), [d] "m"(p.doubled), [offset] "m"(p.offset), [less] "m"(p.less)
-                 : "cc", "memory");
+// The rounds of the loop, 4 steps of 4 terms each (Body), after the steps left over.
+#define CTATTN_DETAIL_ROUNDS(BODY) \
+  ".if %c[steps] / 4 > 0\n\t"      \
+  "1:\n\t" BODY                    \
+  "subs %[n], %[n], #1\n\t"        \
+  "bne 1b\n\t"                     \
+  ".endif\n\t"
+    if constexpr (Output == pass_output::sums) {
+      // Rationale: a statement of its own with the 11 registers it needs: in `widened_row`'s other loop, the
+      // 14 of the requantizing form had GCC 12 report impossible constraints.
+      asm volatile(".rept %c[steps] %% 4\n\t" CTATTN_DETAIL_ROW_STEP
+                   ".endr\n\t" CTATTN_DETAIL_ROUNDS(".rept 4\n\t" CTATTN_DETAIL_ROW_STEP ".endr\n\t")
+                   : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w),
+                     [n] "+r"(loops), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
+                   : [o1] "n"(WS), [steps] "n"(steps)
+                   : "cc", "memory");
+      static_cast<void>(p);
+    } else {
+      std::int32_t x_even2, x_odd2, t;
+      asm volatile(".rept %c[steps] %% 2\n\t" CTATTN_DETAIL_ROW_STEP
+                   ".endr\n\t"
+                   ".rept %c[steps] / 2 %% 2\n\t" CTATTN_DETAIL_WIDE_STEP ".endr\n\t" CTATTN_DETAIL_ROUNDS(
+                       ".rept 2\n\t" CTATTN_DETAIL_WIDE_STEP ".endr\n\t") "movs %[xo], #0\n\t"
+                   "ldr %[w], %[y]\n\t"
+                   ".if %c[per_channel]\n\t"
+                   "ldr %[x], %[q]\n\t"
+                   "ldr %[n], %[k]\n\t" CTATTN_DETAIL_CHANNEL_OUT("s0", 0) CTATTN_DETAIL_CHANNEL_OUT("s1", 1)
+                       CTATTN_DETAIL_CHANNEL_OUT("s2", 2) CTATTN_DETAIL_CHANNEL_OUT("s3", 3)
+                   "b 6f\n\t"
+                   "40:\n\torr %[xo], %[xo], #1\n\tb 50b\n\t"
+                   "41:\n\torr %[xo], %[xo], #2\n\tb 51b\n\t"
+                   "42:\n\torr %[xo], %[xo], #4\n\tb 52b\n\t"
+                   "43:\n\torr %[xo], %[xo], #8\n\tb 53b\n\t"
+                   "6:\n\t"
+                   ".else\n\t"
+                   "ldr %[x], %[d]\n\t"
+                   "ldr %[n], %[offset]\n\t"
+                   "ldr %[xe], %[less]\n\t" CTATTN_DETAIL_TENSOR_OUT("s0", 0) CTATTN_DETAIL_TENSOR_OUT("s1", 1)
+                       CTATTN_DETAIL_TENSOR_OUT("s2", 2) CTATTN_DETAIL_TENSOR_OUT("s3", 3)
+                   ".endif\n\t"
+                   : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w),
+                     [n] "+r"(loops), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd),
+                     [xe2] "=&r"(x_even2), [xo2] "=&r"(x_odd2), [t] "=&r"(t)
+                   : [o1] "n"(WS), [steps] "n"(steps),
+                     [per_channel] "n"(Output == pass_output::per_channel ? 1 : 0), [q] "m"(p.multipliers),
+                     [y] "m"(p.y), [k] "m"(p.odd_zero), [d] "m"(p.doubled), [offset] "m"(p.offset), [less] "m"(p.less)
+                   : "cc", "memory");
+    }
+#undef CTATTN_DETAIL_ROUNDS
 #undef CTATTN_DETAIL_TENSOR_OUT
 #undef CTATTN_DETAIL_CHANNEL_OUT
+#undef CTATTN_DETAIL_WIDE_STEP
+#undef CTATTN_DETAIL_WIDE_CHANNEL
 #undef CTATTN_DETAIL_ROW_STEP
     s[0] = s0;
     s[1] = s1;
     s[2] = s2;
     s[3] = s3;
-    return static_cast<unsigned>(x_odd);
+    return Output == pass_output::sums ? 0u : static_cast<unsigned>(x_odd);
   }
 
   /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
@@ -6839,6 +6955,16 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   // h - (h < 0) cannot wrap; adding 2^(e-1) + zero 2^e with `qadd` and shifting right by e rounds half away from
   // zero and adds the zero point in one go (the constant fits while e <= 22), and where `qadd` saturates the true
   // value is past 2^(31 - e) >= 512 in magnitude, which `ssat` clamps the same way.
+  /// One output of `requantize_column`'s 5-instruction form: sum requantized by a multiplier m that
+  /// `takes_short_form` (doubled: 2m read as a signed word), its right shift `right` and offset (2 zero + 1)
+  /// 2^(right - 1).
+  CTATTN_ALWAYS_INLINE static std::int8_t short_form(std::int32_t sum, std::int32_t doubled, std::int32_t offset,
+                                                     int right) noexcept {
+    const std::int32_t h = kernels::rounded_high_sum(sum, sum, doubled);
+    const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(h) - (static_cast<std::uint32_t>(h) >> 31));
+    return static_cast<std::int8_t>(kernels::signed_saturate<8>(__builtin_arm_qadd(t, offset) >> right));
+  }
+
   template <std::size_t R>
   CTATTN_ALWAYS_INLINE static void requantize_column(const std::int32_t (&sums)[block_rows],
                                                      const math::quantized_multiplier& q, std::int32_t zero,
@@ -6857,16 +6983,15 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
             kernels::signed_saturate<8>(__builtin_arm_qadd(kernels::rounded_high_sum(v, v, doubled), zero)));
       }
     } else if (q.shift >= -22) {
+      // Rationale: the rest of `takes_short_form`'s test is what the branches before have found; stated whole
+      // here (or first), GCC 12 at -Os tested again around the loops: the worked example in int8 on the M4F took
+      // 25,261 (25,144 first) instructions against 23,688.
       const int right = -q.shift;
       // (2 zero + 1) 2^(right - 1) = 2^(right - 1) + zero 2^right: one shift of a constant made once for the layer.
       const auto offset =
           static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * zero + 1) << static_cast<unsigned>(right - 1));
 #pragma GCC unroll 6
-      for (std::size_t r = 0; r < R; ++r) {
-        const std::int32_t h = kernels::rounded_high_sum(sums[r], sums[r], doubled);
-        const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(h) - (static_cast<std::uint32_t>(h) >> 31));
-        y[r * ys] = static_cast<std::int8_t>(kernels::signed_saturate<8>(__builtin_arm_qadd(t, offset) >> right));
-      }
+      for (std::size_t r = 0; r < R; ++r) y[r * ys] = short_form(sums[r], doubled, offset, right);
     } else {
       const kernels::output_requantizer requantize{q.multiplier, q.shift, zero};
 #pragma GCC unroll 6
@@ -6905,8 +7030,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     alignas(8) std::int32_t xw[(K + step - 1) / step * 2];
     widen_rows<K, XS, 1>(x, xw);
     constexpr std::size_t whole = N - N % row_channels;
-    if constexpr (K % step == 0) {
-      pass_requantization p{};
+    pass_requantization p{};  // read by no instruction of a `sums` pass
+    if constexpr (row_pass_wide_fits<K, WS>) {
       bool fused = true;
       if constexpr (Epilogue::per_channel) {
         p.odd_zero = 2 * e.zero + 1;
@@ -6919,6 +7044,9 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
         p.offset = static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * e.zero + 1)
                                              << static_cast<unsigned>(fused ? right - 1 : 0));
       }
+      // Rationale: `ldrd` faults on an address that is not word-aligned (ARMv7-M), and a qmatrix's int8 elements
+      // promise no alignment; a model's weights are aligned where what precedes them is, which is the usual case.
+      fused = fused && (reinterpret_cast<std::uintptr_t>(w) & 3u) == 0;
       if (fused) {
         for (std::size_t c = 0; c < whole; c += row_channels) {
           std::int32_t sums[row_channels];
@@ -6926,7 +7054,9 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
           for (std::size_t j = 0; j < row_channels; ++j) sums[j] = e.start(r0, c + j);
           p.multipliers = &e.multiplier(c);
           p.y = y + c;
-          const unsigned left = row_pass_requantized<K, WS, Epilogue::per_channel>(xw, w + c * WS, sums, p);
+          const unsigned left =
+              row_pass<K, WS, Epilogue::per_channel ? pass_output::per_channel : pass_output::per_tensor>(
+                  xw, w + c * WS, sums, p);
           if (left != 0) [[unlikely]] {
 #pragma GCC unroll 4
             for (std::size_t j = 0; j < row_channels; ++j) {
@@ -6948,7 +7078,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
 #pragma GCC unroll 4
       for (std::size_t j = 0; j < row_channels; ++j) sums[j] = e.start(r0, c + j);
       const std::int8_t* wc = w + c * WS;
-      row_pass<K, WS>(xw, wc, sums);
+      row_pass<K, WS, pass_output::sums>(xw, wc, sums, p);
       if constexpr (K % step != 0) {
         const std::int32_t x_even = xw[K / step * 2];
         const std::int32_t x_odd = xw[K / step * 2 + 1];
@@ -12130,19 +12260,25 @@ struct rounded_softmax {
   // instructions (30 to 14 on a M7), where the int64 form multiplies and compares 64-bit words throughout.
   static constexpr std::int8_t weight(const row_constants& r, std::int32_t entry) noexcept {
     if (!std::is_constant_evaluated() && r.sum < (std::uint64_t{1} << 30) && r.reciprocal < (std::uint64_t{1} << 32)) {
-      const std::uint32_t numerator = 512 * static_cast<std::uint32_t>(entry) + static_cast<std::uint32_t>(r.sum);
-      const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
-      const auto divisor = static_cast<std::uint32_t>(r.divisor);
-      auto quotient = static_cast<std::uint32_t>((std::uint64_t{numerator} * reciprocal) >> 40);
-      if (std::uint64_t{quotient + 1} * divisor <= numerator) ++quotient;
-      const std::int32_t v = static_cast<std::int32_t>(quotient) - 128;
-      return static_cast<std::int8_t>(v > 127 ? 127 : v);
+      return short_weight(512 * static_cast<std::uint32_t>(entry) + static_cast<std::uint32_t>(r.sum),
+                          static_cast<std::uint32_t>(r.reciprocal), static_cast<std::uint32_t>(r.divisor));
     }
     const std::uint64_t numerator = 512 * static_cast<std::uint64_t>(entry) + r.sum;
     std::uint64_t quotient = (numerator * r.reciprocal) >> 40;
     if ((quotient + 1) * r.divisor <= numerator) ++quotient;
     const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
     return static_cast<std::int8_t>(v > 127 ? 127 : v);
+  }
+
+  /// `weight`'s bits for a numerator n = 512 entry + sum below 2^31, its row's reciprocal r below 2^32 and divisor
+  /// d, on 32-bit operands: the guess (n r) >> 40, settled by its remainder.
+  // Rationale: the guess q is the quotient or one less, so q d <= n < 2^31: the remainder n - q d (one `mls`) is
+  // exact in 32 bits, and the quotient is q + 1 where it reaches d; a 64-bit product of q + 1 and d took more.
+  CTATTN_ALWAYS_INLINE static constexpr std::int8_t short_weight(std::uint32_t numerator, std::uint32_t reciprocal,
+                                                                 std::uint32_t divisor) noexcept {
+    auto quotient = static_cast<std::uint32_t>((std::uint64_t{numerator} * reciprocal) >> 40);
+    quotient += numerator - quotient * divisor >= divisor ? 1u : 0u;
+    return saturate_int8(static_cast<std::int32_t>(quotient) - 128);
   }
 
   /// The longest rows `short_row` takes: a sum of at most 1,023 terms of 2^20 or less stays below 2^30.
@@ -12152,9 +12288,7 @@ struct rounded_softmax {
   /// quotient settled by its remainder.
   // Rationale: a decoding step's rows (40 of about 12 keys a token in the stories260K-shaped model); in the portable
   // loops on a M7 (GCC 12 -Os) an entry took 45 instructions, the visibility test in each of the three loops, the
-  // sum in two words and the guess checked with a 64-bit product. The guess q = (n r) >> 40 is the quotient or one
-  // less, so q d <= n < 2^31: the remainder n - q d (one `mls`) is exact in 32 bits, and the quotient is q + 1 where
-  // it reaches d.
+  // sum in two words and the guess checked with a 64-bit product (`short_weight` now).
   // Rationale: GCC 12 at -O3 with AVX2 vectorizes the weights' loop 16 at a time and, inlined into an attention
   // whose rows hold 7 keys, reports that version's store as overflowing (-Wstringop-overflow) though n <= 7 there
   // never reaches it; the warning is off for this function.
@@ -12173,10 +12307,7 @@ struct rounded_softmax {
     const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
     const auto divisor = static_cast<std::uint32_t>(r.divisor);
     for (std::size_t j = 0; j < n; ++j) {
-      const std::uint32_t numerator = (static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum;
-      auto quotient = static_cast<std::uint32_t>((std::uint64_t{numerator} * reciprocal) >> 40);
-      quotient += numerator - quotient * divisor >= divisor ? 1u : 0u;
-      w[j] = saturate_int8(static_cast<std::int32_t>(quotient) - 128);
+      w[j] = short_weight((static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum, reciprocal, divisor);
     }
   }
 #if defined(__GNUC__) && !defined(__clang__)

@@ -145,9 +145,11 @@ constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t 
   f.w[0][0] = 127;
   if constexpr (N > 1) f.w[1][0] = 1;
   for (std::size_t c = 0; c < N; ++c) {
-    // Mostly small biases; every fourth one large enough to saturate the output, with alternating signs, the
+    // Mostly small biases; every sixth one large enough to saturate the output, with alternating signs, the
     // negative ones near the int32 limit.
-    f.bias[c] = c % 2 == 1 ? next() : (c % 4 == 2 ? (c % 8 == 2 ? 900000000 : -2000000000) : next() * 301);
+    // Rationale: channels 4, 10, 16, ..., not a fixed place in the DSP kernel's passes of 4 channels: saturated
+    // outputs hide a wrong sum, and the third channel of every pass (c % 4 == 2, as before) went unchecked.
+    f.bias[c] = c % 2 == 1 ? next() : (c % 6 == 4 ? (c % 12 == 4 ? 900000000 : -2000000000) : next() * 301);
     std::int32_t sum = 0;
     for (std::size_t t = 0; t < K; ++t) sum += f.w[c][t];
     f.folded_bias[c] =
@@ -290,15 +292,50 @@ std::size_t large_int4_fully_connected_mismatches(Read read) noexcept {
   return int4_fully_connected_mismatches<9, 37, 70>(read, 46) + int4_fully_connected_mismatches<2, 192, 65>(read, 47);
 }
 
-// One row, as a decoding step's products have: inputs a whole number of steps of 4 (none of the 4-step loop's
-// rounds and 1 to 3 steps before it; 1 round; 1 round and 1 step; 4 rounds), channels in passes of 4 with 0 to 3
-// left, each pass mixing multipliers the short requantization takes with ones it leaves to the general one
-// (fc_multipliers and {2^30, -1} in turn), and one multiplier for every channel, each of fc_multipliers.
+// The weights of a one-row case one byte past a word boundary: the DSP kernel's pass that loads two words of w at
+// once (`ldrd`) needs them word-aligned, and takes its one-word pass otherwise.
+template <std::size_t K, std::size_t N>
+struct alignas(4) offset_weights {
+  std::int8_t pad{};
+  std::int8_t w[N][K]{};
+};
+
+// Outputs of int8_fully_connected on one row whose weights are not word-aligned that differ from the formula.
+template <std::size_t K, std::size_t N, typename Read>
+constexpr std::size_t unaligned_one_row_mismatches(Read read, std::uint32_t seed) noexcept {
+  std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
+  constexpr std::int32_t z_in = -3;
+  constexpr std::int32_t z_out = 7;
+  const fully_connected_case<1, K, N> f = read(make_fully_connected_case<1, K, N>(seed, z_in));
+  offset_weights<K, N> o{};
+  for (std::size_t c = 0; c < N; ++c) {
+    for (std::size_t t = 0; t < K; ++t) o.w[c][t] = f.w[c][t];
+  }
+  o = read(o);
+  std::int8_t y[1][N]{};
+  ctattn::detail::kernels::int8_fully_connected(f.x, o.w, f.folded_bias, f.multipliers, z_out, y);
+  for (std::size_t c = 0; c < N; ++c) {
+    std::int32_t sum = f.bias[c];
+    for (std::size_t t = 0; t < K; ++t) sum += (std::int32_t{f.x[0][t]} - z_in) * f.w[c][t];
+    bad += y[0][c] == ctattn::detail::kernels::requantize(sum, f.multipliers[c], z_out) ? 0u : 1u;
+  }
+  return bad;
+}
+
+// One row, as a decoding step's products have: inputs a whole number of steps of 4, run by the DSP kernel in
+// passes of 8 terms with one step of 4 before them where the count is odd (K = 8: one pass before the loop, none in
+// it; 12: a step and a pass; 16: one round of the loop; 20: a step and a round; 28: a step, a pass and a round; 64:
+// 4 rounds), channels in passes of 4 with 0 to 3 left, each pass mixing multipliers the short requantization takes
+// with ones it leaves to the general one (fc_multipliers and {2^30, -1} in turn), one multiplier for every channel,
+// each of fc_multipliers, and weights that are not word-aligned.
 template <typename Read>
 constexpr std::size_t one_row_product_mismatches(Read read) noexcept {
-  return fully_connected_mismatches<1, 8, 5>(read, 51) + fully_connected_mismatches<1, 16, 9>(read, 52) +
-         fully_connected_mismatches<1, 20, 6>(read, 53) + fully_connected_mismatches<1, 64, 12>(read, 54) +
-         per_tensor_mismatches<1, 16, 7>(read, 55) + per_tensor_mismatches<1, 64, 8>(read, 56);
+  return fully_connected_mismatches<1, 8, 5>(read, 51) + fully_connected_mismatches<1, 12, 4>(read, 57) +
+         fully_connected_mismatches<1, 16, 9>(read, 52) + fully_connected_mismatches<1, 20, 6>(read, 53) +
+         fully_connected_mismatches<1, 28, 7>(read, 58) + fully_connected_mismatches<1, 64, 12>(read, 54) +
+         per_tensor_mismatches<1, 16, 7>(read, 55) + per_tensor_mismatches<1, 28, 8>(read, 59) +
+         per_tensor_mismatches<1, 64, 8>(read, 56) + unaligned_one_row_mismatches<28, 9>(read, 60) +
+         unaligned_one_row_mismatches<64, 4>(read, 61);
 }
 
 // Shapes too large to evaluate in a static_assert, run-time only: the packed kernel's tiles of rows (8 on AVX-512)
@@ -744,7 +781,8 @@ constexpr std::size_t arithmetic_mismatches(Read read) noexcept {
 
 // The scores of G query heads sharing one key head (kernels::int8_group_dot_rows: one pass over the keys on Helium
 // and the Cortex-M DSP, int8_dot_rows per head elsewhere) and their weights times the shared rows of values (the
-// backend's `weighted_rows`, where it has one for D and G: Helium's), each sum against a plain loop: heads of 8 and
+// backend's `weighted_rows`, where it has one for D and G: Helium's, the DSP's for one query), each sum against a
+// plain loop: heads of 8 and
 // 16 terms, groups of 1, 2 and 4, 0 to 13 keys from a row past the first, zero points at both ends.
 struct group_case {
   std::int8_t q[1][80]{};
@@ -985,7 +1023,8 @@ constexpr std::size_t add_mismatches(Read read) noexcept {
   return bad;
 }
 
-// Int8 MUL (int8_multiply_rows: 4 lanes on Helium, the requantizers elsewhere) against TFLite's steps written with
+// Int8 MUL (int8_multiply_rows: 4 lanes on Helium, 4 elements a step on the DSP, the requantizers elsewhere) against
+// TFLite's steps written with
 // math::multiply_by_quantized_multiplier and saturation, over the ADD cases' 3 x 7 and 9 x 5 operands (elements in
 // steps of 4 and tails of 1), with shifts from 15 (the largest Helium's form takes, products of 255^2 among them) and
 // 16 (past it) to -31,
@@ -1028,6 +1067,11 @@ constexpr std::size_t multiply_mismatches(Read read) noexcept {
   // at each rounding shift, where rounding half up and half away from zero differ for negative values.
   bad += multiply_case_mismatches<m{1073741824, 0}>(small.a, small.b, 3, -4, 0);
   bad += multiply_case_mismatches<m{1073741824, -1}>(large.a, large.b, 0, 1, -5);
+  // Tails of 2 and 3 past the DSP's steps of 4 (14 and 11 elements).
+  const auto fourteen = read(make_add_operands<2, 7>(35));
+  const auto eleven = read(make_add_operands<1, 11>(36));
+  bad += multiply_case_mismatches<m{1288490189, -7}>(fourteen.a, fourteen.b, -128, 127, 4);
+  bad += multiply_case_mismatches<m{1073741824, -1}>(eleven.a, eleven.b, 5, -3, -2);
   return bad;
 }
 

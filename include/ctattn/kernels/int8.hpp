@@ -704,19 +704,25 @@ struct rounded_softmax {
   // instructions (30 to 14 on a M7), where the int64 form multiplies and compares 64-bit words throughout.
   static constexpr std::int8_t weight(const row_constants& r, std::int32_t entry) noexcept {
     if (!std::is_constant_evaluated() && r.sum < (std::uint64_t{1} << 30) && r.reciprocal < (std::uint64_t{1} << 32)) {
-      const std::uint32_t numerator = 512 * static_cast<std::uint32_t>(entry) + static_cast<std::uint32_t>(r.sum);
-      const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
-      const auto divisor = static_cast<std::uint32_t>(r.divisor);
-      auto quotient = static_cast<std::uint32_t>((std::uint64_t{numerator} * reciprocal) >> 40);
-      if (std::uint64_t{quotient + 1} * divisor <= numerator) ++quotient;
-      const std::int32_t v = static_cast<std::int32_t>(quotient) - 128;
-      return static_cast<std::int8_t>(v > 127 ? 127 : v);
+      return short_weight(512 * static_cast<std::uint32_t>(entry) + static_cast<std::uint32_t>(r.sum),
+                          static_cast<std::uint32_t>(r.reciprocal), static_cast<std::uint32_t>(r.divisor));
     }
     const std::uint64_t numerator = 512 * static_cast<std::uint64_t>(entry) + r.sum;
     std::uint64_t quotient = (numerator * r.reciprocal) >> 40;
     if ((quotient + 1) * r.divisor <= numerator) ++quotient;
     const std::int64_t v = static_cast<std::int64_t>(quotient) - 128;
     return static_cast<std::int8_t>(v > 127 ? 127 : v);
+  }
+
+  /// `weight`'s bits for a numerator n = 512 entry + sum below 2^31, its row's reciprocal r below 2^32 and divisor
+  /// d, on 32-bit operands: the guess (n r) >> 40, settled by its remainder.
+  // Rationale: the guess q is the quotient or one less, so q d <= n < 2^31: the remainder n - q d (one `mls`) is
+  // exact in 32 bits, and the quotient is q + 1 where it reaches d; a 64-bit product of q + 1 and d took more.
+  CTATTN_ALWAYS_INLINE static constexpr std::int8_t short_weight(std::uint32_t numerator, std::uint32_t reciprocal,
+                                                                 std::uint32_t divisor) noexcept {
+    auto quotient = static_cast<std::uint32_t>((std::uint64_t{numerator} * reciprocal) >> 40);
+    quotient += numerator - quotient * divisor >= divisor ? 1u : 0u;
+    return saturate_int8(static_cast<std::int32_t>(quotient) - 128);
   }
 
   /// The longest rows `short_row` takes: a sum of at most 1,023 terms of 2^20 or less stays below 2^30.
@@ -726,9 +732,7 @@ struct rounded_softmax {
   /// quotient settled by its remainder.
   // Rationale: a decoding step's rows (40 of about 12 keys a token in the stories260K-shaped model); in the portable
   // loops on a M7 (GCC 12 -Os) an entry took 45 instructions, the visibility test in each of the three loops, the
-  // sum in two words and the guess checked with a 64-bit product. The guess q = (n r) >> 40 is the quotient or one
-  // less, so q d <= n < 2^31: the remainder n - q d (one `mls`) is exact in 32 bits, and the quotient is q + 1 where
-  // it reaches d.
+  // sum in two words and the guess checked with a 64-bit product (`short_weight` now).
   // Rationale: GCC 12 at -O3 with AVX2 vectorizes the weights' loop 16 at a time and, inlined into an attention
   // whose rows hold 7 keys, reports that version's store as overflowing (-Wstringop-overflow) though n <= 7 there
   // never reaches it; the warning is off for this function.
@@ -747,10 +751,7 @@ struct rounded_softmax {
     const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
     const auto divisor = static_cast<std::uint32_t>(r.divisor);
     for (std::size_t j = 0; j < n; ++j) {
-      const std::uint32_t numerator = (static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum;
-      auto quotient = static_cast<std::uint32_t>((std::uint64_t{numerator} * reciprocal) >> 40);
-      quotient += numerator - quotient * divisor >= divisor ? 1u : 0u;
-      w[j] = saturate_int8(static_cast<std::int32_t>(quotient) - 128);
+      w[j] = short_weight((static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum, reciprocal, divisor);
     }
   }
 #if defined(__GNUC__) && !defined(__clang__)
