@@ -355,6 +355,10 @@ using fc4_6x32x32 = fc_workload<6, 32, 32, ctattn::quantization{0.35, -7}, 12, i
 using fc4_6x32x64 = fc_workload<6, 32, 64, ctattn::quantization{0.35, -7}, 13, int4>;
 using fc4_6x64x32 = fc_workload<6, 64, 32, ctattn::quantization{0.5, -7}, 14, int4>;
 using pv_6x6x8 = pv_workload<6, 6, 8, 313>;
+// A decoding step's products (one row) at the stories260K-shaped model's shapes (firmware/images/tiny_llama_int8.cpp):
+// d_model 64 into the gated feed-forward's 172 and back.
+using fc_1x64x172 = fc_workload<1, 64, 172, ctattn::quantization{0.5, -7}, 15>;
+using fc_1x172x64 = fc_workload<1, 172, 64, ctattn::quantization{0.35, -7}, 16>;
 // Rationale: the larger of the two softmax scales measured above, at which CMSIS-NN's softmax is faster.
 using softmax_6x6 = softmax_workload<ctattn::quantization{0.2, 3}, 707, 6, 6>;
 // TFLite's softmax on the inputs above, their scales as float32 (a .tflite file's).
@@ -388,8 +392,8 @@ using ctattn_benchmark::measure_cmsis_nn;
 // CMSIS-NN's side.
 
 #if CTATTN_BENCHMARK_CMSIS_NN
-// Rationale: sized for the widest layer here (64 output channels); the image checks CMSIS-NN's own figure.
-alignas(8) std::int32_t cmsis_nn_buffer[64];
+// Rationale: sized for the widest layer here (172 output channels); the image checks CMSIS-NN's own figure.
+alignas(8) std::int32_t cmsis_nn_buffer[172];
 
 /// The scratch CMSIS-NN asks for a weight matrix of `rows` rows (the kernel sums on Helium, none elsewhere);
 /// null when it asks for none.
@@ -645,6 +649,8 @@ int main() {
   pass = bench_fc<fc_6x32x64>("fc_6x32x64").pass && pass;
   pass = bench_fc<fc_6x64x32>("fc_6x64x32").pass && pass;
   pass = bench_fc<fc_6x32x10>("fc_6x32x10").pass && pass;
+  pass = bench_fc<fc_1x64x172>("fc_1x64x172").pass && pass;
+  pass = bench_fc<fc_1x172x64>("fc_1x172x64").pass && pass;
   pass = bench_matmul<qk_6x8x6>("qk_6x8x6").pass && pass;
   pass = bench_fc<fc4_16x32x64>("fc4_16x32x64").pass && pass;
   pass = bench_fc<fc4_6x32x32>("fc4_6x32x32").pass && pass;
