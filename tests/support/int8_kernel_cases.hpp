@@ -782,8 +782,8 @@ constexpr std::size_t arithmetic_mismatches(Read read) noexcept {
 // The scores of G query heads sharing one key head (kernels::int8_group_dot_rows: one pass over the keys on Helium
 // and the Cortex-M DSP, int8_dot_rows per head elsewhere) and their weights times the shared rows of values (the
 // backend's `weighted_rows`, where it has one for D and G: Helium's, the DSP's for one query), each sum against a
-// plain loop: heads of 8 and
-// 16 terms, groups of 1, 2 and 4, 0 to 13 keys from a row past the first, zero points at both ends.
+// plain loop: heads of 8 and 16 terms, groups of 1, 2 and 4, 0 to 13 keys from a row past the first, zero points at
+// both ends.
 struct group_case {
   std::int8_t q[1][80]{};
   std::int8_t k[16][40]{};
@@ -1024,12 +1024,11 @@ constexpr std::size_t add_mismatches(Read read) noexcept {
 }
 
 // Int8 MUL (int8_multiply_rows: 4 lanes on Helium, 4 elements a step on the DSP, the requantizers elsewhere) against
-// TFLite's steps written with
-// math::multiply_by_quantized_multiplier and saturation, over the ADD cases' 3 x 7 and 9 x 5 operands (elements in
-// steps of 4 and tails of 1), with shifts from 15 (the largest Helium's form takes, products of 255^2 among them) and
-// 16 (past it) to -31,
-// multipliers below and at 2^30 and the largest, zero points at their extremes (products of 255^2), outputs that
-// saturate, and ties at every rounding shift.
+// TFLite's steps written with math::multiply_by_quantized_multiplier and saturation, over the ADD cases' 3 x 7 and
+// 9 x 5 operands (elements in steps of 4 and tails of 1, and 2 x 7 and 1 x 11 for tails of 2 and 3), with shifts from
+// 15 (the largest Helium's form takes, products of 255^2 among them) and 16 (past it) to -31, multipliers below and
+// at 2^30 and the largest, zero points at their extremes (products of 255^2), outputs that saturate, and ties at
+// every rounding shift.
 template <ctattn::math::quantized_multiplier M, std::size_t R, std::size_t C>
 constexpr std::uint32_t multiply_case_mismatches(const std::int8_t (&a)[R][C], const std::int8_t (&b)[R][C],
                                                  std::int32_t a_zero, std::int32_t b_zero,

@@ -93,17 +93,17 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   static std::int32_t total(accumulator sum) noexcept { return sum; }
 
   static constexpr bool has_weighted_rows = true;
-  /// The row widths and query counts `weighted_rows` takes: one query's weights over rows of 4 or 8 values (a
-  /// decoding step's head of a small model), whose sums stay in registers.
+  /// The row widths and query counts `weighted_rows` takes: one query's weights over rows of 8 values (a decoding
+  /// step's head of a small model; the kernel cases check that width).
   template <std::size_t D, std::size_t G>
-  static constexpr bool weighted_rows_take = G == 1 && (D == 4 || D == 8);
+  static constexpr bool weighted_rows_take = G == 1 && D == 8;
   /// sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n (one query, G = 1): per row j,
   /// each word of its values split into even and odd bytes (`sxtb16`) and multiplied by the weight in a 16-bit
   /// half (`smlabb`, `smlatb`: a bottom or a top half times it, added); the zero point's term
   /// v_zero sum_j (w[j] - w_zero) taken off once at the end (the same int32 sums, wrapping alike).
   // Rationale: a decoding step's weighted values with heads of 8 (the stories260K-shaped model): per key 2 loads, 4
-  // extensions and 8 multiply-adds, about 18 instructions, against 35 for the portable loop on a M7 (GCC 12 -Os),
-  // which subtracts the zero point from each value.
+  // extensions and 8 multiply-adds, 27 instructions with the loop and two sums GCC 12 -Os keeps on the stack (QEMU
+  // trace on the M7), against 35 for the portable loop, which subtracts the zero point from each value.
   template <std::size_t D, std::size_t G>
   static void weighted_rows(const std::int8_t* w, std::size_t w_stride, std::int32_t w_zero, const std::int8_t* v,
                             std::size_t v_stride, std::int32_t v_zero, std::size_t n, std::int32_t* sums,
@@ -143,7 +143,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   /// its even and odd bytes less the zero point (`sxtab16`), the 4 products taken by halves (`smulbb`, `smultt`:
   /// |a - a_zero| |b - b_zero| <= 255^2) and requantized by `short_form`; the last n % 4 one by one.
   // Rationale: the gated feed-forward's product of a decoding step (172 elements a layer in the stories260K-shaped
-  // model): about 10 instructions an element, against 16 for the portable loop on a M7 (GCC 12 -Os).
+  // model): about 9 instructions an element against 16 for the portable loop on a M7 (GCC 12 -Os; QEMU trace: the
+  // function they inline into, 33,900 -> 28,100 instructions a token for its 860 elements).
   template <math::quantized_multiplier M>
     requires(multiply_takes(M))
   static void multiply(const std::int8_t* a, std::int32_t a_zero, const std::int8_t* b, std::int32_t b_zero,
@@ -759,7 +760,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     alignas(8) std::int32_t xw[(K + step - 1) / step * 2];
     widen_rows<K, XS, 1>(x, xw);
     constexpr std::size_t whole = N - N % row_channels;
-    pass_requantization p{};  // read by no instruction of a `sums` pass
+    pass_requantization p{};  // the requantizing passes' constants; a `sums` pass reads none
     if constexpr (row_pass_wide_fits<K, WS>) {
       bool fused = true;
       if constexpr (Epilogue::per_channel) {
