@@ -2689,8 +2689,8 @@ inline constexpr float lowest = -87.33654f;
 // Rationale: when the kernels asked `requires { Ops::softmax_row(...); }`, an operation misspelled, or with a
 // parameter of another type, left the kernel on its loop without a word: slower, and untested where the backend's
 // test expected its own code. Now a flag set for an operation that does not compile is an error at the kernel's call,
-// and tests/static/backend_ops_test.cpp checks, for every row of the build, that each flag is set exactly when the
-// struct defines the operation.
+// and tests/static/backend_table_test.cpp checks (with tests/support/backend_ops_check.hpp), for every row of the
+// build, that each flag is set exactly when the struct defines the operation.
 ///
 /// | defaults                   | member (default)                  | the operation, where the flag is set           | read by |
 /// |----------------------------|-----------------------------------|------------------------------------------------|---------|
@@ -2714,6 +2714,7 @@ inline constexpr float lowest = -87.33654f;
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
 /// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers where `layer_norm_row_takes<C>(shift)` | kernels/int8.hpp |
 /// |                            | `has_weighted_rows` (false)       | `weighted_rows<D, G>(w, w_stride, w_zero, v, v_stride, v_zero, n, sums, sums_stride)` for the D and G where `weighted_rows_take<D, G>` | kernels/int8.hpp |
+/// |                            | `reads_short_multipliers` (false) | no operation: `product_requantized` reads the epilogue's `short_multipliers` (a layer keeps it) | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
@@ -2767,6 +2768,9 @@ struct int8_ops_defaults {
   static constexpr bool has_sum_and_squares = false;
   static constexpr bool has_layer_norm_row = false;
   static constexpr bool has_weighted_rows = false;
+  /// Not an operation: whether `product_requantized` reads the epilogue's `short_multipliers`, so that a layer
+  /// keeps that fact where the build has no packed kernel (kernels/int8.hpp's `int8_packed_weights`).
+  static constexpr bool reads_short_multipliers = false;
 };
 
 /// The optional operations of a packed int8 kernel (a row's `packed_ops`), none defined.
@@ -6261,15 +6265,25 @@ struct output_requantizer {
   }
 };
 
+/// Whether multiplier q is normalized (at least 2^30) and shifts to the right by 1 to 22: what a layer's scales
+/// give in practice. The Cortex-M DSP requantizes by such a multiplier in 5 instructions, Helium without a left
+/// shift; a layer keeps whether every multiplier of its is one (`int8_epilogue::short_multipliers`).
+///
+/// Example: `static_assert(ctattn::detail::kernels::short_multiplier({1 << 30, -1}));`
+[[nodiscard]] constexpr bool short_multiplier(const math::quantized_multiplier& q) noexcept {
+  return q.multiplier >= (1 << 30) && q.shift <= -1 && q.shift >= -22;
+}
+
 /// What the int8 product kernels add to each raw sum sum_t x[r][t] w[c][t] and how they requantize it:
 /// y[r][c] = requantize(column_start[c] + row_start[r], the multiplier of c, zero), the additions modulo 2^32.
 ///
-/// | member         | meaning                                                                        |
-/// |----------------|--------------------------------------------------------------------------------|
-/// | `column_start` | N int32: a layer's folded bias, or a product's zero-point terms of each column  |
-/// | `row_start`    | M int32 when RowStarts (a product's zero-point term of each row of x), else unused |
-/// | `multipliers`  | N of them when PerChannel, else one for every output                           |
-/// | `zero`         | the output's zero point                                                        |
+/// | member              | meaning                                                                   |
+/// |---------------------|---------------------------------------------------------------------------|
+/// | `column_start`      | N int32: a layer's folded bias, or a product's zero-point terms of each column |
+/// | `row_start`         | M int32 when RowStarts (a product's zero-point term of each row of x), else unused |
+/// | `multipliers`       | N of them when PerChannel, else one for every output                      |
+/// | `zero`              | the output's zero point                                                   |
+/// | `short_multipliers` | true only where every multiplier is a `short_multiplier`: a layer's fact, made with it |
 template <bool PerChannel, bool RowStarts = false>
 struct int8_epilogue {
   static constexpr bool per_channel = PerChannel;
@@ -6278,6 +6292,10 @@ struct int8_epilogue {
   const std::int32_t* row_start;
   const math::quantized_multiplier* multipliers;
   std::int32_t zero;
+  // Rationale: a layer's multipliers are known when it is made, so the test of each channel's multiplier is done
+  // there once; the kernels that read it (the Cortex-M DSP's one-row passes, Helium's passes) skip the test or the
+  // left shift of every output. False reads as "not known", never as "not every one".
+  bool short_multipliers = false;
 
   /// column_start[c] + row_start[r], wrapping.
   CTATTN_ALWAYS_INLINE constexpr std::int32_t start(std::size_t r, std::size_t c) const noexcept {
@@ -6335,6 +6353,7 @@ namespace ctattn::detail {
 
 struct arm_dsp_int8_ops : int8_ops_defaults {
   static constexpr bool has_product_requantized = true;
+  static constexpr bool reads_short_multipliers = true;  // `widened_row`'s passes skip each channel's test
   static constexpr bool has_row_sum = true;
   static constexpr std::size_t step = 4;
   static constexpr std::size_t rows_per_pass = 2;  // kernels/detail/ops_defaults.hpp says why
@@ -6408,8 +6427,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   }
 
   static constexpr bool has_multiply = true;
-  /// Whether `multiply` takes the multiplier M: `takes_short_form`'s (normalized, a right shift of 1 to 22).
-  static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return takes_short_form(m); }
+  /// Whether `multiply` takes the multiplier M: a `short_multiplier` (normalized, a right shift of 1 to 22).
+  static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return kernels::short_multiplier(m); }
   /// kernels/int8.hpp's `int8_multiply_rows` at run time over n elements, 4 a step: each operand's word split into
   /// its even and odd bytes less the zero point (`sxtab16`), the 4 products taken by halves (`smulbb`, `smultt`:
   /// |a - a_zero| |b - b_zero| <= 255^2) and requantized by `short_form`; the last n % 4 one by one.
@@ -6758,20 +6777,17 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
       K >= step && K % step == 0 && WS % 4 == 0 && (row_channels - 1) * WS <= 1020;
 
   /// What `row_pass` reads after its sums, one pass at a time: the output, and per channel the pass's
-  /// first multiplier and 2 zero + 1, or for one multiplier of the whole tensor its three constants.
+  /// first multiplier, 2 zero + 1 and whether every multiplier of the layer is a `short_multiplier`, or for one
+  /// multiplier of the whole tensor its three constants.
   struct pass_requantization {
     const math::quantized_multiplier* multipliers = nullptr;
     std::int8_t* y = nullptr;
     std::int32_t odd_zero = 1;  // 2 zero + 1
+    bool every_short = false;   // per channel: every multiplier of the layer is a `short_multiplier`
     std::int32_t doubled = 0;   // per tensor: the multiplier times 2, read as a signed word
     std::int32_t offset = 0;    // per tensor: (2 zero + 1) 2^(right - 1)
     std::int32_t less = 0;      // per tensor: right - 1
   };
-
-  /// Whether `requantize_column`'s 5-instruction form takes multiplier q: normalized, a right shift of 1 to 22.
-  static constexpr bool takes_short_form(const math::quantized_multiplier& q) noexcept {
-    return q.multiplier >= (1 << 30) && q.shift <= -1 && q.shift >= -22;
-  }
 
   /// What a pass of `row_pass` leaves: its 4 raw sums (start included), or its 4 outputs requantized with each
   /// channel's multiplier or with one multiplier for the tensor.
@@ -6781,9 +6797,10 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   /// of 4 terms, added to s. Output `sums` leaves the sums in s (one word of each channel's w a step, p unread);
   /// the other two run 8 terms a step (two words of each channel's w by one `ldrd`: w word-aligned,
   /// `row_pass_wide_fits`) and requantize the 4 outputs in the same assembly block, storing them at p.y: per
-  /// channel, where its multiplier takes the short form, 14 instructions (its test included), else its bit in the
-  /// result is set and its sum left in s for the general requantizer; per tensor, p's constants, which the caller
-  /// has found take the short form, serve every channel (6 instructions each).
+  /// channel, 10 instructions each where p says every multiplier of the layer is a `short_multiplier`; else 14 for
+  /// one that is (its test included), and for one that is not, its bit in the result set and its sum left in s for
+  /// the general requantizer; per tensor, p's constants, which the caller has found short, serve every channel
+  /// (6 instructions each).
   // Rationale: in assembly for the reason `two_by_two` gives. The whole steps left over by the unrolled loop run
   // before it, so that no step pays for a branch of its own. 8 terms a step: per channel one `ldrd` of w where
   // two `ldr` took two, 38 instructions per 32 multiply-accumulates (1.19 each, against 1.31); the two widened words
@@ -6848,43 +6865,39 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   "ldrd %[xe2], %[xo2], [%[x]], #8\n\t" CTATTN_DETAIL_WIDE_CHANNEL("s1", "[%[w], #%c[o1]]") \
       CTATTN_DETAIL_WIDE_CHANNEL("s2", "[%[w], #(2 * %c[o1])]")                             \
           CTATTN_DETAIL_WIDE_CHANNEL("s3", "[%[w], #(3 * %c[o1])]") CTATTN_DETAIL_WIDE_CHANNEL("s0", "[%[w]], #8")
-// Per channel: x walks the multipliers, w is y, n is 2 zero + 1, xo collects the channels left to C++.
-#define CTATTN_DETAIL_CHANNEL_OUT(S, J)    \
-  "ldrd %[we], %[wo], [%[x]], #8\n\t"      \
-  "add %[xe], %[wo], #22\n\t"              \
-  "cmp %[we], #0x40000000\n\t"             \
-  "it hs\n\t"                              \
-  "rsbshs %[xe], %[xe], #21\n\t"           \
-  "bcc 4" #J                               \
-  "f\n\t"                                  \
-  "lsl %[we], %[we], #1\n\t"               \
-  "smmlar %[" S "], %[" S "], %[we], %[" S \
-  "]\n\t"                                  \
-  "sub %[" S "], %[" S "], %[" S           \
-  "], lsr #31\n\t"                         \
-  "lsl %[we], %[n], %[xe]\n\t"             \
-  "qadd %[" S "], %[" S                    \
-  "], %[we]\n\t"                           \
-  "asr %[" S "], %[" S                     \
-  "], %[xe]\n\t"                           \
-  "ssat %[" S "], #8, %[" S                \
-  "], asr #1\n\t"                          \
-  "strb %[" S "], [%[w], #" #J             \
-  "]\n\t"                                  \
-  "5" #J ":\n\t"
-// Per tensor: x is the doubled multiplier, n the offset, xe right - 1, w is y.
-#define CTATTN_DETAIL_TENSOR_OUT(S, J)    \
-  "smmlar %[" S "], %[" S "], %[x], %[" S \
-  "]\n\t"                                 \
-  "sub %[" S "], %[" S "], %[" S          \
-  "], lsr #31\n\t"                        \
-  "qadd %[" S "], %[" S                   \
-  "], %[n]\n\t"                           \
-  "asr %[" S "], %[" S                    \
-  "], %[xe]\n\t"                          \
-  "ssat %[" S "], #8, %[" S               \
-  "], asr #1\n\t"                         \
+// The short requantization of sum S and its store at byte J of w (y): M holds the multiplier doubled, OFF the
+// offset (2 zero + 1) 2^(right - 1), xe right - 1.
+#define CTATTN_DETAIL_REQUANTIZE(S, J, M, OFF) \
+  "smmlar %[" S "], %[" S "], %[" M "], %[" S  \
+  "]\n\t"                                      \
+  "sub %[" S "], %[" S "], %[" S               \
+  "], lsr #31\n\t"                             \
+  "qadd %[" S "], %[" S "], %[" OFF            \
+  "]\n\t"                                      \
+  "asr %[" S "], %[" S                         \
+  "], %[xe]\n\t"                               \
+  "ssat %[" S "], #8, %[" S                    \
+  "], asr #1\n\t"                              \
   "strb %[" S "], [%[w], #" #J "]\n\t"
+// Per channel: x walks the multipliers, w is y, n is 2 zero + 1, xo collects the channels left to C++.
+#define CTATTN_DETAIL_CHANNEL_OUT(S, J) \
+  "ldrd %[we], %[wo], [%[x]], #8\n\t"   \
+  "add %[xe], %[wo], #22\n\t"           \
+  "cmp %[we], #0x40000000\n\t"          \
+  "it hs\n\t"                           \
+  "rsbshs %[xe], %[xe], #21\n\t"        \
+  "bcc 4" #J                            \
+  "f\n\t"                               \
+  "lsl %[we], %[we], #1\n\t"            \
+  "lsl %[wo], %[n], %[xe]\n\t" CTATTN_DETAIL_REQUANTIZE(S, J, "we", "wo") "5" #J ":\n\t"
+// Per channel, every multiplier a `short_multiplier` (no test): right - 1 is -shift - 1, one `mvn`.
+#define CTATTN_DETAIL_SHORT_OUT(S, J) \
+  "ldrd %[we], %[wo], [%[x]], #8\n\t" \
+  "mvn %[xe], %[wo]\n\t"              \
+  "lsl %[we], %[we], #1\n\t"          \
+  "lsl %[wo], %[n], %[xe]\n\t" CTATTN_DETAIL_REQUANTIZE(S, J, "we", "wo")
+// Per tensor: x is the doubled multiplier, n the offset, xe right - 1, w is y.
+#define CTATTN_DETAIL_TENSOR_OUT(S, J) CTATTN_DETAIL_REQUANTIZE(S, J, "x", "n")
 // The rounds of the loop, 4 steps of 4 terms each (Body), after the steps left over.
 #define CTATTN_DETAIL_ROUNDS(BODY) \
   ".if %c[steps] / 4 > 0\n\t"      \
@@ -6906,35 +6919,51 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
       std::int32_t x_even2, x_odd2, t;
       asm volatile(".rept %c[steps] %% 2\n\t" CTATTN_DETAIL_ROW_STEP
                    ".endr\n\t"
-                   ".rept %c[steps] / 2 %% 2\n\t" CTATTN_DETAIL_WIDE_STEP ".endr\n\t" CTATTN_DETAIL_ROUNDS(
-                       ".rept 2\n\t" CTATTN_DETAIL_WIDE_STEP ".endr\n\t") "movs %[xo], #0\n\t"
-                   "ldr %[w], %[y]\n\t"
-                   ".if %c[per_channel]\n\t"
-                   "ldr %[x], %[q]\n\t"
-                   "ldr %[n], %[k]\n\t" CTATTN_DETAIL_CHANNEL_OUT("s0", 0) CTATTN_DETAIL_CHANNEL_OUT("s1", 1)
-                       CTATTN_DETAIL_CHANNEL_OUT("s2", 2) CTATTN_DETAIL_CHANNEL_OUT("s3", 3)
-                   "b 6f\n\t"
-                   "40:\n\torr %[xo], %[xo], #1\n\tb 50b\n\t"
-                   "41:\n\torr %[xo], %[xo], #2\n\tb 51b\n\t"
-                   "42:\n\torr %[xo], %[xo], #4\n\tb 52b\n\t"
-                   "43:\n\torr %[xo], %[xo], #8\n\tb 53b\n\t"
-                   "6:\n\t"
-                   ".else\n\t"
-                   "ldr %[x], %[d]\n\t"
-                   "ldr %[n], %[offset]\n\t"
-                   "ldr %[xe], %[less]\n\t" CTATTN_DETAIL_TENSOR_OUT("s0", 0) CTATTN_DETAIL_TENSOR_OUT("s1", 1)
-                       CTATTN_DETAIL_TENSOR_OUT("s2", 2) CTATTN_DETAIL_TENSOR_OUT("s3", 3)
-                   ".endif\n\t"
+                   ".rept %c[steps] / 2 %% 2\n\t" CTATTN_DETAIL_WIDE_STEP
+                   ".endr\n\t" CTATTN_DETAIL_ROUNDS(".rept 2\n\t" CTATTN_DETAIL_WIDE_STEP ".endr\n\t")
                    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w),
                      [n] "+r"(loops), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd),
                      [xe2] "=&r"(x_even2), [xo2] "=&r"(x_odd2), [t] "=&r"(t)
-                   : [o1] "n"(WS), [steps] "n"(steps),
-                     [per_channel] "n"(Output == pass_output::per_channel ? 1 : 0), [q] "m"(p.multipliers),
-                     [y] "m"(p.y), [k] "m"(p.odd_zero), [d] "m"(p.doubled), [offset] "m"(p.offset), [less] "m"(p.less)
+                   : [o1] "n"(WS), [steps] "n"(steps)
                    : "cc", "memory");
+      std::int8_t* const y = p.y;
+      if constexpr (Output == pass_output::per_channel) {
+        const math::quantized_multiplier* q = p.multipliers;
+        if (p.every_short) {
+          asm volatile(CTATTN_DETAIL_SHORT_OUT("s0", 0) CTATTN_DETAIL_SHORT_OUT("s1", 1)
+                           CTATTN_DETAIL_SHORT_OUT("s2", 2) CTATTN_DETAIL_SHORT_OUT("s3", 3)
+                       : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(q), [we] "=&r"(w_even),
+                         [wo] "=&r"(w_odd), [xe] "=&r"(x_even)
+                       : [w] "r"(y), [n] "r"(p.odd_zero)
+                       : "cc", "memory");
+          x_odd = 0;
+        } else {
+          asm volatile("movs %[xo], #0\n\t" CTATTN_DETAIL_CHANNEL_OUT("s0", 0) CTATTN_DETAIL_CHANNEL_OUT("s1", 1)
+                           CTATTN_DETAIL_CHANNEL_OUT("s2", 2) CTATTN_DETAIL_CHANNEL_OUT("s3", 3)
+                       "b 6f\n\t"
+                       "40:\n\torr %[xo], %[xo], #1\n\tb 50b\n\t"
+                       "41:\n\torr %[xo], %[xo], #2\n\tb 51b\n\t"
+                       "42:\n\torr %[xo], %[xo], #4\n\tb 52b\n\t"
+                       "43:\n\torr %[xo], %[xo], #8\n\tb 53b\n\t"
+                       "6:\n\t"
+                       : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(q),
+                         [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
+                       : [w] "r"(y), [n] "r"(p.odd_zero)
+                       : "cc", "memory");
+        }
+      } else {
+        asm volatile(CTATTN_DETAIL_TENSOR_OUT("s0", 0) CTATTN_DETAIL_TENSOR_OUT("s1", 1)
+                         CTATTN_DETAIL_TENSOR_OUT("s2", 2) CTATTN_DETAIL_TENSOR_OUT("s3", 3)
+                     : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3)
+                     : [w] "r"(y), [x] "r"(p.doubled), [n] "r"(p.offset), [xe] "r"(p.less)
+                     : "memory");
+        x_odd = 0;
+      }
     }
 #undef CTATTN_DETAIL_ROUNDS
 #undef CTATTN_DETAIL_TENSOR_OUT
+#undef CTATTN_DETAIL_REQUANTIZE
+#undef CTATTN_DETAIL_SHORT_OUT
 #undef CTATTN_DETAIL_CHANNEL_OUT
 #undef CTATTN_DETAIL_WIDE_STEP
 #undef CTATTN_DETAIL_WIDE_CHANNEL
@@ -6957,7 +6986,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   // zero and adds the zero point in one go (the constant fits while e <= 22), and where `qadd` saturates the true
   // value is past 2^(31 - e) >= 512 in magnitude, which `ssat` clamps the same way.
   /// One output of `requantize_column`'s 5-instruction form: sum requantized by a multiplier m that
-  /// `takes_short_form` (doubled: 2m read as a signed word), its right shift `right` and offset (2 zero + 1)
+  /// is a `short_multiplier` (doubled: 2m read as a signed word), its right shift `right` and offset (2 zero + 1)
   /// 2^(right - 1).
   CTATTN_ALWAYS_INLINE static std::int8_t short_form(std::int32_t sum, std::int32_t doubled, std::int32_t offset,
                                                      int right) noexcept {
@@ -6984,7 +7013,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
             kernels::signed_saturate<8>(__builtin_arm_qadd(kernels::rounded_high_sum(v, v, doubled), zero)));
       }
     } else if (q.shift >= -22) {
-      // Rationale: the rest of `takes_short_form`'s test is what the branches before have found; stated whole
+      // Rationale: the rest of `short_multiplier`'s test is what the branches before have found; stated whole
       // here (or first), GCC 12 at -Os tested again around the loops: the worked example in int8 on the M4F took
       // 25,261 (25,144 first) instructions against 23,688.
       const int right = -q.shift;
@@ -7036,9 +7065,10 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
       bool fused = true;
       if constexpr (Epilogue::per_channel) {
         p.odd_zero = 2 * e.zero + 1;
+        p.every_short = e.short_multipliers;
       } else {
         const math::quantized_multiplier& q = e.multiplier(0);
-        fused = takes_short_form(q);
+        fused = kernels::short_multiplier(q);
         const int right = -q.shift;
         p.doubled = static_cast<std::int32_t>(static_cast<std::uint32_t>(q.multiplier) << 1);
         p.less = right - 1;
@@ -8113,6 +8143,7 @@ namespace ctattn::detail {
 /// int16, `vsub` subtracts the zero point, `vmladava` multiplies the 8 lanes and adds the products to one int32.
 struct helium_int8_ops : int8_ops_defaults {
   static constexpr bool has_product_requantized = true;
+  static constexpr bool reads_short_multipliers = true;  // `product_requantized`'s per-channel passes
   static constexpr bool has_row_sum = true;
   static constexpr bool has_softmax_row = true;
   static constexpr bool has_add = true;
@@ -8554,17 +8585,32 @@ struct helium_int8_ops : int8_ops_defaults {
       return v;
     };
     if constexpr (Epilogue::per_channel) {
-      const int32x4_t none = __arm_vdupq_n_s32(0);
-      for (std::size_t c = 0; c < whole; c += fc_channels) {
-        const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
-        const int32x4_t multiplier = pairs.val[0];
-        const int32x4_t left = __arm_vmaxq_s32(pairs.val[1], none);
-        const int32x4_t right = __arm_vminq_s32(pairs.val[1], none);  // minus the right shift
-        const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
-        for (std::size_t r = 0; r < M; ++r) {
-          int32x4_t v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(pass_sums(r, c, bias), left), multiplier);
-          v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
-          __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
+      // Rationale: where the layer's multipliers are all short (`short_multiplier`: every shift to the right), the
+      // passes skip the left shift, the split of the shifts and the test of the correction's sign: 4 instructions
+      // a pass fewer.
+      if (e.short_multipliers) {
+        for (std::size_t c = 0; c < whole; c += fc_channels) {
+          const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
+          const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
+          for (std::size_t r = 0; r < M; ++r) {
+            int32x4_t v = __arm_vqrdmulhq_s32(pass_sums(r, c, bias), pairs.val[0]);
+            v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(v, 31));
+            __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, pairs.val[1]), e.zero));
+          }
+        }
+      } else {
+        const int32x4_t none = __arm_vdupq_n_s32(0);
+        for (std::size_t c = 0; c < whole; c += fc_channels) {
+          const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
+          const int32x4_t multiplier = pairs.val[0];
+          const int32x4_t left = __arm_vmaxq_s32(pairs.val[1], none);
+          const int32x4_t right = __arm_vminq_s32(pairs.val[1], none);  // minus the right shift
+          const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
+          for (std::size_t r = 0; r < M; ++r) {
+            int32x4_t v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(pass_sums(r, c, bias), left), multiplier);
+            v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
+            __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
+          }
         }
       }
     } else {
@@ -9573,6 +9619,26 @@ struct no_packed_weights {
   template <typename... From>
   constexpr explicit no_packed_weights(const From&...) noexcept {}
   friend constexpr bool operator==(no_packed_weights, no_packed_weights) = default;
+};
+
+/// What a layer keeps where the build's product reads, beside the weights, only whether every multiplier of the
+/// layer is a `short_multiplier` (a row whose product ops set `reads_short_multipliers`: the Cortex-M DSP's,
+/// Helium's). Made with the layer, as the packed weights are.
+// Rationale: a word rather than a byte, so that a layer's size stays a whole number of its words and a model's
+// footprint the sum of its layers' sizes.
+struct multiplier_form {
+  std::uint32_t short_multipliers = 0;  // 1: every multiplier is a `short_multiplier`
+
+  constexpr multiplier_form() noexcept = default;
+  template <std::size_t N, std::size_t K>
+  constexpr multiplier_form(const std::int8_t (&)[N][K], const std::int32_t (&)[N],
+                            const math::quantized_multiplier (&multipliers)[N], std::int32_t) noexcept {
+    short_multipliers = 1;
+    for (std::size_t c = 0; c < N; ++c) {
+      if (!kernels::short_multiplier(multipliers[c])) short_multipliers = 0;
+    }
+  }
+  friend constexpr bool operator==(const multiplier_form&, const multiplier_form&) = default;
 };
 
 /// The packed form of an N x K layer for the backend `Ops` (`void`: none).
@@ -11073,8 +11139,9 @@ struct int8_backend<int8_backend_id::avx512_vnni> {
 
 /// \file
 /// The int8 product in register tiles of plain C++: `int8_product_requantized`'s contract at run time where a
-/// backend has no vector instructions for it. The scalar row (the Cortex-M3) runs it in 2 x 2 tiles, the rv32im row
-/// (kernels/rv32im_int8.hpp) in 4 x 4; the 16x8 kernels (kernels/int16.hpp) take the tile sums on int16 rows.
+/// backend has no vector instructions for it. The scalar row (the Cortex-M3) runs it in 2 x 2 tiles (1 x 4 for one
+/// row), the rv32im row (kernels/rv32im_int8.hpp) in 4 x 4; the 16x8 kernels (kernels/int16.hpp) take the tile sums
+/// on int16 rows.
 ///
 /// | function                                          | computes                                               |
 /// |---------------------------------------------------|--------------------------------------------------------|
@@ -11167,6 +11234,7 @@ CTATTN_ALWAYS_INLINE void scalar_tile_column(const std::int8_t* x, const std::in
 /// | tile  | registers for sums and terms | loads, multiplies, adds per term | used by                         |
 /// |-------|------------------------------|----------------------------------|---------------------------------|
 /// | 2 x 2 | 4 + 3                        | 4, 4, 4                          | the scalar row (13 registers)   |
+/// | 1 x 4 | 4 + 2                        | 5, 4, 4                          | the scalar row, one row of x    |
 /// | 4 x 4 | 16 + 6                       | 8, 16, 16                        | rv32im (31 registers)           |
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
           std::size_t TR = 2, std::size_t TC = 2, typename Epilogue>
@@ -11969,7 +12037,10 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
       }
     }
   } else {
-    scalar_product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
+    // Rationale: one row (a decoding step's) in tiles of 1 x 4: each input loaded once for 4 channels, 5 loads for 4
+    // multiply-adds where a 2 x 2 tile of one row loads 3 for 2 (the Cortex-M3's products of the tiny llama's step,
+    // fc_1x64x172 and fc_1x172x64: 0.86 and 0.87 of CMSIS-NN's instructions at -O2, against 1.00 and 1.02).
+    scalar_product_requantized<M, K, N, XS, WS, YS, 2, (M == 1 ? 4 : 2)>(x, w, e, y);
   }
 }
 
@@ -12072,11 +12143,15 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
 }
 
 /// What an N x K int8 layer keeps for this build's packed kernel: its weights packed with their requantization
-/// (kernels/detail/int8_packed.hpp), or nothing where the build has no packed kernel.
+/// (kernels/detail/int8_packed.hpp); where the build has no packed kernel, whether every multiplier is a
+/// `short_multiplier` if the product reads that (`int8_packed::multiplier_form`: the Cortex-M DSP, Helium), else
+/// nothing.
 ///
 /// Example: `static_assert(sizeof(ctattn::detail::kernels::int8_packed_weights<4, 4>) > 0);`
 template <std::size_t N, std::size_t K>
-using int8_packed_weights = typename int8_packed::packed_type<int8_packed_ops, N, K>::type;
+using int8_packed_weights =
+    std::conditional_t<std::is_void_v<int8_packed_ops> && int8_declared<int8_product_ops>::reads_short_multipliers,
+                       int8_packed::multiplier_form, typename int8_packed::packed_type<int8_packed_ops, N, K>::type>;
 
 /// `int8_fully_connected` with the layer's packed weights too: at run time the packed kernel reads those, where the
 /// build has one and the packing is `exact()`; otherwise (and in constant evaluation) the plain product. `packed`
@@ -12087,7 +12162,11 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
                                     const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                                     std::int32_t zero, std::int8_t (&y)[M][N],
                                     const int8_packed_weights<N, K>& packed) noexcept {
-  if constexpr (!std::is_void_v<int8_packed_ops>) {
+  if constexpr (std::is_same_v<int8_packed_weights<N, K>, int8_packed::multiplier_form>) {
+    int8_product_requantized(
+        x, w, int8_epilogue<(MC > 1)>{start, nullptr, multipliers, zero, packed.short_multipliers != 0}, y);
+    return;
+  } else if constexpr (!std::is_void_v<int8_packed_ops>) {
     if (!std::is_constant_evaluated() && packed.exact()) {
       int8_packed::packed_product<int8_packed_ops, M, K, N, K, N>(&x[0][0], packed, zero, &y[0][0]);
       return;
@@ -19097,7 +19176,8 @@ struct qlinear {
   math::quantized_multiplier multipliers[scale_count]{};
   /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
   /// fully-connected kernel (kernels/detail/int8_packed.hpp: AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`), made by the
-  /// constructor; empty on every other target.
+  /// constructor; on the Cortex-M DSP and Helium, one word: whether every multiplier is a `short_multiplier` (the
+  /// kernels then requantize without testing each); empty on every other target.
   // Rationale: packed where the layer is made, by the compiler for a constexpr layer, so that the kernel reads the
   // layout its instruction wants and nothing is summed or reordered at run time. The members are public for
   // reading (and for structural types); a layer changed member by member after it is made would leave `packed`
@@ -19205,8 +19285,8 @@ struct qlinear {
   }
 
   /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
-  /// object (weights, folded biases, multipliers, and the packed copy on a build with a packed kernel: flash when
-  /// constexpr), X and the result, and on the stack the product kernel's scratch on any backend
+  /// object (weights, folded biases, multipliers, and the packed copy on a build with a packed kernel, or the word
+  /// of `packed` on the Cortex-M DSP and Helium: flash when constexpr), X and the result, and on the stack the product kernel's scratch on any backend
   /// (`detail::kernels::int8_product_stack_bytes`: one int32 per output channel on x86 and NEON, or the packed
   /// kernel's staged rows of X, up to 8 of In bytes; the rows of X widened to int16 in blocks of up to 6 on the
   /// Cortex-M DSP); with int4 weights, a block of output channels unpacked to int8 too

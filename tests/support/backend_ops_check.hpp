@@ -77,6 +77,8 @@ constexpr bool int8_ops_declared() {
                   "has_requantize_row is set exactly where defined");
     static_assert(Ops::has_product_requantized == defines_product_requantized<Ops>,
                   "has_product_requantized is set exactly where defined");
+    static_assert(!Ops::reads_short_multipliers || Ops::has_product_requantized,
+                  "reads_short_multipliers is set only where product_requantized, which reads it, is defined");
     static_assert(Ops::has_row_sum == defines_row_sum<Ops>, "has_row_sum is set exactly where defined");
     static_assert(Ops::has_softmax_row == defines_softmax_row<Ops>, "has_softmax_row is set exactly where defined");
     static_assert(Ops::has_add == defines_add<Ops> && Ops::has_add == defines_add_takes<Ops>,

@@ -20,6 +20,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <ctattn/kernels/int4.hpp>
 #include <ctattn/kernels/int8.hpp>
@@ -126,9 +127,19 @@ inline constexpr ctattn::math::quantized_multiplier foldable_multipliers[] = {
     {1800000000, -23}, {1234567890, -14}, {2000000000, 1}, {1100000000, -5},
     {1500000000, -20}, {536870913, -3},   {0, -2}};
 
+// Normalized multipliers with right shifts of 1 to 22, both ends included: every one a `short_multiplier`, so that
+// a layer of them keeps that fact (kernels/int8.hpp's int8_packed_weights on the Cortex-M DSP and Helium) and the
+// kernels take their short requantization for the whole layer.
+inline constexpr ctattn::math::quantized_multiplier short_multipliers[] = {
+    {1 << 30, -1},    {2147483647, -22}, {1518500250, -2},  {1073741825, -22}, {1800000000, -13}, {1234567890, -14},
+    {2000000000, -1}, {1100000000, -5},  {1500000000, -20}, {2147483647, -1},  {1 << 30, -9}};
+
+// The multipliers of a case's even channels (the odd ones take {2^30, -1}, a short one).
+enum class multiplier_set { general, foldable, all_short };
+
 template <std::size_t M, std::size_t K, std::size_t N>
-constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t seed, std::int32_t z_in,
-                                                                  bool foldable = false) noexcept {
+constexpr fully_connected_case<M, K, N> make_fully_connected_case(
+    std::uint32_t seed, std::int32_t z_in, multiplier_set set = multiplier_set::general) noexcept {
   fully_connected_case<M, K, N> f{};
   case_random random{seed};
   const auto next = [&random]() noexcept { return random.byte(); };
@@ -156,27 +167,39 @@ constexpr fully_connected_case<M, K, N> make_fully_connected_case(std::uint32_t 
         static_cast<std::int32_t>(static_cast<std::uint32_t>(f.bias[c]) - static_cast<std::uint32_t>(z_in * sum));
     constexpr std::size_t choices = sizeof fc_multipliers / sizeof fc_multipliers[0];
     static_assert(choices == sizeof foldable_multipliers / sizeof foldable_multipliers[0]);
-    f.multipliers[c] = c % 2 == 1 ? ctattn::math::quantized_multiplier{1 << 30, -1}
-                       : foldable ? foldable_multipliers[c / 2 % choices]
-                                  : fc_multipliers[c / 2 % choices];
+    static_assert(choices == sizeof short_multipliers / sizeof short_multipliers[0]);
+    f.multipliers[c] = c % 2 == 1                         ? ctattn::math::quantized_multiplier{1 << 30, -1}
+                       : set == multiplier_set::foldable  ? foldable_multipliers[c / 2 % choices]
+                       : set == multiplier_set::all_short ? short_multipliers[c / 2 % choices]
+                                                          : fc_multipliers[c / 2 % choices];
   }
   return f;
 }
 
 // Outputs of int8_fully_connected that differ from TFLite's formula (the general requantize, checked against the
-// Python reference by the quantized tests), with fc_multipliers and with foldable_multipliers.
-template <std::size_t M, std::size_t K, std::size_t N, typename Read>
+// Python reference by the quantized tests), with fc_multipliers and with foldable_multipliers, or (AllShort) with
+// short_multipliers only; plus 1 for a layer's kept form that misjudges whether every multiplier is short.
+template <std::size_t M, std::size_t K, std::size_t N, bool AllShort = false, typename Read>
 constexpr std::size_t fully_connected_mismatches(Read read, std::uint32_t seed) noexcept {
   std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
   // The odd input zero points with foldable_multipliers and the extreme output zero points.
   for (const std::int32_t z_in : {-128, 127, 0, -3}) {
     const std::int32_t z_out = z_in == 0 ? 5 : (z_in == 127 ? -128 : (z_in == -3 ? 127 : -z_in / 2));
-    const fully_connected_case<M, K, N> f = read(make_fully_connected_case<M, K, N>(seed, z_in, z_in % 2 != 0));
+    const multiplier_set set =
+        AllShort ? multiplier_set::all_short : (z_in % 2 != 0 ? multiplier_set::foldable : multiplier_set::general);
+    const fully_connected_case<M, K, N> f = read(make_fully_connected_case<M, K, N>(seed, z_in, set));
     std::int8_t y[M][N]{};
     ctattn::detail::kernels::int8_fully_connected(f.x, f.w, f.folded_bias, f.multipliers, z_out, y);
     // The same layer through its packed form (kernels/detail/int8_packed.hpp, where the build has a packed kernel;
     // elsewhere the same call as above).
     const ctattn::detail::kernels::int8_packed_weights<N, K> packed{f.w, f.folded_bias, f.multipliers, z_out};
+    bool all_short = true;  // normalized, a right shift of 1 to 22: the kernels' short requantization
+    for (const auto& q : f.multipliers)
+      all_short = all_short && q.multiplier >= (1 << 30) && q.shift <= -1 && q.shift >= -22;
+    if constexpr (AllShort) bad += all_short ? 0u : 1u;  // the case is what it says
+    if constexpr (std::is_same_v<std::remove_cv_t<decltype(packed)>, ctattn::detail::int8_packed::multiplier_form>) {
+      bad += packed.short_multipliers == (all_short ? 1u : 0u) ? 0u : 1u;
+    }
     std::int8_t y_packed[M][N]{};
     ctattn::detail::kernels::int8_fully_connected(f.x, f.w, f.folded_bias, f.multipliers, z_out, y_packed, packed);
     for (std::size_t r = 0; r < M; ++r) {
@@ -327,7 +350,8 @@ constexpr std::size_t unaligned_one_row_mismatches(Read read, std::uint32_t seed
 // it; 12: a step and a pass; 16: one round of the loop; 20: a step and a round; 28: a step, a pass and a round; 64:
 // 4 rounds), channels in passes of 4 with 0 to 3 left, each pass mixing multipliers the short requantization takes
 // with ones it leaves to the general one (fc_multipliers and {2^30, -1} in turn), one multiplier for every channel,
-// each of fc_multipliers, and weights that are not word-aligned.
+// each of fc_multipliers, weights that are not word-aligned, and layers whose multipliers are all short (the
+// passes that test none).
 template <typename Read>
 constexpr std::size_t one_row_product_mismatches(Read read) noexcept {
   return fully_connected_mismatches<1, 8, 5>(read, 51) + fully_connected_mismatches<1, 12, 4>(read, 57) +
@@ -335,7 +359,8 @@ constexpr std::size_t one_row_product_mismatches(Read read) noexcept {
          fully_connected_mismatches<1, 28, 7>(read, 58) + fully_connected_mismatches<1, 64, 12>(read, 54) +
          per_tensor_mismatches<1, 16, 7>(read, 55) + per_tensor_mismatches<1, 28, 8>(read, 59) +
          per_tensor_mismatches<1, 64, 8>(read, 56) + unaligned_one_row_mismatches<28, 9>(read, 60) +
-         unaligned_one_row_mismatches<64, 4>(read, 61);
+         unaligned_one_row_mismatches<64, 4>(read, 61) + fully_connected_mismatches<1, 12, 6, true>(read, 62) +
+         fully_connected_mismatches<1, 64, 12, true>(read, 63);
 }
 
 // Shapes too large to evaluate in a static_assert, run-time only: the packed kernel's tiles of rows (8 on AVX-512)

@@ -64,6 +64,7 @@ namespace ctattn::detail {
 
 struct arm_dsp_int8_ops : int8_ops_defaults {
   static constexpr bool has_product_requantized = true;
+  static constexpr bool reads_short_multipliers = true;  // `widened_row`'s passes skip each channel's test
   static constexpr bool has_row_sum = true;
   static constexpr std::size_t step = 4;
   static constexpr std::size_t rows_per_pass = 2;  // kernels/detail/ops_defaults.hpp says why
@@ -137,8 +138,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   }
 
   static constexpr bool has_multiply = true;
-  /// Whether `multiply` takes the multiplier M: `takes_short_form`'s (normalized, a right shift of 1 to 22).
-  static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return takes_short_form(m); }
+  /// Whether `multiply` takes the multiplier M: a `short_multiplier` (normalized, a right shift of 1 to 22).
+  static constexpr bool multiply_takes(math::quantized_multiplier m) noexcept { return kernels::short_multiplier(m); }
   /// kernels/int8.hpp's `int8_multiply_rows` at run time over n elements, 4 a step: each operand's word split into
   /// its even and odd bytes less the zero point (`sxtab16`), the 4 products taken by halves (`smulbb`, `smultt`:
   /// |a - a_zero| |b - b_zero| <= 255^2) and requantized by `short_form`; the last n % 4 one by one.
@@ -487,20 +488,17 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
       K >= step && K % step == 0 && WS % 4 == 0 && (row_channels - 1) * WS <= 1020;
 
   /// What `row_pass` reads after its sums, one pass at a time: the output, and per channel the pass's
-  /// first multiplier and 2 zero + 1, or for one multiplier of the whole tensor its three constants.
+  /// first multiplier, 2 zero + 1 and whether every multiplier of the layer is a `short_multiplier`, or for one
+  /// multiplier of the whole tensor its three constants.
   struct pass_requantization {
     const math::quantized_multiplier* multipliers = nullptr;
     std::int8_t* y = nullptr;
     std::int32_t odd_zero = 1;  // 2 zero + 1
+    bool every_short = false;   // per channel: every multiplier of the layer is a `short_multiplier`
     std::int32_t doubled = 0;   // per tensor: the multiplier times 2, read as a signed word
     std::int32_t offset = 0;    // per tensor: (2 zero + 1) 2^(right - 1)
     std::int32_t less = 0;      // per tensor: right - 1
   };
-
-  /// Whether `requantize_column`'s 5-instruction form takes multiplier q: normalized, a right shift of 1 to 22.
-  static constexpr bool takes_short_form(const math::quantized_multiplier& q) noexcept {
-    return q.multiplier >= (1 << 30) && q.shift <= -1 && q.shift >= -22;
-  }
 
   /// What a pass of `row_pass` leaves: its 4 raw sums (start included), or its 4 outputs requantized with each
   /// channel's multiplier or with one multiplier for the tensor.
@@ -510,9 +508,10 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   /// of 4 terms, added to s. Output `sums` leaves the sums in s (one word of each channel's w a step, p unread);
   /// the other two run 8 terms a step (two words of each channel's w by one `ldrd`: w word-aligned,
   /// `row_pass_wide_fits`) and requantize the 4 outputs in the same assembly block, storing them at p.y: per
-  /// channel, where its multiplier takes the short form, 14 instructions (its test included), else its bit in the
-  /// result is set and its sum left in s for the general requantizer; per tensor, p's constants, which the caller
-  /// has found take the short form, serve every channel (6 instructions each).
+  /// channel, 10 instructions each where p says every multiplier of the layer is a `short_multiplier`; else 14 for
+  /// one that is (its test included), and for one that is not, its bit in the result set and its sum left in s for
+  /// the general requantizer; per tensor, p's constants, which the caller has found short, serve every channel
+  /// (6 instructions each).
   // Rationale: in assembly for the reason `two_by_two` gives. The whole steps left over by the unrolled loop run
   // before it, so that no step pays for a branch of its own. 8 terms a step: per channel one `ldrd` of w where
   // two `ldr` took two, 38 instructions per 32 multiply-accumulates (1.19 each, against 1.31); the two widened words
@@ -577,43 +576,39 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   "ldrd %[xe2], %[xo2], [%[x]], #8\n\t" CTATTN_DETAIL_WIDE_CHANNEL("s1", "[%[w], #%c[o1]]") \
       CTATTN_DETAIL_WIDE_CHANNEL("s2", "[%[w], #(2 * %c[o1])]")                             \
           CTATTN_DETAIL_WIDE_CHANNEL("s3", "[%[w], #(3 * %c[o1])]") CTATTN_DETAIL_WIDE_CHANNEL("s0", "[%[w]], #8")
-// Per channel: x walks the multipliers, w is y, n is 2 zero + 1, xo collects the channels left to C++.
-#define CTATTN_DETAIL_CHANNEL_OUT(S, J)    \
-  "ldrd %[we], %[wo], [%[x]], #8\n\t"      \
-  "add %[xe], %[wo], #22\n\t"              \
-  "cmp %[we], #0x40000000\n\t"             \
-  "it hs\n\t"                              \
-  "rsbshs %[xe], %[xe], #21\n\t"           \
-  "bcc 4" #J                               \
-  "f\n\t"                                  \
-  "lsl %[we], %[we], #1\n\t"               \
-  "smmlar %[" S "], %[" S "], %[we], %[" S \
-  "]\n\t"                                  \
-  "sub %[" S "], %[" S "], %[" S           \
-  "], lsr #31\n\t"                         \
-  "lsl %[we], %[n], %[xe]\n\t"             \
-  "qadd %[" S "], %[" S                    \
-  "], %[we]\n\t"                           \
-  "asr %[" S "], %[" S                     \
-  "], %[xe]\n\t"                           \
-  "ssat %[" S "], #8, %[" S                \
-  "], asr #1\n\t"                          \
-  "strb %[" S "], [%[w], #" #J             \
-  "]\n\t"                                  \
-  "5" #J ":\n\t"
-// Per tensor: x is the doubled multiplier, n the offset, xe right - 1, w is y.
-#define CTATTN_DETAIL_TENSOR_OUT(S, J)    \
-  "smmlar %[" S "], %[" S "], %[x], %[" S \
-  "]\n\t"                                 \
-  "sub %[" S "], %[" S "], %[" S          \
-  "], lsr #31\n\t"                        \
-  "qadd %[" S "], %[" S                   \
-  "], %[n]\n\t"                           \
-  "asr %[" S "], %[" S                    \
-  "], %[xe]\n\t"                          \
-  "ssat %[" S "], #8, %[" S               \
-  "], asr #1\n\t"                         \
+// The short requantization of sum S and its store at byte J of w (y): M holds the multiplier doubled, OFF the
+// offset (2 zero + 1) 2^(right - 1), xe right - 1.
+#define CTATTN_DETAIL_REQUANTIZE(S, J, M, OFF) \
+  "smmlar %[" S "], %[" S "], %[" M "], %[" S  \
+  "]\n\t"                                      \
+  "sub %[" S "], %[" S "], %[" S               \
+  "], lsr #31\n\t"                             \
+  "qadd %[" S "], %[" S "], %[" OFF            \
+  "]\n\t"                                      \
+  "asr %[" S "], %[" S                         \
+  "], %[xe]\n\t"                               \
+  "ssat %[" S "], #8, %[" S                    \
+  "], asr #1\n\t"                              \
   "strb %[" S "], [%[w], #" #J "]\n\t"
+// Per channel: x walks the multipliers, w is y, n is 2 zero + 1, xo collects the channels left to C++.
+#define CTATTN_DETAIL_CHANNEL_OUT(S, J) \
+  "ldrd %[we], %[wo], [%[x]], #8\n\t"   \
+  "add %[xe], %[wo], #22\n\t"           \
+  "cmp %[we], #0x40000000\n\t"          \
+  "it hs\n\t"                           \
+  "rsbshs %[xe], %[xe], #21\n\t"        \
+  "bcc 4" #J                            \
+  "f\n\t"                               \
+  "lsl %[we], %[we], #1\n\t"            \
+  "lsl %[wo], %[n], %[xe]\n\t" CTATTN_DETAIL_REQUANTIZE(S, J, "we", "wo") "5" #J ":\n\t"
+// Per channel, every multiplier a `short_multiplier` (no test): right - 1 is -shift - 1, one `mvn`.
+#define CTATTN_DETAIL_SHORT_OUT(S, J) \
+  "ldrd %[we], %[wo], [%[x]], #8\n\t" \
+  "mvn %[xe], %[wo]\n\t"              \
+  "lsl %[we], %[we], #1\n\t"          \
+  "lsl %[wo], %[n], %[xe]\n\t" CTATTN_DETAIL_REQUANTIZE(S, J, "we", "wo")
+// Per tensor: x is the doubled multiplier, n the offset, xe right - 1, w is y.
+#define CTATTN_DETAIL_TENSOR_OUT(S, J) CTATTN_DETAIL_REQUANTIZE(S, J, "x", "n")
 // The rounds of the loop, 4 steps of 4 terms each (Body), after the steps left over.
 #define CTATTN_DETAIL_ROUNDS(BODY) \
   ".if %c[steps] / 4 > 0\n\t"      \
@@ -635,35 +630,51 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
       std::int32_t x_even2, x_odd2, t;
       asm volatile(".rept %c[steps] %% 2\n\t" CTATTN_DETAIL_ROW_STEP
                    ".endr\n\t"
-                   ".rept %c[steps] / 2 %% 2\n\t" CTATTN_DETAIL_WIDE_STEP ".endr\n\t" CTATTN_DETAIL_ROUNDS(
-                       ".rept 2\n\t" CTATTN_DETAIL_WIDE_STEP ".endr\n\t") "movs %[xo], #0\n\t"
-                   "ldr %[w], %[y]\n\t"
-                   ".if %c[per_channel]\n\t"
-                   "ldr %[x], %[q]\n\t"
-                   "ldr %[n], %[k]\n\t" CTATTN_DETAIL_CHANNEL_OUT("s0", 0) CTATTN_DETAIL_CHANNEL_OUT("s1", 1)
-                       CTATTN_DETAIL_CHANNEL_OUT("s2", 2) CTATTN_DETAIL_CHANNEL_OUT("s3", 3)
-                   "b 6f\n\t"
-                   "40:\n\torr %[xo], %[xo], #1\n\tb 50b\n\t"
-                   "41:\n\torr %[xo], %[xo], #2\n\tb 51b\n\t"
-                   "42:\n\torr %[xo], %[xo], #4\n\tb 52b\n\t"
-                   "43:\n\torr %[xo], %[xo], #8\n\tb 53b\n\t"
-                   "6:\n\t"
-                   ".else\n\t"
-                   "ldr %[x], %[d]\n\t"
-                   "ldr %[n], %[offset]\n\t"
-                   "ldr %[xe], %[less]\n\t" CTATTN_DETAIL_TENSOR_OUT("s0", 0) CTATTN_DETAIL_TENSOR_OUT("s1", 1)
-                       CTATTN_DETAIL_TENSOR_OUT("s2", 2) CTATTN_DETAIL_TENSOR_OUT("s3", 3)
-                   ".endif\n\t"
+                   ".rept %c[steps] / 2 %% 2\n\t" CTATTN_DETAIL_WIDE_STEP
+                   ".endr\n\t" CTATTN_DETAIL_ROUNDS(".rept 2\n\t" CTATTN_DETAIL_WIDE_STEP ".endr\n\t")
                    : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(xw), [w] "+r"(w),
                      [n] "+r"(loops), [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd),
                      [xe2] "=&r"(x_even2), [xo2] "=&r"(x_odd2), [t] "=&r"(t)
-                   : [o1] "n"(WS), [steps] "n"(steps),
-                     [per_channel] "n"(Output == pass_output::per_channel ? 1 : 0), [q] "m"(p.multipliers),
-                     [y] "m"(p.y), [k] "m"(p.odd_zero), [d] "m"(p.doubled), [offset] "m"(p.offset), [less] "m"(p.less)
+                   : [o1] "n"(WS), [steps] "n"(steps)
                    : "cc", "memory");
+      std::int8_t* const y = p.y;
+      if constexpr (Output == pass_output::per_channel) {
+        const math::quantized_multiplier* q = p.multipliers;
+        if (p.every_short) {
+          asm volatile(CTATTN_DETAIL_SHORT_OUT("s0", 0) CTATTN_DETAIL_SHORT_OUT("s1", 1)
+                           CTATTN_DETAIL_SHORT_OUT("s2", 2) CTATTN_DETAIL_SHORT_OUT("s3", 3)
+                       : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(q), [we] "=&r"(w_even),
+                         [wo] "=&r"(w_odd), [xe] "=&r"(x_even)
+                       : [w] "r"(y), [n] "r"(p.odd_zero)
+                       : "cc", "memory");
+          x_odd = 0;
+        } else {
+          asm volatile("movs %[xo], #0\n\t" CTATTN_DETAIL_CHANNEL_OUT("s0", 0) CTATTN_DETAIL_CHANNEL_OUT("s1", 1)
+                           CTATTN_DETAIL_CHANNEL_OUT("s2", 2) CTATTN_DETAIL_CHANNEL_OUT("s3", 3)
+                       "b 6f\n\t"
+                       "40:\n\torr %[xo], %[xo], #1\n\tb 50b\n\t"
+                       "41:\n\torr %[xo], %[xo], #2\n\tb 51b\n\t"
+                       "42:\n\torr %[xo], %[xo], #4\n\tb 52b\n\t"
+                       "43:\n\torr %[xo], %[xo], #8\n\tb 53b\n\t"
+                       "6:\n\t"
+                       : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [x] "+r"(q),
+                         [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd)
+                       : [w] "r"(y), [n] "r"(p.odd_zero)
+                       : "cc", "memory");
+        }
+      } else {
+        asm volatile(CTATTN_DETAIL_TENSOR_OUT("s0", 0) CTATTN_DETAIL_TENSOR_OUT("s1", 1)
+                         CTATTN_DETAIL_TENSOR_OUT("s2", 2) CTATTN_DETAIL_TENSOR_OUT("s3", 3)
+                     : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3)
+                     : [w] "r"(y), [x] "r"(p.doubled), [n] "r"(p.offset), [xe] "r"(p.less)
+                     : "memory");
+        x_odd = 0;
+      }
     }
 #undef CTATTN_DETAIL_ROUNDS
 #undef CTATTN_DETAIL_TENSOR_OUT
+#undef CTATTN_DETAIL_REQUANTIZE
+#undef CTATTN_DETAIL_SHORT_OUT
 #undef CTATTN_DETAIL_CHANNEL_OUT
 #undef CTATTN_DETAIL_WIDE_STEP
 #undef CTATTN_DETAIL_WIDE_CHANNEL
@@ -686,7 +697,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   // zero and adds the zero point in one go (the constant fits while e <= 22), and where `qadd` saturates the true
   // value is past 2^(31 - e) >= 512 in magnitude, which `ssat` clamps the same way.
   /// One output of `requantize_column`'s 5-instruction form: sum requantized by a multiplier m that
-  /// `takes_short_form` (doubled: 2m read as a signed word), its right shift `right` and offset (2 zero + 1)
+  /// is a `short_multiplier` (doubled: 2m read as a signed word), its right shift `right` and offset (2 zero + 1)
   /// 2^(right - 1).
   CTATTN_ALWAYS_INLINE static std::int8_t short_form(std::int32_t sum, std::int32_t doubled, std::int32_t offset,
                                                      int right) noexcept {
@@ -713,7 +724,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
             kernels::signed_saturate<8>(__builtin_arm_qadd(kernels::rounded_high_sum(v, v, doubled), zero)));
       }
     } else if (q.shift >= -22) {
-      // Rationale: the rest of `takes_short_form`'s test is what the branches before have found; stated whole
+      // Rationale: the rest of `short_multiplier`'s test is what the branches before have found; stated whole
       // here (or first), GCC 12 at -Os tested again around the loops: the worked example in int8 on the M4F took
       // 25,261 (25,144 first) instructions against 23,688.
       const int right = -q.shift;
@@ -765,9 +776,10 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
       bool fused = true;
       if constexpr (Epilogue::per_channel) {
         p.odd_zero = 2 * e.zero + 1;
+        p.every_short = e.short_multipliers;
       } else {
         const math::quantized_multiplier& q = e.multiplier(0);
-        fused = takes_short_form(q);
+        fused = kernels::short_multiplier(q);
         const int right = -q.shift;
         p.doubled = static_cast<std::int32_t>(static_cast<std::uint32_t>(q.multiplier) << 1);
         p.less = right - 1;

@@ -412,7 +412,10 @@ void run_product_requantized(const std::int8_t* x, const std::int8_t* w, const E
       }
     }
   } else {
-    scalar_product_requantized<M, K, N, XS, WS, YS>(x, w, e, y);
+    // Rationale: one row (a decoding step's) in tiles of 1 x 4: each input loaded once for 4 channels, 5 loads for 4
+    // multiply-adds where a 2 x 2 tile of one row loads 3 for 2 (the Cortex-M3's products of the tiny llama's step,
+    // fc_1x64x172 and fc_1x172x64: 0.86 and 0.87 of CMSIS-NN's instructions at -O2, against 1.00 and 1.02).
+    scalar_product_requantized<M, K, N, XS, WS, YS, 2, (M == 1 ? 4 : 2)>(x, w, e, y);
   }
 }
 
@@ -515,11 +518,15 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
 }
 
 /// What an N x K int8 layer keeps for this build's packed kernel: its weights packed with their requantization
-/// (kernels/detail/int8_packed.hpp), or nothing where the build has no packed kernel.
+/// (kernels/detail/int8_packed.hpp); where the build has no packed kernel, whether every multiplier is a
+/// `short_multiplier` if the product reads that (`int8_packed::multiplier_form`: the Cortex-M DSP, Helium), else
+/// nothing.
 ///
 /// Example: `static_assert(sizeof(ctattn::detail::kernels::int8_packed_weights<4, 4>) > 0);`
 template <std::size_t N, std::size_t K>
-using int8_packed_weights = typename int8_packed::packed_type<int8_packed_ops, N, K>::type;
+using int8_packed_weights =
+    std::conditional_t<std::is_void_v<int8_packed_ops> && int8_declared<int8_product_ops>::reads_short_multipliers,
+                       int8_packed::multiplier_form, typename int8_packed::packed_type<int8_packed_ops, N, K>::type>;
 
 /// `int8_fully_connected` with the layer's packed weights too: at run time the packed kernel reads those, where the
 /// build has one and the packing is `exact()`; otherwise (and in constant evaluation) the plain product. `packed`
@@ -530,7 +537,11 @@ constexpr void int8_fully_connected(const std::int8_t (&x)[M][K], const std::int
                                     const std::int32_t (&start)[N], const math::quantized_multiplier (&multipliers)[MC],
                                     std::int32_t zero, std::int8_t (&y)[M][N],
                                     const int8_packed_weights<N, K>& packed) noexcept {
-  if constexpr (!std::is_void_v<int8_packed_ops>) {
+  if constexpr (std::is_same_v<int8_packed_weights<N, K>, int8_packed::multiplier_form>) {
+    int8_product_requantized(
+        x, w, int8_epilogue<(MC > 1)>{start, nullptr, multipliers, zero, packed.short_multipliers != 0}, y);
+    return;
+  } else if constexpr (!std::is_void_v<int8_packed_ops>) {
     if (!std::is_constant_evaluated() && packed.exact()) {
       int8_packed::packed_product<int8_packed_ops, M, K, N, K, N>(&x[0][0], packed, zero, &y[0][0]);
       return;

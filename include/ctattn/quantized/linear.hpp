@@ -181,7 +181,8 @@ struct qlinear {
   math::quantized_multiplier multipliers[scale_count]{};
   /// The same weights, folded biases, multipliers and output zero point packed for this build's int8
   /// fully-connected kernel (kernels/detail/int8_packed.hpp: AVX-512 VNNI, AVX-VNNI, AArch64 `sdot`), made by the
-  /// constructor; empty on every other target.
+  /// constructor; on the Cortex-M DSP and Helium, one word: whether every multiplier is a `short_multiplier` (the
+  /// kernels then requantize without testing each); empty on every other target.
   // Rationale: packed where the layer is made, by the compiler for a constexpr layer, so that the kernel reads the
   // layout its instruction wants and nothing is summed or reordered at run time. The members are public for
   // reading (and for structural types); a layer changed member by member after it is made would leave `packed`
@@ -289,8 +290,8 @@ struct qlinear {
   }
 
   /// The memory of `project(x, layer)` on an X (ctattn::footprint, as the float layers give theirs): the layer's
-  /// object (weights, folded biases, multipliers, and the packed copy on a build with a packed kernel: flash when
-  /// constexpr), X and the result, and on the stack the product kernel's scratch on any backend
+  /// object (weights, folded biases, multipliers, and the packed copy on a build with a packed kernel, or the word
+  /// of `packed` on the Cortex-M DSP and Helium: flash when constexpr), X and the result, and on the stack the product kernel's scratch on any backend
   /// (`detail::kernels::int8_product_stack_bytes`: one int32 per output channel on x86 and NEON, or the packed
   /// kernel's staged rows of X, up to 8 of In bytes; the rows of X widened to int16 in blocks of up to 6 on the
   /// Cortex-M DSP); with int4 weights, a block of output channels unpacked to int8 too

@@ -68,6 +68,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "ctattn/kernels/detail/int8_requantize.hpp"
 #include "ctattn/math/fixed_point.hpp"
 
 namespace ctattn::detail::int8_packed {
@@ -293,6 +294,26 @@ struct no_packed_weights {
   template <typename... From>
   constexpr explicit no_packed_weights(const From&...) noexcept {}
   friend constexpr bool operator==(no_packed_weights, no_packed_weights) = default;
+};
+
+/// What a layer keeps where the build's product reads, beside the weights, only whether every multiplier of the
+/// layer is a `short_multiplier` (a row whose product ops set `reads_short_multipliers`: the Cortex-M DSP's,
+/// Helium's). Made with the layer, as the packed weights are.
+// Rationale: a word rather than a byte, so that a layer's size stays a whole number of its words and a model's
+// footprint the sum of its layers' sizes.
+struct multiplier_form {
+  std::uint32_t short_multipliers = 0;  // 1: every multiplier is a `short_multiplier`
+
+  constexpr multiplier_form() noexcept = default;
+  template <std::size_t N, std::size_t K>
+  constexpr multiplier_form(const std::int8_t (&)[N][K], const std::int32_t (&)[N],
+                            const math::quantized_multiplier (&multipliers)[N], std::int32_t) noexcept {
+    short_multipliers = 1;
+    for (std::size_t c = 0; c < N; ++c) {
+      if (!kernels::short_multiplier(multipliers[c])) short_multipliers = 0;
+    }
+  }
+  friend constexpr bool operator==(const multiplier_form&, const multiplier_form&) = default;
 };
 
 /// The packed form of an N x K layer for the backend `Ops` (`void`: none).

@@ -153,15 +153,25 @@ struct output_requantizer {
   }
 };
 
+/// Whether multiplier q is normalized (at least 2^30) and shifts to the right by 1 to 22: what a layer's scales
+/// give in practice. The Cortex-M DSP requantizes by such a multiplier in 5 instructions, Helium without a left
+/// shift; a layer keeps whether every multiplier of its is one (`int8_epilogue::short_multipliers`).
+///
+/// Example: `static_assert(ctattn::detail::kernels::short_multiplier({1 << 30, -1}));`
+[[nodiscard]] constexpr bool short_multiplier(const math::quantized_multiplier& q) noexcept {
+  return q.multiplier >= (1 << 30) && q.shift <= -1 && q.shift >= -22;
+}
+
 /// What the int8 product kernels add to each raw sum sum_t x[r][t] w[c][t] and how they requantize it:
 /// y[r][c] = requantize(column_start[c] + row_start[r], the multiplier of c, zero), the additions modulo 2^32.
 ///
-/// | member         | meaning                                                                        |
-/// |----------------|--------------------------------------------------------------------------------|
-/// | `column_start` | N int32: a layer's folded bias, or a product's zero-point terms of each column  |
-/// | `row_start`    | M int32 when RowStarts (a product's zero-point term of each row of x), else unused |
-/// | `multipliers`  | N of them when PerChannel, else one for every output                           |
-/// | `zero`         | the output's zero point                                                        |
+/// | member              | meaning                                                                   |
+/// |---------------------|---------------------------------------------------------------------------|
+/// | `column_start`      | N int32: a layer's folded bias, or a product's zero-point terms of each column |
+/// | `row_start`         | M int32 when RowStarts (a product's zero-point term of each row of x), else unused |
+/// | `multipliers`       | N of them when PerChannel, else one for every output                      |
+/// | `zero`              | the output's zero point                                                   |
+/// | `short_multipliers` | true only where every multiplier is a `short_multiplier`: a layer's fact, made with it |
 template <bool PerChannel, bool RowStarts = false>
 struct int8_epilogue {
   static constexpr bool per_channel = PerChannel;
@@ -170,6 +180,10 @@ struct int8_epilogue {
   const std::int32_t* row_start;
   const math::quantized_multiplier* multipliers;
   std::int32_t zero;
+  // Rationale: a layer's multipliers are known when it is made, so the test of each channel's multiplier is done
+  // there once; the kernels that read it (the Cortex-M DSP's one-row passes, Helium's passes) skip the test or the
+  // left shift of every output. False reads as "not known", never as "not every one".
+  bool short_multipliers = false;
 
   /// column_start[c] + row_start[r], wrapping.
   CTATTN_ALWAYS_INLINE constexpr std::int32_t start(std::size_t r, std::size_t c) const noexcept {

@@ -4,8 +4,9 @@
 
 /// \file
 /// The int8 product in register tiles of plain C++: `int8_product_requantized`'s contract at run time where a
-/// backend has no vector instructions for it. The scalar row (the Cortex-M3) runs it in 2 x 2 tiles, the rv32im row
-/// (kernels/rv32im_int8.hpp) in 4 x 4; the 16x8 kernels (kernels/int16.hpp) take the tile sums on int16 rows.
+/// backend has no vector instructions for it. The scalar row (the Cortex-M3) runs it in 2 x 2 tiles (1 x 4 for one
+/// row), the rv32im row (kernels/rv32im_int8.hpp) in 4 x 4; the 16x8 kernels (kernels/int16.hpp) take the tile sums
+/// on int16 rows.
 ///
 /// | function                                          | computes                                               |
 /// |---------------------------------------------------|--------------------------------------------------------|
@@ -102,6 +103,7 @@ CTATTN_ALWAYS_INLINE void scalar_tile_column(const std::int8_t* x, const std::in
 /// | tile  | registers for sums and terms | loads, multiplies, adds per term | used by                         |
 /// |-------|------------------------------|----------------------------------|---------------------------------|
 /// | 2 x 2 | 4 + 3                        | 4, 4, 4                          | the scalar row (13 registers)   |
+/// | 1 x 4 | 4 + 2                        | 5, 4, 4                          | the scalar row, one row of x    |
 /// | 4 x 4 | 16 + 6                       | 8, 16, 16                        | rv32im (31 registers)           |
 template <std::size_t M, std::size_t K, std::size_t N, std::size_t XS, std::size_t WS, std::size_t YS,
           std::size_t TR = 2, std::size_t TC = 2, typename Epilogue>

@@ -10,8 +10,8 @@
 // Rationale: when the kernels asked `requires { Ops::softmax_row(...); }`, an operation misspelled, or with a
 // parameter of another type, left the kernel on its loop without a word: slower, and untested where the backend's
 // test expected its own code. Now a flag set for an operation that does not compile is an error at the kernel's call,
-// and tests/static/backend_ops_test.cpp checks, for every row of the build, that each flag is set exactly when the
-// struct defines the operation.
+// and tests/static/backend_table_test.cpp checks (with tests/support/backend_ops_check.hpp), for every row of the
+// build, that each flag is set exactly when the struct defines the operation.
 ///
 /// | defaults                   | member (default)                  | the operation, where the flag is set           | read by |
 /// |----------------------------|-----------------------------------|------------------------------------------------|---------|
@@ -35,6 +35,7 @@
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
 /// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers where `layer_norm_row_takes<C>(shift)` | kernels/int8.hpp |
 /// |                            | `has_weighted_rows` (false)       | `weighted_rows<D, G>(w, w_stride, w_zero, v, v_stride, v_zero, n, sums, sums_stride)` for the D and G where `weighted_rows_take<D, G>` | kernels/int8.hpp |
+/// |                            | `reads_short_multipliers` (false) | no operation: `product_requantized` reads the epilogue's `short_multipliers` (a layer keeps it) | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
 /// | `int4_ops_defaults`        | `has_fully_connected` (false)     | `fully_connected<M, K, N>(x, packed, epilogue, y)` for the K where `takes<K>` | kernels/int4.hpp |
 /// |                            | `has_unpack` (false)              | `unpack(packed, values, count)`: count values (even) from a byte | kernels/int4.hpp |
@@ -90,6 +91,9 @@ struct int8_ops_defaults {
   static constexpr bool has_sum_and_squares = false;
   static constexpr bool has_layer_norm_row = false;
   static constexpr bool has_weighted_rows = false;
+  /// Not an operation: whether `product_requantized` reads the epilogue's `short_multipliers`, so that a layer
+  /// keeps that fact where the build has no packed kernel (kernels/int8.hpp's `int8_packed_weights`).
+  static constexpr bool reads_short_multipliers = false;
 };
 
 /// The optional operations of a packed int8 kernel (a row's `packed_ops`), none defined.
