@@ -478,31 +478,28 @@ struct helium_int8_ops : int8_ops_defaults {
     if constexpr (Epilogue::per_channel) {
       // Rationale: where the layer's multipliers are all short (`short_multiplier`: every shift to the right), the
       // passes skip the left shift, the split of the shifts and the test of the correction's sign: 4 instructions
-      // a pass fewer.
-      if (e.short_multipliers) {
-        for (std::size_t c = 0; c < whole; c += fc_channels) {
-          const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
-          const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
-          for (std::size_t r = 0; r < M; ++r) {
-            int32x4_t v = __arm_vqrdmulhq_s32(pass_sums(r, c, bias), pairs.val[0]);
-            v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(v, 31));
-            __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, pairs.val[1]), e.zero));
-          }
-        }
-      } else {
+      // a pass fewer (a pass loop for each case, as for one multiplier below).
+      const auto passes = [&]<bool Short>(std::bool_constant<Short>) {
         const int32x4_t none = __arm_vdupq_n_s32(0);
         for (std::size_t c = 0; c < whole; c += fc_channels) {
           const int32x4x2_t pairs = __arm_vld2q_s32(&e.multipliers[c].multiplier);
           const int32x4_t multiplier = pairs.val[0];
-          const int32x4_t left = __arm_vmaxq_s32(pairs.val[1], none);
-          const int32x4_t right = __arm_vminq_s32(pairs.val[1], none);  // minus the right shift
+          // minus the right shift
+          const int32x4_t right = Short ? pairs.val[1] : __arm_vminq_s32(pairs.val[1], none);
           const int32x4_t bias = __arm_vld1q_s32(&e.column_start[c]);
           for (std::size_t r = 0; r < M; ++r) {
-            int32x4_t v = __arm_vqrdmulhq_s32(__arm_vshlq_s32(pass_sums(r, c, bias), left), multiplier);
-            v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(__arm_vandq_s32(v, right), 31));
+            int32x4_t v = pass_sums(r, c, bias);
+            if constexpr (!Short) v = __arm_vshlq_s32(v, __arm_vmaxq_s32(pairs.val[1], none));
+            v = __arm_vqrdmulhq_s32(v, multiplier);
+            v = __arm_vqaddq_s32(v, __arm_vshrq_n_s32(Short ? v : __arm_vandq_s32(v, right), 31));
             __arm_vstrbq_s32(y + r * YS + c, output_lanes(__arm_vrshlq_s32(v, right), e.zero));
           }
         }
+      };
+      if (e.short_multipliers) {
+        passes(std::true_type{});
+      } else {
+        passes(std::false_type{});
       }
     } else {
       // Rationale: one multiplier and shift for every channel (a tied output head): the forms that take them from
