@@ -5474,13 +5474,11 @@ constexpr fixed_reciprocal reciprocal_of_sum(std::int32_t sum, int integer_bits)
 /// \file
 /// ctattn::math::isqrt: the integer square root floor(sqrt(v)) of a 64-bit unsigned integer, exact, in constant
 /// expressions and at run time (integers only: the same result on every target, with or without an FPU); and
-/// ctattn::math::narrow_quotient, a 64-bit value divided by a 32-bit one where the quotient fits 32 bits, and
-/// ctattn::math::reciprocal_q40, the int8 softmax's floor(2^40 / d).
+/// ctattn::math::narrow_quotient, a 64-bit value divided by a 32-bit one where the quotient fits 32 bits.
 ///
 /// | function                 | computes                          | on 32-bit Arm with a divide instruction      |
 /// |--------------------------|-----------------------------------|----------------------------------------------|
 /// | `narrow_quotient(n, d)`  | floor(n / d), n / d < 2^32        | two 16-bit digits by `udiv` (no library call) |
-/// | `reciprocal_q40(d)`      | floor(2^40 / d), 2^21 <= d < 2^32 | an estimate by the FPU's `vdiv.f32` where there is one (d < 2^31), settled by its remainder; else `narrow_quotient` |
 /// | `isqrt(v)`               | floor(sqrt(v))                    | the top word's root by Newton's iteration on 32 bits, one `udiv` for the next 16 bits, a correction |
 
 
@@ -5528,37 +5526,6 @@ constexpr std::uint32_t narrow_quotient(std::uint64_t n, std::uint32_t d) noexce
   }
 #endif
   return static_cast<std::uint32_t>(n / d);
-}
-
-/// floor(2^40 / d) for d in [2^21, 2^32): the int8 softmax's reciprocal of a row's doubled sum of exponentials
-/// (kernels/int8.hpp's `rounded_softmax`, Helium's softmax row), whose quotient fits 20 bits.
-///
-/// | d                  | result          |
-/// |--------------------|-----------------|
-/// | 2^21               | 2^19            |
-/// | 2^21 + 1           | 2^19 - 1        |
-/// | 2^32 - 1           | 256             |
-///
-/// \code
-/// static_assert(ctattn::math::reciprocal_q40(1u << 21) == 1u << 19);
-/// \endcode
-// Rationale: on 32-bit Arm with a single-precision FPU and d below 2^31, one `vdiv.f32` of (2^40 - 2^20) by d gives
-// an estimate within (T - 1, T) of T = 2^40 / d: rounding d and the quotient to floats errs by at most 2^-23 of T
-// (2^-22 under a directed rounding mode), while the numerator's 2^-20 below 2^40 lowers it by 2^-20 of T, more than
-// that error and, with it, less than 0.57 (T <= 2^19). Its floor q is then floor(T) or one less, so the remainder
-// 2^40 - q d lies in [0, 2d), below 2^32: it is -q d modulo 2^32 (one `mul` and a negation), and q is raised by one
-// where it reaches d. About 11 instructions, against about 40 for `narrow_quotient` and a library call of about
-// 70 for the 64-bit division; every d in [2^21, 2^31) was checked against the division once, the boards' kernel
-// cases check its edges and about 5,000 more divisors at every run.
-constexpr std::uint32_t reciprocal_q40(std::uint32_t d) noexcept {
-#if defined(__arm__) && defined(__ARM_FP) && (__ARM_FP & 4)
-  if (!std::is_constant_evaluated() && d < (1u << 31)) {
-    auto q = static_cast<std::uint32_t>(1099510579200.0f / static_cast<float>(d));  // (2^40 - 2^20) / d
-    q += 0u - q * d >= d ? 1u : 0u;
-    return q;
-  }
-#endif
-  return narrow_quotient(std::uint64_t{1} << 40, d);
 }
 
 /// floor(sqrt(v)) for every v in [0, 2^64): the largest r with r^2 <= v, so r < 2^32.
@@ -8406,9 +8373,10 @@ struct helium_int8_ops : int8_ops_defaults {
       sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
     }
     const auto divisor = static_cast<std::uint32_t>(2 * sum);
-    // d = 2 sum >= 2^21 (the largest entry adds table[0] = 2^20), so the quotient fits 20 bits: math::reciprocal_q40
-    // (an estimate by `vdiv.f32` and a correction for rows below 1,024 keys, `udiv` digits past them).
-    const std::uint32_t reciprocal = math::reciprocal_q40(divisor);
+    // d = 2 sum >= 2^21 (the largest entry adds table[0] = 2^20), so the quotient fits 20 bits: `udiv` digits
+    // (math::narrow_quotient), not the C library's 64-bit division: 654 instructions fewer a token of the
+    // stories260K-shaped model (40 rows) with Clang 14.
+    const std::uint32_t reciprocal = math::narrow_quotient(std::uint64_t{1} << 40, divisor);
     const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
     for (std::size_t t = 0; t < n; t += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
@@ -12357,8 +12325,8 @@ struct rounded_softmax {
   // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the divisor 1 only keeps the reciprocal
   // defined, and no weight is computed.
   // Rationale: the C library's 64-bit division here (one a row), which on the Cortex-M4 and M7 took 32 instructions
-  // fewer a row than math::narrow_quotient (the int8 attention image, 5 rows: 5,363 against 5,524). The rows of
-  // `short_row` and Helium's take math::reciprocal_q40 (the FPU's division and a correction).
+  // fewer a row than math::narrow_quotient (the int8 attention image, 5 rows: 5,363 against 5,524); Helium's row
+  // takes narrow_quotient, 16 fewer there.
   static constexpr row_constants row(sum_type sum) noexcept {
     const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
     return {static_cast<std::uint64_t>(sum), divisor, (std::uint64_t{1} << 40) / divisor};
@@ -12412,10 +12380,9 @@ struct rounded_softmax {
     const std::int32_t* const at_largest = table + most;
     std::uint32_t sum = 0;
     for (std::size_t j = 0; j < n; ++j) sum += static_cast<std::uint32_t>(at_largest[-x[j]]);
-    // sum >= 2^20 (the largest entry's term) and below 2^30, so the divisor is in [2^21, 2^31): `row`'s reciprocal
-    // by math::reciprocal_q40 (one `vdiv.f32` and a correction where the core has an FPU).
-    const std::uint32_t divisor = 2 * sum;
-    const std::uint32_t reciprocal = math::reciprocal_q40(divisor);
+    const row_constants r = row(static_cast<sum_type>(sum));
+    const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
+    const auto divisor = static_cast<std::uint32_t>(r.divisor);
     for (std::size_t j = 0; j < n; ++j) {
       w[j] = short_weight((static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum, reciprocal, divisor);
     }

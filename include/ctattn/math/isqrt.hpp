@@ -5,13 +5,11 @@
 /// \file
 /// ctattn::math::isqrt: the integer square root floor(sqrt(v)) of a 64-bit unsigned integer, exact, in constant
 /// expressions and at run time (integers only: the same result on every target, with or without an FPU); and
-/// ctattn::math::narrow_quotient, a 64-bit value divided by a 32-bit one where the quotient fits 32 bits, and
-/// ctattn::math::reciprocal_q40, the int8 softmax's floor(2^40 / d).
+/// ctattn::math::narrow_quotient, a 64-bit value divided by a 32-bit one where the quotient fits 32 bits.
 ///
 /// | function                 | computes                          | on 32-bit Arm with a divide instruction      |
 /// |--------------------------|-----------------------------------|----------------------------------------------|
 /// | `narrow_quotient(n, d)`  | floor(n / d), n / d < 2^32        | two 16-bit digits by `udiv` (no library call) |
-/// | `reciprocal_q40(d)`      | floor(2^40 / d), 2^21 <= d < 2^32 | an estimate by the FPU's `vdiv.f32` where there is one (d < 2^31), settled by its remainder; else `narrow_quotient` |
 /// | `isqrt(v)`               | floor(sqrt(v))                    | the top word's root by Newton's iteration on 32 bits, one `udiv` for the next 16 bits, a correction |
 
 #include <bit>
@@ -62,37 +60,6 @@ constexpr std::uint32_t narrow_quotient(std::uint64_t n, std::uint32_t d) noexce
   }
 #endif
   return static_cast<std::uint32_t>(n / d);
-}
-
-/// floor(2^40 / d) for d in [2^21, 2^32): the int8 softmax's reciprocal of a row's doubled sum of exponentials
-/// (kernels/int8.hpp's `rounded_softmax`, Helium's softmax row), whose quotient fits 20 bits.
-///
-/// | d                  | result          |
-/// |--------------------|-----------------|
-/// | 2^21               | 2^19            |
-/// | 2^21 + 1           | 2^19 - 1        |
-/// | 2^32 - 1           | 256             |
-///
-/// \code
-/// static_assert(ctattn::math::reciprocal_q40(1u << 21) == 1u << 19);
-/// \endcode
-// Rationale: on 32-bit Arm with a single-precision FPU and d below 2^31, one `vdiv.f32` of (2^40 - 2^20) by d gives
-// an estimate within (T - 1, T) of T = 2^40 / d: rounding d and the quotient to floats errs by at most 2^-23 of T
-// (2^-22 under a directed rounding mode), while the numerator's 2^-20 below 2^40 lowers it by 2^-20 of T, more than
-// that error and, with it, less than 0.57 (T <= 2^19). Its floor q is then floor(T) or one less, so the remainder
-// 2^40 - q d lies in [0, 2d), below 2^32: it is -q d modulo 2^32 (one `mul` and a negation), and q is raised by one
-// where it reaches d. About 11 instructions, against about 40 for `narrow_quotient` and a library call of about
-// 70 for the 64-bit division; every d in [2^21, 2^31) was checked against the division once, the boards' kernel
-// cases check its edges and about 5,000 more divisors at every run.
-constexpr std::uint32_t reciprocal_q40(std::uint32_t d) noexcept {
-#if defined(__arm__) && defined(__ARM_FP) && (__ARM_FP & 4)
-  if (!std::is_constant_evaluated() && d < (1u << 31)) {
-    auto q = static_cast<std::uint32_t>(1099510579200.0f / static_cast<float>(d));  // (2^40 - 2^20) / d
-    q += 0u - q * d >= d ? 1u : 0u;
-    return q;
-  }
-#endif
-  return narrow_quotient(std::uint64_t{1} << 40, d);
 }
 
 /// floor(sqrt(v)) for every v in [0, 2^64): the largest r with r^2 <= v, so r < 2^32.
