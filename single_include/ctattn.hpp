@@ -2712,7 +2712,7 @@ inline constexpr float lowest = -87.33654f;
 /// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
 /// |                            | `has_first_largest` (false)       | `first_largest(x, n)`: the index of the largest of n int8 values, the first of equal ones | kernels/int8.hpp |
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
-/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers where `layer_norm_row_takes<C>(shift)` | kernels/int8.hpp |
+/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers whose `layer_norm_smallest_shift<C>(shift)` is 32 or more | kernels/int8.hpp |
 /// |                            | `has_weighted_rows` (false)       | `weighted_rows<D, G>(w, w_stride, w_zero, v, v_stride, v_zero, n, sums, sums_stride)` for the D and G where `weighted_rows_take<D, G>` | kernels/int8.hpp |
 /// |                            | `reads_short_multipliers` (false) | no operation: `product_requantized` reads the epilogue's `short_multipliers` (a layer keeps it) | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
@@ -5474,12 +5474,14 @@ constexpr fixed_reciprocal reciprocal_of_sum(std::int32_t sum, int integer_bits)
 /// \file
 /// ctattn::math::isqrt: the integer square root floor(sqrt(v)) of a 64-bit unsigned integer, exact, in constant
 /// expressions and at run time (integers only: the same result on every target, with or without an FPU); and
-/// ctattn::math::narrow_quotient, a 64-bit value divided by a 32-bit one where the quotient fits 32 bits.
+/// ctattn::math::narrow_quotient, a 64-bit value divided by a 32-bit one where the quotient fits 32 bits; and
+/// ctattn::math::reciprocal_guess, a reciprocal by one 32-bit division that guesses quotients to within one.
 ///
 /// | function                 | computes                          | on 32-bit Arm with a divide instruction      |
 /// |--------------------------|-----------------------------------|----------------------------------------------|
 /// | `narrow_quotient(n, d)`  | floor(n / d), n / d < 2^32        | two 16-bit digits by `udiv` (no library call) |
 /// | `isqrt(v)`               | floor(sqrt(v))                    | the top word's root by Newton's iteration on 32 bits, one `udiv` for the next 16 bits, a correction |
+/// | `reciprocal_guess(d)`    | floor(2^40 / d) or up to 128 less | one `udiv`                                   |
 
 
 namespace ctattn::math {
@@ -5527,6 +5529,27 @@ constexpr std::uint32_t narrow_quotient(std::uint64_t n, std::uint32_t d) noexce
 #endif
   return static_cast<std::uint32_t>(n / d);
 }
+
+/// For a divisor d in [2^21, 2^32), a reciprocal r = floor(2^31 / (floor(d / 2^9) + 1)) with
+/// floor(2^40 / d) - 128 <= r <= floor(2^40 / d), so that for every n < 2^32 the guess floor(n r / 2^40) is
+/// floor(n / d) or one less (the int8 softmax's weights settle it by the remainder, kernels/int8.hpp).
+///
+/// | d                  | floor(2^40 / d) | result  |
+/// |--------------------|-----------------|---------|
+/// | 2^21               | 2^19            | 524,160 |
+/// | 2^32 - 1           | 256             | 256     |
+///
+/// \code
+/// static_assert(ctattn::math::reciprocal_guess(1u << 21) == 524'160);
+/// static_assert(ctattn::math::reciprocal_guess(0xFFFF'FFFFu) == 256);
+/// \endcode
+// Rationale: a softmax row's weights need a reciprocal of its doubled sum once a row; exact, floor(2^40 / d) is a
+// 64-bit division (a library call of about 100 instructions on a 32-bit core, or `narrow_quotient`'s 40). Rounding
+// the divisor up to a multiple of 2^9 makes it one 32-bit division and keeps r from above the exact one. Its
+// shortfall: with h = floor(d / 2^9) + 1 > d / 2^9, 2^40 / d - 2^31 / h = 2^31 (2^9 h - d) / (d h) <= 2^40 / (d h)
+// < 2^49 / d^2 <= 128, and the floor takes less than 1 more, so r >= floor(2^40 / d) - 128. The guess then falls
+// short of n / d by n (2^40 / d - r) / 2^40 < 2^32 129 / 2^40 < 1, and is at most n / d since r <= 2^40 / d.
+constexpr std::uint32_t reciprocal_guess(std::uint32_t d) noexcept { return (1u << 31) / ((d >> 9) + 1); }
 
 /// floor(sqrt(v)) for every v in [0, 2^64): the largest r with r^2 <= v, so r < 2^32.
 ///
@@ -8135,6 +8158,7 @@ inline constexpr std::size_t int4_packed_bytes = (N * K + 1) / 2;
 
 #include <arm_mve.h>
 
+#include <bit>
 #include <cstdint>
 
 namespace ctattn::detail {
@@ -8267,6 +8291,95 @@ struct helium_int8_ops : int8_ops_defaults {
     return __arm_vsetq_lane_s32(s3, sums, 3);
   }
 
+  /// Whether `held_short_passes` takes a product: one row (and no row starts) of 64 terms, the channels back to
+  /// back (WS = 64), multipliers per channel; on Clang.
+  template <std::size_t M, std::size_t K, std::size_t WS, typename Epilogue>
+  static constexpr bool takes_held_short_passes =
+#if defined(__clang__)
+      M == 1 && K == 64 && WS == 64 && Epilogue::per_channel && !Epilogue::row_starts;
+#else
+      false;
+#endif
+
+  /// `product_requantized`'s passes of 4 channels for a product `takes_held_short_passes` takes whose multipliers
+  /// are all short (`int8_epilogue::short_multipliers`), in one assembly statement: per pass the 16 weight vectors
+  /// read in order (`vldrb.u8` post-incremented) against the 4 held input vectors (`vmlav`, `vmlava`), the
+  /// {multiplier, shift} pairs split by `vld2`, the column starts, and the C form's requantization; `passes`
+  /// of them (1 or more) from w, the multipliers m, the starts `bias` and the output y.
+  // Rationale: the C form's pass took 51 instructions with Clang 14 (-O2 and -Os): the weights at two pointers each
+  // advanced by an `add`, and the output pointer moved out of and back into the even register a sum needed
+  // (`vmlav` writes even registers only); 47 here. An assembly statement inside the loop would not do: Clang makes
+  // no low-overhead loop (`le`) of a loop holding one, which costs 2 a pass. 670 passes a token in the
+  // stories260K-shaped model (1 x 64 x 172, 64 and 32).
+  static void held_short_passes(const held_row<64>& x, const std::int8_t* w, const math::quantized_multiplier* m,
+                                const std::int32_t* bias, std::int32_t zero, std::int8_t* y,
+                                std::size_t passes) noexcept {
+#if defined(__clang__)
+    // Each channel's sum in an even register (`Te`): `vmlav` writes only those. The output pointer in a low one
+    // (`l`): `vstrb.32` takes only r0 to r7. `vmov q[2], q[0], a, b` puts a in lane 0 and b in lane 2.
+    std::int32_t s0;
+    std::int32_t s1;
+    std::int32_t s2;
+    std::int32_t s3;
+    asm volatile(
+        "dls lr, %[n]\n"
+        "1:\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlav.s8  %[s0], %[x0], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s0], %[x1], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s0], %[x2], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s0], %[x3], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlav.s8  %[s1], %[x0], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s1], %[x1], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s1], %[x2], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s1], %[x3], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlav.s8  %[s2], %[x0], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s2], %[x1], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s2], %[x2], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s2], %[x3], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlav.s8  %[s3], %[x0], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s3], %[x1], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s3], %[x2], q4\n\t"
+        "vldrb.u8 q4, [%[w]], #16\n\t"
+        "vmlava.s8 %[s3], %[x3], q4\n\t"
+        "vld20.32 {q4, q5}, [%[m]]\n\t"
+        "vld21.32 {q4, q5}, [%[m]]!\n\t"
+        "vldrw.u32 q6, [%[b]], #16\n\t"
+        "vmov q7[2], q7[0], %[s0], %[s2]\n\t"
+        "vmov q7[3], q7[1], %[s1], %[s3]\n\t"
+        "vadd.i32 q7, q7, q6\n\t"
+        "vqrdmulh.s32 q7, q7, q4\n\t"
+        "vshr.s32 q6, q7, #31\n\t"
+        "vqadd.s32 q7, q7, q6\n\t"
+        "vrshl.s32 q7, q7, q5\n\t"
+        "vqadd.s32 q7, q7, %[z]\n\t"
+        "vqshl.s32 q7, q7, #24\n\t"
+        "vshr.s32 q7, q7, #24\n\t"
+        "vstrb.32 q7, [%[y]], #4\n\t"
+        "le lr, 1b"
+        : [w] "+r"(w), [m] "+r"(m), [b] "+r"(bias), [y] "+l"(y), [s0] "=&Te"(s0), [s1] "=&Te"(s1), [s2] "=&Te"(s2),
+          [s3] "=&Te"(s3)
+        : [n] "r"(passes), [z] "r"(zero), [x0] "w"(x.v[0]), [x1] "w"(x.v[1]), [x2] "w"(x.v[2]), [x3] "w"(x.v[3])
+        : "q4", "q5", "q6", "q7", "lr", "memory");
+#else
+    (void)x, (void)w, (void)m, (void)bias, (void)zero, (void)y, (void)passes;
+#endif
+  }
+
   /// sum_t p[t] for t < K: `vaddva.s8` over 16 bytes a step, the tail by `vctp8`.
   template <std::size_t K>
   static std::int32_t row_sum(const std::int8_t* p) noexcept {
@@ -8350,9 +8463,9 @@ struct helium_int8_ops : int8_ops_defaults {
   /// kernels/int8.hpp's `int8_softmax_row` for a row of 1 to `softmax_row_limit` entries, all visible: the same
   /// weights, 4 lanes at a time. The largest entry by `vmaxv.s8`, the exponentials by a gather from the table
   /// (`vldrw.u32` with shifted offsets), their sum by `vaddva`; each weight's quotient round(256 e / sum) as
-  /// (n r) >> 40 with r = floor(2^40 / (2 sum)), n = 512 e + sum: `vmulh.u32` gives (n r) >> 32, a shift the rest
-  /// (floor of a floor), and the remainder n - q 2 sum (below 2^32: q 2 sum <= n) against 2 sum adds the last one,
-  /// as the scalar form's comparison does. Tails by `vctp`.
+  /// (n r) >> 40 with r = `math::reciprocal_guess(2 sum)`, n = 512 e + sum: `vmulh.u32` gives (n r) >> 32, a shift
+  /// the rest (floor of a floor), and the remainder n - q 2 sum (below 2^32: q 2 sum <= n) against 2 sum adds the
+  /// last one, as the scalar form's comparison does. Tails by `vctp`.
   static void softmax_row(const std::int8_t* x, std::int8_t* w, std::size_t begin, std::size_t end,
                           const std::int32_t* table) noexcept {
     const std::int8_t* const xs = x + begin;
@@ -8373,10 +8486,9 @@ struct helium_int8_ops : int8_ops_defaults {
       sum = __arm_vaddvaq_p_s32(sum, __arm_vldrwq_gather_shifted_offset_z_s32(table, offsets(t, lanes), lanes), lanes);
     }
     const auto divisor = static_cast<std::uint32_t>(2 * sum);
-    // d = 2 sum >= 2^21 (the largest entry adds table[0] = 2^20), so the quotient fits 20 bits: `udiv` digits
-    // (math::narrow_quotient), not the C library's 64-bit division: 654 instructions fewer a token of the
-    // stories260K-shaped model (40 rows) with Clang 14.
-    const std::uint32_t reciprocal = math::narrow_quotient(std::uint64_t{1} << 40, divisor);
+    // d = 2 sum is in [2^21, 2^32) (the largest entry adds table[0] = 2^20) and each numerator below 2^32: one
+    // `udiv` (math::reciprocal_guess), whose guesses are each quotient or one less as the exact reciprocal's are.
+    const std::uint32_t reciprocal = math::reciprocal_guess(divisor);
     const uint32x4_t divisors = __arm_vdupq_n_u32(divisor);
     for (std::size_t t = 0; t < n; t += 4) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(n - t));
@@ -8606,7 +8718,13 @@ struct helium_int8_ops : int8_ops_defaults {
         }
       };
       if (e.short_multipliers) {
-        passes(std::true_type{});
+        if constexpr (takes_held_short_passes<M, K, WS, Epilogue>) {
+          if constexpr (whole > 0) {
+            held_short_passes(held, w, e.multipliers, e.column_start, e.zero, y, whole / fc_channels);
+          }
+        } else {
+          passes(std::true_type{});
+        }
       } else {
         passes(std::false_type{});
       }
@@ -8673,72 +8791,109 @@ struct helium_int8_ops : int8_ops_defaults {
     }
   }
 
-  /// Whether `layer_norm_row` takes a layer of these C shifts: every one 32 or more (the smallest by `vminv`, 4
-  /// lanes a step, the tail by `vctp32`).
+  /// The smallest of a layer's C shifts, at most 33 (`vmin` over whole vectors, one `vminv`, the tail by
+  /// `vctp32`): `layer_norm_row` takes the layer's rows when it is 32 or more, in its shorter form when 33.
   // Rationale: whole vectors by `vmin` (3 instructions a step with the loop's), one `vminv` at the end: checked at
   // every call (a row of a decoding step), where a predicated `vminv` a step took 5.
   template <std::size_t C>
-  static bool layer_norm_row_takes(const std::int32_t* shift) noexcept {
+  static std::int32_t layer_norm_smallest_shift(const std::int32_t* shift) noexcept {
     constexpr std::size_t whole = C - C % 4;
-    int32x4_t least = __arm_vdupq_n_s32(32);
+    int32x4_t least = __arm_vdupq_n_s32(33);
     for (std::size_t j = 0; j < whole; j += 4) least = __arm_vminq_s32(least, __arm_vld1q_s32(shift + j));
-    std::int32_t smallest = __arm_vminvq_s32(32, least);
+    std::int32_t smallest = __arm_vminvq_s32(33, least);
     if constexpr (whole < C) {
       const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - whole));
       smallest = __arm_vminvq_p_s32(smallest, __arm_vldrwq_z_s32(shift + whole, lanes), lanes);
     }
-    return smallest >= 32;
+    return smallest;
   }
 
   /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
   /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
-  /// of at most 2^8 output steps; the caller checks): the products' magnitudes as unsigned 32 x 32 -> 64 bit
-  /// multiplies split into their low (`vmul`) and high (`vmulh.u32`) words, as the scalar form does.
+  /// of at most 2^8 output steps; the caller checks, and says whether every one is 33 or more: `above_32`): the
+  /// products' magnitudes as unsigned 32 x 32 -> 64 bit multiplies split into their low (`vmul`) and high
+  /// (`vmulh.u32`) words, as the scalar form does.
   ///
   /// | step                                | instructions (per 4 values)                                   |
   /// |-------------------------------------|---------------------------------------------------------------|
   /// | N_j = C q_j - S1, its magnitude     | `vldrb.s32`, `vmul`, `vsub`, `vabs`                            |
-  /// | 4: n_j = round(|N_j| I / 2^d)       | `vmul`, `vmulh.u32`; low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31); `vrshr #1` |
-  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmul`, `vmulh.u32`; high shifted by each lane's 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated); `vrshr #1` |
+  /// | 4: n_j = round(|N_j| I / 2^d)       | `vshl` by 32 - d, `vrmulh.u32` where |N_j| 2^(32 - d) fits 32 bits; else `vmul`, `vmulh.u32`, low >> (d - 1) or high << (33 - d) (`vshl` by a register, a right shift when negative, 0 past 31), `vrshr #1` |
+  /// | 5, 6: round(n_j |m_j| / 2^s_j)      | `vmulh.u32`, `vrshl` by each lane's 32 - s_j when every s_j >= 33; else also `vmul`, the high word shifted by 33 - s_j, the low word's top bit joined where s_j = 32 (`vorr` predicated), `vrshr #1` |
   /// | sign, + b_j                         | `veor`, `vsub` (the sign of N_j m_j); `vqadd`                  |
   /// | 7: round(A_j / 2^16) + z, clamp     | `vshr #31`, `vqadd`, `vqadd`, `vshr #16` (saturating where the scalar form holds A_j); `vqshl #24`, `vshr #24`; `vstrb.32` |
+  // Rationale: for s_j >= 33 the low word of n_j |m_j| cannot reach the rounding bit, and the scalar form's
+  // ((high >> (s_j - 33)) + 1) >> 1 is floor((high + 2^(s_j - 33)) / 2^(s_j - 32)), a rounding shift by s_j - 32:
+  // one `vrshl` where the form that takes s_j = 32 too needs 6 instructions (the stories260K-shaped model's norms
+  // are all 33 or more: 5 instructions fewer a step of 4 values). Likewise step 4 where |N_j| 2^(32 - d) fits 32
+  // bits (a row's d, chosen once a row): `vrmulh.u32` rounds (|N_j| 2^(32 - d) I + 2^31) / 2^32 half up, which is
+  // the scalar form's rounding of |N_j| I / 2^d, in 2 instructions against 6 (4 fewer a step).
   template <std::size_t C>
   static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
                              const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
-                             std::int32_t out_zero) noexcept {
+                             std::int32_t out_zero, bool above_32) noexcept {
     const std::int32_t first = down - 1;
     const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
     const uint32x4_t inverse_lanes = __arm_vdupq_n_u32(inverse);
-    const int32x4_t thirty_three = __arm_vdupq_n_s32(33);
-    for (std::size_t j = 0; j < C; j += 4) {
-      const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
-      const int32x4_t centered =
-          __arm_vsubq_n_s32(__arm_vmulq_n_s32(__arm_vldrbq_z_s32(x + j, lanes), static_cast<std::int32_t>(C)), sum);
-      const uint32x4_t centered_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(centered));
-      const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
-      const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
-      const uint32x4_t halves = __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
-      // (halves + 1) >> 1 by `vrshr #1`: halves < 2^32 - 1, as |n_j| < 2^31.
-      const uint32x4_t n = __arm_vrshrq_n_u32(halves, 1);
-      const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
-      const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
-      // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
-      const uint32x4_t m_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(m));
-      const uint32x4_t t_low = __arm_vmulq_u32(n, m_magnitude);
-      const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
-      uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(thirty_three, s));
-      v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
-      const int32x4_t scaled = __arm_vreinterpretq_s32_u32(__arm_vrshrq_n_u32(v, 1));  // v < 2^31
-      const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
-      const int32x4_t a_unheld =
-          __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
-      // Not held at +-2^30 as the scalar form holds A_j: the last rounding's two additions saturate instead
-      // (`vqadd`), which gives the same output. Where |A_j| <= 2^30 nothing saturates (|A_j| + 2^15 + 2^23 + 1 <
-      // 2^31); past it, the held and the saturated sums are both at least 2^30 - 2^23 - 1 in magnitude, 16,256
-      // output steps or more after the shift by 16: the same clamped int8 either way.
-      const int32x4_t rounded = __arm_vshrq_n_s32(
-          __arm_vqaddq_n_s32(__arm_vqaddq_s32(a_unheld, __arm_vshrq_n_s32(a_unheld, 31)), last_rounding), 16);
-      __arm_vstrbq_p_s32(y + j, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(rounded, 24), 24), lanes);
+    const auto rows = [&]<bool Above32, bool NarrowProduct>(std::bool_constant<Above32>,
+                                                            std::bool_constant<NarrowProduct>) {
+      const int32x4_t shift_base = __arm_vdupq_n_s32(Above32 ? 32 : 33);
+      for (std::size_t j = 0; j < C; j += 4) {
+        const mve_pred16_t lanes = __arm_vctp32q(static_cast<std::uint32_t>(C - j));
+        const int32x4_t centered =
+            __arm_vsubq_n_s32(__arm_vmulq_n_s32(__arm_vldrbq_z_s32(x + j, lanes), static_cast<std::int32_t>(C)), sum);
+        const uint32x4_t centered_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(centered));
+        uint32x4_t n;
+        if constexpr (NarrowProduct) {
+          n = __arm_vrmulhq_u32(__arm_vshlq_r_u32(centered_magnitude, 32 - down), inverse_lanes);
+        } else {
+          const uint32x4_t low = __arm_vmulq_u32(centered_magnitude, inverse_lanes);
+          const uint32x4_t high = __arm_vmulhq_u32(centered_magnitude, inverse_lanes);
+          const uint32x4_t halves =
+              __arm_vorrq_u32(__arm_vshlq_r_u32(low, -first), __arm_vshlq_r_u32(high, 32 - first));
+          // (halves + 1) >> 1 by `vrshr #1`: halves < 2^32 - 1, as |n_j| < 2^31.
+          n = __arm_vrshrq_n_u32(halves, 1);
+        }
+        const int32x4_t m = __arm_vldrwq_z_s32(multiplier + j, lanes);
+        const int32x4_t s = __arm_vldrwq_z_s32(shift + j, lanes);
+        // |m_j| as unsigned: vabs leaves -2^31 as it is, whose bits are 2^31.
+        const uint32x4_t m_magnitude = __arm_vreinterpretq_u32_s32(__arm_vabsq_s32(m));
+        const uint32x4_t t_high = __arm_vmulhq_u32(n, m_magnitude);
+        int32x4_t scaled;  // below 2^31: t_high < 2^30
+        if constexpr (Above32) {
+          scaled = __arm_vreinterpretq_s32_u32(__arm_vrshlq_u32(t_high, __arm_vsubq_s32(shift_base, s)));
+        } else {
+          const uint32x4_t t_low = __arm_vmulq_u32(n, m_magnitude);
+          uint32x4_t v = __arm_vshlq_u32(t_high, __arm_vsubq_s32(shift_base, s));
+          v = __arm_vorrq_m_u32(v, v, __arm_vshrq_n_u32(t_low, 31), __arm_vcmpeqq_n_s32(s, 32));
+          scaled = __arm_vreinterpretq_s32_u32(__arm_vrshrq_n_u32(v, 1));
+        }
+        const int32x4_t sign = __arm_vshrq_n_s32(__arm_veorq_s32(centered, m), 31);
+        const int32x4_t a_unheld =
+            __arm_vqaddq_s32(__arm_vsubq_s32(__arm_veorq_s32(scaled, sign), sign), __arm_vldrwq_z_s32(bias + j, lanes));
+        // Not held at +-2^30 as the scalar form holds A_j: the last rounding's two additions saturate instead
+        // (`vqadd`), which gives the same output. Where |A_j| <= 2^30 nothing saturates (|A_j| + 2^15 + 2^23 + 1 <
+        // 2^31); past it, the held and the saturated sums are both at least 2^30 - 2^23 - 1 in magnitude, 16,256
+        // output steps or more after the shift by 16: the same clamped int8 either way.
+        const int32x4_t rounded = __arm_vshrq_n_s32(
+            __arm_vqaddq_n_s32(__arm_vqaddq_s32(a_unheld, __arm_vshrq_n_s32(a_unheld, 31)), last_rounding), 16);
+        __arm_vstrbq_p_s32(y + j, __arm_vshrq_n_s32(__arm_vqshlq_n_s32(rounded, 24), 24), lanes);
+      }
+    };
+    // |N_j| < 255 C < 2^b, so |N_j| 2^(32 - d) fits 32 bits where b <= d <= 32.
+    constexpr int magnitude_bits = std::bit_width(255u * C);
+    const bool narrow_product = down >= magnitude_bits && down <= 32;
+    if (above_32) {
+      if (narrow_product) {
+        rows(std::true_type{}, std::true_type{});
+      } else {
+        rows(std::true_type{}, std::false_type{});
+      }
+    } else {
+      if (narrow_product) {
+        rows(std::false_type{}, std::true_type{});
+      } else {
+        rows(std::false_type{}, std::false_type{});
+      }
     }
   }
 };
@@ -10221,7 +10376,7 @@ struct avx2_int8_ops : int8_ops_defaults {
     }
     const auto sum = static_cast<std::uint32_t>(total(sums));
     const std::uint32_t divisor = 2 * sum;
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const std::uint32_t reciprocal = math::reciprocal_guess(divisor);  // d in [2^21, 2^32)
     const __m256i divisors = _mm256_set1_epi32(static_cast<std::int32_t>(divisor));
     const __m256i reciprocals = _mm256_set1_epi32(static_cast<std::int32_t>(reciprocal));
     const __m256i all_terms = _mm256_set1_epi32(static_cast<std::int32_t>(sum));
@@ -10742,9 +10897,9 @@ struct avx512_int8_ops : int8_ops_defaults {
   /// kernels/int8.hpp's `int8_softmax_row` for a row of `softmax_row_shortest` to `softmax_row_limit` entries, all
   /// visible: the same weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the
   /// exponentials from the table (by `vpermt2d` in rows of 32 or more, else `vpgatherdd`), each weight's quotient
-  /// round(256 e / sum) as (n r) >> 40 with r = floor(2^40 / (2 sum)) and n = 512 e + sum (`vpmuludq` on the even
-  /// and the odd lanes: n r < 2^52), then the remainder n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the
-  /// last one, as the scalar form's comparison does. Tails by masks.
+  /// round(256 e / sum) as (n r) >> 40 with r = `math::reciprocal_guess(2 sum)`, n = 512 e + sum (`vpmuludq` on the
+  /// even and the odd lanes: n r < 2^52), then the remainder n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds
+  /// the last one, as the scalar form's comparison does. Tails by masks.
   // Rationale: GCC 12 vectorized the scalar form with 64-bit lanes (the sum and the quotients in int64, `vpmullq`)
   // and gathered each exponential twice; with this form int8 attention took 1.77 us at (16, 64) (2.01 before),
   // 10.5 us at (64, 64) (10.9) and 50.2 us at (128, 128) (53.7), Zen 4. What is left of a row's time is mostly the
@@ -10829,7 +10984,7 @@ struct avx512_int8_ops : int8_ops_defaults {
         _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0), _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
     const auto sum = static_cast<std::uint32_t>(avx2_int8_ops::total(sums256));
     const std::uint32_t divisor = 2 * sum;
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const std::uint32_t reciprocal = math::reciprocal_guess(divisor);  // d in [2^21, 2^32)
     const __m512i divisors = _mm512_set1_epi32(static_cast<std::int32_t>(divisor));
     const __m512i reciprocals = _mm512_set1_epi32(static_cast<std::int32_t>(reciprocal));
     const __m512i total = _mm512_set1_epi32(static_cast<std::int32_t>(sum));
@@ -12324,9 +12479,9 @@ struct rounded_softmax {
   // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
   // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the divisor 1 only keeps the reciprocal
   // defined, and no weight is computed.
-  // Rationale: the C library's 64-bit division here (one a row), which on the Cortex-M4 and M7 took 32 instructions
-  // fewer a row than math::narrow_quotient (the int8 attention image, 5 rows: 5,363 against 5,524); Helium's row
-  // takes narrow_quotient, 16 fewer there.
+  // Rationale: the exact reciprocal here, for rows of any length and in constant evaluation; the rows whose
+  // numerators stay below 2^32 (`short_row`, the backends' own rows) take `math::reciprocal_guess`, one 32-bit
+  // division where this one is the C library's 64-bit division on a 32-bit core.
   static constexpr row_constants row(sum_type sum) noexcept {
     const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
     return {static_cast<std::uint64_t>(sum), divisor, (std::uint64_t{1} << 40) / divisor};
@@ -12347,9 +12502,10 @@ struct rounded_softmax {
     return static_cast<std::int8_t>(v > 127 ? 127 : v);
   }
 
-  /// `weight`'s bits for a numerator n = 512 entry + sum below 2^31, its row's reciprocal r below 2^32 and divisor
-  /// d, on 32-bit operands: the guess (n r) >> 40, settled by its remainder.
-  // Rationale: the guess q is the quotient or one less, so q d <= n < 2^31: the remainder n - q d (one `mls`) is
+  /// `weight`'s bits for a numerator n = 512 entry + sum below 2^32 and its row's divisor d, on 32-bit operands:
+  /// the guess (n r) >> 40, settled by its remainder, for a reciprocal r that makes it floor(n / d) or one less
+  /// (the exact floor(2^40 / d), or `math::reciprocal_guess(d)`).
+  // Rationale: the guess q is the quotient or one less, so q d <= n < 2^32: the remainder n - q d (one `mls`) is
   // exact in 32 bits, and the quotient is q + 1 where it reaches d; a 64-bit product of q + 1 and d took more.
   CTATTN_ALWAYS_INLINE static constexpr std::int8_t short_weight(std::uint32_t numerator, std::uint32_t reciprocal,
                                                                  std::uint32_t divisor) noexcept {
@@ -12365,7 +12521,8 @@ struct rounded_softmax {
   /// quotient settled by its remainder.
   // Rationale: a decoding step's rows (40 of about 12 keys a token in the stories260K-shaped model); in the portable
   // loops on a M7 (GCC 12 -Os) an entry took 45 instructions, the visibility test in each of the three loops, the
-  // sum in two words and the guess checked with a 64-bit product (`short_weight` now).
+  // sum in two words and the guess checked with a 64-bit product (`short_weight` now). The row's reciprocal by
+  // one 32-bit division (`math::reciprocal_guess`), not the exact one's 64-bit library division.
   // Rationale: GCC 12 at -O3 with AVX2 vectorizes the weights' loop 16 at a time and, inlined into an attention
   // whose rows hold 7 keys, reports that version's store as overflowing (-Wstringop-overflow) though n <= 7 there
   // never reaches it; the warning is off for this function.
@@ -12380,9 +12537,9 @@ struct rounded_softmax {
     const std::int32_t* const at_largest = table + most;
     std::uint32_t sum = 0;
     for (std::size_t j = 0; j < n; ++j) sum += static_cast<std::uint32_t>(at_largest[-x[j]]);
-    const row_constants r = row(static_cast<sum_type>(sum));
-    const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
-    const auto divisor = static_cast<std::uint32_t>(r.divisor);
+    // sum >= 2^20 (the largest entry adds table[0]), so d = 2 sum is in [2^21, 2^31): `math::reciprocal_guess`.
+    const std::uint32_t divisor = 2 * sum;
+    const std::uint32_t reciprocal = math::reciprocal_guess(divisor);
     for (std::size_t j = 0; j < n; ++j) {
       w[j] = short_weight((static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum, reciprocal, divisor);
     }
@@ -12817,27 +12974,28 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
   }
 }
 
-/// Whether the backend has its own steps 4 to 7 of the int8 LayerNorm (Helium's) and takes a layer of these shifts
-/// (`Ops::layer_norm_row_takes`: on Helium, every shift 32 or more).
+/// Where the backend has its own steps 4 to 7 of the int8 LayerNorm (Helium's): the smallest of the layer's shifts
+/// as it sees them, at most 33 (`Ops::layer_norm_smallest_shift`); it takes the layer's rows when that is 32 or
+/// more. -1 elsewhere.
 template <typename Ops = int8_ops, std::size_t C>
-bool backend_takes_layer_norm_row(const std::int32_t (&shift)[C]) noexcept {
+std::int32_t backend_layer_norm_shift(const std::int32_t (&shift)[C]) noexcept {
   if constexpr (int8_declared<Ops>::has_layer_norm_row) {
-    return Ops::template layer_norm_row_takes<C>(shift);
+    return Ops::template layer_norm_smallest_shift<C>(shift);
   } else {
-    return false;
+    return -1;
   }
 }
 
 /// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and takes the
-/// layer's shifts (`takes`, from `backend_takes_layer_norm_row`): true when it computed the row.
+/// layer's shifts (`smallest`, from `backend_layer_norm_shift`, 32 or more): true when it computed the row.
 template <typename Ops = int8_ops, std::size_t C>
 bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                             const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
-                            const std::int32_t (&bias)[C], std::int32_t out_zero, bool takes) noexcept {
+                            const std::int32_t (&bias)[C], std::int32_t out_zero, std::int32_t smallest) noexcept {
   if constexpr (int8_declared<Ops>::has_layer_norm_row) {
-    if (takes) {
+    if (smallest >= 32) {
       Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
-                                      row.down, multiplier, shift, bias, out_zero);
+                                      row.down, multiplier, shift, bias, out_zero, smallest >= 33);
       return true;
     }
   }
@@ -12852,8 +13010,8 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                     const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
                                     std::int32_t out_zero, std::int32_t in_zero = 0) noexcept {
-  bool backend_takes = false;
-  if (!std::is_constant_evaluated()) backend_takes = backend_takes_layer_norm_row(shift);
+  std::int32_t backend_shift = -1;
+  if (!std::is_constant_evaluated()) backend_shift = backend_layer_norm_shift(shift);
   for (std::size_t r = 0; r < R; ++r) {
     const int8_layer_norm_row row = RootMeanSquare ? int8_rms_norm_row_of(x[r], in_zero, epsilon, epsilon_shift)
                                                    : int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
@@ -12866,7 +13024,7 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
-    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, backend_takes)) continue;
+    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, backend_shift)) continue;
     if (row.down >= 33) {
       int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     } else {

@@ -671,13 +671,17 @@ constexpr layer_norm_case with_shifts_of_32_or_more(layer_norm_case c) noexcept 
   return c;
 }
 
-// The layers of the LayerNorm cases: as made (shifts below 32 from channel 0 on), every shift 32 or more, and every
-// shift 32 or more but one, in the last channel (the tail of Helium's 4 lanes) or in a middle one: the last two
-// must keep the scalar path (`layer_norm_row_takes` sees the one shift).
+// The layers of the LayerNorm cases: as made (shifts below 32 from channel 0 on), every shift 32 or more, every
+// shift 32 or more but one, in the last channel (the tail of Helium's 4 lanes) or in a middle one (these two must
+// keep the scalar path: `layer_norm_smallest_shift` sees the one shift), and every shift 33 or more (Helium's
+// shorter rows; the 32s made 33, the ties of channels 14 to 17 kept).
 constexpr layer_norm_case layer_norm_variant(int variant) noexcept {
   layer_norm_case c = variant == 0 ? make_layer_norm_case() : with_shifts_of_32_or_more(make_layer_norm_case());
   if (variant == 2) c.shift[norm_width - 1] = 31;
   if (variant == 3) c.shift[6] = 28;
+  if (variant == 4) {
+    for (auto& channel_shift : c.shift) channel_shift = channel_shift == 32 ? 33 : channel_shift;
+  }
   return c;
 }
 
@@ -685,14 +689,16 @@ template <typename Read>
 constexpr std::size_t layer_norm_mismatches(Read read) noexcept {
   namespace k = ctattn::detail::kernels;
   std::uint32_t bad = 0;  // 32 bits: Clang 14 fails to generate AVX-512 code for a 64-bit count
-  for (const int variant : {0, 1, 2, 3}) {
+  for (const int variant : {0, 1, 2, 3, 4}) {
     const layer_norm_case c = read(layer_norm_variant(variant));
     if (!std::is_constant_evaluated()) {
-      // The backend takes exactly the layers whose shifts are all 32 or more, where it has its own rows.
-      std::int32_t least = 63;
+      // Where the backend has its own rows it sees the smallest shift (at most 33), and takes exactly the layers
+      // whose shifts are all 32 or more.
+      std::int32_t least = 33;
       for (const std::int32_t s : c.shift) least = s < least ? s : least;
-      const bool expected = ctattn::detail::int8_declared<ctattn::detail::int8_ops>::has_layer_norm_row && least >= 32;
-      bad += k::backend_takes_layer_norm_row(c.shift) == expected ? 0u : 1u;
+      const bool has_rows = ctattn::detail::int8_declared<ctattn::detail::int8_ops>::has_layer_norm_row;
+      bad += k::backend_layer_norm_shift(c.shift) == (has_rows ? least : -1) ? 0u : 1u;
+      bad += variant == 4 && has_rows && least != 33 ? 1u : 0u;
     }
     for (const auto& epsilon : layer_norm_epsilons) {
       for (const std::int32_t zero : {-128, 0, 127}) {
@@ -874,6 +880,12 @@ constexpr std::size_t group_mismatches(Read read) noexcept {
   return bad;
 }
 
+// The 64-bit LCG of the arithmetic cases (Knuth's MMIX constants): state advanced, and returned.
+constexpr std::uint64_t next_of_lcg(std::uint64_t& state) noexcept {
+  state = state * 6364136223846793005u + 1442695040888963407u;
+  return state;
+}
+
 // math::isqrt over more values than arithmetic_inputs holds: 2,000 from an LCG at every bit width from 1 to 64, and
 // the squares of 1,000 roots from an LCG (every width to 32) with their neighbours, each root checked by
 // r^2 <= v < (r + 1)^2 (on 32-bit Arm the run-time form's estimate and correction, elsewhere the digit-by-digit one).
@@ -881,10 +893,7 @@ constexpr std::size_t group_mismatches(Read read) noexcept {
 template <typename Read>
 constexpr std::size_t isqrt_mismatches(Read read) noexcept {
   std::uint64_t state = read(std::uint64_t{11});
-  const auto next = [&state]() noexcept {
-    state = state * 6364136223846793005u + 1442695040888963407u;
-    return state;
-  };
+  const auto next = [&state]() noexcept { return next_of_lcg(state); };
   std::uint32_t bad = 0;
   const auto check = [&bad](std::uint64_t v) noexcept {
     const std::uint64_t r = ctattn::math::isqrt(v);
@@ -897,6 +906,38 @@ constexpr std::size_t isqrt_mismatches(Read read) noexcept {
     check(r * r);
     check(r * r + 2 * r);  // (r + 1)^2 - 1
     check(r * r + r);
+  }
+  return bad;
+}
+
+// math::reciprocal_guess (the softmax rows' reciprocal of 2 sum) over its whole domain's edges and 1,000 divisors
+// from an LCG at every width from 22 to 32 bits: floor(2^40 / d) - 128 <= r <= floor(2^40 / d), and for the
+// numerators that try the guess hardest (the largest, 2^32 - 1; each side of the last multiple of d below 2^32;
+// one from the LCG) the guess floor(n r / 2^40) is floor(n / d) or one less.
+template <typename Read>
+constexpr std::size_t reciprocal_guess_mismatches(Read read) noexcept {
+  std::uint64_t state = read(std::uint64_t{5});
+  const auto next = [&state]() noexcept { return next_of_lcg(state); };
+  std::uint32_t bad = 0;
+  const auto check = [&bad, &next](std::uint32_t d) noexcept {
+    const std::uint64_t exact = (std::uint64_t{1} << 40) / d;
+    const std::uint64_t r = ctattn::math::reciprocal_guess(d);
+    bad += r <= exact && exact - r <= 128 ? 0u : 1u;
+    const std::uint64_t last_multiple = 0xFFFF'FFFFu / d * d;
+    const std::uint64_t numerators[] = {0xFFFF'FFFFu, last_multiple, last_multiple - 1, next() >> 32};
+    for (const std::uint64_t n : numerators) {
+      const std::uint64_t guess = (n * r) >> 40;
+      bad += guess <= n / d && guess + 1 >= n / d ? 0u : 1u;
+    }
+  };
+  const std::uint32_t edges[] = {1u << 21,       (1u << 21) + 1, (1u << 21) + 511, (1u << 21) + 512,
+                                 (1u << 22) - 1, 1u << 22,       (1u << 31) - 1,   1u << 31,
+                                 0xFFFF'FE00u,   0xFFFF'FDFFu,   0xFFFF'FFFEu,     0xFFFF'FFFFu};
+  for (const std::uint32_t d : edges) check(d);
+  for (std::size_t i = 0; i < 1000; ++i) {
+    const auto bits = static_cast<int>(22 + i % 11);
+    const auto d = static_cast<std::uint32_t>((next() >> (64 - bits)) | (std::uint64_t{1} << (bits - 1)));
+    check(d);
   }
   return bad;
 }
@@ -1244,6 +1285,8 @@ inline constexpr auto every_case = std::tuple{
     test_case{"LayerNorm and RMSNorm rows", every_runner, [](auto read) { return layer_norm_mismatches(read); }},
     test_case{"LayerNorm's integer arithmetic", every_runner, [](auto read) { return arithmetic_mismatches(read); }},
     test_case{"integer square roots", every_runner, [](auto read) { return isqrt_mismatches(read); }},
+    test_case{"the softmax's reciprocal guess", every_runner,
+              [](auto read) { return reciprocal_guess_mismatches(read); }},
     test_case{"grouped heads' scores and weighted rows", every_runner,
               [](auto read) { return group_mismatches(read); }},
     test_case{"ADD", every_runner, [](auto read) { return add_mismatches(read); }},

@@ -15,6 +15,7 @@
 #include "ctattn/kernels/detail/int4_packing.hpp"
 #include "ctattn/kernels/detail/int8_packed.hpp"
 #include "ctattn/kernels/detail/ops_defaults.hpp"
+#include "ctattn/math/isqrt.hpp"
 
 // The int8 operations on AVX2 (no FMA needed; kernels/int8.hpp selects them on an AVX2 target without AVX-512BW),
 // and the packed int8 fully-connected kernels on 8 channels per ymm register: with AVX2 alone (also the packed kernel
@@ -222,7 +223,7 @@ struct avx2_int8_ops : int8_ops_defaults {
     }
     const auto sum = static_cast<std::uint32_t>(total(sums));
     const std::uint32_t divisor = 2 * sum;
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const std::uint32_t reciprocal = math::reciprocal_guess(divisor);  // d in [2^21, 2^32)
     const __m256i divisors = _mm256_set1_epi32(static_cast<std::int32_t>(divisor));
     const __m256i reciprocals = _mm256_set1_epi32(static_cast<std::int32_t>(reciprocal));
     const __m256i all_terms = _mm256_set1_epi32(static_cast<std::int32_t>(sum));

@@ -82,9 +82,9 @@ struct avx512_int8_ops : int8_ops_defaults {
   /// kernels/int8.hpp's `int8_softmax_row` for a row of `softmax_row_shortest` to `softmax_row_limit` entries, all
   /// visible: the same weights, 16 lanes at a time. The largest entry by `vpmaxsb` on 64 entries at a time, the
   /// exponentials from the table (by `vpermt2d` in rows of 32 or more, else `vpgatherdd`), each weight's quotient
-  /// round(256 e / sum) as (n r) >> 40 with r = floor(2^40 / (2 sum)) and n = 512 e + sum (`vpmuludq` on the even
-  /// and the odd lanes: n r < 2^52), then the remainder n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds the
-  /// last one, as the scalar form's comparison does. Tails by masks.
+  /// round(256 e / sum) as (n r) >> 40 with r = `math::reciprocal_guess(2 sum)`, n = 512 e + sum (`vpmuludq` on the
+  /// even and the odd lanes: n r < 2^52), then the remainder n - q 2 sum (`vpmulld`, below 2^32) against 2 sum adds
+  /// the last one, as the scalar form's comparison does. Tails by masks.
   // Rationale: GCC 12 vectorized the scalar form with 64-bit lanes (the sum and the quotients in int64, `vpmullq`)
   // and gathered each exponential twice; with this form int8 attention took 1.77 us at (16, 64) (2.01 before),
   // 10.5 us at (64, 64) (10.9) and 50.2 us at (128, 128) (53.7), Zen 4. What is left of a row's time is mostly the
@@ -169,7 +169,7 @@ struct avx512_int8_ops : int8_ops_defaults {
         _mm256_add_epi32(_mm512_maskz_extracti64x4_epi64(0xF, sums, 0), _mm512_maskz_extracti64x4_epi64(0xF, sums, 1));
     const auto sum = static_cast<std::uint32_t>(avx2_int8_ops::total(sums256));
     const std::uint32_t divisor = 2 * sum;
-    const auto reciprocal = static_cast<std::uint32_t>((std::uint64_t{1} << 40) / divisor);
+    const std::uint32_t reciprocal = math::reciprocal_guess(divisor);  // d in [2^21, 2^32)
     const __m512i divisors = _mm512_set1_epi32(static_cast<std::int32_t>(divisor));
     const __m512i reciprocals = _mm512_set1_epi32(static_cast<std::int32_t>(reciprocal));
     const __m512i total = _mm512_set1_epi32(static_cast<std::int32_t>(sum));

@@ -702,9 +702,9 @@ struct rounded_softmax {
   // it: the exact quotient, the division's bits. n r < 2^40 (quotient + 1) <= 2^49 cannot overflow.
   // A sum of 0 means no visible entry (a visible one adds table[0] = 2^20): the divisor 1 only keeps the reciprocal
   // defined, and no weight is computed.
-  // Rationale: the C library's 64-bit division here (one a row), which on the Cortex-M4 and M7 took 32 instructions
-  // fewer a row than math::narrow_quotient (the int8 attention image, 5 rows: 5,363 against 5,524); Helium's row
-  // takes narrow_quotient, 16 fewer there.
+  // Rationale: the exact reciprocal here, for rows of any length and in constant evaluation; the rows whose
+  // numerators stay below 2^32 (`short_row`, the backends' own rows) take `math::reciprocal_guess`, one 32-bit
+  // division where this one is the C library's 64-bit division on a 32-bit core.
   static constexpr row_constants row(sum_type sum) noexcept {
     const auto divisor = sum == 0 ? std::uint64_t{1} : static_cast<std::uint64_t>(2 * sum);
     return {static_cast<std::uint64_t>(sum), divisor, (std::uint64_t{1} << 40) / divisor};
@@ -725,9 +725,10 @@ struct rounded_softmax {
     return static_cast<std::int8_t>(v > 127 ? 127 : v);
   }
 
-  /// `weight`'s bits for a numerator n = 512 entry + sum below 2^31, its row's reciprocal r below 2^32 and divisor
-  /// d, on 32-bit operands: the guess (n r) >> 40, settled by its remainder.
-  // Rationale: the guess q is the quotient or one less, so q d <= n < 2^31: the remainder n - q d (one `mls`) is
+  /// `weight`'s bits for a numerator n = 512 entry + sum below 2^32 and its row's divisor d, on 32-bit operands:
+  /// the guess (n r) >> 40, settled by its remainder, for a reciprocal r that makes it floor(n / d) or one less
+  /// (the exact floor(2^40 / d), or `math::reciprocal_guess(d)`).
+  // Rationale: the guess q is the quotient or one less, so q d <= n < 2^32: the remainder n - q d (one `mls`) is
   // exact in 32 bits, and the quotient is q + 1 where it reaches d; a 64-bit product of q + 1 and d took more.
   CTATTN_ALWAYS_INLINE static constexpr std::int8_t short_weight(std::uint32_t numerator, std::uint32_t reciprocal,
                                                                  std::uint32_t divisor) noexcept {
@@ -743,7 +744,8 @@ struct rounded_softmax {
   /// quotient settled by its remainder.
   // Rationale: a decoding step's rows (40 of about 12 keys a token in the stories260K-shaped model); in the portable
   // loops on a M7 (GCC 12 -Os) an entry took 45 instructions, the visibility test in each of the three loops, the
-  // sum in two words and the guess checked with a 64-bit product (`short_weight` now).
+  // sum in two words and the guess checked with a 64-bit product (`short_weight` now). The row's reciprocal by
+  // one 32-bit division (`math::reciprocal_guess`), not the exact one's 64-bit library division.
   // Rationale: GCC 12 at -O3 with AVX2 vectorizes the weights' loop 16 at a time and, inlined into an attention
   // whose rows hold 7 keys, reports that version's store as overflowing (-Wstringop-overflow) though n <= 7 there
   // never reaches it; the warning is off for this function.
@@ -758,9 +760,9 @@ struct rounded_softmax {
     const std::int32_t* const at_largest = table + most;
     std::uint32_t sum = 0;
     for (std::size_t j = 0; j < n; ++j) sum += static_cast<std::uint32_t>(at_largest[-x[j]]);
-    const row_constants r = row(static_cast<sum_type>(sum));
-    const auto reciprocal = static_cast<std::uint32_t>(r.reciprocal);
-    const auto divisor = static_cast<std::uint32_t>(r.divisor);
+    // sum >= 2^20 (the largest entry adds table[0]), so d = 2 sum is in [2^21, 2^31): `math::reciprocal_guess`.
+    const std::uint32_t divisor = 2 * sum;
+    const std::uint32_t reciprocal = math::reciprocal_guess(divisor);
     for (std::size_t j = 0; j < n; ++j) {
       w[j] = short_weight((static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum, reciprocal, divisor);
     }
@@ -1195,27 +1197,28 @@ void int8_layer_norm_row_at_run_time(const std::int8_t (&x)[C], std::int8_t (&y)
   }
 }
 
-/// Whether the backend has its own steps 4 to 7 of the int8 LayerNorm (Helium's) and takes a layer of these shifts
-/// (`Ops::layer_norm_row_takes`: on Helium, every shift 32 or more).
+/// Where the backend has its own steps 4 to 7 of the int8 LayerNorm (Helium's): the smallest of the layer's shifts
+/// as it sees them, at most 33 (`Ops::layer_norm_smallest_shift`); it takes the layer's rows when that is 32 or
+/// more. -1 elsewhere.
 template <typename Ops = int8_ops, std::size_t C>
-bool backend_takes_layer_norm_row(const std::int32_t (&shift)[C]) noexcept {
+std::int32_t backend_layer_norm_shift(const std::int32_t (&shift)[C]) noexcept {
   if constexpr (int8_declared<Ops>::has_layer_norm_row) {
-    return Ops::template layer_norm_row_takes<C>(shift);
+    return Ops::template layer_norm_smallest_shift<C>(shift);
   } else {
-    return false;
+    return -1;
   }
 }
 
 /// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and takes the
-/// layer's shifts (`takes`, from `backend_takes_layer_norm_row`): true when it computed the row.
+/// layer's shifts (`smallest`, from `backend_layer_norm_shift`, 32 or more): true when it computed the row.
 template <typename Ops = int8_ops, std::size_t C>
 bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                             const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
-                            const std::int32_t (&bias)[C], std::int32_t out_zero, bool takes) noexcept {
+                            const std::int32_t (&bias)[C], std::int32_t out_zero, std::int32_t smallest) noexcept {
   if constexpr (int8_declared<Ops>::has_layer_norm_row) {
-    if (takes) {
+    if (smallest >= 32) {
       Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
-                                      row.down, multiplier, shift, bias, out_zero);
+                                      row.down, multiplier, shift, bias, out_zero, smallest >= 33);
       return true;
     }
   }
@@ -1230,8 +1233,8 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
                                     const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                                     const std::int32_t (&bias)[C], std::int64_t epsilon, std::int32_t epsilon_shift,
                                     std::int32_t out_zero, std::int32_t in_zero = 0) noexcept {
-  bool backend_takes = false;
-  if (!std::is_constant_evaluated()) backend_takes = backend_takes_layer_norm_row(shift);
+  std::int32_t backend_shift = -1;
+  if (!std::is_constant_evaluated()) backend_shift = backend_layer_norm_shift(shift);
   for (std::size_t r = 0; r < R; ++r) {
     const int8_layer_norm_row row = RootMeanSquare ? int8_rms_norm_row_of(x[r], in_zero, epsilon, epsilon_shift)
                                                    : int8_layer_norm_row_of(x[r], epsilon, epsilon_shift);
@@ -1244,7 +1247,7 @@ constexpr void int8_layer_norm_rows(const std::int8_t (&x)[R][C], std::int8_t (&
       }
       continue;
     }
-    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, backend_takes)) continue;
+    if (backend_layer_norm_row(x[r], y[r], row, multiplier, shift, bias, out_zero, backend_shift)) continue;
     if (row.down >= 33) {
       int8_layer_norm_row_at_run_time<true>(x[r], y[r], row, multiplier, shift, bias, out_zero);
     } else {

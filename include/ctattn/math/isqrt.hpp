@@ -5,12 +5,14 @@
 /// \file
 /// ctattn::math::isqrt: the integer square root floor(sqrt(v)) of a 64-bit unsigned integer, exact, in constant
 /// expressions and at run time (integers only: the same result on every target, with or without an FPU); and
-/// ctattn::math::narrow_quotient, a 64-bit value divided by a 32-bit one where the quotient fits 32 bits.
+/// ctattn::math::narrow_quotient, a 64-bit value divided by a 32-bit one where the quotient fits 32 bits; and
+/// ctattn::math::reciprocal_guess, a reciprocal by one 32-bit division that guesses quotients to within one.
 ///
 /// | function                 | computes                          | on 32-bit Arm with a divide instruction      |
 /// |--------------------------|-----------------------------------|----------------------------------------------|
 /// | `narrow_quotient(n, d)`  | floor(n / d), n / d < 2^32        | two 16-bit digits by `udiv` (no library call) |
 /// | `isqrt(v)`               | floor(sqrt(v))                    | the top word's root by Newton's iteration on 32 bits, one `udiv` for the next 16 bits, a correction |
+/// | `reciprocal_guess(d)`    | floor(2^40 / d) or up to 128 less | one `udiv`                                   |
 
 #include <bit>
 #include <cstdint>
@@ -61,6 +63,27 @@ constexpr std::uint32_t narrow_quotient(std::uint64_t n, std::uint32_t d) noexce
 #endif
   return static_cast<std::uint32_t>(n / d);
 }
+
+/// For a divisor d in [2^21, 2^32), a reciprocal r = floor(2^31 / (floor(d / 2^9) + 1)) with
+/// floor(2^40 / d) - 128 <= r <= floor(2^40 / d), so that for every n < 2^32 the guess floor(n r / 2^40) is
+/// floor(n / d) or one less (the int8 softmax's weights settle it by the remainder, kernels/int8.hpp).
+///
+/// | d                  | floor(2^40 / d) | result  |
+/// |--------------------|-----------------|---------|
+/// | 2^21               | 2^19            | 524,160 |
+/// | 2^32 - 1           | 256             | 256     |
+///
+/// \code
+/// static_assert(ctattn::math::reciprocal_guess(1u << 21) == 524'160);
+/// static_assert(ctattn::math::reciprocal_guess(0xFFFF'FFFFu) == 256);
+/// \endcode
+// Rationale: a softmax row's weights need a reciprocal of its doubled sum once a row; exact, floor(2^40 / d) is a
+// 64-bit division (a library call of about 100 instructions on a 32-bit core, or `narrow_quotient`'s 40). Rounding
+// the divisor up to a multiple of 2^9 makes it one 32-bit division and keeps r from above the exact one. Its
+// shortfall: with h = floor(d / 2^9) + 1 > d / 2^9, 2^40 / d - 2^31 / h = 2^31 (2^9 h - d) / (d h) <= 2^40 / (d h)
+// < 2^49 / d^2 <= 128, and the floor takes less than 1 more, so r >= floor(2^40 / d) - 128. The guess then falls
+// short of n / d by n (2^40 / d - r) / 2^40 < 2^32 129 / 2^40 < 1, and is at most n / d since r <= 2^40 / d.
+constexpr std::uint32_t reciprocal_guess(std::uint32_t d) noexcept { return (1u << 31) / ((d >> 9) + 1); }
 
 /// floor(sqrt(v)) for every v in [0, 2^64): the largest r with r^2 <= v, so r < 2^32.
 ///

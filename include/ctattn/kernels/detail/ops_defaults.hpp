@@ -33,7 +33,7 @@
 /// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
 /// |                            | `has_first_largest` (false)       | `first_largest(x, n)`: the index of the largest of n int8 values, the first of equal ones | kernels/int8.hpp |
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
-/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers where `layer_norm_row_takes<C>(shift)` | kernels/int8.hpp |
+/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers whose `layer_norm_smallest_shift<C>(shift)` is 32 or more | kernels/int8.hpp |
 /// |                            | `has_weighted_rows` (false)       | `weighted_rows<D, G>(w, w_stride, w_zero, v, v_stride, v_zero, n, sums, sums_stride)` for the D and G where `weighted_rows_take<D, G>` | kernels/int8.hpp |
 /// |                            | `reads_short_multipliers` (false) | no operation: `product_requantized` reads the epilogue's `short_multipliers` (a layer keeps it) | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
