@@ -2708,11 +2708,11 @@ inline constexpr float lowest = -87.33654f;
 /// |                            | `has_add` (false)                 | `add<A, B, LeftShift, Out>(a, a_zero, b, b_zero, out_zero, out, n)`, for the multipliers where `add_takes(A, B, Out)` | kernels/int8.hpp |
 /// |                            | `has_requantize_values` (false)   | `requantize_values<M>(sums, zero, out, n)`: `requantize` of n sums, where `requantize_values_take(M)` | kernels/int8.hpp |
 /// |                            | `has_multiply` (false)            | `multiply<M>(a, a_zero, b, b_zero, out_zero, out, n)`: TFLite's int8 MUL over n elements, where `multiply_takes(M)` | kernels/int8.hpp |
-/// |                            | `has_rotate_heads` (false)        | `rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)`: RoPE of one int8 row | kernels/int8.hpp |
+/// |                            | `has_rotate_heads` (false)        | `rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)`: RoPE of one int8 row, for the heads where `rotate_heads_take<HeadDim, Interleaved>` | kernels/int8.hpp |
 /// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
 /// |                            | `has_first_largest` (false)       | `first_largest(x, n)`: the index of the largest of n int8 values, the first of equal ones | kernels/int8.hpp |
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
-/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers whose `layer_norm_smallest_shift<C>(shift)` is 32 or more | kernels/int8.hpp |
+/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers whose `layer_norm_smallest_shift<C>(shift)` is 32 or more: true where it computed the row | kernels/int8.hpp |
 /// |                            | `has_weighted_rows` (false)       | `weighted_rows<D, G>(w, w_stride, w_zero, v, v_stride, v_zero, n, sums, sums_stride)` for the D and G where `weighted_rows_take<D, G>` | kernels/int8.hpp |
 /// |                            | `reads_short_multipliers` (false) | no operation: `product_requantized` reads the epilogue's `short_multipliers` (a layer keeps it) | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
@@ -6254,6 +6254,18 @@ struct output_requantizer {
     return right == 0 ? high : (t >> right) + ((t >> (right - 1)) & 1);
   }
 
+  /// `scaled` of an accumulator whose shifted value a 2^left is below 2^30 in magnitude (an int8 ADD's input less its
+  /// zero point, shifted left by at most 21): the rounding constant 2^(right - 1) added to t before the shift, which
+  /// then cannot overflow (|t| < 2^30), and which the caller's next addition can take with the shift (on Arm, one
+  /// `add` with a shifted operand where `scaled` takes `ubfx` and two).
+  CTATTN_ALWAYS_INLINE constexpr std::int32_t scaled_small(std::int32_t accumulator) const noexcept {
+    const std::int32_t high = high_product(static_cast<std::int32_t>(static_cast<std::uint32_t>(accumulator) << left));
+    if (right == 0) return high;
+    const auto t =
+        static_cast<std::int32_t>(static_cast<std::uint32_t>(high) - (static_cast<std::uint32_t>(high) >> 31));
+    return (t + (std::int32_t{1} << (right - 1))) >> right;
+  }
+
   /// doubling_high_product(x, multiplier): where the core has `smmlar`, with its operands prepared once, where the
   /// kernel sets up a channel.
   // Rationale: one `smmlar`, whose 64-bit sum a 2^32 + x d + 2^31 has the value as its high word when it equals
@@ -6277,12 +6289,30 @@ struct output_requantizer {
     return doubling_high_product(x, multiplier);
   }
 
+  // Rationale: on the DSP, a short multiplier's (`short_multiplier`: normalized, a right shift r of 1 to 22)
+  // rounding shift and zero point are one saturating add and one `ssat` (with its shift where the shift is a
+  // constant): floor((t + (2 zero + 1) 2^(r-1)) / 2^r) for t = h - (h < 0) is the rounded value plus the zero point;
+  // where `qadd` saturates, |t + offset| passes 2^31 and the true output's magnitude 2^(31 - r) >= 512, clamped alike
+  // (`arm_dsp_int8_ops::short_form`'s argument). 4 instructions an output against 7 with constants (the M7's int8
+  // decoding step of the tiny llama, its residual sums and attention scores: -8,629 instructions a token with the
+  // two changes beside it). The test and the constant are made here, in the run-time branch, so that constant
+  // evaluation (the int8 sorter's proof runs this for each output) takes no step more.
   CTATTN_ALWAYS_INLINE constexpr std::int8_t operator()(std::int32_t accumulator) const noexcept {
-    std::int32_t v = scaled(accumulator);
 #if defined(__ARM_FEATURE_SAT)
-    if (!std::is_constant_evaluated())
-      return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(v) + zero));
+    if (!std::is_constant_evaluated()) {
+#if defined(__ARM_FEATURE_DSP)
+      if (normalized != 0 && static_cast<unsigned>(right - 1) < 22u) {
+        const std::int32_t h = rounded_high_sum(accumulator, accumulator, doubled);
+        const auto t = static_cast<std::int32_t>(static_cast<std::uint32_t>(h) - (static_cast<std::uint32_t>(h) >> 31));
+        const auto offset =
+            static_cast<std::int32_t>(static_cast<std::uint32_t>(2 * zero + 1) << static_cast<unsigned>(right - 1));
+        return static_cast<std::int8_t>(signed_saturate<8>(__builtin_arm_qadd(t, offset) >> right));
+      }
 #endif
+      return static_cast<std::int8_t>(signed_saturate<8>(signed_saturate<9>(scaled(accumulator)) + zero));
+    }
+#endif
+    std::int32_t v = scaled(accumulator);
     v = v < -256 ? -256 : (v > 255 ? 255 : v);
     return saturate_int8(v + zero);
   }
@@ -6396,8 +6426,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     std::uint32_t word = 0;
     std::memcpy(&word, p, sizeof word);
     const auto offsets = std::bit_cast<std::int32_t>(zero_point);
-    return {__sxtab16(offsets, std::bit_cast<std::int32_t>(word)),
-            __sxtab16(offsets, std::bit_cast<std::int32_t>(std::rotr(word, 8)))};
+    return {__sxtab16(offsets, std::bit_cast<std::int32_t>(word)), odd_bytes_less(offsets, word)};
   }
   static accumulator zero() noexcept { return 0; }
   static accumulator multiply_add(accumulator sum, widened x, widened y) noexcept {
@@ -6410,13 +6439,15 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   /// step's head of a small model; the kernel cases check that width).
   template <std::size_t D, std::size_t G>
   static constexpr bool weighted_rows_take = G == 1 && D == 8;
-  /// sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n (one query, G = 1): per row j,
-  /// each word of its values split into even and odd bytes (`sxtb16`) and multiplied by the weight in a 16-bit
-  /// half (`smlabb`, `smlatb`: a bottom or a top half times it, added); the zero point's term
-  /// v_zero sum_j (w[j] - w_zero) taken off once at the end (the same int32 sums, wrapping alike).
-  // Rationale: a decoding step's weighted values with heads of 8 (the stories260K-shaped model): per key 2 loads, 4
-  // extensions and 8 multiply-adds, 27 instructions with the loop and two sums GCC 12 -Os keeps on the stack (QEMU
-  // trace on the M7), against 35 for the portable loop, which subtracts the zero point from each value.
+  /// sums[c] = sum_j (w[j] - w_zero)(v[j v_stride + c] - v_zero) for c < D, j < n (one query, G = 1): two passes
+  /// over the rows, 4 values each, in one assembly loop a pass: the row's word of 4 values split into even and odd
+  /// bytes (`sxtb16`) and multiplied by the weight in a 16-bit half (`smlabb`, `smlatb`: a bottom or a top half
+  /// times it, added); the zero point's term v_zero sum_j (w[j] - w_zero), summed in the first pass, taken off at
+  /// the end (the same int32 sums, wrapping alike).
+  // Rationale: a decoding step's weighted values with heads of 8 (the stories260K-shaped model): one pass over the
+  // 8 values held 8 sums, the weights' sum, 3 pointers, the stride and the zero point, and GCC 12 at -Os kept 5 of
+  // them on the stack (28 instructions a key on the M7, QEMU trace); two passes of 4 sums take 13 registers and 25
+  // instructions a key, against 35 for the portable loop, which subtracts the zero point from each value.
   template <std::size_t D, std::size_t G>
   static void weighted_rows(const std::int8_t* w, std::size_t w_stride, std::int32_t w_zero, const std::int8_t* v,
                             std::size_t v_stride, std::int32_t v_zero, std::size_t n, std::int32_t* sums,
@@ -6424,29 +6455,254 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     static_assert(weighted_rows_take<D, G>);
     static_cast<void>(w_stride);
     static_cast<void>(sums_stride);
-    constexpr std::size_t words = D / 4;
-    // acc[q][k]: value 4 q + k of the row, k = 0 and 2 from the even bytes, 1 and 3 from the odd ones.
-    std::int32_t acc[words][4]{};
     std::int32_t total = 0;
-    for (std::size_t j = 0; j < n; ++j, v += v_stride) {
-      const std::int32_t weight = std::int32_t{w[j]} - w_zero;
-      total += weight;
+    std::int32_t acc[D]{};
+    if (n != 0) {
+      const std::int8_t* const end = w + n;
 #pragma GCC unroll 2
-      for (std::size_t q = 0; q < words; ++q) {
-        const std::uint32_t word = load_word(v + 4 * q);
-        const std::int32_t even = even_bytes(word);
-        const std::int32_t odd = odd_bytes(word);
-        acc[q][0] = __smlabb(weight, even, acc[q][0]);
-        acc[q][2] = __smlatb(even, weight, acc[q][2]);
-        acc[q][1] = __smlabb(weight, odd, acc[q][1]);
-        acc[q][3] = __smlatb(odd, weight, acc[q][3]);
+      for (std::size_t half = 0; half < D / 4; ++half) {
+        const std::int8_t* wp = w;
+        const std::int8_t* vp = v + 4 * half;
+        std::int32_t a0 = 0, a1 = 0, a2 = 0, a3 = 0, weight, word, even;
+        asm volatile(
+            "1:\n\t"
+            "ldrsb %[weight], [%[wp]], #1\n\t"
+            "ldr %[word], [%[vp]]\n\t"
+            "sub %[weight], %[weight], %[wz]\n\t"
+            "add %[vp], %[vp], %[stride]\n\t"
+            ".if %c[first]\n\t"
+            "add %[total], %[total], %[weight]\n\t"
+            ".endif\n\t"
+            "sxtb16 %[even], %[word]\n\t"
+            "sxtb16 %[word], %[word], ror #8\n\t"
+            "smlabb %[a0], %[weight], %[even], %[a0]\n\t"
+            "smlatb %[a2], %[even], %[weight], %[a2]\n\t"
+            "smlabb %[a1], %[weight], %[word], %[a1]\n\t"
+            "smlatb %[a3], %[word], %[weight], %[a3]\n\t"
+            "cmp %[wp], %[end]\n\t"
+            "bne 1b\n\t"
+            : [a0] "+r"(a0), [a1] "+r"(a1), [a2] "+r"(a2), [a3] "+r"(a3), [wp] "+r"(wp), [vp] "+r"(vp),
+              [total] "+r"(total), [weight] "=&r"(weight), [word] "=&r"(word), [even] "=&r"(even)
+            : [end] "r"(end), [wz] "r"(w_zero), [stride] "r"(v_stride), [first] "n"(half == 0 ? 1 : 0)
+            : "cc", "memory");
+        acc[4 * half] = a0;
+        acc[4 * half + 1] = a1;
+        acc[4 * half + 2] = a2;
+        acc[4 * half + 3] = a3;
       }
     }
     const auto offset = static_cast<std::uint32_t>(v_zero) * static_cast<std::uint32_t>(total);
 #pragma GCC unroll 8
     for (std::size_t c = 0; c < D; ++c) {
-      sums[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[c / 4][c % 4]) - offset);
+      sums[c] = static_cast<std::int32_t>(static_cast<std::uint32_t>(acc[c]) - offset);
     }
+  }
+
+  static constexpr bool has_sum_and_squares = true;
+  /// sum_t p[t] and sum_t p[t]^2 for t < K (the int8 LayerNorm's S1 and S2): per word its even and odd bytes in
+  /// 16-bit halves (`sxtb16`), each pair of halves added into S1 (`smlad` by 1 and 1) and squared into S2 (`smlad`
+  /// of the pair with itself); the last K % 4 bytes one by one.
+  // Rationale: an RMSNorm row of a decoding step (11 rows of 64 values a token in the stories260K-shaped model): 7
+  // instructions per 4 values with the loop's, against 5 a value for the portable loop on a M7 (GCC 12 -Os).
+  template <std::size_t K>
+  static void sum_and_squares(const std::int8_t* p, std::int32_t& sum, std::int32_t& squares) noexcept {
+    constexpr std::size_t whole = K - K % step;
+    constexpr std::int32_t ones = 0x00010001;
+    std::int32_t s1 = 0;
+    std::int32_t s2 = 0;
+    for (std::size_t t = 0; t < whole; t += step) {
+      const std::uint32_t word = load_word(p + t);
+      const std::int32_t even = even_bytes(word);
+      const std::int32_t odd = odd_bytes(word);
+      s1 = __smlad(odd, ones, __smlad(even, ones, s1));
+      s2 = __smlad(odd, odd, __smlad(even, even, s2));
+    }
+    for (std::size_t t = whole; t < K; ++t) {
+      s1 += p[t];
+      s2 += std::int32_t{p[t]} * p[t];
+    }
+    sum = s1;
+    squares = s2;
+  }
+
+  static constexpr bool has_layer_norm_row = true;
+  /// 33 without reading the shifts: `layer_norm_row` tests each shift as it goes and leaves a row with one below 33
+  /// to the portable form (kernels/int8.hpp's `backend_layer_norm_shift`).
+  // Rationale: a scan of the layer's C shifts at every row (a decoding step's) took about 4 instructions a shift on
+  // the M7, a third of what the row saves; the test in the row's loop takes 1.
+  template <std::size_t C>
+  static std::int32_t layer_norm_smallest_shift(const std::int32_t* shift) noexcept {
+    static_cast<void>(shift);
+    return 33;
+  }
+  /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale) for a
+  /// row of C values in one assembly loop, the same bits, where it takes the row (true): the layer's multipliers,
+  /// shifts and biases back to back (a `qlayer_norm`'s), C at most 512, every shift 33 or more (tested as each is
+  /// read: a row with a smaller one returns false before x is read further, leaving y's first values written, so the
+  /// caller's portable form writes the whole row again from x, which must not be y), and step 4's shift d at least 33
+  /// or |N_j| 2^(32 - d) within 32 bits (d >= bit_width(255 C)).
+  ///
+  /// | step                          | instructions (per value)                                          |
+  /// |-------------------------------|-------------------------------------------------------------------|
+  /// | s_j - 33, its test            | `ldr`, `subs`, `bmi`                                              |
+  /// | N_j = C q_j - S1, |N_j|       | `ldrsb`, `rsb` (C a power of 2; else `mul`, `sub`), `eor`, `sub`  |
+  /// | 4: n_j = round(|N_j| I / 2^d) | `lsl` by 32 - d, `umull`, `add` of the low word's top bit; or for d >= 33 `umull`, `lsr` by d - 33, `add`, `lsr` |
+  /// | 5, 6: round(n_j |m_j| / 2^s_j)| `ldr`, `eor` (the sign), `asr`, `eor`, `sub` (|m_j|), `umull`, `lsr` by s_j - 33, `add`, `lsr` |
+  /// | sign, + b_j, held             | `eor`, `sub`; `ldr`, `qadd`, `ssat` to 31 bits                    |
+  /// | 7: round(A_j / 2^16) + z      | `add`, `add` (A_j's sign), `ssat` by 16 to 8 bits, `strb`          |
+  // Rationale: the portable form took 42 instructions a value on the M7 with GCC 12 -Os (its constants spilled
+  // around the loop; the stories260K-shaped model's int8 step: 11 rows of 64 a token); here 30 (`layer_norm_row` on
+  // Helium gives the steps' arithmetic). The 14 registers: 4 pointers and the end, 5 constants, 4 temporaries.
+  template <std::size_t C>
+  static bool layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
+                             const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
+                             std::int32_t out_zero, bool above_32) noexcept {
+    static_cast<void>(above_32);
+    constexpr int magnitude_bits = std::bit_width(255u * C);
+    const bool narrow = down >= magnitude_bits && down <= 32;
+    if constexpr (C > 512) {
+      return false;
+    } else {
+      if ((!narrow && down < 33) || shift != multiplier + C || bias != shift + C ||
+          static_cast<const void*>(x) == static_cast<const void*>(y)) {
+        return false;
+      }
+      const std::int32_t last_rounding = (1 << 15) + out_zero * (1 << 16);
+      const std::int32_t* p = multiplier;
+      const std::int8_t* const end = x + C;
+      std::int32_t a, low, high, s, t;
+      const auto c = static_cast<std::int32_t>(C);
+      constexpr bool power_of_two = std::has_single_bit(C);
+      constexpr int log2_c = std::bit_width(C) - 1;
+// The row's loop, step 4 by Step4.
+#define CTATTN_DETAIL_NORM_ROW(STEP4)          \
+  "1:\n\t"                                     \
+  "ldr %[s], [%[p], #%c[shifts]]\n\t"          \
+  "subs %[s], %[s], #33\n\t"                   \
+  "bmi 2f\n\t"                                 \
+  "ldrsb %[a], [%[x]], #1\n\t"                 \
+  ".if %c[pow2]\n\t"                           \
+  "rsb %[a], %[sum], %[a], lsl #%c[log2c]\n\t" \
+  ".else\n\t"                                  \
+  "mul %[a], %[a], %[c]\n\t"                   \
+  "sub %[a], %[a], %[sum]\n\t"                 \
+  ".endif\n\t"                                 \
+  "eor %[lo], %[a], %[a], asr #31\n\t"         \
+  "sub %[lo], %[lo], %[a], asr #31\n\t" STEP4  \
+  "ldr %[lo], [%[p]], #4\n\t"                  \
+  "eor %[a], %[a], %[lo]\n\t"                  \
+  "asr %[t], %[lo], #31\n\t"                   \
+  "eor %[lo], %[lo], %[t]\n\t"                 \
+  "sub %[lo], %[lo], %[t]\n\t"                 \
+  "umull %[lo], %[hi], %[hi], %[lo]\n\t"       \
+  "lsr %[hi], %[hi], %[s]\n\t"                 \
+  "add %[hi], %[hi], #1\n\t"                   \
+  "lsr %[hi], %[hi], #1\n\t"                   \
+  "eor %[hi], %[hi], %[a], asr #31\n\t"        \
+  "sub %[hi], %[hi], %[a], asr #31\n\t"        \
+  "ldr %[t], [%[p], #(%c[biases] - 4)]\n\t"    \
+  "qadd %[hi], %[hi], %[t]\n\t"                \
+  "ssat %[hi], #31, %[hi]\n\t"                 \
+  "add %[t], %[hi], %[r]\n\t"                  \
+  "add %[t], %[t], %[hi], asr #31\n\t"         \
+  "ssat %[t], #8, %[t], asr #16\n\t"           \
+  "strb %[t], [%[y]], #1\n\t"                  \
+  "cmp %[x], %[end]\n\t"                       \
+  "bne 1b\n\t"                                 \
+  "2:\n\t"
+      const std::int32_t k = narrow ? 32 - down : down - 33;  // step 4's shift: left, or right of the high word
+#define CTATTN_DETAIL_NORM_OPERANDS                                                                       \
+  : [x] "+r"(x), [y] "+r"(y), [p] "+r"(p), [a] "=&r"(a), [lo] "=&r"(low), [hi] "=&r"(high), [s] "=&r"(s),          \
+    [t] "=&r"(t)                                                                                                    \
+  : [end] "r"(end), [sum] "r"(sum), [inv] "r"(inverse), [k] "r"(k), [r] "r"(last_rounding), [c] "r"(c),            \
+    [shifts] "n"(4 * C), [biases] "n"(8 * C), [pow2] "n"(power_of_two ? 1 : 0), [log2c] "n"(log2_c)                \
+  : "cc", "memory"
+      if (narrow) {
+        asm volatile(
+            CTATTN_DETAIL_NORM_ROW("lsl %[lo], %[lo], %[k]\n\t"
+                                   "umull %[lo], %[hi], %[lo], %[inv]\n\t"
+                                   "add %[hi], %[hi], %[lo], lsr #31\n\t") CTATTN_DETAIL_NORM_OPERANDS);
+      } else {
+        asm volatile(
+            CTATTN_DETAIL_NORM_ROW("umull %[lo], %[hi], %[lo], %[inv]\n\t"
+                                   "lsr %[hi], %[hi], %[k]\n\t"
+                                   "add %[hi], %[hi], #1\n\t"
+                                   "lsr %[hi], %[hi], #1\n\t") CTATTN_DETAIL_NORM_OPERANDS);
+      }
+#undef CTATTN_DETAIL_NORM_OPERANDS
+#undef CTATTN_DETAIL_NORM_ROW
+      return x == end;
+    }
+  }
+
+  static constexpr bool has_rotate_heads = true;
+  /// The heads `rotate_heads` takes: whole words of pairs, HeadDim a multiple of 4 with interleaved pairs, of 8 with
+  /// split halves.
+  template <std::size_t HeadDim, bool Interleaved>
+  static constexpr bool rotate_heads_take = HeadDim >= 4 && HeadDim % (Interleaved ? 4 : 8) == 0;
+  /// kernels/int8.hpp's `int8_rotate_heads` at run time, a word of each head at a time: its bytes less the zero
+  /// point in 16-bit halves (`sxtab16`), paired (a, b) by `pkhbt`/`pkhtb`, each pair's a c - b s and a s + b c by one
+  /// dual multiply against (c, s) (`smlsd`, `smladx`) that also adds the rounding constant 2^14 + zero 2^15, and
+  /// `ssat` with its shift by 15: 2 instructions an output (`q15_requantize`'s bits).
+  // Rationale: a decoding step rotates its query and key heads (96 pairs a layer in the stories260K-shaped model):
+  // 33 instructions a pair in the portable loop on a M7 with GCC 12 -Os (its clamps by comparisons), 9 here.
+  template <std::size_t HeadDim, bool Interleaved>
+  static void rotate_heads(std::int8_t* row, std::size_t heads, const std::int16_t* cos, const std::int16_t* sin,
+                           std::int32_t zero) noexcept {
+    static_assert(rotate_heads_take<HeadDim, Interleaved>);
+    constexpr std::size_t pairs = HeadDim / 2;
+    std::int32_t turn[pairs];  // (c_p, s_p) in a word's halves, once for every head
+    for (std::size_t p = 0; p < pairs; ++p) turn[p] = pack_bottoms(cos[p], sin[p]);
+    const auto offsets = std::bit_cast<std::int32_t>(make_offset(zero));
+    const std::int32_t rounding = (std::int32_t{1} << 14) + zero * (std::int32_t{1} << 15);
+    const auto rotate = [&](std::int8_t* head, std::int32_t pair, std::size_t p, std::size_t i, std::size_t j) {
+      rotate_pair(head + i, head + j, pair, turn[p], rounding);
+    };
+    for (std::size_t h = 0; h < heads; ++h, row += HeadDim) {
+      if constexpr (Interleaved) {
+#pragma GCC unroll 4
+        for (std::size_t q = 0; q < HeadDim / 4; ++q) {  // bytes a0 b0 a1 b1: pairs 2q and 2q + 1
+          const std::uint32_t word = load_word(row + 4 * q);
+          const std::int32_t firsts = __sxtab16(offsets, std::bit_cast<std::int32_t>(word));
+          const std::int32_t seconds = odd_bytes_less(offsets, word);
+          rotate(row, pack_bottoms(firsts, seconds), 2 * q, 4 * q, 4 * q + 1);
+          rotate(row, pack_tops(firsts, seconds), 2 * q + 1, 4 * q + 2, 4 * q + 3);
+        }
+      } else {
+#pragma GCC unroll 4
+        for (std::size_t q = 0; q < pairs / 4; ++q) {  // a_4q .. a_4q+3 and b_4q .. b_4q+3
+          const std::uint32_t a = load_word(row + 4 * q);
+          const std::uint32_t b = load_word(row + pairs + 4 * q);
+          const std::int32_t a_even = __sxtab16(offsets, std::bit_cast<std::int32_t>(a));
+          const std::int32_t b_even = __sxtab16(offsets, std::bit_cast<std::int32_t>(b));
+          const std::int32_t a_odd = odd_bytes_less(offsets, a);
+          const std::int32_t b_odd = odd_bytes_less(offsets, b);
+          rotate(row, pack_bottoms(a_even, b_even), 4 * q, 4 * q, pairs + 4 * q);
+          rotate(row, pack_bottoms(a_odd, b_odd), 4 * q + 1, 4 * q + 1, pairs + 4 * q + 1);
+          rotate(row, pack_tops(a_even, b_even), 4 * q + 2, 4 * q + 2, pairs + 4 * q + 2);
+          rotate(row, pack_tops(a_odd, b_odd), 4 * q + 3, 4 * q + 3, pairs + 4 * q + 3);
+        }
+      }
+    }
+  }
+  /// The pair (a, b) in pair's halves rotated by (c, s) in turn's, each output rounded with `rounding` added and
+  /// shifted by 15, stored at first and second.
+  CTATTN_ALWAYS_INLINE static void rotate_pair(std::int8_t* first, std::int8_t* second, std::int32_t pair,
+                                               std::int32_t turn, std::int32_t rounding) noexcept {
+    *first = static_cast<std::int8_t>(kernels::signed_saturate<8>(__smlsd(pair, turn, rounding) >> 15));
+    *second = static_cast<std::int8_t>(kernels::signed_saturate<8>(__smladx(pair, turn, rounding) >> 15));
+  }
+  /// The bottom halves of x and y as one word's bottom and top (`pkhbt`).
+  static std::int32_t pack_bottoms(std::int32_t x, std::int32_t y) noexcept {
+    std::int32_t packed;
+    asm("pkhbt %0, %1, %2, lsl #16" : "=r"(packed) : "r"(x), "r"(y));
+    return packed;
+  }
+  /// The top halves of x and y as one word's bottom and top (`pkhtb`).
+  static std::int32_t pack_tops(std::int32_t x, std::int32_t y) noexcept {
+    std::int32_t packed;
+    asm("pkhtb %0, %1, %2, asr #16" : "=r"(packed) : "r"(y), "r"(x));
+    return packed;
   }
 
   static constexpr bool has_multiply = true;
@@ -6684,7 +6940,34 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   /// R rows of x (XS bytes apart) widened into `out` in the order the block's loop reads them: for each step of 4
   /// terms, row by row, the even bytes' halves then the odd bytes'; a last step of K % 4 terms padded with zeros.
   template <std::size_t K, std::size_t XS, std::size_t R>
+  // Rationale: one row (a decoding step's) in a loop of 6 instructions a word (`ldr` and `strd` with their
+  // increments, the test at the foot): GCC 12 at -Os indexed it, tested at the head and branched back (9). x is
+  // read by `ldr`, which takes any alignment; xw is the caller's aligned array.
   CTATTN_ALWAYS_INLINE static void widen_rows(const std::int8_t* x, std::int32_t* out) noexcept {
+    if constexpr (R == 1) {
+      if constexpr (K >= step) {
+        const std::int8_t* const end = x + (K - K % step);
+        std::uint32_t word;
+        std::int32_t even, odd;
+        asm volatile(
+            "1:\n\t"
+            "ldr %[word], [%[x]], #4\n\t"
+            "sxtb16 %[even], %[word]\n\t"
+            "sxtb16 %[odd], %[word], ror #8\n\t"
+            "strd %[even], %[odd], [%[out]], #8\n\t"
+            "cmp %[x], %[end]\n\t"
+            "bne 1b\n\t"
+            : [x] "+r"(x), [out] "+r"(out), [word] "=&r"(word), [even] "=&r"(even), [odd] "=&r"(odd)
+            : [end] "r"(end)
+            : "cc", "memory");
+      }
+      if constexpr (K % step != 0) {
+        const std::uint32_t word = load_tail<K>(x);
+        out[0] = even_bytes(word);
+        out[1] = odd_bytes(word);
+      }
+      return;
+    }
     for (std::size_t t = 0; t + step <= K; t += step) {
 #pragma GCC unroll 6
       for (std::size_t r = 0; r < R; ++r) {
@@ -6820,7 +7103,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   /// of 4 terms, added to s. Output `sums` leaves the sums in s (one word of each channel's w a step, p unread);
   /// the other two run 8 terms a step (two words of each channel's w by one `ldrd`: w word-aligned,
   /// `row_pass_wide_fits`) and requantize the 4 outputs in the same assembly block, storing them at p.y: per
-  /// channel, 10 instructions each where p says every multiplier of the layer is a `short_multiplier`; else 14 for
+  /// channel, 9 instructions each where p says every multiplier of the layer is a `short_multiplier`; else 14 for
   /// one that is (its test included), and for one that is not, its bit in the result set and its sum left in s for
   /// the general requantizer; per tensor, p's constants, which the caller has found short, serve every channel
   /// (6 instructions each).
@@ -6832,8 +7115,10 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
   // operands; in C++ after the sums, GCC 12 at -Os reloaded the epilogue's pointers and re-tested each multiplier
   // around every int8 store (27 instructions an output of a decoding step). The right shift r is taken in two: by
   // r - 1 (the value `rsbs` leaves from the test) and by 1 within `ssat`, floor(floor(v / 2^(r-1)) / 2) being
-  // floor(v / 2^r); the rounding constant (2 zero + 1) 2^(r - 1) is `requantize_column`'s. The counts and offsets
-  // are assembler expressions of K / 4 and WS, within the 30 operands GCC allows.
+  // floor(v / 2^r); the rounding constant (2 zero + 1) 2^(r - 1) is `requantize_column`'s. Where every multiplier is
+  // short, 2 zero + 1 is added after the first shift instead (floor(v / 2^(r-1)) + 2 zero + 1, a whole number added
+  // to the floor), so that no channel shifts the constant: 9 instructions an output against 10 (-3,000 a token on
+  // the M7). The counts and offsets are assembler expressions of K / 4 and WS, within the 30 operands GCC allows.
   template <std::size_t K, std::size_t WS, pass_output Output>
   CTATTN_ALWAYS_INLINE static unsigned row_pass(const std::int32_t* xw, const std::int8_t* w,
                                                 std::int32_t (&s)[row_channels],
@@ -6890,18 +7175,33 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
           CTATTN_DETAIL_WIDE_CHANNEL("s3", "[%[w], #(3 * %c[o1])]") CTATTN_DETAIL_WIDE_CHANNEL("s0", "[%[w]], #8")
 // The short requantization of sum S and its store at byte J of w (y): M holds the multiplier doubled, OFF the
 // offset (2 zero + 1) 2^(right - 1), xe right - 1.
-#define CTATTN_DETAIL_REQUANTIZE(S, J, M, OFF) \
-  "smmlar %[" S "], %[" S "], %[" M "], %[" S  \
-  "]\n\t"                                      \
-  "sub %[" S "], %[" S "], %[" S               \
-  "], lsr #31\n\t"                             \
-  "qadd %[" S "], %[" S "], %[" OFF            \
-  "]\n\t"                                      \
-  "asr %[" S "], %[" S                         \
-  "], %[xe]\n\t"                               \
-  "ssat %[" S "], #8, %[" S                    \
-  "], asr #1\n\t"                              \
-  "strb %[" S "], [%[w], #" #J "]\n\t"
+#define CTATTN_DETAIL_REQUANTIZE_AT(S, J, M, OFF, Y) \
+  "smmlar %[" S "], %[" S "], %[" M "], %[" S        \
+  "]\n\t"                                            \
+  "sub %[" S "], %[" S "], %[" S                     \
+  "], lsr #31\n\t"                                   \
+  "qadd %[" S "], %[" S "], %[" OFF                  \
+  "]\n\t"                                            \
+  "asr %[" S "], %[" S                               \
+  "], %[xe]\n\t"                                     \
+  "ssat %[" S "], #8, %[" S                          \
+  "], asr #1\n\t"                                    \
+  "strb %[" S "], [%[" Y "], #" #J "]\n\t"
+#define CTATTN_DETAIL_REQUANTIZE(S, J, M, OFF) CTATTN_DETAIL_REQUANTIZE_AT(S, J, M, OFF, "w")
+// The same output with the rounding constant added after the first shift: floor(t / 2^(r-1)) + 2 zero + 1 (n), by
+// `qadd` (for r = 1 the sum may pass 2^31, saturating as `ssat` would), then halved within `ssat`.
+#define CTATTN_DETAIL_REQUANTIZE_ODD(S, J, M, Y) \
+  "smmlar %[" S "], %[" S "], %[" M "], %[" S    \
+  "]\n\t"                                        \
+  "sub %[" S "], %[" S "], %[" S                 \
+  "], lsr #31\n\t"                               \
+  "asr %[" S "], %[" S                           \
+  "], %[xe]\n\t"                                 \
+  "qadd %[" S "], %[" S                          \
+  "], %[n]\n\t"                                  \
+  "ssat %[" S "], #8, %[" S                      \
+  "], asr #1\n\t"                                \
+  "strb %[" S "], [%[" Y "], #" #J "]\n\t"
 // Per channel: x walks the multipliers, w is y, n is 2 zero + 1, xo collects the channels left to C++.
 #define CTATTN_DETAIL_CHANNEL_OUT(S, J) \
   "ldrd %[we], %[wo], [%[x]], #8\n\t"   \
@@ -6917,8 +7217,7 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
 #define CTATTN_DETAIL_SHORT_OUT(S, J) \
   "ldrd %[we], %[wo], [%[x]], #8\n\t" \
   "mvn %[xe], %[wo]\n\t"              \
-  "lsl %[we], %[we], #1\n\t"          \
-  "lsl %[wo], %[n], %[xe]\n\t" CTATTN_DETAIL_REQUANTIZE(S, J, "we", "wo")
+  "lsl %[we], %[we], #1\n\t" CTATTN_DETAIL_REQUANTIZE_ODD(S, J, "we", "w")
 // Per tensor: x is the doubled multiplier, n the offset, xe right - 1, w is y.
 #define CTATTN_DETAIL_TENSOR_OUT(S, J) CTATTN_DETAIL_REQUANTIZE(S, J, "x", "n")
 // The rounds of the loop, 4 steps of 4 terms each (Body), after the steps left over.
@@ -6983,20 +7282,96 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
         x_odd = 0;
       }
     }
-#undef CTATTN_DETAIL_ROUNDS
-#undef CTATTN_DETAIL_TENSOR_OUT
-#undef CTATTN_DETAIL_REQUANTIZE
-#undef CTATTN_DETAIL_SHORT_OUT
-#undef CTATTN_DETAIL_CHANNEL_OUT
-#undef CTATTN_DETAIL_WIDE_STEP
-#undef CTATTN_DETAIL_WIDE_CHANNEL
-#undef CTATTN_DETAIL_ROW_STEP
     s[0] = s0;
     s[1] = s1;
     s[2] = s2;
     s[3] = s3;
     return Output == pass_output::sums ? 0u : static_cast<unsigned>(x_odd);
   }
+
+  /// The words after a widened row that `held_passes` reads and advances: the starts, the multipliers, y, the end
+  /// of y's whole passes, and per channel 2 zero + 1, or per tensor the multiplier doubled, the offset and right - 1.
+  static constexpr std::size_t held_words = 7;
+  /// Whether `widened_row` runs its passes as `held_passes` for rows of K terms against channels WS apart: the
+  /// requantizing passes fit (`row_pass_wide_fits`), the state's words and the next pass's channels within an
+  /// immediate offset.
+  template <std::size_t K, std::size_t WS>
+  static constexpr bool held_passes_fit = row_pass_wide_fits<K, WS> && 2 * K + 4 * held_words <= 4095 &&
+                                          row_channels * WS >= K && row_channels * WS - K <= 4095;
+
+  /// Every whole pass of `widened_row` (4 channels each, `row_pass`'s requantizing forms) in one assembly
+  /// statement: per pass the 4 starts by two `ldrd`, `row_pass`'s loop, the 4 outputs requantized as there (each
+  /// channel's short multiplier, or the tensor's), and the pointers advanced in the words after the widened row
+  /// (`held_words`: xw + K / 2, which the loop's x pointer reaches at its end). The same bits as `row_pass`.
+  // Rationale: GCC 12 at -Os kept the pass's pointers on the stack around `row_pass` (a load, an add and a store
+  // each), reloaded the starts one by one and tested the layer's flag again: 73 instructions a pass beside the loop,
+  // against 55 here (the M7's int8 decoding step of the tiny llama: 878 passes). The loop's 14 registers leave none
+  // for the pass's state, so it lives after xw, where x ends each loop; w walks on from one pass to the next.
+  template <std::size_t K, std::size_t WS, bool PerChannel>
+  CTATTN_ALWAYS_INLINE static void held_passes(std::int32_t* xw, const std::int8_t* w) noexcept {
+    static_assert(held_passes_fit<K, WS>);
+    constexpr std::size_t steps = K / step;
+    std::int32_t s0, s1, s2, s3, loops, w_even, w_odd, x_even, x_odd, x_even2, x_odd2, t;
+// Per channel: xo walks the multipliers, xe2 is y, n is 2 zero + 1.
+#define CTATTN_DETAIL_HELD_SHORT_OUT(S, J) \
+  "ldrd %[we], %[wo], [%[xo]], #8\n\t"     \
+  "mvn %[xe], %[wo]\n\t"                   \
+  "lsl %[we], %[we], #1\n\t" CTATTN_DETAIL_REQUANTIZE_ODD(S, J, "we", "xe2")
+// Per tensor: xo is the doubled multiplier, n the offset, xe right - 1, xe2 y.
+#define CTATTN_DETAIL_HELD_TENSOR_OUT(S, J) CTATTN_DETAIL_REQUANTIZE_AT(S, J, "xo", "n", "xe2")
+#define CTATTN_DETAIL_HELD_PASSES(LOADS, OUT, STORE)                                                                  \
+  "0:\n\t"                                                                                                            \
+  "ldr %[t], [%[x], #%c[state]]\n\t"                                                                                  \
+  "ldrd %[s0], %[s1], [%[t]], #8\n\t"                                                                                 \
+  "ldrd %[s2], %[s3], [%[t]], #8\n\t"                                                                                 \
+  "str %[t], [%[x], #%c[state]]\n\t"                                                                                  \
+  ".if %c[steps] / 4 > 0\n\t"                                                                                         \
+  "mov %[n], #(%c[steps] / 4)\n\t"                                                                                    \
+  ".endif\n\t"                                                                                                        \
+  ".rept %c[steps] %% 2\n\t" CTATTN_DETAIL_ROW_STEP                                                                   \
+  ".endr\n\t"                                                                                                         \
+  ".rept %c[steps] / 2 %% 2\n\t" CTATTN_DETAIL_WIDE_STEP                                                              \
+  ".endr\n\t" CTATTN_DETAIL_ROUNDS(".rept 2\n\t" CTATTN_DETAIL_WIDE_STEP ".endr\n\t") LOADS OUT("s0", 0) OUT("s1", 1) \
+      OUT("s2", 2) OUT("s3", 3) "add %[xe2], %[xe2], #4\n\t" STORE                                                    \
+                                "ldr %[t], [%[x], #12]\n\t"                                                           \
+                                "subw %[x], %[x], #%c[state]\n\t"                                                     \
+                                "addw %[w], %[w], #%c[next]\n\t"                                                      \
+                                "cmp %[xe2], %[t]\n\t"                                                                \
+                                "bne 0b\n\t"
+// The operands both forms share: the loop's 14 registers.
+#define CTATTN_DETAIL_HELD_OPERANDS                                                                              \
+  : [s0] "=&r"(s0), [s1] "=&r"(s1), [s2] "=&r"(s2), [s3] "=&r"(s3), [x] "+r"(xw), [w] "+r"(w), [n] "=&r"(loops),    \
+    [we] "=&r"(w_even), [wo] "=&r"(w_odd), [xe] "=&r"(x_even), [xo] "=&r"(x_odd), [xe2] "=&r"(x_even2),             \
+    [xo2] "=&r"(x_odd2), [t] "=&r"(t)                                                                               \
+  : [o1] "n"(WS), [steps] "n"(steps), [state] "n"(2 * K), [next] "n"(row_channels * WS - K)                        \
+  : "cc", "memory"
+    if constexpr (PerChannel) {
+      asm volatile(CTATTN_DETAIL_HELD_PASSES(
+          "ldrd %[xo], %[xe2], [%[x], #4]\n\t"
+          "ldr %[n], [%[x], #16]\n\t",
+          CTATTN_DETAIL_HELD_SHORT_OUT, "strd %[xo], %[xe2], [%[x], #4]\n\t") CTATTN_DETAIL_HELD_OPERANDS);
+    } else {
+      asm volatile(CTATTN_DETAIL_HELD_PASSES(
+          "ldr %[xe2], [%[x], #8]\n\t"
+          "ldrd %[xo], %[n], [%[x], #16]\n\t"
+          "ldr %[xe], [%[x], #24]\n\t",
+          CTATTN_DETAIL_HELD_TENSOR_OUT, "str %[xe2], [%[x], #8]\n\t") CTATTN_DETAIL_HELD_OPERANDS);
+    }
+  }
+#undef CTATTN_DETAIL_HELD_OPERANDS
+#undef CTATTN_DETAIL_HELD_PASSES
+#undef CTATTN_DETAIL_HELD_TENSOR_OUT
+#undef CTATTN_DETAIL_HELD_SHORT_OUT
+#undef CTATTN_DETAIL_ROUNDS
+#undef CTATTN_DETAIL_TENSOR_OUT
+#undef CTATTN_DETAIL_REQUANTIZE
+#undef CTATTN_DETAIL_REQUANTIZE_AT
+#undef CTATTN_DETAIL_REQUANTIZE_ODD
+#undef CTATTN_DETAIL_SHORT_OUT
+#undef CTATTN_DETAIL_CHANNEL_OUT
+#undef CTATTN_DETAIL_WIDE_STEP
+#undef CTATTN_DETAIL_WIDE_CHANNEL
+#undef CTATTN_DETAIL_ROW_STEP
 
   /// The R outputs of one channel (multiplier q, output zero point `zero`) from their int32 sums: TFLite's
   /// requantization, `kernels::output_requantizer`'s bits, in 5 instructions an output where the multiplier is
@@ -7080,7 +7455,8 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
     // Rationale: a local copy whose address is not taken, for the reason `product_requantized` gives: read through
     // the reference, its members were loaded again after each output's store.
     const Epilogue e = epilogue;
-    alignas(8) std::int32_t xw[(K + step - 1) / step * 2];
+    constexpr bool held = held_passes_fit<K, WS> && !Epilogue::row_starts;
+    alignas(8) std::int32_t xw[(K + step - 1) / step * 2 + (held ? held_words : 0)];
     widen_rows<K, XS, 1>(x, xw);
     constexpr std::size_t whole = N - N % row_channels;
     pass_requantization p{};  // the requantizing passes' constants; a `sums` pass reads none
@@ -7102,7 +7478,22 @@ struct arm_dsp_int8_ops : int8_ops_defaults {
       // promise no alignment; a model's weights are aligned where what precedes them is, which is the usual case.
       fused = fused && (reinterpret_cast<std::uintptr_t>(w) & 3u) == 0;
       if (fused) {
-        for (std::size_t c = 0; c < whole; c += row_channels) {
+        std::size_t done = 0;  // channels the held passes computed
+        if constexpr (held) {
+          if (!Epilogue::per_channel || p.every_short) {
+            std::int32_t* const state = xw + K / 2;
+            state[0] = std::bit_cast<std::int32_t>(e.column_start);
+            state[1] = std::bit_cast<std::int32_t>(e.multipliers);
+            state[2] = std::bit_cast<std::int32_t>(y);
+            state[3] = std::bit_cast<std::int32_t>(y + whole);
+            state[4] = Epilogue::per_channel ? p.odd_zero : p.doubled;
+            state[5] = p.offset;
+            state[6] = p.less;
+            held_passes<K, WS, Epilogue::per_channel>(xw, w);
+            done = whole;
+          }
+        }
+        for (std::size_t c = done; c < whole; c += row_channels) {
           std::int32_t sums[row_channels];
 #pragma GCC unroll 4
           for (std::size_t j = 0; j < row_channels; ++j) sums[j] = e.start(r0, c + j);
@@ -8605,6 +8996,8 @@ struct helium_int8_ops : int8_ops_defaults {
   /// `vrshr #15` (half up, as (v + 2^14) >> 15), given the zero point and clamp (`output_lanes`) and stored back
   /// (a scatter when interleaved); the last pairs of a head by tail predication.
   template <std::size_t HeadDim, bool Interleaved>
+  static constexpr bool rotate_heads_take = true;  // every head width, the last pairs by tail predication
+  template <std::size_t HeadDim, bool Interleaved>
   static void rotate_heads(std::int8_t* row, std::size_t heads, const std::int16_t* cos, const std::int16_t* sin,
                            std::int32_t zero) noexcept {
     constexpr std::size_t pairs = HeadDim / 2;
@@ -8809,7 +9202,7 @@ struct helium_int8_ops : int8_ops_defaults {
   }
 
   /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
-  /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
+  /// for a row of C values, 4 lanes at a time, the same bits (every row: true), for weights whose shifts are all 32 or more (weights
   /// of at most 2^8 output steps; the caller checks, and says whether every one is 33 or more: `above_32`): the
   /// products' magnitudes as unsigned 32 x 32 -> 64 bit multiplies split into their low (`vmul`) and high
   /// (`vmulh.u32`) words, as the scalar form does.
@@ -8828,7 +9221,7 @@ struct helium_int8_ops : int8_ops_defaults {
   // bits (a row's d, chosen once a row): `vrmulh.u32` rounds (|N_j| 2^(32 - d) I + 2^31) / 2^32 half up, which is
   // the scalar form's rounding of |N_j| I / 2^d, in 2 instructions against 6 (4 fewer a step).
   template <std::size_t C>
-  static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
+  static bool layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
                              const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
                              std::int32_t out_zero, bool above_32) noexcept {
     const std::int32_t first = down - 1;
@@ -8895,6 +9288,7 @@ struct helium_int8_ops : int8_ops_defaults {
         rows(std::false_type{}, std::false_type{});
       }
     }
+    return true;
   }
 };
 
@@ -10802,7 +11196,11 @@ void fixed_group_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::
       for (std::size_t t = 0; t < steps; ++t) x[i][t] = Ops::widen(a + i * K + t * Ops::step, a_offset);
     }
   }
-  for (std::size_t j = 0; j < n; ++j, b += b_stride) {
+  // Rationale: pointers to the key and its sums, the loop tested at its foot against the last key: GCC 12 at -Os
+  // indexed both by j and tested at the head (4 instructions a key more on the M7).
+  if (n == 0) return;
+  const std::int8_t* const end = b + n * b_stride;
+  do {
     typename Ops::widened y[steps];
 #pragma GCC unroll 4
     for (std::size_t t = 0; t < steps; ++t) y[t] = Ops::widen(b + t * Ops::step, b_offset);
@@ -10811,9 +11209,11 @@ void fixed_group_dot_rows(const std::int8_t* a, std::int32_t a_zero, const std::
       typename Ops::accumulator sum = Ops::zero();
 #pragma GCC unroll 4
       for (std::size_t t = 0; t < steps; ++t) sum = Ops::multiply_add(sum, x[i][t], y[t]);
-      out[i * out_stride + j] = Ops::total(sum);
+      out[i * out_stride] = Ops::total(sum);
     }
-  }
+    b += b_stride;
+    ++out;
+  } while (b != end);
 }
 
 /// out[j] = sum_t (a[t] - a_zero)(b[j b_stride + t] - b_zero) for j < n, t < k: the backend's own kernel where it has
@@ -12530,19 +12930,29 @@ struct rounded_softmax {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
+  // Rationale: the loops walk pointers to x's end and test at their foot (n >= 1): GCC 12 at -Os made each an
+  // index, a test at the head and a branch back (2 instructions an entry more in each of the three loops).
   static void short_row(const std::int8_t* x, std::int8_t* w, std::size_t n, const std::int32_t* table) noexcept {
+    const std::int8_t* const end = x + n;
+    const std::int8_t* p = x;
     std::int32_t most = -128;
-    for (std::size_t j = 0; j < n; ++j) most = x[j] > most ? x[j] : most;
+    do {
+      most = *p > most ? *p : most;
+    } while (++p != end);
     // Rationale: the largest entry's table position, so that each term is one load at a negative index.
     const std::int32_t* const at_largest = table + most;
     std::uint32_t sum = 0;
-    for (std::size_t j = 0; j < n; ++j) sum += static_cast<std::uint32_t>(at_largest[-x[j]]);
+    p = x;
+    do {
+      sum += static_cast<std::uint32_t>(at_largest[-*p]);
+    } while (++p != end);
     // sum >= 2^20 (the largest entry adds table[0]), so d = 2 sum is in [2^21, 2^31): `math::reciprocal_guess`.
     const std::uint32_t divisor = 2 * sum;
     const std::uint32_t reciprocal = math::reciprocal_guess(divisor);
-    for (std::size_t j = 0; j < n; ++j) {
-      w[j] = short_weight((static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum, reciprocal, divisor);
-    }
+    p = x;
+    do {
+      *w++ = short_weight((static_cast<std::uint32_t>(at_largest[-*p]) << 9) + sum, reciprocal, divisor);
+    } while (++p != end);
   }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -12661,10 +13071,17 @@ constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, cons
   constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
   constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
   const output_requantizer to_out{OutMultiplier.multiplier, OutMultiplier.shift, out_zero};
+  // |q - zero| <= 255 < 2^8: the shifted inputs stay below 2^30 where 8 + LeftShift + each multiplier's left shift
+  // is at most 30 (`scaled_small`; TFLite's int8 ADD shifts by 20 and scales down).
+  constexpr bool small = LeftShift + scale_a.left <= 22 && LeftShift + scale_b.left <= 22;
   for (std::size_t c = 0; c < C; ++c) {
     const std::int32_t shifted_a = (std::int32_t{a[c]} - a_zero) * (1 << LeftShift);
     const std::int32_t shifted_b = (std::int32_t{b[c]} - b_zero) * (1 << LeftShift);
-    out[c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
+    if constexpr (small) {
+      out[c] = to_out(scale_a.scaled_small(shifted_a) + scale_b.scaled_small(shifted_b));
+    } else {
+      out[c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
+    }
   }
 }
 
@@ -12757,16 +13174,19 @@ constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R
 }
 
 /// round(v / 2^15) (half up) + zero, clamped to int8: a Q15 product back to int8.
+// Rationale: the zero point joins the rounding constant, a whole multiple of 2^15 that the floor shift carries
+// through exactly (|v| < 2^25 in a rotation, so nothing overflows), leaving one `ssat` with its shift where the core
+// has it.
 CTATTN_ALWAYS_INLINE constexpr std::int8_t q15_requantize(std::int32_t v, std::int32_t zero) noexcept {
-  const std::int32_t r = ((v + (std::int32_t{1} << 14)) >> 15) + zero;
-  return static_cast<std::int8_t>(r < -128 ? -128 : (r > 127 ? 127 : r));
+  return saturate_int8((v + (std::int32_t{1} << 14) + zero * (std::int32_t{1} << 15)) >> 15);
 }
 
 /// RoPE of each of `heads` heads of one int8 row (HeadDim values each, head h from column h HeadDim), in place, in
 /// the row's quantization (zero point `zero`): pair p of a head is columns (2p, 2p + 1) when `Interleaved`, else
 /// (p, p + HeadDim / 2); with a, b the pair less the zero point and c, s the position's Q15 cosine and sine
 /// (`cos[p]`, `sin[p]`), a' = q15_requantize(a c - b s), b' = q15_requantize(a s + b c). At run time the backend's
-/// `Ops::rotate_heads` where it has one (Helium's, 4 pairs a step), the same bits.
+/// `Ops::rotate_heads` where it has one for HeadDim (`rotate_heads_take`: Helium's, 4 pairs a step; the Cortex-M DSP's, a
+/// word at a time), the same bits.
 ///
 /// | operand      | what                                 |
 /// |--------------|--------------------------------------|
@@ -12778,9 +13198,11 @@ template <std::size_t HeadDim, bool Interleaved, typename Ops = int8_ops>
 constexpr void int8_rotate_heads(std::int8_t* row, std::size_t heads, const std::int16_t* cos, const std::int16_t* sin,
                                  std::int32_t zero) noexcept {
   if constexpr (int8_declared<Ops>::has_rotate_heads) {
-    if (!std::is_constant_evaluated()) {
-      Ops::template rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero);
-      return;
+    if constexpr (Ops::template rotate_heads_take<HeadDim, Interleaved>) {
+      if (!std::is_constant_evaluated()) {
+        Ops::template rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero);
+        return;
+      }
     }
   }
   for (std::size_t h = 0; h < heads; ++h) {
@@ -12986,17 +13408,18 @@ std::int32_t backend_layer_norm_shift(const std::int32_t (&shift)[C]) noexcept {
   }
 }
 
-/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and takes the
-/// layer's shifts (`smallest`, from `backend_layer_norm_shift`, 32 or more): true when it computed the row.
+/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium's, the Cortex-M DSP's), where it has
+/// them and takes the layer's shifts (`smallest`, from `backend_layer_norm_shift`, 32 or more) and the row: true when
+/// it computed the row.
 template <typename Ops = int8_ops, std::size_t C>
 bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                             const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                             const std::int32_t (&bias)[C], std::int32_t out_zero, std::int32_t smallest) noexcept {
   if constexpr (int8_declared<Ops>::has_layer_norm_row) {
     if (smallest >= 32) {
-      Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
-                                      row.down, multiplier, shift, bias, out_zero, smallest >= 33);
-      return true;
+      return Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum),
+                                             static_cast<std::uint32_t>(row.inverse), row.down, multiplier, shift, bias,
+                                             out_zero, smallest >= 33);
     }
   }
   return false;

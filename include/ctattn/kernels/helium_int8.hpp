@@ -473,6 +473,8 @@ struct helium_int8_ops : int8_ops_defaults {
   /// `vrshr #15` (half up, as (v + 2^14) >> 15), given the zero point and clamp (`output_lanes`) and stored back
   /// (a scatter when interleaved); the last pairs of a head by tail predication.
   template <std::size_t HeadDim, bool Interleaved>
+  static constexpr bool rotate_heads_take = true;  // every head width, the last pairs by tail predication
+  template <std::size_t HeadDim, bool Interleaved>
   static void rotate_heads(std::int8_t* row, std::size_t heads, const std::int16_t* cos, const std::int16_t* sin,
                            std::int32_t zero) noexcept {
     constexpr std::size_t pairs = HeadDim / 2;
@@ -677,7 +679,7 @@ struct helium_int8_ops : int8_ops_defaults {
   }
 
   /// kernels/int8.hpp's `int8_layer_norm_row_at_run_time` (steps 4 to 7 of quantized/norm.hpp's rationale)
-  /// for a row of C values, 4 lanes at a time, the same bits, for weights whose shifts are all 32 or more (weights
+  /// for a row of C values, 4 lanes at a time, the same bits (every row: true), for weights whose shifts are all 32 or more (weights
   /// of at most 2^8 output steps; the caller checks, and says whether every one is 33 or more: `above_32`): the
   /// products' magnitudes as unsigned 32 x 32 -> 64 bit multiplies split into their low (`vmul`) and high
   /// (`vmulh.u32`) words, as the scalar form does.
@@ -696,7 +698,7 @@ struct helium_int8_ops : int8_ops_defaults {
   // bits (a row's d, chosen once a row): `vrmulh.u32` rounds (|N_j| 2^(32 - d) I + 2^31) / 2^32 half up, which is
   // the scalar form's rounding of |N_j| I / 2^d, in 2 instructions against 6 (4 fewer a step).
   template <std::size_t C>
-  static void layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
+  static bool layer_norm_row(const std::int8_t* x, std::int8_t* y, std::int32_t sum, std::uint32_t inverse, int down,
                              const std::int32_t* multiplier, const std::int32_t* shift, const std::int32_t* bias,
                              std::int32_t out_zero, bool above_32) noexcept {
     const std::int32_t first = down - 1;
@@ -763,6 +765,7 @@ struct helium_int8_ops : int8_ops_defaults {
         rows(std::false_type{}, std::false_type{});
       }
     }
+    return true;
   }
 };
 

@@ -753,19 +753,29 @@ struct rounded_softmax {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
 #endif
+  // Rationale: the loops walk pointers to x's end and test at their foot (n >= 1): GCC 12 at -Os made each an
+  // index, a test at the head and a branch back (2 instructions an entry more in each of the three loops).
   static void short_row(const std::int8_t* x, std::int8_t* w, std::size_t n, const std::int32_t* table) noexcept {
+    const std::int8_t* const end = x + n;
+    const std::int8_t* p = x;
     std::int32_t most = -128;
-    for (std::size_t j = 0; j < n; ++j) most = x[j] > most ? x[j] : most;
+    do {
+      most = *p > most ? *p : most;
+    } while (++p != end);
     // Rationale: the largest entry's table position, so that each term is one load at a negative index.
     const std::int32_t* const at_largest = table + most;
     std::uint32_t sum = 0;
-    for (std::size_t j = 0; j < n; ++j) sum += static_cast<std::uint32_t>(at_largest[-x[j]]);
+    p = x;
+    do {
+      sum += static_cast<std::uint32_t>(at_largest[-*p]);
+    } while (++p != end);
     // sum >= 2^20 (the largest entry adds table[0]), so d = 2 sum is in [2^21, 2^31): `math::reciprocal_guess`.
     const std::uint32_t divisor = 2 * sum;
     const std::uint32_t reciprocal = math::reciprocal_guess(divisor);
-    for (std::size_t j = 0; j < n; ++j) {
-      w[j] = short_weight((static_cast<std::uint32_t>(at_largest[-x[j]]) << 9) + sum, reciprocal, divisor);
-    }
+    p = x;
+    do {
+      *w++ = short_weight((static_cast<std::uint32_t>(at_largest[-*p]) << 9) + sum, reciprocal, divisor);
+    } while (++p != end);
   }
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
@@ -884,10 +894,17 @@ constexpr void int8_add_row(const std::int8_t (&a)[C], std::int32_t a_zero, cons
   constexpr output_requantizer scale_a{AMultiplier.multiplier, AMultiplier.shift, 0};
   constexpr output_requantizer scale_b{BMultiplier.multiplier, BMultiplier.shift, 0};
   const output_requantizer to_out{OutMultiplier.multiplier, OutMultiplier.shift, out_zero};
+  // |q - zero| <= 255 < 2^8: the shifted inputs stay below 2^30 where 8 + LeftShift + each multiplier's left shift
+  // is at most 30 (`scaled_small`; TFLite's int8 ADD shifts by 20 and scales down).
+  constexpr bool small = LeftShift + scale_a.left <= 22 && LeftShift + scale_b.left <= 22;
   for (std::size_t c = 0; c < C; ++c) {
     const std::int32_t shifted_a = (std::int32_t{a[c]} - a_zero) * (1 << LeftShift);
     const std::int32_t shifted_b = (std::int32_t{b[c]} - b_zero) * (1 << LeftShift);
-    out[c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
+    if constexpr (small) {
+      out[c] = to_out(scale_a.scaled_small(shifted_a) + scale_b.scaled_small(shifted_b));
+    } else {
+      out[c] = to_out(scale_a.scaled(shifted_a) + scale_b.scaled(shifted_b));
+    }
   }
 }
 
@@ -980,16 +997,19 @@ constexpr void int8_lookup_rows(const std::int8_t (&x)[R][C], std::int8_t (&y)[R
 }
 
 /// round(v / 2^15) (half up) + zero, clamped to int8: a Q15 product back to int8.
+// Rationale: the zero point joins the rounding constant, a whole multiple of 2^15 that the floor shift carries
+// through exactly (|v| < 2^25 in a rotation, so nothing overflows), leaving one `ssat` with its shift where the core
+// has it.
 CTATTN_ALWAYS_INLINE constexpr std::int8_t q15_requantize(std::int32_t v, std::int32_t zero) noexcept {
-  const std::int32_t r = ((v + (std::int32_t{1} << 14)) >> 15) + zero;
-  return static_cast<std::int8_t>(r < -128 ? -128 : (r > 127 ? 127 : r));
+  return saturate_int8((v + (std::int32_t{1} << 14) + zero * (std::int32_t{1} << 15)) >> 15);
 }
 
 /// RoPE of each of `heads` heads of one int8 row (HeadDim values each, head h from column h HeadDim), in place, in
 /// the row's quantization (zero point `zero`): pair p of a head is columns (2p, 2p + 1) when `Interleaved`, else
 /// (p, p + HeadDim / 2); with a, b the pair less the zero point and c, s the position's Q15 cosine and sine
 /// (`cos[p]`, `sin[p]`), a' = q15_requantize(a c - b s), b' = q15_requantize(a s + b c). At run time the backend's
-/// `Ops::rotate_heads` where it has one (Helium's, 4 pairs a step), the same bits.
+/// `Ops::rotate_heads` where it has one for HeadDim (`rotate_heads_take`: Helium's, 4 pairs a step; the Cortex-M DSP's, a
+/// word at a time), the same bits.
 ///
 /// | operand      | what                                 |
 /// |--------------|--------------------------------------|
@@ -1001,9 +1021,11 @@ template <std::size_t HeadDim, bool Interleaved, typename Ops = int8_ops>
 constexpr void int8_rotate_heads(std::int8_t* row, std::size_t heads, const std::int16_t* cos, const std::int16_t* sin,
                                  std::int32_t zero) noexcept {
   if constexpr (int8_declared<Ops>::has_rotate_heads) {
-    if (!std::is_constant_evaluated()) {
-      Ops::template rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero);
-      return;
+    if constexpr (Ops::template rotate_heads_take<HeadDim, Interleaved>) {
+      if (!std::is_constant_evaluated()) {
+        Ops::template rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero);
+        return;
+      }
     }
   }
   for (std::size_t h = 0; h < heads; ++h) {
@@ -1209,17 +1231,18 @@ std::int32_t backend_layer_norm_shift(const std::int32_t (&shift)[C]) noexcept {
   }
 }
 
-/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium), where it has them and takes the
-/// layer's shifts (`smallest`, from `backend_layer_norm_shift`, 32 or more): true when it computed the row.
+/// The backend's own steps 4 to 7 of the int8 LayerNorm for one row (Helium's, the Cortex-M DSP's), where it has
+/// them and takes the layer's shifts (`smallest`, from `backend_layer_norm_shift`, 32 or more) and the row: true when
+/// it computed the row.
 template <typename Ops = int8_ops, std::size_t C>
 bool backend_layer_norm_row(const std::int8_t (&x)[C], std::int8_t (&y)[C], const int8_layer_norm_row& row,
                             const std::int32_t (&multiplier)[C], const std::int32_t (&shift)[C],
                             const std::int32_t (&bias)[C], std::int32_t out_zero, std::int32_t smallest) noexcept {
   if constexpr (int8_declared<Ops>::has_layer_norm_row) {
     if (smallest >= 32) {
-      Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum), static_cast<std::uint32_t>(row.inverse),
-                                      row.down, multiplier, shift, bias, out_zero, smallest >= 33);
-      return true;
+      return Ops::template layer_norm_row<C>(x, y, static_cast<std::int32_t>(row.sum),
+                                             static_cast<std::uint32_t>(row.inverse), row.down, multiplier, shift, bias,
+                                             out_zero, smallest >= 33);
     }
   }
   return false;

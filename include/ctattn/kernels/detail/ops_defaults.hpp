@@ -29,11 +29,11 @@
 /// |                            | `has_add` (false)                 | `add<A, B, LeftShift, Out>(a, a_zero, b, b_zero, out_zero, out, n)`, for the multipliers where `add_takes(A, B, Out)` | kernels/int8.hpp |
 /// |                            | `has_requantize_values` (false)   | `requantize_values<M>(sums, zero, out, n)`: `requantize` of n sums, where `requantize_values_take(M)` | kernels/int8.hpp |
 /// |                            | `has_multiply` (false)            | `multiply<M>(a, a_zero, b, b_zero, out_zero, out, n)`: TFLite's int8 MUL over n elements, where `multiply_takes(M)` | kernels/int8.hpp |
-/// |                            | `has_rotate_heads` (false)        | `rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)`: RoPE of one int8 row | kernels/int8.hpp |
+/// |                            | `has_rotate_heads` (false)        | `rotate_heads<HeadDim, Interleaved>(row, heads, cos, sin, zero)`: RoPE of one int8 row, for the heads where `rotate_heads_take<HeadDim, Interleaved>` | kernels/int8.hpp |
 /// |                            | `has_lookup` (false)              | `lookup(x, y, n, table)`                       | kernels/int8.hpp |
 /// |                            | `has_first_largest` (false)       | `first_largest(x, n)`: the index of the largest of n int8 values, the first of equal ones | kernels/int8.hpp |
 /// |                            | `has_sum_and_squares` (false)     | `sum_and_squares<C>(x, sum, squares)`          | kernels/int8.hpp |
-/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers whose `layer_norm_smallest_shift<C>(shift)` is 32 or more | kernels/int8.hpp |
+/// |                            | `has_layer_norm_row` (false)      | `layer_norm_row<C>(x, y, sum, inverse, ...)` for the layers whose `layer_norm_smallest_shift<C>(shift)` is 32 or more: true where it computed the row | kernels/int8.hpp |
 /// |                            | `has_weighted_rows` (false)       | `weighted_rows<D, G>(w, w_stride, w_zero, v, v_stride, v_zero, n, sums, sums_stride)` for the D and G where `weighted_rows_take<D, G>` | kernels/int8.hpp |
 /// |                            | `reads_short_multipliers` (false) | no operation: `product_requantized` reads the epilogue's `short_multipliers` (a layer keeps it) | kernels/int8.hpp |
 /// | `int8_packed_ops_defaults` | `has_pack_block` (false)          | `pack_block<K, WS>(block, w, sums)`: a block's rows transposed | kernels/detail/int8_packed.hpp |
